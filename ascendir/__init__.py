@@ -1,0 +1,1 @@
+"""AscendIR ascendir package."""

@@ -1,0 +1,1 @@
+"""AscendIR bench package."""

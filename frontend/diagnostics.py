@@ -1,0 +1,121 @@
+"""The one diagnostic record every stage produces (parser, verifier, simulator), and its renderers.
+
+A diagnostic is plain data: the `llm` package reuses the same records as error-derived supervision,
+so nothing here may hold a reference to an AST, an IR or a parser object.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Callable, Iterable, Sequence
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A source range: 1-based line and column, end column exclusive, in the user's original file."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    @staticmethod
+    def point(file: str, line: int, col: int) -> "Span":
+        return Span(file, line, col, line, col + 1)
+
+    def cover(self, other: "Span") -> "Span":
+        """The smallest span holding both (same file assumed; the first file wins otherwise)."""
+        if other.file != self.file:
+            return self
+        start = min((self.line, self.col), (other.line, other.col))
+        end = max((self.end_line, self.end_col), (other.end_line, other.end_col))
+        return Span(self.file, start[0], start[1], end[0], end[1])
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A related location (`note:`) or a suggestion (`help:`) attached to a diagnostic."""
+
+    message: str
+    span: Span | None = None
+    kind: str = "note"  # "note" or "help"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    message: str
+    span: Span | None
+    notes: tuple[Note, ...] = field(default_factory=tuple)
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def to_dict(self) -> dict[str, object]:
+        data = asdict(self)
+        data["severity"] = self.severity.value
+        return data
+
+
+def error(code: str, message: str, span: Span | None, *notes: Note) -> Diagnostic:
+    return Diagnostic(code, Severity.ERROR, message, span, tuple(notes))
+
+
+def warning(code: str, message: str, span: Span | None, *notes: Note) -> Diagnostic:
+    return Diagnostic(code, Severity.WARNING, message, span, tuple(notes))
+
+
+# A function that returns the text of a source line (1-based), or None when unknown.
+LineLookup = Callable[[str, int], "str | None"]
+
+
+def _caret_lines(span: Span, lookup: LineLookup) -> list[str]:
+    text = lookup(span.file, span.line)
+    if text is None:
+        return []
+    text = text.rstrip("\n").expandtabs(1)
+    width = max(1, (span.end_col - span.col) if span.end_line == span.line else len(text) - span.col + 1)
+    gutter = f"{span.line:>5} | "
+    return [gutter + text, " " * (len(gutter) - 2) + "| " + " " * (span.col - 1) + "^" + "~" * (width - 1)]
+
+
+def render_text(diag: Diagnostic, lookup: LineLookup) -> str:
+    """`file:line:col: severity: message [CODE]`, the source line with a caret, then notes."""
+    where = f"{diag.span}: " if diag.span else ""
+    lines = [f"{where}{diag.severity.value}: {diag.message} [{diag.code}]"]
+    if diag.span:
+        lines += _caret_lines(diag.span, lookup)
+    for note in diag.notes:
+        prefix = f"{note.span}: " if note.span else ""
+        lines.append(f"{prefix}{note.kind}: {note.message}")
+        if note.span:
+            lines += _caret_lines(note.span, lookup)
+    return "\n".join(lines)
+
+
+def render_json(diags: Iterable[Diagnostic]) -> str:
+    return json.dumps([d.to_dict() for d in diags], indent=2)
+
+
+def sort_key(diag: Diagnostic) -> tuple[str, int, int, str]:
+    if diag.span is None:
+        return ("", 0, 0, diag.code)
+    return (diag.span.file, diag.span.line, diag.span.col, diag.code)
+
+
+def count_errors(diags: Sequence[Diagnostic]) -> int:
+    return sum(1 for d in diags if d.is_error)

@@ -1,0 +1,1224 @@
+"""Preprocessed AscendC text in, AST out: Lark LALR with the contextual lexer and an identifier post-lexer.
+
+The grammar (grammar.lark) cannot tell a type from a variable or `Foo<T>(x)` from `a < b > (x)` by
+itself; C++ compilers know because they have read the declarations. We approximate that with a
+pre-scan of the text (declared class/struct/enum/alias/typedef/template-parameter names, `X y;`
+shapes, the vendor's known types) and a balanced look-ahead for template argument lists, and retag
+identifiers before the parser sees them. The AST is built during parsing (Lark's inline transformer),
+never as an intermediate Lark tree, which keeps the frontend above 10,000 lines/s.
+
+Syntax errors are diagnostics [ASC001]. After an error the failing statement or declaration is
+blanked out (offsets stay exact) and the text is parsed again, so one file yields every independent
+error up to a limit, and the AST of everything else.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from frontend import ast as A
+from frontend.diagnostics import Diagnostic, Note, Span, error
+from frontend.vendor import KNOWN_TYPE_TEMPLATES, KNOWN_TYPES
+
+SYNTAX_ERROR = "ASC001"
+MAX_ERRORS_PER_FILE = 20
+
+# ------------------------------------------------------------------ keywords and the post-lexer
+
+_KEYWORD_GROUPS: dict[str, Iterable[str]] = {
+    "BUILTIN_TYPE": "bool char short int long float double signed unsigned auto wchar_t char16_t char32_t __fp16".split(),
+    "STORAGE": "static inline register thread_local explicit consteval constinit __inline__ __forceinline__".split(),
+    "CV": "const volatile __restrict__ __restrict".split(),
+    "ADDRESS_SPACE": "__gm__ __ubuf__ __ca__ __cb__ __cc__ __cbuf__ __fbuf__ __ssbuf__".split(),
+    "FN_SPECIFIER": "__global__ __aicore__ __vector__ __cube__ __host__ __device__ __simt_vf__ __simd_vf__".split(),
+    "ACCESS": "public private protected".split(),
+    "NULLPTR": ["nullptr", "NULL"],
+    "BOOL": ["true", "false"],
+    "CAST_KEYWORD": "static_cast reinterpret_cast const_cast dynamic_cast".split(),
+}
+_SINGLE_KEYWORDS = (
+    "namespace extern template typename class struct union using typedef static_assert enum virtual final "
+    "override friend default delete noexcept operator if else constexpr for while do switch case break "
+    "continue return goto throw sizeof alignof alignas new this mutable decltype void"
+).split()
+_VENDOR_KEYWORDS = {
+    "__mix__": "MIX",
+    "__schedmode__": "SCHEDMODE",
+    "BEGIN_TILING_DATA_DEF": "BEGIN_TILING_DATA_DEF",
+    "END_TILING_DATA_DEF": "END_TILING_DATA_DEF",
+    "TILING_DATA_FIELD_DEF": "TILING_DATA_FIELD_DEF",
+    "TILING_DATA_FIELD_DEF_ARR": "TILING_DATA_FIELD_DEF_ARR",
+    "TILING_DATA_FIELD_DEF_STRUCT": "TILING_DATA_FIELD_DEF_STRUCT",
+    "REGISTER_TILING_DATA_CLASS": "REGISTER_TILING_DATA_CLASS",
+}
+
+KEYWORDS: dict[str, str] = {w: group for group, words in _KEYWORD_GROUPS.items() for w in words}
+KEYWORDS.update({w: w.upper() for w in _SINGLE_KEYWORDS})
+KEYWORDS.update(_VENDOR_KEYWORDS)
+
+_IDENT_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+
+# Names declared as types in the file.
+_DECLARED_TYPE_RE = re.compile(
+    r"\b(?:class|struct|union|enum(?:\s+(?:class|struct))?)\s+(?:\[\[[^\]]*\]\]\s*)?([A-Za-z_]\w*)"
+    r"|\btypename\s+(?:\.\.\.\s*)?([A-Za-z_]\w*)\b(?!\s*::)"
+    r"|\busing\s+([A-Za-z_]\w*)\s*="
+    r"|\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*;"
+    r"|\bBEGIN_TILING_DATA_DEF\s*\(\s*([A-Za-z_]\w*)"
+)
+# `X y;` / `X<...> y(` / `ns::X* p =`: two names in a row only happen in declarations.
+_DECL_SHAPE_RE = re.compile(
+    r"(?:(?<=[;{}(,:])|^)\s*(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)(?:\s*<[^;{}()]*>)?"
+    r"(?:\s+|\s*[*&]+\s*)([A-Za-z_]\w*)\s*[;=,)(\[{:]",
+    re.M,
+)
+# msopgen defines DTYPE_<INPUT> / ORIG_DTYPE_<INPUT> per dtype combination at build time.
+_DTYPE_MACRO_RE = re.compile(r"\b(?:ORIG_)?DTYPE_[A-Z0-9_]+\b")
+_TEMPLATE_CANDIDATE_RE = re.compile(r"([A-Za-z_]\w*)\s*<(?![<=])")
+_NOT_TYPE_WORDS = frozenset(KEYWORDS) | {"return", "case", "goto", "else", "new", "delete", "throw", "co_return"}
+
+
+def _template_close(text: str, lt: int) -> int:
+    """If text[lt] opens a template argument list, the offset just past its `>`; else -1."""
+    angle, paren, i, n = 1, 0, lt + 1, min(len(text), lt + 600)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            q, i = c, i + 1
+            while i < n and text[i] != q:
+                i += 2 if text[i] == "\\" else 1
+        elif c in "([":
+            paren += 1
+        elif c in ")]":
+            if paren == 0:
+                return -1
+            paren -= 1
+        elif c in ";{}":
+            return -1
+        elif paren == 0:
+            nxt = text[i + 1] if i + 1 < n else ""
+            if c == "<":
+                if nxt in "<=":
+                    return -1
+                angle += 1
+            elif c == ">":
+                if nxt == "=":
+                    return -1
+                angle -= 1
+                if angle == 0:
+                    return i + 1
+            elif c in "&|" and nxt == c:
+                return -1
+            elif c == "?":
+                return -1
+        i += 1
+    return -1
+
+
+_AFTER_TEMPLATE_OK = frozenset("(),;:{>*&[<.=]")
+
+
+@dataclass
+class ScanResult:
+    """What the pre-scan learned about a text: type names and where template argument lists start."""
+
+    types: set[str]
+    type_templates: set[str]
+    template_starts: set[int]
+
+
+def prescan(text: str) -> ScanResult:
+    types = set(KNOWN_TYPES)
+    types.update(_DTYPE_MACRO_RE.findall(text))
+    for m in _DECLARED_TYPE_RE.finditer(text):
+        name = next(g for g in m.groups() if g)
+        if name not in KEYWORDS:
+            types.add(name)
+    for m in _DECL_SHAPE_RE.finditer(text):
+        first, second = m.group(1), m.group(2)
+        if first in _NOT_TYPE_WORDS or second in _NOT_TYPE_WORDS or first in KEYWORDS:
+            continue
+        between = text[m.end(1) : m.start(2)]
+        if ("*" in between or "&" in between) and not (first[0].isupper() and not first.isupper()):
+            continue  # `a * b` is an expression unless `a` looks like a class name
+        types.add(first)
+    starts: set[int] = set()
+    for m in _TEMPLATE_CANDIDATE_RE.finditer(text):
+        lt = m.end() - 1
+        end = _template_close(text, lt)
+        if end < 0:
+            continue
+        j = end
+        while j < len(text) and text[j] in " \t\r\n":
+            j += 1
+        follower = text[j] if j < len(text) else ";"
+        if follower in _AFTER_TEMPLATE_OK or follower.isalnum() or follower == "_":
+            starts.add(m.start(1))
+    type_templates = set(KNOWN_TYPE_TEMPLATES) | types
+    return ScanResult(types, type_templates, starts)
+
+
+class IdentifierRetagger:
+    """Lark post-lexer: maps IDENTIFIER tokens to keywords, TYPE_NAME, TYPE_TEMPLATE and TEMPLATE_NAME."""
+
+    always_accept = ("IDENTIFIER",)
+
+    def __init__(self) -> None:
+        self.scan = ScanResult(set(KNOWN_TYPES), set(KNOWN_TYPE_TEMPLATES), set())
+
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        scan = self.scan
+        types, type_templates, starts = scan.types, scan.type_templates, scan.template_starts
+        previous = ""
+        for tok in stream:
+            if tok.type == "IDENTIFIER":
+                value = tok.value
+                keyword = KEYWORDS.get(value)
+                if keyword is not None:
+                    tok.type = keyword
+                elif tok.start_pos in starts:
+                    is_member = previous in ("DOT", "ARROW")
+                    tok.type = "TYPE_TEMPLATE" if value in type_templates and not is_member else "TEMPLATE_NAME"
+                elif value in types and previous not in ("DOT", "ARROW"):
+                    tok.type = "TYPE_NAME"
+            previous = tok.type
+            yield tok
+
+
+# ------------------------------------------------------------------ AST construction
+
+OriginFn = Callable[[int], tuple[str, int, int]]
+
+
+@dataclass
+class _Prefixes:
+    words: list[str]
+    span: Span
+
+
+@dataclass
+class _ClassHead:
+    key: str
+    name: str | None
+    spec_args: list[A.TemplateArg] | None
+    bases: list[A.TypeRef]
+    span: Span
+
+
+@dataclass
+class _DeclSpec:
+    specifiers: list[str]
+    type: A.TypeRef
+    span: Span
+
+
+@dataclass
+class _Declarator:
+    name: str
+    pointers: list[str]
+    pointer_quals: list[str]
+    dims: list[Any]
+    init: Any
+    style: str
+    span: Span
+    ctor_args: list[Any] = field(default_factory=list)
+
+
+@dataclass
+class _FnDeclarator:
+    name: A.QualifiedName
+    pointers: list[str]
+    params: list[A.Param]
+    qualifiers: list[str]
+    trailing_return: A.TypeRef | None
+    span: Span
+    kind: str = "function"
+
+
+def _clean(children: Sequence[Any]) -> list[Any]:
+    return [c for c in children if c is not None]
+
+
+def _toks(children: Sequence[Any], *types: str) -> list[Token]:
+    return [c for c in children if isinstance(c, Token) and c.type in types]
+
+
+def _tok(children: Sequence[Any], *types: str) -> Token | None:
+    for c in children:
+        if isinstance(c, Token) and c.type in types:
+            return c
+    return None
+
+
+def _nodes(children: Sequence[Any], cls: type = A.Node) -> list[Any]:
+    return [c for c in children if isinstance(c, cls)]
+
+
+def _parse_int(text: str) -> int:
+    digits = text.replace("'", "").rstrip("uUlLzZ")
+    try:
+        if digits[:2] in ("0x", "0X"):
+            return int(digits[2:], 16)
+        if digits[:2] in ("0b", "0B"):
+            return int(digits[2:], 2)
+        if len(digits) > 1 and digits[0] == "0":
+            return int(digits, 8)
+        return int(digits)
+    except ValueError:
+        return 0
+
+
+def _parse_float(text: str) -> float:
+    t = text.rstrip("fFlL") if not text.lower().startswith("0x") else text.rstrip("lL")
+    try:
+        return float.fromhex(t) if t.lower().startswith("0x") else float(t)
+    except ValueError:
+        return 0.0
+
+
+class AstBuilder:
+    """Lark inline-transformer callbacks: one method per grammar rule or alias."""
+
+    def __init__(self) -> None:
+        self.origin: OriginFn = lambda offset: ("<input>", 1, offset + 1)
+        self.file = "<input>"
+
+    # -- spans
+    def _start(self, item: Any) -> tuple[str, int, int] | None:
+        if isinstance(item, Token):
+            return self.origin(item.start_pos)
+        span = getattr(item, "span", None)
+        if span is not None:
+            return (span.file, span.line, span.col)
+        if isinstance(item, list):
+            for sub in item:
+                found = self._start(sub)
+                if found:
+                    return found
+        return None
+
+    def _end(self, item: Any) -> tuple[str, int, int] | None:
+        if isinstance(item, Token):
+            file, line, col = self.origin(max(item.end_pos - 1, item.start_pos))
+            return (file, line, col + 1)
+        span = getattr(item, "span", None)
+        if span is not None:
+            return (span.file, span.end_line, span.end_col)
+        if isinstance(item, list):
+            for sub in reversed(item):
+                found = self._end(sub)
+                if found:
+                    return found
+        return None
+
+    def span(self, children: Sequence[Any]) -> Span:
+        start = end = None
+        for c in children:
+            start = self._start(c)
+            if start:
+                break
+        for c in reversed(children):
+            end = self._end(c)
+            if end:
+                break
+        if start is None:
+            return Span(self.file, 1, 1, 1, 1)
+        if end is None or end[0] != start[0] or (end[1], end[2]) < (start[1], start[2]):
+            end = (start[0], start[1], start[2] + 1)
+        return Span(start[0], start[1], start[2], end[1], end[2])
+
+    # -- top level
+    def start(self, c: list[Any]) -> A.TranslationUnit:
+        decls = _nodes(c)
+        return A.TranslationUnit(self.span(c) if decls else Span(self.file, 1, 1, 1, 1), self.file, decls)
+
+    def empty_decl(self, c: list[Any]) -> A.EmptyDecl:
+        return A.EmptyDecl(self.span(c))
+
+    def namespace_def(self, c: list[Any]) -> A.NamespaceDecl:
+        names = _toks(c[1:2], "IDENTIFIER", "TYPE_NAME")
+        return A.NamespaceDecl(self.span(c), names[0].value if names else None, _nodes(c))
+
+    def namespace_alias(self, c: list[Any]) -> A.NamespaceAlias:
+        return A.NamespaceAlias(self.span(c), str(c[1]), c[2])
+
+    def linkage_spec(self, c: list[Any]) -> A.LinkageSpec:
+        language = str(c[1]).strip('"')
+        decls = _nodes(c)
+        for d in decls:
+            if isinstance(d, A.FunctionDecl):
+                d.linkage = language
+        return A.LinkageSpec(self.span(c), language, decls)
+
+    def template_decl(self, c: list[Any]) -> A.TemplateDecl:
+        params = _nodes(c, A.TemplateParam)
+        decl = c[-1]
+        if isinstance(decl, A.FunctionDecl):
+            decl.template_params = params
+        return A.TemplateDecl(self.span(c), params, decl)
+
+    member_template = template_decl
+
+    def explicit_instantiation(self, c: list[Any]) -> A.ExplicitInstantiation:
+        return A.ExplicitInstantiation(self.span(c), c[-1])
+
+    def type_template_param(self, c: list[Any]) -> A.TemplateParam:
+        names = _toks(c[1:], "IDENTIFIER", "TYPE_NAME")
+        default = next((x for x in c if isinstance(x, A.TypeRef)), None)
+        return A.TemplateParam(self.span(c), "type", names[0].value if names else None, None, default,
+                               _tok(c, "ELLIPSIS") is not None)
+
+    def value_template_param(self, c: list[Any]) -> A.TemplateParam:
+        spec: _DeclSpec = c[0]
+        names = _toks(c[1:], "IDENTIFIER", "TYPE_NAME")
+        default = next((x for x in c[1:] if isinstance(x, A.Node)), None)
+        return A.TemplateParam(self.span(c), "value", names[0].value if names else None, spec.type, default,
+                               _tok(c, "ELLIPSIS") is not None)
+
+    def using_directive(self, c: list[Any]) -> A.UsingDirective:
+        return A.UsingDirective(self.span(c), c[-1])
+
+    def using_decl(self, c: list[Any]) -> A.UsingDecl:
+        nested = next(x for x in c if isinstance(x, list))
+        last = c[-1]
+        qn = A.QualifiedName(self.span(c[1:]), [*nested, A.NamePart(self.span([last]), str(last))])
+        return A.UsingDecl(self.span(c), qn)
+
+    def alias_decl(self, c: list[Any]) -> A.AliasDecl:
+        return A.AliasDecl(self.span(c), str(c[1]), c[-1])
+
+    def typedef_decl(self, c: list[Any]) -> A.AliasDecl | A.VarDecl:
+        spec: _DeclSpec = c[1]
+        decls = [self._declarator(spec, d) for d in c[2:] if isinstance(d, _Declarator)]
+        if len(decls) == 1:
+            return A.AliasDecl(self.span(c), decls[0].name, decls[0].type)
+        return A.VarDecl(self.span(c), ["typedef"], decls)
+
+    def static_assert(self, c: list[Any]) -> A.StaticAssert:
+        strings = _toks(c, "STRING")
+        message = "".join(s.value.strip('"') for s in strings) if strings else None
+        return A.StaticAssert(self.span(c), c[1], message)
+
+    # -- classes and enums
+    def class_key(self, c: list[Any]) -> Token:
+        return c[0]
+
+    def class_head(self, c: list[Any]) -> _ClassHead:
+        names = _toks(c[1:], "IDENTIFIER", "TYPE_NAME", "TYPE_TEMPLATE")
+        spec_args = next((x for x in c if isinstance(x, list) and x and isinstance(x[0], A.TemplateArg)), None)
+        bases = next((x for x in c if isinstance(x, tuple)), ())
+        return _ClassHead(str(c[0]), names[0].value if names else None, spec_args, list(bases), self.span(c))
+
+    def base_clause(self, c: list[Any]) -> tuple[A.TypeRef, ...]:
+        return tuple(_nodes(c, A.TypeRef))
+
+    def base_spec(self, c: list[Any]) -> A.TypeRef:
+        return c[-1]
+
+    def class_def(self, c: list[Any]) -> A.ClassDecl:
+        head: _ClassHead = c[0]
+        members = [m for m in c[1:] if isinstance(m, A.Node)]
+        own_type = A.TypeRef(head.span, A.QualifiedName(head.span, [A.NamePart(head.span, head.name or "")]))
+        spec = _DeclSpec([], own_type, head.span)
+        declarators = [self._declarator(spec, d) for d in c[1:] if isinstance(d, _Declarator)]
+        return A.ClassDecl(self.span(c), head.key, head.name, members, head.bases, True, head.spec_args, declarators)
+
+    def class_forward(self, c: list[Any]) -> A.ClassDecl:
+        return A.ClassDecl(self.span(c), str(c[0]), str(c[1]), [], [], False)
+
+    def enum_def(self, c: list[Any]) -> A.EnumDecl:
+        scoped = _tok(c[1:2], "CLASS", "STRUCT") is not None
+        names = [t for t in c[1:] if isinstance(t, Token) and t.type in ("IDENTIFIER", "TYPE_NAME")]
+        underlying = next((x for x in c if isinstance(x, A.TypeRef)), None)
+        return A.EnumDecl(self.span(c), names[0].value if names else None, scoped, underlying,
+                          _nodes(c, A.Enumerator))
+
+    def enum_forward(self, c: list[Any]) -> A.EnumDecl:
+        names = _toks(c[1:], "IDENTIFIER", "TYPE_NAME")
+        return A.EnumDecl(self.span(c), names[0].value, _tok(c, "CLASS", "STRUCT") is not None, c[-1], [])
+
+    def enumerator(self, c: list[Any]) -> A.Enumerator:
+        return A.Enumerator(self.span(c), str(c[0]), c[1] if len(c) > 1 else None)
+
+    def access_spec(self, c: list[Any]) -> A.AccessSpec:
+        return A.AccessSpec(self.span(c), str(c[0]))
+
+    def friend_decl(self, c: list[Any]) -> A.FriendDecl:
+        return A.FriendDecl(self.span(c), c[-1])
+
+    # -- functions
+    def function_def(self, c: list[Any]) -> A.FunctionDecl:
+        spec: _DeclSpec = c[0]
+        fn: _FnDeclarator = c[1]
+        inits = next((x for x in c if isinstance(x, tuple)), ())
+        body = c[-1]
+        return self._function(c, spec, fn, body, list(inits))
+
+    def function_decl(self, c: list[Any]) -> A.FunctionDecl:
+        return self._function(c, c[0], c[1], None, [])
+
+    def _function(self, c: list[Any], spec: _DeclSpec, fn: _FnDeclarator, body: Any, inits: list[Any]) -> A.FunctionDecl:
+        ret = spec.type
+        if fn.pointers:
+            ret = replace(ret, pointers=ret.pointers + fn.pointers)
+        if fn.trailing_return is not None:
+            ret = fn.trailing_return
+        return A.FunctionDecl(self.span(c), fn.name, ret, fn.params, body, spec.specifiers, fn.kind,
+                              inits, fn.qualifiers)
+
+    def fn_declarator(self, c: list[Any]) -> _FnDeclarator:
+        ptrs = next((x for x in c if isinstance(x, tuple) and x and x[0] == "ptrs"), None)
+        name: A.QualifiedName = next(x for x in c if isinstance(x, A.QualifiedName))
+        params = next((x for x in c if isinstance(x, list)), [])
+        quals = [str(x) for x in c if isinstance(x, Token) and x.type in ("CV", "NOEXCEPT", "OVERRIDE", "FINAL")]
+        trailing = next((x for x in c if isinstance(x, A.TypeRef)), None)
+        kind = "operator" if name.name.startswith("operator") else "function"
+        return _FnDeclarator(name, list(ptrs[1]) if ptrs else [], params, quals, trailing, self.span(c), kind)
+
+    def fn_suffix(self, c: list[Any]) -> Token:
+        return c[0]
+
+    def _ctor(self, c: list[Any], kind: str) -> A.FunctionDecl:
+        prefixes = next((x for x in c if isinstance(x, _Prefixes)), None)
+        name = next(x for x in c if isinstance(x, A.QualifiedName))
+        params = next((x for x in c if isinstance(x, list)), [])
+        inits = next((list(x) for x in c if isinstance(x, tuple) and (not x or isinstance(x[0], A.MemberInit))), [])
+        body = c[-1] if isinstance(c[-1], A.Compound) else None
+        return A.FunctionDecl(self.span(c), name, None, params, body, prefixes.words if prefixes else [], kind, inits)
+
+    def ctor_def(self, c: list[Any]) -> A.FunctionDecl:
+        return self._ctor(c, "constructor")
+
+    ctor_decl = ctor_def
+
+    def dtor_def(self, c: list[Any]) -> A.FunctionDecl:
+        return self._ctor(c, "destructor")
+
+    def ctor_name(self, c: list[Any]) -> A.QualifiedName:
+        nested = c[0] if isinstance(c[0], list) else []
+        return A.QualifiedName(self.span(c), [*nested, A.NamePart(self.span(c[-1:]), str(c[-1]))])
+
+    def dtor_name(self, c: list[Any]) -> A.QualifiedName:
+        nested = c[0] if isinstance(c[0], list) else []
+        return A.QualifiedName(self.span(c), [*nested, A.NamePart(self.span(c[-2:]), "~" + str(c[-1]))])
+
+    def ctor_initializer(self, c: list[Any]) -> tuple[A.MemberInit, ...]:
+        return tuple(c)
+
+    def mem_initializer(self, c: list[Any]) -> A.MemberInit:
+        target = c[0]
+        name = target.value if isinstance(target, Token) else target.name
+        args = c[1] if len(c) > 1 and isinstance(c[1], list) else ([c[1]] if len(c) > 1 and c[1] is not None else [])
+        return A.MemberInit(self.span(c), name, args)
+
+    def params(self, c: list[Any]) -> list[A.Param]:
+        out = _nodes(c, A.Param)
+        if _tok(c, "ELLIPSIS") is not None:
+            out.append(A.Param(self.span(c[-1:]), A.TypeRef(self.span(c[-1:]), "..."), None, None, True))
+        return out
+
+    def param(self, c: list[Any]) -> A.Param:
+        spec: _DeclSpec = c[0]
+        decl = next((x for x in c[1:] if isinstance(x, _Declarator)), None)
+        default = c[-1] if len(c) > 1 and isinstance(c[-1], A.Node) else None
+        if decl is None:
+            return A.Param(self.span(c), spec.type, None, default)
+        full = self._declarator(spec, decl)
+        return A.Param(self.span(c), full.type, decl.name or None, default, decl.style == "...")
+
+    def param_declarator(self, c: list[Any]) -> _Declarator:
+        if len(c) == 1 and isinstance(c[0], _Declarator):
+            return c[0]
+        ptrs = next((x for x in c if isinstance(x, tuple) and x and x[0] == "ptrs"), None)
+        names = _toks(c, "IDENTIFIER", "TYPE_NAME")
+        dims = next((x for x in c if isinstance(x, tuple) and x and x[0] == "dims"), ("dims", []))
+        style = "..." if _tok(c, "ELLIPSIS") is not None else ""
+        return _Declarator(names[0].value if names else "", list(ptrs[1]) if ptrs else [],
+                           list(ptrs[2]) if ptrs else [], list(dims[1]), None, style, self.span(c))
+
+    def abstract_declarator(self, c: list[Any]) -> _Declarator:
+        ptrs = next((x for x in c if isinstance(x, tuple) and x[0] == "ptrs"), None)
+        dims = next((x for x in c if isinstance(x, tuple) and x[0] == "dims"), ("dims", []))
+        return _Declarator("", list(ptrs[1]) if ptrs else [], list(ptrs[2]) if ptrs else [], list(dims[1]),
+                           None, "", self.span(c))
+
+    def declarator_name(self, c: list[Any]) -> A.QualifiedName:
+        nested: list[A.NamePart] = c[0] if isinstance(c[0], list) else []
+        rest = c[1:] if nested else c
+        if rest and isinstance(rest[0], Token) and rest[0].type == "OPERATOR":
+            part = A.NamePart(self.span(rest), "operator" + str(rest[1]))
+        else:
+            targs = rest[1] if len(rest) > 1 and isinstance(rest[1], list) else None
+            part = A.NamePart(self.span(rest), str(rest[0]), targs)
+        return A.QualifiedName(self.span(c), [*nested, part])
+
+    def operator_symbol(self, c: list[Any]) -> str:
+        return "".join(x.name if isinstance(x, A.TypeRef) else str(x) for x in c)
+
+    # -- vendor tiling macros
+    def tiling_data_def(self, c: list[Any]) -> A.TilingDataDef:
+        return A.TilingDataDef(self.span(c), str(c[1]), _nodes(c, A.TilingField))
+
+    def tiling_field(self, c: list[Any]) -> A.TilingField:
+        return A.TilingField(self.span(c), "scalar", c[1], str(c[-1]))
+
+    def tiling_field_arr(self, c: list[Any]) -> A.TilingField:
+        return A.TilingField(self.span(c), "array", c[1], str(c[-1]), c[2])
+
+    def tiling_field_struct(self, c: list[Any]) -> A.TilingField:
+        return A.TilingField(self.span(c), "struct", c[1], str(c[-1]))
+
+    def register_tiling_class(self, c: list[Any]) -> A.RegisterTilingData:
+        names = _toks(c, "IDENTIFIER", "TYPE_NAME")
+        return A.RegisterTilingData(self.span(c), names[0].value, names[1].value)
+
+    def macro_decl(self, c: list[Any]) -> A.MacroDecl:
+        args = next((x for x in c if isinstance(x, list)), [])
+        body = c[-1] if isinstance(c[-1], A.Compound) else None
+        return A.MacroDecl(self.span(c), str(c[0]), args, body)
+
+    # -- types
+    def decl_specifiers(self, c: list[Any]) -> _DeclSpec:
+        specs: list[str] = []
+        quals: list[str] = []
+        space: str | None = None
+        base: A.TypeRef | None = None
+        for item in c:
+            if isinstance(item, A.TypeRef):
+                base = item
+            elif isinstance(item, _Prefixes):
+                for p in item.words:
+                    if p in ("const", "volatile", "__restrict__", "__restrict"):
+                        quals.append(p)
+                    elif p.startswith("__") and p.endswith("__") and p in _ADDRESS_SPACES:
+                        space = p
+                    else:
+                        specs.append(p)
+            elif isinstance(item, Token):
+                if item.type == "ADDRESS_SPACE":
+                    space = item.value
+                else:
+                    quals.append(item.value)
+        assert base is not None
+        if quals or space:
+            base = replace(base, qualifiers=base.qualifiers + quals, address_space=space or base.address_space)
+        if "constexpr" in specs and "const" not in base.qualifiers:
+            base = replace(base, qualifiers=[*base.qualifiers, "const"])
+        return _DeclSpec(specs, base, self.span(c))
+
+    def decl_prefixes(self, c: list[Any]) -> _Prefixes:
+        return _Prefixes([str(x) for x in c if x is not None], self.span(c))
+
+    def decl_suffix(self, c: list[Any]) -> Token:
+        return c[0]
+
+    def fn_specifier(self, c: list[Any]) -> Token:
+        if len(c) == 1:
+            return c[0]
+        # `__mix__(1, 2)` becomes one specifier word, keeping the keyword's position for spans.
+        text = f"{c[0]}({','.join(str(x) for x in c[1:])})"
+        return Token.new_borrow_pos("FN_SPECIFIER", text, c[0])
+
+    def attribute(self, c: list[Any]) -> None:
+        return None
+
+    def attribute_item(self, c: list[Any]) -> None:
+        return None
+
+    def simple_type(self, c: list[Any]) -> A.TypeRef:
+        return c[0]
+
+    def builtin_type(self, c: list[Any]) -> A.TypeRef:
+        return A.TypeRef(self.span(c), " ".join(str(t) for t in c))
+
+    def named_type(self, c: list[Any]) -> A.TypeRef:
+        nested = c[0] if isinstance(c[0], list) else []
+        qn = A.QualifiedName(self.span(c), [*nested, A.NamePart(self.span(c[-1:]), str(c[-1]))])
+        return A.TypeRef(self.span(c), qn)
+
+    def template_type(self, c: list[Any]) -> A.TypeRef:
+        nested = c[0] if isinstance(c[0], list) else []
+        rest = c[1:] if nested else c
+        qn = A.QualifiedName(self.span(c), [*nested, A.NamePart(self.span(rest), str(rest[0]), rest[1])])
+        return A.TypeRef(self.span(c), qn)
+
+    def dependent_type(self, c: list[Any]) -> A.TypeRef:
+        nested = next(x for x in c if isinstance(x, list) and (not x or isinstance(x[0], A.NamePart)))
+        targs = c[-1] if isinstance(c[-1], list) and c[-1] is not nested else None
+        name_tok = [t for t in c if isinstance(t, Token) and t.type in ("IDENTIFIER", "TYPE_NAME", "TYPE_TEMPLATE", "TEMPLATE_NAME")][-1]
+        qn = A.QualifiedName(self.span(c), [*nested, A.NamePart(self.span([name_tok]), name_tok.value, targs)])
+        return A.TypeRef(self.span(c), qn, dependent=True)
+
+    def decltype_type(self, c: list[Any]) -> A.TypeRef:
+        return A.TypeRef(self.span(c), "decltype", decltype_expr=c[1])
+
+    def type_id(self, c: list[Any]) -> A.TypeRef:
+        spec: _DeclSpec = c[0]
+        if len(c) > 1 and isinstance(c[1], _Declarator):
+            return self._declarator(spec, c[1]).type
+        return replace(spec.type, span=self.span(c))
+
+    def ptr_ops(self, c: list[Any]) -> tuple[str, list[str], list[str]]:
+        return ("ptrs", [p[0] for p in c], [q for p in c for q in p[1]])
+
+    def pointer(self, c: list[Any]) -> tuple[str, list[str]]:
+        return ("*", [str(x) for x in c[1:]])
+
+    def reference(self, c: list[Any]) -> tuple[str, list[str]]:
+        return ("&", [])
+
+    def rvalue_reference(self, c: list[Any]) -> tuple[str, list[str]]:
+        return ("&&", [])
+
+    def _raw_declarator(self, c: list[Any]) -> _Declarator:
+        ptrs = next((x for x in c if isinstance(x, tuple) and x and x[0] == "ptrs"), None)
+        name = next(x for x in c if isinstance(x, Token) and x.type in ("IDENTIFIER", "TYPE_NAME"))
+        dims = next((x for x in c if isinstance(x, tuple) and x and x[0] == "dims"), ("dims", []))
+        init = next((x for x in c if isinstance(x, tuple) and x and x[0] == "init"), None)
+        return _Declarator(name.value, list(ptrs[1]) if ptrs else [], list(ptrs[2]) if ptrs else [], list(dims[1]),
+                           init[2] if init else None, init[1] if init else "", self.span(c),
+                           list(init[3]) if init and len(init) > 3 else [])
+
+    declarator = _raw_declarator
+    block_declarator = _raw_declarator
+
+    def array_dims(self, c: list[Any]) -> tuple[str, list[Any]]:
+        return ("dims", list(c))
+
+    def array_dim(self, c: list[Any]) -> Any:
+        return c[0] if c else None
+
+    def initializer(self, c: list[Any]) -> tuple[Any, ...]:
+        if isinstance(c[0], Token) and c[0].type == "ASSIGN":
+            return ("init", "=", c[1])
+        return ("init", "{}", c[0])
+
+    def paren_initializer(self, c: list[Any]) -> tuple[Any, ...]:
+        args = c[0] if c and isinstance(c[0], list) else []
+        return ("init", "()", None, args)
+
+    def _declarator(self, spec: _DeclSpec, d: _Declarator) -> A.Declarator:
+        t = spec.type
+        if d.pointers or d.dims or d.pointer_quals:
+            t = replace(t, pointers=t.pointers + d.pointers, array_dims=t.array_dims + d.dims,
+                        qualifiers=t.qualifiers + [q for q in d.pointer_quals if q not in _ADDRESS_SPACES],
+                        address_space=next((q for q in d.pointer_quals if q in _ADDRESS_SPACES), t.address_space))
+        return A.Declarator(d.span, d.name, t, d.init, d.style, d.ctor_args)
+
+    def var_decl(self, c: list[Any]) -> A.VarDecl:
+        spec: _DeclSpec = c[0]
+        return A.VarDecl(self.span(c), spec.specifiers, [self._declarator(spec, d) for d in c[1:] if isinstance(d, _Declarator)])
+
+    block_var_decl = var_decl
+
+    # -- names
+    def nested(self, c: list[Any]) -> list[A.NamePart]:
+        if isinstance(c[0], list):
+            return [*c[0], c[1]]
+        return [c[0]]
+
+    def nested_part(self, c: list[Any]) -> A.NamePart:
+        targs = c[1] if len(c) > 1 else None
+        return A.NamePart(self.span(c), str(c[0]), targs)
+
+    def qualified_name(self, c: list[Any]) -> A.QualifiedName:
+        nested = c[0] if isinstance(c[0], list) else []
+        return A.QualifiedName(self.span(c), [*nested, A.NamePart(self.span(c[-1:]), str(c[-1]))])
+
+    def template_args(self, c: list[Any]) -> list[A.TemplateArg]:
+        return [x for x in c if isinstance(x, A.TemplateArg)]
+
+    def template_arg(self, c: list[Any]) -> A.TemplateArg:
+        return A.TemplateArg(self.span(c), c[0])
+
+    # -- statements
+    def compound(self, c: list[Any]) -> A.Compound:
+        return A.Compound(self.span(c), _nodes(c))
+
+    def if_stmt(self, c: list[Any]) -> A.If:
+        is_constexpr = _tok(c[:2], "CONSTEXPR") is not None
+        parts = [x for x in c if isinstance(x, A.Node)]
+        cond, then = parts[0], parts[1]
+        otherwise = parts[2] if len(parts) > 2 else None
+        return A.If(self.span(c), cond, then, otherwise, is_constexpr)
+
+    def condition(self, c: list[Any]) -> Any:
+        return c[0]
+
+    def decl_condition(self, c: list[Any]) -> A.VarDecl:
+        spec: _DeclSpec = c[0]
+        ptrs = next((x for x in c if isinstance(x, tuple) and x and x[0] == "ptrs"), None)
+        name = next(x for x in c[1:] if isinstance(x, Token) and x.type in ("IDENTIFIER", "TYPE_NAME"))
+        d = _Declarator(name.value, list(ptrs[1]) if ptrs else [], [], [], c[-1], "=", self.span(c[1:]))
+        return A.VarDecl(self.span(c), spec.specifiers, [self._declarator(spec, d)])
+
+    def for_stmt(self, c: list[Any]) -> A.For:
+        # c = [FOR, init, cond|None, step|None, body]
+        return A.For(self.span(c), c[1], c[2], c[3], c[4])
+
+    def range_for_stmt(self, c: list[Any]) -> A.RangeFor:
+        spec: _DeclSpec = c[1]
+        ptrs = next((x for x in c if isinstance(x, tuple) and x and x[0] == "ptrs"), None)
+        name = next(x for x in c[2:] if isinstance(x, Token) and x.type in ("IDENTIFIER", "TYPE_NAME"))
+        d = _Declarator(name.value, list(ptrs[1]) if ptrs else [], [], [], None, "", self.span([name]))
+        return A.RangeFor(self.span(c), self._declarator(spec, d), c[-2], c[-1])
+
+    def while_stmt(self, c: list[Any]) -> A.While:
+        return A.While(self.span(c), c[1], c[2])
+
+    def do_stmt(self, c: list[Any]) -> A.DoWhile:
+        return A.DoWhile(self.span(c), c[1], c[3])
+
+    def switch_stmt(self, c: list[Any]) -> A.Switch:
+        return A.Switch(self.span(c), c[1], c[2])
+
+    def case_label(self, c: list[Any]) -> A.Case:
+        return A.Case(self.span(c), c[1])
+
+    def default_label(self, c: list[Any]) -> A.Case:
+        return A.Case(self.span(c), None)
+
+    def break_stmt(self, c: list[Any]) -> A.Break:
+        return A.Break(self.span(c))
+
+    def continue_stmt(self, c: list[Any]) -> A.Continue:
+        return A.Continue(self.span(c))
+
+    def return_stmt(self, c: list[Any]) -> A.Return:
+        return A.Return(self.span(c), c[1] if len(c) > 1 else None)
+
+    def goto_stmt(self, c: list[Any]) -> A.Goto:
+        return A.Goto(self.span(c), str(c[1]))
+
+    def label_stmt(self, c: list[Any]) -> A.Label:
+        return A.Label(self.span(c), str(c[0]))
+
+    def expr_stmt(self, c: list[Any]) -> A.ExprStmt:
+        return A.ExprStmt(self.span(c), c[0])
+
+    def null_stmt(self, c: list[Any]) -> A.NullStmt:
+        return A.NullStmt(self.span(c))
+
+    # -- expressions
+    def comma_expr(self, c: list[Any]) -> A.Comma:
+        return A.Comma(self.span(c), c[0], c[1])
+
+    def assign(self, c: list[Any]) -> A.Assign:
+        return A.Assign(self.span(c), str(c[1]), c[0], c[2])
+
+    def throw_expr(self, c: list[Any]) -> A.Throw:
+        return A.Throw(self.span(c), c[1] if len(c) > 1 else None)
+
+    def conditional(self, c: list[Any]) -> A.Conditional:
+        return A.Conditional(self.span(c), c[0], c[1], c[2])
+
+    def binary(self, c: list[Any]) -> A.Binary:
+        return A.Binary(self.span(c), str(c[1]), c[0], c[2])
+
+    def c_cast(self, c: list[Any]) -> A.Cast:
+        return A.Cast(self.span(c), "c", c[1], c[2])
+
+    def pre_incdec(self, c: list[Any]) -> A.IncDec:
+        return A.IncDec(self.span(c), str(c[0]), c[1], True)
+
+    def post_incdec(self, c: list[Any]) -> A.IncDec:
+        return A.IncDec(self.span(c), str(c[1]), c[0], False)
+
+    def unary(self, c: list[Any]) -> A.Unary:
+        return A.Unary(self.span(c), str(c[0]), c[1])
+
+    def sizeof_expr(self, c: list[Any]) -> A.SizeOf:
+        return A.SizeOf(self.span(c), c[1])
+
+    def sizeof_type(self, c: list[Any]) -> A.SizeOf:
+        return A.SizeOf(self.span(c), c[1], str(c[0]))
+
+    def sizeof_pack(self, c: list[Any]) -> A.SizeOf:
+        return A.SizeOf(self.span(c), A.Name(self.span(c[-1:]), A.QualifiedName(self.span(c[-1:]), [A.NamePart(self.span(c[-1:]), str(c[-1]))])), "sizeof...")
+
+    def new_expr(self, c: list[Any]) -> A.New:
+        t: A.TypeRef = c[1]
+        d = next((x for x in c if isinstance(x, _Declarator)), None)
+        if d is not None:
+            t = replace(t, pointers=t.pointers + d.pointers, array_dims=t.array_dims + d.dims)
+        args = next((x for x in c[2:] if isinstance(x, list)), [])
+        init = next((x for x in c[2:] if isinstance(x, A.InitList)), None)
+        return A.New(self.span(c), t, [init] if init else args)
+
+    def delete_expr(self, c: list[Any]) -> A.Delete:
+        return A.Delete(self.span(c), c[-1], len(c) > 2)
+
+    def index(self, c: list[Any]) -> A.Index:
+        return A.Index(self.span(c), c[0], c[1])
+
+    def call(self, c: list[Any]) -> A.Call:
+        args = c[1] if isinstance(c[1], list) else []
+        return A.Call(self.span(c), c[0], args)
+
+    def kernel_launch(self, c: list[Any]) -> A.KernelLaunch:
+        config = c[2]
+        args = c[4] if isinstance(c[4], list) else []
+        return A.KernelLaunch(self.span(c), c[0], config, args)
+
+    def member(self, c: list[Any]) -> A.Member:
+        name, targs = c[2]
+        return A.Member(self.span(c), c[0], name, str(c[1]) == "->", targs)
+
+    def member_name(self, c: list[Any]) -> tuple[str, list[A.TemplateArg] | None]:
+        if isinstance(c[0], Token) and c[0].type == "TILDE":
+            return ("~" + str(c[1]), None)
+        toks = [x for x in c if isinstance(x, Token) and x.type != "TEMPLATE"]
+        targs = next((x for x in c if isinstance(x, list)), None)
+        return (str(toks[0]), targs)
+
+    def named_cast(self, c: list[Any]) -> A.Cast:
+        return A.Cast(self.span(c), str(c[0]), c[2], c[4])
+
+    def functional_cast(self, c: list[Any]) -> A.Cast:
+        t: A.TypeRef = c[0]
+        if isinstance(c[1], A.InitList):
+            return A.Cast(self.span(c), "functional", t, c[1], [c[1]])
+        args = c[1] if isinstance(c[1], list) else []
+        return A.Cast(self.span(c), "functional", t, args[0] if len(args) == 1 else None, args)
+
+    def call_args(self, c: list[Any]) -> list[Any]:
+        return list(c)
+
+    def pack_expansion(self, c: list[Any]) -> A.PackExpansion:
+        return A.PackExpansion(self.span(c), c[0])
+
+    def type_arg(self, c: list[Any]) -> A.TypeArgExpr:
+        return A.TypeArgExpr(self.span(c), c[0])
+
+    def int_lit(self, c: list[Any]) -> A.IntLit:
+        return A.IntLit(self.span(c), c[0].value, _parse_int(c[0].value))
+
+    def float_lit(self, c: list[Any]) -> A.FloatLit:
+        return A.FloatLit(self.span(c), c[0].value, _parse_float(c[0].value))
+
+    def string_lit(self, c: list[Any]) -> A.StringLit:
+        return A.StringLit(self.span(c), "".join(_unquote(t.value) for t in c))
+
+    def char_lit(self, c: list[Any]) -> A.CharLit:
+        return A.CharLit(self.span(c), c[0].value)
+
+    def bool_lit(self, c: list[Any]) -> A.BoolLit:
+        return A.BoolLit(self.span(c), c[0].value == "true")
+
+    def nullptr_lit(self, c: list[Any]) -> A.NullLit:
+        return A.NullLit(self.span(c))
+
+    def this_expr(self, c: list[Any]) -> A.This:
+        return A.This(self.span(c))
+
+    def paren(self, c: list[Any]) -> Any:
+        return c[1]
+
+    def id_expr(self, c: list[Any]) -> A.Name:
+        nested: list[A.NamePart] = c[0] if isinstance(c[0], list) else []
+        rest = [x for x in (c[1:] if nested else c) if not (isinstance(x, Token) and x.type == "TEMPLATE")]
+        if isinstance(rest[0], Token) and rest[0].type == "OPERATOR":
+            part = A.NamePart(self.span(rest), "operator" + str(rest[1]))
+        else:
+            targs = rest[1] if len(rest) > 1 else None
+            part = A.NamePart(self.span(rest), str(rest[0]), targs)
+        return A.Name(self.span(c), A.QualifiedName(self.span(c), [*nested, part]))
+
+    def lambda_(self, c: list[Any]) -> A.Lambda:
+        return A.Lambda(self.span(c), [str(x) for x in c[:-1] if x is not None], c[-1])
+
+    def lambda_capture(self, c: list[Any]) -> str:
+        return "".join(str(x) for x in c if isinstance(x, Token))
+
+    def braced_init(self, c: list[Any]) -> A.InitList:
+        return A.InitList(self.span(c), [x for x in c if isinstance(x, A.Node)])
+
+    def designated_init(self, c: list[Any]) -> A.DesignatedInit:
+        return A.DesignatedInit(self.span(c), str(c[0]), c[-1])
+
+
+_ADDRESS_SPACES = frozenset(_KEYWORD_GROUPS["ADDRESS_SPACE"])
+
+
+def _unquote(literal: str) -> str:
+    start = literal.index('"')
+    body = literal[start + 1 : -1]
+    if literal[:start].endswith("R"):
+        return body[body.index("(") + 1 : body.rindex(")")]
+    return body
+
+
+# ------------------------------------------------------------------ the parser object
+
+_GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
+
+
+class _Callbacks(AstBuilder):
+    """Lark looks callbacks up by rule name; `lambda` is a Python keyword, hence the alias."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "lambda":
+            return self.lambda_
+        raise AttributeError(name)
+
+
+@dataclass
+class ParseResult:
+    unit: A.TranslationUnit
+    diagnostics: list[Diagnostic]
+
+
+class Parser:
+    """A reusable parser (building the LALR tables is the expensive part: do it once per process)."""
+
+    def __init__(self) -> None:
+        self._retagger = IdentifierRetagger()
+        self._builder = _Callbacks()
+        self._lark = Lark(
+            _GRAMMAR_PATH.read_text(),
+            parser="lalr",
+            lexer="contextual",
+            postlex=self._retagger,
+            transformer=self._builder,
+            maybe_placeholders=True,
+            cache=_cache_path(),
+        )
+
+    def parse(self, text: str, file: str, origin: OriginFn | None = None) -> ParseResult:
+        """Parse preprocessed `text`; `origin(offset)` maps an offset back to (file, line, col)."""
+        if origin is None:
+            origin = _line_origin(text, file)
+        self._builder.origin = origin
+        self._builder.file = file
+        diags: list[Diagnostic] = []
+        current = text
+        for _ in range(MAX_ERRORS_PER_FILE + 1):
+            self._retagger.scan = prescan(current)
+            try:
+                unit = self._lark.parse(current)
+                return ParseResult(unit, diags)
+            except UnexpectedInput as exc:
+                diag, cut = _describe(exc, current, origin)
+                if diag is not None:
+                    diags.append(diag)
+                if cut is None or len(diags) >= MAX_ERRORS_PER_FILE:
+                    break
+                start, end = cut
+                current = current[:start] + _blank(current[start:end]) + current[end:]
+            except RecursionError:
+                diags.append(error(SYNTAX_ERROR, "expression nested too deeply", Span(file, 1, 1, 1, 2)))
+                break
+        return ParseResult(A.TranslationUnit(Span(file, 1, 1, 1, 1), file, []), diags)
+
+
+def _cache_path() -> str | bool:
+    import os
+    import tempfile
+
+    base = os.environ.get("ASCENDIR_CACHE_DIR") or os.path.join(tempfile.gettempdir(), "ascendir-cache")
+    try:
+        os.makedirs(base, exist_ok=True)
+    except OSError:
+        return False
+    return os.path.join(base, "grammar.lark.cache")
+
+
+def _line_origin(text: str, file: str) -> OriginFn:
+    import bisect
+
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+
+    def origin(offset: int) -> tuple[str, int, int]:
+        line = bisect.bisect_right(starts, offset)
+        return (file, line, offset - starts[line - 1] + 1)
+
+    return origin
+
+
+def _blank(segment: str) -> str:
+    return "".join(ch if ch == "\n" else " " for ch in segment)
+
+
+# ------------------------------------------------------------------ syntax error messages and recovery
+
+_TOKEN_NAMES = {
+    "SEMI": "';'", "RPAR": "')'", "LPAR": "'('", "RBRACE": "'}'", "LBRACE": "'{'", "RSQB": "']'", "LSQB": "'['",
+    "COMMA": "','", "COLON": "':'", "GT": "'>'", "LT": "'<'", "ASSIGN": "'='", "__ANON_2": "'::'",
+}
+_EXPR_END = frozenset({"IDENTIFIER", "INT", "FLOAT", "STRING", "CHAR", "RPAR", "RSQB", "BOOL", "NULLPTR", "THIS",
+                       "GT", "INC", "DEC", "TYPE_NAME"})
+
+
+def _token_desc(tok: Token) -> str:
+    if tok.type == "$END":
+        return "end of input"
+    if tok.type in ("IDENTIFIER", "TYPE_NAME", "TYPE_TEMPLATE", "TEMPLATE_NAME"):
+        return f"identifier '{tok.value}'"
+    return f"'{tok.value}'"
+
+
+def _previous_token(text: str, pos: int) -> str:
+    i = pos - 1
+    while i >= 0 and text[i].isspace():
+        i -= 1
+    if i < 0:
+        return ""
+    if text[i].isalnum() or text[i] == "_":
+        j = i
+        while j >= 0 and (text[j].isalnum() or text[j] == "_"):
+            j -= 1
+        return text[j + 1 : i + 1]
+    return text[i]
+
+
+def _span_at(origin: OriginFn, pos: int, length: int = 1) -> Span:
+    file, line, col = origin(pos)
+    return Span(file, line, col, line, col + max(1, length))
+
+
+def _unclosed_brace(text: str, upto: int) -> int | None:
+    """Offset of the innermost `{` still open at `upto` (strings skipped), for 'to match this' notes."""
+    stack: list[int] = []
+    i = 0
+    while i < upto:
+        c = text[i]
+        if c in "\"'":
+            q, i = c, i + 1
+            while i < upto and text[i] != q and text[i] != "\n":
+                i += 2 if text[i] == "\\" else 1
+        elif c == "{":
+            stack.append(i)
+        elif c == "}" and stack:
+            stack.pop()
+        i += 1
+    return stack[-1] if stack else None
+
+
+def _describe(exc: UnexpectedInput, text: str, origin: OriginFn) -> tuple[Diagnostic | None, tuple[int, int] | None]:
+    """A compiler-style message for a Lark error, and the region to blank before trying again."""
+    if isinstance(exc, UnexpectedCharacters):
+        pos = exc.pos_in_stream
+        ch = text[pos] if pos < len(text) else ""
+        if ch in "\"'":
+            msg = "missing terminating " + ('"' if ch == '"' else "'") + " character"
+        else:
+            msg = f"invalid character {ch!r} in source"
+        return error(SYNTAX_ERROR, msg, _span_at(origin, pos)), _recovery_region(text, pos)
+    if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
+        pos = len(text.rstrip())
+        brace = _unclosed_brace(text, len(text))
+        if brace is not None:
+            note = Note("to match this '{'", _span_at(origin, brace))
+            return error(SYNTAX_ERROR, "expected '}' at end of input", _span_at(origin, max(pos - 1, 0)), note), None
+        expected = getattr(exc, "expected", set()) or set()
+        want = "';'" if "SEMI" in expected else "declaration"
+        return error(SYNTAX_ERROR, f"expected {want} at end of input", _span_at(origin, max(pos - 1, 0))), None
+    assert isinstance(exc, UnexpectedToken)
+    tok = exc.token
+    pos = tok.start_pos if tok.start_pos is not None else 0
+    expected = set(exc.expected or ())
+    prev = _previous_token(text, pos)
+    length = len(tok.value) if tok.value else 1
+    if "SEMI" in expected and tok.type not in ("SEMI",) and (prev[-1:].isalnum() or prev in (")", "]", "_")):
+        prev_end = pos - 1
+        while prev_end > 0 and text[prev_end].isspace():
+            prev_end -= 1
+        if tok.type in ("IDENTIFIER",) and prev and (prev[0].isalpha() or prev[0] == "_") and _looks_like_type_use(text, pos, prev):
+            msg = f"unknown type name '{prev}'"
+            diag = error(SYNTAX_ERROR, msg, _span_at(origin, prev_end - len(prev) + 1, len(prev)))
+        else:
+            what = "expression" if prev not in ("}",) else "declaration"
+            diag = error(SYNTAX_ERROR, f"expected ';' after {what}", _span_at(origin, prev_end + 1),
+                         Note(f"found {_token_desc(tok)} instead", _span_at(origin, pos, length)))
+    elif tok.type == "RBRACE" and "RBRACE" not in expected:
+        diag = error(SYNTAX_ERROR, "expected expression before '}'" if _expects_operand(expected) else
+                     "unexpected '}'", _span_at(origin, pos))
+    elif _expects_operand(expected) and tok.type in ("RPAR", "SEMI", "COMMA", "RSQB"):
+        diag = error(SYNTAX_ERROR, f"expected expression before {_token_desc(tok)}", _span_at(origin, pos, length))
+    elif "RPAR" in expected and len(expected) <= 12:
+        diag = error(SYNTAX_ERROR, f"expected ')' before {_token_desc(tok)}", _span_at(origin, pos, length))
+    elif "GT" in expected and tok.type in ("SEMI", "RPAR", "LBRACE"):
+        diag = error(SYNTAX_ERROR, f"expected '>' to close the template argument list before {_token_desc(tok)}",
+                     _span_at(origin, pos, length))
+    elif tok.type in ("IDENTIFIER",) and prev and (prev[0].isalpha() or prev[0] == "_") and prev not in KEYWORDS:
+        start = pos - 1
+        while start > 0 and text[start].isspace():
+            start -= 1
+        diag = error(SYNTAX_ERROR, f"unknown type name '{prev}'", _span_at(origin, start - len(prev) + 1, len(prev)))
+    else:
+        diag = error(SYNTAX_ERROR, f"unexpected {_token_desc(tok)}", _span_at(origin, pos, length))
+    return diag, _recovery_region(text, pos)
+
+
+def _looks_like_type_use(text: str, pos: int, prev: str) -> bool:
+    """`Foo x` at the start of a statement: two names in a row, the first unknown."""
+    if prev in KEYWORDS:
+        return False
+    i = pos - len(prev) - 1
+    while i >= 0 and text[i].isspace():
+        i -= 1
+    return i < 0 or text[i] in ";{}(,"
+
+
+def _expects_operand(expected: set[str]) -> bool:
+    return "IDENTIFIER" in expected and ("INT" in expected or "LPAR" in expected)
+
+
+def _recovery_region(text: str, pos: int) -> tuple[int, int] | None:
+    """The statement or declaration around `pos`, balanced in braces, to blank out before reparsing.
+
+    It starts after the last `;`, `{` or `}` before the error and ends after the next `;` at brace depth 0,
+    or after the block that opens first, or before a `}` that closes the enclosing block.
+    """
+    start = pos
+    while start > 0 and text[start - 1] not in ";{}":
+        start -= 1
+    depth, i, n = 0, pos, len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            q, i = c, i + 1
+            while i < n and text[i] != q and text[i] != "\n":
+                i += 2 if text[i] == "\\" else 1
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            if depth == 0:
+                end = i if i > start else i + 1
+                break
+            depth -= 1
+            if depth == 0:
+                j = i + 1
+                while j < n and text[j] in " \t\r\n":
+                    j += 1
+                end = j + 1 if j < n and text[j] == ";" else i + 1
+                break
+        elif c == ";" and depth == 0:
+            end = i + 1
+            break
+        i += 1
+    else:
+        end = n
+    if end <= start or not text[start:end].strip():
+        # Nothing to blank before the error: drop the offending token's character so parsing progresses.
+        end = min(n, pos + 1)
+        start = pos
+        if start >= n:
+            return None
+    return (start, end)
+
+
+_PARSER: Parser | None = None
+
+
+def get_parser() -> Parser:
+    global _PARSER
+    if _PARSER is None:
+        _PARSER = Parser()
+    return _PARSER

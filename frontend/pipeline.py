@@ -1,0 +1,135 @@
+"""The frontend end to end: read an input, preprocess and parse every source in it, map spans back.
+
+`load(path)` is what the CLI, the lowering and the benchmark call. It never raises on user input:
+unreadable files, bad answers, preprocessor and syntax errors all come back as diagnostics.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Mapping
+
+from frontend import ast as A
+from frontend.diagnostics import Diagnostic, Note, Span, error, sort_key
+from frontend.parser import get_parser
+from frontend.preprocess import PreprocessResult, preprocess
+from frontend.readers import Bundle, SourceUnit, collect_inputs, read_input
+
+INTERNAL_ERROR = "ASC000"
+
+
+@dataclass
+class ParsedUnit:
+    unit: SourceUnit
+    ast: A.TranslationUnit
+    preprocessed: PreprocessResult | None
+    diagnostics: list[Diagnostic]
+
+
+@dataclass
+class Program:
+    """One input (file, project or answer) after the frontend."""
+
+    bundle: Bundle
+    units: list[ParsedUnit] = field(default_factory=list)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        seen: set[tuple[object, ...]] = set()
+        out: list[Diagnostic] = []
+        for d in [*self.bundle.diagnostics, *(d for u in self.units for d in u.diagnostics)]:
+            key = (d.code, d.message, d.span)
+            if key not in seen:
+                seen.add(key)
+                out.append(d)
+        return sorted(out, key=sort_key)
+
+    def line(self, file: str, line: int) -> str | None:
+        """Source line `line` of `file` as the user wrote it (for carets under diagnostics)."""
+        text = self.bundle.texts.get(file)
+        if text is None:
+            try:
+                with open(file, encoding="utf-8", errors="replace") as fh:
+                    text = fh.read()
+            except OSError:
+                return None
+            self.bundle.texts[file] = text
+        lines = text.splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+class _Placement:
+    """Maps preprocessor origins (file, line, col) to where the text lives for the user."""
+
+    def __init__(self, units: Iterable[SourceUnit]) -> None:
+        self.offsets = {os.path.normpath(u.path): (u.file, u.line_offset, u.col_offset) for u in units if u.embedded}
+
+    def place(self, file: str, line: int, col: int) -> tuple[str, int, int]:
+        hit = self.offsets.get(os.path.normpath(file)) if self.offsets else None
+        if hit is None:
+            return (file, line, col)
+        real, line_off, col_off = hit
+        return (real, line + line_off, col + (col_off if line == 1 else 0))
+
+    def span(self, span: Span | None) -> Span | None:
+        if span is None or not self.offsets:
+            return span
+        f, l, c = self.place(span.file, span.line, span.col)
+        _, el, ec = self.place(span.file, span.end_line, span.end_col)
+        return Span(f, l, c, el, ec)
+
+    def diagnostic(self, d: Diagnostic) -> Diagnostic:
+        if not self.offsets:
+            return d
+        notes = tuple(replace(n, span=self.span(n.span)) for n in d.notes)
+        return replace(d, span=self.span(d.span), notes=notes)
+
+
+def parse_unit(unit: SourceUnit, bundle: Bundle, defines: Mapping[str, str | None] | None = None,
+               include_dirs: tuple[str, ...] = ()) -> ParsedUnit:
+    placement = _Placement(bundle.units)
+    virtual = {os.path.normpath(k): v for k, v in bundle.virtual_files.items()}
+
+    def read_file(path: str) -> str:
+        hit = virtual.get(os.path.normpath(path))
+        if hit is not None:
+            return hit
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read()
+
+    pp = preprocess(unit.text, unit.path, defines=defines, include_dirs=include_dirs, read_file=read_file)
+    diags = [placement.diagnostic(d) for d in pp.diagnostics]
+
+    def origin(offset: int) -> tuple[str, int, int]:
+        o = pp.origin(offset)
+        return placement.place(o.file, o.line, o.col)
+
+    result = get_parser().parse(pp.text, unit.file, origin)
+    diags += result.diagnostics
+    return ParsedUnit(unit, result.unit, pp, diags)
+
+
+def load_bundle(bundle: Bundle, defines: Mapping[str, str | None] | None = None,
+                include_dirs: tuple[str, ...] = ()) -> Program:
+    program = Program(bundle)
+    for unit in bundle.units:
+        try:
+            program.units.append(parse_unit(unit, bundle, defines, include_dirs))
+        except Exception as exc:  # a bug of ours must not become a traceback for the user
+            span = Span.point(unit.file, unit.line_offset + 1, 1)
+            diag = error(INTERNAL_ERROR, f"internal error while parsing this file: {type(exc).__name__}: {exc}", span,
+                         Note("please report this with the input file", kind="help"))
+            empty = A.TranslationUnit(span, unit.file, [])
+            program.units.append(ParsedUnit(unit, empty, None, [diag]))
+    return program
+
+
+def load(path: str, fmt: str = "auto", defines: Mapping[str, str | None] | None = None) -> Program:
+    """Read and parse one file, project folder or benchmark answer."""
+    return load_bundle(read_input(path, fmt), defines)
+
+
+def load_all(paths: Iterable[str], fmt: str = "auto", defines: Mapping[str, str | None] | None = None) -> list[Program]:
+    """Read and parse every input under `paths` (folders are searched for sources, projects and answers)."""
+    return [load_bundle(b, defines) for b in collect_inputs(paths, fmt)]

@@ -1,0 +1,387 @@
+"""Input readers: what the user handed us, split into the C++ sources to parse.
+
+Formats (auto-detected, or forced with `--format`):
+  cpp               one .cpp/.asc/.h file
+  project           an msopgen op project folder (op json, op_host/, op_kernel/)
+  npukernelbench    an NPUKernelBench answer: reasoning, then `<kernel_impl>` with a fenced cpp block
+                    (kernel only), or the three-file form with `=== op_host/<k>_tiling.h ===` sections
+  multikernelbench  a MultiKernelBench answer: one fenced Python block assigning six strings, read with
+                    `ast` (never executed)
+
+A source embedded in an answer keeps its place in the answer file (line and column offsets), so every
+diagnostic points at the line the user sees. Reader problems are diagnostics [ASC010-ASC013].
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from frontend.diagnostics import Diagnostic, Note, Span, error, warning
+
+FORMATS = ("auto", "cpp", "project", "npukernelbench", "multikernelbench")
+SOURCE_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh")
+ANSWER_SUFFIXES = (".md", ".txt", ".py", ".json", ".answer")
+UNREADABLE = "ASC010"  # a file or folder that cannot be read, or is not any known format
+NO_CODE = "ASC011"  # an answer without the code block or strings its format requires
+NOT_A_LITERAL = "ASC012"  # a MultiKernelBench field that is not a plain string literal
+BAD_OP_JSON = "ASC013"  # the op description JSON does not parse or lacks its fields
+MULTIKERNELBENCH_FIELDS = ("project_json_src", "host_tiling_src", "host_operator_src", "kernel_src",
+                           "python_bind_src", "model_src")
+
+
+@dataclass
+class SourceUnit:
+    """One C++ text to preprocess and parse.
+
+    `path` is the name the preprocessor sees (real path, or a project-relative virtual path for embedded
+    sources such as `op_kernel/add_custom.cpp`); `file` is where diagnostics point (the real file holding
+    the text) and `line_offset`/`col_offset` place the text inside it.
+    """
+
+    path: str
+    text: str
+    role: str  # 'kernel', 'host', 'tiling_header', 'header', 'python_bind'
+    file: str
+    line_offset: int = 0
+    col_offset: int = 0
+
+    @property
+    def embedded(self) -> bool:
+        return self.path != self.file
+
+
+@dataclass
+class Bundle:
+    """Everything read from one input: its sources, the op description, and reader diagnostics."""
+
+    input: str
+    format: str
+    units: list[SourceUnit] = field(default_factory=list)
+    op_json: list[dict[str, object]] | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    # Virtual files an embedded source may #include by relative path (op_host/x_tiling.h ...).
+    virtual_files: dict[str, str] = field(default_factory=dict)
+    # Texts of the real files read, for rendering source lines under diagnostics.
+    texts: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def op_name(self) -> str | None:
+        if self.op_json:
+            op = self.op_json[0].get("op")
+            return str(op) if op else None
+        return None
+
+
+def classify_source(text: str, path: str) -> str:
+    lowered = path.replace("\\", "/").lower()
+    if "__aicore__" in text or "__global__" in text or "/op_kernel/" in f"/{lowered}":
+        return "kernel"
+    if "BEGIN_TILING_DATA_DEF" in text or lowered.endswith("_tiling.h"):
+        return "tiling_header"
+    if lowered.endswith((".h", ".hpp", ".hh")):
+        return "header"
+    if "PYBIND11_MODULE" in text or "TORCH_LIBRARY" in text:
+        return "python_bind"
+    return "host"
+
+
+def read_text(path: str) -> tuple[str | None, Diagnostic | None]:
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        return None, error(UNREADABLE, f"cannot read '{path}': {exc.strerror or exc}", None)
+    if b"\0" in data[:4096]:
+        return None, error(UNREADABLE, f"'{path}' is a binary file, not AscendC source", None)
+    return data.decode("utf-8", errors="replace"), None
+
+
+def detect_format(path: str, text: str | None) -> str:
+    p = Path(path)
+    if p.is_dir():
+        return "project"
+    if text is None:
+        return "cpp"
+    if p.suffix.lower() == ".py" or _PY_FENCE_RE.search(text):
+        if re.search(r"\bkernel_src\s*=", text):
+            return "multikernelbench"
+    if "<kernel_impl>" in text or _SECTION_RE.search(text):
+        return "npukernelbench"
+    if p.suffix.lower() in SOURCE_SUFFIXES:
+        return "cpp"
+    if _FENCE_RE.search(text):
+        return "npukernelbench"
+    return "cpp"
+
+
+def is_project_dir(path: Path) -> bool:
+    return (path / "op_kernel").is_dir() or (path / "op_host").is_dir()
+
+
+def read_input(path: str, fmt: str = "auto") -> Bundle:
+    """Read one file or project folder in the given (or detected) format; never raises."""
+    p = Path(path)
+    if not p.exists():
+        b = Bundle(path, fmt)
+        b.diagnostics.append(error(UNREADABLE, f"no such file or directory: '{path}'", None))
+        return b
+    if p.is_dir():
+        if fmt not in ("auto", "project"):
+            b = Bundle(path, fmt)
+            b.diagnostics.append(error(UNREADABLE, f"'{path}' is a folder; --format {fmt} reads a file", None))
+            return b
+        return read_project(p)
+    text, problem = read_text(path)
+    if text is None:
+        b = Bundle(path, fmt)
+        b.diagnostics.append(problem)  # type: ignore[arg-type]
+        return b
+    chosen = detect_format(path, text) if fmt == "auto" else fmt
+    if chosen == "project":
+        chosen = "cpp"
+    reader = {"cpp": read_cpp, "npukernelbench": read_npukernelbench, "multikernelbench": read_multikernelbench}[chosen]
+    bundle = reader(path, text)
+    bundle.texts.setdefault(path, text)
+    return bundle
+
+
+def read_cpp(path: str, text: str) -> Bundle:
+    b = Bundle(path, "cpp")
+    b.units.append(SourceUnit(path, text, classify_source(text, path), path))
+    return b
+
+
+# ------------------------------------------------------------------ op projects
+
+_SKIP_DIRS = {"build", "build_out", "output", ".git", "__pycache__", "cmake", "scripts", "framework", "tests",
+              "test", "third_party"}
+
+
+def read_project(root: Path) -> Bundle:
+    b = Bundle(str(root), "project")
+    for json_path in sorted(root.glob("*.json")):
+        if json_path.name.startswith("CMake"):
+            continue
+        text, problem = read_text(str(json_path))
+        if text is None:
+            b.diagnostics.append(problem)  # type: ignore[arg-type]
+            continue
+        b.texts[str(json_path)] = text
+        parsed = parse_op_json(text, str(json_path), b.diagnostics)
+        if parsed is not None and b.op_json is None:
+            b.op_json = parsed
+    sources: list[Path] = []
+    for sub in ("op_host", "op_kernel"):
+        base = root / sub
+        if base.is_dir():
+            for dirpath, dirnames, filenames in os.walk(base):
+                dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+                sources += [Path(dirpath) / f for f in sorted(filenames) if f.lower().endswith(SOURCE_SUFFIXES)]
+    if not sources:
+        b.diagnostics.append(error(UNREADABLE, f"'{root}' has no sources under op_host/ or op_kernel/", None))
+    for src in sources:
+        text, problem = read_text(str(src))
+        if text is None:
+            b.diagnostics.append(problem)  # type: ignore[arg-type]
+            continue
+        b.texts[str(src)] = text
+        b.units.append(SourceUnit(str(src), text, classify_source(text, str(src)), str(src)))
+    return b
+
+
+def parse_op_json(text: str, file: str, diags: list[Diagnostic], line_offset: int = 0) -> list[dict[str, object]] | None:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        diags.append(error(BAD_OP_JSON, f"op description is not valid JSON: {exc.msg}",
+                           Span.point(file, exc.lineno + line_offset, exc.colno)))
+        return None
+    if isinstance(data, dict):
+        data = [data]
+    if not isinstance(data, list) or not data or not all(isinstance(op, dict) for op in data):
+        diags.append(error(BAD_OP_JSON, "op description must be a list of operator objects",
+                           Span.point(file, 1 + line_offset, 1)))
+        return None
+    for op in data:
+        if "op" not in op:
+            diags.append(error(BAD_OP_JSON, "operator object has no \"op\" name", Span.point(file, 1 + line_offset, 1)))
+    return data
+
+
+# ------------------------------------------------------------------ NPUKernelBench answers
+
+_FENCE_RE = re.compile(r"^[ \t]*```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)^[ \t]*```", re.S | re.M)
+_PY_FENCE_RE = re.compile(r"^[ \t]*```[ \t]*(?:python|py)\b", re.M)
+_SECTION_RE = re.compile(r"^[ \t]*={3,}[ \t]*([\w./-]+\.(?:h|hpp|cpp|cc|asc|json))[ \t]*={3,}[ \t]*$", re.M)
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset)
+
+
+def read_npukernelbench(path: str, text: str) -> Bundle:
+    b = Bundle(path, "npukernelbench")
+    sections = list(_SECTION_RE.finditer(text))
+    if sections:
+        for i, m in enumerate(sections):
+            end = sections[i + 1].start() if i + 1 < len(sections) else len(text)
+            body_start = m.end() + 1 if m.end() < len(text) else m.end()
+            region = text[body_start:end]
+            fence = _FENCE_RE.search(region)
+            if fence:
+                code_start = body_start + fence.start(2)
+                code = fence.group(2)
+            else:
+                code_start = body_start
+                code = re.sub(r"</?kernel_impl>\s*$", "", region.rstrip())
+            rel = m.group(1)
+            b.virtual_files[rel] = code
+            if rel.endswith(".json"):
+                b.op_json = parse_op_json(code, path, b.diagnostics, _line_of(text, code_start)) or b.op_json
+                continue
+            b.units.append(SourceUnit(rel, code, classify_source(code, rel), path, _line_of(text, code_start)))
+        return b
+    impl = re.search(r"<kernel_impl>(.*?)(?:</kernel_impl>|\Z)", text, re.S)
+    region_start = impl.start(1) if impl else 0
+    region = impl.group(1) if impl else text
+    fences = [f for f in _FENCE_RE.finditer(region) if f.group(1).lower() in ("cpp", "c++", "c", "cc", "", "ascendc")]
+    if not fences:
+        where = Span.point(path, _line_of(text, region_start) + 1, 1)
+        msg = ("no ```cpp block inside <kernel_impl>" if impl else
+               "no <kernel_impl> section with a ```cpp block in this answer")
+        b.diagnostics.append(error(NO_CODE, msg, where, Note("the kernel goes in <kernel_impl> ```cpp ... ``` </kernel_impl>", kind="help")))
+        return b
+    # The answer's kernel is the last fenced block of the implementation section.
+    fence = fences[-1]
+    code_start = region_start + fence.start(2)
+    code = fence.group(2)
+    b.units.append(SourceUnit(path, code, "kernel", path, _line_of(text, code_start)))
+    return b
+
+
+# ------------------------------------------------------------------ MultiKernelBench answers
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def read_multikernelbench(path: str, text: str) -> Bundle:
+    b = Bundle(path, "multikernelbench")
+    block_start = 0
+    code = text
+    if not path.endswith(".py"):
+        fences = [f for f in _FENCE_RE.finditer(text) if f.group(1).lower() in ("python", "py")]
+        with_fields = [f for f in fences if "kernel_src" in f.group(2)]
+        if not with_fields:
+            b.diagnostics.append(error(NO_CODE, "no ```python block assigning kernel_src in this answer",
+                                       Span.point(path, 1, 1)))
+            return b
+        fence = with_fields[-1]
+        block_start = _line_of(text, fence.start(2))
+        code = fence.group(2)
+    try:
+        module = pyast.parse(code)
+    except SyntaxError as exc:
+        line = (exc.lineno or 1) + block_start
+        b.diagnostics.append(error(NO_CODE, f"the Python block does not parse: {exc.msg}",
+                                   Span.point(path, line, max(1, exc.offset or 1))))
+        return b
+    found: dict[str, tuple[str, int, int]] = {}
+    for node in module.body:
+        if not isinstance(node, pyast.Assign) or len(node.targets) != 1 or not isinstance(node.targets[0], pyast.Name):
+            continue
+        name = node.targets[0].id
+        if name not in MULTIKERNELBENCH_FIELDS:
+            continue
+        value = node.value
+        where = Span.point(path, node.lineno + block_start, node.col_offset + 1)
+        if isinstance(value, pyast.Constant) and isinstance(value.value, str):
+            line, col = _string_content_start(code, value)
+            found[name] = (value.value, line + block_start, col)
+        else:
+            b.diagnostics.append(error(NOT_A_LITERAL, f"{name} is not a plain string literal; it cannot be read "
+                                       "without executing the answer", where))
+    missing = [f for f in ("kernel_src", "host_tiling_src", "host_operator_src", "project_json_src") if f not in found]
+    if missing:
+        b.diagnostics.append(error(NO_CODE, f"the answer does not assign {', '.join(missing)}",
+                                   Span.point(path, block_start + 1, 1)))
+    op_snake = "op"
+    if "project_json_src" in found:
+        js, line, _ = found["project_json_src"]
+        b.op_json = parse_op_json(js, path, b.diagnostics, line - 1)
+        if b.op_name:
+            op_snake = _snake(b.op_name)
+    layout = {
+        "host_tiling_src": (f"op_host/{op_snake}_tiling.h", "tiling_header"),
+        "host_operator_src": (f"op_host/{op_snake}.cpp", "host"),
+        "kernel_src": (f"op_kernel/{op_snake}.cpp", "kernel"),
+        "python_bind_src": ("CppExtension/csrc/op.cpp", "python_bind"),
+    }
+    for name, (rel, role) in layout.items():
+        if name in found:
+            src, line, col = found[name]
+            b.virtual_files[rel] = src
+            b.units.append(SourceUnit(rel, src, role, path, line - 1, col - 1))
+    return b
+
+
+def _string_content_start(code: str, node: pyast.Constant) -> tuple[int, int]:
+    """1-based (line, col) in `code` where the literal's text starts (after prefix and quotes)."""
+    lines = code.splitlines(keepends=True)
+    line = node.lineno
+    row = lines[line - 1] if line - 1 < len(lines) else ""
+    i = node.col_offset
+    while i < len(row) and row[i] not in "\"'":
+        i += 1
+    quote = row[i : i + 3] if row[i : i + 3] in ('"""', "'''") else row[i : i + 1]
+    i += len(quote)
+    if i >= len(row.rstrip("\r\n")) and quote in ('"""', "'''"):
+        # `"""` then a newline: the string's first character is that newline, its text starts below.
+        return line, i + 1
+    return line, i + 1
+
+
+def collect_inputs(paths: Iterable[str], fmt: str = "auto") -> list[Bundle]:
+    """Expand folders into the inputs they hold (projects, sources, answers) and read each once."""
+    bundles: list[Bundle] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir() and not is_project_dir(p) and fmt == "auto":
+            for item in _walk_inputs(p):
+                bundles.append(read_input(str(item), fmt))
+            if not bundles:
+                b = Bundle(raw, fmt)
+                b.diagnostics.append(warning(UNREADABLE, f"no AscendC sources, op projects or answers under '{raw}'", None))
+                bundles.append(b)
+        else:
+            bundles.append(read_input(raw, fmt))
+    return bundles
+
+
+def _walk_inputs(root: Path) -> Iterable[Path]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        if here != root and is_project_dir(here):
+            dirnames[:] = []
+            yield here
+            continue
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+        for name in sorted(filenames):
+            f = here / name
+            suffix = f.suffix.lower()
+            if suffix in SOURCE_SUFFIXES:
+                yield f
+            elif suffix in (".md", ".txt", ".py", ".answer"):
+                try:
+                    head = f.read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                if "<kernel_impl>" in head or re.search(r"\bkernel_src\s*=", head) or _SECTION_RE.search(head):
+                    yield f

@@ -1,0 +1,134 @@
+"""What the frontend knows about the AscendC / CANN environment without reading vendor headers.
+
+Vendor headers are never read (they are not ours to ship); instead this module lists the headers
+that are skipped, the macros they would define that change how code parses, and the type and
+template names they would declare. The parser needs the names to tell `T x;` from `a * b;`
+and `Foo<T>(x)` from `a < b > (c)` the way a C++ compiler that had read the headers would.
+"""
+
+from __future__ import annotations
+
+# Headers from CANN / AscendC that are recognised and skipped. Any `<...>` include is skipped too
+# (system headers); a quoted include that matches one of these names (by basename) is skipped
+# instead of being looked up next to the including file.
+KNOWN_HEADERS: frozenset[str] = frozenset(
+    {
+        "kernel_operator.h",
+        "kernel_tiling/kernel_tiling.h",
+        "kernel_tiling.h",
+        "register/tilingdata_base.h",
+        "register/op_def_registry.h",
+        "tiling/platform/platform_ascendc.h",
+        "tiling/tiling_api.h",
+        "tiling/softmax/softmax_tiling.h",
+        "platform/platform_ascendc.h",
+        "lib/matmul_intf.h",
+        "lib/matrix/matmul/matmul.h",
+        "acl/acl.h",
+        "aclrtlaunch_kernel.h",
+        "tikicpulib.h",
+        "graph/utils/type_utils.h",
+        "graph/tensor.h",
+        "exe_graph/runtime/tiling_context.h",
+        "op_log.h",
+        "torch/extension.h",
+        "torch_npu/csrc/core/npu/NPUStream.h",
+        "pytorch_npu_helper.hpp",
+        "simt_api/asc_simt.h",
+        "adv_api/kernel_api.h",
+        "data_utils.h",
+    }
+)
+
+# Macros the vendor headers (or the msopgen build) define whose expansion matters for parsing.
+# Values are replacement text; function-like macros are written "NAME(params)".
+PREDEFINED_MACROS: dict[str, str] = {
+    "GM_ADDR": "__gm__ uint8_t*",
+    # `if ASCEND_IS_AIV { ... }` is legal because the macro brings its own `constexpr (...)`.
+    "ASCEND_IS_AIV": "constexpr (g_coreType == AscendC::AIV)",
+    "ASCEND_IS_AIC": "constexpr (g_coreType == AscendC::AIC)",
+    "ASCEND_IS_NOT_AIV": "constexpr (g_coreType != AscendC::AIV)",
+    "ASCEND_IS_NOT_AIC": "constexpr (g_coreType != AscendC::AIC)",
+}
+
+# Defines in force for a device compile unless the user changes them (`--define`, `--undefine`).
+DEFAULT_DEFINES: dict[str, str] = {
+    "__NPU_ARCH__": "2201",
+    "__CCE_AICORE__": "220",
+    "__CCE__": "1",
+    "__cplusplus": "201703L",
+}
+
+# Namespaces the headers declare; `A::b` resolution needs to know these are not types.
+KNOWN_NAMESPACES: frozenset[str] = frozenset(
+    {"AscendC", "std", "Std", "optiling", "gert", "ge", "platform_ascendc", "matmul_tiling", "ops", "at",
+     "c10_npu", "torch", "c10", "MicroAPI", "Reg", "ascendc", "tiling", "matmul", "AscendCUtils"}
+)
+
+# Non-template types: C/C++ fixed-width integers, AscendC element types, parameter structs,
+# host-side framework types. Builtin keywords (int, float, ...) are grammar keywords instead.
+KNOWN_TYPES: frozenset[str] = frozenset(
+    {
+        # element and integer types
+        "half", "bfloat16_t", "float16_t", "float32_t", "int4b_t", "hifloat8_t", "fp8_e4m3fn_t", "fp8_e5m2_t",
+        "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+        "size_t", "ssize_t", "intptr_t", "uintptr_t", "ptrdiff_t", "aclFloat16", "aclrtStream",
+        "aclrtContext", "aclError", "aclDataType", "aclTensor", "aclOpExecutor", "aclrtRunMode",
+        # AscendC parameter structs and enums used as types
+        "TPipe", "TPosition", "QuePosition", "HardEvent", "pipe_t", "event_t", "RoundMode", "CMPMODE",
+        "SELMODE", "DataCopyParams", "DataCopyExtParams", "DataCopyEnhancedParams", "DataCopyCO12DstParams",
+        "Nd2NzParams", "Nz2NdParamsFull", "SliceInfo", "BinaryRepeatParams", "UnaryRepeatParams",
+        "GatherRepeatParams", "BrcbRepeatParams", "LoadData2DParams", "LoadData2DParamsV2", "LoadData3DParamsV1",
+        "LoadData3DParamsV2", "LoadData3DParamsV2Pro", "MmadParams", "FixpipeParamsV220", "FixpipeParams",
+        "QuantMode_t", "SoftMaxTiling", "SoftMaxShapeInfo", "LayerNormTiling", "RmsNormTiling", "TCubeTiling",
+        "GeluTiling", "SwiGLUTiling", "TopkTiling", "TopKInfo", "SortParams", "ShapeInfo", "LocalMemAllocator",
+        "MaskMode", "BlockMode", "CubeFormat", "LayoutMode", "ReduceMode", "AippParams", "Hardware",
+        "TEventID", "TensorTrait", "MrgSort4Info", "TransposeParamsExt", "TransDataTo5HDParams",
+        "ReduceOrder", "IterateOrder", "ScheduleType", "MatmulConfig", "MatmulApiStaticTiling",
+        "CopyRepeatParams", "DeqScale", "AtomicDtype", "MatmulShapeParams", "KernelMode", "HardwareType",
+        "SoftmaxConfig", "LayerNormConfig", "GetSoftMaxFlashV2Tiling", "Int4Type",
+        # host side
+        "TilingContext", "InferShapeContext", "InferDataTypeContext", "KernelContext", "StorageShape",
+        "Shape", "RuntimeAttrs", "CompileTimeTensorDesc", "TilingData", "PlatformAscendC", "CoreMemType",
+        "SocVersion", "graphStatus", "DataType", "Format", "OpDef", "OpAICoreConfig", "OpParamDef",
+        "OpAttrDef", "TilingDataStruct", "MultiCoreMatmulTiling", "MatmulApiTiling", "TPosition_t",
+        "Tensor", "IntArrayRef", "TensorList", "OpMCTilingData", "ContinuousVector", "TypedContinuousVector",
+        "StorageFormat", "Tiling4Matmul", "uint4_t", "string", "vector",
+    }
+)
+
+# Class templates: `Name<...>` is a type.
+KNOWN_TYPE_TEMPLATES: frozenset[str] = frozenset(
+    {
+        "GlobalTensor", "LocalTensor", "TQue", "TQueBind", "TBuf", "TBufPool", "TQueSync", "Matmul",
+        "MatmulType", "MatmulImpl", "DataCopyPadExtParams", "DataCopyPadParams", "is_same", "enable_if",
+        "conditional", "remove_cv", "integral_constant", "numeric_limits", "vector", "array", "unique_ptr",
+        "shared_ptr", "pair", "tuple", "TSCM", "SelectParams", "RegTensor", "MaskReg", "TensorDesc",
+        "KfcServer", "TilingDataBase", "TypedContinuousVector", "basic_string", "initializer_list",
+        "is_floating_point", "is_integral", "decay", "remove_reference", "ListTensorDesc", "LocalMemAllocatorT",
+        "function", "map", "unordered_map", "set", "span", "optional",
+    }
+)
+
+# Function and variable templates whose call sites use explicit template arguments (`Get<T>()`).
+# Any name followed by `<...>(` is recognised by shape too; this list covers the cases where the
+# shape test is ambiguous (for example `GetValue<T>` directly followed by a comparison).
+KNOWN_FUNCTION_TEMPLATES: frozenset[str] = frozenset(
+    {
+        "AllocTensor", "DeQue", "EnQue", "Get", "GetWithOffset", "ReinterpretCast", "SetFlag", "WaitFlag",
+        "PipeBarrier", "DataCopy", "DataCopyPad", "Cast", "Duplicate", "Add", "Sub", "Mul", "Div", "Max",
+        "Min", "Adds", "Muls", "Maxs", "Mins", "Exp", "Ln", "Abs", "Sqrt", "Rsqrt", "Relu", "Reciprocal",
+        "Compare", "Select", "ReduceSum", "ReduceMax", "ReduceMin", "WholeReduceSum", "WholeReduceMax",
+        "WholeReduceMin", "BlockReduceSum", "BlockReduceMax", "BlockReduceMin", "Brcb", "Gather", "GatherMask",
+        "SoftMax", "LayerNorm", "RmsNorm", "Sigmoid", "Gelu", "SwiGLU", "Tanh", "SetVectorMask", "SetAtomicAdd",
+        "SetAtomicMax", "SetAtomicMin", "CrossCoreSetFlag", "CrossCoreWaitFlag", "LoadData", "Mmad", "Fixpipe",
+        "AllocEventID", "ReleaseEventID", "FetchEventID", "GetTilingData", "GetAttrPointer", "GetInputShape",
+        "static_cast", "reinterpret_cast", "const_cast", "dynamic_cast", "Alloc", "GetValue", "SetValue",
+        "min", "max", "CeilDiv", "CeilAlign", "AlignUp", "DivCeil", "Std::min", "Std::max", "Transpose",
+        "Sort", "MrgSort", "Concat", "Extract", "CreateVecIndex", "Arange", "TopK", "InitConstValue",
+        "Axpy", "LeakyRelu", "And", "Or", "Not", "ShiftLeft", "ShiftRight", "Power", "Sin", "Cos", "Log",
+        "Erf", "Floor", "Ceil", "Round", "Trunc", "Sign", "ClampMax", "ClampMin", "Mean", "Sum", "Pad",
+        "UnPad", "BroadCast", "Broadcast", "Cumsum", "GetBlockIdx", "Xor", "Exp2", "FasterGelu",
+        "DataCacheCleanAndInvalid", "SetAtomicType", "SetFixpipeNz2ndFlag", "SetCtrlSpr", "Copy",
+    }
+)

@@ -1,0 +1,1 @@
+"""AscendIR llm package."""

@@ -1,0 +1,1 @@
+"""AscendIR passes package."""

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Create .venv, install AscendIR with the given extras, and (re)build the Rust extension.
+# Usage: scripts/setup.sh [extras]   e.g. scripts/setup.sh test,train
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extras="${1:-}"
+PY="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+    "$PY" -m venv .venv
+    .venv/bin/pip install -q -U pip
+fi
+spec="."
+[ -n "$extras" ] && spec=".[${extras}]"
+# Editable install: Python sources are used in place; maturin (re)builds the Rust
+# extension on every run, since an editable install does not notice Rust changes by itself.
+.venv/bin/pip install -q -e "$spec"
+
