@@ -262,6 +262,7 @@ class Delete(Expr):
 @dataclass(slots=True)
 class Lambda(Expr):
     captures: list[str]
+    params: list["Param"]
     body: "Compound"
 
 

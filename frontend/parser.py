@@ -74,7 +74,8 @@ _DECLARED_TYPE_RE = re.compile(
 )
 # `X y;` / `X<...> y(` / `ns::X* p =`: two names in a row only happen in declarations.
 _DECL_SHAPE_RE = re.compile(
-    r"(?:(?<=[;{}(,:])|^)\s*(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)(?:\s*<[^;{}()]*>)?"
+    r"(?:(?<=[;{}(,:])|^)\s*(?:(?:const|volatile|static|constexpr|inline|typename|mutable)\s+)*"
+    r"(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)(?:\s*<[^;{}()]*>)?"
     r"(?:\s+|\s*[*&]+\s*)([A-Za-z_]\w*)\s*[;=,)(\[{:]",
     re.M,
 )
@@ -82,6 +83,21 @@ _DECL_SHAPE_RE = re.compile(
 _DTYPE_MACRO_RE = re.compile(r"\b(?:ORIG_)?DTYPE_[A-Z0-9_]+\b")
 _TEMPLATE_CANDIDATE_RE = re.compile(r"([A-Za-z_]\w*)\s*<(?![<=])")
 _NOT_TYPE_WORDS = frozenset(KEYWORDS) | {"return", "case", "goto", "else", "new", "delete", "throw", "co_return"}
+
+
+_TYPEDEF_BLOCK_RE = re.compile(r"\btypedef\s+(?:struct|union|enum|class)\b[^;{]*\{")
+
+
+def _typedef_block_names(text: str) -> Iterator[str]:
+    """Names given by `typedef struct { ... } Name;` (the name follows the matching brace)."""
+    for m in _TYPEDEF_BLOCK_RE.finditer(text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        name = _IDENT_RE.match(text, i + len(text[i:]) - len(text[i:].lstrip()))
+        if name:
+            yield name.group(0)
 
 
 def _template_close(text: str, lt: int) -> int:
@@ -101,6 +117,8 @@ def _template_close(text: str, lt: int) -> int:
             paren -= 1
         elif c in ";{}":
             return -1
+        elif c == "-" and i + 1 < n and text[i + 1] == ">":
+            i += 1  # `->` is member access, not a closing angle bracket
         elif paren == 0:
             nxt = text[i + 1] if i + 1 < n else ""
             if c == "<":
@@ -131,11 +149,13 @@ class ScanResult:
     types: set[str]
     type_templates: set[str]
     template_starts: set[int]
+    template_closers: set[int] = field(default_factory=set)  # offsets of `>` that close argument lists
 
 
 def prescan(text: str) -> ScanResult:
     types = set(KNOWN_TYPES)
     types.update(_DTYPE_MACRO_RE.findall(text))
+    types.update(_typedef_block_names(text))
     for m in _DECLARED_TYPE_RE.finditer(text):
         name = next(g for g in m.groups() if g)
         if name not in KEYWORDS:
@@ -149,6 +169,7 @@ def prescan(text: str) -> ScanResult:
             continue  # `a * b` is an expression unless `a` looks like a class name
         types.add(first)
     starts: set[int] = set()
+    closers: set[int] = set()
     for m in _TEMPLATE_CANDIDATE_RE.finditer(text):
         lt = m.end() - 1
         end = _template_close(text, lt)
@@ -160,8 +181,9 @@ def prescan(text: str) -> ScanResult:
         follower = text[j] if j < len(text) else ";"
         if follower in _AFTER_TEMPLATE_OK or follower.isalnum() or follower == "_":
             starts.add(m.start(1))
+            closers.add(end - 1)
     type_templates = set(KNOWN_TYPE_TEMPLATES) | types
-    return ScanResult(types, type_templates, starts)
+    return ScanResult(types, type_templates, starts, closers)
 
 
 class IdentifierRetagger:
@@ -175,8 +197,14 @@ class IdentifierRetagger:
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
         scan = self.scan
         types, type_templates, starts = scan.types, scan.type_templates, scan.template_starts
+        closers = scan.template_closers
         previous = ""
         for tok in stream:
+            if tok.type in _SPLITTABLE and tok.start_pos in closers:
+                # `A<B<T>>`: LALR state merging can let the lexer take `>>` where `>` closes a list.
+                yield from _split_closer(tok, closers)
+                previous = "GT"
+                continue
             if tok.type == "IDENTIFIER":
                 value = tok.value
                 keyword = KEYWORDS.get(value)
@@ -189,6 +217,23 @@ class IdentifierRetagger:
                     tok.type = "TYPE_NAME"
             previous = tok.type
             yield tok
+
+
+_SPLITTABLE = frozenset({"SHR", "LAUNCH_CLOSE", "GE", "COMPOUND_ASSIGN"})
+_REST_TYPES = {">": "GT", ">>": "SHR", "=": "ASSIGN", ">=": "GE", ">>=": "COMPOUND_ASSIGN"}
+
+
+def _split_closer(tok: Token, closers: set[int]) -> Iterator[Token]:
+    """Yield `>` tokens for each closing bracket at the front of `tok`, then the rest as one token."""
+    value, pos, col = tok.value, tok.start_pos, tok.column
+    i = 0
+    while i < len(value) and value[i] == ">" and (pos + i) in closers:
+        yield Token("GT", ">", pos + i, tok.line, col + i, tok.line, col + i + 1, pos + i + 1)
+        i += 1
+    rest = value[i:]
+    if rest:
+        yield Token(_REST_TYPES.get(rest, tok.type), rest, pos + i, tok.line, col + i, tok.end_line, tok.end_column,
+                    tok.end_pos)
 
 
 # ------------------------------------------------------------------ AST construction
@@ -342,8 +387,10 @@ class AstBuilder:
         return A.EmptyDecl(self.span(c))
 
     def namespace_def(self, c: list[Any]) -> A.NamespaceDecl:
-        names = _toks(c[1:2], "IDENTIFIER", "TYPE_NAME")
-        return A.NamespaceDecl(self.span(c), names[0].value if names else None, _nodes(c))
+        outer = [p.name for p in c[1]] if isinstance(c[1], list) else []
+        names = _toks(c[1:3], "IDENTIFIER", "TYPE_NAME")
+        name = "::".join([*outer, names[0].value]) if names else None
+        return A.NamespaceDecl(self.span(c), name, _nodes(c))
 
     def namespace_alias(self, c: list[Any]) -> A.NamespaceAlias:
         return A.NamespaceAlias(self.span(c), str(c[1]), c[2])
@@ -393,7 +440,15 @@ class AstBuilder:
     def alias_decl(self, c: list[Any]) -> A.AliasDecl:
         return A.AliasDecl(self.span(c), str(c[1]), c[-1])
 
-    def typedef_decl(self, c: list[Any]) -> A.AliasDecl | A.VarDecl:
+    def typedef_decl(self, c: list[Any]) -> A.Node:
+        if isinstance(c[1], (A.ClassDecl, A.EnumDecl)):
+            # `typedef struct {...} Name;`: the struct is the declaration; it takes the typedef's name.
+            decl = c[1]
+            if isinstance(decl, A.ClassDecl) and decl.declarators:
+                decl.name = decl.name or decl.declarators[0].name
+                decl.declarators = []
+            decl.span = self.span(c)
+            return decl
         spec: _DeclSpec = c[1]
         decls = [self._declarator(spec, d) for d in c[2:] if isinstance(d, _Declarator)]
         if len(decls) == 1:
@@ -724,6 +779,8 @@ class AstBuilder:
         return [c[0]]
 
     def nested_part(self, c: list[Any]) -> A.NamePart:
+        if isinstance(c[0], Token) and c[0].type == "DECLTYPE":
+            return A.NamePart(self.span(c), "decltype", [A.TemplateArg(c[1].span, c[1])])
         targs = c[1] if len(c) > 1 else None
         return A.NamePart(self.span(c), str(c[0]), targs)
 
@@ -931,10 +988,14 @@ class AstBuilder:
         return A.Name(self.span(c), A.QualifiedName(self.span(c), [*nested, part]))
 
     def lambda_(self, c: list[Any]) -> A.Lambda:
-        return A.Lambda(self.span(c), [str(x) for x in c[:-1] if x is not None], c[-1])
+        captures = [x for x in c if isinstance(x, str) and not isinstance(x, Token)]
+        return A.Lambda(self.span(c), captures, _nodes(c, A.Param), c[-1])
+
+    def lambda_param(self, c: list[Any]) -> A.Param:
+        return A.Param(self.span(c), c[0], str(c[1]) if len(c) > 1 and c[1] is not None else None)
 
     def lambda_capture(self, c: list[Any]) -> str:
-        return "".join(str(x) for x in c if isinstance(x, Token))
+        return "".join(str(x) for x in c if isinstance(x, Token)) or "="
 
     def braced_init(self, c: list[Any]) -> A.InitList:
         return A.InitList(self.span(c), [x for x in c if isinstance(x, A.Node)])

@@ -53,7 +53,7 @@ class SourceUnit:
 
     @property
     def embedded(self) -> bool:
-        return self.path != self.file
+        return self.path != self.file or self.line_offset != 0 or self.col_offset != 0
 
 
 @dataclass

@@ -1,0 +1,37 @@
+"""`ascendir`: the umbrella command (checking today; benchmark and training commands join it later)."""
+
+from __future__ import annotations
+
+import click
+
+from cli.check import main as check_main
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """AscendIR: a hardware-free toolchain for AscendC."""
+
+
+main.add_command(check_main, name="check")
+
+
+@main.command()
+def version() -> None:
+    """Print the versions of the Python package and the Rust simulator core."""
+    from importlib.metadata import PackageNotFoundError, version as dist_version
+
+    try:
+        py = dist_version("ascendir")
+    except PackageNotFoundError:
+        py = "not installed"
+    try:
+        import rust_sim
+
+        sim = rust_sim.version()
+    except ImportError as exc:
+        sim = f"unavailable ({exc})"
+    click.echo(f"ascendir {py}\nrust_sim {sim}")
+
+
+if __name__ == "__main__":
+    main()
