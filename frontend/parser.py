@@ -1070,8 +1070,8 @@ class Parser:
                     diags.append(diag)
                 if cut is None or len(diags) >= MAX_ERRORS_PER_FILE:
                     break
-                start, end = cut
-                current = current[:start] + _blank(current[start:end]) + current[end:]
+                start, end, replacement = cut
+                current = current[:start] + replacement + current[end:]
             except RecursionError:
                 diags.append(error(SYNTAX_ERROR, "expression nested too deeply", Span(file, 1, 1, 1, 2)))
                 break
@@ -1161,8 +1161,11 @@ def _unclosed_brace(text: str, upto: int) -> int | None:
     return stack[-1] if stack else None
 
 
-def _describe(exc: UnexpectedInput, text: str, origin: OriginFn) -> tuple[Diagnostic | None, tuple[int, int] | None]:
-    """A compiler-style message for a Lark error, and the region to blank before trying again."""
+Edit = tuple[int, int, str]
+
+
+def _describe(exc: UnexpectedInput, text: str, origin: OriginFn) -> tuple[Diagnostic | None, Edit | None]:
+    """A compiler-style message for a Lark error, and the edit (same length) to make before trying again."""
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.pos_in_stream
         ch = text[pos] if pos < len(text) else ""
@@ -1186,10 +1189,18 @@ def _describe(exc: UnexpectedInput, text: str, origin: OriginFn) -> tuple[Diagno
     expected = set(exc.expected or ())
     prev = _previous_token(text, pos)
     length = len(tok.value) if tok.value else 1
-    if "SEMI" in expected and tok.type not in ("SEMI",) and (prev[-1:].isalnum() or prev in (")", "]", "_")):
+    if "SEMI" in expected and tok.type not in ("SEMI",) and (prev[-1:].isalnum() or prev in (")", "]", "_", "}")):
         prev_end = pos - 1
         while prev_end > 0 and text[prev_end].isspace():
             prev_end -= 1
+        gap = text[prev_end + 1 : pos]
+        for i, ch in enumerate(gap):
+            if ch in " \t":
+                # Supply the missing ';' in place of a blank: offsets, and so every later span, stay put.
+                missing_semicolon: Edit | None = (prev_end + 1 + i, prev_end + 2 + i, ";")
+                break
+        else:
+            missing_semicolon = None
         if tok.type in ("IDENTIFIER",) and prev and (prev[0].isalpha() or prev[0] == "_") and _looks_like_type_use(text, pos, prev):
             msg = f"unknown type name '{prev}'"
             diag = error(SYNTAX_ERROR, msg, _span_at(origin, prev_end - len(prev) + 1, len(prev)))
@@ -1197,6 +1208,8 @@ def _describe(exc: UnexpectedInput, text: str, origin: OriginFn) -> tuple[Diagno
             what = "expression" if prev not in ("}",) else "declaration"
             diag = error(SYNTAX_ERROR, f"expected ';' after {what}", _span_at(origin, prev_end + 1),
                          Note(f"found {_token_desc(tok)} instead", _span_at(origin, pos, length)))
+            if missing_semicolon is not None:
+                return diag, missing_semicolon
     elif tok.type == "RBRACE" and "RBRACE" not in expected:
         diag = error(SYNTAX_ERROR, "expected expression before '}'" if _expects_operand(expected) else
                      "unexpected '}'", _span_at(origin, pos))
@@ -1231,7 +1244,7 @@ def _expects_operand(expected: set[str]) -> bool:
     return "IDENTIFIER" in expected and ("INT" in expected or "LPAR" in expected)
 
 
-def _recovery_region(text: str, pos: int) -> tuple[int, int] | None:
+def _recovery_region(text: str, pos: int) -> Edit | None:
     """The statement or declaration around `pos`, balanced in braces, to blank out before reparsing.
 
     It starts after the last `;`, `{` or `}` before the error and ends after the next `;` at brace depth 0,
@@ -1272,7 +1285,7 @@ def _recovery_region(text: str, pos: int) -> tuple[int, int] | None:
         start = pos
         if start >= n:
             return None
-    return (start, end)
+    return (start, end, _blank(text[start:end]))
 
 
 _PARSER: Parser | None = None

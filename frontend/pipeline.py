@@ -133,3 +133,15 @@ def load(path: str, fmt: str = "auto", defines: Mapping[str, str | None] | None 
 def load_all(paths: Iterable[str], fmt: str = "auto", defines: Mapping[str, str | None] | None = None) -> list[Program]:
     """Read and parse every input under `paths` (folders are searched for sources, projects and answers)."""
     return [load_bundle(b, defines) for b in collect_inputs(paths, fmt)]
+
+
+def load_text(text: str, name: str = "<input>.cpp", fmt: str = "auto",
+              defines: Mapping[str, str | None] | None = None) -> Program:
+    """Read and parse text held in memory (an LLM answer, a test snippet); `name` picks the format on auto."""
+    from frontend.readers import detect_format, read_cpp, read_multikernelbench, read_npukernelbench
+
+    chosen = detect_format(name, text) if fmt == "auto" else fmt
+    reader = {"npukernelbench": read_npukernelbench, "multikernelbench": read_multikernelbench}.get(chosen, read_cpp)
+    bundle = reader(name, text)
+    bundle.texts.setdefault(name, text)
+    return load_bundle(bundle, defines)

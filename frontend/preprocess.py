@@ -303,6 +303,8 @@ def _default_read(path: str) -> str:
 def _known_header(name: str) -> bool:
     if name in vendor.KNOWN_HEADERS or os.path.basename(name) in vendor.KNOWN_HEADERS:
         return True
+    if os.path.basename(name).startswith(vendor.GENERATED_HEADER_PREFIXES):
+        return True
     norm = name.replace("\\", "/")
     return any(norm.endswith("/" + h) for h in vendor.KNOWN_HEADERS)
 

@@ -40,6 +40,9 @@ KNOWN_HEADERS: frozenset[str] = frozenset(
     }
 )
 
+# Headers the CANN build generates per kernel (`aclrtlaunch_add_custom.h` for ACLRT_LAUNCH_KERNEL).
+GENERATED_HEADER_PREFIXES: tuple[str, ...] = ("aclrtlaunch_", "aclnn_")
+
 # Macros the vendor headers (or the msopgen build) define whose expansion matters for parsing.
 # Values are replacement text; function-like macros are written "NAME(params)".
 PREDEFINED_MACROS: dict[str, str] = {

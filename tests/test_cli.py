@@ -1,0 +1,77 @@
+"""The command-line tools: output forms and exit codes (0 clean, 1 findings, 2 usage or unreadable)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from cli.check import main as check
+from cli.main import main as umbrella
+from cli.opt import main as opt
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_examples_are_clean() -> None:
+    result = CliRunner().invoke(check, [str(ROOT / "examples")])
+    assert result.exit_code == 0, result.output
+    assert "no problems found" in result.output
+
+
+def test_syntax_error_text_output_and_exit_code(tmp_path: Path) -> None:
+    src = tmp_path / "k.cpp"
+    src.write_text("void f() {\n  int x = 1\n}\n")
+    result = CliRunner().invoke(check, [str(src)])
+    assert result.exit_code == 1
+    assert f"{src}:2:12: error: expected ';' after expression [ASC001]" in result.output
+    assert "    2 |   int x = 1" in result.output
+
+
+def test_json_output(tmp_path: Path) -> None:
+    src = tmp_path / "k.cpp"
+    src.write_text("void f() { g(; }\n")
+    result = CliRunner().invoke(check, ["--format", "json", str(src)])
+    assert result.exit_code == 1
+    (diag,) = json.loads(result.stdout)
+    assert diag["code"] == "ASC001" and diag["span"]["line"] == 1 and diag["severity"] == "error"
+
+
+def test_unreadable_input_exits_2(tmp_path: Path) -> None:
+    result = CliRunner().invoke(check, [str(tmp_path / "nope.cpp")])
+    assert result.exit_code == 2
+    assert "no such file or directory" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_usage_error_exits_2() -> None:
+    assert CliRunner().invoke(check, []).exit_code == 2
+    assert CliRunner().invoke(check, ["--format", "yaml", "x.cpp"]).exit_code == 2
+
+
+def test_forced_input_format(tmp_path: Path) -> None:
+    answer = tmp_path / "answer.txt"
+    answer.write_text("<kernel_impl>\n```cpp\nvoid f() {}\n```\n</kernel_impl>\n")
+    assert CliRunner().invoke(check, ["--format", "npukernelbench", str(answer)]).exit_code == 0
+
+
+def test_dump_ast(tmp_path: Path) -> None:
+    src = tmp_path / "k.cpp"
+    src.write_text('extern "C" __global__ __aicore__ void k(GM_ADDR x) {}\n')
+    result = CliRunner().invoke(check, ["--dump-ast", str(src)])
+    assert result.exit_code == 0
+    assert "FunctionDecl @1:12-1:54" in result.output and "specifiers=['__global__', '__aicore__']" in result.output
+
+
+def test_defines_change_what_is_parsed(tmp_path: Path) -> None:
+    src = tmp_path / "k.cpp"
+    src.write_text("#ifdef BROKEN\nint x = ;\n#endif\n")
+    assert CliRunner().invoke(check, [str(src)]).exit_code == 0
+    assert CliRunner().invoke(check, ["-D", "BROKEN", str(src)]).exit_code == 1
+
+
+def test_umbrella_and_opt_commands() -> None:
+    assert "rust_sim 0.1.0" in CliRunner().invoke(umbrella, ["version"]).output
+    assert CliRunner().invoke(umbrella, ["check", str(ROOT / "examples")]).exit_code == 0
+    assert CliRunner().invoke(opt, ["x.cpp"]).exit_code == 2
