@@ -36,7 +36,11 @@ _KEYWORD_GROUPS: dict[str, Iterable[str]] = {
     "STORAGE": "static inline register thread_local explicit consteval constinit __inline__ __forceinline__".split(),
     "CV": "const volatile __restrict__ __restrict".split(),
     "ADDRESS_SPACE": "__gm__ __ubuf__ __ca__ __cb__ __cc__ __cbuf__ __fbuf__ __ssbuf__".split(),
-    "FN_SPECIFIER": "__global__ __aicore__ __vector__ __cube__ __host__ __device__ __simt_vf__ __simd_vf__".split(),
+    "FN_SPECIFIER": ("__global__ __aicore__ __vector__ __cube__ __host__ __device__ __simt_vf__ __simd_vf__ "
+                     "__simd_callee__ __simt_callee__ __host_aicore__ __sync_alias__ __noinline__ __always_inline__ "
+                     "__aicore_host__ __inline_host__").split(),
+    # Qualifiers that take arguments: __mix__(1, 2), __schedmode__(1), __launch_bounds__(N).
+    "MIX": "__mix__ __schedmode__ __launch_bounds__ __cluster_dims__".split(),
     "ACCESS": "public private protected".split(),
     "NULLPTR": ["nullptr", "NULL"],
     "BOOL": ["true", "false"],
@@ -48,8 +52,7 @@ _SINGLE_KEYWORDS = (
     "continue return goto throw sizeof alignof alignas new this mutable decltype void"
 ).split()
 _VENDOR_KEYWORDS = {
-    "__mix__": "MIX",
-    "__schedmode__": "SCHEDMODE",
+    "__attribute__": "ATTRIBUTE",
     "BEGIN_TILING_DATA_DEF": "BEGIN_TILING_DATA_DEF",
     "END_TILING_DATA_DEF": "END_TILING_DATA_DEF",
     "TILING_DATA_FIELD_DEF": "TILING_DATA_FIELD_DEF",
@@ -64,24 +67,28 @@ KEYWORDS.update(_VENDOR_KEYWORDS)
 
 _IDENT_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
-# Names declared as types in the file.
-_DECLARED_TYPE_RE = re.compile(
-    r"\b(?:class|struct|union|enum(?:\s+(?:class|struct))?)\s+(?:\[\[[^\]]*\]\]\s*)?([A-Za-z_]\w*)"
-    r"|\btypename\s+(?:\.\.\.\s*)?([A-Za-z_]\w*)\b(?!\s*::)"
-    r"|\busing\s+([A-Za-z_]\w*)\s*="
-    r"|\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*;"
-    r"|\bBEGIN_TILING_DATA_DEF\s*\(\s*([A-Za-z_]\w*)"
-)
-# `X y;` / `X<...> y(` / `ns::X* p =`: two names in a row only happen in declarations.
+# Names declared as types in the file. One regex per shape, each starting with a literal or a character
+# class, so the regex engine skips ahead instead of trying every alternative at every offset.
+_DECLARED_TYPE_RES = [
+    re.compile(r"\b(?:class|struct|union)\s+(?:\[\[[^\]]*\]\]\s*)?([A-Za-z_]\w*)"),
+    re.compile(r"\benum\s+(?:(?:class|struct)\s+)?([A-Za-z_]\w*)"),
+    re.compile(r"\btypename\s+(?:\.\.\.\s*)?([A-Za-z_]\w*)\b(?!\s*::)"),
+    re.compile(r"\busing\s+([A-Za-z_]\w*)\s*="),
+    re.compile(r"\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*;"),
+    re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*([A-Za-z_]\w*)"),
+    re.compile(r"[:,]\s*(?:virtual\s+)?(?:public|private|protected)\s+(?:virtual\s+)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)"),
+]
+# `X y;` / `X<...> y(` / `ns::X* p =`: two names in a row only happen in declarations. The shape starts
+# after one of `;{}(,:` or a line break and ends before one of `;=,)([{:` (left for the next match).
 _DECL_SHAPE_RE = re.compile(
-    r"(?:(?<=[;{}(,:])|^)\s*(?:(?:const|volatile|static|constexpr|inline|typename|mutable)\s+)*"
-    r"(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)(?:\s*<[^;{}()]*>)?"
-    r"(?:\s+|\s*[*&]+\s*)([A-Za-z_]\w*)\s*[;=,)(\[{:]",
-    re.M,
+    r"[;{}(,:\n]\s*(?:(?:const|volatile|static|constexpr|inline|typename|mutable)\s+)*"
+    r"(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)(?:\s*<[^;{}()]*?>)?"
+    r"(?:\s+|\s*[*&]+\s*)([A-Za-z_]\w*)\s*(?=[;=,)(\[{:])"
 )
 # msopgen defines DTYPE_<INPUT> / ORIG_DTYPE_<INPUT> per dtype combination at build time.
 _DTYPE_MACRO_RE = re.compile(r"\b(?:ORIG_)?DTYPE_[A-Z0-9_]+\b")
-_TEMPLATE_CANDIDATE_RE = re.compile(r"([A-Za-z_]\w*)\s*<(?![<=])")
+_LESS_RE = re.compile(r"<(?![<=])")
+_NAME_BEFORE_RE = re.compile(r"([A-Za-z_]\w*)\s*$")
 _NOT_TYPE_WORDS = frozenset(KEYWORDS) | {"return", "case", "goto", "else", "new", "delete", "throw", "co_return"}
 
 
@@ -156,33 +163,38 @@ def prescan(text: str) -> ScanResult:
     types = set(KNOWN_TYPES)
     types.update(_DTYPE_MACRO_RE.findall(text))
     types.update(_typedef_block_names(text))
-    for m in _DECLARED_TYPE_RE.finditer(text):
-        name = next(g for g in m.groups() if g)
-        if name not in KEYWORDS:
-            types.add(name)
-    for m in _DECL_SHAPE_RE.finditer(text):
+    for regex in _DECLARED_TYPE_RES:
+        types.update(name for name in regex.findall(text) if name not in KEYWORDS)
+    for m in _DECL_SHAPE_RE.finditer("\n" + text):
         first, second = m.group(1), m.group(2)
         if first in _NOT_TYPE_WORDS or second in _NOT_TYPE_WORDS or first in KEYWORDS:
             continue
-        between = text[m.end(1) : m.start(2)]
+        between = m.string[m.end(1) : m.start(2)]
         if ("*" in between or "&" in between) and not (first[0].isupper() and not first.isupper()):
             continue  # `a * b` is an expression unless `a` looks like a class name
         types.add(first)
     starts: set[int] = set()
     closers: set[int] = set()
-    for m in _TEMPLATE_CANDIDATE_RE.finditer(text):
-        lt = m.end() - 1
+    type_templates = set(KNOWN_TYPE_TEMPLATES) | types
+    for less in _LESS_RE.finditer(text):
+        lt = less.start()
+        if lt and text[lt - 1] == "<":
+            continue  # the second `<` of `<<`
+        name = _NAME_BEFORE_RE.search(text, max(0, lt - 80), lt)
+        if name is None:
+            continue
         end = _template_close(text, lt)
         if end < 0:
+            if name.group(1) in type_templates:
+                starts.add(name.start(1))  # a class template with a broken list: let the parser say so
             continue
         j = end
         while j < len(text) and text[j] in " \t\r\n":
             j += 1
         follower = text[j] if j < len(text) else ";"
         if follower in _AFTER_TEMPLATE_OK or follower.isalnum() or follower == "_":
-            starts.add(m.start(1))
+            starts.add(name.start(1))
             closers.add(end - 1)
-    type_templates = set(KNOWN_TYPE_TEMPLATES) | types
     return ScanResult(types, type_templates, starts, closers)
 
 
@@ -333,11 +345,19 @@ class AstBuilder:
     def __init__(self) -> None:
         self.origin: OriginFn = lambda offset: ("<input>", 1, offset + 1)
         self.file = "<input>"
+        self._memo: dict[int, tuple[str, int, int]] = {}
 
     # -- spans
+    def _origin(self, offset: int) -> tuple[str, int, int]:
+        # Nested nodes share first and last tokens: remember each offset's origin for this parse.
+        hit = self._memo.get(offset)
+        if hit is None:
+            hit = self._memo[offset] = self.origin(offset)
+        return hit
+
     def _start(self, item: Any) -> tuple[str, int, int] | None:
         if isinstance(item, Token):
-            return self.origin(item.start_pos)
+            return self._origin(item.start_pos)
         span = getattr(item, "span", None)
         if span is not None:
             return (span.file, span.line, span.col)
@@ -350,7 +370,7 @@ class AstBuilder:
 
     def _end(self, item: Any) -> tuple[str, int, int] | None:
         if isinstance(item, Token):
-            file, line, col = self.origin(max(item.end_pos - 1, item.start_pos))
+            file, line, col = self._origin(max(item.end_pos - 1, item.start_pos))
             return (file, line, col + 1)
         span = getattr(item, "span", None)
         if span is not None:
@@ -677,11 +697,19 @@ class AstBuilder:
         if len(c) == 1:
             return c[0]
         # `__mix__(1, 2)` becomes one specifier word, keeping the keyword's position for spans.
-        text = f"{c[0]}({','.join(str(x) for x in c[1:])})"
+        args = c[1] if len(c) > 1 and isinstance(c[1], list) else []
+        text = f"{c[0]}({','.join(_arg_text(a) for a in args)})"
         return Token.new_borrow_pos("FN_SPECIFIER", text, c[0])
 
     def attribute(self, c: list[Any]) -> None:
         return None
+
+    def attribute_gnu(self, c: list[Any]) -> None:
+        return None
+
+    def member_macro(self, c: list[Any]) -> A.MacroDecl:
+        args = next((x for x in c if isinstance(x, list)), [])
+        return A.MacroDecl(self.span(c), str(c[0]), args)
 
     def attribute_item(self, c: list[Any]) -> None:
         return None
@@ -711,6 +739,8 @@ class AstBuilder:
         return A.TypeRef(self.span(c), qn, dependent=True)
 
     def decltype_type(self, c: list[Any]) -> A.TypeRef:
+        if isinstance(c[1], Token):
+            return A.TypeRef(self.span(c), f"decltype({c[1]})")
         return A.TypeRef(self.span(c), "decltype", decltype_expr=c[1])
 
     def type_id(self, c: list[Any]) -> A.TypeRef:
@@ -1007,6 +1037,15 @@ class AstBuilder:
 _ADDRESS_SPACES = frozenset(_KEYWORD_GROUPS["ADDRESS_SPACE"])
 
 
+def _arg_text(node: Any) -> str:
+    """Short text of a qualifier argument (`__mix__(1, 2)` -> "1"), for the specifier string."""
+    if isinstance(node, A.IntLit):
+        return node.text
+    if isinstance(node, A.Name):
+        return node.qname.text
+    return type(node).__name__
+
+
 def _unquote(literal: str) -> str:
     start = literal.index('"')
     body = literal[start + 1 : -1]
@@ -1057,15 +1096,17 @@ class Parser:
             origin = _line_origin(text, file)
         self._builder.origin = origin
         self._builder.file = file
+        self._builder._memo = {}
         diags: list[Diagnostic] = []
         current = text
         for _ in range(MAX_ERRORS_PER_FILE + 1):
             self._retagger.scan = prescan(current)
+            self._builder._memo.clear()
             try:
                 unit = self._lark.parse(current)
                 return ParseResult(unit, diags)
             except UnexpectedInput as exc:
-                diag, cut = _describe(exc, current, origin)
+                diag, cut = _describe(exc, current, origin, self._retagger.scan.types)
                 if diag is not None:
                     diags.append(diag)
                 if cut is None or len(diags) >= MAX_ERRORS_PER_FILE:
@@ -1164,7 +1205,8 @@ def _unclosed_brace(text: str, upto: int) -> int | None:
 Edit = tuple[int, int, str]
 
 
-def _describe(exc: UnexpectedInput, text: str, origin: OriginFn) -> tuple[Diagnostic | None, Edit | None]:
+def _describe(exc: UnexpectedInput, text: str, origin: OriginFn,
+              types: frozenset[str] | set[str] = frozenset()) -> tuple[Diagnostic | None, Edit | None]:
     """A compiler-style message for a Lark error, and the edit (same length) to make before trying again."""
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.pos_in_stream
@@ -1186,48 +1228,101 @@ def _describe(exc: UnexpectedInput, text: str, origin: OriginFn) -> tuple[Diagno
     assert isinstance(exc, UnexpectedToken)
     tok = exc.token
     pos = tok.start_pos if tok.start_pos is not None else 0
-    expected = set(exc.expected or ())
+    try:
+        # LALR state merging makes `exc.expected` too generous; accepts() simulates the reductions.
+        expected = set(exc.interactive_parser.accepts())
+    except Exception:
+        expected = set(exc.expected or ())
     prev = _previous_token(text, pos)
+    prev_end = pos - 1
+    while prev_end > 0 and text[prev_end].isspace():
+        prev_end -= 1
     length = len(tok.value) if tok.value else 1
-    if "SEMI" in expected and tok.type not in ("SEMI",) and (prev[-1:].isalnum() or prev in (")", "]", "_", "}")):
-        prev_end = pos - 1
-        while prev_end > 0 and text[prev_end].isspace():
-            prev_end -= 1
-        gap = text[prev_end + 1 : pos]
-        for i, ch in enumerate(gap):
-            if ch in " \t":
-                # Supply the missing ';' in place of a blank: offsets, and so every later span, stay put.
-                missing_semicolon: Edit | None = (prev_end + 1 + i, prev_end + 2 + i, ";")
-                break
-        else:
-            missing_semicolon = None
-        if tok.type in ("IDENTIFIER",) and prev and (prev[0].isalpha() or prev[0] == "_") and _looks_like_type_use(text, pos, prev):
-            msg = f"unknown type name '{prev}'"
-            diag = error(SYNTAX_ERROR, msg, _span_at(origin, prev_end - len(prev) + 1, len(prev)))
-        else:
-            what = "expression" if prev not in ("}",) else "declaration"
-            diag = error(SYNTAX_ERROR, f"expected ';' after {what}", _span_at(origin, prev_end + 1),
-                         Note(f"found {_token_desc(tok)} instead", _span_at(origin, pos, length)))
-            if missing_semicolon is not None:
-                return diag, missing_semicolon
-    elif tok.type == "RBRACE" and "RBRACE" not in expected:
-        diag = error(SYNTAX_ERROR, "expected expression before '}'" if _expects_operand(expected) else
-                     "unexpected '}'", _span_at(origin, pos))
-    elif _expects_operand(expected) and tok.type in ("RPAR", "SEMI", "COMMA", "RSQB"):
-        diag = error(SYNTAX_ERROR, f"expected expression before {_token_desc(tok)}", _span_at(origin, pos, length))
-    elif "RPAR" in expected and len(expected) <= 12:
-        diag = error(SYNTAX_ERROR, f"expected ')' before {_token_desc(tok)}", _span_at(origin, pos, length))
-    elif "GT" in expected and tok.type in ("SEMI", "RPAR", "LBRACE"):
-        diag = error(SYNTAX_ERROR, f"expected '>' to close the template argument list before {_token_desc(tok)}",
-                     _span_at(origin, pos, length))
-    elif tok.type in ("IDENTIFIER",) and prev and (prev[0].isalpha() or prev[0] == "_") and prev not in KEYWORDS:
-        start = pos - 1
-        while start > 0 and text[start].isspace():
-            start -= 1
-        diag = error(SYNTAX_ERROR, f"unknown type name '{prev}'", _span_at(origin, start - len(prev) + 1, len(prev)))
-    else:
-        diag = error(SYNTAX_ERROR, f"unexpected {_token_desc(tok)}", _span_at(origin, pos, length))
-    return diag, _recovery_region(text, pos)
+    here = _span_at(origin, pos, length)
+    in_parens = _open_parens(text, pos) > 0
+    if prev in ("if", "while", "switch", "for") and "LPAR" in expected and tok.type != "LPAR":
+        return error(SYNTAX_ERROR, f"expected '(' after '{prev}'", here), _recovery_region(text, pos)
+    if "LAUNCH_CLOSE" in expected and "SEMI" not in expected:
+        return (error(SYNTAX_ERROR, f"expected '>>>' to close the kernel launch configuration before {_token_desc(tok)}",
+                      here), _recovery_region(text, pos))
+    if "GT" in expected and "SEMI" not in expected and "RPAR" not in expected and "COMMA" in expected:
+        return (error(SYNTAX_ERROR, f"expected '>' to close the template argument list before {_token_desc(tok)}",
+                      here), _recovery_region(text, pos))
+    if tok.type in ("RPAR", "RSQB") and tok.type not in expected:
+        # An extra closing bracket: drop just that token and go on.
+        return (error(SYNTAX_ERROR, f"extraneous '{tok.value}' before {_next_desc(text, pos + 1)}", here),
+                (pos, pos + 1, " "))
+    if "COLON" in expected and "SEMI" not in expected and tok.type == "SEMI":
+        return error(SYNTAX_ERROR, "expected ':' after 'case' label", here), (pos, pos + 1, ":")
+    if "SEMI" in expected and tok.type != "SEMI" and (prev[-1:].isalnum() or prev in (")", "]", "_", "}")):
+        if in_parens and _in_for_header(text, pos):
+            return error(SYNTAX_ERROR, "expected ';' in 'for' statement specifier", here), _recovery_region(text, pos)
+        if tok.type == "IDENTIFIER" and prev and (prev[0].isalpha() or prev[0] == "_") and prev not in types \
+                and _looks_like_type_use(text, pos, prev):
+            return (error(SYNTAX_ERROR, f"unknown type name '{prev}'", _span_at(origin, prev_end - len(prev) + 1, len(prev))),
+                    _recovery_region(text, pos))
+        what = {"}": "declaration", "END_TILING_DATA_DEF": "END_TILING_DATA_DEF"}.get(prev, "expression")
+        diag = error(SYNTAX_ERROR, f"expected ';' after {what}", _span_at(origin, prev_end + 1),
+                     Note(f"found {_token_desc(tok)} instead", here))
+        gap = range(prev_end + 1, pos)
+        blank = next((i for i in gap if text[i] in " \t\r\n"), None)
+        if blank is not None and not in_parens:
+            # Supply the missing ';' in place of a blank. Spans come from offsets, which stay put.
+            return diag, (blank, blank + 1, ";")
+        return diag, _recovery_region(text, pos)
+    if tok.type == "RBRACE" and "RBRACE" not in expected:
+        msg = "expected expression before '}'" if _expects_operand(expected) else "unexpected '}'"
+        return error(SYNTAX_ERROR, msg, here), _recovery_region(text, pos)
+    if _expects_operand(expected) and tok.type in ("RPAR", "SEMI", "COMMA", "RSQB"):
+        return error(SYNTAX_ERROR, f"expected expression before {_token_desc(tok)}", here), _recovery_region(text, pos)
+    if "RPAR" in expected and ("COMMA" in expected or len(expected) <= 12):
+        return error(SYNTAX_ERROR, f"expected ')' before {_token_desc(tok)}", here), _recovery_region(text, pos)
+    if "COMMA" in expected and "RPAR" not in expected and tok.type == "IDENTIFIER":
+        return error(SYNTAX_ERROR, f"expected ',' before {_token_desc(tok)}", here), _recovery_region(text, pos)
+    if tok.type == "IDENTIFIER" and prev and (prev[0].isalpha() or prev[0] == "_") and prev not in KEYWORDS \
+            and prev not in types:
+        start = prev_end - len(prev) + 1
+        return error(SYNTAX_ERROR, f"unknown type name '{prev}'", _span_at(origin, start, len(prev))), \
+            _recovery_region(text, pos)
+    if tok.type == "ELSE":
+        return error(SYNTAX_ERROR, "'else' without a previous 'if'", here), _recovery_region(text, pos)
+    return error(SYNTAX_ERROR, f"unexpected {_token_desc(tok)}", here), _recovery_region(text, pos)
+
+
+def _next_desc(text: str, pos: int) -> str:
+    nxt = text[pos:].lstrip()[:1]
+    return f"'{nxt}'" if nxt else "end of input"
+
+
+def _open_parens(text: str, pos: int) -> int:
+    """How many `(` are open at `pos` within the current statement (back to the last `;{}` outside parens)."""
+    depth, i = 0, pos - 1
+    while i >= 0:
+        c = text[i]
+        if c == ")":
+            depth -= 1
+        elif c == "(":
+            depth += 1
+        elif c in "{}" or (c == ";" and depth <= 0):
+            break
+        i -= 1
+    return max(depth, 0)
+
+
+def _in_for_header(text: str, pos: int) -> bool:
+    depth, i = 0, pos - 1
+    while i >= 0 and text[i] not in "{}":
+        if text[i] == ")":
+            depth -= 1
+        elif text[i] == "(":
+            depth += 1
+            if depth > 0:
+                j = i - 1
+                while j >= 0 and text[j].isspace():
+                    j -= 1
+                return text[max(0, j - 2) : j + 1] == "for" and (j < 3 or not (text[j - 3].isalnum() or text[j - 3] == "_"))
+        i -= 1
+    return False
 
 
 def _looks_like_type_use(text: str, pos: int, prev: str) -> bool:
@@ -1244,41 +1339,57 @@ def _expects_operand(expected: set[str]) -> bool:
     return "IDENTIFIER" in expected and ("INT" in expected or "LPAR" in expected)
 
 
-def _recovery_region(text: str, pos: int) -> Edit | None:
-    """The statement or declaration around `pos`, balanced in braces, to blank out before reparsing.
-
-    It starts after the last `;`, `{` or `}` before the error and ends after the next `;` at brace depth 0,
-    or after the block that opens first, or before a `}` that closes the enclosing block.
-    """
-    start = pos
-    while start > 0 and text[start - 1] not in ";{}":
-        start -= 1
-    depth, i, n = 0, pos, len(text)
+def _statement_end(text: str, i: int, floor: int) -> int:
+    """End of the statement running through offset `i`: after the next `;` at brace depth 0, after the
+    first block that opens, or before a `}` that closes the enclosing block (never before `floor`)."""
+    depth, paren, n = 0, 0, len(text)
     while i < n:
         c = text[i]
         if c in "\"'":
             q, i = c, i + 1
             while i < n and text[i] != q and text[i] != "\n":
                 i += 2 if text[i] == "\\" else 1
+        elif c == "(":
+            paren += 1
+        elif c == ")":
+            paren = max(0, paren - 1)
         elif c == "{":
             depth += 1
         elif c == "}":
             if depth == 0:
-                end = i if i > start else i + 1
-                break
+                return i if i > floor else i + 1
             depth -= 1
-            if depth == 0:
+            if depth == 0 and paren == 0:  # a braced initialiser inside a call is not a block
                 j = i + 1
                 while j < n and text[j] in " \t\r\n":
                     j += 1
-                end = j + 1 if j < n and text[j] == ";" else i + 1
-                break
+                return j + 1 if j < n and text[j] == ";" else i + 1
         elif c == ";" and depth == 0:
-            end = i + 1
-            break
+            # `;` ends the statement even inside unbalanced parentheses: a missing `)` must not run on.
+            return i + 1
         i += 1
-    else:
-        end = n
+    return n
+
+
+_ELSE_RE = re.compile(r"\s*else\b")
+
+
+def _recovery_region(text: str, pos: int) -> Edit | None:
+    """The statement or declaration around `pos`, balanced in braces, to blank out before reparsing.
+
+    It starts after the last `;`, `{` or `}` before the error and ends where _statement_end says; an
+    `if` statement takes its `else` branches with it, so they do not turn into errors of their own.
+    """
+    start = pos
+    while start > 0 and text[start - 1] not in ";{}":
+        start -= 1
+    end = _statement_end(text, pos, start)
+    while end < len(text) and text[end - 1] == "}":
+        m = _ELSE_RE.match(text, end)
+        if not m:
+            break
+        end = _statement_end(text, m.end(), m.end())
+    n = len(text)
     if end <= start or not text[start:end].strip():
         # Nothing to blank before the error: drop the offending token's character so parsing progresses.
         end = min(n, pos + 1)

@@ -106,8 +106,21 @@ def parse_unit(unit: SourceUnit, bundle: Bundle, defines: Mapping[str, str | Non
         return placement.place(o.file, o.line, o.col)
 
     result = get_parser().parse(pp.text, unit.file, origin)
-    diags += result.diagnostics
+    diags += _without_echoes(result.diagnostics, diags)
     return ParsedUnit(unit, result.unit, pp, diags)
+
+
+def _without_echoes(parse_diags: list[Diagnostic], pp_diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Parser errors that only repeat a preprocessor error (same line, or the end of input after an
+    unterminated comment or literal) add nothing: the preprocessor's message is the precise one."""
+    pp_errors = [d for d in pp_diags if d.is_error and d.span is not None]
+    if not pp_errors:
+        return parse_diags
+    lines = {(d.span.file, d.span.line) for d in pp_errors}  # type: ignore[union-attr]
+    lexical = any(d.code == "ASC009" for d in pp_errors)
+    return [d for d in parse_diags
+            if d.span is None or ((d.span.file, d.span.line) not in lines
+                                  and not (lexical and "end of input" in d.message))]
 
 
 def load_bundle(bundle: Bundle, defines: Mapping[str, str | None] | None = None,

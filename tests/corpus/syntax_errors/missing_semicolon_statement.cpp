@@ -1,0 +1,78 @@
+// Add kernel (z = x + y, fp16) with two statements that lost their ';'.
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+constexpr int32_t BUFFER_NUM = 2;
+
+class KernelAdd {
+public:
+    __aicore__ inline KernelAdd() {}
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t blockLength, uint32_t tileNum)
+    {
+        this->blockLength = blockLength;
+        this->tileNum = tileNum;
+        this->tileLength = blockLength / tileNum / BUFFER_NUM;
+        xGm.SetGlobalBuffer((__gm__ half *)x + blockLength * GetBlockIdx(), blockLength);
+        yGm.SetGlobalBuffer((__gm__ half *)y + blockLength * GetBlockIdx(), blockLength);
+        zGm.SetGlobalBuffer((__gm__ half *)z + blockLength * GetBlockIdx(), blockLength);
+        pipe.InitBuffer(inQueueX, BUFFER_NUM, tileLength * sizeof(half));
+        pipe.InitBuffer(inQueueY, BUFFER_NUM, tileLength * sizeof(half));
+        pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(half));
+    }
+    __aicore__ inline void Process()
+    {
+        int32_t loopCount = tileNum * BUFFER_NUM // expected-error {{expected ';' after expression}} [ASC001]
+        for (int32_t i = 0; i < loopCount; i++) {
+            CopyIn(i);
+            Compute();
+            CopyOut(i);
+        }
+    }
+
+private:
+    __aicore__ inline void CopyIn(int32_t progress)
+    {
+        LocalTensor<half> xLocal = inQueueX.AllocTensor<half>();
+        LocalTensor<half> yLocal = inQueueY.AllocTensor<half>();
+        DataCopy(xLocal, xGm[progress * tileLength], tileLength);
+        DataCopy(yLocal, yGm[progress * tileLength], tileLength);
+        inQueueX.EnQue(xLocal) // expected-error {{expected ';' after expression}} [ASC001]
+        inQueueY.EnQue(yLocal);
+    }
+    __aicore__ inline void Compute()
+    {
+        LocalTensor<half> xLocal = inQueueX.DeQue<half>();
+        LocalTensor<half> yLocal = inQueueY.DeQue<half>();
+        LocalTensor<half> zLocal = outQueueZ.AllocTensor<half>();
+        Add(zLocal, xLocal, yLocal, tileLength);
+        outQueueZ.EnQue<half>(zLocal);
+        inQueueX.FreeTensor(xLocal);
+        inQueueY.FreeTensor(yLocal);
+    }
+    __aicore__ inline void CopyOut(int32_t progress)
+    {
+        LocalTensor<half> zLocal = outQueueZ.DeQue<half>();
+        DataCopy(zGm[progress * tileLength], zLocal, tileLength);
+        outQueueZ.FreeTensor(zLocal);
+    }
+
+private:
+    TPipe pipe;
+    TQue<QuePosition::VECIN, BUFFER_NUM> inQueueX, inQueueY;
+    TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueZ;
+    GlobalTensor<half> xGm;
+    GlobalTensor<half> yGm;
+    GlobalTensor<half> zGm;
+    uint32_t blockLength;
+    uint32_t tileNum;
+    uint32_t tileLength;
+};
+
+extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    KernelAdd op;
+    op.Init(x, y, z, tilingData.blockLength, tilingData.tileNum);
+    op.Process();
+}
