@@ -279,6 +279,13 @@ class TypeArgExpr(Expr):
 
 
 @dataclass(slots=True)
+class ReturnArg(Expr):
+    """`return x` passed to a checking macro: OP_CHECK(cond, LOG(...), return ge::GRAPH_FAILED)."""
+
+    value: Expr | None
+
+
+@dataclass(slots=True)
 class PackExpansion(Expr):
     expr: Expr
 
@@ -569,6 +576,7 @@ class MacroDecl(Decl):
     name: str
     args: list[Node]
     body: Compound | None = None
+    chain: list["Call"] = field(default_factory=list)  # `.Tiling(f).TilingParse<T>(g)` after the macro
 
 
 @dataclass(slots=True)

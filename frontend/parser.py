@@ -74,6 +74,7 @@ _DECLARED_TYPE_RES = [
     re.compile(r"\benum\s+(?:(?:class|struct)\s+)?([A-Za-z_]\w*)"),
     re.compile(r"\btypename\s+(?:\.\.\.\s*)?([A-Za-z_]\w*)\b(?!\s*::)"),
     re.compile(r"\busing\s+([A-Za-z_]\w*)\s*="),
+    re.compile(r"\busing\s+[A-Za-z_]\w*\s*=\s*(?:typename\s+)?(?:const\s+)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)\s*[;*&<]"),
     re.compile(r"\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*;"),
     re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*([A-Za-z_]\w*)"),
     re.compile(r"[:,]\s*(?:virtual\s+)?(?:public|private|protected)\s+(?:virtual\s+)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)"),
@@ -170,8 +171,9 @@ def prescan(text: str) -> ScanResult:
         if first in _NOT_TYPE_WORDS or second in _NOT_TYPE_WORDS or first in KEYWORDS:
             continue
         between = m.string[m.end(1) : m.start(2)]
-        if ("*" in between or "&" in between) and not (first[0].isupper() and not first.isupper()):
-            continue  # `a * b` is an expression unless `a` looks like a class name
+        qualified = m.string[max(0, m.start(1) - 2) : m.start(1)] == "::"
+        if ("*" in between or "&" in between) and not qualified and not (first[0].isupper() and not first.isupper()):
+            continue  # `a * b` is an expression unless `a` looks like a class name or is qualified
         types.add(first)
     starts: set[int] = set()
     closers: set[int] = set()
@@ -205,12 +207,18 @@ class IdentifierRetagger:
 
     def __init__(self) -> None:
         self.scan = ScanResult(set(KNOWN_TYPES), set(KNOWN_TYPE_TEMPLATES), set())
+        # Per-offset tags forced by the parser's retry after an error (see Parser.parse).
+        self.overrides: dict[int, str] = {}
+        # The last identifier-like token handed to the parser: (offset, tag).
+        self.last_name: tuple[int, str] | None = None
 
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
         scan = self.scan
         types, type_templates, starts = scan.types, scan.type_templates, scan.template_starts
         closers = scan.template_closers
+        overrides = self.overrides
         previous = ""
+        self.last_name = None
         for tok in stream:
             if tok.type in _SPLITTABLE and tok.start_pos in closers:
                 # `A<B<T>>`: LALR state merging can let the lexer take `>>` where `>` closes a list.
@@ -227,9 +235,18 @@ class IdentifierRetagger:
                     tok.type = "TYPE_TEMPLATE" if value in type_templates and not is_member else "TEMPLATE_NAME"
                 elif value in types and previous not in ("DOT", "ARROW"):
                     tok.type = "TYPE_NAME"
+                if overrides and tok.start_pos in overrides:
+                    tok.type = overrides[tok.start_pos]
+                if tok.type in _FLIPS:
+                    self.last_name = (tok.start_pos, tok.type)
             previous = tok.type
             yield tok
 
+
+# The other reading of a name, tried when the first one leads straight into a syntax error.
+_FLIPS = {"TYPE_NAME": "IDENTIFIER", "IDENTIFIER": "TYPE_NAME", "TYPE_TEMPLATE": "TEMPLATE_NAME",
+          "TEMPLATE_NAME": "TYPE_TEMPLATE"}
+MAX_RETAG_RETRIES = 64
 
 _SPLITTABLE = frozenset({"SHR", "LAUNCH_CLOSE", "GE", "COMPOUND_ASSIGN"})
 _REST_TYPES = {">": "GT", ">>": "SHR", "=": "ASSIGN", ">=": "GE", ">>=": "COMPOUND_ASSIGN"}
@@ -654,9 +671,32 @@ class AstBuilder:
         return A.RegisterTilingData(self.span(c), names[0].value, names[1].value)
 
     def macro_decl(self, c: list[Any]) -> A.MacroDecl:
-        args = next((x for x in c if isinstance(x, list)), [])
+        args = c[1] if isinstance(c[1], list) else []
         body = c[-1] if isinstance(c[-1], A.Compound) else None
-        return A.MacroDecl(self.span(c), str(c[0]), args, body)
+        return A.MacroDecl(self.span(c), str(c[0]), args, body, _nodes(c, A.Call))
+
+    def macro_args(self, c: list[Any]) -> list[Any]:
+        return c[0] if len(c) == 1 and isinstance(c[0], list) else [x for x in c if x is not None]
+
+    def macro_chain(self, c: list[Any]) -> A.Call:
+        name, targs = c[1]
+        callee = A.Name(self.span(c[1:2] or c), A.QualifiedName(self.span(c), [A.NamePart(self.span(c), name, targs)]))
+        return A.Call(self.span(c), callee, c[2] if len(c) > 2 and isinstance(c[2], list) else [])
+
+    def return_arg(self, c: list[Any]) -> A.ReturnArg:
+        return A.ReturnArg(self.span(c), c[1] if len(c) > 1 else None)
+
+    def elaborated_var_decl(self, c: list[Any]) -> A.VarDecl:
+        qn = A.QualifiedName(self.span(c[1:2]), [A.NamePart(self.span(c[1:2]), str(c[1]))])
+        spec = _DeclSpec([str(c[0])], A.TypeRef(self.span(c[:2]), qn), self.span(c[:2]))
+        return A.VarDecl(self.span(c), spec.specifiers, [self._declarator(spec, d) for d in c[2:] if isinstance(d, _Declarator)])
+
+    def placement_new_expr(self, c: list[Any]) -> A.New:
+        placement = c[1]
+        node = self.new_expr([c[0], *c[2:]])
+        node.args = [*placement, *node.args]
+        node.span = self.span(c)
+        return node
 
     # -- types
     def decl_specifiers(self, c: list[Any]) -> _DeclSpec:
@@ -1099,13 +1139,38 @@ class Parser:
         self._builder._memo = {}
         diags: list[Diagnostic] = []
         current = text
-        for _ in range(MAX_ERRORS_PER_FILE + 1):
-            self._retagger.scan = prescan(current)
+        retagger = self._retagger
+        retagger.overrides = {}
+        tried: set[int] = set()
+        scanned: str | None = None
+        pending: tuple[int, int, UnexpectedInput] | None = None
+        attempts = 0
+        while attempts <= MAX_ERRORS_PER_FILE + MAX_RETAG_RETRIES:
+            attempts += 1
+            if scanned is not current:
+                retagger.scan = prescan(current)
+                scanned = current
             self._builder._memo.clear()
             try:
-                unit = self._lark.parse(current)
+                unit = self._lark.parse(current, on_error=_retag_fallback)
                 return ParseResult(unit, diags)
             except UnexpectedInput as exc:
+                error_pos = _error_offset(exc)
+                if pending is not None:
+                    flipped_at, before, before_exc = pending
+                    pending = None
+                    if error_pos <= before:
+                        # The other reading got no further: undo it and report the first error.
+                        del retagger.overrides[flipped_at]
+                        exc = before_exc
+                last = retagger.last_name
+                if (isinstance(exc, UnexpectedToken) and last is not None and last[0] not in tried
+                        and len(tried) < MAX_RETAG_RETRIES and _directly_before(current, last[0], exc.token.start_pos)):
+                    # Read the name just before the error the other way (type <-> variable) and try again.
+                    tried.add(last[0])
+                    retagger.overrides[last[0]] = _FLIPS[last[1]]
+                    pending = (last[0], error_pos, exc)
+                    continue
                 diag, cut = _describe(exc, current, origin, self._retagger.scan.types)
                 if diag is not None:
                     diags.append(diag)
@@ -1117,6 +1182,52 @@ class Parser:
                 diags.append(error(SYNTAX_ERROR, "expression nested too deeply", Span(file, 1, 1, 1, 2)))
                 break
         return ParseResult(A.TranslationUnit(Span(file, 1, 1, 1, 1), file, []), diags)
+
+
+# When a retagged token does not fit, the other reading may: a vendor type name used as a variable
+# (`r * half`), or a type from a header we never see (`const nlohmann::json& j`, `ge::char_t* p`).
+_RETAG_ALTERNATIVES = {
+    "TYPE_NAME": ("IDENTIFIER",),
+    "TYPE_TEMPLATE": ("TEMPLATE_NAME",),
+    "TEMPLATE_NAME": ("TYPE_TEMPLATE",),
+    "IDENTIFIER": ("TYPE_NAME",),
+}
+
+
+def _retag_fallback(exc: UnexpectedInput) -> bool:
+    """Lark on_error hook: feed the token again with another identifier tag if the parser accepts it."""
+    if not isinstance(exc, UnexpectedToken):
+        return False
+    tok = exc.token
+    alternatives = _RETAG_ALTERNATIVES.get(tok.type)
+    if not alternatives:
+        return False
+    parser = exc.interactive_parser
+    try:
+        accepted = parser.accepts()
+    except Exception:
+        return False
+    for alt in alternatives:
+        if alt in accepted:
+            parser.feed_token(Token.new_borrow_pos(alt, tok.value, tok))
+            return True
+    return False
+
+
+def _error_offset(exc: UnexpectedInput) -> int:
+    if isinstance(exc, UnexpectedToken):
+        return exc.token.start_pos if exc.token.start_pos is not None else 1 << 62
+    return getattr(exc, "pos_in_stream", None) or 0
+
+
+def _directly_before(text: str, name_pos: int, error_pos: int | None) -> bool:
+    """Is the name at `name_pos` the token right before `error_pos` (only blanks between)?"""
+    if error_pos is None or error_pos <= name_pos:
+        return False
+    i = name_pos
+    while i < error_pos and (text[i].isalnum() or text[i] in "_$"):
+        i += 1
+    return not text[i:error_pos].strip()
 
 
 def _cache_path() -> str | bool:
