@@ -33,7 +33,8 @@ MAX_ERRORS_PER_FILE = 20
 
 _KEYWORD_GROUPS: dict[str, Iterable[str]] = {
     "BUILTIN_TYPE": "bool char short int long float double signed unsigned auto wchar_t char16_t char32_t __fp16".split(),
-    "STORAGE": "static inline register thread_local explicit consteval constinit __inline__ __forceinline__".split(),
+    "STORAGE": ("static inline register thread_local explicit consteval constinit __inline__ __forceinline__ "
+                "__kfc_workspace__").split(),
     "CV": "const volatile __restrict__ __restrict".split(),
     "ADDRESS_SPACE": "__gm__ __ubuf__ __ca__ __cb__ __cc__ __cbuf__ __fbuf__ __ssbuf__".split(),
     "FN_SPECIFIER": ("__global__ __aicore__ __vector__ __cube__ __host__ __device__ __simt_vf__ __simd_vf__ "
@@ -87,7 +88,15 @@ _DECL_SHAPE_RE = re.compile(
     r"(?:\s+|\s*[*&]+\s*)([A-Za-z_]\w*)\s*(?=[;=,)(\[{:])"
 )
 # msopgen defines DTYPE_<INPUT> / ORIG_DTYPE_<INPUT> per dtype combination at build time.
-_DTYPE_MACRO_RE = re.compile(r"\b(?:ORIG_)?DTYPE_[A-Z0-9_]+\b")
+# (ORIG_DTYPE_<INPUT> is the ge::DataType enum value, not a type.)
+_DTYPE_MACRO_RE = re.compile(r"(?<![A-Za-z0-9_])DTYPE_[A-Z0-9_]+\b")
+# An unknown ALL_CAPS word right before a declaration is an attribute-like macro from a header we do
+# not read: `CATLASS_DEVICE void f()`, `FORCE_INLINE __aicore__ ...`.
+_ATTRIBUTE_MACRO_RE = re.compile(
+    r"^[ \t]*(?:template\s*<[^;{}]*>\s*)?((?:[A-Z][A-Z0-9]*_)+[A-Z0-9]+)\s+(?=(?:inline|static|void|constexpr|__aicore__|"
+    r"__global__|template|auto|bool|int|float|unsigned|u?int\d+_t|const|extern|class|struct)\b)",
+    re.M,
+)
 _LESS_RE = re.compile(r"<(?![<=])")
 _NAME_BEFORE_RE = re.compile(r"([A-Za-z_]\w*)\s*$")
 _NOT_TYPE_WORDS = frozenset(KEYWORDS) | {"return", "case", "goto", "else", "new", "delete", "throw", "co_return"}
@@ -158,6 +167,7 @@ class ScanResult:
     type_templates: set[str]
     template_starts: set[int]
     template_closers: set[int] = field(default_factory=set)  # offsets of `>` that close argument lists
+    attribute_macros: set[str] = field(default_factory=set)
 
 
 def prescan(text: str) -> ScanResult:
@@ -197,7 +207,8 @@ def prescan(text: str) -> ScanResult:
         if follower in _AFTER_TEMPLATE_OK or follower.isalnum() or follower == "_":
             starts.add(name.start(1))
             closers.add(end - 1)
-    return ScanResult(types, type_templates, starts, closers)
+    attribute_macros = set(_ATTRIBUTE_MACRO_RE.findall(text)) - types
+    return ScanResult(types, type_templates, starts, closers, attribute_macros)
 
 
 class IdentifierRetagger:
@@ -217,6 +228,7 @@ class IdentifierRetagger:
         types, type_templates, starts = scan.types, scan.type_templates, scan.template_starts
         closers = scan.template_closers
         overrides = self.overrides
+        attribute_macros = scan.attribute_macros
         previous = ""
         self.last_name = None
         for tok in stream:
@@ -235,6 +247,8 @@ class IdentifierRetagger:
                     tok.type = "TYPE_TEMPLATE" if value in type_templates and not is_member else "TEMPLATE_NAME"
                 elif value in types and previous not in ("DOT", "ARROW"):
                     tok.type = "TYPE_NAME"
+                elif value in attribute_macros:
+                    tok.type = "FN_SPECIFIER"
                 if overrides and tok.start_pos in overrides:
                     tok.type = overrides[tok.start_pos]
                 if tok.type in _FLIPS:
@@ -455,7 +469,8 @@ class AstBuilder:
     def type_template_param(self, c: list[Any]) -> A.TemplateParam:
         names = _toks(c[1:], "IDENTIFIER", "TYPE_NAME")
         default = next((x for x in c if isinstance(x, A.TypeRef)), None)
-        return A.TemplateParam(self.span(c), "type", names[0].value if names else None, None, default,
+        kind = "template" if c[0].type == "TEMPLATE" else "type"  # template <typename> class Impl
+        return A.TemplateParam(self.span(c), kind, names[0].value if names else None, None, default,
                                _tok(c, "ELLIPSIS") is not None)
 
     def value_template_param(self, c: list[Any]) -> A.TemplateParam:
