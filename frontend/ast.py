@@ -370,6 +370,18 @@ class Case(Stmt):
 
 
 @dataclass(slots=True)
+class Try(Stmt):
+    body: "Compound"
+    handlers: list["Catch"]
+
+
+@dataclass(slots=True)
+class Catch(Stmt):
+    param: "Param | None"  # None for catch (...)
+    body: "Compound"
+
+
+@dataclass(slots=True)
 class Break(Stmt):
     pass
 

@@ -50,7 +50,7 @@ _KEYWORD_GROUPS: dict[str, Iterable[str]] = {
 _SINGLE_KEYWORDS = (
     "namespace extern template typename class struct union using typedef static_assert enum virtual final "
     "override friend default delete noexcept operator if else constexpr for while do switch case break "
-    "continue return goto throw sizeof alignof alignas new this mutable decltype void"
+    "continue return goto throw sizeof alignof alignas new this mutable decltype void try catch"
 ).split()
 _VENDOR_KEYWORDS = {
     "__attribute__": "ATTRIBUTE",
@@ -90,6 +90,9 @@ _DECL_SHAPE_RE = re.compile(
 # msopgen defines DTYPE_<INPUT> / ORIG_DTYPE_<INPUT> per dtype combination at build time.
 # (ORIG_DTYPE_<INPUT> is the ge::DataType enum value, not a type.)
 _DTYPE_MACRO_RE = re.compile(r"(?<![A-Za-z0-9_])DTYPE_[A-Z0-9_]+\b")
+# `__simt_vf__ LAUNCH_BOUND(N) inline void f()`: an ALL_CAPS macro call among function qualifiers.
+_ATTRIBUTE_CALL_MACRO_RE = re.compile(
+    r"\b((?:[A-Z][A-Z0-9]*_)+[A-Z0-9]+)\s*\([^()]*\)\s+(?=(?:inline|static|void|constexpr|__aicore__|__global__)\b)")
 # An unknown ALL_CAPS word right before a declaration is an attribute-like macro from a header we do
 # not read: `CATLASS_DEVICE void f()`, `FORCE_INLINE __aicore__ ...`.
 _ATTRIBUTE_MACRO_RE = re.compile(
@@ -156,7 +159,7 @@ def _template_close(text: str, lt: int) -> int:
     return -1
 
 
-_AFTER_TEMPLATE_OK = frozenset("(),;:{>*&[<.=]")
+_AFTER_TEMPLATE_OK = frozenset("(),;:{>*&[<.=]|?")
 
 
 @dataclass
@@ -168,6 +171,7 @@ class ScanResult:
     template_starts: set[int]
     template_closers: set[int] = field(default_factory=set)  # offsets of `>` that close argument lists
     attribute_macros: set[str] = field(default_factory=set)
+    text: str = ""
 
 
 def prescan(text: str) -> ScanResult:
@@ -181,9 +185,9 @@ def prescan(text: str) -> ScanResult:
         if first in _NOT_TYPE_WORDS or second in _NOT_TYPE_WORDS or first in KEYWORDS:
             continue
         between = m.string[m.end(1) : m.start(2)]
-        qualified = m.string[max(0, m.start(1) - 2) : m.start(1)] == "::"
-        if ("*" in between or "&" in between) and not qualified and not (first[0].isupper() and not first.isupper()):
-            continue  # `a * b` is an expression unless `a` looks like a class name or is qualified
+        qualified_ref = between.strip() == "&" and m.string[max(0, m.start(1) - 2) : m.start(1)] == "::"
+        if ("*" in between or "&" in between) and not qualified_ref and not (first[0].isupper() and not first.isupper()):
+            continue  # `a * b` is an expression unless `a` looks like a class name (or `ns::x& y`)
         types.add(first)
     starts: set[int] = set()
     closers: set[int] = set()
@@ -207,8 +211,11 @@ def prescan(text: str) -> ScanResult:
         if follower in _AFTER_TEMPLATE_OK or follower.isalnum() or follower == "_":
             starts.add(name.start(1))
             closers.add(end - 1)
+            if follower == "{":
+                type_templates.add(name.group(1))  # `Foo<T>{}` constructs: Foo is a class template
     attribute_macros = set(_ATTRIBUTE_MACRO_RE.findall(text)) - types
-    return ScanResult(types, type_templates, starts, closers, attribute_macros)
+    attribute_macros.update(_ATTRIBUTE_CALL_MACRO_RE.findall(text))
+    return ScanResult(types, type_templates, starts, closers, attribute_macros, text)
 
 
 class IdentifierRetagger:
@@ -229,6 +236,13 @@ class IdentifierRetagger:
         closers = scan.template_closers
         overrides = self.overrides
         attribute_macros = scan.attribute_macros
+        source = scan.text
+
+        def text_at(offset: int) -> str:
+            while offset < len(source) and source[offset] in " \t\r\n":
+                offset += 1
+            return source[offset : offset + 1]
+
         previous = ""
         self.last_name = None
         for tok in stream:
@@ -248,7 +262,7 @@ class IdentifierRetagger:
                 elif value in types and previous not in ("DOT", "ARROW"):
                     tok.type = "TYPE_NAME"
                 elif value in attribute_macros:
-                    tok.type = "FN_SPECIFIER"
+                    tok.type = "MIX" if text_at(tok.end_pos) == "(" else "FN_SPECIFIER"
                 if overrides and tok.start_pos in overrides:
                     tok.type = overrides[tok.start_pos]
                 if tok.type in _FLIPS:
@@ -690,9 +704,6 @@ class AstBuilder:
         body = c[-1] if isinstance(c[-1], A.Compound) else None
         return A.MacroDecl(self.span(c), str(c[0]), args, body, _nodes(c, A.Call))
 
-    def macro_args(self, c: list[Any]) -> list[Any]:
-        return c[0] if len(c) == 1 and isinstance(c[0], list) else [x for x in c if x is not None]
-
     def macro_chain(self, c: list[Any]) -> A.Call:
         name, targs = c[1]
         callee = A.Name(self.span(c[1:2] or c), A.QualifiedName(self.span(c), [A.NamePart(self.span(c), name, targs)]))
@@ -1061,6 +1072,16 @@ class AstBuilder:
 
     def paren(self, c: list[Any]) -> Any:
         return c[1]
+
+    def global_id_expr(self, c: list[Any]) -> A.Name:
+        return A.Name(self.span(c), A.QualifiedName(self.span(c), [A.NamePart(self.span(c), "", None),
+                                                                   A.NamePart(self.span(c), str(c[-1]))]))
+
+    def try_stmt(self, c: list[Any]) -> A.Try:
+        return A.Try(self.span(c), c[1], _nodes(c[2:], A.Catch))
+
+    def handler(self, c: list[Any]) -> A.Catch:
+        return A.Catch(self.span(c), c[1] if isinstance(c[1], A.Param) else None, c[-1])
 
     def id_expr(self, c: list[Any]) -> A.Name:
         nested: list[A.NamePart] = c[0] if isinstance(c[0], list) else []
