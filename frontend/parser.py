@@ -1074,8 +1074,9 @@ class AstBuilder:
         return c[1]
 
     def global_id_expr(self, c: list[Any]) -> A.Name:
-        return A.Name(self.span(c), A.QualifiedName(self.span(c), [A.NamePart(self.span(c), "", None),
-                                                                   A.NamePart(self.span(c), str(c[-1]))]))
+        nested = c[0] if isinstance(c[0], list) else []
+        parts = [A.NamePart(self.span(c), "", None), *nested, A.NamePart(self.span(c[-1:]), str(c[-1]))]
+        return A.Name(self.span(c), A.QualifiedName(self.span(c), parts))
 
     def try_stmt(self, c: list[Any]) -> A.Try:
         return A.Try(self.span(c), c[1], _nodes(c[2:], A.Catch))

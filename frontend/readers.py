@@ -305,10 +305,13 @@ def read_multikernelbench(path: str, text: str) -> Bundle:
         if isinstance(value, pyast.Constant) and isinstance(value.value, str):
             line, col = _string_content_start(code, value)
             found[name] = (value.value, line + block_start, col)
+        elif (dumped := _json_dumps_literal(value)) is not None:
+            found[name] = (dumped, node.lineno + block_start, 1)
         else:
             b.diagnostics.append(error(NOT_A_LITERAL, f"{name} is not a plain string literal; it cannot be read "
                                        "without executing the answer", where))
-    missing = [f for f in ("kernel_src", "host_tiling_src", "host_operator_src", "project_json_src") if f not in found]
+    computed = {t.id for n in module.body if isinstance(n, pyast.Assign) for t in n.targets if isinstance(t, pyast.Name)}
+    missing = [f for f in ("kernel_src", "host_tiling_src", "host_operator_src", "project_json_src") if f not in computed]
     if missing:
         b.diagnostics.append(error(NO_CODE, f"the answer does not assign {', '.join(missing)}",
                                    Span.point(path, block_start + 1, 1)))
@@ -330,6 +333,17 @@ def read_multikernelbench(path: str, text: str) -> Bundle:
             b.virtual_files[rel] = src
             b.units.append(SourceUnit(rel, src, role, path, line - 1, col - 1))
     return b
+
+
+def _json_dumps_literal(value: pyast.expr) -> str | None:
+    """`json.dumps(<literal>)` (common for project_json_src), evaluated with literal_eval: nothing runs."""
+    if not (isinstance(value, pyast.Call) and isinstance(value.func, pyast.Attribute) and value.func.attr == "dumps"
+            and isinstance(value.func.value, pyast.Name) and value.func.value.id == "json" and len(value.args) == 1):
+        return None
+    try:
+        return json.dumps(pyast.literal_eval(value.args[0]), indent=4)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
 
 
 def _string_content_start(code: str, node: pyast.Constant) -> tuple[int, int]:

@@ -163,3 +163,13 @@ def test_bad_op_json_and_unreadable_inputs(tmp_path: Path) -> None:
     (tmp_path / "bin.cpp").write_bytes(b"\x00\x01\x02")
     assert [d.code for d in read_input(str(tmp_path / "bin.cpp")).diagnostics] == ["ASC010"]
     assert [d.code for d in read_input(str(tmp_path / "missing.cpp")).diagnostics] == ["ASC010"]
+
+
+def test_multikernelbench_json_dumps_of_a_literal_is_read_safely() -> None:
+    answer = mkb_answer(KERNEL).replace(
+        'project_json_src = """\n[{"op": "SqrtCustom", "input_desc": [{"name": "x", "param_type": "required", "format": ["ND"], "type": ["float"]}],\n  "output_desc": [{"name": "y", "param_type": "required", "format": ["ND"], "type": ["float"]}]}]\n"""',
+        'project_json_src = json.dumps([{"op": "SqrtCustom"}])')
+    assert "json.dumps" in answer
+    program = load_text(answer, "mkb.md")
+    assert program.bundle.op_name == "SqrtCustom"
+    assert program.diagnostics == []
