@@ -294,6 +294,14 @@ def read_multikernelbench(path: str, text: str) -> Bundle:
                                    Span.point(path, line, max(1, exc.offset or 1))))
         return b
     found: dict[str, tuple[str, int, int]] = {}
+    bindings: dict[str, pyast.expr] = {}
+    for node in module.body:
+        if isinstance(node, pyast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], pyast.Name):
+            try:
+                pyast.literal_eval(node.value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                continue
+            bindings[node.targets[0].id] = node.value
     for node in module.body:
         if not isinstance(node, pyast.Assign) or len(node.targets) != 1 or not isinstance(node.targets[0], pyast.Name):
             continue
@@ -305,7 +313,7 @@ def read_multikernelbench(path: str, text: str) -> Bundle:
         if isinstance(value, pyast.Constant) and isinstance(value.value, str):
             line, col = _string_content_start(code, value)
             found[name] = (value.value, line + block_start, col)
-        elif (dumped := _json_dumps_literal(value)) is not None:
+        elif (dumped := _json_dumps_literal(value, bindings)) is not None:
             found[name] = (dumped, node.lineno + block_start, 1)
         else:
             b.diagnostics.append(error(NOT_A_LITERAL, f"{name} is not a plain string literal; it cannot be read "
@@ -335,13 +343,25 @@ def read_multikernelbench(path: str, text: str) -> Bundle:
     return b
 
 
-def _json_dumps_literal(value: pyast.expr) -> str | None:
+class _InlineLiterals(pyast.NodeTransformer):
+    """Replace names bound to literals at module level by their values, so literal_eval can read them."""
+
+    def __init__(self, bindings: dict[str, pyast.expr]) -> None:
+        self.bindings = bindings
+
+    def visit_Name(self, node: pyast.Name) -> pyast.expr:
+        bound = self.bindings.get(node.id)
+        return bound if bound is not None else node
+
+
+def _json_dumps_literal(value: pyast.expr, bindings: dict[str, pyast.expr]) -> str | None:
     """`json.dumps(<literal>)` (common for project_json_src), evaluated with literal_eval: nothing runs."""
     if not (isinstance(value, pyast.Call) and isinstance(value.func, pyast.Attribute) and value.func.attr == "dumps"
             and isinstance(value.func.value, pyast.Name) and value.func.value.id == "json" and len(value.args) == 1):
         return None
     try:
-        return json.dumps(pyast.literal_eval(value.args[0]), indent=4)
+        arg = _InlineLiterals(bindings).visit(value.args[0])
+        return json.dumps(pyast.literal_eval(arg), indent=4)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
 
