@@ -64,6 +64,7 @@ def run(paths: Sequence[str], input_format: str, output_format: str, dump_ast: b
     from frontend import ast as A
     from frontend.diagnostics import render_text
     from frontend.pipeline import load_all
+    from frontend.pipeline import INTERNAL_ERROR
     from frontend.readers import UNREADABLE
 
     programs = load_all(paths, input_format, defines or None)
@@ -72,7 +73,7 @@ def run(paths: Sequence[str], input_format: str, output_format: str, dump_ast: b
     for program in programs:
         diags = program.diagnostics
         all_diags += diags
-        unreadable |= any(d.code == UNREADABLE and d.is_error for d in diags)
+        unreadable |= any(d.code in (UNREADABLE, INTERNAL_ERROR) and d.is_error for d in diags)
         if dump_ast:
             for unit in program.units:
                 click.echo(f"// {unit.unit.file}" + (f" [{unit.unit.path}]" if unit.unit.embedded else ""))

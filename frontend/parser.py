@@ -83,7 +83,7 @@ _DECLARED_TYPE_RES = [
 # `X y;` / `X<...> y(` / `ns::X* p =`: two names in a row only happen in declarations. The shape starts
 # after one of `;{}(,:` or a line break and ends before one of `;=,)([{:` (left for the next match).
 _DECL_SHAPE_RE = re.compile(
-    r"[;{}(,:\n]\s*(?:(?:const|volatile|static|constexpr|inline|typename|mutable)\s+)*"
+    r"(?:[;{}(,:]|\n(?=[ \t\r]*\S))\s*(?:(?:const|volatile|static|constexpr|inline|typename|mutable)\s+)*"
     r"(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)(?:\s*<[^;{}()]*?>)?"
     r"(?:\s+|\s*[*&]+\s*)([A-Za-z_]\w*)\s*(?=[;=,)(\[{:])"
 )
@@ -380,8 +380,8 @@ def _parse_float(text: str) -> float:
     t = text.rstrip("fFlL") if not text.lower().startswith("0x") else text.rstrip("lL")
     try:
         return float.fromhex(t) if t.lower().startswith("0x") else float(t)
-    except ValueError:
-        return 0.0
+    except (ValueError, OverflowError):
+        return float("inf")  # `0x1p1024` overflows double; the verifier can flag the literal
 
 
 class AstBuilder:

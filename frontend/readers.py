@@ -202,6 +202,10 @@ def parse_op_json(text: str, file: str, diags: list[Diagnostic], line_offset: in
         diags.append(error(BAD_OP_JSON, f"op description is not valid JSON: {exc.msg}",
                            Span.point(file, exc.lineno + line_offset, exc.colno)))
         return None
+    except (ValueError, RecursionError) as exc:  # over-long integers, absurd nesting
+        diags.append(error(BAD_OP_JSON, f"op description cannot be read: {type(exc).__name__}",
+                           Span.point(file, 1 + line_offset, 1)))
+        return None
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list) or not data or not all(isinstance(op, dict) for op in data):
@@ -288,6 +292,10 @@ def read_multikernelbench(path: str, text: str) -> Bundle:
         code = fence.group(2)
     try:
         module = pyast.parse(code)
+    except (RecursionError, MemoryError):
+        b.diagnostics.append(error(NO_CODE, "the Python block is nested too deeply to read",
+                                   Span.point(path, block_start + 1, 1)))
+        return b
     except SyntaxError as exc:
         line = (exc.lineno or 1) + block_start
         b.diagnostics.append(error(NO_CODE, f"the Python block does not parse: {exc.msg}",

@@ -7,34 +7,43 @@ structure plus a slice of each long code region. Three streams:
 
   * C++ windows, preprocessed and parsed directly (a parser exception surfaces with its traceback);
   * preprocessor-heavy inputs: generated directive soup around corpus lines, then mutated;
-  * NPUKernelBench / MultiKernelBench answers, read with the readers and run through `load_bundle`.
+  * NPUKernelBench / MultiKernelBench answers held in memory, through `pipeline.load_text` (readers,
+    then `load_bundle`).
 
-No file is read from disk after the corpus is loaded: the preprocessor gets a reader that finds nothing.
-`preprocess()` and `load_bundle()` turn their own bugs into diagnostics (`internal preprocessor error`
-[ASC009], [ASC000]); both count as crashes here. Everything is derandomized, so CI runs are repeatable.
+The C++ streams give the preprocessor a file reader that finds nothing, so no input reads the disk; the
+answers' includes go through the pipeline's reader (the answer's own sections, else a path under the
+nonexistent `fuzz/`). `preprocess()` and `load_bundle()` turn their own bugs into diagnostics (`internal
+preprocessor error` [ASC009], [ASC000]); both count as crashes here, and an [ASC000] is re-raised with its
+traceback. Everything is derandomized (no example database), so CI runs are repeatable; inputs that once
+crashed the frontend live in fuzz_reproducers/ and are checked on every run.
 """
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Sequence
 
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from frontend.diagnostics import Diagnostic, Severity, Span, render_text
 from frontend.parser import get_parser
-from frontend.pipeline import INTERNAL_ERROR, load_bundle, parse_unit
+from frontend.pipeline import INTERNAL_ERROR, load_text, parse_unit
 from frontend.preprocess import preprocess
-from frontend.readers import detect_format, read_cpp, read_multikernelbench, read_npukernelbench
 
 ROOT = Path(__file__).resolve().parents[2]
 CLEAN = ROOT / "tests" / "corpus" / "clean"
 
-CPP_EXAMPLES = 6000
-DIRECTIVE_EXAMPLES = 2000
-ANSWER_EXAMPLES = 2000
+# 10,000 inputs in about 100 s on one core. ASCENDIR_FUZZ_SCALE scales all three (0.1 for a quick local run,
+# 10 for a nightly soak); each scale is its own deterministic run.
+SCALE = float(os.environ.get("ASCENDIR_FUZZ_SCALE", "1"))
+CPP_EXAMPLES = max(1, round(6000 * SCALE))
+DIRECTIVE_EXAMPLES = max(1, round(2000 * SCALE))
+ANSWER_EXAMPLES = max(1, round(2000 * SCALE))
 
 # ------------------------------------------------------------------ corpus
 
@@ -62,13 +71,16 @@ TOKEN_RE = re.compile(
     | '(?:[^'\\\n]|\\.)*'
     | >>= | <<= | -> | :: | >> | << | \+\+ | -- | && | \|\| | \#\# | \.\.\. | [-+*/%&|^!=<>]=
     | .""",
-    re.X | re.S,
+    re.VERBOSE | re.DOTALL,
 )
 
 REPLACEMENTS = (
     ";", "{", "}", "(", ")", "<", ">", ">>", "::", "template", "class", "#if", "\n#if ", "#define X(",
     "\n#define X(", '"', "/*", "\\\n", "@", "\n#endif\n", "\n#else\n", "'", "*/", "//", ",", "...", "#", "##",
-    "typename", "struct", "__aicore__", "\n", "0x", "1e", 'R"(', "<<", "=", "[", "]", "operator", "\n#include ",
+    "typename", "struct", "__aicore__", "\n", "0x", "1e", 'R"(', "<<", "=", "[", "]", "operator",
+    "\n#include ",
+    # literals at the edges of what the AST builder converts
+    "0x1p1024", "1e99999", "0x" + "f" * 40, "9" * 5000, "0b", "0x.p1", "'\\777'", "u8'a'", ".5e-",
 )
 OPS = ("delete", "duplicate", "swap", "replace", "insert", "truncate")
 
@@ -77,17 +89,22 @@ def tokenize(text: str) -> list[str]:
     return TOKEN_RE.findall(text)
 
 
-@st.composite
-def mutated(draw: st.DrawFn, text: str) -> str:
+# Strategies are built once: building one per draw costs Hypothesis more than drawing from it.
+ints = lru_cache(maxsize=None)(st.integers)
+_OPS, _REPLACEMENTS = st.sampled_from(OPS), st.sampled_from(REPLACEMENTS)
+_CPP_FILES, _ANSWER_FILES = st.sampled_from(CPP_FILES), st.sampled_from(ANSWER_FILES)
+
+
+def mutate(draw: st.DrawFn, text: str) -> str:
     """`text` with one to four token-level mutations applied in turn."""
     toks = tokenize(text)
-    for _ in range(draw(st.integers(1, 4))):
+    for _ in range(draw(ints(1, 4))):
         sig = [i for i, t in enumerate(toks) if not t.isspace()]
-        op = draw(st.sampled_from(OPS))
+        op = draw(_OPS)
         if not sig:
-            toks.append(draw(st.sampled_from(REPLACEMENTS)))
+            toks.append(draw(_REPLACEMENTS))
             continue
-        k = draw(st.integers(0, len(sig) - 1))
+        k = draw(ints(0, len(sig) - 1))
         i = sig[k]
         if op == "delete":
             del toks[i]
@@ -98,11 +115,11 @@ def mutated(draw: st.DrawFn, text: str) -> str:
                 j = sig[k + 1]
                 toks[i], toks[j] = toks[j], toks[i]
         elif op == "replace":
-            toks[i] = draw(st.sampled_from(REPLACEMENTS))
+            toks[i] = draw(_REPLACEMENTS)
         elif op == "insert":
-            toks.insert(i, draw(st.sampled_from(REPLACEMENTS)))
+            toks.insert(i, draw(_REPLACEMENTS))
         else:  # truncate, possibly inside the token
-            cut = draw(st.integers(0, len(toks[i])))
+            cut = draw(ints(0, len(toks[i])))
             toks[i] = toks[i][:cut]
             del toks[i + 1 :]
     return "".join(toks)
@@ -112,18 +129,18 @@ def _window(draw: st.DrawFn, text: str, lo: int = 10, hi: int = 40) -> str:
     lines = text.splitlines(keepends=True)
     if len(lines) <= hi:
         return text
-    size = draw(st.integers(lo, hi))
-    start = draw(st.integers(0, len(lines) - size))
+    size = draw(ints(lo, hi))
+    start = draw(ints(0, len(lines) - size))
     return "".join(lines[start : start + size])
 
 
 @st.composite
 def cpp_inputs(draw: st.DrawFn) -> tuple[str, str]:
-    name, text = draw(st.sampled_from(CPP_FILES))
+    name, text = draw(_CPP_FILES)
     small = len(text.splitlines()) <= 100
-    if not (small and draw(st.integers(0, 19)) == 0):  # a whole small file one time in twenty
+    if not (small and draw(ints(0, 19)) == 0):  # a whole small file one time in twenty
         text = _window(draw, text)
-    return f"fuzz/{name}", draw(mutated(text))
+    return f"fuzz/{name}", mutate(draw, text)
 
 
 _MACROS = ("A", "B", "F", "G", "CAT", "STR", "X", "DTYPE_X", "__LINE__", "__FILE__", "defined", "GM_ADDR")
@@ -131,14 +148,16 @@ _EXPRS = ("defined({m})", "defined {m}", "!defined({m}) && {m} > 1", "{m} + 1 ==
           "(1 << 63) >> 62", "-1 < 0u", "{m}(1, 2) == 3", "__has_include(\"x.h\")", "1 ? {m} : 3",
           "0x7fffffffffffffff * 4", "'a' == 97", "(", "{m} ||", "9999999999999999999999", "1.5", "\"s\"")
 _DIRECTIVES = (
-    "#define {m} {m}", "#define {m} 1", "#define {m}(a, b) a ## b", "#define {m}(x) #x", "#define {m}(x) {m}(x) + G(x)",
-    "#define {m}(...) __VA_ARGS__", "#define {m}(a, ...) a __VA_OPT__(,) __VA_ARGS__", "#define {m}(a) {m}",
-    "#define {m}() ", "#define {m} {m}(", "#undef {m}", "#ifdef {m}", "#ifndef {m}", "#if {e}", "#elif {e}",
-    "#else", "#endif", "#endif", "#include \"{m}.h\"", "#include <{m}>", "#include {m}", "#include", "#error {m}",
-    "#warning {m} x", "#pragma once", "#pragma message(\"{m}\")", "#line 10 \"x.cpp\"", "#line {m}", "#", "#bogus",
-    "#if", "#elif", "#define", "#define 1x", "#undef", "{m}({m}, {m});", "int v = {m}({m}(1));", "CAT(x, y) z;",
-    "STR(a \"b\" 'c')", "{m}(", "{m})", "__VA_ARGS__", "#define {m}(x, x) x", "#define {m}(x) # y",
-    "#define {m}(x) ## x", "{m}(1,\n 2)", "#  define {m} \\\n 2", "#if {e} /* c */\n#endif",
+    "#define {m} {m}", "#define {m} 1", "#define {m}(a, b) a ## b", "#define {m}(x) #x",
+    "#define {m}(x) {m}(x) + G(x)", "#define {m}(...) __VA_ARGS__",
+    "#define {m}(a, ...) a __VA_OPT__(,) __VA_ARGS__", "#define {m}(a) {m}", "#define {m}() ",
+    "#define {m} {m}(", "#undef {m}", "#ifdef {m}", "#ifndef {m}", "#if {e}", "#elif {e}", "#else", "#endif",
+    "#endif", '#include "{m}.h"', "#include <{m}>", "#include {m}", "#include", "#error {m}",
+    "#warning {m} x", "#pragma once", '#pragma message("{m}")', '#line 10 "x.cpp"', "#line {m}", "#",
+    "#bogus", "#if", "#elif", "#define", "#define 1x", "#undef", "{m}({m}, {m});", "int v = {m}({m}(1));",
+    "CAT(x, y) z;", "STR(a \"b\" 'c')", "{m}(", "{m})", "__VA_ARGS__", "#define {m}(x, x) x",
+    "#define {m}(x) # y", "#define {m}(x) ## x", "{m}(1,\n 2)", "#  define {m} \\\n 2",
+    "#if {e} /* c */\n#endif",
 )
 
 
@@ -147,18 +166,19 @@ _DIRECTIVES = (
 DIRECTIVE_POOL = sorted({t.format(m=m, e=e.format(m=m2)) for t in _DIRECTIVES for m in _MACROS for e in _EXPRS
                          for m2 in ("A", "F")})
 DIRECTIVE_POOL += DIRECTIVE_LINES * max(1, len(DIRECTIVE_POOL) // (3 * len(DIRECTIVE_LINES)))
+_DIRECTIVE_LISTS = st.lists(st.sampled_from(DIRECTIVE_POOL), min_size=3, max_size=25)
 
 
 @st.composite
 def directive_inputs(draw: st.DrawFn) -> tuple[str, str]:
-    lines = draw(st.lists(st.sampled_from(DIRECTIVE_POOL), min_size=3, max_size=25))
+    lines = draw(_DIRECTIVE_LISTS)
     if draw(st.booleans()):  # some real code the macros can land in
-        _, text = draw(st.sampled_from(CPP_FILES))
-        at = draw(st.integers(0, len(lines)))
+        _, text = draw(_CPP_FILES)
+        at = draw(ints(0, len(lines)))
         lines[at:at] = _window(draw, text, 5, 15).splitlines()
     text = "\n".join(lines) + "\n"
-    if draw(st.integers(0, 3)):
-        text = draw(mutated(text))
+    if draw(ints(0, 3)):
+        text = mutate(draw, text)
     return "fuzz/directives.cpp", text
 
 
@@ -169,7 +189,7 @@ _STRUCTURE_RE = re.compile(r"^\s*```|</?kernel_impl>|^\s*={3,}|'''|\"\"\"")
 @st.composite
 def answer_inputs(draw: st.DrawFn) -> tuple[str, str]:
     """A corpus answer cut down to its structure plus a slice of each long region, then mutated."""
-    name, text = draw(st.sampled_from(ANSWER_FILES))
+    name, text = draw(_ANSWER_FILES)
     lines = text.splitlines(keepends=True)
     out: list[str] = []
     region: list[str] = []
@@ -177,8 +197,8 @@ def answer_inputs(draw: st.DrawFn) -> tuple[str, str]:
 
     def flush() -> None:
         if len(region) > 25 and not keep_whole:
-            size = draw(st.integers(5, 25))
-            start = draw(st.integers(0, len(region) - size))
+            size = draw(ints(5, 25))
+            start = draw(ints(0, len(region) - size))
             out.extend(region[start : start + size])
         else:
             out.extend(region)
@@ -192,13 +212,12 @@ def answer_inputs(draw: st.DrawFn) -> tuple[str, str]:
         else:
             region.append(line)
     flush()
-    return f"fuzz/{name}", draw(mutated("".join(out)))
+    return f"fuzz/{name}", mutate(draw, "".join(out))
 
 
 # ------------------------------------------------------------------ checks
 
 CODE_RE = re.compile(r"ASC\d{3}")
-INPUTS_SEEN = {"cpp": 0, "directives": 0, "answers": 0}
 
 
 def _no_files(path: str) -> str:
@@ -245,13 +264,12 @@ def run_cpp(name: str, text: str) -> list[Diagnostic]:
 
 
 def run_answer(name: str, text: str) -> list[Diagnostic]:
-    fmt = detect_format(name, text)
-    reader = {"cpp": read_cpp, "npukernelbench": read_npukernelbench, "multikernelbench": read_multikernelbench}[fmt]
-    bundle = reader(name, text)
-    program = load_bundle(bundle)
+    """An answer held in memory, through the readers and the pipeline (`load_text`, as LLM answers go)."""
+    program = load_text(text, name)
     if any(d.code == INTERNAL_ERROR for d in program.diagnostics):
-        for unit in bundle.units:  # load_bundle caught an exception: raise it again, with its traceback
-            parse_unit(unit, bundle)
+        # load_bundle caught an exception and made it [ASC000]: raise it again, with its traceback
+        for unit in program.bundle.units:
+            parse_unit(unit, program.bundle)
     return program.diagnostics
 
 
@@ -265,7 +283,6 @@ FUZZ = settings(deadline=None, derandomize=True, database=None, print_blob=True,
 @given(cpp_inputs())
 def test_mutated_cpp_windows(case: tuple[str, str]) -> None:
     name, text = case
-    INPUTS_SEEN["cpp"] += 1
     check_diagnostics(run_cpp(name, text), name, text)
 
 
@@ -273,7 +290,6 @@ def test_mutated_cpp_windows(case: tuple[str, str]) -> None:
 @given(directive_inputs())
 def test_mutated_directive_soup(case: tuple[str, str]) -> None:
     name, text = case
-    INPUTS_SEEN["directives"] += 1
     check_diagnostics(run_cpp(name, text), name, text)
 
 
@@ -281,7 +297,6 @@ def test_mutated_directive_soup(case: tuple[str, str]) -> None:
 @given(answer_inputs())
 def test_mutated_answers(case: tuple[str, str]) -> None:
     name, text = case
-    INPUTS_SEEN["answers"] += 1
     check_diagnostics(run_answer(name, text), name, text)
 
 
@@ -289,3 +304,14 @@ def test_mutation_helpers() -> None:
     text = 'int a = b >> 2; // "x"\n#define F(x) x##y\n'
     assert "".join(tokenize(text)) == text
     assert [t for t in tokenize(text) if not t.isspace()][:6] == ["int", "a", "=", "b", ">>", "2"]
+
+
+# Inputs the fuzzer once broke the frontend with, minimised: each must now pass the same checks.
+REPRODUCERS = sorted((Path(__file__).parent / "fuzz_reproducers").glob("*"))
+
+
+@pytest.mark.parametrize("path", REPRODUCERS, ids=lambda p: p.name)
+def test_fuzz_reproducers(path: Path) -> None:
+    name, text = f"fuzz/{path.name}", path.read_text(encoding="utf-8")
+    run = run_answer if path.suffix in (".md", ".py") else run_cpp
+    check_diagnostics(run(name, text), name, text)
