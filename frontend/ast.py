@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Iterator, Union
 
-from frontend.diagnostics import Span
+from frontend.diagnostics import LazySpan, Span
 
 
 @dataclass(slots=True)
 class Node:
-    span: Span
+    span: Span | LazySpan  # lazy for nodes built by the parser: resolved on first read
 
     def children(self) -> Iterator["Node"]:
         """Direct child nodes, in source order."""

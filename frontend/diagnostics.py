@@ -44,6 +44,73 @@ class Span:
         return f"{self.file}:{self.line}:{self.col}"
 
 
+class LazySpan:
+    """A node's source range kept as offsets into the preprocessed text; mapped back to the original
+    file (through includes and macros) only when someone reads a line or column. Most AST spans are
+    never read, and mapping every one costs about a third of parse time."""
+
+    __slots__ = ("start", "end", "_origin", "_span")
+
+    def __init__(self, start: int, end: int, origin: Callable[[int], tuple[str, int, int]]) -> None:
+        self.start = start
+        self.end = end
+        self._origin = origin
+        self._span: Span | None = None
+
+    def resolve(self) -> Span:
+        if self._span is None:
+            file, line, col = self._origin(self.start)
+            end_file, end_line, end_col = self._origin(max(self.end - 1, self.start))
+            end_col += 1
+            if end_file != file or (end_line, end_col) <= (line, col):
+                end_line, end_col = line, col + 1
+            self._span = Span(file, line, col, end_line, end_col)
+        return self._span
+
+    @property
+    def file(self) -> str:
+        return self.resolve().file
+
+    @property
+    def line(self) -> int:
+        return self.resolve().line
+
+    @property
+    def col(self) -> int:
+        return self.resolve().col
+
+    @property
+    def end_line(self) -> int:
+        return self.resolve().end_line
+
+    @property
+    def end_col(self) -> int:
+        return self.resolve().end_col
+
+    def cover(self, other: "Span | LazySpan") -> "Span | LazySpan":
+        if isinstance(other, LazySpan) and other._origin is self._origin:
+            return LazySpan(min(self.start, other.start), max(self.end, other.end), self._origin)
+        return self.resolve().cover(as_span(other))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Span, LazySpan)):
+            return self.resolve() == as_span(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.resolve())
+
+    def __str__(self) -> str:
+        return str(self.resolve())
+
+    def __repr__(self) -> str:
+        return repr(self.resolve())
+
+
+def as_span(span: "Span | LazySpan") -> Span:
+    return span.resolve() if isinstance(span, LazySpan) else span
+
+
 @dataclass(frozen=True, slots=True)
 class Note:
     """A related location (`note:`) or a suggestion (`help:`) attached to a diagnostic."""
@@ -71,12 +138,17 @@ class Diagnostic:
         return data
 
 
-def error(code: str, message: str, span: Span | None, *notes: Note) -> Diagnostic:
-    return Diagnostic(code, Severity.ERROR, message, span, tuple(notes))
+def _resolved_notes(notes: tuple[Note, ...]) -> tuple[Note, ...]:
+    return tuple(Note(n.message, as_span(n.span), n.kind) if isinstance(n.span, LazySpan) else n for n in notes)
 
 
-def warning(code: str, message: str, span: Span | None, *notes: Note) -> Diagnostic:
-    return Diagnostic(code, Severity.WARNING, message, span, tuple(notes))
+def error(code: str, message: str, span: "Span | LazySpan | None", *notes: Note) -> Diagnostic:
+    """An error record; AST spans (lazy) are resolved here so diagnostics are plain data."""
+    return Diagnostic(code, Severity.ERROR, message, as_span(span) if span else None, _resolved_notes(notes))
+
+
+def warning(code: str, message: str, span: "Span | LazySpan | None", *notes: Note) -> Diagnostic:
+    return Diagnostic(code, Severity.WARNING, message, as_span(span) if span else None, _resolved_notes(notes))
 
 
 # A function that returns the text of a source line (1-based), or None when unknown.

@@ -23,7 +23,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from frontend import ast as A
-from frontend.diagnostics import Diagnostic, Note, Span, error
+from frontend.diagnostics import Diagnostic, LazySpan, Note, Span, error
 from frontend.vendor import KNOWN_TYPE_TEMPLATES, KNOWN_TYPES
 
 SYNTAX_ERROR = "ASC001"
@@ -393,6 +393,32 @@ class AstBuilder:
         self._memo: dict[int, tuple[str, int, int]] = {}
 
     # -- spans
+    def _first(self, item: Any) -> int | None:
+        if isinstance(item, Token):
+            return item.start_pos
+        span = getattr(item, "span", None)
+        if span is not None:
+            return span.start if isinstance(span, LazySpan) else None
+        if isinstance(item, list):
+            for sub in item:
+                found = self._first(sub)
+                if found is not None:
+                    return found
+        return None
+
+    def _last(self, item: Any) -> int | None:
+        if isinstance(item, Token):
+            return item.end_pos
+        span = getattr(item, "span", None)
+        if span is not None:
+            return span.end if isinstance(span, LazySpan) else None
+        if isinstance(item, list):
+            for sub in reversed(item):
+                found = self._last(sub)
+                if found is not None:
+                    return found
+        return None
+
     def _origin(self, offset: int) -> tuple[str, int, int]:
         # Nested nodes share first and last tokens: remember each offset's origin for this parse.
         hit = self._memo.get(offset)
@@ -400,48 +426,21 @@ class AstBuilder:
             hit = self._memo[offset] = self.origin(offset)
         return hit
 
-    def _start(self, item: Any) -> tuple[str, int, int] | None:
-        if isinstance(item, Token):
-            return self._origin(item.start_pos)
-        span = getattr(item, "span", None)
-        if span is not None:
-            return (span.file, span.line, span.col)
-        if isinstance(item, list):
-            for sub in item:
-                found = self._start(sub)
-                if found:
-                    return found
-        return None
-
-    def _end(self, item: Any) -> tuple[str, int, int] | None:
-        if isinstance(item, Token):
-            file, line, col = self._origin(max(item.end_pos - 1, item.start_pos))
-            return (file, line, col + 1)
-        span = getattr(item, "span", None)
-        if span is not None:
-            return (span.file, span.end_line, span.end_col)
-        if isinstance(item, list):
-            for sub in reversed(item):
-                found = self._end(sub)
-                if found:
-                    return found
-        return None
-
-    def span(self, children: Sequence[Any]) -> Span:
+    def span(self, children: Sequence[Any]) -> LazySpan:
         start = end = None
         for c in children:
-            start = self._start(c)
-            if start:
+            start = self._first(c)
+            if start is not None:
                 break
         for c in reversed(children):
-            end = self._end(c)
-            if end:
+            end = self._last(c)
+            if end is not None:
                 break
         if start is None:
-            return Span(self.file, 1, 1, 1, 1)
-        if end is None or end[0] != start[0] or (end[1], end[2]) < (start[1], start[2]):
-            end = (start[0], start[1], start[2] + 1)
-        return Span(start[0], start[1], start[2], end[1], end[2])
+            start = end = 0
+        elif end is None or end < start:
+            end = start + 1
+        return LazySpan(start, end, self._origin)
 
     # -- top level
     def start(self, c: list[Any]) -> A.TranslationUnit:
@@ -971,8 +970,25 @@ class AstBuilder:
     def conditional(self, c: list[Any]) -> A.Conditional:
         return A.Conditional(self.span(c), c[0], c[1], c[2])
 
-    def binary(self, c: list[Any]) -> A.Binary:
-        return A.Binary(self.span(c), str(c[1]), c[0], c[2])
+    def binary_expr(self, c: list[Any]) -> A.Expr:
+        """Group `a op b op c ...` by C++ precedence (all binary operators here associate to the left)."""
+        operands: list[A.Expr] = c[0::2]
+        operators: list[str] = [str(op) for op in c[1::2]]
+        position = 0
+
+        def climb(min_prec: int) -> A.Expr:
+            nonlocal position
+            lhs = operands[position]
+            while position < len(operators) and _PRECEDENCE[operators[position]] >= min_prec:
+                op = operators[position]
+                position += 1
+                rhs = climb(_PRECEDENCE[op] + 1)
+                lhs = A.Binary(lhs.span.cover(rhs.span), op, lhs, rhs)
+            return lhs
+
+        return climb(0)
+
+    targ_binary = binary_expr
 
     def c_cast(self, c: list[Any]) -> A.Cast:
         return A.Cast(self.span(c), "c", c[1], c[2])
@@ -1112,6 +1128,8 @@ class AstBuilder:
 
 
 _ADDRESS_SPACES = frozenset(_KEYWORD_GROUPS["ADDRESS_SPACE"])
+_PRECEDENCE = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7,
+               "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
 
 
 def _arg_text(node: Any) -> str:
@@ -1174,6 +1192,8 @@ class Parser:
         self._builder.origin = origin
         self._builder.file = file
         self._builder._memo = {}
+        # Lazy spans call back into this parse's origin map: give each parse its own bound memo function.
+        self._builder._origin = _memoized(origin)  # type: ignore[method-assign]
         diags: list[Diagnostic] = []
         current = text
         retagger = self._retagger
@@ -1187,7 +1207,6 @@ class Parser:
             if scanned is not current:
                 retagger.scan = prescan(current)
                 scanned = current
-            self._builder._memo.clear()
             try:
                 unit = self._lark.parse(current, on_error=_retag_fallback)
                 return ParseResult(unit, diags)
@@ -1249,6 +1268,18 @@ def _retag_fallback(exc: UnexpectedInput) -> bool:
             parser.feed_token(Token.new_borrow_pos(alt, tok.value, tok))
             return True
     return False
+
+
+def _memoized(origin: OriginFn) -> OriginFn:
+    memo: dict[int, tuple[str, int, int]] = {}
+
+    def lookup(offset: int) -> tuple[str, int, int]:
+        hit = memo.get(offset)
+        if hit is None:
+            hit = memo[offset] = origin(offset)
+        return hit
+
+    return lookup
 
 
 def _error_offset(exc: UnexpectedInput) -> int:
