@@ -5,7 +5,6 @@ Exit codes: 0 clean, 1 findings (errors), 2 usage error, unreadable input or int
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Sequence
 
@@ -62,7 +61,7 @@ def main(paths: tuple[str, ...], fmt: str | None, input_format: str | None, outp
 def run(paths: Sequence[str], input_format: str, output_format: str, dump_ast: bool,
         defines: dict[str, str | None], with_spans: bool = True) -> int:
     from frontend import ast as A
-    from frontend.diagnostics import render_text
+    from frontend.diagnostics import render_json, render_text
     from frontend.pipeline import load_all
     from frontend.pipeline import INTERNAL_ERROR
     from frontend.readers import UNREADABLE
@@ -82,7 +81,7 @@ def run(paths: Sequence[str], input_format: str, output_format: str, dump_ast: b
             for d in diags:
                 click.echo(render_text(d, program.line), err=dump_ast)
     if output_format == "json":
-        click.echo(json.dumps([d.to_dict() for d in all_diags], indent=2))
+        click.echo(render_json(all_diags))
     errors = sum(1 for d in all_diags if d.is_error)
     if output_format == "text" and not dump_ast:
         files = sum(len(p.units) for p in programs)

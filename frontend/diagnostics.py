@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from enum import Enum
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable
 
 
 class Severity(str, Enum):
@@ -187,7 +187,3 @@ def sort_key(diag: Diagnostic) -> tuple[str, int, int, str]:
     if diag.span is None:
         return ("", 0, 0, diag.code)
     return (diag.span.file, diag.span.line, diag.span.col, diag.code)
-
-
-def count_errors(diags: Sequence[Diagnostic]) -> int:
-    return sum(1 for d in diags if d.is_error)

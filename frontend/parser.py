@@ -343,10 +343,6 @@ class _FnDeclarator:
     kind: str = "function"
 
 
-def _clean(children: Sequence[Any]) -> list[Any]:
-    return [c for c in children if c is not None]
-
-
 def _toks(children: Sequence[Any], *types: str) -> list[Token]:
     return [c for c in children if isinstance(c, Token) and c.type in types]
 

@@ -62,12 +62,6 @@ DEFAULT_DEFINES: dict[str, str] = {
     "__cplusplus": "201703L",
 }
 
-# Namespaces the headers declare; `A::b` resolution needs to know these are not types.
-KNOWN_NAMESPACES: frozenset[str] = frozenset(
-    {"AscendC", "std", "Std", "optiling", "gert", "ge", "platform_ascendc", "matmul_tiling", "ops", "at",
-     "c10_npu", "torch", "c10", "MicroAPI", "Reg", "ascendc", "tiling", "matmul", "AscendCUtils"}
-)
-
 # Non-template types: C/C++ fixed-width integers, AscendC element types, parameter structs,
 # host-side framework types. Builtin keywords (int, float, ...) are grammar keywords instead.
 KNOWN_TYPES: frozenset[str] = frozenset(
@@ -110,28 +104,5 @@ KNOWN_TYPE_TEMPLATES: frozenset[str] = frozenset(
         "KfcServer", "TilingDataBase", "TypedContinuousVector", "basic_string", "initializer_list",
         "is_floating_point", "is_integral", "decay", "remove_reference", "ListTensorDesc", "LocalMemAllocatorT",
         "function", "map", "unordered_map", "set", "span", "optional",
-    }
-)
-
-# Function and variable templates whose call sites use explicit template arguments (`Get<T>()`).
-# Any name followed by `<...>(` is recognised by shape too; this list covers the cases where the
-# shape test is ambiguous (for example `GetValue<T>` directly followed by a comparison).
-KNOWN_FUNCTION_TEMPLATES: frozenset[str] = frozenset(
-    {
-        "AllocTensor", "DeQue", "EnQue", "Get", "GetWithOffset", "ReinterpretCast", "SetFlag", "WaitFlag",
-        "PipeBarrier", "DataCopy", "DataCopyPad", "Cast", "Duplicate", "Add", "Sub", "Mul", "Div", "Max",
-        "Min", "Adds", "Muls", "Maxs", "Mins", "Exp", "Ln", "Abs", "Sqrt", "Rsqrt", "Relu", "Reciprocal",
-        "Compare", "Select", "ReduceSum", "ReduceMax", "ReduceMin", "WholeReduceSum", "WholeReduceMax",
-        "WholeReduceMin", "BlockReduceSum", "BlockReduceMax", "BlockReduceMin", "Brcb", "Gather", "GatherMask",
-        "SoftMax", "LayerNorm", "RmsNorm", "Sigmoid", "Gelu", "SwiGLU", "Tanh", "SetVectorMask", "SetAtomicAdd",
-        "SetAtomicMax", "SetAtomicMin", "CrossCoreSetFlag", "CrossCoreWaitFlag", "LoadData", "Mmad", "Fixpipe",
-        "AllocEventID", "ReleaseEventID", "FetchEventID", "GetTilingData", "GetAttrPointer", "GetInputShape",
-        "static_cast", "reinterpret_cast", "const_cast", "dynamic_cast", "Alloc", "GetValue", "SetValue",
-        "min", "max", "CeilDiv", "CeilAlign", "AlignUp", "DivCeil", "Std::min", "Std::max", "Transpose",
-        "Sort", "MrgSort", "Concat", "Extract", "CreateVecIndex", "Arange", "TopK", "InitConstValue",
-        "Axpy", "LeakyRelu", "And", "Or", "Not", "ShiftLeft", "ShiftRight", "Power", "Sin", "Cos", "Log",
-        "Erf", "Floor", "Ceil", "Round", "Trunc", "Sign", "ClampMax", "ClampMin", "Mean", "Sum", "Pad",
-        "UnPad", "BroadCast", "Broadcast", "Cumsum", "GetBlockIdx", "Xor", "Exp2", "FasterGelu",
-        "DataCacheCleanAndInvalid", "SetAtomicType", "SetFixpipeNz2ndFlag", "SetCtrlSpr", "Copy",
     }
 )
