@@ -235,3 +235,39 @@ def test_parser_resynchronises_and_reports_independent_errors() -> None:
     program = load_text(src, "r.cpp")
     assert [d.span.line for d in program.diagnostics if d.span] == [2, 6]
     assert "c" in {f.name.text for f in program.units[0].ast.functions()}
+
+
+@pytest.mark.parametrize(
+    "snippet",
+    [
+        # names whose type/variable reading only the headers would tell
+        "class C { bool Analyze(const nlohmann::json &info); const ge::char_t *name_; };",
+        "uint32_t f(uint32_t q, uint32_t half) { return q + 1 * half; }",
+        "using CompileInfo = optiling::Conv3DBackPropInputCompileInfo;",
+        "class X : public TilingBaseClass { public: ~X() override {} };",
+        "class Y : virtual public TilingBaseClass {};",
+        # CANN host idioms
+        "ge::graphStatus F(gert::TilingContext* c) { OP_CHECK(c == nullptr, LOGE(\"x\"), return ge::GRAPH_FAILED); return 0; }",
+        "IMPL_OP_OPTILING(AddCustom).Tiling(TilingFunc).TilingParse<CompileInfo>(TilingParse);",
+        "ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_BOOL_SEL(IS_SPLIT, 0, 1), );",
+        "void g() { try { f(); } catch (const std::exception& e) { h(); } catch (...) {} }",
+        "void g() { auto p = std::unique_ptr<int>(new (std::nothrow) int(3)); ::std::nullopt; ::Muls(a, b, c, d); }",
+        "bool R(const std::string& p) { struct stat sBuf; return stat(p.data(), &sBuf) == 0; }",
+        # device-side C++ of newer kernels
+        "CATLASS_DEVICE\nvoid ReadTiling(uint8_t* dst, __gm__ uint8_t* src) {}",
+        "__simt_vf__ LAUNCH_BOUND(256) inline void Simt(int x) {}",
+        "__aicore__ inline void Init(const TD &__restrict td, __kfc_workspace__ __gm__ uint8_t* ws) {}",
+        "template <class Config_, template <typename, class> class Impl> struct S {};",
+        "template <typename Tp, const Tp& traits> struct A {};",
+        "void k() { if constexpr (std::is_same_v<B, float> || std::is_same_v<B, half>) {} }",
+        "void k() { q.template EnQue(x); auto v = Mmad(MmadAtom<Traits<A, B>>{}.with(p), c); }",
+        "decltype(auto) Get(T&& t) { return t; }",
+        "void k() { if (ORIG_DTYPE_Y == DT_INT4) {} auto n = CeilDiv(a * DTYPE_LEN_FP32, 32); }",
+        "void k() { auto f = [&](float a, float b) { return a < b; }; }",
+        "namespace AscendC::Te { int x; }",
+        "typedef struct { uint32_t n; } TilingDataDef;",
+    ],
+)
+def test_real_world_constructs_parse(snippet: str) -> None:
+    program = load_text(snippet, "r.cpp")
+    assert [f"{d.span}: {d.message}" for d in program.diagnostics] == []
