@@ -15,6 +15,7 @@ error up to a limit, and the AST of everything else.
 from __future__ import annotations
 
 import re
+from collections import deque
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -84,7 +85,7 @@ _DECLARED_TYPE_RES = [
 # after one of `;{}(,:` or a line break and ends before one of `;=,)([{:` (left for the next match).
 _DECL_SHAPE_RE = re.compile(
     r"(?:[;{}(,:]|\n(?=[ \t\r]*\S))\s*(?:(?:const|volatile|static|constexpr|inline|typename|mutable)\s+)*"
-    r"(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)(?:\s*<[^;{}()]*?>)?"
+    r"(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)(?:\s*<[^;{}()|&?=]*?>)?"
     r"(?:\s+|\s*[*&]+\s*)([A-Za-z_]\w*)\s*(?=[;=,)(\[{:])"
 )
 # msopgen defines DTYPE_<INPUT> / ORIG_DTYPE_<INPUT> per dtype combination at build time.
@@ -96,7 +97,7 @@ _ATTRIBUTE_CALL_MACRO_RE = re.compile(
 # An unknown ALL_CAPS word right before a declaration is an attribute-like macro from a header we do
 # not read: `CATLASS_DEVICE void f()`, `FORCE_INLINE __aicore__ ...`.
 _ATTRIBUTE_MACRO_RE = re.compile(
-    r"^[ \t]*(?:template\s*<[^;{}]*>\s*)?((?:[A-Z][A-Z0-9]*_)+[A-Z0-9]+)\s+(?=(?:inline|static|void|constexpr|__aicore__|"
+    r"^[ \t]*(?:template\s*<[^;{}]*>\s*)?(?:\[\[[^\]]*\]\]\s*)?((?:[A-Z][A-Z0-9]*_)+[A-Z0-9]+)\s+(?=(?:inline|static|void|constexpr|__aicore__|"
     r"__global__|template|auto|bool|int|float|unsigned|u?int\d+_t|const|extern|class|struct)\b)",
     re.M,
 )
@@ -201,8 +202,8 @@ def prescan(text: str) -> ScanResult:
             continue
         end = _template_close(text, lt)
         if end < 0:
-            if name.group(1) in type_templates:
-                starts.add(name.start(1))  # a class template with a broken list: let the parser say so
+            if name.group(1) in KNOWN_TYPE_TEMPLATES:
+                starts.add(name.start(1))  # a vendor class template with a broken list: let the parser say so
             continue
         j = end
         while j < len(text) and text[j] in " \t\r\n":
@@ -227,8 +228,8 @@ class IdentifierRetagger:
         self.scan = ScanResult(set(KNOWN_TYPES), set(KNOWN_TYPE_TEMPLATES), set())
         # Per-offset tags forced by the parser's retry after an error (see Parser.parse).
         self.overrides: dict[int, str] = {}
-        # The last identifier-like token handed to the parser: (offset, tag).
-        self.last_name: tuple[int, str] | None = None
+        # The last few identifier-like tokens handed to the parser: (offset, tag).
+        self.recent_names: deque[tuple[int, str]] = deque(maxlen=3)
 
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
         scan = self.scan
@@ -244,7 +245,8 @@ class IdentifierRetagger:
             return source[offset : offset + 1]
 
         previous = ""
-        self.last_name = None
+        recent = self.recent_names
+        recent.clear()
         for tok in stream:
             if tok.type in _SPLITTABLE and tok.start_pos in closers:
                 # `A<B<T>>`: LALR state merging can let the lexer take `>>` where `>` closes a list.
@@ -266,7 +268,7 @@ class IdentifierRetagger:
                 if overrides and tok.start_pos in overrides:
                     tok.type = overrides[tok.start_pos]
                 if tok.type in _FLIPS:
-                    self.last_name = (tok.start_pos, tok.type)
+                    recent.append((tok.start_pos, tok.type))
             previous = tok.type
             yield tok
 
@@ -707,10 +709,29 @@ class AstBuilder:
     def return_arg(self, c: list[Any]) -> A.ReturnArg:
         return A.ReturnArg(self.span(c), c[1] if len(c) > 1 else None)
 
+    def _elaborated_type(self, c: list[Any]) -> tuple[A.TypeRef, int]:
+        """`struct ns::Name` at c[0:]: the type and the index just after it."""
+        nested = c[1] if isinstance(c[1], list) else []
+        i = 2 if nested else 1
+        head = c[: i + 1]
+        qn = A.QualifiedName(self.span(head), [*nested, A.NamePart(self.span(c[i : i + 1]), str(c[i]))])
+        return A.TypeRef(self.span(head), qn), i + 1
+
     def elaborated_var_decl(self, c: list[Any]) -> A.VarDecl:
-        qn = A.QualifiedName(self.span(c[1:2]), [A.NamePart(self.span(c[1:2]), str(c[1]))])
-        spec = _DeclSpec([str(c[0])], A.TypeRef(self.span(c[:2]), qn), self.span(c[:2]))
-        return A.VarDecl(self.span(c), spec.specifiers, [self._declarator(spec, d) for d in c[2:] if isinstance(d, _Declarator)])
+        type_ref, after = self._elaborated_type(c)
+        spec = _DeclSpec([str(c[0])], type_ref, type_ref.span)  # type: ignore[arg-type]
+        return A.VarDecl(self.span(c), spec.specifiers, [self._declarator(spec, d) for d in c[after:] if isinstance(d, _Declarator)])
+
+    def alias_elaborated(self, c: list[Any]) -> A.AliasDecl:
+        type_ref, _ = self._elaborated_type(c[2:])
+        return A.AliasDecl(self.span(c), str(c[1]), type_ref)
+
+    def alias_class(self, c: list[Any]) -> A.ClassDecl:
+        # `using X = struct _ {...};`: the struct is the declaration, under the alias's name.
+        decl: A.ClassDecl = c[2]
+        decl.name = str(c[1])
+        decl.span = self.span(c)
+        return decl
 
     def placement_new_expr(self, c: list[Any]) -> A.New:
         placement = c[1]
@@ -1215,13 +1236,14 @@ class Parser:
                         # The other reading got no further: undo it and report the first error.
                         del retagger.overrides[flipped_at]
                         exc = before_exc
-                last = retagger.last_name
-                if (isinstance(exc, UnexpectedToken) and last is not None and last[0] not in tried
-                        and len(tried) < MAX_RETAG_RETRIES and _directly_before(current, last[0], exc.token.start_pos)):
-                    # Read the name just before the error the other way (type <-> variable) and try again.
-                    tried.add(last[0])
-                    retagger.overrides[last[0]] = _FLIPS[last[1]]
-                    pending = (last[0], error_pos, exc)
+                candidates = [n for n in reversed(retagger.recent_names)
+                              if n[0] not in tried and _same_statement(current, n[0], error_pos)]
+                if isinstance(exc, UnexpectedToken) and candidates and len(tried) < MAX_RETAG_RETRIES:
+                    # Read a name just before the error the other way (type <-> variable) and try again.
+                    name_pos, tag = candidates[0]
+                    tried.add(name_pos)
+                    retagger.overrides[name_pos] = _FLIPS[tag]
+                    pending = (name_pos, error_pos, exc)
                     continue
                 diag, cut = _describe(exc, current, origin, self._retagger.scan.types)
                 if diag is not None:
@@ -1284,14 +1306,12 @@ def _error_offset(exc: UnexpectedInput) -> int:
     return getattr(exc, "pos_in_stream", None) or 0
 
 
-def _directly_before(text: str, name_pos: int, error_pos: int | None) -> bool:
-    """Is the name at `name_pos` the token right before `error_pos` (only blanks between)?"""
-    if error_pos is None or error_pos <= name_pos:
+def _same_statement(text: str, name_pos: int, error_pos: int) -> bool:
+    """Is the name at `name_pos` in the statement that fails at `error_pos` (no `;`, `{`, `}` between)?"""
+    if error_pos <= name_pos:
         return False
-    i = name_pos
-    while i < error_pos and (text[i].isalnum() or text[i] in "_$"):
-        i += 1
-    return not text[i:error_pos].strip()
+    between = text[name_pos:error_pos]
+    return ";" not in between and "{" not in between and "}" not in between
 
 
 def _cache_path() -> str | bool:
