@@ -52,6 +52,8 @@ PREDEFINED_MACROS: dict[str, str] = {
     "ASCEND_IS_AIC": "constexpr (g_coreType == AscendC::AIC)",
     "ASCEND_IS_NOT_AIV": "constexpr (g_coreType != AscendC::AIV)",
     "ASCEND_IS_NOT_AIC": "constexpr (g_coreType != AscendC::AIC)",
+    "ASC_IS_AIV": "constexpr (g_coreType == AscendC::AIV)",
+    "ASC_IS_AIC": "constexpr (g_coreType == AscendC::AIC)",
     # The CPU-debug assertion; its second argument is a statement block, so it must expand to parse.
     "ASCENDC_ASSERT(cond, behavior)": "do { if (!(cond)) { behavior; } } while (0)",
 }

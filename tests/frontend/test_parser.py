@@ -271,3 +271,13 @@ def test_parser_resynchronises_and_reports_independent_errors() -> None:
 def test_real_world_constructs_parse(snippet: str) -> None:
     program = load_text(snippet, "r.cpp")
     assert [f"{d.span}: {d.message}" for d in program.diagnostics] == []
+
+
+def test_function_type_alias_and_asc_is_aiv() -> None:
+    unit = parse("""
+        using BinaryOp = void (const LocalTensor<T>&, const LocalTensor<T>&, const int32_t&);
+        __global__ __aicore__ void k() { if ASC_IS_AIV { g(); } }
+    """)
+    alias = first(unit, A.AliasDecl)
+    assert alias.name == "BinaryOp" and alias.type.pointers == ["()"]
+    assert first(unit, A.If).is_constexpr
