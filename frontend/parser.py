@@ -388,7 +388,8 @@ class AstBuilder:
     def __init__(self) -> None:
         self.origin: OriginFn = lambda offset: ("<input>", 1, offset + 1)
         self.file = "<input>"
-        self._memo: dict[int, tuple[str, int, int]] = {}
+        # What lazy spans resolve through; Parser.parse gives each parse a fresh memoised one.
+        self._origin: OriginFn = _memoized(self.origin)
 
     # -- spans
     def _first(self, item: Any) -> int | None:
@@ -416,13 +417,6 @@ class AstBuilder:
                 if found is not None:
                     return found
         return None
-
-    def _origin(self, offset: int) -> tuple[str, int, int]:
-        # Nested nodes share first and last tokens: remember each offset's origin for this parse.
-        hit = self._memo.get(offset)
-        if hit is None:
-            hit = self._memo[offset] = self.origin(offset)
-        return hit
 
     def span(self, children: Sequence[Any]) -> LazySpan:
         start = end = None
@@ -1214,9 +1208,9 @@ class Parser:
             origin = _line_origin(text, file)
         self._builder.origin = origin
         self._builder.file = file
-        self._builder._memo = {}
-        # Lazy spans call back into this parse's origin map: give each parse its own bound memo function.
-        self._builder._origin = _memoized(origin)  # type: ignore[method-assign]
+        # Lazy spans call back into this parse's origin map; nested nodes share first and last tokens,
+        # so each offset is mapped once per parse.
+        self._builder._origin = _memoized(origin)
         diags: list[Diagnostic] = []
         current = text
         retagger = self._retagger
