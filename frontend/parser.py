@@ -769,6 +769,11 @@ class AstBuilder:
             base = replace(base, qualifiers=[*base.qualifiers, "const"])
         return _DeclSpec(specs, base, self.span(c))
 
+    def elaborated_specifiers(self, c: list[Any]) -> _DeclSpec:
+        # `__gm__ struct KernelInfo::TilingInfo*`: rebuild as ordinary specifiers around the named type.
+        type_ref, after = self._elaborated_type(c[1:])
+        return self.decl_specifiers([c[0], type_ref, *c[1 + after :]])
+
     def decl_prefixes(self, c: list[Any]) -> _Prefixes:
         return _Prefixes([str(x) for x in c if x is not None], self.span(c))
 

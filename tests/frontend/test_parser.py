@@ -266,6 +266,7 @@ def test_parser_resynchronises_and_reports_independent_errors() -> None:
         "void k() { auto f = [&](float a, float b) { return a < b; }; }",
         "namespace AscendC::Te { int x; }",
         "typedef struct { uint32_t n; } TilingDataDef;",
+        "extern __gm__ struct Cfg g_cfg; void f(GM_ADDR t) { auto p = (__gm__ struct K::Info*)t; }",
     ],
 )
 def test_real_world_constructs_parse(snippet: str) -> None:
