@@ -33,6 +33,7 @@ class Program:
 
     bundle: Bundle
     units: list[ParsedUnit] = field(default_factory=list)
+    _lines: dict[str, list[str]] = field(default_factory=dict, repr=False)  # split once per file, for rendering
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -47,15 +48,17 @@ class Program:
 
     def line(self, file: str, line: int) -> str | None:
         """Source line `line` of `file` as the user wrote it (for carets under diagnostics)."""
-        text = self.bundle.texts.get(file)
-        if text is None:
-            try:
-                with open(file, encoding="utf-8", errors="replace") as fh:
-                    text = fh.read()
-            except OSError:
-                return None
-            self.bundle.texts[file] = text
-        lines = text.splitlines()
+        lines = self._lines.get(file)
+        if lines is None:
+            text = self.bundle.texts.get(file)
+            if text is None:
+                try:
+                    with open(file, encoding="utf-8", errors="replace") as fh:
+                        text = fh.read()
+                except OSError:
+                    return None
+                self.bundle.texts[file] = text
+            lines = self._lines[file] = text.splitlines()
         return lines[line - 1] if 0 < line <= len(lines) else None
 
 
@@ -64,9 +67,16 @@ class _Placement:
 
     def __init__(self, units: Iterable[SourceUnit]) -> None:
         self.offsets = {os.path.normpath(u.path): (u.file, u.line_offset, u.col_offset) for u in units if u.embedded}
+        # Origins name few distinct files: normalise each name once, not on every lookup.
+        self._normalised: dict[str, str] = {}
 
     def place(self, file: str, line: int, col: int) -> tuple[str, int, int]:
-        hit = self.offsets.get(os.path.normpath(file)) if self.offsets else None
+        if not self.offsets:
+            return (file, line, col)
+        key = self._normalised.get(file)
+        if key is None:
+            key = self._normalised[file] = os.path.normpath(file)
+        hit = self.offsets.get(key)
         if hit is None:
             return (file, line, col)
         real, line_off, col_off = hit
@@ -87,9 +97,14 @@ class _Placement:
 
 
 def parse_unit(unit: SourceUnit, bundle: Bundle, defines: Mapping[str, str | None] | None = None,
-               include_dirs: tuple[str, ...] = ()) -> ParsedUnit:
-    placement = _Placement(bundle.units)
-    virtual = {os.path.normpath(k): v for k, v in bundle.virtual_files.items()}
+               include_dirs: tuple[str, ...] = (), placement: _Placement | None = None,
+               virtual: dict[str, str] | None = None) -> ParsedUnit:
+    """Preprocess and parse one source of `bundle`; `placement` and `virtual` are per-bundle tables
+    (built here when not given) so that load_bundle builds them once for all its units."""
+    if placement is None:
+        placement = _Placement(bundle.units)
+    if virtual is None:
+        virtual = _virtual_files(bundle)
 
     def read_file(path: str) -> str:
         hit = virtual.get(os.path.normpath(path))
@@ -123,12 +138,18 @@ def _without_echoes(parse_diags: list[Diagnostic], pp_diags: list[Diagnostic]) -
                                   and not (lexical and "end of input" in d.message))]
 
 
+def _virtual_files(bundle: Bundle) -> dict[str, str]:
+    return {os.path.normpath(k): v for k, v in bundle.virtual_files.items()}
+
+
 def load_bundle(bundle: Bundle, defines: Mapping[str, str | None] | None = None,
                 include_dirs: tuple[str, ...] = ()) -> Program:
     program = Program(bundle)
+    placement = _Placement(bundle.units)
+    virtual = _virtual_files(bundle)
     for unit in bundle.units:
         try:
-            program.units.append(parse_unit(unit, bundle, defines, include_dirs))
+            program.units.append(parse_unit(unit, bundle, defines, include_dirs, placement, virtual))
         except Exception as exc:  # a bug of ours must not become a traceback for the user
             span = Span.point(unit.file, unit.line_offset + 1, 1)
             diag = error(INTERNAL_ERROR, f"internal error while parsing this file: {type(exc).__name__}: {exc}", span,
