@@ -1,24 +1,116 @@
-"""`ascendir-opt`: runs pass pipelines over the AscendIR (in the spirit of mlir-opt / xdsl-opt).
+"""`ascendir-opt`: lowers AscendC (or reads AscendIR text) and runs a pass pipeline, like mlir-opt / xdsl-opt.
 
-The IR and its passes arrive with the IR issue; until then the tool says so plainly and exits 2.
+    ascendir-opt kernel.cpp                          # lower and print the IR
+    ascendir-opt kernel.cpp --passes cse,canonicalize --print-debuginfo
+    ascendir-opt module.mlir --passes mem2reg        # IR text in, IR text out (round-trips)
+
+Exit codes: 0 clean, 1 when the input has errors (diagnostics on stderr), 2 for usage or internal errors.
 """
 
 from __future__ import annotations
 
+import io
 import sys
 
 import click
 
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+IR_SUFFIXES = (".mlir", ".ir")
+
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("path", type=click.Path())
-@click.option("--passes", default="", help="Comma-separated pass pipeline.")
-@click.option("--print-ir", is_flag=True, help="Print the IR after the pipeline.")
-def main(path: str, passes: str, print_ir: bool) -> None:
-    """Lower PATH to AscendIR and run a pass pipeline."""
-    click.echo("ascendir-opt: the AscendIR lowering is not built yet (it comes with the IR issue); "
-               "use `ascendc-check --dump-ast` to inspect the frontend's output", err=True)
-    sys.exit(2)
+@click.option("--passes", default="", help="Comma-separated pass pipeline (see --list-passes).")
+@click.option("--print-ir/--no-print-ir", default=True, help="Print the IR after the pipeline (default: on).")
+@click.option("--print-debuginfo", is_flag=True, help="Print source locations (loc(...)) on every op.")
+@click.option("--list-passes", is_flag=True, help="List the passes and exit.")
+@click.option("--input-format", default="auto", help="How to read an AscendC input (auto, cpp, project, ...).")
+@click.option("--chip", default="910B2", show_default=True, help="Target chip.")
+@click.option("--dtype", "dtypes", multiple=True, metavar="DTYPE_X=half", help="Bind a DTYPE_<NAME> macro.")
+@click.option("-D", "--define", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro.")
+def main(path: str, passes: str, print_ir: bool, print_debuginfo: bool, list_passes: bool, input_format: str,
+         chip: str, dtypes: tuple[str, ...], defines: tuple[str, ...]) -> None:
+    """Lower PATH to AscendIR (or parse it, for .mlir files) and run a pass pipeline over it."""
+    from passes.registry import PASSES, UnknownPassError, parse_pipeline
+
+    if list_passes:
+        for name in sorted(PASSES):
+            click.echo(name)
+        sys.exit(EXIT_CLEAN)
+    try:
+        pipeline = parse_pipeline(passes)
+    except UnknownPassError as exc:
+        raise click.UsageError(str(exc)) from None
+    try:
+        code = run(path, pipeline, print_ir, print_debuginfo, input_format, chip, _pairs(dtypes), _pairs(defines))
+    except click.ClickException:
+        raise
+    except Exception as exc:  # a bug of ours must not print a traceback at the user
+        click.echo(f"ascendir-opt: internal error: {type(exc).__name__}: {exc}", err=True)
+        code = EXIT_ERROR
+    sys.exit(code)
+
+
+def _pairs(items: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not name:
+            raise click.BadParameter(f"'{item}' names nothing")
+        out[name] = value if sep else "1"
+    return out
+
+
+def run(path: str, pipeline: list, print_ir: bool, print_debuginfo: bool, input_format: str, chip: str,
+        dtypes: dict[str, str], defines: dict[str, str]) -> int:
+    from xdsl.parser import Parser
+    from xdsl.printer import Printer
+    from xdsl.utils.exceptions import ParseError, VerifyException
+
+    from ascendir.context import make_context
+    from frontend.diagnostics import render_text
+
+    ctx = make_context()
+    errors = 0
+    if path.endswith(IR_SUFFIXES):
+        try:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as exc:
+            click.echo(f"ascendir-opt: cannot read {path}: {exc.strerror}", err=True)
+            return EXIT_ERROR
+        try:
+            module = Parser(ctx, text, path).parse_module()
+        except ParseError as exc:
+            click.echo(str(exc), err=True)
+            return EXIT_FINDINGS
+    else:
+        from ascendir.lower import LoweringOptions, lower_program
+        from frontend.pipeline import load
+
+        program = load(path, input_format, defines or None)
+        diags = list(program.diagnostics)
+        result = lower_program(program, LoweringOptions(chip=chip, dtypes=dtypes))
+        diags += result.diagnostics
+        for d in diags:
+            click.echo(render_text(d, program.line), err=True)
+        errors = sum(1 for d in diags if d.is_error)
+        if any(d.code in ("ASC000", "ASC010") for d in diags):
+            return EXIT_ERROR
+        module = result.module
+    try:
+        module.verify()
+        for p in pipeline:
+            p.apply(ctx, module)
+        module.verify()
+    except VerifyException as exc:
+        click.echo(f"ascendir-opt: the IR does not verify: {str(exc).splitlines()[0]}", err=True)
+        return EXIT_ERROR
+    if print_ir:
+        out = io.StringIO()
+        Printer(stream=out, print_debuginfo=print_debuginfo).print_op(module)
+        click.echo(out.getvalue().rstrip("\n"))
+    return EXIT_FINDINGS if errors else EXIT_CLEAN
 
 
 if __name__ == "__main__":

@@ -1,0 +1,59 @@
+"""The AscendC API catalog: every API, overload, parameter struct, enum and element type of the
+reference (docs/ascendc-reference.md sections 2-5) as data, read by overload resolution, verifier
+rules, rule pages and training-data generation.
+
+The data lives in `data/*.toml` (schema and signature language: README.md); `load_catalog()` reads
+it once per process.
+"""
+
+from ascendir.catalog.loader import ARCHS, Catalog, CatalogError, build_catalog, load_catalog
+from ascendir.catalog.model import (
+    FAMILIES,
+    PARAM_KINDS,
+    VEC_POSITIONS,
+    Api,
+    CastRoute,
+    CastTable,
+    ClassDef,
+    ElementType,
+    EnumDef,
+    EnumValue,
+    MaskRule,
+    Overload,
+    Param,
+    QueueBinding,
+    QueueEvent,
+    Route,
+    StructDef,
+    StructField,
+    TypeParam,
+)
+from ascendir.catalog.signature import SignatureError
+
+__all__ = [
+    "ARCHS",
+    "FAMILIES",
+    "PARAM_KINDS",
+    "VEC_POSITIONS",
+    "Api",
+    "CastRoute",
+    "CastTable",
+    "Catalog",
+    "CatalogError",
+    "ClassDef",
+    "ElementType",
+    "EnumDef",
+    "EnumValue",
+    "MaskRule",
+    "Overload",
+    "Param",
+    "QueueBinding",
+    "QueueEvent",
+    "Route",
+    "SignatureError",
+    "StructDef",
+    "StructField",
+    "TypeParam",
+    "build_catalog",
+    "load_catalog",
+]

@@ -1,0 +1,24 @@
+"""The xDSL context every tool uses: the standard dialects the lowering emits plus ours."""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects.arith import Arith
+from xdsl.dialects.builtin import Builtin
+from xdsl.dialects.func import Func
+from xdsl.dialects.memref import MemRef
+from xdsl.dialects.scf import Scf
+
+from ascendir.dialects.ascendc import ASCENDC
+
+
+def make_context() -> Context:
+    ctx = Context()
+    for dialect in (Builtin, Arith, Func, MemRef, Scf, ASCENDC):
+        ctx.load_dialect(dialect)
+    try:
+        from ascendir.dialects.host import HOST
+    except ImportError:  # the host dialect is optional while it is being written
+        return ctx
+    ctx.load_dialect(HOST)
+    return ctx

@@ -1,0 +1,1 @@
+"""xDSL dialects of AscendIR."""

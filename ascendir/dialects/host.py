@@ -1,0 +1,834 @@
+"""The `host` dialect: the gert / platform API seen by an AscendC host tiling function.
+
+`ge::graphStatus TilingFunc(gert::TilingContext* context)` lowers to a `func.func` taking one
+`!host.tiling_context` and returning the graphStatus as `i32`. Its scalar C++ becomes `arith`, `scf`
+and `memref` cells; every call into the runtime becomes one small op here:
+
+* queries: input/output shapes and dtypes, operator attributes, the platform's core counts and memory
+  sizes. They are pure, so later passes may fold or drop them;
+* effects on the context: block dim, tiling key, workspace sizes;
+* the tiling struct: `host.tiling_data` is the context's own buffer viewed as a POD struct
+  (`GetTilingData<S>()`), `host.tiling_local` a legacy `BEGIN_TILING_DATA_DEF` object that only reaches
+  the context through `host.tiling_save` (`SaveToBuffer` + `SetDataSize`).
+
+Integer results use signless `i64` (`i32` for `ge::DataType` values, `i1` for predicates); the lowering
+casts to the C++ width it needs. `ascendir.host_eval` interprets these ops for concrete shapes.
+
+Example:
+
+    func.func @TilingFunc(%ctx: !host.tiling_context) -> i32 {
+      %x = host.input_shape %ctx[0] origin
+      %n = host.shape_size %x
+      %td = host.tiling_data %ctx : !host.tiling_data<"AddTilingData">
+      host.tiling_set %td["totalLength"], %n unsigned : !host.tiling_data<"AddTilingData">, i64
+      ...
+    }
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    I64,
+    AnyFloat,
+    AnyFloatConstr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    StringAttr,
+    UnitAttr,
+    f32,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.dialects.utils.enum_attribute import EnumAttribute
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    ParametrizedAttribute,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+    TypeAttribute,
+)
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    base,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+# ----------------------------------------------------------------------------------------------------
+# Data: ge::DataType and graphStatus
+# ----------------------------------------------------------------------------------------------------
+
+# Numeric values of `ge::DataType`, from the public CANN headers (graph/types.h). The lowering turns
+# `ge::DT_FLOAT16` into `arith.constant 1 : i32`; `host.input_dtype` yields the same numbers.
+GE_DATA_TYPES: dict[str, int] = {
+    "DT_FLOAT": 0,
+    "DT_FLOAT16": 1,
+    "DT_INT8": 2,
+    "DT_INT32": 3,
+    "DT_UINT8": 4,
+    "DT_INT16": 6,
+    "DT_UINT16": 7,
+    "DT_UINT32": 8,
+    "DT_INT64": 9,
+    "DT_UINT64": 10,
+    "DT_DOUBLE": 11,
+    "DT_BOOL": 12,
+    "DT_BF16": 27,
+}
+
+# numpy-style dtype names (what callers of the evaluator write) to `ge::DataType` names.
+NUMPY_TO_GE: dict[str, str] = {
+    "float32": "DT_FLOAT",
+    "float16": "DT_FLOAT16",
+    "int8": "DT_INT8",
+    "int32": "DT_INT32",
+    "uint8": "DT_UINT8",
+    "int16": "DT_INT16",
+    "uint16": "DT_UINT16",
+    "uint32": "DT_UINT32",
+    "int64": "DT_INT64",
+    "uint64": "DT_UINT64",
+    "float64": "DT_DOUBLE",
+    "bool": "DT_BOOL",
+    "bfloat16": "DT_BF16",
+}
+
+# Bytes per element, as `ge::GetSizeByDataType` reports them.
+GE_DATA_TYPE_SIZES: dict[int, int] = {
+    GE_DATA_TYPES["DT_FLOAT"]: 4,
+    GE_DATA_TYPES["DT_FLOAT16"]: 2,
+    GE_DATA_TYPES["DT_INT8"]: 1,
+    GE_DATA_TYPES["DT_INT32"]: 4,
+    GE_DATA_TYPES["DT_UINT8"]: 1,
+    GE_DATA_TYPES["DT_INT16"]: 2,
+    GE_DATA_TYPES["DT_UINT16"]: 2,
+    GE_DATA_TYPES["DT_UINT32"]: 4,
+    GE_DATA_TYPES["DT_INT64"]: 8,
+    GE_DATA_TYPES["DT_UINT64"]: 8,
+    GE_DATA_TYPES["DT_DOUBLE"]: 8,
+    GE_DATA_TYPES["DT_BOOL"]: 1,
+    GE_DATA_TYPES["DT_BF16"]: 2,
+}
+
+# `ge::graphStatus` is a uint32_t; a TilingFunc returns one of these.
+GRAPH_SUCCESS = 0
+GRAPH_FAILED = 0xFFFFFFFF
+
+
+# ----------------------------------------------------------------------------------------------------
+# Enums used as op properties (printed as bare keywords)
+# ----------------------------------------------------------------------------------------------------
+
+
+class ShapeKind(StrEnum):
+    """Which view of a tensor's shape: `GetOriginShape()` or `GetStorageShape()`."""
+
+    ORIGIN = "origin"
+    STORAGE = "storage"
+
+
+class CoreKind(StrEnum):
+    """Which core count: `GetCoreNumAiv()`, `GetCoreNumAic()` or `GetCoreNumVector()`."""
+
+    AIV = "aiv"
+    AIC = "aic"
+    VECTOR = "vector"
+
+
+class MemSpace(StrEnum):
+    """`platform_ascendc::CoreMemType` values accepted by `GetCoreMemSize`."""
+
+    UB = "UB"
+    L1 = "L1"
+    L0_A = "L0_A"
+    L0_B = "L0_B"
+    L0_C = "L0_C"
+    L2 = "L2"
+    HBM = "HBM"
+
+
+@irdl_attr_definition
+class ShapeKindAttr(EnumAttribute[ShapeKind], SpacedOpaqueSyntaxAttribute):
+    """Origin or storage shape."""
+
+    name = "host.shape_kind"
+
+
+@irdl_attr_definition
+class CoreKindAttr(EnumAttribute[CoreKind], SpacedOpaqueSyntaxAttribute):
+    """Kind of core being counted."""
+
+    name = "host.core_kind"
+
+
+@irdl_attr_definition
+class MemSpaceAttr(EnumAttribute[MemSpace], SpacedOpaqueSyntaxAttribute):
+    """On-chip or off-chip memory whose size is queried."""
+
+    name = "host.mem_space"
+
+
+# ----------------------------------------------------------------------------------------------------
+# Types
+# ----------------------------------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class TilingContextType(ParametrizedAttribute, TypeAttribute):
+    """`gert::TilingContext*`: the tiling function's only argument."""
+
+    name = "host.tiling_context"
+
+
+@irdl_attr_definition
+class ShapeType(ParametrizedAttribute, TypeAttribute):
+    """`gert::Shape`: a tensor's dimensions."""
+
+    name = "host.shape"
+
+
+@irdl_attr_definition
+class PlatformType(ParametrizedAttribute, TypeAttribute):
+    """`platform_ascendc::PlatformAscendC`: core counts and memory sizes of the target chip."""
+
+    name = "host.platform"
+
+
+@irdl_attr_definition
+class StringType(ParametrizedAttribute, TypeAttribute):
+    """A C string, as returned for a string operator attribute."""
+
+    name = "host.string"
+
+
+@irdl_attr_definition
+class IntListType(ParametrizedAttribute, TypeAttribute):
+    """`gert::TypedContinuousVector<int64_t>`: a list-of-int operator attribute."""
+
+    name = "host.int_list"
+
+
+@irdl_attr_definition
+class TilingDataType(ParametrizedAttribute, TypeAttribute):
+    """A tiling struct (`!host.tiling_data<"AddCustomTilingData">`), named as in the C++ source."""
+
+    name = "host.tiling_data"
+
+    struct_name: StringAttr
+
+    def __init__(self, struct_name: str | StringAttr) -> None:
+        if isinstance(struct_name, str):
+            struct_name = StringAttr(struct_name)
+        super().__init__(struct_name)
+
+
+# Result types `host.attr` may produce, one per attribute getter of gert::RuntimeAttrs.
+ATTR_RESULT_TYPES: dict[str, Attribute] = {
+    "int": i64,
+    "float": f32,
+    "bool": i1,
+    "str": StringType(),
+    "list_int": IntListType(),
+}
+
+
+def _check_index(index: IntegerAttr, what: str) -> None:
+    if index.value.data < 0:
+        raise VerifyException(f"{what} index must be non-negative, got {index.value.data}")
+
+
+# ----------------------------------------------------------------------------------------------------
+# Tensor queries
+# ----------------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class InputShapeOp(IRDLOperation):
+    """`context->GetInputShape(i)->GetOriginShape()` (or `GetStorageShape()`)."""
+
+    name = "host.input_shape"
+
+    context = operand_def(TilingContextType)
+    index = prop_def(IntegerAttr[I64])
+    kind = prop_def(ShapeKindAttr)
+    result = result_def(ShapeType)
+
+    traits = traits_def(Pure())
+    assembly_format = "$context `[` $index `]` $kind attr-dict"
+
+    def __init__(self, context: SSAValue, index: int, kind: ShapeKind = ShapeKind.ORIGIN) -> None:
+        super().__init__(
+            operands=[context],
+            properties={"index": IntegerAttr(index, i64), "kind": ShapeKindAttr(kind)},
+            result_types=[ShapeType()],
+        )
+
+    def verify_(self) -> None:
+        _check_index(self.index, "input")
+
+
+@irdl_op_definition
+class OutputShapeOp(IRDLOperation):
+    """`context->GetOutputShape(i)->GetOriginShape()` (or `GetStorageShape()`)."""
+
+    name = "host.output_shape"
+
+    context = operand_def(TilingContextType)
+    index = prop_def(IntegerAttr[I64])
+    kind = prop_def(ShapeKindAttr)
+    result = result_def(ShapeType)
+
+    traits = traits_def(Pure())
+    assembly_format = "$context `[` $index `]` $kind attr-dict"
+
+    def __init__(self, context: SSAValue, index: int, kind: ShapeKind = ShapeKind.ORIGIN) -> None:
+        super().__init__(
+            operands=[context],
+            properties={"index": IntegerAttr(index, i64), "kind": ShapeKindAttr(kind)},
+            result_types=[ShapeType()],
+        )
+
+    def verify_(self) -> None:
+        _check_index(self.index, "output")
+
+
+@irdl_op_definition
+class HasInputOp(IRDLOperation):
+    """`context->GetOptionalInputShape(i) != nullptr`: whether an optional input is present."""
+
+    name = "host.has_input"
+
+    context = operand_def(TilingContextType)
+    index = prop_def(IntegerAttr[I64])
+    result = result_def(i1)
+
+    traits = traits_def(Pure())
+    assembly_format = "$context `[` $index `]` attr-dict"
+
+    def __init__(self, context: SSAValue, index: int) -> None:
+        super().__init__(operands=[context], properties={"index": IntegerAttr(index, i64)}, result_types=[i1])
+
+    def verify_(self) -> None:
+        _check_index(self.index, "input")
+
+
+@irdl_op_definition
+class ShapeDimOp(IRDLOperation):
+    """`shape.GetDim(d)`."""
+
+    name = "host.shape_dim"
+
+    shape = operand_def(ShapeType)
+    dim = operand_def(i64)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$shape `[` $dim `]` attr-dict"
+
+    def __init__(self, shape: SSAValue, dim: SSAValue) -> None:
+        super().__init__(operands=[shape, dim], result_types=[i64])
+
+
+@irdl_op_definition
+class ShapeDimNumOp(IRDLOperation):
+    """`shape.GetDimNum()`: the rank."""
+
+    name = "host.shape_dim_num"
+
+    shape = operand_def(ShapeType)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$shape attr-dict"
+
+    def __init__(self, shape: SSAValue) -> None:
+        super().__init__(operands=[shape], result_types=[i64])
+
+
+@irdl_op_definition
+class ShapeSizeOp(IRDLOperation):
+    """`shape.GetShapeSize()`: the product of the dimensions."""
+
+    name = "host.shape_size"
+
+    shape = operand_def(ShapeType)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$shape attr-dict"
+
+    def __init__(self, shape: SSAValue) -> None:
+        super().__init__(operands=[shape], result_types=[i64])
+
+
+@irdl_op_definition
+class InputDtypeOp(IRDLOperation):
+    """`context->GetInputDesc(i)->GetDataType()` as its `ge::DataType` number."""
+
+    name = "host.input_dtype"
+
+    context = operand_def(TilingContextType)
+    index = prop_def(IntegerAttr[I64])
+    result = result_def(i32)
+
+    traits = traits_def(Pure())
+    assembly_format = "$context `[` $index `]` attr-dict"
+
+    def __init__(self, context: SSAValue, index: int) -> None:
+        super().__init__(
+            operands=[context], properties={"index": IntegerAttr(index, i64)}, result_types=[i32]
+        )
+
+    def verify_(self) -> None:
+        _check_index(self.index, "input")
+
+
+@irdl_op_definition
+class OutputDtypeOp(IRDLOperation):
+    """`context->GetOutputDesc(i)->GetDataType()` as its `ge::DataType` number."""
+
+    name = "host.output_dtype"
+
+    context = operand_def(TilingContextType)
+    index = prop_def(IntegerAttr[I64])
+    result = result_def(i32)
+
+    traits = traits_def(Pure())
+    assembly_format = "$context `[` $index `]` attr-dict"
+
+    def __init__(self, context: SSAValue, index: int) -> None:
+        super().__init__(
+            operands=[context], properties={"index": IntegerAttr(index, i64)}, result_types=[i32]
+        )
+
+    def verify_(self) -> None:
+        _check_index(self.index, "output")
+
+
+@irdl_op_definition
+class DtypeSizeOp(IRDLOperation):
+    """`ge::GetSizeByDataType(dtype)`: bytes per element."""
+
+    name = "host.dtype_size"
+
+    dtype = operand_def(i32)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$dtype attr-dict"
+
+    def __init__(self, dtype: SSAValue) -> None:
+        super().__init__(operands=[dtype], result_types=[i64])
+
+
+# ----------------------------------------------------------------------------------------------------
+# Operator attributes
+# ----------------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class AttrOp(IRDLOperation):
+    """`context->GetAttrs()->GetInt(i)` and friends; the getter follows the result type.
+
+    `i64` GetInt, `f32` GetFloat, `i1` GetBool, `!host.string` GetStr, `!host.int_list` GetListInt.
+    """
+
+    name = "host.attr"
+
+    context = operand_def(TilingContextType)
+    index = prop_def(IntegerAttr[I64])
+    result = result_def(AnyAttr())
+
+    traits = traits_def(Pure())
+    assembly_format = "$context `[` $index `]` attr-dict `:` type($result)"
+
+    def __init__(self, context: SSAValue, index: int, kind: str) -> None:
+        super().__init__(
+            operands=[context],
+            properties={"index": IntegerAttr(index, i64)},
+            result_types=[ATTR_RESULT_TYPES[kind]],
+        )
+
+    @property
+    def kind(self) -> str:
+        """The attribute kind read: int, float, bool, str or list_int."""
+        for kind, typ in ATTR_RESULT_TYPES.items():
+            if typ == self.result.type:
+                return kind
+        raise ValueError(f"host.attr has no kind for result type {self.result.type}")
+
+    def verify_(self) -> None:
+        _check_index(self.index, "attribute")
+        if self.result.type not in ATTR_RESULT_TYPES.values():
+            allowed = ", ".join(str(t) for t in ATTR_RESULT_TYPES.values())
+            raise VerifyException(f"host.attr result must be one of {allowed}, got {self.result.type}")
+
+
+@irdl_op_definition
+class HasAttrOp(IRDLOperation):
+    """`context->GetAttrs()->GetAttrPointer<T>(i) != nullptr`: whether an optional attribute is set."""
+
+    name = "host.has_attr"
+
+    context = operand_def(TilingContextType)
+    index = prop_def(IntegerAttr[I64])
+    result = result_def(i1)
+
+    traits = traits_def(Pure())
+    assembly_format = "$context `[` $index `]` attr-dict"
+
+    def __init__(self, context: SSAValue, index: int) -> None:
+        super().__init__(operands=[context], properties={"index": IntegerAttr(index, i64)}, result_types=[i1])
+
+    def verify_(self) -> None:
+        _check_index(self.index, "attribute")
+
+
+@irdl_op_definition
+class StrEqOp(IRDLOperation):
+    """`strcmp(s, "literal") == 0` / `std::string(s) == "literal"`."""
+
+    name = "host.str_eq"
+
+    value = operand_def(StringType)
+    literal = prop_def(StringAttr)
+    result = result_def(i1)
+
+    traits = traits_def(Pure())
+    assembly_format = "$value `,` $literal attr-dict"
+
+    def __init__(self, value: SSAValue, literal: str) -> None:
+        super().__init__(operands=[value], properties={"literal": StringAttr(literal)}, result_types=[i1])
+
+
+@irdl_op_definition
+class ListSizeOp(IRDLOperation):
+    """`list->GetSize()` of a list-of-int attribute."""
+
+    name = "host.list_size"
+
+    list = operand_def(IntListType)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$list attr-dict"
+
+    def __init__(self, list_value: SSAValue) -> None:
+        super().__init__(operands=[list_value], result_types=[i64])
+
+
+@irdl_op_definition
+class ListGetOp(IRDLOperation):
+    """`list->GetData()[i]` of a list-of-int attribute."""
+
+    name = "host.list_get"
+
+    list = operand_def(IntListType)
+    position = operand_def(i64)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$list `[` $position `]` attr-dict"
+
+    def __init__(self, list_value: SSAValue, position: SSAValue) -> None:
+        super().__init__(operands=[list_value, position], result_types=[i64])
+
+
+# ----------------------------------------------------------------------------------------------------
+# Platform
+# ----------------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class PlatformOp(IRDLOperation):
+    """`platform_ascendc::PlatformAscendC(context->GetPlatformInfo())`."""
+
+    name = "host.platform"
+
+    context = operand_def(TilingContextType)
+    result = result_def(PlatformType)
+
+    traits = traits_def(Pure())
+    assembly_format = "$context attr-dict"
+
+    def __init__(self, context: SSAValue) -> None:
+        super().__init__(operands=[context], result_types=[PlatformType()])
+
+
+@irdl_op_definition
+class CoreNumOp(IRDLOperation):
+    """`platform.GetCoreNumAiv()` / `GetCoreNumAic()` / `GetCoreNumVector()`."""
+
+    name = "host.core_num"
+
+    platform = operand_def(PlatformType)
+    kind = prop_def(CoreKindAttr)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$platform $kind attr-dict"
+
+    def __init__(self, platform: SSAValue, kind: CoreKind) -> None:
+        super().__init__(operands=[platform], properties={"kind": CoreKindAttr(kind)}, result_types=[i64])
+
+
+@irdl_op_definition
+class MemSizeOp(IRDLOperation):
+    """`platform.GetCoreMemSize(CoreMemType::X, size)`: bytes of one memory."""
+
+    name = "host.mem_size"
+
+    platform = operand_def(PlatformType)
+    space = prop_def(MemSpaceAttr)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$platform $space attr-dict"
+
+    def __init__(self, platform: SSAValue, space: MemSpace) -> None:
+        super().__init__(operands=[platform], properties={"space": MemSpaceAttr(space)}, result_types=[i64])
+
+
+@irdl_op_definition
+class LibWorkspaceSizeOp(IRDLOperation):
+    """`platform.GetLibApiWorkSpaceSize()`: the system workspace the high-level APIs need."""
+
+    name = "host.lib_workspace_size"
+
+    platform = operand_def(PlatformType)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$platform attr-dict"
+
+    def __init__(self, platform: SSAValue) -> None:
+        super().__init__(operands=[platform], result_types=[i64])
+
+
+# ----------------------------------------------------------------------------------------------------
+# Effects on the context
+# ----------------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class SetBlockDimOp(IRDLOperation):
+    """`context->SetBlockDim(n)`."""
+
+    name = "host.set_block_dim"
+
+    context = operand_def(TilingContextType)
+    value = operand_def(IntegerType)
+
+    assembly_format = "$context `,` $value attr-dict `:` type($value)"
+
+    def __init__(self, context: SSAValue, value: SSAValue) -> None:
+        super().__init__(operands=[context, value])
+
+
+@irdl_op_definition
+class SetTilingKeyOp(IRDLOperation):
+    """`context->SetTilingKey(k)`."""
+
+    name = "host.set_tiling_key"
+
+    context = operand_def(TilingContextType)
+    value = operand_def(IntegerType)
+
+    assembly_format = "$context `,` $value attr-dict `:` type($value)"
+
+    def __init__(self, context: SSAValue, value: SSAValue) -> None:
+        super().__init__(operands=[context, value])
+
+
+@irdl_op_definition
+class SetWorkspaceOp(IRDLOperation):
+    """`context->GetWorkspaceSizes(n)[i] = bytes`."""
+
+    name = "host.set_workspace"
+
+    context = operand_def(TilingContextType)
+    index = prop_def(IntegerAttr[I64])
+    value = operand_def(IntegerType)
+
+    assembly_format = "$context `[` $index `]` `,` $value attr-dict `:` type($value)"
+
+    def __init__(self, context: SSAValue, index: int, value: SSAValue) -> None:
+        super().__init__(operands=[context, value], properties={"index": IntegerAttr(index, i64)})
+
+    def verify_(self) -> None:
+        _check_index(self.index, "workspace")
+
+
+# ----------------------------------------------------------------------------------------------------
+# Tiling struct
+# ----------------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class TilingDataOp(IRDLOperation):
+    """`context->GetTilingData<S>()`: the context's tiling buffer viewed as struct S."""
+
+    name = "host.tiling_data"
+
+    context = operand_def(TilingContextType)
+    result = result_def(TilingDataType)
+
+    assembly_format = "$context attr-dict `:` type($result)"
+
+    def __init__(self, context: SSAValue, struct_name: str) -> None:
+        super().__init__(operands=[context], result_types=[TilingDataType(struct_name)])
+
+
+@irdl_op_definition
+class TilingLocalOp(IRDLOperation):
+    """`S tiling;` for a legacy `BEGIN_TILING_DATA_DEF(S)` class: zero-filled, saved with `host.tiling_save`."""
+
+    name = "host.tiling_local"
+
+    result = result_def(TilingDataType)
+
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, struct_name: str) -> None:
+        super().__init__(result_types=[TilingDataType(struct_name)])
+
+
+def _is_field_value_type(typ: Attribute) -> bool:
+    if isinstance(typ, IntegerType | AnyFloat):
+        return True
+    # a C array assigned whole (`tiling.set_shape(shapeArr)`)
+    return isinstance(typ, MemRefType) and isinstance(typ.element_type, IntegerType | AnyFloat)
+
+
+@irdl_op_definition
+class TilingSetOp(IRDLOperation):
+    """`tiling.set_f(v)` / `td->f = v`, or `td->f[i] = v` with an index; `unsigned` for unsigned fields."""
+
+    name = "host.tiling_set"
+
+    data = operand_def(TilingDataType)
+    field = prop_def(StringAttr)
+    position = opt_operand_def(i64)
+    value = operand_def(AnyAttr())
+    is_unsigned = opt_prop_def(UnitAttr, prop_name="unsigned")
+
+    assembly_format = (
+        "$data `[` $field `]` (`` `[` $position^ `]`)? `,` $value (`unsigned` $unsigned^)? "
+        "attr-dict `:` type($data) `,` type($value)"
+    )
+
+    def __init__(
+        self,
+        data: SSAValue,
+        field: str,
+        value: SSAValue,
+        position: SSAValue | None = None,
+        is_unsigned: bool = False,
+    ) -> None:
+        super().__init__(
+            operands=[data, position, value],
+            properties={"field": StringAttr(field), **({"unsigned": UnitAttr()} if is_unsigned else {})},
+        )
+
+    def verify_(self) -> None:
+        if not _is_field_value_type(self.value.type):
+            raise VerifyException(
+                f"host.tiling_set value must be an integer, a float or a memref of them, got {self.value.type}"
+            )
+        if self.position is not None and isinstance(self.value.type, MemRefType):
+            raise VerifyException("host.tiling_set with an index takes a scalar value")
+
+
+@irdl_op_definition
+class TilingGetOp(IRDLOperation):
+    """Reads back a field (`tiling.get_f()` / `td->f`), or `td->f[i]` with an index."""
+
+    name = "host.tiling_get"
+
+    data = operand_def(TilingDataType)
+    field = prop_def(StringAttr)
+    position = opt_operand_def(i64)
+    result = result_def(base(IntegerType) | AnyFloatConstr)
+
+    assembly_format = (
+        "$data `[` $field `]` (`` `[` $position^ `]`)? attr-dict `:` type($data) `->` type($result)"
+    )
+
+    def __init__(
+        self, data: SSAValue, field: str, result_type: Attribute, position: SSAValue | None = None
+    ) -> None:
+        super().__init__(
+            operands=[data, position], properties={"field": StringAttr(field)}, result_types=[result_type]
+        )
+
+
+@irdl_op_definition
+class TilingSaveOp(IRDLOperation):
+    """`tiling.SaveToBuffer(...)` + `SetDataSize(...)`: copies a local tiling struct into the context."""
+
+    name = "host.tiling_save"
+
+    data = operand_def(TilingDataType)
+    context = operand_def(TilingContextType)
+
+    assembly_format = "$data `,` $context attr-dict `:` type($data)"
+
+    def __init__(self, data: SSAValue, context: SSAValue) -> None:
+        super().__init__(operands=[data, context])
+
+
+Host = Dialect(
+    "host",
+    [
+        InputShapeOp,
+        OutputShapeOp,
+        HasInputOp,
+        ShapeDimOp,
+        ShapeDimNumOp,
+        ShapeSizeOp,
+        InputDtypeOp,
+        OutputDtypeOp,
+        DtypeSizeOp,
+        AttrOp,
+        HasAttrOp,
+        StrEqOp,
+        ListSizeOp,
+        ListGetOp,
+        PlatformOp,
+        CoreNumOp,
+        MemSizeOp,
+        LibWorkspaceSizeOp,
+        SetBlockDimOp,
+        SetTilingKeyOp,
+        SetWorkspaceOp,
+        TilingDataOp,
+        TilingLocalOp,
+        TilingSetOp,
+        TilingGetOp,
+        TilingSaveOp,
+    ],
+    [
+        TilingContextType,
+        ShapeType,
+        PlatformType,
+        StringType,
+        IntListType,
+        TilingDataType,
+        ShapeKindAttr,
+        CoreKindAttr,
+        MemSpaceAttr,
+    ],
+)

@@ -1,0 +1,185 @@
+"""AST to IR: every kernel of a program becomes one `ascendc.kernel` op in a builtin module.
+
+    result = lower_program(frontend.pipeline.load("op_project/"), LoweringOptions(chip="910B2"))
+    result.module      # ModuleOp holding the kernels
+    result.diagnostics # ASC100-ASC105: unknown APIs, no matching overload, undeclared names, ...
+
+The lowering never raises on user input: what it cannot model becomes a diagnostic, and the kernel is
+still produced (with the unmodelled statement left out), so the verifier can check the rest.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from xdsl.builder import Builder, InsertPoint
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.ir import Block, Region
+
+from ascendir.dialects import ascendc as asc
+from ascendir.lower import ctypes as C
+from ascendir.lower.catalog_view import CatalogView
+from ascendir.lower.diagnostics import Reporter, span_of
+from ascendir.lower.function import Frame, FunctionLowerer, Unsupported
+from ascendir.lower.scope import Scope, collect
+from ascendir.lower.values import Val
+from frontend import ast as A
+from frontend.diagnostics import Diagnostic, Note, error
+from frontend.pipeline import Program
+
+INTERNAL_ERROR = "ASC000"
+
+# ge dtype names in op json -> the C type DTYPE_<NAME> expands to.
+GE_DTYPES = {
+    "float16": "half", "fp16": "half", "half": "half", "float": "float", "float32": "float", "fp32": "float",
+    "bfloat16": "bfloat16_t", "bf16": "bfloat16_t", "int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t",
+    "uint16": "uint16_t", "int32": "int32_t", "uint32": "uint32_t", "int64": "int64_t", "uint64": "uint64_t",
+    "bool": "bool", "double": "double", "float64": "double", "int4": "int4b_t",
+}  # fmt: skip
+
+
+@dataclass
+class LoweringOptions:
+    chip: str = "910B2"
+    # DTYPE_<NAME> -> C type name; filled from the op json when absent
+    dtypes: dict[str, str] = field(default_factory=dict)
+    # the tiling struct GET_TILING_DATA reads; found from the program when None
+    tiling_struct: str | None = None
+
+
+@dataclass
+class LoweringResult:
+    module: ModuleOp
+    diagnostics: list[Diagnostic]
+    kernels: list[asc.KernelOp]
+
+
+def lower_program(program: Program, options: LoweringOptions | None = None) -> LoweringResult:
+    options = options or LoweringOptions()
+    reporter = Reporter()
+    kernel_units = [u for u in program.units if u.unit.role in ("kernel", "header")]
+    all_units = [u.ast for u in program.units]
+    scope = collect([u.ast for u in kernel_units])
+    # tiling layouts may live in host headers the kernel never includes (the build generates the glue)
+    for name, ts in collect(all_units).tiling_structs.items():
+        scope.tiling_structs.setdefault(name, ts)
+    host_scope = collect([u.ast for u in program.units if u.unit.role in ("host", "tiling_header")])
+    dtypes = dict(options.dtypes) or dtype_bindings(program)
+    opts = LoweringOptions(options.chip, dtypes, options.tiling_struct or _tiling_struct(scope, host_scope))
+    catalog = CatalogView.get()
+    module = ModuleOp([])
+    kernels: list[asc.KernelOp] = []
+    for fn, template in scope.kernels:
+        if fn.body is None:
+            continue
+        lowerer = FunctionLowerer(scope, reporter, catalog, opts)
+        try:
+            kernel = lower_kernel(lowerer, fn, template)
+        except Exception as exc:  # a bug of ours must not become a traceback for the user
+            if os.environ.get("ASCENDIR_DEBUG"):
+                raise
+            reporter.add(error(INTERNAL_ERROR, f"internal error while lowering '{fn.name.parts[-1].name}': "
+                               f"{type(exc).__name__}: {exc}", span_of(fn),
+                               Note("please report this with the input file", kind="help")))
+            continue
+        module.body.block.add_op(kernel)
+        kernels.append(kernel)
+    return LoweringResult(module, reporter.diagnostics, kernels)
+
+
+def dtype_bindings(program: Program) -> dict[str, str]:
+    """DTYPE_<NAME> for every input and output of the op json: its first listed dtype."""
+    out: dict[str, str] = {}
+    for op in program.bundle.op_json or []:
+        for key in ("input_desc", "output_desc"):
+            for desc in op.get(key, []) or []:  # type: ignore[union-attr]
+                if not isinstance(desc, dict):
+                    continue
+                name = str(desc.get("name", "")).upper()
+                types = desc.get("type") or desc.get("types") or []
+                first = types[0] if isinstance(types, list) and types else types if isinstance(types, str) else None
+                if name and isinstance(first, str):
+                    c_type = GE_DTYPES.get(first.lower().removeprefix("dt_"))
+                    if c_type:
+                        out[f"DTYPE_{name}"] = c_type
+                        out[f"ORIG_DTYPE_{name}"] = c_type
+    return out
+
+
+def _tiling_struct(scope: Scope, host: Scope) -> str | None:
+    if scope.default_tiling:
+        return scope.default_tiling
+    registered = list(host.registered_tiling.values()) or list(scope.registered_tiling.values())
+    if registered:
+        return registered[0]
+    defs = [n for n, ts in {**host.tiling_structs, **scope.tiling_structs}.items()
+            if n.endswith("TilingData") or n.endswith("Tiling")]
+    return defs[0] if len(defs) == 1 else None
+
+
+def lower_kernel(lw: FunctionLowerer, fn: A.FunctionDecl, template: list[A.TemplateParam] | None) -> asc.KernelOp:
+    name = fn.name.parts[-1].name
+    types: dict[str, object] = {}
+    if template:
+        types = _kernel_template_bindings(lw, fn, template)
+    frame = Frame(name, [{}], None, types, lw.assigned_names(fn.body) if fn.body else set())
+    lw.frames.append(frame)
+    param_types = []
+    for p in fn.params:
+        t = lw.resolve_type(p.type)
+        if isinstance(t, C.Pointer) and not t.gm:
+            t = C.Pointer(t.pointee, gm=True)  # kernel pointer arguments live in GM
+        param_types.append(t)
+    block = Block(arg_types=[C.ir_type(t) for t in param_types])
+    lw.builder = Builder(InsertPoint.at_end(block))
+    for p, t, arg in zip(fn.params, param_types, block.args):
+        if p.name is None:
+            continue
+        arg.name_hint = p.name
+        value = Val(t, arg)
+        if p.name in frame.assigned:
+            lw.bind(p.name, lw.new_cell(t, p.name, p, value))
+        else:
+            lw.bind(p.name, value)
+    assert fn.body is not None
+    lw.lower_stmts(fn.body.body, top=True)
+    lw.frames.pop()
+    lw.builder.insert(asc.ReturnOp.create())
+    block.last_op.location = lw.loc(fn.body)  # type: ignore[union-attr]
+    kernel = asc.KernelOp(name, [C.ir_type(t) for t in param_types], Region(block), lw.kernel_type)
+    kernel.location = lw.loc(fn)
+    return kernel
+
+
+def _kernel_template_bindings(lw: FunctionLowerer, fn: A.FunctionDecl, params: list[A.TemplateParam]) -> dict[str, object]:
+    """A template kernel is checked for the arguments of its first launch, else its defaults."""
+    name = fn.name.parts[-1].name
+    targs: list[A.TemplateArg] | None = None
+    for launch in lw.scope.launches:
+        k = launch.kernel
+        if isinstance(k, A.Name) and k.qname.parts[-1].name == name:
+            targs = k.qname.parts[-1].template_args
+            break
+    types: dict[str, object] = {}
+    lw.frames.append(Frame(name, [{}], None, {}, set()))
+    try:
+        missing = False
+        for i, p in enumerate(params):
+            if p.name is None:
+                continue
+            if targs and i < len(targs):
+                types[p.name] = lw._template_arg_value(targs[i])
+            elif p.default is not None:
+                types[p.name] = lw._default_template_value(p)
+            else:
+                missing = True
+                types[p.name] = C.Scalar("half") if p.kind == "type" else 1
+        if missing and targs is None:
+            lw.report.no_instantiation(name, fn)
+    finally:
+        lw.frames.pop()
+    return types
+
+
+__all__ = ["LoweringOptions", "LoweringResult", "lower_program", "dtype_bindings", "Unsupported", "StringAttr"]

@@ -1,0 +1,622 @@
+"""Lowering of calls: user functions and methods (inlined), AscendC APIs (resolved against the catalog),
+and the macros of the kernel entry (GET_TILING_DATA, TILING_KEY_IS, KERNEL_TASK_TYPE_DEFAULT)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr
+from xdsl.ir import Attribute, SSAValue
+
+from ascendir.dialects import ascendc as asc
+from ascendir.lower import ctypes as C
+from ascendir.lower.ctypes import CType, Scalar
+from ascendir.lower.function import _TRANSPARENT_NAMESPACES, Unsupported
+from ascendir.lower.values import Cell, Instance, Val
+from frontend import ast as A
+
+if TYPE_CHECKING:
+    from ascendir.lower.function import FunctionLowerer
+
+# Calls that only matter to the CPU-debug build or to the build system.
+_IGNORED_CALLS = {
+    "assert", "ASSERT", "static_assert", "KERNEL_LOG", "REGISTER_TILING_DEFAULT", "REGISTER_TILING_FOR_TILINGKEY",
+    "ASCENDC_TPL_SEL_PARAM", "ICPU_SET_TILING_KEY", "AscendCUtils", "__builtin_expect", "TRACE_START",
+    "TRACE_STOP", "SetKernelMode", "ICPU_RUN_KF", "ENABLE_DETERMINISTIC", "CHECK_ACL", "printf", "PRINTF",
+    "DumpTensor", "DumpAccChkPoint", "AscendCDumpTensor",
+}  # fmt: skip
+
+_KERNEL_TYPES = {
+    "KERNEL_TYPE_AIV_ONLY": "aiv", "KERNEL_TYPE_AIC_ONLY": "aic", "KERNEL_TYPE_MIX_AIC_1_1": "mix_aic_1_1",
+    "KERNEL_TYPE_MIX_AIC_1_2": "mix_aic_1_2", "KERNEL_TYPE_MIX_AIV_1_0": "mix_aiv_1_0",
+    "KERNEL_TYPE_MIX_AIC_1_0": "mix_aic_1_0", "KERNEL_TYPE_MIX_VECTOR_CORE": "mix_vector_core",
+}  # fmt: skip
+
+
+def lower_call(lw: FunctionLowerer, e: A.Call, expected: CType | None) -> Val:
+    callee = e.callee
+    if isinstance(callee, A.Member):
+        return _method_call(lw, e, callee, expected)
+    if isinstance(callee, A.Name):
+        return _named_call(lw, e, callee, expected)
+    raise Unsupported("call through an expression that is not a function name", e)
+
+
+# ----------------------------------------------------------------------------------------------------
+# free functions, macros and static members
+# ----------------------------------------------------------------------------------------------------
+
+
+def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType | None) -> Val:
+    all_parts = callee.qname.parts
+    parts = [p for p in all_parts if p.name not in _TRANSPARENT_NAMESPACES]
+    if not parts:
+        raise Unsupported("call of a namespace", e)
+    name = parts[-1].name
+    targs = parts[-1].template_args
+    explicit_ascendc = any(p.name == "AscendC" for p in all_parts)
+
+    if name in _IGNORED_CALLS:
+        return Val(C.VoidT())
+    macro = _MACROS.get(name)
+    if macro is not None:
+        return macro(lw, e)
+    if len(parts) == 2 and parts[0].name in lw.scope.classes:
+        info = lw.scope.classes[parts[0].name]
+        methods = info.methods.get(name)
+        if methods:
+            args = _lower_args(lw, e.args)
+            return lw.inline_function(_by_arity(methods, len(args), e, name), args, None, e)
+    # a call inside a class body to a method of the same class
+    this = lw.frame.this
+    if this is not None and len(parts) == 1 and name in this.info.methods:
+        args = _lower_args(lw, e.args)
+        fn = _by_arity(this.info.methods[name], len(args), e, name)
+        return lw.inline_function(fn, args, this, e, _explicit_types(lw, fn, targs, args))
+    if len(parts) == 1:
+        local = lw.lookup(name)
+        if local is not None:
+            raise Unsupported(f"call of '{name}', which is a variable", e)
+    if name in lw.scope.functions and not explicit_ascendc:
+        args = _lower_args(lw, e.args)
+        fn = _by_arity(lw.scope.functions[name], len(args), e, name)
+        if _copies_tiling(args):
+            return _tiling_copy(lw, e, args)
+        return lw.inline_function(fn, args, None, e, _explicit_types(lw, fn, targs, args))
+    if name == "GetTPipePtr" and not e.args:
+        if not lw.pipes:
+            raise Unsupported("GetTPipePtr() before any TPipe is declared", e)
+        return Val(C.Pointer(C.PipeT()), lw.pipes[0])
+    if name in ("min", "max") and len(e.args) == 2 and not lw.catalog.has_api(name):
+        return _min_max(lw, e, name)
+    t = lw.named_type(name, targs)
+    if not isinstance(t, C.UnknownT):
+        return lw.init_list(t, e.args, e)  # `DataCopyParams(1, n, 0, 0)`, `half(0)`
+    if lw.catalog.has_api(name):
+        return api_call(lw, e, name, None, None, targs, expected)
+    if explicit_ascendc or lw.catalog.closest(name):
+        lw.report.unknown_api(name, e, lw.catalog.closest(name))
+        return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
+    lw.report.undeclared(name, e.callee)
+    return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
+
+
+def _copies_tiling(args: Sequence[Val]) -> bool:
+    """`CopyTiling(&tilingStruct, tilingGM)`: a helper that copies the tiling words from GM into a local
+    struct through an int pointer. Byte-level copies into a struct are not modelled; the effect is."""
+    has_struct = any(isinstance(a.ctype, C.Pointer) and isinstance(a.ctype.pointee, C.TilingT)
+                     and isinstance(a.obj, Cell) for a in args)
+    has_gm = any(isinstance(a.ctype, C.Pointer) and a.ctype.gm for a in args)
+    return has_struct and has_gm and len(args) == 2
+
+
+def _tiling_copy(lw: FunctionLowerer, e: A.Call, args: Sequence[Val]) -> Val:
+    cell = next(a.obj for a in args if isinstance(a.obj, Cell))
+    ptr = next(a for a in args if isinstance(a.ctype, C.Pointer) and a.ctype.gm)
+    assert isinstance(cell, Cell) and isinstance(cell.ctype, C.TilingT)
+    op = asc.GetTilingDataOp.create(operands=[lw.ssa(ptr, e)], result_types=[asc.TilingType(cell.ctype.name)])
+    lw.store(cell, Val(cell.ctype, lw.emit(op, e).results[0]), e)
+    return Val(C.VoidT())
+
+
+def _by_arity(fns: Sequence[A.FunctionDecl], n: int, node: A.Node, name: str) -> A.FunctionDecl:
+    with_body = [f for f in fns if f.body is not None] or list(fns)
+    for f in with_body:
+        required = sum(1 for p in f.params if p.default is None and p.name is not None and not p.variadic)
+        if required <= n <= len(f.params) or any(p.variadic for p in f.params):
+            return f
+    if len(with_body) == 1:
+        return with_body[0]
+    raise Unsupported(f"no overload of '{name}' takes {n} arguments", node)
+
+
+def _explicit_types(lw: FunctionLowerer, fn: A.FunctionDecl, targs: list[A.TemplateArg] | None,
+                    args: Sequence[Val]) -> dict[str, object]:
+    """Template bindings of a function template: explicit arguments, then deduction from the arguments."""
+    params = lw.scope.function_templates.get(id(fn)) or []
+    bound: dict[str, object] = {}
+    for i, p in enumerate(params):
+        if p.name is None:
+            continue
+        if targs and i < len(targs):
+            bound[p.name] = lw._template_arg_value(targs[i])
+    names = {p.name for p in params if p.name}
+    for param, arg in zip(fn.params, args):
+        _deduce(param.type, arg.ctype, names, bound)
+    for p in params:
+        if p.name and p.name not in bound and p.default is not None:
+            bound[p.name] = lw._default_template_value(p)
+    return bound
+
+
+def _deduce(t: A.TypeRef, actual: CType, names: set[str], bound: dict[str, object]) -> None:
+    if isinstance(t.base, str):
+        return
+    last = t.base.parts[-1]
+    if last.name in names and last.name not in bound and not last.template_args:
+        if isinstance(actual, C.Pointer) and t.pointers and "*" in t.pointers:
+            actual = actual.pointee
+        bound[last.name] = actual
+        return
+    if last.template_args and isinstance(actual, C.LocalTensorT | C.GlobalTensorT):
+        arg = last.template_args[0].value
+        if isinstance(arg, A.TypeRef) and isinstance(arg.base, A.QualifiedName):
+            n = arg.base.parts[-1].name
+            if n in names and n not in bound and actual.elem is not None:
+                bound[n] = actual.elem
+
+
+def _min_max(lw: FunctionLowerer, e: A.Call, name: str) -> Val:
+    a, b = lw.expr(e.args[0]), lw.expr(e.args[1])
+    less = lw.compare("<", a, b, e)
+    if isinstance(a.ctype, Scalar) and isinstance(b.ctype, Scalar):
+        t = C.common_type(a.ctype, b.ctype)
+        a, b = lw.convert(a, t, e), lw.convert(b, t, e)
+        if less.const is not None:
+            return (a if less.const else b) if name == "min" else (b if less.const else a)
+        first, second = (a, b) if name == "min" else (b, a)
+        op = arith.SelectOp(lw.ssa(less, e), lw.ssa(first, e), lw.ssa(second, e))
+        return Val(t, lw.emit(op, e).results[0])
+    raise Unsupported(f"{name} of non-arithmetic values", e)
+
+
+def _opaque(lw: FunctionLowerer, e: A.Call, name: str, args: Sequence[Val]) -> Val:
+    operands = [a.ssa for a in args if a.ssa is not None]
+    op = asc.OpaqueCallOp.create(operands=operands, properties={"callee": StringAttr(name)})
+    lw.emit(op, e)
+    return Val(C.UnknownT(name))
+
+
+def _lower_args(lw: FunctionLowerer, args: Sequence[A.Node], tolerant: bool = False) -> list[Val]:
+    out: list[Val] = []
+    for a in args:
+        if isinstance(a, A.TypeRef):
+            t = lw.resolve_type(a)
+            out.append(Val(t, obj=("type", t)))
+            continue
+        if isinstance(a, A.InitList):
+            out.append(Val(C.UnknownT("init-list"), obj=("init", a)))
+            continue
+        if tolerant:
+            try:
+                out.append(lw.expr(a))
+            except Unsupported:
+                out.append(Val(C.UnknownT()))
+        else:
+            out.append(lw.expr(a))
+    return out
+
+
+# ----------------------------------------------------------------------------------------------------
+# the kernel-entry macros
+# ----------------------------------------------------------------------------------------------------
+
+
+def _macro_name_arg(node: A.Node) -> str | None:
+    if isinstance(node, A.Name):
+        return node.qname.parts[-1].name
+    if isinstance(node, A.TypeRef) and isinstance(node.base, A.QualifiedName):
+        return node.base.parts[-1].name
+    if isinstance(node, A.TypeArgExpr):
+        return _macro_name_arg(node.type)
+    return None
+
+
+def _get_tiling_data(lw: FunctionLowerer, e: A.Call) -> Val:
+    """GET_TILING_DATA(td, tiling) and its WITH_STRUCT / PTR forms: declares `td`."""
+    callee = e.callee
+    assert isinstance(callee, A.Name)
+    macro = callee.qname.parts[-1].name
+    args = e.args
+    struct: str | None = None
+    if macro in ("GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_PTR_WITH_STRUCT") and len(args) == 3:
+        struct = _macro_name_arg(args[0])
+        args = args[1:]
+    if len(args) < 2:
+        raise Unsupported(f"{macro} needs a variable name and the tiling pointer", e)
+    var = _macro_name_arg(args[0])
+    if var is None:
+        raise Unsupported(f"the first argument of {macro} must be a name", e)
+    struct = struct or lw.options.tiling_struct or "TilingData"  # type: ignore[attr-defined]
+    ptr = lw.expr(args[1])
+    p = lw.ssa(ptr, e)
+    if not isinstance(p.type, asc.GmPtrType):
+        raise Unsupported(f"{macro} needs the kernel's tiling pointer", e)
+    op = asc.GetTilingDataOp.create(operands=[p], result_types=[asc.TilingType(struct)])
+    value = lw.emit(op, e).results[0]
+    value.name_hint = var
+    val = Val(C.TilingT(struct), value)
+    if macro == "GET_TILING_DATA_PTR_WITH_STRUCT":
+        lw.bind(var, Val(C.Pointer(C.TilingT(struct), gm=True), p))
+    else:
+        lw.bind(var, val)
+    return Val(C.VoidT())
+
+
+def _get_tiling_data_member(lw: FunctionLowerer, e: A.Call) -> Val:
+    """GET_TILING_DATA_MEMBER(Struct, member, var, tiling): declares `var` as one field."""
+    if len(e.args) != 4:
+        raise Unsupported("GET_TILING_DATA_MEMBER takes four arguments", e)
+    struct, member, var = (_macro_name_arg(a) for a in e.args[:3])
+    if not (struct and member and var):
+        raise Unsupported("GET_TILING_DATA_MEMBER needs names", e)
+    p = lw.ssa(lw.expr(e.args[3]), e)
+    tiling = Val(C.TilingT(struct), lw.emit(asc.GetTilingDataOp.create(operands=[p], result_types=[asc.TilingType(struct)]), e).results[0])
+    lw.bind(var, lw.tiling_field(tiling, member, e))
+    return Val(C.VoidT())
+
+
+def _tiling_key_is(lw: FunctionLowerer, e: A.Call) -> Val:
+    key = lw.const_eval(e.args[0]) if e.args else None
+    if not isinstance(key, int):
+        raise Unsupported("TILING_KEY_IS needs a constant key", e)
+    op = asc.TilingKeyIsOp.create(properties={"key": IntAttr(key)}, result_types=[C.scalar_ir_type(C.BOOL)])
+    return Val(C.BOOL, lw.emit(op, e).results[0])
+
+
+def _kernel_task_type(lw: FunctionLowerer, e: A.Call) -> Val:
+    if e.args:
+        name = _macro_name_arg(e.args[-1])
+        if name in _KERNEL_TYPES and (lw.kernel_type == "default" or e.callee.qname.parts[-1].name == "KERNEL_TASK_TYPE_DEFAULT"):  # type: ignore[union-attr]
+            lw.kernel_type = _KERNEL_TYPES[name]
+    return Val(C.VoidT())
+
+
+_MACROS = {
+    "GET_TILING_DATA": _get_tiling_data,
+    "GET_TILING_DATA_WITH_STRUCT": _get_tiling_data,
+    "GET_TILING_DATA_PTR_WITH_STRUCT": _get_tiling_data,
+    "GET_TILING_DATA_MEMBER": _get_tiling_data_member,
+    "TILING_KEY_IS": _tiling_key_is,
+    "KERNEL_TASK_TYPE_DEFAULT": _kernel_task_type,
+    "KERNEL_TASK_TYPE": _kernel_task_type,
+}
+
+
+# ----------------------------------------------------------------------------------------------------
+# methods
+# ----------------------------------------------------------------------------------------------------
+
+
+def _method_call(lw: FunctionLowerer, e: A.Call, callee: A.Member, expected: CType | None) -> Val:
+    name = callee.member
+    targs = callee.template_args
+    if isinstance(callee.obj, A.This):
+        if lw.frame.this is None:
+            raise Unsupported("'this' outside a member function", e)
+        recv = Val(lw.frame.this.ctype, obj=lw.frame.this)
+    else:
+        recv = lw.expr(callee.obj)
+    if isinstance(recv.ctype, C.Pointer) and isinstance(recv.obj, Instance):
+        recv = Val(recv.obj.ctype, obj=recv.obj)
+    elif isinstance(recv.ctype, C.Pointer) and not isinstance(recv.ctype.pointee, Scalar | C.VoidT):
+        recv = Val(recv.ctype.pointee, recv.ssa, obj=recv.obj)  # `pipe->InitBuffer(...)`: objects, not memory
+    inst = recv.obj if isinstance(recv.obj, Instance) else None
+    if inst is not None:
+        methods = inst.info.methods.get(name)
+        if not methods:
+            raise Unsupported(f"'{inst.info.name}' has no method '{name}'", e)
+        args = _lower_args(lw, e.args)
+        fn = _by_arity(methods, len(args), e, name)
+        return lw.inline_function(fn, args, inst, e, _explicit_types(lw, fn, targs, args))
+    t = recv.ctype
+    if isinstance(t, C.ObjectT) and t.name.startswith("LocalMemAllocator") and name == "Alloc":
+        return _local_alloc(lw, e, recv, targs, expected)
+    receiver = _receiver_name(t)
+    if receiver is None:
+        raise Unsupported(f"method '{name}' called on a value of type {t}", e)
+    special = _DEDICATED.get((receiver, name))
+    if special is not None:
+        result = special(lw, e, recv, targs, expected)
+        if result is not None:
+            return result
+    if not lw.catalog.has_api(name, receiver):
+        closest = lw.catalog.closest(name, receiver)
+        lw.report.unknown_api(f"{receiver}::{name}", e, closest)
+        return _opaque(lw, e, f"{receiver}::{name}", [recv, *_lower_args(lw, e.args, tolerant=True)])
+    return api_call(lw, e, name, receiver, recv, targs, expected)
+
+
+_HARDWARE_POSITION = {"UB": "VECCALC", "L1": "A1", "L0A": "A2", "L0B": "B2", "L0C": "CO1", "BIAS": "C2"}
+
+
+def _local_alloc(lw: FunctionLowerer, e: A.Call, recv: Val, targs: list[A.TemplateArg] | None,
+                 expected: CType | None) -> Val:
+    """`Alloc<T, N>()`, `Alloc<TPosition::X, T>(n)`, `Alloc<TPosition::X, T, N>()`."""
+    values = [lw._template_arg_value(a) for a in targs or []]
+    position = next((v for v in values if isinstance(v, str) and v in asc.POSITIONS), None)
+    elem = next((v for v in values if isinstance(v, Scalar)), None)
+    if elem is None and isinstance(expected, C.LocalTensorT):
+        elem = expected.elem
+    counts = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+    args = _lower_args(lw, e.args)
+    if args:
+        count = lw.convert(args[0], C.U32, e)
+    elif counts:
+        count = Val(C.U32, const=counts[-1])
+    else:
+        raise Unsupported("LocalMemAllocator::Alloc needs an element count", e)
+    assert isinstance(recv.ctype, C.ObjectT)
+    hardware = recv.ctype.name.partition("<")[2].rstrip(">")
+    t = C.LocalTensorT(elem, position or _HARDWARE_POSITION.get(hardware, asc.UNKNOWN_POSITION))
+    op = asc.LocalAllocOp.create(operands=[lw.ssa(recv, e), lw.ssa(count, e)], result_types=[C.ir_type(t)])
+    return Val(t, lw.emit(op, e).results[0])
+
+
+def _receiver_name(t: CType) -> str | None:
+    match t:
+        case C.PipeT():
+            return "TPipe"
+        case C.QueueT():
+            return "TQue"
+        case C.BufT():
+            return "TBuf"
+        case C.GlobalTensorT():
+            return "GlobalTensor"
+        case C.LocalTensorT():
+            return "LocalTensor"
+        case C.ObjectT(name):
+            return name
+        case _:
+            return None
+
+
+def _elem_from(lw: FunctionLowerer, targs: list[A.TemplateArg] | None, expected: CType | None) -> Scalar | None:
+    if targs:
+        v = lw._template_arg_value(targs[0])
+        if isinstance(v, Scalar):
+            return v
+    if isinstance(expected, C.LocalTensorT):
+        return expected.elem
+    return None
+
+
+def _init_buffer(lw: FunctionLowerer, e: A.Call, recv: Val, targs: object, expected: object) -> Val | None:
+    args = _lower_args(lw, e.args)
+    if not args or not isinstance(args[0].ctype, C.QueueT | C.BufT):
+        return None
+    buf = args[0]
+    if isinstance(buf.ctype, C.QueueT) and len(args) == 3:
+        num, length = lw.convert(args[1], C.U32, e), lw.convert(args[2], C.U32, e)
+        operands = [lw.ssa(recv, e), lw.ssa(buf, e), lw.ssa(num, e), lw.ssa(length, e)]
+    elif isinstance(buf.ctype, C.BufT) and len(args) == 2:
+        length = lw.convert(args[1], C.U32, e)
+        operands = [lw.ssa(recv, e), lw.ssa(buf, e), lw.ssa(length, e)]
+    else:
+        return None
+    op = asc.InitBufferOp.build(operands=[operands[0], operands[1], operands[2:-1], operands[-1]])
+    lw.emit(op, e)
+    return Val(C.VoidT())
+
+
+def _alloc_or_deque(lw: FunctionLowerer, e: A.Call, recv: Val, targs: list[A.TemplateArg] | None,
+                    expected: CType | None) -> Val | None:
+    if e.args:
+        return None  # the in-place forms take a tensor: catalogued generic call
+    q = recv.ctype
+    assert isinstance(q, C.QueueT)
+    elem = _elem_from(lw, targs, expected)
+    t = C.LocalTensorT(elem, q.position)
+    method = e.callee.member  # type: ignore[union-attr]
+    cls = asc.AllocTensorOp if method == "AllocTensor" else asc.DeQueOp
+    op = cls.create(operands=[lw.ssa(recv, e)], result_types=[C.ir_type(t)])
+    return Val(t, lw.emit(op, e).results[0])
+
+
+def _enque_or_free(lw: FunctionLowerer, e: A.Call, recv: Val, targs: object, expected: object) -> Val | None:
+    args = _lower_args(lw, e.args)
+    if len(args) != 1 or not isinstance(args[0].ctype, C.LocalTensorT):
+        return None
+    method = e.callee.member  # type: ignore[union-attr]
+    operands = [lw.ssa(recv, e), lw.ssa(args[0], e)]
+    if method == "EnQue":
+        op = asc.EnQueOp.create(operands=operands, result_types=[C.scalar_ir_type(C.BOOL)])
+        return Val(C.BOOL, lw.emit(op, e).results[0])
+    lw.emit(asc.FreeTensorOp.create(operands=operands), e)
+    return Val(C.VoidT())
+
+
+def _tbuf_get(lw: FunctionLowerer, e: A.Call, recv: Val, targs: list[A.TemplateArg] | None,
+              expected: CType | None) -> Val | None:
+    b = recv.ctype
+    assert isinstance(b, C.BufT)
+    args = _lower_args(lw, e.args)
+    method = e.callee.member  # type: ignore[union-attr]
+    if method == "GetWithOffset" and len(args) != 2 or method == "Get" and len(args) > 1:
+        return None
+    elem = _elem_from(lw, targs, expected)
+    t = C.LocalTensorT(elem, b.position)
+    count = [lw.ssa(lw.convert(args[0], C.U32, e), e)] if args else []
+    offset = [lw.ssa(lw.convert(args[1], C.U32, e), e)] if len(args) > 1 else []
+    op = asc.TBufGetOp.build(operands=[lw.ssa(recv, e), count, offset], result_types=[C.ir_type(t)])
+    return Val(t, lw.emit(op, e).results[0])
+
+
+def _set_global_buffer(lw: FunctionLowerer, e: A.Call, recv: Val, targs: object, expected: object) -> Val | None:
+    args = _lower_args(lw, e.args)
+    if not args or len(args) > 2:
+        return None
+    g = recv.ctype
+    assert isinstance(g, C.GlobalTensorT)
+    ptr = args[0]
+    if not isinstance(ptr.ctype, C.Pointer) or ptr.ssa is None:
+        return None
+    ptr = lw.pointer_cast(ptr, C.Pointer(g.elem or C.U8, gm=True), e)
+    count = [lw.ssa(lw.convert(args[1], C.U64, e), e)] if len(args) == 2 else []
+    lw.emit(asc.SetGlobalBufferOp.build(operands=[lw.ssa(recv, e), lw.ssa(ptr, e), count]), e)
+    return Val(C.VoidT())
+
+
+def _get_value(lw: FunctionLowerer, e: A.Call, recv: Val, targs: object, expected: object) -> Val | None:
+    args = _lower_args(lw, e.args)
+    t = recv.ctype
+    elem = t.elem if isinstance(t, C.LocalTensorT | C.GlobalTensorT) else None
+    if len(args) != 1 or elem is None:
+        return None
+    op = asc.GetValueOp.create(operands=[lw.ssa(recv, e), lw.ssa(args[0], e)], result_types=[C.scalar_ir_type(elem)])
+    return Val(elem, lw.emit(op, e).results[0])
+
+
+def _set_value(lw: FunctionLowerer, e: A.Call, recv: Val, targs: object, expected: object) -> Val | None:
+    args = _lower_args(lw, e.args)
+    t = recv.ctype
+    elem = t.elem if isinstance(t, C.LocalTensorT | C.GlobalTensorT) else None
+    if len(args) != 2 or elem is None:
+        return None
+    value = lw.convert(args[1], elem, e)
+    lw.emit(asc.SetValueOp.create(operands=[lw.ssa(recv, e), lw.ssa(args[0], e), lw.ssa(value, e)]), e)
+    return Val(C.VoidT())
+
+
+def _reinterpret_cast(lw: FunctionLowerer, e: A.Call, recv: Val, targs: list[A.TemplateArg] | None,
+                      expected: CType | None) -> Val | None:
+    t = recv.ctype
+    assert isinstance(t, C.LocalTensorT)
+    elem = _elem_from(lw, targs, expected)
+    if elem is None or e.args:
+        return None
+    out = C.LocalTensorT(elem, t.position)
+    op = asc.ReinterpretCastOp.create(operands=[lw.ssa(recv, e)], result_types=[C.ir_type(out)])
+    return Val(out, lw.emit(op, e).results[0])
+
+
+_DEDICATED = {
+    ("TPipe", "InitBuffer"): _init_buffer,
+    ("TQue", "AllocTensor"): _alloc_or_deque,
+    ("TQue", "DeQue"): _alloc_or_deque,
+    ("TQue", "EnQue"): _enque_or_free,
+    ("TQue", "FreeTensor"): _enque_or_free,
+    ("TBuf", "Get"): _tbuf_get,
+    ("TBuf", "GetWithOffset"): _tbuf_get,
+    ("GlobalTensor", "SetGlobalBuffer"): _set_global_buffer,
+    ("GlobalTensor", "GetValue"): _get_value,
+    ("LocalTensor", "GetValue"): _get_value,
+    ("GlobalTensor", "SetValue"): _set_value,
+    ("LocalTensor", "SetValue"): _set_value,
+    ("LocalTensor", "ReinterpretCast"): _reinterpret_cast,
+}
+
+
+# ----------------------------------------------------------------------------------------------------
+# catalogued API calls
+# ----------------------------------------------------------------------------------------------------
+
+
+def api_call(lw: FunctionLowerer, e: A.Call, name: str, receiver: str | None, recv: Val | None,
+             targs: list[A.TemplateArg] | None, expected: CType | None) -> Val:
+    """A call of a catalogued API: resolve the overload, lower the arguments, emit the family op."""
+    args = _lower_args(lw, e.args)
+    template_values = [lw._template_arg_value(a) for a in targs or []]
+    resolution = lw.catalog.resolve(name, [_arg_info(a) for a in args], [_targ_text(v) for v in template_values], receiver)
+    if resolution.error is not None:
+        lw.report.no_match(name, e, resolution.error, resolution.candidates)
+    api = resolution.api
+    # brace-initialised arguments take the type of the parameter they bind to
+    for i, a in enumerate(args):
+        if isinstance(a.obj, tuple) and a.obj[0] == "init":
+            ptype = resolution.param_type(i)
+            args[i] = lw.init_list(lw.named_type(ptype, None) if ptype else C.UnknownT(), a.obj[1].items, e)
+    operands: list[SSAValue] = []
+    if recv is not None:
+        operands.append(lw.ssa(recv, e))
+    for i, a in enumerate(args):
+        want = resolution.scalar_param_type(i)
+        if want is not None and isinstance(a.ctype, Scalar):
+            a = lw.convert(a, want, e)
+        if a.ssa is None and a.const is None and isinstance(a.obj, tuple) and a.obj[0] == "type":
+            continue  # a type passed to a macro-style API
+        operands.append(lw.ssa(a, e))
+    result_t = resolution.result_type(lw, recv, template_values, expected)
+    family = api.family if api is not None else "system"
+    op_cls = asc.FAMILY_OPS[family]
+    op = op_cls(
+        name,
+        operands,
+        overload=resolution.overload_id or "",
+        template_args=[_targ_attr(v) for v in template_values],
+        result_type=C.ir_type(result_t) if result_t is not None and not isinstance(result_t, C.VoidT) else None,
+    )
+    lw.emit(op, e)
+    if result_t is None or isinstance(result_t, C.VoidT):
+        return Val(C.VoidT())
+    return Val(result_t, op.results[0])
+
+
+def _arg_info(v: Val) -> object:
+    from ascendir.catalog.resolve import ArgInfo
+
+    t = v.ctype
+    literal = v.ssa is None and v.const is not None and not isinstance(v.const, str)
+    match t:
+        case C.LocalTensorT(elem, position):
+            return ArgInfo("local_tensor", dtype=elem.name if elem else None,
+                           position=None if position == asc.UNKNOWN_POSITION else position)
+        case C.GlobalTensorT(elem):
+            return ArgInfo("global_tensor", dtype=elem.name if elem else None)
+        case Scalar(name):
+            return ArgInfo("scalar", dtype=name, is_literal=literal)
+        case C.StructT(name):
+            return ArgInfo("struct", type_name=name)
+        case C.TilingT(name, _):
+            return ArgInfo("struct", type_name=name)
+        case C.EnumT(name):
+            return ArgInfo("enum", type_name=name)
+        case C.Pointer(pointee, _):
+            return ArgInfo("pointer", dtype=pointee.name if isinstance(pointee, Scalar) else None)
+        case C.QueueT():
+            return ArgInfo("object", type_name="TQue")
+        case C.BufT():
+            return ArgInfo("object", type_name="TBuf")
+        case C.PipeT():
+            return ArgInfo("object", type_name="TPipe")
+        case C.ObjectT(name):
+            return ArgInfo("object", type_name=name)
+        case C.ArrayT(elem, _):
+            return ArgInfo("mask_array", dtype=elem.name if isinstance(elem, Scalar) else None)
+        case _:
+            return ArgInfo("unknown")
+
+
+def _targ_text(v: object) -> str:
+    if isinstance(v, Scalar):
+        return v.name
+    return str(v)
+
+
+def _targ_attr(v: object) -> Attribute:
+    if isinstance(v, Scalar):
+        return C.element_ir_type(v)
+    if isinstance(v, bool):
+        return IntAttr(int(v))
+    if isinstance(v, int):
+        return IntAttr(v)
+    return StringAttr(str(v))
+
+
+def lower_array_attr(values: Sequence[Attribute]) -> ArrayAttr:
+    return ArrayAttr(list(values))
+
+
+__all__ = ["lower_call", "api_call", "Cell"]

@@ -1,0 +1,332 @@
+"""The C++ types the lowering reasons about, and their IR types.
+
+The AST keeps types as written (`AscendC::LocalTensor<T>`, `uint32_t`, `__gm__ half*`); the lowering
+resolves them against the template bindings and the program's declarations into these values, which
+decide how an expression lowers (signed or unsigned division, which API op, which IR type).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    MemRefType,
+    NoneType,
+    Signedness,
+)
+from xdsl.ir import Attribute
+
+from ascendir.dialects import ascendc as asc
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """An arithmetic type by its canonical C name: bool, int8_t..uint64_t, half, bfloat16_t, float, double."""
+
+    name: str
+
+    @property
+    def kind(self) -> str:
+        return SCALARS[self.name][0]
+
+    @property
+    def bits(self) -> int:
+        return SCALARS[self.name][1]
+
+    @property
+    def is_float(self) -> bool:
+        return self.kind == "float"
+
+    @property
+    def is_signed(self) -> bool:
+        return self.kind in ("int", "float")
+
+    @property
+    def size(self) -> int:
+        return max(1, self.bits // 8)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Pointer:
+    pointee: "CType"
+    gm: bool = False
+
+    def __str__(self) -> str:
+        return f"{'__gm__ ' if self.gm else ''}{self.pointee}*"
+
+
+@dataclass(frozen=True)
+class LocalTensorT:
+    elem: Scalar | None
+    position: str = asc.UNKNOWN_POSITION
+
+    def __str__(self) -> str:
+        return f"LocalTensor<{self.elem or '?'}>"
+
+
+@dataclass(frozen=True)
+class GlobalTensorT:
+    elem: Scalar | None
+
+    def __str__(self) -> str:
+        return f"GlobalTensor<{self.elem or '?'}>"
+
+
+@dataclass(frozen=True)
+class QueueT:
+    position: str
+    depth: int
+
+    def __str__(self) -> str:
+        return f"TQue<{self.position}, {self.depth}>"
+
+
+@dataclass(frozen=True)
+class BufT:
+    position: str
+
+    def __str__(self) -> str:
+        return f"TBuf<{self.position}>"
+
+
+@dataclass(frozen=True)
+class PipeT:
+    def __str__(self) -> str:
+        return "TPipe"
+
+
+@dataclass(frozen=True)
+class StructT:
+    """A catalogued parameter struct (DataCopyParams, BinaryRepeatParams, ...)."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class TilingT:
+    """A tiling struct (or a nested struct inside one); `path` is the field path from the root value."""
+
+    name: str
+    path: str = ""
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class EnumT:
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class ClassT:
+    """A user class instantiated with concrete template arguments."""
+
+    name: str
+    args: tuple[object, ...] = ()
+
+    def __str__(self) -> str:
+        return self.name if not self.args else f"{self.name}<{', '.join(map(str, self.args))}>"
+
+
+@dataclass(frozen=True)
+class ObjectT:
+    """An AscendC library object with methods (Matmul, TQueSync, ...)."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class ArrayT:
+    elem: "CType"
+    size: int
+
+    def __str__(self) -> str:
+        return f"{self.elem}[{self.size}]"
+
+
+@dataclass(frozen=True)
+class VoidT:
+    def __str__(self) -> str:
+        return "void"
+
+
+@dataclass(frozen=True)
+class UnknownT:
+    """A type the lowering could not resolve (already reported, or outside what it models)."""
+
+    text: str = "?"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+CType = (
+    Scalar | Pointer | LocalTensorT | GlobalTensorT | QueueT | BufT | PipeT | StructT | TilingT | EnumT
+    | ClassT | ObjectT | ArrayT | VoidT | UnknownT
+)
+
+# name -> (kind, bits)
+SCALARS: dict[str, tuple[str, int]] = {
+    "bool": ("bool", 1),
+    "int8_t": ("int", 8), "uint8_t": ("uint", 8), "int16_t": ("int", 16), "uint16_t": ("uint", 16),
+    "int32_t": ("int", 32), "uint32_t": ("uint", 32), "int64_t": ("int", 64), "uint64_t": ("uint", 64),
+    "int4b_t": ("int", 4),
+    "half": ("float", 16), "bfloat16_t": ("float", 16), "float": ("float", 32), "double": ("float", 64),
+}  # fmt: skip
+
+# Spellings of the scalar types in C, C++ and the AscendC headers.
+SCALAR_ALIASES: dict[str, str] = {
+    "int": "int32_t", "signed": "int32_t", "signed int": "int32_t", "unsigned": "uint32_t",
+    "unsigned int": "uint32_t", "short": "int16_t", "short int": "int16_t", "unsigned short": "uint16_t",
+    "unsigned short int": "uint16_t", "long": "int64_t", "long int": "int64_t", "long long": "int64_t",
+    "long long int": "int64_t", "unsigned long": "uint64_t", "unsigned long int": "uint64_t",
+    "unsigned long long": "uint64_t", "unsigned long long int": "uint64_t", "char": "int8_t",
+    "signed char": "int8_t", "unsigned char": "uint8_t", "size_t": "uint64_t", "ssize_t": "int64_t",
+    "intptr_t": "int64_t", "uintptr_t": "uint64_t", "ptrdiff_t": "int64_t", "float16_t": "half",
+    "float32_t": "float", "float64_t": "double", "bfloat16": "bfloat16_t", "TEventID": "int8_t",
+    "event_t": "int32_t", "long double": "double",
+}  # fmt: skip
+
+BOOL = Scalar("bool")
+U8 = Scalar("uint8_t")
+I32 = Scalar("int32_t")
+U32 = Scalar("uint32_t")
+I64 = Scalar("int64_t")
+U64 = Scalar("uint64_t")
+F32 = Scalar("float")
+F64 = Scalar("double")
+
+
+def scalar_named(name: str) -> Scalar | None:
+    name = " ".join(name.split())
+    name = SCALAR_ALIASES.get(name, name)
+    return Scalar(name) if name in SCALARS else None
+
+
+def is_arith(t: object) -> bool:
+    return isinstance(t, Scalar | EnumT)
+
+
+def promote(t: Scalar) -> Scalar:
+    """C integral promotion: everything narrower than int becomes int."""
+    if t.kind in ("bool", "int", "uint") and t.bits < 32:
+        return I32
+    return t
+
+
+def common_type(a: Scalar, b: Scalar) -> Scalar:
+    """The usual arithmetic conversions, for the types AscendC code uses."""
+    if a.is_float or b.is_float:
+        if not b.is_float:
+            return a
+        if not a.is_float:
+            return b
+        return a if a.bits >= b.bits else b
+    a, b = promote(a), promote(b)
+    if a == b:
+        return a
+    if a.bits != b.bits:
+        return a if a.bits > b.bits else b
+    return a if a.kind == "uint" else b
+
+
+def scalar_ir_type(t: Scalar) -> Attribute:
+    """The IR type of a scalar SSA value (signless integers, as arith wants)."""
+    if t.kind == "float":
+        return {"half": Float16Type(), "bfloat16_t": BFloat16Type(), "float": Float32Type(),
+                "double": Float64Type()}[t.name]  # fmt: skip
+    return IntegerType(t.bits)
+
+
+def element_ir_type(t: Scalar | None) -> Attribute:
+    """The IR element type of a tensor or pointer (integers keep their signedness here)."""
+    if t is None:
+        return NoneType()
+    if t.kind == "float":
+        return scalar_ir_type(t)
+    if t.kind == "bool":
+        return IntegerType(8, Signedness.UNSIGNED)
+    return IntegerType(t.bits, Signedness.SIGNED if t.kind == "int" else Signedness.UNSIGNED)
+
+
+def scalar_from_element(attr: Attribute) -> Scalar | None:
+    """The inverse of element_ir_type (for reading IR back)."""
+    if isinstance(attr, IntegerType):
+        signed = attr.signedness.data == Signedness.SIGNED
+        return Scalar(f"{'' if signed else 'u'}int{attr.width.data}_t") if attr.width.data in (8, 16, 32, 64) else None
+    return {Float16Type(): Scalar("half"), BFloat16Type(): Scalar("bfloat16_t"), Float32Type(): F32,
+            Float64Type(): F64}.get(attr)  # type: ignore[call-overload]  # fmt: skip
+
+
+def ir_type(t: CType) -> Attribute:
+    """The IR type of a value of C type `t`."""
+    match t:
+        case Scalar():
+            return scalar_ir_type(t)
+        case EnumT(name):
+            return asc.EnumType(name)
+        case Pointer(pointee, _) if not isinstance(pointee, Scalar | VoidT | TilingT | UnknownT | Pointer):
+            return ir_type(pointee)  # a pointer to an object is the object, to us
+        case Pointer(pointee, _):
+            elem = pointee if isinstance(pointee, Scalar) else None
+            return asc.GmPtrType(element_ir_type(elem))
+        case LocalTensorT(elem, position):
+            return asc.LocalTensorType(element_ir_type(elem), position)
+        case GlobalTensorT(elem):
+            return asc.GlobalTensorType(element_ir_type(elem))
+        case QueueT(position, depth):
+            return asc.TQueType(position, depth)
+        case BufT(position):
+            return asc.TBufType(position)
+        case PipeT():
+            return asc.TPipeType()
+        case StructT(name):
+            return asc.StructType(name)
+        case TilingT(name, _):
+            return asc.TilingType(name)
+        case ObjectT(name):
+            return asc.ObjectType(name)
+        case ClassT(name, _):
+            return asc.ObjectType(name)
+        case ArrayT(elem, size):
+            return MemRefType(ir_type(elem), [size])
+        case _:
+            return NoneType()
+
+
+def cell_type(t: CType) -> MemRefType:
+    """A mutable local of type `t` lives in a rank-0 memref."""
+    return MemRefType(ir_type(t), [])
+
+
+def size_of(t: CType) -> int | None:
+    match t:
+        case Scalar():
+            return t.size
+        case Pointer():
+            return 8
+        case EnumT():
+            return 4
+        case ArrayT(elem, size):
+            inner = size_of(elem)
+            return None if inner is None else inner * size
+        case _:
+            return None

@@ -1,0 +1,64 @@
+"""Diagnostics the lowering reports: unknown APIs, calls no overload accepts, names it cannot resolve.
+
+Codes ASC100-ASC109 belong to the lowering. They are errors the vendor compiler would also report
+("no matching function for call to", "use of undeclared identifier"), except ASC103, which says the
+lowering met C++ it does not model and that checks of the code after it are incomplete.
+"""
+
+from __future__ import annotations
+
+from frontend import ast as A
+from frontend.diagnostics import Diagnostic, Note, Span, error, warning
+
+UNKNOWN_API = "ASC100"
+NO_MATCHING_OVERLOAD = "ASC101"
+UNDECLARED = "ASC102"
+NOT_MODELLED = "ASC103"
+NO_INSTANTIATION = "ASC104"
+UNKNOWN_TYPE = "ASC105"
+
+
+def span_of(node: A.Node) -> Span:
+    s = node.span
+    return s if isinstance(s, Span) else s.resolve()
+
+
+class Reporter:
+    """Collects the lowering's diagnostics; one per (code, location, message)."""
+
+    def __init__(self) -> None:
+        self.diagnostics: list[Diagnostic] = []
+        self._seen: set[tuple[str, Span, str]] = set()
+
+    def add(self, d: Diagnostic) -> None:
+        assert d.span is not None
+        key = (d.code, d.span, d.message)
+        if key not in self._seen:
+            self._seen.add(key)
+            self.diagnostics.append(d)
+
+    def unknown_api(self, name: str, node: A.Node, closest: list[str]) -> None:
+        notes = [Note(f"did you mean {', '.join(repr(c) for c in closest)}?", kind="help")] if closest else []
+        self.add(error(UNKNOWN_API, f"unknown AscendC API '{name}'", span_of(node), *notes))
+
+    def no_match(self, name: str, node: A.Node, message: str, candidates: list[str]) -> None:
+        notes = [Note(f"candidate: {c}") for c in candidates]
+        self.add(error(NO_MATCHING_OVERLOAD, message or f"no matching function for call to '{name}'",
+                       span_of(node), *notes))
+
+    def undeclared(self, name: str, node: A.Node) -> None:
+        self.add(error(UNDECLARED, f"use of undeclared identifier '{name}'", span_of(node)))
+
+    def unknown_type(self, name: str, node: A.Node) -> None:
+        self.add(error(UNKNOWN_TYPE, f"unknown type name '{name}'", span_of(node)))
+
+    def unsupported(self, message: str, node: A.Node) -> None:
+        if message.startswith("use of undeclared identifier"):
+            self.add(error(UNDECLARED, message, span_of(node)))
+            return
+        self.add(warning(NOT_MODELLED, f"{message}; later checks of this function are incomplete", span_of(node)))
+
+    def no_instantiation(self, kernel: str, node: A.Node) -> None:
+        self.add(warning(NO_INSTANTIATION,
+                         f"template kernel '{kernel}' is never instantiated; it was checked with its default "
+                         "or first-listed template arguments", span_of(node)))

@@ -1,0 +1,178 @@
+"""What a program declares at namespace scope: classes, functions, enums, constants, aliases, tiling structs.
+
+Collected once per translation unit before any function is lowered, so a kernel can call a helper
+defined below it, and a method defined out of class (`void K<T>::Init(...)`) finds its class.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from frontend import ast as A
+
+
+@dataclass
+class ClassInfo:
+    name: str
+    decl: A.ClassDecl
+    template_params: list[A.TemplateParam] | None
+    fields: list[tuple[A.VarDecl, A.Declarator]] = field(default_factory=list)
+    methods: dict[str, list[A.FunctionDecl]] = field(default_factory=dict)
+    constructors: list[A.FunctionDecl] = field(default_factory=list)
+    nested: dict[str, "ClassInfo"] = field(default_factory=dict)
+    enums: list[A.EnumDecl] = field(default_factory=list)
+    aliases: dict[str, A.TypeRef] = field(default_factory=dict)
+    static_constants: dict[str, A.Declarator] = field(default_factory=dict)
+
+    @property
+    def is_plain_struct(self) -> bool:
+        """Only data members: used as a tiling struct or a record, never inlined as an object."""
+        return not self.methods and not any(c.body and c.body.body for c in self.constructors)
+
+
+@dataclass
+class TilingStruct:
+    """A tiling layout: legacy BEGIN_TILING_DATA_DEF or a plain struct. Fields in declaration order."""
+
+    name: str
+    fields: list[tuple[str, A.TypeRef, A.Expr | None, str]]  # (name, type, array count, kind)
+    span: object = None
+
+
+@dataclass
+class Scope:
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+    functions: dict[str, list[A.FunctionDecl]] = field(default_factory=dict)
+    enumerators: dict[str, tuple[str | None, A.Enumerator, int]] = field(default_factory=dict)  # name -> (enum, node, index)
+    enums: dict[str, A.EnumDecl] = field(default_factory=dict)
+    constants: dict[str, tuple[A.VarDecl, A.Declarator]] = field(default_factory=dict)
+    aliases: dict[str, A.TypeRef] = field(default_factory=dict)
+    tiling_structs: dict[str, TilingStruct] = field(default_factory=dict)
+    kernels: list[tuple[A.FunctionDecl, list[A.TemplateParam] | None]] = field(default_factory=list)
+    function_templates: dict[int, list[A.TemplateParam]] = field(default_factory=dict)  # id(FunctionDecl) -> params
+    launches: list[A.KernelLaunch] = field(default_factory=list)
+    registered_tiling: dict[str, str] = field(default_factory=dict)  # op type -> tiling struct name
+    default_tiling: str | None = None  # REGISTER_TILING_DEFAULT(S)
+
+
+def collect(units: list[A.TranslationUnit]) -> Scope:
+    scope = Scope()
+    for unit in units:
+        _collect_decls(scope, unit.decls, None)
+    return scope
+
+
+def _collect_decls(scope: Scope, decls: list[A.Node], template: list[A.TemplateParam] | None) -> None:
+    for d in decls:
+        if isinstance(d, A.TemplateDecl):
+            _collect_decls(scope, [d.decl], d.params)
+        elif isinstance(d, A.NamespaceDecl):
+            _collect_decls(scope, d.decls, None)
+        elif isinstance(d, A.LinkageSpec):
+            _collect_decls(scope, d.decls, None)
+        elif isinstance(d, A.ClassDecl):
+            _collect_class(scope, d, template)
+        elif isinstance(d, A.FunctionDecl):
+            _collect_function(scope, d, template)
+        elif isinstance(d, A.EnumDecl):
+            _collect_enum(scope, d)
+        elif isinstance(d, A.VarDecl):
+            for decl in d.declarators:
+                scope.constants[decl.name] = (d, decl)
+        elif isinstance(d, A.AliasDecl):
+            scope.aliases[d.name] = d.type
+        elif isinstance(d, A.TilingDataDef):
+            scope.tiling_structs[d.name] = TilingStruct(
+                d.name, [(f.name, f.type, f.count, f.kind) for f in d.fields], d.span
+            )
+        elif isinstance(d, A.RegisterTilingData):
+            scope.registered_tiling[d.op_type] = d.struct_name
+        elif isinstance(d, A.MacroDecl) and d.name == "REGISTER_TILING_DEFAULT" and d.args:
+            scope.default_tiling = _arg_text(d.args[0])
+        elif isinstance(d, A.ExprStmt) and isinstance(d.expr, A.KernelLaunch):
+            scope.launches.append(d.expr)
+
+
+def _arg_text(node: A.Node) -> str | None:
+    if isinstance(node, A.TypeRef) and isinstance(node.base, A.QualifiedName):
+        return node.base.parts[-1].name
+    if isinstance(node, A.TypeArgExpr):
+        return _arg_text(node.type)
+    if isinstance(node, A.Name):
+        return node.qname.parts[-1].name
+    return None
+
+
+def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam] | None) -> ClassInfo | None:
+    if d.name is None or not d.is_definition:
+        return None
+    if d.specialization_args is not None and d.name in scope.classes:
+        return None  # explicit specialisations: the primary template is what we instantiate
+    info = ClassInfo(d.name, d, template)
+    for m in d.members:
+        inner_template = None
+        if isinstance(m, A.TemplateDecl):
+            inner_template, m = m.params, m.decl
+        if isinstance(m, A.VarDecl):
+            is_static = "static" in m.specifiers
+            for decl in m.declarators:
+                if is_static or "constexpr" in m.specifiers:
+                    info.static_constants[decl.name] = decl
+                    if decl.init is None:
+                        continue
+                if not is_static:
+                    info.fields.append((m, decl))
+        elif isinstance(m, A.FunctionDecl):
+            if m.kind == "constructor":
+                info.constructors.append(m)
+            elif m.kind == "function":
+                info.methods.setdefault(m.name.parts[-1].name, []).append(m)
+            if inner_template is not None:
+                scope.function_templates[id(m)] = inner_template
+        elif isinstance(m, A.ClassDecl):
+            nested = _collect_class(scope, m, inner_template)
+            if nested is not None:
+                info.nested[nested.name] = nested
+        elif isinstance(m, A.EnumDecl):
+            info.enums.append(m)
+            _collect_enum(scope, m)
+        elif isinstance(m, A.AliasDecl):
+            info.aliases[m.name] = m.type
+    scope.classes[d.name] = info
+    if info.is_plain_struct and info.fields and template is None:
+        scope.tiling_structs.setdefault(
+            d.name,
+            TilingStruct(d.name, [(decl.name, decl.type, None, "scalar") for _, decl in info.fields], d.span),
+        )
+    return info
+
+
+def _collect_function(scope: Scope, d: A.FunctionDecl, template: list[A.TemplateParam] | None) -> None:
+    if template is not None:
+        scope.function_templates[id(d)] = template
+    parts = d.name.parts
+    if len(parts) >= 2 and parts[-2].name in scope.classes and d.body is not None:
+        # `void KernelAdd<T>::Init(...) { ... }`: a method defined out of its class
+        info = scope.classes[parts[-2].name]
+        name = parts[-1].name
+        if d.kind == "constructor" or name == info.name:
+            info.constructors = [c for c in info.constructors if c.body is not None] + [d]
+        else:
+            existing = info.methods.setdefault(name, [])
+            existing[:] = [m for m in existing if m.body is not None or len(m.params) != len(d.params)]
+            existing.append(d)
+        return
+    if d.is_kernel:
+        scope.kernels.append((d, template))
+        return
+    if d.body is not None:
+        scope.functions.setdefault(parts[-1].name, []).append(d)
+
+
+def _collect_enum(scope: Scope, d: A.EnumDecl) -> None:
+    if d.name:
+        scope.enums[d.name] = d
+    for index, e in enumerate(d.enumerators):
+        scope.enumerators.setdefault(e.name, (d.name, e, index))
+        if d.name:
+            scope.enumerators[f"{d.name}::{e.name}"] = (d.name, e, index)

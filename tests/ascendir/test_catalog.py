@@ -1,0 +1,621 @@
+"""The API catalog: data integrity, lookups, Cast tables, routes and overload resolution."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ascendir.catalog import (
+    ARCHS,
+    FAMILIES,
+    PARAM_KINDS,
+    VEC_POSITIONS,
+    Catalog,
+    CatalogError,
+    SignatureError,
+    build_catalog,
+    load_catalog,
+)
+from ascendir.catalog.loader import DATA_DIR
+from ascendir.catalog.resolve import ArgInfo, NoMatch, Resolution, resolve
+from ascendir.catalog.signature import TypeContext, parse_signature
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # python 3.10
+    import tomli as tomllib
+
+
+@pytest.fixture(scope="module")
+def cat() -> Catalog:
+    return load_catalog()
+
+
+def local(dtype: str | None = None, position: str | None = None) -> ArgInfo:
+    return ArgInfo("local_tensor", dtype, position)
+
+
+def gm(dtype: str | None = None) -> ArgInfo:
+    return ArgInfo("global_tensor", dtype)
+
+
+def lit(dtype: str = "int32_t") -> ArgInfo:
+    return ArgInfo("scalar", dtype, is_literal=True)
+
+
+def struct(name: str | None = None) -> ArgInfo:
+    return ArgInfo("struct", type_name=name)
+
+
+def enum(name: str) -> ArgInfo:
+    return ArgInfo("enum", type_name=name)
+
+
+def resolved(result: Resolution | NoMatch) -> Resolution:
+    assert isinstance(result, Resolution), result
+    return result
+
+
+def rejected(result: Resolution | NoMatch) -> NoMatch:
+    assert isinstance(result, NoMatch), result
+    return result
+
+
+# ---------------------------------------------------------------- data integrity
+
+
+def test_every_data_file_parses() -> None:
+    files = sorted(DATA_DIR.glob("*.toml"))
+    assert {f.name for f in files} >= {
+        "memory.toml",
+        "data_movement.toml",
+        "vector.toml",
+        "cube.toml",
+        "sync.toml",
+        "system.toml",
+        "structs.toml",
+        "enums.toml",
+        "types.toml",
+        "cast.toml",
+    }
+    for path in files:
+        with path.open("rb") as fh:
+            assert tomllib.load(fh), path.name
+
+
+def test_load_is_cached_and_fast() -> None:
+    assert load_catalog() is load_catalog()
+    best = min(_timed(build_catalog) for _ in range(3))
+    # The target is < 50 ms; the bound leaves room for slow CI machines but still catches a regression
+    # such as re-parsing every signature per lookup.
+    assert best < 0.1, f"uncached catalog load took {best * 1000:.0f} ms"
+    assert _timed(load_catalog) < 0.001
+
+
+def _timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def test_every_api_is_well_formed(cat: Catalog) -> None:
+    positions = set(cat.enums["TPosition"].names)
+    assert len(cat.apis) >= 120
+    for api in cat.apis:
+        where = api.qualified_name
+        assert api.overloads, where
+        assert api.family in FAMILIES, where
+        assert api.summary and api.ref, where
+        if api.receiver is not None:
+            assert api.receiver in cat.classes, where
+        assert len({ov.id for ov in api.overloads}) == len(api.overloads), where
+        class_vars = {tp.name for tp in cat.classes[api.receiver].type_params} if api.receiver else set()
+        for ov in api.overloads:
+            type_vars = class_vars | {tp.name for tp in ov.type_params if tp.is_type}
+            for param in (*ov.params, *([ov.returns] if ov.returns else [])):
+                assert param.kind in PARAM_KINDS, (where, ov.id, param)
+                if param.positions is not None:
+                    assert param.kind == "local_tensor" and param.positions <= positions, (where, param)
+                if param.elem is not None:
+                    assert param.elem in type_vars or param.elem in cat.element_types, (where, param)
+                if param.kind in {"local_tensor", "global_tensor", "scalar", "mask_array"}:
+                    assert param.elem is not None, (where, param)
+                if param.kind == "struct":
+                    assert cat.struct(param.type_name or "") is not None, (where, param)
+                if param.kind == "enum":
+                    assert cat.enum(param.type_name or "") is not None, (where, param)
+                if param.kind == "object":
+                    assert cat.class_def(param.type_name or "") is not None, (where, param)
+            for tp in ov.type_params:
+                if not tp.is_type and tp.kind != "auto":
+                    known = cat.enum(tp.kind) or cat.canonical_type(tp.kind)
+                    assert known, (where, tp)
+        for arch, per_var in api.dtypes.items():
+            assert arch in ARCHS
+            for types in per_var.values():
+                assert all(t in cat.element_types for t in types), where
+
+
+def test_struct_fields_name_known_types(cat: Catalog) -> None:
+    for struct_def in cat.structs.values():
+        for f in struct_def.fields:
+            known = (
+                f.c_type in struct_def.type_params
+                or cat.canonical_type(f.c_type) is not None
+                or cat.enum(f.c_type) is not None
+                or cat.struct(f.c_type) is not None
+            )
+            assert known, (struct_def.name, f)
+            if f.min is not None and f.max is not None:
+                assert f.min <= f.max
+        if struct_def.fields_complete:
+            assert struct_def.fields, struct_def.name
+
+
+REFERENCE_APIS = [
+    # free functions named in reference sections 2-5
+    "DataCopy", "DataCopyPad", "Add", "Sub", "Mul", "Div", "Max", "Min", "Adds", "Muls", "Maxs", "Mins",
+    "Exp", "Ln", "Sqrt", "Rsqrt", "Reciprocal", "Abs", "Relu", "LeakyRelu", "Axpy", "And", "Or", "Not",
+    "ShiftLeft", "ShiftRight", "Duplicate", "Cast", "Compare", "CompareScalar", "Select", "ReduceSum",
+    "ReduceMax", "ReduceMin", "WholeReduceSum", "WholeReduceMax", "WholeReduceMin", "BlockReduceSum",
+    "BlockReduceMax", "BlockReduceMin", "Transpose", "Brcb", "Gather", "GatherMask", "CreateVecIndex",
+    "Sort", "MrgSort", "SoftMax", "LayerNorm", "Sigmoid", "Gelu", "SwiGLU", "RmsNorm", "Tanh", "LoadData",
+    "Mmad", "Fixpipe", "REGIST_MATMUL_OBJ", "SetFlag", "WaitFlag", "PipeBarrier", "SyncAll",
+    "CrossCoreSetFlag", "CrossCoreWaitFlag", "SetAtomicAdd", "SetAtomicNone", "GetBlockIdx", "GetBlockNum",
+    "GetSubBlockIdx", "InitSocState", "GetSysWorkSpacePtr", "GetUserWorkspace", "SetSysWorkspace",
+    "DataCacheCleanAndInvalid", "SetMaskCount", "SetMaskNorm", "SetVectorMask", "ResetMask",
+]  # fmt: skip
+REFERENCE_METHODS = [
+    ("TPipe", ["InitBuffer", "Reset", "AllocEventID", "ReleaseEventID", "FetchEventID"]),
+    ("TQue", ["AllocTensor", "FreeTensor", "EnQue", "DeQue", "VacantInQue", "HasTensorInQue",
+              "GetTensorCountInQue", "FreeAllEvent"]),
+    ("TBuf", ["Get", "GetWithOffset"]),
+    ("GlobalTensor", ["SetGlobalBuffer", "operator[]", "GetValue", "SetValue", "GetPhyAddr", "SetL2CacheHint"]),
+    ("LocalTensor", ["operator[]", "GetValue", "SetValue", "ReinterpretCast", "GetSize", "GetLength",
+                     "GetPhyAddr", "GetPosition"]),
+    ("Matmul", ["SetTensorA", "SetTensorB", "SetBias", "SetTail", "SetOrgShape", "SetSingleShape", "Iterate",
+                "GetTensorC", "IterateAll", "End"]),
+    ("TQueSync", ["SetFlag", "WaitFlag"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", REFERENCE_APIS)
+def test_reference_api_is_catalogued(cat: Catalog, name: str) -> None:
+    assert cat.api(name) is not None
+
+
+@pytest.mark.parametrize(("receiver", "names"), REFERENCE_METHODS)
+def test_reference_methods_are_catalogued(cat: Catalog, receiver: str, names: list[str]) -> None:
+    for name in names:
+        api = cat.api(name, receiver=receiver)
+        assert api is not None and api.receiver == receiver, name
+    # free-function lookup does not find methods
+    assert cat.api("AllocTensor") is None
+
+
+def test_families_and_call_forms(cat: Catalog) -> None:
+    binary = {api.name for api in cat.apis_in_family("vec_binary")}
+    assert {"Add", "Sub", "Mul", "Div", "Max", "Min", "And", "Or"} <= binary
+    assert [ov.id for ov in cat.api("Add").overloads] == ["count", "mask", "bitmask"]  # type: ignore[union-attr]
+    mask = cat.api("Add").overload("bitmask").param("mask")  # type: ignore[union-attr]
+    assert mask is not None and mask.kind == "mask_array" and mask.array_len == 2
+    dst = cat.api("Exp").overload("count").params[0]  # type: ignore[union-attr]
+    assert dst.positions == VEC_POSITIONS
+    assert cat.api("Add").operator == "+"  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="unknown family"):
+        cat.apis_in_family("vector")
+
+
+def test_dtypes_are_the_reference_table(cat: Catalog) -> None:
+    add, div, dup = cat.api("Add"), cat.api("Div"), cat.api("Duplicate")
+    assert add and div and dup
+    assert add.allowed_dtypes(2201, "T") == ("half", "int16_t", "int32_t", "float")
+    assert div.allowed_dtypes("2201", "T") == ("half", "float")
+    assert "bfloat16_t" in (dup.allowed_dtypes(2201, "T") or ())
+    assert add.allowed_dtypes(2002, "T") is None  # not in the reference: not catalogued
+    mmad = cat.api("Mmad")
+    assert mmad is not None
+    assert {"half", "int8_t", "float", "bfloat16_t", "int4b_t"} == set(mmad.allowed_dtypes(2201, "U") or ())
+    assert {"T": "float", "U": "half", "S": "half"} in [dict(c) for c in mmad.dtype_combos["2201"]]
+
+
+def test_method_lookup_accepts_template_arguments_and_aliases(cat: Catalog) -> None:
+    assert cat.api("GetValue", receiver="GlobalTensor<half>") is cat.api("GetValue", receiver="GlobalTensor")
+    assert cat.api("EnQue", receiver="TQueBind<TPosition::VECIN, TPosition::VECOUT, 1>") is cat.api(
+        "EnQue", receiver="TQue"
+    )
+    assert cat.api("GetValue", receiver="LocalTensor") is not cat.api("GetValue", receiver="GlobalTensor")
+
+
+def test_closest_suggests_spellings(cat: Catalog) -> None:
+    assert "ReduceMax" in cat.closest("ReduceMx")
+    assert cat.closest("DataCpy")[0] == "DataCopy"
+    assert "AllocTensor" in cat.closest("AlocTensor", receiver="TQue")
+    assert cat.closest("Zzzzzz") == []
+
+
+# ---------------------------------------------------------------- types, enums, structs
+
+
+def test_element_types_and_aliases(cat: Catalog) -> None:
+    int_type = cat.element_type("int")
+    assert int_type is not None and int_type.name == "int32_t" and int_type.size == 4 and int_type.signed
+    assert cat.canonical_type("unsigned") == "uint32_t"
+    assert cat.canonical_type("const float") == "float"
+    assert cat.canonical_type("size_t") == "uint64_t"
+    half = cat.element_type("half")
+    assert half is not None and half.size == 2 and half.is_float
+    bf16 = cat.element_type("bfloat16_t")
+    assert bf16 is not None and bf16.bits == 16
+    assert cat.element_type("bool") is not None
+    assert cat.element_type("LocalTensor") is None
+
+
+def test_enums(cat: Catalog) -> None:
+    tpos = cat.enum("TPosition")
+    assert tpos is not None and tpos.scoped
+    assert tpos.value("GM").value == 0  # type: ignore[union-attr]
+    assert tpos.value("VECIN").value == 9  # type: ignore[union-attr]
+    assert tpos.names[-2:] == ("C2PIPE2GM", "C2PIPE2LOCAL")
+    assert cat.enum("QuePosition") is tpos
+    hard = cat.enum("HardEvent")
+    assert hard is not None and len(hard.values) == 32 and "MTE2_V" in hard.names and "FIX_MTE3" in hard.names
+    pipes = cat.enum("pipe_t")
+    assert pipes is not None and not pipes.scoped
+    assert pipes.names == (
+        "PIPE_S",
+        "PIPE_V",
+        "PIPE_M",
+        "PIPE_MTE1",
+        "PIPE_MTE2",
+        "PIPE_MTE3",
+        "PIPE_FIX",
+        "PIPE_ALL",
+    )
+    assert cat.enum("event_t").names[-1] == "EVENT_ID7"  # type: ignore[union-attr]
+    assert set(cat.enum("CMPMODE").names) == {"LT", "GT", "GE", "EQ", "NE", "LE"}  # type: ignore[union-attr]
+    assert "CAST_ODD" in cat.enum("RoundMode").names  # type: ignore[union-attr]
+
+
+def test_enum_value_lookup(cat: Catalog) -> None:
+    found = cat.enum_value("AscendC::HardEvent::MTE2_V")
+    assert found is not None and found[0].name == "HardEvent" and found[1].name == "MTE2_V"
+    assert cat.enum_value("QuePosition::VECOUT")[0].name == "TPosition"  # type: ignore[index]
+    assert cat.enum_value("PIPE_MTE3")[0].name == "pipe_t"  # type: ignore[index]
+    assert cat.enum_value("EVENT_ID3")[1].value == 3  # type: ignore[index]
+    assert cat.enum_value("VECIN") is None  # scoped values need their enum
+    assert cat.enum_value("HardEvent::NOPE") is None
+
+
+def test_structs(cat: Catalog) -> None:
+    brp = cat.struct("BinaryRepeatParams")
+    assert brp is not None
+    assert [f.name for f in brp.fields] == [
+        "dstBlkStride",
+        "src0BlkStride",
+        "src1BlkStride",
+        "dstRepStride",
+        "src0RepStride",
+        "src1RepStride",
+    ]
+    assert {f.c_type for f in brp.fields} == {"uint8_t"}
+    dcp = cat.struct("DataCopyParams")
+    assert dcp is not None
+    block_count = dcp.field("blockCount")
+    assert block_count is not None and (block_count.min, block_count.max) == (1, 4095)
+    ext = cat.struct("DataCopyExtParams")
+    assert ext is not None and ext.field("blockLen").max == 2097151  # type: ignore[union-attr]
+    pad = cat.struct("DataCopyPadExtParams<half>")
+    assert pad is not None and pad.type_params == ("T",) and pad.field("paddingValue").c_type == "T"  # type: ignore[union-attr]
+    mmad = cat.struct("MmadParams")
+    assert mmad is not None and mmad.field("k").max == 4095 and not mmad.ordered  # type: ignore[union-attr]
+    assert cat.struct("Nd2NzParams").field("dstNzMatrixStride") is not None  # type: ignore[union-attr]
+
+
+def test_mask_rules(cat: Catalog) -> None:
+    assert cat.mask_rule(16).continuous_max == 128  # type: ignore[union-attr]
+    assert cat.mask_rule(16).bitmask_words == 2  # type: ignore[union-attr]
+    assert cat.mask_rule(32).continuous_max == 64  # type: ignore[union-attr]
+    assert cat.mask_rule(64).continuous_max == 32  # type: ignore[union-attr]
+    assert cat.mask_rule(8) is None
+
+
+# ---------------------------------------------------------------- Cast, routes, queues
+
+
+def test_cast_modes_on_2201(cat: Catalog) -> None:
+    assert cat.cast_modes(2201, "half", "float") == {"CAST_NONE"}
+    assert cat.cast_modes(2201, "float", "half") == {
+        "CAST_RINT", "CAST_FLOOR", "CAST_CEIL", "CAST_ROUND", "CAST_TRUNC", "CAST_ODD", "CAST_NONE",
+    }  # fmt: skip
+    half_to_int32 = cat.cast_modes(2201, "half", "int32_t")
+    assert half_to_int32 is not None and "CAST_NONE" not in half_to_int32 and "CAST_RINT" in half_to_int32
+    assert cat.cast_modes("2201", "int", "float") == cat.cast_modes(2201, "int32_t", "float")
+    assert cat.cast_modes(2201, "float", "bfloat16_t") == {
+        "CAST_RINT", "CAST_FLOOR", "CAST_CEIL", "CAST_ROUND", "CAST_TRUNC",
+    }  # fmt: skip
+    assert cat.cast_modes(2201, "float", "uint8_t") == frozenset()  # no such route
+    assert cat.cast_modes(2201, "int32_t", "half") is None  # via SetDeqScale: modes not catalogued
+    assert cat.cast_route(2201, "int32_t", "half") is not None
+
+
+def test_cast_modes_unknown_outside_2201(cat: Catalog) -> None:
+    assert cat.cast_modes(2002, "half", "float") is None
+    assert cat.cast_modes(1001, "float", "half") is None
+    assert cat.cast_modes(3510, "float", "half") is None
+    assert cat.cast_modes(2201, "half", "not_a_type") is None
+
+
+def test_data_copy_routes(cat: Catalog) -> None:
+    assert cat.route_allowed("DataCopy", "GM", "VECIN")
+    assert cat.route_allowed("DataCopy", "VECOUT", "GM")
+    assert cat.route_allowed("DataCopy", "VECIN", "VECCALC")
+    assert cat.route_allowed("DataCopy", "C1", "C2")
+    assert cat.route_allowed("DataCopy", "GM", "A1", overload="nd2nz")
+    assert cat.route_allowed("DataCopy", "CO1", "CO2", overload="enhanced")
+    assert not cat.route_allowed("DataCopy", "CO1", "CO2", overload="count_local_to_local")
+    assert not cat.route_allowed("DataCopy", "VECIN", "GM")
+    assert not cat.route_allowed("DataCopy", "GM", "A2")
+    assert cat.route_allowed("DataCopyPad", "GM", "VECCALC")
+    assert {(r.src, r.dst) for r in cat.routes_for("DataCopyPad")} >= {("GM", "VECIN"), ("VECOUT", "GM")}
+
+
+def test_queue_bindings_and_events(cat: Catalog) -> None:
+    vecin = cat.queue_binding("TPosition::VECIN")
+    assert vecin is not None and (vecin.src, vecin.dst) == ("GM", "VECIN")
+    assert cat.queue_binding("A2").src == "A1"  # type: ignore[union-attr]
+    assert cat.queue_binding("VECCALC") is None  # a TQue may not live there
+    gm_ub = cat.queue_event("GM", "UB", 2201)
+    assert gm_ub is not None and (gm_ub.forward, gm_ub.backward) == ("MTE2_V", "V_MTE2")
+    assert cat.queue_event("L0C", "GM", 2201).forward == "M_FIX"  # type: ignore[union-attr]
+    assert cat.queue_event("L0C", "GM", 2002) is None
+    assert cat.queue_event("L0C", "UB", 2002).forward == "M_V"  # type: ignore[union-attr]
+    assert Catalog.hard_event_pipes("HardEvent::MTE2_V") == ("PIPE_MTE2", "PIPE_V")
+    assert Catalog.hard_event_pipes("M_FIX") == ("PIPE_M", "PIPE_FIX")
+
+
+# ---------------------------------------------------------------- overload resolution
+
+
+def test_resolve_add_count_and_mask_forms(cat: Catalog) -> None:
+    count = resolved(resolve(cat, "Add", [local("half"), local("half"), local("half"), lit()]))
+    assert count.overload.id == "count" and count.bindings == {"T": "half"}
+    assert [p.name for p in count.params] == ["dst", "src0", "src1", "count"]
+    args = [
+        local("float"),
+        local("float"),
+        local("float"),
+        lit("uint64_t"),
+        lit(),
+        struct("BinaryRepeatParams"),
+    ]
+    mask = resolved(resolve(cat, "Add", args))
+    assert (
+        mask.overload.id == "mask" and mask.bindings["T"] == "float" and mask.bindings["isSetMask"] == "true"
+    )
+    args[3] = ArgInfo("mask_array", "uint64_t")
+    assert resolved(resolve(cat, "Add", args)).overload.id == "bitmask"
+    explicit = resolved(resolve(cat, "Add", args, template_args=["float", "false"]))
+    assert explicit.bindings == {"T": "float", "isSetMask": "false"}
+
+
+def test_resolve_unknown_arguments_match(cat: Catalog) -> None:
+    unknown = ArgInfo("unknown")
+    result = resolved(resolve(cat, "Add", [unknown] * 4))
+    assert result.overload.id == "count" and result.bindings == {}
+
+
+def test_resolve_cast_binds_template_arguments_in_order(cat: Catalog) -> None:
+    args = [local("float"), local("half"), enum("RoundMode"), lit()]
+    result = resolved(resolve(cat, "Cast", args, template_args=["float", "half"]))
+    assert result.overload.id == "count"
+    assert result.bindings == {"T": "float", "U": "half"}
+    deduced = resolved(resolve(cat, "Cast", args))
+    assert deduced.bindings == {"T": "float", "U": "half"}
+    swapped = rejected(resolve(cat, "Cast", args, template_args=["half", "float"]))
+    assert any("T deduced as both half and float" in line for line in swapped.candidates)
+    # RoundMode must be an enum argument, not an integer
+    assert isinstance(resolve(cat, "Cast", [local("float"), local("half"), lit(), lit()]), NoMatch)
+
+
+def test_resolve_data_copy_forms(cat: Catalog) -> None:
+    assert (
+        resolved(resolve(cat, "DataCopy", [local("half"), gm("half"), lit()])).overload.id
+        == "count_gm_to_local"
+    )
+    assert (
+        resolved(resolve(cat, "DataCopy", [gm("half"), local("half"), lit()])).overload.id
+        == "count_local_to_gm"
+    )
+    assert (
+        resolved(resolve(cat, "DataCopy", [local("half"), local("half"), lit()])).overload.id
+        == "count_local_to_local"
+    )
+    params = resolved(resolve(cat, "DataCopy", [local("float"), gm("float"), struct("DataCopyParams")]))
+    assert params.overload.id == "params_gm_to_local"
+    nd2nz = resolved(resolve(cat, "DataCopy", [local("half"), gm("half"), struct("Nd2NzParams")]))
+    assert nd2nz.overload.id == "nd2nz"
+    pad_args = [local("half"), gm("half"), struct("DataCopyExtParams"), struct("DataCopyPadExtParams<half>")]
+    pad = resolved(resolve(cat, "DataCopyPad", pad_args))
+    assert pad.overload.id == "ext_gm_to_local" and pad.bindings == {"T": "half"}
+    pad_out = resolved(resolve(cat, "DataCopyPad", [gm("half"), local("half"), struct("DataCopyExtParams")]))
+    assert pad_out.overload.id == "ext_local_to_gm"
+    old_pad = resolved(
+        resolve(
+            cat,
+            "DataCopyPad",
+            [local("half"), gm("half"), struct("DataCopyParams"), struct("DataCopyPadParams")],
+        )
+    )
+    assert old_pad.overload.id == "params_gm_to_local"
+    mismatch = rejected(resolve(cat, "DataCopyPad", [*pad_args[:3], struct("DataCopyPadExtParams<float>")]))
+    assert any("T deduced as both half and float" in line for line in mismatch.candidates)
+
+
+def test_resolve_wrong_arity_lists_every_candidate(cat: Catalog) -> None:
+    result = rejected(resolve(cat, "ReduceMax", [local("half"), local("half"), local("half")]))
+    assert result.message == "no matching function for call to 'ReduceMax'"
+    assert len(result.candidates) == len(cat.api("ReduceMax").overloads)  # type: ignore[union-attr]
+    assert any("expects 4 to 5 arguments, got 3" in line for line in result.candidates)
+    assert all(line.startswith("ReduceMax<T>(") for line in result.candidates)
+
+
+def test_resolve_inconsistent_type_variable(cat: Catalog) -> None:
+    result = rejected(resolve(cat, "Add", [local("half"), local("float"), local("half"), lit()]))
+    assert "T deduced as both half and float (argument 2)" in result.candidates[0]
+
+
+def test_resolve_kind_mismatch_message(cat: Catalog) -> None:
+    result = rejected(resolve(cat, "Exp", [local("half"), lit(), lit()]))
+    assert "argument 2 is a scalar, expected LocalTensor<T>" in result.candidates[0]
+
+
+def test_resolve_prefers_fewest_defaults(cat: Catalog) -> None:
+    # SetOrgShape(m, n, k) matches both the 3-argument form and, with defaults, nothing else; the
+    # 5-argument form needs at least 4 arguments.
+    three = resolved(resolve(cat, "SetOrgShape", [lit()] * 3, receiver="Matmul"))
+    assert three.overload.id == "mnk"
+    four = resolved(resolve(cat, "SetOrgShape", [lit()] * 4, receiver="Matmul"))
+    assert four.overload.id == "mnkakb" and len(four.params) == 4
+    # ReduceMax count form without calIndex uses one default; still the only match.
+    reduce = resolved(resolve(cat, "ReduceMax", [local("half")] * 3 + [lit()]))
+    assert reduce.overload.id == "count"
+
+
+def test_resolve_methods_and_receivers(cat: Catalog) -> None:
+    alloc = resolved(
+        resolve(cat, "AllocTensor", [], template_args=["half"], receiver="TQue<TPosition::VECIN, 1>")
+    )
+    assert alloc.overload.id == "plain" and alloc.bindings["T"] == "half"
+    assert alloc.overload.returns is not None and alloc.overload.returns.receiver_position
+    init = resolved(
+        resolve(cat, "InitBuffer", [ArgInfo("object", type_name="TQue"), lit(), lit()], receiver="TPipe")
+    )
+    assert init.overload.id == "queue"
+    tbuf = resolved(
+        resolve(cat, "InitBuffer", [ArgInfo("object", type_name="TBuf"), lit()], receiver="TPipe")
+    )
+    assert tbuf.overload.id == "buffer"
+    wrong = rejected(
+        resolve(cat, "InitBuffer", [ArgInfo("object", type_name="TBuf"), lit(), lit()], receiver="TPipe")
+    )
+    assert any("argument 1 is a TBuf, expected TQue" in line for line in wrong.candidates)
+    ok = resolve(cat, "SetGlobalBuffer", [ArgInfo("pointer", "half"), lit()], receiver="GlobalTensor<half>")
+    assert resolved(ok).overload.id == "sized"
+    bad = rejected(
+        resolve(cat, "SetGlobalBuffer", [ArgInfo("pointer", "float"), lit()], receiver="GlobalTensor<half>")
+    )
+    assert "T deduced as both half and float" in bad.candidates[0]
+
+
+def test_resolve_sync_template_and_unscoped_enum_arguments(cat: Catalog) -> None:
+    ok = resolved(resolve(cat, "SetFlag", [enum("event_t")], template_args=["HardEvent::MTE2_V"]))
+    assert ok.bindings == {"event": "HardEvent::MTE2_V"}
+    wrong = rejected(resolve(cat, "SetFlag", [lit()], template_args=["PIPE_V"]))
+    assert "pipe_t value, expected HardEvent" in wrong.candidates[0]
+    barrier = resolved(resolve(cat, "PipeBarrier", [], template_args=["PIPE_V"]))
+    assert barrier.bindings == {"pipe": "PIPE_V"}
+    too_many = rejected(resolve(cat, "PipeBarrier", [], template_args=["PIPE_V", "PIPE_S"]))
+    assert "too many template arguments" in too_many.candidates[0]
+    # a scoped enum does not convert to an integer parameter
+    assert isinstance(resolve(cat, "SetFlag", [enum("RoundMode")], template_args=["HardEvent::V_S"]), NoMatch)
+
+
+def test_resolve_unknown_api_suggests(cat: Catalog) -> None:
+    result = rejected(resolve(cat, "ReduceMx", []))
+    assert "ReduceMax" in result.message and result.candidates == ()
+    member = rejected(resolve(cat, "Alloc", [], receiver="TQue"))
+    assert "no member named 'Alloc' in 'TQue'" in member.message
+
+
+def test_resolve_select_tensor_or_scalar(cat: Catalog) -> None:
+    base = [local("half"), local("uint8_t"), local("half")]
+    tensor = resolved(resolve(cat, "Select", [*base, local("half"), enum("SELMODE"), lit()]))
+    scalar = resolved(resolve(cat, "Select", [*base, ArgInfo("scalar", "half"), enum("SELMODE"), lit()]))
+    assert (tensor.overload.id, scalar.overload.id) == ("tensor_count", "scalar_count")
+    assert tensor.bindings == {"T": "half", "U": "uint8_t"}
+
+
+# ---------------------------------------------------------------- signature language and data checks
+
+
+def _ctx(cat: Catalog) -> TypeContext:
+    return TypeContext(
+        canonical_type=cat.canonical_type,
+        structs={name: s.type_params for name, s in cat.structs.items()},
+        enums=frozenset(cat.enums),
+        classes=frozenset(cat.classes),
+        positions=frozenset(cat.enums["TPosition"].names),
+    )
+
+
+def test_signature_parser(cat: Catalog) -> None:
+    tparams, params, returns = parse_signature(
+        "<T, isSetMask: bool = true>(dst: LocalTensor<T>@{A1,B1}, m: uint64_t[2], p: __gm__ T*, n: int = 0) -> T",
+        _ctx(cat),
+    )
+    assert [str(tp) for tp in tparams] == ["T", "isSetMask: bool = true"]
+    assert params[0].positions == frozenset({"A1", "B1"}) and params[0].elem == "T"
+    assert (params[1].kind, params[1].array_len) == ("mask_array", 2)
+    assert (params[2].kind, params[2].elem, params[2].type_text) == ("pointer", "T", "__gm__ T*")
+    assert (params[3].elem, params[3].default) == ("int32_t", "0")
+    assert returns is not None and returns.kind == "scalar"
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("<T>(dst: LocalTensor<X>)", "neither a declared type variable"),
+        ("(x: Float)", "unknown type 'Float'"),
+        ("(x: int32_t = 1, y: int32_t)", "without a default follows"),
+        ("(x: int32_t@VEC)", "positions only apply to LocalTensor"),
+        ("<T>(dst: LocalTensor<T>@VECTOR)", "unknown TPosition"),
+        ("<T>(a: T, a: T)", "declared twice"),
+        ("<n: int32_t>(x: n)", "non-type template parameter"),
+        ("(x: int32_t", "expected ')'"),
+    ],
+)
+def test_signature_errors(cat: Catalog, text: str, error: str) -> None:
+    with pytest.raises(SignatureError, match=re.escape(error)):
+        parse_signature(text, _ctx(cat))
+
+
+def _copy_data(tmp_path: Path) -> Path:
+    target = tmp_path / "data"
+    shutil.copytree(DATA_DIR, target)
+    return target
+
+
+@pytest.mark.parametrize(
+    ("extra", "error"),
+    [
+        ('[[api]]\nname = "Foo"\nfamily = "vector"\nsummary = "s"\nref = "r"\noverloads = [{ id = "a", sig = "()" }]\n',
+         "unknown family"),
+        ('[[api]]\nname = "Foo"\nfamily = "system"\nsummary = "s"\nref = "r"\noverloads = [{ id = "a", sig = "(x: Nope)" }]\n',
+         "unknown type 'Nope'"),
+        ('[[api]]\nname = "Add"\nfamily = "system"\nsummary = "s"\nref = "r"\noverloads = [{ id = "a", sig = "()" }]\n',
+         "defined twice"),
+        ('[[api]]\nname = "Foo"\nfamily = "system"\nsummary = "s"\nref = "r"\noverloads = []\n', "no overloads"),
+        (('[[api]]\nname = "Foo"\nfamily = "system"\nsummary = "s"\nref = "r"\ndtypes."2201".T = ["half"]\n'
+          'overloads = [{ id = "a", sig = "()" }]\n'), "no overload declares"),
+        ('[[route]]\napi = "DataCopy"\nsrc = ["GM"]\ndst = ["L0A"]\n', "unknown position"),
+        ('[[api]]\nname = "Foo"\nfamily = "system"\nsumary = "s"\nref = "r"\n', "unknown key"),
+    ],
+)  # fmt: skip
+def test_bad_data_is_rejected(tmp_path: Path, extra: str, error: str) -> None:
+    data = _copy_data(tmp_path)
+    (data / "zz_extra.toml").write_text(extra)
+    with pytest.raises(CatalogError, match=re.escape(error)):
+        build_catalog(data)
+
+
+def test_copied_data_builds_the_same_catalog(tmp_path: Path, cat: Catalog) -> None:
+    other = build_catalog(_copy_data(tmp_path))
+    assert [api.qualified_name for api in other.apis] == [api.qualified_name for api in cat.apis]
+    assert other.overload_count == cat.overload_count

@@ -1,0 +1,156 @@
+"""Chip configurations: every file loads, the reference's numbers come back, lookups and limits behave."""
+
+from __future__ import annotations
+
+import pytest
+
+from ascendir.chips import (
+    DEFAULT_CHIP,
+    Chip,
+    UnknownChipError,
+    known_chips,
+    load_chip,
+    tposition_memory,
+)
+
+EXPECTED_CHIPS = {"910B1", "910B2", "910B3", "910B4", "910_93", "310P", "910"}
+
+
+def test_known_chips_are_the_configured_ones() -> None:
+    assert set(known_chips()) == EXPECTED_CHIPS
+    assert known_chips() == sorted(known_chips())
+    assert DEFAULT_CHIP in known_chips()
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_CHIPS))
+def test_every_chip_is_consistent(name: str) -> None:
+    chip = load_chip(name)
+    assert isinstance(chip, Chip)
+    assert chip.npu_arch in {2201, 2002, 1001}
+    assert chip.mode == ("split" if chip.npu_arch == 2201 else "coupled")
+    assert chip.soc_version.startswith("Ascend")
+    for space in ("UB", "L1", "L0A", "L0B", "L0C"):
+        size = chip.memory_size(space)
+        assert size > 0 and size % chip.alignment(space) == 0
+    assert chip.max_buffers_total == 64
+    assert chip.vector_register_bytes == 256
+    # §6 timing parameters are present for the simulator on every chip.
+    assert chip.bandwidth["gm_ub"] == 128.0
+    assert chip.throughput["vector_binary"] == 128.0
+    assert chip.bandwidth_measured["gm_ub"][0] == (1.0, 7.3)
+
+
+def test_910b2_numbers_from_the_reference() -> None:
+    chip = load_chip("910B2")
+    assert chip.npu_arch == 2201
+    assert chip.soc_version == "Ascend910B2"
+    assert chip.memory_size("UB") == 196608
+    assert chip.memory_size("L1") == 512 * 1024
+    assert (chip.memory_size("L0A"), chip.memory_size("L0B"), chip.memory_size("L0C")) == (
+        65536,
+        65536,
+        131072,
+    )
+    assert (chip.aic_cores, chip.aiv_cores, chip.clock_mhz) == (24, 48, 1800)
+    assert chip.max_buffers_per_position == 8
+    assert chip.event_ids == 8
+    assert chip.hbm_bytes == 64 * 2**30
+    assert chip.ub_banks["banks"] == 48
+
+
+def test_chip_specific_numbers() -> None:
+    assert load_chip("910B4").clock_mhz == 1500
+    assert load_chip("910B3").clock_mhz is None
+    assert (load_chip("910B1").aic_cores, load_chip("910B1").aiv_cores) == (25, 50)
+    assert load_chip("910_93").clock_mhz == 1850
+    p310 = load_chip("310P")
+    assert (p310.npu_arch, p310.memory_size("UB"), p310.memory_size("L0C")) == (2002, 262144, 262144)
+    old = load_chip("910")
+    assert (old.npu_arch, old.max_buffers_per_position, old.event_ids, old.aic_cores) == (1001, 4, 4, 32)
+    assert old.memory_size("L1") == 1024 * 1024
+
+
+def test_lookup_is_case_insensitive_and_accepts_soc_versions() -> None:
+    chip = load_chip("910B2")
+    assert load_chip("910b2") is chip
+    assert load_chip("Ascend910B2") is chip
+    assert load_chip("ascend910b2") is chip
+    assert load_chip("Ascend310P3").name == "310P"
+    assert load_chip("Ascend910").name == "910"
+    assert load_chip().name == DEFAULT_CHIP
+
+
+def test_unknown_chip_error_lists_the_known_chips() -> None:
+    with pytest.raises(UnknownChipError) as info:
+        load_chip("910C")
+    message = str(info.value)
+    assert "910C" in message
+    for name in EXPECTED_CHIPS:
+        assert name in message
+
+
+def test_max_block_dim_per_kernel_type() -> None:
+    chip = load_chip("910B2")
+    assert chip.max_block_dim("aiv") == 48
+    assert chip.max_block_dim("aic") == 24
+    assert chip.max_block_dim("mix") == 24  # 1 AIC + 2 AIV groups
+    assert chip.max_block_dim("KERNEL_TYPE_AIV_ONLY") == 48
+    assert chip.max_block_dim("MIX_AIC_1_2") == 24
+    coupled = load_chip("310P")
+    assert coupled.max_block_dim("aiv") == coupled.max_block_dim("aic") == coupled.max_block_dim("mix") == 8
+    assert coupled.max_block_dim("mix_vector_core") == 15
+    with pytest.raises(ValueError, match="no standalone vector cores"):
+        chip.max_block_dim("mix_vector_core")
+    with pytest.raises(ValueError, match="unknown kernel type"):
+        chip.max_block_dim("gpu")
+
+
+def test_memory_size_and_alignment_of_optional_spaces() -> None:
+    chip = load_chip("910B2")
+    assert chip.alignment("L0A") == chip.alignment("l0b") == 512
+    assert chip.alignment("L0C") == 64
+    assert chip.alignment("BT") == chip.alignment("bias_table") == 64
+    assert chip.alignment("UB") == chip.alignment("L1") == 32
+    assert chip.alignment("GM") == 1
+    assert chip.memory_size("BT") > 0
+    assert chip.memory_size("GM") == chip.hbm_bytes
+    with pytest.raises(ValueError, match="no known BT size"):
+        load_chip("310P").memory_size("BT")
+    with pytest.raises(ValueError, match="no known GM size"):
+        load_chip("910B1").memory_size("GM")
+    with pytest.raises(ValueError, match="unknown memory space"):
+        chip.memory_size("L3")
+
+
+@pytest.mark.parametrize(
+    ("position", "arch", "memory"),
+    [
+        ("VECIN", 2201, "UB"),
+        ("VECOUT", 2002, "UB"),
+        ("VECCALC", 1001, "UB"),
+        ("A1", 2201, "L1"),
+        ("B1", 2002, "L1"),
+        ("A2", 2201, "L0A"),
+        ("B2", 1001, "L0B"),
+        ("CO1", 2201, "L0C"),
+        ("C1", 2201, "L1"),
+        ("C1", 2002, "UB"),
+        ("C2", 2201, "BT"),
+        ("C2", 1001, "L0C"),
+        ("CO2", 2201, "GM"),
+        ("CO2", 2002, "UB"),
+        ("TSCM", 2201, "L1"),
+        ("GM", 2002, "GM"),
+        ("TPosition::VECOUT", 2201, "UB"),
+        ("QuePosition::A2", 2201, "L0A"),
+    ],
+)
+def test_tposition_memory(position: str, arch: int, memory: str) -> None:
+    assert tposition_memory(position, arch) == memory
+
+
+def test_tposition_memory_rejects_undocumented_positions() -> None:
+    with pytest.raises(ValueError, match="SPM"):
+        tposition_memory("SPM", 2201)
+    with pytest.raises(ValueError):
+        tposition_memory("VECTOR", 2201)
