@@ -143,27 +143,47 @@ def lower_kernel(lw: FunctionLowerer, fn: A.FunctionDecl, template: list[A.Templ
         else:
             lw.bind(p.name, value)
     assert fn.body is not None
-    lw.lower_stmts(fn.body.body, top=True)
+    lw.begin_function_body(fn.body.body, fn)
+    lw.lower_stmts(fn.body.body, top="function")
     lw.frames.pop()
     lw.builder.insert(asc.ReturnOp.create())
     block.last_op.location = lw.loc(fn.body)  # type: ignore[union-attr]
-    kernel = asc.KernelOp(name, [C.ir_type(t) for t in param_types], Region(block), lw.kernel_type)
+    kernel_type = lw.kernel_type if lw.kernel_type != "default" else _kernel_type_from_specifiers(fn)
+    kernel = asc.KernelOp(name, [C.ir_type(t) for t in param_types], Region(block), kernel_type)
     kernel.location = lw.loc(fn)
     return kernel
+
+
+def _kernel_type_from_specifiers(fn: A.FunctionDecl) -> str:
+    """CANN 9 `.asc` kernels say where they run in their declaration: __vector__, __cube__, __mix__(c, v)."""
+    for spec in fn.specifiers:
+        text = spec.replace(" ", "")
+        if text == "__vector__":
+            return "aiv"
+        if text == "__cube__":
+            return "aic"
+        if text.startswith("__mix__("):
+            ratio = text[len("__mix__("):-1].replace(",", "_")
+            kind = f"mix_aic_{ratio}" if ratio in ("1_1", "1_2", "1_0") else "mix_aiv_1_0" if ratio == "0_1" else "default"
+            return kind
+    return "default"
 
 
 def _kernel_template_bindings(lw: FunctionLowerer, fn: A.FunctionDecl, params: list[A.TemplateParam]) -> dict[str, object]:
     """A template kernel is checked for the arguments of its first launch, else its defaults."""
     name = fn.name.parts[-1].name
     targs: list[A.TemplateArg] | None = None
-    for launch in lw.scope.launches:
+    caller: A.FunctionDecl | None = None
+    for launch, launcher in lw.scope.launches:
         k = launch.kernel
-        if isinstance(k, A.Name) and k.qname.parts[-1].name == name:
-            targs = k.qname.parts[-1].template_args
+        if isinstance(k, A.Name) and k.qname.parts[-1].name == name and k.qname.parts[-1].template_args:
+            targs, caller = k.qname.parts[-1].template_args, launcher
             break
     types: dict[str, object] = {}
     lw.frames.append(Frame(name, [{}], None, {}, set()))
     try:
+        if caller is not None and caller.body is not None:
+            _bind_caller_constants(lw, caller.body)
         missing = False
         for i, p in enumerate(params):
             if p.name is None:
@@ -180,6 +200,22 @@ def _kernel_template_bindings(lw: FunctionLowerer, fn: A.FunctionDecl, params: l
     finally:
         lw.frames.pop()
     return types
+
+
+def _bind_caller_constants(lw: FunctionLowerer, body: A.Compound) -> None:
+    """`constexpr uint32_t rows = 8; k<rows><<<...>>>()`: the launching function's constants, for the
+    template arguments of the launch."""
+    for st in body.body:
+        if isinstance(st, A.VarDecl) and ("constexpr" in st.specifiers or "const" in st.specifiers):
+            for d in st.declarators:
+                if d.init is not None and not isinstance(d.init, A.InitList):
+                    try:
+                        value = lw.const_eval(d.init)
+                    except Unsupported:
+                        continue
+                    if isinstance(value, int | float) and not isinstance(value, bool):
+                        t = lw.resolve_type(d.type)
+                        lw.bind(d.name, Val(t if isinstance(t, C.Scalar) else C.I64, const=value))
 
 
 __all__ = ["LoweringOptions", "LoweringResult", "lower_program", "dtype_bindings", "Unsupported", "StringAttr"]

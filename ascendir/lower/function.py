@@ -82,7 +82,7 @@ class FunctionLowerer:
         self.report = reporter
         self.catalog = catalog
         self.options = options
-        self.builder: Builder
+        self.builder = Builder(InsertPoint.at_end(Block()))  # scratch, until a kernel body is being built
         self.frames: list[Frame] = []
         self._loc_cache: dict[tuple[str, int, int], FileLineColLoc] = {}
         self._assigned_cache: dict[int, set[str]] = {}
@@ -195,11 +195,14 @@ class FunctionLowerer:
         if value.type != cell_t.element_type:
             if self._refine_cell(cell, v) :
                 cell_t = cell.ref.type  # type: ignore[assignment]
-            if value.type != cell_t.element_type:  # type: ignore[union-attr]
-                # the same object seen with less type information (a tensor of unknown position)
-                cast = UnrealizedConversionCastOp.get([value], [cell_t.element_type])  # type: ignore[union-attr]
-                value = self.emit(cast, node).results[0]
-        self.emit(memref.StoreOp.get(value, cell.ref, []), node)
+        self.store_element(value, cell.ref, [], node)
+
+    def store_element(self, value: SSAValue, ref: SSAValue, indices: Sequence[SSAValue], node: A.Node) -> None:
+        element_type = ref.type.element_type  # type: ignore[attr-defined]
+        if value.type != element_type:
+            # the same object seen with less type information (a tensor of unknown position)
+            value = self.emit(UnrealizedConversionCastOp.get([value], [element_type]), node).results[0]
+        self.emit(memref.StoreOp.get(value, ref, list(indices)), node)
 
     def _refine_cell(self, cell: Cell, v: Val) -> bool:
         """A `LocalTensor<T> t;` declared before its first assignment takes the type of the first tensor
@@ -315,6 +318,8 @@ class FunctionLowerer:
             t = self.resolve_type(underlying) if underlying is not None else C.I32
             return t if isinstance(t, Scalar) else C.I32  # user enums are plain integers to us
         kind = self.catalog_type_kind(name)
+        if kind == "struct" and name.endswith("Tiling"):
+            return C.TilingT(name)  # TCubeTiling, SoftMaxTiling, ...: filled by the host like any tiling data
         if kind == "struct":
             return C.StructT(name)
         if kind == "enum":
@@ -479,7 +484,7 @@ class FunctionLowerer:
             stmts = fn.body.body
             tail_return = bool(stmts) and isinstance(stmts[-1], A.Return) and len(returns) == 1
             if tail_return:
-                self.lower_stmts(stmts[:-1], top=True)
+                self.lower_stmts(stmts[:-1], top="function")
                 ret = stmts[-1]
                 assert isinstance(ret, A.Return)
                 if ret.value is not None and not isinstance(frame.return_type, C.VoidT):
@@ -488,7 +493,8 @@ class FunctionLowerer:
                 return Val(C.VoidT())
             if returns and not isinstance(frame.return_type, C.VoidT):
                 frame.return_cell = self.new_cell(frame.return_type, f"{frame.name}_result", node)
-            self.lower_stmts(stmts, top=True)
+            self.begin_function_body(stmts, node)
+            self.lower_stmts(stmts, top="function")
             if frame.return_cell is not None:
                 return self.load(frame.return_cell, node)
             return Val(C.VoidT())
@@ -510,6 +516,8 @@ class FunctionLowerer:
             is_ref = "&" in p.type.pointers
             if isinstance(ptype, C.Pointer) and is_ref:
                 ptype = ptype.pointee
+            if isinstance(ptype, C.TilingT | C.StructT) and isinstance(arg.ctype, Scalar):
+                arg = self.tiling_view(arg) or arg
             if isinstance(arg.obj, Instance) or isinstance(arg.obj, Cell) and is_ref:
                 self.bind(p.name, arg.obj)  # objects and references alias the caller's variable
                 continue
@@ -526,8 +534,17 @@ class FunctionLowerer:
     # statements
     # ------------------------------------------------------------------------------------------------
 
-    def lower_stmts(self, stmts: Sequence[A.Node], top: bool = False) -> None:
-        """Lowers a statement list; after a statement that may leave early, the rest runs guarded."""
+    def begin_function_body(self, stmts: Sequence[A.Node], node: A.Node) -> None:
+        """A function whose returns are not all structural (see `_structural_returns`) gets a flag that
+        is set on return and guards everything that could still run after it."""
+        returns = [n for n in _walk(list(stmts)) if isinstance(n, A.Return)]
+        if {id(r) for r in returns} - _structural_returns(stmts):
+            self.frame.return_flag = self.new_cell(C.BOOL, f"{self.frame.name}_returned", node, Val(C.BOOL, const=0))
+
+    def lower_stmts(self, stmts: Sequence[A.Node], top: str | None = None) -> None:
+        """Lowers a statement list; after a statement that may leave early, the rest runs guarded.
+        `top` says the list is the whole body of a function, loop or switch case (where an exiting `if`
+        can take the rest of the list as its else branch)."""
         i = 0
         while i < len(stmts):
             st = stmts[i]
@@ -535,7 +552,7 @@ class FunctionLowerer:
             exits = _exits(st)
             if exits and rest and top and isinstance(st, A.If) and st.otherwise is None and _always_exits(st.then):
                 # `if (c) { ...; return; } rest`: rest becomes the else branch
-                self._lower_if_with_else_rest(st, rest)
+                self._lower_if_with_else_rest(st, rest, top)
                 return
             self.lower_stmt(st)
             if exits and rest:
@@ -550,13 +567,13 @@ class FunctionLowerer:
                     return
             i += 1
 
-    def _lower_if_with_else_rest(self, st: A.If, rest: Sequence[A.Node]) -> None:
+    def _lower_if_with_else_rest(self, st: A.If, rest: Sequence[A.Node], top: str) -> None:
         cond = self.condition(st.cond)
         if cond.const is not None:
             if cond.const:
                 self.lower_block(st.then)
             else:
-                self.lower_stmts(rest, top=True)
+                self.lower_stmts(rest, top=top)
             return
         if_op = self.emit(scf.IfOp(self.ssa(cond, st), [], Region(Block()), Region(Block())), st)
         with self.at_end_of(if_op.regions[0].block):
@@ -564,7 +581,7 @@ class FunctionLowerer:
             self.emit(scf.YieldOp(), st)
         with self.at_end_of(if_op.regions[1].block):
             self.frame.scopes.append({})
-            self.lower_stmts(rest, top=True)
+            self.lower_stmts(rest, top=top)
             self.frame.scopes.pop()
             self.emit(scf.YieldOp(), st)
 
@@ -718,7 +735,7 @@ class FunctionLowerer:
             for i, item in enumerate(init.obj[: t.size]):
                 idx = self.emit(arith.ConstantOp(IntegerAttr(i, IndexType())), node).results[0]
                 item = self.convert(item, t.elem, node)
-                self.emit(memref.StoreOp.get(self.ssa(item, node), ref, [idx]), node)
+                self.store_element(self.ssa(item, node), ref, [idx], node)
         return cell
 
     def make_object(self, t: CType, name: str, node: A.Node) -> Val:
@@ -820,7 +837,8 @@ class FunctionLowerer:
                 if isinstance(member, Cell) and mi.args:
                     self.store(member, self.expr(mi.args[0]), mi)
             if ctor.body is not None:
-                self.lower_stmts(ctor.body.body, top=True)
+                self.begin_function_body(ctor.body.body, node)
+                self.lower_stmts(ctor.body.body, top="function")
         finally:
             self.frames.pop()
 
@@ -900,7 +918,7 @@ class FunctionLowerer:
             by = c
         else:
             return None
-        if d.name in self.assigned_names(st.body) or _contains_break(st.body):
+        if d.name in self.assigned_names(st.body) or _contains_break(st.body) or _contains_return(st.body):
             return None
         if cond.op == "!=" and by != 1:
             return None
@@ -939,7 +957,7 @@ class FunctionLowerer:
         self.frame.scopes.append({})
         try:
             stmts = body.body if isinstance(body, A.Compound) else [body]
-            self.lower_stmts(stmts, top=True)
+            self.lower_stmts(stmts, top="loop")
         finally:
             self.frame.scopes.pop()
 
@@ -958,10 +976,13 @@ class FunctionLowerer:
             c_ssa = self.ssa(cond, st)
             if first_flag is not None:
                 c_ssa = self.emit(arith.OrIOp(self.load(first_flag, st).ssa, c_ssa), st).results[0]  # type: ignore[arg-type]
-            brk = flags[ExitKind.BREAK]
-            if brk is not None:
-                not_broken = self.emit(arith.XOrIOp(self.load(brk, st).ssa, self.const_ssa(1, C.BOOL, st)), st)  # type: ignore[arg-type]
-                c_ssa = self.emit(arith.AndIOp(c_ssa, not_broken.results[0]), st).results[0]
+            stops = [flags[ExitKind.BREAK]]
+            if _contains_return(body):
+                stops.append(self.frame.return_flag)
+            for stop in stops:
+                if stop is not None:
+                    not_stopped = self.emit(arith.XOrIOp(self.load(stop, st).ssa, self.const_ssa(1, C.BOOL, st)), st)  # type: ignore[arg-type]
+                    c_ssa = self.emit(arith.AndIOp(c_ssa, not_stopped.results[0]), st).results[0]
             self.emit(scf.ConditionOp(c_ssa), st)
         with self.at_end_of(after):
             if first_flag is not None:
@@ -1030,7 +1051,7 @@ class FunctionLowerer:
         if i >= len(cases):
             if default is not None:
                 self.frame.scopes.append({})
-                self.lower_stmts(bodies[default], top=True)
+                self.lower_stmts(bodies[default], top="case")
                 self.frame.scopes.pop()
             return
         match: Val | None = None
@@ -1043,7 +1064,7 @@ class FunctionLowerer:
         if match.const is not None:
             if match.const:
                 self.frame.scopes.append({})
-                self.lower_stmts(bodies[i], top=True)
+                self.lower_stmts(bodies[i], top="case")
                 self.frame.scopes.pop()
             else:
                 self._lower_cases(value, cases, bodies, default, i + 1, st)
@@ -1051,7 +1072,7 @@ class FunctionLowerer:
         if_op = self.emit(scf.IfOp(self.ssa(match, st), [], Region(Block()), Region(Block())), st)
         with self.at_end_of(if_op.regions[0].block):
             self.frame.scopes.append({})
-            self.lower_stmts(bodies[i], top=True)
+            self.lower_stmts(bodies[i], top="case")
             self.frame.scopes.pop()
             self.emit(scf.YieldOp(), st)
         with self.at_end_of(if_op.regions[1].block):
@@ -1064,24 +1085,8 @@ class FunctionLowerer:
             self.store(frame.return_cell, self.expr(st.value), st)
         elif st.value is not None:
             self.expr(st.value)
-        if frame.return_flag is None and _needs_flag(frame):
-            frame.return_flag = self._function_flag(frame, st)
         if frame.return_flag is not None:
             self.store(frame.return_flag, Val(C.BOOL, const=1), st)
-
-    def _function_flag(self, frame: Frame, node: A.Node) -> Cell:
-        # The flag must dominate every use: put it at the start of the frame's outermost block.
-        block = self.builder.insertion_point.block
-        while block.parent_op() is not None and not isinstance(block.parent_op(), asc.KernelOp) and _depth_ok(block):
-            parent = block.parent_op()
-            assert parent is not None and parent.parent_block() is not None
-            block = parent.parent_block()  # type: ignore[assignment]
-        saved = self.builder
-        self.builder = Builder(InsertPoint.at_start(block))
-        try:
-            return self.new_cell(C.BOOL, f"{frame.name}_returned", node, Val(C.BOOL, const=0))
-        finally:
-            self.builder = saved
 
     def lower_loop_exit(self, st: A.Node) -> None:
         kind = ExitKind.BREAK if isinstance(st, A.Break) else ExitKind.CONTINUE
@@ -1274,6 +1279,9 @@ class FunctionLowerer:
             return self.tiling_field(tiling, e.member, e)
         if isinstance(t, C.TilingT):
             return self.tiling_field(obj, e.member, e)
+        view = self.tiling_view(obj)
+        if view is not None:
+            return self.tiling_field(view, e.member, e)
         if isinstance(t, C.StructT | C.ObjectT):
             op = self.emit(asc.StructGetOp.create(
                 operands=[self.ssa(obj, e)], properties={"field": StringAttr(e.member)},
@@ -1331,7 +1339,26 @@ class FunctionLowerer:
             operands.append(self.ssa(self.convert(index, C.I64, node), node))
         op = asc.TilingFieldOp.create(operands=operands, properties={"field": StringAttr(path)},
                                       result_types=[C.scalar_ir_type(scalar)])
-        return Val(scalar, self.emit(op, node).results[0])
+        value = Val(scalar, self.emit(op, node).results[0])
+        if index is None and not self._knows_tiling(t.name):
+            # a field of a struct we have no definition of: it may itself be a struct (`td.cubeTiling.M`)
+            value.obj = ("tiling_path", tiling, path)
+        return value
+
+    def _knows_tiling(self, name: str) -> bool:
+        return name in self.scope.tiling_structs or self.catalog_type_kind(name) == "struct"
+
+    def tiling_view(self, v: Val, struct: str = "?") -> Val | None:
+        """A field read of an unknown tiling struct, taken back and seen as a nested struct instead."""
+        if not (isinstance(v.obj, tuple) and v.obj and v.obj[0] == "tiling_path"):
+            return None
+        _, root, path = v.obj
+        if v.ssa is not None and not v.ssa.uses:
+            owner = v.ssa.owner
+            owner.detach()  # type: ignore[union-attr]
+            owner.erase()  # type: ignore[union-attr]
+            v.ssa = None
+        return Val(C.TilingT(root.ctype.name, path), root.ssa, obj=root.obj)
 
     def tiling_field_type(self, struct: str, path: str) -> CType:
         """The type of `path` (dotted) in tiling struct `struct`; unknown structs read as uint32."""
@@ -1785,7 +1812,7 @@ class FunctionLowerer:
             if isinstance(base.ctype, C.ArrayT) and isinstance(base.obj, Cell):
                 idx = self.index_value(self.expr(target.index), node)
                 v = self.convert(value, base.ctype.elem, node)
-                self.emit(memref.StoreOp.get(self.ssa(v, node), base.obj.ref, [idx]), node)
+                self.store_element(self.ssa(v, node), base.obj.ref, [idx], node)
                 return
             if isinstance(base.ctype, C.Pointer) and base.ctype.gm:
                 elem = base.ctype.pointee if isinstance(base.ctype.pointee, Scalar) else C.U8
@@ -1941,6 +1968,10 @@ def _contains_break(body: A.Node) -> bool:
     return any(isinstance(n, A.Break) for n in _walk_no_nested_loops(body, (*_LOOPS, A.Switch)))
 
 
+def _contains_return(body: A.Node) -> bool:
+    return any(isinstance(n, A.Return) for n in _walk(body))
+
+
 def _contains_continue(body: A.Node) -> bool:
     return any(isinstance(n, A.Continue) for n in _walk_no_nested_loops(body, _LOOPS))
 
@@ -1978,12 +2009,20 @@ def _always_exits(st: A.Node) -> bool:
     return False
 
 
-def _needs_flag(frame: Frame) -> bool:
-    return True
-
-
-def _depth_ok(block: Block) -> bool:
-    return True
+def _structural_returns(stmts: Sequence[A.Node]) -> set[int]:
+    """Returns whose effect the IR's structure already gives: the last statement of the body, and the
+    last statement of an `if` that takes the rest of the body as its else branch (or ends the body)."""
+    found: set[int] = set()
+    for i, st in enumerate(stmts):
+        last = i == len(stmts) - 1
+        if isinstance(st, A.Return) and last:
+            found.add(id(st))
+        elif isinstance(st, A.If) and (last or st.otherwise is None and _always_exits(st.then)):
+            for branch in (st.then, st.otherwise):
+                body = branch.body if isinstance(branch, A.Compound) else [branch] if branch is not None else []
+                if body and isinstance(body[-1], A.Return):
+                    found.add(id(body[-1]))
+    return found
 
 
 def _is_name(e: A.Node | None, name: str) -> bool:

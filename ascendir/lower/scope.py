@@ -50,7 +50,7 @@ class Scope:
     tiling_structs: dict[str, TilingStruct] = field(default_factory=dict)
     kernels: list[tuple[A.FunctionDecl, list[A.TemplateParam] | None]] = field(default_factory=list)
     function_templates: dict[int, list[A.TemplateParam]] = field(default_factory=dict)  # id(FunctionDecl) -> params
-    launches: list[A.KernelLaunch] = field(default_factory=list)
+    launches: list[tuple[A.KernelLaunch, A.FunctionDecl | None]] = field(default_factory=list)  # with the caller
     registered_tiling: dict[str, str] = field(default_factory=dict)  # op type -> tiling struct name
     default_tiling: str | None = None  # REGISTER_TILING_DEFAULT(S)
 
@@ -90,7 +90,7 @@ def _collect_decls(scope: Scope, decls: list[A.Node], template: list[A.TemplateP
         elif isinstance(d, A.MacroDecl) and d.name == "REGISTER_TILING_DEFAULT" and d.args:
             scope.default_tiling = _arg_text(d.args[0])
         elif isinstance(d, A.ExprStmt) and isinstance(d.expr, A.KernelLaunch):
-            scope.launches.append(d.expr)
+            scope.launches.append((d.expr, None))
 
 
 def _arg_text(node: A.Node) -> str | None:
@@ -147,7 +147,27 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
     return info
 
 
+def _launches_in(body: A.Node) -> list[A.KernelLaunch]:
+    found: list[A.KernelLaunch] = []
+    stack: list[object] = [body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.KernelLaunch):
+            found.append(n)
+        if isinstance(n, A.Node):
+            for slot in getattr(type(n), "__slots__", ()):
+                stack.append(getattr(n, slot, None))
+            for klass in type(n).__mro__[1:]:
+                for slot in getattr(klass, "__slots__", ()):
+                    stack.append(getattr(n, slot, None))
+        elif isinstance(n, list):
+            stack.extend(n)
+    return found
+
+
 def _collect_function(scope: Scope, d: A.FunctionDecl, template: list[A.TemplateParam] | None) -> None:
+    if d.body is not None and not d.is_kernel:
+        scope.launches.extend((launch, d) for launch in _launches_in(d.body))
     if template is not None:
         scope.function_templates[id(d)] = template
     parts = d.name.parts
