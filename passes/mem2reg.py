@@ -63,7 +63,7 @@ def _promote(cell: memref.AllocaOp) -> None:
             current = op.value
         for load in loads_by_top.get(op, ()):
             if current is not None:
-                load.result.replace_by(current)
+                load.res.replace_all_uses_with(current)
                 load.detach()
                 load.erase()
         op = nxt

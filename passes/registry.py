@@ -36,7 +36,12 @@ def _our_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return Mem2RegPass
 
-    return {"mem2reg": mem2reg}
+    def fold_tiling() -> type[ModulePass]:
+        from passes.fold_tiling import FoldTilingPass
+
+        return FoldTilingPass
+
+    return {"mem2reg": mem2reg, "fold-tiling": fold_tiling}
 
 
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {**_xdsl_passes(), **_our_passes()}

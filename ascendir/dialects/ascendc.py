@@ -30,8 +30,8 @@ from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
-    ParsePropInAttrDict,
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,

@@ -218,4 +218,4 @@ def _bind_caller_constants(lw: FunctionLowerer, body: A.Compound) -> None:
                         lw.bind(d.name, Val(t if isinstance(t, C.Scalar) else C.I64, const=value))
 
 
-__all__ = ["LoweringOptions", "LoweringResult", "lower_program", "dtype_bindings", "Unsupported", "StringAttr"]
+__all__ = ["LoweringOptions", "LoweringResult", "StringAttr", "Unsupported", "dtype_bindings", "lower_program"]

@@ -619,4 +619,4 @@ def lower_array_attr(values: Sequence[Attribute]) -> ArrayAttr:
     return ArrayAttr(list(values))
 
 
-__all__ = ["lower_call", "api_call", "Cell"]
+__all__ = ["Cell", "api_call", "lower_call"]

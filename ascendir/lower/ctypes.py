@@ -56,7 +56,7 @@ class Scalar:
 
 @dataclass(frozen=True)
 class Pointer:
-    pointee: "CType"
+    pointee: CType
     gm: bool = False
 
     def __str__(self) -> str:
@@ -155,7 +155,7 @@ class ObjectT:
 
 @dataclass(frozen=True)
 class ArrayT:
-    elem: "CType"
+    elem: CType
     size: int
 
     def __str__(self) -> str:

@@ -26,7 +26,6 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntAttr,
     IntegerAttr,
-    IntegerType,
     MemRefType,
     StringAttr,
     UnrealizedConversionCastOp,
@@ -142,7 +141,7 @@ class FunctionLowerer:
     def frame(self) -> Frame:
         return self.frames[-1]
 
-    def const_ssa(self, value: int | float | bool, t: Scalar, node: A.Node | None = None) -> SSAValue:
+    def const_ssa(self, value: float | bool, t: Scalar, node: A.Node | None = None) -> SSAValue:
         ir_t = C.scalar_ir_type(t)
         if t.is_float:
             op = arith.ConstantOp(FloatAttr(float(value), ir_t))  # type: ignore[arg-type]
@@ -441,9 +440,7 @@ class FunctionLowerer:
             target = None
             if isinstance(node, A.Assign):
                 target = node.target
-            elif isinstance(node, A.IncDec):
-                target = node.operand
-            elif isinstance(node, A.Unary) and node.op == "&":
+            elif isinstance(node, A.IncDec) or isinstance(node, A.Unary) and node.op == "&":
                 target = node.operand
             if target is not None:
                 name = root(target)
@@ -970,7 +967,7 @@ class FunctionLowerer:
         flags = self._loop_flag_cells(body, st)
         before = Block()
         after = Block()
-        while_op = self.emit(scf.WhileOp([], [], Region(before), Region(after)), st)
+        self.emit(scf.WhileOp([], [], Region(before), Region(after)), st)
         with self.at_end_of(before):
             cond = self.condition(cond_e) if cond_e is not None else Val(C.BOOL, const=1)
             c_ssa = self.ssa(cond, st)
@@ -2044,7 +2041,7 @@ def _type_text(t: A.TypeRef) -> str:
     return "::".join(p.name for p in t.base.parts)
 
 
-def _wrap(value: int | float, t: Scalar) -> int | float:
+def _wrap(value: float, t: Scalar) -> int | float:
     if t.is_float or isinstance(value, float):
         return float(value) if t.is_float else value
     bits = t.bits
@@ -2054,7 +2051,7 @@ def _wrap(value: int | float, t: Scalar) -> int | float:
     return value
 
 
-def _convert_const(v: int | float, s: Scalar, t: Scalar) -> int | float:
+def _convert_const(v: float, s: Scalar, t: Scalar) -> int | float:
     if t.kind == "bool":
         return int(bool(v))
     if t.is_float:
@@ -2064,7 +2061,7 @@ def _convert_const(v: int | float, s: Scalar, t: Scalar) -> int | float:
     return _wrap(v, t)
 
 
-def _fold(op: str, x: int | float, y: int | float, t: Scalar) -> int | float | None:
+def _fold(op: str, x: float, y: float, t: Scalar) -> int | float | None:
     try:
         if op == "+":
             r = x + y

@@ -19,7 +19,7 @@ class ClassInfo:
     fields: list[tuple[A.VarDecl, A.Declarator]] = field(default_factory=list)
     methods: dict[str, list[A.FunctionDecl]] = field(default_factory=dict)
     constructors: list[A.FunctionDecl] = field(default_factory=list)
-    nested: dict[str, "ClassInfo"] = field(default_factory=dict)
+    nested: dict[str, ClassInfo] = field(default_factory=dict)
     enums: list[A.EnumDecl] = field(default_factory=list)
     aliases: dict[str, A.TypeRef] = field(default_factory=dict)
     static_constants: dict[str, A.Declarator] = field(default_factory=dict)
@@ -66,9 +66,7 @@ def _collect_decls(scope: Scope, decls: list[A.Node], template: list[A.TemplateP
     for d in decls:
         if isinstance(d, A.TemplateDecl):
             _collect_decls(scope, [d.decl], d.params)
-        elif isinstance(d, A.NamespaceDecl):
-            _collect_decls(scope, d.decls, None)
-        elif isinstance(d, A.LinkageSpec):
+        elif isinstance(d, A.NamespaceDecl) or isinstance(d, A.LinkageSpec):
             _collect_decls(scope, d.decls, None)
         elif isinstance(d, A.ClassDecl):
             _collect_class(scope, d, template)

@@ -41,7 +41,7 @@ class Instance:
     info: ClassInfo
     ctype: ClassT
     types: dict[str, object]  # template bindings: type parameters -> CType, value parameters -> int
-    members: dict[str, "Binding"] = field(default_factory=dict)
+    members: dict[str, Binding] = field(default_factory=dict)
     name: str = ""
 
 

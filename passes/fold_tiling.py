@@ -1,0 +1,72 @@
+"""fold-tiling: replaces reads of the tiling data with the values the host computed for given shapes.
+
+After `ascendir.lower.host` evaluates TilingFunc for concrete input shapes, every
+`ascendc.tiling_field` the kernel reads has a known value, and every `ascendc.tiling_key_is k` a known
+answer. Folding them turns loop bounds, buffer lengths and copy sizes into constants, which is what lets
+later checks (coverage, capacity, alignment) reason concretely; `canonicalize` then folds what follows.
+Fields the host did not set stay as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, ModuleOp
+from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
+
+from ascendir.dialects import ascendc as asc
+
+TilingValue = int | float | list[int | float]
+
+
+@dataclass(frozen=True)
+class FoldTilingPass(ModulePass):
+    name = "fold-tiling"
+
+    fields: Mapping[str, TilingValue] = field(default_factory=dict)
+    tiling_key: int | None = None
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for target in list(op.walk()):
+            if isinstance(target, asc.TilingFieldOp):
+                value = self._field_value(target)
+                if value is not None:
+                    _replace_with_constant(target, value, target.result.type)
+            elif isinstance(target, asc.TilingKeyIsOp) and self.tiling_key is not None:
+                _replace_with_constant(target, int(target.key.data == self.tiling_key), target.result.type)
+
+    def _field_value(self, op: asc.TilingFieldOp) -> int | float | None:
+        value = self.fields.get(op.field.data)
+        if value is None:
+            value = self.fields.get(op.field.data.rsplit(".", 1)[-1]) if "." in op.field.data else None
+        if isinstance(value, list):
+            index = op.index.owner if op.index is not None else None
+            if not isinstance(index, arith.ConstantOp) or not isinstance(index.value, IntegerAttr):
+                return None
+            i = index.value.value.data
+            return value[i] if 0 <= i < len(value) else None
+        return value if op.index is None else None
+
+
+def _replace_with_constant(op: Operation, value: float, t: Attribute) -> None:
+    if isinstance(t, IntegerType):
+        bits = t.width.data
+        v = int(value) & ((1 << bits) - 1)
+        if bits > 1 and v >= 1 << (bits - 1):
+            v -= 1 << bits
+        if bits == 1:
+            v = -1 if v else 0
+        const = arith.ConstantOp(IntegerAttr(v, t))
+    else:
+        const = arith.ConstantOp(FloatAttr(float(value), t))  # type: ignore[arg-type]
+    const.location = op.location
+    block = op.parent_block()
+    assert block is not None
+    block.insert_op_before(const, op)
+    op.results[0].replace_all_uses_with(const.results[0])
+    op.detach()
+    op.erase()
