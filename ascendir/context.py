@@ -6,6 +6,7 @@ from xdsl.context import Context
 from xdsl.dialects.arith import Arith
 from xdsl.dialects.builtin import Builtin
 from xdsl.dialects.func import Func
+from xdsl.dialects.math import Math
 from xdsl.dialects.memref import MemRef
 from xdsl.dialects.scf import Scf
 
@@ -14,7 +15,7 @@ from ascendir.dialects.ascendc import ASCENDC
 
 def make_context() -> Context:
     ctx = Context()
-    for dialect in (Builtin, Arith, Func, MemRef, Scf, ASCENDC):
+    for dialect in (Builtin, Arith, Func, Math, MemRef, Scf, ASCENDC):
         ctx.load_dialect(dialect)
     try:
         from ascendir.dialects.host import HOST

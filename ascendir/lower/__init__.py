@@ -20,12 +20,12 @@ from xdsl.ir import Block, Region
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
 from ascendir.lower.catalog_view import CatalogView
-from ascendir.lower.diagnostics import Reporter, span_of
-from ascendir.lower.function import Frame, FunctionLowerer, Unsupported
+from ascendir.lower.diagnostics import NOT_MODELLED, Reporter, span_of
+from ascendir.lower.function import Frame, FunctionLowerer, KernelTooLarge, Unsupported
 from ascendir.lower.scope import Scope, collect
 from ascendir.lower.values import Val
 from frontend import ast as A
-from frontend.diagnostics import Diagnostic, Note, error
+from frontend.diagnostics import Diagnostic, Note, error, warning
 from frontend.pipeline import Program
 
 INTERNAL_ERROR = "ASC000"
@@ -76,6 +76,16 @@ def lower_program(program: Program, options: LoweringOptions | None = None) -> L
         lowerer = FunctionLowerer(scope, reporter, catalog, opts)
         try:
             kernel = lower_kernel(lowerer, fn, template)
+        except Unsupported as exc:  # outside any statement (a kernel parameter, a template argument)
+            reporter.unsupported(str(exc), exc.node)
+            continue
+        except KernelTooLarge as exc:
+            reporter.add(warning(NOT_MODELLED, f"kernel '{fn.name.parts[-1].name}' is too large to check: {exc}",
+                                 span_of(fn)))
+            continue
+        except RecursionError:
+            reporter.unsupported("expressions or templates nested too deeply to follow", fn)
+            continue
         except Exception as exc:  # a bug of ours must not become a traceback for the user
             if os.environ.get("ASCENDIR_DEBUG"):
                 raise

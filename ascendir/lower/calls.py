@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr
 from xdsl.ir import Attribute, SSAValue
 
@@ -85,21 +85,28 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         if _copies_tiling(args):
             return _tiling_copy(lw, e, args)
         return lw.inline_function(fn, args, None, e, _explicit_types(lw, fn, targs, args))
+    if name in ("pipe_barrier", "set_flag", "wait_flag"):
+        return _intrinsic_sync(lw, e, name)
     if name == "GetTPipePtr" and not e.args:
         if not lw.pipes:
             raise Unsupported("GetTPipePtr() before any TPipe is declared", e)
         return Val(C.Pointer(C.PipeT()), lw.pipes[0])
     if name in ("min", "max") and len(e.args) == 2 and not lw.catalog.has_api(name):
         return _min_max(lw, e, name)
+    if name in _SCALAR_MATH and len(e.args) == _SCALAR_MATH[name][1]:
+        return _scalar_math(lw, e, name)
     t = lw.named_type(name, targs)
     if not isinstance(t, C.UnknownT):
         return lw.init_list(t, e.args, e)  # `DataCopyParams(1, n, 0, 0)`, `half(0)`
     if lw.catalog.has_api(name):
         return api_call(lw, e, name, None, None, targs, expected)
-    if explicit_ascendc or lw.catalog.closest(name):
+    if explicit_ascendc or (name[:1].isupper() and lw.catalog.closest(name)):
         lw.report.unknown_api(name, e, lw.catalog.closest(name))
         return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
-    lw.report.undeclared(name, e.callee)
+    # what the device compiler says: `sqrtf` is undeclared; `sqrt` is the overload it offers instead
+    libm = name.removeprefix("__builtin_").removesuffix("f")
+    hint = [libm] if libm != name and libm in _SCALAR_MATH else lw.catalog.closest(name)
+    lw.report.undeclared(name, e.callee, hint)
     return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
 
 
@@ -180,6 +187,47 @@ def _min_max(lw: FunctionLowerer, e: A.Call, name: str) -> Val:
         op = arith.SelectOp(lw.ssa(less, e), lw.ssa(first, e), lw.ssa(second, e))
         return Val(t, lw.emit(op, e).results[0])
     raise Unsupported(f"{name} of non-arithmetic values", e)
+
+
+# The device compiler's scalar math: the C++ overloads without the libm `f` suffix (`sqrtf` and friends
+# are undeclared in device code, and stay undeclared here). Name -> (math op, argument count).
+_SCALAR_MATH: dict[str, tuple[type, int]] = {
+    "sqrt": (math.SqrtOp, 1), "exp": (math.ExpOp, 1), "log": (math.LogOp, 1), "fabs": (math.AbsFOp, 1),
+    "floor": (math.FloorOp, 1), "ceil": (math.CeilOp, 1), "tanh": (math.TanhOp, 1), "pow": (math.PowFOp, 2),
+    "abs": (math.AbsFOp, 1),
+}  # fmt: skip
+
+
+def _scalar_math(lw: FunctionLowerer, e: A.Call, name: str) -> Val:
+    args = [lw.expr(a) for a in e.args]
+    if name == "abs" and isinstance(args[0].ctype, Scalar) and not args[0].ctype.is_float:
+        t = C.promote(args[0].ctype)
+        x = lw.convert(args[0], t, e)
+        return Val(t, lw.emit(math.AbsIOp(lw.ssa(x, e)), e).results[0])
+    t = C.F32
+    for a in args:
+        if isinstance(a.ctype, Scalar) and a.ctype.is_float and a.ctype.bits > t.bits:
+            t = a.ctype
+    operands = [lw.ssa(lw.convert(a, t, e), e) for a in args]
+    op_cls = _SCALAR_MATH[name][0]
+    return Val(t, lw.emit(op_cls(*operands), e).results[0])
+
+
+def _intrinsic_sync(lw: FunctionLowerer, e: A.Call, name: str) -> Val:
+    """The compiler intrinsics under the sync APIs: `pipe_barrier(PIPE_V)` is PipeBarrier<PIPE_V>(),
+    `set_flag(PIPE_MTE2, PIPE_V, id)` is SetFlag<HardEvent::MTE2_V>(id)."""
+    args = [lw.expr(a) for a in e.args]
+    pipes = [str(a.const) for a in args if isinstance(a.ctype, C.EnumT) and isinstance(a.const, str)]
+    if name == "pipe_barrier" and len(args) == 1 and pipes:
+        api, targs, operands = "PipeBarrier", [StringAttr(pipes[0])], []
+    elif name != "pipe_barrier" and len(args) == 3 and len(pipes) == 2:
+        event = f"{pipes[0].removeprefix('PIPE_')}_{pipes[1].removeprefix('PIPE_')}"
+        api, targs, operands = ("SetFlag" if name == "set_flag" else "WaitFlag"), [StringAttr(event)], [
+            lw.ssa(lw.convert(args[2], C.I32, e), e)]
+    else:
+        raise Unsupported(f"'{name}' takes pipes and an event id", e)
+    lw.emit(asc.SyncOp(api, operands, overload=lw.catalog.first_overload(api), template_args=targs), e)
+    return Val(C.VoidT())
 
 
 def _opaque(lw: FunctionLowerer, e: A.Call, name: str, args: Sequence[Val]) -> Val:

@@ -306,10 +306,21 @@ def ir_type(t: CType) -> Attribute:
             return asc.ObjectType(name)
         case ClassT(name, _):
             return asc.ObjectType(name)
-        case ArrayT(elem, size):
-            return MemRefType(ir_type(elem), [size])
+        case ArrayT():
+            dims, elem = array_shape(t)
+            return MemRefType(ir_type(elem), dims)
         case _:
             return NoneType()
+
+
+def array_shape(t: ArrayT) -> tuple[list[int], CType]:
+    """`float a[8][16]` -> ([8, 16], float)."""
+    dims: list[int] = []
+    inner: CType = t
+    while isinstance(inner, ArrayT):
+        dims.append(inner.size)
+        inner = inner.elem
+    return dims, inner
 
 
 def cell_type(t: CType) -> MemRefType:

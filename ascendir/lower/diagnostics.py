@@ -46,8 +46,9 @@ class Reporter:
         self.add(error(NO_MATCHING_OVERLOAD, message or f"no matching function for call to '{name}'",
                        span_of(node), *notes))
 
-    def undeclared(self, name: str, node: A.Node) -> None:
-        self.add(error(UNDECLARED, f"use of undeclared identifier '{name}'", span_of(node)))
+    def undeclared(self, name: str, node: A.Node, closest: list[str] | None = None) -> None:
+        notes = [Note(f"did you mean {', '.join(repr(c) for c in closest)}?", kind="help")] if closest else []
+        self.add(error(UNDECLARED, f"use of undeclared identifier '{name}'", span_of(node), *notes))
 
     def unknown_type(self, name: str, node: A.Node) -> None:
         self.add(error(UNKNOWN_TYPE, f"unknown type name '{name}'", span_of(node)))

@@ -41,7 +41,24 @@ from ascendir.lower.values import Binding, Cell, ExitKind, Instance, Val
 from frontend import ast as A
 
 MAX_INLINE_DEPTH = 24
+# Beyond this a kernel is reported as too large to check rather than lowered (about 3 s of lowering).
+MAX_KERNEL_OPS = 40_000
+_FLOAT_MAX = {"half": 65504.0, "bfloat16_t": 3.3895313892515355e38, "float": 3.4028234663852886e38}
 DEFAULT_DTYPE = "float"
+# Constants of the C and AscendC headers code uses unqualified or with `AscendC::`; None = the value
+# depends on the CANN version, so it stays unknown (but declared).
+HEADER_CONSTANTS: dict[str, tuple[Scalar, int | float | None]] = {
+    "FLT_MAX": (C.F32, 3.4028234663852886e38), "FLT_MIN": (C.F32, 1.1754943508222875e-38),
+    "FLT_EPSILON": (C.F32, 1.1920928955078125e-07), "INT32_MAX": (C.I32, 2**31 - 1), "INT32_MIN": (C.I32, -(2**31)),
+    "INT_MAX": (C.I32, 2**31 - 1), "INT_MIN": (C.I32, -(2**31)), "UINT32_MAX": (C.U32, 2**32 - 1),
+    "INT64_MAX": (C.I64, 2**63 - 1), "UINT64_MAX": (C.U64, 2**64 - 1), "INT16_MAX": (Scalar("int16_t"), 2**15 - 1),
+    "UINT8_MAX": (Scalar("uint8_t"), 255), "INFINITY": (C.F32, float("inf")),
+    "ONE_BLK_SIZE": (C.I32, 32), "ONE_REPEAT_BYTE_SIZE": (C.I32, 256), "DEFAULT_REPEAT_STRIDE": (C.I32, 8),
+    "DEFAULT_BLK_STRIDE": (C.I32, 1), "BLOCK_CUBE": (C.I32, 16), "MAX_REPEAT_TIMES": (C.I32, 255),
+    "ONE_BLOCK_SIZE": (C.I32, 32), "TOTAL_VEC_LOCAL_SIZE": (C.U32, None), "TOTAL_UB_SIZE": (C.U32, None),
+    "TOTAL_L1_SIZE": (C.U32, None), "TOTAL_L0A_SIZE": (C.U32, None), "TOTAL_L0B_SIZE": (C.U32, None),
+    "TOTAL_L0C_SIZE": (C.U32, None),
+}  # fmt: skip
 TENSOR_OPERATORS = ("+", "-", "*", "/", "&", "|")
 _TYPE_TRAITS = {"is_same", "IsSameType", "is_same_v"}
 
@@ -50,6 +67,14 @@ _TRANSPARENT_NAMESPACES = {"AscendC", "std", "Std", "ops", "optiling", "ge", "pl
 
 # Library object types: their methods are catalogued APIs, not code we inline.
 _OBJECT_TYPES = {"Matmul", "TQueSync", "TCubeTiling", "TEventID", "MatmulImpl", "LocalMemAllocator", "TSCM"}
+
+
+class KernelTooLarge(Exception):
+    """The kernel inlines to more ops than MAX_KERNEL_OPS (typically hundreds of template instances)."""
+
+    def __init__(self, node: A.Node | None) -> None:
+        super().__init__(f"more than {MAX_KERNEL_OPS} operations after inlining")
+        self.node = node
 
 
 class Unsupported(Exception):
@@ -87,6 +112,7 @@ class FunctionLowerer:
         self._assigned_cache: dict[int, set[str]] = {}
         self._tiling_values: dict[SSAValue, SSAValue] = {}
         self.kernel_type = "default"
+        self.op_count = 0
         self.pipes: list[SSAValue] = []  # GetTPipePtr() returns the kernel's (first) pipe
         self._last_node: A.Node | None = None
 
@@ -103,6 +129,9 @@ class FunctionLowerer:
         return hit
 
     def emit(self, op: Operation, node: A.Node | None = None) -> Operation:
+        self.op_count += 1
+        if self.op_count > MAX_KERNEL_OPS:
+            raise KernelTooLarge(node or self._last_node)
         node = node or self._last_node
         if node is not None:
             op.location = self.loc(node)
@@ -144,7 +173,11 @@ class FunctionLowerer:
     def const_ssa(self, value: float | bool, t: Scalar, node: A.Node | None = None) -> SSAValue:
         ir_t = C.scalar_ir_type(t)
         if t.is_float:
-            op = arith.ConstantOp(FloatAttr(float(value), ir_t))  # type: ignore[arg-type]
+            number = float(value)
+            limit = _FLOAT_MAX.get(t.name)
+            if limit is not None and abs(number) > limit and number == number:
+                number = float("inf") if number > 0 else float("-inf")  # what the conversion to T gives
+            op = arith.ConstantOp(FloatAttr(number, ir_t))  # type: ignore[arg-type]
         else:
             bits = t.bits
             v = int(value) & ((1 << bits) - 1)
@@ -323,6 +356,8 @@ class FunctionLowerer:
             return C.StructT(name)
         if kind == "enum":
             return C.EnumT(name)
+        if name.endswith(("Tiling", "TilingData")):
+            return C.TilingT(name)  # a library tiling struct (LogSoftMaxTiling, ...): filled by the host
         if name == "LocalMemAllocator":
             hw = self._template_arg_value(args[0]) if args else None
             return C.ObjectT(f"LocalMemAllocator<{hw if isinstance(hw, str) else 'UB'}>")
@@ -342,7 +377,12 @@ class FunctionLowerer:
     def _template_arg_value(self, a: A.TemplateArg) -> object:
         if isinstance(a.value, A.TypeRef):
             return self.resolve_type(a.value)
-        v = self.expr(a.value)
+        try:
+            v = self.expr(a.value)
+        except Unsupported:
+            if isinstance(a.value, A.Name):
+                return self.named_type(a.value.qname.parts[-1].name, a.value.qname.parts[-1].template_args)
+            return C.UnknownT("template argument")
         if v.const is not None:
             return v.const
         if isinstance(v.ctype, C.UnknownT) and isinstance(a.value, A.Name):
@@ -387,8 +427,12 @@ class FunctionLowerer:
         if isinstance(e, A.BoolLit):
             return int(e.value)
         mark = self._mark()
-        v = self.expr(e)
-        self._rollback(mark)
+        try:
+            v = self.expr(e)
+        except Unsupported:
+            return None  # not a constant we can see (its uses report what is wrong with it)
+        finally:
+            self._rollback(mark)
         return v.const
 
     def _mark(self) -> tuple[Block | None, Operation | None]:
@@ -669,7 +713,12 @@ class FunctionLowerer:
             except Unsupported as exc:
                 # report it, and declare the name anyway so its uses do not cascade into more errors
                 self.report.unsupported(str(exc), exc.node)
-                self.bind(d.name, Val(t, self.undef(t, d)) if not isinstance(t, C.UnknownT | C.VoidT) else Val(t))
+                if isinstance(t, C.UnknownT | C.VoidT):
+                    self.bind(d.name, Val(t))
+                elif d.name in self.frame.assigned and isinstance(t, Scalar | C.LocalTensorT | C.StructT | C.TilingT):
+                    self.bind(d.name, self.new_cell(t, d.name, d))
+                else:
+                    self.bind(d.name, Val(t, self.undef(t, d)))
                 continue
             if isinstance(t, C.UnknownT) and t.text == "auto" and init is not None:
                 t = init.ctype
@@ -725,15 +774,31 @@ class FunctionLowerer:
             self.bind(name, init if init is not None else Val(t, self.undef(t, d)))
 
     def new_array(self, t: C.ArrayT, name: str, node: A.Node, init: Val | None) -> Cell:
-        ref = self.emit(memref.AllocaOp.get(C.ir_type(t.elem), shape=[t.size]), node).results[0]
+        """A C array (of any rank) in one memref; brace initialisers are stored element by element."""
+        dims, elem = C.array_shape(t)
+        ref = self.emit(memref.AllocaOp.get(C.ir_type(elem), shape=dims), node).results[0]
         ref.name_hint = _hint(name)
         cell = Cell(t, ref, name)
         if init is not None and isinstance(init.obj, list):
-            for i, item in enumerate(init.obj[: t.size]):
-                idx = self.emit(arith.ConstantOp(IntegerAttr(i, IndexType())), node).results[0]
-                item = self.convert(item, t.elem, node)
-                self.store_element(self.ssa(item, node), ref, [idx], node)
+            for position, item in _flatten_init(init.obj, dims):
+                idx = [self.emit(arith.ConstantOp(IntegerAttr(i, IndexType())), node).results[0] for i in position]
+                item = self.convert(item, elem, node)
+                self.store_element(self.ssa(item, node), ref, idx, node)
         return cell
+
+    def array_element(self, base: Val, index: Val, node: A.Node) -> tuple[Cell, list[SSAValue], CType] | None:
+        """(array cell, indices so far, element type) for `base[index]` on an array (or a row of one)."""
+        t = base.ctype
+        assert isinstance(t, C.ArrayT)
+        if isinstance(base.obj, Cell):
+            cell, indices = base.obj, []
+        elif isinstance(base.obj, tuple) and base.obj[0] == "array_view":
+            _, cell, indices = base.obj
+        elif isinstance(base.obj, list):  # a constant array indexed at run time: give it memory
+            cell, indices = self.new_array(t, "", node, base), []
+        else:
+            return None
+        return cell, [*indices, self.index_value(index, node)], t.elem
 
     def make_object(self, t: CType, name: str, node: A.Node) -> Val:
         props = {"var_name": StringAttr(name)}
@@ -1174,10 +1239,16 @@ class FunctionLowerer:
         lib = self.catalog_constant(name, parts)
         if lib is not None:
             return lib
+        header = HEADER_CONSTANTS.get(name)
+        if header is not None:
+            t, value = header
+            return Val(t, const=value) if value is not None else Val(t, self.undef(t, e))
         if name == "block_idx":  # the CANN 9 global of `.asc` kernels
             op = asc.SystemOp("GetBlockIdx", [], overload=self.catalog.first_overload("GetBlockIdx"),
                               result_type=C.scalar_ir_type(C.I64))
             return Val(C.I64, self.emit(op, e).results[0])
+        if len(parts) >= 2 and parts[0].name == "Pattern":  # reduce pattern tags: Pattern::Reduce::RA
+            return Val(C.EnumT("Pattern"), const="::".join(p.name for p in parts[1:]))
         if len(parts) == 2 and parts[0].name == "Hardware":
             return Val(C.EnumT("Hardware"), const=name)
         if name == "g_coreType":
@@ -1398,17 +1469,21 @@ class FunctionLowerer:
             elem = t.pointee if isinstance(t.pointee, Scalar) else C.U8
             op = asc.GmLoadOp.create(operands=[self.ssa(base, e), self.ssa(index, e)], result_types=[C.scalar_ir_type(elem)])
             return Val(elem, self.emit(op, e).results[0], obj=("gm_elem", base, index))
-        if isinstance(t, C.ArrayT) and isinstance(base.obj, Cell):
-            idx = self.index_value(index, e)
-            op = memref.LoadOp.get(base.obj.ref, [idx])
-            return Val(t.elem, self.emit(op, e).results[0], obj=("array_elem", base.obj, idx))
+        if isinstance(t, C.ArrayT) and isinstance(base.obj, list) and isinstance(index.const, int):
+            if 0 <= index.const < len(base.obj):
+                return base.obj[index.const]  # type: ignore[no-any-return]
+        if isinstance(t, C.ArrayT) and not (isinstance(base.obj, tuple) and base.obj[0] == "tiling_array"):
+            found = self.array_element(base, index, e)
+            if found is not None:
+                cell, indices, elem = found
+                if isinstance(elem, C.ArrayT):
+                    return Val(elem, obj=("array_view", cell, indices))
+                op = memref.LoadOp.get(cell.ref, indices)
+                return Val(elem, self.emit(op, e).results[0], obj=("array_elem", cell, indices))
         if isinstance(t, C.ArrayT) and isinstance(base.obj, tuple) and base.obj[0] == "tiling_array":
             _, tiling, path = base.obj
             root = Val(C.TilingT(tiling.ctype.name), tiling.ssa)
             return self.tiling_field(root, path, e, index)
-        if isinstance(t, C.ArrayT) and isinstance(base.obj, list):
-            if isinstance(index.const, int) and 0 <= index.const < len(base.obj):
-                return base.obj[index.const]  # type: ignore[no-any-return]
         raise Unsupported(f"indexing a value of type {t}", e)
 
     def index_value(self, v: Val, node: A.Node) -> SSAValue:
@@ -1494,7 +1569,15 @@ class FunctionLowerer:
         cls = arith.AndIOp if op == "&&" else arith.OrIOp
         return Val(C.BOOL, self.emit(cls(self.ssa(a, node), self.ssa(b, node)), node).results[0])
 
+    def _poisoned(self, a: Val, b: Val, node: A.Node) -> Val:
+        """An operand whose lowering already failed (and was reported): the result is unknown, quietly."""
+        known = b.ctype if isinstance(a.ctype, C.UnknownT) else a.ctype
+        t = known if isinstance(known, Scalar) else C.F32
+        return Val(t, self.undef(t, node))
+
     def compare(self, op: str, a: Val, b: Val, node: A.Node) -> Val:
+        if isinstance(a.ctype, C.UnknownT) or isinstance(b.ctype, C.UnknownT):
+            return Val(C.BOOL, self.undef(C.BOOL, node))
         if isinstance(a.ctype, C.EnumT) or isinstance(b.ctype, C.EnumT):
             if a.obj == "g_coreType" or b.obj == "g_coreType":
                 other = b if a.obj == "g_coreType" else a
@@ -1536,6 +1619,8 @@ class FunctionLowerer:
         return v
 
     def arith(self, op: str, a: Val, b: Val, node: A.Node) -> Val:
+        if isinstance(a.ctype, C.UnknownT) or isinstance(b.ctype, C.UnknownT):
+            return self._poisoned(a, b, node)
         a, b = self._enum_as_int(a, node), self._enum_as_int(b, node)
         if isinstance(a.ctype, C.Pointer) and isinstance(b.ctype, Scalar) and op in ("+", "-"):
             return self.pointer_offset(a, b if op == "+" else self.expr_neg(b, node), node)
@@ -1806,11 +1891,13 @@ class FunctionLowerer:
                 raise Unsupported(f"assignment to member '{target.member}'", node)
         if isinstance(target, A.Index):
             base = self.expr(target.base)
-            if isinstance(base.ctype, C.ArrayT) and isinstance(base.obj, Cell):
-                idx = self.index_value(self.expr(target.index), node)
-                v = self.convert(value, base.ctype.elem, node)
-                self.store_element(self.ssa(v, node), base.obj.ref, [idx], node)
-                return
+            if isinstance(base.ctype, C.ArrayT):
+                found = self.array_element(base, self.expr(target.index), node)
+                if found is not None and not isinstance(found[2], C.ArrayT):
+                    cell, indices, elem = found
+                    v = self.convert(value, elem, node)
+                    self.store_element(self.ssa(v, node), cell.ref, indices, node)
+                    return
             if isinstance(base.ctype, C.Pointer) and base.ctype.gm:
                 elem = base.ctype.pointee if isinstance(base.ctype.pointee, Scalar) else C.U8
                 v = self.convert(value, elem, node)
@@ -1977,8 +2064,22 @@ def _only_tail_continue(body: A.Node) -> bool:
     return False
 
 
+_EXITS_CACHE: dict[int, tuple[A.Node, set[str]]] = {}
+
+
 def _exits(st: A.Node) -> set[str]:
     """Which early exits (`return`, `break`, `continue`) a statement may take to its enclosing frame."""
+    hit = _EXITS_CACHE.get(id(st))
+    if hit is not None and hit[0] is st:
+        return hit[1]
+    kinds = _compute_exits(st)
+    if len(_EXITS_CACHE) > 100_000:
+        _EXITS_CACHE.clear()
+    _EXITS_CACHE[id(st)] = (st, kinds)
+    return kinds
+
+
+def _compute_exits(st: A.Node) -> set[str]:
     kinds: set[str] = set()
     for n in _walk(st):
         if isinstance(n, A.Return):
@@ -2004,6 +2105,26 @@ def _always_exits(st: A.Node) -> bool:
         return bool(st.body) and _always_exits(st.body[-1]) and not any(
             _exits(s) for s in st.body[:-1])
     return False
+
+
+def _flatten_init(items: list[object], dims: list[int]) -> Iterator[tuple[list[int], Val]]:
+    """(index tuple, value) for a brace initialiser of an array of shape `dims` (nested or flat)."""
+    flat_nested = all(isinstance(i, Val) and not isinstance(i.obj, list) for i in items)
+    if len(dims) > 1 and flat_nested:  # `int a[2][2] = {1, 2, 3, 4}`
+        for n, item in enumerate(items):
+            position, rest = [], n
+            for d in reversed(dims):
+                position.insert(0, rest % d)
+                rest //= d
+            if rest == 0:
+                yield position, item  # type: ignore[misc]
+        return
+    for i, item in enumerate(items[: dims[0]]):
+        if len(dims) > 1 and isinstance(item, Val) and isinstance(item.obj, list):
+            for position, value in _flatten_init(item.obj, dims[1:]):
+                yield [i, *position], value
+        elif isinstance(item, Val):
+            yield [i], item
 
 
 def _structural_returns(stmts: Sequence[A.Node]) -> set[int]:

@@ -177,6 +177,9 @@ def _collect_function(scope: Scope, d: A.FunctionDecl, template: list[A.Template
             info.constructors = [c for c in info.constructors if c.body is not None] + [d]
         else:
             existing = info.methods.setdefault(name, [])
+            for decl in existing:
+                if decl.body is None and len(decl.params) == len(d.params):
+                    _inherit_template_defaults(scope, decl, d)
             existing[:] = [m for m in existing if m.body is not None or len(m.params) != len(d.params)]
             existing.append(d)
         return
@@ -185,6 +188,18 @@ def _collect_function(scope: Scope, d: A.FunctionDecl, template: list[A.Template
         return
     if d.body is not None:
         scope.functions.setdefault(parts[-1].name, []).append(d)
+
+
+def _inherit_template_defaults(scope: Scope, decl: A.FunctionDecl, definition: A.FunctionDecl) -> None:
+    """Default template arguments live on the in-class declaration, not on the out-of-class definition."""
+    declared = scope.function_templates.get(id(decl))
+    defined = scope.function_templates.get(id(definition))
+    if not declared or not defined or len(declared) != len(defined):
+        return
+    scope.function_templates[id(definition)] = [
+        A.TemplateParam(p.span, p.kind, p.name, p.type, p.default if p.default is not None else q.default, p.variadic)
+        for p, q in zip(defined, declared)
+    ]
 
 
 def _collect_enum(scope: Scope, d: A.EnumDecl) -> None:

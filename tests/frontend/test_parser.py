@@ -282,3 +282,21 @@ def test_function_type_alias_and_asc_is_aiv() -> None:
     alias = first(unit, A.AliasDecl)
     assert alias.name == "BinaryOp" and alias.type.pointers == ["()"]
     assert first(unit, A.If).is_constexpr
+
+
+def test_sizeof_of_a_parenthesised_type_binds_tighter_than_a_following_operator() -> None:
+    """`sizeof(float) * 2` is sizeof(float) times 2, not sizeof of the cast `(float)*2` (a real
+    LLM answer's InitBuffer length was read as a dereference before this)."""
+    unit = parse("""
+        void f(int n) {
+            int a = n - sizeof(float) * 2 - 1;
+            int b = sizeof (n) + sizeof n + sizeof(half) - 1;
+        }
+    """)
+    a, b = (d.init for d in all_of(unit, A.Declarator) if d.name in ("a", "b"))
+    assert isinstance(a, A.Binary) and a.op == "-" and isinstance(a.lhs, A.Binary) and a.lhs.op == "-"
+    product = a.lhs.rhs
+    assert isinstance(product, A.Binary) and product.op == "*"
+    assert isinstance(product.lhs, A.SizeOf) and isinstance(product.lhs.operand, A.TypeRef)
+    assert not all_of(unit, A.Cast) and not all_of(unit, A.Unary)
+    assert isinstance(b, A.Binary) and b.op == "-"

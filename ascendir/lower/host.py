@@ -1,0 +1,1386 @@
+"""Host tiling functions to IR: `ge::graphStatus TilingFunc(gert::TilingContext*)` as a `func.func`.
+
+    result = lower_host_tiling(frontend.pipeline.load("op_project/"))
+    result.module, result.func_name   # func.func @TilingFunc(%ctx: !host.tiling_context) -> i32
+    evaluate_program_tiling(program, TilingInputs([TensorSpec((8, 2048), "float16")]))
+
+`HostLowerer` is the device `FunctionLowerer` with the gert / platform_ascendc / ge vocabulary added:
+scalar C++, helper functions, classes, `if`, loops and early returns lower exactly as in kernels, and
+every runtime call becomes one op of the `host` dialect (`ascendir.dialects.host`).
+
+Runtime objects (the context, a StorageShape, the attributes, the platform, a tiling struct, ...) are
+*handles*: Python-side values of type `HostT` that never live in memory. A pointer to one and the
+object itself are the same handle, so `->` and `.` need no distinction. What the host lowering cannot
+model (matmul tiling objects, `std::vector`, the high-level API tiling functions, ...) is reported as
+an ASC103 warning at the statement that uses it, and that statement is left out; C++ that would not
+compile (an unknown context method, a field the tiling struct lacks) is an error. No exception leaves
+`lower_host_tiling`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, NoReturn
+
+from xdsl.builder import Builder, InsertPoint
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects import math as xmath
+from xdsl.dialects.builtin import FunctionType, ModuleOp, i32
+from xdsl.ir import Block, Region, SSAValue
+from xdsl.utils.exceptions import VerifyException
+
+from ascendir.dialects import host as hd
+from ascendir.host_eval import TilingInputs, TilingResult, evaluate_tiling
+from ascendir.lower import ctypes as C
+from ascendir.lower.catalog_view import CatalogView
+from ascendir.lower.ctypes import CType, Scalar
+from ascendir.lower.diagnostics import UNKNOWN_API, Reporter, span_of
+from ascendir.lower.function import FunctionLowerer, Unsupported, _walk
+from ascendir.lower.scope import Scope, collect
+from ascendir.lower.values import Binding, Cell, Instance, Val
+from frontend import ast as A
+from frontend.diagnostics import Diagnostic, Note, Severity, error, warning
+from frontend.pipeline import Program
+
+INTERNAL_ERROR = "ASC000"
+NO_TILING_FUNC = "ASC120"
+
+# Roles of the program units a host tiling function may live in (or take declarations from).
+_HOST_ROLES = ("host", "tiling_header", "header")
+
+# ------------------------------------------------------------------------------------------------------
+# Handle types
+# ------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HostT:
+    """A gert / platform_ascendc runtime object (or a pointer to one) seen by the tiling function.
+
+    `kind` says which; `detail` names an unmodelled library type, or the struct of a tiling handle.
+    """
+
+    kind: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return self.detail or _DISPLAY.get(self.kind, self.kind)
+
+
+_DISPLAY = {
+    "context": "gert::TilingContext", "storage_shape": "gert::StorageShape", "tensor": "gert::Tensor",
+    "desc": "gert::CompileTimeTensorDesc", "shape": "gert::Shape", "attrs": "gert::RuntimeAttrs",
+    "attr_ptr": "attribute pointer", "string": "std::string", "int_list": "gert::TypedContinuousVector<int64_t>",
+    "list_data": "const int64_t*", "platform_info": "fe::PlatFormInfos", "platform": "platform_ascendc::PlatformAscendC",
+    "raw_tiling": "gert::TilingData", "raw_data": "void*", "workspace": "size_t*", "opaque": "a runtime value",
+    "tiling": "tiling struct", "tiling_array": "tiling array field", "unmodelled": "library object",
+    "poison": "unmodelled value",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class TensorRef:
+    """Which tensor a StorageShape / Tensor / TensorDesc handle stands for."""
+
+    index: int
+    output: bool = False
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class AttrRef:
+    """An attribute pointer: `GetAttrPointer<T>(index)`; `kind` is the `host.attr` kind, `ctype` is T."""
+
+    index: int
+    kind: str
+    ctype: CType
+
+
+@dataclass(frozen=True)
+class TilingRef:
+    """A tiling struct handle: the root struct, the field path of a nested struct, and whether it is a
+    local legacy object (saved with SaveToBuffer) or the context's own buffer (GetTilingData<S>())."""
+
+    struct: str
+    path: str = ""
+    local: bool = False
+
+    def field_name(self, name: str) -> str:
+        return f"{self.path}.{name}" if self.path else name
+
+
+@dataclass
+class HandleCell(Cell):
+    """A variable holding a handle: rebound while lowering, since handles never live in memory.
+
+    `block` is where the variable was declared; a store from any other block (under `if` or in a loop)
+    cannot be modelled by rebinding and is reported instead.
+    """
+
+    value: Val | None = None
+    block: Block | None = None
+
+
+class HostError(Exception):
+    """C++ the vendor compiler would reject; already reported as an error where it was found."""
+
+
+# Types of the gert / platform / ge headers, by unqualified name.
+_HANDLE_TYPES: dict[str, CType] = {
+    "TilingContext": HostT("context"), "StorageShape": HostT("storage_shape"), "Shape": HostT("shape"),
+    "Tensor": HostT("tensor"), "CompileTimeTensorDesc": HostT("desc"), "RuntimeAttrs": HostT("attrs"),
+    "PlatformAscendC": HostT("platform"), "PlatformAscendCManager": HostT("platform"),
+    "PlatFormInfos": HostT("platform_info"), "TilingData": HostT("raw_tiling"), "string": HostT("string"),
+    "TypedContinuousVector": HostT("int_list"), "ContinuousVector": HostT("int_list"),
+    "graphStatus": C.U32, "DataType": C.I32, "Format": C.I32,
+    "CoreMemType": C.EnumT("CoreMemType"), "SocVersion": C.EnumT("SocVersion"),
+}  # fmt: skip
+
+# Library classes the host lowering knows exist but does not model: declaring one is a warning.
+_LIBRARY_TYPES = {
+    "vector", "map", "unordered_map", "set", "array", "unique_ptr", "shared_ptr", "stringstream", "ostringstream",
+    "MultiCoreMatmulTiling", "MatmulApiTiling", "BatchMatmulTiling", "TCubeTiling", "SoftMaxTiling",
+    "LayerNormTiling", "RmsNormTiling", "TopkTiling", "SortTiling", "LogSoftMaxTiling", "PlatformInfo",
+    "TilingDataBase", "Format",
+}  # fmt: skip
+
+# Library free functions that the host lowering does not model (their namespace may be omitted).
+_LIBRARY_FUNCS = {
+    "GetSoftMaxMinTmpSize", "GetSoftMaxMaxTmpSize", "SoftMaxTilingFunc", "GetLayerNormMaxMinTmpSize",
+    "GetLayerNormNDTilingInfo", "GetRmsNormMaxMinTmpSize", "GetRmsNormTilingInfo", "copy_n", "copy", "fill",
+    "fill_n", "accumulate", "to_string", "snprintf", "sprintf", "strlen", "strncmp", "sqrt", "sqrtf", "log",
+    "log2", "exp", "round", "CeilDiv", "CeilAlign", "FloorAlign", "FloorDiv", "GetSortTmpSize",
+}  # fmt: skip
+
+# Namespaces of libraries: a call qualified with one of these that is not modelled is a warning.
+_LIBRARY_NAMESPACES = {"std", "ge", "gert", "platform_ascendc", "matmul_tiling", "AscendC", "fe", "ops", "optiling"}
+
+# Logging and checking macros of the host headers: they do not change the tiling.
+_IGNORED_CALLS = {
+    "OP_LOGD", "OP_LOGI", "OP_LOGW", "OP_LOGE", "OP_LOGE_IF", "OPS_LOG_D", "OPS_LOG_I", "OPS_LOG_W", "OPS_LOG_E",
+    "OPS_REPORT_VECTOR_INNER_ERR", "VECTOR_INNER_ERR_REPORT_TILIING", "printf", "fprintf", "puts",
+    "assert", "static_assert", "ASCENDC_ASSERT", "GE_ASSERT", "OP_TILING_LOG",
+}  # fmt: skip
+
+_GRAPH_STATUS = {"GRAPH_SUCCESS": hd.GRAPH_SUCCESS, "GRAPH_FAILED": hd.GRAPH_FAILED, "SUCCESS": 0, "FAILED": hd.GRAPH_FAILED}
+
+# ge::Format values (graph/types.h); only compared against, since formats are not modelled as inputs.
+_GE_FORMATS = {"FORMAT_NCHW": 0, "FORMAT_NHWC": 1, "FORMAT_ND": 2, "FORMAT_NC1HWC0": 3, "FORMAT_FRACTAL_Z": 4,
+               "FORMAT_FRACTAL_NZ": 29, "FORMAT_NCDHW": 30, "FORMAT_NDHWC": 27}  # fmt: skip
+
+# GetAttrPointer<T> / GetXxx: the host.attr kind read, by C type name or getter.
+_ATTR_GETTERS = {"GetInt": ("int", C.I64), "GetFloat": ("float", C.F32), "GetBool": ("bool", C.BOOL),
+                 "GetStr": ("str", C.Scalar("int8_t")), "GetListInt": ("list_int", C.I64)}  # fmt: skip
+
+
+def _is_host(t: object) -> bool:
+    return isinstance(t, HostT)
+
+
+def _kind(v: Val) -> str | None:
+    return v.ctype.kind if isinstance(v.ctype, HostT) else None
+
+
+def _name_node(node: A.Node, name: str) -> A.Name:
+    span = node.span
+    return A.Name(span, A.QualifiedName(span, [A.NamePart(span, name)]))
+
+
+def _speculation_unsafe(node: A.Node) -> bool:
+    """Whether evaluating `node` where C++ would not could fail when the tiling function runs: a call
+    (`GetDim(k)` past the rank), a dereference (of an attribute pointer that may be null), a division
+    (`b == 0 ? 0 : a / b`), an index, or a `std::string(p)` construction."""
+    for n in _walk(node):
+        if isinstance(n, A.Call | A.Index | A.Assign | A.IncDec):
+            return True
+        if isinstance(n, A.Unary) and n.op == "*" or isinstance(n, A.Binary) and n.op in ("/", "%"):
+            return True
+        if isinstance(n, A.Cast) and isinstance(n.type.base, A.QualifiedName) and n.type.base.parts[-1].name == "string":
+            return True
+    return False
+
+
+def _struct_init_items(node: A.Node) -> list[A.Node] | None:
+    """The items of `{...}` / `S{...}` / `S()`, or None for any other expression."""
+    if isinstance(node, A.InitList):
+        return list(node.items)
+    if isinstance(node, A.Cast) and node.kind == "functional":
+        if isinstance(node.expr, A.InitList):
+            return list(node.expr.items)
+        if node.expr is None and not node.args:
+            return []
+    return None
+
+
+# ------------------------------------------------------------------------------------------------------
+# The lowerer
+# ------------------------------------------------------------------------------------------------------
+
+
+class HostLowerer(FunctionLowerer):
+    """Lowers one host tiling function (and the helpers it calls, inlined) to a `func.func`."""
+
+    def __init__(self, scope: Scope, reporter: Reporter, catalog: object, options: object,
+                 tiling_names: set[str]) -> None:
+        super().__init__(scope, reporter, catalog, options)
+        self.tiling_names = tiling_names
+        self.ctx: SSAValue | None = None
+        self.structs_used: list[tuple[str, str]] = []  # (struct, "context" | "local" | "saved"), in order
+        self._temps = 0
+        self._active: list[int] = []  # ids of the functions being inlined, innermost last
+
+    # ---------------------------------------------------------------------------------------------
+    # entry
+    # ---------------------------------------------------------------------------------------------
+
+    def lower_tiling_func(self, fn: A.FunctionDecl) -> func.FuncOp:
+        """`fn` as `func.func @name(%ctx: !host.tiling_context) -> i32` returning the graphStatus."""
+        name = fn.name.parts[-1].name
+        block = Block(arg_types=[hd.TilingContextType()])
+        ctx = block.args[0]
+        ctx.name_hint = fn.params[0].name if fn.params and fn.params[0].name else "context"
+        self.ctx = ctx
+        func_op = func.FuncOp(name, FunctionType.from_lists([hd.TilingContextType()], [i32]), Region(block))
+        func_op.location = self.loc(fn)
+        self.builder = Builder(InsertPoint.at_end(block))
+        status: Val | None = None
+        try:
+            status = self.inline_function(fn, [Val(HostT("context"), ctx)], None, fn)
+        except HostError:
+            pass
+        except Unsupported as exc:  # the final `return expr` could not be lowered
+            self.report.unsupported(str(exc), exc.node)
+        if status is None or not isinstance(status.ctype, Scalar):
+            # no status could be computed: report failure, the diagnostics above say why
+            status = Val(C.U32, const=hd.GRAPH_FAILED if status is None else hd.GRAPH_SUCCESS)
+        result = self.ssa(self.convert(status, C.U32, fn), fn)
+        self.emit(func.ReturnOp(result), fn)
+        return func_op
+
+    def ssa(self, v: Val, node: A.Node | None = None) -> SSAValue:
+        # A folded constant gets a fresh arith.constant at each use. The base caches the op on the Val,
+        # but a Val bound to a name can be used first inside an scf region and later outside it, where
+        # the cached op would not dominate the use.
+        if v.ssa is None and isinstance(v.ctype, Scalar) and v.const is not None and not isinstance(v.const, str):
+            return self.const_ssa(v.const, v.ctype, node)
+        return super().ssa(v, node)
+
+    # ---------------------------------------------------------------------------------------------
+    # frames, cells and statements
+    # ---------------------------------------------------------------------------------------------
+
+    def inline_function(self, fn: A.FunctionDecl, args: Sequence[Val], this: Instance | None, node: A.Node,
+                        types: dict[str, object] | None = None) -> Val:
+        # host C++ may recurse, but inlining cannot model it: say so instead of hitting the depth limit
+        if id(fn) in self._active:
+            raise Unsupported(f"recursive call of '{fn.name.parts[-1].name}' is not modelled", node)
+        self._active.append(id(fn))
+        try:
+            return super().inline_function(fn, args, this, node, types)
+        finally:
+            self._active.pop()
+
+    def lower_stmt(self, st: A.Node) -> None:
+        try:
+            super().lower_stmt(st)
+        except HostError:
+            pass  # reported as an error where it was found; the statement is left out
+
+    def condition(self, e: A.Node) -> Val:
+        # The base lowers `if (c) { ...; return; } rest` outside lower_stmt, so a condition it cannot
+        # model would take `rest` down with it. Report it and take the condition as false instead: the
+        # `if` is left out, as any statement the lowering cannot model.
+        try:
+            return super().condition(e)
+        except (Unsupported, HostError) as exc:
+            if isinstance(exc, Unsupported):
+                self.report.unsupported(str(exc), exc.node)
+            return Val(C.BOOL, const=0)
+
+    def new_cell(self, t: CType, name: str, node: A.Node, init: Val | None = None) -> Cell:
+        if _is_host(t) or isinstance(t, C.Pointer) or (init is not None and _is_host(init.ctype)):
+            # host code has no device pointers: every pointer variable holds a handle
+            value = init if init is not None else Val(t if _is_host(t) else HostT("poison", name))
+            return HandleCell(t, None, name, value=value, block=self.builder.insertion_point.block)  # type: ignore[arg-type]
+        return super().new_cell(t, name, node, init)
+
+    def load(self, cell: Cell, node: A.Node) -> Val:
+        if isinstance(cell, HandleCell):
+            assert cell.value is not None
+            return cell.value
+        return super().load(cell, node)
+
+    def store(self, cell: Cell, v: Val, node: A.Node) -> None:
+        if isinstance(cell, HandleCell):
+            if self.builder.insertion_point.block is not cell.block:
+                raise Unsupported(f"assigning '{cell.name}' (a {cell.ctype}) under control flow is not modelled", node)
+            cell.value = v
+            return
+        super().store(cell, v, node)
+
+    def read_binding(self, b: Binding, node: A.Node) -> Val:
+        if isinstance(b, HandleCell):
+            assert b.value is not None
+            return b.value  # the base would overwrite `obj` (the handle's payload) with the cell
+        return super().read_binding(b, node)
+
+    def assigned_names(self, body: A.Node) -> set[str]:
+        """Also the variables a call writes through a reference: `GetCoreMemSize(type, ubSize)` and
+        non-const reference parameters of helper functions (they must be cells to be written)."""
+        names = super().assigned_names(body)
+        for node in _walk(body):
+            if not isinstance(node, A.Call) or not node.args:
+                continue
+            outs: list[A.Node] = []
+            callee = node.callee
+            if isinstance(callee, A.Member) and callee.member == "GetCoreMemSize":
+                outs.append(node.args[-1])
+            elif isinstance(callee, A.Name) and callee.qname.parts[-1].name in self.scope.functions:
+                fn = self.scope.functions[callee.qname.parts[-1].name][0]
+                outs += [a for p, a in zip(fn.params, node.args)
+                         if "&" in p.type.pointers and "const" not in p.type.qualifiers]
+            for out in outs:
+                if isinstance(out, A.Name) and len(out.qname.parts) == 1:
+                    names.add(out.qname.parts[0].name)
+                elif isinstance(out, A.Member) and isinstance(out.obj, A.This):
+                    names.add(out.member)
+        return names
+
+    def declare(self, st: A.VarDecl) -> None:
+        for i, d in enumerate(st.declarators):
+            try:
+                super().declare(replace(st, declarators=[d]) if len(st.declarators) > 1 else st)
+            except (Unsupported, HostError):
+                # later uses of these names report the skipped statement, not an undeclared identifier
+                for rest in st.declarators[i:]:
+                    self.bind(rest.name, Val(HostT("poison", rest.name)))
+                raise
+
+    def _declarator_init(self, d: A.Declarator, t: CType) -> Val | None:
+        if isinstance(t, HostT) and t.kind == "unmodelled":
+            return None  # `std::vector<T> v = {...}`: the initialiser is not needed to declare it
+        try:
+            return super()._declarator_init(d, t)
+        except (Unsupported, HostError) as exc:
+            # declare the name as poison: its uses are left out with a note, instead of running on an
+            # undefined value (which the evaluator cannot run) or cascading into undeclared identifiers
+            if isinstance(exc, Unsupported):
+                self.report.unsupported(str(exc), exc.node)
+            return Val(HostT("poison", d.name))
+
+    def bind_local(self, name: str, t: CType, init: Val | None, d: A.Node, st: A.Node, is_ref: bool = False) -> None:
+        if isinstance(t, C.TilingT) and init is None:
+            init = self._tiling_local(t.name, d)  # `XTilingData tiling;`
+        if isinstance(t, HostT) and init is None:
+            if t.kind == "unmodelled":
+                self.report.unsupported(f"'{t.detail}' objects are not modelled by the host lowering", d)
+            init = Val(t if t.kind == "unmodelled" else HostT("poison", name))
+        if init is not None and _is_host(init.ctype):
+            if init.ssa is not None and init.ssa.name_hint is None and name.isidentifier():
+                init.ssa.name_hint = name
+            self.bind(name, self.new_cell(init.ctype, name, d, init) if name in self.frame.assigned else init)
+            return
+        super().bind_local(name, t, init, d, st, is_ref)
+
+    # ---------------------------------------------------------------------------------------------
+    # types and names
+    # ---------------------------------------------------------------------------------------------
+
+    def resolve_type(self, t: A.TypeRef | None, node: A.Node | None = None) -> CType:
+        resolved = super().resolve_type(t, node)
+        # a pointer to a handle is the handle; `auto *p` is `auto`
+        while isinstance(resolved, C.Pointer) and (_is_host(resolved.pointee) or (
+                isinstance(resolved.pointee, C.UnknownT) and resolved.pointee.text == "auto")):
+            resolved = resolved.pointee
+        return resolved
+
+    def named_type(self, name: str, targs: list[A.TemplateArg] | None, qualifiers: list[str] = ()) -> CType:  # type: ignore[assignment]
+        if self.frames and name in self.frame.types:
+            return super().named_type(name, targs, qualifiers)
+        user = name in self.scope.classes or name in self.scope.tiling_structs or name in self.scope.enums
+        if not user and name in _HANDLE_TYPES:
+            return _HANDLE_TYPES[name]
+        if not user and (name in _LIBRARY_TYPES or "matmul_tiling" in qualifiers):
+            return HostT("unmodelled", name)
+        cls = self.scope.classes.get(name)
+        if cls is not None and cls.is_plain_struct and name not in self.tiling_names and not cls.template_params:
+            return C.ClassT(name)  # a helper record such as `struct DtypeInfo {...}`, not a tiling struct
+        return super().named_type(name, targs, qualifiers)
+
+    def expr_Name(self, e: A.Name) -> Val:
+        parts = [p.name for p in e.qname.parts]
+        last = parts[-1]
+        if not (len(parts) == 1 and self.lookup(last) is not None) and last not in self.scope.enumerators:
+            const = self._host_constant(parts)
+            if const is not None:
+                return const
+        if len(parts) > 2 and "::".join(parts[-2:]) in self.scope.enumerators:
+            e = replace(e, qname=replace(e.qname, parts=e.qname.parts[-2:]))  # `ns::Enum::VALUE`
+        v = super().expr_Name(e)
+        if _kind(v) == "poison":
+            raise Unsupported(f"'{last}' comes from a statement the host lowering left out", e)
+        return v
+
+    def _host_constant(self, parts: list[str]) -> Val | None:
+        last = parts[-1]
+        if last in _GRAPH_STATUS and (len(parts) == 1 or parts[-2] == "ge"):
+            return Val(C.U32, const=_GRAPH_STATUS[last])
+        if last in hd.GE_DATA_TYPES:
+            return Val(C.I32, const=hd.GE_DATA_TYPES[last])
+        if last in _GE_FORMATS:
+            return Val(C.I32, const=_GE_FORMATS[last])
+        if len(parts) >= 2 and parts[-2] == "CoreMemType":
+            return Val(C.EnumT("CoreMemType"), const=last)
+        return None
+
+    # ---------------------------------------------------------------------------------------------
+    # re-dispatch: evaluate a sub-expression once, hand the base a stand-in for it
+    # ---------------------------------------------------------------------------------------------
+
+    def _stand_in(self, v: Val, node: A.Node) -> A.Node:
+        """A name bound to the already lowered `v`, so the base lowering does not lower `node` again."""
+        if isinstance(node, A.This):
+            return node
+        self._temps += 1
+        tmp = f"__host_tmp{self._temps}"
+        self.bind(tmp, v.obj if isinstance(v.obj, Instance) else v)
+        return _name_node(node, tmp)
+
+    def expr_Member(self, e: A.Member) -> Val:
+        if isinstance(e.obj, A.This):
+            return super().expr_Member(e)
+        obj = self.expr(e.obj)
+        if _is_host(obj.ctype):
+            return self._handle_member(obj, e.member, e)
+        return super().expr_Member(replace(e, obj=self._stand_in(obj, e.obj)))
+
+    def expr_Index(self, e: A.Index) -> Val:
+        base = self.expr(e.base)
+        if not _is_host(base.ctype):
+            return super().expr_Index(replace(e, base=self._stand_in(base, e.base)))
+        kind = _kind(base)
+        if kind == "tiling_array":
+            return self._tiling_get(base, self.expr(e.index), e)
+        if kind == "list_data":
+            pos = self.ssa(self.convert(self.expr(e.index), C.I64, e), e)
+            return Val(C.I64, self.emit(hd.ListGetOp(self.ssa(base, e), pos), e).results[0])
+        raise Unsupported(f"reading an element of {base.ctype} is not modelled", e)
+
+    def expr_Unary(self, e: A.Unary) -> Val:
+        if e.op not in ("*", "&", "!"):
+            return super().expr_Unary(e)
+        v = self.expr(e.operand)
+        if not _is_host(v.ctype):
+            return super().expr_Unary(replace(e, operand=self._stand_in(v, e.operand)))
+        if e.op == "&":
+            return v
+        if e.op == "!":
+            return self._host_compare("==", v, Val(C.Pointer(C.VoidT()), const=0), e)
+        if _kind(v) == "attr_ptr":
+            return self._attr_value(v.obj, e)  # type: ignore[arg-type]
+        if _kind(v) in ("workspace", "list_data"):
+            return self.expr_Index(A.Index(e.span, e.operand, A.IntLit(e.span, "0", 0)))
+        return v  # `*handle` is the object the handle points to: the same handle
+
+    def expr_Binary(self, e: A.Binary) -> Val:
+        if e.op not in ("&&", "||") or not _speculation_unsafe(e.rhs):
+            return super().expr_Binary(e)
+        # `p != nullptr && *p > 0`, `n != 0 && t / n > 4`: the right side runs only when it decides.
+        # It is lowered into a detached block first, so a failure leaves no half-built scf.if behind.
+        lhs = self.to_bool(self.expr(e.lhs), e)
+        if lhs.const is not None:
+            if (e.op == "&&") != bool(lhs.const):
+                return Val(C.BOOL, const=lhs.const)
+            return self.to_bool(self.expr(e.rhs), e)
+        evaluate, skip = Block(), Block()
+        with self.at_end_of(evaluate):
+            rhs = self.to_bool(self.expr(e.rhs), e)
+            self.emit(scf.YieldOp(self.ssa(rhs, e)), e)
+        with self.at_end_of(skip):
+            self.emit(scf.YieldOp(self.const_ssa(int(e.op == "||"), C.BOOL, e)), e)
+        regions = (Region(evaluate), Region(skip)) if e.op == "&&" else (Region(skip), Region(evaluate))
+        if_op = scf.IfOp(self.ssa(lhs, e), [C.scalar_ir_type(C.BOOL)], *regions)
+        return Val(C.BOOL, self.emit(if_op, e).results[0])
+
+    def expr_Conditional(self, e: A.Conditional) -> Val:
+        if not (_speculation_unsafe(e.then) or _speculation_unsafe(e.otherwise)):
+            return super().expr_Conditional(e)
+        # `p == nullptr ? dflt : *p`, `b == 0 ? 0 : a / b`: each branch runs only when chosen. Both are
+        # lowered into detached blocks first, so the scf.if can take their common C type (no probe
+        # evaluation that would leave failing host queries behind).
+        cond = self.to_bool(self.expr(e.cond), e)
+        if cond.const is not None:
+            return self.expr(e.then if cond.const else e.otherwise)
+        blocks = [Block(), Block()]
+        values: list[Val] = []
+        for block, branch in zip(blocks, (e.then, e.otherwise)):
+            with self.at_end_of(block):
+                values.append(self.expr(branch))
+        a, b = values[0].ctype, values[1].ctype
+        if not (isinstance(a, Scalar) and isinstance(b, Scalar)):
+            raise Unsupported(f"a conditional choosing between {a} and {b} is not modelled", e)
+        t = C.common_type(a, b)
+        for block, v in zip(blocks, values):
+            with self.at_end_of(block):
+                self.emit(scf.YieldOp(self.ssa(self.convert(v, t, e), e)), e)
+        if_op = scf.IfOp(self.ssa(cond, e), [C.ir_type(t)], Region(blocks[0]), Region(blocks[1]))
+        return Val(t, self.emit(if_op, e).results[0])
+
+    def expr_Assign(self, e: A.Assign) -> Val:
+        items = _struct_init_items(e.value) if e.op == "=" else None
+        if items is not None:
+            target = self._tiling_target(e.target)
+            if target is not None:
+                self._tiling_fill(target, items, e)  # `*td = S{}`: value-initialise the whole struct
+                return target
+        return super().expr_Assign(e)
+
+    def tensor_operator(self, e: A.Assign) -> Val | None:
+        return None  # `a = b + c` on LocalTensors: there are none on the host
+
+    def _tiling_target(self, target: A.Node) -> Val | None:
+        """The tiling handle `target` (`td`, `*td`) names, found without lowering anything else."""
+        if isinstance(target, A.Unary) and target.op == "*":
+            target = target.operand
+        if isinstance(target, A.Name) and len(target.qname.parts) == 1:
+            b = self.lookup(target.qname.parts[0].name)
+            v = b.value if isinstance(b, HandleCell) else b
+            if isinstance(v, Val) and _kind(v) == "tiling":
+                return v
+        return None
+
+    def assign(self, target: A.Node, value: Val, node: A.Node) -> None:
+        if isinstance(target, A.Member) and not isinstance(target.obj, A.This):
+            obj = self.expr(target.obj)
+            if not _is_host(obj.ctype):
+                return super().assign(replace(target, obj=self._stand_in(obj, target.obj)), value, node)
+            if _kind(obj) != "tiling":
+                raise Unsupported(f"assigning member '{target.member}' of {obj.ctype} is not modelled", node)
+            return self._tiling_set(obj, target.member, value, node)
+        if isinstance(target, A.Index):
+            base = self.expr(target.base)
+            if not _is_host(base.ctype):
+                return super().assign(replace(target, base=self._stand_in(base, target.base)), value, node)
+            return self._assign_element(base, self.expr(target.index), value, node)
+        if isinstance(target, A.Unary) and target.op == "*":
+            ptr = self.expr(target.operand)
+            if not _is_host(ptr.ctype):
+                return super().assign(replace(target, operand=self._stand_in(ptr, target.operand)), value, node)
+            if _kind(ptr) == "workspace":
+                return self._assign_element(ptr, Val(C.I32, const=0), value, node)
+            raise Unsupported(f"assigning through {ptr.ctype} is not modelled", node)
+        if isinstance(target, A.Name) and len(target.qname.parts) == 1:
+            b = self.lookup(target.qname.parts[0].name)
+            if isinstance(b, Val) and _kind(b) == "poison":
+                raise Unsupported(f"'{target.qname.parts[0].name}' comes from a statement the host lowering left out",
+                                  node)
+        return super().assign(target, value, node)
+
+    def _assign_element(self, base: Val, index: Val, value: Val, node: A.Node) -> None:
+        kind = _kind(base)
+        if kind == "workspace":
+            if not isinstance(index.const, int) or index.const < 0:
+                raise Unsupported("workspace sizes written at a non-constant index are not modelled", node)
+            count = base.obj
+            if isinstance(count, int) and index.const >= count:
+                self.report.add(warning("ASC103", f"workspace index {index.const} is past the "
+                                        f"{count} size(s) GetWorkspaceSizes returned", span_of(node)))
+            v = self.ssa(self.convert(value, C.U64, node), node)
+            self.emit(hd.SetWorkspaceOp(self._context(node), index.const, v), node)
+            return
+        if kind == "tiling_array":
+            ref, path, arr = base.obj  # type: ignore[misc]
+            self._set_field(base.ssa, ref, path, arr.elem, value, node, index)  # type: ignore[arg-type]
+            return
+        raise Unsupported(f"assigning an element of {base.ctype} is not modelled", node)
+
+    # comparisons and truth values -----------------------------------------------------------------
+
+    def compare(self, op: str, a: Val, b: Val, node: A.Node) -> Val:
+        if _is_host(a.ctype) or _is_host(b.ctype):
+            return self._host_compare(op, a, b, node)
+        return super().compare(op, a, b, node)
+
+    def to_bool(self, v: Val, node: A.Node) -> Val:
+        if _is_host(v.ctype):
+            return self._host_compare("!=", v, Val(C.Pointer(C.VoidT()), const=0), node)
+        return super().to_bool(v, node)
+
+    def _host_compare(self, op: str, a: Val, b: Val, node: A.Node) -> Val:
+        if op not in ("==", "!="):
+            raise Unsupported(f"operator '{op}' on {a.ctype} and {b.ctype}", node)
+        handle, other = (a, b) if _is_host(a.ctype) else (b, a)
+        if _kind(handle) == "string" and isinstance(other.const, str) and not _is_host(other.ctype):
+            eq = Val(C.BOOL, self.emit(hd.StrEqOp(self.ssa(handle, node), other.const), node).results[0])
+            return eq if op == "==" else self._not(eq, node)
+        if _kind(handle) == "attr_ptr" and isinstance(other.const, str):
+            raise Unsupported("comparing a 'const char*' attribute with a string literal compares addresses; "
+                              "use strcmp or std::string", node)
+        if _is_host(other.ctype) or not (other.const == 0 and other.ssa is None):
+            raise Unsupported(f"comparing {a.ctype} with {b.ctype} is not modelled", node)
+        present = self._present(handle, node)
+        return present if op == "!=" else self._not(present, node)
+
+    def _not(self, v: Val, node: A.Node) -> Val:
+        if v.const is not None:
+            return Val(C.BOOL, const=int(not v.const))
+        return Val(C.BOOL, self.emit(arith.XOrIOp(self.ssa(v, node), self.const_ssa(1, C.BOOL, node)), node).results[0])
+
+    def _present(self, h: Val, node: A.Node) -> Val:
+        """Whether handle `h` is non-null: optional inputs and attributes may be absent, the rest never."""
+        kind = _kind(h)
+        if kind in ("storage_shape", "tensor", "desc") and isinstance(h.obj, TensorRef) and h.obj.optional:
+            return Val(C.BOOL, self.emit(hd.HasInputOp(self._context(node), h.obj.index), node).results[0])
+        if kind == "attr_ptr" and isinstance(h.obj, AttrRef):
+            return Val(C.BOOL, self.emit(hd.HasAttrOp(self._context(node), h.obj.index), node).results[0])
+        if kind in ("poison", "unmodelled", "opaque"):
+            raise Unsupported(f"{h.ctype} is not modelled by the host lowering", node)
+        if kind == "context" and h.ssa is None:
+            return Val(C.BOOL, const=0)  # a null handle member never assigned
+        return Val(C.BOOL, const=1)
+
+    # ---------------------------------------------------------------------------------------------
+    # construction: declarations and casts of handle types, brace initialisation
+    # ---------------------------------------------------------------------------------------------
+
+    def expr_Cast(self, e: A.Cast) -> Val:
+        t = self.resolve_type(e.type)
+        if isinstance(t, HostT):
+            items = list(e.args) if e.args else [e.expr] if e.expr is not None else []
+            if isinstance(e.expr, A.InitList):
+                items = list(e.expr.items)
+            return self._construct(t, items, e)
+        return super().expr_Cast(e)
+
+    def init_list(self, t: CType, items: Sequence[A.Node], node: A.Node) -> Val:
+        if isinstance(t, HostT):
+            return self._construct(t, items, node)
+        if isinstance(t, C.TilingT):
+            local = self._tiling_local(t.name, node)
+            self._tiling_fill(local, items, node)
+            return local
+        if isinstance(t, C.ClassT):
+            info = self.scope.classes.get(t.name)
+            if info is not None and info.is_plain_struct and not info.constructors:
+                return self._aggregate(t, info.fields, items, node)
+        return super().init_list(t, items, node)
+
+    def _aggregate(self, t: C.ClassT, fields: list[tuple[A.VarDecl, A.Declarator]], items: Sequence[A.Node],
+                   node: A.Node) -> Val:
+        """`S s{a, b}` / `s = {a, b}` of a plain struct: members in order, the rest value-initialised."""
+        inst = self.instantiate(t, "", node)
+        for i, (_, d) in enumerate(fields):
+            member = inst.members.get(d.name)
+            if not isinstance(member, Cell) or isinstance(member, HandleCell):
+                continue
+            if i < len(items):
+                self.store(member, self.expr(items[i]), node)
+            elif d.init is None and not d.ctor_args and isinstance(member.ctype, Scalar):
+                self.store(member, Val(member.ctype, const=0), node)
+        return Val(t, obj=inst)
+
+    def _construct(self, t: HostT, items: Sequence[A.Node], node: A.Node) -> Val:
+        if t.kind == "platform":
+            if len(items) != 1:
+                raise Unsupported("PlatformAscendC takes the context's platform info", node)
+            info = self.expr(items[0])
+            if _kind(info) != "platform_info":
+                raise Unsupported("PlatformAscendC is built from context->GetPlatformInfo() only", node)
+            return self._platform(node)
+        if t.kind == "string" and len(items) == 1:
+            return self._as_string(self.expr(items[0]), node)
+        raise Unsupported(f"constructing {t} is not modelled by the host lowering", node)
+
+    def _as_string(self, v: Val, node: A.Node) -> Val:
+        if _kind(v) == "attr_ptr" and isinstance(v.obj, AttrRef) and v.obj.kind == "str":
+            return self._attr_value(v.obj, node)
+        if _kind(v) == "string" or (isinstance(v.const, str) and isinstance(v.ctype, C.UnknownT)):
+            return v
+        raise Unsupported(f"a string made from {v.ctype} is not modelled", node)
+
+    # ---------------------------------------------------------------------------------------------
+    # calls
+    # ---------------------------------------------------------------------------------------------
+
+    def expr_Call(self, e: A.Call, expected: CType | None = None) -> Val:
+        callee = e.callee
+        if isinstance(callee, A.Name):
+            handled = self._free_call(e, callee, expected)
+            return handled if handled is not None else super().expr_Call(e, expected)
+        if isinstance(callee, A.Member) and not isinstance(callee.obj, A.This):
+            recv = self.expr(callee.obj)
+            if _is_host(recv.ctype):
+                return self._method(e, callee, recv)
+            stand_in = replace(e, callee=replace(callee, obj=self._stand_in(recv, callee.obj)))
+            return super().expr_Call(stand_in, expected)
+        return super().expr_Call(e, expected)
+
+    def _free_call(self, e: A.Call, callee: A.Name, expected: CType | None) -> Val | None:
+        """Host free functions; None hands the call to the base lowering (user functions and types)."""
+        parts = [p.name for p in callee.qname.parts]
+        name = parts[-1]
+        qualified = "::".join(parts)
+        if name in _IGNORED_CALLS:
+            return Val(C.VoidT())
+        if len(parts) == 1 and self.lookup(name) is not None:
+            return None
+        this = self.frame.this
+        if name in self.scope.functions or name in self.scope.classes or (
+                len(parts) >= 2 and parts[-2] in self.scope.classes) or (
+                this is not None and len(parts) == 1 and name in this.info.methods):
+            return None  # user code: helper functions, constructors, methods of the enclosing class
+        if name in ("min", "max"):
+            return self._min_max(e, name, callee.qname.parts[-1].template_args)
+        if name == "PlatformAscendC" or (name == "GetInstance" and "PlatformAscendCManager" in parts):
+            for a in e.args:
+                self.expr(a)
+            return self._platform(e)
+        if name == "string" and len(e.args) == 1:
+            return self._as_string(self.expr(e.args[0]), e)
+        if name == "strcmp" and len(e.args) == 2:
+            return self._strcmp(e)
+        if name in ("memset", "memset_s"):
+            return self._memset(e)
+        if name in ("memcpy", "memcpy_s"):
+            return self._memcpy(e)
+        if name == "GetSizeByDataType" and len(e.args) == 1:
+            dtype = self.ssa(self.convert(self.expr(e.args[0]), C.I32, e), e)
+            size = Val(C.I64, self.emit(hd.DtypeSizeOp(dtype), e).results[0])
+            return self.convert(size, C.I32, e)  # ge::GetSizeByDataType returns int
+        if name in ("ceil", "floor", "abs", "fabs", "pow", "ceilf", "floorf", "fabsf", "powf") and parts[0] in ("std", name):
+            return self._math(e, name.rstrip("f") if name not in ("abs", "fabs") else name)
+        if name in _LIBRARY_FUNCS or parts[0] in _LIBRARY_NAMESPACES:
+            raise Unsupported(f"'{qualified}' is not modelled by the host lowering", e)
+        if not isinstance(self.named_type(name, callee.qname.parts[-1].template_args), C.UnknownT):
+            return None  # a constructor-style cast: `uint32_t(x)`, `DtypeInfo(...)`
+        self.report.undeclared(qualified, callee)
+        raise HostError(qualified)
+
+    def _min_max(self, e: A.Call, name: str, targs: list[A.TemplateArg] | None) -> Val:
+        items: Sequence[A.Node] = e.args
+        if len(e.args) == 1 and isinstance(e.args[0], A.InitList):
+            items = e.args[0].items  # std::min({a, b, c})
+        values = [self.expr(a) for a in items]
+        if not values or not all(isinstance(v.ctype, Scalar) for v in values):
+            raise Unsupported(f"std::{name} of non-arithmetic values", e)
+        t: Scalar | None = None
+        if targs:
+            try:
+                explicit = self._template_arg_value(targs[0])
+                t = explicit if isinstance(explicit, Scalar) else None
+            except Unsupported:
+                t = None  # `std::min<decltype(v)::size_type>`: fall back to the arguments' common type
+        if t is None:
+            t = values[0].ctype  # type: ignore[assignment]
+            for v in values[1:]:
+                t = C.common_type(t, v.ctype)  # type: ignore[arg-type]
+        assert t is not None
+        result = self.convert(values[0], t, e)
+        for v in values[1:]:
+            v = self.convert(v, t, e)
+            # std::min(a, b) is (b < a) ? b : a; std::max(a, b) is (a < b) ? b : a
+            take = self.compare("<", v, result, e) if name == "min" else self.compare("<", result, v, e)
+            if take.const is not None:
+                result = v if take.const else result
+            else:
+                op = arith.SelectOp(self.ssa(take, e), self.ssa(v, e), self.ssa(result, e))
+                result = Val(t, self.emit(op, e).results[0])
+        return result
+
+    def _math(self, e: A.Call, name: str) -> Val:
+        args = [self.expr(a) for a in e.args]
+        if not args or not all(isinstance(a.ctype, Scalar) for a in args):
+            raise Unsupported(f"'{name}' of non-arithmetic values", e)
+        t = args[0].ctype
+        assert isinstance(t, Scalar)
+        if name == "abs" and not t.is_float:
+            v = self.convert(args[0], C.promote(t), e)
+            return Val(v.ctype, self.emit(xmath.AbsIOp(self.ssa(v, e)), e).results[0])
+        ft = t if t.is_float else C.F64  # the integer overloads of ceil/floor/pow compute in double
+        xs = [self.ssa(self.convert(a, ft, e), e) for a in args]
+        ops: dict[str, Callable[[], Any]] = {
+            "ceil": lambda: xmath.CeilOp(xs[0]), "floor": lambda: xmath.FloorOp(xs[0]),
+            "abs": lambda: xmath.AbsFOp(xs[0]), "fabs": lambda: xmath.AbsFOp(xs[0]),
+            "pow": lambda: xmath.PowFOp(xs[0], xs[1]) if len(xs) == 2 else None,
+        }
+        op = ops[name]()
+        if op is None:
+            raise Unsupported(f"'{name}' takes two arguments", e)
+        return Val(ft, self.emit(op, e).results[0])
+
+    def _strcmp(self, e: A.Call) -> Val:
+        """`strcmp(s, "lit")`: 0 when equal, 1 otherwise (only equality is modelled, not the order)."""
+        a, b = (self.expr(x) for x in e.args)
+        literal, other = (b, a) if isinstance(b.const, str) else (a, b)
+        if not isinstance(literal.const, str) or _is_host(literal.ctype):
+            raise Unsupported("strcmp is modelled against a string literal only", e)
+        eq = self._host_compare("==", self._as_string(other, e), literal, e)
+        zero, one = self.const_ssa(0, C.I32, e), self.const_ssa(1, C.I32, e)
+        return Val(C.I32, self.emit(arith.SelectOp(self.ssa(eq, e), zero, one), e).results[0])
+
+    def _memset(self, e: A.Call) -> Val:
+        dest = self.expr(e.args[0]) if e.args else None
+        value_arg = e.args[2] if e.callee.qname.parts[-1].name == "memset_s" else e.args[1]  # type: ignore[union-attr]
+        if dest is None or _kind(dest) != "tiling" or self.const_eval(value_arg) != 0:
+            raise Unsupported("memset is modelled only for zeroing a tiling struct", e)
+        self._tiling_fill(dest, [], e)
+        return Val(C.VoidT())
+
+    def _memcpy(self, e: A.Call) -> Val:
+        src_arg = e.args[2] if e.callee.qname.parts[-1].name == "memcpy_s" else e.args[1]  # type: ignore[union-attr]
+        dest, src = self.expr(e.args[0]), self.expr(src_arg)
+        if _kind(dest) == "raw_data" and _kind(src) == "tiling":
+            self._save(src, e)  # a POD tiling struct copied into the raw tiling buffer
+            return Val(C.VoidT())
+        raise Unsupported("memcpy is modelled only for copying a tiling struct into the raw tiling data", e)
+
+    # methods of handles ---------------------------------------------------------------------------
+
+    def _method(self, e: A.Call, callee: A.Member, recv: Val) -> Val:
+        kind = _kind(recv)
+        name = callee.member
+        if kind in ("unmodelled", "opaque", "poison"):
+            what = f"'{recv.ctype}'" if kind == "unmodelled" else str(recv.ctype)
+            raise Unsupported(f"'{name}' on {what} is not modelled by the host lowering", e)
+        if kind == "tiling":
+            return self._tiling_method(e, name, recv)
+        table = _METHODS.get(kind or "", {})
+        handler = table.get(name)
+        if handler is None:
+            if kind == "context" and name in _KNOWN_UNMODELLED_CONTEXT:
+                raise Unsupported(f"TilingContext::{name} is not modelled by the host lowering", e)
+            if kind == "platform" and name in _KNOWN_UNMODELLED_PLATFORM:
+                raise Unsupported(f"PlatformAscendC::{name} is not modelled by the host lowering", e)
+            self._no_member(name, str(recv.ctype), list(table), e)
+        return handler(self, e, recv, callee)
+
+    def _index_arg(self, e: A.Call, what: str, position: int = 0) -> int:
+        value = self.const_eval(e.args[position]) if len(e.args) > position else None
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise Unsupported(f"the {what} index must be a non-negative constant", e)
+        return value
+
+    def _context(self, node: A.Node) -> SSAValue:
+        if self.ctx is None:
+            raise Unsupported("no tiling context", node)
+        return self.ctx
+
+    def _platform(self, node: A.Node) -> Val:
+        return Val(HostT("platform"), self.emit(hd.PlatformOp(self._context(node)), node).results[0])
+
+    def _attr_value(self, ref: AttrRef, node: A.Node) -> Val:
+        """`*attrs->GetAttrPointer<T>(i)`: the attribute's value, as T."""
+        result = self.emit(hd.AttrOp(self._context(node), ref.index, ref.kind), node).results[0]
+        if ref.kind == "str":
+            return Val(HostT("string"), result)
+        if ref.kind == "list_int":
+            return Val(HostT("int_list"), result)
+        read = {"int": C.I64, "float": C.F32, "bool": C.BOOL}[ref.kind]
+        value = Val(read, result)
+        return self.convert(value, ref.ctype, node) if isinstance(ref.ctype, Scalar) else value
+
+    # ---------------------------------------------------------------------------------------------
+    # tiling structs
+    # ---------------------------------------------------------------------------------------------
+
+    def _tiling_local(self, struct: str, node: A.Node) -> Val:
+        self._check_struct(struct, node)
+        self.structs_used.append((struct, "local"))
+        op = self.emit(hd.TilingLocalOp(struct), node)
+        return Val(HostT("tiling", struct), op.results[0], obj=TilingRef(struct, local=True))
+
+    def _check_struct(self, struct: str, node: A.Node) -> None:
+        if struct not in self.scope.tiling_structs:
+            self.report.unknown_type(struct, node)
+            raise HostError(struct)
+
+    def _fields(self, ref: TilingRef) -> list[tuple[str, CType]]:
+        """The fields of the struct `ref` points into, with their C types, in declaration order."""
+        struct = ref.struct
+        for part in ref.path.split(".") if ref.path else []:
+            t = self._field_type(struct, part)
+            struct = t.name if isinstance(t, C.TilingT) else ""
+        ts = self.scope.tiling_structs.get(struct)
+        if ts is None:
+            return []
+        return [(name, self._field_type(struct, name)) for name, *_ in ts.fields]
+
+    def _field_type(self, struct: str, name: str) -> CType:
+        t = self.tiling_field_type(struct, name)
+        return C.TilingT(t.name) if isinstance(t, C.ClassT) else t
+
+    def _field(self, tiling: Val, name: str, node: A.Node) -> tuple[TilingRef, CType]:
+        ref = tiling.obj
+        assert isinstance(ref, TilingRef)
+        fields = dict(self._fields(ref))
+        if name not in fields:
+            struct = f"{ref.struct}.{ref.path}" if ref.path else ref.struct
+            self._no_member(name, struct, list(fields), node, what="field")
+        return ref, fields[name]
+
+    def _no_member(self, name: str, owner: str, known: list[str], node: A.Node, what: str = "member") -> NoReturn:
+        """C++ the compiler rejects: report it (with the closest names) and leave the statement out."""
+        closest = difflib.get_close_matches(name, known, n=3)
+        notes = [Note(f"did you mean {', '.join(repr(c) for c in closest)}?", kind="help")] if closest else []
+        self.report.add(error(UNKNOWN_API, f"no {what} named '{name}' in '{owner}'", span_of(node), *notes))
+        raise HostError(name)
+
+    def _handle_member(self, obj: Val, member: str, node: A.Node) -> Val:
+        if _kind(obj) != "tiling":
+            raise Unsupported(f"member '{member}' of {obj.ctype} is not modelled", node)
+        ref, t = self._field(obj, member, node)
+        if isinstance(t, C.ArrayT):
+            return Val(HostT("tiling_array", ref.struct), obj.ssa, obj=(ref, ref.field_name(member), t))
+        if isinstance(t, C.TilingT):
+            if t.name not in self.scope.tiling_structs:
+                return Val(HostT("unmodelled", f"{t.name} {member}"))  # TCubeTiling & co.
+            return Val(HostT("tiling", ref.struct), obj.ssa, obj=replace(ref, path=ref.field_name(member)))
+        if not isinstance(t, Scalar):
+            raise Unsupported(f"field '{member}' of type {t} is not modelled", node)
+        op = hd.TilingGetOp(self.ssa(obj, node), ref.field_name(member), C.scalar_ir_type(t))
+        return Val(t, self.emit(op, node).results[0])
+
+    def _tiling_get(self, array: Val, index: Val, node: A.Node) -> Val:
+        _, path, arr = array.obj  # type: ignore[misc]
+        elem = arr.elem if isinstance(arr.elem, Scalar) else C.U32
+        pos = self.ssa(self.convert(index, C.I64, node), node)
+        op = hd.TilingGetOp(self.ssa(array, node), path, C.scalar_ir_type(elem), pos)
+        return Val(elem, self.emit(op, node).results[0])
+
+    def _tiling_set(self, tiling: Val, member: str, value: Val, node: A.Node) -> None:
+        ref, t = self._field(tiling, member, node)
+        if isinstance(t, C.ArrayT) and isinstance(value.ctype, C.ArrayT) and isinstance(value.obj, Cell):
+            # `tiling.set_shape(arr)`: the whole C array
+            unsigned = isinstance(t.elem, Scalar) and t.elem.kind == "uint"
+            self.emit(hd.TilingSetOp(self.ssa(tiling, node), ref.field_name(member), value.obj.ref,
+                                     is_unsigned=unsigned), node)
+            return
+        if not isinstance(t, Scalar):
+            raise Unsupported(f"assigning field '{member}' of type {t} is not modelled", node)
+        self._set_field(tiling.ssa, ref, ref.field_name(member), t, value, node)
+
+    def _set_field(self, data: SSAValue | None, ref: TilingRef, path: str, t: CType, value: Val, node: A.Node,
+                   index: Val | None = None) -> None:
+        if not isinstance(t, Scalar):
+            raise Unsupported(f"assigning field '{path}' of type {t} is not modelled", node)
+        assert data is not None
+        v = self.ssa(self.convert(value, t, node), node)
+        pos = self.ssa(self.convert(index, C.I64, node), node) if index is not None else None
+        self.emit(hd.TilingSetOp(data, path, v, pos, is_unsigned=t.kind == "uint"), node)
+
+    def _tiling_fill(self, tiling: Val, items: Sequence[A.Node], node: A.Node) -> None:
+        """Value-initialise the struct `tiling` points to (`S{}`, `memset(p, 0, ...)`), then set the
+        listed items in field order (designated items by name)."""
+        ref = tiling.obj
+        assert isinstance(ref, TilingRef)
+        values: dict[str, A.Node] = {}
+        fields = self._fields(ref)
+        for i, item in enumerate(items):
+            if isinstance(item, A.DesignatedInit):
+                values[item.field_name] = item.value
+            elif i < len(fields):
+                values[fields[i][0]] = item
+        for name, t in fields:
+            path = ref.field_name(name)
+            if isinstance(t, Scalar):
+                value = self.expr(values[name]) if name in values else Val(t, const=0)
+                self._set_field(tiling.ssa, ref, path, t, value, node)
+            elif isinstance(t, C.ArrayT) and isinstance(t.elem, Scalar):
+                for k in range(t.size):
+                    self._set_field(tiling.ssa, ref, path, t.elem, Val(t.elem, const=0), node, Val(C.I64, const=k))
+            elif isinstance(t, C.TilingT) and t.name in self.scope.tiling_structs:
+                self._tiling_fill(Val(tiling.ctype, tiling.ssa, obj=replace(ref, path=path)), [], node)
+            # a library struct member (TCubeTiling): zeroed too, but the host lowering does not model it
+
+    def _tiling_method(self, e: A.Call, name: str, recv: Val) -> Val:
+        ref = recv.obj
+        assert isinstance(ref, TilingRef)
+        fields = [f for f, _ in self._fields(ref)]
+        methods = [f"{prefix}_{f}" for f in fields for prefix in ("set", "get")]
+        if ref.local:
+            methods += ["SaveToBuffer", "GetDataSize"]
+        if name not in methods:
+            self._no_member(name, ref.struct, methods, e)
+        if name.startswith("set_") and len(e.args) == 1:
+            self._tiling_set(recv, name[4:], self.expr(e.args[0]), e)
+            return Val(C.VoidT())
+        if name.startswith("get_") and not e.args:
+            return self._handle_member(recv, name[4:], e)
+        if name == "SaveToBuffer":
+            for a in e.args:
+                self.expr(a)
+            self._save(recv, e)
+            return Val(C.VoidT())
+        if name == "GetDataSize":
+            return Val(C.U64, const=self.tiling_size(ref.struct) or 0)
+        raise Unsupported(f"{ref.struct}::{name} takes {'one argument' if name.startswith('set_') else 'none'}", e)
+
+    def _save(self, tiling: Val, node: A.Node) -> None:
+        ref = tiling.obj
+        assert isinstance(ref, TilingRef)
+        self.structs_used.append((ref.struct, "saved"))
+        self.emit(hd.TilingSaveOp(self.ssa(tiling, node), self._context(node)), node)
+
+
+# ------------------------------------------------------------------------------------------------------
+# Method tables of the handles
+# ------------------------------------------------------------------------------------------------------
+
+Method = Callable[[HostLowerer, A.Call, Val, A.Member], Val]
+
+
+def _tensor_ref(output: bool = False, optional: bool = False, kind: str = "storage_shape") -> Method:
+    def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+        index = lw._index_arg(e, "output" if output else "input")
+        return Val(HostT(kind), obj=TensorRef(index, output, optional))
+
+    return method
+
+
+def _shape_of(kind: hd.ShapeKind) -> Method:
+    def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+        ref = recv.obj
+        assert isinstance(ref, TensorRef)
+        ctx = lw._context(e)
+        op = hd.OutputShapeOp(ctx, ref.index, kind) if ref.output else hd.InputShapeOp(ctx, ref.index, kind)
+        return Val(HostT("shape"), lw.emit(op, e).results[0])
+
+    return method
+
+
+def _dtype(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    ref = recv.obj
+    assert isinstance(ref, TensorRef)
+    ctx = lw._context(e)
+    op = hd.OutputDtypeOp(ctx, ref.index) if ref.output else hd.InputDtypeOp(ctx, ref.index)
+    return Val(C.I32, lw.emit(op, e).results[0])
+
+
+def _input_data_type(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    index = lw._index_arg(e, "input")
+    return Val(C.I32, lw.emit(hd.InputDtypeOp(lw._context(e), index), e).results[0])
+
+
+def _tensor_shape_size(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    shape = _shape_of(hd.ShapeKind.STORAGE)(lw, e, recv, callee)
+    return Val(C.I64, lw.emit(hd.ShapeSizeOp(lw.ssa(shape, e)), e).results[0])
+
+
+def _tensor_shape(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    return Val(HostT("storage_shape"), obj=recv.obj)
+
+
+def _get_dim(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    if len(e.args) != 1:
+        raise Unsupported("GetDim takes one dimension index", e)
+    dim = lw.ssa(lw.convert(lw.expr(e.args[0]), C.I64, e), e)
+    return Val(C.I64, lw.emit(hd.ShapeDimOp(lw.ssa(recv, e), dim), e).results[0])
+
+
+def _get_dim_num(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    return Val(C.U64, lw.emit(hd.ShapeDimNumOp(lw.ssa(recv, e)), e).results[0])  # size_t
+
+
+def _shape_size(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    return Val(C.I64, lw.emit(hd.ShapeSizeOp(lw.ssa(recv, e)), e).results[0])
+
+
+def _is_scalar(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    rank = _get_dim_num(lw, e, recv, callee)
+    return lw.compare("==", rank, Val(C.U64, const=0), e)
+
+
+def _attr_pointer(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    index = lw._index_arg(e, "attribute")
+    targs = callee.template_args or []
+    t = lw._template_arg_value(targs[0]) if targs else None
+    if isinstance(t, Scalar):
+        kind = "float" if t.is_float else "bool" if t.kind == "bool" else "str" if t.name == "int8_t" else "int"
+    elif isinstance(t, HostT) and t.kind == "int_list":
+        kind, t = "list_int", C.I64
+    else:
+        raise Unsupported(f"GetAttrPointer<{t}> is not modelled", e)
+    return Val(HostT("attr_ptr", f"const {t}*"), obj=AttrRef(index, kind, t))
+
+
+def _attr_getter(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    index = lw._index_arg(e, "attribute")
+    kind, t = _ATTR_GETTERS[callee.member]
+    return Val(HostT("attr_ptr", f"const {t}*"), obj=AttrRef(index, kind, t))
+
+
+def _list_size(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    values = lw._attr_value(recv.obj, e) if _kind(recv) == "attr_ptr" else recv  # type: ignore[arg-type]
+    if _kind(values) != "int_list":
+        raise Unsupported(f"GetSize on {recv.ctype}", e)
+    return Val(C.U64, lw.emit(hd.ListSizeOp(lw.ssa(values, e)), e).results[0])
+
+
+def _list_data(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    values = lw._attr_value(recv.obj, e) if _kind(recv) == "attr_ptr" else recv  # type: ignore[arg-type]
+    if _kind(values) != "int_list":
+        raise Unsupported(f"GetData on {recv.ctype}", e)
+    return Val(HostT("list_data"), values.ssa)
+
+
+def _core_num(kind: hd.CoreKind) -> Method:
+    def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+        count = Val(C.I64, lw.emit(hd.CoreNumOp(lw.ssa(recv, e), kind), e).results[0])
+        return lw.convert(count, C.U32, e)  # the platform getters return uint32_t
+
+    return method
+
+
+def _mem_size(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    if len(e.args) != 2:
+        raise Unsupported("GetCoreMemSize takes a CoreMemType and a uint64_t to fill", e)
+    space = lw.expr(e.args[0])
+    if not (isinstance(space.ctype, C.EnumT) and space.const in hd.MemSpace.__members__):
+        raise Unsupported("GetCoreMemSize needs a constant CoreMemType", e)
+    size = Val(C.U64, lw.emit(hd.MemSizeOp(lw.ssa(recv, e), hd.MemSpace[str(space.const)]), e).results[0])
+    lw.assign(e.args[1], size, e)  # the size comes back through the reference argument
+    return Val(C.VoidT())
+
+
+def _lib_workspace(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    size = Val(C.I64, lw.emit(hd.LibWorkspaceSizeOp(lw.ssa(recv, e)), e).results[0])
+    return lw.convert(size, C.U32, e)  # uint32_t GetLibApiWorkSpaceSize()
+
+
+def _handle(kind: str) -> Method:
+    def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+        for a in e.args:
+            lw.expr(a)
+        return Val(HostT(kind))
+
+    return method
+
+
+def _workspace_sizes(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    count = lw.const_eval(e.args[0]) if e.args else None
+    return Val(HostT("workspace"), obj=count if isinstance(count, int) else None)
+
+
+def _tiling_data(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    targs = callee.template_args or []
+    t = lw._template_arg_value(targs[0]) if targs else None
+    if not isinstance(t, C.TilingT | C.ClassT):
+        raise Unsupported("GetTilingData needs the tiling struct as its template argument", e)
+    lw._check_struct(t.name, e)
+    lw.structs_used.append((t.name, "context"))
+    op = lw.emit(hd.TilingDataOp(lw._context(e), t.name), e)
+    return Val(HostT("tiling", t.name), op.results[0], obj=TilingRef(t.name))
+
+
+def _setter(op_cls: type, ctype: Scalar) -> Method:
+    def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+        if len(e.args) != 1:
+            raise Unsupported(f"{callee.member} takes one value", e)
+        value = lw.ssa(lw.convert(lw.expr(e.args[0]), ctype, e), e)
+        lw.emit(op_cls(lw._context(e), value), e)
+        return Val(C.VoidT())
+
+    return method
+
+
+def _no_effect(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    for a in e.args:
+        lw.expr(a)
+    return Val(C.VoidT())
+
+
+def _same(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    return recv
+
+
+_METHODS: dict[str, dict[str, Method]] = {
+    "context": {
+        "GetInputShape": _tensor_ref(), "GetOptionalInputShape": _tensor_ref(optional=True),
+        "GetOutputShape": _tensor_ref(output=True), "GetInputTensor": _tensor_ref(kind="tensor"),
+        "GetOptionalInputTensor": _tensor_ref(optional=True, kind="tensor"),
+        "GetInputDesc": _tensor_ref(kind="desc"), "GetOptionalInputDesc": _tensor_ref(optional=True, kind="desc"),
+        "GetOutputDesc": _tensor_ref(output=True, kind="desc"), "GetInputDataType": _input_data_type,
+        "GetAttrs": _handle("attrs"), "GetPlatformInfo": _handle("platform_info"),
+        "GetRawTilingData": _handle("raw_tiling"), "GetWorkspaceSizes": _workspace_sizes,
+        "GetTilingData": _tiling_data,
+        "SetBlockDim": _setter(hd.SetBlockDimOp, C.U32), "SetTilingKey": _setter(hd.SetTilingKeyOp, C.U64),
+        "SetScheduleMode": _no_effect, "SetNeedAtomic": _no_effect, "SetAicpuBlockDim": _no_effect,
+        "GetNodeName": _handle("opaque"), "GetNodeType": _handle("opaque"),
+    },
+    "storage_shape": {
+        "GetOriginShape": _shape_of(hd.ShapeKind.ORIGIN), "GetStorageShape": _shape_of(hd.ShapeKind.STORAGE),
+    },
+    "tensor": {
+        "GetShape": _tensor_shape, "GetOriginShape": _shape_of(hd.ShapeKind.ORIGIN),
+        "GetStorageShape": _shape_of(hd.ShapeKind.STORAGE), "GetShapeSize": _tensor_shape_size,
+        "GetDataType": _dtype,
+    },
+    "desc": {"GetDataType": _dtype},
+    "shape": {"GetDim": _get_dim, "GetDimNum": _get_dim_num, "GetShapeSize": _shape_size, "IsScalar": _is_scalar},
+    "attrs": {"GetAttrPointer": _attr_pointer, **{name: _attr_getter for name in _ATTR_GETTERS}},
+    "attr_ptr": {"GetSize": _list_size, "GetData": _list_data},
+    "int_list": {"GetSize": _list_size, "GetData": _list_data},
+    "platform": {
+        "GetCoreNumAiv": _core_num(hd.CoreKind.AIV), "GetCoreNumAic": _core_num(hd.CoreKind.AIC),
+        "GetCoreNumVector": _core_num(hd.CoreKind.VECTOR),
+        # on the split (910B) architecture GetCoreNum() counts the vector cores
+        "GetCoreNum": _core_num(hd.CoreKind.AIV),
+        "GetCoreMemSize": _mem_size, "GetLibApiWorkSpaceSize": _lib_workspace,
+    },
+    "raw_tiling": {"GetData": _handle("raw_data"), "GetCapacity": _handle("opaque"), "SetDataSize": _no_effect},
+    "string": {"c_str": _same, "data": _same},
+}  # fmt: skip
+
+# Real API the host lowering does not model: a warning, not an "unknown API" error.
+_KNOWN_UNMODELLED_CONTEXT = {
+    "GetCompileInfo", "GetDeterministic", "GetInputInstanceInfo", "GetIrInputInstanceInfo", "GetComputeNodeInfo",
+    "GetDynamicInputShape", "GetDynamicInputDesc", "GetOptionalInputDataType", "GetOutputTensor", "GetInputFormat",
+    "GetTilingKey", "GetBlockDim", "GetComputeNodeInputNum", "GetComputeNodeOutputNum",
+}  # fmt: skip
+_KNOWN_UNMODELLED_PLATFORM = {"GetSocVersion", "GetCoreMemBw", "CalcTschBlockDim", "ReserveLocalMemory",
+                              "GetResGroupBarrierWorkSpaceSize", "GetSocSpec"}  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------------------
+# Entry points
+# ------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class HostLoweringResult:
+    """The host tiling function as IR: a module holding one `func.func`, or None when there is none."""
+
+    module: ModuleOp | None
+    func_name: str | None
+    struct_name: str | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self.diagnostics)
+
+
+def lower_host_tiling(program: Program, options: object | None = None) -> HostLoweringResult:
+    """Lower the program's host tiling function (the one the OpDef passes to SetTiling, else a function
+    taking a `gert::TilingContext*` named like one) to a module with a single `func.func`."""
+    if options is None:
+        from ascendir.lower import LoweringOptions  # here, not at the top: the package may import this module
+
+        options = LoweringOptions()
+    units = [u.ast for u in program.units if u.unit.role in _HOST_ROLES]
+    fn = find_tiling_function(units)
+    if fn is None:
+        # a single-file answer may hold its host code in a unit of another role
+        others = [u.ast for u in program.units if u.unit.role not in _HOST_ROLES]
+        fn = find_tiling_function(others)
+        units = units + others if fn is not None else units
+    if fn is None:
+        note = Diagnostic(NO_TILING_FUNC, Severity.NOTE, "no host tiling function taking a gert::TilingContext*", None)
+        return HostLoweringResult(None, None, None, [note])
+    name = fn.name.parts[-1].name
+    reporter = Reporter()
+    try:
+        scope = collect(units)
+        lowerer = HostLowerer(scope, reporter, CatalogView.get(), options, _tiling_names(scope, units))
+        func_op = lowerer.lower_tiling_func(fn)
+        module = ModuleOp([func_op])
+        module.verify()
+    except Exception as exc:  # a bug of ours must not become a traceback for the user
+        if os.environ.get("ASCENDIR_DEBUG"):
+            raise
+        what = "produced invalid IR" if isinstance(exc, VerifyException) else "failed"
+        message = str(exc).split("\n", 1)[0]
+        reporter.add(error(INTERNAL_ERROR, f"internal error: lowering host tiling function '{name}' {what}: "
+                           f"{type(exc).__name__}: {message}", span_of(fn),
+                           Note("please report this with the input file", kind="help")))
+        return HostLoweringResult(None, name, None, reporter.diagnostics)
+    return HostLoweringResult(module, name, _struct_name(lowerer.structs_used), reporter.diagnostics)
+
+
+def evaluate_program_tiling(program: Program, inputs: TilingInputs, *, step_budget: int = 1_000_000) -> TilingResult:
+    """Lower the program's host tiling function and run it on `inputs`.
+
+    Lowering warnings (what was not modelled) come first in the result's diagnostics; with lowering
+    errors, or without a tiling function, nothing is run.
+    """
+    lowered = lower_host_tiling(program)
+    notes = [_diagnostic_text(d) for d in lowered.diagnostics]
+    if lowered.module is None or lowered.func_name is None or lowered.has_errors:
+        return TilingResult(None, None, None, {}, {}, notes or ["host tiling function could not be lowered"],
+                            lowered.struct_name)
+    result = evaluate_tiling(lowered.module, lowered.func_name, inputs, step_budget=step_budget)
+    result.diagnostics[:0] = notes
+    if result.struct_name is None:
+        result.struct_name = lowered.struct_name
+    return result
+
+
+def find_tiling_function(units: Sequence[A.TranslationUnit]) -> A.FunctionDecl | None:
+    """The function the OpDef registers with `.SetTiling(f)` / `.Tiling(f)`, else a function taking a
+    `gert::TilingContext*` named TilingFunc, else one with "Tiling" in its name."""
+    candidates: dict[str, A.FunctionDecl] = {}
+    registered: list[str] = []
+    for unit in units:
+        for node in unit.walk():
+            if isinstance(node, A.FunctionDecl) and node.body is not None and _takes_context(node):
+                candidates.setdefault(node.name.parts[-1].name, node)
+            elif isinstance(node, A.Call) and isinstance(node.callee, A.Member) and node.args and \
+                    node.callee.member in ("SetTiling", "Tiling") and isinstance(node.args[0], A.Name):
+                registered.append(node.args[0].qname.parts[-1].name)
+    for name in registered:
+        if name in candidates:
+            return candidates[name]
+    if "TilingFunc" in candidates:
+        return candidates["TilingFunc"]
+    named = [fn for name, fn in candidates.items() if "tiling" in name.lower()]
+    return named[0] if named else None
+
+
+def _takes_context(fn: A.FunctionDecl) -> bool:
+    if len(fn.params) != 1 or len(fn.name.parts) > 1:
+        return False  # methods defined out of class (`Tiling::Run(ctx)`) are reached through their class
+    base = fn.params[0].type.base
+    return isinstance(base, A.QualifiedName) and base.parts[-1].name == "TilingContext"
+
+
+def _tiling_names(scope: Scope, units: Sequence[A.TranslationUnit]) -> set[str]:
+    """Structs used as tiling data: legacy definitions, registered ones and GetTilingData<S> arguments."""
+    names = {n for n in scope.tiling_structs if n not in scope.classes}
+    names.update(scope.registered_tiling.values())
+    if scope.default_tiling:
+        names.add(scope.default_tiling)
+    for unit in units:
+        for node in unit.walk():
+            if isinstance(node, A.Member) and node.member == "GetTilingData" and node.template_args:
+                value = node.template_args[0].value
+                if isinstance(value, A.TypeRef) and isinstance(value.base, A.QualifiedName):
+                    names.add(value.base.parts[-1].name)
+                elif isinstance(value, A.Name):
+                    names.add(value.qname.parts[-1].name)
+    return names
+
+
+def _struct_name(used: list[tuple[str, str]]) -> str | None:
+    for wanted in ("context", "saved", "local"):
+        for struct, how in used:
+            if how == wanted:
+                return struct
+    return None
+
+
+def _diagnostic_text(d: Diagnostic) -> str:
+    where = f"{d.span}: " if d.span is not None else ""
+    return f"{where}{d.severity.value}: {d.message} [{d.code}]"
+
+
+__all__ = [
+    "HostLowerer",
+    "HostLoweringResult",
+    "HostT",
+    "evaluate_program_tiling",
+    "find_tiling_function",
+    "lower_host_tiling",
+]  # fmt: skip
