@@ -28,8 +28,12 @@ IR_SUFFIXES = (".mlir", ".ir")
 @click.option("--chip", default="910B2", show_default=True, help="Target chip.")
 @click.option("--dtype", "dtypes", multiple=True, metavar="DTYPE_X=half", help="Bind a DTYPE_<NAME> macro.")
 @click.option("-D", "--define", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro.")
+@click.option("--shape", "shapes", multiple=True, metavar="[NAME=]8,2048:float16",
+              help="An input tensor, in op order: run the host TilingFunc for these shapes and fold its values.")
+@click.option("--attr", "attrs", multiple=True, metavar="VALUE", help="An op attribute, in op order (with --shape).")
 def main(path: str, passes: str, print_ir: bool, print_debuginfo: bool, list_passes: bool, input_format: str,
-         chip: str, dtypes: tuple[str, ...], defines: tuple[str, ...]) -> None:
+         chip: str, dtypes: tuple[str, ...], defines: tuple[str, ...], shapes: tuple[str, ...],
+         attrs: tuple[str, ...]) -> None:
     """Lower PATH to AscendIR (or parse it, for .mlir files) and run a pass pipeline over it."""
     from passes.registry import PASSES, UnknownPassError, parse_pipeline
 
@@ -42,7 +46,13 @@ def main(path: str, passes: str, print_ir: bool, print_debuginfo: bool, list_pas
     except UnknownPassError as exc:
         raise click.UsageError(str(exc)) from None
     try:
-        code = run(path, pipeline, print_ir, print_debuginfo, input_format, chip, _pairs(dtypes), _pairs(defines))
+        tensors = [_tensor_spec(text) for text in shapes]
+        values = [_attr_value(text) for text in attrs]
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    try:
+        code = run(path, pipeline, print_ir, print_debuginfo, input_format, chip, _pairs(dtypes), _pairs(defines),
+                   tensors, values)
     except click.ClickException:
         raise
     except Exception as exc:  # a bug of ours must not print a traceback at the user
@@ -61,8 +71,37 @@ def _pairs(items: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
+def _tensor_spec(text: str) -> tuple[str | None, tuple[int, ...], str]:
+    """`x=8,2048:float16` or `8x2048:fp32` -> (name, shape, dtype)."""
+    name, sep, rest = text.partition("=")
+    if not sep:
+        name, rest = "", text
+    dims, _, dtype = rest.partition(":")
+    try:
+        shape = tuple(int(d) for d in dims.replace("x", ",").split(",") if d.strip())
+    except ValueError:
+        raise ValueError(f"'{text}': dimensions must be integers, as in 8,2048:float16") from None
+    if not shape:
+        raise ValueError(f"'{text}' gives no dimensions")
+    return (name or None, shape, dtype or "float16")
+
+
+def _attr_value(text: str) -> object:
+    lowered = text.strip().lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if "," in text:
+        return [int(v) for v in text.split(",") if v.strip()]
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            continue
+    return text
+
+
 def run(path: str, pipeline: list, print_ir: bool, print_debuginfo: bool, input_format: str, chip: str,
-        dtypes: dict[str, str], defines: dict[str, str]) -> int:
+        dtypes: dict[str, str], defines: dict[str, str], tensors: list | None = None, attrs: list | None = None) -> int:
     from xdsl.parser import Parser
     from xdsl.printer import Printer
     from xdsl.utils.exceptions import ParseError, VerifyException
@@ -98,6 +137,11 @@ def run(path: str, pipeline: list, print_ir: bool, print_debuginfo: bool, input_
         if any(d.code in ("ASC000", "ASC010") for d in diags):
             return EXIT_ERROR
         module = result.module
+        if tensors:
+            tiling_pass = _evaluate_tiling(program, tensors, attrs or [], chip, dtypes)
+            if tiling_pass is None:
+                return EXIT_FINDINGS
+            pipeline = [tiling_pass, *pipeline]
     try:
         module.verify()
         for p in pipeline:
@@ -111,6 +155,23 @@ def run(path: str, pipeline: list, print_ir: bool, print_debuginfo: bool, input_
         Printer(stream=out, print_debuginfo=print_debuginfo).print_op(module)
         click.echo(out.getvalue().rstrip("\n"))
     return EXIT_FINDINGS if errors else EXIT_CLEAN
+
+
+def _evaluate_tiling(program: object, tensors: list, attrs: list, chip: str, dtypes: dict[str, str]) -> object | None:
+    """Runs the host TilingFunc for the given shapes; returns the fold-tiling pass for its values."""
+    from ascendir.host_eval import TensorSpec, TilingInputs
+    from ascendir.lower.host import evaluate_program_tiling
+    from passes.fold_tiling import FoldTilingPass
+
+    inputs = TilingInputs([TensorSpec(shape, dtype) for _, shape, dtype in tensors], attrs=attrs, chip=chip)
+    result = evaluate_program_tiling(program, inputs)  # type: ignore[arg-type]
+    for message in result.diagnostics:
+        click.echo(f"ascendir-opt: tiling: {message}", err=True)
+    if result.status is None:
+        return None
+    fields = ", ".join(f"{k}={v}" for k, v in result.fields.items())
+    click.echo(f"// tiling: blockDim={result.block_dim} tilingKey={result.tiling_key} {fields}", err=True)
+    return FoldTilingPass(result.fields, result.tiling_key, result.block_dim)
 
 
 if __name__ == "__main__":

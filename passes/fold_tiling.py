@@ -29,8 +29,14 @@ class FoldTilingPass(ModulePass):
 
     fields: Mapping[str, TilingValue] = field(default_factory=dict)
     tiling_key: int | None = None
+    block_dim: int | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # what the launch looks like travels with the module, for checks that need the core count
+        if self.block_dim is not None:
+            op.attributes["ascendc.block_dim"] = IntegerAttr(self.block_dim, 64)
+        if self.tiling_key is not None:
+            op.attributes["ascendc.tiling_key"] = IntegerAttr(self.tiling_key, 64)
         for target in list(op.walk()):
             if isinstance(target, asc.TilingFieldOp):
                 value = self._field_value(target)

@@ -282,7 +282,7 @@ class KernelOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> KernelOp:
         name, inputs, _, region, extra, _, _ = parse_func_op_like(
-            parser, reserved_attr_names=("sym_name", "function_type", "kernel_type")
+            parser, reserved_attr_names=("sym_name", "function_type")
         )
         kernel_type = "default"
         if extra is not None and "kernel_type" in extra.data:

@@ -153,9 +153,23 @@ class FunctionLowerer:
             self.builder = saved
 
     def _terminate(self, block: Block) -> None:
+        parent = block.parent_op()
+        blocks = [b for r in parent.regions for b in r.blocks] if parent is not None else [block]
+        for b in blocks:  # the regions not reached yet must end in a terminator as well
+            self._terminate_one(b)
+
+    def _terminate_one(self, block: Block) -> None:
         last = block.last_op
         if last is not None and isinstance(last, scf.YieldOp | scf.ConditionOp):
             return
+        saved = self.builder
+        self.builder = Builder(InsertPoint.at_end(block))
+        try:
+            self._emit_terminator(block)
+        finally:
+            self.builder = saved
+
+    def _emit_terminator(self, block: Block) -> None:
         parent = block.parent_op()
         if isinstance(parent, scf.WhileOp) and block is parent.before_region.block:
             self.emit(scf.ConditionOp(self.const_ssa(0, C.BOOL)))
@@ -192,15 +206,15 @@ class FunctionLowerer:
         """The SSA value of `v`, materialising constants."""
         if v.ssa is not None:
             return v.ssa
+        # A constant is materialised where it is used, every time: a binding may outlive the region the
+        # first use was in, and an op there would not dominate later uses (cse merges the copies).
         if v.const is not None:
             if isinstance(v.ctype, C.EnumT):
-                v.ssa = self.emit(asc.EnumConstantOp.create(
+                return self.emit(asc.EnumConstantOp.create(
                     properties={"value": StringAttr(str(v.const))}, result_types=[asc.EnumType(v.ctype.name)]), node
                 ).results[0]
-                return v.ssa
             if isinstance(v.ctype, Scalar) and not isinstance(v.const, str):
-                v.ssa = self.const_ssa(v.const, v.ctype, node)
-                return v.ssa
+                return self.const_ssa(v.const, v.ctype, node)
         return self.undef(v.ctype, node)
 
     def undef(self, t: CType, node: A.Node | None = None) -> SSAValue:
@@ -445,13 +459,15 @@ class FunctionLowerer:
             return
         ip = self.builder.insertion_point
         stop = ip.insert_before
+        added: list[Operation] = []
         op = last.next_op if last is not None else block.first_op
         while op is not None and op is not stop:
-            nxt = op.next_op
+            added.append(op)
+            op = op.next_op
+        for op in reversed(added):  # users before the values they use
             if all(not r.uses for r in op.results):
                 op.detach()
                 op.erase()
-            op = nxt
 
     # ------------------------------------------------------------------------------------------------
     # functions and frames
@@ -609,7 +625,12 @@ class FunctionLowerer:
             i += 1
 
     def _lower_if_with_else_rest(self, st: A.If, rest: Sequence[A.Node], top: str) -> None:
-        cond = self.condition(st.cond)
+        try:
+            cond = self.condition(st.cond)
+        except Unsupported as exc:
+            self.report.unsupported(str(exc), exc.node)
+            self.lower_stmts(rest, top=top)  # the guarded branch is lost; the rest of the function is not
+            return
         if cond.const is not None:
             if cond.const:
                 self.lower_block(st.then)
@@ -1554,14 +1575,29 @@ class FunctionLowerer:
         return self.arith(e.op, lhs, rhs, e)
 
     def _short_circuit(self, e: A.Binary, lhs: Val) -> Val:
-        if_op = self.emit(scf.IfOp(self.ssa(lhs, e), [C.scalar_ir_type(C.BOOL)], Region(Block()), Region(Block())), e)
-        evaluate, skip = (0, 1) if e.op == "&&" else (1, 0)
-        with self.at_end_of(if_op.regions[evaluate].block):
+        evaluate, skip = Block(), Block()
+        with self.detached(evaluate):
             rhs = self.to_bool(self.expr(e.rhs), e)
             self.emit(scf.YieldOp(self.ssa(rhs, e)), e)
-        with self.at_end_of(if_op.regions[skip].block):
+        with self.detached(skip):
             self.emit(scf.YieldOp(self.const_ssa(int(e.op == "||"), C.BOOL, e)), e)
-        return Val(C.BOOL, if_op.results[0])
+        then, otherwise = (evaluate, skip) if e.op == "&&" else (skip, evaluate)
+        if_op = scf.IfOp(self.ssa(lhs, e), [C.scalar_ir_type(C.BOOL)], Region(then), Region(otherwise))
+        return Val(C.BOOL, self.emit(if_op, e).results[0])
+
+    @contextmanager
+    def detached(self, block: Block) -> Iterator[None]:
+        """Builds into a block that is not in the IR yet (a region body built before its op). If lowering
+        fails, what was built is erased, so no half-built region keeps uses of live values."""
+        saved = self.builder
+        self.builder = Builder(InsertPoint.at_end(block))
+        try:
+            yield
+        except Exception:
+            _erase_ops(block)
+            raise
+        finally:
+            self.builder = saved
 
     def logical(self, op: str, a: Val, b: Val, node: A.Node) -> Val:
         if a.const is not None and b.const is not None:
@@ -1794,18 +1830,22 @@ class FunctionLowerer:
                 return Val(t, self.emit(op, e).results[0])
             if a.ctype == b.ctype and a.ssa is not None and b.ssa is not None:
                 return Val(a.ctype, self.emit(arith.SelectOp(self.ssa(cond, e), a.ssa, b.ssa), e).results[0])
-        # branches with calls: evaluate only the chosen one
-        mark = self._mark()
-        t = self.expr(e.then).ctype
-        self._rollback(mark)
-        result_t = C.ir_type(t)
-        if_op = self.emit(scf.IfOp(self.ssa(cond, e), [result_t], Region(Block()), Region(Block())), e)
-        for region, branch in ((0, e.then), (1, e.otherwise)):
-            with self.at_end_of(if_op.regions[region].block):
-                v = self.expr(branch)
-                v = self.convert(v, t, e)
-                self.emit(scf.YieldOp(self.ssa(v, e)), e)
-        return Val(t, if_op.results[0])
+        # branches with calls: evaluate only the chosen one, in an scf.if with the common type
+        blocks, values = [Block(), Block()], []
+        try:
+            for block, branch in zip(blocks, (e.then, e.otherwise)):
+                with self.detached(block):
+                    values.append(self.expr(branch))
+        except Exception:
+            _erase_ops(blocks[0])  # the branch that did lower holds uses of live values
+            raise
+        a, b = values
+        t = C.common_type(a.ctype, b.ctype) if isinstance(a.ctype, Scalar) and isinstance(b.ctype, Scalar) else a.ctype
+        for block, v in zip(blocks, values):
+            with self.detached(block):
+                self.emit(scf.YieldOp(self.ssa(self.convert(v, t, e), e)), e)
+        if_op = scf.IfOp(self.ssa(cond, e), [C.ir_type(t)], Region(blocks[0]), Region(blocks[1]))
+        return Val(t, self.emit(if_op, e).results[0])
 
     def expr_Comma(self, e: A.Comma) -> Val:
         self.expr(e.lhs)
@@ -2105,6 +2145,12 @@ def _always_exits(st: A.Node) -> bool:
         return bool(st.body) and _always_exits(st.body[-1]) and not any(
             _exits(s) for s in st.body[:-1])
     return False
+
+
+def _erase_ops(block: Block) -> None:
+    for op in reversed(list(block.ops)):
+        op.detach()
+        op.erase(safe_erase=False)
 
 
 def _flatten_init(items: list[object], dims: list[int]) -> Iterator[tuple[list[int], Val]]:

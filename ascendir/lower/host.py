@@ -37,7 +37,7 @@ from ascendir.host_eval import TilingInputs, TilingResult, evaluate_tiling
 from ascendir.lower import ctypes as C
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import CType, Scalar
-from ascendir.lower.diagnostics import UNKNOWN_API, Reporter, span_of
+from ascendir.lower.diagnostics import NOT_MODELLED, UNKNOWN_API, Reporter, span_of
 from ascendir.lower.function import FunctionLowerer, Unsupported, _walk
 from ascendir.lower.scope import Scope, collect
 from ascendir.lower.values import Binding, Cell, Instance, Val
@@ -144,15 +144,15 @@ _LIBRARY_TYPES = {
     "vector", "map", "unordered_map", "set", "array", "unique_ptr", "shared_ptr", "stringstream", "ostringstream",
     "MultiCoreMatmulTiling", "MatmulApiTiling", "BatchMatmulTiling", "TCubeTiling", "SoftMaxTiling",
     "LayerNormTiling", "RmsNormTiling", "TopkTiling", "SortTiling", "LogSoftMaxTiling", "PlatformInfo",
-    "TilingDataBase", "Format",
+    "TilingDataBase",
 }  # fmt: skip
 
 # Library free functions that the host lowering does not model (their namespace may be omitted).
 _LIBRARY_FUNCS = {
     "GetSoftMaxMinTmpSize", "GetSoftMaxMaxTmpSize", "SoftMaxTilingFunc", "GetLayerNormMaxMinTmpSize",
     "GetLayerNormNDTilingInfo", "GetRmsNormMaxMinTmpSize", "GetRmsNormTilingInfo", "copy_n", "copy", "fill",
-    "fill_n", "accumulate", "to_string", "snprintf", "sprintf", "strlen", "strncmp", "sqrt", "sqrtf", "log",
-    "log2", "exp", "round", "CeilDiv", "CeilAlign", "FloorAlign", "FloorDiv", "GetSortTmpSize",
+    "fill_n", "accumulate", "to_string", "snprintf", "sprintf", "strlen", "strncmp", "log2", "round",
+    "CeilDiv", "CeilAlign", "FloorAlign", "FloorDiv", "GetSortTmpSize",
 }  # fmt: skip
 
 # Namespaces of libraries: a call qualified with one of these that is not modelled is a warning.
@@ -170,6 +170,12 @@ _GRAPH_STATUS = {"GRAPH_SUCCESS": hd.GRAPH_SUCCESS, "GRAPH_FAILED": hd.GRAPH_FAI
 # ge::Format values (graph/types.h); only compared against, since formats are not modelled as inputs.
 _GE_FORMATS = {"FORMAT_NCHW": 0, "FORMAT_NHWC": 1, "FORMAT_ND": 2, "FORMAT_NC1HWC0": 3, "FORMAT_FRACTAL_Z": 4,
                "FORMAT_FRACTAL_NZ": 29, "FORMAT_NCDHW": 30, "FORMAT_NDHWC": 27}  # fmt: skip
+
+# <cmath> functions the evaluator can run, by name (the `f` forms of libm map to the same op).
+_MATH_OPS: dict[str, Callable[..., Any]] = {
+    "ceil": xmath.CeilOp, "floor": xmath.FloorOp, "abs": xmath.AbsFOp, "fabs": xmath.AbsFOp,
+    "pow": xmath.PowFOp, "sqrt": xmath.SqrtOp, "exp": xmath.ExpOp, "log": xmath.LogOp,
+}  # fmt: skip
 
 # GetAttrPointer<T> / GetXxx: the host.attr kind read, by C type name or getter.
 _ATTR_GETTERS = {"GetInt": ("int", C.I64), "GetFloat": ("float", C.F32), "GetBool": ("bool", C.BOOL),
@@ -231,6 +237,7 @@ class HostLowerer(FunctionLowerer):
         self.structs_used: list[tuple[str, str]] = []  # (struct, "context" | "local" | "saved"), in order
         self._temps = 0
         self._active: list[int] = []  # ids of the functions being inlined, innermost last
+        self._out_args_cache: dict[int, set[str]] = {}
 
     # ---------------------------------------------------------------------------------------------
     # entry
@@ -330,7 +337,11 @@ class HostLowerer(FunctionLowerer):
     def assigned_names(self, body: A.Node) -> set[str]:
         """Also the variables a call writes through a reference: `GetCoreMemSize(type, ubSize)` and
         non-const reference parameters of helper functions (they must be cells to be written)."""
-        names = super().assigned_names(body)
+        hit = self._out_args_cache.get(id(body))
+        if hit is not None:
+            return hit
+        names = set(super().assigned_names(body))
+        self._out_args_cache[id(body)] = names
         for node in _walk(body):
             if not isinstance(node, A.Call) or not node.args:
                 continue
@@ -413,7 +424,8 @@ class HostLowerer(FunctionLowerer):
     def expr_Name(self, e: A.Name) -> Val:
         parts = [p.name for p in e.qname.parts]
         last = parts[-1]
-        if not (len(parts) == 1 and self.lookup(last) is not None) and last not in self.scope.enumerators:
+        user = last in self.scope.enumerators or last in self.scope.constants
+        if not user and not (len(parts) == 1 and self.lookup(last) is not None):
             const = self._host_constant(parts)
             if const is not None:
                 return const
@@ -586,7 +598,7 @@ class HostLowerer(FunctionLowerer):
                 raise Unsupported("workspace sizes written at a non-constant index are not modelled", node)
             count = base.obj
             if isinstance(count, int) and index.const >= count:
-                self.report.add(warning("ASC103", f"workspace index {index.const} is past the "
+                self.report.add(warning(NOT_MODELLED, f"workspace index {index.const} is past the "
                                         f"{count} size(s) GetWorkspaceSizes returned", span_of(node)))
             v = self.ssa(self.convert(value, C.U64, node), node)
             self.emit(hd.SetWorkspaceOp(self._context(node), index.const, v), node)
@@ -750,8 +762,9 @@ class HostLowerer(FunctionLowerer):
             dtype = self.ssa(self.convert(self.expr(e.args[0]), C.I32, e), e)
             size = Val(C.I64, self.emit(hd.DtypeSizeOp(dtype), e).results[0])
             return self.convert(size, C.I32, e)  # ge::GetSizeByDataType returns int
-        if name in ("ceil", "floor", "abs", "fabs", "pow", "ceilf", "floorf", "fabsf", "powf") and parts[0] in ("std", name):
-            return self._math(e, name.rstrip("f") if name not in ("abs", "fabs") else name)
+        math_name = name[:-1] if name.endswith("f") and name[:-1] in _MATH_OPS else name  # sqrtf -> sqrt
+        if math_name in _MATH_OPS and parts[0] in ("std", name):
+            return self._math(e, math_name)
         if name in _LIBRARY_FUNCS or parts[0] in _LIBRARY_NAMESPACES:
             raise Unsupported(f"'{qualified}' is not modelled by the host lowering", e)
         if not isinstance(self.named_type(name, callee.qname.parts[-1].template_args), C.UnknownT):
@@ -771,7 +784,7 @@ class HostLowerer(FunctionLowerer):
             try:
                 explicit = self._template_arg_value(targs[0])
                 t = explicit if isinstance(explicit, Scalar) else None
-            except Unsupported:
+            except (Unsupported, HostError):
                 t = None  # `std::min<decltype(v)::size_type>`: fall back to the arguments' common type
         if t is None:
             t = values[0].ctype  # type: ignore[assignment]
@@ -791,24 +804,18 @@ class HostLowerer(FunctionLowerer):
         return result
 
     def _math(self, e: A.Call, name: str) -> Val:
+        """`std::ceil`, `floor`, `abs` / `fabs`, `pow`, `sqrt`, `exp`, `log` (and the libm `f` forms)."""
         args = [self.expr(a) for a in e.args]
-        if not args or not all(isinstance(a.ctype, Scalar) for a in args):
-            raise Unsupported(f"'{name}' of non-arithmetic values", e)
+        if len(args) != (2 if name == "pow" else 1) or not all(isinstance(a.ctype, Scalar) for a in args):
+            raise Unsupported(f"'{name}' of these arguments is not modelled", e)
         t = args[0].ctype
         assert isinstance(t, Scalar)
         if name == "abs" and not t.is_float:
             v = self.convert(args[0], C.promote(t), e)
             return Val(v.ctype, self.emit(xmath.AbsIOp(self.ssa(v, e)), e).results[0])
-        ft = t if t.is_float else C.F64  # the integer overloads of ceil/floor/pow compute in double
+        ft = t if t.is_float else C.F64  # the integer overloads compute in double
         xs = [self.ssa(self.convert(a, ft, e), e) for a in args]
-        ops: dict[str, Callable[[], Any]] = {
-            "ceil": lambda: xmath.CeilOp(xs[0]), "floor": lambda: xmath.FloorOp(xs[0]),
-            "abs": lambda: xmath.AbsFOp(xs[0]), "fabs": lambda: xmath.AbsFOp(xs[0]),
-            "pow": lambda: xmath.PowFOp(xs[0], xs[1]) if len(xs) == 2 else None,
-        }
-        op = ops[name]()
-        if op is None:
-            raise Unsupported(f"'{name}' takes two arguments", e)
+        op = _MATH_OPS[name](*xs)
         return Val(ft, self.emit(op, e).results[0])
 
     def _strcmp(self, e: A.Call) -> Val:
@@ -822,19 +829,22 @@ class HostLowerer(FunctionLowerer):
         return Val(C.I32, self.emit(arith.SelectOp(self.ssa(eq, e), zero, one), e).results[0])
 
     def _memset(self, e: A.Call) -> Val:
-        dest = self.expr(e.args[0]) if e.args else None
-        value_arg = e.args[2] if e.callee.qname.parts[-1].name == "memset_s" else e.args[1]  # type: ignore[union-attr]
-        if dest is None or _kind(dest) != "tiling" or self.const_eval(value_arg) != 0:
+        """`memset(tiling, 0, sizeof(S))` / `memset_s(tiling, max, 0, n)`: the struct value-initialised."""
+        value_at = 2 if e.callee.qname.parts[-1].name == "memset_s" else 1  # type: ignore[union-attr]
+        dest = self.expr(e.args[0]) if len(e.args) > value_at else None
+        if dest is None or _kind(dest) != "tiling" or self.const_eval(e.args[value_at]) != 0:
             raise Unsupported("memset is modelled only for zeroing a tiling struct", e)
         self._tiling_fill(dest, [], e)
         return Val(C.VoidT())
 
     def _memcpy(self, e: A.Call) -> Val:
-        src_arg = e.args[2] if e.callee.qname.parts[-1].name == "memcpy_s" else e.args[1]  # type: ignore[union-attr]
-        dest, src = self.expr(e.args[0]), self.expr(src_arg)
-        if _kind(dest) == "raw_data" and _kind(src) == "tiling":
-            self._save(src, e)  # a POD tiling struct copied into the raw tiling buffer
-            return Val(C.VoidT())
+        """`memcpy(raw->GetData(), &tiling, n)` (or memcpy_s): a POD tiling struct saved to the context."""
+        src_at = 2 if e.callee.qname.parts[-1].name == "memcpy_s" else 1  # type: ignore[union-attr]
+        if len(e.args) > src_at:
+            dest, src = self.expr(e.args[0]), self.expr(e.args[src_at])
+            if _kind(dest) == "raw_data" and _kind(src) == "tiling":
+                self._save(src, e)
+                return Val(C.VoidT())
         raise Unsupported("memcpy is modelled only for copying a tiling struct into the raw tiling data", e)
 
     # methods of handles ---------------------------------------------------------------------------
@@ -998,10 +1008,10 @@ class HostLowerer(FunctionLowerer):
     def _tiling_method(self, e: A.Call, name: str, recv: Val) -> Val:
         ref = recv.obj
         assert isinstance(ref, TilingRef)
-        fields = [f for f, _ in self._fields(ref)]
-        methods = [f"{prefix}_{f}" for f in fields for prefix in ("set", "get")]
-        if ref.local:
-            methods += ["SaveToBuffer", "GetDataSize"]
+        methods: list[str] = []
+        if ref.struct not in self.scope.classes:  # a BEGIN_TILING_DATA_DEF class, not a plain struct
+            methods = [f"{prefix}_{f}" for f, _ in self._fields(ref) for prefix in ("set", "get")]
+            methods += ["SaveToBuffer", "GetDataSize"] if ref.local else []
         if name not in methods:
             self._no_member(name, ref.struct, methods, e)
         if name.startswith("set_") and len(e.args) == 1:
@@ -1271,12 +1281,14 @@ def lower_host_tiling(program: Program, options: object | None = None) -> HostLo
 
         options = LoweringOptions()
     units = [u.ast for u in program.units if u.unit.role in _HOST_ROLES]
-    fn = find_tiling_function(units)
-    if fn is None:
+    found = _scan(units)
+    if found.function is None:
         # a single-file answer may hold its host code in a unit of another role
         others = [u.ast for u in program.units if u.unit.role not in _HOST_ROLES]
-        fn = find_tiling_function(others)
-        units = units + others if fn is not None else units
+        found_other = _scan(others)
+        if found_other.function is not None:
+            units, found = units + others, _scan(units + others)
+    fn = found.function
     if fn is None:
         note = Diagnostic(NO_TILING_FUNC, Severity.NOTE, "no host tiling function taking a gert::TilingContext*", None)
         return HostLoweringResult(None, None, None, [note])
@@ -1284,7 +1296,12 @@ def lower_host_tiling(program: Program, options: object | None = None) -> HostLo
     reporter = Reporter()
     try:
         scope = collect(units)
-        lowerer = HostLowerer(scope, reporter, CatalogView.get(), options, _tiling_names(scope, units))
+        # structs used as tiling data: legacy definitions, registered ones, GetTilingData<S> arguments
+        tiling_names = found.tiling_data_args | set(scope.registered_tiling.values())
+        tiling_names |= {n for n in scope.tiling_structs if n not in scope.classes}
+        if scope.default_tiling:
+            tiling_names.add(scope.default_tiling)
+        lowerer = HostLowerer(scope, reporter, CatalogView.get(), options, tiling_names)
         func_op = lowerer.lower_tiling_func(fn)
         module = ModuleOp([func_op])
         module.verify()
@@ -1321,22 +1338,37 @@ def evaluate_program_tiling(program: Program, inputs: TilingInputs, *, step_budg
 def find_tiling_function(units: Sequence[A.TranslationUnit]) -> A.FunctionDecl | None:
     """The function the OpDef registers with `.SetTiling(f)` / `.Tiling(f)`, else a function taking a
     `gert::TilingContext*` named TilingFunc, else one with "Tiling" in its name."""
+    return _scan(units).function
+
+
+@dataclass
+class _Scan:
+    """What one walk over the host sources finds."""
+
+    function: A.FunctionDecl | None
+    tiling_data_args: set[str]  # S of every GetTilingData<S>()
+
+
+def _scan(units: Sequence[A.TranslationUnit]) -> _Scan:
     candidates: dict[str, A.FunctionDecl] = {}
     registered: list[str] = []
-    for unit in units:
-        for node in unit.walk():
-            if isinstance(node, A.FunctionDecl) and node.body is not None and _takes_context(node):
-                candidates.setdefault(node.name.parts[-1].name, node)
-            elif isinstance(node, A.Call) and isinstance(node.callee, A.Member) and node.args and \
-                    node.callee.member in ("SetTiling", "Tiling") and isinstance(node.args[0], A.Name):
-                registered.append(node.args[0].qname.parts[-1].name)
-    for name in registered:
-        if name in candidates:
-            return candidates[name]
-    if "TilingFunc" in candidates:
-        return candidates["TilingFunc"]
-    named = [fn for name, fn in candidates.items() if "tiling" in name.lower()]
-    return named[0] if named else None
+    tiling_data_args: set[str] = set()
+    for node in _walk(list(units)):
+        if isinstance(node, A.FunctionDecl) and node.body is not None and _takes_context(node):
+            candidates.setdefault(node.name.parts[-1].name, node)
+        elif isinstance(node, A.Call) and isinstance(node.callee, A.Member) and node.args and \
+                node.callee.member in ("SetTiling", "Tiling") and isinstance(node.args[0], A.Name):
+            registered.append(node.args[0].qname.parts[-1].name)
+        elif isinstance(node, A.Member) and node.member == "GetTilingData" and node.template_args:
+            value = node.template_args[0].value
+            if isinstance(value, A.TypeRef) and isinstance(value.base, A.QualifiedName):
+                tiling_data_args.add(value.base.parts[-1].name)
+            elif isinstance(value, A.Name):
+                tiling_data_args.add(value.qname.parts[-1].name)
+    function = next((candidates[n] for n in registered if n in candidates), candidates.get("TilingFunc"))
+    if function is None:
+        function = next((fn for n, fn in candidates.items() if "tiling" in n.lower()), None)
+    return _Scan(function, tiling_data_args)
 
 
 def _takes_context(fn: A.FunctionDecl) -> bool:
@@ -1344,23 +1376,6 @@ def _takes_context(fn: A.FunctionDecl) -> bool:
         return False  # methods defined out of class (`Tiling::Run(ctx)`) are reached through their class
     base = fn.params[0].type.base
     return isinstance(base, A.QualifiedName) and base.parts[-1].name == "TilingContext"
-
-
-def _tiling_names(scope: Scope, units: Sequence[A.TranslationUnit]) -> set[str]:
-    """Structs used as tiling data: legacy definitions, registered ones and GetTilingData<S> arguments."""
-    names = {n for n in scope.tiling_structs if n not in scope.classes}
-    names.update(scope.registered_tiling.values())
-    if scope.default_tiling:
-        names.add(scope.default_tiling)
-    for unit in units:
-        for node in unit.walk():
-            if isinstance(node, A.Member) and node.member == "GetTilingData" and node.template_args:
-                value = node.template_args[0].value
-                if isinstance(value, A.TypeRef) and isinstance(value.base, A.QualifiedName):
-                    names.add(value.base.parts[-1].name)
-                elif isinstance(value, A.Name):
-                    names.add(value.qname.parts[-1].name)
-    return names
 
 
 def _struct_name(used: list[tuple[str, str]]) -> str | None:
