@@ -146,7 +146,8 @@ def run(path: str, pipeline: list, print_ir: bool, print_debuginfo: bool, input_
         module.verify()
         for p in pipeline:
             p.apply(ctx, module)
-        module.verify()
+        if pipeline:
+            module.verify()
     except VerifyException as exc:
         click.echo(f"ascendir-opt: the IR does not verify: {str(exc).splitlines()[0]}", err=True)
         return EXIT_ERROR

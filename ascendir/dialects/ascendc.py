@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
 )
 from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
-from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, Region, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -731,7 +731,10 @@ class ApiCallOp(IRDLOperation):
         properties: dict[str, Attribute] = {"api": StringAttr(api), "overload": StringAttr(overload)}
         if template_args:
             properties["template_args"] = ArrayAttr(list(template_args))
-        super().__init__(operands=[list(args)], result_types=[[result_type] if result_type else []], properties=properties)
+        # Operation.__init__ directly, as Op.create does: the IRDL constructor costs 3-4x more and the
+        # lowering builds hundreds of these per kernel (the module is verified as a whole afterwards)
+        Operation.__init__(self, operands=list(args), result_types=[result_type] if result_type else [],
+                           properties=properties)
 
     def verify_(self) -> None:
         from ascendir.dialects.families import check_call

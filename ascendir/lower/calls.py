@@ -4,10 +4,11 @@ and the macros of the kernel entry (GET_TILING_DATA, TILING_KEY_IS, KERNEL_TASK_
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntAttr, StringAttr, i32
 from xdsl.ir import Attribute, SSAValue
 
 from ascendir.dialects import ascendc as asc
@@ -498,7 +499,8 @@ def _tbuf_get(lw: FunctionLowerer, e: A.Call, recv: Val, targs: list[A.TemplateA
     t = C.LocalTensorT(elem, b.position)
     count = [lw.ssa(lw.convert(args[0], C.U32, e), e)] if args else []
     offset = [lw.ssa(lw.convert(args[1], C.U32, e), e)] if len(args) > 1 else []
-    op = asc.TBufGetOp.build(operands=[lw.ssa(recv, e), count, offset], result_types=[C.ir_type(t)])
+    op = asc.TBufGetOp.create(operands=[lw.ssa(recv, e), *count, *offset], result_types=[C.ir_type(t)],
+                              properties={"operandSegmentSizes": _segments(1, len(count), len(offset))})
     return Val(t, lw.emit(op, e).results[0])
 
 
@@ -548,6 +550,11 @@ def _reinterpret_cast(lw: FunctionLowerer, e: A.Call, recv: Val, targs: list[A.T
     out = C.LocalTensorT(elem, t.position)
     op = asc.ReinterpretCastOp.create(operands=[lw.ssa(recv, e)], result_types=[C.ir_type(out)])
     return Val(out, lw.emit(op, e).results[0])
+
+
+@lru_cache(maxsize=64)
+def _segments(*sizes: int) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i32, list(sizes))
 
 
 _DEDICATED = {

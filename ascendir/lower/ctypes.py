@@ -8,6 +8,7 @@ decide how an expression lowers (signed or unsigned division, which API op, whic
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -248,6 +249,7 @@ def common_type(a: Scalar, b: Scalar) -> Scalar:
     return a if a.kind == "uint" else b
 
 
+@lru_cache(maxsize=None)  # types are immutable, and building one costs 10-40 us
 def scalar_ir_type(t: Scalar) -> Attribute:
     """The IR type of a scalar SSA value (signless integers, as arith wants)."""
     if t.kind == "float":
@@ -256,6 +258,7 @@ def scalar_ir_type(t: Scalar) -> Attribute:
     return IntegerType(t.bits)
 
 
+@lru_cache(maxsize=None)  # types are immutable, and building one costs 10-40 us
 def element_ir_type(t: Scalar | None) -> Attribute:
     """The IR element type of a tensor or pointer (integers keep their signedness here)."""
     if t is None:
@@ -276,6 +279,7 @@ def scalar_from_element(attr: Attribute) -> Scalar | None:
             Float64Type(): F64}.get(attr)  # type: ignore[call-overload]  # fmt: skip
 
 
+@lru_cache(maxsize=None)  # types are immutable, and building one costs 10-40 us
 def ir_type(t: CType) -> Attribute:
     """The IR type of a value of C type `t`."""
     match t:
@@ -323,6 +327,7 @@ def array_shape(t: ArrayT) -> tuple[list[int], CType]:
     return dims, inner
 
 
+@lru_cache(maxsize=None)  # types are immutable, and building one costs 10-40 us
 def cell_type(t: CType) -> MemRefType:
     """A mutable local of type `t` lives in a rank-0 memref."""
     return MemRefType(ir_type(t), [])

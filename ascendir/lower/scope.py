@@ -145,19 +145,30 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
     return info
 
 
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_slots(cls: type) -> tuple[str, ...]:
+    hit = _SLOTS.get(cls)
+    if hit is None:
+        hit = _SLOTS[cls] = tuple(dict.fromkeys(
+            slot for klass in cls.__mro__ for slot in getattr(klass, "__slots__", ()) if slot != "span"))
+    return hit
+
+
 def _launches_in(body: A.Node) -> list[A.KernelLaunch]:
+    """Kernel launches inside a (host) function body: `k<half><<<n, nullptr, stream>>>(...)`."""
     found: list[A.KernelLaunch] = []
     stack: list[object] = [body]
     while stack:
         n = stack.pop()
-        if isinstance(n, A.KernelLaunch):
-            found.append(n)
         if isinstance(n, A.Node):
-            for slot in getattr(type(n), "__slots__", ()):
-                stack.append(getattr(n, slot, None))
-            for klass in type(n).__mro__[1:]:
-                for slot in getattr(klass, "__slots__", ()):
-                    stack.append(getattr(n, slot, None))
+            if isinstance(n, A.KernelLaunch):
+                found.append(n)
+            for slot in _child_slots(type(n)):
+                child = getattr(n, slot, None)
+                if isinstance(child, A.Node | list):
+                    stack.append(child)
         elif isinstance(n, list):
             stack.extend(n)
     return found
