@@ -43,7 +43,7 @@ class FoldTilingPass(ModulePass):
                 if value is not None:
                     _replace_with_constant(target, value, target.result.type)
             elif isinstance(target, asc.TilingKeyIsOp) and self.tiling_key is not None:
-                _replace_with_constant(target, int(target.key.data == self.tiling_key), target.result.type)
+                _replace_with_constant(target, int(target.key.value.data == self.tiling_key), target.result.type)
 
     def _field_value(self, op: asc.TilingFieldOp) -> int | float | None:
         value = self.fields.get(op.field.data)

@@ -23,6 +23,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     ArrayAttr,
     FunctionType,
+    IntegerAttr,
     IntAttr,
     StringAttr,
 )
@@ -191,7 +192,8 @@ class GmPtrType(ParametrizedAttribute, TypeAttribute):
 
 
 class _NamedType(ParametrizedAttribute, TypeAttribute):
-    """A type identified by one name: `!ascendc.struct<"DataCopyParams">`."""
+    """A type identified by one name: `!ascendc.struct<"DataCopyParams">`. Each subclass declares the
+    `type_name` parameter itself: irdl only makes parameters of the decorated class's own annotations."""
 
     type_name: StringAttr
 
@@ -214,12 +216,16 @@ class StructType(_NamedType):
 
     name = "ascendc.struct"
 
+    type_name: StringAttr
+
 
 @irdl_attr_definition
 class TilingType(_NamedType):
     """The kernel's tiling data, a struct the host filled (`GET_TILING_DATA(td, tiling)`)."""
 
     name = "ascendc.tiling"
+
+    type_name: StringAttr
 
 
 @irdl_attr_definition
@@ -228,6 +234,8 @@ class EnumType(_NamedType):
 
     name = "ascendc.enum"
 
+    type_name: StringAttr
+
 
 @irdl_attr_definition
 class EventIdType(_NamedType):
@@ -235,12 +243,16 @@ class EventIdType(_NamedType):
 
     name = "ascendc.event_id"
 
+    type_name: StringAttr
+
 
 @irdl_attr_definition
 class ObjectType(_NamedType):
     """An AscendC library object with methods (`Matmul`, `TQueSync`, ...) or a class kept opaque."""
 
     name = "ascendc.object"
+
+    type_name: StringAttr
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -618,7 +630,7 @@ class TilingKeyIsOp(IRDLOperation):
     """`TILING_KEY_IS(k)`: true when the host chose tiling key `k`."""
 
     name = "ascendc.tiling_key_is"
-    key = prop_def(IntAttr)
+    key = prop_def(IntegerAttr)
     result = result_def()
     assembly_format = "$key attr-dict `->` type($result)"
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntAttr, StringAttr, i32
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntAttr, IntegerAttr, StringAttr, i32
 from xdsl.ir import Attribute, SSAValue
 
 from ascendir.dialects import ascendc as asc
@@ -89,9 +89,10 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
     if name in ("pipe_barrier", "set_flag", "wait_flag"):
         return _intrinsic_sync(lw, e, name)
     if name == "GetTPipePtr" and not e.args:
-        if not lw.pipes:
+        pipe = lw.visible_pipe()
+        if pipe is None:
             raise Unsupported("GetTPipePtr() before any TPipe is declared", e)
-        return Val(C.Pointer(C.PipeT()), lw.pipes[0])
+        return Val(C.Pointer(C.PipeT()), pipe)
     if name in ("min", "max") and len(e.args) == 2 and not lw.catalog.has_api(name):
         return _min_max(lw, e, name)
     if name in _SCALAR_MATH and len(e.args) == _SCALAR_MATH[name][1]:
@@ -115,13 +116,13 @@ def _copies_tiling(args: Sequence[Val]) -> bool:
     """`CopyTiling(&tilingStruct, tilingGM)`: a helper that copies the tiling words from GM into a local
     struct through an int pointer. Byte-level copies into a struct are not modelled; the effect is."""
     has_struct = any(isinstance(a.ctype, C.Pointer) and isinstance(a.ctype.pointee, C.TilingT)
-                     and isinstance(a.obj, Cell) for a in args)
+                     and isinstance(a.obj, Cell) and isinstance(a.obj.ctype, C.TilingT) for a in args)
     has_gm = any(isinstance(a.ctype, C.Pointer) and a.ctype.gm for a in args)
     return has_struct and has_gm and len(args) == 2
 
 
 def _tiling_copy(lw: FunctionLowerer, e: A.Call, args: Sequence[Val]) -> Val:
-    cell = next(a.obj for a in args if isinstance(a.obj, Cell))
+    cell = next(a.obj for a in args if isinstance(a.obj, Cell) and isinstance(a.obj.ctype, C.TilingT))
     ptr = next(a for a in args if isinstance(a.ctype, C.Pointer) and a.ctype.gm)
     assert isinstance(cell, Cell) and isinstance(cell.ctype, C.TilingT)
     op = asc.GetTilingDataOp.create(operands=[lw.ssa(ptr, e)], result_types=[asc.TilingType(cell.ctype.name)])
@@ -232,7 +233,8 @@ def _intrinsic_sync(lw: FunctionLowerer, e: A.Call, name: str) -> Val:
 
 
 def _opaque(lw: FunctionLowerer, e: A.Call, name: str, args: Sequence[Val]) -> Val:
-    operands = [a.ssa for a in args if a.ssa is not None]
+    operands = [a.ssa if a.ssa is not None else lw.ssa(a, e) for a in args
+                if a.ssa is not None or (a.const is not None and isinstance(a.ctype, Scalar | C.EnumT))]
     op = asc.OpaqueCallOp.create(operands=operands, properties={"callee": StringAttr(name)})
     lw.emit(op, e)
     return Val(C.UnknownT(name))
@@ -321,7 +323,7 @@ def _tiling_key_is(lw: FunctionLowerer, e: A.Call) -> Val:
     key = lw.const_eval(e.args[0]) if e.args else None
     if not isinstance(key, int):
         raise Unsupported("TILING_KEY_IS needs a constant key", e)
-    op = asc.TilingKeyIsOp.create(properties={"key": IntAttr(key)}, result_types=[C.scalar_ir_type(C.BOOL)])
+    op = asc.TilingKeyIsOp.create(properties={"key": IntegerAttr(key, 64)}, result_types=[C.scalar_ir_type(C.BOOL)])
     return Val(C.BOOL, lw.emit(op, e).results[0])
 
 
@@ -597,6 +599,7 @@ def api_call(lw: FunctionLowerer, e: A.Call, name: str, receiver: str | None, re
     if recv is not None:
         operands.append(lw.ssa(recv, e))
     for i, a in enumerate(args):
+        a = lw.tiling_argument(a, e)
         want = resolution.scalar_param_type(i)
         if want is not None and isinstance(a.ctype, Scalar):
             a = lw.convert(a, want, e)

@@ -769,7 +769,10 @@ class FunctionLowerer:
             self.bind(name, self.instantiate(t, name, d, ctor_args))
             return
         if isinstance(t, C.PipeT | C.QueueT | C.BufT | C.GlobalTensorT | C.ObjectT) and init is None:
-            self.bind(name, self.make_object(t, name, d))
+            obj = self.make_object(t, name, d)
+            if isinstance(t, C.ObjectT) and t.name == "Matmul" and isinstance(d, A.Declarator):
+                obj.ssa.owner.properties["config"] = StringAttr(self._matmul_config(d.type))  # type: ignore[union-attr]
+            self.bind(name, obj)
             return
         if isinstance(t, C.ArrayT):
             self.bind(name, self.new_array(t, name, d, init))
@@ -872,7 +875,8 @@ class FunctionLowerer:
                 elif isinstance(ft, C.PipeT | C.QueueT | C.BufT | C.GlobalTensorT | C.ObjectT):
                     val = self.make_object(ft, d.name, d)
                     if isinstance(ft, C.ObjectT) and ft.name == "Matmul":
-                        val.ssa.owner.properties["config"] = StringAttr(_type_text(d.type))  # type: ignore[union-attr]
+                        config = self._matmul_config(d.type)
+                        val.ssa.owner.properties["config"] = StringAttr(config)  # type: ignore[union-attr]
                     # `xGm = xGm[offset]` somewhere in the class: the member is a variable holding the object
                     inst.members[d.name] = self.new_cell(ft, d.name, d, val) if d.name in reassigned else val
                 elif isinstance(ft, C.ArrayT):
@@ -890,6 +894,17 @@ class FunctionLowerer:
         if ctor is not None and (ctor.body is not None and ctor.body.body or ctor.init_list):
             self._run_constructor(ctor, inst, ctor_args, node)
         return inst
+
+    def _matmul_config(self, t: A.TypeRef) -> str:
+        """The template arguments of a Matmul declaration as written (through one level of alias)."""
+        if isinstance(t.base, A.QualifiedName):
+            last = t.base.parts[-1]
+            if not last.template_args:
+                alias = self.scope.aliases.get(last.name) or (
+                    self.frame.this.info.aliases.get(last.name) if self.frames and self.frame.this else None)
+                if alias is not None:
+                    return self._matmul_config(alias)
+        return _type_text(t, full=True)
 
     def class_assigned(self, info: ClassInfo) -> set[str]:
         """Members some method of the class assigns to (they need cells even when they hold objects)."""
@@ -1437,6 +1452,39 @@ class FunctionLowerer:
             # a field of a struct we have no definition of: it may itself be a struct (`td.cubeTiling.M`)
             value.obj = ("tiling_path", tiling, path)
         return value
+
+    def tiling_argument(self, v: Val, node: A.Node) -> Val:
+        """A nested tiling struct passed to an API (`&td.cubeTiling` to REGIST_MATMUL_OBJ) as a value:
+        `tiling_field %td "cubeTiling" -> !ascendc.tiling<"TCubeTiling">`."""
+        inner = v
+        if isinstance(v.ctype, C.Pointer) and isinstance(v.obj, Val):
+            inner = v.obj
+        elif isinstance(v.ctype, C.Pointer) and isinstance(v.obj, tuple) and v.obj[0] == "tiling_path":
+            inner = Val(v.ctype.pointee, v.ssa, obj=v.obj)  # `&td.field` of a struct we have no layout for
+        view = self.tiling_view(inner) if isinstance(inner.ctype, Scalar) else inner
+        if view is None or not isinstance(view.ctype, C.TilingT) or not view.ctype.path or view.ssa is None:
+            return v
+        t = view.ctype
+        struct = self.tiling_field_type(t.name, t.path)
+        name = struct.name if isinstance(struct, C.TilingT) else "TCubeTiling" if "ube" in t.path else "?"
+        op = asc.TilingFieldOp.create(operands=[view.ssa], properties={"field": StringAttr(t.path)},
+                                      result_types=[asc.TilingType(name)])
+        value = Val(C.TilingT(name), self.emit(op, node).results[0])
+        return Val(C.Pointer(value.ctype), value.ssa, obj=value) if inner is not v else value
+
+    def visible_pipe(self) -> SSAValue | None:
+        """The innermost TPipe whose declaration encloses the insertion point (for GetTPipePtr())."""
+        ancestors: set[int] = set()
+        block: Block | None = self.builder.insertion_point.block
+        while block is not None:
+            ancestors.add(id(block))
+            parent = block.parent_op()
+            block = parent.parent_block() if parent is not None else None
+        for pipe in reversed(self.pipes):
+            owner = pipe.owner
+            if isinstance(owner, Operation) and id(owner.parent_block()) in ancestors:
+                return pipe
+        return None
 
     def _knows_tiling(self, name: str) -> bool:
         return name in self.scope.tiling_structs or self.catalog_type_kind(name) == "struct"
@@ -2263,10 +2311,34 @@ def _hint(name: str) -> str | None:
     return cleaned if cleaned and not cleaned[0].isdigit() else None
 
 
-def _type_text(t: A.TypeRef) -> str:
+def _type_text(t: A.TypeRef, full: bool = False) -> str:
     if isinstance(t.base, str):
         return t.base
-    return "::".join(p.name for p in t.base.parts)
+    if not full:
+        return "::".join(p.name for p in t.base.parts)
+    parts = []
+    for p in t.base.parts:
+        text = p.name
+        if p.template_args is not None:
+            text += "<" + ", ".join(_node_text(a.value) for a in p.template_args) + ">"
+        parts.append(text)
+    return "::".join(parts) + "".join(t.pointers)
+
+
+def _node_text(n: object) -> str:
+    """A short source-like rendering of a template argument."""
+    if isinstance(n, A.TypeRef):
+        return _type_text(n, full=True)
+    if isinstance(n, A.Name):
+        return "::".join(p.name + ("<" + ", ".join(_node_text(a.value) for a in p.template_args) + ">"
+                                   if p.template_args is not None else "") for p in n.qname.parts)
+    if isinstance(n, A.IntLit | A.FloatLit):
+        return n.text
+    if isinstance(n, A.BoolLit):
+        return "true" if n.value else "false"
+    if isinstance(n, A.TypeArgExpr):
+        return _type_text(n.type, full=True)
+    return "?"
 
 
 def _wrap(value: float, t: Scalar) -> int | float:

@@ -1,0 +1,12 @@
+// RUN: not ascendir-opt %s 2>&1 | filecheck %s
+
+// ASCEND_IS_AIV / ASCEND_IS_AIC are the only core kinds.
+
+builtin.module {
+  ascendc.kernel @bad() {
+    %c = ascendc.core_is "AICPU" -> i1
+    ascendc.return
+  }
+}
+
+// CHECK: the IR does not verify: core kind must be AIV or AIC, not 'AICPU'

@@ -1,0 +1,13 @@
+// RUN: not ascendir-opt %s 2>&1 | filecheck %s
+
+// DeQue returns a tensor in the queue's own position.
+
+builtin.module {
+  ascendc.kernel @bad() {
+    %q = ascendc.tque "outQueueZ" : !ascendc.tque<VECOUT, 1>
+    %t = ascendc.deque %q : !ascendc.tque<VECOUT, 1> -> !ascendc.local_tensor<f32, VECCALC>
+    ascendc.return
+  }
+}
+
+// CHECK: the IR does not verify: DeQue returns a tensor in VECOUT, not VECCALC

@@ -1,0 +1,11 @@
+// RUN: not ascendir-opt %s 2>&1 | filecheck %s
+
+// A kernel type must be one of KERNEL_TASK_TYPE's (aiv, aic, mix_aic_1_2, ...).
+
+builtin.module {
+  "ascendc.kernel"() <{sym_name = "bad", function_type = () -> (), kernel_type = "aicpu"}> ({
+    ascendc.return
+  }) : () -> ()
+}
+
+// CHECK: the IR does not verify: unknown kernel type 'aicpu'
