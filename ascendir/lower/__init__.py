@@ -29,6 +29,7 @@ from frontend.diagnostics import Diagnostic, Note, error, warning
 from frontend.pipeline import Program
 
 INTERNAL_ERROR = "ASC000"
+MISSING_INCLUDE = "ASC002"
 
 # ge dtype names in op json -> the C type DTYPE_<NAME> expands to.
 GE_DTYPES = {
@@ -57,7 +58,8 @@ class LoweringResult:
 
 def lower_program(program: Program, options: LoweringOptions | None = None) -> LoweringResult:
     options = options or LoweringOptions()
-    reporter = Reporter()
+    missing_includes = any(d.code == MISSING_INCLUDE for u in program.units for d in u.diagnostics)
+    reporter = Reporter(names_incomplete=missing_includes)
     kernel_units = [u for u in program.units if u.unit.role in ("kernel", "header")]
     all_units = [u.ast for u in program.units]
     scope = collect([u.ast for u in kernel_units])

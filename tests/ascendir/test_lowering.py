@@ -234,3 +234,18 @@ def test_mutated_kernels_never_crash_the_lowering(seed: int) -> None:
         internal = [d for d in result.diagnostics if d.code == "ASC000"]
         assert not internal, (path.name, internal[0].message, "\n".join(lines))
         result.module.verify()
+
+
+def test_names_are_not_judged_when_a_local_header_is_missing() -> None:
+    """A kernel whose own header was not found uses names we cannot see; reporting them as undeclared
+    would be guessing, so only the preprocessor's warning about the header remains."""
+    source = HEADER + '#include "my_constants.h"\n' + """
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling) {
+    uint32_t n = TILE_LENGTH * 2;
+}
+"""
+    program = load_text(source, "k.cpp")
+    assert [d.code for d in program.diagnostics] == ["ASC002"]
+    assert lower_program(program).diagnostics == []
+    without_include = lower(source.replace('#include "my_constants.h"\n', ""))
+    assert [d.code for d in without_include.diagnostics] == ["ASC102"]
