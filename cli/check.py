@@ -1,18 +1,25 @@
-"""`ascendc-check`: the AscendC linter. Today it runs the frontend (readers, preprocessor, parser).
+"""`ascendc-check`: the AscendC linter. Reads, parses, lowers to AscendIR and runs the rule catalog.
+
+    ascendc-check PATH...            check files, folders, op projects, benchmark answers
+    ascendc-check rule ASC501        print a rule's page
+    ascendc-check rules              list every rule
 
 Exit codes: 0 clean, 1 findings (errors), 2 usage error, unreadable input or internal error.
+Defaults come from a `[tool.ascendc-check]` table in the nearest pyproject.toml (select, ignore, chip).
 """
 
 from __future__ import annotations
 
+import json
+import os
 import sys
-from typing import Sequence
+from typing import Any, Sequence
 
 import click
 
 from frontend.readers import FORMATS as INPUT_FORMATS
 
-OUTPUT_FORMATS = ("text", "json")
+OUTPUT_FORMATS = ("text", "json", "sarif")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
@@ -28,28 +35,67 @@ def _parse_defines(defines: Sequence[str], undefines: Sequence[str]) -> dict[str
     return out
 
 
+def _codes(values: Sequence[str]) -> list[str]:
+    return [c.strip() for v in values for c in v.split(",") if c.strip()]
+
+
+def load_config(start: str) -> dict[str, Any]:
+    """The `[tool.ascendc-check]` table of the nearest pyproject.toml above `start` (empty if none)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    here = os.path.abspath(start if os.path.isdir(start) else os.path.dirname(start) or ".")
+    while True:
+        candidate = os.path.join(here, "pyproject.toml")
+        if os.path.isfile(candidate):
+            try:
+                with open(candidate, "rb") as fh:
+                    data = tomllib.load(fh)
+            except (OSError, ValueError) as exc:
+                raise click.UsageError(f"{candidate}: {exc}") from None
+            table = data.get("tool", {}).get("ascendc-check", {})
+            return table if isinstance(table, dict) else {}
+        parent = os.path.dirname(here)
+        if parent == here:
+            return {}
+        here = parent
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--format", "fmt", type=click.Choice([*INPUT_FORMATS, *OUTPUT_FORMATS]), default=None,
-              help="Input format (auto, cpp, project, npukernelbench, multikernelbench) or output format (text, json).")
+              help="Input format (auto, cpp, project, npukernelbench, multikernelbench) or output format "
+                   "(text, json, sarif).")
 @click.option("--input-format", type=click.Choice(INPUT_FORMATS), default=None, help="How to read each input.")
 @click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), default=None, help="How to print diagnostics.")
+@click.option("--chip", default=None, help="Target chip: 910B1-4, 910_93, 310P, 910 (default 910B2).")
+@click.option("--select", "select", multiple=True, metavar="CODES", help="Only these rule codes or prefixes (ASC5).")
+@click.option("--ignore", "ignore", multiple=True, metavar="CODES", help="Skip these rule codes or prefixes.")
 @click.option("--dump-ast", is_flag=True, help="Print the AST of every source instead of diagnostics.")
 @click.option("-D", "--define", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro.")
 @click.option("-U", "--undefine", "undefines", multiple=True, metavar="NAME", help="Undefine a macro.")
 @click.option("--no-spans", is_flag=True, help="With --dump-ast: leave source positions out.")
 def main(paths: tuple[str, ...], fmt: str | None, input_format: str | None, output_format: str | None,
-         dump_ast: bool, defines: tuple[str, ...], undefines: tuple[str, ...], no_spans: bool) -> None:
+         chip: str | None, select: tuple[str, ...], ignore: tuple[str, ...], dump_ast: bool,
+         defines: tuple[str, ...], undefines: tuple[str, ...], no_spans: bool) -> None:
     """Check AscendC kernels, op projects and benchmark answers."""
     if not paths:
-        raise click.UsageError("give at least one file or folder to check")
+        raise click.UsageError("give at least one file or folder to check (or: rule CODE, rules)")
+    if paths[0] in ("rule", "rules") and not os.path.exists(paths[0]):
+        sys.exit(_rule_pages(paths[0], paths[1:]))
     if fmt in OUTPUT_FORMATS:
         output_format = output_format or fmt
     elif fmt is not None:
         input_format = input_format or fmt
+    config = load_config(paths[0])
+    chip = chip or str(config.get("chip", "910B2"))
+    chosen = _codes(select) or _codes(config.get("select", [])) or None
+    skipped = _codes(ignore) + _codes(config.get("ignore", []))
+    _check_chip(chip)
     try:
         code = run(paths, input_format or "auto", output_format or "text", dump_ast,
-                   _parse_defines(defines, undefines), not no_spans)
+                   _parse_defines(defines, undefines), not no_spans, chip, chosen, skipped)
     except click.ClickException:
         raise
     except Exception as exc:  # last line of defence: a bug must not print a traceback at the user
@@ -58,19 +104,46 @@ def main(paths: tuple[str, ...], fmt: str | None, input_format: str | None, outp
     sys.exit(code)
 
 
+def _check_chip(chip: str) -> None:
+    from ascendir.chips import UnknownChipError, load_chip
+
+    try:
+        load_chip(chip)
+    except UnknownChipError as exc:
+        raise click.BadParameter(str(exc).strip("'\""), param_hint="--chip") from None
+
+
+def _rule_pages(command: str, args: Sequence[str]) -> int:
+    from passes.verify import FAMILIES, RULES
+
+    if command == "rules":
+        for r in sorted(RULES.values(), key=lambda r: r.code):
+            click.echo(f"{r.code}  {r.name:<34} {FAMILIES[r.family]:<20} {r.summary}")
+        return EXIT_CLEAN
+    if len(args) != 1:
+        raise click.UsageError("usage: ascendc-check rule CODE")
+    found = RULES.get(args[0].upper())
+    if found is None:
+        known = ", ".join(sorted(RULES))
+        raise click.UsageError(f"no rule {args[0]}; known rules: {known}")
+    click.echo(found.page())
+    return EXIT_CLEAN
+
+
 def run(paths: Sequence[str], input_format: str, output_format: str, dump_ast: bool,
-        defines: dict[str, str | None], with_spans: bool = True) -> int:
+        defines: dict[str, str | None], with_spans: bool = True, chip: str = "910B2",
+        select: Sequence[str] | None = None, ignore: Sequence[str] = ()) -> int:
     from frontend import ast as A
     from frontend.diagnostics import render_json, render_text
-    from frontend.pipeline import load_all
-    from frontend.pipeline import INTERNAL_ERROR
+    from frontend.pipeline import INTERNAL_ERROR, load_all
     from frontend.readers import UNREADABLE
+    from passes.verify import check_program
 
     programs = load_all(paths, input_format, defines or None)
     all_diags = []
     unreadable = False
     for program in programs:
-        diags = program.diagnostics
+        diags = list(program.diagnostics) if dump_ast else check_program(program, chip, select, ignore)
         all_diags += diags
         unreadable |= any(d.code in (UNREADABLE, INTERNAL_ERROR) and d.is_error for d in diags)
         if dump_ast:
@@ -82,14 +155,43 @@ def run(paths: Sequence[str], input_format: str, output_format: str, dump_ast: b
                 click.echo(render_text(d, program.line), err=dump_ast)
     if output_format == "json":
         click.echo(render_json(all_diags))
+    elif output_format == "sarif":
+        click.echo(json.dumps(_sarif(all_diags), indent=2))
     errors = sum(1 for d in all_diags if d.is_error)
     if output_format == "text" and not dump_ast:
         files = sum(len(p.units) for p in programs)
-        summary = f"{errors} error{'s' * (errors != 1)} in {len(programs)} input{'s' * (len(programs) != 1)} ({files} source files)"
-        click.echo(summary if all_diags else f"no problems found in {len(programs)} inputs ({files} source files)", err=True)
+        summary = (f"{errors} error{'s' * (errors != 1)} in {len(programs)} input{'s' * (len(programs) != 1)} "
+                   f"({files} source files)")
+        click.echo(summary if all_diags else f"no problems found in {len(programs)} inputs ({files} source files)",
+                   err=True)
     if unreadable:
         return EXIT_ERROR
     return EXIT_FINDINGS if errors else EXIT_CLEAN
+
+
+def _sarif(diags: Sequence[Any]) -> dict[str, Any]:
+    """SARIF 2.1.0, one run, the rules that fired as reportingDescriptors."""
+    from passes.verify import RULES
+
+    codes = sorted({d.code for d in diags})
+    rules = []
+    for code in codes:
+        r = RULES.get(code)
+        rules.append({"id": code, "name": r.name if r else code,
+                      "shortDescription": {"text": r.summary if r else code},
+                      "helpUri": f"ascendc-check rule {code}"})
+    results = []
+    for d in diags:
+        result: dict[str, Any] = {"ruleId": d.code, "level": {"error": "error", "warning": "warning"}.get(
+            d.severity.value, "note"), "message": {"text": d.message}}
+        if d.span is not None:
+            result["locations"] = [{"physicalLocation": {
+                "artifactLocation": {"uri": d.span.file},
+                "region": {"startLine": d.span.line, "startColumn": d.span.col,
+                           "endLine": d.span.end_line, "endColumn": d.span.end_col}}}]
+        results.append(result)
+    return {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
+            "runs": [{"tool": {"driver": {"name": "ascendc-check", "rules": rules}}, "results": results}]}
 
 
 if __name__ == "__main__":

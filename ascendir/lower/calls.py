@@ -601,7 +601,8 @@ def api_call(lw: FunctionLowerer, e: A.Call, name: str, receiver: str | None, re
     for i, a in enumerate(args):
         a = lw.tiling_argument(a, e)
         want = resolution.scalar_param_type(i)
-        if want is not None and isinstance(a.ctype, Scalar):
+        if want is not None and isinstance(a.ctype, Scalar) and _fits(a, want):
+            # (a constant that does not fit keeps the value as written: that is what checks need to see)
             a = lw.convert(a, want, e)
         if a.ssa is None and a.const is None and isinstance(a.obj, tuple) and a.obj[0] == "type":
             continue  # a type passed to a macro-style API
@@ -620,6 +621,15 @@ def api_call(lw: FunctionLowerer, e: A.Call, name: str, receiver: str | None, re
     if result_t is None or isinstance(result_t, C.VoidT):
         return Val(C.VoidT())
     return Val(result_t, op.results[0])
+
+
+def _fits(v: Val, t: Scalar) -> bool:
+    if not isinstance(v.const, int | float) or t.is_float or t.kind == "bool":
+        return True
+    if isinstance(v.const, float):
+        return True
+    low, high = (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.kind == "int" else (0, (1 << t.bits) - 1)
+    return low <= v.const <= high
 
 
 def _arg_info(v: Val) -> object:

@@ -1,0 +1,111 @@
+"""The verifier: runs the rule catalog over a lowered program and collects every finding.
+
+    diagnostics = verify(program, lowering_result.module, chip="910B2", select=None, ignore=())
+
+Rules live in one module per family (queue_protocol.py, capacity.py, alignment.py, api_misuse.py,
+tiling.py, sync.py, project.py, host_code.py); importing this package registers them all in RULES. A
+rule that raises is a bug of ours: it becomes one ASC000 diagnostic naming the rule, the others still run.
+Inline `// ascendc-check: ignore[ASC501]` on the line (or the line above) silences that code there;
+`// ascendc-check: ignore` silences every code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from xdsl.dialects.builtin import ModuleOp
+
+from frontend.diagnostics import Diagnostic, Note, error, sort_key
+from frontend.pipeline import Program
+from passes.verify import (  # noqa: F401  (each module registers its rules)
+    alignment,
+    api_misuse,
+    capacity,
+    host_code,
+    project,
+    queue_protocol,
+    sync,
+    tiling,
+)
+from passes.verify.rules import FAMILIES, RULES, CheckContext, Rule, rule
+
+__all__ = ["FAMILIES", "RULES", "Rule", "rule", "verify", "check_program", "selected_rules", "apply_inline_ignores"]
+
+_IGNORE_RE = re.compile(r"//\s*ascendc-check:\s*ignore(?:\[(?P<codes>[A-Z0-9,\s]+)\])?")
+
+
+def selected_rules(select: Iterable[str] | None = None, ignore: Iterable[str] = ()) -> list[Rule]:
+    """Rules chosen by code or code prefix (`ASC5` selects the API-misuse family), as ruff does."""
+    chosen = [r for r in RULES.values() if select is None or any(r.code.startswith(s) for s in select)]
+    ignored = tuple(ignore)
+    return [r for r in chosen if not any(r.code.startswith(i) for i in ignored)]
+
+
+def verify(program: Program | None, module: ModuleOp, chip: str = "910B2", select: Iterable[str] | None = None,
+           ignore: Sequence[str] = ()) -> list[Diagnostic]:
+    from ascendir.catalog import load_catalog
+    from ascendir.chips import load_chip
+
+    ctx = CheckContext(module, program, load_chip(chip), load_catalog())
+    for r in selected_rules(select, ignore):
+        ctx.rule = r
+        before = len(ctx.diagnostics)
+        try:
+            r.check(ctx)
+        except Exception as exc:  # one broken rule must not hide the others' findings
+            del ctx.diagnostics[before:]
+            ctx.diagnostics.append(error("ASC000", f"internal error in rule {r.code} ({r.name}): "
+                                                   f"{type(exc).__name__}: {exc}", None,
+                                         Note("please report this with the input file", kind="help")))
+    diags = apply_inline_ignores(ctx.diagnostics, program)
+    return sorted(diags, key=sort_key)
+
+
+def check_program(program: Program, chip: str = "910B2", select: Iterable[str] | None = None,
+                  ignore: Sequence[str] = ()) -> list[Diagnostic]:
+    """Everything ascendc-check reports for one program: frontend, lowering and rule diagnostics."""
+    from ascendir.lower import LoweringOptions, lower_program
+
+    select = list(select) if select is not None else None
+    diags = list(program.diagnostics)
+    if any(d.code == "ASC010" for d in diags):
+        return diags
+    lowered = lower_program(program, LoweringOptions(chip=chip))
+    diags += [d for d in apply_inline_ignores(lowered.diagnostics, program) if wanted(d.code, select, ignore)]
+    if selected_rules(select, ignore):
+        diags += verify(program, lowered.module, chip, select, ignore)
+    return sorted(diags, key=sort_key)
+
+
+def wanted(code: str, select: Sequence[str] | None, ignore: Sequence[str]) -> bool:
+    """--select/--ignore apply to rule and lowering codes alike; frontend diagnostics always show."""
+    if code < "ASC100":
+        return True
+    if select is not None and not any(code.startswith(s) for s in select):
+        return False
+    return not any(code.startswith(i) for i in ignore)
+
+
+def apply_inline_ignores(diags: Iterable[Diagnostic], program: Program | None) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for d in diags:
+        if program is not None and d.span is not None and _ignored(d, program):
+            continue
+        out.append(d)
+    return out
+
+
+def _ignored(d: Diagnostic, program: Program) -> bool:
+    assert d.span is not None
+    for line_no in (d.span.line, d.span.line - 1):
+        line = program.line(d.span.file, line_no)
+        if not line:
+            continue
+        m = _IGNORE_RE.search(line)
+        if m is None:
+            continue
+        codes = m.group("codes")
+        if codes is None or d.code in {c.strip() for c in codes.split(",")}:
+            return True
+    return False

@@ -1,0 +1,3 @@
+"""Rules of the project family (see rules.py for the code ranges)."""
+
+from __future__ import annotations

@@ -1,0 +1,106 @@
+"""The rule catalog: every check `ascendc-check` runs, with a stable code and a page.
+
+A rule is a function over one lowered program, registered with `@rule(...)` next to the text of its
+page (what it does, why it matters on hardware, an example, what to write instead). Rules report with
+`ctx.report(op_or_span, message, notes...)`; the runner collects every finding and never stops at the
+first. Families and code ranges:
+
+    ASC2xx queue protocol   ASC3xx capacity        ASC4xx alignment        ASC5xx API misuse
+    ASC6xx tiling/coverage  ASC7xx synchronisation ASC8xx project          ASC9xx host code
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.ir import Operation
+
+from frontend.diagnostics import Diagnostic, Note, Severity, Span, error, warning
+
+if TYPE_CHECKING:
+    from ascendir.catalog import Catalog
+    from ascendir.chips import Chip
+    from frontend.pipeline import Program
+
+FAMILIES = {
+    "queue": "queue protocol", "capacity": "capacity", "alignment": "alignment", "api": "API misuse",
+    "tiling": "tiling and coverage", "sync": "synchronisation", "project": "project consistency",
+    "host": "host code",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str  # kebab-case, stable
+    family: str
+    severity: Severity
+    summary: str  # one line: what it flags
+    why: str  # why it matters on hardware (what the real failure looks like)
+    example: str  # code that triggers it
+    instead: str  # what to write instead
+    check: Callable[[CheckContext], None] = field(compare=False, repr=False)
+
+    def page(self) -> str:
+        """The rule's page, as `ascendc-check rule CODE` prints it."""
+        return "\n".join([
+            f"{self.name} ({self.code})", "",
+            f"Family: {FAMILIES.get(self.family, self.family)}; default severity: {self.severity.value}", "",
+            "## What it does", self.summary, "",
+            "## Why is this bad?", self.why, "",
+            "## Example", "```cpp", self.example.strip("\n"), "```", "",
+            "## Use instead", "```cpp", self.instead.strip("\n"), "```",
+        ])  # fmt: skip
+
+
+RULES: dict[str, Rule] = {}
+
+
+def rule(code: str, name: str, family: str, summary: str, why: str, example: str, instead: str,
+         severity: Severity = Severity.ERROR) -> Callable[[Callable[[CheckContext], None]], Callable[[CheckContext], None]]:
+    """Registers a check under its code; the arguments are the rule's page."""
+
+    def register(check: Callable[[CheckContext], None]) -> Callable[[CheckContext], None]:
+        if code in RULES:
+            raise ValueError(f"rule code {code} is used twice ({RULES[code].name}, {name})")
+        if family not in FAMILIES:
+            raise ValueError(f"rule {code}: unknown family '{family}'")
+        RULES[code] = Rule(code, name, family, severity, summary, why, example, instead, check)
+        return check
+
+    return register
+
+
+def span_of_op(op: Operation) -> Span | None:
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        return Span.point(loc.filename.data, loc.line.data, loc.column.data)
+    return None
+
+
+@dataclass
+class CheckContext:
+    """What a rule sees: the lowered module, the program it came from, the chip, and the catalog."""
+
+    module: ModuleOp
+    program: Program | None
+    chip: Chip
+    catalog: Catalog
+    rule: Rule | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def ops(self) -> Iterator[Operation]:
+        return self.module.walk()
+
+    def report(self, where: Operation | Span | None, message: str, *notes: Note,
+               severity: Severity | None = None) -> None:
+        assert self.rule is not None
+        span = span_of_op(where) if isinstance(where, Operation) else where
+        make = error if (severity or self.rule.severity) == Severity.ERROR else warning
+        self.diagnostics.append(make(self.rule.code, message, span, *notes))
+
+    def note_at(self, op: Operation, message: str) -> Note:
+        return Note(message, span_of_op(op))

@@ -1,0 +1,3 @@
+"""Rules of the tiling family (see rules.py for the code ranges)."""
+
+from __future__ import annotations

@@ -1,0 +1,60 @@
+"""The rule catalog on annotated kernels: every `expected-error ... [ASCnnn]` line is reported, nothing
+else is; clean kernels (the frontend corpus and tests/corpus/rules/clean) get no diagnostic at all.
+
+Adding a rule = adding kernels under tests/corpus/rules/<family>/ with inline expectations (see
+tests/frontend/test_inline_expectations.py for the syntax).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from frontend.pipeline import load
+from frontend.readers import collect_inputs
+from passes.verify import FAMILIES, RULES, check_program
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "frontend"))
+from test_inline_expectations import check_expectations, parse_expectations  # noqa: E402
+
+RULE_CORPUS = ROOT / "tests" / "corpus" / "rules"
+SUFFIXES = (".cpp", ".asc", ".md", ".py")
+BUGGY = sorted(p for p in RULE_CORPUS.rglob("*") if p.suffix in SUFFIXES and "clean" not in p.parts)
+CLEAN_DIRS = [ROOT / "tests" / "corpus" / "clean", RULE_CORPUS / "clean", ROOT / "examples"]
+
+
+def _id(p: Path) -> str:
+    return p.relative_to(RULE_CORPUS).as_posix()
+
+
+@pytest.mark.parametrize("path", BUGGY, ids=[_id(p) for p in BUGGY])
+def test_annotated_kernel(path: Path) -> None:
+    expectations, _ = parse_expectations(path)
+    assert any(e.kind == "error" or e.kind == "warning" for e in expectations), "a buggy kernel must expect a finding"
+    diagnostics = check_program(load(str(path)))
+    report = check_expectations(path, diagnostics)
+    if not report.ok:
+        pytest.fail(report.table(path, diagnostics), pytrace=False)
+
+
+CLEAN = [b for folder in CLEAN_DIRS if folder.exists() and any(p.suffix in SUFFIXES for p in folder.rglob("*"))
+         for b in collect_inputs([str(folder)], "auto")]
+
+
+@pytest.mark.parametrize("bundle", CLEAN, ids=[Path(b.input).name for b in CLEAN])
+def test_clean_kernel_has_no_diagnostics(bundle: object) -> None:
+    from frontend.pipeline import load_bundle
+
+    program = load_bundle(bundle)  # type: ignore[arg-type]
+    diagnostics = check_program(program)
+    assert [f"{d.span}: {d.message} [{d.code}]" for d in diagnostics] == []
+
+
+def test_every_rule_has_a_page_and_an_annotated_kernel() -> None:
+    expected_codes = {e.code for p in BUGGY for e in parse_expectations(p)[0]}
+    for code, rule in RULES.items():
+        assert rule.family in FAMILIES and rule.summary and rule.why and rule.example and rule.instead, code
+        assert code in expected_codes, f"rule {code} ({rule.name}) has no annotated test kernel"
