@@ -1637,6 +1637,8 @@ def _parse_int(text: str) -> _Val:
             raise _PPError(f"floating constant '{text}' in preprocessor expression")
         raise _PPError(f"invalid integer constant '{text}'")
     digits, suffix = m.group(1), m.group(2) or ""
+    if len(digits) > 40:  # no 64-bit value has this many digits (and int() refuses thousands of them)
+        raise _PPError(f"integer constant '{text[:24]}...' is too large")
     if digits[:2] in ("0x", "0X", "0b", "0B"):
         v = int(digits, 0)
     elif digits.startswith("0") and len(digits) > 1:
