@@ -1,0 +1,90 @@
+"""Checker throughput: kernels per second through read + preprocess + parse + lower + verify, warm.
+
+    .venv/bin/python bench/perf/check.py [--repeat N] [--json OUT] [DIR...]
+
+The inputs are the TPipe-style kernels of the clean corpus (typical 100-200 line kernels; any folder can be
+named instead). One warm-up pass builds the parser, loads the catalog and fills type caches; then every
+input is checked `--repeat` times with `passes.verify.check_program(load(path))`, the whole path the
+`ascendc-check` command takes, in this one process on one core. Prints a table (per-input median ms,
+lines) and the throughput over all inputs, and writes JSON (default bench/perf/results/check.json).
+
+Goal printed beside the figure: at least 50 kernels per second on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_DIR = ROOT / "tests" / "corpus" / "clean" / "kernels" / "tpipe"
+DEFAULT_JSON = ROOT / "bench" / "perf" / "results" / "check.json"
+GOAL = 50.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("dirs", nargs="*", type=Path, default=[DEFAULT_DIR])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
+    args = parser.parse_args()
+
+    from frontend.pipeline import load
+    from passes.verify import check_program
+
+    inputs = sorted(p for d in args.dirs for p in (d.rglob("*") if d.is_dir() else [d])
+                    if p.suffix in (".cpp", ".asc"))
+    if not inputs:
+        print("no .cpp/.asc inputs found", file=sys.stderr)
+        return 2
+    for path in inputs:  # warm-up: parser tables, catalog, caches
+        check_program(load(str(path)))
+    rows = []
+    total = 0.0
+    for path in inputs:
+        times = []
+        findings = 0
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            diags = check_program(load(str(path)))
+            times.append(time.perf_counter() - t0)
+            findings = len(diags)
+        lines = len(path.read_text(encoding="utf-8", errors="replace").splitlines())
+        rows.append({"input": str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path),
+                     "lines": lines, "median_ms": statistics.median(times) * 1000, "findings": findings})
+        total += sum(times)
+    per_second = len(inputs) * args.repeat / total
+    mean_lines = statistics.mean(r["lines"] for r in rows)
+
+    try:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=f"ascendc-check throughput: {len(inputs)} kernels x {args.repeat} runs, warm, one core")
+        for col in ("input", "lines", "median ms", "findings"):
+            table.add_column(col, justify="left" if col == "input" else "right")
+        for r in rows:
+            table.add_row(r["input"], str(r["lines"]), f"{r['median_ms']:.1f}", str(r["findings"]))
+        Console().print(table)
+    except ImportError:  # pragma: no cover
+        for r in rows:
+            print(f"{r['input']:60} {r['lines']:5} {r['median_ms']:8.1f} ms {r['findings']}")
+    verdict = "PASS" if per_second >= GOAL else "MISS"
+    print(f"goal: at least {GOAL:.0f} kernels per second on one core")
+    print(f"{verdict}: {per_second:.1f} kernels/s (mean {mean_lines:.0f} lines per kernel, "
+          f"{1000 / per_second:.1f} ms each, parse + lower + verify)")
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps({"kernels_per_second": per_second, "goal": GOAL, "verdict": verdict,
+                                     "repeat": args.repeat, "mean_lines": mean_lines, "inputs": rows}, indent=2))
+    print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
