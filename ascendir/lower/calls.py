@@ -605,7 +605,8 @@ def api_call(lw: FunctionLowerer, e: A.Call, name: str, receiver: str | None, re
             # (a constant that does not fit keeps the value as written: that is what checks need to see)
             a = lw.convert(a, want, e)
         if a.ssa is None and a.const is None and isinstance(a.obj, tuple) and a.obj[0] == "type":
-            continue  # a type passed to a macro-style API
+            operands.append(lw.undef(C.UnknownT(), e))  # a type passed to a macro-style API: keeps arity
+            continue
         operands.append(lw.ssa(a, e))
     result_t = resolution.result_type(lw, recv, template_values, expected)
     family = api.family if api is not None else "system"

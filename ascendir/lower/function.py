@@ -1496,8 +1496,9 @@ class FunctionLowerer:
         _, root, path = v.obj
         if v.ssa is not None and not v.ssa.uses:
             owner = v.ssa.owner
-            owner.detach()  # type: ignore[union-attr]
-            owner.erase()  # type: ignore[union-attr]
+            if isinstance(owner, Operation) and owner.parent_block() is not None:
+                owner.detach()
+                owner.erase()
             v.ssa = None
         return Val(C.TilingT(root.ctype.name, path), root.ssa, obj=root.obj)
 
