@@ -637,6 +637,9 @@ def _arg_info(v: Val) -> object:
     from ascendir.catalog.resolve import ArgInfo
 
     t = v.ctype
+    if isinstance(v.obj, tuple) and v.obj[0] == "init":
+        # `{1, len, 0, 0}` straight into a call: a parameter struct (a one-element list may be a scalar)
+        return ArgInfo("struct") if len(v.obj[1].items) != 1 else ArgInfo("unknown")
     literal = v.ssa is None and v.const is not None and not isinstance(v.const, str)
     match t:
         case C.LocalTensorT(elem, position):

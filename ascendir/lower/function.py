@@ -381,6 +381,9 @@ class FunctionLowerer:
         if name == "LocalMemAllocator":
             hw = self._template_arg_value(args[0]) if args else None
             return C.ObjectT(f"LocalMemAllocator<{hw if isinstance(hw, str) else 'UB'}>")
+        if name == "TQueSync" and args:  # the pipes are part of its identity (which flags it sets)
+            pipes = [self._template_arg_value(a) for a in args]
+            return C.ObjectT(f"TQueSync<{','.join(str(p) for p in pipes)}>")
         if name in _OBJECT_TYPES:
             return C.ObjectT(name)
         return C.UnknownT(name)
@@ -2049,7 +2052,7 @@ class FunctionLowerer:
                 if isinstance(t, C.StructT):
                     ft = self.catalog.struct_field_type(t.name, fname)  # type: ignore[attr-defined]
                     fs = C.scalar_named(ft) if ft else None
-                    if fs is not None:
+                    if fs is not None and _const_fits(v, fs):  # out-of-range constants stay as written
                         v = self.convert(v, fs, node)
                 fields.append(fname)
                 values.append(self.ssa(v, node))
@@ -2255,6 +2258,13 @@ def _fast(cls: type[Operation], operands: list[SSAValue], result_type: Attribute
 def _load(ref: SSAValue, indices: Sequence[SSAValue]) -> Operation:
     # Op.create skips the IRDL constructor's checks (3-4x faster); the module is verified afterwards.
     return memref.LoadOp.create(operands=[ref, *indices], result_types=[ref.type.element_type])  # type: ignore[attr-defined]
+
+
+def _const_fits(v: Val, t: Scalar) -> bool:
+    if not isinstance(v.const, int) or isinstance(v.const, bool) or t.is_float or t.kind == "bool":
+        return True
+    low, high = (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.kind == "int" else (0, (1 << t.bits) - 1)
+    return low <= v.const <= high
 
 
 def _erase_ops(block: Block) -> None:
