@@ -106,8 +106,8 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         lw.report.unknown_api(name, e, lw.catalog.closest(name))
         return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
     # what the device compiler says: `sqrtf` is undeclared; `sqrt` is the overload it offers instead
-    libm = name.removeprefix("__builtin_").removesuffix("f")
-    hint = [libm] if libm != name and libm in _SCALAR_MATH else lw.catalog.closest(name)
+    libm = _LIBM_HINTS.get(name.removeprefix("__builtin_"))
+    hint = [libm] if libm else lw.catalog.closest(name)
     lw.report.undeclared(name, e.callee, hint)
     return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
 
@@ -193,11 +193,12 @@ def _min_max(lw: FunctionLowerer, e: A.Call, name: str) -> Val:
 
 # The device compiler's scalar math: the C++ overloads without the libm `f` suffix (`sqrtf` and friends
 # are undeclared in device code, and stay undeclared here). Name -> (math op, argument count).
+# Real build logs: `sqrtf` -> "did you mean 'sqrt'?", but `exp` -> "use of undeclared identifier 'exp'", so
+# only the functions a log shows to exist are modelled; the rest stay undeclared, as on the device.
 _SCALAR_MATH: dict[str, tuple[type, int]] = {
-    "sqrt": (math.SqrtOp, 1), "exp": (math.ExpOp, 1), "log": (math.LogOp, 1), "fabs": (math.AbsFOp, 1),
-    "floor": (math.FloorOp, 1), "ceil": (math.CeilOp, 1), "tanh": (math.TanhOp, 1), "pow": (math.PowFOp, 2),
-    "abs": (math.AbsFOp, 1),
+    "sqrt": (math.SqrtOp, 1), "abs": (math.AbsFOp, 1),
 }  # fmt: skip
+_LIBM_HINTS = {"sqrtf": "sqrt", "fabsf": "abs", "fabs": "abs"}
 
 
 def _scalar_math(lw: FunctionLowerer, e: A.Call, name: str) -> Val:

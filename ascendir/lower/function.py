@@ -62,7 +62,7 @@ HEADER_CONSTANTS: dict[str, tuple[Scalar, int | float | None]] = {
     "DEFAULT_BLK_STRIDE": (C.I32, 1), "BLOCK_CUBE": (C.I32, 16), "MAX_REPEAT_TIMES": (C.I32, 255),
     "ONE_BLOCK_SIZE": (C.I32, 32), "TOTAL_VEC_LOCAL_SIZE": (C.U32, None), "TOTAL_UB_SIZE": (C.U32, None),
     "TOTAL_L1_SIZE": (C.U32, None), "TOTAL_L0A_SIZE": (C.U32, None), "TOTAL_L0B_SIZE": (C.U32, None),
-    "TOTAL_L0C_SIZE": (C.U32, None),
+    "TOTAL_L0C_SIZE": (C.U32, None), "MASK_PLACEHOLDER": (C.U64, 0),
 }  # fmt: skip
 TENSOR_OPERATORS = ("+", "-", "*", "/", "&", "|")
 _TYPE_TRAITS = {"is_same", "IsSameType", "is_same_v"}

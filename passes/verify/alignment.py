@@ -1,3 +1,480 @@
-"""Rules of the alignment family (see rules.py for the code ranges)."""
+"""Alignment (ASC4xx): lengths, offsets and parameter fields the hardware silently truncates or rejects.
+
+Every rule here reports only compile-time constants: a count, offset or struct field whose value is
+folded from `arith` constants and mutable locals with one reaching store. Values that depend on tiling
+or on loop variables are left alone.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from ascendir.dialects import ascendc as asc
+from passes.verify.ir import arg, constant_of
+from passes.verify.rules import CheckContext, rule
+
+# ----------------------------------------------------------------------------------------------------
+# Value helpers (shared with sync.py): fold constants through arithmetic and mutable locals
+# ----------------------------------------------------------------------------------------------------
+
+_FOLD_DEPTH = 24
+
+
+def reaching_store(load: memref.LoadOp) -> SSAValue | None:
+    """The value a load of a rank-0 cell reads, when every store of the cell sits in the cell's own block
+    (none in a branch or loop): the last store before the load's ancestor in that block."""
+    cell = load.memref
+    alloca = cell.owner
+    if not isinstance(alloca, memref.AllocaOp):
+        return None
+    block = alloca.parent_block()
+    if block is None:
+        return None
+    stores = []
+    for use in cell.uses:
+        user = use.operation
+        if isinstance(user, memref.StoreOp):
+            if user.memref is not cell or user.parent_block() is not block:
+                return None
+            stores.append(user)
+        elif not isinstance(user, memref.LoadOp):
+            return None  # the cell escapes (passed by reference): its value is unknown
+    anchor: Operation | None = load
+    while anchor is not None and anchor.parent_block() is not block:
+        anchor = anchor.parent_op()
+    if anchor is None:
+        return None
+    found: SSAValue | None = None
+    op = alloca.next_op
+    while op is not None and op is not anchor:
+        if isinstance(op, memref.StoreOp) and op.memref is cell:
+            found = op.value
+        op = op.next_op
+    return found if op is anchor else None
+
+
+def source_of(value: SSAValue | None) -> SSAValue | None:
+    """Looks through loads of single-store cells and `arith.select`-free copies to the defining value."""
+    for _ in range(_FOLD_DEPTH):
+        if value is None:
+            return None
+        owner = value.owner
+        if isinstance(owner, memref.LoadOp):
+            value = reaching_store(owner)
+            continue
+        return value
+    return None
+
+
+_BINARY = {
+    arith.AddiOp: lambda a, b: a + b,
+    arith.SubiOp: lambda a, b: a - b,
+    arith.MuliOp: lambda a, b: a * b,
+    arith.DivUIOp: lambda a, b: a // b if b else None,
+    arith.DivSIOp: lambda a, b: int(a / b) if b else None,
+    arith.RemUIOp: lambda a, b: a % b if b else None,
+    arith.ShLIOp: lambda a, b: a << b if 0 <= b < 64 else None,
+    arith.ShRUIOp: lambda a, b: a >> b if 0 <= b < 64 else None,
+    arith.AndIOp: lambda a, b: a & b,
+    arith.OrIOp: lambda a, b: a | b,
+}
+
+
+def fold_int(value: SSAValue | None, depth: int = 0) -> int | None:
+    """The integer value of `value` if it is a compile-time constant (arith folded, cells followed)."""
+    if value is None or depth > _FOLD_DEPTH:
+        return None
+    value = source_of(value)
+    if value is None:
+        return None
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp):
+        c = constant_of(value)
+        return c if isinstance(c, int) and not isinstance(c, bool) else None
+    if isinstance(owner, arith.ExtSIOp | arith.ExtUIOp | arith.TruncIOp | arith.IndexCastOp):
+        return fold_int(owner.operands[0], depth + 1)
+    for kind, fn in _BINARY.items():
+        if isinstance(owner, kind):
+            a = fold_int(owner.operands[0], depth + 1)
+            if a is None:
+                return None
+            b = fold_int(owner.operands[1], depth + 1)
+            if b is None:
+                return None
+            result = fn(a, b)
+            return result if isinstance(result, int) else None
+    return None
+
+
+def elem_bytes(t: Attribute) -> int | None:
+    """sizeof(T) of an element type (`f16`, `si32`, `ui8`, ...)."""
+    if isinstance(t, Float16Type):
+        return 2
+    if isinstance(t, Float32Type):
+        return 4
+    if isinstance(t, Float64Type):
+        return 8
+    if isinstance(t, IntegerType):
+        width = t.width.data
+        return max(1, width // 8) if width in (1, 8, 16, 32, 64) else None
+    if getattr(t, "name", "") == "bf16":
+        return 2
+    return None
+
+
+def tensor_elem_bytes(value: SSAValue) -> int | None:
+    t = value.type
+    if isinstance(t, asc.LocalTensorType | asc.GlobalTensorType):
+        return elem_bytes(t.element_type)
+    return None
+
+
+def type_name(t: Attribute) -> str:
+    names = {"f16": "half", "f32": "float", "bf16": "bfloat16_t", "f64": "double"}
+    if isinstance(t, IntegerType):
+        sign = {"unsigned": "uint", "signed": "int"}.get(t.signedness.data.name.lower(), "int")
+        return f"{sign}{t.width.data}_t"
+    text = str(t)
+    return names.get(text, text)
+
+
+def struct_fields(value: SSAValue | None) -> dict[str, SSAValue] | None:
+    """The explicitly given fields of a parameter struct value: `struct_init` plus any `struct_set`s."""
+    sets: list[tuple[str, SSAValue]] = []
+    for _ in range(_FOLD_DEPTH):
+        value = source_of(value)
+        if value is None:
+            return None
+        owner = value.owner
+        if isinstance(owner, asc.StructSetOp):
+            sets.append((owner.field.data, owner.value))
+            value = owner.struct
+            continue
+        if isinstance(owner, asc.StructInitOp):
+            fields = {f.data: v for f, v in zip(owner.fields.data, owner.values, strict=False)}
+            for name, v in reversed(sets):
+                fields[name] = v
+            return fields
+        return None
+    return None
+
+
+def sub_tensor_offset(value: SSAValue) -> tuple[int, SSAValue] | None:
+    """(total constant element offset, base tensor) of a chain of `t[off]`; None if any offset is unknown."""
+    total = 0
+    seen = False
+    for _ in range(_FOLD_DEPTH):
+        value = source_of(value)  # type: ignore[assignment]
+        if value is None:
+            return None
+        owner = value.owner
+        if not isinstance(owner, asc.SubTensorOp):
+            return (total, value) if seen else None
+        off = fold_int(owner.offset)
+        if off is None:
+            return None
+        total += off
+        seen = True
+        value = owner.tensor
+    return None
+
+
+class ModuleIndex:
+    """The ops the alignment and sync rules look at, gathered in one walk of the module."""
+
+    def __init__(self, module: Operation) -> None:
+        self.module = module
+        self.calls: dict[str, list[asc.ApiCallOp]] = {}
+        self.tbuf_gets: list[asc.TBufGetOp] = []
+        self.get_values: list[asc.GetValueOp] = []
+        self.tpipes: list[asc.TPipeOp] = []
+        self.flagged_ancestors: set[Operation] = set()  # ops with a SetFlag/WaitFlag nested inside
+        self.hazard_ancestors: set[Operation] = set()  # ops with a GetValue / vector / copy / sync inside
+        for op in module.walk():
+            if isinstance(op, asc.ApiCallOp):
+                self.calls.setdefault(op.FAMILY, []).append(op)
+                if op.FAMILY == "sync" and op.api.data in ("SetFlag", "WaitFlag"):
+                    self._mark(op, self.flagged_ancestors)
+                self._mark(op, self.hazard_ancestors)
+            elif isinstance(op, asc.TBufGetOp):
+                self.tbuf_gets.append(op)
+            elif isinstance(op, asc.GetValueOp):
+                self.get_values.append(op)
+                self._mark(op, self.hazard_ancestors)
+            elif isinstance(op, asc.TPipeOp):
+                self.tpipes.append(op)
+
+    @staticmethod
+    def _mark(op: Operation, into: set[Operation]) -> None:
+        parent = op.parent_op()
+        while parent is not None and parent not in into:
+            into.add(parent)
+            parent = parent.parent_op()
+
+    def of(self, *families: str) -> list[asc.ApiCallOp]:
+        if len(families) == 1:
+            return self.calls.get(families[0], [])
+        return [op for f in families for op in self.calls.get(f, [])]
+
+
+_INDEX: list[ModuleIndex] = []
+
+
+def module_index(module: Operation) -> ModuleIndex:
+    """One index per module, shared by every rule of the run (rules never change the module)."""
+    if _INDEX and _INDEX[0].module is module:
+        return _INDEX[0]
+    index = ModuleIndex(module)
+    _INDEX[:] = [index]
+    return index
+
+
+# ----------------------------------------------------------------------------------------------------
+# ASC401 DataCopy count not a multiple of 32 bytes
+# ----------------------------------------------------------------------------------------------------
+
+
+def _local_operand(op: asc.ApiCallOp) -> SSAValue | None:
+    for name in ("dst", "src"):
+        v = arg(op, name)
+        if v is not None and isinstance(v.type, asc.LocalTensorType):
+            return v
+    return None
+
+
+@rule(
+    "ASC401", "datacopy-length-unaligned", "alignment",
+    summary="DataCopy in the count form moves a constant number of bytes that is not a multiple of 32.",
+    why="The MTE moves whole 32-byte blocks: DataCopy(dst, src, count) copies count * sizeof(T) rounded "
+        "down to a multiple of 32 bytes, with no error. The tail elements are silently not copied (stale "
+        "UB data is computed on, or GM keeps old values); a count below one block copies nothing. "
+        "DataCopyPad exists for byte-granular lengths and is not flagged.",
+    example="DataCopy(xLocal, xGm, 100);          // 100 halves = 200 bytes: only 192 are copied",
+    instead="DataCopy(xLocal, xGm, 112);          // pad the tile to 32 bytes (16 halves)\n"
+            "DataCopyPad(xLocal, xGm, {1, 200, 0, 0, 0}, {false, 0, 0, 0});  // or copy exact bytes",
+)
+def datacopy_length_unaligned(ctx: CheckContext) -> None:
+    for op in module_index(ctx.module).of("data_copy"):
+        if op.api.data != "DataCopy" or not op.overload.data.startswith("count_"):
+            continue
+        count = fold_int(arg(op, "count"))
+        local = _local_operand(op)
+        if count is None or count <= 0 or local is None:
+            continue
+        size = tensor_elem_bytes(local)
+        if size is None:
+            continue
+        total = count * size
+        if total % 32 == 0:
+            continue
+        assert isinstance(local.type, asc.LocalTensorType)
+        kept = total - total % 32
+        what = "nothing is copied" if kept == 0 else f"only the first {kept} bytes ({kept // size} elements) are copied"
+        ctx.report(op, f"DataCopy moves {count} x {type_name(local.type.element_type)} = {total} bytes, not a "
+                       f"multiple of 32 bytes; {what}")
+
+
+# ----------------------------------------------------------------------------------------------------
+# ASC402 DataCopyParams / DataCopyExtParams ranges, ASC403 DataCopyPad padding
+# ----------------------------------------------------------------------------------------------------
+
+_PARAM_ARGS = ("repeatParams", "dataCopyParams", "intriParams")
+
+
+@rule(
+    "ASC402", "datacopy-params-out-of-range", "alignment",
+    summary="A DataCopyParams / DataCopyExtParams field is a constant outside its hardware range.",
+    why="blockCount is a 12-bit field (1..4095) and blockLen must be at least 1 (in 32-byte units for "
+        "DataCopy, in bytes up to 2097151 for DataCopyPad). A 0 makes the copy do nothing, a larger value "
+        "is cut to its low bits: the copy moves a different amount than meant, or the CPU-debug build "
+        "aborts in the DataCopy parameter checks.",
+    example="DataCopyParams p{5000, 1, 0, 0};      // 5000 blocks: blockCount is at most 4095",
+    instead="DataCopyParams p{2500, 2, 0, 0};      // same bytes, fewer and longer blocks; or split the copy",
+)
+def datacopy_params_out_of_range(ctx: CheckContext) -> None:
+    for op in module_index(ctx.module).of("data_copy"):
+        if op.api.data not in ("DataCopy", "DataCopyPad"):
+            continue
+        for name in _PARAM_ARGS:
+            value = arg(op, name)
+            if value is None or not isinstance(value.type, asc.StructType):
+                continue
+            struct = value.type.type_name.data
+            if struct not in ("DataCopyParams", "DataCopyExtParams"):
+                continue
+            fields = struct_fields(value)
+            if fields is None:
+                continue
+            count = fold_int(fields.get("blockCount"))
+            if count is not None and not 1 <= count <= 4095:
+                ctx.report(op, f"{op.api.data} with blockCount = {count}; {struct}.blockCount must be in 1..4095")
+            length = fold_int(fields.get("blockLen"))
+            unit = "bytes" if op.api.data == "DataCopyPad" else "32-byte blocks"
+            if length is not None and length < 1:
+                ctx.report(op, f"{op.api.data} with blockLen = {length}; blockLen ({unit}) must be at least 1, "
+                               f"the copy moves nothing")
+            elif length is not None and op.api.data == "DataCopyPad" and length > 2097151:
+                ctx.report(op, f"DataCopyPad with blockLen = {length} bytes; at most 2097151 bytes per block")
+
+
+@rule(
+    "ASC403", "datacopypad-padding-too-wide", "alignment",
+    summary="DataCopyPad pads a row with more than 32 bytes on one side.",
+    why="leftPadding and rightPadding count elements that fill the row up to its 32-byte boundary; each "
+        "side is at most 32 bytes (16 halves, 8 floats). Larger values are rejected by the CPU-debug "
+        "checks and on the device write past the row's padded length.",
+    example="DataCopyPadExtParams<float> pad{true, 0, 12, 0};   // 12 floats = 48 bytes",
+    instead="DataCopyPadExtParams<float> pad{true, 0, 4, 0};    // pad to the next 32-byte boundary only",
+)
+def datacopypad_padding_too_wide(ctx: CheckContext) -> None:
+    for op in module_index(ctx.module).of("data_copy"):
+        if op.api.data != "DataCopyPad":
+            continue
+        pad = arg(op, "padParams")
+        dst = arg(op, "dst")
+        if pad is None or dst is None:
+            continue
+        size = tensor_elem_bytes(dst)
+        fields = struct_fields(pad)
+        if size is None or fields is None:
+            continue
+        for side in ("leftPadding", "rightPadding"):
+            n = fold_int(fields.get(side))
+            if n is not None and n * size > 32:
+                ctx.report(op, f"DataCopyPad {side} = {n} elements = {n * size} bytes; padding is at most 32 bytes")
+
+
+# ----------------------------------------------------------------------------------------------------
+# ASC404 / ASC406 sub-tensor offsets, ASC405 GetWithOffset
+# ----------------------------------------------------------------------------------------------------
+
+# API families whose tensor operands must start on the memory's alignment. Reductions' destinations
+# only need element alignment (one result per repeat), so their `dst` is skipped.
+_ALIGNED_FAMILIES = (
+    "data_copy", "vec_binary", "vec_scalar", "vec_unary", "duplicate", "cast", "compare", "select",
+    "reduce", "brcb", "transpose", "cube",
+)  # fmt: skip
+_UB = ("VECIN", "VECOUT", "VECCALC")
+_L0 = {"A2": "L0A", "B2": "L0B", "CO1": "L0C"}
+
+
+def _operand_names(op: asc.ApiCallOp) -> dict[int, str]:
+    from passes.verify.ir import overload_of
+
+    found = overload_of(op.api.data, op.overload.data, op.FAMILY)
+    if found is None:
+        return {}
+    overload, has_receiver = found
+    return {i + int(has_receiver): p.name for i, p in enumerate(overload.params)}
+
+
+def _misaligned_subtensors(ctx: CheckContext, spaces: tuple[str, ...]) -> Iterator[tuple[asc.ApiCallOp, SSAValue, int, int, str]]:
+    for op in module_index(ctx.module).of(*_ALIGNED_FAMILIES):
+        names = _operand_names(op)
+        seen: set[SSAValue] = set()
+        for i, value in enumerate(op.args):
+            t = value.type
+            if not isinstance(t, asc.LocalTensorType) or value in seen:
+                continue
+            seen.add(value)
+            if op.FAMILY == "reduce" and names.get(i) == "dst":
+                continue
+            pos = t.position.data
+            if pos not in spaces:
+                continue
+            found = sub_tensor_offset(value)
+            size = elem_bytes(t.element_type)
+            if found is None or size is None:
+                continue
+            offset, _base = found
+            align = ctx.chip.alignments.get(_L0[pos], 32) if pos in _L0 else ctx.chip.alignments.get("UB", 32)
+            if (offset * size) % align:
+                yield op, value, offset, align, names.get(i, f"operand {i + 1}")
+
+
+@rule(
+    "ASC404", "ub-subtensor-unaligned", "alignment",
+    summary="A UB sub-tensor t[off] passed to an API starts at a byte offset that is not a multiple of 32.",
+    why="Vector instructions and DMA address UB in 32-byte blocks: the start address of every operand must "
+        "be 32-byte aligned. An operand at t[10] (20 bytes into a half tensor) is rejected by the CPU-debug "
+        "build ('absUbAddr ... must be 32B aligned') and on the device raises an AI Core exception or "
+        "silently reads the aligned-down address.",
+    example="Add(dst, src[10], src, 64);          // half: 20 bytes into src",
+    instead="Add(dst, src[16], src, 64);          // 16 halves = 32 bytes; or shift with GetValue/SetValue",
+)
+def ub_subtensor_unaligned(ctx: CheckContext) -> None:
+    for op, value, offset, align, name in _misaligned_subtensors(ctx, _UB):
+        assert isinstance(value.type, asc.LocalTensorType)
+        size = elem_bytes(value.type.element_type) or 1
+        ctx.report(op, f"{op.api.data} {name} starts {offset} elements = {offset * size} bytes into its tensor; "
+                       f"UB operands must be {align}-byte aligned", ctx.note_at(value.owner, "sub-tensor taken here")
+                   if isinstance(value.owner, Operation) else ctx.note_at(op, "here"))
+
+
+@rule(
+    "ASC405", "getwithoffset-unaligned", "alignment",
+    summary="TBuf::GetWithOffset with a constant byte offset that is not a multiple of 32.",
+    why="GetWithOffset<T>(count, bufOffset) returns a tensor starting bufOffset bytes into the buffer; the "
+        "offset must keep the 32-byte start alignment every vector and DMA operand needs, else the CPU-debug "
+        "build aborts and the device raises an AI Core exception or works on the wrong bytes.",
+    example="LocalTensor<float> b = tmp.GetWithOffset<float>(64, 100);   // 100 bytes",
+    instead="LocalTensor<float> b = tmp.GetWithOffset<float>(64, 128);   // round the offset up to 32 bytes",
+)
+def getwithoffset_unaligned(ctx: CheckContext) -> None:
+    for op in module_index(ctx.module).tbuf_gets:
+        if op.byte_offset is None:
+            continue
+        off = fold_int(op.byte_offset)
+        pos = op.buffer.type.position.data if isinstance(op.buffer.type, asc.TBufType) else "?"
+        align = ctx.chip.alignments.get(_L0[pos], 32) if pos in _L0 else 32
+        if off is not None and off % align:
+            ctx.report(op, f"GetWithOffset at byte offset {off}; offsets in {pos} must be a multiple of {align} bytes")
+
+
+@rule(
+    "ASC406", "l0-subtensor-unaligned", "alignment",
+    summary="A sub-tensor of an L0A/L0B (A2/B2) or L0C (CO1) tensor starts off the 512-byte / 64-byte grid.",
+    why="L0A and L0B are addressed in 512-byte fractals and L0C in 64-byte units: LoadData, Mmad and "
+        "Fixpipe operands must start on those boundaries. A sub-tensor that starts mid-fractal is rejected "
+        "by the CPU-debug checks and on the device reads shifted fractals (wrong results).",
+    example="Mmad(c, a[100], b, params);          // half in A2: 200 bytes, not a multiple of 512",
+    instead="Mmad(c, a[256], b, params);          // one 16x16 fractal = 256 halves = 512 bytes",
+)
+def l0_subtensor_unaligned(ctx: CheckContext) -> None:
+    for op, value, offset, align, name in _misaligned_subtensors(ctx, tuple(_L0)):
+        assert isinstance(value.type, asc.LocalTensorType)
+        size = elem_bytes(value.type.element_type) or 1
+        ctx.report(op, f"{op.api.data} {name} starts {offset * size} bytes into its {value.type.position.data} "
+                       f"tensor; it must be a multiple of {align} bytes")
+
+
+# ----------------------------------------------------------------------------------------------------
+# ASC407 Compare count
+# ----------------------------------------------------------------------------------------------------
+
+
+@rule(
+    "ASC407", "compare-count-unaligned", "alignment",
+    summary="Compare in the count form with count * sizeof(T) not a multiple of 256 bytes.",
+    why="Compare writes one bit per element and works in whole 256-byte repeats: the count form requires "
+        "count * sizeof(T) to be a multiple of 256 bytes. Other counts are rejected by the CPU-debug checks "
+        "and on the device compare a different number of elements, leaving the mask's tail stale.",
+    example="Compare(mask, a, b, CMPMODE::LT, 100);   // 100 floats = 400 bytes",
+    instead="Compare(mask, a, b, CMPMODE::LT, 128);   // pad to 64 floats per 256 bytes; mask the tail",
+)
+def compare_count_unaligned(ctx: CheckContext) -> None:
+    for op in module_index(ctx.module).of("compare"):
+        if op.api.data != "Compare":
+            continue
+        count = fold_int(arg(op, "count"))
+        src = arg(op, "src0")
+        if count is None or count <= 0 or src is None:
+            continue
+        size = tensor_elem_bytes(src)
+        if size is not None and (count * size) % 256:
+            ctx.report(op, f"Compare over {count} elements = {count * size} bytes; the count form needs a multiple "
+                           f"of 256 bytes ({256 // size} elements)")

@@ -38,7 +38,7 @@ public:
         rowCount = range.count;
         this->cols = cols;
         this->eps = eps;
-        invCols = 1.0f / static_cast<float>(cols);
+        invCols = 1.0f / static_cast<float>(static_cast<int32_t>(cols));  // via int32: float <-> unsigned casts do not compile for the AI core
 
         const uint64_t offset = static_cast<uint64_t>(range.start) * cols;
         xGm.SetGlobalBuffer((__gm__ float *)x + offset, static_cast<uint64_t>(rowCount) * cols);

@@ -59,7 +59,7 @@ __aicore__ inline void KernelRmsNorm<T>::Init(GM_ADDR x, GM_ADDR gamma, GM_ADDR 
     this->cols = cols;
     this->rowsPerTile = rowsPerTile;
     this->eps = eps;
-    this->invCols = 1.0f / static_cast<float>(cols);
+    this->invCols = 1.0f / static_cast<float>(static_cast<int32_t>(cols));  // via int32: float <-> unsigned casts do not compile for the AI core
 
     const uint64_t rowStart = static_cast<uint64_t>(rowsPerCore) * AscendC::GetBlockIdx();
     xGm.SetGlobalBuffer((__gm__ T *)x + rowStart * cols, static_cast<uint64_t>(rowsPerCore) * cols);

@@ -23,7 +23,7 @@ public:
         this->rowsPerCore = rowsPerCore;
         this->cols = cols;
         this->rowsPerTile = rowsPerTile;
-        this->invCols = 1.0f / float(cols);
+        this->invCols = 1.0f / float(static_cast<int32_t>(cols));  // via int32: float <-> unsigned casts do not compile for the AI core
 
         const uint64_t firstRow = static_cast<uint64_t>(rowsPerCore) * GetBlockIdx();
         xGm.SetGlobalBuffer((__gm__ float *)x + firstRow * cols, static_cast<uint64_t>(rowsPerCore) * cols);
