@@ -1,3 +1,595 @@
-"""Rules of the project family (see rules.py for the code ranges)."""
+"""Project consistency (ASC8xx): the files of an op project or benchmark answer must agree with each other.
+
+The op description (json) names the operator; the build derives the kernel entry symbol and the tiling
+header's file name from it, the host registers a tiling struct for it, the kernel reads that struct's
+fields, and the Python binding calls the generated `aclnn<Op>` entry. Each mismatch is a late failure in
+the vendor build (or a silent wrong value at run time); all of them are visible in the sources.
+"""
 
 from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from ascendir.dialects import ascendc as asc
+from frontend import ast as A
+from frontend.diagnostics import LazySpan, Note, Severity, Span
+from passes.verify.rules import CheckContext, rule
+
+# ------------------------------------------------------------------ shared helpers (host_code.py uses them too)
+
+T = TypeVar("T")
+
+
+def report_once(ctx: CheckContext, where: object, message: str, *notes: Note,
+                severity: Severity | None = None) -> None:
+    """ctx.report, dropping a repeat: a header included by several sources is walked once per source."""
+    before = len(ctx.diagnostics)
+    ctx.report(where, message, *notes, severity=severity)  # type: ignore[arg-type]
+    new = ctx.diagnostics[-1]
+    if any(d.code == new.code and d.span == new.span and d.message == new.message for d in ctx.diagnostics[:before]):
+        ctx.diagnostics.pop()
+
+
+def span(node: A.Node) -> Span:
+    s = node.span
+    return s.resolve() if isinstance(s, LazySpan) else s
+
+
+def cached(ctx: CheckContext, key: object, make: Callable[[], T]) -> T:
+    """A value computed once per check run (the rules of these families share AST walks)."""
+    store: dict[object, object] = ctx.__dict__.setdefault("_project_cache", {})
+    if key not in store:
+        store[key] = make()
+    return store[key]  # type: ignore[return-value]
+
+
+def units(ctx: CheckContext, *roles: str) -> list[A.TranslationUnit]:
+    if ctx.program is None:
+        return []
+    return [u.ast for u in ctx.program.units if not roles or u.unit.role in roles]
+
+
+def nodes_per_unit(ctx: CheckContext) -> list[tuple[str, list[A.Node]]]:
+    """(role, every AST node) of each source, walked once per run."""
+    return cached(ctx, "nodes", lambda: [(u.unit.role, list(u.ast.walk())) for u in ctx.program.units]
+                  if ctx.program is not None else [])
+
+
+def nodes(ctx: CheckContext, *roles: str) -> list[A.Node]:
+    """Every AST node of the sources of the given roles (all roles when none)."""
+    return [n for role, walked in nodes_per_unit(ctx) if not roles or role in roles for n in walked]
+
+
+def functions(ctx: CheckContext, *roles: str) -> list[A.FunctionDecl]:
+    """Function definitions (with a body) in the sources of the given roles."""
+    return [n for n in nodes(ctx, *roles) if isinstance(n, A.FunctionDecl) and n.body is not None]
+
+
+def parsed_units(ctx: CheckContext, *roles: str) -> list[object]:
+    if ctx.program is None:
+        return []
+    return [u for u in ctx.program.units if not roles or u.unit.role in roles]
+
+
+def snake_variants(op: str) -> set[str]:
+    """The kernel entry names the build accepts for OpType `op`: msopgen puts `_` before each capital
+    (`AddCustom` -> `add_custom`); acronyms (`GELUCustom`) are also accepted in their one-word form."""
+    simple = re.sub(r"(?<!^)(?=[A-Z])", "_", op).lower()
+    two_pass = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", op)
+    two_pass = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", two_pass).lower()
+    return {simple, two_pass}
+
+
+def snake(op: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", op).lower()
+
+
+@dataclass
+class OpInfo:
+    name: str
+    inputs: list[str] = field(default_factory=list)
+    outputs: list[str] = field(default_factory=list)
+    attrs: list[str] = field(default_factory=list)
+    complete: bool = True  # False when the OpDef computes some names: counts are then lower bounds
+
+
+def op_info(ctx: CheckContext) -> OpInfo | None:
+    """The operator of the op json (the first one), when the input has one."""
+    return cached(ctx, "op_info", lambda: _op_info(ctx))
+
+
+def _op_info(ctx: CheckContext) -> OpInfo | None:
+    if ctx.program is None or not ctx.program.bundle.op_json:
+        return None
+    op = ctx.program.bundle.op_json[0]
+    name = op.get("op")
+    if not isinstance(name, str) or not name:
+        return None
+
+    def names(key: str) -> list[str]:
+        out: list[str] = []
+        items = op.get(key) or []
+        if not isinstance(items, list):
+            return out
+        for item in items:
+            if isinstance(item, dict) and isinstance(item.get("name"), str):
+                out.append(item["name"])
+        return out
+
+    info = OpInfo(name, names("input_desc"), names("output_desc"), names("attr"))
+    # the OpDef in the host source declares them too; a json computed at answer time may be partial
+    for kind, found in _opdef_declarations(ctx).items():
+        listed = getattr(info, kind)
+        if found is None:
+            info.complete = False
+            continue
+        listed.extend(n for n in found if n not in listed)
+    return info
+
+
+def _opdef_declarations(ctx: CheckContext) -> dict[str, list[str] | None]:
+    """Names the OpDef declares with `this->Input("x")` / `Output` / `Attr` (None: some name is computed)."""
+    out: dict[str, list[str] | None] = {"inputs": [], "outputs": [], "attrs": []}
+    kinds = {"Input": "inputs", "Output": "outputs", "Attr": "attrs"}
+    for call in calls(nodes(ctx, "host"), *kinds):
+        if not isinstance(call.callee, A.Member) or len(call.args) != 1:
+            continue
+        kind = kinds[call.callee.member]
+        arg = call.args[0]
+        listed = out[kind]
+        if listed is None:
+            continue
+        if isinstance(arg, A.StringLit):
+            name = arg.value.strip('"')
+            if name not in listed:
+                listed.append(name)
+        else:
+            out[kind] = None
+    return out
+
+
+def calls(where: list[A.TranslationUnit] | list[A.Node], *names: str) -> Iterator[A.Call]:
+    """Calls (of the given names) among `nodes(...)`, or inside the given translation units."""
+    wanted = set(names)
+    for item in where:
+        for node in (item.walk() if isinstance(item, A.TranslationUnit) else (item,)):
+            if isinstance(node, A.Call) and (not wanted or node.callee_name in wanted):
+                yield node
+
+
+def const_int(node: A.Node | None) -> int | None:
+    """An integer literal, possibly negated, cast or suffixed: `2`, `2U`, `static_cast<uint64_t>(2)`."""
+    if isinstance(node, A.IntLit):
+        return node.value
+    if isinstance(node, A.Unary) and node.op == "-" and isinstance(node.operand, A.IntLit):
+        return -node.operand.value
+    if isinstance(node, A.Cast) and isinstance(node.expr, A.Node) and not node.args:
+        return const_int(node.expr)
+    return None
+
+
+def tiling_structs(ctx: CheckContext) -> dict[str, list[tuple[str, str]]]:
+    """Tiling layouts of the program: name -> [(field, kind)], from legacy definitions and plain structs."""
+    from ascendir.lower.scope import collect
+
+    def make() -> dict[str, list[tuple[str, str]]]:
+        scope = collect(units(ctx))
+        return {name: [(f[0], f[3]) for f in ts.fields] for name, ts in scope.tiling_structs.items()}
+
+    return cached(ctx, "tiling_structs", make)
+
+
+def legacy_tiling_defs(ctx: CheckContext) -> dict[str, A.TilingDataDef]:
+    return cached(ctx, "legacy_tiling_defs", lambda: _legacy_tiling_defs(ctx))
+
+
+def _legacy_tiling_defs(ctx: CheckContext) -> dict[str, A.TilingDataDef]:
+    out: dict[str, A.TilingDataDef] = {}
+    for node in nodes(ctx):
+        if isinstance(node, A.TilingDataDef):
+            out.setdefault(node.name, node)
+    return out
+
+
+def includes(ctx: CheckContext, *roles: str) -> list[tuple[str, Span]]:
+    """`#include` targets of the sources of the given roles, with where each is written."""
+    out: list[tuple[str, Span]] = []
+    for pu in parsed_units(ctx, *roles):
+        unit = pu.unit  # type: ignore[attr-defined]
+        for i, line in enumerate(unit.text.splitlines()):
+            m = _INCLUDE_RE.match(line)
+            if m:
+                col = m.start(1) + 1 + (unit.col_offset if i == 0 else 0)
+                out.append((m.group(1), Span(unit.file, unit.line_offset + i + 1, col, unit.line_offset + i + 1,
+                                             col + len(m.group(1)))))
+    return out
+
+
+_INCLUDE_RE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
+
+
+def name_of(node: A.Node | None) -> str | None:
+    if isinstance(node, A.Name):
+        return node.qname.parts[-1].name
+    if isinstance(node, A.TypeArgExpr):
+        return name_of(node.type)
+    if isinstance(node, A.TypeRef) and isinstance(node.base, A.QualifiedName):
+        return node.base.parts[-1].name
+    return None
+
+
+# ------------------------------------------------------------------ rules
+
+
+@rule(
+    "ASC801", "kernel-entry-name-mismatch", "project",
+    summary="No kernel entry function is named after the operator: the build looks for snake_case(OpType).",
+    why="The op build compiles op_kernel/<op_snake>.cpp and looks up the `__global__` function named "
+        "snake_case(OpType) (`AddCustom` -> `add_custom`, `Pooling2DCustom` -> `pooling2_d_custom`). When "
+        "the name differs the build stops with \"kernel entry `x' not implement in `x.cpp'\" after every "
+        "other file has compiled.",
+    example='{"op": "AveragePooling2DCustom", ...}\n'
+            'extern "C" __global__ __aicore__ void average_pooling2d_custom(GM_ADDR x, ...)',
+    instead='{"op": "AveragePooling2dCustom", ...}\n'
+            'extern "C" __global__ __aicore__ void average_pooling2d_custom(GM_ADDR x, ...)',
+)
+def kernel_entry_name(ctx: CheckContext) -> None:
+    op = op_info(ctx)
+    if op is None:
+        return
+    kernels = [fn for fn in functions(ctx, "kernel") if fn.is_kernel]
+    if not kernels:
+        return
+    wanted = snake_variants(op.name)
+    if any(fn.name.parts[-1].name in wanted for fn in kernels):
+        return
+    expected = snake(op.name)
+    for fn in kernels:
+        report_once(ctx, span(fn.name), f"kernel entry '{fn.name.parts[-1].name}' does not match op '{op.name}'; "
+                   f"the build looks for '{expected}'",
+                   Note(f"rename the function to '{expected}', or the op to the PascalCase of the function name",
+                        kind="help"))
+
+
+@rule(
+    "ASC802", "tiling-registration-mismatch", "project",
+    summary="REGISTER_TILING_DATA_CLASS names another operator than the op json, or a struct that is not defined.",
+    why="The framework finds the tiling struct of an operator by the OpType in REGISTER_TILING_DATA_CLASS. "
+        "With another name the kernel's GET_TILING_DATA has no registered layout (the kernel build fails, "
+        "or reads an empty struct); an undefined struct does not compile.",
+    example="REGISTER_TILING_DATA_CLASS(AddCustomV2, AddCustomTilingData)   // op json says AddCustom",
+    instead="REGISTER_TILING_DATA_CLASS(AddCustom, AddCustomTilingData)",
+)
+def tiling_registration(ctx: CheckContext) -> None:
+    op = op_info(ctx)
+    structs = tiling_structs(ctx)
+    for node in nodes(ctx):
+        if not isinstance(node, A.RegisterTilingData):
+            continue
+        if op is not None and node.op_type != op.name:
+            report_once(ctx, span(node), f"REGISTER_TILING_DATA_CLASS registers '{node.op_type}' but the op is "
+                       f"'{op.name}'")
+        if structs and node.struct_name not in structs and not _declared_class(ctx, node.struct_name):
+            known = ", ".join(sorted(structs)) or "none"
+            report_once(ctx, span(node), f"REGISTER_TILING_DATA_CLASS names '{node.struct_name}', which is not "
+                       f"defined (tiling structs: {known})")
+
+
+def _declared_class(ctx: CheckContext, name: str) -> bool:
+    for node in nodes(ctx):
+        if isinstance(node, A.ClassDecl) and node.name == name:
+            return True
+        if isinstance(node, A.AliasDecl) and node.name == name:
+            return True
+    return False
+
+
+@rule(
+    "ASC803", "tiling-field-undeclared", "project",
+    summary="The kernel reads, or the host sets, a tiling field the tiling definition does not declare.",
+    why="The kernel and the host share the tiling struct's layout only through its definition. A field it "
+        "lacks does not compile on the host (\"has no member named 'set_x'\") or in the kernel (GET_TILING_DATA "
+        "expands to that struct), typically after a field was renamed in one file only.",
+    example="BEGIN_TILING_DATA_DEF(T) TILING_DATA_FIELD_DEF(uint32_t, tileLength); END_TILING_DATA_DEF;\n"
+            "op.Init(x, y, td.tileLen);        // kernel\ntiling.set_tileNum(4);            // host",
+    instead="op.Init(x, y, td.tileLength);\ntiling.set_tileLength(4);",
+)
+def tiling_field_undeclared(ctx: CheckContext) -> None:
+    structs = tiling_structs(ctx)
+    if not structs:
+        return
+    reported: set[tuple[str, str, int]] = set()
+    for op in ctx.module.walk():
+        if not isinstance(op, asc.TilingFieldOp):
+            continue
+        t = op.tiling.type
+        if not isinstance(t, asc.TilingType):
+            continue
+        struct = t.type_name.data
+        fields = structs.get(struct)
+        if not fields:
+            continue
+        first = op.field.data.split(".")[0]
+        if first in {f for f, _ in fields}:
+            continue
+        where = op.location
+        key = (struct, first, getattr(getattr(where, "line", None), "data", 0))
+        if key in reported:
+            continue
+        reported.add(key)
+        report_once(ctx, op, f"tiling field '{first}' is not declared in '{struct}'",
+                   Note("declared: " + ", ".join(f for f, _ in fields), kind="note"))
+    # host side: `tiling.set_x(v)` on a legacy tiling struct
+    defs = legacy_tiling_defs(ctx)
+    if not defs:
+        return
+    for fn in functions(ctx, "host", "tiling_header", "header"):
+        if fn.body is None:
+            continue
+        typed = _tiling_vars(fn, defs)
+        if not typed:
+            continue
+        for node in fn.body.walk():
+            if not (isinstance(node, A.Call) and isinstance(node.callee, A.Member)):
+                continue
+            member = node.callee.member
+            var = name_of(node.callee.obj)
+            if var is None or var not in typed or not member.startswith("set_"):
+                continue
+            struct = typed[var]
+            names = {f.name for f in defs[struct].fields}
+            if member[4:] not in names:
+                report_once(ctx, span(node.callee), f"'{struct}' has no field '{member[4:]}' ({member} is not "
+                           "generated)", Note("declared: " + ", ".join(f.name for f in defs[struct].fields)))
+
+
+def _tiling_vars(fn: A.FunctionDecl, defs: dict[str, A.TilingDataDef]) -> dict[str, str]:
+    """Local variables (and reference parameters) of a legacy tiling struct type: name -> struct."""
+    out: dict[str, str] = {}
+    for p in fn.params:
+        t = name_of(p.type)
+        if p.name and t in defs:
+            out[p.name] = t  # type: ignore[assignment]
+    assert fn.body is not None
+    for node in fn.body.walk():
+        if isinstance(node, A.VarDecl):
+            for d in node.declarators:
+                t = name_of(d.type)
+                if t in defs:
+                    out[d.name] = t  # type: ignore[assignment]
+    return out
+
+
+@rule(
+    "ASC804", "tiling-field-never-set", "project",
+    summary="The kernel reads a tiling field that the host tiling function never sets.",
+    why="Fields of a legacy tiling struct start at zero; a field the host forgets to `set_` reaches the "
+        "kernel as 0, so loops run zero times, divisions trap or only core 0's slice is written: a "
+        "silently wrong result, not a build error.",
+    example="tiling.set_totalLength(n);   // host never calls set_tileNum\n"
+            "uint32_t tiles = td.tileNum;  // kernel: always 0",
+    instead="tiling.set_totalLength(n);\ntiling.set_tileNum(8);",
+    severity=Severity.WARNING,
+)
+def tiling_field_never_set(ctx: CheckContext) -> None:
+    defs = legacy_tiling_defs(ctx)
+    host = nodes(ctx, "host", "tiling_header", "header")
+    if not defs or not host:
+        return
+    setters: set[str] = set()
+    touched: set[str] = set()  # fields reached in any other way (`tiling.sub.x`, GetTiling(tiling.cube), &tiling)
+    whole_struct_use = False
+    for node in host:
+        if isinstance(node, A.Member):
+            if node.member.startswith("set_"):
+                setters.add(node.member[4:])
+            else:
+                touched.add(node.member)
+        elif isinstance(node, A.Call) and node.callee_name in ("memcpy", "memcpy_s", "SetTilingData"):
+            whole_struct_use = True
+    if not setters or whole_struct_use:
+        return
+    reported: set[str] = set()
+    for op in ctx.module.walk():
+        if not isinstance(op, asc.TilingFieldOp) or not isinstance(op.tiling.type, asc.TilingType):
+            continue
+        struct = op.tiling.type.type_name.data
+        if struct not in defs:
+            continue
+        first = op.field.data.split(".")[0]
+        kinds = {f.name: f.kind for f in defs[struct].fields}
+        if first not in kinds or kinds[first] != "scalar" or first in setters or first in touched:
+            continue
+        if first in reported:
+            continue
+        reported.add(first)
+        report_once(ctx, op, f"tiling field '{first}' is read here but the host never calls set_{first}; it is 0")
+
+
+@rule(
+    "ASC805", "tiling-key-without-branch", "project",
+    summary="The host sets a constant tiling key that no TILING_KEY_IS branch of the kernel handles.",
+    why="With TILING_KEY_IS branches the kernel is compiled once per key it names; a key the host picks "
+        "that none names has no binary (\"tiling key not found\") or runs no branch at all, so the output is "
+        "never written.",
+    example="context->SetTilingKey(3);\n...\nif (TILING_KEY_IS(1)) { ... } else if (TILING_KEY_IS(2)) { ... }",
+    instead="context->SetTilingKey(2);",
+)
+def tiling_key_without_branch(ctx: CheckContext) -> None:
+    keys: set[int] = set()
+    for op in ctx.module.walk():
+        if isinstance(op, asc.TilingKeyIsOp):
+            keys.add(op.key.value.data)
+    for call in calls(nodes(ctx, "kernel"), "TILING_KEY_IS"):
+        value = const_int(call.args[0]) if call.args else None
+        if value is not None:
+            keys.add(value)
+    if not keys:
+        return
+    for call in calls(nodes(ctx, "host", "header"), "SetTilingKey"):
+        value = const_int(call.args[0]) if call.args else None
+        if value is not None and value not in keys:
+            report_once(ctx, span(call), f"tiling key {value} has no TILING_KEY_IS({value}) branch in the kernel",
+                       Note("the kernel handles keys " + ", ".join(str(k) for k in sorted(keys))))
+
+
+@rule(
+    "ASC806", "dtype-macro-unknown", "project",
+    summary="The kernel uses a DTYPE_<NAME> macro that names no input or output of the operator.",
+    why="The build defines DTYPE_<NAME> (and ORIG_DTYPE_<NAME>) only for the op's declared inputs and "
+        "outputs, upper-cased. Any other name is undeclared in the kernel compile.",
+    example='"input_desc": [{"name": "x"}], "output_desc": [{"name": "z"}]\n'
+            "GlobalTensor<DTYPE_Y> yGm;",
+    instead="GlobalTensor<DTYPE_Z> zGm;",
+)
+def dtype_macro_unknown(ctx: CheckContext) -> None:
+    op = op_info(ctx)
+    if op is None or not (op.inputs or op.outputs) or not op.complete:
+        return
+    declared = {n.upper() for n in op.inputs + op.outputs}
+    seen: set[tuple[str, int]] = set()
+    for node in nodes(ctx, "kernel"):
+        name: str | None = None
+        if isinstance(node, A.Name):
+            name = node.qname.parts[-1].name
+        elif isinstance(node, A.TypeRef) and isinstance(node.base, A.QualifiedName):
+            name = node.base.parts[-1].name
+        if not name:
+            continue
+        m = re.fullmatch(r"(?:ORIG_)?DTYPE_([A-Z0-9_]+)", name)
+        if m is None or m.group(1) in declared:
+            continue
+        where = span(node)
+        if (name, where.line) in seen:
+            continue
+        seen.add((name, where.line))
+        report_once(ctx, where, f"{name} names no input or output of '{op.name}'",
+                   Note("defined: " + ", ".join(f"DTYPE_{n}" for n in sorted(declared))))
+
+
+# ------------------------------------------------------------------ the Python binding (MultiKernelBench)
+
+
+def _exec_calls(ctx: CheckContext) -> list[A.Call]:
+    return [c for c in calls(nodes(ctx, "python_bind"), "EXEC_NPU_CMD") if c.args]
+
+
+@rule(
+    "ASC807", "binding-op-name-mismatch", "project",
+    summary="The Python binding calls aclnn<Name>Custom for another operator than the op json's.",
+    why="The build generates one entry, aclnn<OpType>, for the operator. A binding that calls another "
+        "custom name fails to link or at run time with \"aclnnX not in libopapi.so\".",
+    example='{"op": "CumsumScanCustom"}\nEXEC_NPU_CMD(aclnnCumsumCustom, self, result);',
+    instead="EXEC_NPU_CMD(aclnnCumsumScanCustom, self, result);",
+)
+def binding_op_name(ctx: CheckContext) -> None:
+    op = op_info(ctx)
+    if op is None:
+        return
+    for call in _exec_calls(ctx):
+        api = name_of(call.args[0])
+        if api is None or not api.startswith("aclnn") or not api.endswith("Custom"):
+            continue  # built-in aclnn operators (aclnnConvolution) are fine
+        if api != f"aclnn{op.name}":
+            report_once(ctx, span(call.args[0]), f"the binding calls '{api}' but the op is '{op.name}'; the generated "
+                       f"entry is 'aclnn{op.name}'")
+
+
+_RVALUE_KINDS = (A.IntLit, A.FloatLit, A.BoolLit, A.StringLit, A.CharLit, A.NullLit, A.Cast, A.Call, A.Binary,
+                 A.Unary, A.Conditional, A.InitList)
+
+
+@rule(
+    "ASC808", "exec-npu-cmd-temporary", "project",
+    summary="An EXEC_NPU_CMD argument is a literal, cast or call result instead of a named variable.",
+    why="EXEC_NPU_CMD converts its arguments through non-const references; a temporary (`false`, `0.1`, "
+        "`static_cast<float>(s)`, `x.scalar_type()`) does not bind and the extension fails to build "
+        "(\"Failed to build wheel package\").",
+    example="EXEC_NPU_CMD(aclnnScaleCustom, x, static_cast<float>(scale), false, result);",
+    instead="float scaleValue = static_cast<float>(scale);\nbool flag = false;\n"
+            "EXEC_NPU_CMD(aclnnScaleCustom, x, scaleValue, flag, result);",
+)
+def exec_npu_cmd_temporary(ctx: CheckContext) -> None:
+    for call in _exec_calls(ctx):
+        for arg in call.args[1:]:
+            if isinstance(arg, A.Unary) and arg.op in ("*",):
+                continue  # `*ptr` is an lvalue
+            if isinstance(arg, _RVALUE_KINDS):
+                text = _short(ctx, arg)
+                report_once(ctx, span(arg), f"EXEC_NPU_CMD argument '{text}' is a temporary; pass a named variable",
+                           Note(f"declare it first: `auto value = {text};`", kind="help"))
+
+
+@rule(
+    "ASC809", "exec-npu-cmd-std-container", "project",
+    summary="An EXEC_NPU_CMD argument is a std::vector or std::array instead of an at::IntArrayRef.",
+    why="EXEC_NPU_CMD converts integer lists from at::IntArrayRef (to aclIntArray); std::vector and "
+        "std::array have no conversion and the extension does not build.",
+    example="std::vector<int64_t> size = {256, 256};\nEXEC_NPU_CMD(aclnnUpsampleCustom, x, size, result);",
+    instead="std::vector<int64_t> sizeVec = {256, 256};\nat::IntArrayRef size(sizeVec);\n"
+            "EXEC_NPU_CMD(aclnnUpsampleCustom, x, size, result);",
+)
+def exec_npu_cmd_container(ctx: CheckContext) -> None:
+    for fn in functions(ctx, "python_bind"):
+        if fn.body is None:
+            continue
+        containers: dict[str, str] = {}
+        for node in fn.body.walk():
+            if isinstance(node, A.VarDecl):
+                for d in node.declarators:
+                    base = d.type.base
+                    if isinstance(base, A.QualifiedName) and base.parts[-1].name in ("vector", "array") \
+                            and not d.type.pointers:
+                        containers[d.name] = f"std::{base.parts[-1].name}"
+                    else:
+                        containers.pop(d.name, None)
+        if not containers:
+            continue
+        for node in fn.body.walk():
+            if isinstance(node, A.Call) and node.callee_name == "EXEC_NPU_CMD":
+                for arg in node.args[1:]:
+                    var = name_of(arg)
+                    if var in containers:
+                        report_once(ctx, span(arg), f"EXEC_NPU_CMD argument '{var}' is a {containers[var]}; "
+                                   "pass an at::IntArrayRef",
+                                   Note(f"at::IntArrayRef {var}Ref({var}); and pass {var}Ref", kind="help"))
+
+
+def _short(ctx: CheckContext, node: A.Node) -> str:
+    s = span(node)
+    if ctx.program is not None and s.line == s.end_line:
+        line = ctx.program.line(s.file, s.line)
+        if line is not None:
+            text = line[s.col - 1:s.end_col - 1].strip()
+            if text:
+                return text if len(text) <= 40 else text[:37] + "..."
+    return type(node).__name__.lower()
+
+
+@rule(
+    "ASC810", "tiling-header-name-mismatch", "project",
+    summary="The host includes a `*_tiling.h` header under another name than the one the build writes.",
+    why="The project keeps the tiling header as op_host/<op_snake>_tiling.h, named after the OpType. An "
+        "include spelled after another name (an older op name, the task name) fails with \"fatal error: "
+        "x_tiling.h: No such file or directory\".",
+    example='{"op": "ShuffleNetUnitCustom"}\n#include "shufflenet_unit_custom_tiling.h"',
+    instead='#include "shuffle_net_unit_custom_tiling.h"',
+)
+def tiling_header_name(ctx: CheckContext) -> None:
+    if ctx.program is None:
+        return
+    headers = {p.replace("\\", "/").rsplit("/", 1)[-1] for p in ctx.program.bundle.virtual_files}
+    headers |= {pu.unit.path.replace("\\", "/").rsplit("/", 1)[-1]  # type: ignore[attr-defined]
+                for pu in parsed_units(ctx)}
+    tiling_headers = {h for h in headers if h.endswith("_tiling.h")}
+    if not tiling_headers:
+        return
+    for target, where in includes(ctx, "host", "kernel"):
+        name = target.replace("\\", "/").rsplit("/", 1)[-1]
+        if not name.endswith("_tiling.h") or name in headers or "/" in target.strip("./"):
+            continue
+        report_once(ctx, where, f"'{name}' is not a file of this project; the tiling header is "
+                   + " or ".join(f"'{h}'" for h in sorted(tiling_headers)))

@@ -1,0 +1,215 @@
+"""Real-world recall and false alarms of ascendc-check on the KernelHive failure records.
+
+    .venv/bin/python bench/perf/realworld.py [RECORDS.jsonl] [--json OUT] [--chip 910B2] [--misses]
+
+Every record holds an operator written by an LLM agent that failed a real CANN build or a real run, and
+(for most) the project that finally passed. Two figures:
+
+- false alarms: `check_program` on every `files_after` (the passing project) must report no error;
+  goal zero programs with an error;
+- recall: `check_program` on `files_before` of the records whose verifier tier is `static` or `host_exec`
+  (a source-level checker could have caught them); goal at least 80% flagged, shown per bug kind, with
+  the misses listed (id, bug kind, the record's real error line).
+
+A project is read as the MultiKernelBench answer it came from (the `<op>.py` file of the record); an answer
+that computes its sources at run time (not plain string literals) is read from the record's split files as
+an op project folder instead. Prints a table and writes JSON (default bench/perf/results/realworld.json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_RECORDS = ROOT.parent / "shared" / "data" / "kernelhive-failures" / "records.jsonl"
+DEFAULT_JSON = ROOT / "bench" / "perf" / "results" / "realworld.json"
+RECALL_TIERS = ("static", "host_exec")
+RECALL_GOAL = 0.80
+
+
+def answer_of(files: dict[str, str], op: str) -> tuple[str, str] | None:
+    """The record's MultiKernelBench answer: `<op>.py`, else any .py assigning kernel_src."""
+    if f"{op}.py" in files:
+        return f"{op}.py", files[f"{op}.py"]
+    for name, text in files.items():
+        if name.endswith(".py") and name != "model_src.py" and re.search(r"\bkernel_src\s*=", text):
+            return name, text
+    return None
+
+
+def check_files(files: dict[str, str], op: str, chip: str) -> list[Any] | None:
+    from frontend.pipeline import load_text
+    from passes.verify import check_program
+
+    found = answer_of(files, op)
+    if found is None:
+        return None
+    name, text = found
+    program = load_text(text, name, fmt="multikernelbench")
+    if any(d.code == NOT_A_LITERAL for d in program.diagnostics) and any(k.startswith("op_kernel/") for k in files):
+        # the answer computes its sources at run time; the record also holds them as the files written
+        program = _load_split_project(files)
+    return check_program(program, chip=chip)
+
+
+NOT_A_LITERAL = "ASC012"
+
+
+def _load_split_project(files: dict[str, str]) -> Any:
+    """The record's op_host/, op_kernel/ and op json files, read as an op project folder."""
+    import tempfile
+
+    from frontend.pipeline import load
+
+    with tempfile.TemporaryDirectory(prefix="realworld-") as tmp:
+        root = Path(tmp)
+        for rel, text in files.items():
+            if rel.startswith(("op_host/", "op_kernel/")) or (rel.endswith(".json") and "/" not in rel):
+                target = root / rel
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+        program = load(str(root))
+        for unit in program.units:  # read every text now: the folder is gone afterwards
+            program.line(unit.unit.file, 1)
+        return program
+
+
+def error_line(record: dict[str, Any]) -> str:
+    """The first line of the record's error text that says what went wrong."""
+    lines = [ln.strip() for ln in str(record.get("error", "")).splitlines() if ln.strip()]
+    for ln in lines:
+        if re.search(r"error|fail|not implement|No such file|not in libopapi", ln, re.IGNORECASE) and \
+                not ln.startswith(("Exit Code", "Error Output")):
+            return ln[:220]
+    return (lines[0] if lines else "")[:220]
+
+
+def describe(d: Any) -> str:
+    where = f"{Path(d.span.file).name}:{d.span.line}: " if d.span is not None else ""
+    return f"{where}{d.message} [{d.code}]"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("records", nargs="?", type=Path, default=DEFAULT_RECORDS)
+    parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
+    parser.add_argument("--chip", default="910B2")
+    parser.add_argument("--misses", action="store_true", help="print every miss, not only the count per kind")
+    args = parser.parse_args()
+    if not args.records.exists():
+        print(f"no records at {args.records} (pass the path of kernelhive-failures/records.jsonl)", file=sys.stderr)
+        return 2
+    records = [json.loads(line) for line in args.records.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+    t0 = time.perf_counter()
+    # ---- false alarms on the passing projects
+    after_checked = 0
+    false_alarms: list[dict[str, Any]] = []
+    unreadable_after: list[str] = []
+    seen_after: set[str] = set()
+    for r in records:
+        files = r.get("files_after") or {}
+        if not files:
+            continue
+        key = json.dumps(files, sort_keys=True)
+        if key in seen_after:  # attempts of one op share the final project
+            continue
+        seen_after.add(key)
+        diags = check_files(files, r["op"], args.chip)
+        if diags is None:
+            continue
+        errors = [d for d in diags if d.is_error]
+        if errors and all(d.code == NOT_A_LITERAL for d in errors):
+            # the answer builds its sources at run time from files outside the record: nothing to check
+            unreadable_after.append(r["id"])
+            continue
+        after_checked += 1
+        if errors:
+            false_alarms.append({"id": r["id"], "op": r["op"], "errors": [describe(d) for d in errors]})
+
+    # ---- recall on the failing projects
+    per_kind: dict[str, Counter[str]] = defaultdict(Counter)
+    misses: list[dict[str, Any]] = []
+    hits: list[dict[str, Any]] = []
+    for r in records:
+        if r.get("verifier_tier") not in RECALL_TIERS or not r.get("files_before"):
+            continue
+        kind = r.get("bug_kind", "unknown")
+        diags = check_files(r["files_before"], r["op"], args.chip)
+        per_kind[kind]["total"] += 1
+        if diags is None:
+            per_kind[kind]["unreadable"] += 1
+            misses.append({"id": r["id"], "bug_kind": kind, "error": error_line(r), "why": "no answer file"})
+            continue
+        errors = [d for d in diags if d.is_error]
+        if errors:
+            per_kind[kind]["flagged"] += 1
+            hits.append({"id": r["id"], "bug_kind": kind, "error": error_line(r),
+                         "findings": [describe(d) for d in errors[:6]]})
+        else:
+            warnings = [describe(d) for d in diags]
+            misses.append({"id": r["id"], "bug_kind": kind, "error": error_line(r), "warnings": warnings[:4]})
+    elapsed = time.perf_counter() - t0
+
+    total = sum(c["total"] for c in per_kind.values())
+    flagged = sum(c["flagged"] for c in per_kind.values())
+    share = flagged / total if total else 0.0
+    rows = [{"bug_kind": k, "total": c["total"], "flagged": c["flagged"],
+             "share": c["flagged"] / c["total"] if c["total"] else 0.0}
+            for k, c in sorted(per_kind.items(), key=lambda kv: (-kv[1]["total"], kv[0]))]
+
+    try:
+        from rich.console import Console
+        from rich.table import Table
+
+        console = Console(width=160)
+        table = Table(title=f"files_before flagged (tiers {', '.join(RECALL_TIERS)}), chip {args.chip}")
+        for col in ("bug kind", "records", "flagged", "share"):
+            table.add_column(col, justify="left" if col == "bug kind" else "right")
+        for row in rows:
+            table.add_row(row["bug_kind"], str(row["total"]), str(row["flagged"]), f"{row['share']:.0%}")
+        table.add_row("all", str(total), str(flagged), f"{share:.0%}", style="bold")
+        console.print(table)
+    except ImportError:  # pragma: no cover
+        for row in rows:
+            print(f"{row['bug_kind']:32} {row['total']:4} {row['flagged']:4} {row['share']:6.0%}")
+        print(f"{'all':32} {total:4} {flagged:4} {share:6.0%}")
+    if args.misses:
+        print("misses:")
+        for m in misses:
+            print(f"  {m['id']:58} {m['bug_kind']:30} {m['error'][:110]}")
+    else:
+        by_kind = Counter(m["bug_kind"] for m in misses)
+        print("misses per bug kind: " + ", ".join(f"{k} {n}" for k, n in by_kind.most_common()) + " (--misses lists them)")
+    for fa in false_alarms:
+        print(f"FALSE ALARM {fa['id']}: " + "; ".join(fa["errors"][:3]))
+    print(f"files_after: {len(false_alarms)} of {after_checked} passing projects with an error (goal 0): "
+          f"{'PASS' if not false_alarms else 'MISS'}"
+          + (f"; {len(unreadable_after)} not checkable (sources computed at run time from files outside the "
+             f"record: {', '.join(unreadable_after)})" if unreadable_after else ""))
+    print(f"files_before: {flagged} of {total} flagged = {share:.1%} (goal {RECALL_GOAL:.0%}): "
+          f"{'PASS' if share >= RECALL_GOAL else 'MISS'}   [{elapsed:.1f} s]")
+
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps({
+        "records": str(args.records), "chip": args.chip, "tiers": list(RECALL_TIERS),
+        "files_after": {"checked": after_checked, "with_errors": len(false_alarms), "goal": 0,
+                        "false_alarms": false_alarms, "not_checkable": unreadable_after},
+        "files_before": {"checked": total, "flagged": flagged, "share": share, "goal": RECALL_GOAL,
+                         "per_bug_kind": rows, "misses": misses, "hits": hits},
+        "seconds": elapsed,
+    }, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
