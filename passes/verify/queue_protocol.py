@@ -1,3 +1,196 @@
-"""Rules of the queue_protocol family (see rules.py for the code ranges)."""
+"""Queue protocol (ASC2xx): the buffer state machine of TPipe/TQue along every path and loop iteration.
+
+The path-sensitive work is done once per kernel by `buffer_state.analyze`; each rule here reports the
+findings of its code (a problem that holds on every path reaching the op). TQue on VECCALC is read from
+the declarations directly.
+"""
 
 from __future__ import annotations
+
+from ascendir.dialects import ascendc as asc
+from frontend.diagnostics import Severity
+from passes.verify.buffer_state import analyze, location_key
+from passes.verify.rules import CheckContext, rule
+
+
+def _report(ctx: CheckContext, code: str) -> None:
+    for f in analyze(ctx.module, ctx.chip).findings.get(code, []):
+        ctx.report(f.op, f.message, *(ctx.note_at(op, msg) for op, msg in f.notes))
+
+
+@rule(
+    "ASC201", "use-after-free", "queue",
+    summary="A tensor is read or written (vector op, DataCopy, GetValue/SetValue, EnQue) after FreeTensor gave "
+            "its buffer back to the queue.",
+    why="FreeTensor hands the buffer to the next AllocTensor at once (and, on hardware, signals the producer "
+        "pipe that it may overwrite it). Using the old LocalTensor afterwards reads data another tile is "
+        "loading into, or clobbers it: silently wrong results, or a state-machine abort in the CPU-debug build.",
+    example="LocalTensor<half> x = inQueueX.DeQue<half>();\ninQueueX.FreeTensor(x);\n"
+            "Add(zLocal, x, yLocal, tileLength);   // x's buffer is already free",
+    instead="LocalTensor<half> x = inQueueX.DeQue<half>();\nAdd(zLocal, x, yLocal, tileLength);\n"
+            "inQueueX.FreeTensor(x);              // free after the last use",
+)
+def use_after_free(ctx: CheckContext) -> None:
+    _report(ctx, "ASC201")
+
+
+@rule(
+    "ASC202", "use-before-deque", "queue",
+    summary="A tensor is used by an API while it is enqueued: EnQue was called and the matching DeQue was not.",
+    why="EnQue only signals the consumer pipe (SetFlag); the data is safe to read on the consumer side only "
+        "after DeQue has waited for that signal (WaitFlag). Reading the tensor in between races with the copy "
+        "that fills it (MTE2 still writing while the vector unit reads), so results are random.",
+    example="DataCopy(xLocal, xGm[off], n);\ninQueueX.EnQue(xLocal);\nAbs(yLocal, xLocal, n);   // not dequeued",
+    instead="DataCopy(xLocal, xGm[off], n);\ninQueueX.EnQue(xLocal);\n"
+            "LocalTensor<float> x = inQueueX.DeQue<float>();\nAbs(yLocal, x, n);",
+)
+def use_before_deque(ctx: CheckContext) -> None:
+    _report(ctx, "ASC202")
+
+
+@rule(
+    "ASC203", "enque-beyond-depth", "queue",
+    summary="More consecutive EnQue calls on a TQue than its depth (the second template argument) allows, "
+            "without a DeQue in between.",
+    why="A TQue holds at most `depth` enqueued tensors. The CPU-debug build aborts with 'usedCount ... exceed "
+        "depth limits'; on the NPU a depth-1 queue keeps only the last tensor, so the first DeQue returns the "
+        "wrong buffer and the other one is never dequeued.",
+    example="TQue<TPosition::VECIN, 1> inQueue;        // depth 1\ninQueue.EnQue(aLocal);\ninQueue.EnQue(bLocal);",
+    instead="TQue<TPosition::VECIN, 2> inQueue;        // depth 2 for two tensors in flight\n"
+            "inQueue.EnQue(aLocal);\ninQueue.EnQue(bLocal);",
+)
+def enque_beyond_depth(ctx: CheckContext) -> None:
+    _report(ctx, "ASC203")
+
+
+@rule(
+    "ASC204", "deque-empty-queue", "queue",
+    summary="DeQue on a queue in which no tensor was enqueued on any path reaching it.",
+    why="DeQue waits for the producer's EnQue signal; with nothing enqueued it waits forever (the kernel "
+        "hangs until the runtime times out), and the CPU-debug build aborts on the queue state.",
+    example="LocalTensor<float> x = inQueueX.AllocTensor<float>();\nDataCopy(x, xGm, n);\n"
+            "LocalTensor<float> y = inQueueX.DeQue<float>();   // EnQue is missing",
+    instead="LocalTensor<float> x = inQueueX.AllocTensor<float>();\nDataCopy(x, xGm, n);\n"
+            "inQueueX.EnQue(x);\nLocalTensor<float> y = inQueueX.DeQue<float>();",
+)
+def deque_empty_queue(ctx: CheckContext) -> None:
+    _report(ctx, "ASC204")
+
+
+@rule(
+    "ASC205", "bad-free", "queue",
+    summary="FreeTensor of a tensor that is already free, of a tensor taken from another queue or from a TBuf, "
+            "or on a queue none of whose buffers is taken.",
+    why="The buffer state machine only allows Free from a taken buffer of the same queue. A double free puts "
+        "the buffer twice in the free list (two later AllocTensor calls get the same memory) and sets its "
+        "release event twice; the CPU-debug build aborts on the state check or the pointer range check.",
+    example="inQueueX.FreeTensor(xLocal);\ninQueueX.FreeTensor(xLocal);   // second free",
+    instead="inQueueX.FreeTensor(xLocal);   // once, after the last use",
+)
+def bad_free(ctx: CheckContext) -> None:
+    _report(ctx, "ASC205")
+
+
+@rule(
+    "ASC206", "alloc-all-buffers-taken", "queue",
+    summary="AllocTensor on a queue whose InitBuffer buffers are all taken (allocated and not freed) on every "
+            "path reaching it.",
+    why="AllocTensor waits until one of the queue's buffers is freed. If none will be freed before this point, "
+        "the core waits forever: the kernel hangs (the CPU-debug build aborts on the buffer state).",
+    example="pipe.InitBuffer(inQueueX, 1, 1024);\nLocalTensor<half> a = inQueueX.AllocTensor<half>();\n"
+            "LocalTensor<half> b = inQueueX.AllocTensor<half>();   // the only buffer is taken",
+    instead="pipe.InitBuffer(inQueueX, 2, 1024);   // one buffer per tensor held at once",
+)
+def alloc_all_buffers_taken(ctx: CheckContext) -> None:
+    _report(ctx, "ASC206")
+
+
+@rule(
+    "ASC207", "alloc-leak-per-iteration", "queue",
+    summary="A loop iteration takes more buffers of a queue (AllocTensor) than it gives back (FreeTensor), on "
+            "every path through the body.",
+    why="Each iteration keeps one more buffer; once the InitBuffer buffers are used up, AllocTensor waits for "
+        "a free that never comes and the kernel hangs (on the third iteration of a double-buffered loop).",
+    example="for (int i = 0; i < tileNum; i++) {\n    LocalTensor<float> y = outQueueY.AllocTensor<float>();\n"
+            "    Exp(y, x, n);\n    DataCopy(yGm[i * n], y, n);   // y is never freed\n}",
+    instead="for (int i = 0; i < tileNum; i++) {\n    LocalTensor<float> y = outQueueY.AllocTensor<float>();\n"
+            "    ...\n    outQueueY.EnQue(y);\n    y = outQueueY.DeQue<float>();\n    DataCopy(yGm[i * n], y, n);\n"
+            "    outQueueY.FreeTensor(y);\n}",
+)
+def alloc_leak_per_iteration(ctx: CheckContext) -> None:
+    _report(ctx, "ASC207")
+
+
+@rule(
+    "ASC208", "buffers-per-position", "queue",
+    summary="The TQue buffers of one TPosition (sum of InitBuffer num over the queues at that position) exceed "
+            "the chip's limit (8, or 4 on Ascend 910).",
+    why="Every queue buffer holds a hardware event id of its position's pipe pair, and there are only 8 "
+        "(4 on 910). The CPU-debug build aborts with 'max buffer number in same queue position is 8'; on the "
+        "NPU the kernel hangs.",
+    example="pipe.InitBuffer(inQueueX, 4, len);   // VECIN: 4\npipe.InitBuffer(inQueueY, 4, len);   // 8\n"
+            "pipe.InitBuffer(inQueueZ, 2, len);   // 10 > 8",
+    instead="pipe.InitBuffer(inQueueX, 2, len);\npipe.InitBuffer(inQueueY, 2, len);\n"
+            "pipe.InitBuffer(inQueueZ, 2, len);   // 6 VECIN buffers",
+)
+def buffers_per_position(ctx: CheckContext) -> None:
+    _report(ctx, "ASC208")
+
+
+@rule(
+    "ASC209", "buffers-total", "queue",
+    summary="More than 64 buffers over all InitBuffer calls of a TPipe (queue buffers plus one per TBuf).",
+    why="The TPipe keeps a fixed table of 64 buffer descriptors; InitBuffer beyond it writes past the table "
+        "(the CPU-debug build aborts, the NPU corrupts the pipe state).",
+    example="for (int i = 0; i < 33; i++) pipe.InitBuffer(tmp[i], 2, 256);   // 66 buffers",
+    instead="pipe.InitBuffer(tmpAll, 2 * 33 * 256);   // one TBuf, sliced with GetWithOffset",
+)
+def buffers_total(ctx: CheckContext) -> None:
+    _report(ctx, "ASC209")
+
+
+@rule(
+    "ASC210", "tque-on-veccalc", "queue",
+    summary="A TQue declared on TPosition::VECCALC.",
+    why="VECCALC is scratch memory used by the vector unit alone: no pipe hands data to another through it, "
+        "so there is no queue event for it and TQue<VECCALC> is rejected by the library (static assertion / "
+        "CPU-debug abort). Scratch buffers are TBuf<VECCALC>.",
+    example="TQue<TPosition::VECCALC, 1> tmpQueue;",
+    instead="TBuf<TPosition::VECCALC> tmpBuf;\npipe.InitBuffer(tmpBuf, len);\n"
+            "LocalTensor<float> tmp = tmpBuf.Get<float>();",
+)
+def tque_on_veccalc(ctx: CheckContext) -> None:
+    seen: set[object] = set()
+    for op in ctx.module.walk():
+        if isinstance(op, asc.TQueOp):
+            t = op.result.type
+            if isinstance(t, asc.TQueType) and t.position.data == "VECCALC" and location_key(op) not in seen:
+                seen.add(location_key(op))
+                ctx.report(op, f"TQue '{op.var_name.data}' is on VECCALC; queues move data between pipes, "
+                               f"scratch memory is a TBuf<TPosition::VECCALC>")
+
+
+@rule(
+    "ASC211", "multiple-tpipes", "queue",
+    summary="A second TPipe is created while another one is alive in the same kernel.",
+    why="A TPipe owns the core's local memory and its event ids from address 0 on; two live pipes hand out "
+        "overlapping buffers and the same event ids, so queues of one corrupt the other. A kernel has exactly "
+        "one TPipe (pass it by pointer to the classes that need it).",
+    example="TPipe pipe;\nKernelAdd op;   // class KernelAdd { TPipe pipe; ... } : a second pipe",
+    instead="TPipe pipe;\nKernelAdd op;\nop.Init(x, y, z, &pipe);   // the class keeps a TPipe*",
+)
+def multiple_tpipes(ctx: CheckContext) -> None:
+    _report(ctx, "ASC211")
+
+
+@rule(
+    "ASC212", "init-buffer-twice", "queue",
+    summary="InitBuffer is called a second time for the same TQue or TBuf on a path, with no pipe Reset between.",
+    why="Each InitBuffer carves new memory from the pipe: the first buffers stay allocated and unreachable (the "
+        "local-memory budget is spent twice) and the queue's state starts over, dropping tensors in flight.",
+    example="pipe.InitBuffer(inQueueX, 2, len);\n...\npipe.InitBuffer(inQueueX, 2, len);",
+    instead="pipe.InitBuffer(inQueueX, 2, len);   // once; call pipe.Reset() first to re-plan the memory",
+    severity=Severity.WARNING,
+)
+def init_buffer_twice(ctx: CheckContext) -> None:
+    _report(ctx, "ASC212")
