@@ -38,6 +38,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
+from ascendir.lower.astwalk import walk
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import Reporter
 from ascendir.lower.scope import ClassInfo, Scope
@@ -2096,52 +2097,11 @@ class FunctionLowerer:
 
 
 def _walk(node: object) -> Iterator[A.Node]:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, A.Node):
-            yield n
-            for slot in _slots(type(n)):
-                child = getattr(n, slot, None)
-                if isinstance(child, A.Node):
-                    stack.append(child)
-                elif isinstance(child, list):
-                    stack.extend(c for c in child if isinstance(c, A.Node))
-        elif isinstance(n, list):
-            stack.extend(n)
-
-
-_SLOT_CACHE: dict[type, tuple[str, ...]] = {}
-
-
-def _slots(cls: type) -> tuple[str, ...]:
-    hit = _SLOT_CACHE.get(cls)
-    if hit is None:
-        names: list[str] = []
-        for klass in cls.__mro__:
-            for s in getattr(klass, "__slots__", ()):
-                if s != "span" and s not in names:
-                    names.append(s)
-        hit = _SLOT_CACHE[cls] = tuple(names)
-    return hit
+    return walk(node)
 
 
 def _walk_no_nested_loops(node: A.Node, in_loop_kinds: tuple[type, ...]) -> Iterator[A.Node]:
-    stack: list[object] = [node]
-    first = True
-    while stack:
-        n = stack.pop()
-        if isinstance(n, A.Node):
-            if not first and isinstance(n, in_loop_kinds):
-                continue
-            first = False
-            yield n
-            for slot in _slots(type(n)):
-                child = getattr(n, slot, None)
-                if isinstance(child, A.Node):
-                    stack.append(child)
-                elif isinstance(child, list):
-                    stack.extend(c for c in child if isinstance(c, A.Node))
+    return walk(node, in_loop_kinds)
 
 
 _LOOPS = (A.For, A.While, A.DoWhile, A.RangeFor)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ascendir.lower.astwalk import walk
 from frontend import ast as A
 
 
@@ -145,33 +146,9 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
     return info
 
 
-_SLOTS: dict[type, tuple[str, ...]] = {}
-
-
-def _child_slots(cls: type) -> tuple[str, ...]:
-    hit = _SLOTS.get(cls)
-    if hit is None:
-        hit = _SLOTS[cls] = tuple(dict.fromkeys(
-            slot for klass in cls.__mro__ for slot in getattr(klass, "__slots__", ()) if slot != "span"))
-    return hit
-
-
 def _launches_in(body: A.Node) -> list[A.KernelLaunch]:
     """Kernel launches inside a (host) function body: `k<half><<<n, nullptr, stream>>>(...)`."""
-    found: list[A.KernelLaunch] = []
-    stack: list[object] = [body]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, A.Node):
-            if isinstance(n, A.KernelLaunch):
-                found.append(n)
-            for slot in _child_slots(type(n)):
-                child = getattr(n, slot, None)
-                if isinstance(child, A.Node | list):
-                    stack.append(child)
-        elif isinstance(n, list):
-            stack.extend(n)
-    return found
+    return [n for n in walk(body) if isinstance(n, A.KernelLaunch)]
 
 
 def _collect_function(scope: Scope, d: A.FunctionDecl, template: list[A.TemplateParam] | None) -> None:
