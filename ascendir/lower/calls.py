@@ -72,10 +72,12 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
             return lw.inline_function(_by_arity(methods, len(args), e, name), args, None, e)
     # a call inside a class body to a method of the same class
     this = lw.frame.this
-    if this is not None and len(parts) == 1 and name in this.info.methods:
+    found = this.find_method(name) if this is not None and len(parts) == 1 else None
+    if found is not None:
+        owner, methods = found
         args = _lower_args(lw, e.args)
-        fn = _by_arity(this.info.methods[name], len(args), e, name)
-        return lw.inline_function(fn, args, this, e, _explicit_types(lw, fn, targs, args))
+        fn = _by_arity(methods, len(args), e, name)
+        return lw.inline_function(fn, args, owner, e, _explicit_types(lw, fn, targs, args))
     if len(parts) == 1:
         local = lw.lookup(name)
         if local is not None:
@@ -367,12 +369,13 @@ def _method_call(lw: FunctionLowerer, e: A.Call, callee: A.Member, expected: CTy
         recv = Val(recv.ctype.pointee, recv.ssa, obj=recv.obj)  # `pipe->InitBuffer(...)`: objects, not memory
     inst = recv.obj if isinstance(recv.obj, Instance) else None
     if inst is not None:
-        methods = inst.info.methods.get(name)
-        if not methods:
+        found = inst.find_method(name)
+        if found is None:
             raise Unsupported(f"'{inst.info.name}' has no method '{name}'", e)
+        owner, methods = found
         args = _lower_args(lw, e.args)
         fn = _by_arity(methods, len(args), e, name)
-        return lw.inline_function(fn, args, inst, e, _explicit_types(lw, fn, targs, args))
+        return lw.inline_function(fn, args, owner, e, _explicit_types(lw, fn, targs, args))
     t = recv.ctype
     if isinstance(t, C.ObjectT) and t.name.startswith("LocalMemAllocator") and name == "Alloc":
         return _local_alloc(lw, e, recv, targs, expected)

@@ -871,6 +871,13 @@ class FunctionLowerer:
         frame = Frame(info.name, [{}], inst, dict(types), set())
         self.frames.append(frame)
         try:
+            for base_ref in info.decl.bases:  # base parts first: the derived class may shadow their members
+                base_t = self.resolve_type(base_ref)
+                if isinstance(base_t, C.ClassT) and base_t.name in self.scope.classes and base_t.name != info.name:
+                    base = self.instantiate(base_t, name, node)
+                    inst.members.update(base.members)
+                    base.members = inst.members  # one object: base methods see the derived object's state
+                    inst.bases.append(base)
             for vd, d in info.fields:
                 self._last_node = d
                 ft = self.resolve_type(d.type, d)

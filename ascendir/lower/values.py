@@ -43,6 +43,19 @@ class Instance:
     types: dict[str, object]  # template bindings: type parameters -> CType, value parameters -> int
     members: dict[str, Binding] = field(default_factory=dict)
     name: str = ""
+    bases: list[Instance] = field(default_factory=list)  # base-class parts, sharing `members`
+
+    def find_method(self, name: str) -> tuple[Instance, list[object]] | None:
+        """The methods called `name`, from this class or the nearest base that declares them, with the
+        instance part (and template bindings) they run on."""
+        methods = self.info.methods.get(name)
+        if methods:
+            return self, list(methods)
+        for base in self.bases:
+            found = base.find_method(name)
+            if found is not None:
+                return found
+        return None
 
 
 Binding = Val | Cell | Instance

@@ -249,3 +249,37 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling) {
     assert lower_program(program).diagnostics == []
     without_include = lower(source.replace('#include "my_constants.h"\n', ""))
     assert [d.code for d in without_include.diagnostics] == ["ASC102"]
+
+
+def test_base_class_members_and_methods_are_part_of_the_object() -> None:
+    r = lower(HEADER + """
+template <typename T>
+class Base {
+public:
+    __aicore__ inline void InitBase(GM_ADDR x, uint32_t n) { xGm.SetGlobalBuffer((__gm__ T *)x, n); len = n; }
+protected:
+    TPipe pipe;
+    GlobalTensor<T> xGm;
+    uint32_t len = 0;
+};
+template <typename T>
+class Derived : public Base<T> {
+public:
+    __aicore__ inline void Init(GM_ADDR x) { this->InitBase(x, 1024); this->pipe.InitBuffer(q, 2, this->len * sizeof(T)); }
+    __aicore__ inline void Process() {
+        LocalTensor<T> t = q.template AllocTensor<T>();
+        DataCopy(t, this->xGm, 64);
+        q.FreeTensor(t);
+    }
+private:
+    TQue<TPosition::VECIN, 2> q;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling) { Derived<float> op; op.Init(x); op.Process(); }
+""")
+    assert r.diagnostics == []
+    (pipe,) = ops_of(r, asc.TPipeOp)
+    (init,) = ops_of(r, asc.InitBufferOp)
+    assert init.pipe is pipe.result  # the derived method reaches the base's pipe
+    (copy,) = ops_of(r, asc.DataCopyOp)
+    (g,) = ops_of(r, asc.GlobalTensorOp)
+    assert copy.args[1] is g.result and str(g.result.type) == "!ascendc.global_tensor<f32>"
