@@ -474,6 +474,18 @@ class LocalAllocOp(IRDLOperation):
             raise VerifyException("local_alloc needs a LocalMemAllocator")
 
 
+@irdl_op_definition
+class LocalTensorAtOp(IRDLOperation):
+    """`LocalTensor<T> t(TPosition::VECIN, addr, count)`: a tensor placed by hand at a byte address of
+    its position's memory (no pipe, queue or allocator behind it)."""
+
+    name = "ascendc.local_tensor_at"
+    address = operand_def()
+    count = operand_def()
+    result = result_def(LocalTensorType)
+    assembly_format = "$address `count` $count attr-dict `:` type($address) `,` type($count) `->` type($result)"
+
+
 def _check_same_position(container: Attribute, tensor: Attribute, api: str) -> None:
     assert isinstance(container, TQueType | TBufType) and isinstance(tensor, LocalTensorType)
     if UNKNOWN_POSITION not in (container.position.data, tensor.position.data) and (
@@ -853,7 +865,7 @@ ASCENDC = Dialect(
     "ascendc",
     [
         KernelOp, ReturnOp, TPipeOp, TQueOp, TBufOp, GlobalTensorOp, InitBufferOp, AllocTensorOp,
-        FreeTensorOp, EnQueOp, DeQueOp, TBufGetOp, LocalAllocOp, SetGlobalBufferOp, SubTensorOp, GetValueOp, SetValueOp,
+        FreeTensorOp, EnQueOp, DeQueOp, TBufGetOp, LocalAllocOp, LocalTensorAtOp, SetGlobalBufferOp, SubTensorOp, GetValueOp, SetValueOp,
         ReinterpretCastOp, GmPtrOffsetOp, GmPtrCastOp, GmLoadOp, GmStoreOp, GetTilingDataOp, TilingFieldOp,
         TilingKeyIsOp, CoreIsOp, EnumConstantOp, StructInitOp, StructGetOp, StructSetOp, MatmulObjectOp, ObjectOp,
         OpaqueCallOp, UndefOp, *FAMILY_OPS.values(),

@@ -2071,6 +2071,15 @@ class FunctionLowerer:
             return Val(t, obj=[self.expr(i) for i in items])
         if isinstance(t, C.LocalTensorT | C.GlobalTensorT) and not items:
             return Val(t, self.undef(t, node))
+        if isinstance(t, C.LocalTensorT) and len(items) == 3:  # LocalTensor<T>(TPosition::X, addr, count)
+            pos = self.expr(items[0])
+            position = str(pos.const) if isinstance(pos.ctype, C.EnumT) and pos.const in asc.POSITIONS else "?"
+            placed = C.LocalTensorT(t.elem, position)
+            addr = self.convert(self.expr(items[1]), C.U32, node)
+            count = self.convert(self.expr(items[2]), C.U32, node)
+            op = asc.LocalTensorAtOp.create(operands=[self.ssa(addr, node), self.ssa(count, node)],
+                                            result_types=[C.ir_type(placed)])
+            return Val(placed, self.emit(op, node).results[0])
         if isinstance(t, C.ClassT):
             inst = self.instantiate(t, "", node, [self.expr(i) for i in items])
             return Val(t, obj=inst)
