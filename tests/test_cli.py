@@ -75,3 +75,46 @@ def test_umbrella_and_opt_commands() -> None:
     assert "rust_sim 0.1.0" in CliRunner().invoke(umbrella, ["version"]).output
     assert CliRunner().invoke(umbrella, ["check", str(ROOT / "examples")]).exit_code == 0
     assert CliRunner().invoke(opt, ["x.cpp"]).exit_code == 2
+
+
+REPEAT = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 65536);
+    LocalTensor<float> t = b.Get<float>();
+    Add(t, t, t, 64, 300, {1, 1, 1, 8, 8, 8});
+}
+"""
+
+
+def test_rules_run_and_select_ignore_config_and_inline_comments_filter_them(tmp_path: Path) -> None:
+    src = tmp_path / "k.cpp"
+    src.write_text(REPEAT)
+    result = CliRunner().invoke(check, [str(src)])
+    assert result.exit_code == 1 and "[ASC501]" in result.output
+    assert CliRunner().invoke(check, ["--ignore", "ASC5", str(src)]).exit_code == 0
+    assert CliRunner().invoke(check, ["--select", "ASC2,ASC3", str(src)]).exit_code == 0
+    (tmp_path / "pyproject.toml").write_text('[tool.ascendc-check]\nignore = ["ASC501"]\n')
+    assert CliRunner().invoke(check, [str(src)]).exit_code == 0
+    (tmp_path / "pyproject.toml").unlink()
+    src.write_text(REPEAT.replace("8, 8, 8});", "8, 8, 8});  // ascendc-check: ignore[ASC501]"))
+    assert CliRunner().invoke(check, [str(src)]).exit_code == 0
+
+
+def test_sarif_output_and_rule_pages(tmp_path: Path) -> None:
+    import json
+
+    src = tmp_path / "k.cpp"
+    src.write_text(REPEAT)
+    result = CliRunner().invoke(check, ["--format", "sarif", str(src)])
+    sarif = json.loads(result.stdout)
+    (finding,) = sarif["runs"][0]["results"]
+    assert finding["ruleId"] == "ASC501" and finding["locations"][0]["physicalLocation"]["region"]["startLine"] == 8
+    page = CliRunner().invoke(check, ["rule", "ASC501"])
+    assert page.exit_code == 0 and "## Why is this bad?" in page.output and "## Use instead" in page.output
+    listing = CliRunner().invoke(check, ["rules"]).output
+    assert "ASC201" in listing and "ASC501" in listing and "ASC801" in listing
+    assert CliRunner().invoke(check, ["rule", "ASC999999"]).exit_code == 2
+    assert CliRunner().invoke(check, ["--chip", "910C", str(src)]).exit_code == 2
