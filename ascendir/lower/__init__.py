@@ -60,13 +60,17 @@ def lower_program(program: Program, options: LoweringOptions | None = None) -> L
     options = options or LoweringOptions()
     missing_includes = any(d.code == MISSING_INCLUDE for u in program.units for d in u.diagnostics)
     reporter = Reporter(names_incomplete=missing_includes)
-    kernel_units = [u for u in program.units if u.unit.role in ("kernel", "header")]
-    all_units = [u.ast for u in program.units]
-    scope = collect([u.ast for u in kernel_units])
+    by_role: dict[str, list[A.TranslationUnit]] = {"kernel": [], "host": [], "other": []}
+    for u in program.units:
+        group = "kernel" if u.unit.role in ("kernel", "header") else "host" if u.unit.role in (
+            "host", "tiling_header") else "other"
+        by_role[group].append(u.ast)
+    scope = collect(by_role["kernel"])
+    host_scope = collect(by_role["host"])
     # tiling layouts may live in host headers the kernel never includes (the build generates the glue)
-    for name, ts in collect(all_units).tiling_structs.items():
-        scope.tiling_structs.setdefault(name, ts)
-    host_scope = collect([u.ast for u in program.units if u.unit.role in ("host", "tiling_header")])
+    for other in (host_scope, collect(by_role["other"])):
+        for name, ts in other.tiling_structs.items():
+            scope.tiling_structs.setdefault(name, ts)
     dtypes = dict(options.dtypes) or dtype_bindings(program)
     opts = LoweringOptions(options.chip, dtypes, options.tiling_struct or _tiling_struct(scope, host_scope))
     catalog = CatalogView.get()
@@ -79,7 +83,7 @@ def lower_program(program: Program, options: LoweringOptions | None = None) -> L
         try:
             kernel = lower_kernel(lowerer, fn, template)
         except Unsupported as exc:  # outside any statement (a kernel parameter, a template argument)
-            reporter.unsupported(str(exc), exc.node)
+            reporter.failed(exc)
             continue
         except KernelTooLarge as exc:
             reporter.add(warning(NOT_MODELLED, f"kernel '{fn.name.parts[-1].name}' is too large to check: {exc}",

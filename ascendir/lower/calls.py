@@ -8,12 +8,12 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntAttr, IntegerAttr, StringAttr, i32
+from xdsl.dialects.builtin import DenseArrayBase, IntAttr, IntegerAttr, StringAttr, i32
 from xdsl.ir import Attribute, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
-from ascendir.lower.ctypes import CType, Scalar
+from ascendir.lower.ctypes import CType, Scalar, const_fits
 from ascendir.lower.function import _TRANSPARENT_NAMESPACES, Unsupported
 from ascendir.lower.values import Cell, Instance, Val
 from frontend import ast as A
@@ -605,7 +605,7 @@ def api_call(lw: FunctionLowerer, e: A.Call, name: str, receiver: str | None, re
     for i, a in enumerate(args):
         a = lw.tiling_argument(a, e)
         want = resolution.scalar_param_type(i)
-        if want is not None and isinstance(a.ctype, Scalar) and _fits(a, want):
+        if want is not None and isinstance(a.ctype, Scalar) and const_fits(a.const, want):
             # (a constant that does not fit keeps the value as written: that is what checks need to see)
             a = lw.convert(a, want, e)
         if a.ssa is None and a.const is None and isinstance(a.obj, tuple) and a.obj[0] == "type":
@@ -626,15 +626,6 @@ def api_call(lw: FunctionLowerer, e: A.Call, name: str, receiver: str | None, re
     if result_t is None or isinstance(result_t, C.VoidT):
         return Val(C.VoidT())
     return Val(result_t, op.results[0])
-
-
-def _fits(v: Val, t: Scalar) -> bool:
-    if not isinstance(v.const, int | float) or t.is_float or t.kind == "bool":
-        return True
-    if isinstance(v.const, float):
-        return True
-    low, high = (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.kind == "int" else (0, (1 << t.bits) - 1)
-    return low <= v.const <= high
 
 
 def _arg_info(v: Val) -> object:
@@ -691,8 +682,4 @@ def _targ_attr(v: object) -> Attribute:
     return StringAttr(str(v))
 
 
-def lower_array_attr(values: Sequence[Attribute]) -> ArrayAttr:
-    return ArrayAttr(list(values))
-
-
-__all__ = ["Cell", "api_call", "lower_call"]
+__all__ = ["api_call", "lower_call"]

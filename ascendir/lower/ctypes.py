@@ -222,8 +222,13 @@ def scalar_named(name: str) -> Scalar | None:
     return Scalar(name) if name in SCALARS else None
 
 
-def is_arith(t: object) -> bool:
-    return isinstance(t, Scalar | EnumT)
+def const_fits(value: object, t: Scalar) -> bool:
+    """Whether an integer constant converts to integer type `t` without changing its value (anything else
+    converts as C says and counts as fitting)."""
+    if not isinstance(value, int) or isinstance(value, bool) or t.is_float or t.kind == "bool":
+        return True
+    low, high = (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.kind == "int" else (0, (1 << t.bits) - 1)
+    return low <= value <= high
 
 
 def promote(t: Scalar) -> Scalar:

@@ -63,13 +63,16 @@ class Reporter:
             return
         self.add(error(UNKNOWN_TYPE, f"unknown type name '{name}'", span_of(node)))
 
+    def failed(self, exc: Exception) -> None:
+        """Reports why a statement could not be lowered (an `Unsupported`, or its `Undeclared` kind)."""
+        name = getattr(exc, "name", None)
+        node = exc.node  # type: ignore[attr-defined]
+        if isinstance(name, str):
+            self.undeclared(name, node)
+        else:
+            self.unsupported(str(exc), node)
+
     def unsupported(self, message: str, node: A.Node) -> None:
-        if message.startswith("use of undeclared identifier"):
-            if self.names_incomplete:
-                self.suppressed += 1
-            else:
-                self.add(error(UNDECLARED, message, span_of(node)))
-            return
         self.add(warning(NOT_MODELLED, f"{message}; later checks of this function are incomplete", span_of(node)))
 
     def no_instantiation(self, kernel: str, node: A.Node) -> None:

@@ -38,6 +38,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
+from ascendir.lower.ctypes import const_fits
 from ascendir.lower.astwalk import walk
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import Reporter
@@ -91,6 +92,14 @@ class Unsupported(Exception):
         self.node = node
 
 
+class Undeclared(Unsupported):
+    """A name nothing declares: the compiler's error, not a gap of the lowering."""
+
+    def __init__(self, name: str, node: A.Node) -> None:
+        super().__init__(f"use of undeclared identifier '{name}'", node)
+        self.name = name
+
+
 @dataclass
 class Frame:
     """One inlined function (or the kernel): its scopes, `this`, template bindings and exit flags."""
@@ -115,7 +124,6 @@ class FunctionLowerer:
         self.builder = Builder(InsertPoint.at_end(Block()))  # scratch, until a kernel body is being built
         self.frames: list[Frame] = []
         self._loc_cache: dict[tuple[str, int, int], FileLineColLoc] = {}
-        self._assigned_cache: dict[int, set[str]] = {}
         self._tiling_values: dict[SSAValue, SSAValue] = {}
         self.kernel_type = "default"
         self.op_count = 0
@@ -636,7 +644,7 @@ class FunctionLowerer:
         try:
             cond = self.condition(st.cond)
         except Unsupported as exc:
-            self.report.unsupported(str(exc), exc.node)
+            self.report.failed(exc)
             self.lower_stmts(rest, top=top)  # the guarded branch is lost; the rest of the function is not
             return
         if cond.const is not None:
@@ -692,7 +700,7 @@ class FunctionLowerer:
         try:
             self._lower_stmt(st)
         except Unsupported as exc:
-            self.report.unsupported(str(exc), exc.node)
+            self.report.failed(exc)
 
     def _lower_stmt(self, st: A.Node) -> None:
         if isinstance(st, A.Compound):
@@ -741,7 +749,7 @@ class FunctionLowerer:
                 init = self._declarator_init(d, t)
             except Unsupported as exc:
                 # report it, and declare the name anyway so its uses do not cascade into more errors
-                self.report.unsupported(str(exc), exc.node)
+                self.report.failed(exc)
                 if isinstance(t, C.UnknownT | C.VoidT):
                     self.bind(d.name, Val(t))
                 elif d.name in self.frame.assigned and isinstance(t, Scalar | C.LocalTensorT | C.StructT | C.TilingT):
@@ -1065,7 +1073,7 @@ class FunctionLowerer:
 
     def lower_loop_body(self, body: A.Node) -> None:
         flags = self.frame.loop_flags[-1]
-        if _contains_continue(body) and not _only_tail_continue(body):
+        if _contains_continue(body):
             flags[ExitKind.CONTINUE] = self.new_cell(C.BOOL, "continue_flag", body, Val(C.BOOL, const=0))
         self.frame.scopes.append({})
         try:
@@ -1313,7 +1321,7 @@ class FunctionLowerer:
         t = self.named_type(name, parts[-1].template_args if parts else None)
         if not isinstance(t, C.UnknownT):
             return Val(t, obj=("type", t))
-        raise Unsupported(f"use of undeclared identifier '{e.qname.parts[-1].name if not parts else qualified}'", e)
+        raise Undeclared(e.qname.parts[-1].name if not parts else qualified, e)
 
     def _type_trait(self, parts: Sequence[A.NamePart]) -> Val | None:
         """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` fold to constants."""
@@ -2060,7 +2068,7 @@ class FunctionLowerer:
                 if isinstance(t, C.StructT):
                     ft = self.catalog.struct_field_type(t.name, fname)  # type: ignore[attr-defined]
                     fs = C.scalar_named(ft) if ft else None
-                    if fs is not None and _const_fits(v, fs):  # out-of-range constants stay as written
+                    if fs is not None and const_fits(v.const, fs):  # out-of-range constants stay as written
                         v = self.convert(v, fs, node)
                 fields.append(fname)
                 values.append(self.ssa(v, node))
@@ -2156,10 +2164,6 @@ def _contains_continue(body: A.Node) -> bool:
     return any(isinstance(n, A.Continue) for n in _walk_no_nested_loops(body, _LOOPS))
 
 
-def _only_tail_continue(body: A.Node) -> bool:
-    return False
-
-
 _EXITS_CACHE: dict[int, tuple[A.Node, set[str]]] = {}
 
 
@@ -2234,13 +2238,6 @@ def _fast(cls: type[Operation], operands: list[SSAValue], result_type: Attribute
 def _load(ref: SSAValue, indices: Sequence[SSAValue]) -> Operation:
     # Op.create skips the IRDL constructor's checks (3-4x faster); the module is verified afterwards.
     return memref.LoadOp.create(operands=[ref, *indices], result_types=[ref.type.element_type])  # type: ignore[attr-defined]
-
-
-def _const_fits(v: Val, t: Scalar) -> bool:
-    if not isinstance(v.const, int) or isinstance(v.const, bool) or t.is_float or t.kind == "bool":
-        return True
-    low, high = (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.kind == "int" else (0, (1 << t.bits) - 1)
-    return low <= v.const <= high
 
 
 def _erase_ops(block: Block) -> None:
@@ -2380,5 +2377,3 @@ def _fold(op: str, x: float, y: float, t: Scalar) -> int | float | None:
         return None
     return _wrap(r, t)
 
-
-Callback = Callable[..., Val]

@@ -259,7 +259,7 @@ class HostLowerer(FunctionLowerer):
         except HostError:
             pass
         except Unsupported as exc:  # the final `return expr` could not be lowered
-            self.report.unsupported(str(exc), exc.node)
+            self.report.failed(exc)
         if status is None or not isinstance(status.ctype, Scalar):
             # no status could be computed: report failure, the diagnostics above say why
             status = Val(C.U32, const=hd.GRAPH_FAILED if status is None else hd.GRAPH_SUCCESS)
@@ -304,7 +304,7 @@ class HostLowerer(FunctionLowerer):
             return super().condition(e)
         except (Unsupported, HostError) as exc:
             if isinstance(exc, Unsupported):
-                self.report.unsupported(str(exc), exc.node)
+                self.report.failed(exc)
             return Val(C.BOOL, const=0)
 
     def new_cell(self, t: CType, name: str, node: A.Node, init: Val | None = None) -> Cell:
@@ -379,7 +379,7 @@ class HostLowerer(FunctionLowerer):
             # declare the name as poison: its uses are left out with a note, instead of running on an
             # undefined value (which the evaluator cannot run) or cascading into undeclared identifiers
             if isinstance(exc, Unsupported):
-                self.report.unsupported(str(exc), exc.node)
+                self.report.failed(exc)
             return Val(HostT("poison", d.name))
 
     def bind_local(self, name: str, t: CType, init: Val | None, d: A.Node, st: A.Node, is_ref: bool = False) -> None:
