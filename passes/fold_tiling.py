@@ -19,6 +19,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
 from ascendir.dialects import ascendc as asc
+from ascendir.lower.ctypes import signless_value
 
 TilingValue = int | float | list[int | float]
 
@@ -60,13 +61,7 @@ class FoldTilingPass(ModulePass):
 
 def _replace_with_constant(op: Operation, value: float, t: Attribute) -> None:
     if isinstance(t, IntegerType):
-        bits = t.width.data
-        v = int(value) & ((1 << bits) - 1)
-        if bits > 1 and v >= 1 << (bits - 1):
-            v -= 1 << bits
-        if bits == 1:
-            v = -1 if v else 0
-        const = arith.ConstantOp(IntegerAttr(v, t))
+        const = arith.ConstantOp(IntegerAttr(signless_value(int(value), t.width.data), t))
     else:
         const = arith.ConstantOp(FloatAttr(float(value), t))  # type: ignore[arg-type]
     const.location = op.location

@@ -222,6 +222,14 @@ def scalar_named(name: str) -> Scalar | None:
     return Scalar(name) if name in SCALARS else None
 
 
+def signless_value(value: int, bits: int) -> int:
+    """`value` as the signed payload of an `arith.constant` of type i<bits> (C wrap-around; i1 true is -1)."""
+    v = int(value) & ((1 << bits) - 1)
+    if bits == 1:
+        return -1 if v else 0
+    return v - (1 << bits) if v >= 1 << (bits - 1) else v
+
+
 def const_fits(value: object, t: Scalar) -> bool:
     """Whether an integer constant converts to integer type `t` without changing its value (anything else
     converts as C says and counts as fitting)."""

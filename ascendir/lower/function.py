@@ -207,12 +207,7 @@ class FunctionLowerer:
                 number = float("inf") if number > 0 else float("-inf")  # what the conversion to T gives
             op = arith.ConstantOp.create(properties={"value": _float_attr(number, ir_t)}, result_types=[ir_t])
         else:
-            bits = t.bits
-            v = int(value) & ((1 << bits) - 1)
-            if v >= 1 << (bits - 1) and bits > 1:
-                v -= 1 << bits
-            if bits == 1:
-                v = -1 if v else 0
+            v = C.signless_value(int(value), t.bits)
             op = arith.ConstantOp.create(properties={"value": _int_attr(v, ir_t)}, result_types=[ir_t])
         return self.emit(op, node).results[0]
 
