@@ -47,7 +47,7 @@ from xdsl.interpreters.memref import MemRefFunctions
 from xdsl.interpreters.scf import ScfFunctions
 from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.interpreters.utils.ptr import TypedPtr
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import SymbolTable
 from xdsl.utils.comparisons import to_signed, to_unsigned
 
@@ -105,6 +105,12 @@ class TilingResult:
     fields: dict[str, FieldValue]
     diagnostics: list[str]
     struct_name: str | None = None
+    # the op evaluation stopped at when the function failed (raised, or returned a failure status)
+    failure_op: Operation | None = None
+
+    @property
+    def succeeded(self) -> bool:
+        return self.status == GRAPH_SUCCESS and self.failure_op is None
 
 
 @dataclass(frozen=True)
@@ -894,10 +900,15 @@ class _StepCounter(Interpreter.Listener):
     budget: int
     steps: int = 0
     current: Operation | None = None
+    # the cell the function's result is returned from, and the last store into it (the `return` that ran)
+    result_cell: SSAValue | None = None
+    last_result_store: Operation | None = None
 
     def will_interpret_op(self, op: Operation, args: PythonValues) -> None:
         self.steps += 1
         self.current = op
+        if self.result_cell is not None and isinstance(op, memref.StoreOp) and op.memref is self.result_cell:
+            self.last_result_store = op
         if self.steps > self.budget:
             raise StepBudgetExhausted()
 
@@ -943,6 +954,7 @@ def evaluate_tiling(
     chip, diagnostics = resolve_chip(inputs.chip)
     state = TilingContextState(inputs=inputs, chip=chip, func_name=func_name)
     status: int | None = None
+    failure_op: Operation | None = None
 
     target = SymbolTable.lookup_symbol(module, func_name)
     if not isinstance(target, func.FuncOp):
@@ -954,33 +966,51 @@ def evaluate_tiling(
         diagnostics.append(f"{func_name} must take one !host.tiling_context, it takes ({shown})")
         return _result(state, status, diagnostics)
 
-    counter = _StepCounter(budget=step_budget)
+    counter = _StepCounter(budget=step_budget, result_cell=_result_cell(target))
     interpreter = _make_interpreter(module, counter)
     interpreter.set_data(HostFunctions, _STATE_KEY, state)
     try:
         returned = interpreter.call_op(target, (state,))
     except StepBudgetExhausted:
+        failure_op = counter.current
         diagnostics.append(
             f"interpreter step budget exhausted after {step_budget} ops{_where(counter.current)}; "
             "does a loop never end?"
         )
     except HostEvalError as error:
+        failure_op = counter.current
         diagnostics.append(f"{error}{_where(counter.current)}")
     except RecursionError:
+        failure_op = counter.current
         diagnostics.append(f"{func_name} recursed too deeply{_where(counter.current)}")
     except Exception as error:  # noqa: BLE001 - evaluation must not raise, whatever an op implementation does
+        failure_op = counter.current
         diagnostics.append(
             f"cannot evaluate {func_name}: {type(error).__name__}: {error}{_where(counter.current)}"
         )
     else:
         status = _status(returned, target)
         if status == GRAPH_FAILED:
+            failure_op = counter.last_result_store or counter.current  # the return that gave up
             diagnostics.append(f"{func_name} returned ge::GRAPH_FAILED")
         elif status is not None and status != GRAPH_SUCCESS:
+            failure_op = counter.last_result_store or counter.current
             diagnostics.append(f"{func_name} returned failure status {status}")
         elif state.block_dim is None:
             diagnostics.append(f"{func_name} succeeded without calling SetBlockDim")
-    return _result(state, status, diagnostics)
+    result = _result(state, status, diagnostics)
+    result.failure_op = failure_op
+    return result
+
+
+def _result_cell(target: func.FuncOp) -> SSAValue | None:
+    """The memref cell the function's value is returned from (`return` statements store into it)."""
+    last = target.body.blocks.last.last_op if target.body.blocks else None
+    if isinstance(last, func.ReturnOp) and last.operands:
+        loaded = last.operands[0].owner
+        if isinstance(loaded, memref.LoadOp):
+            return loaded.memref
+    return None
 
 
 def _status(returned: PythonValues, target: func.FuncOp) -> int | None:

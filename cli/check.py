@@ -76,9 +76,17 @@ def load_config(start: str) -> dict[str, Any]:
 @click.option("-D", "--define", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro.")
 @click.option("-U", "--undefine", "undefines", multiple=True, metavar="NAME", help="Undefine a macro.")
 @click.option("--no-spans", is_flag=True, help="With --dump-ast: leave source positions out.")
+@click.option("--shape", "shapes", multiple=True, metavar="[NAME=]8,2048:float16",
+              help="A concrete input tensor (op order, or by input name): the host tiling function runs on the "
+                   "shapes and the rules see its values.")
+@click.option("--attr", "attrs", multiple=True, metavar="VALUE", help="An op attribute, in op order (with --shape).")
+@click.option("--test-case", "test_case", type=click.Path(), default=None, metavar="FILE",
+              help="Shapes from a test case file: a MultiKernelBench reference program (get_inputs, read "
+                   "without running it) or a JSON list of inputs.")
 def main(paths: tuple[str, ...], fmt: str | None, input_format: str | None, output_format: str | None,
          chip: str | None, select: tuple[str, ...], ignore: tuple[str, ...], dump_ast: bool,
-         defines: tuple[str, ...], undefines: tuple[str, ...], no_spans: bool) -> None:
+         defines: tuple[str, ...], undefines: tuple[str, ...], no_spans: bool, shapes: tuple[str, ...],
+         attrs: tuple[str, ...], test_case: str | None) -> None:
     """Check AscendC kernels, op projects and benchmark answers."""
     if not paths:
         raise click.UsageError("give at least one file or folder to check (or: rule CODE, rules)")
@@ -93,15 +101,63 @@ def main(paths: tuple[str, ...], fmt: str | None, input_format: str | None, outp
     chosen = _codes(select) or _codes(config.get("select", [])) or None
     skipped = _codes(ignore) + _codes(config.get("ignore", []))
     _check_chip(chip)
+    concrete = _concrete_inputs(shapes, attrs, test_case)
     try:
         code = run(paths, input_format or "auto", output_format or "text", dump_ast,
-                   _parse_defines(defines, undefines), not no_spans, chip, chosen, skipped)
+                   _parse_defines(defines, undefines), not no_spans, chip, chosen, skipped, concrete)
     except click.ClickException:
         raise
     except Exception as exc:  # last line of defence: a bug must not print a traceback at the user
         click.echo(f"ascendc-check: internal error: {type(exc).__name__}: {exc}", err=True)
         code = EXIT_ERROR
     sys.exit(code)
+
+
+def _concrete_inputs(shapes: Sequence[str], attrs: Sequence[str], test_case: str | None) -> ConcreteInputs | None:
+    """--shape/--attr, or --test-case: the tensors and attributes the host tiling function will see."""
+    from cli.shapes import parse_attr_value, parse_tensor_spec
+
+    if test_case is not None and shapes:
+        raise click.UsageError("give either --shape or --test-case, not both")
+    if test_case is not None:
+        from ascendir.testcase import read_test_case
+
+        case = read_test_case(test_case)
+        problems = [p for p in case.diagnostics if p.severity == "error"]
+        for p in case.diagnostics:
+            click.echo(f"{test_case}:{p.line}:{p.col}: {p.severity}: {p.message}", err=True)
+        if problems or not case.inputs:
+            raise click.BadParameter(f"{test_case}: no input shapes could be read", param_hint="--test-case")
+        tensors = [(None, tuple(t.shape), t.dtype) for t in case.inputs]
+        values = [v for v in [*case.init_args, *case.scalars] if isinstance(v, (int, float, bool, str, list))]
+        return ConcreteInputs(tensors, values)
+    if not shapes:
+        if attrs:
+            raise click.UsageError("--attr needs --shape")
+        return None
+    try:
+        return ConcreteInputs([parse_tensor_spec(text) for text in shapes], [parse_attr_value(t) for t in attrs])
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--shape") from None
+
+
+class ConcreteInputs:
+    """Shapes and attributes from the command line, turned into TilingInputs per program (named shapes go
+    to the position of that input in the program's op description)."""
+
+    def __init__(self, tensors: list[tuple[str | None, tuple[int, ...], str]], attrs: list[object]) -> None:
+        self.tensors = tensors
+        self.attrs = attrs
+
+    def for_program(self, program: Any, chip: str) -> Any:
+        from ascendir.host_eval import TensorSpec, TilingInputs
+        from cli.shapes import order_by_op_inputs
+
+        op_json = program.bundle.op_json or []
+        names = [str(d.get("name")) for d in (op_json[0].get("input_desc") or [])] if op_json else None
+        ordered = order_by_op_inputs(self.tensors, names)
+        return TilingInputs([TensorSpec(shape, dtype) for _, shape, dtype in ordered], attrs=list(self.attrs),
+                            chip=chip)
 
 
 def _check_chip(chip: str) -> None:
@@ -132,7 +188,8 @@ def _rule_pages(command: str, args: Sequence[str]) -> int:
 
 def run(paths: Sequence[str], input_format: str, output_format: str, dump_ast: bool,
         defines: dict[str, str | None], with_spans: bool = True, chip: str = "910B2",
-        select: Sequence[str] | None = None, ignore: Sequence[str] = ()) -> int:
+        select: Sequence[str] | None = None, ignore: Sequence[str] = (), concrete: ConcreteInputs | None = None
+        ) -> int:
     from frontend import ast as A
     from frontend.diagnostics import render_json, render_text
     from frontend.pipeline import INTERNAL_ERROR, load_all
@@ -143,7 +200,14 @@ def run(paths: Sequence[str], input_format: str, output_format: str, dump_ast: b
     all_diags = []
     unreadable = False
     for program in programs:
-        diags = list(program.diagnostics) if dump_ast else check_program(program, chip, select, ignore)
+        if dump_ast:
+            diags = list(program.diagnostics)
+        else:
+            try:
+                shapes = concrete.for_program(program, chip) if concrete is not None else None
+            except ValueError as exc:
+                raise click.BadParameter(str(exc), param_hint="--shape") from None
+            diags = check_program(program, chip, select, ignore, shapes=shapes)
         all_diags += diags
         unreadable |= any(d.code in (UNREADABLE, INTERNAL_ERROR) and d.is_error for d in diags)
         if dump_ast:

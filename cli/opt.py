@@ -14,6 +14,8 @@ import sys
 
 import click
 
+from cli.shapes import parse_attr_value, parse_tensor_spec
+
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 IR_SUFFIXES = (".mlir", ".ir")
 
@@ -46,8 +48,8 @@ def main(path: str, passes: str, print_ir: bool, print_debuginfo: bool, list_pas
     except UnknownPassError as exc:
         raise click.UsageError(str(exc)) from None
     try:
-        tensors = [_tensor_spec(text) for text in shapes]
-        values = [_attr_value(text) for text in attrs]
+        tensors = [parse_tensor_spec(text) for text in shapes]
+        values = [parse_attr_value(text) for text in attrs]
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
     try:
@@ -69,35 +71,6 @@ def _pairs(items: tuple[str, ...]) -> dict[str, str]:
             raise click.BadParameter(f"'{item}' names nothing")
         out[name] = value if sep else "1"
     return out
-
-
-def _tensor_spec(text: str) -> tuple[str | None, tuple[int, ...], str]:
-    """`x=8,2048:float16` or `8x2048:fp32` -> (name, shape, dtype)."""
-    name, sep, rest = text.partition("=")
-    if not sep:
-        name, rest = "", text
-    dims, _, dtype = rest.partition(":")
-    try:
-        shape = tuple(int(d) for d in dims.replace("x", ",").split(",") if d.strip())
-    except ValueError:
-        raise ValueError(f"'{text}': dimensions must be integers, as in 8,2048:float16") from None
-    if not shape:
-        raise ValueError(f"'{text}' gives no dimensions")
-    return (name or None, shape, dtype or "float16")
-
-
-def _attr_value(text: str) -> object:
-    lowered = text.strip().lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    if "," in text:
-        return [int(v) for v in text.split(",") if v.strip()]
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            continue
-    return text
 
 
 def run(path: str, pipeline: list, print_ir: bool, print_debuginfo: bool, input_format: str, chip: str,

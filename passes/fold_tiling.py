@@ -2,7 +2,7 @@
 
 After `ascendir.lower.host` evaluates TilingFunc for concrete input shapes, every
 `ascendc.tiling_field` the kernel reads has a known value, and every `ascendc.tiling_key_is k` a known
-answer. Folding them turns loop bounds, buffer lengths and copy sizes into constants, which is what lets
+answer, and GetBlockNum() the launch's blockDim. Folding them turns loop bounds, buffer lengths and copy sizes into constants, which is what lets
 later checks (coverage, capacity, alignment) reason concretely; `canonicalize` then folds what follows.
 Fields the host did not set stay as they are.
 """
@@ -45,6 +45,10 @@ class FoldTilingPass(ModulePass):
                     _replace_with_constant(target, value, target.result.type)
             elif isinstance(target, asc.TilingKeyIsOp) and self.tiling_key is not None:
                 _replace_with_constant(target, int(target.key.value.data == self.tiling_key), target.result.type)
+            elif self.block_dim is not None and isinstance(target, asc.ApiCallOp) and target.FAMILY == "system" \
+                    and target.api.data == "GetBlockNum" and not target.args and target.results:
+                # every core of the launch sees the blockDim the host set
+                _replace_with_constant(target, self.block_dim, target.results[0].type)
 
     def _field_value(self, op: asc.TilingFieldOp) -> int | float | None:
         value = self.fields.get(op.field.data)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
 
@@ -22,6 +23,7 @@ from passes.verify import (  # noqa: F401  (each module registers its rules)
     alignment,
     api_misuse,
     capacity,
+    coverage,
     host_code,
     project,
     queue_protocol,
@@ -29,6 +31,9 @@ from passes.verify import (  # noqa: F401  (each module registers its rules)
     tiling,
 )
 from passes.verify.rules import FAMILIES, RULES, CheckContext, Rule, rule
+
+if TYPE_CHECKING:
+    from ascendir.host_eval import TilingInputs, TilingResult
 
 __all__ = ["FAMILIES", "RULES", "Rule", "rule", "verify", "check_program", "selected_rules", "apply_inline_ignores"]
 
@@ -43,11 +48,11 @@ def selected_rules(select: Iterable[str] | None = None, ignore: Iterable[str] = 
 
 
 def verify(program: Program | None, module: ModuleOp, chip: str = "910B2", select: Iterable[str] | None = None,
-           ignore: Sequence[str] = ()) -> list[Diagnostic]:
+           ignore: Sequence[str] = (), tiling: TilingResult | None = None) -> list[Diagnostic]:
     from ascendir.catalog import load_catalog
     from ascendir.chips import load_chip
 
-    ctx = CheckContext(module, program, load_chip(chip), load_catalog())
+    ctx = CheckContext(module, program, load_chip(chip), load_catalog(), tiling=tiling)
     for r in selected_rules(select, ignore):
         ctx.rule = r
         before = len(ctx.diagnostics)
@@ -63,8 +68,13 @@ def verify(program: Program | None, module: ModuleOp, chip: str = "910B2", selec
 
 
 def check_program(program: Program, chip: str = "910B2", select: Iterable[str] | None = None,
-                  ignore: Sequence[str] = ()) -> list[Diagnostic]:
-    """Everything ascendc-check reports for one program: frontend, lowering and rule diagnostics."""
+                  ignore: Sequence[str] = (), shapes: TilingInputs | None = None) -> list[Diagnostic]:
+    """Everything ascendc-check reports for one program: frontend, lowering and rule diagnostics.
+
+    With `shapes` (the op's input tensors and attributes), the host tiling function runs on them and its
+    values (tiling fields, blockDim, tiling key) are folded into the kernel before the rules run, so that
+    capacity, alignment and coverage rules see numbers instead of unknowns.
+    """
     from ascendir.lower import LoweringOptions, lower_program
 
     select = list(select) if select is not None else None
@@ -73,9 +83,27 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
         return diags
     lowered = lower_program(program, LoweringOptions(chip=chip))
     diags += [d for d in apply_inline_ignores(lowered.diagnostics, program) if wanted(d.code, select, ignore)]
+    tiling = run_tiling(program, lowered.module, shapes, chip) if shapes is not None else None
     if selected_rules(select, ignore):
-        diags += verify(program, lowered.module, chip, select, ignore)
+        diags += verify(program, lowered.module, chip, select, ignore, tiling=tiling)
     return sorted(diags, key=sort_key)
+
+
+def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: str) -> TilingResult:
+    """Runs the program's host tiling function on `shapes` and, when it succeeds, folds what it set into
+    `module` (fold-tiling). The chip of `shapes` defaults to the one being checked."""
+    from dataclasses import replace
+
+    from ascendir.context import make_context
+    from ascendir.lower.host import evaluate_program_tiling
+    from passes.fold_tiling import FoldTilingPass
+
+    if shapes.chip == "910B2" and chip != "910B2":
+        shapes = replace(shapes, chip=chip)
+    result = evaluate_program_tiling(program, shapes)
+    if result.succeeded:
+        FoldTilingPass(result.fields, result.tiling_key, result.block_dim).apply(make_context(), module)
+    return result
 
 
 def wanted(code: str, select: Sequence[str] | None, ignore: Sequence[str]) -> bool:

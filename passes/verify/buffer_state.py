@@ -909,6 +909,12 @@ class Analysis:
         memory = memory_of(init.position, chip)
         size = memory_size(memory, chip) if memory is not None else None
         notes: list[tuple[Operation, str]] = []
+        big = None
+        if memory is not None and size is not None and (init.bytes or 0) > size:
+            what = f"{init.num} x {round32(init.length or 0)} = {init.bytes}" if init.is_queue and init.num != 1 \
+                else f"{init.bytes}"
+            big = f"InitBuffer of {init.name} asks for {what} bytes; the {chip.name} {memory} holds {size}"
+        self.check("ASC302", op, big)
         if memory is not None and size is not None and ("mem", memory) not in over:
             same = [i for i in s.inits if memory_of(i.position, chip) == memory]
             single = any((i.bytes or 0) > size for i in same)

@@ -9,9 +9,7 @@ own pipes do not add up), from `buffer_state`.
 
 from __future__ import annotations
 
-from ascendir.dialects import ascendc as asc
-from passes.verify.buffer_state import analyze, location_key, memory_of, memory_size, round32
-from passes.verify.ir import constant_of
+from passes.verify.buffer_state import analyze
 from passes.verify.rules import CheckContext, rule
 
 
@@ -46,28 +44,7 @@ def local_memory_over_capacity(ctx: CheckContext) -> None:
     instead="pipe.InitBuffer(calcBuf, 64 * 1024);    // tile the work to fit",
 )
 def buffer_larger_than_memory(ctx: CheckContext) -> None:
-    seen: set[object] = set()
-    for op in ctx.module.walk():
-        if not isinstance(op, asc.InitBufferOp) or location_key(op) in seen:
-            continue
-        btype = op.buffer.type
-        if not isinstance(btype, asc.TQueType | asc.TBufType):
-            continue
-        num = constant_of(op.num) if op.num is not None else 1
-        length = constant_of(op.length)
-        if not isinstance(num, int) or not isinstance(length, int) or num <= 0 or length <= 0:
-            continue
-        memory = memory_of(btype.position.data, ctx.chip)
-        size = memory_size(memory, ctx.chip) if memory is not None else None
-        if memory is None or size is None:
-            continue
-        total = num * round32(length)
-        if total > size:
-            seen.add(location_key(op))
-            owner = op.buffer.owner
-            name = owner.var_name.data if isinstance(owner, asc.TQueOp | asc.TBufOp) else "the buffer"
-            what = f"{num} x {round32(length)} = {total}" if num != 1 else f"{total}"
-            ctx.report(op, f"InitBuffer of {name} asks for {what} bytes; the {ctx.chip.name} {memory} holds {size}")
+    _report(ctx, "ASC302")
 
 
 @rule(

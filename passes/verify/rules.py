@@ -23,6 +23,7 @@ from frontend.diagnostics import Diagnostic, Note, Severity, Span, error, warnin
 if TYPE_CHECKING:
     from ascendir.catalog import Catalog
     from ascendir.chips import Chip
+    from ascendir.host_eval import TilingResult
     from frontend.pipeline import Program
 
 FAMILIES = {
@@ -91,6 +92,8 @@ class CheckContext:
     catalog: Catalog
     rule: Rule | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # the host tiling function's run on concrete shapes (`--shape`, a test case file); None without shapes
+    tiling: TilingResult | None = None
 
     def ops(self) -> Iterator[Operation]:
         return self.module.walk()

@@ -2,11 +2,14 @@
 else is; clean kernels (the frontend corpus and tests/corpus/rules/clean) get no diagnostic at all.
 
 Adding a rule = adding kernels under tests/corpus/rules/<family>/ with inline expectations (see
-tests/frontend/test_inline_expectations.py for the syntax).
+tests/frontend/test_inline_expectations.py for the syntax). A line `// ascendc-check-args: --shape 4,8:float32`
+(or `# ...` in a Python answer) in the first lines of a file gives it concrete shapes, as on the command line.
 """
 
 from __future__ import annotations
 
+import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -26,6 +29,25 @@ BUGGY = sorted(p for p in RULE_CORPUS.rglob("*") if p.suffix in SUFFIXES and "cl
 CLEAN_DIRS = [ROOT / "tests" / "corpus" / "clean", RULE_CORPUS / "clean", ROOT / "examples"]
 
 
+_ARGS_RE = re.compile(r"^\s*(?://|#)\s*ascendc-check-args:\s*(?P<args>.+)$", re.MULTILINE)
+
+
+def check_with_args(path: Path, program: object) -> list:
+    """check_program with the `--shape`/`--attr` options written in the file's header, if any."""
+    from cli.check import ConcreteInputs
+    from cli.shapes import parse_attr_value, parse_tensor_spec
+
+    head = "\n".join(path.read_text(encoding="utf-8").splitlines()[:5]) if path.is_file() else ""
+    found = _ARGS_RE.search(head)
+    if found is None:
+        return check_program(program)  # type: ignore[arg-type]
+    words = shlex.split(found.group("args"))
+    shapes = [words[i + 1] for i, w in enumerate(words) if w == "--shape"]
+    attrs = [words[i + 1] for i, w in enumerate(words) if w == "--attr"]
+    concrete = ConcreteInputs([parse_tensor_spec(t) for t in shapes], [parse_attr_value(t) for t in attrs])
+    return check_program(program, shapes=concrete.for_program(program, "910B2"))  # type: ignore[arg-type]
+
+
 def _id(p: Path) -> str:
     return p.relative_to(RULE_CORPUS).as_posix()
 
@@ -34,7 +56,7 @@ def _id(p: Path) -> str:
 def test_annotated_kernel(path: Path) -> None:
     expectations, _ = parse_expectations(path)
     assert any(e.kind == "error" or e.kind == "warning" for e in expectations), "a buggy kernel must expect a finding"
-    diagnostics = check_program(load(str(path)))
+    diagnostics = check_with_args(path, load(str(path)))
     report = check_expectations(path, diagnostics)
     if not report.ok:
         pytest.fail(report.table(path, diagnostics), pytrace=False)
@@ -49,7 +71,7 @@ def test_clean_kernel_has_no_diagnostics(bundle: object) -> None:
     from frontend.pipeline import load_bundle
 
     program = load_bundle(bundle)  # type: ignore[arg-type]
-    diagnostics = check_program(program)
+    diagnostics = check_with_args(Path(bundle.input), program)  # type: ignore[attr-defined]
     assert [f"{d.span}: {d.message} [{d.code}]" for d in diagnostics] == []
 
 

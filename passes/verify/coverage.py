@@ -1,0 +1,449 @@
+"""Tiling and coverage (ASC602-ASC604): what the cores of one launch write, and whether the launch happens.
+
+Each core of a launch runs the same kernel and tells itself apart only by GetBlockIdx(). These rules ask,
+of every write to global memory, how its address moves from one core to the next (the per-core stride,
+`ascendir/analysis` style but kept small: an affine coefficient of the block index), and combine that with
+what is provable about blockDim: a literal SetBlockDim / launch, the host tiling function run on concrete
+shapes (`--shape`, a test case file), or a kernel-only benchmark answer, which that benchmark launches on
+every vector core. Nothing is reported on a guess: an unknown stride or an unknown blockDim is silence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import IntegerType
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+
+from ascendir.dialects import ascendc as asc
+from frontend import ast as A
+from frontend.diagnostics import Note, Severity
+from passes.verify.project import cached, calls, const_int, functions, report_once, units
+from passes.verify.rules import CheckContext, rule
+
+CACHE_LINE = 64  # bytes: the unit in which a core's data cache writes scalar stores back to GM
+
+# ------------------------------------------------------------------ how many cores run the kernel
+
+
+@dataclass(frozen=True)
+class BlockDim:
+    """What is provable about blockDim: the possible values (None: unknown) and where they come from."""
+
+    values: frozenset[int] | None
+    source: str
+
+    @property
+    def exactly_one(self) -> bool:
+        return self.values == frozenset({1})
+
+    @property
+    def more_than_one(self) -> int | None:
+        """The smallest blockDim when every possible value is above 1, else None."""
+        if not self.values or min(self.values) <= 1:
+            return None
+        return min(self.values)
+
+
+def block_dim(ctx: CheckContext) -> BlockDim:
+    return cached(ctx, "coverage.block_dim", lambda: _block_dim(ctx))
+
+
+def _block_dim(ctx: CheckContext) -> BlockDim:
+    if ctx.tiling is not None and ctx.tiling.succeeded and ctx.tiling.block_dim is not None:
+        return BlockDim(frozenset({ctx.tiling.block_dim}), "the tiling function sets blockDim "
+                        f"{ctx.tiling.block_dim} for the given shapes")
+    values: set[int] = set()
+    seen_any = False
+    for fn in functions(ctx, "host", "kernel", "other"):
+        fn_nodes = list(fn.walk())
+        for call in calls(fn_nodes, "SetBlockDim"):
+            if not isinstance(call.callee, A.Member) or not call.args:
+                continue
+            seen_any = True
+            value = _int_value(call.args[0], fn_nodes, ctx)
+            if value is None:
+                return BlockDim(None, "SetBlockDim with a value known only at run time")
+            values.add(value)
+        for launch in (n for n in fn_nodes if isinstance(n, A.KernelLaunch)):
+            if not launch.config:
+                continue
+            seen_any = True
+            value = _int_value(launch.config[0], fn_nodes, ctx)
+            if value is None:
+                return BlockDim(None, "a launch with a blockDim known only at run time")
+            values.add(value)
+    if seen_any:
+        return BlockDim(frozenset(values), f"blockDim {'/'.join(map(str, sorted(values)))} (a constant)")
+    if ctx.program is not None and ctx.program.bundle.format == "npukernelbench" and not units(ctx, "host"):
+        cores = ctx.chip.max_block_dim("aiv")
+        return BlockDim(frozenset({int(cores)}), f"a kernel-only answer runs on all {cores} vector cores of "
+                        f"{ctx.chip.name}")
+    return BlockDim(None, "no launch or SetBlockDim in the sources")
+
+
+def _int_value(node: A.Node, fn_nodes: list[A.Node], ctx: CheckContext) -> int | None:
+    """An integer the expression certainly has: a literal, a ternary of equal literals, or a name bound to
+    one (a file-level constant, or a local initialised once and never assigned again)."""
+    value = const_int(node)
+    if value is not None:
+        return value
+    if isinstance(node, A.Cast) and node.expr is not None:
+        return _int_value(node.expr, fn_nodes, ctx)
+    if isinstance(node, A.Name) and len(node.qname.parts) == 1:
+        name = node.qname.parts[-1].name
+        local = _local_constant(name, fn_nodes)
+        if local is not None:
+            return local
+        return _file_constants(ctx).get(name)
+    return None
+
+
+def _local_constant(name: str, fn_nodes: list[A.Node]) -> int | None:
+    inits = [d.init for n in fn_nodes if isinstance(n, A.VarDecl) for d in n.declarators if d.name == name]
+    if len(inits) != 1 or inits[0] is None:
+        return None
+    for n in fn_nodes:  # any later assignment, increment or address taken: not a constant
+        if isinstance(n, A.Assign) and _names(n.target, name):
+            return None
+        if isinstance(n, A.Unary) and n.op == "&" and _names(n.operand, name):
+            return None
+        if isinstance(n, A.IncDec) and _names(n.operand, name):
+            return None
+    return const_int(inits[0])
+
+
+def _names(node: A.Node, name: str) -> bool:
+    return isinstance(node, A.Name) and node.qname.parts[-1].name == name
+
+
+def _file_constants(ctx: CheckContext) -> dict[str, int]:
+    def collect() -> dict[str, int]:
+        found: dict[str, int | None] = {}
+        for unit in units(ctx):
+            for node in unit.walk():
+                if isinstance(node, A.VarDecl) and ("constexpr" in node.specifiers or "const" in node.specifiers
+                                                    or any("const" in d.type.qualifiers for d in node.declarators)):
+                    for d in node.declarators:
+                        value = const_int(d.init) if d.init is not None else None
+                        found[d.name] = value if found.get(d.name, value) == value else None
+        return {k: v for k, v in found.items() if v is not None}
+    return cached(ctx, "coverage.file_constants", collect)
+
+
+# ------------------------------------------------------------------ per-core stride of an address
+
+
+class _Strides:
+    """The coefficient of GetBlockIdx() in integer values: `v = c * blockIdx + (same on every core)`.
+
+    None means not provable (it depends on the block index some other way, or on values we cannot see).
+    Loop counters and reassigned locals live in memref cells; a cell keeps the coefficient of its first
+    store when every other store adds something the same on every core (`i += blockNum`).
+    """
+
+    def __init__(self) -> None:
+        self.memo: dict[SSAValue, int | None] = {}
+        self.cells: dict[SSAValue, int | None] = {}
+
+    def of(self, value: SSAValue) -> int | None:
+        if value in self.memo:
+            return self.memo[value]
+        self.memo[value] = None  # cycles (loop-carried values) stay unknown
+        result = self._of(value)
+        self.memo[value] = result
+        return result
+
+    def _of(self, value: SSAValue) -> int | None:
+        if isinstance(value, BlockArgument):
+            owner = value.owner.parent_op() if isinstance(value.owner, Block) else None
+            if isinstance(owner, asc.KernelOp):
+                return 0
+            if isinstance(owner, scf.ForOp) and value.index == 0:
+                step = self.of(owner.step)
+                return self.of(owner.lb) if step == 0 else None
+            return None
+        op = value.owner
+        if isinstance(op, arith.ConstantOp | asc.TilingFieldOp | asc.GetTilingDataOp | asc.EnumConstantOp):
+            return 0
+        if isinstance(op, asc.ApiCallOp) and op.FAMILY == "system":
+            api = op.api.data
+            if api == "GetBlockIdx":
+                return 1
+            if api in ("GetBlockNum", "GetTaskRation", "GetSubBlockNum"):
+                return 0
+            return None
+        if isinstance(op, arith.ExtUIOp | arith.ExtSIOp | arith.TruncIOp | arith.IndexCastOp):
+            return self.of(op.operands[0])
+        if isinstance(op, arith.AddiOp | arith.SubiOp):
+            a, b = self.of(op.operands[0]), self.of(op.operands[1])
+            if a is None or b is None:
+                return None
+            return a + b if isinstance(op, arith.AddiOp) else a - b
+        if isinstance(op, arith.MuliOp):
+            a, b = self.of(op.operands[0]), self.of(op.operands[1])
+            if a == 0 and b == 0:
+                return 0
+            if a is None or b is None:
+                return None
+            if b == 0:
+                k = _constant(op.operands[1])
+                return a * k if k is not None else None
+            if a == 0:
+                k = _constant(op.operands[0])
+                return b * k if k is not None else None
+            return None
+        if isinstance(op, arith.ShLIOp):
+            a, k = self.of(op.operands[0]), _constant(op.operands[1])
+            return a << k if a is not None and k is not None and 0 <= k < 32 and self.of(op.operands[1]) == 0 \
+                else None
+        if isinstance(op, arith.SelectOp):
+            cond, t, f = (self.of(o) for o in op.operands)
+            return t if cond == 0 and t == f else None
+        if isinstance(op, memref.LoadOp) and not op.indices:
+            return self.cell(op.memref)
+        if op.regions:  # results of scf.if / scf.while: not followed
+            return None
+        if isinstance(op, asc.GetValueOp | asc.GmLoadOp):
+            # data: equal on every core only when read from the same place
+            return 0 if all(self.of(o) == 0 for o in op.operands if isinstance(o.type, IntegerType)) else None
+        if all(self.of(o) == 0 for o in op.operands):
+            return 0 if op.results and not isinstance(op, asc.OpaqueCallOp) else None
+        return None
+
+    def cell(self, cell: SSAValue) -> int | None:
+        if cell in self.cells:
+            return self.cells[cell]
+        self.cells[cell] = None
+        first: int | None = None
+        ok = True
+        stores = [use.operation for use in cell.uses if isinstance(use.operation, memref.StoreOp)]
+        if any(not isinstance(use.operation, memref.StoreOp | memref.LoadOp) for use in cell.uses):
+            ok = False  # passed somewhere (a call we inlined by reference): not followed
+        for store in stores:
+            if not ok:
+                break
+            stored = store.value
+            increment = _increment_of(stored, cell)
+            if increment is not None:
+                if self.of(increment) != 0:
+                    ok = False
+                continue
+            coefficient = self.of(stored)
+            if coefficient is None or (first is not None and coefficient != first):
+                ok = False
+            first = coefficient
+        result = first if ok and first is not None else None
+        self.cells[cell] = result
+        return result
+
+
+def _increment_of(stored: SSAValue, cell: SSAValue) -> SSAValue | None:
+    """`x` when `stored` is `load(cell) + x` or `x + load(cell)` (or `load(cell) - x`)."""
+    op = stored.owner
+    if not isinstance(op, arith.AddiOp | arith.SubiOp):
+        return None
+    a, b = op.operands
+
+    def is_load(v: SSAValue) -> bool:
+        while isinstance(v.owner, arith.ExtUIOp | arith.ExtSIOp | arith.TruncIOp | arith.IndexCastOp):
+            v = v.owner.operands[0]
+        return isinstance(v.owner, memref.LoadOp) and v.owner.memref is cell
+    if is_load(a):
+        return b
+    if is_load(b) and isinstance(op, arith.AddiOp):
+        return a
+    return None
+
+
+def _constant(value: SSAValue) -> int | None:
+    from passes.verify.ir import constant_of
+
+    found = constant_of(value)
+    return found if isinstance(found, int) else None
+
+
+def _strides(ctx: CheckContext) -> _Strides:
+    return cached(ctx, "coverage.strides", _Strides)
+
+
+def _tensor_base_stride(tensor: SSAValue, strides: _Strides) -> int | None:
+    """The per-core stride of element 0 of a GlobalTensor value: from SetGlobalBuffer's pointer, plus any
+    `t[offset]` taken from it."""
+    owner = tensor.owner
+    if isinstance(owner, asc.SubTensorOp):
+        base, offset = _tensor_base_stride(owner.tensor, strides), strides.of(owner.offset)
+        return base + offset if base is not None and offset is not None else None
+    if not isinstance(owner, asc.GlobalTensorOp):
+        return None
+    bases = {_pointer_stride(use.operation.pointer, strides)
+             for use in tensor.uses if isinstance(use.operation, asc.SetGlobalBufferOp)}
+    return bases.pop() if len(bases) == 1 else None
+
+
+def _pointer_stride(pointer: SSAValue, strides: _Strides) -> int | None:
+    owner = pointer.owner
+    if isinstance(owner, asc.GmPtrCastOp):
+        # a cast to another element type changes the unit: only followed when nothing was added before it
+        inner = _pointer_stride(owner.pointer, strides)
+        return 0 if inner == 0 else None
+    if isinstance(owner, asc.GmPtrOffsetOp):
+        base, offset = _pointer_stride(owner.pointer, strides), strides.of(owner.offset)
+        return base + offset if base is not None and offset is not None else None
+    if isinstance(pointer, BlockArgument):
+        return 0
+    return None
+
+
+def _element_bytes(tensor: SSAValue) -> int | None:
+    t = tensor.type
+    elem = getattr(t, "element_type", None)
+    width = getattr(elem, "width", None)
+    if width is not None:
+        return max(1, width.data // 8)
+    bitwidth = getattr(elem, "bitwidth", None)
+    return bitwidth // 8 if isinstance(bitwidth, int) else None
+
+
+def _tensor_name(tensor: SSAValue) -> str:
+    while isinstance(tensor.owner, asc.SubTensorOp):
+        tensor = tensor.owner.tensor
+    if isinstance(tensor.owner, asc.GlobalTensorOp):
+        return tensor.owner.var_name.data
+    return tensor.name_hint or "the tensor"
+
+
+def _single_core_guard(op: Operation, strides: _Strides) -> bool:
+    """Inside `if (GetBlockIdx() == k)` (or the else of `!=`): only one core runs the write."""
+    child: Operation = op
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, asc.KernelOp):
+        if isinstance(parent, scf.IfOp):
+            cond = parent.cond.owner
+            if isinstance(cond, arith.CmpiOp) and cond.predicate.value.data in (0, 1):  # eq, ne
+                a, b = strides.of(cond.lhs), strides.of(cond.rhs)
+                if (a or b) and 0 in (a, b):
+                    in_then = child.parent_region() is parent.true_region
+                    if in_then == (cond.predicate.value.data == 0):
+                        return True
+        child = parent
+        parent = parent.parent_op()
+    return False
+
+
+# ------------------------------------------------------------------ the rules
+
+
+@rule(
+    "ASC602", "tiling-function-fails", "tiling",
+    summary="The host tiling function fails for the given input shapes.",
+    why="The host runs TilingFunc before every launch; when it returns GRAPH_FAILED or faults (a division "
+        "by zero, an index past a shape's rank), aclnn reports `EZ9999: Inner Error` and the kernel never "
+        "runs. Only checked when concrete shapes are given (`--shape`, `--test-case`).",
+    example="if (shape.GetDimNum() != 2) { return ge::GRAPH_FAILED; }   // called with a 3-D input",
+    instead="handle every rank and size the operator accepts, or reject them in InferShape with a message",
+)
+def tiling_function_fails(ctx: CheckContext) -> None:
+    result = ctx.tiling
+    if result is None or result.succeeded:
+        return
+    notes = [Note(m) for m in result.diagnostics[1:4]]
+    if result.status is None and result.failure_op is None:
+        ctx.report(None, "the host tiling function could not be run for the given shapes: "
+                   + (result.diagnostics[0] if result.diagnostics else "nothing to run"), *notes,
+                   severity=Severity.WARNING)
+        return
+    message = result.diagnostics[0] if result.diagnostics else "the tiling function failed"
+    where = result.failure_op if result.failure_op is not None and result.failure_op.location else None
+    ctx.report(where, f"for the given shapes, {message}", *notes)
+
+
+@rule(
+    "ASC603", "output-written-by-every-core", "tiling",
+    summary="The kernel runs on several cores but never reads GetBlockIdx(): every core writes the same output.",
+    why="All blocks of a launch run the same code; without GetBlockIdx() they compute the same elements and "
+        "write them to the same global addresses at once. When every write stores the same values the result "
+        "survives, but the work is done blockDim times over; atomic accumulations, in-place updates and "
+        "anything that reads the output back come out wrong. A warning: the stores alone are not provably "
+        "a wrong result.",
+    severity=Severity.WARNING,
+    example="context->SetBlockDim(8);\n...\nDataCopy(yGm[i * tileLength], yLocal, tileLength);   // no GetBlockIdx()",
+    instead="xGm.SetGlobalBuffer((__gm__ float*)x + blockLength * AscendC::GetBlockIdx(), blockLength);",
+)
+def output_written_by_every_core(ctx: CheckContext) -> None:
+    dim = block_dim(ctx)
+    cores = dim.more_than_one
+    if cores is None:
+        return
+    for kernel in (op for op in ctx.module.walk() if isinstance(op, asc.KernelOp)):
+        first_write: Operation | None = None
+        for op in kernel.walk():
+            if isinstance(op, asc.OpaqueCallOp | asc.MatmulObjectOp | asc.ObjectOp):
+                first_write = None  # unmodelled code could tell the cores apart
+                break
+            if isinstance(op, asc.ApiCallOp) and op.FAMILY in ("system", "matmul_call", "cube") and \
+                    op.api.data in ("GetBlockIdx", "GetSubBlockIdx", "GetProcId"):
+                first_write = None
+                break
+            if isinstance(op, asc.ApiCallOp) and op.FAMILY == "matmul_call":
+                first_write = None
+                break
+            if first_write is None and _writes_gm(op):
+                first_write = op
+        if first_write is not None:
+            ctx.report(first_write, f"every one of the {cores} cores writes this: the kernel never reads "
+                       "GetBlockIdx(), so all blocks compute and store the same elements",
+                       Note(f"{dim.source}"),
+                       Note("give each core its own slice: offset the GlobalTensors by "
+                            "GetBlockIdx() * blockLength", kind="help"))
+
+
+def _writes_gm(op: Operation) -> bool:
+    if isinstance(op, asc.SetValueOp | asc.GmStoreOp):
+        return isinstance(op.operands[0].type, asc.GlobalTensorType | asc.GmPtrType)
+    if isinstance(op, asc.ApiCallOp) and op.FAMILY == "data_copy" and op.args:
+        return isinstance(op.args[0].type, asc.GlobalTensorType)
+    return False
+
+
+@rule(
+    "ASC604", "gm-scalar-write-shares-cache-line", "tiling",
+    summary="Cores write neighbouring GM elements with SetValue: they share a 64-byte cache line and overwrite "
+            "each other.",
+    why="GlobalTensor::SetValue writes into the core's data cache, which is written back to GM a whole "
+        "64-byte cache line at a time. When two cores store into the same line, the line written back last "
+        "carries stale copies of the other core's elements: results vanish at random. Addresses written by "
+        "different cores must be at least a cache line apart.",
+    example="yGm.SetValue(GetBlockIdx(), sum);          // 4 bytes apart: 16 cores share one line\n"
+            "for (i = GetBlockIdx(); i < n; i += GetBlockNum()) yGm.SetValue(i, v);",
+    instead="collect the results in UB and write them with DataCopy (one core per 32-byte-aligned slice),\n"
+            "or give each core a slice of at least 64 bytes: yGm.SetValue(GetBlockIdx() * 16, sum)",
+)
+def gm_scalar_write_shares_cache_line(ctx: CheckContext) -> None:
+    dim = block_dim(ctx)
+    if dim.exactly_one:
+        return
+    strides = _strides(ctx)
+    for op in ctx.module.walk():
+        if not isinstance(op, asc.SetValueOp) or not isinstance(op.tensor.type, asc.GlobalTensorType):
+            continue
+        base = _tensor_base_stride(op.tensor, strides)
+        index = strides.of(op.index)
+        size = _element_bytes(op.tensor)
+        if base is None or index is None or size is None:
+            continue
+        stride = base + index
+        if stride == 0 or abs(stride) * size >= CACHE_LINE:
+            continue
+        if _single_core_guard(op, strides):
+            continue
+        name = _tensor_name(op.tensor)
+        cores_per_line = CACHE_LINE // (abs(stride) * size)
+        report_once(ctx, op, f"neighbouring cores write elements of '{name}' {abs(stride) * size} bytes apart: "
+                    f"up to {cores_per_line} cores share each 64-byte cache line, and SetValue's cache "
+                    "write-back overwrites the other cores' results",
+                    Note(dim.source if dim.values else "blockDim is not provably 1"),
+                    Note("write per-core results to UB and DataCopy them out, or space the cores' elements "
+                         f"at least {CACHE_LINE} bytes apart", kind="help"))
+
