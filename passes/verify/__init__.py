@@ -22,6 +22,7 @@ from frontend.pipeline import Program
 from passes.verify import (  # noqa: F401  (each module registers its rules)
     alignment,
     api_misuse,
+    binding,
     capacity,
     coverage,
     host_code,
