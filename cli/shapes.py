@@ -13,12 +13,13 @@ def parse_tensor_spec(text: str) -> tuple[str | None, tuple[int, ...], str]:
     if not sep:
         name, rest = "", text
     dims, _, dtype = rest.partition(":")
-    try:
-        shape = tuple(int(d) for d in dims.replace("x", ",").split(",") if d.strip())
-    except ValueError:
-        raise ValueError(f"'{text}': dimensions must be integers, as in 8,2048:float16") from None
-    if not shape:
+    pieces = [d.strip() for d in dims.split("," if "," in dims else "x")]
+    if not dims.strip():
         raise ValueError(f"'{text}' gives no dimensions")
+    try:
+        shape = tuple(int(d) for d in pieces)
+    except ValueError:
+        raise ValueError(f"'{text}': dimensions must be integers, as in 8,2048:float16 or 8x2048:float16") from None
     if any(d < 0 for d in shape):
         raise ValueError(f"'{text}': dimensions cannot be negative")
     return (name.strip() or None, shape, dtype.strip() or "float16")

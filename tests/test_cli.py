@@ -118,3 +118,29 @@ def test_sarif_output_and_rule_pages(tmp_path: Path) -> None:
     assert "ASC201" in listing and "ASC501" in listing and "ASC801" in listing
     assert CliRunner().invoke(check, ["rule", "ASC999999"]).exit_code == 2
     assert CliRunner().invoke(check, ["--chip", "910C", str(src)]).exit_code == 2
+
+
+SHAPED = ROOT / "tests" / "corpus" / "rules" / "capacity" / "ub_over_for_shape.py"
+
+
+def test_shape_runs_the_tiling_function_and_the_rules_see_its_values() -> None:
+    big = CliRunner().invoke(check, ["--shape", "64,65536:float32", str(SHAPED)])
+    assert big.exit_code == 1 and "[ASC302]" in big.output and "2 x 262144 = 524288 bytes" in big.output
+    small = CliRunner().invoke(check, ["--shape", "x=8,1024:float32", str(SHAPED)])
+    assert small.exit_code == 0, small.output
+    assert CliRunner().invoke(check, [str(SHAPED)]).exit_code == 0  # no shapes: nothing is provable
+
+
+def test_shape_that_makes_the_tiling_function_fail_is_reported() -> None:
+    result = CliRunner().invoke(check, ["--shape", "4,8,16:float32", str(SHAPED)])
+    assert result.exit_code == 1
+    assert "for the given shapes, TilingFunc returned ge::GRAPH_FAILED [ASC602]" in result.output
+    assert "return ge::GRAPH_FAILED;" in result.output  # the caret points at the return that gave up
+
+
+def test_bad_shape_options_are_usage_errors() -> None:
+    for args in (["--shape", "8,x:float32"], ["--shape", ":float32"], ["--shape", "nope=8,8:float32"],
+                 ["--attr", "3"]):
+        result = CliRunner().invoke(check, [*args, str(SHAPED)])
+        assert result.exit_code == 2, (args, result.output)
+        assert "Traceback" not in result.output

@@ -1,6 +1,7 @@
 """Real-world recall and false alarms of ascendc-check on the KernelHive failure records.
 
     .venv/bin/python bench/perf/realworld.py [RECORDS.jsonl] [--json OUT] [--chip 910B2] [--misses]
+                                             [--references MULTIKERNELBENCH_REFERENCE_DIR]
 
 Every record holds an operator written by an LLM agent that failed a real CANN build or a real run, and
 (for most) the project that finally passed. Two figures:
@@ -14,6 +15,11 @@ Every record holds an operator written by an LLM agent that failed a real CANN b
 A project is read as the MultiKernelBench answer it came from (the `<op>.py` file of the record); an answer
 that computes its sources at run time (not plain string literals) is read from the record's split files as
 an op project folder instead. Prints a table and writes JSON (default bench/perf/results/realworld.json).
+
+The records do not carry the test shapes (`model_src.py` is the ModelNew wrapper). Without them only what
+holds for every input is reported; with `--references DIR` (the reference programs of MultiKernelBench,
+`<task>.py` with `get_inputs()`, not part of this repository) every project is checked with its task's
+shapes: the host tiling function runs on them and the capacity, alignment and coverage rules see numbers.
 """
 
 from __future__ import annotations
@@ -46,7 +52,7 @@ def answer_of(files: dict[str, str], op: str) -> tuple[str, str] | None:
     return None
 
 
-def check_files(files: dict[str, str], op: str, chip: str) -> list[Any] | None:
+def check_files(files: dict[str, str], op: str, chip: str, reference: Path | None = None) -> list[Any] | None:
     from frontend.pipeline import load_text
     from passes.verify import check_program
 
@@ -58,7 +64,29 @@ def check_files(files: dict[str, str], op: str, chip: str) -> list[Any] | None:
     if any(d.code == NOT_A_LITERAL for d in program.diagnostics) and any(k.startswith("op_kernel/") for k in files):
         # the answer computes its sources at run time; the record also holds them as the files written
         program = _load_split_project(files)
-    return check_program(program, chip=chip)
+    return check_program(program, chip=chip, shapes=reference_shapes(reference, program, chip))
+
+
+def find_references(folder: Path | None) -> dict[str, Path]:
+    """MultiKernelBench reference programs under `folder`, by task name (the file's stem)."""
+    if folder is None:
+        return {}
+    return {p.stem: p for p in sorted(folder.rglob("*.py"))}
+
+
+def reference_shapes(reference: Path | None, program: Any, chip: str) -> Any:
+    """The TilingInputs of the task's reference program (its get_inputs shapes, read with `ast`), or None."""
+    if reference is None:
+        return None
+    from ascendir.testcase import read_test_case
+    from cli.check import ConcreteInputs
+
+    case = read_test_case(reference)
+    if not case.inputs or any(p.severity == "error" for p in case.diagnostics):
+        return None
+    attrs = [v for v in [*case.init_args, *case.scalars] if isinstance(v, (int, float, bool, str, list))]
+    concrete = ConcreteInputs([(None, tuple(t.shape), t.dtype) for t in case.inputs], attrs)
+    return concrete.for_program(program, chip)
 
 
 NOT_A_LITERAL = "ASC012"
@@ -104,7 +132,11 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
     parser.add_argument("--chip", default="910B2")
     parser.add_argument("--misses", action="store_true", help="print every miss, not only the count per kind")
+    parser.add_argument("--references", type=Path, default=None, metavar="DIR",
+                        help="MultiKernelBench reference programs (<task>.py with get_inputs): check every project "
+                             "with its task's test shapes, as `ascendc-check --test-case` does")
     args = parser.parse_args()
+    references = find_references(args.references)
     if not args.records.exists():
         print(f"no records at {args.records} (pass the path of kernelhive-failures/records.jsonl)", file=sys.stderr)
         return 2
@@ -124,7 +156,7 @@ def main() -> int:
         if key in seen_after:  # attempts of one op share the final project
             continue
         seen_after.add(key)
-        diags = check_files(files, r["op"], args.chip)
+        diags = check_files(files, r["op"], args.chip, references.get(r["op"]))
         if diags is None:
             continue
         errors = [d for d in diags if d.is_error]
@@ -144,7 +176,7 @@ def main() -> int:
         if r.get("verifier_tier") not in RECALL_TIERS or not r.get("files_before"):
             continue
         kind = r.get("bug_kind", "unknown")
-        diags = check_files(r["files_before"], r["op"], args.chip)
+        diags = check_files(r["files_before"], r["op"], args.chip, references.get(r["op"]))
         per_kind[kind]["total"] += 1
         if diags is None:
             per_kind[kind]["unreadable"] += 1
@@ -172,7 +204,8 @@ def main() -> int:
         from rich.table import Table
 
         console = Console(width=160)
-        table = Table(title=f"files_before flagged (tiers {', '.join(RECALL_TIERS)}), chip {args.chip}")
+        shapes = "with the reference shapes" if args.references else "without shapes"
+        table = Table(title=f"files_before flagged (tiers {', '.join(RECALL_TIERS)}), chip {args.chip}, {shapes}")
         for col in ("bug kind", "records", "flagged", "share"):
             table.add_column(col, justify="left" if col == "bug kind" else "right")
         for row in rows:
@@ -202,6 +235,8 @@ def main() -> int:
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({
         "records": str(args.records), "chip": args.chip, "tiers": list(RECALL_TIERS),
+        "shapes": f"reference programs in {args.references} ({len(references)} found)" if args.references
+        else "none (only what holds for every input)",
         "files_after": {"checked": after_checked, "with_errors": len(false_alarms), "goal": 0,
                         "false_alarms": false_alarms, "not_checkable": unreadable_after},
         "files_before": {"checked": total, "flagged": flagged, "share": share, "goal": RECALL_GOAL,
