@@ -107,6 +107,8 @@ class TilingResult:
     struct_name: str | None = None
     # the op evaluation stopped at when the function failed (raised, or returned a failure status)
     failure_op: Operation | None = None
+    # what the function ran on (set by the caller that has them)
+    inputs: TilingInputs | None = None
 
     @property
     def succeeded(self) -> bool:

@@ -102,6 +102,7 @@ def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: s
     if shapes.chip == "910B2" and chip != "910B2":
         shapes = replace(shapes, chip=chip)
     result = evaluate_program_tiling(program, shapes)
+    result.inputs = shapes
     if result.succeeded:
         FoldTilingPass(result.fields, result.tiling_key, result.block_dim).apply(make_context(), module)
     return result

@@ -447,3 +447,79 @@ def gm_scalar_write_shares_cache_line(ctx: CheckContext) -> None:
                     Note("write per-core results to UB and DataCopy them out, or space the cores' elements "
                          f"at least {CACHE_LINE} bytes apart", kind="help"))
 
+
+
+# ------------------------------------------------------------------ GM footprints for concrete shapes
+
+_DTYPE_BYTES = {"float16": 2, "half": 2, "bfloat16": 2, "float32": 4, "float": 4, "float64": 8, "double": 8,
+                "int8": 1, "uint8": 1, "bool": 1, "int16": 2, "uint16": 2, "int32": 4, "uint32": 4,
+                "int64": 8, "uint64": 8}
+
+
+def _input_extents(ctx: CheckContext, kernel: asc.KernelOp) -> dict[int, tuple[str, int, str]]:
+    """Kernel argument index -> (input name, bytes, shape text) for the op inputs whose shapes are given.
+
+    The build passes a kernel its GM_ADDR arguments in op order: inputs, outputs, then workspace and tiling;
+    the mapping is only used when the kernel's parameter count says it follows that convention."""
+    inputs = ctx.tiling.inputs if ctx.tiling is not None else None
+    if inputs is None or ctx.program is None or not ctx.program.bundle.op_json:
+        return {}
+    desc = ctx.program.bundle.op_json[0]
+    names = [str(d.get("name")) for d in desc.get("input_desc") or []]  # type: ignore[union-attr]
+    outputs = len(desc.get("output_desc") or [])  # type: ignore[arg-type]
+    params = [a for a in kernel.body.blocks[0].args if isinstance(a.type, asc.GmPtrType)]
+    if len(params) not in (len(names) + outputs, len(names) + outputs + 1, len(names) + outputs + 2):
+        return {}
+    out: dict[int, tuple[str, int, str]] = {}
+    for i, spec in enumerate(inputs.inputs[:len(names)]):
+        size = _DTYPE_BYTES.get(spec.dtype) if spec is not None else None
+        if spec is None or size is None:
+            continue
+        count = 1
+        for d in spec.shape:
+            count *= d
+        out[params[i].index] = (names[i], count * size, f"{'x'.join(map(str, spec.shape))} {spec.dtype}")
+    return out
+
+
+@rule(
+    "ASC605", "gm-access-out-of-bounds", "tiling",
+    summary="For the given shapes, a core's DataCopy / GetValue / SetValue reaches past the end (or before the "
+            "start) of an input tensor.",
+    why="Each core computes its slice from the tiling values and its block index; when the slices or the "
+        "loop trip counts do not match the tensor (a tail the split did not handle, a blockLength rounded up, "
+        "one loop iteration too many), the last cores read beyond the input: garbage flows into the result, "
+        "or the MTE raises an out-of-range AI Core exception. Checked only with concrete shapes (`--shape`, "
+        "`--test-case`), by running the kernel's address arithmetic for cores 0, 1 and the last one.",
+    example="blockLength = (total + blockDim - 1) / blockDim;     // 1000 floats on 8 cores: 125 each\n"
+            "DataCopy(xLocal, xGm[blockIdx * blockLength], 128);  // core 7 reads 3 floats past the end",
+    instead="uint32_t len = min(blockLength, total - blockIdx * blockLength);\n"
+            "DataCopyPad(xLocal, xGm[blockIdx * blockLength], {1, len * sizeof(float), 0, 0, 0}, {false, 0, 0, 0});",
+)
+def gm_access_out_of_bounds(ctx: CheckContext) -> None:
+    from passes.verify.footprint import run_core
+
+    if ctx.tiling is None or not ctx.tiling.succeeded or not ctx.tiling.block_dim:
+        return
+    dim = ctx.tiling.block_dim
+    for kernel in (op for op in ctx.module.walk() if isinstance(op, asc.KernelOp)):
+        extents = _input_extents(ctx, kernel)
+        if not extents:
+            continue
+        reported: set[object] = set()
+        for core in sorted({0, min(1, dim - 1), dim - 1}):
+            run = run_core(kernel, core, dim)
+            for a in run.accesses:
+                known = extents.get(a.arg)
+                if known is None or a.op in reported:
+                    continue
+                name, nbytes, shape = known
+                end = a.offset + a.size
+                if a.offset >= 0 and end <= nbytes:
+                    continue
+                reported.add(a.op)
+                past = f"{end - nbytes} bytes past its end" if end > nbytes else f"{-a.offset} bytes before its start"
+                verb = "writes" if a.write else "reads"
+                ctx.report(a.op, f"core {core} of {dim} {verb} bytes [{a.offset}, {end}) of input '{name}' through "
+                           f"'{a.tensor}', {past}", Note(f"'{name}' is {shape}: {nbytes} bytes"),
+                           Note("clip the last core's slice and the last tile to the tensor's length", kind="help"))

@@ -1,0 +1,385 @@
+"""Which global-memory bytes each core reads and writes, for concrete shapes (ASC605).
+
+With the host tiling values folded in (`--shape`, `--test-case`), a kernel's addresses are plain arithmetic
+on the block index: this module runs the kernel's scalar code for one block index at a time and records
+every GM access its DataCopy / DataCopyPad / GetValue / SetValue calls make, as byte ranges of the kernel's
+GM_ADDR arguments. Nothing else of the kernel is computed: vector instructions and queue calls are skipped,
+and a branch or loop bound that depends on data (a value read from memory, a float) stops that core's run.
+What was recorded before the stop still happened on the hardware, so the findings are certain.
+
+The run is bounded (a step budget per core) and samples the first two cores and the last one: where slices
+of neighbouring cores or the end of a buffer go wrong, these are the cores that show it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, MemRefType
+from xdsl.ir import Block, Operation, SSAValue
+
+from ascendir.dialects import ascendc as asc
+from passes.verify.buffer_state import _BINARY, _compare, _signed, _width
+
+STEP_BUDGET = 200_000  # ops per core; kernels whose address arithmetic needs more are not followed
+
+
+class _Stop(Exception):
+    """This core's run cannot go on: control flow depends on something unknown, or the budget is spent."""
+
+
+@dataclass(frozen=True)
+class _Ptr:
+    arg: int  # index of the kernel's GM_ADDR parameter
+    offset: int  # bytes
+
+
+@dataclass(frozen=True)
+class _GmTensor:
+    arg: int
+    offset: int  # bytes from the start of the argument
+    elem: int  # element size in bytes
+    name: str
+
+
+@dataclass(frozen=True)
+class Access:
+    """`size` bytes at `offset` of kernel argument `arg`, read or written by `op`."""
+
+    arg: int
+    offset: int
+    size: int
+    write: bool
+    op: Operation
+    tensor: str
+
+
+@dataclass
+class CoreRun:
+    block_idx: int
+    accesses: list[Access] = field(default_factory=list)
+    stopped: str | None = None  # why the run stopped before the end, if it did
+
+
+def _elem_bytes(t: object) -> int | None:
+    elem = getattr(t, "element_type", None)
+    width = getattr(elem, "width", None)
+    if width is not None:
+        return max(1, width.data // 8)
+    bitwidth = getattr(elem, "bitwidth", None)
+    return bitwidth // 8 if isinstance(bitwidth, int) else None
+
+
+def run_core(kernel: asc.KernelOp, block_idx: int, block_dim: int, budget: int = STEP_BUDGET) -> CoreRun:
+    runner = _Runner(kernel, block_idx, block_dim, budget)
+    try:
+        runner.block(kernel.body.blocks[0])
+    except _Return:
+        pass
+    except _Stop as stop:
+        runner.run.stopped = str(stop) or "unknown control flow"
+    return runner.run
+
+
+class _Return(Exception):
+    pass
+
+
+class _Runner:
+    def __init__(self, kernel: asc.KernelOp, block_idx: int, block_dim: int, budget: int) -> None:
+        self.run = CoreRun(block_idx)
+        self.block_idx = block_idx
+        self.block_dim = block_dim
+        self.budget = budget
+        self.env: dict[SSAValue, object] = {}
+        self.cells: dict[SSAValue, object] = {}
+        self.gm: dict[SSAValue, _GmTensor | None] = {}
+        for i, arg in enumerate(kernel.body.blocks[0].args):
+            if isinstance(arg.type, asc.GmPtrType):
+                self.env[arg] = _Ptr(i, 0)
+
+    # ------------------------------------------------------------------ control flow
+
+    def block(self, block: Block, args: list[object] | None = None) -> list[object] | None:
+        """Runs `block`; returns the operands of its terminator (yield / condition), if any."""
+        for arg, value in zip(block.args, args or [], strict=False):
+            self.env[arg] = value
+        for op in block.ops:
+            if isinstance(op, scf.YieldOp):
+                return [self.env.get(v) for v in op.operands]
+            if isinstance(op, scf.ConditionOp):
+                return [self.env.get(v) for v in op.operands]
+            self.op(op)
+        return None
+
+    def op(self, op: Operation) -> None:
+        self.budget -= 1
+        if self.budget < 0:
+            raise _Stop("step budget spent")
+        handler = _HANDLERS.get(type(op))
+        if handler is not None:
+            handler(self, op)
+            return
+        fold = _BINARY.get(type(op))
+        if fold is not None:
+            a, b = (self.env.get(v) for v in op.operands)
+            width = _width(op.results[0].type)
+            if isinstance(a, int) and isinstance(b, int) and width is not None:
+                r = fold(a, b, width)
+                self.env[op.results[0]] = None if r is None else r % (1 << width)
+            else:
+                self.env[op.results[0]] = None
+            return
+        if isinstance(op, asc.ApiCallOp):
+            self.api_call(op)
+            return
+        if op.regions:
+            raise _Stop(f"{op.name} is not followed")
+        for r in op.results:
+            self.env[r] = None
+
+    def int_of(self, value: SSAValue) -> int:
+        v = self.env.get(value)
+        if not isinstance(v, int):
+            raise _Stop("a branch or bound depends on a value not known here")
+        return v
+
+    # ------------------------------------------------------------------ accesses
+
+    def record(self, tensor: SSAValue, first: int, count: int, write: bool, op: Operation) -> None:
+        t = self.gm.get(tensor) if tensor in self.gm else self._view(tensor)
+        if t is None or count <= 0:
+            return
+        self.run.accesses.append(Access(t.arg, t.offset + first * t.elem, count * t.elem, write, op, t.name))
+
+    def record_blocks(self, tensor: SSAValue, blocks: int, length: int, gap: int, write: bool, op: Operation) -> None:
+        """`blocks` runs of `length` bytes, `gap` bytes apart (end to start), from the tensor's start."""
+        t = self.gm.get(tensor) if tensor in self.gm else self._view(tensor)
+        if t is None or blocks <= 0 or length <= 0:
+            return
+        for i in range(min(blocks, 4096)):
+            self.run.accesses.append(Access(t.arg, t.offset + i * (length + gap), length, write, op, t.name))
+
+    def _view(self, tensor: SSAValue) -> _GmTensor | None:
+        v = self.env.get(tensor)
+        return v if isinstance(v, _GmTensor) else None
+
+    def api_call(self, op: asc.ApiCallOp) -> None:
+        for r in op.results:
+            self.env[r] = None
+        if op.FAMILY == "system" and op.results:
+            api = op.api.data
+            if api == "GetBlockIdx":
+                self.env[op.results[0]] = self.block_idx
+            elif api == "GetBlockNum":
+                self.env[op.results[0]] = self.block_dim
+            return
+        if op.FAMILY != "data_copy" or len(op.args) < 3:
+            return
+        dst, src, third = op.args[0], op.args[1], op.args[2]
+        to_gm = isinstance(dst.type, asc.GlobalTensorType)
+        from_gm = isinstance(src.type, asc.GlobalTensorType)
+        if not (to_gm or from_gm):
+            return
+        gm_side = dst if to_gm else src
+        overload = op.overload.data
+        value = self.env.get(third)
+        if overload.startswith("count") and isinstance(value, int):
+            t = self.gm.get(gm_side) if gm_side in self.gm else self._view(gm_side)
+            if t is not None:
+                # DataCopy moves whole 32-byte blocks: a count that is not a multiple is cut down (ASC401)
+                nbytes = value * t.elem // 32 * 32
+                if nbytes > 0:
+                    self.run.accesses.append(Access(t.arg, t.offset, nbytes, to_gm, op, t.name))
+        elif isinstance(value, dict):
+            blocks, length = value.get("blockCount"), value.get("blockLen")
+            stride = value.get("dstStride" if to_gm else "srcStride", 0)
+            if not all(isinstance(x, int) for x in (blocks, length, stride)):
+                return
+            pad = op.api.data == "DataCopyPad"
+            unit = 1 if pad else 32  # DataCopyPad counts bytes on the GM side, DataCopy 32-byte blocks
+            self.record_blocks(gm_side, blocks, length * unit, stride * unit, to_gm, op)  # type: ignore[operator]
+
+
+def _constant(r: _Runner, op: arith.ConstantOp) -> None:
+    attr = op.value
+    if isinstance(attr, IntegerAttr):
+        width = _width(op.result.type) or 64
+        r.env[op.result] = attr.value.data % (1 << width)
+    elif isinstance(attr, FloatAttr):
+        r.env[op.result] = float(attr.value.data)
+    else:
+        r.env[op.result] = None
+
+
+def _cast(r: _Runner, op: Operation) -> None:
+    src, res = op.operands[0], op.results[0]
+    v = r.env.get(src)
+    src_w, width = _width(src.type), _width(res.type)
+    if not isinstance(v, int) or src_w is None or width is None:
+        r.env[res] = None
+        return
+    if isinstance(op, arith.ExtSIOp | arith.IndexCastOp):
+        v = _signed(v, src_w)
+    r.env[res] = v % (1 << width)
+
+
+def _cmpi(r: _Runner, op: arith.CmpiOp) -> None:
+    a, b = r.env.get(op.lhs), r.env.get(op.rhs)
+    width = _width(op.lhs.type)
+    r.env[op.result] = _compare(op.predicate.value.data, a, b, width) \
+        if isinstance(a, int) and isinstance(b, int) and width else None
+
+
+def _select(r: _Runner, op: arith.SelectOp) -> None:
+    c = r.env.get(op.cond)
+    r.env[op.result] = None if not isinstance(c, int) else r.env.get(op.lhs if c else op.rhs)
+
+
+def _alloca(r: _Runner, op: memref.AllocaOp) -> None:
+    r.cells[op.memref] = {} if isinstance(op.memref.type, MemRefType) and op.memref.type.get_shape() else None
+
+
+def _store(r: _Runner, op: memref.StoreOp) -> None:
+    value = r.env.get(op.value)
+    if op.indices:
+        cell = r.cells.get(op.memref)
+        index = tuple(r.env.get(i) for i in op.indices)
+        if isinstance(cell, dict):
+            if all(isinstance(i, int) for i in index):
+                cell[index] = value
+            else:
+                cell.clear()  # an unknown element changed: forget them all
+    else:
+        r.cells[op.memref] = value
+
+
+def _load(r: _Runner, op: memref.LoadOp) -> None:
+    if op.indices:
+        cell = r.cells.get(op.memref)
+        index = tuple(r.env.get(i) for i in op.indices)
+        r.env[op.res] = cell.get(index) if isinstance(cell, dict) else None
+    else:
+        r.env[op.res] = r.cells.get(op.memref)
+
+
+def _if(r: _Runner, op: scf.IfOp) -> None:
+    taken = op.true_region if r.int_of(op.cond) else op.false_region
+    out = r.block(taken.blocks[0]) if taken.blocks else None
+    for res, v in zip(op.results, out or [], strict=False):
+        r.env[res] = v
+
+
+def _for(r: _Runner, op: scf.ForOp) -> None:
+    lb, ub, step = r.int_of(op.lb), r.int_of(op.ub), r.int_of(op.step)
+    width = _width(op.lb.type) or 64
+    lb, ub, step = _signed(lb, width), _signed(ub, width), _signed(step, width)
+    if step <= 0:
+        raise _Stop("a loop with a step that is not positive")
+    carried = [r.env.get(v) for v in op.iter_args]
+    body = op.body.blocks[0]
+    i = lb
+    while i < ub:
+        out = r.block(body, [i % (1 << width), *carried])
+        carried = out if out is not None else carried
+        i += step
+    for res, v in zip(op.results, carried, strict=False):
+        r.env[res] = v
+
+
+def _while(r: _Runner, op: scf.WhileOp) -> None:
+    args = [r.env.get(v) for v in op.arguments]
+    before, after = op.before_region.blocks[0], op.after_region.blocks[0]
+    while True:
+        out = r.block(before, args) or []
+        if not out or not isinstance(out[0], int):
+            raise _Stop("a loop condition that depends on a value not known here")
+        if not out[0]:
+            for res, v in zip(op.results, out[1:], strict=False):
+                r.env[res] = v
+            return
+        args = r.block(after, out[1:]) or []
+
+
+def _set_global_buffer(r: _Runner, op: asc.SetGlobalBufferOp) -> None:
+    ptr = r.env.get(op.pointer)
+    elem = _elem_bytes(op.tensor.type)
+    owner = op.tensor.owner
+    name = owner.var_name.data if isinstance(owner, asc.GlobalTensorOp) else "a GlobalTensor"
+    r.gm[op.tensor] = _GmTensor(ptr.arg, ptr.offset, elem, name) if isinstance(ptr, _Ptr) and elem else None
+
+
+def _subtensor(r: _Runner, op: asc.SubTensorOp) -> None:
+    base = r.gm.get(op.tensor) if op.tensor in r.gm else r._view(op.tensor)
+    off = r.env.get(op.offset)
+    if isinstance(base, _GmTensor) and isinstance(off, int):
+        width = _width(op.offset.type) or 64
+        r.env[op.result] = _GmTensor(base.arg, base.offset + _signed(off, width) * base.elem, base.elem, base.name)
+    else:
+        r.env[op.result] = None
+
+
+def _ptr_cast(r: _Runner, op: asc.GmPtrCastOp) -> None:
+    r.env[op.result] = r.env.get(op.pointer)
+
+
+def _ptr_offset(r: _Runner, op: asc.GmPtrOffsetOp) -> None:
+    ptr, off = r.env.get(op.pointer), r.env.get(op.offset)
+    elem = _elem_bytes(op.pointer.type)  # gm_ptr<T>: T's size
+    width = _width(op.offset.type) or 64
+    r.env[op.result] = _Ptr(ptr.arg, ptr.offset + _signed(off, width) * elem) \
+        if isinstance(ptr, _Ptr) and isinstance(off, int) and elem else None
+
+
+def _scalar_access(r: _Runner, op: asc.GetValueOp | asc.SetValueOp) -> None:
+    if isinstance(op, asc.GetValueOp):
+        r.env[op.result] = None
+    if not isinstance(op.tensor.type, asc.GlobalTensorType):
+        return
+    index = r.env.get(op.index)
+    if isinstance(index, int):
+        width = _width(op.index.type) or 64
+        r.record(op.tensor, _signed(index, width), 1, isinstance(op, asc.SetValueOp), op)
+
+
+def _struct_init(r: _Runner, op: asc.StructInitOp) -> None:
+    r.env[op.result] = {name.data: r.env.get(v) for name, v in zip(op.fields.data, op.values, strict=False)}
+
+
+def _struct_get(r: _Runner, op: asc.StructGetOp) -> None:
+    s = r.env.get(op.struct)
+    r.env[op.result] = s.get(op.field.data, 0) if isinstance(s, dict) else None
+
+
+def _struct_set(r: _Runner, op: asc.StructSetOp) -> None:
+    s = r.env.get(op.struct)
+    r.env[op.result] = {**s, op.field.data: r.env.get(op.value)} if isinstance(s, dict) else None
+
+
+def _return(r: _Runner, op: Operation) -> None:
+    raise _Return()
+
+
+_HANDLERS = {
+    arith.ConstantOp: _constant,
+    arith.ExtUIOp: _cast, arith.ExtSIOp: _cast, arith.TruncIOp: _cast, arith.IndexCastOp: _cast,
+    arith.CmpiOp: _cmpi,
+    arith.SelectOp: _select,
+    memref.AllocaOp: _alloca,
+    memref.StoreOp: _store,
+    memref.LoadOp: _load,
+    scf.IfOp: _if,
+    scf.ForOp: _for,
+    scf.WhileOp: _while,
+    asc.SetGlobalBufferOp: _set_global_buffer,
+    asc.SubTensorOp: _subtensor,
+    asc.GmPtrCastOp: _ptr_cast,
+    asc.GmPtrOffsetOp: _ptr_offset,
+    asc.GetValueOp: _scalar_access,
+    asc.SetValueOp: _scalar_access,
+    asc.StructInitOp: _struct_init,
+    asc.StructGetOp: _struct_get,
+    asc.StructSetOp: _struct_set,
+    asc.ReturnOp: _return,
+}  # fmt: skip
