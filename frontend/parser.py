@@ -5,7 +5,13 @@ itself; C++ compilers know because they have read the declarations. We approxima
 pre-scan of the text (declared class/struct/enum/alias/typedef/template-parameter names, `X y;`
 shapes, the vendor's known types) and a balanced look-ahead for template argument lists, and retag
 identifiers before the parser sees them. The AST is built during parsing (Lark's inline transformer),
-never as an intermediate Lark tree, which keeps the frontend above 10,000 lines/s.
+never as an intermediate Lark tree.
+
+Lark builds the grammar's tables, lexers and callbacks; a text is then parsed by _FastPath, one loop
+that does what Lark's contextual lexer, the retagger and Lark's LALR driver do, on Lark's own tables
+but without the per-token generality of Lark's code. Only when that loop meets a syntax error does
+Lark itself parse the text, so errors are reported and recovered from exactly as before. The loop and
+the pre-scan's regexes keep the frontend well above 10,000 lines/s (bench/perf/frontend.py).
 
 Syntax errors are diagnostics [ASC001]. After an error the failing statement or declaration is
 blanked out (offsets stay exact) and the text is parsed again, so one file yields every independent
@@ -17,11 +23,21 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field, replace
+from functools import partial
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.parse_tree_builder import (
+    ChildFilter,
+    ChildFilterLALR,
+    ChildFilterLALR_NoPlaceholders,
+    ExpandSingleChild,
+)
+from lark.parsers.lalr_analysis import Shift
+from lark.tree import Tree
 
 from frontend import ast as A
 from frontend.diagnostics import Diagnostic, LazySpan, Note, Span, error
@@ -69,16 +85,24 @@ KEYWORDS.update(_VENDOR_KEYWORDS)
 
 _IDENT_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
+
+def _word(word: str) -> str:
+    r"""`\bword` for a word starting with a word character, spelled `word(?<!\wword)`: a pattern that starts
+    with a literal lets the regex engine jump from one occurrence to the next, one that starts with `\b`
+    is tried at every offset (about thirty times slower on a whole file)."""
+    return f"{word}(?<!\\w{word})"
+
+
 # Names declared as types in the file. One regex per shape, each starting with a literal or a character
 # class, so the regex engine skips ahead instead of trying every alternative at every offset.
 _DECLARED_TYPE_RES = [
-    re.compile(r"\b(?:class|struct|union)\s+(?:\[\[[^\]]*\]\]\s*)?([A-Za-z_]\w*)"),
-    re.compile(r"\benum\s+(?:(?:class|struct)\s+)?([A-Za-z_]\w*)"),
-    re.compile(r"\btypename\s+(?:\.\.\.\s*)?([A-Za-z_]\w*)\b(?!\s*::)"),
-    re.compile(r"\busing\s+([A-Za-z_]\w*)\s*="),
-    re.compile(r"\busing\s+[A-Za-z_]\w*\s*=\s*(?:typename\s+)?(?:const\s+)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)\s*[;*&<]"),
-    re.compile(r"\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*;"),
-    re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*([A-Za-z_]\w*)"),
+    re.compile(rf"(?:{_word('class')}|{_word('struct')}|{_word('union')})\s+(?:\[\[[^\]]*\]\]\s*)?([A-Za-z_]\w*)"),
+    re.compile(rf"{_word('enum')}\s+(?:(?:class|struct)\s+)?([A-Za-z_]\w*)"),
+    re.compile(rf"{_word('typename')}\s+(?:\.\.\.\s*)?([A-Za-z_]\w*)\b(?!\s*::)"),
+    re.compile(rf"{_word('using')}\s+([A-Za-z_]\w*)\s*="),
+    re.compile(rf"{_word('using')}\s+[A-Za-z_]\w*\s*=\s*(?:typename\s+)?(?:const\s+)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)\s*[;*&<]"),
+    re.compile(rf"{_word('typedef')}\b[^;{{}}]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*;"),
+    re.compile(rf"{_word('BEGIN_TILING_DATA_DEF')}\s*\(\s*([A-Za-z_]\w*)"),
     re.compile(r"[:,]\s*(?:virtual\s+)?(?:public|private|protected)\s+(?:virtual\s+)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)"),
 ]
 # `X y;` / `X<...> y(` / `ns::X* p =`: two names in a row only happen in declarations. The shape starts
@@ -90,7 +114,7 @@ _DECL_SHAPE_RE = re.compile(
 )
 # msopgen defines DTYPE_<INPUT> / ORIG_DTYPE_<INPUT> per dtype combination at build time.
 # (ORIG_DTYPE_<INPUT> is the ge::DataType enum value, not a type.)
-_DTYPE_MACRO_RE = re.compile(r"(?<![A-Za-z0-9_])DTYPE_[A-Z0-9_]+\b")
+_DTYPE_MACRO_RE = re.compile(r"DTYPE_(?<![A-Za-z0-9_]DTYPE_)[A-Z0-9_]+\b")
 # `__simt_vf__ LAUNCH_BOUND(N) inline void f()`: an ALL_CAPS macro call among function qualifiers.
 _ATTRIBUTE_CALL_MACRO_RE = re.compile(
     r"\b((?:[A-Z][A-Z0-9]*_)+[A-Z0-9]+)\s*\([^()]*\)\s+(?=(?:inline|static|void|constexpr|__aicore__|__global__)\b)")
@@ -101,12 +125,18 @@ _ATTRIBUTE_MACRO_RE = re.compile(
     r"__global__|template|auto|bool|int|float|unsigned|u?int\d+_t|const|extern|class|struct)\b)",
     re.M,
 )
+# Cheap necessary conditions for the two patterns above (each starts with a literal, see _word): a text
+# without a match for the guard has no match for the pattern, and most texts have none.
+_ATTRIBUTE_CALL_MACRO_GUARD = re.compile(r"\)\s+(?:inline|static|void|constexpr|__aicore__|__global__)\b")
+_ATTRIBUTE_MACRO_GUARD = re.compile(
+    r"_[A-Z0-9]+\s+(?:inline|static|void|constexpr|__aicore__|__global__|template|auto|bool|int|float|unsigned|"
+    r"u?int\d+_t|const|extern|class|struct)\b")
 _LESS_RE = re.compile(r"<(?![<=])")
-_NAME_BEFORE_RE = re.compile(r"([A-Za-z_]\w*)\s*$")
+_NAME_BEFORE_RE = re.compile(r"([A-Za-z_]\w*)\s*$")  # what _name_before finds, without the regex's cost
 _NOT_TYPE_WORDS = frozenset(KEYWORDS) | {"return", "case", "goto", "else", "new", "delete", "throw", "co_return"}
 
 
-_TYPEDEF_BLOCK_RE = re.compile(r"\btypedef\s+(?:struct|union|enum|class)\b[^;{]*\{")
+_TYPEDEF_BLOCK_RE = re.compile(rf"{_word('typedef')}\s+(?:struct|union|enum|class)\b[^;{{]*\{{")
 
 
 def _typedef_block_names(text: str) -> Iterator[str]:
@@ -119,6 +149,24 @@ def _typedef_block_names(text: str) -> Iterator[str]:
         name = _IDENT_RE.match(text, i + len(text[i:]) - len(text[i:].lstrip()))
         if name:
             yield name.group(0)
+
+
+def _name_before(text: str, lt: int) -> tuple[int, int] | None:
+    """Where `_NAME_BEFORE_RE.search(text, max(0, lt - 80), lt)` finds its name, as (start, end), or None:
+    the identifier that ends, give or take whitespace, right before offset `lt`. Scanning back from `lt`
+    costs a few steps; the regex search tries every offset of the 80-character window."""
+    lo = lt - 80 if lt > 80 else 0
+    j = lt
+    while j > lo and text[j - 1].isspace():  # str.isspace and isalnum are what `\s` and `\w` test
+        j -= 1
+    i = j
+    while i > lo and (text[i - 1].isalnum() or text[i - 1] == "_"):
+        i -= 1
+    for k in range(i, j):  # the name starts at the first character that may start one ([A-Za-z_])
+        c = text[k]
+        if c == "_" or "a" <= c <= "z" or "A" <= c <= "Z":
+            return k, j
+    return None
 
 
 def _template_close(text: str, lt: int) -> int:
@@ -197,25 +245,27 @@ def prescan(text: str) -> ScanResult:
         lt = less.start()
         if lt and text[lt - 1] == "<":
             continue  # the second `<` of `<<`
-        name = _NAME_BEFORE_RE.search(text, max(0, lt - 80), lt)
+        name = _name_before(text, lt)
         if name is None:
             continue
+        name_start, name_end = name
         end = _template_close(text, lt)
         if end < 0:
-            if name.group(1) in KNOWN_TYPE_TEMPLATES:
-                starts.add(name.start(1))  # a vendor class template with a broken list: let the parser say so
+            if text[name_start:name_end] in KNOWN_TYPE_TEMPLATES:
+                starts.add(name_start)  # a vendor class template with a broken list: let the parser say so
             continue
         j = end
         while j < len(text) and text[j] in " \t\r\n":
             j += 1
         follower = text[j] if j < len(text) else ";"
         if follower in _AFTER_TEMPLATE_OK or follower.isalnum() or follower == "_":
-            starts.add(name.start(1))
+            starts.add(name_start)
             closers.add(end - 1)
             if follower == "{":
-                type_templates.add(name.group(1))  # `Foo<T>{}` constructs: Foo is a class template
-    attribute_macros = set(_ATTRIBUTE_MACRO_RE.findall(text)) - types
-    attribute_macros.update(_ATTRIBUTE_CALL_MACRO_RE.findall(text))
+                type_templates.add(text[name_start:name_end])  # `Foo<T>{}` constructs: Foo is a class template
+    attribute_macros = set(_ATTRIBUTE_MACRO_RE.findall(text)) - types if _ATTRIBUTE_MACRO_GUARD.search(text) else set()
+    if _ATTRIBUTE_CALL_MACRO_GUARD.search(text):
+        attribute_macros.update(_ATTRIBUTE_CALL_MACRO_RE.findall(text))
     return ScanResult(types, type_templates, starts, closers, attribute_macros, text)
 
 
@@ -419,13 +469,37 @@ class AstBuilder:
         return None
 
     def span(self, children: Sequence[Any]) -> LazySpan:
+        # _first/_last of each child, with the common cases (a token, a node with a lazy span, a
+        # placeholder None) handled here: this runs for every node the parser builds.
         start = end = None
         for c in children:
-            start = self._first(c)
+            if c is None:
+                continue
+            if c.__class__ is Token:
+                start = c.start_pos
+            else:
+                sp = getattr(c, "span", None)
+                if sp is None:
+                    start = self._first(c)
+                elif isinstance(sp, LazySpan):
+                    start = sp.start
+                else:
+                    continue  # a resolved Span: _first says None
             if start is not None:
                 break
         for c in reversed(children):
-            end = self._last(c)
+            if c is None:
+                continue
+            if c.__class__ is Token:
+                end = c.end_pos
+            else:
+                sp = getattr(c, "span", None)
+                if sp is None:
+                    end = self._last(c)
+                elif isinstance(sp, LazySpan):
+                    end = sp.end
+                else:
+                    continue
             if end is not None:
                 break
         if start is None:
@@ -1206,6 +1280,10 @@ class Parser:
             maybe_placeholders=True,
             cache=_cache_path(),
         )
+        try:
+            self._fast: _FastPath | None = _FastPath(self._lark, self._retagger)
+        except Exception:  # noqa: BLE001 - _Unsupported, or a Lark whose internals differ: Lark alone parses
+            self._fast = None
 
     def parse(self, text: str, file: str, origin: OriginFn | None = None) -> ParseResult:
         """Parse preprocessed `text`; `origin(offset)` maps an offset back to (file, line, col)."""
@@ -1229,6 +1307,13 @@ class Parser:
             if scanned is not current:
                 retagger.scan = prescan(current)
                 scanned = current
+            if self._fast is not None:
+                try:
+                    return ParseResult(self._fast.run(current), diags)
+                except _Unsupported:
+                    self._fast = None
+                except Exception:  # noqa: BLE001, S110 - _Bail or any other: Lark parses the text and reports
+                    pass
             try:
                 unit = self._lark.parse(current, on_error=_retag_fallback)
                 return ParseResult(unit, diags)
@@ -1261,6 +1346,321 @@ class Parser:
                 diags.append(error(SYNTAX_ERROR, "expression nested too deeply", Span(file, 1, 1, 1, 2)))
                 break
         return ParseResult(A.TranslationUnit(Span(file, 1, 1, 1, 1), file, []), diags)
+
+
+# ------------------------------------------------------------------ the fast path: one loop for lexer, retagger and LALR
+
+class _Bail(Exception):
+    """The fast path met something it does not handle (a syntax error, say): let Lark parse the text."""
+
+
+class _Unsupported(Exception):
+    """The grammar or Lark build has something the fast path does not reproduce: use Lark alone."""
+
+
+_WS_RUN = re.compile(r"\s*")
+_BLANKS = re.compile(r"[ \t\r\n]*")  # what IdentifierRetagger's text_at skips
+_new_str = str.__new__
+
+
+class _FastPath:
+    """What Lark does for a text that parses without errors, in one loop: the contextual lexer (the same
+    per-state terminal sets in the same regex alternation order; whitespace skipped by a `\\s*` prefix
+    instead of a separate ignored match), the IdentifierRetagger, and the LALR automaton on Lark's own
+    parse table, calling the AstBuilder with the same children Lark's tree builder would pass (see
+    _reduction). Same tokens, same reductions, same callback arguments: the same AST, in half the time.
+
+    Anything unusual (a syntax error, an unexpected character, an exception in a callback) raises and the
+    caller parses the same text with Lark itself, which reports the error the usual way.
+    """
+
+    def __init__(self, lark: Lark, retagger: IdentifierRetagger) -> None:
+        frontend = lark.parser
+        lalr = frontend.parser.parser
+        table = lalr.parse_table
+        contextual = frontend.lexer.lexer
+        root = contextual.root_lexer
+        if lark.lexer_conf.callbacks or lark.options.keep_all_tokens or not _no_unless(root):
+            raise _Unsupported("lexer callbacks or kept tokens")
+        self.retagger = retagger
+        self.start_state = table.start_states["start"]
+        self.end_state = table.end_states["start"]
+        self.ignore = frozenset(lark.lexer_conf.ignore)
+        self.newline_types = root.newline_types
+        self._table = table.states
+        self._callbacks = lalr.callbacks
+        self._reductions = _Rows(self._reduction)  # rule -> (size, callback, nonterminal), built on first use
+        self._factories: dict[Any, Any] = {}
+        if sorted(self._table) != list(range(len(self._table))):
+            raise _Unsupported("parser states are not numbered 0..n-1")
+        # Per state, built on first use: symbol -> shift/goto target (an int) or a reduction
+        # (size, callback or None to keep the single child, nonterminal). Terminal names are upper case
+        # and nonterminal names are not, so one dict holds actions and gotos.
+        self.rows: list[dict[str, Any] | None] = [None] * len(self._table)
+        # Per state, the lexer's regex (one per distinct terminal set, as Lark's contextual lexer has).
+        self.regexes: list[Any] = [None] * len(self._table)
+        self.lexer_of = contextual.lexers
+        self._regex_by_lexer: dict[int, Any] = {}
+
+    def _row(self, state: int) -> dict[str, Any]:
+        acts: dict[str, Any] = {}
+        reductions = self._reductions
+        for sym, (action, arg) in self._table[state].items():
+            acts[sym] = arg if action is Shift else reductions[arg]
+        self.rows[state] = acts
+        return acts
+
+    def _reduction(self, rule: Any) -> tuple[int, Any, str]:
+        """Lark wraps each rule's callback in a child filter (drops punctuation, splices `_rule` and
+        `__rule_star` children in, inserts None for missing `[optional]` parts) and ExpandSingleChild
+        (`?rule` with one child is that child). Here the same is one small generated function per rule
+        shape, and spliced rules produce plain lists where Lark builds Tree objects only to take their
+        children."""
+        f = self._callbacks[rule]
+        size, name = len(rule.expansion), rule.origin.name
+        items: tuple[tuple[int, bool, int], ...]
+        append = 0
+        if isinstance(f, ChildFilterLALR_NoPlaceholders):
+            items, f = tuple((i, bool(e), 0) for i, e in f.to_include), f.node_builder
+        elif type(f) is ChildFilterLALR:
+            items, append, f = tuple((i, bool(e), int(k)) for i, e, k in f.to_include), int(f.append_none), f.node_builder
+        else:
+            items = tuple((i, False, 0) for i in range(size))
+        expand1 = isinstance(f, ExpandSingleChild)
+        if expand1:
+            f = f.node_builder
+        if isinstance(f, (ChildFilter, ExpandSingleChild)):
+            raise _Unsupported(f"unexpected callback chain for {rule}")
+        tree = isinstance(f, partial) and f.func is Tree
+        if name.startswith("_"):
+            if not tree or expand1:
+                raise _Unsupported(f"unexpected callback for inlined rule {rule}")
+        elif tree and not (expand1 and len(items) == 1 and not items[0][1] and not items[0][2] and not append):
+            raise _Unsupported(f"rule {rule} would build a Tree")
+        static = not any(e for _, e, _ in items)
+        width = len(items) + sum(k for _, _, k in items) + append
+        if expand1 and static and width == 1:
+            pick = items[0][0]
+            if size == 1:
+                return (1, None, name)  # `?a: b`: the value stays on the stack
+            callback: Any = itemgetter(pick)
+        elif not tree and not expand1 and not append and items == tuple((i, False, 0) for i in range(size)):
+            callback = f  # the children as they are: Lark calls the builder with the popped list itself
+        else:
+            kind = "tree" if tree else ("expand1" if expand1 else "call")
+            key = (items, append, kind)
+            factory = self._factories.get(key)
+            if factory is None:
+                factory = self._factories[key] = _callback_factory(items, append, kind)
+            callback = factory(f)
+        return (size, callback, name)
+
+    def _regex(self, state: int) -> Any:
+        lexer = self.lexer_of[state]
+        rx = self._regex_by_lexer.get(id(lexer))
+        if rx is None:
+            alternatives = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in lexer.terminals
+                                    if t.name not in self.ignore)
+            rx = self._regex_by_lexer[id(lexer)] = re.compile(r"\s*(?:" + alternatives + ")", lexer.g_regex_flags)
+        self.regexes[state] = rx
+        return rx
+
+    def run(self, text: str) -> Any:
+        scan = self.retagger.scan
+        types, type_templates, starts = scan.types, scan.type_templates, scan.template_starts
+        closers = scan.template_closers
+        overrides = self.retagger.overrides
+        attribute_macros = scan.attribute_macros
+        source = scan.text
+        keywords = KEYWORDS
+        splittable = _SPLITTABLE
+        newline_types = self.newline_types
+        rows, regexes = self.rows, self.regexes
+        count = text.count
+        state_stack = [self.start_state]
+        value_stack: list[Any] = []
+        push_state, push_value = state_stack.append, value_stack.append
+        pos, n, line, line_start = 0, len(text), 1, 0
+        previous = ""
+        pending: list[Token] = []
+        while True:
+            # -- lex one token in the current parser state (Lark's contextual lexer)
+            if pending:
+                tok = pending.pop()
+            else:
+                if pos >= n:
+                    break
+                state = state_stack[-1]
+                rx = regexes[state]
+                if rx is None:
+                    rx = self._regex(state)
+                m = rx.match(text, pos)
+                if m is None:
+                    if _WS_RUN.match(text, pos).end() == n:
+                        break
+                    raise _Bail
+                type_ = m.lastgroup
+                start = m.start(type_)
+                if start > pos:  # whitespace before the token
+                    nl = count("\n", pos, start)
+                    if nl:
+                        line += nl
+                        line_start = text.rindex("\n", pos, start) + 1
+                pos = m.end()
+                value = text[start:pos]
+                tok = _new_str(Token, value)
+                tok.start_pos = start
+                tok.value = value
+                tok.line = line
+                tok.column = start - line_start + 1
+                if type_ in newline_types:
+                    nl = value.count("\n")
+                    if nl:
+                        line += nl
+                        line_start = start + value.rindex("\n") + 1
+                tok.end_line = line
+                tok.end_column = pos - line_start + 1
+                tok.end_pos = pos
+                # -- the post-lexer (IdentifierRetagger.process, less its error-recovery bookkeeping)
+                if type_ == "IDENTIFIER":
+                    keyword = keywords.get(value)
+                    if keyword is not None:
+                        type_ = keyword
+                    elif start in starts:
+                        is_member = previous == "DOT" or previous == "ARROW"
+                        type_ = "TYPE_TEMPLATE" if value in type_templates and not is_member else "TEMPLATE_NAME"
+                    elif value in types and previous != "DOT" and previous != "ARROW":
+                        type_ = "TYPE_NAME"
+                    elif value in attribute_macros:
+                        k = _BLANKS.match(source, pos).end()
+                        type_ = "MIX" if source[k : k + 1] == "(" else "FN_SPECIFIER"
+                    if overrides and start in overrides:
+                        type_ = overrides[start]
+                elif type_ in splittable and start in closers:
+                    tok.type = type_
+                    pending = list(_split_closer(tok, closers))
+                    pending.reverse()
+                    previous = "GT"
+                    continue
+                tok.type = previous = type_
+            # -- feed it to the LALR automaton (Lark's ParserState.feed_token)
+            ttype = tok.type
+            while True:
+                # Every state below the top has had its row built (it was the top once), so only the
+                # top's row may still be None.
+                row = rows[state_stack[-1]]
+                if row is None:
+                    row = self._row(state_stack[-1])
+                try:
+                    act = row[ttype]
+                except KeyError:
+                    raise _Bail from None
+                if act.__class__ is int:
+                    push_state(act)
+                    push_value(tok)
+                    break
+                size, callback, origin = act
+                if callback is None:
+                    state_stack[-1] = rows[state_stack[-2]][origin]
+                    continue
+                if size:
+                    s = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                else:
+                    s = []
+                push_value(callback(s))
+                push_state(rows[state_stack[-1]][origin])
+        # -- end of input
+        end_state = self.end_state
+        while True:
+            row = rows[state_stack[-1]]
+            if row is None:
+                row = self._row(state_stack[-1])
+            act = row.get("$END")
+            if act is None or act.__class__ is int:
+                raise _Bail
+            size, callback, origin = act
+            if callback is None:
+                state_stack[-1] = rows[state_stack[-2]][origin]
+            else:
+                if size:
+                    s = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                else:
+                    s = []
+                push_value(callback(s))
+                push_state(rows[state_stack[-1]][origin])
+            if state_stack[-1] == end_state:
+                return value_stack[-1]
+
+
+class _Rows(dict):  # type: ignore[type-arg]
+    """A table whose entries are built on first use."""
+
+    def __init__(self, build: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self._build = build
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self._build(key)
+        return value
+
+
+def _callback_factory(items: tuple[tuple[int, bool, int], ...], append: int, kind: str) -> Callable[[Any], Any]:
+    """Source for one shape of Lark's ChildFilterLALR (+ ExpandSingleChild), compiled once per shape.
+    `items`: (child index, splice it in, Nones to insert before it); `append`: Nones at the end."""
+    body: list[str] = []
+    static: list[str] = []  # elements not yet added to `c`
+    started = False
+
+    def flush() -> None:
+        nonlocal started
+        if static:
+            body.append(f"    c += ({', '.join(static)},)" if started else f"    c = [{', '.join(static)}]")
+            static.clear()
+            started = True
+
+    for i, expand, nones in items:
+        static.extend(["None"] * nones)
+        if expand:
+            if not started and not static:
+                body.append(f"    c = s[{i}]")  # Lark reuses the first spliced child's list (left recursion)
+                started = True
+            else:
+                flush()
+                body.append(f"    c += s[{i}]")
+        else:
+            static.append(f"s[{i}]")
+    static.extend(["None"] * append)
+    if static or not started:
+        flush() if static else body.append("    c = []")
+    if kind == "tree":
+        body.append("    return c")
+    elif kind == "expand1":
+        body.append("    return c[0] if len(c) == 1 else b(c)")
+    else:
+        body.append("    return b(c)")
+    src = "def factory(b):\n  def cb(s):\n" + "\n".join("  " + line for line in body) + "\n  return cb\n"
+    scope: dict[str, Any] = {}
+    exec(compile(src, "<parser child filter>", "exec"), scope)  # noqa: S102 - our own template, no input text
+    return scope["factory"]
+
+
+def _no_unless(root: Any) -> bool:
+    """Lark turns a string terminal that a regex terminal of the same priority also matches into a
+    callback on the regex terminal; our grammar has none, and the fast lexer relies on that."""
+    from lark.lexer import PatternRE, PatternStr
+
+    regexes = [t for t in root.terminals if isinstance(t.pattern, PatternRE)]
+    strings = [t for t in root.terminals if isinstance(t.pattern, PatternStr)]
+    for r in regexes:
+        rx = re.compile(r.pattern.to_regexp(), root.g_regex_flags)
+        for s in strings:
+            if s.priority == r.priority and rx.fullmatch(s.pattern.value):
+                return False
+    return True
 
 
 # When a retagged token does not fit, the other reading may: a vendor type name used as a variable

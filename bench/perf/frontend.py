@@ -233,7 +233,8 @@ def profile_pass(sources: dict[str, str], read_file: Callable[[str], str]) -> di
     stats = pstats.Stats(prof)
     groups: dict[str, float] = {}
     functions: list[tuple[float, str]] = []
-    prescan_names = {"prescan", "_typedef_block_names", "_template_close"}
+    prescan_names = {"prescan", "_typedef_block_names", "_template_close", "_name_before"}
+    fast_path_names = {"run", "_row", "_regex", "_reduction", "_callback_factory", "__missing__"}
     for (filename, lineno, func), (_, _, tottime, _, _) in stats.stats.items():  # type: ignore[attr-defined]
         f = filename.replace("\\", "/")
         if f.endswith("frontend/preprocess.py"):
@@ -241,10 +242,15 @@ def profile_pass(sources: dict[str, str], read_file: Callable[[str], str]) -> di
         elif f.endswith("frontend/parser.py"):
             if func in prescan_names:
                 group = "identifier pre-scan (parser.prescan)"
+            elif func in fast_path_names:
+                # Lexer, retagger and LALR automaton in one loop; Lark's own code runs only after an error.
+                group = "lexer + retagger + LALR loop (parser._FastPath)"
             elif func == "process" or func == "_split_closer":
                 group = "post-lexer retagging (parser.IdentifierRetagger)"
             else:
                 group = "AST building + error recovery (frontend/parser.py)"
+        elif f == "<parser child filter>":
+            group = "AST building + error recovery (frontend/parser.py)"  # the fast path's generated child filters
         elif f.endswith(("frontend/ast.py", "frontend/diagnostics.py")):
             group = "AST / diagnostic dataclasses (frontend/ast.py, diagnostics.py)"
         elif "/lark/lexer.py" in f:
