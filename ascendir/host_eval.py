@@ -109,6 +109,10 @@ class TilingResult:
     failure_op: Operation | None = None
     # what the function ran on (set by the caller that has them)
     inputs: TilingInputs | None = None
+    # False when the lowering left parts of the function out (not modelled): a failure may be ours
+    complete: bool = True
+    # the function stopped at an input, output or attribute that was not given
+    missing_inputs: bool = False
 
     @property
     def succeeded(self) -> bool:
@@ -234,6 +238,10 @@ class HostEvalError(Exception):
     """An error of the evaluated tiling function (not of the evaluator); its message is the diagnostic."""
 
 
+class MissingInputError(HostEvalError):
+    """The function reads an input, output or attribute the caller did not give: a gap in the inputs."""
+
+
 class StepBudgetExhausted(Exception):
     """Raised by the step counter to stop a run that executes too many ops."""
 
@@ -267,7 +275,7 @@ class TilingContextState:
         tensors = self.inputs.outputs if output else self.inputs.inputs
         what = "output" if output else "input"
         if index >= len(tensors):
-            raise HostEvalError(
+            raise MissingInputError(
                 f"{self.func_name} reads {what} {index} but only {len(tensors)} {what}s were given"
             )
         spec = tensors[index]
@@ -279,7 +287,7 @@ class TilingContextState:
         """The attribute read by `host.attr`, or an error naming what is missing."""
         attrs = self.inputs.attrs
         if index >= len(attrs):
-            raise HostEvalError(
+            raise MissingInputError(
                 f"{self.func_name} reads attribute {index} but only {len(attrs)} attributes were given"
             )
         value = attrs[index]
@@ -957,6 +965,7 @@ def evaluate_tiling(
     state = TilingContextState(inputs=inputs, chip=chip, func_name=func_name)
     status: int | None = None
     failure_op: Operation | None = None
+    missing = False
 
     target = SymbolTable.lookup_symbol(module, func_name)
     if not isinstance(target, func.FuncOp):
@@ -979,6 +988,10 @@ def evaluate_tiling(
             f"interpreter step budget exhausted after {step_budget} ops{_where(counter.current)}; "
             "does a loop never end?"
         )
+    except MissingInputError as error:
+        missing = True
+        failure_op = counter.current
+        diagnostics.append(f"{error}{_where(counter.current)}")
     except HostEvalError as error:
         failure_op = counter.current
         diagnostics.append(f"{error}{_where(counter.current)}")
@@ -1002,6 +1015,7 @@ def evaluate_tiling(
             diagnostics.append(f"{func_name} succeeded without calling SetBlockDim")
     result = _result(state, status, diagnostics)
     result.failure_op = failure_op
+    result.missing_inputs = missing
     return result
 
 

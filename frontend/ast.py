@@ -19,24 +19,48 @@ class Node:
 
     def children(self) -> Iterator["Node"]:
         """Direct child nodes, in source order."""
-        for f in fields(self):
-            if f.name == "span":
-                continue
-            value = getattr(self, f.name)
-            if isinstance(value, Node):
-                yield value
-            elif isinstance(value, (list, tuple)):
-                for item in value:
-                    if isinstance(item, Node):
-                        yield item
+        return iter(_child_list(self))
 
     def walk(self) -> Iterator["Node"]:
         """This node and all its descendants, pre-order."""
         stack: list[Node] = [self]
+        pop = stack.pop
+        extend = stack.extend
         while stack:
-            node = stack.pop()
+            node = pop()
             yield node
-            stack.extend(reversed(list(node.children())))
+            kids = _child_list(node)
+            if kids:
+                kids.reverse()
+                extend(kids)
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The dataclass fields of a node class other than `span`, in declaration order (computed once per class)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls) if f.name != "span")
+    return names
+
+
+def _child_list(node: Node) -> list[Node]:
+    """Node.children as a list: the node-valued fields, and the nodes in list- or tuple-valued fields."""
+    out: list[Node] = []
+    names = _FIELD_NAMES.get(node.__class__)
+    if names is None:
+        names = _field_names(node.__class__)
+    for name in names:
+        value = getattr(node, name)
+        if isinstance(value, Node):
+            out.append(value)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                if isinstance(item, Node):
+                    out.append(item)
+    return out
 
 
 # ------------------------------------------------------------------ names and types

@@ -21,7 +21,7 @@ from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.diagnostics import NOT_MODELLED, Reporter, span_of
-from ascendir.lower.function import Frame, FunctionLowerer, KernelTooLarge, Unsupported
+from ascendir.lower.function import Frame, FunctionLowerer, KernelTooLarge, Unsupported, forget_ast_facts
 from ascendir.lower.scope import Scope, collect
 from ascendir.lower.values import Val
 from frontend import ast as A
@@ -57,6 +57,13 @@ class LoweringResult:
 
 
 def lower_program(program: Program, options: LoweringOptions | None = None) -> LoweringResult:
+    try:
+        return _lower_program(program, options)
+    finally:
+        forget_ast_facts()
+
+
+def _lower_program(program: Program, options: LoweringOptions | None = None) -> LoweringResult:
     options = options or LoweringOptions()
     missing_includes = any(d.code == MISSING_INCLUDE for u in program.units for d in u.diagnostics)
     reporter = Reporter(names_incomplete=missing_includes)
@@ -104,23 +111,64 @@ def lower_program(program: Program, options: LoweringOptions | None = None) -> L
     return LoweringResult(module, reporter.diagnostics, kernels)
 
 
-def dtype_bindings(program: Program) -> dict[str, str]:
-    """DTYPE_<NAME> for every input and output of the op json: its first listed dtype."""
+def dtype_bindings(program: Program, input_dtypes: list[str] | None = None) -> dict[str, str]:
+    """DTYPE_<NAME> for every input and output of the op json.
+
+    The json's `type` lists are columns: the k-th entries of all inputs and outputs form one supported
+    combination. Without `input_dtypes` the first column is bound; with them (the dtypes of concrete input
+    tensors, in op order), the first column whose inputs have those dtypes (see `dtype_column`), and failing
+    that the given dtypes for the inputs and the first column for the rest."""
     out: dict[str, str] = {}
     for op in program.bundle.op_json or []:
-        for key in ("input_desc", "output_desc"):
-            for desc in op.get(key, []) or []:  # type: ignore[union-attr]
-                if not isinstance(desc, dict):
-                    continue
-                name = str(desc.get("name", "")).upper()
-                types = desc.get("type") or desc.get("types") or []
-                first = types[0] if isinstance(types, list) and types else types if isinstance(types, str) else None
-                if name and isinstance(first, str):
-                    c_type = GE_DTYPES.get(first.lower().removeprefix("dt_"))
-                    if c_type:
-                        out[f"DTYPE_{name}"] = c_type
-                        out[f"ORIG_DTYPE_{name}"] = c_type
+        descs = _descs(op)
+        columns = [[GE_DTYPES.get(str(t).lower().removeprefix("dt_")) for t in _types(d)] for _, d in descs]
+        wanted = [GE_DTYPES.get(t.lower()) for t in input_dtypes] if input_dtypes else []
+        inputs = [i for i, (key, _) in enumerate(descs) if key == "input_desc"]
+        chosen = _column(columns, inputs, wanted) if wanted else 0
+        for i, (key, desc) in enumerate(descs):
+            name = str(desc.get("name", "")).upper()
+            column = columns[i]
+            c_type = column[chosen] if chosen is not None and chosen < len(column) else (column[0] if column else None)
+            if chosen is None and key == "input_desc" and inputs.index(i) < len(wanted) and wanted[inputs.index(i)]:
+                c_type = wanted[inputs.index(i)]
+            if name and c_type:
+                out[f"DTYPE_{name}"] = c_type
+                out[f"ORIG_DTYPE_{name}"] = c_type
     return out
+
+
+def dtype_column(program: Program, input_dtypes: list[str]) -> tuple[bool, str]:
+    """Whether the op json supports inputs of these dtypes (in op order), and if not, what it supports."""
+    ops = program.bundle.op_json or []
+    if not ops:
+        return True, ""
+    descs = _descs(ops[0])
+    columns = [[GE_DTYPES.get(str(t).lower().removeprefix("dt_")) for t in _types(d)] for _, d in descs]
+    inputs = [i for i, (key, _) in enumerate(descs) if key == "input_desc"]
+    wanted = [GE_DTYPES.get(t.lower()) for t in input_dtypes]
+    if not any(columns[i] for i in inputs) or _column(columns, inputs, wanted) is not None:
+        return True, ""
+    width = min((len(columns[i]) for i in inputs if columns[i]), default=0)
+    raw = [_types(d) for _, d in descs]
+    combos = sorted({", ".join(str(raw[i][k]) for i in inputs if raw[i]) for k in range(width)})
+    return False, "; ".join(f"({c})" for c in combos)
+
+
+def _descs(op: dict[str, object]) -> list[tuple[str, dict[str, object]]]:
+    return [(key, d) for key in ("input_desc", "output_desc") for d in op.get(key, []) or []  # type: ignore[attr-defined]
+            if isinstance(d, dict)]
+
+
+def _column(columns: list[list[str | None]], inputs: list[int], wanted: list[str | None]) -> int | None:
+    width = min((len(columns[i]) for i in inputs if columns[i]), default=0)
+    return next((k for k in range(width) if all(
+        w is None or j >= len(inputs) or not columns[inputs[j]] or columns[inputs[j]][k] == w
+        for j, w in enumerate(wanted))), None)
+
+
+def _types(desc: dict[str, object]) -> list[object]:
+    types = desc.get("type") or desc.get("types") or []
+    return types if isinstance(types, list) else [types] if isinstance(types, str) else []
 
 
 def _tiling_struct(scope: Scope, host: Scope) -> str | None:

@@ -285,6 +285,11 @@ def element_ir_type(t: Scalar | None) -> Attribute:
 
 def scalar_from_element(attr: Attribute) -> Scalar | None:
     """The inverse of element_ir_type (for reading IR back)."""
+    return _scalar_from_element(attr)
+
+
+@lru_cache(maxsize=1024)  # attributes and scalars are immutable; the float types cost ~5 us each to build
+def _scalar_from_element(attr: Attribute) -> Scalar | None:
     if isinstance(attr, IntegerType):
         signed = attr.signedness.data == Signedness.SIGNED
         return Scalar(f"{'' if signed else 'u'}int{attr.width.data}_t") if attr.width.data in (8, 16, 32, 64) else None

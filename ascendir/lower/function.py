@@ -39,12 +39,13 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
 from ascendir.lower.ctypes import const_fits
-from ascendir.lower.astwalk import walk
+from ascendir.lower.astwalk import facts, forget_facts, walk
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import Reporter
 from ascendir.lower.scope import ClassInfo, Scope
 from ascendir.lower.values import Binding, Cell, ExitKind, Instance, Val
 from frontend import ast as A
+from frontend.diagnostics import LazySpan
 
 MAX_INLINE_DEPTH = 24
 _NO_SIZES = DenseArrayBase.from_list(i32, [0, 0])  # memref.alloca: no dynamic sizes, no symbols
@@ -124,6 +125,7 @@ class FunctionLowerer:
         self.builder = Builder(InsertPoint.at_end(Block()))  # scratch, until a kernel body is being built
         self.frames: list[Frame] = []
         self._loc_cache: dict[tuple[str, int, int], FileLineColLoc] = {}
+        self._span_locs: dict[int, tuple[object, FileLineColLoc]] = {}
         self._tiling_values: dict[SSAValue, SSAValue] = {}
         self.kernel_type = "default"
         self.op_count = 0
@@ -136,10 +138,15 @@ class FunctionLowerer:
 
     def loc(self, node: A.Node) -> FileLineColLoc:
         span = node.span
-        key = (span.file, span.line, span.col)
+        by_span = self._span_locs.get(id(span))  # several ops per node: the span is mapped back once
+        if by_span is not None and by_span[0] is span:
+            return by_span[1]
+        resolved = span.resolve() if isinstance(span, LazySpan) else span
+        key = (resolved.file, resolved.line, resolved.col)
         hit = self._loc_cache.get(key)
         if hit is None:
-            hit = self._loc_cache[key] = FileLineColLoc(StringAttr(key[0]), IntAttr(key[1]), IntAttr(key[2]))
+            hit = self._loc_cache[key] = _file_line_col(*key)
+        self._span_locs[id(span)] = (span, hit)
         return hit
 
     def emit(self, op: Operation, node: A.Node | None = None) -> Operation:
@@ -488,6 +495,8 @@ class FunctionLowerer:
 
     def assigned_names(self, body: A.Node) -> set[str]:
         """Names written after their declaration somewhere in `body` (they need a cell)."""
+        if isinstance(body, A.Node):
+            return facts(body).assigned  # type: ignore[return-value]
         return _memo(body, "assigned", lambda: self._assigned_names(body))  # type: ignore[no-any-return]
 
     def _assigned_names(self, body: A.Node) -> set[str]:
@@ -2127,6 +2136,8 @@ _LOOPS = (A.For, A.While, A.DoWhile, A.RangeFor)
 
 
 def _contains_break(body: A.Node) -> bool:
+    if isinstance(body, A.Node):
+        return facts(body).brk_in
     return any(isinstance(n, A.Break) for n in _walk_no_nested_loops(body, (*_LOOPS, A.Switch)))
 
 
@@ -2151,15 +2162,26 @@ def _memo(node: object, what: str, compute: Callable[[], object]) -> object:
     return value
 
 
-def _returns_in(node: A.Node) -> list[A.Return]:
+def _returns_in(node: A.Node) -> Sequence[A.Return]:
+    if isinstance(node, A.Node):
+        return facts(node).returns
     return _memo(node, "returns", lambda: [n for n in _walk(node) if isinstance(n, A.Return)])  # type: ignore[return-value]
 
 
 def _contains_continue(body: A.Node) -> bool:
+    if isinstance(body, A.Node):
+        return facts(body).cont_in
     return any(isinstance(n, A.Continue) for n in _walk_no_nested_loops(body, _LOOPS))
 
 
 _EXITS_CACHE: dict[int, tuple[A.Node, set[str]]] = {}
+
+
+def forget_ast_facts() -> None:
+    """Forgets every per-node fact kept about the trees lowered so far (lower_program calls this at its end)."""
+    forget_facts()
+    _MEMO.clear()
+    _EXITS_CACHE.clear()
 
 
 def _exits(st: A.Node) -> set[str]:
@@ -2176,6 +2198,15 @@ def _exits(st: A.Node) -> set[str]:
 
 def _compute_exits(st: A.Node) -> set[str]:
     kinds: set[str] = set()
+    if isinstance(st, A.Node):
+        f = facts(st)
+        if f.returns:
+            kinds.add(ExitKind.RETURN)
+        if f.cont_in and not isinstance(st, _LOOPS):
+            kinds.add(ExitKind.CONTINUE)
+        if f.brk_in and not isinstance(st, (*_LOOPS, A.Switch)):
+            kinds.add(ExitKind.BREAK)
+        return kinds
     for n in _walk(st):
         if isinstance(n, A.Return):
             kinds.add(ExitKind.RETURN)
@@ -2200,6 +2231,33 @@ def _always_exits(st: A.Node) -> bool:
         return bool(st.body) and _always_exits(st.body[-1]) and not any(
             _exits(s) for s in st.body[:-1])
     return False
+
+
+_LOC_STRINGS: dict[str, StringAttr] = {}
+_LOC_INTS: dict[int, IntAttr] = {}
+
+
+def _file_line_col(file: str, line: int, col: int) -> FileLineColLoc:
+    """FileLineColLoc(StringAttr(file), IntAttr(line), IntAttr(col)), without re-verifying its three parameters
+    each time (~10 us per location; a kernel has hundreds); the parameters are shared, as attributes may be."""
+    f = _LOC_STRINGS.get(file)
+    if f is None:
+        if len(_LOC_STRINGS) > 1024:
+            _LOC_STRINGS.clear()
+        f = _LOC_STRINGS[file] = StringAttr(file)
+    ln = _LOC_INTS.get(line)
+    if ln is None:
+        if len(_LOC_INTS) > 65536:
+            _LOC_INTS.clear()
+        ln = _LOC_INTS[line] = IntAttr(line)
+    c = _LOC_INTS.get(col)
+    if c is None:
+        c = _LOC_INTS[col] = IntAttr(col)
+    loc = FileLineColLoc.__new__(FileLineColLoc)
+    object.__setattr__(loc, "filename", f)
+    object.__setattr__(loc, "line", ln)
+    object.__setattr__(loc, "column", c)
+    return loc
 
 
 @lru_cache(maxsize=4096)
@@ -2282,6 +2340,8 @@ def _is_name(e: A.Node | None, name: str) -> bool:
 
 
 def _has_call(e: A.Node) -> bool:
+    if isinstance(e, A.Node):
+        return facts(e).callish
     return any(isinstance(n, A.Call | A.Assign | A.IncDec) for n in _walk(e))
 
 

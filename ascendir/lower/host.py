@@ -1330,6 +1330,7 @@ def evaluate_program_tiling(program: Program, inputs: TilingInputs, *, step_budg
                             lowered.struct_name)
     result = evaluate_tiling(lowered.module, lowered.func_name, inputs, step_budget=step_budget)
     result.diagnostics[:0] = notes
+    result.complete = not lowered.diagnostics
     if result.struct_name is None:
         result.struct_name = lowered.struct_name
     return result

@@ -76,13 +76,14 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
     values (tiling fields, blockDim, tiling key) are folded into the kernel before the rules run, so that
     capacity, alignment and coverage rules see numbers instead of unknowns.
     """
-    from ascendir.lower import LoweringOptions, lower_program
+    from ascendir.lower import LoweringOptions, dtype_bindings, lower_program
 
     select = list(select) if select is not None else None
     diags = list(program.diagnostics)
     if any(d.code == "ASC010" for d in diags):
         return diags
-    lowered = lower_program(program, LoweringOptions(chip=chip))
+    dtypes = dtype_bindings(program, [t.dtype for t in shapes.inputs if t is not None]) if shapes is not None else {}
+    lowered = lower_program(program, LoweringOptions(chip=chip, dtypes=dtypes))
     diags += [d for d in apply_inline_ignores(lowered.diagnostics, program) if wanted(d.code, select, ignore)]
     tiling = run_tiling(program, lowered.module, shapes, chip) if shapes is not None else None
     if selected_rules(select, ignore):
@@ -92,15 +93,24 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
 
 def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: str) -> TilingResult:
     """Runs the program's host tiling function on `shapes` and, when it succeeds, folds what it set into
-    `module` (fold-tiling). The chip of `shapes` defaults to the one being checked."""
+    `module` (fold-tiling). The chip of `shapes` defaults to the one being checked. Input dtypes the op
+    json does not list are rejected before anything runs (the framework would not launch the op)."""
     from dataclasses import replace
 
     from ascendir.context import make_context
+    from ascendir.host_eval import TilingResult
+    from ascendir.lower import dtype_column
     from ascendir.lower.host import evaluate_program_tiling
     from passes.fold_tiling import FoldTilingPass
 
     if shapes.chip == "910B2" and chip != "910B2":
         shapes = replace(shapes, chip=chip)
+    given = [t.dtype for t in shapes.inputs if t is not None]
+    supported, combos = dtype_column(program, given)
+    if not supported:
+        return TilingResult(None, None, None, {}, {}, [
+            f"the op json supports no inputs of dtypes ({', '.join(given)}); its combinations are {combos}"],
+            inputs=shapes)
     result = evaluate_program_tiling(program, shapes)
     result.inputs = shapes
     if result.succeeded:

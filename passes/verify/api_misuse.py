@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from xdsl.dialects import arith
@@ -16,7 +16,8 @@ from ascendir.dialects import ascendc as asc
 from ascendir.lower.ctypes import scalar_from_element
 from frontend import ast as A
 from frontend.diagnostics import Note, as_span
-from passes.verify.ir import api_calls, arg, constant_of
+from passes.verify.ast_index import ast_index
+from passes.verify.ir import api_calls_of, arg, constant_of, ops_of, ops_of_kind
 from passes.verify.rules import CheckContext, rule
 
 # Parameters that carry a repeat count in the vector APIs' mask forms (uint8 on the hardware).
@@ -33,7 +34,7 @@ _REPEAT_PARAMS = ("repeatTime", "repeatTimes", "repeat")
     instead="Add(dst, src0, src1, 300 * 64);                      // count form: the API splits the repeats",
 )
 def repeat_times_over_255(ctx: CheckContext) -> None:
-    for op in api_calls(ctx.module):
+    for op in api_calls_of(ctx):
         for name in _REPEAT_PARAMS:
             value = constant_of(arg(op, name))
             if isinstance(value, int) and value > 255:
@@ -75,22 +76,17 @@ def _entry(catalog: Catalog, name: str, overload: str, family: str) -> tuple[Api
     return None
 
 
-_CALLS_CACHE: dict[int, tuple[ModuleOp, list[_Call]]] = {}
-
-
 def _calls(ctx: CheckContext, *families: str) -> Iterator[_Call]:
-    hit = _CALLS_CACHE.get(id(ctx.module))
-    if hit is None or hit[0] is not ctx.module:
-        found: list[_Call] = []
-        for op in api_calls(ctx.module):
+    store: dict[object, object] = ctx.__dict__.setdefault("_project_cache", {})
+    found = store.get("api_misuse.calls")
+    if found is None:  # once per run, kept with the run (not in a module-level cache that outlives it)
+        found = store["api_misuse.calls"] = []
+        for op in api_calls_of(ctx):
             entry = _entry(ctx.catalog, op.api.data, op.overload.data, op.FAMILY) if op.overload.data else None
             if entry is not None:
-                found.append(_Call(op, *entry))
-        if len(_CALLS_CACHE) > 16:
-            _CALLS_CACHE.clear()
-        hit = _CALLS_CACHE[id(ctx.module)] = (ctx.module, found)
+                found.append(_Call(op, *entry))  # type: ignore[attr-defined]
     wanted = set(families)
-    return (call for call in hit[1] if not wanted or call.op.FAMILY in wanted)
+    return (call for call in found if not wanted or call.op.FAMILY in wanted)  # type: ignore[union-attr]
 
 
 def _elem_name(attr: Attribute) -> str | None:
@@ -174,74 +170,61 @@ class _AstIndex:
         return self._casts_at
 
 
-_INDEX_CACHE: dict[int, tuple[object, _AstIndex]] = {}
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def _children(node: A.Node) -> Iterator[A.Node]:
-    """Node.children without dataclasses.fields() on every call (the walk is the rules' main cost)."""
-    names = _FIELD_NAMES.get(type(node))
-    if names is None:
-        names = _FIELD_NAMES[type(node)] = tuple(f.name for f in fields(node) if f.name != "span")
-    for name in names:
-        value = getattr(node, name)
-        if isinstance(value, A.Node):
-            yield value
-        elif isinstance(value, list | tuple):
-            for item in value:
-                if isinstance(item, A.Node):
-                    yield item
+# the node kinds _ast_index tells apart, in the order it tests them; looked up once per node class
+_INDEXED: tuple[type, ...] = (A.Call, A.Cast, A.Name, A.Declarator, A.FunctionDecl, A.UsingDecl, A.UsingDirective,
+                              A.NamespaceDecl, A.ClassDecl, A.Param)
+_INDEX_KINDS: dict[type, int] = {}
 
 
 def _ast_index(ctx: CheckContext) -> _AstIndex:
     program = ctx.program
     if program is None:
         return _AstIndex()
-    hit = _INDEX_CACHE.get(id(program))
-    if hit is not None and hit[0] is program:
-        return hit[1]
+    store: dict[object, object] = ctx.__dict__.setdefault("_project_cache", {})
+    hit = store.get("api_misuse.ast_index")
+    if hit is not None:
+        return hit  # type: ignore[return-value]
     index = _AstIndex()
-    stack: list[tuple[A.Node, bool]] = [(u.ast, False) for u in program.units]
-    while stack:
-        node, in_ascendc = stack.pop()
-        if isinstance(node, A.Call):
+    kinds = _INDEX_KINDS
+    for node, in_ascendc in ast_index(ctx).api_order:  # the shared walk, in the order this index always used
+        kind = kinds.get(type(node))
+        if kind is None:
+            kind = kinds[type(node)] = next((i for i, k in enumerate(_INDEXED) if isinstance(node, k)), len(_INDEXED))
+        if kind == 0:  # A.Call
             index.calls.append(node)
             callee = node.callee
             if not in_ascendc and isinstance(callee, A.Name) and len(callee.qname.parts) == 1:
                 index.unqualified_calls.append(node)
-        elif isinstance(node, A.Cast):
+        elif kind == 1:  # A.Cast
             index.casts.append(node)
-        elif isinstance(node, A.Name):
+        elif kind == 2:  # A.Name
             parts = node.qname.parts
             if len(parts) == 2 and parts[0].name == "AscendC" and parts[1].name.startswith(_GLOBAL_ENUMERATOR_PREFIXES):
                 index.ascendc_event_names.append(node)
-        elif isinstance(node, A.Declarator):
+        elif kind == 3:  # A.Declarator
             index.declared.add(node.name)
-        elif isinstance(node, A.FunctionDecl):
+        elif kind == 4:  # A.FunctionDecl
             index.declared.add(node.name.parts[-1].name)
             if len(node.name.parts) >= 2 and "const" in node.qualifiers and node.body is not None:
                 index.out_of_class_const.append(node)
-        elif isinstance(node, A.UsingDecl):
+        elif kind == 5:  # A.UsingDecl
             index.declared.add(node.name.parts[-1].name)
-        elif isinstance(node, A.UsingDirective):
+        elif kind == 6:  # A.UsingDirective
             index.using_namespaces.add(node.namespace.name)
-        elif isinstance(node, A.NamespaceDecl):
-            if node.name == "AscendC":
-                in_ascendc = True
-            elif node.name:
+        elif kind == 7:  # A.NamespaceDecl
+            if node.name and node.name != "AscendC":
                 index.own_namespaces.add(node.name)
-        elif isinstance(node, A.ClassDecl):
+        elif kind == 8:  # A.ClassDecl
             index.classes.append(node)
             if node.name:
                 index.named.add(node.name)
+        elif kind == 9:  # A.Param: nothing
+            pass
         else:
             name = getattr(node, "name", None)
-            if isinstance(name, str) and not isinstance(node, A.Param):
+            if isinstance(name, str):
                 index.named.add(name)
-        stack.extend((child, in_ascendc) for child in _children(node))
-    if len(_INDEX_CACHE) > 16:
-        _INDEX_CACHE.clear()
-    _INDEX_CACHE[id(program)] = (program, index)
+    store["api_misuse.ast_index"] = index
     return index
 
 
@@ -453,7 +436,7 @@ _MASK_FAMILIES = ("vec_binary", "vec_scalar", "vec_unary", "duplicate", "cast", 
     instead="Add(dst, a, b, 64, 8, {1, 1, 1, 8, 8, 8});    // or the count form Add(dst, a, b, 512)",
 )
 def mask_out_of_range(ctx: CheckContext) -> None:
-    counter_mode = {_kernel_of(op) for op in api_calls(ctx.module, "mask") if op.api.data == "SetMaskCount"}
+    counter_mode = {_kernel_of(op) for op in api_calls_of(ctx, "mask") if op.api.data == "SetMaskCount"}
     for call in _calls(ctx, *_MASK_FAMILIES):
         param = call.overload.param("mask")
         if param is None or param.kind != "scalar" or _kernel_of(call.op) in counter_mode:
@@ -568,7 +551,7 @@ def _memory(position: str, arch: int) -> str | None:
     instead="float inv = 1.0f / static_cast<float>(static_cast<int32_t>(this->tileLength));",
 )
 def float_unsigned_conversion(ctx: CheckContext) -> None:
-    candidates = [op for op in ctx.module.walk() if isinstance(op, arith.UIToFPOp | arith.FPToUIOp)]
+    candidates = ops_of_kind(ctx, (arith.UIToFPOp, arith.FPToUIOp))
     if not candidates:
         return
     casts = _ast_index(ctx).casts_at()
@@ -594,7 +577,7 @@ def float_unsigned_conversion(ctx: CheckContext) -> None:
 def _unknown_tiling_types(ctx: CheckContext) -> set[str]:
     """Tiling struct names the kernels read whose layout the program does not define (fields read as
     uint32_t by guess: conversions of those are not certain)."""
-    names = {op.result.type.type_name.data for op in ctx.module.walk() if isinstance(op, asc.GetTilingDataOp)
+    names = {op.result.type.type_name.data for op in ops_of(ctx) if isinstance(op, asc.GetTilingDataOp)
              and isinstance(op.result.type, asc.TilingType)}
     if not names or ctx.program is None:
         return names
@@ -632,7 +615,7 @@ _F64_ARITH = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.Negf
 def double_in_device_code(ctx: CheckContext) -> None:
     casts: set[tuple[str, int, int]] | None = None
     seen: set[tuple[str, int] | None] = set()
-    for op in ctx.module.walk():
+    for op in ops_of_kind(ctx, (*_F64_ARITH, arith.CmpfOp, *_CONVERSIONS)):  # any other op: no message
         message = None
         if isinstance(op, _F64_ARITH) and isinstance(op.results[0].type, Float64Type):
             message = "double-precision arithmetic in device code"

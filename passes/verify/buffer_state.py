@@ -217,6 +217,13 @@ def join(states: Sequence[State]) -> State:
     return out
 
 
+# the op kinds Analysis._step acts on (the others leave the state as it is); looked up by op class once
+_STEPPED: tuple[type, ...] = (asc.AllocTensorOp, asc.FreeTensorOp, asc.EnQueOp, asc.DeQueOp, asc.InitBufferOp,
+                              asc.TPipeOp, asc.TQueOp, asc.LocalAllocOp, memref.LoadOp, memref.StoreOp,
+                              arith.SelectOp, asc.ApiCallOp, asc.GetValueOp, asc.SetValueOp, asc.OpaqueCallOp)
+_STEP_KIND: dict[type, bool] = {}
+
+
 def normalize(states: Iterable[State]) -> list[State]:
     seen: dict[tuple[object, ...], State] = {}
     for s in states:
@@ -270,13 +277,26 @@ class Analysis:
         return self
 
     def _index_values(self, kernel: Operation) -> None:
-        for op in kernel.walk():
+        ops = list(kernel.walk())
+        index = self._index
+        for op in ops:
             self._op_index[id(op)] = op
             for r in op.results:
-                self._index[r] = len(self._index)
+                index[r] = len(index)
             if isinstance(op, asc.TPipeOp | asc.TQueOp | asc.TBufOp | asc.ObjectOp):
-                self._names[self._index[op.results[0]]] = op.var_name.data
-                self._decls[self._index[op.results[0]]] = op
+                self._names[index[op.results[0]]] = op.var_name.data
+                self._decls[index[op.results[0]]] = op
+        # what each region declares (see _leave), inner regions first: one pass, not a walk per region
+        region_defs = self._region_defs
+        for op in reversed(ops):
+            for region in op.regions:
+                defs: set[int] = set()
+                for block in region.blocks:
+                    for inner in block.ops:
+                        defs.update(index[r] for r in inner.results)
+                        for nested in inner.regions:
+                            defs |= region_defs[id(nested)]
+                region_defs[id(region)] = frozenset(defs)
 
     def idx(self, v: SSAValue) -> int:
         found = self._index.get(v)
@@ -567,6 +587,11 @@ class Analysis:
         return t if t is not None and t in s.tokens else None
 
     def _step(self, op: Operation, s: State) -> State:
+        kind = _STEP_KIND.get(type(op))
+        if kind is None:
+            kind = _STEP_KIND[type(op)] = any(issubclass(type(op), k) for k in _STEPPED)
+        if not kind:
+            return s  # most ops (arithmetic, constants, ...) change nothing here
         if isinstance(op, asc.AllocTensorOp):
             return self._alloc(op, s)
         if isinstance(op, asc.FreeTensorOp):

@@ -354,8 +354,19 @@ def tiling_function_fails(ctx: CheckContext) -> None:
                    + (result.diagnostics[0] if result.diagnostics else "nothing to run"), *notes,
                    severity=Severity.WARNING)
         return
-    message = result.diagnostics[0] if result.diagnostics else "the tiling function failed"
+    failures = [m for m in result.diagnostics if "not modelled" not in m] or result.diagnostics
+    message = failures[0] if failures else "the tiling function failed"
     where = result.failure_op if result.failure_op is not None and result.failure_op.location else None
+    if result.missing_inputs:  # the caller gave too few shapes or attributes: not the program's fault
+        ctx.report(where, f"the shapes given are not enough to run the tiling function: {message}",
+                   Note("give a --shape for every input of the op, in op order (and --attr for its attributes)",
+                        kind="help"), severity=Severity.WARNING)
+        return
+    if not result.complete:  # the lowering left parts out: the failure may be ours, not the program's
+        ctx.report(where, f"for the given shapes, {message}", Note(
+            "the host lowering does not model all of this function, so this may not happen on the device"),
+            severity=Severity.WARNING)
+        return
     ctx.report(where, f"for the given shapes, {message}", *notes)
 
 

@@ -4,6 +4,7 @@ this tensor come from. Kept here so rules read like their pages, not like IR plu
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr
@@ -11,6 +12,9 @@ from xdsl.ir import Operation, SSAValue
 
 from ascendir.catalog import Overload, load_catalog
 from ascendir.dialects import ascendc as asc
+
+if TYPE_CHECKING:
+    from passes.verify.rules import CheckContext
 
 
 @lru_cache(maxsize=4096)
@@ -61,3 +65,43 @@ def constant_of(value: SSAValue | None) -> int | float | None:
 def api_calls(module: Operation, *families: str) -> list[asc.ApiCallOp]:
     wanted = set(families)
     return [op for op in module.walk() if isinstance(op, asc.ApiCallOp) and (not wanted or op.FAMILY in wanted)]
+
+
+def ops_of(ctx: CheckContext) -> list[Operation]:
+    """`list(ctx.module.walk())`, made once per check run and shared by the rules (they never change the
+    module; a walk of a kernel's IR costs ~0.3 ms and a dozen rules ask)."""
+    store: dict[object, object] = ctx.__dict__.setdefault("_project_cache", {})
+    ops = store.get("ir.ops")
+    if ops is None:
+        ops = store["ir.ops"] = list(ctx.module.walk())
+    return ops  # type: ignore[return-value]
+
+
+def api_calls_of(ctx: CheckContext, *families: str) -> list[asc.ApiCallOp]:
+    """`api_calls(ctx.module, *families)` from the run's op list."""
+    store: dict[object, object] = ctx.__dict__.setdefault("_project_cache", {})
+    calls = store.get("ir.api_calls")
+    if calls is None:
+        calls = store["ir.api_calls"] = [op for op in ops_of(ctx) if isinstance(op, asc.ApiCallOp)]
+    wanted = set(families)
+    return [op for op in calls if not wanted or op.FAMILY in wanted]  # type: ignore[union-attr]
+
+
+def ops_of_kind(ctx: CheckContext, kinds: tuple[type, ...]) -> list[Operation]:
+    """`[op for op in ops_of(ctx) if isinstance(op, kinds)]`, testing each op class once (isinstance on op
+    classes goes through ABCMeta and costs ~0.3 us; a rule that tests every op of a kernel pays it hundreds
+    of times)."""
+    store: dict[object, object] = ctx.__dict__.setdefault("_project_cache", {})
+    key = ("ir.ops_of_kind", kinds)
+    found = store.get(key)
+    if found is None:
+        memo: dict[type, bool] = {}
+        found = []
+        for op in ops_of(ctx):
+            ok = memo.get(type(op))
+            if ok is None:
+                ok = memo[type(op)] = isinstance(op, kinds)
+            if ok:
+                found.append(op)
+        store[key] = found
+    return found  # type: ignore[return-value]

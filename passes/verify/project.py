@@ -16,6 +16,8 @@ from typing import TypeVar
 from ascendir.dialects import ascendc as asc
 from frontend import ast as A
 from frontend.diagnostics import LazySpan, Note, Severity, Span
+from passes.verify.ast_index import Walked, ast_index
+from passes.verify.ir import ops_of
 from passes.verify.rules import CheckContext, rule
 
 # ------------------------------------------------------------------ shared helpers (host_code.py uses them too)
@@ -53,19 +55,24 @@ def units(ctx: CheckContext, *roles: str) -> list[A.TranslationUnit]:
 
 
 def nodes_per_unit(ctx: CheckContext) -> list[tuple[str, list[A.Node]]]:
-    """(role, every AST node) of each source, walked once per run."""
-    return cached(ctx, "nodes", lambda: [(u.unit.role, list(u.ast.walk())) for u in ctx.program.units]
-                  if ctx.program is not None else [])
+    """(role, every AST node) of each source, walked once per run (the walk every rule shares)."""
+    return ast_index(ctx).units
 
 
 def nodes(ctx: CheckContext, *roles: str) -> list[A.Node]:
-    """Every AST node of the sources of the given roles (all roles when none)."""
-    return [n for role, walked in nodes_per_unit(ctx) if not roles or role in roles for n in walked]
+    """Every AST node of the sources of the given roles (all roles when none); the same list for the same
+    roles throughout a run: do not modify it."""
+    def make() -> Walked:
+        index = ast_index(ctx)
+        return Walked([n for role, walked in index.units if not roles or role in roles for n in walked],
+                      index.unit_calls)
+    return cached(ctx, ("nodes", roles), make)
 
 
 def functions(ctx: CheckContext, *roles: str) -> list[A.FunctionDecl]:
     """Function definitions (with a body) in the sources of the given roles."""
-    return [n for n in nodes(ctx, *roles) if isinstance(n, A.FunctionDecl) and n.body is not None]
+    return cached(ctx, ("functions", roles), lambda: [
+        n for n in nodes(ctx, *roles) if isinstance(n, A.FunctionDecl) and n.body is not None])[:]
 
 
 def parsed_units(ctx: CheckContext, *roles: str) -> list[object]:
@@ -155,12 +162,13 @@ _UNIT_CALLS: dict[int, tuple[A.TranslationUnit, list[A.Call]]] = {}
 
 
 def _unit_calls(unit: A.TranslationUnit) -> list[A.Call]:
-    """Every call in a translation unit, collected once: several rules ask, each walk costs ~5 ms."""
+    """Every call in a translation unit, collected once: several rules ask, each walk costs ~5 ms (the
+    lists `nodes` returns use the run's index instead; this keeps a few units, not every tree seen)."""
     hit = _UNIT_CALLS.get(id(unit))
     if hit is not None and hit[0] is unit:
         return hit[1]
     found = [n for n in unit.walk() if isinstance(n, A.Call)]
-    if len(_UNIT_CALLS) > 256:
+    if len(_UNIT_CALLS) > 8:
         _UNIT_CALLS.clear()
     _UNIT_CALLS[id(unit)] = (unit, found)
     return found
@@ -168,6 +176,15 @@ def _unit_calls(unit: A.TranslationUnit) -> list[A.Call]:
 
 def calls(where: list[A.TranslationUnit] | list[A.Node], *names: str) -> Iterator[A.Call]:
     """Calls (of the given names) among `nodes(...)`, or inside the given translation units."""
+    if isinstance(where, Walked):  # the same sequence, from the run's index
+        if len(names) == 1:
+            yield from where.calls_named(names[0])
+        elif names:
+            wanted_names = set(names)
+            yield from (c for c in where.call_sequence() if c.callee_name in wanted_names)
+        else:
+            yield from where.call_sequence()
+        return
     wanted = set(names)
     for item in where:
         for node in (_unit_calls(item) if isinstance(item, A.TranslationUnit) else (item,)):
@@ -317,7 +334,7 @@ def tiling_field_undeclared(ctx: CheckContext) -> None:
     if not structs:
         return
     reported: set[tuple[str, str, int]] = set()
-    for op in ctx.module.walk():
+    for op in ops_of(ctx):
         if not isinstance(op, asc.TilingFieldOp):
             continue
         t = op.tiling.type
@@ -408,7 +425,7 @@ def tiling_field_never_set(ctx: CheckContext) -> None:
     if not setters or whole_struct_use:
         return
     reported: set[str] = set()
-    for op in ctx.module.walk():
+    for op in ops_of(ctx):
         if not isinstance(op, asc.TilingFieldOp) or not isinstance(op.tiling.type, asc.TilingType):
             continue
         struct = op.tiling.type.type_name.data
@@ -435,7 +452,7 @@ def tiling_field_never_set(ctx: CheckContext) -> None:
 )
 def tiling_key_without_branch(ctx: CheckContext) -> None:
     keys: set[int] = set()
-    for op in ctx.module.walk():
+    for op in ops_of(ctx):
         if isinstance(op, asc.TilingKeyIsOp):
             keys.add(op.key.value.data)
     for call in calls(nodes(ctx, "kernel"), "TILING_KEY_IS"):

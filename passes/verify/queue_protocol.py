@@ -10,6 +10,7 @@ from __future__ import annotations
 from ascendir.dialects import ascendc as asc
 from frontend.diagnostics import Severity
 from passes.verify.buffer_state import analyze, location_key
+from passes.verify.ir import ops_of
 from passes.verify.rules import CheckContext, rule
 
 
@@ -161,7 +162,7 @@ def buffers_total(ctx: CheckContext) -> None:
 )
 def tque_on_veccalc(ctx: CheckContext) -> None:
     seen: set[object] = set()
-    for op in ctx.module.walk():
+    for op in ops_of(ctx):
         if isinstance(op, asc.TQueOp):
             t = op.result.type
             if isinstance(t, asc.TQueType) and t.position.data == "VECCALC" and location_key(op) not in seen:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from frontend import ast as A
 from frontend.diagnostics import Note, Severity
+from passes.verify.ir import ops_of
 from passes.verify.project import calls, const_int, nodes, nodes_per_unit, report_once, span
 from passes.verify.rules import CheckContext, rule
 
@@ -21,7 +22,7 @@ _ALL_CORE_BARRIERS = ("SyncAll", "CrossCoreWaitFlag", "IBWait")
 def _kernel_type(ctx: CheckContext) -> str:
     """The kernel type of the program's kernels ("aiv", "aic", "mix"), from the lowering or the sources."""
     kinds = set()
-    for op in ctx.module.walk():
+    for op in ops_of(ctx):
         if op.name == "ascendc.kernel":
             kind = op.attributes.get("kernel_type") or op.properties.get("kernel_type")
             text = getattr(kind, "data", "default")
