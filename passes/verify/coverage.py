@@ -19,6 +19,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from ascendir.dialects import ascendc as asc
 from frontend import ast as A
 from frontend.diagnostics import Note, Severity
+from passes.verify.footprint import Access, CoreRun
 from passes.verify.project import cached, calls, const_int, functions, report_once, units
 from passes.verify.rules import CheckContext, rule
 
@@ -435,9 +436,11 @@ def gm_scalar_write_shares_cache_line(ctx: CheckContext) -> None:
     dim = block_dim(ctx)
     if dim.exactly_one:
         return
+    concrete = _shared_lines(ctx)
     strides = _strides(ctx)
     for op in ctx.module.walk():
-        if not isinstance(op, asc.SetValueOp) or not isinstance(op.tensor.type, asc.GlobalTensorType):
+        if not isinstance(op, asc.SetValueOp) or not isinstance(op.tensor.type, asc.GlobalTensorType) \
+                or op in concrete:
             continue
         base = _tensor_base_stride(op.tensor, strides)
         index = strides.of(op.index)
@@ -461,6 +464,56 @@ def gm_scalar_write_shares_cache_line(ctx: CheckContext) -> None:
 
 
 # ------------------------------------------------------------------ GM footprints for concrete shapes
+
+
+def _footprints(ctx: CheckContext) -> list[tuple[asc.KernelOp, int, dict[int, CoreRun]]]:
+    """Per kernel: blockDim and the GM accesses of the sampled cores (0, 1, the last two), for the shapes
+    given; empty without shapes. Computed once per check run."""
+    from passes.verify.footprint import run_core
+
+    def compute() -> list[tuple[asc.KernelOp, int, dict[int, CoreRun]]]:
+        if ctx.tiling is None or not ctx.tiling.succeeded or not ctx.tiling.block_dim:
+            return []
+        dim = ctx.tiling.block_dim
+        out = []
+        for kernel in (op for op in ctx.module.walk() if isinstance(op, asc.KernelOp)):
+            cores = sorted({0, min(1, dim - 1), max(dim - 2, 0), dim - 1})
+            out.append((kernel, dim, {core: run_core(kernel, core, dim) for core in cores}))
+        return out
+    return cached(ctx, "coverage.footprints", compute)
+
+
+def _shared_lines(ctx: CheckContext) -> set[Operation]:
+    """ASC604 with concrete shapes: scalar GM writes of two neighbouring cores that land in one cache line.
+    Returns the ops reported."""
+    reported: set[Operation] = set()
+    for _, dim, runs in _footprints(ctx):
+        for a, b in ((0, 1), (dim - 2, dim - 1)):
+            if a == b or a not in runs or b not in runs:
+                continue
+            lines: dict[tuple[int, int], Access] = {}
+            for w in runs[a].accesses:
+                if w.write and isinstance(w.op, asc.SetValueOp):
+                    lines.setdefault((w.arg, w.offset // CACHE_LINE), w)
+            for w in runs[b].accesses:
+                if not w.write or not isinstance(w.op, asc.SetValueOp) or w.op in reported:
+                    continue
+                other = lines.get((w.arg, w.offset // CACHE_LINE)) or lines.get((w.arg, (w.offset + w.size - 1)
+                                                                                 // CACHE_LINE))
+                if other is None:
+                    continue
+                line = w.offset // CACHE_LINE * CACHE_LINE
+                report_once(ctx, w.op, f"cores {a} and {b} both write '{w.tensor}' within the 64-byte cache line at "
+                            f"byte {line}: SetValue's cache write-back overwrites the other core's results",
+                            ctx.note_at(other.op, f"core {a} writes byte {other.offset} of the same line here")
+                            if other.op is not w.op else Note(f"core {a} writes byte {other.offset} of the same line"),
+                            Note(f"core {b} writes byte {w.offset}; with the given shapes the cores' slices are not "
+                                 "cache-line aligned"),
+                            Note("write per-core results to UB and DataCopy them out, or align each core's slice to "
+                                 f"{CACHE_LINE} bytes", kind="help"))
+                reported.add(w.op)
+                break
+    return reported
 
 _DTYPE_BYTES = {"float16": 2, "half": 2, "bfloat16": 2, "float32": 4, "float": 4, "float64": 8, "double": 8,
                 "int8": 1, "uint8": 1, "bool": 1, "int16": 2, "uint16": 2, "int32": 4, "uint32": 4,
@@ -508,18 +561,14 @@ def _input_extents(ctx: CheckContext, kernel: asc.KernelOp) -> dict[int, tuple[s
             "DataCopyPad(xLocal, xGm[blockIdx * blockLength], {1, len * sizeof(float), 0, 0, 0}, {false, 0, 0, 0});",
 )
 def gm_access_out_of_bounds(ctx: CheckContext) -> None:
-    from passes.verify.footprint import run_core
-
-    if ctx.tiling is None or not ctx.tiling.succeeded or not ctx.tiling.block_dim:
-        return
-    dim = ctx.tiling.block_dim
-    for kernel in (op for op in ctx.module.walk() if isinstance(op, asc.KernelOp)):
+    for kernel, dim, runs in _footprints(ctx):
         extents = _input_extents(ctx, kernel)
         if not extents:
             continue
         reported: set[object] = set()
-        for core in sorted({0, min(1, dim - 1), dim - 1}):
-            run = run_core(kernel, core, dim)
+        for core, run in runs.items():
+            if core not in (0, 1, dim - 1):
+                continue
             for a in run.accesses:
                 known = extents.get(a.arg)
                 if known is None or a.op in reported:
