@@ -10,6 +10,7 @@ every vector core. Nothing is reported on a guess: an unknown stride or an unkno
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, memref, scf
@@ -20,7 +21,7 @@ from ascendir.dialects import ascendc as asc
 from frontend import ast as A
 from frontend.diagnostics import Note, Severity
 from passes.verify.footprint import Access, CoreRun
-from passes.verify.project import cached, calls, const_int, functions, report_once, units
+from passes.verify.project import cached, calls, const_int, functions, nodes, report_once, span, units
 from passes.verify.rules import CheckContext, rule
 
 CACHE_LINE = 64  # bytes: the unit in which a core's data cache writes scalar stores back to GM
@@ -57,24 +58,18 @@ def _block_dim(ctx: CheckContext) -> BlockDim:
                         f"{ctx.tiling.block_dim} for the given shapes")
     values: set[int] = set()
     seen_any = False
-    for fn in functions(ctx, "host", "kernel", "other"):
-        fn_nodes = list(fn.walk())
-        for call in calls(fn_nodes, "SetBlockDim"):
-            if not isinstance(call.callee, A.Member) or not call.args:
-                continue
-            seen_any = True
-            value = _int_value(call.args[0], fn_nodes, ctx)
-            if value is None:
-                return BlockDim(None, "SetBlockDim with a value known only at run time")
-            values.add(value)
-        for launch in (n for n in fn_nodes if isinstance(n, A.KernelLaunch)):
-            if not launch.config:
-                continue
-            seen_any = True
-            value = _int_value(launch.config[0], fn_nodes, ctx)
-            if value is None:
-                return BlockDim(None, "a launch with a blockDim known only at run time")
-            values.add(value)
+    walked = nodes(ctx, "host", "kernel", "other")  # the run's shared walk
+    counts = [(c.args[0], "SetBlockDim with a value known only at run time")
+              for c in calls(walked, "SetBlockDim") if isinstance(c.callee, A.Member) and c.args]
+    counts += [(n.config[0], "a launch with a blockDim known only at run time")
+               for n in walked if isinstance(n, A.KernelLaunch) and n.config]
+    bodies: dict[int, list[A.Node]] = {}
+    for expr, unknown in counts:
+        seen_any = True
+        value = _int_value(expr, lambda e=expr: _enclosing_nodes(ctx, e, bodies), ctx)
+        if value is None:
+            return BlockDim(None, unknown)
+        values.add(value)
     if seen_any:
         return BlockDim(frozenset(values), f"blockDim {'/'.join(map(str, sorted(values)))} (a constant)")
     if ctx.program is not None and ctx.program.bundle.format == "npukernelbench" and not units(ctx, "host"):
@@ -84,9 +79,23 @@ def _block_dim(ctx: CheckContext) -> BlockDim:
     return BlockDim(None, "no launch or SetBlockDim in the sources")
 
 
-def _int_value(node: A.Node, fn_nodes: list[A.Node], ctx: CheckContext) -> int | None:
+def _enclosing_nodes(ctx: CheckContext, expr: A.Node, bodies: dict[int, list[A.Node]]) -> list[A.Node]:
+    """Every node of the function definition `expr` is in (walked once per function), or []."""
+    where = span(expr)
+    for fn in functions(ctx):
+        s = span(fn)
+        if s.file == where.file and (s.line, s.col) <= (where.line, where.col) \
+                and (where.end_line, where.end_col) <= (s.end_line, s.end_col):
+            if id(fn) not in bodies:
+                bodies[id(fn)] = list(fn.walk())
+            return bodies[id(fn)]
+    return []
+
+
+def _int_value(node: A.Node, fn_nodes: Callable[[], list[A.Node]], ctx: CheckContext) -> int | None:
     """An integer the expression certainly has: a literal, a ternary of equal literals, or a name bound to
-    one (a file-level constant, or a local initialised once and never assigned again)."""
+    one (a file-level constant, or a local of the enclosing function, `fn_nodes()`, initialised once and
+    never assigned again)."""
     value = const_int(node)
     if value is not None:
         return value
@@ -94,7 +103,7 @@ def _int_value(node: A.Node, fn_nodes: list[A.Node], ctx: CheckContext) -> int |
         return _int_value(node.expr, fn_nodes, ctx)
     if isinstance(node, A.Name) and len(node.qname.parts) == 1:
         name = node.qname.parts[-1].name
-        local = _local_constant(name, fn_nodes)
+        local = _local_constant(name, fn_nodes())
         if local is not None:
             return local
         return _file_constants(ctx).get(name)
