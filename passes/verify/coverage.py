@@ -20,7 +20,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from ascendir.dialects import ascendc as asc
 from frontend import ast as A
 from frontend.diagnostics import Note, Severity
-from passes.verify.footprint import Access, CoreRun
+from passes.verify.footprint import Access, CoreRun, elem_bytes
 from passes.verify.project import cached, calls, const_int, functions, nodes, report_once, span, units
 from passes.verify.rules import CheckContext, rule
 
@@ -307,13 +307,7 @@ def _pointer_stride(pointer: SSAValue, strides: _Strides) -> int | None:
 
 
 def _element_bytes(tensor: SSAValue) -> int | None:
-    t = tensor.type
-    elem = getattr(t, "element_type", None)
-    width = getattr(elem, "width", None)
-    if width is not None:
-        return max(1, width.data // 8)
-    bitwidth = getattr(elem, "bitwidth", None)
-    return bitwidth // 8 if isinstance(bitwidth, int) else None
+    return elem_bytes(tensor.type)
 
 
 def _tensor_name(tensor: SSAValue) -> str:
@@ -524,9 +518,15 @@ def _shared_lines(ctx: CheckContext) -> set[Operation]:
                 break
     return reported
 
-_DTYPE_BYTES = {"float16": 2, "half": 2, "bfloat16": 2, "float32": 4, "float": 4, "float64": 8, "double": 8,
-                "int8": 1, "uint8": 1, "bool": 1, "int16": 2, "uint16": 2, "int32": 4, "uint32": 4,
-                "int64": 8, "uint64": 8}
+def _dtype_bytes(name: str) -> int | None:
+    """Bytes per element of a numpy-style dtype name ("float16"), or None for one we do not know."""
+    from ascendir.dialects.host import GE_DATA_TYPE_SIZES
+    from ascendir.host_eval import HostEvalError, ge_dtype
+
+    try:
+        return GE_DATA_TYPE_SIZES.get(ge_dtype(name))
+    except HostEvalError:
+        return None
 
 
 def _input_extents(ctx: CheckContext, kernel: asc.KernelOp) -> dict[int, tuple[str, int, str]]:
@@ -545,7 +545,7 @@ def _input_extents(ctx: CheckContext, kernel: asc.KernelOp) -> dict[int, tuple[s
         return {}
     out: dict[int, tuple[str, int, str]] = {}
     for i, spec in enumerate(inputs.inputs[:len(names)]):
-        size = _DTYPE_BYTES.get(spec.dtype) if spec is not None else None
+        size = _dtype_bytes(spec.dtype) if spec is not None else None
         if spec is None or size is None:
             continue
         count = 1

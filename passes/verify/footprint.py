@@ -62,13 +62,12 @@ class CoreRun:
     stopped: str | None = None  # why the run stopped before the end, if it did
 
 
-def _elem_bytes(t: object) -> int | None:
-    elem = getattr(t, "element_type", None)
-    width = getattr(elem, "width", None)
-    if width is not None:
-        return max(1, width.data // 8)
-    bitwidth = getattr(elem, "bitwidth", None)
-    return bitwidth // 8 if isinstance(bitwidth, int) else None
+def elem_bytes(t: object) -> int | None:
+    """sizeof(T) of a `GlobalTensor<T>`, `LocalTensor<T>` or `__gm__ T*` type."""
+    from passes.verify.alignment import elem_bytes as scalar_bytes
+
+    element = getattr(t, "element_type", None)
+    return scalar_bytes(element) if element is not None else None
 
 
 def run_core(kernel: asc.KernelOp, block_idx: int, block_dim: int, budget: int = STEP_BUDGET) -> CoreRun:
@@ -304,7 +303,7 @@ def _while(r: _Runner, op: scf.WhileOp) -> None:
 
 def _set_global_buffer(r: _Runner, op: asc.SetGlobalBufferOp) -> None:
     ptr = r.env.get(op.pointer)
-    elem = _elem_bytes(op.tensor.type)
+    elem = elem_bytes(op.tensor.type)
     owner = op.tensor.owner
     name = owner.var_name.data if isinstance(owner, asc.GlobalTensorOp) else "a GlobalTensor"
     r.gm[op.tensor] = _GmTensor(ptr.arg, ptr.offset, elem, name) if isinstance(ptr, _Ptr) and elem else None
@@ -326,7 +325,7 @@ def _ptr_cast(r: _Runner, op: asc.GmPtrCastOp) -> None:
 
 def _ptr_offset(r: _Runner, op: asc.GmPtrOffsetOp) -> None:
     ptr, off = r.env.get(op.pointer), r.env.get(op.offset)
-    elem = _elem_bytes(op.pointer.type)  # gm_ptr<T>: T's size
+    elem = elem_bytes(op.pointer.type)  # gm_ptr<T>: T's size
     width = _width(op.offset.type) or 64
     r.env[op.result] = _Ptr(ptr.arg, ptr.offset + _signed(off, width) * elem) \
         if isinstance(ptr, _Ptr) and isinstance(off, int) and elem else None
