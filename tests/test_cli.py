@@ -144,3 +144,20 @@ def test_bad_shape_options_are_usage_errors() -> None:
         result = CliRunner().invoke(check, [*args, str(SHAPED)])
         assert result.exit_code == 2, (args, result.output)
         assert "Traceback" not in result.output
+
+
+def test_test_case_files_give_the_shapes(tmp_path: Path) -> None:
+    as_json = tmp_path / "case.json"
+    as_json.write_text('{"inputs": [{"shape": [64, 65536], "dtype": "float32"}]}\n')
+    reference = tmp_path / "reference.py"
+    reference.write_text("import torch\n\nrows = 64\ncols = 65536\n\n\ndef get_inputs():\n"
+                         "    return [torch.rand(rows, cols)]\n\n\ndef get_init_inputs():\n    return []\n")
+    for case in (as_json, reference):
+        result = CliRunner().invoke(check, ["--test-case", str(case), str(SHAPED)])
+        assert result.exit_code == 1 and "[ASC302]" in result.output, result.output
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"inputs": 3}\n')
+    result = CliRunner().invoke(check, ["--test-case", str(broken), str(SHAPED)])
+    assert result.exit_code == 2 and "broken.json:1:" in result.output and "Traceback" not in result.output
+    both = CliRunner().invoke(check, ["--test-case", str(as_json), "--shape", "8,8:float32", str(SHAPED)])
+    assert both.exit_code == 2
