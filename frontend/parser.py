@@ -1271,15 +1271,7 @@ class Parser:
     def __init__(self) -> None:
         self._retagger = IdentifierRetagger()
         self._builder = _Callbacks()
-        self._lark = Lark(
-            _GRAMMAR_PATH.read_text(),
-            parser="lalr",
-            lexer="contextual",
-            postlex=self._retagger,
-            transformer=self._builder,
-            maybe_placeholders=True,
-            cache=_cache_path(),
-        )
+        self._lark = _load_lark(self._builder, self._retagger)
         try:
             self._fast: _FastPath | None = _FastPath(self._lark, self._retagger)
         except Exception:  # noqa: BLE001 - _Unsupported, or a Lark whose internals differ: Lark alone parses
@@ -1717,6 +1709,81 @@ def _same_statement(text: str, name_pos: int, error_pos: int) -> bool:
         return False
     between = text[name_pos:error_pos]
     return ";" not in between and "{" not in between and "}" not in between
+
+
+def _build_lark(builder: AstBuilder, retagger: IdentifierRetagger) -> Lark:
+    return Lark(
+        _GRAMMAR_PATH.read_text(),
+        parser="lalr",
+        lexer="contextual",
+        postlex=retagger,
+        transformer=builder,
+        maybe_placeholders=True,
+        cache=_cache_path(),
+    )
+
+
+# The built Lark object, pickled: loading it takes a fraction of the time Lark needs to rebuild its
+# tables from its own cache format. The snapshot holds the builder's bound methods as callbacks and the
+# retagger as post-lexer; both are stored as persistent ids and bound to this Parser's own on loading, as
+# are modules and the lark singletons compared by identity (Shift, Reduce, ...). Keyed by the grammar,
+# this file (the builder's methods decide which rules get a callback), the lark version and the Python.
+_SNAPSHOT_NAME = "parser.pickle"
+
+
+def _lark_singletons() -> dict[str, Any]:
+    from lark import utils, visitors
+    from lark.parsers import lalr_analysis
+
+    return {"Shift": lalr_analysis.Shift, "Reduce": lalr_analysis.Reduce, "NO_VALUE": utils.NO_VALUE,
+            "Discard": visitors.Discard}
+
+
+def _snapshot_key() -> bytes:
+    import lark
+
+    from frontend import cache
+
+    return cache.key_of(_GRAMMAR_PATH.read_bytes(), Path(__file__).read_bytes(), lark.__version__)
+
+
+def _load_lark(builder: AstBuilder, retagger: IdentifierRetagger) -> Lark:
+    import pickle
+    import sys
+
+    from frontend import cache
+
+    try:
+        key = _snapshot_key()
+    except OSError:
+        return _build_lark(builder, retagger)
+    singletons = _lark_singletons()
+    fixed: dict[Any, Any] = {"builder": builder, "retagger": retagger}
+    fixed.update({("lark", name): obj for name, obj in singletons.items()})
+
+    class Unpickler(pickle.Unpickler):
+        def persistent_load(self, pid: Any) -> Any:
+            if isinstance(pid, tuple) and len(pid) == 2 and pid[0] == "module":
+                return sys.modules[pid[1]]  # only modules already imported
+            return fixed[pid]
+
+    lark = cache.load(_SNAPSHOT_NAME, key, Unpickler)
+    if (isinstance(lark, Lark) and lark.options.transformer is builder and lark.options.postlex is retagger
+            and lark.lexer_conf.postlex is retagger):
+        return lark
+    lark = _build_lark(builder, retagger)
+    ids: dict[int, Any] = {id(builder): "builder", id(retagger): "retagger"}
+    ids.update({id(obj): ("lark", name) for name, obj in singletons.items()})
+    module_type = type(sys)
+
+    class Pickler(pickle.Pickler):
+        def persistent_id(self, obj: Any) -> Any:
+            if isinstance(obj, module_type):
+                return ("module", obj.__name__)
+            return ids.get(id(obj))
+
+    cache.store(_SNAPSHOT_NAME, key, lark, lambda f: Pickler(f, pickle.HIGHEST_PROTOCOL))
+    return lark
 
 
 def _cache_path() -> str | bool:

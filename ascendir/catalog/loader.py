@@ -688,5 +688,45 @@ def build_catalog(data_dir: Path = DATA_DIR) -> Catalog:
 
 @functools.lru_cache(maxsize=1)
 def load_catalog() -> Catalog:
-    """The project's catalog, read once per process."""
-    return build_catalog(DATA_DIR)
+    """The project's catalog, read once per process (from a pickled snapshot of an earlier build when one
+    for these exact data files and this code is in the cache folder: see frontend/cache.py)."""
+    import pickle
+
+    from frontend import cache
+
+    try:
+        key = _snapshot_key(DATA_DIR)
+    except OSError:
+        return build_catalog(DATA_DIR)
+    catalog = cache.load(_SNAPSHOT_NAME, key)
+    if isinstance(catalog, Catalog):
+        return catalog
+    catalog = build_catalog(DATA_DIR)
+
+    class Pickler(pickle.Pickler):
+        def reducer_override(self, obj: Any) -> Any:
+            if type(obj) is MappingProxyType:
+                return (_read_only, (obj.copy(),))
+            return NotImplemented
+
+    cache.store(_SNAPSHOT_NAME, key, catalog, lambda f: Pickler(f, pickle.HIGHEST_PROTOCOL))
+    return catalog
+
+
+_SNAPSHOT_NAME = "catalog.pickle"
+
+
+def _read_only(mapping: dict[Any, Any]) -> Mapping[Any, Any]:
+    """How a snapshot spells MappingProxyType(mapping) (the type itself does not pickle)."""
+    return MappingProxyType(mapping)
+
+
+def _snapshot_key(data_dir: Path) -> bytes:
+    """The data files (names and bytes) and the code that turns them into a Catalog."""
+    from frontend import cache
+
+    here = Path(__file__).parent
+    parts: list[bytes | str] = []
+    for path in [here / "loader.py", here / "model.py", here / "signature.py", *sorted(data_dir.glob("*.toml"))]:
+        parts += [path.name, path.read_bytes()]
+    return cache.key_of("catalog", *parts)

@@ -8,7 +8,8 @@
    Lines/s (lines of the input files) best-of and median over passes, end to end and per phase
    (preprocess only, parse only; the parse includes the identifier pre-scan, also reported alone).
 2. Cold start: wall time of a whole `ascendc-check FILE` process on a ~150-line corpus kernel, pinned
-   to the same core, median of `--runs` runs with the Lark grammar cache warm (a first, unmeasured run
+   to the same core, median of `--runs` runs with the cache dir warm (Lark's grammar cache, the pickled
+   parser and catalog, the compiled dataclass methods: see frontend/cache.py; a first, unmeasured run
    fills a private cache dir), the same with Python bytecode cached (PYTHONPYCACHEPREFIX = a temp dir;
    matters where PYTHONDONTWRITEBYTECODE is set), and runs with an empty cache dir
    (ASCENDIR_CACHE_DIR = a fresh temp dir each).
@@ -322,7 +323,7 @@ def cold_start(kernel: Path, runs: int, cpu: int) -> dict[str, Any]:
     }
     with tempfile.TemporaryDirectory(prefix="ascendir-bench-") as tmp:
         warm_env = {**base_env, "ASCENDIR_CACHE_DIR": str(Path(tmp) / "warm")}
-        fill_s, code, text = timed_run([tool, str(kernel)], warm_env, cpu)  # fills the grammar cache
+        fill_s, code, text = timed_run([tool, str(kernel)], warm_env, cpu)  # fills the cache dir
         if code != 0:
             raise SystemExit(f"ascendc-check exited {code} on {kernel}:\n{text}")
         warm = [timed_run([tool, str(kernel)], warm_env, cpu)[0] for _ in range(runs)]
