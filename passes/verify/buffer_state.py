@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import FileLineColLoc, IndexType, IntegerType, MemRefType, ModuleOp
@@ -217,11 +218,6 @@ def join(states: Sequence[State]) -> State:
     return out
 
 
-# the op kinds Analysis._step acts on (the others leave the state as it is); looked up by op class once
-_STEPPED: tuple[type, ...] = (asc.AllocTensorOp, asc.FreeTensorOp, asc.EnQueOp, asc.DeQueOp, asc.InitBufferOp,
-                              asc.TPipeOp, asc.TQueOp, asc.LocalAllocOp, memref.LoadOp, memref.StoreOp,
-                              arith.SelectOp, asc.ApiCallOp, asc.GetValueOp, asc.SetValueOp, asc.OpaqueCallOp)
-_STEP_KIND: dict[type, bool] = {}
 
 
 def normalize(states: Iterable[State]) -> list[State]:
@@ -279,11 +275,15 @@ class Analysis:
     def _index_values(self, kernel: Operation) -> None:
         ops = list(kernel.walk())
         index = self._index
+        declares: dict[type, bool] = {}  # op class -> declares a named pipe, queue, buffer or object
         for op in ops:
             self._op_index[id(op)] = op
             for r in op.results:
                 index[r] = len(index)
-            if isinstance(op, asc.TPipeOp | asc.TQueOp | asc.TBufOp | asc.ObjectOp):
+            named = declares.get(type(op))
+            if named is None:
+                named = declares[type(op)] = isinstance(op, asc.TPipeOp | asc.TQueOp | asc.TBufOp | asc.ObjectOp)
+            if named:
                 self._names[index[op.results[0]]] = op.var_name.data
                 self._decls[index[op.results[0]]] = op
         # what each region declares (see _leave), inner regions first: one pass, not a walk per region
@@ -587,87 +587,74 @@ class Analysis:
         return t if t is not None and t in s.tokens else None
 
     def _step(self, op: Operation, s: State) -> State:
-        kind = _STEP_KIND.get(type(op))
-        if kind is None:
-            kind = _STEP_KIND[type(op)] = any(issubclass(type(op), k) for k in _STEPPED)
-        if not kind:
+        cls = type(op)
+        handler = _STEP_HANDLER.get(cls, _UNSEEN)
+        if handler is _UNSEEN:
+            handler = _STEP_HANDLER[cls] = next((h for k, h in _STEP_HANDLERS if issubclass(cls, k)), None)
+        if handler is None:
             return s  # most ops (arithmetic, constants, ...) change nothing here
-        if isinstance(op, asc.AllocTensorOp):
-            return self._alloc(op, s)
-        if isinstance(op, asc.FreeTensorOp):
-            return self._free(op, s)
-        if isinstance(op, asc.EnQueOp):
-            return self._enque(op, s)
-        if isinstance(op, asc.DeQueOp):
-            return self._deque(op, s)
-        if isinstance(op, asc.InitBufferOp):
-            return self._init_buffer(op, s)
-        if isinstance(op, asc.TPipeOp):
-            return self._tpipe(op, s)
-        if isinstance(op, asc.TQueOp):
+        return handler(self, op, s)
+
+    def _tque(self, op: asc.TQueOp, s: State) -> State:
+        s = s.copy()
+        s.queues[self.idx(op.result)] = QueueState(False, None, 0, (), None)
+        return s
+
+    def _load(self, op: memref.LoadOp, s: State) -> State:
+        if isinstance(op.res.type, IntegerType | IndexType):
+            known = s.ints.get(self.idx(op.memref))
+            ri = self.idx(op.res)
+            if s.vints.get(ri) != known:
+                s = s.copy()
+                if known is None:
+                    s.vints.pop(ri, None)
+                else:
+                    s.vints[ri] = known
+            return s
+        if isinstance(op.res.type, asc.LocalTensorType):
+            t = s.cells.get(self.idx(op.memref))
             s = s.copy()
-            s.queues[self.idx(op.result)] = QueueState(False, None, 0, (), None)
-            return s
-        if isinstance(op, asc.LocalAllocOp):
-            return self._local_alloc(op, s)
-        if isinstance(op, memref.LoadOp):
-            if isinstance(op.res.type, IntegerType | IndexType):
-                known = s.ints.get(self.idx(op.memref))
-                ri = self.idx(op.res)
-                if s.vints.get(ri) != known:
-                    s = s.copy()
-                    if known is None:
-                        s.vints.pop(ri, None)
-                    else:
-                        s.vints[ri] = known
-                return s
-            if isinstance(op.res.type, asc.LocalTensorType):
-                t = s.cells.get(self.idx(op.memref))
+            if t is None:
+                s.vals.pop(self.idx(op.res), None)
+            else:
+                s.vals[self.idx(op.res)] = t
+        return s
+
+    def _store(self, op: memref.StoreOp, s: State) -> State:
+        if isinstance(op.value.type, IntegerType | IndexType):
+            ci = self.idx(op.memref)
+            rank0 = isinstance(op.memref.type, MemRefType) and not op.memref.type.get_shape()
+            known = self.int_of(op.value, s) if rank0 else None
+            if s.ints.get(ci) != known:
                 s = s.copy()
-                if t is None:
-                    s.vals.pop(self.idx(op.res), None)
+                if known is None:
+                    s.ints.pop(ci, None)
                 else:
-                    s.vals[self.idx(op.res)] = t
+                    s.ints[ci] = known
             return s
-        if isinstance(op, memref.StoreOp):
-            if isinstance(op.value.type, IntegerType | IndexType):
-                ci = self.idx(op.memref)
-                rank0 = isinstance(op.memref.type, MemRefType) and not op.memref.type.get_shape()
-                known = self.int_of(op.value, s) if rank0 else None
-                if s.ints.get(ci) != known:
-                    s = s.copy()
-                    if known is None:
-                        s.ints.pop(ci, None)
-                    else:
-                        s.ints[ci] = known
-                return s
-            if isinstance(op.value.type, asc.LocalTensorType):
-                cell = self.idx(op.memref)
-                t = self.token_of(s, op.value)
-                s = s.copy()
-                rank0 = isinstance(op.memref.type, MemRefType) and not op.memref.type.get_shape()
-                if t is None or not rank0:
-                    s.cells.pop(cell, None)
-                else:
-                    s.cells[cell] = t
-            return s
-        if isinstance(op, arith.SelectOp):
-            if isinstance(op.result.type, asc.LocalTensorType):
-                a, b = self.token_of(s, op.lhs), self.token_of(s, op.rhs)
-                s = s.copy()
-                if a is not None and a == b:
-                    s.vals[self.idx(op.result)] = a
-                else:
-                    s.vals.pop(self.idx(op.result), None)
-            return s
-        if isinstance(op, asc.ApiCallOp):
-            return self._api_call(op, s)
-        if isinstance(op, asc.GetValueOp | asc.SetValueOp):
-            name = "GetValue" if isinstance(op, asc.GetValueOp) else "SetValue"
-            self._use(op, name, [op.tensor], s)
-            return s
-        if isinstance(op, asc.OpaqueCallOp):
-            return self._opaque(op, s)
+        if isinstance(op.value.type, asc.LocalTensorType):
+            cell = self.idx(op.memref)
+            t = self.token_of(s, op.value)
+            s = s.copy()
+            rank0 = isinstance(op.memref.type, MemRefType) and not op.memref.type.get_shape()
+            if t is None or not rank0:
+                s.cells.pop(cell, None)
+            else:
+                s.cells[cell] = t
+        return s
+
+    def _select(self, op: arith.SelectOp, s: State) -> State:
+        if isinstance(op.result.type, asc.LocalTensorType):
+            a, b = self.token_of(s, op.lhs), self.token_of(s, op.rhs)
+            s = s.copy()
+            if a is not None and a == b:
+                s.vals[self.idx(op.result)] = a
+            else:
+                s.vals.pop(self.idx(op.result), None)
+        return s
+
+    def _scalar_access(self, op: asc.GetValueOp | asc.SetValueOp, s: State) -> State:
+        self._use(op, "GetValue" if isinstance(op, asc.GetValueOp) else "SetValue", [op.tensor], s)
         return s
 
     def _use(self, op: Operation, api: str, operands: Iterable[SSAValue], s: State) -> None:
@@ -767,8 +754,10 @@ class Analysis:
             qname = self.name(op.queue)
             problem = (f"AllocTensor on {qname} blocks forever: all {q.nbuf} of its buffer"
                        f"{'s are' if q.nbuf != 1 else ' is'} taken and none is freed before")
-            held = sorted({tok[2] for tok in s.tokens.values() if tok[0] == qi and tok[1] in (OCCUPIED, ENQUE, DEQUE)})
-            notes = [(self._op_index[h], "buffer taken here") for h in held[:2] if h in self._op_index]
+            held = {tok[2] for tok in s.tokens.values() if tok[0] == qi and tok[1] in (OCCUPIED, ENQUE, DEQUE)}
+            # in source order (the token names its AllocTensor by id(), which differs from run to run)
+            takers = sorted((self._op_index[h] for h in held if h in self._op_index), key=_line_of)
+            notes = [(taker, "buffer taken here") for taker in takers[:2]]
         if q.inited is not False:  # no InitBuffer on this path: nothing to say about its buffers
             self.check("ASC206", op, problem, *notes)
         s = s.copy()
@@ -1119,3 +1108,26 @@ def analyze(module: ModuleOp, chip: Chip) -> Analysis:
     _CACHE.append((module, chip.name, a))
     del _CACHE[:-2]
     return a
+
+
+# What Analysis._step does per op kind, in the order the kinds are tested (the first that matches); the
+# other ops (arithmetic, constants, ...) leave the state as it is. Looked up once per op class: isinstance on
+# xDSL op classes goes through ABCMeta, and the walk steps every op of every path.
+_STEP_HANDLERS: tuple[tuple[type | tuple[type, ...], Callable[[Analysis, Any, State], State]], ...] = (
+    (asc.AllocTensorOp, Analysis._alloc),
+    (asc.FreeTensorOp, Analysis._free),
+    (asc.EnQueOp, Analysis._enque),
+    (asc.DeQueOp, Analysis._deque),
+    (asc.InitBufferOp, Analysis._init_buffer),
+    (asc.TPipeOp, Analysis._tpipe),
+    (asc.TQueOp, Analysis._tque),
+    (asc.LocalAllocOp, Analysis._local_alloc),
+    (memref.LoadOp, Analysis._load),
+    (memref.StoreOp, Analysis._store),
+    (arith.SelectOp, Analysis._select),
+    (asc.ApiCallOp, Analysis._api_call),
+    ((asc.GetValueOp, asc.SetValueOp), Analysis._scalar_access),
+    (asc.OpaqueCallOp, Analysis._opaque),
+)
+_UNSEEN = object()
+_STEP_HANDLER: dict[type, Any] = {}
