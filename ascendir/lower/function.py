@@ -864,7 +864,11 @@ class FunctionLowerer:
             self.pipes.append(result)
         return Val(t, result)
 
-    def instantiate(self, t: C.ClassT, name: str, node: A.Node, ctor_args: Sequence[Val] = ()) -> Instance:
+    def instantiate(self, t: C.ClassT, name: str, node: A.Node, ctor_args: Sequence[Val] = (),
+                    construct: bool = True) -> Instance:
+        """A new object of class `t`: its base parts, its members, then its constructor (the one that takes
+        `ctor_args`). With `construct=False` only the parts and members are made: the derived class's
+        constructor runs the base constructor it names (see _run_constructor)."""
         info = self.scope.classes[t.name]
         types: dict[str, object] = {}
         params = info.template_params or []
@@ -886,7 +890,7 @@ class FunctionLowerer:
             for base_ref in info.decl.bases:  # base parts first: the derived class may shadow their members
                 base_t = self.resolve_type(base_ref)
                 if isinstance(base_t, C.ClassT) and base_t.name in self.scope.classes and base_t.name != info.name:
-                    base = self.instantiate(base_t, name, node)
+                    base = self.instantiate(base_t, name, node, construct=False)
                     inst.members.update(base.members)
                     base.members = inst.members  # one object: base methods see the derived object's state
                     inst.bases.append(base)
@@ -913,10 +917,19 @@ class FunctionLowerer:
                     inst.members[d.name] = self.new_cell(ft, d.name, d, init)
         finally:
             self.frames.pop()
-        ctor = self._pick_constructor(info, len(ctor_args))
-        if ctor is not None and (ctor.body is not None and ctor.body.body or ctor.init_list):
-            self._run_constructor(ctor, inst, ctor_args, node)
+        if construct:
+            self.construct(inst, ctor_args, node)
         return inst
+
+    def construct(self, inst: Instance, args: Sequence[Val], node: A.Node) -> None:
+        """Runs the constructor of `inst` that takes `args`; without a user-written one, the default
+        constructors of the base parts."""
+        ctor = self._pick_constructor(inst.info, len(args))
+        if ctor is not None:
+            self._run_constructor(ctor, inst, args, node)
+        else:
+            for base in inst.bases:
+                self.construct(base, (), node)
 
     def _matmul_config(self, t: A.TypeRef) -> str:
         """The template arguments of a Matmul declaration as written (through one level of alias)."""
@@ -957,6 +970,15 @@ class FunctionLowerer:
         self.frames.append(frame)
         try:
             self._bind_params(ctor, args, node)
+            # base parts first, each with the constructor its init-list entry names (`: Base<T>(n, pipe)`),
+            # else its default one, as C++ does before the members' initialisers
+            named_bases = {mi.target: mi for mi in ctor.init_list}
+            for base in inst.bases:
+                mi = named_bases.get(base.info.name) or named_bases.get(base.info.name.rsplit("::", 1)[-1])
+                if mi is not None:
+                    self.construct(base, [self.expr(a) for a in mi.args], mi)
+                else:
+                    self.construct(base, (), node)
             for mi in ctor.init_list:
                 member = inst.members.get(mi.target)
                 if isinstance(member, Cell) and mi.args:
