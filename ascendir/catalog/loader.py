@@ -483,6 +483,7 @@ class _Builder:
                 "notes",
                 "use",
                 "overloads",
+                "global_scope",
             },
             where,
         )
@@ -552,6 +553,7 @@ class _Builder:
             archs=frozenset(int(a) for a in archs) if archs is not None else None,
             operator=entry.get("operator"),
             notes=entry.get("notes"),
+            global_scope=bool(entry.get("global_scope", False)),
         )
 
     def check_arch(self, where: str, arch: str) -> None:

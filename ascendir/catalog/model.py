@@ -167,6 +167,8 @@ class Api:
     archs: frozenset[int] | None = None  # architectures the API exists on; None = all / not restricted
     operator: str | None = None  # `dst = a + b` style operator form, if any
     notes: str | None = None
+    # declared outside namespace AscendC (kernel_common.h): callable without `AscendC::` or a using-directive
+    global_scope: bool = False
 
     def __hash__(self) -> int:
         return hash((self.receiver, self.name))

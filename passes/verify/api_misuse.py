@@ -672,7 +672,8 @@ def missing_ascendc_qualification(ctx: CheckContext) -> None:
     for call in index.unqualified_calls:
         name_part = call.callee.qname.parts[0]  # type: ignore[attr-defined]
         name = name_part.name
-        if name in index.declared or ctx.catalog.api(name) is None:
+        api = ctx.catalog.api(name)
+        if name in index.declared or api is None or api.global_scope:
             continue
         span = as_span(call.span)
         explicit = name_part.template_args is not None
