@@ -220,7 +220,7 @@ def _ast_index(ctx: CheckContext) -> _AstIndex:
                 index.named.add(node.name)
         elif kind == 9:  # A.Param: nothing
             pass
-        else:
+        elif isinstance(node, A.Decl):  # a definition (tiling struct, enum, alias): not a mere use of a name
             name = getattr(node, "name", None)
             if isinstance(name, str):
                 index.named.add(name)
@@ -577,8 +577,10 @@ def float_unsigned_conversion(ctx: CheckContext) -> None:
 def _unknown_tiling_types(ctx: CheckContext) -> set[str]:
     """Tiling struct names the kernels read whose layout the program does not define (fields read as
     uint32_t by guess: conversions of those are not certain)."""
-    names = {op.result.type.type_name.data for op in ops_of(ctx) if isinstance(op, asc.GetTilingDataOp)
-             and isinstance(op.result.type, asc.TilingType)}
+    # every struct a field is read from: GET_TILING_DATA's, and those reached through members and pointers
+    names = {t.type_name.data for op in ops_of_kind(ctx, (asc.GetTilingDataOp, asc.TilingFieldOp))
+             for t in [op.result.type if isinstance(op, asc.GetTilingDataOp) else op.operands[0].type]
+             if isinstance(t, asc.TilingType)}
     if not names or ctx.program is None:
         return names
     return names - _ast_index(ctx).named
