@@ -694,6 +694,8 @@ class Analysis:
         if family == "pipe":
             if api == "Reset" and op.args:
                 return self._reset(s, self.idx(op.args[0]))
+            if api == "Destroy" and op.args:
+                return self._destroy(s, self.idx(op.args[0]))
             return s
         if family in ("buffer", "global_tensor"):
             return s
@@ -707,7 +709,7 @@ class Analysis:
             if isinstance(a.type, asc.TQueType):
                 s = self._havoc_queue(s, a)
             elif isinstance(a.type, asc.TPipeType) and op.callee.data.endswith("Destroy"):
-                s = self._reset(s, self.idx(a))
+                s = self._destroy(s, self.idx(a))
         return s
 
     def _havoc_queue(self, s: State, q: SSAValue) -> State:
@@ -728,6 +730,13 @@ class Analysis:
             s.queues[qi] = QueueState(False, None, 0, (), None)
         s.tokens = {t: (tok if tok[0] not in dead else (tok[0], UNKNOWN, tok[2], tok[3])) for t, tok in s.tokens.items()}
         s.tbufs = frozenset()
+        return s
+
+    def _destroy(self, s: State, pipe: int) -> State:
+        """`pipe.Destroy()`: its buffers are given back and it no longer counts as alive, so a next TPipe
+        may be created (the documented way to use several pipes in one kernel, one after the other)."""
+        s = self._reset(s, pipe)
+        s.pipes = s.pipes - {pipe}
         return s
 
     def _tpipe(self, op: asc.TPipeOp, s: State) -> State:
