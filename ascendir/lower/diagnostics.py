@@ -43,7 +43,14 @@ class Reporter:
 
     def unknown_api(self, name: str, node: A.Node, closest: list[str]) -> None:
         notes = [Note(f"did you mean {', '.join(repr(c) for c in closest)}?", kind="help")] if closest else []
-        self.add(error(UNKNOWN_API, f"unknown AscendC API '{name}'", span_of(node), *notes))
+        message = f"unknown AscendC API '{name}'"
+        if self.names_incomplete and "::" not in name:
+            # a free function the missing header may declare (a project's CeilDiv): a warning; methods of
+            # the AscendC classes stay errors, since no project header can add one
+            self.add(warning(UNKNOWN_API, message, span_of(node), *notes,
+                             Note("it may be declared in an include that was not found")))
+            return
+        self.add(error(UNKNOWN_API, message, span_of(node), *notes))
 
     def no_match(self, name: str, node: A.Node, message: str, candidates: list[str]) -> None:
         notes = [Note(f"candidate: {c}") for c in candidates]
