@@ -1810,6 +1810,10 @@ class FunctionLowerer:
         if not isinstance(t, Scalar):
             if isinstance(t, C.Pointer) and isinstance(v.ctype, C.Pointer):
                 return self.pointer_cast(v, t, node)
+            if isinstance(t, C.Pointer) and isinstance(v.ctype, Scalar):
+                # an address computed as an integer (read from a tensor list in GM): a pointer of the type
+                # cast to, to an address the lowering cannot follow
+                return Val(t, self.undef(t, node))
             return v
         if isinstance(v.ctype, C.EnumT) and isinstance(v.const, int):
             v = Val(C.I32, const=v.const)
