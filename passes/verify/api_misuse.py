@@ -245,13 +245,14 @@ def _ast_index(ctx: CheckContext) -> _AstIndex:
 )
 def unsupported_element_type(ctx: CheckContext) -> None:
     arch = _arch(ctx)
+    guessed = _guessed_dtype(ctx)
     for call in _calls(ctx):
         if call.api.dtype_combos.get(str(arch)):
             _check_combo(ctx, call, arch)
             continue
         for var, elem in _bindings(call).items():
             allowed = call.api.allowed_dtypes(arch, var)
-            if allowed is None or elem in allowed:
+            if allowed is None or elem in allowed or elem == guessed:
                 continue
             ctx.report(call.op, f"{call.api.name} does not support {elem} on {ctx.chip.name} (arch {arch}); "
                                 f"supported element types: {', '.join(allowed)}")
@@ -270,6 +271,26 @@ def _check_combo(ctx: CheckContext, call: _Call, arch: int) -> None:
     choices = "; ".join(", ".join(f"{v} = {e}" for v, e in sorted(c.items())) for c in combos)
     ctx.report(call.op, f"{call.api.name} does not support {got} on {ctx.chip.name} (arch {arch}); "
                         f"supported: {choices}")
+
+
+def _guessed_dtype(ctx: CheckContext) -> str | None:
+    """The element type the lowering gave DTYPE_<NAME> macros that no op json binds (a kernel checked
+    without its project), or None when every macro the kernel uses is bound. Tensors of that type may really
+    be of any type the op json would list, so the element-type rules do not judge it."""
+    def compute() -> str | None:
+        from ascendir.lower import dtype_bindings
+        from ascendir.lower.function import DEFAULT_DTYPE
+
+        if ctx.program is None:
+            return None
+        used = {node.name for _, walked in ast_index(ctx).units for node in walked
+                if type(node) is A.NamePart and node.name.startswith(("DTYPE_", "ORIG_DTYPE_"))}
+        return DEFAULT_DTYPE if used - dtype_bindings(ctx.program).keys() else None
+
+    store: dict[object, object] = ctx.__dict__.setdefault("_project_cache", {})
+    if "api_misuse.guessed_dtype" not in store:
+        store["api_misuse.guessed_dtype"] = compute()
+    return store["api_misuse.guessed_dtype"]  # type: ignore[return-value]
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -297,6 +318,7 @@ _CONVERSIONS = (arith.ExtFOp, arith.TruncFOp, arith.SIToFPOp, arith.UIToFPOp, ar
 )
 def scalar_type_mismatch(ctx: CheckContext) -> None:
     calls_at: dict[tuple[str, int, int], A.Call] | None = None
+    guessed = _guessed_dtype(ctx)
     for call in _calls(ctx, *_SCALAR_FAMILIES):
         if call.op.template_args is not None and call.op.template_args.data:
             continue  # explicit T: the scalar converts like any function argument
@@ -306,6 +328,8 @@ def scalar_type_mismatch(ctx: CheckContext) -> None:
             if param.kind != "scalar" or param.elem not in bound:
                 continue
             want = bound[param.elem]
+            if want == guessed:
+                continue
             if calls_at is None:
                 calls_at = _ast_index(ctx).calls_at()
             written = _written_scalar_type(call, i, value, calls_at)
@@ -391,6 +415,7 @@ def _literal_type(node: A.Node) -> str | None:
 )
 def illegal_cast(ctx: CheckContext) -> None:
     arch = _arch(ctx)
+    guessed = _guessed_dtype(ctx)
     for call in _calls(ctx, "cast"):
         dst = src = mode = None
         for i, value in call.params():
@@ -402,7 +427,7 @@ def illegal_cast(ctx: CheckContext) -> None:
             elif param.kind == "enum" and param.type_name == "RoundMode":
                 owner = value.owner
                 mode = owner.value.data if isinstance(owner, asc.EnumConstantOp) else None
-        if dst is None or src is None:
+        if dst is None or src is None or guessed in (src, dst):
             continue
         modes = ctx.catalog.cast_modes(arch, src, dst)
         if modes is None:

@@ -1,0 +1,146 @@
+"""Errors ascendc-check reports on a folder of real, presumably correct, AscendC kernels (kept outside the repo).
+
+    .venv/bin/python bench/perf/real_kernels.py /path/to/kernels [--chip 910B2] [--json OUT] [--timeout 20]
+                                                [--codes ASC402,ASC509] [--examples 3]
+
+Every .cpp/.asc file under the folder that defines a kernel (`__aicore__` appears in it) is checked the way
+`ascendc-check FILE` checks a single source, and every error is counted, per code, once per source line (a
+template instantiated four times is one line). Vendor samples and shipped operators compile and run, so an
+error on them is either a real defect of theirs or a false alarm of ours: this is the precision side of
+`realworld.py`, which measures recall on known failures. Files are checked one by one, each with a time
+limit; a crash or a timeout is listed, never fatal.
+
+Expect some errors that are not ours to fix: a file checked out of its project misses sibling headers, so
+the lowering keeps quiet about undeclared names but a call to an unknown AscendC API is still reported;
+kernels for other architectures (arch35, the Reg API) are checked against `--chip`. The table shows, per
+code, the distinct lines, the files and repositories they fall in, and a few examples to read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_JSON = ROOT / "bench" / "perf" / "results" / "real_kernels.json"
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _on_alarm(signum: int, frame: object) -> None:
+    raise _Timeout
+
+
+def kernel_files(root: Path) -> list[Path]:
+    """The .cpp/.asc files under `root` that define a kernel."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_")))
+        for name in sorted(filenames):
+            if name.endswith((".cpp", ".asc")):
+                path = Path(dirpath) / name
+                if "__aicore__" in path.read_text(encoding="utf-8", errors="replace"):
+                    found.append(path)
+    return found
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("root", type=Path)
+    ap.add_argument("--chip", default="910B2")
+    ap.add_argument("--json", type=Path, default=DEFAULT_JSON)
+    ap.add_argument("--timeout", type=int, default=20, help="seconds per file")
+    ap.add_argument("--codes", default="", help="only these codes (comma-separated prefixes)")
+    ap.add_argument("--examples", type=int, default=3, help="examples listed per code")
+    args = ap.parse_args()
+    if not args.root.is_dir():
+        print(f"real_kernels: '{args.root}' is not a folder", file=sys.stderr)
+        return 2
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from frontend.pipeline import load
+    from passes.verify import check_program
+
+    wanted = tuple(c.strip() for c in args.codes.split(",") if c.strip())
+    files = kernel_files(args.root)
+    lines_by_code: dict[str, set[tuple[str, int]]] = defaultdict(set)
+    files_by_code: dict[str, set[str]] = defaultdict(set)
+    examples: dict[str, list[str]] = defaultdict(list)
+    clean = 0
+    crashes: list[str] = []
+    timeouts: list[str] = []
+    signal.signal(signal.SIGALRM, _on_alarm)
+    started = time.perf_counter()
+    for path in files:
+        rel = str(path.relative_to(args.root))
+        signal.alarm(args.timeout)
+        try:
+            diags = check_program(load(str(path)), chip=args.chip)
+        except _Timeout:
+            timeouts.append(rel)
+            continue
+        except Exception as exc:  # noqa: BLE001 - a crash of ours is a finding, listed with the others
+            crashes.append(f"{rel}: {type(exc).__name__}: {exc}")
+            continue
+        finally:
+            signal.alarm(0)
+        errors = [d for d in diags if d.is_error and (not wanted or d.code.startswith(wanted))]
+        if not errors:
+            clean += 1
+        for d in errors:
+            where = (str(d.span.file) if d.span else rel, d.span.line if d.span else 0)
+            if where in lines_by_code[d.code]:
+                continue
+            lines_by_code[d.code].add(where)
+            files_by_code[d.code].add(rel)
+            if len(examples[d.code]) < args.examples:
+                examples[d.code].append(f"{rel} ({where[0]}:{where[1]}): {d.message}")
+    seconds = time.perf_counter() - started
+
+    def repo(rel: str) -> str:
+        return rel.split(os.sep, 1)[0]
+
+    console = Console()
+    table = Table(title=f"errors on {len(files)} kernel files under {args.root}, chip {args.chip}")
+    for column in ("code", "lines", "files", "repositories"):
+        table.add_column(column, justify="left" if column == "code" else "right")
+    rows = sorted(lines_by_code, key=lambda c: -len(lines_by_code[c]))
+    for code in rows:
+        table.add_row(code, str(len(lines_by_code[code])), str(len(files_by_code[code])),
+                      str(len({repo(f) for f in files_by_code[code]})))
+    console.print(table)
+    for code in rows:
+        for example in examples[code]:
+            console.print(f"  {code}  {example}", highlight=False, soft_wrap=True)
+    console.print(f"files without an error: {clean} of {len(files)}; crashes: {len(crashes)}; "
+                  f"timeouts: {len(timeouts)}   [{seconds:.0f} s]", highlight=False)
+    for crash in crashes:
+        console.print(f"  crash: {crash}", highlight=False, soft_wrap=True)
+
+    report: dict[str, Any] = {
+        "root": str(args.root), "chip": args.chip, "files": len(files), "files_without_error": clean,
+        "seconds": round(seconds, 1), "crashes": crashes, "timeouts": timeouts,
+        "errors": {code: {"lines": len(lines_by_code[code]), "files": len(files_by_code[code]),
+                          "examples": examples[code]} for code in rows},
+    }
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(report, indent=1))
+    console.print(f"wrote {args.json}", highlight=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
