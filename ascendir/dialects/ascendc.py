@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    UNKNOWN_LOC,
     ArrayAttr,
     FunctionType,
     IntegerAttr,
@@ -756,9 +757,10 @@ class ApiCallOp(IRDLOperation):
         if template_args:
             properties["template_args"] = ArrayAttr(list(template_args))
         # Operation.__init__ directly, as Op.create does: the IRDL constructor costs 3-4x more and the
-        # lowering builds hundreds of these per kernel (the module is verified as a whole afterwards)
+        # lowering builds hundreds of these per kernel (the module is verified as a whole afterwards). The
+        # location is the default one; naming it saves xDSL looking that up for each op.
         Operation.__init__(self, operands=list(args), result_types=[result_type] if result_type else [],
-                           properties=properties)
+                           properties=properties, location=UNKNOWN_LOC)
 
     def verify_(self) -> None:
         from ascendir.dialects.families import check_call

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 
 from frontend import ast as A
@@ -106,6 +107,46 @@ def _kind(cls: type) -> int:
 _NOTHING = Facts((), False, False, False, frozenset(), False, False)
 # a qualified name whose parts have no template arguments has no node below it but those parts
 _PLAIN_NAMES = child_slots(A.QualifiedName) == ("parts",) and child_slots(A.NamePart) == ("name", "template_args")
+# ... and a name expression holds nothing but its qualified name
+_PLAIN_NAME_EXPRS = _PLAIN_NAMES and child_slots(A.Name) == ("qname",)
+
+# Fields declared as plain data: they never hold a node, and a kernel's tree has many of them (operator
+# spellings, literal texts, specifier and qualifier lists), so `facts` does not look into them.
+_DATA_FIELD_TYPES = frozenset({"str", "str | None", "bool", "int", "float", "list[str]"})
+_PLANS: dict[type, tuple[int, tuple[str, ...]]] = {}
+
+
+def _plan(cls: type) -> tuple[int, tuple[str, ...]]:
+    """What `facts` needs of a node class: its kind and the slots that may hold nodes."""
+    fields = dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else ()
+    declared = {f.name: _type_text(f.type) for f in fields}
+    slots = tuple(s for s in child_slots(cls) if declared.get(s) not in _DATA_FIELD_TYPES)
+    plan = _PLANS[cls] = (_kind(cls), slots)
+    return plan
+
+
+def _type_text(t: object) -> str:
+    """A field's declared type as written (`frontend.ast` annotations are strings: `from __future__ import
+    annotations`)."""
+    return t if isinstance(t, str) else t.__name__ if isinstance(t, type) else str(t)
+
+
+def _is_plain_name(n: A.Node) -> bool:
+    """`x`, `AscendC::Add`: a name (or name expression) with nothing below it but its parts (a third to a half
+    of all nodes), whose facts are `_NOTHING`. Only asked of the classes in `_NAME_TYPES`."""
+    if type(n) is A.Name:
+        n = n.qname  # type: ignore[attr-defined]
+        if type(n) is not A.QualifiedName:
+            return False
+    for part in n.parts:  # type: ignore[attr-defined]
+        if part.template_args is not None:
+            return False
+    return True
+
+
+# the classes _is_plain_name answers for, as far as the node layout it assumes holds
+_NAME_TYPES: tuple[type, ...] = (A.Name, A.QualifiedName) if _PLAIN_NAME_EXPRS else (
+    (A.QualifiedName,) if _PLAIN_NAMES else ())
 
 
 def facts(node: A.Node) -> Facts:
@@ -119,33 +160,45 @@ def facts(node: A.Node) -> Facts:
     if len(cache) > _FACTS_LIMIT:
         cache.clear()
     get = cache.get
-    pending: list[tuple[A.Node, list[A.Node]]] = []
+    plans = _PLANS
+    node_type = A.Node
+    name_types = _NAME_TYPES
+    # Iterative (a deep expression must not hit the recursion limit here): first every new node with its
+    # children, parents before children; then, in reverse, each node's facts from its children's.
+    pending: list[tuple[A.Node, int, list[A.Node]]] = []
     stack: list[A.Node] = [node]
     while stack:
         n = stack.pop()
         h = get(id(n))
         if h is not None and h[0] is n:
             continue
-        if type(n) is A.QualifiedName and _PLAIN_NAMES and all(p.template_args is None for p in n.parts):
-            cache[id(n)] = (n, _NOTHING)  # `x`, `AscendC::Add`: nothing below (a third of all nodes)
+        cls = type(n)
+        if cls in name_types and _is_plain_name(n):
+            cache[id(n)] = (n, _NOTHING)
             continue
+        plan = plans.get(cls)
+        if plan is None:
+            plan = _plan(cls)
+        kind, slots = plan
         kids: list[A.Node] = []
-        slots = _SLOT_CACHE.get(type(n))
-        if slots is None:
-            slots = child_slots(type(n))
         for slot in slots:
             child = getattr(n, slot, None)
-            if isinstance(child, A.Node):
-                kids.append(child)
+            if child is None:
+                continue
+            if isinstance(child, node_type):
+                if type(child) not in name_types or not _is_plain_name(child):
+                    kids.append(child)
             elif isinstance(child, list):
-                kids.extend(c for c in child if isinstance(c, A.Node))
-        pending.append((n, kids))
+                for c in child:
+                    if isinstance(c, node_type) and (type(c) not in name_types or not _is_plain_name(c)):
+                        kids.append(c)
+        # (plain names are left out of `kids` above: they contribute nothing, and need no entry of their own)
+        if not kids and not kind:  # literals, `this`, `x.y`, `T*`, ...
+            cache[id(n)] = (n, _NOTHING)
+            continue
+        pending.append((n, kind, kids))
         stack.extend(kids)
-    kinds = _KIND
-    for n, kids in reversed(pending):  # children before their parents
-        kind = kinds.get(type(n))
-        if kind is None:
-            kind = _kind(type(n))
+    for n, kind, kids in reversed(pending):  # children before their parents
         returns: tuple[A.Return, ...] = ()
         brk_in = cont_in = callish = False
         assigned = _NO_NAMES

@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ascendir.catalog import load_catalog
-from ascendir.catalog.resolve import NoMatch, resolve
+from ascendir.catalog.resolve import NoMatch, Resolution, resolve
 from ascendir.lower import ctypes as C
 from ascendir.lower.ctypes import CType, Scalar
 
@@ -79,9 +79,13 @@ class ResolvedCall:
         return C.VoidT()
 
 
+_RESOLVED_LIMIT = 4096  # distinct calls remembered (a corpus of hundreds of kernels makes about 300)
+
+
 class CatalogView:
     def __init__(self) -> None:
         self.catalog = load_catalog()
+        self._resolved: dict[tuple[object, ...], tuple[Any, Resolution | NoMatch]] = {}
 
     @staticmethod
     @lru_cache(maxsize=1)
@@ -106,8 +110,17 @@ class CatalogView:
         return list(self.catalog.closest(name, 3, receiver=receiver))
 
     def resolve(self, name: str, args: Sequence[Any], template_args: Sequence[str], receiver: str | None) -> ResolvedCall:
-        api = self.catalog.api(name, receiver)
-        result = resolve(self.catalog, name, args, template_args, receiver=receiver)
+        # Overload resolution depends on nothing but these (frozen, hashable) arguments and the catalog, and
+        # kernels make the same few calls over and over (DataCopy, Add, AllocTensor, ...): each is resolved
+        # once per process (resolving tries every overload, ~50 us a call).
+        key = (name, tuple(args), tuple(template_args), receiver)
+        hit = self._resolved.get(key)
+        if hit is None:
+            if len(self._resolved) >= _RESOLVED_LIMIT:
+                self._resolved.clear()
+            hit = self._resolved[key] = (self.catalog.api(name, receiver),
+                                         resolve(self.catalog, name, args, template_args, receiver=receiver))
+        api, result = hit
         if isinstance(result, NoMatch):
             return ResolvedCall(api, None, {}, result.message, list(result.candidates))
         return ResolvedCall(result.api, result.overload, dict(result.bindings))
