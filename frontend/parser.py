@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lexer import PatternStr
 from lark.parse_tree_builder import (
     ChildFilter,
     ChildFilterLALR,
@@ -107,10 +108,13 @@ _DECLARED_TYPE_RES = [
 ]
 # `X y;` / `X<...> y(` / `ns::X* p =`: two names in a row only happen in declarations. The shape starts
 # after one of `;{}(,:` or a line break and ends before one of `;=,)([{:` (left for the next match).
+# Nothing that may follow a name matches a word character, so a name never matches in part: the `\b`
+# after each `\w*` says so, and spares the regex engine from trying each shorter name before it gives up
+# on a start (a quarter of this regex's time; Python 3.10 has no possessive `\w*+`).
 _DECL_SHAPE_RE = re.compile(
     r"(?:[;{}(,:]|\n(?=[ \t\r]*\S))\s*(?:(?:const|volatile|static|constexpr|inline|typename|mutable)\s+)*"
-    r"(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)(?:\s*<[^;{}()|&?=]*?>)?"
-    r"(?:\s+|\s*[*&]+\s*)([A-Za-z_]\w*)\s*(?=[;=,)(\[{:])"
+    r"(?:[A-Za-z_]\w*\b\s*::\s*)*([A-Za-z_]\w*\b)(?:\s*<[^;{}()|&?=]*?>)?"
+    r"(?:\s+|\s*[*&]+\s*)([A-Za-z_]\w*\b)\s*(?=[;=,)(\[{:])"
 )
 # msopgen defines DTYPE_<INPUT> / ORIG_DTYPE_<INPUT> per dtype combination at build time.
 # (ORIG_DTYPE_<INPUT> is the ge::DataType enum value, not a type.)
@@ -345,6 +349,34 @@ def _split_closer(tok: Token, closers: set[int]) -> Iterator[Token]:
                     tok.end_pos)
 
 
+class _FastToken(Token):
+    """A token of the fast path. It keeps its offsets and the text, and works its line and column out
+    only when asked: the AST builder reads offsets alone (spans are offsets until resolved), and
+    counting lines for every token costs about a twentieth of a parse."""
+
+    __slots__ = ("text",)
+
+    @property  # type: ignore[override]
+    def line(self) -> int:
+        return self.text.count("\n", 0, self.start_pos) + 1
+
+    @property  # type: ignore[override]
+    def column(self) -> int:
+        return self.start_pos - self.text.rfind("\n", 0, self.start_pos)
+
+    @property  # type: ignore[override]
+    def end_line(self) -> int:
+        return self.text.count("\n", 0, self.end_pos) + 1
+
+    @property  # type: ignore[override]
+    def end_column(self) -> int:
+        return self.end_pos - self.text.rfind("\n", 0, self.end_pos)
+
+    def __reduce__(self) -> Any:  # copied or pickled, it is an ordinary Token (these properties have no setter)
+        return (Token, (self.type, self.value, self.start_pos, self.line, self.column, self.end_line,
+                        self.end_column, self.end_pos))
+
+
 # ------------------------------------------------------------------ AST construction
 
 OriginFn = Callable[[int], tuple[str, int, int]]
@@ -469,42 +501,56 @@ class AstBuilder:
         return None
 
     def span(self, children: Sequence[Any]) -> LazySpan:
-        # _first/_last of each child, with the common cases (a token, a node with a lazy span, a
-        # placeholder None) handled here: this runs for every node the parser builds.
-        start = end = None
+        # _first/_last of the children, with the common cases (a token, a node with a lazy span, a
+        # placeholder None) tested first: this runs for nearly every node the parser builds.
+        if len(children) == 1:
+            # About half the calls. A lone node's span object is shared rather than copied: the range is
+            # the same, and spans are never changed in place (a node gets a new span object instead).
+            c = children[0]
+            if c.__class__ is _FastToken:
+                return LazySpan(c.start_pos, c.end_pos, self._origin)
+            sp = getattr(c, "span", None)
+            if sp.__class__ is LazySpan:
+                return sp
         for c in children:
-            if c is None:
-                continue
-            if c.__class__ is Token:
+            cls = c.__class__
+            if cls is _FastToken or cls is Token:
                 start = c.start_pos
-            else:
-                sp = getattr(c, "span", None)
-                if sp is None:
-                    start = self._first(c)
-                elif isinstance(sp, LazySpan):
-                    start = sp.start
-                else:
-                    continue  # a resolved Span: _first says None
-            if start is not None:
-                break
-        for c in reversed(children):
+                if start is not None:
+                    break
+                continue
             if c is None:
                 continue
-            if c.__class__ is Token:
-                end = c.end_pos
-            else:
-                sp = getattr(c, "span", None)
-                if sp is None:
-                    end = self._last(c)
-                elif isinstance(sp, LazySpan):
-                    end = sp.end
-                else:
-                    continue
-            if end is not None:
+            sp = getattr(c, "span", None)
+            if sp.__class__ is LazySpan:
+                start = sp.start
                 break
-        if start is None:
-            start = end = 0
-        elif end is None or end < start:
+            if sp is None:
+                start = self._first(c)
+                if start is not None:
+                    break
+            # else a resolved Span: _first says None
+        else:
+            return LazySpan(0, 0, self._origin)  # nothing with a position
+        end = None
+        for c in reversed(children):
+            cls = c.__class__
+            if cls is _FastToken or cls is Token:
+                end = c.end_pos
+                if end is not None:
+                    break
+                continue
+            if c is None:
+                continue
+            sp = getattr(c, "span", None)
+            if sp.__class__ is LazySpan:
+                end = sp.end
+                break
+            if sp is None:
+                end = self._last(c)
+                if end is not None:
+                    break
+        if end is None or end < start:
             end = start + 1
         return LazySpan(start, end, self._origin)
 
@@ -882,9 +928,13 @@ class AstBuilder:
         return A.TypeRef(self.span(c), " ".join(str(t) for t in c))
 
     def named_type(self, c: list[Any]) -> A.TypeRef:
-        nested = c[0] if isinstance(c[0], list) else []
-        qn = A.QualifiedName(self.span(c), [*nested, A.NamePart(self.span(c[-1:]), str(c[-1]))])
-        return A.TypeRef(self.span(c), qn)
+        if len(c) == 1:  # a plain type name: one span for the type, its name and the name's part
+            name = c[0]
+            span = LazySpan(name.start_pos, name.end_pos, self._origin)
+            return A.TypeRef(span, A.QualifiedName(span, [A.NamePart(span, str(name))]))
+        span = self.span(c)
+        qn = A.QualifiedName(span, [*c[0], A.NamePart(self.span(c[-1:]), str(c[-1]))])
+        return A.TypeRef(span, qn)
 
     def template_type(self, c: list[Any]) -> A.TypeRef:
         nested = c[0] if isinstance(c[0], list) else []
@@ -1197,6 +1247,12 @@ class AstBuilder:
         return A.Catch(self.span(c), c[1] if isinstance(c[1], A.Param) else None, c[-1])
 
     def id_expr(self, c: list[Any]) -> A.Name:
+        if len(c) == 1:
+            # A plain name, most expressions' leaves: the name, its one part and the expression share
+            # one span (spans are never changed in place, so nodes may share them).
+            name = c[0]
+            span = LazySpan(name.start_pos, name.end_pos, self._origin)
+            return A.Name(span, A.QualifiedName(span, [A.NamePart(span, str(name), None)]))
         nested: list[A.NamePart] = c[0] if isinstance(c[0], list) else []
         rest = [x for x in (c[1:] if nested else c) if not (isinstance(x, Token) and x.type == "TEMPLATE")]
         if isinstance(rest[0], Token) and rest[0].type == "OPERATOR":
@@ -1204,7 +1260,8 @@ class AstBuilder:
         else:
             targs = rest[1] if len(rest) > 1 else None
             part = A.NamePart(self.span(rest), str(rest[0]), targs)
-        return A.Name(self.span(c), A.QualifiedName(self.span(c), [*nested, part]))
+        span = self.span(c)
+        return A.Name(span, A.QualifiedName(span, [*nested, part]))
 
     def lambda_(self, c: list[Any]) -> A.Lambda:
         captures = [x for x in c if isinstance(x, str) and not isinstance(x, Token)]
@@ -1357,10 +1414,11 @@ _new_str = str.__new__
 
 class _FastPath:
     """What Lark does for a text that parses without errors, in one loop: the contextual lexer (the same
-    per-state terminal sets in the same regex alternation order; whitespace skipped by a `\\s*` prefix
-    instead of a separate ignored match), the IdentifierRetagger, and the LALR automaton on Lark's own
-    parse table, calling the AstBuilder with the same children Lark's tree builder would pass (see
-    _reduction). Same tokens, same reductions, same callback arguments: the same AST, in half the time.
+    per-state terminal sets in the same regex alternation order, see _regex; whitespace skipped by a `\\s*`
+    prefix instead of a separate ignored match; lines and columns counted only if read, see _FastToken),
+    the IdentifierRetagger, and the LALR automaton on Lark's own parse table, calling the AstBuilder with
+    the same children Lark's tree builder would pass (see _reduction). Same tokens, same reductions, same
+    callback arguments: the same AST, in half the time.
 
     Anything unusual (a syntax error, an unexpected character, an exception in a callback) raises and the
     caller parses the same text with Lark itself, which reports the error the usual way.
@@ -1378,7 +1436,6 @@ class _FastPath:
         self.start_state = table.start_states["start"]
         self.end_state = table.end_states["start"]
         self.ignore = frozenset(lark.lexer_conf.ignore)
-        self.newline_types = root.newline_types
         self._table = table.states
         self._callbacks = lalr.callbacks
         self._reductions = _Rows(self._reduction)  # rule -> (size, callback, nonterminal), built on first use
@@ -1393,12 +1450,16 @@ class _FastPath:
         self.regexes: list[Any] = [None] * len(self._table)
         self.lexer_of = contextual.lexers
         self._regex_by_lexer: dict[int, Any] = {}
+        self.literal_groups: set[str] = set()  # the regexes' groups of plain strings (see _regex) ...
+        self.literal_names: dict[str, str] = {}  # ... and the terminal each string is
 
     def _row(self, state: int) -> dict[str, Any]:
         acts: dict[str, Any] = {}
         reductions = self._reductions
         for sym, (action, arg) in self._table[state].items():
-            acts[sym] = arg if action is Shift else reductions[arg]
+            # Lark names nonterminals with Token objects: as plain str keys (and plain str names in the
+            # reductions, see _reduction) the goto lookups compare in C, not through Token.__eq__.
+            acts[str(sym)] = arg if action is Shift else reductions[arg]
         self.rows[state] = acts
         return acts
 
@@ -1409,7 +1470,7 @@ class _FastPath:
         shape, and spliced rules produce plain lists where Lark builds Tree objects only to take their
         children."""
         f = self._callbacks[rule]
-        size, name = len(rule.expansion), rule.origin.name
+        size, name = len(rule.expansion), str(rule.origin.name)
         items: tuple[tuple[int, bool, int], ...]
         append = 0
         if isinstance(f, ChildFilterLALR_NoPlaceholders):
@@ -1448,12 +1509,37 @@ class _FastPath:
         return (size, callback, name)
 
     def _regex(self, state: int) -> Any:
+        """The state's lexer as one regex: its terminals in Lark's order, each a named group, except that
+        each run of consecutive plain strings (the punctuators) is one group of plain alternatives, in the
+        same order. The first alternative that matches wins either way, so the tokens are the same; but
+        the regex engine skips an alternative that starts with a literal character at the cost of one
+        comparison, and one that starts with a named group only after entering it."""
         lexer = self.lexer_of[state]
         rx = self._regex_by_lexer.get(id(lexer))
         if rx is None:
-            alternatives = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in lexer.terminals
-                                    if t.name not in self.ignore)
-            rx = self._regex_by_lexer[id(lexer)] = re.compile(r"\s*(?:" + alternatives + ")", lexer.g_regex_flags)
+            alternatives: list[str] = []
+            run: list[str] = []
+
+            def flush() -> None:
+                if run:
+                    name = f"literal_{len(self.literal_groups)}"  # lower case: no terminal is named so
+                    self.literal_groups.add(name)
+                    alternatives.append(f"(?P<{name}>{'|'.join(run)})")
+                    run.clear()
+
+            for t in lexer.terminals:
+                if t.name in self.ignore:
+                    continue
+                if isinstance(t.pattern, PatternStr) and not t.pattern.flags:
+                    if self.literal_names.setdefault(t.pattern.value, t.name) != t.name:
+                        raise _Unsupported(f"two terminals for {t.pattern.value!r}")
+                    run.append(t.pattern.to_regexp())
+                else:
+                    flush()
+                    alternatives.append(f"(?P<{t.name}>{t.pattern.to_regexp()})")
+            flush()
+            rx = self._regex_by_lexer[id(lexer)] = re.compile(r"\s*(?:" + "|".join(alternatives) + ")",
+                                                               lexer.g_regex_flags)
         self.regexes[state] = rx
         return rx
 
@@ -1466,23 +1552,24 @@ class _FastPath:
         source = scan.text
         keywords = KEYWORDS
         splittable = _SPLITTABLE
-        newline_types = self.newline_types
         rows, regexes = self.rows, self.regexes
-        count = text.count
-        state_stack = [self.start_state]
+        literal_groups, literal_names = self.literal_groups, self.literal_names
+        state = self.start_state  # the top of state_stack
+        state_stack = [state]
         value_stack: list[Any] = []
         push_state, push_value = state_stack.append, value_stack.append
-        pos, n, line, line_start = 0, len(text), 1, 0
+        pop_state, pop_value = state_stack.pop, value_stack.pop
+        pos, n = 0, len(text)
         previous = ""
         pending: list[Token] = []
         while True:
             # -- lex one token in the current parser state (Lark's contextual lexer)
             if pending:
                 tok = pending.pop()
+                ttype = tok.type
             else:
                 if pos >= n:
                     break
-                state = state_stack[-1]
                 rx = regexes[state]
                 if rx is None:
                     rx = self._regex(state)
@@ -1493,26 +1580,15 @@ class _FastPath:
                     raise _Bail
                 type_ = m.lastgroup
                 start = m.start(type_)
-                if start > pos:  # whitespace before the token
-                    nl = count("\n", pos, start)
-                    if nl:
-                        line += nl
-                        line_start = text.rindex("\n", pos, start) + 1
                 pos = m.end()
                 value = text[start:pos]
-                tok = _new_str(Token, value)
+                if type_ in literal_groups:
+                    type_ = literal_names[value]
+                tok = _new_str(_FastToken, value)
                 tok.start_pos = start
                 tok.value = value
-                tok.line = line
-                tok.column = start - line_start + 1
-                if type_ in newline_types:
-                    nl = value.count("\n")
-                    if nl:
-                        line += nl
-                        line_start = start + value.rindex("\n") + 1
-                tok.end_line = line
-                tok.end_column = pos - line_start + 1
                 tok.end_pos = pos
+                tok.text = text
                 # -- the post-lexer (IdentifierRetagger.process, less its error-recovery bookkeeping)
                 if type_ == "IDENTIFIER":
                     keyword = keywords.get(value)
@@ -1534,15 +1610,14 @@ class _FastPath:
                     pending.reverse()
                     previous = "GT"
                     continue
-                tok.type = previous = type_
+                tok.type = previous = ttype = type_
             # -- feed it to the LALR automaton (Lark's ParserState.feed_token)
-            ttype = tok.type
             while True:
                 # Every state below the top has had its row built (it was the top once), so only the
                 # top's row may still be None.
-                row = rows[state_stack[-1]]
+                row = rows[state]
                 if row is None:
-                    row = self._row(state_stack[-1])
+                    row = self._row(state)
                 try:
                     act = row[ttype]
                 except KeyError:
@@ -1550,19 +1625,24 @@ class _FastPath:
                 if act.__class__ is int:
                     push_state(act)
                     push_value(tok)
+                    state = act
                     break
                 size, callback, origin = act
                 if callback is None:
-                    state_stack[-1] = rows[state_stack[-2]][origin]
+                    state = state_stack[-1] = rows[state_stack[-2]][origin]
                     continue
-                if size:
+                if size == 1:  # the commonest reduction: popping beats slicing and deleting
+                    s = [pop_value()]
+                    pop_state()
+                elif size:
                     s = value_stack[-size:]
                     del state_stack[-size:]
                     del value_stack[-size:]
                 else:
                     s = []
                 push_value(callback(s))
-                push_state(rows[state_stack[-1]][origin])
+                state = rows[state_stack[-1]][origin]
+                push_state(state)
         # -- end of input
         end_state = self.end_state
         while True:
