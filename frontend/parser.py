@@ -356,21 +356,27 @@ class _FastToken(Token):
 
     __slots__ = ("text",)
 
+    def _line_at(self, offset: int) -> int:
+        return self.text.count("\n", 0, offset) + 1
+
+    def _column_at(self, offset: int) -> int:
+        return offset - self.text.rfind("\n", 0, offset)
+
     @property  # type: ignore[override]
     def line(self) -> int:
-        return self.text.count("\n", 0, self.start_pos) + 1
+        return self._line_at(self.start_pos)
 
     @property  # type: ignore[override]
     def column(self) -> int:
-        return self.start_pos - self.text.rfind("\n", 0, self.start_pos)
+        return self._column_at(self.start_pos)
 
     @property  # type: ignore[override]
     def end_line(self) -> int:
-        return self.text.count("\n", 0, self.end_pos) + 1
+        return self._line_at(self.end_pos)
 
     @property  # type: ignore[override]
     def end_column(self) -> int:
-        return self.end_pos - self.text.rfind("\n", 0, self.end_pos)
+        return self._column_at(self.end_pos)
 
     def __reduce__(self) -> Any:  # copied or pickled, it is an ordinary Token (these properties have no setter)
         return (Token, (self.type, self.value, self.start_pos, self.line, self.column, self.end_line,

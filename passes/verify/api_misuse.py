@@ -18,6 +18,7 @@ from frontend import ast as A
 from frontend.diagnostics import Note, as_span
 from passes.verify.ast_index import ast_index
 from passes.verify.ir import api_calls_of, arg, constant_of, ops_of, ops_of_kind
+from passes.verify.project import cached
 from passes.verify.rules import CheckContext, rule
 
 # Parameters that carry a repeat count in the vector APIs' mask forms (uint8 on the hardware).
@@ -286,11 +287,7 @@ def _guessed_dtype(ctx: CheckContext) -> str | None:
         used = {node.name for _, walked in ast_index(ctx).units for node in walked
                 if type(node) is A.NamePart and node.name.startswith(("DTYPE_", "ORIG_DTYPE_"))}
         return DEFAULT_DTYPE if used - dtype_bindings(ctx.program).keys() else None
-
-    store: dict[object, object] = ctx.__dict__.setdefault("_project_cache", {})
-    if "api_misuse.guessed_dtype" not in store:
-        store["api_misuse.guessed_dtype"] = compute()
-    return store["api_misuse.guessed_dtype"]  # type: ignore[return-value]
+    return cached(ctx, "api_misuse.guessed_dtype", compute)
 
 
 # ----------------------------------------------------------------------------------------------------

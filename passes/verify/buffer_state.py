@@ -218,8 +218,6 @@ def join(states: Sequence[State]) -> State:
     return out
 
 
-
-
 def normalize(states: Iterable[State]) -> list[State]:
     seen: dict[tuple[object, ...], State] = {}
     for s in states:
