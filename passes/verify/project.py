@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ascendir.dialects import ascendc as asc
+from ascendir.lower import MISSING_INCLUDE
 from frontend import ast as A
 from frontend.diagnostics import LazySpan, Note, Severity, Span
 from passes.verify.ast_index import Walked, ast_index
@@ -443,10 +444,12 @@ def tiling_field_never_set(ctx: CheckContext) -> None:
 
 @rule(
     "ASC805", "tiling-key-without-branch", "project",
-    summary="The host sets a constant tiling key that no TILING_KEY_IS branch of the kernel handles.",
+    summary="The host sets a constant tiling key that no TILING_KEY_IS branch of the kernel handles (or a "
+            "non-zero key for a kernel with no TILING_KEY_IS branch at all).",
     why="With TILING_KEY_IS branches the kernel is compiled once per key it names; a key the host picks "
         "that none names has no binary (\"tiling key not found\") or runs no branch at all, so the output is "
-        "never written.",
+        "never written. A kernel without any TILING_KEY_IS is compiled once, for key 0: the launch of a "
+        "non-zero key fails (\"PTA call acl api failed\"), although every file compiled.",
     example="context->SetTilingKey(3);\n...\nif (TILING_KEY_IS(1)) { ... } else if (TILING_KEY_IS(2)) { ... }",
     instead="context->SetTilingKey(2);",
 )
@@ -460,12 +463,40 @@ def tiling_key_without_branch(ctx: CheckContext) -> None:
         if value is not None:
             keys.add(value)
     if not keys:
+        _key_without_any_branch(ctx)
         return
     for call in calls(nodes(ctx, "host", "header"), "SetTilingKey"):
         value = const_int(call.args[0]) if call.args else None
         if value is not None and value not in keys:
             report_once(ctx, span(call), f"tiling key {value} has no TILING_KEY_IS({value}) branch in the kernel",
                        Note("the kernel handles keys " + ", ".join(str(k) for k in sorted(keys))))
+
+
+# Kernel-side ways to select code by tiling key other than TILING_KEY_IS: a kernel that uses any of them
+# is built per key in a way this rule does not follow.
+_OTHER_KEY_SELECTORS = ("TILING_KEY_VAR", "TILING_KEY_LIST", "GET_TPL_TILING_KEY", "ASCENDC_TPL_")
+
+
+def _key_without_any_branch(ctx: CheckContext) -> None:
+    """A kernel with no TILING_KEY_IS at all is built once, for tiling key 0; a launch with any other key
+    finds no binary. Reported only where the whole kernel is in view: an entry that is not a template (a
+    template entry is instantiated per key), no other key selector, no quoted include left unread."""
+    if ctx.program is None or any(d.code == MISSING_INCLUDE for u in ctx.program.units
+                                  if u.unit.role in ("kernel", "header") for d in u.diagnostics):
+        return
+    entries = [fn for fn in functions(ctx, "kernel") if fn.is_kernel and fn.body is not None]
+    if not entries or any(fn.template_params for fn in entries):
+        return
+    for node in nodes(ctx, "kernel"):
+        if type(node) is A.NamePart and node.name.startswith(_OTHER_KEY_SELECTORS):
+            return
+    for call in calls(nodes(ctx, "host", "header"), "SetTilingKey"):
+        value = const_int(call.args[0]) if call.args else None
+        if value:
+            report_once(ctx, span(call), f"tiling key {value}, but the kernel has no TILING_KEY_IS branch: "
+                       "it is built for key 0 only, and the launch finds no kernel for this key",
+                       Note("drop the SetTilingKey call (the key is then 0), or branch on "
+                            f"TILING_KEY_IS({value}) in the kernel", kind="help"))
 
 
 @rule(
@@ -541,7 +572,7 @@ _RVALUE_KINDS = (A.IntLit, A.FloatLit, A.BoolLit, A.StringLit, A.CharLit, A.Null
         "`static_cast<float>(s)`, `x.scalar_type()`) does not bind and the extension fails to build "
         "(\"Failed to build wheel package\").",
     example="EXEC_NPU_CMD(aclnnScaleCustom, x, static_cast<float>(scale), false, result);",
-    instead="float scaleValue = static_cast<float>(scale);\nbool flag = false;\n"
+    instead="double scaleValue = static_cast<double>(scale);\nbool flag = false;\n"
             "EXEC_NPU_CMD(aclnnScaleCustom, x, scaleValue, flag, result);",
 )
 def exec_npu_cmd_temporary(ctx: CheckContext) -> None:
@@ -588,6 +619,64 @@ def exec_npu_cmd_container(ctx: CheckContext) -> None:
                         report_once(ctx, span(arg), f"EXEC_NPU_CMD argument '{var}' is a {containers[var]}; "
                                    "pass an at::IntArrayRef",
                                    Note(f"at::IntArrayRef {var}Ref({var}); and pass {var}Ref", kind="help"))
+
+
+@rule(
+    "ASC812", "exec-npu-cmd-float-attr", "project",
+    summary="A float attribute of the operator goes to EXEC_NPU_CMD as a C++ float; the generated aclnn entry "
+            "takes it as double.",
+    why="The build generates aclnn<Op>GetWorkspaceSize with every float attribute as a `double` parameter "
+        "(inputs, then attributes, then outputs). EXEC_NPU_CMD calls that entry through a function pointer "
+        "typed from its own arguments and does not convert them, so a `float` argument arrives in the lower "
+        "half of a double register: the kernel sees a tiny or zero value and computes wrong results, with no "
+        "build error and no warning.",
+    example='"attr": [{"name": "scale", "type": "float"}]\n'
+            "float scaleValue = static_cast<float>(scale);\n"
+            "EXEC_NPU_CMD(aclnnScaleCustom, x, scaleValue, result);",
+    instead="double scaleValue = scale;\nEXEC_NPU_CMD(aclnnScaleCustom, x, scaleValue, result);",
+)
+def exec_npu_cmd_float_attr(ctx: CheckContext) -> None:
+    attrs = _json_attr_types(ctx)
+    op = op_info(ctx)
+    if op is None or not attrs or not op.complete:
+        return
+    inputs, outputs = len(op.inputs), len(op.outputs)
+    float_positions = {inputs + i: name for i, (name, kind) in enumerate(attrs) if kind == "float"}
+    if not float_positions:
+        return
+    for fn in functions(ctx, "python_bind"):
+        if fn.body is None:
+            continue
+        declared: dict[str, A.TypeRef] = {p.name: p.type for p in fn.params if p.name}
+        for node in fn.body.walk():
+            if isinstance(node, A.VarDecl):
+                declared.update((d.name, d.type) for d in node.declarators)
+            elif isinstance(node, A.Call) and node.callee_name == "EXEC_NPU_CMD":
+                args = node.args[1:]
+                if len(args) != inputs + len(attrs) + outputs:
+                    continue  # optional inputs left out, or another operator: the positions are unknown
+                for position, attr in float_positions.items():
+                    var = name_of(args[position])
+                    written = declared.get(var or "")
+                    if written is None or written.pointers or written.base != "float":
+                        continue
+                    report_once(ctx, span(args[position]),
+                                f"'{var}' is a float, but aclnn{op.name} takes the float attribute '{attr}' as "
+                                "a double: EXEC_NPU_CMD passes it unconverted and the kernel reads garbage",
+                                Note(f"declare it as double: `double {var} = ...;`", kind="help"))
+
+
+def _json_attr_types(ctx: CheckContext) -> list[tuple[str, str]]:
+    """(name, type) of the op json's attributes, in order; [] when any is unreadable."""
+    if ctx.program is None or not ctx.program.bundle.op_json:
+        return []
+    items = ctx.program.bundle.op_json[0].get("attr") or []
+    out: list[tuple[str, str]] = []
+    for item in items if isinstance(items, list) else []:
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            return []
+        out.append((item["name"], str(item.get("type", ""))))
+    return out
 
 
 def _short(ctx: CheckContext, node: A.Node) -> str:
