@@ -14,7 +14,7 @@ from xdsl.ir import Attribute, SSAValue
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
 from ascendir.lower.ctypes import CType, Scalar, const_fits
-from ascendir.lower.function import _TRANSPARENT_NAMESPACES, Unsupported
+from ascendir.lower.function import REGISTER_API_FUNCTIONS, _TRANSPARENT_NAMESPACES, Unsupported, in_register_api
 from ascendir.lower.values import Cell, Instance, Val
 from frontend import ast as A
 
@@ -61,6 +61,9 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
 
     if name in _IGNORED_CALLS:
         return Val(C.VoidT())
+    if in_register_api(callee.qname) or name in REGISTER_API_FUNCTIONS:
+        lw.report.register_api(e)
+        return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
     macro = _MACROS.get(name)
     if macro is not None:
         return macro(lw, e)

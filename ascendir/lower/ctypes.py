@@ -179,6 +179,14 @@ class UnknownT:
         return self.text
 
 
+@dataclass(frozen=True)
+class RegisterApiT(UnknownT):
+    """A type of the register API (`AscendC::Reg`, `MicroAPI`: RegTensor, MaskReg, ...) of arch35 chips,
+    which the lowering does not model: opaque, and not an unknown type to report."""
+
+    text: str = "AscendC::Reg type"
+
+
 CType = (
     Scalar | Pointer | LocalTensorT | GlobalTensorT | QueueT | BufT | PipeT | StructT | TilingT | EnumT
     | ClassT | ObjectT | ArrayT | VoidT | UnknownT

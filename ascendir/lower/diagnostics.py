@@ -33,6 +33,7 @@ class Reporter:
         # "undeclared identifier" and "unknown type" are not reported at all rather than guessed.
         self.names_incomplete = names_incomplete
         self.suppressed = 0
+        self._register_api_seen = False
 
     def add(self, d: Diagnostic) -> None:
         assert d.span is not None
@@ -78,6 +79,14 @@ class Reporter:
             self.undeclared(name, node)
         else:
             self.unsupported(str(exc), node)
+
+    def register_api(self, node: A.Node) -> None:
+        """A call into the register API of arch35 chips: reported once per program, at its first call."""
+        if self._register_api_seen:
+            return
+        self._register_api_seen = True
+        self.add(warning(NOT_MODELLED, "this code uses the register API (AscendC::Reg / MicroAPI) of arch35 chips, "
+                         "which is not modelled: its calls and register types are not checked", span_of(node)))
 
     def unsupported(self, message: str, node: A.Node) -> None:
         self.add(warning(NOT_MODELLED, f"{message}; later checks of this function are incomplete", span_of(node)))

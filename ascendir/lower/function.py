@@ -74,6 +74,18 @@ _TYPE_TRAITS = {"is_same", "IsSameType", "is_same_v"}
 # Namespaces whose qualification carries no meaning for name lookup here.
 _TRANSPARENT_NAMESPACES = {"AscendC", "std", "Std", "ops", "optiling", "ge", "platform_ascendc", "gert", "matmul", "AscendC::Std"}
 
+# The register API of arch35 chips (Ascend 950: `__simd_vf__` functions on RegTensor/MaskReg): a separate
+# instruction set the catalog does not describe. Its names are opaque; their first use is reported once.
+REGISTER_API_NAMESPACES = frozenset({"Reg", "MicroAPI"})
+
+
+# Free functions of the same instruction set: launching a vector function, the vector register length.
+REGISTER_API_FUNCTIONS = frozenset({"asc_vf_call", "VF_CALL", "GetVecLen"})
+
+
+def in_register_api(qname: A.QualifiedName) -> bool:
+    return any(p.name in REGISTER_API_NAMESPACES for p in qname.parts[:-1])
+
 # Library object types: their methods are catalogued APIs, not code we inline.
 _OBJECT_TYPES = {"Matmul", "TQueSync", "TCubeTiling", "TEventID", "MatmulImpl", "LocalMemAllocator", "TSCM"}
 
@@ -328,6 +340,8 @@ class FunctionLowerer:
                 return C.UnknownT("auto")
             s = C.scalar_named(t.base)
             return s if s is not None else C.UnknownT(t.base)
+        if in_register_api(t.base):
+            return C.RegisterApiT()
         parts = [p for p in t.base.parts if p.name not in _TRANSPARENT_NAMESPACES]
         if not parts:
             return C.UnknownT(str(t.base))
@@ -823,7 +837,8 @@ class FunctionLowerer:
                 init = Val(t, self.emit(asc.StructInitOp.create(
                     properties={"fields": ArrayAttr([])}, operands=[], result_types=[C.ir_type(t)]), d).results[0])
             elif isinstance(t, C.UnknownT):
-                self.report.unknown_type(t.text, d)
+                if not isinstance(t, C.RegisterApiT):
+                    self.report.unknown_type(t.text, d)
                 self.bind(name, Val(t))
                 return
         if mutable:
@@ -1302,6 +1317,8 @@ class FunctionLowerer:
         return Val(self.frame.this.ctype, obj=self.frame.this)
 
     def expr_Name(self, e: A.Name) -> Val:
+        if in_register_api(e.qname):  # `Reg::MaskPattern::ALL`, `MicroAPI::LoadDist::DIST_NORM`
+            return Val(C.RegisterApiT())
         parts = [p for p in e.qname.parts if p.name not in _TRANSPARENT_NAMESPACES]
         name = parts[-1].name if parts else e.qname.parts[-1].name
         if len(parts) <= 1:
