@@ -345,9 +345,15 @@ def test_cast_modes_on_2201(cat: Catalog) -> None:
     assert cat.cast_route(2201, "int32_t", "half") is not None
 
 
-def test_cast_modes_unknown_outside_2201(cat: Catalog) -> None:
-    assert cat.cast_modes(2002, "half", "float") is None
-    assert cat.cast_modes(1001, "float", "half") is None
+def test_cast_modes_of_the_other_catalogued_archs(cat: Catalog) -> None:
+    assert cat.cast_modes(2002, "half", "float") == {"CAST_NONE"}
+    assert cat.cast_modes(2002, "half", "int16_t") == {"CAST_RINT"}  # 310P: one mode only
+    assert cat.cast_modes(1001, "float", "half") == {"CAST_ODD", "CAST_NONE"}
+    assert cat.cast_modes(1001, "float", "int32_t") == frozenset()  # the 910 has no float -> int32 route
+    assert cat.cast_modes(2201, "int64_t", "float") == {"CAST_RINT", "CAST_FLOOR", "CAST_CEIL", "CAST_ROUND", "CAST_TRUNC"}
+
+
+def test_cast_modes_unknown_outside_the_catalogued_archs(cat: Catalog) -> None:
     assert cat.cast_modes(3510, "float", "half") is None
     assert cat.cast_modes(2201, "half", "not_a_type") is None
 
