@@ -2153,6 +2153,14 @@ class FunctionLowerer:
         if isinstance(t, C.ClassT):
             inst = self.instantiate(t, "", node, [self.expr(i) for i in items])
             return Val(t, obj=inst)
+        if isinstance(t, C.UnknownT) and t.text != "auto":
+            # `Helper op(pipe);` of a class from a header that was not read: op is not its argument
+            for item in items:
+                try:
+                    self.expr(item)
+                except Unsupported:
+                    pass
+            return Val(t)
         if len(items) == 1:
             return self.expr(items[0])
         raise Unsupported(f"brace initialisation of {t}", node)

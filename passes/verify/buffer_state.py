@@ -110,8 +110,8 @@ Token = tuple[int, str, int, int]
 
 
 class State:
-    __slots__ = ("blocks", "cells", "inits", "ints", "next_tok", "over", "pipes", "queues", "tbufs", "tokens", "vals",
-                 "vints")
+    __slots__ = ("blocks", "busy", "cells", "inits", "ints", "next_tok", "over", "pipes", "queues", "tbufs", "tokens",
+                 "vals", "vints")
 
     def __init__(self) -> None:
         self.queues: dict[int, QueueState] = {}
@@ -119,6 +119,7 @@ class State:
         self.vals: dict[int, int] = {}  # SSA value index -> token id
         self.cells: dict[int, int] = {}  # memref cell index -> token id
         self.pipes: frozenset[int] = frozenset()
+        self.busy: frozenset[int] = frozenset()  # pipes in use: given buffers or objects, not destroyed since
         self.inits: tuple[Init, ...] = ()
         self.over: frozenset[object] = frozenset()  # limits already reported on this path
         self.blocks: tuple[LocalBlock, ...] = ()
@@ -132,6 +133,7 @@ class State:
         s.queues, s.tokens, s.vals, s.cells = dict(self.queues), dict(self.tokens), dict(self.vals), dict(self.cells)
         s.pipes, s.inits, s.over, s.blocks, s.next_tok, s.tbufs = (self.pipes, self.inits, self.over, self.blocks,
                                                                    self.next_tok, self.tbufs)
+        s.busy = self.busy
         s.ints, s.vints = dict(self.ints), dict(self.vints)
         return s
 
@@ -156,7 +158,7 @@ class State:
             see(t)
         s = State.__new__(State)
         s.pipes, s.inits, s.over, s.blocks, s.tbufs = self.pipes, self.inits, self.over, self.blocks, self.tbufs
-        s.ints, s.vints = self.ints, self.vints
+        s.ints, s.vints, s.busy = self.ints, self.vints, self.busy
         s.next_tok = len(order)
         s.tokens = {order[t]: tok for t, tok in self.tokens.items() if t in order}
         s.vals = {v: order[t] for v, t in self.vals.items() if t in order}
@@ -168,7 +170,7 @@ class State:
         key = (
             tuple(sorted((qi, q.inited, q.nbuf, q.count, q.fifo, q.pipe) for qi, q in s.queues.items())),
             tuple(sorted(s.tokens.items())), tuple(sorted(s.vals.items())), tuple(sorted(s.cells.items())),
-            s.pipes, tuple(id(i.op) for i in s.inits), s.over, tuple(id(b.op) for b in s.blocks), s.tbufs,
+            s.pipes, s.busy, tuple(id(i.op) for i in s.inits), s.over, tuple(id(b.op) for b in s.blocks), s.tbufs,
             tuple(sorted(s.ints.items())), tuple(sorted(s.vints.items())),
         )
         return s, key
@@ -210,6 +212,7 @@ def join(states: Sequence[State]) -> State:
         merged = {k: v for k, v in maps[0].items() if all(m.get(k) == v for m in maps[1:])}
         setattr(out, attr, merged)
     out.pipes = frozenset.intersection(*(s.pipes for s in states))
+    out.busy = frozenset.intersection(*(s.busy for s in states))
     out.tbufs = frozenset.intersection(*(s.tbufs for s in states))
     out.inits = tuple(i for i in states[0].inits if all(i in s.inits for s in states[1:]))
     out.blocks = tuple(b for b in states[0].blocks if all(b in s.blocks for s in states[1:]))
@@ -355,6 +358,7 @@ class Analysis:
             dead_pipes = defs & s.pipes
             if dead_pipes:  # the TPipe destructor gives its buffers back
                 s.pipes = s.pipes - dead_pipes
+                s.busy = s.busy - dead_pipes
                 s.inits = tuple(i for i in s.inits if i.pipe not in dead_pipes)
                 s.over = frozenset()
             s.tbufs = s.tbufs - defs
@@ -695,6 +699,9 @@ class Analysis:
             if api == "Destroy" and op.args:
                 return self._destroy(s, self.idx(op.args[0]))
             return s
+        for a in op.args:
+            if isinstance(a.type, asc.TPipeType):
+                s = self._pipe_use(op, a, s)
         if family in ("buffer", "global_tensor"):
             return s
         if family == "local_tensor" and api in _METADATA_METHODS:
@@ -708,6 +715,8 @@ class Analysis:
                 s = self._havoc_queue(s, a)
             elif isinstance(a.type, asc.TPipeType) and op.callee.data.endswith("Destroy"):
                 s = self._destroy(s, self.idx(a))
+            elif isinstance(a.type, asc.TPipeType):
+                s = self._pipe_use(op, a, s)
         return s
 
     def _havoc_queue(self, s: State, q: SSAValue) -> State:
@@ -735,19 +744,37 @@ class Analysis:
         may be created (the documented way to use several pipes in one kernel, one after the other)."""
         s = self._reset(s, pipe)
         s.pipes = s.pipes - {pipe}
+        s.busy = s.busy - {pipe}
         return s
 
     def _tpipe(self, op: asc.TPipeOp, s: State) -> State:
-        live = sorted(s.pipes)
-        if live:
-            first = self._decls.get(live[0])
-            notes = [(first, "the first TPipe is declared here")] if first is not None else []
-            self.check("ASC211", op, f"a second TPipe '{op.var_name.data}' while '{self._names.get(live[0], 'pipe')}'"
-                                     f" is alive; a kernel has exactly one TPipe", *notes)
-        else:
-            self.check("ASC211", op, None)
         s = s.copy()
         s.pipes = s.pipes | {self.idx(op.result)}
+        return s
+
+    def _pipe_use(self, op: Operation, pipe: SSAValue, s: State) -> State:
+        """A TPipe takes part in an op (InitBuffer, REGIST_MATMUL_OBJ, a helper it is passed to). Two pipes
+        in use at once hand out the same local memory and event ids; pipes used one after the other, each
+        destroyed before the next is used, are the documented way to have several (vendor kernels declare
+        them all up front)."""
+        pi = self.idx(pipe)
+        others = sorted((s.busy & s.pipes) - {pi})
+        if others:
+            first, second = self._decls.get(others[0]), self._decls.get(pi)
+            notes = [(d, what) for d, what in ((first, "the TPipe still in use is declared here"),
+                                                (second, "the TPipe used here is declared here")) if d is not None]
+            here, there = self._names.get(pi, "pipe"), self._names.get(others[0], "pipe")
+            if here == there:  # a member `pipe` and a local `pipe`: say which is which
+                here, there = (f"{name} (declared on line {_line_of(d)[0]})" if d is not None else name
+                               for name, d in ((here, second), (there, first)))
+            self.check("ASC211", op, f"TPipe '{here}' is used while TPipe '{there}' is still in use; a kernel "
+                                     "has one TPipe at a time (Destroy() the first before using the next)", *notes)
+        else:
+            self.check("ASC211", op, None)
+        if pi in s.busy:
+            return s
+        s = s.copy()
+        s.busy = s.busy | {pi}
         return s
 
     def _alloc(self, op: asc.AllocTensorOp, s: State) -> State:
@@ -869,6 +896,7 @@ class Analysis:
         return s
 
     def _init_buffer(self, op: asc.InitBufferOp, s: State) -> State:
+        s = self._pipe_use(op, op.pipe, s)
         owner = op.buffer.owner
         if not isinstance(owner, asc.TQueOp | asc.TBufOp):
             return s

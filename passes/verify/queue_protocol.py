@@ -173,12 +173,16 @@ def tque_on_veccalc(ctx: CheckContext) -> None:
 
 @rule(
     "ASC211", "multiple-tpipes", "queue",
-    summary="A second TPipe is created while another one is alive in the same kernel.",
-    why="A TPipe owns the core's local memory and its event ids from address 0 on; two live pipes hand out "
-        "overlapping buffers and the same event ids, so queues of one corrupt the other. A kernel has exactly "
-        "one TPipe (pass it by pointer to the classes that need it).",
-    example="TPipe pipe;\nKernelAdd op;   // class KernelAdd { TPipe pipe; ... } : a second pipe",
-    instead="TPipe pipe;\nKernelAdd op;\nop.Init(x, y, z, &pipe);   // the class keeps a TPipe*",
+    summary="A TPipe is used (InitBuffer, REGIST_MATMUL_OBJ, passed to a helper) while another TPipe of the "
+            "kernel is still in use (used before and neither destroyed nor out of scope).",
+    why="A TPipe owns the core's local memory and its event ids from address 0 on; two pipes in use at once "
+        "hand out overlapping buffers and the same event ids, so the queues of one corrupt the other. One pipe "
+        "at a time is the rule: pass the one pipe by pointer to the classes that need it, or Destroy() a pipe "
+        "before the next one is used (declaring several up front is fine; vendor kernels do).",
+    example="TPipe pipe;\nREGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), op.mm, &td.cubeTiling);\n"
+            "op.Init(x, y);   // class KernelGemm { TPipe pipe; ... } fills its own pipe",
+    instead="TPipe pipe;\nREGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), op.mm, &td.cubeTiling);\n"
+            "op.Init(x, y, &pipe);   // the class keeps a TPipe*",
 )
 def multiple_tpipes(ctx: CheckContext) -> None:
     _report(ctx, "ASC211")
