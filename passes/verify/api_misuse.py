@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FileLineColLoc, Float64Type, IntegerType, ModuleOp
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 
 from ascendir.catalog import Api, Catalog, Overload
 from ascendir.chips import tposition_memory
@@ -814,3 +814,121 @@ def _shadowed(method: A.FunctionDecl, name: str) -> bool:
     if any(p.name == name for p in method.params):
         return True
     return method.body is not None and any(isinstance(n, A.Declarator) and n.name == name for n in method.body.walk())
+
+
+# ----------------------------------------------------------------------------------------------------
+# ASC512: the source of an in-place reduction read again as data
+# ----------------------------------------------------------------------------------------------------
+
+_IN_PLACE_REDUCTIONS = frozenset({"ReduceSum", "ReduceMax", "ReduceMin"})
+
+
+def _tensor_root(value: SSAValue | None) -> SSAValue | None:
+    from passes.verify.alignment import source_of
+
+    root = source_of(value)
+    return root if root is not None and isinstance(root.type, asc.LocalTensorType) else None
+
+
+def _kernel_of(op: Operation) -> Operation | None:
+    while op is not None and not isinstance(op, asc.KernelOp):
+        op = op.parent_op()  # type: ignore[assignment]
+    return op
+
+
+@rule(
+    "ASC512", "reduce-in-place-source-reread", "api",
+    summary="After ReduceSum/ReduceMax/ReduceMin with dst and src the same tensor, a vector instruction or "
+            "DataCopy reads that tensor again as data before anything rewrites it.",
+    why="An in-place reduction writes its result (the sum, or the max/min and its index) over the first "
+        "elements of src; src is no longer the data it was. Reading only the result (GetValue(0)) is fine; "
+        "reading the tensor as the original values (the numerators of a softmax, the rows to normalise) uses "
+        "the result in their place, and the output is wrong in the first element(s), without any error. The "
+        "vendor's overlap rules also allow src and dst of one instruction to overlap only completely.",
+    example="ReduceSum(expLocal, expLocal, work, n);\nfloat sum = expLocal.GetValue(0);\n"
+            "Muls(expLocal, expLocal, 1.0f / sum, n);   // element 0 is the sum, not exp(x0)",
+    instead="ReduceSum(sumLocal, expLocal, work, n);   // a separate dst\nfloat sum = sumLocal.GetValue(0);\n"
+            "Muls(expLocal, expLocal, 1.0f / sum, n);",
+)
+def reduce_in_place_source_reread(ctx: CheckContext) -> None:
+    ops = ops_of(ctx)
+    position = {id(op): i for i, op in enumerate(ops)} if any(
+        isinstance(op, asc.ApiCallOp) and op.api.data in _IN_PLACE_REDUCTIONS for op in ops) else {}
+    for reduce in (op for op in ops if isinstance(op, asc.ApiCallOp) and op.api.data in _IN_PLACE_REDUCTIONS):
+        root = _tensor_root(arg(reduce, "dst"))
+        if root is None or root is not _tensor_root(arg(reduce, "src")):
+            continue
+        count = constant_of(arg(reduce, "count"))
+        if isinstance(count, int) and count <= 1:
+            continue
+        kernel = _kernel_of(reduce)
+        reduced = _same_count(arg(reduce, "count"))
+        for later in ops[position[id(reduce)] + 1:]:
+            if _kernel_of(later) is not kernel:
+                break
+            if isinstance(later, asc.SetValueOp) and _tensor_root(later.tensor) is root:
+                break  # element rewritten by hand: the code knows what it holds
+            if not isinstance(later, asc.ApiCallOp) or _exclusive(reduce, later):
+                continue
+            dst = arg(later, "dst")
+            reads = any(_tensor_root(a) is root for a in later.args if a is not dst)
+            writes = _tensor_root(dst) is root
+            if not (reads or writes):
+                continue
+            extent = _extent(later, reduced)
+            if extent == "result":
+                continue  # `Adds(sum, sum, eps, 1)`: works on the result itself
+            if reads and extent == "all":
+                _report_reread(ctx, later, reduce)
+            break  # reported, or rewritten, or a range not known: nothing more to say
+
+
+def _same_count(value: SSAValue | None) -> object:
+    from passes.verify.alignment import source_of
+
+    return source_of(value) if value is not None else None
+
+
+def _extent(op: asc.ApiCallOp, reduced: object) -> str | None:
+    """How much of its tensors a count-form call touches: "result" (the first one or two elements an
+    in-place reduction wrote), "all" (the reduction's own count, or a constant beyond the result), or None."""
+    count_value = arg(op, "count")
+    if count_value is None:
+        return None
+    count = constant_of(count_value)
+    if isinstance(count, int):
+        return "result" if count <= 2 else "all"
+    return "all" if reduced is not None and _same_count(count_value) is reduced else None
+
+
+def _exclusive(a: Operation, b: Operation) -> bool:
+    """Whether `a` and `b` sit in different regions of one op (the two branches of an `if`)."""
+    regions: dict[int, Region] = {}
+    x: Operation | None = a
+    while x is not None and x.parent_region() is not None:
+        region = x.parent_region()
+        assert region is not None
+        owner = region.parent_op()
+        if owner is None:
+            break
+        regions[id(owner)] = region
+        x = owner
+    y: Operation | None = b
+    while y is not None and y.parent_region() is not None:
+        region = y.parent_region()
+        assert region is not None
+        owner = region.parent_op()
+        if owner is None:
+            break
+        if id(owner) in regions:
+            return regions[id(owner)] is not region
+        y = owner
+    return False
+
+
+def _report_reread(ctx: CheckContext, later: asc.ApiCallOp, reduce: asc.ApiCallOp) -> None:
+    api = reduce.api.data
+    ctx.report(later, f"{later.api.data} reads the tensor {api} reduced in place: its first element(s) now hold "
+                      f"the {api} result, not the data",
+               ctx.note_at(reduce, f"{api} with dst = src writes its result over src here"),
+               Note(f"give {api} a separate dst tensor", kind="help"))
