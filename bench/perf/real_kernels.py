@@ -1,7 +1,7 @@
 """Errors ascendc-check reports on a folder of real, presumably correct, AscendC kernels (kept outside the repo).
 
     .venv/bin/python bench/perf/real_kernels.py /path/to/kernels [--chip 910B2] [--json OUT] [--timeout 20]
-                                                [--codes ASC402,ASC509] [--examples 3]
+                                                [--codes ASC402,ASC509] [--examples 3] [--sample N]
 
 Every .cpp/.asc file under the folder that defines a kernel (`__aicore__` appears in it) is checked the way
 `ascendc-check FILE` checks a single source, and every error is counted, per code, once per source line (a
@@ -19,6 +19,7 @@ code, the distinct lines, the files and repositories they fall in, and a few exa
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import signal
@@ -55,6 +56,13 @@ def kernel_files(root: Path) -> list[Path]:
     return found
 
 
+def sample(files: list[Path], root: Path, count: int) -> list[Path]:
+    """`count` of `files`, the same ones on every run and machine: those whose relative path hashes lowest."""
+    def key(path: Path) -> str:
+        return hashlib.sha1(path.relative_to(root).as_posix().encode()).hexdigest()
+    return sorted(sorted(files, key=key)[:count])
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("root", type=Path)
@@ -63,6 +71,8 @@ def main() -> int:
     ap.add_argument("--timeout", type=int, default=20, help="seconds per file")
     ap.add_argument("--codes", default="", help="only these codes (comma-separated prefixes)")
     ap.add_argument("--examples", type=int, default=3, help="examples listed per code")
+    ap.add_argument("--sample", type=int, default=0,
+                    help="check only this many kernel files, a fixed choice by a hash of their paths")
     args = ap.parse_args()
     if not args.root.is_dir():
         print(f"real_kernels: '{args.root}' is not a folder", file=sys.stderr)
@@ -76,6 +86,8 @@ def main() -> int:
 
     wanted = tuple(c.strip() for c in args.codes.split(",") if c.strip())
     files = kernel_files(args.root)
+    if args.sample:
+        files = sample(files, args.root, args.sample)
     lines_by_code: dict[str, set[tuple[str, int]]] = defaultdict(set)
     files_by_code: dict[str, set[str]] = defaultdict(set)
     examples: dict[str, list[str]] = defaultdict(list)

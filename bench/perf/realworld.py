@@ -10,7 +10,10 @@ Every record holds an operator written by an LLM agent that failed a real CANN b
   goal zero programs with an error;
 - recall: `check_program` on `files_before` of the records whose verifier tier is `static` or `host_exec`
   (a source-level checker could have caught them); goal at least 80% flagged, shown per bug kind, with
-  the misses listed (id, bug kind, the record's real error line).
+  the misses listed (id, bug kind, the record's real error line) and explained: `realworld_misses.toml`
+  beside this script says, per missed record, why no rule flags it (a category, a reason, the evidence).
+  The summary counts the misses per reason; a miss without an entry shows as `unexplained`, and an entry
+  whose record is flagged now is listed so that it can go.
 
 A project is read as the MultiKernelBench answer it came from (the `<op>.py` file of the record); an answer
 that computes its sources at run time (not plain string literals) is read from the record's split files as
@@ -38,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 DEFAULT_RECORDS = ROOT.parent / "shared" / "data" / "kernelhive-failures" / "records.jsonl"
 DEFAULT_JSON = ROOT / "bench" / "perf" / "results" / "realworld.json"
+DEFAULT_EXPLANATIONS = Path(__file__).with_name("realworld_misses.toml")
 RECALL_TIERS = ("static", "host_exec")
 RECALL_GOAL = 0.80
 
@@ -91,10 +95,19 @@ def passes_inputs_through(model_src: str | None) -> bool:
 
 
 def find_references(folder: Path | None) -> dict[str, Path]:
-    """MultiKernelBench reference programs under `folder`, by task name (the file's stem)."""
-    if folder is None:
-        return {}
-    return {p.stem: p for p in sorted(folder.rglob("*.py"))}
+    """MultiKernelBench reference programs under `folder`, by task name (the file's stem), and by the name
+    without underscores (see reference_of)."""
+    refs: dict[str, Path] = {}
+    for p in sorted(folder.rglob("*.py")) if folder is not None else []:
+        refs[p.stem] = p
+        refs.setdefault("~" + p.stem.replace("_", ""), p)
+    return refs
+
+
+def reference_of(refs: dict[str, Path], task: str) -> Path | None:
+    """The task's reference program; the records spell some tasks without an underscore the file has
+    (`max_pooling1d` for `max_pooling_1d.py`)."""
+    return refs.get(task) or refs.get("~" + task.replace("_", ""))
 
 
 def reference_shapes(reference: Path | None, program: Any, chip: str) -> Any:
@@ -137,6 +150,33 @@ def _load_split_project(files: dict[str, str]) -> Any:
         return program
 
 
+# Why a record is missed; realworld_misses.toml gives one of these per missed record, with the evidence.
+MISS_CATEGORIES = {
+    "not-in-files": "the failing code the error quotes is not in the record's files_before",
+    "needs-shapes": "provable only with the task's test shapes, which the records do not carry",
+    "matmul-tiling": "the Matmul API's host tiling (GetTiling) failed; its tiling algorithm is not modelled",
+    "runtime-semantics": "wrong program logic that no source rule can tell from a correct program",
+    "environment": "a build or harness failure not caused by the record's sources",
+    "catchable": "a sound source rule could flag it; none does yet",
+    "unknown": "the cause could not be established from the record",
+}
+
+
+def load_explanations(path: Path) -> dict[str, dict[str, str]]:
+    """The per-record miss explanations: {id: {category, reason, evidence, rule}}. A missing file is empty;
+    an entry with an unknown category is an error, so the table of reasons stays honest."""
+    import tomllib
+
+    if not path.exists():
+        return {}
+    table = tomllib.loads(path.read_text(encoding="utf-8")).get("miss", {})
+    for rid, entry in table.items():
+        if entry.get("category") not in MISS_CATEGORIES:
+            raise SystemExit(f"{path}: miss {rid!r} has category {entry.get('category')!r}; "
+                             f"expected one of {', '.join(MISS_CATEGORIES)}")
+    return table
+
+
 def error_line(record: dict[str, Any]) -> str:
     """The first line of the record's error text that says what went wrong."""
     lines = [ln.strip() for ln in str(record.get("error", "")).splitlines() if ln.strip()]
@@ -145,6 +185,13 @@ def error_line(record: dict[str, Any]) -> str:
                 not ln.startswith(("Exit Code", "Error Output")):
             return ln[:220]
     return (lines[0] if lines else "")[:220]
+
+
+def _explained(explanations: dict[str, dict[str, str]], rid: str) -> dict[str, str]:
+    entry = explanations.get(rid)
+    if entry is None:
+        return {"category": "unexplained", "reason": ""}
+    return {"category": entry["category"], "reason": entry.get("reason", "")}
 
 
 def describe(d: Any) -> str:
@@ -161,7 +208,10 @@ def main() -> int:
     parser.add_argument("--references", type=Path, default=None, metavar="DIR",
                         help="MultiKernelBench reference programs (<task>.py with get_inputs): check every project "
                              "with its task's test shapes, as `ascendc-check --test-case` does")
+    parser.add_argument("--explanations", type=Path, default=DEFAULT_EXPLANATIONS, metavar="TOML",
+                        help="why each missed record is missed (default: realworld_misses.toml beside this script)")
     args = parser.parse_args()
+    explanations = load_explanations(args.explanations)
     references = find_references(args.references)
     if not args.records.exists():
         print(f"no records at {args.records} (pass the path of kernelhive-failures/records.jsonl)", file=sys.stderr)
@@ -182,7 +232,7 @@ def main() -> int:
         if key in seen_after:  # attempts of one op share the final project
             continue
         seen_after.add(key)
-        diags = check_files(files, r["op"], args.chip, references.get(r["op"]))
+        diags = check_files(files, r["op"], args.chip, reference_of(references, r["op"]))
         if diags is None:
             continue
         errors = [d for d in diags if d.is_error]
@@ -202,11 +252,12 @@ def main() -> int:
         if r.get("verifier_tier") not in RECALL_TIERS or not r.get("files_before"):
             continue
         kind = r.get("bug_kind", "unknown")
-        diags = check_files(r["files_before"], r["op"], args.chip, references.get(r["op"]))
+        diags = check_files(r["files_before"], r["op"], args.chip, reference_of(references, r["op"]))
         per_kind[kind]["total"] += 1
         if diags is None:
             per_kind[kind]["unreadable"] += 1
-            misses.append({"id": r["id"], "bug_kind": kind, "error": error_line(r), "why": "no answer file"})
+            misses.append({"id": r["id"], "bug_kind": kind, "error": error_line(r), "why": "no answer file",
+                           **_explained(explanations, r["id"])})
             continue
         errors = [d for d in diags if d.is_error]
         if errors:
@@ -215,7 +266,8 @@ def main() -> int:
                          "findings": [describe(d) for d in errors[:6]]})
         else:
             warnings = [describe(d) for d in diags]
-            misses.append({"id": r["id"], "bug_kind": kind, "error": error_line(r), "warnings": warnings[:4]})
+            misses.append({"id": r["id"], "bug_kind": kind, "error": error_line(r), "warnings": warnings[:4],
+                           **_explained(explanations, r["id"])})
     elapsed = time.perf_counter() - t0
 
     total = sum(c["total"] for c in per_kind.values())
@@ -245,10 +297,19 @@ def main() -> int:
     if args.misses:
         print("misses:")
         for m in misses:
-            print(f"  {m['id']:58} {m['bug_kind']:30} {m['error'][:110]}")
+            print(f"  {m['id']:52} {m['bug_kind']:30} {m['category']:17} {m['error'][:100]}")
+            if m["reason"]:
+                print(f"  {'':52} {m['reason']}")
     else:
         by_kind = Counter(m["bug_kind"] for m in misses)
         print("misses per bug kind: " + ", ".join(f"{k} {n}" for k, n in by_kind.most_common()) + " (--misses lists them)")
+    by_category = Counter(m["category"] for m in misses)
+    print("misses by reason: " + ", ".join(f"{c} {n}" for c, n in by_category.most_common()))
+    for category in by_category:
+        print(f"  {category}: {MISS_CATEGORIES.get(category, 'no entry in ' + args.explanations.name)}")
+    stale = sorted(set(explanations) & {h["id"] for h in hits})
+    if stale:
+        print(f"flagged now, so their entries in {args.explanations.name} can go: {', '.join(stale)}")
     for fa in false_alarms:
         print(f"FALSE ALARM {fa['id']}: " + "; ".join(fa["errors"][:3]))
     print(f"files_after: {len(false_alarms)} of {after_checked} passing projects with an error (goal 0): "
@@ -261,12 +322,13 @@ def main() -> int:
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({
         "records": str(args.records), "chip": args.chip, "tiers": list(RECALL_TIERS),
-        "shapes": f"reference programs in {args.references} ({len(references)} found)" if args.references
+        "shapes": f"reference programs in {args.references} ({sum(not k.startswith('~') for k in references)} found)" if args.references
         else "none (only what holds for every input)",
         "files_after": {"checked": after_checked, "with_errors": len(false_alarms), "goal": 0,
                         "false_alarms": false_alarms, "not_checkable": unreadable_after},
         "files_before": {"checked": total, "flagged": flagged, "share": share, "goal": RECALL_GOAL,
-                         "per_bug_kind": rows, "misses": misses, "hits": hits},
+                         "per_bug_kind": rows, "misses": misses, "hits": hits,
+                         "misses_by_reason": dict(by_category.most_common()), "explained_but_flagged": stale},
         "seconds": elapsed,
     }, indent=2) + "\n", encoding="utf-8")
     return 0
