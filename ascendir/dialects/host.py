@@ -127,6 +127,29 @@ GE_DATA_TYPE_SIZES: dict[int, int] = {
 GRAPH_SUCCESS = 0
 GRAPH_FAILED = 0xFFFFFFFF
 
+# The Matmul high-level API's host tiling objects (`matmul_tiling::MultiCoreMatmulTiling`,
+# `MatmulApiTiling`) take their own enums. Values from the devkit's `matmul_tiling_base.h`
+# (cannmirror/asc-devkit include/adv_api/matmul). `matmul_tiling::DataType` agrees with `ge::DataType`
+# wherever both name a type.
+MATMUL_POSITIONS: dict[str, int] = {
+    "GM": 0, "A1": 1, "A2": 2, "B1": 3, "B2": 4, "C1": 5, "C2": 6, "CO1": 7, "CO2": 8, "VECIN": 9,
+    "VECOUT": 10, "VECCALC": 11, "LCM": 11, "SPM": 12, "SHM": 12, "TSCM": 13,
+}  # fmt: skip
+MATMUL_FORMATS: dict[str, int] = {
+    "ND": 0, "NZ": 1, "ZN": 2, "ZZ": 3, "NN": 4, "ND_ALIGN": 5, "SCALAR": 6, "VECTOR": 7, "ROW_MAJOR": 0,
+    "COLUMN_MAJOR": 8,
+}  # fmt: skip
+MATMUL_DATA_TYPES: dict[str, int] = {
+    **GE_DATA_TYPES, "DT_INT4": 29, "DT_BFLOAT16": 33, "DT_HIFLOAT8": 34, "DT_FLOAT8_E4M3FN": 35,
+    "DT_FLOAT8_E5M2": 36, "DT_FLOAT4_E2M1": 37, "DT_FLOAT8_E8M0": 38, "DT_FLOAT4_E1M2": 39,
+}  # fmt: skip
+# Bits per element of the types the tiling library sizes buffers for (its DTYPE_BIT_TAB); for any other
+# type GetTiling throws instead of returning.
+MATMUL_DTYPE_BITS: dict[int, int] = {
+    0: 32, 1: 16, 2: 8, 6: 16, 7: 16, 4: 8, 3: 32, 9: 64, 8: 32, 10: 64, 27: 16, 33: 16, 29: 4, 37: 4, 39: 4,
+    34: 8, 35: 8, 36: 8, 38: 8,
+}  # fmt: skip
+
 
 # ----------------------------------------------------------------------------------------------------
 # Enums used as op properties (printed as bare keywords)
@@ -160,6 +183,23 @@ class MemSpace(StrEnum):
     HBM = "HBM"
 
 
+class MatmulMatrix(StrEnum):
+    """Which operand a matmul tiling `SetXType` call describes."""
+
+    A = "a"
+    B = "b"
+    C = "c"
+    BIAS = "bias"
+
+
+class MatmulShapeKind(StrEnum):
+    """Which shape a matmul tiling call sets: `SetShape`, `SetOrgShape` or `SetSingleShape`."""
+
+    SHAPE = "shape"
+    ORG = "org"
+    SINGLE_CORE = "single_core"
+
+
 @irdl_attr_definition
 class ShapeKindAttr(EnumAttribute[ShapeKind], SpacedOpaqueSyntaxAttribute):
     """Origin or storage shape."""
@@ -179,6 +219,20 @@ class MemSpaceAttr(EnumAttribute[MemSpace], SpacedOpaqueSyntaxAttribute):
     """On-chip or off-chip memory whose size is queried."""
 
     name = "host.mem_space"
+
+
+@irdl_attr_definition
+class MatmulMatrixAttr(EnumAttribute[MatmulMatrix], SpacedOpaqueSyntaxAttribute):
+    """A, B, C or bias."""
+
+    name = "host.matmul_matrix"
+
+
+@irdl_attr_definition
+class MatmulShapeKindAttr(EnumAttribute[MatmulShapeKind], SpacedOpaqueSyntaxAttribute):
+    """Shape, original shape or single-core shape."""
+
+    name = "host.matmul_shape_kind"
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -233,6 +287,13 @@ class TilingDataType(ParametrizedAttribute, TypeAttribute):
         if isinstance(struct_name, str):
             struct_name = StringAttr(struct_name)
         super().__init__(struct_name)
+
+
+@irdl_attr_definition
+class MatmulTilingType(ParametrizedAttribute, TypeAttribute):
+    """A Matmul API host tiling object (`matmul_tiling::MultiCoreMatmulTiling` or `MatmulApiTiling`)."""
+
+    name = "host.matmul_tiling"
 
 
 # Result types `host.attr` may produce, one per attribute getter of gert::RuntimeAttrs.
@@ -790,6 +851,217 @@ class TilingSaveOp(IRDLOperation):
         super().__init__(operands=[data, context])
 
 
+# ----------------------------------------------------------------------------------------------------
+# Matmul API tiling objects
+# ----------------------------------------------------------------------------------------------------
+#
+# `matmul_tiling::MultiCoreMatmulTiling` / `MatmulApiTiling` are library objects: the setters record the
+# configuration, `host.matmul_get_tiling` runs the checks of the library's GetTiling that reject a
+# configuration outright. Where none of them does, GetTiling's result and the TCubeTiling it fills are
+# not modelled.
+
+
+@irdl_op_definition
+class MatmulCreateOp(IRDLOperation):
+    """`MultiCoreMatmulTiling t(platform);` (`multi_core`) or `MatmulApiTiling t(platform);`.
+
+    Without a platform the object has the library's built-in 910B buffer sizes.
+    """
+
+    name = "host.matmul_create"
+
+    platform = opt_operand_def(PlatformType)
+    multi_core = opt_prop_def(UnitAttr, prop_name="multi_core")
+    result = result_def(MatmulTilingType)
+
+    assembly_format = "(`(` $platform^ `)`)? (`multi_core` $multi_core^)? attr-dict"
+
+    def __init__(self, platform: SSAValue | None, multi_core: bool) -> None:
+        super().__init__(
+            operands=[platform],
+            properties={"multi_core": UnitAttr()} if multi_core else {},
+            result_types=[MatmulTilingType()],
+        )
+
+
+@irdl_op_definition
+class MatmulSetDimOp(IRDLOperation):
+    """`t.SetDim(n)`: how many cores the multi-core split may use."""
+
+    name = "host.matmul_set_dim"
+
+    tiling = operand_def(MatmulTilingType)
+    dim = operand_def(i32)
+
+    assembly_format = "$tiling `,` $dim attr-dict"
+
+    def __init__(self, tiling: SSAValue, dim: SSAValue) -> None:
+        super().__init__(operands=[tiling, dim])
+
+
+@irdl_op_definition
+class MatmulSetTypeOp(IRDLOperation):
+    """`t.SetAType(pos, format, dtype, isTrans)` and `SetBType`, `SetCType`, `SetBiasType` (enum values)."""
+
+    name = "host.matmul_set_type"
+
+    tiling = operand_def(MatmulTilingType)
+    matrix = prop_def(MatmulMatrixAttr)
+    position = operand_def(i32)
+    format = operand_def(i32)
+    dtype = operand_def(i32)
+    transposed = operand_def(i1)
+
+    assembly_format = "$tiling $matrix `,` $position `,` $format `,` $dtype `,` $transposed attr-dict"
+
+    def __init__(
+        self,
+        tiling: SSAValue,
+        matrix: MatmulMatrix,
+        position: SSAValue,
+        format: SSAValue,
+        dtype: SSAValue,
+        transposed: SSAValue,
+    ) -> None:
+        super().__init__(
+            operands=[tiling, position, format, dtype, transposed],
+            properties={"matrix": MatmulMatrixAttr(matrix)},
+        )
+
+
+@irdl_op_definition
+class MatmulSetShapeOp(IRDLOperation):
+    """`t.SetShape(m, n, k)`, `t.SetOrgShape(m, n, ka[, kb])` or `t.SetSingleShape(m, n, k)`."""
+
+    name = "host.matmul_set_shape"
+
+    tiling = operand_def(MatmulTilingType)
+    kind = prop_def(MatmulShapeKindAttr)
+    m = operand_def(i32)
+    n = operand_def(i32)
+    k = operand_def(i32)
+    kb = opt_operand_def(i32)
+
+    assembly_format = "$tiling $kind `,` $m `,` $n `,` $k (`,` $kb^)? attr-dict"
+
+    def __init__(
+        self,
+        tiling: SSAValue,
+        kind: MatmulShapeKind,
+        m: SSAValue,
+        n: SSAValue,
+        k: SSAValue,
+        kb: SSAValue | None = None,
+    ) -> None:
+        super().__init__(operands=[tiling, m, n, k, kb], properties={"kind": MatmulShapeKindAttr(kind)})
+
+    def verify_(self) -> None:
+        if self.kb is not None and self.kind.data != MatmulShapeKind.ORG:
+            raise VerifyException("only SetOrgShape takes a separate K of B")
+
+
+@irdl_op_definition
+class MatmulSetFixSplitOp(IRDLOperation):
+    """`t.SetFixSplit(baseM, baseN, baseK)`: fixed base block sizes (-1 leaves one free); returns 0 or -1."""
+
+    name = "host.matmul_set_fix_split"
+
+    tiling = operand_def(MatmulTilingType)
+    base_m = operand_def(i32)
+    base_n = operand_def(i32)
+    base_k = operand_def(i32)
+    result = result_def(i32)
+
+    assembly_format = "$tiling `,` $base_m `,` $base_n `,` $base_k attr-dict"
+
+    def __init__(self, tiling: SSAValue, base_m: SSAValue, base_n: SSAValue, base_k: SSAValue) -> None:
+        super().__init__(operands=[tiling, base_m, base_n, base_k], result_types=[i32])
+
+
+@irdl_op_definition
+class MatmulSetBiasOp(IRDLOperation):
+    """`t.SetBias(b)` / `t.EnableBias(b)`."""
+
+    name = "host.matmul_set_bias"
+
+    tiling = operand_def(MatmulTilingType)
+    enabled = operand_def(i1)
+
+    assembly_format = "$tiling `,` $enabled attr-dict"
+
+    def __init__(self, tiling: SSAValue, enabled: SSAValue) -> None:
+        super().__init__(operands=[tiling, enabled])
+
+
+@irdl_op_definition
+class MatmulSetBufferSpaceOp(IRDLOperation):
+    """`t.SetBufferSpace(l1, l0c, ub, bt)`: the bytes the tiling may use (-1: all); returns 0 or -1."""
+
+    name = "host.matmul_set_buffer_space"
+
+    tiling = operand_def(MatmulTilingType)
+    l1 = operand_def(i32)
+    l0c = operand_def(i32)
+    ub = operand_def(i32)
+    bt = operand_def(i32)
+    result = result_def(i32)
+
+    assembly_format = "$tiling `,` $l1 `,` $l0c `,` $ub `,` $bt attr-dict"
+
+    def __init__(self, tiling: SSAValue, l1: SSAValue, l0c: SSAValue, ub: SSAValue, bt: SSAValue) -> None:
+        super().__init__(operands=[tiling, l1, l0c, ub, bt], result_types=[i32])
+
+
+@irdl_op_definition
+class MatmulConfigureOp(IRDLOperation):
+    """A setter such as `SetTraverse` or `SetMatmulConfigParams`, recorded by name only.
+
+    None of them changes what the early checks of GetTiling read (the base sizes, the buffer sizes, the
+    shapes, the types, the bias); they do steer the later search, which is then not modelled.
+    """
+
+    name = "host.matmul_configure"
+
+    tiling = operand_def(MatmulTilingType)
+    method = prop_def(StringAttr)
+
+    assembly_format = "$tiling `,` $method attr-dict"
+
+    def __init__(self, tiling: SSAValue, method: str) -> None:
+        super().__init__(operands=[tiling], properties={"method": StringAttr(method)})
+
+
+@irdl_op_definition
+class MatmulUnknownOp(IRDLOperation):
+    """A call on the object that the lowering left out: from here on the object's state is unknown."""
+
+    name = "host.matmul_unknown"
+
+    tiling = operand_def(MatmulTilingType)
+    what = prop_def(StringAttr)
+
+    assembly_format = "$tiling `,` $what attr-dict"
+
+    def __init__(self, tiling: SSAValue, what: str) -> None:
+        super().__init__(operands=[tiling], properties={"what": StringAttr(what)})
+
+
+@irdl_op_definition
+class MatmulGetTilingOp(IRDLOperation):
+    """`t.GetTiling(tilingData.cubeTilingData)`: -1 where the library's checks provably reject the
+    configuration; otherwise the result (taken as 0) and the TCubeTiling fields are not modelled."""
+
+    name = "host.matmul_get_tiling"
+
+    tiling = operand_def(MatmulTilingType)
+    result = result_def(i64)
+
+    assembly_format = "$tiling attr-dict"
+
+    def __init__(self, tiling: SSAValue) -> None:
+        super().__init__(operands=[tiling], result_types=[i64])
+
+
 Host = Dialect(
     "host",
     [
@@ -819,6 +1091,16 @@ Host = Dialect(
         TilingSetOp,
         TilingGetOp,
         TilingSaveOp,
+        MatmulCreateOp,
+        MatmulSetDimOp,
+        MatmulSetTypeOp,
+        MatmulSetShapeOp,
+        MatmulSetFixSplitOp,
+        MatmulSetBiasOp,
+        MatmulSetBufferSpaceOp,
+        MatmulConfigureOp,
+        MatmulUnknownOp,
+        MatmulGetTilingOp,
     ],
     [
         TilingContextType,
@@ -827,8 +1109,11 @@ Host = Dialect(
         StringType,
         IntListType,
         TilingDataType,
+        MatmulTilingType,
         ShapeKindAttr,
         CoreKindAttr,
         MemSpaceAttr,
+        MatmulMatrixAttr,
+        MatmulShapeKindAttr,
     ],
 )

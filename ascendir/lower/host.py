@@ -11,10 +11,14 @@ every runtime call becomes one op of the `host` dialect (`ascendir.dialects.host
 Runtime objects (the context, a StorageShape, the attributes, the platform, a tiling struct, ...) are
 *handles*: Python-side values of type `HostT` that never live in memory. A pointer to one and the
 object itself are the same handle, so `->` and `.` need no distinction. What the host lowering cannot
-model (matmul tiling objects, `std::vector`, the high-level API tiling functions, ...) is reported as
-an ASC103 warning at the statement that uses it, and that statement is left out; C++ that would not
-compile (an unknown context method, a field the tiling struct lacks) is an error. No exception leaves
-`lower_host_tiling`.
+model (`std::vector`, the high-level API tiling functions, the TCubeTiling a matmul tiling object
+fills, ...) is reported as an ASC103 warning at the statement that uses it, and that statement is left
+out; C++ that would not compile (an unknown context method, a field the tiling struct lacks) is an
+error. No exception leaves `lower_host_tiling`.
+
+Matmul API tiling objects (`matmul_tiling::MultiCoreMatmulTiling`, `MatmulApiTiling`) are handles too:
+their setters become `host.matmul_*` ops, and the evaluator runs the checks with which GetTiling
+rejects a configuration outright.
 """
 
 from __future__ import annotations
@@ -77,7 +81,7 @@ _DISPLAY = {
     "list_data": "const int64_t*", "platform_info": "fe::PlatFormInfos", "platform": "platform_ascendc::PlatformAscendC",
     "raw_tiling": "gert::TilingData", "raw_data": "void*", "workspace": "size_t*", "opaque": "a runtime value",
     "tiling": "tiling struct", "tiling_array": "tiling array field", "unmodelled": "library object",
-    "poison": "unmodelled value",
+    "poison": "unmodelled value", "matmul_tiling": "matmul tiling object",
 }  # fmt: skip
 
 
@@ -135,6 +139,8 @@ _HANDLE_TYPES: dict[str, CType] = {
     "PlatformAscendC": HostT("platform"), "PlatformAscendCManager": HostT("platform"),
     "PlatFormInfos": HostT("platform_info"), "TilingData": HostT("raw_tiling"), "string": HostT("string"),
     "TypedContinuousVector": HostT("int_list"), "ContinuousVector": HostT("int_list"),
+    "MultiCoreMatmulTiling": HostT("matmul_tiling", "MultiCoreMatmulTiling"),
+    "MatmulApiTiling": HostT("matmul_tiling", "MatmulApiTiling"),
     "graphStatus": C.U32, "DataType": C.I32, "Format": C.I32,
     "CoreMemType": C.EnumT("CoreMemType"), "SocVersion": C.EnumT("SocVersion"),
 }  # fmt: skip
@@ -142,7 +148,7 @@ _HANDLE_TYPES: dict[str, CType] = {
 # Library classes the host lowering knows exist but does not model: declaring one is a warning.
 _LIBRARY_TYPES = {
     "vector", "map", "unordered_map", "set", "array", "unique_ptr", "shared_ptr", "stringstream", "ostringstream",
-    "MultiCoreMatmulTiling", "MatmulApiTiling", "BatchMatmulTiling", "TCubeTiling", "SoftMaxTiling",
+    "BatchMatmulTiling", "TCubeTiling", "SoftMaxTiling",
     "LayerNormTiling", "RmsNormTiling", "TopkTiling", "SortTiling", "LogSoftMaxTiling", "PlatformInfo",
     "TilingDataBase",
 }  # fmt: skip
@@ -385,6 +391,8 @@ class HostLowerer(FunctionLowerer):
     def bind_local(self, name: str, t: CType, init: Val | None, d: A.Node, st: A.Node, is_ref: bool = False) -> None:
         if isinstance(t, C.TilingT) and init is None:
             init = self._tiling_local(t.name, d)  # `XTilingData tiling;`
+        if isinstance(t, HostT) and t.kind == "matmul_tiling" and init is None:
+            init = self._construct(t, [], d)  # `MultiCoreMatmulTiling tiling;`: the library's own sizes
         if isinstance(t, HostT) and init is None:
             if t.kind == "unmodelled":
                 self.report.unsupported(f"'{t.detail}' objects are not modelled by the host lowering", d)
@@ -446,6 +454,11 @@ class HostLowerer(FunctionLowerer):
             return Val(C.I32, const=_GE_FORMATS[last])
         if len(parts) >= 2 and parts[-2] == "CoreMemType":
             return Val(C.EnumT("CoreMemType"), const=last)
+        # matmul_tiling::TPosition / CubeFormat / DataType, as SetAType and friends take them
+        enums = {"TPosition": hd.MATMUL_POSITIONS, "CubeFormat": hd.MATMUL_FORMATS,
+                 "DataType": hd.MATMUL_DATA_TYPES}
+        if len(parts) >= 2 and last in enums.get(parts[-2], {}):
+            return Val(C.I32, const=enums[parts[-2]][last])
         return None
 
     # ---------------------------------------------------------------------------------------------
@@ -704,6 +717,13 @@ class HostLowerer(FunctionLowerer):
             return self._platform(node)
         if t.kind == "string" and len(items) == 1:
             return self._as_string(self.expr(items[0]), node)
+        if t.kind == "matmul_tiling" and len(items) <= 1:
+            platform = self.expr(items[0]) if items else None
+            if platform is not None and _kind(platform) != "platform":
+                raise Unsupported(f"{t} built from {platform.ctype} is not modelled", node)
+            multi_core = t.detail == "MultiCoreMatmulTiling"
+            op = hd.MatmulCreateOp(self.ssa(platform, node) if platform is not None else None, multi_core)
+            return Val(t, self.emit(op, node).results[0])
         raise Unsupported(f"constructing {t} is not modelled by the host lowering", node)
 
     def _as_string(self, v: Val, node: A.Node) -> Val:
@@ -746,6 +766,8 @@ class HostLowerer(FunctionLowerer):
             return None  # user code: helper functions, constructors, methods of the enclosing class
         if name in ("min", "max"):
             return self._min_max(e, name, callee.qname.parts[-1].template_args)
+        if name in _MATMUL_CLASSES and not (len(parts) == 1 and name in self.scope.classes):
+            return self._construct(_HANDLE_TYPES[name], e.args, e)  # type: ignore[arg-type]
         if name == "PlatformAscendC" or (name == "GetInstance" and "PlatformAscendCManager" in parts):
             for a in e.args:
                 self.expr(a)
@@ -857,6 +879,8 @@ class HostLowerer(FunctionLowerer):
             raise Unsupported(f"'{name}' on {what} is not modelled by the host lowering", e)
         if kind == "tiling":
             return self._tiling_method(e, name, recv)
+        if kind == "matmul_tiling":
+            return self._matmul_method(e, name, recv, callee)
         table = _METHODS.get(kind or "", {})
         handler = table.get(name)
         if handler is None:
@@ -866,6 +890,20 @@ class HostLowerer(FunctionLowerer):
                 raise Unsupported(f"PlatformAscendC::{name} is not modelled by the host lowering", e)
             self._no_member(name, str(recv.ctype), list(table), e)
         return handler(self, e, recv, callee)
+
+    def _matmul_method(self, e: A.Call, name: str, recv: Val, callee: A.Member) -> Val:
+        """A call on a matmul tiling object; one the lowering leaves out makes the object's state unknown."""
+        owner = str(recv.ctype)
+        if recv.ssa is None:  # a class member or a copy the lowering did not see constructed
+            raise Unsupported(f"{owner}::{name} on an object built where the host lowering does not see it", e)
+        handler = _MATMUL_METHODS.get(name)
+        try:
+            if handler is None or (name in _MULTI_CORE_ONLY and owner != "MultiCoreMatmulTiling"):
+                raise Unsupported(f"{owner}::{name} is not modelled by the host lowering", e)
+            return handler(self, e, recv, callee)
+        except Unsupported:
+            self.emit(hd.MatmulUnknownOp(self.ssa(recv, e), name), e)
+            raise
 
     def _index_arg(self, e: A.Call, what: str, position: int = 0) -> int:
         value = self.const_eval(e.args[position]) if len(e.args) > position else None
@@ -1244,6 +1282,121 @@ _METHODS: dict[str, dict[str, Method]] = {
     "string": {"c_str": _same, "data": _same},
 }  # fmt: skip
 
+# ------------------------------------------------------------------------------------------------------
+# Matmul API tiling objects (matmul_tiling::MultiCoreMatmulTiling, MatmulApiTiling)
+# ------------------------------------------------------------------------------------------------------
+
+_MATMUL_CLASSES = ("MultiCoreMatmulTiling", "MatmulApiTiling")
+
+
+def _matmul_args(lw: HostLowerer, e: A.Call, name: str,
+                 params: Sequence[tuple[CType, int | None]]) -> list[SSAValue]:
+    """The call's arguments converted to the parameter types, defaults filled in (None: no default)."""
+    if len(e.args) > len(params):
+        raise Unsupported(f"{name} takes at most {len(params)} arguments", e)
+    values: list[SSAValue] = []
+    for i, (t, default) in enumerate(params):
+        if i < len(e.args):
+            v = lw.expr(e.args[i])
+            if not isinstance(v.ctype, Scalar | C.EnumT) or isinstance(v.const, str):
+                raise Unsupported(f"argument {i + 1} of {name} ({v.ctype}) is not modelled", e)
+            v = Val(C.I32, v.ssa, const=v.const) if isinstance(v.ctype, C.EnumT) else v
+        elif default is not None:
+            v = Val(t, const=default)
+        else:
+            raise Unsupported(f"{name} takes at least {i + 1} arguments", e)
+        values.append(lw.ssa(lw.convert(v, t, e), e))
+    return values
+
+
+def _mm_set_dim(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    (dim,) = _matmul_args(lw, e, "SetDim", [(C.I32, None)])
+    lw.emit(hd.MatmulSetDimOp(lw.ssa(recv, e), dim), e)
+    return Val(C.I32, const=0)
+
+
+def _mm_set_type(matrix: hd.MatmulMatrix) -> Method:
+    def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+        params: list[tuple[CType, int | None]] = [(C.I32, None), (C.I32, None), (C.I32, None)]
+        if matrix in (hd.MatmulMatrix.A, hd.MatmulMatrix.B):
+            params.append((C.BOOL, 0))  # isTrans
+        position, fmt, dtype, *rest = _matmul_args(lw, e, callee.member, params)
+        trans = rest[0] if rest else lw.ssa(Val(C.BOOL, const=0), e)
+        lw.emit(hd.MatmulSetTypeOp(lw.ssa(recv, e), matrix, position, fmt, dtype, trans), e)
+        return Val(C.I32, const=0)
+
+    return method
+
+
+def _mm_set_shape(kind: hd.MatmulShapeKind) -> Method:
+    def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+        default = -1 if kind == hd.MatmulShapeKind.SINGLE_CORE else None
+        params: list[tuple[CType, int | None]] = [(C.I32, default)] * 3
+        if kind == hd.MatmulShapeKind.ORG and len(e.args) == 4:
+            params.append((C.I32, None))  # SetOrgShape(m, n, ka, kb)
+        m, n, k, *kb = _matmul_args(lw, e, callee.member, params)
+        lw.emit(hd.MatmulSetShapeOp(lw.ssa(recv, e), kind, m, n, k, kb[0] if kb else None), e)
+        return Val(C.I32, const=0)
+
+    return method
+
+
+def _mm_set_fix_split(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    values = _matmul_args(lw, e, "SetFixSplit", [(C.I32, -1)] * 3)
+    return Val(C.I32, lw.emit(hd.MatmulSetFixSplitOp(lw.ssa(recv, e), *values), e).results[0])
+
+
+def _mm_set_bias(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    (enabled,) = _matmul_args(lw, e, callee.member, [(C.BOOL, 0)])
+    lw.emit(hd.MatmulSetBiasOp(lw.ssa(recv, e), enabled), e)
+    return Val(C.I32, const=0)
+
+
+def _mm_set_buffer_space(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    values = _matmul_args(lw, e, "SetBufferSpace", [(C.I32, -1)] * 4)
+    return Val(C.I32, lw.emit(hd.MatmulSetBufferSpaceOp(lw.ssa(recv, e), *values), e).results[0])
+
+
+def _mm_get_tiling(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    if len(e.args) != 1:
+        raise Unsupported("GetTiling takes the TCubeTiling to fill", e)
+    try:
+        lw.expr(e.args[0])  # `tiling.cubeTilingData` must name a field; what GetTiling writes is not modelled
+    except Unsupported:
+        pass
+    return Val(C.I64, lw.emit(hd.MatmulGetTilingOp(lw.ssa(recv, e)), e).results[0])
+
+
+def _mm_configure(returns: CType) -> Method:
+    """A setter of the split search (its arguments are enum or size values, not lowered)."""
+
+    def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+        lw.emit(hd.MatmulConfigureOp(lw.ssa(recv, e), callee.member), e)
+        return Val(returns, const=0) if isinstance(returns, Scalar) else Val(returns)
+
+    return method
+
+
+_MATMUL_METHODS: dict[str, Method] = {
+    "SetDim": _mm_set_dim,
+    "SetAType": _mm_set_type(hd.MatmulMatrix.A), "SetBType": _mm_set_type(hd.MatmulMatrix.B),
+    "SetCType": _mm_set_type(hd.MatmulMatrix.C), "SetBiasType": _mm_set_type(hd.MatmulMatrix.BIAS),
+    "SetShape": _mm_set_shape(hd.MatmulShapeKind.SHAPE), "SetOrgShape": _mm_set_shape(hd.MatmulShapeKind.ORG),
+    "SetSingleShape": _mm_set_shape(hd.MatmulShapeKind.SINGLE_CORE),
+    "SetFixSplit": _mm_set_fix_split, "SetBias": _mm_set_bias, "EnableBias": _mm_set_bias,
+    "SetBufferSpace": _mm_set_buffer_space, "GetTiling": _mm_get_tiling,
+    # they change how GetTiling searches, not what its first checks read
+    **{name: _mm_configure(C.I32) for name in (
+        "SetTraverse", "SetMadType", "SetSplitRange", "SetDoubleBuffer", "SetSparse", "SetAlignSplit",
+        "SetALayout", "SetBLayout", "SetCLayout", "SetBatchInfoForNormal", "SetBatchNum", "SetScaleAType",
+        "SetScaleBType", "SetDequantType", "SetSingleRange")},
+    **{name: _mm_configure(C.VoidT())
+       for name in ("SetMatmulConfigParams", "EnableMultiCoreSplitK", "SetSplitK")},
+}  # fmt: skip
+_MULTI_CORE_ONLY = {"SetDim", "SetSingleShape", "SetAlignSplit", "SetSingleRange", "EnableMultiCoreSplitK",
+                    "SetSplitK"}  # fmt: skip
+
+
 # Real API the host lowering does not model: a warning, not an "unknown API" error.
 _KNOWN_UNMODELLED_CONTEXT = {
     "GetCompileInfo", "GetDeterministic", "GetInputInstanceInfo", "GetIrInputInstanceInfo", "GetComputeNodeInfo",
@@ -1330,7 +1483,7 @@ def evaluate_program_tiling(program: Program, inputs: TilingInputs, *, step_budg
                             lowered.struct_name)
     result = evaluate_tiling(lowered.module, lowered.func_name, inputs, step_budget=step_budget)
     result.diagnostics[:0] = notes
-    result.complete = not lowered.diagnostics
+    result.complete = result.complete and not lowered.diagnostics
     if result.struct_name is None:
         result.struct_name = lowered.struct_name
     return result

@@ -344,7 +344,10 @@ def _single_core_guard(op: Operation, strides: _Strides) -> bool:
     summary="The host tiling function fails for the given input shapes.",
     why="The host runs TilingFunc before every launch; when it returns GRAPH_FAILED or faults (a division "
         "by zero, an index past a shape's rank), aclnn reports `EZ9999: Inner Error` and the kernel never "
-        "runs. Only checked when concrete shapes are given (`--shape`, `--test-case`).",
+        "runs. The Matmul API's `GetTiling` counts too: it returns -1 (`do tiling failed, ret is -1`) for a "
+        "fixed split whose base blocks do not fit L0A, L0B or L0C, a baseN over 256 with a bias on the 910B, "
+        "a fixed base larger than M or N, or a zero M, N or K. Only checked when concrete shapes are given "
+        "(`--shape`, `--test-case`).",
     example="if (shape.GetDimNum() != 2) { return ge::GRAPH_FAILED; }   // called with a 3-D input",
     instead="handle every rank and size the operator accepts, or reject them in InferShape with a message",
 )
