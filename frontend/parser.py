@@ -57,7 +57,7 @@ _KEYWORD_GROUPS: dict[str, Iterable[str]] = {
     "ADDRESS_SPACE": "__gm__ __ubuf__ __ca__ __cb__ __cc__ __cbuf__ __fbuf__ __ssbuf__".split(),
     "FN_SPECIFIER": ("__global__ __aicore__ __vector__ __cube__ __host__ __device__ __simt_vf__ __simd_vf__ "
                      "__simd_callee__ __simt_callee__ __host_aicore__ __sync_alias__ __noinline__ __always_inline__ "
-                     "__aicore_host__ __inline_host__").split(),
+                     "__aicore_host__ __inline_host__ __aicpu__").split(),
     # Qualifiers that take arguments: __mix__(1, 2), __schedmode__(1), __launch_bounds__(N).
     "MIX": "__mix__ __schedmode__ __launch_bounds__ __cluster_dims__".split(),
     "ACCESS": "public private protected".split(),
@@ -80,9 +80,16 @@ _VENDOR_KEYWORDS = {
     "REGISTER_TILING_DATA_CLASS": "REGISTER_TILING_DATA_CLASS",
 }
 
+# C++'s alternative tokens: `if (a and not b)` is `if (a && !b)`.
+_ALTERNATIVE_TOKENS = {
+    "and": "ANDAND", "or": "OROR", "not": "BANG", "not_eq": "NE", "bitand": "AMP", "bitor": "BAR", "xor": "CARET",
+    "compl": "TILDE", "and_eq": "COMPOUND_ASSIGN", "or_eq": "COMPOUND_ASSIGN", "xor_eq": "COMPOUND_ASSIGN",
+}
+
 KEYWORDS: dict[str, str] = {w: group for group, words in _KEYWORD_GROUPS.items() for w in words}
 KEYWORDS.update({w: w.upper() for w in _SINGLE_KEYWORDS})
 KEYWORDS.update(_VENDOR_KEYWORDS)
+KEYWORDS.update(_ALTERNATIVE_TOKENS)
 
 _IDENT_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
@@ -104,7 +111,7 @@ _DECLARED_TYPE_RES = [
     re.compile(rf"{_word('using')}\s+[A-Za-z_]\w*\s*=\s*(?:typename\s+)?(?:const\s+)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)\s*[;*&<]"),
     re.compile(rf"{_word('typedef')}\b[^;{{}}]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*;"),
     re.compile(rf"{_word('BEGIN_TILING_DATA_DEF')}\s*\(\s*([A-Za-z_]\w*)"),
-    re.compile(r"[:,]\s*(?:virtual\s+)?(?:public|private|protected)\s+(?:virtual\s+)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)"),
+    re.compile(r"[:,]\s*(?:virtual\s+)?(?:public|private|protected)\s+(?:virtual\s+)?(?:::\s*)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)"),
 ]
 # `X y;` / `X<...> y(` / `ns::X* p =`: two names in a row only happen in declarations. The shape starts
 # after one of `;{}(,:` or a line break and ends before one of `;=,)([{:` (left for the next match).
@@ -173,8 +180,9 @@ def _name_before(text: str, lt: int) -> tuple[int, int] | None:
     return None
 
 
-def _template_close(text: str, lt: int) -> int:
-    """If text[lt] opens a template argument list, the offset just past its `>`; else -1."""
+def _template_close(text: str, lt: int, logic_ok: bool = False) -> int:
+    """If text[lt] opens a template argument list, the offset just past its `>`; else -1. A top-level `&&` or
+    `||` says `<` is a comparison (`a < b && c > d`) unless `logic_ok` (the name before `<` is a class template)."""
     angle, paren, i, n = 1, 0, lt + 1, min(len(text), lt + 600)
     while i < n:
         c = text[i]
@@ -195,9 +203,12 @@ def _template_close(text: str, lt: int) -> int:
         elif paren == 0:
             nxt = text[i + 1] if i + 1 < n else ""
             if c == "<":
-                if nxt in "<=":
+                if nxt == "=":
+                    i += 1  # `sizeof(T) <= 2` is a comparison inside the list, as in C++
+                elif nxt == "<":
                     return -1
-                angle += 1
+                else:
+                    angle += 1
             elif c == ">":
                 if nxt == "=":
                     return -1
@@ -205,14 +216,22 @@ def _template_close(text: str, lt: int) -> int:
                 if angle == 0:
                     return i + 1
             elif c in "&|" and nxt == c:
-                return -1
+                if not logic_ok:
+                    return -1
+                i += 1
             elif c == "?":
                 return -1
         i += 1
     return -1
 
 
-_AFTER_TEMPLATE_OK = frozenset("(),;:{>*&[<.=]|?")
+def _has_alternative_logic(text: str, lt: int, end: int) -> bool:
+    """Is there an `and` or `or` between `<` at `lt` and `>` before `end` (what _template_close does for `&&`)?"""
+    segment = text[lt:end]
+    return " and " in segment or " or " in segment
+
+
+_AFTER_TEMPLATE_OK = frozenset("(),;:{}>*&[<.=]|?")
 
 
 @dataclass
@@ -245,6 +264,7 @@ def prescan(text: str) -> ScanResult:
     starts: set[int] = set()
     closers: set[int] = set()
     type_templates = set(KNOWN_TYPE_TEMPLATES) | types
+    alternative_logic = " and " in text or " or " in text  # a substring test costs next to nothing
     for less in _LESS_RE.finditer(text):
         lt = less.start()
         if lt and text[lt - 1] == "<":
@@ -254,6 +274,10 @@ def prescan(text: str) -> ScanResult:
             continue
         name_start, name_end = name
         end = _template_close(text, lt)
+        if alternative_logic and end > 0 and _has_alternative_logic(text, lt, end):
+            end = -1  # `a < b or c > d`: `or` ends a template argument list as `||` does
+        if end < 0 and text[name_start:name_end] in type_templates:
+            end = _template_close(text, lt, True)  # `conditional_t<A && B, X, Y>`
         if end < 0:
             if text[name_start:name_end] in KNOWN_TYPE_TEMPLATES:
                 starts.add(name_start)  # a vendor class template with a broken list: let the parser say so
@@ -267,6 +291,12 @@ def prescan(text: str) -> ScanResult:
             closers.add(end - 1)
             if follower == "{":
                 type_templates.add(text[name_start:name_end])  # `Foo<T>{}` constructs: Foo is a class template
+            elif follower.isalpha() or follower == "_":
+                # `Foo<T> op(&pipe);`: a name after the list declares something of type Foo<T>, a class
+                # template (whose header may be out of reach); `Foo<T> const&` and the like stay as they were.
+                word = _IDENT_RE.match(text, j)
+                if word is not None and word.group() not in KEYWORDS:
+                    type_templates.add(text[name_start:name_end])
     attribute_macros = set(_ATTRIBUTE_MACRO_RE.findall(text)) - types if _ATTRIBUTE_MACRO_GUARD.search(text) else set()
     if _ATTRIBUTE_CALL_MACRO_GUARD.search(text):
         attribute_macros.update(_ATTRIBUTE_CALL_MACRO_RE.findall(text))
@@ -606,6 +636,10 @@ class AstBuilder:
 
     def value_template_param(self, c: list[Any]) -> A.TemplateParam:
         spec: _DeclSpec = c[0]
+        if len(c) > 1 and isinstance(c[1], _Declarator):  # `void (C::*fn)(int)`
+            decl = self._declarator(spec, c[1])
+            default = c[2] if len(c) > 2 and isinstance(c[2], A.Node) else None
+            return A.TemplateParam(self.span(c), "value", decl.name or None, decl.type, default, False)
         names = _toks(c[1:], "IDENTIFIER", "TYPE_NAME")
         default = next((x for x in c[1:] if isinstance(x, A.Node)), None)
         return A.TemplateParam(self.span(c), "value", names[0].value if names else None, spec.type, default,
@@ -740,6 +774,8 @@ class AstBuilder:
 
     def ctor_name(self, c: list[Any]) -> A.QualifiedName:
         nested = c[0] if isinstance(c[0], list) else []
+        if isinstance(c[-1], list):  # the class's template arguments, which name the class itself
+            return A.QualifiedName(self.span(c), [*nested, A.NamePart(self.span(c[-2:-1]), str(c[-2]))])
         return A.QualifiedName(self.span(c), [*nested, A.NamePart(self.span(c[-1:]), str(c[-1]))])
 
     def dtor_name(self, c: list[Any]) -> A.QualifiedName:
@@ -886,6 +922,8 @@ class AstBuilder:
             elif isinstance(item, Token):
                 if item.type == "ADDRESS_SPACE":
                     space = item.value
+                elif item.type == "STORAGE" or item.type == "CONSTEXPR":
+                    specs.append(item.value)
                 else:
                     quals.append(item.value)
         assert base is not None
@@ -908,6 +946,8 @@ class AstBuilder:
 
     def fn_specifier(self, c: list[Any]) -> Token:
         if len(c) == 1:
+            if c[0].value == "[aicore]":  # the checks know the compiler's `[aicore]` by its macro's name
+                return Token.new_borrow_pos("FN_SPECIFIER", "__aicore__", c[0])
             return c[0]
         # `__mix__(1, 2)` becomes one specifier word, keeping the keyword's position for spans.
         args = c[1] if len(c) > 1 and isinstance(c[1], list) else []
@@ -989,6 +1029,27 @@ class AstBuilder:
 
     declarator = _raw_declarator
     block_declarator = _raw_declarator
+
+    def paren_declarator(self, c: list[Any]) -> _Declarator:
+        # `T (*p)[N]` keeps the pointer after the dims, which is how types are read (dims first, then
+        # pointers: a pointer to an array); `T (*fn)(A)` is a pointer to a function, marked "()" as in
+        # alias_function_type. A member pointer `(C::*fn)` is kept as a plain pointer.
+        ptrs = next(x for x in c if isinstance(x, tuple) and x and x[0] == "ptrs")
+        name = next((x for x in c if isinstance(x, Token) and x.type in ("IDENTIFIER", "TYPE_NAME")), None)
+        dims = next((x for x in c if isinstance(x, tuple) and x and x[0] == "dims"), None)
+        pointers = list(ptrs[1]) if dims is not None else ["()", *ptrs[1]]
+        return _Declarator(name.value if name is not None else "", pointers, list(ptrs[2]),
+                           list(dims[1]) if dims is not None else [], None, "", self.span(c))
+
+    def paren_abstract_declarator(self, c: list[Any]) -> _Declarator:
+        return c[0]
+
+    def paren_declarator_init(self, c: list[Any]) -> _Declarator:
+        d: _Declarator = c[0]
+        init = c[1] if len(c) > 1 else None
+        if init is None:
+            return d
+        return replace(d, init=init[2], style=init[1], span=self.span(c))
 
     def array_dims(self, c: list[Any]) -> tuple[str, list[Any]]:
         return ("dims", list(c))
@@ -1109,12 +1170,16 @@ class AstBuilder:
     def null_stmt(self, c: list[Any]) -> A.NullStmt:
         return A.NullStmt(self.span(c))
 
+    def attributed_stmt(self, c: list[Any]) -> A.Node:
+        return c[-1]  # `[[likely]]` and the like say nothing the checks use
+
     # -- expressions
     def comma_expr(self, c: list[Any]) -> A.Comma:
         return A.Comma(self.span(c), c[0], c[1])
 
     def assign(self, c: list[Any]) -> A.Assign:
-        return A.Assign(self.span(c), str(c[1]), c[0], c[2])
+        op = str(c[1])
+        return A.Assign(self.span(c), _ALTERNATIVE_ASSIGN.get(op, op), c[0], c[2])
 
     def throw_expr(self, c: list[Any]) -> A.Throw:
         return A.Throw(self.span(c), c[1] if len(c) > 1 else None)
@@ -1125,7 +1190,8 @@ class AstBuilder:
     def binary_expr(self, c: list[Any]) -> A.Expr:
         """Group `a op b op c ...` by C++ precedence (all binary operators here associate to the left)."""
         operands: list[A.Expr] = c[0::2]
-        operators: list[str] = [str(op) for op in c[1::2]]
+        # Spelled by token type, so that `and` is `&&` (and no slower than str(op)).
+        operators: list[str] = [_OPERATOR_TEXT[op.type] for op in c[1::2]]
         position = 0
 
         def climb(min_prec: int) -> A.Expr:
@@ -1145,6 +1211,10 @@ class AstBuilder:
     def c_cast(self, c: list[Any]) -> A.Cast:
         return A.Cast(self.span(c), "c", c[1], c[2])
 
+    def compound_literal(self, c: list[Any]) -> A.Cast:
+        # `(T){0}` builds a T from the braces, as `T{0}` does: the same node.
+        return A.Cast(self.span(c), "functional", c[1], c[2], [c[2]])
+
     def pre_incdec(self, c: list[Any]) -> A.IncDec:
         return A.IncDec(self.span(c), str(c[0]), c[1], True)
 
@@ -1152,13 +1222,17 @@ class AstBuilder:
         return A.IncDec(self.span(c), str(c[1]), c[0], False)
 
     def unary(self, c: list[Any]) -> A.Unary:
-        return A.Unary(self.span(c), str(c[0]), c[1])
+        return A.Unary(self.span(c), _OPERATOR_TEXT[c[0].type], c[1])
 
     def sizeof_expr(self, c: list[Any]) -> A.SizeOf:
         return A.SizeOf(self.span(c), c[1])
 
     def sizeof_type(self, c: list[Any]) -> A.SizeOf:
         return A.SizeOf(self.span(c), c[1], str(c[0]))
+
+    def sizeof_elaborated(self, c: list[Any]) -> A.SizeOf:
+        type_ref, _ = self._elaborated_type(c[1:])  # `sizeof(struct Name)`
+        return A.SizeOf(self.span(c), type_ref, str(c[0]))
 
     def sizeof_pack(self, c: list[Any]) -> A.SizeOf:
         return A.SizeOf(self.span(c), A.Name(self.span(c[-1:]), A.QualifiedName(self.span(c[-1:]), [A.NamePart(self.span(c[-1:]), str(c[-1]))])), "sizeof...")
@@ -1287,8 +1361,15 @@ class AstBuilder:
 
 
 _ADDRESS_SPACES = frozenset(_KEYWORD_GROUPS["ADDRESS_SPACE"])
+# The operator tokens by terminal name: C++'s alternative spellings (`and`, `not` ...) are keywords that
+# the post-lexer gives the same terminals (see _ALTERNATIVE_TOKENS), and the AST spells them as usual.
+_OPERATOR_TEXT = {"OROR": "||", "ANDAND": "&&", "BAR": "|", "CARET": "^", "AMP": "&", "EQEQ": "==", "NE": "!=",
+                  "LT": "<", "GT": ">", "LE": "<=", "GE": ">=", "SHL": "<<", "SHR": ">>", "PLUS": "+", "MINUS": "-",
+                  "STAR": "*", "SLASH": "/", "PERCENT": "%", "BANG": "!", "TILDE": "~", "ARROW_STAR": "->*",
+                  "DOT_STAR": ".*"}
+_ALTERNATIVE_ASSIGN = {"and_eq": "&=", "or_eq": "|=", "xor_eq": "^="}
 _PRECEDENCE = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7,
-               "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
+               "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10, "->*": 11, ".*": 11}
 
 
 def _arg_text(node: Any) -> str:

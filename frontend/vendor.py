@@ -56,6 +56,25 @@ PREDEFINED_MACROS: dict[str, str] = {
     "ASC_IS_AIC": "constexpr (g_coreType == AscendC::AIC)",
     # The CPU-debug assertion; its second argument is a statement block, so it must expand to parse.
     "ASCENDC_ASSERT(cond, behavior)": "do { if (!(cond)) { behavior; } } while (0)",
+    # `__VEC_SCOPE__ { ... }` opens a vector-function scope; to the parser the braces are a compound
+    # statement (the vendor's CPU-debug headers define it empty too).
+    "__VEC_SCOPE__": "",
+    # Address-space and placement words the vendor headers define in terms of the compiler's own.
+    "__local_mem__": "__ubuf__",
+    "__tiling_data_ptr__": "__gm__ const",
+    "__BLOCK_LOCAL__": "[[block_local]]",
+    "__WORKGROUP_LOCAL__": "[[workgroup_local]]",
+    # Pipe annotations on intrinsic wrappers: `__aicore__ inline __inout_pipe__(MTE2) void f(...)`.
+    "__in_pipe__(...)": "",
+    "__out_pipe__(...)": "",
+    "__inout_pipe__(...)": "",
+    # Ops::Base's DAG placeholders: `using ConstOne = MAKE_CONST(float, 1);` names a struct holding the value
+    # (the vendor's gives the struct a unique name; unnamed, the alias names it).
+    "MAKE_CONST(t, v)": "struct { constexpr static bool IsConstValue_ = true; static constexpr t value = v; }",
+    # The Matmul API's policy parameter: `template <class A_TYPE, ..., MATMUL_POLICY_DEFAULT_OF(MatmulPolicy)>`.
+    "MATMUL_POLICY_DEFAULT_OF(DEFAULT)":
+        "template <const auto& = MM_CFG, typename ...> class MATMUL_POLICY = AscendC::Impl::Detail::DEFAULT",
+    "MATMUL_POLICY_TEMPLATE_OF(NAME)": "template <const auto& = MM_CFG, typename ...> class NAME",
 }
 
 # Defines in force for a device compile unless the user changes them (`--define`, `--undefine`).
@@ -108,5 +127,8 @@ KNOWN_TYPE_TEMPLATES: frozenset[str] = frozenset(
         "KfcServer", "TilingDataBase", "TypedContinuousVector", "basic_string", "initializer_list",
         "is_floating_point", "is_integral", "decay", "remove_reference", "ListTensorDesc", "LocalMemAllocatorT",
         "function", "map", "unordered_map", "set", "span", "optional",
+        # the standard library's alias templates for types
+        "enable_if_t", "conditional_t", "remove_cv_t", "remove_reference_t", "remove_pointer_t", "decay_t",
+        "make_signed_t", "make_unsigned_t", "underlying_type_t", "common_type_t", "remove_cvref_t",
     }
 )

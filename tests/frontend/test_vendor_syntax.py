@@ -1,0 +1,322 @@
+"""Constructs of real vendor kernels that compile with the vendor compiler and must parse without ASC001:
+vendor words from headers we do not read, and C++ declarator and statement forms."""
+
+from __future__ import annotations
+
+import textwrap
+
+from frontend import ast as A
+from frontend.pipeline import load_text
+
+
+def parse(src: str) -> A.TranslationUnit:
+    program = load_text(textwrap.dedent(src), "t.cpp")
+    assert [f"{d.span}: {d.message}" for d in program.diagnostics] == []
+    return program.units[0].ast
+
+
+def all_of(unit: A.Node, cls: type) -> list:
+    return [n for n in unit.walk() if isinstance(n, cls)]
+
+
+def declared(unit: A.Node) -> dict[str, A.Declarator]:
+    return {d.name: d for v in all_of(unit, A.VarDecl) for d in v.declarators}
+
+
+def function(unit: A.Node, name: str) -> A.FunctionDecl:
+    return next(f for f in all_of(unit, A.FunctionDecl) if f.name.name == name)
+
+
+# ------------------------------------------------------------------ vendor words
+
+
+def test_vec_scope_is_a_compound_statement_holding_its_declarations() -> None:
+    unit = parse("""
+        __aicore__ inline void F(__ubuf__ float* x) {
+            __VEC_SCOPE__ {
+                RegTensor<float> a, b;
+                MaskReg m;
+            }
+        }
+    """)
+    body = function(unit, "F").body
+    (scope,) = body.body
+    assert isinstance(scope, A.Compound)
+    names = [d.name for v in scope.body for d in v.declarators]
+    assert names == ["a", "b", "m"]
+
+
+def test_address_space_words_from_vendor_headers() -> None:
+    unit = parse("""
+        __aicore__ inline void F(__local_mem__ float* src, __tiling_data_ptr__ MyTiling* t) {
+            __local_mem__ half* dst = (__local_mem__ half*)src;
+        }
+        __BLOCK_LOCAL__ __inline__ uint64_t counter;
+    """)
+    src, tiling = function(unit, "F").params
+    assert src.type.address_space == "__ubuf__"
+    assert tiling.type.address_space == "__gm__" and tiling.type.qualifiers == ["const"]
+    decls = declared(unit)
+    assert decls["dst"].type.address_space == "__ubuf__"
+    assert decls["counter"].type.name == "uint64_t"
+
+
+def test_pipe_annotation_among_function_specifiers() -> None:
+    unit = parse("""
+        __aicore__ inline __inout_pipe__(MTE2) void CopyB64(__gm__ uint8_t* dst) {}
+    """)
+    fn = function(unit, "CopyB64")
+    assert fn.specifiers == ["__aicore__", "inline"] and fn.return_type.name == "void"
+
+
+def test_make_const_alias_names_a_struct_with_the_value() -> None:
+    unit = parse("""
+        template <typename T>
+        struct Dag {
+            using ConstOne = MAKE_CONST(T, 1);
+        };
+    """)
+    const = next(c for c in all_of(unit, A.ClassDecl) if c.name == "ConstOne")
+    assert "value" in declared(const)
+
+
+# ------------------------------------------------------------------ statements and expressions
+
+
+def test_likely_attribute_on_if_and_else_branches() -> None:
+    unit = parse("""
+        void F(int a) {
+            if (a > 0) [[likely]] {
+                a = 1;
+            } else [[unlikely]] {
+                a = 2;
+            }
+        }
+    """)
+    (stmt,) = function(unit, "F").body.body
+    assert isinstance(stmt, A.If)
+    assert isinstance(stmt.then, A.Compound) and isinstance(stmt.otherwise, A.Compound)
+
+
+def test_alternative_operator_spellings() -> None:
+    unit = parse("""
+        void F(float y, float h, bool z) {
+            if (y < -1.0f or y > h and not z) {
+                y = 0;
+            }
+        }
+    """)
+    cond = function(unit, "F").body.body[0].cond
+    assert isinstance(cond, A.Binary) and cond.op == "||"
+    assert isinstance(cond.rhs, A.Binary) and cond.rhs.op == "&&"
+    assert isinstance(cond.rhs.rhs, A.Unary) and cond.rhs.rhs.op == "!"
+
+
+def test_less_equal_inside_template_arguments() -> None:
+    unit = parse("""
+        template <typename T>
+        struct S {
+            using RangeType = std::conditional_t<sizeof(T) <= sizeof(int16_t), int16_t, int32_t>;
+        };
+    """)
+    alias = next(a for a in all_of(unit, A.AliasDecl) if a.name == "RangeType")
+    args = alias.type.base.parts[-1].template_args
+    assert len(args) == 3 and isinstance(args[0].value, A.Binary) and args[0].value.op == "<="
+
+
+# ------------------------------------------------------------------ declarations
+
+
+def test_inline_after_the_return_type() -> None:
+    unit = parse("""
+        __aicore__ void inline F() {}
+    """)
+    assert function(unit, "F").specifiers == ["__aicore__", "inline"]
+
+
+def test_pointer_to_member_function_template_parameter() -> None:
+    unit = parse("""
+        template <typename C, void (C::*fn)(const int64_t&), int N = 2>
+        __aicore__ inline void Run(C* self) {}
+    """)
+    params = function(unit, "Run").template_params
+    assert [p.name for p in params] == ["C", "fn", "N"]
+    assert params[1].kind == "value" and params[1].type.pointers == ["()", "*"]
+
+
+def test_pointer_to_array_and_function_pointer_declarators() -> None:
+    unit = parse("""
+        struct Case {
+            void (*run)(uint8_t*, int32_t);
+        };
+        using Callback = void (*)(int);
+        __aicore__ inline void F(const int64_t (&axes)[8]) {
+            uint64_t (*rows)[16] = nullptr;
+        }
+    """)
+    decls = declared(unit)
+    assert decls["run"].type.pointers == ["()", "*"]
+    rows = decls["rows"].type
+    assert rows.pointers == ["*"] and [d.value for d in rows.array_dims] == [16] and rows.name == "uint64_t"
+    alias = next(a for a in all_of(unit, A.AliasDecl) if a.name == "Callback")
+    assert alias.type.pointers == ["()", "*"]
+    (axes,) = function(unit, "F").params
+    assert axes.name == "axes" and axes.type.pointers == ["&"] and [d.value for d in axes.type.array_dims] == [8]
+
+
+def test_parenthesised_dereference_stays_an_expression() -> None:
+    unit = parse("""
+        void F(int64_t* p, void (*f)(int)) {
+            int64_t v = int64_t(*p);
+            (*f)(3);
+        }
+    """)
+    assert isinstance(declared(unit)["v"].init, A.Cast)
+    assert any(isinstance(c.callee, A.Unary) for c in all_of(unit, A.Call))
+
+
+def test_constructor_spelled_with_template_arguments_and_out_of_class_destructor() -> None:
+    unit = parse("""
+        template <typename T>
+        class Icamin {
+        public:
+            __aicore__ inline Icamin<T>() {}
+            __aicore__ inline ~Icamin();
+        };
+        template <typename T>
+        __aicore__ inline Icamin<T>::~Icamin() {}
+    """)
+    kinds = [(f.kind, f.name.name) for f in all_of(unit, A.FunctionDecl)]
+    assert ("constructor", "Icamin") in kinds
+    assert sum(1 for k, _ in kinds if k == "destructor") == 2
+
+
+def test_namespace_scope_variable_with_literal_constructor_arguments() -> None:
+    unit = parse("""
+        const TransDataTo5HDParams PARA_ONE(false, false, 1, 0, 0);
+        int Twice(int x);
+    """)
+    para = declared(unit)["PARA_ONE"]
+    assert para.init_style == "()" and len(para.ctor_args) == 5
+    assert function(unit, "Twice").body is None
+
+
+def test_pointer_to_member_call_operators() -> None:
+    unit = parse("""
+        template <typename C>
+        __aicore__ inline void Call(C* obj, C& ref, void (C::*fn)(int)) {
+            (obj->*fn)(1);
+            (ref.*fn)(2);
+        }
+    """)
+    callees = [c.callee for c in all_of(unit, A.Call)]
+    assert [c.op for c in callees if isinstance(c, A.Binary)] == ["->*", ".*"]
+
+
+def test_compound_literal_builds_the_type_from_braces() -> None:
+    unit = parse("""
+        namespace N { struct False { int v; }; }
+        __aicore__ inline N::False Make() { return (N::False){0}; }
+    """)
+    value = next(r for r in all_of(unit, A.Return)).value
+    assert isinstance(value, A.Cast) and value.kind == "functional" and isinstance(value.expr, A.InitList)
+
+
+def test_template_friend_and_specialisation_of_a_namespaced_template() -> None:
+    unit = parse("""
+        namespace Ns { template <typename T> class Kernel {}; }
+        template <typename T>
+        class Base {
+            template <typename A, typename B>
+            friend class Other;
+        };
+        template <>
+        class Ns::Kernel<half> {
+        public:
+            int tail;
+        };
+    """)
+    assert len(all_of(unit, A.FriendDecl)) == 1
+    spec = next(c for c in all_of(unit, A.ClassDecl) if c.name == "Kernel" and c.specialization_args)
+    assert "tail" in declared(spec)
+
+
+def test_elaborated_type_specifiers_outside_blocks_and_in_sizeof() -> None:
+    unit = parse("""
+        struct Tile { int n; };
+        class K {
+            struct Tile local;
+        };
+        __gm__ uint8_t* Next(__gm__ uint8_t* p) { return p + sizeof(struct Tile); }
+    """)
+    assert declared(unit)["local"].type.name == "Tile"
+    size = next(s for s in all_of(unit, A.SizeOf))
+    assert isinstance(size.operand, A.TypeRef) and size.operand.name == "Tile"
+
+
+def test_class_template_arguments_with_logic_and_template_template_argument() -> None:
+    unit = parse("""
+        template <typename T, bool Merge>
+        class Sort : public Base<Sort<T, Merge>, std::conditional_t<Merge && std::is_same_v<T, half>, float, T>> {
+            Matmul<A, Selector<T>::template Result> mm;
+        };
+        template <typename T>
+        __aicore__ inline std::enable_if_t<std::is_same_v<T, half>> Relu(LocalTensor<T>& y) {}
+    """)
+    sort = next(c for c in all_of(unit, A.ClassDecl) if c.name == "Sort")
+    assert [b.name for b in sort.bases] == ["Base"]
+    assert declared(unit)["mm"].type.name == "Matmul"
+    assert function(unit, "Relu").return_type.name == "std::enable_if_t"
+
+
+def test_unknown_class_template_before_a_declarator() -> None:
+    unit = parse("""
+        __aicore__ inline void Run() {
+            FullLoad<DTYPE_X, static_cast<uint32_t>(2), Flag<1>::value> op(&pipe);
+        }
+    """)
+    op = declared(unit)["op"]
+    assert op.type.name == "FullLoad" and op.init_style == "()"
+
+
+def test_constexpr_after_the_type_and_the_compilers_aicore_spelling() -> None:
+    unit = parse("""
+        #define __aicore__ [aicore]
+        int32_t constexpr Mask(int32_t a) { return a; }
+        extern "C" __global__ __aicore__ void kernel(GM_ADDR x) {}
+        extern __global__ __aicpu__ uint32_t cpu_kernel(void* args);
+    """)
+    assert function(unit, "Mask").specifiers == ["constexpr"]
+    assert function(unit, "kernel").specifiers == ["__global__", "__aicore__"]
+    assert function(unit, "cpu_kernel").specifiers == ["extern", "__global__", "__aicpu__"]
+
+
+def test_function_template_names_as_values_in_braced_lists() -> None:
+    unit = parse("""
+        struct Case { int n; void (*run)(); };
+        Case cases[] = {Case{256, Run<half, float>}, Case{1, Run<float>}};
+    """)
+    # A braced functional cast holds its list as `expr` and as `args`: count each name once.
+    names = {id(n): n for n in all_of(unit, A.Name) if n.name == "Run"}.values()
+    assert sorted(len(n.qname.parts[-1].template_args or []) for n in names) == [1, 2]
+
+
+def test_matmul_policy_template_parameter_macro() -> None:
+    unit = parse("""
+        template <class A_TYPE, const MatmulConfig& MM_CFG, class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+                  MATMUL_POLICY_DEFAULT_OF(MatmulPolicy)>
+        class MyMatmul {};
+    """)
+    params = all_of(unit, A.TemplateDecl)[0].params
+    assert [p.name for p in params] == ["A_TYPE", "MM_CFG", "MM_CB", "MATMUL_POLICY"]
+    assert params[-1].kind == "template"
+
+
+def test_globally_qualified_base_and_attribute_after_a_class_body() -> None:
+    unit = parse("""
+        class AddTest : public ::testing::Test {};
+        struct Half { uint16_t bits; } __attribute__((__may_alias__));
+    """)
+    classes = {c.name: c for c in all_of(unit, A.ClassDecl)}
+    assert [b.name for b in classes["AddTest"].bases] == ["testing::Test"]
+    assert "bits" in declared(classes["Half"])
