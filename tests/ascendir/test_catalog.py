@@ -625,3 +625,183 @@ def test_copied_data_builds_the_same_catalog(tmp_path: Path, cat: Catalog) -> No
     other = build_catalog(_copy_data(tmp_path))
     assert [api.qualified_name for api in other.apis] == [api.qualified_name for api in cat.apis]
     assert other.overload_count == cat.overload_count
+
+
+# ---------------------------------------------------------------- APIs vendor kernels use (asc-devkit)
+
+
+def test_resolve_mrgsort_lists_and_info_forms(cat: Catalog) -> None:
+    lists = [local("float"), struct("MrgSortSrcList<float>"), ArgInfo("mask_array", "uint16_t"),
+             ArgInfo("mask_array", "uint32_t"), lit("uint16_t"), lit()]
+    suspended = resolved(resolve(cat, "MrgSort", lists, template_args=["float", "true"]))
+    assert suspended.overload.id == "plain"
+    assert suspended.bindings == {"T": "float", "isExhaustedSuspension": "true"}
+    info_args = [local("half"), struct("MrgSortSrcList<half>"), struct("MrgSort4Info")]
+    info = resolved(resolve(cat, "MrgSort", info_args))
+    assert info.overload.id == "info" and info.bindings == {"T": "half"}
+    mixed_args = [local("half"), struct("MrgSortSrcList<float>"), struct("MrgSort4Info")]
+    mixed = rejected(resolve(cat, "MrgSort", mixed_args))
+    assert any("T deduced as both half and float" in c for c in mixed.candidates)
+    info_struct = cat.struct("MrgSort4Info")
+    assert info_struct is not None and not info_struct.fields_complete and not info_struct.ordered
+
+
+def test_resolve_sort_preparation_and_extraction(cat: Catalog) -> None:
+    concat = resolved(resolve(cat, "Concat", [local("float"), local("float"), local("float"), lit()]))
+    assert concat.bindings == {"T": "float"}
+    extract = resolved(resolve(cat, "Extract", [local("half"), local("uint32_t"), local("half"), lit()]))
+    assert extract.overload.id == "plain"
+    # the index output is always uint32_t
+    assert isinstance(resolve(cat, "Extract", [local("half"), local("half"), local("half"), lit()]), NoMatch)
+    sort32 = resolved(resolve(cat, "Sort32", [local("float"), local("float"), local("uint32_t"), lit()]))
+    assert sort32.bindings == {"T": "float"}
+    length = resolved(resolve(cat, "GetSortLen", [lit("uint32_t")], template_args=["float"]))
+    assert length.overload.returns is not None and length.overload.returns.elem == "uint32_t"
+    assert resolved(resolve(cat, "GetSortOffset", [lit()], template_args=["half"])).bindings == {"T": "half"}
+    counts = [ArgInfo("scalar", "uint16_t")] * 4
+    assert resolved(resolve(cat, "GetMrgSortResult", counts)).overload.id == "plain"
+    sort = cat.api("Sort")
+    assert sort is not None and sort.allowed_dtypes(2201, "T") == ("half", "float")
+
+
+def test_resolve_transdata_to_5hd_forms(cat: Catalog) -> None:
+    params = struct("TransDataTo5HDParams")
+    addresses = resolved(resolve(cat, "TransDataTo5HD", [local("uint64_t"), local("uint64_t"), params],
+                                 template_args=["half"]))
+    assert addresses.overload.id == "addr_tensor" and addresses.bindings == {"T": "half"}
+    lists = resolved(resolve(cat, "TransDataTo5HD", [ArgInfo("mask_array"), ArgInfo("mask_array"), params],
+                             template_args=["int8_t"]))
+    assert lists.overload.id in {"addr_list", "tensor_list"}
+    # the address tensors must be uint64_t, and the data tensors do not go in directly
+    assert isinstance(resolve(cat, "TransDataTo5HD", [local("half"), local("half"), params]), NoMatch)
+    fields = [f.name for f in cat.structs["TransDataTo5HDParams"].fields]
+    assert fields == ["dstHighHalf", "srcHighHalf", "repeatTimes", "dstRepStride", "srcRepStride"]
+    api = cat.api("TransDataTo5HD")
+    assert api is not None and "float" in (api.allowed_dtypes(2201, "T") or ())
+
+
+def test_resolve_vector_copy_mask_forms(cat: Catalog) -> None:
+    head = [local("half", "VECCALC"), local("half", "VECIN")]
+    cont = resolved(resolve(cat, "Copy", [*head, lit(), lit(), struct("CopyRepeatParams")]))
+    bits = resolved(resolve(cat, "Copy", [*head, ArgInfo("mask_array", "uint64_t"), lit(), struct()]))
+    assert (cont.overload.id, bits.overload.id) == ("mask", "bitmask")
+    assert cat.api("Copy").family == "vec_unary"  # type: ignore[union-attr]  # runs on PIPE_V
+    # the count form is Ascend 950 only
+    assert isinstance(resolve(cat, "Copy", [*head, lit()]), NoMatch)
+    assert [f.name for f in cat.structs["CopyRepeatParams"].fields] == [
+        "dstStride", "srcStride", "dstRepeatSize", "srcRepeatSize"]
+
+
+def test_resolve_softmax_without_sum_and_max(cat: Catalog) -> None:
+    tiling = ArgInfo("struct", type_name="SoftMaxTiling")
+    shape = struct("SoftMaxShapeInfo")
+    bare = resolved(resolve(cat, "SoftMax", [local("float"), local("float"), tiling, shape],
+                            template_args=["float", "false", "false"]))
+    assert bare.overload.id == "no_sum_max"
+    half_float = [local("half"), local("float"), local("float"), local("half"), tiling]
+    mixed = resolved(resolve(cat, "SoftMax", half_float, template_args=["half"]))
+    assert mixed.overload.id == "half_float"
+    same = resolved(resolve(cat, "SoftMax", [local("half")] * 4 + [tiling]))
+    assert same.overload.id == "plain"
+
+
+def test_resolve_mean_with_accumulation_type(cat: Catalog) -> None:
+    shape = struct("MeanParams")
+    wide = resolved(resolve(cat, "Mean", [local("half"), local("half"), local("uint8_t"), shape],
+                            template_args=["half", "float"]))
+    assert wide.overload.id == "tmp" and wide.bindings["accType"] == "float"
+    assert resolved(resolve(cat, "Mean", [local("float"), local("float"), shape])).overload.id == "plain"
+    assert [(f.name, f.default) for f in cat.structs["MeanParams"].fields] == [
+        ("outter", "1"), ("inner", None), ("n", None)]
+
+
+def test_resolve_tbuf_queue_interface_and_tensor_size(cat: Catalog) -> None:
+    tbuf = "TBuf<TPosition::VECCALC>"
+    alloc = resolved(resolve(cat, "AllocTensor", [], template_args=["float"], receiver=tbuf))
+    assert alloc.overload.returns is not None and alloc.overload.returns.receiver_position
+    free = resolved(resolve(cat, "FreeTensor", [local("float")], receiver=tbuf))
+    assert free.bindings == {"T": "float"}
+    assert resolved(resolve(cat, "SetSize", [lit()], receiver="LocalTensor<half>")).overload.id == "plain"
+    assert resolved(resolve(cat, "Init", [], receiver="TPipe")).overload.id == "plain"
+    # methods stay methods: no free AllocTensor or SetSize
+    assert cat.api("SetSize") is None
+
+
+def test_div_ceil_is_ascendc_but_ceil_div_is_not(cat: Catalog) -> None:
+    div_ceil = resolved(resolve(cat, "DivCeil", [lit("uint32_t"), lit()]))
+    assert div_ceil.overload.returns is not None and div_ceil.overload.returns.elem == "uint32_t"
+    # CeilDiv is a name projects give their own helpers; the vendor's is internal to the Matmul headers
+    assert cat.api("CeilDiv") is None
+
+
+def test_resolve_deprecated_reduction_names(cat: Catalog) -> None:
+    pair = resolved(resolve(cat, "PairReduceSum", [local("float"), local("float")] + [lit()] * 5))
+    assert pair.overload.id == "mask" and pair.params[3].name == "mask"  # mask after repeatTime
+    repeat = resolved(resolve(cat, "RepeatReduceSum", [local("float"), local("float")] + [lit()] * 6,
+                              template_args=["float", "false"]))
+    assert repeat.bindings == {"T": "float", "isSetMask": "false"}
+    halves = [ArgInfo("scalar", "half")] * 2
+    both = resolved(resolve(cat, "GetReduceMaxMinCount", halves, template_args=["half"]))
+    assert both.overload.id == "value_index"
+    sums = resolved(resolve(cat, "ReduceRepeat", [local("float"), local("float")] + [lit()] * 5,
+                            template_args=["ReduceType::SUM", "float", "float", "false"]))
+    assert sums.overload.id == "mask" and sums.bindings["reduceType"] == "ReduceType::SUM"
+    assert cat.enum_value("ReduceType::MAX") is not None
+
+
+def test_resolve_high_level_math_forms(cat: Catalog) -> None:
+    for name in ("Sin", "Sign"):
+        with_tmp = resolved(resolve(cat, name, [local("half"), local("half"), local("uint8_t"), lit()]))
+        assert with_tmp.overload.id == "tmp_count"
+        assert resolved(resolve(cat, name, [local("half"), local("half")])).overload.id == "whole"
+    assert resolved(resolve(cat, "Log", [local("float"), local("float"), lit()])).overload.id == "count"
+    tensor_ceil = resolved(resolve(cat, "Ceil", [local("float"), local("float"), lit()]))
+    scalar_ceil = resolved(resolve(cat, "Ceil", [lit("uint32_t"), lit()]))
+    assert (tensor_ceil.overload.id, scalar_ceil.overload.id) == ("count", "scalar")
+    rows = resolved(resolve(cat, "Sum", [local("half"), local("half"), struct("SumParams")]))
+    assert rows.overload.id == "plain"
+    shape = ArgInfo("mask_array", "uint32_t")
+    brc = resolved(resolve(cat, "Broadcast", [local("float"), local("float"), shape, shape],
+                           template_args=["float", "2", "1"]))
+    assert brc.bindings == {"T": "float", "dim": "2", "axis": "1", "isReuseSource": "false"}
+    cum = resolved(resolve(cat, "CumSum", [local("float")] * 3 + [local("uint8_t"), struct("CumSumInfo")]))
+    assert cum.overload.id == "tmp"
+    # Where exists from Ascend 950 on only; BroadCast is not a current vendor spelling
+    assert cat.api("Where") is None and cat.api("BroadCast") is None
+
+
+def test_resolve_select_with_bytes_mask(cat: Catalog) -> None:
+    info = struct("SelectWithBytesMaskShapeInfo")
+    args = [local("half"), local("half"), ArgInfo("scalar", "half"), local("uint8_t"), local("uint8_t"), info]
+    old = resolved(resolve(cat, "SelectWithBytesMask", args))
+    new = resolved(resolve(cat, "Select", args))
+    assert (old.overload.id, new.overload.id) == ("tensor_scalar", "bytes_mask_tensor_scalar")
+    assert new.bindings == {"T": "half", "U": "uint8_t", "isReuseMask": "true"}
+    scalar = ArgInfo("scalar", "half")
+    swapped = [local("half"), scalar, local("half"), local("uint8_t"), local("uint8_t"), info]
+    assert resolved(resolve(cat, "Select", swapped)).overload.id == "bytes_mask_scalar_tensor"
+
+
+def test_matmul_impl_is_the_matmul_class(cat: Catalog) -> None:
+    receiver = "MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG>"
+    assert cat.class_name(receiver) == "Matmul"
+    assert cat.api("SetTensorA", receiver=receiver) is cat.api("SetTensorA", receiver="Matmul")
+    tiling = ArgInfo("pointer", type_name="TCubeTiling")
+    pipe = ArgInfo("pointer", type_name="TPipe")
+    assert resolved(resolve(cat, "Init", [tiling, pipe], receiver=receiver)).overload.id == "plain"
+    assert resolved(resolve(cat, "Init", [tiling], receiver=receiver)).overload.id == "plain"
+    assert resolved(resolve(cat, "SetHF32", [lit("bool"), lit()], receiver=receiver)).overload.id == "plain"
+    assert resolved(resolve(cat, "SetSubBlockIdx", [lit()], receiver=receiver)).overload.id == "plain"
+    cube_args = [gm("float"), lit("bool"), lit(), lit("bool")]
+    cube = resolved(resolve(cat, "IterateBatch", cube_args, receiver=receiver))
+    assert cube.bindings["T"] == "float"
+    assert resolved(resolve(cat, "SetWorkspace", [gm("uint8_t")], receiver="Matmul")).overload.id == "tensor"
+
+
+def test_resolve_matmul_batch_methods(cat: Catalog) -> None:
+    assert resolved(resolve(cat, "SetBatchNum", [lit(), lit()], receiver="Matmul")).overload.id == "plain"
+    n_batch = resolved(resolve(cat, "IterateNBatch", [lit(), lit(), lit(), lit("bool")], receiver="Matmul",
+                               template_args=["false"]))
+    assert n_batch.bindings == {"sync": "false", "waitIterateBatch": "false"}
+    user = resolved(resolve(cat, "SetUserDefInfo", [ArgInfo("scalar", "uint64_t")], receiver="Matmul"))
+    assert user.overload.params[0].elem == "uint64_t"
