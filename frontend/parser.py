@@ -226,7 +226,7 @@ def _template_close(text: str, lt: int, logic_ok: bool = False) -> int:
 
 
 def _has_alternative_logic(text: str, lt: int, end: int) -> bool:
-    """Is there an `and` or `or` between `<` at `lt` and `>` before `end` (what _template_close does for `&&`)?"""
+    """Is there an `and` or `or` in text[lt:end] (which _template_close takes for a list's `&&` / `||`)?"""
     segment = text[lt:end]
     return " and " in segment or " or " in segment
 
@@ -246,16 +246,21 @@ class ScanResult:
     text: str = ""
 
 
-def prescan(text: str) -> ScanResult:
+def prescan(text: str, logic_words: bool = False) -> ScanResult:
+    """What the parser needs to know of `text` before it parses. `logic_words`: look for `and` / `or` between
+    `<` and `>` too (Parser.parse asks for that only after a syntax error: the search costs a few percent)."""
     types = set(KNOWN_TYPES)
     types.update(_DTYPE_MACRO_RE.findall(text))
     types.update(_typedef_block_names(text))
     for regex in _DECLARED_TYPE_RES:
         types.update(name for name in regex.findall(text) if name not in KEYWORDS)
+    alternative_logic = logic_words and (" and " in text or " or " in text)
     for m in _DECL_SHAPE_RE.finditer("\n" + text):
         first, second = m.group(1), m.group(2)
         if first in _NOT_TYPE_WORDS or second in _NOT_TYPE_WORDS or first in KEYWORDS:
             continue
+        if alternative_logic and _has_alternative_logic(m.group(0), 0, len(m.group(0))):
+            continue  # `(a < b or c > d)` is no `A<...> d` declaration (the regex leaves out `||` itself)
         between = m.string[m.end(1) : m.start(2)]
         qualified_ref = between.strip() == "&" and m.string[max(0, m.start(1) - 2) : m.start(1)] == "::"
         if ("*" in between or "&" in between) and not qualified_ref and not (first[0].isupper() and not first.isupper()):
@@ -264,7 +269,6 @@ def prescan(text: str) -> ScanResult:
     starts: set[int] = set()
     closers: set[int] = set()
     type_templates = set(KNOWN_TYPE_TEMPLATES) | types
-    alternative_logic = " and " in text or " or " in text  # a substring test costs next to nothing
     for less in _LESS_RE.finditer(text):
         lt = less.start()
         if lt and text[lt - 1] == "<":
@@ -274,10 +278,10 @@ def prescan(text: str) -> ScanResult:
             continue
         name_start, name_end = name
         end = _template_close(text, lt)
-        if alternative_logic and end > 0 and _has_alternative_logic(text, lt, end):
-            end = -1  # `a < b or c > d`: `or` ends a template argument list as `||` does
         if end < 0 and text[name_start:name_end] in type_templates:
             end = _template_close(text, lt, True)  # `conditional_t<A && B, X, Y>`
+        if alternative_logic and end > 0 and _has_alternative_logic(text, lt, end):
+            end = -1  # `a < b or c > d`: `or` ends a template argument list as `||` does
         if end < 0:
             if text[name_start:name_end] in KNOWN_TYPE_TEMPLATES:
                 starts.add(name_start)  # a vendor class template with a broken list: let the parser say so
@@ -294,9 +298,11 @@ def prescan(text: str) -> ScanResult:
             elif follower.isalpha() or follower == "_":
                 # `Foo<T> op(&pipe);`: a name after the list declares something of type Foo<T>, a class
                 # template (whose header may be out of reach); `Foo<T> const&` and the like stay as they were.
-                word = _IDENT_RE.match(text, j)
-                if word is not None and word.group() not in KEYWORDS:
-                    type_templates.add(text[name_start:name_end])
+                template = text[name_start:name_end]
+                if template not in type_templates:
+                    word = _IDENT_RE.match(text, j)
+                    if word is not None and word.group() not in KEYWORDS:
+                        type_templates.add(template)
     attribute_macros = set(_ATTRIBUTE_MACRO_RE.findall(text)) - types if _ATTRIBUTE_MACRO_GUARD.search(text) else set()
     if _ATTRIBUTE_CALL_MACRO_GUARD.search(text):
         attribute_macros.update(_ATTRIBUTE_CALL_MACRO_RE.findall(text))
@@ -1438,10 +1444,11 @@ class Parser:
         scanned: str | None = None
         pending: tuple[int, int, UnexpectedInput] | None = None
         attempts = 0
+        logic_words = False
         while attempts <= MAX_ERRORS_PER_FILE + MAX_RETAG_RETRIES:
             attempts += 1
             if scanned is not current:
-                retagger.scan = prescan(current)
+                retagger.scan = prescan(current, logic_words)
                 scanned = current
             if self._fast is not None:
                 try:
@@ -1454,6 +1461,12 @@ class Parser:
                 unit = self._lark.parse(current, on_error=_retag_fallback)
                 return ParseResult(unit, diags)
             except UnexpectedInput as exc:
+                if not logic_words and (" and " in current or " or " in current):
+                    # `a < b or c > d` may have been read as a template argument list: scan again, minding
+                    # `and` and `or` as the scan minds `&&` and `||`, and parse again.
+                    logic_words = True
+                    scanned = None
+                    continue
                 error_pos = _error_offset(exc)
                 if pending is not None:
                     flipped_at, before, before_exc = pending

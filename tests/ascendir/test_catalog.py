@@ -686,7 +686,7 @@ def test_resolve_vector_copy_mask_forms(cat: Catalog) -> None:
     bits = resolved(resolve(cat, "Copy", [*head, ArgInfo("mask_array", "uint64_t"), lit(), struct()]))
     assert (cont.overload.id, bits.overload.id) == ("mask", "bitmask")
     assert cat.api("Copy").family == "vec_unary"  # type: ignore[union-attr]  # runs on PIPE_V
-    # the count form is Ascend 950 only
+    # the count form is Ascend 950 only, and no catalogued chip is a 950
     assert isinstance(resolve(cat, "Copy", [*head, lit()]), NoMatch)
     assert [f.name for f in cat.structs["CopyRepeatParams"].fields] == [
         "dstStride", "srcStride", "dstRepeatSize", "srcRepeatSize"]
@@ -805,3 +805,19 @@ def test_resolve_matmul_batch_methods(cat: Catalog) -> None:
     assert n_batch.bindings == {"sync": "false", "waitIterateBatch": "false"}
     user = resolved(resolve(cat, "SetUserDefInfo", [ArgInfo("scalar", "uint64_t")], receiver="Matmul"))
     assert user.overload.params[0].elem == "uint64_t"
+
+
+def test_resolve_deprecated_init_output(cat: Catalog) -> None:
+    filled = resolved(resolve(cat, "InitOutput", [gm("int32_t"), lit()], template_args=["int32_t"]))
+    assert filled.bindings == {"T": "int32_t"} and filled.overload.params[2].default == "0"
+    assert cat.api("InitOutput").family == cat.api("InitGlobalMemory").family  # type: ignore[union-attr]
+
+
+def test_resolve_trans_data_impl_with_ub_pointer_lists(cat: Catalog) -> None:
+    params = struct("TransDataTo5HDParams")
+    pointers = ArgInfo("mask_array")  # `__ubuf__ half* list[16]`: an array whose elements are not scalars
+    direct = resolved(resolve(cat, "TransDataTo5HDImpl", [pointers, pointers, params]))
+    assert direct.overload.id == "ub_pointers"
+    typed = resolved(resolve(cat, "TransDataTo5HDImpl", [ArgInfo("pointer", "half")] * 2 + [params]))
+    assert typed.bindings == {"T": "half"}
+    assert isinstance(resolve(cat, "TransDataTo5HDImpl", [local("half"), local("half"), params]), NoMatch)
