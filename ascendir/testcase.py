@@ -919,8 +919,10 @@ class _Evaluator:
         return _Module(name)
 
     def eval_Attribute(self, node: ast.Attribute, env: dict[str, Any]) -> Any:
-        base = self.eval(node.value, env)
-        attr = node.attr
+        return self.attribute(self.eval(node.value, env), node.attr, node)
+
+    def attribute(self, base: Any, attr: str, node: ast.AST) -> Any:
+        """`base.attr` of an evaluated base (a subclass extends this for its own values)."""
         if isinstance(base, _Module):
             return self.module_attr(base, attr, node)
         if isinstance(base, _Tensor):
@@ -957,6 +959,10 @@ class _Evaluator:
             if kw.arg is None:
                 self.fail("`**` arguments are not supported", kw)
             kwargs[kw.arg] = self.eval(kw.value, env)
+        return self.call(func, args, kwargs, node)
+
+    def call(self, func: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """Call an evaluated function value (a subclass extends this for its own values)."""
         if isinstance(func, _Builtin):
             return self.call_builtin(func.name, args, kwargs, node)
         if isinstance(func, _Module):

@@ -23,6 +23,8 @@ The records do not carry the test shapes (`model_src.py` is the ModelNew wrapper
 holds for every input is reported; with `--references DIR` (the reference programs of MultiKernelBench,
 `<task>.py` with `get_inputs()`, not part of this repository) every project is checked with its task's
 shapes: the host tiling function runs on them and the capacity, alignment and coverage rules see numbers.
+Where ModelNew also passes its weights or converts its inputs, the op's arguments come from evaluating
+ModelNew over `ast` (`ascendir.model_args`); where op.cpp computes an input itself, no shapes are given.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ def check_files(files: dict[str, str], op: str, chip: str, reference: Path | Non
     if any(d.code == NOT_A_LITERAL for d in program.diagnostics) and any(k.startswith("op_kernel/") for k in files):
         # the answer computes its sources at run time; the record also holds them as the files written
         program = _load_split_project(files)
-    shapes = reference_shapes(reference, program, chip) if passes_inputs_through(files.get("model_src.py")) else None
+    shapes = reference_shapes(reference, program, chip, files.get("model_src.py"))
     return check_program(program, chip=chip, shapes=shapes)
 
 
@@ -110,22 +112,147 @@ def reference_of(refs: dict[str, Path], task: str) -> Path | None:
     return refs.get(task) or refs.get("~" + task.replace("_", ""))
 
 
-def reference_shapes(reference: Path | None, program: Any, chip: str) -> Any:
-    """The TilingInputs of the task's reference program (its get_inputs shapes, read with `ast`), or None."""
+def reference_shapes(reference: Path | None, program: Any, chip: str, model_src: str | None = None) -> Any:
+    """The TilingInputs the op gets in the task's test (read with `ast`, never run), or None.
+
+    When ModelNew.forward hands its own arguments to the op, they are the reference's get_inputs shapes;
+    otherwise (the op also takes the model's weights, or forward converts its inputs first) `ModelNew` is
+    evaluated on the reference's get_init_inputs and get_inputs up to the custom op call
+    (`ascendir.model_args`). Either way the Python binding (op.cpp) must hand those arguments on to
+    `EXEC_NPU_CMD(aclnn<Op>, ...)` unchanged (`binding_positions`): None where it computes an input itself
+    (expands, broadcasts, calls another op). An attribute op.cpp computes leaves it and the rest unset."""
     if reference is None:
         return None
+    from ascendir.host_eval import TensorSpec
     from ascendir.testcase import read_test_case
     from cli.check import ConcreteInputs
 
     case = read_test_case(reference)
     if not case.inputs or any(p.severity == "error" for p in case.diagnostics):
         return None
-    declared = len((program.bundle.op_json or [{}])[0].get("input_desc") or [])
-    if declared != len(case.inputs):
-        return None  # the op also takes the model's weights, whose shapes get_inputs does not give
-    attrs = [v for v in [*case.init_args, *case.scalars] if isinstance(v, (int, float, bool, str, list))]
-    concrete = ConcreteInputs([(None, tuple(t.shape), t.dtype) for t in case.inputs], attrs)
-    return concrete.for_program(program, chip)
+    op_json = (program.bundle.op_json or [{}])[0]
+    declared = len(op_json.get("input_desc") or [])
+    binding = binding_positions(program)
+    if binding is None:
+        return None  # op.cpp does not call the op (it calls a built-in aclnn op, or computes in torch)
+    if passes_inputs_through(model_src) and declared == len(case.inputs):
+        tensor_args = [i for i, v in enumerate(case.call_args) if isinstance(v, TensorSpec)]
+        if binding[1] != len(case.call_args) or binding[0][:declared] != tensor_args:
+            return None
+        attrs: list[object] = [v for v in [*case.init_args, *case.scalars]
+                               if isinstance(v, (int, float, bool, str, list))]
+        concrete = ConcreteInputs([(None, tuple(t.shape), t.dtype) for t in case.inputs], attrs)
+        return concrete.for_program(program, chip)
+    return _model_shapes(model_src, case, program, binding, chip)
+
+
+def _model_shapes(model_src: str | None, case: Any, program: Any, binding: tuple[list[int | None], int],
+                  chip: str) -> Any:
+    """The op's TilingInputs from the custom op call ModelNew.forward makes (tensors and attributes routed
+    through the binding's EXEC_NPU_CMD), or None."""
+    from ascendir.host_eval import AttrValue, TensorSpec, TilingInputs
+    from ascendir.model_args import custom_op_arguments
+
+    if not model_src:
+        return None
+    args, _ = custom_op_arguments(model_src, case)
+    positions, params = binding
+    if args is None or len(args) != params:
+        return None  # not evaluated, or the Python call does not fit the bound function
+    op_json = (program.bundle.op_json or [{}])[0]
+    declared = len(op_json.get("input_desc") or [])
+    attr_types = [str(a.get("type", "")) for a in op_json.get("attr") or [] if isinstance(a, dict)]
+    if len(positions) < declared:
+        return None
+    tensors: list[TensorSpec | None] = []
+    for p in positions[:declared]:
+        value = args[p] if p is not None else "computed"
+        if not (value is None or isinstance(value, TensorSpec)):
+            return None  # op.cpp computes this input (broadcasts, reshapes ...), or pybind refuses the value
+        tensors.append(value)  # None: an absent optional input
+    attrs: list[AttrValue | None] = []
+    for p, kind in zip(positions[declared:declared + len(attr_types)], attr_types):
+        if p is None:
+            break  # computed in op.cpp: this one and the rest stay unknown
+        value = args[p]
+        if not _fits_attr(value, kind):
+            return None  # pybind would refuse this value: the reference is not the test this model ran
+        attrs.append(list(value) if isinstance(value, tuple) else value)  # type: ignore[arg-type]
+    return TilingInputs(tensors, attrs=attrs, chip=chip)
+
+
+def binding_positions(program: Any) -> tuple[list[int | None], int] | None:
+    """How the Python binding (CppExtension/csrc/op.cpp) passes the custom op call on: for each argument of
+    its `EXEC_NPU_CMD(aclnn<Op>, ...)` after the aclnn name, the position of the bound function's parameter
+    it is (directly, through `.contiguous()` or, for an attribute, a cast or a copy into a local), None where
+    it is computed otherwise; and the function's parameter count. None without such a call."""
+    from frontend import ast as A
+
+    want = f"aclnn{program.bundle.op_name}"
+    for unit in program.units:
+        if unit.unit.role != "python_bind":
+            continue
+        for fn in (n for n in unit.ast.walk() if isinstance(n, A.FunctionDecl)):
+            if fn.body is None:
+                continue
+            body = fn.body
+            call = next((c for c in body.walk() if isinstance(c, A.Call) and c.callee_name == "EXEC_NPU_CMD"
+                         and c.args and isinstance(c.args[0], A.Name) and c.args[0].name == want), None)
+            if call is None:
+                continue
+            params = {p.name: i for i, p in enumerate(fn.params) if p.name}
+            inits: dict[str, A.Node | None] = {}
+            for node in body.walk():
+                if isinstance(node, A.VarDecl):
+                    for d in node.declarators:
+                        # a name declared twice, or declared without a plain initialiser, is not followed
+                        single = d.init if not d.ctor_args else (d.ctor_args[0] if len(d.ctor_args) == 1 else None)
+                        inits[d.name] = None if d.name in inits else single
+                elif isinstance(node, A.Assign) and isinstance(node.target, A.Name):
+                    inits[node.target.name] = None  # assigned again later
+            return [_binding_source(a, params, inits, 0) for a in call.args[1:]], len(fn.params)
+    return None
+
+
+def _binding_source(node: Any, params: dict[str, int], inits: dict[str, Any], depth: int) -> int | None:
+    from frontend import ast as A
+
+    if depth > 8 or node is None:
+        return None
+    if isinstance(node, A.Name) and len(node.qname.parts) == 1:
+        if node.name in inits:
+            return _binding_source(inits[node.name], params, inits, depth + 1)
+        return params.get(node.name)
+    if isinstance(node, A.Call) and not node.args and isinstance(node.callee, A.Member) and \
+            node.callee.member in ("contiguous", "clone"):
+        return _binding_source(node.callee.obj, params, inits, depth + 1)
+    if isinstance(node, A.Cast) and node.kind in ("static_cast", "c", "functional") and not node.args:
+        base = node.type.base
+        name = base if isinstance(base, str) else base.parts[-1].name
+        if name in _NUMBER_TYPES and not node.type.pointers:
+            return _binding_source(node.expr, params, inits, depth + 1)  # a number converted: same value
+    return None
+
+
+_NUMBER_TYPES = {"float", "double", "bool", "int", "long", "unsigned int", "long long", "int64_t", "int32_t",
+                 "uint32_t", "uint64_t", "size_t"}
+
+
+def _fits_attr(value: Any, kind: str) -> bool:
+    """Whether a Python value passes pybind's conversion for an op attribute of this json type."""
+    if kind in ("int", "int64", "int32"):
+        return isinstance(value, int)
+    if kind in ("float", "float32", "double"):
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind in ("listInt", "list_int", "listInt64"):
+        return isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    if kind in ("listFloat", "list_float"):
+        return isinstance(value, tuple) and all(isinstance(v, (int, float)) for v in value)
+    if kind in ("str", "string"):
+        return isinstance(value, str)
+    return False
 
 
 NOT_A_LITERAL = "ASC012"
