@@ -1413,6 +1413,10 @@ class _Preprocessor:
             raise _PPError('#include expects "FILENAME" or <FILENAME>')
         name, angled = hn
         if angled or _known_header(name):
+            if os.path.basename(name) in vendor.KERNEL_TYPE_HEADERS:
+                for key, value in vendor.KERNEL_TYPE_MACROS.items():
+                    if key not in self.macros:  # a project's own #define comes first
+                        self.define_from_option(key, value)
             return False
         path = self._resolve(name, f)
         if path is None:

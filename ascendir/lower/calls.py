@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 # Calls that only matter to the CPU-debug build or to the build system.
 _IGNORED_CALLS = {
     "assert", "ASSERT", "static_assert", "KERNEL_LOG", "REGISTER_TILING_DEFAULT", "REGISTER_TILING_FOR_TILINGKEY",
-    "ASCENDC_TPL_SEL_PARAM", "ICPU_SET_TILING_KEY", "AscendCUtils", "__builtin_expect", "TRACE_START",
+    "ASCENDC_TPL_SEL_PARAM", "ICPU_SET_TILING_KEY", "AscendCUtils", "TRACE_START", "ascendc_assert",
     "TRACE_STOP", "SetKernelMode", "ICPU_RUN_KF", "ENABLE_DETERMINISTIC", "CHECK_ACL", "printf", "PRINTF",
     "DumpTensor", "DumpAccChkPoint", "AscendCDumpTensor",
 }  # fmt: skip
@@ -72,7 +72,9 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         methods = info.methods.get(name)
         if methods:
             args = _lower_args(lw, e.args)
-            return lw.inline_function(_by_arity(methods, len(args), e, name), args, None, e)
+            # `Base<T>::InitGlobal(...)` inside a method of a derived object runs on that object's Base part
+            owner = lw.frame.this.part_named(info.name) if lw.frame.this is not None else None
+            return lw.inline_function(_by_arity(methods, len(args), e, name), args, owner, e)
     # a call inside a class body to a method of the same class
     this = lw.frame.this
     found = this.find_method(name) if this is not None and len(parts) == 1 else None
@@ -341,7 +343,17 @@ def _kernel_task_type(lw: FunctionLowerer, e: A.Call) -> Val:
     return Val(C.VoidT())
 
 
+def _branch_hint(lw: FunctionLowerer, e: A.Call) -> Val:
+    """`likely(c)` / `unlikely(c)` (macros of the AscendC headers) and `__builtin_expect(c, v)`: the value of c."""
+    if not e.args:
+        raise Unsupported(f"'{e.callee.qname.parts[-1].name}' needs an argument", e)  # type: ignore[union-attr]
+    return lw.expr(e.args[0])
+
+
 _MACROS = {
+    "likely": _branch_hint,
+    "unlikely": _branch_hint,
+    "__builtin_expect": _branch_hint,
     "GET_TILING_DATA": _get_tiling_data,
     "GET_TILING_DATA_WITH_STRUCT": _get_tiling_data,
     "GET_TILING_DATA_PTR_WITH_STRUCT": _get_tiling_data,

@@ -67,9 +67,31 @@ HEADER_CONSTANTS: dict[str, tuple[Scalar, int | float | None]] = {
     "ONE_BLOCK_SIZE": (C.I32, 32), "TOTAL_VEC_LOCAL_SIZE": (C.U32, None), "TOTAL_UB_SIZE": (C.U32, None),
     "TOTAL_L1_SIZE": (C.U32, None), "TOTAL_L0A_SIZE": (C.U32, None), "TOTAL_L0B_SIZE": (C.U32, None),
     "TOTAL_L0C_SIZE": (C.U32, None), "MASK_PLACEHOLDER": (C.U64, 0),
+    # more of the constants in the AscendC headers (impl/basic_api/utils/kernel_utils_constants.h) that vendor
+    # kernels use unqualified; those whose value differs by chip are left out
+    "HALF_FACTOR": (C.I32, 2), "DOUBLE_FACTOR": (C.I32, 2), "DEFAULT_BLK_NUM": (C.I32, 8),
+    "HALF_DEFAULT_REPEAT_STRIDE": (Scalar("uint8_t"), 4), "ONE_FOURTH_DEFAULT_REPEAT_STRIDE": (Scalar("uint8_t"), 2),
+    "FULL_MASK": (C.U64, 2**64 - 1), "MAX_HALF_MASK_LEN": (Scalar("uint16_t"), 64), "DEFAULT_C0_SIZE": (C.I32, 32),
+    "DEFAULT_BLOCK_SIZE": (C.I32, 256), "ONE_BYTE_BIT_SIZE": (C.I32, 8), "TMP_UB_SIZE": (C.U32, 8 * 1024),
+    "F32_INF": (C.U32, 0x7F800000), "F32_NEG_INF": (C.U32, 0xFF800000), "F32_NAN": (C.U32, 0x7FC00000),
+    "CACHE_LINE_SIZE": (C.U32, 64), "VECTOR_REG_WIDTH": (C.U32, 256), "VECTOR_REG_WIDTH_2XVL": (C.U32, 512),
+    "MAX_BLOCK_COUNT": (C.I32, 4095), "MIN_BLOCK_COUNT": (C.I32, 1), "MAX_BLOCK_LEN": (C.I32, 65535),
+    "MAX_16BITS_STRIDE": (C.I32, 65535), "DEFAULT_DATA_COPY_NBURST": (Scalar("uint8_t"), 1),
+    "DEFAULT_DATA_COPY_STRIDE": (Scalar("uint8_t"), 0), "B16_BYTE_SIZE": (Scalar("uint8_t"), 2),
+    "B32_BYTE_SIZE": (Scalar("uint8_t"), 4), "B16_DATA_NUM_PER_BLOCK": (Scalar("uint8_t"), 16),
+    "B32_DATA_NUM_PER_BLOCK": (Scalar("uint8_t"), 8), "B32_DATA_NUM_PER_REPEAT": (C.I32, 64),
+    "ONE_BLK_FLOAT_NUM": (C.U32, 8), "FLOAT_REPEAT_SIZE": (C.U32, 64), "TWO_BLK_SIZE": (Scalar("uint16_t"), 64),
+    "PAD_SIZE": (Scalar("uint8_t"), 4), "BRCB_BROADCAST_NUMBER": (C.U32, 8), "BYTE_PER_FRACTAL": (C.I32, 512),
+    "NCHW_CONV_ADDR_LIST_SIZE": (C.I32, 16),
+    # the DT_* data type codes of kernel_type.h (what ORIG_DTYPE_<NAME> is compared with)
+    "DT_FLOAT": (C.I32, 0), "DT_FLOAT16": (C.I32, 1), "DT_INT8": (C.I32, 2), "DT_INT32": (C.I32, 3),
+    "DT_UINT8": (C.I32, 4), "DT_INT16": (C.I32, 6), "DT_UINT16": (C.I32, 7), "DT_UINT32": (C.I32, 8),
+    "DT_INT64": (C.I32, 9), "DT_UINT64": (C.I32, 10), "DT_DOUBLE": (C.I32, 11), "DT_BOOL": (C.I32, 12),
+    "DT_BF16": (C.I32, 27), "DT_INT4": (C.I32, 29), "DT_HIFLOAT8": (C.I32, 34), "DT_FLOAT8_E5M2": (C.I32, 35),
+    "DT_FLOAT8_E4M3FN": (C.I32, 36),
 }  # fmt: skip
 TENSOR_OPERATORS = ("+", "-", "*", "/", "&", "|")
-_TYPE_TRAITS = {"is_same", "IsSameType", "is_same_v"}
+_TYPE_TRAITS = {"is_same", "IsSameType", "is_same_v", "IsSame"}  # IsSame: AscendC::Std's alias
 
 # Namespaces whose qualification carries no meaning for name lookup here.
 _TRANSPARENT_NAMESPACES = {"AscendC", "std", "Std", "ops", "optiling", "ge", "platform_ascendc", "gert", "matmul", "AscendC::Std"}
@@ -791,7 +813,14 @@ class FunctionLowerer:
                 continue
             if isinstance(t, C.UnknownT) and t.text == "auto" and init is not None:
                 t = init.ctype
-            self.bind_local(d.name, t, init, d, st, is_ref)
+            try:
+                self.bind_local(d.name, t, init, d, st, is_ref)
+            except Unsupported as exc:
+                # `Kernel<T> op;` whose constructor or member initialisers fail: one report, and `op.Init()`
+                # below is not `use of undeclared identifier 'op'`
+                self.report.failed(exc)
+                if d.name not in self.frame.scopes[-1]:
+                    self.bind(d.name, Val(C.UnknownT(t.text if isinstance(t, C.UnknownT) else str(t))))
 
     def _declarator_init(self, d: A.Declarator, t: CType) -> Val | None:
         if d.init is not None:
@@ -1330,13 +1359,22 @@ class FunctionLowerer:
                 if isinstance(bound, int | float | str):
                     t = C.I32 if isinstance(bound, int) else C.F32
                     return Val(t if not isinstance(bound, str) else C.EnumT("TPosition"), const=bound)
+                if isinstance(bound, C.UnknownT):
+                    # a non-type template parameter whose argument is out of reach (`k<SRC_LEN><<<...>>>` with
+                    # SRC_LEN from the build's -D flags): a value, unknown here
+                    return Val(C.I64, self.undef(C.I64, e))
+        elif parts[0].name in self.frame.types and not parts[0].template_args:
+            # `A_TYPE::isTrans`, `T::value`: a member of a template's type argument
+            member = self._member_of_type_argument(self.frame.types[parts[0].name], parts[1:], e)
+            if member is not None:
+                return member
         qualified = "::".join(p.name for p in parts)
         trait = self._type_trait(parts)
         if trait is not None:
             return trait
         # class-scoped constants: `Kernel::TILE`, or a static member used inside the class
         if self.frame.this is not None and len(parts) == 1:
-            decl = self.frame.this.info.static_constants.get(name)
+            decl = self.frame.this.static_constant(name)
             if decl is not None:
                 return self._constant_decl(decl, e)
         if len(parts) == 2 and parts[0].name in self.scope.classes:
@@ -1380,9 +1418,22 @@ class FunctionLowerer:
             return Val(t, obj=("type", t))
         raise Undeclared(e.qname.parts[-1].name if not parts else qualified, e)
 
+    def _member_of_type_argument(self, bound: object, rest: Sequence[A.NamePart], e: A.Node) -> Val | None:
+        """`T::NAME` for a class template argument: its static constant if T is a project class, else (a
+        library type such as MatmulType, whose static members are not catalogued) an unknown value."""
+        if isinstance(bound, C.ClassT) and len(rest) == 1 and bound.name in self.scope.classes:
+            decl = self.scope.classes[bound.name].static_constants.get(rest[0].name)
+            if decl is not None:
+                return self._constant_decl(decl, e)
+            return None
+        if isinstance(bound, C.ObjectT | C.UnknownT | C.ClassT):
+            return Val(C.UnknownT("::".join(p.name for p in rest)))
+        return None
+
     def _type_trait(self, parts: Sequence[A.NamePart]) -> Val | None:
         """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` fold to constants."""
-        if len(parts) >= 2 and parts[-1].name == "value" and parts[-2].name in _TYPE_TRAITS:
+        if len(parts) >= 2 and parts[-1].name == "value" and (
+                parts[-2].name in _TYPE_TRAITS or parts[-2].name in self.scope.same_type_traits):
             trait = parts[-2]
         elif parts and parts[-1].name == "is_same_v":
             trait = parts[-1]

@@ -54,6 +54,9 @@ class Scope:
     launches: list[tuple[A.KernelLaunch, A.FunctionDecl | None]] = field(default_factory=list)  # with the caller
     registered_tiling: dict[str, str] = field(default_factory=dict)  # op type -> tiling struct name
     default_tiling: str | None = None  # REGISTER_TILING_DEFAULT(S)
+    # Project-defined `is_same` traits: `template <class A, class B> struct IsSame : false_type {};` with the
+    # partial specialisation `IsSame<T, T> : true_type {}`; `IsSame<X, Y>::value` folds like std::is_same.
+    same_type_traits: set[str] = field(default_factory=set)
 
 
 def collect(units: list[A.TranslationUnit]) -> Scope:
@@ -102,10 +105,28 @@ def _arg_text(node: A.Node) -> str | None:
     return None
 
 
+_FALSE_BASES = frozenset({"false_type", "falseType"})
+_TRUE_BASES = frozenset({"true_type", "trueType"})
+
+
+def _base_name(ref: A.TypeRef) -> str | None:
+    return ref.base.parts[-1].name if isinstance(ref.base, A.QualifiedName) else None
+
+
+def _is_same_type_specialisation(primary: A.ClassDecl, special: A.ClassDecl) -> bool:
+    """`struct S : false_type {}` specialised as `S<T, T> : true_type {}`: the is_same trait, spelled out."""
+    args = [_arg_text(a.value) for a in special.specialization_args or []]
+    return (len(args) == 2 and args[0] is not None and args[0] == args[1]
+            and [_base_name(b) for b in primary.bases] in ([n] for n in _FALSE_BASES)
+            and [_base_name(b) for b in special.bases] in ([n] for n in _TRUE_BASES))
+
+
 def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam] | None) -> ClassInfo | None:
     if d.name is None or not d.is_definition:
         return None
     if d.specialization_args is not None and d.name in scope.classes:
+        if _is_same_type_specialisation(scope.classes[d.name].decl, d):
+            scope.same_type_traits.add(d.name)
         return None  # explicit specialisations: the primary template is what we instantiate
     info = ClassInfo(d.name, d, template)
     for m in d.members:

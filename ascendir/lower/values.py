@@ -57,6 +57,27 @@ class Instance:
                 return found
         return None
 
+    def static_constant(self, name: str) -> object | None:
+        """The declarator of the static / constexpr member `name` of this class or its nearest base."""
+        decl = self.info.static_constants.get(name)
+        if decl is not None:
+            return decl
+        for base in self.bases:
+            decl = base.static_constant(name)
+            if decl is not None:
+                return decl
+        return None
+
+    def part_named(self, class_name: str) -> Instance | None:
+        """This object's part of class `class_name` (itself or a base part), as `Base<T>::Method()` needs."""
+        if self.info.name == class_name:
+            return self
+        for base in self.bases:
+            found = base.part_named(class_name)
+            if found is not None:
+                return found
+        return None
+
 
 Binding = Val | Cell | Instance
 

@@ -283,3 +283,47 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling) { Derived<flo
     (copy,) = ops_of(r, asc.DataCopyOp)
     (g,) = ops_of(r, asc.GlobalTensorOp)
     assert copy.args[1] is g.result and str(g.result.type) == "!ascendc.global_tensor<f32>"
+
+
+def test_a_qualified_base_method_call_runs_on_the_objects_base_part() -> None:
+    # vendor norm kernels call `GroupNormSwishBase<T1, T2>::InitGlobal(...)` from the derived Init: the
+    # base method, defined out of class, must see the members of the same object
+    r = lower(HEADER + """
+template <typename T>
+class Base {
+protected:
+    __aicore__ inline void InitGlobal(GM_ADDR x, TPipe* pipeIn);
+    TPipe* pipe;
+    GlobalTensor<T> xGm;
+};
+template <typename T>
+__aicore__ inline void Base<T>::InitGlobal(GM_ADDR x, TPipe* pipeIn)
+{
+    pipe = pipeIn;
+    xGm.SetGlobalBuffer((__gm__ T*)x, 1024);
+}
+template <typename T>
+class Derived : public Base<T> {
+public:
+    __aicore__ inline void Init(GM_ADDR x, TPipe* pipeIn) { Base<T>::InitGlobal(x, pipeIn); }
+    __aicore__ inline void Process() {
+        this->pipe->InitBuffer(q, 1, 256);
+        LocalTensor<T> t = q.template AllocTensor<T>();
+        DataCopy(t, this->xGm, 64);
+        q.FreeTensor(t);
+    }
+private:
+    TQue<TPosition::VECIN, 1> q;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling) {
+    TPipe pipe;
+    Derived<float> op;
+    op.Init(x, &pipe);
+    op.Process();
+}
+""")
+    assert r.diagnostics == []  # was: use of undeclared identifier 'xGm' [ASC102]
+    assert len(ops_of(r, asc.InitBufferOp)) == 1
+    (copy,) = ops_of(r, asc.DataCopyOp)
+    (g,) = ops_of(r, asc.GlobalTensorOp)
+    assert copy.args[1] is g.result  # the GM tensor the base method set up is the one Process reads
