@@ -327,3 +327,47 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling) {
     (copy,) = ops_of(r, asc.DataCopyOp)
     (g,) = ops_of(r, asc.GlobalTensorOp)
     assert copy.args[1] is g.result  # the GM tensor the base method set up is the one Process reads
+
+
+def test_vendor_kernel_idioms_lower_without_name_errors() -> None:
+    # each line below was an ASC102 / ASC006 false alarm on shipped vendor kernels
+    r = lower(HEADER + """
+#ifndef FORMAT_FRACTAL_NZ
+#define FORMAT_FRACTAL_NZ
+#endif
+#if defined(FORMAT_X1) && FORMAT_X1 == FORMAT_FRACTAL_NZ
+constexpr int32_t NZ_INPUT = 1;
+#else
+constexpr int32_t NZ_INPUT = 0;
+#endif
+template <typename, typename> struct isSame : public false_type {};
+template <typename Tp> struct isSame<Tp, Tp> : public true_type {};
+class SortBase {
+protected:
+    static constexpr int64_t WORK_GM_NUM = 2;
+};
+template <uint32_t tileLength>
+class Kernel : public SortBase {
+public:
+    __aicore__ inline void Init(GM_ADDR x) { xGm.SetGlobalBuffer((__gm__ float*)x, tileLength); }
+    __aicore__ inline int64_t Next(int64_t i) {
+        if constexpr (isSame<float, float>::value) {
+            i = (i + 1) % WORK_GM_NUM;
+        }
+        if (likely(i > 0) && !unlikely(i > 100)) {
+            i += NZ_INPUT + DEFAULT_DATA_COPY_STRIDE;
+        }
+        return i;
+    }
+private:
+    GlobalTensor<float> xGm;
+};
+template <uint32_t tileLength>
+__global__ __aicore__ void k(GM_ADDR x) {
+    Kernel<tileLength> op;
+    op.Init(x);
+    op.Next(0);
+}
+void launch(uint8_t* x) { k<TILE_FROM_BUILD_FLAGS><<<8, nullptr, nullptr>>>(x); }
+""")
+    assert [(d.code, d.message) for d in r.diagnostics] == []
