@@ -42,7 +42,24 @@ def lower_call(lw: FunctionLowerer, e: A.Call, expected: CType | None) -> Val:
         return _method_call(lw, e, callee, expected)
     if isinstance(callee, A.Name):
         return _named_call(lw, e, callee, expected)
+    if isinstance(callee, A.Binary) and callee.op in ("->*", ".*"):
+        return _member_pointer_call(lw, e, callee)
     raise Unsupported("call through an expression that is not a function name", e)
+
+
+def _member_pointer_call(lw: FunctionLowerer, e: A.Call, callee: A.Binary) -> Val:
+    """`(objPtr->*compute)(n)` with `compute` a template argument `&Kernel::ComputeLeft`: that method, on obj."""
+    obj = lw.expr(callee.lhs)
+    method = lw.expr(callee.rhs)
+    if not isinstance(method.ctype, C.MemberFunctionT) or not isinstance(obj.obj, Instance):
+        raise Unsupported("call through a pointer to member that is not a known method of a known object", e)
+    found = obj.obj.find_method(method.ctype.name)
+    if found is None:
+        raise Unsupported(f"'{obj.obj.info.name}' has no method '{method.ctype.name}'", e)
+    owner, methods = found
+    args = _lower_args(lw, e.args)
+    fn = _by_arity(methods, len(args), e, method.ctype.name)
+    return lw.inline_function(fn, args, owner, e, _explicit_types(lw, fn, None, args))
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -177,6 +194,8 @@ def _deduce(t: A.TypeRef, actual: CType, names: set[str], bound: dict[str, objec
         bound[last.name] = actual
         return
     if last.template_args and isinstance(actual, C.LocalTensorT | C.GlobalTensorT):
+        if last.name in names and last.name not in bound:  # `R<T>& x`: R is a template template parameter
+            bound[last.name] = C.TemplateNameT("LocalTensor" if isinstance(actual, C.LocalTensorT) else "GlobalTensor")
         arg = last.template_args[0].value
         if isinstance(arg, A.TypeRef) and isinstance(arg.base, A.QualifiedName):
             n = arg.base.parts[-1].name

@@ -141,6 +141,14 @@ class CatalogView:
         number = value.value if value.value is not None else enum.values.index(value)
         return (enum.name, number, value.name)
 
+    def enum_of_value(self, name: str) -> str | None:
+        """The enum an unqualified enumerator name belongs to (a template argument keeps only the name):
+        TPosition where it is a position, else the one scoped or unscoped enum that has it."""
+        owners = [e.name for e in self.catalog.enums.values() if e.value(name) is not None]
+        if "TPosition" in owners:
+            return "TPosition"
+        return owners[0] if len(owners) == 1 else None
+
     def struct_fields(self, name: str) -> list[str]:
         s = self.catalog.struct(name)
         return [f.name for f in s.fields] if s is not None else []

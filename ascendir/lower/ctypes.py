@@ -180,6 +180,28 @@ class UnknownT:
 
 
 @dataclass(frozen=True)
+class TemplateNameT:
+    """What a template template parameter is bound to: `R` in `template <template <typename> class R>
+    void f(R<T>& x)` called with a LocalTensor<float> is LocalTensor, so `R<T>` names LocalTensor<T>."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class MemberFunctionT:
+    """`&Kernel::ComputeLeft`: a pointer to a member function, as a template argument (called `(obj->*f)(x)`)."""
+
+    cls: str
+    name: str
+
+    def __str__(self) -> str:
+        return f"&{self.cls}::{self.name}"
+
+
+@dataclass(frozen=True)
 class RegisterApiT(UnknownT):
     """A type of the register API (`AscendC::Reg`, `MicroAPI`: RegTensor, MaskReg, ...) of arch35 chips,
     which the lowering does not model: opaque, and not an unknown type to report."""

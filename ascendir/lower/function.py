@@ -395,6 +395,8 @@ class FunctionLowerer:
                 bound = frame.types[name]
                 if isinstance(bound, C.Scalar | C.LocalTensorT | C.GlobalTensorT | C.ClassT | C.TilingT | C.StructT | C.ObjectT | C.Pointer | C.EnumT):
                     return bound
+                if isinstance(bound, C.TemplateNameT) and targs:
+                    return self.named_type(bound.name, targs, qualifiers)
         if name.startswith("DTYPE_") or name.startswith("ORIG_DTYPE_"):
             return self.dtype_macro(name)
         s = C.scalar_named(name)
@@ -1356,9 +1358,14 @@ class FunctionLowerer:
                 return self.read_binding(b, e)
             if name in self.frame.types:
                 bound = self.frame.types[name]
-                if isinstance(bound, int | float | str):
-                    t = C.I32 if isinstance(bound, int) else C.F32
-                    return Val(t if not isinstance(bound, str) else C.EnumT("TPosition"), const=bound)
+                if isinstance(bound, str):
+                    # an enumerator argument (`template <HardEvent evt>`, `template <TPosition pos>`): its enum
+                    enum_name = self.catalog.enum_of_value(bound) or "TPosition"  # type: ignore[attr-defined]
+                    return Val(C.EnumT(enum_name), const=bound)
+                if isinstance(bound, int | float):
+                    return Val(C.I32 if isinstance(bound, int) else C.F32, const=bound)
+                if isinstance(bound, C.MemberFunctionT):
+                    return Val(bound)
                 if isinstance(bound, C.UnknownT):
                     # a non-type template parameter whose argument is out of reach (`k<SRC_LEN><<<...>>>` with
                     # SRC_LEN from the build's -D flags): a value, unknown here
@@ -1386,7 +1393,10 @@ class FunctionLowerer:
             enum_name, enumerator, index = hit
             value = self._enumerator_value(enum_name, enumerator, index)
             return Val(C.EnumT(enum_name) if enum_name else C.I32, const=value) if enum_name is None else Val(C.I32, const=value)
-        const = self.scope.constants.get(name)
+        # `RoundMode::CAST_NONE` is the enumerator even where the project has a `CAST_NONE` constant of its own
+        enum_qualified = len(parts) >= 2 and (parts[-2].name in self.scope.enums
+                                              or self.catalog_type_kind(parts[-2].name) == "enum")
+        const = None if enum_qualified else self.scope.constants.get(name)
         if const is not None:
             vd, decl = const
             return self._global_constant(vd, decl, e)
@@ -1411,6 +1421,8 @@ class FunctionLowerer:
             return Val(C.EnumT("CoreType"), const=name)
         if name in ("nullptr", "NULL"):
             return Val(C.Pointer(C.VoidT()), const=0)
+        if len(parts) >= 2 and name in getattr(self.scope.classes.get(parts[-2].name), "methods", {}):
+            return Val(C.MemberFunctionT(parts[-2].name, name))  # `&Kernel::Compute`
         if name in self.scope.functions or name in self.scope.classes:
             return Val(C.UnknownT(name), obj=("function", name))
         t = self.named_type(name, parts[-1].template_args if parts else None)
@@ -1696,6 +1708,8 @@ class FunctionLowerer:
     def expr_Unary(self, e: A.Unary) -> Val:
         if e.op == "&":
             v = self.expr(e.operand)
+            if isinstance(v.ctype, C.MemberFunctionT):
+                return v
             return Val(C.Pointer(v.ctype), v.ssa, obj=v.obj if v.obj is not None else v)
         if e.op == "*":
             v = self.expr(e.operand)

@@ -159,12 +159,22 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
         elif isinstance(m, A.AliasDecl):
             info.aliases[m.name] = m.type
     scope.classes[d.name] = info
-    if info.is_plain_struct and info.fields and template is None:
+    if info.is_plain_struct and info.fields and template is None and not any(
+            _is_object_type(decl.type) for _, decl in info.fields):
         scope.tiling_structs.setdefault(
             d.name,
             TilingStruct(d.name, [(decl.name, decl.type, None, "scalar") for _, decl in info.fields], d.span),
         )
     return info
+
+
+# Member types that make a struct a bundle of kernel objects (`struct Bufs { LocalTensor<float> a; }`), which is
+# lowered as an object, never as a tiling layout of scalars.
+_OBJECT_TYPES = frozenset({"LocalTensor", "GlobalTensor", "TQue", "TQueBind", "TBuf", "TPipe", "TBufPool"})
+
+
+def _is_object_type(t: A.TypeRef) -> bool:
+    return isinstance(t.base, A.QualifiedName) and t.base.parts[-1].name in _OBJECT_TYPES
 
 
 def _launches_in(body: A.Node) -> list[A.KernelLaunch]:

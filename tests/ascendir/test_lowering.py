@@ -371,3 +371,96 @@ __global__ __aicore__ void k(GM_ADDR x) {
 void launch(uint8_t* x) { k<TILE_FROM_BUILD_FLAGS><<<8, nullptr, nullptr>>>(x); }
 """)
     assert [(d.code, d.message) for d in r.diagnostics] == []
+
+
+def test_more_vendor_idioms_resolve_to_the_right_overloads() -> None:
+    # ASC101 false alarms on shipped kernels: a struct bundling LocalTensors (was read as a tiling struct of
+    # scalars), a template template parameter (R<T> in is_same), a HardEvent template argument (was taken for
+    # a TPosition), and RoundMode::CAST_NONE next to a project constant CAST_NONE
+    r = lower(HEADER + """
+constexpr int8_t CAST_NONE = 0;
+struct Bufs {
+    LocalTensor<float> buffer1_;
+    LocalTensor<float> buffer2_;
+};
+__aicore__ inline void Zero(Bufs& b) { Duplicate(b.buffer2_, 0.0f, 64); Add(b.buffer2_, b.buffer1_, b.buffer2_, 64); }
+template <typename T, template <typename U> class R, template <typename U> class S>
+__aicore__ inline void Move(const R<T>& dst, const S<T>& src, uint32_t len)
+{
+    DataCopyParams copyParams{1, static_cast<uint16_t>(len * sizeof(T)), 0, 0};
+    if constexpr (is_same<R<T>, AscendC::LocalTensor<T>>::value) {
+        DataCopyPadParams padParams;
+        DataCopyPad(dst, src, copyParams, padParams);
+    } else {
+        DataCopyPad(dst, src, copyParams);
+    }
+}
+template <HardEvent event>
+__aicore__ inline void Sync()
+{
+    int32_t id = static_cast<int32_t>(GetTPipePtr()->FetchEventID(event));
+    SetFlag<event>(id);
+    WaitFlag<event>(id);
+}
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> t1, t2;
+    TBuf<TPosition::VECCALC> t3;
+    pipe.InitBuffer(t1, 256);
+    pipe.InitBuffer(t2, 256);
+    pipe.InitBuffer(t3, 256);
+    GlobalTensor<float> xGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 64);
+    Bufs b;
+    b.buffer1_ = t1.Get<float>();
+    b.buffer2_ = t2.Get<float>();
+    Move(b.buffer1_, xGm, 64);
+    Sync<HardEvent::MTE2_V>();
+    Zero(b);
+    LocalTensor<half> h = t3.Get<half>();
+    Cast(h, b.buffer2_, RoundMode::CAST_NONE, 64);
+    Sync<HardEvent::V_MTE3>();
+    Move(xGm, b.buffer2_, 64);
+}
+""")
+    assert [(d.code, d.message) for d in r.diagnostics] == []
+    calls = [(op.api.data, len(op.args)) for op in ops_of(r, asc.ApiCallOp) if op.api.data in ("DataCopyPad", "Cast")]
+    assert calls == [("DataCopyPad", 4), ("Cast", 4), ("DataCopyPad", 3)]  # only the taken `if constexpr` branch
+
+
+def test_a_method_passed_as_a_member_pointer_template_argument_is_inlined() -> None:
+    # vendor GLU kernels run `(objPtr->*computeLeft)(n)` with computeLeft = &Derived::ComputeLeft; before,
+    # the call was dropped and the queue protocol saw an AllocTensor never freed (ASC207)
+    r = lower(HEADER + """
+class Base {
+public:
+    template <typename CLS, void (CLS::*compute)(int32_t)>
+    __aicore__ inline void Process(CLS* obj) {
+        for (int32_t i = 0; i < 4; i++) {
+            LocalTensor<float> x = inQ.AllocTensor<float>();
+            DataCopy(x, xGm[i * 64], 64);
+            inQ.EnQue(x);
+            (obj->*compute)(64);
+        }
+    }
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQ;
+    GlobalTensor<float> xGm;
+};
+class Derived : public Base {
+public:
+    __aicore__ inline void Init(GM_ADDR x) {
+        xGm.SetGlobalBuffer((__gm__ float*)x, 256);
+        pipe.InitBuffer(inQ, 1, 256);
+    }
+    __aicore__ inline void Compute(int32_t n) {
+        LocalTensor<float> x = inQ.DeQue<float>();
+        Abs(x, x, n);
+        inQ.FreeTensor(x);
+    }
+    __aicore__ inline void Run() { Process<Derived, &Derived::Compute>(this); }
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) { Derived op; op.Init(x); op.Run(); }
+""")
+    assert [(d.code, d.message) for d in r.diagnostics] == []
+    assert len(ops_of(r, asc.FreeTensorOp)) == 1 and len(ops_of(r, asc.DeQueOp)) == 1
