@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from xdsl.dialects import arith, memref
+from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType
 from xdsl.ir import Attribute, Operation, SSAValue
 
@@ -183,6 +183,59 @@ def sub_tensor_offset(value: SSAValue) -> tuple[int, SSAValue] | None:
     return None
 
 
+# arith.cmpi predicates: eq ne slt sle sgt sge ult ule ugt uge
+_CMPI = (lambda a, b: a == b, lambda a, b: a != b, lambda a, b: a < b, lambda a, b: a <= b, lambda a, b: a > b,
+         lambda a, b: a >= b, lambda a, b: a < b, lambda a, b: a <= b, lambda a, b: a > b, lambda a, b: a >= b)
+
+
+def fold_bool(value: SSAValue | None, depth: int = 0) -> bool | None:
+    """The truth of a condition if it is a compile-time constant: an integer comparison of folded values,
+    and the logic of such comparisons."""
+    if value is None or depth > _FOLD_DEPTH:
+        return None
+    value = source_of(value)
+    if value is None:
+        return None
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp):
+        c = constant_of(value)
+        return bool(c) if c is not None else None
+    if isinstance(owner, arith.CmpiOp):
+        a, b = fold_int(owner.lhs, depth + 1), fold_int(owner.rhs, depth + 1)
+        predicate = owner.predicate.value.data
+        return _CMPI[predicate](a, b) if a is not None and b is not None and 0 <= predicate < len(_CMPI) else None
+    if isinstance(owner, arith.AndIOp | arith.OrIOp | arith.XOrIOp):
+        a, b = fold_bool(owner.operands[0], depth + 1), fold_bool(owner.operands[1], depth + 1)
+        if isinstance(owner, arith.AndIOp):
+            return False if a is False or b is False else (True if a and b else None)
+        if isinstance(owner, arith.OrIOp):
+            return True if a or b else (False if a is False and b is False else None)
+        return a != b if a is not None and b is not None else None
+    return None
+
+
+def unreachable(op: Operation, known: dict[Operation, bool | None] | None = None) -> bool:
+    """Whether `op` sits in an scf.if branch whose condition folds to the other way (with concrete shapes,
+    `if (count % 8 == 0) { DataCopy(.., count); }` for count = 900 never runs). `known` caches the
+    folded conditions by scf.if."""
+    child: Operation = op
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, scf.IfOp):
+            if known is None:
+                taken = fold_bool(parent.cond)
+            elif parent in known:
+                taken = known[parent]
+            else:
+                taken = known[parent] = fold_bool(parent.cond)
+            if taken is not None:
+                in_then = child.parent_region() is parent.true_region
+                if taken != in_then:
+                    return True
+        child, parent = parent, parent.parent_op()
+    return False
+
+
 class ModuleIndex:
     """The ops the alignment and sync rules look at, gathered in one walk of the module."""
 
@@ -192,6 +245,8 @@ class ModuleIndex:
         self.tbuf_gets: list[asc.TBufGetOp] = []
         self.get_values: list[asc.GetValueOp] = []
         self.tpipes: list[asc.TPipeOp] = []
+        self._conditions: dict[Operation, bool | None] = {}  # scf.if -> its folded condition
+        self._live: dict[str, list[asc.ApiCallOp]] = {}
         self.flagged_ancestors: set[Operation] = set()  # ops with a SetFlag/WaitFlag nested inside
         self.hazard_ancestors: set[Operation] = set()  # ops with a GetValue / vector / copy / sync inside
         for op in module.walk():
@@ -216,9 +271,15 @@ class ModuleIndex:
             parent = parent.parent_op()
 
     def of(self, *families: str) -> list[asc.ApiCallOp]:
-        if len(families) == 1:
-            return self.calls.get(families[0], [])
-        return [op for f in families for op in self.calls.get(f, [])]
+        """The calls of these families that may run: not in a branch whose condition folds against it."""
+        found = []
+        for family in families:
+            live = self._live.get(family)
+            if live is None:
+                live = self._live[family] = [op for op in self.calls.get(family, [])
+                                             if not unreachable(op, self._conditions)]
+            found.extend(live)
+        return found
 
 
 _INDEX: list[ModuleIndex] = []

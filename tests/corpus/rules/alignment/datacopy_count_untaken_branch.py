@@ -1,0 +1,133 @@
+# ascendc-check-args: --shape 1,900:float32
+# One core, one 900-float tile. The kernel copies with DataCopy only when the tile is a whole number of
+# 32-byte blocks and falls back to DataCopyPad otherwise: for 900 floats the DataCopy branch never runs and
+# is not reported; the unguarded write-back of the same 900 floats is.
+project_json_src = """
+[{"op": "ScaleCustom", "language": "cpp",
+  "input_desc": [{"name": "x", "param_type": "required", "format": ["ND"], "type": ["float"]}],
+  "output_desc": [{"name": "y", "param_type": "required", "format": ["ND"], "type": ["float"]}]}]
+"""
+
+host_tiling_src = """
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(ScaleCustomTilingData)
+    TILING_DATA_FIELD_DEF(uint32_t, blockLength);
+    TILING_DATA_FIELD_DEF(uint32_t, tileLength);
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(ScaleCustom, ScaleCustomTilingData)
+}
+"""
+
+host_operator_src = """
+#include "scale_custom_tiling.h"
+#include "register/op_def_registry.h"
+
+namespace optiling {
+static ge::graphStatus TilingFunc(gert::TilingContext* context)
+{
+    ScaleCustomTilingData tiling;
+    const gert::StorageShape* xShape = context->GetInputShape(0);
+    const gert::Shape& shape = xShape->GetOriginShape();
+    if (shape.GetDimNum() != 2) {
+        return ge::GRAPH_FAILED;
+    }
+    uint32_t rows = shape.GetDim(0);
+    uint32_t cols = shape.GetDim(1);
+    uint32_t total = rows * cols;
+    tiling.set_blockLength(total);
+    tiling.set_tileLength(total);
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+
+namespace ops {
+class ScaleCustom : public OpDef {
+public:
+    explicit ScaleCustom(const char* name) : OpDef(name)
+    {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->AICore().SetTiling(optiling::TilingFunc);
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(ScaleCustom);
+}
+"""
+
+kernel_src = """
+#include "kernel_operator.h"
+
+class KernelScale {
+public:
+    __aicore__ inline KernelScale() {}
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, uint32_t blockLength, uint32_t tileLength)
+    {
+        length = blockLength;
+        this->tileLength = tileLength;
+        xGm.SetGlobalBuffer((__gm__ DTYPE_X*)x + blockLength * AscendC::GetBlockIdx(), blockLength);
+        yGm.SetGlobalBuffer((__gm__ DTYPE_Y*)y + blockLength * AscendC::GetBlockIdx(), blockLength);
+        pipe.InitBuffer(inQueue, 1, 3616);
+        pipe.InitBuffer(outQueue, 1, 3616);
+    }
+    __aicore__ inline void Process()
+    {
+        AscendC::LocalTensor<DTYPE_X> xLocal = inQueue.AllocTensor<DTYPE_X>();
+        if (tileLength % 8 == 0) {
+            AscendC::DataCopy(xLocal, xGm, tileLength);
+        } else {
+            AscendC::DataCopyExtParams copyParams{1, static_cast<uint32_t>(tileLength * sizeof(DTYPE_X)), 0, 0, 0};
+            AscendC::DataCopyPad(xLocal, xGm, copyParams, {false, 0, 0, 0});
+        }
+        inQueue.EnQue(xLocal);
+        xLocal = inQueue.DeQue<DTYPE_X>();
+        AscendC::LocalTensor<DTYPE_Y> yLocal = outQueue.AllocTensor<DTYPE_Y>();
+        AscendC::Muls(yLocal, xLocal, 2.0f, tileLength);
+        outQueue.EnQue(yLocal);
+        inQueue.FreeTensor(xLocal);
+        yLocal = outQueue.DeQue<DTYPE_Y>();
+        AscendC::DataCopy(yGm, yLocal, tileLength);  // expected-error {{DataCopy moves 900 x float = 3600 bytes, not a multiple of 32 bytes; only the first 3584 bytes (896 elements) are copied}} [ASC401]
+        outQueue.FreeTensor(yLocal);
+    }
+
+private:
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::TPosition::VECIN, 1> inQueue;
+    AscendC::TQue<AscendC::TPosition::VECOUT, 1> outQueue;
+    AscendC::GlobalTensor<DTYPE_X> xGm;
+    AscendC::GlobalTensor<DTYPE_Y> yGm;
+    uint32_t length;
+    uint32_t tileLength;
+};
+
+extern "C" __global__ __aicore__ void scale_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(td, tiling);
+    KernelScale op;
+    op.Init(x, y, td.blockLength, td.tileLength);
+    op.Process();
+}
+"""
+
+python_bind_src = """
+#include <torch/library.h>
+#include "pytorch_npu_helper.hpp"
+#include <torch/extension.h>
+
+at::Tensor scale_custom_impl_npu(const at::Tensor& x)
+{
+    at::Tensor result = at::empty_like(x);
+    EXEC_NPU_CMD(aclnnScaleCustom, x, result);
+    return result;
+}
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+    m.def("scale_custom", &scale_custom_impl_npu, "y = 2 * x");
+}
+"""
