@@ -821,3 +821,86 @@ def test_resolve_trans_data_impl_with_ub_pointer_lists(cat: Catalog) -> None:
     typed = resolved(resolve(cat, "TransDataTo5HDImpl", [ArgInfo("pointer", "half")] * 2 + [params]))
     assert typed.bindings == {"T": "half"}
     assert isinstance(resolve(cat, "TransDataTo5HDImpl", [local("half"), local("half"), params]), NoMatch)
+
+
+def test_resolve_topk_and_its_structs(cat: Catalog) -> None:
+    head = [local("float"), local("int32_t"), local("float"), local("int32_t"), local("bool")]
+    tail = [lit(), struct("TopkTiling"), struct("TopKInfo"), lit("bool")]
+    plain = resolved(resolve(cat, "TopK", [*head, *tail], template_args=["float", "true", "false", "false",
+                                                                         "TopKMode::TOPK_NSMALL"]))
+    assert plain.overload.id == "plain" and plain.bindings["topkMode"] == "TopKMode::TOPK_NSMALL"
+    with_tmp = resolved(resolve(cat, "TopK", [*head, local("uint8_t"), *tail[:3]]))
+    assert with_tmp.overload.id == "tmp" and with_tmp.bindings["T"] == "float"
+    # the index outputs are int32_t
+    assert isinstance(resolve(cat, "TopK", [local("float")] * 5 + tail), NoMatch)
+    assert [f.name for f in cat.struct("TopKInfo").fields] == ["outter", "inner", "n"]  # type: ignore[union-attr]
+    assert cat.enum_value("TopKMode::TOPK_NORMAL") is not None
+
+
+def test_resolve_confusion_transpose_and_transpose_types(cat: Catalog) -> None:
+    kind = enum("TransposeType")
+    tiling = struct("ConfusionTransposeTiling")
+    tmp = resolved(resolve(cat, "ConfusionTranspose", [local("half"), local("half"), local("uint8_t"), kind, tiling]))
+    assert tmp.overload.id == "tmp" and tmp.bindings == {"T": "half"}
+    assert resolved(resolve(cat, "ConfusionTranspose", [local("half"), local("half"), kind, tiling])).overload.id == "plain"
+    assert isinstance(resolve(cat, "ConfusionTranspose", [local("half"), local("float"), kind, tiling]), NoMatch)
+    assert cat.enum_value("TransposeType::TRANSPOSE_NZ2ND_0213") is not None
+    assert cat.enum_value("TransposeType::TRANSPOSE_ND2ND_021") is None  # Ascend 950 only
+
+
+def test_resolve_local_tensor_address_and_shape_methods(cat: Catalog) -> None:
+    receiver = "LocalTensor<half>"
+    addr = resolved(resolve(cat, "SetAddr", [struct("TBuffAddr")], receiver=receiver))
+    assert addr.overload.id == "plain"
+    shape = resolved(resolve(cat, "SetShapeInfo", [struct("ShapeInfo")], receiver=receiver))
+    assert shape.params[0].type_name == "ShapeInfo"
+    assert isinstance(resolve(cat, "SetShapeInfo", [local("half")], receiver=receiver), NoMatch)
+    pop = resolved(resolve(cat, "PopStackBuffer", [local("float")], template_args=["float", "TPosition::LCM"]))
+    assert pop.bindings == {"T": "float", "pos": "TPosition::LCM"}
+    assert cat.enum_value("DataFormat::ND") is not None
+
+
+def test_resolve_scalar_helpers_and_cross_core_events(cat: Catalog) -> None:
+    ceil = resolved(resolve(cat, "CeilDivision", [lit(), lit()]))
+    assert ceil.overload.returns is not None and ceil.overload.returns.elem == "int32_t"
+    assert resolved(resolve(cat, "AlignUp", [lit("uint32_t"), lit()])).overload.id == "plain"
+    assert isinstance(resolve(cat, "AlignUp", [lit()]), NoMatch)
+    hccl = resolved(resolve(cat, "GetHcclContext", [], template_args=["0"]))
+    assert hccl.overload.returns is not None and hccl.overload.returns.kind == "pointer"
+    assert resolved(resolve(cat, "ScalarGetSFFValue", [lit("uint64_t")], template_args=["1"])).overload.id == "plain"
+    wait = resolved(resolve(cat, "WaitEvent", [lit("uint16_t")]))
+    assert wait.bindings == {"pipe": "PIPE_S"}
+    notify = resolved(resolve(cat, "NotifyEvent", [lit("uint16_t")], template_args=["PIPE_MTE3"]))
+    assert notify.bindings == {"pipe": "PIPE_MTE3"}
+    assert resolved(resolve(cat, "DisableDmaAtomic", [])).overload.id == "plain"
+    assert resolved(resolve(cat, "Load3DSetFMatrixCal", [lit(), lit(), ArgInfo("pointer", "uint8_t")])).overload.id == "plain"
+    assert cat.enum_value("CacheMode::CACHE_MODE_DISABLE") is not None
+    assert cat.enum_value("HCCL_DATA_TYPE_FP16") is not None  # unscoped
+    assert cat.enum_value("BlockMode::BLOCK_MODE_MATRIX") is not None
+    assert cat.enum_value("QuantMode_t::F322BF16") is not None
+
+
+def test_resolve_fixpipe_configuration(cat: Catalog) -> None:
+    two = resolved(resolve(cat, "SetFixPipeConfig", [local("uint64_t"), local("uint64_t"), lit("bool")]))
+    assert two.overload.id == "relu_quant"
+    one = resolved(resolve(cat, "SetFixPipeConfig", [local("uint64_t")], template_args=["uint64_t", "true"]))
+    assert one.overload.id == "one" and one.bindings["setRelu"] == "true"
+    assert resolved(resolve(cat, "SetFixpipeNz2ndFlag", [lit()] * 3)).overload.id == "plain"
+
+
+def test_resolve_flash_softmax_deepnorm_floor_and_dequant(cat: Catalog) -> None:
+    tiling, shape = struct("SoftMaxTiling"), struct("SoftMaxShapeInfo")
+    same = resolved(resolve(cat, "SoftmaxFlashV2", [local("float")] * 7 + [tiling, shape],
+                            template_args=["float", "true"]))
+    assert same.overload.id == "plain" and same.bindings["isUpdate"] == "true"
+    mixed = [local("half"), local("float"), local("float"), local("half"), local("half"), local("float"), local("float")]
+    assert resolved(resolve(cat, "SoftmaxFlashV2", [*mixed, tiling])).overload.id == "half_float"
+    assert resolved(resolve(cat, "SoftmaxFlashV2", [local("float")] * 8 + [tiling])).overload.id == "reduce_max"
+    norm = resolved(resolve(cat, "DeepNorm", [local("half")] * 7 + [local("uint8_t"), lit(), lit(),
+                                                                    struct("DeepNormTiling")]))
+    assert norm.overload.id == "tmp"
+    assert resolved(resolve(cat, "Floor", [local("float"), local("float"), lit()])).overload.id == "count"
+    deq = resolved(resolve(cat, "AscendDequant", [local("half"), local("int32_t"), local("float"),
+                                                  struct("DequantParams")]))
+    assert deq.overload.id == "params" and deq.bindings["dstT"] == "half" and deq.bindings["scaleT"] == "float"
+    assert isinstance(resolve(cat, "AscendDequant", [local("half"), local("half"), local("float")]), NoMatch)
