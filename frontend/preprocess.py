@@ -1413,7 +1413,8 @@ class _Preprocessor:
             raise _PPError('#include expects "FILENAME" or <FILENAME>')
         name, angled = hn
         if angled or _known_header(name):
-            if os.path.basename(name) in vendor.KERNEL_TYPE_HEADERS:
+            # a `.asc` source is built by ascc, for which kernel_type.h declares these as enumerators instead
+            if os.path.basename(name) in vendor.KERNEL_TYPE_HEADERS and not (self.stack and self.stack[0].endswith(".asc")):
                 for key, value in vendor.KERNEL_TYPE_MACROS.items():
                     if key not in self.macros:  # a project's own #define comes first
                         self.define_from_option(key, value)

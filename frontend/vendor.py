@@ -79,7 +79,8 @@ PREDEFINED_MACROS: dict[str, str] = {
 
 # Object-like macros kernel_operator.h brings in through kernel_type.h: the ge data type and format codes
 # that the build's ORIG_DTYPE_<NAME> / FORMAT_<NAME> defines are compared with in `#if`. Defined when a
-# source includes one of KERNEL_TYPE_HEADERS (host code uses the ge::DT_* / ge::FORMAT_* enumerators instead).
+# source includes one of KERNEL_TYPE_HEADERS (host code uses the ge::DT_* / ge::FORMAT_* enumerators instead),
+# except in `.asc` sources: for ascc's host and device passes kernel_type.h makes them AscendC enumerators.
 KERNEL_TYPE_HEADERS: frozenset[str] = frozenset({"kernel_operator.h", "kernel_type.h"})
 KERNEL_TYPE_MACROS: dict[str, str] = {
     "DT_FLOAT": "0", "DT_FLOAT16": "1", "DT_INT8": "2", "DT_INT32": "3", "DT_UINT8": "4", "DT_INT16": "6",

@@ -799,3 +799,17 @@ def test_macro_objects_are_public_data() -> None:
     assert isinstance(m, Macro)
     assert (m.name, m.params, m.variadic, m.body) == ("F", ("a", "__VA_ARGS__"), True, "g(a, __VA_ARGS__)")
     assert m.origin == Origin("k.cpp", 1, 9)
+
+
+def test_kernel_operator_h_brings_the_dtype_and_format_codes_except_to_asc_sources() -> None:
+    # op projects compare the build's FORMAT_X / ORIG_DTYPE_X with kernel_type.h's codes in #if; a `.asc`
+    # source (built by ascc) gets them as enumerators instead, so `DataType::DT_FLOAT16` must stay a name
+    src = ('#include "kernel_operator.h"\n'
+           "#ifndef FORMAT_FRACTAL_NZ\n#define FORMAT_FRACTAL_NZ\n#endif\n"
+           "#if defined(FORMAT_X1) && FORMAT_X1 == FORMAT_FRACTAL_NZ\nint nz = 1;\n#else\nint nz = 0;\n#endif\n"
+           "int t = matmul_tiling::DataType::DT_FLOAT16;\n")
+    kernel = pp(src)
+    assert codes(kernel) == [] and "nz = 0" in kernel.text and "DataType::1" in kernel.text.replace(" ", "")
+    asc = preprocess(src, "k.asc")
+    assert "DataType::DT_FLOAT16" in asc.text.replace(" ", "")
+    assert "nz = 0" in pp("#if FORMAT_ND == 0\nint nz = 0;\n#endif\n").text  # no include: FORMAT_ND is undefined
