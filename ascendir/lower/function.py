@@ -421,7 +421,12 @@ class FunctionLowerer:
         if cls is not None:
             if name in self.scope.tiling_structs and cls.is_plain_struct:
                 return C.TilingT(name)
-            return C.ClassT(name, tuple(self._template_arg_value(a) for a in args))
+            values = tuple(self._template_arg_value(a) for a in args)
+            for special_args, key in self.scope.specializations.get(name, ()):
+                if len(special_args) == len(values) and all(
+                        self._template_arg_value(a) == v for a, v in zip(special_args, values)):
+                    return C.ClassT(key)  # `template <> class Computer<float>` for Computer<float>
+            return C.ClassT(name, values)
         if name in self.scope.aliases:
             return self.resolve_type(self.scope.aliases[name])
         if self.frames and self.frame.this is not None:

@@ -57,6 +57,8 @@ class Scope:
     # Project-defined `is_same` traits: `template <class A, class B> struct IsSame : false_type {};` with the
     # partial specialisation `IsSame<T, T> : true_type {}`; `IsSame<X, Y>::value` folds like std::is_same.
     same_type_traits: set[str] = field(default_factory=set)
+    # explicit (full) specialisations of class templates: name -> [(their template arguments, class key)]
+    specializations: dict[str, list[tuple[list[A.TemplateArg], str]]] = field(default_factory=dict)
 
 
 def collect(units: list[A.TranslationUnit]) -> Scope:
@@ -124,11 +126,16 @@ def _is_same_type_specialisation(primary: A.ClassDecl, special: A.ClassDecl) -> 
 def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam] | None) -> ClassInfo | None:
     if d.name is None or not d.is_definition:
         return None
+    key = d.name
     if d.specialization_args is not None and d.name in scope.classes:
         if _is_same_type_specialisation(scope.classes[d.name].decl, d):
             scope.same_type_traits.add(d.name)
-        return None  # explicit specialisations: the primary template is what we instantiate
-    info = ClassInfo(d.name, d, template)
+        if template or any(a.value is None for a in d.specialization_args):
+            return None  # a partial specialisation: the primary template is what we instantiate
+        # `template <> class Computer<float> {...}`: a class of its own, chosen for those arguments
+        key = f"{d.name}<{', '.join(_arg_text(a.value) or '?' for a in d.specialization_args)}>"
+        scope.specializations.setdefault(d.name, []).append((d.specialization_args, key))
+    info = ClassInfo(key, d, template)
     for m in d.members:
         inner_template = None
         if isinstance(m, A.TemplateDecl):
@@ -158,7 +165,9 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
             _collect_enum(scope, m)
         elif isinstance(m, A.AliasDecl):
             info.aliases[m.name] = m.type
-    scope.classes[d.name] = info
+    scope.classes[key] = info
+    if key != d.name:
+        return info
     if info.is_plain_struct and info.fields and template is None and not any(
             _is_object_type(decl.type) for _, decl in info.fields):
         scope.tiling_structs.setdefault(

@@ -464,3 +464,35 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) { Derived op; op.Init(x); op.
 """)
     assert [(d.code, d.message) for d in r.diagnostics] == []
     assert len(ops_of(r, asc.FreeTensorOp)) == 1 and len(ops_of(r, asc.DeQueOp)) == 1
+
+
+def test_an_explicit_class_specialisation_is_used_for_its_arguments() -> None:
+    # vendor foreach kernels specialise their compute class for float (no Cast); the primary template's
+    # float -> float Cast was reported as a bad round mode (ASC504)
+    r = lower(HEADER + """
+template <typename T>
+class Computer {
+public:
+    __aicore__ inline void Compute(LocalTensor<float>& dst, LocalTensor<T>& src, int32_t n) { Cast(dst, src, RoundMode::CAST_NONE, n); }
+};
+template <>
+class Computer<float> {
+public:
+    __aicore__ inline void Compute(LocalTensor<float>& dst, LocalTensor<float>& src, int32_t n) { Adds(dst, src, 0.0f, n); }
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> t1, t2;
+    pipe.InitBuffer(t1, 256);
+    pipe.InitBuffer(t2, 256);
+    LocalTensor<float> a = t1.Get<float>();
+    LocalTensor<float> b = t2.Get<float>();
+    LocalTensor<half> h = t2.Get<half>();
+    Computer<float> c;
+    c.Compute(a, b, 64);
+    Computer<half> d;
+    d.Compute(a, h, 64);
+}
+""")
+    assert [(d.code, d.message) for d in r.diagnostics] == []
+    assert [op.api.data for op in ops_of(r, asc.ApiCallOp) if op.api.data in ("Adds", "Cast")] == ["Adds", "Cast"]
