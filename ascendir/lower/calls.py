@@ -78,6 +78,8 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
 
     if name in _IGNORED_CALLS:
         return Val(C.VoidT())
+    if name in _BUILTIN_ALIASES and not e.args:
+        name = _BUILTIN_ALIASES[name]  # the compiler builtin behind the AscendC call: get_block_idx()
     if in_register_api(callee.qname) or name in REGISTER_API_FUNCTIONS:
         lw.report.register_api(e)
         return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
@@ -368,6 +370,9 @@ def _branch_hint(lw: FunctionLowerer, e: A.Call) -> Val:
         raise Unsupported(f"'{e.callee.qname.parts[-1].name}' needs an argument", e)  # type: ignore[union-attr]
     return lw.expr(e.args[0])
 
+
+# Compiler builtins older kernels call directly, and the AscendC API that wraps each.
+_BUILTIN_ALIASES = {"get_block_idx": "GetBlockIdx", "get_block_num": "GetBlockNum"}
 
 _MACROS = {
     "likely": _branch_hint,

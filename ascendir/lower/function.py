@@ -403,6 +403,13 @@ class FunctionLowerer:
         if s is not None:
             return s
         args = targs or []
+        if name == "PrimT" and len(args) == 1:
+            # AscendC's PrimT<T>: the element type of T (T itself for the scalar types modelled here)
+            inner = self._template_arg_value(args[0])
+            if isinstance(inner, C.LocalTensorT | C.GlobalTensorT) and inner.elem is not None:
+                return inner.elem
+            if isinstance(inner, Scalar):
+                return inner
         if name == "LocalTensor":
             return C.LocalTensorT(self._elem_arg(args, 0))
         if name == "GlobalTensor":
@@ -1429,6 +1436,9 @@ class FunctionLowerer:
         if len(parts) >= 2 and name in getattr(self.scope.classes.get(parts[-2].name), "methods", {}):
             return Val(C.MemberFunctionT(parts[-2].name, name))  # `&Kernel::Compute`
         if name in self.scope.functions or name in self.scope.classes:
+            return Val(C.UnknownT(name), obj=("function", name))
+        if len(parts) <= 1 and self.catalog.has_api(name):
+            # `Apply(dst, a, b, n, Mul)`: an AscendC function passed to a template as a value
             return Val(C.UnknownT(name), obj=("function", name))
         t = self.named_type(name, parts[-1].template_args if parts else None)
         if not isinstance(t, C.UnknownT):

@@ -496,3 +496,24 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
 """)
     assert [(d.code, d.message) for d in r.diagnostics] == []
     assert [op.api.data for op in ops_of(r, asc.ApiCallOp) if op.api.data in ("Adds", "Cast")] == ["Adds", "Cast"]
+
+
+def test_builtins_prim_t_and_api_names_as_values() -> None:
+    # get_block_idx() (the compiler builtin), PrimT<T>, and an AscendC function passed to a template as a
+    # value were "use of undeclared identifier" (ASC102) on vendor kernels
+    r = lower(HEADER + """
+template <typename T, typename Func>
+__aicore__ inline void Apply(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t n, Func func) {}
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(PrimT<float>));
+    LocalTensor<float> t = buf.Get<float>();
+    GlobalTensor<float> xGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x + get_block_idx() * 64, 64);
+    Apply(t, t, 64, Mul);
+}
+""")
+    assert [(d.code, d.message) for d in r.diagnostics] == []
+    (init,) = ops_of(r, asc.InitBufferOp)
+    assert any(isinstance(op, asc.SystemOp) and op.api.data == "GetBlockIdx" for op in r.module.walk())
