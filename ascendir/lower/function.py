@@ -13,6 +13,8 @@ body, the remaining statements simply become its else branch, which is what a re
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
@@ -2557,6 +2559,10 @@ def _fold(op: str, x: float, y: float, t: Scalar) -> int | float | None:
         elif op == "*":
             r = x * y
         elif op == "/":
+            if y == 0 and t.is_float:
+                # IEEE: `0.0 / 0.0` is how vendor code writes a NaN constant, folded by the compiler
+                r = math.nan if x == 0 or x != x else math.copysign(math.inf, x) * math.copysign(1.0, y)
+                return _wrap(r, t)
             if y == 0:
                 return None
             r = x / y if t.is_float else int(x / y) if (x < 0) != (y < 0) else x // y  # type: ignore[operator]

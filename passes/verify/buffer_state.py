@@ -757,6 +757,14 @@ class Analysis:
         in use at once hand out the same local memory and event ids; pipes used one after the other, each
         destroyed before the next is used, are the documented way to have several (vendor kernels declare
         them all up front)."""
+        if isinstance(pipe.owner, memref.LoadOp):
+            # `pipe_ = pipe;` into a TPipe member kept in a cell: the pipe stored there, if one store reaches
+            from passes.verify.alignment import source_of
+
+            stored = source_of(pipe)
+            if stored is None or not isinstance(stored.owner, asc.TPipeOp):
+                return s  # which pipe this is cannot be told
+            pipe = stored
         pi = self.idx(pipe)
         others = sorted((s.busy & s.pipes) - {pi})
         if others:

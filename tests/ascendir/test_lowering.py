@@ -517,3 +517,46 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
     assert [(d.code, d.message) for d in r.diagnostics] == []
     (init,) = ops_of(r, asc.InitBufferOp)
     assert any(isinstance(op, asc.SystemOp) and op.api.data == "GetBlockIdx" for op in r.module.walk())
+
+
+def test_a_constant_nan_is_folded_not_double_arithmetic() -> None:
+    # vendor batch-norm code writes `static_cast<float>(0.0 / 0.0)` for a NaN: the compiler folds it, so
+    # it is no double-precision arithmetic on the AI Core (was ASC508)
+    from passes.verify import check_program
+
+    text = HEADER + """
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    float nanValue = static_cast<float>(0.0 / 0.0);
+    float infValue = 1.0f / 0.0f;
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer((__gm__ float*)x, 8);
+    g.SetValue(0, nanValue + infValue);
+}
+"""
+    assert [d.code for d in check_program(load_text(text, "k.cpp"))] == []
+    r = lower(text)
+    assert not ops_of(r, arith.DivfOp)
+
+
+def test_a_tpipe_member_assigned_from_the_callers_pipe_is_that_pipe() -> None:
+    # vendor layer-norm-grad code keeps `TPipe pipe_;` in a helper and assigns `pipe_ = pipe;` before its
+    # InitBuffer calls; that is the caller's pipe, not a second TPipe in use (was ASC211)
+    from passes.verify import check_program
+
+    text = HEADER + """
+class Inner {
+public:
+    __aicore__ inline void initBuffer(TPipe& pipe) { pipe_ = pipe; pipe_.InitBuffer(q_, 2, 256); }
+    TPipe pipe_;
+    TQue<TPosition::VECOUT, 1> q_;
+};
+class Outer {
+public:
+    __aicore__ inline void Init() { pipe.InitBuffer(inQ, 2, 256); }
+    __aicore__ inline void Process() { Inner op; op.initBuffer(pipe); }
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQ;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) { Outer o; o.Init(); o.Process(); }
+"""
+    assert [d.code for d in check_program(load_text(text, "k.cpp"))] == []
