@@ -610,6 +610,27 @@ class FunctionLowerer:
     def bind(self, name: str, b: Binding) -> None:
         self.frame.scopes[-1][name] = b
 
+    def _out_parameters(self, fn: A.FunctionDecl, args: Sequence[Val], call: A.Call) -> Sequence[Val]:
+        """`uint32_t n = 0; GetSize(row, n);` with `void GetSize(uint32_t r, uint32_t& n)`: the caller's `n`
+        was never assigned in its own body, so it is a constant, not a cell. The callee writes it through the
+        reference: give `n` a cell now (in the scope that declares it, holding its current value), and pass
+        the cell, so the write lands and later reads of `n` see it."""
+        if len(call.args) != len(args):
+            return args
+        scope = self.frame.scopes[-1]
+        changed = list(args)
+        for i, (p, a) in enumerate(zip(fn.params, call.args)):
+            if "&" not in p.type.pointers or "const" in p.type.qualifiers or not isinstance(a, A.Name):
+                continue
+            name = a.qname.parts[-1].name
+            bound = scope.get(name)
+            if len(a.qname.parts) != 1 or not isinstance(bound, Val) or not isinstance(bound.ctype, Scalar):
+                continue
+            cell = self.new_cell(bound.ctype, name, call, bound)
+            scope[name] = cell
+            changed[i] = self.read_binding(cell, call)
+        return changed
+
     def inline_function(self, fn: A.FunctionDecl, args: Sequence[Val], this: Instance | None, node: A.Node,
                         types: dict[str, object] | None = None) -> Val:
         if fn.body is None:
@@ -618,6 +639,8 @@ class FunctionLowerer:
             raise Unsupported(f"call chain deeper than {MAX_INLINE_DEPTH} (recursion is not allowed in device code)", node)
         env_types = dict(this.types) if this is not None else {}
         env_types.update(types or {})
+        if isinstance(node, A.Call):
+            args = self._out_parameters(fn, args, node)
         frame = Frame(fn.name.parts[-1].name, [{}], this, env_types, self.assigned_names(fn.body))
         self.frames.append(frame)
         try:

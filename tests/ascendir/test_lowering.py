@@ -560,3 +560,40 @@ public:
 extern "C" __global__ __aicore__ void k(GM_ADDR x) { Outer o; o.Init(); o.Process(); }
 """
     assert [d.code for d in check_program(load_text(text, "k.cpp"))] == []
+
+
+def test_a_local_written_through_a_reference_parameter_sees_the_write() -> None:
+    # vendor layer-norm code: `uint32_t eleNum = 0; GetSize(sid, eleNum); Copy(eleNum);` -- eleNum was
+    # folded to its initial 0, and the DataCopyPad of eleNum * 4 bytes reported as blockLen = 0 (ASC402)
+    from passes.verify import check_program
+
+    text = HEADER + """
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, uint32_t n) {
+        size = n;
+        xGm.SetGlobalBuffer((__gm__ float*)x, 1024);
+        pipe.InitBuffer(q, 1, 1024 * sizeof(float));
+    }
+    __aicore__ inline void GetSize(uint32_t sid, uint32_t& eleNum) { eleNum = sid == 0 ? size : 8; }
+    __aicore__ inline void Process() {
+        for (uint32_t sid = 0; sid < 2; sid++) {
+            uint32_t eleNum = 0;
+            GetSize(sid, eleNum);
+            LocalTensor<float> t = q.AllocTensor<float>();
+            DataCopyExtParams params{1, static_cast<uint32_t>(eleNum * sizeof(float)), 0, 0, 0};
+            DataCopyPadExtParams<float> pad{false, 0, 0, 0};
+            DataCopyPad(t, xGm, params, pad);
+            q.EnQue(t);
+            t = q.DeQue<float>();
+            q.FreeTensor(t);
+        }
+    }
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> q;
+    GlobalTensor<float> xGm;
+    uint32_t size;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) { K op; op.Init(x, 64); op.Process(); }
+"""
+    assert [d.code for d in check_program(load_text(text, "k.cpp"))] == []
