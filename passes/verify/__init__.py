@@ -65,7 +65,16 @@ def verify(program: Program | None, module: ModuleOp, chip: str = "910B2", selec
                                                    f"{type(exc).__name__}: {exc}", None,
                                          Note("please report this with the input file", kind="help")))
     diags = apply_inline_ignores(ctx.diagnostics, program)
-    return sorted(diags, key=sort_key)
+    # one source line instantiated twice (two tiling-key branches, a template used with two types) gives the
+    # same finding twice: report it once
+    seen: set[tuple[str, object, str]] = set()
+    unique = []
+    for d in diags:
+        key = (d.code, d.span, d.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(d)
+    return sorted(unique, key=sort_key)
 
 
 def check_program(program: Program, chip: str = "910B2", select: Iterable[str] | None = None,

@@ -346,6 +346,15 @@ def datacopy_length_unaligned(ctx: CheckContext) -> None:
 _PARAM_ARGS = ("repeatParams", "dataCopyParams", "intriParams")
 
 
+def _fold_unsigned(value: SSAValue | None) -> int | None:
+    """The value of an unsigned parameter field: IR integers are signless, so a uint16_t 32768 folds to
+    -32768 until it is read back as unsigned."""
+    v = fold_int(value)
+    if v is not None and v < 0 and value is not None and isinstance(value.type, IntegerType):
+        v += 1 << value.type.width.data
+    return v
+
+
 @rule(
     "ASC402", "datacopy-params-out-of-range", "alignment",
     summary="A DataCopyParams / DataCopyExtParams field is a constant outside its hardware range.",
@@ -370,10 +379,10 @@ def datacopy_params_out_of_range(ctx: CheckContext) -> None:
             fields = struct_fields(value)
             if fields is None:
                 continue
-            count = fold_int(fields.get("blockCount"))
+            count = _fold_unsigned(fields.get("blockCount"))
             if count is not None and not 1 <= count <= 4095:
                 ctx.report(op, f"{op.api.data} with blockCount = {count}; {struct}.blockCount must be in 1..4095")
-            length = fold_int(fields.get("blockLen"))
+            length = _fold_unsigned(fields.get("blockLen"))
             unit = "bytes" if op.api.data == "DataCopyPad" else "32-byte blocks"
             if length is not None and length < 1:
                 ctx.report(op, f"{op.api.data} with blockLen = {length}; blockLen ({unit}) must be at least 1, "

@@ -1,0 +1,51 @@
+"""Rules that report constants must read them as the C++ types hold them."""
+
+from __future__ import annotations
+
+from frontend.pipeline import load_text
+from passes.verify import check_program
+
+HEADER = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
+
+
+def codes(text: str) -> list[str]:
+    return [d.code for d in check_program(load_text(HEADER + text, "k.cpp"))]
+
+
+def test_a_uint16_block_length_of_32768_bytes_is_not_negative() -> None:
+    # IR integers are signless: blockLen = 32768 in a uint16_t field folded to -32768 (ASC402 "at least 1")
+    kernel = """
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 32768);
+    LocalTensor<float> t = buf.Get<float>();
+    GlobalTensor<float> xGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 8192);
+    DataCopyParams params;
+    params.blockCount = 1;
+    params.blockLen = 8192 * sizeof(float);
+    DataCopyPadParams pad;
+    DataCopyPad(t, xGm, params, pad);
+}
+"""
+    assert codes(kernel) == []
+    assert codes(kernel.replace("8192 * sizeof(float)", "0")) == ["ASC402"]
+
+
+def test_one_line_instantiated_twice_is_reported_once() -> None:
+    kernel = """
+template <typename T>
+__aicore__ inline void Load(const LocalTensor<T>& t, const GlobalTensor<T>& g) { DataCopy(t, g, 100); }
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    GlobalTensor<float> xGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 256);
+    LocalTensor<float> t = buf.Get<float>();
+    Load(t, xGm);
+    Load(t, xGm);
+}
+"""
+    assert codes(kernel) == ["ASC401"]
