@@ -904,3 +904,56 @@ def test_resolve_flash_softmax_deepnorm_floor_and_dequant(cat: Catalog) -> None:
                                                   struct("DequantParams")]))
     assert deq.overload.id == "params" and deq.bindings["dstT"] == "half" and deq.bindings["scaleT"] == "float"
     assert isinstance(resolve(cat, "AscendDequant", [local("half"), local("half"), local("float")]), NoMatch)
+
+
+def test_resolve_mask_helpers_barrier_and_block_size(cat: Catalog) -> None:
+    # AscendCUtils::SetMaskCount<T>() / SetMask<T>(...) reach the catalog without their class qualifier
+    assert resolved(resolve(cat, "SetMaskCount", [], template_args=["float"])).overload.id == "template"
+    assert resolved(resolve(cat, "SetMaskCount", [])).overload.id == "plain"
+    assert resolved(resolve(cat, "SetMaskNorm", [], template_args=["half"])).bindings == {"T": "half"}
+    words = resolved(resolve(cat, "SetMask", [lit("uint64_t"), lit("uint64_t")], template_args=["half"]))
+    assert words.overload.id == "words"
+    assert resolved(resolve(cat, "SetMask", [lit()], template_args=["float"])).overload.id == "len"
+    assert isinstance(resolve(cat, "SetMask", [local("float")], template_args=["float"]), NoMatch)
+    size = resolved(resolve(cat, "GetDataBlockSizeInBytes", []))
+    assert size.overload.returns is not None and size.overload.returns.elem == "int16_t"
+    barrier = resolved(resolve(cat, "DataSyncBarrier", [], template_args=["MemDsbT::ALL"]))
+    assert barrier.bindings == {"arg0": "MemDsbT::ALL"}
+    assert cat.api("DataSyncBarrier").archs == frozenset({2201})  # type: ignore[union-attr]
+    assert cat.enum_value("MemDsbT::DDR") is not None
+
+
+def test_resolve_compares_mul_add_dst_and_gm_fill(cat: Catalog) -> None:
+    cmp = enum("CMPMODE")
+    counted = resolved(resolve(cat, "Compares", [local("uint8_t"), local("half"), lit(), cmp, lit()]))
+    assert counted.overload.id == "count" and counted.bindings == {"T": "half", "U": "uint8_t"}
+    masked = [local("uint8_t"), local("float"), lit(), cmp, lit("uint64_t"), lit(), struct("UnaryRepeatParams")]
+    assert resolved(resolve(cat, "Compares", masked)).overload.id == "mask"
+    assert isinstance(resolve(cat, "Compares", [local("uint8_t"), local("half"), local("half"), cmp, lit()]), NoMatch)
+    mla = resolved(resolve(cat, "MulAddDst", [local("float"), local("half"), local("half"), lit()]))
+    assert mla.overload.id == "count" and mla.bindings == {"T": "float", "U": "half"}
+    assert isinstance(resolve(cat, "MulAddDst", [local("float"), local("half"), local("float"), lit()]), NoMatch)
+    fill = resolved(resolve(cat, "Fill", [gm("float"), lit("uint64_t"), lit("float")]))
+    assert fill.overload.id == "gm" and fill.bindings == {"T": "float"}
+    assert isinstance(resolve(cat, "Fill", [local("float"), lit(), lit()]), NoMatch)
+
+
+def test_resolve_power_erf_and_softmax_grad(cat: Catalog) -> None:
+    two = resolved(resolve(cat, "Power", [local("float")] * 3 + [lit()]))
+    assert two.overload.id == "count" and two.bindings["T"] == "float"
+    assert resolved(resolve(cat, "Power", [local("half")] * 3 + [local("uint8_t"), lit()])).overload.id == "tmp_count"
+    exponent = resolved(resolve(cat, "Power", [local("half"), local("half"), lit("half"), lit()]))
+    assert exponent.overload.id == "scalar_exp_count"
+    base = resolved(resolve(cat, "Power", [local("half"), lit("half"), local("half")]))
+    assert base.overload.id == "scalar_base_whole"
+    assert isinstance(resolve(cat, "Power", [local("half"), local("float"), local("half"), lit()]), NoMatch)
+    assert resolved(resolve(cat, "Erf", [local("float"), local("float"), lit()])).overload.id == "count"
+    assert resolved(resolve(cat, "Erf", [local("half"), local("half"), local("uint8_t")])).overload.id == "tmp"
+    tiling, shape = struct("SoftMaxTiling"), struct("SoftMaxShapeInfo")
+    grad = resolved(resolve(cat, "SoftmaxGrad", [local("float")] * 3 + [local("uint8_t"), tiling, lit("bool"), shape],
+                            template_args=["float", "true"]))
+    assert grad.overload.id == "tmp" and grad.bindings["isReuseSource"] == "true"
+    assert resolved(resolve(cat, "SoftmaxGrad", [local("half")] * 3 + [tiling])).overload.id == "plain"
+    assert isinstance(resolve(cat, "SoftmaxGrad", [local("half")] * 3 + [shape]), NoMatch)
+    front = resolved(resolve(cat, "SoftmaxGradFront", [local("half")] * 3 + [tiling, shape]))
+    assert front.overload.id == "plain"
