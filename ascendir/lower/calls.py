@@ -631,6 +631,11 @@ def api_call(lw: FunctionLowerer, e: A.Call, name: str, receiver: str | None, re
              targs: list[A.TemplateArg] | None, expected: CType | None) -> Val:
     """A call of a catalogued API: resolve the overload, lower the arguments, emit the family op."""
     args = _lower_args(lw, e.args)
+    if any(isinstance(a.ctype, C.RegisterApiT) for a in args):
+        # `Compares(maskReg, vReg, scalar, preg)` after `using namespace MicroAPI`: the register API's
+        # function of that name, not the catalogued vector one
+        lw.report.register_api(e)
+        return _opaque(lw, e, name, args)
     template_values = [lw._template_arg_value(a) for a in targs or []]
     resolution = lw.catalog.resolve(name, [_arg_info(a) for a in args], [_targ_text(v) for v in template_values], receiver)
     if resolution.error is not None:

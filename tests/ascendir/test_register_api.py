@@ -52,3 +52,13 @@ def test_a_kernel_without_the_register_api_gets_no_such_warning() -> None:
         "    asc_vf_call<ShiftVf<float>>((__ubuf__ float*)local.GetPhyAddr(), (__ubuf__ float*)local.GetPhyAddr(), 256);\n", "")
     result = lower_program(load_text(text, "plain.cpp"))
     assert not result.diagnostics
+
+
+def test_an_unqualified_call_on_register_operands_is_the_register_api() -> None:
+    # arch35 norm kernels write `Compares(cmpReg, var, POS_INF, preg)` with MicroAPI in scope: the operands
+    # are registers, so this is MicroAPI::Compares, not the catalogued vector Compares (was ASC101)
+    text = KERNEL.replace("MicroAPI::StoreAlign(dst + i * lanes, value, all);",
+                          "MicroAPI::StoreAlign(dst + i * lanes, value, all);\n"
+                          "        AscendC::Reg::MaskReg cmp;\n        Compares(cmp, value, (T)0, all);")
+    result = lower_program(load_text(text, "shift.cpp"))
+    assert [d.code for d in result.diagnostics] == ["ASC103"]
