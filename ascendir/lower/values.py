@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from xdsl.ir import SSAValue
 
@@ -45,38 +47,31 @@ class Instance:
     name: str = ""
     bases: list[Instance] = field(default_factory=list)  # base-class parts, sharing `members`
 
+    def _nearest(self, pick: Callable[[Instance], Any]) -> Any:
+        """What `pick` finds on this class's part, else on the nearest base part that has it (depth first,
+        in declaration order of the bases)."""
+        found = pick(self)
+        if found is not None:
+            return found
+        for base in self.bases:
+            found = base._nearest(pick)
+            if found is not None:
+                return found
+        return None
+
     def find_method(self, name: str) -> tuple[Instance, list[object]] | None:
         """The methods called `name`, from this class or the nearest base that declares them, with the
         instance part (and template bindings) they run on."""
-        methods = self.info.methods.get(name)
-        if methods:
-            return self, list(methods)
-        for base in self.bases:
-            found = base.find_method(name)
-            if found is not None:
-                return found
-        return None
+        return self._nearest(  # type: ignore[no-any-return]
+            lambda part: (part, list(part.info.methods[name])) if part.info.methods.get(name) else None)
 
     def static_constant(self, name: str) -> object | None:
         """The declarator of the static / constexpr member `name` of this class or its nearest base."""
-        decl = self.info.static_constants.get(name)
-        if decl is not None:
-            return decl
-        for base in self.bases:
-            decl = base.static_constant(name)
-            if decl is not None:
-                return decl
-        return None
+        return self._nearest(lambda part: part.info.static_constants.get(name))
 
     def part_named(self, class_name: str) -> Instance | None:
         """This object's part of class `class_name` (itself or a base part), as `Base<T>::Method()` needs."""
-        if self.info.name == class_name:
-            return self
-        for base in self.bases:
-            found = base.part_named(class_name)
-            if found is not None:
-                return found
-        return None
+        return self._nearest(lambda part: part if part.info.name == class_name else None)  # type: ignore[no-any-return]
 
 
 Binding = Val | Cell | Instance
