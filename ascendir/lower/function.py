@@ -477,6 +477,10 @@ class FunctionLowerer:
     def _template_arg_value(self, a: A.TemplateArg) -> object:
         if isinstance(a.value, A.TypeRef):
             return self.resolve_type(a.value)
+        if isinstance(a.value, A.Name) and len(a.value.qname.parts) == 1 and self.frames:
+            bound = self.frame.types.get(a.value.qname.parts[0].name)
+            if isinstance(bound, C.UnknownT):
+                return bound  # a template parameter whose value is out of reach stays an unknown value
         try:
             v = self.expr(a.value)
         except Unsupported:

@@ -597,3 +597,39 @@ public:
 extern "C" __global__ __aicore__ void k(GM_ADDR x) { K op; op.Init(x, 64); op.Process(); }
 """
     assert [d.code for d in check_program(load_text(text, "k.cpp"))] == []
+
+
+def test_a_struct_valued_template_parameter_is_a_value_not_a_type() -> None:
+    # asc-devkit's softmax tests pass `const SoftmaxConfig& config` down to SoftMax<..., config>: it was taken
+    # for a type ("template argument 5 is a type, expected a value", ASC101)
+    r = lower(HEADER + """
+constexpr SoftmaxConfig config = {true, 16, 16};
+template <typename T, const SoftmaxConfig& cfg = SOFTMAX_DEFAULT_CFG>
+class KernelSoftmax {
+public:
+    __aicore__ inline void Compute(LocalTensor<T>& x, LocalTensor<T>& sum, LocalTensor<T>& max,
+                                   const SoftMaxTiling& tiling, SoftMaxShapeInfo& shape) {
+        SoftMax<T, false, false, false, cfg>(x, sum, max, x, tiling, shape);
+    }
+};
+template <typename T, const SoftmaxConfig& cfg = SOFTMAX_DEFAULT_CFG>
+__aicore__ inline void Run(LocalTensor<T>& x, LocalTensor<T>& sum, LocalTensor<T>& max, const SoftMaxTiling& tiling) {
+    SoftMaxShapeInfo shape = {8, 64, 8, 64};
+    KernelSoftmax<T, cfg> op;
+    op.Compute(x, sum, max, tiling, shape);
+}
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a, b, c;
+    pipe.InitBuffer(a, 2048);
+    pipe.InitBuffer(b, 256);
+    pipe.InitBuffer(c, 256);
+    LocalTensor<float> xs = a.Get<float>();
+    LocalTensor<float> sums = b.Get<float>();
+    LocalTensor<float> maxs = c.Get<float>();
+    SoftMaxTiling softmaxTiling;
+    Run<float, config>(xs, sums, maxs, softmaxTiling);
+}
+""")
+    assert [(d.code, d.message) for d in r.diagnostics if d.code == "ASC101"] == []
+    assert [op.api.data for op in ops_of(r, asc.ApiCallOp) if op.api.data == "SoftMax"] == ["SoftMax"]
