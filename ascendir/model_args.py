@@ -44,7 +44,6 @@ Anything else gives None and a diagnostic (an error with the line and column), n
 from __future__ import annotations
 
 import ast
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,6 +59,7 @@ from ascendir.testcase import (
     _DType,
     _EvalError,
     _Evaluator,
+    parse_python,
     _loc,
     _Module,
     _Poison,
@@ -755,15 +755,9 @@ def custom_op_call(model_src: str, case: TestCase, filename: str = "model_src.py
     """The custom op call `ModelNew(*case.init_args).forward(*case.call_args)` reaches, evaluated over `ast`
     (never run); None and the diagnostics when something on the way is not understood."""
     ev = _ModelEvaluator(filename)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(model_src, filename=filename)
-    except SyntaxError as e:
-        return None, [TestCaseProblem(f"syntax error: {e.msg}", e.lineno or 1, max(e.offset or 1, 1), "error",
-                                      filename)]
-    except (ValueError, RecursionError, MemoryError) as e:
-        return None, [TestCaseProblem(f"cannot parse: {type(e).__name__}", 1, 1, "error", filename)]
+    tree, problem = parse_python(model_src, filename)
+    if tree is None:
+        return None, [problem] if problem is not None else []
     found: _Found | None = None
     try:
         ev.load_model_module(tree)

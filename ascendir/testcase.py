@@ -1582,22 +1582,26 @@ def _is_plain(v: Any) -> bool:
 # -------------------------------------------------------------------------------------- entry points
 
 
+def parse_python(text: str, filename: str) -> tuple[ast.Module | None, TestCaseProblem | None]:
+    """`text` parsed with `ast` (never run), or the problem that stops it, with a location."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text, filename=filename), None
+    except SyntaxError as e:
+        return None, TestCaseProblem(f"syntax error: {e.msg}", e.lineno or 1, max(e.offset or 1, 1), "error", filename)
+    except (ValueError, RecursionError, MemoryError) as e:
+        msg = "the program is nested too deeply" if isinstance(e, RecursionError) else str(e) or type(e).__name__
+        return None, TestCaseProblem(f"cannot parse: {msg}", 1, 1, "error", filename)
+
+
 def read_reference_text(text: str, filename: str = "<reference>") -> TestCase:
     """Read a MultiKernelBench-style reference program given as text; never executes it."""
     case = TestCase(filename=filename)
     ev = _Evaluator(filename)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text, filename=filename)
-    except SyntaxError as e:
-        line = e.lineno or 1
-        col = e.offset or 1
-        case.diagnostics.append(TestCaseProblem(f"syntax error: {e.msg}", line, max(col, 1), "error", filename))
-        return case
-    except (ValueError, RecursionError, MemoryError) as e:
-        msg = "the program is nested too deeply" if isinstance(e, RecursionError) else str(e) or type(e).__name__
-        case.diagnostics.append(TestCaseProblem(f"cannot parse: {msg}", 1, 1, "error", filename))
+    tree, problem = parse_python(text, filename)
+    if tree is None:
+        case.diagnostics.append(problem)  # type: ignore[arg-type]
         return case
     try:
         _read_tree(tree, ev, case)

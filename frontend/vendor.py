@@ -82,14 +82,17 @@ PREDEFINED_MACROS: dict[str, str] = {
 # source includes one of KERNEL_TYPE_HEADERS (host code uses the ge::DT_* / ge::FORMAT_* enumerators instead),
 # except in `.asc` sources: for ascc's host and device passes kernel_type.h makes them AscendC enumerators.
 KERNEL_TYPE_HEADERS: frozenset[str] = frozenset({"kernel_operator.h", "kernel_type.h"})
-KERNEL_TYPE_MACROS: dict[str, str] = {
-    "DT_FLOAT": "0", "DT_FLOAT16": "1", "DT_INT8": "2", "DT_INT32": "3", "DT_UINT8": "4", "DT_INT16": "6",
-    "DT_UINT16": "7", "DT_UINT32": "8", "DT_INT64": "9", "DT_UINT64": "10", "DT_DOUBLE": "11", "DT_BOOL": "12",
-    "DT_BF16": "27", "DT_INT4": "29", "DT_HIFLOAT8": "34", "DT_FLOAT8_E5M2": "35", "DT_FLOAT8_E4M3FN": "36",
-    "FORMAT_NCHW": "0", "FORMAT_NHWC": "1", "FORMAT_ND": "2", "FORMAT_NC1HWC0": "3", "FORMAT_FRACTAL_Z": "4",
-    "FORMAT_HWCN": "16", "FORMAT_NDHWC": "27", "FORMAT_FRACTAL_NZ": "29", "FORMAT_NCDHW": "30",
-    "FORMAT_DHWCN": "31", "FORMAT_NDC1HWC0": "32", "FORMAT_FRACTAL_Z_3D": "33", "FORMAT_NC": "35",
+DT_CODES: dict[str, int] = {
+    "DT_FLOAT": 0, "DT_FLOAT16": 1, "DT_INT8": 2, "DT_INT32": 3, "DT_UINT8": 4, "DT_INT16": 6, "DT_UINT16": 7,
+    "DT_UINT32": 8, "DT_INT64": 9, "DT_UINT64": 10, "DT_DOUBLE": 11, "DT_BOOL": 12, "DT_BF16": 27, "DT_INT4": 29,
+    "DT_HIFLOAT8": 34, "DT_FLOAT8_E5M2": 35, "DT_FLOAT8_E4M3FN": 36,
 }  # fmt: skip
+FORMAT_CODES: dict[str, int] = {
+    "FORMAT_NCHW": 0, "FORMAT_NHWC": 1, "FORMAT_ND": 2, "FORMAT_NC1HWC0": 3, "FORMAT_FRACTAL_Z": 4,
+    "FORMAT_HWCN": 16, "FORMAT_NDHWC": 27, "FORMAT_FRACTAL_NZ": 29, "FORMAT_NCDHW": 30, "FORMAT_DHWCN": 31,
+    "FORMAT_NDC1HWC0": 32, "FORMAT_FRACTAL_Z_3D": 33, "FORMAT_NC": 35,
+}  # fmt: skip
+KERNEL_TYPE_MACROS: dict[str, str] = {name: str(code) for name, code in {**DT_CODES, **FORMAT_CODES}.items()}
 
 # Defines in force for a device compile unless the user changes them (`--define`, `--undefine`).
 DEFAULT_DEFINES: dict[str, str] = {

@@ -56,10 +56,16 @@ def _member_pointer_call(lw: FunctionLowerer, e: A.Call, callee: A.Binary) -> Va
     found = obj.obj.find_method(method.ctype.name)
     if found is None:
         raise Unsupported(f"'{obj.obj.info.name}' has no method '{method.ctype.name}'", e)
+    return _inline_method(lw, e, found, method.ctype.name, None)
+
+
+def _inline_method(lw: FunctionLowerer, e: A.Call, found: tuple[Instance, list[object]], name: str,
+                   targs: list[A.TemplateArg] | None) -> Val:
+    """A user-class method call, inlined on the object part whose class declares the method."""
     owner, methods = found
     args = _lower_args(lw, e.args)
-    fn = _by_arity(methods, len(args), e, method.ctype.name)
-    return lw.inline_function(fn, args, owner, e, _explicit_types(lw, fn, None, args))
+    fn = _by_arity(methods, len(args), e, name)
+    return lw.inline_function(fn, args, owner, e, _explicit_types(lw, fn, targs, args))
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -98,10 +104,7 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
     this = lw.frame.this
     found = this.find_method(name) if this is not None and len(parts) == 1 else None
     if found is not None:
-        owner, methods = found
-        args = _lower_args(lw, e.args)
-        fn = _by_arity(methods, len(args), e, name)
-        return lw.inline_function(fn, args, owner, e, _explicit_types(lw, fn, targs, args))
+        return _inline_method(lw, e, found, name, targs)
     if len(parts) == 1:
         local = lw.lookup(name)
         if local is not None:
@@ -411,10 +414,7 @@ def _method_call(lw: FunctionLowerer, e: A.Call, callee: A.Member, expected: CTy
         found = inst.find_method(name)
         if found is None:
             raise Unsupported(f"'{inst.info.name}' has no method '{name}'", e)
-        owner, methods = found
-        args = _lower_args(lw, e.args)
-        fn = _by_arity(methods, len(args), e, name)
-        return lw.inline_function(fn, args, owner, e, _explicit_types(lw, fn, targs, args))
+        return _inline_method(lw, e, found, name, targs)
     t = recv.ctype
     if isinstance(t, C.ObjectT) and t.name.startswith("LocalMemAllocator") and name == "Alloc":
         return _local_alloc(lw, e, recv, targs, expected)

@@ -48,6 +48,7 @@ from ascendir.lower.diagnostics import Reporter
 from ascendir.lower.scope import ClassInfo, Scope
 from ascendir.lower.values import Binding, Cell, ExitKind, Instance, Val
 from frontend import ast as A
+from frontend import vendor
 from frontend.diagnostics import LazySpan
 
 MAX_INLINE_DEPTH = 24
@@ -86,11 +87,7 @@ HEADER_CONSTANTS: dict[str, tuple[Scalar, int | float | None]] = {
     "PAD_SIZE": (Scalar("uint8_t"), 4), "BRCB_BROADCAST_NUMBER": (C.U32, 8), "BYTE_PER_FRACTAL": (C.I32, 512),
     "NCHW_CONV_ADDR_LIST_SIZE": (C.I32, 16),
     # the DT_* data type codes of kernel_type.h (what ORIG_DTYPE_<NAME> is compared with)
-    "DT_FLOAT": (C.I32, 0), "DT_FLOAT16": (C.I32, 1), "DT_INT8": (C.I32, 2), "DT_INT32": (C.I32, 3),
-    "DT_UINT8": (C.I32, 4), "DT_INT16": (C.I32, 6), "DT_UINT16": (C.I32, 7), "DT_UINT32": (C.I32, 8),
-    "DT_INT64": (C.I32, 9), "DT_UINT64": (C.I32, 10), "DT_DOUBLE": (C.I32, 11), "DT_BOOL": (C.I32, 12),
-    "DT_BF16": (C.I32, 27), "DT_INT4": (C.I32, 29), "DT_HIFLOAT8": (C.I32, 34), "DT_FLOAT8_E5M2": (C.I32, 35),
-    "DT_FLOAT8_E4M3FN": (C.I32, 36),
+    **{name: (C.I32, code) for name, code in vendor.DT_CODES.items()},
 }  # fmt: skip
 TENSOR_OPERATORS = ("+", "-", "*", "/", "&", "|")
 _TYPE_TRAITS = {"is_same", "IsSameType", "is_same_v", "IsSame"}  # IsSame: AscendC::Std's alias
@@ -1464,10 +1461,8 @@ class FunctionLowerer:
             return Val(C.Pointer(C.VoidT()), const=0)
         if len(parts) >= 2 and name in getattr(self.scope.classes.get(parts[-2].name), "methods", {}):
             return Val(C.MemberFunctionT(parts[-2].name, name))  # `&Kernel::Compute`
-        if name in self.scope.functions or name in self.scope.classes:
-            return Val(C.UnknownT(name), obj=("function", name))
-        if len(parts) <= 1 and self.catalog.has_api(name):
-            # `Apply(dst, a, b, n, Mul)`: an AscendC function passed to a template as a value
+        # a function used as a value; `Apply(dst, a, b, n, Mul)` passes an AscendC one to a template
+        if name in self.scope.functions or name in self.scope.classes or (len(parts) <= 1 and self.catalog.has_api(name)):
             return Val(C.UnknownT(name), obj=("function", name))
         t = self.named_type(name, parts[-1].template_args if parts else None)
         if not isinstance(t, C.UnknownT):

@@ -29,6 +29,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from ascendir.chips import Chip, tposition_memory
 from ascendir.dialects import ascendc as asc
 from ascendir.lower.ctypes import scalar_from_element
+from passes.verify.alignment import source_of
 from passes.verify.ir import constant_of
 
 # FSM states of one buffer; "?" = not known on this path.
@@ -759,8 +760,6 @@ class Analysis:
         them all up front)."""
         if isinstance(pipe.owner, memref.LoadOp):
             # `pipe_ = pipe;` into a TPipe member kept in a cell: the pipe stored there, if one store reaches
-            from passes.verify.alignment import source_of
-
             stored = source_of(pipe)
             if stored is None or not isinstance(stored.owner, asc.TPipeOp):
                 return s  # which pipe this is cannot be told
