@@ -183,7 +183,15 @@ def sub_tensor_offset(value: SSAValue) -> tuple[int, SSAValue] | None:
     return None
 
 
+def as_unsigned(v: int | None, t: Attribute) -> int | None:
+    """An integer folded from a signless IR value, read as unsigned (a uint16_t 32768 folds to -32768)."""
+    if v is not None and v < 0 and isinstance(t, IntegerType):
+        return v + (1 << t.width.data)
+    return v
+
+
 # arith.cmpi predicates: eq ne slt sle sgt sge ult ule ugt uge
+_FIRST_UNSIGNED_CMPI = 6
 _CMPI = (lambda a, b: a == b, lambda a, b: a != b, lambda a, b: a < b, lambda a, b: a <= b, lambda a, b: a > b,
          lambda a, b: a >= b, lambda a, b: a < b, lambda a, b: a <= b, lambda a, b: a > b, lambda a, b: a >= b)
 
@@ -203,6 +211,8 @@ def fold_bool(value: SSAValue | None, depth: int = 0) -> bool | None:
     if isinstance(owner, arith.CmpiOp):
         a, b = fold_int(owner.lhs, depth + 1), fold_int(owner.rhs, depth + 1)
         predicate = owner.predicate.value.data
+        if predicate >= _FIRST_UNSIGNED_CMPI:  # ult ule ugt uge read the operands as unsigned
+            a, b = as_unsigned(a, owner.lhs.type), as_unsigned(b, owner.rhs.type)
         return _CMPI[predicate](a, b) if a is not None and b is not None and 0 <= predicate < len(_CMPI) else None
     if isinstance(owner, arith.AndIOp | arith.OrIOp | arith.XOrIOp):
         a, b = fold_bool(owner.operands[0], depth + 1), fold_bool(owner.operands[1], depth + 1)
@@ -214,7 +224,7 @@ def fold_bool(value: SSAValue | None, depth: int = 0) -> bool | None:
     return None
 
 
-def unreachable(op: Operation, known: dict[Operation, bool | None] | None = None) -> bool:
+def unreachable(op: Operation, known: dict[Operation, bool | None]) -> bool:
     """Whether `op` sits in an scf.if branch whose condition folds to the other way (with concrete shapes,
     `if (count % 8 == 0) { DataCopy(.., count); }` for count = 900 never runs). `known` caches the
     folded conditions by scf.if."""
@@ -222,9 +232,7 @@ def unreachable(op: Operation, known: dict[Operation, bool | None] | None = None
     parent = op.parent_op()
     while parent is not None:
         if isinstance(parent, scf.IfOp):
-            if known is None:
-                taken = fold_bool(parent.cond)
-            elif parent in known:
+            if parent in known:
                 taken = known[parent]
             else:
                 taken = known[parent] = fold_bool(parent.cond)
@@ -347,12 +355,8 @@ _PARAM_ARGS = ("repeatParams", "dataCopyParams", "intriParams")
 
 
 def _fold_unsigned(value: SSAValue | None) -> int | None:
-    """The value of an unsigned parameter field: IR integers are signless, so a uint16_t 32768 folds to
-    -32768 until it is read back as unsigned."""
-    v = fold_int(value)
-    if v is not None and v < 0 and value is not None and isinstance(value.type, IntegerType):
-        v += 1 << value.type.width.data
-    return v
+    """A constant unsigned parameter field (blockCount, blockLen)."""
+    return as_unsigned(fold_int(value), value.type) if value is not None else None
 
 
 @rule(

@@ -49,3 +49,15 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
 }
 """
     assert codes(kernel) == ["ASC401"]
+
+
+def test_unsigned_comparisons_fold_on_unsigned_values() -> None:
+    # IR integers are signless: an unsigned compare of a folded -1 (0xFFFFFFFF) with 8 is "greater"
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import IntegerAttr, i32
+
+    from passes.verify.alignment import fold_bool
+
+    big, eight = arith.ConstantOp(IntegerAttr(-1, i32)), arith.ConstantOp(IntegerAttr(8, i32))
+    assert fold_bool(arith.CmpiOp(big, eight, "ugt").result) is True
+    assert fold_bool(arith.CmpiOp(big, eight, "sgt").result) is False
