@@ -432,6 +432,10 @@ class FunctionLowerer:
                 if len(special_args) == len(values) and all(
                         self._template_arg_value(a) == v for a, v in zip(special_args, values)):
                     return C.ClassT(key)  # `template <> class Computer<float>` for Computer<float>
+            for pattern, params, key in self.scope.partial_specializations.get(name, ()):
+                bound = self._match_partial_specialization(pattern, params, values)
+                if bound is not None:
+                    return C.ClassT(key, tuple(bound.get(p.name or "", C.UnknownT(p.name or "?")) for p in params))
             return C.ClassT(name, values)
         if name in self.scope.aliases:
             return self.resolve_type(self.scope.aliases[name])
@@ -461,6 +465,25 @@ class FunctionLowerer:
         if name in _OBJECT_TYPES:
             return C.ObjectT(name)
         return C.UnknownT(name)
+
+    def _match_partial_specialization(self, pattern: Sequence[A.TemplateArg], params: Sequence[A.TemplateParam],
+                                      values: Sequence[object]) -> dict[str, object] | None:
+        """The bindings of a partial specialisation's parameters that make its pattern (`<T, U, 1>`) the
+        arguments `values`, or None when it does not match or an argument it depends on is unknown."""
+        if len(pattern) != len(values):
+            return None
+        names = {p.name for p in params if p.name}
+        bound: dict[str, object] = {}
+        for arg, value in zip(pattern, values):
+            param = _parameter_named(arg.value, names)
+            if param is not None:
+                if param in bound and bound[param] != value:
+                    return None
+                bound[param] = value
+                continue
+            if isinstance(value, C.UnknownT) or value is None or self._template_arg_value(arg) != value:
+                return None
+        return bound
 
     def dtype_macro(self, name: str) -> CType:
         bound = self.options.dtypes.get(name)  # type: ignore[attr-defined]
@@ -1019,6 +1042,32 @@ class FunctionLowerer:
             self.construct(inst, ctor_args, node)
         return inst
 
+    def _copy_members(self, dst: Instance, src: Instance, node: A.Node) -> None:
+        """What a copy constructor does for the data members modelled as cells (objects are shared)."""
+        for fname, member in dst.members.items():
+            source = src.members.get(fname)
+            if isinstance(member, Cell) and isinstance(source, Cell):
+                self.store(member, self.load(source, node), node)
+            elif isinstance(member, Instance) and isinstance(source, Instance) and member.info is source.info:
+                self._copy_members(member, source, node)
+
+    def _aggregate_init(self, inst: Instance, items: Sequence[A.Node], node: A.Node) -> None:
+        """`Info{a, b}` / `Info{.len = a, .num = b}` for a class without constructors: the data members in
+        declaration order, or the ones the designators name, take the values."""
+        order = [d.name for _, d in inst.info.fields]
+        for i, item in enumerate(items):
+            if isinstance(item, A.DesignatedInit):
+                fname, value_node = item.field_name, item.value
+            elif i < len(order):
+                fname, value_node = order[i], item
+            else:
+                continue
+            member = inst.members.get(fname)
+            if isinstance(member, Cell):
+                value = (self.init_list(member.ctype, value_node.items, value_node)
+                         if isinstance(value_node, A.InitList) else self.expr(value_node, expected=member.ctype))
+                self.store(member, value, item)
+
     def construct(self, inst: Instance, args: Sequence[Val], node: A.Node) -> None:
         """Runs the constructor of `inst` that takes `args`; without a user-written one, the default
         constructors of the base parts."""
@@ -1081,6 +1130,10 @@ class FunctionLowerer:
                 member = inst.members.get(mi.target)
                 if isinstance(member, Cell) and mi.args:
                     self.store(member, self.expr(mi.args[0]), mi)
+                elif isinstance(member, Instance) and len(mi.args) == 1:
+                    source = self.expr(mi.args[0])
+                    if isinstance(source.obj, Instance) and source.obj.info is member.info:
+                        self._copy_members(member, source.obj, mi)  # `ti(ti)`: a copy of a struct argument
             if ctor.body is not None:
                 self.begin_function_body(ctor.body.body, node)
                 self.lower_stmts(ctor.body.body, top="function")
@@ -2255,6 +2308,11 @@ class FunctionLowerer:
                                             result_types=[C.ir_type(placed)])
             return Val(placed, self.emit(op, node).results[0])
         if isinstance(t, C.ClassT):
+            info = self.scope.classes.get(t.name)
+            if info is not None and items and not info.constructors and not info.decl.bases:
+                inst = self.instantiate(t, "", node)
+                self._aggregate_init(inst, items, node)
+                return Val(t, obj=inst)
             inst = self.instantiate(t, "", node, [self.expr(i) for i in items])
             return Val(t, obj=inst)
         if isinstance(t, C.UnknownT) and t.text != "auto":
@@ -2515,6 +2573,23 @@ def _has_call(e: A.Node) -> bool:
     if isinstance(e, A.Node):
         return facts(e).callish
     return any(isinstance(n, A.Call | A.Assign | A.IncDec) for n in _walk(e))
+
+
+def _parameter_named(node: A.Node, names: set[str]) -> str | None:
+    """The template parameter a pattern argument is, when it is one of `names` written bare (`T`, not `T*`)."""
+    if isinstance(node, A.TypeArgExpr):
+        node = node.type
+    if isinstance(node, A.TypeRef):
+        if node.pointers or node.array_dims or not isinstance(node.base, A.QualifiedName):
+            return None
+        node_name = node.base
+    elif isinstance(node, A.Name):
+        node_name = node.qname
+    else:
+        return None
+    if len(node_name.parts) != 1 or node_name.parts[0].template_args:
+        return None
+    return node_name.parts[0].name if node_name.parts[0].name in names else None
 
 
 def _hint(name: str) -> str | None:

@@ -59,6 +59,9 @@ class Scope:
     same_type_traits: set[str] = field(default_factory=set)
     # explicit (full) specialisations of class templates: name -> [(their template arguments, class key)]
     specializations: dict[str, list[tuple[list[A.TemplateArg], str]]] = field(default_factory=dict)
+    # partial specialisations: name -> [(their argument pattern, their template parameters, class key)]
+    partial_specializations: dict[str, list[tuple[list[A.TemplateArg], list[A.TemplateParam], str]]] = field(
+        default_factory=dict)
 
 
 def collect(units: list[A.TranslationUnit]) -> Scope:
@@ -104,6 +107,10 @@ def _arg_text(node: A.Node) -> str | None:
         return _arg_text(node.type)
     if isinstance(node, A.Name):
         return node.qname.parts[-1].name
+    if isinstance(node, A.IntLit):
+        return str(node.value)
+    if isinstance(node, A.BoolLit):
+        return "true" if node.value else "false"
     return None
 
 
@@ -130,11 +137,15 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
     if d.specialization_args is not None and d.name in scope.classes:
         if _is_same_type_specialisation(scope.classes[d.name].decl, d):
             scope.same_type_traits.add(d.name)
-        if template or any(a.value is None for a in d.specialization_args):
-            return None  # a partial specialisation: the primary template is what we instantiate
-        # `template <> class Computer<float> {...}`: a class of its own, chosen for those arguments
+        if any(a.value is None for a in d.specialization_args):
+            return None
         key = f"{d.name}<{', '.join(_arg_text(a.value) or '?' for a in d.specialization_args)}>"
-        scope.specializations.setdefault(d.name, []).append((d.specialization_args, key))
+        if template:
+            # `template <class T> class Computer<T, 1> {...}`: chosen when the arguments match its pattern
+            scope.partial_specializations.setdefault(d.name, []).append((d.specialization_args, template, key))
+        else:
+            # `template <> class Computer<float> {...}`: a class of its own, chosen for those arguments
+            scope.specializations.setdefault(d.name, []).append((d.specialization_args, key))
     info = ClassInfo(key, d, template)
     for m in d.members:
         inner_template = None

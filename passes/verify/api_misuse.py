@@ -13,7 +13,7 @@ from xdsl.ir import Attribute, Operation, Region, SSAValue
 from ascendir.catalog import Api, Catalog, Overload
 from ascendir.chips import tposition_memory
 from ascendir.dialects import ascendc as asc
-from ascendir.lower.ctypes import scalar_from_element
+from ascendir.lower.ctypes import scalar_from_element, scalar_named
 from frontend import ast as A
 from frontend.diagnostics import Note, as_span
 from passes.verify.ast_index import ast_index
@@ -352,7 +352,7 @@ def _written_scalar_type(call: _Call, index: int, value: SSAValue,
         if literal is not None:
             return literal
         if isinstance(node.args[index], A.Cast):
-            return None
+            return _cast_target_scalar(node.args[index])
     elif node is None:
         return None
     # a variable or expression: the lowering converts it to T at the call, so a conversion op placed at the
@@ -362,6 +362,21 @@ def _written_scalar_type(call: _Call, index: int, value: SSAValue,
         source = owner.operands[0].type
         return _ir_scalar_name(source, unsigned=isinstance(owner, arith.UIToFPOp | arith.ExtUIOp))
     return None
+
+
+def _cast_target_scalar(cast: A.Cast) -> str | None:
+    """The scalar type a cast converts to, when it is written as a builtin or standard name (`(half)x`,
+    `static_cast<double>(s)`); None for a template parameter, an alias or anything else not known here."""
+    target = cast.type
+    if target.pointers or target.array_dims:
+        return None
+    base = target.base
+    if isinstance(base, A.QualifiedName):
+        if len(base.parts) != 1 or base.parts[0].template_args:
+            return None
+        base = base.parts[0].name
+    scalar = scalar_named(base)
+    return scalar.name if scalar is not None and scalar.name != "bool" else None
 
 
 def _ir_scalar_name(t: Attribute, unsigned: bool = False) -> str | None:

@@ -897,8 +897,10 @@ class Analysis:
                 s.tokens[head] = (tq, DEQUE if st == ENQUE else UNKNOWN, site, id(op))
                 s.vals[self.idx(op.result)] = head
                 return s
-        elif q.fifo is not None:
+        elif q.fifo is not None and problem is None:
             s.queues[qi] = q.replace(fifo=None)
+        # (a DeQue known to find nothing leaves the FIFO known empty, so the same DeQue in the next loop
+        # iteration is judged the same way instead of against a forgotten FIFO)
         s.vals.pop(self.idx(op.result), None)
         return s
 
@@ -1018,9 +1020,13 @@ class Analysis:
 
 
 def _havoc_counts(s: State) -> State:
+    """Forgets buffer counts, FIFOs and tensor states, which may still change from one iteration to the next.
+
+    A FIFO that is empty in the joined state stays empty: every path agrees nothing waits in it at the loop
+    head (a DeQue there with no EnQue in the body finds nothing in any iteration)."""
     s = s.copy()
     for qi, q in s.queues.items():
-        s.queues[qi] = q.replace(count=None, fifo=None)
+        s.queues[qi] = q.replace(count=None, fifo=() if q.fifo == () else None)
     s.tokens = {t: (tok[0], UNKNOWN, tok[2], tok[3]) for t, tok in s.tokens.items()}
     return s
 

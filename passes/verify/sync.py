@@ -8,8 +8,10 @@ flag is 0 on every path hangs, a SetFlag whose flag is already 1 on every path i
 is also checked in its first iteration's state, which runs whenever the body runs at all (a WaitFlag at the
 top of a loop with no pre-set before the loop hangs at once, even though later iterations would be fine).
 
-Events whose id is not a compile-time constant (`FetchEventID`, `ping ? EVENT_ID0 : EVENT_ID1`) are not
-followed: every rule stays silent on that HardEvent.
+Events whose id is not a compile-time constant (`FetchEventID`, `ping ? EVENT_ID0 : EVENT_ID1`) cannot be
+told apart by id: all flags of such a HardEvent are counted instead (how many may be set at a point), which
+still shows a WaitFlag with no flag of its event set on any path (ASC701) and flags left set at the end
+(ASC702), but not a double set.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from passes.verify.alignment import (
 from passes.verify.rules import CheckContext, rule
 
 Key = tuple[str, int]  # (HardEvent, event id)
+ANY_ID = -1  # the id of a counted event's key: its flags are counted, not told apart (FlagInterpreter._counted)
+_MAX_COUNT = 4
 _MAX_UNROLL = 16  # constant-trip loops up to this many iterations are followed iteration by iteration
 
 
@@ -188,8 +192,10 @@ class FlagInterpreter:
     def run_op(self, op: Operation, state: State) -> State:
         if isinstance(op, asc.SyncOp) and op.api.data in ("SetFlag", "WaitFlag") and not _has_receiver(op):
             event, ident = _flag_key(op)
-            if event is None or ident is None or event in self.skip_events:
+            if event is None:
                 return state
+            if ident is None or event in self.skip_events:
+                return self._counted(op, event, state)
             key = (event, ident)
             values, setters = state.get(key, _CLEAR)
             state = dict(state)
@@ -215,6 +221,28 @@ class FlagInterpreter:
             for region in op.regions:
                 after = _join(after, self.run_region(region, after))
             return after
+        return state
+
+    def _counted(self, op: asc.ApiCallOp, event: str, state: State) -> State:
+        """A flag of an event some of whose ids are not constants: count the flags set, whatever their id.
+
+        Each SetFlag that is not a double set raises one flag and each WaitFlag that does not hang lowers one,
+        so the count is exact on every path that neither hangs nor double-sets; it is kept as the set of
+        values it may have, with `_MAX_COUNT` standing for that many or more.
+        """
+        key = (event, ANY_ID)
+        counts, setters = state.get(key, _CLEAR)
+        state = dict(state)
+        if op.api.data == "SetFlag":
+            state[key] = (frozenset(min(c + 1, _MAX_COUNT) for c in counts), setters | {op})
+            return state
+        if counts == _ZERO:
+            self._find("ASC701", op, key)
+            state[key] = _CLEAR
+            return state
+        # paths on which no flag is set hang here; on the others one flag is consumed
+        left = frozenset(c - 1 for c in counts if c > 0) | (frozenset({_MAX_COUNT}) & counts)
+        state[key] = (left, setters if left != _ZERO else frozenset())
         return state
 
     def run_region(self, region: object, state: State) -> State:
@@ -309,8 +337,18 @@ def _keys_used(kernel: asc.KernelOp, name: str) -> set[Key]:
     return out
 
 
+def _counted_events_used(kernel: asc.KernelOp, name: str, skip: set[str]) -> set[str]:
+    """The HardEvents of `name` calls (SetFlag or WaitFlag) whose flags are counted, not told apart by id."""
+    out: set[str] = set()
+    for op in _flag_ops(kernel):
+        event, ident = _flag_key(op)
+        if op.api.data == name and event is not None and (ident is None or event in skip):
+            out.add(event)
+    return out
+
+
 def _flag_text(key: Key) -> str:
-    return f"HardEvent::{key[0]}, event id {key[1]}"
+    return f"HardEvent::{key[0]}" if key[1] == ANY_ID else f"HardEvent::{key[0]}, event id {key[1]}"
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -346,15 +384,24 @@ def waitflag_never_set(ctx: CheckContext) -> None:
         interp, _final, skip = result
         reported: set[Operation] = set()
         for f in interp.findings.values():
-            if f.code == "ASC701":
+            if f.code == "ASC701" and f.key[1] == ANY_ID:
+                reported.add(f.op)
+                ctx.report(f.op, f"WaitFlag<{_flag_text(f.key)}> waits while no SetFlag of that event, whatever "
+                                 f"its id, has left a flag set on any path here; the pipe blocks forever")
+            elif f.code == "ASC701":
                 reported.add(f.op)
                 ctx.report(f.op, f"WaitFlag<{_flag_text(f.key)}> waits for a flag no SetFlag has set on any path "
                                  f"here; the pipe blocks forever")
         sets = _keys_used(kernel, "SetFlag")
+        set_events = {event for event, _ in sets} | _counted_events_used(kernel, "SetFlag", skip)
         for op in _flag_ops(kernel):
             event, ident = _flag_key(op)
-            if (op.api.data == "WaitFlag" and op not in reported and event is not None and ident is not None
-                    and event not in skip and (event, ident) not in sets):
+            if op.api.data != "WaitFlag" or op in reported or event is None:
+                continue
+            if (ident is None or event in skip) and event not in set_events:
+                ctx.report(op, f"WaitFlag<HardEvent::{event}> has no SetFlag of the same event in the kernel; "
+                               f"the pipe blocks forever")
+            elif ident is not None and event not in skip and (event, ident) not in sets:
                 ctx.report(op, f"WaitFlag<{_flag_text((event, ident))}> has no SetFlag of the same event and id "
                                f"in the kernel; the pipe blocks forever")
 
@@ -384,6 +431,16 @@ def setflag_never_waited(ctx: CheckContext) -> None:
         _interp, final, skip = result
         reported: set[Operation] = set()
         for key, (values, setters) in sorted(final.items(), key=lambda kv: kv[0]):
+            if key[1] == ANY_ID:
+                if 0 not in values and setters:
+                    last = max(setters, key=_order_key)
+                    reported.add(last)
+                    fewest = min(values)
+                    more = "at least" if fewest == _MAX_COUNT else "still"
+                    ctx.report(last, f"{more} {fewest} flag{'s' if fewest != 1 else ''} of {_flag_text(key)} "
+                                     f"{'are' if fewest != 1 else 'is'} set when the kernel ends on every path: "
+                                     f"more SetFlag than WaitFlag of this event")
+                continue
             if values != _ONE:
                 continue
             for op in sorted(setters, key=_order_key):
@@ -391,10 +448,15 @@ def setflag_never_waited(ctx: CheckContext) -> None:
                 ctx.report(op, f"SetFlag<{_flag_text(key)}> is still set when the kernel ends; no WaitFlag "
                                f"consumes it")
         waits = _keys_used(kernel, "WaitFlag")
+        wait_events = {event for event, _ in waits} | _counted_events_used(kernel, "WaitFlag", skip)
         for op in _flag_ops(kernel):
             event, ident = _flag_key(op)
-            if (op.api.data == "SetFlag" and op not in reported and event is not None and ident is not None
-                    and event not in skip and (event, ident) not in waits):
+            if op.api.data != "SetFlag" or op in reported or event is None:
+                continue
+            if (ident is None or event in skip) and event not in wait_events:
+                ctx.report(op, f"SetFlag<HardEvent::{event}> has no WaitFlag of the same event in the kernel; "
+                               f"the flag stays set")
+            elif (ident is not None and event not in skip and (event, ident) not in waits):
                 ctx.report(op, f"SetFlag<{_flag_text((event, ident))}> has no WaitFlag of the same event and id "
                                f"in the kernel; the flag stays set")
 

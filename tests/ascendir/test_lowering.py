@@ -498,6 +498,56 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
     assert [op.api.data for op in ops_of(r, asc.ApiCallOp) if op.api.data in ("Adds", "Cast")] == ["Adds", "Cast"]
 
 
+PARTIAL_SPECIALISATION_KERNEL = """
+template <int key> struct Info {};
+template <> struct Info<1> { uint32_t len, num; };
+template <> struct Info<2> { uint32_t len; };
+template <class D, int key> class Copier {};
+template <class D> class Copier<D, 1> {
+public:
+    __aicore__ inline Copier(GM_ADDR x, const Info<1>& ti, TPipe* p) : ti(ti) {
+        xGm.SetGlobalBuffer((__gm__ D*)x);
+        p->InitBuffer(que, 2, ti.len * sizeof(D));
+    }
+    __aicore__ inline void Run() {
+        for (uint32_t i = 0; i < ti.num; i++) {
+            LocalTensor<D> t = que.AllocTensor<D>();
+            DataCopy(t, xGm[i * ti.len], ti.len);
+            que.EnQue(t);
+            LocalTensor<D> u = que.DeQue<D>();
+            DataCopy(xGm[i * ti.len], u, ti.len);
+            que.FreeTensor(u);
+        }
+    }
+private:
+    GlobalTensor<D> xGm;
+    TQueBind<TPosition::VECIN, TPosition::VECOUT, 2> que;
+    Info<1> ti;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    Info<1> ti{.len = 256, .num = 8};
+    TPipe p;
+    Copier<half, 1>(x, ti, &p).Run();
+}
+"""
+
+
+def test_partial_specialisations_designated_initialisers_and_struct_copies() -> None:
+    # a vendor reshape kernel: `template <class D, class S> class MyReshape<D, S, 1>` chosen for key 1, its
+    # tiling struct filled with designators and copied by the constructor's `ti(ti)`; the primary template
+    # is empty, so before this nothing of the kernel was lowered (and no queue bug in it was seen)
+    r = lower(HEADER + PARTIAL_SPECIALISATION_KERNEL)
+    assert [(d.code, d.message) for d in r.diagnostics] == []
+    loop = ops_of(r, scf.ForOp)
+    assert len(loop) == 1 and {op.api.data for op in loop[0].walk() if isinstance(op, asc.ApiCallOp)} >= {"DataCopy"}
+    # the length reaches InitBuffer through the designated initialiser and the member copy: with 200000
+    # elements the capacity rule sees 2 x 400000 bytes
+    from passes.verify import check_program
+    big = PARTIAL_SPECIALISATION_KERNEL.replace(".len = 256", ".len = 200000")
+    codes = [d.code for d in check_program(load_text(HEADER + big, name="k.cpp"))]
+    assert "ASC302" in codes
+
+
 def test_builtins_prim_t_and_api_names_as_values() -> None:
     # get_block_idx() (the compiler builtin), PrimT<T>, and an AscendC function passed to a template as a
     # value were "use of undeclared identifier" (ASC102) on vendor kernels

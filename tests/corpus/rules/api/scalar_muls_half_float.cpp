@@ -1,4 +1,5 @@
-// Muls/Adds deduce T from the tensors and the scalar alike: a float scalar on half tensors does not compile.
+// Muls/Adds deduce T from the tensors and the scalar alike: a float scalar on half tensors does not compile,
+// whether it is a float literal or a cast to float.
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -18,9 +19,12 @@ extern "C" __global__ __aicore__ void muls_half(GM_ADDR x, GM_ADDR y, GM_ADDR ti
     inQ.EnQue(a);
     LocalTensor<half> b = inQ.DeQue<half>();
     LocalTensor<half> c = outQ.AllocTensor<half>();
+    const half one_third = 0.333f;
     // expected-error@+1 {{Muls on half tensors needs a scalarValue of type half, but the argument is float}} [ASC503]
     Muls(c, b, 2.0f, 2048);
     Muls(c, b, (half)2.0f, 2048);
+    Muls(c, b, static_cast<float>(one_third), 2048);  // expected-error {{Muls on half tensors needs a scalarValue of type half, but the argument is float}} [ASC503]
+    Maxs(c, c, static_cast<half>(one_third), 2048);
     Adds(c, c, 1.5f, 2048);  // expected-error {{Adds on half tensors needs a scalarValue of type half, but the argument is float}} [ASC503]
     half one = 1.0f;
     Adds(c, c, one, 2048);

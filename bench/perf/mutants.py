@@ -1,0 +1,371 @@
+"""How many seeded bugs ascendc-check finds in real kernels: mutation testing of the rule catalog.
+
+    .venv/bin/python bench/perf/mutants.py /path/to/kernels [--sample N] [--per-file 2] [--jobs 2]
+                                           [--operators drop-free,double-free] [--json OUT] [--misses 5]
+
+`realworld.py` measures recall on the bugs that models made in one benchmark; this measures it on bugs put
+into kernels that vendors ship, the kind of held-out buggy kernel the rules must not be tuned to. Every
+kernel file under the folder that checks clean (no error, within the time limit) gets, one at a time, one
+small edit that makes it wrong in a way the documentation or the CPU-debug mode rules out: a FreeTensor
+dropped or doubled, an EnQue dropped, a DeQue turned into an AllocTensor, a FreeTensor moved above the
+tensor's last use, a SetFlag or WaitFlag dropped, a TQue moved to VECCALC, a second TPipe, a double scalar
+for a tensor-scalar op, an unqualified AscendC call that argument-dependent lookup cannot find. The mutant
+counts as found when the checker reports an error (code, line) the original did not have; the table also
+says how many of those are in the expected rule family and within three lines of the edit.
+
+Some edits cannot be proven wrong from the file alone (a dropped WaitFlag whose SetFlag sits in a callee
+the checker cannot see, a dropped FreeTensor in code that never runs twice): misses are listed per operator
+to read, not all of them are rule gaps. The edits are textual and line-based, so they only apply to lines
+that hold exactly one such statement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import signal
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from bench.perf.real_kernels import kernel_files, sample  # noqa: E402
+
+DEFAULT_JSON = ROOT / "bench" / "perf" / "results" / "mutants.json"
+NEAR_LINES = 3
+
+# One statement per line, as the edits need: `que.FreeTensor(x);`, `que.EnQue<T>(x);`, ...
+_FREE = re.compile(r"^(\s*)([\w.\->\[\]]+?)(\.|->)FreeTensor\s*\(\s*(\w+)\s*\)\s*;\s*(//.*)?$")
+_ENQUE = re.compile(r"^\s*[\w.\->\[\]]+?(\.|->)EnQue\s*(<[^;]*>)?\s*\(\s*\w+\s*\)\s*;\s*(//.*)?$")
+_DEQUE = re.compile(r"(\.|->)DeQue\s*(<[^;()]*>)?\s*\(\s*\)")
+_SETFLAG = re.compile(r"^\s*(AscendC::)?SetFlag\s*<[^;]*>\s*\([^;]*\)\s*;\s*(//.*)?$")
+_WAITFLAG = re.compile(r"^\s*(AscendC::)?WaitFlag\s*<[^;]*>\s*\([^;]*\)\s*;\s*(//.*)?$")
+_VECIN_QUE = re.compile(r"(TQue\s*<\s*(AscendC::)?(TPosition|QuePosition)::)VECIN\b")
+_TPIPE_DECL = re.compile(r"^(\s*)(AscendC::)?TPipe\s+(\w+)\s*;\s*(//.*)?$")
+_SCALAR_OP = re.compile(r"\b((AscendC::)?(Muls|Adds|Maxs|Mins))\s*(<[^;()]*>)?\s*\(")
+_NOARG_CALL = re.compile(r"\bAscendC::((GetBlockIdx|GetBlockNum|GetSubBlockIdx|GetTaskRation)\s*\(\s*\)"
+                         r"|PipeBarrier\s*<\s*PIPE_\w+\s*>\s*\(\s*\))")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    operator: str
+    line: int          # 1-based line of the edit in the original file
+    text: str          # the whole mutated file
+
+
+@dataclass(frozen=True)
+class Operator:
+    name: str
+    family: tuple[str, ...]      # code prefixes of the rules expected to find it
+    what: str
+    sites: Callable[[list[str]], Iterator[tuple[int, list[str]]]]  # (0-based line, new lines)
+
+
+def _code_lines(lines: list[str]) -> Iterator[int]:
+    """Indices of lines outside block comments and preprocessor-disabled `#if 0` regions, not comment-only."""
+    in_block = False
+    disabled = 0
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if in_block:
+            if "*/" in stripped:
+                in_block = False
+            continue
+        if stripped.startswith("/*") and "*/" not in stripped:
+            in_block = True
+            continue
+        if re.match(r"#\s*if\s+0\b", stripped):
+            disabled += 1
+            continue
+        if disabled and re.match(r"#\s*if", stripped):
+            disabled += 1
+            continue
+        if disabled and re.match(r"#\s*endif", stripped):
+            disabled -= 1
+            continue
+        if disabled or stripped.startswith("//"):
+            continue
+        yield i
+
+
+def _drop(pattern: re.Pattern[str]) -> Callable[[list[str]], Iterator[tuple[int, list[str]]]]:
+    def sites(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+        for i in _code_lines(lines):
+            if pattern.match(lines[i]):
+                yield i, lines[:i] + lines[i + 1:]
+    return sites
+
+
+def _double_free(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+    for i in _code_lines(lines):
+        if _FREE.match(lines[i]):
+            yield i, lines[:i + 1] + [lines[i]] + lines[i + 1:]
+
+
+def _free_before_use(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+    """Move `q.FreeTensor(x);` above the closest earlier statement of the same block that uses x."""
+    code = list(_code_lines(lines))
+    for pos, i in enumerate(code):
+        match = _FREE.match(lines[i])
+        if not match:
+            continue
+        var = re.compile(rf"\b{re.escape(match.group(4))}\b")
+        for j in reversed(code[:pos]):
+            text = lines[j]
+            if "{" in text or "}" in text:
+                break  # leave the block: the move would change scope, not order
+            if var.search(text):
+                if _DEQUE.search(text) or "AllocTensor" in text or re.search(r"\bLocalTensor\b", text):
+                    break  # the tensor's definition: nothing uses it between there and the free
+                yield i, lines[:j] + [lines[i]] + lines[j:i] + lines[i + 1:]
+                break
+
+
+def _alloc_for_deque(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+    for i in _code_lines(lines):
+        match = _DEQUE.search(lines[i])
+        if match and match.group(2):
+            new = lines[i][:match.start()] + f"{match.group(1)}AllocTensor{match.group(2)}()" + lines[i][match.end():]
+            yield i, lines[:i] + [new] + lines[i + 1:]
+
+
+def _veccalc_queue(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+    for i in _code_lines(lines):
+        if _VECIN_QUE.search(lines[i]):
+            yield i, lines[:i] + [_VECIN_QUE.sub(r"\1VECCALC", lines[i], count=1)] + lines[i + 1:]
+
+
+def _second_pipe(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+    """After `TPipe pipe;` declare a second pipe and give the first InitBuffer after it to that pipe."""
+    for i in _code_lines(lines):
+        match = _TPIPE_DECL.match(lines[i])
+        if not match:
+            continue
+        name = match.group(3)
+        init = re.compile(rf"\b{re.escape(name)}(\.|->)InitBuffer\s*\(")
+        for j in range(i + 1, len(lines)):
+            if init.search(lines[j]):
+                extra = f"{match.group(1)}{match.group(2) or ''}TPipe {name}Extra;"
+                moved = init.sub(lambda m: f"{name}Extra{m.group(1)}InitBuffer(", lines[j], count=1)
+                yield i, lines[:i + 1] + [extra] + lines[i + 1:j] + [moved] + lines[j + 1:]
+                break
+
+
+def _split_args(text: str, start: int) -> tuple[list[tuple[int, int]], int] | None:
+    """Spans of the top-level arguments of the call whose '(' is at `start`, and the index of its ')'."""
+    depth = 0
+    spans = []
+    begin = start + 1
+    for k in range(start, len(text)):
+        ch = text[k]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                spans.append((begin, k))
+                return spans, k
+        elif ch == "," and depth == 1:
+            spans.append((begin, k))
+            begin = k + 1
+    return None
+
+
+def _double_scalar(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+    """Muls/Adds/Maxs/Mins(dst, src, scalar, count): make the scalar a double."""
+    for i in _code_lines(lines):
+        match = _SCALAR_OP.search(lines[i])
+        if not match:
+            continue
+        parsed = _split_args(lines[i], match.end() - 1)
+        if not parsed or len(parsed[0]) < 4:
+            continue
+        begin, end = parsed[0][2]
+        scalar = lines[i][begin:end].strip()
+        new = lines[i][:begin] + f" static_cast<double>({scalar})" + lines[i][end:]
+        yield i, lines[:i] + [new] + lines[i + 1:]
+
+
+def _unqualify(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+    """`AscendC::GetBlockIdx()` -> `GetBlockIdx()` in a file with no `using namespace AscendC`."""
+    joined = "\n".join(lines)
+    if re.search(r"using\s+namespace\s+AscendC\b|namespace\s+AscendC\s*\{", joined):
+        return
+    for i in _code_lines(lines):
+        match = _NOARG_CALL.search(lines[i])
+        if match:
+            new = lines[i][:match.start()] + match.group(1) + lines[i][match.end():]
+            yield i, lines[:i] + [new] + lines[i + 1:]
+
+
+OPERATORS = [
+    Operator("drop-free", ("ASC2",), "a FreeTensor statement deleted", _drop(_FREE)),
+    Operator("double-free", ("ASC2",), "a FreeTensor statement written twice", _double_free),
+    Operator("drop-enque", ("ASC2",), "an EnQue statement deleted", _drop(_ENQUE)),
+    Operator("alloc-for-deque", ("ASC2",), "DeQue<T>() replaced by AllocTensor<T>()", _alloc_for_deque),
+    Operator("free-before-use", ("ASC2",), "a FreeTensor moved above the tensor's last use", _free_before_use),
+    Operator("drop-setflag", ("ASC7",), "a SetFlag statement deleted", _drop(_SETFLAG)),
+    Operator("drop-waitflag", ("ASC7",), "a WaitFlag statement deleted", _drop(_WAITFLAG)),
+    Operator("veccalc-queue", ("ASC210",), "a VECIN TQue declared on VECCALC", _veccalc_queue),
+    Operator("second-pipe", ("ASC211",), "a second TPipe takes one InitBuffer", _second_pipe),
+    Operator("double-scalar", ("ASC503", "ASC508"), "the scalar of Muls/Adds/Maxs/Mins cast to double",
+             _double_scalar),
+    Operator("unqualify", ("ASC509",), "AscendC:: dropped from a no-argument call", _unqualify),
+]
+
+
+def mutants_of(text: str, operators: list[Operator], per_file: int) -> list[Mutant]:
+    """At most `per_file` mutants per operator, at sites spread evenly over the file."""
+    lines = text.split("\n")
+    found = []
+    for op in operators:
+        sites = list(op.sites(lines))
+        if len(sites) > per_file:
+            step = len(sites) / per_file
+            sites = [sites[int(k * step)] for k in range(per_file)]
+        found += [Mutant(op.name, i + 1, "\n".join(new)) for i, new in sites]
+    return found
+
+
+class _Timeout(BaseException):
+    pass
+
+
+def _on_alarm(signum: int, frame: object) -> None:
+    raise _Timeout
+
+
+def _errors(path: str, text: str, chip: str, timeout: int) -> set[tuple[str, int]] | None:
+    """The (code, line in `path`) of every error the checker reports, or None on a timeout or crash."""
+    from frontend.pipeline import load_text
+    from passes.verify import check_program
+
+    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.alarm(timeout)
+    try:
+        diags = check_program(load_text(text, name=path), chip=chip)
+    except (_Timeout, Exception):  # noqa: BLE001 - a crash or timeout leaves the file out
+        return None
+    finally:
+        signal.alarm(0)
+    return {(d.code, d.span.line if d.span and str(d.span.file) == path else 0) for d in diags if d.is_error}
+
+
+def _run_file(job: tuple[str, str, int, int, tuple[str, ...]]) -> dict[str, object]:
+    path, chip, timeout, per_file, names = job
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    base = _errors(path, text, chip, timeout)
+    if base is None:
+        return {"path": path, "status": "timeout"}
+    if base:
+        return {"path": path, "status": "not-clean"}
+    operators = [op for op in OPERATORS if op.name in names]
+    results = []
+    for mutant in mutants_of(text, operators, per_file):
+        found = _errors(path, mutant.text, chip, timeout)
+        results.append({"operator": mutant.operator, "line": mutant.line,
+                        "errors": None if found is None else sorted(found - base)})
+    return {"path": path, "status": "clean", "mutants": results}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("roots", type=Path, nargs="+")
+    ap.add_argument("--chip", default="910B2")
+    ap.add_argument("--sample", type=int, default=0, help="only this many kernel files per root, fixed by hash")
+    ap.add_argument("--per-file", type=int, default=2, help="mutants per operator and file")
+    ap.add_argument("--operators", default="", help="comma-separated operator names (default: all)")
+    ap.add_argument("--timeout", type=int, default=20, help="seconds per check")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--json", type=Path, default=DEFAULT_JSON)
+    ap.add_argument("--misses", type=int, default=5, help="misses listed per operator")
+    args = ap.parse_args()
+
+    names = tuple(n.strip() for n in args.operators.split(",") if n.strip()) or tuple(op.name for op in OPERATORS)
+    unknown = set(names) - {op.name for op in OPERATORS}
+    if unknown:
+        print(f"mutants: unknown operator(s) {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
+    files: list[Path] = []
+    for root in args.roots:
+        if not root.exists():
+            print(f"mutants: '{root}' does not exist", file=sys.stderr)
+            return 2
+        found = kernel_files(root) if root.is_dir() else [root]
+        files += sample(found, root, args.sample) if args.sample and root.is_dir() else found
+
+    from multiprocessing import Pool
+
+    from rich.console import Console
+    from rich.table import Table
+
+    started = time.perf_counter()
+    jobs = [(str(p.resolve()), args.chip, args.timeout, args.per_file, names) for p in files]
+    with Pool(args.jobs) as pool:
+        results = list(pool.imap_unordered(_run_file, jobs, chunksize=1))
+    seconds = time.perf_counter() - started
+
+    by_status = defaultdict(int)
+    stats: dict[str, dict[str, int]] = {op.name: defaultdict(int) for op in OPERATORS if op.name in names}
+    misses: dict[str, list[str]] = defaultdict(list)
+    family = {op.name: op.family for op in OPERATORS}
+    for result in sorted(results, key=lambda r: str(r["path"])):
+        by_status[str(result["status"])] += 1
+        for m in result.get("mutants", []):  # type: ignore[union-attr]
+            row = stats[m["operator"]]
+            if m["errors"] is None:
+                row["timeout"] += 1
+                continue
+            row["mutants"] += 1
+            new = [tuple(e) for e in m["errors"]]
+            if new:
+                row["found"] += 1
+                if any(code.startswith(family[m["operator"]]) for code, _ in new):
+                    row["in_family"] += 1
+                if any(abs(line - m["line"]) <= NEAR_LINES for _, line in new):
+                    row["near"] += 1
+            else:
+                misses[m["operator"]].append(f"{result['path']}:{m['line']}")
+
+    console = Console()
+    table = Table(title=f"seeded bugs found, {by_status['clean']} clean kernel files, chip {args.chip}")
+    for column in ("operator", "mutants", "found", "share", "in family", "near the edit", "timeouts"):
+        table.add_column(column, justify="left" if column == "operator" else "right")
+    total = defaultdict(int)
+    for name, row in stats.items():
+        for key, value in row.items():
+            total[key] += value
+        share = f"{row['found'] / row['mutants']:.0%}" if row["mutants"] else "-"
+        table.add_row(name, str(row["mutants"]), str(row["found"]), share, str(row["in_family"]),
+                      str(row["near"]), str(row["timeout"]))
+    share = f"{total['found'] / total['mutants']:.0%}" if total["mutants"] else "-"
+    table.add_row("all", str(total["mutants"]), str(total["found"]), share, str(total["in_family"]),
+                  str(total["near"]), str(total["timeout"]))
+    console.print(table)
+    for name, listed in misses.items():
+        for miss in listed[:args.misses]:
+            console.print(f"  missed {name}: {miss}", highlight=False, soft_wrap=True)
+    console.print(f"files: {len(files)}; clean {by_status['clean']}, with errors {by_status['not-clean']}, "
+                  f"timeouts {by_status['timeout']}   [{seconds:.0f} s]", highlight=False)
+
+    report = {"roots": [str(r) for r in args.roots], "chip": args.chip, "files": len(files),
+              "clean_files": by_status["clean"], "seconds": round(seconds, 1),
+              "operators": {name: dict(row) for name, row in stats.items()},
+              "all": dict(total), "misses": {k: v for k, v in misses.items()},
+              "mutants": [{"path": r["path"], "operator": m["operator"], "line": m["line"], "errors": m["errors"]}
+                          for r in results for m in r.get("mutants", [])]}
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(report, indent=1))
+    console.print(f"wrote {args.json}", highlight=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
