@@ -412,6 +412,10 @@ def _method_call(lw: FunctionLowerer, e: A.Call, callee: A.Member, expected: CTy
     inst = recv.obj if isinstance(recv.obj, Instance) else None
     if inst is not None:
         found = inst.find_method(name)
+        if found is None and inst.whole is not None:
+            # a base-class part calling what only the derived class declares: the CRTP idiom
+            # (`static_cast<Derived*>(this)->Compute(n)`) dispatches to the object it is part of
+            found = inst.outermost().find_method(name)
         if found is None:
             raise Unsupported(f"'{inst.info.name}' has no method '{name}'", e)
         return _inline_method(lw, e, found, name, targs)

@@ -762,6 +762,7 @@ class FunctionLowerer:
             cond = self.condition(st.cond)
         except Unsupported as exc:
             self.report.failed(exc)
+            self._forget_effects(st)
             self.lower_stmts(rest, top=top)  # the guarded branch is lost; the rest of the function is not
             return
         if cond.const is not None:
@@ -818,6 +819,32 @@ class FunctionLowerer:
             self._lower_stmt(st)
         except Unsupported as exc:
             self.report.failed(exc)
+            self._forget_effects(st)
+
+    def _forget_effects(self, st: A.Node) -> None:
+        """What a statement that could not be lowered may have done becomes unknown, so that later checks do
+        not build on the state from before it. The variables it writes get an unknown value (else a loop
+        bound reads as the member's initial 0 when `count_ = tiling->ends[idx] - ...` was not lowered, and
+        the loop as never running); if it calls anything, the queues in reach may have been used (a helper
+        that enqueues, whose DeQue would then look like one on an empty queue)."""
+        for name in sorted(self.assigned_names(st)):
+            binding = self.lookup(name)
+            if isinstance(binding, Cell) and isinstance(binding.ctype, Scalar):
+                cell_t = binding.ref.type
+                assert isinstance(cell_t, MemRefType)
+                self.store_element(self.undef_ir(cell_t.element_type), binding.ref, [], st)
+        if not facts(st).callish:
+            return
+        queues: dict[SSAValue, None] = {}
+        bindings = [b for scope in self.frame.scopes for b in scope.values()]
+        if self.frame.this is not None:
+            bindings += list(self.frame.this.outermost().members.values())
+        for b in bindings:
+            if isinstance(b, Val) and isinstance(b.ctype, C.QueueT) and b.ssa is not None:
+                queues[b.ssa] = None
+        if queues:
+            op = asc.OpaqueCallOp.create(operands=list(queues), properties={"callee": StringAttr("<not lowered>")})
+            self.emit(op, st)
 
     def _lower_stmt(self, st: A.Node) -> None:
         if isinstance(st, A.Compound):
@@ -1014,6 +1041,7 @@ class FunctionLowerer:
                     base = self.instantiate(base_t, name, node, construct=False)
                     inst.members.update(base.members)
                     base.members = inst.members  # one object: base methods see the derived object's state
+                    base.whole = inst
                     inst.bases.append(base)
             for vd, d in info.fields:
                 self._last_node = d

@@ -46,6 +46,14 @@ class Instance:
     members: dict[str, Binding] = field(default_factory=dict)
     name: str = ""
     bases: list[Instance] = field(default_factory=list)  # base-class parts, sharing `members`
+    whole: Instance | None = None  # for a base-class part: the object it is part of
+
+    def outermost(self) -> Instance:
+        """The complete object this (base-class) part belongs to."""
+        inst = self
+        while inst.whole is not None:
+            inst = inst.whole
+        return inst
 
     def _nearest(self, pick: Callable[[Instance], Any]) -> Any:
         """What `pick` finds on this class's part, else on the nearest base part that has it (depth first,

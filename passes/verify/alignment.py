@@ -7,7 +7,7 @@ or on loop variables are left alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType
@@ -84,25 +84,30 @@ _BINARY = {
 }
 
 
-def fold_int(value: SSAValue | None, depth: int = 0) -> int | None:
-    """The integer value of `value` if it is a compile-time constant (arith folded, cells followed)."""
+def fold_int(value: SSAValue | None, depth: int = 0, known: Mapping[SSAValue, int] | None = None) -> int | None:
+    """The integer value of `value` if it is a compile-time constant (arith folded, cells followed), or
+    follows from `known` values (a loop's induction variable in its first iteration)."""
     if value is None or depth > _FOLD_DEPTH:
         return None
+    if known and value in known:
+        return known[value]
     value = source_of(value)
     if value is None:
         return None
+    if known and value in known:
+        return known[value]
     owner = value.owner
     if isinstance(owner, arith.ConstantOp):
         c = constant_of(value)
         return c if isinstance(c, int) and not isinstance(c, bool) else None
     if isinstance(owner, arith.ExtSIOp | arith.ExtUIOp | arith.TruncIOp | arith.IndexCastOp):
-        return fold_int(owner.operands[0], depth + 1)
+        return fold_int(owner.operands[0], depth + 1, known)
     for kind, fn in _BINARY.items():
         if isinstance(owner, kind):
-            a = fold_int(owner.operands[0], depth + 1)
+            a = fold_int(owner.operands[0], depth + 1, known)
             if a is None:
                 return None
-            b = fold_int(owner.operands[1], depth + 1)
+            b = fold_int(owner.operands[1], depth + 1, known)
             if b is None:
                 return None
             result = fn(a, b)
@@ -196,9 +201,9 @@ _CMPI = (lambda a, b: a == b, lambda a, b: a != b, lambda a, b: a < b, lambda a,
          lambda a, b: a >= b, lambda a, b: a < b, lambda a, b: a <= b, lambda a, b: a > b, lambda a, b: a >= b)
 
 
-def fold_bool(value: SSAValue | None, depth: int = 0) -> bool | None:
-    """The truth of a condition if it is a compile-time constant: an integer comparison of folded values,
-    and the logic of such comparisons."""
+def fold_bool(value: SSAValue | None, depth: int = 0, known: Mapping[SSAValue, int] | None = None) -> bool | None:
+    """The truth of a condition if it is a compile-time constant: an integer comparison of folded values
+    (see fold_int for `known`), and the logic of such comparisons."""
     if value is None or depth > _FOLD_DEPTH:
         return None
     value = source_of(value)
@@ -209,13 +214,13 @@ def fold_bool(value: SSAValue | None, depth: int = 0) -> bool | None:
         c = constant_of(value)
         return bool(c) if c is not None else None
     if isinstance(owner, arith.CmpiOp):
-        a, b = fold_int(owner.lhs, depth + 1), fold_int(owner.rhs, depth + 1)
+        a, b = fold_int(owner.lhs, depth + 1, known), fold_int(owner.rhs, depth + 1, known)
         predicate = owner.predicate.value.data
         if predicate >= _FIRST_UNSIGNED_CMPI:  # ult ule ugt uge read the operands as unsigned
             a, b = as_unsigned(a, owner.lhs.type), as_unsigned(b, owner.rhs.type)
         return _CMPI[predicate](a, b) if a is not None and b is not None and 0 <= predicate < len(_CMPI) else None
     if isinstance(owner, arith.AndIOp | arith.OrIOp | arith.XOrIOp):
-        a, b = fold_bool(owner.operands[0], depth + 1), fold_bool(owner.operands[1], depth + 1)
+        a, b = fold_bool(owner.operands[0], depth + 1, known), fold_bool(owner.operands[1], depth + 1, known)
         if isinstance(owner, arith.AndIOp):
             return False if a is False or b is False else (True if a and b else None)
         if isinstance(owner, arith.OrIOp):

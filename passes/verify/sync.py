@@ -17,6 +17,7 @@ still shows a WaitFlag with no flag of its event set on any path (ASC701) and fl
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, memref, scf
@@ -26,6 +27,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from ascendir.dialects import ascendc as asc
 from passes.verify.alignment import (
     ModuleIndex,
+    fold_bool,
     fold_int,
     module_index,
     reaching_store,
@@ -57,6 +59,16 @@ def _flag_key(op: asc.ApiCallOp) -> tuple[str | None, int | None]:
     event = _template(op)
     ident = fold_int(op.args[0]) if op.args else None
     return event, ident
+
+
+def _widened_from(value: SSAValue | None) -> SSAValue | None:
+    """The value `value` copies or sign/zero-extends (through single-store cells), to compare identities."""
+    for _ in range(8):
+        value = source_of(value)
+        if value is None or not isinstance(value.owner, arith.ExtSIOp | arith.ExtUIOp | arith.IndexCastOp):
+            return value
+        value = value.owner.operands[0]
+    return value
 
 
 def _kernel_of(op: Operation) -> Operation | None:
@@ -183,6 +195,9 @@ class FlagInterpreter:
     interesting: set[Operation]  # ops with a SetFlag/WaitFlag nested inside
     findings: dict[tuple[str, Operation], FlagFinding] = field(default_factory=dict)
     report: bool = True
+    known: dict[SSAValue, int] = field(default_factory=dict)  # induction variables of the iteration being run
+    first_of: dict[SSAValue, SSAValue] = field(default_factory=dict)  # ... in a first iteration: their lower bound
+    loop_depth: int = 0  # loop bodies being run around the current op
 
     def run_block(self, block: Block, state: State) -> State:
         for op in block.ops:
@@ -211,8 +226,21 @@ class FlagInterpreter:
         if not op.regions or op not in self.interesting:
             return state
         if isinstance(op, scf.IfOp):
-            then = self.run_region(op.true_region, state)
-            other = self.run_region(op.false_region, state) if op.false_region.blocks else state
+            taken = self._fold_condition(op.cond)
+            if taken is True:
+                return self.run_region(op.true_region, state)
+            if taken is False:
+                return self.run_region(op.false_region, state) if op.false_region.blocks else state
+            # In a loop, a guard the analysis cannot decide often counts iterations (`if (pingPong_ >= 2)
+            # WaitFlag(...)`, true only once flags were set): what its branches do is followed, but a wait or
+            # set under it is not judged, as it may never run in the iteration being looked at.
+            reporting = self.report
+            self.report = reporting and not self.loop_depth
+            try:
+                then = self.run_region(op.true_region, state)
+                other = self.run_region(op.false_region, state) if op.false_region.blocks else state
+            finally:
+                self.report = reporting
             return _join(then, other)
         if isinstance(op, scf.ForOp | scf.WhileOp):
             return self.run_loop(op, state)
@@ -250,8 +278,12 @@ class FlagInterpreter:
         return self.run_block(blocks[0], state) if blocks else state
 
     def body(self, loop: Operation, state: State) -> State:
-        for region in loop.regions:
-            state = self.run_region(region, state)
+        self.loop_depth += 1
+        try:
+            for region in loop.regions:
+                state = self.run_region(region, state)
+        finally:
+            self.loop_depth -= 1
         return state
 
     def quiet_body(self, loop: Operation, state: State) -> State:
@@ -267,8 +299,9 @@ class FlagInterpreter:
             return entry
         if trips is not None and trips <= _MAX_UNROLL:
             state = entry
-            for _ in range(trips):
-                state = self.body(loop, state)
+            for k in range(trips):
+                with self._iteration(loop, k):
+                    state = self.body(loop, state)
             return state
         head = entry
         for _ in range(64):
@@ -276,9 +309,51 @@ class FlagInterpreter:
             if nxt == head:
                 break
             head = nxt
-        self.body(loop, entry)  # the first iteration runs whenever the body runs
+        with self._iteration(loop, 0):
+            self.body(loop, entry)  # the first iteration runs whenever the body runs
         after = self.body(loop, head)  # what holds in every iteration
         return after if trips is not None else _join(entry, after)
+
+    @contextmanager
+    def _iteration(self, loop: Operation, k: int) -> Iterator[None]:
+        """While iteration `k` of an scf.for runs, its induction variable is known (lb + k * step), so that
+        `if (i > 0) WaitFlag(...)` is skipped in the first iteration, as on the hardware."""
+        iv = loop.body.block.args[0] if isinstance(loop, scf.ForOp) and loop.body.block.args else None
+        lb = fold_int(loop.lb, known=self.known) if iv is not None else None
+        step = fold_int(loop.step, known=self.known) if lb is not None and k else 0
+        if iv is not None and lb is None and k == 0:
+            # `for (flat = start; ...) { if (flat != start) WaitFlag(...); }`: equal to its bound, not a number
+            self.first_of[iv] = loop.lb  # type: ignore[union-attr]
+            try:
+                yield
+            finally:
+                self.first_of.pop(iv, None)
+            return
+        if iv is None or lb is None or step is None:
+            yield
+            return
+        self.known[iv] = lb + k * step
+        try:
+            yield
+        finally:
+            self.known.pop(iv, None)
+
+    def _fold_condition(self, cond: SSAValue) -> bool | None:
+        """The truth of an scf.if condition in the iteration being run, where it is decided."""
+        taken = fold_bool(cond, known=self.known)
+        if taken is not None or not self.first_of:
+            return taken
+        source = source_of(cond)
+        owner = source.owner if source is not None else None
+        if not isinstance(owner, arith.CmpiOp):
+            return None
+        lhs, rhs = _widened_from(owner.lhs), _widened_from(owner.rhs)
+        for iv, bound in self.first_of.items():
+            start = _widened_from(bound)
+            if (lhs is iv and rhs is start) or (rhs is iv and lhs is start):
+                # the two sides are equal: eq, le, ge (signed or not) hold, ne, lt, gt do not
+                return owner.predicate.value.data in (0, 3, 5, 7, 9)
+        return None
 
     def _find(self, code: str, op: Operation, key: Key, other: frozenset[Operation] = frozenset()) -> None:
         if self.report and (code, op) not in self.findings:

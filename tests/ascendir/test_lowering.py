@@ -683,3 +683,67 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling) {
 """)
     assert [(d.code, d.message) for d in r.diagnostics if d.code == "ASC101"] == []
     assert [op.api.data for op in ops_of(r, asc.ApiCallOp) if op.api.data == "SoftMax"] == ["SoftMax"]
+
+
+def test_crtp_base_calls_reach_the_derived_class() -> None:
+    # `static_cast<Derived*>(this)->Compute(n)` in a base class template (vendor relu_grad_v2): the call was
+    # "'Base' has no method 'Compute'" and the enqueue inside Compute was lost
+    r = lower(HEADER + """
+template <class Derived, class T>
+class Base {
+public:
+    __aicore__ inline void Process() {
+        Derived* derived = static_cast<Derived*>(this);
+        derived->Compute(64);
+    }
+protected:
+    TPipe pipe;
+    TQue<TPosition::VECOUT, 1> outQue;
+};
+template <class T>
+class Kernel : public Base<Kernel<T>, T> {
+public:
+    __aicore__ inline void Compute(int32_t n) {
+        LocalTensor<T> y = this->outQue.template AllocTensor<T>();
+        Duplicate(y, (T)0, n);
+        this->outQue.EnQue(y);
+    }
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    Kernel<float> op;
+    op.Process();
+}
+""")
+    assert [(d.code, d.message) for d in r.diagnostics] == []
+    assert len(ops_of(r, asc.EnQueOp)) == 1
+
+
+def test_a_statement_that_cannot_be_lowered_forgets_what_it_may_write() -> None:
+    # `count = xs[i]` on a scalar cannot be lowered; the loop bound must not fold to the initial 0 (which
+    # made every rule skip the loop), and a call that could not be lowered may have used the queue
+    r = lower(HEADER + """
+class K {
+public:
+    __aicore__ inline void Process(uint32_t n) {
+        count = n[1];
+        for (uint32_t i = 0; i < count; i++) {
+            LocalTensor<float> t = que.AllocTensor<float>();
+            que.FreeTensor(t);
+        }
+        Missing(que, n[2]);
+    }
+    TQue<TPosition::VECIN, 1> que;
+    uint32_t count = 0;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x, uint32_t n) {
+    K op;
+    op.Process(n);
+}
+""")
+    undef_stores = [op for op in ops_of(r, memref.StoreOp) if isinstance(op.value.owner, asc.UndefOp)]
+    assert [op.memref.name_hint for op in undef_stores] == ["count"]
+    from passes.verify.alignment import fold_int
+    loop = ops_of(r, scf.ForOp)[0]
+    assert fold_int(loop.ub) is None
+    havoc = [op for op in ops_of(r, asc.OpaqueCallOp) if op.callee.data == "<not lowered>"]
+    assert len(havoc) == 1 and [type(a.type) for a in havoc[0].args] == [asc.TQueType]
