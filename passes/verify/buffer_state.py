@@ -725,7 +725,9 @@ class Analysis:
         if qi not in s.queues:
             return s
         s = s.copy()
-        s.queues[qi] = s.queues[qi].replace(count=None, fifo=None)
+        q = s.queues[qi]
+        # a helper that gets the queue may also InitBuffer it
+        s.queues[qi] = q.replace(count=None, fifo=None, inited=None if q.inited is False else q.inited)
         s.tokens = {t: (tok if tok[0] != qi else (qi, UNKNOWN, tok[2], tok[3])) for t, tok in s.tokens.items()}
         return s
 
@@ -899,6 +901,10 @@ class Analysis:
                 return s
         elif q.fifo is not None and problem is None:
             s.queues[qi] = q.replace(fifo=None)
+        elif q.fifo is None:
+            # which tensor came out is not known: any of the queue's enqueued tensors may be the one
+            s.tokens = {t: (tok if tok[0] != qi or tok[1] != ENQUE else (qi, UNKNOWN, tok[2], tok[3]))
+                        for t, tok in s.tokens.items()}
         # (a DeQue known to find nothing leaves the FIFO known empty, so the same DeQue in the next loop
         # iteration is judged the same way instead of against a forgotten FIFO)
         s.vals.pop(self.idx(op.result), None)

@@ -61,6 +61,43 @@ def _flag_key(op: asc.ApiCallOp) -> tuple[str | None, int | None]:
     return event, ident
 
 
+def _varies_in(cond: SSAValue, loops: list[Operation]) -> bool:
+    """Whether a condition may change between iterations of one of `loops`: it depends on an induction or
+    loop-carried value, on a cell some op inside the loop stores to, or on anything not followed here (a
+    call result, a value read from a tensor)."""
+    seen: set[SSAValue] = set()
+    todo = [cond]
+    while todo:
+        value = todo.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        if len(seen) > 64:
+            return True
+        owner = value.owner
+        if not isinstance(owner, Operation):  # a block argument: an induction variable or the kernel's
+            parent = owner.parent_op()
+            if parent is not None and any(parent is loop or loop.is_ancestor(parent) for loop in loops):
+                return True
+            continue
+        if isinstance(owner, memref.LoadOp):
+            cell = owner.memref
+            for use in cell.uses:
+                if isinstance(use.operation, memref.StoreOp) and any(
+                        loop.is_ancestor(use.operation) for loop in loops):
+                    return True
+                if not isinstance(use.operation, memref.LoadOp | memref.StoreOp):
+                    return True  # the cell escapes into a call
+            todo.extend(owner.indices)
+            continue
+        if owner.dialect_name() != "arith":
+            if isinstance(owner, asc.TilingFieldOp | asc.GetTilingDataOp | asc.SystemOp):
+                continue  # the tiling data, the core's index and count do not change while the kernel runs
+            return True
+        todo.extend(owner.operands)
+    return False
+
+
 def _widened_from(value: SSAValue | None) -> SSAValue | None:
     """The value `value` copies or sign/zero-extends (through single-store cells), to compare identities."""
     for _ in range(8):
@@ -197,7 +234,7 @@ class FlagInterpreter:
     report: bool = True
     known: dict[SSAValue, int] = field(default_factory=dict)  # induction variables of the iteration being run
     first_of: dict[SSAValue, SSAValue] = field(default_factory=dict)  # ... in a first iteration: their lower bound
-    loop_depth: int = 0  # loop bodies being run around the current op
+    loops: list[Operation] = field(default_factory=list)  # loops whose body is being run around the current op
 
     def run_block(self, block: Block, state: State) -> State:
         for op in block.ops:
@@ -231,11 +268,11 @@ class FlagInterpreter:
                 return self.run_region(op.true_region, state)
             if taken is False:
                 return self.run_region(op.false_region, state) if op.false_region.blocks else state
-            # In a loop, a guard the analysis cannot decide often counts iterations (`if (pingPong_ >= 2)
-            # WaitFlag(...)`, true only once flags were set): what its branches do is followed, but a wait or
-            # set under it is not judged, as it may never run in the iteration being looked at.
+            # In a loop, a guard that changes from one iteration to the next often counts iterations
+            # (`if (pingPong_ >= 2) WaitFlag(...)`, true only once flags were set): what its branches do is
+            # followed, but a wait or set under it is not judged, as it may not run in the iteration looked at.
             reporting = self.report
-            self.report = reporting and not self.loop_depth
+            self.report = reporting and not (self.loops and _varies_in(op.cond, self.loops))
             try:
                 then = self.run_region(op.true_region, state)
                 other = self.run_region(op.false_region, state) if op.false_region.blocks else state
@@ -278,12 +315,12 @@ class FlagInterpreter:
         return self.run_block(blocks[0], state) if blocks else state
 
     def body(self, loop: Operation, state: State) -> State:
-        self.loop_depth += 1
+        self.loops.append(loop)
         try:
             for region in loop.regions:
                 state = self.run_region(region, state)
         finally:
-            self.loop_depth -= 1
+            self.loops.pop()
         return state
 
     def quiet_body(self, loop: Operation, state: State) -> State:
