@@ -424,8 +424,8 @@ class FunctionLowerer:
         if name in self.scope.tiling_structs and name not in self.scope.classes:
             return C.TilingT(name)
         cls = self.scope.classes.get(name)
-        if cls is not None:
-            if name in self.scope.tiling_structs and cls.is_plain_struct:
+        if cls is not None or name in self.scope.specializations or name in self.scope.partial_specializations:
+            if cls is not None and name in self.scope.tiling_structs and cls.is_plain_struct:
                 return C.TilingT(name)
             values = tuple(self._template_arg_value(a) for a in args)
             for special_args, key in self.scope.specializations.get(name, ()):
@@ -436,6 +436,8 @@ class FunctionLowerer:
                 bound = self._match_partial_specialization(pattern, params, values)
                 if bound is not None:
                     return C.ClassT(key, tuple(bound.get(p.name or "", C.UnknownT(p.name or "?")) for p in params))
+            if cls is None:
+                return C.UnknownT(name)  # only specialisations are defined, and none is for these arguments
             return C.ClassT(name, values)
         if name in self.scope.aliases:
             return self.resolve_type(self.scope.aliases[name])

@@ -134,8 +134,10 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
     if d.name is None or not d.is_definition:
         return None
     key = d.name
-    if d.specialization_args is not None and d.name in scope.classes:
-        if _is_same_type_specialisation(scope.classes[d.name].decl, d):
+    if d.specialization_args is not None:
+        # (the primary template may be declared only: `template <class T, int A> class K;` and then
+        # nothing but specialisations)
+        if d.name in scope.classes and _is_same_type_specialisation(scope.classes[d.name].decl, d):
             scope.same_type_traits.add(d.name)
         if any(a.value is None for a in d.specialization_args):
             return None

@@ -747,3 +747,32 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, uint32_t n) {
     assert fold_int(loop.ub) is None
     havoc = [op for op in ops_of(r, asc.OpaqueCallOp) if op.callee.data == "<not lowered>"]
     assert len(havoc) == 1 and [type(a.type) for a in havoc[0].args] == [asc.TQueType]
+
+
+def test_specialisations_of_a_primary_template_that_is_only_declared() -> None:
+    # asc-devkit's add_broadcast declares `template <typename T, uint32_t axis> class KernelAdd;` and defines
+    # only specialisations: the first one was taken for the primary, so KernelAdd<bfloat16_t, 0> became the
+    # partial specialisation <T, 0> and its bfloat16_t Add was reported (ASC502)
+    r = lower(HEADER + """
+template <typename T, uint32_t axis> class Kernel;
+template <> class Kernel<bfloat16_t, 0> {
+public:
+    __aicore__ inline void Run(LocalTensor<float>& t) { Adds(t, t, 1.0f, 64); }
+};
+template <typename T> class Kernel<T, 0> {
+public:
+    __aicore__ inline void Run(LocalTensor<float>& t) { Muls(t, t, 2.0f, 64); }
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256);
+    LocalTensor<float> t = buf.Get<float>();
+    Kernel<bfloat16_t, 0> a;
+    a.Run(t);
+    Kernel<half, 0> b;
+    b.Run(t);
+}
+""")
+    assert [(d.code, d.message) for d in r.diagnostics] == []
+    assert [op.api.data for op in ops_of(r, asc.ApiCallOp) if op.api.data in ("Adds", "Muls")] == ["Adds", "Muls"]
