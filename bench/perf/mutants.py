@@ -9,9 +9,15 @@ kernel file under the folder that checks clean (no error, within the time limit)
 small edit that makes it wrong in a way the documentation or the CPU-debug mode rules out: a FreeTensor
 dropped or doubled, an EnQue dropped, a DeQue turned into an AllocTensor, a FreeTensor moved above the
 tensor's last use, a SetFlag or WaitFlag dropped, a TQue moved to VECCALC, a second TPipe, a double scalar
-for a tensor-scalar op, an unqualified AscendC call that argument-dependent lookup cannot find. The mutant
-counts as found when the checker reports an error (code, line) the original did not have; the table also
-says how many of those are in the expected rule family and within three lines of the edit.
+for a tensor-scalar op, an unqualified AscendC call that argument-dependent lookup cannot find, an EnQue or
+an InitBuffer written twice, a FreeTensor on another queue, `using namespace AscendC` deleted. The mutant
+counts as found when the checker reports an error (code, line) the original did not have, or a warning of
+the rule family expected to find it (InitBuffer twice, ASC212, is a warning); the table also
+says how many of those are in the expected rule family and within three lines of the edit. Only edits on
+lines the lowering of the original reaches are counted (an edit in code preprocessed away, in a template
+never instantiated or in a function no kernel calls changes nothing the checker sees); the others are
+listed as "not lowered", with the edits that leave the program correct (a `using namespace AscendC` that an
+included header also has).
 
 Some edits cannot be proven wrong from the file alone (a dropped WaitFlag whose SetFlag sits in a callee
 the checker cannot see, a dropped FreeTensor in code that never runs twice): misses are listed per operator
@@ -49,6 +55,10 @@ _WAITFLAG = re.compile(r"^\s*(AscendC::)?WaitFlag\s*<[^;]*>\s*\([^;]*\)\s*;\s*(/
 _VECIN_QUE = re.compile(r"(TQue\s*<\s*(AscendC::)?(TPosition|QuePosition)::)VECIN\b")
 _TPIPE_DECL = re.compile(r"^(\s*)(AscendC::)?TPipe\s+(\w+)\s*;\s*(//.*)?$")
 _SCALAR_OP = re.compile(r"\b((AscendC::)?(Muls|Adds|Maxs|Mins))\s*(<[^;()]*>)?\s*\(")
+_INIT_BUFFER = re.compile(r"^\s*[\w.\->\[\]]+?(\.|->)InitBuffer\s*\([^;]*\)\s*;\s*(//.*)?$")
+_QUEUE_DECL = re.compile(r"\bTQue(Bind)?\s*<[^;{}()]*>\s+(\w+)\s*;")
+_USING_ASCENDC = re.compile(r"^\s*using\s+namespace\s+AscendC\s*;\s*(//.*)?$")
+_BARE_TYPE = re.compile(r"(?<!::)(?<![\w])(TPipe|TQue|TQueBind|TBuf|LocalTensor|GlobalTensor)\b(?!\s*\()")
 _NOARG_CALL = re.compile(r"\bAscendC::((GetBlockIdx|GetBlockNum|GetSubBlockIdx|GetTaskRation)\s*\(\s*\)"
                          r"|PipeBarrier\s*<\s*PIPE_\w+\s*>\s*\(\s*\))")
 
@@ -66,6 +76,9 @@ class Operator:
     family: tuple[str, ...]      # code prefixes of the rules expected to find it
     what: str
     sites: Callable[[list[str]], Iterator[tuple[int, list[str]]]]  # (0-based line, new lines)
+    needs_live: bool = True  # the edited line must be one the lowering of the original reaches
+    # whether the mutated program is still correct (the edit changed nothing that matters), judged on it
+    still_correct: Callable[[object], bool] | None = None
 
 
 def _code_lines(lines: list[str]) -> Iterator[int]:
@@ -205,6 +218,57 @@ def _unqualify(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
             yield i, lines[:i] + [new] + lines[i + 1:]
 
 
+def _double_enque(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+    for i in _code_lines(lines):
+        if _ENQUE.match(lines[i]):
+            yield i, lines[:i + 1] + [lines[i]] + lines[i + 1:]
+
+
+def _init_buffer_twice(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+    for i in _code_lines(lines):
+        if _INIT_BUFFER.match(lines[i]):
+            yield i, lines[:i + 1] + [lines[i]] + lines[i + 1:]
+
+
+def _free_wrong_queue(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+    """`inQueueX.FreeTensor(x)` -> `outQueueY.FreeTensor(x)`, with another TQue member of the file."""
+    queues = list(dict.fromkeys(m.group(2) for m in _QUEUE_DECL.finditer("\n".join(lines))))
+    for i in _code_lines(lines):
+        match = _FREE.match(lines[i])
+        if not match:
+            continue
+        receiver = match.group(2).removeprefix("this->")
+        other = next((q for q in queues if q != receiver), None)
+        if receiver in queues and other is not None:
+            new = f"{match.group(1)}{other}.FreeTensor({match.group(4)});"
+            yield i, lines[:i] + [new] + lines[i + 1:]
+
+
+def _drop_using(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+    """Delete `using namespace AscendC;` where the file names an AscendC type without `AscendC::`."""
+    joined = "\n".join(lines)
+    if re.search(r"namespace\s+AscendC\s*\{", joined):
+        return
+    code = list(_code_lines(lines))
+    usings = [i for i in code if _USING_ASCENDC.match(lines[i])]
+    if len(usings) != 1:
+        return
+    if any(_BARE_TYPE.search(lines[i].split("//")[0]) for i in code if i != usings[0]):
+        yield usings[0], lines[:usings[0]] + lines[usings[0] + 1:]
+
+
+def _another_using_in_effect(program: object) -> bool:
+    """A header the file includes has its own `using namespace AscendC` (or of a vendor namespace that brings
+    it in), so deleting the file's own directive breaks nothing."""
+    from frontend import ast as A
+
+    for unit in program.units:  # type: ignore[attr-defined]
+        for node in unit.ast.walk():
+            if isinstance(node, A.UsingDirective) and node.namespace.name != "std":
+                return True
+    return False
+
+
 OPERATORS = [
     Operator("drop-free", ("ASC2",), "a FreeTensor statement deleted", _drop(_FREE)),
     Operator("double-free", ("ASC2",), "a FreeTensor statement written twice", _double_free),
@@ -218,6 +282,11 @@ OPERATORS = [
     Operator("double-scalar", ("ASC503", "ASC508"), "the scalar of Muls/Adds/Maxs/Mins cast to double",
              _double_scalar),
     Operator("unqualify", ("ASC509",), "AscendC:: dropped from a no-argument call", _unqualify),
+    Operator("double-enque", ("ASC2",), "an EnQue statement written twice", _double_enque),
+    Operator("init-twice", ("ASC212",), "an InitBuffer statement written twice", _init_buffer_twice),
+    Operator("free-wrong-queue", ("ASC205",), "FreeTensor on another queue of the file", _free_wrong_queue),
+    Operator("drop-using", ("ASC509",), "`using namespace AscendC;` deleted where bare AscendC types are used",
+             _drop_using, needs_live=False, still_correct=_another_using_in_effect),
 ]
 
 
@@ -242,8 +311,9 @@ def _on_alarm(signum: int, frame: object) -> None:
     raise _Timeout
 
 
-def _errors(path: str, text: str, chip: str, timeout: int) -> set[tuple[str, int]] | None:
-    """The (code, line in `path`) of every error the checker reports, or None on a timeout or crash."""
+def _errors(path: str, text: str, chip: str, timeout: int) -> set[tuple[str, int, bool]] | None:
+    """The (code, line in `path`, is an error) of every error and warning the checker reports, or None on a
+    timeout or crash."""
     from frontend.pipeline import load_text
     from passes.verify import check_program
 
@@ -255,7 +325,26 @@ def _errors(path: str, text: str, chip: str, timeout: int) -> set[tuple[str, int
         return None
     finally:
         signal.alarm(0)
-    return {(d.code, d.span.line if d.span and str(d.span.file) == path else 0) for d in diags if d.is_error}
+    return {(d.code, d.span.line if d.span and str(d.span.file) == path else 0, d.is_error) for d in diags
+            if d.is_error or d.severity.name == "WARNING"}
+
+
+def _lowered_lines(path: str, text: str, chip: str) -> set[int]:
+    """The lines of `path` that some op of the lowered original carries: code the checker sees. A site
+    elsewhere is preprocessed away (`#if __NPU_ARCH__ == 3510`), in a template never instantiated, or in a
+    function the kernel never calls."""
+    from xdsl.dialects.builtin import FileLineColLoc
+
+    from ascendir.lower import LoweringOptions, lower_program
+    from frontend.pipeline import load_text
+
+    module = lower_program(load_text(text, name=path), LoweringOptions(chip=chip)).module
+    lines = set()
+    for op in module.walk():
+        loc = op.location
+        if isinstance(loc, FileLineColLoc) and loc.filename.data == path:
+            lines.add(loc.line.data)
+    return lines
 
 
 def _run_file(job: tuple[str, str, int, int, tuple[str, ...]]) -> dict[str, object]:
@@ -264,14 +353,29 @@ def _run_file(job: tuple[str, str, int, int, tuple[str, ...]]) -> dict[str, obje
     base = _errors(path, text, chip, timeout)
     if base is None:
         return {"path": path, "status": "timeout"}
-    if base:
+    if any(is_error for _, _, is_error in base):
         return {"path": path, "status": "not-clean"}
+    live = _lowered_lines(path, text, chip)
     operators = [op for op in OPERATORS if op.name in names]
     results = []
+    needs_live = {op.name: op.needs_live for op in operators}
+    still_correct = {op.name: op.still_correct for op in operators}
+    family = {op.name: op.family for op in operators}
     for mutant in mutants_of(text, operators, per_file):
+        if needs_live[mutant.operator] and mutant.line not in live:
+            results.append({"operator": mutant.operator, "line": mutant.line, "errors": None, "live": False})
+            continue
+        check = still_correct[mutant.operator]
+        if check is not None:
+            from frontend.pipeline import load_text
+            if check(load_text(mutant.text, name=path)):
+                results.append({"operator": mutant.operator, "line": mutant.line, "errors": None, "live": False})
+                continue
         found = _errors(path, mutant.text, chip, timeout)
-        results.append({"operator": mutant.operator, "line": mutant.line,
-                        "errors": None if found is None else sorted(found - base)})
+        # new errors, and new warnings of the rules expected to find this edit (ASC212 is a warning)
+        new = None if found is None else sorted(
+            (code, line) for code, line, is_error in found - base if is_error or code.startswith(family[mutant.operator]))
+        results.append({"operator": mutant.operator, "line": mutant.line, "errors": new, "live": True})
     return {"path": path, "status": "clean", "mutants": results}
 
 
@@ -320,6 +424,9 @@ def main() -> int:
         by_status[str(result["status"])] += 1
         for m in result.get("mutants", []):  # type: ignore[union-attr]
             row = stats[m["operator"]]
+            if not m["live"]:
+                row["not_lowered"] += 1
+                continue
             if m["errors"] is None:
                 row["timeout"] += 1
                 continue
@@ -334,9 +441,10 @@ def main() -> int:
             else:
                 misses[m["operator"]].append(f"{result['path']}:{m['line']}")
 
-    console = Console()
+    console = Console(width=max(Console().width, 110))
     table = Table(title=f"seeded bugs found, {by_status['clean']} clean kernel files, chip {args.chip}")
-    for column in ("operator", "mutants", "found", "share", "in family", "near the edit", "timeouts"):
+    for column in ("operator", "mutants", "found", "share", "in family", "near the edit", "not lowered",
+                   "timeouts"):
         table.add_column(column, justify="left" if column == "operator" else "right")
     total = defaultdict(int)
     for name, row in stats.items():
@@ -344,10 +452,10 @@ def main() -> int:
             total[key] += value
         share = f"{row['found'] / row['mutants']:.0%}" if row["mutants"] else "-"
         table.add_row(name, str(row["mutants"]), str(row["found"]), share, str(row["in_family"]),
-                      str(row["near"]), str(row["timeout"]))
+                      str(row["near"]), str(row["not_lowered"]), str(row["timeout"]))
     share = f"{total['found'] / total['mutants']:.0%}" if total["mutants"] else "-"
     table.add_row("all", str(total["mutants"]), str(total["found"]), share, str(total["in_family"]),
-                  str(total["near"]), str(total["timeout"]))
+                  str(total["near"]), str(total["not_lowered"]), str(total["timeout"]))
     console.print(table)
     for name, listed in misses.items():
         for miss in listed[:args.misses]:
@@ -359,8 +467,8 @@ def main() -> int:
               "clean_files": by_status["clean"], "seconds": round(seconds, 1),
               "operators": {name: dict(row) for name, row in stats.items()},
               "all": dict(total), "misses": {k: v for k, v in misses.items()},
-              "mutants": [{"path": r["path"], "operator": m["operator"], "line": m["line"], "errors": m["errors"]}
-                          for r in results for m in r.get("mutants", [])]}
+              "mutants": [{"path": r["path"], "operator": m["operator"], "line": m["line"], "live": m["live"],
+                           "errors": m["errors"]} for r in results for m in r.get("mutants", [])]}
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(report, indent=1))
     console.print(f"wrote {args.json}", highlight=False)

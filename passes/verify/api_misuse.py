@@ -143,6 +143,7 @@ class _AstIndex:
 
     calls: list[A.Call] = field(default_factory=list)
     unqualified_calls: list[A.Call] = field(default_factory=list)  # `Name(...)` outside namespace AscendC
+    unqualified_types: list[A.TypeRef] = field(default_factory=list)  # `LocalTensor<T>` outside namespace AscendC
     casts: list[A.Cast] = field(default_factory=list)
     ascendc_event_names: list[A.Name] = field(default_factory=list)  # `AscendC::EVENT_IDn`
     using_namespaces: set[str] = field(default_factory=set)
@@ -173,7 +174,14 @@ class _AstIndex:
 
 # the node kinds _ast_index tells apart, in the order it tests them; looked up once per node class
 _INDEXED: tuple[type, ...] = (A.Call, A.Cast, A.Name, A.Declarator, A.FunctionDecl, A.UsingDecl, A.UsingDirective,
-                              A.NamespaceDecl, A.ClassDecl, A.Param)
+                              A.NamespaceDecl, A.ClassDecl, A.Param, A.TypeRef)
+# Types kernel_operator.h declares in namespace AscendC only (TPosition and RoundMode are left out: host code
+# has matmul_tiling's TPosition, and a project may name its own RoundMode).
+_ASCENDC_TYPES = frozenset({
+    "TPipe", "TQue", "TQueBind", "TBuf", "LocalTensor", "GlobalTensor", "HardEvent", "QuePosition",
+    "DataCopyParams", "DataCopyExtParams", "DataCopyPadExtParams", "UnaryRepeatParams", "BinaryRepeatParams",
+    "LocalMemAllocator",
+})
 _INDEX_KINDS: dict[type, int] = {}
 
 
@@ -221,6 +229,11 @@ def _ast_index(ctx: CheckContext) -> _AstIndex:
                 index.named.add(node.name)
         elif kind == 9:  # A.Param: nothing
             pass
+        elif kind == 10:  # A.TypeRef
+            base = node.base
+            if (not in_ascendc and isinstance(base, A.QualifiedName) and len(base.parts) == 1
+                    and base.parts[0].name in _ASCENDC_TYPES):
+                index.unqualified_types.append(node)
         elif isinstance(node, A.Decl):  # a definition (tiling struct, enum, alias): not a mere use of a name
             name = getattr(node, "name", None)
             if isinstance(name, str):
@@ -690,13 +703,14 @@ _GLOBAL_ENUMERATOR_PREFIXES = ("EVENT_ID",)
 
 @rule(
     "ASC509", "missing-ascendc-qualification", "api",
-    summary="An AscendC API is called without `AscendC::` where no `using namespace AscendC` is in effect "
-            "and argument-dependent lookup cannot find it (no AscendC-typed argument, or explicit template "
-            "arguments).",
+    summary="An AscendC API is called, or an AscendC type (LocalTensor, TPipe, TQue, ...) named, without "
+            "`AscendC::` where no `using namespace AscendC` is in effect and, for a call, argument-dependent "
+            "lookup cannot find it (no AscendC-typed argument, or explicit template arguments).",
     why="The AscendC APIs live in namespace AscendC. `SetFlag<HardEvent::V_S>(EVENT_ID0)`, "
         "`PipeBarrier<PIPE_V>()` and `GetBlockIdx()` written bare fail to compile with \"use of undeclared "
-        "identifier 'SetFlag'; did you mean 'AscendC::SetFlag'?\". (Calls such as `Add(dst, a, b, n)` on "
-        "LocalTensors still compile: lookup finds them through the argument types.)",
+        "identifier 'SetFlag'; did you mean 'AscendC::SetFlag'?\"; a type written bare (`LocalTensor<float>`, "
+        "`TPipe`) is \"unknown type name\". (Calls such as `Add(dst, a, b, n)` on LocalTensors still compile: "
+        "lookup finds them through the argument types.) Each bare type is reported at its first use.",
     example='#include "kernel_operator.h"\n// no using namespace AscendC\nuint32_t core = GetBlockIdx();',
     instead="uint32_t core = AscendC::GetBlockIdx();   // or: using namespace AscendC;",
 )
@@ -724,6 +738,15 @@ def missing_ascendc_qualification(ctx: CheckContext) -> None:
                 continue
         ctx.report(span, f"'{name}' is not declared here: AscendC APIs need 'AscendC::' or "
                          "'using namespace AscendC'",
+                   Note(f"write AscendC::{name}", kind="help"))
+    reported: set[str] = set()
+    for ref in sorted(index.unqualified_types, key=lambda r: (str(r.span.file), r.span.line, r.span.col)):
+        name = ref.base.parts[0].name  # type: ignore[union-attr]
+        if name in reported or name in index.declared or name in index.named:
+            continue
+        reported.add(name)  # once per type: every later use fails the same way
+        ctx.report(as_span(ref.span), f"unknown type name '{name}': AscendC types need 'AscendC::' or "
+                                      "'using namespace AscendC'",
                    Note(f"write AscendC::{name}", kind="help"))
 
 
