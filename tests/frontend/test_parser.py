@@ -159,6 +159,24 @@ def test_tiling_data_definition_and_registration() -> None:
     assert (reg.op_type, reg.struct_name) == ("AddCustom", "AddTilingData")
 
 
+def test_tiling_field_macros_without_semicolons() -> None:
+    # vendor op projects (cann-ops reshape) leave the `;` out after the field macros; it compiles, since
+    # each macro ends in a member function body
+    unit = parse("""
+        namespace optiling {
+          BEGIN_TILING_DATA_DEF(ReshapeTilingData)
+            TILING_DATA_FIELD_DEF(uint32_t, tileLength)
+            TILING_DATA_FIELD_DEF_ARR(uint32_t, 4, dims)
+            TILING_DATA_FIELD_DEF(uint32_t, reminder);
+          END_TILING_DATA_DEF;
+        REGISTER_TILING_DATA_CLASS(Reshape, ReshapeTilingData)
+        }
+    """)
+    tiling = first(unit, A.TilingDataDef)
+    assert [(f.kind, f.name) for f in tiling.fields] == [("scalar", "tileLength"), ("array", "dims"),
+                                                          ("scalar", "reminder")]
+
+
 def test_host_tiling_function_and_opdef_chain() -> None:
     unit = parse("""
         namespace optiling {
