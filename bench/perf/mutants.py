@@ -19,6 +19,10 @@ never instantiated or in a function no kernel calls changes nothing the checker 
 listed as "not lowered", with the edits that leave the program correct (a `using namespace AscendC` that an
 included header also has).
 
+With `--projects`, op projects (op_host/ + op_kernel/) are mutated instead, with edits that break the
+agreement between host and kernel: SetBlockDim deleted, REGISTER_TILING_DATA_CLASS naming another operator,
+a tiling field misspelt on either side, the host's set_X of a field the kernel reads deleted.
+
 Some edits cannot be proven wrong from the file alone (a dropped WaitFlag whose SetFlag sits in a callee
 the checker cannot see, a dropped FreeTensor in code that never runs twice): misses are listed per operator
 to read, not all of them are rule gaps. The edits are textual and line-based, so they only apply to lines
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import signal
 import sys
@@ -379,6 +384,172 @@ def _run_file(job: tuple[str, str, int, int, tuple[str, ...]]) -> dict[str, obje
     return {"path": path, "status": "clean", "mutants": results}
 
 
+# ---------------------------------------------------------------------------------------------------
+# Op projects (`--projects`): edits that break the agreement between host and kernel
+# ---------------------------------------------------------------------------------------------------
+
+_FIELD_DEF = re.compile(r"TILING_DATA_FIELD_DEF(?:_ARR|_STRUCT)?\s*\(\s*[\w:]+\s*,\s*(?:[^,()]+,\s*)?(\w+)\s*\)")
+_SET_BLOCK_DIM = re.compile(r"^\s*[\w.\->]+(\.|->)SetBlockDim\s*\([^;]*\)\s*;\s*(//.*)?$")
+_REGISTER = re.compile(r"\bREGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,")
+ProjectSite = tuple[str, int, list[str]]  # (file relative to the project, 0-based line, the file's new lines)
+
+
+def _project_fields(files: dict[str, list[str]]) -> set[str]:
+    return {m.group(1) for rel, lines in files.items() if rel.startswith("op_host/")
+            for m in _FIELD_DEF.finditer("\n".join(lines))}
+
+
+def _host_files(files: dict[str, list[str]]) -> Iterator[tuple[str, list[str]]]:
+    return ((rel, lines) for rel, lines in files.items() if rel.startswith("op_host/"))
+
+
+def _kernel_files(files: dict[str, list[str]]) -> Iterator[tuple[str, list[str]]]:
+    return ((rel, lines) for rel, lines in files.items() if rel.startswith("op_kernel/"))
+
+
+def _drop_set_block_dim(files: dict[str, list[str]]) -> Iterator[ProjectSite]:
+    for rel, lines in _host_files(files):
+        for i in _code_lines(lines):
+            if _SET_BLOCK_DIM.match(lines[i]):
+                yield rel, i, lines[:i] + lines[i + 1:]
+
+
+def _register_other_op(files: dict[str, list[str]]) -> Iterator[ProjectSite]:
+    for rel, lines in _host_files(files):
+        for i in _code_lines(lines):
+            match = _REGISTER.search(lines[i])
+            if match:
+                new = lines[i][:match.start(1)] + match.group(1) + "Other" + lines[i][match.end(1):]
+                yield rel, i, lines[:i] + [new] + lines[i + 1:]
+
+
+def _field_typo(side: Callable[[dict[str, list[str]]], Iterator[tuple[str, list[str]]]], pattern: str
+                ) -> Callable[[dict[str, list[str]]], Iterator[ProjectSite]]:
+    """A use of a tiling field (`td.tileNum` in the kernel, `tiling.set_tileNum(` on the host) misspelt."""
+    def sites(files: dict[str, list[str]]) -> Iterator[ProjectSite]:
+        fields = _project_fields(files)
+        for rel, lines in side(files):
+            for i in _code_lines(lines):
+                for match in re.finditer(pattern, lines[i]):
+                    if match.group(1) in fields:
+                        new = lines[i][:match.end(1)] + "Typo" + lines[i][match.end(1):]
+                        yield rel, i, lines[:i] + [new] + lines[i + 1:]
+                        break
+    return sites
+
+
+def _drop_field_set(files: dict[str, list[str]]) -> Iterator[ProjectSite]:
+    """Delete the host's `tiling.set_X(...);` of a field X the kernel reads."""
+    kernel_text = "\n".join("\n".join(lines) for _, lines in _kernel_files(files))
+    for rel, lines in _host_files(files):
+        for i in _code_lines(lines):
+            match = re.match(r"^\s*[\w.\->]+(?:\.|->)set_(\w+)\s*\([^;]*\)\s*;\s*(//.*)?$", lines[i])
+            if match and re.search(rf"\.\s*{re.escape(match.group(1))}\b", kernel_text):
+                yield rel, i, lines[:i] + lines[i + 1:]
+
+
+@dataclass(frozen=True)
+class ProjectOperator:
+    name: str
+    family: tuple[str, ...]
+    what: str
+    sites: Callable[[dict[str, list[str]]], Iterator[ProjectSite]]
+
+
+PROJECT_OPERATORS = [
+    ProjectOperator("drop-set-block-dim", ("ASC906",), "the host's SetBlockDim statement deleted", _drop_set_block_dim),
+    ProjectOperator("register-other-op", ("ASC802",), "REGISTER_TILING_DATA_CLASS names another operator",
+                    _register_other_op),
+    ProjectOperator("kernel-field-typo", ("ASC803",), "a tiling field the kernel reads, misspelt",
+                    _field_typo(_kernel_files, r"\.\s*(\w+)\b(?!\s*\()")),
+    ProjectOperator("host-field-typo", ("ASC803",), "a tiling field the host sets, misspelt",
+                    _field_typo(_host_files, r"\bset_(\w+)\s*\(")),
+    ProjectOperator("drop-field-set", ("ASC804",), "the host's set_X of a field the kernel reads deleted",
+                    _drop_field_set),
+]
+
+
+def project_dirs(root: Path) -> list[Path]:
+    """Op projects under `root`: folders with op_host/ and op_kernel/ (unit-test trees left out)."""
+    found = []
+    for host in sorted(root.rglob("op_host")):
+        project = host.parent
+        if host.is_dir() and (project / "op_kernel").is_dir() and "tests" not in project.relative_to(root).parts:
+            found.append(project)
+    return found
+
+
+def _project_diagnostics(folder: str, chip: str, timeout: int) -> set[tuple[str, str, int, bool]] | None:
+    from frontend.pipeline import load
+    from passes.verify import check_program
+
+    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.alarm(timeout)
+    try:
+        diags = check_program(load(folder), chip=chip)
+    except (_Timeout, Exception):  # noqa: BLE001 - a crash or timeout leaves the project out
+        return None
+    finally:
+        signal.alarm(0)
+    out = set()
+    for d in diags:
+        if d.is_error or d.severity.name == "WARNING":
+            where = os.path.relpath(str(d.span.file), folder) if d.span else ""
+            out.add((d.code, where, d.span.line if d.span else 0, d.is_error))
+    return out
+
+
+def _run_project(job: tuple[str, str, int, int, tuple[str, ...]]) -> dict[str, object]:
+    """Checks a copy of the project, then each mutant of it in that copy (one file changed at a time)."""
+    import shutil
+    import tempfile
+
+    path, chip, timeout, per_file, names = job
+    with tempfile.TemporaryDirectory(prefix="mutants-") as tmp:
+        copy = os.path.join(tmp, os.path.basename(path))
+        shutil.copytree(path, copy, ignore=shutil.ignore_patterns("tests", "examples", "docs", "*.md", "*.json5"))
+        sources = {}
+        for dirpath, _, filenames in os.walk(copy):
+            for name in filenames:
+                if name.endswith((".cpp", ".h", ".hpp", ".cc", ".asc")):
+                    full = os.path.join(dirpath, name)
+                    sources[os.path.relpath(full, copy)] = Path(full).read_text(encoding="utf-8", errors="replace")
+        base = _project_diagnostics(copy, chip, timeout)
+        if base is None:
+            return {"path": path, "status": "timeout"}
+        if any(is_error for *_, is_error in base):
+            return {"path": path, "status": "not-clean"}
+        files = {rel: text.split("\n") for rel, text in sources.items()}
+        results = []
+        for op in PROJECT_OPERATORS:
+            if op.name not in names:
+                continue
+            sites = list(op.sites(files))
+            if len(sites) > per_file:
+                step = len(sites) / per_file
+                sites = [sites[int(k * step)] for k in range(per_file)]
+            for rel, line, new_lines in sites:
+                target = os.path.join(copy, rel)
+                Path(target).write_text("\n".join(new_lines), encoding="utf-8")
+                try:
+                    found = _project_diagnostics(copy, chip, timeout)
+                finally:
+                    Path(target).write_text(sources[rel], encoding="utf-8")
+                new = None if found is None else sorted(
+                    (code, f"{where}:{ln}") for code, where, ln, is_error in found - base
+                    if is_error or code.startswith(op.family))
+                results.append({"operator": op.name, "line": f"{rel}:{line + 1}", "errors": new, "live": True})
+    return {"path": path, "status": "clean", "mutants": results}
+
+
+def _near(where: int | str, edit: int | str) -> bool:
+    """Whether a finding's line is within NEAR_LINES of the edit (`file:line` strings for projects)."""
+    if isinstance(where, str) and isinstance(edit, str):
+        (wf, _, wl), (ef, _, el) = where.rpartition(":"), edit.rpartition(":")
+        return wf == ef and wl.isdigit() and el.isdigit() and abs(int(wl) - int(el)) <= NEAR_LINES
+    return isinstance(where, int) and isinstance(edit, int) and abs(where - edit) <= NEAR_LINES
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("roots", type=Path, nargs="+")
@@ -390,10 +561,13 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json", type=Path, default=DEFAULT_JSON)
     ap.add_argument("--misses", type=int, default=5, help="misses listed per operator")
+    ap.add_argument("--projects", action="store_true",
+                    help="mutate op projects (folders with op_host/ and op_kernel/) with host/kernel edits instead")
     args = ap.parse_args()
 
-    names = tuple(n.strip() for n in args.operators.split(",") if n.strip()) or tuple(op.name for op in OPERATORS)
-    unknown = set(names) - {op.name for op in OPERATORS}
+    operators: list[Operator] | list[ProjectOperator] = PROJECT_OPERATORS if args.projects else OPERATORS
+    names = tuple(n.strip() for n in args.operators.split(",") if n.strip()) or tuple(op.name for op in operators)
+    unknown = set(names) - {op.name for op in operators}
     if unknown:
         print(f"mutants: unknown operator(s) {', '.join(sorted(unknown))}", file=sys.stderr)
         return 2
@@ -402,7 +576,10 @@ def main() -> int:
         if not root.exists():
             print(f"mutants: '{root}' does not exist", file=sys.stderr)
             return 2
-        found = kernel_files(root) if root.is_dir() else [root]
+        if args.projects:
+            found = project_dirs(root) if root.is_dir() else []
+        else:
+            found = kernel_files(root) if root.is_dir() else [root]
         files += sample(found, root, args.sample) if args.sample and root.is_dir() else found
 
     from multiprocessing import Pool
@@ -413,13 +590,13 @@ def main() -> int:
     started = time.perf_counter()
     jobs = [(str(p.resolve()), args.chip, args.timeout, args.per_file, names) for p in files]
     with Pool(args.jobs) as pool:
-        results = list(pool.imap_unordered(_run_file, jobs, chunksize=1))
+        results = list(pool.imap_unordered(_run_project if args.projects else _run_file, jobs, chunksize=1))
     seconds = time.perf_counter() - started
 
     by_status = defaultdict(int)
-    stats: dict[str, dict[str, int]] = {op.name: defaultdict(int) for op in OPERATORS if op.name in names}
+    stats: dict[str, dict[str, int]] = {op.name: defaultdict(int) for op in operators if op.name in names}
     misses: dict[str, list[str]] = defaultdict(list)
-    family = {op.name: op.family for op in OPERATORS}
+    family = {op.name: op.family for op in operators}
     for result in sorted(results, key=lambda r: str(r["path"])):
         by_status[str(result["status"])] += 1
         for m in result.get("mutants", []):  # type: ignore[union-attr]
@@ -436,13 +613,14 @@ def main() -> int:
                 row["found"] += 1
                 if any(code.startswith(family[m["operator"]]) for code, _ in new):
                     row["in_family"] += 1
-                if any(abs(line - m["line"]) <= NEAR_LINES for _, line in new):
+                if any(_near(where, m["line"]) for _, where in new):
                     row["near"] += 1
             else:
                 misses[m["operator"]].append(f"{result['path']}:{m['line']}")
 
     console = Console(width=max(Console().width, 110))
-    table = Table(title=f"seeded bugs found, {by_status['clean']} clean kernel files, chip {args.chip}")
+    what = "op projects" if args.projects else "kernel files"
+    table = Table(title=f"seeded bugs found, {by_status['clean']} clean {what}, chip {args.chip}")
     for column in ("operator", "mutants", "found", "share", "in family", "near the edit", "not lowered",
                    "timeouts"):
         table.add_column(column, justify="left" if column == "operator" else "right")
