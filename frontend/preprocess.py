@@ -240,13 +240,23 @@ def _trie_pattern(words: list[str]) -> str:
         node[""] = {}
 
     def build(node: dict) -> str:  # type: ignore[type-arg]
-        alts = [re.escape(ch) + build(node[ch]) for ch in sorted(k for k in node if k)]
+        alts = []
+        for ch in sorted(k for k in node if k):
+            # a chain of single children is one literal: recursion goes only as deep as the branch points
+            prefix, child = ch, node[ch]
+            while len(child) == 1 and "" not in child:
+                (nxt,) = child
+                prefix, child = prefix + nxt, child[nxt]
+            alts.append(re.escape(prefix) + build(child))
         if not alts:
             return ""
         body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
         return "(?:" + body + ")?" if "" in node else body
 
-    return build(trie)
+    try:
+        return build(trie)
+    except RecursionError:  # thousands of nested prefixes (A, AA, AAA, ...): a plain alternation, longest first
+        return "(?:" + "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True)) + ")"
 
 
 # ----------------------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ from typing import Callable, Iterator
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.perf.real_kernels import kernel_files, sample  # noqa: E402
+from bench.perf.real_kernels import _on_alarm, _Timeout, kernel_files, sample  # noqa: E402
 
 DEFAULT_JSON = ROOT / "bench" / "perf" / "results" / "mutants.json"
 NEAR_LINES = 3
@@ -306,14 +306,6 @@ def mutants_of(text: str, operators: list[Operator], per_file: int) -> list[Muta
             sites = [sites[int(k * step)] for k in range(per_file)]
         found += [Mutant(op.name, i + 1, "\n".join(new)) for i, new in sites]
     return found
-
-
-class _Timeout(BaseException):
-    pass
-
-
-def _on_alarm(signum: int, frame: object) -> None:
-    raise _Timeout
 
 
 def _errors(path: str, text: str, chip: str, timeout: int) -> set[tuple[str, int, bool]] | None:
