@@ -175,8 +175,12 @@ def _tiling_struct(scope: Scope, host: Scope) -> str | None:
     if scope.default_tiling:
         return scope.default_tiling
     registered = list(host.registered_tiling.values()) or list(scope.registered_tiling.values())
-    if registered:
-        return registered[0]
+    # a struct registered only to be a TILING_DATA_FIELD_DEF_STRUCT of another is not what the kernel reads
+    nested = {f[1].base.parts[-1].name for ts in (*host.tiling_structs.values(), *scope.tiling_structs.values())
+              for f in ts.fields if f[3] == "struct" and isinstance(f[1].base, A.QualifiedName)}
+    outer = [name for name in registered if name not in nested]
+    if outer or registered:
+        return (outer or registered)[0]
     defs = [n for n, ts in {**host.tiling_structs, **scope.tiling_structs}.items()
             if n.endswith("TilingData") or n.endswith("Tiling")]
     return defs[0] if len(defs) == 1 else None

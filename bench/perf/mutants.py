@@ -46,7 +46,7 @@ from typing import Callable, Iterator
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.perf.real_kernels import _on_alarm, _Timeout, kernel_files, sample  # noqa: E402
+from bench.perf.real_kernels import _on_alarm, _Timeout, kernel_files, project_dirs, sample  # noqa: E402
 
 DEFAULT_JSON = ROOT / "bench" / "perf" / "results" / "mutants.json"
 NEAR_LINES = 3
@@ -459,16 +459,6 @@ PROJECT_OPERATORS = [
     ProjectOperator("drop-field-set", ("ASC804",), "the host's set_X of a field the kernel reads deleted",
                     _drop_field_set),
 ]
-
-
-def project_dirs(root: Path) -> list[Path]:
-    """Op projects under `root`: folders with op_host/ and op_kernel/ (unit-test trees left out)."""
-    found = []
-    for host in sorted(root.rglob("op_host")):
-        project = host.parent
-        if host.is_dir() and (project / "op_kernel").is_dir() and "tests" not in project.relative_to(root).parts:
-            found.append(project)
-    return found
 
 
 def _project_diagnostics(folder: str, chip: str, timeout: int) -> set[tuple[str, str, int, bool]] | None:

@@ -13,7 +13,9 @@ limit; a crash or a timeout is listed, never fatal.
 Expect some errors that are not ours to fix: a file checked out of its project misses sibling headers, so
 the lowering keeps quiet about undeclared names but a call to an unknown AscendC API is still reported;
 kernels for other architectures (arch35, the Reg API) are checked against `--chip`. The table shows, per
-code, the distinct lines, the files and repositories they fall in, and a few examples to read.
+code, the distinct lines, the files and repositories they fall in, and a few examples to read. With
+`--projects`, each op project (a folder with op_host/ and op_kernel/) is checked as a whole, host and
+kernel together, as `ascendc-check FOLDER` checks it: the precision side of the project rules.
 """
 
 from __future__ import annotations
@@ -56,6 +58,16 @@ def kernel_files(root: Path) -> list[Path]:
     return found
 
 
+def project_dirs(root: Path) -> list[Path]:
+    """Op projects under `root`: folders with op_host/ and op_kernel/ (unit-test trees left out)."""
+    found = []
+    for host in sorted(root.rglob("op_host")):
+        project = host.parent
+        if host.is_dir() and (project / "op_kernel").is_dir() and "tests" not in project.relative_to(root).parts:
+            found.append(project)
+    return found
+
+
 def sample(files: list[Path], root: Path, count: int) -> list[Path]:
     """`count` of `files`, the same ones on every run and machine: those whose relative path hashes lowest."""
     def key(path: Path) -> str:
@@ -73,6 +85,8 @@ def main() -> int:
     ap.add_argument("--examples", type=int, default=3, help="examples listed per code")
     ap.add_argument("--sample", type=int, default=0,
                     help="check only this many kernel files, a fixed choice by a hash of their paths")
+    ap.add_argument("--projects", action="store_true",
+                    help="check op projects (folders with op_host/ and op_kernel/) as a whole instead of files")
     args = ap.parse_args()
     if not args.root.is_dir():
         print(f"real_kernels: '{args.root}' is not a folder", file=sys.stderr)
@@ -85,7 +99,7 @@ def main() -> int:
     from passes.verify import check_program
 
     wanted = tuple(c.strip() for c in args.codes.split(",") if c.strip())
-    files = kernel_files(args.root)
+    files = project_dirs(args.root) if args.projects else kernel_files(args.root)
     if args.sample:
         files = sample(files, args.root, args.sample)
     lines_by_code: dict[str, set[tuple[str, int]]] = defaultdict(set)
@@ -127,7 +141,8 @@ def main() -> int:
         return rel.split(os.sep, 1)[0]
 
     console = Console()
-    table = Table(title=f"errors on {len(files)} kernel files under {args.root}, chip {args.chip}")
+    what = "op projects" if args.projects else "kernel files"
+    table = Table(title=f"errors on {len(files)} {what} under {args.root}, chip {args.chip}")
     for column in ("code", "lines", "files", "repositories"):
         table.add_column(column, justify="left" if column == "code" else "right")
     rows = sorted(lines_by_code, key=lambda c: -len(lines_by_code[c]))

@@ -110,8 +110,10 @@ def op_info(ctx: CheckContext) -> OpInfo | None:
 
 
 def _op_info(ctx: CheckContext) -> OpInfo | None:
-    if ctx.program is None or not ctx.program.bundle.op_json:
+    if ctx.program is None:
         return None
+    if not ctx.program.bundle.op_json:
+        return _opdef_op_info(ctx)
     op = ctx.program.bundle.op_json[0]
     name = op.get("op")
     if not isinstance(name, str) or not name:
@@ -136,6 +138,36 @@ def _op_info(ctx: CheckContext) -> OpInfo | None:
             continue
         listed.extend(n for n in found if n not in listed)
     return info
+
+
+def _opdef_op_info(ctx: CheckContext) -> OpInfo | None:
+    """The operator of a project without an op json (ops-nn, ops-math, cann-ops): the one OpDef class of
+    the host sources that `OP_ADD(Name)` registers, with the names its constructor declares."""
+    opdefs = {n.name for n in nodes(ctx, "host") if isinstance(n, A.ClassDecl) and n.name
+              and any(isinstance(b.base, A.QualifiedName) and b.base.parts[-1].name == "OpDef" for b in n.bases)}
+    added = [name for n in nodes(ctx, "host") if isinstance(n, A.MacroDecl) and n.name == "OP_ADD"
+             and len(n.args) == 1 and (name := _written_name(n.args[0])) is not None]
+    registered = [name for name in dict.fromkeys(added) if name in opdefs]
+    if len(registered) != 1:
+        return None  # none, or several operators in one project: no single op to compare with
+    info = OpInfo(registered[0])
+    for kind, found in _opdef_declarations(ctx).items():
+        if found is None:
+            info.complete = False
+        else:
+            getattr(info, kind).extend(found)
+    return info
+
+
+def _written_name(node: A.Node) -> str | None:
+    """The last name of `Scale` / `ops::Scale`, written as a name or (a known class) as a type."""
+    if isinstance(node, A.TypeArgExpr):
+        node = node.type
+    if isinstance(node, A.TypeRef) and isinstance(node.base, A.QualifiedName) and not node.pointers:
+        return node.base.parts[-1].name
+    if isinstance(node, A.Name):
+        return node.qname.parts[-1].name
+    return None
 
 
 def _opdef_declarations(ctx: CheckContext) -> dict[str, list[str] | None]:
@@ -302,13 +334,20 @@ def tiling_registration(ctx: CheckContext) -> None:
     for node in nodes(ctx):
         if not isinstance(node, A.RegisterTilingData):
             continue
-        if op is not None and node.op_type != op.name:
+        if op is not None and node.op_type != op.name and node.struct_name not in _nested_tiling_structs(ctx):
             report_once(ctx, span(node), f"REGISTER_TILING_DATA_CLASS registers '{node.op_type}' but the op is "
                        f"'{op.name}'")
         if structs and node.struct_name not in structs and not _declared_class(ctx, node.struct_name):
             known = ", ".join(sorted(structs)) or "none"
             report_once(ctx, span(node), f"REGISTER_TILING_DATA_CLASS names '{node.struct_name}', which is not "
                        f"defined (tiling structs: {known})")
+
+
+def _nested_tiling_structs(ctx: CheckContext) -> set[str]:
+    """Tiling structs used as a TILING_DATA_FIELD_DEF_STRUCT of another: registered under a helper name of
+    their own (`REGISTER_TILING_DATA_CLASS(EmbeddingDenseGradV2TilingParamOp, ...)`), not the operator's."""
+    return {f.type.base.parts[-1].name for d in legacy_tiling_defs(ctx).values() for f in d.fields
+            if f.kind == "struct" and isinstance(f.type.base, A.QualifiedName)}
 
 
 def _declared_class(ctx: CheckContext, name: str) -> bool:
