@@ -88,7 +88,9 @@ def snake_variants(op: str) -> set[str]:
     simple = re.sub(r"(?<!^)(?=[A-Z])", "_", op).lower()
     two_pass = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", op)
     two_pass = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", two_pass).lower()
-    return {simple, two_pass}
+    # a run of capitals kept whole up to the last word (`NormalizeBBox` -> `normalize_bbox`)
+    runs = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", op).lower()
+    return {simple, two_pass, runs}
 
 
 def snake(op: str) -> str:
@@ -148,7 +150,7 @@ def _opdef_op_info(ctx: CheckContext) -> OpInfo | None:
     added = [name for n in nodes(ctx, "host") if isinstance(n, A.MacroDecl) and n.name == "OP_ADD"
              and len(n.args) == 1 and (name := _written_name(n.args[0])) is not None]
     registered = [name for name in dict.fromkeys(added) if name in opdefs]
-    if len(registered) != 1:
+    if len(registered) != 1 or len(set(added)) != 1:
         return None  # none, or several operators in one project: no single op to compare with
     info = OpInfo(registered[0])
     for kind, found in _opdef_declarations(ctx).items():
@@ -321,7 +323,8 @@ def kernel_entry_name(ctx: CheckContext) -> None:
 
 @rule(
     "ASC802", "tiling-registration-mismatch", "project",
-    summary="REGISTER_TILING_DATA_CLASS names another operator than the op json, or a struct that is not defined.",
+    summary="REGISTER_TILING_DATA_CLASS names another operator than the op (its json, or the OpDef that OP_ADD "
+            "registers) and no registration names the op, or a struct that is not defined.",
     why="The framework finds the tiling struct of an operator by the OpType in REGISTER_TILING_DATA_CLASS. "
         "With another name the kernel's GET_TILING_DATA has no registered layout (the kernel build fails, "
         "or reads an empty struct); an undefined struct does not compile.",
@@ -331,10 +334,19 @@ def kernel_entry_name(ctx: CheckContext) -> None:
 def tiling_registration(ctx: CheckContext) -> None:
     op = op_info(ctx)
     structs = tiling_structs(ctx)
-    for node in nodes(ctx):
-        if not isinstance(node, A.RegisterTilingData):
-            continue
-        if op is not None and node.op_type != op.name and node.struct_name not in _nested_tiling_structs(ctx):
+    registrations = [node for node in nodes(ctx) if isinstance(node, A.RegisterTilingData)]
+
+    def for_the_op(node: A.RegisterTilingData) -> bool:  # `Op_<key>`: the struct for tiling key <key>
+        if op is None:
+            return False
+        return node.op_type == op.name or re.fullmatch(rf"{re.escape(op.name)}_\d+", node.op_type) is not None
+
+    # a header shared by several operators (ops-nn's foreach utilities) registers them all: only when none
+    # is for this op is a registration for another one the mistake
+    registers_the_op = any(for_the_op(node) for node in registrations)
+    for node in registrations:
+        if (op is not None and not registers_the_op and not for_the_op(node)
+                and node.struct_name not in _nested_tiling_structs(ctx)):
             report_once(ctx, span(node), f"REGISTER_TILING_DATA_CLASS registers '{node.op_type}' but the op is "
                        f"'{op.name}'")
         if structs and node.struct_name not in structs and not _declared_class(ctx, node.struct_name):
@@ -552,6 +564,9 @@ def dtype_macro_unknown(ctx: CheckContext) -> None:
     if op is None or not (op.inputs or op.outputs) or not op.complete:
         return
     declared = {n.upper() for n in op.inputs + op.outputs}
+    # names the sources declare themselves (`int DTYPE_SIZE = 4;`, `using DTYPE_X_ = ...`) are not the build's
+    own = {n.name for n in nodes(ctx) if isinstance(n, A.Declarator | A.AliasDecl | A.TemplateParam)
+           and isinstance(getattr(n, "name", None), str)}
     seen: set[tuple[str, int]] = set()
     for node in nodes(ctx, "kernel"):
         name: str | None = None
@@ -561,8 +576,8 @@ def dtype_macro_unknown(ctx: CheckContext) -> None:
             name = node.base.parts[-1].name
         if not name:
             continue
-        m = re.fullmatch(r"(?:ORIG_)?DTYPE_([A-Z0-9_]+)", name)
-        if m is None or m.group(1) in declared:
+        m = re.fullmatch(r"(?:ORIG_)?DTYPE_([A-Z0-9_]+?)(?:_REF)?", name)  # (`_REF`: an in-place output)
+        if m is None or m.group(1) in declared or name in own:
             continue
         where = span(node)
         if (name, where.line) in seen:

@@ -20,6 +20,7 @@ BEGIN_TILING_DATA_DEF(ScaleTilingData)
     TILING_DATA_FIELD_DEF_STRUCT(ScaleParam, param);
 END_TILING_DATA_DEF;
 REGISTER_TILING_DATA_CLASS(REGISTERED_OP, ScaleTilingData)
+REGISTER_TILING_DATA_CLASS(REGISTERED_OP_1, ScaleTilingData)
 }
 """
 
@@ -58,9 +59,10 @@ using namespace AscendC;
 extern "C" __global__ __aicore__ void ENTRY(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(td, tiling);
+    const int32_t DTYPE_SIZE = sizeof(float);  // the kernel's own name, not a DTYPE_<input> macro
     TPipe pipe;
     TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, td.tileLength * sizeof(DTYPE_X));
+    pipe.InitBuffer(buf, td.tileLength * DTYPE_SIZE);
     LocalTensor<float> t = buf.Get<float>();
     GlobalTensor<float> xGm;
     xGm.SetGlobalBuffer((__gm__ float*)x, td.tileLength);
@@ -85,7 +87,8 @@ def errors(folder: str) -> list[tuple[str, str]]:
 
 
 def test_a_project_that_agrees_with_its_opdef_is_clean(tmp_path: Path) -> None:
-    # the helper struct registered under its own name (ScaleParamOp) is a field of the op's struct
+    # the helper struct registered under its own name (ScaleParamOp) is a field of the op's struct, and
+    # Scale_1 registers the struct for tiling key 1
     assert errors(project(tmp_path)) == []
 
 
@@ -109,3 +112,11 @@ def test_platform_namespace_through_an_unknown_vendor_header_is_not_missing(tmp_
     assert [code for code, _ in errors(folder)] == []
     host.write_text(host.read_text().replace('#include "op_common/op_host/util/platform_util.h"', ""))
     assert [code for code, _ in errors(folder)] == ["ASC904"]
+
+
+def test_kernel_entry_names_keep_a_run_of_capitals_whole() -> None:
+    from passes.verify.project import snake_variants
+
+    # ops-nn's NormalizeBBox op has the entry normalize_bbox, and it builds
+    assert "normalize_bbox" in snake_variants("NormalizeBBox")
+    assert snake_variants("AddCustom") == {"add_custom"}
