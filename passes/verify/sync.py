@@ -54,10 +54,20 @@ def _has_receiver(op: asc.ApiCallOp) -> bool:
     return bool(op.args) and isinstance(op.args[0].type, asc.ObjectType)
 
 
+_KEYS: dict[int, tuple[Operation, tuple[str | None, int | None]]] = {}
+
+
 def _flag_key(op: asc.ApiCallOp) -> tuple[str | None, int | None]:
-    """(HardEvent, constant id) of a free SetFlag/WaitFlag; either may be None when unknown."""
+    """(HardEvent, constant id) of a free SetFlag/WaitFlag; either may be None when unknown. Remembered per op:
+    folding the id follows cells, and the pairing rules and every loop round of the interpretation ask."""
+    hit = _KEYS.get(id(op))
+    if hit is not None and hit[0] is op:
+        return hit[1]
     event = _template(op)
     ident = fold_int(op.args[0]) if op.args else None
+    if len(_KEYS) > 50_000:
+        _KEYS.clear()
+    _KEYS[id(op)] = (op, (event, ident))
     return event, ident
 
 
