@@ -308,22 +308,30 @@ def mutants_of(text: str, operators: list[Operator], per_file: int) -> list[Muta
     return found
 
 
-def _errors(path: str, text: str, chip: str, timeout: int) -> set[tuple[str, int, bool]] | None:
-    """The (code, line in `path`, is an error) of every error and warning the checker reports, or None on a
-    timeout or crash."""
-    from frontend.pipeline import load_text
+def _checked(program: Callable[[], object], chip: str, timeout: int) -> list | None:  # type: ignore[type-arg]
+    """The errors and warnings of checking `program()` within `timeout` seconds, or None on a timeout or a
+    crash (either leaves the file or project out)."""
     from passes.verify import check_program
 
     signal.signal(signal.SIGALRM, _on_alarm)
     signal.alarm(timeout)
     try:
-        diags = check_program(load_text(text, name=path), chip=chip)
-    except (_Timeout, Exception):  # noqa: BLE001 - a crash or timeout leaves the file out
+        diags = check_program(program(), chip=chip)  # type: ignore[arg-type]
+    except (_Timeout, Exception):  # noqa: BLE001
         return None
     finally:
         signal.alarm(0)
-    return {(d.code, d.span.line if d.span and str(d.span.file) == path else 0, d.is_error) for d in diags
-            if d.is_error or d.severity.name == "WARNING"}
+    return [d for d in diags if d.is_error or d.severity.name == "WARNING"]
+
+
+def _errors(path: str, text: str, chip: str, timeout: int) -> set[tuple[str, int, bool]] | None:
+    """(code, line in `path`, is an error) of every error and warning on `text` checked as `path`."""
+    from frontend.pipeline import load_text
+
+    diags = _checked(lambda: load_text(text, name=path), chip, timeout)
+    if diags is None:
+        return None
+    return {(d.code, d.span.line if d.span and str(d.span.file) == path else 0, d.is_error) for d in diags}
 
 
 def _lowered_lines(path: str, text: str, chip: str) -> set[int]:
@@ -462,23 +470,14 @@ PROJECT_OPERATORS = [
 
 
 def _project_diagnostics(folder: str, chip: str, timeout: int) -> set[tuple[str, str, int, bool]] | None:
+    """(code, file relative to `folder`, line, is an error) of every error and warning on the project."""
     from frontend.pipeline import load
-    from passes.verify import check_program
 
-    signal.signal(signal.SIGALRM, _on_alarm)
-    signal.alarm(timeout)
-    try:
-        diags = check_program(load(folder), chip=chip)
-    except (_Timeout, Exception):  # noqa: BLE001 - a crash or timeout leaves the project out
+    diags = _checked(lambda: load(folder), chip, timeout)
+    if diags is None:
         return None
-    finally:
-        signal.alarm(0)
-    out = set()
-    for d in diags:
-        if d.is_error or d.severity.name == "WARNING":
-            where = os.path.relpath(str(d.span.file), folder) if d.span else ""
-            out.add((d.code, where, d.span.line if d.span else 0, d.is_error))
-    return out
+    return {(d.code, os.path.relpath(str(d.span.file), folder) if d.span else "", d.span.line if d.span else 0,
+             d.is_error) for d in diags}
 
 
 def _run_project(job: tuple[str, str, int, int, tuple[str, ...]]) -> dict[str, object]:
