@@ -136,6 +136,14 @@ _ATTRIBUTE_MACRO_RE = re.compile(
     r"__global__|template|auto|bool|int|float|unsigned|u?int\d+_t|const|extern|class|struct)\b)",
     re.M,
 )
+# An unknown ALL_CAPS word that starts a line and is followed by `Type name(` marks a function declaration
+# of a header we do not read: `ACLNN_API aclnnStatus aclnnAdd(...)`, `ASCENDC_EXTERN_C ge::graphStatus F(...)`.
+# (Three names in a row then `(` is a declaration whatever the first one expands to.)
+_SIGNATURE_MACRO_RE = re.compile(
+    r"^[ \t]*((?:[A-Z][A-Z0-9]*_)+[A-Z0-9]+)[ \t]+(?=(?:[A-Za-z_]\w*[ \t]*::[ \t]*)*([A-Za-z_]\w*)"
+    r"[ \t]*[*&]*[ \t]+[*&]*[ \t]*[A-Za-z_]\w*[ \t]*\()",
+    re.M,
+)
 # Cheap necessary conditions for the two patterns above (each starts with a literal, see _word): a text
 # without a match for the guard has no match for the pattern, and most texts have none.
 _ATTRIBUTE_CALL_MACRO_GUARD = re.compile(r"\)\s+(?:inline|static|void|constexpr|__aicore__|__global__)\b")
@@ -143,6 +151,7 @@ _ATTRIBUTE_MACRO_GUARD = re.compile(
     r"_[A-Z0-9]+\s+(?:inline|static|void|constexpr|__aicore__|__global__|template|auto|bool|int|float|unsigned|"
     r"u?int\d+_t|const|extern|class|struct)\b")
 _LESS_RE = re.compile(r"<(?![<=])")
+_MACRO_NAME_RE = re.compile(r"[A-Z][A-Z0-9_]*")  # a callee named so is taken for a macro
 _NAME_BEFORE_RE = re.compile(r"([A-Za-z_]\w*)\s*$")  # what _name_before finds, without the regex's cost
 _NOT_TYPE_WORDS = frozenset(KEYWORDS) | {"return", "case", "goto", "else", "new", "delete", "throw", "co_return"}
 
@@ -304,6 +313,10 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
                     if word is not None and word.group() not in KEYWORDS:
                         type_templates.add(template)
     attribute_macros = set(_ATTRIBUTE_MACRO_RE.findall(text)) - types if _ATTRIBUTE_MACRO_GUARD.search(text) else set()
+    for macro, type_word in _SIGNATURE_MACRO_RE.findall(text):
+        if type_word not in _NOT_TYPE_WORDS and macro not in KNOWN_TYPES:
+            attribute_macros.add(macro)
+            types.discard(macro)  # the declaration-shape scan takes `MACRO ge::` for a type
     if _ATTRIBUTE_CALL_MACRO_GUARD.search(text):
         attribute_macros.update(_ATTRIBUTE_CALL_MACRO_RE.findall(text))
     return ScanResult(types, type_templates, starts, closers, attribute_macros, text)
@@ -514,6 +527,9 @@ class AstBuilder:
         self.file = "<input>"
         # What lazy spans resolve through; Parser.parse gives each parse a fresh memoised one.
         self._origin: OriginFn = _memoized(self.origin)
+        # Ends of the commas that no argument follows in a call that is not a macro's (see call_args).
+        self.missing_args: list[int] = []
+        self._last_missing: tuple[list[Any], list[int]] | None = None
 
     # -- spans
     def _first(self, item: Any) -> int | None:
@@ -860,6 +876,7 @@ class AstBuilder:
 
     def macro_decl(self, c: list[Any]) -> A.MacroDecl:
         args = c[1] if isinstance(c[1], list) else []
+        self._forgive_missing_args(args)
         body = c[-1] if isinstance(c[-1], A.Compound) else None
         return A.MacroDecl(self.span(c), str(c[0]), args, body, _nodes(c, A.Call))
 
@@ -944,6 +961,11 @@ class AstBuilder:
         type_ref, after = self._elaborated_type(c[1:])
         return self.decl_specifiers([c[0], type_ref, *c[1 + after :]])
 
+    def enum_specifiers(self, c: list[Any]) -> _DeclSpec:
+        # C-style `enum Mode mode`: the enum type itself.
+        type_ref, after = self._elaborated_type(c)
+        return self.decl_specifiers([None, type_ref, *c[after:]])
+
     def decl_prefixes(self, c: list[Any]) -> _Prefixes:
         return _Prefixes([str(x) for x in c if x is not None], self.span(c))
 
@@ -968,6 +990,7 @@ class AstBuilder:
 
     def member_macro(self, c: list[Any]) -> A.MacroDecl:
         args = next((x for x in c if isinstance(x, list)), [])
+        self._forgive_missing_args(args)
         return A.MacroDecl(self.span(c), str(c[0]), args)
 
     def attribute_item(self, c: list[Any]) -> None:
@@ -1086,6 +1109,19 @@ class AstBuilder:
 
     block_var_decl = var_decl
 
+    def binding_name(self, c: list[Any]) -> _Declarator:
+        return _Declarator(c[0].value, [], [], [], None, "", self.span(c))
+
+    def structured_binding(self, c: list[Any]) -> A.VarDecl:
+        # As C++ has it: an unnamed object holds the initializer, and each name is one of its elements
+        # (whose values the AST does not say).
+        spec: _DeclSpec = c[0]
+        ptrs = next((x for x in c if isinstance(x, tuple) and x and x[0] == "ptrs"), None)
+        _, style, init = next(x for x in c if isinstance(x, tuple) and x and x[0] == "init")
+        names = [d for d in c if isinstance(d, _Declarator)]
+        hidden = _Declarator("", list(ptrs[1]) if ptrs else [], [], [], init, style, self.span(c))
+        return A.VarDecl(self.span(c), spec.specifiers, [self._declarator(spec, d) for d in (hidden, *names)])
+
     # -- names
     def nested(self, c: list[Any]) -> list[A.NamePart]:
         if isinstance(c[0], list):
@@ -1136,8 +1172,12 @@ class AstBuilder:
     def range_for_stmt(self, c: list[Any]) -> A.RangeFor:
         spec: _DeclSpec = c[1]
         ptrs = next((x for x in c if isinstance(x, tuple) and x and x[0] == "ptrs"), None)
-        name = next(x for x in c[2:] if isinstance(x, Token) and x.type in ("IDENTIFIER", "TYPE_NAME"))
-        d = _Declarator(name.value, list(ptrs[1]) if ptrs else [], [], [], None, "", self.span([name]))
+        name = next((x for x in c[2:] if isinstance(x, Token) and x.type in ("IDENTIFIER", "TYPE_NAME")), None)
+        if name is None:  # `for (auto& [key, value] : table)`: the loop variable is the unnamed element
+            bound = [x for x in c if isinstance(x, _Declarator)]
+            d = _Declarator("", list(ptrs[1]) if ptrs else [], [], [], None, "", self.span(bound))
+        else:
+            d = _Declarator(name.value, list(ptrs[1]) if ptrs else [], [], [], None, "", self.span([name]))
         return A.RangeFor(self.span(c), self._declarator(spec, d), c[-2], c[-1])
 
     def while_stmt(self, c: list[Any]) -> A.While:
@@ -1260,7 +1300,10 @@ class AstBuilder:
 
     def call(self, c: list[Any]) -> A.Call:
         args = c[1] if isinstance(c[1], list) else []
-        return A.Call(self.span(c), c[0], args)
+        callee = c[0]
+        if isinstance(callee, A.Name) and _MACRO_NAME_RE.fullmatch(callee.name):
+            self._forgive_missing_args(args)
+        return A.Call(self.span(c), callee, args)
 
     def kernel_launch(self, c: list[Any]) -> A.KernelLaunch:
         config = c[2]
@@ -1289,7 +1332,22 @@ class AstBuilder:
         return A.Cast(self.span(c), "functional", t, args[0] if len(args) == 1 else None, args)
 
     def call_args(self, c: list[Any]) -> list[Any]:
-        return list(c)
+        args = [x for x in c if not isinstance(x, Token)]
+        if len(args) * 2 - 1 != len(c):
+            # A comma with no argument after it, or a lone `;` (an empty statement handed to a macro).
+            missing = [tok.start_pos if tok.type == "EMPTY_STATEMENT_ARG" else tok.end_pos for i, tok in enumerate(c)
+                       if isinstance(tok, Token) and (tok.type == "EMPTY_STATEMENT_ARG" or i + 1 == len(c)
+                                                      or (isinstance(c[i + 1], Token) and c[i + 1].type == "COMMA"))]
+            self.missing_args.extend(missing)
+            self._last_missing = (args, missing)
+        return args
+
+    def _forgive_missing_args(self, args: Any) -> None:
+        """A macro's arguments may be empty: take back what call_args reported for `args`."""
+        if self._last_missing is not None and self._last_missing[0] is args:
+            for offset in self._last_missing[1]:
+                self.missing_args.remove(offset)
+            self._last_missing = None
 
     def pack_expansion(self, c: list[Any]) -> A.PackExpansion:
         return A.PackExpansion(self.span(c), c[0])
@@ -1400,6 +1458,20 @@ def _unquote(literal: str) -> str:
 _GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
 
+def _missing_argument(comma_end: int, text: str, origin: OriginFn) -> tuple[Diagnostic, tuple[int, int, str]]:
+    """The error for a call argument missing after the comma that ends at `comma_end` (or before the
+    `;` there), and the cut that blanks its statement."""
+    at = _BLANKS.match(text, comma_end).end()
+    what = f"'{text[at]}'" if at < len(text) else "end of input"
+    cut = _recovery_region(text, at)
+    assert cut is not None
+    if text[at : at + 1] == ";":  # `g(a, ;);`: the statement goes on after the argument's `;`
+        rest = _recovery_region(text, at + 1)
+        if rest is not None:
+            cut = (cut[0], rest[1], _blank(text[cut[0] : rest[1]]))
+    return error(SYNTAX_ERROR, f"expected expression before {what}", _span_at(origin, at)), cut
+
+
 class _Callbacks(AstBuilder):
     """Lark looks callbacks up by rule name; `lambda` is a Python keyword, hence the alias."""
 
@@ -1436,6 +1508,7 @@ class Parser:
         # Lazy spans call back into this parse's origin map; nested nodes share first and last tokens,
         # so each offset is mapped once per parse.
         self._builder._origin = _memoized(origin)
+        builder = self._builder
         diags: list[Diagnostic] = []
         current = text
         retagger = self._retagger
@@ -1450,16 +1523,30 @@ class Parser:
             if scanned is not current:
                 retagger.scan = prescan(current, logic_words)
                 scanned = current
+            unit = None
             if self._fast is not None:
+                builder.missing_args, builder._last_missing = [], None
                 try:
-                    return ParseResult(self._fast.run(current), diags)
+                    unit = self._fast.run(current)
                 except _Unsupported:
                     self._fast = None
                 except Exception:  # noqa: BLE001, S110 - _Bail or any other: Lark parses the text and reports
                     pass
             try:
-                unit = self._lark.parse(current, on_error=_retag_fallback)
-                return ParseResult(unit, diags)
+                if unit is None:
+                    builder.missing_args, builder._last_missing = [], None
+                    unit = self._lark.parse(current, on_error=_retag_fallback)
+                if not builder.missing_args:
+                    return ParseResult(unit, diags)
+                # `f(a, , b)`: the grammar takes empty arguments for macros' sake; in a call of a function they
+                # are a syntax error, reported and recovered from as the parser's own are.
+                diag, cut = _missing_argument(min(builder.missing_args), current, origin)
+                diags.append(diag)
+                if len(diags) >= MAX_ERRORS_PER_FILE:
+                    break
+                start, end, replacement = cut
+                current = current[:start] + replacement + current[end:]
+                continue
             except UnexpectedInput as exc:
                 if not logic_words and (" and " in current or " or " in current):
                     # `a < b or c > d` may have been read as a template argument list: scan again, minding

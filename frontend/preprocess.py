@@ -1423,8 +1423,13 @@ class _Preprocessor:
             raise _PPError('#include expects "FILENAME" or <FILENAME>')
         name, angled = hn
         if angled or _known_header(name):
-            # a `.asc` source is built by ascc, for which kernel_type.h declares these as enumerators instead
-            if os.path.basename(name) in vendor.KERNEL_TYPE_HEADERS and not (self.stack and self.stack[0].endswith(".asc")):
+            # A `.asc` source is built by ascc, for which kernel_type.h declares these as enumerators instead;
+            # an op_host source that reaches a kernel header (a tiling .cpp including the kernel's DAG header)
+            # is built by the host compiler and writes `ge::DT_FLOAT16`, which the macros would turn into `ge::1`.
+            main = self.stack[0] if self.stack else ""
+            if os.path.basename(name) in vendor.KERNEL_TYPE_HEADERS and not (
+                main.endswith(".asc") or "op_host" in main.replace(os.sep, "/").split("/")
+            ):
                 for key, value in vendor.KERNEL_TYPE_MACROS.items():
                     if key not in self.macros:  # a project's own #define comes first
                         self.define_from_option(key, value)

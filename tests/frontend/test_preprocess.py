@@ -812,4 +812,8 @@ def test_kernel_operator_h_brings_the_dtype_and_format_codes_except_to_asc_sourc
     assert codes(kernel) == [] and "nz = 0" in kernel.text and "DataType::1" in kernel.text.replace(" ", "")
     asc = preprocess(src, "k.asc")
     assert "DataType::DT_FLOAT16" in asc.text.replace(" ", "")
+    # nor does host code that reaches kernel_operator.h through a kernel header (a tiling .cpp of ops-nn
+    # including the kernel's DAG header): it writes ge::DT_FLOAT16 and is built by the host compiler
+    host = preprocess(src, "ops/add/op_host/add_tiling.cpp")
+    assert "DataType::DT_FLOAT16" in host.text.replace(" ", "")
     assert "nz = 0" in pp("#if FORMAT_ND == 0\nint nz = 0;\n#endif\n").text  # no include: FORMAT_ND is undefined

@@ -320,3 +320,76 @@ def test_globally_qualified_base_and_attribute_after_a_class_body() -> None:
     classes = {c.name: c for c in all_of(unit, A.ClassDecl)}
     assert [b.name for b in classes["AddTest"].bases] == ["testing::Test"]
     assert "bits" in declared(classes["Half"])
+
+
+# ------------------------------------------------------------------ host code of the vendor op repositories
+
+
+def test_api_macro_before_a_declaration_is_an_attribute() -> None:
+    # ACLNN_API (aclnn_base.h) and ASCENDC_EXTERN_C come from headers we do not read
+    unit = parse("""
+        extern "C" {
+        ACLNN_API aclnnStatus aclnnScaleGetWorkspaceSize(const aclTensor* self, uint64_t* workspaceSize,
+                                                         aclOpExecutor** executor);
+        }
+        namespace optiling {
+        ASCENDC_EXTERN_C ge::graphStatus TilingScale(gert::TilingContext* context);
+        }
+    """)
+    functions = {f.name.name: f for f in all_of(unit, A.FunctionDecl)}
+    assert set(functions) == {"aclnnScaleGetWorkspaceSize", "TilingScale"}
+    assert [p.name for p in functions["aclnnScaleGetWorkspaceSize"].params] == ["self", "workspaceSize", "executor"]
+
+
+def test_check_macros_take_statements_and_empty_arguments() -> None:
+    unit = parse("""
+        int F(int x) {
+            OP_CHECK_IF(x == 0, OP_LOGE(ctx, "zero"), return ge::GRAPH_FAILED;);
+            OP_CHECK_IF(x == 1, , return ge::GRAPH_FAILED);
+            OP_CHECK_IF(x == 2, OP_LOGE(ctx, "two"), ;);
+            return x;
+        }
+    """)
+    checks = [c for c in all_of(unit, A.Call) if c.callee_name == "OP_CHECK_IF"]
+    assert [len(c.args) for c in checks] == [3, 2, 2]
+    assert [type(c.args[-1]).__name__ for c in checks] == ["ReturnArg", "ReturnArg", "Call"]
+
+
+def test_empty_arguments_of_a_function_call_stay_syntax_errors() -> None:
+    program = load_text("void F(int a) {\n  g(a, , 1);\n  h(a, );\n  k(a, ;);\n  M(a, , 1);\n}\n", "t.cpp")
+    found = [(d.span.line, d.message) for d in program.diagnostics]
+    assert found == [(2, "expected expression before ','"), (3, "expected expression before ')'"),
+                     (4, "expected expression before ';'")]
+
+
+def test_structured_bindings_declare_an_unnamed_object_and_its_names() -> None:
+    unit = parse("""
+        void F() {
+            auto [perCore, tail] = SplitLength(total, cores);
+            for (const auto& [key, name] : names) {
+                Use(key);
+            }
+        }
+    """)
+    (binding,) = all_of(unit, A.VarDecl)
+    assert [d.name for d in binding.declarators] == ["", "perCore", "tail"]
+    assert isinstance(binding.declarators[0].init, A.Call) and binding.declarators[1].init is None
+    (loop,) = all_of(unit, A.RangeFor)
+    assert loop.var.name == "" and loop.var.type.pointers == ["&"]
+
+
+def test_global_scope_types_enum_parameters_and_attributes_on_structs() -> None:
+    unit = parse("""
+        struct __attribute__((aligned(8))) ScaleTilingData { int64_t totalLength = 0; };
+        enum ScaleMode { SCALE_PLAIN, SCALE_BIAS };
+        int64_t TileFor(enum ScaleMode mode, int64_t length) { return length; }
+        class Tiling {
+            ::ScaleTilingData tilingData_;
+        };
+        void G() { ::ScaleTilingData local; }
+    """)
+    assert {c.name for c in all_of(unit, A.ClassDecl)} == {"ScaleTilingData", "Tiling"}
+    mode = function(unit, "TileFor").params[0]
+    assert (mode.name, mode.type.base.text) == ("mode", "ScaleMode")
+    decls = declared(unit)
+    assert decls["tilingData_"].type.base.text == decls["local"].type.base.text == "ScaleTilingData"
