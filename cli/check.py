@@ -76,7 +76,9 @@ def load_config(start: str) -> dict[str, Any]:
                    "(text, json, sarif).")
 @click.option("--input-format", type=click.Choice(INPUT_FORMATS), default=None, help="How to read each input.")
 @click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), default=None, help="How to print diagnostics.")
-@click.option("--chip", default=None, help="Target chip: 910B1-4, 910_93, 310P, 910 (default 910B2).")
+@click.option("--chip", default=None,
+              help="Target chip: 910B1-4, 910_93, 310P, 910, 950PR (default 910B2; sources in arch35 folders, "
+                   "and those including headers from one, 950PR).")
 @click.option("--select", "select", multiple=True, metavar="CODES", help="Only these rule codes or prefixes (ASC5).")
 @click.option("--ignore", "ignore", multiple=True, metavar="CODES", help="Skip these rule codes or prefixes.")
 @click.option("--dump-ast", is_flag=True, help="Print the AST of every source instead of diagnostics.")
@@ -104,10 +106,11 @@ def main(paths: tuple[str, ...], fmt: str | None, input_format: str | None, outp
     elif fmt is not None:
         input_format = input_format or fmt
     config = load_config(paths[0])
-    chip = chip or str(config.get("chip", "910B2"))
+    chip = chip or (str(config["chip"]) if "chip" in config else None)  # None: per input (load_for_check)
     chosen = _codes(select) or _codes(config.get("select", [])) or None
     skipped = _codes(ignore) + _codes(config.get("ignore", []))
-    _check_chip(chip)
+    if chip is not None:
+        _check_chip(chip)
     concrete = _concrete_inputs(shapes, attrs, test_case)
     try:
         code = run(paths, input_format or "auto", output_format or "text", dump_ast,
@@ -194,7 +197,7 @@ def _rule_pages(command: str, args: Sequence[str]) -> int:
 
 
 def run(paths: Sequence[str], input_format: str, output_format: str, dump_ast: bool,
-        defines: dict[str, str | None], with_spans: bool = True, chip: str = "910B2",
+        defines: dict[str, str | None], with_spans: bool = True, chip: str | None = None,
         select: Sequence[str] | None = None, ignore: Sequence[str] = (), concrete: ConcreteInputs | None = None
         ) -> int:
     # Until the inputs are parsed, nearly everything allocated lives as long as the process (modules, the
@@ -206,28 +209,29 @@ def run(paths: Sequence[str], input_format: str, output_format: str, dump_ast: b
     try:
         from frontend import ast as A
         from frontend.diagnostics import render_json, render_text
-        from frontend.pipeline import INTERNAL_ERROR, load_all
-        from frontend.readers import UNREADABLE
-        from passes.verify import check_program
+        from frontend.pipeline import INTERNAL_ERROR
+        from frontend.readers import UNREADABLE, collect_inputs
+        from passes.verify import check_program, load_for_check
 
         if not dump_ast:
             import ascendir.lower  # noqa: F401  (check_program lowers every program: import it with the rest)
-        programs = load_all(paths, input_format, defines or None)
+        loaded = [load_for_check(bundle, chip, defines) for bundle in collect_inputs(paths, input_format)]
     finally:
         gc.freeze()
         if gc_enabled:
             gc.enable()
     all_diags = []
     unreadable = False
-    for program in programs:
+    programs = [program for program, _ in loaded]
+    for program, target in loaded:
         if dump_ast:
             diags = list(program.diagnostics)
         else:
             try:
-                shapes = concrete.for_program(program, chip) if concrete is not None else None
+                shapes = concrete.for_program(program, target) if concrete is not None else None
             except ValueError as exc:
                 raise click.BadParameter(str(exc), param_hint="--shape") from None
-            diags = check_program(program, chip, select, ignore, shapes=shapes)
+            diags = check_program(program, target, select, ignore, shapes=shapes)
         all_diags += diags
         unreadable |= any(d.code in (UNREADABLE, INTERNAL_ERROR) and d.is_error for d in diags)
         if dump_ast:

@@ -141,7 +141,7 @@ _ATTRIBUTE_MACRO_RE = re.compile(
 # (Three names in a row then `(` is a declaration whatever the first one expands to.)
 _SIGNATURE_MACRO_RE = re.compile(
     r"^[ \t]*((?:[A-Z][A-Z0-9]*_)+[A-Z0-9]+)[ \t]+(?=(?:[A-Za-z_]\w*[ \t]*::[ \t]*)*([A-Za-z_]\w*)"
-    r"[ \t]*[*&]*[ \t]+[*&]*[ \t]*[A-Za-z_]\w*[ \t]*\()",
+    r"[ \t]*[*&]*\s+[*&]*\s*[A-Za-z_]\w*[ \t]*\()",
     re.M,
 )
 # Cheap necessary conditions for the two patterns above (each starts with a literal, see _word): a text

@@ -25,6 +25,9 @@ class ParsedUnit:
     ast: A.TranslationUnit
     preprocessed: PreprocessResult | None
     diagnostics: list[Diagnostic]
+    # The chip this source was preprocessed for, where it differs from the rest of its program's (an op
+    # project holding 910B kernels and, in arch35 folders, Ascend 950 ones); None: the program's.
+    target: str | None = None
 
 
 @dataclass
@@ -143,13 +146,19 @@ def _virtual_files(bundle: Bundle) -> dict[str, str]:
 
 
 def load_bundle(bundle: Bundle, defines: Mapping[str, str | None] | None = None,
-                include_dirs: tuple[str, ...] = ()) -> Program:
+                include_dirs: tuple[str, ...] = (),
+                unit_targets: Mapping[str, tuple[str, Mapping[str, str | None]]] | None = None) -> Program:
+    """Preprocess and parse every source of `bundle` with `defines`, except those `unit_targets` names (by
+    unit path): they get that target's name and defines."""
     program = Program(bundle)
     placement = _Placement(bundle.units)
     virtual = _virtual_files(bundle)
     for unit in bundle.units:
+        target, unit_defines = (unit_targets or {}).get(unit.path, (None, defines))
         try:
-            program.units.append(parse_unit(unit, bundle, defines, include_dirs, placement, virtual))
+            parsed = parse_unit(unit, bundle, unit_defines, include_dirs, placement, virtual)
+            parsed.target = target
+            program.units.append(parsed)
         except Exception as exc:  # a bug of ours must not become a traceback for the user
             span = Span.point(unit.file, unit.line_offset + 1, 1)
             diag = error(INTERNAL_ERROR, f"internal error while parsing this file: {type(exc).__name__}: {exc}", span,
@@ -172,10 +181,15 @@ def load_all(paths: Iterable[str], fmt: str = "auto", defines: Mapping[str, str 
 def load_text(text: str, name: str = "<input>.cpp", fmt: str = "auto",
               defines: Mapping[str, str | None] | None = None) -> Program:
     """Read and parse text held in memory (an LLM answer, a test snippet); `name` picks the format on auto."""
+    return load_bundle(read_text(text, name, fmt), defines)
+
+
+def read_text(text: str, name: str = "<input>.cpp", fmt: str = "auto") -> Bundle:
+    """The bundle of text held in memory, as load_text reads it, before preprocessing."""
     from frontend.readers import detect_format, read_cpp, read_multikernelbench, read_npukernelbench
 
     chosen = detect_format(name, text) if fmt == "auto" else fmt
     reader = {"npukernelbench": read_npukernelbench, "multikernelbench": read_multikernelbench}.get(chosen, read_cpp)
     bundle = reader(name, text)
     bundle.texts.setdefault(name, text)
-    return load_bundle(bundle, defines)
+    return bundle

@@ -6,7 +6,7 @@ The data lives in `data/*.toml` (schema and signature language: README.md); `loa
 it once per process.
 """
 
-from ascendir.catalog.loader import ARCHS, Catalog, CatalogError, build_catalog, load_catalog
+from ascendir.catalog.loader import ARCHS, Catalog, CatalogError, arch_catalogued, build_catalog, load_catalog
 from ascendir.catalog.model import (
     FAMILIES,
     PARAM_KINDS,
@@ -40,6 +40,7 @@ __all__ = [
     "CastTable",
     "Catalog",
     "CatalogError",
+    "arch_catalogued",
     "ClassDef",
     "ElementType",
     "EnumDef",

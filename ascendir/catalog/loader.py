@@ -37,12 +37,18 @@ if sys.version_info >= (3, 11):
 else:  # python 3.10
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
-__all__ = ["ARCHS", "DATA_DIR", "Catalog", "CatalogError", "load_catalog"]
+__all__ = ["ARCHS", "DATA_DIR", "Catalog", "CatalogError", "arch_catalogued", "load_catalog"]
 
 DATA_DIR = Path(__file__).parent / "data"
 
-# Architectures the catalog keys dtype tables by (as strings, the way TOML keys them).
+# Architectures the catalog keys dtype tables by (as strings, the way TOML keys them): the ones it
+# describes. Others (3510) have APIs, overloads and type tables it does not hold.
 ARCHS: tuple[str, ...] = ("2201", "2002", "1001")
+
+
+def arch_catalogued(arch: int) -> bool:
+    """Whether the catalog describes the APIs of `__NPU_ARCH__` `arch`, so that rules may judge calls by it."""
+    return str(arch) in ARCHS
 
 _TOP_LEVEL_KEYS = frozenset(
     {

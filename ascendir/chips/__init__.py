@@ -8,6 +8,7 @@ simulator needs is read from here, never written as a constant elsewhere.
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ __all__ = [
     "Chip",
     "ChipDataError",
     "UnknownChipError",
+    "chip_for_source",
     "known_chips",
     "load_chip",
     "tposition_memory",
@@ -90,6 +92,7 @@ class Chip:
 
     name: str
     npu_arch: int
+    cce_aicore: int  # the __CCE_AICORE__ a device compile for this chip defines (220 on 2201)
     soc_version: str
     mode: str  # "split" (separate AIC/AIV cores) or "coupled" (one scalar drives cube and vector)
     aic_cores: int  # split: cube cores; coupled: AI Cores
@@ -124,6 +127,11 @@ class Chip:
     @property
     def is_split(self) -> bool:
         return self.mode == "split"
+
+    @property
+    def device_defines(self) -> dict[str, str]:
+        """The architecture macros a device compile for this chip defines, as `--define` would give them."""
+        return {"__NPU_ARCH__": str(self.npu_arch), "__CCE_AICORE__": str(self.cce_aicore)}
 
     def memory_size(self, space: str) -> int:
         """Size in bytes of one core's UB, L1, L0A, L0B, L0C, BT (bias table), FB or GM (HBM)."""
@@ -218,6 +226,28 @@ def _name_index() -> Mapping[str, str]:
     return MappingProxyType(index)
 
 
+# Source folders that vendor repositories build for one architecture only: ops-nn / ops-math keep the
+# Ascend 950 (3510) kernels and tiling in op_kernel/arch35 and op_host/arch35, asc-devkit its API tests in
+# tests/api/*/npu_arch_3510.
+_ARCHITECTURE_FOLDERS: Mapping[str, str] = MappingProxyType({"arch35": "950PR", "npu_arch_3510": "950PR"})
+_QUOTED_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]*)"', re.M)
+
+
+def chip_for_source(path: str, text: str, default: str = DEFAULT_CHIP) -> str:
+    """The chip a source was written for, when its folder says so: one in an `arch35` folder, or one that
+    includes headers from one (ops-nn's `*_apt.cpp` entries), is Ascend 950 code. Otherwise `default`."""
+    chip = _folder_chip(path)
+    if chip is None:
+        chips = {_folder_chip(name) for name in _QUOTED_INCLUDE_RE.findall(text)} - {None}
+        chip = chips.pop() if len(chips) == 1 else None
+    return chip or default
+
+
+def _folder_chip(path: str) -> str | None:
+    parts = path.replace("\\", "/").split("/")[:-1]
+    return next((_ARCHITECTURE_FOLDERS[p] for p in parts if p in _ARCHITECTURE_FOLDERS), None)
+
+
 def known_chips() -> list[str]:
     """Names of all configured chips, sorted."""
     return sorted(_raw_data())
@@ -265,6 +295,7 @@ def _build(data: Mapping[str, Any]) -> Chip:
     return Chip(
         name=str(data["name"]),
         npu_arch=int(data["npu_arch"]),
+        cce_aicore=int(data["cce_aicore"]),
         soc_version=str(data["soc_version"]),
         mode=mode,
         aic_cores=int(data["aic_cores"]),
@@ -316,6 +347,9 @@ _POSITION_MEMORY_2201: Mapping[str, str] = MappingProxyType(
     {"C1": "L1", "C2": "BT", "CO2": "GM", "C2PIPE2GM": "FB"}
 )
 _POSITION_MEMORY_COUPLED: Mapping[str, str] = MappingProxyType({"C1": "UB", "C2": "L0C", "CO2": "UB"})
+# Architectures with separate AIC and AIV cores, whose C1/C2/CO2 live where 2201's do (kernel_event.h
+# groups 3510 with 2201 for the physical position of a queue).
+_SPLIT_ARCHS = frozenset({2201, 3510})
 
 
 def tposition_memory(position: str, arch: int) -> str:
@@ -327,7 +361,7 @@ def tposition_memory(position: str, arch: int) -> str:
     key = position.strip().rsplit("::", 1)[-1].upper()
     memory = _POSITION_MEMORY.get(key)
     if memory is None:
-        table = _POSITION_MEMORY_2201 if arch == 2201 else _POSITION_MEMORY_COUPLED
+        table = _POSITION_MEMORY_2201 if arch in _SPLIT_ARCHS else _POSITION_MEMORY_COUPLED
         memory = table.get(key)
     if memory is None:
         raise ValueError(f"no documented memory for TPosition '{position}' on arch {arch}")

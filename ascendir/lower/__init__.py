@@ -17,6 +17,8 @@ from xdsl.builder import Builder, InsertPoint
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Block, Region
 
+from ascendir.catalog import arch_catalogued
+from ascendir.chips import load_chip
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
 from ascendir.lower.catalog_view import CatalogView
@@ -38,6 +40,10 @@ GE_DTYPES = {
     "uint16": "uint16_t", "int32": "int32_t", "uint32": "uint32_t", "int64": "int64_t", "uint64": "uint64_t",
     "bool": "bool", "double": "double", "float64": "double", "int4": "int4b_t",
 }  # fmt: skip
+
+
+# A kernel lowered from a source written for another chip than its program's carries that chip's name.
+TARGET_CHIP_ATTR = "ascendc.target_chip"
 
 
 @dataclass
@@ -66,7 +72,11 @@ def lower_program(program: Program, options: LoweringOptions | None = None) -> L
 def _lower_program(program: Program, options: LoweringOptions | None = None) -> LoweringResult:
     options = options or LoweringOptions()
     missing_includes = any(d.code == MISSING_INCLUDE for u in program.units for d in u.diagnostics)
-    reporter = Reporter(names_incomplete=missing_includes)
+    program_uncatalogued = not arch_catalogued(load_chip(options.chip).npu_arch)
+    reporter = Reporter(names_incomplete=missing_includes, api_uncatalogued=program_uncatalogued)
+    # kernels of sources written for another chip than the program's (ParsedUnit.target)
+    kernel_targets = {id(d): u.target for u in program.units if u.target is not None
+                      for d in u.ast.walk() if isinstance(d, A.FunctionDecl) and d.is_kernel}
     by_role: dict[str, list[A.TranslationUnit]] = {"kernel": [], "host": [], "other": []}
     for u in program.units:
         group = "kernel" if u.unit.role in ("kernel", "header") else "host" if u.unit.role in (
@@ -87,8 +97,13 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
         if fn.body is None:
             continue
         lowerer = FunctionLowerer(scope, reporter, catalog, opts)
+        target = kernel_targets.get(id(fn))
+        reporter.api_uncatalogued = (not arch_catalogued(load_chip(target).npu_arch) if target is not None
+                                     else program_uncatalogued)
         try:
             kernel = lower_kernel(lowerer, fn, template)
+            if target is not None:
+                kernel.attributes[TARGET_CHIP_ATTR] = StringAttr(target)
         except Unsupported as exc:  # outside any statement (a kernel parameter, a template argument)
             reporter.failed(exc)
             continue

@@ -26,12 +26,16 @@ def span_of(node: A.Node) -> Span:
 class Reporter:
     """Collects the lowering's diagnostics; one per (code, location, message)."""
 
-    def __init__(self, names_incomplete: bool = False) -> None:
+    def __init__(self, names_incomplete: bool = False, api_uncatalogued: bool = False) -> None:
         self.diagnostics: list[Diagnostic] = []
         self._seen: set[tuple[str, Span, str]] = set()
         # A quoted #include was not found: names it would declare cannot be told from typos, so
         # "undeclared identifier" and "unknown type" are not reported at all rather than guessed.
         self.names_incomplete = names_incomplete
+        # The target architecture is one the API catalog does not describe (3510): its APIs, types and
+        # overloads differ from the catalogued ones, so "unknown API", "unknown type" and "no matching
+        # overload" are not reported.
+        self.api_uncatalogued = api_uncatalogued
         self.suppressed = 0
         self._register_api_seen = False
 
@@ -43,6 +47,9 @@ class Reporter:
             self.diagnostics.append(d)
 
     def unknown_api(self, name: str, node: A.Node, closest: list[str]) -> None:
+        if self.api_uncatalogued:
+            self.suppressed += 1
+            return
         notes = [Note(f"did you mean {', '.join(repr(c) for c in closest)}?", kind="help")] if closest else []
         message = f"unknown AscendC API '{name}'"
         if self.names_incomplete and "::" not in name:
@@ -54,6 +61,9 @@ class Reporter:
         self.add(error(UNKNOWN_API, message, span_of(node), *notes))
 
     def no_match(self, name: str, node: A.Node, message: str, candidates: list[str]) -> None:
+        if self.api_uncatalogued:
+            self.suppressed += 1
+            return
         notes = [Note(f"candidate: {c}") for c in candidates]
         self.add(error(NO_MATCHING_OVERLOAD, message or f"no matching function for call to '{name}'",
                        span_of(node), *notes))
@@ -66,7 +76,8 @@ class Reporter:
         self.add(error(UNDECLARED, f"use of undeclared identifier '{name}'", span_of(node), *notes))
 
     def unknown_type(self, name: str, node: A.Node) -> None:
-        if self.names_incomplete:
+        # (on an uncatalogued architecture the name may be one of its API types: RegTensor, MaskReg)
+        if self.names_incomplete or self.api_uncatalogued:
             self.suppressed += 1
             return
         self.add(error(UNKNOWN_TYPE, f"unknown type name '{name}'", span_of(node)))

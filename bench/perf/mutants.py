@@ -308,15 +308,17 @@ def mutants_of(text: str, operators: list[Operator], per_file: int) -> list[Muta
     return found
 
 
-def _checked(program: Callable[[], object], chip: str, timeout: int) -> list | None:  # type: ignore[type-arg]
-    """The errors and warnings of checking `program()` within `timeout` seconds, or None on a timeout or a
-    crash (either leaves the file or project out)."""
-    from passes.verify import check_program
+def _checked(bundle: Callable[[], object], chip: str | None, timeout: int) -> list | None:  # type: ignore[type-arg]
+    """The errors and warnings of checking the input `bundle()` reads within `timeout` seconds (for `chip`, or
+    the one ascendc-check picks for it), or None on a timeout or a crash (either leaves the file or project
+    out)."""
+    from passes.verify import check_program, load_for_check
 
     signal.signal(signal.SIGALRM, _on_alarm)
     signal.alarm(timeout)
     try:
-        diags = check_program(program(), chip=chip)  # type: ignore[arg-type]
+        program, target = load_for_check(bundle(), chip)  # type: ignore[arg-type]
+        diags = check_program(program, chip=target)
     except (_Timeout, Exception):  # noqa: BLE001
         return None
     finally:
@@ -324,26 +326,28 @@ def _checked(program: Callable[[], object], chip: str, timeout: int) -> list | N
     return [d for d in diags if d.is_error or d.severity.name == "WARNING"]
 
 
-def _errors(path: str, text: str, chip: str, timeout: int) -> set[tuple[str, int, bool]] | None:
+def _errors(path: str, text: str, chip: str | None, timeout: int) -> set[tuple[str, int, bool]] | None:
     """(code, line in `path`, is an error) of every error and warning on `text` checked as `path`."""
-    from frontend.pipeline import load_text
+    from frontend.pipeline import read_text
 
-    diags = _checked(lambda: load_text(text, name=path), chip, timeout)
+    diags = _checked(lambda: read_text(text, name=path), chip, timeout)
     if diags is None:
         return None
     return {(d.code, d.span.line if d.span and str(d.span.file) == path else 0, d.is_error) for d in diags}
 
 
-def _lowered_lines(path: str, text: str, chip: str) -> set[int]:
+def _lowered_lines(path: str, text: str, chip: str | None) -> set[int]:
     """The lines of `path` that some op of the lowered original carries: code the checker sees. A site
     elsewhere is preprocessed away (`#if __NPU_ARCH__ == 3510`), in a template never instantiated, or in a
     function the kernel never calls."""
     from xdsl.dialects.builtin import FileLineColLoc
 
     from ascendir.lower import LoweringOptions, lower_program
-    from frontend.pipeline import load_text
+    from frontend.pipeline import read_text
+    from passes.verify import load_for_check
 
-    module = lower_program(load_text(text, name=path), LoweringOptions(chip=chip)).module
+    program, target = load_for_check(read_text(text, name=path), chip)
+    module = lower_program(program, LoweringOptions(chip=target)).module
     lines = set()
     for op in module.walk():
         loc = op.location
@@ -469,11 +473,11 @@ PROJECT_OPERATORS = [
 ]
 
 
-def _project_diagnostics(folder: str, chip: str, timeout: int) -> set[tuple[str, str, int, bool]] | None:
+def _project_diagnostics(folder: str, chip: str | None, timeout: int) -> set[tuple[str, str, int, bool]] | None:
     """(code, file relative to `folder`, line, is an error) of every error and warning on the project."""
-    from frontend.pipeline import load
+    from frontend.readers import read_input
 
-    diags = _checked(lambda: load(folder), chip, timeout)
+    diags = _checked(lambda: read_input(folder), chip, timeout)
     if diags is None:
         return None
     return {(d.code, os.path.relpath(str(d.span.file), folder) if d.span else "", d.span.line if d.span else 0,
@@ -534,7 +538,8 @@ def _near(where: int | str, edit: int | str) -> bool:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("roots", type=Path, nargs="+")
-    ap.add_argument("--chip", default="910B2")
+    ap.add_argument("--chip", default=None,
+                    help="check every file for this chip (default: as ascendc-check picks it per input)")
     ap.add_argument("--sample", type=int, default=0, help="only this many kernel files per root, fixed by hash")
     ap.add_argument("--per-file", type=int, default=2, help="mutants per operator and file")
     ap.add_argument("--operators", default="", help="comma-separated operator names (default: all)")
@@ -601,7 +606,7 @@ def main() -> int:
 
     console = Console(width=max(Console().width, 110))
     what = "op projects" if args.projects else "kernel files"
-    table = Table(title=f"seeded bugs found, {by_status['clean']} clean {what}, chip {args.chip}")
+    table = Table(title=f"seeded bugs found, {by_status['clean']} clean {what}, chip {args.chip or 'per input'}")
     for column in ("operator", "mutants", "found", "share", "in family", "near the edit", "not lowered",
                    "timeouts"):
         table.add_column(column, justify="left" if column == "operator" else "right")

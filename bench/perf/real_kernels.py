@@ -1,6 +1,6 @@
 """Errors ascendc-check reports on a folder of real, presumably correct, AscendC kernels (kept outside the repo).
 
-    .venv/bin/python bench/perf/real_kernels.py /path/to/kernels [--chip 910B2] [--json OUT] [--timeout 20]
+    .venv/bin/python bench/perf/real_kernels.py /path/to/kernels [--chip CHIP] [--json OUT] [--timeout 20]
                                                 [--codes ASC402,ASC509] [--examples 3] [--sample N]
 
 Every .cpp/.asc file under the folder that defines a kernel (`__aicore__` appears in it) is checked the way
@@ -12,7 +12,8 @@ limit; a crash or a timeout is listed, never fatal.
 
 Expect some errors that are not ours to fix: a file checked out of its project misses sibling headers, so
 the lowering keeps quiet about undeclared names but a call to an unknown AscendC API is still reported;
-kernels for other architectures (arch35, the Reg API) are checked against `--chip`. The table shows, per
+each input is checked for the chip ascendc-check picks for it (sources in arch35 folders, or including
+headers from one, for the 950PR) unless `--chip` names one for all. The table shows, per
 code, the distinct lines, the files and repositories they fall in, and a few examples to read. With
 `--projects`, each op project (a folder with op_host/ and op_kernel/) is checked as a whole, host and
 kernel together, as `ascendc-check FOLDER` checks it: the precision side of the project rules.
@@ -78,7 +79,8 @@ def sample(files: list[Path], root: Path, count: int) -> list[Path]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("root", type=Path)
-    ap.add_argument("--chip", default="910B2")
+    ap.add_argument("--chip", default=None,
+                    help="check every file for this chip (default: as ascendc-check picks it per input)")
     ap.add_argument("--json", type=Path, default=DEFAULT_JSON)
     ap.add_argument("--timeout", type=int, default=20, help="seconds per file")
     ap.add_argument("--codes", default="", help="only these codes (comma-separated prefixes)")
@@ -95,8 +97,8 @@ def main() -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from frontend.pipeline import load
-    from passes.verify import check_program
+    from frontend.readers import read_input
+    from passes.verify import check_program, load_for_check
 
     wanted = tuple(c.strip() for c in args.codes.split(",") if c.strip())
     files = project_dirs(args.root) if args.projects else kernel_files(args.root)
@@ -114,7 +116,8 @@ def main() -> int:
         rel = str(path.relative_to(args.root))
         signal.alarm(args.timeout)
         try:
-            diags = check_program(load(str(path)), chip=args.chip)
+            program, chip = load_for_check(read_input(str(path)), args.chip)
+            diags = check_program(program, chip=chip)
         except _Timeout:
             timeouts.append(rel)
             continue
@@ -142,7 +145,7 @@ def main() -> int:
 
     console = Console()
     what = "op projects" if args.projects else "kernel files"
-    table = Table(title=f"errors on {len(files)} {what} under {args.root}, chip {args.chip}")
+    table = Table(title=f"errors on {len(files)} {what} under {args.root}, chip {args.chip or 'per input'}")
     for column in ("code", "lines", "files", "repositories"):
         table.add_column(column, justify="left" if column == "code" else "right")
     rows = sorted(lines_by_code, key=lambda c: -len(lines_by_code[c]))

@@ -12,7 +12,7 @@ Inline `// ascendc-check: ignore[ASC501]` on the line (or the line above) silenc
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
@@ -35,8 +35,10 @@ from passes.verify.rules import FAMILIES, RULES, CheckContext, Rule, rule
 
 if TYPE_CHECKING:
     from ascendir.host_eval import TilingInputs, TilingResult
+    from frontend.readers import Bundle
 
-__all__ = ["FAMILIES", "RULES", "Rule", "rule", "verify", "check_program", "selected_rules", "apply_inline_ignores"]
+__all__ = ["FAMILIES", "RULES", "Rule", "rule", "verify", "check_program", "load_for_check", "selected_rules",
+           "apply_inline_ignores"]
 
 _IGNORE_RE = re.compile(r"//\s*ascendc-check:\s*ignore(?:\[(?P<codes>[A-Z0-9,\s]+)\])?")
 
@@ -50,11 +52,14 @@ def selected_rules(select: Iterable[str] | None = None, ignore: Iterable[str] = 
 
 def verify(program: Program | None, module: ModuleOp, chip: str = "910B2", select: Iterable[str] | None = None,
            ignore: Sequence[str] = (), tiling: TilingResult | None = None) -> list[Diagnostic]:
-    from ascendir.catalog import load_catalog
+    from ascendir.catalog import arch_catalogued, load_catalog
     from ascendir.chips import load_chip
 
     ctx = CheckContext(module, program, load_chip(chip), load_catalog(), tiling=tiling)
+    catalogued = arch_catalogued(ctx.chip.npu_arch)
     for r in selected_rules(select, ignore):
+        if r.catalogued_archs_only and not catalogued:
+            continue
         ctx.rule = r
         before = len(ctx.diagnostics)
         try:
@@ -98,6 +103,29 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
     if selected_rules(select, ignore):
         diags += verify(program, lowered.module, chip, select, ignore, tiling=tiling)
     return sorted(diags, key=sort_key)
+
+
+def load_for_check(bundle: Bundle, chip: str | None = None,
+                   defines: Mapping[str, str | None] | None = None) -> tuple[Program, str]:
+    """Preprocess and parse `bundle` for checking on `chip`, and that chip. With no chip given, the chip its
+    kernel sources were written for when their folders say so (ops-nn's arch35 kernels are Ascend 950
+    code: ascendir.chips.chip_for_source), else the default; in a project whose kernel sources target
+    different chips, each of them is preprocessed for its own (ParsedUnit.target) and the rest of the
+    program for the default. The chip's architecture macros (`__NPU_ARCH__`, `__CCE_AICORE__`) are
+    defined, and `defines` (the user's -D/-U) come on top."""
+    from ascendir.chips import DEFAULT_CHIP, chip_for_source, load_chip
+    from frontend.pipeline import load_bundle
+
+    def macros(name: str) -> dict[str, str | None]:
+        return {**load_chip(name).device_defines, **(defines or {})}
+
+    if chip is not None:
+        return load_bundle(bundle, macros(chip)), chip
+    kernel_side = [u for u in bundle.units if u.role in ("kernel", "header")] or bundle.units
+    targets = {u.path: chip_for_source(u.path, u.text) for u in kernel_side}
+    chip = next(iter(targets.values())) if len(set(targets.values())) == 1 else DEFAULT_CHIP
+    others = {path: (target, macros(target)) for path, target in targets.items() if target != chip}
+    return load_bundle(bundle, macros(chip), unit_targets=others), chip
 
 
 def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: str) -> TilingResult:

@@ -553,6 +553,7 @@ def _kernel_of(op: Operation) -> Operation | None:
     example="TQue<TPosition::A2, 1> aQue;   // L0A\nLocalTensor<half> a = aQue.AllocTensor<half>();\n"
             "DataCopy(a, aGm, 256);          // GM -> L0A: no such DataCopy",
     instead="DataCopy(a1Local, aGm, 256);   // GM -> A1 (L1), then LoadData(a2Local, a1Local, params)",
+    catalogued_archs_only=True,  # the 950 adds paths (UB <-> L1, L0C -> UB) the catalogued signatures lack
 )
 def wrong_tposition(ctx: CheckContext) -> None:
     arch = _arch(ctx)
@@ -599,6 +600,9 @@ def _memory(position: str, arch: int) -> str | None:
         "through a signed integer of the same or larger width.",
     example="float inv = 1.0f / static_cast<float>(this->tileLength);   // tileLength is uint32_t",
     instead="float inv = 1.0f / static_cast<float>(static_cast<int32_t>(this->tileLength));",
+    # the 950's compiler takes these casts: its own examples (asc-devkit arange.asc) and the vendors' arch35
+    # kernels write static_cast<float>(uint32_t)
+    catalogued_archs_only=True,
 )
 def float_unsigned_conversion(ctx: CheckContext) -> None:
     candidates = ops_of_kind(ctx, (arith.UIToFPOp, arith.FPToUIOp))

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.ir import Operation
 
+from ascendir.catalog.loader import ARCHS
 from frontend.diagnostics import Diagnostic, Note, Severity, Span, error, warning
 
 if TYPE_CHECKING:
@@ -44,12 +45,17 @@ class Rule:
     example: str  # code that triggers it
     instead: str  # what to write instead
     check: Callable[[CheckContext], None] = field(compare=False, repr=False)
+    # The rule judges calls by API facts of the catalogued architectures (overload positions, compiler
+    # limits): on a chip whose architecture the catalog does not describe (950, 3510) it does not run.
+    catalogued_archs_only: bool = False
 
     def page(self) -> str:
         """The rule's page, as `ascendc-check rule CODE` prints it."""
+        scope = (f"; runs on the architectures the API catalog describes ({', '.join(ARCHS)})"
+                 if self.catalogued_archs_only else "")
         return "\n".join([
             f"{self.name} ({self.code})", "",
-            f"Family: {FAMILIES.get(self.family, self.family)}; default severity: {self.severity.value}", "",
+            f"Family: {FAMILIES.get(self.family, self.family)}; default severity: {self.severity.value}{scope}", "",
             "## What it does", self.summary, "",
             "## Why is this bad?", self.why, "",
             "## Example", "```cpp", self.example.strip("\n"), "```", "",
@@ -61,7 +67,8 @@ RULES: dict[str, Rule] = {}
 
 
 def rule(code: str, name: str, family: str, summary: str, why: str, example: str, instead: str,
-         severity: Severity = Severity.ERROR) -> Callable[[Callable[[CheckContext], None]], Callable[[CheckContext], None]]:
+         severity: Severity = Severity.ERROR, catalogued_archs_only: bool = False,
+         ) -> Callable[[Callable[[CheckContext], None]], Callable[[CheckContext], None]]:
     """Registers a check under its code; the arguments are the rule's page."""
 
     def register(check: Callable[[CheckContext], None]) -> Callable[[CheckContext], None]:
@@ -69,7 +76,7 @@ def rule(code: str, name: str, family: str, summary: str, why: str, example: str
             raise ValueError(f"rule code {code} is used twice ({RULES[code].name}, {name})")
         if family not in FAMILIES:
             raise ValueError(f"rule {code}: unknown family '{family}'")
-        RULES[code] = Rule(code, name, family, severity, summary, why, example, instead, check)
+        RULES[code] = Rule(code, name, family, severity, summary, why, example, instead, check, catalogued_archs_only)
         return check
 
     return register
@@ -101,9 +108,26 @@ class CheckContext:
     def report(self, where: Operation | Span | None, message: str, *notes: Note,
                severity: Severity | None = None) -> None:
         assert self.rule is not None
+        if self.rule.catalogued_archs_only and isinstance(where, Operation) and not self._catalogued_at(where):
+            return
         span = span_of_op(where) if isinstance(where, Operation) else where
         make = error if (severity or self.rule.severity) == Severity.ERROR else warning
         self.diagnostics.append(make(self.rule.code, message, span, *notes))
+
+    def _catalogued_at(self, op: Operation) -> bool:
+        """Whether the kernel holding `op` was written for a chip the API catalog describes (a project's
+        Ascend 950 kernel carries its own chip; see ascendir.lower.TARGET_CHIP_ATTR)."""
+        from ascendir.catalog import arch_catalogued
+        from ascendir.chips import load_chip
+        from ascendir.lower import TARGET_CHIP_ATTR
+
+        kernel: Operation | None = op
+        while kernel is not None and TARGET_CHIP_ATTR not in kernel.attributes:
+            kernel = kernel.parent_op()
+        if kernel is None:
+            return True  # the program's chip, which verify() already judged
+        target = kernel.attributes[TARGET_CHIP_ATTR]
+        return arch_catalogued(load_chip(target.data).npu_arch)  # type: ignore[attr-defined]
 
     def note_at(self, op: Operation, message: str) -> Note:
         return Note(message, span_of_op(op))

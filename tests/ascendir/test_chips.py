@@ -8,12 +8,13 @@ from ascendir.chips import (
     DEFAULT_CHIP,
     Chip,
     UnknownChipError,
+    chip_for_source,
     known_chips,
     load_chip,
     tposition_memory,
 )
 
-EXPECTED_CHIPS = {"910B1", "910B2", "910B3", "910B4", "910_93", "310P", "910"}
+EXPECTED_CHIPS = {"910B1", "910B2", "910B3", "910B4", "910_93", "310P", "910", "950PR"}
 
 
 def test_known_chips_are_the_configured_ones() -> None:
@@ -26,8 +27,9 @@ def test_known_chips_are_the_configured_ones() -> None:
 def test_every_chip_is_consistent(name: str) -> None:
     chip = load_chip(name)
     assert isinstance(chip, Chip)
-    assert chip.npu_arch in {2201, 2002, 1001}
-    assert chip.mode == ("split" if chip.npu_arch == 2201 else "coupled")
+    assert chip.npu_arch in {2201, 2002, 1001, 3510}
+    assert chip.mode == ("split" if chip.npu_arch in (2201, 3510) else "coupled")
+    assert chip.device_defines == {"__NPU_ARCH__": str(chip.npu_arch), "__CCE_AICORE__": str(chip.cce_aicore)}
     assert chip.soc_version.startswith("Ascend")
     for space in ("UB", "L1", "L0A", "L0B", "L0C"):
         size = chip.memory_size(space)
@@ -68,6 +70,24 @@ def test_chip_specific_numbers() -> None:
     old = load_chip("910")
     assert (old.npu_arch, old.max_buffers_per_position, old.event_ids, old.aic_cores) == (1001, 4, 4, 32)
     assert old.memory_size("L1") == 1024 * 1024
+
+
+def test_950_numbers() -> None:
+    chip = load_chip("950")
+    assert (chip.name, chip.npu_arch, chip.cce_aicore, chip.is_split) == ("950PR", 3510, 310, True)
+    assert (chip.aic_cores, chip.aiv_cores, chip.max_block_dim("mix")) == (32, 64, 32)
+    assert (chip.memory_size("UB"), chip.memory_size("L0C")) == (248 * 1024, 256 * 1024)
+    assert tposition_memory("CO2", 3510) == "GM" and tposition_memory("C1", 3510) == "L1"
+
+
+def test_the_chip_a_source_was_written_for() -> None:
+    # ops-nn keeps its Ascend 950 kernels in arch35 folders; `*_apt.cpp` entries include headers from them
+    assert chip_for_source("ops/add/op_kernel/arch35/add_impl.h", "") == "950PR"
+    entry = '#include "kernel_operator.h"\n#include "arch35/add_impl.h"\n'
+    assert chip_for_source("ops/add/op_kernel/add_apt.cpp", entry) == "950PR"
+    assert chip_for_source("ops/add/op_kernel/add.cpp", '#include "add_impl.h"\n') == DEFAULT_CHIP
+    # only a folder counts, not a file name that spells one
+    assert chip_for_source("ops/arch35.cpp", "", "310P") == "310P"
 
 
 def test_lookup_is_case_insensitive_and_accepts_soc_versions() -> None:

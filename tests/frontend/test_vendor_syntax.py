@@ -393,3 +393,16 @@ def test_global_scope_types_enum_parameters_and_attributes_on_structs() -> None:
     assert (mode.name, mode.type.base.text) == ("mode", "ScaleMode")
     decls = declared(unit)
     assert decls["tilingData_"].type.base.text == decls["local"].type.base.text == "ScaleTilingData"
+
+
+def test_declarations_split_over_lines_attributes_after_the_type_and_direct_initialisers() -> None:
+    unit = parse("""
+        ACLNN_API aclnnStatus
+        aclnnAcosGetWorkspaceSize(const aclTensor* input, aclTensor* out, uint64_t* workspaceSize);
+        extern "C" void __attribute__((weak)) NnopbaseSetServerType(void* executor, int type);
+        const std::vector<ge::DataType> VALUE_TYPES = {ge::DT_FLOAT, ge::DT_INT32};
+        const std::vector<ge::Format> FORMATS(VALUE_TYPES.size(), ge::FORMAT_ND);
+    """)
+    assert {f.name.name for f in all_of(unit, A.FunctionDecl)} == {"aclnnAcosGetWorkspaceSize", "NnopbaseSetServerType"}
+    formats = declared(unit)["FORMATS"]
+    assert formats.init_style == "()" and len(formats.ctor_args) == 2

@@ -1,0 +1,129 @@
+"""Kernels for the Ascend 950 (arch 3510): the chip is picked from the source's folder (ops-nn's arch35), its
+architecture macros are defined, and what the API catalog cannot judge on 3510 is not reported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from frontend import ast as A
+from frontend.pipeline import read_text
+from frontend.readers import read_input
+from passes.verify import check_program, load_for_check
+
+# A register-based (RegBase) vector section for the 950, the membase form elsewhere.
+KERNEL = """\
+#include "kernel_operator.h"
+using namespace AscendC;
+
+constexpr int32_t TILE = 256;
+
+class KernelScale {
+public:
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, uint32_t count)
+    {
+        xGm.SetGlobalBuffer((__gm__ float*)x, count);
+        yGm.SetGlobalBuffer((__gm__ float*)y, count);
+        pipe.InitBuffer(inQueue, 2, TILE * sizeof(float));
+        pipe.InitBuffer(outQueue, 2, TILE * sizeof(float));
+        scale = 1.0f / static_cast<float>(count);
+    }
+    __aicore__ inline void Process()
+    {
+        LocalTensor<float> xLocal = inQueue.AllocTensor<float>();
+        DataCopy(xLocal, xGm, TILE);
+        inQueue.EnQue(xLocal);
+        xLocal = inQueue.DeQue<float>();
+        LocalTensor<float> yLocal = outQueue.AllocTensor<float>();
+#if __NPU_ARCH__ == 3510
+        __ubuf__ float* src = (__ubuf__ float*)xLocal.GetPhyAddr();
+        __ubuf__ float* dst = (__ubuf__ float*)yLocal.GetPhyAddr();
+        __VEC_SCOPE__
+        {
+            RegTensor<float> r;
+            uint32_t width = TILE;
+            MaskReg mask = UpdateMask<float>(width);
+            DataCopy(r, src, mask);
+            Muls(r, r, scale, mask);
+            DataCopy(dst, r, mask);
+        }
+#else
+        Muls(yLocal, xLocal, scale, TILE);
+#endif
+        outQueue.EnQue(yLocal);
+        inQueue.FreeTensor(xLocal);
+        yLocal = outQueue.DeQue<float>();
+        DataCopy(yGm, yLocal, TILE);
+        outQueue.FreeTensor(yLocal);
+    }
+
+private:
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> inQueue;
+    TQue<TPosition::VECOUT, 2> outQueue;
+    GlobalTensor<float> xGm, yGm;
+    float scale;
+};
+
+extern "C" __global__ __aicore__ void scale_regbase(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    KernelScale op;
+    op.Init(x, y, TILE);
+    op.Process();
+}
+"""
+
+
+def errors(diags: list) -> list[tuple[str, int]]:
+    return [(d.code, d.span.line) for d in diags if d.is_error]
+
+
+def test_arch35_sources_are_checked_as_950_code() -> None:
+    program, chip = load_for_check(read_text(KERNEL, "ops/scale/op_kernel/arch35/scale_regbase.cpp"))
+    assert chip == "950PR"
+    calls = {n.callee_name for u in program.units for n in u.ast.walk() if isinstance(n, A.Call)}
+    assert "UpdateMask" in calls and "Muls" in calls  # the `#if __NPU_ARCH__ == 3510` branch is the live one
+    assert errors(check_program(program, chip)) == []
+
+
+def test_the_same_code_checked_for_a_catalogued_chip_is_judged_by_its_catalog() -> None:
+    # --chip given: no folder decides, and the 2201 catalog has no register forms of DataCopy
+    program, chip = load_for_check(read_text(KERNEL, "ops/scale/op_kernel/arch35/scale_regbase.cpp"), "910B2",
+                                   {"__NPU_ARCH__": "3510"})
+    assert chip == "910B2"
+    found = errors(check_program(program, chip))
+    assert ("ASC101", 31) in found and ("ASC105", 28) in found
+    # the chip's own macros: a 910B2 check takes the membase branch
+    program, chip = load_for_check(read_text(KERNEL, "scale.cpp"))
+    assert chip == "910B2" and errors(check_program(program, chip)) == []
+
+
+def test_rules_of_catalogued_architectures_only_do_not_run_on_the_950() -> None:
+    # float <-> unsigned casts (ASC507): rejected by the 2201 compiler, written by the 950's own examples
+    corpus = Path(__file__).parent.parent / "corpus" / "rules" / "api" / "float_unsigned_cast.cpp"
+    program, chip = load_for_check(read_input(str(corpus)))
+    assert "ASC507" in {code for code, _ in errors(check_program(program, chip))}
+    program, chip = load_for_check(read_input(str(corpus)), "950PR")
+    assert "ASC507" not in {code for code, _ in errors(check_program(program, chip))}
+
+
+def test_a_project_with_910b_and_950_kernels_checks_each_for_its_own_chip(tmp_path: Path) -> None:
+    # ops-nn layout: scale.cpp for 910B, scale_apt.cpp including the 950 implementation from arch35/
+    kernel_dir = tmp_path / "scale" / "op_kernel"
+    (kernel_dir / "arch35").mkdir(parents=True)
+    (tmp_path / "scale" / "op_host").mkdir()
+    (kernel_dir / "scale.cpp").write_text(KERNEL.replace("scale_regbase", "scale"))
+    # (the vendors name the 950 classes apart: one program holds both implementations)
+    impl = KERNEL.split("extern \"C\"")[0].replace("KernelScale", "KernelScaleRegbase")
+    (kernel_dir / "arch35" / "scale_impl.h").write_text(impl)
+    (kernel_dir / "scale_apt.cpp").write_text(
+        '#include "arch35/scale_impl.h"\n'
+        'extern "C" __global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)\n'
+        "{\n    KernelScaleRegbase op;\n    op.Init(x, y, TILE);\n    op.Process();\n}\n")
+    program, chip = load_for_check(read_input(str(tmp_path / "scale")))
+    assert chip == "910B2"
+    assert {Path(u.unit.path).name: u.target for u in program.units} == {
+        "scale.cpp": None, "scale_apt.cpp": "950PR", "scale_impl.h": "950PR"}
+    assert errors(check_program(program, chip)) == []
+    # checked for one chip, the 950 kernel's register code has no catalogued overloads
+    program, chip = load_for_check(read_input(str(tmp_path / "scale")), "910B2", {"__NPU_ARCH__": "3510"})
+    assert "ASC101" in {code for code, _ in errors(check_program(program, chip))}
