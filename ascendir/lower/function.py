@@ -1886,9 +1886,10 @@ class FunctionLowerer:
             return self.logical(e.op, lhs, rhs, e)
         lhs = self.expr(e.lhs)
         rhs = self.expr(e.rhs)
+        # (each operand's implicit conversion is placed at the operand: `(float)1.0 / n` converts n, not a cast)
         if e.op in ("==", "!=", "<", ">", "<=", ">="):
-            return self.compare(e.op, lhs, rhs, e)
-        return self.arith(e.op, lhs, rhs, e)
+            return self.compare(e.op, lhs, rhs, e, (e.lhs, e.rhs))
+        return self.arith(e.op, lhs, rhs, e, (e.lhs, e.rhs))
 
     def _short_circuit(self, e: A.Binary, lhs: Val) -> Val:
         evaluate, skip = Block(), Block()
@@ -1927,7 +1928,7 @@ class FunctionLowerer:
         t = known if isinstance(known, Scalar) else C.F32
         return Val(t, self.undef(t, node))
 
-    def compare(self, op: str, a: Val, b: Val, node: A.Node) -> Val:
+    def compare(self, op: str, a: Val, b: Val, node: A.Node, operands: tuple[A.Node, A.Node] | None = None) -> Val:
         if isinstance(a.ctype, C.UnknownT) or isinstance(b.ctype, C.UnknownT):
             return Val(C.BOOL, self.undef(C.BOOL, node))
         if isinstance(a.ctype, C.EnumT) or isinstance(b.ctype, C.EnumT):
@@ -1949,7 +1950,8 @@ class FunctionLowerer:
                 return Val(C.BOOL, const=int(op == "!="))
             raise Unsupported(f"comparison of {a.ctype} and {b.ctype}", node)
         t = C.common_type(a.ctype, b.ctype)
-        a, b = self.convert(a, t, node), self.convert(b, t, node)
+        left, right = operands or (node, node)
+        a, b = self.convert(a, t, left), self.convert(b, t, right)
         if a.const is not None and b.const is not None:
             x, y = a.const, b.const
             result = {"==": x == y, "!=": x != y, "<": x < y, ">": x > y, "<=": x <= y, ">=": x >= y}[op]  # type: ignore[operator]
@@ -1972,7 +1974,7 @@ class FunctionLowerer:
             raise Unsupported(f"enum {v.ctype.name} used as a number", node)
         return v
 
-    def arith(self, op: str, a: Val, b: Val, node: A.Node) -> Val:
+    def arith(self, op: str, a: Val, b: Val, node: A.Node, operands: tuple[A.Node, A.Node] | None = None) -> Val:
         if isinstance(a.ctype, C.UnknownT) or isinstance(b.ctype, C.UnknownT):
             return self._poisoned(a, b, node)
         a, b = self._enum_as_int(a, node), self._enum_as_int(b, node)
@@ -1982,13 +1984,14 @@ class FunctionLowerer:
             return self.pointer_offset(b, a, node)
         if not isinstance(a.ctype, Scalar) or not isinstance(b.ctype, Scalar):
             raise Unsupported(f"operator '{op}' on {a.ctype} and {b.ctype}", node)
+        left, right = operands or (node, node)
         if op in ("<<", ">>"):
             t = C.promote(a.ctype)
-            b = self.convert(b, t, node)
+            b = self.convert(b, t, right)
         else:
             t = C.common_type(a.ctype, b.ctype)
-            b = self.convert(b, t, node)
-        a = self.convert(a, t, node)
+            b = self.convert(b, t, right)
+        a = self.convert(a, t, left)
         if a.const is not None and b.const is not None and not isinstance(a.const, str) and not isinstance(b.const, str):
             folded = _fold(op, a.const, b.const, t)
             if folded is not None:

@@ -624,10 +624,10 @@ class HostLowerer(FunctionLowerer):
 
     # comparisons and truth values -----------------------------------------------------------------
 
-    def compare(self, op: str, a: Val, b: Val, node: A.Node) -> Val:
+    def compare(self, op: str, a: Val, b: Val, node: A.Node, operands: tuple[A.Node, A.Node] | None = None) -> Val:
         if _is_host(a.ctype) or _is_host(b.ctype):
             return self._host_compare(op, a, b, node)
-        return super().compare(op, a, b, node)
+        return super().compare(op, a, b, node, operands)
 
     def to_bool(self, v: Val, node: A.Node) -> Val:
         if _is_host(v.ctype):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
 
+from frontend import ast as A
 from frontend.diagnostics import Diagnostic, Note, error, sort_key
 from frontend.pipeline import Program
 from passes.verify import (  # noqa: F401  (each module registers its rules)
@@ -89,20 +90,60 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
     With `shapes` (the op's input tensors and attributes), the host tiling function runs on them and its
     values (tiling fields, blockDim, tiling key) are folded into the kernel before the rules run, so that
     capacity, alignment and coverage rules see numbers instead of unknowns.
+
+    Without them, DTYPE_<NAME> macros that no op json binds are float (the lowering's DEFAULT_DTYPE), a
+    guess: the build instantiates the kernel once per listed dtype, and code for 16-bit types behind a tiling
+    key the host picks for half inputs only (ops-nn's GroupNormSiluSmallB16<DTYPE_X, DTYPE_X>) is wrong with
+    float. When that run finds something, the program is checked again with half for them, and only what
+    holds for both is reported.
     """
-    from ascendir.lower import LoweringOptions, dtype_bindings, lower_program
+    from ascendir.lower import dtype_bindings
 
     select = list(select) if select is not None else None
     diags = list(program.diagnostics)
     if any(d.code == "ASC010" for d in diags):
         return diags
     dtypes = dtype_bindings(program, [t.dtype for t in shapes.inputs if t is not None]) if shapes is not None else {}
+    found = _lower_and_verify(program, chip, dtypes, select, ignore, shapes)
+    if shapes is None and found:
+        guessed = _unbound_dtype_macros(program)
+        if guessed:
+            half = _lower_and_verify(program, chip, dict.fromkeys(guessed, "half"), select, ignore, None)
+            found = _holding_for_both(found, half)
+    return sorted(diags + found, key=sort_key)
+
+
+def _lower_and_verify(program: Program, chip: str, dtypes: dict[str, str], select: list[str] | None,
+                      ignore: Sequence[str], shapes: TilingInputs | None) -> list[Diagnostic]:
+    from ascendir.lower import LoweringOptions, lower_program
+
     lowered = lower_program(program, LoweringOptions(chip=chip, dtypes=dtypes))
-    diags += [d for d in apply_inline_ignores(lowered.diagnostics, program) if wanted(d.code, select, ignore)]
+    found = [d for d in apply_inline_ignores(lowered.diagnostics, program) if wanted(d.code, select, ignore)]
     tiling = run_tiling(program, lowered.module, shapes, chip) if shapes is not None else None
     if selected_rules(select, ignore):
-        diags += verify(program, lowered.module, chip, select, ignore, tiling=tiling)
-    return sorted(diags, key=sort_key)
+        found += verify(program, lowered.module, chip, select, ignore, tiling=tiling)
+    return found
+
+
+def _unbound_dtype_macros(program: Program) -> set[str]:
+    """DTYPE_<NAME> / ORIG_DTYPE_<NAME> macros the program uses and no op json binds."""
+    from ascendir.lower import dtype_bindings
+
+    used = {node.name for u in program.units for node in u.ast.walk()
+            if type(node) is A.NamePart and node.name.startswith(("DTYPE_", "ORIG_DTYPE_"))}
+    return used - dtype_bindings(program).keys()
+
+
+# Capacity findings: their bytes grow with sizeof(T), and where on a path the sum first overflows moves.
+_CAPACITY_CODES = ("ASC301", "ASC302", "ASC303")
+
+
+def _holding_for_both(with_float: list[Diagnostic], with_half: list[Diagnostic]) -> list[Diagnostic]:
+    """The findings of the float run that the half run has too (same code and place); for capacity, the half
+    run's own (a wider type only needs more bytes, so they hold for float as well)."""
+    places = {(d.code, d.span) for d in with_half}
+    return ([d for d in with_float if d.code not in _CAPACITY_CODES and (d.code, d.span) in places]
+            + [d for d in with_half if d.code in _CAPACITY_CODES])
 
 
 def load_for_check(bundle: Bundle, chip: str | None = None,

@@ -10,9 +10,10 @@ extern "C" __global__ __aicore__ void mean_scale(GM_ADDR x, uint32_t rows, uint3
     uint32_t whole = static_cast<uint32_t>(bias);  // expected-error {{cast from float to uint32_t}} [ASC507]
     float fromSigned = static_cast<float>(static_cast<int32_t>(cols));
     float implicitly = 1.0f / rows;
+    float castLiteral = (float)1.0 / cols;  // the cast is of the literal; cols converts implicitly
     int32_t truncated = static_cast<int32_t>(bias);
     GlobalTensor<float> xGm;
     xGm.SetGlobalBuffer((__gm__ float *)x, 64);
-    xGm.SetValue(0, invCols + invRows + fromSigned + implicitly);
+    xGm.SetValue(0, invCols + invRows + fromSigned + implicitly + castLiteral);
     xGm.SetValue(1, (float)(truncated + static_cast<int32_t>(whole)));
 }

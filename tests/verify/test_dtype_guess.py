@@ -1,0 +1,125 @@
+"""DTYPE_<NAME> macros that no op json binds: the lowering takes float for them, and a finding must also hold
+for a 16-bit type to be reported (a class for 16-bit types behind a tiling key the host picks for them)."""
+
+from __future__ import annotations
+
+from frontend.pipeline import load_text
+from passes.verify import check_program
+
+KERNEL = """\
+#include "kernel_operator.h"
+using namespace AscendC;
+
+constexpr uint32_t TILE = TILE_ELEMENTS;
+
+template <typename T>
+class KernelB16 {
+public:
+    __aicore__ inline void Init(GM_ADDR x)
+    {
+        xGm.SetGlobalBuffer((__gm__ T*)x);
+        pipe.InitBuffer(inQueue, 2, TILE * sizeof(T));
+        pipe.InitBuffer(outQueue, 2, TILE * sizeof(T));
+        pipe.InitBuffer(calc, TILE * sizeof(float));
+    }
+    __aicore__ inline void Process()
+    {
+        LocalTensor<T> x = inQueue.AllocTensor<T>();
+        DataCopy(x, xGm, TILE);
+        inQueue.EnQue(x);
+        x = inQueue.DeQue<T>();
+        LocalTensor<T> y = outQueue.AllocTensor<T>();
+        Adds(y, x, (T)1, TILE);
+        outQueue.EnQue(y);
+        inQueue.FreeTensor(x);
+        y = outQueue.DeQue<T>();
+        DataCopy(xGm, y, TILE);
+        outQueue.FreeTensor(y);
+    }
+
+private:
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> inQueue;
+    TQue<TPosition::VECOUT, 2> outQueue;
+    TBuf<TPosition::VECCALC> calc;
+    GlobalTensor<T> xGm;
+};
+
+extern "C" __global__ __aicore__ void add_one(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling)
+{
+    KernelB16<DTYPE_X> op;
+    op.Init(x);
+    op.Process();
+}
+"""
+
+
+def capacity(tile: int) -> list[str]:
+    program = load_text(KERNEL.replace("TILE_ELEMENTS", str(tile)), "add_one.cpp")
+    return [d.message for d in check_program(program) if d.code == "ASC301"]
+
+
+def test_an_overflow_only_a_float_dtype_causes_is_not_reported() -> None:
+    # 4 x 16384 x 4 + 65536 = 320 KiB with float, 4 x 16384 x 2 + 65536 = 192 KiB with half: fits
+    assert capacity(16384) == []
+
+
+def test_an_overflow_for_16_bit_types_too_is_reported_with_their_numbers() -> None:
+    # 4 x 20480 x 2 + 81920 = 240 KiB even with half
+    assert capacity(20480) == ["UB buffers need 245760 bytes; the 910B2 UB holds 196608"]
+
+
+FREE_BY_SIZE = """\
+#include "kernel_operator.h"
+using namespace AscendC;
+
+template <typename T>
+class KernelNorm {
+public:
+    __aicore__ inline void Init(GM_ADDR gamma)
+    {
+        gammaGm.SetGlobalBuffer((__gm__ T*)gamma);
+        pipe.InitBuffer(inQueueGamma, 1, 256 * sizeof(T));
+        pipe.InitBuffer(gammaBuf32, 256 * sizeof(float));
+    }
+    __aicore__ inline void Process()
+    {
+        LocalTensor<T> gammaIn = inQueueGamma.AllocTensor<T>();
+        DataCopy(gammaIn, gammaGm, 256);
+        inQueueGamma.EnQue(gammaIn);
+        gammaIn = inQueueGamma.DeQue<T>();
+        LocalTensor<float> gamma32 = gammaBuf32.Get<float>();
+        Cast(gamma32, gammaIn, RoundMode::CAST_NONE, 256);
+        inQueueGamma.FreeTensor(gammaIn);
+        Adds(gamma32, gamma32, 1.0f, 256);
+        if (sizeof(T) == sizeof(float)) {
+            inQueueGamma.FreeTensor(gamma32);
+        }
+    }
+
+private:
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQueueGamma;
+    TBuf<TPosition::VECCALC> gammaBuf32;
+    GlobalTensor<T> gammaGm;
+};
+
+extern "C" __global__ __aicore__ void norm(GM_ADDR gamma, GM_ADDR workspace, GM_ADDR tiling)
+{
+    KernelNorm<DTYPE_GAMMA> op;
+    op.Init(gamma);
+    op.Process();
+}
+"""
+
+
+def test_a_finding_on_code_for_float_only_is_not_reported_when_float_is_a_guess() -> None:
+    # ops-nn group_norm_silu_quant_b16: the branch for a 32-bit T frees a TBuf tensor; its class only ever
+    # gets 16-bit types, and nothing here says DTYPE_GAMMA is float
+    program = load_text(FREE_BY_SIZE, "norm.cpp")
+    assert [d.code for d in check_program(program) if d.is_error] == []
+
+
+def test_a_finding_that_holds_for_both_types_is_reported() -> None:
+    program = load_text(FREE_BY_SIZE.replace("if (sizeof(T) == sizeof(float))", "if (true)"), "norm.cpp")
+    assert [d.code for d in check_program(program) if d.is_error] == ["ASC205"]
