@@ -6,7 +6,15 @@ The data lives in `data/*.toml` (schema and signature language: README.md); `loa
 it once per process.
 """
 
-from ascendir.catalog.loader import ARCHS, Catalog, CatalogError, arch_catalogued, build_catalog, load_catalog
+from ascendir.catalog.loader import (
+    ARCHS,
+    Catalog,
+    CatalogError,
+    arch_catalogued,
+    build_catalog,
+    load_catalog,
+    vendor_functions,
+)
 from ascendir.catalog.model import (
     FAMILIES,
     PARAM_KINDS,
@@ -41,6 +49,7 @@ __all__ = [
     "Catalog",
     "CatalogError",
     "arch_catalogued",
+    "vendor_functions",
     "ClassDef",
     "ElementType",
     "EnumDef",

@@ -37,13 +37,21 @@ if sys.version_info >= (3, 11):
 else:  # python 3.10
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
-__all__ = ["ARCHS", "DATA_DIR", "Catalog", "CatalogError", "arch_catalogued", "load_catalog"]
+__all__ = ["ARCHS", "DATA_DIR", "Catalog", "CatalogError", "arch_catalogued", "load_catalog", "vendor_functions"]
 
 DATA_DIR = Path(__file__).parent / "data"
 
 # Architectures the catalog keys dtype tables by (as strings, the way TOML keys them): the ones it
 # describes. Others (3510) have APIs, overloads and type tables it does not hold.
 ARCHS: tuple[str, ...] = ("2201", "2002", "1001")
+
+
+@functools.lru_cache(maxsize=1)
+def vendor_functions() -> frozenset[str]:
+    """AscendC free functions the vendor's public headers declare, catalogued or not (data/vendor_functions.txt,
+    written by tools/vendor_api_functions.py): a call of one is not a call of an unknown API."""
+    text = (DATA_DIR / "vendor_functions.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
 
 
 def arch_catalogued(arch: int) -> bool:

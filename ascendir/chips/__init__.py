@@ -228,8 +228,10 @@ def _name_index() -> Mapping[str, str]:
 
 # Source folders that vendor repositories build for one architecture only: ops-nn / ops-math keep the
 # Ascend 950 (3510) kernels and tiling in op_kernel/arch35 and op_host/arch35, asc-devkit its API tests in
-# tests/api/*/npu_arch_3510.
-_ARCHITECTURE_FOLDERS: Mapping[str, str] = MappingProxyType({"arch35": "950PR", "npu_arch_3510": "950PR"})
+# tests/api/*/npu_arch_3510 and tests/api/*/ascendc_case_ascend950pr_9599*.
+_ARCHITECTURE_FOLDERS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"arch35|npu_arch_3510|.*ascend950.*"), "950PR"),
+)
 _QUOTED_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]*)"', re.M)
 
 
@@ -245,7 +247,7 @@ def chip_for_source(path: str, text: str, default: str = DEFAULT_CHIP) -> str:
 
 def _folder_chip(path: str) -> str | None:
     parts = path.replace("\\", "/").split("/")[:-1]
-    return next((_ARCHITECTURE_FOLDERS[p] for p in parts if p in _ARCHITECTURE_FOLDERS), None)
+    return next((chip for p in parts for pattern, chip in _ARCHITECTURE_FOLDERS if pattern.fullmatch(p)), None)
 
 
 def known_chips() -> list[str]:

@@ -131,6 +131,8 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         return lw.init_list(t, e.args, e)  # `DataCopyParams(1, n, 0, 0)`, `half(0)`
     if lw.catalog.has_api(name):
         return api_call(lw, e, name, None, None, targs, expected)
+    if lw.catalog.vendor_declared(name):  # an API the catalog does not model: what it does is unknown
+        return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
     if explicit_ascendc or (name[:1].isupper() and lw.catalog.closest(name)):
         lw.report.unknown_api(name, e, lw.catalog.closest(name))
         return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))

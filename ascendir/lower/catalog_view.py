@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ascendir.catalog import load_catalog
+from ascendir.catalog.loader import vendor_functions
 from ascendir.catalog.resolve import NoMatch, Resolution, resolve
 from ascendir.lower import ctypes as C
 from ascendir.lower.ctypes import CType, Scalar
@@ -105,6 +106,10 @@ class CatalogView:
 
     def has_api(self, name: str, receiver: str | None = None) -> bool:
         return self.catalog.api(name, receiver) is not None
+
+    def vendor_declared(self, name: str) -> bool:
+        """A free function of the vendor's headers that the catalog does not model (Where, Rint, ...)."""
+        return name in vendor_functions()
 
     def closest(self, name: str, receiver: str | None = None) -> list[str]:
         return list(self.catalog.closest(name, 3, receiver=receiver))

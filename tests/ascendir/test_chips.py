@@ -86,6 +86,7 @@ def test_the_chip_a_source_was_written_for() -> None:
     entry = '#include "kernel_operator.h"\n#include "arch35/add_impl.h"\n'
     assert chip_for_source("ops/add/op_kernel/add_apt.cpp", entry) == "950PR"
     assert chip_for_source("ops/add/op_kernel/add.cpp", '#include "add_impl.h"\n') == DEFAULT_CHIP
+    assert chip_for_source("asc-devkit/tests/api/basic_api/ascendc_case_ascend950pr_9599/t.cpp", "") == "950PR"
     # only a folder counts, not a file name that spells one
     assert chip_for_source("ops/arch35.cpp", "", "310P") == "310P"
 

@@ -1,0 +1,58 @@
+"""Reads the names of the AscendC free functions the vendor's public headers declare, for the lowering.
+
+    .venv/bin/python tools/vendor_api_functions.py [ASC_DEVKIT_ROOT] [--out ascendir/catalog/data/vendor_functions.txt]
+
+The API catalog models the APIs of the reference with their overloads; the vendor headers declare many more
+(Where, TransData, Rint, the proposal sorts, the Fixpipe settings ...). A call of one of those is not an
+"unknown AscendC API" (ASC100): the lowering keeps it as an opaque call instead. Only names are read: every
+function of `include/{basic_api,adv_api,tensor_api,utils}` under the asc-devkit checkout declared at the start
+of a line (namespace scope; class members are indented, and the catalog's receiver classes keep their own
+method lists) with a capitalised name. Default root: the asc-devkit checkout in /work/realkernels.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_ROOT = Path("/work/realkernels/cannmirror+asc-devkit")
+DEFAULT_OUT = ROOT / "ascendir" / "catalog" / "data" / "vendor_functions.txt"
+PUBLIC_FOLDERS = ("basic_api", "adv_api", "tensor_api", "utils")
+
+# `__aicore__ inline void Where(`, `template <typename T> __aicore__ inline ... Rint(` at column 0; not the
+# out-of-class definitions of members (`ElemwiseFrame<Op>::Process(`)
+_DECLARATION = re.compile(r"^(?:__aicore__|__simd_vf__|inline|static|template\b)[^;{}]*?(?<!:)\b([A-Z][A-Za-z0-9_]*)\s*\(",
+                          re.M)
+
+
+def declared_functions(headers: Iterable[Path]) -> set[str]:
+    names: set[str] = set()
+    for header in headers:
+        names.update(_DECLARATION.findall(header.read_text(encoding="utf-8", errors="replace")))
+    return names
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("root", type=Path, nargs="?", default=DEFAULT_ROOT)
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = ap.parse_args()
+    folders = [args.root / "include" / name for name in PUBLIC_FOLDERS]
+    if not all(folder.is_dir() for folder in folders):
+        print(f"vendor_api_functions: no asc-devkit include/ folders under '{args.root}'", file=sys.stderr)
+        return 2
+    headers = sorted(p for folder in folders for p in folder.rglob("*") if p.suffix in (".h", ".hpp"))
+    names = declared_functions(headers)
+    header = ("# AscendC free functions the vendor's public headers declare (asc-devkit include/), one per line:\n"
+              "# calls of them are not unknown APIs. Written by tools/vendor_api_functions.py; do not edit.\n")
+    args.out.write_text(header + "".join(f"{name}\n" for name in sorted(names)))
+    print(f"{len(names)} names from {len(headers)} headers -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
