@@ -685,6 +685,8 @@ def _arg_info(v: Val) -> object:
     from ascendir.catalog.resolve import ArgInfo
 
     t = v.ctype
+    if isinstance(v.obj, tuple) and v.obj[0] == "tiling_path":
+        return ArgInfo("unknown")  # a field of tiling data without a layout: read as uint32_t, may be a struct
     if isinstance(v.obj, tuple) and v.obj[0] == "init":
         # `{1, len, 0, 0}` straight into a call: a parameter struct (a one-element list may be a scalar)
         return ArgInfo("struct") if len(v.obj[1].items) != 1 else ArgInfo("unknown")
@@ -699,8 +701,10 @@ def _arg_info(v: Val) -> object:
             return ArgInfo("scalar", dtype=name, is_literal=literal)
         case C.StructT(name):
             return ArgInfo("struct", type_name=name)
-        case C.TilingT(name, _):
-            return ArgInfo("struct", type_name=name)
+        case C.TilingT(name, path):
+            # a struct inside the tiling data (`td->softmaxTilingData`): its own type is not always known
+            # (tiling_view names the root struct), so it stands for any struct
+            return ArgInfo("struct", type_name=None if path else name)
         case C.EnumT(name):
             return ArgInfo("enum", type_name=name)
         case C.Pointer(pointee, _):
