@@ -8,9 +8,10 @@ simulator needs is read from here, never written as a constant elsewhere.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -235,14 +236,37 @@ _ARCHITECTURE_FOLDERS: tuple[tuple[re.Pattern[str], str], ...] = (
 _QUOTED_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]*)"', re.M)
 
 
-def chip_for_source(path: str, text: str, default: str = DEFAULT_CHIP) -> str:
-    """The chip a source was written for, when its folder says so: one in an `arch35` folder, or one that
-    includes headers from one (ops-nn's `*_apt.cpp` entries), is Ascend 950 code. Otherwise `default`."""
+def chip_for_source(path: str, text: str, default: str = DEFAULT_CHIP,
+                    read: Callable[[str], str | None] | None = None) -> str:
+    """The chip a source was written for, when its folders say so: one in an `arch35` folder, or one that
+    includes headers from one (ops-nn's `*_apt.cpp` entries, directly or through their `*_apt.h`), is
+    Ascend 950 code. Otherwise `default`. `read(path)` gives the text of an included file (None: absent), to
+    follow quoted includes relative to their includer a few levels deep."""
     chip = _folder_chip(path)
-    if chip is None:
-        chips = {_folder_chip(name) for name in _QUOTED_INCLUDE_RE.findall(text)} - {None}
-        chip = chips.pop() if len(chips) == 1 else None
-    return chip or default
+    if chip is not None:
+        return chip
+    found: set[str] = set()
+    seen = {os.path.normpath(path)}
+    level = [(path, text)]
+    for _ in range(_INCLUDE_LEVELS):
+        below = []
+        for includer, source in level:
+            for name in _QUOTED_INCLUDE_RE.findall(source):
+                target = os.path.normpath(os.path.join(os.path.dirname(includer), name))
+                named = _folder_chip(name) or _folder_chip(target)
+                if named is not None:
+                    found.add(named)
+                elif read is not None and target not in seen:
+                    seen.add(target)
+                    included = read(target)
+                    if included is not None:
+                        below.append((target, included))
+        level = below
+    return found.pop() if len(found) == 1 else default
+
+
+# how deep chip_for_source follows includes: an entry, its *_apt.h, the arch35 header that one includes
+_INCLUDE_LEVELS = 3
 
 
 def _folder_chip(path: str) -> str | None:

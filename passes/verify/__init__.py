@@ -11,6 +11,7 @@ Inline `// ascendc-check: ignore[ASC501]` on the line (or the line above) silenc
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -163,7 +164,19 @@ def load_for_check(bundle: Bundle, chip: str | None = None,
     if chip is not None:
         return load_bundle(bundle, macros(chip)), chip
     kernel_side = [u for u in bundle.units if u.role in ("kernel", "header")] or bundle.units
-    targets = {u.path: chip_for_source(u.path, u.text) for u in kernel_side}
+    texts = {os.path.normpath(u.path): u.text for u in bundle.units}
+    texts.update((os.path.normpath(k), v) for k, v in bundle.virtual_files.items())
+
+    def read(path: str) -> str | None:
+        if path in texts:
+            return texts[path]
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                return fh.read()
+        except OSError:
+            return None
+
+    targets = {u.path: chip_for_source(u.path, u.text, read=read) for u in kernel_side}
     chip = next(iter(targets.values())) if len(set(targets.values())) == 1 else DEFAULT_CHIP
     others = {path: (target, macros(target)) for path, target in targets.items() if target != chip}
     return load_bundle(bundle, macros(chip), unit_targets=others), chip
