@@ -54,6 +54,9 @@ PREDEFINED_MACROS: dict[str, str] = {
     "ASCEND_IS_NOT_AIC": "constexpr (g_coreType != AscendC::AIC)",
     "ASC_IS_AIV": "constexpr (g_coreType == AscendC::AIV)",
     "ASC_IS_AIC": "constexpr (g_coreType == AscendC::AIC)",
+    # kernel_macros.h's ASSERT is assert() in the CPU-debug build and nothing in the NPU build, the one
+    # checked: what it asserts is not compiled there (vendor kernels assert on names they never declare).
+    "ASSERT(x)": "",
     # The CPU-debug assertion; its second argument is a statement block, so it must expand to parse.
     "ASCENDC_ASSERT(cond, behavior)": "do { if (!(cond)) { behavior; } } while (0)",
     # `__VEC_SCOPE__ { ... }` opens a vector-function scope; to the parser the braces are a compound

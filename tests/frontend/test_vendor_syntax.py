@@ -406,3 +406,15 @@ def test_declarations_split_over_lines_attributes_after_the_type_and_direct_init
     assert {f.name.name for f in all_of(unit, A.FunctionDecl)} == {"aclnnAcosGetWorkspaceSize", "NnopbaseSetServerType"}
     formats = declared(unit)["FORMATS"]
     assert formats.init_style == "()" and len(formats.ctor_args) == 2
+
+
+def test_assert_of_kernel_macros_is_nothing_in_the_npu_build() -> None:
+    # cann-ops asserts on names it never declares, and even writes the macro where a ';' belongs
+    unit = parse("""
+        __aicore__ inline void Init(uint32_t tileNum) {
+            ASSERT(GetBlockNum() != 0 && "block dim can not be zero!");
+            uint32_t n =
+                tileNum ASSERT(tileNum != 0 && "tile num can not be zero!");
+        }
+    """)
+    assert not [c for c in all_of(unit, A.Call) if c.callee_name in ("ASSERT", "GetBlockNum")]
