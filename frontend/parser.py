@@ -1343,7 +1343,9 @@ class AstBuilder:
         return args
 
     def _forgive_missing_args(self, args: Any) -> None:
-        """A macro's arguments may be empty: take back what call_args reported for `args`."""
+        """A macro's arguments may be empty: take back what call_args reported for `args`. (The LALR parser
+        reduces an argument list right before the call or macro that holds it, so the last list call_args
+        built is this one's when it is `args`.)"""
         if self._last_missing is not None and self._last_missing[0] is args:
             for offset in self._last_missing[1]:
                 self.missing_args.remove(offset)
