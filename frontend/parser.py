@@ -130,9 +130,10 @@ _DTYPE_MACRO_RE = re.compile(r"DTYPE_(?<![A-Za-z0-9_]DTYPE_)[A-Z0-9_]+\b")
 _ATTRIBUTE_CALL_MACRO_RE = re.compile(
     r"\b((?:[A-Z][A-Z0-9]*_)+[A-Z0-9]+)\s*\([^()]*\)\s+(?=(?:inline|static|void|constexpr|__aicore__|__global__)\b)")
 # An unknown ALL_CAPS word right before a declaration is an attribute-like macro from a header we do
-# not read: `CATLASS_DEVICE void f()`, `FORCE_INLINE __aicore__ ...`.
+# not read: `CATLASS_DEVICE void f()`, `FORCE_INLINE __aicore__ ...`, `__aicore__ FORCE_INLINE void f()`.
 _ATTRIBUTE_MACRO_RE = re.compile(
-    r"^[ \t]*(?:template\s*<[^;{}]*>\s*)?(?:\[\[[^\]]*\]\]\s*)?((?:[A-Z][A-Z0-9]*_)+[A-Z0-9]+)\s+(?=(?:inline|static|void|constexpr|__aicore__|"
+    r"^[ \t]*(?:template\s*<[^;{}]*>\s*)?(?:\[\[[^\]]*\]\]\s*)?(?:(?:__aicore__|\[aicore\]|inline|static)[ \t]+)*"
+    r"((?:[A-Z][A-Z0-9]*_)+[A-Z0-9]+)\s+(?=(?:inline|static|void|constexpr|__aicore__|"
     r"__global__|template|auto|bool|int|float|unsigned|u?int\d+_t|const|extern|class|struct)\b)",
     re.M,
 )

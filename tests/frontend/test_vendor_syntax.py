@@ -418,3 +418,15 @@ def test_assert_of_kernel_macros_is_nothing_in_the_npu_build() -> None:
         }
     """)
     assert not [c for c in all_of(unit, A.Call) if c.callee_name in ("ASSERT", "GetBlockNum")]
+
+
+def test_attribute_macro_after_the_aicore_specifier() -> None:
+    # ops-nn gemm_v3: FORCE_INLINE comes from a header of another op
+    unit = parse("""
+        class GemmKernel {
+        public:
+            __aicore__ FORCE_INLINE void Init(__gm__ uint8_t* __restrict__ a);
+            __aicore__ FORCE_INLINE void Process() {}
+        };
+    """)
+    assert {f.name.name for f in all_of(unit, A.FunctionDecl)} == {"Init", "Process"}
