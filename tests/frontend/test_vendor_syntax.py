@@ -430,3 +430,16 @@ def test_attribute_macro_after_the_aicore_specifier() -> None:
         };
     """)
     assert {f.name.name for f in all_of(unit, A.FunctionDecl)} == {"Init", "Process"}
+
+
+def test_static_member_defined_at_namespace_scope() -> None:
+    # the op repositories' kernel unit tests: `const std::string Fixture::rootPath = "../../../../";`
+    unit = parse("""
+        class Col2ImTest {
+        public:
+            static std::string rootPath;
+        };
+        const std::string Col2ImTest::rootPath = "../../../../";
+        int64_t Col2ImTest::count(4);
+    """)
+    assert "rootPath" in declared(unit)
