@@ -11,6 +11,7 @@ still produced (with the unmodelled statement left out), so the verifier can che
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from xdsl.builder import Builder, InsertPoint
@@ -124,6 +125,16 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
         module.body.block.add_op(kernel)
         kernels.append(kernel)
     return LoweringResult(module, reporter.diagnostics, kernels)
+
+
+def unbound_dtype_macros(program: Program, nodes: Iterable[object] | None = None) -> set[str]:
+    """DTYPE_<NAME> / ORIG_DTYPE_<NAME> macros the program uses (among `nodes`, by default its whole AST) that no
+    op json binds: the lowering reads them as DEFAULT_DTYPE, a guess."""
+    if nodes is None:
+        nodes = (node for u in program.units for node in u.ast.walk())
+    used = {node.name for node in nodes
+            if type(node) is A.NamePart and node.name.startswith(("DTYPE_", "ORIG_DTYPE_"))}
+    return used - dtype_bindings(program).keys() if used else used
 
 
 def dtype_bindings(program: Program, input_dtypes: list[str] | None = None) -> dict[str, str]:

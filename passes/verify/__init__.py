@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
 
-from frontend import ast as A
 from frontend.diagnostics import Diagnostic, Note, error, sort_key
 from frontend.pipeline import Program
 from passes.verify import (  # noqa: F401  (each module registers its rules)
@@ -98,7 +97,7 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
     float. When that run finds something, the program is checked again with half for them, and only what
     holds for both is reported.
     """
-    from ascendir.lower import dtype_bindings
+    from ascendir.lower import dtype_bindings, unbound_dtype_macros
 
     select = list(select) if select is not None else None
     diags = list(program.diagnostics)
@@ -107,7 +106,7 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
     dtypes = dtype_bindings(program, [t.dtype for t in shapes.inputs if t is not None]) if shapes is not None else {}
     found = _lower_and_verify(program, chip, dtypes, select, ignore, shapes)
     if shapes is None and found:
-        guessed = _unbound_dtype_macros(program)
+        guessed = unbound_dtype_macros(program)
         if guessed:
             half = _lower_and_verify(program, chip, dict.fromkeys(guessed, "half"), select, ignore, None)
             found = _holding_for_both(found, half)
@@ -124,15 +123,6 @@ def _lower_and_verify(program: Program, chip: str, dtypes: dict[str, str], selec
     if selected_rules(select, ignore):
         found += verify(program, lowered.module, chip, select, ignore, tiling=tiling)
     return found
-
-
-def _unbound_dtype_macros(program: Program) -> set[str]:
-    """DTYPE_<NAME> / ORIG_DTYPE_<NAME> macros the program uses and no op json binds."""
-    from ascendir.lower import dtype_bindings
-
-    used = {node.name for u in program.units for node in u.ast.walk()
-            if type(node) is A.NamePart and node.name.startswith(("DTYPE_", "ORIG_DTYPE_"))}
-    return used - dtype_bindings(program).keys()
 
 
 # Capacity findings: their bytes grow with sizeof(T), and where on a path the sum first overflows moves.

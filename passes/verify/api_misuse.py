@@ -292,14 +292,13 @@ def _guessed_dtype(ctx: CheckContext) -> str | None:
     without its project), or None when every macro the kernel uses is bound. Tensors of that type may really
     be of any type the op json would list, so the element-type rules do not judge it."""
     def compute() -> str | None:
-        from ascendir.lower import dtype_bindings
+        from ascendir.lower import unbound_dtype_macros
         from ascendir.lower.function import DEFAULT_DTYPE
 
         if ctx.program is None:
             return None
-        used = {node.name for _, walked in ast_index(ctx).units for node in walked
-                if type(node) is A.NamePart and node.name.startswith(("DTYPE_", "ORIG_DTYPE_"))}
-        return DEFAULT_DTYPE if used - dtype_bindings(ctx.program).keys() else None
+        walked = (node for _, nodes in ast_index(ctx).units for node in nodes)
+        return DEFAULT_DTYPE if unbound_dtype_macros(ctx.program, walked) else None
     return cached(ctx, "api_misuse.guessed_dtype", compute)
 
 
