@@ -313,7 +313,17 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
                     word = _IDENT_RE.match(text, j)
                     if word is not None and word.group() not in KEYWORDS:
                         type_templates.add(template)
-    attribute_macros = set(_ATTRIBUTE_MACRO_RE.findall(text)) - types if _ATTRIBUTE_MACRO_GUARD.search(text) else set()
+    attribute_macros: set[str] = set()
+    if _ATTRIBUTE_MACRO_GUARD.search(text):
+        for m in _ATTRIBUTE_MACRO_RE.finditer(text):
+            macro = m.group(1)
+            if macro not in types:
+                attribute_macros.add(macro)
+            elif not text.startswith("const", m.end()) and macro not in KNOWN_TYPES:
+                # no type is followed by `void`, `inline` or `int`: the declaration-shape scan took the macro
+                # for a type where it stands before a constructor (`FORCE_INLINE_AICORE DataCopyGM2GM() {}`)
+                attribute_macros.add(macro)
+                types.discard(macro)
     for macro, type_word in _SIGNATURE_MACRO_RE.findall(text):
         if type_word not in _NOT_TYPE_WORDS and macro not in KNOWN_TYPES:
             attribute_macros.add(macro)

@@ -94,6 +94,9 @@ class Chip:
     name: str
     npu_arch: int
     cce_aicore: int  # the __CCE_AICORE__ a device compile for this chip defines (220 on 2201)
+    # the macro the vector-core pass of a kernel compile defines (`__DAV_C220_VEC__` on 2201), None where
+    # kernels are not compiled per core kind or the macro is not known
+    vector_pass_macro: str | None
     soc_version: str
     mode: str  # "split" (separate AIC/AIV cores) or "coupled" (one scalar drives cube and vector)
     aic_cores: int  # split: cube cores; coupled: AI Cores
@@ -133,6 +136,16 @@ class Chip:
     def device_defines(self) -> dict[str, str]:
         """The architecture macros a device compile for this chip defines, as `--define` would give them."""
         return {"__NPU_ARCH__": str(self.npu_arch), "__CCE_AICORE__": str(self.cce_aicore)}
+
+    @property
+    def kernel_defines(self) -> dict[str, str]:
+        """What the compile of a kernel source defines: the architecture macros and, on split chips, the
+        vector-core pass's macro. A mixed kernel is compiled once per core kind; its vector pass is the
+        one checked (`-U __DAV_C220_VEC__ -D __DAV_C220_CUBE__` checks the cube pass)."""
+        out = self.device_defines
+        if self.vector_pass_macro:
+            out[self.vector_pass_macro] = "1"
+        return out
 
     def memory_size(self, space: str) -> int:
         """Size in bytes of one core's UB, L1, L0A, L0B, L0C, BT (bias table), FB or GM (HBM)."""
@@ -322,6 +335,7 @@ def _build(data: Mapping[str, Any]) -> Chip:
         name=str(data["name"]),
         npu_arch=int(data["npu_arch"]),
         cce_aicore=int(data["cce_aicore"]),
+        vector_pass_macro=str(data["vector_pass_macro"]) if "vector_pass_macro" in data else None,
         soc_version=str(data["soc_version"]),
         mode=mode,
         aic_cores=int(data["aic_cores"]),

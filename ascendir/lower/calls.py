@@ -64,7 +64,7 @@ def _inline_method(lw: FunctionLowerer, e: A.Call, found: tuple[Instance, list[o
     """A user-class method call, inlined on the object part whose class declares the method."""
     owner, methods = found
     args = _lower_args(lw, e.args)
-    fn = _by_arity(methods, len(args), e, name)
+    fn = _by_arity(methods, len(args), e, name, lw, args)
     return lw.inline_function(fn, args, owner, e, _explicit_types(lw, fn, targs, args))
 
 
@@ -86,6 +86,10 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         return Val(C.VoidT())
     if name in _BUILTIN_ALIASES and not e.args:
         name = _BUILTIN_ALIASES[name]  # the compiler builtin behind the AscendC call: get_block_idx()
+    if len(parts) >= 2 and parts[-2].name == "AscendCUtils":
+        # static helpers of the vendor's utility class (`AscendCUtils::GetRsvdCnt()` after GatherMask):
+        # implementation details the catalog does not model, with results unknown here
+        return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
     if in_register_api(callee.qname) or name in REGISTER_API_FUNCTIONS:
         lw.report.register_api(e)
         return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
@@ -99,7 +103,7 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
             args = _lower_args(lw, e.args)
             # `Base<T>::InitGlobal(...)` inside a method of a derived object runs on that object's Base part
             owner = lw.frame.this.part_named(info.name) if lw.frame.this is not None else None
-            return lw.inline_function(_by_arity(methods, len(args), e, name), args, owner, e)
+            return lw.inline_function(_by_arity(methods, len(args), e, name, lw, args), args, owner, e)
     # a call inside a class body to a method of the same class
     this = lw.frame.this
     found = this.find_method(name) if this is not None and len(parts) == 1 else None
@@ -111,7 +115,7 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
             raise Unsupported(f"call of '{name}', which is a variable", e)
     if name in lw.scope.functions and not explicit_ascendc:
         args = _lower_args(lw, e.args)
-        fn = _by_arity(lw.scope.functions[name], len(args), e, name)
+        fn = _by_arity(lw.scope.functions[name], len(args), e, name, lw, args)
         if _copies_tiling(args):
             return _tiling_copy(lw, e, args)
         return lw.inline_function(fn, args, None, e, _explicit_types(lw, fn, targs, args))
@@ -161,15 +165,38 @@ def _tiling_copy(lw: FunctionLowerer, e: A.Call, args: Sequence[Val]) -> Val:
     return Val(C.VoidT())
 
 
-def _by_arity(fns: Sequence[A.FunctionDecl], n: int, node: A.Node, name: str) -> A.FunctionDecl:
+def _by_arity(fns: Sequence[A.FunctionDecl], n: int, node: A.Node, name: str,
+              lw: FunctionLowerer | None = None, args: Sequence[Val] = ()) -> A.FunctionDecl:
+    """The overload of a user function to inline: the first that takes `n` arguments, and among several such,
+    the first whose struct and class parameters name the types of the arguments passed
+    (`Process(PARAM_LONG_SEQ_EXP p, ...)` beside `Process(PARAM_MEDIUM_SEQ_EXP p, ...)`)."""
     with_body = [f for f in fns if f.body is not None] or list(fns)
-    for f in with_body:
-        required = sum(1 for p in f.params if p.default is None and p.name is not None and not p.variadic)
-        if required <= n <= len(f.params) or any(p.variadic for p in f.params):
-            return f
+    viable = [f for f in with_body
+              if sum(1 for p in f.params if p.default is None and p.name is not None and not p.variadic) <= n
+              <= len(f.params) or any(p.variadic for p in f.params)]
+    if len(viable) > 1 and lw is not None:
+        typed = next((f for f in viable if not _record_type_mismatch(lw, f, args)), None)
+        if typed is not None:
+            return typed
+    if viable:
+        return viable[0]
     if len(with_body) == 1:
         return with_body[0]
     raise Unsupported(f"no overload of '{name}' takes {n} arguments", node)
+
+
+def _record_type_mismatch(lw: FunctionLowerer, fn: A.FunctionDecl, args: Sequence[Val]) -> bool:
+    """Whether a parameter of `fn` names a user struct or class other than the one its argument has."""
+    records = lw.scope.classes.keys() | lw.scope.tiling_structs.keys()
+    for param, arg in zip(fn.params, args):
+        base = param.type.base
+        if isinstance(base, str) or not base.parts:
+            continue
+        wanted = base.parts[-1].name
+        given = arg.ctype.name if isinstance(arg.ctype, C.TilingT | C.StructT | C.ClassT) else None
+        if given is not None and wanted in records and wanted != given.partition("<")[0]:
+            return True
+    return False
 
 
 def _explicit_types(lw: FunctionLowerer, fn: A.FunctionDecl, targs: list[A.TemplateArg] | None,

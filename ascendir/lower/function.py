@@ -107,6 +107,10 @@ REGISTER_API_FUNCTIONS = frozenset({"asc_vf_call", "VF_CALL", "GetVecLen"})
 def in_register_api(qname: A.QualifiedName) -> bool:
     return any(p.name in REGISTER_API_NAMESPACES for p in qname.parts[:-1])
 
+# The callee of the opaque call standing for a statement not lowered that sets or waits for flags.
+FLAGS_NOT_LOWERED = "<not lowered: SetFlag/WaitFlag>"
+_FLAG_CALLS = frozenset({"SetFlag", "WaitFlag", "set_flag", "wait_flag"})
+
 # Library object types: their methods are catalogued APIs, not code we inline.
 _OBJECT_TYPES = {"Matmul", "TQueSync", "TCubeTiling", "TEventID", "MatmulImpl", "LocalMemAllocator", "TSCM"}
 
@@ -837,6 +841,9 @@ class FunctionLowerer:
                 self.store_element(self.undef_ir(cell_t.element_type), binding.ref, [], st)
         if not facts(st).callish:
             return
+        if self._may_use_flags(st):
+            # the SetFlag/WaitFlag it holds, or its helper does, are lost: flag pairing cannot be judged
+            self.emit(asc.OpaqueCallOp.create(properties={"callee": StringAttr(FLAGS_NOT_LOWERED)}), st)
         queues: dict[SSAValue, None] = {}
         bindings = [b for scope in self.frame.scopes for b in scope.values()]
         if self.frame.this is not None:
@@ -847,6 +854,25 @@ class FunctionLowerer:
         if queues:
             op = asc.OpaqueCallOp.create(operands=list(queues), properties={"callee": StringAttr("<not lowered>")})
             self.emit(op, st)
+
+    def _may_use_flags(self, st: A.Node, depth: int = 0) -> bool:
+        """Whether `st` calls SetFlag/WaitFlag, directly or through the user functions it calls."""
+        for node in st.walk():
+            if not isinstance(node, A.Call):
+                continue
+            callee = node.callee
+            name = (callee.qname.parts[-1].name if isinstance(callee, A.Name)
+                    else callee.member if isinstance(callee, A.Member) else None)
+            if name is None:
+                continue
+            if name in _FLAG_CALLS:
+                return True
+            if depth < 3:
+                helpers = [*self.scope.functions.get(name, ()),
+                           *(fn for info in self.scope.classes.values() for fn in info.methods.get(name, ()))]
+                if any(fn.body is not None and self._may_use_flags(fn.body, depth + 1) for fn in helpers):
+                    return True
+        return False
 
     def _lower_stmt(self, st: A.Node) -> None:
         if isinstance(st, A.Compound):

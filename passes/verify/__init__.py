@@ -36,7 +36,7 @@ from passes.verify.rules import FAMILIES, RULES, CheckContext, Rule, rule
 
 if TYPE_CHECKING:
     from ascendir.host_eval import TilingInputs, TilingResult
-    from frontend.readers import Bundle
+    from frontend.readers import Bundle, SourceUnit
 
 __all__ = ["FAMILIES", "RULES", "Rule", "rule", "verify", "check_program", "load_for_check", "selected_rules",
            "apply_inline_ignores"]
@@ -148,12 +148,14 @@ def load_for_check(bundle: Bundle, chip: str | None = None,
     from ascendir.chips import DEFAULT_CHIP, chip_for_source, load_chip
     from frontend.pipeline import load_bundle
 
-    def macros(name: str) -> dict[str, str | None]:
-        return {**load_chip(name).device_defines, **(defines or {})}
+    def macros(name: str, kernel: bool = False) -> dict[str, str | None]:
+        target = load_chip(name)
+        return {**(target.kernel_defines if kernel else target.device_defines), **(defines or {})}
 
+    kernel_side = [u for u in bundle.units if _kernel_side(u)]
     if chip is not None:
-        return load_bundle(bundle, macros(chip)), chip
-    kernel_side = [u for u in bundle.units if u.role in ("kernel", "header")] or bundle.units
+        return load_bundle(bundle, macros(chip), unit_targets={
+            u.path: (None, macros(chip, kernel=True)) for u in kernel_side}), chip
     texts = {os.path.normpath(u.path): u.text for u in bundle.units}
     texts.update((os.path.normpath(k), v) for k, v in bundle.virtual_files.items())
 
@@ -166,10 +168,18 @@ def load_for_check(bundle: Bundle, chip: str | None = None,
         except OSError:
             return None
 
-    targets = {u.path: chip_for_source(u.path, u.text, read=read) for u in kernel_side}
+    targets = {u.path: chip_for_source(u.path, u.text, read=read) for u in kernel_side or bundle.units}
     chip = next(iter(targets.values())) if len(set(targets.values())) == 1 else DEFAULT_CHIP
-    others = {path: (target, macros(target)) for path, target in targets.items() if target != chip}
-    return load_bundle(bundle, macros(chip), unit_targets=others), chip
+    per_unit = {u.path: (targets[u.path] if targets[u.path] != chip else None, macros(targets[u.path], kernel=True))
+                for u in kernel_side}
+    return load_bundle(bundle, macros(chip), unit_targets=per_unit), chip
+
+
+def _kernel_side(unit: SourceUnit) -> bool:
+    """Whether the device compiler builds `unit`: a kernel source, or a header outside op_host."""
+    if unit.role == "kernel":
+        return True
+    return unit.role == "header" and "op_host" not in unit.path.replace(os.sep, "/").split("/")
 
 
 def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: str) -> TilingResult:

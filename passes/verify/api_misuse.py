@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FileLineColLoc, Float64Type, IntegerType, ModuleOp
@@ -20,6 +21,9 @@ from passes.verify.ast_index import ast_index
 from passes.verify.ir import api_calls_of, arg, constant_of, ops_of, ops_of_kind
 from passes.verify.project import cached
 from passes.verify.rules import CheckContext, rule
+
+if TYPE_CHECKING:
+    from frontend.pipeline import Program as FrontendProgram
 
 # Parameters that carry a repeat count in the vector APIs' mask forms (uint8 on the hardware).
 _REPEAT_PARAMS = ("repeatTime", "repeatTimes", "repeat")
@@ -725,7 +729,10 @@ def missing_ascendc_qualification(ctx: CheckContext) -> None:
     if index.using_namespaces - index.own_namespaces - {"std"}:
         return
     ops_at: dict[tuple[str, int, int], list[Operation]] | None = None
+    in_header = _header_rooted_nodes(ctx.program) if index.unqualified_calls or index.unqualified_types else set()
     for call in index.unqualified_calls:
+        if id(call) in in_header:
+            continue
         name_part = call.callee.qname.parts[0]  # type: ignore[attr-defined]
         name = name_part.name
         api = ctx.catalog.api(name)
@@ -745,12 +752,23 @@ def missing_ascendc_qualification(ctx: CheckContext) -> None:
     reported: set[str] = set()
     for ref in sorted(index.unqualified_types, key=lambda r: (str(r.span.file), r.span.line, r.span.col)):
         name = ref.base.parts[0].name  # type: ignore[union-attr]
-        if name in reported or name in index.declared or name in index.named:
+        if name in reported or name in index.declared or name in index.named or id(ref) in in_header:
             continue
         reported.add(name)  # once per type: every later use fails the same way
         ctx.report(as_span(ref.span), f"unknown type name '{name}': AscendC types need 'AscendC::' or "
                                       "'using namespace AscendC'",
                    Note(f"write AscendC::{name}", kind="help"))
+
+
+_HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inl", ".inc")
+
+
+def _header_rooted_nodes(program: FrontendProgram) -> set[int]:
+    """The AST nodes (by id) of units that are a header checked on its own. Such a header is compiled only
+    through the sources that include it, after their `using namespace AscendC;`, which this check cannot see
+    (prompt_flash_attention_base_api.h names TPipe bare; its kernel .cpp holds the using-directive)."""
+    return {id(node) for unit in program.units if unit.unit.path.lower().endswith(_HEADER_SUFFIXES)
+            for node in unit.ast.walk()}
 
 
 def _ops_by_location(module: ModuleOp) -> dict[tuple[str, int, int], list[Operation]]:

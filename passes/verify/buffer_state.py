@@ -306,6 +306,15 @@ class Analysis:
             found = self._index[v] = len(self._index)
         return found
 
+    def pipe_idx(self, pipe: SSAValue) -> int:
+        """The index of a TPipe value; one read from a `TPipe*` member cell counts as the pipe stored there
+        (`this->pipe->Reset()` resets the pipe that `this->pipe->InitBuffer(...)` carved)."""
+        if isinstance(pipe.owner, memref.LoadOp):
+            stored = source_of(pipe)
+            if stored is not None and isinstance(stored.owner, asc.TPipeOp):
+                pipe = stored
+        return self.idx(pipe)
+
     def name(self, v: SSAValue) -> str:
         return self._names.get(self.idx(v)) or v.name_hint or "the queue"
 
@@ -696,9 +705,9 @@ class Analysis:
             return s
         if family == "pipe":
             if api == "Reset" and op.args:
-                return self._reset(s, self.idx(op.args[0]))
+                return self._reset(s, self.pipe_idx(op.args[0]))
             if api == "Destroy" and op.args:
-                return self._destroy(s, self.idx(op.args[0]))
+                return self._destroy(s, self.pipe_idx(op.args[0]))
             return s
         for a in op.args:
             if isinstance(a.type, asc.TPipeType):
@@ -715,7 +724,7 @@ class Analysis:
             if isinstance(a.type, asc.TQueType):
                 s = self._havoc_queue(s, a)
             elif isinstance(a.type, asc.TPipeType) and op.callee.data.endswith("Destroy"):
-                s = self._destroy(s, self.idx(a))
+                s = self._destroy(s, self.pipe_idx(a))
             elif isinstance(a.type, asc.TPipeType):
                 s = self._pipe_use(op, a, s)
         return s
@@ -925,7 +934,7 @@ class Analysis:
         length = len_c if isinstance(len_c, int) and len_c >= 0 else None
         if not is_queue:
             num = 1
-        init = Init(op, self.idx(op.pipe), bi, owner.var_name.data, is_queue, position, num, length)
+        init = Init(op, self.pipe_idx(op.pipe), bi, owner.var_name.data, is_queue, position, num, length)
         # InitBuffer twice on one path
         q = s.queues.get(bi)
         again = (q is not None and q.inited is True) if is_queue else bi in s.tbufs

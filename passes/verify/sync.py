@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
+from ascendir.lower.function import FLAGS_NOT_LOWERED
 from passes.verify.alignment import (
     ModuleIndex,
     fold_bool,
@@ -413,6 +414,8 @@ def _analyse(kernel: asc.KernelOp) -> tuple[FlagInterpreter, State, set[str]] | 
     flags = _flag_ops(kernel)
     if not flags:
         return FlagInterpreter(skip, set()), {}, skip
+    if any(isinstance(op, asc.OpaqueCallOp) and op.callee.data == FLAGS_NOT_LOWERED for op in kernel.walk()):
+        return None  # a statement setting or waiting for flags was not lowered: which flags are set is unknown
     for op in flags:
         if _has_receiver(op):
             return None
