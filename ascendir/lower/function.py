@@ -1722,6 +1722,10 @@ class FunctionLowerer:
         assert isinstance(t, C.TilingT)
         path = f"{t.path}.{field_name}" if t.path else field_name
         ftype = self.tiling_field_type(t.name, path)
+        if index is None and not t.path and tiling.ssa is not None and isinstance(tiling.ssa.owner, asc.StructInitOp):
+            given = self._initialised_field(tiling.ssa.owner, field_name, ftype)
+            if given is not None:
+                return given
         if isinstance(ftype, C.TilingT) and index is None:
             return Val(C.TilingT(ftype.name, path), tiling.ssa, obj=tiling.obj)
         if isinstance(ftype, C.ArrayT) and index is None:
@@ -1739,6 +1743,24 @@ class FunctionLowerer:
             # a field of a struct we have no definition of: it may itself be a struct (`td.cubeTiling.M`)
             value.obj = ("tiling_path", tiling, path)
         return value
+
+    @staticmethod
+    def _initialised_field(init: asc.StructInitOp, field_name: str, ftype: CType) -> Val | None:
+        """A field of a struct built in the kernel (`InitConfig config = {x, &tilingData};`): the value it was
+        built from, where that value has the field's type (pointers to GM and to tiling data, scalars)."""
+        names = [a.data for a in init.fields.data]
+        if field_name not in names:
+            return None
+        value = init.values[names.index(field_name)]
+        if isinstance(ftype, C.Pointer):
+            if isinstance(ftype.pointee, C.TilingT) and isinstance(value.type, asc.TilingType):
+                return Val(ftype, value)
+            if ftype.gm and isinstance(value.type, asc.GmPtrType):
+                return Val(ftype, value)
+            return None
+        if isinstance(ftype, Scalar) and value.type == C.scalar_ir_type(ftype):
+            return Val(ftype, value)
+        return None
 
     def tiling_argument(self, v: Val, node: A.Node) -> Val:
         """A nested tiling struct passed to an API (`&td.cubeTiling` to REGIST_MATMUL_OBJ) as a value:

@@ -410,10 +410,12 @@ def tiling_field_undeclared(ctx: CheckContext) -> None:
     defs = legacy_tiling_defs(ctx)
     if not defs:
         return
+    members, method_class = _tiling_members(ctx, defs)
     for fn in functions(ctx, "host", "tiling_header", "header"):
         if fn.body is None:
             continue
-        typed = _tiling_vars(fn, defs)
+        owner = method_class.get(id(fn)) or (fn.name.parts[-2].name if len(fn.name.parts) >= 2 else None)
+        typed = {**members.get(owner or "", {}), **_tiling_vars(fn, defs)}
         if not typed:
             continue
         for node in fn.body.walk():
@@ -428,6 +430,28 @@ def tiling_field_undeclared(ctx: CheckContext) -> None:
             if member[4:] not in names:
                 report_once(ctx, span(node.callee), f"'{struct}' has no field '{member[4:]}' ({member} is not "
                            "generated)", Note("declared: " + ", ".join(f.name for f in defs[struct].fields)))
+
+
+def _tiling_members(ctx: CheckContext, defs: dict[str, A.TilingDataDef]
+                    ) -> tuple[dict[str, dict[str, str]], dict[int, str]]:
+    """Member variables of a legacy tiling struct type per host class (`HansEncodeTilingData tilingData;` in a
+    tiling class whose methods call tilingData.set_x), and the class of each method defined in its body."""
+    members: dict[str, dict[str, str]] = {}
+    method_class: dict[int, str] = {}
+    for cls in nodes(ctx, "host", "tiling_header", "header"):
+        if not isinstance(cls, A.ClassDecl) or not cls.name:
+            continue
+        for m in cls.members:
+            if isinstance(m, A.TemplateDecl):
+                m = m.decl
+            if isinstance(m, A.VarDecl):
+                for d in m.declarators:
+                    t = name_of(d.type)
+                    if t in defs:
+                        members.setdefault(cls.name, {})[d.name] = t  # type: ignore[assignment]
+            elif isinstance(m, A.FunctionDecl) and m.body is not None:
+                method_class[id(m)] = cls.name
+    return members, method_class
 
 
 def _tiling_vars(fn: A.FunctionDecl, defs: dict[str, A.TilingDataDef]) -> dict[str, str]:
