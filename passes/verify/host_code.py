@@ -365,19 +365,217 @@ def workspace_not_set(ctx: CheckContext) -> None:
 
 @rule(
     "ASC906", "set-block-dim-missing", "host",
-    summary="The host tiling function never calls SetBlockDim.",
+    summary="The host tiling function never calls SetBlockDim, or returns success on a path that does not "
+            "(directly or through a helper that sets it on every path it returns normally).",
     why="The kernel is launched on as many cores as the tiling function asks with SetBlockDim; without it "
-        "the launch has no valid block count and fails, or runs a single core that writes one slice.",
-    example="static ge::graphStatus TilingFunc(gert::TilingContext* context) { ...; return ge::GRAPH_SUCCESS; }",
-    instead="context->SetBlockDim(coreNum);",
+        "the launch has no valid block count and fails, or runs a single core that writes one slice. A call "
+        "that hands the context to code the checker does not have (a tiling class's DoTiling) counts as "
+        "setting it, and switch statements are not followed.",
+    example="static ge::graphStatus TilingFunc(gert::TilingContext* context) {\n    if (total == 0) { "
+            "tiling.set_tileNum(0); }   // no SetBlockDim here\n    else { context->SetBlockDim(coreNum); }\n"
+            "    return ge::GRAPH_SUCCESS;\n}",
+    instead="if (total == 0) { tiling.set_tileNum(0); context->SetBlockDim(1); }",
     severity=Severity.WARNING,
 )
 def set_block_dim_missing(ctx: CheckContext) -> None:
     tiling_funcs = [fn for fn in functions(ctx, "host") if any(name_of(p.type) == "TilingContext" for p in fn.params)]
     if not tiling_funcs:
         return
+    if not any(isinstance(node, A.Member) and node.member in _BLOCK_DIM_SETTERS for node in nodes(ctx, *_HOST_ROLES)):
+        fn = tiling_funcs[0]
+        report_once(ctx, span(fn.name), f"'{fn.name.parts[-1].name}' never calls SetBlockDim")
+        return
+    # SetBlockDim is called somewhere: each registered tiling function must reach it before returning success
+    paths = _BlockDimPaths({fn.name.parts[-1].name: fn for fn in functions(ctx, *_HOST_ROLES)})
+    for entry in _registered_tiling_functions(ctx):
+        fn = paths.functions.get(entry)
+        if fn is None or fn.body is None:
+            continue
+        unset = paths.unset_success_return(fn)
+        if unset is not None:
+            report_once(ctx, span(unset), f"'{entry}' returns success here without calling SetBlockDim on this path",
+                        Note("the tiling function sets the block count on its other paths; this one launches the "
+                             "kernel with none", kind="note"))
+
+
+_BLOCK_DIM_SETTERS = ("SetBlockDim", "SetAicpuBlockDim")
+
+
+def _registered_tiling_functions(ctx: CheckContext) -> list[str]:
+    """Functions registered as an op's tiling: `this->AICore().SetTiling(optiling::F)` in an OpDef,
+    `IMPL_OP_OPTILING(Op).Tiling(F)`."""
+    out: list[str] = []
     for node in nodes(ctx, *_HOST_ROLES):
-        if isinstance(node, A.Member) and node.member in ("SetBlockDim", "SetAicpuBlockDim"):
-            return
-    fn = tiling_funcs[0]
-    report_once(ctx, span(fn.name), f"'{fn.name.parts[-1].name}' never calls SetBlockDim")
+        if not isinstance(node, A.Call) or len(node.args) != 1 or not isinstance(node.args[0], A.Name):
+            continue
+        callee = node.callee
+        method = (callee.member if isinstance(callee, A.Member)
+                  else callee.qname.parts[-1].name if isinstance(callee, A.Name) else None)
+        if method in ("SetTiling", "Tiling"):  # (the chain of IMPL_OP_OPTILING(Op) holds `Tiling(F)` calls)
+            name = node.args[0].qname.parts[-1].name
+            if name not in out:
+                out.append(name)
+    return out
+
+
+class _BlockDimPaths:
+    """Whether every path of a host function that returns success calls SetBlockDim first.
+
+    Only what is understood is judged: a path through a construct not followed here (switch, try, goto, a
+    return of a value that is not a graph status) counts as setting it, so a report names a path that is
+    there in the source. Branches are taken both ways, as elsewhere in the checker."""
+
+    def __init__(self, functions: dict[str, A.FunctionDecl]) -> None:
+        self.functions = functions
+        self._always_sets: dict[str, bool] = {}
+        self._context_names: set[str] = set()  # the tiling context and the objects built from it
+        self._context_params: set[str] = set()
+        self._unset_returns = 0  # returns other than a failure reached without SetBlockDim, in this function
+
+    def unset_success_return(self, fn: A.FunctionDecl) -> A.Node | None:
+        found, _ = self._function(fn)
+        return found
+
+    def _function(self, fn: A.FunctionDecl) -> tuple[A.Node | None, bool]:
+        """(a success return reached without SetBlockDim, whether the function may return normally without it)."""
+        assert fn.body is not None
+        outer = self._context_names, self._context_params, self._unset_returns
+        self._context_params = {p.name for p in fn.params if p.name and name_of(p.type) == "TilingContext"}
+        self._context_names = _built_from(fn, self._context_params)
+        self._unset_returns = 0
+        try:
+            found, falls_unset = self._block(fn.body.body, False)
+            return found, falls_unset or self._unset_returns > 0
+        finally:
+            self._context_names, self._context_params, self._unset_returns = outer
+
+    def always_sets(self, name: str) -> bool:
+        """A user function whose every success return comes after a SetBlockDim (so a call of it that goes on
+        normally has set it)."""
+        if name not in self._always_sets:
+            self._always_sets[name] = False  # recursion: not proven
+            fn = self.functions.get(name)
+            if fn is not None and fn.body is not None:
+                found, falls_unset = self._function(fn)
+                self._always_sets[name] = found is None and not falls_unset
+        return self._always_sets[name]
+
+    def _block(self, stmts: list[A.Node], is_set: bool) -> tuple[A.Node | None, bool]:
+        """(a success return reached without SetBlockDim, whether the end is reached without it)."""
+        for st in stmts:
+            if is_set:
+                return None, False
+            found, is_set, ends = self._stmt(st)
+            if found is not None:
+                return found, False
+            if ends:
+                return None, False
+        return None, not is_set
+
+    def _stmt(self, st: A.Node) -> tuple[A.Node | None, bool, bool]:
+        """(an offending return in `st`, whether it sets on every path that goes on, whether no path goes on),
+        for `st` reached without SetBlockDim."""
+        if isinstance(st, A.Return):
+            if self._sets(st.value):
+                return None, True, True
+            if not _returns_failure(st.value):
+                self._unset_returns += 1
+            return (st if _returns_success(st.value) else None), False, True
+        if isinstance(st, A.ExprStmt):
+            return self._expression(st.expr)
+        if isinstance(st, A.Compound):
+            found, falls_unset = self._block(st.body, False)
+            return found, not falls_unset, False
+        if isinstance(st, A.If):
+            if self._sets(st.cond):
+                return None, True, False
+            found, then_unset = self._block(_stmts(st.then), False)
+            if found is not None:
+                return found, False, False
+            found, else_unset = self._block(_stmts(st.otherwise), False) if st.otherwise is not None else (None, True)
+            return found, not (then_unset or else_unset), False
+        if isinstance(st, A.For | A.While):
+            found, _ = self._block(_stmts(st.body), False)
+            return found, False, False  # the body may not run
+        if isinstance(st, A.VarDecl):
+            return None, any(self._sets(d.init) for d in st.declarators), False
+        if isinstance(st, A.Switch | A.Try | A.DoWhile):
+            return None, True, False  # not followed: taken as setting it
+        return None, self._sets(st), False
+
+    def _expression(self, e: A.Node) -> tuple[A.Node | None, bool, bool]:
+        """An expression statement; a checking macro `OP_CHECK_IF(cond, log, return ge::GRAPH_FAILED)` is an
+        `if` whose branch returns."""
+        if isinstance(e, A.Call) and any(isinstance(a, A.ReturnArg) for a in e.args):
+            if any(self._sets(a) for a in e.args if not isinstance(a, A.ReturnArg)):
+                return None, True, False
+            for a in e.args:
+                if isinstance(a, A.ReturnArg) and not _returns_failure(a.value):
+                    self._unset_returns += 1
+                    if _returns_success(a.value):
+                        return a, False, False
+            return None, False, False
+        return None, self._sets(e), False
+
+    def _sets(self, node: A.Node | None) -> bool:
+        if node is None:
+            return False
+        for n in node.walk():  # (a lambda that sets it counts where it is written: it may be called later)
+            if isinstance(n, A.Member) and n.member in _BLOCK_DIM_SETTERS:
+                return True
+            if isinstance(n, A.Call) and isinstance(n.callee, A.Name | A.Member):
+                callee = n.callee.qname.parts[-1].name if isinstance(n.callee, A.Name) else n.callee.member
+                if callee in self.functions:
+                    if self.always_sets(callee):
+                        return True
+                elif self._may_set_unseen(n):
+                    return True
+        return False
+
+    def _may_set_unseen(self, call: A.Call) -> bool:
+        """A call of code we do not have that is handed the tiling context, or a method of an object built
+        from it (`XTiling tiling(context); tiling.DoTiling();`, whose base class sets the block count)."""
+        callee = call.callee
+        if isinstance(callee, A.Member):
+            receiver = name_of(callee.obj)
+            if receiver in self._context_names and receiver not in self._context_params:
+                return True
+            if receiver in self._context_params:
+                return False  # a gert API of the context itself (GetInputShape, ...)
+        name = callee.qname.parts[-1].name if isinstance(callee, A.Name) else None
+        if name is not None and name.isupper():
+            return False  # a logging or checking macro
+        return any(isinstance(a, A.Name) and a.qname.parts[-1].name in self._context_names for a in call.args)
+
+
+def _built_from(fn: A.FunctionDecl, params: set[str]) -> set[str]:
+    """`params` and the locals they are handed to when built (`XTiling tiling(context);`, `auto t = Make(context);`)."""
+    names = set(params)
+    assert fn.body is not None
+    for node in fn.body.walk():
+        if isinstance(node, A.VarDecl):
+            for d in node.declarators:
+                handed = list(d.ctor_args)  # `XTiling tiling(context);`
+                if d.init is not None:  # `auto t = XTiling(context);` (not `PlatformAscendC(context->GetPlatformInfo())`)
+                    handed += [a for n in d.init.walk() if isinstance(n, A.Call) for a in n.args]
+                if any(isinstance(a, A.Name) and a.qname.parts[-1].name in names for a in handed):
+                    names.add(d.name)
+    return names
+
+
+def _stmts(node: A.Node | None) -> list[A.Node]:
+    if node is None:
+        return []
+    return node.body if isinstance(node, A.Compound) else [node]
+
+
+def _returns_failure(value: A.Node | None) -> bool:
+    """`ge::GRAPH_FAILED` and the like: the op fails, nothing is launched."""
+    return (isinstance(value, A.Name)
+            and any(word in value.qname.parts[-1].name for word in ("FAIL", "INVALID", "ERROR")))
+
+
+def _returns_success(value: A.Node | None) -> bool:
+    """`ge::GRAPH_SUCCESS` (or SUCCESS): the launch goes ahead. Other values (failures, a called function's
+    status, a variable) are not judged."""
+    return isinstance(value, A.Name) and value.qname.parts[-1].name in ("GRAPH_SUCCESS", "SUCCESS")
