@@ -59,17 +59,18 @@ def answer_of(files: dict[str, str], op: str) -> tuple[str, str] | None:
 
 
 def check_files(files: dict[str, str], op: str, chip: str, reference: Path | None = None) -> list[Any] | None:
-    from frontend.pipeline import load_text
-    from passes.verify import check_program
+    from frontend.pipeline import read_text
+    from passes.verify import check_program, load_for_check
 
     found = answer_of(files, op)
     if found is None:
         return None
     name, text = found
-    program = load_text(text, name, fmt="multikernelbench")
+    # read as `ascendc-check --chip <chip>` reads it: the chip's macros for the device compile
+    program, _ = load_for_check(read_text(text, name, fmt="multikernelbench"), chip)
     if any(d.code == NOT_A_LITERAL for d in program.diagnostics) and any(k.startswith("op_kernel/") for k in files):
         # the answer computes its sources at run time; the record also holds them as the files written
-        program = _load_split_project(files)
+        program = _load_split_project(files, chip)
     shapes = reference_shapes(reference, program, chip, files.get("model_src.py"))
     return check_program(program, chip=chip, shapes=shapes)
 
@@ -258,11 +259,12 @@ def _fits_attr(value: Any, kind: str) -> bool:
 NOT_A_LITERAL = "ASC012"
 
 
-def _load_split_project(files: dict[str, str]) -> Any:
+def _load_split_project(files: dict[str, str], chip: str) -> Any:
     """The record's op_host/, op_kernel/ and op json files, read as an op project folder."""
     import tempfile
 
-    from frontend.pipeline import load
+    from frontend.readers import read_input
+    from passes.verify import load_for_check
 
     with tempfile.TemporaryDirectory(prefix="realworld-") as tmp:
         root = Path(tmp)
@@ -271,7 +273,7 @@ def _load_split_project(files: dict[str, str]) -> Any:
                 target = root / rel
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(text, encoding="utf-8")
-        program = load(str(root))
+        program, _ = load_for_check(read_input(str(root)), chip)
         for unit in program.units:  # read every text now: the folder is gone afterwards
             program.line(unit.unit.file, 1)
         return program

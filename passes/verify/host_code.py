@@ -427,38 +427,41 @@ class _BlockDimPaths:
 
     def __init__(self, functions: dict[str, A.FunctionDecl]) -> None:
         self.functions = functions
-        self._always_sets: dict[str, bool] = {}
+        self._may_set: dict[str, bool] = {}
         self._context_names: set[str] = set()  # the tiling context and the objects built from it
         self._context_params: set[str] = set()
-        self._unset_returns = 0  # returns other than a failure reached without SetBlockDim, in this function
 
     def unset_success_return(self, fn: A.FunctionDecl) -> A.Node | None:
-        found, _ = self._function(fn)
-        return found
-
-    def _function(self, fn: A.FunctionDecl) -> tuple[A.Node | None, bool]:
-        """(a success return reached without SetBlockDim, whether the function may return normally without it)."""
+        """The first `return ge::GRAPH_SUCCESS` of `fn` reached on a path without SetBlockDim."""
         assert fn.body is not None
-        outer = self._context_names, self._context_params, self._unset_returns
+        outer = self._context_names, self._context_params
+        self._enter(fn)
+        try:
+            found, _ = self._block(fn.body.body, False)
+            return found
+        finally:
+            self._context_names, self._context_params = outer
+
+    def _enter(self, fn: A.FunctionDecl) -> None:
         self._context_params = {p.name for p in fn.params if p.name and name_of(p.type) == "TilingContext"}
         self._context_names = _built_from(fn, self._context_params)
-        self._unset_returns = 0
-        try:
-            found, falls_unset = self._block(fn.body.body, False)
-            return found, falls_unset or self._unset_returns > 0
-        finally:
-            self._context_names, self._context_params, self._unset_returns = outer
 
-    def always_sets(self, name: str) -> bool:
-        """A user function whose every success return comes after a SetBlockDim (so a call of it that goes on
-        normally has set it)."""
-        if name not in self._always_sets:
-            self._always_sets[name] = False  # recursion: not proven
+    def may_set(self, name: str) -> bool:
+        """A user function that calls SetBlockDim on some path, or code that may (its helpers, code we do not
+        have that it hands the context to). A call of it counts as setting the block count: whether it does
+        can hang on what it is given (`InitTilingData(..., isEmpty)` sets it for empty inputs only, and the
+        caller returns early exactly then), which is not followed here."""
+        if name not in self._may_set:
+            self._may_set[name] = False  # recursion: not proven
             fn = self.functions.get(name)
             if fn is not None and fn.body is not None:
-                found, falls_unset = self._function(fn)
-                self._always_sets[name] = found is None and not falls_unset
-        return self._always_sets[name]
+                outer = self._context_names, self._context_params
+                self._enter(fn)
+                try:
+                    self._may_set[name] = self._sets(fn.body)
+                finally:
+                    self._context_names, self._context_params = outer
+        return self._may_set[name]
 
     def _block(self, stmts: list[A.Node], is_set: bool) -> tuple[A.Node | None, bool]:
         """(a success return reached without SetBlockDim, whether the end is reached without it)."""
@@ -478,8 +481,6 @@ class _BlockDimPaths:
         if isinstance(st, A.Return):
             if self._sets(st.value):
                 return None, True, True
-            if not _returns_failure(st.value):
-                self._unset_returns += 1
             return (st if _returns_success(st.value) else None), False, True
         if isinstance(st, A.ExprStmt):
             return self._expression(st.expr)
@@ -488,6 +489,10 @@ class _BlockDimPaths:
             return found, not falls_unset, False
         if isinstance(st, A.If):
             if self._sets(st.cond):
+                return None, True, False
+            if any(self._returns_after_setting(_stmts(branch)) for branch in (st.then, st.otherwise)):
+                # `if (compileInfo->isAscendc) { return TilingForAscendC(context); } return ge::GRAPH_SUCCESS;`:
+                # the paths that go on are another implementation's, which launches no AscendC kernel
                 return None, True, False
             found, then_unset = self._block(_stmts(st.then), False)
             if found is not None:
@@ -503,6 +508,14 @@ class _BlockDimPaths:
             return None, True, False  # not followed: taken as setting it
         return None, self._sets(st), False
 
+    def _returns_after_setting(self, stmts: list[A.Node]) -> bool:
+        """A branch that hands the tiling to another routine, which sets the block count, and returns. (A
+        branch calling SetBlockDim itself, `if (total == 0) { context->SetBlockDim(1); return ...; }`, is
+        an early exit of this tiling, whose other paths must set it too.)"""
+        if not stmts or not isinstance(stmts[-1], A.Return) or not any(self._sets(st) for st in stmts):
+            return False
+        return not any(isinstance(n, A.Member) and n.member in _BLOCK_DIM_SETTERS for st in stmts for n in st.walk())
+
     def _expression(self, e: A.Node) -> tuple[A.Node | None, bool, bool]:
         """An expression statement; a checking macro `OP_CHECK_IF(cond, log, return ge::GRAPH_FAILED)` is an
         `if` whose branch returns."""
@@ -510,10 +523,8 @@ class _BlockDimPaths:
             if any(self._sets(a) for a in e.args if not isinstance(a, A.ReturnArg)):
                 return None, True, False
             for a in e.args:
-                if isinstance(a, A.ReturnArg) and not _returns_failure(a.value):
-                    self._unset_returns += 1
-                    if _returns_success(a.value):
-                        return a, False, False
+                if isinstance(a, A.ReturnArg) and _returns_success(a.value):
+                    return a, False, False
             return None, False, False
         return None, self._sets(e), False
 
@@ -526,7 +537,7 @@ class _BlockDimPaths:
             if isinstance(n, A.Call) and isinstance(n.callee, A.Name | A.Member):
                 callee = n.callee.qname.parts[-1].name if isinstance(n.callee, A.Name) else n.callee.member
                 if callee in self.functions:
-                    if self.always_sets(callee):
+                    if self.may_set(callee):
                         return True
                 elif self._may_set_unseen(n):
                     return True
@@ -567,12 +578,6 @@ def _stmts(node: A.Node | None) -> list[A.Node]:
     if node is None:
         return []
     return node.body if isinstance(node, A.Compound) else [node]
-
-
-def _returns_failure(value: A.Node | None) -> bool:
-    """`ge::GRAPH_FAILED` and the like: the op fails, nothing is launched."""
-    return (isinstance(value, A.Name)
-            and any(word in value.qname.parts[-1].name for word in ("FAIL", "INVALID", "ERROR")))
 
 
 def _returns_success(value: A.Node | None) -> bool:

@@ -1,5 +1,6 @@
-# Every path of the tiling function that returns success sets the number of blocks: directly, or through a
-# helper called in the condition of an else-if whose failure returns.
+# Every path of the tiling function that returns success sets the number of blocks: the empty-input path in
+# a helper whose out-parameter says so (a helper that may set it counts as setting it), the main path in a
+# helper called in a condition whose failure returns.
 project_json_src = """
 [{"op": "ScaleCustom", "language": "cpp",
   "input_desc": [{"name": "x", "param_type": "required", "format": ["ND"], "type": ["float"]}],
@@ -36,15 +37,29 @@ static ge::graphStatus ComputeSplit(gert::TilingContext* context, ScaleCustomTil
     return ge::GRAPH_SUCCESS;
 }
 
+static ge::graphStatus InitTiling(gert::TilingContext* context, ScaleCustomTilingData& tiling, uint32_t total,
+                                  bool& emptyInput)
+{
+    tiling.set_blockLength(0);
+    tiling.set_tileLength(0);
+    if (total == 0) {
+        context->SetBlockDim(1);
+        emptyInput = true;
+    }
+    return ge::GRAPH_SUCCESS;
+}
+
 static ge::graphStatus TilingFunc(gert::TilingContext* context)
 {
     ScaleCustomTilingData tiling;
     uint32_t total = context->GetInputShape(0)->GetOriginShape().GetShapeSize();
-    if (total == 0) {
-        tiling.set_blockLength(0);
-        tiling.set_tileLength(0);
-        context->SetBlockDim(1);
-    } else if (ComputeSplit(context, tiling, total) != ge::GRAPH_SUCCESS) {
+    bool emptyInput = false;
+    OP_CHECK_IF(InitTiling(context, tiling, total, emptyInput) != ge::GRAPH_SUCCESS, OP_LOGE(context, "init"),
+                return ge::GRAPH_FAILED);
+    if (emptyInput) {
+        return ge::GRAPH_SUCCESS;  // InitTiling set one block for it
+    }
+    if (ComputeSplit(context, tiling, total) != ge::GRAPH_SUCCESS) {
         return ge::GRAPH_FAILED;
     }
     tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
