@@ -258,6 +258,7 @@ class ModuleIndex:
         self.tbuf_gets: list[asc.TBufGetOp] = []
         self.get_values: list[asc.GetValueOp] = []
         self.tpipes: list[asc.TPipeOp] = []
+        self.opaque_calls: list[asc.OpaqueCallOp] = []
         self._conditions: dict[Operation, bool | None] = {}  # scf.if -> its folded condition
         self._live: dict[str, list[asc.ApiCallOp]] = {}
         self.flagged_ancestors: set[Operation] = set()  # ops with a SetFlag/WaitFlag nested inside
@@ -275,6 +276,8 @@ class ModuleIndex:
                 self._mark(op, self.hazard_ancestors)
             elif isinstance(op, asc.TPipeOp):
                 self.tpipes.append(op)
+            elif isinstance(op, asc.OpaqueCallOp):
+                self.opaque_calls.append(op)
 
     @staticmethod
     def _mark(op: Operation, into: set[Operation]) -> None:

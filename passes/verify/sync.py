@@ -414,7 +414,8 @@ def _analyse(kernel: asc.KernelOp) -> tuple[FlagInterpreter, State, set[str]] | 
     flags = _flag_ops(kernel)
     if not flags:
         return FlagInterpreter(skip, set()), {}, skip
-    if any(isinstance(op, asc.OpaqueCallOp) and op.callee.data == FLAGS_NOT_LOWERED for op in kernel.walk()):
+    if any(op.callee.data == FLAGS_NOT_LOWERED and _kernel_of(op) is kernel
+           for op in module_index(kernel.parent_op()).opaque_calls):  # type: ignore[arg-type]
         return None  # a statement setting or waiting for flags was not lowered: which flags are set is unknown
     for op in flags:
         if _has_receiver(op):
