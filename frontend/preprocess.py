@@ -42,6 +42,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from frontend import vendor
+from frontend.readers import in_op_host
 from frontend.diagnostics import Diagnostic, Note, Span, error, warning
 
 __all__ = ["Macro", "Origin", "PreprocessResult", "preprocess"]
@@ -1428,7 +1429,7 @@ class _Preprocessor:
             # is built by the host compiler and writes `ge::DT_FLOAT16`, which the macros would turn into `ge::1`.
             main = self.stack[0] if self.stack else ""
             if os.path.basename(name) in vendor.KERNEL_TYPE_HEADERS and not (
-                main.endswith(".asc") or "op_host" in main.replace(os.sep, "/").split("/")
+                main.endswith(".asc") or in_op_host(main)
             ):
                 for key, value in vendor.KERNEL_TYPE_MACROS.items():
                     if key not in self.macros:  # a project's own #define comes first

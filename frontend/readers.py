@@ -25,7 +25,8 @@ from typing import Iterable
 from frontend.diagnostics import Diagnostic, Note, Span, error, warning
 
 FORMATS = ("auto", "cpp", "project", "npukernelbench", "multikernelbench")
-SOURCE_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh")
+HEADER_SUFFIXES = (".h", ".hpp", ".hh")
+SOURCE_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx", ".c", *HEADER_SUFFIXES)
 ANSWER_SUFFIXES = (".md", ".txt", ".py", ".json", ".answer")
 UNREADABLE = "ASC010"  # a file or folder that cannot be read, or is not any known format
 NO_CODE = "ASC011"  # an answer without the code block or strings its format requires
@@ -78,13 +79,18 @@ class Bundle:
         return None
 
 
+def in_op_host(path: str) -> bool:
+    """Whether `path` lies in an op project's op_host folder (host code, built by the host compiler)."""
+    return "op_host" in path.replace(os.sep, "/").split("/")
+
+
 def classify_source(text: str, path: str) -> str:
     lowered = path.replace("\\", "/").lower()
     if "__aicore__" in text or "__global__" in text or "/op_kernel/" in f"/{lowered}":
         return "kernel"
     if "BEGIN_TILING_DATA_DEF" in text or lowered.endswith("_tiling.h"):
         return "tiling_header"
-    if lowered.endswith((".h", ".hpp", ".hh")):
+    if lowered.endswith(HEADER_SUFFIXES):
         return "header"
     if "PYBIND11_MODULE" in text or "TORCH_LIBRARY" in text:
         return "python_bind"

@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from frontend.diagnostics import Diagnostic, Note, error, sort_key
 from frontend.pipeline import Program
+from frontend.readers import in_op_host
 from passes.verify import (  # noqa: F401  (each module registers its rules)
     alignment,
     api_misuse,
@@ -179,7 +180,7 @@ def _kernel_side(unit: SourceUnit) -> bool:
     """Whether the device compiler builds `unit`: a kernel source, or a header outside op_host."""
     if unit.role == "kernel":
         return True
-    return unit.role == "header" and "op_host" not in unit.path.replace(os.sep, "/").split("/")
+    return unit.role == "header" and not in_op_host(unit.path)
 
 
 def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: str) -> TilingResult:

@@ -17,6 +17,7 @@ from ascendir.dialects import ascendc as asc
 from ascendir.lower.ctypes import scalar_from_element, scalar_named
 from frontend import ast as A
 from frontend.diagnostics import Note, as_span
+from frontend.readers import HEADER_SUFFIXES
 from passes.verify.ast_index import ast_index
 from passes.verify.ir import api_calls_of, arg, constant_of, ops_of, ops_of_kind
 from passes.verify.project import cached
@@ -760,7 +761,8 @@ def missing_ascendc_qualification(ctx: CheckContext) -> None:
                    Note(f"write AscendC::{name}", kind="help"))
 
 
-_HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".inl", ".inc")
+# the headers a folder is searched for, and the other header kinds a user may name as an input
+_HEADER_SUFFIXES = (*HEADER_SUFFIXES, ".hxx", ".inl", ".inc")
 
 
 def _header_rooted_nodes(program: FrontendProgram) -> set[int]:

@@ -44,6 +44,15 @@ _METADATA_METHODS = frozenset({"GetSize", "GetLength", "GetPhyAddr", "GetPositio
 _HAVOC_QUEUE_METHODS = frozenset({"AllocTensor", "DeQue", "FreeAllEvent", "FreeTensor", "EnQue"})
 
 
+def _stored_pipe(pipe: SSAValue) -> SSAValue | None:
+    """A TPipe value, or for a read of a TPipe member cell (`pipe_ = pipe;`) the pipe stored there when one
+    store reaches; None for a read whose pipe cannot be told."""
+    if not isinstance(pipe.owner, memref.LoadOp):
+        return pipe
+    stored = source_of(pipe)
+    return stored if stored is not None and isinstance(stored.owner, asc.TPipeOp) else None
+
+
 @dataclass(frozen=True)
 class Init:
     """One InitBuffer call on a path."""
@@ -309,11 +318,7 @@ class Analysis:
     def pipe_idx(self, pipe: SSAValue) -> int:
         """The index of a TPipe value; one read from a `TPipe*` member cell counts as the pipe stored there
         (`this->pipe->Reset()` resets the pipe that `this->pipe->InitBuffer(...)` carved)."""
-        if isinstance(pipe.owner, memref.LoadOp):
-            stored = source_of(pipe)
-            if stored is not None and isinstance(stored.owner, asc.TPipeOp):
-                pipe = stored
-        return self.idx(pipe)
+        return self.idx(_stored_pipe(pipe) or pipe)
 
     def name(self, v: SSAValue) -> str:
         return self._names.get(self.idx(v)) or v.name_hint or "the queue"
@@ -769,13 +774,10 @@ class Analysis:
         in use at once hand out the same local memory and event ids; pipes used one after the other, each
         destroyed before the next is used, are the documented way to have several (vendor kernels declare
         them all up front)."""
-        if isinstance(pipe.owner, memref.LoadOp):
-            # `pipe_ = pipe;` into a TPipe member kept in a cell: the pipe stored there, if one store reaches
-            stored = source_of(pipe)
-            if stored is None or not isinstance(stored.owner, asc.TPipeOp):
-                return s  # which pipe this is cannot be told
-            pipe = stored
-        pi = self.idx(pipe)
+        resolved = _stored_pipe(pipe)
+        if resolved is None:
+            return s  # which pipe this is cannot be told
+        pi = self.idx(resolved)
         others = sorted((s.busy & s.pipes) - {pi})
         if others:
             first, second = self._decls.get(others[0]), self._decls.get(pi)

@@ -10,7 +10,8 @@ leave alone.
 from __future__ import annotations
 
 import os
-
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from frontend import ast as A
@@ -434,17 +435,20 @@ class _BlockDimPaths:
     def unset_success_return(self, fn: A.FunctionDecl) -> A.Node | None:
         """The first `return ge::GRAPH_SUCCESS` of `fn` reached on a path without SetBlockDim."""
         assert fn.body is not None
-        outer = self._context_names, self._context_params
-        self._enter(fn)
-        try:
+        with self._inside(fn):
             found, _ = self._block(fn.body.body, False)
-            return found
-        finally:
-            self._context_names, self._context_params = outer
+        return found
 
-    def _enter(self, fn: A.FunctionDecl) -> None:
+    @contextmanager
+    def _inside(self, fn: A.FunctionDecl) -> Iterator[None]:
+        """While `fn` is followed: its tiling-context parameters and the objects built from them."""
+        outer = self._context_names, self._context_params
         self._context_params = {p.name for p in fn.params if p.name and name_of(p.type) == "TilingContext"}
         self._context_names = _built_from(fn, self._context_params)
+        try:
+            yield
+        finally:
+            self._context_names, self._context_params = outer
 
     def may_set(self, name: str) -> bool:
         """A user function that calls SetBlockDim on some path, or code that may (its helpers, code we do not
@@ -455,12 +459,8 @@ class _BlockDimPaths:
             self._may_set[name] = False  # recursion: not proven
             fn = self.functions.get(name)
             if fn is not None and fn.body is not None:
-                outer = self._context_names, self._context_params
-                self._enter(fn)
-                try:
+                with self._inside(fn):
                     self._may_set[name] = self._sets(fn.body)
-                finally:
-                    self._context_names, self._context_params = outer
         return self._may_set[name]
 
     def _block(self, stmts: list[A.Node], is_set: bool) -> tuple[A.Node | None, bool]:

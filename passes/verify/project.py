@@ -445,10 +445,7 @@ def _tiling_members(ctx: CheckContext, defs: dict[str, A.TilingDataDef]
             if isinstance(m, A.TemplateDecl):
                 m = m.decl
             if isinstance(m, A.VarDecl):
-                for d in m.declarators:
-                    t = name_of(d.type)
-                    if t in defs:
-                        members.setdefault(cls.name, {})[d.name] = t  # type: ignore[assignment]
+                _add_tiling_typed(m, defs, members.setdefault(cls.name, {}))
             elif isinstance(m, A.FunctionDecl) and m.body is not None:
                 method_class[id(m)] = cls.name
     return members, method_class
@@ -464,11 +461,16 @@ def _tiling_vars(fn: A.FunctionDecl, defs: dict[str, A.TilingDataDef]) -> dict[s
     assert fn.body is not None
     for node in fn.body.walk():
         if isinstance(node, A.VarDecl):
-            for d in node.declarators:
-                t = name_of(d.type)
-                if t in defs:
-                    out[d.name] = t  # type: ignore[assignment]
+            _add_tiling_typed(node, defs, out)
     return out
+
+
+def _add_tiling_typed(decl: A.VarDecl, defs: dict[str, A.TilingDataDef], into: dict[str, str]) -> None:
+    """The declared names of `decl` whose type is a legacy tiling struct: name -> struct."""
+    for d in decl.declarators:
+        t = name_of(d.type)
+        if t in defs:
+            into[d.name] = t  # type: ignore[assignment]
 
 
 @rule(
