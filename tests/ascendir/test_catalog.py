@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 import shutil
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -89,19 +87,10 @@ def test_every_data_file_parses() -> None:
             assert tomllib.load(fh), path.name
 
 
-def test_load_is_cached_and_fast() -> None:
+def test_load_is_cached() -> None:
+    # How long an uncached build takes is bench/perf/frontend.py's business (its cold start with an
+    # empty cache dir); here only that later loads reuse the first.
     assert load_catalog() is load_catalog()
-    best = min(_timed(build_catalog) for _ in range(3))
-    # The target is < 50 ms; the bound leaves room for slow CI machines but still catches a regression
-    # such as re-parsing every signature per lookup.
-    assert best < 0.1, f"uncached catalog load took {best * 1000:.0f} ms"
-    assert _timed(load_catalog) < 0.001
-
-
-def _timed(fn: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
 
 
 def test_every_api_is_well_formed(cat: Catalog) -> None:
