@@ -387,16 +387,27 @@ def set_block_dim_missing(ctx: CheckContext) -> None:
         report_once(ctx, span(fn.name), f"'{fn.name.parts[-1].name}' never calls SetBlockDim")
         return
     # SetBlockDim is called somewhere: each registered tiling function must reach it before returning success
-    paths = _BlockDimPaths({fn.name.parts[-1].name: fn for fn in functions(ctx, *_HOST_ROLES)})
+    by_name: dict[str, list[A.FunctionDecl]] = {}  # functions and methods by their own name
+    for fn in functions(ctx, *_HOST_ROLES):
+        by_name.setdefault(fn.name.parts[-1].name, []).append(fn)
+    paths = _BlockDimPaths(by_name)
     for entry in _registered_tiling_functions(ctx):
-        fn = paths.functions.get(entry)
-        if fn is None or fn.body is None:
-            continue
-        unset = paths.unset_success_return(fn)
-        if unset is not None:
+        for fn in by_name.get(entry, []):
+            unset = paths.unset_success_return(fn)
+            if unset is None:
+                continue
             report_once(ctx, span(unset), f"'{entry}' returns success here without calling SetBlockDim on this path",
                         Note("the tiling function sets the block count on its other paths; this one launches the "
                              "kernel with none", kind="note"))
+    # and so must each tiling class registered as a template of the op's tiling registry
+    for template in _tiling_templates(ctx):
+        unset = _template_unset_return(template, by_name)
+        if unset is not None:
+            report_once(ctx, span(unset), f"tiling template '{template.name}' returns success here, and none of "
+                        "its tiling steps calls SetBlockDim on the way",
+                        Note("the registry runs GetShapeAttrsInfo, GetPlatformInfo, IsCapable, DoOpTiling, "
+                             "DoLibApiTiling, GetWorkspaceSize and PostTiling in turn; one of them must set the "
+                             "block count", kind="note"))
 
 
 _BLOCK_DIM_SETTERS = ("SetBlockDim", "SetAicpuBlockDim")
@@ -419,6 +430,79 @@ def _registered_tiling_functions(ctx: CheckContext) -> list[str]:
     return out
 
 
+# The tiling framework's base class (tiling_base.h of the ops repositories): its DoTiling calls these hooks
+# in turn, each returning a status (IsCapable a bool), then sets the tiling key. It never sets the block count.
+_TILING_BASE = "TilingBaseClass"
+_TILING_HOOKS = ("GetShapeAttrsInfo", "GetPlatformInfo", "IsCapable", "DoOpTiling", "DoLibApiTiling",
+                 "GetWorkspaceSize", "PostTiling")
+
+
+@dataclass
+class _TilingTemplate:
+    """A tiling class registered for an op (REGISTER_OPS_TILING_TEMPLATE(Op, Class, priority)) with the
+    methods it runs: its own and those of its bases, the most derived first."""
+
+    name: str
+    methods: dict[str, A.FunctionDecl]
+
+
+def _tiling_templates(ctx: CheckContext) -> list[_TilingTemplate]:
+    """The registered tiling classes whose every base is seen, up to the framework's TilingBaseClass (a base
+    we do not have may set the block count itself), and which keep the framework's DoTiling."""
+    classes: dict[str, A.ClassDecl] = {}
+    outside: dict[str, dict[str, A.FunctionDecl]] = {}  # `Class::Method` definitions
+    registered: list[A.MacroDecl] = []
+    for node in nodes(ctx, *_HOST_ROLES):
+        if isinstance(node, A.ClassDecl) and node.name and node.is_definition:
+            classes.setdefault(node.name, node)
+        elif isinstance(node, A.FunctionDecl) and node.body is not None and len(node.name.parts) >= 2:
+            outside.setdefault(node.name.parts[-2].name, {})[node.name.parts[-1].name] = node
+        elif isinstance(node, A.MacroDecl) and "TILING_TEMPLATE" in node.name and node.name.startswith("REGISTER_"):
+            registered.append(node)
+    out: list[_TilingTemplate] = []
+    for macro in registered:
+        name = next((name_of(a) for a in macro.args[1:] if name_of(a) in classes), None)
+        if name is None or any(t.name == name for t in out):
+            continue
+        methods: dict[str, A.FunctionDecl] = {}
+        current: str | None = name
+        while current is not None and current != _TILING_BASE:
+            decl = classes.get(current)
+            if decl is None or len(decl.bases) != 1:
+                methods = {}
+                break
+            for member in decl.members:
+                if isinstance(member, A.FunctionDecl) and member.body is not None:
+                    methods.setdefault(member.name.parts[-1].name, member)
+            for method, fn in outside.get(current, {}).items():
+                methods.setdefault(method, fn)
+            current = name_of(decl.bases[0])
+        if methods and "DoTiling" not in methods:
+            out.append(_TilingTemplate(name, methods))
+    return out
+
+
+def _template_unset_return(template: _TilingTemplate, by_name: dict[str, list[A.FunctionDecl]]) -> A.Node | None:
+    """A success return of the template's DoOpTiling (or its last hook) reached on a run of the framework's
+    DoTiling where no hook called SetBlockDim: every hook has a success path without it. None when a hook
+    sets it on all its success paths, or may (through code we do not have, a return not judged)."""
+    paths = _BlockDimPaths(by_name, methods=template.methods, context_members=("context_",))
+    unset_returns: dict[str, A.Node] = {}
+    for hook in _TILING_HOOKS:
+        fn = template.methods.get(hook)
+        if fn is None or fn.body is None:
+            return None  # a pure virtual left undefined: not a class that builds
+        if hook == "IsCapable":
+            if paths.sets_anywhere(fn):
+                return None
+            continue
+        unset = paths.unset_success_return(fn)
+        if unset is None:
+            return None
+        unset_returns[hook] = unset
+    return unset_returns.get("DoOpTiling") or unset_returns["PostTiling"]
+
+
 class _BlockDimPaths:
     """Whether every path of a host function that returns success calls SetBlockDim first.
 
@@ -426,9 +510,13 @@ class _BlockDimPaths:
     return of a value that is not a graph status) counts as setting it, so a report names a path that is
     there in the source. Branches are taken both ways, as elsewhere in the checker."""
 
-    def __init__(self, functions: dict[str, A.FunctionDecl]) -> None:
-        self.functions = functions
-        self._may_set: dict[str, bool] = {}
+    def __init__(self, functions: dict[str, list[A.FunctionDecl]], methods: dict[str, A.FunctionDecl] | None = None,
+                 context_members: tuple[str, ...] = ()) -> None:
+        self.functions = functions  # every function and method by its own name (another object's `obj.F()`)
+        self.methods = methods or {}  # the tiling class's own, which `F()` and `this->F()` call
+        self.context_members = context_members  # a tiling class's member holding the context (`context_`)
+        self._may_set: dict[tuple[str, bool], bool] = {}
+        self._unset_returns: dict[int, A.Node | None] = {}  # id(function) -> its unset success return
         self._context_names: set[str] = set()  # the tiling context and the objects built from it
         self._context_params: set[str] = set()
 
@@ -439,49 +527,59 @@ class _BlockDimPaths:
             found, _ = self._block(fn.body.body, False)
         return found
 
+    def sets_anywhere(self, fn: A.FunctionDecl) -> bool:
+        """Whether `fn` calls SetBlockDim on some path (or may, through what it calls)."""
+        with self._inside(fn):
+            return self._sets(fn.body)
+
     @contextmanager
     def _inside(self, fn: A.FunctionDecl) -> Iterator[None]:
         """While `fn` is followed: its tiling-context parameters and the objects built from them."""
         outer = self._context_names, self._context_params
         self._context_params = {p.name for p in fn.params if p.name and name_of(p.type) == "TilingContext"}
+        self._context_params.update(self.context_members)
         self._context_names = _built_from(fn, self._context_params)
         try:
             yield
         finally:
             self._context_names, self._context_params = outer
 
-    def may_set(self, name: str) -> bool:
+    def may_set(self, name: str, own_method: bool = False) -> bool:
         """A user function that calls SetBlockDim on some path, or code that may (its helpers, code we do not
         have that it hands the context to). A call of it counts as setting the block count: whether it does
         can hang on what it is given (`InitTilingData(..., isEmpty)` sets it for empty inputs only, and the
         caller returns early exactly then), which is not followed here."""
-        if name not in self._may_set:
-            self._may_set[name] = False  # recursion: not proven
-            fn = self.functions.get(name)
-            if fn is not None and fn.body is not None:
+        key = (name, own_method)
+        if key not in self._may_set:
+            self._may_set[key] = False  # recursion: not proven
+            # (methods of several classes may share a name: a call on another object may be of any of them)
+            for fn in [self.methods[name]] if own_method else self.functions.get(name, []):
                 with self._inside(fn):
-                    self._may_set[name] = self._sets(fn.body)
-        return self._may_set[name]
+                    if self._sets(fn.body):
+                        self._may_set[key] = True
+                        break
+        return self._may_set[key]
 
     def _block(self, stmts: list[A.Node], is_set: bool) -> tuple[A.Node | None, bool]:
         """(a success return reached without SetBlockDim, whether the end is reached without it)."""
-        for st in stmts:
+        for i, st in enumerate(stmts):
             if is_set:
                 return None, False
-            found, is_set, ends = self._stmt(st)
+            found, is_set, ends = self._stmt(st, stmts[i + 1:])
             if found is not None:
                 return found, False
             if ends:
                 return None, False
         return None, not is_set
 
-    def _stmt(self, st: A.Node) -> tuple[A.Node | None, bool, bool]:
+    def _stmt(self, st: A.Node, rest: list[A.Node]) -> tuple[A.Node | None, bool, bool]:
         """(an offending return in `st`, whether it sets on every path that goes on, whether no path goes on),
-        for `st` reached without SetBlockDim."""
+        for `st` reached without SetBlockDim and followed by the statements `rest` of its block."""
         if isinstance(st, A.Return):
             if self._sets(st.value):
                 return None, True, True
-            return (st if _returns_success(st.value) else None), False, True
+            unset = _returns_success(st.value) or self._passes_on_unset_success(st.value)
+            return (st if unset else None), False, True
         if isinstance(st, A.ExprStmt):
             return self._expression(st.expr)
         if isinstance(st, A.Compound):
@@ -490,9 +588,12 @@ class _BlockDimPaths:
         if isinstance(st, A.If):
             if self._sets(st.cond):
                 return None, True, False
-            if any(self._returns_after_setting(_stmts(branch)) for branch in (st.then, st.otherwise)):
+            if any(self._returns_after_setting(_stmts(branch)) for branch in (st.then, st.otherwise)) \
+                    and not _fills_ascendc_tiling(rest):
                 # `if (compileInfo->isAscendc) { return TilingForAscendC(context); } return ge::GRAPH_SUCCESS;`:
-                # the paths that go on are another implementation's, which launches no AscendC kernel
+                # the paths that go on are another implementation's, which launches no AscendC kernel (unless
+                # they fill tiling data and a tiling key for one: `if (isRegbase) { return
+                # RegbaseTiling(context); } ... context->SetTilingKey(key); return ge::GRAPH_SUCCESS;`)
                 return None, True, False
             found, then_unset = self._block(_stmts(st.then), False)
             if found is not None:
@@ -528,6 +629,42 @@ class _BlockDimPaths:
             return None, False, False
         return None, self._sets(e), False
 
+    def _passes_on_unset_success(self, value: A.Node | None) -> bool:
+        """`return Helper();`, where the one function of that name never sets the block count and returns
+        success on some path: that path is this function's success too."""
+        if not isinstance(value, A.Call):
+            return False
+        fn = self._callee(value)
+        if fn is None:
+            return False
+        if id(fn) not in self._unset_returns:
+            self._unset_returns[id(fn)] = None  # recursion: not proven
+            with self._inside(fn):
+                self._unset_returns[id(fn)] = self._block(fn.body.body, False)[0]
+        return self._unset_returns[id(fn)] is not None
+
+    def _callee(self, call: A.Call) -> A.FunctionDecl | None:
+        """The function a call runs, when that is certain: the class's own method, or the one function of
+        that name."""
+        callee = call.callee
+        own = self._own_method(callee)
+        if own is not None:
+            return self.methods[own]
+        if isinstance(callee, A.Name):
+            found = self.functions.get(callee.qname.parts[-1].name, [])
+            return found[0] if len(found) == 1 else None
+        return None
+
+    def _own_method(self, callee: A.Node) -> str | None:
+        """The name of the class's own method that `F(...)` or `this->F(...)` calls, if it is one."""
+        if isinstance(callee, A.Name) and len(callee.qname.parts) == 1:
+            name = callee.qname.parts[0].name
+        elif isinstance(callee, A.Member) and isinstance(callee.obj, A.This):
+            name = callee.member
+        else:
+            return None
+        return name if name in self.methods else None
+
     def _sets(self, node: A.Node | None) -> bool:
         if node is None:
             return False
@@ -536,8 +673,9 @@ class _BlockDimPaths:
                 return True
             if isinstance(n, A.Call) and isinstance(n.callee, A.Name | A.Member):
                 callee = n.callee.qname.parts[-1].name if isinstance(n.callee, A.Name) else n.callee.member
-                if callee in self.functions:
-                    if self.may_set(callee):
+                own = self._own_method(n.callee) is not None
+                if own or callee in self.functions:
+                    if self.may_set(callee, own):
                         return True
                 elif self._may_set_unseen(n):
                     return True
@@ -557,6 +695,14 @@ class _BlockDimPaths:
         if name is not None and name.isupper():
             return False  # a logging or checking macro
         return any(isinstance(a, A.Name) and a.qname.parts[-1].name in self._context_names for a in call.args)
+
+
+# What only the tiling of an AscendC kernel does with the context: save tiling data for it, pick its key.
+_ASCENDC_TILING_CALLS = ("SaveToBuffer", "GetRawTilingData", "SetTilingKey")
+
+
+def _fills_ascendc_tiling(stmts: list[A.Node]) -> bool:
+    return any(isinstance(n, A.Member) and n.member in _ASCENDC_TILING_CALLS for st in stmts for n in st.walk())
 
 
 def _built_from(fn: A.FunctionDecl, params: set[str]) -> set[str]:
