@@ -369,9 +369,11 @@ def workspace_not_set(ctx: CheckContext) -> None:
     summary="The host tiling function never calls SetBlockDim, or returns success on a path that does not "
             "(directly or through a helper that sets it on every path it returns normally).",
     why="The kernel is launched on as many cores as the tiling function asks with SetBlockDim; without it "
-        "the launch has no valid block count and fails, or runs a single core that writes one slice. A call "
-        "that hands the context to code the checker does not have (a tiling class's DoTiling) counts as "
-        "setting it, and switch statements are not followed.",
+        "the launch has no valid block count and fails, or runs a single core that writes one slice. A tiling "
+        "class registered with the op's tiling registry (REGISTER_OPS_TILING_TEMPLATE) is run step by step "
+        "(GetShapeAttrsInfo ... PostTiling), and one of its steps must set it. A call that hands the context "
+        "to code the checker does not have (a base class it cannot see) counts as setting it, and switch "
+        "statements are not followed.",
     example="static ge::graphStatus TilingFunc(gert::TilingContext* context) {\n    if (total == 0) { "
             "tiling.set_tileNum(0); }   // no SetBlockDim here\n    else { context->SetBlockDim(coreNum); }\n"
             "    return ge::GRAPH_SUCCESS;\n}",
