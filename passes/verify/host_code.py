@@ -392,7 +392,7 @@ def set_block_dim_missing(ctx: CheckContext) -> None:
     by_name: dict[str, list[A.FunctionDecl]] = {}  # functions and methods by their own name
     for fn in functions(ctx, *_HOST_ROLES):
         by_name.setdefault(fn.name.parts[-1].name, []).append(fn)
-    paths = _BlockDimPaths(by_name)
+    paths = _BlockDimPaths(by_name, _free_functions(ctx))
     for entry in _registered_tiling_functions(ctx):
         for fn in by_name.get(entry, []):
             unset = paths.unset_success_return(fn)
@@ -403,7 +403,7 @@ def set_block_dim_missing(ctx: CheckContext) -> None:
                              "kernel with none", kind="note"))
     # and so must each tiling class registered as a template of the op's tiling registry
     for template in _tiling_templates(ctx):
-        unset = _template_unset_return(template, by_name)
+        unset = _template_unset_return(template, by_name, paths.free)
         if unset is not None:
             report_once(ctx, span(unset), f"tiling template '{template.name}' returns success here, and none of "
                         "its tiling steps calls SetBlockDim on the way",
@@ -484,11 +484,12 @@ def _tiling_templates(ctx: CheckContext) -> list[_TilingTemplate]:
     return out
 
 
-def _template_unset_return(template: _TilingTemplate, by_name: dict[str, list[A.FunctionDecl]]) -> A.Node | None:
+def _template_unset_return(template: _TilingTemplate, by_name: dict[str, list[A.FunctionDecl]],
+                           free: dict[str, list[A.FunctionDecl]]) -> A.Node | None:
     """A success return of the template's DoOpTiling (or its last hook) reached on a run of the framework's
     DoTiling where no hook called SetBlockDim: every hook has a success path without it. None when a hook
     sets it on all its success paths, or may (through code we do not have, a return not judged)."""
-    paths = _BlockDimPaths(by_name, methods=template.methods, context_members=("context_",))
+    paths = _BlockDimPaths(by_name, free, methods=template.methods, context_members=("context_",))
     unset_returns: dict[str, A.Node] = {}
     for hook in _TILING_HOOKS:
         fn = template.methods.get(hook)
@@ -512,12 +513,13 @@ class _BlockDimPaths:
     return of a value that is not a graph status) counts as setting it, so a report names a path that is
     there in the source. Branches are taken both ways, as elsewhere in the checker."""
 
-    def __init__(self, functions: dict[str, list[A.FunctionDecl]], methods: dict[str, A.FunctionDecl] | None = None,
-                 context_members: tuple[str, ...] = ()) -> None:
+    def __init__(self, functions: dict[str, list[A.FunctionDecl]], free: dict[str, list[A.FunctionDecl]],
+                 methods: dict[str, A.FunctionDecl] | None = None, context_members: tuple[str, ...] = ()) -> None:
         self.functions = functions  # every function and method by its own name (another object's `obj.F()`)
+        self.free = free  # the functions outside classes, which a plain `F()` calls
         self.methods = methods or {}  # the tiling class's own, which `F()` and `this->F()` call
         self.context_members = context_members  # a tiling class's member holding the context (`context_`)
-        self._may_set: dict[tuple[str, bool], bool] = {}
+        self._may_set: dict[tuple[str, str], bool] = {}
         self._unset_returns: dict[int, A.Node | None] = {}  # id(function) -> its unset success return
         self._context_names: set[str] = set()  # the tiling context and the objects built from it
         self._context_params: set[str] = set()
@@ -546,21 +548,34 @@ class _BlockDimPaths:
         finally:
             self._context_names, self._context_params = outer
 
-    def may_set(self, name: str, own_method: bool = False) -> bool:
+    def may_set(self, call: A.Call) -> bool:
         """A user function that calls SetBlockDim on some path, or code that may (its helpers, code we do not
         have that it hands the context to). A call of it counts as setting the block count: whether it does
         can hang on what it is given (`InitTilingData(..., isEmpty)` sets it for empty inputs only, and the
         caller returns early exactly then), which is not followed here."""
-        key = (name, own_method)
+        key, candidates = self._candidates(call)
         if key not in self._may_set:
             self._may_set[key] = False  # recursion: not proven
-            # (methods of several classes may share a name: a call on another object may be of any of them)
-            for fn in [self.methods[name]] if own_method else self.functions.get(name, []):
+            for fn in candidates:
                 with self._inside(fn):
                     if self._sets(fn.body):
                         self._may_set[key] = True
                         break
         return self._may_set[key]
+
+    def _candidates(self, call: A.Call) -> tuple[tuple[str, str], list[A.FunctionDecl]]:
+        """The functions of the project a call may run (a key for them, and them): the class's own method for
+        `F()` and `this->F()`, a function outside classes for a plain `F()`, else any function or method of
+        that name (methods of several classes share names: `obj.F()` may be any of them)."""
+        callee = call.callee
+        name = callee.qname.parts[-1].name if isinstance(callee, A.Name) else \
+            callee.member if isinstance(callee, A.Member) else ""
+        own = self._own_method(callee)
+        if own is not None:
+            return ("own", own), [self.methods[own]]
+        if isinstance(callee, A.Name) and len(callee.qname.parts) == 1 and name in self.free:
+            return ("free", name), self.free[name]
+        return ("any", name), self.functions.get(name, [])
 
     def _block(self, stmts: list[A.Node], is_set: bool) -> tuple[A.Node | None, bool]:
         """(a success return reached without SetBlockDim, whether the end is reached without it)."""
@@ -648,14 +663,8 @@ class _BlockDimPaths:
     def _callee(self, call: A.Call) -> A.FunctionDecl | None:
         """The function a call runs, when that is certain: the class's own method, or the one function of
         that name."""
-        callee = call.callee
-        own = self._own_method(callee)
-        if own is not None:
-            return self.methods[own]
-        if isinstance(callee, A.Name):
-            found = self.functions.get(callee.qname.parts[-1].name, [])
-            return found[0] if len(found) == 1 else None
-        return None
+        _, candidates = self._candidates(call)
+        return candidates[0] if len(candidates) == 1 else None
 
     def _own_method(self, callee: A.Node) -> str | None:
         """The name of the class's own method that `F(...)` or `this->F(...)` calls, if it is one."""
@@ -674,10 +683,8 @@ class _BlockDimPaths:
             if isinstance(n, A.Member) and n.member in _BLOCK_DIM_SETTERS:
                 return True
             if isinstance(n, A.Call) and isinstance(n.callee, A.Name | A.Member):
-                callee = n.callee.qname.parts[-1].name if isinstance(n.callee, A.Name) else n.callee.member
-                own = self._own_method(n.callee) is not None
-                if own or callee in self.functions:
-                    if self.may_set(callee, own):
+                if self._candidates(n)[1]:
+                    if self.may_set(n):
                         return True
                 elif self._may_set_unseen(n):
                     return True
@@ -694,9 +701,18 @@ class _BlockDimPaths:
             if receiver in self._context_params:
                 return False  # a gert API of the context itself (GetInputShape, ...)
         name = callee.qname.parts[-1].name if isinstance(callee, A.Name) else None
-        if name is not None and name.isupper():
-            return False  # a logging or checking macro
+        if name is not None and (name.isupper() or name.startswith(_QUERY_PREFIXES)):
+            return False  # a logging or checking macro, a query (`Ops::Base::GetUbBlockSize(context)`)
         return any(isinstance(a, A.Name) and a.qname.parts[-1].name in self._context_names for a in call.args)
+
+
+# (builtin types, `int` or `unsigned long`, are written as strings in the AST)
+_SCALAR_TYPES = frozenset({"size_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t",
+                           "uint64_t"})
+
+
+# Names of library functions that read from the context they are handed and set nothing on it.
+_QUERY_PREFIXES = ("Get", "Is", "Has", "Check")
 
 
 # What only the tiling of an AscendC kernel does with the context: save tiling data for it, pick its key.
@@ -707,6 +723,17 @@ def _fills_ascendc_tiling(stmts: list[A.Node]) -> bool:
     return any(isinstance(n, A.Member) and n.member in _ASCENDC_TILING_CALLS for st in stmts for n in st.walk())
 
 
+def _free_functions(ctx: CheckContext) -> dict[str, list[A.FunctionDecl]]:
+    """Host functions defined outside any class, by name (what a plain `F(...)` outside a class calls)."""
+    methods = {id(m) for node in nodes(ctx, *_HOST_ROLES) if isinstance(node, A.ClassDecl)
+               for m in node.members if isinstance(m, A.FunctionDecl)}
+    out: dict[str, list[A.FunctionDecl]] = {}
+    for fn in functions(ctx, *_HOST_ROLES):
+        if len(fn.name.parts) == 1 and id(fn) not in methods:
+            out.setdefault(fn.name.parts[0].name, []).append(fn)
+    return out
+
+
 def _built_from(fn: A.FunctionDecl, params: set[str]) -> set[str]:
     """`params` and the locals they are handed to when built (`XTiling tiling(context);`, `auto t = Make(context);`)."""
     names = set(params)
@@ -714,6 +741,8 @@ def _built_from(fn: A.FunctionDecl, params: set[str]) -> set[str]:
     for node in fn.body.walk():
         if isinstance(node, A.VarDecl):
             for d in node.declarators:
+                if (isinstance(d.type.base, str) or name_of(d.type) in _SCALAR_TYPES) and not d.type.pointers:
+                    continue  # `int64_t ubBlockSize = GetUbBlockSize(context);` is a number, not an object
                 handed = list(d.ctor_args)  # `XTiling tiling(context);`
                 if d.init is not None:  # `auto t = XTiling(context);` (not `PlatformAscendC(context->GetPlatformInfo())`)
                     handed += [a for n in d.init.walk() if isinstance(n, A.Call) for a in n.args]

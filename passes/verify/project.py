@@ -465,6 +465,20 @@ def _tiling_vars(fn: A.FunctionDecl, defs: dict[str, A.TilingDataDef]) -> dict[s
     return out
 
 
+def _other_struct_names(host: list[A.Node], defs: dict[str, A.TilingDataDef]) -> set[str]:
+    """Names that every host declaration gives a class or struct the host defines other than a tiling struct
+    (`ApplyTilingParam tilingParam;`): their members are not tiling fields."""
+    host_classes = {n.name for n in host if isinstance(n, A.ClassDecl) and n.name and n.name not in defs}
+    types: dict[str, set[str | None]] = {}
+    for node in host:
+        if isinstance(node, A.VarDecl):
+            for d in node.declarators:
+                types.setdefault(d.name, set()).add(name_of(d.type))
+        elif isinstance(node, A.Param) and node.name:
+            types.setdefault(node.name, set()).add(name_of(node.type))
+    return {name for name, declared in types.items() if declared <= host_classes}
+
+
 def _add_tiling_typed(decl: A.VarDecl, defs: dict[str, A.TilingDataDef], into: dict[str, str]) -> None:
     """The declared names of `decl` whose type is a legacy tiling struct: name -> struct."""
     for d in decl.declarators:
@@ -492,14 +506,17 @@ def tiling_field_never_set(ctx: CheckContext) -> None:
     setters: set[str] = set()
     touched: set[str] = set()  # fields reached in any other way (`tiling.sub.x`, GetTiling(tiling.cube), &tiling)
     whole_struct_use = False
+    other_structs = _other_struct_names(host, defs)
+    defined = {n.name.parts[-1].name for n in host if isinstance(n, A.FunctionDecl) and n.body is not None}
     for node in host:
         if isinstance(node, A.Member):
             if node.member.startswith("set_"):
                 setters.add(node.member[4:])
-            else:
+            elif name_of(node.obj) not in other_structs:  # (`param.tileNum` of a host struct is not the field)
                 touched.add(node.member)
-        elif isinstance(node, A.Call) and node.callee_name in ("memcpy", "memcpy_s", "SetTilingData"):
-            whole_struct_use = True
+        elif isinstance(node, A.Call) and node.callee_name in ("memcpy", "memcpy_s", "SetTilingData") \
+                and node.callee_name not in defined:
+            whole_struct_use = True  # (a SetTilingData of the project's own sets fields one by one: followed)
     if not setters or whole_struct_use:
         return
     reported: set[str] = set()
