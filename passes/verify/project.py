@@ -324,7 +324,8 @@ def kernel_entry_name(ctx: CheckContext) -> None:
 @rule(
     "ASC802", "tiling-registration-mismatch", "project",
     summary="REGISTER_TILING_DATA_CLASS names another operator than the op (its json, or the OpDef that OP_ADD "
-            "registers) and no registration names the op, or a struct that is not defined.",
+            "registers) and no registration names the op itself (one for a tiling key, `Op_2`, does not), or a "
+            "struct that is not defined.",
     why="The framework finds the tiling struct of an operator by the OpType in REGISTER_TILING_DATA_CLASS. "
         "With another name the kernel's GET_TILING_DATA has no registered layout (the kernel build fails, "
         "or reads an empty struct); an undefined struct does not compile.",
