@@ -18,6 +18,7 @@ from frontend import ast as A
 from frontend.diagnostics import Note, Severity
 from passes.verify.project import (
     calls,
+    class_members,
     const_int,
     functions,
     includes,
@@ -473,7 +474,7 @@ def _tiling_templates(ctx: CheckContext) -> list[_TilingTemplate]:
             if decl is None or len(decl.bases) != 1:
                 methods = {}
                 break
-            for member in decl.members:
+            for member in class_members(decl):
                 if isinstance(member, A.FunctionDecl) and member.body is not None:
                     methods.setdefault(member.name.parts[-1].name, member)
             for method, fn in outside.get(current, {}).items():
@@ -548,12 +549,12 @@ class _BlockDimPaths:
         finally:
             self._context_names, self._context_params = outer
 
-    def may_set(self, call: A.Call) -> bool:
-        """A user function that calls SetBlockDim on some path, or code that may (its helpers, code we do not
+    def may_set(self, key: tuple[str, str], candidates: list[A.FunctionDecl]) -> bool:
+        """Whether a call of the user functions `candidates` (`_candidates`' answer) may set the block count:
+        a user function that calls SetBlockDim on some path, or code that may (its helpers, code we do not
         have that it hands the context to). A call of it counts as setting the block count: whether it does
         can hang on what it is given (`InitTilingData(..., isEmpty)` sets it for empty inputs only, and the
         caller returns early exactly then), which is not followed here."""
-        key, candidates = self._candidates(call)
         if key not in self._may_set:
             self._may_set[key] = False  # recursion: not proven
             for fn in candidates:
@@ -683,8 +684,9 @@ class _BlockDimPaths:
             if isinstance(n, A.Member) and n.member in _BLOCK_DIM_SETTERS:
                 return True
             if isinstance(n, A.Call) and isinstance(n.callee, A.Name | A.Member):
-                if self._candidates(n)[1]:
-                    if self.may_set(n):
+                key, candidates = self._candidates(n)
+                if candidates:
+                    if self.may_set(key, candidates):
                         return True
                 elif self._may_set_unseen(n):
                     return True
@@ -726,7 +728,7 @@ def _fills_ascendc_tiling(stmts: list[A.Node]) -> bool:
 def _free_functions(ctx: CheckContext) -> dict[str, list[A.FunctionDecl]]:
     """Host functions defined outside any class, by name (what a plain `F(...)` outside a class calls)."""
     methods = {id(m) for node in nodes(ctx, *_HOST_ROLES) if isinstance(node, A.ClassDecl)
-               for m in node.members if isinstance(m, A.FunctionDecl)}
+               for m in class_members(node) if isinstance(m, A.FunctionDecl)}
     out: dict[str, list[A.FunctionDecl]] = {}
     for fn in functions(ctx, *_HOST_ROLES):
         if len(fn.name.parts) == 1 and id(fn) not in methods:

@@ -444,6 +444,12 @@ def tiling_field_undeclared(ctx: CheckContext) -> None:
                            "generated)", Note("declared: " + ", ".join(f.name for f in defs[struct].fields)))
 
 
+def class_members(cls: A.ClassDecl) -> Iterator[A.Node]:
+    """The members of a class, a member template as the declaration it templates."""
+    for m in cls.members:
+        yield m.decl if isinstance(m, A.TemplateDecl) else m
+
+
 def _tiling_members(ctx: CheckContext, defs: dict[str, A.TilingDataDef]
                     ) -> tuple[dict[str, dict[str, str]], dict[int, str]]:
     """Member variables of a legacy tiling struct type per host class (`HansEncodeTilingData tilingData;` in a
@@ -453,9 +459,7 @@ def _tiling_members(ctx: CheckContext, defs: dict[str, A.TilingDataDef]
     for cls in nodes(ctx, "host", "tiling_header", "header"):
         if not isinstance(cls, A.ClassDecl) or not cls.name:
             continue
-        for m in cls.members:
-            if isinstance(m, A.TemplateDecl):
-                m = m.decl
+        for m in class_members(cls):
             if isinstance(m, A.VarDecl):
                 _add_tiling_typed(m, defs, members.setdefault(cls.name, {}))
             elif isinstance(m, A.FunctionDecl) and m.body is not None:
@@ -519,7 +523,7 @@ def tiling_field_never_set(ctx: CheckContext) -> None:
     touched: set[str] = set()  # fields reached in any other way (`tiling.sub.x`, GetTiling(tiling.cube), &tiling)
     whole_struct_use = False
     other_structs = _other_struct_names(host, defs)
-    defined = {n.name.parts[-1].name for n in host if isinstance(n, A.FunctionDecl) and n.body is not None}
+    defined = {fn.name.parts[-1].name for fn in functions(ctx, "host", "tiling_header", "header")}
     for node in host:
         if isinstance(node, A.Member):
             if node.member.startswith("set_"):
