@@ -7,7 +7,12 @@ The API catalog models the APIs of the reference with their overloads; the vendo
 "unknown AscendC API" (ASC100): the lowering keeps it as an opaque call instead. Only names are read: every
 function of `include/{basic_api,adv_api,tensor_api,utils}` under the asc-devkit checkout declared at the start
 of a line (namespace scope; class members are indented, and the catalog's receiver classes keep their own
-method lists) with a capitalised name. Default root: the asc-devkit checkout in /work/realkernels.
+method lists) with a capitalised name. Shipped kernels also call the basic API's implementation layer, which
+`kernel_operator.h` brings in too (GetScalarBitcodeValue, DataCopyPadGm2UBImpl): its own headers, its utils/
+and the folders of the architectures the catalog describes (dav_c220: 2201, dav_m200: 2002, dav_c100: 1001)
+are read the same way. The advanced API's internals (impl/adv_api: the Matmul library's CeilDiv ...) are not:
+a kernel reaches them only through the library's own headers. Default root: the asc-devkit checkout in
+/work/realkernels.
 """
 
 from __future__ import annotations
@@ -19,9 +24,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_ROOT = Path("/work/realkernels/cannmirror+asc-devkit")
+DEFAULT_ROOT = Path("/work/realkernels/asc-devkit")
 DEFAULT_OUT = ROOT / "ascendir" / "catalog" / "data" / "vendor_functions.txt"
 PUBLIC_FOLDERS = ("basic_api", "adv_api", "tensor_api", "utils")
+# impl/basic_api: its top-level headers (not recursively), then these folders (recursively)
+IMPL_BASIC_FOLDERS = ("utils", "dav_c220", "dav_m200", "dav_c100")
 
 # `__aicore__ inline void Where(`, `template <typename T> __aicore__ inline ... Rint(` at column 0; not the
 # out-of-class definitions of members (`ElemwiseFrame<Op>::Process(`)
@@ -42,13 +49,17 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = ap.parse_args()
     folders = [args.root / "include" / name for name in PUBLIC_FOLDERS]
-    if not all(folder.is_dir() for folder in folders):
-        print(f"vendor_api_functions: no asc-devkit include/ folders under '{args.root}'", file=sys.stderr)
+    impl = args.root / "impl" / "basic_api"
+    impl_folders = [impl / name for name in IMPL_BASIC_FOLDERS]
+    if not all(folder.is_dir() for folder in (*folders, *impl_folders)):
+        print(f"vendor_api_functions: no asc-devkit include/ and impl/basic_api/ folders under '{args.root}'",
+              file=sys.stderr)
         return 2
-    headers = sorted(p for folder in folders for p in folder.rglob("*") if p.suffix in (".h", ".hpp"))
+    headers = sorted(p for folder in (*folders, *impl_folders) for p in folder.rglob("*") if p.suffix in (".h", ".hpp"))
+    headers += sorted(p for p in impl.glob("*") if p.suffix in (".h", ".hpp"))
     names = declared_functions(headers)
-    header = ("# AscendC free functions the vendor's public headers declare (asc-devkit include/), one per line:\n"
-              "# calls of them are not unknown APIs. Written by tools/vendor_api_functions.py; do not edit.\n")
+    header = ("# AscendC free functions the vendor's headers declare (asc-devkit include/ and the basic API's impl/),\n"
+              "# one per line: calls of them are not unknown APIs. Written by tools/vendor_api_functions.py; do not edit.\n")
     args.out.write_text(header + "".join(f"{name}\n" for name in sorted(names)))
     print(f"{len(names)} names from {len(headers)} headers -> {args.out}")
     return 0

@@ -14,6 +14,7 @@ from ascendir.catalog.loader import (
     build_catalog,
     load_catalog,
     vendor_functions,
+    vendor_types,
 )
 from ascendir.catalog.model import (
     FAMILIES,
@@ -50,6 +51,7 @@ __all__ = [
     "CatalogError",
     "arch_catalogued",
     "vendor_functions",
+    "vendor_types",
     "ClassDef",
     "ElementType",
     "EnumDef",

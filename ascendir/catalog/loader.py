@@ -37,7 +37,8 @@ if sys.version_info >= (3, 11):
 else:  # python 3.10
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
-__all__ = ["ARCHS", "DATA_DIR", "Catalog", "CatalogError", "arch_catalogued", "load_catalog", "vendor_functions"]
+__all__ = ["ARCHS", "DATA_DIR", "Catalog", "CatalogError", "arch_catalogued", "load_catalog", "vendor_functions",
+           "vendor_types"]
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -51,6 +52,14 @@ def vendor_functions() -> frozenset[str]:
     """AscendC free functions the vendor's public headers declare, catalogued or not (data/vendor_functions.txt,
     written by tools/vendor_api_functions.py): a call of one is not a call of an unknown API."""
     text = (DATA_DIR / "vendor_functions.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+@functools.lru_cache(maxsize=1)
+def vendor_types() -> frozenset[str]:
+    """Structs, classes, enums and aliases the vendor's headers declare at namespace scope, catalogued or not
+    (data/vendor_types.txt, written by tools/vendor_api_types.py): a declaration of one names no unknown type."""
+    text = (DATA_DIR / "vendor_types.txt").read_text(encoding="utf-8")
     return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
 
 
@@ -105,6 +114,7 @@ class Catalog:
     _type_spellings: Mapping[str, str] = field(repr=False)  # any spelling -> canonical name
     _enum_aliases: Mapping[str, str] = field(repr=False)  # QuePosition -> TPosition
     _class_aliases: Mapping[str, str] = field(repr=False)  # TQueBind -> TQue
+    _struct_aliases: Mapping[str, str] = field(default_factory=dict, repr=False)  # LoadData2dParams -> LoadData2DParams
 
     # -- APIs
 
@@ -152,7 +162,8 @@ class Catalog:
         return self.element_types[canonical] if canonical else None
 
     def struct(self, name: str) -> StructDef | None:
-        return self.structs.get(name.split("<", 1)[0].strip().replace("AscendC::", ""))
+        key = name.split("<", 1)[0].strip().replace("AscendC::", "")
+        return self.structs.get(self._struct_aliases.get(key, key))
 
     def enum(self, name: str) -> EnumDef | None:
         key = name.strip().replace("AscendC::", "")
@@ -264,6 +275,7 @@ class _Builder:
         self.structs: dict[str, StructDef] = {}
         self.classes: dict[str, ClassDef] = {}
         self.class_aliases: dict[str, str] = {}
+        self.struct_aliases: dict[str, str] = {}
         # Overload sets repeat the same signature text across many APIs: parse each text once.
         self.parsed: dict[
             tuple[str, frozenset[str]], tuple[tuple[TypeParam, ...], tuple[Param, ...], Param | None]
@@ -285,7 +297,8 @@ class _Builder:
         )
         return TypeContext(
             canonical_type=lambda name: self.type_spellings.get(_normalize_type_spelling(name)),
-            structs={name: s.type_params for name, s in self.structs.items()},
+            structs={**{name: s.type_params for name, s in self.structs.items()},
+                     **{alias: self.structs[name].type_params for alias, name in self.struct_aliases.items()}},
             enums=frozenset(self.enums) | frozenset(self.enum_aliases),
             classes=frozenset(self.classes) | frozenset(self.class_aliases),
             positions=positions,
@@ -317,6 +330,7 @@ class _Builder:
             _type_spellings=MappingProxyType(self.type_spellings),
             _enum_aliases=MappingProxyType(self.enum_aliases),
             _class_aliases=MappingProxyType(self.class_aliases),
+            _struct_aliases=MappingProxyType(self.struct_aliases),
         )
         return catalog
 
@@ -391,7 +405,7 @@ class _Builder:
         for where, entry in entries:
             _check_keys(
                 entry,
-                {"name", "summary", "ref", "fields", "type_params", "fields_complete", "ordered", "note"},
+                {"name", "summary", "ref", "fields", "type_params", "fields_complete", "ordered", "note", "aliases"},
                 where,
             )
             type_params = tuple(entry.get("type_params", ()))
@@ -432,6 +446,10 @@ class _Builder:
             if struct.name in self.structs:
                 raise CatalogError(f"{where}: struct defined twice")
             self.structs[struct.name] = struct
+            for alias in entry.get("aliases", ()):
+                if alias in names or alias in self.struct_aliases:
+                    raise CatalogError(f"{where}: alias '{alias}' names another struct")
+                self.struct_aliases[alias] = struct.name
 
     def build_classes(self, ctx: TypeContext) -> None:
         entries = self.entries("class")

@@ -186,17 +186,36 @@ def _by_arity(fns: Sequence[A.FunctionDecl], n: int, node: A.Node, name: str,
 
 
 def _record_type_mismatch(lw: FunctionLowerer, fn: A.FunctionDecl, args: Sequence[Val]) -> bool:
-    """Whether a parameter of `fn` names a user struct or class other than the one its argument has."""
+    """Whether a parameter of `fn` names a user struct or class other than the one its argument has, or a
+    tensor its argument is not: a LocalTensor for a GlobalTensor (`CopyIn(const LocalTensor<T>&, const
+    GlobalTensor<T>&)` beside `CopyOut(const GlobalTensor<T>&, const LocalTensor<T>&)` overloads), or a tensor of
+    a named element type other than the argument's (`Compute(LocalTensor<half>)` beside `Compute(LocalTensor<float>)`)."""
     records = lw.scope.classes.keys() | lw.scope.tiling_structs.keys()
     for param, arg in zip(fn.params, args):
         base = param.type.base
         if isinstance(base, str) or not base.parts:
             continue
         wanted = base.parts[-1].name
+        if wanted in _TENSOR_CLASSES and isinstance(arg.ctype, C.LocalTensorT | C.GlobalTensorT):
+            if _TENSOR_CLASSES[wanted] is not type(arg.ctype):
+                return True
+            targs = base.parts[-1].template_args
+            elem = targs[0].value if targs else None
+            if isinstance(elem, A.TypeRef) and not elem.pointers and arg.ctype.elem is not None:
+                spelt = elem.base if isinstance(elem.base, str) else (
+                    elem.base.parts[0].name if len(elem.base.parts) == 1 and not elem.base.parts[0].template_args
+                    else None)
+                named = C.scalar_named(spelt) if spelt is not None else None  # a type parameter (T) is no scalar
+                if named is not None and named != arg.ctype.elem:
+                    return True
+            continue
         given = arg.ctype.name if isinstance(arg.ctype, C.TilingT | C.StructT | C.ClassT) else None
         if given is not None and wanted in records and wanted != given.partition("<")[0]:
             return True
     return False
+
+
+_TENSOR_CLASSES: dict[str, type] = {"LocalTensor": C.LocalTensorT, "GlobalTensor": C.GlobalTensorT}
 
 
 def _explicit_types(lw: FunctionLowerer, fn: A.FunctionDecl, targs: list[A.TemplateArg] | None,

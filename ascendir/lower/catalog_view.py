@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ascendir.catalog import load_catalog
-from ascendir.catalog.loader import vendor_functions
+from ascendir.catalog.loader import vendor_functions, vendor_types
 from ascendir.catalog.resolve import NoMatch, Resolution, resolve
 from ascendir.lower import ctypes as C
 from ascendir.lower.ctypes import CType, Scalar
@@ -111,6 +111,10 @@ class CatalogView:
         """A free function of the vendor's headers that the catalog does not model (Where, Rint, ...)."""
         return name in vendor_functions()
 
+    def vendor_type(self, name: str) -> bool:
+        """A type the vendor's headers declare that the catalog does not model (LoadData2dTransposeParams, ...)."""
+        return name in vendor_types()
+
     def closest(self, name: str, receiver: str | None = None) -> list[str]:
         return list(self.catalog.closest(name, 3, receiver=receiver))
 
@@ -153,6 +157,11 @@ class CatalogView:
         if "TPosition" in owners:
             return "TPosition"
         return owners[0] if len(owners) == 1 else None
+
+    def struct_name(self, name: str) -> str:
+        """The catalogued name of a struct spelt `name` (an alias such as LoadData2dParams gives its struct)."""
+        s = self.catalog.struct(name)
+        return s.name if s is not None else name
 
     def struct_fields(self, name: str) -> list[str]:
         s = self.catalog.struct(name)

@@ -421,6 +421,8 @@ class FunctionLowerer:
             pos = self._position_arg(args, 0 if name == "TQue" else 1)
             depth = self._int_arg(args, 1 if name == "TQue" else 2, 1)
             return C.QueueT(pos, depth)
+        if name == "TSCM" and args:  # `using TSCM = TQueBind<pos, TPosition::TSCM, depth>` [kernel_tpipe.h]
+            return C.QueueT("TSCM", self._int_arg(args, 1, 1))
         if name == "TBuf":
             return C.BufT(self._position_arg(args, 0) if args else "VECCALC")
         if name == "TPipe":
@@ -457,7 +459,7 @@ class FunctionLowerer:
         if kind == "struct" and name.endswith("Tiling"):
             return C.TilingT(name)  # TCubeTiling, SoftMaxTiling, ...: filled by the host like any tiling data
         if kind == "struct":
-            return C.StructT(name)
+            return C.StructT(self.catalog.struct_name(name))  # type: ignore[attr-defined]
         if kind == "enum":
             return C.EnumT(name)
         if name.endswith(("Tiling", "TilingData")):
@@ -470,6 +472,10 @@ class FunctionLowerer:
             return C.ObjectT(f"TQueSync<{','.join(str(p) for p in pipes)}>")
         if name in _OBJECT_TYPES:
             return C.ObjectT(name)
+        if self.catalog.vendor_type(name):  # type: ignore[attr-defined]
+            # a parameter struct or library class the catalog does not model: a value whose fields and
+            # methods are not followed, not an unknown type
+            return C.StructT(name)
         return C.UnknownT(name)
 
     def _match_partial_specialization(self, pattern: Sequence[A.TemplateArg], params: Sequence[A.TemplateParam],
@@ -895,7 +901,14 @@ class FunctionLowerer:
             self.lower_return(st)
         elif isinstance(st, A.Break | A.Continue):
             self.lower_loop_exit(st)
-        elif isinstance(st, A.NullStmt | A.EmptyDecl | A.StaticAssert | A.AliasDecl | A.UsingDirective | A.UsingDecl):
+        elif isinstance(st, A.AliasDecl):
+            # a block-scope `using Strategy = HighPerfStrategy;`: later declarations and template arguments in
+            # this function name the type through it
+            aliased = self.resolve_type(st.type)
+            if not isinstance(aliased, C.UnknownT):
+                self.frame.types[st.name] = aliased
+            return
+        elif isinstance(st, A.NullStmt | A.EmptyDecl | A.StaticAssert | A.UsingDirective | A.UsingDecl):
             return
         elif isinstance(st, A.MacroDecl):
             self.lower_macro_stmt(st)
@@ -1603,6 +1616,9 @@ class FunctionLowerer:
         if len(args) != 2:
             return None
         a, b = (self._template_arg_value(x) for x in args)
+        if isinstance(a, C.LocalTensorT) and isinstance(b, C.LocalTensorT):
+            # the TPosition a tensor was allocated from is ours, not part of its C++ type
+            return Val(C.BOOL, const=int(a.elem == b.elem))
         return Val(C.BOOL, const=int(a == b))
 
     def _enumerator_value(self, enum_name: str | None, enumerator: A.Enumerator, index: int) -> int:

@@ -755,8 +755,10 @@ def test_resolve_high_level_math_forms(cat: Catalog) -> None:
     assert brc.bindings == {"T": "float", "dim": "2", "axis": "1", "isReuseSource": "false"}
     cum = resolved(resolve(cat, "CumSum", [local("float")] * 3 + [local("uint8_t"), struct("CumSumInfo")]))
     assert cum.overload.id == "tmp"
-    # Where exists from Ascend 950 on only; BroadCast is not a current vendor spelling
-    assert cat.api("Where") is None and cat.api("BroadCast") is None
+    # Where exists from Ascend 950 on only; BroadCast is the implementation Broadcast forwards to (declared in
+    # namespace AscendC by impl/adv_api/detail/pad/broadcast), which shipped kernels call: same forms
+    assert cat.api("Where") is None
+    assert [o.id for o in cat.api("BroadCast").overloads] == [o.id for o in cat.api("Broadcast").overloads]
 
 
 def test_resolve_select_with_bytes_mask(cat: Catalog) -> None:

@@ -1,8 +1,10 @@
-"""Vendor API functions the catalog does not model: calls of them are opaque, not unknown APIs (ASC100)."""
+"""Vendor API functions and types the catalog does not model: calls of them are opaque, not unknown APIs (ASC100),
+declarations of them are not unknown types (ASC105); and overloads of the vendor API the catalog holds."""
 
 from __future__ import annotations
 
-from ascendir.catalog import vendor_functions
+from ascendir.catalog import load_catalog, vendor_functions, vendor_types
+from ascendir.catalog.resolve import ArgInfo, Resolution, resolve
 from frontend.pipeline import load_text
 from passes.verify import check_program
 
@@ -22,6 +24,26 @@ extern "C" __global__ __aicore__ void where(GM_ADDR x, GM_ADDR workspace, GM_ADD
 """
 
 
+def local(dtype: str, position: str | None = None) -> ArgInfo:
+    return ArgInfo("local_tensor", dtype, position)
+
+
+def gm(dtype: str) -> ArgInfo:
+    return ArgInfo("global_tensor", dtype)
+
+
+def lit(dtype: str = "int32_t") -> ArgInfo:
+    return ArgInfo("scalar", dtype, is_literal=True)
+
+
+def struct(name: str) -> ArgInfo:
+    return ArgInfo("struct", type_name=name)
+
+
+def enum(name: str) -> ArgInfo:
+    return ArgInfo("enum", type_name=name)
+
+
 def test_the_list_holds_vendor_functions_and_no_member_definitions() -> None:
     names = vendor_functions()
     assert {"Where", "Rint", "TransData", "MrgSort4", "DropOut", "Add", "DataCopy"} <= names
@@ -34,3 +56,63 @@ def test_a_call_of_a_vendor_function_is_opaque_and_a_misspelt_one_is_unknown() -
 
     assert codes("Where") == []
     assert codes("Wheer") == ["ASC100"]
+
+
+def test_the_list_holds_the_basic_api_implementation_helpers_kernels_call() -> None:
+    names = vendor_functions()
+    assert {"GetScalarBitcodeValue", "DataCopyPadGm2UBImpl"} <= names  # impl/basic_api utils and dav_c220
+    # the Matmul library's internal helper comes with lib/matmul_intf.h only, and nobody declares VecAdd
+    assert not {"CeilDiv", "VecAdd"} & names
+
+
+def test_vendor_types_are_known_and_a_misspelt_one_is_not() -> None:
+    assert {"LoadData2dTransposeParams", "DataCopyCO12DstParams", "VdeqInfo", "TBufPool", "LoadData2dParams"} \
+        <= vendor_types()
+
+    def codes(decl: str) -> list[str]:
+        src = KERNEL.replace("AscendC::CALLEE(t, t, t, mask, 256);", decl)
+        return [d.code for d in check_program(load_text(src, "types.cpp")) if d.is_error]
+
+    assert codes("LoadData2dTransposeParams params; params.repeatTimes = 1; (void)params;") == []
+    assert codes("float zero = GetScalarBitcodeValue(0.0f); (void)zero;") == []
+    assert codes("LoadData2dTransposParams params; (void)params;") == ["ASC105"]
+    assert codes("AscendC::VecAdd(t, t, t, 256);") == ["ASC100"]
+
+
+def test_a_struct_alias_names_its_catalogued_struct() -> None:
+    cat = load_catalog()
+    assert cat.struct("LoadData2dParams") is cat.struct("LoadData2DParams")
+
+
+def test_vendor_overloads_the_catalog_holds() -> None:
+    cat = load_catalog()
+    shape = ArgInfo("mask_array", "uint32_t")
+    cases = [
+        ("Fixpipe", [gm("half"), local("float", "CO1"), struct("FixpipeParams")], (), None, "gm_params"),
+        ("LoadData", [local("half", "A2"), local("half", "A1"), struct("LoadData3DParamsV2Pro")], (), None, "3dv2pro"),
+        ("LoadData", [local("half", "A2"), local("half", "A1"), struct("LoadData3DParamsV2")],
+         ("half", "IS_RESER_LOAD3D_DEFAULT_CONFIG"), None, "3dv2"),
+        ("DataCopy", [gm("float"), local("float"), ArgInfo("pointer", type_name="SliceInfo"),
+                      ArgInfo("pointer", type_name="SliceInfo")], (), None, "slice_local_to_gm"),
+        ("Compare", [local("float"), local("float"), enum("CMPMODE"), lit("uint64_t"), struct("BinaryRepeatParams")],
+         (), None, "cmpmask"),
+        ("Select", [local("float"), local("uint8_t"), local("float"), lit(), struct("BinaryRepeatParams")], (), None,
+         "selmask_scalar"),
+        ("SetDeqScale", [lit("float"), lit("int16_t"), lit("bool")], (), None, "scale_offset"),
+        ("SetDeqScale", [local("uint64_t"), struct("VdeqInfo")], (), None, "vdeq"),
+        ("SwiGLU", [local("half")] * 3 + [lit("float")], (), None, "whole"),
+        ("Axpy", [local("float"), local("half"), lit("half"), local("uint8_t"), lit()], (), None, "tmp"),
+        ("BroadCast", [local("float"), local("float"), shape, shape], ("float", "2", "1"), None, "plain"),
+        ("LayerNorm", [local("half"), local("float"), local("float"), local("half"), local("float"), local("float"),
+                       lit("float"), struct("LayerNormPara"), struct("LayerNormSeparateTiling")],
+         ("float", "half"), None, "rstd"),
+        ("Fill", [local("half", "A2"), struct("InitConstValueParams")], (), None, "local"),
+        ("GetTensorC", [], (), "Matmul", "workspace"),
+        ("SetQuantScalar", [lit("uint64_t")], (), "Matmul", "plain"),
+        ("ReinterpretCast", [], ("int32_t",), "GlobalTensor<float>", "plain"),
+        ("InitBuffer", [lit(), lit()], (), "LocalTensor<half>", "plain"),
+    ]
+    for name, args, targs, receiver, overload in cases:
+        result = resolve(cat, name, args, targs, receiver=receiver)
+        assert isinstance(result, Resolution), (name, result)
+        assert result.overload.id == overload, name
