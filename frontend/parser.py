@@ -193,7 +193,9 @@ def _name_before(text: str, lt: int) -> tuple[int, int] | None:
 def _template_close(text: str, lt: int, logic_ok: bool = False) -> int:
     """If text[lt] opens a template argument list, the offset just past its `>`; else -1. A top-level `&&` or
     `||` says `<` is a comparison (`a < b && c > d`) unless `logic_ok` (the name before `<` is a class template)."""
-    angle, paren, i, n = 1, 0, lt + 1, min(len(text), lt + 600)
+    # (a list may run over many lines: Ops::Base DAG aliases hold 600 characters of placeholders; a comparison
+    # ends at the statement's `;` or the parenthesis around it, long before the limit)
+    angle, paren, i, n = 1, 0, lt + 1, min(len(text), lt + 4000)
     while i < n:
         c = text[i]
         if c in "\"'":
@@ -977,6 +979,9 @@ class AstBuilder:
         type_ref, after = self._elaborated_type(c)
         return self.decl_specifiers([None, type_ref, *c[after:]])
 
+    def param_elaborated_specifiers(self, c: list[Any]) -> _DeclSpec:
+        return self.enum_specifiers(c)  # `struct TensorInfo& info`: the key word adds nothing to the type
+
     def decl_prefixes(self, c: list[Any]) -> _Prefixes:
         return _Prefixes([str(x) for x in c if x is not None], self.span(c))
 
@@ -1169,6 +1174,9 @@ class AstBuilder:
     def condition(self, c: list[Any]) -> Any:
         return c[0]
 
+    def macro_condition(self, c: list[Any]) -> A.Call:
+        return self.call([self.id_expr(c[:1]), c[1], c[2]])
+
     def decl_condition(self, c: list[Any]) -> A.VarDecl:
         spec: _DeclSpec = c[0]
         ptrs = next((x for x in c if isinstance(x, tuple) and x and x[0] == "ptrs"), None)
@@ -1323,6 +1331,15 @@ class AstBuilder:
 
     def member(self, c: list[Any]) -> A.Member:
         name, targs = c[2]
+        return A.Member(self.span(c), c[0], name, str(c[1]) == "->", targs)
+
+    def qualified_member(self, c: list[Any]) -> A.Node:
+        # `this->Base<T>::Init(a)` calls the base's Init, as `Base<T>::Init(a)` does; on another object the
+        # qualifier only picks the base whose member is meant, which later stages do not tell apart
+        name, targs = c[3]
+        if isinstance(c[0], A.This):
+            span = self.span(c)
+            return A.Name(span, A.QualifiedName(span, [*c[2], A.NamePart(span, name, targs)]))
         return A.Member(self.span(c), c[0], name, str(c[1]) == "->", targs)
 
     def member_name(self, c: list[Any]) -> tuple[str, list[A.TemplateArg] | None]:
@@ -2189,6 +2206,11 @@ def _describe(exc: UnexpectedInput, text: str, origin: OriginFn,
     in_parens = _open_parens(text, pos) > 0
     if prev in ("if", "while", "switch", "for") and "LPAR" in expected and tok.type != "LPAR":
         return error(SYNTAX_ERROR, f"expected '(' after '{prev}'", here), _recovery_region(text, pos)
+    prev_start = prev_end - len(prev) + 1
+    if expected == {"LPAR"} and prev.isidentifier() and _previous_token(text, prev_start) == "if":
+        # `if x == 1 {`: the grammar read `x` as a macro that brings its own parentheses (`if TILING_KEY_IS(1)`)
+        return (error(SYNTAX_ERROR, "expected '(' after 'if'", _span_at(origin, prev_start, len(prev))),
+                _recovery_region(text, pos))
     if "LAUNCH_CLOSE" in expected and "SEMI" not in expected:
         return (error(SYNTAX_ERROR, f"expected '>>>' to close the kernel launch configuration before {_token_desc(tok)}",
                       here), _recovery_region(text, pos))

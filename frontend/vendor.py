@@ -59,6 +59,9 @@ PREDEFINED_MACROS: dict[str, str] = {
     "ASSERT(x)": "",
     # The CPU-debug assertion; its second argument is a statement block, so it must expand to parse.
     "ASCENDC_ASSERT(cond, behavior)": "do { if (!(cond)) { behavior; } } while (0)",
+    # `REGISTER_NONE_TILING;` tells the build that a kernel has no tiling struct (a marker declaration the
+    # build reads; nothing the kernel runs)
+    "REGISTER_NONE_TILING": "",
     # `__VEC_SCOPE__ { ... }` opens a vector-function scope; to the parser the braces are a compound
     # statement (the vendor's CPU-debug headers define it empty too).
     "__VEC_SCOPE__": "",

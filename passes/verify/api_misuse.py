@@ -326,7 +326,8 @@ _CONVERSIONS = (arith.ExtFOp, arith.TruncFOp, arith.SIToFPOp, arith.UIToFPOp, ar
     why="These APIs take the scalar as `const T&` (or as `U` with U required to equal T), so the template "
         "argument T is deduced from both the tensors and the scalar. `Muls(halfDst, halfSrc, 2.0f, n)` "
         "deduces T = half and T = float and the build fails with \"no matching function for call to "
-        "'Muls'\"; an int literal on float tensors fails the same way.",
+        "'Muls'\"; an int literal on float tensors fails the same way. (The Ascend 950 adds vector-scalar "
+        "overloads generic in the scalar's type, so there only Duplicate and the compares are judged.)",
     example="LocalTensor<half> x = inQueue.DeQue<half>();\nMuls(y, x, 0.5f, n);      // 0.5f is float, x is half",
     instead="Muls(y, x, (half)0.5f, n);   // or keep a `half scale` variable",
 )
@@ -336,6 +337,8 @@ def scalar_type_mismatch(ctx: CheckContext) -> None:
     for call in _calls(ctx, *_SCALAR_FAMILIES):
         if call.op.template_args is not None and call.op.template_args.data:
             continue  # explicit T: the scalar converts like any function argument
+        if call.api.family == "vec_scalar" and not ctx.catalogued_at(call.op):
+            continue  # the 950's Adds/Muls/... add overloads generic in the scalar's type (`const V& src1`)
         bound = _bindings(call)
         for i, value in call.params():
             param = call.overload.params[i]

@@ -108,13 +108,13 @@ class CheckContext:
     def report(self, where: Operation | Span | None, message: str, *notes: Note,
                severity: Severity | None = None) -> None:
         assert self.rule is not None
-        if self.rule.catalogued_archs_only and isinstance(where, Operation) and not self._catalogued_at(where):
+        if self.rule.catalogued_archs_only and isinstance(where, Operation) and not self.catalogued_at(where):
             return
         span = span_of_op(where) if isinstance(where, Operation) else where
         make = error if (severity or self.rule.severity) == Severity.ERROR else warning
         self.diagnostics.append(make(self.rule.code, message, span, *notes))
 
-    def _catalogued_at(self, op: Operation) -> bool:
+    def catalogued_at(self, op: Operation) -> bool:
         """Whether the kernel holding `op` was written for a chip the API catalog describes (a project's
         Ascend 950 kernel carries its own chip; see ascendir.lower.TARGET_CHIP_ATTR)."""
         from ascendir.catalog import arch_catalogued
@@ -125,7 +125,7 @@ class CheckContext:
         while kernel is not None and TARGET_CHIP_ATTR not in kernel.attributes:
             kernel = kernel.parent_op()
         if kernel is None:
-            return True  # the program's chip, which verify() already judged
+            return arch_catalogued(self.chip.npu_arch)  # the program's chip
         target = kernel.attributes[TARGET_CHIP_ATTR]
         return arch_catalogued(load_chip(target.data).npu_arch)  # type: ignore[attr-defined]
 

@@ -254,6 +254,63 @@ def test_elaborated_type_specifiers_outside_blocks_and_in_sizeof() -> None:
     assert isinstance(size.operand, A.TypeRef) and size.operand.name == "Tile"
 
 
+def test_elaborated_type_specifiers_of_parameters() -> None:
+    unit = parse("""
+        struct Tile { int n; };
+        __aicore__ inline void Fill(struct Tile& tile, const struct Tile* other, struct Tile copy) {}
+    """)
+    params = function(unit, "Fill").params
+    assert [(p.name, p.type.name, p.type.pointers) for p in params] == [
+        ("tile", "Tile", ["&"]), ("other", "Tile", ["*"]), ("copy", "Tile", [])]
+    assert params[1].type.qualifiers == ["const"]
+
+
+def test_if_on_a_macro_that_brings_its_own_parentheses() -> None:
+    unit = parse("""
+        __global__ __aicore__ void k() {
+            if TILING_KEY_IS (1) {
+                int a = 1;
+            } else if TILING_KEY_IS(2) {
+                int b = 2;
+            }
+        }
+    """)
+    outer = next(iter(all_of(function(unit, "k"), A.If)))
+    assert isinstance(outer.cond, A.Call) and outer.cond.callee_name == "TILING_KEY_IS"
+    assert isinstance(outer.otherwise, A.If) and isinstance(outer.otherwise.cond, A.Call)
+
+
+def test_a_base_member_called_through_this_is_the_qualified_call() -> None:
+    unit = parse("""
+        template <class T> struct Base { __aicore__ inline void Init(int a) {} };
+        template <class T> struct Derived : public Base<T> {
+            __aicore__ inline void Init(int a) { this->Base<T>::Init(a); other.Base<T>::Init(a); }
+            Base<T> other;
+        };
+    """)
+    own, on_other = [c.callee for c in all_of(unit, A.Call)]
+    assert isinstance(own, A.Name) and [p.name for p in own.qname.parts] == ["Base", "Init"]
+    assert isinstance(on_other, A.Member) and on_other.member == "Init"
+
+
+def test_constexpr_lambda_parenthesised_declarator_name_and_a_long_template_list() -> None:
+    placeholders = ",\n".join(f"    Placeholder::In{i}<T, Placeholder::ScalarAttr<true>>" for i in range(12))
+    unit = parse(f"""
+        template <class T>
+        struct Dag {{
+            using Op = Ops::Base::Bind<Vec::Calc<T>,
+            {placeholders}>;
+        }};
+        __aicore__ inline void F(__gm__ uint8_t* tiling) {{
+            constexpr int n = [=]() constexpr {{ return 4; }}();
+            __gm__ uint8_t*(base) = tiling + n;
+        }}
+    """)
+    assert len(placeholders) > 600  # longer than the template-list scan once looked
+    assert declared(unit)["base"].type.pointers == ["*"]
+    assert any(isinstance(n, A.Lambda) for n in unit.walk())
+
+
 def test_class_template_arguments_with_logic_and_template_template_argument() -> None:
     unit = parse("""
         template <typename T, bool Merge>

@@ -131,3 +131,16 @@ def test_a_project_with_910b_and_950_kernels_checks_each_for_its_own_chip(tmp_pa
     # checked for one chip, the 950 kernel's register code has no catalogued overloads
     program, chip = load_for_check(read_input(str(tmp_path / "scale")), "910B2", {"__NPU_ARCH__": "3510"})
     assert {"ASC101", "ASC507"} <= {code for code, _ in errors(check_program(program, chip))}
+
+
+def test_the_950s_scalar_apis_take_a_scalar_of_another_type() -> None:
+    # 3510 adds Adds/Muls/Maxs/... overloads generic in the scalar's type: an int64_t scale on int32_t tensors
+    # compiles there, and is a deduction failure (ASC503) on the 2201's `const T&` forms
+    membase = KERNEL[: KERNEL.index("#if __NPU_ARCH__")] + KERNEL[KERNEL.index("#else") + 6 :].replace("#endif\n", "")
+    kernel = membase.replace("float", "int32_t").replace("1.0f / static_cast<int32_t>(count)", "count").replace(
+        "Muls(yLocal, xLocal, scale, TILE);", "Muls(yLocal, xLocal, (int64_t)scale, TILE);")
+    assert "(int64_t)scale" in kernel and "#" not in kernel.split("\n", 1)[1]
+    program, chip = load_for_check(read_text(kernel, "ops/scale/op_kernel/scale.cpp"), "950PR")
+    assert errors(check_program(program, chip)) == []
+    program, chip = load_for_check(read_text(kernel, "ops/scale/op_kernel/scale.cpp"))
+    assert chip == "910B2" and errors(check_program(program, chip)) == [("ASC503", 23)]

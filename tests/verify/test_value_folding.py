@@ -61,3 +61,22 @@ def test_unsigned_comparisons_fold_on_unsigned_values() -> None:
     big, eight = arith.ConstantOp(IntegerAttr(-1, i32)), arith.ConstantOp(IntegerAttr(8, i32))
     assert fold_bool(arith.CmpiOp(big, eight, "ugt").result) is True
     assert fold_bool(arith.CmpiOp(big, eight, "sgt").result) is False
+
+
+def test_limits_of_the_fixed_width_types_and_the_no_tiling_marker() -> None:
+    # <cstdint>'s limits are constants of their own type; `REGISTER_NONE_TILING;` is a build marker
+    kernel = """
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    REGISTER_NONE_TILING;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, UINT16_MAX / 2 + 1 + INT8_MIN + 128);
+    LocalTensor<float> t = buf.Get<float>();
+    GlobalTensor<float> xGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 8192);
+    DataCopy(t, xGm, 8192 + INT16_MIN + 32768 + (INT64_MIN < 0 ? 0 : 1) + INT8_MAX - 127);
+}
+"""
+    assert codes(kernel) == []
+    assert codes(kernel.replace("+ 32768", "+ 32769")) == ["ASC401"]  # 8193 floats: not 32-byte whole
+    assert codes(kernel.replace("UINT16_MAX / 2", "UINT16_MAX * 4")) == ["ASC302"]  # 256 KiB of UB
