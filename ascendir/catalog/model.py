@@ -103,6 +103,7 @@ class Param:
     type_name: str | None = None  # struct / enum / class name ("BinaryRepeatParams", "RoundMode", "TQue")
     array_len: int | None = None  # `uint64_t[2]` -> 2
     receiver_position: bool = False  # `@Q`: same TPosition as the receiver (queue, buffer or tensor)
+    output: bool = False  # `T&`: the call stores into the argument (GatherMask's rsvdCnt)
 
     @property
     def required(self) -> bool:
@@ -110,6 +111,8 @@ class Param:
 
     def __str__(self) -> str:
         text = f"{self.name}: {self.type_text}"
+        if self.output:
+            text += "&"
         if self.receiver_position:
             text += "@Q"
         elif self.positions is not None:

@@ -59,6 +59,7 @@ class _TypeExpr:
     gm: bool = False
     positions: frozenset[str] | None = None
     receiver_position: bool = False
+    output: bool = False
 
     def text(self) -> str:
         out = ("__gm__ " if self.gm else "") + self.name
@@ -186,6 +187,7 @@ class _Parser:
             self.expect(">")
         expr = _TypeExpr(name, args, gm=gm)
         expr.pointer = self.accept("*")
+        expr.output = self.accept("&")
         if self.accept("["):
             expr.array_len = -1
             if self.peek().kind == "number":
@@ -230,6 +232,8 @@ class _Parser:
         kind, elem, type_name = self.classify(expr)
         if (expr.positions is not None or expr.receiver_position) and kind != "local_tensor":
             self.fail(f"positions only apply to LocalTensor, not '{expr.text()}'")
+        if expr.output and kind != "scalar":
+            self.fail(f"only scalars are marked as outputs ('&'), not '{expr.text()}'")
         array_len = expr.array_len if expr.array_len is not None and expr.array_len >= 0 else None
         return Param(
             name=name,
@@ -241,6 +245,7 @@ class _Parser:
             type_name=type_name,
             array_len=array_len,
             receiver_position=expr.receiver_position,
+            output=expr.output,
         )
 
     def classify(self, expr: _TypeExpr) -> tuple[str, str | None, str | None]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
+from functools import cache
 
 from frontend import ast as A
 
@@ -86,6 +87,30 @@ def _written_root(e: object) -> str | None:
             e = e.operand
         else:
             return None
+
+
+@cache
+def _api_output_params() -> dict[str, frozenset[int]]:
+    """Argument positions an AscendC API writes a scalar back through (`GatherMask(..., rsvdCnt)`), by name."""
+    from ascendir.catalog import load_catalog
+
+    out: dict[str, frozenset[int]] = {}
+    for api in load_catalog().apis:
+        written = {i for overload in api.overloads for i, p in enumerate(overload.params) if p.output}
+        if written and api.receiver is None:
+            out[api.name] = frozenset(written)
+    return out
+
+
+def _api_written_names(call: A.Call) -> frozenset[str]:
+    callee = call.callee
+    if not isinstance(callee, A.Name):
+        return _NO_NAMES
+    positions = _api_output_params().get(callee.qname.parts[-1].name)
+    if not positions:
+        return _NO_NAMES
+    names = (_written_root(call.args[i]) for i in positions if i < len(call.args))
+    return frozenset(name for name in names if name)
 
 
 _KIND: dict[type, int] = {}
@@ -212,6 +237,7 @@ def facts(node: A.Node) -> Facts:
                 cont_in = True
             elif kind == _CALL:
                 callish = True
+                assigned = _api_written_names(n)  # type: ignore[arg-type]
             elif kind == _ASSIGN:
                 callish = True
                 target = n.target  # type: ignore[attr-defined]

@@ -722,6 +722,13 @@ def api_call(lw: FunctionLowerer, e: A.Call, name: str, receiver: str | None, re
         result_type=C.ir_type(result_t) if result_t is not None and not isinstance(result_t, C.VoidT) else None,
     )
     lw.emit(op, e)
+    for i, arg in enumerate(e.args):
+        if not resolution.is_output(i):
+            continue
+        if isinstance(arg, A.Member) and isinstance(arg.obj, A.This):
+            lw.forget_scalar(arg.member, e)
+        elif isinstance(arg, A.Name) and len(arg.qname.parts) == 1:
+            lw.forget_scalar(arg.name, e)  # GatherMask(..., rsvdCnt): the call writes the count it kept
     if result_t is None or isinstance(result_t, C.VoidT):
         return Val(C.VoidT())
     return Val(result_t, op.results[0])

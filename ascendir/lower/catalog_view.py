@@ -40,6 +40,11 @@ class ResolvedCall:
         p = self._param(i)
         return p.type_name if p is not None else None
 
+    def is_output(self, i: int) -> bool:
+        """Whether the call stores into argument i (a scalar reference parameter, `rsvdCnt: uint64_t&`)."""
+        p = self._param(i)
+        return p is not None and p.output
+
     def scalar_param_type(self, i: int) -> Scalar | None:
         """The C type a scalar argument converts to (the element type for `T` parameters)."""
         p = self._param(i)

@@ -843,11 +843,7 @@ class FunctionLowerer:
         the loop as never running); if it calls anything, the queues in reach may have been used (a helper
         that enqueues, whose DeQue would then look like one on an empty queue)."""
         for name in sorted(self.assigned_names(st)):
-            binding = self.lookup(name)
-            if isinstance(binding, Cell) and isinstance(binding.ctype, Scalar):
-                cell_t = binding.ref.type
-                assert isinstance(cell_t, MemRefType)
-                self.store_element(self.undef_ir(cell_t.element_type), binding.ref, [], st)
+            self.forget_scalar(name, st)
         if not facts(st).callish:
             return
         if self._may_use_flags(st):
@@ -863,6 +859,14 @@ class FunctionLowerer:
         if queues:
             op = asc.OpaqueCallOp.create(operands=list(queues), properties={"callee": StringAttr("<not lowered>")})
             self.emit(op, st)
+
+    def forget_scalar(self, name: str, node: A.Node) -> None:
+        """The scalar variable `name` now holds a value not known here."""
+        binding = self.lookup(name)
+        if isinstance(binding, Cell) and isinstance(binding.ctype, Scalar):
+            cell_t = binding.ref.type
+            assert isinstance(cell_t, MemRefType)
+            self.store_element(self.undef_ir(cell_t.element_type), binding.ref, [], node)
 
     def _may_use_flags(self, st: A.Node, depth: int = 0) -> bool:
         """Whether `st` calls SetFlag/WaitFlag, directly or through the user functions it calls."""

@@ -561,6 +561,9 @@ def test_signature_parser(cat: Catalog) -> None:
     assert (params[2].kind, params[2].elem, params[2].type_text) == ("pointer", "T", "__gm__ T*")
     assert (params[3].elem, params[3].default) == ("int32_t", "0")
     assert returns is not None and returns.kind == "scalar"
+    assert not any(p.output for p in params)
+    _, (count,), _ = parse_signature("(rsvdCnt: uint64_t&)", _ctx(cat))
+    assert count.output and count.kind == "scalar" and str(count) == "rsvdCnt: uint64_t&"
 
 
 @pytest.mark.parametrize(
@@ -574,6 +577,7 @@ def test_signature_parser(cat: Catalog) -> None:
         ("<T>(a: T, a: T)", "declared twice"),
         ("<n: int32_t>(x: n)", "non-type template parameter"),
         ("(x: int32_t", "expected ')'"),
+        ("<T>(dst: LocalTensor<T>&)", "only scalars are marked as outputs"),
     ],
 )
 def test_signature_errors(cat: Catalog, text: str, error: str) -> None:

@@ -80,3 +80,26 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
     assert codes(kernel) == []
     assert codes(kernel.replace("+ 32768", "+ 32769")) == ["ASC401"]  # 8193 floats: not 32-byte whole
     assert codes(kernel.replace("UINT16_MAX / 2", "UINT16_MAX * 4")) == ["ASC302"]  # 256 KiB of UB
+
+
+def test_a_count_that_gather_mask_writes_back_is_not_its_initial_value() -> None:
+    # GatherMask stores the number of kept elements into rsvdCnt (a `uint64_t&`): the 0 it started with is
+    # gone, so the copy of that many elements is not "blockLen = 0"
+    kernel = """
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 4096);
+    LocalTensor<float> src = buf.Get<float>();
+    LocalTensor<float> dst = src[512];
+    GlobalTensor<float> yGm;
+    yGm.SetGlobalBuffer((__gm__ float*)y, 256);
+    uint64_t kept = 0;
+    GatherMaskParams params;
+    GatherMask(dst, src, 1, false, 0, params, kept);
+    DataCopyExtParams copy{1, static_cast<uint32_t>(kept * sizeof(float)), 0, 0, 0};
+    DataCopyPad(yGm, dst, copy);
+}
+"""
+    assert codes(kernel) == []
+    assert codes(kernel.replace("GatherMask(dst, src, 1, false, 0, params, kept);", "")) == ["ASC402"]
