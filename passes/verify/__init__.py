@@ -96,7 +96,9 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
     guess: the build instantiates the kernel once per listed dtype, and code for 16-bit types behind a tiling
     key the host picks for half inputs only (ops-nn's GroupNormSiluSmallB16<DTYPE_X, DTYPE_X>) is wrong with
     float. When that run finds something, the program is checked again with half for them, and only what
-    holds for both is reported.
+    holds for both is reported; if something still holds, once more with int32_t (an op's index or count
+    inputs: gather_v3's DTYPE_INDICES feeds Adds with an int scalar), and only what holds for that too, sizes
+    apart (capacity findings follow the element size, which the half run already judged).
     """
     from ascendir.lower import dtype_bindings, unbound_dtype_macros
 
@@ -111,6 +113,10 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
         if guessed:
             half = _lower_and_verify(program, chip, dict.fromkeys(guessed, "half"), select, ignore, None)
             found = _holding_for_both(found, half)
+        if guessed and any(d.code not in _CAPACITY_CODES for d in found):
+            integer = _lower_and_verify(program, chip, dict.fromkeys(guessed, "int32_t"), select, ignore, None)
+            places = {(d.code, d.span) for d in integer}
+            found = [d for d in found if d.code in _CAPACITY_CODES or (d.code, d.span) in places]
     return sorted(diags + found, key=sort_key)
 
 

@@ -1,5 +1,6 @@
 """DTYPE_<NAME> macros that no op json binds: the lowering takes float for them, and a finding must also hold
-for a 16-bit type to be reported (a class for 16-bit types behind a tiling key the host picks for them)."""
+for a 16-bit type to be reported (a class for 16-bit types behind a tiling key the host picks for them), and
+for int32_t (an index input)."""
 
 from __future__ import annotations
 
@@ -123,3 +124,13 @@ def test_a_finding_on_code_for_float_only_is_not_reported_when_float_is_a_guess(
 def test_a_finding_that_holds_for_both_types_is_reported() -> None:
     program = load_text(FREE_BY_SIZE.replace("if (sizeof(T) == sizeof(float))", "if (true)"), "norm.cpp")
     assert [d.code for d in check_program(program) if d.is_error] == ["ASC205"]
+
+
+def test_a_finding_that_an_integer_dtype_does_not_have_is_not_reported() -> None:
+    # cann-ops gather_v3: DTYPE_INDICES is an int32/int64 input; its Adds with an int32_t scalar is a deduction
+    # failure (ASC503) for float and for half, the two guesses, and correct code for the op's real dtype
+    kernel = KERNEL.replace("TILE_ELEMENTS", "256").replace("(T)1", "(int32_t)1").replace("DTYPE_X", "DTYPE_INDICES")
+    assert [d.code for d in check_program(load_text(kernel, "gather.cpp")) if d.is_error] == []
+    # what the dtype does not change is still reported
+    kernel = kernel.replace("inQueue.FreeTensor(x);", "inQueue.FreeTensor(x);\n        inQueue.FreeTensor(x);")
+    assert [d.code for d in check_program(load_text(kernel, "gather.cpp")) if d.is_error] == ["ASC205"]
