@@ -54,7 +54,7 @@ _KEYWORD_GROUPS: dict[str, Iterable[str]] = {
     "STORAGE": ("static inline register thread_local explicit consteval constinit __inline__ __forceinline__ "
                 "__kfc_workspace__").split(),
     "CV": "const volatile __restrict__ __restrict".split(),
-    "ADDRESS_SPACE": "__gm__ __ubuf__ __ca__ __cb__ __cc__ __cbuf__ __fbuf__ __ssbuf__".split(),
+    "ADDRESS_SPACE": "__gm__ __ubuf__ __ca__ __cb__ __cc__ __cbuf__ __fbuf__ __ssbuf__ __biasbuf__".split(),
     "FN_SPECIFIER": ("__global__ __aicore__ __vector__ __cube__ __host__ __device__ __simt_vf__ __simd_vf__ "
                      "__simd_callee__ __simt_callee__ __host_aicore__ __sync_alias__ __noinline__ __always_inline__ "
                      "__aicore_host__ __inline_host__ __aicpu__").split(),

@@ -46,6 +46,19 @@ def test_vec_scope_is_a_compound_statement_holding_its_declarations() -> None:
     assert names == ["a", "b", "m"]
 
 
+def test_the_compilers_address_space_words_on_local_arrays() -> None:
+    unit = parse("""
+        __aicore__ inline void F() {
+            __ca__ half a[256];
+            __cc__ float c[256];
+            __biasbuf__ float bias[16];
+            __fbuf__ uint64_t quant[16];
+        }
+    """)
+    spaces = {name: d.type.address_space for name, d in declared(unit).items()}
+    assert spaces == {"a": "__ca__", "c": "__cc__", "bias": "__biasbuf__", "quant": "__fbuf__"}
+
+
 def test_address_space_words_from_vendor_headers() -> None:
     unit = parse("""
         __aicore__ inline void F(__local_mem__ float* src, __tiling_data_ptr__ MyTiling* t) {
