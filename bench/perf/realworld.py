@@ -37,6 +37,7 @@ import re
 import sys
 import time
 from collections import Counter, defaultdict
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -316,12 +317,16 @@ def load_after_explanations(path: Path) -> dict[str, dict[str, Any]]:
     return table
 
 
-def _load_table(path: Path, name: str, categories: dict[str, str]) -> dict[str, dict[str, Any]]:
+@lru_cache(maxsize=4)
+def _read_toml(path: Path) -> dict[str, Any]:
+    """The explanations file, read once for both of its tables ({} when it does not exist)."""
     import tomllib
 
-    if not path.exists():
-        return {}
-    table = tomllib.loads(path.read_text(encoding="utf-8")).get(name, {})
+    return tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def _load_table(path: Path, name: str, categories: dict[str, str]) -> dict[str, dict[str, Any]]:
+    table = _read_toml(path).get(name, {})
     for rid, entry in table.items():
         if entry.get("category") not in categories:
             raise SystemExit(f"{path}: {name} {rid!r} has category {entry.get('category')!r}; "
