@@ -405,7 +405,8 @@ class _Builder:
         for where, entry in entries:
             _check_keys(
                 entry,
-                {"name", "summary", "ref", "fields", "type_params", "fields_complete", "ordered", "note", "aliases"},
+                {"name", "summary", "ref", "fields", "type_params", "fields_complete", "ordered", "note", "aliases",
+                 "other_members"},
                 where,
             )
             type_params = tuple(entry.get("type_params", ()))
@@ -442,6 +443,7 @@ class _Builder:
                 fields_complete=bool(entry.get("fields_complete", True)),
                 ordered=bool(entry.get("ordered", True)),
                 note=entry.get("note"),
+                other_members=tuple(entry.get("other_members", ())),
             )
             if struct.name in self.structs:
                 raise CatalogError(f"{where}: struct defined twice")

@@ -219,6 +219,12 @@ class StructDef:
     fields_complete: bool = True  # False: the fields are not (all) catalogued
     ordered: bool = True  # False: `fields` is not known to be the declaration order (no positional init)
     note: str | None = None
+    # members the vendor declares besides `fields`: union aliases (DataCopyParams' srcGap for srcStride) and
+    # mode flags; valid names to read and write, not positions of a brace initialiser
+    other_members: tuple[str, ...] = ()
+
+    def has_member(self, name: str) -> bool:
+        return self.field(name) is not None or name in self.other_members
 
     def field(self, name: str) -> StructField | None:
         return next((f for f in self.fields if f.name == name), None)

@@ -996,3 +996,45 @@ def _report_reread(ctx: CheckContext, later: asc.ApiCallOp, reduce: asc.ApiCallO
                       f"the {api} result, not the data",
                ctx.note_at(reduce, f"{api} with dst = src writes its result over src here"),
                Note(f"give {api} a separate dst tensor", kind="help"))
+
+
+# ----------------------------------------------------------------------------------------------------
+# ASC513: a member an AscendC parameter struct does not have
+# ----------------------------------------------------------------------------------------------------
+
+
+@rule(
+    "ASC513", "unknown-struct-member", "api",
+    summary="Code reads or writes a member of an AscendC parameter struct (DataCopyParams, DataCopyExtParams, "
+            "DataCopyPadExtParams, BinaryRepeatParams, Nd2NzParams, ...) that the struct does not declare, or "
+            "names one in a designated initialiser.",
+    why="The parameter structs are plain C++ structs with fixed member names; a member they lack does not "
+        "compile (\"no member named 'padValue' in 'AscendC::DataCopyPadExtParams<float>'\"). The names differ "
+        "between structs that look alike (DataCopyParams counts 32-byte blocks, DataCopyExtParams bytes; "
+        "DataCopyPadExtParams pads with paddingValue), which is where they get mixed up.",
+    example="DataCopyPadExtParams<float> pad;\npad.padValue = 0;",
+    instead="DataCopyPadExtParams<float> pad;\npad.paddingValue = 0;",
+    catalogued_archs_only=True,  # the 950's structs add members (DataCopyExtParams strides of int64_t, ...)
+)
+def unknown_struct_member(ctx: CheckContext) -> None:
+    import difflib
+
+    for op in ops_of_kind(ctx, (asc.StructGetOp, asc.StructSetOp, asc.StructInitOp)):
+        if isinstance(op, asc.StructInitOp):
+            struct_t, members = op.result.type, [f.data for f in op.fields.data]
+        else:
+            struct_t, members = op.struct.type, [op.field.data]  # type: ignore[union-attr]
+        if not isinstance(struct_t, asc.StructType):
+            continue
+        struct = ctx.catalog.struct(struct_t.type_name.data)
+        if struct is None or not struct.fields_complete:
+            continue
+        for member in members:
+            if not member or struct.has_member(member.split(".")[0]):
+                continue
+            known = [f.name for f in struct.fields]
+            close = difflib.get_close_matches(member, [*known, *struct.other_members], n=1)
+            ctx.report(op, f"'{struct.name}' has no member '{member}'",
+                       Note(f"did you mean '{close[0]}'?" if close else "its members: " + ", ".join(known),
+                            kind="help" if close else "note"))
+            break
