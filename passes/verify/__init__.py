@@ -133,7 +133,7 @@ def _lower_and_verify(program: Program, chip: str, dtypes: dict[str, str], selec
 
 
 # Capacity findings: their bytes grow with sizeof(T), and where on a path the sum first overflows moves.
-_CAPACITY_CODES = ("ASC301", "ASC302", "ASC303")
+_CAPACITY_CODES = ("ASC301", "ASC302", "ASC303", "ASC304")
 
 
 def _holding_for_both(with_float: list[Diagnostic], with_half: list[Diagnostic]) -> list[Diagnostic]:

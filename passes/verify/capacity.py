@@ -9,6 +9,9 @@ own pipes do not add up), from `buffer_state`.
 
 from __future__ import annotations
 
+from xdsl.ir import SSAValue
+
+from ascendir.dialects import ascendc as asc
 from passes.verify.buffer_state import analyze
 from passes.verify.rules import CheckContext, rule
 
@@ -60,3 +63,97 @@ def buffer_larger_than_memory(ctx: CheckContext) -> None:
 )
 def local_alloc_over_capacity(ctx: CheckContext) -> None:
     _report(ctx, "ASC303")
+
+
+# ----------------------------------------------------------------------------------------------------
+# ASC304: a count-form API that runs past the end of its local tensor
+# ----------------------------------------------------------------------------------------------------
+
+# Families whose count form processes `count` elements of every LocalTensor it takes (a reduction's dst,
+# a compare's bit mask or a gather's index tensor hold fewer, so their families are left out).
+_WHOLE_COUNT_FAMILIES = ("data_copy", "vec_unary", "vec_binary", "vec_scalar", "duplicate", "cast")
+
+
+@rule(
+    "ASC304", "local-tensor-overrun", "capacity",
+    summary="A count-form call (DataCopy, Add, Muls, Exp, Cast, Duplicate, ...) processes more elements than "
+            "its LocalTensor holds: count x sizeof(T) past the bytes InitBuffer gave the queue or TBuf buffer, "
+            "less the offset of a sub-tensor `t[off]`.",
+    why="Nothing checks the count against the tensor on the NPU: the instruction reads or writes the bytes "
+        "after the buffer, which belong to the next buffer (silently corrupted data) or lie past the end of "
+        "UB (AI Core exception 507035). The CPU-debug build stops with a tensor size check failure.",
+    example="pipe.InitBuffer(inQueueX, 2, TILE * sizeof(float));\nLocalTensor<float> x = inQueueX.AllocTensor<float>();\n"
+            "DataCopy(x, xGm[offset], 2 * TILE);   // twice what the buffer holds",
+    instead="DataCopy(x, xGm[offset], TILE);       // or give the queue 2 * TILE * sizeof(float) bytes",
+)
+def local_tensor_overrun(ctx: CheckContext) -> None:
+    from passes.verify.alignment import fold_int, source_of, tensor_elem_bytes, type_name
+    from passes.verify.ir import api_calls_of, ops_of_kind, overload_of
+
+    lengths: dict[SSAValue, int] = {}
+    for init in ops_of_kind(ctx, (asc.InitBufferOp,)):
+        assert isinstance(init, asc.InitBufferOp)
+        buffer = source_of(init.buffer)
+        length = fold_int(init.length)
+        if buffer is not None and length is not None and length > 0:
+            # a buffer initialised twice (one TPipe per tiling-key branch) holds the larger length at most
+            lengths[buffer] = max(length, lengths.get(buffer, 0))
+
+    def room(tensor: SSAValue) -> tuple[int, str] | None:
+        """Bytes from the tensor's first element to the end of its buffer, and the buffer's name."""
+        offset = 0
+        value: SSAValue | None = tensor
+        for _ in range(16):
+            value = source_of(value)
+            if value is None:
+                return None
+            owner = value.owner
+            if isinstance(owner, asc.SubTensorOp):
+                elems, size = fold_int(owner.offset), tensor_elem_bytes(owner.tensor)
+                if elems is None or size is None:
+                    return None
+                offset += elems * size
+                value = owner.tensor
+            elif isinstance(owner, asc.ReinterpretCastOp):
+                value = owner.tensor
+            elif isinstance(owner, asc.AllocTensorOp | asc.DeQueOp | asc.TBufGetOp):
+                buffer = source_of(owner.queue if not isinstance(owner, asc.TBufGetOp) else owner.buffer)
+                if isinstance(owner, asc.TBufGetOp) and (owner.count is not None or owner.byte_offset is not None):
+                    return None  # Get<T>(n) / GetWithOffset: a view whose own size the call gives
+                if buffer is None or buffer not in lengths:
+                    return None
+                return lengths[buffer] - offset, _buffer_name(buffer)
+            else:
+                return None
+        return None
+
+    for call in api_calls_of(ctx, *_WHOLE_COUNT_FAMILIES):
+        found = overload_of(call.api.data, call.overload.data, call.FAMILY)
+        if found is None or found[1]:
+            continue  # (methods: no count form here)
+        params = found[0].params
+        count_index = next((i for i, p in enumerate(params) if p.name == "count" and p.kind == "scalar"), None)
+        if count_index is None or count_index >= len(call.args):
+            continue
+        count = fold_int(call.args[count_index])
+        if count is None or count <= 0:
+            continue
+        for i, p in enumerate(params):
+            if p.kind != "local_tensor" or i >= len(call.args):
+                continue
+            tensor = call.args[i]
+            size = tensor_elem_bytes(tensor)
+            hit = room(tensor)
+            if size is None or hit is None:
+                continue
+            available, name = hit
+            if count * size > available:
+                elem = type_name(tensor.type.element_type)  # type: ignore[attr-defined]
+                ctx.report(call, f"{call.api.data} goes through {count} x {elem} = {count * size} bytes of {p.name}, "
+                                 f"but {name}'s buffer has {max(available, 0)} bytes from that tensor's start")
+                break
+
+
+def _buffer_name(buffer: SSAValue) -> str:
+    name = getattr(buffer.owner, "sym_name", None) or buffer.name_hint
+    return str(getattr(name, "data", name) or "the")
