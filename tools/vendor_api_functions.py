@@ -43,20 +43,27 @@ def declared_functions(headers: Iterable[Path]) -> set[str]:
     return names
 
 
+def vendor_headers(root: Path) -> list[Path] | None:
+    """The headers both vendor-name tools read under an asc-devkit checkout; None if its folders are missing."""
+    folders = [root / "include" / name for name in PUBLIC_FOLDERS]
+    impl = root / "impl" / "basic_api"
+    impl_folders = [impl / name for name in IMPL_BASIC_FOLDERS]
+    if not all(folder.is_dir() for folder in (*folders, *impl_folders)):
+        return None
+    headers = sorted(p for folder in (*folders, *impl_folders) for p in folder.rglob("*") if p.suffix in (".h", ".hpp"))
+    return headers + sorted(p for p in impl.glob("*") if p.suffix in (".h", ".hpp"))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("root", type=Path, nargs="?", default=DEFAULT_ROOT)
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = ap.parse_args()
-    folders = [args.root / "include" / name for name in PUBLIC_FOLDERS]
-    impl = args.root / "impl" / "basic_api"
-    impl_folders = [impl / name for name in IMPL_BASIC_FOLDERS]
-    if not all(folder.is_dir() for folder in (*folders, *impl_folders)):
+    headers = vendor_headers(args.root)
+    if headers is None:
         print(f"vendor_api_functions: no asc-devkit include/ and impl/basic_api/ folders under '{args.root}'",
               file=sys.stderr)
         return 2
-    headers = sorted(p for folder in (*folders, *impl_folders) for p in folder.rglob("*") if p.suffix in (".h", ".hpp"))
-    headers += sorted(p for p in impl.glob("*") if p.suffix in (".h", ".hpp"))
     names = declared_functions(headers)
     header = ("# AscendC free functions the vendor's headers declare (asc-devkit include/ and the basic API's impl/),\n"
               "# one per line: calls of them are not unknown APIs. Written by tools/vendor_api_functions.py; do not edit.\n")

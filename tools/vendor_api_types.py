@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vendor_api_functions import DEFAULT_ROOT, IMPL_BASIC_FOLDERS, PUBLIC_FOLDERS, ROOT  # noqa: E402
+from vendor_api_functions import DEFAULT_ROOT, ROOT, vendor_headers  # noqa: E402
 
 DEFAULT_OUT = ROOT / "ascendir" / "catalog" / "data" / "vendor_types.txt"
 
@@ -49,15 +49,11 @@ def main() -> int:
     ap.add_argument("root", type=Path, nargs="?", default=DEFAULT_ROOT)
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = ap.parse_args()
-    folders = [args.root / "include" / name for name in PUBLIC_FOLDERS]
-    impl = args.root / "impl" / "basic_api"
-    impl_folders = [impl / name for name in IMPL_BASIC_FOLDERS]
-    if not all(folder.is_dir() for folder in (*folders, *impl_folders)):
+    headers = vendor_headers(args.root)
+    if headers is None:
         print(f"vendor_api_types: no asc-devkit include/ and impl/basic_api/ folders under '{args.root}'",
               file=sys.stderr)
         return 2
-    headers = sorted(p for folder in (*folders, *impl_folders) for p in folder.rglob("*") if p.suffix in (".h", ".hpp"))
-    headers += sorted(p for p in impl.glob("*") if p.suffix in (".h", ".hpp"))
     # the register API (include/basic_api/reg_compute: RegTensor, MaskReg ...) is Ascend 950's only: on the
     # catalogued architectures its types are unknown, as the compiler says
     headers = [p for p in headers if "reg_compute" not in p.parts]
