@@ -9,7 +9,11 @@ own pipes do not add up), from `buffer_state`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.ir import SSAValue
+
+from ascendir.catalog import Param
 
 from ascendir.dialects import ascendc as asc
 from passes.verify.buffer_state import analyze
@@ -78,7 +82,8 @@ _WHOLE_COUNT_FAMILIES = ("data_copy", "vec_unary", "vec_binary", "vec_scalar", "
     "ASC304", "local-tensor-overrun", "capacity",
     summary="A count-form call (DataCopy, Add, Muls, Exp, Cast, Duplicate, ...) processes more elements than "
             "its LocalTensor holds: count x sizeof(T) past the bytes InitBuffer gave the queue or TBuf buffer, "
-            "less the offset of a sub-tensor `t[off]`.",
+            "less the offset of a sub-tensor `t[off]`; likewise a DataCopy / DataCopyPad whose blockCount x "
+            "blockLen (32-byte blocks for DataCopy, bytes for DataCopyPad) alone is more than that.",
     why="Nothing checks the count against the tensor on the NPU: the instruction reads or writes the bytes "
         "after the buffer, which belong to the next buffer (silently corrupted data) or lie past the end of "
         "UB (AI Core exception 507035). The CPU-debug build stops with a tensor size check failure.",
@@ -133,11 +138,16 @@ def local_tensor_overrun(ctx: CheckContext) -> None:
             continue  # (methods: no count form here)
         params = found[0].params
         count_index = next((i for i, p in enumerate(params) if p.name == "count" and p.kind == "scalar"), None)
-        if count_index is None or count_index >= len(call.args):
-            continue
-        count = fold_int(call.args[count_index])
-        if count is None or count <= 0:
-            continue
+        if count_index is not None and count_index < len(call.args):
+            count = fold_int(call.args[count_index])
+            if count is None or count <= 0:
+                continue
+            what = None
+        else:
+            copied = _copied_bytes(ctx, call, params)
+            if copied is None:
+                continue
+            count, what = copied
         for i, p in enumerate(params):
             if p.kind != "local_tensor" or i >= len(call.args):
                 continue
@@ -147,11 +157,43 @@ def local_tensor_overrun(ctx: CheckContext) -> None:
             if size is None or hit is None:
                 continue
             available, name = hit
-            if count * size > available:
+            need = count * size if what is None else count
+            if need > available:
                 elem = type_name(tensor.type.element_type)  # type: ignore[attr-defined]
-                ctx.report(call, f"{call.api.data} goes through {count} x {elem} = {count * size} bytes of {p.name}, "
+                moved = f"{count} x {elem} = {need} bytes" if what is None else f"{need} bytes ({what})"
+                ctx.report(call, f"{call.api.data} goes through {moved} of {p.name}, "
                                  f"but {name}'s buffer has {max(available, 0)} bytes from that tensor's start")
                 break
+
+
+def _copied_bytes(ctx: CheckContext, call: asc.ApiCallOp, params: Sequence[Param]) -> tuple[int, str] | None:
+    """Bytes a DataCopy / DataCopyPad in the params form moves at least, from its blockCount and blockLen
+    (DataCopy counts blockLen in 32-byte blocks, DataCopyPad in bytes; strides only add gaps), and how."""
+    from passes.verify.alignment import fold_int, struct_fields
+
+    if call.api.data not in ("DataCopy", "DataCopyPad"):
+        return None
+    index = next((i for i, p in enumerate(params)
+                  if p.kind == "struct" and p.type_name in ("DataCopyParams", "DataCopyExtParams")), None)
+    if index is None or index >= len(call.args) or any(p.type_name == "DataCopyEnhancedParams" for p in params):
+        return None
+    struct = ctx.catalog.struct(params[index].type_name or "")
+    fields = struct_fields(call.args[index])
+    if struct is None or fields is None:
+        return None
+    values = []
+    for name in ("blockCount", "blockLen"):
+        value = fold_int(fields[name]) if name in fields else None
+        if name not in fields:
+            default = struct.field(name).default if struct.field(name) is not None else None  # type: ignore[union-attr]
+            value = int(default) if default is not None and default.isdigit() else None
+        if value is None or value <= 0:
+            return None
+        values.append(value)
+    blocks, length = values
+    if call.api.data == "DataCopy":
+        return blocks * length * 32, f"blockCount {blocks} x blockLen {length} x 32 bytes"
+    return blocks * length, f"blockCount {blocks} x blockLen {length} bytes"
 
 
 def _buffer_name(buffer: SSAValue) -> str:

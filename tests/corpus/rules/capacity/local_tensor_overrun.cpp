@@ -1,5 +1,5 @@
-// Count-form calls that run past the end of their local tensors: a copy of two tiles into a one-tile queue
-// buffer, and a vector op on the upper half of a TBuf that counts the whole buffer.
+// Calls that run past the end of their local tensors: a copy of two tiles into a one-tile queue buffer, a
+// vector op on the upper half of a TBuf that counts the whole buffer, a DataCopyPad of two rows of one.
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -32,6 +32,8 @@ public:
             outQueue.EnQue(y);
             y = outQueue.DeQue<half>();
             DataCopy(yGm[i * TILE], y, TILE);
+            DataCopyExtParams rows{2, TILE * sizeof(half), 0, 0, 0};
+            DataCopyPad(yGm[i * TILE], y, rows);  // expected-error {{DataCopyPad goes through 2048 bytes (blockCount 2 x blockLen 1024 bytes) of src, but outQueue's buffer has 1024 bytes}} [ASC304]
             outQueue.FreeTensor(y);
         }
     }
