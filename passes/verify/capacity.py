@@ -101,8 +101,9 @@ def local_tensor_overrun(ctx: CheckContext) -> None:
         buffer = source_of(init.buffer)
         length = fold_int(init.length)
         if buffer is not None and length is not None and length > 0:
+            # InitBuffer rounds each buffer up to 32 bytes (arange's 2-byte start buffer holds a 32-byte copy);
             # a buffer initialised twice (one TPipe per tiling-key branch) holds the larger length at most
-            lengths[buffer] = max(length, lengths.get(buffer, 0))
+            lengths[buffer] = max((length + 31) // 32 * 32, lengths.get(buffer, 0))
 
     def room(tensor: SSAValue) -> tuple[int, str] | None:
         """Bytes from the tensor's first element to the end of its buffer, and the buffer's name."""

@@ -385,8 +385,7 @@ def _declared_class(ctx: CheckContext, name: str) -> bool:
 
 @rule(
     "ASC803", "tiling-field-undeclared", "project",
-    summary="The kernel reads (or writes, in its own copy of the tiling data), or the host sets, a tiling field "
-            "the tiling definition does not declare.",
+    summary="The kernel reads, or the host sets, a tiling field the tiling definition does not declare.",
     why="The kernel and the host share the tiling struct's layout only through its definition. A field it "
         "lacks does not compile on the host (\"has no member named 'set_x'\") or in the kernel (GET_TILING_DATA "
         "expands to that struct), typically after a field was renamed in one file only.",
@@ -400,13 +399,9 @@ def tiling_field_undeclared(ctx: CheckContext) -> None:
         return
     reported: set[tuple[str, str, int]] = set()
     for op in ops_of(ctx):
-        # a read (`td.len`), or a write into a kernel-side copy of the tiling data (`td.len = n`)
-        if isinstance(op, asc.TilingFieldOp):
-            t = op.tiling.type
-        elif isinstance(op, asc.StructSetOp):
-            t = op.struct.type
-        else:
+        if not isinstance(op, asc.TilingFieldOp):
             continue
+        t = op.tiling.type
         if not isinstance(t, asc.TilingType):
             continue
         struct = t.type_name.data
