@@ -96,9 +96,9 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
     guess: the build instantiates the kernel once per listed dtype, and code for 16-bit types behind a tiling
     key the host picks for half inputs only (ops-nn's GroupNormSiluSmallB16<DTYPE_X, DTYPE_X>) is wrong with
     float. When that run finds something, the program is checked again with half for them, and only what
-    holds for both is reported; if something still holds, once more with int32_t (an op's index or count
-    inputs: gather_v3's DTYPE_INDICES feeds Adds with an int scalar), and only what holds for that too, sizes
-    apart (capacity findings follow the element size, which the half run already judged).
+    holds for both is reported; if an overload or API finding still holds, once more with int32_t (an op's
+    index or count inputs: gather_v3's DTYPE_INDICES feeds Adds with an int scalar), and of those findings
+    only what holds for that too.
     """
     from ascendir.lower import dtype_bindings, unbound_dtype_macros
 
@@ -113,10 +113,10 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
         if guessed:
             half = _lower_and_verify(program, chip, dict.fromkeys(guessed, "half"), select, ignore, None)
             found = _holding_for_both(found, half)
-        if guessed and any(d.code not in _CAPACITY_CODES for d in found):
+        if guessed and any(d.code.startswith(_TYPE_CLASS_CODES) for d in found):
             integer = _lower_and_verify(program, chip, dict.fromkeys(guessed, "int32_t"), select, ignore, None)
             places = {(d.code, d.span) for d in integer}
-            found = [d for d in found if d.code in _CAPACITY_CODES or (d.code, d.span) in places]
+            found = [d for d in found if not d.code.startswith(_TYPE_CLASS_CODES) or (d.code, d.span) in places]
     return sorted(diags + found, key=sort_key)
 
 
@@ -131,6 +131,11 @@ def _lower_and_verify(program: Program, chip: str, dtypes: dict[str, str], selec
         found += verify(program, lowered.module, chip, select, ignore, tiling=tiling)
     return found
 
+
+# Findings that an integer element type can undo where float and half both have them: overload resolution
+# and the API rules (scalar types, supported dtypes, casts). Only these send a program through a third
+# lowering with int32_t for the guessed DTYPE_<NAME> macros.
+_TYPE_CLASS_CODES = ("ASC101", "ASC5")
 
 # Capacity findings: their bytes grow with sizeof(T), and where on a path the sum first overflows moves.
 _CAPACITY_CODES = ("ASC301", "ASC302", "ASC303", "ASC304")
