@@ -73,7 +73,8 @@ _FACTS_LIMIT = 50_000  # lower_program forgets them at its end; this bounds othe
 _NO_NAMES: frozenset[str] = frozenset()
 
 
-def _written_root(e: object) -> str | None:
+def written_root(e: object) -> str | None:
+    """The variable a write to `e` lands in: `x`, `x[i]`, `x.f`, `*x` -> x; `this->m` -> m."""
     while True:
         if isinstance(e, A.Name):
             return e.qname.parts[-1].name
@@ -109,7 +110,7 @@ def _api_written_names(call: A.Call) -> frozenset[str]:
     positions = _api_output_params().get(callee.qname.parts[-1].name)
     if not positions:
         return _NO_NAMES
-    names = (_written_root(call.args[i]) for i in positions if i < len(call.args))
+    names = (written_root(call.args[i]) for i in positions if i < len(call.args))
     return frozenset(name for name in names if name)
 
 
@@ -247,7 +248,7 @@ def facts(node: A.Node) -> Facts:
             elif kind == _UNARY and n.op == "&":  # type: ignore[attr-defined]
                 target = n.operand  # type: ignore[attr-defined]
             if target is not None:
-                name = _written_root(target)
+                name = written_root(target)
                 if name:
                     assigned = frozenset((name,))
         for k in kids:

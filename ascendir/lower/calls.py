@@ -13,6 +13,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
+from ascendir.lower.astwalk import written_root
 from ascendir.lower.ctypes import CType, Scalar, const_fits
 from ascendir.lower.function import REGISTER_API_FUNCTIONS, _TRANSPARENT_NAMESPACES, Unsupported, in_register_api
 from ascendir.lower.values import Cell, Instance, Val
@@ -723,12 +724,9 @@ def api_call(lw: FunctionLowerer, e: A.Call, name: str, receiver: str | None, re
     )
     lw.emit(op, e)
     for i, arg in enumerate(e.args):
-        if not resolution.is_output(i):
-            continue
-        if isinstance(arg, A.Member) and isinstance(arg.obj, A.This):
-            lw.forget_scalar(arg.member, e)
-        elif isinstance(arg, A.Name) and len(arg.qname.parts) == 1:
-            lw.forget_scalar(arg.name, e)  # GatherMask(..., rsvdCnt): the call writes the count it kept
+        written = written_root(arg) if resolution.is_output(i) else None
+        if written is not None:
+            lw.forget_scalar(written, e)  # GatherMask(..., rsvdCnt): the call writes the count it kept
     if result_t is None or isinstance(result_t, C.VoidT):
         return Val(C.VoidT())
     return Val(result_t, op.results[0])

@@ -604,35 +604,10 @@ class FunctionLowerer:
             return facts(body).assigned  # type: ignore[return-value]
         return _memo(body, "assigned", lambda: self._assigned_names(body))  # type: ignore[no-any-return]
 
-    def _assigned_names(self, body: A.Node) -> set[str]:
-        names: set[str] = set()
-
-        def root(e: A.Node) -> str | None:
-            while True:
-                if isinstance(e, A.Name):
-                    return e.qname.parts[-1].name
-                if isinstance(e, A.Member):
-                    if isinstance(e.obj, A.This):
-                        return e.member
-                    e = e.obj
-                elif isinstance(e, A.Index):
-                    e = e.base
-                elif isinstance(e, A.Unary) and e.op == "*":
-                    e = e.operand
-                else:
-                    return None
-
-        for node in _walk(body):
-            target = None
-            if isinstance(node, A.Assign):
-                target = node.target
-            elif isinstance(node, A.IncDec) or isinstance(node, A.Unary) and node.op == "&":
-                target = node.operand
-            if target is not None:
-                name = root(target)
-                if name:
-                    names.add(name)
-        return names
+    def _assigned_names(self, body: object) -> set[str]:
+        # a statement list: what its statements write, from the facts each keeps (astwalk.written_root)
+        items = body if isinstance(body, list | tuple) else ()
+        return set().union(*(facts(n).assigned for n in items if isinstance(n, A.Node)))
 
     def lookup(self, name: str) -> Binding | None:
         frame = self.frame

@@ -362,9 +362,27 @@ def datacopy_length_unaligned(ctx: CheckContext) -> None:
 _PARAM_ARGS = ("repeatParams", "dataCopyParams", "intriParams")
 
 
-def _fold_unsigned(value: SSAValue | None) -> int | None:
+def fold_unsigned(value: SSAValue | None) -> int | None:
     """A constant unsigned parameter field (blockCount, blockLen)."""
     return as_unsigned(fold_int(value), value.type) if value is not None else None
+
+
+def datacopy_params(op: asc.ApiCallOp) -> tuple[str, dict[str, SSAValue]] | None:
+    """The DataCopyParams / DataCopyExtParams argument of a DataCopy or DataCopyPad call: its struct's name and
+    the fields given explicitly (None: another form, or a struct value not built here)."""
+    if op.api.data not in ("DataCopy", "DataCopyPad"):
+        return None
+    for name in _PARAM_ARGS:
+        value = arg(op, name)
+        if value is None or not isinstance(value.type, asc.StructType):
+            continue
+        struct = value.type.type_name.data
+        if struct not in ("DataCopyParams", "DataCopyExtParams"):
+            continue
+        fields = struct_fields(value)
+        if fields is not None:
+            return struct, fields
+    return None
 
 
 @rule(
@@ -379,28 +397,20 @@ def _fold_unsigned(value: SSAValue | None) -> int | None:
 )
 def datacopy_params_out_of_range(ctx: CheckContext) -> None:
     for op in module_index(ctx.module).of("data_copy"):
-        if op.api.data not in ("DataCopy", "DataCopyPad"):
+        given = datacopy_params(op)
+        if given is None:
             continue
-        for name in _PARAM_ARGS:
-            value = arg(op, name)
-            if value is None or not isinstance(value.type, asc.StructType):
-                continue
-            struct = value.type.type_name.data
-            if struct not in ("DataCopyParams", "DataCopyExtParams"):
-                continue
-            fields = struct_fields(value)
-            if fields is None:
-                continue
-            count = _fold_unsigned(fields.get("blockCount"))
-            if count is not None and not 1 <= count <= 4095:
-                ctx.report(op, f"{op.api.data} with blockCount = {count}; {struct}.blockCount must be in 1..4095")
-            length = _fold_unsigned(fields.get("blockLen"))
-            unit = "bytes" if op.api.data == "DataCopyPad" else "32-byte blocks"
-            if length is not None and length < 1:
-                ctx.report(op, f"{op.api.data} with blockLen = {length}; blockLen ({unit}) must be at least 1, "
-                               f"the copy moves nothing")
-            elif length is not None and op.api.data == "DataCopyPad" and length > 2097151:
-                ctx.report(op, f"DataCopyPad with blockLen = {length} bytes; at most 2097151 bytes per block")
+        struct, fields = given
+        count = fold_unsigned(fields.get("blockCount"))
+        if count is not None and not 1 <= count <= 4095:
+            ctx.report(op, f"{op.api.data} with blockCount = {count}; {struct}.blockCount must be in 1..4095")
+        length = fold_unsigned(fields.get("blockLen"))
+        unit = "bytes" if op.api.data == "DataCopyPad" else "32-byte blocks"
+        if length is not None and length < 1:
+            ctx.report(op, f"{op.api.data} with blockLen = {length}; blockLen ({unit}) must be at least 1, "
+                           f"the copy moves nothing")
+        elif length is not None and op.api.data == "DataCopyPad" and length > 2097151:
+            ctx.report(op, f"DataCopyPad with blockLen = {length} bytes; at most 2097151 bytes per block")
 
 
 @rule(

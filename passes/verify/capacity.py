@@ -9,14 +9,12 @@ own pipes do not add up), from `buffer_state`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from xdsl.ir import SSAValue
 
-from ascendir.catalog import Param
-
 from ascendir.dialects import ascendc as asc
+from passes.verify.alignment import datacopy_params, fold_int, fold_unsigned, source_of, tensor_elem_bytes, type_name
 from passes.verify.buffer_state import analyze
+from passes.verify.ir import api_calls_of, arg, ops_of_kind, overload_of
 from passes.verify.rules import CheckContext, rule
 
 
@@ -92,9 +90,6 @@ _WHOLE_COUNT_FAMILIES = ("data_copy", "vec_unary", "vec_binary", "vec_scalar", "
     instead="DataCopy(x, xGm[offset], TILE);       // or give the queue 2 * TILE * sizeof(float) bytes",
 )
 def local_tensor_overrun(ctx: CheckContext) -> None:
-    from passes.verify.alignment import fold_int, source_of, tensor_elem_bytes, type_name
-    from passes.verify.ir import api_calls_of, ops_of_kind, overload_of
-
     lengths: dict[SSAValue, int] = {}
     for init in ops_of_kind(ctx, (asc.InitBufferOp,)):
         assert isinstance(init, asc.InitBufferOp)
@@ -137,19 +132,18 @@ def local_tensor_overrun(ctx: CheckContext) -> None:
         found = overload_of(call.api.data, call.overload.data, call.FAMILY)
         if found is None or found[1]:
             continue  # (methods: no count form here)
-        params = found[0].params
-        count_index = next((i for i, p in enumerate(params) if p.name == "count" and p.kind == "scalar"), None)
-        if count_index is not None and count_index < len(call.args):
-            count = fold_int(call.args[count_index])
+        count_arg = arg(call, "count")
+        if count_arg is not None:
+            count = fold_int(count_arg)
             if count is None or count <= 0:
                 continue
             what = None
         else:
-            copied = _copied_bytes(ctx, call, params)
+            copied = _copied_bytes(ctx, call)
             if copied is None:
                 continue
             count, what = copied
-        for i, p in enumerate(params):
+        for i, p in enumerate(found[0].params):
             if p.kind != "local_tensor" or i >= len(call.args):
                 continue
             tensor = call.args[i]
@@ -167,26 +161,21 @@ def local_tensor_overrun(ctx: CheckContext) -> None:
                 break
 
 
-def _copied_bytes(ctx: CheckContext, call: asc.ApiCallOp, params: Sequence[Param]) -> tuple[int, str] | None:
+def _copied_bytes(ctx: CheckContext, call: asc.ApiCallOp) -> tuple[int, str] | None:
     """Bytes a DataCopy / DataCopyPad in the params form moves at least, from its blockCount and blockLen
     (DataCopy counts blockLen in 32-byte blocks, DataCopyPad in bytes; strides only add gaps), and how."""
-    from passes.verify.alignment import fold_int, struct_fields
-
-    if call.api.data not in ("DataCopy", "DataCopyPad"):
+    given = datacopy_params(call) if call.overload.data != "enhanced" else None  # (CO1 -> CO2: other units)
+    struct = ctx.catalog.struct(given[0]) if given is not None else None
+    if given is None or struct is None:
         return None
-    index = next((i for i, p in enumerate(params)
-                  if p.kind == "struct" and p.type_name in ("DataCopyParams", "DataCopyExtParams")), None)
-    if index is None or index >= len(call.args) or any(p.type_name == "DataCopyEnhancedParams" for p in params):
-        return None
-    struct = ctx.catalog.struct(params[index].type_name or "")
-    fields = struct_fields(call.args[index])
-    if struct is None or fields is None:
-        return None
+    fields = given[1]
     values = []
     for name in ("blockCount", "blockLen"):
-        value = fold_int(fields[name]) if name in fields else None
-        if name not in fields:
-            default = struct.field(name).default if struct.field(name) is not None else None  # type: ignore[union-attr]
+        if name in fields:
+            value = fold_unsigned(fields[name])
+        else:
+            declared = struct.field(name)
+            default = declared.default if declared is not None else None
             value = int(default) if default is not None and default.isdigit() else None
         if value is None or value <= 0:
             return None

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ascendir.lower.astwalk import _written_root, facts, forget_facts, walk
+from ascendir.lower.astwalk import facts, forget_facts, walk, written_root
 from frontend import ast as A
 from frontend.pipeline import load
 
@@ -29,7 +29,7 @@ def _expected(node: A.Node) -> tuple[set[int], bool, bool, bool, frozenset[str]]
     for n in walk(node):
         target = n.target if isinstance(n, A.Assign) else n.operand if isinstance(n, A.IncDec) or (
             isinstance(n, A.Unary) and n.op == "&") else None
-        name = _written_root(target) if target is not None else None
+        name = written_root(target) if target is not None else None
         if name:
             assigned.add(name)
     return returns, brk_in, cont_in, callish, frozenset(assigned)
