@@ -51,15 +51,19 @@ ARCHS: tuple[str, ...] = ("2201", "2002", "1001")
 def vendor_functions() -> frozenset[str]:
     """AscendC free functions the vendor's public headers declare, catalogued or not (data/vendor_functions.txt,
     written by tools/vendor_api_functions.py): a call of one is not a call of an unknown API."""
-    text = (DATA_DIR / "vendor_functions.txt").read_text(encoding="utf-8")
-    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    return _name_list("vendor_functions.txt")
 
 
 @functools.lru_cache(maxsize=1)
 def vendor_types() -> frozenset[str]:
     """Structs, classes, enums and aliases the vendor's headers declare at namespace scope, catalogued or not
     (data/vendor_types.txt, written by tools/vendor_api_types.py): a declaration of one names no unknown type."""
-    text = (DATA_DIR / "vendor_types.txt").read_text(encoding="utf-8")
+    return _name_list("vendor_types.txt")
+
+
+def _name_list(file_name: str) -> frozenset[str]:
+    """The names of a data/*.txt list, one per line, `#` comments skipped."""
+    text = (DATA_DIR / file_name).read_text(encoding="utf-8")
     return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
 
 
