@@ -44,6 +44,42 @@ def test_kernel_operators_edit_one_statement() -> None:
                                             "-    TQue<TPosition::VECIN, 1> inQ;"])]
 
 
+KERNEL_WITH_COPIES = """#include "kernel_operator.h"
+using namespace AscendC;
+class K {
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y) {
+        xGm.SetGlobalBuffer((__gm__ half *)x + blockLength * GetBlockIdx(), blockLength);
+        yGm.SetGlobalBuffer((__gm__ half *)y + blockLength * GetBlockIdx(), blockLength);
+        pipe.InitBuffer(inQ, 2, tileLength * sizeof(half));
+    }
+    __aicore__ inline void CopyOut(int32_t i) {
+        LocalTensor<half> y = inQ.DeQue<half>();
+        Cast(f, y, RoundMode::CAST_NONE, tileLength);
+        DataCopy(yGm[i * tileLength], y, tileLength);
+    }
+    TQue<TPosition::VECIN, 2> inQ;
+    TQue<TPosition::VECOUT, 2> outQ;
+};
+"""
+
+
+def copy_edits(name: str) -> list[tuple[int, list[str]]]:
+    op = next(o for o in OPERATORS if o.name == name)
+    before = KERNEL_WITH_COPIES.split("\n")
+    return [(m.line, [line for line in m.text.split("\n") if line not in before])
+            for m in mutants_of(KERNEL_WITH_COPIES, [op], 10)]
+
+
+def test_operators_of_the_other_rule_families() -> None:
+    assert copy_edits("deque-wrong-queue") == [(10, ["        LocalTensor<half> y = outQ.DeQue<half>();"])]
+    assert copy_edits("retype-tensor") == [(10, ["        LocalTensor<float> y = inQ.DeQue<float>();"])]
+    assert copy_edits("oversize-buffer") == [(7, ["        pipe.InitBuffer(inQ, 2, 1048608);"])]
+    assert copy_edits("misalign-copy") == [(12, ["        DataCopy(yGm[i * tileLength], y, (tileLength) + 1);"])]
+    assert copy_edits("cast-round-mode") == [(11, ["        Cast(f, y, RoundMode::CAST_ODD, tileLength);"])]
+    # only the tensor a DataCopy writes to loses its offset: an input read whole by every core is legal
+    assert copy_edits("drop-core-offset") == [(6, ["        yGm.SetGlobalBuffer((__gm__ half *)y, blockLength);"])]
+
+
 def test_free_before_use_moves_the_free_above_the_last_use() -> None:
     (mutant,) = mutants_of(KERNEL, [next(o for o in OPERATORS if o.name == "free-before-use")], 10)
     lines = mutant.text.split("\n")

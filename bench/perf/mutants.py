@@ -10,7 +10,10 @@ small edit that makes it wrong in a way the documentation or the CPU-debug mode 
 dropped or doubled, an EnQue dropped, a DeQue turned into an AllocTensor, a FreeTensor moved above the
 tensor's last use, a SetFlag or WaitFlag dropped, a TQue moved to VECCALC, a second TPipe, a double scalar
 for a tensor-scalar op, an unqualified AscendC call that argument-dependent lookup cannot find, an EnQue or
-an InitBuffer written twice, a FreeTensor on another queue, `using namespace AscendC` deleted. The mutant
+an InitBuffer written twice, a FreeTensor on another queue, `using namespace AscendC` deleted, a DeQue from
+another queue, a LocalTensor declared with another element type, an InitBuffer of 1 MB, a DataCopy count plus
+one, a Cast round mode the route does not take, an output GlobalTensor set up without its per-core offset.
+The mutant
 counts as found when the checker reports an error (code, line) the original did not have, or a warning of
 the rule family expected to find it (InitBuffer twice, ASC212, is a warning); the table also
 says how many of those are in the expected rule family and within three lines of the edit. Only edits on
@@ -64,6 +67,12 @@ _INIT_BUFFER = re.compile(r"^\s*[\w.\->\[\]]+?(\.|->)InitBuffer\s*\([^;]*\)\s*;\
 _QUEUE_DECL = re.compile(r"\bTQue(Bind)?\s*<[^;{}()]*>\s+(\w+)\s*;")
 _USING_ASCENDC = re.compile(r"^\s*using\s+namespace\s+AscendC\s*;\s*(//.*)?$")
 _BARE_TYPE = re.compile(r"(?<!::)(?<![\w])(TPipe|TQue|TQueBind|TBuf|LocalTensor|GlobalTensor)\b(?!\s*\()")
+_DEQUE_CALL = re.compile(r"([\w.\->\[\]]+?)(?:\.|->)DeQue\s*(<[^;()]*>)?\s*\(\s*\)")
+_TENSOR_DECL = re.compile(r"^\s*(?:AscendC::)?LocalTensor\s*<\s*([\w:]+)\s*>\s+\w+\s*=\s*[\w.\->\[\]]+?(?:\.|->)"
+                          r"(?:DeQue|AllocTensor|Get)\s*<\s*\1\s*>\s*\([^;]*\)\s*;\s*(//.*)?$")
+_DATACOPY = re.compile(r"\b(AscendC::)?DataCopy\s*(<[^;()]*>)?\s*\(")
+_ROUND_MODE = re.compile(r"RoundMode::(CAST_\w+)")
+_SET_GLOBAL = re.compile(r"(\.|->)SetGlobalBuffer\s*\(")
 _NOARG_CALL = re.compile(r"\bAscendC::((GetBlockIdx|GetBlockNum|GetSubBlockIdx|GetTaskRation)\s*\(\s*\)"
                          r"|PipeBarrier\s*<\s*PIPE_\w+\s*>\s*\(\s*\))")
 
@@ -249,6 +258,107 @@ def _free_wrong_queue(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
             yield i, lines[:i] + [new] + lines[i + 1:]
 
 
+def _deque_wrong_queue(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+    """`x = inQueueX.DeQue<T>()` -> `x = inQueueY.DeQue<T>()`, with another TQue member of the file (a
+    copy-paste slip: the other queue's FIFO is empty there, or holds a tensor of another stage)."""
+    queues = list(dict.fromkeys(m.group(2) for m in _QUEUE_DECL.finditer("\n".join(lines))))
+    for i in _code_lines(lines):
+        match = _DEQUE_CALL.search(lines[i])
+        if not match:
+            continue
+        receiver = match.group(1).removeprefix("this->")
+        other = next((q for q in queues if q != receiver), None)
+        if receiver in queues and other is not None:
+            new = lines[i][:match.start(1)] + other + lines[i][match.end(1):]
+            yield i, lines[:i] + [new] + lines[i + 1:]
+
+
+def _retype_tensor(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+    """`LocalTensor<half> x = q.DeQue<half>();` -> the same with another element type on both sides (float for
+    half, half for anything else), so the tensor no longer matches the tensors and GM buffers it meets."""
+    for i in _code_lines(lines):
+        match = _TENSOR_DECL.match(lines[i])
+        if not match:
+            continue
+        old = match.group(1).strip()
+        new_type = "half" if old != "half" else "float"
+        element = re.compile(rf"<\s*{re.escape(old)}\s*>")
+        new = element.sub(f"<{new_type}>", lines[i])
+        yield i, lines[:i] + [new] + lines[i + 1:]
+
+
+def _oversize_buffer(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+    """`pipe.InitBuffer(q, 2, len)` -> `pipe.InitBuffer(q, 2, 1048608)`: over every on-chip buffer of every chip
+    (1 MB + 32 bytes), as a length computed in elements times a size twice would be."""
+    for i in _code_lines(lines):
+        if not _INIT_BUFFER.match(lines[i]):
+            continue
+        start = lines[i].index("InitBuffer")
+        parsed = _split_args(lines[i], lines[i].index("(", start))
+        if not parsed or len(parsed[0]) < 2:
+            continue
+        begin, end = parsed[0][-1]
+        new = lines[i][:begin] + " 1048608" + lines[i][end:]
+        yield i, lines[:i] + [new] + lines[i + 1:]
+
+
+def _misalign_copy(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+    """`DataCopy(dst, src, n)` -> `DataCopy(dst, src, n + 1)`: the off-by-one that leaves a transfer length off
+    the 32-byte grid. Only a length the checker can fold can be proven wrong, so misses with a length read from
+    the tiling are expected."""
+    for i in _code_lines(lines):
+        match = _DATACOPY.search(lines[i])
+        if not match:
+            continue
+        parsed = _split_args(lines[i], match.end() - 1)
+        if not parsed or len(parsed[0]) != 3:
+            continue
+        begin, end = parsed[0][2]
+        count = lines[i][begin:end].strip()
+        if not re.fullmatch(r"[\w.\->()\s*+/]+", count) or "Params" in count or "params" in count:
+            continue  # a DataCopyParams argument, not an element count
+        new = lines[i][:begin] + f" ({count}) + 1" + lines[i][end:]
+        yield i, lines[:i] + [new] + lines[i + 1:]
+
+
+def _cast_round_mode(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+    """`RoundMode::CAST_X` in a Cast -> `RoundMode::CAST_ODD`, which only float -> half takes (and
+    `RoundMode::CAST_RINT` where it was CAST_ODD)."""
+    for i in _code_lines(lines):
+        if not re.search(r"\bCast\s*(<[^;()]*>)?\s*\(", lines[i]):
+            continue
+        match = _ROUND_MODE.search(lines[i])
+        if match:
+            mode = "CAST_RINT" if match.group(1) == "CAST_ODD" else "CAST_ODD"
+            new = lines[i][:match.start(1)] + mode + lines[i][match.end(1):]
+            yield i, lines[:i] + [new] + lines[i + 1:]
+
+
+def _drop_core_offset(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+    """`yGm.SetGlobalBuffer((__gm__ T*)y + offset, n)` -> `yGm.SetGlobalBuffer((__gm__ T*)y, n)` where the offset
+    names the block index, for a GlobalTensor the file copies into: every core then writes the first core's
+    slice. (Without the offset on an input, every core reads the same slice, which looks like a broadcast
+    operand such as a norm's gamma: nothing to prove there.)"""
+    joined = "\n".join(lines)
+    written = set(re.findall(r"\bDataCopy(?:Pad)?\s*(?:<[^;()]*>)?\s*\(\s*(?:this->)?(\w+)\s*[\[,]", joined))
+    for i in _code_lines(lines):
+        match = _SET_GLOBAL.search(lines[i])
+        receiver = re.search(r"(\w+)\s*$", lines[i][:match.start()]) if match else None
+        if not match or not receiver or receiver.group(1) not in written:
+            continue
+        parsed = _split_args(lines[i], match.end() - 1)
+        if not parsed:
+            continue
+        begin, end = parsed[0][0]
+        pointer = lines[i][begin:end]
+        plus = re.match(r"(\s*\(\s*__gm__\s+[\w:<>\s]+\*\s*\)\s*\(?\s*\w+\s*\)?)\s*\+\s*(.+)$", pointer, re.S)
+        if not plus or not re.search(r"GetBlockIdx|blockIdx|BlockIdx|block_idx|coreIdx|CoreIdx|[Oo]ffset",
+                                     plus.group(2)):
+            continue
+        new = lines[i][:begin] + plus.group(1).rstrip() + lines[i][end:]
+        yield i, lines[:i] + [new] + lines[i + 1:]
+
+
 def _drop_using(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
     """Delete `using namespace AscendC;` where the file names an AscendC type without `AscendC::`."""
     joined = "\n".join(lines)
@@ -290,6 +400,15 @@ OPERATORS = [
     Operator("double-enque", ("ASC2",), "an EnQue statement written twice", _double_enque),
     Operator("init-twice", ("ASC212",), "an InitBuffer statement written twice", _init_buffer_twice),
     Operator("free-wrong-queue", ("ASC205",), "FreeTensor on another queue of the file", _free_wrong_queue),
+    Operator("deque-wrong-queue", ("ASC2",), "DeQue from another queue of the file", _deque_wrong_queue),
+    Operator("retype-tensor", ("ASC1", "ASC5"), "a LocalTensor declared with another element type",
+             _retype_tensor),
+    Operator("oversize-buffer", ("ASC3",), "an InitBuffer length replaced by 1 MB + 32 bytes", _oversize_buffer),
+    Operator("misalign-copy", ("ASC4",), "a DataCopy element count plus one", _misalign_copy),
+    Operator("cast-round-mode", ("ASC5",), "a Cast's RoundMode replaced by CAST_ODD (CAST_RINT for CAST_ODD)",
+             _cast_round_mode),
+    Operator("drop-core-offset", ("ASC6",), "the per-core offset dropped from a SetGlobalBuffer pointer",
+             _drop_core_offset),
     Operator("drop-using", ("ASC509",), "`using namespace AscendC;` deleted where bare AscendC types are used",
              _drop_using, needs_live=False, still_correct=_another_using_in_effect),
 ]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
@@ -98,7 +99,9 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
     float. When that run finds something, the program is checked again with half for them, and only what
     holds for both is reported; if an overload or API finding still holds, once more with int32_t (an op's
     index or count inputs: gather_v3's DTYPE_INDICES feeds Adds with an int scalar), and of those findings
-    only what holds for that too.
+    only what holds for that too. A kernel with overload or API errors under all three guesses, at different
+    places (a float tensor in a half kernel breaks one call as half and another as float), builds for none of
+    them: the float run's errors are reported, with a note naming the others.
     """
     from ascendir.lower import dtype_bindings, unbound_dtype_macros
 
@@ -108,16 +111,37 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
         return diags
     dtypes = dtype_bindings(program, [t.dtype for t in shapes.inputs if t is not None]) if shapes is not None else {}
     found = _lower_and_verify(program, chip, dtypes, select, ignore, shapes)
-    if shapes is None and found:
-        guessed = unbound_dtype_macros(program)
-        if guessed:
-            half = _lower_and_verify(program, chip, dict.fromkeys(guessed, "half"), select, ignore, None)
-            found = _holding_for_both(found, half)
-        if guessed and any(d.code.startswith(_TYPE_CLASS_CODES) for d in found):
+    guessed = unbound_dtype_macros(program) if shapes is None and found else set()
+    if guessed:
+        with_float = found
+        half = _lower_and_verify(program, chip, dict.fromkeys(guessed, "half"), select, ignore, None)
+        found = _holding_for_both(with_float, half)
+        type_errors = _type_errors(with_float)
+        if any(d.code.startswith(_TYPE_CLASS_CODES) for d in found) or (type_errors and _type_errors(half)):
             integer = _lower_and_verify(program, chip, dict.fromkeys(guessed, "int32_t"), select, ignore, None)
             places = {(d.code, d.span) for d in integer}
             found = [d for d in found if not d.code.startswith(_TYPE_CLASS_CODES) or (d.code, d.span) in places]
+            if not _type_errors(found) and _type_errors(integer) and _type_errors(half):
+                # wrong with every guess, though not at one place: the kernel has no element type it builds for
+                found += [_failing_every_guess(d, sorted(guessed), _type_errors(half)[0], _type_errors(integer)[0])
+                          for d in type_errors]
     return sorted(diags + found, key=sort_key)
+
+
+def _type_errors(found: list[Diagnostic]) -> list[Diagnostic]:
+    return [d for d in found if d.is_error and d.code.startswith(_TYPE_CLASS_CODES)]
+
+
+def _failing_every_guess(d: Diagnostic, macros: list[str], with_half: Diagnostic,
+                         with_int: Diagnostic) -> Diagnostic:
+    def where(other: Diagnostic) -> str:
+        return f"line {other.span.line}" if other.span is not None else "elsewhere"
+
+    names = ", ".join(macros)
+    return replace(d, notes=d.notes + (Note(
+        f"{names} {'is' if len(macros) == 1 else 'are'} bound by no op json and checked as float here; as half "
+        f"the kernel fails at {where(with_half)} [{with_half.code}] and as int32_t at {where(with_int)} "
+        f"[{with_int.code}]: it builds for none of them"),))
 
 
 def _lower_and_verify(program: Program, chip: str, dtypes: dict[str, str], select: list[str] | None,

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
@@ -150,12 +149,16 @@ class _Strides:
 
     None means not provable (it depends on the block index some other way, or on values we cannot see).
     Loop counters and reassigned locals live in memref cells; a cell keeps the coefficient of its first
-    store when every other store adds something the same on every core (`i += blockNum`).
+    store when every other store adds something the same on every core (`i += blockNum`). A store under a
+    condition on the block index is not made on every core, so such a cell is not followed; a store in a
+    loop whose trip count differs between cores (`for (c = 0; c < blockIdx; c++) sum += rows[c]`) keeps
+    the cell in step only for reads inside that loop.
     """
 
     def __init__(self) -> None:
         self.memo: dict[SSAValue, int | None] = {}
         self.cells: dict[SSAValue, int | None] = {}
+        self.cell_loops: dict[SSAValue, list[Operation]] = {}  # loops around the cell's stores
 
     def of(self, value: SSAValue) -> int | None:
         if value in self.memo:
@@ -175,8 +178,12 @@ class _Strides:
                 return self.of(owner.lb) if step == 0 else None
             return None
         op = value.owner
-        if isinstance(op, arith.ConstantOp | asc.TilingFieldOp | asc.GetTilingDataOp | asc.EnumConstantOp):
+        if isinstance(op, arith.ConstantOp | asc.GetTilingDataOp | asc.EnumConstantOp):
             return 0
+        if isinstance(op, asc.TilingFieldOp):
+            # the same on every core when read from the tiling data, not from a struct the kernel filled in
+            # itself (a row range computed from GetBlockIdx())
+            return 0 if self.of(op.operands[0]) == 0 else None
         if isinstance(op, asc.ApiCallOp) and op.FAMILY == "system":
             api = op.api.data
             if api == "GetBlockIdx":
@@ -212,12 +219,22 @@ class _Strides:
             cond, t, f = (self.of(o) for o in op.operands)
             return t if cond == 0 and t == f else None
         if isinstance(op, memref.LoadOp) and not op.indices:
-            return self.cell(op.memref)
+            result = self.cell(op.memref)
+            if result is not None and any(not loop.is_ancestor(op) and _trip_count_varies(loop, self)
+                                          for loop in self.cell_loops.get(op.memref, ())):
+                return None  # read after a loop that ran a different number of times on each core
+            return result
         if op.regions:  # results of scf.if / scf.while: not followed
             return None
         if isinstance(op, asc.GetValueOp | asc.GmLoadOp):
-            # data: equal on every core only when read from the same place
-            return 0 if all(self.of(o) == 0 for o in op.operands if isinstance(o.type, IntegerType)) else None
+            # data: equal on every core only when read from the same GM address (a per-core table entry
+            # `tiling[2 + blockIdx]` read through a pointer is not; UB holds what each core put there)
+            if self.of(op.index) != 0:
+                return None
+            if isinstance(op, asc.GmLoadOp):
+                return 0 if _pointer_stride(op.pointer, self) == 0 else None
+            return 0 if isinstance(op.tensor.type, asc.GlobalTensorType) and _tensor_base_stride(op.tensor, self) == 0 \
+                else None
         if all(self.of(o) == 0 for o in op.operands):
             return 0 if op.results and not isinstance(op, asc.OpaqueCallOp) else None
         return None
@@ -231,9 +248,15 @@ class _Strides:
         stores = [use.operation for use in cell.uses if isinstance(use.operation, memref.StoreOp)]
         if any(not isinstance(use.operation, memref.StoreOp | memref.LoadOp) for use in cell.uses):
             ok = False  # passed somewhere (a call we inlined by reference): not followed
+        loops: list[Operation] = []
         for store in stores:
             if not ok:
                 break
+            for parent in _parents(store):
+                if isinstance(parent, scf.IfOp) and self.of(parent.cond) != 0:
+                    ok = False  # stored on some cores only
+                elif isinstance(parent, scf.ForOp | scf.WhileOp):
+                    loops.append(parent)  # judged at each read, once this cell is known
             stored = store.value
             increment = _increment_of(stored, cell)
             if increment is not None:
@@ -246,7 +269,28 @@ class _Strides:
             first = coefficient
         result = first if ok and first is not None else None
         self.cells[cell] = result
+        self.cell_loops[cell] = loops
         return result
+
+
+def _parents(op: Operation) -> list[Operation]:
+    """The ops enclosing `op`, innermost first, up to its kernel."""
+    out = []
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, asc.KernelOp):
+        out.append(parent)
+        parent = parent.parent_op()
+    return out
+
+
+def _trip_count_varies(op: Operation, strides: _Strides) -> bool:
+    """A loop whose bounds or condition are not provably the same on every core."""
+    if isinstance(op, scf.ForOp):
+        return any(strides.of(v) != 0 for v in (op.lb, op.ub, op.step))
+    if isinstance(op, scf.WhileOp):
+        conditions = [o for o in op.before_region.walk() if isinstance(o, scf.ConditionOp)]
+        return not conditions or any(strides.of(c.condition) != 0 for c in conditions)
+    return False
 
 
 def _increment_of(stored: SSAValue, cell: SSAValue) -> SSAValue | None:
@@ -426,6 +470,129 @@ def _writes_gm(op: Operation) -> bool:
     if isinstance(op, asc.ApiCallOp) and op.FAMILY == "data_copy" and op.args:
         return isinstance(op.args[0].type, asc.GlobalTensorType)
     return False
+
+
+@rule(
+    "ASC606", "output-written-by-two-cores", "tiling",
+    summary="A DataCopy to global memory writes the same addresses on every core (or, for the given shapes, "
+            "two cores' output slices overlap).",
+    why="Every block of a launch runs the kernel with its own GetBlockIdx(); a core's output slice must be "
+        "offset by it. A GlobalTensor set up without the core offset (the `+ blockIdx * blockLength` left out "
+        "of SetGlobalBuffer, or an index that does not move with the block) makes all cores store to the first "
+        "core's slice at once: the rest of the output is never written, and what is written is whichever "
+        "core's DMA landed last. The per-core offset of each write is worked out from the IR; with concrete "
+        "shapes the first two and the last two cores' written bytes are compared. Writes with atomic "
+        "accumulation on, writes under a condition on the block index, and kernels the checker cannot see "
+        "all of are left alone. Without a known blockDim this is a warning: on one core nothing overlaps.",
+    example="xGm.SetGlobalBuffer((__gm__ half*)x + blockLength * GetBlockIdx(), blockLength);\n"
+            "zGm.SetGlobalBuffer((__gm__ half*)z, blockLength);      // no core offset\n"
+            "DataCopy(zGm[i * tileLength], zLocal, tileLength);",
+    instead="zGm.SetGlobalBuffer((__gm__ half*)z + blockLength * GetBlockIdx(), blockLength);",
+)
+def output_written_by_two_cores(ctx: CheckContext) -> None:
+    dim = block_dim(ctx)
+    if dim.exactly_one:
+        return
+    reported = _overlapping_core_writes(ctx)
+    strides = _strides(ctx)
+    cores = dim.more_than_one
+    for kernel in (op for op in ctx.module.walk() if isinstance(op, asc.KernelOp)):
+        ops = list(kernel.walk())
+        if not any(isinstance(op, asc.ApiCallOp) and op.api.data == "GetBlockIdx" for op in ops):
+            continue  # never told apart: ASC603's case
+        if any(_unseen_or_atomic(op) for op in ops):
+            continue
+        for op in ops:
+            if op in reported or not _copies_to_gm(op) or _tensor_base_stride(op.args[0], strides) != 0:
+                continue
+            if _single_core_guard(op, strides) or not _runs_on_every_core(op, strides):
+                continue
+            name = _tensor_name(op.args[0])
+            reported.add(op)
+            setup = [ctx.note_at(s, f"'{name}' is set up here, at the same address on every core")
+                     for s in _buffer_setups(op.args[0]) if s.location is not None]
+            help_note = Note(f"offset '{name}' by the core's slice: SetGlobalBuffer(... + GetBlockIdx() * "
+                             "blockLength, blockLength), or index it with the block", kind="help")
+            if cores is not None:
+                ctx.report(op, f"all {cores} cores write the same elements of '{name}': the address of this "
+                           "copy does not depend on GetBlockIdx()", *setup, Note(dim.source), help_note)
+            else:
+                ctx.report(op, f"every core writes the same elements of '{name}': the address of this copy does "
+                           "not depend on GetBlockIdx(), though the kernel reads it", *setup, Note(
+                               "on more than one core the cores overwrite each other's results and the rest of "
+                               "the output is never written"), help_note, severity=Severity.WARNING)
+
+
+def _buffer_setups(tensor: SSAValue) -> list[Operation]:
+    """The SetGlobalBuffer calls of the GlobalTensor that `tensor` is (a sub-tensor of)."""
+    while isinstance(tensor.owner, asc.SubTensorOp):
+        tensor = tensor.owner.tensor
+    return [use.operation for use in tensor.uses if isinstance(use.operation, asc.SetGlobalBufferOp)]
+
+
+def _copies_to_gm(op: Operation) -> bool:
+    return isinstance(op, asc.DataCopyOp) and bool(op.args) and isinstance(op.args[0].type, asc.GlobalTensorType)
+
+
+def _unseen_or_atomic(op: Operation) -> bool:
+    """Code that may write GM with atomic accumulation (overlapping writes are then the point), or that the
+    checker does not see into."""
+    if isinstance(op, asc.OpaqueCallOp | asc.MatmulObjectOp | asc.ObjectOp):
+        return True
+    return isinstance(op, asc.ApiCallOp) and (op.api.data.startswith(("SetAtomic", "SetStoreAtomic"))
+                                              or op.FAMILY == "matmul_call")
+
+
+def _runs_on_every_core(op: Operation, strides: _Strides) -> bool:
+    """No enclosing condition depends on the block index (or on anything not provably the same on every
+    core), so no core is kept from `op` by a guard. A for loop whose trip count differs between cores (a
+    former / tail split of rows) still runs its first iteration on every core that has work, so only
+    conditions and while loops count. A condition `n == 1` (or the else of `n != 1`) is read as a test for
+    a single-core launch (`if (blockNum == 1) { write the result; return; }`), which the checker cannot
+    tell from other tests of a count."""
+    child = op
+    for parent in _parents(op):
+        if isinstance(parent, scf.IfOp):
+            if strides.of(parent.cond) != 0:
+                return False
+            cond = parent.cond.owner
+            if (isinstance(cond, arith.CmpiOp) and cond.predicate.value.data in (0, 1)
+                    and 1 in (_constant(cond.lhs), _constant(cond.rhs))
+                    and (child.parent_region() is parent.true_region) == (cond.predicate.value.data == 0)):
+                return False
+        if isinstance(parent, scf.WhileOp) and _trip_count_varies(parent, strides):
+            return False
+        child = parent
+    return True
+
+
+def _overlapping_core_writes(ctx: CheckContext) -> set[Operation]:
+    """ASC606 with concrete shapes: DataCopy writes of two neighbouring cores that land on the same bytes of
+    one GM argument. Returns the ops reported."""
+    reported: set[Operation] = set()
+    for kernel, dim, runs in _footprints(ctx):
+        if any(_unseen_or_atomic(op) for op in kernel.walk()):
+            continue
+        for a, b in ((0, 1), (dim - 2, dim - 1)):
+            if a == b or a < 0 or a not in runs or b not in runs:
+                continue
+            earlier = [w for w in runs[a].accesses if w.write and _copies_to_gm(w.op)]
+            for w in runs[b].accesses:
+                if not w.write or not _copies_to_gm(w.op) or w.op in reported:
+                    continue
+                other = next((o for o in earlier if o.arg == w.arg and o.offset < w.offset + w.size
+                              and w.offset < o.offset + o.size), None)
+                if other is None:
+                    continue
+                start, end = max(w.offset, other.offset), min(w.offset + w.size, other.offset + other.size)
+                report_once(ctx, w.op, f"cores {a} and {b} both write bytes [{start}, {end}) of '{w.tensor}': "
+                            "their output slices overlap", *([ctx.note_at(other.op, f"core {a} writes them here")]
+                                                             if other.op is not w.op else []),
+                            Note(f"for the given shapes, with blockDim {dim}"),
+                            Note("derive each core's offset and length from GetBlockIdx() so that the slices "
+                                 "tile the output", kind="help"))
+                reported.add(w.op)
+    return reported
 
 
 @rule(

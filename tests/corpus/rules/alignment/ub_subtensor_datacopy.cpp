@@ -15,7 +15,7 @@ extern "C" __global__ __aicore__ void copy_shifted(GM_ADDR x, GM_ADDR y, GM_ADDR
     DataCopy(t[5], xGm, 64);      // expected-error {{DataCopy dst starts 5 elements = 20 bytes}} [ASC404]
     DataCopy(t[8][4], xGm, 64);   // expected-error {{DataCopy dst starts 12 elements = 48 bytes}} [ASC404]
     DataCopy(t[8][8], xGm, 64);
-    DataCopy(yGm[3], t[64], 64);  // GM offsets need no 32-byte alignment
+    DataCopy(yGm[GetBlockIdx() * 64 + 3], t[64], 64);  // GM offsets need no 32-byte alignment
     uint32_t off = GetBlockIdx() * 8;
     DataCopy(t[off], xGm, 64);    // unknown offset: not checked
 }
