@@ -144,6 +144,11 @@ def _file_constants(ctx: CheckContext) -> dict[str, int]:
 # ------------------------------------------------------------------ per-core stride of an address
 
 
+# system APIs that only compute on their scalar arguments
+_SCALAR_ARITHMETIC_APIS = frozenset({"DivCeil", "CeilDivision", "AlignUp", "GetDataBlockSizeInBytes"})
+_UNIFORM_WHEN_OPERANDS_ARE = (asc.StructGetOp, asc.StructSetOp, asc.StructInitOp, asc.TilingKeyIsOp, asc.CoreIsOp)
+
+
 class _Strides:
     """The coefficient of GetBlockIdx() in integer values: `v = c * blockIdx + (same on every core)`.
 
@@ -190,6 +195,8 @@ class _Strides:
                 return 1
             if api in ("GetBlockNum", "GetTaskRation", "GetSubBlockNum"):
                 return 0
+            if api in _SCALAR_ARITHMETIC_APIS:
+                return 0 if all(self.of(o) == 0 for o in op.operands) else None
             return None
         if isinstance(op, arith.ExtUIOp | arith.ExtSIOp | arith.TruncIOp | arith.IndexCastOp):
             return self.of(op.operands[0])
@@ -235,8 +242,10 @@ class _Strides:
                 return 0 if _pointer_stride(op.pointer, self) == 0 else None
             return 0 if isinstance(op.tensor.type, asc.GlobalTensorType) and _tensor_base_stride(op.tensor, self) == 0 \
                 else None
-        if all(self.of(o) == 0 for o in op.operands):
-            return 0 if op.results and not isinstance(op, asc.OpaqueCallOp) else None
+        # arithmetic on values that are the same on every core is the same on every core; any other op (an
+        # expression the lowering left undefined, an API reading hardware state) is not followed
+        if isinstance(op, _UNIFORM_WHEN_OPERANDS_ARE) or op.name.startswith("arith."):
+            return 0 if all(self.of(o) == 0 for o in op.operands) else None
         return None
 
     def cell(self, cell: SSAValue) -> int | None:
