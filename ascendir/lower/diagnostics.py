@@ -1,7 +1,8 @@
 """Diagnostics the lowering reports: unknown APIs, calls no overload accepts, names it cannot resolve.
 
 Codes ASC100-ASC109 belong to the lowering. They are errors the vendor compiler would also report
-("no matching function for call to", "use of undeclared identifier"), except ASC103, which says the
+("no matching function for call to", "use of undeclared identifier", "no viable conversion from
+'LocalTensor<half>' to 'LocalTensor<float>'"), except ASC103, which says the
 lowering met C++ it does not model and that checks of the code after it are incomplete.
 """
 
@@ -16,6 +17,7 @@ UNDECLARED = "ASC102"
 NOT_MODELLED = "ASC103"
 NO_INSTANTIATION = "ASC104"
 UNKNOWN_TYPE = "ASC105"
+TENSOR_TYPE_MISMATCH = "ASC106"
 
 
 def span_of(node: A.Node) -> Span:
@@ -81,6 +83,17 @@ class Reporter:
             self.suppressed += 1
             return
         self.add(error(UNKNOWN_TYPE, f"unknown type name '{name}'", span_of(node)))
+
+    def tensor_type_mismatch(self, target: str, value: str, node: A.Node, what: str) -> None:
+        """A tensor initialised or assigned from a tensor of another kind or element type: the classes are
+        distinct templates with no conversion between them."""
+        if self.api_uncatalogued:
+            self.suppressed += 1
+            return
+        self.add(error(TENSOR_TYPE_MISMATCH, f"no viable conversion from '{value}' to '{target}' in {what}",
+                       span_of(node), Note("tensors of different element types are different classes; to view the "
+                                           "same bytes as another type use ReinterpretCast<T>(), to convert the "
+                                           "values use Cast", kind="help")))
 
     def failed(self, exc: Exception) -> None:
         """Reports why a statement could not be lowered (an `Unsupported`, or its `Undeclared` kind)."""

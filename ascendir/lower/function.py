@@ -696,6 +696,8 @@ class FunctionLowerer:
             is_ref = "&" in p.type.pointers
             if isinstance(ptype, C.Pointer) and is_ref:
                 ptype = ptype.pointee
+            if not self.check_tensor_conversion(arg, ptype, node, f"argument {i + 1} ('{p.name}') of '{frame.name}'"):
+                arg = Val(ptype, self.undef(ptype, node))  # the body sees the declared type: no second error there
             if isinstance(ptype, C.TilingT | C.StructT) and isinstance(arg.ctype, Scalar):
                 arg = self.tiling_view(arg) or arg
             if isinstance(arg.obj, Instance) or isinstance(arg.obj, Cell) and is_ref:
@@ -946,7 +948,22 @@ class FunctionLowerer:
             return self.init_list(t, d.ctor_args, d)
         return None
 
+    def check_tensor_conversion(self, v: Val, t: CType, node: A.Node, what: str) -> bool:
+        """`LocalTensor<float> x = q.DeQue<half>();`: a tensor class does not convert to another element type
+        or from a GlobalTensor (reported; False). Unknown element types (an unbound template parameter) are not
+        judged."""
+        tensor_types = (C.LocalTensorT, C.GlobalTensorT)
+        s = v.ctype
+        if not isinstance(t, tensor_types) or not isinstance(s, tensor_types):
+            return True
+        if type(s) is not type(t) or (s.elem is not None and t.elem is not None and s.elem != t.elem):
+            self.report.tensor_type_mismatch(str(t), str(s), node, what)
+            return False
+        return True
+
     def bind_local(self, name: str, t: CType, init: Val | None, d: A.Node, st: A.Node, is_ref: bool = False) -> None:
+        if init is not None:
+            self.check_tensor_conversion(init, t, d, f"the initialisation of '{name}'")
         if init is not None and (isinstance(init.obj, Instance) or (is_ref and isinstance(init.obj, Cell))):
             self.bind(name, init.obj)  # type: ignore[arg-type]
             return
@@ -2075,6 +2092,7 @@ class FunctionLowerer:
     def convert(self, v: Val, t: CType, node: A.Node) -> Val:
         """C conversion of `v` to `t` (only arithmetic conversions make ops)."""
         if not isinstance(t, Scalar):
+            self.check_tensor_conversion(v, t, node, "assignment")
             if isinstance(t, C.Pointer) and isinstance(v.ctype, C.Pointer):
                 return self.pointer_cast(v, t, node)
             if isinstance(t, C.Pointer) and isinstance(v.ctype, Scalar):

@@ -159,7 +159,7 @@ def _lower_and_verify(program: Program, chip: str, dtypes: dict[str, str], selec
 # Findings that an integer element type can undo where float and half both have them: overload resolution
 # and the API rules (scalar types, supported dtypes, casts). Only these send a program through a third
 # lowering with int32_t for the guessed DTYPE_<NAME> macros.
-_TYPE_CLASS_CODES = ("ASC101", "ASC5")
+_TYPE_CLASS_CODES = ("ASC101", "ASC106", "ASC5")
 
 # Capacity findings: their bytes grow with sizeof(T), and where on a path the sum first overflows moves.
 _CAPACITY_CODES = ("ASC301", "ASC302", "ASC303", "ASC304")

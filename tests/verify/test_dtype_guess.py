@@ -134,3 +134,24 @@ def test_a_finding_that_an_integer_dtype_does_not_have_is_not_reported() -> None
     # what the dtype does not change is still reported
     kernel = kernel.replace("inQueue.FreeTensor(x);", "inQueue.FreeTensor(x);\n        inQueue.FreeTensor(x);")
     assert [d.code for d in check_program(load_text(kernel, "gather.cpp")) if d.is_error] == ["ASC205"]
+
+
+def test_a_kernel_wrong_for_every_guess_at_different_places_is_reported() -> None:
+    # a staging tensor declared half where it should be float: as half the Cast half -> half does not exist, as
+    # float (and int32_t) the DataCopy of the GM tensor into the half tensor has no overload
+    kernel = FREE_BY_SIZE.replace("""        if (sizeof(T) == sizeof(float)) {
+            inQueueGamma.FreeTensor(gamma32);
+        }
+""", "").replace("LocalTensor<T> gammaIn = inQueueGamma.AllocTensor<T>();",
+                 "LocalTensor<T> gammaIn = inQueueGamma.AllocTensor<T>();\n"
+                 "        LocalTensor<half> staging = gammaBuf32.Get<half>();\n"
+                 "        if constexpr (std::is_same<T, half>::value) {\n"
+                 "            Cast(staging, gammaIn, RoundMode::CAST_NONE, 256);\n"
+                 "        } else {\n"
+                 "            DataCopy(staging, gammaGm, 256);\n"
+                 "        }")
+    found = [d for d in check_program(load_text(kernel, "norm.cpp")) if d.is_error]
+    assert [(d.code, d.span.line) for d in found] == [("ASC101", 20)]
+    assert found[0].notes[-1].message == (
+        "DTYPE_GAMMA is bound by no op json and checked as float here; as half the kernel fails at line 18 "
+        "[ASC504] and as int32_t at line 20 [ASC101]: it builds for none of them")

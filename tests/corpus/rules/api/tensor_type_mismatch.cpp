@@ -1,0 +1,45 @@
+// A tensor declared with one element type and given a tensor of another: LocalTensor<float> and
+// LocalTensor<half> are different classes, so each of these lines fails to compile. ReinterpretCast views
+// the same bytes as another type and compiles.
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void mixed_types(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQueue;
+    TQue<TPosition::VECOUT, 1> outQueue;
+    TBuf<TPosition::VECCALC> calcBuf;
+    GlobalTensor<half> xGm;
+    xGm.SetGlobalBuffer((__gm__ half *)x + GetBlockIdx() * 256, 256);
+    pipe.InitBuffer(inQueue, 1, 256 * sizeof(half));
+    pipe.InitBuffer(outQueue, 1, 256 * sizeof(float));
+    pipe.InitBuffer(calcBuf, 256 * sizeof(float));
+
+    LocalTensor<half> xLocal = inQueue.AllocTensor<half>();
+    DataCopy(xLocal, xGm, 256);
+    inQueue.EnQue(xLocal);
+    LocalTensor<float> xFloat = inQueue.DeQue<half>();  // expected-error {{no viable conversion from 'LocalTensor<half>' to 'LocalTensor<float>' in the initialisation of 'xFloat'}} [ASC106]
+    LocalTensor<float> work = calcBuf.Get<float>();
+    LocalTensor<int32_t> bits = work.ReinterpretCast<int32_t>();
+    LocalTensor<float> yLocal = outQueue.AllocTensor<float>();
+    yLocal = xLocal;  // expected-error {{no viable conversion from 'LocalTensor<half>' to 'LocalTensor<float>' in assignment}} [ASC106]
+    LocalTensor<half> fromGm = xGm;  // expected-error {{no viable conversion from 'GlobalTensor<half>' to 'LocalTensor<half>' in the initialisation of 'fromGm'}} [ASC106]
+    ShiftLeft(bits, bits, static_cast<int32_t>(1), 256);
+    outQueue.FreeTensor(yLocal);
+    inQueue.FreeTensor(xFloat);
+}
+
+__aicore__ inline void Halve(const LocalTensor<float> &t)
+{
+    Muls(t, t, 0.5f, 256);
+}
+
+extern "C" __global__ __aicore__ void wrong_argument(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256 * sizeof(half));
+    LocalTensor<half> t = buf.Get<half>();
+    Halve(t);  // expected-error {{no viable conversion from 'LocalTensor<half>' to 'LocalTensor<float>' in argument 1 ('t') of 'Halve'}} [ASC106]
+}
