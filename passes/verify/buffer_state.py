@@ -120,8 +120,8 @@ Token = tuple[int, str, int, int]
 
 
 class State:
-    __slots__ = ("blocks", "busy", "cells", "inits", "ints", "next_tok", "over", "pipes", "queues", "tbufs", "tokens",
-                 "vals", "vints")
+    __slots__ = ("blocks", "busy", "cells", "inits", "ints", "next_tok", "nots", "over", "pipes", "queues", "tbufs",
+                 "tokens", "vals", "vints")
 
     def __init__(self) -> None:
         self.queues: dict[int, QueueState] = {}
@@ -137,6 +137,9 @@ class State:
         self.tbufs: frozenset[int] = frozenset()  # TBufs that went through InitBuffer
         self.ints: dict[int, int] = {}  # scalar memref cell index -> its known integer value
         self.vints: dict[int, int] = {}  # memref.load result index -> the integer it read
+        # a cell (or a scalar SSA value) -> integers it is known not to hold: the else branch of `mode == 3`,
+        # so that a second `if (mode == 3)` later on the same path is known false
+        self.nots: dict[int, frozenset[int]] = {}
 
     def copy(self) -> State:
         s = State.__new__(State)
@@ -144,7 +147,7 @@ class State:
         s.pipes, s.inits, s.over, s.blocks, s.next_tok, s.tbufs = (self.pipes, self.inits, self.over, self.blocks,
                                                                    self.next_tok, self.tbufs)
         s.busy = self.busy
-        s.ints, s.vints = dict(self.ints), dict(self.vints)
+        s.ints, s.vints, s.nots = dict(self.ints), dict(self.vints), dict(self.nots)
         return s
 
     def canonical(self) -> tuple[State, tuple[object, ...]]:
@@ -168,7 +171,7 @@ class State:
             see(t)
         s = State.__new__(State)
         s.pipes, s.inits, s.over, s.blocks, s.tbufs = self.pipes, self.inits, self.over, self.blocks, self.tbufs
-        s.ints, s.vints, s.busy = self.ints, self.vints, self.busy
+        s.ints, s.vints, s.busy, s.nots = self.ints, self.vints, self.busy, self.nots
         s.next_tok = len(order)
         s.tokens = {order[t]: tok for t, tok in self.tokens.items() if t in order}
         s.vals = {v: order[t] for v, t in self.vals.items() if t in order}
@@ -181,7 +184,7 @@ class State:
             tuple(sorted((qi, q.inited, q.nbuf, q.count, q.fifo, q.pipe) for qi, q in s.queues.items())),
             tuple(sorted(s.tokens.items())), tuple(sorted(s.vals.items())), tuple(sorted(s.cells.items())),
             s.pipes, s.busy, tuple(id(i.op) for i in s.inits), s.over, tuple(id(b.op) for b in s.blocks), s.tbufs,
-            tuple(sorted(s.ints.items())), tuple(sorted(s.vints.items())),
+            tuple(sorted(s.ints.items())), tuple(sorted(s.vints.items())), tuple(sorted(s.nots.items())),
         )
         return s, key
 
@@ -221,6 +224,8 @@ def join(states: Sequence[State]) -> State:
         maps = [getattr(s, attr) for s in states]
         merged = {k: v for k, v in maps[0].items() if all(m.get(k) == v for m in maps[1:])}
         setattr(out, attr, merged)
+    common_nots = {k: frozenset.intersection(*(s.nots.get(k, frozenset()) for s in states)) for k in states[0].nots}
+    out.nots = {k: v for k, v in common_nots.items() if v}
     out.pipes = frozenset.intersection(*(s.pipes for s in states))
     out.busy = frozenset.intersection(*(s.busy for s in states))
     out.tbufs = frozenset.intersection(*(s.tbufs for s in states))
@@ -361,7 +366,7 @@ class Analysis:
         out = []
         for s in states:
             if not (defs & s.vals.keys() or defs & s.cells.keys() or defs & s.queues.keys() or defs & s.pipes
-                    or defs & s.tbufs or defs & s.ints.keys() or defs & s.vints.keys()):
+                    or defs & s.tbufs or defs & s.ints.keys() or defs & s.vints.keys() or defs & s.nots.keys()):
                 out.append(s)
                 continue
             s = s.copy()
@@ -369,6 +374,7 @@ class Analysis:
             s.cells = {k: v for k, v in s.cells.items() if k not in defs}
             s.ints = {k: v for k, v in s.ints.items() if k not in defs}
             s.vints = {k: v for k, v in s.vints.items() if k not in defs}
+            s.nots = {k: v for k, v in s.nots.items() if k not in defs}
             s.queues = {k: v for k, v in s.queues.items() if k not in defs}
             dead_pipes = defs & s.pipes
             if dead_pipes:  # the TPipe destructor gives its buffers back
@@ -519,6 +525,10 @@ class Analysis:
             return None
         if isinstance(owner, memref.LoadOp):
             return s.vints.get(self.idx(owner.res))
+        if s.vints and not isinstance(owner, arith.ConstantOp):
+            known = s.vints.get(self.idx(v))  # fixed by a branch on `v == k` (see _assume)
+            if known is not None:
+                return known
         if isinstance(owner, arith.ConstantOp):
             value = constant_of(v)
             return value % (1 << width) if isinstance(value, int) else None
@@ -537,6 +547,10 @@ class Analysis:
         if isinstance(owner, arith.CmpiOp):
             a, b = self.int_of(owner.lhs, s, depth + 1), self.int_of(owner.rhs, s, depth + 1)
             w = _width(owner.lhs.type)
+            if (a is None) != (b is None) and s.nots and owner.predicate.value.data in (0, 1):
+                unknown, k = (owner.lhs, b) if a is None else (owner.rhs, a)
+                if k in s.nots.get(self._subject(unknown), ()):
+                    return int(owner.predicate.value.data == 1)  # `x == k` false, `x != k` true
             if a is None or b is None or w is None:
                 return None
             return _compare(owner.predicate.value.data, a, b, w)
@@ -566,11 +580,25 @@ class Analysis:
             equal = value == (owner.predicate.value.data == 0)
             lhs, rhs = owner.lhs, owner.rhs
             k = self.int_of(rhs, s)
-            if equal and k is not None and isinstance(lhs.owner, memref.LoadOp):
-                s = s.copy()
+            if k is None:
+                lhs, rhs, k = rhs, lhs, self.int_of(lhs, s)
+            if k is None or self.int_of(lhs, s) is not None:
+                return s
+            s = s.copy()
+            if equal and isinstance(lhs.owner, memref.LoadOp):
                 s.ints[self.idx(lhs.owner.memref)] = s.vints[self.idx(lhs.owner.res)] = k
+            elif equal:
+                s.vints[self.idx(lhs)] = k
+            else:
+                subject = self._subject(lhs)
+                s.nots[subject] = s.nots.get(subject, frozenset()) | {k}
             return s
         return s
+
+    def _subject(self, v: SSAValue) -> int:
+        """What a disequality is about: the cell a load reads (the next load of it reads the same value until
+        a store), else the SSA value itself."""
+        return self.idx(v.owner.memref) if isinstance(v.owner, memref.LoadOp) else self.idx(v)
 
     def _forget_stored(self, loop: Operation, states: list[State]) -> list[State]:
         """Cells a loop body writes hold unknown values at the head of the loop."""
@@ -580,9 +608,10 @@ class Analysis:
             self._loop_stores[id(loop)] = stored
         out = []
         for s in states:
-            if stored & s.ints.keys():
+            if stored & s.ints.keys() or stored & s.nots.keys():
                 s = s.copy()
                 s.ints = {k: v for k, v in s.ints.items() if k not in stored}
+                s.nots = {k: v for k, v in s.nots.items() if k not in stored}
             out.append(s)
         return out
 
@@ -642,8 +671,9 @@ class Analysis:
             ci = self.idx(op.memref)
             rank0 = isinstance(op.memref.type, MemRefType) and not op.memref.type.get_shape()
             known = self.int_of(op.value, s) if rank0 else None
-            if s.ints.get(ci) != known:
+            if s.ints.get(ci) != known or ci in s.nots:
                 s = s.copy()
+                s.nots.pop(ci, None)
                 if known is None:
                     s.ints.pop(ci, None)
                 else:
