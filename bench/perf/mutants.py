@@ -275,13 +275,15 @@ def _deque_wrong_queue(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
 
 def _retype_tensor(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
     """`LocalTensor<half> x = q.DeQue<half>();` -> the same with another element type on both sides (float for
-    half, half for anything else), so the tensor no longer matches the tensors and GM buffers it meets."""
+    half, half for float and int8_t, int8_t for anything else: a template parameter such as T or DTYPE_X may
+    well be half or float in the instance checked, where the edit would change nothing), so the tensor no
+    longer matches the tensors and GM buffers it meets."""
     for i in _code_lines(lines):
         match = _TENSOR_DECL.match(lines[i])
         if not match:
             continue
         old = match.group(1).strip()
-        new_type = "half" if old != "half" else "float"
+        new_type = {"half": "float", "float": "half", "int8_t": "half"}.get(old, "int8_t")
         element = re.compile(rf"<\s*{re.escape(old)}\s*>")
         new = element.sub(f"<{new_type}>", lines[i])
         yield i, lines[:i] + [new] + lines[i + 1:]
