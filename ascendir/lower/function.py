@@ -2146,6 +2146,9 @@ class FunctionLowerer:
             target = C.ir_type(C.Pointer(t.pointee, gm=True))
             if v.ssa.type == target:
                 return Val(t, v.ssa)
+            if not isinstance(target, asc.GmPtrType):
+                # a pointer to a class or object type (a broken struct read as a class): no GM pointer value
+                return Val(t, self.undef(t, node))
             op = asc.GmPtrCastOp.create(operands=[v.ssa], result_types=[target])
             return Val(C.Pointer(t.pointee, gm=True), self.emit(op, node).results[0])
         if isinstance(src, C.Pointer) and v.obj is not None:

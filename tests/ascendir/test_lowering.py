@@ -776,3 +776,15 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
 """)
     assert [(d.code, d.message) for d in r.diagnostics] == []
     assert [op.api.data for op in ops_of(r, asc.ApiCallOp) if op.api.data in ("Adds", "Muls")] == ["Adds", "Muls"]
+
+
+def test_a_pointer_to_a_struct_broken_into_a_class_does_not_crash_the_lowering() -> None:
+    # a mutation of the corpus kernel (seed 0 above) moved the kernel class's head into the tiling struct: the
+    # struct became a class type, and the GM pointer cast to it had no GM pointer type to take
+    path = CLEAN / "kernels" / "memalloc" / "scale_bias_relu.cpp"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    i, j = lines.index("    float bias;"), lines.index("class KernelScaleBiasRelu {")
+    lines[i], lines[j] = lines[j], lines[i]
+    result = lower_program(load_text("\n".join(lines), path.name))
+    assert not [d for d in result.diagnostics if d.code == "ASC000"]
+    result.module.verify()
