@@ -180,17 +180,20 @@ def _check_chip(chip: str) -> None:
 
 
 def _rule_pages(command: str, args: Sequence[str]) -> int:
+    from ascendir.lower.diagnostics import PAGES
     from passes.verify import FAMILIES, RULES
 
     if command == "rules":
+        for p in sorted(PAGES.values(), key=lambda p: p.code):
+            click.echo(f"{p.code}  {p.name:<34} {'lowering':<20} {p.summary}")
         for r in sorted(RULES.values(), key=lambda r: r.code):
             click.echo(f"{r.code}  {r.name:<34} {FAMILIES[r.family]:<20} {r.summary}")
         return EXIT_CLEAN
     if len(args) != 1:
         raise click.UsageError("usage: ascendc-check rule CODE")
-    found = RULES.get(args[0].upper())
+    found = RULES.get(args[0].upper()) or PAGES.get(args[0].upper())
     if found is None:
-        known = ", ".join(sorted(RULES))
+        known = ", ".join(sorted([*PAGES, *RULES]))
         raise click.UsageError(f"no rule {args[0]}; known rules: {known}")
     click.echo(found.page())
     return EXIT_CLEAN

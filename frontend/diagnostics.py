@@ -155,6 +155,17 @@ def warning(code: str, message: str, span: "Span | LazySpan | None", *notes: Not
 LineLookup = Callable[[str, int], "str | None"]
 
 
+def format_page(code: str, name: str, header: str, summary: str, why: str, example: str, instead: str) -> str:
+    """A diagnostic's page, as `ascendc-check rule CODE` prints it (ruff's layout)."""
+    return "\n".join([
+        f"{name} ({code})", "", header, "",
+        "## What it does", summary, "",
+        "## Why is this bad?", why, "",
+        "## Example", "```cpp", example.strip("\n"), "```", "",
+        "## Use instead", "```cpp", instead.strip("\n"), "```",
+    ])  # fmt: skip
+
+
 def _caret_lines(span: Span, lookup: LineLookup) -> list[str]:
     text = lookup(span.file, span.line)
     if text is None:

@@ -116,6 +116,10 @@ def test_sarif_output_and_rule_pages(tmp_path: Path) -> None:
     assert page.exit_code == 0 and "## Why is this bad?" in page.output and "## Use instead" in page.output
     listing = CliRunner().invoke(check, ["rules"]).output
     assert "ASC201" in listing and "ASC501" in listing and "ASC801" in listing
+    # the lowering's diagnostics have pages too
+    assert "ASC101  no-matching-overload" in listing and "ASC106  tensor-type-mismatch" in listing
+    lowering_page = CliRunner().invoke(check, ["rule", "asc106"])
+    assert lowering_page.exit_code == 0 and "Family: lowering" in lowering_page.output
     assert CliRunner().invoke(check, ["rule", "ASC999999"]).exit_code == 2
     assert CliRunner().invoke(check, ["--chip", "910C", str(src)]).exit_code == 2
 

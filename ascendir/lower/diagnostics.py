@@ -9,7 +9,9 @@ lowering met C++ it does not model and that checks of the code after it are inco
 from __future__ import annotations
 
 from frontend import ast as A
-from frontend.diagnostics import Diagnostic, Note, Span, error, warning
+from dataclasses import dataclass
+
+from frontend.diagnostics import Diagnostic, Note, Severity, Span, error, format_page, warning
 
 UNKNOWN_API = "ASC100"
 NO_MATCHING_OVERLOAD = "ASC101"
@@ -18,6 +20,88 @@ NOT_MODELLED = "ASC103"
 NO_INSTANTIATION = "ASC104"
 UNKNOWN_TYPE = "ASC105"
 TENSOR_TYPE_MISMATCH = "ASC106"
+
+
+@dataclass(frozen=True)
+class LoweringPage:
+    """The page of a lowering diagnostic: these are not rules over the IR but what the lowering reports
+    while building it, so `--select`/`--ignore` filter them like rules and `ascendc-check rule` shows them."""
+
+    code: str
+    name: str
+    severity: Severity
+    summary: str
+    why: str
+    example: str
+    instead: str
+
+    def page(self) -> str:
+        return format_page(self.code, self.name, f"Family: lowering (reported while the IR is built); default "
+                           f"severity: {self.severity.value}", self.summary, self.why, self.example, self.instead)
+
+
+PAGES: dict[str, LoweringPage] = {p.code: p for p in (
+    LoweringPage(
+        UNKNOWN_API, "unknown-api", Severity.ERROR,
+        "A call of an AscendC API (`AscendC::Name` or a method of an AscendC class) that the API catalog and the "
+        "vendor headers do not declare.",
+        "The vendor compiler stops with `no member named 'Name' in namespace 'AscendC'`; models invent APIs "
+        "(`AscendC::Sigmoid2`, `ReduceSumAll`) or misspell them. The closest declared names come as a "
+        "did-you-mean. A free function an include that was not found may declare is only a warning.",
+        "AscendC::Exponent(yLocal, xLocal, n);",
+        "AscendC::Exp(yLocal, xLocal, n);"),
+    LoweringPage(
+        NO_MATCHING_OVERLOAD, "no-matching-overload", Severity.ERROR,
+        "A call no overload of the API (or of a user function) accepts: wrong argument count, tensor kinds, "
+        "element types that do not deduce to one T, or a struct where another is expected.",
+        "`no matching function for call to` is the most frequent compile error in generated kernels. Each "
+        "candidate is listed with the reason it was rejected (T deduced as both half and float, argument 2 is "
+        "a GlobalTensor where a LocalTensor is expected, ...).",
+        "AscendC::Add(zLocal /* float */, xLocal /* half */, yLocal /* half */, n);",
+        "AscendC::Cast(xFloat, xLocal, AscendC::RoundMode::CAST_NONE, n);\nAscendC::Add(zLocal, xFloat, yFloat, n);"),
+    LoweringPage(
+        UNDECLARED, "undeclared-identifier", Severity.ERROR,
+        "A name that nothing in scope declares: a variable, member, constant or function.",
+        "The build stops with `use of undeclared identifier`. Often a member used without `this->` in a "
+        "template's dependent base, a tiling field read under another name, or a constant from a header that "
+        "is not included. Not reported when a quoted include could not be found (it may declare the name).",
+        "for (int32_t i = 0; i < tileNum; i++) { ... }   // tileNum is this->tileNum_",
+        "for (int32_t i = 0; i < this->tileNum_; i++) { ... }"),
+    LoweringPage(
+        NOT_MODELLED, "not-modelled", Severity.WARNING,
+        "C++ the lowering does not model (an assignment to an element of a struct array, the register API of "
+        "arch35 chips, ...). A warning about the checker, not the kernel.",
+        "The statement is left out of the IR, so the rules after it in that function see less than the "
+        "hardware runs: they can miss problems there, and they report nothing on a guess.",
+        "tiling.rowsOf[c] = src[2 + c];   // element of a struct's array member",
+        "uint32_t rows = src[2 + c];      // read the value where it is used"),
+    LoweringPage(
+        NO_INSTANTIATION, "template-kernel-not-instantiated", Severity.WARNING,
+        "A `__global__` kernel template that no launch or explicit instantiation gives template arguments.",
+        "The build compiles only instantiated templates; the checker checks this one with its default or "
+        "first-listed template arguments, which may not be the ones the build uses.",
+        "template <typename T> __global__ __aicore__ void add(GM_ADDR x, GM_ADDR y);   // never instantiated",
+        "template __global__ __aicore__ void add<half>(GM_ADDR x, GM_ADDR y);"),
+    LoweringPage(
+        UNKNOWN_TYPE, "unknown-type", Severity.ERROR,
+        "A type name that neither the program, the API catalog nor the vendor headers declare.",
+        "The build stops with `unknown type name`; typical are AscendC types written without `AscendC::` and "
+        "no using-directive, misspelt parameter structs and tiling structs from a header that was not written.",
+        "AscendC::DataCopyParam params;",
+        "AscendC::DataCopyParams params;"),
+    LoweringPage(
+        TENSOR_TYPE_MISMATCH, "tensor-type-mismatch", Severity.ERROR,
+        "A LocalTensor or GlobalTensor initialised, assigned or passed as an argument from a tensor of another "
+        "element type or kind.",
+        "`LocalTensor<float>` and `LocalTensor<half>` are different classes with no conversion between them, "
+        "and a GlobalTensor is no LocalTensor: the build stops with `no viable conversion`. In generated "
+        "kernels it is a dequeued half tensor declared float for the arithmetic that follows, when what it "
+        "needs is a Cast into a float buffer.",
+        "LocalTensor<float> xLocal = inQueueX.DeQue<half>();",
+        "LocalTensor<half> xLocal = inQueueX.DeQue<half>();\n"
+        "LocalTensor<float> xFloat = calcBuf.Get<float>();\n"
+        "Cast(xFloat, xLocal, RoundMode::CAST_NONE, n);"),
+)}
 
 
 def span_of(node: A.Node) -> Span:

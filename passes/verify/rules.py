@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.ir import Operation
 
 from ascendir.catalog.loader import ARCHS
-from frontend.diagnostics import Diagnostic, Note, Severity, Span, error, warning
+from frontend.diagnostics import Diagnostic, Note, Severity, Span, error, format_page, warning
 
 if TYPE_CHECKING:
     from ascendir.catalog import Catalog
@@ -53,14 +53,9 @@ class Rule:
         """The rule's page, as `ascendc-check rule CODE` prints it."""
         scope = (f"; runs on the architectures the API catalog describes ({', '.join(ARCHS)})"
                  if self.catalogued_archs_only else "")
-        return "\n".join([
-            f"{self.name} ({self.code})", "",
-            f"Family: {FAMILIES.get(self.family, self.family)}; default severity: {self.severity.value}{scope}", "",
-            "## What it does", self.summary, "",
-            "## Why is this bad?", self.why, "",
-            "## Example", "```cpp", self.example.strip("\n"), "```", "",
-            "## Use instead", "```cpp", self.instead.strip("\n"), "```",
-        ])  # fmt: skip
+        return format_page(self.code, self.name, f"Family: {FAMILIES.get(self.family, self.family)}; default "
+                           f"severity: {self.severity.value}{scope}", self.summary, self.why, self.example,
+                           self.instead)
 
 
 RULES: dict[str, Rule] = {}
