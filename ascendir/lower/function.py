@@ -2172,10 +2172,26 @@ class FunctionLowerer:
             t = C.Pointer(t.pointee, gm=True)
         if isinstance(t, C.Pointer) and isinstance(v.ctype, C.Pointer):
             return self.pointer_cast(v, t, e)
+        target = t.pointee if isinstance(t, C.Pointer) and "&" in getattr(e.type, "pointers", "") else t
+        if isinstance(target, C.LocalTensorT | C.GlobalTensorT) and isinstance(v.ctype, C.LocalTensorT | C.GlobalTensorT):
+            return self.tensor_cast(v, target, e)  # `(GlobalTensor<int8_t> &)gm`: a reference to the same object
         if isinstance(t, C.UnknownT):
             self.report.unknown_type(t.text, e)
             return Val(t)
         return self.convert(v, t, e)
+
+    def tensor_cast(self, v: Val, t: C.LocalTensorT | C.GlobalTensorT, node: A.Node) -> Val:
+        """`(GlobalTensor<int8_t>&)kCacheGm`: an explicit cast views the tensor as another type, as
+        ReinterpretCast does, and is no conversion error (ASC106). A LocalTensor keeps its buffer; another cast
+        gives a value the rules do not follow back to its origin."""
+        src = v.ctype
+        if type(src) is type(t) and (t.elem is None or src.elem == t.elem):
+            return v
+        if isinstance(src, C.LocalTensorT) and isinstance(t, C.LocalTensorT) and t.elem is not None:
+            out = C.LocalTensorT(t.elem, src.position)
+            op = asc.ReinterpretCastOp.create(operands=[self.ssa(v, node)], result_types=[C.ir_type(out)])
+            return Val(out, self.emit(op, node).results[0])
+        return Val(t, self.undef(t, node))
 
     def expr_SizeOf(self, e: A.SizeOf) -> Val:
         if isinstance(e.operand, A.TypeRef):

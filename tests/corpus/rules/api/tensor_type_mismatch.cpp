@@ -43,3 +43,24 @@ extern "C" __global__ __aicore__ void wrong_argument(GM_ADDR x, GM_ADDR workspac
     LocalTensor<half> t = buf.Get<half>();
     Halve(t);  // expected-error {{no viable conversion from 'LocalTensor<half>' to 'LocalTensor<float>' in argument 1 ('t') of 'Halve'}} [ASC106]
 }
+
+__aicore__ inline void CopyBytes(const GlobalTensor<int8_t> &dst, const LocalTensor<int8_t> &src)
+{
+    DataCopy(dst, src, 256);
+}
+
+extern "C" __global__ __aicore__ void explicit_casts(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    // an explicit cast views a tensor as another type (as ReinterpretCast does): no conversion error
+    TPipe pipe;
+    TQue<TPosition::VECOUT, 1> outQueue;
+    GlobalTensor<half> yGm;
+    yGm.SetGlobalBuffer((__gm__ half *)y + GetBlockIdx() * 128, 128);
+    pipe.InitBuffer(outQueue, 1, 256);
+    LocalTensor<half> yLocal = outQueue.AllocTensor<half>();
+    Duplicate(yLocal, static_cast<half>(0), 128);
+    outQueue.EnQue(yLocal);
+    yLocal = outQueue.DeQue<half>();
+    CopyBytes((GlobalTensor<int8_t> &)yGm, (LocalTensor<int8_t> &)yLocal);
+    outQueue.FreeTensor(yLocal);
+}
