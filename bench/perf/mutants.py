@@ -244,9 +244,14 @@ def _init_buffer_twice(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
             yield i, lines[:i + 1] + [lines[i]] + lines[i + 1:]
 
 
+def _queue_names(lines: list[str]) -> list[str]:
+    """The TQue members and variables the file declares, in order."""
+    return list(dict.fromkeys(m.group(2) for m in _QUEUE_DECL.finditer("\n".join(lines))))
+
+
 def _free_wrong_queue(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
     """`inQueueX.FreeTensor(x)` -> `outQueueY.FreeTensor(x)`, with another TQue member of the file."""
-    queues = list(dict.fromkeys(m.group(2) for m in _QUEUE_DECL.finditer("\n".join(lines))))
+    queues = _queue_names(lines)
     for i in _code_lines(lines):
         match = _FREE.match(lines[i])
         if not match:
@@ -261,7 +266,7 @@ def _free_wrong_queue(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
 def _deque_wrong_queue(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
     """`x = inQueueX.DeQue<T>()` -> `x = inQueueY.DeQue<T>()`, with another TQue member of the file (a
     copy-paste slip: the other queue's FIFO is empty there, or holds a tensor of another stage)."""
-    queues = list(dict.fromkeys(m.group(2) for m in _QUEUE_DECL.finditer("\n".join(lines))))
+    queues = _queue_names(lines)
     for i in _code_lines(lines):
         match = _DEQUE_CALL.search(lines[i])
         if not match:

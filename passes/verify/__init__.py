@@ -116,15 +116,15 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
         with_float = found
         half = _lower_and_verify(program, chip, dict.fromkeys(guessed, "half"), select, ignore, None)
         found = _holding_for_both(with_float, half)
-        type_errors = _type_errors(with_float)
-        if any(d.code.startswith(_TYPE_CLASS_CODES) for d in found) or (type_errors and _type_errors(half)):
+        float_errors, half_errors = _type_errors(with_float), _type_errors(half)
+        if any(d.code.startswith(_TYPE_CLASS_CODES) for d in found) or (float_errors and half_errors):
             integer = _lower_and_verify(program, chip, dict.fromkeys(guessed, "int32_t"), select, ignore, None)
             places = {(d.code, d.span) for d in integer}
             found = [d for d in found if not d.code.startswith(_TYPE_CLASS_CODES) or (d.code, d.span) in places]
-            if not _type_errors(found) and _type_errors(integer) and _type_errors(half):
+            int_errors = _type_errors(integer)
+            if not _type_errors(found) and int_errors and half_errors:
                 # wrong with every guess, though not at one place: the kernel has no element type it builds for
-                found += [_failing_every_guess(d, sorted(guessed), _type_errors(half)[0], _type_errors(integer)[0])
-                          for d in type_errors]
+                found += [_failing_every_guess(d, sorted(guessed), half_errors[0], int_errors[0]) for d in float_errors]
     return sorted(diags + found, key=sort_key)
 
 

@@ -463,22 +463,23 @@ def output_written_by_every_core(ctx: CheckContext) -> None:
                             "GetBlockIdx() * blockLength", kind="help"))
 
 
+def _unseen(op: Operation) -> bool:
+    """Code the checker does not see into: an unmodelled call, a Matmul object (whose library code splits the
+    work by block itself and writes GM)."""
+    return isinstance(op, asc.OpaqueCallOp | asc.MatmulObjectOp | asc.ObjectOp) or (
+        isinstance(op, asc.ApiCallOp) and op.FAMILY == "matmul_call")
+
+
 def _tells_cores_apart(op: Operation) -> bool:
-    """Reads the block index, or is code we do not see into (an unmodelled call, a Matmul object, whose
-    library code splits the work by block itself) and so might."""
-    if isinstance(op, asc.OpaqueCallOp | asc.MatmulObjectOp | asc.ObjectOp):
-        return True
-    if isinstance(op, asc.ApiCallOp):
-        return op.FAMILY == "matmul_call" or op.api.data in ("GetBlockIdx", "GetSubBlockIdx", "GetProcId")
-    return False
+    """Reads the block index, or is code we do not see into and so might."""
+    return _unseen(op) or (isinstance(op, asc.ApiCallOp)
+                           and op.api.data in ("GetBlockIdx", "GetSubBlockIdx", "GetProcId"))
 
 
 def _writes_gm(op: Operation) -> bool:
     if isinstance(op, asc.SetValueOp | asc.GmStoreOp):
         return isinstance(op.operands[0].type, asc.GlobalTensorType | asc.GmPtrType)
-    if isinstance(op, asc.ApiCallOp) and op.FAMILY == "data_copy" and op.args:
-        return isinstance(op.args[0].type, asc.GlobalTensorType)
-    return False
+    return _copies_to_gm(op)
 
 
 @rule(
@@ -514,7 +515,7 @@ def output_written_by_two_cores(ctx: CheckContext) -> None:
         for op in ops:
             if op in reported or not _copies_to_gm(op) or _tensor_base_stride(op.args[0], strides) != 0:
                 continue
-            if _single_core_guard(op, strides) or not _runs_on_every_core(op, strides):
+            if not _runs_on_every_core(op, strides):  # (a single-core guard is a condition on the block index)
                 continue
             name = _tensor_name(op.args[0])
             reported.add(op)
@@ -546,10 +547,8 @@ def _copies_to_gm(op: Operation) -> bool:
 def _unseen_or_atomic(op: Operation) -> bool:
     """Code that may write GM with atomic accumulation (overlapping writes are then the point), or that the
     checker does not see into."""
-    if isinstance(op, asc.OpaqueCallOp | asc.MatmulObjectOp | asc.ObjectOp):
-        return True
-    return isinstance(op, asc.ApiCallOp) and (op.api.data.startswith(("SetAtomic", "SetStoreAtomic"))
-                                              or op.FAMILY == "matmul_call")
+    return _unseen(op) or (isinstance(op, asc.ApiCallOp)
+                           and op.api.data.startswith(("SetAtomic", "SetStoreAtomic")))
 
 
 def _runs_on_every_core(op: Operation, strides: _Strides) -> bool:
@@ -582,9 +581,7 @@ def _overlapping_core_writes(ctx: CheckContext) -> set[Operation]:
     for kernel, dim, runs in _footprints(ctx):
         if any(_unseen_or_atomic(op) for op in kernel.walk()):
             continue
-        for a, b in ((0, 1), (dim - 2, dim - 1)):
-            if a == b or a < 0 or a not in runs or b not in runs:
-                continue
+        for a, b in _neighbouring_cores(dim, runs):
             earlier = [w for w in runs[a].accesses if w.write and _copies_to_gm(w.op)]
             for w in runs[b].accesses:
                 if not w.write or not _copies_to_gm(w.op) or w.op in reported:
@@ -668,14 +665,17 @@ def _footprints(ctx: CheckContext) -> list[tuple[asc.KernelOp, int, dict[int, Co
     return cached(ctx, "coverage.footprints", compute)
 
 
+def _neighbouring_cores(dim: int, runs: dict[int, CoreRun]) -> list[tuple[int, int]]:
+    """The pairs of neighbouring cores whose slices are compared: the first two and the last two that ran."""
+    return [(a, b) for a, b in ((0, 1), (dim - 2, dim - 1)) if a != b and a in runs and b in runs]
+
+
 def _shared_lines(ctx: CheckContext) -> set[Operation]:
     """ASC604 with concrete shapes: scalar GM writes of two neighbouring cores that land in one cache line.
     Returns the ops reported."""
     reported: set[Operation] = set()
     for _, dim, runs in _footprints(ctx):
-        for a, b in ((0, 1), (dim - 2, dim - 1)):
-            if a == b or a not in runs or b not in runs:
-                continue
+        for a, b in _neighbouring_cores(dim, runs):
             lines: dict[tuple[int, int], Access] = {}
             for w in runs[a].accesses:
                 if w.write and isinstance(w.op, asc.SetValueOp):
