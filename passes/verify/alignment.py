@@ -509,11 +509,14 @@ def ub_subtensor_unaligned(ctx: CheckContext) -> None:
 
 @rule(
     "ASC405", "getwithoffset-unaligned", "alignment",
-    summary="TBuf::GetWithOffset with a constant byte offset that is not a multiple of 32.",
+    summary="TBuf::GetWithOffset with a constant byte offset that is not a multiple of 32, for a tensor that a "
+            "vector or DMA instruction takes.",
     why="GetWithOffset<T>(count, bufOffset) returns a tensor starting bufOffset bytes into the buffer; the "
         "offset must keep the 32-byte start alignment every vector and DMA operand needs, else the CPU-debug "
-        "build aborts and the device raises an AI Core exception or works on the wrong bytes.",
-    example="LocalTensor<float> b = tmp.GetWithOffset<float>(64, 100);   // 100 bytes",
+        "build aborts and the device raises an AI Core exception or works on the wrong bytes. A tensor that is "
+        "only read and written element by element (SetValue/GetValue, SIMT code) needs no aligned start and is "
+        "not reported.",
+    example="LocalTensor<float> b = tmp.GetWithOffset<float>(64, 100);   // 100 bytes\nAdds(b, b, 1.0f, 64);",
     instead="LocalTensor<float> b = tmp.GetWithOffset<float>(64, 128);   // round the offset up to 32 bytes",
 )
 def getwithoffset_unaligned(ctx: CheckContext) -> None:
@@ -523,8 +526,37 @@ def getwithoffset_unaligned(ctx: CheckContext) -> None:
         off = fold_int(op.byte_offset)
         pos = op.buffer.type.position.data if isinstance(op.buffer.type, asc.TBufType) else "?"
         align = ctx.chip.alignments.get(_L0[pos], 32) if pos in _L0 else 32
-        if off is not None and off % align:
-            ctx.report(op, f"GetWithOffset at byte offset {off}; offsets in {pos} must be a multiple of {align} bytes")
+        if off is None or not off % align:
+            continue
+        use = _aligned_use(op.result)
+        if use is None:
+            continue  # only read element by element (GetValue, SIMT code): scalar accesses need no 32-byte start
+        ctx.report(op, f"GetWithOffset at byte offset {off}; offsets in {pos} must be a multiple of {align} bytes",
+                   ctx.note_at(use, f"{use.api.data} takes the tensor here; its operands must start on the "
+                               f"{align}-byte grid"))
+
+
+def _aligned_use(tensor: SSAValue) -> asc.ApiCallOp | None:
+    """The first vector or data-movement call that takes `tensor` (or a view of it: `t[off]`, a
+    ReinterpretCast, a local it is stored in) as an operand that must start aligned."""
+    work, seen = [tensor], {tensor}
+    while work:
+        value = work.pop()
+        for use in value.uses:
+            user = use.operation
+            found: list[SSAValue] = []
+            if isinstance(user, asc.SubTensorOp | asc.ReinterpretCastOp) and use.index == 0:
+                found = [user.result]
+            elif isinstance(user, memref.StoreOp) and use.index == 0:
+                found = [u.operation.results[0] for u in user.memref.uses if isinstance(u.operation, memref.LoadOp)]
+            elif isinstance(user, asc.ApiCallOp) and user.FAMILY in _ALIGNED_FAMILIES and value in user.args:
+                if user.FAMILY != "reduce" or _operand_names(user).get(list(user.args).index(value)) != "dst":
+                    return user
+            for v in found:
+                if v not in seen:
+                    seen.add(v)
+                    work.append(v)
+    return None
 
 
 @rule(

@@ -226,11 +226,7 @@ class _Strides:
             cond, t, f = (self.of(o) for o in op.operands)
             return t if cond == 0 and t == f else None
         if isinstance(op, memref.LoadOp) and not op.indices:
-            result = self.cell(op.memref)
-            if result is not None and any(not loop.is_ancestor(op) and _trip_count_varies(loop, self)
-                                          for loop in self.cell_loops.get(op.memref, ())):
-                return None  # read after a loop that ran a different number of times on each core
-            return result
+            return self._load(op)
         if op.regions:  # results of scf.if / scf.while: not followed
             return None
         if isinstance(op, asc.GetValueOp | asc.GmLoadOp):
@@ -247,6 +243,13 @@ class _Strides:
         if isinstance(op, _UNIFORM_WHEN_OPERANDS_ARE) or op.name.startswith("arith."):
             return 0 if all(self.of(o) == 0 for o in op.operands) else None
         return None
+
+    def _load(self, load: memref.LoadOp) -> int | None:
+        result = self.cell(load.memref)
+        if result is not None and any(not loop.is_ancestor(load) and _trip_count_varies(loop, self)
+                                      for loop in self.cell_loops.get(load.memref, ())):
+            return None  # read after a loop that ran a different number of times on each core
+        return result
 
     def cell(self, cell: SSAValue) -> int | None:
         if cell in self.cells:
@@ -327,8 +330,77 @@ def _constant(value: SSAValue) -> int | None:
     return found if isinstance(found, int) else None
 
 
+class _FirstIterationStrides(_Strides):
+    """The per-core stride of values as they are in the first iteration of every loop around them.
+
+    A core with work runs the first iteration of its loops, so two cores whose first-iteration addresses
+    agree write the same bytes. This follows what `_Strides` gives up on: a loop counter starts at its lower
+    bound whatever its step, and a cell read before the loop body stores it holds what it held on entry
+    (`offset = 0; while (offset < coreLength) { copy at offset; offset += len; }` with a per-core `len`).
+    Values flowing through cells are still taken from `_Strides`: a cell read after a loop holds what its
+    last iteration stored.
+    """
+
+    def __init__(self, every_iteration: _Strides) -> None:
+        super().__init__()
+        self.every_iteration = every_iteration
+
+    def cell(self, cell: SSAValue) -> int | None:
+        return self.every_iteration.cell(cell)
+
+    def _of(self, value: SSAValue) -> int | None:
+        if isinstance(value, BlockArgument) and value.index == 0 and isinstance(value.owner, Block) \
+                and isinstance(value.owner.parent_op(), scf.ForOp):
+            return self.of(value.owner.parent_op().lb)  # type: ignore[union-attr]
+        return super()._of(value)
+
+    def _load(self, load: memref.LoadOp) -> int | None:
+        every = self.every_iteration
+        result = every.of(load.results[0])
+        if result is not None:
+            return result
+        cell = load.memref
+        stores = [use.operation for use in cell.uses if isinstance(use.operation, memref.StoreOp)]
+        if any(not isinstance(use.operation, memref.StoreOp | memref.LoadOp) for use in cell.uses):
+            return None
+        # the outermost loop around the load that stores the cell: each of those stores must come after the
+        # load in the loop body, so that the first iteration reads the value the cell had on entry
+        loops = [p for p in _parents(load) if isinstance(p, scf.ForOp | scf.WhileOp)
+                 and any(p.is_ancestor(s) for s in stores)]
+        if not loops:
+            return None
+        loop = loops[-1]
+        order = {op: i for i, op in enumerate(loop.walk())}
+        inside = [s for s in stores if s in order]
+        if any(order[s] < order[load] for s in inside):
+            return None
+        entry: int | None = None
+        for store in stores:
+            if store in order:
+                continue
+            if any(isinstance(p, scf.IfOp) and every.of(p.cond) != 0 for p in _parents(store)):
+                return None  # stored on some cores only
+            if any(isinstance(p, scf.ForOp | scf.WhileOp) and not p.is_ancestor(loop) and _trip_count_varies(p, every)
+                   for p in _parents(store)):
+                return None  # stored by a loop that ran a different number of times on each core
+            increment = _increment_of(store.value, cell)
+            if increment is not None:
+                if every.of(increment) != 0:
+                    return None
+                continue
+            coefficient = every.of(store.value)
+            if coefficient is None or (entry is not None and coefficient != entry):
+                return None
+            entry = coefficient
+        return entry
+
+
 def _strides(ctx: CheckContext) -> _Strides:
     return cached(ctx, "coverage.strides", _Strides)
+
+
+def _first_iteration_strides(ctx: CheckContext) -> _FirstIterationStrides:
+    return cached(ctx, "coverage.first_iteration_strides", lambda: _FirstIterationStrides(_strides(ctx)))
 
 
 def _tensor_base_stride(tensor: SSAValue, strides: _Strides) -> int | None:
@@ -505,6 +577,7 @@ def output_written_by_two_cores(ctx: CheckContext) -> None:
         return
     reported = _overlapping_core_writes(ctx)
     strides = _strides(ctx)
+    first = _first_iteration_strides(ctx)
     cores = dim.more_than_one
     for kernel in (op for op in ctx.module.walk() if isinstance(op, asc.KernelOp)):
         ops = list(kernel.walk())
@@ -513,22 +586,24 @@ def output_written_by_two_cores(ctx: CheckContext) -> None:
         if any(_unseen_or_atomic(op) for op in ops):
             continue
         for op in ops:
-            if op in reported or not _copies_to_gm(op) or _tensor_base_stride(op.args[0], strides) != 0:
+            if op in reported or not _copies_to_gm(op) or _tensor_base_stride(op.args[0], first) != 0:
                 continue
-            if not _runs_on_every_core(op, strides):  # (a single-core guard is a condition on the block index)
+            if not _runs_on_every_core(op, first):  # (a single-core guard is a condition on the block index)
                 continue
             name = _tensor_name(op.args[0])
+            where = "" if _tensor_base_stride(op.args[0], strides) == 0 and _runs_on_every_core(op, strides) \
+                else " in the first iteration of the loop around it"
             reported.add(op)
             setup = [ctx.note_at(s, f"'{name}' is set up here, at the same address on every core")
                      for s in _buffer_setups(op.args[0]) if s.location is not None]
             help_note = Note(f"offset '{name}' by the core's slice: SetGlobalBuffer(... + GetBlockIdx() * "
                              "blockLength, blockLength), or index it with the block", kind="help")
             if cores is not None:
-                ctx.report(op, f"all {cores} cores write the same elements of '{name}': the address of this "
-                           "copy does not depend on GetBlockIdx()", *setup, Note(dim.source), help_note)
+                ctx.report(op, f"all {cores} cores write the same elements of '{name}'{where}: the address of "
+                           "this copy does not depend on GetBlockIdx()", *setup, Note(dim.source), help_note)
             else:
-                ctx.report(op, f"every core writes the same elements of '{name}': the address of this copy does "
-                           "not depend on GetBlockIdx(), though the kernel reads it", *setup, Note(
+                ctx.report(op, f"every core writes the same elements of '{name}'{where}: the address of this copy "
+                           "does not depend on GetBlockIdx(), though the kernel reads it", *setup, Note(
                                "on more than one core the cores overwrite each other's results and the rest of "
                                "the output is never written"), help_note, severity=Severity.WARNING)
 
@@ -568,10 +643,18 @@ def _runs_on_every_core(op: Operation, strides: _Strides) -> bool:
                     and 1 in (_constant(cond.lhs), _constant(cond.rhs))
                     and (child.parent_region() is parent.true_region) == (cond.predicate.value.data == 0)):
                 return False
-        if isinstance(parent, scf.WhileOp) and _trip_count_varies(parent, strides):
+        if isinstance(parent, scf.WhileOp) and _trip_count_varies(parent, strides) and not (
+                isinstance(strides, _FirstIterationStrides) and _bound_test(parent)):
             return False
         child = parent
     return True
+
+
+def _bound_test(loop: scf.WhileOp) -> bool:
+    """The loop runs while a value is below (or above) a bound, `offset < coreLength`: like a for loop, its
+    first iteration runs on every core that has work. (A test for equality could single one core out.)"""
+    conditions = [o.condition.owner for o in loop.before_region.walk() if isinstance(o, scf.ConditionOp)]
+    return bool(conditions) and all(isinstance(c, arith.CmpiOp) and c.predicate.value.data >= 2 for c in conditions)
 
 
 def _overlapping_core_writes(ctx: CheckContext) -> set[Operation]:
