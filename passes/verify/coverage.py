@@ -538,7 +538,9 @@ def output_written_by_every_core(ctx: CheckContext) -> None:
 def _unseen(op: Operation) -> bool:
     """Code the checker does not see into: an unmodelled call, a Matmul object (whose library code splits the
     work by block itself and writes GM)."""
-    return isinstance(op, asc.OpaqueCallOp | asc.MatmulObjectOp | asc.ObjectOp) or (
+    if isinstance(op, asc.ObjectOp):  # a UB allocator only hands out local memory
+        return not op.result.type.type_name.data.startswith("LocalMemAllocator")
+    return isinstance(op, asc.OpaqueCallOp | asc.MatmulObjectOp) or (
         isinstance(op, asc.ApiCallOp) and op.FAMILY == "matmul_call")
 
 
