@@ -34,7 +34,7 @@ from passes.verify import (  # noqa: F401  (each module registers its rules)
     sync,
     tiling,
 )
-from passes.verify.rules import FAMILIES, RULES, CheckContext, Rule, rule
+from passes.verify.rules import FAMILIES, RULES, CheckContext, Rule, rule, span_of_op
 
 if TYPE_CHECKING:
     from ascendir.host_eval import TilingInputs, TilingResult
@@ -54,11 +54,13 @@ def selected_rules(select: Iterable[str] | None = None, ignore: Iterable[str] = 
 
 
 def verify(program: Program | None, module: ModuleOp, chip: str = "910B2", select: Iterable[str] | None = None,
-           ignore: Sequence[str] = (), tiling: TilingResult | None = None) -> list[Diagnostic]:
+           ignore: Sequence[str] = (), tiling: TilingResult | None = None,
+           dtypes_defaulted: bool = True) -> list[Diagnostic]:
     from ascendir.catalog import arch_catalogued, load_catalog
     from ascendir.chips import load_chip
 
-    ctx = CheckContext(module, program, load_chip(chip), load_catalog(), tiling=tiling)
+    ctx = CheckContext(module, program, load_chip(chip), load_catalog(), tiling=tiling,
+                       dtypes_defaulted=dtypes_defaulted)
     catalogued = arch_catalogued(ctx.chip.npu_arch)
     for r in selected_rules(select, ignore):
         if r.catalogued_archs_only and not catalogued:
@@ -114,13 +116,21 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
     guessed = unbound_dtype_macros(program) if shapes is None and found else set()
     if guessed:
         with_float = found
-        half = _lower_and_verify(program, chip, dict.fromkeys(guessed, "half"), select, ignore, None)
-        found = _holding_for_both(with_float, half)
+        half_lines: set[tuple[str, int]] = set()
+        half = _lower_and_verify(program, chip, dict.fromkeys(guessed, "half"), select, ignore, None, False,
+                                 half_lines)
+        found = _holding_for_both(with_float, half, half_lines, _FloatTested(program))
         float_errors, half_errors = _type_errors(with_float), _type_errors(half)
         if any(d.code.startswith(_TYPE_CLASS_CODES) for d in found) or (float_errors and half_errors):
-            integer = _lower_and_verify(program, chip, dict.fromkeys(guessed, "int32_t"), select, ignore, None)
+            int_lines: set[tuple[str, int]] = set()
+            integer = _lower_and_verify(program, chip, dict.fromkeys(guessed, "int32_t"), select, ignore, None,
+                                        False, int_lines)
             places = {(d.code, d.span) for d in integer}
-            found = [d for d in found if not d.code.startswith(_TYPE_CLASS_CODES) or (d.code, d.span) in places]
+            half_places = {(d.code, d.span) for d in half}
+            # a finding only the float instantiation reaches stands; one the half run shares must hold for
+            # int32_t too, unless the int32_t run does not reach it either
+            found = [d for d in found if not d.code.startswith(_TYPE_CLASS_CODES) or (d.code, d.span) in places
+                     or ((d.code, d.span) not in half_places and not _reached(d, int_lines))]
             int_errors = _type_errors(integer)
             if not _type_errors(found) and int_errors and half_errors:
                 # wrong with every guess, though not at one place: the kernel has no element type it builds for
@@ -145,14 +155,24 @@ def _failing_every_guess(d: Diagnostic, macros: list[str], with_half: Diagnostic
 
 
 def _lower_and_verify(program: Program, chip: str, dtypes: dict[str, str], select: list[str] | None,
-                      ignore: Sequence[str], shapes: TilingInputs | None) -> list[Diagnostic]:
+                      ignore: Sequence[str], shapes: TilingInputs | None,
+                      dtypes_defaulted: bool = True, lowered_lines: set[tuple[str, int]] | None = None
+                      ) -> list[Diagnostic]:
+    """One lowering and rule run. `dtypes_defaulted`: the unbound DTYPE_<NAME> macros are float by default,
+    and the element-type rules leave float tensors alone (the op json may list other types); False for the
+    runs that bind them to half or int32_t, which judge every tensor. `lowered_lines` collects the (file,
+    line) of every lowered op: the code this instantiation reaches."""
     from ascendir.lower import LoweringOptions, lower_program
 
     lowered = lower_program(program, LoweringOptions(chip=chip, dtypes=dtypes))
+    if lowered_lines is not None:
+        lowered_lines.update((span.file, span.line) for op in lowered.module.walk()
+                             if (span := span_of_op(op)) is not None)
     found = [d for d in apply_inline_ignores(lowered.diagnostics, program) if wanted(d.code, select, ignore)]
     tiling = run_tiling(program, lowered.module, shapes, chip) if shapes is not None else None
     if selected_rules(select, ignore):
-        found += verify(program, lowered.module, chip, select, ignore, tiling=tiling)
+        found += verify(program, lowered.module, chip, select, ignore, tiling=tiling,
+                        dtypes_defaulted=dtypes_defaulted)
     return found
 
 
@@ -165,12 +185,47 @@ _TYPE_CLASS_CODES = ("ASC101", "ASC106", "ASC5")
 _CAPACITY_CODES = ("ASC301", "ASC302", "ASC303", "ASC304")
 
 
-def _holding_for_both(with_float: list[Diagnostic], with_half: list[Diagnostic]) -> list[Diagnostic]:
-    """The findings of the float run that the half run has too (same code and place); for capacity, the half
-    run's own (a wider type only needs more bytes, so they hold for float as well)."""
+def _holding_for_both(with_float: list[Diagnostic], with_half: list[Diagnostic],
+                      half_lines: set[tuple[str, int]], float_tested: _FloatTested) -> list[Diagnostic]:
+    """The findings of the float run that the half run has too (same code and place), or that lie in code the
+    half run does not reach in a file that tests a type for float (`if constexpr (std::is_same_v<T, float>)`:
+    the author wrote code for a float instantiation, and no other guess can clear it); for capacity, the half
+    run's own (a wider type only needs more bytes, so they hold for float as well). Code for a 32-bit T
+    behind `sizeof(T) == 4` in a class that only ever gets 16-bit types says nothing about float."""
     places = {(d.code, d.span) for d in with_half}
-    return ([d for d in with_float if d.code not in _CAPACITY_CODES and (d.code, d.span) in places]
+    return ([d for d in with_float if d.code not in _CAPACITY_CODES and ((d.code, d.span) in places or (
+                not _reached(d, half_lines) and d.span is not None and float_tested(d.span.file)))]
             + [d for d in with_half if d.code in _CAPACITY_CODES])
+
+
+# `std::is_same_v<T, float>`, `AscendC::IsSameType<T, float32_t>::value`, either order
+_FLOAT_TEST = re.compile(r"\b(?:is_same(?:_v)?|IsSameType|IsSame)\s*<\s*(?:[A-Za-z_]\w*\s*,\s*(?:float|float32_t)|"
+                         r"(?:float|float32_t)\s*,\s*[A-Za-z_]\w*)\s*>")
+
+
+class _FloatTested:
+    """Whether a source file of the program tests a type for float (read once per file)."""
+
+    def __init__(self, program: Program) -> None:
+        self.texts = {u.unit.file: u.unit.text for u in program.units}
+        self.answers: dict[str, bool] = {}
+
+    def __call__(self, file: str) -> bool:
+        if file not in self.answers:
+            text = self.texts.get(file)
+            if text is None:
+                try:
+                    with open(file, encoding="utf-8", errors="replace") as f:
+                        text = f.read()
+                except OSError:
+                    text = ""
+            self.answers[file] = _FLOAT_TEST.search(text) is not None
+        return self.answers[file]
+
+
+def _reached(d: Diagnostic, lowered_lines: set[tuple[str, int]]) -> bool:
+    """Whether another instantiation lowered the code at `d` (a finding with no place counts as reached)."""
+    return d.span is None or (d.span.file, d.span.line) in lowered_lines
 
 
 def load_for_check(bundle: Bundle, chip: str | None = None,

@@ -303,7 +303,7 @@ def _guessed_dtype(ctx: CheckContext) -> str | None:
         if ctx.program is None:
             return None
         walked = (node for _, nodes in ast_index(ctx).units for node in nodes)
-        return DEFAULT_DTYPE if unbound_dtype_macros(ctx.program, walked) else None
+        return DEFAULT_DTYPE if ctx.dtypes_defaulted and unbound_dtype_macros(ctx.program, walked) else None
     return cached(ctx, "api_misuse.guessed_dtype", compute)
 
 

@@ -96,6 +96,10 @@ class CheckContext:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # the host tiling function's run on concrete shapes (`--shape`, a test case file); None without shapes
     tiling: TilingResult | None = None
+    # whether the DTYPE_<NAME> macros no op json binds have the lowering's default type (float), a guess
+    # whose tensors the element-type rules leave alone; False in the runs that bind them to half or int32_t
+    # on purpose, whose findings only count where the float run has them too
+    dtypes_defaulted: bool = True
 
     def ops(self) -> Iterator[Operation]:
         return self.module.walk()

@@ -121,6 +121,13 @@ def test_a_finding_on_code_for_float_only_is_not_reported_when_float_is_a_guess(
     assert [d.code for d in check_program(program) if d.is_error] == []
 
 
+def test_a_finding_in_a_branch_written_for_float_is_reported() -> None:
+    # `if constexpr (std::is_same_v<T, float>)` says float is one of the kernel's types: no other guess reaches
+    # that code, so what the float run finds there stands (cann-ops less: a Cast half -> half in ComputeFp)
+    kernel = FREE_BY_SIZE.replace("if (sizeof(T) == sizeof(float))", "if constexpr (std::is_same_v<T, float>)")
+    assert [d.code for d in check_program(load_text(kernel, "norm.cpp")) if d.is_error] == ["ASC205"]
+
+
 def test_a_finding_that_holds_for_both_types_is_reported() -> None:
     program = load_text(FREE_BY_SIZE.replace("if (sizeof(T) == sizeof(float))", "if (true)"), "norm.cpp")
     assert [d.code for d in check_program(program) if d.is_error] == ["ASC205"]
