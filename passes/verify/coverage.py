@@ -255,34 +255,42 @@ class _Strides:
         if cell in self.cells:
             return self.cells[cell]
         self.cells[cell] = None
-        first: int | None = None
-        ok = True
-        stores = [use.operation for use in cell.uses if isinstance(use.operation, memref.StoreOp)]
-        if any(not isinstance(use.operation, memref.StoreOp | memref.LoadOp) for use in cell.uses):
-            ok = False  # passed somewhere (a call we inlined by reference): not followed
-        loops: list[Operation] = []
-        for store in stores:
-            if not ok:
-                break
-            for parent in _parents(store):
-                if isinstance(parent, scf.IfOp) and self.of(parent.cond) != 0:
-                    ok = False  # stored on some cores only
-                elif isinstance(parent, scf.ForOp | scf.WhileOp):
-                    loops.append(parent)  # judged at each read, once this cell is known
-            stored = store.value
-            increment = _increment_of(stored, cell)
-            if increment is not None:
-                if self.of(increment) != 0:
-                    ok = False
-                continue
-            coefficient = self.of(stored)
-            if coefficient is None or (first is not None and coefficient != first):
-                ok = False
-            first = coefficient
-        result = first if ok and first is not None else None
+        stores = _stores_of(cell)
+        result, loops = self.agreed_coefficient(cell, stores) if stores is not None else (None, [])
         self.cells[cell] = result
         self.cell_loops[cell] = loops
         return result
+
+    def agreed_coefficient(self, cell: SSAValue,
+                           stores: list[memref.StoreOp]) -> tuple[int | None, list[Operation]]:
+        """The coefficient `stores` agree on (increments by something the same on every core aside), None if
+        they do not or one is made on some cores only; and the loops around them (judged at each read)."""
+        first: int | None = None
+        loops: list[Operation] = []
+        for store in stores:
+            for parent in _parents(store):
+                if isinstance(parent, scf.IfOp) and self.of(parent.cond) != 0:
+                    return None, loops  # stored on some cores only
+                if isinstance(parent, scf.ForOp | scf.WhileOp):
+                    loops.append(parent)
+            increment = _increment_of(store.value, cell)
+            if increment is not None:
+                if self.of(increment) != 0:
+                    return None, loops
+                continue
+            coefficient = self.of(store.value)
+            if coefficient is None or (first is not None and coefficient != first):
+                return None, loops
+            first = coefficient
+        return first, loops
+
+
+def _stores_of(cell: SSAValue) -> list[memref.StoreOp] | None:
+    """The stores to a local's cell; None when the cell is also passed somewhere (a call we inlined by
+    reference), whose writes are not followed."""
+    if any(not isinstance(use.operation, memref.StoreOp | memref.LoadOp) for use in cell.uses):
+        return None
+    return [use.operation for use in cell.uses if isinstance(use.operation, memref.StoreOp)]
 
 
 def _parents(op: Operation) -> list[Operation]:
@@ -360,8 +368,8 @@ class _FirstIterationStrides(_Strides):
         if result is not None:
             return result
         cell = load.memref
-        stores = [use.operation for use in cell.uses if isinstance(use.operation, memref.StoreOp)]
-        if any(not isinstance(use.operation, memref.StoreOp | memref.LoadOp) for use in cell.uses):
+        stores = _stores_of(cell)
+        if not stores:
             return None
         # the outermost loop around the load that stores the cell: each of those stores must come after the
         # load in the loop body, so that the first iteration reads the value the cell had on entry
@@ -371,27 +379,11 @@ class _FirstIterationStrides(_Strides):
             return None
         loop = loops[-1]
         order = {op: i for i, op in enumerate(loop.walk())}
-        inside = [s for s in stores if s in order]
-        if any(order[s] < order[load] for s in inside):
+        if any(order[s] < order[load] for s in stores if s in order):
             return None
-        entry: int | None = None
-        for store in stores:
-            if store in order:
-                continue
-            if any(isinstance(p, scf.IfOp) and every.of(p.cond) != 0 for p in _parents(store)):
-                return None  # stored on some cores only
-            if any(isinstance(p, scf.ForOp | scf.WhileOp) and not p.is_ancestor(loop) and _trip_count_varies(p, every)
-                   for p in _parents(store)):
-                return None  # stored by a loop that ran a different number of times on each core
-            increment = _increment_of(store.value, cell)
-            if increment is not None:
-                if every.of(increment) != 0:
-                    return None
-                continue
-            coefficient = every.of(store.value)
-            if coefficient is None or (entry is not None and coefficient != entry):
-                return None
-            entry = coefficient
+        entry, around = every.agreed_coefficient(cell, [s for s in stores if s not in order])
+        if entry is not None and any(not p.is_ancestor(loop) and _trip_count_varies(p, every) for p in around):
+            return None  # stored by a loop that ran a different number of times on each core
         return entry
 
 
@@ -656,7 +648,8 @@ def _bound_test(loop: scf.WhileOp) -> bool:
     """The loop runs while a value is below (or above) a bound, `offset < coreLength`: like a for loop, its
     first iteration runs on every core that has work. (A test for equality could single one core out.)"""
     conditions = [o.condition.owner for o in loop.before_region.walk() if isinstance(o, scf.ConditionOp)]
-    return bool(conditions) and all(isinstance(c, arith.CmpiOp) and c.predicate.value.data >= 2 for c in conditions)
+    return bool(conditions) and all(isinstance(c, arith.CmpiOp) and c.predicate.value.data >= 2  # not eq/ne
+                                    for c in conditions)
 
 
 def _overlapping_core_writes(ctx: CheckContext) -> set[Operation]:
