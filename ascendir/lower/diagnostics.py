@@ -8,9 +8,9 @@ lowering met C++ it does not model and that checks of the code after it are inco
 
 from __future__ import annotations
 
-from frontend import ast as A
 from dataclasses import dataclass
 
+from frontend import ast as A
 from frontend.diagnostics import Diagnostic, Note, Severity, Span, error, format_page, warning
 
 UNKNOWN_API = "ASC100"

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
 
-from frontend.diagnostics import Diagnostic, Note, error, sort_key
+from frontend.diagnostics import Diagnostic, Note, Span, error, sort_key
 from frontend.pipeline import Program
 from frontend.readers import in_op_host
 from passes.verify import (  # noqa: F401  (each module registers its rules)
@@ -119,14 +119,14 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
         half_lines: set[tuple[str, int]] = set()
         half = _lower_and_verify(program, chip, dict.fromkeys(guessed, "half"), select, ignore, None, False,
                                  half_lines)
-        found = _holding_for_both(with_float, half, half_lines, _FloatTested(program))
+        half_places = {(d.code, d.span) for d in half}
+        found = _holding_for_both(with_float, half, half_places, half_lines, _FloatTested(program))
         float_errors, half_errors = _type_errors(with_float), _type_errors(half)
         if any(d.code.startswith(_TYPE_CLASS_CODES) for d in found) or (float_errors and half_errors):
             int_lines: set[tuple[str, int]] = set()
             integer = _lower_and_verify(program, chip, dict.fromkeys(guessed, "int32_t"), select, ignore, None,
                                         False, int_lines)
             places = {(d.code, d.span) for d in integer}
-            half_places = {(d.code, d.span) for d in half}
             # a finding only the float instantiation reaches stands; one the half run shares must hold for
             # int32_t too, unless the int32_t run does not reach it either
             found = [d for d in found if not d.code.startswith(_TYPE_CLASS_CODES) or (d.code, d.span) in places
@@ -186,14 +186,14 @@ _CAPACITY_CODES = ("ASC301", "ASC302", "ASC303", "ASC304")
 
 
 def _holding_for_both(with_float: list[Diagnostic], with_half: list[Diagnostic],
-                      half_lines: set[tuple[str, int]], float_tested: _FloatTested) -> list[Diagnostic]:
+                      half_places: set[tuple[str, Span | None]], half_lines: set[tuple[str, int]],
+                      float_tested: _FloatTested) -> list[Diagnostic]:
     """The findings of the float run that the half run has too (same code and place), or that lie in code the
     half run does not reach in a file that tests a type for float (`if constexpr (std::is_same_v<T, float>)`:
     the author wrote code for a float instantiation, and no other guess can clear it); for capacity, the half
     run's own (a wider type only needs more bytes, so they hold for float as well). Code for a 32-bit T
     behind `sizeof(T) == 4` in a class that only ever gets 16-bit types says nothing about float."""
-    places = {(d.code, d.span) for d in with_half}
-    return ([d for d in with_float if d.code not in _CAPACITY_CODES and ((d.code, d.span) in places or (
+    return ([d for d in with_float if d.code not in _CAPACITY_CODES and ((d.code, d.span) in half_places or (
                 not _reached(d, half_lines) and d.span is not None and float_tested(d.span.file)))]
             + [d for d in with_half if d.code in _CAPACITY_CODES])
 

@@ -353,9 +353,6 @@ class _FirstIterationStrides(_Strides):
         super().__init__()
         self.every_iteration = every_iteration
 
-    def cell(self, cell: SSAValue) -> int | None:
-        return self.every_iteration.cell(cell)
-
     def _of(self, value: SSAValue) -> int | None:
         if isinstance(value, BlockArgument) and value.index == 0 and isinstance(value.owner, Block) \
                 and isinstance(value.owner.parent_op(), scf.ForOp):
