@@ -7,6 +7,7 @@ or on loop variables are left alone.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Mapping
 
 from xdsl.dialects import arith, memref, scf
@@ -602,3 +603,111 @@ def compare_count_unaligned(ctx: CheckContext) -> None:
         if size is not None and (count * size) % 256:
             ctx.report(op, f"Compare over {count} elements = {count * size} bytes; the count form needs a multiple "
                            f"of 256 bytes ({256 // size} elements)")
+
+
+# ----------------------------------------------------------------------------------------------------
+# ASC408 DataCopy lengths that no tiling makes 32-byte multiples
+# ----------------------------------------------------------------------------------------------------
+
+
+@rule(
+    "ASC408", "datacopy-length-never-aligned", "alignment",
+    summary="DataCopy in the count form moves a length the checker cannot fold that is not a multiple of 32 "
+            "bytes for any values: by itself (2*n + 1 halves), or while another DataCopy on the same path, "
+            "reading the same values, moves whole blocks (n and n + 1 halves).",
+    why="The MTE moves whole 32-byte blocks and drops the rest of a count-form DataCopy without an error "
+        "(see ASC401). When the length comes from the tiling the checker cannot know it, but it can still know "
+        "it is wrong: copies of n and n + 1 halves differ by 2 bytes, so at most one of them is a multiple of "
+        "32 bytes whatever n the host picks. The copy that disagrees with the others is reported, with a note "
+        "at one it disagrees with. Copies in different branches of an if are never compared: one run may "
+        "take only one of them.",
+    example="DataCopy(xLocal, xGm[off], tileLength);\n"
+            "...\n"
+            "DataCopy(yGm[off], yLocal, tileLength + 1);   // one of the two is cut short",
+    instead="DataCopy(yGm[off], yLocal, tileLength);       // the tile the buffers were sized for\n"
+            "DataCopyPad(yGm[off], yLocal, {1, (tileLength + 1) * 2, 0, 0, 0});  // or copy exact bytes",
+)
+def datacopy_length_never_aligned(ctx: CheckContext) -> None:
+    from passes.verify.congruence import Form, Reader, solvable
+
+    block = 32
+    reader = Reader(block)
+    sites: list[tuple[asc.ApiCallOp, Form, Form, str]] = []  # op, element count, bytes, element type
+    for op in module_index(ctx.module).of("data_copy"):
+        if op.api.data != "DataCopy" or not op.overload.data.startswith("count_"):
+            continue
+        count, local = arg(op, "count"), _local_operand(op)
+        size = tensor_elem_bytes(local) if local is not None else None
+        if count is None or size is None:
+            continue
+        elements = reader.form(count)
+        if elements is None or not elements.terms:
+            continue  # a constant: ASC401's
+        assert local is not None and isinstance(local.type, asc.LocalTensorType)
+        sites.append((op, elements, elements.scaled(size), type_name(local.type.element_type)))
+
+    def moves(elements: Form, element: str) -> str:
+        return f"({elements.text()}) x {element}" if len(elements.terms) > 1 or elements.constant else \
+            f"{elements.text()} x {element}"
+
+    kept = []
+    for op, elements, total, element in sites:
+        if solvable([total], block) is False:
+            ctx.report(op, f"DataCopy moves {moves(elements, element)}, which is not a multiple of 32 bytes for "
+                           f"any value of {elements.unknown_names()}; the bytes past the last whole block are not "
+                           f"copied")
+        else:
+            kept.append((op, elements, total, element))
+    conflicts: dict[int, list[int]] = {i: [] for i in range(len(kept))}
+    for i, j in itertools.combinations(range(len(kept)), 2):
+        a, b = kept[i], kept[j]
+        if set(a[2].unknowns) & set(b[2].unknowns) and _run_together(a[0], b[0]) \
+                and solvable([a[2], b[2]], block) is False:
+            conflicts[i].append(j)
+            conflicts[j].append(i)
+    # Keep the copies that agree with the most others; report the rest against one they disagree with.
+    order = sorted((i for i in conflicts if conflicts[i]),
+                   key=lambda i: (len(conflicts[i]), kept[i][1].constant != 0, i))
+    agreed: set[int] = set()
+    for i in order:
+        against = [j for j in conflicts[i] if j in agreed]
+        if not against:
+            agreed.add(i)
+            continue
+        op, elements, _, element = kept[i]
+        other, other_elements, _, other_element = kept[against[0]]
+        ctx.report(op, f"DataCopy moves {moves(elements, element)} while another DataCopy moves "
+                       f"{moves(other_elements, other_element)}: no value of {elements.unknown_names()} makes "
+                       f"both multiples of 32 bytes, so one of them is silently cut short",
+                   ctx.note_at(other, f"this DataCopy moves {moves(other_elements, other_element)}"))
+
+
+def _run_together(a: Operation, b: Operation) -> bool:
+    """Whether one run that reaches `a` also reaches `b` with the values it read at `a`: neither sits in
+    an scf.if below the ops they share (a loop around both runs them in the same iteration)."""
+    above_a = _ancestors(a)
+    shared = next((p for p in _ancestors(b) if p in above_a), None)
+    if isinstance(shared, scf.IfOp) and _region_in(a, shared) is not _region_in(b, shared):
+        return False  # one in each arm
+    for op in (a, b):
+        parent = op.parent_op()
+        while parent is not None and parent is not shared:
+            if isinstance(parent, scf.IfOp):
+                return False
+            parent = parent.parent_op()
+    return shared is not None
+
+
+def _region_in(op: Operation, ancestor: Operation) -> object:
+    while op.parent_op() is not ancestor:
+        op = op.parent_op()  # type: ignore[assignment]
+    return op.parent_region()
+
+
+def _ancestors(op: Operation) -> list[Operation]:
+    found = []
+    parent = op.parent_op()
+    while parent is not None:
+        found.append(parent)
+        parent = parent.parent_op()
+    return found
