@@ -70,6 +70,21 @@ def lower_program(program: Program, options: LoweringOptions | None = None) -> L
         forget_ast_facts()
 
 
+_HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".inc")
+
+
+def _included_by_kernel_sources(program: Program) -> set[str]:
+    """The kernel headers of an op project that a kernel source file includes. They are units of their
+    own too (op_kernel/*.h), but collected a second time a header's class would replace the one the
+    source's out-of-class method definitions (`void K<T>::Init(...) {...}`) were attached to."""
+    found: set[str] = set()
+    for u in program.units:
+        if u.unit.role == "kernel" and u.preprocessed is not None \
+                and not u.unit.path.lower().endswith(_HEADER_SUFFIXES):
+            found.update(os.path.normpath(p) for p in u.preprocessed.includes)
+    return found
+
+
 def _lower_program(program: Program, options: LoweringOptions | None = None) -> LoweringResult:
     options = options or LoweringOptions()
     missing_includes = any(d.code == MISSING_INCLUDE for u in program.units for d in u.diagnostics)
@@ -79,9 +94,12 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
     kernel_targets = {id(d): u.target for u in program.units if u.target is not None
                       for d in u.ast.walk() if isinstance(d, A.FunctionDecl) and d.is_kernel}
     by_role: dict[str, list[A.TranslationUnit]] = {"kernel": [], "host": [], "other": []}
+    included = _included_by_kernel_sources(program)
     for u in program.units:
         group = "kernel" if u.unit.role in ("kernel", "header") else "host" if u.unit.role in (
             "host", "tiling_header") else "other"
+        if group == "kernel" and os.path.normpath(u.unit.path) in included:
+            continue  # already part of the source that includes it, with that source's macros
         by_role[group].append(u.ast)
     scope = collect(by_role["kernel"])
     host_scope = collect(by_role["host"])
