@@ -10,7 +10,7 @@ every vector core. Nothing is reported on a guess: an unknown stride or an unkno
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, memref, scf
@@ -261,15 +261,16 @@ class _Strides:
         self.cell_loops[cell] = loops
         return result
 
-    def agreed_coefficient(self, cell: SSAValue,
-                           stores: list[memref.StoreOp]) -> tuple[int | None, list[Operation]]:
+    def agreed_coefficient(self, cell: SSAValue, stores: list[memref.StoreOp],
+                           around_read: Container[Operation] = ()) -> tuple[int | None, list[Operation]]:
         """The coefficient `stores` agree on (increments by something the same on every core aside), None if
-        they do not or one is made on some cores only; and the loops around them (judged at each read)."""
+        they do not or one is made on some cores only; and the loops around them (judged at each read).
+        Conditions in `around_read` (those around the read asked about) hold wherever the read runs."""
         first: int | None = None
         loops: list[Operation] = []
         for store in stores:
             for parent in _parents(store):
-                if isinstance(parent, scf.IfOp) and self.of(parent.cond) != 0:
+                if isinstance(parent, scf.IfOp) and parent not in around_read and self.of(parent.cond) != 0:
                     return None, loops  # stored on some cores only
                 if isinstance(parent, scf.ForOp | scf.WhileOp):
                     loops.append(parent)
@@ -378,7 +379,7 @@ class _FirstIterationStrides(_Strides):
         order = {op: i for i, op in enumerate(loop.walk())}
         if any(order[s] < order[load] for s in stores if s in order):
             return None
-        entry, around = every.agreed_coefficient(cell, [s for s in stores if s not in order])
+        entry, around = every.agreed_coefficient(cell, [s for s in stores if s not in order], set(_parents(load)))
         if entry is not None and any(not p.is_ancestor(loop) and _trip_count_varies(p, every) for p in around):
             return None  # stored by a loop that ran a different number of times on each core
         return entry
@@ -625,7 +626,12 @@ def _runs_on_every_core(op: Operation, strides: _Strides) -> bool:
     a single-core launch (`if (blockNum == 1) { write the result; return; }`), which the checker cannot
     tell from other tests of a count."""
     child = op
+    first_iteration = isinstance(strides, _FirstIterationStrides)
     for parent in _parents(op):
+        if isinstance(parent, scf.IfOp) and first_iteration and (
+                _work_test(parent, child) or _written_in_both_arms(parent, child, op, strides)):
+            child = parent
+            continue
         if isinstance(parent, scf.IfOp):
             if strides.of(parent.cond) != 0:
                 return False
@@ -635,7 +641,7 @@ def _runs_on_every_core(op: Operation, strides: _Strides) -> bool:
                     and (child.parent_region() is parent.true_region) == (cond.predicate.value.data == 0)):
                 return False
         if isinstance(parent, scf.WhileOp) and _trip_count_varies(parent, strides) and not (
-                isinstance(strides, _FirstIterationStrides) and _bound_test(parent)):
+                first_iteration and _bound_test(parent)):
             return False
         child = parent
     return True
@@ -643,10 +649,59 @@ def _runs_on_every_core(op: Operation, strides: _Strides) -> bool:
 
 def _bound_test(loop: scf.WhileOp) -> bool:
     """The loop runs while a value is below (or above) a bound, `offset < coreLength`: like a for loop, its
-    first iteration runs on every core that has work. (A test for equality could single one core out.)"""
-    conditions = [o.condition.owner for o in loop.before_region.walk() if isinstance(o, scf.ConditionOp)]
-    return bool(conditions) and all(isinstance(c, arith.CmpiOp) and c.predicate.value.data >= 2  # not eq/ne
-                                    for c in conditions)
+    first iteration runs on every core that has work. (A test for equality could single one core out.) A
+    loop with a `break` tests its break flag too, which is clear when the loop starts."""
+    conditions = [o.condition for o in loop.before_region.walk() if isinstance(o, scf.ConditionOp)]
+    return bool(conditions) and all(_bound_or_unbroken(c, loop) for c in conditions)
+
+
+def _bound_or_unbroken(condition: SSAValue, loop: scf.WhileOp) -> bool:
+    test = condition.owner
+    if isinstance(test, arith.AndIOp):
+        return all(_bound_or_unbroken(v, loop) for v in test.operands)
+    if isinstance(test, arith.CmpiOp):
+        return test.predicate.value.data >= 2  # not eq/ne
+    # `!broken`: a flag the loop body sets, false on entry
+    if isinstance(test, arith.XOrIOp) and _constant(test.rhs) in (1, -1) and isinstance(test.lhs.owner, memref.LoadOp):
+        flag = test.lhs.owner.memref
+        before = [s for s in _stores_of(flag) or [] if not loop.is_ancestor(s)]
+        return len(before) == 1 and before[0].parent_block() is loop.parent_block() \
+            and _constant(before[0].value) == 0
+    return False
+
+
+def _work_test(branch: scf.IfOp, child: Operation) -> bool:
+    """`child` runs only where a count is not zero: the else of `if (coreLength == 0) return;` or of
+    `if (curLen == 0) break;`, the then of `if (rows > 0)`. Every core with work passes it."""
+    test = branch.cond.owner
+    if not isinstance(test, arith.CmpiOp) or _constant(test.rhs) != 0:
+        return False
+    in_then = child.parent_region() is branch.true_region
+    predicate = test.predicate.value.data  # eq ne slt sle sgt sge ult ule ugt uge
+    return (predicate == 0 and not in_then) or (predicate in (1, 4, 8) and in_then)
+
+
+def _written_in_both_arms(branch: scf.IfOp, child: Operation, op: Operation, strides: _Strides) -> bool:
+    """The other arm of `branch` writes the same GM tensor at the same core-independent address as `op`
+    (`if (full) DataCopy(y[off], ...) else DataCopyPad(y[off], ...)`): whichever arm a core takes, it
+    writes there."""
+    if not _copies_to_gm(op):
+        return False
+    other = branch.false_region if child.parent_region() is branch.true_region else branch.true_region
+    base = _base_tensor(op.args[0])
+    for candidate in other.walk():
+        if _copies_to_gm(candidate) and _base_tensor(candidate.args[0]) is base \
+                and _tensor_base_stride(candidate.args[0], strides) == 0 \
+                and not any(isinstance(p, scf.IfOp | scf.WhileOp) for p in _parents(candidate)
+                            if branch.is_ancestor(p) and p is not branch):
+            return True
+    return False
+
+
+def _base_tensor(tensor: SSAValue) -> SSAValue:
+    while isinstance(tensor.owner, asc.SubTensorOp):
+        tensor = tensor.owner.tensor
+    return tensor
 
 
 def _overlapping_core_writes(ctx: CheckContext) -> set[Operation]:
