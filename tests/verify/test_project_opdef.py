@@ -120,3 +120,57 @@ def test_kernel_entry_names_keep_a_run_of_capitals_whole() -> None:
     # ops-nn's NormalizeBBox op has the entry normalize_bbox, and it builds
     assert "normalize_bbox" in snake_variants("NormalizeBBox")
     assert snake_variants("AddCustom") == {"add_custom"}
+
+
+KERNEL_CLASS_H = """
+#include "kernel_operator.h"
+using namespace AscendC;
+template <typename T>
+class KernelScale {
+public:
+    __aicore__ inline void Init(GM_ADDR x, uint32_t length);
+    __aicore__ inline void Process();
+private:
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    GlobalTensor<T> xGm;
+    uint32_t length = 0;
+};
+"""
+
+KERNEL_CLASS_CPP = """
+#include "scale.h"
+template <typename T>
+__aicore__ inline void KernelScale<T>::Init(GM_ADDR x, uint32_t length)
+{
+    this->length = length;
+    xGm.SetGlobalBuffer((__gm__ T*)x + GetBlockIdx() * length, length);
+    pipe.InitBuffer(buf, length * sizeof(T));
+}
+template <typename T>
+__aicore__ inline void KernelScale<T>::Process()
+{
+    LocalTensor<T> t = buf.Get<T>();
+    DataCopy(t, xGm, length);
+    Muls(t, t, (T)2, length);
+    DataCopy(xGm, t, length + 1);
+}
+extern "C" __global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(td, tiling);
+    KernelScale<DTYPE_X> op;
+    op.Init(x, td.tileLength);
+    op.Process();
+}
+"""
+
+
+def test_methods_defined_outside_a_class_that_a_kernel_header_declares(tmp_path: Path) -> None:
+    # the header is a unit of the project too (op_kernel/scale.h); collected after the source that includes
+    # it, its class (declarations only) hid the source's definitions: 'Init' is declared but never defined
+    project(tmp_path)
+    (tmp_path / "op_kernel" / "scale.h").write_text(KERNEL_CLASS_H)
+    (tmp_path / "op_kernel" / "scale.cpp").write_text(KERNEL_CLASS_CPP)
+    found = [(d.code, d.message) for d in check_program(load(str(tmp_path)))]
+    assert not any(code == "ASC103" for code, _ in found), found
+    assert [code for code, _ in found if code.startswith("ASC4")] == ["ASC408"]  # the lowered Process body
