@@ -842,8 +842,12 @@ class Analysis:
             # in source order (the token names its AllocTensor by id(), which differs from run to run)
             takers = sorted((self._op_index[h] for h in held if h in self._op_index), key=_line_of)
             notes = [(taker, "buffer taken here") for taker in takers[:2]]
-        if q.inited is not False:  # no InitBuffer on this path: nothing to say about its buffers
-            self.check("ASC206", op, problem, *notes)
+        elif q.inited is False:
+            # (reported only when no path reaching the AllocTensor ran InitBuffer: a path that skipped it
+            # may be one the analysis cannot rule out, `if (hasBias) InitBuffer(...)` ... `if (hasBias)`)
+            problem = (f"AllocTensor on {self.name(op.queue)} blocks forever: no InitBuffer gave the queue any "
+                       "buffers on this path")
+        self.check("ASC206", op, problem, *notes)
         s = s.copy()
         t = s.next_tok
         s.next_tok += 1
@@ -927,10 +931,11 @@ class Analysis:
         if q is None:
             return s
         problem = None
-        if q.inited is True and q.fifo is not None and not q.fifo:
+        if q.inited is not None and q.fifo is not None and not q.fifo:
             problem = f"DeQue on {self.name(op.queue)} finds no tensor: nothing was enqueued on this path"
-        if q.inited is not False:
-            self.check("ASC204", op, problem)
+            if q.inited is False:
+                problem += ", and no InitBuffer gave the queue buffers"
+        self.check("ASC204", op, problem)
         s = s.copy()
         if q.fifo:
             head, rest = q.fifo[0], q.fifo[1:]

@@ -66,9 +66,12 @@ def enque_beyond_depth(ctx: CheckContext) -> None:
 
 @rule(
     "ASC204", "deque-empty-queue", "queue",
-    summary="DeQue on a queue in which no tensor was enqueued on any path reaching it.",
+    summary="DeQue on a queue in which no tensor was enqueued on any path reaching it (a queue no InitBuffer "
+            "set up included).",
     why="DeQue waits for the producer's EnQue signal; with nothing enqueued it waits forever (the kernel "
-        "hangs until the runtime times out), and the CPU-debug build aborts on the queue state.",
+        "hangs until the runtime times out), and the CPU-debug build aborts on the queue state. DeQue from "
+        "a queue that InitBuffer never set up, usually a copy-paste slip of another queue's name, is the "
+        "same hang.",
     example="LocalTensor<float> x = inQueueX.AllocTensor<float>();\nDataCopy(x, xGm, n);\n"
             "LocalTensor<float> y = inQueueX.DeQue<float>();   // EnQue is missing",
     instead="LocalTensor<float> x = inQueueX.AllocTensor<float>();\nDataCopy(x, xGm, n);\n"
@@ -95,9 +98,12 @@ def bad_free(ctx: CheckContext) -> None:
 @rule(
     "ASC206", "alloc-all-buffers-taken", "queue",
     summary="AllocTensor on a queue whose InitBuffer buffers are all taken (allocated and not freed) on every "
-            "path reaching it.",
+            "path reaching it, or that no InitBuffer gave buffers on any path reaching it.",
     why="AllocTensor waits until one of the queue's buffers is freed. If none will be freed before this point, "
-        "the core waits forever: the kernel hangs (the CPU-debug build aborts on the buffer state).",
+        "the core waits forever: the kernel hangs (the CPU-debug build aborts on the buffer state). A queue "
+        "InitBuffer never set up has no buffer at all, so its first AllocTensor waits the same way. A path "
+        "that skipped the InitBuffer is not enough to report: the analysis may not see that the same tiling "
+        "flag guards both; only when every path reaching the AllocTensor skipped it.",
     example="pipe.InitBuffer(inQueueX, 1, 1024);\nLocalTensor<half> a = inQueueX.AllocTensor<half>();\n"
             "LocalTensor<half> b = inQueueX.AllocTensor<half>();   // the only buffer is taken",
     instead="pipe.InitBuffer(inQueueX, 2, 1024);   // one buffer per tensor held at once",
