@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from passes.verify.ir import arg, constant_of
@@ -465,7 +465,54 @@ def _operand_names(op: asc.ApiCallOp) -> dict[int, str]:
     return {i + int(has_receiver): p.name for i, p in enumerate(overload.params)}
 
 
-def _misaligned_subtensors(ctx: CheckContext, spaces: tuple[str, ...]) -> Iterator[tuple[asc.ApiCallOp, SSAValue, int, int, str]]:
+def _iteration_offsets(value: SSAValue) -> tuple[scf.ForOp, str, list[tuple[int, int]]] | None:
+    """For `t[i * COLS]` in `for (i = lb; i < ub; i += step)` with constant bounds and at least two trips:
+    the loop, its variable's name and (i, element offset) for its first two values. Each iteration runs the same
+    call, so each offset must be aligned. None for any other offset, or when a branch inside the loop may
+    keep the call from some iterations."""
+    from passes.verify.congruence import Reader
+
+    total, loop_var = None, None
+    reader = Reader(1 << 32)
+    for _ in range(_FOLD_DEPTH):
+        value = source_of(value)  # type: ignore[assignment]
+        if value is None:
+            return None
+        owner = value.owner
+        if not isinstance(owner, asc.SubTensorOp):
+            break
+        form = reader.form(owner.offset)
+        if form is None or len(form.terms) > 1:
+            return None
+        total = form if total is None else total.plus(form)
+        value = owner.tensor
+    if total is None or len(total.terms) != 1:
+        return None
+    (key, coefficient), = total.terms
+    if not (isinstance(key, BlockArgument) and key.index == 0 and isinstance(key.owner, Block)
+            and isinstance(key.owner.parent_op(), scf.ForOp)):
+        return None
+    loop = key.owner.parent_op()
+    assert isinstance(loop, scf.ForOp)
+    lb, ub, step = fold_int(loop.lb), fold_int(loop.ub), fold_int(loop.step)
+    if lb is None or ub is None or not step or step < 0 or lb + step >= ub:
+        return None  # fewer than two trips (or bounds not known)
+    return loop, total.names.get(key, "the loop variable"), [(i, coefficient * i + total.constant)
+                                                               for i in (lb, lb + step)]
+
+
+def _inside_loop_unconditionally(op: Operation, loop: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None and parent is not loop:
+        if isinstance(parent, scf.IfOp | scf.WhileOp):
+            return False
+        parent = parent.parent_op()
+    return parent is loop
+
+
+def _misaligned_subtensors(ctx: CheckContext, spaces: tuple[str, ...]) -> Iterator[tuple[asc.ApiCallOp, SSAValue, int, int, str, str]]:
+    """(call, operand, element offset, alignment, operand name, when) for sub-tensor operands off the grid;
+    `when` is "" for a constant offset, or names the loop iteration that is."""
     for op in module_index(ctx.module).of(*_ALIGNED_FAMILIES):
         names = _operand_names(op)
         seen: set[SSAValue] = set()
@@ -481,17 +528,31 @@ def _misaligned_subtensors(ctx: CheckContext, spaces: tuple[str, ...]) -> Iterat
                 continue
             found = sub_tensor_offset(value)
             size = elem_bytes(t.element_type)
-            if found is None or size is None:
+            if size is None:
                 continue
-            offset, _base = found
             align = ctx.chip.alignments.get(_L0[pos], 32) if pos in _L0 else ctx.chip.alignments.get("UB", 32)
-            if (offset * size) % align:
-                yield op, value, offset, align, names.get(i, f"operand {i + 1}")
+            name = names.get(i, f"operand {i + 1}")
+            if found is not None:
+                if (found[0] * size) % align:
+                    yield op, value, found[0], align, name, ""
+                continue
+            iterations = _iteration_offsets(value)
+            if iterations is None:
+                continue
+            loop, var, offsets = iterations
+            if not _inside_loop_unconditionally(op, loop):
+                continue
+            for index, offset in offsets:
+                if (offset * size) % align:
+                    yield op, value, offset, align, name, f" when {var} is {index}"
+                    break
 
 
 @rule(
     "ASC404", "ub-subtensor-unaligned", "alignment",
-    summary="A UB sub-tensor t[off] passed to an API starts at a byte offset that is not a multiple of 32.",
+    summary="A UB sub-tensor t[off] passed to an API starts at a byte offset that is not a multiple of 32: a "
+            "constant offset, or a row offset t[r * COLS] in a loop of constant bounds whose second row is off "
+            "the grid.",
     why="Vector instructions and DMA address UB in 32-byte blocks: the start address of every operand must "
         "be 32-byte aligned. An operand at t[10] (20 bytes into a half tensor) is rejected by the CPU-debug "
         "build ('absUbAddr ... must be 32B aligned') and on the device raises an AI Core exception or "
@@ -500,10 +561,10 @@ def _misaligned_subtensors(ctx: CheckContext, spaces: tuple[str, ...]) -> Iterat
     instead="Add(dst, src[16], src, 64);          // 16 halves = 32 bytes; or shift with GetValue/SetValue",
 )
 def ub_subtensor_unaligned(ctx: CheckContext) -> None:
-    for op, value, offset, align, name in _misaligned_subtensors(ctx, _UB):
+    for op, value, offset, align, name, when in _misaligned_subtensors(ctx, _UB):
         assert isinstance(value.type, asc.LocalTensorType)
         size = elem_bytes(value.type.element_type) or 1
-        ctx.report(op, f"{op.api.data} {name} starts {offset} elements = {offset * size} bytes into its tensor; "
+        ctx.report(op, f"{op.api.data} {name} starts {offset} elements = {offset * size} bytes into its tensor{when}; "
                        f"UB operands must be {align}-byte aligned", ctx.note_at(value.owner, "sub-tensor taken here")
                    if isinstance(value.owner, Operation) else ctx.note_at(op, "here"))
 
@@ -570,11 +631,11 @@ def _aligned_use(tensor: SSAValue) -> asc.ApiCallOp | None:
     instead="Mmad(c, a[256], b, params);          // one 16x16 fractal = 256 halves = 512 bytes",
 )
 def l0_subtensor_unaligned(ctx: CheckContext) -> None:
-    for op, value, offset, align, name in _misaligned_subtensors(ctx, tuple(_L0)):
+    for op, value, offset, align, name, when in _misaligned_subtensors(ctx, tuple(_L0)):
         assert isinstance(value.type, asc.LocalTensorType)
         size = elem_bytes(value.type.element_type) or 1
         ctx.report(op, f"{op.api.data} {name} starts {offset * size} bytes into its {value.type.position.data} "
-                       f"tensor; it must be a multiple of {align} bytes")
+                       f"tensor{when}; it must be a multiple of {align} bytes")
 
 
 # ----------------------------------------------------------------------------------------------------
