@@ -468,11 +468,10 @@ def _operand_names(op: asc.ApiCallOp) -> dict[int, str]:
 def _iteration_offsets(value: SSAValue) -> tuple[scf.ForOp, str, list[tuple[int, int]]] | None:
     """For `t[i * COLS]` in `for (i = lb; i < ub; i += step)` with constant bounds and at least two trips:
     the loop, its variable's name and (i, element offset) for its first two values. Each iteration runs the same
-    call, so each offset must be aligned. None for any other offset, or when a branch inside the loop may
-    keep the call from some iterations."""
+    call (see _inside_loop_unconditionally), so each offset must be aligned. None for any other offset."""
     from passes.verify.congruence import Reader
 
-    total, loop_var = None, None
+    total = None
     reader = Reader(1 << 32)
     for _ in range(_FOLD_DEPTH):
         value = source_of(value)  # type: ignore[assignment]
@@ -502,6 +501,7 @@ def _iteration_offsets(value: SSAValue) -> tuple[scf.ForOp, str, list[tuple[int,
 
 
 def _inside_loop_unconditionally(op: Operation, loop: Operation) -> bool:
+    """No branch or inner while loop between `loop` and `op` may keep `op` from an iteration."""
     parent = op.parent_op()
     while parent is not None and parent is not loop:
         if isinstance(parent, scf.IfOp | scf.WhileOp):
