@@ -169,24 +169,29 @@ def struct_fields(value: SSAValue | None) -> dict[str, SSAValue] | None:
     return None
 
 
-def sub_tensor_offset(value: SSAValue) -> tuple[int, SSAValue] | None:
-    """(total constant element offset, base tensor) of a chain of `t[off]`; None if any offset is unknown."""
-    total = 0
-    seen = False
+def sub_tensor_chain(value: SSAValue) -> tuple[list[SSAValue], SSAValue] | None:
+    """The offsets of a chain of `t[off]` (outermost first) and the tensor it starts from; None when `value`
+    is no sub-tensor (or its source is unknown)."""
+    offsets: list[SSAValue] = []
     for _ in range(_FOLD_DEPTH):
         value = source_of(value)  # type: ignore[assignment]
         if value is None:
             return None
         owner = value.owner
         if not isinstance(owner, asc.SubTensorOp):
-            return (total, value) if seen else None
-        off = fold_int(owner.offset)
-        if off is None:
-            return None
-        total += off
-        seen = True
+            return (offsets, value) if offsets else None
+        offsets.append(owner.offset)
         value = owner.tensor
     return None
+
+
+def sub_tensor_offset(value: SSAValue) -> tuple[int, SSAValue] | None:
+    """(total constant element offset, base tensor) of a chain of `t[off]`; None if any offset is unknown."""
+    chain = sub_tensor_chain(value)
+    if chain is None:
+        return None
+    folded = [fold_int(off) for off in chain[0]]
+    return None if any(off is None for off in folded) else (sum(folded), chain[1])  # type: ignore[arg-type]
 
 
 def as_unsigned(v: int | None, t: Attribute) -> int | None:
@@ -471,20 +476,16 @@ def _iteration_offsets(value: SSAValue) -> tuple[scf.ForOp, str, list[tuple[int,
     call (see _inside_loop_unconditionally), so each offset must be aligned. None for any other offset."""
     from passes.verify.congruence import Reader
 
+    chain = sub_tensor_chain(value)
+    if chain is None:
+        return None
     total = None
     reader = Reader(1 << 32)
-    for _ in range(_FOLD_DEPTH):
-        value = source_of(value)  # type: ignore[assignment]
-        if value is None:
-            return None
-        owner = value.owner
-        if not isinstance(owner, asc.SubTensorOp):
-            break
-        form = reader.form(owner.offset)
+    for offset in chain[0]:
+        form = reader.form(offset)
         if form is None or len(form.terms) > 1:
             return None
         total = form if total is None else total.plus(form)
-        value = owner.tensor
     if total is None or len(total.terms) != 1:
         return None
     (key, coefficient), = total.terms
