@@ -830,9 +830,16 @@ class FunctionLowerer:
         bindings = [b for scope in self.frame.scopes for b in scope.values()]
         if self.frame.this is not None:
             bindings += list(self.frame.this.outermost().members.values())
-        for b in bindings:
+        seen: set[int] = set()
+        while bindings:
+            b = bindings.pop()
             if isinstance(b, Val) and isinstance(b.ctype, C.QueueT) and b.ssa is not None:
                 queues[b.ssa] = None
+            elif isinstance(b, Instance) and id(b) not in seen:
+                # an object in scope (`op.Init(..., UNDEFINED_MACRO, &pipe)` in the kernel body): the call
+                # may have set up or used its queues
+                seen.add(id(b))
+                bindings += list(b.outermost().members.values())
         if queues:
             op = asc.OpaqueCallOp.create(operands=list(queues), properties={"callee": StringAttr("<not lowered>")})
             self.emit(op, st)

@@ -749,6 +749,30 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, uint32_t n) {
     assert len(havoc) == 1 and [type(a.type) for a in havoc[0].args] == [asc.TQueType]
 
 
+def test_a_call_on_an_object_that_cannot_be_lowered_may_use_its_queues() -> None:
+    # asc-devkit's clampmin passes a macro the build defines (`op.Init(..., SCENARIO, &pipe)`): the Init that
+    # sets the queues up is lost, so the queues of `op` are in an unknown state, not "never InitBuffer'd"
+    r = lower(HEADER + """
+class K {
+public:
+    __aicore__ inline void Init(uint32_t n, uint32_t mode) { pipe.InitBuffer(que, 1, n); }
+    __aicore__ inline void Process() {
+        LocalTensor<float> t = que.AllocTensor<float>();
+        que.FreeTensor(t);
+    }
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> que;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x, uint32_t n) {
+    K op;
+    op.Init(n, SCENARIO);
+    op.Process();
+}
+""")
+    havoc = [op for op in ops_of(r, asc.OpaqueCallOp) if op.callee.data == "<not lowered>"]
+    assert len(havoc) == 1 and [type(a.type) for a in havoc[0].args] == [asc.TQueType]
+
+
 def test_specialisations_of_a_primary_template_that_is_only_declared() -> None:
     # asc-devkit's add_broadcast declares `template <typename T, uint32_t axis> class KernelAdd;` and defines
     # only specialisations: the first one was taken for the primary, so KernelAdd<bfloat16_t, 0> became the
