@@ -1205,15 +1205,40 @@ class FunctionLowerer:
                 member = inst.members.get(mi.target)
                 if isinstance(member, Cell) and mi.args:
                     self.store(member, self.expr(mi.args[0]), mi)
-                elif isinstance(member, Instance) and len(mi.args) == 1:
+                elif isinstance(member, Instance) and len(mi.args) == 1 and not isinstance(mi.args[0], A.InitList):
                     source = self.expr(mi.args[0])
                     if isinstance(source.obj, Instance) and source.obj.info is member.info:
                         self._copy_members(member, source.obj, mi)  # `ti(ti)`: a copy of a struct argument
+                    elif member.info.constructors:
+                        self.construct(member, [source], mi)
+                elif isinstance(member, Instance) and mi.args:
+                    # `helper({tiling.a, tiling.b}, pipe)`: the member's own constructor (an InitBuffer of
+                    # its queues, typically) runs with these arguments
+                    self.construct(member, self._constructor_args(member, mi.args), mi)
             if ctor.body is not None:
                 self.begin_function_body(ctor.body.body, node)
                 self.lower_stmts(ctor.body.body, top="function")
         finally:
             self.frames.pop()
+
+    def _constructor_args(self, inst: Instance, nodes: Sequence[A.Node]) -> list[Val]:
+        """The arguments of a constructor call on `inst`, a braced list taking the type of its parameter."""
+        ctor = self._pick_constructor(inst.info, len(nodes))
+        args = []
+        for i, item in enumerate(nodes):
+            if isinstance(item, A.InitList) and ctor is not None and i < len(ctor.params):
+                # the parameter's type is spelled in the class's terms (`const tilingStruct &ti`)
+                self.frames.append(Frame(inst.info.name, [{}], inst, dict(inst.types), set()))
+                try:
+                    ptype = self.resolve_type(ctor.params[i].type)
+                finally:
+                    self.frames.pop()
+                if isinstance(ptype, C.Pointer) and "&" in ctor.params[i].type.pointers:
+                    ptype = ptype.pointee
+                args.append(self.init_list(ptype, item.items, item))
+            else:
+                args.append(self.expr(item))
+        return args
 
     def lower_if(self, st: A.If) -> None:
         cond = self.condition(st.cond)

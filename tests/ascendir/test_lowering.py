@@ -773,6 +773,33 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, uint32_t n) {
     assert len(havoc) == 1 and [type(a.type) for a in havoc[0].args] == [asc.TQueType]
 
 
+def test_a_member_object_is_built_by_its_constructor_from_the_init_list() -> None:
+    # cann-ops gather: `helper({ti.maxLength, ti.tileLength}, p)` in a constructor's init list runs the
+    # helper's constructor, which sets its queue up; skipped, the queue looked never InitBuffer'd (ASC206)
+    r = lower(HEADER + """
+struct Info { uint32_t maxLength, tileLength; };
+template <class Tiling> class Helper {
+    TQue<TPosition::VECIN, 1> que;
+    Tiling ti;
+public:
+    __aicore__ inline Helper(const Tiling &ti, TPipe *p) : ti(ti) { p->InitBuffer(que, 1, this->ti.tileLength * 4); }
+    __aicore__ inline void Run() { LocalTensor<float> t = que.AllocTensor<float>(); que.FreeTensor(t); }
+};
+class Outer {
+    Helper<Info> helper;
+public:
+    __aicore__ inline Outer(uint32_t n, TPipe *p) : helper({n * 4, n}, p) {}
+    __aicore__ inline void Run() { helper.Run(); }
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x, uint32_t n) {
+    TPipe pipe;
+    Outer(n, &pipe).Run();
+}
+""")
+    assert [d.code for d in r.diagnostics] == []
+    assert len(ops_of(r, asc.InitBufferOp)) == 1
+
+
 def test_specialisations_of_a_primary_template_that_is_only_declared() -> None:
     # asc-devkit's add_broadcast declares `template <typename T, uint32_t axis> class KernelAdd;` and defines
     # only specialisations: the first one was taken for the primary, so KernelAdd<bfloat16_t, 0> became the
