@@ -245,6 +245,7 @@ def lower_kernel(lw: FunctionLowerer, fn: A.FunctionDecl, template: list[A.Templ
         param_types.append(t)
     block = Block(arg_types=[C.ir_type(t) for t in param_types])
     lw.builder = Builder(InsertPoint.at_end(block))
+    lw.kernel_block = block
     for p, t, arg in zip(fn.params, param_types, block.args):
         if p.name is None:
             continue

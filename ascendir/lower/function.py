@@ -172,6 +172,9 @@ class FunctionLowerer:
         self.op_count = 0
         self.pipes: list[SSAValue] = []  # GetTPipePtr() returns the kernel's (first) pipe
         self._last_node: A.Node | None = None
+        self.kernel_block: Block | None = None  # the entry block of the kernel being lowered
+        # `if constexpr` conditions that do not fold, by condition and template bindings: one cell each
+        self._constexpr_cells: dict[object, Cell] = {}
 
     # ------------------------------------------------------------------------------------------------
     # building blocks
@@ -1221,6 +1224,32 @@ class FunctionLowerer:
         finally:
             self.frames.pop()
 
+    def _constexpr_condition(self, st: A.If, cond: Val) -> Val:
+        """An `if constexpr` condition that does not fold (a trait from a header that was not read,
+        `platform::IsSupportAtomicAdd<T>()`) is one compile-time value wherever the same condition is tested
+        with the same template arguments. It is read from one cell per condition, set to an unknown value at
+        the kernel's entry, so that the queue analysis knows the second test goes the way the first went
+        (an InitBuffer under one test and the AllocTensor under the other are on the same path)."""
+        if self.kernel_block is None:
+            return cond
+        key = (_shape_of(st.cond), tuple(sorted((k, str(v)) for k, v in self.frame.types.items())))
+        try:
+            cell = self._constexpr_cells.get(key)
+        except TypeError:  # (a field value that is not hashable: no sharing)
+            return cond
+        if cell is None:
+            first = self.kernel_block.first_op
+            saved = self.builder
+            self.builder = Builder(InsertPoint.before(first) if first is not None
+                                   else InsertPoint.at_end(self.kernel_block))
+            try:
+                cell = self.new_cell(C.BOOL, "constexpr_condition", st)
+                self.store(cell, Val(C.BOOL, self.undef(C.BOOL, st)), st)
+            finally:
+                self.builder = saved
+            self._constexpr_cells[key] = cell
+        return self.load(cell, st)
+
     def _constructor_args(self, inst: Instance, nodes: Sequence[A.Node]) -> list[Val]:
         """The arguments of a constructor call on `inst`, a braced list taking the type of its parameter."""
         ctor = self._pick_constructor(inst.info, len(nodes))
@@ -1242,6 +1271,8 @@ class FunctionLowerer:
 
     def lower_if(self, st: A.If) -> None:
         cond = self.condition(st.cond)
+        if cond.const is None and st.is_constexpr:
+            cond = self._constexpr_condition(st, cond)
         if cond.const is not None:
             if cond.const:
                 self.lower_block(st.then)
@@ -2743,6 +2774,15 @@ def _parameter_named(node: A.Node, names: set[str]) -> str | None:
 def _hint(name: str) -> str | None:
     cleaned = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name)
     return cleaned if cleaned and not cleaned[0].isdigit() else None
+
+
+def _shape_of(node: object) -> object:
+    """An AST subtree as nested tuples without spans: equal for two spellings of the same expression."""
+    if isinstance(node, A.Node):
+        return (type(node).__name__, *(_shape_of(getattr(node, f)) for f in A._field_names(type(node))))
+    if isinstance(node, list | tuple):
+        return tuple(_shape_of(n) for n in node)
+    return node
 
 
 def _type_text(t: A.TypeRef, full: bool = False) -> str:
