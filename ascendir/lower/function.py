@@ -1225,8 +1225,9 @@ class FunctionLowerer:
             self.frames.pop()
 
     def _constexpr_condition(self, st: A.If, cond: Val) -> Val:
-        """An `if constexpr` condition that does not fold (a trait from a header that was not read,
-        `platform::IsSupportAtomicAdd<T>()`) is one compile-time value wherever the same condition is tested
+        """An `if constexpr` condition the lowering knows nothing of (a trait from a header that was not read,
+        `platform::IsSupportAtomicAdd<T>()`; not one it models, like the core-type test of ASCEND_IS_AIV) is
+        one compile-time value wherever the same condition is tested
         with the same template arguments. It is read from one cell per condition, set to an unknown value at
         the kernel's entry, so that the queue analysis knows the second test goes the way the first went
         (an InitBuffer under one test and the AllocTensor under the other are on the same path)."""
@@ -1271,7 +1272,7 @@ class FunctionLowerer:
 
     def lower_if(self, st: A.If) -> None:
         cond = self.condition(st.cond)
-        if cond.const is None and st.is_constexpr:
+        if cond.const is None and st.is_constexpr and cond.ssa is not None and isinstance(cond.ssa.owner, asc.UndefOp):
             cond = self._constexpr_condition(st, cond)
         if cond.const is not None:
             if cond.const:
