@@ -583,18 +583,22 @@ def output_written_by_two_cores(ctx: CheckContext) -> None:
             if not _runs_on_every_core(op, first):  # (a single-core guard is a condition on the block index)
                 continue
             name = _tensor_name(op.args[0])
-            where = "" if _tensor_base_stride(op.args[0], strides) == 0 and _runs_on_every_core(op, strides) \
-                else " in the first iteration of the loop around it"
+            every_iteration = _tensor_base_stride(op.args[0], strides) == 0 and _runs_on_every_core(op, strides)
+            in_loop = any(isinstance(p, scf.ForOp | scf.WhileOp) for p in _parents(op))
+            where = " in the first iteration of the loop around it" if not every_iteration and in_loop else ""
+            with_work = not every_iteration and not in_loop  # passed only a test that the core has work
             reported.add(op)
             setup = [ctx.note_at(s, f"'{name}' is set up here, at the same address on every core")
                      for s in _buffer_setups(op.args[0]) if s.location is not None]
             help_note = Note(f"offset '{name}' by the core's slice: SetGlobalBuffer(... + GetBlockIdx() * "
                              "blockLength, blockLength), or index it with the block", kind="help")
             if cores is not None:
-                ctx.report(op, f"all {cores} cores write the same elements of '{name}'{where}: the address of "
+                who = f"the cores with work (of {cores})" if with_work else f"all {cores} cores"
+                ctx.report(op, f"{who} write the same elements of '{name}'{where}: the address of "
                            "this copy does not depend on GetBlockIdx()", *setup, Note(dim.source), help_note)
             else:
-                ctx.report(op, f"every core writes the same elements of '{name}'{where}: the address of this copy "
+                who = "every core with work" if with_work else "every core"
+                ctx.report(op, f"{who} writes the same elements of '{name}'{where}: the address of this copy "
                            "does not depend on GetBlockIdx(), though the kernel reads it", *setup, Note(
                                "on more than one core the cores overwrite each other's results and the rest of "
                                "the output is never written"), help_note, severity=Severity.WARNING)
@@ -629,7 +633,7 @@ def _runs_on_every_core(op: Operation, strides: _Strides) -> bool:
     first_iteration = isinstance(strides, _FirstIterationStrides)
     for parent in _parents(op):
         if isinstance(parent, scf.IfOp) and first_iteration and (
-                _work_test(parent, child) or _written_in_both_arms(parent, child, op, strides)):
+                _work_test(parent, child, strides) or _written_in_both_arms(parent, child, op, strides)):
             child = parent
             continue
         if isinstance(parent, scf.IfOp):
@@ -670,11 +674,12 @@ def _bound_or_unbroken(condition: SSAValue, loop: scf.WhileOp) -> bool:
     return False
 
 
-def _work_test(branch: scf.IfOp, child: Operation) -> bool:
+def _work_test(branch: scf.IfOp, child: Operation, strides: _Strides) -> bool:
     """`child` runs only where a count is not zero: the else of `if (coreLength == 0) return;` or of
-    `if (curLen == 0) break;`, the then of `if (rows > 0)`. Every core with work passes it."""
+    `if (curLen == 0) break;`, the then of `if (rows > 0)`. Every core with work passes it. (Not a test of
+    the block index itself: the else of `if (GetBlockIdx() == 0)` leaves one core out.)"""
     test = branch.cond.owner
-    if not isinstance(test, arith.CmpiOp) or _constant(test.rhs) != 0:
+    if not isinstance(test, arith.CmpiOp) or _constant(test.rhs) != 0 or strides.of(test.lhs) not in (None, 0):
         return False
     in_then = child.parent_region() is branch.true_region
     predicate = test.predicate.value.data  # eq ne slt sle sgt sge ult ule ugt uge

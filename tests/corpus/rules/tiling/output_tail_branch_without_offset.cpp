@@ -109,9 +109,37 @@ __global__ __aicore__ void others_return(GM_ADDR x, GM_ADDR y, uint32_t length)
     queue.FreeTensor(tile);
 }
 
+// No loop: a core without work returns, every other one writes y[0 .. 1024).
+__global__ __aicore__ void idle_cores_return(GM_ADDR x, GM_ADDR y, uint32_t total)
+{
+    const uint32_t per = total / AscendC::GetBlockNum();
+    const uint32_t start = per * AscendC::GetBlockIdx();
+    uint32_t len = per;
+    if (start >= total) {
+        len = 0;
+    }
+    if (len == 0) {
+        return;
+    }
+    AscendC::TPipe pipe;
+    AscendC::TQueBind<AscendC::TPosition::VECIN, AscendC::TPosition::VECOUT, 1> queue;
+    AscendC::GlobalTensor<float> xGm;
+    AscendC::GlobalTensor<float> yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x + start, len);
+    yGm.SetGlobalBuffer((__gm__ float *)y, len);
+    pipe.InitBuffer(queue, 1, 4096);
+    AscendC::LocalTensor<float> tile = queue.AllocTensor<float>();
+    AscendC::DataCopy(tile, xGm, 1024);
+    queue.EnQue(tile);
+    tile = queue.DeQue<float>();
+    AscendC::DataCopy(yGm, tile, 1024);  // expected-error {{the cores with work (of 8) write the same elements of 'yGm': the address of this copy does not depend on GetBlockIdx()}} [ASC606]
+    queue.FreeTensor(tile);
+}
+
 void Launch(uint8_t *x, uint8_t *y, uint32_t total, aclrtStream stream)
 {
     tail_copy<<<8, nullptr, stream>>>(x, y, total, 1024, 4);
     first_core_writes<<<8, nullptr, stream>>>(x, y, 1024);
     others_return<<<8, nullptr, stream>>>(x, y, 1024);
+    idle_cores_return<<<8, nullptr, stream>>>(x, y, total);
 }
