@@ -1227,10 +1227,10 @@ class FunctionLowerer:
     def _constexpr_condition(self, st: A.If, cond: Val) -> Val:
         """An `if constexpr` condition the lowering knows nothing of (a trait from a header that was not read,
         `platform::IsSupportAtomicAdd<T>()`; not one it models, like the core-type test of ASCEND_IS_AIV) is
-        one compile-time value wherever the same condition is tested
-        with the same template arguments. It is read from one cell per condition, set to an unknown value at
-        the kernel's entry, so that the queue analysis knows the second test goes the way the first went
-        (an InitBuffer under one test and the AllocTensor under the other are on the same path)."""
+        one compile-time value wherever the same condition is tested with the same template arguments. It is
+        read from one cell per condition, set to an unknown value at the kernel's entry, so that the queue
+        analysis knows the second test goes the way the first went (an InitBuffer under one test and the
+        AllocTensor under the other are on the same path)."""
         if self.kernel_block is None:
             return cond
         key = (_shape_of(st.cond), tuple(sorted((k, str(v)) for k, v in self.frame.types.items())))

@@ -44,9 +44,7 @@ def reaching_store(load: memref.LoadOp) -> SSAValue | None:
             stores.append(user)
         elif not isinstance(user, memref.LoadOp):
             return None  # the cell escapes (passed by reference): its value is unknown
-    anchor: Operation | None = load
-    while anchor is not None and anchor.parent_block() is not block:
-        anchor = anchor.parent_op()
+    anchor = statement_in(load, block)
     if anchor is None:
         return None
     found: SSAValue | None = None
@@ -56,6 +54,14 @@ def reaching_store(load: memref.LoadOp) -> SSAValue | None:
             found = op.value
         op = op.next_op
     return found if op is anchor else None
+
+
+def statement_in(op: Operation, block: Block | None) -> Operation | None:
+    """The op of `block` that is `op` or holds it (None when `op` is not inside `block`)."""
+    anchor: Operation | None = op
+    while anchor is not None and anchor.parent_block() is not block:
+        anchor = anchor.parent_op()
+    return anchor
 
 
 def source_of(value: SSAValue | None) -> SSAValue | None:
@@ -473,7 +479,7 @@ def _operand_names(op: asc.ApiCallOp) -> dict[int, str]:
 def _iteration_offsets(value: SSAValue) -> tuple[scf.ForOp, str, list[tuple[int, int]]] | None:
     """For `t[i * COLS]` in `for (i = lb; i < ub; i += step)` with constant bounds and at least two trips:
     the loop, its variable's name and (i, element offset) for its first two values. Each iteration runs the same
-    call (see _inside_loop_unconditionally), so each offset must be aligned. None for any other offset."""
+    call (see unguarded_within), so each offset must be aligned. None for any other offset."""
     from passes.verify.congruence import Reader
 
     chain = sub_tensor_chain(value)
@@ -501,14 +507,15 @@ def _iteration_offsets(value: SSAValue) -> tuple[scf.ForOp, str, list[tuple[int,
                                                                for i in (lb, lb + step)]
 
 
-def _inside_loop_unconditionally(op: Operation, loop: Operation) -> bool:
-    """No branch or inner while loop between `loop` and `op` may keep `op` from an iteration."""
+def unguarded_within(op: Operation, ancestor: Operation) -> bool:
+    """`op` lies inside `ancestor` with no branch or while loop between them that may keep it from running
+    whenever `ancestor`'s region runs."""
     parent = op.parent_op()
-    while parent is not None and parent is not loop:
+    while parent is not None and parent is not ancestor:
         if isinstance(parent, scf.IfOp | scf.WhileOp):
             return False
         parent = parent.parent_op()
-    return parent is loop
+    return parent is ancestor
 
 
 def _misaligned_subtensors(ctx: CheckContext, spaces: tuple[str, ...]) -> Iterator[tuple[asc.ApiCallOp, SSAValue, int, int, str, str]]:
@@ -541,7 +548,7 @@ def _misaligned_subtensors(ctx: CheckContext, spaces: tuple[str, ...]) -> Iterat
             if iterations is None:
                 continue
             loop, var, offsets = iterations
-            if not _inside_loop_unconditionally(op, loop):
+            if not unguarded_within(op, loop):
                 continue
             for index, offset in offsets:
                 if (offset * size) % align:

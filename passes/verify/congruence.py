@@ -17,14 +17,14 @@ own unknown.
 from __future__ import annotations
 
 import itertools
-from math import gcd
 from dataclasses import dataclass, field
+from math import gcd
 
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import IntegerType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 
-from passes.verify.alignment import reaching_store
+from passes.verify.alignment import reaching_store, statement_in
 from passes.verify.ir import constant_of
 
 _DEPTH = 24
@@ -150,9 +150,7 @@ class Reader:
         if last is None:
             return False
         block = cell.owner.parent_block() if isinstance(cell.owner, memref.AllocaOp) else None
-        anchor: Operation | None = load
-        while anchor is not None and anchor.parent_block() is not block:
-            anchor = anchor.parent_op()
+        anchor = statement_in(load, block) if block is not None else None
         return anchor is not None and block is not None and block.get_operation_index(anchor) > last
 
     def _wide_enough(self, value: SSAValue) -> bool:
@@ -190,9 +188,7 @@ def _last_store_index(cell: SSAValue) -> int | None:
             continue
         if not isinstance(user, memref.StoreOp) or user.memref is not cell:
             return None  # passed by reference or pointer: stored where the checker cannot see
-        anchor: Operation | None = user
-        while anchor is not None and anchor.parent_block() is not block:
-            anchor = anchor.parent_op()
+        anchor = statement_in(user, block)
         if anchor is None:
             return None
         index = block.get_operation_index(anchor)

@@ -19,6 +19,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from ascendir.dialects import ascendc as asc
 from frontend import ast as A
 from frontend.diagnostics import Note, Severity
+from passes.verify.alignment import unguarded_within
 from passes.verify.footprint import Access, CoreRun, elem_bytes
 from passes.verify.project import cached, calls, const_int, functions, nodes, report_once, span, units
 from passes.verify.rules import CheckContext, rule
@@ -426,8 +427,7 @@ def _element_bytes(tensor: SSAValue) -> int | None:
 
 
 def _tensor_name(tensor: SSAValue) -> str:
-    while isinstance(tensor.owner, asc.SubTensorOp):
-        tensor = tensor.owner.tensor
+    tensor = _base_tensor(tensor)
     if isinstance(tensor.owner, asc.GlobalTensorOp):
         return tensor.owner.var_name.data
     return tensor.name_hint or "the tensor"
@@ -606,9 +606,7 @@ def output_written_by_two_cores(ctx: CheckContext) -> None:
 
 def _buffer_setups(tensor: SSAValue) -> list[Operation]:
     """The SetGlobalBuffer calls of the GlobalTensor that `tensor` is (a sub-tensor of)."""
-    while isinstance(tensor.owner, asc.SubTensorOp):
-        tensor = tensor.owner.tensor
-    return [use.operation for use in tensor.uses if isinstance(use.operation, asc.SetGlobalBufferOp)]
+    return [use.operation for use in _base_tensor(tensor).uses if isinstance(use.operation, asc.SetGlobalBufferOp)]
 
 
 def _copies_to_gm(op: Operation) -> bool:
@@ -696,14 +694,13 @@ def _written_in_both_arms(branch: scf.IfOp, child: Operation, op: Operation, str
     base = _base_tensor(op.args[0])
     for candidate in other.walk():
         if _copies_to_gm(candidate) and _base_tensor(candidate.args[0]) is base \
-                and _tensor_base_stride(candidate.args[0], strides) == 0 \
-                and not any(isinstance(p, scf.IfOp | scf.WhileOp) for p in _parents(candidate)
-                            if branch.is_ancestor(p) and p is not branch):
+                and _tensor_base_stride(candidate.args[0], strides) == 0 and unguarded_within(candidate, branch):
             return True
     return False
 
 
 def _base_tensor(tensor: SSAValue) -> SSAValue:
+    """The GlobalTensor that `tensor` is, or is a chain of `t[off]` of."""
     while isinstance(tensor.owner, asc.SubTensorOp):
         tensor = tensor.owner.tensor
     return tensor
