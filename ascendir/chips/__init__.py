@@ -115,6 +115,9 @@ class Chip:
     alignments: Mapping[str, int]  # canonical space name -> start-address alignment in bytes
     max_buffers_per_position: int
     max_buffers_total: int
+    # 3510: a vector-core TQue buffer takes a buffer id at InitBuffer from one pool shared by all positions,
+    # and holds no per-position event id; None where queue buffers hold event ids of their position
+    vector_buffer_ids: int | None
     event_ids: int  # hardware event ids per HardEvent: ids 0 .. event_ids-1
     vector_register_bytes: int
     dcache_line_bytes: int
@@ -354,6 +357,7 @@ def _build(data: Mapping[str, Any]) -> Chip:
         alignments=MappingProxyType(alignments),
         max_buffers_per_position=int(data["max_buffers_per_position"]),
         max_buffers_total=int(data["max_buffers_total"]),
+        vector_buffer_ids=optional_int(data, "vector_buffer_ids"),
         event_ids=int(data["event_ids"]),
         vector_register_bytes=int(data["vector_register_bytes"]),
         dcache_line_bytes=int(data["dcache_line_bytes"]),

@@ -993,9 +993,20 @@ class Analysis:
     def _limits(self, op: Operation, init: Init, s: State) -> None:
         chip = self.chip
         over = set(s.over)
-        # buffers per TPosition (TQue buffers hold hardware event ids)
+        # buffers per TPosition (TQue buffers hold hardware event ids); on a chip whose vector-core queue
+        # buffers take ids from one pool instead (3510), UB queues count against that pool together
         problem = None
-        if init.is_queue and ("pos", init.position) not in over:
+        pooled = chip.vector_buffer_ids is not None and memory_of(init.position, chip) == "UB"
+        if init.is_queue and pooled and "vector ids" not in over:
+            same = [i for i in s.inits if i.is_queue and memory_of(i.position, chip) == "UB"]
+            total = sum(i.num or 0 for i in same)
+            if total > chip.vector_buffer_ids:
+                problem = (f"{total} TQue buffers on the vector core; the {chip.name} gives each a buffer id at "
+                           f"InitBuffer and has {chip.vector_buffer_ids}")
+                over.add("vector ids")
+                notes = _largest_notes(same, key=lambda i: i.num or 0, what=lambda i: f"{i.name}: {i.num} buffers")
+                self.check("ASC208", op, problem, *notes)
+        elif init.is_queue and not pooled and ("pos", init.position) not in over:
             same = [i for i in s.inits if i.is_queue and i.position == init.position]
             total = sum(i.num or 0 for i in same)
             if total > chip.max_buffers_per_position:

@@ -131,12 +131,15 @@ def alloc_leak_per_iteration(ctx: CheckContext) -> None:
 @rule(
     "ASC208", "buffers-per-position", "queue",
     summary="The TQue buffers of one TPosition (sum of InitBuffer num over the queues at that position) exceed "
-            "the chip's limit (8, or 4 on Ascend 910).",
+            "the chip's limit (8, or 4 on Ascend 910). On the 950 (arch 3510) the vector core's queue buffers "
+            "count together, over all UB positions, against its 28 buffer ids.",
     why="A queue buffer takes a hardware event id of its position's pipe pair at EnQue (until DeQue) and at "
         "FreeTensor (until its next AllocTensor), and there are only 8 per event (4 on 910). A loop that uses "
         "every buffer leaves each freed buffer holding an id, so all buffers of the position hold one at once. "
         "The CPU-debug build aborts with 'max buffer number in same queue position is 8'; on the NPU the ids "
-        "run past the hardware's and flags of different buffers collide.",
+        "run past the hardware's and flags of different buffers collide. The 950 synchronises vector-core "
+        "queue buffers with buffer ids instead, each taken at InitBuffer from one pool of 28 for the whole "
+        "core, so 9 VECIN buffers are fine there but 29 UB queue buffers are not.",
     example="pipe.InitBuffer(inQueueX, 4, len);   // VECIN: 4\npipe.InitBuffer(inQueueY, 4, len);   // 8\n"
             "pipe.InitBuffer(inQueueZ, 2, len);   // 10 > 8",
     instead="pipe.InitBuffer(inQueueX, 2, len);\npipe.InitBuffer(inQueueY, 2, len);\n"

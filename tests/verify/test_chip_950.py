@@ -144,3 +144,36 @@ def test_the_950s_scalar_apis_take_a_scalar_of_another_type() -> None:
     assert errors(check_program(program, chip)) == []
     program, chip = load_for_check(read_text(kernel, "ops/scale/op_kernel/scale.cpp"))
     assert chip == "910B2" and errors(check_program(program, chip)) == [("ASC503", 23)]
+
+
+def _queue_kernel(vecin: list[int], vecout: list[int]) -> str:
+    """A kernel that only sets up queues: one VECIN queue per entry of `vecin` (its buffer count), the same
+    for VECOUT."""
+    queues = [(f"in{i}", "VECIN", n) for i, n in enumerate(vecin)] + [
+        (f"out{i}", "VECOUT", n) for i, n in enumerate(vecout)]
+    decls = "".join(f"    TQue<TPosition::{pos}, 1> {name};\n" for name, pos, _ in queues)
+    inits = "".join(f"    pipe.InitBuffer({name}, {n}, 1024);\n" for name, _, n in queues)
+    return ('#include "kernel_operator.h"\nusing namespace AscendC;\n\n'
+            'extern "C" __global__ __aicore__ void queues(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling)\n{\n'
+            f"    TPipe pipe;\n{decls}{inits}}}\n")
+
+
+def _codes(source: str, chip: str | None) -> list[tuple[str, int, str]]:
+    program, chip = load_for_check(read_text(source, "queues.cpp"), chip)
+    return [(d.code, d.span.line, d.message) for d in check_program(program, chip) if d.is_error]
+
+
+def test_the_950_counts_vector_queue_buffers_against_one_pool_of_buffer_ids() -> None:
+    # nine VECIN buffers: over the 8 event ids of a 910B2 position, within the 950's 28 buffer ids
+    nine_inputs = _queue_kernel([1] * 9, [2])
+    assert [code for code, _, _ in _codes(nine_inputs, "910B2")] == ["ASC208"]
+    assert _codes(nine_inputs, "950PR") == []
+    # 16 VECIN + 14 VECOUT buffers: each position within 16, together over 28
+    over = _queue_kernel([8, 8], [7, 7])
+    found = _codes(over, "950PR")
+    assert [(code, line) for code, line, _ in found] == [("ASC208", over.splitlines().index(
+        "    pipe.InitBuffer(out1, 7, 1024);") + 1)]
+    assert "30 TQue buffers on the vector core; the 950PR gives each a buffer id at InitBuffer and has 28" \
+        in found[0][2]
+    # the 910B2 reports each position over 8 (VECIN at in1's InitBuffer, VECOUT at out1's)
+    assert [code for code, _, _ in _codes(over, "910B2")] == ["ASC208", "ASC208"]
