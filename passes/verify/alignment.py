@@ -752,19 +752,33 @@ def datacopy_length_never_aligned(ctx: CheckContext) -> None:
 
 
 def _run_together(a: Operation, b: Operation) -> bool:
-    """Whether one run that reaches `a` also reaches `b` with the values it read at `a`: neither sits in
-    an scf.if below the ops they share (a loop around both runs them in the same iteration)."""
+    """Whether one run that reaches `a` also reaches `b` with the values it read at `a`: below the ops they
+    share, both sit in the same arms of ifs on the same conditions (`if (fullTile)` twice on one stored
+    bool), or in no if at all (a loop around both runs them in the same iteration)."""
     above_a = _ancestors(a)
     shared = next((p for p in _ancestors(b) if p in above_a), None)
+    if shared is None:
+        return False
     if isinstance(shared, scf.IfOp) and _region_in(a, shared) is not _region_in(b, shared):
         return False  # one in each arm
-    for op in (a, b):
-        parent = op.parent_op()
-        while parent is not None and parent is not shared:
-            if isinstance(parent, scf.IfOp):
-                return False
-            parent = parent.parent_op()
-    return shared is not None
+    guards_a, guards_b = _guards_below(a, shared), _guards_below(b, shared)
+    return guards_a is not None and guards_a == guards_b
+
+
+def _guards_below(op: Operation, ancestor: Operation) -> frozenset[tuple[int, int]] | None:
+    """The ifs between `op` and `ancestor`, as (condition, arm) pairs: the condition by the identity of the
+    value it reads through single-store locals; None when a condition has no such value."""
+    guards = set()
+    child = op
+    parent = op.parent_op()
+    while parent is not None and parent is not ancestor:
+        if isinstance(parent, scf.IfOp):
+            condition = source_of(parent.cond)
+            if condition is None:
+                return None
+            guards.add((id(condition), 0 if child.parent_region() is parent.true_region else 1))
+        child, parent = parent, parent.parent_op()
+    return frozenset(guards)
 
 
 def _region_in(op: Operation, ancestor: Operation) -> object:

@@ -166,7 +166,8 @@ class Reader:
             owner = value.owner
             if not isinstance(owner, memref.LoadOp):
                 break
-            label = label or owner.memref.name_hint
+            # a local bound to a load is named by the local (`curLen = GetCurTileLength(i)`), not the cell
+            label = label or value.name_hint or owner.memref.name_hint
             stored = reaching_store(owner)
             if stored is None:
                 break

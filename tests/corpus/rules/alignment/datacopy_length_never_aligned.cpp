@@ -123,3 +123,32 @@ extern "C" __global__ __aicore__ void copy_uneven_tiles(GM_ADDR x, GM_ADDR y, ui
     op.Init(x, y, bigTile, smallTile, bigCores);
     op.Process();
 }
+
+// Two ifs on one stored bool take the same arm in a run: the copy in and the copy out of a full tile
+// compare. Ifs on two different conditions may take different arms, so their copies do not.
+extern "C" __global__ __aicore__ void copy_full_tiles(GM_ADDR x, GM_ADDR y, uint32_t tileLength, uint32_t count,
+                                                      uint32_t other)
+{
+    TPipe pipe;
+    TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> queue;
+    GlobalTensor<float> xGm;
+    GlobalTensor<float> yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x + GetBlockIdx() * tileLength, tileLength);
+    yGm.SetGlobalBuffer((__gm__ float *)y + GetBlockIdx() * tileLength, tileLength);
+    pipe.InitBuffer(queue, 1, tileLength * sizeof(float) + 32);
+    const bool fullTile = (count == tileLength);
+    LocalTensor<float> tile = queue.AllocTensor<float>();
+    if (fullTile) {
+        DataCopy(tile, xGm, count);  // expected-note {{this DataCopy moves count x float}}
+    }
+    if (count > other) {
+        DataCopy(tile, xGm, count + 1);  // another condition: this copy may run without the one above
+    }
+    queue.EnQue(tile);
+    tile = queue.DeQue<float>();
+    if (fullTile) {
+        // expected-error@+1 {{DataCopy moves (count + 4) x float while another DataCopy moves count x float}} [ASC408]
+        DataCopy(yGm, tile, count + 4);
+    }
+    queue.FreeTensor(tile);
+}
