@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType
@@ -17,6 +18,9 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from ascendir.dialects import ascendc as asc
 from passes.verify.ir import arg, constant_of
 from passes.verify.rules import CheckContext, rule
+
+if TYPE_CHECKING:
+    from passes.verify.congruence import Form
 
 # ----------------------------------------------------------------------------------------------------
 # Value helpers (shared with sync.py): fold constants through arithmetic and mutable locals
@@ -722,9 +726,10 @@ def datacopy_length_never_aligned(ctx: CheckContext) -> None:
     kept = []
     for op, elements, total, element in sites:
         if solvable([total], block) is False:
+            values = "values" if len(elements.unknowns) > 1 else "value"
             ctx.report(op, f"DataCopy moves {moves(elements, element)}, which is not a multiple of 32 bytes for "
-                           f"any value of {elements.unknown_names()}; the bytes past the last whole block are not "
-                           f"copied")
+                           f"any {values} of {elements.unknown_names()}; the bytes past the last whole block are "
+                           f"not copied")
         else:
             kept.append((op, elements, total, element))
     conflicts: dict[int, list[int]] = {i: [] for i in range(len(kept))}
@@ -746,9 +751,16 @@ def datacopy_length_never_aligned(ctx: CheckContext) -> None:
         op, elements, _, element = kept[i]
         other, other_elements, _, other_element = kept[against[0]]
         ctx.report(op, f"DataCopy moves {moves(elements, element)} while another DataCopy moves "
-                       f"{moves(other_elements, other_element)}: no value of {elements.unknown_names()} makes "
+                       f"{moves(other_elements, other_element)}: {_no_value_of(elements)} "
                        f"both multiples of 32 bytes, so one of them is silently cut short",
                    ctx.note_at(other, f"this DataCopy moves {moves(other_elements, other_element)}"))
+
+
+def _no_value_of(form: Form) -> str:
+    """`no value of n makes`, `no values of rows and cols make`."""
+    if len(form.unknowns) > 1:
+        return f"no values of {form.unknown_names()} make"
+    return f"no value of {form.unknown_names()} makes"
 
 
 def _run_together(a: Operation, b: Operation) -> bool:

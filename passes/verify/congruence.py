@@ -17,13 +17,16 @@ own unknown.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
+import math
 from math import gcd
 
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import SSAValue
 
+from ascendir.dialects import ascendc as asc
 from passes.verify.alignment import reaching_store, statement_in
 from passes.verify.ir import constant_of
 
@@ -56,13 +59,44 @@ class Form:
 
     @property
     def unknowns(self) -> tuple[object, ...]:
-        return tuple(k for k, _ in self.terms)
+        """The values the form reads (a product term reads each of its factors)."""
+        found: dict[object, None] = {}
+        for k, _ in self.terms:
+            for factor in k.factors if isinstance(k, Product) else (k,):
+                found[factor] = None
+        return tuple(found)
+
+    @property
+    def linear(self) -> bool:
+        return not any(isinstance(k, Product) for k, _ in self.terms)
+
+    def times(self, other: Form) -> Form | None:
+        """The product, when both have unknowns: `aLength * rLength` is one term over two unknowns. None
+        when the product has too many terms to be worth reading."""
+        names = {**self.names, **other.names}
+        terms: dict[object, int] = {}
+        for k, c in self.terms:
+            terms[k] = terms.get(k, 0) + c * other.constant
+        for k, c in other.terms:
+            terms[k] = terms.get(k, 0) + c * self.constant
+        for (ka, ca), (kb, cb) in itertools.product(self.terms, other.terms):
+            factors = [*(ka.factors if isinstance(ka, Product) else (ka,)),
+                       *(kb.factors if isinstance(kb, Product) else (kb,))]
+            if len(factors) > _MAX_DEGREE:
+                return None
+            factors.sort(key=lambda f: names.get(f, "?"))
+            product = Product(tuple(factors))
+            names[product] = "*".join(names.get(f, "?") for f in factors)
+            terms[product] = terms.get(product, 0) + ca * cb
+        if sum(1 for c in terms.values() if c) > _MAX_TERMS:
+            return None
+        return _form(terms, self.constant * other.constant, names)
 
     def residue(self, modulus: int) -> Form:
         return _form({k: c % modulus for k, c in self.terms}, self.constant % modulus, self.names)
 
     def unknown_names(self) -> str:
-        names = [self.names.get(k, "?") for k, _ in self.terms]
+        names = [self.names.get(k, "?") for k in self.unknowns]
         return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
     def text(self) -> str:
@@ -75,6 +109,17 @@ class Form:
         if not text:
             return str(self.constant)
         return f"{text} {'-' if self.constant < 0 else '+'} {abs(self.constant)}" if self.constant else text
+
+
+@dataclass(frozen=True)
+class Product:
+    """A term that multiplies unknowns (`aLength * rLength`); a factor repeats for a power."""
+
+    factors: tuple[object, ...]
+
+
+_MAX_DEGREE = 3
+_MAX_TERMS = 4
 
 
 def _form(terms: dict[object, int], constant: int, names: dict[object, str]) -> Form:
@@ -114,6 +159,9 @@ class Reader:
                     return b.scaled(a.constant)
                 if not b.terms:
                     return a.scaled(b.constant)
+                product = a.times(b)
+                if product is not None:
+                    return product
         if isinstance(owner, arith.ShLIOp):
             shift = constant_of(owner.operands[1])
             a = self.form(owner.operands[0], depth + 1)
@@ -136,6 +184,9 @@ class Reader:
             key = ("constant", constant_of(value))
         elif depth < _DEPTH and isinstance(owner, _PURE + _WIDTH_CHANGES):
             key = (owner.name, str(value.type), tuple(self.key(v, depth + 1) for v in owner.operands))
+        elif depth < _DEPTH and isinstance(owner, asc.TilingFieldOp | asc.StructGetOp):
+            # a field of one tiling (or parameter struct) value: setting a field makes a new value
+            key = (owner.name, owner.field.data, tuple(self.key(v, depth + 1) for v in owner.operands))
         self._keys[value] = key
         return key
 
@@ -216,24 +267,41 @@ _MAX_UNKNOWNS = 2
 def solvable(forms: list[Form], modulus: int) -> bool | None:
     """Whether some values of the unknowns make every form 0 modulo `modulus`, a power of two (None: too
     many unknowns to tell). The residues of the unknowns modulo the modulus decide it, so a search over
-    those is exact."""
+    those is exact. Products are first read as unknowns of their own: no solution then means none at all,
+    since the products of actual values are only some of the values such an unknown could take."""
     if not forms:
         return True
     forms = [f.residue(modulus) for f in forms]
+    linear = all(f.linear for f in forms)
     if len(forms) == 1:  # c1*a1 + ... + k = 0 has a solution iff gcd(c1, ..., m) divides k
-        return forms[0].constant % gcd(modulus, *(c for _, c in forms[0].terms)) == 0
+        if forms[0].constant % gcd(modulus, *(c for _, c in forms[0].terms)) != 0:
+            return False
+        if linear:
+            return True
+    else:
+        terms = list(dict.fromkeys(k for f in forms for k, _ in f.terms))
+        if len(terms) <= _MAX_UNKNOWNS:
+            index = {k: i for i, k in enumerate(terms)}
+            found = _search(forms, len(terms), lambda key: (index[key],), modulus)
+            if linear or not found:
+                return found
+        elif linear:
+            return None
     unknowns = list(dict.fromkeys(k for f in forms for k in f.unknowns))
     if len(unknowns) > _MAX_UNKNOWNS:
         return None
     index = {k: i for i, k in enumerate(unknowns)}
-    rows = []
-    for f in forms:
-        coefficients = [0] * len(unknowns)
-        for k, c in f.terms:
-            coefficients[index[k]] = c
-        rows.append((coefficients, f.constant))
-    for values in itertools.product(range(modulus), repeat=len(unknowns)):
-        if all((sum(c * v for c, v in zip(coefficients, values, strict=True)) + k) % modulus == 0
-               for coefficients, k in rows):
+    return _search(forms, len(unknowns),
+                   lambda key: tuple(index[f] for f in key.factors) if isinstance(key, Product) else (index[key],),
+                   modulus)
+
+
+def _search(forms: list[Form], count: int, factors_of: Callable[[object], tuple[int, ...]], modulus: int) -> bool:
+    """Whether some residues of `count` unknowns make every form 0 modulo `modulus`; `factors_of` gives the
+    unknowns (by index) a term multiplies."""
+    rows = [([(c, factors_of(k)) for k, c in f.terms], f.constant) for f in forms]
+    for values in itertools.product(range(modulus), repeat=count):
+        if all((sum(c * math.prod(values[i] for i in factors) for c, factors in terms) + k) % modulus == 0
+               for terms, k in rows):
             return True
     return False

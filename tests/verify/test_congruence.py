@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from frontend.pipeline import load_text
 from passes.verify import check_program
-from passes.verify.congruence import Form, solvable
+from passes.verify.congruence import Form, Product, solvable
 
 HEADER = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
 
@@ -35,6 +35,18 @@ def test_different_element_sizes_meet_through_the_unknown() -> None:
 
 def test_more_unknowns_than_searched_is_no_answer() -> None:
     assert solvable([form(0, a=2, b=2), form(1, c=2)], 32) is None
+
+
+def test_a_product_is_a_multiple_of_what_each_factor_is_a_multiple_of() -> None:
+    rows_times_cols = Product(("cols", "rows"))
+    # cols floats aligned makes cols = 0 mod 8, so rows * cols floats is too, and rows * cols + 1 never is
+    cols = form(0, cols=4)
+    total_plus_one = Form(((rows_times_cols, 4),), 4, {rows_times_cols: "cols*rows"})
+    assert solvable([total_plus_one], 32)  # alone, rows * cols = 7 mod 8 would do
+    # (read as an unknown of its own, the product could be 7 mod 8: the search over the factors rules it out)
+    assert solvable([cols, total_plus_one], 32) is False
+    # cols halves and rows * cols + 16 halves: both whole blocks when cols = 0 mod 16
+    assert solvable([form(0, cols=2), Form(((rows_times_cols, 2),), 32, {})], 32)
 
 
 def test_form_text_reads_like_the_source() -> None:

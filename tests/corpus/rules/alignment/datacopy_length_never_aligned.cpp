@@ -152,3 +152,38 @@ extern "C" __global__ __aicore__ void copy_full_tiles(GM_ADDR x, GM_ADDR y, uint
     }
     queue.FreeTensor(tile);
 }
+
+// Reads of one tiling field are one value, and a product is a multiple of what its factors are multiples
+// of: with cols floats a whole number of blocks, rows * cols + 1 floats is not.
+struct RowsTilingData {
+    uint32_t rows;
+    uint32_t cols;
+};
+
+extern "C" __global__ __aicore__ void copy_rows_and_gamma(GM_ADDR x, GM_ADDR gamma, GM_ADDR workspace,
+                                                          GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQueue;
+    TQue<TPosition::VECIN, 1> gammaQueue;
+    GlobalTensor<float> xGm;
+    GlobalTensor<float> gammaGm;
+    const uint32_t total = tilingData.rows * tilingData.cols;
+    xGm.SetGlobalBuffer((__gm__ float *)x + GetBlockIdx() * total, total);
+    gammaGm.SetGlobalBuffer((__gm__ float *)gamma, tilingData.cols);
+    pipe.InitBuffer(inQueue, 1, total * sizeof(float) + 32);
+    pipe.InitBuffer(gammaQueue, 1, tilingData.cols * sizeof(float));
+    LocalTensor<float> xLocal = inQueue.AllocTensor<float>();
+    LocalTensor<float> gammaLocal = gammaQueue.AllocTensor<float>();
+    // expected-error@+1 {{DataCopy moves (cols*rows + 1) x float while another DataCopy moves cols x float: no values of cols and rows make both multiples of 32 bytes, so one of them is silently cut short}} [ASC408]
+    DataCopy(xLocal, xGm, total + 1);
+    DataCopy(gammaLocal, gammaGm, tilingData.cols);  // expected-note {{this DataCopy moves cols x float}}
+    DataCopy(xLocal, xGm, tilingData.rows * 8 + 8);  // rows * 8 floats: whole blocks for any rows
+    inQueue.EnQue(xLocal);
+    gammaQueue.EnQue(gammaLocal);
+    xLocal = inQueue.DeQue<float>();
+    gammaLocal = gammaQueue.DeQue<float>();
+    inQueue.FreeTensor(xLocal);
+    gammaQueue.FreeTensor(gammaLocal);
+}
