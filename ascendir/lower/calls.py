@@ -574,11 +574,19 @@ def _alloc_or_deque(lw: FunctionLowerer, e: A.Call, recv: Val, targs: list[A.Tem
     return Val(t, lw.emit(op, e).results[0])
 
 
-def _enque_or_free(lw: FunctionLowerer, e: A.Call, recv: Val, targs: object, expected: object) -> Val | None:
+def _enque_or_free(lw: FunctionLowerer, e: A.Call, recv: Val, targs: list[A.TemplateArg] | None,
+                   expected: object) -> Val | None:
     args = _lower_args(lw, e.args)
     if len(args) != 1 or not isinstance(args[0].ctype, C.LocalTensorT):
         return None
     method = e.callee.member  # type: ignore[union-attr]
+    named = _elem_from(lw, targs, None) if targs else None
+    given = args[0].ctype.elem
+    if isinstance(named, Scalar) and isinstance(given, Scalar) and named != given:
+        # `EnQue<T>(const LocalTensor<T>&)` with T named: no conversion between tensors of two element types.
+        # The op is still built, so the queue's protocol is followed as written.
+        lw.report.no_match(method, e, f"no matching function for call to '{method}<{named}>': it takes a "
+                                      f"LocalTensor<{named}>, the argument is a LocalTensor<{given}>", [])
     operands = [lw.ssa(recv, e), lw.ssa(args[0], e)]
     if method == "EnQue":
         op = asc.EnQueOp.create(operands=operands, result_types=[C.scalar_ir_type(C.BOOL)])

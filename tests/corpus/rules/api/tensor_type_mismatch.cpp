@@ -64,3 +64,20 @@ extern "C" __global__ __aicore__ void explicit_casts(GM_ADDR y, GM_ADDR workspac
     CopyBytes((GlobalTensor<int8_t> &)yGm, (LocalTensor<int8_t> &)yLocal);
     outQueue.FreeTensor(yLocal);
 }
+
+// The queue methods take `const LocalTensor<T>&`: with T named, a tensor of another element type does not
+// convert. Where T is deduced, any tensor does.
+extern "C" __global__ __aicore__ void queue_template_argument(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    TPipe pipe;
+    TQue<TPosition::VECOUT, 1> outQueue;
+    GlobalTensor<float> yGm;
+    yGm.SetGlobalBuffer((__gm__ float *)y + GetBlockIdx() * 256, 256);
+    pipe.InitBuffer(outQueue, 1, 256 * sizeof(float));
+    LocalTensor<int8_t> bytes = outQueue.AllocTensor<int8_t>();
+    Duplicate(bytes.ReinterpretCast<float>(), 1.0f, 256);
+    outQueue.EnQue<float>(bytes);  // expected-error {{no matching function for call to 'EnQue<float>': it takes a LocalTensor<float>, the argument is a LocalTensor<int8_t>}} [ASC101]
+    LocalTensor<float> yLocal = outQueue.DeQue<float>();
+    DataCopy(yGm, yLocal, 256);
+    outQueue.FreeTensor<half>(yLocal);  // expected-error {{no matching function for call to 'FreeTensor<half>': it takes a LocalTensor<half>, the argument is a LocalTensor<float>}} [ASC101]
+}
