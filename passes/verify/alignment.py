@@ -8,7 +8,8 @@ or on loop variables are left alone.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith, memref, scf
@@ -687,13 +688,15 @@ def compare_count_unaligned(ctx: CheckContext) -> None:
     "ASC408", "datacopy-length-never-aligned", "alignment",
     summary="DataCopy in the count form moves a length the checker cannot fold that is not a multiple of 32 "
             "bytes for any values: by itself (2*n + 1 halves), or while another DataCopy on the same path, "
-            "reading the same values, moves whole blocks (n and n + 1 halves).",
+            "reading the same values, moves whole blocks (n and n + 1 halves), or a UB sub-tensor that a vector "
+            "call takes starts at such an offset (t[n] and a copy of n + 1 halves).",
     why="The MTE moves whole 32-byte blocks and drops the rest of a count-form DataCopy without an error "
         "(see ASC401). When the length comes from the tiling the checker cannot know it, but it can still know "
         "it is wrong: copies of n and n + 1 halves differ by 2 bytes, so at most one of them is a multiple of "
         "32 bytes whatever n the host picks. The copy that disagrees with the others is reported, with a note "
-        "at one it disagrees with. Copies in different branches of an if are never compared: one run may "
-        "take only one of them.",
+        "at one it disagrees with. A sub-tensor offset that a vector or DMA call takes must be whole blocks too "
+        "(ASC404), so `x[n]` as an operand pins n as a copy of n elements does. Sites in different branches of "
+        "an if are never compared: one run may take only one of them.",
     example="DataCopy(xLocal, xGm[off], tileLength);\n"
             "...\n"
             "DataCopy(yGm[off], yLocal, tileLength + 1);   // one of the two is cut short",
@@ -705,7 +708,14 @@ def datacopy_length_never_aligned(ctx: CheckContext) -> None:
 
     block = 32
     reader = Reader(block)
-    sites: list[tuple[asc.ApiCallOp, Form, Form, str]] = []  # op, element count, bytes, element type
+
+    def moves(elements: Form, element: str) -> str:
+        return f"({elements.text()}) x {element}" if len(elements.terms) > 1 or elements.constant else \
+            f"{elements.text()} x {element}"
+
+    # What must be whole 32-byte blocks: count-form DataCopy lengths (reported), and the unknown offsets of
+    # UB sub-tensors that vector and DMA calls take (ASC404's grid, only compared against)
+    sites: list[_GridSite] = []
     for op in module_index(ctx.module).of("data_copy"):
         if op.api.data != "DataCopy" or not op.overload.data.startswith("count_"):
             continue
@@ -717,43 +727,87 @@ def datacopy_length_never_aligned(ctx: CheckContext) -> None:
         if elements is None or not elements.terms:
             continue  # a constant: ASC401's
         assert local is not None and isinstance(local.type, asc.LocalTensorType)
-        sites.append((op, elements, elements.scaled(size), type_name(local.type.element_type)))
-
-    def moves(elements: Form, element: str) -> str:
-        return f"({elements.text()}) x {element}" if len(elements.terms) > 1 or elements.constant else \
-            f"{elements.text()} x {element}"
+        what = moves(elements, type_name(local.type.element_type))
+        sites.append(_GridSite(op, elements, elements.scaled(size), f"DataCopy moves {what}",
+                               f"another DataCopy moves {what}", f"this DataCopy moves {what}"))
+    sites += _subtensor_offset_sites(ctx, reader, moves)
 
     kept = []
-    for op, elements, total, element in sites:
-        if solvable([total], block) is False:
-            values = "values" if len(elements.unknowns) > 1 else "value"
-            ctx.report(op, f"DataCopy moves {moves(elements, element)}, which is not a multiple of 32 bytes for "
-                           f"any {values} of {elements.unknown_names()}; the bytes past the last whole block are "
-                           f"not copied")
+    for site in sites:
+        if site.reported and solvable([site.total], block) is False:
+            values = "values" if len(site.elements.unknowns) > 1 else "value"
+            ctx.report(site.op, f"{site.text}, which is not a multiple of 32 bytes for any {values} of "
+                                f"{site.elements.unknown_names()}; the bytes past the last whole block are not "
+                                f"copied")
         else:
-            kept.append((op, elements, total, element))
+            kept.append(site)
     conflicts: dict[int, list[int]] = {i: [] for i in range(len(kept))}
     for i, j in itertools.combinations(range(len(kept)), 2):
         a, b = kept[i], kept[j]
-        if set(a[2].unknowns) & set(b[2].unknowns) and _run_together(a[0], b[0]) \
-                and solvable([a[2], b[2]], block) is False:
+        if (a.reported or b.reported) and set(a.total.unknowns) & set(b.total.unknowns) \
+                and _run_together(a.op, b.op) and solvable([a.total, b.total], block) is False:
             conflicts[i].append(j)
             conflicts[j].append(i)
-    # Keep the copies that agree with the most others; report the rest against one they disagree with.
+    # Keep the sites that agree with the most others; report the copies among the rest against one they
+    # disagree with (an offset that disagrees is left to ASC404)
     order = sorted((i for i in conflicts if conflicts[i]),
-                   key=lambda i: (len(conflicts[i]), kept[i][1].constant != 0, i))
+                   key=lambda i: (len(conflicts[i]), kept[i].elements.constant != 0, i))
     agreed: set[int] = set()
     for i in order:
         against = [j for j in conflicts[i] if j in agreed]
         if not against:
             agreed.add(i)
             continue
-        op, elements, _, element = kept[i]
-        other, other_elements, _, other_element = kept[against[0]]
-        ctx.report(op, f"DataCopy moves {moves(elements, element)} while another DataCopy moves "
-                       f"{moves(other_elements, other_element)}: {_no_value_of(elements)} "
-                       f"both multiples of 32 bytes, so one of them is silently cut short",
-                   ctx.note_at(other, f"this DataCopy moves {moves(other_elements, other_element)}"))
+        site, other = kept[i], kept[against[0]]
+        if site.reported:
+            ctx.report(site.op, f"{site.text} while {other.other_text}: {_no_value_of(site.elements)} both "
+                                f"multiples of 32 bytes, so one of them is silently cut short",
+                       ctx.note_at(other.op, other.note_text))
+
+
+@dataclass(frozen=True)
+class _GridSite:
+    """A value that must be a whole number of 32-byte blocks, read as a form (see congruence.py)."""
+
+    op: asc.ApiCallOp
+    elements: Form
+    total: Form  # in bytes
+    text: str  # what the site does, as the subject of a message
+    other_text: str  # the same, as the site compared against
+    note_text: str
+    reported: bool = True
+
+
+def _subtensor_offset_sites(ctx: CheckContext, reader: object, moves: Callable[[Form, str], str]) -> list[_GridSite]:
+    """UB sub-tensors `t[off]` with an unknown offset, taken by a call whose operands must start on the
+    32-byte grid: the offset in bytes must be whole blocks."""
+    found = []
+    for op in module_index(ctx.module).of(*_ALIGNED_FAMILIES):
+        names = _operand_names(op)
+        for i, value in enumerate(op.args):
+            t = value.type
+            if not isinstance(t, asc.LocalTensorType) or t.position.data not in _UB:
+                continue
+            if op.FAMILY == "reduce" and names.get(i) == "dst":
+                continue
+            chain = sub_tensor_chain(value)
+            size = elem_bytes(t.element_type)
+            if chain is None or size is None:
+                continue
+            total = None
+            for offset in chain[0]:
+                form = reader.form(offset)  # type: ignore[attr-defined]
+                if form is None:
+                    break
+                total = form if total is None else total.plus(form)
+            else:
+                if total is None or not total.terms:
+                    continue  # a constant offset: ASC404's
+                name = names.get(i, f"operand {i + 1}")
+                at = f"{name} starts {moves(total, type_name(t.element_type))} into its tensor"
+                found.append(_GridSite(op, total, total.scaled(size), f"{op.api.data}'s {at}",
+                                       f"{op.api.data}'s {at}", f"this {op.api.data}'s {at}", reported=False))
+    return found
 
 
 def _no_value_of(form: Form) -> str:

@@ -187,3 +187,29 @@ extern "C" __global__ __aicore__ void copy_rows_and_gamma(GM_ADDR x, GM_ADDR gam
     inQueue.FreeTensor(xLocal);
     gammaQueue.FreeTensor(gammaLocal);
 }
+
+// Two inputs in one buffer: y = both[tileLength] is a Sub operand, so tileLength floats must be whole
+// blocks, and the copy out of tileLength + 1 floats cannot be.
+extern "C" __global__ __aicore__ void copy_after_split_buffer(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t tileLength)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQueue;
+    TQue<TPosition::VECOUT, 1> outQueue;
+    GlobalTensor<float> zGm;
+    zGm.SetGlobalBuffer((__gm__ float *)z + GetBlockIdx() * tileLength, tileLength + 8);
+    pipe.InitBuffer(inQueue, 1, 2 * tileLength * sizeof(float));
+    pipe.InitBuffer(outQueue, 1, tileLength * sizeof(float) + 32);
+    LocalTensor<float> both = inQueue.AllocTensor<float>();
+    Duplicate(both, 1.0f, 2 * tileLength);
+    inQueue.EnQue(both);
+    both = inQueue.DeQue<float>();
+    LocalTensor<float> second = both[tileLength];
+    LocalTensor<float> diff = outQueue.AllocTensor<float>();
+    Sub(diff, both, second, tileLength);  // expected-note {{this Sub's src1 starts tileLength x float into its tensor}}
+    outQueue.EnQue(diff);
+    diff = outQueue.DeQue<float>();
+    // expected-error@+1 {{DataCopy moves (tileLength + 1) x float while Sub's src1 starts tileLength x float into its tensor: no value of tileLength makes both multiples of 32 bytes, so one of them is silently cut short}} [ASC408]
+    DataCopy(zGm, diff, tileLength + 1);
+    outQueue.FreeTensor(diff);
+    inQueue.FreeTensor(both);
+}
