@@ -168,6 +168,8 @@ class Api:
     # arch -> allowed combinations of type variables, where the variables are not independent (Mmad, Axpy).
     dtype_combos: Mapping[str, tuple[Mapping[str, str], ...]] = field(default_factory=dict)
     archs: frozenset[int] | None = None  # architectures the API exists on; None = all / not restricted
+    # architectures where the API is declared but its body is compiled out: a call does nothing
+    empty_archs: frozenset[int] = frozenset()
     operator: str | None = None  # `dst = a + b` style operator form, if any
     notes: str | None = None
     # declared outside namespace AscendC (kernel_common.h): callable without `AscendC::` or a using-directive

@@ -1038,3 +1038,28 @@ def unknown_struct_member(ctx: CheckContext) -> None:
                        Note(f"did you mean '{close[0]}'?" if close else "its members: " + ", ".join(known),
                             kind="help" if close else "note"))
             break
+
+
+# ----------------------------------------------------------------------------------------------------
+# ASC514: an API whose body the target architecture compiles out
+# ----------------------------------------------------------------------------------------------------
+
+
+@rule(
+    "ASC514", "api-empty-on-chip", "api",
+    summary="A call of an API that the vendor declares for every architecture but implements only for "
+            "others: on the target chip its body is compiled out and the call does nothing (BitwiseAnd, Fma, "
+            "Hypot, IsNan, LogicalAnd, ... on 910B).",
+    why="These advanced APIs are written as `#if __NPU_ARCH__ == 3510 || __NPU_ARCH__ == 5102` around their "
+        "whole body. Elsewhere the call compiles, runs, and leaves dst as it was: stale UB contents go out as "
+        "the result, with no error from the compiler, the CPU-debug build or the device.",
+    example="BitwiseAnd(dst, src0, src1, 256);   // int16_t on 910B2: dst is never written",
+    instead="And(dst, src0, src1, 256);          // the basic API, implemented for int16_t/uint16_t on 910B",
+)
+def api_empty_on_chip(ctx: CheckContext) -> None:
+    arch = _arch(ctx)
+    for call in _calls(ctx):
+        if arch in call.api.empty_archs:
+            ctx.report(call.op, f"{call.api.name} does nothing on {ctx.chip.name} (arch {arch}): the vendor "
+                                f"compiles its body only for other architectures, so its outputs keep whatever "
+                                f"they held")

@@ -23,6 +23,6 @@ extern "C" __global__ __aicore__ void adv_math(GM_ADDR x, GM_ADDR tiling)
     Silu(halves, halves, 128);
     Acosh(values, halves, 256);  // expected-error {{no matching function for call to 'Acosh'}} [ASC101]
     Round(ints, ints, 256);  // expected-error {{Round does not support int32_t on 910B2 (arch 2201); supported element types: half, float}} [ASC502]
-    Hypot(values, values, values, tmp, 256);
-    Hypot(values, values, halves, 256);  // expected-error {{no matching function for call to 'Hypot'}} [ASC101]
+    GeGLU(values, values, values, tmp, 256);
+    GeGLU(values, values, halves, 256);  // expected-error {{no matching function for call to 'GeGLU'}} [ASC101]
 }
