@@ -21,7 +21,7 @@ from passes.verify.ir import arg, constant_of
 from passes.verify.rules import CheckContext, rule
 
 if TYPE_CHECKING:
-    from passes.verify.congruence import Form
+    from passes.verify.congruence import Form, Reader
 
 # ----------------------------------------------------------------------------------------------------
 # Value helpers (shared with sync.py): fold constants through arithmetic and mutable locals
@@ -778,7 +778,8 @@ class _GridSite:
     reported: bool = True
 
 
-def _subtensor_offset_sites(ctx: CheckContext, reader: object, moves: Callable[[Form, str], str]) -> list[_GridSite]:
+def _subtensor_offset_sites(ctx: CheckContext, reader: Reader,
+                            moves: Callable[[Form, str], str]) -> list[_GridSite]:
     """UB sub-tensors `t[off]` with an unknown offset, taken by a call whose operands must start on the
     32-byte grid: the offset in bytes must be whole blocks."""
     found = []
@@ -796,7 +797,7 @@ def _subtensor_offset_sites(ctx: CheckContext, reader: object, moves: Callable[[
                 continue
             total = None
             for offset in chain[0]:
-                form = reader.form(offset)  # type: ignore[attr-defined]
+                form = reader.form(offset)
                 if form is None:
                     break
                 total = form if total is None else total.plus(form)

@@ -17,9 +17,9 @@ own unknown.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-import math
 from math import gcd
 
 from xdsl.dialects import arith, memref
