@@ -580,7 +580,7 @@ def _enque_or_free(lw: FunctionLowerer, e: A.Call, recv: Val, targs: list[A.Temp
     if len(args) != 1 or not isinstance(args[0].ctype, C.LocalTensorT):
         return None
     method = e.callee.member  # type: ignore[union-attr]
-    named = _elem_from(lw, targs, None) if targs else None
+    named = _elem_from(lw, targs, None)
     given = args[0].ctype.elem
     if isinstance(named, Scalar) and isinstance(given, Scalar) and named != given:
         # `EnQue<T>(const LocalTensor<T>&)` with T named: no conversion between tensors of two element types.

@@ -8,7 +8,7 @@ or on loop variables are left alone.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -523,9 +523,9 @@ def unguarded_within(op: Operation, ancestor: Operation) -> bool:
     return parent is ancestor
 
 
-def _misaligned_subtensors(ctx: CheckContext, spaces: tuple[str, ...]) -> Iterator[tuple[asc.ApiCallOp, SSAValue, int, int, str, str]]:
-    """(call, operand, element offset, alignment, operand name, when) for sub-tensor operands off the grid;
-    `when` is "" for a constant offset, or names the loop iteration that is."""
+def _grid_operands(ctx: CheckContext, spaces: tuple[str, ...]) -> Iterator[tuple[asc.ApiCallOp, SSAValue, str]]:
+    """(call, operand, operand name) for each distinct LocalTensor operand in one of `spaces` that a call of
+    the aligned families takes as an operand that must start on the memory's grid."""
     for op in module_index(ctx.module).of(*_ALIGNED_FAMILIES):
         names = _operand_names(op)
         seen: set[SSAValue] = set()
@@ -536,29 +536,36 @@ def _misaligned_subtensors(ctx: CheckContext, spaces: tuple[str, ...]) -> Iterat
             seen.add(value)
             if op.FAMILY == "reduce" and names.get(i) == "dst":
                 continue
-            pos = t.position.data
-            if pos not in spaces:
-                continue
-            found = sub_tensor_offset(value)
-            size = elem_bytes(t.element_type)
-            if size is None:
-                continue
-            align = ctx.chip.alignments.get(_L0[pos], 32) if pos in _L0 else ctx.chip.alignments.get("UB", 32)
-            name = names.get(i, f"operand {i + 1}")
-            if found is not None:
-                if (found[0] * size) % align:
-                    yield op, value, found[0], align, name, ""
-                continue
-            iterations = _iteration_offsets(value)
-            if iterations is None:
-                continue
-            loop, var, offsets = iterations
-            if not unguarded_within(op, loop):
-                continue
-            for index, offset in offsets:
-                if (offset * size) % align:
-                    yield op, value, offset, align, name, f" when {var} is {index}"
-                    break
+            if t.position.data in spaces:
+                yield op, value, names.get(i, f"operand {i + 1}")
+
+
+def _misaligned_subtensors(ctx: CheckContext, spaces: tuple[str, ...]) -> Iterator[tuple[asc.ApiCallOp, SSAValue, int, int, str, str]]:
+    """(call, operand, element offset, alignment, operand name, when) for sub-tensor operands off the grid;
+    `when` is "" for a constant offset, or names the loop iteration that is."""
+    for op, value, name in _grid_operands(ctx, spaces):
+        t = value.type
+        assert isinstance(t, asc.LocalTensorType)
+        pos = t.position.data
+        found = sub_tensor_offset(value)
+        size = elem_bytes(t.element_type)
+        if size is None:
+            continue
+        align = ctx.chip.alignments.get(_L0[pos], 32) if pos in _L0 else ctx.chip.alignments.get("UB", 32)
+        if found is not None:
+            if (found[0] * size) % align:
+                yield op, value, found[0], align, name, ""
+            continue
+        iterations = _iteration_offsets(value)
+        if iterations is None:
+            continue
+        loop, var, offsets = iterations
+        if not unguarded_within(op, loop):
+            continue
+        for index, offset in offsets:
+            if (offset * size) % align:
+                yield op, value, offset, align, name, f" when {var} is {index}"
+                break
 
 
 @rule(
@@ -709,10 +716,6 @@ def datacopy_length_never_aligned(ctx: CheckContext) -> None:
     block = 32
     reader = Reader(block)
 
-    def moves(elements: Form, element: str) -> str:
-        return f"({elements.text()}) x {element}" if len(elements.terms) > 1 or elements.constant else \
-            f"{elements.text()} x {element}"
-
     # What must be whole 32-byte blocks: count-form DataCopy lengths (reported), and the unknown offsets of
     # UB sub-tensors that vector and DMA calls take (ASC404's grid, only compared against)
     sites: list[_GridSite] = []
@@ -727,10 +730,10 @@ def datacopy_length_never_aligned(ctx: CheckContext) -> None:
         if elements is None or not elements.terms:
             continue  # a constant: ASC401's
         assert local is not None and isinstance(local.type, asc.LocalTensorType)
-        what = moves(elements, type_name(local.type.element_type))
+        what = _moves(elements, type_name(local.type.element_type))
         sites.append(_GridSite(op, elements, elements.scaled(size), f"DataCopy moves {what}",
                                f"another DataCopy moves {what}", f"this DataCopy moves {what}"))
-    sites += _subtensor_offset_sites(ctx, reader, moves)
+    sites += _subtensor_offset_sites(ctx, reader)
 
     kept = []
     for site in sites:
@@ -778,37 +781,36 @@ class _GridSite:
     reported: bool = True
 
 
-def _subtensor_offset_sites(ctx: CheckContext, reader: Reader,
-                            moves: Callable[[Form, str], str]) -> list[_GridSite]:
+def _subtensor_offset_sites(ctx: CheckContext, reader: Reader) -> list[_GridSite]:
     """UB sub-tensors `t[off]` with an unknown offset, taken by a call whose operands must start on the
     32-byte grid: the offset in bytes must be whole blocks."""
     found = []
-    for op in module_index(ctx.module).of(*_ALIGNED_FAMILIES):
-        names = _operand_names(op)
-        for i, value in enumerate(op.args):
-            t = value.type
-            if not isinstance(t, asc.LocalTensorType) or t.position.data not in _UB:
-                continue
-            if op.FAMILY == "reduce" and names.get(i) == "dst":
-                continue
-            chain = sub_tensor_chain(value)
-            size = elem_bytes(t.element_type)
-            if chain is None or size is None:
-                continue
-            total = None
-            for offset in chain[0]:
-                form = reader.form(offset)
-                if form is None:
-                    break
-                total = form if total is None else total.plus(form)
-            else:
-                if total is None or not total.terms:
-                    continue  # a constant offset: ASC404's
-                name = names.get(i, f"operand {i + 1}")
-                at = f"{name} starts {moves(total, type_name(t.element_type))} into its tensor"
-                found.append(_GridSite(op, total, total.scaled(size), f"{op.api.data}'s {at}",
-                                       f"{op.api.data}'s {at}", f"this {op.api.data}'s {at}", reported=False))
+    for op, value, name in _grid_operands(ctx, _UB):
+        t = value.type
+        assert isinstance(t, asc.LocalTensorType)
+        chain = sub_tensor_chain(value)
+        size = elem_bytes(t.element_type)
+        if chain is None or size is None:
+            continue
+        total = None
+        for offset in chain[0]:
+            form = reader.form(offset)
+            if form is None:
+                break
+            total = form if total is None else total.plus(form)
+        else:
+            if total is None or not total.terms:
+                continue  # a constant offset: ASC404's
+            at = f"{name} starts {_moves(total, type_name(t.element_type))} into its tensor"
+            found.append(_GridSite(op, total, total.scaled(size), f"{op.api.data}'s {at}",
+                                   f"{op.api.data}'s {at}", f"this {op.api.data}'s {at}", reported=False))
     return found
+
+
+def _moves(elements: Form, element: str) -> str:
+    """`tileLength x float`, `(tileLength + 1) x float`."""
+    return f"({elements.text()}) x {element}" if len(elements.terms) > 1 or elements.constant else \
+        f"{elements.text()} x {element}"
 
 
 def _no_value_of(form: Form) -> str:

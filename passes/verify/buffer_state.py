@@ -996,23 +996,22 @@ class Analysis:
         # buffers per TPosition (TQue buffers hold hardware event ids); on a chip whose vector-core queue
         # buffers take ids from one pool instead (3510), UB queues count against that pool together
         problem = None
-        pooled = chip.vector_buffer_ids is not None and memory_of(init.position, chip) == "UB"
-        if init.is_queue and pooled and "vector ids" not in over:
-            same = [i for i in s.inits if i.is_queue and memory_of(i.position, chip) == "UB"]
+        if init.is_queue:
+            queues = [i for i in s.inits if i.is_queue]
+            pool = chip.vector_buffer_ids
+            group: object
+            if pool is not None and memory_of(init.position, chip) == "UB":
+                group, limit = "vector ids", pool
+                same = [i for i in queues if memory_of(i.position, chip) == "UB"]
+                where = f"on the vector core; the {chip.name} gives each a buffer id at InitBuffer and has {pool}"
+            else:
+                group, limit = ("pos", init.position), chip.max_buffers_per_position
+                same = [i for i in queues if i.position == init.position]
+                where = f"in {init.position}; the {chip.name} allows {limit} per TPosition"
             total = sum(i.num or 0 for i in same)
-            if total > chip.vector_buffer_ids:
-                problem = (f"{total} TQue buffers on the vector core; the {chip.name} gives each a buffer id at "
-                           f"InitBuffer and has {chip.vector_buffer_ids}")
-                over.add("vector ids")
-                notes = _largest_notes(same, key=lambda i: i.num or 0, what=lambda i: f"{i.name}: {i.num} buffers")
-                self.check("ASC208", op, problem, *notes)
-        elif init.is_queue and not pooled and ("pos", init.position) not in over:
-            same = [i for i in s.inits if i.is_queue and i.position == init.position]
-            total = sum(i.num or 0 for i in same)
-            if total > chip.max_buffers_per_position:
-                problem = (f"{total} TQue buffers in {init.position}; the {chip.name} allows "
-                           f"{chip.max_buffers_per_position} per TPosition")
-                over.add(("pos", init.position))
+            if group not in over and total > limit:
+                problem = f"{total} TQue buffers {where}"
+                over.add(group)
                 notes = _largest_notes(same, key=lambda i: i.num or 0, what=lambda i: f"{i.name}: {i.num} buffers")
                 self.check("ASC208", op, problem, *notes)
         if problem is None:
