@@ -87,7 +87,8 @@ def load_config(start: str) -> dict[str, Any]:
 @click.option("--no-spans", is_flag=True, help="With --dump-ast: leave source positions out.")
 @click.option("--shape", "shapes", multiple=True, metavar="[NAME=]8,2048:float16",
               help="A concrete input tensor (op order, or by input name): the host tiling function runs on the "
-                   "shapes and the rules see its values.")
+                   "shapes and the rules see its values. Named after an output, it gives that output's shape "
+                   "(otherwise InferShape's).")
 @click.option("--attr", "attrs", multiple=True, metavar="VALUE", help="An op attribute, in op order (with --shape).")
 @click.option("--test-case", "test_case", type=click.Path(), default=None, metavar="FILE",
               help="Shapes from a test case file: a MultiKernelBench reference program (get_inputs, read "
@@ -161,13 +162,16 @@ class ConcreteInputs:
 
     def for_program(self, program: Any, chip: str) -> Any:
         from ascendir.host_eval import TensorSpec, TilingInputs
-        from cli.shapes import order_by_op_inputs
+        from cli.shapes import order_by_op_inputs, split_named_outputs
 
         op_json = program.bundle.op_json or []
         names = [str(d.get("name")) for d in (op_json[0].get("input_desc") or [])] if op_json else None
-        ordered = order_by_op_inputs(self.tensors, names)
+        output_names = [str(d.get("name")) for d in (op_json[0].get("output_desc") or [])] if op_json else []
+        given, outputs = split_named_outputs(self.tensors, output_names)
+        ordered = order_by_op_inputs(given, names)
         return TilingInputs([TensorSpec(shape, dtype) for _, shape, dtype in ordered], attrs=list(self.attrs),
-                            chip=chip)
+                            chip=chip, outputs=[TensorSpec(o[1], o[2]) if o is not None else None for o in outputs]
+                            if any(outputs) else [])
 
 
 def _check_chip(chip: str) -> None:

@@ -63,3 +63,19 @@ def order_by_op_inputs(tensors: Sequence[tuple[str | None, tuple[int, ...], str]
         if slot is None and rest:
             slots[i] = rest.pop(0)
     return [s for s in slots if s is not None] + rest
+
+
+def split_named_outputs(tensors: Sequence[tuple[str | None, tuple[int, ...], str]], output_names: Sequence[str]
+                        ) -> tuple[list[tuple[str | None, tuple[int, ...], str]],
+                                   list[tuple[str | None, tuple[int, ...], str] | None]]:
+    """The shapes named after an output of the op (`--shape y=1000:float32`), one slot per declared output
+    (None where not given), and the other shapes, which describe inputs. An output's shape is otherwise what
+    the host InferShape computes; naming it overrides that."""
+    outputs: list[tuple[str | None, tuple[int, ...], str] | None] = [None] * len(output_names)
+    rest = []
+    for spec in tensors:
+        if spec[0] is not None and spec[0] in output_names:
+            outputs[list(output_names).index(spec[0])] = spec
+        else:
+            rest.append(spec)
+    return rest, outputs

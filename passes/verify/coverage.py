@@ -1,4 +1,4 @@
-"""Tiling and coverage (ASC602-ASC604): what the cores of one launch write, and whether the launch happens.
+"""Tiling and coverage (ASC602-ASC607): what the cores of one launch write, and whether the launch happens.
 
 Each core of a launch runs the same kernel and tells itself apart only by GetBlockIdx(). These rules ask,
 of every write to global memory, how its address moves from one core to the next (the per-core stride,
@@ -730,7 +730,47 @@ def _overlapping_core_writes(ctx: CheckContext) -> set[Operation]:
                             Note("derive each core's offset and length from GetBlockIdx() so that the slices "
                                  "tile the output", kind="help"))
                 reported.add(w.op)
+        runs_all = _every_core(ctx, kernel, dim, runs)
+        for b, w, a, other in _overlaps_between_cores(runs_all or []):
+            if w.op in reported:
+                continue
+            start, end = max(w.offset, other.offset), min(w.offset + w.size, other.offset + other.size)
+            report_once(ctx, w.op, f"cores {a} and {b} both write bytes [{start}, {end}) of '{w.tensor}': "
+                        "their output slices overlap", *([ctx.note_at(other.op, f"core {a} writes them here")]
+                                                         if other.op is not w.op else []),
+                        Note(f"for the given shapes, with blockDim {dim}"),
+                        Note("derive each core's offset and length from GetBlockIdx() so that the slices "
+                             "tile the output", kind="help"))
+            reported.add(w.op)
     return reported
+
+
+def _overlaps_between_cores(runs: list[CoreRun]) -> list[tuple[int, Access, int, Access]]:
+    """(core, write, other core, its earlier write over some of the same bytes) for the DataCopy writes to GM of all
+    cores, in address order. Per argument, the writes of other cores that reach furthest are the farthest
+    reach and, if that is the same core's, the farthest reach of any other core."""
+    by_arg: dict[int, list[tuple[int, Access]]] = {}
+    for run in runs:
+        for w in run.accesses:
+            if w.write and _copies_to_gm(w.op):
+                by_arg.setdefault(w.arg, []).append((run.block_idx, w))
+    found = []
+    for writes in by_arg.values():
+        writes.sort(key=lambda cw: cw[1].offset)
+        reach: tuple[int, Access] | None = None  # (core, write) ending furthest
+        other: tuple[int, Access] | None = None  # the same of a core other than reach's
+        for core, w in writes:
+            candidate = reach if reach is not None and reach[0] != core else other
+            if candidate is not None and candidate[1].offset + candidate[1].size > w.offset:
+                found.append((core, w, *candidate))
+            end = w.offset + w.size
+            if reach is None or end > reach[1].offset + reach[1].size:
+                if reach is not None and reach[0] != core:
+                    other = reach
+                reach = (core, w)
+            elif core != reach[0] and (other is None or end > other[1].offset + other[1].size):
+                other = (core, w)
+    return found
 
 
 @rule(
@@ -844,28 +884,36 @@ def _dtype_bytes(name: str) -> int | None:
 
 
 def _input_extents(ctx: CheckContext, kernel: asc.KernelOp) -> dict[int, tuple[str, int, str]]:
-    """Kernel argument index -> (input name, bytes, shape text) for the op inputs whose shapes are given.
+    """Kernel argument index -> (input name, bytes, shape text) for the op inputs whose shapes are given."""
+    return _tensor_extents(ctx, kernel, output=False)
+
+
+def _tensor_extents(ctx: CheckContext, kernel: asc.KernelOp, output: bool) -> dict[int, tuple[str, int, str]]:
+    """Kernel argument index -> (name, bytes, shape text) for the op inputs (or outputs) whose shapes are
+    known: given, or for an output computed by the host InferShape.
 
     The build passes a kernel its GM_ADDR arguments in op order: inputs, outputs, then workspace and tiling;
     the mapping is only used when the kernel's parameter count says it follows that convention."""
-    inputs = ctx.tiling.inputs if ctx.tiling is not None else None
-    if inputs is None or ctx.program is None or not ctx.program.bundle.op_json:
+    given = ctx.tiling.inputs if ctx.tiling is not None else None
+    if given is None or ctx.program is None or not ctx.program.bundle.op_json:
         return {}
     desc = ctx.program.bundle.op_json[0]
-    names = [str(d.get("name")) for d in desc.get("input_desc") or []]  # type: ignore[union-attr]
-    outputs = len(desc.get("output_desc") or [])  # type: ignore[arg-type]
+    inputs = [str(d.get("name")) for d in desc.get("input_desc") or []]  # type: ignore[union-attr]
+    outputs = [str(d.get("name")) for d in desc.get("output_desc") or []]  # type: ignore[union-attr]
     params = [a for a in kernel.body.blocks[0].args if isinstance(a.type, asc.GmPtrType)]
-    if len(params) not in (len(names) + outputs, len(names) + outputs + 1, len(names) + outputs + 2):
+    if len(params) not in (len(inputs) + len(outputs), len(inputs) + len(outputs) + 1,
+                           len(inputs) + len(outputs) + 2):
         return {}
+    names, specs, first = (outputs, given.outputs, len(inputs)) if output else (inputs, given.inputs, 0)
     out: dict[int, tuple[str, int, str]] = {}
-    for i, spec in enumerate(inputs.inputs[:len(names)]):
+    for i, spec in enumerate(specs[:len(names)]):
         size = _dtype_bytes(spec.dtype) if spec is not None else None
         if spec is None or size is None:
             continue
         count = 1
         for d in spec.shape:
             count *= d
-        out[params[i].index] = (names[i], count * size, f"{'x'.join(map(str, spec.shape))} {spec.dtype}")
+        out[params[first + i].index] = (names[i], count * size, f"{'x'.join(map(str, spec.shape))} {spec.dtype}")
     return out
 
 
@@ -906,3 +954,101 @@ def gm_access_out_of_bounds(ctx: CheckContext) -> None:
                 ctx.report(a.op, f"core {core} of {dim} {verb} bytes [{a.offset}, {end}) of input '{name}' through "
                            f"'{a.tensor}', {past}", Note(f"'{name}' is {shape}: {nbytes} bytes"),
                            Note("clip the last core's slice and the last tile to the tensor's length", kind="help"))
+
+
+# ------------------------------------------------------------------ every core's writes, for concrete shapes
+
+ALL_CORES_BUDGET = 2_000_000  # ops over all cores of one kernel; a launch that needs more is not followed
+
+
+def _every_core(ctx: CheckContext, kernel: asc.KernelOp, dim: int, sampled: dict[int, CoreRun]
+                ) -> list[CoreRun] | None:
+    """The GM accesses of every core of the launch, or None when a core's run stopped early, a write's bytes
+    were not known, or the runs together would take more than the budget. Computed once per kernel."""
+    from passes.verify.footprint import STEP_BUDGET, run_core
+
+    def compute() -> list[CoreRun] | None:
+        left = ALL_CORES_BUDGET
+        out = []
+        for core in range(dim):
+            run = sampled.get(core) or run_core(kernel, core, dim, min(STEP_BUDGET, left))
+            left -= run.steps
+            if run.stopped is not None or run.unknown_writes or left <= 0:
+                return None
+            out.append(run)
+        return out
+    return cached(ctx, ("coverage.every_core", id(kernel)), compute)
+
+
+def _unwritten(writes: list[Access], nbytes: int) -> list[tuple[int, int]]:
+    """The byte ranges of [0, nbytes) that none of `writes` covers, in order."""
+    gaps, covered = [], 0
+    for w in sorted(writes, key=lambda w: w.offset):
+        if w.offset > covered:
+            gaps.append((covered, min(w.offset, nbytes)))
+        covered = max(covered, w.offset + w.size)
+        if covered >= nbytes:
+            break
+    if covered < nbytes:
+        gaps.append((covered, nbytes))
+    return [(a, b) for a, b in gaps if a < b]
+
+
+@rule(
+    "ASC607", "output-not-fully-written", "tiling",
+    summary="For the given shapes, some elements of an output are written by no core: a tail the split "
+            "drops, a last tile not copied out, cores that skip their slice.",
+    why="The output tensor comes to the kernel uninitialised (or holding an earlier result); elements that no "
+        "core writes keep whatever was there, and the comparison with the reference fails on them, often only "
+        "for shapes that do not divide evenly by blockDim x tileLength. Checked only with concrete shapes "
+        "(`--shape`, `--test-case`) and an output shape that is given or that the host InferShape computes, "
+        "by running the address arithmetic of every core; a kernel whose writes are not all followed "
+        "(data-dependent branches, Matmul objects, atomics, lengths not computed) is not judged.",
+    example="blockLength = totalLength / blockDim;                 // 1000 floats on 8 cores: 125 each\n"
+            "tileNum = blockLength / 64;                           // 1 tile of 64; 61 floats per core dropped\n"
+            "for (i = 0; i < tileNum; i++) DataCopy(yGm[i * 64], yLocal, 64);",
+    instead="handle the remainder: a last, shorter tile per core (DataCopyPad with its byte length), and\n"
+            "give the last core totalLength - (blockDim - 1) * blockLength elements",
+)
+def output_not_fully_written(ctx: CheckContext) -> None:
+    for kernel, dim, sampled in _footprints(ctx):
+        extents = _tensor_extents(ctx, kernel, output=True)
+        if not extents or any(_unseen_or_atomic(op) for op in kernel.walk()):
+            continue
+        runs = _every_core(ctx, kernel, dim, sampled)
+        if runs is None:
+            continue
+        inputs = set(_tensor_extents(ctx, kernel, output=False))
+        writes_an_input = any(a.write and a.arg in inputs for run in runs for a in run.accesses)
+        for arg, (name, nbytes, shape) in sorted(extents.items()):
+            writes = [a for run in runs for a in run.accesses if a.write and a.arg == arg]
+            if not writes and writes_an_input:
+                continue  # the kernel updates an input in place, which the output aliases
+            gaps = _unwritten(writes, nbytes)
+            if not gaps:
+                continue
+            _report_unwritten(ctx, kernel, dim, runs, name, nbytes, shape, writes, gaps)
+
+
+def _report_unwritten(ctx: CheckContext, kernel: asc.KernelOp, dim: int, runs: list[CoreRun], name: str,
+                      nbytes: int, shape: str, writes: list[Access], gaps: list[tuple[int, int]]) -> None:
+    size = _dtype_bytes(shape.split()[-1]) or 1
+    missing = sum(b - a for a, b in gaps)
+    amount = f"{missing // size} elements ({missing} bytes)" if size > 1 and missing % size == 0 else f"{missing} bytes"
+    given = Note(f"'{name}' is {shape}, {nbytes} bytes; the run is for the given shapes, with blockDim {dim}")
+    if not writes:
+        ctx.report(kernel, f"no core writes output '{name}': none of the {dim} cores copies anything to it",
+                   given, Note("copy each core's results to its slice of the output", kind="help"))
+        return
+    start, end = gaps[0]
+    before = [w for w in writes if w.offset + w.size == start]
+    anchor = before[-1] if before else max(writes, key=lambda w: w.offset + w.size)
+    core = next(run.block_idx for run in runs if any(a is anchor for a in run.accesses))
+    if len(gaps) == 1 and end == nbytes:
+        message = f"the last {amount} of output '{name}' are written by no core: the tail of the split is not handled"
+    else:
+        ranges = f" in {len(gaps)} ranges" if len(gaps) > 1 else ""
+        message = f"{amount} of output '{name}'{ranges} are written by no core, the first at bytes [{start}, {end})"
+    ctx.report(anchor.op, message, given, Note(f"core {core}'s write here ends at byte {anchor.offset + anchor.size}"),
+               Note("give the last tile and the last core the remainder (a shorter DataCopyPad), or reject the "
+                    "shapes the split cannot handle in the tiling function", kind="help"))

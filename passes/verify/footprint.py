@@ -23,6 +23,11 @@ from ascendir.dialects import ascendc as asc
 from passes.verify.buffer_state import _BINARY, _compare, _signed, _width
 
 STEP_BUDGET = 200_000  # ops per core; kernels whose address arithmetic needs more are not followed
+# GlobalTensor APIs that fill `size` elements from the tensor's start with a value: (gm, size, value)
+_GM_FILLS = frozenset({"InitGlobalMemory", "Fill", "InitOutput"})
+# GlobalTensor APIs that write no GM data (cache hints, shape info)
+_GM_READ_ONLY = frozenset({"SetL2CacheHint", "SetShapeInfo", "SetGlobalBuffer", "DataCacheCleanAndInvalid",
+                           "DataCachePreload"})
 
 
 class _Stop(Exception):
@@ -60,6 +65,10 @@ class CoreRun:
     block_idx: int
     accesses: list[Access] = field(default_factory=list)
     stopped: str | None = None  # why the run stopped before the end, if it did
+    # GM writes whose bytes are not known here (a length or index not computed, a GM-writing API not modelled):
+    # with one of them, the accesses are not all the core writes, so nothing may be concluded from a gap
+    unknown_writes: list[Operation] = field(default_factory=list)
+    steps: int = 0  # ops run
 
 
 def elem_bytes(t: object) -> int | None:
@@ -78,6 +87,7 @@ def run_core(kernel: asc.KernelOp, block_idx: int, block_dim: int, budget: int =
         pass
     except _Stop as stop:
         runner.run.stopped = str(stop) or "unknown control flow"
+    runner.run.steps = budget - max(runner.budget, 0)
     return runner.run
 
 
@@ -148,6 +158,8 @@ class _Runner:
 
     def record(self, tensor: SSAValue, first: int, count: int, write: bool, op: Operation) -> None:
         t = self.gm.get(tensor) if tensor in self.gm else self._view(tensor)
+        if t is None and write:
+            self.run.unknown_writes.append(op)
         if t is None or count <= 0:
             return
         self.run.accesses.append(Access(t.arg, t.offset + first * t.elem, count * t.elem, write, op, t.name))
@@ -155,6 +167,8 @@ class _Runner:
     def record_blocks(self, tensor: SSAValue, blocks: int, length: int, gap: int, write: bool, op: Operation) -> None:
         """`blocks` runs of `length` bytes, `gap` bytes apart (end to start), from the tensor's start."""
         t = self.gm.get(tensor) if tensor in self.gm else self._view(tensor)
+        if t is None and write or blocks > 4096 and write:
+            self.run.unknown_writes.append(op)
         if t is None or blocks <= 0 or length <= 0:
             return
         for i in range(min(blocks, 4096)):
@@ -174,7 +188,10 @@ class _Runner:
             elif api == "GetBlockNum":
                 self.env[op.results[0]] = self.block_dim
             return
-        if op.FAMILY != "data_copy" or len(op.args) < 3:
+        if op.FAMILY != "data_copy":
+            self.other_api(op)
+            return
+        if len(op.args) < 3:
             return
         dst, src, third = op.args[0], op.args[1], op.args[2]
         to_gm = isinstance(dst.type, asc.GlobalTensorType)
@@ -186,19 +203,39 @@ class _Runner:
         value = self.env.get(third)
         if overload.startswith("count") and isinstance(value, int):
             t = self.gm.get(gm_side) if gm_side in self.gm else self._view(gm_side)
+            if t is None and to_gm:
+                self.run.unknown_writes.append(op)
             if t is not None:
                 # DataCopy moves whole 32-byte blocks: a count that is not a multiple is cut down (ASC401)
                 nbytes = value * t.elem // 32 * 32
                 if nbytes > 0:
                     self.run.accesses.append(Access(t.arg, t.offset, nbytes, to_gm, op, t.name))
-        elif isinstance(value, dict):
+            return
+        if isinstance(value, dict):
             blocks, length = value.get("blockCount"), value.get("blockLen")
             stride = value.get("dstStride" if to_gm else "srcStride", 0)
-            if not all(isinstance(x, int) for x in (blocks, length, stride)):
+            if all(isinstance(x, int) for x in (blocks, length, stride)):
+                pad = op.api.data == "DataCopyPad"
+                unit = 1 if pad else 32  # DataCopyPad counts bytes on the GM side, DataCopy 32-byte blocks
+                self.record_blocks(gm_side, blocks, length * unit, stride * unit, to_gm, op)  # type: ignore[operator]
                 return
-            pad = op.api.data == "DataCopyPad"
-            unit = 1 if pad else 32  # DataCopyPad counts bytes on the GM side, DataCopy 32-byte blocks
-            self.record_blocks(gm_side, blocks, length * unit, stride * unit, to_gm, op)  # type: ignore[operator]
+        if to_gm:
+            self.run.unknown_writes.append(op)  # a length not computed here, or a form not modelled
+
+    def other_api(self, op: asc.ApiCallOp) -> None:
+        """APIs other than DataCopy that take a GlobalTensor: the GM fills are followed, queries write nothing,
+        anything else is a GM write of unknown extent."""
+        gm_args = [a for a in op.args if isinstance(a.type, asc.GlobalTensorType)]
+        if not gm_args:
+            return
+        api = op.api.data
+        if api.startswith("Get") or api in _GM_READ_ONLY:
+            return
+        size = self.env.get(op.args[1]) if api in _GM_FILLS and len(op.args) >= 2 else None
+        if isinstance(size, int):
+            self.record(op.args[0], 0, size, True, op)
+        else:
+            self.run.unknown_writes.append(op)
 
 
 def _constant(r: _Runner, op: arith.ConstantOp) -> None:
@@ -337,9 +374,26 @@ def _scalar_access(r: _Runner, op: asc.GetValueOp | asc.SetValueOp) -> None:
     if not isinstance(op.tensor.type, asc.GlobalTensorType):
         return
     index = r.env.get(op.index)
+    write = isinstance(op, asc.SetValueOp)
     if isinstance(index, int):
         width = _width(op.index.type) or 64
-        r.record(op.tensor, _signed(index, width), 1, isinstance(op, asc.SetValueOp), op)
+        r.record(op.tensor, _signed(index, width), 1, write, op)
+    elif write:
+        r.run.unknown_writes.append(op)
+
+
+def _pointer_access(r: _Runner, op: asc.GmLoadOp | asc.GmStoreOp) -> None:
+    """`ptr[i]` through a raw `__gm__` pointer, read or written."""
+    write = isinstance(op, asc.GmStoreOp)
+    if not write:
+        r.env[op.result] = None
+    ptr, index, elem = r.env.get(op.pointer), r.env.get(op.index), elem_bytes(op.pointer.type)
+    if isinstance(ptr, _Ptr) and isinstance(index, int) and elem:
+        width = _width(op.index.type) or 64
+        r.run.accesses.append(Access(ptr.arg, ptr.offset + _signed(index, width) * elem, elem, write, op,
+                                     op.pointer.name_hint or "a pointer"))
+    elif write:
+        r.run.unknown_writes.append(op)
 
 
 def _struct_init(r: _Runner, op: asc.StructInitOp) -> None:
@@ -377,6 +431,8 @@ _HANDLERS = {
     asc.GmPtrOffsetOp: _ptr_offset,
     asc.GetValueOp: _scalar_access,
     asc.SetValueOp: _scalar_access,
+    asc.GmLoadOp: _pointer_access,
+    asc.GmStoreOp: _pointer_access,
     asc.StructInitOp: _struct_init,
     asc.StructGetOp: _struct_get,
     asc.StructSetOp: _struct_set,
