@@ -183,6 +183,9 @@ class _Matcher:
                 got, want = self.catalog.enum(arg.type_name), self.catalog.enum(param.type_name)
                 if got is not None and want is not None and got is not want:
                     raise _Reject(f"argument {index} is {shown}, {expected}")
+        elif kind in {"mask_array", "pointer"} and arg.kind == "struct" and not arg.type_name and (
+                kind == "mask_array" or param.array_len):
+            return  # an array parameter (`uint64_t mask[2]`, `const uint32_t (&key)[2]`) binds a braced list
         elif kind == "mask_array":
             if arg.kind not in {"mask_array", "pointer"}:
                 raise _Reject(f"argument {index} is {shown}, {expected}")

@@ -759,9 +759,17 @@ def test_resolve_high_level_math_forms(cat: Catalog) -> None:
     assert brc.bindings == {"T": "float", "dim": "2", "axis": "1", "isReuseSource": "false"}
     cum = resolved(resolve(cat, "CumSum", [local("float")] * 3 + [local("uint8_t"), struct("CumSumInfo")]))
     assert cum.overload.id == "tmp"
-    # Where exists from Ascend 950 on only; BroadCast is the implementation Broadcast forwards to (declared in
+    # Where's body is compiled for Ascend 950 (3510) and 5102 only: catalogued so that ASC514 can say so;
+    # each source is a tensor or a scalar. BroadCast is the implementation Broadcast forwards to (declared in
     # namespace AscendC by impl/adv_api/detail/pad/broadcast), which shipped kernels call: same forms
-    assert cat.api("Where") is None
+    where = resolved(resolve(cat, "Where", [local("half"), lit("half"), local("half"), local("bool"), lit()]))
+    assert where.overload.id == "scalar_tensor" and where.bindings == {"T": "half", "V": "bool"}
+    assert cat.api("Where").empty_archs == {2201, 2002, 1001}  # type: ignore[union-attr]
+    # PhiloxRandom's key and counter are uint32_t arrays, given as braced lists
+    key = ArgInfo("struct")
+    philox = resolved(resolve(cat, "PhiloxRandom", [local("float"), key, key, lit()], template_args=["7"]))
+    assert philox.overload.id == "count" and philox.bindings["T"] == "float"
+    assert isinstance(resolve(cat, "PhiloxRandom", [local("float"), struct("DataCopyParams"), key, lit()]), NoMatch)
     assert [o.id for o in cat.api("BroadCast").overloads] == [o.id for o in cat.api("Broadcast").overloads]
 
 

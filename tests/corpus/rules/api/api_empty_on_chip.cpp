@@ -20,4 +20,12 @@ extern "C" __global__ __aicore__ void empty_on_910b(GM_ADDR x, GM_ADDR tiling)
     Hypot(values, values, values, 256);  // expected-error {{Hypot does nothing on 910B2}} [ASC514]
     IsNan(flags, values, 256);  // expected-error {{IsNan does nothing on 910B2}} [ASC514]
     Compare(flags, values, values, CMPMODE::NE, 256);
+    Where<float>(values, values, 0.0f, flags, 256);  // expected-error {{Where does nothing on 910B2}} [ASC514]
+    Select(values, flags, values, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 256);
+    Clamp(values, values, -1.0f, 1.0f, 256);  // expected-error {{Clamp does nothing on 910B2}} [ASC514]
+    ClampMax(values, values, 1.0f, 256);
+    ClampMin(values, values, -1.0f, 256);
+    uint32_t seed0 = 1;
+    uint32_t seed1 = 2;
+    PhiloxRandom<7>(values, {seed0, seed1}, {seed0, seed1, seed0, seed1}, 256);  // expected-error {{PhiloxRandom does nothing on 910B2}} [ASC514]
 }
