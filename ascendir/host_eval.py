@@ -4,9 +4,12 @@ The tiling function is a `func.func` taking one `!host.tiling_context` and retur
 (see `ascendir.dialects.host`). `evaluate_tiling` runs it with xDSL's interpreter: the stock function
 tables for arith, scf, memref, func, cf and math, the `host` dialect's table below, and a few arith /
 memref / math implementations xDSL 0.74 lacks (unsigned division, min/max, casts, `memref.alloca`, ...).
+`evaluate_infer_shape` runs an InferShape function (one `!host.infer_shape_context`) the same way and
+reports the output shapes it wrote.
 
 Nothing here raises on bad input: a failing op, a loop that never ends (guarded by a step budget) or an
-input the function reads but was not given all end the run with a diagnostic in the `TilingResult`.
+input the function reads but was not given all end the run with a diagnostic in the `TilingResult`
+(or `InferShapeResult`).
 """
 
 from __future__ import annotations
@@ -57,8 +60,10 @@ from ascendir.dialects.host import (
     GE_DATA_TYPES,
     GRAPH_FAILED,
     GRAPH_SUCCESS,
+    MAX_DIM_NUM,
     NUMPY_TO_GE,
     CoreKind,
+    InferShapeContextType,
     MemSpace,
     TilingContextType,
 )
@@ -112,6 +117,26 @@ class TilingResult:
     # False when the lowering left parts of the function out (not modelled): a failure may be ours
     complete: bool = True
     # the function stopped at an input, output or attribute that was not given
+    missing_inputs: bool = False
+
+    @property
+    def succeeded(self) -> bool:
+        return self.status == GRAPH_SUCCESS and self.failure_op is None
+
+
+@dataclass
+class InferShapeResult:
+    """What one run of an InferShape function produced."""
+
+    status: int | None  # the graphStatus returned; None when the function could not be run
+    # the shape of each output index up to the last one the function wrote; None for one it did not set
+    outputs: list[tuple[int, ...] | None]
+    diagnostics: list[str]
+    # False when the lowering left parts of the function out (not modelled): a failure may be ours
+    complete: bool = True
+    # the op evaluation stopped at when the function failed (raised, or returned a failure status)
+    failure_op: Operation | None = None
+    # the function stopped at an input or attribute that was not given
     missing_inputs: bool = False
 
     @property
@@ -311,6 +336,26 @@ class TilingContextState:
         return value
 
 
+@dataclass
+class ShapeBuffer:
+    """The value of a `!host.shape_buffer`: a gert::Shape object as the struct holds it, a fixed array of
+    dims and a rank, so that `SetDimNum` after a copy sees the dims the array still has."""
+
+    dims: list[int] = field(default_factory=lambda: [0] * MAX_DIM_NUM)
+    rank: int = 0
+    written: bool = False  # anything wrote it: an output never written is reported as not set
+
+    def value(self) -> tuple[int, ...]:
+        return tuple(self.dims[: self.rank])
+
+
+@dataclass
+class InferShapeContextState(TilingContextState):
+    """The value of a `!host.infer_shape_context`: the inputs, and the output shapes being written."""
+
+    output_shapes: dict[int, ShapeBuffer] = field(default_factory=dict)
+
+
 def ge_dtype(name: str) -> int:
     """The `ge::DataType` number of a numpy-style dtype name (or of a `DT_*` name)."""
     ge_name = NUMPY_TO_GE.get(name, name)
@@ -447,6 +492,83 @@ class HostFunctions(InterpreterFunctions):
         if dtype not in GE_DATA_TYPE_SIZES:
             raise HostEvalError(f"GetSizeByDataType of unknown ge::DataType {dtype}")
         return (GE_DATA_TYPE_SIZES[dtype],)
+
+    @impl(host.OutputShapeBufferOp)
+    def run_output_shape_buffer(
+        self, interpreter: Interpreter, op: host.OutputShapeBufferOp, args: PythonValues
+    ) -> PythonValues:
+        state = cast(InferShapeContextState, args[0])
+        return (state.output_shapes.setdefault(op.index.value.data, ShapeBuffer()),)
+
+    @impl(host.ShapeLocalOp)
+    def run_shape_local(
+        self, interpreter: Interpreter, op: host.ShapeLocalOp, args: PythonValues
+    ) -> PythonValues:
+        return (ShapeBuffer(),)
+
+    @impl(host.ShapeReadOp)
+    def run_shape_read(
+        self, interpreter: Interpreter, op: host.ShapeReadOp, args: PythonValues
+    ) -> PythonValues:
+        return (cast(ShapeBuffer, args[0]).value(),)
+
+    @impl(host.MakeShapeOp)
+    def run_make_shape(
+        self, interpreter: Interpreter, op: host.MakeShapeOp, args: PythonValues
+    ) -> PythonValues:
+        if len(args) > MAX_DIM_NUM:
+            # gert::Shape's initializer-list constructor then leaves the shape empty
+            raise HostEvalError(f"a gert::Shape of {len(args)} dims; it holds at most {MAX_DIM_NUM}")
+        return (tuple(to_signed(int(v), 64) for v in args),)
+
+    @impl(host.ShapeAssignOp)
+    def run_shape_assign(
+        self, interpreter: Interpreter, op: host.ShapeAssignOp, args: PythonValues
+    ) -> PythonValues:
+        buffer, value = cast(ShapeBuffer, args[0]), cast(tuple[int, ...], args[1])
+        buffer.dims[: len(value)] = value
+        buffer.rank = len(value)
+        buffer.written = True
+        return ()
+
+    @impl(host.ShapeSetDimNumOp)
+    def run_shape_set_dim_num(
+        self, interpreter: Interpreter, op: host.ShapeSetDimNumOp, args: PythonValues
+    ) -> PythonValues:
+        buffer, rank = cast(ShapeBuffer, args[0]), to_unsigned(int(args[1]), 64)  # size_t
+        if rank > MAX_DIM_NUM:
+            raise HostEvalError(f"SetDimNum({rank}): a gert::Shape holds at most {MAX_DIM_NUM} dims")
+        buffer.rank = rank
+        buffer.written = True
+        return ()
+
+    @impl(host.ShapeSetDimOp)
+    def run_shape_set_dim(
+        self, interpreter: Interpreter, op: host.ShapeSetDimOp, args: PythonValues
+    ) -> PythonValues:
+        buffer, dim = cast(ShapeBuffer, args[0]), to_unsigned(int(args[1]), 64)  # size_t
+        if dim >= buffer.rank:
+            # gert's SetDim writes the array and raises the rank to `dim`, not `dim + 1`: the dim written
+            # stays outside the shape. A missing SetDimNum / AppendDim, either way.
+            raise HostEvalError(f"SetDim({dim}) on a shape of rank {buffer.rank} {list(buffer.value())}; "
+                                "SetDimNum first (or AppendDim)")
+        buffer.dims[dim] = to_signed(int(args[2]), 64)
+        buffer.written = True
+        return ()
+
+    @impl(host.ShapeAppendDimOp)
+    def run_shape_append_dim(
+        self, interpreter: Interpreter, op: host.ShapeAppendDimOp, args: PythonValues
+    ) -> PythonValues:
+        buffer = cast(ShapeBuffer, args[0])
+        if buffer.rank >= MAX_DIM_NUM:
+            raise HostEvalError(
+                f"AppendDim on a shape of {buffer.rank} dims does nothing (at most {MAX_DIM_NUM})"
+            )
+        buffer.dims[buffer.rank] = to_signed(int(args[1]), 64)
+        buffer.rank += 1
+        buffer.written = True
+        return ()
 
     @impl(host.AttrOp)
     def run_attr(self, interpreter: Interpreter, op: host.AttrOp, args: PythonValues) -> PythonValues:
@@ -1300,7 +1422,7 @@ def _new_array(interpreter: Interpreter, typ: Attribute, dynamic_sizes: PythonVa
 
 
 # ----------------------------------------------------------------------------------------------------
-# Running a tiling function
+# Running a tiling or InferShape function
 # ----------------------------------------------------------------------------------------------------
 
 
@@ -1359,6 +1481,63 @@ def _make_interpreter(module: ModuleOp, counter: _StepCounter) -> Interpreter:
     return interpreter
 
 
+@dataclass
+class _Run:
+    """How one interpreted call ended: returned values, or the op it stopped at and why."""
+
+    counter: _StepCounter
+    returned: PythonValues | None = None  # None: it did not return
+    failure_op: Operation | None = None
+    missing: bool = False
+
+
+def _entry_problem(module: ModuleOp, func_name: str, context: type[Attribute]) -> str | None:
+    """Why `func_name` cannot be run with a context of type `context`; None when it can."""
+    target = SymbolTable.lookup_symbol(module, func_name)
+    if not isinstance(target, func.FuncOp):
+        return f"no function named {func_name} in the module"
+    arg_types = target.function_type.inputs.data
+    if len(arg_types) != 1 or not isinstance(arg_types[0], context):
+        shown = ", ".join(str(t) for t in arg_types)
+        return f"{func_name} must take one !{context.name}, it takes ({shown})"  # type: ignore[attr-defined]
+    return None
+
+
+def _interpret(
+    module: ModuleOp, target: func.FuncOp, state: TilingContextState, step_budget: int, diagnostics: list[str]
+) -> _Run:
+    """Call `target` on `state`; whatever stops it becomes a diagnostic, never an exception."""
+    func_name = state.func_name
+    counter = _StepCounter(budget=step_budget, result_cell=_result_cell(target))
+    run = _Run(counter)
+    interpreter = _make_interpreter(module, counter)
+    interpreter.set_data(HostFunctions, _STATE_KEY, state)
+    try:
+        run.returned = interpreter.call_op(target, (state,))
+    except StepBudgetExhausted:
+        run.failure_op = counter.current
+        diagnostics.append(
+            f"interpreter step budget exhausted after {step_budget} ops{_where(counter.current)}; "
+            "does a loop never end?"
+        )
+    except MissingInputError as error:
+        run.missing = True
+        run.failure_op = counter.current
+        diagnostics.append(f"{error}{_where(counter.current)}")
+    except HostEvalError as error:
+        run.failure_op = counter.current
+        diagnostics.append(f"{error}{_where(counter.current)}")
+    except RecursionError:
+        run.failure_op = counter.current
+        diagnostics.append(f"{func_name} recursed too deeply{_where(counter.current)}")
+    except Exception as error:  # noqa: BLE001 - evaluation must not raise, whatever an op implementation does
+        run.failure_op = counter.current
+        diagnostics.append(
+            f"cannot evaluate {func_name}: {type(error).__name__}: {error}{_where(counter.current)}"
+        )
+    return run
+
+
 def evaluate_tiling(
     module: ModuleOp, func_name: str, inputs: TilingInputs, *, step_budget: int = 1_000_000
 ) -> TilingResult:
@@ -1366,47 +1545,17 @@ def evaluate_tiling(
     chip, diagnostics = resolve_chip(inputs.chip)
     state = TilingContextState(inputs=inputs, chip=chip, func_name=func_name)
     status: int | None = None
-    failure_op: Operation | None = None
-    missing = False
 
-    target = SymbolTable.lookup_symbol(module, func_name)
-    if not isinstance(target, func.FuncOp):
-        diagnostics.append(f"no function named {func_name} in the module")
+    problem = _entry_problem(module, func_name, TilingContextType)
+    if problem is not None:
+        diagnostics.append(problem)
         return _result(state, status, diagnostics)
-    arg_types = target.function_type.inputs.data
-    if len(arg_types) != 1 or not isinstance(arg_types[0], TilingContextType):
-        shown = ", ".join(str(t) for t in arg_types)
-        diagnostics.append(f"{func_name} must take one !host.tiling_context, it takes ({shown})")
-        return _result(state, status, diagnostics)
+    target = cast(func.FuncOp, SymbolTable.lookup_symbol(module, func_name))
 
-    counter = _StepCounter(budget=step_budget, result_cell=_result_cell(target))
-    interpreter = _make_interpreter(module, counter)
-    interpreter.set_data(HostFunctions, _STATE_KEY, state)
-    try:
-        returned = interpreter.call_op(target, (state,))
-    except StepBudgetExhausted:
-        failure_op = counter.current
-        diagnostics.append(
-            f"interpreter step budget exhausted after {step_budget} ops{_where(counter.current)}; "
-            "does a loop never end?"
-        )
-    except MissingInputError as error:
-        missing = True
-        failure_op = counter.current
-        diagnostics.append(f"{error}{_where(counter.current)}")
-    except HostEvalError as error:
-        failure_op = counter.current
-        diagnostics.append(f"{error}{_where(counter.current)}")
-    except RecursionError:
-        failure_op = counter.current
-        diagnostics.append(f"{func_name} recursed too deeply{_where(counter.current)}")
-    except Exception as error:  # noqa: BLE001 - evaluation must not raise, whatever an op implementation does
-        failure_op = counter.current
-        diagnostics.append(
-            f"cannot evaluate {func_name}: {type(error).__name__}: {error}{_where(counter.current)}"
-        )
-    else:
-        status = _status(returned, target)
+    run = _interpret(module, target, state, step_budget, diagnostics)
+    counter, failure_op = run.counter, run.failure_op
+    if run.returned is not None:
+        status = _status(run.returned, target)
         if status == GRAPH_FAILED:
             failure_op = counter.last_result_store or counter.current  # the return that gave up
             cause = _matmul_cause(state, failure_op)
@@ -1426,9 +1575,46 @@ def evaluate_tiling(
                        for _, why in state.matmul_failures)
     result = _result(state, status, diagnostics)
     result.failure_op = failure_op
-    result.missing_inputs = missing
+    result.missing_inputs = run.missing
     result.complete = not state.unmodelled
     return result
+
+
+def evaluate_infer_shape(
+    module: ModuleOp, func_name: str, inputs: TilingInputs, *, step_budget: int = 200_000
+) -> InferShapeResult:
+    """Run the InferShape function `func_name` of `module` on `inputs` (their shapes are the origin
+    shapes it reads; outputs and chip are not used); errors become diagnostics."""
+    # an InferShape context has no platform: the chip is never read
+    state = InferShapeContextState(inputs=inputs, chip=_FALLBACK_CHIPS[_DEFAULT_CHIP], func_name=func_name)
+    diagnostics: list[str] = []
+    problem = _entry_problem(module, func_name, InferShapeContextType)
+    if problem is not None:
+        return InferShapeResult(None, [], [problem])
+    target = cast(func.FuncOp, SymbolTable.lookup_symbol(module, func_name))
+
+    run = _interpret(module, target, state, step_budget, diagnostics)
+    status: int | None = None
+    failure_op = run.failure_op
+    written = {i: b for i, b in state.output_shapes.items() if b.written}
+    if run.returned is not None:
+        status = _status(run.returned, target)
+        if status is not None and status != GRAPH_SUCCESS:
+            failure_op = run.counter.last_result_store or run.counter.current  # the return that gave up
+            shown = "ge::GRAPH_FAILED" if status == GRAPH_FAILED else f"failure status {status}"
+            diagnostics.append(f"{func_name} returned {shown}")
+        elif not written:
+            diagnostics.append(f"{func_name} succeeded without writing any output shape")
+        else:
+            # an output it asked for but left as it was has rank 0: a scalar, seldom what was meant
+            diagnostics.extend(f"{func_name} succeeded without writing the shape of output {i}"
+                               for i in sorted(state.output_shapes) if i not in written)
+    diagnostics.extend(state.notes)
+    diagnostics.extend(state.unmodelled)
+    count = max(written, default=-1) + 1
+    outputs = [written[i].value() if i in written else None for i in range(count)]
+    return InferShapeResult(status, outputs, diagnostics, complete=not state.unmodelled,
+                            failure_op=failure_op, missing_inputs=run.missing)
 
 
 def _matmul_cause(state: TilingContextState, failing: Operation | None) -> tuple[Operation, str] | None:

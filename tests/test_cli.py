@@ -142,6 +142,26 @@ def test_shape_that_makes_the_tiling_function_fail_is_reported() -> None:
     assert "return ge::GRAPH_FAILED;" in result.output  # the caret points at the return that gave up
 
 
+TAIL = ROOT / "tests" / "corpus" / "rules" / "tiling" / "output_tail_not_written.py"
+ROWS = ROOT / "tests" / "corpus" / "rules" / "tiling" / "output_rows_dropped.py"
+
+
+def test_a_shape_named_after_an_output_gives_its_extent() -> None:
+    # the op has no InferShape: without y's shape nothing is known of what the cores must write
+    assert CliRunner().invoke(check, ["--shape", "x=10,100:float32", str(TAIL)]).exit_code == 0
+    given = CliRunner().invoke(check, ["--shape", "y=10,99:float32", "--shape", "x=10,100:float32", str(TAIL)])
+    assert given.exit_code == 1 and "the last 30 elements (120 bytes) of output 'y'" in given.output, given.output
+
+
+def test_the_output_extent_comes_from_infer_shape() -> None:
+    dropped = CliRunner().invoke(check, ["--shape", "20,64:float32", str(ROWS)])
+    assert dropped.exit_code == 1 and "the last 256 elements (1024 bytes) of output 'y'" in dropped.output
+    assert CliRunner().invoke(check, ["--shape", "16,64:float32", str(ROWS)]).exit_code == 0  # 8 x 2 rows
+    # a shape given for the output wins over InferShape's
+    given = CliRunner().invoke(check, ["--shape", "20,64:float32", "--shape", "y=17,64:float32", str(ROWS)])
+    assert "the last 64 elements (256 bytes) of output 'y'" in given.output, given.output
+
+
 def test_bad_shape_options_are_usage_errors() -> None:
     for args in (["--shape", "8,x:float32"], ["--shape", ":float32"], ["--shape", "nope=8,8:float32"],
                  ["--attr", "3"]):

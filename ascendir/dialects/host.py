@@ -14,13 +14,27 @@ and `memref` cells; every call into the runtime becomes one small op here:
 Integer results use signless `i64` (`i32` for `ge::DataType` values, `i1` for predicates); the lowering
 casts to the C++ width it needs. `ascendir.host_eval` interprets these ops for concrete shapes.
 
-Example:
+`ge::graphStatus InferShape(gert::InferShapeContext* context)` lowers the same way, to a `func.func`
+taking one `!host.infer_shape_context`. The input and attribute queries take either context (on an
+InferShape context they print `of !host.infer_shape_context`); the output shapes it computes are
+`!host.shape_buffer`s, the one kind of mutable object here: `host.output_shape_buffer` names an output's
+gert::Shape, `host.shape_set_dim_num` / `host.shape_set_dim` / `host.shape_append_dim` / `host.shape_assign`
+write one, and `host.shape_read` takes its current dims as an ordinary `!host.shape` value.
+
+Examples:
 
     func.func @TilingFunc(%ctx: !host.tiling_context) -> i32 {
       %x = host.input_shape %ctx[0] origin
       %n = host.shape_size %x
       %td = host.tiling_data %ctx : !host.tiling_data<"AddTilingData">
       host.tiling_set %td["totalLength"], %n unsigned : !host.tiling_data<"AddTilingData">, i64
+      ...
+    }
+
+    func.func @InferShape(%ctx: !host.infer_shape_context) -> i32 {
+      %x = host.input_shape %ctx[0] origin of !host.infer_shape_context
+      %y = host.output_shape_buffer %ctx[0]
+      host.shape_assign %y, %x
       ...
     }
 """
@@ -62,7 +76,17 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
+from xdsl.irdl.declarative_assembly_format import (
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    TypeDirective,
+    irdl_custom_directive,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
@@ -248,10 +272,29 @@ class TilingContextType(ParametrizedAttribute, TypeAttribute):
 
 
 @irdl_attr_definition
+class InferShapeContextType(ParametrizedAttribute, TypeAttribute):
+    """`gert::InferShapeContext*`: the only argument of an op's InferShape function."""
+
+    name = "host.infer_shape_context"
+
+
+# The input and attribute queries read the same things through either context.
+AnyContext = base(TilingContextType) | base(InferShapeContextType)
+
+
+@irdl_attr_definition
 class ShapeType(ParametrizedAttribute, TypeAttribute):
-    """`gert::Shape`: a tensor's dimensions."""
+    """`gert::Shape`: a tensor's dimensions, as a value (what a query returns; never changes)."""
 
     name = "host.shape"
+
+
+@irdl_attr_definition
+class ShapeBufferType(ParametrizedAttribute, TypeAttribute):
+    """A `gert::Shape` object that an InferShape function writes: an output's shape or a local
+    `gert::Shape`. `host.shape_read` gives its current dims as a `!host.shape`."""
+
+    name = "host.shape_buffer"
 
 
 @irdl_attr_definition
@@ -306,6 +349,26 @@ ATTR_RESULT_TYPES: dict[str, Attribute] = {
 }
 
 
+@irdl_custom_directive
+class ContextOf(CustomDirective):
+    """The type of a query's context operand: implicit for the tiling context, so that tiling IR reads as
+    it always did, and written `of !host.infer_shape_context` for the other one."""
+
+    context: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        typ = parser.parse_type() if parser.parse_optional_keyword("of") else TilingContextType()
+        self.context.set(state, (typ,))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        (typ,) = self.context.get(op)
+        if isinstance(typ, TilingContextType):
+            return
+        state.print_whitespace(printer)
+        printer.print_string("of ")
+        printer.print_attribute(typ)
+
+
 def _check_index(index: IntegerAttr, what: str) -> None:
     if index.value.data < 0:
         raise VerifyException(f"{what} index must be non-negative, got {index.value.data}")
@@ -318,17 +381,19 @@ def _check_index(index: IntegerAttr, what: str) -> None:
 
 @irdl_op_definition
 class InputShapeOp(IRDLOperation):
-    """`context->GetInputShape(i)->GetOriginShape()` (or `GetStorageShape()`)."""
+    """`context->GetInputShape(i)->GetOriginShape()` (or `GetStorageShape()`); on an InferShape context,
+    `context->GetInputShape(i)` itself, which is the origin shape."""
 
     name = "host.input_shape"
 
-    context = operand_def(TilingContextType)
+    context = operand_def(AnyContext)
     index = prop_def(IntegerAttr[I64])
     kind = prop_def(ShapeKindAttr)
     result = result_def(ShapeType)
 
     traits = traits_def(Pure())
-    assembly_format = "$context `[` $index `]` $kind attr-dict"
+    custom_directives = (ContextOf,)
+    assembly_format = "$context `[` $index `]` $kind custom<ContextOf>(type($context)) attr-dict"
 
     def __init__(self, context: SSAValue, index: int, kind: ShapeKind = ShapeKind.ORIGIN) -> None:
         super().__init__(
@@ -372,12 +437,13 @@ class HasInputOp(IRDLOperation):
 
     name = "host.has_input"
 
-    context = operand_def(TilingContextType)
+    context = operand_def(AnyContext)
     index = prop_def(IntegerAttr[I64])
     result = result_def(i1)
 
     traits = traits_def(Pure())
-    assembly_format = "$context `[` $index `]` attr-dict"
+    custom_directives = (ContextOf,)
+    assembly_format = "$context `[` $index `]` custom<ContextOf>(type($context)) attr-dict"
 
     def __init__(self, context: SSAValue, index: int) -> None:
         super().__init__(operands=[context], properties={"index": IntegerAttr(index, i64)}, result_types=[i1])
@@ -441,12 +507,13 @@ class InputDtypeOp(IRDLOperation):
 
     name = "host.input_dtype"
 
-    context = operand_def(TilingContextType)
+    context = operand_def(AnyContext)
     index = prop_def(IntegerAttr[I64])
     result = result_def(i32)
 
     traits = traits_def(Pure())
-    assembly_format = "$context `[` $index `]` attr-dict"
+    custom_directives = (ContextOf,)
+    assembly_format = "$context `[` $index `]` custom<ContextOf>(type($context)) attr-dict"
 
     def __init__(self, context: SSAValue, index: int) -> None:
         super().__init__(
@@ -463,12 +530,13 @@ class OutputDtypeOp(IRDLOperation):
 
     name = "host.output_dtype"
 
-    context = operand_def(TilingContextType)
+    context = operand_def(AnyContext)
     index = prop_def(IntegerAttr[I64])
     result = result_def(i32)
 
     traits = traits_def(Pure())
-    assembly_format = "$context `[` $index `]` attr-dict"
+    custom_directives = (ContextOf,)
+    assembly_format = "$context `[` $index `]` custom<ContextOf>(type($context)) attr-dict"
 
     def __init__(self, context: SSAValue, index: int) -> None:
         super().__init__(
@@ -496,6 +564,148 @@ class DtypeSizeOp(IRDLOperation):
 
 
 # ----------------------------------------------------------------------------------------------------
+# Output shapes of an InferShape function
+# ----------------------------------------------------------------------------------------------------
+
+# gert::Shape::kMaxDimNum: the dims a gert::Shape holds, in a fixed array.
+MAX_DIM_NUM = 25
+
+
+@irdl_op_definition
+class OutputShapeBufferOp(IRDLOperation):
+    """`context->GetOutputShape(i)` of an InferShape context: the output's shape, which the function fills."""
+
+    name = "host.output_shape_buffer"
+
+    context = operand_def(InferShapeContextType)
+    index = prop_def(IntegerAttr[I64])
+    result = result_def(ShapeBufferType)
+
+    # the same object every time: reading or writing it goes through the ops below
+    traits = traits_def(Pure())
+    assembly_format = "$context `[` $index `]` attr-dict"
+
+    def __init__(self, context: SSAValue, index: int) -> None:
+        super().__init__(
+            operands=[context],
+            properties={"index": IntegerAttr(index, i64)},
+            result_types=[ShapeBufferType()],
+        )
+
+    def verify_(self) -> None:
+        _check_index(self.index, "output")
+
+
+@irdl_op_definition
+class ShapeLocalOp(IRDLOperation):
+    """`gert::Shape s;`: a new shape object of rank 0 (not pure: each one is a distinct object)."""
+
+    name = "host.shape_local"
+
+    result = result_def(ShapeBufferType)
+
+    assembly_format = "attr-dict"
+
+    def __init__(self) -> None:
+        super().__init__(result_types=[ShapeBufferType()])
+
+
+@irdl_op_definition
+class ShapeReadOp(IRDLOperation):
+    """The dims a shape object holds now, as a value (`s.GetDim(i)` and friends read through this).
+
+    Not pure: a write to the object between two reads changes what the second one returns.
+    """
+
+    name = "host.shape_read"
+
+    buffer = operand_def(ShapeBufferType)
+    result = result_def(ShapeType)
+
+    assembly_format = "$buffer attr-dict"
+
+    def __init__(self, buffer: SSAValue) -> None:
+        super().__init__(operands=[buffer], result_types=[ShapeType()])
+
+
+@irdl_op_definition
+class MakeShapeOp(IRDLOperation):
+    """`gert::Shape({d0, d1, ...})` / `{d0, d1, ...}`: the shape of exactly these dims."""
+
+    name = "host.make_shape"
+
+    dims = var_operand_def(i64)
+    result = result_def(ShapeType)
+
+    traits = traits_def(Pure())
+    assembly_format = "`(` $dims `)` attr-dict"
+
+    def __init__(self, dims: list[SSAValue]) -> None:
+        super().__init__(operands=[dims], result_types=[ShapeType()])
+
+
+@irdl_op_definition
+class ShapeAssignOp(IRDLOperation):
+    """`*y = shape`: the object takes the shape's rank and dims (gert::Shape's copy assignment)."""
+
+    name = "host.shape_assign"
+
+    buffer = operand_def(ShapeBufferType)
+    value = operand_def(ShapeType)
+
+    assembly_format = "$buffer `,` $value attr-dict"
+
+    def __init__(self, buffer: SSAValue, value: SSAValue) -> None:
+        super().__init__(operands=[buffer, value])
+
+
+@irdl_op_definition
+class ShapeSetDimNumOp(IRDLOperation):
+    """`y->SetDimNum(n)`: the rank becomes n; the dims keep what the object's array held (0 when fresh)."""
+
+    name = "host.shape_set_dim_num"
+
+    buffer = operand_def(ShapeBufferType)
+    rank = operand_def(i64)
+
+    assembly_format = "$buffer `,` $rank attr-dict"
+
+    def __init__(self, buffer: SSAValue, rank: SSAValue) -> None:
+        super().__init__(operands=[buffer, rank])
+
+
+@irdl_op_definition
+class ShapeSetDimOp(IRDLOperation):
+    """`y->SetDim(d, v)`: one dim, which must be below the rank."""
+
+    name = "host.shape_set_dim"
+
+    buffer = operand_def(ShapeBufferType)
+    dim = operand_def(i64)
+    value = operand_def(i64)
+
+    assembly_format = "$buffer `[` $dim `]` `,` $value attr-dict"
+
+    def __init__(self, buffer: SSAValue, dim: SSAValue, value: SSAValue) -> None:
+        super().__init__(operands=[buffer, dim, value])
+
+
+@irdl_op_definition
+class ShapeAppendDimOp(IRDLOperation):
+    """`y->AppendDim(v)`: one more dim at the end."""
+
+    name = "host.shape_append_dim"
+
+    buffer = operand_def(ShapeBufferType)
+    value = operand_def(i64)
+
+    assembly_format = "$buffer `,` $value attr-dict"
+
+    def __init__(self, buffer: SSAValue, value: SSAValue) -> None:
+        super().__init__(operands=[buffer, value])
+
+
+# ----------------------------------------------------------------------------------------------------
 # Operator attributes
 # ----------------------------------------------------------------------------------------------------
 
@@ -509,12 +719,13 @@ class AttrOp(IRDLOperation):
 
     name = "host.attr"
 
-    context = operand_def(TilingContextType)
+    context = operand_def(AnyContext)
     index = prop_def(IntegerAttr[I64])
     result = result_def(AnyAttr())
 
     traits = traits_def(Pure())
-    assembly_format = "$context `[` $index `]` attr-dict `:` type($result)"
+    custom_directives = (ContextOf,)
+    assembly_format = "$context `[` $index `]` custom<ContextOf>(type($context)) attr-dict `:` type($result)"
 
     def __init__(self, context: SSAValue, index: int, kind: str) -> None:
         super().__init__(
@@ -544,12 +755,13 @@ class HasAttrOp(IRDLOperation):
 
     name = "host.has_attr"
 
-    context = operand_def(TilingContextType)
+    context = operand_def(AnyContext)
     index = prop_def(IntegerAttr[I64])
     result = result_def(i1)
 
     traits = traits_def(Pure())
-    assembly_format = "$context `[` $index `]` attr-dict"
+    custom_directives = (ContextOf,)
+    assembly_format = "$context `[` $index `]` custom<ContextOf>(type($context)) attr-dict"
 
     def __init__(self, context: SSAValue, index: int) -> None:
         super().__init__(operands=[context], properties={"index": IntegerAttr(index, i64)}, result_types=[i1])
@@ -1074,6 +1286,14 @@ Host = Dialect(
         InputDtypeOp,
         OutputDtypeOp,
         DtypeSizeOp,
+        OutputShapeBufferOp,
+        ShapeLocalOp,
+        ShapeReadOp,
+        MakeShapeOp,
+        ShapeAssignOp,
+        ShapeSetDimNumOp,
+        ShapeSetDimOp,
+        ShapeAppendDimOp,
         AttrOp,
         HasAttrOp,
         StrEqOp,
@@ -1104,7 +1324,9 @@ Host = Dialect(
     ],
     [
         TilingContextType,
+        InferShapeContextType,
         ShapeType,
+        ShapeBufferType,
         PlatformType,
         StringType,
         IntListType,

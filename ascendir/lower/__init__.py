@@ -198,6 +198,30 @@ def dtype_column(program: Program, input_dtypes: list[str]) -> tuple[bool, str]:
     return False, "; ".join(f"({c})" for c in combos)
 
 
+_NUMPY_NAMES = {"half": "float16", "float": "float32", "bfloat16_t": "bfloat16", "double": "float64",
+                "int4b_t": "int4", "bool": "bool"}
+
+
+def output_dtypes(program: Program, input_dtypes: list[str]) -> list[str | None]:
+    """The dtype (numpy-style name) of each output of the op json, in the dtype combination that the inputs'
+    dtypes select; None where the json does not say."""
+    ops = program.bundle.op_json or []
+    if not ops:
+        return []
+    descs = _descs(ops[0])
+    columns = [[GE_DTYPES.get(str(t).lower().removeprefix("dt_")) for t in _types(d)] for _, d in descs]
+    inputs = [i for i, (key, _) in enumerate(descs) if key == "input_desc"]
+    outputs = [i for i, (key, _) in enumerate(descs) if key == "output_desc"]
+    k = _column(columns, inputs, [GE_DTYPES.get(t.lower()) for t in input_dtypes])
+    out: list[str | None] = []
+    for i in outputs:
+        ctype = columns[i][k] if k is not None and k < len(columns[i]) else None
+        if ctype is None and len(set(columns[i])) == 1:
+            ctype = columns[i][0]  # one dtype whatever the inputs
+        out.append(None if ctype is None else _NUMPY_NAMES.get(ctype, ctype.removesuffix("_t")))
+    return out
+
+
 def _descs(op: dict[str, object]) -> list[tuple[str, dict[str, object]]]:
     return [(key, d) for key in ("input_desc", "output_desc") for d in op.get(key, []) or []  # type: ignore[attr-defined]
             if isinstance(d, dict)]

@@ -3,6 +3,13 @@
     result = lower_host_tiling(frontend.pipeline.load("op_project/"))
     result.module, result.func_name   # func.func @TilingFunc(%ctx: !host.tiling_context) -> i32
     evaluate_program_tiling(program, TilingInputs([TensorSpec((8, 2048), "float16")]))
+    evaluate_program_infer_shape(program, TilingInputs([TensorSpec((8, 2048), "float16")])).outputs
+
+The op's InferShape function (`ge::graphStatus InferShape(gert::InferShapeContext*)`) lowers with the same
+lowerer to `func.func @InferShape(%ctx: !host.infer_shape_context) -> i32`. There `GetInputShape(i)` is
+the input's (origin) gert::Shape itself, `GetOutputShape(i)` the output's gert::Shape that the function
+writes, and a `gert::Shape` variable declared by value is an object of its own (`host.shape_local`):
+assigning to it copies, and writing it does not reach an output until it is copied there.
 
 `HostLowerer` is the device `FunctionLowerer` with the gert / platform_ascendc / ge vocabulary added:
 scalar C++, helper functions, classes, `if`, loops and early returns lower exactly as in kernels, and
@@ -33,11 +40,17 @@ from xdsl.builder import Builder, InsertPoint
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import FunctionType, ModuleOp, i32
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from ascendir.dialects import host as hd
-from ascendir.host_eval import TilingInputs, TilingResult, evaluate_tiling
+from ascendir.host_eval import (
+    InferShapeResult,
+    TilingInputs,
+    TilingResult,
+    evaluate_infer_shape,
+    evaluate_tiling,
+)
 from ascendir.lower import ctypes as C
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import CType, Scalar
@@ -51,6 +64,7 @@ from frontend.pipeline import Program
 
 INTERNAL_ERROR = "ASC000"
 NO_TILING_FUNC = "ASC120"
+NO_INFER_SHAPE_FUNC = "ASC121"
 
 # Roles of the program units a host tiling function may live in (or take declarations from).
 _HOST_ROLES = ("host", "tiling_header", "header")
@@ -82,6 +96,7 @@ _DISPLAY = {
     "raw_tiling": "gert::TilingData", "raw_data": "void*", "workspace": "size_t*", "opaque": "a runtime value",
     "tiling": "tiling struct", "tiling_array": "tiling array field", "unmodelled": "library object",
     "poison": "unmodelled value", "matmul_tiling": "matmul tiling object",
+    "infer_context": "gert::InferShapeContext", "shape_buffer": "gert::Shape",
 }  # fmt: skip
 
 
@@ -134,7 +149,8 @@ class HostError(Exception):
 
 # Types of the gert / platform / ge headers, by unqualified name.
 _HANDLE_TYPES: dict[str, CType] = {
-    "TilingContext": HostT("context"), "StorageShape": HostT("storage_shape"), "Shape": HostT("shape"),
+    "TilingContext": HostT("context"), "InferShapeContext": HostT("infer_context"),
+    "StorageShape": HostT("storage_shape"), "Shape": HostT("shape"),
     "Tensor": HostT("tensor"), "CompileTimeTensorDesc": HostT("desc"), "RuntimeAttrs": HostT("attrs"),
     "PlatformAscendC": HostT("platform"), "PlatformAscendCManager": HostT("platform"),
     "PlatFormInfos": HostT("platform_info"), "TilingData": HostT("raw_tiling"), "string": HostT("string"),
@@ -215,6 +231,18 @@ def _speculation_unsafe(node: A.Node) -> bool:
     return False
 
 
+def _getter_pointer(v: Val | None) -> bool:
+    """Whether `v` is the `gert::Shape*` an InferShape context getter returned (`GetInputShape(i)`,
+    `GetOutputShape(i)`), rather than a shape object (`*p`, a local gert::Shape, a reference)."""
+    return v is not None and _kind(v) in ("shape", "shape_buffer") and isinstance(v.obj, TensorRef)
+
+
+def _unbound_shape(v: Val) -> bool:
+    """A shape handle that stands for nothing the lowering saw made: a class member of type gert::Shape,
+    or a pointer assigned where a rebinding cannot follow it."""
+    return _kind(v) in ("shape", "shape_buffer") and v.ssa is None and not isinstance(v.obj, TensorRef)
+
+
 def _struct_init_items(node: A.Node) -> list[A.Node] | None:
     """The items of `{...}` / `S{...}` / `S()`, or None for any other expression."""
     if isinstance(node, A.InitList):
@@ -233,7 +261,7 @@ def _struct_init_items(node: A.Node) -> list[A.Node] | None:
 
 
 class HostLowerer(FunctionLowerer):
-    """Lowers one host tiling function (and the helpers it calls, inlined) to a `func.func`."""
+    """Lowers one host tiling or InferShape function (and the helpers it calls, inlined) to a `func.func`."""
 
     def __init__(self, scope: Scope, reporter: Reporter, catalog: object, options: object,
                  tiling_names: set[str]) -> None:
@@ -244,6 +272,10 @@ class HostLowerer(FunctionLowerer):
         self._temps = 0
         self._active: list[int] = []  # ids of the functions being inlined, innermost last
         self._out_args_cache: dict[int, set[str]] = {}
+        # gert::Shape objects of their own (InferShape): a by-value `gert::Shape` variable is a
+        # `host.shape_local` that the function may write. A tiling function only reads shapes, and there
+        # such a variable stays a name for the shape it is initialised from.
+        self.shape_objects = False
 
     # ---------------------------------------------------------------------------------------------
     # entry
@@ -251,17 +283,25 @@ class HostLowerer(FunctionLowerer):
 
     def lower_tiling_func(self, fn: A.FunctionDecl) -> func.FuncOp:
         """`fn` as `func.func @name(%ctx: !host.tiling_context) -> i32` returning the graphStatus."""
+        return self._lower_entry(fn, hd.TilingContextType(), HostT("context"))
+
+    def lower_infer_shape_func(self, fn: A.FunctionDecl) -> func.FuncOp:
+        """`fn` as `func.func @name(%ctx: !host.infer_shape_context) -> i32` returning the graphStatus."""
+        self.shape_objects = True
+        return self._lower_entry(fn, hd.InferShapeContextType(), HostT("infer_context"))
+
+    def _lower_entry(self, fn: A.FunctionDecl, context_type: Attribute, context: HostT) -> func.FuncOp:
         name = fn.name.parts[-1].name
-        block = Block(arg_types=[hd.TilingContextType()])
+        block = Block(arg_types=[context_type])
         ctx = block.args[0]
         ctx.name_hint = fn.params[0].name if fn.params and fn.params[0].name else "context"
         self.ctx = ctx
-        func_op = func.FuncOp(name, FunctionType.from_lists([hd.TilingContextType()], [i32]), Region(block))
+        func_op = func.FuncOp(name, FunctionType.from_lists([context_type], [i32]), Region(block))
         func_op.location = self.loc(fn)
         self.builder = Builder(InsertPoint.at_end(block))
         status: Val | None = None
         try:
-            status = self.inline_function(fn, [Val(HostT("context"), ctx)], None, fn)
+            status = self.inline_function(fn, [Val(context, ctx)], None, fn)
         except HostError:
             pass
         except Unsupported as exc:  # the final `return expr` could not be lowered
@@ -279,6 +319,11 @@ class HostLowerer(FunctionLowerer):
         # the cached op would not dominate the use.
         if v.ssa is None and isinstance(v.ctype, Scalar) and v.const is not None and not isinstance(v.const, str):
             return self.const_ssa(v.const, v.ctype, node)
+        if v.ssa is None and _kind(v) == "shape" and isinstance(v.obj, TensorRef):
+            # an InferShape input shape, read where it is used: an absent optional input is read only
+            # when the function gets past its null check
+            op = hd.InputShapeOp(self._context(node or self._last_node), v.obj.index)
+            return self.emit(op, node).results[0]
         return super().ssa(v, node)
 
     # ---------------------------------------------------------------------------------------------
@@ -389,6 +434,10 @@ class HostLowerer(FunctionLowerer):
             return Val(HostT("poison", d.name))
 
     def bind_local(self, name: str, t: CType, init: Val | None, d: A.Node, st: A.Node, is_ref: bool = False) -> None:
+        if self.shape_objects and isinstance(t, HostT) and t.kind in ("shape", "shape_buffer") and \
+                isinstance(d, A.Declarator) and "*" not in d.type.pointers and not _getter_pointer(init):
+            self._bind_shape_object(name, d, init, is_ref)
+            return
         if isinstance(t, C.TilingT) and init is None:
             init = self._tiling_local(t.name, d)  # `XTilingData tiling;`
         if isinstance(t, HostT) and t.kind == "matmul_tiling" and init is None:
@@ -403,6 +452,37 @@ class HostLowerer(FunctionLowerer):
             self.bind(name, self.new_cell(init.ctype, name, d, init) if name in self.frame.assigned else init)
             return
         super().bind_local(name, t, init, d, st, is_ref)
+
+    def _bind_shape_object(self, name: str, d: A.Declarator, init: Val | None, is_ref: bool) -> None:
+        """`gert::Shape s;`, `gert::Shape s = *x;`, `const gert::Shape& r = *y;` in an InferShape function.
+
+        A reference names the object it is bound to; a const copy is the value it copies; any other copy
+        is an object of its own. None of them is rebound by an assignment, which copies into the object.
+        """
+        if is_ref:
+            if init is None:
+                raise Unsupported(f"reference '{name}' without an initialiser", d)
+            self.bind(name, init)
+            return
+        if "const" in d.type.qualifiers and init is not None:
+            self.bind(name, Val(HostT("shape"), self._shape_value(init, d)))
+            return
+        buffer = self.emit(hd.ShapeLocalOp(), d).results[0]
+        buffer.name_hint = name if name.isidentifier() else None
+        if init is not None:
+            self.emit(hd.ShapeAssignOp(buffer, self._shape_value(init, d)), d)
+        self.bind(name, Val(HostT("shape_buffer"), buffer))
+
+    def _shape_value(self, v: Val, node: A.Node) -> SSAValue:
+        """The dims a shape handle holds now, as a `!host.shape` value."""
+        if _unbound_shape(v):
+            raise Unsupported("a gert::Shape the host lowering did not see set (a class member, or one set "
+                              "under control flow) is not modelled", node)
+        if _kind(v) == "shape":
+            return self.ssa(v, node)
+        if _kind(v) == "shape_buffer":
+            return self.emit(hd.ShapeReadOp(self.ssa(v, node)), node).results[0]
+        raise Unsupported(f"a gert::Shape made from {v.ctype} is not modelled", node)
 
     # ---------------------------------------------------------------------------------------------
     # types and names
@@ -492,6 +572,10 @@ class HostLowerer(FunctionLowerer):
         if kind == "list_data":
             pos = self.ssa(self.convert(self.expr(e.index), C.I64, e), e)
             return Val(C.I64, self.emit(hd.ListGetOp(self.ssa(base, e), pos), e).results[0])
+        if kind in ("shape", "shape_buffer") and self.shape_objects and not _getter_pointer(base):
+            # `shape[i]` / `(*x)[i]`: gert::Shape::operator[], GetDim without its range check
+            pos = self.ssa(self.convert(self.expr(e.index), C.U64, e), e)
+            return Val(C.I64, self.emit(hd.ShapeDimOp(self._shape_value(base, e), pos), e).results[0])
         raise Unsupported(f"reading an element of {base.ctype} is not modelled", e)
 
     def expr_Unary(self, e: A.Unary) -> Val:
@@ -502,6 +586,9 @@ class HostLowerer(FunctionLowerer):
             return super().expr_Unary(replace(e, operand=self._stand_in(v, e.operand)))
         if e.op == "&":
             return v
+        if e.op == "*" and _getter_pointer(v):
+            # `*context->GetInputShape(i)`: the object, which is no longer null-checked or rebound
+            return Val(v.ctype, self.ssa(v, e))
         if e.op == "!":
             return self._host_compare("==", v, Val(C.Pointer(C.VoidT()), const=0), e)
         if _kind(v) == "attr_ptr":
@@ -596,9 +683,16 @@ class HostLowerer(FunctionLowerer):
                 return super().assign(replace(target, operand=self._stand_in(ptr, target.operand)), value, node)
             if _kind(ptr) == "workspace":
                 return self._assign_element(ptr, Val(C.I32, const=0), value, node)
+            if _kind(ptr) == "shape_buffer":
+                self.emit(hd.ShapeAssignOp(self.ssa(ptr, node), self._shape_value(value, node)), node)
+                return None
             raise Unsupported(f"assigning through {ptr.ctype} is not modelled", node)
         if isinstance(target, A.Name) and len(target.qname.parts) == 1:
             b = self.lookup(target.qname.parts[0].name)
+            if isinstance(b, Val) and _kind(b) == "shape_buffer" and not _getter_pointer(b):
+                # a gert::Shape object (or a reference to one): assignment copies into it
+                self.emit(hd.ShapeAssignOp(self.ssa(b, node), self._shape_value(value, node)), node)
+                return None
             if isinstance(b, Val) and _kind(b) == "poison":
                 raise Unsupported(f"'{target.qname.parts[0].name}' comes from a statement the host lowering left out",
                                   node)
@@ -619,6 +713,14 @@ class HostLowerer(FunctionLowerer):
         if kind == "tiling_array":
             ref, path, arr = base.obj  # type: ignore[misc]
             self._set_field(base.ssa, ref, path, arr.elem, value, node, index)  # type: ignore[arg-type]
+            return
+        writable = not (_getter_pointer(base) or _unbound_shape(base))
+        if kind == "shape_buffer" and self.shape_objects and writable:
+            # `(*y)[i] = v`: operator[] writes the dims array and leaves the rank as it is, so a dim past the
+            # rank is lost as with SetDim
+            dim = self.ssa(self.convert(index, C.U64, node), node)
+            v = self.ssa(self.convert(value, C.I64, node), node)
+            self.emit(hd.ShapeSetDimOp(self.ssa(base, node), dim, v), node)
             return
         raise Unsupported(f"assigning an element of {base.ctype} is not modelled", node)
 
@@ -657,7 +759,8 @@ class HostLowerer(FunctionLowerer):
     def _present(self, h: Val, node: A.Node) -> Val:
         """Whether handle `h` is non-null: optional inputs and attributes may be absent, the rest never."""
         kind = _kind(h)
-        if kind in ("storage_shape", "tensor", "desc") and isinstance(h.obj, TensorRef) and h.obj.optional:
+        optional = isinstance(h.obj, TensorRef) and h.obj.optional
+        if kind in ("storage_shape", "tensor", "desc", "shape") and optional:
             return Val(C.BOOL, self.emit(hd.HasInputOp(self._context(node), h.obj.index), node).results[0])
         if kind == "attr_ptr" and isinstance(h.obj, AttrRef):
             return Val(C.BOOL, self.emit(hd.HasAttrOp(self._context(node), h.obj.index), node).results[0])
@@ -708,6 +811,8 @@ class HostLowerer(FunctionLowerer):
         return Val(t, obj=inst)
 
     def _construct(self, t: HostT, items: Sequence[A.Node], node: A.Node) -> Val:
+        if t.kind in ("shape", "shape_buffer") and self.shape_objects:
+            return self._make_shape(items, node)
         if t.kind == "platform":
             if len(items) != 1:
                 raise Unsupported("PlatformAscendC takes the context's platform info", node)
@@ -725,6 +830,20 @@ class HostLowerer(FunctionLowerer):
             op = hd.MatmulCreateOp(self.ssa(platform, node) if platform is not None else None, multi_core)
             return Val(t, self.emit(op, node).results[0])
         raise Unsupported(f"constructing {t} is not modelled by the host lowering", node)
+
+    def _make_shape(self, items: Sequence[A.Node], node: A.Node) -> Val:
+        """`gert::Shape({a, b})`, `{a, b}` assigned to a shape, or a copy `gert::Shape(*x)`."""
+        if len(items) == 1 and isinstance(items[0], A.InitList):
+            items = items[0].items
+        values = [self.expr(item) for item in items]
+        if len(values) == 1 and _kind(values[0]) in ("shape", "shape_buffer"):
+            return Val(HostT("shape"), self._shape_value(values[0], node))  # the copy constructor
+        dims: list[SSAValue] = []
+        for v in values:
+            if not isinstance(v.ctype, Scalar):
+                raise Unsupported(f"a gert::Shape dim of type {v.ctype} is not modelled", node)
+            dims.append(self.ssa(self.convert(v, C.I64, node), node))
+        return Val(HostT("shape"), self.emit(hd.MakeShapeOp(dims), node).results[0])
 
     def _as_string(self, v: Val, node: A.Node) -> Val:
         if _kind(v) == "attr_ptr" and isinstance(v.obj, AttrRef) and v.obj.kind == "str":
@@ -881,11 +1000,20 @@ class HostLowerer(FunctionLowerer):
             return self._tiling_method(e, name, recv)
         if kind == "matmul_tiling":
             return self._matmul_method(e, name, recv, callee)
+        if self.shape_objects and kind in ("shape", "shape_buffer") and _unbound_shape(recv):
+            raise Unsupported(f"'{name}' on a gert::Shape the host lowering did not see set (a class member, "
+                              "or one set under control flow) is not modelled", e)
         table = _METHODS.get(kind or "", {})
         handler = table.get(name)
         if handler is None:
             if kind == "context" and name in _KNOWN_UNMODELLED_CONTEXT:
                 raise Unsupported(f"TilingContext::{name} is not modelled by the host lowering", e)
+            if kind == "infer_context" and name in _KNOWN_UNMODELLED_INFER_CONTEXT:
+                raise Unsupported(f"InferShapeContext::{name} is not modelled by the host lowering", e)
+            if kind == "shape" and name in _METHODS["shape_buffer"] and self.shape_objects:
+                # an input's shape, or a const copy: C++ rejects the write
+                self.report.add(error(UNKNOWN_API, f"'{name}' writes a const gert::Shape", span_of(e)))
+                raise HostError(name)
             if kind == "platform" and name in _KNOWN_UNMODELLED_PLATFORM:
                 raise Unsupported(f"PlatformAscendC::{name} is not modelled by the host lowering", e)
             self._no_member(name, str(recv.ctype), list(table), e)
@@ -1128,6 +1256,62 @@ def _get_dim(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
     return Val(C.I64, lw.emit(hd.ShapeDimOp(lw.ssa(recv, e), dim), e).results[0])
 
 
+def _infer_input_shape(optional: bool = False) -> Method:
+    """`context->GetInputShape(i)` of an InferShape context: the input's own gert::Shape (origin)."""
+
+    def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+        index = lw._index_arg(e, "input")
+        return Val(HostT("shape"), obj=TensorRef(index, optional=optional))  # read where it is used
+
+    return method
+
+
+def _infer_output_shape(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    index = lw._index_arg(e, "output")
+    op = lw.emit(hd.OutputShapeBufferOp(lw._context(e), index), e)
+    return Val(HostT("shape_buffer"), op.results[0], obj=TensorRef(index, output=True))
+
+
+def _read_first(method: Method) -> Method:
+    """A query of a gert::Shape object: asked of the dims it holds at that point."""
+
+    def read(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+        return method(lw, e, Val(HostT("shape"), lw._shape_value(recv, e)), callee)
+
+    return read
+
+
+def _shape_args(lw: HostLowerer, e: A.Call, types: Sequence[Scalar]) -> list[SSAValue]:
+    name = e.callee.member  # type: ignore[union-attr]
+    if len(e.args) != len(types):
+        raise Unsupported(f"{name} takes {len(types)} argument{'s' if len(types) != 1 else ''}", e)
+    return [lw.ssa(lw.convert(lw.expr(a), t, e), e) for a, t in zip(e.args, types)]
+
+
+def _set_dim_num(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    (rank,) = _shape_args(lw, e, [C.U64])  # size_t
+    lw.emit(hd.ShapeSetDimNumOp(lw.ssa(recv, e), rank), e)
+    return Val(C.VoidT())
+
+
+def _set_scalar(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    _shape_args(lw, e, [])
+    lw.emit(hd.ShapeSetDimNumOp(lw.ssa(recv, e), lw.const_ssa(0, C.U64, e)), e)
+    return Val(C.VoidT())
+
+
+def _set_dim(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    dim, value = _shape_args(lw, e, [C.U64, C.I64])
+    lw.emit(hd.ShapeSetDimOp(lw.ssa(recv, e), dim, value), e)
+    return Val(C.VoidT())
+
+
+def _append_dim(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    (value,) = _shape_args(lw, e, [C.I64])
+    lw.emit(hd.ShapeAppendDimOp(lw.ssa(recv, e), value), e)
+    return recv  # Shape& AppendDim(v): calls chain
+
+
 def _get_dim_num(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
     return Val(C.U64, lw.emit(hd.ShapeDimNumOp(lw.ssa(recv, e)), e).results[0])  # size_t
 
@@ -1268,6 +1452,20 @@ _METHODS: dict[str, dict[str, Method]] = {
     },
     "desc": {"GetDataType": _dtype},
     "shape": {"GetDim": _get_dim, "GetDimNum": _get_dim_num, "GetShapeSize": _shape_size, "IsScalar": _is_scalar},
+    "infer_context": {
+        "GetInputShape": _infer_input_shape(), "GetOptionalInputShape": _infer_input_shape(optional=True),
+        "GetOutputShape": _infer_output_shape, "GetInputTensor": _tensor_ref(kind="tensor"),
+        "GetOptionalInputTensor": _tensor_ref(optional=True, kind="tensor"),
+        "GetInputDesc": _tensor_ref(kind="desc"),
+        "GetOptionalInputDesc": _tensor_ref(optional=True, kind="desc"),
+        "GetOutputDesc": _tensor_ref(output=True, kind="desc"),
+        "GetAttrs": _handle("attrs"), "GetNodeName": _handle("opaque"), "GetNodeType": _handle("opaque"),
+    },
+    "shape_buffer": {
+        "GetDim": _read_first(_get_dim), "GetDimNum": _read_first(_get_dim_num),
+        "GetShapeSize": _read_first(_shape_size), "IsScalar": _read_first(_is_scalar),
+        "SetDimNum": _set_dim_num, "SetDim": _set_dim, "AppendDim": _append_dim, "SetScalar": _set_scalar,
+    },
     "attrs": {"GetAttrPointer": _attr_pointer, **{name: _attr_getter for name in _ATTR_GETTERS}},
     "attr_ptr": {"GetSize": _list_size, "GetData": _list_data},
     "int_list": {"GetSize": _list_size, "GetData": _list_data},
@@ -1403,6 +1601,11 @@ _KNOWN_UNMODELLED_CONTEXT = {
     "GetDynamicInputShape", "GetDynamicInputDesc", "GetOptionalInputDataType", "GetOutputTensor", "GetInputFormat",
     "GetTilingKey", "GetBlockDim", "GetComputeNodeInputNum", "GetComputeNodeOutputNum",
 }  # fmt: skip
+_KNOWN_UNMODELLED_INFER_CONTEXT = {
+    "GetDynamicInputShape", "GetDynamicInputDesc", "GetInputInstanceInfo", "GetIrInputInstanceInfo",
+    "GetComputeNodeInfo", "GetComputeNodeInputNum", "GetComputeNodeOutputNum", "GetInputFormat",
+    "GetOutputFormat", "GetKernelName",
+}  # fmt: skip
 _KNOWN_UNMODELLED_PLATFORM = {"GetSocVersion", "GetCoreMemBw", "CalcTschBlockDim", "ReserveLocalMemory",
                               "GetResGroupBarrierWorkSpaceSize", "GetSocSpec"}  # fmt: skip
 
@@ -1429,21 +1632,39 @@ class HostLoweringResult:
 def lower_host_tiling(program: Program, options: object | None = None) -> HostLoweringResult:
     """Lower the program's host tiling function (the one the OpDef passes to SetTiling, else a function
     taking a `gert::TilingContext*` named like one) to a module with a single `func.func`."""
+    return _lower_host_function(program, options, infer_shape=False)
+
+
+def lower_host_infer_shape(program: Program, options: object | None = None) -> HostLoweringResult:
+    """Lower the program's InferShape function (the one the OpDef passes to SetInferShape, else a function
+    taking a `gert::InferShapeContext*` named like one) to a module with a single `func.func`."""
+    return _lower_host_function(program, options, infer_shape=True)
+
+
+def _lower_host_function(program: Program, options: object | None, *,
+                         infer_shape: bool) -> HostLoweringResult:
     if options is None:
         from ascendir.lower import LoweringOptions  # here, not at the top: the package may import this module
 
         options = LoweringOptions()
+
+    def pick(found: _Scan) -> A.FunctionDecl | None:
+        return found.infer_shape if infer_shape else found.function
+
     units = [u.ast for u in program.units if u.unit.role in _HOST_ROLES]
     found = _scan(units)
-    if found.function is None:
+    if pick(found) is None:
         # a single-file answer may hold its host code in a unit of another role
         others = [u.ast for u in program.units if u.unit.role not in _HOST_ROLES]
         found_other = _scan(others)
-        if found_other.function is not None:
+        if pick(found_other) is not None:
             units, found = units + others, _scan(units + others)
-    fn = found.function
+    fn = pick(found)
+    what = "InferShape function" if infer_shape else "host tiling function"
     if fn is None:
-        note = Diagnostic(NO_TILING_FUNC, Severity.NOTE, "no host tiling function taking a gert::TilingContext*", None)
+        code, context = (NO_INFER_SHAPE_FUNC, "InferShapeContext") if infer_shape else (
+            NO_TILING_FUNC, "TilingContext")
+        note = Diagnostic(code, Severity.NOTE, f"no {what} taking a gert::{context}*", None)
         return HostLoweringResult(None, None, None, [note])
     name = fn.name.parts[-1].name
     reporter = Reporter()
@@ -1455,19 +1676,20 @@ def lower_host_tiling(program: Program, options: object | None = None) -> HostLo
         if scope.default_tiling:
             tiling_names.add(scope.default_tiling)
         lowerer = HostLowerer(scope, reporter, CatalogView.get(), options, tiling_names)
-        func_op = lowerer.lower_tiling_func(fn)
+        func_op = lowerer.lower_infer_shape_func(fn) if infer_shape else lowerer.lower_tiling_func(fn)
         module = ModuleOp([func_op])
         module.verify()
     except Exception as exc:  # a bug of ours must not become a traceback for the user
         if os.environ.get("ASCENDIR_DEBUG"):
             raise
-        what = "produced invalid IR" if isinstance(exc, VerifyException) else "failed"
+        failure = "produced invalid IR" if isinstance(exc, VerifyException) else "failed"
         message = str(exc).split("\n", 1)[0]
-        reporter.add(error(INTERNAL_ERROR, f"internal error: lowering host tiling function '{name}' {what}: "
+        reporter.add(error(INTERNAL_ERROR, f"internal error: lowering {what} '{name}' {failure}: "
                            f"{type(exc).__name__}: {message}", span_of(fn),
                            Note("please report this with the input file", kind="help")))
         return HostLoweringResult(None, name, None, reporter.diagnostics)
-    return HostLoweringResult(module, name, _struct_name(lowerer.structs_used), reporter.diagnostics)
+    struct = None if infer_shape else _struct_name(lowerer.structs_used)
+    return HostLoweringResult(module, name, struct, reporter.diagnostics)
 
 
 def evaluate_program_tiling(program: Program, inputs: TilingInputs, *, step_budget: int = 1_000_000) -> TilingResult:
@@ -1489,10 +1711,35 @@ def evaluate_program_tiling(program: Program, inputs: TilingInputs, *, step_budg
     return result
 
 
+def evaluate_program_infer_shape(program: Program, inputs: TilingInputs, *,
+                                 step_budget: int = 200_000) -> InferShapeResult:
+    """Lower the program's InferShape function and run it on `inputs` (the input shapes are the origin
+    shapes it reads); `outputs` of the result are the shapes it wrote.
+
+    Lowering warnings (what was not modelled) come first in the result's diagnostics and make it
+    incomplete; with lowering errors, or without an InferShape function, nothing is run (status None).
+    """
+    lowered = lower_host_infer_shape(program)
+    notes = [_diagnostic_text(d) for d in lowered.diagnostics]
+    if lowered.module is None or lowered.func_name is None or lowered.has_errors:
+        return InferShapeResult(None, [], notes or ["InferShape function could not be lowered"],
+                                complete=not lowered.diagnostics)
+    result = evaluate_infer_shape(lowered.module, lowered.func_name, inputs, step_budget=step_budget)
+    result.diagnostics[:0] = notes
+    result.complete = result.complete and not lowered.diagnostics
+    return result
+
+
 def find_tiling_function(units: Sequence[A.TranslationUnit]) -> A.FunctionDecl | None:
     """The function the OpDef registers with `.SetTiling(f)` / `.Tiling(f)`, else a function taking a
     `gert::TilingContext*` named TilingFunc, else one with "Tiling" in its name."""
     return _scan(units).function
+
+
+def find_infer_shape_function(units: Sequence[A.TranslationUnit]) -> A.FunctionDecl | None:
+    """The function the OpDef registers with `.SetInferShape(f)`, else a function taking a
+    `gert::InferShapeContext*` named InferShape, else one with "InferShape" in its name (any case)."""
+    return _scan(units).infer_shape
 
 
 @dataclass
@@ -1501,18 +1748,27 @@ class _Scan:
 
     function: A.FunctionDecl | None
     tiling_data_args: set[str]  # S of every GetTilingData<S>()
+    infer_shape: A.FunctionDecl | None = None
 
 
 def _scan(units: Sequence[A.TranslationUnit]) -> _Scan:
     candidates: dict[str, A.FunctionDecl] = {}
+    infer_candidates: dict[str, A.FunctionDecl] = {}
     registered: list[str] = []
+    registered_infer: list[str] = []
     tiling_data_args: set[str] = set()
     for node in _walk(list(units)):
         if isinstance(node, A.FunctionDecl) and node.body is not None and _takes_context(node):
             candidates.setdefault(node.name.parts[-1].name, node)
+        elif isinstance(node, A.FunctionDecl) and node.body is not None and \
+                _takes_context(node, "InferShapeContext"):
+            infer_candidates.setdefault(node.name.parts[-1].name, node)
         elif isinstance(node, A.Call) and isinstance(node.callee, A.Member) and node.args and \
                 node.callee.member in ("SetTiling", "Tiling") and isinstance(node.args[0], A.Name):
             registered.append(node.args[0].qname.parts[-1].name)
+        elif isinstance(node, A.Call) and isinstance(node.callee, A.Member) and node.args and \
+                node.callee.member == "SetInferShape" and isinstance(node.args[0], A.Name):
+            registered_infer.append(node.args[0].qname.parts[-1].name)
         elif isinstance(node, A.Member) and node.member == "GetTilingData" and node.template_args:
             value = node.template_args[0].value
             if isinstance(value, A.TypeRef) and isinstance(value.base, A.QualifiedName):
@@ -1522,14 +1778,18 @@ def _scan(units: Sequence[A.TranslationUnit]) -> _Scan:
     function = next((candidates[n] for n in registered if n in candidates), candidates.get("TilingFunc"))
     if function is None:
         function = next((fn for n, fn in candidates.items() if "tiling" in n.lower()), None)
-    return _Scan(function, tiling_data_args)
+    infer_shape = next((infer_candidates[n] for n in registered_infer if n in infer_candidates),
+                       infer_candidates.get("InferShape"))
+    if infer_shape is None:
+        infer_shape = next((fn for n, fn in infer_candidates.items() if "infershape" in n.lower()), None)
+    return _Scan(function, tiling_data_args, infer_shape)
 
 
-def _takes_context(fn: A.FunctionDecl) -> bool:
+def _takes_context(fn: A.FunctionDecl, context: str = "TilingContext") -> bool:
     if len(fn.params) != 1 or len(fn.name.parts) > 1:
         return False  # methods defined out of class (`Tiling::Run(ctx)`) are reached through their class
     base = fn.params[0].type.base
-    return isinstance(base, A.QualifiedName) and base.parts[-1].name == "TilingContext"
+    return isinstance(base, A.QualifiedName) and base.parts[-1].name == context
 
 
 def _struct_name(used: list[tuple[str, str]]) -> str | None:
@@ -1549,7 +1809,11 @@ __all__ = [
     "HostLowerer",
     "HostLoweringResult",
     "HostT",
+    "InferShapeResult",
+    "evaluate_program_infer_shape",
     "evaluate_program_tiling",
+    "find_infer_shape_function",
     "find_tiling_function",
+    "lower_host_infer_shape",
     "lower_host_tiling",
 ]  # fmt: skip

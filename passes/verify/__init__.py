@@ -37,7 +37,7 @@ from passes.verify import (  # noqa: F401  (each module registers its rules)
 from passes.verify.rules import FAMILIES, RULES, CheckContext, Rule, rule, span_of_op
 
 if TYPE_CHECKING:
-    from ascendir.host_eval import TilingInputs, TilingResult
+    from ascendir.host_eval import TensorSpec, TilingInputs, TilingResult
     from frontend.readers import Bundle, SourceUnit
 
 __all__ = ["FAMILIES", "RULES", "Rule", "rule", "verify", "check_program", "load_for_check", "selected_rules",
@@ -275,9 +275,9 @@ def _kernel_side(unit: SourceUnit) -> bool:
 
 def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: str) -> TilingResult:
     """Runs the program's host tiling function on `shapes` and, when it succeeds, folds what it set into
-    `module` (fold-tiling). The chip of `shapes` defaults to the one being checked. Input dtypes the op
-    json does not list are rejected before anything runs (the framework would not launch the op)."""
-    from dataclasses import replace
+    `module` (fold-tiling); output shapes not given are then those the host InferShape computes. The chip of
+    `shapes` defaults to the one being checked. Input dtypes the op json does not list are rejected before
+    anything runs (the framework would not launch the op)."""
 
     from ascendir.context import make_context
     from ascendir.host_eval import TilingResult
@@ -294,10 +294,27 @@ def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: s
             f"the op json supports no inputs of dtypes ({', '.join(given)}); its combinations are {combos}"],
             inputs=shapes)
     result = evaluate_program_tiling(program, shapes)
+    if result.succeeded and not shapes.outputs:
+        shapes = replace(shapes, outputs=inferred_outputs(program, shapes))
     result.inputs = shapes
     if result.succeeded:
         FoldTilingPass(result.fields, result.tiling_key, result.block_dim).apply(make_context(), module)
     return result
+
+
+def inferred_outputs(program: Program, shapes: TilingInputs) -> list[TensorSpec | None]:
+    """The output tensors the host InferShape computes from `shapes`, with the dtypes the op json pairs with
+    the inputs' dtypes; empty when there is no InferShape, it fails, or parts of it are not modelled."""
+    from ascendir.host_eval import TensorSpec
+    from ascendir.lower import output_dtypes
+    from ascendir.lower.host import evaluate_program_infer_shape
+
+    inferred = evaluate_program_infer_shape(program, shapes)
+    if not inferred.succeeded or not inferred.complete:
+        return []
+    dtypes = output_dtypes(program, [t.dtype for t in shapes.inputs if t is not None])
+    return [TensorSpec(shape, dtype) if shape is not None and dtype is not None else None
+            for shape, dtype in zip(inferred.outputs, dtypes, strict=False)]
 
 
 def wanted(code: str, select: Sequence[str] | None, ignore: Sequence[str]) -> bool:
