@@ -147,8 +147,9 @@ ROWS = ROOT / "tests" / "corpus" / "rules" / "tiling" / "output_rows_dropped.py"
 
 
 def test_a_shape_named_after_an_output_gives_its_extent() -> None:
-    # the op has no InferShape: without y's shape nothing is known of what the cores must write
-    assert CliRunner().invoke(check, ["--shape", "x=10,100:float32", str(TAIL)]).exit_code == 0
+    # the op has no InferShape; its binding allocates y as at::empty_like(x), and a shape given for y wins
+    like_x = CliRunner().invoke(check, ["--shape", "x=10,100:float32", str(TAIL)])
+    assert like_x.exit_code == 1 and "the last 40 elements (160 bytes) of output 'y'" in like_x.output
     given = CliRunner().invoke(check, ["--shape", "y=10,99:float32", "--shape", "x=10,100:float32", str(TAIL)])
     assert given.exit_code == 1 and "the last 30 elements (120 bytes) of output 'y'" in given.output, given.output
 

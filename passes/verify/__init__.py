@@ -303,18 +303,68 @@ def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: s
 
 
 def inferred_outputs(program: Program, shapes: TilingInputs) -> list[TensorSpec | None]:
-    """The output tensors the host InferShape computes from `shapes`, with the dtypes the op json pairs with
-    the inputs' dtypes; empty when there is no InferShape, it fails, or parts of it are not modelled."""
+    """The op's output tensors for `shapes`: those the Python binding allocates when the program has one that
+    calls the op (MultiKernelBench style, where the binding's tensors are the outputs and InferShape never
+    runs), else those the host InferShape computes, with the dtypes the op json pairs with the inputs'.
+    Empty when neither says; None for an output whose shape is not known."""
     from ascendir.host_eval import TensorSpec
     from ascendir.lower import output_dtypes
     from ascendir.lower.host import evaluate_program_infer_shape
 
+    allocated = binding_outputs(program)
+    if allocated is not None:
+        return [shapes.inputs[i] if i is not None and i < len(shapes.inputs) else None for i in allocated]
     inferred = evaluate_program_infer_shape(program, shapes)
     if not inferred.succeeded or not inferred.complete:
         return []
     dtypes = output_dtypes(program, [t.dtype for t in shapes.inputs if t is not None])
     return [TensorSpec(shape, dtype) if shape is not None and dtype is not None else None
             for shape, dtype in zip(inferred.outputs, dtypes, strict=False)]
+
+
+def binding_outputs(program: Program) -> list[int | None] | None:
+    """For each output of the op json, the op input whose shape and dtype the Python binding gives it
+    (`at::Tensor y = at::empty_like(x);` with x passed to EXEC_NPU_CMD as that input), None where it allocates
+    the output otherwise; None without a binding that calls the op."""
+    from frontend import ast as A
+
+    op_json = (program.bundle.op_json or [{}])[0]
+    inputs, outputs = len(op_json.get("input_desc") or []), len(op_json.get("output_desc") or [])
+    want = f"aclnn{program.bundle.op_name}"
+    for unit in program.units:
+        if unit.unit.role != "python_bind":
+            continue
+        for fn in (n for n in unit.ast.walk() if isinstance(n, A.FunctionDecl) and n.body is not None):
+            call = next((c for c in fn.body.walk() if isinstance(c, A.Call) and c.callee_name == "EXEC_NPU_CMD"
+                         and c.args and isinstance(c.args[0], A.Name) and c.args[0].name == want), None)
+            if call is None:
+                continue
+            args = [_bound_name(a) for a in call.args[1:]]
+            likes: dict[str, str | None] = {}
+            for node in fn.body.walk():
+                for d in node.declarators if isinstance(node, A.VarDecl) else []:
+                    init = d.init if not d.ctor_args else (d.ctor_args[0] if len(d.ctor_args) == 1 else None)
+                    like = init if isinstance(init, A.Call) and init.callee_name == "empty_like" \
+                        and len(init.args) == 1 else None
+                    likes[d.name] = _bound_name(like.args[0]) if like is not None and d.name not in likes else None
+            if len(args) < inputs + outputs:
+                return [None] * outputs
+            found: list[int | None] = []
+            for name in args[len(args) - outputs:]:
+                source = likes.get(name) if name is not None else None
+                found.append(args.index(source) if source is not None and source in args[:inputs] else None)
+            return found
+    return None
+
+
+def _bound_name(node: object) -> str | None:
+    """The variable an EXEC_NPU_CMD or empty_like argument names (`x`, `x.contiguous()`), or None."""
+    from frontend import ast as A
+
+    if isinstance(node, A.Call) and not node.args and isinstance(node.callee, A.Member) and \
+            node.callee.member == "contiguous":
+        node = node.callee.obj
+    return node.name if isinstance(node, A.Name) and len(node.qname.parts) == 1 else None
 
 
 def wanted(code: str, select: Sequence[str] | None, ignore: Sequence[str]) -> bool:

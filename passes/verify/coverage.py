@@ -920,12 +920,14 @@ def _tensor_extents(ctx: CheckContext, kernel: asc.KernelOp, output: bool) -> di
 @rule(
     "ASC605", "gm-access-out-of-bounds", "tiling",
     summary="For the given shapes, a core's DataCopy / GetValue / SetValue reaches past the end (or before the "
-            "start) of an input tensor.",
+            "start) of an input or output tensor.",
     why="Each core computes its slice from the tiling values and its block index; when the slices or the "
         "loop trip counts do not match the tensor (a tail the split did not handle, a blockLength rounded up, "
         "one loop iteration too many), the last cores read beyond the input: garbage flows into the result, "
-        "or the MTE raises an out-of-range AI Core exception. Checked only with concrete shapes (`--shape`, "
-        "`--test-case`), by running the kernel's address arithmetic for cores 0, 1 and the last one.",
+        "or the MTE raises an out-of-range AI Core exception. Writes past the end of an output land in "
+        "whatever the framework placed after it. Checked only with concrete shapes (`--shape`, "
+        "`--test-case`; an output's shape given or computed by InferShape), by running the kernel's address "
+        "arithmetic for cores 0, 1 and the last one.",
     example="blockLength = (total + blockDim - 1) / blockDim;     // 1000 floats on 8 cores: 125 each\n"
             "DataCopy(xLocal, xGm[blockIdx * blockLength], 128);  // core 7 reads 3 floats past the end",
     instead="uint32_t len = min(blockLength, total - blockIdx * blockLength);\n"
@@ -933,7 +935,8 @@ def _tensor_extents(ctx: CheckContext, kernel: asc.KernelOp, output: bool) -> di
 )
 def gm_access_out_of_bounds(ctx: CheckContext) -> None:
     for kernel, dim, runs in _footprints(ctx):
-        extents = _input_extents(ctx, kernel)
+        extents = {arg: ("input", *known) for arg, known in _input_extents(ctx, kernel).items()}
+        extents.update({arg: ("output", *known) for arg, known in _tensor_extents(ctx, kernel, output=True).items()})
         if not extents:
             continue
         reported: set[object] = set()
@@ -944,14 +947,14 @@ def gm_access_out_of_bounds(ctx: CheckContext) -> None:
                 known = extents.get(a.arg)
                 if known is None or a.op in reported:
                     continue
-                name, nbytes, shape = known
+                kind, name, nbytes, shape = known
                 end = a.offset + a.size
                 if a.offset >= 0 and end <= nbytes:
                     continue
                 reported.add(a.op)
                 past = f"{end - nbytes} bytes past its end" if end > nbytes else f"{-a.offset} bytes before its start"
                 verb = "writes" if a.write else "reads"
-                ctx.report(a.op, f"core {core} of {dim} {verb} bytes [{a.offset}, {end}) of input '{name}' through "
+                ctx.report(a.op, f"core {core} of {dim} {verb} bytes [{a.offset}, {end}) of {kind} '{name}' through "
                            f"'{a.tensor}', {past}", Note(f"'{name}' is {shape}: {nbytes} bytes"),
                            Note("clip the last core's slice and the last tile to the tensor's length", kind="help"))
 
@@ -1024,9 +1027,10 @@ def output_not_fully_written(ctx: CheckContext) -> None:
             writes = [a for run in runs for a in run.accesses if a.write and a.arg == arg]
             if not writes and writes_an_input:
                 continue  # the kernel updates an input in place, which the output aliases
+            cut = [a for run in runs for a in run.cut_writes if a.arg == arg]
+            if not _unwritten(writes + cut, nbytes):
+                continue  # what is missing is what a DataCopy length cut to whole blocks dropped (ASC401)
             gaps = _unwritten(writes, nbytes)
-            if not gaps:
-                continue
             _report_unwritten(ctx, kernel, dim, runs, name, nbytes, shape, writes, gaps)
 
 
@@ -1045,10 +1049,11 @@ def _report_unwritten(ctx: CheckContext, kernel: asc.KernelOp, dim: int, runs: l
     anchor = before[-1] if before else max(writes, key=lambda w: w.offset + w.size)
     core = next(run.block_idx for run in runs if any(a is anchor for a in run.accesses))
     if len(gaps) == 1 and end == nbytes:
-        message = f"the last {amount} of output '{name}' are written by no core: the tail of the split is not handled"
+        message = f"the last {amount} of output '{name}' are written by no core"
     else:
         ranges = f" in {len(gaps)} ranges" if len(gaps) > 1 else ""
         message = f"{amount} of output '{name}'{ranges} are written by no core, the first at bytes [{start}, {end})"
     ctx.report(anchor.op, message, given, Note(f"core {core}'s write here ends at byte {anchor.offset + anchor.size}"),
-               Note("give the last tile and the last core the remainder (a shorter DataCopyPad), or reject the "
-                    "shapes the split cannot handle in the tiling function", kind="help"))
+               Note("make the cores' slices reach the end of the output: give the last tile and the last core the "
+                    "remainder (a shorter DataCopyPad), or reject the shapes the split cannot handle in the tiling "
+                    "function", kind="help"))

@@ -68,6 +68,9 @@ class CoreRun:
     # GM writes whose bytes are not known here (a length or index not computed, a GM-writing API not modelled):
     # with one of them, the accesses are not all the core writes, so nothing may be concluded from a gap
     unknown_writes: list[Operation] = field(default_factory=list)
+    # the bytes count-form DataCopy writes to GM were asked for and did not move (a length cut to whole 32-byte
+    # blocks): ASC401/ASC408 report the cut, so ASC607 does not report these bytes again as unwritten
+    cut_writes: list[Access] = field(default_factory=list)
     steps: int = 0  # ops run
 
 
@@ -210,6 +213,9 @@ class _Runner:
                 nbytes = value * t.elem // 32 * 32
                 if nbytes > 0:
                     self.run.accesses.append(Access(t.arg, t.offset, nbytes, to_gm, op, t.name))
+                if to_gm and value * t.elem > nbytes:
+                    self.run.cut_writes.append(Access(t.arg, t.offset + nbytes, value * t.elem - nbytes, True, op,
+                                                      t.name))
             return
         if isinstance(value, dict):
             blocks, length = value.get("blockCount"), value.get("blockLen")

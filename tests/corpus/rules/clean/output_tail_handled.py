@@ -1,4 +1,4 @@
-# ascendc-check-args: --shape 10,100:float32 --shape y=10,100:float32
+# ascendc-check-args: --shape 10,100:float32
 # The split of output_tail_not_written.py with its remainder handled: the host passes the 40 floats that
 # 8 x 120 leaves over, and the last core copies them after its own slice, so every element of y is written.
 project_json_src = """

@@ -1,6 +1,7 @@
 # ascendc-check-args: --shape 10,100:float32
 # Each of 8 cores takes ceil(1000 / 8) = 125 floats rounded up to 128, and copies whole 64-float tiles: the
-# last core reads 24 floats past the end of x (1000 floats) -- the tail nobody clipped.
+# last core reads 24 floats past the end of x (1000 floats), and writes as many past the end of y -- the tail
+# nobody clipped.
 project_json_src = """
 [{"op": "ScaleCustom", "language": "cpp",
   "input_desc": [{"name": "x", "param_type": "required", "format": ["ND"], "type": ["float"]}],
@@ -88,7 +89,7 @@ public:
             outQueue.EnQue(yLocal);
             inQueue.FreeTensor(xLocal);
             yLocal = outQueue.DeQue<DTYPE_Y>();
-            AscendC::DataCopy(yGm[off], yLocal, tileLength);
+            AscendC::DataCopy(yGm[off], yLocal, tileLength);  // expected-error {{core 7 of 8 writes bytes [3840, 4096) of output 'y' through 'yGm', 96 bytes past its end}} [ASC605]
             outQueue.FreeTensor(yLocal);
         }
     }

@@ -90,7 +90,9 @@ public:
             outQueue.EnQue(yLocal);
             inQueue.FreeTensor(xLocal);
             yLocal = outQueue.DeQue<DTYPE_Y>();
-            AscendC::DataCopy(yGm[off], yLocal, tileLength);  // expected-error {{cores 0 and 1 both write bytes [1024, 2048) of 'yGm': their output slices overlap}} [ASC606]
+            // expected-error@+2 {{cores 0 and 1 both write bytes [1024, 2048) of 'yGm': their output slices overlap}} [ASC606]
+            // expected-error@+1 {{the last 5376 elements (21504 bytes) of output 'y' are written by no core}} [ASC607]
+            AscendC::DataCopy(yGm[off], yLocal, tileLength);
             outQueue.FreeTensor(yLocal);
         }
     }
