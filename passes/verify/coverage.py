@@ -722,27 +722,25 @@ def _overlapping_core_writes(ctx: CheckContext) -> set[Operation]:
                               and w.offset < o.offset + o.size), None)
                 if other is None:
                     continue
-                start, end = max(w.offset, other.offset), min(w.offset + w.size, other.offset + other.size)
-                report_once(ctx, w.op, f"cores {a} and {b} both write bytes [{start}, {end}) of '{w.tensor}': "
-                            "their output slices overlap", *([ctx.note_at(other.op, f"core {a} writes them here")]
-                                                             if other.op is not w.op else []),
-                            Note(f"for the given shapes, with blockDim {dim}"),
-                            Note("derive each core's offset and length from GetBlockIdx() so that the slices "
-                                 "tile the output", kind="help"))
+                _report_overlap(ctx, dim, a, other, b, w)
                 reported.add(w.op)
         runs_all = _every_core(ctx, kernel, dim, runs)
         for b, w, a, other in _overlaps_between_cores(runs_all or []):
-            if w.op in reported:
-                continue
-            start, end = max(w.offset, other.offset), min(w.offset + w.size, other.offset + other.size)
-            report_once(ctx, w.op, f"cores {a} and {b} both write bytes [{start}, {end}) of '{w.tensor}': "
-                        "their output slices overlap", *([ctx.note_at(other.op, f"core {a} writes them here")]
-                                                         if other.op is not w.op else []),
-                        Note(f"for the given shapes, with blockDim {dim}"),
-                        Note("derive each core's offset and length from GetBlockIdx() so that the slices "
-                             "tile the output", kind="help"))
-            reported.add(w.op)
+            if w.op not in reported:
+                _report_overlap(ctx, dim, a, other, b, w)
+                reported.add(w.op)
     return reported
+
+
+def _report_overlap(ctx: CheckContext, dim: int, a: int, other: Access, b: int, w: Access) -> None:
+    """Core `b`'s write `w` lands on bytes core `a` writes with `other`."""
+    start, end = max(w.offset, other.offset), min(w.offset + w.size, other.offset + other.size)
+    report_once(ctx, w.op, f"cores {a} and {b} both write bytes [{start}, {end}) of '{w.tensor}': "
+                "their output slices overlap", *([ctx.note_at(other.op, f"core {a} writes them here")]
+                                                 if other.op is not w.op else []),
+                Note(f"for the given shapes, with blockDim {dim}"),
+                Note("derive each core's offset and length from GetBlockIdx() so that the slices "
+                     "tile the output", kind="help"))
 
 
 def _overlaps_between_cores(runs: list[CoreRun]) -> list[tuple[int, Access, int, Access]]:
@@ -883,14 +881,9 @@ def _dtype_bytes(name: str) -> int | None:
         return None
 
 
-def _input_extents(ctx: CheckContext, kernel: asc.KernelOp) -> dict[int, tuple[str, int, str]]:
-    """Kernel argument index -> (input name, bytes, shape text) for the op inputs whose shapes are given."""
-    return _tensor_extents(ctx, kernel, output=False)
-
-
 def _tensor_extents(ctx: CheckContext, kernel: asc.KernelOp, output: bool) -> dict[int, tuple[str, int, str]]:
     """Kernel argument index -> (name, bytes, shape text) for the op inputs (or outputs) whose shapes are
-    known: given, or for an output computed by the host InferShape.
+    known: given, or for an output the binding's allocation or the host InferShape gives (run_tiling).
 
     The build passes a kernel its GM_ADDR arguments in op order: inputs, outputs, then workspace and tiling;
     the mapping is only used when the kernel's parameter count says it follows that convention."""
@@ -935,7 +928,7 @@ def _tensor_extents(ctx: CheckContext, kernel: asc.KernelOp, output: bool) -> di
 )
 def gm_access_out_of_bounds(ctx: CheckContext) -> None:
     for kernel, dim, runs in _footprints(ctx):
-        extents = {arg: ("input", *known) for arg, known in _input_extents(ctx, kernel).items()}
+        extents = {arg: ("input", *known) for arg, known in _tensor_extents(ctx, kernel, output=False).items()}
         extents.update({arg: ("output", *known) for arg, known in _tensor_extents(ctx, kernel, output=True).items()})
         if not extents:
             continue

@@ -1,14 +1,16 @@
-"""Which global-memory bytes each core reads and writes, for concrete shapes (ASC605).
+"""Which global-memory bytes each core reads and writes, for concrete shapes (ASC604-ASC607).
 
 With the host tiling values folded in (`--shape`, `--test-case`), a kernel's addresses are plain arithmetic
 on the block index: this module runs the kernel's scalar code for one block index at a time and records
-every GM access its DataCopy / DataCopyPad / GetValue / SetValue calls make, as byte ranges of the kernel's
-GM_ADDR arguments. Nothing else of the kernel is computed: vector instructions and queue calls are skipped,
+every GM access its DataCopy / DataCopyPad / GetValue / SetValue calls, GM fills and raw-pointer accesses
+make, as byte ranges of the kernel's GM_ADDR arguments. Nothing else of the kernel is computed: vector instructions and queue calls are skipped,
 and a branch or loop bound that depends on data (a value read from memory, a float) stops that core's run.
 What was recorded before the stop still happened on the hardware, so the findings are certain.
 
-The run is bounded (a step budget per core) and samples the first two cores and the last one: where slices
-of neighbouring cores or the end of a buffer go wrong, these are the cores that show it.
+The run is bounded (a step budget per core). The rules on neighbouring slices and buffer ends sample the
+first two cores and the last one; ASC607, which asks what no core writes, runs them all, and only trusts a
+launch in which every core ran to the end and no write had bytes the run could not work out (a length not
+computed, a GM-writing API not modelled): those are kept apart as `unknown_writes`.
 """
 
 from __future__ import annotations

@@ -35,3 +35,22 @@ def test_overlaps_are_found_between_any_two_cores_not_within_one(monkeypatch: ob
     assert [(a, b) for a, _, b, _ in _overlaps_between_cores(shadowed)] == [(1, 0), (1, 0)]
     other_arg = [CoreRun(0, [_write(0, 64, arg=1)]), CoreRun(1, [_write(0, 64, arg=2)])]
     assert _overlaps_between_cores(other_arg) == []
+
+
+def test_an_output_the_binding_allocates_otherwise_is_not_judged(tmp_path: object) -> None:
+    """The binding's at::empty_like(x) gives y x's shape; an output it allocates from a shape list is of
+    unknown extent (InferShape's shape does not apply: it never runs on that path), so nothing is judged."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from cli.check import main as check
+
+    source = Path(__file__).parents[1] / "corpus" / "rules" / "tiling" / "output_tail_not_written.py"
+    text = source.read_text()
+    assert "at::Tensor result = at::empty_like(x);" in text
+    listed = Path(str(tmp_path)) / "listed.py"
+    listed.write_text(text.replace("at::empty_like(x)", "at::empty({10, 100}, x.options())"))
+    like = CliRunner().invoke(check, ["--shape", "10,100:float32", str(source)])
+    assert "[ASC607]" in like.output
+    assert CliRunner().invoke(check, ["--shape", "10,100:float32", str(listed)]).exit_code == 0
