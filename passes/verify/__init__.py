@@ -275,7 +275,7 @@ def _kernel_side(unit: SourceUnit) -> bool:
 
 def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: str) -> TilingResult:
     """Runs the program's host tiling function on `shapes` and, when it succeeds, folds what it set into
-    `module` (fold-tiling); output shapes not given are then those the host InferShape computes. The chip of
+    `module` (fold-tiling); output shapes not given are then those `inferred_outputs` finds. The chip of
     `shapes` defaults to the one being checked. Input dtypes the op json does not list are rejected before
     anything runs (the framework would not launch the op)."""
 
@@ -342,6 +342,8 @@ def binding_outputs(program: Program) -> list[int | None] | None:
             args = [_bound_name(a) for a in call.args[1:]]
             likes: dict[str, str | None] = {}
             for node in fn.body.walk():
+                if isinstance(node, A.Assign) and isinstance(node.target, A.Name):
+                    likes[node.target.name] = None  # assigned again: not followed
                 for d in node.declarators if isinstance(node, A.VarDecl) else []:
                     init = d.init if not d.ctor_args else (d.ctor_args[0] if len(d.ctor_args) == 1 else None)
                     like = init if isinstance(init, A.Call) and init.callee_name == "empty_like" \

@@ -51,6 +51,10 @@ def test_an_output_the_binding_allocates_otherwise_is_not_judged(tmp_path: objec
     assert "at::Tensor result = at::empty_like(x);" in text
     listed = Path(str(tmp_path)) / "listed.py"
     listed.write_text(text.replace("at::empty_like(x)", "at::empty({10, 100}, x.options())"))
+    reassigned = Path(str(tmp_path)) / "reassigned.py"
+    reassigned.write_text(text.replace("at::Tensor result = at::empty_like(x);",
+                                       "at::Tensor result = at::empty_like(x);\n    result = at::empty({1000}, x.options());"))
     like = CliRunner().invoke(check, ["--shape", "10,100:float32", str(source)])
     assert "[ASC607]" in like.output
     assert CliRunner().invoke(check, ["--shape", "10,100:float32", str(listed)]).exit_code == 0
+    assert CliRunner().invoke(check, ["--shape", "10,100:float32", str(reassigned)]).exit_code == 0
