@@ -88,7 +88,7 @@ def load_config(start: str) -> dict[str, Any]:
 @click.option("--shape", "shapes", multiple=True, metavar="[NAME=]8,2048:float16",
               help="A concrete input tensor (op order, or by input name): the host tiling function runs on the "
                    "shapes and the rules see its values. Named after an output, it gives that output's shape "
-                   "(otherwise InferShape's).")
+                   "(otherwise the binding's allocation or InferShape's).")
 @click.option("--attr", "attrs", multiple=True, metavar="VALUE", help="An op attribute, in op order (with --shape).")
 @click.option("--test-case", "test_case", type=click.Path(), default=None, metavar="FILE",
               help="Shapes from a test case file: a MultiKernelBench reference program (get_inputs, read "

@@ -69,8 +69,8 @@ def split_named_outputs(tensors: Sequence[tuple[str | None, tuple[int, ...], str
                         ) -> tuple[list[tuple[str | None, tuple[int, ...], str]],
                                    list[tuple[str | None, tuple[int, ...], str] | None]]:
     """The shapes named after an output of the op (`--shape y=1000:float32`), one slot per declared output
-    (None where not given), and the other shapes, which describe inputs. An output's shape is otherwise what
-    the host InferShape computes; naming it overrides that."""
+    (None where not given), and the other shapes, which describe inputs. An output's shape is otherwise the
+    one the Python binding allocates or the host InferShape computes; naming it overrides those."""
     outputs: list[tuple[str | None, tuple[int, ...], str] | None] = [None] * len(output_names)
     rest = []
     for spec in tensors:

@@ -186,9 +186,7 @@ def dtype_column(program: Program, input_dtypes: list[str]) -> tuple[bool, str]:
     ops = program.bundle.op_json or []
     if not ops:
         return True, ""
-    descs = _descs(ops[0])
-    columns = [[GE_DTYPES.get(str(t).lower().removeprefix("dt_")) for t in _types(d)] for _, d in descs]
-    inputs = [i for i, (key, _) in enumerate(descs) if key == "input_desc"]
+    descs, columns, inputs = _dtype_table(ops[0])
     wanted = [GE_DTYPES.get(t.lower()) for t in input_dtypes]
     if not any(columns[i] for i in inputs) or _column(columns, inputs, wanted) is not None:
         return True, ""
@@ -208,9 +206,7 @@ def output_dtypes(program: Program, input_dtypes: list[str]) -> list[str | None]
     ops = program.bundle.op_json or []
     if not ops:
         return []
-    descs = _descs(ops[0])
-    columns = [[GE_DTYPES.get(str(t).lower().removeprefix("dt_")) for t in _types(d)] for _, d in descs]
-    inputs = [i for i, (key, _) in enumerate(descs) if key == "input_desc"]
+    descs, columns, inputs = _dtype_table(ops[0])
     outputs = [i for i, (key, _) in enumerate(descs) if key == "output_desc"]
     k = _column(columns, inputs, [GE_DTYPES.get(t.lower()) for t in input_dtypes])
     out: list[str | None] = []
@@ -220,6 +216,15 @@ def output_dtypes(program: Program, input_dtypes: list[str]) -> list[str | None]
             ctype = columns[i][0]  # one dtype whatever the inputs
         out.append(None if ctype is None else _NUMPY_NAMES.get(ctype, ctype.removesuffix("_t")))
     return out
+
+
+def _dtype_table(op: dict[str, object]) -> tuple[list[tuple[str, dict[str, object]]], list[list[str | None]],
+                                                  list[int]]:
+    """The op json's tensor descriptions (inputs, then outputs), each one's dtype list as C types, and the
+    positions of the inputs among them: column k of every list is one supported dtype combination."""
+    descs = _descs(op)
+    columns = [[GE_DTYPES.get(str(t).lower().removeprefix("dt_")) for t in _types(d)] for _, d in descs]
+    return descs, columns, [i for i, (key, _) in enumerate(descs) if key == "input_desc"]
 
 
 def _descs(op: dict[str, object]) -> list[tuple[str, dict[str, object]]]:

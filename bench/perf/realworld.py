@@ -190,32 +190,15 @@ def binding_positions(program: Any) -> tuple[list[int | None], int] | None:
     its `EXEC_NPU_CMD(aclnn<Op>, ...)` after the aclnn name, the position of the bound function's parameter
     it is (directly, through `.contiguous()` or, for an attribute, a cast or a copy into a local), None where
     it is computed otherwise; and the function's parameter count. None without such a call."""
-    from frontend import ast as A
+    from passes.verify.binding import binding_initialisers, op_binding_call
 
-    want = f"aclnn{program.bundle.op_name}"
-    for unit in program.units:
-        if unit.unit.role != "python_bind":
-            continue
-        for fn in (n for n in unit.ast.walk() if isinstance(n, A.FunctionDecl)):
-            if fn.body is None:
-                continue
-            body = fn.body
-            call = next((c for c in body.walk() if isinstance(c, A.Call) and c.callee_name == "EXEC_NPU_CMD"
-                         and c.args and isinstance(c.args[0], A.Name) and c.args[0].name == want), None)
-            if call is None:
-                continue
-            params = {p.name: i for i, p in enumerate(fn.params) if p.name}
-            inits: dict[str, A.Node | None] = {}
-            for node in body.walk():
-                if isinstance(node, A.VarDecl):
-                    for d in node.declarators:
-                        # a name declared twice, or declared without a plain initialiser, is not followed
-                        single = d.init if not d.ctor_args else (d.ctor_args[0] if len(d.ctor_args) == 1 else None)
-                        inits[d.name] = None if d.name in inits else single
-                elif isinstance(node, A.Assign) and isinstance(node.target, A.Name):
-                    inits[node.target.name] = None  # assigned again later
-            return [_binding_source(a, params, inits, 0) for a in call.args[1:]], len(fn.params)
-    return None
+    found = op_binding_call(program)
+    if found is None:
+        return None
+    fn, call = found
+    params = {p.name: i for i, p in enumerate(fn.params) if p.name}
+    inits = binding_initialisers(fn)
+    return [_binding_source(a, params, inits, 0) for a in call.args[1:]], len(fn.params)
 
 
 def _binding_source(node: Any, params: dict[str, int], inits: dict[str, Any], depth: int) -> int | None:

@@ -327,36 +327,26 @@ def binding_outputs(program: Program) -> list[int | None] | None:
     (`at::Tensor y = at::empty_like(x);` with x passed to EXEC_NPU_CMD as that input), None where it allocates
     the output otherwise; None without a binding that calls the op."""
     from frontend import ast as A
+    from passes.verify.binding import binding_initialisers, op_binding_call
 
+    found_call = op_binding_call(program)
+    if found_call is None:
+        return None
+    fn, call = found_call
     op_json = (program.bundle.op_json or [{}])[0]
     inputs, outputs = len(op_json.get("input_desc") or []), len(op_json.get("output_desc") or [])
-    want = f"aclnn{program.bundle.op_name}"
-    for unit in program.units:
-        if unit.unit.role != "python_bind":
-            continue
-        for fn in (n for n in unit.ast.walk() if isinstance(n, A.FunctionDecl) and n.body is not None):
-            call = next((c for c in fn.body.walk() if isinstance(c, A.Call) and c.callee_name == "EXEC_NPU_CMD"
-                         and c.args and isinstance(c.args[0], A.Name) and c.args[0].name == want), None)
-            if call is None:
-                continue
-            args = [_bound_name(a) for a in call.args[1:]]
-            likes: dict[str, str | None] = {}
-            for node in fn.body.walk():
-                if isinstance(node, A.Assign) and isinstance(node.target, A.Name):
-                    likes[node.target.name] = None  # assigned again: not followed
-                for d in node.declarators if isinstance(node, A.VarDecl) else []:
-                    init = d.init if not d.ctor_args else (d.ctor_args[0] if len(d.ctor_args) == 1 else None)
-                    like = init if isinstance(init, A.Call) and init.callee_name == "empty_like" \
-                        and len(init.args) == 1 else None
-                    likes[d.name] = _bound_name(like.args[0]) if like is not None and d.name not in likes else None
-            if len(args) < inputs + outputs:
-                return [None] * outputs
-            found: list[int | None] = []
-            for name in args[len(args) - outputs:]:
-                source = likes.get(name) if name is not None else None
-                found.append(args.index(source) if source is not None and source in args[:inputs] else None)
-            return found
-    return None
+    args = [_bound_name(a) for a in call.args[1:]]
+    if len(args) < inputs + outputs:
+        return [None] * outputs
+    inits = binding_initialisers(fn)
+    found: list[int | None] = []
+    for name in args[len(args) - outputs:]:
+        init = inits.get(name) if name is not None else None
+        like = init.args[0] if isinstance(init, A.Call) and init.callee_name == "empty_like" and \
+            len(init.args) == 1 else None
+        source = _bound_name(like)
+        found.append(args.index(source) if source is not None and source in args[:inputs] else None)
+    return found
 
 
 def _bound_name(node: object) -> str | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
@@ -881,9 +882,19 @@ def _dtype_bytes(name: str) -> int | None:
         return None
 
 
-def _tensor_extents(ctx: CheckContext, kernel: asc.KernelOp, output: bool) -> dict[int, tuple[str, int, str]]:
-    """Kernel argument index -> (name, bytes, shape text) for the op inputs (or outputs) whose shapes are
-    known: given, or for an output the binding's allocation or the host InferShape gives (run_tiling).
+class _Extent(NamedTuple):
+    """An op input or output whose shape is known, as the rules name it."""
+
+    kind: str  # "input" or "output"
+    name: str
+    nbytes: int
+    shape: str  # "10x100 float32"
+    elem: int  # bytes per element
+
+
+def _tensor_extents(ctx: CheckContext, kernel: asc.KernelOp, output: bool) -> dict[int, _Extent]:
+    """Kernel argument index -> extent of the op inputs (or outputs) whose shapes are known: given, or for an
+    output the binding's allocation or the host InferShape gives (run_tiling).
 
     The build passes a kernel its GM_ADDR arguments in op order: inputs, outputs, then workspace and tiling;
     the mapping is only used when the kernel's parameter count says it follows that convention."""
@@ -898,7 +909,7 @@ def _tensor_extents(ctx: CheckContext, kernel: asc.KernelOp, output: bool) -> di
                            len(inputs) + len(outputs) + 2):
         return {}
     names, specs, first = (outputs, given.outputs, len(inputs)) if output else (inputs, given.inputs, 0)
-    out: dict[int, tuple[str, int, str]] = {}
+    out: dict[int, _Extent] = {}
     for i, spec in enumerate(specs[:len(names)]):
         size = _dtype_bytes(spec.dtype) if spec is not None else None
         if spec is None or size is None:
@@ -906,7 +917,8 @@ def _tensor_extents(ctx: CheckContext, kernel: asc.KernelOp, output: bool) -> di
         count = 1
         for d in spec.shape:
             count *= d
-        out[params[first + i].index] = (names[i], count * size, f"{'x'.join(map(str, spec.shape))} {spec.dtype}")
+        out[params[first + i].index] = _Extent("output" if output else "input", names[i], count * size,
+                                               f"{'x'.join(map(str, spec.shape))} {spec.dtype}", size)
     return out
 
 
@@ -919,8 +931,8 @@ def _tensor_extents(ctx: CheckContext, kernel: asc.KernelOp, output: bool) -> di
         "one loop iteration too many), the last cores read beyond the input: garbage flows into the result, "
         "or the MTE raises an out-of-range AI Core exception. Writes past the end of an output land in "
         "whatever the framework placed after it. Checked only with concrete shapes (`--shape`, "
-        "`--test-case`; an output's shape given or computed by InferShape), by running the kernel's address "
-        "arithmetic for cores 0, 1 and the last one.",
+        "`--test-case`; an output's shape given, allocated by the binding or computed by InferShape), by "
+        "running the kernel's address arithmetic for cores 0, 1 and the last one.",
     example="blockLength = (total + blockDim - 1) / blockDim;     // 1000 floats on 8 cores: 125 each\n"
             "DataCopy(xLocal, xGm[blockIdx * blockLength], 128);  // core 7 reads 3 floats past the end",
     instead="uint32_t len = min(blockLength, total - blockIdx * blockLength);\n"
@@ -928,8 +940,7 @@ def _tensor_extents(ctx: CheckContext, kernel: asc.KernelOp, output: bool) -> di
 )
 def gm_access_out_of_bounds(ctx: CheckContext) -> None:
     for kernel, dim, runs in _footprints(ctx):
-        extents = {arg: ("input", *known) for arg, known in _tensor_extents(ctx, kernel, output=False).items()}
-        extents.update({arg: ("output", *known) for arg, known in _tensor_extents(ctx, kernel, output=True).items()})
+        extents = _tensor_extents(ctx, kernel, output=False) | _tensor_extents(ctx, kernel, output=True)
         if not extents:
             continue
         reported: set[object] = set()
@@ -940,7 +951,7 @@ def gm_access_out_of_bounds(ctx: CheckContext) -> None:
                 known = extents.get(a.arg)
                 if known is None or a.op in reported:
                     continue
-                kind, name, nbytes, shape = known
+                kind, name, nbytes, shape, _ = known
                 end = a.offset + a.size
                 if a.offset >= 0 and end <= nbytes:
                     continue
@@ -997,7 +1008,8 @@ def _unwritten(writes: list[Access], nbytes: int) -> list[tuple[int, int]]:
     why="The output tensor comes to the kernel uninitialised (or holding an earlier result); elements that no "
         "core writes keep whatever was there, and the comparison with the reference fails on them, often only "
         "for shapes that do not divide evenly by blockDim x tileLength. Checked only with concrete shapes "
-        "(`--shape`, `--test-case`) and an output shape that is given or that the host InferShape computes, "
+        "(`--shape`, `--test-case`) and an output shape that is given, that the Python binding allocates "
+        "(`at::empty_like(x)`) or that the host InferShape computes, "
         "by running the address arithmetic of every core; a kernel whose writes are not all followed "
         "(data-dependent branches, Matmul objects, atomics, lengths not computed) is not judged.",
     example="blockLength = totalLength / blockDim;                 // 1000 floats on 8 cores: 125 each\n"
@@ -1016,23 +1028,22 @@ def output_not_fully_written(ctx: CheckContext) -> None:
             continue
         inputs = set(_tensor_extents(ctx, kernel, output=False))
         writes_an_input = any(a.write and a.arg in inputs for run in runs for a in run.accesses)
-        for arg, (name, nbytes, shape) in sorted(extents.items()):
+        for arg, extent in sorted(extents.items()):
             writes = [a for run in runs for a in run.accesses if a.write and a.arg == arg]
             if not writes and writes_an_input:
                 continue  # the kernel updates an input in place, which the output aliases
             cut = [a for run in runs for a in run.cut_writes if a.arg == arg]
-            if not _unwritten(writes + cut, nbytes):
+            if not _unwritten(writes + cut, extent.nbytes):
                 continue  # what is missing is what a DataCopy length cut to whole blocks dropped (ASC401)
-            gaps = _unwritten(writes, nbytes)
-            _report_unwritten(ctx, kernel, dim, runs, name, nbytes, shape, writes, gaps)
+            _report_unwritten(ctx, kernel, dim, runs, extent, writes, _unwritten(writes, extent.nbytes))
 
 
-def _report_unwritten(ctx: CheckContext, kernel: asc.KernelOp, dim: int, runs: list[CoreRun], name: str,
-                      nbytes: int, shape: str, writes: list[Access], gaps: list[tuple[int, int]]) -> None:
-    size = _dtype_bytes(shape.split()[-1]) or 1
+def _report_unwritten(ctx: CheckContext, kernel: asc.KernelOp, dim: int, runs: list[CoreRun], extent: _Extent,
+                      writes: list[Access], gaps: list[tuple[int, int]]) -> None:
+    name, nbytes, size = extent.name, extent.nbytes, extent.elem
     missing = sum(b - a for a, b in gaps)
     amount = f"{missing // size} elements ({missing} bytes)" if size > 1 and missing % size == 0 else f"{missing} bytes"
-    given = Note(f"'{name}' is {shape}, {nbytes} bytes; the run is for the given shapes, with blockDim {dim}")
+    given = Note(f"'{name}' is {extent.shape}, {nbytes} bytes; the run is for the given shapes, with blockDim {dim}")
     if not writes:
         ctx.report(kernel, f"no core writes output '{name}': none of the {dim} cores copies anything to it",
                    given, Note("copy each core's results to its slice of the output", kind="help"))
