@@ -8,6 +8,9 @@ input is checked `--repeat` times with `passes.verify.check_program(load(path))`
 `ascendc-check` command takes, in this one process on one core. Prints a table (per-input median ms,
 lines) and the throughput over all inputs, and writes JSON (default bench/perf/results/check.json).
 `--stages` adds a second pass that times loading, lowering and the rules apart (best run per input).
+`--instructions` counts instead of timing: it runs the same warm loop under valgrind's callgrind twice, with
+and without the measured passes, and reports the difference per kernel in instructions. Seconds depend on the
+machine and on what else runs on it; the instruction count does not, so it compares commits across machines.
 
 Goal printed beside the figure: at least 50 kernels per second on one core.
 """
@@ -37,7 +40,12 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
     parser.add_argument("--stages", action="store_true",
                         help="also time load, lowering and rules apart (best of --repeat per input, summed)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions per kernel under valgrind's callgrind instead of timing")
+    parser.add_argument("--passes-only", type=int, default=None, help=argparse.SUPPRESS)  # callgrind's child
     args = parser.parse_args()
+    if args.instructions:
+        return _count_instructions(args)
 
     from frontend.pipeline import load
     from passes.verify import check_program
@@ -50,6 +58,11 @@ def main() -> int:
     for path in inputs:  # warm-up: parser tables, catalog, caches
         check_program(load(str(path)))
     gc.freeze()  # as ascendc-check does once its long-lived tables are built
+    if args.passes_only is not None:  # under callgrind: the measured work and nothing else
+        for _ in range(args.passes_only):
+            for path in inputs:
+                check_program(load(str(path)))
+        return 0
     rows = []
     total = 0.0
     for path in inputs:
@@ -91,6 +104,51 @@ def main() -> int:
     args.json.write_text(json.dumps({"kernels_per_second": per_second, "goal": GOAL, "verdict": verdict,
                                      "repeat": args.repeat, "mean_lines": mean_lines, "inputs": rows,
                                      **({"stages_ms": stages} if stages is not None else {})}, indent=2))
+    print(f"wrote {args.json}")
+    return 0
+
+
+def _count_instructions(args: argparse.Namespace) -> int:
+    """Instructions per kernel check: callgrind totals with `--repeat` passes less those with none (start-up,
+    imports and the warm-up pass are in both)."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    if shutil.which("valgrind") is None:
+        print("--instructions needs valgrind (Debian's valgrind package)", file=sys.stderr)
+        return 2
+    inputs = sorted(p for d in args.dirs for p in (d.rglob("*") if d.is_dir() else [d])
+                    if p.suffix in (".cpp", ".asc"))
+    if not inputs:
+        print("no .cpp/.asc inputs found", file=sys.stderr)
+        return 2
+    child = [sys.executable, str(Path(__file__).resolve()), "--passes-only"]
+    # one run outside valgrind first: a stale parser or catalog cache would be rebuilt in the first counted run
+    # only, and that rebuild would be taken for the measured passes' cost
+    subprocess.run([*child, "0", *map(str, args.dirs)], check=True, capture_output=True)
+    totals = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for passes in (0, args.repeat):
+            out = Path(tmp) / f"callgrind.{passes}"
+            cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *child, str(passes),
+                   *map(str, args.dirs)]
+            print(f"callgrind, {passes} measured passes over {len(inputs)} kernels (a few minutes) ...", flush=True)
+            done = subprocess.run(cmd, capture_output=True, text=True)
+            if done.returncode != 0:
+                print(done.stderr[-2000:], file=sys.stderr)
+                return 2
+            summary = next((line for line in out.read_text().splitlines() if line.startswith("summary:")), None)
+            if summary is None:
+                print(f"no summary line in {out}", file=sys.stderr)
+                return 2
+            totals[passes] = int(summary.split()[1])
+    per_kernel = (totals[args.repeat] - totals[0]) / (args.repeat * len(inputs))
+    print(f"{per_kernel / 1e6:.1f} million instructions per kernel check "
+          f"({len(inputs)} kernels x {args.repeat} passes, warm; start-up and warm-up excluded)")
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps({"instructions_per_kernel": per_kernel, "repeat": args.repeat,
+                                     "kernels": len(inputs), "callgrind_totals": totals}, indent=2))
     print(f"wrote {args.json}")
     return 0
 

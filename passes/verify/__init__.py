@@ -58,7 +58,9 @@ def verify(program: Program | None, module: ModuleOp, chip: str = "910B2", selec
            dtypes_defaulted: bool = True) -> list[Diagnostic]:
     from ascendir.catalog import arch_catalogued, load_catalog
     from ascendir.chips import load_chip
+    from passes.verify.ir import forget_walks
 
+    forget_walks()
     ctx = CheckContext(module, program, load_chip(chip), load_catalog(), tiling=tiling,
                        dtypes_defaulted=dtypes_defaulted)
     catalogued = arch_catalogued(ctx.chip.npu_arch)

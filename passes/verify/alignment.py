@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, Integer
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from passes.verify.ir import arg, constant_of
+from passes.verify.ir import arg, constant_of, walk_of
 from passes.verify.rules import CheckContext, rule
 
 if TYPE_CHECKING:
@@ -280,7 +280,7 @@ class ModuleIndex:
         self._live: dict[str, list[asc.ApiCallOp]] = {}
         self.flagged_ancestors: set[Operation] = set()  # ops with a SetFlag/WaitFlag nested inside
         self.hazard_ancestors: set[Operation] = set()  # ops with a GetValue / vector / copy / sync inside
-        for op in module.walk():
+        for op in walk_of(module):
             if isinstance(op, asc.ApiCallOp):
                 self.calls.setdefault(op.FAMILY, []).append(op)
                 if op.FAMILY == "sync" and op.api.data in ("SetFlag", "WaitFlag"):

@@ -19,7 +19,7 @@ from frontend import ast as A
 from frontend.diagnostics import Note, as_span
 from frontend.readers import HEADER_SUFFIXES
 from passes.verify.ast_index import ast_index
-from passes.verify.ir import api_calls_of, arg, constant_of, ops_of, ops_of_kind
+from passes.verify.ir import api_calls_of, arg, constant_of, ops_of, ops_of_kind, walk_of
 from passes.verify.project import cached
 from passes.verify.rules import CheckContext, rule
 
@@ -778,7 +778,7 @@ def _header_rooted_nodes(program: FrontendProgram) -> set[int]:
 
 def _ops_by_location(module: ModuleOp) -> dict[tuple[str, int, int], list[Operation]]:
     out: dict[tuple[str, int, int], list[Operation]] = {}
-    for op in module.walk():
+    for op in walk_of(module):
         if isinstance(op, asc.ApiCallOp) or op.dialect_name() == "ascendc":
             loc = _loc(op)
             if loc is not None:

@@ -22,6 +22,7 @@ from frontend import ast as A
 from frontend.diagnostics import Note, Severity
 from passes.verify.alignment import unguarded_within
 from passes.verify.footprint import Access, CoreRun, elem_bytes
+from passes.verify.ir import kernels_of, ops_of, walk_of
 from passes.verify.project import cached, calls, const_int, functions, nodes, report_once, span, units
 from passes.verify.rules import CheckContext, rule
 
@@ -510,9 +511,9 @@ def output_written_by_every_core(ctx: CheckContext) -> None:
     cores = dim.more_than_one
     if cores is None:
         return
-    for kernel in (op for op in ctx.module.walk() if isinstance(op, asc.KernelOp)):
+    for kernel in kernels_of(ctx):
         first_write: Operation | None = None
-        for op in kernel.walk():
+        for op in walk_of(kernel):
             if _tells_cores_apart(op):
                 first_write = None
                 break
@@ -572,8 +573,8 @@ def output_written_by_two_cores(ctx: CheckContext) -> None:
     strides = _strides(ctx)
     first = _first_iteration_strides(ctx)
     cores = dim.more_than_one
-    for kernel in (op for op in ctx.module.walk() if isinstance(op, asc.KernelOp)):
-        ops = list(kernel.walk())
+    for kernel in kernels_of(ctx):
+        ops = walk_of(kernel)
         if not any(isinstance(op, asc.ApiCallOp) and op.api.data == "GetBlockIdx" for op in ops):
             continue  # never told apart: ASC603's case
         if any(_unseen_or_atomic(op) for op in ops):
@@ -712,7 +713,7 @@ def _overlapping_core_writes(ctx: CheckContext) -> set[Operation]:
     one GM argument. Returns the ops reported."""
     reported: set[Operation] = set()
     for kernel, dim, runs in _footprints(ctx):
-        if any(_unseen_or_atomic(op) for op in kernel.walk()):
+        if any(_unseen_or_atomic(op) for op in walk_of(kernel)):
             continue
         for a, b in _neighbouring_cores(dim, runs):
             earlier = [w for w in runs[a].accesses if w.write and _copies_to_gm(w.op)]
@@ -791,7 +792,7 @@ def gm_scalar_write_shares_cache_line(ctx: CheckContext) -> None:
         return
     concrete = _shared_lines(ctx)
     strides = _strides(ctx)
-    for op in ctx.module.walk():
+    for op in ops_of(ctx):
         if not isinstance(op, asc.SetValueOp) or not isinstance(op.tensor.type, asc.GlobalTensorType) \
                 or op in concrete:
             continue
@@ -829,7 +830,7 @@ def _footprints(ctx: CheckContext) -> list[tuple[asc.KernelOp, int, dict[int, Co
             return []
         dim = ctx.tiling.block_dim
         out = []
-        for kernel in (op for op in ctx.module.walk() if isinstance(op, asc.KernelOp)):
+        for kernel in kernels_of(ctx):
             cores = sorted({0, min(1, dim - 1), max(dim - 2, 0), dim - 1})
             out.append((kernel, dim, {core: run_core(kernel, core, dim) for core in cores}))
         return out
@@ -1021,7 +1022,7 @@ def _unwritten(writes: list[Access], nbytes: int) -> list[tuple[int, int]]:
 def output_not_fully_written(ctx: CheckContext) -> None:
     for kernel, dim, sampled in _footprints(ctx):
         extents = _tensor_extents(ctx, kernel, output=True)
-        if not extents or any(_unseen_or_atomic(op) for op in kernel.walk()):
+        if not extents or any(_unseen_or_atomic(op) for op in walk_of(kernel)):
             continue
         runs = _every_core(ctx, kernel, dim, sampled)
         if runs is None:
