@@ -70,9 +70,11 @@ PAGES: dict[str, LoweringPage] = {p.code: p for p in (
     LoweringPage(
         NOT_MODELLED, "not-modelled", Severity.WARNING,
         "C++ the lowering does not model (an assignment to an element of a struct array, the register API of "
-        "arch35 chips, ...). A warning about the checker, not the kernel.",
+        "arch35 chips, ...), or a kernel whose loops the queue and capacity analysis gave up on (over its "
+        "step budget). A warning about the checker, not the kernel.",
         "The statement is left out of the IR, so the rules after it in that function see less than the "
-        "hardware runs: they can miss problems there, and they report nothing on a guess.",
+        "hardware runs: they can miss problems there, and they report nothing on a guess. A kernel given up "
+        "gets no ASC2xx/ASC3xx findings from the path analysis at all.",
         "tiling.rowsOf[c] = src[2 + c];   // element of a struct's array member",
         "uint32_t rows = src[2 + c];      // read the value where it is used"),
     LoweringPage(

@@ -76,6 +76,7 @@ def verify(program: Program | None, module: ModuleOp, chip: str = "910B2", selec
             ctx.diagnostics.append(error("ASC000", f"internal error in rule {r.code} ({r.name}): "
                                                    f"{type(exc).__name__}: {exc}", None,
                                          Note("please report this with the input file", kind="help")))
+    ctx.diagnostics += _given_up(module, ctx.chip, select, ignore)
     diags = apply_inline_ignores(ctx.diagnostics, program)
     # one source line instantiated twice (two tiling-key branches, a template used with two types) gives the
     # same finding twice: report it once
@@ -87,6 +88,23 @@ def verify(program: Program | None, module: ModuleOp, chip: str = "910B2", selec
             seen.add(key)
             unique.append(d)
     return sorted(unique, key=sort_key)
+
+
+def _given_up(module: ModuleOp, chip: object, select: Iterable[str] | None, ignore: Sequence[str]) -> list[Diagnostic]:
+    """An ASC103 warning for each kernel the queue and capacity analysis gave up on (over its step budget),
+    where this run computed it: those rules were silent there, not satisfied."""
+    from ascendir.lower.diagnostics import NOT_MODELLED
+    from frontend.diagnostics import warning
+    from passes.verify.buffer_state import STEP_BUDGET, computed_analysis
+
+    analysis = computed_analysis(module, chip)  # type: ignore[arg-type]
+    if analysis is None or not wanted(NOT_MODELLED, select, ignore):
+        return []
+    return [warning(NOT_MODELLED, f"the queue and capacity analysis gave up on kernel '{kernel.sym_name.data}' "
+                                  f"after {STEP_BUDGET:,} steps (its loops nest too deep over too many paths); "
+                                  "the ASC2xx and ASC3xx rules that follow buffers along paths were not checked "
+                                  "there", span_of_op(kernel))
+            for kernel in analysis.gave_up]
 
 
 def check_program(program: Program, chip: str = "910B2", select: Iterable[str] | None = None,

@@ -54,3 +54,69 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
     assert found == []
     swapped = kernel.replace("Copy(direct);", "Copy(staged);")
     assert [d.code for d in check_program(load_text(swapped, "k.cpp")) if d.is_error] == ["ASC206"]
+
+
+_LEAKY_NESTED_LOOPS = """
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR x, uint32_t rows, uint32_t cols) {
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> q;
+    GlobalTensor<float> xGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 65536);
+    pipe.InitBuffer(q, 2, 4096);
+    for (uint32_t r = 0; r < rows; ++r) {
+        for (uint32_t c = 0; c < cols; ++c) {
+            LocalTensor<float> t = q.AllocTensor<float>();
+            DataCopy(t, xGm[c * 1024], 1024);
+            q.EnQue(t);
+            t = q.DeQue<float>();
+            DataCopy(xGm[c * 1024], t, 1024);
+        }
+    }
+}
+"""
+
+
+def test_a_kernel_over_the_step_budget_is_given_up_without_findings(monkeypatch) -> None:
+    # the inner loop never frees what it takes: ASC207 within budget; a budget too small for the kernel
+    # drops every verdict of it instead of reporting a partial run, and says so in a warning
+    from frontend.pipeline import load_text
+    from passes.verify import buffer_state, check_program
+
+    codes = [d.code for d in check_program(load_text(_LEAKY_NESTED_LOOPS, "k.cpp")) if d.is_error]
+    assert "ASC207" in codes
+    monkeypatch.setattr(buffer_state, "STEP_BUDGET", 5)
+    diags = check_program(load_text(_LEAKY_NESTED_LOOPS, "k.cpp"))
+    assert not [d.code for d in diags if d.is_error]
+    (gave_up,) = [d for d in diags if d.code == "ASC103"]
+    assert gave_up.message.startswith("the queue and capacity analysis gave up on kernel 'k' after 5 steps")
+    assert gave_up.span is not None and gave_up.span.line == 4
+
+
+def test_an_inner_loop_is_run_once_per_distinct_entry_state(monkeypatch) -> None:
+    # an outer loop of 3 trips runs its body three times, and each reaches the inner loop in the same state:
+    # the memo answers the second and third, and the findings (a use after free in the inner loop) are those
+    # of the run without the memo
+    kernel = _LEAKY_NESTED_LOOPS.replace("r < rows", "r < 3").replace(
+        "DataCopy(xGm[c * 1024], t, 1024);", "q.FreeTensor(t);\n            DataCopy(xGm[c * 1024], t, 1024);")
+    from frontend.pipeline import load_text
+    from passes.verify import buffer_state, check_program
+
+    runs: list[int] = []
+    real = buffer_state.Analysis._run_loop
+
+    def counting(self, op, states, run, trip):  # type: ignore[no-untyped-def]
+        runs.append(id(op))
+        return real(self, op, states, run, trip)
+
+    monkeypatch.setattr(buffer_state.Analysis, "_run_loop", counting)
+    with_memo = [(d.code, d.span) for d in check_program(load_text(kernel, "k.cpp"))]
+    memo_runs = len(runs)
+    runs.clear()
+    monkeypatch.setattr(buffer_state.Analysis, "_loop_memo", property(lambda self: {}, lambda self, v: None),
+                        raising=False)
+    without = [(d.code, d.span) for d in check_program(load_text(kernel, "k.cpp"))]
+    assert [code for code, _ in with_memo if code.startswith("ASC2")] == ["ASC201"]
+    assert with_memo == without
+    assert memo_runs < len(runs)
