@@ -246,14 +246,19 @@ def join(states: Sequence[State]) -> State:
 
 
 def normalize(states: Iterable[State]) -> list[State]:
+    return _normalize_keyed(states)[0]
+
+
+def _normalize_keyed(states: Iterable[State]) -> tuple[list[State], tuple[tuple[object, ...], ...]]:
+    """`normalize`, with the canonical key of each state it returns."""
     seen: dict[tuple[object, ...], State] = {}
     for s in states:
         c, key = s.canonical()
         seen.setdefault(key, c)
-    out = list(seen.values())
-    if len(out) > MAX_STATES:
-        out = [join(out).canonical()[0]]
-    return out
+    if len(seen) > MAX_STATES:
+        c, key = join(list(seen.values())).canonical()
+        return [c], (key,)
+    return list(seen.values()), tuple(seen)
 
 
 @dataclass
@@ -447,11 +452,11 @@ class Analysis:
               trip: int | None) -> list[State]:
         if trip is not None and trip <= 0:
             return states
-        states = normalize(states)
+        states, keys = _normalize_keyed(states)
         # An inner loop is run again for every state and round of the loops around it, mostly on states it
         # has seen. The same states in give the same states out and the same verdicts (a verdict is kept when
         # it holds in every state seen, so seeing a state twice changes nothing): run each input once.
-        memo_key = (id(op), trip, tuple(s.canonical()[1] for s in states))
+        memo_key = (id(op), trip, keys)
         hit = self._loop_memo.get(memo_key)
         if hit is not None:
             return list(hit)
