@@ -37,6 +37,7 @@ from passes.verify import (  # noqa: F401  (each module registers its rules)
 from passes.verify.rules import FAMILIES, RULES, CheckContext, Rule, rule, span_of_op
 
 if TYPE_CHECKING:
+    from ascendir.chips import Chip
     from ascendir.host_eval import TensorSpec, TilingInputs, TilingResult
     from frontend.readers import Bundle, SourceUnit
 
@@ -90,18 +91,19 @@ def verify(program: Program | None, module: ModuleOp, chip: str = "910B2", selec
     return sorted(unique, key=sort_key)
 
 
-def _given_up(module: ModuleOp, chip: object, select: Iterable[str] | None, ignore: Sequence[str]) -> list[Diagnostic]:
+def _given_up(module: ModuleOp, chip: Chip, select: Iterable[str] | None, ignore: Sequence[str]) -> list[Diagnostic]:
     """An ASC103 warning for each kernel the queue and capacity analysis gave up on (over its step budget),
     where this run computed it: those rules were silent there, not satisfied."""
     from ascendir.lower.diagnostics import NOT_MODELLED
     from frontend.diagnostics import warning
     from passes.verify.buffer_state import STEP_BUDGET, computed_analysis
 
-    analysis = computed_analysis(module, chip)  # type: ignore[arg-type]
+    analysis = computed_analysis(module, chip)
     if analysis is None or not wanted(NOT_MODELLED, select, ignore):
         return []
     return [warning(NOT_MODELLED, f"the queue and capacity analysis gave up on kernel '{kernel.sym_name.data}' "
-                                  f"after {STEP_BUDGET:,} steps (its loops nest too deep over too many paths); "
+                                  f"after {STEP_BUDGET:,} steps, also with all its paths merged into one (its "
+                                  "loops nest too deep); "
                                   "the ASC2xx and ASC3xx rules that follow buffers along paths were not checked "
                                   "there", span_of_op(kernel))
             for kernel in analysis.gave_up]

@@ -16,8 +16,9 @@ problem holds; a finding is kept only when it holds in every state that reaches 
 values (a length from the tiling data, a queue InitBuffer never saw) never produce one.
 
 A loop entered again in states it has already run from (an inner loop, on each round of the loop around
-it) is not run again: its exits are remembered. A kernel that takes more than STEP_BUDGET op steps is
-given up, with no findings (`Analysis.gave_up`).
+it) is not run again: its exits are remembered. A kernel that takes more than STEP_BUDGET op steps is run
+again with all paths merged into one state at every point; one over budget in that run too is given up,
+with no findings (`Analysis.gave_up`).
 """
 
 from __future__ import annotations
@@ -41,11 +42,13 @@ OCCUPIED, ENQUE, DEQUE, FREE, UNKNOWN = "O", "E", "D", "F", "?"
 MAX_STATES = 16  # above this many paths, states are merged pointwise
 MAX_ROUNDS = 4  # loop rounds before widening
 UNROLL = 4  # loops with a constant trip count up to this are run exactly
-# Op steps (an op run on one state) per kernel before the analysis gives the kernel up. The bundled kernels
-# take a few hundred; of 127 vendor op kernels, 9 took over 150,000 in one check and the largest 3.9 million
-# (62 s on a 2-core machine). A kernel given up reports nothing from this analysis (its queue and capacity
-# findings), as if every path were unknown: the rules stay silent rather than slow.
+# Op steps (an op run on one state) per kernel before the analysis runs the kernel again coarsely, every
+# path merged into one state (what all paths agree on; the rest unknown, so still no finding on a guess).
+# The bundled kernels take a few hundred; of 127 vendor op kernels, 9 took over 150,000 in one check and the
+# largest 3.9 million (62 s on a 2-core machine). A kernel over budget in the coarse run too is given up: it
+# reports nothing from this analysis, and the rules stay silent rather than slow.
 STEP_BUDGET = 100_000
+_state_limit = MAX_STATES  # 1 while a kernel is run coarsely
 
 # LocalTensor methods that only read the tensor's descriptor, not its buffer.
 _METADATA_METHODS = frozenset({"GetSize", "GetLength", "GetPhyAddr", "GetPosition", "operator[]", "ReinterpretCast"})
@@ -255,7 +258,7 @@ def _normalize_keyed(states: Iterable[State]) -> tuple[list[State], tuple[tuple[
     for s in states:
         c, key = s.canonical()
         seen.setdefault(key, c)
-    if len(seen) > MAX_STATES:
+    if len(seen) > _state_limit:
         c, key = join(list(seen.values())).canonical()
         return [c], (key,)
     return list(seen.values()), tuple(seen)
@@ -298,12 +301,7 @@ class Analysis:
         for kernel in walk_of(module):
             if isinstance(kernel, asc.KernelOp):
                 self._index_values(kernel)
-                self._steps_left = STEP_BUDGET
-                try:
-                    self._region(kernel.body, [State()])
-                except _OverBudget:
-                    inside = {id(op) for op in walk_of(kernel)}
-                    self._verdicts = {k: v for k, v in self._verdicts.items() if k[1] not in inside}
+                if not self._within_budget(kernel, MAX_STATES) and not self._within_budget(kernel, 1):
                     self.gave_up.append(kernel)
         reported: set[tuple[str, object, str]] = set()
         for (code, _), v in self._verdicts.items():
@@ -315,6 +313,23 @@ class Analysis:
         for found in self.findings.values():
             found.sort(key=lambda f: _line_of(f.op))
         return self
+
+    def _within_budget(self, kernel: Operation, state_limit: int) -> bool:
+        """Runs `kernel` keeping at most `state_limit` states at each point; False, with its verdicts dropped,
+        when it takes more than STEP_BUDGET steps."""
+        global _state_limit
+        self._steps_left = STEP_BUDGET
+        self._loop_memo = {}
+        _state_limit = state_limit
+        try:
+            self._region(kernel.body, [State()])
+            return True
+        except _OverBudget:
+            inside = {id(op) for op in walk_of(kernel)}
+            self._verdicts = {k: v for k, v in self._verdicts.items() if k[1] not in inside}
+            return False
+        finally:
+            _state_limit = MAX_STATES
 
     def _index_values(self, kernel: Operation) -> None:
         ops = walk_of(kernel)
