@@ -50,8 +50,7 @@ def main() -> int:
     from frontend.pipeline import load
     from passes.verify import check_program
 
-    inputs = sorted(p for d in args.dirs for p in (d.rglob("*") if d.is_dir() else [d])
-                    if p.suffix in (".cpp", ".asc"))
+    inputs = _inputs(args.dirs)
     if not inputs:
         print("no .cpp/.asc inputs found", file=sys.stderr)
         return 2
@@ -108,6 +107,10 @@ def main() -> int:
     return 0
 
 
+def _inputs(dirs: list[Path]) -> list[Path]:
+    return sorted(p for d in dirs for p in (d.rglob("*") if d.is_dir() else [d]) if p.suffix in (".cpp", ".asc"))
+
+
 def _count_instructions(args: argparse.Namespace) -> int:
     """Instructions per kernel check: callgrind totals with `--repeat` passes less those with none (start-up,
     imports and the warm-up pass are in both)."""
@@ -118,8 +121,7 @@ def _count_instructions(args: argparse.Namespace) -> int:
     if shutil.which("valgrind") is None:
         print("--instructions needs valgrind (Debian's valgrind package)", file=sys.stderr)
         return 2
-    inputs = sorted(p for d in args.dirs for p in (d.rglob("*") if d.is_dir() else [d])
-                    if p.suffix in (".cpp", ".asc"))
+    inputs = _inputs(args.dirs)
     if not inputs:
         print("no .cpp/.asc inputs found", file=sys.stderr)
         return 2

@@ -48,7 +48,6 @@ UNROLL = 4  # loops with a constant trip count up to this are run exactly
 # largest 3.9 million (62 s on a 2-core machine). A kernel over budget in the coarse run too is given up: it
 # reports nothing from this analysis, and the rules stay silent rather than slow.
 STEP_BUDGET = 100_000
-_state_limit = MAX_STATES  # 1 while a kernel is run coarsely
 
 # LocalTensor methods that only read the tensor's descriptor, not its buffer.
 _METADATA_METHODS = frozenset({"GetSize", "GetLength", "GetPhyAddr", "GetPosition", "operator[]", "ReinterpretCast"})
@@ -248,17 +247,13 @@ def join(states: Sequence[State]) -> State:
     return out
 
 
-def normalize(states: Iterable[State]) -> list[State]:
-    return _normalize_keyed(states)[0]
-
-
-def _normalize_keyed(states: Iterable[State]) -> tuple[list[State], tuple[tuple[object, ...], ...]]:
-    """`normalize`, with the canonical key of each state it returns."""
+def normalize_keyed(states: Iterable[State], limit: int) -> tuple[list[State], tuple[tuple[object, ...], ...]]:
+    """The distinct states (tokens renumbered), merged into one when more than `limit`, with their keys."""
     seen: dict[tuple[object, ...], State] = {}
     for s in states:
         c, key = s.canonical()
         seen.setdefault(key, c)
-    if len(seen) > _state_limit:
+    if len(seen) > limit:
         c, key = join(list(seen.values())).canonical()
         return [c], (key,)
     return list(seen.values()), tuple(seen)
@@ -293,6 +288,7 @@ class Analysis:
 
     gave_up: list[asc.KernelOp] = field(default_factory=list)  # kernels over STEP_BUDGET
     _steps_left: int = STEP_BUDGET
+    _state_limit: int = MAX_STATES  # 1 while a kernel is run with its paths merged
     _loop_memo: dict[tuple[object, ...], tuple[State, ...]] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ driver
@@ -314,13 +310,15 @@ class Analysis:
             found.sort(key=lambda f: _line_of(f.op))
         return self
 
+    def _normalize(self, states: Iterable[State]) -> list[State]:
+        return normalize_keyed(states, self._state_limit)[0]
+
     def _within_budget(self, kernel: Operation, state_limit: int) -> bool:
         """Runs `kernel` keeping at most `state_limit` states at each point; False, with its verdicts dropped,
         when it takes more than STEP_BUDGET steps."""
-        global _state_limit
         self._steps_left = STEP_BUDGET
         self._loop_memo = {}
-        _state_limit = state_limit
+        self._state_limit = state_limit
         try:
             self._region(kernel.body, [State()])
             return True
@@ -328,8 +326,6 @@ class Analysis:
             inside = {id(op) for op in walk_of(kernel)}
             self._verdicts = {k: v for k, v in self._verdicts.items() if k[1] not in inside}
             return False
-        finally:
-            _state_limit = MAX_STATES
 
     def _index_values(self, kernel: Operation) -> None:
         ops = walk_of(kernel)
@@ -444,7 +440,7 @@ class Analysis:
                     skipped.append(self._assume(op.cond, False, s) if cond is None else s)
             then = self._region(op.true_region, taken) if taken else []
             other = (self._region(op.false_region, skipped) if op.false_region.blocks else skipped) if skipped else []
-            return normalize([*then, *other])
+            return self._normalize([*then, *other])
         if isinstance(op, scf.ForOp):
             trips = {self._trip_count(op, s) for s in states}
             trip = trips.pop() if len(trips) == 1 else None
@@ -455,19 +451,19 @@ class Analysis:
             def iteration(ss: list[State]) -> list[State]:
                 return self._region(op.before_region, self._region(op.after_region, ss))
 
-            return self._loop(op, normalize(entry), iteration, None)
+            return self._loop(op, self._normalize(entry), iteration, None)
         # an op with regions we do not model: each region is one alternative, or none runs
         outs = list(states)
         for region in op.regions:
             if region.blocks:
                 outs += self._region(region, states)
-        return normalize(outs)
+        return self._normalize(outs)
 
     def _loop(self, op: Operation, states: list[State], run: Callable[[list[State]], list[State]],
               trip: int | None) -> list[State]:
         if trip is not None and trip <= 0:
             return states
-        states, keys = _normalize_keyed(states)
+        states, keys = normalize_keyed(states, self._state_limit)
         # An inner loop is run again for every state and round of the loops around it, mostly on states it
         # has seen. The same states in give the same states out and the same verdicts (a verdict is kept when
         # it holds in every state seen, so seeing a state twice changes nothing): run each input once.
@@ -482,12 +478,12 @@ class Analysis:
     def _run_loop(self, op: Operation, states: list[State], run: Callable[[list[State]], list[State]],
                   trip: int | None) -> list[State]:
         # the first iteration, state by state: what one iteration leaves allocated
-        firsts = [(s, normalize(run([s]))) for s in states]
+        firsts = [(s, self._normalize(run([s]))) for s in states]
         self._leak_check(op, firsts, trip)
-        out = normalize([e for _, exits in firsts for e in exits])
+        out = self._normalize([e for _, exits in firsts for e in exits])
         if trip is not None and trip <= UNROLL:
             for _ in range(trip - 1):
-                out = normalize(run(out))
+                out = self._normalize(run(out))
             return out
         result: dict[tuple[object, ...], State] = {}
         if trip is None:
@@ -503,7 +499,7 @@ class Analysis:
             if not cur:
                 break
             nxt = []
-            for s in normalize(run(cur)):
+            for s in self._normalize(run(cur)):
                 c, key = s.canonical()
                 if key not in result:
                     result[key] = c
@@ -513,12 +509,12 @@ class Analysis:
             if cur:  # still growing (a leak, or a count that never settles): forget what changes
                 widened = [_havoc_counts(join(list(result.values())))]
                 for _ in range(2):
-                    widened = normalize([*widened, *run(widened)])
+                    widened = self._normalize([*widened, *run(widened)])
                     if len(widened) == 1:
                         break
                 widened = [_havoc_counts(join(widened))]
                 return widened
-        return normalize(result.values())
+        return self._normalize(result.values())
 
     def _leak_check(self, op: Operation, firsts: list[tuple[State, list[State]]], trip: int | None) -> None:
         if trip is not None and trip < 2:
@@ -1275,9 +1271,9 @@ def computed_analysis(module: ModuleOp, chip: Chip) -> Analysis | None:
 
 def analyze(module: ModuleOp, chip: Chip) -> Analysis:
     """The analysis of `module` on `chip`, computed once for all the rules that read it."""
-    for m, name, a in _CACHE:
-        if m is module and name == chip.name:
-            return a
+    a = computed_analysis(module, chip)
+    if a is not None:
+        return a
     a = Analysis(chip).run(module)
     _CACHE.append((module, chip.name, a))
     del _CACHE[:-2]
