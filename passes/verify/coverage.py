@@ -577,7 +577,7 @@ def output_written_by_two_cores(ctx: CheckContext) -> None:
         ops = walk_of(kernel)
         if not any(isinstance(op, asc.ApiCallOp) and op.api.data == "GetBlockIdx" for op in ops):
             continue  # never told apart: ASC603's case
-        if any(_unseen_or_atomic(op) for op in ops):
+        if _any_unseen_or_atomic(ctx, kernel):
             continue
         for op in ops:
             if op in reported or not _copies_to_gm(op) or _tensor_base_stride(op.args[0], first) != 0:
@@ -613,6 +613,13 @@ def _buffer_setups(tensor: SSAValue) -> list[Operation]:
 
 def _copies_to_gm(op: Operation) -> bool:
     return isinstance(op, asc.DataCopyOp) and bool(op.args) and isinstance(op.args[0].type, asc.GlobalTensorType)
+
+
+def _any_unseen_or_atomic(ctx: CheckContext, kernel: asc.KernelOp) -> bool:
+    """Whether any op of `kernel` is `_unseen_or_atomic`: then no rule judges its cores' GM writes against
+    each other (asked by ASC606 twice and by ASC607, once per run)."""
+    return cached(ctx, ("coverage.unseen_or_atomic", id(kernel)),
+                  lambda: any(_unseen_or_atomic(op) for op in walk_of(kernel)))
 
 
 def _unseen_or_atomic(op: Operation) -> bool:
@@ -713,7 +720,7 @@ def _overlapping_core_writes(ctx: CheckContext) -> set[Operation]:
     one GM argument. Returns the ops reported."""
     reported: set[Operation] = set()
     for kernel, dim, runs in _footprints(ctx):
-        if any(_unseen_or_atomic(op) for op in walk_of(kernel)):
+        if _any_unseen_or_atomic(ctx, kernel):
             continue
         for a, b in _neighbouring_cores(dim, runs):
             earlier = [w for w in runs[a].accesses if w.write and _copies_to_gm(w.op)]
@@ -1022,7 +1029,7 @@ def _unwritten(writes: list[Access], nbytes: int) -> list[tuple[int, int]]:
 def output_not_fully_written(ctx: CheckContext) -> None:
     for kernel, dim, sampled in _footprints(ctx):
         extents = _tensor_extents(ctx, kernel, output=True)
-        if not extents or any(_unseen_or_atomic(op) for op in walk_of(kernel)):
+        if not extents or _any_unseen_or_atomic(ctx, kernel):
             continue
         runs = _every_core(ctx, kernel, dim, sampled)
         if runs is None:
