@@ -104,24 +104,31 @@ def _word(word: str) -> str:
 # Names declared as types in the file. One regex per shape, each starting with a literal or a character
 # class, so the regex engine skips ahead instead of trying every alternative at every offset.
 _DECLARED_TYPE_RES = [
-    re.compile(rf"(?:{_word('class')}|{_word('struct')}|{_word('union')})\s+(?:\[\[[^\]]*\]\]\s*)?([A-Za-z_]\w*)"),
+    re.compile(rf"(?:{_word('class')}|{_word('struct')}|{_word('union')})(?:\s+|\s*\.\.\.\s*)(?:\[\[[^\]]*\]\]\s*)?"
+               r"([A-Za-z_]\w*)"),  # `class Foo`, `class... Ts`
     re.compile(rf"{_word('enum')}\s+(?:(?:class|struct)\s+)?([A-Za-z_]\w*)"),
-    re.compile(rf"{_word('typename')}\s+(?:\.\.\.\s*)?([A-Za-z_]\w*)\b(?!\s*::)"),
+    re.compile(rf"{_word('typename')}(?:\s+|\s*\.\.\.\s*)(?:\.\.\.\s*)?([A-Za-z_]\w*)\b(?!\s*::)"),
     re.compile(rf"{_word('using')}\s+([A-Za-z_]\w*)\s*="),
     re.compile(rf"{_word('using')}\s+[A-Za-z_]\w*\s*=\s*(?:typename\s+)?(?:const\s+)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)\s*[;*&<]"),
     re.compile(rf"{_word('typedef')}\b[^;{{}}]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*;"),
     re.compile(rf"{_word('BEGIN_TILING_DATA_DEF')}\s*\(\s*([A-Za-z_]\w*)"),
+    # `(__gm__ HcclOpResParam *)ctx`: an address space qualifies a type (here one from a header out of reach)
+    re.compile(r"__(?:gm|ubuf|ca|cb|cc|cbuf|fbuf|ssbuf|biasbuf)__\s+(?:(?:const|volatile)\s+)*"
+               r"(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)"),
     re.compile(r"[:,]\s*(?:virtual\s+)?(?:public|private|protected)\s+(?:virtual\s+)?(?:::\s*)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)"),
 ]
 # `X y;` / `X<...> y(` / `ns::X* p =`: two names in a row only happen in declarations. The shape starts
-# after one of `;{}(,:` or a line break and ends before one of `;=,)([{:` (left for the next match).
+# after one of `;{}(,:<>` (`<uint8_t Mode>`, `template <...> Foo f(`) or a line break and ends before one
+# of `;=,)([{:>` (left for the next match). Pointer qualifiers (`X* __restrict p`, `X* const p`) make it a declaration
+# whatever `X` looks like: no expression has a qualifier after `*`; group 2 holds them.
 # Nothing that may follow a name matches a word character, so a name never matches in part: the `\b`
 # after each `\w*` says so, and spares the regex engine from trying each shorter name before it gives up
 # on a start (a quarter of this regex's time; Python 3.10 has no possessive `\w*+`).
 _DECL_SHAPE_RE = re.compile(
-    r"(?:[;{}(,:]|\n(?=[ \t\r]*\S))\s*(?:(?:const|volatile|static|constexpr|inline|typename|mutable)\s+)*"
+    r"(?:[;{}(,:<>]|\n(?=[ \t\r]*\S))\s*(?:(?:const|volatile|static|constexpr|inline|typename|mutable)\s+)*"
     r"(?:[A-Za-z_]\w*\b\s*::\s*)*([A-Za-z_]\w*\b)(?:\s*<[^;{}()|&?=]*?>)?"
-    r"(?:\s+|\s*[*&]+\s*)([A-Za-z_]\w*\b)\s*(?=[;=,)(\[{:])"
+    r"(?:\s+|\s*[*&]+\s*((?:(?:const|volatile|__restrict__|__restrict|restrict)\b\s*)*))([A-Za-z_]\w*\b)"
+    r"\s*(?=[;=,)(\[{:>])"
 )
 # msopgen defines DTYPE_<INPUT> / ORIG_DTYPE_<INPUT> per dtype combination at build time.
 # (ORIG_DTYPE_<INPUT> is the ge::DataType enum value, not a type.)
@@ -155,6 +162,10 @@ _LESS_RE = re.compile(r"<(?![<=])")
 _MACRO_NAME_RE = re.compile(r"[A-Z][A-Z0-9_]*")  # a callee named so is taken for a macro
 _NAME_BEFORE_RE = re.compile(r"([A-Za-z_]\w*)\s*$")  # what _name_before finds, without the regex's cost
 _NOT_TYPE_WORDS = frozenset(KEYWORDS) | {"return", "case", "goto", "else", "new", "delete", "throw", "co_return"}
+# Types whose name before another name makes that name a variable (or a parameter), never a type.
+_SCALAR_TYPE_WORDS = frozenset({"int", "unsigned", "signed", "long", "short", "char", "bool", "float", "double",
+                                "auto", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t",
+                                "int64_t", "uint64_t", "size_t", "half", "bfloat16_t"})
 
 
 _TYPEDEF_BLOCK_RE = re.compile(rf"{_word('typedef')}\s+(?:struct|union|enum|class)\b[^;{{]*\{{")
@@ -256,28 +267,38 @@ class ScanResult:
     template_closers: set[int] = field(default_factory=set)  # offsets of `>` that close argument lists
     attribute_macros: set[str] = field(default_factory=set)
     text: str = ""
+    declared_types: set[str] = field(default_factory=set)  # declared so: `class X`, `typename X`, `using X =`
+    variables: set[str] = field(default_factory=set)  # declared after a scalar type: `int64_t x`
 
 
 def prescan(text: str, logic_words: bool = False) -> ScanResult:
     """What the parser needs to know of `text` before it parses. `logic_words`: look for `and` / `or` between
     `<` and `>` too (Parser.parse asks for that only after a syntax error: the search costs a few percent)."""
-    types = set(KNOWN_TYPES)
+    types: set[str] = set()
     types.update(_DTYPE_MACRO_RE.findall(text))
     types.update(_typedef_block_names(text))
     for regex in _DECLARED_TYPE_RES:
         types.update(name for name in regex.findall(text) if name not in KEYWORDS)
+    declared_types = set(types)
     alternative_logic = logic_words and (" and " in text or " or " in text)
-    for m in _DECL_SHAPE_RE.finditer("\n" + text):
-        first, second = m.group(1), m.group(2)
+    shapes = list(_DECL_SHAPE_RE.finditer("\n" + text))
+    # `int64_t AlignkW = ...` declares a variable: `(AlignkW * curkH)` elsewhere is a product, whatever its case
+    variables = {m.group(3) for m in shapes if m.group(1) in _SCALAR_TYPE_WORDS}
+    for m in shapes:
+        first, second = m.group(1), m.group(3)
         if first in _NOT_TYPE_WORDS or second in _NOT_TYPE_WORDS or first in KEYWORDS:
             continue
         if alternative_logic and _has_alternative_logic(m.group(0), 0, len(m.group(0))):
             continue  # `(a < b or c > d)` is no `A<...> d` declaration (the regex leaves out `||` itself)
-        between = m.string[m.end(1) : m.start(2)]
-        qualified_ref = between.strip() == "&" and m.string[max(0, m.start(1) - 2) : m.start(1)] == "::"
-        if ("*" in between or "&" in between) and not qualified_ref and not (first[0].isupper() and not first.isupper()):
-            continue  # `a * b` is an expression unless `a` looks like a class name (or `ns::x& y`)
+        between = m.string[m.end(1) : m.start(3)]
+        if ("*" in between or "&" in between) and not m.group(2):
+            qualified_ref = between.strip() == "&" and m.string[max(0, m.start(1) - 2) : m.start(1)] == "::"
+            if not qualified_ref and (not (first[0].isupper() and not first.isupper()) or first in variables):
+                continue  # `a * b` is an expression unless `a` looks like a class name (or `ns::x& y`)
         types.add(first)
+    # a vendor type name the file declares as a variable and never as a type is a variable here
+    # (`template <uint8_t DataType, ...>` in a kernel; ge::DataType is a host type)
+    types.update(KNOWN_TYPES - (variables - types))
     starts: set[int] = set()
     closers: set[int] = set()
     type_templates = set(KNOWN_TYPE_TEMPLATES) | types
@@ -332,7 +353,7 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
             types.discard(macro)  # the declaration-shape scan takes `MACRO ge::` for a type
     if _ATTRIBUTE_CALL_MACRO_GUARD.search(text):
         attribute_macros.update(_ATTRIBUTE_CALL_MACRO_RE.findall(text))
-    return ScanResult(types, type_templates, starts, closers, attribute_macros, text)
+    return ScanResult(types, type_templates, starts, closers, attribute_macros, text, declared_types, variables)
 
 
 class IdentifierRetagger:
@@ -377,7 +398,7 @@ class IdentifierRetagger:
                 elif tok.start_pos in starts:
                     is_member = previous in ("DOT", "ARROW")
                     tok.type = "TYPE_TEMPLATE" if value in type_templates and not is_member else "TEMPLATE_NAME"
-                elif value in types and previous not in ("DOT", "ARROW"):
+                elif value in types and previous not in _NOT_BEFORE_TYPE:
                     tok.type = "TYPE_NAME"
                 elif value in attribute_macros:
                     tok.type = "MIX" if text_at(tok.end_pos) == "(" else "FN_SPECIFIER"
@@ -388,6 +409,10 @@ class IdentifierRetagger:
             previous = tok.type
             yield tok
 
+
+# Tokens after which a name the scan knows as a type is not one: a member (`x.Type`), or the name a
+# declaration declares (`void SetFmap(`, `int DataType`; the class beside it may have `using SetFmap = ...`).
+_NOT_BEFORE_TYPE = frozenset({"DOT", "ARROW", "VOID", "BUILTIN_TYPE"})
 
 # The other reading of a name, tried when the first one leads straight into a syntax error.
 _FLIPS = {"TYPE_NAME": "IDENTIFIER", "IDENTIFIER": "TYPE_NAME", "TYPE_TEMPLATE": "TEMPLATE_NAME",
@@ -1548,6 +1573,7 @@ class Parser:
         pending: tuple[int, int, UnexpectedInput] | None = None
         attempts = 0
         logic_words = False
+        alike = _AlikeReadings(retagger)
         while attempts <= MAX_ERRORS_PER_FILE + MAX_RETAG_RETRIES:
             attempts += 1
             if scanned is not current:
@@ -1592,6 +1618,10 @@ class Parser:
                         # The other reading got no further: undo it and report the first error.
                         del retagger.overrides[flipped_at]
                         exc = before_exc
+                    elif alike.spread(current, flipped_at, error_pos):
+                        continue
+                elif alike.withdraw(current, error_pos):
+                    continue
                 candidates = [n for n in reversed(retagger.recent_names)
                               if n[0] not in tried and _same_statement(current, n[0], error_pos)]
                 if isinstance(exc, UnexpectedToken) and candidates and len(tried) < MAX_RETAG_RETRIES:
@@ -1768,6 +1798,7 @@ class _FastPath:
         attribute_macros = scan.attribute_macros
         source = scan.text
         keywords = KEYWORDS
+        not_before_type = _NOT_BEFORE_TYPE
         splittable = _SPLITTABLE
         rows, regexes = self.rows, self.regexes
         literal_groups, literal_names = self.literal_groups, self.literal_names
@@ -1814,7 +1845,7 @@ class _FastPath:
                     elif start in starts:
                         is_member = previous == "DOT" or previous == "ARROW"
                         type_ = "TYPE_TEMPLATE" if value in type_templates and not is_member else "TEMPLATE_NAME"
-                    elif value in types and previous != "DOT" and previous != "ARROW":
+                    elif value in types and previous not in not_before_type:
                         type_ = "TYPE_NAME"
                     elif value in attribute_macros:
                         k = _BLANKS.match(source, pos).end()
@@ -1998,6 +2029,68 @@ def _error_offset(exc: UnexpectedInput) -> int:
     if isinstance(exc, UnexpectedToken):
         return exc.token.start_pos if exc.token.start_pos is not None else 1 << 62
     return getattr(exc, "pos_in_stream", None) or 0
+
+
+class _AlikeReadings:
+    """After reading the name at one place the other way (type <-> variable) took the parse further, read its
+    later uses the same way: a type the scan missed (`const FooTilingData* __restrict t`), or a variable it
+    took for one (`(AlignkW * curkH)`), is usually so everywhere, and a retry per use costs a parse of the
+    whole text per use. Not always: a template parameter `T` is a value in one template and a type in the
+    next. So a use the spread made fail takes the spread back from its statement on, and a name the text
+    declares the other way somewhere is not spread at all."""
+
+    def __init__(self, retagger: IdentifierRetagger) -> None:
+        self.retagger = retagger
+        self.spread_to: dict[str, tuple[str, list[int]]] = {}  # name -> its other tag, the offsets given it
+
+    def spread(self, text: str, flipped_at: int, error_pos: int) -> bool:
+        """From the start of the statement that now fails at `error_pos` on, give every use of the name at
+        `flipped_at` its flipped tag, except members (`.x`, `->x`) and uses that differ in starting a template
+        argument list; uses before that statement parsed as they were and keep their tags. Each name once;
+        True if some use changed, and the text should be parsed again."""
+        match = _IDENT_RE.match(text, flipped_at)
+        if match is None or match.group() in self.spread_to:
+            return False
+        overrides = self.retagger.overrides
+        tag = overrides[flipped_at]
+        scan = self.retagger.scan
+        if match.group() in (scan.variables if tag in ("TYPE_NAME", "TYPE_TEMPLATE") else scan.declared_types):
+            # declared the other way somewhere (`const uint32_t N = 1024;`, `class Tuple`): in an ambiguous
+            # place (`Dim3(N)`, `f<Tuple>`) that reading is the likelier one, so only this use is flipped
+            return False
+        starts = self.retagger.scan.template_starts
+        at_template = flipped_at in starts
+        statement = _statement_start(text, error_pos)
+        offsets: list[int] = []
+        self.spread_to[match.group()] = (tag, offsets)
+        for use in re.finditer(rf"(?<![\w.]){re.escape(match.group())}\b", text[statement:]):
+            offset = statement + use.start()
+            if offset in overrides or (offset in starts) != at_template:
+                continue
+            if text[max(0, offset - 8) : offset].rstrip().endswith(("->", ".")):
+                continue
+            overrides[offset] = tag
+            offsets.append(offset)
+        return bool(offsets)
+
+    def withdraw(self, text: str, error_pos: int) -> bool:
+        """Take back every spread that reached the statement failing at `error_pos`, from that statement on.
+        True if one was: the text should be parsed again."""
+        statement = _statement_start(text, error_pos)
+        overrides = self.retagger.overrides
+        withdrawn = False
+        for tag, offsets in self.spread_to.values():
+            if any(statement <= offset <= error_pos for offset in offsets):
+                for offset in [o for o in offsets if o >= statement]:
+                    if overrides.get(offset) == tag:  # not flipped again by a retry since
+                        del overrides[offset]
+                    offsets.remove(offset)
+                withdrawn = True
+        return withdrawn
+
+
+def _statement_start(text: str, offset: int) -> int:
+    return max(text.rfind(";", 0, offset), text.rfind("{", 0, offset), text.rfind("}", 0, offset)) + 1
 
 
 def _same_statement(text: str, name_pos: int, error_pos: int) -> bool:

@@ -79,17 +79,18 @@ def test_fast_tokens_report_larks_lines_and_columns() -> None:
 
 # _DECL_SHAPE_RE as first written, without the `\b` after each `\w*`.
 PLAIN_DECL_SHAPE = re.compile(
-    r"(?:[;{}(,:]|\n(?=[ \t\r]*\S))\s*(?:(?:const|volatile|static|constexpr|inline|typename|mutable)\s+)*"
+    r"(?:[;{}(,:<>]|\n(?=[ \t\r]*\S))\s*(?:(?:const|volatile|static|constexpr|inline|typename|mutable)\s+)*"
     r"(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)(?:\s*<[^;{}()|&?=]*?>)?"
-    r"(?:\s+|\s*[*&]+\s*)([A-Za-z_]\w*)\s*(?=[;=,)(\[{:])"
+    r"(?:\s+|\s*[*&]+\s*((?:(?:const|volatile|__restrict__|__restrict|restrict)\b\s*)*))([A-Za-z_]\w*)"
+    r"\s*(?=[;=,)(\[{:>])"
 )
 
 
 def test_decl_shape_regex_matches_the_plain_one() -> None:
     rng = random.Random(7)
-    alphabet = list("aZ_9 \t\n:;,(){}<>*&=[é\u00a0ß²") + ["const ", "ns::", "T<int>", "x", "\n  "]
+    alphabet = list("aZ_9 \t\n:;,(){}<>*&=[é\u00a0ß²") + ["const ", "ns::", "T<int>", "x", "\n  ", "__restrict "]
     texts = ["\n" + t for t in _texts()]
     texts += ["\n" + "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 80))) for _ in range(3000)]
     for text in texts:
-        assert [(m.span(), m.span(1), m.span(2)) for m in P._DECL_SHAPE_RE.finditer(text)] == \
-            [(m.span(), m.span(1), m.span(2)) for m in PLAIN_DECL_SHAPE.finditer(text)], text[:80]
+        assert [(m.span(), m.span(1), m.span(2), m.span(3)) for m in P._DECL_SHAPE_RE.finditer(text)] == \
+            [(m.span(), m.span(1), m.span(2), m.span(3)) for m in PLAIN_DECL_SHAPE.finditer(text)], text[:80]

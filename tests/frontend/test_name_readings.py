@@ -1,0 +1,116 @@
+"""Whether a name is a type or a variable: what the pre-scan reads from the text, and how few whole-text
+parses the parser's retries take when the scan reads a name the wrong way.
+
+Each retry parses the whole preprocessed text again, and vendor kernels preprocess to 300-800 KB: a name
+misread at twenty places cost twenty parses, a minute for one file, before the retries spread a confirmed
+reading to the name's later uses."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterator
+
+import pytest
+
+from frontend import ast as A
+from frontend import parser as P
+from frontend.pipeline import load_text
+
+
+@pytest.fixture
+def lark_parses(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """How many times the parser falls back to Lark (once per retry: the fast path bails on any error)."""
+    parser = P.get_parser()
+    count = [0]
+    lark_parse = parser._lark.parse
+
+    def counting(text: str, **kwargs: object) -> object:
+        count[0] += 1
+        return lark_parse(text, **kwargs)
+
+    monkeypatch.setattr(parser._lark, "parse", counting)
+    yield count
+
+
+def _parse(src: str) -> A.TranslationUnit:
+    program = load_text(textwrap.dedent(src), "t.cpp")
+    assert [f"{d.span}: {d.message}" for d in program.diagnostics] == []
+    return program.units[0].ast
+
+
+@pytest.mark.parametrize(("src", "name"), [
+    # a tiling struct from a header out of reach, behind pointer qualifiers
+    ("struct K { __aicore__ K(const PoolSplitDTilingData* __restrict t) : t_(t) {} };", "PoolSplitDTilingData"),
+    ("void f(const lower_case_t * const p);", "lower_case_t"),
+    # a return type right after a template header
+    ("template <typename C> static NoMatch check(...);", "NoMatch"),
+    # an address space qualifies a type: an HCCL struct in a cast
+    ("void f(GM_ADDR c) { auto id = ((__gm__ HcclRmaInfo*)c)->rank; }", "HcclRmaInfo"),
+    ("void f(GM_ADDR c) { w_ = (__gm__ const ns::HcclOpParam *)c; }", "HcclOpParam"),
+    # parameter packs
+    ("template <class... Ts> void call(Ts... args);", "Ts"),
+    ("template <typename... Args> void call(Args... args);", "Args"),
+])
+def test_the_scan_reads_these_names_as_types(src: str, name: str) -> None:
+    assert name in P.prescan(src).types
+
+
+@pytest.mark.parametrize(("src", "name"), [
+    # a capitalised variable in a product that looks like a parameter `(Foo * bar)`
+    ("void f(int64_t w) { int64_t AlignkW = w; int64_t d = m / (AlignkW * curkH); }", "AlignkW"),
+    # a vendor type name (ge::DataType) that this kernel declares as a template value parameter
+    ("template <uint8_t DataType> struct S { void f() { if constexpr (DataType == 1) {} } };", "DataType"),
+])
+def test_the_scan_reads_these_names_as_variables(src: str, name: str) -> None:
+    assert name not in P.prescan(src).types
+
+
+def test_declared_type_names_stay_types_where_another_class_declares_a_method() -> None:
+    """`using SetFmap = ...` in one class, `void SetFmap(...)` in the next: after `void` a name is what the
+    declaration declares, so the method needs no retry."""
+    unit = _parse("""
+        struct Impl { using SetFmap = typename Fn::SetFmap; };
+        struct Intf { __aicore__ inline void SetFmap(const GlobalTensor<float> &fmap) { g(fmap); } };
+    """)
+    assert "SetFmap" in [f.name.text for f in unit.functions()]
+
+
+def test_a_misread_name_costs_a_few_parses_not_one_per_use(lark_parses: list[int]) -> None:
+    """TSCM is a class template (`TSCM<...> a;`) and an enumerator (`TPosition::TSCM`). The scan reads it
+    as a type; the first use that fails is flipped, and once that gets the parse further the other uses
+    follow, until one (`TSCM x;`) fails that way and gets its type reading back."""
+    uses = "\n".join(f"    if (p == TPosition::TSCM) {{ p = {i}; }}" for i in range(8))
+    unit = _parse(f"TSCM<TPosition::GM, 1> a;\nvoid f(int p) {{\n{uses}\n}}\nvoid g() {{ TSCM x; }}\n")
+    assert lark_parses[0] <= 3
+    declared = {d.name: d for d in unit.walk() if isinstance(d, A.Declarator)}
+    assert "x" in declared
+    compared = [n for n in unit.walk() if isinstance(n, A.Binary) and n.op == "=="]
+    assert len(compared) == 8
+
+
+def _spread(text: str, name_at: int, tag: str) -> tuple[bool, dict[int, str]]:
+    retagger = P.IdentifierRetagger()
+    retagger.scan = P.prescan(text)
+    retagger.overrides = {name_at: tag}
+    error_at = text.index(";", name_at)
+    return P._AlikeReadings(retagger).spread(text, name_at, error_at), retagger.overrides
+
+
+def test_a_confirmed_reading_spreads_to_later_uses_but_not_members_or_earlier_statements() -> None:
+    text = "void f() { Mode a; x = 1; g(Mode); y = s.Mode; z = p->Mode; h(Mode, Mode); }"
+    at = text.index("g(Mode)") + 2
+    spread, overrides = _spread(text, at, "IDENTIFIER")
+    later = [i for i in range(at + 1, len(text)) if text.startswith("Mode", i) and text[i - 1] in "(, "]
+    assert spread and sorted(overrides) == [at, *later] and set(overrides.values()) == {"IDENTIFIER"}
+    assert text.index("Mode a") not in overrides
+
+
+def test_a_name_declared_the_other_way_is_not_spread() -> None:
+    """`const uint32_t THREADS = 1024;` declares a variable: a retry that once reads it as a type does not
+    spread that to its other uses (`Dim3(THREADS)` parses either way, and the variable is likelier)."""
+    text = "const uint32_t THREADS = 1024; void f() { auto d = Dim3(THREADS); auto e = Dim3(THREADS); }"
+    at = text.index("THREADS)")
+    assert _spread(text, at, "TYPE_NAME") == (False, {at: "TYPE_NAME"})
+    text = "template <class Tuple> void f() { g<Tuple>(); x = (Tuple); y = (Tuple); }"
+    at = text.index("(Tuple)") + 1
+    assert _spread(text, at, "IDENTIFIER") == (False, {at: "IDENTIFIER"})
