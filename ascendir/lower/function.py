@@ -1946,6 +1946,12 @@ class FunctionLowerer:
             _, tiling, path = base.obj
             root = Val(C.TilingT(tiling.ctype.name), tiling.ssa)
             return self.tiling_field(root, path, e, index)
+        if isinstance(base.obj, tuple) and base.obj[0] == "tiling_path" and isinstance(index.ctype, Scalar):
+            # `td->inputShapes[D_DIM]` of a tiling struct whose definition is out of reach (in op_host): the
+            # field is an array (TILING_DATA_FIELD_DEF_ARR), read element-wise, of the type fields default to
+            _, tiling, path = base.obj
+            root = Val(C.TilingT(tiling.ctype.name), tiling.ssa)
+            return self.tiling_field(root, path, e, index)
         raise Unsupported(f"indexing a value of type {t}", e)
 
     def index_value(self, v: Val, node: A.Node) -> SSAValue:

@@ -27,3 +27,42 @@ extern "C" __global__ __aicore__ void softmax(GM_ADDR x, GM_ADDR workspace, GM_A
 def test_a_nested_tiling_struct_of_unknown_layout_matches_a_struct_parameter() -> None:
     program = load_text(KERNEL, "softmax.cpp")
     assert [d.code for d in check_program(program) if d.is_error] == []
+
+
+ARRAY_FIELDS = """\
+#include "kernel_operator.h"
+#include "pool_tiling.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void pool(GM_ADDR x, GM_ADDR y, GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    uint64_t depth = tilingData.inputShapes[0];
+    uint64_t width = tilingData.inputShapes[2] * tilingData.outShapes[1];
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQueue;
+    pipe.InitBuffer(inQueue, 1, 1024);
+    GlobalTensor<float> xGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, depth * width);
+    LocalTensor<float> xLocal = inQueue.AllocTensor<float>();
+    DataCopy(xLocal, xGm, 256);
+    inQueue.EnQue(xLocal);
+    LocalTensor<float> again = inQueue.DeQue<float>();
+    inQueue.FreeTensor(again);
+    Adds(again, again, 1.0f, 256);
+}
+"""
+
+
+def test_an_array_field_of_a_tiling_struct_out_of_reach_is_read_element_wise() -> None:
+    """`tilingData.inputShapes[0]` where the struct (TILING_DATA_FIELD_DEF_ARR in op_host) is not included:
+    an indexed tiling_field read, not a gap that leaves the rest of the kernel half-checked."""
+    from ascendir.dialects import ascendc as asc
+    from ascendir.lower import lower_program
+
+    program = load_text(ARRAY_FIELDS, "pool.cpp")
+    reads = [(op.field.data, op.index is not None) for op in lower_program(program).module.walk()
+             if isinstance(op, asc.TilingFieldOp)]
+    assert {("inputShapes", True), ("outShapes", True)} <= set(reads)
+    found = [(d.code, d.span.line) for d in check_program(program) if d.code != "ASC002"]
+    assert found == [("ASC201", 20)]
