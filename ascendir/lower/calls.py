@@ -105,14 +105,18 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
             # `Base<T>::InitGlobal(...)` inside a method of a derived object runs on that object's Base part
             owner = lw.frame.this.part_named(info.name) if lw.frame.this is not None else None
             return lw.inline_function(_by_arity(methods, len(args), e, name, lw, args), args, owner, e)
-    # a call inside a class body to a method of the same class
+    # a call inside a class body to a method of the same class (not `AscendC::SyncAll()` inside the class's
+    # own SyncAll(): the qualified name is the vendor API the method wraps)
     this = lw.frame.this
-    found = this.find_method(name) if this is not None and len(parts) == 1 else None
+    found = this.find_method(name) if this is not None and len(parts) == 1 and not explicit_ascendc else None
     if found is not None:
         return _inline_method(lw, e, found, name, targs)
     if len(parts) == 1:
         local = lw.lookup(name)
         if local is not None:
+            element = _tensor_element(lw, e, callee)
+            if element is not None:
+                return element
             raise Unsupported(f"call of '{name}', which is a variable", e)
     if name in lw.scope.functions and not explicit_ascendc:
         args = _lower_args(lw, e.args)
@@ -466,6 +470,9 @@ def _method_call(lw: FunctionLowerer, e: A.Call, callee: A.Member, expected: CTy
             # (`static_cast<Derived*>(this)->Compute(n)`) dispatches to the object it is part of
             found = inst.outermost().find_method(name)
         if found is None:
+            element = _tensor_element(lw, e, callee) if name in inst.members else None
+            if element is not None:
+                return element
             raise Unsupported(f"'{inst.info.name}' has no method '{name}'", e)
         return _inline_method(lw, e, found, name, targs)
     t = recv.ctype
@@ -636,6 +643,17 @@ def _get_value(lw: FunctionLowerer, e: A.Call, recv: Val, targs: object, expecte
         return None
     op = asc.GetValueOp.create(operands=[lw.ssa(recv, e), lw.ssa(args[0], e)], result_types=[C.scalar_ir_type(elem)])
     return Val(elem, lw.emit(op, e).results[0])
+
+
+def _tensor_element(lw: FunctionLowerer, e: A.Call, callee: A.Node) -> Val | None:
+    """`xLocal(i)` / `this->reduceRes(0)`: a tensor's operator(), its element i as GetValue reads it; None
+    when the callee is no tensor or the call has not one argument."""
+    if len(e.args) != 1:
+        return None
+    tensor = lw.expr(callee)
+    if not isinstance(tensor.ctype, C.LocalTensorT | C.GlobalTensorT):
+        return None
+    return _get_value(lw, e, tensor, None, None)
 
 
 def _set_value(lw: FunctionLowerer, e: A.Call, recv: Val, targs: object, expected: object) -> Val | None:

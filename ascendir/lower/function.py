@@ -2409,6 +2409,15 @@ class FunctionLowerer:
                     self._copy_instance(member, value.obj, node)
                     return
                 raise Unsupported(f"assignment to member '{target.member}'", node)
+        if isinstance(target, A.Call) and len(target.args) == 1 and isinstance(target.callee, A.Name | A.Member):
+            # `xLocal(i) = v` / `this->reduceRes(0) = v`: a tensor's operator() as SetValue writes it
+            tensor = self.expr(target.callee)
+            if isinstance(tensor.ctype, C.LocalTensorT | C.GlobalTensorT):
+                index = self.expr(target.args[0])
+                v = self.convert(value, tensor.ctype.elem, node)
+                self.emit(asc.SetValueOp.create(operands=[self.ssa(tensor, node), self.ssa(index, node),
+                                                          self.ssa(v, node)]), node)
+                return
         if isinstance(target, A.Index):
             base = self.expr(target.base)
             if isinstance(base.ctype, C.ArrayT):

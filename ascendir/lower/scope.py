@@ -24,6 +24,9 @@ class ClassInfo:
     enums: list[A.EnumDecl] = field(default_factory=list)
     aliases: dict[str, A.TypeRef] = field(default_factory=dict)
     static_constants: dict[str, A.Declarator] = field(default_factory=dict)
+    # `template <> void K<float>::CopyIn(...)`: a method of one instantiation, by name, with its template
+    # arguments as text (see _arg_text)
+    member_specializations: dict[str, list[tuple[list[str | None], A.FunctionDecl]]] = field(default_factory=dict)
 
     @property
     def is_plain_struct(self) -> bool:
@@ -103,6 +106,8 @@ def _collect_decls(scope: Scope, decls: list[A.Node], template: list[A.TemplateP
 def _arg_text(node: A.Node) -> str | None:
     if isinstance(node, A.TypeRef) and isinstance(node.base, A.QualifiedName):
         return node.base.parts[-1].name
+    if isinstance(node, A.TypeRef) and isinstance(node.base, str) and not node.pointers:
+        return node.base  # a builtin type: `float`, `unsigned int`
     if isinstance(node, A.TypeArgExpr):
         return _arg_text(node.type)
     if isinstance(node, A.Name):
@@ -214,6 +219,10 @@ def _collect_function(scope: Scope, d: A.FunctionDecl, template: list[A.Template
         # `void KernelAdd<T>::Init(...) { ... }`: a method defined out of its class
         info = scope.classes[parts[-2].name]
         name = parts[-1].name
+        special = parts[-2].template_args
+        if template == [] and special and d.kind != "constructor" and name != info.name:
+            info.member_specializations.setdefault(name, []).append(([_arg_text(a.value) for a in special], d))
+            return
         if d.kind == "constructor" or name == info.name:
             info.constructors = [c for c in info.constructors if c.body is not None] + [d]
         else:

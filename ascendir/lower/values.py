@@ -8,7 +8,7 @@ from typing import Any
 
 from xdsl.ir import SSAValue
 
-from ascendir.lower.ctypes import ClassT, CType
+from ascendir.lower.ctypes import ClassT, CType, scalar_named
 from ascendir.lower.scope import ClassInfo
 
 
@@ -70,8 +70,31 @@ class Instance:
     def find_method(self, name: str) -> tuple[Instance, list[object]] | None:
         """The methods called `name`, from this class or the nearest base that declares them, with the
         instance part (and template bindings) they run on."""
-        return self._nearest(  # type: ignore[no-any-return]
-            lambda part: (part, list(part.info.methods[name])) if part.info.methods.get(name) else None)
+        def pick(part: Instance) -> tuple[Instance, list[object]] | None:
+            methods = part.info.methods.get(name)
+            if not methods:
+                return None
+            special = next((d for args, d in part.info.member_specializations.get(name, ())
+                            if part._instantiates(args)), None)
+            return (part, [special] if special is not None else list(methods))
+
+        return self._nearest(pick)  # type: ignore[no-any-return]
+
+    def _instantiates(self, args: list[str | None]) -> bool:
+        """Whether this part's class template arguments are `args` (as text: `float`, `half`, `8`)."""
+        params = self.info.template_params or []
+        if len(args) != len(params):
+            return False
+        for text, param in zip(args, params):
+            bound = self.types.get(param.name)
+            if text is None or bound is None:
+                return False
+            if isinstance(bound, bool | int):
+                if text != {True: "true", False: "false"}.get(bound, str(bound)) and text != str(int(bound)):
+                    return False
+            elif str(scalar_named(text) or text) != str(bound):
+                return False
+        return True
 
     def static_constant(self, name: str) -> object | None:
         """The declarator of the static / constexpr member `name` of this class or its nearest base."""

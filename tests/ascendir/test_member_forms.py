@@ -1,0 +1,173 @@
+"""Member forms of vendor kernels that the lowering follows instead of giving up on the function (ASC103):
+a tensor's operator() (`xLocal(i)`, `this->reduceRes(0) = v`) and a method specialized for one
+instantiation of its class template (`template <> void K<float>::CopyIn(...)`)."""
+
+from __future__ import annotations
+
+from frontend.pipeline import load_text
+from passes.verify import check_program
+
+ELEMENTS = """\
+#include "kernel_operator.h"
+using namespace AscendC;
+
+class KernelRowMax {
+public:
+    __aicore__ inline void Init(GM_ADDR x)
+    {
+        xGm.SetGlobalBuffer((__gm__ float *)x, 256);
+        pipe.InitBuffer(inQueue, 1, 1024);
+        pipe.InitBuffer(calcBuf, 64);
+        reduceRes = calcBuf.Get<float>();
+    }
+    __aicore__ inline void Process()
+    {
+        LocalTensor<float> xLocal = inQueue.AllocTensor<float>();
+        DataCopy(xLocal, xGm, 256);
+        inQueue.EnQue(xLocal);
+        LocalTensor<float> in = inQueue.DeQue<float>();
+        ReduceMax(reduceRes, in, in, 256);
+        float rowMax = this->reduceRes(0);
+        in(1) = rowMax;
+        this->reduceRes(1) = in(2) + rowMax;
+        inQueue.FreeTensor(in);
+        float late = in(3);
+    }
+private:
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQueue;
+    TBuf<TPosition::VECCALC> calcBuf;
+    GlobalTensor<float> xGm;
+    LocalTensor<float> reduceRes;
+};
+
+extern "C" __global__ __aicore__ void row_max(GM_ADDR x)
+{
+    KernelRowMax op;
+    op.Init(x);
+    op.Process();
+}
+"""
+
+
+def test_a_tensor_call_reads_and_writes_one_element() -> None:
+    """Every element access lowers (no ASC103), and the read after FreeTensor is the one finding."""
+    found = [(d.code, d.span.line) for d in check_program(load_text(ELEMENTS, "row_max.cpp"))]
+    assert found == [("ASC201", 24)]
+
+
+SPECIALIZED = """\
+#include "kernel_operator.h"
+using namespace AscendC;
+
+template <typename T>
+class KernelCast {
+public:
+    __aicore__ inline void Init(GM_ADDR x)
+    {
+        xGm.SetGlobalBuffer((__gm__ T *)x, 256);
+        pipe.InitBuffer(inQueue, 1, 256 * sizeof(T));
+        pipe.InitBuffer(castBuf, 1024);
+    }
+    __aicore__ inline void Process()
+    {
+        LocalTensor<T> xLocal = inQueue.AllocTensor<T>();
+        DataCopy(xLocal, xGm, 256);
+        inQueue.EnQue(xLocal);
+        LocalTensor<T> in = inQueue.DeQue<T>();
+        Widen(in);
+        inQueue.FreeTensor(in);
+    }
+    __aicore__ inline void Widen(const LocalTensor<T> &in);
+private:
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQueue;
+    TBuf<TPosition::VECCALC> castBuf;
+    GlobalTensor<T> xGm;
+};
+
+template <typename T>
+__aicore__ inline void KernelCast<T>::Widen(const LocalTensor<T> &in)
+{
+    LocalTensor<float> wide = castBuf.Get<float>();
+    Cast(wide, in, RoundMode::CAST_NONE, 256);
+}
+
+template <>
+__aicore__ inline void KernelCast<float>::Widen(const LocalTensor<float> &in)
+{
+    LocalTensor<float> wide = castBuf.Get<float>();
+    Adds(wide, in, 0.0f, 256);
+}
+
+extern "C" __global__ __aicore__ void widen(GM_ADDR x, GM_ADDR tiling)
+{
+    if (TILING_KEY_IS(1)) {
+        KernelCast<half> op;
+        op.Init(x);
+        op.Process();
+    } else if (TILING_KEY_IS(2)) {
+        KernelCast<float> op;
+        op.Init(x);
+        op.Process();
+    }
+}
+"""
+
+
+def test_a_method_specialized_for_float_runs_for_the_float_instance() -> None:
+    """KernelCast<float> runs its own Widen (Adds); the generic one would Cast float to float with
+    CAST_NONE, which the 910B does not take (ASC5xx). KernelCast<half> runs the generic one."""
+    program = load_text(SPECIALIZED, "widen.cpp")
+    assert [(d.code, d.span.line) for d in check_program(program)] == []
+    generic_for_float = SPECIALIZED.replace("template <>\n__aicore__ inline void KernelCast<float>", "// gone\n"
+                                            "__aicore__ inline void KernelCast_float_gone")
+    found = check_program(load_text(generic_for_float, "widen.cpp"))
+    cast_line = next(i for i, line in enumerate(SPECIALIZED.splitlines(), 1) if "CAST_NONE" in line)
+    assert [(d.code, d.span.line) for d in found if d.is_error] == [("ASC504", cast_line)]
+
+
+WRAPPER = """\
+#include "kernel_operator.h"
+using namespace AscendC;
+
+class SortBase {
+public:
+    __aicore__ inline void SyncAll()
+    {
+        if (coreNum == 1) {
+            return;
+        }
+        AscendC::SyncAll();
+    }
+    __aicore__ inline void Run(GM_ADDR x)
+    {
+        coreNum = GetBlockNum();
+        xGm.SetGlobalBuffer((__gm__ float *)x, 256);
+        pipe.InitBuffer(queue, 1, 1024);
+        LocalTensor<float> t = queue.AllocTensor<float>();
+        DataCopy(t, xGm, 256);
+        SyncAll();
+        queue.FreeTensor(t);
+        queue.FreeTensor(t);
+    }
+private:
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> queue;
+    GlobalTensor<float> xGm;
+    int64_t coreNum = 1;
+};
+
+extern "C" __global__ __aicore__ void sort(GM_ADDR x)
+{
+    SortBase op;
+    op.Run(x);
+}
+"""
+
+
+def test_a_method_wrapping_the_vendor_call_of_its_name_is_no_recursion() -> None:
+    """`AscendC::SyncAll()` inside the class's own SyncAll() is the vendor API, not a recursive call (which
+    stopped the lowering with 'call chain deeper than 24'); the double free after it is still found."""
+    found = [(d.code, d.span.line) for d in check_program(load_text(WRAPPER, "sort.cpp"))]
+    assert found == [("ASC205", 22)]
