@@ -168,6 +168,12 @@ class Name(Expr):
 
 
 @dataclass(slots=True)
+class MacroFlag(Name):
+    """`if ASCEND_IS_AIC_CONV {`: a macro, defined in a header out of reach, that expands to a whole
+    `constexpr (...)` condition; its value is unknown."""
+
+
+@dataclass(slots=True)
 class Unary(Expr):
     op: str
     operand: Expr

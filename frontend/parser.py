@@ -107,7 +107,7 @@ _DECLARED_TYPE_RES = [
     re.compile(rf"(?:{_word('class')}|{_word('struct')}|{_word('union')})(?:\s+|\s*\.\.\.\s*)(?:\[\[[^\]]*\]\]\s*)?"
                r"([A-Za-z_]\w*)"),  # `class Foo`, `class... Ts`
     re.compile(rf"{_word('enum')}\s+(?:(?:class|struct)\s+)?([A-Za-z_]\w*)"),
-    re.compile(rf"{_word('typename')}(?:\s+|\s*\.\.\.\s*)(?:\.\.\.\s*)?([A-Za-z_]\w*)\b(?!\s*::)"),
+    re.compile(rf"{_word('typename')}(?:\s+|\s*\.\.\.\s*)([A-Za-z_]\w*)\b(?!\s*::)"),  # also `typename... Ts`
     re.compile(rf"{_word('using')}\s+([A-Za-z_]\w*)\s*="),
     re.compile(rf"{_word('using')}\s+[A-Za-z_]\w*\s*=\s*(?:typename\s+)?(?:const\s+)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)\s*[;*&<]"),
     re.compile(rf"{_word('typedef')}\b[^;{{}}]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*;"),
@@ -119,8 +119,8 @@ _DECLARED_TYPE_RES = [
 ]
 # `X y;` / `X<...> y(` / `ns::X* p =`: two names in a row only happen in declarations. The shape starts
 # after one of `;{}(,:<>` (`<uint8_t Mode>`, `template <...> Foo f(`) or a line break and ends before one
-# of `;=,)([{:>` (left for the next match). Pointer qualifiers (`X* __restrict p`, `X* const p`) make it a declaration
-# whatever `X` looks like: no expression has a qualifier after `*`; group 2 holds them.
+# of `;=,)([{:>` (left for the next match). Pointer qualifiers (`X* __restrict p`, `X* const p`) make it a
+# declaration whatever `X` looks like: no expression has a qualifier after `*`; group 2 holds them.
 # Nothing that may follow a name matches a word character, so a name never matches in part: the `\b`
 # after each `\w*` says so, and spares the regex engine from trying each shorter name before it gives up
 # on a start (a quarter of this regex's time; Python 3.10 has no possessive `\w*+`).
@@ -950,8 +950,9 @@ class AstBuilder:
         return A.AliasDecl(self.span(c), str(c[1]), type_ref)
 
     def alias_class(self, c: list[Any]) -> A.ClassDecl:
-        # `using X = struct _ {...};`: the struct is the declaration, under the alias's name.
-        decl: A.ClassDecl = c[2]
+        # `using X = struct _ {...};`: the struct is the declaration, under the alias's name (a `const` before
+        # it only qualifies the alias).
+        decl: A.ClassDecl = c[-1]
         decl.name = str(c[1])
         decl.span = self.span(c)
         return decl
@@ -1201,6 +1202,10 @@ class AstBuilder:
 
     def macro_condition(self, c: list[Any]) -> A.Call:
         return self.call([self.id_expr(c[:1]), c[1], c[2]])
+
+    def macro_flag(self, c: list[Any]) -> A.MacroFlag:
+        name = self.id_expr(c[:1])
+        return A.MacroFlag(name.span, name.qname)
 
     def decl_condition(self, c: list[Any]) -> A.VarDecl:
         spec: _DeclSpec = c[0]
@@ -2058,7 +2063,7 @@ class _AlikeReadings:
             # declared the other way somewhere (`const uint32_t N = 1024;`, `class Tuple`): in an ambiguous
             # place (`Dim3(N)`, `f<Tuple>`) that reading is the likelier one, so only this use is flipped
             return False
-        starts = self.retagger.scan.template_starts
+        starts = scan.template_starts
         at_template = flipped_at in starts
         statement = _statement_start(text, error_pos)
         offsets: list[int] = []
@@ -2081,10 +2086,10 @@ class _AlikeReadings:
         withdrawn = False
         for tag, offsets in self.spread_to.values():
             if any(statement <= offset <= error_pos for offset in offsets):
-                for offset in [o for o in offsets if o >= statement]:
-                    if overrides.get(offset) == tag:  # not flipped again by a retry since
+                for offset in offsets:
+                    if offset >= statement and overrides.get(offset) == tag:  # not flipped again since
                         del overrides[offset]
-                    offsets.remove(offset)
+                offsets[:] = [o for o in offsets if o < statement]
                 withdrawn = True
         return withdrawn
 
@@ -2300,8 +2305,9 @@ def _describe(exc: UnexpectedInput, text: str, origin: OriginFn,
     if prev in ("if", "while", "switch", "for") and "LPAR" in expected and tok.type != "LPAR":
         return error(SYNTAX_ERROR, f"expected '(' after '{prev}'", here), _recovery_region(text, pos)
     prev_start = prev_end - len(prev) + 1
-    if expected == {"LPAR"} and prev.isidentifier() and _previous_token(text, prev_start) == "if":
+    if expected <= {"LPAR", "LBRACE"} and prev.isidentifier() and _previous_token(text, prev_start) == "if":
         # `if x == 1 {`: the grammar read `x` as a macro that brings its own parentheses (`if TILING_KEY_IS(1)`)
+        # or its own whole condition (`if ASCEND_IS_AIC_CONV {`)
         return (error(SYNTAX_ERROR, "expected '(' after 'if'", _span_at(origin, prev_start, len(prev))),
                 _recovery_region(text, pos))
     if "LAUNCH_CLOSE" in expected and "SEMI" not in expected:

@@ -285,6 +285,9 @@ def test_parser_resynchronises_and_reports_independent_errors() -> None:
         "namespace AscendC::Te { int x; }",
         "typedef struct { uint32_t n; } TilingDataDef;",
         "extern __gm__ struct Cfg g_cfg; void f(GM_ADDR t) { auto p = (__gm__ struct K::Info*)t; }",
+        # a macro from a header out of reach that brings its whole `constexpr (...)` condition
+        "void k() { if ASCEND_IS_AIC_CONV { g(); } else { h(); } }",
+        "using TypeFalse = const struct { __uint128_t _[1024]; };",
     ],
 )
 def test_real_world_constructs_parse(snippet: str) -> None:
