@@ -662,8 +662,7 @@ def _set_value(lw: FunctionLowerer, e: A.Call, recv: Val, targs: object, expecte
     elem = t.elem if isinstance(t, C.LocalTensorT | C.GlobalTensorT) else None
     if len(args) != 2 or elem is None:
         return None
-    value = lw.convert(args[1], elem, e)
-    lw.emit(asc.SetValueOp.create(operands=[lw.ssa(recv, e), lw.ssa(args[0], e), lw.ssa(value, e)]), e)
+    lw.set_tensor_element(recv, args[0], args[1], e)
     return Val(C.VoidT())
 
 

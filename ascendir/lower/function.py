@@ -1944,17 +1944,22 @@ class FunctionLowerer:
                     return Val(elem, obj=("array_view", cell, indices))
                 op = _load(cell.ref, indices)
                 return Val(elem, self.emit(op, e).results[0], obj=("array_elem", cell, indices))
-        if isinstance(t, C.ArrayT) and isinstance(base.obj, tuple) and base.obj[0] == "tiling_array":
-            _, tiling, path = base.obj
-            root = Val(C.TilingT(tiling.ctype.name), tiling.ssa)
-            return self.tiling_field(root, path, e, index)
-        if isinstance(base.obj, tuple) and base.obj[0] == "tiling_path" and isinstance(index.ctype, Scalar):
-            # `td->inputShapes[D_DIM]` of a tiling struct whose definition is out of reach (in op_host): the
-            # field is an array (TILING_DATA_FIELD_DEF_ARR), read element-wise, of the type fields default to
+        # an array field of tiling data, read element-wise: one of a known layout, or `td->inputShapes[D_DIM]`
+        # of a struct whose definition is out of reach (TILING_DATA_FIELD_DEF_ARR in op_host), of the type
+        # fields default to
+        if isinstance(base.obj, tuple) and (base.obj[0] == "tiling_array" and isinstance(t, C.ArrayT)
+                                            or base.obj[0] == "tiling_path" and isinstance(index.ctype, Scalar)):
             _, tiling, path = base.obj
             root = Val(C.TilingT(tiling.ctype.name), tiling.ssa)
             return self.tiling_field(root, path, e, index)
         raise Unsupported(f"indexing a value of type {t}", e)
+
+    def set_tensor_element(self, tensor: Val, index: Val, value: Val, node: A.Node) -> None:
+        """`t.SetValue(i, v)`, and `t(i) = v` written through the tensor's operator()."""
+        assert isinstance(tensor.ctype, C.LocalTensorT | C.GlobalTensorT)
+        v = self.convert(value, tensor.ctype.elem, node)
+        operands = [self.ssa(tensor, node), self.ssa(index, node), self.ssa(v, node)]
+        self.emit(asc.SetValueOp.create(operands=operands), node)
 
     def index_value(self, v: Val, node: A.Node) -> SSAValue:
         if v.const is not None and not isinstance(v.const, str):
@@ -2415,10 +2420,7 @@ class FunctionLowerer:
             # `xLocal(i) = v` / `this->reduceRes(0) = v`: a tensor's operator() as SetValue writes it
             tensor = self.expr(target.callee)
             if isinstance(tensor.ctype, C.LocalTensorT | C.GlobalTensorT):
-                index = self.expr(target.args[0])
-                v = self.convert(value, tensor.ctype.elem, node)
-                self.emit(asc.SetValueOp.create(operands=[self.ssa(tensor, node), self.ssa(index, node),
-                                                          self.ssa(v, node)]), node)
+                self.set_tensor_element(tensor, self.expr(target.args[0]), value, node)
                 return
         if isinstance(target, A.Index):
             base = self.expr(target.base)
