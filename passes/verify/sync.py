@@ -58,6 +58,12 @@ def _has_receiver(op: asc.ApiCallOp) -> bool:
 _KEYS: dict[int, tuple[Operation, tuple[str | None, int | None]]] = {}
 
 
+def forget_flag_keys() -> None:
+    """Drops the remembered flag keys: verify() calls this before the rules run, so that the ops of modules
+    checked earlier (and with them their whole IR) are not kept alive by this table."""
+    _KEYS.clear()
+
+
 def _flag_key(op: asc.ApiCallOp) -> tuple[str | None, int | None]:
     """(HardEvent, constant id) of a free SetFlag/WaitFlag; either may be None when unknown. Remembered per op:
     folding the id follows cells, and the pairing rules and every loop round of the interpretation ask."""
@@ -66,8 +72,6 @@ def _flag_key(op: asc.ApiCallOp) -> tuple[str | None, int | None]:
         return hit[1]
     event = _template(op)
     ident = fold_int(op.args[0]) if op.args else None
-    if len(_KEYS) > 50_000:
-        _KEYS.clear()
     _KEYS[id(op)] = (op, (event, ident))
     return event, ident
 
