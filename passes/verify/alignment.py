@@ -8,7 +8,7 @@ or on loop variables are left alone.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, Integer
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from passes.verify.ir import arg, constant_of, walk_of
+from passes.verify.ir import arg, constant_of, is_kind, walk_of
 from passes.verify.rules import CheckContext, rule
 
 if TYPE_CHECKING:
@@ -43,19 +43,21 @@ def reaching_store(load: memref.LoadOp) -> SSAValue | None:
     stores = []
     for use in cell.uses:
         user = use.operation
-        if isinstance(user, memref.StoreOp):
+        if is_kind(user, memref.StoreOp):
             if user.memref is not cell or user.parent_block() is not block:
                 return None
             stores.append(user)
-        elif not isinstance(user, memref.LoadOp):
+        elif not is_kind(user, memref.LoadOp):
             return None  # the cell escapes (passed by reference): its value is unknown
     anchor = statement_in(load, block)
     if anchor is None:
         return None
+    if not stores:
+        return None
     found: SSAValue | None = None
     op = alloca.next_op
     while op is not None and op is not anchor:
-        if isinstance(op, memref.StoreOp) and op.memref is cell:
+        if is_kind(op, memref.StoreOp) and op.memref is cell:
             found = op.value
         op = op.next_op
     return found if op is anchor else None
@@ -75,14 +77,15 @@ def source_of(value: SSAValue | None) -> SSAValue | None:
         if value is None:
             return None
         owner = value.owner
-        if isinstance(owner, memref.LoadOp):
+        if is_kind(owner, memref.LoadOp):
             value = reaching_store(owner)
             continue
         return value
     return None
 
 
-_BINARY = {
+_INT_CONVERSIONS = arith.ExtSIOp | arith.ExtUIOp | arith.TruncIOp | arith.IndexCastOp
+_BINARY: dict[type, Callable[[int, int], int | None]] = {
     arith.AddiOp: lambda a, b: a + b,
     arith.SubiOp: lambda a, b: a - b,
     arith.MuliOp: lambda a, b: a * b,
@@ -109,21 +112,21 @@ def fold_int(value: SSAValue | None, depth: int = 0, known: Mapping[SSAValue, in
     if known and value in known:
         return known[value]
     owner = value.owner
-    if isinstance(owner, arith.ConstantOp):
+    if is_kind(owner, arith.ConstantOp):
         c = constant_of(value)
         return c if isinstance(c, int) and not isinstance(c, bool) else None
-    if isinstance(owner, arith.ExtSIOp | arith.ExtUIOp | arith.TruncIOp | arith.IndexCastOp):
+    if is_kind(owner, _INT_CONVERSIONS):
         return fold_int(owner.operands[0], depth + 1, known)
-    for kind, fn in _BINARY.items():
-        if isinstance(owner, kind):
-            a = fold_int(owner.operands[0], depth + 1, known)
-            if a is None:
-                return None
-            b = fold_int(owner.operands[1], depth + 1, known)
-            if b is None:
-                return None
-            result = fn(a, b)
-            return result if isinstance(result, int) else None
+    fn = _BINARY.get(owner.__class__)  # (arith's binary op classes have no subclasses)
+    if fn is not None:
+        a = fold_int(owner.operands[0], depth + 1, known)
+        if a is None:
+            return None
+        b = fold_int(owner.operands[1], depth + 1, known)
+        if b is None:
+            return None
+        result = fn(a, b)
+        return result if isinstance(result, int) else None
     return None
 
 
@@ -281,19 +284,19 @@ class ModuleIndex:
         self.flagged_ancestors: set[Operation] = set()  # ops with a SetFlag/WaitFlag nested inside
         self.hazard_ancestors: set[Operation] = set()  # ops with a GetValue / vector / copy / sync inside
         for op in walk_of(module):
-            if isinstance(op, asc.ApiCallOp):
+            if is_kind(op, asc.ApiCallOp):
                 self.calls.setdefault(op.FAMILY, []).append(op)
                 if op.FAMILY == "sync" and op.api.data in ("SetFlag", "WaitFlag"):
                     self._mark(op, self.flagged_ancestors)
                 self._mark(op, self.hazard_ancestors)
-            elif isinstance(op, asc.TBufGetOp):
+            elif is_kind(op, asc.TBufGetOp):
                 self.tbuf_gets.append(op)
-            elif isinstance(op, asc.GetValueOp):
+            elif is_kind(op, asc.GetValueOp):
                 self.get_values.append(op)
                 self._mark(op, self.hazard_ancestors)
-            elif isinstance(op, asc.TPipeOp):
+            elif is_kind(op, asc.TPipeOp):
                 self.tpipes.append(op)
-            elif isinstance(op, asc.OpaqueCallOp):
+            elif is_kind(op, asc.OpaqueCallOp):
                 self.opaque_calls.append(op)
 
     @staticmethod

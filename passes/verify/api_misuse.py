@@ -916,9 +916,9 @@ def _kernel_of(op: Operation) -> Operation | None:
 )
 def reduce_in_place_source_reread(ctx: CheckContext) -> None:
     ops = ops_of(ctx)
-    position = {id(op): i for i, op in enumerate(ops)} if any(
-        isinstance(op, asc.ApiCallOp) and op.api.data in _IN_PLACE_REDUCTIONS for op in ops) else {}
-    for reduce in (op for op in ops if isinstance(op, asc.ApiCallOp) and op.api.data in _IN_PLACE_REDUCTIONS):
+    reductions = [op for op in api_calls_of(ctx) if op.api.data in _IN_PLACE_REDUCTIONS]
+    position = {id(op): i for i, op in enumerate(ops)} if reductions else {}
+    for reduce in reductions:
         root = _tensor_root(arg(reduce, "dst"))
         if root is None or root is not _tensor_root(arg(reduce, "src")):
             continue

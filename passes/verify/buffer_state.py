@@ -35,7 +35,7 @@ from ascendir.chips import Chip, tposition_memory
 from ascendir.dialects import ascendc as asc
 from ascendir.lower.ctypes import scalar_from_element
 from passes.verify.alignment import source_of
-from passes.verify.ir import constant_of, walk_of
+from passes.verify.ir import constant_of, is_kind, walk_of
 
 # FSM states of one buffer; "?" = not known on this path.
 OCCUPIED, ENQUE, DEQUE, FREE, UNKNOWN = "O", "E", "D", "F", "?"
@@ -53,6 +53,7 @@ STEP_BUDGET = 100_000
 _METADATA_METHODS = frozenset({"GetSize", "GetLength", "GetPhyAddr", "GetPosition", "operator[]", "ReinterpretCast"})
 # queue methods that change the queue in ways the state does not follow
 _HAVOC_QUEUE_METHODS = frozenset({"AllocTensor", "DeQue", "FreeAllEvent", "FreeTensor", "EnQue"})
+_NAMED_DECLARATIONS = (asc.TPipeOp, asc.TQueOp, asc.TBufOp, asc.ObjectOp)  # ops whose var_name names a value
 
 
 def _stored_pipe(pipe: SSAValue) -> SSAValue | None:
@@ -295,7 +296,7 @@ class Analysis:
 
     def run(self, module: ModuleOp) -> Analysis:
         for kernel in walk_of(module):
-            if isinstance(kernel, asc.KernelOp):
+            if is_kind(kernel, asc.KernelOp):
                 self._index_values(kernel)
                 if not self._within_budget(kernel, MAX_STATES) and not self._within_budget(kernel, 1):
                     self.gave_up.append(kernel)
@@ -330,15 +331,11 @@ class Analysis:
     def _index_values(self, kernel: Operation) -> None:
         ops = walk_of(kernel)
         index = self._index
-        declares: dict[type, bool] = {}  # op class -> declares a named pipe, queue, buffer or object
         for op in ops:
             self._op_index[id(op)] = op
             for r in op.results:
                 index[r] = len(index)
-            named = declares.get(type(op))
-            if named is None:
-                named = declares[type(op)] = isinstance(op, asc.TPipeOp | asc.TQueOp | asc.TBufOp | asc.ObjectOp)
-            if named:
+            if is_kind(op, _NAMED_DECLARATIONS):
                 self._names[index[op.results[0]]] = op.var_name.data
                 self._decls[index[op.results[0]]] = op
         # what each region declares (see _leave), inner regions first: one pass, not a walk per region
@@ -578,16 +575,16 @@ class Analysis:
         owner = v.owner
         if width is None or depth > 24:
             return None
-        if isinstance(owner, memref.LoadOp):
+        if is_kind(owner, memref.LoadOp):
             return s.vints.get(self.idx(owner.res))
-        if s.vints and not isinstance(owner, arith.ConstantOp):
+        if s.vints and not is_kind(owner, arith.ConstantOp):
             known = s.vints.get(self.idx(v))  # fixed by a branch on `v == k` (see _assume)
             if known is not None:
                 return known
-        if isinstance(owner, arith.ConstantOp):
+        if is_kind(owner, arith.ConstantOp):
             value = constant_of(v)
             return value % (1 << width) if isinstance(value, int) else None
-        if isinstance(owner, arith.SelectOp):
+        if is_kind(owner, arith.SelectOp):
             c = self.int_of(owner.cond, s, depth + 1)
             return None if c is None else self.int_of(owner.lhs if c else owner.rhs, s, depth + 1)
         if isinstance(owner, arith.ExtUIOp | arith.TruncIOp | arith.IndexCastOp | arith.ExtSIOp):

@@ -22,7 +22,7 @@ from frontend import ast as A
 from frontend.diagnostics import Note, Severity
 from passes.verify.alignment import unguarded_within
 from passes.verify.footprint import Access, CoreRun, elem_bytes
-from passes.verify.ir import kernels_of, ops_of, walk_of
+from passes.verify.ir import is_kind, kernels_of, ops_of, walk_of
 from passes.verify.project import cached, calls, const_int, functions, nodes, report_once, span, units
 from passes.verify.rules import CheckContext, rule
 
@@ -530,20 +530,20 @@ def output_written_by_every_core(ctx: CheckContext) -> None:
 def _unseen(op: Operation) -> bool:
     """Code the checker does not see into: an unmodelled call, a Matmul object (whose library code splits the
     work by block itself and writes GM)."""
-    if isinstance(op, asc.ObjectOp):  # a UB allocator only hands out local memory
+    if is_kind(op, asc.ObjectOp):  # a UB allocator only hands out local memory
         return not op.result.type.type_name.data.startswith("LocalMemAllocator")
-    return isinstance(op, asc.OpaqueCallOp | asc.MatmulObjectOp) or (
-        isinstance(op, asc.ApiCallOp) and op.FAMILY == "matmul_call")
+    return is_kind(op, asc.OpaqueCallOp | asc.MatmulObjectOp) or (
+        is_kind(op, asc.ApiCallOp) and op.FAMILY == "matmul_call")
 
 
 def _tells_cores_apart(op: Operation) -> bool:
     """Reads the block index, or is code we do not see into and so might."""
-    return _unseen(op) or (isinstance(op, asc.ApiCallOp)
+    return _unseen(op) or (is_kind(op, asc.ApiCallOp)
                            and op.api.data in ("GetBlockIdx", "GetSubBlockIdx", "GetProcId"))
 
 
 def _writes_gm(op: Operation) -> bool:
-    if isinstance(op, asc.SetValueOp | asc.GmStoreOp):
+    if is_kind(op, asc.SetValueOp | asc.GmStoreOp):
         return isinstance(op.operands[0].type, asc.GlobalTensorType | asc.GmPtrType)
     return _copies_to_gm(op)
 
@@ -612,7 +612,7 @@ def _buffer_setups(tensor: SSAValue) -> list[Operation]:
 
 
 def _copies_to_gm(op: Operation) -> bool:
-    return isinstance(op, asc.DataCopyOp) and bool(op.args) and isinstance(op.args[0].type, asc.GlobalTensorType)
+    return is_kind(op, asc.DataCopyOp) and bool(op.args) and isinstance(op.args[0].type, asc.GlobalTensorType)
 
 
 def _any_unseen_or_atomic(ctx: CheckContext, kernel: asc.KernelOp) -> bool:
@@ -625,7 +625,7 @@ def _any_unseen_or_atomic(ctx: CheckContext, kernel: asc.KernelOp) -> bool:
 def _unseen_or_atomic(op: Operation) -> bool:
     """Code that may write GM with atomic accumulation (overlapping writes are then the point), or that the
     checker does not see into."""
-    return _unseen(op) or (isinstance(op, asc.ApiCallOp)
+    return _unseen(op) or (is_kind(op, asc.ApiCallOp)
                            and op.api.data.startswith(("SetAtomic", "SetStoreAtomic")))
 
 
@@ -800,7 +800,7 @@ def gm_scalar_write_shares_cache_line(ctx: CheckContext) -> None:
     concrete = _shared_lines(ctx)
     strides = _strides(ctx)
     for op in ops_of(ctx):
-        if not isinstance(op, asc.SetValueOp) or not isinstance(op.tensor.type, asc.GlobalTensorType) \
+        if not is_kind(op, asc.SetValueOp) or not isinstance(op.tensor.type, asc.GlobalTensorType) \
                 or op in concrete:
             continue
         base = _tensor_base_stride(op.tensor, strides)

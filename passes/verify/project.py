@@ -18,7 +18,7 @@ from ascendir.lower import MISSING_INCLUDE
 from frontend import ast as A
 from frontend.diagnostics import LazySpan, Note, Severity, Span
 from passes.verify.ast_index import Walked, ast_index
-from passes.verify.ir import ops_of
+from passes.verify.ir import ops_of, ops_of_kind
 from passes.verify.rules import CheckContext, rule
 
 # ------------------------------------------------------------------ shared helpers (host_code.py uses them too)
@@ -398,9 +398,7 @@ def tiling_field_undeclared(ctx: CheckContext) -> None:
     if not structs:
         return
     reported: set[tuple[str, str, int]] = set()
-    for op in ops_of(ctx):
-        if not isinstance(op, asc.TilingFieldOp):
-            continue
+    for op in ops_of_kind(ctx, (asc.TilingFieldOp,)):
         t = op.tiling.type
         if not isinstance(t, asc.TilingType):
             continue
@@ -536,8 +534,8 @@ def tiling_field_never_set(ctx: CheckContext) -> None:
     if not setters or whole_struct_use:
         return
     reported: set[str] = set()
-    for op in ops_of(ctx):
-        if not isinstance(op, asc.TilingFieldOp) or not isinstance(op.tiling.type, asc.TilingType):
+    for op in ops_of_kind(ctx, (asc.TilingFieldOp,)):
+        if not isinstance(op.tiling.type, asc.TilingType):
             continue
         struct = op.tiling.type.type_name.data
         if struct not in defs:
@@ -565,9 +563,8 @@ def tiling_field_never_set(ctx: CheckContext) -> None:
 )
 def tiling_key_without_branch(ctx: CheckContext) -> None:
     keys: set[int] = set()
-    for op in ops_of(ctx):
-        if isinstance(op, asc.TilingKeyIsOp):
-            keys.add(op.key.value.data)
+    for op in ops_of_kind(ctx, (asc.TilingKeyIsOp,)):
+        keys.add(op.key.value.data)
     for call in calls(nodes(ctx, "kernel"), "TILING_KEY_IS"):
         value = const_int(call.args[0]) if call.args else None
         if value is not None:

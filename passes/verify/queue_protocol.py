@@ -10,7 +10,7 @@ from __future__ import annotations
 from ascendir.dialects import ascendc as asc
 from frontend.diagnostics import Severity
 from passes.verify.buffer_state import analyze, location_key
-from passes.verify.ir import ops_of
+from passes.verify.ir import ops_of_kind
 from passes.verify.rules import CheckContext, rule
 
 
@@ -173,13 +173,12 @@ def buffers_total(ctx: CheckContext) -> None:
 )
 def tque_on_veccalc(ctx: CheckContext) -> None:
     seen: set[object] = set()
-    for op in ops_of(ctx):
-        if isinstance(op, asc.TQueOp):
-            t = op.result.type
-            if isinstance(t, asc.TQueType) and t.position.data == "VECCALC" and location_key(op) not in seen:
-                seen.add(location_key(op))
-                ctx.report(op, f"TQue '{op.var_name.data}' is on VECCALC; queues move data between pipes, "
-                               f"scratch memory is a TBuf<TPosition::VECCALC>")
+    for op in ops_of_kind(ctx, (asc.TQueOp,)):
+        t = op.result.type
+        if isinstance(t, asc.TQueType) and t.position.data == "VECCALC" and location_key(op) not in seen:
+            seen.add(location_key(op))
+            ctx.report(op, f"TQue '{op.var_name.data}' is on VECCALC; queues move data between pipes, "
+                           f"scratch memory is a TBuf<TPosition::VECCALC>")
 
 
 @rule(

@@ -35,6 +35,7 @@ from passes.verify.alignment import (
     source_of,
     tensor_elem_bytes,
 )
+from passes.verify.ir import is_kind
 from passes.verify.rules import CheckContext, rule
 
 Key = tuple[str, int]  # (HardEvent, event id)
@@ -257,7 +258,7 @@ class FlagInterpreter:
         return state
 
     def run_op(self, op: Operation, state: State) -> State:
-        if isinstance(op, asc.SyncOp) and op.api.data in ("SetFlag", "WaitFlag") and not _has_receiver(op):
+        if is_kind(op, asc.SyncOp) and op.api.data in ("SetFlag", "WaitFlag") and not _has_receiver(op):
             event, ident = _flag_key(op)
             if event is None:
                 return state
