@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import ModuleOp
 
 from frontend.diagnostics import Diagnostic, Note, Span, error, sort_key
-from frontend.pipeline import Program
+from frontend.pipeline import Program, collected_once
 from frontend.readers import in_op_host
 from passes.verify import (  # noqa: F401  (each module registers its rules)
     alignment,
@@ -186,6 +186,14 @@ def _lower_and_verify(program: Program, chip: str, dtypes: dict[str, str], selec
     and the element-type rules leave float tensors alone (the op json may list other types); False for the
     runs that bind them to half or int32_t, which judge every tensor. `lowered_lines` collects the (file,
     line) of every lowered op: the code this instantiation reaches."""
+    with collected_once():
+        return _lower_and_verify_once(program, chip, dtypes, select, ignore, shapes, dtypes_defaulted,
+                                      lowered_lines)
+
+
+def _lower_and_verify_once(program: Program, chip: str, dtypes: dict[str, str], select: list[str] | None,
+                           ignore: Sequence[str], shapes: TilingInputs | None, dtypes_defaulted: bool,
+                           lowered_lines: set[tuple[str, int]] | None) -> list[Diagnostic]:
     from ascendir.lower import LoweringOptions, lower_program
 
     lowered = lower_program(program, LoweringOptions(chip=chip, dtypes=dtypes))
