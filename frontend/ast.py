@@ -46,12 +46,28 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
+# Field types declared as plain data: such a field never holds a node. A kernel's tree has many of them
+# (operator spellings, literal texts, specifier and qualifier lists), so child walks do not look into them.
+DATA_FIELD_TYPES = frozenset({"str", "str | None", "bool", "int", "float", "list[str]"})
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_field_names(cls: type) -> tuple[str, ...]:
+    """The fields of a node class that may hold nodes, in declaration order (annotations are strings here:
+    `from __future__ import annotations`)."""
+    names = _CHILD_FIELDS.get(cls)
+    if names is None:
+        names = _CHILD_FIELDS[cls] = tuple(f.name for f in fields(cls)
+                                           if f.name != "span" and f.type not in DATA_FIELD_TYPES)
+    return names
+
+
 def _child_list(node: Node) -> list[Node]:
     """Node.children as a list: the node-valued fields, and the nodes in list- or tuple-valued fields."""
     out: list[Node] = []
-    names = _FIELD_NAMES.get(node.__class__)
+    names = _CHILD_FIELDS.get(node.__class__)
     if names is None:
-        names = _field_names(node.__class__)
+        names = _child_field_names(node.__class__)
     for name in names:
         value = getattr(node, name)
         if isinstance(value, Node):

@@ -136,9 +136,6 @@ _PLAIN_NAMES = child_slots(A.QualifiedName) == ("parts",) and child_slots(A.Name
 # ... and a name expression holds nothing but its qualified name
 _PLAIN_NAME_EXPRS = _PLAIN_NAMES and child_slots(A.Name) == ("qname",)
 
-# Fields declared as plain data: they never hold a node, and a kernel's tree has many of them (operator
-# spellings, literal texts, specifier and qualifier lists), so `facts` does not look into them.
-_DATA_FIELD_TYPES = frozenset({"str", "str | None", "bool", "int", "float", "list[str]"})
 _PLANS: dict[type, tuple[int, tuple[str, ...]]] = {}
 
 
@@ -146,7 +143,7 @@ def _plan(cls: type) -> tuple[int, tuple[str, ...]]:
     """What `facts` needs of a node class: its kind and the slots that may hold nodes."""
     fields = dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else ()
     declared = {f.name: _type_text(f.type) for f in fields}
-    slots = tuple(s for s in child_slots(cls) if declared.get(s) not in _DATA_FIELD_TYPES)
+    slots = tuple(s for s in child_slots(cls) if declared.get(s) not in A.DATA_FIELD_TYPES)  # (never nodes)
     plan = _PLANS[cls] = (_kind(cls), slots)
     return plan
 
