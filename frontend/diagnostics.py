@@ -67,6 +67,13 @@ class LazySpan:
             self._span = Span(file, line, col, end_line, end_col)
         return self._span
 
+    def start_point(self) -> tuple[str, int, int]:
+        """(file, line, col) of the start: what an IR location needs, without mapping the end as well."""
+        span = self._span
+        if span is not None:
+            return span.file, span.line, span.col
+        return self._origin(self.start)
+
     @property
     def file(self) -> str:
         return self.resolve().file

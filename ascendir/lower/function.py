@@ -185,8 +185,7 @@ class FunctionLowerer:
         by_span = self._span_locs.get(id(span))  # several ops per node: the span is mapped back once
         if by_span is not None and by_span[0] is span:
             return by_span[1]
-        resolved = span.resolve() if isinstance(span, LazySpan) else span
-        key = (resolved.file, resolved.line, resolved.col)
+        key = span.start_point() if span.__class__ is LazySpan else (span.file, span.line, span.col)
         hit = self._loc_cache.get(key)
         if hit is None:
             hit = self._loc_cache[key] = _file_line_col(*key)
