@@ -54,10 +54,11 @@ def reaching_store(load: memref.LoadOp) -> SSAValue | None:
         return None
     if not stores:
         return None
+    store_ids = {id(store) for store in stores}  # every store of the cell, all in this block
     found: SSAValue | None = None
     op = alloca.next_op
     while op is not None and op is not anchor:
-        if is_kind(op, memref.StoreOp) and op.memref is cell:
+        if id(op) in store_ids:
             found = op.value
         op = op.next_op
     return found if op is anchor else None

@@ -138,5 +138,13 @@ def ops_of_kind(ctx: CheckContext, kinds: tuple[type, ...]) -> list[Operation]:
     key = ("ir.ops_of_kind", kinds)
     found = store.get(key)
     if found is None:
-        found = store[key] = [op for op in ops_of(ctx) if is_kind(op, kinds)]
+        memo: dict[type, bool] = {}  # (a local table: one lookup per op, not a call)
+        found = []
+        for op in ops_of(ctx):
+            ok = memo.get(op.__class__)
+            if ok is None:
+                ok = memo[op.__class__] = is_kind(op, kinds)
+            if ok:
+                found.append(op)
+        store[key] = found
     return found  # type: ignore[return-value]
