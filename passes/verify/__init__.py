@@ -60,10 +60,8 @@ def verify(program: Program | None, module: ModuleOp, chip: str = "910B2", selec
     from ascendir.catalog import arch_catalogued, load_catalog
     from ascendir.chips import load_chip
     from passes.verify.ir import forget_walks
-    from passes.verify.sync import forget_flag_keys
 
     forget_walks()
-    forget_flag_keys()
     ctx = CheckContext(module, program, load_chip(chip), load_catalog(), tiling=tiling,
                        dtypes_defaulted=dtypes_defaulted)
     catalogued = arch_catalogued(ctx.chip.npu_arch)

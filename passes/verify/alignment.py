@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, Integer
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from passes.verify.ir import arg, constant_of, is_kind, walk_of
+from passes.verify.ir import arg, constant_of, is_kind, run_table, walk_of
 from passes.verify.rules import CheckContext, rule
 
 if TYPE_CHECKING:
@@ -40,28 +40,58 @@ def reaching_store(load: memref.LoadOp) -> SSAValue | None:
     block = alloca.parent_block()
     if block is None:
         return None
-    stores = []
+    stores = _block_stores(cell, block)
+    if not stores:
+        return None
+    anchor = statement_in(load, block)
+    if anchor is None:
+        return None
+    position = _positions(block)
+    at = position.get(id(anchor))
+    if at is None or at < position[id(alloca)]:
+        return None
+    before = [store for store in stores if position[id(store)] < at]
+    return max(before, key=lambda store: position[id(store)]).value if before else None
+
+
+_STORES: dict[int, tuple[SSAValue, list[Operation] | None]] = run_table()
+
+
+def _block_stores(cell: SSAValue, block: Block) -> list[Operation] | None:
+    """The stores to `cell`, when all of them sit in `block` and the cell is otherwise only loaded; None when
+    one is elsewhere or the cell escapes (passed by reference: its value is unknown). Found once per cell: a
+    vendor kernel's cells are loaded hundreds of times each."""
+    hit = _STORES.get(id(cell))
+    if hit is not None and hit[0] is cell:
+        return hit[1]
+    stores: list[Operation] | None = []
     for use in cell.uses:
         user = use.operation
         if is_kind(user, memref.StoreOp):
             if user.memref is not cell or user.parent_block() is not block:
-                return None
-            stores.append(user)
+                stores = None
+                break
+            stores.append(user)  # type: ignore[union-attr]
         elif not is_kind(user, memref.LoadOp):
-            return None  # the cell escapes (passed by reference): its value is unknown
-    anchor = statement_in(load, block)
-    if anchor is None:
-        return None
-    if not stores:
-        return None
-    store_ids = {id(store) for store in stores}  # every store of the cell, all in this block
-    found: SSAValue | None = None
-    op = alloca.next_op
-    while op is not None and op is not anchor:
-        if id(op) in store_ids:
-            found = op.value
-        op = op.next_op
-    return found if op is anchor else None
+            stores = None
+            break
+    _STORES[id(cell)] = (cell, stores)
+    return stores
+
+
+_POSITIONS: dict[int, tuple[Block, dict[int, int]]] = run_table()
+
+
+def _positions(block: Block) -> dict[int, int]:
+    """Each op of `block` by identity -> its index: found once per block, so that finding the store that
+    reaches a load does not walk the block from the cell's declaration every time (a vendor kernel's entry
+    block holds thousands of ops and loads)."""
+    hit = _POSITIONS.get(id(block))
+    if hit is not None and hit[0] is block:
+        return hit[1]
+    position = {id(op): i for i, op in enumerate(block.ops)}
+    _POSITIONS[id(block)] = (block, position)
+    return position
 
 
 def statement_in(op: Operation, block: Block | None) -> Operation | None:

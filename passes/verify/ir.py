@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from types import UnionType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr
@@ -83,10 +83,24 @@ class _Walks:
     inner: dict[int, list[Operation]] = {}
 
 
+_RUN_TABLES: list[dict[Any, Any]] = []
+
+
+def run_table() -> dict[Any, Any]:
+    """A module-level table for facts about the ops of the module being checked (keyed by op identity), which
+    forget_walks() empties before each rule run: it never answers for another module's ops, and does not keep
+    the modules checked before alive."""
+    table: dict[Any, Any] = {}
+    _RUN_TABLES.append(table)
+    return table
+
+
 def forget_walks() -> None:
-    """Drop the shared walks: called before the rules run, since lowering and tiling folding change the module
-    in place (the module's identity alone does not tell that)."""
+    """Drop the shared walks and the run tables: called before the rules run, since lowering and tiling folding
+    change the module in place (the module's identity alone does not tell that)."""
     _Walks.module, _Walks.ops, _Walks.inner = None, [], {}
+    for table in _RUN_TABLES:
+        table.clear()
 
 
 def walk_of(op: Operation) -> list[Operation]:

@@ -35,7 +35,7 @@ from passes.verify.alignment import (
     source_of,
     tensor_elem_bytes,
 )
-from passes.verify.ir import is_kind
+from passes.verify.ir import is_kind, run_table
 from passes.verify.rules import CheckContext, rule
 
 Key = tuple[str, int]  # (HardEvent, event id)
@@ -56,13 +56,7 @@ def _has_receiver(op: asc.ApiCallOp) -> bool:
     return bool(op.args) and isinstance(op.args[0].type, asc.ObjectType)
 
 
-_KEYS: dict[int, tuple[Operation, tuple[str | None, int | None]]] = {}
-
-
-def forget_flag_keys() -> None:
-    """Drops the remembered flag keys: verify() calls this before the rules run, so that the ops of modules
-    checked earlier (and with them their whole IR) are not kept alive by this table."""
-    _KEYS.clear()
+_KEYS: dict[int, tuple[Operation, tuple[str | None, int | None]]] = run_table()
 
 
 def _flag_key(op: asc.ApiCallOp) -> tuple[str | None, int | None]:
