@@ -11,11 +11,11 @@ still produced (with the unmodelled statement left out), so the verifier can che
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from xdsl.builder import Builder, InsertPoint
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, Region
 
 from ascendir.catalog import arch_catalogued
@@ -24,7 +24,14 @@ from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.diagnostics import NOT_MODELLED, Reporter, span_of
-from ascendir.lower.function import Frame, FunctionLowerer, KernelTooLarge, Unsupported, forget_ast_facts
+from ascendir.lower.function import (
+    MAX_KERNEL_OPS,
+    Frame,
+    FunctionLowerer,
+    KernelTooLarge,
+    Unsupported,
+    forget_ast_facts,
+)
 from ascendir.lower.scope import Scope, collect
 from ascendir.lower.values import Val
 from frontend import ast as A
@@ -45,6 +52,10 @@ GE_DTYPES = {
 
 # A kernel lowered from a source written for another chip than its program's carries that chip's name.
 TARGET_CHIP_ATTR = "ascendc.target_chip"
+# on a kernel lowered once per tiling key (too large to lower whole): the key this KernelOp is for
+TILING_KEY_ATTR = "ascendc.tiling_key"
+# the ops lowered over all the keys of one such kernel
+MAX_SPLIT_OPS = MAX_KERNEL_OPS
 
 
 @dataclass
@@ -115,34 +126,108 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
     for fn, template in scope.kernels:
         if fn.body is None:
             continue
-        lowerer = FunctionLowerer(scope, reporter, catalog, opts)
         target = kernel_targets.get(id(fn))
         reporter.api_uncatalogued = (not arch_catalogued(load_chip(target).npu_arch) if target is not None
                                      else program_uncatalogued)
+
+        def make_lowerer() -> FunctionLowerer:
+            return FunctionLowerer(scope, reporter, catalog, opts)
+
         try:
-            kernel = lower_kernel(lowerer, fn, template)
-            if target is not None:
-                kernel.attributes[TARGET_CHIP_ATTR] = StringAttr(target)
-        except Unsupported as exc:  # outside any statement (a kernel parameter, a template argument)
-            reporter.failed(exc)
-            continue
+            kernel = _lower_entry(make_lowerer(), fn, template, reporter, target)
+            lowered = [kernel] if kernel is not None else []
         except KernelTooLarge as exc:
-            reporter.add(warning(NOT_MODELLED, f"kernel '{fn.name.parts[-1].name}' is too large to check: {exc}",
-                                 span_of(fn)))
-            continue
-        except RecursionError:
-            reporter.unsupported("expressions or templates nested too deeply to follow", fn)
-            continue
-        except Exception as exc:  # a bug of ours must not become a traceback for the user
-            if os.environ.get("ASCENDIR_DEBUG"):
-                raise
-            reporter.add(error(INTERNAL_ERROR, f"internal error while lowering '{fn.name.parts[-1].name}': "
-                               f"{type(exc).__name__}: {exc}", span_of(fn),
-                               Note("please report this with the input file", kind="help")))
-            continue
-        module.body.block.add_op(kernel)
-        kernels.append(kernel)
+            lowered = _lower_per_tiling_key(make_lowerer, fn, template, reporter, target, exc)
+        for kernel in lowered:
+            module.body.block.add_op(kernel)
+            kernels.append(kernel)
     return LoweringResult(module, reporter.diagnostics, kernels)
+
+
+def _lower_entry(lowerer: FunctionLowerer, fn: A.FunctionDecl, template: list[A.TemplateParam] | None,
+                 reporter: Reporter, target: str | None) -> asc.KernelOp | None:
+    """One lowering of a kernel entry: its KernelOp, or None when it could not be lowered (reported). Raises
+    KernelTooLarge, which the caller answers."""
+    try:
+        kernel = lower_kernel(lowerer, fn, template)
+    except Unsupported as exc:  # outside any statement (a kernel parameter, a template argument)
+        reporter.failed(exc)
+        return None
+    except RecursionError:
+        reporter.unsupported("expressions or templates nested too deeply to follow", fn)
+        return None
+    except KernelTooLarge:
+        raise
+    except Exception as exc:  # a bug of ours must not become a traceback for the user
+        if os.environ.get("ASCENDIR_DEBUG"):
+            raise
+        reporter.add(error(INTERNAL_ERROR, f"internal error while lowering '{fn.name.parts[-1].name}': "
+                           f"{type(exc).__name__}: {exc}", span_of(fn),
+                           Note("please report this with the input file", kind="help")))
+        return None
+    if target is not None:
+        kernel.attributes[TARGET_CHIP_ATTR] = StringAttr(target)
+    return kernel
+
+
+def _lower_per_tiling_key(make_lowerer: Callable[[], FunctionLowerer], fn: A.FunctionDecl,
+                          template: list[A.TemplateParam] | None, reporter: Reporter, target: str | None,
+                          too_large: KernelTooLarge) -> list[asc.KernelOp]:
+    """A kernel too large to lower whole, lowered once per tiling key it tests (TILING_KEY_IS): a launch runs
+    one key's branch, and vendor kernels that dispatch to dozens of templates are large only taken together.
+    Each key's KernelOp carries the key (TILING_KEY_ATTR) and is checked as a kernel of its own. The keys are
+    lowered in source order while the ops of all of them stay within MAX_SPLIT_OPS (the checking time of one
+    kernel at the size limit); the keys left over, and a kernel without TILING_KEY_IS, are reported as not
+    checked."""
+    name = fn.name.parts[-1].name
+    keys = _tiling_keys(make_lowerer(), fn)
+    if not keys:
+        reporter.add(warning(NOT_MODELLED, f"kernel '{name}' is too large to check: {too_large}", span_of(fn)))
+        return []
+    kernels: list[asc.KernelOp] = []
+    left_over: list[int] = []
+    budget = MAX_SPLIT_OPS
+    for key in keys:
+        if budget <= 0:
+            left_over.append(key)
+            continue
+        lowerer = make_lowerer()
+        lowerer.tiling_key = key
+        lowerer.max_ops = budget
+        try:
+            kernel = _lower_entry(lowerer, fn, template, reporter, target)
+        except KernelTooLarge:
+            left_over.append(key)
+            budget = 0  # spent on this key
+            continue
+        budget -= lowerer.op_count
+        if kernel is not None:
+            kernel.attributes[TILING_KEY_ATTR] = IntegerAttr(key, 64)
+            kernels.append(kernel)
+    if left_over:
+        shown = ", ".join(str(k) for k in left_over[:8]) + (", ..." if len(left_over) > 8 else "")
+        reporter.add(warning(NOT_MODELLED, f"kernel '{name}' is too large to check whole ({too_large}); it was "
+                                           f"checked once per tiling key, but not for "
+                                           f"{len(left_over)} of its {len(keys)} keys ({shown})", span_of(fn)))
+    return kernels
+
+
+def _tiling_keys(lowerer: FunctionLowerer, fn: A.FunctionDecl) -> list[int]:
+    """The constant keys of the TILING_KEY_IS tests in a kernel entry's body, in source order."""
+    keys: dict[int, None] = {}
+    lowerer.frames.append(Frame(fn.name.parts[-1].name, [{}], None, {}, set()))
+    try:
+        for node in fn.body.walk() if fn.body is not None else ():
+            if (isinstance(node, A.Call) and node.callee_name == "TILING_KEY_IS" and node.args):
+                try:
+                    key = lowerer.const_eval(node.args[0])
+                except Exception:  # a key that does not fold is not one to lower for
+                    continue
+                if isinstance(key, int) and not isinstance(key, bool):
+                    keys.setdefault(key)
+    finally:
+        lowerer.frames.pop()
+    return list(keys)
 
 
 def unbound_dtype_macros(program: Program, nodes: Iterable[object] | None = None) -> set[str]:

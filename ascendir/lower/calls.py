@@ -408,6 +408,8 @@ def _tiling_key_is(lw: FunctionLowerer, e: A.Call) -> Val:
     key = lw.const_eval(e.args[0]) if e.args else None
     if not isinstance(key, int):
         raise Unsupported("TILING_KEY_IS needs a constant key", e)
+    if lw.tiling_key is not None:
+        return Val(C.BOOL, const=int(key == lw.tiling_key))
     op = asc.TilingKeyIsOp.create(properties={"key": IntegerAttr(key, 64)}, result_types=[C.scalar_ir_type(C.BOOL)])
     return Val(C.BOOL, lw.emit(op, e).results[0])
 

@@ -170,11 +170,15 @@ class FunctionLowerer:
         self._tiling_values: dict[SSAValue, SSAValue] = {}
         self.kernel_type = "default"
         self.op_count = 0
+        self.max_ops = MAX_KERNEL_OPS  # beyond this, KernelTooLarge
         self.pipes: list[SSAValue] = []  # GetTPipePtr() returns the kernel's (first) pipe
         self._last_node: A.Node | None = None
         self.kernel_block: Block | None = None  # the entry block of the kernel being lowered
         # `if constexpr` conditions that do not fold, by condition and template bindings: one cell each
         self._constexpr_cells: dict[object, Cell] = {}
+        # The tiling key this lowering is for, when a kernel too large to lower whole is lowered once per key:
+        # TILING_KEY_IS(k) then folds to k == this key, and the other keys' branches are not lowered.
+        self.tiling_key: int | None = None
 
     # ------------------------------------------------------------------------------------------------
     # building blocks
@@ -198,7 +202,7 @@ class FunctionLowerer:
         The ops built most often are created with `location=UNKNOWN_LOC`, the location they would get anyway
         until this replaces it: without one, xDSL looks its default up (an import statement) at every op."""
         self.op_count += 1
-        if self.op_count > MAX_KERNEL_OPS:
+        if self.op_count > self.max_ops:
             raise KernelTooLarge(node or self._last_node)
         node = node or self._last_node
         if node is not None:
