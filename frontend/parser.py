@@ -128,20 +128,22 @@ _DECL_SHAPE_RE = re.compile(
     r"(?:[;{}(,:<>]|\n(?=[ \t\r]*\S))\s*(?:(?:const|volatile|static|constexpr|inline|typename|mutable)\s+)*"
     r"(?:[A-Za-z_]\w*\b\s*::\s*)*([A-Za-z_]\w*\b)(?:\s*<[^;{}()|&?=]*?>)?"
     r"(?:\s+|\s*[*&]+\s*((?:(?:const|volatile|__restrict__|__restrict|restrict)\b\s*)*))([A-Za-z_]\w*\b)"
-    r"\s*(?=[;=,)(\[{:>])"
+    r"\s*(?=[;=,)(\[{>]|:(?!:))"  # (`a<b> && ns::c` is no declaration of `ns`)
 )
 # msopgen defines DTYPE_<INPUT> / ORIG_DTYPE_<INPUT> per dtype combination at build time.
 # (ORIG_DTYPE_<INPUT> is the ge::DataType enum value, not a type.)
 _DTYPE_MACRO_RE = re.compile(r"DTYPE_(?<![A-Za-z0-9_]DTYPE_)[A-Z0-9_]+\b")
 # `__simt_vf__ LAUNCH_BOUND(N) inline void f()`: an ALL_CAPS macro call among function qualifiers.
 _ATTRIBUTE_CALL_MACRO_RE = re.compile(
-    r"\b((?:[A-Z][A-Z0-9]*_)+[A-Z0-9]+)\s*\([^()]*\)\s+(?=(?:inline|static|void|constexpr|__aicore__|__global__)\b)")
+    r"\b((?:[A-Z][A-Z0-9]*_)+[A-Z0-9]+)\s*\([^()]*\)\s*(?=(?:inline|static|void|constexpr|__aicore__|__global__)\b)")
 # An unknown ALL_CAPS word right before a declaration is an attribute-like macro from a header we do
-# not read: `CATLASS_DEVICE void f()`, `FORCE_INLINE __aicore__ ...`, `__aicore__ FORCE_INLINE void f()`.
+# not read: `CATLASS_DEVICE void f()`, `FORCE_INLINE __aicore__ ...`, `__aicore__ FORCE_INLINE void f()`; one
+# without an underscore (`AICORE void f()`, `DEVICE static T g()`) only before words no type name precedes.
 _ATTRIBUTE_MACRO_RE = re.compile(
     r"^[ \t]*(?:template\s*<[^;{}]*>\s*)?(?:\[\[[^\]]*\]\]\s*)?(?:(?:__aicore__|\[aicore\]|inline|static)[ \t]+)*"
-    r"((?:[A-Z][A-Z0-9]*_)+[A-Z0-9]+)\s+(?=(?:inline|static|void|constexpr|__aicore__|"
-    r"__global__|template|auto|bool|int|float|unsigned|u?int\d+_t|const|extern|class|struct)\b)",
+    r"(?:((?:[A-Z][A-Z0-9]*_)+[A-Z0-9]+)\s+(?=(?:inline|static|void|constexpr|__aicore__|"
+    r"__global__|template|auto|bool|int|float|unsigned|u?int\d+_t|const|extern|class|struct)\b)"
+    r"|([A-Z][A-Z0-9]{3,})[ \t]+(?=(?:inline|static|void|constexpr|__aicore__|__global__)\b))",
     re.M,
 )
 # An unknown ALL_CAPS word that starts a line and is followed by `Type name(` marks a function declaration
@@ -154,9 +156,9 @@ _SIGNATURE_MACRO_RE = re.compile(
 )
 # Cheap necessary conditions for the two patterns above (each starts with a literal, see _word): a text
 # without a match for the guard has no match for the pattern, and most texts have none.
-_ATTRIBUTE_CALL_MACRO_GUARD = re.compile(r"\)\s+(?:inline|static|void|constexpr|__aicore__|__global__)\b")
+_ATTRIBUTE_CALL_MACRO_GUARD = re.compile(r"\)\s*(?:inline|static|void|constexpr|__aicore__|__global__)\b")
 _ATTRIBUTE_MACRO_GUARD = re.compile(
-    r"_[A-Z0-9]+\s+(?:inline|static|void|constexpr|__aicore__|__global__|template|auto|bool|int|float|unsigned|"
+    r"[A-Z0-9]\s+(?:inline|static|void|constexpr|__aicore__|__global__|template|auto|bool|int|float|unsigned|"
     r"u?int\d+_t|const|extern|class|struct)\b")
 _LESS_RE = re.compile(r"<(?![<=])")
 _MACRO_NAME_RE = re.compile(r"[A-Z][A-Z0-9_]*")  # a callee named so is taken for a macro
@@ -339,7 +341,7 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
     attribute_macros: set[str] = set()
     if _ATTRIBUTE_MACRO_GUARD.search(text):
         for m in _ATTRIBUTE_MACRO_RE.finditer(text):
-            macro = m.group(1)
+            macro = m.group(1) or m.group(2)
             if macro not in types:
                 attribute_macros.add(macro)
             elif not text.startswith("const", m.end()) and macro not in KNOWN_TYPES:
@@ -1016,7 +1018,7 @@ class AstBuilder:
 
     def fn_specifier(self, c: list[Any]) -> Token:
         if len(c) == 1:
-            if c[0].value == "[aicore]":  # the checks know the compiler's `[aicore]` by its macro's name
+            if c[0].value.startswith("["):  # the checks know the compiler's `[aicore]` by its macro's name
                 return Token.new_borrow_pos("FN_SPECIFIER", "__aicore__", c[0])
             return c[0]
         # `__mix__(1, 2)` becomes one specifier word, keeping the keyword's position for spans.
@@ -1150,6 +1152,12 @@ class AstBuilder:
         return A.VarDecl(self.span(c), spec.specifiers, [self._declarator(spec, d) for d in c[1:] if isinstance(d, _Declarator)])
 
     block_var_decl = var_decl
+
+    def bit_field(self, c: list[Any]) -> A.VarDecl:
+        spec: _DeclSpec = c[0]
+        names = [x for x in c[1:] if isinstance(x, Token) and x.type == "IDENTIFIER"]
+        declarators = [_Declarator(names[0].value, [], [], [], None, "", self.span(names))] if names else []
+        return A.VarDecl(self.span(c), spec.specifiers, [self._declarator(spec, d) for d in declarators])
 
     def binding_name(self, c: list[Any]) -> _Declarator:
         return _Declarator(c[0].value, [], [], [], None, "", self.span(c))

@@ -1674,20 +1674,19 @@ class FunctionLowerer:
     def _type_trait(self, parts: Sequence[A.NamePart]) -> Val | None:
         """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` fold to constants."""
         if len(parts) >= 2 and parts[-1].name == "value" and (
-                parts[-2].name in _TYPE_TRAITS or parts[-2].name in self.scope.same_type_traits):
+                parts[-2].name in _TYPE_TRAITS or parts[-2].name in self.scope.same_type_traits
+                or parts[-2].name == "IsTypeOneOf"):
             trait = parts[-2]
-        elif parts and parts[-1].name == "is_same_v":
+        elif parts and parts[-1].name in ("is_same_v", "IsSameTypeV", "IsTypeOneOfV"):
             trait = parts[-1]
         else:
             return None
         args = trait.template_args or []
-        if len(args) != 2:
+        one_of = trait.name in ("IsTypeOneOf", "IsTypeOneOfV")  # (AscendC's matmul utilities: T is one of the rest)
+        if len(args) != 2 and not (one_of and args):
             return None
-        a, b = (self._template_arg_value(x) for x in args)
-        if isinstance(a, C.LocalTensorT) and isinstance(b, C.LocalTensorT):
-            # the TPosition a tensor was allocated from is ours, not part of its C++ type
-            return Val(C.BOOL, const=int(a.elem == b.elem))
-        return Val(C.BOOL, const=int(a == b))
+        first, *others = (self._template_arg_value(x) for x in args)
+        return Val(C.BOOL, const=int(any(_same_type(first, other) for other in others)))
 
     def _enumerator_value(self, enum_name: str | None, enumerator: A.Enumerator, index: int) -> int:
         if enumerator.value is not None:
@@ -2749,6 +2748,13 @@ def _flatten_init(items: list[object], dims: list[int]) -> Iterator[tuple[list[i
                 yield [i, *position], value
         elif isinstance(item, Val):
             yield [i], item
+
+
+def _same_type(a: object, b: object) -> bool:
+    if isinstance(a, C.LocalTensorT) and isinstance(b, C.LocalTensorT):
+        # the TPosition a tensor was allocated from is ours, not part of its C++ type
+        return a.elem == b.elem
+    return a == b
 
 
 def _structural_returns(stmts: Sequence[A.Node]) -> set[int]:

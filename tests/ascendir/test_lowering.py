@@ -839,3 +839,32 @@ def test_a_pointer_to_a_struct_broken_into_a_class_does_not_crash_the_lowering()
     result = lower_program(load_text("\n".join(lines), path.name))
     assert not [d for d in result.diagnostics if d.code == "ASC000"]
     result.module.verify()
+
+
+def test_ascendc_type_trait_values_fold() -> None:
+    # AscendC's matmul utilities: IsSameTypeV<T, U>, IsTypeOneOfV<T, ...> and IsTypeOneOf<T, ...>::value
+    r = lower(HEADER + """
+template <typename T>
+__aicore__ inline void Pick(LocalTensor<T>& x)
+{
+    if constexpr (AscendC::IsTypeOneOfV<T, half, float>) {
+        Exp(x, x, 64);
+    }
+    if constexpr (AscendC::IsSameTypeV<T, int32_t> && AscendC::IsTypeOneOf<T, int8_t, int32_t>::value) {
+        Adds(x, x, 1, 64);
+    }
+    if constexpr (AscendC::IsTypeOneOfV<T, int8_t, uint8_t>) {
+        Muls(x, x, 2, 64);
+    }
+}
+extern "C" __global__ __aicore__ void k(GM_ADDR g)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    LocalTensor<int32_t> x = buf.Get<int32_t>();
+    Pick(x);
+}
+""")
+    assert [d.message for d in r.diagnostics] == []
+    assert [op.api.data for op in r.module.walk() if isinstance(op, asc.ApiCallOp)] == ["Adds"]

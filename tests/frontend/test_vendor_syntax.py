@@ -513,3 +513,51 @@ def test_static_member_defined_at_namespace_scope() -> None:
         int64_t Col2ImTest::count(4);
     """)
     assert "rootPath" in declared(unit)
+
+
+def test_host_and_aicore_spelling_bit_fields_and_value_templates_before_logic() -> None:
+    # catlass's `#define CATLASS_HOST_DEVICE __forceinline__ [host, aicore]`; prompt_flash_attention's
+    # PAFlagData bit-fields; `IsSameTypeV<A, B> && AscendC::...` is no declaration of a `T&&` named AscendC
+    unit = parse("""
+        #define HOST_DEVICE __forceinline__ [host, aicore]
+        struct Coord {
+            HOST_DEVICE constexpr explicit Coord(int value = 0) : v(value) {}
+            HOST_DEVICE int Get() const { return v; }
+            int v;
+        };
+        struct PAFlagData {
+            int32_t bIdx : 32;
+            uint32_t : 16;
+            uint64_t tensorBAddr : 64;
+        };
+        template <typename L0cT, typename CType>
+        __aicore__ inline bool Supported() {
+            if constexpr (AscendC::IsSameTypeV<L0cT, int32_t> && AscendC::IsTypeOneOfV<CType, half, int8_t>) {
+                return true;
+            }
+            return false;
+        }
+    """)
+    assert function(unit, "Get").specifiers == ["__forceinline__", "__aicore__"]
+    flag = next(c for c in all_of(unit, A.ClassDecl) if c.name == "PAFlagData")
+    assert [d.name for v in all_of(flag, A.VarDecl) for d in v.declarators] == ["bIdx", "tensorBAddr"]
+    cond = all_of(function(unit, "Supported"), A.If)[0].cond
+    assert isinstance(cond, A.Binary) and cond.op == "&&"
+
+
+def test_attribute_macros_without_an_underscore_and_a_launch_bound_against_aicore() -> None:
+    # fast_hadamard_quant's `AICORE void f()` (its header out of reach) and radix sort's
+    # `__simt_vf__ LAUNCH_BOUND(N)__aicore__ void f()`
+    unit = parse("""
+        namespace {
+        template <typename T>
+        AICORE void Apply(T& x, float scale) {}
+        DEVICE static int Twice(int a) { return 2 * a; }
+        }
+        template <typename T3>
+        __simt_vf__ LAUNCH_BOUND(128)__aicore__
+            void SimtOffset(uint32_t n, __gm__ T3* out) {}
+    """)
+    assert function(unit, "Apply").specifiers == ["AICORE"]
+    assert function(unit, "Twice").specifiers == ["DEVICE", "static"]
+    assert "__aicore__" in function(unit, "SimtOffset").specifiers
