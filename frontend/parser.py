@@ -133,6 +133,9 @@ _DECL_SHAPE_RE = re.compile(
 # msopgen defines DTYPE_<INPUT> / ORIG_DTYPE_<INPUT> per dtype combination at build time.
 # (ORIG_DTYPE_<INPUT> is the ge::DataType enum value, not a type.)
 _DTYPE_MACRO_RE = re.compile(r"DTYPE_(?<![A-Za-z0-9_]DTYPE_)[A-Z0-9_]+\b")
+# `) -> T`, `) const noexcept -> T`: the first name of a trailing return type (or of a member after `f()->`)
+_TRAILING_RETURN_RE = re.compile(r"\)\s*(?:(?:mutable|constexpr|const|noexcept|override|final)\b\s*)*->\s*([A-Za-z_]\w*)\b")
+_TYPE_SUFFIX_RE = re.compile(r"[\s*&]*")  # what may stand between a return type's name (or `>`) and the body
 # `__simt_vf__ LAUNCH_BOUND(N) inline void f()`: an ALL_CAPS macro call among function qualifiers.
 _ATTRIBUTE_CALL_MACRO_RE = re.compile(
     r"\b((?:[A-Z][A-Z0-9]*_)+[A-Z0-9]+)\s*\([^()]*\)\s*(?=(?:inline|static|void|constexpr|__aicore__|__global__)\b)")
@@ -271,6 +274,10 @@ class ScanResult:
     text: str = ""
     declared_types: set[str] = field(default_factory=set)  # declared so: `class X`, `typename X`, `using X =`
     variables: set[str] = field(default_factory=set)  # declared after a scalar type: `int64_t x`
+    # offset -> tag of a type name after `->` that is a trailing return type, not a member (`[&](int i) ->
+    # LocalTensor<T> {`), which the retagger otherwise reads as the member after `p->`
+    trailing_types: dict[int, str] = field(default_factory=dict)
+    member_types: set[str] = field(default_factory=set)  # type names only after `X::` (see prescan)
 
 
 def prescan(text: str, logic_words: bool = False) -> ScanResult:
@@ -286,6 +293,8 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
     shapes = list(_DECL_SHAPE_RE.finditer("\n" + text))
     # `int64_t AlignkW = ...` declares a variable: `(AlignkW * curkH)` elsewhere is a product, whatever its case
     variables = {m.group(3) for m in shapes if m.group(1) in _SCALAR_TYPE_WORDS}
+    qualified: set[str] = set()  # names the shapes read as types only after `X::`
+    unqualified: set[str] = set()
     for m in shapes:
         first, second = m.group(1), m.group(3)
         if first in _NOT_TYPE_WORDS or second in _NOT_TYPE_WORDS or first in KEYWORDS:
@@ -298,6 +307,11 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
             if not qualified_ref and (not (first[0].isupper() and not first.isupper()) or first in variables):
                 continue  # `a * b` is an expression unless `a` looks like a class name (or `ns::x& y`)
         types.add(first)
+        (qualified if _after_scope(m.string, m.start(1)) else unqualified).add(first)
+    # A name the file uses as a type only after `X::` (`typename T::type F()`) and declares as a variable
+    # (`uint32_t type`) is a member type of some class: unqualified, it is the variable (`if (type == 0)`).
+    member_types = (qualified - unqualified - declared_types) & variables
+    types -= member_types
     # a vendor type name the file declares as a variable and never as a type is a variable here
     # (`template <uint8_t DataType, ...>` in a kernel; ge::DataType is a host type)
     types.update(KNOWN_TYPES - (variables - types))
@@ -355,7 +369,40 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
             types.discard(macro)  # the declaration-shape scan takes `MACRO ge::` for a type
     if _ATTRIBUTE_CALL_MACRO_GUARD.search(text):
         attribute_macros.update(_ATTRIBUTE_CALL_MACRO_RE.findall(text))
-    return ScanResult(types, type_templates, starts, closers, attribute_macros, text, declared_types, variables)
+    trailing = _trailing_types(text, types, type_templates, starts) if ")" in text and "->" in text else {}
+    return ScanResult(types, type_templates, starts, closers, attribute_macros, text, declared_types, variables,
+                      trailing, member_types)
+
+
+def _after_scope(text: str, offset: int) -> bool:
+    """Whether `::` stands right before offset (blanks between)."""
+    k = offset
+    while k and text[k - 1] in " \t\r\n":
+        k -= 1
+    return text.startswith("::", k - 2)
+
+
+def _trailing_types(text: str, types: set[str], type_templates: set[str], starts: set[int]) -> dict[int, str]:
+    """The type names of trailing return types: `) -> T {` and `) mutable -> Tpl<...> {`, where a body follows
+    (a member after `f()->` is never followed by one)."""
+    found: dict[int, str] = {}
+    for m in _TRAILING_RETURN_RE.finditer(text):
+        name, start = m.group(1), m.start(1)
+        end = m.end(1)
+        if start in starts:
+            lt = text.find("<", end)
+            end = _template_close(text, lt) if lt >= 0 else -1
+            if end < 0 or name not in type_templates:
+                continue
+            tag = "TYPE_TEMPLATE"
+        elif name in types:
+            tag = "TYPE_NAME"
+        else:
+            continue
+        follower = _TYPE_SUFFIX_RE.match(text, end)
+        if follower is not None and text.startswith("{", follower.end()):
+            found[start] = tag
+    return found
 
 
 class IdentifierRetagger:
@@ -376,6 +423,8 @@ class IdentifierRetagger:
         closers = scan.template_closers
         overrides = self.overrides
         attribute_macros = scan.attribute_macros
+        trailing = scan.trailing_types
+        member_types = scan.member_types
         source = scan.text
 
         def text_at(offset: int) -> str:
@@ -402,8 +451,12 @@ class IdentifierRetagger:
                     tok.type = "TYPE_TEMPLATE" if value in type_templates and not is_member else "TEMPLATE_NAME"
                 elif value in types and previous not in _NOT_BEFORE_TYPE:
                     tok.type = "TYPE_NAME"
+                elif member_types and value in member_types and _after_scope(source, tok.start_pos):
+                    tok.type = "TYPE_NAME"
                 elif value in attribute_macros:
                     tok.type = "MIX" if text_at(tok.end_pos) == "(" else "FN_SPECIFIER"
+                if trailing and tok.start_pos in trailing:
+                    tok.type = trailing[tok.start_pos]
                 if overrides and tok.start_pos in overrides:
                     tok.type = overrides[tok.start_pos]
                 if tok.type in _FLIPS:
@@ -1809,6 +1862,8 @@ class _FastPath:
         closers = scan.template_closers
         overrides = self.retagger.overrides
         attribute_macros = scan.attribute_macros
+        trailing = scan.trailing_types
+        member_types = scan.member_types
         source = scan.text
         keywords = KEYWORDS
         not_before_type = _NOT_BEFORE_TYPE
@@ -1860,9 +1915,13 @@ class _FastPath:
                         type_ = "TYPE_TEMPLATE" if value in type_templates and not is_member else "TEMPLATE_NAME"
                     elif value in types and previous not in not_before_type:
                         type_ = "TYPE_NAME"
+                    elif member_types and value in member_types and _after_scope(source, start):
+                        type_ = "TYPE_NAME"
                     elif value in attribute_macros:
                         k = _BLANKS.match(source, pos).end()
                         type_ = "MIX" if source[k : k + 1] == "(" else "FN_SPECIFIER"
+                    if trailing and start in trailing:
+                        type_ = trailing[start]
                     if overrides and start in overrides:
                         type_ = overrides[start]
                 elif type_ in splittable and start in closers:

@@ -647,17 +647,26 @@ def _unknown_tiling_types(ctx: CheckContext) -> set[str]:
     return names - _ast_index(ctx).named
 
 
-def _from_unknown_tiling(value: SSAValue, unknown: set[str]) -> bool:
-    for _ in range(8):
-        owner = value.owner
-        if isinstance(owner, asc.TilingFieldOp):
-            t = owner.operands[0].type
-            return not isinstance(t, asc.TilingType) or t.type_name.data in unknown or t.type_name.data == "?"
-        if isinstance(owner, arith.ExtUIOp | arith.ExtSIOp | arith.TruncIOp):
-            value = owner.operands[0]
-            continue
+def _from_unknown_tiling(value: SSAValue, unknown: set[str], depth: int = 0) -> bool:
+    """Whether `value`'s unsigned type rests on the guessed type of a field of a tiling struct out of reach:
+    the field itself, or integer arithmetic with such a field among its operands (`t->a - t->b` is int64_t
+    when the fields are)."""
+    if depth > 8:
         return False
+    owner = value.owner
+    if isinstance(owner, asc.TilingFieldOp):
+        t = owner.operands[0].type
+        return not isinstance(t, asc.TilingType) or t.type_name.data in unknown or t.type_name.data == "?"
+    if isinstance(owner, _INT_PASS_THROUGH):
+        return _from_unknown_tiling(owner.operands[0], unknown, depth + 1)
+    if isinstance(owner, _INT_ARITH):
+        return any(_from_unknown_tiling(operand, unknown, depth + 1) for operand in owner.operands)
     return False
+
+
+_INT_PASS_THROUGH = (arith.ExtUIOp, arith.ExtSIOp, arith.TruncIOp)
+_INT_ARITH = (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivUIOp, arith.DivSIOp, arith.RemUIOp, arith.RemSIOp,
+              arith.AndIOp, arith.OrIOp, arith.XOrIOp, arith.ShLIOp, arith.ShRUIOp, arith.ShRSIOp, arith.SelectOp)
 
 
 _F64_ARITH = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.NegfOp, arith.MaximumfOp,

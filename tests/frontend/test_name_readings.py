@@ -114,3 +114,30 @@ def test_a_name_declared_the_other_way_is_not_spread() -> None:
     text = "template <class Tuple> void f() { g<Tuple>(); x = (Tuple); y = (Tuple); }"
     at = text.index("(Tuple)") + 1
     assert _spread(text, at, "IDENTIFIER") == (False, {at: "IDENTIFIER"})
+
+
+def test_trailing_return_types_and_member_only_types_parse_without_retries(lark_parses: list[int]) -> None:
+    """prompt_flash_attention: lambdas `[&](...) -> LocalTensor<INPUT_T> {` (the type after `->` was read as the
+    member after `p->`), and `typename T::type F()` beside a variable `uint32_t type` (`if (type == 0)`); each
+    cost two whole-text parses per use."""
+    unit = _parse("""
+        template <typename INPUT_T>
+        struct K {
+            LocalTensor<INPUT_T> Get(uint32_t i);
+            typename INPUT_T::type Offset();
+            int32_t Size() const;
+            void Run(uint32_t type) {
+                auto copy = [&](uint32_t start) -> LocalTensor<INPUT_T> { return this->Get(start); };
+                auto size = [this]() mutable -> int32_t { return this->Size(); };
+                auto next = [&](uint32_t start) -> LocalTensor<INPUT_T> & { return this->Get(start + 1); };
+                if (type == 0) { copy(0); }
+                int32_t n = this->Get(0)->Size();
+            }
+        };
+    """)
+    assert lark_parses[0] == 0
+    lambdas = [n for n in unit.walk() if isinstance(n, A.Lambda)]
+    assert len(lambdas) == 3
+    assert any(isinstance(n, A.Binary) and n.op == "==" for n in unit.walk())
+    scan = P.prescan("void f(uint32_t type) { if (type == 0) {} }\ntypename T::type g();")
+    assert "type" not in scan.types and scan.member_types == {"type"}

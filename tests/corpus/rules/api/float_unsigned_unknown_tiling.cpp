@@ -1,6 +1,8 @@
 // A tiling struct whose definition is in a header the check cannot see: its field types are unknown
 // (the lowering reads them as uint32_t by guess), so a float cast of one is not flagged, whether the
-// struct is read through GET_TILING_DATA or through a member copy. A member declared uint32_t still is.
+// struct is read through GET_TILING_DATA or through a member copy, nor one of arithmetic on such fields
+// (group_norm_swish's `float(tiling->numPerGroup - tiling->numTailLoop)`, int64_t fields). A member
+// declared uint32_t still is.
 #include "kernel_operator.h"
 #include "lin_space_tiling.h"  // expected-warning {{cannot find include file}} [ASC002]
 using namespace AscendC;
@@ -19,7 +21,9 @@ public:
     {
         LocalTensor<T> t = buf.Get<T>();
         Muls(t, t, T(tilingData_.scalar), 256);
+        Muls(t, t, T(tilingData_.total - tilingData_.scalar * 2), 256);
         Adds(t, t, T(count_), 256);  // expected-error {{cast from uint32_t to float}} [ASC507]
+        Adds(t, t, T(count_ * 2), 256);  // expected-error {{cast from uint32_t to float}} [ASC507]
     }
 
 private:
