@@ -162,3 +162,25 @@ def test_a_kernel_wrong_for_every_guess_at_different_places_is_reported() -> Non
     assert found[0].notes[-1].message == (
         "DTYPE_GAMMA is bound by no op json and checked as float here; as half the kernel fails at line 18 "
         "[ASC504] and as int32_t at line 20 [ASC101]: it builds for none of them")
+
+
+def test_notes_about_the_check_alone_do_not_run_the_guesses_again(monkeypatch) -> None:
+    """An include out of reach (ASC002) and code not modelled (ASC103) say nothing of the kernel's types: the
+    half and int32_t runs would only lower and check a large vendor kernel again."""
+    import ascendir.lower as lowering
+
+    runs: list[dict[str, str]] = []
+    lower = lowering.lower_program
+
+    def counting(program, options=None):  # noqa: ANN001, ANN202
+        runs.append(dict(options.dtypes) if options is not None else {})
+        return lower(program, options)
+
+    monkeypatch.setattr(lowering, "lower_program", counting)
+    text = KERNEL.replace("TILE_ELEMENTS", "256").replace(
+        "using namespace AscendC;", 'using namespace AscendC;\n#include "project_helpers.h"').replace(
+        "        outQueue.FreeTensor(y);", "        outQueue.FreeTensor(y);\n        auto twice = [](int v) { return 2 * v; };\n"
+                                          "        int n = twice(3);")
+    found = check_program(load_text(text, "add_one.cpp"))
+    assert sorted({d.code for d in found}) == ["ASC002", "ASC103"]
+    assert runs == [{}]
