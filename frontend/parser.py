@@ -103,13 +103,16 @@ def _word(word: str) -> str:
 
 # Names declared as types in the file. One regex per shape, each starting with a literal or a character
 # class, so the regex engine skips ahead instead of trying every alternative at every offset.
+_ALIAS_RES = (
+    re.compile(rf"{_word('using')}\s+([A-Za-z_]\w*)\s*="),
+    re.compile(rf"{_word('using')}\s+[A-Za-z_]\w*\s*=\s*(?:typename\s+)?(?:const\s+)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)\s*[;*&<]"),
+)
 _DECLARED_TYPE_RES = [
     re.compile(rf"(?:{_word('class')}|{_word('struct')}|{_word('union')})(?:\s+|\s*\.\.\.\s*)(?:\[\[[^\]]*\]\]\s*)?"
                r"([A-Za-z_]\w*)"),  # `class Foo`, `class... Ts`
     re.compile(rf"{_word('enum')}\s+(?:(?:class|struct)\s+)?([A-Za-z_]\w*)"),
     re.compile(rf"{_word('typename')}(?:\s+|\s*\.\.\.\s*)([A-Za-z_]\w*)\b(?!\s*::)"),  # also `typename... Ts`
-    re.compile(rf"{_word('using')}\s+([A-Za-z_]\w*)\s*="),
-    re.compile(rf"{_word('using')}\s+[A-Za-z_]\w*\s*=\s*(?:typename\s+)?(?:const\s+)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)\s*[;*&<]"),
+    *_ALIAS_RES,
     re.compile(rf"{_word('typedef')}\b[^;{{}}]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*;"),
     re.compile(rf"{_word('BEGIN_TILING_DATA_DEF')}\s*\(\s*([A-Za-z_]\w*)"),
     # `(__gm__ HcclOpResParam *)ctx`: an address space qualifies a type (here one from a header out of reach)
@@ -253,6 +256,33 @@ def _template_close(text: str, lt: int, logic_ok: bool = False) -> int:
     return -1
 
 
+class _FunctionTemplates:
+    """The names the text declares as function templates (`template <...> __aicore__ void F(`), found on first
+    use: only a list with a top-level `&&` or `||` asks (`F<T, A && !B>(x)` calls a template; `a < b && c > d`
+    compares)."""
+
+    def __init__(self) -> None:
+        self._names: set[str] | None = None
+
+    def __call__(self, text: str) -> set[str]:
+        if self._names is None:
+            self._names = set()
+            for header in _TEMPLATE_HEADER_RE.finditer(text):
+                end = _template_close(text, header.end() - 1, True)
+                if end < 0:
+                    continue
+                stop = _DECLARATION_STOP_RE.search(text, end)
+                if stop is not None and stop.group() == "(":
+                    name = _name_before(text, stop.start())
+                    if name is not None:
+                        self._names.add(text[name[0] : name[1]])
+        return self._names
+
+
+_TEMPLATE_HEADER_RE = re.compile(r"\btemplate\s*<")
+_DECLARATION_STOP_RE = re.compile(r"[(;{=]")
+
+
 def _has_alternative_logic(text: str, lt: int, end: int) -> bool:
     """Is there an `and` or `or` in text[lt:end] (which _template_close takes for a list's `&&` / `||`)?"""
     segment = text[lt:end]
@@ -286,8 +316,12 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
     types: set[str] = set()
     types.update(_DTYPE_MACRO_RE.findall(text))
     types.update(_typedef_block_names(text))
+    aliases: set[str] = set()  # names declared only by `using X = ...` or named at the end of its target
     for regex in _DECLARED_TYPE_RES:
-        types.update(name for name in regex.findall(text) if name not in KEYWORDS)
+        found = {name for name in regex.findall(text) if name not in KEYWORDS}
+        (aliases if regex in _ALIAS_RES else types).update(found)
+    aliases -= types
+    types |= aliases
     declared_types = set(types)
     alternative_logic = logic_words and (" and " in text or " or " in text)
     shapes = list(_DECL_SHAPE_RE.finditer("\n" + text))
@@ -308,9 +342,10 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
                 continue  # `a * b` is an expression unless `a` looks like a class name (or `ns::x& y`)
         types.add(first)
         (qualified if _after_scope(m.string, m.start(1)) else unqualified).add(first)
-    # A name the file uses as a type only after `X::` (`typename T::type F()`) and declares as a variable
-    # (`uint32_t type`) is a member type of some class: unqualified, it is the variable (`if (type == 0)`).
-    member_types = (qualified - unqualified - declared_types) & variables
+    # A name the file uses as a type only after `X::` (`typename T::type F()`), or declares as a type only in a
+    # class's alias (`using maskType = U;`, read as `PFAT::maskType`), and declares as a variable (`uint32_t
+    # type`) is a member type of some class: unqualified, it is the variable (`if (type == 0)`).
+    member_types = ((qualified | aliases) - unqualified - (declared_types - aliases)) & variables
     types -= member_types
     # a vendor type name the file declares as a variable and never as a type is a variable here
     # (`template <uint8_t DataType, ...>` in a kernel; ge::DataType is a host type)
@@ -318,6 +353,7 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
     starts: set[int] = set()
     closers: set[int] = set()
     type_templates = set(KNOWN_TYPE_TEMPLATES) | types
+    function_templates = _FunctionTemplates()
     for less in _LESS_RE.finditer(text):
         lt = less.start()
         if lt and text[lt - 1] == "<":
@@ -327,8 +363,9 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
             continue
         name_start, name_end = name
         end = _template_close(text, lt)
-        if end < 0 and text[name_start:name_end] in type_templates:
-            end = _template_close(text, lt, True)  # `conditional_t<A && B, X, Y>`
+        if end < 0 and (text[name_start:name_end] in type_templates
+                        or text[name_start:name_end] in function_templates(text)):
+            end = _template_close(text, lt, True)  # `conditional_t<A && B, X, Y>`, `F<T, A && !B>(x)`
         if alternative_logic and end > 0 and _has_alternative_logic(text, lt, end):
             end = -1  # `a < b or c > d`: `or` ends a template argument list as `||` does
         if end < 0:
@@ -946,6 +983,16 @@ class AstBuilder:
             targs = rest[1] if len(rest) > 1 and isinstance(rest[1], list) else None
             part = A.NamePart(self.span(rest), str(rest[0]), targs)
         return A.QualifiedName(self.span(c), [*nested, part])
+
+    def conversion_fn(self, c: list[Any]) -> A.FunctionDecl:
+        prefixes = next((x for x in c if isinstance(x, _Prefixes)), None)
+        target: A.TypeRef = next(x for x in c if isinstance(x, A.TypeRef))
+        keyword = next(x for x in c if isinstance(x, Token) and x.type == "OPERATOR")
+        name = A.QualifiedName(self.span([keyword]), [A.NamePart(self.span([keyword]), "operator" + target.name)])
+        quals = [str(x) for x in c if isinstance(x, Token) and x.type in ("CV", "NOEXCEPT", "OVERRIDE", "FINAL")]
+        body = c[-1] if isinstance(c[-1], A.Compound) else None
+        return A.FunctionDecl(self.span(c), name, target, [], body, prefixes.words if prefixes else [], "operator",
+                              [], quals)
 
     def operator_symbol(self, c: list[Any]) -> str:
         return "".join(x.name if isinstance(x, A.TypeRef) else str(x) for x in c)

@@ -141,3 +141,26 @@ def test_trailing_return_types_and_member_only_types_parse_without_retries(lark_
     assert any(isinstance(n, A.Binary) and n.op == "==" for n in unit.walk())
     scan = P.prescan("void f(uint32_t type) { if (type == 0) {} }\ntypename T::type g();")
     assert "type" not in scan.types and scan.member_types == {"type"}
+
+
+def test_member_aliases_and_function_template_lists_with_logic_parse_without_retries(lark_parses: list[int]) -> None:
+    """prompt_flash_attention: `using maskType = U;` in a traits struct (read as `PFAT::maskType`) beside a
+    variable `uint8_t maskType`, and `SoftmaxFlashV3_VF<T, PFAT::mla && !(PFAT::bnsd)>(x)`, a function template
+    whose argument list holds `&&` (a comparison `a < b && c > d` otherwise)."""
+    unit = _parse("""
+        template <typename T, typename U>
+        struct PFAType { using inputType = T; using maskType = U; };
+        template <typename PFAT>
+        struct Attn {
+            using M = typename PFAT::maskType;
+            void Run(uint8_t maskType, int32_t s) {
+                if (maskType != 0 && s > 0) { maskType = 1; }
+                Softmax<float, PFAT::mla && !(PFAT::layout == 1)>(s);
+            }
+        };
+        template <typename T, bool MLA>
+        void Softmax(int32_t s) {}
+    """)
+    assert lark_parses[0] == 0
+    calls = [n for n in unit.walk() if isinstance(n, A.Call) and n.callee_name == "Softmax"]
+    assert len(calls) == 1

@@ -561,3 +561,25 @@ def test_attribute_macros_without_an_underscore_and_a_launch_bound_against_aicor
     assert function(unit, "Apply").specifiers == ["AICORE"]
     assert function(unit, "Twice").specifiers == ["DEVICE", "static"]
     assert "__aicore__" in function(unit, "SimtOffset").specifiers
+
+
+def test_conversion_functions_and_pack_expansions_in_braced_lists() -> None:
+    # rain_fusion_attention's attn_infra/coord.hpp
+    unit = parse("""
+        template <int RANK>
+        struct Coord {
+            __aicore__ explicit operator bool() const { return idx[0] != 0; }
+            operator float() const;
+            template <int... Is>
+            __aicore__ auto GetCoordByAxis() const
+            {
+                int picked[sizeof...(Is)]{idx[Is]...};
+                return picked[0];
+            }
+            int idx[RANK];
+        };
+    """)
+    conversions = [f for f in all_of(unit, A.FunctionDecl) if f.kind == "operator"]
+    assert [(f.name.name, f.specifiers, f.qualifiers, f.body is not None) for f in conversions] == [
+        ("operatorbool", ["__aicore__", "explicit"], ["const"], True), ("operatorfloat", [], ["const"], False)]
+    assert [type(n).__name__ for n in all_of(unit, A.InitList)[0].items] == ["PackExpansion"]
