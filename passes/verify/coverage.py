@@ -527,12 +527,16 @@ def output_written_by_every_core(ctx: CheckContext) -> None:
                             "GetBlockIdx() * blockLength", kind="help"))
 
 
+_OPAQUE_CODE = (asc.OpaqueCallOp, asc.MatmulObjectOp)  # calls not modelled; a Matmul object's library code
+_GM_SCALAR_STORES = (asc.SetValueOp, asc.GmStoreOp)
+
+
 def _unseen(op: Operation) -> bool:
     """Code the checker does not see into: an unmodelled call, a Matmul object (whose library code splits the
     work by block itself and writes GM)."""
     if is_kind(op, asc.ObjectOp):  # a UB allocator only hands out local memory
         return not op.result.type.type_name.data.startswith("LocalMemAllocator")
-    return is_kind(op, asc.OpaqueCallOp | asc.MatmulObjectOp) or (
+    return is_kind(op, _OPAQUE_CODE) or (
         is_kind(op, asc.ApiCallOp) and op.FAMILY == "matmul_call")
 
 
@@ -543,7 +547,7 @@ def _tells_cores_apart(op: Operation) -> bool:
 
 
 def _writes_gm(op: Operation) -> bool:
-    if is_kind(op, asc.SetValueOp | asc.GmStoreOp):
+    if is_kind(op, _GM_SCALAR_STORES):
         return isinstance(op.operands[0].type, asc.GlobalTensorType | asc.GmPtrType)
     return _copies_to_gm(op)
 
