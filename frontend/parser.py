@@ -1549,7 +1549,11 @@ class AstBuilder:
 
     def global_id_expr(self, c: list[Any]) -> A.Name:
         nested = c[0] if isinstance(c[0], list) else []
-        parts = [A.NamePart(self.span(c), "", None), *nested, A.NamePart(self.span(c[-1:]), str(c[-1]))]
+        if isinstance(c[-1], list):  # a template's name and its arguments
+            last = A.NamePart(self.span(c[-2:]), str(c[-2]), c[-1])
+        else:
+            last = A.NamePart(self.span(c[-1:]), str(c[-1]))
+        parts = [A.NamePart(self.span(c), "", None), *nested, last]
         return A.Name(self.span(c), A.QualifiedName(self.span(c), parts))
 
     def try_stmt(self, c: list[Any]) -> A.Try:

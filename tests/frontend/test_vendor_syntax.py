@@ -583,3 +583,15 @@ def test_conversion_functions_and_pack_expansions_in_braced_lists() -> None:
     assert [(f.name.name, f.specifiers, f.qualifiers, f.body is not None) for f in conversions] == [
         ("operatorbool", ["__aicore__", "explicit"], ["const"], True), ("operatorfloat", [], ["const"], False)]
     assert [type(n).__name__ for n in all_of(unit, A.InitList)[0].items] == ["PackExpansion"]
+
+
+def test_a_globally_qualified_function_template_call() -> None:
+    # the op repositories' kernel unit tests: `::dual_level_quant_batch_matmul<A, B, false>(x, ...)`
+    unit = parse("""
+        template <int A, bool B>
+        __aicore__ inline void dlq(GM_ADDR x) {}
+        void run(GM_ADDR x) { ::dlq<1, false>(x); }
+    """)
+    call = all_of(function(unit, "run"), A.Call)[0]
+    parts = call.callee.qname.parts
+    assert [p.name for p in parts] == ["", "dlq"] and len(parts[-1].template_args) == 2
