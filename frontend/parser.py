@@ -103,6 +103,9 @@ def _word(word: str) -> str:
 
 # Names declared as types in the file. One regex per shape, each starting with a literal or a character
 # class, so the regex engine skips ahead instead of trying every alternative at every offset.
+_TYPENAME_RE = re.compile(rf"{_word('typename')}(?:\s+|\s*\.\.\.\s*)([A-Za-z_]\w*)\b(?!\s*::)")  # `typename... Ts` too
+# `template <BufferType Type>`: the shape right after a template header's `<` declares a value parameter
+_TEMPLATE_BEFORE_RE = re.compile(r"\btemplate\s*<\Z")
 _ALIAS_RES = (
     re.compile(rf"{_word('using')}\s+([A-Za-z_]\w*)\s*="),
     re.compile(rf"{_word('using')}\s+[A-Za-z_]\w*\s*=\s*(?:typename\s+)?(?:const\s+)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)\s*[;*&<]"),
@@ -111,7 +114,7 @@ _DECLARED_TYPE_RES = [
     re.compile(rf"(?:{_word('class')}|{_word('struct')}|{_word('union')})(?:\s+|\s*\.\.\.\s*)(?:\[\[[^\]]*\]\]\s*)?"
                r"([A-Za-z_]\w*)"),  # `class Foo`, `class... Ts`
     re.compile(rf"{_word('enum')}\s+(?:(?:class|struct)\s+)?([A-Za-z_]\w*)"),
-    re.compile(rf"{_word('typename')}(?:\s+|\s*\.\.\.\s*)([A-Za-z_]\w*)\b(?!\s*::)"),  # also `typename... Ts`
+    _TYPENAME_RE,
     *_ALIAS_RES,
     re.compile(rf"{_word('typedef')}\b[^;{{}}]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*;"),
     re.compile(rf"{_word('BEGIN_TILING_DATA_DEF')}\s*\(\s*([A-Za-z_]\w*)"),
@@ -308,6 +311,8 @@ class ScanResult:
     # LocalTensor<T> {`), which the retagger otherwise reads as the member after `p->`
     trailing_types: dict[int, str] = field(default_factory=dict)
     member_types: set[str] = field(default_factory=set)  # type names only after `X::` (see prescan)
+    # names declared only as template type parameters (`typename A`): never a type after `X::` (`Tag::A`)
+    template_params: set[str] = field(default_factory=set)
 
 
 def prescan(text: str, logic_words: bool = False) -> ScanResult:
@@ -317,16 +322,20 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
     types.update(_DTYPE_MACRO_RE.findall(text))
     types.update(_typedef_block_names(text))
     aliases: set[str] = set()  # names declared only by `using X = ...` or named at the end of its target
+    params: set[str] = set()  # names declared only by `typename X` (template parameters)
     for regex in _DECLARED_TYPE_RES:
         found = {name for name in regex.findall(text) if name not in KEYWORDS}
-        (aliases if regex in _ALIAS_RES else types).update(found)
-    aliases -= types
-    types |= aliases
+        (aliases if regex in _ALIAS_RES else params if regex is _TYPENAME_RE else types).update(found)
+    aliases -= types | params
+    params -= types | aliases
+    types |= aliases | params
     declared_types = set(types)
     alternative_logic = logic_words and (" and " in text or " or " in text)
     shapes = list(_DECL_SHAPE_RE.finditer("\n" + text))
     # `int64_t AlignkW = ...` declares a variable: `(AlignkW * curkH)` elsewhere is a product, whatever its case
-    variables = {m.group(3) for m in shapes if m.group(1) in _SCALAR_TYPE_WORDS}
+    variables = {m.group(3) for m in shapes if m.group(1) in _SCALAR_TYPE_WORDS
+                 or (m.group(0)[0] == "<"
+                     and _TEMPLATE_BEFORE_RE.search(m.string, max(0, m.start() - 24), m.start() + 1))}
     qualified: set[str] = set()  # names the shapes read as types only after `X::`
     unqualified: set[str] = set()
     for m in shapes:
@@ -408,7 +417,7 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
         attribute_macros.update(_ATTRIBUTE_CALL_MACRO_RE.findall(text))
     trailing = _trailing_types(text, types, type_templates, starts) if ")" in text and "->" in text else {}
     return ScanResult(types, type_templates, starts, closers, attribute_macros, text, declared_types, variables,
-                      trailing, member_types)
+                      trailing, member_types, params)
 
 
 def _after_scope(text: str, offset: int) -> bool:
@@ -462,6 +471,7 @@ class IdentifierRetagger:
         attribute_macros = scan.attribute_macros
         trailing = scan.trailing_types
         member_types = scan.member_types
+        params = scan.template_params
         source = scan.text
 
         def text_at(offset: int) -> str:
@@ -486,7 +496,8 @@ class IdentifierRetagger:
                 elif tok.start_pos in starts:
                     is_member = previous in ("DOT", "ARROW")
                     tok.type = "TYPE_TEMPLATE" if value in type_templates and not is_member else "TEMPLATE_NAME"
-                elif value in types and previous not in _NOT_BEFORE_TYPE:
+                elif value in types and previous not in _NOT_BEFORE_TYPE and not (
+                        value in params and _after_scope(source, tok.start_pos)):
                     tok.type = "TYPE_NAME"
                 elif member_types and value in member_types and _after_scope(source, tok.start_pos):
                     tok.type = "TYPE_NAME"
@@ -1915,6 +1926,7 @@ class _FastPath:
         attribute_macros = scan.attribute_macros
         trailing = scan.trailing_types
         member_types = scan.member_types
+        params = scan.template_params
         source = scan.text
         keywords = KEYWORDS
         not_before_type = _NOT_BEFORE_TYPE
@@ -1964,7 +1976,8 @@ class _FastPath:
                     elif start in starts:
                         is_member = previous == "DOT" or previous == "ARROW"
                         type_ = "TYPE_TEMPLATE" if value in type_templates and not is_member else "TEMPLATE_NAME"
-                    elif value in types and previous not in not_before_type:
+                    elif value in types and previous not in not_before_type and not (
+                            value in params and _after_scope(source, start)):
                         type_ = "TYPE_NAME"
                     elif member_types and value in member_types and _after_scope(source, start):
                         type_ = "TYPE_NAME"

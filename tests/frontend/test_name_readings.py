@@ -164,3 +164,25 @@ def test_member_aliases_and_function_template_lists_with_logic_parse_without_ret
     assert lark_parses[0] == 0
     calls = [n for n in unit.walk() if isinstance(n, A.Call) and n.callee_name == "Softmax"]
     assert len(calls) == 1
+
+
+def test_template_parameters_are_no_types_after_a_scope_nor_value_parameters_where_they_compare(
+        lark_parses: list[int]) -> None:
+    """prompt_flash_attention_apt: `InputTypeTag::A` beside `template <typename A, ...>` (a template parameter is
+    never named after `X::`), and `template <BufferType Type>` compared (`Type == BufferType::L1`) beside a
+    traits struct's `using Type = ...` read as `Sel<T>::Type`."""
+    _parse("""
+        enum class InputTypeTag { A, B };
+        template <typename A, typename B>
+        struct Pair { static constexpr bool isA = true; };
+        template <typename T>
+        struct Sel { using Type = T; };
+        enum class BufferType { L1, L0A };
+        template <BufferType Type>
+        int Size(int tag) {
+            typename Sel<float>::Type bufs;
+            if constexpr (Type == BufferType::L1) { return 1; }
+            return tag == static_cast<int>(InputTypeTag::A) ? 2 : 3;
+        }
+    """)
+    assert lark_parses[0] == 0
