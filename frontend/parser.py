@@ -326,15 +326,15 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
     for regex in _DECLARED_TYPE_RES:
         found = {name for name in regex.findall(text) if name not in KEYWORDS}
         (aliases if regex in _ALIAS_RES else params if regex is _TYPENAME_RE else types).update(found)
-    aliases -= types | params
-    params -= types | aliases
-    types |= aliases | params
+    declared_only_so = aliases | params
+    aliases, params = aliases - types - params, params - types - aliases  # a name declared both ways is neither
+    types |= declared_only_so
     declared_types = set(types)
     alternative_logic = logic_words and (" and " in text or " or " in text)
     shapes = list(_DECL_SHAPE_RE.finditer("\n" + text))
     # `int64_t AlignkW = ...` declares a variable: `(AlignkW * curkH)` elsewhere is a product, whatever its case
     variables = {m.group(3) for m in shapes if m.group(1) in _SCALAR_TYPE_WORDS
-                 or (m.group(0)[0] == "<"
+                 or (m.group(0)[0] == "<" and m.group(1) not in KEYWORDS  # (not `template <typename T>`)
                      and _TEMPLATE_BEFORE_RE.search(m.string, max(0, m.start() - 24), m.start() + 1))}
     qualified: set[str] = set()  # names the shapes read as types only after `X::`
     unqualified: set[str] = set()

@@ -186,3 +186,10 @@ def test_template_parameters_are_no_types_after_a_scope_nor_value_parameters_whe
         }
     """)
     assert lark_parses[0] == 0
+
+
+def test_a_name_declared_by_typename_and_by_an_alias_is_an_ordinary_type() -> None:
+    scan = P.prescan("template <typename T> struct A {};\nstruct B { using T = float; };\ntemplate <typename U> void f();")
+    assert "T" in scan.types and "T" not in scan.template_params
+    assert scan.template_params == {"U"}
+    assert not {"T", "U"} & scan.variables  # a template header's `typename T` declares no value
