@@ -94,6 +94,9 @@ HEADER_CONSTANTS: dict[str, tuple[Scalar, int | float | None]] = {
 }  # fmt: skip
 TENSOR_OPERATORS = ("+", "-", "*", "/", "&", "|")
 _TYPE_TRAITS = {"is_same", "IsSameType", "is_same_v", "IsSame"}  # IsSame: AscendC::Std's alias
+# AscendC's matmul utilities: IsTypeOneOf<T, ...>::value and the variable templates below
+_ONE_OF_TRAITS = {"IsTypeOneOf", "IsTypeOneOfV"}  # T is one of the rest
+_TRAIT_VALUES = {"is_same_v", "IsSameTypeV", "IsTypeOneOfV"}  # variable templates: no `::value`
 
 # Namespaces whose qualification carries no meaning for name lookup here.
 _TRANSPARENT_NAMESPACES = {"AscendC", "std", "Std", "ops", "optiling", "ge", "platform_ascendc", "gert", "matmul", "AscendC::Std"}
@@ -1674,16 +1677,15 @@ class FunctionLowerer:
     def _type_trait(self, parts: Sequence[A.NamePart]) -> Val | None:
         """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` fold to constants."""
         if len(parts) >= 2 and parts[-1].name == "value" and (
-                parts[-2].name in _TYPE_TRAITS or parts[-2].name in self.scope.same_type_traits
-                or parts[-2].name == "IsTypeOneOf"):
+                parts[-2].name in _TYPE_TRAITS or parts[-2].name in _ONE_OF_TRAITS
+                or parts[-2].name in self.scope.same_type_traits):
             trait = parts[-2]
-        elif parts and parts[-1].name in ("is_same_v", "IsSameTypeV", "IsTypeOneOfV"):
+        elif parts and parts[-1].name in _TRAIT_VALUES:
             trait = parts[-1]
         else:
             return None
         args = trait.template_args or []
-        one_of = trait.name in ("IsTypeOneOf", "IsTypeOneOfV")  # (AscendC's matmul utilities: T is one of the rest)
-        if len(args) != 2 and not (one_of and args):
+        if len(args) != 2 and not (trait.name in _ONE_OF_TRAITS and args):
             return None
         first, *others = (self._template_arg_value(x) for x in args)
         return Val(C.BOOL, const=int(any(_same_type(first, other) for other in others)))
