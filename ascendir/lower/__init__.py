@@ -349,7 +349,7 @@ def lower_kernel(lw: FunctionLowerer, fn: A.FunctionDecl, template: list[A.Templ
     types: dict[str, object] = {}
     if template:
         types = _kernel_template_bindings(lw, fn, template)
-    frame = Frame(name, [{}], None, types, lw.assigned_names(fn.body) if fn.body else set())
+    frame = Frame(name, [{}], None, types, lw.written_names(fn.body) if fn.body else set())
     lw.frames.append(frame)
     param_types = []
     for p in fn.params:

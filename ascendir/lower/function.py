@@ -182,6 +182,9 @@ class FunctionLowerer:
         # The tiling key this lowering is for, when a kernel too large to lower whole is lowered once per key:
         # TILING_KEY_IS(k) then folds to k == this key, and the other keys' branches are not lowered.
         self.tiling_key: int | None = None
+        # per (function name, argument position): whether some function or method of that name takes a
+        # non-const reference there (see `assigned_names`)
+        self._reference_params: dict[tuple[str, int], bool] = {}
 
     # ------------------------------------------------------------------------------------------------
     # building blocks
@@ -613,6 +616,32 @@ class FunctionLowerer:
             return facts(body).assigned  # type: ignore[return-value]
         return _memo(body, "assigned", lambda: self._assigned_names(body))  # type: ignore[no-any-return]
 
+    def written_names(self, body: A.Node) -> set[str]:
+        """The local variables `body` may change: those it assigns, and those it passes to a function of the
+        program that takes that argument by non-const reference. `SetParams(params, rows)` filling a
+        DataCopyParams in a loop: declared as a constant, its fields would keep their initial 0 where the
+        copy reads them. (Members passed so stay as they are: an object member is not a cell.)"""
+        written = self.assigned_names(body)
+        by_reference = self.passed_by_reference(body)
+        return written | by_reference if by_reference - written else written
+
+    def passed_by_reference(self, body: object) -> set[str]:
+        """The plain variables `body` passes where a function or method of that name takes a non-const
+        reference (any overload: a cell too many only costs folding)."""
+        return {name for callee, i, name in _bare_name_arguments(body) if self._takes_reference(callee, i)}
+
+    def _takes_reference(self, callee: str, position: int) -> bool:
+        key = (callee, position)
+        hit = self._reference_params.get(key)
+        if hit is None:
+            candidates = list(self.scope.functions.get(callee, ()))
+            for info in self.scope.classes.values():
+                candidates.extend(info.methods.get(callee, ()))
+            hit = self._reference_params[key] = any(
+                position < len(fn.params) and "&" in fn.params[position].type.pointers
+                and "const" not in fn.params[position].type.qualifiers for fn in candidates)
+        return hit
+
     def _assigned_names(self, body: object) -> set[str]:
         # a statement list: what its statements write, from the facts each keeps (astwalk.written_root)
         items = body if isinstance(body, list | tuple) else ()
@@ -637,7 +666,8 @@ class FunctionLowerer:
         """`uint32_t n = 0; GetSize(row, n);` with `void GetSize(uint32_t r, uint32_t& n)`: the caller's `n`
         was never assigned in its own body, so it is a constant, not a cell. The callee writes it through the
         reference: give `n` a cell now (in the scope that declares it, holding its current value), and pass
-        the cell, so the write lands and later reads of `n` see it."""
+        the cell, so the write lands and later reads of `n` see it. The same holds for a parameter struct
+        that a helper fills in (`DataCopyParams p{1, 0, 0, 0}; SetParams(p, rows, cols);`)."""
         if len(call.args) != len(args):
             return args
         scope = self.frame.scopes[-1]
@@ -647,7 +677,7 @@ class FunctionLowerer:
                 continue
             name = a.qname.parts[-1].name
             bound = scope.get(name)
-            if len(a.qname.parts) != 1 or not isinstance(bound, Val) or not isinstance(bound.ctype, Scalar):
+            if len(a.qname.parts) != 1 or not isinstance(bound, Val) or not isinstance(bound.ctype, Scalar | C.StructT):
                 continue
             cell = self.new_cell(bound.ctype, name, call, bound)
             scope[name] = cell
@@ -664,7 +694,7 @@ class FunctionLowerer:
         env_types.update(types or {})
         if isinstance(node, A.Call):
             args = self._out_parameters(fn, args, node)
-        frame = Frame(fn.name.parts[-1].name, [{}], this, env_types, self.assigned_names(fn.body))
+        frame = Frame(fn.name.parts[-1].name, [{}], this, env_types, self.written_names(fn.body))
         self.frames.append(frame)
         try:
             frame.return_type = self.resolve_type(fn.return_type) if fn.return_type is not None else C.VoidT()
@@ -828,7 +858,7 @@ class FunctionLowerer:
         bound reads as the member's initial 0 when `count_ = tiling->ends[idx] - ...` was not lowered, and
         the loop as never running); if it calls anything, the queues in reach may have been used (a helper
         that enqueues, whose DeQue would then look like one on an empty queue)."""
-        for name in sorted(self.assigned_names(st)):
+        for name in sorted(self.written_names(st)):
             self.forget_scalar(name, st)
         if not facts(st).callish:
             return
@@ -1197,7 +1227,7 @@ class FunctionLowerer:
         return None
 
     def _run_constructor(self, ctor: A.FunctionDecl, inst: Instance, args: Sequence[Val], node: A.Node) -> None:
-        frame = Frame(inst.info.name, [{}], inst, dict(inst.types), self.assigned_names(ctor.body) if ctor.body else set())
+        frame = Frame(inst.info.name, [{}], inst, dict(inst.types), self.written_names(ctor.body) if ctor.body else set())
         self.frames.append(frame)
         try:
             self._bind_params(ctor, args, node)
@@ -1356,7 +1386,7 @@ class FunctionLowerer:
             by = c
         else:
             return None
-        if d.name in self.assigned_names(st.body) or _contains_break(st.body) or _contains_return(st.body):
+        if d.name in self.written_names(st.body) or _contains_break(st.body) or _contains_return(st.body):
             return None
         if cond.op == "!=" and by != 1:
             return None
@@ -2557,6 +2587,25 @@ class FunctionLowerer:
 
 def _walk(node: object) -> Iterator[A.Node]:
     return walk(node)
+
+
+def _bare_name_arguments(body: object) -> tuple[tuple[str, int, str], ...]:
+    """(callee name, argument position, variable) for each call in `body` with a plain variable as argument."""
+    def compute() -> tuple[tuple[str, int, str], ...]:
+        found = []
+        for n in walk(body):
+            if not isinstance(n, A.Call) or not n.args:
+                continue
+            callee = n.callee
+            name = (callee.qname.parts[-1].name if isinstance(callee, A.Name)
+                    else callee.member if isinstance(callee, A.Member) else None)
+            if name is None:
+                continue
+            for i, a in enumerate(n.args):
+                if isinstance(a, A.Name) and len(a.qname.parts) == 1:
+                    found.append((name, i, a.qname.parts[0].name))
+        return tuple(found)
+    return _memo(body, "bare_name_arguments", compute)  # type: ignore[return-value]
 
 
 def _walk_no_nested_loops(node: A.Node, in_loop_kinds: tuple[type, ...]) -> Iterator[A.Node]:

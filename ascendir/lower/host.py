@@ -391,7 +391,7 @@ class HostLowerer(FunctionLowerer):
         hit = self._out_args_cache.get(id(body))
         if hit is not None:
             return hit
-        names = set(super().assigned_names(body))
+        names = set(super().assigned_names(body)) | self.passed_by_reference(body)
         self._out_args_cache[id(body)] = names
         for node in _walk(body):
             if not isinstance(node, A.Call) or not node.args:
@@ -401,9 +401,10 @@ class HostLowerer(FunctionLowerer):
             if isinstance(callee, A.Member) and callee.member == "GetCoreMemSize":
                 outs.append(node.args[-1])
             elif isinstance(callee, A.Name) and callee.qname.parts[-1].name in self.scope.functions:
+                # a member passed by reference (`Split(this->rows)`); plain variables are in the set already
                 fn = self.scope.functions[callee.qname.parts[-1].name][0]
                 outs += [a for p, a in zip(fn.params, node.args)
-                         if "&" in p.type.pointers and "const" not in p.type.qualifiers]
+                         if "&" in p.type.pointers and "const" not in p.type.qualifiers and isinstance(a, A.Member)]
             for out in outs:
                 if isinstance(out, A.Name) and len(out.qname.parts) == 1:
                     names.add(out.qname.parts[0].name)

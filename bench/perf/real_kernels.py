@@ -142,7 +142,9 @@ def main() -> int:
             files_by_code[d.code].add(rel)
             if len(examples[d.code]) < args.examples:
                 shown = os.path.relpath(where[0], args.root) if os.path.isabs(where[0]) else where[0]
-                examples[d.code].append(f"{shown}:{where[1]}: {d.message}")
+                # a header's line names the kernel file that reached it, to check it again on its own
+                via = f"   (checking {rel})" if shown != rel else ""
+                examples[d.code].append(f"{shown}:{where[1]}: {d.message}{via}")
     seconds = time.perf_counter() - started
 
     def repo(rel: str) -> str:

@@ -649,6 +649,62 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) { K op; op.Init(x, 64); op.Pr
     assert [d.code for d in check_program(load_text(text, "k.cpp"))] == []
 
 
+def test_a_parameter_struct_filled_by_a_helper_in_a_loop_sees_the_writes() -> None:
+    # ops-nn's sparse matmul: `DataCopyParams p{1, 0, 0, 0};` before the loop, then in it a namespace helper
+    # `SetParams(p, rows, cols)` writes p.blockLen through a reference and a second helper copies with p. The
+    # struct was a constant (never assigned in the caller's own body), so the copy saw blockLen = 0 (ASC402).
+    from passes.verify import check_program
+
+    text = HEADER + """
+namespace Helpers {
+__aicore__ inline void SetParams(AscendC::DataCopyParams& p, uint32_t rows, uint32_t cols)
+{
+    p.blockLen = cols * sizeof(int32_t);
+    p.blockCount = rows;
+}
+__aicore__ inline void Load(LocalTensor<int32_t>& t, GlobalTensor<int32_t>& g, AscendC::DataCopyParams& p)
+{
+    DataCopyPadParams pad;
+    DataCopyPad(t, g, p, pad);
+}
+}
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, uint32_t n) {
+        xGm.SetGlobalBuffer((__gm__ int32_t*)x, 4096);
+        pipe.InitBuffer(q, 1, 4096 * sizeof(int32_t));
+        n_ = n;
+    }
+    __aicore__ inline void Process() {
+        DataCopyParams params{1, 0, 0, 0};
+        for (uint32_t i = 0; i < 4; i++) {
+            LocalTensor<int32_t> t = q.AllocTensor<int32_t>();
+            Helpers::SetParams(params, 4, n_);
+            Helpers::Load(t, xGm, params);
+            q.EnQue(t);
+            t = q.DeQue<int32_t>();
+            q.FreeTensor(t);
+        }
+    }
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> q;
+    GlobalTensor<int32_t> xGm;
+    uint32_t n_;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling) {
+    K op;
+    op.Init(x, *(__gm__ uint32_t*)tiling);
+    op.Process();
+}
+"""
+    assert [d.code for d in check_program(load_text(text, "k.cpp"))] == []
+    # a helper that really writes 0 is still seen (outside a loop: a value stored in a loop does not fold,
+    # as with a plain `params.blockLen = 0;` there)
+    zero = text.replace("p.blockLen = cols * sizeof(int32_t);", "p.blockLen = 0;").replace(
+        "for (uint32_t i = 0; i < 4; i++) {", "{")
+    assert [d.code for d in check_program(load_text(zero, "k.cpp"))] == ["ASC402"]
+
+
 def test_a_struct_valued_template_parameter_is_a_value_not_a_type() -> None:
     # asc-devkit's softmax tests pass `const SoftmaxConfig& config` down to SoftMax<..., config>: it was taken
     # for a type ("template argument 5 is a type, expected a value", ASC101)
