@@ -276,9 +276,13 @@ def load_for_check(bundle: Bundle, chip: str | None = None,
     from ascendir.chips import DEFAULT_CHIP, chip_for_source, load_chip
     from frontend.pipeline import load_bundle
 
+    dtypes = _orig_dtype_defines(bundle)
+
     def macros(name: str, kernel: bool = False) -> dict[str, str | None]:
         target = load_chip(name)
-        return {**(target.kernel_defines if kernel else target.device_defines), **(defines or {})}
+        if kernel:
+            return {**target.kernel_defines, **dtypes, **(defines or {})}
+        return {**target.device_defines, **(defines or {})}
 
     kernel_side = [u for u in bundle.units if _kernel_side(u)]
     if chip is not None:
@@ -301,6 +305,31 @@ def load_for_check(bundle: Bundle, chip: str | None = None,
     per_unit = {u.path: (targets[u.path] if targets[u.path] != chip else None, macros(targets[u.path], kernel=True))
                 for u in kernel_side}
     return load_bundle(bundle, macros(chip), unit_targets=per_unit), chip
+
+
+# op json spellings of the ge::DataType names
+_JSON_DTYPE_NAMES = {"BFLOAT16": "BF16", "FP16": "FLOAT16", "HALF": "FLOAT16", "FP32": "FLOAT", "FLOAT32": "FLOAT"}
+
+
+def _orig_dtype_defines(bundle: Bundle) -> dict[str, str | None]:
+    """ORIG_DTYPE_<NAME> as the build defines it for a kernel compile: the ge::DataType code of each input and
+    output in the op's first dtype combination (the one the lowering binds DTYPE_<NAME> to, see
+    ascendir.lower.dtype_bindings), so that `#if ORIG_DTYPE_X == DT_FLOAT16` picks the code for that type."""
+    from frontend.opdef import op_descriptions
+    from frontend.vendor import DT_CODES
+
+    out: dict[str, str | None] = {}
+    for op in op_descriptions(bundle)[:1]:
+        for key in ("input_desc", "output_desc"):
+            for desc in op.get(key) or []:  # type: ignore[attr-defined]
+                types = desc.get("type") or desc.get("types") if isinstance(desc, dict) else None
+                first = types[0] if isinstance(types, list) and types else types
+                name = str(desc.get("name", "")).upper() if isinstance(desc, dict) else ""
+                ge = str(first).upper().removeprefix("DT_")
+                code = DT_CODES.get("DT_" + _JSON_DTYPE_NAMES.get(ge, ge)) if first else None
+                if name and code is not None:
+                    out.setdefault(f"ORIG_DTYPE_{name}", str(code))
+    return out
 
 
 def _kernel_side(unit: SourceUnit) -> bool:

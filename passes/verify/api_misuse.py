@@ -333,6 +333,7 @@ _CONVERSIONS = (arith.ExtFOp, arith.TruncFOp, arith.SIToFPOp, arith.UIToFPOp, ar
 )
 def scalar_type_mismatch(ctx: CheckContext) -> None:
     calls_at: dict[tuple[str, int, int], A.Call] | None = None
+    unknown_tiling: set[str] = set()
     guessed = _guessed_dtype(ctx)
     for call in _calls(ctx, *_SCALAR_FAMILIES):
         if call.op.template_args is not None and call.op.template_args.data:
@@ -349,7 +350,8 @@ def scalar_type_mismatch(ctx: CheckContext) -> None:
                 continue
             if calls_at is None:
                 calls_at = _ast_index(ctx).calls_at()
-            written = _written_scalar_type(call, i, value, calls_at)
+                unknown_tiling = _unknown_tiling_types(ctx)
+            written = _written_scalar_type(call, i, value, calls_at, unknown_tiling)
             if written is None or _same_scalar(written, want):
                 continue
             ctx.report(call.op, f"{call.api.name} on {want} tensors needs a {param.name} of type {want}, but the argument "
@@ -363,8 +365,9 @@ def _same_scalar(written: str, want: str) -> bool:
 
 
 def _written_scalar_type(call: _Call, index: int, value: SSAValue,
-                         calls_at: dict[tuple[str, int, int], A.Call]) -> str | None:
-    """The C type of the scalar argument as written, where the source or the IR shows it for certain."""
+                         calls_at: dict[tuple[str, int, int], A.Call], unknown_tiling: set[str]) -> str | None:
+    """The C type of the scalar argument as written, where the source or the IR shows it for certain (not a
+    field of a tiling struct out of reach, read as uint32_t by guess: `-tiling->swishScale` may be a float)."""
     loc = _loc(call.op)
     node = calls_at.get(loc) if loc is not None else None
     if node is not None and index < len(node.args) and len(node.args) == len(call.op.args) - call.offset:
@@ -379,6 +382,8 @@ def _written_scalar_type(call: _Call, index: int, value: SSAValue,
     # call's own location means the written type differs (an explicit cast sits at the cast's location)
     owner = value.owner
     if isinstance(owner, _CONVERSIONS) and _loc(owner) == loc:
+        if _from_unknown_tiling(owner.operands[0], unknown_tiling):
+            return None
         source = owner.operands[0].type
         return _ir_scalar_name(source, unsigned=isinstance(owner, arith.UIToFPOp | arith.ExtUIOp))
     return None

@@ -1,0 +1,105 @@
+"""DTYPE_<NAME> macros bound from the OpDef of an op project without an op json (frontend.opdef)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from frontend.opdef import opdef_descriptions
+from frontend.readers import read_input
+from passes.verify import check_program, load_for_check
+
+OPDEF = """
+#include "register/op_def_registry.h"
+namespace ops {
+static const std::vector<ge::DataType> valueTypes = {ge::DT_FLOAT16, ge::DT_FLOAT};
+class ScatterMax : public OpDef {
+public:
+    explicit ScatterMax(const char* name) : OpDef(name)
+    {
+        this->Input("x").ParamType(REQUIRED).DataType(valueTypes).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+        // this->Input("old").DataType({ge::DT_DOUBLE});
+        this->Input("argmax")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_INT32});
+        this->Output("y").ParamType(REQUIRED).Follow("x");
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(ScatterMax);
+}
+"""
+
+# The value input is half or float, the index input int32: the kernel reads an index as an offset. With all
+# DTYPE macros guessed alike it fails for each guess (a float or half index cast to uint64_t is ASC507, Exp on
+# int32_t values has no overload), and was reported as building for none of them.
+KERNEL = """
+#include "kernel_operator.h"
+using namespace AscendC;
+template <typename T, typename TIdx>
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR argmax, GM_ADDR y) {
+        xGm.SetGlobalBuffer((__gm__ T*)x, 256);
+        idxGm.SetGlobalBuffer((__gm__ TIdx*)argmax, 256);
+        yGm.SetGlobalBuffer((__gm__ T*)y, 4096);
+        pipe.InitBuffer(inQueue, 1, 256 * sizeof(T));
+        pipe.InitBuffer(idxQueue, 1, 256 * sizeof(TIdx));
+    }
+    __aicore__ inline void Process() {
+        LocalTensor<T> x = inQueue.AllocTensor<T>();
+        LocalTensor<TIdx> idx = idxQueue.AllocTensor<TIdx>();
+        DataCopy(x, xGm, 256);
+        DataCopy(idx, idxGm, 256);
+        inQueue.EnQue(x);
+        idxQueue.EnQue(idx);
+        x = inQueue.DeQue<T>();
+        idx = idxQueue.DeQue<TIdx>();
+        Exp(x, x, 256);
+        uint64_t offset = (uint64_t)idx.GetValue(0);
+        yGm.SetValue(offset, x.GetValue(0));
+        inQueue.FreeTensor(x);
+        idxQueue.FreeTensor(idx);
+    }
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQueue, idxQueue;
+    GlobalTensor<T> xGm, yGm;
+    GlobalTensor<TIdx> idxGm;
+};
+extern "C" __global__ __aicore__ void scatter_max(GM_ADDR x, GM_ADDR argmax, GM_ADDR y, GM_ADDR tiling) {
+    K<DTYPE_X, DTYPE_ARGMAX> op;
+    op.Init(x, argmax, y);
+    op.Process();
+}
+"""
+
+
+def test_the_opdef_reads_as_an_op_json() -> None:
+    (op,) = opdef_descriptions([OPDEF])
+    assert op["op"] == "ScatterMax"
+    assert op["input_desc"] == [{"name": "x", "type": ["DT_FLOAT16", "DT_FLOAT"]},
+                                {"name": "argmax", "type": ["DT_INT32", "DT_INT32"]}]  # one type: every column
+    assert op["output_desc"] == [{"name": "y", "type": ["DT_FLOAT16", "DT_FLOAT"]}]
+
+
+def test_no_single_registered_opdef_reads_as_nothing() -> None:
+    assert opdef_descriptions([OPDEF.replace("OP_ADD(ScatterMax);", "")]) == []
+    assert opdef_descriptions([OPDEF, OPDEF.replace("ScatterMax", "ScatterMin")]) == []
+
+
+def _errors(path: Path) -> list[str]:
+    program, chip = load_for_check(read_input(str(path)))
+    return [d.code for d in check_program(program, chip=chip) if d.is_error]
+
+
+def test_a_kernel_file_in_an_op_project_is_checked_with_its_opdef_dtypes(tmp_path: Path) -> None:
+    kernel = tmp_path / "scatter_max" / "op_kernel" / "scatter_max.cpp"
+    kernel.parent.mkdir(parents=True)
+    kernel.write_text(KERNEL)
+    # alone, every DTYPE guess fails somewhere
+    assert "ASC507" in _errors(kernel)
+    host = tmp_path / "scatter_max" / "op_host"
+    host.mkdir()
+    (host / "scatter_max_def.cpp").write_text(OPDEF)
+    assert _errors(kernel) == []
+    # and the project checked as a whole reads the same OpDef
+    assert _errors(tmp_path / "scatter_max") == []
