@@ -57,6 +57,30 @@ def op_descriptions(bundle: Bundle) -> list[dict[str, object]]:
     return found
 
 
+def bound_descriptions(bundle: Bundle) -> list[dict[str, object]]:
+    """What binds DTYPE_<NAME>: the op json whole; of an OpDef, only the inputs and outputs whose every listed
+    type is an integer or bool type (indices, argmax, masks). The floating ones stay unbound, to be checked as
+    float and as half (passes.verify.check_program): vendor kernels pick their code per dtype from tiling
+    values the host sets (`if (keyType == 1) Cast(...)` for 16-bit inputs only), so the findings one column
+    alone gives are not certain; what the guesses cannot stand for is an int32 index beside float data."""
+    if bundle.op_json:
+        return bundle.op_json
+    out = []
+    for op in op_descriptions(bundle):
+        fixed = {key: [d for d in op.get(key) or [] if _integer_typed(d)]  # type: ignore[attr-defined]
+                 for key in ("input_desc", "output_desc")}
+        out.append({"op": op.get("op"), **fixed})
+    return out
+
+
+def _integer_typed(desc: dict[str, object]) -> bool:
+    types = desc.get("type")
+    return isinstance(types, list) and bool(types) and not any(_FLOATING_RE.search(str(t)) for t in types)
+
+
+_FLOATING_RE = re.compile(r"FLOAT|BF16|DOUBLE|COMPLEX", re.I)
+
+
 def opdef_descriptions(texts: Iterable[str]) -> list[dict[str, object]]:
     """The op json equivalent of the one OpDef class that `OP_ADD` registers in `texts` (the host sources of
     one project); empty when there is none, or more than one operator."""

@@ -2093,6 +2093,11 @@ class FunctionLowerer:
     def logical(self, op: str, a: Val, b: Val, node: A.Node) -> Val:
         if a.const is not None and b.const is not None:
             return Val(C.BOOL, const=int(bool(a.const) and bool(b.const)) if op == "&&" else int(bool(a.const) or bool(b.const)))
+        # one constant operand that decides the result: `useInitCH && std::is_same<T, half>::value` is false for
+        # a float T whatever the flag holds (both operands are evaluated by now; only the value is folded)
+        deciding = op == "||"
+        if any(v.const is not None and bool(v.const) == deciding for v in (a, b)):
+            return Val(C.BOOL, const=int(deciding))
         cls = arith.AndIOp if op == "&&" else arith.OrIOp
         return Val(C.BOOL, self.emit(cls(self.ssa(a, node), self.ssa(b, node)), node).results[0])
 

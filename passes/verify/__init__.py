@@ -312,14 +312,15 @@ _JSON_DTYPE_NAMES = {"BFLOAT16": "BF16", "FP16": "FLOAT16", "HALF": "FLOAT16", "
 
 
 def _orig_dtype_defines(bundle: Bundle) -> dict[str, str | None]:
-    """ORIG_DTYPE_<NAME> as the build defines it for a kernel compile: the ge::DataType code of each input and
-    output in the op's first dtype combination (the one the lowering binds DTYPE_<NAME> to, see
-    ascendir.lower.dtype_bindings), so that `#if ORIG_DTYPE_X == DT_FLOAT16` picks the code for that type."""
-    from frontend.opdef import op_descriptions
+    """ORIG_DTYPE_<NAME> as the build defines it for a kernel compile, for each input and output whose
+    DTYPE_<NAME> the lowering binds (ascendir.lower.dtype_bindings): the ge::DataType code of its type in the
+    first dtype combination, so that `#if ORIG_DTYPE_X == DT_FLOAT16` picks the code for that type. (Unbound
+    ones stay undefined, as before: the float guess takes the `#else` of such a test.)"""
+    from frontend.opdef import bound_descriptions
     from frontend.vendor import DT_CODES
 
     out: dict[str, str | None] = {}
-    for op in op_descriptions(bundle)[:1]:
+    for op in bound_descriptions(bundle)[:1]:
         for key in ("input_desc", "output_desc"):
             for desc in op.get(key) or []:  # type: ignore[attr-defined]
                 types = desc.get("type") or desc.get("types") if isinstance(desc, dict) else None

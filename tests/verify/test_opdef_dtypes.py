@@ -81,6 +81,20 @@ def test_the_opdef_reads_as_an_op_json() -> None:
     assert op["output_desc"] == [{"name": "y", "type": ["DT_FLOAT16", "DT_FLOAT"]}]
 
 
+def test_only_integer_typed_names_are_bound_from_an_opdef(tmp_path: Path) -> None:
+    # the floating ones stay guessed as float and as half, as without an OpDef
+    from frontend.opdef import bound_descriptions
+
+    kernel = tmp_path / "op" / "op_kernel" / "k.cpp"
+    kernel.parent.mkdir(parents=True)
+    kernel.write_text(KERNEL)
+    (tmp_path / "op" / "op_host").mkdir()
+    (tmp_path / "op" / "op_host" / "def.cpp").write_text(OPDEF)
+    (op,) = bound_descriptions(read_input(str(kernel)))
+    assert op == {"op": "ScatterMax", "input_desc": [{"name": "argmax", "type": ["DT_INT32", "DT_INT32"]}],
+                  "output_desc": []}
+
+
 def test_no_single_registered_opdef_reads_as_nothing() -> None:
     assert opdef_descriptions([OPDEF.replace("OP_ADD(ScatterMax);", "")]) == []
     assert opdef_descriptions([OPDEF, OPDEF.replace("ScatterMax", "ScatterMin")]) == []
