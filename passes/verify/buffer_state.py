@@ -35,7 +35,7 @@ from ascendir.chips import Chip, tposition_memory
 from ascendir.dialects import ascendc as asc
 from ascendir.lower.ctypes import scalar_from_element
 from passes.verify.alignment import source_of
-from passes.verify.ir import constant_of, is_kind, walk_of
+from passes.verify.ir import constant_of, is_kind, overload_of, walk_of
 
 # FSM states of one buffer; "?" = not known on this path.
 OCCUPIED, ENQUE, DEQUE, FREE, UNKNOWN = "O", "E", "D", "F", "?"
@@ -776,7 +776,7 @@ class Analysis:
             if st == FREE and after_free is None:
                 after_free = f"{api} uses a tensor of {qname} after FreeTensor gave its buffer back"
                 free_note = (where, "freed here") if where is not None else None
-            elif st == ENQUE and before_deque is None:
+            elif st == ENQUE and before_deque is None and not _producer_reads(op, v):
                 before_deque = (f"{api} uses a tensor of {qname} that is enqueued and not yet dequeued; "
                                 f"DeQue it first")
                 enq_note = (where, "enqueued here") if where is not None else None
@@ -1155,6 +1155,31 @@ def _describe_bytes(i: Init) -> str:
     if i.is_queue and i.num != 1:
         return f"{i.num} x {round32(i.length or 0)} bytes"
     return f"{i.bytes} bytes"
+
+
+# vector APIs: they run on the V pipe, which produces what a VECOUT queue holds
+_VECTOR_FAMILIES = frozenset({"vec_binary", "vec_unary", "vec_scalar", "cast", "reduce", "compare", "select",
+                              "brcb", "gather", "transpose"})
+
+
+def _producer_reads(op: Operation, tensor: SSAValue) -> bool:
+    """Whether `op` only reads `tensor`, a VECOUT tensor already enqueued, on the vector pipe that wrote it
+    (ops-nn's add_rms_norm_cast: `outQueueY.EnQue(y); Cast(yFp32, y, ...)`). The EnQue orders the copy-out
+    after the writes before it; a later read on the same pipe races with nothing, as the copy-out reads too.
+    A write there, or a read on another pipe (a DataCopy out without DeQue, a GetValue), stays ASC202."""
+    if not isinstance(op, asc.ApiCallOp) or op.FAMILY not in _VECTOR_FAMILIES:
+        return False
+    if not isinstance(tensor.type, asc.LocalTensorType) or tensor.type.position.data != "VECOUT":
+        return False
+    found = overload_of(op.api.data, op.overload.data, op.FAMILY)
+    if found is None:
+        return False
+    overload, has_receiver = found
+    roles = [p.name for p in overload.params]
+    bound = [roles[i - int(has_receiver)] if 0 <= i - int(has_receiver) < len(roles) else None
+             for i in range(len(op.args))]
+    uses = [bound[i] for i, a in enumerate(op.args) if a is tensor]
+    return bool(uses) and all(name is not None and name.startswith("src") for name in uses)
 
 
 def memory_of(position: str, chip: Chip) -> str | None:
