@@ -116,3 +116,36 @@ def test_vendor_overloads_the_catalog_holds() -> None:
         result = resolve(cat, name, args, targs, receiver=receiver)
         assert isinstance(result, Resolution), (name, result)
         assert result.overload.id == overload, name
+
+
+def test_matmul_and_pipe_methods_from_the_vendor_headers() -> None:
+    cat = load_catalog()
+    cases = [
+        ("WaitIterateAll", [], (), "Matmul", "plain"),
+        ("IterateAll", [gm("float"), lit(), lit("bool"), lit("bool")], ("false",), "Matmul", "gm"),
+        ("Iterate", [lit("bool"), local("float", "CO1")], (), "Matmul", "co1"),
+        ("SetSelfDefineData", [lit("uint64_t")], (), "Matmul", "plain"),
+        ("SetSparseIndex", [gm("uint8_t")], (), "MatmulImpl", "gm"),
+        ("IterateNBatch", [lit("uint32_t")] * 4 + [lit()] * 5, (), "Matmul", "plain"),
+        # the lowering holds a TBufPool it does not model as an opaque struct value
+        ("InitBufPool", [struct("TBufPool"), lit()], (), "TPipe", "own"),
+        ("InitBufPool", [ArgInfo("object", type_name="TBufPool<TPosition::VECCALC, 8>"), lit(),
+                         struct("TBufPool")], (), "TPipe", "shared"),
+    ]
+    for name, args, targs, receiver, overload in cases:
+        result = resolve(cat, name, args, targs, receiver=receiver)
+        assert isinstance(result, Resolution), (name, result)
+        assert result.overload.id == overload, name
+    # an object parameter still takes no struct of another name
+    assert not isinstance(resolve(cat, "InitBufPool", [struct("TCubeTiling"), lit()], receiver="TPipe"), Resolution)
+
+
+def test_a_static_member_of_an_unmodelled_vendor_class_is_not_the_free_api() -> None:
+    def codes(call: str) -> list[str]:
+        src = KERNEL.replace("AscendC::CALLEE(t, t, t, mask, 256);", call)
+        return [d.code for d in check_program(load_text(src, "limits.cpp")) if d.is_error]
+
+    # NumericLimits<T>::Lowest(dst, n) fills dst; the free API of that name does not exist
+    assert codes("AscendC::NumericLimits<float>::Lowest(t, 64);") == []
+    assert codes("NumericLimits<float>::Max(t, 64);") == []
+    assert codes("AscendC::Lowest(t, 64);") == ["ASC100"]
