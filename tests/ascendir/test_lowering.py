@@ -902,3 +902,20 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
     wanted = ("DataCopy", "Cast", "Muls", "Adds")
     assert [op.api.data for op in r.module.walk() if getattr(op, "api", None) is not None
             and op.api.data in wanted] == list(wanted)
+
+
+def test_a_queue_bound_towards_gm_keeps_its_buffers_in_the_source_memory() -> None:
+    r = lower(HEADER + """
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    TPipe pipe;
+    TQueBind<TPosition::CO1, TPosition::GM, 1> out;
+    TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> pass;
+    pipe.InitBuffer(out, 1, 4096);
+    pipe.InitBuffer(pass, 1, 4096);
+    LocalTensor<float> c = out.AllocTensor<float>();
+    LocalTensor<float> v = pass.AllocTensor<float>();
+    out.FreeTensor(c);
+    pass.FreeTensor(v);
+}
+""")
+    assert [op.result.type.position.data for op in ops_of(r, asc.AllocTensorOp)] == ["CO1", "VECOUT"]
