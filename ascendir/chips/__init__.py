@@ -256,9 +256,10 @@ def chip_for_source(path: str, text: str, default: str = DEFAULT_CHIP,
                     read: Callable[[str], str | None] | None = None) -> str:
     """The chip a source was written for, when its folders say so: one in an `arch35` folder, or one that
     includes headers from one (ops-nn's `*_apt.cpp` entries, directly or through their `*_apt.h`), is
-    Ascend 950 code. Otherwise `default`. `read(path)` gives the text of an included file (None: absent), to
+    Ascend 950 code; so is the kernel of an op project whose op_host definition builds it for the 950 only
+    (`AddConfig("ascend950")`: _op_def_chip). Otherwise `default`. `read(path)` gives the text of an included file (None: absent), to
     follow quoted includes relative to their includer a few levels deep."""
-    chip = _folder_chip(path)
+    chip = _folder_chip(path) or _op_def_chip(path, read)
     if chip is not None:
         return chip
     found: set[str] = set()
@@ -279,6 +280,42 @@ def chip_for_source(path: str, text: str, default: str = DEFAULT_CHIP,
                         below.append((target, included))
         level = below
     return found.pop() if len(found) == 1 else default
+
+
+# The SoCs an op project's op_host/*_def.cpp builds its kernels for (`this->AICore().AddConfig("ascend950")`),
+# by architecture; SoCs the chip data does not describe (ascend310b, kirinx90, ...) are not listed.
+_OP_DEF_SOC_ARCHS = {"ascend910b": 2201, "ascend910_93": 2201, "ascend950": 3510, "ascend310p": 2002, "ascend910": 1001}
+_ARCH_CHIPS = {3510: "950PR", 2002: "310P", 1001: "910"}
+_ADD_CONFIG_RE = re.compile(r'AddConfig\s*\(\s*"([A-Za-z0-9_]+)"')
+
+
+def _op_def_chip(path: str, read: Callable[[str], str | None] | None) -> str | None:
+    """The chip of an op project's kernel source when the project's op_host/*_def.cpp builds its kernels for
+    one architecture only, and that is not the default's (swiglu_group_quant_grad: AddConfig("ascend950")).
+    None when no definition is found, it names an undescribed SoC, or several architectures."""
+    parts = os.path.normpath(path).split(os.sep)
+    if "op_kernel" not in parts:
+        return None
+    host = os.sep.join(parts[:len(parts) - 1 - parts[::-1].index("op_kernel")] + ["op_host"])
+    try:
+        names = sorted(n for n in os.listdir(host) if n.endswith("_def.cpp"))
+    except OSError:
+        return None
+    socs: set[str] = set()
+    for name in names:
+        full = os.path.join(host, name)
+        text = read(full) if read is not None else None
+        if text is None:
+            try:
+                with open(full, encoding="utf-8", errors="replace") as fh:
+                    text = fh.read()
+            except OSError:
+                continue
+        socs.update(soc.lower() for soc in _ADD_CONFIG_RE.findall(text))
+    archs = {_OP_DEF_SOC_ARCHS.get(soc) for soc in socs}
+    if len(archs) != 1 or None in archs:
+        return None
+    return _ARCH_CHIPS.get(archs.pop())  # type: ignore[arg-type]
 
 
 # how deep chip_for_source follows includes: an entry, its *_apt.h, the arch35 header that one includes

@@ -87,10 +87,10 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         return Val(C.VoidT())
     if name in _BUILTIN_ALIASES and not e.args:
         name = _BUILTIN_ALIASES[name]  # the compiler builtin behind the AscendC call: get_block_idx()
-    if len(parts) >= 2 and parts[-2].name == "AscendCUtils":
-        # static helpers of the vendor's utility class (`AscendCUtils::GetRsvdCnt()` after GatherMask):
-        # implementation details the catalog does not model, with results unknown here
-        return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
+    if len(parts) >= 2 and _unmodelled_vendor_class(lw, parts[-2].name):
+        # static members of a vendor class the catalog does not model (`AscendCUtils::GetRsvdCnt()` after
+        # GatherMask, `NumericLimits<T>::Lowest(dst, n)`): not the free API of that name, results unknown here
+        return _opaque(lw, e, f"{parts[-2].name}::{name}", _lower_args(lw, e.args, tolerant=True))
     if in_register_api(callee.qname) or name in REGISTER_API_FUNCTIONS:
         lw.report.register_api(e)
         return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
@@ -152,6 +152,13 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
     return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
 
 
+def _unmodelled_vendor_class(lw: FunctionLowerer, name: str) -> bool:
+    """A class or struct the vendor's headers declare, the catalog does not model and the program does not
+    declare itself: `X::F(...)` calls its static member, not the free API F."""
+    return (lw.catalog.vendor_type(name) and name not in lw.scope.classes  # type: ignore[attr-defined]
+            and lw.catalog_type_kind(name) is None and lw.catalog.catalog.class_def(name) is None)  # type: ignore[attr-defined]
+
+
 def _copies_tiling(args: Sequence[Val]) -> bool:
     """`CopyTiling(&tilingStruct, tilingGM)`: a helper that copies the tiling words from GM into a local
     struct through an int pointer. Byte-level copies into a struct are not modelled; the effect is."""
@@ -180,9 +187,15 @@ def _by_arity(fns: Sequence[A.FunctionDecl], n: int, node: A.Node, name: str,
               if sum(1 for p in f.params if p.default is None and p.name is not None and not p.variadic) <= n
               <= len(f.params) or any(p.variadic for p in f.params)]
     if len(viable) > 1 and lw is not None:
-        typed = next((f for f in viable if not _record_type_mismatch(lw, f, args)), None)
-        if typed is not None:
-            return typed
+        typed = [f for f in viable if not _record_type_mismatch(lw, f, args)]
+        # C++ prefers a plain function to a template when both take the arguments as they are
+        # (`GMToUB(GlobalTensor<float>&)` beside `template <class C> GMToUB(GlobalTensor<C>&)` for a float tensor)
+        plain = next((f for f in typed if id(f) not in lw.scope.function_templates
+                      and not _scalar_conversion(f, args)), None)
+        if plain is not None:
+            return plain
+        if typed:
+            return typed[0]
     if viable:
         return viable[0]
     if len(with_body) == 1:
@@ -216,6 +229,19 @@ def _record_type_mismatch(lw: FunctionLowerer, fn: A.FunctionDecl, args: Sequenc
             continue
         given = arg.ctype.name if isinstance(arg.ctype, C.TilingT | C.StructT | C.ClassT) else None
         if given is not None and wanted in records and wanted != given.partition("<")[0]:
+            return True
+    return False
+
+
+def _scalar_conversion(fn: A.FunctionDecl, args: Sequence[Val]) -> bool:
+    """Whether a by-value scalar parameter of `fn` names another scalar type than its argument has (a
+    template taking T would match that argument exactly, and C++ prefers it)."""
+    for param, arg in zip(fn.params, args):
+        base = param.type.base
+        spelt = base if isinstance(base, str) else (
+            base.parts[-1].name if base.parts and not base.parts[-1].template_args else None)
+        named = C.scalar_named(spelt) if spelt is not None and not param.type.pointers else None
+        if named is not None and isinstance(arg.ctype, Scalar) and named != arg.ctype:
             return True
     return False
 

@@ -434,6 +434,10 @@ class FunctionLowerer:
             return C.GlobalTensorT(self._elem_arg(args, 0))
         if name in ("TQue", "TQueBind"):
             pos = self._position_arg(args, 0 if name == "TQue" else 1)
+            if name == "TQueBind" and (pos == "GM" or pos == "CO2" and self._position_arg(args, 0) == "CO1"):
+                # a binding towards GM (CO1 -> CO2 as well) keeps its buffers in the source's memory
+                # [asc-devkit impl/basic_api/kernel_event.h GetBufferPos]: TQueBind<CO1, GM> holds L0C tensors
+                pos = self._position_arg(args, 0)
             depth = self._int_arg(args, 1 if name == "TQue" else 2, 1)
             return C.QueueT(pos, depth)
         if name == "TSCM" and args:  # `using TSCM = TQueBind<pos, TPosition::TSCM, depth>` [kernel_tpipe.h]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from ascendir.chips import (
@@ -179,3 +181,20 @@ def test_tposition_memory_rejects_undocumented_positions() -> None:
         tposition_memory("SPM", 2201)
     with pytest.raises(ValueError):
         tposition_memory("VECTOR", 2201)
+
+
+def test_an_op_projects_definition_names_the_chip_of_its_kernels(tmp_path: Path) -> None:
+    def project(name: str, *socs: str) -> str:
+        (tmp_path / name / "op_host").mkdir(parents=True)
+        (tmp_path / name / "op_kernel").mkdir()
+        configs = "".join(f'        this->AICore().AddConfig("{soc}");\n' for soc in socs)
+        (tmp_path / name / "op_host" / f"{name}_def.cpp").write_text(f"class Op {{\n    Op() {{\n{configs}    }}\n}};\n")
+        return str(tmp_path / name / "op_kernel" / f"{name}.cpp")
+
+    assert chip_for_source(project("only950", "ascend950"), "") == "950PR"
+    assert chip_for_source(project("only310p", "ascend310p"), "") == "310P"
+    # several architectures, a SoC the chip data does not describe, or the default's own: the default
+    assert chip_for_source(project("both", "ascend910b", "ascend950"), "") == DEFAULT_CHIP
+    assert chip_for_source(project("odd", "ascend950", "kirinx90"), "") == DEFAULT_CHIP
+    assert chip_for_source(project("a2", "ascend910b", "ascend910_93"), "") == DEFAULT_CHIP
+    assert chip_for_source(str(tmp_path / "loose.cpp"), "") == DEFAULT_CHIP

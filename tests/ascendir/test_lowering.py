@@ -924,3 +924,54 @@ extern "C" __global__ __aicore__ void k(GM_ADDR g)
 """)
     assert [d.message for d in r.diagnostics] == []
     assert [op.api.data for op in r.module.walk() if isinstance(op, asc.ApiCallOp)] == ["Adds"]
+
+
+def test_a_plain_overload_is_preferred_to_a_template_that_takes_the_same_arguments() -> None:
+    # C++ picks the non-template Load(LocalTensor<float>&, GlobalTensor<float>&) for float tensors, whatever the
+    # order of declaration; the template stays for half, and for a scalar the plain one would have to convert
+    r = lower(HEADER + """
+class Loader {
+public:
+    template <typename C>
+    __aicore__ inline void Load(LocalTensor<float>& dst, GlobalTensor<C>& src) { Cast(dst, dst.ReinterpretCast<C>(), RoundMode::CAST_NONE, 64); }
+    __aicore__ inline void Load(LocalTensor<float>& dst, GlobalTensor<float>& src) { DataCopy(dst, src, 64); }
+    template <typename C>
+    __aicore__ inline void Scale(LocalTensor<float>& dst, C v) { Muls(dst, dst, v, 64); }
+    __aicore__ inline void Scale(LocalTensor<float>& dst, int32_t v) { Adds(dst, dst, 1.0f, 64); }
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> t1;
+    pipe.InitBuffer(t1, 256);
+    LocalTensor<float> a = t1.Get<float>();
+    GlobalTensor<float> xf;
+    xf.SetGlobalBuffer((__gm__ float*)x, 64);
+    GlobalTensor<half> xh;
+    xh.SetGlobalBuffer((__gm__ half*)x, 64);
+    Loader l;
+    l.Load(a, xf);
+    l.Load(a, xh);
+    l.Scale(a, 2.0f);
+    l.Scale(a, 2);
+}
+""")
+    wanted = ("DataCopy", "Cast", "Muls", "Adds")
+    assert [op.api.data for op in r.module.walk() if getattr(op, "api", None) is not None
+            and op.api.data in wanted] == list(wanted)
+
+
+def test_a_queue_bound_towards_gm_keeps_its_buffers_in_the_source_memory() -> None:
+    r = lower(HEADER + """
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    TPipe pipe;
+    TQueBind<TPosition::CO1, TPosition::GM, 1> out;
+    TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> pass;
+    pipe.InitBuffer(out, 1, 4096);
+    pipe.InitBuffer(pass, 1, 4096);
+    LocalTensor<float> c = out.AllocTensor<float>();
+    LocalTensor<float> v = pass.AllocTensor<float>();
+    out.FreeTensor(c);
+    pass.FreeTensor(v);
+}
+""")
+    assert [op.result.type.position.data for op in ops_of(r, asc.AllocTensorOp)] == ["CO1", "VECOUT"]

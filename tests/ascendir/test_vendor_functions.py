@@ -116,3 +116,80 @@ def test_vendor_overloads_the_catalog_holds() -> None:
         result = resolve(cat, name, args, targs, receiver=receiver)
         assert isinstance(result, Resolution), (name, result)
         assert result.overload.id == overload, name
+
+
+def test_matmul_and_pipe_methods_from_the_vendor_headers() -> None:
+    cat = load_catalog()
+    cases = [
+        ("WaitIterateAll", [], (), "Matmul", "plain"),
+        ("IterateAll", [gm("float"), lit(), lit("bool"), lit("bool")], ("false",), "Matmul", "gm"),
+        ("Iterate", [lit("bool"), local("float", "CO1")], (), "Matmul", "co1"),
+        ("SetSelfDefineData", [lit("uint64_t")], (), "Matmul", "plain"),
+        ("SetSparseIndex", [gm("uint8_t")], (), "MatmulImpl", "gm"),
+        ("IterateNBatch", [lit("uint32_t")] * 4 + [lit()] * 5, (), "Matmul", "plain"),
+        # the lowering holds a TBufPool it does not model as an opaque struct value
+        ("InitBufPool", [struct("TBufPool"), lit()], (), "TPipe", "own"),
+        ("InitBufPool", [ArgInfo("object", type_name="TBufPool<TPosition::VECCALC, 8>"), lit(),
+                         struct("TBufPool")], (), "TPipe", "shared"),
+    ]
+    for name, args, targs, receiver, overload in cases:
+        result = resolve(cat, name, args, targs, receiver=receiver)
+        assert isinstance(result, Resolution), (name, result)
+        assert result.overload.id == overload, name
+    # an object parameter still takes no struct of another name
+    assert not isinstance(resolve(cat, "InitBufPool", [struct("TCubeTiling"), lit()], receiver="TPipe"), Resolution)
+
+
+def test_a_static_member_of_an_unmodelled_vendor_class_is_not_the_free_api() -> None:
+    def codes(call: str) -> list[str]:
+        src = KERNEL.replace("AscendC::CALLEE(t, t, t, mask, 256);", call)
+        return [d.code for d in check_program(load_text(src, "limits.cpp")) if d.is_error]
+
+    # NumericLimits<T>::Lowest(dst, n) fills dst; the free API of that name does not exist
+    assert codes("AscendC::NumericLimits<float>::Lowest(t, 64);") == []
+    assert codes("NumericLimits<float>::Max(t, 64);") == []
+    assert codes("AscendC::Lowest(t, 64);") == ["ASC100"]
+
+
+CUBE_COPIES = """\
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void copies(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::A1> l1;
+    TBuf<TPosition::CO1> l0c;
+    TBuf<TPosition::VECIN> ub;
+    pipe.InitBuffer(l1, 16384);
+    pipe.InitBuffer(l0c, 16384);
+    pipe.InitBuffer(ub, 16384);
+    GlobalTensor<half> xGm;
+    xGm.SetGlobalBuffer((__gm__ half*)x, 4096);
+    GlobalTensor<half> yGm;
+    yGm.SetGlobalBuffer((__gm__ half*)y, 4096);
+    LocalTensor<float> a1 = l1.Get<float>();
+    LocalTensor<float> c1 = l0c.Get<float>();
+    LocalTensor<half> u = ub.Get<half>();
+    Nd2NzParams nd2nz{1, 16, 16, 0, 16, 16, 1, 0};
+    DataCopy(u, xGm, nd2nz);
+    DataCopyParams params{1, 2, 0, 0};
+    DataCopyEnhancedParams enhanced;
+    DataCopy(c1, a1, params, enhanced);
+    DataCopyCO12DstParams co12(16, 16, 16, 16, QuantMode_t::F322F16, 0, false, true);
+    DataCopy(yGm, c1, co12);
+    DataCopy(l1.Get<half>(), c1, co12);
+}
+"""
+
+
+def test_data_copy_routes_of_the_vendor_overloads() -> None:
+    # GM -> UB with Nd2NzParams, L1 -> L0C with DataCopyEnhancedParams, L0C -> GM/L1 with DataCopyCO12DstParams
+    codes = [d.code for d in check_program(load_text(CUBE_COPIES, "copies.cpp")) if d.is_error]
+    assert "ASC101" not in codes and "ASC506" not in codes, codes
+    cat = load_catalog()
+    co12 = struct("DataCopyCO12DstParams")
+    assert resolve(cat, "DataCopy", [gm("half"), local("float", "CO1"), co12]).overload.id == "co1_to_gm"  # type: ignore[union-attr]
+    assert resolve(cat, "DataCopy", [local("half", "A1"), local("float", "CO1"), co12]).overload.id == "co1_to_l1"  # type: ignore[union-attr]
+    assert cat.route_allowed("DataCopy", "GM", "VECIN", overload="nd2nz")
+    assert cat.route_allowed("DataCopy", "A1", "CO1", overload="enhanced")
