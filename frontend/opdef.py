@@ -24,7 +24,7 @@ import os
 import re
 from collections.abc import Iterable
 
-from frontend.readers import Bundle, in_op_host
+from frontend.readers import Bundle, in_op_host, sibling_op_host
 
 _COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _OPDEF_CLASS_RE = re.compile(r"\bclass\s+(\w+)\s*(?:final\s*)?:\s*public\s+(?:\w+::)*OpDef\b")
@@ -159,7 +159,7 @@ def _host_texts(bundle: Bundle) -> list[str]:
     own = [u.text for u in bundle.units if in_op_host(u.path)]
     if own:
         return own
-    host = _sibling_host_folder(bundle.input)
+    host = sibling_op_host(bundle.input)
     if host is None:
         return []
     texts: list[str] = []
@@ -179,13 +179,3 @@ def _host_texts(bundle: Bundle) -> list[str]:
         if total >= _MAX_HOST_BYTES:
             break
     return texts
-
-
-def _sibling_host_folder(path: str) -> str | None:
-    """`<project>/op_host` for a file under `<project>/op_kernel/`, when that folder exists."""
-    parts = os.path.abspath(path).split(os.sep)
-    if "op_kernel" not in parts[:-1]:
-        return None
-    at = len(parts) - 1 - parts[::-1].index("op_kernel")
-    host = os.sep.join([*parts[:at], "op_host"])
-    return host if os.path.isdir(host) else None

@@ -84,6 +84,17 @@ def in_op_host(path: str) -> bool:
     return "op_host" in path.replace(os.sep, "/").split("/")
 
 
+def sibling_op_host(path: str) -> str | None:
+    """`<project>/op_host` for a file under `<project>/op_kernel/`, when that folder exists: where the op's
+    definition (OpDef, the SoCs it builds for) lives when a kernel file is checked on its own."""
+    parts = os.path.abspath(path).split(os.sep)
+    if "op_kernel" not in parts[:-1]:
+        return None
+    at = len(parts) - 2 - parts[-2::-1].index("op_kernel")
+    host = os.sep.join([*parts[:at], "op_host"])
+    return host if os.path.isdir(host) else None
+
+
 def classify_source(text: str, path: str) -> str:
     lowered = path.replace("\\", "/").lower()
     if "__aicore__" in text or "__global__" in text or "/op_kernel/" in f"/{lowered}":

@@ -293,10 +293,11 @@ def _op_def_chip(path: str, read: Callable[[str], str | None] | None) -> str | N
     """The chip of an op project's kernel source when the project's op_host/*_def.cpp builds its kernels for
     one architecture only, and that is not the default's (swiglu_group_quant_grad: AddConfig("ascend950")).
     None when no definition is found, it names an undescribed SoC, or several architectures."""
-    parts = os.path.normpath(path).split(os.sep)
-    if "op_kernel" not in parts:
+    from frontend.readers import sibling_op_host
+
+    host = sibling_op_host(path)
+    if host is None:
         return None
-    host = os.sep.join(parts[:len(parts) - 1 - parts[::-1].index("op_kernel")] + ["op_host"])
     try:
         names = sorted(n for n in os.listdir(host) if n.endswith("_def.cpp"))
     except OSError:
