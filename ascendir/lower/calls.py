@@ -37,6 +37,9 @@ _KERNEL_TYPES = {
 }  # fmt: skip
 
 
+# the SIMT model's launch extent types (`dim3(THREAD_DIM)`, asc-devkit's `Dim3` alias)
+_SIMT_TYPES = frozenset({"dim3", "Dim3"})
+
 def lower_call(lw: FunctionLowerer, e: A.Call, expected: CType | None) -> Val:
     callee = e.callee
     if isinstance(callee, A.Member):
@@ -141,6 +144,10 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
     if lw.catalog.has_api(name):
         return api_call(lw, e, name, None, None, targs, expected)
     if lw.catalog.vendor_declared(name):  # an API the catalog does not model: what it does is unknown
+        return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
+    if name.startswith("asc_") or name in _SIMT_TYPES:
+        # the vendor's C-style and SIMT API (asc_vf_call, asc_shfl, asc_get_block_idx ...; dim3(n)): lower-case,
+        # outside the AscendC namespace and not modelled
         return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
     if explicit_ascendc or (name[:1].isupper() and lw.catalog.closest(name)):
         lw.report.unknown_api(name, e, lw.catalog.closest(name))

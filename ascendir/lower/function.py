@@ -18,7 +18,7 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from xdsl.builder import Builder, InsertPoint
 from xdsl.dialects import arith, memref, scf
@@ -50,6 +50,11 @@ from ascendir.lower.values import Binding, Cell, ExitKind, Instance, Val
 from frontend import ast as A
 from frontend import vendor
 from frontend.diagnostics import LazySpan
+
+# The SIMT programming model's builtins (Ascend 950: `__simt_vf__` functions launched by asc_vf_call, and
+# `__global__ __launch_bounds__(n)` kernels): the thread and block indices and extents, and the warp size.
+SIMT_BUILTINS = frozenset({"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"})
+SIMT_INDEX = "simt_index"
 
 MAX_INLINE_DEPTH = 24
 _NO_SIZES = DenseArrayBase.from_list(i32, [0, 0])  # memref.alloca: no dynamic sizes, no symbols
@@ -947,11 +952,25 @@ class FunctionLowerer:
         elif isinstance(st, A.MacroDecl):
             self.lower_macro_stmt(st)
         elif isinstance(st, A.ClassDecl | A.EnumDecl):
-            return  # local types: collected with the program's declarations
+            # local types: collected with the program's declarations; variables declared with the type
+            # (`union { int i; float f; } u;`) are declared like any other, of that type when it has a name
+            for d in getattr(st, "declarators", None) or []:
+                self._declare_with_local_type(st, d)
+            return
         elif isinstance(st, A.Label):
             return
         else:
             raise Unsupported(f"{type(st).__name__.lower()} statements are not supported in device code", st)
+
+    def _declare_with_local_type(self, st: A.ClassDecl | A.EnumDecl, d: A.Declarator) -> None:
+        if st.name:
+            typed = replace(d, type=replace(d.type, base=A.QualifiedName(st.span, [A.NamePart(st.span, st.name)])))
+            if not isinstance(self.resolve_type(typed.type), C.UnknownT):
+                self.declare(A.VarDecl(st.span, [], [typed]))
+                return
+        # an anonymous union or struct, or a class local to the function: what its members hold is not
+        # modelled (a union reinterprets bits); the variable exists, and what is read from it is unknown
+        self.bind(d.name, Val(C.UnknownT(st.name or "anonymous class"), None))
 
     def lower_macro_stmt(self, st: A.MacroDecl) -> None:
         call = A.Call(st.span, A.Name(st.span, A.QualifiedName(st.span, [A.NamePart(st.span, st.name)])), st.args)
@@ -1686,6 +1705,12 @@ class FunctionLowerer:
             return Val(C.EnumT("CoreType"), const=name)
         if name in ("nullptr", "NULL"):
             return Val(C.Pointer(C.VoidT()), const=0)
+        if len(parts) == 1 and name in SIMT_BUILTINS:
+            # the SIMT model's per-thread builtins (Ascend 950 `__simt_vf__` code): values the checker does
+            # not model, not undeclared names
+            if name == "warpSize":
+                return Val(C.I32, self.undef(C.I32, e))
+            return Val(C.UnknownT("dim3"), obj=SIMT_INDEX)
         if len(parts) >= 2 and name in getattr(self.scope.classes.get(parts[-2].name), "methods", {}):
             return Val(C.MemberFunctionT(parts[-2].name, name))  # `&Kernel::Compute`
         # a function used as a value; `Apply(dst, a, b, n, Mul)` passes an AscendC one to a template
@@ -1787,6 +1812,8 @@ class FunctionLowerer:
         obj = self.expr(e.obj)
         if isinstance(obj.obj, Instance):
             return self._member_of_instance(obj.obj, e.member, e)
+        if obj.obj == SIMT_INDEX and e.member in ("x", "y", "z"):
+            return Val(C.U32, self.undef(C.U32, e))  # threadIdx.x: one thread's index, unknown here
         t = obj.ctype
         if isinstance(t, C.Pointer) and isinstance(t.pointee, C.TilingT):
             tiling = self.tiling_from_pointer(obj, t.pointee, e)

@@ -975,3 +975,57 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
 }
 """)
     assert [op.result.type.position.data for op in ops_of(r, asc.AllocTensorOp)] == ["CO1", "VECOUT"]
+
+
+def test_a_variable_declared_with_a_local_union_or_struct_is_declared() -> None:
+    # cann-ops embedding_bag reinterprets bits through `union { int i; float f; } u;`: u was undeclared (ASC102);
+    # what a union holds is not modelled, so its reads are unknown (ASC103 warnings), and no error
+    from passes.verify import check_program
+
+    text = HEADER + """
+__aicore__ inline float IntBits(int i) {
+    union {
+        int i;
+        float f;
+    } u;
+    u.i = i;
+    return u.f;
+}
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    struct Pair {
+        int32_t a;
+        int32_t b;
+    } p;
+    p.a = 3;
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer((__gm__ float*)x, 16);
+    g.SetValue(p.a, IntBits(3));
+}
+"""
+    found = check_program(load_text(text, "k.cpp"))
+    assert [d.code for d in found if d.is_error] == []
+    assert {d.code for d in found} == {"ASC103"}
+
+
+def test_simt_builtins_and_the_c_api_are_not_undeclared() -> None:
+    # Ascend 950 SIMT code (asc-devkit's simt examples, ops-nn's arch35 *_simt.h): threadIdx.x, blockDim.x,
+    # warpSize, dim3(n), asc_vf_call / asc_shfl were "use of undeclared identifier" (ASC102)
+    from passes.verify import check_program
+
+    text = HEADER + """
+__simt_vf__ __aicore__ inline void Scale(__gm__ float* x, uint32_t n) {
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        float v = x[i];
+        v = asc_shfl(v, 0, warpSize);
+        x[i] = v;
+    }
+}
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    asc_vf_call<Scale>(dim3(256), (__gm__ float*)x, 1024);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer((__gm__ float*)x, 16);
+    g.SetValue(0, undeclaredThing);
+}
+"""
+    errors = [d for d in check_program(load_text(text, "k.cpp")) if d.is_error]
+    assert [(d.code, d.message) for d in errors] == [("ASC102", "use of undeclared identifier 'undeclaredThing'")]
