@@ -200,6 +200,27 @@ class _Tok:
         return f"_Tok({self.text!r})"
 
 
+def _op_build_candidates(includer: str, name: str) -> list[str]:
+    """Where `name` lies when the op build copies each op project's op_kernel/ folder to a folder named after
+    the op (ops-nn: `#include "../quantize_add_layer_norm/quantize_add_layer_norm_base.h"` in
+    norm/dua_quantize_add_layer_norm/op_kernel/ is norm/quantize_add_layer_norm/op_kernel/...)."""
+    if not name.startswith("../"):
+        return []
+    parts = os.path.normpath(os.path.abspath(includer)).split(os.sep)[:-1]
+    if "op_kernel" not in parts:
+        return []
+    at = len(parts) - 1 - parts[::-1].index("op_kernel")
+    if at < 2:
+        return []
+    category = os.sep.join(parts[:at - 1])
+    built = os.path.normpath(os.path.join(os.sep.join([*parts[:at], *parts[at + 1:]]), name))
+    rest = os.path.relpath(built, category)
+    if rest.startswith("..") or os.sep not in rest:
+        return []
+    op, inner = rest.split(os.sep, 1)
+    return [os.path.join(category, op, "op_kernel", inner)]
+
+
 class _PPError(Exception):
     """A problem inside one directive or expansion; becomes a diagnostic by the caller."""
 
@@ -1399,6 +1420,7 @@ class _Preprocessor:
         else:
             candidates = [os.path.join(os.path.dirname(f.src.name), name)]
             candidates += [os.path.join(d, name) for d in self.include_dirs]
+            candidates += _op_build_candidates(f.src.name, name)
         for c in candidates:
             path = os.path.normpath(c)
             if path in self.texts:

@@ -817,3 +817,23 @@ def test_kernel_operator_h_brings_the_dtype_and_format_codes_except_to_asc_sourc
     host = preprocess(src, "ops/add/op_host/add_tiling.cpp")
     assert "DataType::DT_FLOAT16" in host.text.replace(" ", "")
     assert "nz = 0" in pp("#if FORMAT_ND == 0\nint nz = 0;\n#endif\n").text  # no include: FORMAT_ND is undefined
+
+
+def test_an_include_of_another_ops_kernel_folder_resolves_as_the_op_build_lays_it_out(tmp_path) -> None:
+    # ops-nn norm/dua_quantize_add_layer_norm/op_kernel includes "../quantize_add_layer_norm/..._base.h": the
+    # build copies each op_kernel/ folder to one named after its op, so that is norm/<op>/op_kernel/<file>
+    from frontend.readers import read_input
+    from passes.verify import load_for_check
+
+    kernel = tmp_path / "norm" / "dua_norm" / "op_kernel" / "dua_norm.cpp"
+    base = tmp_path / "norm" / "base_norm" / "op_kernel" / "base_norm_base.h"
+    kernel.parent.mkdir(parents=True)
+    base.parent.mkdir(parents=True)
+    base.write_text("#pragma once\n#define BASE_NORM_TILE 256\n")
+    kernel.write_text('#include "../base_norm/base_norm_base.h"\nconstexpr int tile = BASE_NORM_TILE;\n')
+    program, _ = load_for_check(read_input(str(kernel)))
+    assert [d.code for u in program.units for d in u.diagnostics] == []
+    # a name that leads nowhere is still an include out of reach
+    kernel.write_text('#include "../other_norm/other_base.h"\n')
+    program, _ = load_for_check(read_input(str(kernel)))
+    assert [d.code for u in program.units for d in u.diagnostics] == ["ASC002"]
