@@ -1052,6 +1052,17 @@ class AstBuilder:
         spec = _DeclSpec([str(c[0])], type_ref, type_ref.span)  # type: ignore[arg-type]
         return A.VarDecl(self.span(c), spec.specifiers, [self._declarator(spec, d) for d in c[after:] if isinstance(d, _Declarator)])
 
+    def elaborated_template_var_decl(self, c: list[Any]) -> A.VarDecl:
+        # `struct DataCopyPadExtParams<T> padParams = {...};`: the class key before a template's type
+        nested = c[1] if isinstance(c[1], list) and (not c[1] or isinstance(c[1][0], A.NamePart)) else []
+        i = 2 if nested else 1
+        head = c[: i + 2]
+        qn = A.QualifiedName(self.span(head), [*nested, A.NamePart(self.span(c[i : i + 2]), str(c[i]), c[i + 1])])
+        type_ref = A.TypeRef(self.span(head), qn)
+        spec = _DeclSpec([str(c[0])], type_ref, type_ref.span)
+        return A.VarDecl(self.span(c), spec.specifiers,
+                         [self._declarator(spec, d) for d in c[i + 2:] if isinstance(d, _Declarator)])
+
     def alias_function_type(self, c: list[Any]) -> A.AliasDecl:
         # `using Op = void (const LocalTensor<T>&, int32_t);`: a function type; kept as its return type with
         # a "(...)" marker, which is all later stages need of these callback aliases.

@@ -595,3 +595,19 @@ def test_a_globally_qualified_function_template_call() -> None:
     call = all_of(function(unit, "run"), A.Call)[0]
     parts = call.callee.qname.parts
     assert [p.name for p in parts] == ["", "dlq"] and len(parts[-1].template_args) == 2
+
+
+def test_a_class_key_before_a_template_type_in_a_local_declaration() -> None:
+    # ops-math non_finite_check: `struct DataCopyPadExtParams<T> padParams = {true, 0, 0, 0};` was a parse error
+    unit = parse("""
+        template <typename T>
+        __aicore__ inline void F() {
+            struct AscendC::DataCopyPadExtParams<T> pad = {true, 0, 0, 0};
+            struct DataCopyPadExtParams<T> a, b;
+        }
+    """)
+    names = declared(unit)
+    assert list(names) == ["pad", "a", "b"]
+    base = names["pad"].type.base
+    assert [p.name for p in base.parts] == ["AscendC", "DataCopyPadExtParams"]
+    assert base.parts[-1].template_args is not None
