@@ -426,6 +426,14 @@ class FunctionLowerer:
         if s is not None:
             return s
         args = targs or []
+        if name in ("conditional_t", "Conditional_t") and len(args) == 3:
+            # std::conditional_t<cond, A, B> (ops-nn's foreach kernels pick a compute type by it)
+            cond = self._template_arg_value(args[0])
+            if isinstance(cond, bool | int):
+                picked = self._template_arg_value(args[1] if cond else args[2])
+                if picked is not None and not isinstance(picked, int | float | str):
+                    return picked  # type: ignore[return-value]
+            return C.UnknownT("conditional_t")
         if name == "PrimT" and len(args) == 1:
             # AscendC's PrimT<T>: the element type of T (T itself for the scalar types modelled here)
             inner = self._template_arg_value(args[0])
@@ -1654,6 +1662,9 @@ class FunctionLowerer:
                     # a non-type template parameter whose argument is out of reach (`k<SRC_LEN><<<...>>>` with
                     # SRC_LEN from the build's -D flags): a value, unknown here
                     return Val(C.I64, self.undef(C.I64, e))
+        elif len(parts) == 2 and (part := self.aliased_part(parts[0].name)) is not None:
+            # `Base::pipe` with `using Base = KernelBase<T>;`: a member of this object's part of that class
+            return self._member_of_instance(part, name, e)
         elif parts[0].name in self.frame.types and not parts[0].template_args:
             # `A_TYPE::isTrans`, `T::value`: a member of a template's type argument
             member = self._member_of_type_argument(self.frame.types[parts[0].name], parts[1:], e)
@@ -1719,7 +1730,22 @@ class FunctionLowerer:
         t = self.named_type(name, parts[-1].template_args if parts else None)
         if not isinstance(t, C.UnknownT):
             return Val(t, obj=("type", t))
+        if parts and parts[-1].template_args is not None and name.startswith("is_") and name.endswith("_v"):
+            # a standard type trait the lowering does not fold (std::is_member_function_pointer_v<...>)
+            return Val(C.BOOL, self.undef(C.BOOL, e))
         raise Undeclared(e.qname.parts[-1].name if not parts else qualified, e)
+
+    def aliased_part(self, alias: str) -> Instance | None:
+        """This object's part of the class a type alias names (`using Base = KernelBase<T>;` in a derived
+        class template, whose methods write `Base::Init(...)` and `Base::pipe`)."""
+        this = self.frame.this if self.frames else None
+        if this is None or alias in self.scope.classes:
+            return None
+        ref = this._nearest(lambda part: part.info.aliases.get(alias))
+        if ref is None:
+            return None
+        bound = self.resolve_type(ref)
+        return this.part_named(bound.name) if isinstance(bound, C.ClassT) else None
 
     def _member_of_type_argument(self, bound: object, rest: Sequence[A.NamePart], e: A.Node) -> Val | None:
         """`T::NAME` for a class template argument: its static constant if T is a project class, else (a

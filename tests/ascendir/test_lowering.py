@@ -1029,3 +1029,52 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
 """
     errors = [d for d in check_program(load_text(text, "k.cpp")) if d.is_error]
     assert [(d.code, d.message) for d in errors] == [("ASC102", "use of undeclared identifier 'undeclaredThing'")]
+
+
+def test_a_base_class_named_through_a_member_alias_and_std_traits() -> None:
+    # ops-nn's foreach kernels: `using Base = KernelForeachBase<T>;` then `Base::Init(tiling)` and
+    # `Base::pipe.InitBuffer(...)` (ASC100 'Init', ASC102 'Base::pipe'), std::conditional_t (ASC105) and
+    # std::is_member_function_pointer_v (ASC102)
+    from passes.verify import check_program
+
+    text = HEADER + """template <typename T>
+class KBase {
+public:
+    __aicore__ inline void Init(uint32_t n) { size = n; }
+    TPipe pipe;
+    uint32_t size;
+};
+template <typename T>
+class K : public KBase<T> {
+public:
+    using Base = KBase<T>;
+    __aicore__ inline void Init(GM_ADDR x, uint32_t n) {
+        Base::Init(n);
+        Base::pipe.InitBuffer(q, 1, Base::size * sizeof(T));
+        xGm.SetGlobalBuffer((__gm__ T*)x, 1024);
+    }
+    __aicore__ inline void Process() {
+        using Compute = std::conditional_t<std::is_same_v<T, half>, float, T>;
+        Compute scale = 2;
+        if (std::is_member_function_pointer_v<decltype(&KBase<T>::Init)>) {
+            scale = 3;
+        }
+        LocalTensor<T> t = q.template AllocTensor<T>();
+        DataCopy(t, xGm, 256);
+        q.EnQue(t);
+        t = q.template DeQue<T>();
+        q.FreeTensor(t);
+    }
+    TQue<TPosition::VECIN, 1> q;
+    GlobalTensor<T> xGm;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    K<float> op;
+    op.Init(x, 256);
+    op.Process();
+}
+"""
+    assert [d.code for d in check_program(load_text(text, "k.cpp")) if d.is_error] == []
+    # the base part is this object's: a queue its method sets up is the one the derived class uses
+    broken = text.replace("Base::pipe.InitBuffer(q, 1, Base::size * sizeof(T));", "")
+    assert [d.code for d in check_program(load_text(broken, "k.cpp")) if d.is_error] == ["ASC206"]
