@@ -374,6 +374,16 @@ def _nested_tiling_structs(ctx: CheckContext) -> set[str]:
             if f.kind == "struct" and isinstance(f.type.base, A.QualifiedName)}
 
 
+def _defined_twice(ctx: CheckContext) -> set[str]:
+    """Class names the program defines more than once (pool_3d_common's Pool3D::ShapeInfo and
+    GatherIndexImpl::ShapeInfo): the lowering does not keep namespaces apart, so their fields are mixed."""
+    seen: dict[str, int] = {}
+    for node in nodes(ctx):
+        if isinstance(node, A.ClassDecl) and node.name and node.is_definition:
+            seen[node.name] = seen.get(node.name, 0) + 1
+    return {name for name, count in seen.items() if count > 1}
+
+
 def _declared_class(ctx: CheckContext, name: str) -> bool:
     for node in nodes(ctx):
         if isinstance(node, A.ClassDecl) and node.name == name:
@@ -398,6 +408,7 @@ def tiling_field_undeclared(ctx: CheckContext) -> None:
     if not structs:
         return
     reported: set[tuple[str, str, int]] = set()
+    twice: set[str] | None = None
     for op in ops_of_kind(ctx, (asc.TilingFieldOp,)):
         t = op.tiling.type
         if not isinstance(t, asc.TilingType):
@@ -406,6 +417,10 @@ def tiling_field_undeclared(ctx: CheckContext) -> None:
         fields = structs.get(struct)
         if not fields:
             continue
+        if twice is None:
+            twice = _defined_twice(ctx)
+        if struct in twice:
+            continue  # two structs of that name in different namespaces: which one this is, is not known here
         first = op.field.data.split(".")[0]
         if first in {f for f, _ in fields}:
             continue

@@ -103,3 +103,29 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) {
 """
     assert codes(kernel) == []
     assert codes(kernel.replace("GatherMask(dst, src, 1, false, 0, params, kept);", "")) == ["ASC402"]
+
+
+def test_a_struct_named_twice_in_two_namespaces_is_no_undeclared_field() -> None:
+    # ops-nn pool_3d_common: Pool3D::ShapeInfo and GatherIndexImpl::ShapeInfo; namespaces are not kept apart,
+    # so a field of the one was reported as missing from the other (ASC803)
+    kernel = """namespace Pool {
+struct ShapeInfo {
+    uint32_t n = 0;
+    uint32_t depth = 0;
+};
+}
+namespace Gather {
+struct ShapeInfo {
+    uint32_t inStride[5] = {1};
+    uint32_t gatherSize[5] = {1};
+};
+__aicore__ inline uint32_t Elements(const ShapeInfo& info) { return info.gatherSize[0] * info.inStride[1]; }
+}
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling) {
+    GET_TILING_DATA_WITH_STRUCT(Gather::ShapeInfo, info, tiling);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer((__gm__ float*)x, 16);
+    g.SetValue(0, (float)(int32_t)Gather::Elements(info));
+}
+"""
+    assert [c for c in codes(kernel) if c != "ASC103"] == []
