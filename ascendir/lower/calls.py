@@ -100,7 +100,8 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
     macro = _MACROS.get(name)
     if macro is not None:
         return macro(lw, e)
-    aliased = lw.aliased_part(parts[0].name) if len(parts) == 2 and parts[0].name not in lw.scope.classes else None
+    aliased = (lw.aliased_part(*(p.name for p in parts[:-1])) if len(parts) >= 2 and parts[0].name not in lw.scope.classes
+               else None)
     if aliased is not None and aliased.info.methods.get(name):
         # `Base::Init(tiling)` with `using Base = KernelBase<T>;`: the base part's method, on this object
         args = _lower_args(lw, e.args)

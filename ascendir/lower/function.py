@@ -1662,8 +1662,9 @@ class FunctionLowerer:
                     # a non-type template parameter whose argument is out of reach (`k<SRC_LEN><<<...>>>` with
                     # SRC_LEN from the build's -D flags): a value, unknown here
                     return Val(C.I64, self.undef(C.I64, e))
-        elif len(parts) == 2 and (part := self.aliased_part(parts[0].name)) is not None:
+        elif len(parts) >= 2 and (part := self.aliased_part(*(p.name for p in parts[:-1]))) is not None:
             # `Base::pipe` with `using Base = KernelBase<T>;`: a member of this object's part of that class
+            # (`Base::Base::pipe`: of that part's own base)
             return self._member_of_instance(part, name, e)
         elif parts[0].name in self.frame.types and not parts[0].template_args:
             # `A_TYPE::isTrans`, `T::value`: a member of a template's type argument
@@ -1735,17 +1736,18 @@ class FunctionLowerer:
             return Val(C.BOOL, self.undef(C.BOOL, e))
         raise Undeclared(e.qname.parts[-1].name if not parts else qualified, e)
 
-    def aliased_part(self, alias: str) -> Instance | None:
+    def aliased_part(self, *aliases: str) -> Instance | None:
         """This object's part of the class a type alias names (`using Base = KernelBase<T>;` in a derived
-        class template, whose methods write `Base::Init(...)` and `Base::pipe`)."""
-        this = self.frame.this if self.frames else None
-        if this is None or alias in self.scope.classes:
-            return None
-        ref = this._nearest(lambda part: part.info.aliases.get(alias))
-        if ref is None:
-            return None
-        bound = self.resolve_type(ref)
-        return this.part_named(bound.name) if isinstance(bound, C.ClassT) else None
+        class template, whose methods write `Base::Init(...)` and `Base::pipe`); with several, each alias is
+        looked up in the part the one before named (`Base::Base::pipe`)."""
+        part = self.frame.this if self.frames else None
+        for alias in aliases:
+            if part is None or alias in self.scope.classes:
+                return None
+            ref = part._nearest(lambda p, alias=alias: p.info.aliases.get(alias))
+            bound = self.resolve_type(ref) if ref is not None else None
+            part = part.part_named(bound.name) if isinstance(bound, C.ClassT) else None
+        return part
 
     def _member_of_type_argument(self, bound: object, rest: Sequence[A.NamePart], e: A.Node) -> Val | None:
         """`T::NAME` for a class template argument: its static constant if T is a project class, else (a

@@ -1078,3 +1078,34 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
     # the base part is this object's: a queue its method sets up is the one the derived class uses
     broken = text.replace("Base::pipe.InitBuffer(q, 1, Base::size * sizeof(T));", "")
     assert [d.code for d in check_program(load_text(broken, "k.cpp")) if d.is_error] == ["ASC206"]
+
+
+def test_a_member_of_the_base_of_a_base_through_two_aliases() -> None:
+    # ops-nn foreach: `Base::Base::pipe` in a class two levels below the one holding the pipe
+    from passes.verify import check_program
+
+    text = HEADER + """
+template <typename T>
+class Root {
+public:
+    TPipe pipe;
+    uint32_t size = 256;
+};
+template <typename T>
+class Middle : public Root<T> {
+public:
+    using Base = Root<T>;
+};
+template <typename T>
+class Leaf : public Middle<T> {
+public:
+    using Base = Middle<T>;
+    __aicore__ inline void Init() { Base::Base::pipe.InitBuffer(buf, Base::Base::size * sizeof(T)); }
+    TBuf<TPosition::VECCALC> buf;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    Leaf<float> op;
+    op.Init();
+}
+"""
+    assert [d.code for d in check_program(load_text(text, "k.cpp")) if d.is_error] == []
