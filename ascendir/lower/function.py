@@ -913,9 +913,7 @@ class FunctionLowerer:
         for node in st.walk():
             if not isinstance(node, A.Call):
                 continue
-            callee = node.callee
-            name = (callee.qname.parts[-1].name if isinstance(callee, A.Name)
-                    else callee.member if isinstance(callee, A.Member) else None)
+            name = _callee_name(node)
             if name is None:
                 continue
             if name in _FLAG_CALLS:
@@ -2653,6 +2651,14 @@ def _walk(node: object) -> Iterator[A.Node]:
     return walk(node)
 
 
+def _callee_name(call: A.Call) -> str | None:
+    """The called function's own name: `f` of `ns::f(x)` and of `obj.f(x)`; None for anything else."""
+    callee = call.callee
+    if isinstance(callee, A.Name):
+        return callee.qname.parts[-1].name
+    return callee.member if isinstance(callee, A.Member) else None
+
+
 def _bare_name_arguments(body: object) -> tuple[tuple[str, int, str], ...]:
     """(callee name, argument position, variable) for each call in `body` with a plain variable as argument."""
     def compute() -> tuple[tuple[str, int, str], ...]:
@@ -2660,9 +2666,7 @@ def _bare_name_arguments(body: object) -> tuple[tuple[str, int, str], ...]:
         for n in walk(body):
             if not isinstance(n, A.Call) or not n.args:
                 continue
-            callee = n.callee
-            name = (callee.qname.parts[-1].name if isinstance(callee, A.Name)
-                    else callee.member if isinstance(callee, A.Member) else None)
+            name = _callee_name(n)
             if name is None:
                 continue
             for i, a in enumerate(n.args):
