@@ -40,6 +40,7 @@ _KERNEL_TYPES = {
 # the SIMT model's launch extent types (`dim3(THREAD_DIM)`, asc-devkit's `Dim3` alias)
 _SIMT_TYPES = frozenset({"dim3", "Dim3"})
 
+
 def lower_call(lw: FunctionLowerer, e: A.Call, expected: CType | None) -> Val:
     callee = e.callee
     if isinstance(callee, A.Member):
