@@ -1040,28 +1040,20 @@ class AstBuilder:
         return A.ReturnArg(self.span(c), c[1] if len(c) > 1 else None)
 
     def _elaborated_type(self, c: list[Any]) -> tuple[A.TypeRef, int]:
-        """`struct ns::Name` at c[0:]: the type and the index just after it."""
+        """`struct ns::Name` (or `struct ns::Name<T>`, a template's type) at c[0:]: the type and the index just
+        after it."""
         nested = c[1] if isinstance(c[1], list) else []
         i = 2 if nested else 1
-        head = c[: i + 1]
-        qn = A.QualifiedName(self.span(head), [*nested, A.NamePart(self.span(c[i : i + 1]), str(c[i]))])
-        return A.TypeRef(self.span(head), qn), i + 1
+        targs = c[i + 1] if i + 1 < len(c) and isinstance(c[i + 1], list) else None
+        end = i + 2 if targs is not None else i + 1
+        head = c[:end]
+        qn = A.QualifiedName(self.span(head), [*nested, A.NamePart(self.span(c[i:end]), str(c[i]), targs)])
+        return A.TypeRef(self.span(head), qn), end
 
     def elaborated_var_decl(self, c: list[Any]) -> A.VarDecl:
         type_ref, after = self._elaborated_type(c)
         spec = _DeclSpec([str(c[0])], type_ref, type_ref.span)  # type: ignore[arg-type]
         return A.VarDecl(self.span(c), spec.specifiers, [self._declarator(spec, d) for d in c[after:] if isinstance(d, _Declarator)])
-
-    def elaborated_template_var_decl(self, c: list[Any]) -> A.VarDecl:
-        # `struct DataCopyPadExtParams<T> padParams = {...};`: the class key before a template's type
-        nested = c[1] if isinstance(c[1], list) and (not c[1] or isinstance(c[1][0], A.NamePart)) else []
-        i = 2 if nested else 1
-        head = c[: i + 2]
-        qn = A.QualifiedName(self.span(head), [*nested, A.NamePart(self.span(c[i : i + 2]), str(c[i]), c[i + 1])])
-        type_ref = A.TypeRef(self.span(head), qn)
-        spec = _DeclSpec([str(c[0])], type_ref, type_ref.span)
-        return A.VarDecl(self.span(c), spec.specifiers,
-                         [self._declarator(spec, d) for d in c[i + 2:] if isinstance(d, _Declarator)])
 
     def alias_function_type(self, c: list[Any]) -> A.AliasDecl:
         # `using Op = void (const LocalTensor<T>&, int32_t);`: a function type; kept as its return type with
