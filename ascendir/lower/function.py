@@ -655,8 +655,7 @@ class FunctionLowerer:
             for info in self.scope.classes.values():
                 candidates.extend(info.methods.get(callee, ()))
             hit = self._reference_params[key] = any(
-                position < len(fn.params) and "&" in fn.params[position].type.pointers
-                and "const" not in fn.params[position].type.qualifiers for fn in candidates)
+                position < len(fn.params) and non_const_reference(fn.params[position]) for fn in candidates)
         return hit
 
     def _assigned_names(self, body: object) -> set[str]:
@@ -690,7 +689,7 @@ class FunctionLowerer:
         scope = self.frame.scopes[-1]
         changed = list(args)
         for i, (p, a) in enumerate(zip(fn.params, call.args)):
-            if "&" not in p.type.pointers or "const" in p.type.qualifiers or not isinstance(a, A.Name):
+            if not non_const_reference(p) or not isinstance(a, A.Name):
                 continue
             name = a.qname.parts[-1].name
             bound = scope.get(name)
@@ -2649,6 +2648,11 @@ class FunctionLowerer:
 
 def _walk(node: object) -> Iterator[A.Node]:
     return walk(node)
+
+
+def non_const_reference(param: A.Param) -> bool:
+    """Whether a parameter is a non-const reference, through which the callee may write the caller's variable."""
+    return "&" in param.type.pointers and "const" not in param.type.qualifiers
 
 
 def _callee_name(call: A.Call) -> str | None:

@@ -55,7 +55,7 @@ from ascendir.lower import ctypes as C
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import NOT_MODELLED, UNKNOWN_API, Reporter, span_of
-from ascendir.lower.function import FunctionLowerer, Unsupported, _walk
+from ascendir.lower.function import FunctionLowerer, Unsupported, _walk, non_const_reference
 from ascendir.lower.scope import Scope, collect
 from ascendir.lower.values import Binding, Cell, Instance, Val
 from frontend import ast as A
@@ -404,7 +404,7 @@ class HostLowerer(FunctionLowerer):
                 # a member passed by reference (`Split(this->rows)`); plain variables are in the set already
                 fn = self.scope.functions[callee.qname.parts[-1].name][0]
                 outs += [a for p, a in zip(fn.params, node.args)
-                         if "&" in p.type.pointers and "const" not in p.type.qualifiers and isinstance(a, A.Member)]
+                         if non_const_reference(p) and isinstance(a, A.Member)]
             for out in outs:
                 if isinstance(out, A.Name) and len(out.qname.parts) == 1:
                     names.add(out.qname.parts[0].name)
