@@ -57,6 +57,11 @@ PREDEFINED_MACROS: dict[str, str] = {
     # kernel_macros.h's ASSERT is assert() in the CPU-debug build and nothing in the NPU build, the one
     # checked: what it asserts is not compiled there (vendor kernels assert on names they never declare).
     "ASSERT(x)": "",
+    # kernel_log.h's ASSERT_MSG: in the NPU build it prints the message and traps when expr is false.
+    "ASSERT_MSG(expr, fmt, ...)": "do { if (!(expr)) { trap(); } } while (0)",
+    # kernel_utils_ceil_oom_que.h's PRELOAD: an instruction-cache preload of the next len blocks (inline asm
+    # and the compiler's preload intrinsic), nothing the checks follow.
+    "PRELOAD(len)": "",
     # The CPU-debug assertion; its second argument is a statement block, so it must expand to parse.
     "ASCENDC_ASSERT(cond, behavior)": "do { if (!(cond)) { behavior; } } while (0)",
     # `REGISTER_NONE_TILING;` tells the build that a kernel has no tiling struct (a marker declaration the

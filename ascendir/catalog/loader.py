@@ -37,8 +37,8 @@ if sys.version_info >= (3, 11):
 else:  # python 3.10
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
-__all__ = ["ARCHS", "DATA_DIR", "Catalog", "CatalogError", "arch_catalogued", "load_catalog", "vendor_functions",
-           "vendor_types"]
+__all__ = ["ARCHS", "DATA_DIR", "Catalog", "CatalogError", "arch_catalogued", "compiler_intrinsics", "load_catalog",
+           "vendor_functions", "vendor_types"]
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -59,6 +59,14 @@ def vendor_types() -> frozenset[str]:
     """Structs, classes, enums and aliases the vendor's headers declare at namespace scope, catalogued or not
     (data/vendor_types.txt, written by tools/vendor_api_types.py): a declaration of one names no unknown type."""
     return _name_list("vendor_types.txt")
+
+
+@functools.lru_cache(maxsize=1)
+def compiler_intrinsics() -> frozenset[str]:
+    """The device compiler's intrinsics that the vendor's AscendC implementation calls and no header declares
+    (trap, set_atomic_none, copy_gm_to_ubuf ...; data/compiler_intrinsics.txt, written by
+    tools/compiler_intrinsics.py): a call of one is no use of an undeclared name."""
+    return _name_list("compiler_intrinsics.txt")
 
 
 def _name_list(file_name: str) -> frozenset[str]:

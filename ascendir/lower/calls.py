@@ -135,6 +135,11 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         if _copies_tiling(args):
             return _tiling_copy(lw, e, args)
         return lw.inline_function(fn, args, None, e, _explicit_types(lw, fn, targs, args))
+    if name in lw.scope.prototypes and name not in lw.scope.functions and not explicit_ascendc:
+        # declared here, defined in another translation unit (separate compilation): what it does is not seen
+        _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
+        t = lw.resolve_type(lw.scope.prototypes[name][0].return_type)
+        return Val(t, lw.undef(t, e)) if isinstance(t, Scalar) else Val(t if isinstance(t, C.VoidT) else C.UnknownT(name))
     if name in ("pipe_barrier", "set_flag", "wait_flag"):
         return _intrinsic_sync(lw, e, name)
     if name == "GetTPipePtr" and not e.args:
@@ -157,6 +162,10 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         # the vendor's C-style and SIMT API (asc_vf_call, asc_shfl, asc_get_block_idx ...; dim3(n)): lower-case,
         # outside the AscendC namespace and not modelled
         return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
+    if len(parts) == 1 and not explicit_ascendc and (lw.catalog.compiler_intrinsic(name) or _clang_builtin(name)):
+        # the device compiler's own functions (trap(), set_atomic_none(), __builtin_inff()): not modelled
+        value = _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
+        return Val(C.F32, lw.undef(C.F32, e)) if name in _FLOAT_BUILTINS else value
     if explicit_ascendc or (name[:1].isupper() and lw.catalog.closest(name)):
         lw.report.unknown_api(name, e, lw.catalog.closest(name))
         return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
@@ -323,6 +332,24 @@ def _min_max(lw: FunctionLowerer, e: A.Call, name: str) -> Val:
 _SCALAR_MATH: dict[str, tuple[type, int]] = {
     "sqrt": (math.SqrtOp, 1), "abs": (math.AbsFOp, 1),
 }  # fmt: skip
+# the compiler's float constants: `-__builtin_inff()` is a float (its value is not followed)
+_FLOAT_BUILTINS = frozenset({"__builtin_inff", "__builtin_nanf", "__builtin_huge_valf"})
+# Clang's builtins that the compiler expands itself, with no call to a library: constants, bit counts, hints,
+# overflow checks; and the device compiler's own __builtin_cce_* instructions. The C library's functions
+# spelt __builtin_expf, __builtin_sqrtf ... are not among them: they compile to a call of expf, which the
+# device has no library for (KernelHive conv2d_multiply_leaky_relu_gelu: "ld.lld: error: undefined symbol:
+# expf"), and stay reported.
+_CLANG_BUILTINS = frozenset(f"__builtin_{name}" for name in (
+    "inf", "inff", "infl", "nan", "nanf", "nanl", "huge_val", "huge_valf", "huge_vall",
+    "clz", "clzl", "clzll", "ctz", "ctzl", "ctzll", "popcount", "popcountl", "popcountll", "ffs", "ffsl", "ffsll",
+    "parity", "parityl", "parityll", "bswap16", "bswap32", "bswap64",
+    "expect", "expect_with_probability", "unreachable", "assume", "unpredictable", "constant_p",
+    "types_compatible_p", "add_overflow", "sub_overflow", "mul_overflow", "prefetch",
+))
+
+
+def _clang_builtin(name: str) -> bool:
+    return name in _CLANG_BUILTINS or name.startswith("__builtin_cce_")
 _LIBM_HINTS = {"sqrtf": "sqrt", "fabsf": "abs", "fabs": "abs"}
 
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ascendir.catalog import load_catalog
-from ascendir.catalog.loader import vendor_functions, vendor_types
+from ascendir.catalog.loader import compiler_intrinsics, vendor_functions, vendor_types
 from ascendir.catalog.resolve import NoMatch, Resolution, resolve
 from ascendir.lower import ctypes as C
 from ascendir.lower.ctypes import CType, Scalar
@@ -116,6 +116,11 @@ class CatalogView:
         """A free function of the vendor's headers that the catalog does not model (Where, Rint, ...)."""
         return name in vendor_functions()
 
+    def compiler_intrinsic(self, name: str) -> bool:
+        """An intrinsic of the device compiler that the AscendC implementation calls (trap, set_atomic_none,
+        copy_gm_to_ubuf ...)."""
+        return name in compiler_intrinsics()
+
     def vendor_type(self, name: str) -> bool:
         """A type the vendor's headers declare that the catalog does not model (LoadData2dTransposeParams, ...)."""
         return name in vendor_types()
@@ -154,6 +159,12 @@ class CatalogView:
         enum, value = hit
         number = value.value if value.value is not None else enum.values.index(value)
         return (enum.name, number, value.name)
+
+    def enum_with_more_values(self, name: str) -> str | None:
+        """The catalogued enum `name` when the catalog lists only some of its values (`complete = false`:
+        TransposeType's Ascend 950 layouts), else None."""
+        enum = self.catalog.enum(name)
+        return enum.name if enum is not None and not enum.complete else None
 
     def enum_of_value(self, name: str) -> str | None:
         """The enum an unqualified enumerator name belongs to (a template argument keeps only the name):

@@ -395,6 +395,14 @@ class FunctionLowerer:
             member = self.class_member_type(parts[-2], last.name)
             if member is not None:
                 return member
+        bound = self.frame.types.get(parts[-2].name) if len(parts) == 2 and self.frames else None
+        if isinstance(bound, C.ClassT) and bound.name in self.scope.classes:
+            # `typename X_TYPE::T` for a class template argument: the alias its class declares, for its arguments
+            info = self.scope.classes[bound.name]
+            alias = info.aliases.get(last.name)
+            if alias is not None:
+                with self._class_template_frame(info, bound.args):
+                    return self.resolve_type(alias)
         return self.named_type(last.name, last.template_args, [p.name for p in parts[:-1]])
 
     def class_member_type(self, owner: A.NamePart, name: str) -> CType | None:
@@ -1750,13 +1758,29 @@ class FunctionLowerer:
         """`T::NAME` for a class template argument: its static constant if T is a project class, else (a
         library type such as MatmulType, whose static members are not catalogued) an unknown value."""
         if isinstance(bound, C.ClassT) and len(rest) == 1 and bound.name in self.scope.classes:
-            decl = self.scope.classes[bound.name].static_constants.get(rest[0].name)
-            if decl is not None:
+            info = self.scope.classes[bound.name]
+            decl = info.static_constants.get(rest[0].name)
+            if decl is None:
+                return None
+            # read with the class's own template parameters bound to the argument's (`extent = EXTENT` in
+            # `template <typename T, int32_t EXTENT> struct ReduceType`)
+            with self._class_template_frame(info, bound.args):
                 return self._constant_decl(decl, e)
-            return None
         if isinstance(bound, C.ObjectT | C.UnknownT | C.ClassT):
             return Val(C.UnknownT("::".join(p.name for p in rest)))
         return None
+
+    @contextmanager
+    def _class_template_frame(self, info: ClassInfo, args: Sequence[object]) -> Iterator[None]:
+        """Lowers what a class template declares (a static constant's initialiser, a member alias) with its
+        template parameters bound to `args`, the arguments of one instantiation."""
+        types = {p.name: args[i] if i < len(args) else self._default_template_value(p)
+                 for i, p in enumerate(info.template_params or []) if p.name}
+        self.frames.append(Frame(info.name, [{}], None, types, set()))
+        try:
+            yield
+        finally:
+            self.frames.pop()
 
     def _type_trait(self, parts: Sequence[A.NamePart]) -> Val | None:
         """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` fold to constants."""
@@ -1793,6 +1817,11 @@ class FunctionLowerer:
     def catalog_constant(self, name: str, parts: Sequence[A.NamePart]) -> Val | None:
         """Enumerators of the AscendC headers: `TPosition::VECIN`, `HardEvent::MTE2_V`, `EVENT_ID0`, `PIPE_V`."""
         found = self.catalog.enumerator(name, parts[-2].name if len(parts) >= 2 else None)  # type: ignore[attr-defined]
+        if found is None and len(parts) >= 2:
+            # `TransposeType::TRANSPOSE_ND2ND_021`: a value of an enum the catalog lists only in part; the
+            # headers may declare it (a misspelt member of a completely listed enum stays undeclared)
+            enum_name = self.catalog.enum_with_more_values(parts[-2].name)  # type: ignore[attr-defined]
+            return Val(C.EnumT(enum_name), const=name) if enum_name is not None else None
         if found is None:
             return None
         enum_name, value, canonical = found

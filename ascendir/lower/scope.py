@@ -47,6 +47,9 @@ class TilingStruct:
 class Scope:
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     functions: dict[str, list[A.FunctionDecl]] = field(default_factory=dict)
+    # free functions declared without a definition here (`extern __aicore__ float f(float);`, defined in
+    # another translation unit of a separate compile): name -> declarations
+    prototypes: dict[str, list[A.FunctionDecl]] = field(default_factory=dict)
     enumerators: dict[str, tuple[str | None, A.Enumerator, int]] = field(default_factory=dict)  # name -> (enum, node, index)
     enums: dict[str, A.EnumDecl] = field(default_factory=dict)
     constants: dict[str, tuple[A.VarDecl, A.Declarator]] = field(default_factory=dict)
@@ -238,6 +241,8 @@ def _collect_function(scope: Scope, d: A.FunctionDecl, template: list[A.Template
         return
     if d.body is not None:
         scope.functions.setdefault(parts[-1].name, []).append(d)
+    elif len(parts) == 1 and d.kind == "function":
+        scope.prototypes.setdefault(parts[-1].name, []).append(d)
 
 
 def _inherit_template_defaults(scope: Scope, decl: A.FunctionDecl, definition: A.FunctionDecl) -> None:

@@ -3,7 +3,7 @@ declarations of them are not unknown types (ASC105); and overloads of the vendor
 
 from __future__ import annotations
 
-from ascendir.catalog import load_catalog, vendor_functions, vendor_types
+from ascendir.catalog import compiler_intrinsics, load_catalog, vendor_functions, vendor_types
 from ascendir.catalog.resolve import ArgInfo, Resolution, resolve
 from frontend.pipeline import load_text
 from passes.verify import check_program
@@ -63,6 +63,14 @@ def test_the_list_holds_the_basic_api_implementation_helpers_kernels_call() -> N
     assert {"GetScalarBitcodeValue", "DataCopyPadGm2UBImpl"} <= names  # impl/basic_api utils and dav_c220
     # the Matmul library's internal helper comes with lib/matmul_intf.h only, and nobody declares VecAdd
     assert not {"CeilDiv", "VecAdd"} & names
+
+
+def test_the_compiler_intrinsics_list_holds_what_the_implementation_calls_and_no_host_code() -> None:
+    names = compiler_intrinsics()
+    assert {"trap", "set_atomic_none", "set_atomic_f16", "copy_gm_to_ubuf", "pipe_barrier", "set_flag", "vadd",
+            "preload"} <= names
+    # the C library of the CPU-debug and host builds, pragmas, keywords and the AscendC API itself are not in it
+    assert not {"fprintf", "abort", "raise", "begin_pipe", "sizeof", "constexpr", "DataCopy", "uint64_t"} & names
 
 
 def test_vendor_types_are_known_and_a_misspelt_one_is_not() -> None:
