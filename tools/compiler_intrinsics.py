@@ -1,6 +1,7 @@
-"""Reads the names of the device compiler's intrinsics that the vendor's AscendC implementation calls, for the lowering.
+"""Reads the names of the device compiler's intrinsics that the AscendC implementation calls, for the lowering.
 
-    .venv/bin/python tools/compiler_intrinsics.py [ASC_DEVKIT_ROOT] [--out ascendir/catalog/data/compiler_intrinsics.txt]
+    .venv/bin/python tools/compiler_intrinsics.py [ASC_DEVKIT_ROOT]
+                                                  [--out ascendir/catalog/data/compiler_intrinsics.txt]
 
 Under the AscendC API lies the device compiler's own instruction set, declared by the compiler and by no header:
 `set_flag`, `pipe_barrier`, `copy_gm_to_ubuf`, `vadd`, `set_atomic_none`, `trap` ... Kernels call some of them
@@ -82,7 +83,8 @@ def intrinsics(called_in: Iterable[Path], declared_in: Iterable[Path]) -> set[st
             declared.update(pattern.findall(text))
     names: set[str] = set()
     for header in called_in:
-        text = _without_host_code(_without_comments_and_strings(header.read_text(encoding="utf-8", errors="replace")))
+        text = header.read_text(encoding="utf-8", errors="replace")
+        text = _without_host_code(_without_comments_and_strings(text))
         names.update(n for n in _CALL.findall(text)
                      if n not in _NOT_CALLS and n not in declared and not n.endswith("_t") and len(n) > 2)
     return names
@@ -102,8 +104,9 @@ def main() -> int:
                    if p.suffix in (".h", ".hpp"))
     impl = args.root / "impl"
     names = intrinsics([p for p in headers if p.is_relative_to(impl)], every)
-    header = ("# The device compiler's intrinsics that asc-devkit's AscendC implementation calls and no header declares,\n"
-              "# one per line: calls of them are not undeclared names. Written by tools/compiler_intrinsics.py; do not edit.\n")
+    header = ("# The device compiler's intrinsics that asc-devkit's AscendC implementation calls and no header\n"
+              "# declares, one per line: calls of them are not undeclared names.\n"
+              "# Written by tools/compiler_intrinsics.py; do not edit.\n")
     args.out.write_text(header + "".join(f"{name}\n" for name in sorted(names)))
     print(f"{len(names)} names from {len(headers)} headers -> {args.out}")
     return 0

@@ -139,7 +139,9 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         # declared here, defined in another translation unit (separate compilation): what it does is not seen
         _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
         t = lw.resolve_type(lw.scope.prototypes[name][0].return_type)
-        return Val(t, lw.undef(t, e)) if isinstance(t, Scalar) else Val(t if isinstance(t, C.VoidT) else C.UnknownT(name))
+        if isinstance(t, Scalar):
+            return Val(t, lw.undef(t, e))
+        return Val(t if isinstance(t, C.VoidT) else C.UnknownT(name))
     if name in ("pipe_barrier", "set_flag", "wait_flag"):
         return _intrinsic_sync(lw, e, name)
     if name == "GetTPipePtr" and not e.args:
