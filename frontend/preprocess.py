@@ -99,6 +99,8 @@ class PreprocessResult:
     diagnostics: list[Diagnostic]
     includes: list[str]
     macros: dict[str, Macro]
+    # the quoted includes that could not be found, as written (`#include "foo_tiling.h"` -> "foo_tiling.h")
+    missing_includes: list[str]
     suppressions: dict[tuple[str, int], frozenset[str]]
     _seg_starts: list[int] = field(default_factory=list, repr=False)
     _seg_info: list[tuple[str, int, int, int, str | None]] = field(default_factory=list, repr=False)
@@ -365,6 +367,7 @@ class _Preprocessor:
         self.max_depth = max_include_depth
         self.diags: list[Diagnostic] = []
         self.includes: list[str] = []
+        self.missing_includes: list[str] = []  # quoted includes found nowhere (each also an ASC002 warning)
         self.macros: dict[str, Macro] = {}
         self.names: set[str] = set(_BUILTINS)  # macro names plus builtins: what sends a line to the slow path
         self.suppressions: dict[tuple[str, int], frozenset[str]] = {}
@@ -1461,6 +1464,7 @@ class _Preprocessor:
         if path is None:
             if os.path.basename(name) not in _KNOWN_BASENAMES:
                 self.diags.append(warning("ASC002", f"cannot find include file '{name}'; skipped", line_span))
+                self.missing_includes.append(name)
             return False
         if path in self.once:
             return False
@@ -1772,6 +1776,7 @@ def preprocess(
         diagnostics=pp.diags,
         includes=pp.includes,
         macros=dict(pp.macros),
+        missing_includes=pp.missing_includes,
         suppressions=pp.suppressions,
         _seg_starts=pp.seg_starts,
         _seg_info=pp.seg_info,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -786,17 +785,13 @@ def missing_ascendc_qualification(ctx: CheckContext) -> None:
                    *why_not_sure, Note(f"write AscendC::{name}", kind="help"), severity=severity)
 
 
-_MISSING_INCLUDE_RE = re.compile(r"cannot find include file '([^']+)'")
-
-
 def _missing_project_include(program: FrontendProgram) -> str | None:
     """A quoted include of the program that could not be read, other than a tiling header (those declare
     tiling structs, not namespaces); None when every one was found."""
     for unit in program.units:
-        for d in unit.diagnostics:
-            m = _MISSING_INCLUDE_RE.search(d.message) if d.code == "ASC002" else None
-            if m is not None and "tiling" not in os.path.basename(m.group(1)).lower():
-                return m.group(1)
+        for name in unit.preprocessed.missing_includes if unit.preprocessed is not None else ():
+            if "tiling" not in os.path.basename(name).lower():
+                return name
     return None
 
 
