@@ -20,11 +20,10 @@ is checked without parsing its project's host code. Per-chip configurations (`Op
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable
 
-from frontend.readers import Bundle, in_op_host, sibling_op_host
+from frontend.readers import Bundle, in_op_host, op_host_sources, sibling_op_host
 
 _COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _OPDEF_CLASS_RE = re.compile(r"\bclass\s+(\w+)\s*(?:final\s*)?:\s*public\s+(?:\w+::)*OpDef\b")
@@ -35,10 +34,6 @@ _FOLLOW_RE = re.compile(r"\.\s*Follow\s*\(\s*\"(\w+)\"")
 # `std::vector<ge::DataType> types = {ge::DT_FLOAT, ...};` or `... types({...});`
 _NAMED_LIST_RE = re.compile(r"\b(\w+)\s*(?:=\s*|\(\s*)?\{((?:\s*(?:ge::)?DT_\w+\s*,?)+)\}")
 _GE_DTYPE_RE = re.compile(r"\bDT_\w+")
-
-# the op_host sources read for one kernel file: an op project's host folder holds a handful
-_MAX_HOST_FILES = 64
-_MAX_HOST_BYTES = 4_000_000
 
 _CACHE: dict[int, tuple[Bundle, list[dict[str, object]]]] = {}
 
@@ -160,22 +155,4 @@ def _host_texts(bundle: Bundle) -> list[str]:
     if own:
         return own
     host = sibling_op_host(bundle.input)
-    if host is None:
-        return []
-    texts: list[str] = []
-    total = 0
-    try:
-        names = sorted(n for n in os.listdir(host) if n.endswith((".cpp", ".cc")))[:_MAX_HOST_FILES]
-    except OSError:
-        return []
-    for name in names:
-        try:
-            with open(os.path.join(host, name), encoding="utf-8", errors="replace") as fh:
-                text = fh.read(_MAX_HOST_BYTES - total)
-        except OSError:
-            continue
-        total += len(text)
-        texts.append(text)
-        if total >= _MAX_HOST_BYTES:
-            break
-    return texts
+    return [text for _, text in op_host_sources(host)] if host is not None else []

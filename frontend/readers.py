@@ -15,6 +15,7 @@ diagnostic points at the line the user sees. Reader problems are diagnostics [AS
 from __future__ import annotations
 
 import ast as pyast
+import functools
 import json
 import os
 import re
@@ -93,6 +94,36 @@ def sibling_op_host(path: str) -> str | None:
     at = len(parts) - 2 - parts[-2::-1].index("op_kernel")
     host = os.sep.join([*parts[:at], "op_host"])
     return host if os.path.isdir(host) else None
+
+
+# the op_host sources read for one kernel file checked alone: an op project's host folder holds a handful
+_MAX_HOST_FILES = 64
+_MAX_HOST_BYTES = 4_000_000
+
+
+@functools.lru_cache(maxsize=64)
+def op_host_sources(host: str) -> tuple[tuple[str, str], ...]:
+    """(file name, text) of the C++ sources in an op project's op_host folder (from `sibling_op_host`), read
+    once per folder for all that ask (the chip its `*_def.cpp` builds for, the dtypes of its OpDef). At most
+    64 files and 4 MB, definitions (`*_def.cpp`) first; unreadable ones are left out."""
+    try:
+        names = sorted(n for n in os.listdir(host) if n.endswith((".cpp", ".cc")))
+    except OSError:
+        return ()
+    names.sort(key=lambda n: not n.endswith("_def.cpp"))  # stable: alphabetical within each group
+    out: list[tuple[str, str]] = []
+    total = 0
+    for name in names[:_MAX_HOST_FILES]:
+        try:
+            with open(os.path.join(host, name), encoding="utf-8", errors="replace") as fh:
+                text = fh.read(_MAX_HOST_BYTES - total)
+        except OSError:
+            continue
+        total += len(text)
+        out.append((name, text))
+        if total >= _MAX_HOST_BYTES:
+            break
+    return tuple(out)
 
 
 def classify_source(text: str, path: str) -> str:

@@ -259,7 +259,7 @@ def chip_for_source(path: str, text: str, default: str = DEFAULT_CHIP,
     Ascend 950 code; so is the kernel of an op project whose op_host definition builds it for the 950 only
     (`AddConfig("ascend950")`: _op_def_chip). Otherwise `default`. `read(path)` gives the text of an included file (None: absent), to
     follow quoted includes relative to their includer a few levels deep."""
-    chip = _folder_chip(path) or _op_def_chip(path, read)
+    chip = _folder_chip(path) or _op_def_chip(path)
     if chip is not None:
         return chip
     found: set[str] = set()
@@ -289,30 +289,19 @@ _ARCH_CHIPS = {3510: "950PR", 2002: "310P", 1001: "910"}
 _ADD_CONFIG_RE = re.compile(r'AddConfig\s*\(\s*"([A-Za-z0-9_]+)"')
 
 
-def _op_def_chip(path: str, read: Callable[[str], str | None] | None) -> str | None:
+def _op_def_chip(path: str) -> str | None:
     """The chip of an op project's kernel source when the project's op_host/*_def.cpp builds its kernels for
     one architecture only, and that is not the default's (swiglu_group_quant_grad: AddConfig("ascend950")).
     None when no definition is found, it names an undescribed SoC, or several architectures."""
-    from frontend.readers import sibling_op_host
+    from frontend.readers import op_host_sources, sibling_op_host
 
     host = sibling_op_host(path)
     if host is None:
         return None
-    try:
-        names = sorted(n for n in os.listdir(host) if n.endswith("_def.cpp"))
-    except OSError:
-        return None
     socs: set[str] = set()
-    for name in names:
-        full = os.path.join(host, name)
-        text = read(full) if read is not None else None
-        if text is None:
-            try:
-                with open(full, encoding="utf-8", errors="replace") as fh:
-                    text = fh.read()
-            except OSError:
-                continue
-        socs.update(soc.lower() for soc in _ADD_CONFIG_RE.findall(text))
+    for name, text in op_host_sources(host):
+        if name.endswith("_def.cpp"):
+            socs.update(soc.lower() for soc in _ADD_CONFIG_RE.findall(text))
     archs = {_OP_DEF_SOC_ARCHS.get(soc) for soc in socs}
     if len(archs) != 1 or None in archs:
         return None
