@@ -407,18 +407,22 @@ class FunctionLowerer:
 
     def class_member_type(self, owner: A.NamePart, name: str) -> CType | None:
         """`Traits<T>::type`: an alias declared in a (template) class, resolved with its arguments bound."""
-        info = self.scope.classes[owner.name]
+        info, args = self._owner_class(owner)
         alias = info.aliases.get(name)
         if alias is None:
             return None
-        args = [self._template_arg_value(a) for a in owner.template_args or []]
-        types = {p.name: args[i] if i < len(args) else self._default_template_value(p)
-                 for i, p in enumerate(info.template_params or []) if p.name}
-        self.frames.append(Frame(info.name, [{}], None, types, set()))
-        try:
+        with self._class_template_frame(info, args):
             return self.resolve_type(alias)
-        finally:
-            self.frames.pop()
+
+    def _owner_class(self, owner: A.NamePart) -> tuple[ClassInfo, Sequence[object]]:
+        """The class that `Config<T>` in `Config<T>::member` names, and its template arguments: the explicit
+        or partial specialisation chosen for the arguments (`template <> struct Config<int16_t>`), else the
+        primary template (cann-ops gcd reads `typename GcdConfig<T>::FpType`, which is half for int16_t)."""
+        if owner.template_args:
+            chosen = self.named_type(owner.name, owner.template_args)
+            if isinstance(chosen, C.ClassT) and chosen.name in self.scope.classes:
+                return self.scope.classes[chosen.name], chosen.args
+        return self.scope.classes[owner.name], [self._template_arg_value(a) for a in owner.template_args or []]
 
     def named_type(self, name: str, targs: list[A.TemplateArg] | None, qualifiers: list[str] = ()) -> CType:  # type: ignore[assignment]
         for frame in reversed(self.frames[-1:]):
@@ -1686,9 +1690,13 @@ class FunctionLowerer:
             if decl is not None:
                 return self._constant_decl(decl, e)
         if len(parts) == 2 and parts[0].name in self.scope.classes:
-            decl = self.scope.classes[parts[0].name].static_constants.get(name)
+            info, args = self._owner_class(parts[0])
+            decl = info.static_constants.get(name)
             if decl is not None:
-                return self._constant_decl(decl, e)
+                if not info.template_params:  # read where it is named, as a constant of a plain class always was
+                    return self._constant_decl(decl, e)
+                with self._class_template_frame(info, args):
+                    return self._constant_decl(decl, e)
         hit = self.scope.enumerators.get(qualified) or (self.scope.enumerators.get(name) if len(parts) <= 2 else None)
         if hit is not None:
             enum_name, enumerator, index = hit

@@ -1211,6 +1211,37 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
     assert isinstance(length, arith.ConstantOp) and length.value.value.data == 192  # 96 * sizeof(half)
 
 
+def test_a_member_of_a_class_template_named_with_arguments_comes_from_the_chosen_specialisation() -> None:
+    # cann-ops gcd: `using FpT = typename GcdConfig<T>::FpType;` with `template <> struct GcdConfig<int16_t>
+    # { using FpType = half; }` read the primary template's `FpType = T`, so its half Select and ReduceMax
+    # were judged as int16_t (ASC502); a static constant of the specialisation was missed the same way
+    r = lower(HEADER + """
+template <typename T> struct Config { using FpType = T; static constexpr int32_t TILE = sizeof(T) * 32; };
+template <> struct Config<int16_t> { using FpType = half; static constexpr int32_t TILE = 96; };
+template <typename T>
+class K {
+public:
+    using FpT = typename Config<T>::FpType;
+    __aicore__ inline void Run() {
+        pipe.InitBuffer(buf, 4096);
+        LocalTensor<T> a = buf.Get<T>();
+        LocalTensor<FpT> f = a.template ReinterpretCast<FpT>();
+        Abs(f, f, Config<T>::TILE);
+        Abs(f, f, Config<float>::TILE);
+    }
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    K<int16_t> op;
+    op.Run();
+}
+""")
+    assert [(d.code, d.message) for d in r.diagnostics] == []
+    counts = [op.operands[-1].owner for op in ops_of(r, asc.ApiCallOp) if op.api.data == "Abs"]
+    assert [c.value.value.data for c in counts if isinstance(c, arith.ConstantOp)] == [96, 128]
+
+
 def test_a_function_declared_for_another_translation_unit_is_not_undeclared() -> None:
     # asc-devkit's separate-compile SIMT sample declares `extern __aicore__ float gather_element(...)`, defined
     # in another .asc: its call was an undeclared identifier
