@@ -574,7 +574,9 @@ class UsingDirective(Decl):
 
 @dataclass(slots=True)
 class UsingDecl(Decl):
-    name: QualifiedName
+    """`using AscendC::TPipe;`; C++17 names several at once: `using Reg::Add, Reg::Sub;`."""
+
+    names: list[QualifiedName]
 
 
 @dataclass(slots=True)

@@ -812,10 +812,12 @@ class AstBuilder:
         return A.UsingDirective(self.span(c), c[-1])
 
     def using_decl(self, c: list[Any]) -> A.UsingDecl:
+        return A.UsingDecl(self.span(c), [x for x in c if isinstance(x, A.QualifiedName)])
+
+    def using_target(self, c: list[Any]) -> A.QualifiedName:
         nested = next(x for x in c if isinstance(x, list))
         last = c[-1]
-        qn = A.QualifiedName(self.span(c[1:]), [*nested, A.NamePart(self.span([last]), str(last))])
-        return A.UsingDecl(self.span(c), qn)
+        return A.QualifiedName(self.span(c), [*nested, A.NamePart(self.span([last]), str(last))])
 
     def alias_decl(self, c: list[Any]) -> A.AliasDecl:
         return A.AliasDecl(self.span(c), str(c[1]), c[-1])

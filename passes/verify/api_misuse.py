@@ -223,7 +223,7 @@ def _ast_index(ctx: CheckContext) -> _AstIndex:
             if len(node.name.parts) >= 2 and "const" in node.qualifiers and node.body is not None:
                 index.out_of_class_const.append(node)
         elif kind == 5:  # A.UsingDecl
-            index.declared.add(node.name.parts[-1].name)
+            index.declared.update(name.parts[-1].name for name in node.names)
         elif kind == 6:  # A.UsingDirective
             index.using_namespaces.add(node.namespace.name)
         elif kind == 7:  # A.NamespaceDecl

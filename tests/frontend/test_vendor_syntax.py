@@ -611,3 +611,16 @@ def test_a_class_key_before_a_template_type_in_a_local_declaration() -> None:
     base = names["pad"].type.base
     assert [p.name for p in base.parts] == ["AscendC", "DataCopyPadExtParams"]
     assert base.parts[-1].template_args is not None
+
+
+def test_a_using_declaration_names_several_members() -> None:
+    # C++17: ops-nn's arch35 vector functions write `using AscendC::Reg::Add, AscendC::Reg::Muls;` in a body
+    unit = parse("""
+    using AscendC::TPipe, AscendC::TQue;
+    __aicore__ inline void F() {
+        using AscendC::Reg::Add, AscendC::Reg::Muls, typename AscendC::Reg::Sub;
+    }
+    """)
+    names = [["::".join(p.name for p in n.parts) for n in u.names] for u in all_of(unit, A.UsingDecl)]
+    assert names == [["AscendC::TPipe", "AscendC::TQue"],
+                     ["AscendC::Reg::Add", "AscendC::Reg::Muls", "AscendC::Reg::Sub"]]

@@ -42,6 +42,14 @@ def test_bare_ascendc_names_in_a_source_are_reported() -> None:
     assert _codes(BARE_NAMES, "bare.cpp").count("ASC509") == 2  # TPipe, GetBlockIdx
 
 
+def test_names_brought_in_by_one_using_declaration_list_are_declared() -> None:
+    source = BARE_NAMES.replace('#include "kernel_operator.h"',
+                                '#include "kernel_operator.h"\nusing AscendC::TPipe, AscendC::GetBlockIdx;')
+    assert source != BARE_NAMES
+    assert _codes(source, "listed.cpp") == []
+    assert _codes(source.replace(", AscendC::GetBlockIdx", ""), "listed.cpp") == ["ASC509"]  # GetBlockIdx
+
+
 def test_bare_ascendc_names_in_a_header_checked_alone_are_not() -> None:
     # the kernel source that includes it decides whether `using namespace AscendC` is in effect
     assert "ASC509" not in _codes(BARE_NAMES, "helper.h")
