@@ -1102,7 +1102,7 @@ class AstBuilder:
             elif isinstance(item, Token):
                 if item.type == "ADDRESS_SPACE":
                     space = item.value
-                elif item.type == "STORAGE" or item.type == "CONSTEXPR":
+                elif item.type in ("STORAGE", "CONSTEXPR", "FN_SPECIFIER", "MIX"):
                     specs.append(item.value)
                 else:
                     quals.append(item.value)

@@ -75,6 +75,9 @@ PREDEFINED_MACROS: dict[str, str] = {
     "__tiling_data_ptr__": "__gm__ const",
     "__BLOCK_LOCAL__": "[[block_local]]",
     "__WORKGROUP_LOCAL__": "[[workgroup_local]]",
+    # The compiler's mark on the kernel parameter that receives the system workspace a Matmul object's
+    # messages use (`__kfc_workspace__ __gm__ uint8_t* workspace`); the parameter is an ordinary GM pointer.
+    "__kfc_workspace__": "",
     # Pipe annotations on intrinsic wrappers: `__aicore__ inline __inout_pipe__(MTE2) void f(...)`.
     "__in_pipe__(...)": "",
     "__out_pipe__(...)": "",

@@ -147,6 +147,16 @@ def test_inline_after_the_return_type() -> None:
     assert function(unit, "F").specifiers == ["__aicore__", "inline"]
 
 
+def test_aicore_after_the_return_type() -> None:
+    # ops-nn's conv3d_backprop_filter_v2 winograd helpers: `inline void __aicore__ Init()`
+    unit = parse("""
+        inline void __aicore__ Init() {}
+        void __mix__(1, 2) Run() {}
+    """)
+    assert function(unit, "Init").specifiers == ["inline", "__aicore__"]
+    assert function(unit, "Run").specifiers == ["__mix__(1,2)"]
+
+
 def test_pointer_to_member_function_template_parameter() -> None:
     unit = parse("""
         template <typename C, void (C::*fn)(const int64_t&), int N = 2>
@@ -624,3 +634,14 @@ def test_a_using_declaration_names_several_members() -> None:
     names = [["::".join(p.name for p in n.parts) for n in u.names] for u in all_of(unit, A.UsingDecl)]
     assert names == [["AscendC::TPipe", "AscendC::TQue"],
                      ["AscendC::Reg::Add", "AscendC::Reg::Muls", "AscendC::Reg::Sub"]]
+
+
+def test_the_workspace_mark_on_a_kernel_parameter() -> None:
+    # asc-devkit's Matmul examples: `__kfc_workspace__ __gm__ uint8_t* workspace` and `uint8_t* __kfc_workspace__ w`
+    unit = parse("""
+        extern "C" __global__ __aicore__ void mm(__gm__ uint8_t* a, __kfc_workspace__ __gm__ uint8_t* workspace,
+                                                 __gm__ uint8_t* __kfc_workspace__ other) {}
+    """)
+    params = function(unit, "mm").params
+    assert [p.name for p in params] == ["a", "workspace", "other"]
+    assert [p.type.address_space for p in params] == ["__gm__"] * 3
