@@ -372,9 +372,11 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
             continue
         name_start, name_end = name
         end = _template_close(text, lt)
+        called_only = False  # a list with `&&` / `||` after a function template's name must be its call's
         if end < 0 and (text[name_start:name_end] in type_templates
                         or text[name_start:name_end] in function_templates(text)):
             end = _template_close(text, lt, True)  # `conditional_t<A && B, X, Y>`, `F<T, A && !B>(x)`
+            called_only = text[name_start:name_end] not in type_templates
         if alternative_logic and end > 0 and _has_alternative_logic(text, lt, end):
             end = -1  # `a < b or c > d`: `or` ends a template argument list as `||` does
         if end < 0:
@@ -385,6 +387,10 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
         while j < len(text) and text[j] in " \t\r\n":
             j += 1
         follower = text[j] if j < len(text) else ";"
+        if called_only and follower != "(":
+            # `index < 0 || index > bound` in a file whose kernel entry is the function template `index`: a
+            # comparison of a local that shadows it (ops-nn index_simd.h)
+            continue
         if follower in _AFTER_TEMPLATE_OK or follower.isalnum() or follower == "_":
             starts.add(name_start)
             closers.add(end - 1)

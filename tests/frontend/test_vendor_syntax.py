@@ -645,3 +645,20 @@ def test_the_workspace_mark_on_a_kernel_parameter() -> None:
     params = function(unit, "mm").params
     assert [p.name for p in params] == ["a", "workspace", "other"]
     assert [p.type.address_space for p in params] == ["__gm__"] * 3
+
+
+def test_a_local_that_shadows_a_function_template_is_compared() -> None:
+    # ops-nn's index kernel entry is `template <...> void index(...)`; its helpers declare `T index` and write
+    # `index < 0 || index > bound`, which is no template argument list; `Pick<N, A && B>(x)` still is one
+    unit = parse("""
+    template <int N, bool B> __aicore__ inline int Pick(int x) { return x + N; }
+    template <int N> __global__ __aicore__ void index(int x) {}
+    __aicore__ inline bool F(int index, int bound, bool a, bool b) {
+        int y = Pick<2, a && b>(bound);
+        return index < 0 || index > bound;
+    }
+    """)
+    ret = all_of(function(unit, "F"), A.Return)[0].value
+    assert isinstance(ret, A.Binary) and ret.op == "||"
+    (call,) = all_of(function(unit, "F"), A.Call)
+    assert call.callee.name == "Pick" and call.callee.qname.parts[-1].template_args is not None
