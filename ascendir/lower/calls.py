@@ -168,14 +168,20 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         # the device compiler's own functions (trap(), set_atomic_none(), __builtin_inff()): not modelled
         value = _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
         return Val(C.F32, lw.undef(C.F32, e)) if name in _FLOAT_BUILTINS else value
+    args = _lower_args(lw, e.args, tolerant=True)
+    if len(parts) == 1 and any(isinstance(a.ctype, C.RegisterApiT) for a in args):
+        # `FusedMulDstAdd(x, scale, shift, preg)` on registers after `using namespace AscendC::MicroAPI`
+        # (ops-nn ada_layer_norm): a function of the register API, which is not modelled
+        lw.report.register_api(e)
+        return _opaque(lw, e, name, args)
     if explicit_ascendc or (name[:1].isupper() and lw.catalog.closest(name)):
         lw.report.unknown_api(name, e, lw.catalog.closest(name))
-        return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
+        return _opaque(lw, e, name, args)
     # what the device compiler says: `sqrtf` is undeclared; `sqrt` is the overload it offers instead
     libm = _LIBM_HINTS.get(name.removeprefix("__builtin_"))
     hint = [libm] if libm else lw.catalog.closest(name)
     lw.report.undeclared(name, e.callee, hint)
-    return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
+    return _opaque(lw, e, name, args)
 
 
 def _unmodelled_vendor_class(lw: FunctionLowerer, name: str) -> bool:

@@ -109,6 +109,10 @@ _TRANSPARENT_NAMESPACES = {"AscendC", "std", "Std", "ops", "optiling", "ge", "pl
 # The register API of arch35 chips (Ascend 950: `__simd_vf__` functions on RegTensor/MaskReg): a separate
 # instruction set the catalog does not describe. Its names are opaque; their first use is reported once.
 REGISTER_API_NAMESPACES = frozenset({"Reg", "MicroAPI"})
+# Its register types, named bare after `using namespace AscendC::MicroAPI;` (asc-devkit
+# include/basic_api/reg_compute: the RegTensor class and the aliases of the compiler's vector_bool, ...)
+REGISTER_API_TYPES = frozenset({"RegTensor", "MaskReg", "UnalignReg", "UnalignRegForLoad", "UnalignRegForStore",
+                                "AddrReg"})
 
 
 # Free functions of the same instruction set: launching a vector function, the vector register length.
@@ -491,6 +495,8 @@ class FunctionLowerer:
             return C.ClassT(name, values)
         if name in self.scope.aliases:
             return self.resolve_type(self.scope.aliases[name])
+        if name in REGISTER_API_TYPES:
+            return C.RegisterApiT()
         if self.frames and self.frame.this is not None:
             alias = self.frame.this.info.aliases.get(name)
             if alias is not None:

@@ -62,3 +62,29 @@ def test_an_unqualified_call_on_register_operands_is_the_register_api() -> None:
                           "        AscendC::Reg::MaskReg cmp;\n        Compares(cmp, value, (T)0, all);")
     result = lower_program(load_text(text, "shift.cpp"))
     assert [d.code for d in result.diagnostics] == ["ASC103"]
+
+
+def test_bare_register_types_and_an_uncatalogued_register_function() -> None:
+    # ops-nn ada_layer_norm (arch35) names RegTensor and MaskReg bare after `using namespace
+    # AscendC::MicroAPI;` and calls FusedMulDstAdd, which no catalog lists, on them: a register-API call,
+    # not an undeclared identifier (was ASC102)
+    text = """#include "kernel_operator.h"
+using namespace AscendC;
+using namespace AscendC::MicroAPI;
+
+__aicore__ inline void Fma(uint32_t count)
+{
+    RegTensor<float> value;
+    RegTensor<float> scale;
+    MaskReg mask;
+    FusedMulDstAdd(value, scale, value, mask);
+}
+
+extern "C" __global__ __aicore__ void fma_custom(GM_ADDR x)
+{
+    Fma(256);
+}
+"""
+    assert [d.code for d in lower_program(load_text(text, "bare.cpp")).diagnostics] == ["ASC103"]
+    scalars = text.replace("FusedMulDstAdd(value, scale, value, mask);", "FusedMulDstAdd(count, count);")
+    assert [d.code for d in lower_program(load_text(scalars, "bare.cpp")).diagnostics] == ["ASC102"]
