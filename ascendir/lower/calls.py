@@ -80,7 +80,7 @@ def _inline_method(lw: FunctionLowerer, e: A.Call, found: tuple[Instance, list[o
 
 def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType | None) -> Val:
     all_parts = callee.qname.parts
-    parts = [p for p in all_parts if p.name not in _TRANSPARENT_NAMESPACES]
+    parts = lw.scope.without_namespaces([p for p in all_parts if p.name not in _TRANSPARENT_NAMESPACES])
     if not parts:
         raise Unsupported("call of a namespace", e)
     name = parts[-1].name

@@ -391,7 +391,7 @@ class FunctionLowerer:
             return s if s is not None else C.UnknownT(t.base)
         if in_register_api(t.base):
             return C.RegisterApiT()
-        parts = [p for p in t.base.parts if p.name not in _TRANSPARENT_NAMESPACES]
+        parts = self.scope.without_namespaces([p for p in t.base.parts if p.name not in _TRANSPARENT_NAMESPACES])
         if not parts:
             return C.UnknownT(str(t.base))
         last = parts[-1]
@@ -1657,7 +1657,7 @@ class FunctionLowerer:
     def expr_Name(self, e: A.Name) -> Val:
         if in_register_api(e.qname):  # `Reg::MaskPattern::ALL`, `MicroAPI::LoadDist::DIST_NORM`
             return Val(C.RegisterApiT())
-        parts = [p for p in e.qname.parts if p.name not in _TRANSPARENT_NAMESPACES]
+        parts = self.scope.without_namespaces([p for p in e.qname.parts if p.name not in _TRANSPARENT_NAMESPACES])
         name = parts[-1].name if parts else e.qname.parts[-1].name
         if len(parts) <= 1:
             b = self.lookup(name)

@@ -68,6 +68,16 @@ class Scope:
     # partial specialisations: name -> [(their argument pattern, their template parameters, class key)]
     partial_specializations: dict[str, list[tuple[list[A.TemplateArg], list[A.TemplateParam], str]]] = field(
         default_factory=dict)
+    # the program's own namespaces: what they declare is collected as if at global scope, so a name qualified
+    # by one (`NsApplyKerasMomentum::SchModeTrait<T>::value`) is looked up without it
+    namespaces: set[str] = field(default_factory=set)
+
+    def without_namespaces(self, parts: list[A.NamePart]) -> list[A.NamePart]:
+        """`parts` less its leading names of the program's namespaces (a class of the same name stays)."""
+        k = 0
+        while k < len(parts) - 1 and parts[k].name in self.namespaces and parts[k].name not in self.classes:
+            k += 1
+        return parts[k:] if k else parts
 
 
 def collect(units: list[A.TranslationUnit]) -> Scope:
@@ -82,6 +92,8 @@ def _collect_decls(scope: Scope, decls: list[A.Node], template: list[A.TemplateP
         if isinstance(d, A.TemplateDecl):
             _collect_decls(scope, [d.decl], d.params)
         elif isinstance(d, A.NamespaceDecl) or isinstance(d, A.LinkageSpec):
+            if isinstance(d, A.NamespaceDecl) and d.name:
+                scope.namespaces.update(d.name.split("::"))  # `namespace A::B {`
             _collect_decls(scope, d.decls, None)
         elif isinstance(d, A.ClassDecl):
             _collect_class(scope, d, template)

@@ -1242,6 +1242,26 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
     assert [c.value.value.data for c in counts if isinstance(c, arith.ConstantOp)] == [96, 128]
 
 
+def test_a_name_qualified_by_the_programs_own_namespace() -> None:
+    # ops-nn apply_keras_momentum: `NsApplyKerasMomentum::SchModeTrait<DTYPE_VAR>::value` picks the kernel's
+    # schedule from a trait specialised in that namespace (was ASC102 on the whole name)
+    r = lower(HEADER + """
+namespace Ns {
+template <typename T> struct Trait { static constexpr uint32_t value = 64; };
+template <> struct Trait<float> { static constexpr uint32_t value = 128; };
+__aicore__ inline uint32_t Twice(uint32_t n) { return 2 * n; }
+}
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, Ns::Twice(Ns::Trait<float>::value) + Ns::Trait<half>::value);
+}
+""")
+    assert [(d.code, d.message) for d in r.diagnostics] == []
+    (init,) = ops_of(r, asc.InitBufferOp)
+    assert init.length.owner.value.value.data == 2 * 128 + 64
+
+
 def test_a_function_declared_for_another_translation_unit_is_not_undeclared() -> None:
     # asc-devkit's separate-compile SIMT sample declares `extern __aicore__ float gather_element(...)`, defined
     # in another .asc: its call was an undeclared identifier
