@@ -495,7 +495,8 @@ class FunctionLowerer:
             return C.ClassT(name, values)
         if name in self.scope.aliases:
             return self.resolve_type(self.scope.aliases[name])
-        if name in REGISTER_API_TYPES:
+        if name in REGISTER_API_TYPES and self.report.api_uncatalogued:
+            # (only the uncatalogued architectures have the register API: for a 910B, RegTensor is unknown)
             return C.RegisterApiT()
         if self.frames and self.frame.this is not None:
             alias = self.frame.this.info.aliases.get(name)
