@@ -95,6 +95,8 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         # static members of a vendor class the catalog does not model (`AscendCUtils::GetRsvdCnt()` after
         # GatherMask, `NumericLimits<T>::Lowest(dst, n)`): not the free API of that name, results unknown here
         return _opaque(lw, e, f"{parts[-2].name}::{name}", _lower_args(lw, e.args, tolerant=True))
+    if len(parts) == 2 and parts[0].name == "numeric_limits" and parts[0].template_args and not e.args:
+        return _numeric_limit(lw, e, parts[0].template_args[0], name)
     if in_register_api(callee.qname) or name in REGISTER_API_FUNCTIONS:
         lw.report.register_api(e)
         return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
@@ -182,6 +184,35 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
     hint = [libm] if libm else lw.catalog.closest(name)
     lw.report.undeclared(name, e.callee, hint)
     return _opaque(lw, e, name, args)
+
+
+# std::numeric_limits of the floating types: (epsilon, min, max); lowest is -max
+_FLOAT_LIMITS = {
+    "half": (2.0**-10, 2.0**-14, 65504.0),
+    "bfloat16_t": (2.0**-7, 2.0**-126, 3.3895313892515355e38),
+    "float": (2.0**-23, 2.0**-126, 3.4028234663852886e38),
+    "double": (2.0**-52, 2.0**-1022, 1.7976931348623157e308),
+}
+
+
+def _numeric_limit(lw: FunctionLowerer, e: A.Call, targ: A.TemplateArg, member: str) -> Val:
+    """`std::numeric_limits<T>::epsilon()`, `max()`, `lowest()` ...: a constant of T (ops-math
+    sim_thread_exponential: `constexpr float EPSILON_ = std::numeric_limits<float>::epsilon();`)."""
+    t = lw._template_arg_value(targ)
+    if not isinstance(t, Scalar):
+        return Val(C.UnknownT(f"numeric_limits::{member}"))
+    value: int | float | None = None
+    if t.is_float and t.name in _FLOAT_LIMITS:
+        epsilon, smallest, largest = _FLOAT_LIMITS[t.name]
+        value = {"epsilon": epsilon, "min": smallest, "max": largest, "lowest": -largest,
+                 "infinity": float("inf"), "quiet_NaN": float("nan"), "round_error": 0.5}.get(member)
+    elif t.kind in ("int", "uint", "bool"):
+        low, high = ((-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.kind == "int"
+                     else (0, 1) if t.kind == "bool" else (0, (1 << t.bits) - 1))
+        value = {"min": low, "lowest": low, "max": high, "epsilon": 0, "round_error": 0}.get(member)
+    if value is None:
+        return Val(t, lw.undef(t, e))  # denorm_min, signaling_NaN ...: a value of T, not followed
+    return Val(t, const=value)
 
 
 def _unmodelled_vendor_class(lw: FunctionLowerer, name: str) -> bool:

@@ -1262,6 +1262,27 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
     assert init.length.owner.value.value.data == 2 * 128 + 64
 
 
+def test_std_numeric_limits_are_constants_of_their_type() -> None:
+    # ops-math sim_thread_exponential: `constexpr float EPSILON_ = std::numeric_limits<float>::epsilon();`
+    # (was ASC102 on 'epsilon')
+    r = lower(HEADER + """
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    constexpr float EPSILON_ = std::numeric_limits<float>::epsilon();
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, std::numeric_limits<uint8_t>::max() + 1);
+    LocalTensor<float> t = buf.Get<float>();
+    Adds(t, t, EPSILON_, 64);
+    Maxs(t, t, std::numeric_limits<float>::lowest(), 64);
+}
+""")
+    assert [(d.code, d.message) for d in r.diagnostics] == []
+    (init,) = ops_of(r, asc.InitBufferOp)
+    assert init.length.owner.value.value.data == 256
+    scalars = [op.operands[2].owner for op in ops_of(r, asc.ApiCallOp) if op.api.data in ("Adds", "Maxs")]
+    assert [c.value.value.data for c in scalars] == [2.0**-23, -3.4028234663852886e38]
+
+
 def test_a_function_declared_for_another_translation_unit_is_not_undeclared() -> None:
     # asc-devkit's separate-compile SIMT sample declares `extern __aicore__ float gather_element(...)`, defined
     # in another .asc: its call was an undeclared identifier
