@@ -400,6 +400,9 @@ class FunctionLowerer:
             if member is not None:
                 return member
         bound = self.frame.types.get(parts[-2].name) if len(parts) == 2 and self.frames else None
+        if bound is None and len(parts) >= 2 and parts[-2].name in self.scope.alias_templates:
+            # `mmQuantType<int8_t, half, int32_t>::MT`: a member of the class an alias template names
+            bound = self.named_type(parts[-2].name, parts[-2].template_args)
         if isinstance(bound, C.ClassT) and bound.name in self.scope.classes:
             # `typename X_TYPE::T` for a class template argument: the alias its class declares, for its arguments
             info = self.scope.classes[bound.name]
@@ -494,6 +497,11 @@ class FunctionLowerer:
                 return C.UnknownT(name)  # only specialisations are defined, and none is for these arguments
             return C.ClassT(name, values)
         if name in self.scope.aliases:
+            params = self.scope.alias_templates.get(name)
+            if params and targs:
+                # `mmType<half, CubeFormat::ND>`: the aliased type with the alias's parameters bound
+                with self._template_frame(name, params, [self._template_arg_value(a) for a in targs]):
+                    return self.resolve_type(self.scope.aliases[name])
             return self.resolve_type(self.scope.aliases[name])
         if name in REGISTER_API_TYPES and self.report.api_uncatalogued:
             # (only the uncatalogued architectures have the register API: for a 910B, RegTensor is unknown)
@@ -1754,7 +1762,20 @@ class FunctionLowerer:
         if parts and parts[-1].template_args is not None and name.startswith("is_") and name.endswith("_v"):
             # a standard type trait the lowering does not fold (std::is_member_function_pointer_v<...>)
             return Val(C.BOOL, self.undef(C.BOOL, e))
+        if len(parts) == 2 and self._declared_alias(parts[0].name):
+            # `Btype::format` with `using Btype = typename mm1Type::BT;` (ops-transformer ffn): a member of the
+            # type the alias names, as for a template's type argument
+            member = self._member_of_type_argument(self.named_type(parts[0].name, None), parts[1:], e)
+            if member is not None:
+                return member
         raise Undeclared(e.qname.parts[-1].name if not parts else qualified, e)
+
+    def _declared_alias(self, name: str) -> bool:
+        """Whether `name` is a type alias the program declares, at namespace scope or in this object's class."""
+        if name in self.scope.aliases:
+            return True
+        this = self.frame.this if self.frames else None
+        return this is not None and name in this.info.aliases
 
     def aliased_part(self, *aliases: str) -> Instance | None:
         """This object's part of the class a type alias names (`using Base = KernelBase<T>;` in a derived
@@ -1789,9 +1810,15 @@ class FunctionLowerer:
     def _class_template_frame(self, info: ClassInfo, args: Sequence[object]) -> Iterator[None]:
         """Lowers what a class template declares (a static constant's initialiser, a member alias) with its
         template parameters bound to `args`, the arguments of one instantiation."""
+        with self._template_frame(info.name, info.template_params or [], args):
+            yield
+
+    @contextmanager
+    def _template_frame(self, name: str, params: Sequence[A.TemplateParam], args: Sequence[object]) -> Iterator[None]:
+        """Lowers what a template declares with its parameters bound to `args` (defaults for the rest)."""
         types = {p.name: args[i] if i < len(args) else self._default_template_value(p)
-                 for i, p in enumerate(info.template_params or []) if p.name}
-        self.frames.append(Frame(info.name, [{}], None, types, set()))
+                 for i, p in enumerate(params) if p.name}
+        self.frames.append(Frame(name, [{}], None, types, set()))
         try:
             yield
         finally:

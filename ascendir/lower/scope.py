@@ -54,6 +54,8 @@ class Scope:
     enums: dict[str, A.EnumDecl] = field(default_factory=dict)
     constants: dict[str, tuple[A.VarDecl, A.Declarator]] = field(default_factory=dict)
     aliases: dict[str, A.TypeRef] = field(default_factory=dict)
+    # the template parameters of alias templates (`template <typename T> using aType = MatmulType<..., T>;`)
+    alias_templates: dict[str, list[A.TemplateParam]] = field(default_factory=dict)
     tiling_structs: dict[str, TilingStruct] = field(default_factory=dict)
     kernels: list[tuple[A.FunctionDecl, list[A.TemplateParam] | None]] = field(default_factory=list)
     function_templates: dict[int, list[A.TemplateParam]] = field(default_factory=dict)  # id(FunctionDecl) -> params
@@ -106,6 +108,10 @@ def _collect_decls(scope: Scope, decls: list[A.Node], template: list[A.TemplateP
                 scope.constants[decl.name] = (d, decl)
         elif isinstance(d, A.AliasDecl):
             scope.aliases[d.name] = d.type
+            if template:
+                scope.alias_templates[d.name] = template
+            else:
+                scope.alias_templates.pop(d.name, None)
         elif isinstance(d, A.TilingDataDef):
             scope.tiling_structs[d.name] = TilingStruct(
                 d.name, [(f.name, f.type, f.count, f.kind) for f in d.fields], d.span

@@ -1283,6 +1283,42 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
     assert [c.value.value.data for c in scalars] == [2.0**-23, -3.4028234663852886e38]
 
 
+def test_alias_templates_and_members_of_the_types_aliases_name() -> None:
+    # ops-transformer ffn: `mmQuantType<int8_t, half, int32_t>::MT mm1;` names a member alias of the class an
+    # alias template stands for (ASC105 'MT'), and `using Btype = typename mm1Type::BT;` then
+    # `Btype::format` reads a static member of a library type (ASC102)
+    r = lower(HEADER + """
+template <typename A_, typename B_> struct Pair { using A = A_; using B = B_; };
+template <typename T, typename U = float> using PairOf = Pair<T, U>;
+template <class P>
+class K {
+public:
+    using Btype = typename P::B;
+    __aicore__ inline void Run() {
+        pipe.InitBuffer(buf, 1024);
+        LocalTensor<typename P::A> a = buf.Get<typename P::A>();
+        if constexpr (Btype::format == CubeFormat::NZ) {
+            Abs(a, a, 16);
+        }
+    }
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    PairOf<half, MatmulType<TPosition::GM, CubeFormat::NZ, half>>::A h = 0;
+    PairOf<int32_t>::B f = h;
+    K<PairOf<half, MatmulType<TPosition::GM, CubeFormat::NZ, half>>> op;
+    op.Run();
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, sizeof(f) * 64 + sizeof(h));
+}
+""")
+    assert [(d.code, d.message) for d in r.diagnostics] == []
+    lengths = [op.length.owner.value.value.data for op in ops_of(r, asc.InitBufferOp)]
+    assert lengths == [1024, 4 * 64 + 2]  # float from the alias's default, half from its first argument
+
+
 def test_a_function_declared_for_another_translation_unit_is_not_undeclared() -> None:
     # asc-devkit's separate-compile SIMT sample declares `extern __aicore__ float gather_element(...)`, defined
     # in another .asc: its call was an undeclared identifier
