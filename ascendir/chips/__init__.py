@@ -245,9 +245,11 @@ def _name_index() -> Mapping[str, str]:
 
 # Source folders that vendor repositories build for one architecture only: ops-nn / ops-math keep the
 # Ascend 950 (3510) kernels and tiling in op_kernel/arch35 and op_host/arch35, asc-devkit its API tests in
-# tests/api/*/npu_arch_3510 and tests/api/*/ascendc_case_ascend950pr_9599*.
+# tests/api/*/npu_arch_3510 and tests/api/*/ascendc_case_ascend950pr_9599* (and the 310P's in
+# tests/api/*/ascendc_case_ascend310p).
 _ARCHITECTURE_FOLDERS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"arch35|npu_arch_3510|.*ascend950.*"), "950PR"),
+    (re.compile(r"ascendc_case_ascend310p.*"), "310P"),  # asc-devkit's API tests for the 310P
 )
 _QUOTED_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]*)"', re.M)
 

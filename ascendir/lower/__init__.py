@@ -357,7 +357,11 @@ def lower_kernel(lw: FunctionLowerer, fn: A.FunctionDecl, template: list[A.Templ
     param_types = []
     for p in fn.params:
         t = lw.resolve_type(p.type)
-        if isinstance(t, C.Pointer) and not t.gm:
+        if isinstance(t, C.Pointer) and "&" in p.type.pointers:
+            # `const TransDataTo5HDParams& params` (asc-devkit's API tests launch kernels with parameter
+            # structs): the value referred to, as for any function's reference parameter
+            t = t.pointee
+        elif isinstance(t, C.Pointer) and not t.gm:
             t = C.Pointer(t.pointee, gm=True)  # kernel pointer arguments live in GM
         param_types.append(t)
     block = Block(arg_types=[C.ir_type(t) for t in param_types])

@@ -89,6 +89,7 @@ def test_the_chip_a_source_was_written_for() -> None:
     assert chip_for_source("ops/add/op_kernel/add_apt.cpp", entry) == "950PR"
     assert chip_for_source("ops/add/op_kernel/add.cpp", '#include "add_impl.h"\n') == DEFAULT_CHIP
     assert chip_for_source("asc-devkit/tests/api/basic_api/ascendc_case_ascend950pr_9599/t.cpp", "") == "950PR"
+    assert chip_for_source("asc-devkit/tests/api/basic_api/ascendc_case_ascend310p/t.cpp", "") == "310P"
     # through a header of its own folder that includes the arch35 ones (layer_norm_v4_apt.cpp -> _apt.h)
     files = {"ops/ln/op_kernel/ln_apt.h": '#include "arch35/ln_two_pass.h"\n'}
     assert chip_for_source("ops/ln/op_kernel/ln_apt.cpp", '#include "ln_apt.h"\n', read=files.get) == "950PR"

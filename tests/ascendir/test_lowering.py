@@ -1319,6 +1319,23 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
     assert lengths == [1024, 4 * 64 + 2]  # float from the alias's default, half from its first argument
 
 
+def test_a_kernel_parameter_taken_by_reference_is_the_value() -> None:
+    # asc-devkit's API tests launch kernels with parameter structs: `const TransDataTo5HDParams& params` was a
+    # pointer, so TransDataTo5HD(dst, src, params) matched no overload (ASC101)
+    r = lower(HEADER + """
+extern "C" __global__ __aicore__ void k(__gm__ uint64_t* x, const TransDataTo5HDParams& params, const int32_t& n) {
+    TPipe tpipe;
+    TBuf<TPosition::VECCALC> tbuf;
+    tpipe.InitBuffer(tbuf, 256);
+    LocalTensor<uint64_t> dst = tbuf.Get<uint64_t>();
+    TransDataTo5HD<half>(dst, dst, params);
+    Duplicate(dst.ReinterpretCast<int32_t>(), n, 64);
+}
+""")
+    r.module.verify()
+    assert [(d.code, d.message) for d in r.diagnostics] == []
+
+
 def test_a_function_declared_for_another_translation_unit_is_not_undeclared() -> None:
     # asc-devkit's separate-compile SIMT sample declares `extern __aicore__ float gather_element(...)`, defined
     # in another .asc: its call was an undeclared identifier
