@@ -519,7 +519,9 @@ def mask_out_of_range(ctx: CheckContext) -> None:
         if value == 0:
             ctx.report(call.op, f"{call.api.name} has mask 0: no lane of any repeat takes part")
         elif value > mask_rule.continuous_max or value < 0:
-            ctx.report(call.op, f"{call.api.name} has mask {value}, but a repeat of {bits}-bit elements holds "
+            # the parameter is a uint64_t: -1 is 0xFFFFFFFFFFFFFFFF there, as the mask an all-ones literal gives
+            shown = f"{value % (1 << 64):#X}".replace("0X", "0x") if value < 0 or value > 0xFFFF else str(value)
+            ctx.report(call.op, f"{call.api.name} has mask {shown}, but a repeat of {bits}-bit elements holds "
                                 f"{mask_rule.continuous_max} lanes; the continuous mask is 1..{mask_rule.continuous_max}")
 
 

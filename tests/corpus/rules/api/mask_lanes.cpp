@@ -18,4 +18,6 @@ extern "C" __global__ __aicore__ void mask_lanes(GM_ADDR x, GM_ADDR tiling)
     Muls(h, h, (half)2.0, 128, 8, {1, 1, 8, 8});
     Exp(f, f, 100, 4, {1, 1, 8, 8});  // expected-error {{Exp has mask 100}} [ASC505]
     Exp(f, f, 48, 4, {1, 1, 8, 8});
+    uint64_t all = 0xFFFFFFFFFFFFFFFF;  // all ones is a bit mask, not a count of lanes
+    Relu(f, f, all, 1, {1, 1, 8, 8});  // expected-error {{Relu has mask 0xFFFFFFFFFFFFFFFF, but a repeat of 32-bit elements holds 64 lanes}} [ASC505]
 }
