@@ -498,6 +498,27 @@ def _get_tiling_data(lw: FunctionLowerer, e: A.Call) -> Val:
     return Val(C.VoidT())
 
 
+def _copy_tiling(lw: FunctionLowerer, e: A.Call) -> Val:
+    """COPY_TILING_WITH_STRUCT(Struct, src, dst) (kernel_tiling.h): declares `dst`, a pointer to a local copy
+    of the Struct that `src` points to: the kernel's tiling pointer, or a struct inside tiling data already
+    read (`&tdp->mm0Tiling`, ops-nn fused_linear_cross_entropy_loss_grad). Reads through it are the tiling's."""
+    if len(e.args) != 3:
+        raise Unsupported("COPY_TILING_WITH_STRUCT takes a struct, a source pointer and a name", e)
+    struct, var = _macro_name_arg(e.args[0]), _macro_name_arg(e.args[2])
+    if struct is None or var is None:
+        raise Unsupported("COPY_TILING_WITH_STRUCT needs a struct and a variable name", e)
+    src = lw.expr(e.args[1])
+    if isinstance(src.ctype, C.Pointer) and src.ctype.gm and not isinstance(src.ctype.pointee, C.TilingT):
+        p = lw.ssa(src, e)
+        if isinstance(p.type, asc.GmPtrType):  # the kernel's `GM_ADDR tiling`
+            lw.bind(var, Val(C.Pointer(C.TilingT(struct), gm=True), p))
+            return Val(C.VoidT())
+    if not isinstance(src.ctype, C.Pointer):
+        raise Unsupported("COPY_TILING_WITH_STRUCT needs a pointer to copy from", e)
+    lw.bind(var, src)
+    return Val(C.VoidT())
+
+
 def _get_tiling_data_member(lw: FunctionLowerer, e: A.Call) -> Val:
     """GET_TILING_DATA_MEMBER(Struct, member, var, tiling): declares `var` as one field."""
     if len(e.args) != 4:
@@ -547,6 +568,7 @@ _MACROS = {
     "GET_TILING_DATA_WITH_STRUCT": _get_tiling_data,
     "GET_TILING_DATA_PTR_WITH_STRUCT": _get_tiling_data,
     "GET_TILING_DATA_MEMBER": _get_tiling_data_member,
+    "COPY_TILING_WITH_STRUCT": _copy_tiling,
     "TILING_KEY_IS": _tiling_key_is,
     "KERNEL_TASK_TYPE_DEFAULT": _kernel_task_type,
     "KERNEL_TASK_TYPE": _kernel_task_type,

@@ -1336,6 +1336,32 @@ extern "C" __global__ __aicore__ void k(__gm__ uint64_t* x, const TransDataTo5HD
     assert [(d.code, d.message) for d in r.diagnostics] == []
 
 
+def test_copy_tiling_with_struct_declares_a_pointer_to_the_tiling() -> None:
+    # ops-nn fused_linear_cross_entropy_loss_grad: `COPY_TILING_WITH_STRUCT(Data, tiling, tdp);` then
+    # `COPY_TILING_WITH_STRUCT(TCubeTiling, &tdp->mmTiling, mmTiling); mm.Init(mmTiling, &pipe);` (was ASC102
+    # on the macro and on tdp, and ASC101 on Init)
+    r = lower(HEADER + """
+#include "lib/matmul_intf.h"
+struct CopyTilingData {
+    uint32_t len;
+    TCubeTiling mmTiling;
+};
+using MT = matmul::MatmulType<TPosition::GM, CubeFormat::ND, half>;
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling) {
+    COPY_TILING_WITH_STRUCT(CopyTilingData, tiling, tdp);
+    COPY_TILING_WITH_STRUCT(TCubeTiling, &tdp->mmTiling, mmTiling);
+    TPipe pipe;
+    matmul::Matmul<MT, MT, MT, MT> mm;
+    mm.Init(mmTiling, &pipe);
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, tdp->len * sizeof(half));
+}
+""")
+    assert [(d.code, d.message) for d in r.diagnostics] == []
+    (init,) = ops_of(r, asc.InitBufferOp)
+    assert not isinstance(init.length.owner, arith.ConstantOp)  # a tiling value, read at run time
+
+
 def test_a_function_declared_for_another_translation_unit_is_not_undeclared() -> None:
     # asc-devkit's separate-compile SIMT sample declares `extern __aicore__ float gather_element(...)`, defined
     # in another .asc: its call was an undeclared identifier
