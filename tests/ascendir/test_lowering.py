@@ -1362,6 +1362,24 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling) {
     assert not isinstance(init.length.owner, arith.ConstantOp)  # a tiling value, read at run time
 
 
+def test_the_matmul_configuration_enums_are_catalogued() -> None:
+    # asc-devkit batch_matmul: `MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::BSNGD>`
+    # (was ASC102); CubeFormat is now listed whole, so a misspelt member is reported
+    text = HEADER + """
+#include "lib/matmul_intf.h"
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    using A = matmul::MatmulType<TPosition::GM, CubeFormat::ND_ALIGN, half, false, LayoutMode::BSNGD>;
+    constexpr auto order = IterateOrder::ORDER_N;
+    constexpr auto batch = BatchMode::BATCH_LESS_THAN_L1;
+    constexpr auto schedule = ScheduleType::OUTER_PRODUCT;
+    constexpr auto format = CubeFormat::COLUMN_MAJOR;
+}
+"""
+    assert [(d.code, d.message) for d in lower(text).diagnostics] == []
+    misspelt = lower(text.replace("CubeFormat::COLUMN_MAJOR", "CubeFormat::NDALIGN")).diagnostics
+    assert [(d.code, d.message) for d in misspelt] == [("ASC102", "use of undeclared identifier 'CubeFormat::NDALIGN'")]
+
+
 def test_a_function_declared_for_another_translation_unit_is_not_undeclared() -> None:
     # asc-devkit's separate-compile SIMT sample declares `extern __aicore__ float gather_element(...)`, defined
     # in another .asc: its call was an undeclared identifier
