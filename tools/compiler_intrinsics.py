@@ -90,6 +90,10 @@ def intrinsics(called_in: Iterable[Path], declared_in: Iterable[Path]) -> set[st
     return names
 
 
+# impl/basic_api folders of the 950 (arch 3510), read for intrinsics only
+_REGBASE_FOLDERS = ("dav_3510", "reg_compute")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("root", type=Path, nargs="?", default=DEFAULT_ROOT)
@@ -103,7 +107,12 @@ def main() -> int:
     every = sorted(p for folder in (args.root / "include", args.root / "impl") for p in folder.rglob("*")
                    if p.suffix in (".h", ".hpp"))
     impl = args.root / "impl"
-    names = intrinsics([p for p in headers if p.is_relative_to(impl)], every)
+    # the Ascend 950's implementation too: its register API (reg_compute) calls the compiler's register
+    # intrinsics directly (plt_b32, pge_b16 ...), as arch35 kernels do; the declarations that vendor_headers
+    # leaves out for its own use stay out of vendor_functions.txt
+    regbase = sorted(p for name in _REGBASE_FOLDERS for p in (impl / "basic_api" / name).rglob("*")
+                     if p.suffix in (".h", ".hpp"))
+    names = intrinsics([*(p for p in headers if p.is_relative_to(impl)), *regbase], every)
     header = ("# The device compiler's intrinsics that asc-devkit's AscendC implementation calls and no header\n"
               "# declares, one per line: calls of them are not undeclared names.\n"
               "# Written by tools/compiler_intrinsics.py; do not edit.\n")

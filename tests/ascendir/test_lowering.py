@@ -1140,6 +1140,19 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
                              ("ASC102", "use of undeclared identifier '__builtin_expf'")]
 
 
+def test_the_950s_register_intrinsics_are_not_undeclared() -> None:
+    # ops-nn group_norm_v2 (arch35) computes a predicate with the compiler's `plt_b32(sreg, POST_UPDATE)`,
+    # which asc-devkit's register API implementation calls too (was ASC102)
+    text = HEADER + """
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    uint32_t sreg = 64;
+    auto preg = plt_b32(sreg, POST_UPDATE);
+    auto other = plt_b33(sreg, POST_UPDATE);
+}
+"""
+    assert _errors(text) == [("ASC102", "use of undeclared identifier 'plt_b33'")]
+
+
 def test_the_vendor_macros_assert_msg_and_preload_expand() -> None:
     # kernel_log.h's ASSERT_MSG (cann-ops adaptive_avg_pool3d_grad) and PRELOAD (ops-nn masked_softmax) were
     # undeclared; what ASSERT_MSG asserts is still compiled, so an undeclared name there is still reported
