@@ -395,6 +395,9 @@ class FunctionLowerer:
         if not parts:
             return C.UnknownT(str(t.base))
         last = parts[-1]
+        if len(parts) >= 2 and parts[-2].name == "conditional" and last.name == "type":
+            # `typename std::conditional<USE_MDL, A, B>::type` (ops-nn fused_patch_mlp), as conditional_t
+            return self.named_type("conditional_t", parts[-2].template_args)
         if len(parts) >= 2 and parts[-2].name in self.scope.classes:
             member = self.class_member_type(parts[-2], last.name)
             if member is not None:

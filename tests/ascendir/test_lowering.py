@@ -1393,6 +1393,29 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
     assert [(d.code, d.message) for d in misspelt] == [("ASC102", "use of undeclared identifier 'CubeFormat::NDALIGN'")]
 
 
+def test_the_type_of_std_conditional() -> None:
+    # ops-nn fused_patch_mlp: `using MatmulType = typename std::conditional<USE_MDL, A, B>::type;` for a member
+    # (was ASC105 'type')
+    r = lower(HEADER + """
+template <bool WIDE>
+class K {
+public:
+    using Acc = typename std::conditional<WIDE, float, half>::type;
+    __aicore__ inline void Init() { pipe.InitBuffer(buf, 64 * sizeof(Acc)); }
+    Acc acc;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    K<true> op;
+    op.Init();
+}
+""")
+    assert [(d.code, d.message) for d in r.diagnostics] == []
+    (init,) = ops_of(r, asc.InitBufferOp)
+    assert init.length.owner.value.value.data == 256
+
+
 def test_a_function_declared_for_another_translation_unit_is_not_undeclared() -> None:
     # asc-devkit's separate-compile SIMT sample declares `extern __aicore__ float gather_element(...)`, defined
     # in another .asc: its call was an undeclared identifier
