@@ -1965,6 +1965,11 @@ class FunctionLowerer:
     def tiling_field(self, tiling: Val, field_name: str, node: A.Node, index: Val | None = None) -> Val:
         t = tiling.ctype
         assert isinstance(t, C.TilingT)
+        info = self.scope.classes.get(t.name) if not t.path and index is None else None
+        if info is not None and field_name in info.static_constants and not info.template_params:
+            # `constInfo.INVALID_IDX` with `static constexpr int INVALID_IDX = -1;` in the struct (ops-transformer
+            # quant_lightning_indexer): the constant, which no instance stores
+            return self._constant_decl(info.static_constants[field_name], node)
         path = f"{t.path}.{field_name}" if t.path else field_name
         ftype = self.tiling_field_type(t.name, path)
         if index is None and not t.path and tiling.ssa is not None and isinstance(tiling.ssa.owner, asc.StructInitOp):

@@ -129,3 +129,26 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling) {
 }
 """
     assert [c for c in codes(kernel) if c != "ASC103"] == []
+
+
+def test_a_static_member_read_through_a_struct_variable_is_its_constant() -> None:
+    # ops-transformer quant_lightning_indexer: `constInfo.INVALID_IDX` with `static constexpr int INVALID_IDX = -1;`
+    # in the plain struct ConstInfo was read as a stored field the struct lacks (ASC803)
+    kernel = """
+struct ConstInfo {
+    static constexpr int32_t INVALID_IDX = -1;
+    static constexpr uint32_t LANES = 64;
+    uint32_t count;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    ConstInfo info;
+    info.count = 64;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256);
+    LocalTensor<int32_t> t = buf.Get<int32_t>();
+    Duplicate(t, info.INVALID_IDX, info.count);
+    Duplicate(t, info.INVALID_IDX, info.LANES * 2);
+}
+"""
+    assert codes(kernel) == ["ASC304"]  # 128 int32 = 512 bytes: the constant was read
