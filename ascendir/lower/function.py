@@ -94,6 +94,8 @@ HEADER_CONSTANTS: dict[str, tuple[Scalar, int | float | None]] = {
     "ONE_BLK_FLOAT_NUM": (C.U32, 8), "FLOAT_REPEAT_SIZE": (C.U32, 64), "TWO_BLK_SIZE": (Scalar("uint16_t"), 64),
     "PAD_SIZE": (Scalar("uint8_t"), 4), "BRCB_BROADCAST_NUMBER": (C.U32, 8), "BYTE_PER_FRACTAL": (C.I32, 512),
     "NCHW_CONV_ADDR_LIST_SIZE": (C.I32, 16),
+    # the Hccl API's handle that names no task (include/adv_api/hccl/internal/hccl_msg.h)
+    "INVALID_HANDLE_ID": (Scalar("int8_t"), -1),
     # the DT_* data type codes of kernel_type.h (what ORIG_DTYPE_<NAME> is compared with)
     **{name: (C.I32, code) for name, code in vendor.DT_CODES.items()},
 }  # fmt: skip

@@ -1416,6 +1416,22 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
     assert init.length.owner.value.value.data == 256
 
 
+def test_constants_of_the_vendor_headers_are_known() -> None:
+    # kernels name the headers' constants unqualified: ops-transformer's all_gather_add initialises its Hccl
+    # handle with INVALID_HANDLE_ID (was ASC102)
+    r = lower(HEADER + """
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    int8_t handle{INVALID_HANDLE_ID};
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, ONE_BLK_SIZE * (handle + 2) + FLOAT_REPEAT_SIZE);
+}
+""")
+    assert [(d.code, d.message) for d in r.diagnostics] == []
+    (init,) = ops_of(r, asc.InitBufferOp)
+    assert init.length.owner.value.value.data == 32 + 64
+
+
 def test_a_function_declared_for_another_translation_unit_is_not_undeclared() -> None:
     # asc-devkit's separate-compile SIMT sample declares `extern __aicore__ float gather_element(...)`, defined
     # in another .asc: its call was an undeclared identifier
