@@ -389,6 +389,8 @@ _CLANG_BUILTINS = frozenset(f"__builtin_{name}" for name in (
 
 def _clang_builtin(name: str) -> bool:
     return name in _CLANG_BUILTINS or name.startswith("__builtin_cce_")
+
+
 _LIBM_HINTS = {"sqrtf": "sqrt", "fabsf": "abs", "fabs": "abs"}
 
 
