@@ -794,7 +794,10 @@ class FunctionLowerer:
                 self.bind(p.name, self.new_cell(ptype, p.name, node, arg))
             elif isinstance(ptype, Scalar):
                 self.bind(p.name, self.convert(arg, ptype, node))
-            elif p.name in frame.assigned and isinstance(arg.ctype, C.LocalTensorT | C.StructT | C.TilingT):
+            elif p.name in frame.assigned and isinstance(arg.ctype, C.LocalTensorT | C.StructT | C.TilingT) and not (
+                    isinstance(arg.ctype, C.TilingT) and arg.ctype.path):
+                # (a struct inside tiling data, `td.matMulTilingData`, is read through its root value: a cell of the
+                # inner struct's type would hold the root and read its fields by the root's paths)
                 self.bind(p.name, self.new_cell(arg.ctype, p.name, node, arg))
             else:
                 self.bind(p.name, arg)

@@ -152,3 +152,24 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
 }
 """
     assert codes(kernel) == ["ASC304"]  # 128 int32 = 512 bytes: the constant was read
+
+
+def test_a_struct_inside_tiling_data_passed_by_reference_reads_its_own_fields() -> None:
+    # ops-transformer batch_mat_mul_v3 passes `tilingData.matMulTilingData` to a function that takes its address
+    # (`{&tilingData}`): the parameter became a cell of the inner struct holding the outer value, and `td.m`
+    # was read as the outer struct's field 'matMulTilingData.m' (ASC803)
+    kernel = """
+struct Inner { uint32_t m; uint32_t n; };
+struct Outer { uint32_t batch; Inner matMulTilingData; };
+__aicore__ inline void Run(const Inner& td) {
+    const Inner* keep = &td;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, td.m * 4);
+}
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling) {
+    GET_TILING_DATA_WITH_STRUCT(Outer, tilingData, tiling);
+    Run(tilingData.matMulTilingData);
+}
+"""
+    assert codes(kernel) == []
