@@ -17,14 +17,13 @@ Default root: the asc-devkit checkout in /work/realkernels.
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vendor_api_functions import DEFAULT_ROOT, ROOT, vendor_headers  # noqa: E402
+from vendor_api_functions import ROOT, parse_tool_args  # noqa: E402
 
 DEFAULT_OUT = ROOT / "ascendir" / "catalog" / "data" / "compiler_intrinsics.txt"
 
@@ -95,15 +94,10 @@ _REGBASE_FOLDERS = ("dav_3510", "reg_compute")
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("root", type=Path, nargs="?", default=DEFAULT_ROOT)
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    args = ap.parse_args()
-    headers = vendor_headers(args.root)
-    if headers is None:
-        print(f"compiler_intrinsics: no asc-devkit include/ and impl/basic_api/ folders under '{args.root}'",
-              file=sys.stderr)
+    parsed = parse_tool_args("compiler_intrinsics", __doc__, DEFAULT_OUT)
+    if parsed is None:
         return 2
+    args, headers = parsed
     every = sorted(p for folder in (args.root / "include", args.root / "impl") for p in folder.rglob("*")
                    if p.suffix in (".h", ".hpp"))
     impl = args.root / "impl"

@@ -54,16 +54,25 @@ def vendor_headers(root: Path) -> list[Path] | None:
     return headers + sorted(p for p in impl.glob("*") if p.suffix in (".h", ".hpp"))
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parse_tool_args(tool: str, doc: str, default_out: Path) -> tuple[argparse.Namespace, list[Path]] | None:
+    """The command line the vendor-name tools share (an asc-devkit root, --out) and the headers under that root;
+    None, having said why, when its folders are missing."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("root", type=Path, nargs="?", default=DEFAULT_ROOT)
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--out", type=Path, default=default_out)
     args = ap.parse_args()
     headers = vendor_headers(args.root)
     if headers is None:
-        print(f"vendor_api_functions: no asc-devkit include/ and impl/basic_api/ folders under '{args.root}'",
-              file=sys.stderr)
+        print(f"{tool}: no asc-devkit include/ and impl/basic_api/ folders under '{args.root}'", file=sys.stderr)
+        return None
+    return args, headers
+
+
+def main() -> int:
+    parsed = parse_tool_args("vendor_api_functions", __doc__, DEFAULT_OUT)
+    if parsed is None:
         return 2
+    args, headers = parsed
     names = declared_functions(headers)
     header = ("# AscendC free functions the vendor's headers declare (asc-devkit include/ and the basic API's impl/),\n"
               "# one per line: calls of them are not unknown APIs. Written by tools/vendor_api_functions.py; do not edit.\n")

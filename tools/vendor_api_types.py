@@ -13,14 +13,13 @@ Default root: the asc-devkit checkout in /work/realkernels.
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vendor_api_functions import DEFAULT_ROOT, ROOT, vendor_headers  # noqa: E402
+from vendor_api_functions import ROOT, parse_tool_args  # noqa: E402
 
 DEFAULT_OUT = ROOT / "ascendir" / "catalog" / "data" / "vendor_types.txt"
 
@@ -45,15 +44,10 @@ def declared_types(headers: Iterable[Path]) -> set[str]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("root", type=Path, nargs="?", default=DEFAULT_ROOT)
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    args = ap.parse_args()
-    headers = vendor_headers(args.root)
-    if headers is None:
-        print(f"vendor_api_types: no asc-devkit include/ and impl/basic_api/ folders under '{args.root}'",
-              file=sys.stderr)
+    parsed = parse_tool_args("vendor_api_types", __doc__, DEFAULT_OUT)
+    if parsed is None:
         return 2
+    args, headers = parsed
     # the register API (include/basic_api/reg_compute: RegTensor, MaskReg ...) is Ascend 950's only: on the
     # catalogued architectures its types are unknown, as the compiler says
     headers = [p for p in headers if "reg_compute" not in p.parts]
