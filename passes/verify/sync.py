@@ -245,15 +245,39 @@ class FlagInterpreter:
     known: dict[SSAValue, int] = field(default_factory=dict)  # induction variables of the iteration being run
     first_of: dict[SSAValue, SSAValue] = field(default_factory=dict)  # ... in a first iteration: their lower bound
     loops: list[Operation] = field(default_factory=list)  # loops whose body is being run around the current op
+    # what a loop left, by everything its run depends on: a loop nested in unrolled or fixpoint-iterated loops
+    # is met again and again with the same entry (ops-transformer sparse_flash_attention ran 32 million ops)
+    _loop_runs: dict[tuple[object, ...], State] = field(default_factory=dict)
+
+    _block_ops: dict[Block, list[Operation]] = field(default_factory=dict)
 
     def run_block(self, block: Block, state: State) -> State:
-        for op in block.ops:
+        ops = self._block_ops.get(block)
+        if ops is None:  # the ops that can change a flag: the rest of a block (most of it) is passed over once
+            ops = self._block_ops[block] = [op for op in block.ops if self._may_flag(op)]
+        for op in ops:
             state = self.run_op(op, state)
         return state
 
-    def run_op(self, op: Operation, state: State) -> State:
+    _flags: dict[Operation, tuple[bool, tuple[str | None, int | None]] | None] = field(default_factory=dict)
+
+    def _may_flag(self, op: Operation) -> bool:
+        return self._flag_of(op) is not None or bool(op.regions) and op in self.interesting
+
+    def _flag_of(self, op: Operation) -> tuple[bool, tuple[str | None, int | None]] | None:
+        """(whether it sets, its (event, id)) for a free SetFlag/WaitFlag, else None; once per op."""
+        if op in self._flags:
+            return self._flags[op]
+        flag = None
         if is_kind(op, asc.SyncOp) and op.api.data in ("SetFlag", "WaitFlag") and not _has_receiver(op):
-            event, ident = _flag_key(op)
+            flag = (op.api.data == "SetFlag", _flag_key(op))
+        self._flags[op] = flag
+        return flag
+
+    def run_op(self, op: Operation, state: State) -> State:
+        flag = self._flag_of(op)
+        if flag is not None:
+            sets, (event, ident) = flag
             if event is None:
                 return state
             if ident is None or event in self.skip_events:
@@ -261,7 +285,7 @@ class FlagInterpreter:
             key = (event, ident)
             values, setters = state.get(key, _CLEAR)
             state = dict(state)
-            if op.api.data == "SetFlag":
+            if sets:
                 if values == _ONE:
                     self._find("ASC703", op, key, setters)
                 state[key] = (_ONE, frozenset({op}))
@@ -341,6 +365,17 @@ class FlagInterpreter:
             self.report = reporting
 
     def run_loop(self, loop: Operation, entry: State) -> State:
+        # a run depends on the entry state, the known induction values and bounds that fold its conditions, the
+        # loops around it (whether a guard varies) and whether findings are reported; findings of a reported run
+        # are recorded already, so a repeat adds none
+        key = (loop, self.report, frozenset(entry.items()), frozenset(self.known.items()),
+               frozenset(self.first_of.items()), tuple(self.loops))
+        done = self._loop_runs.get(key)
+        if done is None:
+            done = self._loop_runs[key] = self._run_loop(loop, entry)
+        return done
+
+    def _run_loop(self, loop: Operation, entry: State) -> State:
         trips = trip_count(loop)
         if trips == 0:
             return entry
