@@ -196,6 +196,7 @@ class FunctionLowerer:
         # per (function name, argument position): whether some function or method of that name takes a
         # non-const reference there (see `assigned_names`)
         self._reference_params: dict[tuple[str, int], bool] = {}
+        self._reference_taken: bool | None = None  # see _any_reference_param
 
     # ------------------------------------------------------------------------------------------------
     # building blocks
@@ -677,7 +678,17 @@ class FunctionLowerer:
     def passed_by_reference(self, body: object) -> set[str]:
         """The plain variables `body` passes where a function or method of that name takes a non-const
         reference (any overload: a cell too many only costs folding)."""
+        if not self._any_reference_param():
+            return set()  # no function of the program takes one: the body need not be walked
         return {name for callee, i, name in _bare_name_arguments(body) if self._takes_reference(callee, i)}
+
+    def _any_reference_param(self) -> bool:
+        """Whether any function or method of the program takes a non-const reference parameter."""
+        if self._reference_taken is None:
+            functions = [fn for fns in self.scope.functions.values() for fn in fns]
+            functions += [fn for info in self.scope.classes.values() for fns in info.methods.values() for fn in fns]
+            self._reference_taken = any(non_const_reference(p) for fn in functions for p in fn.params)
+        return self._reference_taken
 
     def _takes_reference(self, callee: str, position: int) -> bool:
         key = (callee, position)
