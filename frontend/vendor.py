@@ -161,5 +161,10 @@ KNOWN_TYPE_TEMPLATES: frozenset[str] = frozenset(
         # the standard library's alias templates for types
         "enable_if_t", "conditional_t", "remove_cv_t", "remove_reference_t", "remove_pointer_t", "decay_t",
         "make_signed_t", "make_unsigned_t", "underlying_type_t", "common_type_t", "remove_cvref_t",
+        # the reference traits, whose arguments are often `T&&` (AscendC::Std has them too)
+        "is_reference", "is_lvalue_reference", "is_rvalue_reference", "add_lvalue_reference",
+        "add_rvalue_reference", "add_lvalue_reference_t", "add_rvalue_reference_t", "is_const", "is_volatile",
+        "remove_const", "remove_volatile", "add_const", "add_volatile", "add_cv", "add_pointer", "remove_pointer",
+        "remove_extent", "remove_all_extents", "is_array", "is_pointer", "is_function",
     }
 )

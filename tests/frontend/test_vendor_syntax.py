@@ -662,3 +662,13 @@ def test_a_local_that_shadows_a_function_template_is_compared() -> None:
     assert isinstance(ret, A.Binary) and ret.op == "||"
     (call,) = all_of(function(unit, "F"), A.Call)
     assert call.callee.name == "Pick" and call.callee.qname.parts[-1].template_args is not None
+
+
+def test_rvalue_reference_types_in_the_reference_traits() -> None:
+    # asc-devkit's type_traits example: `AscendC::Std::is_reference<int&&>::value` (unexpected '&&')
+    unit = parse("""
+    constexpr bool a = AscendC::Std::is_reference<int&&>::value;
+    constexpr bool b = AscendC::Std::is_rvalue_reference<volatile double&&>::value;
+    using R = AscendC::Std::add_rvalue_reference_t<float>;
+    """)
+    assert [d.name for v in all_of(unit, A.VarDecl) for d in v.declarators] == ["a", "b"]
