@@ -134,7 +134,7 @@ _DECL_SHAPE_RE = re.compile(
     r"(?:[;{}(,:<>]|\n(?=[ \t\r]*\S))\s*(?:(?:const|volatile|static|constexpr|inline|typename|mutable)\s+)*"
     r"(?:[A-Za-z_]\w*\b\s*::\s*)*([A-Za-z_]\w*\b)(?:\s*<[^;{}()|&?=]*?>)?"
     r"(?:\s+|\s*[*&]+\s*((?:(?:const|volatile|__restrict__|__restrict|restrict)\b\s*)*))([A-Za-z_]\w*\b)"
-    r"\s*(?=[;=,)(\[{>]|:(?!:))"  # (`a<b> && ns::c` is no declaration of `ns`)
+    r"\s*(?=[;,)(\[{>]|=(?!=)|:(?!:))"  # (`a<b> && ns::c` is no declaration of `ns`; nor `A::x && b == c` of b)
 )
 # msopgen defines DTYPE_<INPUT> / ORIG_DTYPE_<INPUT> per dtype combination at build time.
 # (ORIG_DTYPE_<INPUT> is the ge::DataType enum value, not a type.)
@@ -319,7 +319,8 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
     """What the parser needs to know of `text` before it parses. `logic_words`: look for `and` / `or` between
     `<` and `>` too (Parser.parse asks for that only after a syntax error: the search costs a few percent)."""
     types: set[str] = set()
-    types.update(_DTYPE_MACRO_RE.findall(text))
+    dtype_macros = set(_DTYPE_MACRO_RE.findall(text))
+    types.update(dtype_macros)
     types.update(_typedef_block_names(text))
     aliases: set[str] = set()  # names declared only by `using X = ...` or named at the end of its target
     params: set[str] = set()  # names declared only by `typename X` (template parameters)
@@ -336,6 +337,9 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
     variables = {m.group(3) for m in shapes if m.group(1) in _SCALAR_TYPE_WORDS
                  or (m.group(0)[0] == "<" and m.group(1) not in KEYWORDS  # (not `template <typename T>`)
                      and _TEMPLATE_BEFORE_RE.search(m.string, max(0, m.start() - 24), m.start() + 1))}
+    # `constexpr static uint32_t DTYPE_FACTOR = ...;` (ops-transformer flash_attention_score_grad) is a constant
+    # that only looks like a DTYPE_<NAME> macro: read as a type, each use was a syntax error and a re-parse
+    types -= dtype_macros & variables
     qualified: set[str] = set()  # names the shapes read as types only after `X::`
     unqualified: set[str] = set()
     for m in shapes:

@@ -82,7 +82,7 @@ PLAIN_DECL_SHAPE = re.compile(
     r"(?:[;{}(,:<>]|\n(?=[ \t\r]*\S))\s*(?:(?:const|volatile|static|constexpr|inline|typename|mutable)\s+)*"
     r"(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)(?:\s*<[^;{}()|&?=]*?>)?"
     r"(?:\s+|\s*[*&]+\s*((?:(?:const|volatile|__restrict__|__restrict|restrict)\b\s*)*))([A-Za-z_]\w*)"
-    r"\s*(?=[;=,)(\[{>]|:(?!:))"
+    r"\s*(?=[;,)(\[{>]|=(?!=)|:(?!:))"
 )
 
 

@@ -60,6 +60,11 @@ def test_the_scan_reads_these_names_as_types(src: str, name: str) -> None:
     ("void f(int64_t w) { int64_t AlignkW = w; int64_t d = m / (AlignkW * curkH); }", "AlignkW"),
     # a vendor type name (ge::DataType) that this kernel declares as a template value parameter
     ("template <uint8_t DataType> struct S { void f() { if constexpr (DataType == 1) {} } };", "DataType"),
+    # ops-transformer flash_attention_score_grad: a constant that looks like a DTYPE_<NAME> macro, and an
+    # enumerator before `&&` in a comparison (`A::x && b == c` declares no reference `b`); each was read as a
+    # type, and every use cost a re-parse of the whole translation unit (97 s)
+    ("struct V { constexpr static uint32_t DTYPE_FACTOR = 2; void f() { g(a * DTYPE_FACTOR); } };", "DTYPE_FACTOR"),
+    ("void f() { if (s1 == S1Type::Aligned48 && s2 == S2Type::Aligned48) {} }", "Aligned48"),
 ])
 def test_the_scan_reads_these_names_as_variables(src: str, name: str) -> None:
     assert name not in P.prescan(src).types
