@@ -209,6 +209,12 @@ class RegisterApiT(UnknownT):
     text: str = "AscendC::Reg type"
 
 
+@dataclass(frozen=True)
+class UnsizedArrayT(UnknownT):
+    """An array whose length is no constant here (`SliceInfo s[K_MAX_DIM]` with the bound out of reach): its
+    elements are not followed, but its type is no unknown type to report."""
+
+
 CType = (
     Scalar | Pointer | LocalTensorT | GlobalTensorT | QueueT | BufT | PipeT | StructT | TilingT | EnumT
     | ClassT | ObjectT | ArrayT | VoidT | UnknownT

@@ -96,6 +96,7 @@ HEADER_CONSTANTS: dict[str, tuple[Scalar, int | float | None]] = {
     "NCHW_CONV_ADDR_LIST_SIZE": (C.I32, 16),
     # the Hccl API's handle that names no task (include/adv_api/hccl/internal/hccl_msg.h)
     "INVALID_HANDLE_ID": (Scalar("int8_t"), -1),
+    "K_MAX_DIM": (C.I32, 8),  # the most dimensions a SliceInfo array describes (kernel_utils_constants.h)
     # the DT_* data type codes of kernel_type.h (what ORIG_DTYPE_<NAME> is compared with)
     **{name: (C.I32, code) for name, code in vendor.DT_CODES.items()},
 }  # fmt: skip
@@ -377,7 +378,10 @@ class FunctionLowerer:
         if t.array_dims:
             for dim in reversed(t.array_dims):
                 n = self.const_eval(dim) if dim is not None else None
-                base = C.ArrayT(base, int(n)) if isinstance(n, int) else C.UnknownT(f"{base}[]")
+                if isinstance(n, int):
+                    base = C.ArrayT(base, int(n))
+                else:
+                    base = C.UnknownT(f"{base}[]") if isinstance(base, C.UnknownT) else C.UnsizedArrayT(f"{base}[]")
         for _ in t.pointers:
             base = C.Pointer(base, gm=t.address_space == "__gm__")
         return base
@@ -1116,7 +1120,7 @@ class FunctionLowerer:
                 init = Val(t, self.emit(asc.StructInitOp.create(
                     properties={"fields": ArrayAttr([])}, operands=[], result_types=[C.ir_type(t)]), d).results[0])
             elif isinstance(t, C.UnknownT):
-                if not isinstance(t, C.RegisterApiT):
+                if not isinstance(t, C.RegisterApiT | C.UnsizedArrayT):
                     self.report.unknown_type(t.text, d)
                 self.bind(name, Val(t))
                 return
@@ -1221,7 +1225,7 @@ class FunctionLowerer:
                     inst.members[d.name] = self.convert(self.expr(d.init), ft, d)
                 else:
                     init = self._declarator_init(d, ft)
-                    if isinstance(ft, C.UnknownT):
+                    if isinstance(ft, C.UnknownT) and not isinstance(ft, C.RegisterApiT | C.UnsizedArrayT):
                         self.report.unknown_type(ft.text, d)
                     inst.members[d.name] = self.new_cell(ft, d.name, d, init)
         finally:

@@ -1432,6 +1432,31 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
     assert init.length.owner.value.value.data == 32 + 64
 
 
+def test_an_array_of_a_known_type_with_a_bound_out_of_reach_is_no_unknown_type() -> None:
+    # asc-devkit's slice example: `AscendC::SliceInfo dstSliceInfo[AscendC::K_MAX_DIM];` was ASC105 'SliceInfo[]';
+    # and `LocalTensor::GetPhyAddr(offset)` (ops-nn log_softmax_grad) matched no overload (ASC101)
+    text = HEADER + """
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x) {
+        pipe.InitBuffer(buf, 256);
+        LocalTensor<float> t = buf.Get<float>();
+        uint64_t addr = t.GetPhyAddr(8);
+    }
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    SliceInfo dst[K_MAX_DIM];
+    SliceInfo src[BOUND_FROM_CMAKE];
+    Missing other[BOUND_FROM_CMAKE];
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    K op;
+    op.Init(x);
+}
+"""
+    assert [(d.code, d.message) for d in lower(text).diagnostics] == [("ASC105", "unknown type name 'Missing[]'")]
+
+
 def test_a_function_declared_for_another_translation_unit_is_not_undeclared() -> None:
     # asc-devkit's separate-compile SIMT sample declares `extern __aicore__ float gather_element(...)`, defined
     # in another .asc: its call was an undeclared identifier
