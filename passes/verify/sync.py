@@ -248,8 +248,8 @@ class FlagInterpreter:
     # what a loop left, by everything its run depends on: a loop nested in unrolled or fixpoint-iterated loops
     # is met again and again with the same entry (ops-transformer sparse_flash_attention ran 32 million ops)
     _loop_runs: dict[tuple[object, ...], State] = field(default_factory=dict)
-
-    _block_ops: dict[Block, list[Operation]] = field(default_factory=dict)
+    _block_ops: dict[Block, list[Operation]] = field(default_factory=dict)  # per block, the ops run_op follows
+    _flags: dict[Operation, tuple[bool, tuple[str | None, int | None]] | None] = field(default_factory=dict)
 
     def run_block(self, block: Block, state: State) -> State:
         ops = self._block_ops.get(block)
@@ -258,8 +258,6 @@ class FlagInterpreter:
         for op in ops:
             state = self.run_op(op, state)
         return state
-
-    _flags: dict[Operation, tuple[bool, tuple[str | None, int | None]] | None] = field(default_factory=dict)
 
     def _may_flag(self, op: Operation) -> bool:
         return self._flag_of(op) is not None or bool(op.regions) and op in self.interesting
