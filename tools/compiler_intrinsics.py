@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vendor_api_functions import ROOT, parse_tool_args  # noqa: E402
+from vendor_api_functions import ROOT, parse_tool_args, write_name_list  # noqa: E402
 
 DEFAULT_OUT = ROOT / "ascendir" / "catalog" / "data" / "compiler_intrinsics.txt"
 
@@ -110,8 +110,7 @@ def main() -> int:
     header = ("# The device compiler's intrinsics that asc-devkit's AscendC implementation calls and no header\n"
               "# declares, one per line: calls of them are not undeclared names.\n"
               "# Written by tools/compiler_intrinsics.py; do not edit.\n")
-    args.out.write_text(header + "".join(f"{name}\n" for name in sorted(names)))
-    print(f"{len(names)} names from {len(headers)} headers -> {args.out}")
+    write_name_list(args.out, header, names, len(headers))
     return 0
 
 

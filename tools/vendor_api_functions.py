@@ -68,6 +68,13 @@ def parse_tool_args(tool: str, doc: str, default_out: Path) -> tuple[argparse.Na
     return args, headers
 
 
+def write_name_list(out: Path, header: str, names: Iterable[str], read: int) -> None:
+    """Writes a data/*.txt name list (its `#` header, then the names sorted, one per line) and says so."""
+    listed = sorted(names)
+    out.write_text(header + "".join(f"{name}\n" for name in listed))
+    print(f"{len(listed)} names from {read} headers -> {out}")
+
+
 def main() -> int:
     parsed = parse_tool_args("vendor_api_functions", __doc__, DEFAULT_OUT)
     if parsed is None:
@@ -76,8 +83,7 @@ def main() -> int:
     names = declared_functions(headers)
     header = ("# AscendC free functions the vendor's headers declare (asc-devkit include/ and the basic API's impl/),\n"
               "# one per line: calls of them are not unknown APIs. Written by tools/vendor_api_functions.py; do not edit.\n")
-    args.out.write_text(header + "".join(f"{name}\n" for name in sorted(names)))
-    print(f"{len(names)} names from {len(headers)} headers -> {args.out}")
+    write_name_list(args.out, header, names, len(headers))
     return 0
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vendor_api_functions import ROOT, parse_tool_args  # noqa: E402
+from vendor_api_functions import ROOT, parse_tool_args, write_name_list  # noqa: E402
 
 DEFAULT_OUT = ROOT / "ascendir" / "catalog" / "data" / "vendor_types.txt"
 
@@ -55,8 +55,7 @@ def main() -> int:
     header = ("# Types (structs, classes, enums, aliases) the vendor's headers declare at namespace scope (asc-devkit\n"
               "# include/ and the basic API's impl/), one per line: declarations of them are not unknown types.\n"
               "# Written by tools/vendor_api_types.py; do not edit.\n")
-    args.out.write_text(header + "".join(f"{name}\n" for name in sorted(names)))
-    print(f"{len(names)} names from {len(headers)} headers -> {args.out}")
+    write_name_list(args.out, header, names, len(headers))
     return 0
 
 
