@@ -356,12 +356,9 @@ def lower_kernel(lw: FunctionLowerer, fn: A.FunctionDecl, template: list[A.Templ
     lw.frames.append(frame)
     param_types = []
     for p in fn.params:
-        t = lw.resolve_type(p.type)
-        if isinstance(t, C.Pointer) and "&" in p.type.pointers:
-            # `const TransDataTo5HDParams& params` (asc-devkit's API tests launch kernels with parameter
-            # structs): the value referred to, as for any function's reference parameter
-            t = t.pointee
-        elif isinstance(t, C.Pointer) and not t.gm:
+        # (`const TransDataTo5HDParams& params`: asc-devkit's API tests launch kernels with parameter structs)
+        t = lw.param_type(p)
+        if isinstance(t, C.Pointer) and not t.gm and "&" not in p.type.pointers:
             t = C.Pointer(t.pointee, gm=True)  # kernel pointer arguments live in GM
         param_types.append(t)
     block = Block(arg_types=[C.ir_type(t) for t in param_types])

@@ -371,6 +371,12 @@ class FunctionLowerer:
     # types
     # ------------------------------------------------------------------------------------------------
 
+    def param_type(self, p: A.Param) -> CType:
+        """The type of the value a parameter binds: what a reference refers to (`const X&` resolves to a
+        pointer to X), else its declared type."""
+        t = self.resolve_type(p.type)
+        return t.pointee if isinstance(t, C.Pointer) and "&" in p.type.pointers else t
+
     def resolve_type(self, t: A.TypeRef | None, node: A.Node | None = None) -> CType:
         if t is None:
             return C.UnknownT()
@@ -794,10 +800,8 @@ class FunctionLowerer:
                 arg = self.expr(p.default)
             else:
                 raise Unsupported(f"too few arguments in call to '{frame.name}'", node)
-            ptype = self.resolve_type(p.type)
+            ptype = self.param_type(p)
             is_ref = "&" in p.type.pointers
-            if isinstance(ptype, C.Pointer) and is_ref:
-                ptype = ptype.pointee
             if not self.check_tensor_conversion(arg, ptype, node, f"argument {i + 1} ('{p.name}') of '{frame.name}'"):
                 arg = Val(ptype, self.undef(ptype, node))  # the body sees the declared type: no second error there
             if isinstance(ptype, C.TilingT | C.StructT) and isinstance(arg.ctype, Scalar):
@@ -1374,11 +1378,9 @@ class FunctionLowerer:
                 # the parameter's type is spelled in the class's terms (`const tilingStruct &ti`)
                 self.frames.append(Frame(inst.info.name, [{}], inst, dict(inst.types), set()))
                 try:
-                    ptype = self.resolve_type(ctor.params[i].type)
+                    ptype = self.param_type(ctor.params[i])
                 finally:
                     self.frames.pop()
-                if isinstance(ptype, C.Pointer) and "&" in ctor.params[i].type.pointers:
-                    ptype = ptype.pointee
                 args.append(self.init_list(ptype, item.items, item))
             else:
                 args.append(self.expr(item))
