@@ -207,8 +207,7 @@ def _numeric_limit(lw: FunctionLowerer, e: A.Call, targ: A.TemplateArg, member: 
         value = {"epsilon": epsilon, "min": smallest, "max": largest, "lowest": -largest,
                  "infinity": float("inf"), "quiet_NaN": float("nan"), "round_error": 0.5}.get(member)
     elif t.kind in ("int", "uint", "bool"):
-        low, high = ((-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.kind == "int"
-                     else (0, 1) if t.kind == "bool" else (0, (1 << t.bits) - 1))
+        low, high = C.integer_range(t)
         value = {"min": low, "lowest": low, "max": high, "epsilon": 0, "round_error": 0}.get(member)
     if value is None:
         return Val(t, lw.undef(t, e))  # denorm_min, signaling_NaN ...: a value of T, not followed

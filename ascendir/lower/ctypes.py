@@ -271,8 +271,15 @@ def const_fits(value: object, t: Scalar) -> bool:
     converts as C says and counts as fitting)."""
     if not isinstance(value, int) or isinstance(value, bool) or t.is_float or t.kind == "bool":
         return True
-    low, high = (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.kind == "int" else (0, (1 << t.bits) - 1)
+    low, high = integer_range(t)
     return low <= value <= high
+
+
+def integer_range(t: Scalar) -> tuple[int, int]:
+    """The values an integer (or bool) type holds, lowest and highest."""
+    if t.kind == "bool":
+        return 0, 1
+    return (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.kind == "int" else (0, (1 << t.bits) - 1)
 
 
 def promote(t: Scalar) -> Scalar:
