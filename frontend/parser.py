@@ -1112,7 +1112,7 @@ class AstBuilder:
             elif isinstance(item, Token):
                 if item.type == "ADDRESS_SPACE":
                     space = item.value
-                elif item.type in ("STORAGE", "CONSTEXPR", "FN_SPECIFIER", "MIX"):
+                elif item.type in ("STORAGE", "CONSTEXPR", "FN_SPECIFIER"):
                     specs.append(item.value)
                 else:
                     quals.append(item.value)
