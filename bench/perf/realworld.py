@@ -122,107 +122,71 @@ def reference_shapes(reference: Path | None, program: Any, chip: str, model_src:
     When ModelNew.forward hands its own arguments to the op, they are the reference's get_inputs shapes;
     otherwise (the op also takes the model's weights, or forward converts its inputs first) `ModelNew` is
     evaluated on the reference's get_init_inputs and get_inputs up to the custom op call
-    (`ascendir.model_args`). Either way the Python binding (op.cpp) must hand those arguments on to
-    `EXEC_NPU_CMD(aclnn<Op>, ...)` unchanged (`binding_positions`): None where it computes an input itself
-    (expands, broadcasts, calls another op). An attribute op.cpp computes leaves it and the rest unset."""
+    (`ascendir.model_args`). Either way the Python binding (op.cpp) then computes what it hands to
+    `EXEC_NPU_CMD(aclnn<Op>, ...)` (`ascendir.binding_args`: reshapes, expands, broadcasts): None where it
+    computes an input in a way not followed. An attribute op.cpp computes leaves it and the rest unset."""
     if reference is None:
         return None
+    from ascendir.binding_args import exec_arguments
     from ascendir.host_eval import TensorSpec
     from ascendir.testcase import read_test_case
     from cli.check import ConcreteInputs
+    from passes.verify.binding import op_binding_call
 
     case = read_test_case(reference)
     if not case.inputs or any(p.severity == "error" for p in case.diagnostics):
         return None
     op_json = (program.bundle.op_json or [{}])[0]
     declared = len(op_json.get("input_desc") or [])
-    binding = binding_positions(program)
-    if binding is None:
+    found = op_binding_call(program)
+    if found is None:
         return None  # op.cpp does not call the op (it calls a built-in aclnn op, or computes in torch)
     if passes_inputs_through(model_src) and declared == len(case.inputs):
-        tensor_args = [i for i, v in enumerate(case.call_args) if isinstance(v, TensorSpec)]
-        if binding[1] != len(case.call_args) or binding[0][:declared] != tensor_args:
+        fn, call = found
+        if len(fn.params) != len(case.call_args):
+            return None
+        tensors = exec_arguments(fn, call, case.call_args)[:declared]
+        if len(tensors) < declared or not all(isinstance(t, TensorSpec) for t in tensors):
             return None
         attrs: list[object] = [v for v in [*case.init_args, *case.scalars]
                                if isinstance(v, (int, float, bool, str, list))]
-        concrete = ConcreteInputs([(None, tuple(t.shape), t.dtype) for t in case.inputs], attrs)
+        concrete = ConcreteInputs([(None, tuple(t.shape), t.dtype) for t in tensors], attrs)
         return concrete.for_program(program, chip)
-    return _model_shapes(model_src, case, program, binding, chip)
+    return _model_shapes(model_src, case, program, found, chip)
 
 
-def _model_shapes(model_src: str | None, case: Any, program: Any, binding: tuple[list[int | None], int],
-                  chip: str) -> Any:
+def _model_shapes(model_src: str | None, case: Any, program: Any, binding: tuple[Any, Any], chip: str) -> Any:
     """The op's TilingInputs from the custom op call ModelNew.forward makes (tensors and attributes routed
     through the binding's EXEC_NPU_CMD), or None."""
+    from ascendir.binding_args import UNKNOWN, exec_arguments
     from ascendir.host_eval import AttrValue, TensorSpec, TilingInputs
     from ascendir.model_args import custom_op_arguments
 
     if not model_src:
         return None
     args, _ = custom_op_arguments(model_src, case)
-    positions, params = binding
-    if args is None or len(args) != params:
+    fn, call = binding
+    if args is None or len(args) != len(fn.params):
         return None  # not evaluated, or the Python call does not fit the bound function
     op_json = (program.bundle.op_json or [{}])[0]
     declared = len(op_json.get("input_desc") or [])
     attr_types = [str(a.get("type", "")) for a in op_json.get("attr") or [] if isinstance(a, dict)]
-    if len(positions) < declared:
+    values = exec_arguments(fn, call, args)
+    if len(values) < declared:
         return None
     tensors: list[TensorSpec | None] = []
-    for p in positions[:declared]:
-        value = args[p] if p is not None else "computed"
+    for value in values[:declared]:
         if not (value is None or isinstance(value, TensorSpec)):
-            return None  # op.cpp computes this input (broadcasts, reshapes ...), or pybind refuses the value
+            return None  # op.cpp computes this input in a way not followed, or pybind refuses the value
         tensors.append(value)  # None: an absent optional input
     attrs: list[AttrValue | None] = []
-    for p, kind in zip(positions[declared:declared + len(attr_types)], attr_types):
-        if p is None:
+    for value, kind in zip(values[declared:declared + len(attr_types)], attr_types):
+        if value is UNKNOWN:
             break  # computed in op.cpp: this one and the rest stay unknown
-        value = args[p]
         if not _fits_attr(value, kind):
             return None  # pybind would refuse this value: the reference is not the test this model ran
         attrs.append(list(value) if isinstance(value, tuple) else value)  # type: ignore[arg-type]
     return TilingInputs(tensors, attrs=attrs, chip=chip)
-
-
-def binding_positions(program: Any) -> tuple[list[int | None], int] | None:
-    """How the Python binding (CppExtension/csrc/op.cpp) passes the custom op call on: for each argument of
-    its `EXEC_NPU_CMD(aclnn<Op>, ...)` after the aclnn name, the position of the bound function's parameter
-    it is (directly, through `.contiguous()` or, for an attribute, a cast or a copy into a local), None where
-    it is computed otherwise; and the function's parameter count. None without such a call."""
-    from passes.verify.binding import binding_initialisers, op_binding_call
-
-    found = op_binding_call(program)
-    if found is None:
-        return None
-    fn, call = found
-    params = {p.name: i for i, p in enumerate(fn.params) if p.name}
-    inits = binding_initialisers(fn)
-    return [_binding_source(a, params, inits, 0) for a in call.args[1:]], len(fn.params)
-
-
-def _binding_source(node: Any, params: dict[str, int], inits: dict[str, Any], depth: int) -> int | None:
-    from frontend import ast as A
-
-    if depth > 8 or node is None:
-        return None
-    if isinstance(node, A.Name) and len(node.qname.parts) == 1:
-        if node.name in inits:
-            return _binding_source(inits[node.name], params, inits, depth + 1)
-        return params.get(node.name)
-    if isinstance(node, A.Call) and not node.args and isinstance(node.callee, A.Member) and \
-            node.callee.member in ("contiguous", "clone"):
-        return _binding_source(node.callee.obj, params, inits, depth + 1)
-    if isinstance(node, A.Cast) and node.kind in ("static_cast", "c", "functional") and not node.args:
-        base = node.type.base
-        name = base if isinstance(base, str) else base.parts[-1].name
-        if name in _NUMBER_TYPES and not node.type.pointers:
-            return _binding_source(node.expr, params, inits, depth + 1)  # a number converted: same value
-    return None
-
-
-_NUMBER_TYPES = {"float", "double", "bool", "int", "long", "unsigned int", "long long", "int64_t", "int32_t",
-                 "uint32_t", "uint64_t", "size_t"}
 
 
 def _fits_attr(value: Any, kind: str) -> bool:
