@@ -19,4 +19,5 @@ extern "C" __global__ __aicore__ void unqualified(GM_ADDR x, GM_ADDR tiling)
     AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
     AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
     AscendC::DataCopy(xGm, t, 1024);
+    SetSysWorkSpacePtr((__gm__ uint8_t *)tiling);  // global scope, like GetSysWorkSpacePtr: no prefix needed
 }
