@@ -69,7 +69,7 @@ HEADER_CONSTANTS: dict[str, tuple[Scalar, int | float | None]] = {
     "FLT_EPSILON": (C.F32, 1.1920928955078125e-07), "INT32_MAX": (C.I32, 2**31 - 1), "INT32_MIN": (C.I32, -(2**31)),
     "INT_MAX": (C.I32, 2**31 - 1), "INT_MIN": (C.I32, -(2**31)), "UINT32_MAX": (C.U32, 2**32 - 1),
     "INT64_MAX": (C.I64, 2**63 - 1), "UINT64_MAX": (C.U64, 2**64 - 1), "INT16_MAX": (Scalar("int16_t"), 2**15 - 1),
-    "UINT8_MAX": (Scalar("uint8_t"), 255), "INFINITY": (C.F32, float("inf")),
+    "UINT8_MAX": (Scalar("uint8_t"), 255), "INFINITY": (C.F32, float("inf")), "NAN": (C.F32, float("nan")),
     "UINT16_MAX": (Scalar("uint16_t"), 2**16 - 1), "INT8_MAX": (Scalar("int8_t"), 2**7 - 1),
     "INT8_MIN": (Scalar("int8_t"), -(2**7)), "INT16_MIN": (Scalar("int16_t"), -(2**15)),
     "INT64_MIN": (C.I64, -(2**63)),
