@@ -43,6 +43,8 @@ KNOWN_HEADERS: frozenset[str] = frozenset(
 # Headers the CANN build generates per kernel (`aclrtlaunch_add_custom.h` for ACLRT_LAUNCH_KERNEL).
 GENERATED_HEADER_PREFIXES: tuple[str, ...] = ("aclrtlaunch_", "aclnn_")
 
+_MATMUL_IMPL_TYPE = "MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MATMUL_POLICY>"
+
 # Macros the vendor headers (or the msopgen build) define whose expansion matters for parsing.
 # Values are replacement text; function-like macros are written "NAME(params)".
 PREDEFINED_MACROS: dict[str, str] = {
@@ -89,6 +91,13 @@ PREDEFINED_MACROS: dict[str, str] = {
     "MATMUL_POLICY_DEFAULT_OF(DEFAULT)":
         "template <const auto& = MM_CFG, typename ...> class MATMUL_POLICY = AscendC::Impl::Detail::DEFAULT",
     "MATMUL_POLICY_TEMPLATE_OF(NAME)": "template <const auto& = MM_CFG, typename ...> class NAME",
+    # matmul_module.h: a MatmulImpl (re)definition inherits its modules from the policy, or from the private
+    # modules, instantiated for itself: `class MatmulImpl : MATMUL_IMPORT_MODULE(CubeInBufferA), ...`.
+    "MATMUL_IMPORT_MODULE(...)": "protected MATMUL_POLICY<MM_CFG, " + _MATMUL_IMPL_TYPE
+                                 + ", A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>::__VA_ARGS__",
+    "MATMUL_IMPORT_MODULE_PRIVATE(...)": "protected AscendC::Impl::Detail::MatmulPrivateModules<MM_CFG, "
+                                         + _MATMUL_IMPL_TYPE + ", A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MATMUL_POLICY>"
+                                         "::__VA_ARGS__",
 }
 
 # Object-like macros kernel_operator.h brings in through kernel_type.h: the ge data type and format codes

@@ -392,6 +392,17 @@ def test_matmul_policy_template_parameter_macro() -> None:
     assert params[-1].kind == "template"
 
 
+def test_matmul_impl_imports_its_modules_as_bases() -> None:
+    # asc-devkit's Matmul module tests re-declare MatmulImpl over the policy's (or private) modules
+    unit = parse("""
+        template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE, const auto& MM_CFG,
+                  class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>, MATMUL_POLICY_DEFAULT_OF(MatmulPolicy)>
+        class MatmulImpl : MATMUL_IMPORT_MODULE(CubeInBufferA), MATMUL_IMPORT_MODULE_PRIVATE(DataCopyUtilsScaleA) {};
+    """)
+    (impl,) = all_of(unit, A.ClassDecl)
+    assert [b.name.rsplit("::", 1)[-1] for b in impl.bases] == ["CubeInBufferA", "DataCopyUtilsScaleA"]
+
+
 def test_globally_qualified_base_and_attribute_after_a_class_body() -> None:
     unit = parse("""
         class AddTest : public ::testing::Test {};
