@@ -144,7 +144,8 @@ _TRAILING_RETURN_RE = re.compile(r"\)\s*(?:(?:mutable|constexpr|const|noexcept|o
 _TYPE_SUFFIX_RE = re.compile(r"[\s*&]*")  # what may stand between a return type's name (or `>`) and the body
 # `__simt_vf__ LAUNCH_BOUND(N) inline void f()`: an ALL_CAPS macro call among function qualifiers.
 _ATTRIBUTE_CALL_MACRO_RE = re.compile(
-    r"\b((?:[A-Z][A-Z0-9]*_)+[A-Z0-9]+)\s*\([^()]*\)\s*(?=(?:inline|static|void|constexpr|__aicore__|__global__)\b)")
+    r"\b((?:[A-Z][A-Z0-9]*_)+[A-Z0-9]+)\s*\((?:[^()]|\([^()]*\))*\)\s*"
+    r"(?=(?:inline|static|void|constexpr|__aicore__|__global__)\b)")  # one level of parentheses: LAUNCH_BOUND((1024))
 # An unknown ALL_CAPS word right before a declaration is an attribute-like macro from a header we do
 # not read: `CATLASS_DEVICE void f()`, `FORCE_INLINE __aicore__ ...`, `__aicore__ FORCE_INLINE void f()`; one
 # without an underscore (`AICORE void f()`, `DEVICE static T g()`) only before words no type name precedes.

@@ -134,6 +134,7 @@ def test_literal_first_patterns_match_the_word_boundary_ones() -> None:
 def test_attribute_macro_guards_are_necessary_conditions() -> None:
     texts = [p.read_text(encoding="utf-8", errors="replace") for p in SOURCES]
     texts += ["FORCE_INLINE __aicore__ void f();", "__simt_vf__ LAUNCH_BOUND(8) inline void g();",
+              "__simt_vf__ __aicore__ LAUNCH_BOUND((8)) inline void g2();",
               "template <class T> MY_API static int h();"]
     for text in texts:
         if P._ATTRIBUTE_MACRO_RE.search(text):

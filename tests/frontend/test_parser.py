@@ -274,6 +274,7 @@ def test_parser_resynchronises_and_reports_independent_errors() -> None:
         # device-side C++ of newer kernels
         "CATLASS_DEVICE\nvoid ReadTiling(uint8_t* dst, __gm__ uint8_t* src) {}",
         "__simt_vf__ LAUNCH_BOUND(256) inline void Simt(int x) {}",
+        "__simt_vf__ __aicore__ LAUNCH_BOUND((1024)) inline void Simt2(int x) {}",  # a macro argument `(1024)`
         "__aicore__ inline void Init(const TD &__restrict td, __kfc_workspace__ __gm__ uint8_t* ws) {}",
         "template <class Config_, template <typename, class> class Impl> struct S {};",
         "template <typename Tp, const Tp& traits> struct A {};",
