@@ -1459,6 +1459,12 @@ class _Preprocessor:
                 for key, value in vendor.KERNEL_TYPE_MACROS.items():
                     if key not in self.macros:  # a project's own #define comes first
                         self.define_from_option(key, value)
+            if os.path.basename(name) == vendor.TEMPLATE_ARGUMENT_HEADER and not (
+                main.endswith(".asc") or in_op_host(main)
+            ):
+                for key in vendor.TEMPLATE_ARGUMENT_KERNEL_MACROS:
+                    if key.split("(", 1)[0] not in self.macros:
+                        self.define_from_option(key, "")
             return False
         path = self._resolve(name, f)
         if path is None:

@@ -37,6 +37,9 @@ KNOWN_HEADERS: frozenset[str] = frozenset(
         "simt_api/asc_simt.h",
         "adv_api/kernel_api.h",
         "data_utils.h",
+        # the tiling-template macros (ASCENDC_TPL_SEL ...), under the paths the op repositories write
+        "ascendc/host_api/tiling/template_argument.h",
+        "utils/tiling/template_argument.h",
     }
 )
 
@@ -91,6 +94,14 @@ PREDEFINED_MACROS: dict[str, str] = {
     "MATMUL_POLICY_DEFAULT_OF(DEFAULT)":
         "template <const auto& = MM_CFG, typename ...> class MATMUL_POLICY = AscendC::Impl::Detail::DEFAULT",
     "MATMUL_POLICY_TEMPLATE_OF(NAME)": "template <const auto& = MM_CFG, typename ...> class NAME",
+    # ATen's dispatch macros (Dispatch.h) in op bindings: a switch over the tensor's scalar type whose cases run the
+    # lambda with `scalar_t` bound; the FLOATING_TYPES forms are read as their float case.
+    "AT_DISPATCH_SWITCH(TYPE, NAME, ...)": "[&] { switch (TYPE) { __VA_ARGS__ default: break; } }()",
+    "AT_DISPATCH_CASE(enum_type, ...)": "case enum_type: { __VA_ARGS__(); break; }",
+    "AT_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...)": "[&] { using scalar_t = float; return __VA_ARGS__(); }()",
+    "AT_DISPATCH_FLOATING_TYPES_AND_HALF(TYPE, NAME, ...)": "[&] { using scalar_t = float; return __VA_ARGS__(); }()",
+    "AT_DISPATCH_FLOATING_TYPES_AND(SCALARTYPE, TYPE, NAME, ...)":
+        "[&] { using scalar_t = float; return __VA_ARGS__(); }()",
     # matmul_module.h: a MatmulImpl (re)definition inherits its modules from the policy, or from the private
     # modules, instantiated for itself: `class MatmulImpl : MATMUL_IMPORT_MODULE(CubeInBufferA), ...`.
     "MATMUL_IMPORT_MODULE(...)": "protected MATMUL_POLICY<MM_CFG, " + _MATMUL_IMPL_TYPE
@@ -116,6 +127,17 @@ FORMAT_CODES: dict[str, int] = {
     "FORMAT_NDC1HWC0": 32, "FORMAT_FRACTAL_Z_3D": 33, "FORMAT_NC": 35,
 }  # fmt: skip
 KERNEL_TYPE_MACROS: dict[str, str] = {name: str(code) for name, code in {**DT_CODES, **FORMAT_CODES}.items()}
+
+# The tiling-template macros of template_argument.h: the device build (ASCENDC_TPL_KERNEL) defines each of them
+# to nothing, so a kernel's `ASCENDC_TPL_SEL(...)` lists are never compiled there (ops-nn's conv tiling keys
+# even juxtapose two ASCENDC_TPL_UINT_SEL without a comma). Defined so when a device source includes the header;
+# host sources build ParamStruct lists from them instead, read as calls.
+TEMPLATE_ARGUMENT_HEADER = "template_argument.h"
+TEMPLATE_ARGUMENT_KERNEL_MACROS: tuple[str, ...] = tuple(
+    f"ASCENDC_TPL_{name}(...)" for name in (
+        "DTYPE_DECL", "DATATYPE_DECL", "FORMAT_DECL", "UINT_DECL", "BOOL_DECL", "KERNEL_TYPE_DECL", "DTYPE_SEL",
+        "DATATYPE_SEL", "FORMAT_SEL", "UINT_SEL", "BOOL_SEL", "TILING_STRUCT_SEL", "KERNEL_TYPE_SEL",
+        "DETERMINISTIC_SEL", "SHARED_KERNEL_TYPE_SEL", "ARGS_DECL", "ARGS_SEL", "SEL"))
 
 # Defines in force for a device compile unless the user changes them (`--define`, `--undefine`).
 DEFAULT_DEFINES: dict[str, str] = {

@@ -819,6 +819,18 @@ def test_kernel_operator_h_brings_the_dtype_and_format_codes_except_to_asc_sourc
     assert "nz = 0" in pp("#if FORMAT_ND == 0\nint nz = 0;\n#endif\n").text  # no include: FORMAT_ND is undefined
 
 
+def test_template_argument_macros_vanish_from_device_code_only() -> None:
+    # the device build of template_argument.h defines the selection macros to nothing (ops-nn's conv tiling keys
+    # juxtapose two of them without a comma); the host build makes ParamStruct lists of them
+    src = ('#include "ascendc/host_api/tiling/template_argument.h"\n'
+           "ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(A, ASCENDC_TPL_UI_LIST, 1) "
+           "ASCENDC_TPL_UINT_SEL(B, ASCENDC_TPL_UI_LIST, 2)));\nint k;\n")
+    kernel = pp(src)
+    assert codes(kernel) == [] and "ASCENDC_TPL" not in kernel.text
+    host = preprocess(src, "ops/conv/op_host/conv_tiling.cpp")
+    assert codes(host) == [] and "ASCENDC_TPL_SEL" in host.text
+
+
 def test_an_include_of_another_ops_kernel_folder_resolves_as_the_op_build_lays_it_out(tmp_path) -> None:
     # ops-nn norm/dua_quantize_add_layer_norm/op_kernel includes "../quantize_add_layer_norm/..._base.h": the
     # build copies each op_kernel/ folder to one named after its op, so that is norm/<op>/op_kernel/<file>

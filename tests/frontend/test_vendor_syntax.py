@@ -416,6 +416,18 @@ def test_globally_qualified_base_and_attribute_after_a_class_body() -> None:
 # ------------------------------------------------------------------ host code of the vendor op repositories
 
 
+def test_aten_dispatch_macros_run_their_lambda_per_case() -> None:
+    unit = parse("""
+        void launch(const at::Tensor& x, float* p) {
+            AT_DISPATCH_SWITCH(x.scalar_type(), "add_npu",
+                AT_DISPATCH_CASE(torch::kFloat32, [&] { using scalar_t = float; run<scalar_t>(p); })
+                AT_DISPATCH_CASE(torch::kFloat16, [&] { using scalar_t = half; run<scalar_t>(p); }));
+            AT_DISPATCH_FLOATING_TYPES_AND_HALF(x.scalar_type(), "f", [&] { run<scalar_t>(p); });
+        }
+    """)
+    assert len(all_of(unit, A.Case)) == 3  # two dtype cases and the default
+
+
 def test_api_macro_before_a_declaration_is_an_attribute() -> None:
     # ACLNN_API (aclnn_base.h) and ASCENDC_EXTERN_C come from headers we do not read
     unit = parse("""
