@@ -79,7 +79,8 @@ _FLOATING_RE = re.compile(r"FLOAT|BF16|DOUBLE|COMPLEX", re.I)
 def opdef_descriptions(texts: Iterable[str]) -> list[dict[str, object]]:
     """The op json equivalent of the one OpDef class that `OP_ADD` registers in `texts` (the host sources of
     one project); empty when there is none, or more than one operator."""
-    sources = [_COMMENT_RE.sub(" ", t) for t in texts if "OpDef" in t and "OP_ADD" in t]
+    # line continuations joined: `#define DTYPE_X \\n {ge::DT_FLOAT16, ge::DT_BF16}` names a list too
+    sources = [_COMMENT_RE.sub(" ", t).replace("\\\n", " ") for t in texts if "OpDef" in t and "OP_ADD" in t]
     added = {name for s in sources for name in _OP_ADD_RE.findall(s)}
     if len(added) != 1:
         return []

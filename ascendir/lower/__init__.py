@@ -269,6 +269,37 @@ def dtype_bindings(program: Program, input_dtypes: list[str] | None = None) -> d
     return out
 
 
+# What a guessed element type becomes for a DTYPE macro whose OpDef lists other types: the first of these the
+# OpDef lists, else its first listed type.
+_GUESS_NEIGHBOURS = {
+    "float": ("float", "bfloat16_t", "half"),
+    "half": ("half", "bfloat16_t", "float"),
+    "int32_t": ("int32_t", "int64_t", "uint32_t", "int16_t", "uint16_t", "int8_t", "uint8_t"),
+}
+
+
+def guessed_dtypes(program: Program, guess: str) -> dict[str, str]:
+    """DTYPE_<NAME> / ORIG_DTYPE_<NAME> for the inputs and outputs of the op's OpDef that no op json binds and
+    that cannot be `guess`: the OpDef lists other types for them (zero points of int32 or bf16 beside float
+    scales). Each gets the listed type closest to the guess (bfloat16_t for a float or half guess), so that a
+    guessing run instantiates the kernel with types the op is built for. Macros not named here take `guess`."""
+    from frontend.opdef import op_descriptions
+
+    if program.bundle.op_json:
+        return {}
+    bound = dtype_bindings(program)
+    out: dict[str, str] = {}
+    for op in op_descriptions(program.bundle):
+        for _, desc in _descs(op):
+            name = str(desc.get("name", "")).upper()
+            listed = [t for t in (GE_DTYPES.get(str(t).lower().removeprefix("dt_")) for t in _types(desc)) if t]
+            if not name or not listed or guess in listed or f"DTYPE_{name}" in bound:
+                continue
+            chosen = next((t for t in _GUESS_NEIGHBOURS.get(guess, ()) if t in listed), listed[0])
+            out[f"DTYPE_{name}"] = out[f"ORIG_DTYPE_{name}"] = chosen
+    return out
+
+
 def dtype_column(program: Program, input_dtypes: list[str]) -> tuple[bool, str]:
     """Whether the op json supports inputs of these dtypes (in op order), and if not, what it supports."""
     ops = program.bundle.op_json or []

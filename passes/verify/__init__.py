@@ -126,29 +126,33 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
     index or count inputs: gather_v3's DTYPE_INDICES feeds Adds with an int scalar), and of those findings
     only what holds for that too. A kernel with overload or API errors under all three guesses, at different
     places (a float tensor in a half kernel breaks one call as half and another as float), builds for none of
-    them: the float run's errors are reported, with a note naming the others.
+    them: the float run's errors are reported, with a note naming the others. Where an op's OpDef lists
+    types for a macro and the guess is not among them (zero points of int32 or bf16), each run takes the
+    listed type nearest its guess instead (`ascendir.lower.guessed_dtypes`): an instantiation the build never
+    makes proves nothing.
     """
-    from ascendir.lower import dtype_bindings, unbound_dtype_macros
+    from ascendir.lower import dtype_bindings, guessed_dtypes, unbound_dtype_macros
 
     select = list(select) if select is not None else None
     diags = list(program.diagnostics)
     if any(d.code == "ASC010" for d in diags):
         return diags
-    dtypes = dtype_bindings(program, [t.dtype for t in shapes.inputs if t is not None]) if shapes is not None else {}
+    dtypes = (dtype_bindings(program, [t.dtype for t in shapes.inputs if t is not None]) if shapes is not None
+              else guessed_dtypes(program, "float"))
     found = _lower_and_verify(program, chip, dtypes, select, ignore, shapes)
     guessed = (unbound_dtype_macros(program) if shapes is None and any(d.code not in _CHECKER_NOTES for d in found)
                else set())
     if guessed:
         with_float = found
         half_lines: set[tuple[str, int]] = set()
-        half = _lower_and_verify(program, chip, dict.fromkeys(guessed, "half"), select, ignore, None, False,
+        half = _lower_and_verify(program, chip, _guesses(program, guessed, "half"), select, ignore, None, False,
                                  half_lines)
         half_places = {(d.code, d.span) for d in half}
         found = _holding_for_both(with_float, half, half_places, half_lines, _FloatTested(program))
         float_errors, half_errors = _type_errors(with_float), _type_errors(half)
         if any(d.code.startswith(_TYPE_CLASS_CODES) for d in found) or (float_errors and half_errors):
             int_lines: set[tuple[str, int]] = set()
-            integer = _lower_and_verify(program, chip, dict.fromkeys(guessed, "int32_t"), select, ignore, None,
+            integer = _lower_and_verify(program, chip, _guesses(program, guessed, "int32_t"), select, ignore, None,
                                         False, int_lines)
             places = {(d.code, d.span) for d in integer}
             # a finding only the float instantiation reaches stands; one the half run shares must hold for
@@ -160,6 +164,13 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
                 # wrong with every guess, though not at one place: the kernel has no element type it builds for
                 found += [_failing_every_guess(d, sorted(guessed), half_errors[0], int_errors[0]) for d in float_errors]
     return sorted(diags + found, key=sort_key)
+
+
+def _guesses(program: Program, macros: set[str], guess: str) -> dict[str, str]:
+    """The guessed DTYPE macros bound to `guess`, or to the type nearest it that the OpDef lists for them."""
+    from ascendir.lower import guessed_dtypes
+
+    return {**dict.fromkeys(macros, guess), **guessed_dtypes(program, guess)}
 
 
 def _type_errors(found: list[Diagnostic]) -> list[Diagnostic]:

@@ -117,3 +117,86 @@ def test_a_kernel_file_in_an_op_project_is_checked_with_its_opdef_dtypes(tmp_pat
     assert _errors(kernel) == []
     # and the project checked as a whole reads the same OpDef
     assert _errors(tmp_path / "scatter_max") == []
+
+
+# ops-nn's add_rms_norm_quant_v2: the dtype lists are `#define`s over continued lines, and the zero points are
+# int32 or bf16, never float. The kernel copies them by type (`if constexpr`): as int32 straight, otherwise into
+# a bf16 buffer. Guessed as float (or half), the else branch pairs a bf16 buffer with a float GlobalTensor:
+# ASC101 for an instantiation the build never makes.
+QUANT_OPDEF = """
+#include "register/op_def_registry.h"
+namespace ops {
+class QuantScale : public OpDef {
+#define DTYPE_SCALE_LIST \\
+    { ge::DT_FLOAT, ge::DT_BF16 }
+#define DTYPE_OFFSET_LIST \\
+    {                     \\
+        ge::DT_INT32, ge::DT_BF16 \\
+    }
+public:
+    explicit QuantScale(const char* name) : OpDef(name)
+    {
+        this->Input("scale").ParamType(REQUIRED).DataType(DTYPE_SCALE_LIST);
+        this->Input("offset").ParamType(REQUIRED).DataType(DTYPE_OFFSET_LIST);
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_INT8, ge::DT_INT8});
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(QuantScale);
+}
+"""
+
+QUANT_KERNEL = """
+#include "kernel_operator.h"
+using namespace AscendC;
+template <typename TOffset>
+__aicore__ inline void CopyInOffset(TBuf<TPosition::VECCALC>& buf, const GlobalTensor<TOffset>& gm, uint32_t n)
+{
+    if constexpr (IsSameType<TOffset, int32_t>::value) {
+        LocalTensor<int32_t> asInt = buf.Get<int32_t>();
+        DataCopy(asInt, gm, n);
+    } else {
+        LocalTensor<bfloat16_t> asBf16 = buf.Get<bfloat16_t>();
+        DataCopy(asBf16, gm, n);
+    }
+}
+extern "C" __global__ __aicore__ void quant_scale(GM_ADDR scale, GM_ADDR offset, GM_ADDR y, GM_ADDR tiling) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    GlobalTensor<DTYPE_OFFSET> offsetGm;
+    offsetGm.SetGlobalBuffer((__gm__ DTYPE_OFFSET*)offset, 256);
+    CopyInOffset(buf, offsetGm, 256);
+    TBuf<TPosition::VECCALC> scaleBuf;
+    pipe.InitBuffer(scaleBuf, 1024);
+    GlobalTensor<DTYPE_SCALE> scaleGm;
+    scaleGm.SetGlobalBuffer((__gm__ DTYPE_SCALE*)scale, 256);
+    LocalTensor<DTYPE_SCALE> s = scaleBuf.Get<DTYPE_SCALE>();
+    DataCopy(s, scaleGm, 256);
+    PipeBarrier<PIPE_ALL>();
+    Exp(s, s, 256);
+}
+"""
+
+
+def test_a_dtype_list_macro_over_continued_lines_is_read() -> None:
+    (op,) = opdef_descriptions([QUANT_OPDEF])
+    assert op["input_desc"] == [{"name": "scale", "type": ["DT_FLOAT", "DT_BF16"]},
+                                {"name": "offset", "type": ["DT_INT32", "DT_BF16"]}]
+
+
+def test_a_guess_the_opdef_does_not_list_takes_the_nearest_listed_type(tmp_path: Path) -> None:
+    from ascendir.lower import guessed_dtypes
+
+    kernel = tmp_path / "quant_scale" / "op_kernel" / "quant_scale.cpp"
+    kernel.parent.mkdir(parents=True)
+    kernel.write_text(QUANT_KERNEL)
+    # alone, every guess fails: float and half at the bf16 copy of the offset, int32_t at Exp of the scale
+    assert "ASC101" in _errors(kernel)
+    (tmp_path / "quant_scale" / "op_host").mkdir()
+    (tmp_path / "quant_scale" / "op_host" / "quant_scale_def.cpp").write_text(QUANT_OPDEF)
+    program, _ = load_for_check(read_input(str(kernel)))
+    assert guessed_dtypes(program, "float")["DTYPE_OFFSET"] == "bfloat16_t"
+    assert guessed_dtypes(program, "int32_t")["DTYPE_SCALE"] == "float"  # no integer listed: the first type
+    assert "DTYPE_OFFSET" not in guessed_dtypes(program, "int32_t")  # listed: the guess itself
+    assert _errors(kernel) == []
