@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -174,6 +175,9 @@ class UnknownT:
     """A type the lowering could not resolve (already reported, or outside what it models)."""
 
     text: str = "?"
+    # whether a declaration of this type is an "unknown type name" (ASC105); the subclasses below are types
+    # the lowering knows exist but does not model
+    reported: ClassVar[bool] = True
 
     def __str__(self) -> str:
         return self.text
@@ -207,12 +211,24 @@ class RegisterApiT(UnknownT):
     which the lowering does not model: opaque, and not an unknown type to report."""
 
     text: str = "AscendC::Reg type"
+    reported: ClassVar[bool] = False
 
 
 @dataclass(frozen=True)
 class UnsizedArrayT(UnknownT):
     """An array whose length is no constant here (`SliceInfo s[K_MAX_DIM]` with the bound out of reach): its
     elements are not followed, but its type is no unknown type to report."""
+
+    reported: ClassVar[bool] = False
+
+
+@dataclass(frozen=True)
+class UnresolvedArgT(UnknownT):
+    """A type named by a template parameter whose argument the lowering could not resolve (`Policy<float>` with
+    Policy bound to `Selector<b>::template type`, a member alias template): opaque, and no unknown type name,
+    since the parameter is declared."""
+
+    reported: ClassVar[bool] = False
 
 
 CType = (

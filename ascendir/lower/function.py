@@ -455,6 +455,8 @@ class FunctionLowerer:
                     return bound
                 if isinstance(bound, C.TemplateNameT) and targs:
                     return self.named_type(bound.name, targs, qualifiers)
+                if type(bound) is C.UnknownT:
+                    return C.UnresolvedArgT(name)  # a declared parameter whose argument is out of reach
         if name.startswith("DTYPE_") or name.startswith("ORIG_DTYPE_"):
             return self.dtype_macro(name)
         s = C.scalar_named(name)
@@ -1124,7 +1126,7 @@ class FunctionLowerer:
                 init = Val(t, self.emit(asc.StructInitOp.create(
                     properties={"fields": ArrayAttr([])}, operands=[], result_types=[C.ir_type(t)]), d).results[0])
             elif isinstance(t, C.UnknownT):
-                if not isinstance(t, C.RegisterApiT | C.UnsizedArrayT):
+                if t.reported:
                     self.report.unknown_type(t.text, d)
                 self.bind(name, Val(t))
                 return
@@ -1229,7 +1231,7 @@ class FunctionLowerer:
                     inst.members[d.name] = self.convert(self.expr(d.init), ft, d)
                 else:
                     init = self._declarator_init(d, ft)
-                    if isinstance(ft, C.UnknownT) and not isinstance(ft, C.RegisterApiT | C.UnsizedArrayT):
+                    if isinstance(ft, C.UnknownT) and ft.reported:
                         self.report.unknown_type(ft.text, d)
                     inst.members[d.name] = self.new_cell(ft, d.name, d, init)
         finally:
@@ -1793,6 +1795,12 @@ class FunctionLowerer:
             member = self._member_of_type_argument(self.named_type(parts[0].name, None), parts[1:], e)
             if member is not None:
                 return member
+        owner = parts[-2].name if len(parts) >= 2 else ""
+        if owner and owner not in self.scope.classes and self.catalog_type_kind(owner) is None \
+                and self.catalog.vendor_type(owner):
+            # a static member of a vendor struct the catalog does not model (`AscendC::NdDmaConfig::unsetPad`);
+            # the members of catalogued enums and structs are checked
+            return Val(C.UnknownT(qualified))
         raise Undeclared(e.qname.parts[-1].name if not parts else qualified, e)
 
     def _declared_alias(self, name: str) -> bool:
@@ -2449,7 +2457,8 @@ class FunctionLowerer:
         if isinstance(target, C.LocalTensorT | C.GlobalTensorT) and isinstance(v.ctype, C.LocalTensorT | C.GlobalTensorT):
             return self.tensor_cast(v, target, e)  # `(GlobalTensor<int8_t> &)gm`: a reference to the same object
         if isinstance(t, C.UnknownT):
-            self.report.unknown_type(t.text, e)
+            if t.reported:
+                self.report.unknown_type(t.text, e)
             return Val(t)
         return self.convert(v, t, e)
 

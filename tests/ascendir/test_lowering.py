@@ -373,6 +373,42 @@ void launch(uint8_t* x) { k<TILE_FROM_BUILD_FLAGS><<<8, nullptr, nullptr>>>(x); 
     assert [(d.code, d.message) for d in r.diagnostics] == []
 
 
+def test_a_template_template_argument_out_of_reach_is_no_unknown_type() -> None:
+    # ops-nn kl_div_loss_grad passes `PolicySelector<a, b>::template type`, a member alias template of a
+    # specialisation, as `template <class> class Policy`: not followed, but Policy is declared, so
+    # `Policy<float> policy;` is opaque rather than ASC105 "unknown type name 'Policy'"
+    r = lower(HEADER + """
+template <class T> struct Plain { static constexpr bool broadcast = false; };
+template <bool b> struct Selector;
+template <> struct Selector<false> { template <class T> using type = Plain<T>; };
+template <class T, template <class> class Policy>
+class K {
+    using PolicyType = Policy<float>;
+public:
+    __aicore__ inline void Process() { n = 1; }
+    PolicyType policy;
+    int n;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    K<float, Selector<false>::template type> op;
+    op.Process();
+}
+""")
+    assert [(d.code, d.message) for d in r.diagnostics] == []
+
+
+def test_a_static_member_of_an_uncatalogued_vendor_struct_is_an_opaque_value() -> None:
+    # ops-nn arch35 kernels: `NdDmaConfig::unsetPad` (kernel_struct_data_copy.h); an unknown owner stays ASC102
+    r = lower(HEADER + """
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    static constexpr AscendC::NdDmaConfig cfg = {false, AscendC::NdDmaConfig::unsetPad, NdDmaConfig::unsetPad, false};
+    int32_t n = NoSuchConfig::unsetPad;
+}
+""")
+    assert [(d.code, d.message) for d in r.diagnostics] == [
+        ("ASC102", "use of undeclared identifier 'NoSuchConfig::unsetPad'")]
+
+
 def test_more_vendor_idioms_resolve_to_the_right_overloads() -> None:
     # ASC101 false alarms on shipped kernels: a struct bundling LocalTensors (was read as a tiling struct of
     # scalars), a template template parameter (R<T> in is_same), a HardEvent template argument (was taken for
