@@ -37,6 +37,7 @@ from ascendir.lower.values import Val
 from frontend import ast as A
 from frontend.diagnostics import Diagnostic, Note, error, warning
 from frontend.pipeline import Program
+from frontend.readers import Bundle
 
 INTERNAL_ERROR = "ASC000"
 MISSING_INCLUDE = "ASC002"
@@ -278,22 +279,22 @@ _GUESS_NEIGHBOURS = {
 }
 
 
-def guessed_dtypes(program: Program, guess: str) -> dict[str, str]:
+def guessed_dtypes(bundle: Bundle, guess: str) -> dict[str, str]:
     """DTYPE_<NAME> / ORIG_DTYPE_<NAME> for the inputs and outputs of the op's OpDef that no op json binds and
     that cannot be `guess`: the OpDef lists other types for them (zero points of int32 or bf16 beside float
     scales). Each gets the listed type closest to the guess (bfloat16_t for a float or half guess), so that a
     guessing run instantiates the kernel with types the op is built for. Macros not named here take `guess`."""
-    from frontend.opdef import op_descriptions
+    from frontend.opdef import bound_descriptions, op_descriptions
 
-    if program.bundle.op_json:
+    if bundle.op_json:
         return {}
-    bound = dtype_bindings(program)
+    bound = {str(d.get("name", "")).upper() for op in bound_descriptions(bundle) for _, d in _descs(op)}
     out: dict[str, str] = {}
-    for op in op_descriptions(program.bundle):
+    for op in op_descriptions(bundle):
         for _, desc in _descs(op):
             name = str(desc.get("name", "")).upper()
             listed = [t for t in (GE_DTYPES.get(str(t).lower().removeprefix("dt_")) for t in _types(desc)) if t]
-            if not name or not listed or guess in listed or f"DTYPE_{name}" in bound:
+            if not name or not listed or guess in listed or name in bound:
                 continue
             chosen = next((t for t in _GUESS_NEIGHBOURS.get(guess, ()) if t in listed), listed[0])
             out[f"DTYPE_{name}"] = out[f"ORIG_DTYPE_{name}"] = chosen

@@ -138,7 +138,7 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
     if any(d.code == "ASC010" for d in diags):
         return diags
     dtypes = (dtype_bindings(program, [t.dtype for t in shapes.inputs if t is not None]) if shapes is not None
-              else guessed_dtypes(program, "float"))
+              else guessed_dtypes(program.bundle, "float"))
     found = _lower_and_verify(program, chip, dtypes, select, ignore, shapes)
     guessed = (unbound_dtype_macros(program) if shapes is None and any(d.code not in _CHECKER_NOTES for d in found)
                else set())
@@ -170,7 +170,7 @@ def _guesses(program: Program, macros: set[str], guess: str) -> dict[str, str]:
     """The guessed DTYPE macros bound to `guess`, or to the type nearest it that the OpDef lists for them."""
     from ascendir.lower import guessed_dtypes
 
-    return {**dict.fromkeys(macros, guess), **guessed_dtypes(program, guess)}
+    return {**dict.fromkeys(macros, guess), **guessed_dtypes(program.bundle, guess)}
 
 
 def _type_errors(found: list[Diagnostic]) -> list[Diagnostic]:
@@ -322,15 +322,30 @@ def load_for_check(bundle: Bundle, chip: str | None = None,
 _JSON_DTYPE_NAMES = {"BFLOAT16": "BF16", "FP16": "FLOAT16", "HALF": "FLOAT16", "FP32": "FLOAT", "FLOAT32": "FLOAT"}
 
 
+# element type -> the ge::DataType name kernel_type.h gives its code
+_CTYPE_DT_NAMES = {"half": "DT_FLOAT16", "float": "DT_FLOAT", "bfloat16_t": "DT_BF16", "int8_t": "DT_INT8",
+                   "uint8_t": "DT_UINT8", "int16_t": "DT_INT16", "uint16_t": "DT_UINT16", "int32_t": "DT_INT32",
+                   "uint32_t": "DT_UINT32", "int64_t": "DT_INT64", "uint64_t": "DT_UINT64", "bool": "DT_BOOL",
+                   "double": "DT_DOUBLE", "int4b_t": "DT_INT4"}
+
+
 def _orig_dtype_defines(bundle: Bundle) -> dict[str, str | None]:
     """ORIG_DTYPE_<NAME> as the build defines it for a kernel compile, for each input and output whose
     DTYPE_<NAME> the lowering binds (ascendir.lower.dtype_bindings): the ge::DataType code of its type in the
-    first dtype combination, so that `#if ORIG_DTYPE_X == DT_FLOAT16` picks the code for that type. (Unbound
-    ones stay undefined, as before: the float guess takes the `#else` of such a test.)"""
+    first dtype combination, so that `#if ORIG_DTYPE_X == DT_FLOAT16` picks the code for that type. Unbound
+    ones stay undefined, so the float guess takes the `#else` of such a test; except where the OpDef lists
+    types without float for them: those get the code of the float guess's stand-in (`guessed_dtypes`), or a
+    kernel that includes its code per listed type (`#if ... DT_FLOAT16 / #elif ... DT_BF16`, no `#else`) would
+    be checked with none of it."""
+    from ascendir.lower import guessed_dtypes
     from frontend.opdef import bound_descriptions
     from frontend.vendor import DT_CODES
 
     out: dict[str, str | None] = {}
+    for macro, ctype in guessed_dtypes(bundle, "float").items():
+        code = DT_CODES.get(_CTYPE_DT_NAMES.get(ctype, ""))
+        if macro.startswith("ORIG_DTYPE_") and code is not None:
+            out[macro] = str(code)
     for op in bound_descriptions(bundle)[:1]:
         for key in ("input_desc", "output_desc"):
             for desc in op.get(key) or []:  # type: ignore[attr-defined]

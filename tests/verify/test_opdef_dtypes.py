@@ -196,7 +196,28 @@ def test_a_guess_the_opdef_does_not_list_takes_the_nearest_listed_type(tmp_path:
     (tmp_path / "quant_scale" / "op_host").mkdir()
     (tmp_path / "quant_scale" / "op_host" / "quant_scale_def.cpp").write_text(QUANT_OPDEF)
     program, _ = load_for_check(read_input(str(kernel)))
-    assert guessed_dtypes(program, "float")["DTYPE_OFFSET"] == "bfloat16_t"
-    assert guessed_dtypes(program, "int32_t")["DTYPE_SCALE"] == "float"  # no integer listed: the first type
-    assert "DTYPE_OFFSET" not in guessed_dtypes(program, "int32_t")  # listed: the guess itself
+    assert guessed_dtypes(program.bundle, "float")["DTYPE_OFFSET"] == "bfloat16_t"
+    assert guessed_dtypes(program.bundle, "int32_t")["DTYPE_SCALE"] == "float"  # no integer listed: the first type
+    assert "DTYPE_OFFSET" not in guessed_dtypes(program.bundle, "int32_t")  # listed: the guess itself
     assert _errors(kernel) == []
+
+
+def test_a_kernel_that_includes_its_code_per_listed_dtype_is_checked_with_one_of_them(tmp_path: Path) -> None:
+    # ops-transformer mla_preprocess: `#if ORIG_DTYPE_INPUT == DT_FLOAT16 / #elif ... DT_BF16` and no #else, with
+    # an OpDef that lists fp16 and bf16. Undefined, the macro took neither branch and the kernel's helpers were
+    # undeclared; the float guess's stand-in, bf16, picks the second.
+    project = tmp_path / "mla"
+    (project / "op_kernel").mkdir(parents=True)
+    (project / "op_host").mkdir()
+    (project / "op_host" / "mla_def.cpp").write_text(QUANT_OPDEF.replace("QuantScale", "Mla").replace(
+        '"scale"', '"input"').replace("DTYPE_SCALE_LIST", "DTYPE_INPUT_LIST").replace(
+        "{ ge::DT_FLOAT, ge::DT_BF16 }", "{ ge::DT_FLOAT16, ge::DT_BF16 }"))
+    (project / "op_kernel" / "mla_bf16.h").write_text(
+        "__aicore__ inline void RunMla(GM_ADDR x) { AscendC::PipeBarrier<PIPE_ALL>(); }\n")
+    (project / "op_kernel" / "mla.cpp").write_text(
+        '#include "kernel_operator.h"\n'
+        "#if ORIG_DTYPE_INPUT == DT_FLOAT16\n#include \"mla_fp16.h\"\n"
+        "#elif ORIG_DTYPE_INPUT == DT_BF16\n#include \"mla_bf16.h\"\n#endif\n"
+        'extern "C" __global__ __aicore__ void mla(GM_ADDR input, GM_ADDR offset, GM_ADDR y, GM_ADDR tiling)\n'
+        "{\n    RunMla(input);\n}\n")
+    assert _errors(project / "op_kernel" / "mla.cpp") == []
