@@ -101,6 +101,8 @@ HEADER_CONSTANTS: dict[str, tuple[Scalar, int | float | None]] = {
     **{name: (C.I32, code) for name, code in vendor.DT_CODES.items()},
 }  # fmt: skip
 TENSOR_OPERATORS = ("+", "-", "*", "/", "&", "|")
+# `mask = a < b` on LocalTensors: Compare with this mode over all of a
+_COMPARE_MODES = {"<": "LT", ">": "GT", "==": "EQ", "<=": "LE", ">=": "GE", "!=": "NE"}
 _TYPE_TRAITS = {"is_same", "IsSameType", "is_same_v", "IsSame"}  # IsSame: AscendC::Std's alias
 # AscendC's matmul utilities: IsTypeOneOf<T, ...>::value and the variable templates below
 _ONE_OF_TRAITS = {"IsTypeOneOf", "IsTypeOneOfV"}  # T is one of the rest
@@ -2560,7 +2562,10 @@ class FunctionLowerer:
         return value
 
     def tensor_operator(self, e: A.Assign) -> Val | None:
-        """`dst = a + b` (and `dst += b`) on LocalTensors: the API the operator stands for, over all of dst."""
+        """`dst = a + b` (and `dst += b`) on LocalTensors: the API the operator stands for, over all of dst;
+        `mask = a < b`: Compare over all of a (kernel_operator_symbol_override_impl.h)."""
+        if e.op == "=" and isinstance(e.value, A.Binary) and e.value.op in _COMPARE_MODES:
+            return self._tensor_comparison(e, e.value)
         if e.op == "=":
             if not isinstance(e.value, A.Binary) or e.value.op not in TENSOR_OPERATORS:
                 return None
@@ -2584,6 +2589,23 @@ class FunctionLowerer:
                                overload="count")
         self.emit(call, e)
         return dst
+
+    def _tensor_comparison(self, e: A.Assign, cmp: A.Binary) -> Val | None:
+        mark = self._mark()
+        operands = [self.expr(n) for n in (e.target, cmp.lhs, cmp.rhs)]
+        self._rollback(mark)
+        if not all(isinstance(v.ctype, C.LocalTensorT) for v in operands):
+            return None
+        from ascendir.lower.calls import lower_call
+
+        def name(*parts: str) -> A.Name:
+            return A.Name(e.span, A.QualifiedName(e.span, [A.NamePart(e.span, p) for p in parts]))
+
+        size = A.Call(e.span, A.Member(e.span, cmp.lhs, "GetSize", False), [])
+        call = A.Call(e.span, name("AscendC", "Compare"),
+                      [e.target, cmp.lhs, cmp.rhs, name("AscendC", "CMPMODE", _COMPARE_MODES[cmp.op]), size])
+        lower_call(self, call, None)
+        return self.expr(e.target)
 
     def assign(self, target: A.Node, value: Val, node: A.Node) -> None:
         if isinstance(target, A.Name) and len(target.qname.parts) == 1:

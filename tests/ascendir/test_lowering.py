@@ -409,6 +409,35 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
         ("ASC102", "use of undeclared identifier 'NoSuchConfig::unsetPad'")]
 
 
+COMPARISONS = """
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a, m;
+    pipe.InitBuffer(a, 1024);
+    pipe.InitBuffer(m, 256);
+    LocalTensor<float> t = a.Get<float>();
+    LocalTensor<uint8_t> mask = m.Get<uint8_t>();
+    Duplicate(t, 1.0f, 256);
+    mask = t == t;
+    mask = t < t;
+    LocalTensor<int16_t> ints = a.Get<int16_t>();
+    mask = ints < ints;
+}
+"""
+
+
+def test_a_tensor_comparison_operator_is_compare_over_the_left_operand() -> None:
+    # `mask = a == b` (cann-ops angle_v2) is the symbol override of Compare(mask, a, b, CMPMODE::EQ, a.GetSize())
+    from passes.verify import check_program
+
+    r = lower(HEADER + COMPARISONS)
+    assert [(d.code, d.message) for d in r.diagnostics] == []  # no "comparison of LocalTensor" (ASC103)
+    assert [op.api.data for op in ops_of(r, asc.ApiCallOp) if op.api.data == "Compare"] == ["Compare"] * 3
+    # the rules then judge each call: Compare takes half, float and int32_t on 910B, not int16_t
+    found = check_program(load_text(HEADER + COMPARISONS, "k.cpp"))
+    assert [(d.code, d.span.line) for d in found if d.is_error] == [("ASC502", 15)]
+
+
 def test_more_vendor_idioms_resolve_to_the_right_overloads() -> None:
     # ASC101 false alarms on shipped kernels: a struct bundling LocalTensors (was read as a tiling struct of
     # scalars), a template template parameter (R<T> in is_same), a HardEvent template argument (was taken for
