@@ -8,9 +8,10 @@ Under the AscendC API lies the device compiler's own instruction set, declared b
 directly (ops-transformer's distribute_barrier traps on a timeout; asc-devkit's data-copy tests switch atomic
 modes with set_atomic_f16). A call of one is no "use of undeclared identifier" (ASC102): the lowering keeps it
 as an opaque call. Only names are read, from the implementation headers tools/vendor_api_functions.py reads
-(impl/basic_api: its own, its utils/ and the catalogued architectures' folders): every lower-case name called
-as a free function there (not a member, not qualified) that no asc-devkit header declares as a
-function, macro, variable or parameter; code for the host (`#ifdef ASCENDC_CPU_DEBUG`, `__NPU_HOST__`, which calls
+(impl/basic_api: its own, its utils/ and the catalogued architectures' folders), the 950's (dav_3510,
+reg_compute) and the SIMT API's (impl/simt_api): every lower-case name called as a free function there (not a
+member, not qualified) that no asc-devkit header declares as a function, macro, variable, parameter, class or
+out-of-class member; code for the host (`#ifdef ASCENDC_CPU_DEBUG`, `__NPU_HOST__`, which calls
 the C library's fprintf, raise ...) is left out, and so are keywords, pragmas and the `_t` types of casts.
 Default root: the asc-devkit checkout in /work/realkernels.
 """
@@ -34,6 +35,9 @@ _CALL = re.compile(r"(?<![\w.>:~#])([a-z_][a-z0-9_]*)\s*\(")
 _MACRO = re.compile(r"#\s*define\s+([a-z_][a-z0-9_]*)")
 _VARIABLE = re.compile(r"\b[\w>]+[\s*&]+([a-z_][a-z0-9_]*)\s*[,);=\[]")
 _FUNCTION = re.compile(r"^[ \t]*(?:[\w:<>]+[\s*&]+)+([a-z_][a-z0-9_]*)\s*\([^;{}]*\)\s*(?:const\s*)?\{", re.M)
+# a member function defined out of its class (`unsigned long long thread_group::thread_rank() const {`), a class
+_MEMBER_DEFINITION = re.compile(r"\w::([a-z_][a-z0-9_]*)\s*\([^;{}]*\)\s*(?:const\s*)?\{")
+_CLASS = re.compile(r"\b(?:class|struct)\s+([a-z_][a-z0-9_]*)")
 _NOT_CALLS = frozenset(
     "if for while switch return sizeof alignof decltype static_cast reinterpret_cast const_cast dynamic_cast "
     "defined static_assert noexcept alignas typeid operator constexpr elif else endif volatile __volatile__ void "
@@ -78,7 +82,7 @@ def intrinsics(called_in: Iterable[Path], declared_in: Iterable[Path]) -> set[st
     declared: set[str] = set()
     for header in declared_in:
         text = _without_comments_and_strings(header.read_text(encoding="utf-8", errors="replace"))
-        for pattern in (_MACRO, _VARIABLE, _FUNCTION):
+        for pattern in (_MACRO, _VARIABLE, _FUNCTION, _MEMBER_DEFINITION, _CLASS):
             declared.update(pattern.findall(text))
     names: set[str] = set()
     for header in called_in:
@@ -106,6 +110,9 @@ def main() -> int:
     # leaves out for its own use stay out of vendor_functions.txt
     regbase = sorted(p for name in _REGBASE_FOLDERS for p in (impl / "basic_api" / name).rglob("*")
                      if p.suffix in (".h", ".hpp"))
+    # and its SIMT API's implementation, which calls the SIMT builtins that `__simt_vf__` code calls as well
+    # (laneid, clock ...)
+    regbase += sorted(p for p in (impl / "simt_api").rglob("*") if p.suffix in (".h", ".hpp"))
     names = intrinsics([*(p for p in headers if p.is_relative_to(impl)), *regbase], every)
     header = ("# The device compiler's intrinsics that asc-devkit's AscendC implementation calls and no header\n"
               "# declares, one per line: calls of them are not undeclared names.\n"

@@ -69,6 +69,9 @@ def test_the_compiler_intrinsics_list_holds_what_the_implementation_calls_and_no
     names = compiler_intrinsics()
     assert {"trap", "set_atomic_none", "set_atomic_f16", "copy_gm_to_ubuf", "pipe_barrier", "set_flag", "vadd",
             "preload"} <= names
+    # the SIMT builtins its SIMT API calls (`__simt_vf__` kernels call them too), not the methods it defines
+    assert {"laneid", "__shfl_down", "__threadfence"} <= names
+    assert not {"thread_rank", "dim_threads", "coalesced_group"} & names
     # the C library of the CPU-debug and host builds, pragmas, keywords and the AscendC API itself are not in it
     assert not {"fprintf", "abort", "raise", "begin_pipe", "sizeof", "constexpr", "DataCopy", "uint64_t"} & names
 
