@@ -94,6 +94,8 @@ PREDEFINED_MACROS: dict[str, str] = {
     "MATMUL_POLICY_DEFAULT_OF(DEFAULT)":
         "template <const auto& = MM_CFG, typename ...> class MATMUL_POLICY = AscendC::Impl::Detail::DEFAULT",
     "MATMUL_POLICY_TEMPLATE_OF(NAME)": "template <const auto& = MM_CFG, typename ...> class NAME",
+    # <cstddef>'s offsetof, as the compiler's builtin
+    "offsetof(type, member)": "__builtin_offsetof(type, member)",
     # ATen's dispatch macros (Dispatch.h) in op bindings: a switch over the tensor's scalar type whose cases run the
     # lambda with `scalar_t` bound; the FLOATING_TYPES forms are read as their float case.
     "AT_DISPATCH_SWITCH(TYPE, NAME, ...)": "[&] { switch (TYPE) { __VA_ARGS__ default: break; } }()",

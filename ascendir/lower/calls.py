@@ -382,7 +382,7 @@ _CLANG_BUILTINS = frozenset(f"__builtin_{name}" for name in (
     "clz", "clzl", "clzll", "ctz", "ctzl", "ctzll", "popcount", "popcountl", "popcountll", "ffs", "ffsl", "ffsll",
     "parity", "parityl", "parityll", "bswap16", "bswap32", "bswap64",
     "expect", "expect_with_probability", "unreachable", "assume", "unpredictable", "constant_p",
-    "types_compatible_p", "add_overflow", "sub_overflow", "mul_overflow", "prefetch",
+    "types_compatible_p", "add_overflow", "sub_overflow", "mul_overflow", "prefetch", "offsetof",
 ))
 
 

@@ -438,6 +438,18 @@ def test_a_tensor_comparison_operator_is_compare_over_the_left_operand() -> None
     assert [(d.code, d.span.line) for d in found if d.is_error] == [("ASC502", 15)]
 
 
+def test_offsetof_is_the_compilers_builtin() -> None:
+    # ops-nn foreach arch35 kernels find an array in the tiling struct by offsetof (<cstddef>)
+    r = lower(HEADER + """
+struct TD { int32_t n; int64_t e[4]; };
+extern "C" __global__ __aicore__ void k(GM_ADDR t) {
+    __gm__ int64_t* p = reinterpret_cast<__gm__ int64_t*>(reinterpret_cast<__gm__ char*>(t) + offsetof(TD, e));
+    (void)p;
+}
+""")
+    assert [(d.code, d.message) for d in r.diagnostics] == []
+
+
 def test_more_vendor_idioms_resolve_to_the_right_overloads() -> None:
     # ASC101 false alarms on shipped kernels: a struct bundling LocalTensors (was read as a tiling struct of
     # scalars), a template template parameter (R<T> in is_same), a HardEvent template argument (was taken for
