@@ -826,7 +826,7 @@ class AstBuilder:
         return A.UsingDecl(self.span(c), [x for x in c if isinstance(x, A.QualifiedName)])
 
     def using_target(self, c: list[Any]) -> A.QualifiedName:
-        nested = next(x for x in c if isinstance(x, list))
+        nested = next((x for x in c if isinstance(x, list)), [])
         last = c[-1]
         return A.QualifiedName(self.span(c), [*nested, A.NamePart(self.span([last]), str(last))])
 

@@ -94,6 +94,11 @@ PREDEFINED_MACROS: dict[str, str] = {
     "MATMUL_POLICY_DEFAULT_OF(DEFAULT)":
         "template <const auto& = MM_CFG, typename ...> class MATMUL_POLICY = AscendC::Impl::Detail::DEFAULT",
     "MATMUL_POLICY_TEMPLATE_OF(NAME)": "template <const auto& = MM_CFG, typename ...> class NAME",
+    # kernel_utils_macros.h expands these to nothing in the device build, so kernels may leave out the `;`
+    # (ops-math stateless_random_uniform_v2); kept as the calls the lowering reads the kernel type from, with
+    # their own `;` (a second one is an empty statement)
+    "KERNEL_TASK_TYPE_DEFAULT(value)": "KERNEL_TASK_TYPE_DEFAULT(value);",
+    "KERNEL_TASK_TYPE(key, value)": "KERNEL_TASK_TYPE(key, value);",
     # <cstddef>'s offsetof, as the compiler's builtin
     "offsetof(type, member)": "__builtin_offsetof(type, member)",
     # ATen's dispatch macros (Dispatch.h) in op bindings: a switch over the tensor's scalar type whose cases run the

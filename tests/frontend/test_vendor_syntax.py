@@ -392,6 +392,24 @@ def test_matmul_policy_template_parameter_macro() -> None:
     assert params[-1].kind == "template"
 
 
+def test_kernel_task_type_needs_no_semicolon() -> None:
+    # the device build expands it to nothing (kernel_utils_macros.h); ops-math stateless_random_uniform_v2 writes
+    # it bare before the next declaration, most kernels with a `;`
+    unit = parse("""
+        extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+            KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY)
+            TPipe pipe;
+            KERNEL_TASK_TYPE(1, KERNEL_TYPE_MIX_AIC_1_2);
+        }
+    """)
+    assert [c.callee_name for c in all_of(unit, A.Call)] == ["KERNEL_TASK_TYPE_DEFAULT", "KERNEL_TASK_TYPE"]
+
+
+def test_a_using_declaration_of_a_global_name() -> None:
+    unit = parse("int PEnd;\nusing ::PEnd;\nnamespace N { int f(); }\nusing ::N::f;\n")
+    assert [[p.name for p in n.parts] for u in all_of(unit, A.UsingDecl) for n in u.names] == [["PEnd"], ["N", "f"]]
+
+
 def test_matmul_impl_imports_its_modules_as_bases() -> None:
     # asc-devkit's Matmul module tests re-declare MatmulImpl over the policy's (or private) modules
     unit = parse("""
