@@ -322,13 +322,6 @@ def load_for_check(bundle: Bundle, chip: str | None = None,
 _JSON_DTYPE_NAMES = {"BFLOAT16": "BF16", "FP16": "FLOAT16", "HALF": "FLOAT16", "FP32": "FLOAT", "FLOAT32": "FLOAT"}
 
 
-# element type -> the ge::DataType name kernel_type.h gives its code
-_CTYPE_DT_NAMES = {"half": "DT_FLOAT16", "float": "DT_FLOAT", "bfloat16_t": "DT_BF16", "int8_t": "DT_INT8",
-                   "uint8_t": "DT_UINT8", "int16_t": "DT_INT16", "uint16_t": "DT_UINT16", "int32_t": "DT_INT32",
-                   "uint32_t": "DT_UINT32", "int64_t": "DT_INT64", "uint64_t": "DT_UINT64", "bool": "DT_BOOL",
-                   "double": "DT_DOUBLE", "int4b_t": "DT_INT4"}
-
-
 def _orig_dtype_defines(bundle: Bundle) -> dict[str, str | None]:
     """ORIG_DTYPE_<NAME> as the build defines it for a kernel compile, for each input and output whose
     DTYPE_<NAME> the lowering binds (ascendir.lower.dtype_bindings): the ge::DataType code of its type in the
@@ -337,13 +330,15 @@ def _orig_dtype_defines(bundle: Bundle) -> dict[str, str | None]:
     types without float for them: those get the code of the float guess's stand-in (`guessed_dtypes`), or a
     kernel that includes its code per listed type (`#if ... DT_FLOAT16 / #elif ... DT_BF16`, no `#else`) would
     be checked with none of it."""
-    from ascendir.lower import guessed_dtypes
+    from ascendir.lower import GE_DTYPES, guessed_dtypes
     from frontend.opdef import bound_descriptions
     from frontend.vendor import DT_CODES
 
     out: dict[str, str | None] = {}
     for macro, ctype in guessed_dtypes(bundle, "float").items():
-        code = DT_CODES.get(_CTYPE_DT_NAMES.get(ctype, ""))
+        # the ge::DataType whose code kernel_type.h defines for this element type (DT_BF16 for bfloat16_t)
+        code = next((DT_CODES[f"DT_{ge.upper()}"] for ge, c in GE_DTYPES.items()
+                     if c == ctype and f"DT_{ge.upper()}" in DT_CODES), None)
         if macro.startswith("ORIG_DTYPE_") and code is not None:
             out[macro] = str(code)
     for op in bound_descriptions(bundle)[:1]:
