@@ -102,6 +102,8 @@ class PreprocessResult:
     # the quoted includes that could not be found, as written (`#include "foo_tiling.h"` -> "foo_tiling.h")
     missing_includes: list[str]
     suppressions: dict[tuple[str, int], frozenset[str]]
+    # the vendor and system headers included, as written, which are known and not read (`lib/matmul_intf.h`)
+    vendor_includes: list[str] = field(default_factory=list)
     _seg_starts: list[int] = field(default_factory=list, repr=False)
     _seg_info: list[tuple[str, int, int, int, str | None]] = field(default_factory=list, repr=False)
     _files: list[str] = field(default_factory=list, repr=False)
@@ -368,6 +370,7 @@ class _Preprocessor:
         self.diags: list[Diagnostic] = []
         self.includes: list[str] = []
         self.missing_includes: list[str] = []  # quoted includes found nowhere (each also an ASC002 warning)
+        self.vendor_includes: list[str] = []  # vendor and system headers, not read (`lib/matmul_intf.h`, <cstdint>)
         self.macros: dict[str, Macro] = {}
         self.names: set[str] = set(_BUILTINS)  # macro names plus builtins: what sends a line to the slow path
         self.suppressions: dict[tuple[str, int], frozenset[str]] = {}
@@ -1449,6 +1452,7 @@ class _Preprocessor:
             raise _PPError('#include expects "FILENAME" or <FILENAME>')
         name, angled = hn
         if angled or _known_header(name):
+            self.vendor_includes.append(name)
             # A `.asc` source is built by ascc, for which kernel_type.h declares these as enumerators instead;
             # an op_host source that reaches a kernel header (a tiling .cpp including the kernel's DAG header)
             # is built by the host compiler and writes `ge::DT_FLOAT16`, which the macros would turn into `ge::1`.
@@ -1784,6 +1788,7 @@ def preprocess(
         macros=dict(pp.macros),
         missing_includes=pp.missing_includes,
         suppressions=pp.suppressions,
+        vendor_includes=pp.vendor_includes,
         _seg_starts=pp.seg_starts,
         _seg_info=pp.seg_info,
         _files=pp.files,

@@ -11,8 +11,9 @@ method lists) with a capitalised name. Shipped kernels also call the basic API's
 `kernel_operator.h` brings in too (GetScalarBitcodeValue, DataCopyPadGm2UBImpl): its own headers, its utils/
 and the folders of the architectures the catalog describes (dav_c220: 2201, dav_m200: 2002, dav_c100: 1001)
 are read the same way. The advanced API's internals (impl/adv_api: the Matmul library's CeilDiv ...) are not:
-a kernel reaches them only through the library's own headers. Default root: the asc-devkit checkout in
-/work/realkernels.
+a kernel reaches them only through the library's own headers; those of the Matmul library go to a list of
+their own (matmul_library_functions.txt), for kernels that include lib/matmul_intf.h. Default root: the
+asc-devkit checkout in /work/realkernels.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_ROOT = Path("/work/realkernels/asc-devkit")
 DEFAULT_OUT = ROOT / "ascendir" / "catalog" / "data" / "vendor_functions.txt"
+MATMUL_LIBRARY_LIST = "matmul_library_functions.txt"  # written beside --out
 PUBLIC_FOLDERS = ("basic_api", "adv_api", "tensor_api", "utils")
 # impl/basic_api: its top-level headers (not recursively), then these folders (recursively)
 IMPL_BASIC_FOLDERS = ("utils", "dav_c220", "dav_m200", "dav_c100")
@@ -84,6 +86,14 @@ def main() -> int:
     header = ("# AscendC free functions the vendor's headers declare (asc-devkit include/ and the basic API's impl/),\n"
               "# one per line: calls of them are not unknown APIs. Written by tools/vendor_api_functions.py; do not edit.\n")
     write_name_list(args.out, header, names, len(headers))
+    # the Matmul library's own helpers (impl/adv_api/detail/matmul: AscendC::CeilDiv, CeilAlign ...), which a
+    # kernel reaches through lib/matmul_intf.h only
+    library = sorted(p for p in (args.root / "impl" / "adv_api" / "detail" / "matmul").rglob("*")
+                     if p.suffix in (".h", ".hpp"))
+    header = ("# Free functions the Matmul library's implementation declares (asc-devkit impl/adv_api/detail/matmul),\n"
+              "# one per line: not unknown APIs in a kernel that includes lib/matmul_intf.h.\n"
+              "# Written by tools/vendor_api_functions.py; do not edit.\n")
+    write_name_list(args.out.with_name(MATMUL_LIBRARY_LIST), header, declared_functions(library) - names, len(library))
     return 0
 
 

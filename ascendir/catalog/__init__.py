@@ -14,6 +14,7 @@ from ascendir.catalog.loader import (
     build_catalog,
     compiler_intrinsics,
     load_catalog,
+    matmul_library_functions,
     vendor_functions,
     vendor_types,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "CatalogError",
     "arch_catalogued",
     "compiler_intrinsics",
+    "matmul_library_functions",
     "vendor_functions",
     "vendor_types",
     "ClassDef",

@@ -38,7 +38,7 @@ else:  # python 3.10
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 __all__ = ["ARCHS", "DATA_DIR", "Catalog", "CatalogError", "arch_catalogued", "compiler_intrinsics", "load_catalog",
-           "vendor_functions", "vendor_types"]
+           "matmul_library_functions", "vendor_functions", "vendor_types"]
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -52,6 +52,14 @@ def vendor_functions() -> frozenset[str]:
     """AscendC free functions the vendor's public headers declare, catalogued or not (data/vendor_functions.txt,
     written by tools/vendor_api_functions.py): a call of one is not a call of an unknown API."""
     return _name_list("vendor_functions.txt")
+
+
+@functools.lru_cache(maxsize=1)
+def matmul_library_functions() -> frozenset[str]:
+    """Free functions of the Matmul library's implementation (AscendC::CeilDiv, CeilAlign ...;
+    data/matmul_library_functions.txt, written by tools/vendor_api_functions.py): declared for a kernel that
+    includes lib/matmul_intf.h, unknown otherwise."""
+    return _name_list("matmul_library_functions.txt")
 
 
 @functools.lru_cache(maxsize=1)

@@ -97,6 +97,14 @@ def _included_by_kernel_sources(program: Program) -> set[str]:
     return found
 
 
+def _libraries(program: Program) -> set[str]:
+    """The vendor libraries (Scope.libraries) that the program's kernel sources include."""
+    included = {os.path.normpath(h).replace(os.sep, "/") for u in program.units
+                if u.unit.role in ("kernel", "header") and u.preprocessed is not None
+                for h in u.preprocessed.vendor_includes}
+    return {"matmul"} if any(h.startswith("lib/matmul") for h in included) else set()
+
+
 def _lower_program(program: Program, options: LoweringOptions | None = None) -> LoweringResult:
     options = options or LoweringOptions()
     missing_includes = any(d.code == MISSING_INCLUDE for u in program.units for d in u.diagnostics)
@@ -114,6 +122,7 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
             continue  # already part of the source that includes it, with that source's macros
         by_role[group].append(u.ast)
     scope = collect(by_role["kernel"])
+    scope.libraries = _libraries(program)
     host_scope = collect(by_role["host"])
     # tiling layouts may live in host headers the kernel never includes (the build generates the glue)
     for other in (host_scope, collect(by_role["other"])):

@@ -11,6 +11,7 @@ from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import DenseArrayBase, IntAttr, IntegerAttr, StringAttr, i32
 from xdsl.ir import Attribute, SSAValue
 
+from ascendir.catalog import matmul_library_functions
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
 from ascendir.lower.astwalk import written_root
@@ -160,7 +161,8 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         return lw.init_list(t, e.args, e)  # `DataCopyParams(1, n, 0, 0)`, `half(0)`
     if lw.catalog.has_api(name):
         return api_call(lw, e, name, None, None, targs, expected)
-    if lw.catalog.vendor_declared(name):  # an API the catalog does not model: what it does is unknown
+    if lw.catalog.vendor_declared(name) or ("matmul" in lw.scope.libraries and name in matmul_library_functions()):
+        # an API the catalog does not model (or a helper of the included Matmul library): what it does is unknown
         return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
     if name.startswith("asc_") or name in _SIMT_TYPES:
         # the vendor's C-style and SIMT API (asc_vf_call, asc_shfl, asc_get_block_idx ...; dim3(n)): lower-case,

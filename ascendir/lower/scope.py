@@ -73,6 +73,11 @@ class Scope:
     # the program's own namespaces: what they declare is collected as if at global scope, so a name qualified
     # by one (`NsApplyKerasMomentum::SchModeTrait<T>::value`) is looked up without it
     namespaces: set[str] = field(default_factory=set)
+    # vendor libraries the kernel sources include, whose implementation's free functions are declared for them:
+    # "matmul" for lib/matmul_intf.h (its AscendC::CeilDiv, CeilAlign ...)
+    libraries: set[str] = field(default_factory=set)
+    # FunctionLowerer._may_use_flags, remembered: (id of a statement or body, depth) -> whether it reaches a flag call
+    flag_users: dict[tuple[int, int], bool] = field(default_factory=dict)
 
     def without_namespaces(self, parts: list[A.NamePart]) -> list[A.NamePart]:
         """`parts` less its leading names of the program's namespaces (a class of the same name stays)."""

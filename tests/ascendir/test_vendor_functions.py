@@ -3,7 +3,13 @@ declarations of them are not unknown types (ASC105); and overloads of the vendor
 
 from __future__ import annotations
 
-from ascendir.catalog import compiler_intrinsics, load_catalog, vendor_functions, vendor_types
+from ascendir.catalog import (
+    compiler_intrinsics,
+    load_catalog,
+    matmul_library_functions,
+    vendor_functions,
+    vendor_types,
+)
 from ascendir.catalog.resolve import ArgInfo, Resolution, resolve
 from frontend.pipeline import load_text
 from passes.verify import check_program
@@ -63,6 +69,16 @@ def test_the_list_holds_the_basic_api_implementation_helpers_kernels_call() -> N
     assert {"GetScalarBitcodeValue", "DataCopyPadGm2UBImpl"} <= names  # impl/basic_api utils and dav_c220
     # the Matmul library's internal helper comes with lib/matmul_intf.h only, and nobody declares VecAdd
     assert not {"CeilDiv", "VecAdd"} & names
+
+
+def test_the_matmul_librarys_helpers_are_declared_where_the_kernel_includes_it() -> None:
+    # hicann ops-nn rotate_quant: `CeilAlign(n, 32)` and `CeilDiv(a, b)` from lib/matmul_intf.h's AscendC namespace
+    assert {"CeilDiv", "CeilAlign"} <= matmul_library_functions()
+    call = "uint32_t n = CeilAlign(100U, 32U) + CeilDiv(100U, 32U); (void)n;"
+    with_library = KERNEL.replace('#include "kernel_operator.h"', '#include "kernel_operator.h"\n#include "lib/matmul_intf.h"')
+    for text, expected in ((with_library, []), (KERNEL, ["ASC100", "ASC100"])):
+        src = text.replace("AscendC::CALLEE(t, t, t, mask, 256);", call)
+        assert [d.code for d in check_program(load_text(src, "k.cpp")) if d.is_error] == expected
 
 
 def test_the_compiler_intrinsics_list_holds_what_the_implementation_calls_and_no_host_code() -> None:
