@@ -246,6 +246,12 @@ def _collect_function(scope: Scope, d: A.FunctionDecl, template: list[A.Template
         info = scope.classes[parts[-2].name]
         name = parts[-1].name
         special = parts[-2].template_args
+        if special and not template:
+            # `void K<bfloat16_t>::Init(...)` with no `template <>`: a member of the explicit specialisation
+            # `template <> class K<bfloat16_t> {...}` (ops-nn huber_loss_grad), when the program has one
+            key = f"{parts[-2].name}<{', '.join(_arg_text(a.value) or '?' for a in special)}>"
+            if key in scope.classes:
+                info = scope.classes[key]
         if template == [] and special and d.kind != "constructor" and name != info.name:
             info.member_specializations.setdefault(name, []).append(([_arg_text(a.value) for a in special], d))
             return

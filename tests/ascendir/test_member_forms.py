@@ -171,3 +171,54 @@ def test_a_method_wrapping_the_vendor_call_of_its_name_is_no_recursion() -> None
     stopped the lowering with 'call chain deeper than 24'); the double free after it is still found."""
     found = [(d.code, d.span.line) for d in check_program(load_text(WRAPPER, "sort.cpp"))]
     assert found == [("ASC205", 22)]
+
+
+SPECIALIZED_CLASS = """\
+#include "kernel_operator.h"
+namespace Ns {
+using namespace AscendC;
+template <typename T>
+class KernelScale {
+public:
+    __aicore__ inline void Init(GM_ADDR x) { xGm.SetGlobalBuffer((__gm__ T *)x, 256); }
+    __aicore__ inline void Process() {}
+    GlobalTensor<T> xGm;
+};
+}  // namespace Ns
+
+template <>
+class Ns::KernelScale<bfloat16_t> {
+public:
+    __aicore__ inline void Init(GM_ADDR x);
+    __aicore__ inline void Process();
+private:
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> floatBuf;
+    AscendC::GlobalTensor<bfloat16_t> xGm;
+};
+
+__aicore__ inline void Ns::KernelScale<bfloat16_t>::Init(GM_ADDR x)
+{
+    xGm.SetGlobalBuffer((__gm__ bfloat16_t *)x, 256);
+    pipe.InitBuffer(floatBuf, 256 * sizeof(float));
+}
+
+__aicore__ inline void Ns::KernelScale<bfloat16_t>::Process()
+{
+    AscendC::LocalTensor<float> f = floatBuf.Get<float>();
+    AscendC::Duplicate(f, 1.0f, 256);
+}
+
+extern "C" __global__ __aicore__ void scale(GM_ADDR x)
+{
+    Ns::KernelScale<bfloat16_t> op;
+    op.Init(x);
+    op.Process();
+}
+"""
+
+
+def test_the_members_of_an_explicit_class_specialisation_defined_out_of_it_are_its_own() -> None:
+    """ops-nn huber_loss_grad: `template <> class Ns::K<bfloat16_t> {...}` and then `void Ns::K<bfloat16_t>::Init`
+    with no `template <>`; those bodies use the specialisation's members (floatBuf), not the primary's."""
+    assert [(d.code, d.message) for d in check_program(load_text(SPECIALIZED_CLASS, "scale.cpp"))] == []
