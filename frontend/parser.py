@@ -825,6 +825,9 @@ class AstBuilder:
     def using_decl(self, c: list[Any]) -> A.UsingDecl:
         return A.UsingDecl(self.span(c), [x for x in c if isinstance(x, A.QualifiedName)])
 
+    def access_decl(self, c: list[Any]) -> A.UsingDecl:
+        return A.UsingDecl(self.span(c), [self.using_target(c)])
+
     def using_target(self, c: list[Any]) -> A.QualifiedName:
         nested = next((x for x in c if isinstance(x, list)), [])
         last = c[-1]

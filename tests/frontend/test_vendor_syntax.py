@@ -421,6 +421,12 @@ def test_matmul_impl_imports_its_modules_as_bases() -> None:
     assert [b.name.rsplit("::", 1)[-1] for b in impl.bases] == ["CubeInBufferA", "DataCopyUtilsScaleA"]
 
 
+def test_an_access_declaration_reads_as_a_using_declaration() -> None:
+    # `CubeOutBuffer::Init;` in asc-devkit's Matmul module tests: pre-C++11, which clang still takes
+    unit = parse("struct B { void Init(); };\nstruct D : B {\n    B::Init;\n    int x;\n};\n")
+    assert [[p.name for p in n.parts] for u in all_of(unit, A.UsingDecl) for n in u.names] == [["B", "Init"]]
+
+
 def test_globally_qualified_base_and_attribute_after_a_class_body() -> None:
     unit = parse("""
         class AddTest : public ::testing::Test {};
