@@ -114,7 +114,11 @@ def test_a_struct_alias_names_its_catalogued_struct() -> None:
 def test_vendor_overloads_the_catalog_holds() -> None:
     cat = load_catalog()
     shape = ArgInfo("mask_array", "uint32_t")
+    matmuls = [ArgInfo("object", type_name="Matmul"), ArgInfo("pointer", type_name="TCubeTiling")] * 5
     cases = [
+        # five Matmul objects on 910B (ops-transformer nsa_selected_attention_grad): its KFC server holds eight
+        ("REGIST_MATMUL_OBJ", [ArgInfo("pointer", type_name="TPipe"), ArgInfo("pointer", "uint8_t"), *matmuls],
+         (), None, "five"),
         ("Fixpipe", [gm("half"), local("float", "CO1"), struct("FixpipeParams")], (), None, "gm_params"),
         ("LoadData", [local("half", "A2"), local("half", "A1"), struct("LoadData3DParamsV2Pro")], (), None, "3dv2pro"),
         ("LoadData", [local("half", "A2"), local("half", "A1"), struct("LoadData3DParamsV2")],
