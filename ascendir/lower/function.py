@@ -1227,6 +1227,9 @@ class FunctionLowerer:
             for vd, d in info.fields:
                 self._last_node = d
                 ft = self.resolve_type(d.type, d)
+                if isinstance(ft, C.Pointer) and "&" in d.type.pointers:
+                    # a reference member (`BinaryRepeatParams &repeatParams;`) is read as the value it refers to
+                    ft = ft.pointee
                 if isinstance(ft, C.ClassT):
                     inst.members[d.name] = self.instantiate(ft, f"{name}.{d.name}", d)
                 elif isinstance(ft, C.PipeT | C.QueueT | C.BufT | C.GlobalTensorT | C.ObjectT):

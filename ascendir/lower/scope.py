@@ -213,7 +213,7 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
     if key != d.name:
         return info
     if info.is_plain_struct and info.fields and template is None and not any(
-            _is_object_type(decl.type) for _, decl in info.fields):
+            _is_object_type(decl.type) or "&" in decl.type.pointers for _, decl in info.fields):
         scope.tiling_structs.setdefault(
             d.name,
             TilingStruct(d.name, [(decl.name, decl.type, None, "scalar") for _, decl in info.fields], d.span),
@@ -222,7 +222,8 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
 
 
 # Member types that make a struct a bundle of kernel objects (`struct Bufs { LocalTensor<float> a; }`), which is
-# lowered as an object, never as a tiling layout of scalars.
+# lowered as an object, never as a tiling layout of scalars; so does a reference member (`BinaryRepeatParams&
+# repeatParams;`): tiling data is copied from GM and holds none.
 _OBJECT_TYPES = frozenset({"LocalTensor", "GlobalTensor", "TQue", "TQueBind", "TBuf", "TPipe", "TBufPool"})
 
 

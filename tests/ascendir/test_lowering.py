@@ -450,6 +450,29 @@ extern "C" __global__ __aicore__ void k(GM_ADDR t) {
     assert [(d.code, d.message) for d in r.diagnostics] == []
 
 
+def test_a_struct_with_a_reference_member_is_an_object_reading_the_referee() -> None:
+    # cann-ops weight_quant_batch_matmul_v2: `struct UnfoldCMatrixParams { ...; BinaryRepeatParams &repeatParams; }`
+    # is no tiling layout of scalars, and `params.repeatParams` is the BinaryRepeatParams it refers to
+    from passes.verify import check_program
+
+    src = HEADER + """
+struct P {
+    uint64_t n;
+    BinaryRepeatParams &repeatParams;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    LocalTensor<float> t = b.Get<float>();
+    BinaryRepeatParams rp;
+    P params{4, rp};
+    MulAddDst<float, float, false>(t, t, t, 64, params.n, params.repeatParams);
+}
+"""
+    assert [(d.code, d.message) for d in check_program(load_text(src, "k.cpp"))] == []
+
+
 def test_more_vendor_idioms_resolve_to_the_right_overloads() -> None:
     # ASC101 false alarms on shipped kernels: a struct bundling LocalTensors (was read as a tiling struct of
     # scalars), a template template parameter (R<T> in is_same), a HardEvent template argument (was taken for
