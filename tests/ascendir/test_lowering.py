@@ -472,8 +472,8 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
 """
     assert [(d.code, d.message) for d in check_program(load_text(src, "k.cpp"))] == []
     # a reference to a type out of reach stays opaque, as before (ops-transformer ffn: `typename mm2Type::MT &mm2;`)
-    opaque = src.replace("struct P {", "template <class M>\nstruct Q {\n    typename M::MT &mm;\n};\nstruct P {").replace(
-        "P params{4, rp};", "P params{4, rp};\n    Q<int> q;")
+    holder = "template <class M>\nstruct Q {\n    typename M::MT &mm;\n};\n"
+    opaque = src.replace("struct P {", holder + "struct P {").replace("P params{4, rp};", "P params{4, rp};\n    Q<int> q;")
     assert [d.code for d in check_program(load_text(opaque, "k.cpp")) if d.is_error] == []
 
 

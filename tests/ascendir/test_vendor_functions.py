@@ -75,7 +75,8 @@ def test_the_matmul_librarys_helpers_are_declared_where_the_kernel_includes_it()
     # hicann ops-nn rotate_quant: `CeilAlign(n, 32)` and `CeilDiv(a, b)` from lib/matmul_intf.h's AscendC namespace
     assert {"CeilDiv", "CeilAlign"} <= matmul_library_functions()
     call = "uint32_t n = CeilAlign(100U, 32U) + CeilDiv(100U, 32U); (void)n;"
-    with_library = KERNEL.replace('#include "kernel_operator.h"', '#include "kernel_operator.h"\n#include "lib/matmul_intf.h"')
+    header = '#include "kernel_operator.h"'
+    with_library = KERNEL.replace(header, header + '\n#include "lib/matmul_intf.h"')
     for text, expected in ((with_library, []), (KERNEL, ["ASC100", "ASC100"])):
         src = text.replace("AscendC::CALLEE(t, t, t, mask, 256);", call)
         assert [d.code for d in check_program(load_text(src, "k.cpp")) if d.is_error] == expected
