@@ -1227,9 +1227,10 @@ class FunctionLowerer:
             for vd, d in info.fields:
                 self._last_node = d
                 ft = self.resolve_type(d.type, d)
-                if isinstance(ft, C.Pointer) and "&" in d.type.pointers and not isinstance(ft.pointee, C.UnknownT):
-                    # a reference member (`BinaryRepeatParams &repeatParams;`) is read as the value it refers to;
-                    # one to a type out of reach (`typename mm2Type::MT &mm2;`) stays the opaque reference it was
+                if isinstance(ft, C.Pointer) and "&" in d.type.pointers and isinstance(ft.pointee, C.StructT | Scalar):
+                    # a reference member to a value (`BinaryRepeatParams &repeatParams;`) is read as that value;
+                    # one to an object (`TPipe& pipe_;`, bound to the caller's pipe) or to a type out of reach
+                    # (`typename mm2Type::MT &mm2;`) stays the reference it was
                     ft = ft.pointee
                 if isinstance(ft, C.ClassT):
                     inst.members[d.name] = self.instantiate(ft, f"{name}.{d.name}", d)

@@ -475,6 +475,24 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
     holder = "template <class M>\nstruct Q {\n    typename M::MT &mm;\n};\n"
     opaque = src.replace("struct P {", holder + "struct P {").replace("P params{4, rp};", "P params{4, rp};\n    Q<int> q;")
     assert [d.code for d in check_program(load_text(opaque, "k.cpp")) if d.is_error] == []
+    # and one to an object binds the caller's (ops-math cumsum arch35: `TPipe& pipe_;` set by the constructor)
+    pipe_ref = HEADER + """
+class K {
+public:
+    __aicore__ inline explicit K(TPipe& pipe) : pipe_(pipe) {}
+    __aicore__ inline void Init() { pipe_.InitBuffer(buf_, 1024); }
+    TPipe& pipe_;
+    TBuf<TPosition::VECCALC> buf_;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> other;
+    K op(pipe);
+    op.Init();
+    pipe.InitBuffer(other, 1024);
+}
+"""
+    assert [d.code for d in check_program(load_text(pipe_ref, "k.cpp")) if d.is_error] == []
 
 
 def test_more_vendor_idioms_resolve_to_the_right_overloads() -> None:
