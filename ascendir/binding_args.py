@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ascendir.host_eval import TensorSpec
+from ascendir.lower import ctypes as C
 from ascendir.testcase import _EvalError, _Evaluator, _Tensor, _to_spec
 from frontend import ast as A
 
@@ -50,8 +51,6 @@ _METHODS = {"contiguous", "clone", "detach", "reshape", "view", "expand", "unsqu
 _LIKE = {"empty_like", "zeros_like", "ones_like"}
 _ARITH = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "/": ast.FloorDiv, "%": ast.Mod}
 _MAX_DEPTH = 16
-_FLOAT_TYPES = {"float", "double"}
-_INT_TYPES = {"int", "long", "unsigned int", "long long", "int64_t", "int32_t", "uint32_t", "uint64_t", "size_t"}
 
 
 def exec_arguments(fn: A.FunctionDecl, call: A.Call, python_args: Sequence[Any]) -> list[Any]:
@@ -126,16 +125,14 @@ class _BindingEvaluator:
     def _number_cast(self, node: A.Cast, depth: int) -> Any:
         inner = self.value(node.expr, depth)
         base = node.type.base
-        name = base if isinstance(base, str) else base.parts[-1].name
-        if not isinstance(inner, (bool, int, float)) or node.args:
+        target = C.scalar_named(base if isinstance(base, str) else base.parts[-1].name)
+        if not isinstance(inner, (bool, int, float)) or node.args or target is None:
             return UNKNOWN
-        if name in _FLOAT_TYPES:
+        if target.is_float:
             return float(inner)
-        if name == "bool":
+        if target.kind == "bool":
             return bool(inner)
-        if name in _INT_TYPES:
-            return int(inner)  # C++ truncates toward zero, as int() does; range wrap-around is not modelled
-        return UNKNOWN
+        return int(inner)  # C++ truncates toward zero, as int() does; range wrap-around is not modelled
 
     @staticmethod
     def _index(base: Any, index: Any) -> Any:

@@ -111,7 +111,7 @@ def main() -> int:
     regbase = sorted(p for name in _REGBASE_FOLDERS for p in (impl / "basic_api" / name).rglob("*")
                      if p.suffix in (".h", ".hpp"))
     # and its SIMT API's implementation, which calls the SIMT builtins that `__simt_vf__` code calls as well
-    # (laneid, clock ...)
+    # (laneid, __shfl_down ...)
     regbase += sorted(p for p in (impl / "simt_api").rglob("*") if p.suffix in (".h", ".hpp"))
     names = intrinsics([*(p for p in headers if p.is_relative_to(impl)), *regbase], every)
     header = ("# The device compiler's intrinsics that asc-devkit's AscendC implementation calls and no header\n"
