@@ -1,0 +1,287 @@
+"""NPUKernelBench (`--suite npukernelbench --root CHECKOUT`), read from a checkout kept outside the repository.
+
+    tasks/level<N>/<Category>/<Op>/api_desc.md           what a model is shown
+                                  question/op_host/<k>.cpp   the fixed host side of a kernel-only answer
+                                  answer/0/                  the reference op project
+                                  validation/test_cases.csv  cases, semicolon-separated, first row names columns
+                                  validation/prepare_inputs.py  get_inputs(param, device), get_init_inputs(...)
+                                  validation/module.py       Model, the torch reference (and ModelNew)
+    base_config.yaml             default tolerances (max_abs_error, max_rel_error)
+
+Inputs and expected outputs come from prepare_inputs.py and module.py's Model on CPU torch (bench/suites/
+torch_ref.py); a task's own `custom_check_precision` judges its outputs where it has one, as in the benchmark.
+The kernel name is the op folder's name in snake case (`AddCustom` -> `add_custom`); answers come in the
+kernel-only form by default (chip Ascend910_93: 48 vector cores), or in the three-file form.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bench.suites.bundled import snake_case
+from bench.suites.model import Case, Comparison, Inputs, Task, TensorDecl, Tolerance, canonical_dtype
+from bench.suites.torch_ref import (
+    ReferenceProgramError,
+    inputs_as_tensors,
+    load_reference_program,
+    precision_check,
+    seed_all,
+    tensors_as_inputs,
+    to_numpy,
+    to_torch,
+    torch_module,
+)
+
+CHIP = "910_93"
+DEFAULT_TOLERANCE = (1e-3, 1e-3)
+
+
+@dataclass
+class NPUKernelBenchTask(Task):
+    """A task of an NPUKernelBench checkout."""
+
+    def _validation(self, name: str) -> str:
+        return str(Path(self.path) / "validation" / name)
+
+    def _prepare(self) -> Any:
+        atol, rtol = self.tolerance.default
+        return load_reference_program(self._validation("prepare_inputs.py"),
+                                      {"check_precision": precision_check(atol, rtol)})
+
+    def _params(self, case: Case) -> dict[str, Any]:
+        return dict(case.params)
+
+    def make_inputs(self, case: Case, seed: int) -> Inputs:
+        seed_all(seed)
+        drawn = self._prepare().get_inputs(self._params(case), device=None)
+        return tensors_as_inputs(drawn, [d.name for d in self.inputs], seed)
+
+    def reference(self, case: Case, inputs: Inputs) -> dict[str, Any]:
+        torch = torch_module()
+        module = load_reference_program(self._validation("module.py"))
+        init = self._prepare().get_init_inputs(self._params(case), device=None)
+        model = module.Model(*(init or []))
+        with torch.no_grad():
+            result = model(*inputs_as_tensors(inputs))
+        outs = list(result) if isinstance(result, tuple) else [result]
+        names = [d.name for d in self.outputs]
+        if len(self.outputs) == 1 and len(outs) > 1:  # a list output (foreach): one output holding the list
+            return {names[0]: to_numpy(outs)}
+        while len(names) < len(outs):
+            names.append(f"output{len(names)}")
+        return {name: to_numpy(v) for name, v in zip(names, outs)}
+
+    def compare(self, case: Case, expected: Mapping[str, Any], actual: Mapping[str, Any]) -> dict[str, Comparison]:
+        custom = getattr(self._prepare(), "custom_check_precision", None)
+        if custom is None:
+            return _compare_lists(self, case, expected, actual)
+        torch = torch_module()
+        out: dict[str, Comparison] = {}
+        for name, exp in expected.items():
+            got = actual.get(name)
+            if got is None:
+                out[name] = Comparison(False, _size(exp), _size(exp), math.inf, math.inf, "output missing")
+                continue
+            dtype = case.dtypes.get(name) or case.dtype
+            ref_t, new_t = to_torch(exp, dtype), to_torch(_shaped(got, exp), dtype)
+            ok, abs_diff, rel_diff = custom(self._params(case), ref_t, new_t)
+            abs_np = np.asarray(to_numpy(abs_diff), dtype=np.float64).reshape(-1) if isinstance(
+                abs_diff, torch.Tensor) else np.zeros(0)
+            rel_np = np.asarray(to_numpy(rel_diff), dtype=np.float64).reshape(-1) if isinstance(
+                rel_diff, torch.Tensor) else np.zeros(0)
+            max_abs = float(np.nanmax(abs_np)) if abs_np.size else 0.0
+            max_rel = float(np.nanmax(rel_np)) if rel_np.size else 0.0
+            out[name] = Comparison(bool(ok), 0 if ok else -1, _size(exp), max_abs, max_rel,
+                                   "" if ok else "the task's custom_check_precision rejects the output")
+        return out
+
+
+def _size(value: Any) -> int:
+    if isinstance(value, list):
+        return sum(_size(v) for v in value)
+    return int(np.asarray(value).size)
+
+
+def _shaped(got: Any, exp: Any) -> Any:
+    if isinstance(exp, list) and isinstance(got, list):
+        return [_shaped(g, e) for g, e in zip(got, exp)]
+    arr, ref = np.asarray(got), np.asarray(exp)
+    return arr.reshape(ref.shape) if arr.size == ref.size and arr.shape != ref.shape else arr
+
+
+def _compare_lists(task: Task, case: Case, expected: Mapping[str, Any], actual: Mapping[str, Any]
+                   ) -> dict[str, Comparison]:
+    """The default rule over outputs that may be lists of tensors (foreach ops): every tensor must pass."""
+    flat_exp: dict[str, Any] = {}
+    flat_act: dict[str, Any] = {}
+    for name, exp in expected.items():
+        got = actual.get(name)
+        if isinstance(exp, list):
+            for i, e in enumerate(exp):
+                flat_exp[f"{name}[{i}]"] = e
+                if isinstance(got, list) and i < len(got):
+                    flat_act[f"{name}[{i}]"] = got[i]
+        else:
+            flat_exp[name] = exp
+            if got is not None:
+                flat_act[name] = got
+    per = Task.compare(task, case, flat_exp, flat_act)
+    out: dict[str, Comparison] = {}
+    for name in expected:
+        parts = [c for k, c in per.items() if k == name or k.startswith(name + "[")]
+        if len(parts) == 1:
+            out[name] = parts[0]
+            continue
+        bad = [c for c in parts if not c.ok]
+        out[name] = Comparison(not bad, sum(c.mismatched for c in parts), sum(c.elements for c in parts),
+                               max((c.max_abs for c in parts), default=0.0), max((c.max_rel for c in parts), default=0.0),
+                               bad[0].reason if bad else "")
+    return out
+
+
+
+
+# ------------------------------------------------------------------ reading the checkout
+
+
+def load_tasks(root: str | Path) -> list[Task]:
+    """Every task of the checkout at `root`, by level, category and name."""
+    base = Path(root)
+    if not (base / "tasks").is_dir():
+        raise FileNotFoundError(f"{root}: not an NPUKernelBench checkout (no tasks/ folder)")
+    tolerance = _base_tolerance(base / "base_config.yaml")
+    tasks = []
+    for folder in sorted(base.glob("tasks/level*/*/*")):
+        if folder.is_dir() and (folder / "validation" / "test_cases.csv").is_file():
+            tasks.append(read_task(folder, tolerance))
+    return tasks
+
+
+def _base_tolerance(path: Path) -> tuple[float, float]:
+    """max_abs_error and max_rel_error of base_config.yaml (its eval section), else 1e-3 each."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return DEFAULT_TOLERANCE
+
+    def value(key: str, default: float) -> float:
+        m = re.search(rf"^\s*{key}\s*:\s*([-+0-9.eE]+)\s*$", text, re.M)
+        return float(m.group(1)) if m else default
+
+    return value("max_abs_error", DEFAULT_TOLERANCE[0]), value("max_rel_error", DEFAULT_TOLERANCE[1])
+
+
+def read_task(folder: Path, tolerance: tuple[float, float] = DEFAULT_TOLERANCE) -> NPUKernelBenchTask:
+    from frontend.opdef import opdef_descriptions
+
+    op_name = folder.name.split("_")[0]
+    kernel = snake_case(op_name)
+    level_match = re.search(r"level(\d+)", folder.parent.parent.name)
+    desc_path = next((p for p in (folder / "api_desc.md", folder / "question" / "api_desc.md") if p.is_file()), None)
+    description = desc_path.read_text(encoding="utf-8", errors="replace") if desc_path else ""
+    host = folder / "question" / "op_host" / f"{kernel}.cpp"
+    host_text = host.read_text(encoding="utf-8", errors="replace") if host.is_file() else ""
+    descs = opdef_descriptions([host_text]) if host_text else []
+    op = descs[0] if descs else {}
+    dynamic = set(re.findall(r"Input\s*\(\s*\"(\w+)\"\s*\)\s*\.\s*ParamType\s*\(\s*DYNAMIC", host_text))
+    inputs = tuple(TensorDecl(str(d["name"]), _ge_types(d), None, str(d["name"]) in dynamic)
+                   for d in op.get("input_desc", []) or [])  # type: ignore[union-attr]
+    outputs = tuple(TensorDecl(str(d["name"]), _ge_types(d)) for d in op.get("output_desc", []) or [])  # type: ignore[union-attr]
+    cases = tuple(_case(row) for row in read_cases(folder / "validation" / "test_cases.csv"))
+    answer = folder / "answer" / "0"
+    return NPUKernelBenchTask(
+        suite="npukernelbench", name=folder.name, level=int(level_match.group(1)) if level_match else None,
+        category=folder.parent.name, description=description, op_type=op_name, kernel_name=kernel,
+        inputs=inputs, outputs=outputs, cases=cases, tolerance=Tolerance({}, "elementwise", tolerance),
+        path=str(folder), solution=str(answer) if answer.is_dir() else None, chip=CHIP,
+        kernel_only_host=str(host) if host.is_file() else None,
+        answer_forms=("npukernelbench", "project"))
+
+
+_GE_NAMES = {"FLOAT16": "float16", "FLOAT": "float32", "BF16": "bfloat16", "INT8": "int8", "INT16": "int16",
+             "INT32": "int32", "INT64": "int64", "UINT8": "uint8", "BOOL": "bool", "DOUBLE": "float64",
+             "UINT32": "uint32", "UINT64": "uint64", "UINT16": "uint16"}
+
+
+def _ge_types(desc: Mapping[str, Any]) -> tuple[str, ...]:
+    types = desc.get("type") or []
+    return tuple(_GE_NAMES.get(str(t).removeprefix("DT_"), str(t).lower()) for t in types)
+
+
+def _case(row: Mapping[str, Any]) -> Case:
+    dtype = row.get("dtype")
+    dtypes = {"*": canonical_dtype(str(dtype))} if isinstance(dtype, str) else {}
+    shapes = {k: v for k, v in row.items() if "shape" in k}
+    return Case(str(row.get("case_id", "")), dtypes, shapes, {}, dict(row))
+
+
+# ------------------------------------------------------------------ test_cases.csv as pandas reads it
+
+
+def read_cases(path: Path) -> list[dict[str, Any]]:
+    """The rows of a semicolon-separated test_cases.csv, typed as the benchmark's harness types them
+    (pandas.read_csv, then framework.utils.preprocess_dataframe): a column whose cells all read as numbers
+    holds numbers, and ints where every value is integral; a column of True/False reads as bool, which the
+    same rule then turns into 1/0; anything else stays text. An empty cell is NaN (and keeps its column
+    from being made integral)."""
+    with open(path, encoding="utf-8", newline="") as fh:
+        rows = list(csv.reader(fh, delimiter=";"))
+    if not rows:
+        return []
+    header = [h.strip() for h in rows[0]]
+    body = [r + [""] * (len(header) - len(r)) for r in rows[1:] if any(c.strip() for c in r)]
+    columns: dict[str, list[Any]] = {}
+    for j, name in enumerate(header):
+        columns[name] = _typed_column([r[j] for r in body])
+    return [{name: columns[name][i] for name in header} for i in range(len(body))]
+
+
+_BOOL = {"True": True, "TRUE": True, "true": True, "False": False, "FALSE": False, "false": False}
+
+
+def _typed_column(cells: list[str]) -> list[Any]:
+    values: list[Any] = []
+    kind = "int"
+    for cell in cells:
+        text = cell.strip()
+        if text == "":
+            values.append(math.nan)
+            kind = "float" if kind in ("int", "float") else kind
+            continue
+        if kind in ("int", "float"):
+            try:
+                values.append(int(text))
+                continue
+            except ValueError:
+                pass
+            try:
+                values.append(float(text))
+                kind = "float"
+                continue
+            except ValueError:
+                kind = "bool" if all(c.strip() in _BOOL or not c.strip() for c in cells) else "str"
+                break
+        break
+    if kind == "bool":
+        if any(not c.strip() for c in cells):
+            return [_BOOL.get(c.strip(), math.nan) if c.strip() else math.nan for c in cells]
+        return [int(_BOOL[c.strip()]) for c in cells]  # preprocess_dataframe: bool is numeric, all integral
+    if kind == "str":
+        return [c if c != "" else math.nan for c in cells]
+    has_nan = any(isinstance(v, float) and math.isnan(v) for v in values)
+    if kind == "int":
+        return values
+    if not has_nan and all(float(v) == int(float(v)) for v in values):
+        return [int(float(v)) for v in values]
+    return [float(v) for v in values]
+
+
+__all__ = ["NPUKernelBenchTask", "ReferenceProgramError", "load_tasks", "read_cases", "read_task"]

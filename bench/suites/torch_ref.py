@@ -1,0 +1,189 @@
+"""Running a public benchmark's Python reference on CPU torch.
+
+The benchmarks' reference programs (NPUKernelBench's module.py and prepare_inputs.py, MultiKernelBench's
+reference models) are benchmark code: they may run natively, on CPU torch. They import torch_npu and the
+compiled op module, which do not exist here: the program is read with `ast`, those imports and the classes
+that call the compiled op (`ModelNew`) are removed, NPUKernelBench's `framework.utils.check_precision` is
+replaced by the same rule written here, and the rest is compiled and run. Model-written answers never come
+through here; they run only on the simulator.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import random
+import re
+import sys
+from collections.abc import Callable, Mapping
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from bench.suites.model import Inputs
+
+# Modules that exist only on an NPU host, or that are the compiled answer itself.
+_NPU_ONLY = ("torch_npu", "kernel_gen_ops", "custom_ops_lib", "framework")
+_ANSWER_CLASSES = ("ModelNew",)
+
+
+class ReferenceProgramError(RuntimeError):
+    """The benchmark's reference program could not be loaded or run (the message says where and why)."""
+
+
+def torch_module() -> Any:
+    """torch, imported with one intra-op thread (small ops on these 2-core machines run ~100x slower with 2)."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    try:
+        import torch
+    except ImportError as exc:  # pragma: no cover - torch comes with the train extra
+        raise ReferenceProgramError("the benchmark references run on CPU torch; install the train extra "
+                              "(pip install -e '.[train]')") from exc
+    if torch.get_num_threads() != 1:
+        torch.set_num_threads(1)
+    return torch
+
+
+def _strip(tree: ast.Module) -> ast.Module:
+    """The module without NPU-only imports and without the classes that call the compiled op."""
+    body: list[ast.stmt] = []
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            kept = [a for a in node.names if a.name.split(".")[0] not in _NPU_ONLY]
+            if kept:
+                body.append(ast.Import(names=kept))
+            continue
+        if isinstance(node, ast.ImportFrom):
+            if (node.module or "").split(".")[0] in _NPU_ONLY:
+                continue
+        if isinstance(node, ast.ClassDef) and node.name in _ANSWER_CLASSES:
+            continue
+        body.append(node)
+    return ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))
+
+
+_MODULES: dict[str, ModuleType] = {}
+
+
+def load_reference_program(path: str, extra: Mapping[str, Any] | None = None) -> ModuleType:
+    """`path` (a benchmark's reference program) loaded without its NPU-only parts; cached per path.
+    `extra` binds names the removed imports provided (check_precision)."""
+    module = _MODULES.get(path)
+    if module is not None:
+        return module
+    torch_module()
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        tree = _strip(ast.parse(text, filename=path))
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise ReferenceProgramError(f"{path}: cannot be read: {exc}") from None
+    name = "bench_ref_" + re.sub(r"\W", "_", path)
+    module = ModuleType(name)
+    module.__file__ = path
+    module.__dict__.update(extra or {})
+    sys.modules[name] = module
+    try:
+        exec(compile(tree, path, "exec"), module.__dict__)  # noqa: S102  (benchmark code, never an answer)
+    except Exception as exc:
+        del sys.modules[name]
+        raise ReferenceProgramError(f"{path}: {type(exc).__name__}: {exc}") from None
+    _MODULES[path] = module
+    return module
+
+
+def seed_all(seed: int) -> None:
+    """Seed every generator a reference program may draw from (torch, numpy's global one, random)."""
+    torch = torch_module()
+    torch.manual_seed(seed)
+    np.random.seed(seed % (2**32))
+    random.seed(seed)
+
+
+def to_numpy(value: Any) -> Any:
+    """torch tensors (and lists of them) as numpy arrays; bfloat16 becomes float32 holding the same values."""
+    torch = torch_module()
+    if isinstance(value, torch.Tensor):
+        t = value.detach().cpu()
+        if t.dtype == torch.bfloat16:
+            t = t.to(torch.float32)
+        if t.is_complex():
+            return t.resolve_conj().numpy().copy()
+        return t.contiguous().numpy().copy()
+    if isinstance(value, (list, tuple)):
+        return [to_numpy(v) for v in value]
+    return value
+
+
+def dtype_name(value: Any) -> str:
+    """The numpy-style dtype name of a torch tensor (`float16`, `bfloat16`, `int64`, `bool`)."""
+    return str(value.dtype).removeprefix("torch.")
+
+
+def to_torch(value: Any, dtype: str | None = None) -> Any:
+    """A numpy array as a torch tensor of `dtype` (bfloat16 from float32 values); lists element by element."""
+    torch = torch_module()
+    if isinstance(value, (list, tuple)):
+        return [to_torch(v, dtype) for v in value]
+    if isinstance(value, np.ndarray):
+        t = torch.from_numpy(np.array(value, copy=True))
+        if dtype is not None:
+            t = t.to(getattr(torch, dtype))
+        return t
+    return value
+
+
+def tensors_as_inputs(drawn: Any, names: list[str], seed: int) -> Inputs:
+    """What a reference program's get_inputs returned (a tuple of tensors, lists of tensors, scalars) as
+    Inputs, named after the op's inputs in order (extra ones `input<i>`)."""
+    from bench.suites.model import Inputs
+
+    torch = torch_module()
+    values = list(drawn) if isinstance(drawn, (list, tuple)) else [drawn]
+    names = list(names)
+    while len(names) < len(values):
+        names.append(f"input{len(names)}")
+    out: dict[str, Any] = {}
+    dtypes: dict[str, str] = {}
+    for name, v in zip(names, values):
+        out[name] = to_numpy(v)
+        first = v[0] if isinstance(v, (list, tuple)) and v else v
+        if isinstance(first, torch.Tensor):
+            dtypes[name] = dtype_name(first)
+    return Inputs(out, dtypes, seed)
+
+
+def inputs_as_tensors(inputs: Inputs) -> list[Any]:
+    """Inputs back as the positional arguments of a torch Model (copies: the reference may write into them)."""
+    return [to_torch(v.copy() if isinstance(v, np.ndarray) else v, inputs.dtypes.get(name))
+            for name, v in inputs.values.items()]
+
+
+def precision_check(max_abs_error: float, max_rel_error: float) -> Callable[..., Any]:
+    """NPUKernelBench's check_precision rule (framework/utils.py), for the prepare_inputs.py files that import
+    it: an element fails when |d| > atol and |d|/(|ref|+1e-7) > rtol; any non-finite value fails. Returns
+    (1 or 0, abs_diff, rel_diff) as that function does."""
+
+    def check_precision(outputs: Any, outputs_new: Any, max_abs: float = max_abs_error,
+                        max_rel: float = max_rel_error) -> tuple[int, Any, Any]:
+        torch = torch_module()
+        outs = outputs if isinstance(outputs, list) else [outputs]
+        news = outputs_new if isinstance(outputs_new, list) else [outputs_new]
+        accurate = True
+        abs_all, rel_all = [], []
+        for out, new in zip(outs, news):
+            if new.dtype == torch.bool:
+                out, new = out.to(torch.int), new.to(torch.int)
+            abs_diff = torch.abs(out - new)
+            rel_diff = abs_diff / (torch.abs(out) + 1e-7)
+            abs_all.append(abs_diff.reshape(-1))
+            rel_all.append(rel_diff.reshape(-1))
+            if not all(bool(torch.isfinite(t).all()) for t in (out, new, abs_diff, rel_diff)):
+                accurate = False
+            if bool(((abs_diff > max_abs) & (rel_diff > max_rel)).any()):
+                accurate = False
+        return (1 if accurate else 0), torch.cat(abs_all), torch.cat(rel_all)
+
+    return check_precision
