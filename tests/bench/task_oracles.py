@@ -41,11 +41,47 @@ def compare(task, case_id: str, name: str, expected: np.ndarray, got: np.ndarray
 
 
 def unary(fn):
-    return lambda i, a: {"y": back(fn(t64(i["x"])), i["x"])}
+    return lambda i, a: {"y": back(fn(t64(i["x"]), a), i["x"])}
+
+
+def binary(fn, names=("x1", "x2")):
+    return lambda i, a: {"y": back(fn(t64(i[names[0]]), t64(i[names[1]]), a), i[names[0]])}
 
 
 ORACLES = {
-    "sqrt": unary(torch.sqrt),
-    "relu": unary(torch.relu),
-    "add": lambda i, a: {"y": back(torch.add(t64(i["x1"]), t64(i["x2"])), i["x1"])},
+    # level 1, math
+    "sqrt": unary(lambda x, a: torch.sqrt(x)),
+    "rsqrt": unary(lambda x, a: torch.rsqrt(x)),
+    "abs": unary(lambda x, a: torch.abs(x)),
+    "neg": unary(lambda x, a: torch.neg(x)),
+    "exp": unary(lambda x, a: torch.exp(x)),
+    "log": unary(lambda x, a: torch.log(x)),
+    "reciprocal": unary(lambda x, a: torch.reciprocal(x)),
+    "square": unary(lambda x, a: torch.square(x)),
+    "muls": unary(lambda x, a: torch.mul(x, a["scale"])),
+    "pow_scalar": unary(lambda x, a: torch.pow(x, a["exponent"])),
+    "clip_by_value": unary(lambda x, a: torch.clamp(x, a["min_value"], a["max_value"])),
+    "add": binary(lambda x, y, a: torch.add(x, y)),
+    "sub": binary(lambda x, y, a: torch.sub(x, y)),
+    "mul": binary(lambda x, y, a: torch.mul(x, y)),
+    "div": binary(lambda x, y, a: torch.div(x, y)),
+    "maximum": binary(lambda x, y, a: torch.maximum(x, y)),
+    "minimum": binary(lambda x, y, a: torch.minimum(x, y)),
+    "squared_difference": binary(lambda x, y, a: torch.square(torch.sub(x, y))),
+    "axpy": binary(lambda x, y, a: torch.add(y, x, alpha=a["alpha"])),
+    "lerp": binary(lambda s, e, a: torch.lerp(s, e, a["weight"]), ("start", "end")),
+    "addcmul": lambda i, a: {"y": back(torch.addcmul(t64(i["x"]), t64(i["t1"]), t64(i["t2"]), value=a["value"]),
+                                       i["x"])},
+    "addcdiv": lambda i, a: {"y": back(torch.addcdiv(t64(i["x"]), t64(i["t1"]), t64(i["t2"]), value=a["value"]),
+                                       i["x"])},
+    # level 1, activation
+    "relu": unary(lambda x, a: torch.relu(x)),
+    "leaky_relu": unary(lambda x, a: F.leaky_relu(x, a["negative_slope"])),
+    "sigmoid": unary(lambda x, a: torch.sigmoid(x)),
+    "silu": unary(lambda x, a: F.silu(x)),
+    "tanh": unary(lambda x, a: torch.tanh(x)),
+    "hardsigmoid": unary(lambda x, a: F.hardsigmoid(x)),
+    "hardswish": unary(lambda x, a: F.hardswish(x)),
+    "softplus": unary(lambda x, a: F.softplus(x)),
+    "elu": unary(lambda x, a: F.elu(x, a["alpha"])),
 }

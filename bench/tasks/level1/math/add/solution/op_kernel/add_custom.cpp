@@ -79,7 +79,10 @@ private:
     }
 
     // y from the inputs over n elements; the inputs are scratch and may be overwritten
-    __aicore__ inline void Calc(const LocalTensor<T> &y, const LocalTensor<T> &x1, const LocalTensor<T> &x2, uint32_t n)
+    __aicore__ inline void Calc(const LocalTensor<T> &y,
+                                const LocalTensor<T> &x1,
+                                const LocalTensor<T> &x2,
+                                uint32_t n)
     {
         Add(y, x1, x2, n);
     }

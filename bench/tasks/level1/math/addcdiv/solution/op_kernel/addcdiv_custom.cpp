@@ -1,0 +1,155 @@
+/**
+ * @file addcdiv_custom.cpp
+ * @brief AddcdivCustom kernel: y = x + value * t1 / t2 for fp16 / fp32, computed in fp32.
+ */
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+namespace {
+constexpr int32_t BUFFER_NUM = 2;
+} // namespace
+
+template <typename T>
+class KernelAddcdiv {
+    static constexpr bool IS_FLOAT = std::is_same<T, float>::value;
+
+public:
+    __aicore__ inline KernelAddcdiv() {}
+
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR t1, GM_ADDR t2, GM_ADDR y, const AddcdivCustomTilingData &td)
+    {
+        const uint32_t idx = GetBlockIdx();
+        uint64_t start = 0;
+        uint32_t share = 0;
+        if (idx < td.formerNum) {
+            share = td.formerLength;
+            start = static_cast<uint64_t>(td.formerLength) * idx;
+        } else {
+            share = td.tailLength;
+            start = static_cast<uint64_t>(td.formerLength) * td.formerNum +
+                    static_cast<uint64_t>(td.tailLength) * (idx - td.formerNum);
+        }
+        // shares are whole 32-byte blocks, so the last core stops at the end of the tensor
+        if (start >= td.totalLength) {
+            coreLength = 0;
+        } else {
+            coreLength = (td.totalLength - start) < share ? static_cast<uint32_t>(td.totalLength - start) : share;
+        }
+        tileLength = td.tileLength;
+        value = td.value;
+
+        xGm.SetGlobalBuffer((__gm__ T *)x + start, coreLength);
+        t1Gm.SetGlobalBuffer((__gm__ T *)t1 + start, coreLength);
+        t2Gm.SetGlobalBuffer((__gm__ T *)t2 + start, coreLength);
+        yGm.SetGlobalBuffer((__gm__ T *)y + start, coreLength);
+        pipe.InitBuffer(xQueue, BUFFER_NUM, tileLength * sizeof(T));
+        pipe.InitBuffer(t1Queue, BUFFER_NUM, tileLength * sizeof(T));
+        pipe.InitBuffer(t2Queue, BUFFER_NUM, tileLength * sizeof(T));
+        pipe.InitBuffer(yQueue, BUFFER_NUM, tileLength * sizeof(T));
+        if constexpr (!IS_FLOAT) {
+            pipe.InitBuffer(xFloatBuf, tileLength * sizeof(float));
+            pipe.InitBuffer(t1FloatBuf, tileLength * sizeof(float));
+            pipe.InitBuffer(t2FloatBuf, tileLength * sizeof(float));
+            pipe.InitBuffer(yFloatBuf, tileLength * sizeof(float));
+        }
+    }
+
+    __aicore__ inline void Process()
+    {
+        for (uint32_t pos = 0; pos < coreLength; pos += tileLength) {
+            const uint32_t n = (coreLength - pos) < tileLength ? (coreLength - pos) : tileLength;
+            CopyIn(pos, n);
+            Compute(n);
+            CopyOut(pos, n);
+        }
+    }
+
+private:
+    __aicore__ inline void CopyIn(uint32_t pos, uint32_t n)
+    {
+        LocalTensor<T> xLocal = xQueue.template AllocTensor<T>();
+        LocalTensor<T> t1Local = t1Queue.template AllocTensor<T>();
+        LocalTensor<T> t2Local = t2Queue.template AllocTensor<T>();
+        DataCopyExtParams params{1, static_cast<uint32_t>(n * sizeof(T)), 0, 0, 0};
+        DataCopyPadExtParams<T> pad{false, 0, 0, 0};
+        DataCopyPad(xLocal, xGm[pos], params, pad);
+        DataCopyPad(t1Local, t1Gm[pos], params, pad);
+        DataCopyPad(t2Local, t2Gm[pos], params, pad);
+        xQueue.EnQue(xLocal);
+        t1Queue.EnQue(t1Local);
+        t2Queue.EnQue(t2Local);
+    }
+
+    __aicore__ inline void Compute(uint32_t n)
+    {
+        LocalTensor<T> xLocal = xQueue.template DeQue<T>();
+        LocalTensor<T> t1Local = t1Queue.template DeQue<T>();
+        LocalTensor<T> t2Local = t2Queue.template DeQue<T>();
+        LocalTensor<T> yLocal = yQueue.template AllocTensor<T>();
+        if constexpr (IS_FLOAT) {
+            Calc(yLocal, xLocal, t1Local, t2Local, n);
+        } else {
+            LocalTensor<float> xF = xFloatBuf.Get<float>();
+            LocalTensor<float> t1F = t1FloatBuf.Get<float>();
+            LocalTensor<float> t2F = t2FloatBuf.Get<float>();
+            LocalTensor<float> yF = yFloatBuf.Get<float>();
+            Cast(xF, xLocal, RoundMode::CAST_NONE, n);
+            Cast(t1F, t1Local, RoundMode::CAST_NONE, n);
+            Cast(t2F, t2Local, RoundMode::CAST_NONE, n);
+            Calc(yF, xF, t1F, t2F, n);
+            Cast(yLocal, yF, RoundMode::CAST_RINT, n);
+        }
+        yQueue.EnQue(yLocal);
+        xQueue.FreeTensor(xLocal);
+        t1Queue.FreeTensor(t1Local);
+        t2Queue.FreeTensor(t2Local);
+    }
+
+    // y from the inputs over n elements; the inputs are scratch and may be overwritten
+    __aicore__ inline void Calc(const LocalTensor<float> &y,
+                                const LocalTensor<float> &x,
+                                const LocalTensor<float> &t1,
+                                const LocalTensor<float> &t2,
+                                uint32_t n)
+    {
+        Div(t1, t1, t2, n);
+        Muls(t1, t1, value, n);
+        Add(y, x, t1, n);
+    }
+
+    __aicore__ inline void CopyOut(uint32_t pos, uint32_t n)
+    {
+        LocalTensor<T> yLocal = yQueue.template DeQue<T>();
+        DataCopyExtParams params{1, static_cast<uint32_t>(n * sizeof(T)), 0, 0, 0};
+        DataCopyPad(yGm[pos], yLocal, params);
+        yQueue.FreeTensor(yLocal);
+    }
+
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> xQueue;
+    TQue<TPosition::VECIN, 1> t1Queue;
+    TQue<TPosition::VECIN, 1> t2Queue;
+    TQue<TPosition::VECOUT, 1> yQueue;
+    TBuf<TPosition::VECCALC> xFloatBuf;
+    TBuf<TPosition::VECCALC> t1FloatBuf;
+    TBuf<TPosition::VECCALC> t2FloatBuf;
+    TBuf<TPosition::VECCALC> yFloatBuf;
+    GlobalTensor<T> xGm;
+    GlobalTensor<T> t1Gm;
+    GlobalTensor<T> t2Gm;
+    GlobalTensor<T> yGm;
+    uint32_t coreLength = 0;
+    uint32_t tileLength = 0;
+    float value = 0.0f;
+};
+
+extern "C" __global__ __aicore__ void addcdiv_custom(GM_ADDR x, GM_ADDR t1, GM_ADDR t2, GM_ADDR y,
+                                                     GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    KernelAddcdiv<DTYPE_X> op;
+    op.Init(x, t1, t2, y, tilingData);
+    op.Process();
+}

@@ -1,0 +1,24 @@
+/**
+ * @file clip_by_value_custom_tiling.h
+ * @brief Tiling data of ClipByValueCustom: the flattened tensors split over the AIV cores in 32-byte blocks.
+ */
+#ifndef CLIP_BY_VALUE_CUSTOM_TILING_H
+#define CLIP_BY_VALUE_CUSTOM_TILING_H
+
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(ClipByValueCustomTilingData)
+    TILING_DATA_FIELD_DEF(uint32_t, totalLength);  // elements of every tensor
+    TILING_DATA_FIELD_DEF(uint32_t, formerNum);    // cores [0, formerNum) take formerLength elements
+    TILING_DATA_FIELD_DEF(uint32_t, formerLength);
+    TILING_DATA_FIELD_DEF(uint32_t, tailLength);   // elements of every later core (the last one is clipped)
+    TILING_DATA_FIELD_DEF(uint32_t, tileLength);   // elements per UB tile, a multiple of 64
+    TILING_DATA_FIELD_DEF(float, minValue);                      // attribute min_value
+    TILING_DATA_FIELD_DEF(float, maxValue);                      // attribute max_value
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(ClipByValueCustom, ClipByValueCustomTilingData)
+} // namespace optiling
+
+#endif // CLIP_BY_VALUE_CUSTOM_TILING_H
