@@ -1,0 +1,183 @@
+"""One answer through every stage: the harness's Python API (llm/ drives generation loops through `evaluate`).
+
+    verdicts = evaluate(task, [Answer(task.name, "0", "answer.md")])
+
+Nothing the answer holds is executed natively: it is read, checked, and run only on the simulator. The
+reference's expected outputs are computed in this process, apart from the simulated memory.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bench.harness.answers import Answer, answer_key
+from bench.harness.stages.compile import Compiled, compile_answer, static_check, tiling_inputs
+from bench.harness.stages.correctness import SimulatorUnavailable, simulator
+from bench.harness.stages.extract import extract
+from bench.harness.verdict import (
+    COMPILE_FAILURE,
+    FORMAT_FAILURE,
+    INTERNAL,
+    NOT_EVALUATED,
+    RUNTIME,
+    TIMEOUT,
+    WRONG,
+    CaseResult,
+    Verdict,
+)
+from bench.suites import Case, Inputs, Task
+
+
+@dataclass(frozen=True)
+class EvalOptions:
+    """How answers are evaluated (every field travels with each job to the workers)."""
+
+    draws: int = 2  # input draws per case, from seeds seed, seed+1, ...
+    seed: int = 0
+    time_budget_s: float = 600.0  # per answer, all stages; the executors enforce it
+    instruction_budget: int | None = None  # per simulated run; None: the simulator's default
+    max_elements: int = 1 << 25  # cases drawing more input elements are not evaluated here (memory, time)
+    static_shapes: bool = True  # check each case with its shapes (ascendc-check --shape)
+    performance: bool = True
+
+
+class BudgetExceeded(Exception):
+    """Raised inside a worker when an answer's time budget runs out (see executors)."""
+
+
+def evaluate(task: Task, answers: Sequence[Answer], options: EvalOptions | None = None) -> list[Verdict]:
+    """Every answer to `task` through the stages, in this process, in order."""
+    opts = options or EvalOptions()
+    return [evaluate_answer(task, a, opts) for a in answers]
+
+
+def evaluate_answer(task: Task, answer: Answer, options: EvalOptions | None = None) -> Verdict:
+    """One answer through extract -> compile -> correctness -> performance. Never raises for a bad answer;
+    a failure of ours becomes an `internal` verdict with the exception named."""
+    opts = options or EvalOptions()
+    start = time.monotonic()
+    verdict = Verdict(task.suite, task.name, answer.sample, answer.path, task.level, task.category, answer.case,
+                      answer_key(task.suite, answer))
+    try:
+        _run_stages(task, answer, opts, verdict)
+    except BudgetExceeded:
+        verdict.stop(verdict.stage, TIMEOUT, f"the answer's time budget ({opts.time_budget_s:g} s) ran out in the "
+                                             f"{verdict.stage} stage")
+        verdict.correct = False if verdict.compiled else verdict.correct
+    except Exception as exc:  # a bug of ours, or of a task's reference: never a traceback at the user
+        verdict.stop(verdict.stage, INTERNAL, f"internal error in the {verdict.stage} stage: "
+                                              f"{type(exc).__name__}: {exc}")
+    verdict.wall_s = round(time.monotonic() - start, 3)
+    return verdict
+
+
+def _run_stages(task: Task, answer: Answer, opts: EvalOptions, verdict: Verdict) -> None:
+    extracted = extract(task, answer)
+    verdict.form = extracted.form
+    if not extracted.ok:
+        verdict.stop("extract", FORMAT_FAILURE, extracted.problem)
+        return
+    verdict.extracted = True
+    verdict.stage = "compile"
+    compiled = compile_answer(task, extracted)
+    verdict.diagnostics = compiled.diagnostics
+    if not compiled.ok:
+        verdict.stop("compile", COMPILE_FAILURE, compiled.reason)
+        return
+    verdict.compiled = True
+    verdict.stage = "correctness"
+    for case in cases_for(task, answer, extracted.form):
+        verdict.cases.append(evaluate_case(task, case, compiled, opts))
+    _judge(verdict)
+    if verdict.correct and opts.performance:
+        verdict.stage = "performance"
+        _speedup(verdict)
+
+
+def cases_for(task: Task, answer: Answer, form: str) -> list[Case]:
+    """The cases an answer is evaluated on: its own case when named, the first case for a kernel-only
+    NPUKernelBench answer (written for one case, as that benchmark evaluates it by default), else all."""
+    if answer.case is not None:
+        return [task.case(answer.case)]
+    if form == "npukernelbench-kernel" and task.suite == "npukernelbench":
+        return list(task.cases[:1])
+    return list(task.cases)
+
+
+def evaluate_case(task: Task, case: Case, compiled: Compiled, opts: EvalOptions) -> CaseResult:
+    result = CaseResult(case.id, "static")
+    elements = task.input_elements(case)
+    if elements is not None and elements > opts.max_elements:
+        result.status = "skipped"
+        result.reason = (f"not evaluated: the case draws {elements:,} input elements, over the harness's limit of "
+                         f"{opts.max_elements:,} (--max-elements)")
+        return result
+    try:
+        inputs, expected = draw(task, case, opts.seed)
+    except Exception as exc:
+        result.status = "skipped"
+        result.reason = f"not evaluated: the task's reference failed: {type(exc).__name__}: {exc}"
+        return result
+    if opts.static_shapes:
+        shapes = tiling_inputs(task, case, inputs, expected, compiled)
+        if shapes is not None:
+            result.static_findings = static_check(compiled, shapes)
+    try:
+        simulator()
+    except SimulatorUnavailable as exc:
+        result.reason = str(exc)
+        return result
+    raise NotImplementedError("the correctness stage on the simulator is wired when ascendir.sim lands")
+
+
+# Expected outputs are computed once per (task, case, seed) in a process: many samples of one task share them.
+_DRAWS: OrderedDict[tuple[str, str, int], tuple[Inputs, dict[str, Any]]] = OrderedDict()
+_DRAW_CACHE = 4
+
+
+def draw(task: Task, case: Case, seed: int) -> tuple[Inputs, dict[str, Any]]:
+    """The case's inputs drawn with `seed` and the reference's expected outputs for them (cached)."""
+    key = (task.key, case.id, seed)
+    hit = _DRAWS.get(key)
+    if hit is not None:
+        _DRAWS.move_to_end(key)
+        return hit
+    inputs = task.make_inputs(case, seed)
+    expected = task.reference(case, inputs)
+    _DRAWS[key] = (inputs, expected)
+    while len(_DRAWS) > _DRAW_CACHE:
+        _DRAWS.popitem(last=False)
+    return inputs, expected
+
+
+def _judge(verdict: Verdict) -> None:
+    """The answer's correctness from its cases: all passed -> correct; any failed -> wrong (or a runtime stop);
+    otherwise not judged, with the first case's reason."""
+    statuses = [c.status for c in verdict.cases]
+    failed = next((c for c in verdict.cases if c.status in ("fail", "error")), None)
+    if failed is not None:
+        verdict.correct = False
+        verdict.stop("correctness", RUNTIME if failed.status == "error" else WRONG,
+                     f"case {failed.case}: {failed.reason}")
+    elif statuses and all(s == "pass" for s in statuses):
+        verdict.correct = True
+    else:
+        verdict.correct = None
+        first = next((c for c in verdict.cases if c.status != "pass"), None)
+        verdict.stop("correctness", NOT_EVALUATED, f"case {first.case}: {first.reason}" if first else "no cases")
+
+
+def _speedup(verdict: Verdict) -> None:
+    """Geometric mean over the cases of baseline time / answer time; not fast when a run was cut by the
+    instruction budget."""
+    ratios = [c.baseline_cycles / c.cycles for c in verdict.cases
+              if c.cycles and c.baseline_cycles and c.cycles > 0 and c.baseline_cycles > 0]
+    if len(ratios) != len(verdict.cases) or not ratios:
+        return
+    verdict.speedup = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+    verdict.fast = verdict.speedup > 1.0 and not any(c.budget_cut for c in verdict.cases)

@@ -1,0 +1,1 @@
+"""The stages one answer goes through: extract -> compile -> correctness -> performance."""

@@ -1,0 +1,95 @@
+"""Stage 2, compile: parse, lower and verify the answer with the rule catalog `ascendc-check` runs.
+
+Any error is a compile failure, with every diagnostic kept. The kernel entry the task's host side launches must
+be defined (a misnamed entry fails the vendor build too). Then, per test case, the same check with the case's
+shapes (`static_check`): the host tiling function runs on them and capacity, alignment and coverage rules see
+numbers; its findings are kept with the case.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench.harness.stages.extract import Extracted, kernel_entries
+from bench.harness.verdict import Finding
+from bench.suites import Case, Inputs, Task
+
+
+@dataclass
+class Compiled:
+    program: Any  # frontend.pipeline.Program
+    chip: str
+    errors: list[Finding] = field(default_factory=list)
+    diagnostics: list[Finding] = field(default_factory=list)
+    reason: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and not self.reason
+
+
+def compile_answer(task: Task, extracted: Extracted) -> Compiled:
+    """Check the extracted answer as `ascendc-check --chip <task's chip>` does."""
+    from passes.verify import check_program, load_for_check
+
+    assert extracted.bundle is not None
+    program, chip = load_for_check(extracted.bundle, task.chip)
+    diags = check_program(program, chip)
+    findings = [Finding.of(d) for d in diags]
+    errors = [f for f in findings if f.severity == "error"]
+    compiled = Compiled(program, chip, errors, findings)
+    if errors:
+        first = errors[0]
+        more = f" (and {len(errors) - 1} more error{'s' * (len(errors) > 2)})" if len(errors) > 1 else ""
+        compiled.reason = f"{first.render()}{more}"
+        return compiled
+    entries = kernel_entries(extracted.bundle)
+    if task.kernel_name not in entries:
+        found = f" (the answer defines {', '.join(repr(e) for e in entries)})" if entries else ""
+        compiled.reason = f"no kernel entry '{task.kernel_name}', which the task's host side launches{found}"
+    return compiled
+
+
+def tiling_inputs(task: Task, case: Case, inputs: Inputs, expected: dict[str, Any], compiled: Compiled) -> Any | None:
+    """The TilingInputs of one drawn case: tensor inputs in op order, the task's attributes and the scalar
+    arguments after them, the expected outputs' shapes. None where an input is a list of tensors (dynamic
+    inputs have no static model yet). An output's dtype is the one the op json pairs with the inputs', else
+    the first input's for a float output."""
+    import numpy as np
+
+    from ascendir.host_eval import TensorSpec, TilingInputs
+    from ascendir.lower import output_dtypes
+
+    tensors: list[TensorSpec | None] = []
+    attrs: list[Any] = list(task.attr_values(case).values())
+    for name, value in inputs.values.items():
+        if isinstance(value, list) and value and isinstance(value[0], np.ndarray):
+            return None
+        if isinstance(value, np.ndarray) and (value.ndim > 0 or name in inputs.dtypes):
+            tensors.append(TensorSpec(tuple(int(d) for d in value.shape), inputs.dtypes.get(name, str(value.dtype))))
+        elif value is None:
+            tensors.append(None)
+        else:
+            attrs.append(list(value) if isinstance(value, tuple) else value)
+    given = [t.dtype for t in tensors if t is not None]
+    paired = output_dtypes(compiled.program, given) if given else []
+    outputs: list[TensorSpec | None] = []
+    for i, value in enumerate(expected.values()):
+        if not isinstance(value, np.ndarray):
+            outputs.append(None)
+            continue
+        dtype = paired[i] if i < len(paired) and paired[i] else None
+        if dtype is None:
+            dtype = given[0] if value.dtype.kind == "f" and given else str(value.dtype)
+        outputs.append(TensorSpec(tuple(int(d) for d in value.shape), dtype))
+    return TilingInputs(tensors, outputs=outputs if any(outputs) else [], attrs=attrs, chip=compiled.chip)
+
+
+def static_check(compiled: Compiled, shapes: Any) -> list[Finding]:
+    """`ascendc-check --shape ...` on the compiled answer: the findings the case's shapes add."""
+    from passes.verify import check_program
+
+    diags = check_program(compiled.program, compiled.chip, shapes=shapes)
+    seen = {(f.code, f.file, f.line, f.message) for f in compiled.diagnostics}
+    return [f for f in (Finding.of(d) for d in diags) if (f.code, f.file, f.line, f.message) not in seen]

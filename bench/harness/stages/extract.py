@@ -1,0 +1,116 @@
+"""Stage 1, extract: the answer read into the sources to build, or a response-format failure with a reason.
+
+Forms (the `form` of a verdict):
+  project                an op project folder (op_host/, op_kernel/)
+  npukernelbench         NPUKernelBench's three-file form (`=== op_host/<k>_tiling.h ===` ...)
+  npukernelbench-kernel  NPUKernelBench's kernel-only form (`<kernel_impl>` + ```cpp); built with the task's fixed
+                         host side (its question/op_host/<k>.cpp), which launches on all vector cores
+  multikernelbench       one ```python block assigning six strings (read with `ast`, never run)
+  kernel                 a bare kernel source (.cpp): launched on all vector cores, no host tiling
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.harness.answers import Answer
+from bench.suites import Task
+from frontend.readers import Bundle, SourceUnit, detect_format, read_input, read_text
+
+READER_CODES = ("ASC010", "ASC011", "ASC012", "ASC013")
+_KERNEL_ENTRY_RE = re.compile(r"__global__\s+(?:__aicore__\s+)?void\s+(\w+)\s*\(|"
+                              r"__aicore__\s+__global__\s+void\s+(\w+)\s*\(")
+
+
+@dataclass
+class Extracted:
+    bundle: Bundle | None
+    form: str
+    problem: str = ""  # a response-format failure: why the answer cannot be built
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.bundle is not None and not self.problem
+
+
+def extract(task: Task, answer: Answer) -> Extracted:
+    """Read `answer` for `task`; never raises on a bad answer."""
+    path = Path(answer.path)
+    if path.is_dir():
+        bundle = read_input(str(path), "project")
+        return _checked(bundle, "project", task)
+    text, problem = read_text(str(path))
+    if text is None:
+        return Extracted(None, "", problem.message if problem else f"cannot read {path}")
+    fmt = detect_format(str(path), text)
+    if fmt == "npukernelbench":
+        bundle = read_input(str(path), "npukernelbench")
+        full = any(u.role == "host" for u in bundle.units) or bool(bundle.virtual_files)
+        if full:
+            return _checked(bundle, "npukernelbench", task)
+        return _kernel_only(bundle, "npukernelbench-kernel", task)
+    if fmt == "multikernelbench":
+        return _checked(read_input(str(path), "multikernelbench"), "multikernelbench", task)
+    if fmt == "cpp" and path.suffix.lower() in (".md", ".txt", ".answer"):
+        return Extracted(None, "", "no answer in a known format: no <kernel_impl> section, no === op_host/... === "
+                                   "sections, no ```python block assigning kernel_src")
+    return _kernel_only(read_input(str(path), "cpp"), "kernel", task)
+
+
+def _reader_problem(bundle: Bundle) -> str:
+    errors = [d for d in bundle.diagnostics if d.is_error and d.code in READER_CODES]
+    if not errors:
+        return ""
+    d = errors[0]
+    where = f" (line {d.span.line})" if d.span is not None else ""
+    return f"{d.message}{where} [{d.code}]"
+
+
+def _checked(bundle: Bundle, form: str, task: Task) -> Extracted:
+    problem = _reader_problem(bundle)
+    if problem:
+        return Extracted(None, form, problem)
+    roles = {u.role for u in bundle.units}
+    if "kernel" not in roles:
+        return Extracted(None, form, "the answer has no kernel source (op_kernel/...)")
+    if form in ("npukernelbench", "project") and "host" not in roles:
+        return Extracted(None, form, f"the answer has no host source (op_host/{task.kernel_name}.cpp with the "
+                                     "tiling function and the OpDef)")
+    return Extracted(bundle, form)
+
+
+def _kernel_only(bundle: Bundle, form: str, task: Task) -> Extracted:
+    """A kernel without host code: the task's fixed host side is added where the suite has one."""
+    problem = _reader_problem(bundle)
+    if problem:
+        return Extracted(None, form, problem)
+    if not any(u.role == "kernel" for u in bundle.units):
+        return Extracted(None, form, "the answer's code block holds no kernel (__global__ __aicore__ function)")
+    if task.kernel_only_host:
+        host_path = Path(task.kernel_only_host)
+        try:
+            host_text = host_path.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            return Extracted(None, form, f"the task's fixed host side cannot be read: {exc}")
+        virtual = f"op_host/{host_path.name}"
+        bundle.units.append(SourceUnit(virtual, host_text, "host", str(host_path)))
+        bundle.virtual_files[virtual] = host_text
+        bundle.texts.setdefault(str(host_path), host_text)
+        return Extracted(bundle, form, notes=[f"built with the task's fixed host side {host_path.name}"])
+    return Extracted(bundle, form, notes=["no host side: launched on all vector cores with no tiling data"])
+
+
+def kernel_entries(bundle: Bundle) -> list[str]:
+    """The names of the kernel entry functions the answer's kernel sources define (a text scan)."""
+    names: list[str] = []
+    for unit in bundle.units:
+        if unit.role != "kernel":
+            continue
+        for m in _KERNEL_ENTRY_RE.finditer(unit.text):
+            name = m.group(1) or m.group(2)
+            if name not in names:
+                names.append(name)
+    return names
