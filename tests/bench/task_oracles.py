@@ -84,4 +84,11 @@ ORACLES = {
     "hardswish": unary(lambda x, a: F.hardswish(x)),
     "softplus": unary(lambda x, a: F.softplus(x)),
     "elu": unary(lambda x, a: F.elu(x, a["alpha"])),
+    # level 1, comparison
+    "equal": lambda i, a: {"y": torch.eq(t64(i["x1"]), t64(i["x2"])).numpy()},
+    "less": lambda i, a: {"y": torch.lt(t64(i["x1"]), t64(i["x2"])).numpy()},
+    "greater_equal": lambda i, a: {"y": torch.ge(t64(i["x1"]), t64(i["x2"])).numpy()},
+    "is_finite": lambda i, a: {"y": torch.isfinite(t64(i["x"])).numpy()},
+    "where": lambda i, a: {"y": back(torch.where(torch.from_numpy(i["condition"]), t64(i["x1"]), t64(i["x2"])),
+                                     i["x1"])},
 }
