@@ -1,9 +1,10 @@
-"""`ascendir`: the umbrella command (checking today; benchmark and training commands join it later)."""
+"""`ascendir`: the umbrella command (checking, the benchmark; training commands join it later)."""
 
 from __future__ import annotations
 
 import click
 
+from cli.bench import main as bench_main
 from cli.check import main as check_main
 
 
@@ -13,6 +14,7 @@ def main() -> None:
 
 
 main.add_command(check_main, name="check")
+main.add_command(bench_main, name="bench")
 
 
 @main.command()

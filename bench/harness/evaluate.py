@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+import zlib
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -118,7 +119,7 @@ def evaluate_case(task: Task, case: Case, compiled: Compiled, opts: EvalOptions)
                          f"{opts.max_elements:,} (--max-elements)")
         return result
     try:
-        inputs, expected = draw(task, case, opts.seed)
+        inputs, expected = draw(task, case, case_seed(task, case, opts.seed))
     except Exception as exc:
         result.status = "skipped"
         result.reason = f"not evaluated: the task's reference failed: {type(exc).__name__}: {exc}"
@@ -133,6 +134,11 @@ def evaluate_case(task: Task, case: Case, compiled: Compiled, opts: EvalOptions)
         result.reason = str(exc)
         return result
     raise NotImplementedError("the correctness stage on the simulator is wired when ascendir.sim lands")
+
+
+def case_seed(task: Task, case: Case, draw_index: int) -> int:
+    """The seed of one input draw: fixed per task, case and draw, different between them."""
+    return zlib.crc32(f"{task.key}/{case.id}/{draw_index}".encode())
 
 
 # Expected outputs are computed once per (task, case, seed) in a process: many samples of one task share them.

@@ -60,16 +60,17 @@ class BundledTask(Task):
 
 
 def default_draw(shape: Any, dtype: str, rng: np.random.Generator) -> np.ndarray:
-    """The default input: uniform(-1, 1) for floats, small integers (-8..8; 0..8 unsigned), random bools."""
+    """The default input (bench/tasks/README.md): floats uniform in [-1, 1) drawn in float64 then cast;
+    int32/int64 in [-100, 100), int8 in [-10, 10), uint8 in [0, 10); bools with probability 1/2."""
     dtype = canonical_dtype(dtype)
     shape = tuple(int(d) for d in shape)
     if dtype == "bool":
-        return rng.integers(0, 2, size=shape).astype(np.bool_)
+        return rng.random(size=shape) < 0.5
     kind = numpy_dtype(dtype).kind
     if kind == "f":
         return as_dtype(rng.uniform(-1.0, 1.0, size=shape), dtype)
-    low = 0 if kind == "u" else -8
-    return rng.integers(low, 9, size=shape).astype(numpy_dtype(dtype))
+    low, high = {"int8": (-10, 10), "uint8": (0, 10), "int16": (-100, 100), "uint16": (0, 100)}.get(dtype, (-100, 100))
+    return rng.integers(low, high, size=shape).astype(numpy_dtype(dtype))
 
 
 def _fit(value: Any, dtype: str) -> Any:
@@ -79,8 +80,7 @@ def _fit(value: Any, dtype: str) -> Any:
 
 
 def _case_dict(case: Case, task: Task) -> dict[str, Any]:
-    return {"id": case.id, "dtypes": dict(case.dtypes), "dtype": case.dtype, "shapes": dict(case.shapes),
-            "attrs": task.attr_values(case)}
+    return {"id": case.id, "shapes": dict(case.shapes), "dtypes": dict(case.dtypes), "attrs": task.attr_values(case)}
 
 
 _MODULES: dict[str, ModuleType] = {}
@@ -106,7 +106,8 @@ def _reference_module(path: str) -> ModuleType:
 def load_tasks(root: str | Path | None = None) -> list[Task]:
     """Every task under `root` (default bench/tasks), sorted by level, category and name."""
     base = Path(root) if root is not None else DEFAULT_ROOT
-    tasks = [read_task(toml.parent) for toml in sorted(base.glob("level*/*/*/task.toml"))]
+    tasks = [read_task(toml.parent) for toml in sorted(base.glob("level*/*/*/task.toml"))
+             if not toml.parent.name.startswith(("_", "."))]
     names: dict[str, str] = {}
     for t in tasks:
         if t.name in names:
@@ -171,12 +172,12 @@ def _case(table: Any, index: int, inputs: tuple[TensorDecl, ...], where: str) ->
     shapes = table.get("shapes", {})
     if not isinstance(shapes, dict):
         raise TaskFormatError(f"{where}: case '{case_id}': shapes must be a table")
-    if "dtypes" in table:
-        dtypes = {k: canonical_dtype(v) for k, v in table["dtypes"].items()}
-    elif "dtype" in table:
-        dtypes = {d.name: canonical_dtype(table["dtype"]) for d in inputs}
-    else:
+    if "dtype" not in table and "dtypes" not in table:
         raise TaskFormatError(f"{where}: case '{case_id}' gives neither dtype nor dtypes")
+    named = {k: canonical_dtype(v) for k, v in table.get("dtypes", {}).items()}
+    dtypes = {d.name: named.get(d.name, canonical_dtype(str(table.get("dtype", "")))) for d in inputs}
+    if any(not v for v in dtypes.values()):
+        raise TaskFormatError(f"{where}: case '{case_id}': no dtype for {', '.join(k for k, v in dtypes.items() if not v)}")
     fixed = {k: (tuple(v) if v and not isinstance(v[0], list) else [tuple(s) for s in v]) for k, v in shapes.items()}
     unknown = [k for k in fixed if k not in {d.name for d in inputs}]
     if unknown:

@@ -201,6 +201,14 @@ class Comparison:
                 "reason": self.reason, "first_bad": self.first_bad}
 
 
+def output_dtype(expected: Any, case: Case) -> str:
+    """The dtype whose tolerance judges an output: its expected array's float type, else the case's dtype."""
+    arr = np.asarray(expected)
+    if arr.dtype in (np.float16, np.float64) or (arr.dtype == np.float32 and case.dtype != "bfloat16"):
+        return str(arr.dtype)
+    return case.dtype
+
+
 def _finite_or_str(v: float) -> float | str:
     return v if math.isfinite(v) else str(v)
 
@@ -293,7 +301,7 @@ class Task:
                 size = int(np.asarray(exp).size)
                 out[name] = Comparison(False, size, size, math.inf, math.inf, "output missing")
                 continue
-            out[name] = self.tolerance.compare(exp, got, case.dtypes.get(name) or case.dtype)
+            out[name] = self.tolerance.compare(exp, got, output_dtype(exp, case))
         return out
 
     def shown(self, case: Case | None = None) -> str:

@@ -219,8 +219,7 @@ def _ge_types(desc: Mapping[str, Any]) -> tuple[str, ...]:
 def _case(row: Mapping[str, Any]) -> Case:
     dtype = row.get("dtype")
     dtypes = {"*": canonical_dtype(str(dtype))} if isinstance(dtype, str) else {}
-    shapes = {k: v for k, v in row.items() if "shape" in k}
-    return Case(str(row.get("case_id", "")), dtypes, shapes, {}, dict(row))
+    return Case(str(row.get("case_id", "")), dtypes, {}, {}, dict(row))
 
 
 # ------------------------------------------------------------------ test_cases.csv as pandas reads it

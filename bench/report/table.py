@@ -1,0 +1,82 @@
+"""The summary table printed in the terminal (rich)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.table import Table
+
+from bench.harness.metrics import Summary
+from bench.harness.verdict import Verdict
+
+
+def _pct(n: int, d: int) -> str:
+    return f"{n} ({100 * n / d:.0f}%)" if d else "0"
+
+
+def summary_table(summary: Summary, title: str = "benchmark") -> Table:
+    table = Table(title=title, title_justify="left")
+    for col in ("level", "answers", "extracted", "compiled", "correct", "faster", "not judged"):
+        table.add_column(col, justify="right" if col != "level" else "left")
+    for level, f in summary.funnel.items():
+        style = "bold" if level == "all" else None
+        table.add_row(level, str(f.answers), _pct(f.extracted, f.answers), _pct(f.compiled, f.answers),
+                      _pct(f.correct, f.answers), _pct(f.faster, f.answers), str(f.not_judged), style=style)
+    return table
+
+
+def metrics_lines(summary: Summary) -> list[str]:
+    lines = []
+    for label, values in summary.pass_at.items():
+        if values:
+            lines.append(f"{label} " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in values.items()))
+    if summary.fast:
+        lines.append("fast_p " + ", ".join(f"{k.removeprefix('fast_')}: {100 * v:.1f}%" for k, v in summary.fast.items()))
+    if summary.score is not None:
+        lines.append(f"score {summary.score:.3f} of {summary.score_max:.1f} (NPUKernelBench weights L1 0.2, L2 0.3, "
+                     "L3 0.5, over the levels present)")
+    if summary.failures:
+        lines.append("stopped: " + ", ".join(f"{k} {n}" for k, n in summary.failures.items()))
+    return lines
+
+
+def failures_table(verdicts: Sequence[Verdict], limit: int = 20) -> Table | None:
+    """The answers that failed a stage, with why (the first `limit`); those not judged are counted apart."""
+    bad = [v for v in verdicts if failed(v)]
+    if not bad:
+        return None
+    table = Table(title=f"answers that failed ({len(bad)}{f', first {limit}' if len(bad) > limit else ''})",
+                  title_justify="left")
+    for col in ("task", "sample", "stage", "why"):
+        table.add_column(col, overflow="fold")
+    for v in bad[:limit]:
+        table.add_row(v.task, v.sample, v.failure or v.stage, v.reason)
+    return table
+
+
+def failed(v: Verdict) -> bool:
+    """An answer that failed a stage (not one merely not judged)."""
+    return v.correct is False or bool(v.failure and v.failure != "not-evaluated")
+
+
+def not_judged_line(verdicts: Sequence[Verdict]) -> str | None:
+    unjudged = [v for v in verdicts if v.failure == "not-evaluated"]
+    if not unjudged:
+        return None
+    return f"{len(unjudged)} answer{'s' * (len(unjudged) != 1)} not judged for correctness; first: {unjudged[0].task}: " \
+           f"{unjudged[0].reason}"
+
+
+def print_summary(summary: Summary, verdicts: Sequence[Verdict], title: str, console: Console | None = None,
+                  failures: int = 20) -> None:
+    out = console or Console()
+    out.print(summary_table(summary, title))
+    for line in metrics_lines(summary):
+        out.print(line)
+    line = not_judged_line(verdicts)
+    if line:
+        out.print(line)
+    table = failures_table(verdicts, failures) if failures else None
+    if table is not None:
+        out.print(table)
