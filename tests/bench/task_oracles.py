@@ -91,4 +91,9 @@ ORACLES = {
     "is_finite": lambda i, a: {"y": torch.isfinite(t64(i["x"])).numpy()},
     "where": lambda i, a: {"y": back(torch.where(torch.from_numpy(i["condition"]), t64(i["x1"]), t64(i["x2"])),
                                      i["x1"])},
+    # level 1, cast (torch's own conversions, from the original dtype)
+    "cast_f16_to_f32": lambda i, a: {"y": torch.from_numpy(i["x"]).to(torch.float32).numpy()},
+    "cast_f32_to_f16": lambda i, a: {"y": torch.from_numpy(i["x"]).to(torch.float16).numpy()},
+    "cast_f32_to_i32": lambda i, a: {"y": torch.from_numpy(i["x"]).to(torch.int32).numpy()},
+    "cast_i32_to_f32": lambda i, a: {"y": torch.from_numpy(i["x"]).to(torch.float32).numpy()},
 }
