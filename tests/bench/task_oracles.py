@@ -96,4 +96,10 @@ ORACLES = {
     "cast_f32_to_f16": lambda i, a: {"y": torch.from_numpy(i["x"]).to(torch.float16).numpy()},
     "cast_f32_to_i32": lambda i, a: {"y": torch.from_numpy(i["x"]).to(torch.int32).numpy()},
     "cast_i32_to_f32": lambda i, a: {"y": torch.from_numpy(i["x"]).to(torch.float32).numpy()},
+    # level 1, creation
+    "arange": lambda i, a: {"y": back(torch.arange(a["size"], dtype=torch.int64) * t64(i["step"])[0]
+                                      + t64(i["start"])[0], i["start"])},
+    "fill": lambda i, a: {"y": back(torch.full(tuple(a["dims"]), float(i["value"][0]), dtype=torch.float64), i["value"])},
+    "linspace": lambda i, a: {"y": back(torch.linspace(float(i["start"][0]), float(i["end"][0]), a["steps"],
+                                                       dtype=torch.float64), i["start"])},
 }
