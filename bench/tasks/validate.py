@@ -122,7 +122,7 @@ def schema_problems(task: Task) -> list[str]:
         typ = a.get("type")
         if typ not in ATTR_TYPES or not isinstance(a.get("default"), ATTR_TYPES[typ]) or (
                 typ in ("float", "int") and isinstance(a.get("default"), bool)):
-            out.append(f"attr '{a.get('name')}': type must be one of {sorted(ATTR_TYPES)} with a default of that type")
+            out.append(f"attr {a.get('name')!r}: type must be one of {sorted(ATTR_TYPES)}, default of that type")
     attrs = task.attr_defaults()
     ids = [c.get("id") for c in s["cases"]]
     if len(ids) < 3:
@@ -155,7 +155,8 @@ def schema_problems(task: Task) -> list[str]:
     for dt, entry in tol.items():
         if dt == "mode":
             continue
-        if dt not in FLOAT_DTYPES or not isinstance(entry, dict) or set(entry) - {"atol", "rtol"} or "rtol" not in entry:
+        well_formed = isinstance(entry, dict) and "rtol" in entry and not set(entry) - {"atol", "rtol"}
+        if dt not in FLOAT_DTYPES or not well_formed:
             out.append(f"tolerance '{dt}': a floating dtype with {{ atol, rtol }}")
     return out
 

@@ -102,4 +102,10 @@ ORACLES = {
     "fill": lambda i, a: {"y": back(torch.full(tuple(a["dims"]), float(i["value"][0]), dtype=torch.float64), i["value"])},
     "linspace": lambda i, a: {"y": back(torch.linspace(float(i["start"][0]), float(i["end"][0]), a["steps"],
                                                        dtype=torch.float64), i["start"])},
+    # level 1, index
+    "gather_rows": lambda i, a: {"y": torch.index_select(torch.from_numpy(i["x"]), 0,
+                                                         torch.from_numpy(i["index"]).long()).numpy()},
+    "scatter_update": lambda i, a: {"var_out": torch.from_numpy(i["var"]).index_copy(
+        0, torch.from_numpy(i["indices"]).long(), torch.from_numpy(i["updates"])).numpy()},
+    "one_hot": lambda i, a: {"y": F.one_hot(torch.from_numpy(i["indices"]).long(), a["depth"]).int().numpy()},
 }

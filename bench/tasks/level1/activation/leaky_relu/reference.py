@@ -1,4 +1,4 @@
-r"""Reference for leaky_relu: y_i = \begin{cases} x_i & x_i \ge 0 \\ \mathrm{negative\_slope} \cdot x_i & x_i < 0 \end{cases}."""
+r"""Reference for leaky_relu (the formula is in task.toml)."""
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-"""Reference for cast_f16_to_f32: float16 -> float32 (Every float16 value is exact in float32: the result must match bit for bit)."""
+"""Reference for cast_f16_to_f32: float16 -> float32 (exact)."""
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-"""Reference for cast_f32_to_f16: float32 -> float16 (Round to the nearest float16, ties to even (IEEE, as numpy and torch do); the result must match bit for bit)."""
+"""Reference for cast_f32_to_f16: float32 -> float16 (round to nearest, ties to even)."""
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-"""Reference for cast_f32_to_i32: float32 -> int32 (Truncate towards zero (as C and torch's .to(torch.int32) do); inputs stay within the int32 range)."""
+"""Reference for cast_f32_to_i32: float32 -> int32 (truncate towards zero)."""
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-"""Reference for cast_i32_to_f32: int32 -> float32 (Integers beyond 2^24 round to the nearest float32, ties to even; the result must match bit for bit)."""
+"""Reference for cast_i32_to_f32: int32 -> float32 (round to nearest, ties to even)."""
 import numpy as np
 
 

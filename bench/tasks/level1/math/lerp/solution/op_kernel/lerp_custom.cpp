@@ -20,28 +20,28 @@ public:
     __aicore__ inline void Init(GM_ADDR start, GM_ADDR end, GM_ADDR y, const LerpCustomTilingData &td)
     {
         const uint32_t idx = GetBlockIdx();
-        uint64_t offset = 0;
+        uint64_t start = 0;
         uint32_t share = 0;
         if (idx < td.formerNum) {
             share = td.formerLength;
-            offset = static_cast<uint64_t>(td.formerLength) * idx;
+            start = static_cast<uint64_t>(td.formerLength) * idx;
         } else {
             share = td.tailLength;
-            offset = static_cast<uint64_t>(td.formerLength) * td.formerNum +
-                     static_cast<uint64_t>(td.tailLength) * (idx - td.formerNum);
+            start = static_cast<uint64_t>(td.formerLength) * td.formerNum +
+                    static_cast<uint64_t>(td.tailLength) * (idx - td.formerNum);
         }
         // shares are whole 32-byte blocks, so the last core stops at the end of the tensor
-        if (offset >= td.totalLength) {
+        if (start >= td.totalLength) {
             coreLength = 0;
         } else {
-            coreLength = (td.totalLength - offset) < share ? static_cast<uint32_t>(td.totalLength - offset) : share;
+            coreLength = (td.totalLength - start) < share ? static_cast<uint32_t>(td.totalLength - start) : share;
         }
         tileLength = td.tileLength;
         weight = td.weight;
 
-        startGm.SetGlobalBuffer((__gm__ T *)start + offset, coreLength);
-        endGm.SetGlobalBuffer((__gm__ T *)end + offset, coreLength);
-        yGm.SetGlobalBuffer((__gm__ T *)y + offset, coreLength);
+        startGm.SetGlobalBuffer((__gm__ T *)start + start, coreLength);
+        endGm.SetGlobalBuffer((__gm__ T *)end + start, coreLength);
+        yGm.SetGlobalBuffer((__gm__ T *)y + start, coreLength);
         pipe.InitBuffer(startQueue, BUFFER_NUM, tileLength * sizeof(T));
         pipe.InitBuffer(endQueue, BUFFER_NUM, tileLength * sizeof(T));
         pipe.InitBuffer(yQueue, BUFFER_NUM, tileLength * sizeof(T));
