@@ -163,8 +163,11 @@ class ConcreteInputs:
     def for_program(self, program: Any, chip: str) -> Any:
         from ascendir.host_eval import TensorSpec, TilingInputs
         from cli.shapes import order_by_op_inputs, split_named_outputs
+        from passes.verify.kernel_only import op_description
 
-        op_json = program.bundle.op_json or []
+        # the op json's names, else the OpDef's, else a kernel-only answer's GM parameters
+        described = op_description(program)
+        op_json = [described] if described is not None else []
         names = [str(d.get("name")) for d in (op_json[0].get("input_desc") or [])] if op_json else None
         output_names = [str(d.get("name")) for d in (op_json[0].get("output_desc") or [])] if op_json else []
         given, outputs = split_named_outputs(self.tensors, output_names)

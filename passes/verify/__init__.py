@@ -365,13 +365,15 @@ def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: s
     """Runs the program's host tiling function on `shapes` and, when it succeeds, folds what it set into
     `module` (fold-tiling); output shapes not given are then those `inferred_outputs` finds. The chip of
     `shapes` defaults to the one being checked. Input dtypes the op json does not list are rejected before
-    anything runs (the framework would not launch the op)."""
+    anything runs (the framework would not launch the op). A kernel-only NPUKernelBench answer runs no host
+    function: it is launched on all vector cores with no tiling data (passes/verify/kernel_only.py)."""
 
     from ascendir.context import make_context
     from ascendir.host_eval import TilingResult
     from ascendir.lower import dtype_column
     from ascendir.lower.host import evaluate_program_tiling
     from passes.fold_tiling import FoldTilingPass
+    from passes.verify import kernel_only
 
     if shapes.chip == "910B2" and chip != "910B2":
         shapes = replace(shapes, chip=chip)
@@ -381,7 +383,8 @@ def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: s
         return TilingResult(None, None, None, {}, {}, [
             f"the op json supports no inputs of dtypes ({', '.join(given)}); its combinations are {combos}"],
             inputs=shapes)
-    result = evaluate_program_tiling(program, shapes)
+    # a kernel-only answer has no host: it is launched as NPUKernelBench's fixed host launches it
+    result = kernel_only.launch(program, shapes, chip) or evaluate_program_tiling(program, shapes)
     if result.succeeded and not shapes.outputs:
         shapes = replace(shapes, outputs=inferred_outputs(program, shapes))
     result.inputs = shapes

@@ -23,6 +23,7 @@ from frontend.diagnostics import Note, Severity
 from passes.verify.alignment import unguarded_within
 from passes.verify.footprint import Access, CoreRun, elem_bytes
 from passes.verify.ir import is_kind, kernels_of, ops_of, walk_of
+from passes.verify.kernel_only import is_kernel_only, op_description
 from passes.verify.project import cached, calls, const_int, functions, nodes, report_once, span, units
 from passes.verify.rules import CheckContext, rule
 
@@ -911,16 +912,21 @@ def _tensor_extents(ctx: CheckContext, kernel: asc.KernelOp, output: bool) -> di
     The build passes a kernel its GM_ADDR arguments in op order: inputs, outputs, then workspace and tiling;
     the mapping is only used when the kernel's parameter count says it follows that convention."""
     given = ctx.tiling.inputs if ctx.tiling is not None else None
-    if given is None or ctx.program is None or not ctx.program.bundle.op_json:
+    desc = op_description(ctx.program) if given is not None and ctx.program is not None else None
+    if given is None or desc is None:
         return {}
-    desc = ctx.program.bundle.op_json[0]
-    inputs = [str(d.get("name")) for d in desc.get("input_desc") or []]  # type: ignore[union-attr]
-    outputs = [str(d.get("name")) for d in desc.get("output_desc") or []]  # type: ignore[union-attr]
+    inputs = [str(d.get("name")) for d in desc.get("input_desc") or []]
+    outputs = [str(d.get("name")) for d in desc.get("output_desc") or []]
     params = [a for a in kernel.body.blocks[0].args if isinstance(a.type, asc.GmPtrType)]
     if len(params) not in (len(inputs) + len(outputs), len(inputs) + len(outputs) + 1,
                            len(inputs) + len(outputs) + 2):
         return {}
-    names, specs, first = (outputs, given.outputs, len(inputs)) if output else (inputs, given.inputs, 0)
+    if desc.get("kernel_only"):
+        # a kernel-only answer: each shape is its GM parameter's; the ones the kernel writes are its outputs
+        # (output_not_fully_written keeps those)
+        names, specs, first = inputs, given.inputs, 0
+    else:
+        names, specs, first = (outputs, given.outputs, len(inputs)) if output else (inputs, given.inputs, 0)
     out: dict[int, _Extent] = {}
     for i, spec in enumerate(specs[:len(names)]):
         size = _dtype_bytes(spec.dtype) if spec is not None else None
@@ -1038,12 +1044,14 @@ def output_not_fully_written(ctx: CheckContext) -> None:
         runs = _every_core(ctx, kernel, dim, sampled)
         if runs is None:
             continue
-        inputs = set(_tensor_extents(ctx, kernel, output=False))
+        kernel_only = ctx.program is not None and is_kernel_only(ctx.program)
+        inputs = set() if kernel_only else set(_tensor_extents(ctx, kernel, output=False))
         writes_an_input = any(a.write and a.arg in inputs for run in runs for a in run.accesses)
         for arg, extent in sorted(extents.items()):
             writes = [a for run in runs for a in run.accesses if a.write and a.arg == arg]
-            if not writes and writes_an_input:
-                continue  # the kernel updates an input in place, which the output aliases
+            if not writes and (writes_an_input or kernel_only):
+                continue  # the kernel updates an input in place, which the output aliases; or (a kernel-only
+                # answer, whose parameters are not labelled) a parameter it only reads
             cut = [a for run in runs for a in run.cut_writes if a.arg == arg]
             if not _unwritten(writes + cut, extent.nbytes):
                 continue  # what is missing is what a DataCopy length cut to whole blocks dropped (ASC401)
