@@ -108,4 +108,21 @@ ORACLES = {
     "scatter_update": lambda i, a: {"var_out": torch.from_numpy(i["var"]).index_copy(
         0, torch.from_numpy(i["indices"]).long(), torch.from_numpy(i["updates"])).numpy()},
     "one_hot": lambda i, a: {"y": F.one_hot(torch.from_numpy(i["indices"]).long(), a["depth"]).int().numpy()},
+    # level 2, norm
+    "layer_norm": lambda i, a: {"y": back(F.layer_norm(t64(i["x"]), (i["x"].shape[-1],), t64(i["gamma"]),
+                                                       t64(i["beta"]), a["epsilon"]), i["x"])},
+    "rms_norm": lambda i, a: {"y": back(F.rms_norm(t64(i["x"]), (i["x"].shape[-1],), t64(i["gamma"]), a["epsilon"]),
+                                        i["x"])},
+    "add_rms_norm": lambda i, a: _add_norm(i, lambda s: F.rms_norm(s, (s.shape[-1],), t64(i["gamma"]), a["epsilon"])),
+    "add_layer_norm": lambda i, a: _add_norm(i, lambda s: F.layer_norm(s, (s.shape[-1],), t64(i["gamma"]),
+                                                                      t64(i["beta"]), a["epsilon"])),
+    "l2_normalize": lambda i, a: {"y": back(F.normalize(t64(i["x"]), p=2.0, dim=-1, eps=a["epsilon"]), i["x"])},
+    "batch_norm_infer": lambda i, a: {"y": back(F.batch_norm(
+        t64(i["x"]).reshape(-1, i["x"].shape[-1]), t64(i["mean"]), t64(i["var"]), t64(i["gamma"]), t64(i["beta"]),
+        training=False, eps=a["epsilon"]).reshape(i["x"].shape), i["x"])},
 }
+
+
+def _add_norm(i, norm):
+    s = torch.add(t64(i["x1"]), t64(i["x2"]))
+    return {"y": back(norm(s), i["x1"]), "sum": back(s, i["x1"])}

@@ -1,0 +1,245 @@
+/**
+ * @file batch_norm_infer_custom.cpp
+ * @brief BatchNormInferCustom kernel: inference batch norm over channels-last x: y = (x - mean) / sqrt(var + epsilon)
+ *        * gamma + beta per channel.
+ */
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+namespace {
+constexpr uint32_t STAT_BYTES = 32;
+} // namespace
+
+template <typename T>
+class KernelBatchNormInfer {
+    static constexpr bool IS_FLOAT = std::is_same<T, float>::value;
+
+public:
+    __aicore__ inline KernelBatchNormInfer() {}
+
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR mean, GM_ADDR var, GM_ADDR gamma, GM_ADDR beta, GM_ADDR y,
+                                const BatchNormInferCustomTilingData &td)
+    {
+        const uint32_t idx = GetBlockIdx();
+        uint32_t firstRow = 0;
+        if (idx < td.formerNum) {
+            myRows = td.formerRows;
+            firstRow = td.formerRows * idx;
+        } else {
+            myRows = td.tailRows;
+            firstRow = td.formerRows * td.formerNum + td.tailRows * (idx - td.formerNum);
+        }
+        numCols = td.numCols;
+        pitch = td.pitch;
+        rowsPerTile = td.rowsPerTile;
+        invCols = td.invCols;
+        epsilon = td.epsilon;
+
+        const uint64_t base = static_cast<uint64_t>(firstRow) * numCols;
+        xGm.SetGlobalBuffer((__gm__ T *)x + base, static_cast<uint64_t>(myRows) * numCols);
+        yGm.SetGlobalBuffer((__gm__ T *)y + base, static_cast<uint64_t>(myRows) * numCols);
+        meanGm.SetGlobalBuffer((__gm__ T *)mean, numCols);
+        varGm.SetGlobalBuffer((__gm__ T *)var, numCols);
+        gammaGm.SetGlobalBuffer((__gm__ T *)gamma, numCols);
+        betaGm.SetGlobalBuffer((__gm__ T *)beta, numCols);
+        const uint32_t tileBytes = rowsPerTile * pitch * sizeof(T);
+        pipe.InitBuffer(xQueue, td.bufferNum, tileBytes);
+        pipe.InitBuffer(yQueue, td.bufferNum, tileBytes);
+        pipe.InitBuffer(meanBuf, pitch * sizeof(float));
+        pipe.InitBuffer(varBuf, pitch * sizeof(float));
+        pipe.InitBuffer(gammaBuf, pitch * sizeof(float));
+        pipe.InitBuffer(betaBuf, pitch * sizeof(float));
+        pipe.InitBuffer(vecQueue, 1, pitch * sizeof(T));
+        pipe.InitBuffer(workBuf, pitch * sizeof(float));
+        pipe.InitBuffer(statBuf, STAT_BYTES);
+        if constexpr (!IS_FLOAT) {
+            pipe.InitBuffer(xFloatBuf, rowsPerTile * pitch * sizeof(float));
+            pipe.InitBuffer(yFloatBuf, rowsPerTile * pitch * sizeof(float));
+        }
+    }
+
+    __aicore__ inline void Process()
+    {
+        if (myRows == 0) {
+            return;
+        }
+        LoadVectors();
+        for (uint32_t row = 0; row < myRows; row += rowsPerTile) {
+            const uint32_t nRows = (myRows - row) < rowsPerTile ? (myRows - row) : rowsPerTile;
+            CopyIn(row, nRows);
+            Compute(nRows);
+            CopyOut(row, nRows);
+        }
+    }
+
+private:
+    // the per-column vectors (mean, var, gamma, beta), once per core, kept in fp32
+    __aicore__ inline void LoadVectors()
+    {
+        DataCopyExtParams params{1, static_cast<uint32_t>(numCols * sizeof(T)), 0, 0, 0};
+        DataCopyPadExtParams<T> pad{false, 0, 0, 0};
+        {
+            LocalTensor<T> staging = vecQueue.template AllocTensor<T>();
+            DataCopyPad(staging, meanGm, params, pad);
+            vecQueue.EnQue(staging);
+            staging = vecQueue.template DeQue<T>();
+            if constexpr (IS_FLOAT) {
+                Adds(meanBuf.Get<float>(), staging, 0.0f, numCols);
+            } else {
+                Cast(meanBuf.Get<float>(), staging, RoundMode::CAST_NONE, numCols);
+            }
+            vecQueue.FreeTensor(staging);
+        }
+        {
+            LocalTensor<T> staging = vecQueue.template AllocTensor<T>();
+            DataCopyPad(staging, varGm, params, pad);
+            vecQueue.EnQue(staging);
+            staging = vecQueue.template DeQue<T>();
+            if constexpr (IS_FLOAT) {
+                Adds(varBuf.Get<float>(), staging, 0.0f, numCols);
+            } else {
+                Cast(varBuf.Get<float>(), staging, RoundMode::CAST_NONE, numCols);
+            }
+            vecQueue.FreeTensor(staging);
+        }
+        {
+            LocalTensor<T> staging = vecQueue.template AllocTensor<T>();
+            DataCopyPad(staging, gammaGm, params, pad);
+            vecQueue.EnQue(staging);
+            staging = vecQueue.template DeQue<T>();
+            if constexpr (IS_FLOAT) {
+                Adds(gammaBuf.Get<float>(), staging, 0.0f, numCols);
+            } else {
+                Cast(gammaBuf.Get<float>(), staging, RoundMode::CAST_NONE, numCols);
+            }
+            vecQueue.FreeTensor(staging);
+        }
+        {
+            LocalTensor<T> staging = vecQueue.template AllocTensor<T>();
+            DataCopyPad(staging, betaGm, params, pad);
+            vecQueue.EnQue(staging);
+            staging = vecQueue.template DeQue<T>();
+            if constexpr (IS_FLOAT) {
+                Adds(betaBuf.Get<float>(), staging, 0.0f, numCols);
+            } else {
+                Cast(betaBuf.Get<float>(), staging, RoundMode::CAST_NONE, numCols);
+            }
+            vecQueue.FreeTensor(staging);
+        }
+        LocalTensor<float> meanV = meanBuf.Get<float>();
+        LocalTensor<float> varV = varBuf.Get<float>();
+        LocalTensor<float> gammaV = gammaBuf.Get<float>();
+        LocalTensor<float> betaV = betaBuf.Get<float>();
+        // fold the statistics once: gamma <- gamma / sqrt(var + eps), beta <- beta - mean * gamma
+        Adds(varV, varV, epsilon, numCols);
+        Sqrt(varV, varV, numCols);
+        Div(gammaV, gammaV, varV, numCols);
+        Mul(meanV, meanV, gammaV, numCols);
+        Sub(betaV, betaV, meanV, numCols);
+    }
+
+    __aicore__ inline void CopyIn(uint32_t row, uint32_t nRows)
+    {
+        // one block per row; each lands at a pitch of whole 32-byte blocks, its tail padded with zeros
+        const uint64_t gmOff = static_cast<uint64_t>(row) * numCols;
+        DataCopyExtParams params{static_cast<uint16_t>(nRows), static_cast<uint32_t>(numCols * sizeof(T)), 0, 0, 0};
+        DataCopyPadExtParams<T> pad{true, 0, static_cast<uint8_t>(pitch - numCols), 0};
+        LocalTensor<T> xLocal = xQueue.template AllocTensor<T>();
+        DataCopyPad(xLocal, xGm[gmOff], params, pad);
+        xQueue.EnQue(xLocal);
+    }
+
+    __aicore__ inline void Compute(uint32_t nRows)
+    {
+        LocalTensor<T> xLocal = xQueue.template DeQue<T>();
+        LocalTensor<T> yLocal = yQueue.template AllocTensor<T>();
+        const uint32_t count = nRows * pitch;
+        if constexpr (IS_FLOAT) {
+            Rows(yLocal, xLocal, nRows);
+        } else {
+            LocalTensor<float> yF = yFloatBuf.Get<float>();
+            LocalTensor<float> xF = xFloatBuf.Get<float>();
+            Cast(xF, xLocal, RoundMode::CAST_NONE, count);
+            Rows(yF, xF, nRows);
+            for (uint32_t r = 0; r < nRows; ++r) {  // only the numCols valid values of a row
+                Cast(yLocal[r * pitch], yF[r * pitch], RoundMode::CAST_RINT, numCols);
+            }
+        }
+        yQueue.EnQue(yLocal);
+        xQueue.FreeTensor(xLocal);
+    }
+
+    __aicore__ inline float ScalarOf(const LocalTensor<float> &t)
+    {
+        event_t vToS = static_cast<event_t>(pipe.FetchEventID(HardEvent::V_S));
+        SetFlag<HardEvent::V_S>(vToS);
+        WaitFlag<HardEvent::V_S>(vToS);
+        return t.GetValue(0);
+    }
+
+    // fp32 rows of a tile, each at offset r * pitch; results go to the output rows (and per-row outputs)
+    __aicore__ inline void Rows(const LocalTensor<float> &yAll, const LocalTensor<float> &xAll, uint32_t nRows)
+    {
+        LocalTensor<float> meanV = meanBuf.Get<float>();
+        LocalTensor<float> varV = varBuf.Get<float>();
+        LocalTensor<float> gammaV = gammaBuf.Get<float>();
+        LocalTensor<float> betaV = betaBuf.Get<float>();
+        for (uint32_t r = 0; r < nRows; ++r) {
+            LocalTensor<float> y = yAll[r * pitch];
+            LocalTensor<float> x = xAll[r * pitch];
+            Mul(y, x, gammaV, numCols);
+            Add(y, y, betaV, numCols);
+        }
+    }
+
+    __aicore__ inline void CopyOut(uint32_t row, uint32_t nRows)
+    {
+        const uint64_t gmOff = static_cast<uint64_t>(row) * numCols;
+        DataCopyExtParams params{static_cast<uint16_t>(nRows), static_cast<uint32_t>(numCols * sizeof(T)), 0, 0, 0};
+        LocalTensor<T> yLocal = yQueue.template DeQue<T>();
+        DataCopyPad(yGm[gmOff], yLocal, params);
+        yQueue.FreeTensor(yLocal);
+    }
+
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> xQueue;
+    TQue<TPosition::VECOUT, 1> yQueue;
+    TQue<TPosition::VECIN, 1> vecQueue;
+    TBuf<TPosition::VECCALC> meanBuf;
+    TBuf<TPosition::VECCALC> varBuf;
+    TBuf<TPosition::VECCALC> gammaBuf;
+    TBuf<TPosition::VECCALC> betaBuf;
+    TBuf<TPosition::VECCALC> workBuf;
+    TBuf<TPosition::VECCALC> statBuf;
+    TBuf<TPosition::VECCALC> yFloatBuf;
+    TBuf<TPosition::VECCALC> xFloatBuf;
+    GlobalTensor<T> xGm;
+    GlobalTensor<T> meanGm;
+    GlobalTensor<T> varGm;
+    GlobalTensor<T> gammaGm;
+    GlobalTensor<T> betaGm;
+    GlobalTensor<T> yGm;
+    uint32_t myRows = 0;
+    uint32_t numCols = 0;
+    uint32_t pitch = 0;
+    uint32_t rowsPerTile = 0;
+    float invCols = 0.0f;
+    float epsilon = 0.0f;
+};
+
+extern "C" __global__ __aicore__ void batch_norm_infer_custom(GM_ADDR x,
+                                                              GM_ADDR mean,
+                                                              GM_ADDR var,
+                                                              GM_ADDR gamma,
+                                                              GM_ADDR beta,
+                                                              GM_ADDR y,
+                                                              GM_ADDR workspace,
+                                                              GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    KernelBatchNormInfer<DTYPE_X> op;
+    op.Init(x, mean, var, gamma, beta, y, tilingData);
+    op.Process();
+}
