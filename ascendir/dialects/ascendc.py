@@ -260,6 +260,8 @@ class ObjectType(_NamedType):
 # The kernel
 # ----------------------------------------------------------------------------------------------------
 
+# on a kernel whose symbol is not its source name (KernelOp.source_name): the name the source gives it
+SOURCE_NAME_ATTR = "ascendc.source_name"
 KERNEL_TYPES = ("default", "aiv", "aic", "mix_aic_1_1", "mix_aic_1_2", "mix_aiv_1_0", "mix_aic_1_0", "mix_vector_core")
 
 
@@ -285,6 +287,14 @@ class KernelOp(IRDLOperation):
                 "kernel_type": StringAttr(kernel_type),
             },
         )
+
+    @property
+    def source_name(self) -> str:
+        """The entry's name in the source. The symbol differs where one source entry gave several kernels (one
+        per tiling key of a kernel too large to lower whole, or two entries of one name), since a module's
+        symbols are unique; such a kernel keeps the source's name in SOURCE_NAME_ATTR."""
+        attr = self.attributes.get(SOURCE_NAME_ATTR)
+        return attr.data if isinstance(attr, StringAttr) else self.sym_name.data
 
     def verify_(self) -> None:
         if self.kernel_type.data not in KERNEL_TYPES:

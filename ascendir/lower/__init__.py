@@ -149,9 +149,27 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
         except KernelTooLarge as exc:
             lowered = _lower_per_tiling_key(make_lowerer, fn, template, reporter, target, exc)
         for kernel in lowered:
+            _give_unique_symbol(kernel, {k.sym_name.data for k in kernels})
             module.body.block.add_op(kernel)
             kernels.append(kernel)
     return LoweringResult(module, reporter.diagnostics, kernels)
+
+
+def _give_unique_symbol(kernel: asc.KernelOp, taken: set[str]) -> None:
+    """Renames `kernel` when its symbol is taken in the module, keeping its source name in an attribute: each
+    tiling key of a kernel lowered per key is `<name>_tiling_key_<key>`, and a second entry of one name (two
+    sources of a project defining it) gets a numeric suffix."""
+    name = kernel.sym_name.data
+    key = kernel.attributes.get(TILING_KEY_ATTR)
+    if isinstance(key, IntegerAttr):
+        name = f"{name}_tiling_key_{key.value.data}".replace("-", "m")
+    unique, n = name, 1
+    while unique in taken:
+        n += 1
+        unique = f"{name}_{n}"
+    if unique != kernel.sym_name.data:
+        kernel.attributes[asc.SOURCE_NAME_ATTR] = StringAttr(kernel.sym_name.data)
+        kernel.sym_name = StringAttr(unique)
 
 
 def _lower_entry(lowerer: FunctionLowerer, fn: A.FunctionDecl, template: list[A.TemplateParam] | None,

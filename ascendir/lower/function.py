@@ -1443,7 +1443,7 @@ class FunctionLowerer:
                 zero = Val(v.ctype, const=0)
                 return self.compare("!=", v, zero, node)
         if isinstance(v.ctype, C.Pointer):
-            return Val(C.BOOL, const=1) if v.ssa is not None else Val(C.BOOL, const=0)
+            return Val(C.BOOL, const=int(v.ssa is not None or v.obj is not None))
         return Val(C.BOOL, self.undef(C.BOOL, node))
 
     # loops -------------------------------------------------------------------------------------------
@@ -1492,16 +1492,27 @@ class FunctionLowerer:
 
     def _lower_counted_for(self, st: A.For, name: str, t: Scalar, lb_e: A.Node, ub_e: A.Node, step: int,
                            inclusive: bool) -> None:
-        lb = self.convert(self.expr(lb_e), t, st)
-        ub = self.convert(self.expr(ub_e), t, st)
+        # C++ compares `i < ub` after the integral promotions and the usual arithmetic conversions: a uint16_t i
+        # counts to 40000 as an int. So the loop counts in i's promoted type (an scf.for compares signed, which
+        # i's own 8- or 16-bit type would get wrong past its signed half), and the body sees the value converted
+        # back to i's type, which is what i holds. The bound (`ub + 1` of an inclusive one, computed in the
+        # common type) is converted into the counting type: the same trip count whenever it lies within i's
+        # range, and past it C++'s own loop never ends, since i wraps before reaching it.
+        counter = C.promote(t)
+        lb = self.convert(self.convert(self.expr(lb_e), t, st), counter, st)
+        ub = self.expr(ub_e)
         if inclusive:
             ub = self.arith("+", ub, Val(t, const=1), st)
-        lb_s, ub_s, step_s = self.ssa(lb, st), self.ssa(ub, st), self.const_ssa(step, t, st)
-        body = Block(arg_types=[C.scalar_ir_type(t)])
+        ub = self.convert(ub, counter, st)
+        lb_s, ub_s, step_s = self.ssa(lb, st), self.ssa(ub, st), self.const_ssa(step, counter, st)
+        body = Block(arg_types=[C.scalar_ir_type(counter)])
         body.args[0].name_hint = _hint(name)
         for_op = self.emit(scf.ForOp(lb_s, ub_s, step_s, [], body), st)
         with self.at_end_of(for_op.body.block):
-            self.frame.scopes.append({name: Val(t, for_op.body.block.args[0])})
+            i = self.convert(Val(counter, for_op.body.block.args[0]), t, st)
+            if i.ssa is not None and i.ssa is not for_op.body.block.args[0]:
+                i.ssa.name_hint = _hint(name)
+            self.frame.scopes.append({name: i})
             self.frame.loop_flags.append(self._loop_flag_cells(st.body, st, allow_break=False))
             try:
                 self.lower_loop_body(st.body)
@@ -2187,7 +2198,18 @@ class FunctionLowerer:
             v = self.expr(e.operand)
             if isinstance(v.ctype, C.MemberFunctionT):
                 return v
-            return Val(C.Pointer(v.ctype), v.ssa, obj=v.obj if v.obj is not None else v)
+            if isinstance(v.obj, tuple) and v.obj[0] == "gm_elem":
+                # `&gm[i]`: the element's address, not its value (the load made for the value goes again)
+                _, base, index = v.obj
+                if v.ssa is not None and not v.ssa.uses and v.ssa.owner is not None:
+                    v.ssa.owner.detach()  # type: ignore[union-attr]
+                    v.ssa.owner.erase()  # type: ignore[union-attr]
+                return self.pointer_offset(base, index, e)
+            # The address of an object (a tensor, a tiling struct) is the object to us, with its SSA value; the
+            # address of a scalar keeps the scalar in `obj` for `*p`, but not as its SSA value, which would pass
+            # for a pointer (used as an operand, it is an address the lowering does not follow)
+            ssa = None if isinstance(v.ctype, Scalar) else v.ssa
+            return Val(C.Pointer(v.ctype), ssa, obj=v.obj if v.obj is not None else v)
         if e.op == "*":
             v = self.expr(e.operand)
             t = v.ctype

@@ -77,3 +77,12 @@ def test_without_tiling_keys_the_kernel_is_too_large(small_limit: None) -> None:
     assert lowered.kernels == []
     assert [d.message for d in lowered.diagnostics] == [
         "kernel 'split_kernel' is too large to check: more than 150 operations after inlining"]
+
+
+def test_each_key_has_a_symbol_of_its_own_and_keeps_the_source_name(small_limit: None) -> None:
+    from ascendir.verify import verify_ir
+
+    lowered = lower_program(load_text(_kernel({1: _rounds(10), 2: _rounds(10)}), "split.cpp"))
+    assert [k.sym_name.data for k in lowered.kernels] == ["split_kernel_tiling_key_1", "split_kernel_tiling_key_2"]
+    assert [k.source_name for k in lowered.kernels] == ["split_kernel", "split_kernel"]
+    assert verify_ir(lowered.module) == []
