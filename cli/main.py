@@ -6,6 +6,9 @@ import click
 
 from cli.bench import main as bench_main
 from cli.check import main as check_main
+from cli.data import main as data_main
+from cli.loop import main as loop_main
+from cli.train import main as train_main
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -15,6 +18,9 @@ def main() -> None:
 
 main.add_command(check_main, name="check")
 main.add_command(bench_main, name="bench")
+main.add_command(data_main, name="data")
+main.add_command(train_main, name="train")
+main.add_command(loop_main, name="loop")
 
 
 @main.command()

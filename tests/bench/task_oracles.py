@@ -120,6 +120,15 @@ ORACLES = {
     "batch_norm_infer": lambda i, a: {"y": back(F.batch_norm(
         t64(i["x"]).reshape(-1, i["x"].shape[-1]), t64(i["mean"]), t64(i["var"]), t64(i["gamma"]), t64(i["beta"]),
         training=False, eps=a["epsilon"]).reshape(i["x"].shape), i["x"])},
+    # level 2, softmax and reduce
+    "softmax": unary(lambda x, a: torch.softmax(x, dim=-1)),
+    "log_softmax": unary(lambda x, a: torch.log_softmax(x, dim=-1)),
+    "reduce_sum": unary(lambda x, a: torch.sum(x, dim=-1)),
+    "reduce_mean": unary(lambda x, a: torch.mean(x, dim=-1)),
+    "reduce_max": unary(lambda x, a: torch.amax(x, dim=-1)),
+    "logsumexp": unary(lambda x, a: torch.logsumexp(x, dim=-1)),
+    "vector_norm": unary(lambda x, a: torch.linalg.vector_norm(x, dim=-1)),
+    "argmax": lambda i, a: {"y": torch.argmax(t64(i["x"]), dim=-1).int().numpy()},
 }
 
 

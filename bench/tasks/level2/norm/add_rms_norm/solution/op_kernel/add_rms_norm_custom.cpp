@@ -69,7 +69,7 @@ public:
         for (uint32_t row = 0; row < myRows; row += rowsPerTile) {
             const uint32_t nRows = (myRows - row) < rowsPerTile ? (myRows - row) : rowsPerTile;
             CopyIn(row, nRows);
-            Compute(nRows);
+            Compute(row, nRows);
             CopyOut(row, nRows);
         }
     }
@@ -108,16 +108,17 @@ private:
         x2Queue.EnQue(x2Local);
     }
 
-    __aicore__ inline void Compute(uint32_t nRows)
+    __aicore__ inline void Compute(uint32_t row, uint32_t nRows)
     {
+        tileRow = row;
         LocalTensor<T> x1Local = x1Queue.template DeQue<T>();
         LocalTensor<T> x2Local = x2Queue.template DeQue<T>();
         LocalTensor<T> yLocal = yQueue.template AllocTensor<T>();
         LocalTensor<T> sumLocal = sumQueue.template AllocTensor<T>();
-        const uint32_t count = nRows * pitch;
         if constexpr (IS_FLOAT) {
             Rows(yLocal, sumLocal, x1Local, x2Local, nRows);
         } else {
+            const uint32_t count = nRows * pitch;
             LocalTensor<float> yF = yFloatBuf.Get<float>();
             LocalTensor<float> sumF = sumFloatBuf.Get<float>();
             LocalTensor<float> x1F = x1FloatBuf.Get<float>();
@@ -216,6 +217,7 @@ private:
     uint32_t numCols = 0;
     uint32_t pitch = 0;
     uint32_t rowsPerTile = 0;
+    uint32_t tileRow = 0;   // first row of the tile being computed, within this core's rows
     float invCols = 0.0f;
     float epsilon = 0.0f;
 };

@@ -57,7 +57,7 @@ public:
         for (uint32_t row = 0; row < myRows; row += rowsPerTile) {
             const uint32_t nRows = (myRows - row) < rowsPerTile ? (myRows - row) : rowsPerTile;
             CopyIn(row, nRows);
-            Compute(nRows);
+            Compute(row, nRows);
             CopyOut(row, nRows);
         }
     }
@@ -74,14 +74,15 @@ private:
         xQueue.EnQue(xLocal);
     }
 
-    __aicore__ inline void Compute(uint32_t nRows)
+    __aicore__ inline void Compute(uint32_t row, uint32_t nRows)
     {
+        tileRow = row;
         LocalTensor<T> xLocal = xQueue.template DeQue<T>();
         LocalTensor<T> yLocal = yQueue.template AllocTensor<T>();
-        const uint32_t count = nRows * pitch;
         if constexpr (IS_FLOAT) {
             Rows(yLocal, xLocal, nRows);
         } else {
+            const uint32_t count = nRows * pitch;
             LocalTensor<float> yF = yFloatBuf.Get<float>();
             LocalTensor<float> xF = xFloatBuf.Get<float>();
             Cast(xF, xLocal, RoundMode::CAST_NONE, count);
@@ -154,6 +155,7 @@ private:
     uint32_t numCols = 0;
     uint32_t pitch = 0;
     uint32_t rowsPerTile = 0;
+    uint32_t tileRow = 0;   // first row of the tile being computed, within this core's rows
     float invCols = 0.0f;
     float epsilon = 0.0f;
 };
