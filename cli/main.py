@@ -8,6 +8,7 @@ from cli.bench import main as bench_main
 from cli.check import main as check_main
 from cli.data import main as data_main
 from cli.loop import main as loop_main
+from cli.run import main as run_main
 from cli.train import main as train_main
 
 
@@ -17,6 +18,7 @@ def main() -> None:
 
 
 main.add_command(check_main, name="check")
+main.add_command(run_main, name="run")
 main.add_command(bench_main, name="bench")
 main.add_command(data_main, name="data")
 main.add_command(train_main, name="train")

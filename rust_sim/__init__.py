@@ -1,5 +1,9 @@
-"""Python face of the Rust NPU simulator (built by maturin as ``rust_sim._sim``)."""
+"""Python face of the Rust NPU simulator (built by maturin as ``rust_sim._sim``).
 
-from rust_sim._sim import align_up, version
+`run` takes a program text (rust_sim/PROGRAM.md) and the GM buffers; most callers want `ascendir.sim.run`,
+which builds both from a kernel's source.
+"""
 
-__all__ = ["align_up", "version"]
+from rust_sim._sim import align_up, check_program, run, supported_calls, version
+
+__all__ = ["align_up", "check_program", "run", "supported_calls", "version"]

@@ -1,10 +1,31 @@
-//! AscendIR simulator core.
+//! AscendIR's NPU simulator (rust_sim/PROGRAM.md describes the program it runs and the execution model).
 //!
-//! The simulator proper arrives with its own issue; until then this crate holds
-//! what proves the Python <-> Rust wiring: a version string and the chip memory
-//! capacity table lookup the verifier and the simulator will both use.
+//! This file is the pyo3 surface only: argument checks, the numpy buffers borrowed for the run, the GIL
+//! released around it, and panics caught so that none reaches Python.
 
+pub mod api;
+pub mod checks;
+pub mod core;
+pub mod dma;
+pub mod dtype;
+pub mod memory;
+pub mod parse;
+pub mod program;
+pub mod queue;
+pub mod scalar;
+pub mod sim;
+pub mod sync;
+pub mod system;
+pub mod vector;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::memory::{Gm, GmBuf, GmRole};
 
 /// Crate version, so Python can tell which build it imported.
 pub fn version() -> &'static str {
@@ -28,16 +49,152 @@ fn py_version() -> &'static str {
 #[pyfunction(name = "align_up")]
 fn py_align_up(bytes: u64, align: u64) -> PyResult<u64> {
     align_up(bytes, align).ok_or_else(|| {
-        pyo3::exceptions::PyValueError::new_err(format!(
+        PyValueError::new_err(format!(
             "cannot align {bytes} bytes to {align}: alignment must be positive and the result must fit in 64 bits"
         ))
     })
+}
+
+/// The `Api.overload` heads the simulator decodes (what it models).
+#[pyfunction]
+fn supported_calls() -> Vec<String> {
+    api::registry().heads()
+}
+
+/// Parses a program and reports its size, or raises ValueError naming the bad line.
+#[pyfunction]
+fn check_program(text: &str) -> PyResult<(usize, usize, usize)> {
+    let prog = catch_unwind(|| parse::parse(text))
+        .map_err(|_| PyRuntimeError::new_err("the simulator failed while reading the program (a bug; please report)"))?
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok((prog.code.len(), prog.n_regs, prog.n_handles))
+}
+
+/// One GM buffer as Python passes it: name, role, the array (None: a null pointer).
+type PyBuffer<'py> = (String, String, Option<Bound<'py, PyArray1<u8>>>);
+
+/// Raw GM buffers for the run, sendable to the thread that runs without the GIL.
+struct Buffers(Vec<GmBuf>);
+// SAFETY: the arrays stay borrowed read-write (the PyReadwriteArray guards live in `run`) until the run ends,
+// and only the simulating thread touches them meanwhile.
+unsafe impl Send for Buffers {}
+
+fn role(name: &str) -> PyResult<GmRole> {
+    Ok(match name {
+        "input" => GmRole::Input,
+        "output" => GmRole::Output,
+        "workspace" => GmRole::Workspace,
+        "tiling" => GmRole::Tiling,
+        _ => return Err(PyValueError::new_err(format!("unknown buffer role '{name}'"))),
+    })
+}
+
+/// Runs `program` on `buffers` (one per kernel GM parameter, in order: (name, role, contiguous uint8 numpy
+/// array or None)), with `block_dim` blocks on a chip with `cores` cores of the kernel's kind, stopping after
+/// `budget` instructions. The arrays are read and written in place. Returns a dict: findings (list of dicts),
+/// instructions, per_core, completed.
+#[pyfunction]
+#[pyo3(signature = (program, buffers, block_dim, cores, budget))]
+fn run<'py>(
+    py: Python<'py>,
+    program: &str,
+    buffers: Vec<PyBuffer<'py>>,
+    block_dim: u32,
+    cores: u32,
+    budget: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let prog = catch_unwind(|| parse::parse(program))
+        .map_err(|_| PyRuntimeError::new_err("the simulator failed while reading the program (a bug; please report)"))?
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    if block_dim == 0 || block_dim > 65535 {
+        return Err(PyValueError::new_err(format!(
+            "blockDim {block_dim}: it must be 1 to 65535"
+        )));
+    }
+    let mut guards = Vec::new();
+    let mut bufs = Vec::new();
+    for (name, role_name, array) in &buffers {
+        let role = role(role_name)?;
+        match array {
+            Some(arr) => {
+                let mut rw = arr
+                    .try_readwrite()
+                    .map_err(|e| PyValueError::new_err(format!("buffer '{name}' cannot be written in place: {e}")))?;
+                let slice = rw
+                    .as_slice_mut()
+                    .map_err(|_| PyValueError::new_err(format!("buffer '{name}' is not a contiguous array")))?;
+                let (ptr, len) = (slice.as_mut_ptr(), slice.len());
+                // SAFETY: the read-write guard keeps the array borrowed and alive until the run returns
+                bufs.push(unsafe { GmBuf::from_raw(name.clone(), role, ptr, len) });
+                guards.push(rw);
+            }
+            None => bufs.push(unsafe { GmBuf::from_raw(name.clone(), role, std::ptr::null_mut(), 0) }),
+        }
+    }
+    let cfg = sim::Config {
+        block_dim,
+        cores: cores.max(1),
+        budget,
+    };
+    let sendable = Buffers(bufs);
+    let result = py.detach(move || {
+        let mut sendable = sendable;
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            let mut gm = Gm {
+                bufs: std::mem::take(&mut sendable.0),
+            };
+            sim::run(&prog, &mut gm, &cfg)
+        }));
+        outcome.map(|o| (o, prog))
+    });
+    drop(guards);
+    let (outcome, prog) = result.map_err(|panic| {
+        let msg = panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "unknown".into());
+        PyRuntimeError::new_err(format!("the simulator failed (a bug; please report): {msg}"))
+    })?;
+    let out = PyDict::new(py);
+    let findings = PyList::empty(py);
+    for f in &outcome.findings.list {
+        let d = PyDict::new(py);
+        d.set_item("code", f.code)?;
+        d.set_item(
+            "severity",
+            match f.severity {
+                checks::Severity::Error => "error",
+                checks::Severity::Warning => "warning",
+            },
+        )?;
+        d.set_item("message", &f.message)?;
+        if f.loc >= 0 && (f.loc as usize) < prog.locs.len() {
+            let l = &prog.locs[f.loc as usize];
+            d.set_item("file", prog.files.get(l.file as usize).cloned().unwrap_or_default())?;
+            d.set_item("line", l.line)?;
+            d.set_item("col", l.col)?;
+        }
+        d.set_item("core", f.core)?;
+        d.set_item("count", f.count)?;
+        d.set_item("cores", f.cores)?;
+        d.set_item("notes", f.notes.clone())?;
+        findings.append(d)?;
+    }
+    out.set_item("findings", findings)?;
+    out.set_item("instructions", outcome.instructions)?;
+    out.set_item("per_core", outcome.per_core.clone())?;
+    out.set_item("completed", outcome.completed)?;
+    Ok(out)
 }
 
 #[pymodule]
 fn _sim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py_version, m)?)?;
     m.add_function(wrap_pyfunction!(py_align_up, m)?)?;
+    m.add_function(wrap_pyfunction!(supported_calls, m)?)?;
+    m.add_function(wrap_pyfunction!(check_program, m)?)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
     Ok(())
 }
 

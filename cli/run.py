@@ -1,0 +1,182 @@
+"""`ascendir run`: simulate a kernel on the Rust NPU simulator and write its outputs.
+
+    ascendir run tests/corpus/clean/projects/add_custom --input x=8,2048:float16 --input y=8,2048:float16
+    ascendir run kernel.cpp --input x=x.npy --block-dim 8 --tiling totalLength=16384 --tiling tileNum=8 \
+        --output z=8,2048:float16 --output-dir out/
+    ascendir run answer.md --input 2048,1536:float16 --print-program
+
+Exit codes: 0 the run found nothing, 1 findings (errors), 2 usage errors or inputs that cannot be read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import click
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def _parse_named(text: str) -> tuple[str | None, str]:
+    name, sep, rest = text.partition("=")
+    if sep and name and "," not in name and ":" not in name:
+        return name.strip(), rest.strip()
+    return None, text.strip()
+
+
+def random_input(shape: tuple[int, ...], dtype: str, rng: Any) -> Any:
+    """Seeded test data: floats uniform in [-1, 1), integers in [-10, 10] (unsigned [0, 20]), bools."""
+    import numpy as np
+
+    from passes.sim.launch import numpy_dtype
+
+    t = np.dtype(numpy_dtype(dtype))
+    if dtype == "bfloat16":
+        vals = rng.uniform(-1, 1, size=shape).astype(np.float32)
+        return (vals.view(np.uint32) >> 16).astype(np.uint16)
+    if t.kind == "f":
+        return rng.uniform(-1, 1, size=shape).astype(t)
+    if t.kind == "b":
+        return rng.integers(0, 2, size=shape).astype(t)
+    if t.kind == "u":
+        return rng.integers(0, 21, size=shape).astype(t)
+    return rng.integers(-10, 11, size=shape).astype(t)
+
+
+def read_input(text: str, rng: Any) -> tuple[str | None, Any]:
+    """`x=file.npy`, `x=8,2048:float16` (seeded random data) or either without a name."""
+    import numpy as np
+
+    from cli.shapes import parse_tensor_spec
+
+    name, value = _parse_named(text)
+    if value.endswith(".npy"):
+        try:
+            return name, np.load(value, allow_pickle=False)
+        except (OSError, ValueError) as exc:
+            raise click.BadParameter(f"{value}: {exc}", param_hint="--input") from None
+    try:
+        _, shape, dtype = parse_tensor_spec(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--input") from None
+    return name, random_input(shape, dtype, rng)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("kernel", type=click.Path())
+@click.option("--input", "inputs", multiple=True, metavar="[NAME=]FILE.npy|8,2048:float16",
+              help="An input tensor, in op order or by name: a .npy file, or a shape and dtype for seeded random "
+                   "data.")
+@click.option("--attr", "attrs", multiple=True, metavar="VALUE", help="An op attribute, in op order.")
+@click.option("--output", "outputs", multiple=True, metavar="NAME=8,2048:float16",
+              help="An output's shape and dtype (otherwise from the binding, InferShape or the host).")
+@click.option("--block-dim", type=int, default=None, help="blockDim, for a kernel with no host code.")
+@click.option("--tiling", "tiling", multiple=True, metavar="FIELD=VALUE",
+              help="A tiling field's value, for a kernel with no host code.")
+@click.option("--tiling-key", type=int, default=None, help="The tiling key, for a kernel with no host code.")
+@click.option("--chip", default=None, help="Target chip (default 910B2).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="How to print.")
+@click.option("--input-format", default="auto", help="How to read KERNEL (auto, cpp, project, npukernelbench, "
+                                                     "multikernelbench).")
+@click.option("--output-dir", type=click.Path(), default=None, help="Write each output as DIR/<name>.npy.")
+@click.option("--budget", type=int, default=None, help="Instruction budget over all cores.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random inputs.")
+@click.option("--print-program", is_flag=True, help="Print the simulator program before running it.")
+def main(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: tuple[str, ...],
+         block_dim: int | None, tiling: tuple[str, ...], tiling_key: int | None, chip: str | None, fmt: str,
+         input_format: str, output_dir: str | None, budget: int | None, seed: int, print_program: bool) -> None:
+    """Run KERNEL on the NPU simulator: outputs, and what the run found (out-of-bounds accesses, races,
+    deadlocks, ...)."""
+    try:
+        code = _run(kernel, inputs, attrs, outputs, block_dim, tiling, tiling_key, chip, fmt, input_format,
+                    output_dir, budget, seed, print_program)
+    except click.ClickException:
+        raise
+    except Exception as exc:  # a bug of ours must not print a traceback at the user
+        from passes.sim.launch import SimError
+
+        if isinstance(exc, SimError):
+            raise click.UsageError(str(exc)) from None
+        click.echo(f"ascendir run: internal error: {type(exc).__name__}: {exc}", err=True)
+        code = EXIT_ERROR
+    sys.exit(code)
+
+
+def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: tuple[str, ...],
+         block_dim: int | None, tiling: tuple[str, ...], tiling_key: int | None, chip: str | None, fmt: str,
+         input_format: str, output_dir: str | None, budget: int | None, seed: int, print_program: bool) -> int:
+    import numpy as np
+
+    from cli.shapes import parse_attr_value, parse_tensor_spec
+    from frontend.diagnostics import render_text
+    from passes.sim.launch import DEFAULT_BUDGET, load_source, run_loaded
+
+    if not os.path.exists(kernel):
+        raise click.BadParameter(f"{kernel}: no such file or folder", param_hint="KERNEL")
+    if chip is not None:
+        from cli.check import _check_chip
+
+        _check_chip(chip)
+    rng = np.random.default_rng(seed)
+    named: dict[str, Any] = {}
+    positional: list[Any] = []
+    for text in inputs:
+        name, arr = read_input(text, rng)
+        if name is None:
+            positional.append(arr)
+        else:
+            named[name] = arr
+    if named and positional:
+        raise click.UsageError("give every --input by name, or none")
+    out_specs: dict[str, Any] = {}
+    for text in outputs:
+        try:
+            name, shape, dtype = parse_tensor_spec(text)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--output") from None
+        if name is None:
+            raise click.BadParameter(f"'{text}' names no output (NAME=8,2048:float16)", param_hint="--output")
+        out_specs[name] = (shape, dtype)
+    fields: dict[str, Any] = {}
+    for text in tiling:
+        field, sep, value = text.partition("=")
+        if not sep or not field:
+            raise click.BadParameter(f"'{text}' is not FIELD=VALUE", param_hint="--tiling")
+        fields[field.strip()] = parse_attr_value(value)
+    program, chip = load_source(kernel, input_format, chip)
+    result = run_loaded(program, chip, named or positional, [parse_attr_value(a) for a in attrs],
+                        block_dim=block_dim, tiling=fields or None, tiling_key=tiling_key,
+                        outputs=out_specs or None, budget=budget or DEFAULT_BUDGET)
+    if print_program and result.program:
+        click.echo(result.program.rstrip("\n"))
+    written: dict[str, str] = {}
+    if output_dir is not None:
+        os.makedirs(output_dir, exist_ok=True)
+        for name, arr in result.outputs.items():
+            path = os.path.join(output_dir, f"{name}.npy")
+            np.save(path, arr)
+            written[name] = path
+    if fmt == "json":
+        click.echo(json.dumps({
+            "findings": [d.to_dict() for d in result.findings],
+            "outputs": {n: {"shape": list(a.shape), "dtype": str(a.dtype), "path": written.get(n)}
+                        for n, a in result.outputs.items()},
+            "instructions": result.instructions, "block_dim": result.block_dim, "completed": result.completed,
+        }, indent=2))
+    else:
+        for d in result.findings:
+            click.echo(render_text(d, program.line), err=True)
+        outs = ", ".join(f"{n} {tuple(a.shape)} {a.dtype}" + (f" -> {written[n]}" if n in written else "")
+                         for n, a in result.outputs.items())
+        state = "ran" if result.completed else "stopped after"
+        click.echo(f"{state} {result.instructions:,} instructions on {result.block_dim} core"
+                   f"{'s' * (result.block_dim != 1)}; outputs: {outs or 'none'}; "
+                   f"{len(result.errors)} error{'s' * (len(result.errors) != 1)}", err=True)
+    return EXIT_FINDINGS if result.errors or not result.completed else EXIT_CLEAN
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,255 @@
+"""`ascendc` ops -> instructions: objects, tensors and pointers, the queue protocol, catalog calls.
+
+TPipe, TQue, TBuf and LocalMemAllocator are objects with static ids, declared in the program header with what
+the runtime needs (a queue's position, memory, depth and the HardEvents its EnQue/DeQue/FreeTensor/
+AllocTensor stand for); `obj.init` at the declaration resets one. Buffers are placed by InitBuffer at run time,
+in order, per memory, aligned as the chip file says: a length may differ per core.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.ir import Operation
+
+from ascendir.dialects import ascendc as asc
+from passes.sim.program import ObjectDecl
+from passes.sim.registers import NotModelled, Struct, Tiling, element_type, scalar_type
+
+if TYPE_CHECKING:
+    from passes.sim.builder import ProgramBuilder
+
+
+def emit(b: ProgramBuilder, op: Operation) -> None:  # noqa: C901  (one dispatch over the dialect)
+    if isinstance(op, asc.ApiCallOp):
+        _call(b, op)
+    elif isinstance(op, asc.TPipeOp):
+        _declare(b, op, "pipe", {})
+    elif isinstance(op, asc.TQueOp):
+        _queue(b, op)
+    elif isinstance(op, asc.TBufOp):
+        t = op.result.type
+        _declare(b, op, "tbuf", {"pos": t.position.data, "mem": b.memory_of(t.position.data)})
+    elif isinstance(op, asc.ObjectOp | asc.MatmulObjectOp):
+        name = op.result.type.type_name.data
+        if name.startswith("LocalMemAllocator"):
+            mem = name.partition("<")[2].rstrip(">").rsplit("::", 1)[-1] or "UB"
+            _declare(b, op, "allocator", {"mem": mem})
+        else:
+            _declare(b, op, "opaque", {"type": name.replace(" ", "")})
+    elif isinstance(op, asc.GlobalTensorOp):
+        result = b.define(op.result)
+        b.emit("null", [], [result], op)
+    elif isinstance(op, asc.InitBufferOp):
+        num = b.typed(op.num) if op.num is not None else "-"
+        b.emit("InitBuffer", [b.obj(op.pipe), b.obj(op.buffer), num, b.typed(op.length)], op=op)
+    elif isinstance(op, asc.AllocTensorOp):
+        b.emit(f"AllocTensor.{_elem(op.result.type)}", [b.obj(op.queue)], [_handle(b, op)], op)
+    elif isinstance(op, asc.FreeTensorOp):
+        b.emit("FreeTensor", [b.obj(op.queue), b.reg(op.tensor)], op=op)
+    elif isinstance(op, asc.EnQueOp):
+        result = b.define(op.result)
+        b.emit("EnQue", [b.obj(op.queue), b.reg(op.tensor)], [result], op)
+    elif isinstance(op, asc.DeQueOp):
+        b.emit(f"DeQue.{_elem(op.result.type)}", [b.obj(op.queue)], [_handle(b, op)], op)
+    elif isinstance(op, asc.TBufGetOp):
+        count = b.typed(op.count) if op.count is not None else "-"
+        offset = b.typed(op.byte_offset) if op.byte_offset is not None else "-"
+        b.emit(f"TBufGet.{_elem(op.result.type)}", [b.obj(op.buffer), count, offset], [_handle(b, op)], op)
+    elif isinstance(op, asc.LocalAllocOp):
+        b.emit(f"LocalAlloc.{_elem(op.result.type)}", [b.obj(op.allocator), b.typed(op.count)], [_handle(b, op)], op)
+    elif isinstance(op, asc.LocalTensorAtOp):
+        t = op.result.type
+        b.emit(f"LocalAt.{_elem(t)}", [b.memory_of(t.position.data), b.typed(op.address), b.typed(op.count)],
+               [_handle(b, op)], op)
+    elif isinstance(op, asc.SetGlobalBufferOp):
+        count = b.typed(op.count) if op.count is not None else "-"
+        b.emit(f"SetGlobalBuffer.{_elem(op.tensor.type)}", [b.reg(op.pointer), count], [b.reg(op.tensor)], op)
+    elif isinstance(op, asc.SubTensorOp):
+        b.emit(f"sub.{_elem(op.tensor.type)}", [b.reg(op.tensor), b.typed(op.offset)], [_handle(b, op)], op)
+    elif isinstance(op, asc.GmPtrOffsetOp):
+        b.emit(f"ptradd.{_elem(op.pointer.type)}", [b.reg(op.pointer), b.typed(op.offset)], [_handle(b, op)], op)
+    elif isinstance(op, asc.GmPtrCastOp | asc.ReinterpretCastOp):
+        b.values[op.result] = b.reg(op.operands[0])  # handles are bytes: the view changes, the bytes do not
+    elif isinstance(op, asc.GetValueOp | asc.GmLoadOp):
+        source = op.operands[0]
+        result = b.define(op.result)
+        b.emit(f"GetValue.{_elem(source.type)}", [b.reg(source), b.typed(op.index)], [result], op)
+    elif isinstance(op, asc.SetValueOp | asc.GmStoreOp):
+        target = op.operands[0]
+        b.emit(f"SetValue.{_elem(target.type)}", [b.reg(target), b.typed(op.index), b.typed(op.value)], op=op)
+    elif isinstance(op, asc.GetTilingDataOp):
+        b.values[op.result] = Tiling(op.result.type.type_name.data)
+    elif isinstance(op, asc.TilingFieldOp):
+        _tiling_field(b, op)
+    elif isinstance(op, asc.TilingKeyIsOp):
+        result = b.define(op.result)
+        b.emit("tiling.key_is", [str(op.key.value.data)], [result], op)
+    elif isinstance(op, asc.CoreIsOp):
+        result = b.define(op.result)
+        b.emit("core.is", [op.core.data], [result], op)
+    elif isinstance(op, asc.EnumConstantOp):
+        _enum_constant(b, op)
+    elif isinstance(op, asc.StructInitOp):
+        _struct_init(b, op)
+    elif isinstance(op, asc.StructGetOp):
+        _struct_get(b, op)
+    elif isinstance(op, asc.StructSetOp):
+        _struct_set(b, op)
+    elif isinstance(op, asc.OpaqueCallOp):
+        results = [b.define(r) for r in op.results]
+        b.emit("unsupported", [_quote(f"the call of {op.callee.data}, which the lowering could not resolve")],
+               [r for r in results if isinstance(r, str)], op)
+    elif isinstance(op, asc.UndefOp):
+        found = b.define(op.result)
+        if isinstance(found, str):
+            b.emit("undef", [], [found], op)
+    else:
+        raise NotModelled(f"the op {op.name}")
+
+
+def _elem(t: object) -> str:
+    return element_type(getattr(t, "element_type"))
+
+
+def _handle(b: ProgramBuilder, op: Operation) -> str:
+    found = b.define(op.results[0])
+    assert isinstance(found, str)
+    return found
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace('"', "'") + '"'
+
+
+def _declare(b: ProgramBuilder, op: Operation, kind: str, attrs: dict[str, str]) -> None:
+    value = op.results[0]
+    decl = b.objects.get(value)
+    if decl is None:
+        decl = ObjectDecl(len(b.objects), kind, op.var_name.data or f"obj{len(b.objects)}", attrs)
+        b.objects[value] = decl
+    b.emit("obj.init", [f"o{decl.index}"], op=op)
+
+
+def _queue(b: ProgramBuilder, op: asc.TQueOp) -> None:
+    t = op.result.type
+    position = t.position.data
+    attrs = {"pos": position, "depth": str(t.depth.data)}
+    binding = b.catalog.queue_binding(position)
+    if binding is not None:
+        src = "GM" if binding.src == "GM" else b.memory_of(binding.src)
+        dst = "GM" if binding.dst == "GM" else b.memory_of(binding.dst)
+        attrs["mem"] = b.memory_of(position)
+        event = b.catalog.queue_event(src, dst, b.chip.npu_arch)
+        if event is not None:
+            attrs["fwd"], attrs["back"] = event.forward, event.backward
+    else:
+        attrs["mem"] = b.memory_of(position)
+    _declare(b, op, "queue", attrs)
+
+
+def _call(b: ProgramBuilder, op: asc.ApiCallOp) -> None:
+    found = b.api_of(op)
+    results = [b.define(r) for r in op.results]
+    result_regs = [r for r in results if isinstance(r, str)]
+    if found is None:
+        b.emit("unsupported", [_quote(f"AscendC::{op.api.data} (overload '{op.overload.data}'), not in the catalog")],
+               result_regs, op)
+        return
+    api, ov = found
+    try:
+        operands = b.call_operands(op, api, ov)
+    except NotModelled as exc:
+        b.emit("unsupported", [_quote(f"AscendC::{api.name}: {exc}")], result_regs, op)
+        return
+    head = f"{api.name}.{ov.id}"
+    templ = b.template_operands(op, api, ov)
+    b.emit("call", [head + templ, *operands], [_typed_result(r, op) for r in result_regs], op)
+
+
+def _typed_result(reg: str, op: asc.ApiCallOp) -> str:
+    if reg.startswith("r") and op.results:
+        ty = scalar_type(op.results[0].type)
+        return f"{reg}:{ty}" if ty else reg
+    return reg
+
+
+def _tiling_field(b: ProgramBuilder, op: asc.TilingFieldOp) -> None:
+    source = b.loc(op.tiling)
+    if isinstance(source, Struct) and op.field.data in source.fields and op.index is None:
+        reg, _ = source.fields[op.field.data]
+        b.values[op.result] = reg
+        return
+    result = b.define(op.result)
+    if not isinstance(result, str):
+        raise NotModelled(f"the tiling field '{op.field.data}' of type {op.result.type}")
+    b.emit("tiling.missing", [_quote(op.field.data)], [result], op)
+
+
+def _enum_constant(b: ProgramBuilder, op: asc.EnumConstantOp) -> None:
+    text = op.value.data
+    found = b.catalog.enum_value(text)
+    enum_name = op.result.type.type_name.data
+    if found is None:
+        found = b.catalog.enum_value(f"{enum_name}::{text.rsplit('::', 1)[-1]}")
+    if found is None:
+        raise NotModelled(f"the enumerator {text}")
+    enum, value = found
+    number = _enum_number(enum, value.name)
+    reg = b.regs.const("i32", str(number), f"{enum.name}::{value.name}")
+    b.values[op.result] = reg
+    b.enum_names[reg] = f"{enum.name}::{value.name}"
+
+
+def _enum_number(enum: object, name: str) -> int:
+    """C numbering: the catalogued value, else one more than the enumerator before it."""
+    number = -1
+    for v in getattr(enum, "values"):
+        number = v.value if v.value is not None else number + 1
+        if v.name == name:
+            return number
+    return number
+
+
+def _struct_init(b: ProgramBuilder, op: asc.StructInitOp) -> None:
+    t = op.result.type
+    if isinstance(t, asc.TilingType):
+        given = {}
+        for name, value in zip(op.fields.data, op.values):
+            ty = scalar_type(value.type)
+            if ty is not None:
+                given[name.data] = (b.reg(value), ty)
+        b.values[op.result] = Struct(t.type_name.data, given)
+        return
+    if not isinstance(t, asc.StructType):
+        b.values[op.result] = Struct(getattr(t, "type_name").data, {})
+        return
+    fields = b.struct_defaults(t.type_name.data, fresh=False)
+    for name, value in zip(op.fields.data, op.values):
+        ty = scalar_type(value.type)
+        if ty is None:
+            continue  # a pointer or object member: no API reads it from the struct
+        fields[name.data] = (b.reg(value), ty)
+    b.values[op.result] = Struct(t.type_name.data, fields)
+
+
+def _struct_get(b: ProgramBuilder, op: asc.StructGetOp) -> None:
+    source = b.loc(op.struct)
+    name = op.field.data
+    if isinstance(source, Struct) and name in source.fields:
+        b.values[op.result] = source.fields[name][0]
+        return
+    result = b.define(op.result)
+    if isinstance(result, str):
+        b.emit("undef", [], [result], op, comment=f"field {name} never set")
+
+
+def _struct_set(b: ProgramBuilder, op: asc.StructSetOp) -> None:
+    source = b.loc(op.struct)
+    if not isinstance(source, Struct):
+        raise NotModelled("setting a field of a struct that is not a parameter struct")
+    fields = dict(source.fields)
+    ty = scalar_type(op.value.type)
+    if ty is not None:
+        fields[op.field.data] = (b.reg(op.value), ty)
+    b.values[op.result] = Struct(source.type_name, fields)

@@ -1,0 +1,285 @@
+"""Running a kernel on the simulator: source + numpy inputs -> outputs and findings (`ascendir.sim.run`).
+
+The steps are those of `ascendc-check --shape`: read and lower the source for the inputs' dtypes, run the host
+tiling function on their shapes (or take blockDim and tiling values from the caller for a kernel without host
+code; a kernel-only NPUKernelBench answer launches on every vector core), fold its values into the IR, build the
+simulator program, allocate the outputs and the workspace, and hand everything to rust_sim.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from frontend.diagnostics import Diagnostic, Note, Span, error, warning
+
+DEFAULT_BUDGET = 4_000_000_000  # instructions over all cores; the largest real kernels run far fewer
+ML_DTYPES = {"float16": np.float16, "float32": np.float32, "float64": np.float64, "int8": np.int8,
+             "uint8": np.uint8, "int16": np.int16, "uint16": np.uint16, "int32": np.int32, "uint32": np.uint32,
+             "int64": np.int64, "uint64": np.uint64, "bool": np.bool_}
+_NOT_TENSORS = ("workspace", "tiling", "usrworkspace", "userworkspace")
+SIM_ERROR = "ASC958"  # what a run that cannot start reports (see passes/sim/rules.py)
+
+
+class SimError(Exception):
+    """The kernel cannot be simulated as given (no kernel, bad inputs); the message says why."""
+
+
+@dataclass
+class SimResult:
+    """What one simulated launch produced."""
+
+    outputs: dict[str, np.ndarray]
+    findings: list[Diagnostic]
+    instructions: int = 0
+    per_core: list[int] = field(default_factory=list)
+    completed: bool = True
+    block_dim: int = 0
+    tiling_key: int | None = None
+    program: str = ""
+    # the timing model (issue 29) fills these; None until then
+    cycles: int | None = None
+    pipes: dict[str, Any] | None = None
+    trace: list[dict[str, Any]] | None = None
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.findings if d.is_error]
+
+    @property
+    def ok(self) -> bool:
+        return self.completed and not self.errors
+
+
+def bfloat16_dtype() -> Any:
+    """numpy has no bfloat16: arrays of it are passed as uint16 bit patterns."""
+    return np.uint16
+
+
+def numpy_dtype(name: str) -> Any:
+    if name == "bfloat16":
+        return bfloat16_dtype()
+    return ML_DTYPES.get(name, np.float32)
+
+
+def dtype_name(arr: np.ndarray) -> str:
+    for name, t in ML_DTYPES.items():
+        if arr.dtype == np.dtype(t):
+            return name
+    raise SimError(f"arrays of dtype {arr.dtype} cannot be passed to a kernel")
+
+
+def load_source(source: Any, fmt: str = "auto", chip: str | None = None,
+                defines: Mapping[str, str | None] | None = None) -> tuple[Any, str]:
+    """A path (file, folder, op project, answer), a frontend Bundle, or source text -> (Program, chip)."""
+    from frontend.pipeline import read_text
+    from frontend.readers import Bundle, collect_inputs
+    from passes.verify import load_for_check
+
+    if isinstance(source, Bundle):
+        bundle = source
+    elif isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
+                                              and os.path.exists(source)):
+        bundles = collect_inputs([os.fspath(source)], fmt)
+        if not bundles:
+            raise SimError(f"{source}: nothing to run there")
+        bundle = bundles[0]
+    elif isinstance(source, str):
+        bundle = read_text(source, "<input>.cpp" if fmt in ("auto", "cpp") else "<input>", fmt=fmt)
+    else:
+        raise SimError(f"cannot read a kernel from {type(source).__name__}")
+    return load_for_check(bundle, chip, defines)
+
+
+def run(source: Any, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray], attrs: Sequence[Any] = (),
+        chip: str | None = None, *, block_dim: int | None = None, tiling: Mapping[str, Any] | None = None,
+        tiling_key: int | None = None, outputs: Mapping[str, Any] | Sequence[Any] | None = None,
+        budget: int = DEFAULT_BUDGET, fmt: str = "auto", defines: Mapping[str, str | None] | None = None,
+        outputs_initialised: bool = False) -> SimResult:
+    """Simulates `source` on `inputs` (numpy arrays in op input order, or by name). See ascendir.sim.run."""
+    program, chip = load_source(source, fmt, chip, defines)
+    return run_loaded(program, chip, inputs, attrs, block_dim=block_dim, tiling=tiling, tiling_key=tiling_key,
+                      outputs=outputs, budget=budget, outputs_initialised=outputs_initialised)
+
+
+def run_loaded(program: Any, chip: str, inputs: Any, attrs: Sequence[Any] = (), *, block_dim: int | None = None,
+               tiling: Mapping[str, Any] | None = None, tiling_key: int | None = None, outputs: Any = None,
+               budget: int = DEFAULT_BUDGET, outputs_initialised: bool = False) -> SimResult:
+    """`run` for a program already read (frontend.pipeline.Program) for `chip`."""
+    diags = [d for d in program.diagnostics if d.is_error]
+    if diags:
+        return SimResult({}, diags, completed=False)
+    return _run_program(program, chip, inputs, list(attrs), block_dim, tiling, tiling_key, outputs, budget,
+                        outputs_initialised)
+
+
+def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_dim: int | None,
+                 tiling: Mapping[str, Any] | None, tiling_key: int | None, outputs: Any, budget: int,
+                 outputs_initialised: bool) -> SimResult:
+    from ascendir.chips import load_chip
+    from ascendir.context import make_context
+    from ascendir.host_eval import TensorSpec, TilingInputs
+    from ascendir.lower import LoweringOptions, dtype_bindings, lower_program
+    from passes.fold_tiling import FoldTilingPass
+    from passes.sim import NotModelled, build_program
+    from passes.verify import run_tiling
+    from passes.verify.kernel_only import is_kernel_only, launch, op_description
+
+    desc = op_description(program) or {}
+    in_names = [str(d.get("name")) for d in desc.get("input_desc") or []]
+    out_names = [str(d.get("name")) for d in desc.get("output_desc") or []]
+    arrays = _ordered_inputs(inputs, in_names)
+    specs = [TensorSpec(tuple(a.shape), _spec_dtype(a)) if a is not None else None for a in arrays]
+    dtypes = dtype_bindings(program, [s.dtype for s in specs if s is not None])
+    lowered = lower_program(program, LoweringOptions(chip=chip, dtypes=dtypes))
+    findings = [d for d in lowered.diagnostics if d.is_error and d.code not in ("ASC103",)]
+    module = lowered.module
+    has_host = any(u.unit.role == "host" for u in program.units)
+    given_outputs = _given_outputs(outputs, out_names)
+    shapes = TilingInputs(specs, attrs=attrs, chip=chip,
+                          outputs=[TensorSpec(tuple(a.shape), _spec_dtype(a)) if a is not None else None
+                                   for a in given_outputs.values()] if given_outputs else [])
+    workspace = 0
+    key = tiling_key
+    if is_kernel_only(program):
+        result = launch(program, shapes, chip)
+        dim = block_dim or (result.block_dim if result else load_chip(chip).aiv_cores)
+        FoldTilingPass(dict(tiling or {}), key, dim).apply(make_context(), module)
+    elif has_host and block_dim is None and tiling is None:
+        result = run_tiling(program, module, shapes, chip)
+        if not result.succeeded:
+            why = "; ".join(result.diagnostics) or "it did not return success"
+            return SimResult({}, findings + [error("ASC602", f"the host tiling function fails for these inputs: {why}",
+                                                   None)], completed=False)
+        dim = result.block_dim or 1
+        key = result.tiling_key
+        workspace = max(result.workspace.values(), default=0)
+        if not given_outputs and result.inputs is not None and result.inputs.outputs:
+            given_outputs = {name: spec for name, spec in zip(out_names, result.inputs.outputs)}
+    else:
+        if block_dim is None:
+            raise SimError("the kernel has no host tiling code: give block_dim (--block-dim) and its tiling values")
+        dim = block_dim
+        FoldTilingPass(dict(tiling or {}), key, dim).apply(make_context(), module)
+    try:
+        sim_program = build_program(module, chip, _kernel_name(program, module))
+    except NotModelled as exc:
+        return SimResult({}, findings + [error(SIM_ERROR, f"the simulator cannot run this kernel: it does not "
+                                                          f"model {exc}", None)], completed=False)
+    text = sim_program.text()
+    buffers, out_arrays = _buffers(sim_program, arrays, in_names, given_outputs, out_names, workspace,
+                                   outputs_initialised)
+    from rust_sim import _sim
+
+    kind = load_chip(chip)
+    cores = kind.aic_cores if sim_program.kernel_type == "aic" else kind.aiv_cores
+    raw = _sim.run(text, buffers, int(dim), int(cores), int(budget))
+    findings += [_diagnostic(f) for f in raw["findings"]]
+    return SimResult(out_arrays, findings, int(raw["instructions"]), list(raw["per_core"]), bool(raw["completed"]),
+                     int(dim), key, text)
+
+
+def _spec_dtype(a: np.ndarray) -> str:
+    return dtype_name(a)
+
+
+def _ordered_inputs(inputs: Any, names: list[str]) -> list[np.ndarray | None]:
+    if isinstance(inputs, Mapping):
+        if names and all(k in names for k in inputs):
+            return [_array(inputs.get(n)) for n in names]
+        return [_array(v) for v in inputs.values()]
+    return [_array(v) for v in inputs]
+
+
+def _array(v: Any) -> np.ndarray | None:
+    if v is None:
+        return None
+    arr = np.ascontiguousarray(v)
+    return arr
+
+
+def _given_outputs(outputs: Any, names: list[str]) -> dict[str, Any]:
+    from ascendir.host_eval import TensorSpec
+
+    if outputs is None:
+        return {}
+    items = outputs.items() if isinstance(outputs, Mapping) else zip(names or [f"out{i}" for i in range(len(outputs))],
+                                                                     outputs)
+    found: dict[str, Any] = {}
+    for name, value in items:
+        if isinstance(value, np.ndarray):
+            found[name] = value
+        elif isinstance(value, TensorSpec):
+            found[name] = value
+        elif isinstance(value, tuple) and len(value) == 2:
+            found[name] = TensorSpec(tuple(value[0]), str(value[1]))
+        else:
+            raise SimError(f"output {name}: give an array, a TensorSpec or (shape, dtype)")
+    return found
+
+
+def _kernel_name(program: Any, module: Any) -> str | None:
+    """The op's kernel: snake_case of the op name where several kernels are defined."""
+    from ascendir.dialects import ascendc as asc
+
+    kernels = [op.sym_name.data for op in module.walk() if isinstance(op, asc.KernelOp)]
+    if len(kernels) <= 1:
+        return None
+    op = program.bundle.op_name or ""
+    snake = "".join("_" + c.lower() if c.isupper() else c for c in op).lstrip("_")
+    return snake if snake in kernels else None
+
+
+def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], outputs: dict[str, Any],
+             out_names: list[str], workspace: int, outputs_initialised: bool
+             ) -> tuple[list[tuple[str, str, np.ndarray | None]], dict[str, np.ndarray]]:
+    """One (name, role, uint8 view) per kernel parameter: the op's inputs, then its outputs, by position among
+    the kernel's tensor parameters; then the workspace and the tiling data."""
+    tensor_params = [p for p in prog.params if p.dtype == "gm" and p.name.lower() not in _NOT_TENSORS]
+    out_arrays: dict[str, np.ndarray] = {}
+    made: list[np.ndarray] = []
+    for name, spec in outputs.items():
+        if isinstance(spec, np.ndarray):
+            made.append(np.ascontiguousarray(spec))
+        else:
+            made.append(np.zeros(spec.shape, dtype=numpy_dtype(spec.dtype)))
+        out_arrays[name] = made[-1]
+    given = [*arrays, *made]
+    n_inputs = len(arrays)
+    buffers: list[tuple[str, str, np.ndarray | None]] = []
+    k = 0
+    for p in prog.params:
+        if p.dtype != "gm":
+            buffers.append((p.name, "input", None))
+            continue
+        lname = p.name.lower()
+        if lname in ("workspace", "usrworkspace", "userworkspace"):
+            buffers.append((p.name, "workspace", np.zeros(max(workspace, 0), dtype=np.uint8)))
+            continue
+        if lname == "tiling":
+            buffers.append((p.name, "tiling", np.zeros(0, dtype=np.uint8)))
+            continue
+        arr = given[k] if k < len(given) else None
+        role = "input" if k < n_inputs or (outputs_initialised and arr is not None) else "output"
+        k += 1
+        if arr is not None and any(b is not None and np.shares_memory(arr, b) for _, _, b in buffers):
+            arr = arr.copy()  # one array passed twice: each parameter gets its own memory, as on the device
+        buffers.append((p.name, role, None if arr is None else arr.reshape(-1).view(np.uint8)))
+    if k < len(given):
+        raise SimError(f"{len(given)} tensors given for a kernel with {len(tensor_params)} tensor parameters")
+    return buffers, out_arrays
+
+
+def _diagnostic(f: Mapping[str, Any]) -> Diagnostic:
+    span = Span.point(f["file"], int(f["line"]), int(f["col"])) if "file" in f else None
+    message = str(f["message"])
+    core, count, cores = int(f["core"]), int(f["count"]), int(f["cores"])
+    if core >= 0:
+        message += f" [core {core}" + (f"; {count} times on {cores} core{'s' * (cores != 1)}]" if count > 1 else "]")
+    notes = tuple(Note(str(n)) for n in f.get("notes", []))
+    make = error if f["severity"] == "error" else warning
+    return make(str(f["code"]), message, span, *notes)

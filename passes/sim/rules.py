@@ -1,0 +1,125 @@
+"""The simulator's findings (ASC950-ASC961): one page each, as `ascendc-check rule ASC950` prints them.
+
+The Rust side reports them (rust_sim/src/checks.rs names the same codes); they are listed by `ascendc-check rules`
+after the static rules. They are not rules the verifier runs: they come from running the kernel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from frontend.diagnostics import format_page
+
+
+@dataclass(frozen=True)
+class SimRule:
+    code: str
+    name: str
+    summary: str
+    why: str
+    example: str
+    instead: str
+    severity: str = "error"
+    family: str = "simulator"
+
+    def page(self) -> str:
+        return format_page(self.code, self.name, f"Family: simulator (found by running the kernel: `ascendir run`, "
+                           f"ascendir.sim.run); default severity: {self.severity}", self.summary, self.why,
+                           self.example, self.instead)
+
+
+SIM_RULES: dict[str, SimRule] = {}
+
+
+def _rule(code: str, name: str, summary: str, why: str, example: str, instead: str, severity: str = "error") -> None:
+    SIM_RULES[code] = SimRule(code, name, summary, why, example, instead, severity)
+
+
+_rule("ASC950", "sim-gm-out-of-bounds",
+      "A read or write of global memory outside the buffer the kernel was given, or through a GlobalTensor that "
+      "was never given memory.",
+      "On the device this reads another tensor's data or corrupts it (msSanitizer: 'illegal read/write ... on GM'), "
+      "or raises an AI Core exception (507015). The kernel's result then depends on what lies next to its buffers.",
+      """xGm.SetGlobalBuffer((__gm__ half *)x + blockLength * GetBlockIdx(), blockLength);
+DataCopy(xLocal, xGm[i * tileLength], tileLength);   // the last core's last tile runs past x""",
+      """// give the last core (or tile) its own length
+uint32_t len = (i == tileNum - 1) ? lastTileLength : tileLength;""")
+_rule("ASC951", "sim-local-out-of-bounds",
+      "An access of UB, L1, L0A/B/C, BT or FB outside the memory, a local array indexed past its end, or buffers "
+      "placed beyond the memory's size.",
+      "The hardware raises 'ub address out of bounds' (507035) or an AI Core exception; the run stops.",
+      """pipe.InitBuffer(inQueueX, 2, 65536 * sizeof(float));   // 512 KB of queue buffers in a 192 KB UB""",
+      """pipe.InitBuffer(inQueueX, 2, 8192 * sizeof(float));    // tile the data to fit UB""")
+_rule("ASC952", "sim-uninitialised-read",
+      "A value read from memory no instruction wrote: a GetValue of such memory, or an output element whose data "
+      "came from such memory (tracked element by element through copies and vector instructions).",
+      "AllocTensor hands out a buffer holding whatever the previous tile left (the CPU twin: 'random contents'). "
+      "Code that reads it before writing it computes from garbage; it may pass on one input and fail on another.",
+      """LocalTensor<float> acc = tmpBuf.Get<float>();
+Add(acc, acc, xLocal, len);        // acc was never zeroed""",
+      """Duplicate(acc, 0.0f, len);
+Add(acc, acc, xLocal, len);""")
+_rule("ASC953", "sim-cross-core-write-overlap",
+      "Two cores write the same GM bytes with no atomic mode (SetAtomicAdd ...) and no SyncAll between the writes.",
+      "Cores run concurrently: which write lands last depends on timing, so the output changes from run to run "
+      "(msSanitizer reports the overlap as a multi-core write conflict).",
+      """zGm.SetGlobalBuffer((__gm__ float *)z, total);   // every core writes the whole of z""",
+      """zGm.SetGlobalBuffer((__gm__ float *)z + blockLength * GetBlockIdx(), blockLength);""")
+_rule("ASC954", "sim-live-tensor-overwritten",
+      "A write through one buffer's tensor that runs past that buffer into another buffer still in use (a queue "
+      "buffer between AllocTensor and FreeTensor, or a TBuf).",
+      "UB has no per-buffer protection: the write silently corrupts the neighbour's data, which shows up as wrong "
+      "numbers far from the cause.",
+      """pipe.InitBuffer(inQueueX, 1, 256 * sizeof(half));
+DataCopy(xLocal, xGm, 512);          // 1 KB into a 512-byte buffer""",
+      """DataCopy(xLocal, xGm, 256);""")
+_rule("ASC955", "sim-queue-misuse",
+      "The queue protocol broken at run time: DeQue of an empty queue, AllocTensor with every buffer in use, "
+      "EnQue or FreeTensor of a tensor that is not a buffer of the queue (or already free), a queue used before "
+      "InitBuffer.",
+      "DeQue and AllocTensor wait for hardware flags: with nothing to wait for, the kernel hangs (the CPU twin "
+      "aborts with 'EnQue/DeQue is not matched with the previous state').",
+      """LocalTensor<half> y = outQueue.DeQue<half>();   // nothing was EnQue'd on this path""",
+      """outQueue.EnQue(yLocal);
+LocalTensor<half> y = outQueue.DeQue<half>();""")
+_rule("ASC956", "sim-deadlock",
+      "A wait that nothing can satisfy: a WaitFlag whose SetFlag never comes (the pipe and the flag are named), "
+      "PIPE_ALL barriers behind such a wait, a SyncAll that not every core reaches.",
+      "On the device the kernel hangs until the runtime's timeout kills it (AclrtSynchronizeDeviceWithTimeout).",
+      """WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);   // no SetFlag<HardEvent::MTE2_V>(EVENT_ID0) before it""",
+      """SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);""")
+_rule("ASC957", "sim-instruction-budget",
+      "The run used up its instruction budget (`--budget`, budget=): the kernel loops far longer than its data "
+      "needs, or forever.",
+      "A loop whose bound is wrong (an unsigned counter going below zero, a tiling value of 0) runs until the "
+      "device's timeout.",
+      """for (uint32_t i = n - 1; i >= 0; --i) { ... }   // i >= 0 always holds""",
+      """for (int32_t i = n - 1; i >= 0; --i) { ... }""")
+_rule("ASC958", "sim-not-modelled",
+      "The run reached something the simulator does not model (an API call, a construct the lowering could not "
+      "resolve, a tiling field with no value); the core stops there, so its results are incomplete.",
+      "Nothing is wrong with the kernel for this reason alone: the finding says which construct stopped the run, "
+      "so the results of the cores that stopped are not to be trusted.",
+      """AscendC::SomeApiTheSimulatorLacks(dst, src, len);""",
+      """// run the kernel on hardware, or open an issue naming the API""", "error")
+_rule("ASC959", "sim-invalid-operand",
+      "An operand outside its documented range at run time: a repeat count over 255, a mask of no lanes or more "
+      "than a repeat has, a count larger than the tensor it works on, a DataCopy length that is not whole 32-byte "
+      "blocks (a warning: the hardware copies the whole blocks and drops the rest).",
+      "The hardware takes the operand's low bits or the whole blocks, and the result silently differs from what "
+      "the code asks for.",
+      """DataCopy(xLocal, xGm, 100);      // 100 halves = 200 bytes: 192 are copied""",
+      """DataCopyPad(xLocal, xGm, {1, 100 * sizeof(half), 0, 0, 0}, {false, 0, 0, 0});""")
+_rule("ASC960", "sim-division-by-zero",
+      "A scalar integer division or remainder by zero.",
+      "The scalar unit gives an undefined result (often 0 or all ones) and the kernel goes on with it: tile counts "
+      "and offsets computed from it are wrong.",
+      """uint32_t tiles = blockLength / tileLength;   // tileLength is 0 for small inputs""",
+      """uint32_t tiles = tileLength == 0 ? 0 : blockLength / tileLength;""")
+_rule("ASC961", "sim-output-not-written",
+      "Output elements no core writes.",
+      "They keep whatever the output memory held (torch.empty), so the output is wrong in a way that changes from "
+      "run to run.",
+      """uint32_t blockLength = total / GetBlockNum();   // total % blockNum elements are nobody's""",
+      """uint32_t blockLength = (total + GetBlockNum() - 1) / GetBlockNum();   // and a shorter last block""")

@@ -1,0 +1,268 @@
+//! Catalog calls: `call Add.count <T=f16> dst=h3 src0=h4 src1=h5 count=r7:i32` in the program text.
+//!
+//! Each instruction family (vector/*.rs, dma.rs, sync.rs, system.rs, ...) registers a decoder per
+//! `Api.overload` it models. The loader calls the decoder once per instruction; the decoder reads the named
+//! operands (`Args`) and returns an `ApiOp`, a concrete struct whose `exec` is the functional semantics.
+//! Nothing string-matches at run time. Adding a family = a new file with `register()` + one line in
+//! `registry()` below.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+use crate::core::{Ctx, Flow};
+use crate::dtype::{DType, STy};
+use crate::program::Sv;
+
+/// The hardware pipes (instruction queues) of an AI Core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pipe {
+    S = 0,
+    V = 1,
+    M = 2,
+    Mte1 = 3,
+    Mte2 = 4,
+    Mte3 = 5,
+    Fix = 6,
+    All = 7,
+}
+
+pub const PIPES: usize = 8;
+
+impl Pipe {
+    pub fn parse(name: &str) -> Option<Pipe> {
+        Some(match name.trim_start_matches("PIPE_") {
+            "S" => Pipe::S,
+            "V" => Pipe::V,
+            "M" => Pipe::M,
+            "MTE1" => Pipe::Mte1,
+            "MTE2" => Pipe::Mte2,
+            "MTE3" => Pipe::Mte3,
+            "FIX" => Pipe::Fix,
+            "ALL" => Pipe::All,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Pipe::S => "PIPE_S",
+            Pipe::V => "PIPE_V",
+            Pipe::M => "PIPE_M",
+            Pipe::Mte1 => "PIPE_MTE1",
+            Pipe::Mte2 => "PIPE_MTE2",
+            Pipe::Mte3 => "PIPE_MTE3",
+            Pipe::Fix => "PIPE_FIX",
+            Pipe::All => "PIPE_ALL",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// What the timing model needs to know about one executed instruction (issue 29 reads these): which pipe
+/// ran it and how much work it was. The functional model records them only when asked to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Work {
+    /// a vector instruction: repeats and source bytes per operand
+    Vector { repeats: u64, bytes: u64 },
+    /// a copy: bytes moved, (source memory, destination memory)
+    Copy {
+        bytes: u64,
+        src: &'static str,
+        dst: &'static str,
+    },
+    /// a scalar access, a flag, a barrier, bookkeeping: no pipe time to speak of
+    Scalar,
+}
+
+/// A decoded catalog call.
+pub trait ApiOp: Send + Sync + fmt::Debug {
+    /// The pipe the scalar unit issues this instruction to (PIPE_S: executed by the scalar unit itself).
+    fn pipe(&self) -> Pipe;
+    /// Functional semantics: read the operands' values, change memory and registers, report findings.
+    fn exec(&self, cx: &mut Ctx) -> Flow;
+}
+
+/// One named operand of a call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// `r7:i32`
+    Reg(Sv),
+    /// `&r7:i32`: an output parameter, the call stores into this register
+    Out(Sv),
+    /// `h3`
+    Handle(u32),
+    /// `o2`
+    Obj(u32),
+    /// `s16:2:i64`: a C array on the scalar stack (byte offset, element count, element type)
+    Stack { off: u32, len: u32, elem: DType },
+    /// `RoundMode::CAST_RINT`, a bare name
+    Name(String),
+    /// `tiling:SoftMaxTiling`: a tiling struct with no fields known here
+    Tiling(String),
+}
+
+/// The operands of one call, by name, and its template arguments.
+#[derive(Clone, Debug, Default)]
+pub struct Args {
+    pub api: String,
+    pub overload: String,
+    pub targs: Vec<(String, String)>,
+    pub named: Vec<(String, Arg)>,
+    /// result registers (scalar or handle: `r5:i64`, `h2`)
+    pub results: Vec<Arg>,
+}
+
+impl Args {
+    pub fn head(&self) -> String {
+        format!("{}.{}", self.api, self.overload)
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Arg> {
+        self.named.iter().find(|(n, _)| n == name).map(|(_, a)| a)
+    }
+
+    pub fn has(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    pub fn targ(&self, name: &str) -> Option<&str> {
+        self.targs.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// The element type bound to template parameter `name` (`T=f16`).
+    pub fn dtype(&self, name: &str) -> Result<DType, String> {
+        let text = self.targ(name).ok_or_else(|| format!("no element type for {name}"))?;
+        DType::parse(text).ok_or_else(|| format!("unknown element type {text}"))
+    }
+
+    pub fn handle(&self, name: &str) -> Result<u32, String> {
+        match self.get(name) {
+            Some(Arg::Handle(h)) => Ok(*h),
+            Some(other) => Err(format!("operand {name} is {other:?}, not a tensor")),
+            None => Err(format!("missing operand {name}")),
+        }
+    }
+
+    pub fn sv(&self, name: &str) -> Result<Sv, String> {
+        match self.get(name) {
+            Some(Arg::Reg(sv)) | Some(Arg::Out(sv)) => Ok(*sv),
+            Some(other) => Err(format!("operand {name} is {other:?}, not a scalar")),
+            None => Err(format!("missing operand {name}")),
+        }
+    }
+
+    pub fn opt_sv(&self, name: &str) -> Result<Option<Sv>, String> {
+        if self.has(name) {
+            self.sv(name).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    pub fn name(&self, name: &str) -> Option<&str> {
+        match self.get(name) {
+            Some(Arg::Name(n)) => Some(n.as_str()),
+            _ => None,
+        }
+    }
+
+    pub fn obj(&self, name: &str) -> Result<u32, String> {
+        match self.get(name) {
+            Some(Arg::Obj(o)) => Ok(*o),
+            _ => Err(format!("missing object operand {name}")),
+        }
+    }
+
+    /// The fields of struct parameter `name` (`name.field=...`), by field name.
+    pub fn field(&self, strukt: &str, field: &str) -> Result<Sv, String> {
+        self.sv(&format!("{strukt}.{field}"))
+    }
+
+    pub fn opt_field(&self, strukt: &str, field: &str) -> Result<Option<Sv>, String> {
+        self.opt_sv(&format!("{strukt}.{field}"))
+    }
+
+    pub fn result_sv(&self) -> Option<Sv> {
+        match self.results.first() {
+            Some(Arg::Reg(sv)) => Some(*sv),
+            _ => None,
+        }
+    }
+
+    pub fn result_handle(&self) -> Option<u32> {
+        match self.results.first() {
+            Some(Arg::Handle(h)) => Some(*h),
+            _ => None,
+        }
+    }
+
+    /// A scalar operand that may be an enumerator name or a register holding its vendor numbering.
+    pub fn enum_or_reg(&self, name: &str) -> Result<EnumArg, String> {
+        match self.get(name) {
+            Some(Arg::Name(n)) => Ok(EnumArg::Name(n.rsplit("::").next().unwrap_or(n).to_string())),
+            Some(Arg::Reg(sv)) => Ok(EnumArg::Reg(*sv)),
+            Some(other) => Err(format!("operand {name} is {other:?}, not an enumerator")),
+            None => Err(format!("missing operand {name}")),
+        }
+    }
+}
+
+/// An enum operand: known at load time, or read from a register when the call runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EnumArg {
+    Name(String),
+    Reg(Sv),
+}
+
+pub type Decoder = fn(&Args) -> Result<Box<dyn ApiOp>, String>;
+
+/// Decoders by `Api.overload`.
+pub struct Registry {
+    map: HashMap<String, Decoder>,
+}
+
+impl Registry {
+    pub fn add(&mut self, head: &str, decoder: Decoder) {
+        self.map.insert(head.to_string(), decoder);
+    }
+
+    pub fn add_all(&mut self, apis: &[&str], overloads: &[&str], decoder: Decoder) {
+        for api in apis {
+            for ov in overloads {
+                self.add(&format!("{api}.{ov}"), decoder);
+            }
+        }
+    }
+
+    pub fn get(&self, head: &str) -> Option<Decoder> {
+        self.map.get(head).copied()
+    }
+
+    pub fn heads(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.map.keys().cloned().collect();
+        v.sort();
+        v
+    }
+}
+
+/// Every family's decoders.
+pub fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        let mut r = Registry { map: HashMap::new() };
+        crate::system::register(&mut r);
+        crate::sync::register(&mut r);
+        crate::dma::register(&mut r);
+        crate::vector::register(&mut r);
+        r
+    })
+}
+
+/// Reads the scalar register type of a typed operand in the program text (`r7:i32` -> I32).
+pub fn parse_sty(text: &str) -> Option<STy> {
+    STy::parse(text)
+}

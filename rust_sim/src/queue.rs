@@ -1,0 +1,459 @@
+//! TPipe, TQue, TBuf and LocalMemAllocator at run time.
+//!
+//! InitBuffer places a queue's `num` buffers (or a TBuf's one) one after another in the memory of its
+//! TPosition, from where the pipe's previous buffer there ended, each length rounded up to the memory's
+//! alignment (32 B in UB), as the vendor's TPipe does. AllocTensor and DeQue hand out buffers in rotation.
+//! Each buffer follows FREE -Alloc-> OCCUPIED -EnQue-> ENQUE -DeQue-> DEQUE -Free-> FREE, and the queue ops
+//! are the flags they stand for on hardware: EnQue sets the forward event, DeQue waits for it, FreeTensor
+//! sets the backward event, AllocTensor waits for it when the buffer was freed before.
+
+use std::collections::VecDeque;
+
+use crate::api::Pipe;
+use crate::checks::code;
+use crate::core::{Ctx, Flow};
+use crate::memory::{Handle, MemKind, Space};
+use crate::program::{ObjectKind, Op};
+use crate::sync::{event_index, event_pipes, FlagKey};
+
+/// A buffer of local memory handed out by a queue or a TBuf: for the live-tensor check.
+#[derive(Clone, Debug)]
+pub struct Alloc {
+    pub mem: MemKind,
+    pub start: i64,
+    pub len: i64,
+    pub live: bool,
+    pub name: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufState {
+    Free,
+    Occupied,
+    Enqueued,
+    Dequeued,
+}
+
+#[derive(Clone, Debug)]
+pub struct QBuf {
+    pub addr: i64,
+    pub state: BufState,
+    pub alloc: u32,
+    pub freed_before: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct QueueObj {
+    pub mem: MemKind,
+    pub len: i64,
+    pub bufs: Vec<QBuf>,
+    pub cursor: usize,
+    pub fifo: VecDeque<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub enum ObjState {
+    None,
+    /// a TPipe: where the next buffer goes in each memory
+    Pipe {
+        cursor: [i64; 7],
+    },
+    Queue(QueueObj),
+    TBuf {
+        mem: MemKind,
+        addr: i64,
+        len: i64,
+        alloc: u32,
+    },
+    Allocator {
+        mem: MemKind,
+        cursor: i64,
+    },
+}
+
+fn align_up(v: i64, a: i64) -> i64 {
+    if a <= 1 {
+        v
+    } else {
+        (v + a - 1) / a * a
+    }
+}
+
+pub fn exec(cx: &mut Ctx, op: &Op) -> Flow {
+    match op {
+        Op::ObjInit { obj } => {
+            let decl = &cx.prog.objects[*obj as usize];
+            let state = match decl.kind {
+                ObjectKind::Pipe => ObjState::Pipe { cursor: [0; 7] },
+                ObjectKind::Allocator => ObjState::Allocator {
+                    mem: decl.mem.unwrap_or(MemKind::Ub),
+                    cursor: 0,
+                },
+                _ => ObjState::None,
+            };
+            cx.core.objs[*obj as usize] = state;
+            Flow::Next
+        }
+        Op::InitBuffer { pipe, obj, num, len } => init_buffer(cx, *pipe, *obj, num.map(|n| cx.int(n)), cx.int(*len)),
+        Op::AllocTensor { q, d } => alloc_tensor(cx, *q, *d),
+        Op::FreeTensor { q, h } => free_tensor(cx, *q, *h),
+        Op::EnQue { q, h, d } => enque(cx, *q, *h, *d),
+        Op::DeQue { q, d } => deque(cx, *q, *d),
+        Op::TBufGet { b, elem, count, off, d } => {
+            let (mem, addr, len, alloc) = match &cx.core.objs[*b as usize] {
+                ObjState::TBuf { mem, addr, len, alloc } => (*mem, *addr, *len, *alloc),
+                _ => {
+                    let name = cx.prog.objects[*b as usize].name.clone();
+                    cx.report(
+                        code::QUEUE_MISUSE,
+                        format!("{name}.Get() before pipe.InitBuffer({name}, ...)"),
+                    );
+                    return Flow::Stop;
+                }
+            };
+            let offset = off.map(|o| cx.int(o)).unwrap_or(0);
+            let bytes = match count {
+                Some(c) => cx.int(*c).wrapping_mul(*elem as i64),
+                None => len - offset,
+            };
+            if offset < 0 || bytes < 0 || offset + bytes > len {
+                let name = cx.prog.objects[*b as usize].name.clone();
+                cx.report(
+                    code::INVALID_OPERAND,
+                    format!("{name}.Get asks for {bytes} bytes at offset {offset}, but the buffer has {len} bytes"),
+                );
+            }
+            cx.set_handle(*d, Handle::local(mem, addr + offset, bytes, alloc));
+            Flow::Next
+        }
+        Op::LocalAlloc { a, elem, count, d } => {
+            let n = cx.int(*count).wrapping_mul(*elem as i64);
+            let (mem, at) = match &mut cx.core.objs[*a as usize] {
+                ObjState::Allocator { mem, cursor } => {
+                    let at = *cursor;
+                    *cursor = align_up(at + n, 32);
+                    (*mem, at)
+                }
+                _ => (MemKind::Ub, 0),
+            };
+            if at + n > cx.local_size(mem) as i64 {
+                cx.report(
+                    code::LOCAL_OUT_OF_BOUNDS,
+                    format!(
+                        "LocalMemAllocator hands out bytes [{at}, {}) of {}, which has {} bytes",
+                        at + n,
+                        mem.name(),
+                        cx.local_size(mem)
+                    ),
+                );
+            }
+            cx.set_handle(*d, Handle::local(mem, at, n, 0));
+            Flow::Next
+        }
+        Op::LocalAt {
+            mem,
+            elem,
+            addr,
+            count,
+            d,
+        } => {
+            let at = cx.int(*addr);
+            let n = cx.int(*count).wrapping_mul(*elem as i64);
+            cx.set_handle(*d, Handle::local(*mem, at, n, 0));
+            Flow::Next
+        }
+        _ => Flow::Next,
+    }
+}
+
+fn init_buffer(cx: &mut Ctx, pipe: u32, obj: u32, num: Option<i64>, len: i64) -> Flow {
+    let decl = cx.prog.objects[obj as usize].clone();
+    let Some(mem) = decl.mem else {
+        cx.report(
+            code::NOT_MODELLED,
+            format!("InitBuffer of {} (no memory known for its position)", decl.name),
+        );
+        return Flow::Stop;
+    };
+    let align = cx.prog.memory(mem).map(|(_, a)| a as i64).unwrap_or(32);
+    let size = cx.local_size(mem) as i64;
+    let count = num.unwrap_or(1);
+    if count <= 0 || len < 0 {
+        cx.report(
+            code::INVALID_OPERAND,
+            format!("InitBuffer of {} with {count} buffers of {len} bytes", decl.name),
+        );
+        return Flow::Stop;
+    }
+    let cursor = match &mut cx.core.objs[pipe as usize] {
+        ObjState::Pipe { cursor } => cursor,
+        _ => {
+            cx.core.objs[pipe as usize] = ObjState::Pipe { cursor: [0; 7] };
+            match &mut cx.core.objs[pipe as usize] {
+                ObjState::Pipe { cursor } => cursor,
+                _ => unreachable!(),
+            }
+        }
+    };
+    let start = align_up(cursor[mem as usize], align);
+    let each = align_up(len, 32.max(align));
+    let end = start + each * count;
+    cursor[mem as usize] = end;
+    if end > size {
+        cx.report(
+            code::LOCAL_OUT_OF_BOUNDS,
+            format!(
+            "InitBuffer places {} ({count} x {len} bytes) at bytes [{start}, {end}) of {}, which has {size} bytes: \
+             the buffers of this pipe need {end} bytes", decl.name, mem.name()),
+        );
+        return Flow::Stop;
+    }
+    match decl.kind {
+        ObjectKind::TBuf => {
+            let alloc = new_alloc(cx, mem, start, each, format!("TBuf {}", decl.name), true);
+            cx.core.objs[obj as usize] = ObjState::TBuf {
+                mem,
+                addr: start,
+                len,
+                alloc,
+            };
+        }
+        _ => {
+            let bufs = (0..count)
+                .map(|i| {
+                    let addr = start + i * each;
+                    let alloc = new_alloc(cx, mem, addr, each, format!("buffer {i} of queue {}", decl.name), false);
+                    QBuf {
+                        addr,
+                        state: BufState::Free,
+                        alloc,
+                        freed_before: false,
+                    }
+                })
+                .collect();
+            cx.core.objs[obj as usize] = ObjState::Queue(QueueObj {
+                mem,
+                len,
+                bufs,
+                cursor: 0,
+                fifo: VecDeque::new(),
+            });
+        }
+    }
+    Flow::Next
+}
+
+fn new_alloc(cx: &mut Ctx, mem: MemKind, start: i64, len: i64, name: String, live: bool) -> u32 {
+    cx.core.allocs.push(Alloc {
+        mem,
+        start,
+        len,
+        live,
+        name,
+    });
+    cx.core.allocs.len() as u32
+}
+
+fn queue_name(cx: &Ctx, q: u32) -> String {
+    cx.prog.objects[q as usize].name.clone()
+}
+
+fn queue_event(cx: &Ctx, q: u32, back: bool) -> Option<(Pipe, Pipe)> {
+    let decl = &cx.prog.objects[q as usize];
+    let name = if back {
+        decl.back.as_deref()
+    } else {
+        decl.fwd.as_deref()
+    }?;
+    event_index(name).map(event_pipes)
+}
+
+fn with_queue<T>(cx: &mut Ctx, q: u32, what: &str, f: impl FnOnce(&mut QueueObj) -> T) -> Option<T> {
+    if let ObjState::Queue(queue) = &mut cx.core.objs[q as usize] {
+        return Some(f(queue));
+    }
+    let name = queue_name(cx, q);
+    cx.report(
+        code::QUEUE_MISUSE,
+        format!("{name}.{what} before pipe.InitBuffer({name}, ...)"),
+    );
+    None
+}
+
+fn alloc_tensor(cx: &mut Ctx, q: u32, d: u32) -> Flow {
+    let Some(found) = with_queue(cx, q, "AllocTensor()", |queue| {
+        let n = queue.bufs.len();
+        let pick = (0..n)
+            .map(|k| (queue.cursor + k) % n)
+            .find(|&i| queue.bufs[i].state == BufState::Free);
+        if let Some(i) = pick {
+            queue.cursor = (i + 1) % n;
+            let b = &mut queue.bufs[i];
+            b.state = BufState::Occupied;
+            Ok((i, b.addr, queue.len, queue.mem, b.alloc, b.freed_before))
+        } else {
+            Err(n)
+        }
+    }) else {
+        return Flow::Stop;
+    };
+    match found {
+        Ok((i, addr, len, mem, alloc, freed_before)) => {
+            cx.core.allocs[(alloc - 1) as usize].live = true;
+            cx.set_handle(d, Handle::local(mem, addr, len, alloc));
+            if freed_before {
+                if let Some((_, dst)) = queue_event(cx, q, true) {
+                    if !cx.wait_flag(
+                        dst,
+                        FlagKey::Queue {
+                            obj: q,
+                            buf: i as u32,
+                            back: true,
+                        },
+                    ) {
+                        return Flow::Stop;
+                    }
+                }
+            }
+            Flow::Next
+        }
+        Err(n) => {
+            let name = queue_name(cx, q);
+            cx.report(
+                code::QUEUE_MISUSE,
+                format!(
+                    "{name}.AllocTensor() with all {n} of its buffers in use (allocated and not freed): on hardware \
+                 it waits for a FreeTensor that never comes, and the kernel hangs"
+                ),
+            );
+            Flow::Stop
+        }
+    }
+}
+
+fn find_buf(queue: &QueueObj, h: Handle) -> Option<usize> {
+    if h.space != Space::Local(queue.mem) {
+        return None;
+    }
+    queue.bufs.iter().position(|b| b.addr == h.addr)
+}
+
+fn enque(cx: &mut Ctx, q: u32, h: u32, d: u32) -> Flow {
+    let handle = cx.handle(h);
+    let Some(res) = with_queue(cx, q, "EnQue()", |queue| {
+        let i = find_buf(queue, handle).ok_or("not a buffer of this queue")?;
+        match queue.bufs[i].state {
+            BufState::Occupied | BufState::Dequeued => {
+                queue.bufs[i].state = BufState::Enqueued;
+                queue.fifo.push_back(i);
+                Ok(i)
+            }
+            BufState::Free => Err("a buffer that is not allocated (freed, or never taken with AllocTensor)"),
+            BufState::Enqueued => Err("a buffer that is already in the queue"),
+        }
+    }) else {
+        return Flow::Stop;
+    };
+    match res {
+        Ok(i) => {
+            cx.set(d, crate::dtype::STy::I1, 1);
+            if let Some((src, _)) = queue_event(cx, q, false) {
+                cx.set_flag(
+                    src,
+                    FlagKey::Queue {
+                        obj: q,
+                        buf: i as u32,
+                        back: false,
+                    },
+                );
+            }
+            Flow::Next
+        }
+        Err(why) => {
+            let name = queue_name(cx, q);
+            cx.report(code::QUEUE_MISUSE, format!("{name}.EnQue() of {why}"));
+            cx.set(d, crate::dtype::STy::I1, 0);
+            Flow::Next
+        }
+    }
+}
+
+fn deque(cx: &mut Ctx, q: u32, d: u32) -> Flow {
+    let Some(res) = with_queue(cx, q, "DeQue()", |queue| {
+        let i = queue.fifo.pop_front()?;
+        queue.bufs[i].state = BufState::Dequeued;
+        Some((i, queue.bufs[i].addr, queue.len, queue.mem, queue.bufs[i].alloc))
+    }) else {
+        return Flow::Stop;
+    };
+    match res {
+        Some((i, addr, len, mem, alloc)) => {
+            cx.set_handle(d, Handle::local(mem, addr, len, alloc));
+            if let Some((_, dst)) = queue_event(cx, q, false) {
+                if !cx.wait_flag(
+                    dst,
+                    FlagKey::Queue {
+                        obj: q,
+                        buf: i as u32,
+                        back: false,
+                    },
+                ) {
+                    return Flow::Stop;
+                }
+            }
+            Flow::Next
+        }
+        None => {
+            let name = queue_name(cx, q);
+            cx.report(
+                code::QUEUE_MISUSE,
+                format!(
+                    "{name}.DeQue() of an empty queue (no EnQue before it): on hardware it waits for an EnQue that \
+                 never comes, and the kernel hangs"
+                ),
+            );
+            Flow::Stop
+        }
+    }
+}
+
+fn free_tensor(cx: &mut Ctx, q: u32, h: u32) -> Flow {
+    let handle = cx.handle(h);
+    let Some(res) = with_queue(cx, q, "FreeTensor()", |queue| {
+        let i = find_buf(queue, handle).ok_or("a tensor that is not a buffer of this queue")?;
+        match queue.bufs[i].state {
+            BufState::Free => Err("a buffer that is already free"),
+            _ => {
+                let b = &mut queue.bufs[i];
+                b.state = BufState::Free;
+                b.freed_before = true;
+                if let Some(pos) = queue.fifo.iter().position(|&k| k == i) {
+                    queue.fifo.remove(pos);
+                }
+                Ok((i, b.alloc))
+            }
+        }
+    }) else {
+        return Flow::Stop;
+    };
+    match res {
+        Ok((i, alloc)) => {
+            cx.core.allocs[(alloc - 1) as usize].live = false;
+            if let Some((src, _)) = queue_event(cx, q, true) {
+                cx.set_flag(
+                    src,
+                    FlagKey::Queue {
+                        obj: q,
+                        buf: i as u32,
+                        back: true,
+                    },
+                );
+            }
+        }
+        Err(why) => {
+            let name = queue_name(cx, q);
+            cx.report(code::QUEUE_MISUSE, format!("{name}.FreeTensor() of {why}"));
+        }
+    }
+    Flow::Next
+}

@@ -1,0 +1,182 @@
+//! System calls: block index and count, workspaces, caches, small scalar helpers.
+
+use crate::api::{ApiOp, Args, Pipe, Registry};
+use crate::core::{Ctx, Flow};
+use crate::dtype::{DType, STy};
+use crate::memory::{Handle, Space};
+use crate::program::Sv;
+
+/// The system workspace the library APIs reserve at the start of the kernel's workspace (16 MiB on the 2201
+/// chips); GetUserWorkspace hands out what follows it when the workspace is that large.
+pub const SYS_WORKSPACE_BYTES: i64 = 16 * 1024 * 1024;
+
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    BlockIdx,
+    BlockNum,
+    SubBlockIdx,
+    Nothing,
+    SysWorkspace,
+    UserWorkspace,
+    Cycle,
+    DivCeil,
+    AlignUp,
+    TaskRation,
+    BlockBytes,
+    ToFloat,
+    ToBf16,
+}
+
+#[derive(Debug)]
+struct System {
+    kind: Kind,
+    args: Vec<Sv>,
+    handle_arg: Option<u32>,
+    result: Option<Sv>,
+    result_handle: Option<u32>,
+}
+
+fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let kind = match a.api.as_str() {
+        "GetBlockIdx" => Kind::BlockIdx,
+        "GetBlockNum" => Kind::BlockNum,
+        "GetSubBlockIdx" => Kind::SubBlockIdx,
+        "GetSysWorkSpacePtr" => Kind::SysWorkspace,
+        "GetUserWorkspace" => Kind::UserWorkspace,
+        "GetSystemCycle" => Kind::Cycle,
+        "DivCeil" | "CeilDivision" => Kind::DivCeil,
+        "AlignUp" => Kind::AlignUp,
+        "GetTaskRation" => Kind::TaskRation,
+        "GetDataBlockSizeInBytes" => Kind::BlockBytes,
+        "ToFloat" => Kind::ToFloat,
+        "ToBfloat16" => Kind::ToBf16,
+        _ => Kind::Nothing,
+    };
+    let args = a
+        .named
+        .iter()
+        .filter_map(|(_, arg)| match arg {
+            crate::api::Arg::Reg(sv) => Some(*sv),
+            _ => None,
+        })
+        .collect();
+    let handle_arg = a.named.iter().find_map(|(_, arg)| match arg {
+        crate::api::Arg::Handle(h) => Some(*h),
+        _ => None,
+    });
+    Ok(Box::new(System {
+        kind,
+        args,
+        handle_arg,
+        result: a.result_sv(),
+        result_handle: a.result_handle(),
+    }))
+}
+
+impl ApiOp for System {
+    fn pipe(&self) -> Pipe {
+        Pipe::S
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        let value: u64 = match self.kind {
+            Kind::BlockIdx => cx.core.block_idx as u64,
+            Kind::BlockNum => cx.core.block_num as u64,
+            Kind::SubBlockIdx => 0,
+            Kind::Cycle => cx.core.executed,
+            Kind::TaskRation => 1,
+            Kind::BlockBytes => 32,
+            Kind::DivCeil => {
+                let (a, b) = (cx.uint(self.args[0]), cx.uint(self.args[1]));
+                if b == 0 {
+                    0
+                } else {
+                    a.div_ceil(b)
+                }
+            }
+            Kind::AlignUp => {
+                let (a, b) = (cx.uint(self.args[0]), cx.uint(self.args[1]));
+                if b == 0 {
+                    a
+                } else {
+                    a.div_ceil(b) * b
+                }
+            }
+            Kind::ToFloat => {
+                let x = cx.float(self.args[0]);
+                STy::F32.from_f64(x)
+            }
+            Kind::ToBf16 => {
+                let x = cx.float(self.args[0]);
+                DType::BF16.from_f64(x)
+            }
+            Kind::SysWorkspace | Kind::UserWorkspace => {
+                let ws = match (self.kind, self.handle_arg) {
+                    (Kind::UserWorkspace, Some(h)) => cx.handle(h),
+                    _ => workspace(cx),
+                };
+                let out = if matches!(self.kind, Kind::UserWorkspace) {
+                    let size = match ws.space {
+                        Space::Gm(i) => cx.gm.bufs[i as usize].len() as i64,
+                        _ => 0,
+                    };
+                    if size >= SYS_WORKSPACE_BYTES {
+                        ws.offset(SYS_WORKSPACE_BYTES)
+                    } else {
+                        ws
+                    }
+                } else {
+                    ws
+                };
+                if let Some(h) = self.result_handle {
+                    cx.set_handle(h, out);
+                }
+                return Flow::Next;
+            }
+            Kind::Nothing => return Flow::Next,
+        };
+        if let Some(r) = self.result {
+            cx.set(r.reg, r.ty, value);
+        }
+        Flow::Next
+    }
+}
+
+/// The kernel's workspace parameter (named `workspace`, else the next-to-last GM parameter).
+fn workspace(cx: &Ctx) -> Handle {
+    let params = &cx.prog.params;
+    let found = params
+        .iter()
+        .find(|p| p.name == "workspace" && p.handle.is_some())
+        .or_else(|| params.iter().rev().filter(|p| p.handle.is_some()).nth(1));
+    match found.and_then(|p| p.handle) {
+        Some(h) => cx.handle(h),
+        None => Handle::NULL,
+    }
+}
+
+pub fn register(r: &mut Registry) {
+    r.add_all(
+        &[
+            "GetBlockIdx",
+            "GetBlockNum",
+            "GetSubBlockIdx",
+            "InitSocState",
+            "GetSysWorkSpacePtr",
+            "GetUserWorkspace",
+            "SetSysWorkspace",
+            "SetSysWorkSpacePtr",
+            "DataCacheCleanAndInvalid",
+            "GetSystemCycle",
+            "DivCeil",
+            "CeilDivision",
+            "AlignUp",
+            "GetTaskRation",
+            "GetDataBlockSizeInBytes",
+            "ToFloat",
+            "ToBfloat16",
+        ],
+        &["plain"],
+        decode,
+    );
+}

@@ -1,0 +1,142 @@
+//! Cast between element types with a RoundMode (dtype.rs has the conversions), in count and repeat form.
+//! In repeat form the wider type sets the lanes per repeat (half -> float: 64), and the narrower operand's
+//! blocks hold as many elements as the wider one's (strides in 32-byte units: half -> float repeats with
+//! srcRepStride 4, dstRepStride 8).
+
+use crate::api::{ApiOp, Args, EnumArg, Pipe, Registry};
+use crate::checks::code;
+use crate::core::{Ctx, Flow};
+use crate::dtype::{cast_bits, DType, RoundMode};
+use crate::vector::elem::{load_f32, store_f32, CHUNK};
+use crate::vector::{check_count_fits, check_footprint, elementwise, geoms, plan, Form};
+
+#[derive(Debug)]
+struct Cast {
+    dst_t: DType,
+    src_t: DType,
+    dst: u32,
+    src: u32,
+    mode: EnumArg,
+    form: Form,
+}
+
+fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let form = Form::decode(
+        a,
+        "repeatParams",
+        &[("dstBlkStride", "dstRepStride"), ("srcBlkStride", "srcRepStride")],
+    )?;
+    let mode = a.enum_or_reg("roundMode")?;
+    if let EnumArg::Name(n) = &mode {
+        RoundMode::parse(n).ok_or_else(|| format!("unknown round mode {n}"))?;
+    }
+    Ok(Box::new(Cast {
+        dst_t: a.dtype("T")?,
+        src_t: a.dtype("U")?,
+        dst: a.handle("dst")?,
+        src: a.handle("src")?,
+        mode,
+        form,
+    }))
+}
+
+impl ApiOp for Cast {
+    fn pipe(&self) -> Pipe {
+        Pipe::V
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        let mode = match &self.mode {
+            EnumArg::Name(n) => RoundMode::parse(n),
+            EnumArg::Reg(sv) => RoundMode::from_index(cx.int(*sv)),
+        };
+        let Some(mode) = mode else {
+            cx.report(code::INVALID_OPERAND, "Cast with an unknown RoundMode".into());
+            return Flow::Next;
+        };
+        let g = geoms(cx, &[self.dst, self.src], &[self.dst_t, self.src_t]);
+        let names = ["dst", "src"];
+        let Some(p) = plan(cx, &self.form, &g, "Cast") else {
+            return Flow::Next;
+        };
+        check_count_fits(cx, &self.form, &g, &names, "Cast");
+        let Some(mem) = check_footprint(cx, &g, &p.runs, &names, "Cast") else {
+            return Flow::Next;
+        };
+        let (st, dt) = (self.src_t, self.dst_t);
+        elementwise(cx, mem, &p, &g, "Cast", &mut |srcs, out, m| {
+            cast_kernel(st, dt, mode, srcs[0], out, m)
+        });
+        Flow::Next
+    }
+}
+
+/// Converts `m` elements; exact widenings and round-to-nearest narrowings of floats take the fast slice
+/// paths, everything else the element-wise conversion of dtype.rs.
+pub fn cast_kernel(st: DType, dt: DType, mode: RoundMode, src: &[u8], out: &mut [u8], m: usize) {
+    let nearest = matches!(mode, RoundMode::None | RoundMode::Rint);
+    let fast = match (st, dt) {
+        (DType::F16, DType::F32) | (DType::BF16, DType::F32) => true,
+        (DType::F32, DType::F16) | (DType::F32, DType::BF16) => nearest,
+        _ => false,
+    };
+    if fast {
+        let mut a = [0f32; CHUNK];
+        let a = &mut a[..m];
+        load_f32(st, src, a);
+        store_f32(dt, a, out);
+        return;
+    }
+    if st == DType::F16 && dt == DType::F16 && mode == RoundMode::None {
+        out[..m * 2].copy_from_slice(&src[..m * 2]);
+        return;
+    }
+    let (ss, ds) = (st.size(), dt.size());
+    for k in 0..m {
+        let bits = st.load_bits(&src[k * ss..]);
+        dt.store_bits(&mut out[k * ds..], cast_bits(st, dt, mode, bits));
+    }
+}
+
+pub fn register(r: &mut Registry) {
+    r.add_all(&["Cast"], &["count", "mask", "bitmask"], decode);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_to_half_rounds_each_way() {
+        let vals = [1.0f32 + 2f32.powi(-11), -(1.0f32 + 2f32.powi(-11)), 70000.0];
+        let src: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let mut out = vec![0u8; 6];
+        let get = |o: &[u8], i: usize| half::f16::from_le_bytes([o[2 * i], o[2 * i + 1]]).to_f32();
+        cast_kernel(DType::F32, DType::F16, RoundMode::Ceil, &src, &mut out, 3);
+        assert_eq!(get(&out, 0), 1.0 + 2f32.powi(-10));
+        assert_eq!(get(&out, 1), -1.0);
+        assert_eq!(get(&out, 2), f32::INFINITY);
+        cast_kernel(DType::F32, DType::F16, RoundMode::Trunc, &src, &mut out, 3);
+        assert_eq!(get(&out, 0), 1.0);
+        assert_eq!(get(&out, 2), 65504.0);
+        cast_kernel(DType::F32, DType::F16, RoundMode::Rint, &src, &mut out, 3);
+        assert_eq!(get(&out, 0), 1.0);
+    }
+
+    #[test]
+    fn half_to_int32_rounds_with_the_mode() {
+        let vals = [2.5f32, -2.5, 3.7];
+        let src: Vec<u8> = vals
+            .iter()
+            .flat_map(|v| half::f16::from_f32(*v).to_le_bytes())
+            .collect();
+        let mut out = vec![0u8; 12];
+        let get = |o: &[u8], i: usize| i32::from_le_bytes([o[4 * i], o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]]);
+        cast_kernel(DType::F16, DType::I32, RoundMode::Round, &src, &mut out, 3);
+        assert_eq!([get(&out, 0), get(&out, 1), get(&out, 2)], [3, -3, 4]);
+        cast_kernel(DType::F16, DType::I32, RoundMode::Rint, &src, &mut out, 3);
+        assert_eq!([get(&out, 0), get(&out, 1), get(&out, 2)], [2, -2, 4]);
+        cast_kernel(DType::F16, DType::I32, RoundMode::Floor, &src, &mut out, 3);
+        assert_eq!([get(&out, 0), get(&out, 1), get(&out, 2)], [2, -3, 3]);
+    }
+}

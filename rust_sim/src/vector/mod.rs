@@ -1,0 +1,497 @@
+//! Vector instructions (operands in UB) and the repeat/mask engine they share.
+//!
+//! A vector instruction comes in count form (`Add(dst, a, b, count)`: `count` contiguous elements, Counter mode
+//! internally) or repeat form (`Add(dst, a, b, mask, repeat, params)`): `repeat` repeats of 256 bytes, 8
+//! blocks of 32 bytes each, with block and repeat strides per operand, and a mask choosing the lanes of each
+//! repeat (continuous: the first N; bit mask: bit i = lane i). Masked-off lanes keep their old data. In
+//! Counter mode (SetMaskCount) the mask is an element count and the repeat count is ignored.
+//!
+//! The engine turns either form into runs of contiguous elements (`Run`): one per block span of set lanes,
+//! merged when strides are contiguous, so the families below work on slices, not lanes. It checks every
+//! operand's footprint against its memory before anything is written, propagates the initialised-ness of
+//! each element, and checks writes against the live buffers.
+
+pub mod binary;
+pub mod cast;
+pub mod compare;
+pub mod dup;
+pub mod elem;
+pub mod gather;
+pub mod high_level;
+pub mod mask;
+pub mod reduce;
+pub mod unary;
+
+use crate::api::{Arg, Args, Registry};
+use crate::checks::code;
+use crate::core::Ctx;
+use crate::dtype::DType;
+use crate::memory::{Handle, MemKind, Space};
+use crate::program::Sv;
+
+pub const REPEAT_BYTES: i64 = 256;
+pub const BLOCK_BYTES: i64 = 32;
+
+/// The mask operand of a repeat-form call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaskArg {
+    /// continuous: the first N lanes of each repeat (or, in Counter mode, N elements in all)
+    Cont(Sv),
+    /// `uint64_t mask[2]` on the scalar stack: bit i of word i/64 = lane i
+    Bits { off: u32, len: u32 },
+}
+
+/// How a vector call says which elements it works on.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Form {
+    Count(Sv),
+    Repeat {
+        mask: MaskArg,
+        repeat: Sv,
+        set_mask: bool,
+        strides: Vec<Stride>,
+    },
+}
+
+/// One operand's block and repeat strides (in 32-byte blocks); None = the default (1 and 8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Stride {
+    pub blk: Option<Sv>,
+    pub rep: Option<Sv>,
+}
+
+impl Form {
+    /// Reads the form of a call: `count`, or `mask` + `repeatTime` + the strides of `params` (a repeat-params
+    /// struct) named by `fields`: (block stride field, repeat stride field) per operand, dst first.
+    pub fn decode(a: &Args, params: &str, fields: &[(&str, &str)]) -> Result<Form, String> {
+        if a.overload.starts_with("count") || a.overload.ends_with("count") {
+            let name = ["count", "calCount", "dataSize"]
+                .into_iter()
+                .find(|n| a.has(n))
+                .unwrap_or("count");
+            return Ok(Form::Count(a.sv(name)?));
+        }
+        let mask = match a.get("mask") {
+            Some(Arg::Reg(sv)) => MaskArg::Cont(*sv),
+            Some(Arg::Stack { off, len, .. }) => MaskArg::Bits { off: *off, len: *len },
+            other => return Err(format!("mask operand {other:?}")),
+        };
+        let repeat = a.sv("repeatTime").or_else(|_| a.sv("repeatTimes"))?;
+        let set_mask = a.targ("isSetMask") != Some("false");
+        let mut strides = Vec::new();
+        for (blk, rep) in fields {
+            let get = |f: &str| -> Result<Option<Sv>, String> {
+                if f.is_empty() {
+                    return Ok(None);
+                }
+                if params.is_empty() {
+                    a.opt_sv(f)
+                } else {
+                    a.opt_field(params, f)
+                }
+            };
+            strides.push(Stride {
+                blk: get(blk)?,
+                rep: get(rep)?,
+            });
+        }
+        Ok(Form::Repeat {
+            mask,
+            repeat,
+            set_mask,
+            strides,
+        })
+    }
+}
+
+/// A span of `n` contiguous elements, at byte address `addr[i]` of operand i; `lane` is the lane of its
+/// first element in repeat `rep` (count form: rep 0, lanes counted from 0 across the whole span).
+#[derive(Clone, Copy, Debug)]
+pub struct Run {
+    pub addr: [i64; 4],
+    pub n: u32,
+    pub lane: u32,
+    pub rep: u32,
+}
+
+/// An operand: its tensor, element size, and the byte distances between its blocks and repeats.
+#[derive(Clone, Copy, Debug)]
+pub struct Geom {
+    pub h: Handle,
+    pub size: usize,
+}
+
+/// The elements a call touches, resolved from its form at run time.
+pub struct Plan {
+    pub runs: Vec<Run>,
+    /// elements per repeat (256 bytes of the widest operand)
+    pub lanes: usize,
+    /// repeats (count form: the repeats it would take)
+    pub repeats: u64,
+    pub elements: u64,
+}
+
+/// Resolves `form` for operands `geoms` (dst first). None after reporting an invalid operand.
+pub fn plan(cx: &mut Ctx, form: &Form, geoms: &[Geom], what: &str) -> Option<Plan> {
+    let widest = geoms.iter().map(|g| g.size).max().unwrap_or(1).max(1);
+    let lanes = (REPEAT_BYTES as usize) / widest;
+    let epb = (BLOCK_BYTES as usize) / widest;
+    match form {
+        Form::Count(c) => {
+            let count = cx.int(*c);
+            if count < 0 {
+                cx.report(code::INVALID_OPERAND, format!("{what} of {count} elements"));
+                return None;
+            }
+            let mut addr = [0i64; 4];
+            for (i, g) in geoms.iter().enumerate().take(4) {
+                addr[i] = g.h.addr;
+            }
+            let runs = if count == 0 {
+                vec![]
+            } else {
+                vec![Run {
+                    addr,
+                    n: count as u32,
+                    lane: 0,
+                    rep: 0,
+                }]
+            };
+            Some(Plan {
+                runs,
+                lanes,
+                repeats: (count as u64).div_ceil(lanes as u64),
+                elements: count as u64,
+            })
+        }
+        Form::Repeat {
+            mask,
+            repeat,
+            set_mask,
+            strides,
+        } => {
+            let repeat_n = cx.uint(*repeat);
+            if repeat_n > 255 {
+                cx.report(
+                    code::INVALID_OPERAND,
+                    format!("{what} with repeatTime {repeat_n}; at most 255"),
+                );
+                return None;
+            }
+            let counter = cx.core.mask.counter;
+            // the lanes: from the call (isSetMask) or from the mask register
+            let (bits, count) =
+                if *set_mask {
+                    match mask {
+                        MaskArg::Cont(sv) => {
+                            let n = cx.uint(*sv);
+                            if counter {
+                                ([u64::MAX; 2], Some(n))
+                            } else {
+                                if n == 0 || n as usize > lanes {
+                                    cx.report(
+                                        code::INVALID_OPERAND,
+                                        format!(
+                                    "{what} with a continuous mask of {n} lanes; a repeat of {}-byte elements has \
+                                     {lanes} (1 to {lanes})", widest),
+                                    );
+                                    return None;
+                                }
+                                (first_lanes(n as usize), None)
+                            }
+                        }
+                        MaskArg::Bits { off, len } => {
+                            let words = read_mask_words(cx, *off, *len);
+                            if counter {
+                                ([u64::MAX; 2], Some(words[0]))
+                            } else {
+                                if words == [0, 0] {
+                                    cx.report(code::INVALID_OPERAND, format!("{what} with a bit mask of all zeros"));
+                                    return None;
+                                }
+                                (words, None)
+                            }
+                        }
+                    }
+                } else if counter {
+                    ([u64::MAX; 2], Some(cx.core.mask.bits[0]))
+                } else {
+                    (cx.core.mask.bits, None)
+                };
+            let (repeats, tail) = match count {
+                Some(n) => ((n as usize).div_ceil(lanes) as u64, n as usize % lanes),
+                None => (repeat_n, 0),
+            };
+            let mut geo: Vec<(i64, i64, i64, usize)> = Vec::new(); // (base, blk bytes, rep bytes, size)
+            for (i, g) in geoms.iter().enumerate() {
+                let s = strides.get(i).copied().unwrap_or_default();
+                let blk = s.blk.map(|v| cx.uint(v) as i64).unwrap_or(1);
+                let rep = s.rep.map(|v| cx.uint(v) as i64).unwrap_or(8);
+                let block_bytes = (epb * g.size) as i64; // a narrower operand's block holds as many elements
+                geo.push((g.h.addr, blk * block_bytes, rep * BLOCK_BYTES, g.size));
+            }
+            let runs = repeat_runs(&geo, repeats as usize, lanes, epb, bits, tail);
+            let elements = runs.iter().map(|r| r.n as u64).sum();
+            Some(Plan {
+                runs,
+                lanes,
+                repeats,
+                elements,
+            })
+        }
+    }
+}
+
+fn first_lanes(n: usize) -> [u64; 2] {
+    let lo = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let hi = if n >= 128 {
+        u64::MAX
+    } else if n > 64 {
+        (1u64 << (n - 64)) - 1
+    } else {
+        0
+    };
+    [lo, hi]
+}
+
+pub fn read_mask_words(cx: &Ctx, off: u32, len: u32) -> [u64; 2] {
+    let mut w = [0u64; 2];
+    for (i, word) in w.iter_mut().enumerate().take(len.min(2) as usize) {
+        let at = off as usize + i * 8;
+        *word = DType::U64.load_bits(&cx.core.stack[at..]);
+    }
+    w
+}
+
+fn lane_on(bits: [u64; 2], lane: usize) -> bool {
+    lane < 128 && (bits[lane / 64] >> (lane % 64)) & 1 == 1
+}
+
+/// The runs of a repeat-form call: per repeat and block, each span of set lanes; merged across blocks and
+/// repeats where every operand is contiguous.
+fn repeat_runs(
+    geo: &[(i64, i64, i64, usize)],
+    repeats: usize,
+    lanes: usize,
+    epb: usize,
+    bits: [u64; 2],
+    tail: usize,
+) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    for r in 0..repeats {
+        let last = tail != 0 && r + 1 == repeats;
+        for b in 0..(lanes / epb) {
+            let mut lane = b * epb;
+            let end = lane + epb;
+            while lane < end {
+                let on = |l: usize| if last { l < tail } else { lane_on(bits, l) };
+                if !on(lane) {
+                    lane += 1;
+                    continue;
+                }
+                let start = lane;
+                while lane < end && on(lane) {
+                    lane += 1;
+                }
+                let mut addr = [0i64; 4];
+                for (i, &(base, blk, rep, size)) in geo.iter().enumerate().take(4) {
+                    addr[i] = base + r as i64 * rep + b as i64 * blk + ((start - b * epb) * size) as i64;
+                }
+                let n = (lane - start) as u32;
+                if let Some(prev) = runs.last_mut() {
+                    let contiguous = geo
+                        .iter()
+                        .enumerate()
+                        .take(4)
+                        .all(|(i, g)| prev.addr[i] + prev.n as i64 * g.3 as i64 == addr[i]);
+                    if contiguous && (prev.rep as usize == r) {
+                        prev.n += n;
+                        continue;
+                    }
+                }
+                runs.push(Run {
+                    addr,
+                    n,
+                    lane: start as u32,
+                    rep: r as u32,
+                });
+            }
+        }
+    }
+    runs
+}
+
+/// Checks that each operand's runs lie in one local memory (the same for all operands) and inside it;
+/// returns that memory. `sizes[i]` is operand i's element size.
+pub fn check_footprint(cx: &mut Ctx, geoms: &[Geom], runs: &[Run], names: &[&str], what: &str) -> Option<MemKind> {
+    let mut mem: Option<MemKind> = None;
+    for (i, g) in geoms.iter().enumerate() {
+        let m = match g.h.space {
+            Space::Local(m) => m,
+            Space::Null => {
+                cx.report(
+                    code::LOCAL_OUT_OF_BOUNDS,
+                    format!(
+                        "{what}: operand {} is a LocalTensor that was never allocated",
+                        names.get(i).unwrap_or(&"?")
+                    ),
+                );
+                return None;
+            }
+            Space::Gm(_) => {
+                cx.report(
+                    code::INVALID_OPERAND,
+                    format!(
+                        "{what}: operand {} is in GM; vector instructions work on local memory",
+                        names.get(i).unwrap_or(&"?")
+                    ),
+                );
+                return None;
+            }
+        };
+        if let Some(prev) = mem {
+            if prev != m {
+                cx.report(
+                    code::INVALID_OPERAND,
+                    format!("{what}: operands in {} and {}", prev.name(), m.name()),
+                );
+                return None;
+            }
+        }
+        mem = Some(m);
+        if runs.is_empty() {
+            continue;
+        }
+        let lo = runs.iter().map(|r| r.addr[i]).min().unwrap();
+        let hi = runs
+            .iter()
+            .map(|r| r.addr[i] + r.n as i64 * g.size as i64)
+            .max()
+            .unwrap();
+        let size = cx.local_size(m) as i64;
+        if lo < 0 || hi > size {
+            cx.report(
+                code::LOCAL_OUT_OF_BOUNDS,
+                format!(
+                    "{what}: operand {} spans bytes [{lo}, {hi}) of {}, which has {size} bytes",
+                    names.get(i).unwrap_or(&"?"),
+                    m.name()
+                ),
+            );
+            return None;
+        }
+    }
+    mem
+}
+
+/// For count-form calls: a count larger than a tensor holds (the CPU twin's "count ... should not larger
+/// than tensor size" check).
+pub fn check_count_fits(cx: &mut Ctx, form: &Form, geoms: &[Geom], names: &[&str], what: &str) {
+    let Form::Count(c) = form else { return };
+    let count = cx.int(*c);
+    for (i, g) in geoms.iter().enumerate() {
+        if g.h.len >= 0 && count * g.size as i64 > g.h.len {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!(
+                    "{what} works on {count} elements ({} bytes), but {} holds {} bytes ({} elements)",
+                    count * g.size as i64,
+                    names.get(i).unwrap_or(&"?"),
+                    g.h.len,
+                    g.h.len / g.size as i64
+                ),
+            );
+            return;
+        }
+    }
+}
+
+/// Runs an element-wise kernel over the plan: for each run, the source operands' bytes (operands 1..) are
+/// copied out, `kernel(srcs, dst, n)` fills the destination bytes, and the result is written to operand 0
+/// with the initialised-ness of its sources. The kernel sees chunks of at most elem::CHUNK elements.
+/// An element-wise kernel: (source bytes per operand, destination bytes, elements).
+pub type Kernel<'a> = dyn FnMut(&[&[u8]], &mut [u8], usize) + 'a;
+
+pub fn elementwise(cx: &mut Ctx, mem: MemKind, plan: &Plan, geoms: &[Geom], what: &str, kernel: &mut Kernel) {
+    let nsrc = geoms.len() - 1;
+    let dst_size = geoms[0].size;
+    let alloc = geoms[0].h.alloc;
+    let mut src_bufs: Vec<elem::Scratch> = (0..nsrc).map(|_| elem::Scratch::new()).collect();
+    let mut dst_buf = elem::Scratch::new();
+    let mut init_buf: Vec<u8> = Vec::new();
+    for run in &plan.runs {
+        let n = run.n as usize;
+        let dst_at = run.addr[0] as usize;
+        let dst_len = n * dst_size;
+        cx.check_local_write(mem, dst_at, dst_len, alloc, what);
+        let local = cx.local(mem);
+        // initialised-ness: an element is initialised when all its source elements are
+        init_buf.clear();
+        init_buf.resize(n, 1);
+        for (k, g) in geoms[1..].iter().enumerate() {
+            let at = run.addr[k + 1] as usize;
+            let sh = &local.init[at..at + n * g.size];
+            if !sh.iter().all(|&b| b == 1) {
+                for (e, flag) in init_buf.iter_mut().enumerate() {
+                    if sh[e * g.size..(e + 1) * g.size].iter().any(|&b| b != 1) {
+                        *flag = 0;
+                    }
+                }
+            }
+        }
+        let mut done = 0;
+        while done < n {
+            let m = (n - done).min(elem::CHUNK);
+            let data = local.data.as_slice();
+            for (k, g) in geoms[1..].iter().enumerate() {
+                let at = run.addr[k + 1] as usize + done * g.size;
+                src_bufs[k]
+                    .bytes(m * g.size)
+                    .copy_from_slice(&data[at..at + m * g.size]);
+            }
+            let out = dst_buf.bytes(m * dst_size);
+            {
+                let srcs: Vec<&[u8]> = src_bufs
+                    .iter_mut()
+                    .zip(&geoms[1..])
+                    .map(|(b, g)| &*b.bytes(m * g.size))
+                    .collect();
+                kernel(&srcs, out, m);
+            }
+            let at = dst_at + done * dst_size;
+            local.data.as_mut_slice()[at..at + m * dst_size].copy_from_slice(out);
+            done += m;
+        }
+        let sh = &mut local.init[dst_at..dst_at + dst_len];
+        if init_buf.iter().all(|&b| b == 1) {
+            sh.fill(1);
+        } else {
+            for (e, &flag) in init_buf.iter().enumerate() {
+                sh[e * dst_size..(e + 1) * dst_size].fill(flag);
+            }
+        }
+    }
+}
+
+/// Geometry of the tensors named `names` in handle registers `hs`, with element type sizes.
+pub fn geoms(cx: &Ctx, hs: &[u32], types: &[DType]) -> Vec<Geom> {
+    hs.iter()
+        .zip(types)
+        .map(|(h, t)| Geom {
+            h: cx.handle(*h),
+            size: t.size(),
+        })
+        .collect()
+}
+
+pub fn register(r: &mut Registry) {
+    binary::register(r);
+    unary::register(r);
+    dup::register(r);
+    cast::register(r);
+    compare::register(r);
+    reduce::register(r);
+    gather::register(r);
+    mask::register(r);
+    high_level::register(r);
+}
