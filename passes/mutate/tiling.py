@@ -39,9 +39,25 @@ def _floor_division(lines: list[str]) -> Iterator[Site]:
                           + lines[i][match.end():])
 
 
+# `n = (len - pos) < tile ? (len - pos) : tile;`: the last tile (or core) clipped to what is left
+_CLIPPED = re.compile(r"^(\s*(?:const\s+)?(?:[\w:<>]+\s+)?[\w.\->]+\s*=\s*)([^;?]+?)\s*(<|>)=?\s*([^;?]+?)\s*\?\s*"
+                      r"([^;:]+?)\s*:\s*([^;]+?)\s*;\s*(//.*)?$")
+_PLAIN = re.compile(r"[A-Za-z_][\w.\->]*")
+
+
 def _drop_tail(lines: list[str]) -> Iterator[Site]:
-    """Delete the `if (tail...) { ... }` block that processes what the even split leaves: the last elements are
-    never computed or copied out."""
+    """Delete the `if (tail...) { ... }` block that processes what the even split leaves, or take the full tile
+    where the last one is clipped to what is left (`n = rest < tile ? rest : tile` -> `n = tile`): the last
+    elements are never computed or copied out, or a core reads and writes past its share."""
+    for i in code_lines(lines):
+        clipped = _CLIPPED.match(lines[i])
+        if clipped is None:
+            continue
+        branches = [clipped.group(5).strip(), clipped.group(6).strip()]
+        full = [b for b in branches if _PLAIN.fullmatch(b)]
+        rest = [b for b in branches if "-" in b]
+        if len(full) == 1 and len(rest) == 1:
+            yield i, replaced(lines, i, f"{clipped.group(1)}{full[0]};")
     code = list(code_lines(lines))
     for pos, i in enumerate(code):
         if not _TAIL_IF.match(code_part(lines[i])):
