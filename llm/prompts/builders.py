@@ -96,13 +96,20 @@ def render_diagnostics(diagnostics: Sequence[Diagnostic], files: Mapping[str, st
 
 
 def repair_prompt(files: Mapping[str, str], diagnostics: Sequence[Diagnostic], task: Task | None = None,
-                  findings: Sequence[str] = ()) -> Prompt:
-    """A prompt to fix a kernel: its files (an op project's, or one source), what `ascendc-check` reports on it
-    (rendered as the compiler prints it), any simulator findings (already rendered lines), and the request."""
+                  findings: Sequence[str] = (), findings_from: str = "Running it on the simulator") -> Prompt:
+    """A prompt to fix a kernel: its files (an op project's, one source, or a MultiKernelBench answer `x.py`),
+    what `ascendc-check` reports on it (rendered as the compiler prints it), findings of a run (already
+    rendered lines: the simulator's, or a real build's or device's), and the request."""
     if any(rel.startswith(("op_host/", "op_kernel/")) for rel in files):
         shown = render_project(files)
         ask = "Fix the bugs. Answer with the corrected files, each under its `=== path ===` header in a ```cpp block."
         form = "project"
+    elif len(files) == 1 and next(iter(files)).endswith(".py"):
+        ((name, text),) = files.items()
+        shown = f"`{name}`, a MultiKernelBench answer:\n```python\n{text.rstrip()}\n```"
+        ask = ("Fix the bugs. Answer with the corrected answer: one ```python block assigning the six strings as "
+               "plain string literals.")
+        form = "multikernelbench"
     else:
         shown = "\n\n".join(f"`{name}`:\n```cpp\n{text.rstrip()}\n```" for name, text in files.items())
         ask = "Fix the bugs. Answer with the whole corrected source in one ```cpp block."
@@ -114,7 +121,7 @@ def repair_prompt(files: Mapping[str, str], diagnostics: Sequence[Diagnostic], t
     sections += [f"This AscendC code does not pass its checks.\n\n{shown}",
                  f"`ascendc-check` reports:\n\n```text\n{report}\n```" if report else "`ascendc-check` reports nothing."]
     if findings:
-        sections.append("Running it on the simulator reports:\n\n```text\n" + "\n".join(findings) + "\n```")
+        sections.append(f"{findings_from} reports:\n\n```text\n" + "\n".join(findings) + "\n```")
     sections.append(ask)
     messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n\n".join(sections)}]
     return Prompt(messages, task.name if task else "", task.suite if task else "", "repair", form, "",
