@@ -60,72 +60,98 @@ def verify_ir(root: Operation) -> list[IRFailure]:
     return failures
 
 
-# Signatures (see _signature) of ops known to verify. Most ops of a kernel repeat a few signatures (an i32
-# arith.addi, a memref.load of a memref<i32>), so most checks are a lookup instead of the op definition's
-# constraint checks (about 60 us an op). Bounded: cleared when full.
+# Signatures (see _signature) of ops whose own verifier passed. Most ops of a kernel repeat a few signatures
+# (an i32 arith.addi, a memref.load of a memref<i32>), so most checks are a lookup instead of the op
+# definition's constraint checks (tens of microseconds an op). Bounded: cleared when full.
 _VERIFIED: set[tuple[object, ...]] = set()
 _MAX_VERIFIED = 100_000
 
 
-def _signature(op: Operation) -> tuple[object, ...] | None:
-    """What decides whether `op` verifies, for an op whose verifier looks at nothing else: its class, its
-    operand and result types, properties and attributes, and its parent's class (traits such as HasParent).
-    None for ops with regions or successors, and terminators, whose checks read their blocks, their parent's
-    results or their position: those are always verified."""
-    if op.regions or op.successors or op.has_trait(IsTerminator):
+@dataclass(frozen=True)
+class _Kind:
+    """The traits of an op class that the walk asks about for every op (has_trait is slow)."""
+
+    terminator: bool
+    isolated: bool
+    no_terminator: bool
+
+
+_KINDS: dict[type[Operation], _Kind] = {}
+
+
+def _kind(op: Operation) -> _Kind:
+    kind = _KINDS.get(type(op))
+    if kind is None:
+        kind = _KINDS[type(op)] = _Kind(op.has_trait(IsTerminator), op.has_trait(IsolatedFromAbove),
+                                        op.has_trait(NoTerminator))
+    return kind
+
+
+def _signature(op: Operation, kind: _Kind, operands: tuple[SSAValue, ...]) -> tuple[object, ...] | None:
+    """What decides whether `op`'s own verifier (`verify_`) passes, for an op whose verifier looks at nothing
+    else: its class, its operand and result types, properties and attributes, and its parent's class (traits
+    such as HasParent). None for ops with regions or successors, and terminators, whose checks read their
+    blocks or their parent's results: those are always verified."""
+    if op.regions or op.successors or kind.terminator:
         return None
-    return (type(op), type(op.parent_op()), tuple(v.type for v in op.operands), tuple(r.type for r in op.results),
-            tuple(op.properties.items()), tuple(op.attributes.items()))
+    properties, attributes = op.properties, op.attributes
+    return (type(op), type(op.parent_op()), *[v.type for v in operands], None, *[r.type for r in op.results], None,
+            *(properties.items() if properties else ()), None, *(attributes.items() if attributes else ()))
 
 
-def _verify_op(op: Operation, visible: set[SSAValue], failures: list[IRFailure]) -> None:
-    key = _signature(op)
-    if key is not None and key in _VERIFIED:
-        message = None
-    else:
-        message = _failure(op)
-        if message is None and key is not None:
-            if len(_VERIFIED) >= _MAX_VERIFIED:
-                _VERIFIED.clear()
-            _VERIFIED.add(key)
+def _verify_op(op: Operation, visible: set[int], failures: list[IRFailure]) -> None:
+    """Verifies `op` and what it holds; `visible` holds the ids of the values in scope at `op`."""
+    kind = _kind(op)
+    operands = op.operands
+    message = _misplaced(op, kind, operands)
     if message is None:
-        unseen = next((v for v in op.operands if v not in visible), None)
+        key = _signature(op, kind, operands)
+        if key is None or key not in _VERIFIED:
+            message = _own_failure(op)
+            if message is None and key is not None:
+                if len(_VERIFIED) >= _MAX_VERIFIED:
+                    _VERIFIED.clear()
+                _VERIFIED.add(key)
+    if message is None:
+        unseen = next((v for v in operands if id(v) not in visible), None)
         if unseen is not None:
             message = (f"uses %{unseen.name_hint or '?'}, of type {unseen.type}, outside the scope of its "
                        "definition")
     if message is not None:
         failures.append(IRFailure(op, message))
     if op.regions:
-        inner = set() if op.has_trait(IsolatedFromAbove) else visible
+        inner = set() if kind.isolated else visible
         for region in op.regions:
             for block in region.blocks:
-                added = [arg for arg in block.args if arg not in inner]
+                if block.first_op is None and len(region.blocks) == 1 and not kind.no_terminator:
+                    failures.append(IRFailure(op, "has an empty block in a region that needs a terminator"))
+                added = [id(arg) for arg in block.args if id(arg) not in inner]
                 inner.update(added)
                 for child in block.ops:
                     _verify_op(child, inner, failures)
                     for result in child.results:
-                        if result not in inner:
-                            inner.add(result)
-                            added.append(result)
+                        if id(result) not in inner:
+                            inner.add(id(result))
+                            added.append(id(result))
                 inner.difference_update(added)  # out of scope after the block
 
 
-def _failure(op: Operation) -> str | None:
-    """Why `op` does not verify, or None (the checks of `Operation.verify` for this op alone)."""
+def _misplaced(op: Operation, kind: _Kind, operands: tuple[SSAValue, ...]) -> str | None:
+    """What `Operation.verify` checks of `op`'s place: no erased operand, and a terminator at a block's end
+    where the region needs one."""
+    if any(isinstance(operand, ErasedSSAValue) for operand in operands):
+        return "uses an erased value"
+    block = op.parent
+    if block is not None and not kind.terminator and block.last_op is op and (region := block.parent) is not None:
+        parent = region.parent
+        if len(region.blocks) > 1 or parent is not None and not _kind(parent).no_terminator:
+            return "ends its block but is not a terminator"
+    return None
+
+
+def _own_failure(op: Operation) -> str | None:
+    """Why `op`'s own verifier rejects it (its definition's constraints, traits and custom checks), or None."""
     try:
-        for operand in op.operands:
-            if isinstance(operand, ErasedSSAValue):
-                return "uses an erased value"
-        block = op.parent
-        if block is not None and block.last_op is op and (region := block.parent) is not None:
-            parent = region.parent
-            if len(region.blocks) > 1 or parent is not None and not parent.has_trait(NoTerminator):
-                if not op.has_trait(IsTerminator):
-                    return "ends its block but is not a terminator"
-        for region in op.regions:
-            for inner in region.blocks:
-                if inner.first_op is None and len(region.blocks) == 1 and not op.has_trait(NoTerminator):
-                    return "has an empty block in a region that needs a terminator"
         op.verify_()
     except VerifyException as exc:
         return " ".join(str(exc).split()) or type(exc).__name__  # the whole message, on one line
