@@ -5,7 +5,8 @@
     ascendc-check rules              list every rule
 
 Exit codes: 0 clean, 1 findings (errors), 2 usage error, unreadable input or internal error.
-Defaults come from a `[tool.ascendc-check]` table in the nearest pyproject.toml (select, ignore, chip).
+Defaults come from a `[tool.ascendc-check]` table in the nearest pyproject.toml (select, ignore, chip, include,
+compile-commands; paths in it are relative to its folder).
 """
 
 from __future__ import annotations
@@ -48,6 +49,12 @@ def _codes(values: Sequence[str]) -> list[str]:
 
 def load_config(start: str) -> dict[str, Any]:
     """The `[tool.ascendc-check]` table of the nearest pyproject.toml above `start` (empty if none)."""
+    return find_config(start)[0]
+
+
+def find_config(start: str) -> tuple[dict[str, Any], str]:
+    """The `[tool.ascendc-check]` table of the nearest pyproject.toml above `start` and the folder of that file
+    (the table's paths are relative to it); an empty table and the working folder if there is none."""
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover
@@ -62,11 +69,46 @@ def load_config(start: str) -> dict[str, Any]:
             except (OSError, ValueError) as exc:
                 raise click.UsageError(f"{candidate}: {exc}") from None
             table = data.get("tool", {}).get("ascendc-check", {})
-            return table if isinstance(table, dict) else {}
+            return (table if isinstance(table, dict) else {}), here
         parent = os.path.dirname(here)
         if parent == here:
-            return {}
+            return {}, os.getcwd()
         here = parent
+
+
+def _config_paths(config: dict[str, Any], key: str, folder: str) -> list[str]:
+    """A path or list of paths of the config table, made absolute against the pyproject.toml's folder."""
+    value = config.get(key, [])
+    values = [value] if isinstance(value, str) else value
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise click.UsageError(f"[tool.ascendc-check] {key} must be a path or a list of paths")
+    return [os.path.normpath(os.path.join(folder, v)) for v in values]
+
+
+def _compile_settings(include_dirs: Sequence[str], system_dirs: Sequence[str], defines: dict[str, str | None],
+                      database: str | None, config: dict[str, Any], folder: str) -> tuple[Any, Any]:
+    """The compile flags every source gets (-I and -isystem, then the table's include folders, -D/-U) and the
+    compilation database to read (-p / --compile-commands, else the table's compile-commands), or None."""
+    from frontend.includes import CompileDatabaseError, CompileFlags, read_compile_commands
+
+    configured = _config_paths(config, "include", folder)
+    for path in configured:
+        if not os.path.isdir(path):
+            raise click.UsageError(f"[tool.ascendc-check] include: '{path}' is not a folder")
+    flags = CompileFlags(tuple(dict.fromkeys(os.path.abspath(d) for d in [*include_dirs, *configured])),
+                         tuple(dict.fromkeys(os.path.abspath(d) for d in system_dirs)),
+                         defines=tuple(defines.items()))
+    if database is None and "compile-commands" in config:
+        paths = _config_paths(config, "compile-commands", folder)
+        if len(paths) != 1:
+            raise click.UsageError("[tool.ascendc-check] compile-commands must name one build folder or file")
+        database = paths[0]
+    if database is None:
+        return flags, None
+    try:
+        return flags, read_compile_commands(database)
+    except CompileDatabaseError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -84,6 +126,17 @@ def load_config(start: str) -> dict[str, Any]:
 @click.option("--dump-ast", is_flag=True, help="Print the AST of every source instead of diagnostics.")
 @click.option("-D", "--define", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro.")
 @click.option("-U", "--undefine", "undefines", multiple=True, metavar="NAME", help="Undefine a macro.")
+@click.option("-I", "--include-dir", "include_dirs", multiple=True, metavar="DIR",
+              type=click.Path(exists=True, file_okay=False),
+              help="Search DIR for included headers, after the including file's folder, in the order given.")
+@click.option("-isystem", "--isystem", "system_dirs", multiple=True, metavar="DIR",
+              type=click.Path(exists=True, file_okay=False),
+              help="Search DIR for headers after the -I folders (also for <...> includes); no warnings from them.")
+@click.option("-p", "--build-path", "build_path", default=None, metavar="BUILD_DIR",
+              help="Take each source's -I, -isystem, -D, -U and -include from BUILD_DIR/compile_commands.json "
+                   "(what CMake writes with CMAKE_EXPORT_COMPILE_COMMANDS).")
+@click.option("--compile-commands", "compile_commands", default=None, metavar="FILE",
+              help="The compile_commands.json to read, named directly (as -p names its folder).")
 @click.option("--no-spans", is_flag=True, help="With --dump-ast: leave source positions out.")
 @click.option("--shape", "shapes", multiple=True, metavar="[NAME=]8,2048:float16",
               help="A concrete input tensor (op order, or by input name): the host tiling function runs on the "
@@ -93,10 +146,15 @@ def load_config(start: str) -> dict[str, Any]:
 @click.option("--test-case", "test_case", type=click.Path(), default=None, metavar="FILE",
               help="Shapes from a test case file: a MultiKernelBench reference program (get_inputs, read "
                    "without running it) or a JSON list of inputs.")
+@click.option("--verify-ir/--no-verify-ir", "verify_ir", default=None,
+              help="Verify the lowered IR against its dialects before the rules run; a failure is an internal "
+                   "error (ASC000). Default: on, unless ASCENDIR_VERIFY_IR=0.")
 def main(paths: tuple[str, ...], fmt: str | None, input_format: str | None, output_format: str | None,
          chip: str | None, select: tuple[str, ...], ignore: tuple[str, ...], dump_ast: bool,
          defines: tuple[str, ...], undefines: tuple[str, ...], no_spans: bool, shapes: tuple[str, ...],
-         attrs: tuple[str, ...], test_case: str | None) -> None:
+         attrs: tuple[str, ...], test_case: str | None, verify_ir: bool | None, include_dirs: tuple[str, ...] = (),
+         system_dirs: tuple[str, ...] = (), build_path: str | None = None, compile_commands: str | None = None
+         ) -> None:
     """Check AscendC kernels, op projects and benchmark answers."""
     if not paths:
         raise click.UsageError("give at least one file or folder to check (or: rule CODE, rules)")
@@ -106,16 +164,21 @@ def main(paths: tuple[str, ...], fmt: str | None, input_format: str | None, outp
         output_format = output_format or fmt
     elif fmt is not None:
         input_format = input_format or fmt
-    config = load_config(paths[0])
+    config, config_folder = find_config(paths[0])
     chip = chip or (str(config["chip"]) if "chip" in config else None)  # None: per input (load_for_check)
     chosen = _codes(select) or _codes(config.get("select", [])) or None
     skipped = _codes(ignore) + _codes(config.get("ignore", []))
     if chip is not None:
         _check_chip(chip)
     concrete = _concrete_inputs(shapes, attrs, test_case)
+    if build_path is not None and compile_commands is not None:
+        raise click.UsageError("give either -p or --compile-commands, not both")
+    macros = _parse_defines(defines, undefines)
+    settings = _compile_settings(include_dirs, system_dirs, macros, build_path or compile_commands, config,
+                                 config_folder)
     try:
-        code = run(paths, input_format or "auto", output_format or "text", dump_ast,
-                   _parse_defines(defines, undefines), not no_spans, chip, chosen, skipped, concrete)
+        code = run(paths, input_format or "auto", output_format or "text", dump_ast, macros, not no_spans, chip,
+                   chosen, skipped, concrete, verify_ir, settings=settings)
     except click.ClickException:
         raise
     except Exception as exc:  # last line of defence: a bug must not print a traceback at the user
@@ -208,8 +271,8 @@ def _rule_pages(command: str, args: Sequence[str]) -> int:
 
 def run(paths: Sequence[str], input_format: str, output_format: str, dump_ast: bool,
         defines: dict[str, str | None], with_spans: bool = True, chip: str | None = None,
-        select: Sequence[str] | None = None, ignore: Sequence[str] = (), concrete: ConcreteInputs | None = None
-        ) -> int:
+        select: Sequence[str] | None = None, ignore: Sequence[str] = (), concrete: ConcreteInputs | None = None,
+        verify_ir: bool | None = None, settings: tuple[Any, Any] | None = None) -> int:
     # Until the inputs are parsed, nearly everything allocated lives as long as the process (modules, the
     # dialects, the parser tables, the ASTs) and there is little cyclic garbage: collecting would only scan
     # the same objects again and again (about a tenth of a cold start). Then freeze them all, so that later
@@ -225,7 +288,11 @@ def run(paths: Sequence[str], input_format: str, output_format: str, dump_ast: b
 
         if not dump_ast:
             import ascendir.lower  # noqa: F401  (check_program lowers every program: import it with the rest)
-        loaded = [load_for_check(bundle, chip, defines) for bundle in collect_inputs(paths, input_format)]
+        bundles = collect_inputs(paths, input_format)
+        if settings is not None:
+            for bundle in bundles:
+                _attach_settings(bundle, *settings)
+        loaded = [load_for_check(bundle, chip, defines) for bundle in bundles]
     finally:
         gc.freeze()
         if gc_enabled:
@@ -241,7 +308,7 @@ def run(paths: Sequence[str], input_format: str, output_format: str, dump_ast: b
                 shapes = concrete.for_program(program, target) if concrete is not None else None
             except ValueError as exc:
                 raise click.BadParameter(str(exc), param_hint="--shape") from None
-            diags = check_program(program, target, select, ignore, shapes=shapes)
+            diags = check_program(program, target, select, ignore, shapes=shapes, verify_ir=verify_ir)
         all_diags += diags
         unreadable |= any(d.code in (UNREADABLE, INTERNAL_ERROR) and d.is_error for d in diags)
         if dump_ast:
@@ -265,6 +332,18 @@ def run(paths: Sequence[str], input_format: str, output_format: str, dump_ast: b
     if unreadable:
         return EXIT_ERROR
     return EXIT_FINDINGS if errors else EXIT_CLEAN
+
+
+def _attach_settings(bundle: Any, flags: Any, database: Any) -> None:
+    """Give `bundle` the command line's compile flags and, for each of its sources that is a file of its own (not
+    text embedded in an answer), the flags the compilation database has for it."""
+    bundle.flags = flags
+    if database is not None:
+        for unit in bundle.units:
+            if not unit.embedded:
+                found = database.flags_for(unit.path)
+                if found is not None:
+                    bundle.unit_flags[unit.path] = found
 
 
 def _sarif(diags: Sequence[Any]) -> dict[str, Any]:

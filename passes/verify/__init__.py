@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from frontend.readers import Bundle, SourceUnit
 
 __all__ = ["FAMILIES", "RULES", "Rule", "rule", "verify", "check_program", "load_for_check", "selected_rules",
-           "apply_inline_ignores"]
+           "apply_inline_ignores", "ir_failures", "ir_verification_default"]
 
 _IGNORE_RE = re.compile(r"//\s*ascendc-check:\s*ignore(?:\[(?P<codes>[A-Z0-9,\s]+)\])?")
 
@@ -101,7 +101,7 @@ def _given_up(module: ModuleOp, chip: Chip, select: Iterable[str] | None, ignore
     analysis = computed_analysis(module, chip)
     if analysis is None or not wanted(NOT_MODELLED, select, ignore):
         return []
-    return [warning(NOT_MODELLED, f"the queue and capacity analysis gave up on kernel '{kernel.sym_name.data}' "
+    return [warning(NOT_MODELLED, f"the queue and capacity analysis gave up on kernel '{kernel.source_name}' "
                                   f"after {STEP_BUDGET:,} steps, also with all its paths merged into one (its "
                                   "loops nest too deep); "
                                   "the ASC2xx and ASC3xx rules that follow buffers along paths were not checked "
@@ -110,8 +110,13 @@ def _given_up(module: ModuleOp, chip: Chip, select: Iterable[str] | None, ignore
 
 
 def check_program(program: Program, chip: str = "910B2", select: Iterable[str] | None = None,
-                  ignore: Sequence[str] = (), shapes: TilingInputs | None = None) -> list[Diagnostic]:
+                  ignore: Sequence[str] = (), shapes: TilingInputs | None = None,
+                  verify_ir: bool | None = None) -> list[Diagnostic]:
     """Everything ascendc-check reports for one program: frontend, lowering and rule diagnostics.
+
+    `verify_ir` (default: `ir_verification_default()`) verifies every module the check lowers against its
+    dialects' rules before the rules walk it; each op that breaks them is an ASC000 internal error at its
+    source location, whichever dtype guess's lowering made it (see `ir_failures`).
 
     With `shapes` (the op's input tensors and attributes), the host tiling function runs on them and its
     values (tiling fields, blockDim, tiling key) are folded into the kernel before the rules run, so that
@@ -137,23 +142,26 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
     diags = list(program.diagnostics)
     if any(d.code == "ASC010" for d in diags):
         return diags
+    # verification failures of every lowering: outside the dtype guesses' agreement, since a lowering bug
+    # under one guess alone is still one
+    broken: list[Diagnostic] | None = [] if (ir_verification_default() if verify_ir is None else verify_ir) else None
     dtypes = (dtype_bindings(program, [t.dtype for t in shapes.inputs if t is not None]) if shapes is not None
               else guessed_dtypes(program.bundle, "float"))
-    found = _lower_and_verify(program, chip, dtypes, select, ignore, shapes)
+    found = _lower_and_verify(program, chip, dtypes, select, ignore, shapes, broken=broken)
     guessed = (unbound_dtype_macros(program) if shapes is None and any(d.code not in _CHECKER_NOTES for d in found)
                else set())
     if guessed:
         with_float = found
         half_lines: set[tuple[str, int]] = set()
         half = _lower_and_verify(program, chip, _guesses(program, guessed, "half"), select, ignore, None, False,
-                                 half_lines)
+                                 half_lines, broken)
         half_places = {(d.code, d.span) for d in half}
         found = _holding_for_both(with_float, half, half_places, half_lines, _FloatTested(program))
         float_errors, half_errors = _type_errors(with_float), _type_errors(half)
         if any(d.code.startswith(_TYPE_CLASS_CODES) for d in found) or (float_errors and half_errors):
             int_lines: set[tuple[str, int]] = set()
             integer = _lower_and_verify(program, chip, _guesses(program, guessed, "int32_t"), select, ignore, None,
-                                        False, int_lines)
+                                        False, int_lines, broken)
             places = {(d.code, d.span) for d in integer}
             # a finding only the float instantiation reaches stands; one the half run shares must hold for
             # int32_t too, unless the int32_t run does not reach it either
@@ -163,7 +171,41 @@ def check_program(program: Program, chip: str = "910B2", select: Iterable[str] |
             if not _type_errors(found) and int_errors and half_errors:
                 # wrong with every guess, though not at one place: the kernel has no element type it builds for
                 found += [_failing_every_guess(d, sorted(guessed), half_errors[0], int_errors[0]) for d in float_errors]
-    return sorted(diags + found, key=sort_key)
+    unique_broken = list({(d.span, d.message): d for d in broken or ()}.values())
+    return sorted(diags + found + unique_broken, key=sort_key)
+
+
+def ir_verification_default() -> bool:
+    """Whether check_program verifies the modules it lowers when not told: on, unless the environment sets
+    ASCENDIR_VERIFY_IR=0 (ascendc-check's --no-verify-ir)."""
+    return os.environ.get("ASCENDIR_VERIFY_IR", "1") != "0"
+
+
+# Failures listed per lowering: past a few, more of the same lowering bug says nothing new.
+MAX_IR_FAILURES = 5
+
+
+def ir_failures(module: ModuleOp, dtypes: Mapping[str, str] | None = None) -> list[Diagnostic]:
+    """An ASC000 internal error for each op of `module` that does not verify (ascendir.verify), at its source
+    location, with the verifier's whole message; `dtypes`, the guessed DTYPE_<NAME> bindings of the lowering,
+    are named in a note."""
+    from ascendir.verify import verify_ir
+
+    failures = verify_ir(module)
+    out = []
+    for f in failures[:MAX_IR_FAILURES]:
+        loc = f.location
+        span = Span.point(loc.filename.data, loc.line.data, loc.column.data) if loc is not None else None
+        notes = [Note("the checks of this kernel ran on IR that breaks its own rules: their findings may be wrong"),
+                 Note("please report this with the input file", kind="help")]
+        if dtypes:
+            notes.insert(1, Note("lowered with " + ", ".join(f"{k} = {v}" for k, v in sorted(dtypes.items()))))
+        out.append(error("ASC000", f"internal error: the IR lowered here does not verify: '{f.op.name}': "
+                                   f"{f.message}", span, *notes))
+    if len(failures) > MAX_IR_FAILURES:
+        out[-1] = replace(out[-1], notes=out[-1].notes + (
+            Note(f"{len(failures) - MAX_IR_FAILURES} more ops of this lowering do not verify"),))
+    return out
 
 
 def _guesses(program: Program, macros: set[str], guess: str) -> dict[str, str]:
@@ -191,20 +233,22 @@ def _failing_every_guess(d: Diagnostic, macros: list[str], with_half: Diagnostic
 
 def _lower_and_verify(program: Program, chip: str, dtypes: dict[str, str], select: list[str] | None,
                       ignore: Sequence[str], shapes: TilingInputs | None,
-                      dtypes_defaulted: bool = True, lowered_lines: set[tuple[str, int]] | None = None
-                      ) -> list[Diagnostic]:
+                      dtypes_defaulted: bool = True, lowered_lines: set[tuple[str, int]] | None = None,
+                      broken: list[Diagnostic] | None = None) -> list[Diagnostic]:
     """One lowering and rule run. `dtypes_defaulted`: the unbound DTYPE_<NAME> macros are float by default,
     and the element-type rules leave float tensors alone (the op json may list other types); False for the
     runs that bind them to half or int32_t, which judge every tensor. `lowered_lines` collects the (file,
-    line) of every lowered op: the code this instantiation reaches."""
+    line) of every lowered op: the code this instantiation reaches. `broken`, when given, collects the
+    module's verification failures (`ir_failures`), after the tiling values are folded in."""
     with collected_once():
         return _lower_and_verify_once(program, chip, dtypes, select, ignore, shapes, dtypes_defaulted,
-                                      lowered_lines)
+                                      lowered_lines, broken)
 
 
 def _lower_and_verify_once(program: Program, chip: str, dtypes: dict[str, str], select: list[str] | None,
                            ignore: Sequence[str], shapes: TilingInputs | None, dtypes_defaulted: bool,
-                           lowered_lines: set[tuple[str, int]] | None) -> list[Diagnostic]:
+                           lowered_lines: set[tuple[str, int]] | None,
+                           broken: list[Diagnostic] | None) -> list[Diagnostic]:
     from ascendir.lower import LoweringOptions, lower_program
 
     lowered = lower_program(program, LoweringOptions(chip=chip, dtypes=dtypes))
@@ -213,6 +257,8 @@ def _lower_and_verify_once(program: Program, chip: str, dtypes: dict[str, str], 
                              if (span := span_of_op(op)) is not None)
     found = [d for d in apply_inline_ignores(lowered.diagnostics, program) if wanted(d.code, select, ignore)]
     tiling = run_tiling(program, lowered.module, shapes, chip) if shapes is not None else None
+    if broken is not None:
+        broken += ir_failures(lowered.module, dtypes if not dtypes_defaulted else None)
     if selected_rules(select, ignore):
         found += verify(program, lowered.module, chip, select, ignore, tiling=tiling,
                         dtypes_defaulted=dtypes_defaulted)
