@@ -4,12 +4,13 @@
     ascendir-opt kernel.cpp --passes cse,canonicalize --print-debuginfo
     ascendir-opt module.mlir --passes mem2reg        # IR text in, IR text out (round-trips)
 
-Exit codes: 0 clean, 1 when the input has errors (diagnostics on stderr), 2 for usage or internal errors.
+Exit codes: 0 when the IR is printed with at most warnings (an ASC103 gap is one), 1 when the input has errors
+(diagnostics on stderr; the IR is still printed), 2 for usage errors, an unreadable input, internal errors and
+IR that does not verify (every op that breaks its dialect's rules is listed, with its location).
 """
 
 from __future__ import annotations
 
-import io
 import sys
 
 import click
@@ -27,14 +28,15 @@ IR_SUFFIXES = (".mlir", ".ir")
 @click.option("--print-debuginfo", is_flag=True, help="Print source locations (loc(...)) on every op.")
 @click.option("--list-passes", is_flag=True, help="List the passes and exit.")
 @click.option("--input-format", default="auto", help="How to read an AscendC input (auto, cpp, project, ...).")
-@click.option("--chip", default="910B2", show_default=True, help="Target chip.")
+@click.option("--chip", default=None,
+              help="Target chip (default: as ascendc-check picks it, 910B2, or 950PR for arch35 sources).")
 @click.option("--dtype", "dtypes", multiple=True, metavar="DTYPE_X=half", help="Bind a DTYPE_<NAME> macro.")
 @click.option("-D", "--define", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro.")
 @click.option("--shape", "shapes", multiple=True, metavar="[NAME=]8,2048:float16",
               help="An input tensor, in op order: run the host TilingFunc for these shapes and fold its values.")
 @click.option("--attr", "attrs", multiple=True, metavar="VALUE", help="An op attribute, in op order (with --shape).")
 def main(path: str, passes: str, print_ir: bool, print_debuginfo: bool, list_passes: bool, input_format: str,
-         chip: str, dtypes: tuple[str, ...], defines: tuple[str, ...], shapes: tuple[str, ...],
+         chip: str | None, dtypes: tuple[str, ...], defines: tuple[str, ...], shapes: tuple[str, ...],
          attrs: tuple[str, ...]) -> None:
     """Lower PATH to AscendIR (or parse it, for .mlir files) and run a pass pipeline over it."""
     from passes.registry import PASSES, UnknownPassError, parse_pipeline
@@ -73,13 +75,13 @@ def _pairs(items: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
-def run(path: str, pipeline: list, print_ir: bool, print_debuginfo: bool, input_format: str, chip: str,
+def run(path: str, pipeline: list, print_ir: bool, print_debuginfo: bool, input_format: str, chip: str | None,
         dtypes: dict[str, str], defines: dict[str, str], tensors: list | None = None, attrs: list | None = None) -> int:
-    from xdsl.parser import Parser
-    from xdsl.printer import Printer
-    from xdsl.utils.exceptions import ParseError, VerifyException
+    from xdsl.utils.exceptions import ParseError
 
     from ascendir.context import make_context
+    from ascendir.text import parse_ir
+    from ascendir.text import print_ir as print_module
     from frontend.diagnostics import render_text
 
     ctx = make_context()
@@ -92,17 +94,27 @@ def run(path: str, pipeline: list, print_ir: bool, print_debuginfo: bool, input_
             click.echo(f"ascendir-opt: cannot read {path}: {exc.strerror}", err=True)
             return EXIT_ERROR
         try:
-            module = Parser(ctx, text, path).parse_module()
+            module = parse_ir(text, path)
         except ParseError as exc:
             click.echo(str(exc), err=True)
             return EXIT_FINDINGS
     else:
-        from ascendir.lower import LoweringOptions, lower_program
-        from frontend.pipeline import load
+        from ascendir.chips import UnknownChipError, load_chip
+        from ascendir.lower import LoweringOptions, guessed_dtypes, lower_program
+        from frontend.readers import read_input
+        from passes.verify import load_for_check
 
-        program = load(path, input_format, defines or None)
+        if chip is not None:
+            try:
+                load_chip(chip)
+            except UnknownChipError as exc:
+                raise click.BadParameter(str(exc).strip("'\""), param_hint="--chip") from None
+        # read as ascendc-check reads it: the chip's architecture macros, the kernel sources' vector pass, and
+        # the DTYPE_<NAME> guesses of an op without an op json
+        program, chip = load_for_check(read_input(path, input_format), chip, defines or None)
         diags = list(program.diagnostics)
-        result = lower_program(program, LoweringOptions(chip=chip, dtypes=dtypes))
+        result = lower_program(program, LoweringOptions(chip=chip, dtypes=dtypes or guessed_dtypes(program.bundle,
+                                                                                                   "float")))
         diags += result.diagnostics
         for d in diags:
             click.echo(render_text(d, program.line), err=True)
@@ -115,20 +127,29 @@ def run(path: str, pipeline: list, print_ir: bool, print_debuginfo: bool, input_
             if tiling_pass is None:
                 return EXIT_FINDINGS
             pipeline = [tiling_pass, *pipeline]
-    try:
-        module.verify()
-        for p in pipeline:
-            p.apply(ctx, module)
-        if pipeline:
-            module.verify()
-    except VerifyException as exc:
-        click.echo(f"ascendir-opt: the IR does not verify: {str(exc).splitlines()[0]}", err=True)
+    if not _verifies(module, "the IR lowered from the input" if not path.endswith(IR_SUFFIXES) else "the input"):
         return EXIT_ERROR
+    for p in pipeline:
+        p.apply(ctx, module)
+        if not _verifies(module, f"the IR after pass '{p.name}'"):
+            return EXIT_ERROR
     if print_ir:
-        out = io.StringIO()
-        Printer(stream=out, print_debuginfo=print_debuginfo).print_op(module)
-        click.echo(out.getvalue().rstrip("\n"))
+        click.echo(print_module(module, debuginfo=print_debuginfo).rstrip("\n"))
     return EXIT_FINDINGS if errors else EXIT_CLEAN
+
+
+def _verifies(module: object, what: str) -> bool:
+    """Whether `module` verifies; if not, every op that does not is printed with its location and the
+    verifier's whole message."""
+    from ascendir.verify import verify_ir
+
+    failures = verify_ir(module)  # type: ignore[arg-type]
+    if failures:
+        click.echo(f"ascendir-opt: {what} does not verify ({len(failures)} op{'s' * (len(failures) != 1)}):",
+                   err=True)
+        for f in failures:
+            click.echo(f"  {f}", err=True)
+    return not failures
 
 
 def _evaluate_tiling(program: object, tensors: list, attrs: list, chip: str, dtypes: dict[str, str]) -> object | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cli.opt import main as opt
@@ -59,3 +60,54 @@ def test_lowering_errors_exit_1_with_compiler_style_diagnostics(tmp_path: Path) 
     assert code == 1
     assert f"{src}:3:5: error: unknown AscendC API 'Addd' [ASC100]" in err
     assert "ascendc.opaque_call" in out
+
+
+def test_a_kernel_lowered_with_gaps_prints_its_ir_and_exits_0(tmp_path: Path) -> None:
+    # what a union holds is not modelled: ASC103 warnings, which leave the IR valid
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+                   "__aicore__ inline float IntBits(int i) {\n    union { int i; float f; } u;\n    u.i = i;\n"
+                   "    return u.f;\n}\n"
+                   'extern "C" __global__ __aicore__ void k(GM_ADDR x) {\n    GlobalTensor<float> g;\n'
+                   "    g.SetGlobalBuffer((__gm__ float*)x, 16);\n    g.SetValue(0, IntBits(3));\n}\n")
+    code, out, err = run(str(src))
+    assert code == 0, err
+    assert "[ASC103]" in err and "error" not in err
+    assert "ascendc.kernel @k(" in out
+
+
+def test_ir_that_does_not_verify_lists_every_failing_op_with_the_whole_message(tmp_path: Path) -> None:
+    ir = tmp_path / "bad.mlir"
+    ir.write_text("""builtin.module {
+  ascendc.kernel @bad(%n: i32) {
+    %lb = arith.constant 0 : i16
+    %step = arith.constant 1 : i16
+    "scf.for"(%lb, %n, %step) ({
+    ^bb0(%i: i16):
+      scf.yield
+    }) : (i16, i32, i16) -> ()
+    %q = ascendc.tque "inQueueX" : !ascendc.tque<VECIN, 2>
+    %t = ascendc.alloc_tensor %q : !ascendc.tque<VECIN, 2> -> !ascendc.local_tensor<f16, VECOUT> loc("k.cpp":9:5)
+    ascendc.return
+  }
+}
+""")
+    code, out, err = run(str(ir))
+    assert code == 2 and out == ""
+    # xDSL's message for the loop spans two lines; both reach the user, on one
+    assert err.splitlines() == [
+        "ascendir-opt: the input does not verify (2 ops):",
+        "  'scf.for': operand 'ub' at position 1 does not verify: attribute i16 expected from variable 'T', "
+        "but got i32",
+        "  k.cpp:9:5: 'ascendc.alloc_tensor': AllocTensor returns a tensor in VECIN, not VECOUT"]
+
+
+NPUKERNELBENCH = Path("/work/ext/NPUKernelBench/tasks")
+
+
+@pytest.mark.skipif(not NPUKERNELBENCH.is_dir(), reason="NPUKernelBench is not checked out at /work/ext")
+def test_a_real_kernel_with_narrow_loop_counters_prints_verifying_ir() -> None:
+    # ForeachAbs counts tensors with `for (uint16_t i = start; i <= end; i++)`: the bound's `+ 1` is an int
+    code, out, err = run(str(NPUKERNELBENCH / "level2" / "Foreach" / "ForeachAbs" / "answer" / "0"))
+    assert code == 0, err
+    assert "does not verify" not in err and "ascendc.kernel @foreach_abs(" in out

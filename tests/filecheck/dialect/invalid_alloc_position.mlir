@@ -10,4 +10,5 @@ builtin.module {
   }
 }
 
-// CHECK: ascendir-opt: the IR does not verify: AllocTensor returns a tensor in VECIN, not VECOUT
+// CHECK: ascendir-opt: the input does not verify (1 op):
+// CHECK-NEXT: 'ascendc.alloc_tensor': AllocTensor returns a tensor in VECIN, not VECOUT

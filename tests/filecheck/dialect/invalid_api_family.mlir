@@ -11,4 +11,5 @@ builtin.module {
   }
 }
 
-// CHECK: the IR does not verify: 'Add' is not a catalogued API of the vec_unary family
+// CHECK: ascendir-opt: the input does not verify (1 op):
+// CHECK-NEXT: 'ascendc.vec_unary': 'Add' is not a catalogued API of the vec_unary family

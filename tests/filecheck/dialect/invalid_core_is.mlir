@@ -9,4 +9,5 @@ builtin.module {
   }
 }
 
-// CHECK: the IR does not verify: core kind must be AIV or AIC, not 'AICPU'
+// CHECK: ascendir-opt: the input does not verify (1 op):
+// CHECK-NEXT: 'ascendc.core_is': core kind must be AIV or AIC, not 'AICPU'

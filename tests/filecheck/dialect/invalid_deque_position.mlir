@@ -10,4 +10,5 @@ builtin.module {
   }
 }
 
-// CHECK: the IR does not verify: DeQue returns a tensor in VECOUT, not VECCALC
+// CHECK: ascendir-opt: the input does not verify (1 op):
+// CHECK-NEXT: 'ascendc.deque': DeQue returns a tensor in VECOUT, not VECCALC

@@ -9,4 +9,5 @@ builtin.module {
   }) : () -> ()
 }
 
-// CHECK: the IR does not verify: kernel block arguments must match the kernel's argument types
+// CHECK: ascendir-opt: the input does not verify (1 op):
+// CHECK-NEXT: 'ascendc.kernel': kernel block arguments must match the kernel's argument types

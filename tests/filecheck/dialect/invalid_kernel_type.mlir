@@ -8,4 +8,5 @@ builtin.module {
   }) : () -> ()
 }
 
-// CHECK: the IR does not verify: unknown kernel type 'aicpu'
+// CHECK: ascendir-opt: the input does not verify (1 op):
+// CHECK-NEXT: 'ascendc.kernel': unknown kernel type 'aicpu'

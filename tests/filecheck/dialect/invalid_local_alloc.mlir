@@ -11,4 +11,5 @@ builtin.module {
   }
 }
 
-// CHECK: the IR does not verify: local_alloc needs a LocalMemAllocator
+// CHECK: ascendir-opt: the input does not verify (1 op):
+// CHECK-NEXT: 'ascendc.local_alloc': local_alloc needs a LocalMemAllocator

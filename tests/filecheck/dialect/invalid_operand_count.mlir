@@ -11,4 +11,5 @@ builtin.module {
   }
 }
 
-// CHECK: the IR does not verify: 'Add' overload 'count' cannot take 3 operands
+// CHECK: ascendir-opt: the input does not verify (1 op):
+// CHECK-NEXT: 'ascendc.vec_binary': 'Add' overload 'count' cannot take 3 operands

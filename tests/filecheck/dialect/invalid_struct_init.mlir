@@ -10,4 +10,5 @@ builtin.module {
   }
 }
 
-// CHECK: the IR does not verify: 2 field names for 1 values
+// CHECK: ascendir-opt: the input does not verify (1 op):
+// CHECK-NEXT: 'ascendc.struct_init': 2 field names for 1 values

@@ -11,4 +11,5 @@ builtin.module {
   }
 }
 
-// CHECK: the IR does not verify: a sub-tensor has the type of the tensor it is taken from
+// CHECK: ascendir-opt: the input does not verify (1 op):
+// CHECK-NEXT: 'ascendc.subtensor': a sub-tensor has the type of the tensor it is taken from

@@ -10,4 +10,5 @@ builtin.module {
   }
 }
 
-// CHECK: the IR does not verify: Get returns a tensor in VECCALC, not A1
+// CHECK: ascendir-opt: the input does not verify (1 op):
+// CHECK-NEXT: 'ascendc.tbuf_get': Get returns a tensor in VECCALC, not A1

@@ -13,4 +13,5 @@ builtin.module {
   }
 }
 
-// CHECK: the IR does not verify: a TBuf has exactly one buffer: InitBuffer takes no buffer count
+// CHECK: ascendir-opt: the input does not verify (1 op):
+// CHECK-NEXT: 'ascendc.init_buffer': a TBuf has exactly one buffer: InitBuffer takes no buffer count

@@ -11,4 +11,5 @@ builtin.module {
   }
 }
 
-// CHECK: the IR does not verify: 'Addd' is not a catalogued API of the vec_binary family
+// CHECK: ascendir-opt: the input does not verify (1 op):
+// CHECK-NEXT: 'ascendc.vec_binary': 'Addd' is not a catalogued API of the vec_binary family
