@@ -129,7 +129,26 @@ ORACLES = {
     "logsumexp": unary(lambda x, a: torch.logsumexp(x, dim=-1)),
     "vector_norm": unary(lambda x, a: torch.linalg.vector_norm(x, dim=-1)),
     "argmax": lambda i, a: {"y": torch.argmax(t64(i["x"]), dim=-1).int().numpy()},
+    # level 2, fused activations (gradients through autograd)
+    "gelu": unary(lambda x, a: F.gelu(x, approximate="tanh")),
+    "fast_gelu": unary(lambda x, a: x * torch.sigmoid(1.702 * x)),
+    "gelu_grad": lambda i, a: {"dx": back(_grad(lambda x: F.gelu(x, approximate="tanh"), i["x"], i["dy"]), i["dy"])},
+    "silu_grad": lambda i, a: {"dx": back(_grad(F.silu, i["x"], i["dy"]), i["dy"])},
+    "sigmoid_mul": lambda i, a: {"y": back(t64(i["x"]) * torch.sigmoid(t64(i["gate"])), i["x"])},
+    # level 2, losses
+    "smooth_l1_loss": lambda i, a: {"loss": back(F.smooth_l1_loss(t64(i["input"]), t64(i["target"]), reduction="none",
+                                                                  beta=a["beta"]), i["input"])},
+    "bce_with_logits": lambda i, a: {"loss": back(F.binary_cross_entropy_with_logits(
+        t64(i["logits"]), t64(i["target"]), reduction="none"), i["logits"])},
+    "kl_div": lambda i, a: {"loss": back(F.kl_div(t64(i["input"]), t64(i["target"]), reduction="none"), i["input"])},
 }
+
+
+def _grad(fn, x, dy):
+    """d fn / dx applied to dy, by autograd in float64."""
+    xt = t64(x).requires_grad_(True)
+    (g,) = torch.autograd.grad(fn(xt), xt, grad_outputs=t64(dy))
+    return g
 
 
 def _add_norm(i, norm):

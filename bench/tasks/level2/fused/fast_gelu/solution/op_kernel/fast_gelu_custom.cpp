@@ -1,0 +1,123 @@
+/**
+ * @file fast_gelu_custom.cpp
+ * @brief FastGeluCustom kernel: y = x / (1 + exp(-1.702 x)), computed in fp32.
+ */
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+namespace {
+constexpr int32_t BUFFER_NUM = 2;
+} // namespace
+
+template <typename T>
+class KernelFastGelu {
+    static constexpr bool IS_FLOAT = std::is_same<T, float>::value;
+
+public:
+    __aicore__ inline KernelFastGelu() {}
+
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const FastGeluCustomTilingData &td)
+    {
+        const uint32_t idx = GetBlockIdx();
+        uint64_t start = 0;
+        uint32_t share = 0;
+        if (idx < td.formerNum) {
+            share = td.formerLength;
+            start = static_cast<uint64_t>(td.formerLength) * idx;
+        } else {
+            share = td.tailLength;
+            start = static_cast<uint64_t>(td.formerLength) * td.formerNum +
+                    static_cast<uint64_t>(td.tailLength) * (idx - td.formerNum);
+        }
+        // shares are whole 32-byte blocks, so the last core stops at the end of the tensor
+        if (start >= td.totalLength) {
+            coreLength = 0;
+        } else {
+            coreLength = (td.totalLength - start) < share ? static_cast<uint32_t>(td.totalLength - start) : share;
+        }
+        tileLength = td.tileLength;
+
+        xGm.SetGlobalBuffer((__gm__ T *)x + start, coreLength);
+        yGm.SetGlobalBuffer((__gm__ T *)y + start, coreLength);
+        pipe.InitBuffer(xQueue, BUFFER_NUM, tileLength * sizeof(T));
+        pipe.InitBuffer(yQueue, BUFFER_NUM, tileLength * sizeof(T));
+        if constexpr (!IS_FLOAT) {
+            pipe.InitBuffer(xFloatBuf, tileLength * sizeof(float));
+            pipe.InitBuffer(yFloatBuf, tileLength * sizeof(float));
+        }
+    }
+
+    __aicore__ inline void Process()
+    {
+        for (uint32_t pos = 0; pos < coreLength; pos += tileLength) {
+            const uint32_t n = (coreLength - pos) < tileLength ? (coreLength - pos) : tileLength;
+            CopyIn(pos, n);
+            Compute(n);
+            CopyOut(pos, n);
+        }
+    }
+
+private:
+    __aicore__ inline void CopyIn(uint32_t pos, uint32_t n)
+    {
+        LocalTensor<T> xLocal = xQueue.template AllocTensor<T>();
+        DataCopyExtParams params{1, static_cast<uint32_t>(n * sizeof(T)), 0, 0, 0};
+        DataCopyPadExtParams<T> pad{false, 0, 0, 0};
+        DataCopyPad(xLocal, xGm[pos], params, pad);
+        xQueue.EnQue(xLocal);
+    }
+
+    __aicore__ inline void Compute(uint32_t n)
+    {
+        LocalTensor<T> xLocal = xQueue.template DeQue<T>();
+        LocalTensor<T> yLocal = yQueue.template AllocTensor<T>();
+        if constexpr (IS_FLOAT) {
+            Calc(yLocal, xLocal, n);
+        } else {
+            LocalTensor<float> xF = xFloatBuf.Get<float>();
+            LocalTensor<float> yF = yFloatBuf.Get<float>();
+            Cast(xF, xLocal, RoundMode::CAST_NONE, n);
+            Calc(yF, xF, n);
+            Cast(yLocal, yF, RoundMode::CAST_RINT, n);
+        }
+        yQueue.EnQue(yLocal);
+        xQueue.FreeTensor(xLocal);
+    }
+
+    // y from the inputs over n elements; the inputs are scratch and may be overwritten
+    __aicore__ inline void Calc(const LocalTensor<float> &y, const LocalTensor<float> &x, uint32_t n)
+    {
+        Muls(y, x, -1.702f, n);
+        Exp(y, y, n);
+        Adds(y, y, 1.0f, n);
+        Div(y, x, y, n);
+    }
+
+    __aicore__ inline void CopyOut(uint32_t pos, uint32_t n)
+    {
+        LocalTensor<T> yLocal = yQueue.template DeQue<T>();
+        DataCopyExtParams params{1, static_cast<uint32_t>(n * sizeof(T)), 0, 0, 0};
+        DataCopyPad(yGm[pos], yLocal, params);
+        yQueue.FreeTensor(yLocal);
+    }
+
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> xQueue;
+    TQue<TPosition::VECOUT, 1> yQueue;
+    TBuf<TPosition::VECCALC> xFloatBuf;
+    TBuf<TPosition::VECCALC> yFloatBuf;
+    GlobalTensor<T> xGm;
+    GlobalTensor<T> yGm;
+    uint32_t coreLength = 0;
+    uint32_t tileLength = 0;
+};
+
+extern "C" __global__ __aicore__ void fast_gelu_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    KernelFastGelu<DTYPE_X> op;
+    op.Init(x, y, tilingData);
+    op.Process();
+}

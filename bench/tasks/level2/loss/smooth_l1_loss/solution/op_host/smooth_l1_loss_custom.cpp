@@ -1,0 +1,114 @@
+/**
+ * @file smooth_l1_loss_custom.cpp
+ * @brief Host side of SmoothL1LossCustom: tiling over the AIV cores, shape and dtype inference, the OpDef.
+ */
+#include "smooth_l1_loss_custom_tiling.h"
+#include "register/op_def_registry.h"
+#include "tiling/platform/platform_ascendc.h"
+
+namespace optiling {
+namespace {
+constexpr uint32_t BLOCK_BYTES = 32;
+constexpr uint32_t BUFFER_NUM = 2;
+constexpr uint32_t TILE_ALIGN = 64;     // elements: 256 bytes of fp32, a whole vector repeat
+constexpr uint32_t MAX_TILE = 8192;     // elements; longer tiles buy little once each copy is 16 KiB or more
+} // namespace
+
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    const uint32_t totalLength = static_cast<uint32_t>(context->GetInputShape(0)->GetOriginShape().GetShapeSize());
+    const ge::DataType dtype = context->GetInputDesc(0)->GetDataType();
+    uint32_t typeSize = 0;
+    if (dtype == ge::DT_FLOAT16) {
+        typeSize = 2;
+    } else if (dtype == ge::DT_FLOAT) {
+        typeSize = 4;
+    } else {
+        return ge::GRAPH_FAILED;
+    }
+
+    const gert::RuntimeAttrs *attrs = context->GetAttrs();
+    const float *betaPtr = attrs->GetAttrPointer<float>(0);
+    const float beta = betaPtr == nullptr ? 1.0f : *betaPtr;
+
+    auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+    const uint32_t coreNum = platform.GetCoreNumAiv();
+    uint64_t ubSize = 0;
+    platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);
+
+    // whole 32-byte blocks per core, so that every core starts on an aligned GM address
+    const uint32_t elemsPerBlock = BLOCK_BYTES / typeSize;
+    const uint32_t totalBlocks = (totalLength + elemsPerBlock - 1) / elemsPerBlock;
+    uint32_t usedCores = totalBlocks < coreNum ? totalBlocks : coreNum;
+    usedCores = usedCores == 0 ? 1 : usedCores;
+    const uint32_t blocksPerCore = totalBlocks / usedCores;
+    const uint32_t formerNum = totalBlocks % usedCores;
+    const uint32_t formerLength = (blocksPerCore + (formerNum > 0 ? 1 : 0)) * elemsPerBlock;
+    const uint32_t tailLength = blocksPerCore * elemsPerBlock;
+
+    // UB per element: 3 tensors in and out, double-buffered, fp32 copies of them for fp16
+    const uint64_t bytesPerElem = 6ULL * typeSize + (typeSize == 2 ? 3ULL * sizeof(float) : 0);
+    uint32_t tileLength = static_cast<uint32_t>(ubSize / bytesPerElem) / TILE_ALIGN * TILE_ALIGN;
+    tileLength = tileLength > MAX_TILE ? MAX_TILE : tileLength;
+    const uint32_t widest = (formerLength + TILE_ALIGN - 1) / TILE_ALIGN * TILE_ALIGN;
+    tileLength = tileLength > widest ? widest : tileLength;
+
+    SmoothL1LossCustomTilingData tiling;
+    tiling.set_totalLength(totalLength);
+    tiling.set_formerNum(formerNum);
+    tiling.set_formerLength(formerLength);
+    tiling.set_tailLength(tailLength);
+    tiling.set_tileLength(tileLength);
+    tiling.set_beta(beta);
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+
+    context->SetBlockDim(usedCores);
+    size_t *workspace = context->GetWorkspaceSizes(1);
+    workspace[0] = 0;
+    return ge::GRAPH_SUCCESS;
+}
+} // namespace optiling
+
+namespace ge {
+static graphStatus InferShape(gert::InferShapeContext *context)
+{
+    *context->GetOutputShape(0) = *context->GetInputShape(0);
+    return GRAPH_SUCCESS;
+}
+
+static graphStatus InferDataType(gert::InferDataTypeContext *context)
+{
+    context->SetOutputDataType(0, context->GetInputDataType(0));
+    return GRAPH_SUCCESS;
+}
+} // namespace ge
+
+namespace ops {
+class SmoothL1LossCustom : public OpDef {
+public:
+    explicit SmoothL1LossCustom(const char *name) : OpDef(name)
+    {
+        this->Input("input")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_FLOAT16, ge::DT_FLOAT})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Input("target")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_FLOAT16, ge::DT_FLOAT})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Output("loss")
+            .ParamType(REQUIRED)
+            .DataType({ge::DT_FLOAT16, ge::DT_FLOAT})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Attr("beta").AttrType(OPTIONAL).Float(1.0f);
+
+        this->SetInferShape(ge::InferShape).SetInferDataType(ge::InferDataType);
+        this->AICore().SetTiling(optiling::TilingFunc);
+        this->AICore().AddConfig("ascend910b");
+        this->AICore().AddConfig("ascend910_93");
+    }
+};
+
+OP_ADD(SmoothL1LossCustom);
+} // namespace ops
