@@ -5,7 +5,8 @@ import numpy as np
 def make_inputs(case, rng):
     shape = case["shapes"]["logits"]
     dt = case["dtypes"]["logits"]
-    return {"logits": rng.uniform(-10.0, 10.0, size=shape).astype(dt), "target": rng.uniform(0.0, 1.0, size=shape).astype(dt)}
+    return {"logits": rng.uniform(-10.0, 10.0, size=shape).astype(dt),
+            "target": rng.uniform(0.0, 1.0, size=shape).astype(dt)}
 
 
 def reference(inputs, attrs):

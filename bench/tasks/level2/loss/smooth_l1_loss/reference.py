@@ -5,7 +5,8 @@ import numpy as np
 def make_inputs(case, rng):
     shape = case["shapes"]["input"]
     dt = case["dtypes"]["input"]
-    return {"input": rng.uniform(-3.0, 3.0, size=shape).astype(dt), "target": rng.uniform(-3.0, 3.0, size=shape).astype(dt)}
+    return {"input": rng.uniform(-3.0, 3.0, size=shape).astype(dt),
+            "target": rng.uniform(-3.0, 3.0, size=shape).astype(dt)}
 
 
 def reference(inputs, attrs):
