@@ -53,12 +53,39 @@ _ARITH = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "/": ast.FloorDiv, "%": ast
 _MAX_DEPTH = 16
 
 
+def op_binding_call(program: object) -> tuple[A.FunctionDecl, A.Call] | None:
+    """The Python binding function (CppExtension/csrc/op.cpp) that calls the program's own op, and its
+    `EXEC_NPU_CMD(aclnn<Op>, ...)` call; None when no binding calls it."""
+    want = f"aclnn{program.bundle.op_name}"  # type: ignore[attr-defined]
+    for unit in program.units:  # type: ignore[attr-defined]
+        if unit.unit.role != "python_bind":
+            continue
+        for fn in (n for n in unit.ast.walk() if isinstance(n, A.FunctionDecl) and n.body is not None):
+            call = next((c for c in fn.body.walk() if isinstance(c, A.Call) and c.callee_name == "EXEC_NPU_CMD"
+                         and c.args and isinstance(c.args[0], A.Name) and c.args[0].name == want), None)
+            if call is not None:
+                return fn, call
+    return None
+
+
+def binding_initialisers(fn: A.FunctionDecl) -> dict[str, A.Node | None]:
+    """Each local of a binding function -> its one plain initialiser; None for a name declared twice, declared
+    without one, or assigned again later (its value is then not followed)."""
+    inits: dict[str, A.Node | None] = {}
+    for node in fn.body.walk() if fn.body is not None else []:
+        if isinstance(node, A.VarDecl):
+            for d in node.declarators:
+                single = d.init if not d.ctor_args else (d.ctor_args[0] if len(d.ctor_args) == 1 else None)
+                inits[d.name] = None if d.name in inits else single
+        elif isinstance(node, A.Assign) and isinstance(node.target, A.Name):
+            inits[node.target.name] = None
+    return inits
+
+
 def exec_arguments(fn: A.FunctionDecl, call: A.Call, python_args: Sequence[Any]) -> list[Any]:
     """The values of `call`'s arguments after the first (the aclnn name), when the binding function `fn` is
     called with `python_args` (TensorSpec for tensors, numbers, tuples): TensorSpec, number, tuple of
     numbers, or UNKNOWN for each."""
-    from passes.verify.binding import binding_initialisers
-
     params = {p.name: python_args[i] for i, p in enumerate(fn.params) if p.name and i < len(python_args)}
     walker = _BindingEvaluator(params, binding_initialisers(fn))
     return [_as_result(walker.value(a, 0)) for a in call.args[1:]]

@@ -464,7 +464,7 @@ def binding_outputs(program: Program) -> list[int | None] | None:
     (`at::Tensor y = at::empty_like(x);` with x passed to EXEC_NPU_CMD as that input), None where it allocates
     the output otherwise; None without a binding that calls the op."""
     from frontend import ast as A
-    from passes.verify.binding import binding_initialisers, op_binding_call
+    from ascendir.binding_args import binding_initialisers, op_binding_call
 
     found_call = op_binding_call(program)
     if found_call is None:
