@@ -16,9 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from bench.harness.answers import Answer, answer_key
-from bench.harness.stages.compile import Compiled, compile_answer, static_check, tiling_inputs
-from bench.harness.stages.correctness import SimulatorUnavailable, simulator
+from bench.harness.stages.compile import Compiled, compile_answer, op_output_dtypes, static_check, tiling_inputs
+from bench.harness.stages.correctness import SimulatorUnavailable, check_case, simulator
 from bench.harness.stages.extract import extract
 from bench.harness.verdict import (
     COMPILE_FAILURE,
@@ -97,6 +99,7 @@ def _run_stages(task: Task, answer: Answer, opts: EvalOptions, verdict: Verdict)
     _judge(verdict)
     if verdict.correct and opts.performance:
         verdict.stage = "performance"
+        verdict.baseline = "reference solution" if task.solution else "memory roofline"
         _speedup(verdict)
 
 
@@ -133,7 +136,50 @@ def evaluate_case(task: Task, case: Case, compiled: Compiled, opts: EvalOptions)
     except SimulatorUnavailable as exc:
         result.reason = str(exc)
         return result
-    raise NotImplementedError("the correctness stage on the simulator is wired when ascendir.sim lands")
+    draws = [(inputs, expected)]
+    for k in range(1, max(1, opts.draws)):
+        draws.append(draw(task, case, case_seed(task, case, opts.seed + k)))
+
+    def dtypes_of(drawn: Inputs) -> list[str]:
+        given = [drawn.dtypes.get(n) for n, v in drawn.values.items() if isinstance(v, np.ndarray)]
+        return op_output_dtypes(compiled.program, given, expected)
+
+    check_case(task, case, compiled.program, compiled.chip, draws, dtypes_of, opts.instruction_budget, result)
+    if result.status == "pass" and opts.performance and result.cycles is not None:
+        result.baseline_cycles = baseline_cycles(task, case, draws[0], dtypes_of, opts)
+    return result
+
+
+_BASELINES: dict[str, tuple[Any, str] | None] = {}  # task key -> its reference solution, compiled
+
+
+def baseline_cycles(task: Task, case: Case, drawn: tuple[Inputs, dict[str, Any]], dtypes_of: Any,
+                    opts: EvalOptions) -> float | None:
+    """The simulated time of the task's reference solution on the same draw (compiled once per process), or,
+    for a suite without one, the memory roofline: the bytes the op must move (its inputs and outputs) at the
+    GM bandwidth of every vector core (a lower bound: such speedups are at most 1)."""
+    from bench.harness.answers import Answer
+    from bench.harness.stages.correctness import simulate
+
+    inputs, expected = drawn
+    if task.solution:
+        if task.key not in _BASELINES:
+            extracted = extract(task, Answer(task.name, "ref", task.solution))
+            compiled = compile_answer(task, extracted) if extracted.ok else None
+            _BASELINES[task.key] = (compiled.program, compiled.chip) if compiled and compiled.ok else None
+        loaded = _BASELINES[task.key]
+        if loaded is None:
+            return None
+        run = simulate(task, case, loaded[0], loaded[1], inputs, expected, dtypes_of(inputs), inputs.seed,
+                       opts.instruction_budget)
+        return run.cycles if run.completed and run.cycles else None
+    from ascendir.chips import load_chip
+
+    chip = load_chip(task.chip)
+    moved = sum(a.nbytes for a in inputs.arrays()) + sum(np.asarray(v).nbytes for v in expected.values()
+                                                          if isinstance(v, np.ndarray))
+    per_cycle = float(chip.bandwidth.get("gm_ub", 128.0)) * chip.aiv_cores
+    return moved / per_cycle
 
 
 def case_seed(task: Task, case: Case, draw_index: int) -> int:
@@ -165,6 +211,9 @@ def _judge(verdict: Verdict) -> None:
     """The answer's correctness from its cases: all passed -> correct; any failed -> wrong (or a runtime stop);
     otherwise not judged, with the first case's reason."""
     statuses = [c.status for c in verdict.cases]
+    judged = [c for c in verdict.cases if c.checks]
+    if judged:
+        verdict.checks = {name: all(c.checks.get(name, True) for c in judged) for name in judged[0].checks}
     failed = next((c for c in verdict.cases if c.status in ("fail", "error")), None)
     if failed is not None:
         verdict.correct = False

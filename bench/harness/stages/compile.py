@@ -86,6 +86,49 @@ def tiling_inputs(task: Task, case: Case, inputs: Inputs, expected: dict[str, An
     return TilingInputs(tensors, outputs=outputs if any(outputs) else [], attrs=attrs, chip=compiled.chip)
 
 
+_TYPE_NAMES = {"float16": "float16", "fp16": "float16", "half": "float16", "float": "float32", "float32": "float32",
+               "fp32": "float32", "bf16": "bfloat16", "bfloat16": "bfloat16", "double": "float64", "float64": "float64",
+               "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8",
+               "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "bool": "bool"}
+
+
+def _type_name(t: Any) -> str | None:
+    name = str(t).lower().removeprefix("dt_").removeprefix("ge::dt_")
+    return _TYPE_NAMES.get(name)
+
+
+def op_output_dtypes(program: Any, input_dtypes: list[str | None], expected: dict[str, Any]) -> list[str]:
+    """The dtype of each output buffer: the one the op's description (op json, else OpDef) pairs with the inputs'
+    dtypes, else the expected array's (a bfloat16 case's float32 expectation is bfloat16)."""
+    import numpy as np
+
+    from passes.verify.kernel_only import op_description
+
+    desc = op_description(program) or {}
+    ins = [d.get("type") or d.get("types") or [] for d in desc.get("input_desc") or []]
+    outs = [d.get("type") or d.get("types") or [] for d in desc.get("output_desc") or []]
+    column = None
+    widths = {len(t) for t in ins + outs if isinstance(t, list) and t}
+    for k in range(max(widths, default=0)):
+        if all(not isinstance(types, list) or not types or k >= len(types) or given is None
+               or _type_name(types[k]) == given for types, given in zip(ins, input_dtypes)):
+            column = k
+            break
+    bf16 = "bfloat16" in input_dtypes
+    found: list[str] = []
+    for i, (name, value) in enumerate(expected.items()):
+        types = outs[i] if i < len(outs) and isinstance(outs[i], list) else []
+        paired = None
+        if types:
+            paired = _type_name(types[column if column is not None and column < len(types) else 0]) \
+                if (column is not None or len(set(types)) == 1) else None
+        if paired is None:
+            arr = np.asarray(value[0] if isinstance(value, list) and value else value)
+            paired = "bfloat16" if bf16 and arr.dtype == np.float32 else str(arr.dtype)
+        found.append(paired)
+    return found
+
+
 def static_check(compiled: Compiled, shapes: Any) -> list[Finding]:
     """`ascendc-check --shape ...` on the compiled answer: the findings the case's shapes add."""
     from passes.verify import check_program

@@ -1,13 +1,48 @@
-"""Stage 3, correctness: every case of the answer on the simulator, outputs against the reference.
+"""Stage 3, correctness: every case of the answer on the simulator, outputs against the reference, and the
+integrity checks that keep an answer from passing without computing the result (issue 31).
 
-The simulator (`ascendir.sim`, issue 28) runs the compiled answer on the task's chip with the drawn inputs; its
-outputs are compared with the reference's under the task's tolerance, and its dynamic findings are kept.
-Until that module exists, cases are checked statically only and the verdict says they were not simulated.
+Per case, the inputs are drawn twice (two seeds). For each draw:
+- the output buffers start filled with a poison pattern (a NaN with a payload for floats, a marker for integers,
+  both different on each run), so an element no core writes never matches by accident; what is still poison
+  afterwards is counted per output;
+- the kernel gets copies of the inputs, compared afterwards with the originals: an answer that writes into an
+  input is marked, and its outputs are not accepted unless the task declares that input in place;
+- the expected outputs are computed apart (bench/harness/evaluate.py draws them) and never placed in the
+  simulated memory, which holds only the declared inputs, outputs, workspace and tiling data;
+- a run the instruction budget cuts off is not complete: neither correct nor fast.
+Across the draws, outputs that stay the same while the expected ones change (an answer that ignores its inputs),
+or a pass on one draw and a failure on the other, fail the case with that reason.
+
+Each case's `checks` lists these checks and whether it passed them.
 """
 
 from __future__ import annotations
 
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
+
+from bench.harness.verdict import CaseResult, Finding
+from bench.suites import Case, Comparison, Inputs, Task
+from bench.suites.model import canonical_dtype
+
+CHECKS = {
+    "outputs_written": "every output element is written by a core",
+    "inputs_unchanged": "the inputs are unchanged after the run (unless the task updates them in place)",
+    "no_dynamic_findings": "the simulator found no error (out of bounds, uninitialised read, race, deadlock, ...)",
+    "gm_declared_only": "no access outside the declared GM buffers",
+    "within_budget": "the run completed within the instruction budget",
+    "within_tolerance": "every output is within the task's tolerance",
+    "draws_agree": "every input draw gives the same verdict",
+    "follows_inputs": "the outputs change when the inputs do",
+}
+NOT_MODELLED_CODES = ("ASC958",)  # the simulator cannot run the construct: ours, not the answer's
+GM_OUT_OF_BOUNDS = "ASC950"
+BUDGET = "ASC957"
+OUTPUT_NOT_WRITTEN = "ASC961"  # judged by the poison count (outputs_written), not as a runtime failure
 
 
 class SimulatorUnavailable(RuntimeError):
@@ -18,6 +53,7 @@ def simulator() -> Any:
     """The simulator's Python API, or SimulatorUnavailable with the reason."""
     try:
         from ascendir import sim  # type: ignore[attr-defined]
+        import passes.sim.launch  # noqa: F401  (where ascendir.sim.run lives)
     except ImportError as exc:
         raise SimulatorUnavailable(f"not simulated: the simulator is not available ({exc})") from None
     return sim
@@ -29,3 +65,219 @@ def simulator_available() -> bool:
     except SimulatorUnavailable:
         return False
     return True
+
+
+# ------------------------------------------------------------------ one simulated run
+
+
+@dataclass
+class Run:
+    """One simulated launch of an answer on one draw."""
+
+    outputs: dict[str, Any]  # by the task's output names (bfloat16 as float32 values)
+    findings: list[Finding]
+    completed: bool
+    instructions: int = 0
+    cycles: float | None = None
+    unwritten: dict[str, int] = field(default_factory=dict)
+    changed_inputs: list[str] = field(default_factory=list)
+    not_modelled: str = ""  # why the simulator could not run it (our limitation), if so
+
+
+def poison_bits(dtype: np.dtype[Any], seed: int) -> int:
+    """The poison pattern of one run for an element type: a quiet NaN with a payload for floats, a marker for
+    integers; both depend on `seed`."""
+    salt = zlib.crc32(seed.to_bytes(8, "little", signed=False)) or 1
+    if dtype == np.float16:
+        return 0x7E00 | (salt & 0x1FF)
+    if dtype == np.float32:
+        return 0x7FC00000 | (salt & 0x3FFFFF)
+    if dtype == np.float64:
+        return 0x7FF8000000000000 | (salt & 0xFFFFFFFFFFFF)
+    bits = dtype.itemsize * 8
+    return (0xA5A5A5A5A5A5A5A5 ^ salt) & ((1 << bits) - 1)
+
+
+def poisoned(shape: tuple[int, ...], dtype: np.dtype[Any], seed: int) -> np.ndarray:
+    """An array of `shape` and `dtype` filled with the poison pattern (bools: all True, the unlikely value)."""
+    if dtype == np.bool_:
+        return np.ones(shape, dtype=np.bool_)
+    raw = np.dtype(f"u{dtype.itemsize}")
+    return np.full(shape, poison_bits(dtype, seed), dtype=raw).view(dtype)
+
+
+def count_poison(arr: np.ndarray, seed: int) -> int:
+    if arr.dtype == np.bool_ or arr.size == 0:
+        return 0
+    raw = arr.view(np.dtype(f"u{arr.dtype.itemsize}"))
+    return int(np.count_nonzero(raw == poison_bits(arr.dtype, seed)))
+
+
+def to_sim(value: np.ndarray, dtype: str) -> np.ndarray:
+    """An input as the simulator takes it (bfloat16 as uint16 bit patterns), a copy the kernel may write."""
+    if canonical_dtype(dtype) == "bfloat16":
+        return (np.ascontiguousarray(value, dtype=np.float32).view(np.uint32) >> 16).astype(np.uint16)
+    return np.array(value, copy=True, order="C")
+
+
+def from_sim(value: np.ndarray, dtype: str) -> np.ndarray:
+    if canonical_dtype(dtype) == "bfloat16" and value.dtype == np.uint16:
+        return (value.astype(np.uint32) << 16).view(np.float32)
+    return value
+
+
+def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, expected: dict[str, Any],
+             output_dtypes: Sequence[str], seed: int, budget: int | None) -> Run:
+    """Run the answer once on `inputs`; the expected outputs give only the output buffers' shapes."""
+    sim = simulator()
+    from passes.sim.launch import SimError, run_loaded
+
+    tensors: list[Any] = []
+    attrs = list(task.attr_values(case).values())  # the declared attributes, then the scalar inputs
+    sent: dict[str, np.ndarray] = {}
+    for name, value in inputs.values.items():
+        if isinstance(value, list) and value and isinstance(value[0], np.ndarray):
+            return Run({}, [], False, not_modelled="a list of tensors as one input (dynamic inputs) is not simulated "
+                                                   "yet")
+        if isinstance(value, np.ndarray):
+            sent[name] = to_sim(value, inputs.dtypes.get(name, str(value.dtype)))
+            tensors.append(sent[name])
+        elif value is None:
+            tensors.append(None)
+        else:
+            attrs.append(list(value) if isinstance(value, tuple) else value)
+    aliased = {o.name: o.aliases for o in task.outputs if o.aliases}
+    out_buffers: list[np.ndarray] = []
+    out_names: list[str] = []
+    for (name, exp), dtype in zip(expected.items(), output_dtypes):
+        if name in aliased:
+            continue
+        np_dtype = np.dtype(np.uint16) if canonical_dtype(dtype) == "bfloat16" else np.dtype(canonical_dtype(dtype))
+        out_buffers.append(poisoned(tuple(np.asarray(exp).shape), np_dtype, seed))
+        out_names.append(name)
+    try:
+        result = run_loaded(program, chip, tensors, attrs, outputs=out_buffers,
+                            budget=budget or sim.DEFAULT_BUDGET)
+    except SimError as exc:
+        return Run({}, [], False, not_modelled=str(exc))
+    findings = [Finding.of(d) for d in result.findings]
+    not_modelled = next((f.message for f in findings if f.code in NOT_MODELLED_CODES), "")
+    outputs: dict[str, Any] = {}
+    unwritten: dict[str, int] = {}
+    for name, buf, dtype in zip(out_names, out_buffers, [d for n, d in zip(expected, output_dtypes)
+                                                          if n not in aliased]):
+        unwritten[name] = count_poison(buf, seed) if canonical_dtype(dtype) != "bfloat16" else int(
+            np.count_nonzero(buf == (poison_bits(np.dtype(np.float16), seed) & 0xFFFF)))
+        outputs[name] = from_sim(buf, dtype)
+    changed = []
+    for name, arr in sent.items():
+        original = to_sim(inputs.values[name], inputs.dtypes.get(name, str(arr.dtype)))
+        if name in aliased.values():
+            continue
+        if not np.array_equal(arr.view(np.uint8), original.view(np.uint8)):
+            changed.append(name)
+    for out_name, input_name in aliased.items():
+        if input_name in sent:
+            outputs[out_name] = from_sim(sent[input_name], inputs.dtypes.get(input_name, ""))
+    return Run(outputs, findings, bool(result.completed), int(result.instructions),
+               float(result.cycles) if result.cycles is not None else None, unwritten, changed, not_modelled)
+
+
+# ------------------------------------------------------------------ one case, all draws
+
+
+def check_case(task: Task, case: Case, program: Any, chip: str,
+               draws: Sequence[tuple[Inputs, dict[str, Any]]], output_dtypes: Callable[[Inputs], list[str]],
+               budget: int | None, result: CaseResult) -> list[Run]:
+    """Run every draw of the case and fill `result` (status, reason, findings, checks, unwritten counts)."""
+    runs: list[Run] = []
+    verdicts: list[bool] = []
+    checks = dict.fromkeys(CHECKS, True)
+    reasons: list[str] = []
+    for k, (inputs, expected) in enumerate(draws):
+        seed = inputs.seed
+        run = simulate(task, case, program, chip, inputs, expected, output_dtypes(inputs), seed, budget)
+        runs.append(run)
+        if run.not_modelled:
+            result.status = "skipped"
+            result.reason = f"not evaluated: {run.not_modelled}"
+            result.sim_findings = run.findings
+            return runs
+        errors = [f for f in run.findings if f.severity == "error" and f.code != OUTPUT_NOT_WRITTEN]
+        result.sim_findings += [f for f in run.findings if f not in result.sim_findings]
+        for name, n in run.unwritten.items():
+            result.unwritten[name] = max(result.unwritten.get(name, 0), n)
+        comparisons = task.compare(case, expected, run.outputs)
+        result.outputs[f"draw{k}"] = {n: c.to_json() for n, c in comparisons.items()}
+        ok = True
+        if not run.completed:
+            checks["within_budget"] = checks["within_budget"] and not any(f.code == BUDGET for f in errors)
+            result.budget_cut = result.budget_cut or any(f.code == BUDGET for f in errors)
+        if any(f.code == GM_OUT_OF_BOUNDS for f in errors):
+            checks["gm_declared_only"] = False
+        if errors or not run.completed:
+            checks["no_dynamic_findings"] = False
+            first = errors[0].render() if errors else "the run did not complete"
+            reasons.append(f"draw {k}: {first}")
+            ok = False
+        if any(run.unwritten.values()):
+            checks["outputs_written"] = False
+            parts = ", ".join(f"{n}: {c} of {np.asarray(expected[n]).size}" for n, c in run.unwritten.items() if c)
+            reasons.append(f"draw {k}: output elements no core wrote ({parts})")
+            ok = False
+        if run.changed_inputs:
+            checks["inputs_unchanged"] = False
+            reasons.append(f"draw {k}: the kernel wrote into its input{'s' * (len(run.changed_inputs) > 1)} "
+                           f"{', '.join(run.changed_inputs)}, which the task does not update in place")
+            ok = False
+        bad = {n: c for n, c in comparisons.items() if not c.ok}
+        if bad:
+            checks["within_tolerance"] = False
+            name, c = next(iter(bad.items()))
+            reasons.append(f"draw {k}: output '{name}': {c.reason or 'outside the tolerance'} (max abs error "
+                           f"{c.max_abs:.3g}, max rel error {c.max_rel:.3g})")
+            ok = False
+        verdicts.append(ok)
+    if len(set(verdicts)) > 1:
+        checks["draws_agree"] = False
+        reasons.insert(0, "the answer passes one input draw and fails another")
+    if len(runs) > 1 and _ignores_inputs(draws, runs):
+        checks["follows_inputs"] = False
+        reasons.insert(0, "the outputs do not change with the inputs: two draws give identical outputs where the "
+                          "expected ones differ")
+    result.checks = checks
+    cycles = [r.cycles for r in runs if r.cycles is not None]
+    result.cycles = cycles[0] if cycles and len(cycles) == len(runs) else None
+    if all(checks.values()):
+        result.status, result.reason = "pass", ""
+    else:
+        # a run the simulator stopped or flagged is a runtime failure; otherwise the outputs are wrong
+        runtime = not checks["no_dynamic_findings"] or not checks["within_budget"]
+        result.status = "error" if runtime else "fail"
+        result.reason = reasons[0] if reasons else "failed"
+    return runs
+
+
+def _ignores_inputs(draws: Sequence[tuple[Inputs, dict[str, Any]]], runs: Sequence[Run]) -> bool:
+    (_, exp_a), (_, exp_b) = draws[0], draws[1]
+    run_a, run_b = runs[0], runs[1]
+    differs = False
+    for name, a in exp_a.items():
+        b = exp_b.get(name)
+        if b is None or np.asarray(a).shape != np.asarray(b).shape:
+            return False
+        if not np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True):
+            differs = True
+    if not differs:
+        return False
+    for name in exp_a:
+        oa, ob = run_a.outputs.get(name), run_b.outputs.get(name)
+        if oa is None or ob is None or np.asarray(oa).shape != np.asarray(ob).shape:
+            return False
+        if not np.array_equal(np.asarray(oa).view(np.uint8), np.asarray(ob).view(np.uint8)):
+            return False
+    return True
+
+
+def comparisons_ok(comparisons: dict[str, Comparison]) -> bool:
+    return all(c.ok for c in comparisons.values())

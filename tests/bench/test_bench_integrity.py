@@ -1,0 +1,120 @@
+"""Evaluation integrity (issue 31): adversarial answers written by the team, each in the bundled suite's op-project
+form, each failing with its reason, while the reference solution passes every check. The answers are the
+reference `add` solution with its kernel changed in one place (`ADVERSARIES`), run on the simulator."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bench.harness import Answer, EvalOptions, evaluate
+from bench.harness.evaluate import case_seed, draw
+from bench.harness.stages.correctness import CHECKS, simulator_available
+from bench.suites import find_task, load_suite
+
+pytestmark = pytest.mark.skipif(not simulator_available(), reason="the simulator (ascendir.sim) is not available")
+
+SOURCE = Path(__file__).resolve().parents[2] / "bench" / "tasks" / "level1" / "math" / "add"
+KERNEL = "op_kernel/add_custom.cpp"
+ONE_CASE = '''
+[[cases]]
+id = "one"
+dtype = "float32"
+shapes = { x1 = [1], x2 = [1] }
+'''
+
+# name -> (what is replaced in the reference kernel, by what, the check it must fail, words of the reason)
+ADVERSARIES = {
+    "writes_nothing": ("    op.Process();\n", "", "outputs_written", "no core wrote"),
+    "writes_zeros": ("        Add(y, x1, x2, n);", "        Duplicate(y, static_cast<T>(0), n);", "follows_inputs",
+                     "do not change with the inputs"),
+    "copies_input": ("        Add(y, x1, x2, n);", "        Muls(y, x1, static_cast<T>(1), n);", "within_tolerance",
+                     "elements differ"),
+    "first_tile_only": ("pos < coreLength; pos += tileLength", "pos < coreLength && pos == 0; pos += tileLength",
+                        "outputs_written", "no core wrote"),
+    "writes_input": ("        DataCopyPad(yGm[pos], yLocal, params);",
+                     "        DataCopyPad(yGm[pos], yLocal, params);\n        DataCopyPad(x1Gm[pos], yLocal, params);",
+                     "inputs_unchanged", "wrote into its input x1"),
+    "core0_only": ("        tileLength = td.tileLength;", "        tileLength = td.tileLength;\n"
+                   "        if (idx != 0) { coreLength = 0; }", "outputs_written", "no core wrote"),
+}
+LOOPS_FOREVER = ("pos < coreLength; pos += tileLength", "pos < coreLength; pos += 0")
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:
+    root = tmp_path_factory.mktemp("suite")
+    folder = root / "level1" / "math" / "add"
+    shutil.copytree(SOURCE, folder)
+    with open(folder / "task.toml", "a") as fh:
+        fh.write(ONE_CASE)
+    return root, load_suite("bundled", root)
+
+
+def adversary(tmp: Path, solution: str, name: str, old: str, new: str) -> str:
+    folder = tmp / name
+    shutil.copytree(solution, folder)
+    kernel = folder / KERNEL
+    text = kernel.read_text()
+    assert old in text, f"{name}: the reference kernel changed; update ADVERSARIES"
+    kernel.write_text(text.replace(old, new))
+    return str(folder)
+
+
+OPTIONS = EvalOptions(static_shapes=False, instruction_budget=5_000_000, performance=False)
+
+
+def test_reference_solution_passes_every_check(suite: tuple[Path, list]) -> None:
+    _, tasks = suite
+    task = find_task(tasks, "add")
+    v, = evaluate(task, [Answer("add", "ref", task.solution)], OPTIONS)
+    assert v.correct is True, v.reason
+    for case in v.cases:
+        assert case.status == "pass" and case.checks == dict.fromkeys(CHECKS, True)
+        assert case.unwritten == {"y": 0}
+
+
+@pytest.mark.parametrize("name", sorted(ADVERSARIES))
+def test_adversarial_answer_fails_with_its_reason(suite: tuple[Path, list], tmp_path: Path, name: str) -> None:
+    _, tasks = suite
+    task = find_task(tasks, "add")
+    old, new, check, words = ADVERSARIES[name]
+    path = adversary(tmp_path, task.solution, name, old, new)
+    v, = evaluate(task, [Answer("add", name, path)], OPTIONS)
+    assert v.compiled, v.reason
+    assert v.correct is False, f"{name} passed"
+    failed = [c for c in v.cases if c.status != "pass"]
+    assert failed and all(c.checks.get(check) is False for c in failed[:1]), (name, [c.checks for c in failed])
+    assert words in v.reason, v.reason
+    assert v.checks[check] is False  # the verdict lists the checks passed over all cases
+
+
+def test_constant_matching_one_draw_fails(suite: tuple[Path, list], tmp_path: Path) -> None:
+    """An answer that writes the value one seed's draw expects: it matches that draw and not the other."""
+    _, tasks = suite
+    task = find_task(tasks, "add")
+    one = task.case("one")
+    _, expected = draw(task, one, case_seed(task, one, 0))
+    value = float(np.asarray(expected["y"]).reshape(-1)[0])
+    path = adversary(tmp_path, task.solution, "constant", "        Add(y, x1, x2, n);",
+                     f"        Duplicate(y, static_cast<T>({value!r}), n);")
+    v, = evaluate(task, [Answer("add", "constant", path, "one")], OPTIONS)
+    assert v.correct is False
+    case, = v.cases
+    assert case.checks["draws_agree"] is False and case.checks["follows_inputs"] is False
+    assert "do not change with the inputs" in v.reason
+    assert v.cases[0].outputs["draw0"]["y"]["ok"] and not v.cases[0].outputs["draw1"]["y"]["ok"]
+
+
+def test_answer_that_loops_until_the_budget_is_neither_correct_nor_fast(suite: tuple[Path, list],
+                                                                          tmp_path: Path) -> None:
+    _, tasks = suite
+    task = find_task(tasks, "add")
+    path = adversary(tmp_path, task.solution, "loops_forever", *LOOPS_FOREVER)
+    options = EvalOptions(static_shapes=False, instruction_budget=100_000)
+    v, = evaluate(task, [Answer("add", "loop", path, "one")], options)
+    assert v.correct is False and v.fast is not True and v.cases[0].budget_cut
+    assert v.failure == "runtime" and "[ASC957]" in v.reason and v.checks["within_budget"] is False
