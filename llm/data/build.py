@@ -69,13 +69,13 @@ def _mutant_job(job: tuple[str, int, tuple[str, ...], bool]) -> tuple[list[Recor
     return task_records(task, per_operator, set(operators) or None, simulate)
 
 
-def _code_job(job: tuple[str, int]) -> list[Record]:
+def _code_job(job: tuple[str, int, bool]) -> list[Record]:
     from bench.suites import load_suite
     from llm.data.code import records
 
-    name, max_cases = job
+    name, max_cases, simulate = job
     task = next(t for t in load_suite("bundled") if t.name == name)
-    return list(records(task, max_cases))
+    return list(records(task, max_cases, simulate))
 
 
 def _map(fn: Callable[[Any], Any], jobs: list[Any], workers: int) -> list[Any]:
@@ -113,7 +113,8 @@ def build(options: BuildOptions, log: Callable[[str], None] = lambda s: None) ->
         log(f"docs: {len(found)} records")
     if "code" in options.sources:
         started = time.monotonic()
-        found = [r for rs in _map(_code_job, [(t.name, options.max_cases) for t in tasks], options.jobs) for r in rs]
+        found = [r for rs in _map(_code_job, [(t.name, options.max_cases, options.simulate) for t in tasks],
+                                          options.jobs) for r in rs]
         with_code = {r.task for r in found}
         skipped["code"] = sorted(t.name for t in tasks if t.name not in with_code)
         records += found

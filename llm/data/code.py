@@ -17,23 +17,50 @@ if TYPE_CHECKING:
     from bench.suites import Task
 
 
-def solution_verdict(task: Task) -> tuple[bool, str]:
-    """Whether the harness accepts the task's reference solution, and why not."""
-    from bench.harness import evaluate, reference_answers
+def answer_verdict(task: Task, answer_path: str, simulate: bool = True) -> tuple[bool, str]:
+    """Whether the harness accepts an answer (a file or an op project folder) to `task`, and why not. With
+    `simulate`, every stage runs (correctness on the simulator where the harness has one); without, the
+    extract and compile stages and the static check with each case's shapes."""
+    from bench.harness import Answer, evaluate
+    from bench.harness.evaluate import draw
+    from bench.harness.stages.compile import compile_answer, static_check, tiling_inputs
+    from bench.harness.stages.extract import extract
 
-    (verdict,) = evaluate(task, reference_answers([task]))
-    if not verdict.compiled:
-        return False, f"does not compile: {verdict.reason}"
-    if verdict.correct is False:
-        return False, f"not correct: {verdict.reason}"
-    for case in verdict.cases:
-        errors = [f for f in case.static_findings if f.severity == "error"]
+    answer = Answer(task.name, "check", answer_path)
+    if simulate:
+        (verdict,) = evaluate(task, [answer])
+        if not verdict.compiled:
+            return False, f"does not compile: {verdict.reason}"
+        if verdict.correct is False:
+            return False, f"not correct: {verdict.reason}"
+        for case in verdict.cases:
+            errors = [f for f in case.static_findings if f.severity == "error"]
+            if errors:
+                return False, f"case {case.case}: {errors[0].render()}"
+        return True, ""
+    extracted = extract(task, answer)
+    if not extracted.ok:
+        return False, f"does not extract: {extracted.problem}"
+    compiled = compile_answer(task, extracted)
+    if not compiled.ok:
+        return False, f"does not compile: {compiled.reason}"
+    for case in task.cases:
+        inputs, expected = draw(task, case, 0)
+        shapes = tiling_inputs(task, case, inputs, expected, compiled)
+        errors = [f for f in static_check(compiled, shapes) if f.severity == "error"] if shapes is not None else []
         if errors:
-            return False, f"case {case.case}: {errors[0].render()}"
+            return False, f"case {case.id}: {errors[0].render()}"
     return True, ""
 
 
-def records(task: Task, max_cases: int = 4) -> Iterator[Record]:
+def solution_verdict(task: Task, simulate: bool = True) -> tuple[bool, str]:
+    """Whether the harness accepts the task's reference solution, and why not."""
+    if task.solution is None:
+        return False, "no reference solution"
+    return answer_verdict(task, task.solution, simulate)
+
+
+def records(task: Task, max_cases: int = 4, simulate: bool = True) -> Iterator[Record]:
     """The task's code-centric records (none when its solution is not accepted)."""
     from llm.data.reasoning import reasoning
     from llm.prompts import kernel_prompt
@@ -41,16 +68,17 @@ def records(task: Task, max_cases: int = 4) -> Iterator[Record]:
 
     if task.solution is None:
         return
-    ok, _ = solution_verdict(task)
+    ok, _ = solution_verdict(task, simulate)
     if not ok:
         return
+    tier = "simulator" if simulate and _simulated() else "static"
     project = render_solution(task, "project")
     for case in task.cases[:max_cases]:
         text, _ = reasoning(task, case)
         prompt = kernel_prompt(task, "npukernelbench", case=case, shot=False)
         yield Record(f"code/{task.name}/{case.id}", "code", "sft", task_key(task.name),
                      [*prompt.messages, message("assistant", f"{text}\n\n{project}")], task=task.name,
-                     suite=task.suite, category=task.category, level=task.level or 0, tier="static",
+                     suite=task.suite, category=task.category, level=task.level or 0, tier=tier,
                      code=project)
     if task.cases:
         case = task.cases[0]
@@ -59,4 +87,15 @@ def records(task: Task, max_cases: int = 4) -> Iterator[Record]:
         six = render_solution(task, "multikernelbench")
         yield Record(f"code/{task.name}/multikernelbench", "code", "sft", task_key(task.name),
                      [*prompt.messages, message("assistant", f"{text}\n\n{six}")], task=task.name, suite=task.suite,
-                     category=task.category, level=task.level or 0, tier="static", code=project)
+                     category=task.category, level=task.level or 0, tier=tier, code=project)
+
+
+def _simulated() -> bool:
+    """Whether the harness judges correctness on the simulator in this process."""
+    from bench.harness.stages.correctness import SimulatorUnavailable, simulator
+
+    try:
+        simulator()
+    except SimulatorUnavailable:
+        return False
+    return True

@@ -175,6 +175,13 @@ def task_records(task: Task, per_operator: int = 2, names: set[str] | None = Non
     case = shapes_case(task)
     shapes = tiling_shapes(task, case, original) if case is not None else None
     before["shapes"] = check_sources(original, task.chip, shapes, task.kernel_name) if shapes is not None else []
+    if any(d.is_error for d in before["shapes"]):
+        return [], stats
+    if simulate:
+        from llm.data.code import _simulated, solution_verdict
+
+        # a run can only convict a mutant of a solution the simulator finds correct
+        simulate = _simulated() and solution_verdict(task, True)[0]
     plan_text = reasoning(task, case)[0] if case is not None else ""
     prompt = kernel_prompt(task, "npukernelbench", case=case, shot=False)
     correct_answer = f"{plan_text}\n\n{render_project(original)}"

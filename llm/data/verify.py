@@ -36,20 +36,15 @@ def _answer_text(record: Record) -> str:
     return record.messages[-1]["content"] if record.kind == "sft" else record.chosen[0]["content"]
 
 
-def check_code(record: Record) -> str | None:
-    from bench.harness import Answer, evaluate
+def check_code(record: Record, simulate: bool = True) -> str | None:
+    from llm.data.code import answer_verdict
 
     task = _task(record.task)
     with tempfile.TemporaryDirectory(prefix="ascendir-verify-") as tmp:
         path = Path(tmp) / f"{task.name}.md"
         path.write_text(_answer_text(record), encoding="utf-8")
-        (verdict,) = evaluate(task, [Answer(task.name, "0", str(path))])
-    if not verdict.compiled:
-        return f"{record.id}: the answer does not build: {verdict.reason}"
-    if verdict.correct is False:
-        return f"{record.id}: the answer is wrong: {verdict.reason}"
-    errors = [f.render() for c in verdict.cases for f in c.static_findings if f.severity == "error"]
-    return f"{record.id}: {errors[0]}" if errors else None
+        ok, why = answer_verdict(task, str(path), simulate and record.tier == "simulator")
+    return None if ok else f"{record.id}: {why}"
 
 
 def _buggy_files(record: Record) -> dict[str, str]:
@@ -62,7 +57,7 @@ def _buggy_files(record: Record) -> dict[str, str]:
     return {**json_files, **files}
 
 
-def check_mutant(record: Record) -> str | None:
+def check_mutant(record: Record, simulate: bool = True) -> str | None:
     from llm.data.mutants import shapes_case, simulator_verdict, tiling_shapes
     from llm.prompts.answers import project_files
     from passes.mutate import operator
@@ -79,7 +74,7 @@ def check_mutant(record: Record) -> str | None:
         verdict = static(original, buggy, family, task.chip, shapes, task.kernel_name)
         if not verdict.flagged:
             return f"{record.id}: the buggy project is no longer flagged ({record.tier})"
-    elif record.tier == "simulator":
+    elif record.tier == "simulator" and simulate:
         wrong, _ = simulator_verdict(task, buggy)
         if not wrong:
             return f"{record.id}: the simulator no longer finds the buggy project wrong"
@@ -89,22 +84,23 @@ def check_mutant(record: Record) -> str | None:
         fixed = project_sections(record.messages[-1]["content"])
         if any(original.get(rel, "").rstrip("\n") != text.rstrip("\n") for rel, text in fixed.items()) or not fixed:
             return f"{record.id}: the fixed file is not the solution's"
-    elif check_code(record) is not None:
-        return f"{record.id}: the chosen answer does not pass: {check_code(record)}"
+    elif (why := check_code(record, simulate=False)) is not None:
+        return f"{record.id}: the chosen answer does not pass: {why}"
     return None
 
 
-def check(row: dict[str, Any]) -> str | None:
-    """Why a written record does not hold, or None when it does."""
+def check(row: dict[str, Any], simulate: bool = True) -> str | None:
+    """Why a written record does not hold, or None when it does. A record the simulator vouched for (tier
+    `simulator`) is run again only with `simulate`."""
     from llm.data import docs, repairs
 
     record = as_record(row)
     if record.source == "docs":
         return docs.check(record)
     if record.source == "code":
-        return check_code(record)
+        return check_code(record, simulate)
     if record.source == "mutants":
-        return check_mutant(record)
+        return check_mutant(record, simulate)
     if record.source == "repairs":
         text = record.rejected[0]["content"] if record.kind == "pair" else record.messages[1]["content"]
         match = re.search(r"```python\n(.*?)^```", text, re.S | re.M)

@@ -39,12 +39,16 @@ def _kernel_name(files: Mapping[str, str]) -> str:
 
 
 def render_project(files: Mapping[str, str]) -> str:
-    """The project's host tiling header, host source and kernel(s) as `=== path ===` sections."""
-    order = sorted((rel for rel in files if rel.startswith(("op_host/", "op_kernel/"))),
-                   key=lambda r: (not r.endswith("_tiling.h"), not r.startswith("op_host/"), r))
+    """The project's op description (json), host tiling header, host source and kernel(s) as `=== path ===`
+    sections. The json binds each DTYPE_<NAME> macro to the dtypes the op takes: without it a checker has to
+    guess the kernel's element types."""
+    order = sorted((rel for rel in files if rel.startswith(("op_host/", "op_kernel/"))
+                    or ("/" not in rel and rel.endswith(".json"))),
+                   key=lambda r: (not r.endswith(".json"), not r.endswith("_tiling.h"), not r.startswith("op_host/"), r))
     parts = []
     for rel in order:
-        parts.append(f"=== {rel} ===\n```cpp\n{files[rel].rstrip()}\n```")
+        fence = "json" if rel.endswith(".json") else "cpp"
+        parts.append(f"=== {rel} ===\n```{fence}\n{files[rel].rstrip()}\n```")
     return "\n\n".join(parts) + "\n"
 
 

@@ -23,8 +23,9 @@ SYSTEM = (
     "budget, buffer count), then write the answer in exactly the requested format.")
 
 _RULES = {
-    "project": ("Output rules: reason briefly first, then give the three files of the op project, each under its "
-                "`=== path ===` header line and in one ```cpp block. Nothing after the last block."),
+    "project": ("Output rules: reason briefly first, then give the op project: its `<op>.json` description and its "
+                "three source files, each under its `=== path ===` header line and in one fenced block. Nothing "
+                "after the last block."),
     "multikernelbench": ("Output rules: reason briefly first, then give one ```python block that assigns the six "
                          "strings as plain string literals (no f-strings, no computed values). Nothing after it."),
 }

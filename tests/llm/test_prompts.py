@@ -66,7 +66,7 @@ def test_a_rendered_solution_is_extracted_and_built_by_the_harness(tmp_path: Pat
 def test_project_sections_read_back_what_render_project_wrote() -> None:
     files = project_files(task("relu").solution)
     sections = project_sections(render_project(files))
-    assert sections == {rel: text.rstrip("\n") + "\n" for rel, text in files.items() if not rel.endswith(".json")}
+    assert sections == {rel: text.rstrip("\n") + "\n" for rel, text in files.items()}
 
 
 def test_repair_prompt_shows_the_diagnostics_as_printed() -> None:
