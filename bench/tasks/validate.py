@@ -1,8 +1,9 @@
-"""Checks of the bundled task suite that need no simulator: the task.toml schema (README.md in this folder),
-the references (make_inputs / reference on every case: names, shapes, dtypes, finite values) and
-`ascendc-check` over every solution with every case's shapes.
+"""Checks of the bundled task suite: the task.toml schema (README.md in this folder), the references
+(make_inputs / reference on every case: names, shapes, dtypes, finite values), `ascendc-check` over every
+solution with every case's shapes (--static) and every solution run on the simulator against the reference
+(--sim).
 
-    python -m bench.tasks.validate [--static] [--level N] [TASK ...]
+    python -m bench.tasks.validate [--static] [--sim] [--level N] [TASK ...]
 
 prints one line per task and exits 1 when anything is wrong. The harness has its own loader
 (bench/suites/bundled.py); this module is the suite's self-check and the tests' helper.
@@ -299,15 +300,85 @@ def solution_problems(task: Task, cases: list[Mapping[str, Any]] | None = None, 
         return {"*": [f"solution/ reads as {len(bundles)} inputs, not one op project"]}
     program, target = load_for_check(bundles[0], chip, {})
     attr_specs = task.spec.get("attrs", [])
+    module = load_reference(task)
     found: dict[str, list[str]] = {}
     for case in cases if cases is not None else task.spec["cases"]:
         norm = normalised_case(task, case)
         tensors = [TensorSpec(norm["shapes"][n], norm["dtypes"][n]) for n in task.input_names()]
         attrs = [norm["attrs"][str(a["name"])] for a in attr_specs]
-        shapes = TilingInputs(tensors, attrs=attrs, chip=target)
+        # the outputs as the harness allocates them (from the reference), so every one is checked for coverage
+        _, expected = run_reference(task, case, module)
+        outputs = [TensorSpec(tuple(expected[str(o["name"])].shape), str(expected[str(o["name"])].dtype))
+                   for o in task.spec["outputs"] if not o.get("aliases")]
+        shapes = TilingInputs(tensors, outputs=outputs, attrs=attrs, chip=target)
         diags = check_program(program, target, shapes=shapes)
         found[str(case["id"])] = [f"{d.code} {d.span.file.split('/')[-1] if d.span else '?'}:"
                                   f"{d.span.line if d.span else 0}: {d.message}" for d in diags if d.is_error]
+    return found
+
+
+def mismatch(expected: np.ndarray, actual: np.ndarray, tolerance: Mapping[str, Any]) -> str | None:
+    """Why `actual` fails README.md's correctness rule against `expected` (None when it passes)."""
+    if actual.shape != expected.shape:
+        if actual.size != expected.size:
+            return f"shape {list(actual.shape)}, expected {list(expected.shape)}"
+        actual = actual.reshape(expected.shape)
+    if expected.dtype.kind in "biu":
+        bad = expected != actual
+        if bad.any():
+            i = int(np.flatnonzero(bad.reshape(-1))[0])
+            return (f"{int(bad.sum())} of {bad.size} elements differ (first at {i}: "
+                    f"{actual.reshape(-1)[i]} vs {expected.reshape(-1)[i]})")
+        return None
+    e, a = expected.astype(np.float64), actual.astype(np.float64)
+    entry = tolerance.get(str(expected.dtype), {})
+    atol, rtol = float(entry.get("atol", 0.0)), float(entry.get("rtol", 0.0))
+    with np.errstate(invalid="ignore", over="ignore"):
+        d = np.abs(e - a)
+        if tolerance.get("mode", "elementwise") == "norm":
+            bad = d > rtol * np.maximum(1.0, np.abs(e))
+        else:
+            bad = (d > atol) & (d / (np.abs(e) + 1e-7) > rtol)
+        fe, fa = np.isfinite(e), np.isfinite(a)
+        same = ~fe & ~fa & ((e == a) | (np.isnan(e) & np.isnan(a)))
+        bad = (bad & fe & fa) | (fe != fa) | (~fe & ~same)
+    if bad.any():
+        i = int(np.flatnonzero(bad.reshape(-1))[0])
+        return (f"{int(bad.sum())} of {bad.size} elements out of tolerance (first at {i}: "
+                f"{a.reshape(-1)[i]!r} vs {e.reshape(-1)[i]!r}; max |d| {float(np.nanmax(np.where(fe, d, 0))):.3g})")
+    return None
+
+
+def simulation_problems(task: Task, cases: list[Mapping[str, Any]] | None = None, chip: str = "910B2"
+                        ) -> dict[str, list[str]]:
+    """Run the solution on the simulator for every case (or `cases`) and compare with the reference: per case
+    id, the simulator's error findings and the outputs out of tolerance (empty lists when correct)."""
+    from passes.sim.launch import load_source, run_loaded
+
+    program, target = load_source(str(task.path / "solution"), "project", chip)
+    module = load_reference(task)
+    found: dict[str, list[str]] = {}
+    for case in cases if cases is not None else task.spec["cases"]:
+        cid = str(case["id"])
+        inputs, expected = run_reference(task, case, module)
+        given = {k: v.copy() for k, v in inputs.items()}
+        attrs = [normalised_case(task, case)["attrs"][str(a["name"])] for a in task.spec.get("attrs", [])]
+        result = run_loaded(program, target, given, attrs)
+        problems = [f"{d.code} {d.span.file.split('/')[-1] if d.span else '?'}:{d.span.line if d.span else 0}: "
+                    f"{d.message}" for d in result.findings if d.is_error]
+        if not result.completed and not problems:
+            problems.append("the run did not complete")
+        for o in task.spec["outputs"]:
+            name = str(o["name"])
+            alias = o.get("aliases")
+            actual = given[alias] if alias else result.outputs.get(name)
+            if actual is None:
+                problems.append(f"output '{name}' missing from the run")
+                continue
+            why = mismatch(expected[name], np.asarray(actual), task.spec["tolerance"])
+            if why:
+                problems.append(f"output '{name}': {why}")
+        found[cid] = problems
     return found
 
 
@@ -317,6 +388,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("tasks", nargs="*", help="task names (default: all)")
     parser.add_argument("--static", action="store_true", help="also run ascendc-check on every case")
+    parser.add_argument("--sim", action="store_true", help="also run the solution on the simulator, every case")
     parser.add_argument("--level", type=int, default=None)
     args = parser.parse_args(argv)
     bad = 0
@@ -334,6 +406,9 @@ def main(argv: list[str] | None = None) -> int:
         if not problems and args.static:
             for cid, diags in solution_problems(task).items():
                 problems += [f"case '{cid}': {d}" for d in diags]
+        if not problems and args.sim:
+            for cid, diags in simulation_problems(task).items():
+                problems += [f"sim case '{cid}': {d}" for d in diags]
         status = "ok" if not problems else f"{len(problems)} problem(s)"
         print(f"{task.spec.get('level', '?')} {task.spec.get('category', '?'):<11} {task.name:<28} {status}")
         for p in problems:

@@ -19,27 +19,28 @@ public:
 
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const TanhCustomTilingData &td)
     {
-        const uint32_t idx = GetBlockIdx();
-        uint64_t start = 0;
-        uint32_t share = 0;
-        if (idx < td.formerNum) {
-            share = td.formerLength;
-            start = static_cast<uint64_t>(td.formerLength) * idx;
+        const uint32_t blockIdx = GetBlockIdx();
+        uint64_t coreStart = 0;
+        uint32_t coreShare = 0;
+        if (blockIdx < td.formerNum) {
+            coreShare = td.formerLength;
+            coreStart = static_cast<uint64_t>(td.formerLength) * blockIdx;
         } else {
-            share = td.tailLength;
-            start = static_cast<uint64_t>(td.formerLength) * td.formerNum +
-                    static_cast<uint64_t>(td.tailLength) * (idx - td.formerNum);
+            coreShare = td.tailLength;
+            coreStart = static_cast<uint64_t>(td.formerLength) * td.formerNum +
+                        static_cast<uint64_t>(td.tailLength) * (blockIdx - td.formerNum);
         }
         // shares are whole 32-byte blocks, so the last core stops at the end of the tensor
-        if (start >= td.totalLength) {
+        if (coreStart >= td.totalLength) {
             coreLength = 0;
         } else {
-            coreLength = (td.totalLength - start) < share ? static_cast<uint32_t>(td.totalLength - start) : share;
+            const uint64_t rest = td.totalLength - coreStart;
+            coreLength = rest < coreShare ? static_cast<uint32_t>(rest) : coreShare;
         }
         tileLength = td.tileLength;
 
-        xGm.SetGlobalBuffer((__gm__ T *)x + start, coreLength);
-        yGm.SetGlobalBuffer((__gm__ T *)y + start, coreLength);
+        xGm.SetGlobalBuffer((__gm__ T *)x + coreStart, coreLength);
+        yGm.SetGlobalBuffer((__gm__ T *)y + coreStart, coreLength);
         pipe.InitBuffer(xQueue, BUFFER_NUM, tileLength * sizeof(T));
         pipe.InitBuffer(yQueue, BUFFER_NUM, tileLength * sizeof(T));
         if constexpr (!IS_FLOAT) {

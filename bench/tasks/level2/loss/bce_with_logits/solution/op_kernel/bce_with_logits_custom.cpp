@@ -19,28 +19,29 @@ public:
 
     __aicore__ inline void Init(GM_ADDR logits, GM_ADDR target, GM_ADDR loss, const BceWithLogitsCustomTilingData &td)
     {
-        const uint32_t idx = GetBlockIdx();
-        uint64_t start = 0;
-        uint32_t share = 0;
-        if (idx < td.formerNum) {
-            share = td.formerLength;
-            start = static_cast<uint64_t>(td.formerLength) * idx;
+        const uint32_t blockIdx = GetBlockIdx();
+        uint64_t coreStart = 0;
+        uint32_t coreShare = 0;
+        if (blockIdx < td.formerNum) {
+            coreShare = td.formerLength;
+            coreStart = static_cast<uint64_t>(td.formerLength) * blockIdx;
         } else {
-            share = td.tailLength;
-            start = static_cast<uint64_t>(td.formerLength) * td.formerNum +
-                    static_cast<uint64_t>(td.tailLength) * (idx - td.formerNum);
+            coreShare = td.tailLength;
+            coreStart = static_cast<uint64_t>(td.formerLength) * td.formerNum +
+                        static_cast<uint64_t>(td.tailLength) * (blockIdx - td.formerNum);
         }
         // shares are whole 32-byte blocks, so the last core stops at the end of the tensor
-        if (start >= td.totalLength) {
+        if (coreStart >= td.totalLength) {
             coreLength = 0;
         } else {
-            coreLength = (td.totalLength - start) < share ? static_cast<uint32_t>(td.totalLength - start) : share;
+            const uint64_t rest = td.totalLength - coreStart;
+            coreLength = rest < coreShare ? static_cast<uint32_t>(rest) : coreShare;
         }
         tileLength = td.tileLength;
 
-        logitsGm.SetGlobalBuffer((__gm__ T *)logits + start, coreLength);
-        targetGm.SetGlobalBuffer((__gm__ T *)target + start, coreLength);
-        lossGm.SetGlobalBuffer((__gm__ T *)loss + start, coreLength);
+        logitsGm.SetGlobalBuffer((__gm__ T *)logits + coreStart, coreLength);
+        targetGm.SetGlobalBuffer((__gm__ T *)target + coreStart, coreLength);
+        lossGm.SetGlobalBuffer((__gm__ T *)loss + coreStart, coreLength);
         pipe.InitBuffer(logitsQueue, BUFFER_NUM, tileLength * sizeof(T));
         pipe.InitBuffer(targetQueue, BUFFER_NUM, tileLength * sizeof(T));
         pipe.InitBuffer(lossQueue, BUFFER_NUM, tileLength * sizeof(T));

@@ -90,7 +90,8 @@ static ge::graphStatus TilingFunc(gert::TilingContext *context)
 namespace ge {
 static graphStatus InferShape(gert::InferShapeContext *context)
 {
-    *context->GetOutputShape(0) = *context->GetInputShape(0);
+    const gert::Shape *xShape = context->GetInputShape(0);
+    *context->GetOutputShape(0) = *xShape;
     return GRAPH_SUCCESS;
 }
 
