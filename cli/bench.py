@@ -49,13 +49,16 @@ SUITE_NAMES = ("bundled", "npukernelbench", "multikernelbench")
 @click.option("--draws", type=int, default=2, show_default=True, help="Input draws (seeds) per case.")
 @click.option("--max-elements", type=int, default=1 << 25, show_default=True,
               help="Cases drawing more input elements are not evaluated (memory and time on this machine).")
-@click.option("--no-static-shapes", is_flag=True, help="Skip the static check of each case with its shapes.")
+@click.option("--static-shapes/--no-static-shapes", "static_shapes", default=None,
+              help="Check each case statically with its shapes (ascendc-check --shape) besides simulating it. "
+                   "Default: on for --answers; off for the reference solutions, which bench/tasks/validate.py "
+                   "checks with every case's shapes.")
 @click.option("--failures", type=int, default=20, show_default=True, help="How many failed answers to list.")
 def main(suite: str, root: str | None, answers: str | None, list_tasks: bool, task_names: tuple[str, ...],
          levels: tuple[int, ...], categories: tuple[str, ...], show: bool, case_id: str | None, executor: str,
          address: str | None, workers: int | None, results_path: str | None, fresh: bool, report_dir: str | None,
-         time_budget: float, instruction_budget: int | None, draws: int, max_elements: int, no_static_shapes: bool,
-         failures: int) -> None:
+         time_budget: float, instruction_budget: int | None, draws: int, max_elements: int,
+         static_shapes: bool | None, failures: int) -> None:
     """Evaluate kernels on a task suite: compile, correctness and speed on the simulator, pass@k, reports."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from bench.suites import find_task, load_suite
@@ -86,12 +89,13 @@ def main(suite: str, root: str | None, answers: str | None, list_tasks: bool, ta
         raise click.UsageError(f"no tasks in the {suite} suite match" if task_names or levels or categories
                                else f"the {suite} suite has no tasks")
     sys.exit(_run(suite, tasks, answers, executor, address, workers, results_path, fresh, report_dir, time_budget,
-                  instruction_budget, draws, max_elements, no_static_shapes, failures))
+                  instruction_budget, draws, max_elements,
+                  static_shapes if static_shapes is not None else answers is not None, failures))
 
 
 def _run(suite: str, tasks: list, answers: str | None, executor: str, address: str | None, workers: int | None,
          results_path: str | None, fresh: bool, report_dir: str | None, time_budget: float,
-         instruction_budget: int | None, draws: int, max_elements: int, no_static_shapes: bool, failures: int) -> int:
+         instruction_budget: int | None, draws: int, max_elements: int, static_shapes: bool, failures: int) -> int:
     from rich.console import Console
 
     from bench.harness import EvalOptions, collect_answers, reference_answers
@@ -116,7 +120,7 @@ def _run(suite: str, tasks: list, answers: str | None, executor: str, address: s
     if not found:
         raise click.UsageError("no answers to evaluate")
     options = EvalOptions(draws=draws, time_budget_s=time_budget, instruction_budget=instruction_budget,
-                          max_elements=max_elements, static_shapes=not no_static_shapes)
+                          max_elements=max_elements, static_shapes=static_shapes)
     jobs = make_jobs(tasks, found, options)
     if results_path and fresh and os.path.exists(results_path):
         os.remove(results_path)

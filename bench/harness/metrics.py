@@ -72,12 +72,17 @@ class Summary:
     categories: dict[str, dict[str, Any]] = field(default_factory=dict)
     failures: dict[str, int] = field(default_factory=dict)  # failure kind -> answers
     speedups: list[float] = field(default_factory=list)
+    # integrity: check -> {"checked": answers simulated with it, "failed": answers failing it}; and the output
+    # elements never written, summed over the answers' worst draw per case
+    integrity: dict[str, dict[str, int]] = field(default_factory=dict)
+    unwritten_elements: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {"funnel": {k: {**vars(f), "rates": f.rates()} for k, f in self.funnel.items()},
                 "pass_at_k": self.pass_at, "pass_at_k_tasks": self.pass_tasks, "fast_p": self.fast,
                 "score": self.score, "score_max": self.score_max, "categories": self.categories,
-                "failures": self.failures, "speedups": self.speedups}
+                "failures": self.failures, "speedups": self.speedups, "integrity": self.integrity,
+                "unwritten_elements": self.unwritten_elements}
 
 
 def level_name(level: int | None) -> str:
@@ -102,6 +107,11 @@ def summarize(verdicts: Iterable[Verdict], ks: Sequence[int] = PASS_KS, ps: Sequ
             failures[v.failure] += 1
         if v.speedup is not None and v.correct:
             s.speedups.append(v.speedup)
+        for check, passed in v.checks.items():
+            row = s.integrity.setdefault(check, {"checked": 0, "failed": 0})
+            row["checked"] += 1
+            row["failed"] += not passed
+        s.unwritten_elements += sum(n for c in v.cases for n in c.unwritten.values())
     s.funnel = {k: by_level[k] for k in sorted(by_level)}
     s.funnel["all"] = total
     s.failures = dict(sorted(failures.items()))
@@ -115,7 +125,10 @@ def summarize(verdicts: Iterable[Verdict], ks: Sequence[int] = PASS_KS, ps: Sequ
                                                 for g in groups) / len(groups)
             s.pass_tasks[f"pass@{k}"] = len(groups)
     n = len(vs) or 1
+    timed = any(v.speedup is not None for v in vs)
     for p in ps:
+        if p > 0 and not timed:
+            continue  # no simulated times (no timing model, or nothing correct): fast_p for p > 0 is not measured
         s.fast[f"fast_{p:g}"] = sum(1 for v in vs if v.correct and (p == 0 or (v.speedup or 0.0) > p)) / n
     levels = [lv for lv in LEVEL_WEIGHTS if f"L{lv}" in by_level]
     if levels:

@@ -18,7 +18,7 @@ from pathlib import Path
 from bench.harness.metrics import Summary
 from bench.harness.results import finite
 from bench.harness.verdict import Verdict
-from bench.report.table import failed, metrics_lines, not_judged_line
+from bench.report.table import failed, failed_checks, metrics_lines, not_judged_line
 
 PLOTS = ("funnel.png", "speedup.png", "categories.png")
 
@@ -56,16 +56,21 @@ def markdown(summary: Summary, verdicts: Sequence[Verdict], title: str) -> str:
         lines += ["", "| category | answers | compiled | correct |", "|---|---:|---:|---:|"]
         for cat, c in summary.categories.items():
             lines.append(f"| {cat} | {c['answers']} | {c['compiled']} | {c['correct']} |")
+    if summary.integrity:
+        lines += ["", "| integrity check | answers checked | failed |", "|---|---:|---:|"]
+        for check, row in summary.integrity.items():
+            lines.append(f"| {check} | {row['checked']} | {row['failed']} |")
+        lines.append(f"\nOutput elements never written (summed over answers and cases): {summary.unwritten_elements}")
     line = not_judged_line(verdicts)
     if line:
         lines += ["", line]
     bad = [v for v in verdicts if failed(v)]
     if bad:
-        lines += ["", f"## Answers that failed ({len(bad)})", "", "| task | sample | stopped | why |",
-                  "|---|---|---|---|"]
+        lines += ["", f"## Answers that failed ({len(bad)})", "", "| task | sample | stopped | checks failed | why |",
+                  "|---|---|---|---|---|"]
         for v in bad:
             why = v.reason.replace("|", "\\|").replace("\n", " ")
-            lines.append(f"| {v.task} | {v.sample} | {v.failure or v.stage} | {why} |")
+            lines.append(f"| {v.task} | {v.sample} | {v.failure or v.stage} | {failed_checks(v)} | {why} |")
     return "\n".join(lines) + "\n"
 
 

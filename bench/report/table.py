@@ -32,12 +32,19 @@ def metrics_lines(summary: Summary) -> list[str]:
         if values:
             lines.append(f"{label} " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in values.items()))
     if summary.fast:
-        lines.append("fast_p " + ", ".join(f"{k.removeprefix('fast_')}: {100 * v:.1f}%" for k, v in summary.fast.items()))
+        lines.append("fast_p " + ", ".join(f"{k.removeprefix('fast_')}: {100 * v:.1f}%" for k, v in summary.fast.items())
+                     + ("" if len(summary.fast) > 1 else " (no simulated times: fast_p for p > 0 not measured)"))
     if summary.score is not None:
         lines.append(f"score {summary.score:.3f} of {summary.score_max:.1f} (NPUKernelBench weights L1 0.2, L2 0.3, "
                      "L3 0.5, over the levels present)")
     if summary.failures:
         lines.append("stopped: " + ", ".join(f"{k} {n}" for k, n in summary.failures.items()))
+    if summary.integrity:
+        failing = {k: r["failed"] for k, r in summary.integrity.items() if r["failed"]}
+        checked = max(r["checked"] for r in summary.integrity.values())
+        lines.append(f"integrity checks ({checked} answers simulated): " + (", ".join(
+            f"{k} failed by {n}" for k, n in failing.items()) if failing else "all passed")
+            + (f"; {summary.unwritten_elements} output elements never written" if summary.unwritten_elements else ""))
     return lines
 
 
@@ -48,11 +55,15 @@ def failures_table(verdicts: Sequence[Verdict], limit: int = 20) -> Table | None
         return None
     table = Table(title=f"answers that failed ({len(bad)}{f', first {limit}' if len(bad) > limit else ''})",
                   title_justify="left")
-    for col in ("task", "sample", "stage", "why"):
+    for col in ("task", "sample", "stage", "checks failed", "why"):
         table.add_column(col, overflow="fold")
     for v in bad[:limit]:
-        table.add_row(v.task, v.sample, v.failure or v.stage, v.reason)
+        table.add_row(v.task, v.sample, v.failure or v.stage, failed_checks(v), v.reason)
     return table
+
+
+def failed_checks(v: Verdict) -> str:
+    return ", ".join(k for k, ok in v.checks.items() if not ok)
 
 
 def failed(v: Verdict) -> bool:

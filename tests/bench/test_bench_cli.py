@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from bench.harness.metrics import summarize
@@ -70,8 +71,15 @@ def test_report_with_speedups(tmp_path: Path) -> None:
         v = Verdict("bundled", f"t{i}", "0", "-", level, cat, key=str(i), extracted=True, compiled=True, correct=True,
                     speedup=speedup, fast=speedup > 1)
         vs.append(v)
+    vs[1].correct, vs[1].failure, vs[1].reason = False, "wrong", "case c0: output elements no core wrote (y: 5 of 8)"
+    vs[1].checks = {"outputs_written": False, "within_tolerance": True}
+    vs[0].checks = {"outputs_written": True, "within_tolerance": True}
     paths = write_report(tmp_path, summarize(vs), vs, "three answers")
     assert {p.name for p in paths} == {"summary.json", "verdicts.jsonl", "summary.md", "funnel.png", "speedup.png",
                                        "categories.png"}
     summary = json.loads((tmp_path / "summary.json").read_text())
-    assert summary["fast_p"]["fast_1"] == 2 / 3 and summary["score"] == 1.0
+    assert summary["fast_p"]["fast_1"] == 2 / 3 and summary["score"] == pytest.approx(0.2 + 0.5)
+    assert summary["integrity"]["outputs_written"] == {"checked": 2, "failed": 1}
+    md = (tmp_path / "summary.md").read_text()
+    assert "| outputs_written | 2 | 1 |" in md and "| within_tolerance | 2 | 0 |" in md
+    assert "| t1 | 0 | wrong | outputs_written | case c0: output elements no core wrote" in md

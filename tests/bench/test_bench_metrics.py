@@ -91,3 +91,20 @@ def test_score_over_present_levels_only_and_categories() -> None:
     assert s.categories["activation"] == {"answers": 1, "compiled": 1, "correct": 0, "compile_rate": 1.0,
                                           "correct_rate": 0.0}
     assert summarize([verdict("x", "0", None)]).score is None
+
+
+def test_fast_p_beyond_zero_needs_simulated_times() -> None:
+    s = summarize([verdict("a", "0"), verdict("a", "1", correct=False)])
+    assert s.fast == {"fast_0": 0.5}  # no speedups measured: fast_p for p > 0 is not reported as 0
+
+
+def test_integrity_counts() -> None:
+    from bench.harness.verdict import CaseResult
+
+    good, bad = verdict("a", "0"), verdict("a", "1", correct=False)
+    good.checks = {"outputs_written": True, "inputs_unchanged": True}
+    bad.checks = {"outputs_written": False, "inputs_unchanged": True}
+    bad.cases = [CaseResult("c0", "fail", unwritten={"y": 7}), CaseResult("c1", "fail", unwritten={"y": 3})]
+    s = summarize([good, bad, verdict("b", "0", compiled=False)])
+    assert s.integrity == {"outputs_written": {"checked": 2, "failed": 1}, "inputs_unchanged": {"checked": 2, "failed": 0}}
+    assert s.unwritten_elements == 10
