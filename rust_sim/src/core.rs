@@ -86,6 +86,8 @@ pub struct Core {
     pub sync: SyncState,
     pub mask: MaskState,
     pub atomic: Atomic,
+    /// the cube unit's registers and the Matmul objects (cube/mod.rs)
+    pub cube: crate::cube::CubeState,
     pub executed: u64,
     pub writes: Vec<WriteRec>,
     pub poison_writes: Vec<WriteRec>,
@@ -115,6 +117,7 @@ impl Core {
             sync: SyncState::default(),
             mask: MaskState::default(),
             atomic: Atomic::None,
+            cube: crate::cube::CubeState::default(),
             executed: 0,
             writes: Vec::new(),
             poison_writes: Vec::new(),

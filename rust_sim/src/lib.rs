@@ -6,6 +6,7 @@
 pub mod api;
 pub mod checks;
 pub mod core;
+pub mod cube;
 pub mod dma;
 pub mod dtype;
 pub mod memory;

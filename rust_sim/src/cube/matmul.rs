@@ -1,0 +1,972 @@
+//! The kernel-side high-level Matmul object (`Matmul<A, B, C, Bias, CFG> mm`), by its documented semantics.
+//!
+//! REGIST_MATMUL_OBJ / Init give an object its TCubeTiling (the fields come flattened, `tiling.M=r5:i32`).
+//! SetTensorA / SetTensorB / SetBias name the operands (GM, or UB / L1 local tensors; transposed when asked),
+//! SetOrgShape the full matrices behind them (default: the tiling's M, N, Ka, Kb), SetSingleShape / SetTail
+//! the part this core computes (default: singleCoreM/N/K). IterateAll writes the whole singleM x singleN block
+//! of C; Iterate computes the next baseM x baseN block in the tiling's iterateOrder (0: along M first) and
+//! GetTensorC writes it at its place in C (or at the start of the destination, with enSequentialWrite). The
+//! asynchronous forms (`<false>`) compute at once; their GetTensorC hands out the blocks in order.
+//!
+//! Values: every C element accumulates in k order in the cube's accumulator type (f32 for half / bfloat16 /
+//! float inputs, i32 for int8), starting from the bias (or 0), and is converted to C's type once, as the
+//! fixpipe does (round to nearest even; int32 to half or int8 through SetQuantScalar's parameter).
+//!
+//! On a MIX kernel the AIC core that reaches REGIST_MATMUL_OBJ becomes the object's server and returns there
+//! (the library's macro does); the AIV cores' calls are computed where they are made, which is what the
+//! messages to the server compute.
+
+use std::collections::VecDeque;
+
+use crate::api::{ApiOp, Arg, Args, Pipe, Registry};
+use crate::checks::code;
+use crate::core::{Atomic, Ctx, Flow};
+use crate::cube::fixpipe::{convert, Quant};
+use crate::cube::{c0, read, write_runs};
+use crate::dtype::DType;
+use crate::memory::{Handle, MemKind, Space};
+use crate::program::Sv;
+
+/// The TCubeTiling fields the object uses.
+pub const TILING_FIELDS: [&str; 13] = [
+    "usedCoreNum",
+    "M",
+    "N",
+    "Ka",
+    "Kb",
+    "singleCoreM",
+    "singleCoreN",
+    "singleCoreK",
+    "baseM",
+    "baseN",
+    "baseK",
+    "isBias",
+    "iterateOrder",
+];
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tiling {
+    pub m: i64,
+    pub n: i64,
+    pub ka: i64,
+    pub kb: i64,
+    pub single_m: i64,
+    pub single_n: i64,
+    pub single_k: i64,
+    pub base_m: i64,
+    pub base_n: i64,
+    pub is_bias: bool,
+    pub order: i64,
+}
+
+/// One operand: where it is, its element type, whether it is stored transposed, and whether it is NZ.
+#[derive(Clone, Copy, Debug)]
+pub struct Operand {
+    pub h: Handle,
+    pub t: DType,
+    pub trans: bool,
+    pub nz: bool,
+}
+
+/// A computed block of C: its place and its accumulators (f32 or i32 bits), row-major rows x cols.
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub row: usize,
+    pub col: usize,
+    pub rows: usize,
+    pub cols: usize,
+    pub acc: Vec<u32>,
+    pub init: Vec<bool>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct MatmulObj {
+    pub tiling: Option<Tiling>,
+    /// SetOrgShape: M, N, Ka, Kb, Kc (0: N)
+    pub org: Option<[i64; 5]>,
+    /// SetSingleShape / SetTail: M, N, K (-1: the tiling's)
+    pub single: [i64; 3],
+    pub a: Option<Operand>,
+    pub b: Option<Operand>,
+    pub bias: Option<Operand>,
+    pub bias_off: bool,
+    /// the next block Iterate computes
+    pub next: usize,
+    pub current: Option<Block>,
+    /// blocks computed by an asynchronous Iterate, for GetTensorC to hand out
+    pub pending: VecDeque<Block>,
+    pub quant_scalar: Option<u64>,
+    pub quant_vector: Option<Handle>,
+    /// the C, A, B and Bias MatmulType arguments as written in the declaration (positions and formats)
+    pub config: Vec<String>,
+}
+
+impl MatmulObj {
+    fn shape(&self) -> Option<(Tiling, [usize; 3], [i64; 5])> {
+        let t = self.tiling?;
+        let pick = |v: i64, d: i64| if v > 0 { v } else { d };
+        let s = [
+            pick(self.single[0], t.single_m).max(0) as usize,
+            pick(self.single[1], t.single_n).max(0) as usize,
+            pick(self.single[2], t.single_k).max(0) as usize,
+        ];
+        let org = self.org.unwrap_or([t.m, t.n, t.ka, t.kb, 0]);
+        Some((t, s, org))
+    }
+}
+
+/// What a method call does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Method {
+    Register,
+    Init,
+    SetA,
+    SetB,
+    SetBias,
+    DisableBias,
+    SetTail,
+    SetSingleShape,
+    SetOrgShape,
+    Iterate,
+    GetTensorC,
+    IterateAll,
+    End,
+    SetQuantScalar,
+    SetQuantVector,
+    Nothing,
+}
+
+#[derive(Debug)]
+struct Call {
+    method: Method,
+    /// (object, tiling fields by name) for each object a REGIST_MATMUL_OBJ / Init sets up
+    objs: Vec<(u32, Vec<(String, Sv)>)>,
+    obj: u32,
+    t: Option<DType>,
+    tensor: Option<u32>,
+    flags: Vec<Option<Sv>>,
+    ints: Vec<Option<Sv>>,
+    result: Option<Sv>,
+    sync: bool,
+}
+
+fn tiling_fields(a: &Args, prefix: &str) -> Vec<(String, Sv)> {
+    a.named
+        .iter()
+        .filter_map(|(name, arg)| {
+            let field = name.strip_prefix(prefix)?.strip_prefix('.')?;
+            match arg {
+                Arg::Reg(sv) => Some((field.to_string(), *sv)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let method = match a.api.as_str() {
+        "REGIST_MATMUL_OBJ" => Method::Register,
+        "Init" => Method::Init,
+        "SetTensorA" => Method::SetA,
+        "SetTensorB" => Method::SetB,
+        "SetBias" => Method::SetBias,
+        "DisableBias" | "ClearBias" => Method::DisableBias,
+        "SetTail" => Method::SetTail,
+        "SetSingleShape" => Method::SetSingleShape,
+        "SetOrgShape" => Method::SetOrgShape,
+        "Iterate" => Method::Iterate,
+        "GetTensorC" => Method::GetTensorC,
+        "IterateAll" => Method::IterateAll,
+        "End" => Method::End,
+        "SetQuantScalar" => Method::SetQuantScalar,
+        "SetQuantVector" => Method::SetQuantVector,
+        _ => Method::Nothing,
+    };
+    let method = if method == Method::Init && !a.named.iter().any(|(n, _)| n.starts_with("cubeTiling")) {
+        Method::Nothing // another class's Init (TPipe::Init)
+    } else {
+        method
+    };
+    let mut objs = Vec::new();
+    if method == Method::Register {
+        for i in 0..8 {
+            let (mm, tiling) = if i == 0 {
+                ("mm".to_string(), "tiling".to_string())
+            } else {
+                (format!("mm{i}"), format!("tiling{i}"))
+            };
+            if let Ok(o) = a.obj(&mm) {
+                objs.push((o, tiling_fields(a, &tiling)));
+            }
+        }
+    }
+    let obj = match a.obj("self") {
+        Ok(o) => o,
+        Err(_) if method == Method::Register => 0,
+        Err(e) => return Err(e),
+    };
+    if method == Method::Init {
+        objs.push((obj, tiling_fields(a, "cubeTiling")));
+    }
+    let tensor = ["gm", "local", "ubCmatrix", "localCmatrix", "quantTensor"]
+        .iter()
+        .find_map(|n| a.handle(n).ok());
+    let sv = |n: &str| a.opt_sv(n).ok().flatten();
+    let (flags, ints) = match method {
+        Method::SetA => (vec![sv("isTransposeA")], vec![]),
+        Method::SetB => (vec![sv("isTransposeB")], vec![]),
+        Method::SetTail => (vec![], vec![sv("tailM"), sv("tailN"), sv("tailK")]),
+        Method::SetSingleShape => (vec![], vec![sv("singleM"), sv("singleN"), sv("singleK")]),
+        Method::SetOrgShape => (
+            vec![],
+            if a.overload == "mnk" {
+                vec![sv("orgM"), sv("orgN"), sv("orgK"), sv("orgK"), None]
+            } else {
+                vec![sv("orgM"), sv("orgN"), sv("orgKa"), sv("orgKb"), sv("orgKc")]
+            },
+        ),
+        Method::Iterate => (vec![sv("enPartialSum")], vec![]),
+        Method::GetTensorC | Method::IterateAll => (vec![sv("enSequentialWrite")], vec![sv("enAtomic")]),
+        Method::SetQuantScalar => (vec![], vec![sv("quantScalar")]),
+        _ => (vec![], vec![]),
+    };
+    let t = a.dtype("T").ok();
+    let sync = a.targ("sync").is_none_or(|v| v != "false" && v != "0");
+    Ok(Box::new(Call {
+        method,
+        objs,
+        obj,
+        t,
+        tensor,
+        flags,
+        ints,
+        result: a.result_sv(),
+        sync,
+    }))
+}
+
+impl ApiOp for Call {
+    fn pipe(&self) -> Pipe {
+        // the library call runs the whole cube path; the scalar unit waits for it
+        Pipe::S
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        match self.method {
+            Method::Register | Method::Init => return self.register(cx),
+            Method::Nothing => return Flow::Next,
+            _ => {}
+        }
+        let flag = |cx: &Ctx, i: usize| {
+            self.flags
+                .get(i)
+                .copied()
+                .flatten()
+                .is_some_and(|s| cx.uint(s) & 1 != 0)
+        };
+        let int = |cx: &Ctx, i: usize| self.ints.get(i).copied().flatten().map(|s| cx.int(s));
+        let obj = self.obj;
+        cx.core.cube.matmuls.entry(obj).or_default();
+        match self.method {
+            Method::SetA | Method::SetB | Method::SetBias => {
+                let Some(h) = self.tensor.map(|t| cx.handle(t)) else {
+                    return Flow::Next;
+                };
+                let t = self.t.unwrap_or(DType::F16);
+                let trans = flag(cx, 0);
+                let which = match self.method {
+                    Method::SetA => 0,
+                    Method::SetB => 1,
+                    _ => 3,
+                };
+                let nz = is_nz(cx, obj, which, h);
+                let m = cx.core.cube.matmuls.get_mut(&obj).unwrap();
+                let op = Operand { h, t, trans, nz };
+                match self.method {
+                    Method::SetA => m.a = Some(op),
+                    Method::SetB => m.b = Some(op),
+                    _ => {
+                        m.bias = Some(op);
+                        m.bias_off = false;
+                    }
+                }
+                m.next = 0;
+                m.current = None;
+            }
+            Method::DisableBias => cx.core.cube.matmuls.get_mut(&obj).unwrap().bias_off = true,
+            Method::SetTail | Method::SetSingleShape => {
+                let vals = [int(cx, 0), int(cx, 1), int(cx, 2)];
+                let m = cx.core.cube.matmuls.get_mut(&obj).unwrap();
+                for (slot, v) in m.single.iter_mut().zip(vals) {
+                    if let Some(v) = v {
+                        if v > 0 || self.method == Method::SetSingleShape {
+                            *slot = v;
+                        }
+                    }
+                }
+                m.next = 0;
+            }
+            Method::SetOrgShape => {
+                let v: Vec<i64> = (0..5).map(|i| int(cx, i).unwrap_or(0)).collect();
+                let m = cx.core.cube.matmuls.get_mut(&obj).unwrap();
+                m.org = Some([v[0], v[1], v[2], v[3], v[4]]);
+            }
+            Method::SetQuantScalar => {
+                let v = int(cx, 0).unwrap_or(0) as u64;
+                cx.core.cube.matmuls.get_mut(&obj).unwrap().quant_scalar = Some(v);
+            }
+            Method::SetQuantVector => {
+                let h = self.tensor.map(|t| cx.handle(t));
+                cx.core.cube.matmuls.get_mut(&obj).unwrap().quant_vector = h;
+            }
+            Method::End => {
+                let m = cx.core.cube.matmuls.get_mut(&obj).unwrap();
+                m.next = 0;
+                m.current = None;
+                m.pending.clear();
+            }
+            Method::IterateAll => {
+                let Some(h) = self.tensor.map(|t| cx.handle(t)) else {
+                    return Flow::Next;
+                };
+                let Some((_, s, _)) = self.ready(cx, "IterateAll") else {
+                    return Flow::Next;
+                };
+                let Some(block) = compute(cx, obj, 0, 0, s[0], s[1], None) else {
+                    return Flow::Next;
+                };
+                let atomic = int(cx, 0).unwrap_or(0);
+                self.write_block(cx, h, &block, false, atomic, "IterateAll");
+                cx.core.cube.matmuls.get_mut(&obj).unwrap().next = 0;
+            }
+            Method::Iterate => {
+                let Some((t, s, _)) = self.ready(cx, "Iterate") else {
+                    self.set_result(cx, false);
+                    return Flow::Next;
+                };
+                let (bm, bn) = (t.base_m.max(1) as usize, t.base_n.max(1) as usize);
+                let (mi, ni) = (s[0].div_ceil(bm), s[1].div_ceil(bn));
+                let total = mi * ni;
+                if !self.sync {
+                    // asynchronous: every block now, handed out by GetTensorC in order
+                    let mut blocks = VecDeque::new();
+                    for idx in 0..total {
+                        let (r, c) = block_at(idx, mi, ni, t.order);
+                        let Some(b) = compute(
+                            cx,
+                            obj,
+                            r * bm,
+                            c * bn,
+                            bm.min(s[0] - r * bm),
+                            bn.min(s[1] - c * bn),
+                            None,
+                        ) else {
+                            return Flow::Next;
+                        };
+                        blocks.push_back(b);
+                    }
+                    let m = cx.core.cube.matmuls.get_mut(&obj).unwrap();
+                    m.pending = blocks;
+                    self.set_result(cx, total > 0);
+                    return Flow::Next;
+                }
+                let idx = cx.core.cube.matmuls[&obj].next;
+                if idx >= total {
+                    cx.core.cube.matmuls.get_mut(&obj).unwrap().next = 0;
+                    self.set_result(cx, false);
+                    return Flow::Next;
+                }
+                let (r, c) = block_at(idx, mi, ni, t.order);
+                let partial = if flag(cx, 0) {
+                    cx.core.cube.matmuls[&obj].current.clone()
+                } else {
+                    None
+                };
+                let Some(b) = compute(
+                    cx,
+                    obj,
+                    r * bm,
+                    c * bn,
+                    bm.min(s[0] - r * bm),
+                    bn.min(s[1] - c * bn),
+                    partial,
+                ) else {
+                    self.set_result(cx, false);
+                    return Flow::Next;
+                };
+                let m = cx.core.cube.matmuls.get_mut(&obj).unwrap();
+                m.current = Some(b);
+                m.next = idx + 1;
+                self.set_result(cx, true);
+            }
+            Method::GetTensorC => {
+                let Some(h) = self.tensor.map(|t| cx.handle(t)) else {
+                    cx.report(
+                        code::NOT_MODELLED,
+                        "GetTensorC returning the block in the workspace is not modelled".into(),
+                    );
+                    return Flow::Stop;
+                };
+                let m = cx.core.cube.matmuls.get_mut(&obj).unwrap();
+                let block = if self.sync {
+                    m.current.clone()
+                } else {
+                    m.pending.pop_front().or_else(|| m.current.clone())
+                };
+                let Some(block) = block else {
+                    cx.report(
+                        code::INVALID_OPERAND,
+                        "GetTensorC before any Iterate computed a block of C".into(),
+                    );
+                    return Flow::Next;
+                };
+                let seq = flag(cx, 0);
+                let atomic = int(cx, 0).unwrap_or(0);
+                self.write_block(cx, h, &block, seq, atomic, "GetTensorC");
+            }
+            _ => {}
+        }
+        Flow::Next
+    }
+}
+
+impl Call {
+    fn register(&self, cx: &mut Ctx) -> Flow {
+        let mix = cx.prog.kernel_type.starts_with("mix");
+        for (obj, fields) in &self.objs {
+            let get = |name: &str| fields.iter().find(|(n, _)| n == name).map(|(_, sv)| cx.int(*sv));
+            let tiling = if get("M").is_some() && get("N").is_some() {
+                Some(Tiling {
+                    m: get("M").unwrap_or(0),
+                    n: get("N").unwrap_or(0),
+                    ka: get("Ka").unwrap_or(0),
+                    kb: get("Kb").or(get("Ka")).unwrap_or(0),
+                    single_m: get("singleCoreM").unwrap_or(0),
+                    single_n: get("singleCoreN").unwrap_or(0),
+                    single_k: get("singleCoreK").unwrap_or(0),
+                    base_m: get("baseM").unwrap_or(0),
+                    base_n: get("baseN").unwrap_or(0),
+                    is_bias: get("isBias").unwrap_or(0) != 0,
+                    order: get("iterateOrder").unwrap_or(0),
+                })
+            } else {
+                None
+            };
+            let config = cx
+                .prog
+                .objects
+                .get(*obj as usize)
+                .and_then(|o| o.attr("config"))
+                .map(split_config);
+            let m = cx.core.cube.matmuls.entry(*obj).or_default();
+            *m = MatmulObj {
+                tiling,
+                single: [-1, -1, -1],
+                config: config.unwrap_or_default(),
+                ..MatmulObj::default()
+            };
+        }
+        if self.method == Method::Register && mix && !cx.core.aiv {
+            // the AIC of a MIX kernel serves the AIV cores' calls from here on and returns (REGIST_MATMUL_OBJ
+            // expands to the server loop and a return)
+            return Flow::Stop;
+        }
+        Flow::Next
+    }
+
+    /// The object's tiling and shapes, or a finding saying what is missing.
+    fn ready(&self, cx: &mut Ctx, what: &str) -> Option<(Tiling, [usize; 3], [i64; 5])> {
+        let m = &cx.core.cube.matmuls[&self.obj];
+        let missing = if m.tiling.is_none() {
+            Some("its TCubeTiling (the host tiling did not give the simulator its fields)")
+        } else if m.a.is_none() {
+            Some("matrix A (no SetTensorA)")
+        } else if m.b.is_none() {
+            Some("matrix B (no SetTensorB)")
+        } else {
+            None
+        };
+        if let Some(why) = missing {
+            cx.report(
+                code::NOT_MODELLED,
+                format!("Matmul::{what} without {why}: the object cannot compute C"),
+            );
+            return None;
+        }
+        m.shape()
+    }
+
+    fn set_result(&self, cx: &mut Ctx, v: bool) {
+        if let Some(r) = self.result {
+            cx.set(r.reg, r.ty, v as u64);
+        }
+    }
+
+    /// Writes a block of C to `h` (GM or a local tensor) in C's type and layout.
+    fn write_block(&self, cx: &mut Ctx, h: Handle, block: &Block, sequential: bool, atomic: i64, what: &str) {
+        let obj = self.obj;
+        let Some((_, s, org)) = cx.core.cube.matmuls[&obj].shape() else {
+            return;
+        };
+        let ct = self.t.unwrap_or(DType::F32);
+        let acc = accumulator_of(cx, obj);
+        let (quant, scalar) = match quant_for(acc, ct) {
+            Some(q) => {
+                let m = &cx.core.cube.matmuls[&obj];
+                let q = if matches!(q, Quant::Deqf16 | Quant::Req8 | Quant::Qf322b8) && m.quant_vector.is_some() {
+                    match q {
+                        Quant::Deqf16 => Quant::Vdeqf16,
+                        Quant::Req8 => Quant::Vreq8,
+                        _ => Quant::Vqf322b8,
+                    }
+                } else {
+                    q
+                };
+                (q, m.quant_scalar.unwrap_or(0))
+            }
+            None => {
+                cx.report(
+                    code::INVALID_OPERAND,
+                    format!(
+                        "Matmul::{what} writes C as {}, which the accumulator {} does not convert to",
+                        ct.name(),
+                        acc.name()
+                    ),
+                );
+                return;
+            }
+        };
+        let per_channel: Vec<u64> = if matches!(quant, Quant::Vdeqf16 | Quant::Vreq8 | Quant::Vqf322b8) {
+            let v = cx.core.cube.matmuls[&obj].quant_vector.unwrap();
+            let Some(r) = read(
+                cx,
+                v,
+                (block.col * 8) as i64,
+                (block.cols * 8) as i64,
+                8,
+                "the Matmul quantisation vector",
+            ) else {
+                return;
+            };
+            (0..block.cols)
+                .map(|j| DType::U64.load_bits(&r.data[j * 8..]))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let nz = is_nz(cx, obj, 2, h);
+        let size = ct.size();
+        let local = matches!(h.space, Space::Local(_));
+        // where element (i, j) of the block goes, in elements from the start of `h`
+        let n_c = if org[4] > 0 { org[4] } else { org[1] }.max(0) as usize;
+        let (base_row, base_col) = if sequential { (0, 0) } else { (block.row, block.col) };
+        let row_stride = if sequential || (local && block.rows * block.cols < s[0] * s[1]) {
+            // a block on its own: rows of the block's full base width
+            cx.core.cube.matmuls[&obj]
+                .tiling
+                .map(|t| t.base_n.max(1) as usize)
+                .unwrap_or(block.cols)
+                .max(block.cols)
+        } else if local {
+            s[1]
+        } else {
+            n_c
+        };
+        let mut runs: Vec<(i64, Vec<u8>, Vec<u8>)> = Vec::new();
+        for i in 0..block.rows {
+            if nz {
+                let m_pad = if sequential || local {
+                    block.rows.div_ceil(16) * 16
+                } else {
+                    s[0].div_ceil(16) * 16
+                };
+                for col in 0..block.cols.div_ceil(16) {
+                    let width = 16.min(block.cols - col * 16);
+                    let (data, init) =
+                        self.convert_run(block, i, col * 16, width, acc, ct, quant, scalar, &per_channel);
+                    let (r, c) = (base_row + i, base_col + col * 16);
+                    let at = (c / 16) * m_pad * 16 + r * 16 + c % 16;
+                    runs.push(((at * size) as i64, data, init));
+                }
+            } else {
+                let (data, init) = self.convert_run(block, i, 0, block.cols, acc, ct, quant, scalar, &per_channel);
+                let at = (base_row + i) * row_stride + base_col;
+                runs.push(((at * size) as i64, data, init));
+            }
+        }
+        let saved = cx.core.atomic;
+        if !local {
+            cx.core.atomic = match atomic {
+                1 => Atomic::Add(ct),
+                2 => Atomic::Max(ct),
+                3 => Atomic::Min(ct),
+                _ => saved,
+            };
+        }
+        runs.sort_by_key(|r| r.0);
+        write_runs(cx, h, &runs, ct, &format!("Matmul::{what}"));
+        cx.core.atomic = saved;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn convert_run(
+        &self,
+        block: &Block,
+        i: usize,
+        j0: usize,
+        width: usize,
+        acc: DType,
+        ct: DType,
+        quant: Quant,
+        scalar: u64,
+        per_channel: &[u64],
+    ) -> (Vec<u8>, Vec<u8>) {
+        let size = ct.size();
+        let mut data = vec![0u8; width * size];
+        let mut init = vec![0u8; width * size];
+        for c in 0..width {
+            let j = j0 + c;
+            let bits = block.acc[i * block.cols + j] as u64;
+            let param = if per_channel.is_empty() { scalar } else { per_channel[j] };
+            ct.store_bits(&mut data[c * size..], convert(bits, acc, ct, quant, param, false));
+            init[c * size..(c + 1) * size].fill(block.init[i * block.cols + j] as u8);
+        }
+        (data, init)
+    }
+}
+
+/// The (row block, column block) of the idx-th Iterate: iterateOrder 0 walks M first, 1 walks N first.
+fn block_at(idx: usize, mi: usize, ni: usize, order: i64) -> (usize, usize) {
+    if order == 1 {
+        (idx / ni, idx % ni)
+    } else {
+        (idx % mi, idx / mi)
+    }
+}
+
+/// The conversion out of the accumulator into C's type.
+fn quant_for(acc: DType, ct: DType) -> Option<Quant> {
+    Some(match (acc, ct) {
+        (DType::F32, DType::F32) | (DType::I32, DType::I32) => Quant::None,
+        (DType::F32, DType::F16) => Quant::F322F16,
+        (DType::F32, DType::BF16) => Quant::F322BF16,
+        (DType::I32, DType::F16) => Quant::Deqf16,
+        (DType::I32, DType::I8) | (DType::I32, DType::U8) => Quant::Req8,
+        (DType::F32, DType::I8) | (DType::F32, DType::U8) => Quant::Qf322b8,
+        _ => return None,
+    })
+}
+
+fn accumulator_of(cx: &Ctx, obj: u32) -> DType {
+    let m = &cx.core.cube.matmuls[&obj];
+    m.a.and_then(|a| crate::cube::accumulator(a.t)).unwrap_or(DType::F32)
+}
+
+/// Whether operand `which` (0 A, 1 B, 2 C, 3 bias) is NZ: as the declaration's MatmulType says, else NZ for
+/// tensors in L1 and ND for GM and UB.
+fn is_nz(cx: &Ctx, obj: u32, which: usize, h: Handle) -> bool {
+    let config = cx
+        .core
+        .cube
+        .matmuls
+        .get(&obj)
+        .map(|m| m.config.clone())
+        .unwrap_or_default();
+    if let Some(arg) = config.get(which) {
+        if arg.contains("CubeFormat::NZ") || arg.contains(",NZ,") {
+            return true;
+        }
+        if arg.contains("CubeFormat::ND") || arg.contains(",ND") {
+            return false;
+        }
+    }
+    matches!(h.space, Space::Local(MemKind::L1))
+}
+
+/// The top-level template arguments of `Matmul<...>` as written.
+pub fn split_config(text: &str) -> Vec<String> {
+    let inner = match (text.find('<'), text.rfind('>')) {
+        (Some(a), Some(b)) if b > a => &text[a + 1..b],
+        _ => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    let (mut depth, mut cur) = (0i32, String::new());
+    for ch in inner.chars() {
+        match ch {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Element (i, j) of a row-major (or transposed) ND matrix with `ld` elements per stored row, or of an NZ one
+/// whose stored rows are `rows_pad` (a multiple of 16) long.
+#[inline]
+fn nd_or_nz(op: &Operand, i: usize, j: usize, ld: usize, rows_pad: usize) -> usize {
+    let (r, c) = if op.trans { (j, i) } else { (i, j) };
+    if op.nz {
+        let c0 = c0(op.t);
+        (c / c0) * rows_pad * c0 + r * c0 + c % c0
+    } else {
+        r * ld + c
+    }
+}
+
+/// Computes the rows x cols block of C at (row, col) of this core's C: bias (or 0, or the partial sum given)
+/// plus the k products, in the accumulator type.
+fn compute(
+    cx: &mut Ctx,
+    obj: u32,
+    row: usize,
+    col: usize,
+    rows: usize,
+    cols: usize,
+    partial: Option<Block>,
+) -> Option<Block> {
+    let m = cx.core.cube.matmuls[&obj].clone();
+    let (t, s, org) = m.shape()?;
+    let (a, b) = (m.a?, m.b?);
+    let k = s[2];
+    let acc = crate::cube::accumulator(a.t).unwrap_or(DType::F32);
+    if crate::cube::accumulator(b.t) != Some(acc) || a.t.size() != b.t.size() {
+        cx.report(
+            code::INVALID_OPERAND,
+            format!(
+                "Matmul of {} x {}: A and B must be the same kind (int8, half, bfloat16_t or float)",
+                a.t.name(),
+                b.t.name()
+            ),
+        );
+        return None;
+    }
+    let (org_m, org_n, org_ka, org_kb) = (
+        org[0].max(1) as usize,
+        org[1].max(1) as usize,
+        org[2].max(1) as usize,
+        org[3].max(1) as usize,
+    );
+    // A(i, p): stored M x Ka (row stride Ka), or Ka x M transposed (row stride M)
+    let a_ld = if a.trans { org_m } else { org_ka };
+    let a_rows = if a.trans {
+        org_ka.div_ceil(16) * 16
+    } else {
+        org_m.div_ceil(16) * 16
+    };
+    let b_ld = if b.trans { org_kb } else { org_n };
+    let b_rows = if b.trans {
+        org_n.div_ceil(16) * 16
+    } else {
+        org_kb.div_ceil(16) * 16
+    };
+    let (asz, bsz) = (a.t.size(), b.t.size());
+    // the span of A and B this block reads, read once each
+    let a_last = (row..row + rows)
+        .flat_map(|i| {
+            [
+                nd_or_nz(&a, i, 0, a_ld, a_rows),
+                nd_or_nz(&a, i, k.saturating_sub(1), a_ld, a_rows),
+            ]
+        })
+        .max()
+        .unwrap_or(0)
+        .max(nd_or_nz(
+            &a,
+            row + rows.saturating_sub(1),
+            k.saturating_sub(1),
+            a_ld,
+            a_rows,
+        ));
+    let b_last = (col..col + cols)
+        .flat_map(|j| {
+            [
+                nd_or_nz(&b, 0, j, b_ld, b_rows),
+                nd_or_nz(&b, k.saturating_sub(1), j, b_ld, b_rows),
+            ]
+        })
+        .max()
+        .unwrap_or(0);
+    if rows == 0 || cols == 0 {
+        return Some(Block {
+            row,
+            col,
+            rows,
+            cols,
+            acc: Vec::new(),
+            init: Vec::new(),
+        });
+    }
+    let ar = if k == 0 {
+        None
+    } else {
+        Some(read(cx, a.h, 0, ((a_last + 1) * asz) as i64, asz, "Matmul (matrix A)")?)
+    };
+    let br = if k == 0 {
+        None
+    } else {
+        Some(read(cx, b.h, 0, ((b_last + 1) * bsz) as i64, bsz, "Matmul (matrix B)")?)
+    };
+    let mut row_init = vec![true; rows];
+    let mut col_init = vec![true; cols];
+    let mut init = vec![true; rows * cols];
+    let use_bias = !m.bias_off && m.bias.is_some() && partial.is_none();
+    let _ = t;
+    let bias_vals: Option<(Vec<f64>, Vec<bool>)> = if use_bias {
+        let bop = m.bias.unwrap();
+        let bs = bop.t.size();
+        let r = read(cx, bop.h, (col * bs) as i64, (cols * bs) as i64, bs, "Matmul (bias)")?;
+        Some((
+            (0..cols).map(|j| crate::cube::elem_f64(bop.t, &r.data, j)).collect(),
+            (0..cols).map(|j| r.is_init(j * bs, bs)).collect(),
+        ))
+    } else {
+        None
+    };
+    let mut out: Vec<u32>;
+    if acc == DType::I32 {
+        let mut av = vec![0i32; rows * k];
+        let mut bv = vec![0i32; k * cols];
+        if let (Some(ar), Some(br)) = (&ar, &br) {
+            for i in 0..rows {
+                for p in 0..k {
+                    let at = nd_or_nz(&a, row + i, p, a_ld, a_rows) * asz;
+                    av[i * k + p] = a.t.to_i64(a.t.load_bits(&ar.data[at..])) as i32;
+                    row_init[i] &= ar.is_init(at, asz);
+                }
+            }
+            for p in 0..k {
+                for j in 0..cols {
+                    let at = nd_or_nz(&b, p, col + j, b_ld, b_rows) * bsz;
+                    bv[p * cols + j] = b.t.to_i64(b.t.load_bits(&br.data[at..])) as i32;
+                    col_init[j] &= br.is_init(at, bsz);
+                }
+            }
+        }
+        let mut cv = vec![0i32; rows * cols];
+        if let Some(p) = &partial {
+            for (c, v) in cv.iter_mut().zip(&p.acc) {
+                *c = *v as i32;
+            }
+        } else if let Some((bias, _)) = &bias_vals {
+            for i in 0..rows {
+                for j in 0..cols {
+                    cv[i * cols + j] = bias[j] as i32;
+                }
+            }
+        }
+        crate::cube::gemm_i32(rows, cols, k, &av, &bv, &mut cv);
+        out = cv.iter().map(|v| *v as u32).collect();
+    } else {
+        let mut av = vec![0f32; rows * k];
+        let mut bv = vec![0f32; k * cols];
+        if let (Some(ar), Some(br)) = (&ar, &br) {
+            for i in 0..rows {
+                for p in 0..k {
+                    let at = nd_or_nz(&a, row + i, p, a_ld, a_rows) * asz;
+                    av[i * k + p] = a.t.to_f64(a.t.load_bits(&ar.data[at..])) as f32;
+                    row_init[i] &= ar.is_init(at, asz);
+                }
+            }
+            for p in 0..k {
+                for j in 0..cols {
+                    let at = nd_or_nz(&b, p, col + j, b_ld, b_rows) * bsz;
+                    bv[p * cols + j] = b.t.to_f64(b.t.load_bits(&br.data[at..])) as f32;
+                    col_init[j] &= br.is_init(at, bsz);
+                }
+            }
+        }
+        let mut cv = vec![0f32; rows * cols];
+        if let Some(p) = &partial {
+            for (c, v) in cv.iter_mut().zip(&p.acc) {
+                *c = f32::from_bits(*v);
+            }
+        } else if let Some((bias, _)) = &bias_vals {
+            for i in 0..rows {
+                for j in 0..cols {
+                    cv[i * cols + j] = bias[j] as f32;
+                }
+            }
+        }
+        crate::cube::gemm_f32(rows, cols, k, &av, &bv, &mut cv);
+        out = cv.iter().map(|v| v.to_bits()).collect();
+    }
+    if out.len() != rows * cols {
+        out.resize(rows * cols, 0);
+    }
+    for i in 0..rows {
+        for j in 0..cols {
+            let mut ok = row_init[i] && col_init[j];
+            if let Some((_, bi)) = &bias_vals {
+                ok &= bi[j];
+            }
+            if let Some(p) = &partial {
+                ok &= p.init.get(i * cols + j).copied().unwrap_or(false);
+            }
+            init[i * cols + j] = ok;
+        }
+    }
+    Some(Block {
+        row,
+        col,
+        rows,
+        cols,
+        acc: out,
+        init,
+    })
+}
+
+pub fn register(r: &mut Registry) {
+    r.add_all(
+        &["REGIST_MATMUL_OBJ"],
+        &["one", "two", "three", "four", "five", "six", "seven", "eight"],
+        decode,
+    );
+    r.add_all(
+        &[
+            "Init",
+            "SetTensorA",
+            "SetTensorB",
+            "SetBias",
+            "SetTail",
+            "SetSingleShape",
+            "SetOrgShape",
+            "Iterate",
+            "GetTensorC",
+            "IterateAll",
+            "End",
+            "DisableBias",
+            "ClearBias",
+            "SetLocalWorkspace",
+            "SetWorkspace",
+            "SetHF32",
+            "SetSubBlockIdx",
+            "SetSelfDefineData",
+            "SetUserDefInfo",
+            "WaitIterateAll",
+            "WaitGetTensorC",
+            "SetQuantScalar",
+            "SetQuantVector",
+        ],
+        &[
+            "plain",
+            "gm",
+            "local",
+            "co1",
+            "workspace",
+            "mnk",
+            "mnkakb",
+            "tensor",
+            "pointer",
+        ],
+        decode,
+    );
+}

@@ -1,0 +1,199 @@
+//! The cube unit and its data path: GM -MTE2-> L1 (A1/B1, ND2NZ on the way) -MTE1 LoadData-> L0A (A2) /
+//! L0B (B2) -Mmad (PIPE_M)-> L0C (CO1) -Fixpipe (PIPE_FIX)-> GM or L1, and the high-level Matmul object that
+//! drives the whole path from GM or UB operands.
+//!
+//! The fractal layouts (reference §5; asc-devkit's LoadData / Mmad / Fixpipe pages):
+//! - a fractal is 512 bytes: 16 rows of C0 = 32 B / sizeof(T) elements (L0C: 16 x 16 of 4-byte elements);
+//! - L1 operands are usually NZ: `[D / C0][N_pad][C0]` (what ND2NZ writes);
+//! - L0A is ZZ: fractal (m1, k1) at `m1 * K1 + k1`, row-major inside (16 m x C0 k);
+//! - L0B is ZN: fractal (k1, n1) at `k1 * N1 + n1`, each holding 16 n-rows of C0 k (column-major in k x n);
+//! - L0C is NZ: fractal (m1, n1) at `n1 * M1 + m1`, row-major inside (16 m x 16 n).
+//!
+//! Every family here reads whole regions of memory once (bounds-checked, with the initialised-ness of each
+//! byte), computes on plain arrays, and writes the result back through `Ctx::store_bytes`, so the live-buffer,
+//! atomic and GM-write checks of the core apply.
+
+pub mod fixpipe;
+pub mod load;
+pub mod matmul;
+pub mod mmad;
+pub mod nd2nz;
+
+use std::collections::HashMap;
+
+use crate::api::Registry;
+use crate::core::Ctx;
+use crate::dtype::DType;
+use crate::memory::{Handle, Space};
+
+/// Bytes of one fractal row (and of the 32-byte blocks strides count in).
+pub const BLOCK: i64 = 32;
+/// Bytes of one L0A / L0B fractal.
+pub const FRACTAL: i64 = 512;
+
+/// Elements in one 32-byte fractal row of `t` (C0): 16 for half, 8 for float, 32 for int8.
+pub fn c0(t: DType) -> usize {
+    32 / t.size().max(1)
+}
+
+/// The cube-side registers and library objects of one core.
+#[derive(Default)]
+pub struct CubeState {
+    /// Matmul objects by object id
+    pub matmuls: HashMap<u32, matmul::MatmulObj>,
+    /// SetFixpipeNz2ndFlag: (ndNum, srcNdStride, dstNdStride) for the DataCopy forms out of L0C
+    pub nz2nd: Option<(u64, u64, u64)>,
+    /// SetFixpipePreQuantFlag: the scalar quantisation parameter of the DataCopy forms out of L0C
+    pub quant_scalar: u64,
+    /// SetFixPipeConfig: where the per-channel quantisation parameters are (an L1 tensor of uint64)
+    pub quant_tensor: Option<Handle>,
+}
+
+pub fn register(r: &mut Registry) {
+    load::register(r);
+    mmad::register(r);
+    fixpipe::register(r);
+    nd2nz::register(r);
+    matmul::register(r);
+}
+
+/// Bytes read from one memory with their initialised-ness (1 written, else never written).
+pub struct Region {
+    pub data: Vec<u8>,
+    pub init: Vec<u8>,
+}
+
+impl Region {
+    pub fn is_init(&self, at: usize, len: usize) -> bool {
+        self.init[at..at + len].iter().all(|&b| b == 1)
+    }
+}
+
+/// Reads `len` bytes at byte `off` of `h` (GM or a local memory); None when they are out of bounds (reported).
+pub fn read(cx: &mut Ctx, h: Handle, off: i64, len: i64, elem: usize, what: &str) -> Option<Region> {
+    if len <= 0 {
+        return Some(Region {
+            data: Vec::new(),
+            init: Vec::new(),
+        });
+    }
+    let at = cx.range(h, off, len, false, elem, what)?;
+    let n = len as usize;
+    match h.space {
+        Space::Gm(i) => {
+            let buf = &cx.gm.bufs[i as usize];
+            let data = buf.bytes()[at..at + n].to_vec();
+            let init = match &buf.init {
+                Some(sh) => sh[at..at + n].iter().map(|&b| (b == 1) as u8).collect(),
+                None => vec![1u8; n],
+            };
+            Some(Region { data, init })
+        }
+        Space::Local(m) => {
+            let mem = cx.local(m);
+            Some(Region {
+                data: mem.data.as_slice()[at..at + n].to_vec(),
+                init: mem.init[at..at + n].to_vec(),
+            })
+        }
+        Space::Null => None,
+    }
+}
+
+/// Writes `data` (with per-byte initialised flags) at byte `off` of `h`; false when out of bounds (reported).
+pub fn write(cx: &mut Ctx, h: Handle, off: i64, data: &[u8], init: &[u8], t: DType, what: &str) -> bool {
+    if data.is_empty() {
+        return true;
+    }
+    let Some(at) = cx.range(h, off, data.len() as i64, true, t.size(), what) else {
+        return false;
+    };
+    cx.store_bytes(h, at, data, init, t, what);
+    true
+}
+
+/// Writes scattered runs: each (byte offset from `h`, bytes, init) in order; stops at the first that is out of
+/// bounds. Adjacent runs are merged so GM-write records stay short.
+pub fn write_runs(cx: &mut Ctx, h: Handle, runs: &[(i64, Vec<u8>, Vec<u8>)], t: DType, what: &str) -> bool {
+    let mut i = 0;
+    while i < runs.len() {
+        let start = runs[i].0;
+        let mut data = runs[i].1.clone();
+        let mut init = runs[i].2.clone();
+        let mut j = i + 1;
+        while j < runs.len() && runs[j].0 == start + data.len() as i64 {
+            data.extend_from_slice(&runs[j].1);
+            init.extend_from_slice(&runs[j].2);
+            j += 1;
+        }
+        if !write(cx, h, start, &data, &init, t, what) {
+            return false;
+        }
+        i = j;
+    }
+    true
+}
+
+/// The value of element `i` of a byte slice as f64.
+#[inline]
+pub fn elem_f64(t: DType, bytes: &[u8], i: usize) -> f64 {
+    let s = t.size();
+    t.to_f64(t.load_bits(&bytes[i * s..]))
+}
+
+/// Converts a byte slice of `t` elements to f32 (half and bfloat16 exactly).
+pub fn to_f32(t: DType, bytes: &[u8]) -> Vec<f32> {
+    let s = t.size();
+    bytes.chunks_exact(s).map(|c| t.to_f64(t.load_bits(c)) as f32).collect()
+}
+
+/// Converts a byte slice of integer `t` elements to i32.
+pub fn to_i32(t: DType, bytes: &[u8]) -> Vec<i32> {
+    let s = t.size();
+    bytes.chunks_exact(s).map(|c| t.to_i64(t.load_bits(c)) as i32).collect()
+}
+
+/// Whether a tensor handle lives in local memory `m`.
+pub fn in_mem(h: Handle, m: crate::memory::MemKind) -> bool {
+    h.space == Space::Local(m)
+}
+
+/// The accumulator type of an Mmad input type (reference §5: s8 -> s32, f16/bf16/f32 -> f32).
+pub fn accumulator(t: DType) -> Option<DType> {
+    match t {
+        DType::I8 | DType::U8 => Some(DType::I32),
+        DType::F16 | DType::BF16 | DType::F32 => Some(DType::F32),
+        _ => None,
+    }
+}
+
+/// One product-sum engine for all input types: C[i][j] (+)= sum_k A[i][k] * B[k][j] over row-major f32 (or
+/// i32) arrays, each element accumulated in k order in the accumulator type, as the cube's L0C accumulates.
+pub fn gemm_f32(m: usize, n: usize, k: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
+    for i in 0..m {
+        let row = &mut c[i * n..(i + 1) * n];
+        for p in 0..k {
+            let x = a[i * k + p];
+            let brow = &b[p * n..(p + 1) * n];
+            for (cj, &bj) in row.iter_mut().zip(brow) {
+                *cj += x * bj;
+            }
+        }
+    }
+}
+
+pub fn gemm_i32(m: usize, n: usize, k: usize, a: &[i32], b: &[i32], c: &mut [i32]) {
+    for i in 0..m {
+        let row = &mut c[i * n..(i + 1) * n];
+        for p in 0..k {
+            let x = a[i * k + p];
+            let brow = &b[p * n..(p + 1) * n];
+            for (cj, &bj) in row.iter_mut().zip(brow) {
+                *cj = cj.wrapping_add(x.wrapping_mul(bj));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
