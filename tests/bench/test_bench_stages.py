@@ -124,3 +124,14 @@ def test_answers_folder_naming(tmp_path: Path) -> None:
     assert unmatched == ["no_such_task.md: no task named 'no_such_task'"]
     keys = {a.digest() for a in answers}
     assert len(keys) >= 2  # the key hashes the content: an edited answer is evaluated anew
+
+
+def test_kernel_only_answer_must_define_the_launched_entry(tmp_path: Path) -> None:
+    task = sqrt_task()
+    kernel = (Path(task.solution) / "op_kernel" / f"{task.kernel_name}.cpp").read_text()
+    path = tmp_path / "k.md"
+    path.write_text("<kernel_impl>\n```cpp\n" + kernel.replace(f"void {task.kernel_name}(", "void my_sqrt(")
+                    + "\n```\n</kernel_impl>\n")
+    v, = evaluate(task, [Answer(task.name, "0", str(path))], FAST)
+    assert v.form == "npukernelbench-kernel"
+    assert v.failure == "compile" and f"no kernel entry '{task.kernel_name}'" in v.reason and "'my_sqrt'" in v.reason
