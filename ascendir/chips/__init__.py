@@ -12,7 +12,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -127,9 +127,25 @@ class Chip:
     latency: Mapping[str, float]
     bandwidth: Mapping[str, float]
     bandwidth_measured: Mapping[str, tuple[tuple[float, float], ...]]  # route -> (KiB, GiB/s) points
+    timing: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))  # [timing] table
 
     def __hash__(self) -> int:
         return hash(self.name)
+
+    def timing_tables(self) -> tuple[dict[str, float], dict[str, list[tuple[float, float]]]]:
+        """What the simulator's timing model reads (rust_sim/src/timing/params.rs): `table.key` numbers from the
+        throughput, latency, bandwidth and timing tables plus the clock, and the measured curves by route."""
+        values: dict[str, float] = {}
+        for table, entries in (("throughput", self.throughput), ("latency", self.latency),
+                               ("bandwidth", self.bandwidth), ("timing", self.timing)):
+            values.update({f"{table}.{key}": float(value) for key, value in entries.items()})
+        clock = self.clock_mhz or self.timing.get("clock_mhz")
+        if clock:
+            values["clock_mhz"] = float(clock)
+        values["dcache_line_bytes"] = float(self.dcache_line_bytes)
+        curves = {route: [(float(kib), float(gib)) for kib, gib in points]
+                  for route, points in self.bandwidth_measured.items()}
+        return values, curves
 
     @property
     def is_split(self) -> bool:
@@ -396,6 +412,7 @@ def _build(data: Mapping[str, Any]) -> Chip:
         latency=_floats(data.get("latency", {})),
         bandwidth=_floats(data.get("bandwidth", {})),
         bandwidth_measured=MappingProxyType(measured),
+        timing=_floats(data.get("timing", {})),
     )
 
 
