@@ -302,6 +302,8 @@ class FunctionLowerer:
         """The SSA value of `v`, materialising constants."""
         if v.ssa is not None:
             return v.ssa
+        if isinstance(v.obj, Cell) and isinstance(v.ctype, C.ArrayT):
+            return v.obj.ref  # a C array passed whole (`uint64_t mask[2]` to a vector call): its memref
         # A constant is materialised where it is used, every time: a binding may outlive the region the
         # first use was in, and an op there would not dominate later uses (cse merges the copies).
         if v.const is not None:

@@ -95,6 +95,8 @@ pub struct Core {
     pub done: bool,
     /// the instruction index of the SyncAll the core waits at, if any
     pub waiting: Option<usize>,
+    /// the timing model's log of this core, when time is modelled (timing/mod.rs)
+    pub tlog: Option<Box<crate::timing::CoreLog>>,
 }
 
 impl Core {
@@ -124,6 +126,7 @@ impl Core {
             epoch: 0,
             done: false,
             waiting: None,
+            tlog: None,
         }
     }
 }
@@ -376,6 +379,9 @@ impl<'a> Ctx<'a> {
         let Some(d) = self.range(dst, doff, len, true, elem.size(), what) else {
             return false;
         };
+        if let Some(m) = crate::timing::meter(self.core) {
+            m.copy(len as u64, src.space, dst.space);
+        }
         let n = len as usize;
         // gather the source bytes and their initialised-ness
         let mut data = vec![0u8; n];
@@ -468,6 +474,7 @@ impl<'a> Ctx<'a> {
             return;
         }
         *self.core.sync.flags.entry(key).or_insert(0) += 1;
+        crate::timing::flag_set(self.core, self.pc, pipe, key);
         self.release();
     }
 
@@ -479,6 +486,7 @@ impl<'a> Ctx<'a> {
             return true;
         }
         if self.core.sync.take(key) {
+            crate::timing::flag_wait(self.core, self.pc, pipe, key);
             return true;
         }
         if pipe == Pipe::S || pipe == Pipe::All {
@@ -505,6 +513,7 @@ impl<'a> Ctx<'a> {
                 if !self.core.sync.take(key) {
                     continue;
                 }
+                crate::timing::flag_wait(self.core, self.pc, crate::timing::PIPE_AT[p], key);
                 self.core.sync.blocked[p] = None;
                 progressed = true;
                 while self.core.sync.blocked[p].is_none() {
@@ -514,9 +523,12 @@ impl<'a> Ctx<'a> {
                     match item {
                         crate::sync::Deferred::Set(k) => {
                             *self.core.sync.flags.entry(k).or_insert(0) += 1;
+                            crate::timing::flag_set(self.core, self.pc, crate::timing::PIPE_AT[p], k);
                         }
                         crate::sync::Deferred::Wait(k, loc) => {
-                            if !self.core.sync.take(k) {
+                            if self.core.sync.take(k) {
+                                crate::timing::flag_wait(self.core, self.pc, crate::timing::PIPE_AT[p], k);
+                            } else {
                                 self.core.sync.blocked[p] = Some((k, loc));
                             }
                         }
@@ -538,7 +550,7 @@ impl<'a> Ctx<'a> {
         self.loc = prog.code[pc].loc;
         self.pc = pc;
         if let Op::Api(api) = &prog.code[pc].op {
-            let _ = api.exec(self);
+            let _ = self.exec_api(&**api);
         }
         self.loc = saved_loc;
         self.pc = saved_pc;
@@ -550,6 +562,14 @@ impl<'a> Ctx<'a> {
 
     pub fn describe_flag(&self, key: FlagKey) -> String {
         key.describe(self.prog)
+    }
+
+    /// Runs a catalog call; when time is modelled, records what it cost (timing/mod.rs).
+    pub fn exec_api(&mut self, api: &dyn crate::api::ApiOp) -> Flow {
+        crate::timing::begin_op(self.core);
+        let flow = api.exec(self);
+        crate::timing::end_op(self, api.pipe(), flow);
+        flow
     }
 }
 
@@ -784,7 +804,7 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
             if cx.defer_if_blocked(pipe) {
                 return Flow::Next;
             }
-            api.exec(cx)
+            cx.exec_api(&**api)
         }
         Op::LdStack { elem, off, len, idx, d } => {
             let i = cx.core.r[*idx as usize] as i64;
@@ -837,6 +857,7 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
                 cx.core.r[*d as usize] = 0;
                 return Flow::Next;
             };
+            crate::timing::scalar_access(cx.core, handle.space, at as i64);
             let (bits, init) = match handle.space {
                 Space::Gm(b) => {
                     let buf = &cx.gm.bufs[b as usize];
@@ -877,6 +898,7 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
             let Some(at) = cx.range(handle, i.wrapping_mul(size), size, true, elem.size(), "SetValue") else {
                 return Flow::Next;
             };
+            crate::timing::scalar_access(cx.core, handle.space, at as i64);
             let bits = cx.value_as(*v, *elem);
             let mut bytes = [0u8; 8];
             elem.store_bits(&mut bytes, bits);

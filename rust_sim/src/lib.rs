@@ -17,8 +17,10 @@ pub mod scalar;
 pub mod sim;
 pub mod sync;
 pub mod system;
+pub mod timing;
 pub mod vector;
 
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use numpy::{PyArray1, PyArrayMethods};
@@ -90,12 +92,19 @@ fn role(name: &str) -> PyResult<GmRole> {
     })
 }
 
+/// The chip's timing tables as Python passes them: `table.key` numbers, and measured curves by route
+/// (`gm_ub`: [(KiB, GiB/s), ...]).
+type TimingTables = (HashMap<String, f64>, HashMap<String, Vec<(f64, f64)>>);
+
 /// Runs `program` on `buffers` (one per kernel GM parameter, in order: (name, role, contiguous uint8 numpy
 /// array or None)), with `block_dim` blocks on a chip with `cores` cores of the kernel's kind, stopping after
-/// `budget` instructions. The arrays are read and written in place. Returns a dict: findings (list of dicts),
-/// instructions, per_core, completed.
+/// `budget` instructions. The arrays are read and written in place. With `timing` (the chip's timing tables)
+/// the launch is also timed, and with `trace` (an event limit) a Chrome trace is written. Returns a dict:
+/// findings (list of dicts), instructions, per_core, completed, timing (a dict, or None), trace (JSON text, or
+/// None).
 #[pyfunction]
-#[pyo3(signature = (program, buffers, block_dim, cores, budget))]
+#[pyo3(signature = (program, buffers, block_dim, cores, budget, timing=None, trace=None))]
+#[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
     program: &str,
@@ -103,6 +112,8 @@ fn run<'py>(
     block_dim: u32,
     cores: u32,
     budget: u64,
+    timing: Option<TimingTables>,
+    trace: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let prog = catch_unwind(|| parse::parse(program))
         .map_err(|_| PyRuntimeError::new_err("the simulator failed while reading the program (a bug; please report)"))?
@@ -136,6 +147,8 @@ fn run<'py>(
         block_dim,
         cores: cores.max(1),
         budget,
+        timing: timing.map(|(values, curves)| timing::Params::from_tables(&timing::ChipTables { values, curves })),
+        trace_limit: trace,
     };
     let sendable = Buffers(bufs);
     let result = py.detach(move || {
@@ -186,7 +199,49 @@ fn run<'py>(
     out.set_item("instructions", outcome.instructions)?;
     out.set_item("per_core", outcome.per_core.clone())?;
     out.set_item("completed", outcome.completed)?;
+    match &outcome.timing {
+        Some(rep) => {
+            out.set_item("timing", timing_dict(py, rep)?)?;
+            out.set_item("trace", rep.trace.as_deref())?;
+        }
+        None => {
+            out.set_item("timing", py.None())?;
+            out.set_item("trace", py.None())?;
+        }
+    }
     Ok(out)
+}
+
+/// The timing report as a dict: cycles, microseconds, per-pipe figures, the bound, HBM use, waves, blocks.
+fn timing_dict<'py>(py: Python<'py>, rep: &timing::Report) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("cycles", rep.cycles.ceil() as u64)?;
+    d.set_item("microseconds", rep.microseconds)?;
+    d.set_item("clock_mhz", rep.clock_mhz)?;
+    let pipes = PyDict::new(py);
+    for p in timing::trace::TRACK_PIPES {
+        let e = PyDict::new(py);
+        let busy = rep.busy[p.index()];
+        e.set_item("busy", busy.round() as u64)?;
+        e.set_item("busy_all_blocks", rep.busy_total[p.index()].round() as u64)?;
+        e.set_item("utilization", if rep.cycles > 0.0 { busy / rep.cycles } else { 0.0 })?;
+        pipes.set_item(p.name(), e)?;
+    }
+    d.set_item("pipes", pipes)?;
+    d.set_item("bound", rep.bound.name())?;
+    d.set_item("hbm_bytes", rep.hbm_bytes)?;
+    d.set_item("hbm_utilization", rep.hbm_utilization)?;
+    d.set_item("waves", rep.waves)?;
+    d.set_item("cores", rep.cores)?;
+    d.set_item("unmodelled", rep.unmodelled)?;
+    d.set_item("truncated", rep.truncated)?;
+    d.set_item("hbm_rounds", rep.rounds)?;
+    let blocks = PyList::empty(py);
+    for b in &rep.blocks {
+        blocks.append((b.block, b.core, b.start.round() as u64, b.end.ceil() as u64))?;
+    }
+    d.set_item("blocks", blocks)?;
+    Ok(d)
 }
 
 #[pymodule]

@@ -321,6 +321,8 @@ pub fn parse(text: &str) -> Result<Program, ParseError> {
     }
     for p in pending {
         let op = decode(&p, &labels).map_err(|m| err(p.line, m))?;
+        prog.call_heads
+            .push((p.opcode == "call").then(|| p.operands.first().cloned()).flatten());
         prog.code.push(Instr { loc: p.loc, op });
     }
     let n_regs = prog.n_regs;

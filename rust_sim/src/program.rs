@@ -285,6 +285,8 @@ pub struct Program {
     pub objects: Vec<ObjectDecl>,
     pub consts: Vec<(R, u64)>,
     pub code: Vec<Instr>,
+    /// per instruction, a call's head as written (`Add.count<T=f16>`): what the timing model costs it as
+    pub call_heads: Vec<Option<String>>,
 }
 
 impl Program {

@@ -9,6 +9,7 @@ use crate::checks::{code, describe_range, Findings, Severity};
 use crate::core::{self, Core, Flow, WriteRec};
 use crate::memory::{Gm, GmRole};
 use crate::program::Program;
+use crate::timing;
 
 /// How to run a launch.
 #[derive(Clone, Debug)]
@@ -18,6 +19,10 @@ pub struct Config {
     pub cores: u32,
     /// instructions in all, over every core
     pub budget: u64,
+    /// the timing model's parameters (None: no timing)
+    pub timing: Option<timing::Params>,
+    /// write a Chrome trace of at most this many events (with timing only)
+    pub trace_limit: Option<usize>,
 }
 
 pub struct Outcome {
@@ -26,6 +31,8 @@ pub struct Outcome {
     pub per_core: Vec<u64>,
     /// false when the budget ran out
     pub completed: bool,
+    /// the launch's time, when asked for
+    pub timing: Option<timing::Report>,
 }
 
 pub fn run(prog: &Program, gm: &mut Gm, cfg: &Config) -> Outcome {
@@ -38,20 +45,26 @@ pub fn run(prog: &Program, gm: &mut Gm, cfg: &Config) -> Outcome {
     let mut waiting: Vec<Core> = Vec::new();
     let mut completed = true;
     let mut next = 0u32;
+    let model = cfg
+        .timing
+        .as_ref()
+        .map(|p| std::rc::Rc::new(timing::Model::new(prog, p.clone())));
+    let mut logs: Vec<Option<Box<timing::CoreLog>>> = (0..n).map(|_| None).collect();
     'launch: loop {
         // start the cores not started yet, one at a time
         while next < n {
             let mut c = Core::new(prog, next, n);
+            c.tlog = model.as_ref().map(|m| Box::new(timing::CoreLog::new(m.clone())));
             bind_params(prog, &mut c, gm);
             next += 1;
             match core::run(&mut c, gm, prog, &mut findings, &mut budget) {
                 Flow::Wait => waiting.push(c),
                 Flow::Abort => {
                     completed = false;
-                    retire(&mut c, &mut per_core, &mut writes, &mut poison);
+                    retire(&mut c, &mut per_core, &mut writes, &mut poison, &mut logs);
                     break 'launch;
                 }
-                _ => retire(&mut c, &mut per_core, &mut writes, &mut poison),
+                _ => retire(&mut c, &mut per_core, &mut writes, &mut poison, &mut logs),
             }
         }
         if waiting.is_empty() {
@@ -84,7 +97,7 @@ pub fn run(prog: &Program, gm: &mut Gm, cfg: &Config) -> Outcome {
                 );
             }
             for mut c in waiting.drain(..) {
-                retire(&mut c, &mut per_core, &mut writes, &mut poison);
+                retire(&mut c, &mut per_core, &mut writes, &mut poison, &mut logs);
             }
             break;
         }
@@ -96,13 +109,13 @@ pub fn run(prog: &Program, gm: &mut Gm, cfg: &Config) -> Outcome {
                 Flow::Wait => resumed.push(c),
                 Flow::Abort => {
                     completed = false;
-                    retire(&mut c, &mut per_core, &mut writes, &mut poison);
+                    retire(&mut c, &mut per_core, &mut writes, &mut poison, &mut logs);
                     for mut rest in resumed.drain(..) {
-                        retire(&mut rest, &mut per_core, &mut writes, &mut poison);
+                        retire(&mut rest, &mut per_core, &mut writes, &mut poison, &mut logs);
                     }
                     break 'launch;
                 }
-                _ => retire(&mut c, &mut per_core, &mut writes, &mut poison),
+                _ => retire(&mut c, &mut per_core, &mut writes, &mut poison, &mut logs),
             }
         }
         waiting = resumed;
@@ -115,11 +128,27 @@ pub fn run(prog: &Program, gm: &mut Gm, cfg: &Config) -> Outcome {
         cross_core_writes(prog, gm, &mut writes, &mut findings);
         outputs(gm, &poison, &mut findings);
     }
+    let timing = model.as_ref().map(|m| {
+        let blocks: Vec<timing::launch::BlockLog> = logs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, l)| {
+                l.as_ref().map(|l| timing::launch::BlockLog {
+                    block: i as u32,
+                    recs: &l.recs,
+                    unmodelled: l.unmodelled,
+                    truncated: l.truncated,
+                })
+            })
+            .collect();
+        timing::schedule(prog, m, &blocks, cfg.cores, cfg.trace_limit)
+    });
     Outcome {
         findings,
         instructions,
         per_core,
         completed,
+        timing,
     }
 }
 
@@ -141,8 +170,16 @@ fn bind_params(prog: &Program, c: &mut Core, gm: &Gm) {
     }
 }
 
-fn retire(c: &mut Core, per_core: &mut [u64], writes: &mut Vec<(u32, WriteRec)>, poison: &mut Vec<(u32, WriteRec)>) {
+fn retire(
+    c: &mut Core,
+    per_core: &mut [u64],
+    writes: &mut Vec<(u32, WriteRec)>,
+    poison: &mut Vec<(u32, WriteRec)>,
+    logs: &mut [Option<Box<timing::CoreLog>>],
+) {
     per_core[c.block_idx as usize] = c.executed;
+    timing::finish(c);
+    logs[c.block_idx as usize] = c.tlog.take();
     writes.extend(c.writes.drain(..).map(|w| (c.block_idx, w)));
     poison.extend(c.poison_writes.drain(..).map(|w| (c.block_idx, w)));
 }

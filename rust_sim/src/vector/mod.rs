@@ -157,10 +157,14 @@ pub fn plan(cx: &mut Ctx, form: &Form, geoms: &[Geom], what: &str) -> Option<Pla
                     rep: 0,
                 }]
             };
+            let repeats = (count as u64).div_ceil(lanes as u64);
+            if let Some(m) = crate::timing::meter(cx.core) {
+                m.vector(repeats, count as u64);
+            }
             Some(Plan {
                 runs,
                 lanes,
-                repeats: (count as u64).div_ceil(lanes as u64),
+                repeats,
                 elements: count as u64,
             })
         }
@@ -232,6 +236,9 @@ pub fn plan(cx: &mut Ctx, form: &Form, geoms: &[Geom], what: &str) -> Option<Pla
             }
             let runs = repeat_runs(&geo, repeats as usize, lanes, epb, bits, tail);
             let elements = runs.iter().map(|r| r.n as u64).sum();
+            if let Some(m) = crate::timing::meter(cx.core) {
+                m.vector(repeats, elements);
+            }
             Some(Plan {
                 runs,
                 lanes,

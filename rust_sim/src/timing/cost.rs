@@ -1,0 +1,390 @@
+//! What each instruction costs: its catalog name says its class (vector throughput class, copy, Mmad, ...),
+//! what its `exec` measured says how much work it was, and the chip's parameters turn both into cycles.
+//!
+//! Vector classes and their bytes per cycle are msKPP's measurements (ascendc-reference.md section 6): a
+//! repeat (256 bytes of the widest operand) costs 256 / throughput cycles after a short startup. High-level
+//! vector APIs (SoftMax, LayerNorm, Sigmoid, ...) are costed as the sum of the basic instructions their
+//! documented algorithm is made of, one pass of each over the input: an estimate, not a measurement.
+
+use crate::api::Pipe;
+use crate::program::Program;
+
+use super::params::Params;
+use super::Meter;
+
+/// How an instruction is costed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Class {
+    /// recorded by its own hook (SetFlag / WaitFlag) or not a pipe instruction
+    Skip,
+    /// PipeBarrier on one pipe
+    Barrier,
+    /// a vector instruction: startup + repeats x cycles per repeat
+    Vector { cpr: f64 },
+    /// a high-level vector API made of `parts` basic passes of `cpr` cycles per repeat in all, over the
+    /// repeats of its first pass
+    Composite { cpr: f64, parts: u32 },
+    /// a copy: latency + bytes over the route's bandwidth
+    Copy,
+    /// cube fractal steps
+    Mmad,
+    /// no model: timed from whatever it measured, else as a bare startup
+    Unknown,
+}
+
+/// An instruction's cost with the whole bandwidth to itself.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cost {
+    pub cycles: f64,
+    pub latency: f64,
+    pub gm_bytes: u64,
+    pub amount: u64,
+    pub modelled: bool,
+}
+
+/// The parameters and, per instruction of a program, its class and its name (for the trace).
+pub struct Model {
+    pub params: Params,
+    pub classes: Vec<Class>,
+    pub names: Vec<String>,
+}
+
+impl Model {
+    pub fn new(prog: &Program, params: Params) -> Model {
+        let mut classes = Vec::with_capacity(prog.code.len());
+        let mut names = Vec::with_capacity(prog.code.len());
+        for pc in 0..prog.code.len() {
+            match prog.call_heads.get(pc).and_then(|h| h.as_deref()) {
+                Some(head) => {
+                    let (api, dtype) = split_head(head);
+                    classes.push(classify(api, dtype, &params));
+                    names.push(api.to_string());
+                }
+                None => {
+                    classes.push(Class::Skip);
+                    names.push(String::new());
+                }
+            }
+        }
+        Model { params, classes, names }
+    }
+
+    /// The cost of instruction `pc` issued to `pipe` after it measured `m`; None when it has no record.
+    pub fn cost(&self, pc: usize, pipe: Pipe, m: &Meter) -> Option<Cost> {
+        let p = &self.params;
+        let class = self.classes.get(pc).copied().unwrap_or(Class::Unknown);
+        let vector = |cpr: f64, repeats: u64, parts: u32| Cost {
+            cycles: p.vector_startup * parts as f64 + repeats as f64 * cpr,
+            latency: 0.0,
+            gm_bytes: 0,
+            amount: repeats,
+            modelled: true,
+        };
+        let work_repeats = |r: u64| if r == 0 { m.bytes.div_ceil(256) } else { r };
+        Some(match class {
+            Class::Skip => return None,
+            Class::Barrier => Cost {
+                cycles: p.barrier_cycles,
+                latency: 0.0,
+                gm_bytes: 0,
+                amount: 0,
+                modelled: true,
+            },
+            Class::Vector { cpr } => vector(cpr, work_repeats(m.repeats), 1),
+            Class::Composite { cpr, parts } => vector(cpr, work_repeats(m.first_repeats.unwrap_or(m.repeats)), parts),
+            Class::Copy => self.copy(m),
+            Class::Mmad => self.mmad(m),
+            Class::Unknown => {
+                if m.bursts > 0 {
+                    self.copy(m)
+                } else if m.cube_steps > 0 {
+                    self.mmad(m)
+                } else if m.repeats > 0 {
+                    vector(p.cycles_per_repeat("vector_simple"), m.repeats, 1)
+                } else {
+                    let _ = pipe;
+                    Cost {
+                        cycles: p.vector_startup,
+                        latency: 0.0,
+                        gm_bytes: 0,
+                        amount: 0,
+                        modelled: false,
+                    }
+                }
+            }
+        })
+    }
+
+    fn copy(&self, m: &Meter) -> Cost {
+        let route = self.params.route(m.route.0, m.route.1);
+        let cycles = route.cycles(m.bytes as f64);
+        Cost {
+            cycles,
+            latency: route.latency.min(cycles),
+            gm_bytes: if route.gm { m.bytes } else { 0 },
+            amount: m.bytes,
+            modelled: route.known && m.bursts > 0,
+        }
+    }
+
+    fn mmad(&self, m: &Meter) -> Cost {
+        Cost {
+            cycles: self.params.mmad_startup + m.cube_steps as f64,
+            latency: 0.0,
+            gm_bytes: 0,
+            amount: m.cube_steps,
+            modelled: m.cube_steps > 0,
+        }
+    }
+}
+
+/// `Add.count<T=f16>` -> ("Add", Some("f16")): the API and its element type (T, else the first type argument).
+fn split_head(head: &str) -> (&str, Option<&str>) {
+    let (name, targs) = match head.split_once('<') {
+        Some((n, rest)) => (n, rest.trim_end_matches('>')),
+        None => (head, ""),
+    };
+    let api = name.split('.').next().unwrap_or(name);
+    let mut first = None;
+    for kv in targs.split(',') {
+        if let Some((k, v)) = kv.split_once('=') {
+            if k == "T" {
+                return (api, Some(v));
+            }
+            first.get_or_insert(v);
+        }
+    }
+    (api, first)
+}
+
+/// Basic vector classes by letter, for the composite table: S simple, B binary, E exp/ln/sqrt, D div,
+/// R whole reduce, K block reduce, A multiply-add, G gather, M merge sort.
+fn letter_cpr(c: char, half: bool, p: &Params) -> f64 {
+    let by_dtype = |h: &str, f: &str| p.cycles_per_repeat(if half { h } else { f });
+    match c {
+        'S' => p.cycles_per_repeat("vector_simple"),
+        'B' => p.cycles_per_repeat("vector_binary"),
+        'E' => by_dtype("vector_exp_ln_sqrt_half", "vector_exp_ln_sqrt_float"),
+        'D' => p.cycles_per_repeat("vector_div"),
+        'R' => by_dtype("vector_whole_reduce_half", "vector_whole_reduce_float"),
+        'K' => by_dtype("vector_block_reduce_half", "vector_block_reduce_float"),
+        'A' => p.cycles_per_repeat("vector_muladd"),
+        'G' => (p.cycles_per_repeat("vector_gather_min") + p.cycles_per_repeat("vector_gather_max")) / 2.0,
+        'M' => p.cycles_per_repeat("vector_mrgsort"),
+        _ => p.cycles_per_repeat("vector_binary"),
+    }
+}
+
+/// Basic instructions by their class letter.
+const BASIC: &[(&str, char)] = &[
+    ("Add", 'B'),
+    ("Sub", 'B'),
+    ("Mul", 'B'),
+    ("Max", 'B'),
+    ("Min", 'B'),
+    ("And", 'B'),
+    ("Or", 'B'),
+    ("AddRelu", 'B'),
+    ("SubRelu", 'B'),
+    ("Axpy", 'B'),
+    ("Compare", 'B'),
+    ("Select", 'B'),
+    ("SelectWithBytesMask", 'B'),
+    ("Adds", 'S'),
+    ("Muls", 'S'),
+    ("Maxs", 'S'),
+    ("Mins", 'S'),
+    ("ShiftLeft", 'S'),
+    ("ShiftRight", 'S'),
+    ("LeakyRelu", 'S'),
+    ("Abs", 'S'),
+    ("Relu", 'S'),
+    ("Not", 'S'),
+    ("Copy", 'S'),
+    ("Duplicate", 'S'),
+    ("Brcb", 'S'),
+    ("Cast", 'S'),
+    ("Rsqrt", 'S'),
+    ("Reciprocal", 'S'),
+    ("CompareScalar", 'S'),
+    ("Compares", 'S'),
+    ("Transpose", 'S'),
+    ("TransDataTo5HD", 'S'),
+    ("CreateVecIndex", 'S'),
+    ("Exp", 'E'),
+    ("Ln", 'E'),
+    ("Sqrt", 'E'),
+    ("Div", 'D'),
+    ("MulAddDst", 'A'),
+    ("FusedMulAdd", 'A'),
+    ("MulAdd", 'A'),
+    ("WholeReduceSum", 'R'),
+    ("WholeReduceMax", 'R'),
+    ("WholeReduceMin", 'R'),
+    ("RepeatReduceSum", 'R'),
+    // ReduceSum/Max/Min reduce the input with whole-reduce passes; the later passes work on 1/lanes of it
+    ("ReduceSum", 'R'),
+    ("ReduceMax", 'R'),
+    ("ReduceMin", 'R'),
+    ("ReduceProd", 'R'),
+    ("BlockReduceSum", 'K'),
+    ("BlockReduceMax", 'K'),
+    ("BlockReduceMin", 'K'),
+    ("PairReduceSum", 'K'),
+    ("Gather", 'G'),
+    ("GatherMask", 'G'),
+    ("Sort", 'M'),
+    ("Sort32", 'M'),
+    ("MrgSort", 'M'),
+    ("Concat", 'S'),
+    ("Extract", 'S'),
+];
+
+/// High-level vector APIs as the basic passes of their documented algorithms (estimates).
+const COMPOSITE: &[(&str, &str)] = &[
+    ("SoftMax", "RBERD"),         // max, x - max, exp, sum, / sum
+    ("SoftmaxFlashV2", "RBERDB"), // plus the running-max rescale
+    ("LogSoftMax", "RBEREB"),     // max, x - max, exp, sum, ln, subtract
+    ("SoftmaxGrad", "BRB"),       // dy * y, sum, y * (dy - sum)
+    ("SoftmaxGradFront", "BR"),   // dy * y, sum
+    ("LayerNorm", "RBBRBBB"),     // mean, x - mean, square, var, * rstd, * gamma, + beta
+    ("RmsNorm", "BRBB"),          // square, mean, * rstd, * gamma
+    ("DeepNorm", "BRBBRBBB"),     // alpha x + y, then LayerNorm
+    ("Sigmoid", "SESD"),          // -x, exp, + 1, 1 / .
+    ("Tanh", "SESSD"),            // 2x, exp, - 1, + 1, divide
+    ("Silu", "SESDB"),            // sigmoid, * x
+    ("Gelu", "BSESDB"),           // tanh form: x^3, scale, exp, + 1, divide, * x
+    ("FasterGelu", "BSESDB"),
+    ("FasterGeluV2", "BSESDB"),
+    ("SwiGLU", "SESDBB"), // swish of one half, * the other
+    ("GeGLU", "BSESDBB"),
+    ("ReGlu", "SB"),
+    ("Erf", "BBBBBBE"), // polynomial with an exp
+    ("Erfc", "BBBBBBE"),
+    ("Sin", "BBBBBBBB"), // range reduction and a polynomial
+    ("Cos", "BBBBBBBB"),
+    ("Tan", "BBBBBBBBD"),
+    ("SinCos", "BBBBBBBBBBBB"),
+    ("Sinh", "SESD"),
+    ("Cosh", "SESD"),
+    ("Asin", "BBBBBBBBE"),
+    ("Acos", "BBBBBBBBE"),
+    ("Atan", "BBBBBBBBD"),
+    ("Asinh", "BBEEB"),
+    ("Acosh", "BBEEB"),
+    ("Atanh", "BDEB"),
+    ("Log", "E"),
+    ("Log2", "ES"),
+    ("Log10", "ES"),
+    ("Power", "EEB"), // exp(y ln x)
+    ("Sign", "SSS"),
+    ("Floor", "SS"), // cast there and back
+    ("Ceil", "SS"),
+    ("Trunc", "SS"),
+    ("Round", "SS"),
+    ("Rint", "SS"),
+    ("Frac", "SSB"),
+    ("IsNan", "BS"),
+    ("IsInf", "BS"),
+    ("IsFinite", "BS"),
+    ("Clamp", "SS"),
+    ("ClampMax", "S"),
+    ("ClampMin", "S"),
+    ("Where", "B"),
+    ("Fma", "BB"),
+    ("Fmod", "DSB"),
+    ("Hypot", "BBBE"),
+    ("BitwiseAnd", "B"),
+    ("BitwiseOr", "B"),
+    ("BitwiseXor", "B"),
+    ("BitwiseNot", "S"),
+    ("Xor", "B"),
+    ("LogicalAnd", "B"),
+    ("LogicalOr", "B"),
+    ("LogicalXor", "B"),
+    ("LogicalNot", "S"),
+    ("AscendDequant", "SS"),
+    ("CumSum", "BBBBBBBB"), // log-step prefix sums
+    ("Mean", "RS"),
+    ("Sum", "R"),
+    ("Broadcast", "S"),
+    ("BroadCast", "S"),
+    ("ArithProgression", "S"),
+    ("Arange", "S"),
+    ("TopK", "MM"),
+    ("ConfusionTranspose", "S"),
+];
+
+fn classify(api: &str, dtype: Option<&str>, p: &Params) -> Class {
+    let half = !matches!(
+        dtype,
+        Some("f32") | Some("i32") | Some("u32") | Some("f64") | Some("i64")
+    );
+    match api {
+        "SetFlag" | "WaitFlag" => return Class::Skip,
+        "PipeBarrier" => return Class::Barrier,
+        "DataCopy" | "DataCopyPad" | "LoadData" | "Fixpipe" => return Class::Copy,
+        "Mmad" => return Class::Mmad,
+        _ => {}
+    }
+    if let Some((_, c)) = BASIC.iter().find(|(n, _)| *n == api) {
+        return Class::Vector {
+            cpr: letter_cpr(*c, half, p),
+        };
+    }
+    if let Some((_, parts)) = COMPOSITE.iter().find(|(n, _)| *n == api) {
+        return Class::Composite {
+            cpr: parts.chars().map(|c| letter_cpr(c, half, p)).sum(),
+            parts: parts.len() as u32,
+        };
+    }
+    Class::Unknown
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heads_split_into_api_and_element_type() {
+        assert_eq!(split_head("Add.count<T=f16>"), ("Add", Some("f16")));
+        assert_eq!(split_head("Cast.count<U=f32,T=f16>"), ("Cast", Some("f16")));
+        assert_eq!(
+            split_head("PipeBarrier.plain<pipe=PIPE_V>"),
+            ("PipeBarrier", Some("PIPE_V"))
+        );
+        assert_eq!(split_head("GetBlockIdx.plain"), ("GetBlockIdx", None));
+    }
+
+    #[test]
+    fn classes_follow_the_measured_throughputs() {
+        let p = Params::default();
+        assert_eq!(classify("Add", Some("f16"), &p), Class::Vector { cpr: 2.0 });
+        assert_eq!(classify("Exp", Some("f32"), &p), Class::Vector { cpr: 2.0 });
+        let Class::Vector { cpr } = classify("Exp", Some("f16"), &p) else {
+            panic!()
+        };
+        assert!((cpr - 256.0 / 65.0).abs() < 1e-9);
+        assert!(matches!(
+            classify("SoftMax", Some("f32"), &p),
+            Class::Composite { parts: 5, .. }
+        ));
+        assert_eq!(classify("Frobnicate", None, &p), Class::Unknown);
+        assert_eq!(classify("WaitFlag", None, &p), Class::Skip);
+    }
+
+    #[test]
+    fn a_vector_instruction_costs_startup_plus_repeats() {
+        let prog = Program {
+            code: Vec::new(),
+            ..Default::default()
+        };
+        let mut model = Model::new(&prog, Params::default());
+        model.classes.push(Class::Vector { cpr: 2.0 });
+        let mut m = Meter::default();
+        m.vector(64, 8192);
+        let c = model.cost(0, Pipe::V, &m).unwrap();
+        assert_eq!(c.cycles, 2.0 + 128.0);
+        assert!(c.modelled && c.gm_bytes == 0);
+    }
+}

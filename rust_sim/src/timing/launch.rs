@@ -1,0 +1,363 @@
+//! A launch's time: blocks placed on the chip's physical cores, HBM bandwidth shared between the transfers
+//! that overlap in time, and the figures a user reads (cycles, microseconds, busy time per pipe, the pipe that
+//! bounds the kernel).
+//!
+//! Placement: blockDim blocks in block order, each on the core that frees first (waves when there are more
+//! blocks than cores); a launch with SyncAll runs every block at once and releases them together at each
+//! SyncAll. HBM: the functional model runs cores one after another, so sharing is reconciled after the fact.
+//! Each replay places every GM transfer in time; where the transfers streaming at a moment would together move
+//! more than the HBM bandwidth, each gets its share in proportion to the rate it would have alone (processor
+//! sharing), which stretches it; replays repeat with the new stretches until they settle. The
+//! result depends on the logs only: not on the order cores ran in, nor on how many host threads there were.
+
+use crate::api::{Pipe, PIPES};
+use crate::program::Program;
+
+use super::cost::Model;
+use super::replay::{Replay, Stop, Xfer};
+use super::trace::{escape, Trace, TRACK_PIPES};
+use super::{Rec, RecKind};
+
+/// Most replays spent reconciling HBM sharing.
+const MAX_ROUNDS: u32 = 16;
+/// Stretches that change by less than this fraction have settled.
+const SETTLED: f64 = 0.005;
+
+/// One block's time.
+#[derive(Clone, Debug)]
+pub struct BlockTime {
+    pub block: u32,
+    pub core: u32,
+    pub start: f64,
+    pub end: f64,
+    /// busy cycles per pipe (PIPE_S: the scalar unit's own issue and cache time)
+    pub busy: [f64; PIPES],
+}
+
+/// What the timing model says about a launch.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub cycles: f64,
+    pub microseconds: f64,
+    pub clock_mhz: f64,
+    pub blocks: Vec<BlockTime>,
+    /// busy cycles per pipe on the block that finished last, and summed over every block
+    pub busy: [f64; PIPES],
+    pub busy_total: [f64; PIPES],
+    /// the pipe busiest on the block that finished last
+    pub bound: Pipe,
+    pub hbm_bytes: u64,
+    /// HBM bytes over what the HBM could move in the launch's time
+    pub hbm_utilization: f64,
+    pub waves: u32,
+    pub cores: u32,
+    /// pipe instructions the model has no cost for (timed as a bare startup)
+    pub unmodelled: u64,
+    /// some core's log was cut short (MAX_RECORDS)
+    pub truncated: bool,
+    /// replays spent on HBM sharing
+    pub rounds: u32,
+    /// waits with no SetFlag in the log (cores that stopped early)
+    pub unmatched: u32,
+    pub trace: Option<String>,
+}
+
+/// One block's log, as the launch hands it over.
+pub struct BlockLog<'a> {
+    pub block: u32,
+    pub recs: &'a [Rec],
+    pub unmodelled: u64,
+    pub truncated: bool,
+}
+
+struct Pass {
+    blocks: Vec<BlockTime>,
+    xfers: Vec<Xfer>,
+    unmatched: u32,
+}
+
+/// Times a launch of `logs` (in block order) on `cores` physical cores.
+pub fn schedule(prog: &Program, model: &Model, logs: &[BlockLog], cores: u32, trace_limit: Option<usize>) -> Report {
+    let cores = cores.max(1);
+    let h = model.params.hbm_bytes_per_cycle;
+    let mut stretch: Vec<Vec<f64>> = logs
+        .iter()
+        .map(|l| {
+            vec![
+                1.0;
+                l.recs
+                    .iter()
+                    .filter(|r| r.kind == RecKind::Op && r.gm_bytes > 0)
+                    .count()
+            ]
+        })
+        .collect();
+    let mut rounds = 0;
+    if h > 0.0 {
+        while rounds < MAX_ROUNDS {
+            rounds += 1;
+            let pass = run_pass(model, logs, &stretch, cores, None);
+            let wanted = shares(&pass.xfers, h);
+            let mut moved = 0.0f64;
+            for (x, s_new) in pass.xfers.iter().zip(wanted) {
+                let s = &mut stretch[x.block as usize][x.idx as usize];
+                // full steps first; then halfway (geometrically), against transfers that keep trading places
+                let next = if rounds <= 2 { s_new } else { (*s * s_new).sqrt() };
+                moved = moved.max((s_new - *s).abs() / *s);
+                *s = next;
+            }
+            if moved < SETTLED {
+                break;
+            }
+        }
+    }
+    let mut trace = trace_limit.map(|limit| Trace::new(prog, model.params.clock_mhz, limit));
+    if let Some(t) = trace.as_mut() {
+        for c in 0..cores.min(logs.len() as u32) {
+            let kind = if prog.kernel_type == "aic" { "AIC" } else { "AIV" };
+            t.core(c, &format!("core {c} ({kind})"));
+        }
+    }
+    let pass = run_pass(model, logs, &stretch, cores, trace.as_mut());
+    report(prog, model, logs, pass, cores, rounds, trace)
+}
+
+fn run_pass(model: &Model, logs: &[BlockLog], stretch: &[Vec<f64>], cores: u32, mut trace: Option<&mut Trace>) -> Pass {
+    let mut xfers = Vec::new();
+    let mut blocks = Vec::with_capacity(logs.len());
+    let mut unmatched = 0;
+    let synced = logs.iter().any(|l| l.recs.iter().any(|r| r.kind == RecKind::SyncAll));
+    if synced {
+        // every block at once (more blocks than cores cannot meet at SyncAll: the functional run reported it)
+        let mut reps: Vec<Replay> = logs
+            .iter()
+            .enumerate()
+            .map(|(i, l)| Replay::new(l.recs, model, &stretch[i], l.block, l.block % cores, 0.0))
+            .collect();
+        let mut ends = vec![None; reps.len()];
+        loop {
+            let mut arrivals: Vec<(usize, f64)> = Vec::new();
+            for (i, r) in reps.iter_mut().enumerate() {
+                if ends[i].is_some() {
+                    continue;
+                }
+                match r.run(&mut xfers, trace.as_deref_mut()) {
+                    Stop::Sync(t) => arrivals.push((i, t)),
+                    Stop::End(t) => ends[i] = Some(t),
+                }
+            }
+            if arrivals.is_empty() {
+                break;
+            }
+            let release = arrivals.iter().map(|a| a.1).fold(0.0, f64::max);
+            for (i, _) in arrivals {
+                reps[i].resume(release);
+            }
+        }
+        for (i, r) in reps.iter().enumerate() {
+            unmatched += r.unmatched;
+            blocks.push(BlockTime {
+                block: r.block,
+                core: r.core,
+                start: 0.0,
+                end: ends[i].unwrap_or(0.0),
+                busy: r.busy,
+            });
+        }
+    } else {
+        // list scheduling: each block on the core that frees first (ties: the lowest core)
+        let mut free = vec![0.0f64; cores as usize];
+        for (i, l) in logs.iter().enumerate() {
+            let (core, &start) = free
+                .iter()
+                .enumerate()
+                .min_by(|a, b| a.1.total_cmp(b.1).then(a.0.cmp(&b.0)))
+                .unwrap();
+            let mut r = Replay::new(l.recs, model, &stretch[i], l.block, core as u32, start);
+            let end = match r.run(&mut xfers, trace.as_deref_mut()) {
+                Stop::End(t) | Stop::Sync(t) => t,
+            };
+            free[core] = end;
+            unmatched += r.unmatched;
+            blocks.push(BlockTime {
+                block: l.block,
+                core: core as u32,
+                start,
+                end,
+                busy: r.busy,
+            });
+        }
+    }
+    if let Some(t) = trace {
+        for b in &blocks {
+            t.block(b.core, b.block, b.start, b.end);
+        }
+    }
+    Pass {
+        blocks,
+        xfers,
+        unmatched,
+    }
+}
+
+/// The stretch each transfer needs for its bytes when every moment's HBM bandwidth is shared in proportion to
+/// the rates of the transfers streaming then (and never more than a transfer's own rate): the inverse of the
+/// mean share it gets over the span it has now. At the fixed point each transfer moves exactly its bytes in
+/// its span; where every transfer's share is steady, one step reaches it.
+pub fn shares(xfers: &[Xfer], hbm: f64) -> Vec<f64> {
+    if xfers.is_empty() {
+        return Vec::new();
+    }
+    let mut events: Vec<(f64, f64)> = Vec::with_capacity(xfers.len() * 2);
+    for x in xfers {
+        events.push((x.a, x.rate));
+        events.push((x.b, -x.rate));
+    }
+    events.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // segments [ts[k], ts[k+1]) with the fraction g[k] of its rate each transfer gets there; prefix integral G
+    let mut ts: Vec<f64> = Vec::new();
+    let mut g: Vec<f64> = Vec::new();
+    let mut demand = 0.0;
+    let mut i = 0;
+    while i < events.len() {
+        let t = events[i].0;
+        while i < events.len() && events[i].0 == t {
+            demand += events[i].1;
+            i += 1;
+        }
+        let d = demand.max(0.0);
+        ts.push(t);
+        g.push(if d > hbm * (1.0 + 1e-12) { hbm / d } else { 1.0 });
+    }
+    let mut big_g = vec![0.0; ts.len()];
+    for k in 1..ts.len() {
+        big_g[k] = big_g[k - 1] + g[k - 1] * (ts[k] - ts[k - 1]);
+    }
+    let at = |t: f64| -> f64 {
+        let k = ts.partition_point(|&x| x <= t).saturating_sub(1);
+        big_g[k] + g[k] * (t - ts[k])
+    };
+    xfers
+        .iter()
+        .map(|x| {
+            let got = at(x.b) - at(x.a);
+            if got > 0.0 {
+                ((x.b - x.a) / got).max(1.0)
+            } else {
+                1.0
+            }
+        })
+        .collect()
+}
+
+fn report(
+    prog: &Program,
+    model: &Model,
+    logs: &[BlockLog],
+    pass: Pass,
+    cores: u32,
+    rounds: u32,
+    trace: Option<Trace>,
+) -> Report {
+    let p = &model.params;
+    let cycles = pass.blocks.iter().map(|b| b.end).fold(0.0, f64::max);
+    let last = pass
+        .blocks
+        .iter()
+        .max_by(|a, b| a.end.total_cmp(&b.end).then(b.block.cmp(&a.block)))
+        .cloned();
+    let busy = last.as_ref().map(|b| b.busy).unwrap_or([0.0; PIPES]);
+    let mut busy_total = [0.0; PIPES];
+    for b in &pass.blocks {
+        for (t, v) in busy_total.iter_mut().zip(b.busy) {
+            *t += v;
+        }
+    }
+    let bound = TRACK_PIPES
+        .iter()
+        .copied()
+        .max_by(|a, b| {
+            busy[a.index()]
+                .total_cmp(&busy[b.index()])
+                .then(b.index().cmp(&a.index()))
+        })
+        .unwrap_or(Pipe::S);
+    let hbm_bytes: u64 = logs.iter().flat_map(|l| l.recs.iter()).map(|r| r.gm_bytes).sum();
+    let hbm_utilization = if cycles > 0.0 && p.hbm_bytes_per_cycle > 0.0 {
+        hbm_bytes as f64 / (cycles * p.hbm_bytes_per_cycle)
+    } else {
+        0.0
+    };
+    let n = logs.len() as u32;
+    let waves = n.div_ceil(cores);
+    let unmodelled = logs.iter().map(|l| l.unmodelled).sum();
+    let truncated = logs.iter().any(|l| l.truncated);
+    let trace = trace.map(|t| {
+        let meta = format!(
+            "\"kernel\":\"{}\",\"chip\":\"{}\",\"clock_mhz\":{},\"cycles\":{:.0},\"block_dim\":{n},\"cores\":{cores},\
+             \"dropped_events\":{}",
+            escape(&prog.kernel),
+            escape(&prog.chip),
+            p.clock_mhz,
+            cycles,
+            t.dropped
+        );
+        t.finish(&meta)
+    });
+    Report {
+        cycles,
+        microseconds: p.us(cycles),
+        clock_mhz: p.clock_mhz,
+        blocks: pass.blocks,
+        busy,
+        busy_total,
+        bound,
+        hbm_bytes,
+        hbm_utilization,
+        waves,
+        cores: cores.min(n.max(1)),
+        unmodelled,
+        truncated,
+        rounds,
+        unmatched: pass.unmatched,
+        trace,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn x(block: u32, a: f64, d: f64, rate: f64) -> Xfer {
+        Xfer {
+            block,
+            idx: 0,
+            a,
+            b: a + d,
+            rate,
+            d,
+        }
+    }
+
+    #[test]
+    fn transfers_within_the_bandwidth_keep_their_time() {
+        let s = shares(&[x(0, 0.0, 100.0, 10.0), x(1, 50.0, 100.0, 10.0)], 20.0);
+        assert_eq!(s, vec![1.0, 1.0]);
+    }
+
+    #[test]
+    fn two_equal_transfers_over_the_bandwidth_each_take_half() {
+        // two streams of 10 B/c on 10 B/c of HBM, side by side: each at 5 B/c takes twice as long
+        let s = shares(&[x(0, 0.0, 100.0, 10.0), x(1, 0.0, 100.0, 10.0)], 10.0);
+        assert!(s.iter().all(|v| (v - 2.0).abs() < 1e-9), "{s:?}");
+    }
+
+    #[test]
+    fn a_transfer_gets_its_mean_share_over_its_span() {
+        // overlap on [0, 50): each gets half; the first is alone on [50, 100): it gets 75 of 100 (stretch 4/3),
+        // the second 25 of 50 (stretch 2)
+        let s = shares(&[x(0, 0.0, 100.0, 10.0), x(1, 0.0, 50.0, 10.0)], 10.0);
+        assert!((s[0] - 4.0 / 3.0).abs() < 1e-9, "{s:?}");
+        assert!((s[1] - 2.0).abs() < 1e-9, "{s:?}");
+    }
+}
