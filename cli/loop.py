@@ -21,6 +21,7 @@ import click  # noqa: E402
 @click.option("--k", default=4, show_default=True, help="Samples per task.")
 @click.option("--style", type=click.Choice(["npukernelbench", "multikernelbench"]), default="npukernelbench",
               show_default=True)
+@click.option("--no-shot", is_flag=True, help="Prompts without the one-shot example (shorter).")
 @click.option("--url", default=None, help="An OpenAI-compatible server serving the model, for round 0.")
 @click.option("--served-model", default=None, help="The model's name on that server.")
 @click.option("--temperature", default=0.8, show_default=True)
@@ -32,7 +33,7 @@ import click  # noqa: E402
 @click.option("--lora", is_flag=True, help="Train a LoRA adapter (merged for round 1).")
 @click.option("--seed", default=0, show_default=True)
 def main(model: str, out: str, tasks: str, suite: str, root: str | None, level: int | None, k: int, style: str,
-         url: str | None, served_model: str | None, temperature: float, max_new_tokens: int, steps: int,
+         no_shot: bool, url: str | None, served_model: str | None, temperature: float, max_new_tokens: int, steps: int,
          learning_rate: float, batch_size: int, max_length: int, lora: bool, seed: int) -> None:
     """Generate k samples per task, evaluate them, train on preference pairs, evaluate again."""
     from rich.console import Console
@@ -42,7 +43,7 @@ def main(model: str, out: str, tasks: str, suite: str, root: str | None, level: 
     from llm.loop import LoopOptions, run_loop, table_rows
 
     names = tuple(n.strip() for n in tasks.split(",") if n.strip())
-    opts = LoopOptions(model, out, names, suite, root, level, k, style, url, served_model, temperature,
+    opts = LoopOptions(model, out, names, suite, root, level, k, style, not no_shot, url, served_model, temperature,
                        max_new_tokens, steps, learning_rate, batch_size, max_length, lora, seed=seed)
     try:
         report = run_loop(opts, log=lambda line: click.echo(line, err=True))

@@ -33,6 +33,7 @@ class LoopOptions:
     level: int | None = None
     k: int = 4
     style: str = "npukernelbench"
+    shot: bool = True  # one-shot example in the prompt
     url: str | None = None  # an OpenAI-compatible server serving `model` (round 0 only)
     served_model: str | None = None  # the model name on that server
     temperature: float = 0.8
@@ -75,7 +76,7 @@ def generate_and_evaluate(name: str, backend: Any, model: str, tasks: Sequence[A
     from llm.prompts import kernel_prompt
 
     folder.mkdir(parents=True, exist_ok=True)
-    prompts = {t.name: kernel_prompt(t, opts.style, shot=True) for t in tasks}
+    prompts = {t.name: kernel_prompt(t, opts.style, shot=opts.shot) for t in tasks}
     store = SampleStore(folder / "samples.jsonl")
     params = GenerationParams(opts.k, opts.temperature, 0.95, opts.max_new_tokens, opts.seed)
     generate_samples(backend, list(prompts.values()), opts.k, params, store, batch=4)
@@ -136,7 +137,7 @@ def preference_pairs(tasks: Sequence[Any], result: RoundResult, opts: LoopOption
         by_task[v.task].append(v)
     pairs = []
     for task in tasks:
-        prompt = kernel_prompt(task, opts.style, shot=True).messages
+        prompt = kernel_prompt(task, opts.style, shot=opts.shot).messages
         ranked = sorted(by_task.get(task.name, []), key=_rank, reverse=True)
         texts = {v.sample: Path(v.answer).read_text(encoding="utf-8") for v in ranked}
         for better in ranked:
@@ -161,6 +162,7 @@ def train_on_pairs(pairs: list[dict[str, Any]], opts: LoopOptions, folder: Path)
     from llm.train.config import LoraSettings, TrainConfig
     from llm.train.run import train
 
+    folder.mkdir(parents=True, exist_ok=True)
     data = folder / "pairs.jsonl"
     data.write_text("".join(json.dumps(p) + "\n" for p in pairs), encoding="utf-8")
     args = {"max_steps": opts.steps, "learning_rate": opts.learning_rate, "per_device_train_batch_size":

@@ -97,7 +97,9 @@ def build(options: BuildOptions, log: Callable[[str], None] = lambda s: None) ->
     if unknown:
         raise ValueError(f"unknown source(s) {', '.join(unknown)} (sources: {', '.join(SOURCES)})")
     out = Path(options.out)
-    tasks = _bundled_tasks(options.tasks)
+    # the bundled tasks feed the code and mutant sources and the GRPO prompts; a documentation-only build (or one
+    # of the real repairs) does not read them
+    tasks = _bundled_tasks(options.tasks) if {"code", "mutants"} & set(options.sources) or options.tasks else []
     records: list[Record] = []
     stats = MutantStats()
     seconds: dict[str, float] = {}
