@@ -11,17 +11,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from llm.data.records import Record, message
 from llm.prompts import SYSTEM
+
+if TYPE_CHECKING:
+    from ascendir.catalog.model import Api
+    from passes.verify.rules import Rule
 
 ARCH_CHIPS = {"2201": "Atlas A2/A3 (910B, 910_93)", "2002": "Atlas inference (310P)", "1001": "Atlas training (910)"}
 CHIPS = ("910B2", "910B4", "910_93", "310P", "910")
 
 
-def _api_name(api: object) -> str:
-    receiver = getattr(api, "receiver", None)
-    return f"{receiver}::{api.name}" if receiver else f"AscendC::{api.name}"  # type: ignore[attr-defined]
+def _api_name(api: Api) -> str:
+    return f"{api.receiver}::{api.name}" if api.receiver else f"AscendC::{api.name}"
 
 
 _POSITION = re.compile(r"@(\{[^}]*\}|\w+)")
@@ -37,26 +41,25 @@ def readable_signature(signature: str) -> str:
     return _POSITION.sub(where, signature)
 
 
-def api_answer(api: object) -> str:
+def api_answer(api: Api) -> str:
     """What the catalog says of one API, as an answer."""
-    a = api
-    lines = [f"`{_api_name(a)}`: {a.summary}", "", "Call forms:"]  # type: ignore[attr-defined]
-    for o in a.overloads:  # type: ignore[attr-defined]
+    lines = [f"`{_api_name(api)}`: {api.summary}", "", "Call forms:"]
+    for o in api.overloads:
         note = f" ({o.note})" if o.note else ""
-        lines.append(f"- `{a.name}{readable_signature(o.signature)}` [{o.id}]{note}")  # type: ignore[attr-defined]
-    for arch, variables in sorted(a.dtypes.items()):  # type: ignore[attr-defined]
+        lines.append(f"- `{api.name}{readable_signature(o.signature)}` [{o.id}]{note}")
+    for arch, variables in sorted(api.dtypes.items()):
         kinds = "; ".join(f"{var} in {', '.join(types)}" for var, types in variables.items())
         lines.append(f"Element types on {ARCH_CHIPS.get(arch, 'arch ' + arch)}: {kinds}.")
-    if a.archs:  # type: ignore[attr-defined]
-        lines.append(f"Exists on architectures {', '.join(str(x) for x in sorted(a.archs))} only.")  # type: ignore
-    if a.empty_archs:  # type: ignore[attr-defined]
+    if api.archs:
+        lines.append(f"Exists on architectures {', '.join(str(x) for x in sorted(api.archs))} only.")
+    if api.empty_archs:
         lines.append("Its body is compiled out (the call does nothing) on architectures "
-                     f"{', '.join(str(x) for x in sorted(a.empty_archs))}.")  # type: ignore[attr-defined]
-    if a.operator:  # type: ignore[attr-defined]
-        lines.append(f"Operator form: `dst = a {a.operator} b` acts on the whole destination tensor.")  # type: ignore
-    if a.notes:  # type: ignore[attr-defined]
-        lines.append(f"Constraints: {a.notes}")  # type: ignore[attr-defined]
-    lines.append(f"Reference: {a.ref}.")  # type: ignore[attr-defined]
+                     f"{', '.join(str(x) for x in sorted(api.empty_archs))}.")
+    if api.operator:
+        lines.append(f"Operator form: `dst = a {api.operator} b` acts on the whole destination tensor.")
+    if api.notes:
+        lines.append(f"Constraints: {api.notes}")
+    lines.append(f"Reference: {api.ref}.")
     return "\n".join(lines)
 
 
@@ -78,11 +81,10 @@ def cast_answer(arch: str, src: str) -> str | None:
     return "\n".join(lines)
 
 
-def rule_answer(rule: object) -> str:
-    r = rule
-    return (f"{r.code} ({r.name}), {r.severity.value}: {r.summary}\n\nWhy it matters on hardware: {r.why}\n\n"  # type: ignore
-            f"Code that triggers it:\n```cpp\n{r.example.strip()}\n```\n\nWhat to write instead:\n"  # type: ignore
-            f"```cpp\n{r.instead.strip()}\n```")  # type: ignore[attr-defined]
+def rule_answer(rule: Rule) -> str:
+    return (f"{rule.code} ({rule.name}), {rule.severity.value}: {rule.summary}\n\nWhy it matters on hardware: {rule.why}\n\n"
+            f"Code that triggers it:\n```cpp\n{rule.example.strip()}\n```\n\nWhat to write instead:\n"
+            f"```cpp\n{rule.instead.strip()}\n```")
 
 
 def chip_answer(name: str) -> str:

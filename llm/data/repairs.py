@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -133,7 +132,3 @@ def _python_block(text: str) -> str | None:
     match = re.search(r"```python\n(.*?)^```", text, re.S | re.M)
     return match.group(1) if match else None
 
-
-def iter_ids(path: str | Path = DEFAULT_PATH) -> Iterator[str]:
-    for rec in read_records(path):
-        yield rec["id"]
