@@ -134,14 +134,23 @@ ORACLES = {
     "fast_gelu": unary(lambda x, a: x * torch.sigmoid(1.702 * x)),
     "gelu_grad": lambda i, a: {"dx": back(_grad(lambda x: F.gelu(x, approximate="tanh"), i["x"], i["dy"]), i["dy"])},
     "silu_grad": lambda i, a: {"dx": back(_grad(F.silu, i["x"], i["dy"]), i["dy"])},
+    "swiglu": lambda i, a: {"y": back(_glu(t64(i["x"]), F.silu), i["x"])},
+    "geglu": lambda i, a: {"y": back(_glu(t64(i["x"]), lambda v: F.gelu(v, approximate="tanh")), i["x"])},
     "sigmoid_mul": lambda i, a: {"y": back(t64(i["x"]) * torch.sigmoid(t64(i["gate"])), i["x"])},
     # level 2, losses
     "smooth_l1_loss": lambda i, a: {"loss": back(F.smooth_l1_loss(t64(i["input"]), t64(i["target"]), reduction="none",
                                                                   beta=a["beta"]), i["input"])},
     "bce_with_logits": lambda i, a: {"loss": back(F.binary_cross_entropy_with_logits(
         t64(i["logits"]), t64(i["target"]), reduction="none"), i["logits"])},
+    "cross_entropy_loss": lambda i, a: {"loss": back(F.cross_entropy(
+        t64(i["logits"]), torch.from_numpy(i["target"]).long(), reduction="none"), i["logits"])},
     "kl_div": lambda i, a: {"loss": back(F.kl_div(t64(i["input"]), t64(i["target"]), reduction="none"), i["input"])},
 }
+
+
+def _glu(x, act):
+    a, b = torch.chunk(x, 2, dim=-1)
+    return act(a) * b
 
 
 def _grad(fn, x, dy):
