@@ -58,7 +58,13 @@ def shot_for(task: Task, form: str, pool: tuple[Task, ...] | None = None) -> Sho
     wanted = bundled_category(task.category)
     chosen = (next((t for t in candidates if t.category == wanted), None)
               or next((t for t in candidates if t.level == task.level), None) or candidates[0])
-    return Shot(chosen.name, chosen.category, _shown(chosen), render_solution(chosen, form))
+    key = (chosen.suite, chosen.name, form)
+    if key not in _RENDERED:  # one shot serves many prompts: render it once
+        _RENDERED[key] = Shot(chosen.name, chosen.category, _shown(chosen), render_solution(chosen, form))
+    return _RENDERED[key]
+
+
+_RENDERED: dict[tuple[str, str, str], Shot] = {}
 
 
 def _shown(task: Task) -> str:

@@ -80,3 +80,20 @@ def test_repair_prompt_shows_the_diagnostics_as_printed() -> None:
     user = prompt.messages[1]["content"]
     assert "k.cpp:4:" in user and "float v = expf(1.0f);" in user and "^" in user
     assert f"[{diags[0].code}]" in user and prompt.form == "kernel"
+
+
+SUITES = [("bundled", None), ("npukernelbench", Path(os.environ.get("NPUKERNELBENCH", "/work/ext/NPUKernelBench"))),
+          ("multikernelbench", MULTIKERNELBENCH)]
+
+
+@pytest.mark.parametrize("suite,root", SUITES, ids=[s for s, _ in SUITES])
+def test_every_task_of_a_suite_gets_both_prompts(suite: str, root: Path | None) -> None:
+    if root is not None and not root.is_dir():
+        pytest.skip(f"no {suite} checkout at {root}")
+    tasks = BUNDLED if root is None else load_suite(suite, root)
+    for t in tasks:
+        for style in ("npukernelbench", "multikernelbench"):
+            prompt = kernel_prompt(t, style)
+            user = prompt.messages[1]["content"]
+            assert f"## Task: {t.name}" in user and "## Hardware" in user and prompt.meta["shot"] != (
+                t.name if t.suite == "bundled" else None)
