@@ -123,3 +123,23 @@ def test_duplicates_are_removed_and_near_duplicates_share_a_split() -> None:
 def test_task_keys_join_the_spellings_of_one_operator() -> None:
     assert task_key("LeakyRelu") == task_key("leaky_relu") == task_key("leaky_relu_custom") == "leaky_relu"
     assert task_key("npukernelbench:ForeachAddList") == "foreach_add_list"
+
+
+@pytest.mark.skipif(not RECORDS.is_file(), reason=f"no kernelhive-failures records at {RECORDS}")
+def test_real_repairs_keep_code_failures_with_a_clean_fix(tmp_path: Path) -> None:
+    from llm.data import repairs
+
+    rows = [json.loads(line) for line in RECORDS.read_text().splitlines()]
+    picked = [r for r in rows if r["id"] in ("adam#0", "adam#3")]
+    picked += [next(r for r in rows if r["verifier_tier"] == "neither" and r["reconstructed"])]
+    path = tmp_path / "records.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in picked))
+    found, skipped = repairs.records(path)
+    assert skipped == {"tier neither": 1}
+    by_id = {r.id: r for r in found}
+    static = by_id["repairs/adam#0#repair"]
+    assert static.tier == "static" and "ASC102" in static.codes and "sqrtf" in static.messages[1]["content"]
+    recorded = by_id["repairs/adam#3#pair"]
+    assert recorded.tier == "recorded" and recorded.chosen != recorded.rejected
+    assert "```python" in recorded.chosen[0]["content"] and recorded.group == "adam"
+    assert all(repairs.check(r) is None for r in found)
