@@ -12,6 +12,7 @@ import math
 import time
 import zlib
 from collections import OrderedDict
+from pathlib import Path
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -94,8 +95,9 @@ def _run_stages(task: Task, answer: Answer, opts: EvalOptions, verdict: Verdict)
         return
     verdict.compiled = True
     verdict.stage = "correctness"
+    is_reference = task.solution is not None and Path(answer.path).resolve() == Path(task.solution).resolve()
     for case in cases_for(task, answer, extracted.form):
-        verdict.cases.append(evaluate_case(task, case, compiled, opts))
+        verdict.cases.append(evaluate_case(task, case, compiled, opts, is_reference))
     _judge(verdict)
     if verdict.correct and opts.performance:
         verdict.stage = "performance"
@@ -113,7 +115,8 @@ def cases_for(task: Task, answer: Answer, form: str) -> list[Case]:
     return list(task.cases)
 
 
-def evaluate_case(task: Task, case: Case, compiled: Compiled, opts: EvalOptions) -> CaseResult:
+def evaluate_case(task: Task, case: Case, compiled: Compiled, opts: EvalOptions, is_reference: bool = False
+                  ) -> CaseResult:
     result = CaseResult(case.id, "static")
     elements = task.input_elements(case)
     if elements is not None and elements > opts.max_elements:
@@ -146,7 +149,9 @@ def evaluate_case(task: Task, case: Case, compiled: Compiled, opts: EvalOptions)
 
     check_case(task, case, compiled.program, compiled.chip, draws, dtypes_of, opts.instruction_budget, result)
     if result.status == "pass" and opts.performance and result.cycles is not None:
-        result.baseline_cycles = baseline_cycles(task, case, draws[0], dtypes_of, opts)
+        # the reference solution is its own baseline: no second run
+        result.baseline_cycles = result.cycles if is_reference else baseline_cycles(task, case, draws[0], dtypes_of,
+                                                                                     opts)
     return result
 
 

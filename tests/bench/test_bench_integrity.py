@@ -39,7 +39,7 @@ ADVERSARIES = {
                      "        DataCopyPad(yGm[pos], yLocal, params);\n        DataCopyPad(x1Gm[pos], yLocal, params);",
                      "inputs_unchanged", "wrote into its input x1"),
     "core0_only": ("        tileLength = td.tileLength;", "        tileLength = td.tileLength;\n"
-                   "        if (idx != 0) { coreLength = 0; }", "outputs_written", "no core wrote"),
+                   "        if (GetBlockIdx() != 0) { coreLength = 0; }", "outputs_written", "no core wrote"),
 }
 LOOPS_FOREVER = ("pos < coreLength; pos += tileLength", "pos < coreLength; pos += 0")
 
