@@ -144,6 +144,7 @@ ORACLES = {
         t64(i["logits"]), t64(i["target"]), reduction="none"), i["logits"])},
     "cross_entropy_loss": lambda i, a: {"loss": back(F.cross_entropy(
         t64(i["logits"]), torch.from_numpy(i["target"]).long(), reduction="none"), i["logits"])},
+    "mse_loss": lambda i, a: {"loss": back(F.mse_loss(t64(i["predict"]), t64(i["target"])), i["predict"])},
     "kl_div": lambda i, a: {"loss": back(F.kl_div(t64(i["input"]), t64(i["target"]), reduction="none"), i["input"])},
 }
 
