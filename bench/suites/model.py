@@ -69,6 +69,8 @@ class Inputs:
     values: dict[str, Any]
     dtypes: dict[str, str]
     seed: int = 0
+    # inputs a torch reference drew with requires_grad (its Model differentiates with respect to them)
+    requires_grad: tuple[str, ...] = ()
 
     def arrays(self) -> list[np.ndarray]:
         """Every array of the draw, list inputs flattened (to copy and compare after a run)."""

@@ -65,12 +65,11 @@ class NPUKernelBenchTask(Task):
         return tensors_as_inputs(drawn, [d.name for d in self.inputs], seed)
 
     def reference(self, case: Case, inputs: Inputs) -> dict[str, Any]:
-        torch = torch_module()
         module = load_reference_program(self._validation("module.py"))
         init = self._prepare().get_init_inputs(self._params(case), device=None)
         model = module.Model(*(init or []))
-        with torch.no_grad():
-            result = model(*inputs_as_tensors(inputs))
+        # no torch.no_grad(): the benchmark runs its Models with autograd on, and the *Grad tasks use it
+        result = model(*inputs_as_tensors(inputs))
         outs = list(result) if isinstance(result, tuple) else [result]
         names = [d.name for d in self.outputs]
         if len(self.outputs) == 1 and len(outs) > 1:  # a list output (foreach): one output holding the list

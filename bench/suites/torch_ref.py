@@ -147,18 +147,27 @@ def tensors_as_inputs(drawn: Any, names: list[str], seed: int) -> Inputs:
         names.append(f"input{len(names)}")
     out: dict[str, Any] = {}
     dtypes: dict[str, str] = {}
+    grad: list[str] = []
     for name, v in zip(names, values):
         out[name] = to_numpy(v)
         first = v[0] if isinstance(v, (list, tuple)) and v else v
         if isinstance(first, torch.Tensor):
             dtypes[name] = dtype_name(first)
-    return Inputs(out, dtypes, seed)
+            if first.requires_grad:
+                grad.append(name)
+    return Inputs(out, dtypes, seed, tuple(grad))
 
 
 def inputs_as_tensors(inputs: Inputs) -> list[Any]:
     """Inputs back as the positional arguments of a torch Model (copies: the reference may write into them)."""
-    return [to_torch(v.copy() if isinstance(v, np.ndarray) else v, inputs.dtypes.get(name))
-            for name, v in inputs.values.items()]
+    args = []
+    for name, v in inputs.values.items():
+        t = to_torch(v.copy() if isinstance(v, np.ndarray) else v, inputs.dtypes.get(name))
+        if name in inputs.requires_grad:
+            for item in t if isinstance(t, list) else [t]:
+                item.requires_grad_(True)
+        args.append(t)
+    return args
 
 
 def precision_check(max_abs_error: float, max_rel_error: float) -> Callable[..., Any]:
