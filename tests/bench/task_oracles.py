@@ -99,7 +99,8 @@ ORACLES = {
     # level 1, creation
     "arange": lambda i, a: {"y": back(torch.arange(a["size"], dtype=torch.int64) * t64(i["step"])[0]
                                       + t64(i["start"])[0], i["start"])},
-    "fill": lambda i, a: {"y": back(torch.full(tuple(a["dims"]), float(i["value"][0]), dtype=torch.float64), i["value"])},
+    "fill": lambda i, a: {"y": back(torch.full(tuple(a["dims"]), float(i["value"][0]), dtype=torch.float64),
+                                    i["value"])},
     "linspace": lambda i, a: {"y": back(torch.linspace(float(i["start"][0]), float(i["end"][0]), a["steps"],
                                                        dtype=torch.float64), i["start"])},
     # level 1, index
@@ -146,7 +147,17 @@ ORACLES = {
         t64(i["logits"]), torch.from_numpy(i["target"]).long(), reduction="none"), i["logits"])},
     "mse_loss": lambda i, a: {"loss": back(F.mse_loss(t64(i["predict"]), t64(i["target"])), i["predict"])},
     "kl_div": lambda i, a: {"loss": back(F.kl_div(t64(i["input"]), t64(i["target"]), reduction="none"), i["input"])},
+    # level 2, foreach (torch's own _foreach kernels)
+    "foreach_add_scalar": lambda i, a: _listed(torch._foreach_add([t64(i[f"x{k}"]) for k in range(3)], a["scalar"]),
+                                               i["x0"]),
+    "foreach_mul_list": lambda i, a: _listed(torch._foreach_mul([t64(i[f"a{k}"]) for k in range(3)],
+                                                                [t64(i[f"b{k}"]) for k in range(3)]), i["a0"]),
+    "foreach_exp": lambda i, a: _listed(torch._foreach_exp([t64(i[f"x{k}"]) for k in range(3)]), i["x0"]),
 }
+
+
+def _listed(tensors, like):
+    return {f"y{k}": back(t, like) for k, t in enumerate(tensors)}
 
 
 def _glu(x, act):

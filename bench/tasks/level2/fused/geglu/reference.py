@@ -10,4 +10,5 @@ def reference(inputs, attrs):
     x = inputs["x"].astype(np.float64)
     h = x.shape[-1] // 2
     a, b = x[..., :h], x[..., h:]
-    return {"y": (0.5 * a * (1.0 + np.tanh(0.7978845608028654 * (a + 0.044715 * a ** 3))) * b).astype(inputs["x"].dtype)}
+    y = 0.5 * a * (1.0 + np.tanh(0.7978845608028654 * (a + 0.044715 * a ** 3))) * b
+    return {"y": y.astype(inputs["x"].dtype)}

@@ -10,4 +10,5 @@ def reference(inputs, attrs):
     x = inputs["x"].astype(np.float64)
     h = x.shape[-1] // 2
     a, b = x[..., :h], x[..., h:]
-    return {"y": (a / (1.0 + np.exp(-a)) * b).astype(inputs["x"].dtype)}
+    y = a / (1.0 + np.exp(-a)) * b
+    return {"y": y.astype(inputs["x"].dtype)}
