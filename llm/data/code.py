@@ -71,7 +71,7 @@ def records(task: Task, max_cases: int = 4, simulate: bool = True) -> Iterator[R
     ok, _ = solution_verdict(task, simulate)
     if not ok:
         return
-    tier = "simulator" if simulate and _simulated() else "static"
+    tier = "simulator" if simulate and simulator_available() else "static"
     project = render_solution(task, "project")
     for case in task.cases[:max_cases]:
         text, _ = reasoning(task, case)
@@ -90,7 +90,7 @@ def records(task: Task, max_cases: int = 4, simulate: bool = True) -> Iterator[R
                      category=task.category, level=task.level or 0, tier=tier, code=project)
 
 
-def _simulated() -> bool:
+def simulator_available() -> bool:
     """Whether the harness judges correctness on the simulator in this process."""
     from bench.harness.stages.correctness import SimulatorUnavailable, simulator
 

@@ -178,10 +178,10 @@ def task_records(task: Task, per_operator: int = 2, names: set[str] | None = Non
     if any(d.is_error for d in before["shapes"]):
         return [], stats
     if simulate:
-        from llm.data.code import _simulated, solution_verdict
+        from llm.data.code import simulator_available, solution_verdict
 
         # a run can only convict a mutant of a solution the simulator finds correct
-        simulate = _simulated() and solution_verdict(task, True)[0]
+        simulate = simulator_available() and solution_verdict(task, True)[0]
     plan_text = reasoning(task, case)[0] if case is not None else ""
     prompt = kernel_prompt(task, "npukernelbench", case=case, shot=False)
     correct_answer = f"{plan_text}\n\n{render_project(original)}"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from llm.data.code import simulator_available as simulated
 from llm.train.config import ConfigError, load_config
 from llm.train.reward import LADDER, VerdictReward
 from llm.train.run import train
@@ -99,8 +100,9 @@ def test_the_ladder_orders_the_verdicts(tmp_path: Path) -> None:
     reward = VerdictReward([relu], log=tmp_path / "r.jsonl")
     texts = ["no code here", "```cpp\nint x\n```", "reasoning\n" + render_solution(relu, "project")]
     got = reward([None] * 3, [[{"role": "assistant", "content": t}] for t in texts], ["relu"] * 3)
-    assert got == [LADDER["format"], LADDER["compile"], LADDER["compiles"]]  # no simulator yet: "compiles" at most
-    assert got == sorted(got)
+    assert got[:2] == [LADDER["format"], LADDER["compile"]] and got[2] >= LADDER["compiles"]
+    if not simulated():  # without the simulator nothing is proven correct: "compiles" is the top rung reached
+        assert got[2] == LADDER["compiles"]
 
 
 def test_a_bad_config_is_a_clear_error(tmp_path: Path) -> None:
