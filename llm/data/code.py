@@ -90,12 +90,9 @@ def records(task: Task, max_cases: int = 4, simulate: bool = True) -> Iterator[R
                      category=task.category, level=task.level or 0, tier=tier, code=project)
 
 
+
 def simulator_available() -> bool:
     """Whether the harness judges correctness on the simulator in this process."""
-    from bench.harness.stages.correctness import SimulatorUnavailable, simulator
+    from bench.harness.stages.correctness import simulator_available as available
 
-    try:
-        simulator()
-    except SimulatorUnavailable:
-        return False
-    return True
+    return available()
