@@ -1150,9 +1150,11 @@ class MatmulTilingFunctions(InterpreterFunctions):
         state = _context_state(interpreter)
         found = obj.failure()
         if found is None:
+            _fill_cube_tiling(obj, args[1] if len(args) > 1 else None, op.path)
             # the library may still fail, and a success rewrites the object's base sizes
             obj.unknown.append("an earlier GetTiling")
-            note = "GetTiling's result and the TCubeTiling it fills are not modelled (taken as succeeding)"
+            note = ("GetTiling is taken as succeeding, and the TCubeTiling it fills comes from a model of the "
+                    "library's split (ascendir.matmul_tiling), not the library")
             if note not in state.unmodelled:
                 state.unmodelled.append(note)
             return (0,)
@@ -1161,6 +1163,20 @@ class MatmulTilingFunctions(InterpreterFunctions):
             obj.unknown.append("an earlier GetTiling")  # the search may have touched the object
         state.matmul_failures.append((op, why))
         return (-1,)
+
+
+def _fill_cube_tiling(obj: MatmulTilingObject, data: object, path: StringAttr | None) -> None:
+    """Writes the modelled TCubeTiling into the tiling struct field GetTiling was given."""
+    from ascendir.matmul_tiling import cube_tiling
+
+    if not isinstance(data, TilingStruct) or obj.unknown:
+        return
+    fields = cube_tiling(obj)
+    if fields is None:
+        return
+    prefix = f"{path.data}." if path is not None and path.data else ""
+    for name, value in fields.items():
+        data.fields[prefix + name] = value
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, ModuleOp
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.builtin import ArrayAttr, Float32Type, FloatAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ascendir.dialects import ascendc as asc
@@ -39,7 +39,9 @@ class FoldTilingPass(ModulePass):
         if self.tiling_key is not None:
             op.attributes["ascendc.tiling_key"] = IntegerAttr(self.tiling_key, 64)
         for target in list(op.walk()):
-            if isinstance(target, asc.TilingFieldOp):
+            if isinstance(target, asc.TilingFieldOp) and isinstance(target.result.type, asc.TilingType):
+                self._fold_struct(target)
+            elif isinstance(target, asc.TilingFieldOp):
                 value = self._field_value(target)
                 if value is not None:
                     _replace_with_constant(target, value, target.result.type)
@@ -49,6 +51,35 @@ class FoldTilingPass(ModulePass):
                     and target.api.data == "GetBlockNum" and not target.args and target.results:
                 # every core of the launch sees the blockDim the host set
                 _replace_with_constant(target, self.block_dim, target.results[0].type)
+
+    def _fold_struct(self, op: asc.TilingFieldOp) -> None:
+        """A struct-valued field (`td.cubeTilingData`, a TCubeTiling passed whole to the Matmul object): the
+        struct built from the values the host set for its scalar fields."""
+        if op.index is not None:
+            return
+        prefix = op.field.data + "."
+        known = {name[len(prefix):]: value for name, value in self.fields.items()
+                 if name.startswith(prefix) and "." not in name[len(prefix):] and isinstance(value, int | float)}
+        if not known:
+            return
+        block = op.parent_block()
+        assert block is not None
+        names: list[str] = []
+        values: list[SSAValue] = []
+        for name, value in known.items():
+            t: Attribute = IntegerType(32) if isinstance(value, int) else Float32Type()
+            const = _constant(value, t)
+            const.location = op.location
+            block.insert_op_before(const, op)
+            names.append(name)
+            values.append(const.result)
+        init = asc.StructInitOp.create(operands=values, properties={"fields": ArrayAttr([StringAttr(n) for n in names])},
+                                       result_types=[op.result.type])
+        init.location = op.location
+        block.insert_op_before(init, op)
+        op.results[0].replace_all_uses_with(init.results[0])
+        op.detach()
+        op.erase()
 
     def _field_value(self, op: asc.TilingFieldOp) -> int | float | None:
         value = self.fields.get(op.field.data)
@@ -63,11 +94,14 @@ class FoldTilingPass(ModulePass):
         return value if op.index is None else None
 
 
-def _replace_with_constant(op: Operation, value: float, t: Attribute) -> None:
+def _constant(value: float, t: Attribute) -> arith.ConstantOp:
     if isinstance(t, IntegerType):
-        const = arith.ConstantOp(IntegerAttr(signless_value(int(value), t.width.data), t))
-    else:
-        const = arith.ConstantOp(FloatAttr(float(value), t))  # type: ignore[arg-type]
+        return arith.ConstantOp(IntegerAttr(signless_value(int(value), t.width.data), t))
+    return arith.ConstantOp(FloatAttr(float(value), t))  # type: ignore[arg-type]
+
+
+def _replace_with_constant(op: Operation, value: float, t: Attribute) -> None:
+    const = _constant(value, t)
     const.location = op.location
     block = op.parent_block()
     assert block is not None

@@ -67,6 +67,7 @@ from xdsl.ir import (
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
+    ParsePropInAttrDict,
     base,
     irdl_attr_definition,
     irdl_op_definition,
@@ -1261,17 +1262,22 @@ class MatmulUnknownOp(IRDLOperation):
 @irdl_op_definition
 class MatmulGetTilingOp(IRDLOperation):
     """`t.GetTiling(tilingData.cubeTilingData)`: -1 where the library's checks provably reject the
-    configuration; otherwise the result (taken as 0) and the TCubeTiling fields are not modelled."""
+    configuration; otherwise 0, and the TCubeTiling at `path` of `data` (when the argument names a tiling
+    struct field) is filled from a model of the library's split (ascendir.matmul_tiling)."""
 
     name = "host.matmul_get_tiling"
 
     tiling = operand_def(MatmulTilingType)
+    data = opt_operand_def(TilingDataType)
+    path = opt_prop_def(StringAttr)
     result = result_def(i64)
 
-    assembly_format = "$tiling attr-dict"
+    assembly_format = "$tiling (`into` $data^ `:` type($data))? attr-dict"
+    irdl_options = (ParsePropInAttrDict(),)
 
-    def __init__(self, tiling: SSAValue) -> None:
-        super().__init__(operands=[tiling], result_types=[i64])
+    def __init__(self, tiling: SSAValue, data: SSAValue | None = None, path: str | None = None) -> None:
+        super().__init__(operands=[tiling, data], result_types=[i64],
+                         properties={"path": StringAttr(path)} if path is not None else {})
 
 
 Host = Dialect(

@@ -58,9 +58,14 @@ from ascendir.lower.diagnostics import NOT_MODELLED, UNKNOWN_API, Reporter, span
 from ascendir.lower.function import FunctionLowerer, Unsupported, _walk, non_const_reference
 from ascendir.lower.scope import Scope, collect
 from ascendir.lower.values import Binding, Cell, Instance, Val
+from ascendir.matmul_tiling import TCUBE_FIELDS
 from frontend import ast as A
 from frontend.diagnostics import Diagnostic, Note, Severity, error, warning
 from frontend.pipeline import Program
+
+# library tiling structs a tiling struct may hold, with the int32 fields GetTiling fills (the host reads them
+# through get_<field>(); the kernel through the struct)
+_LIBRARY_STRUCTS: dict[str, tuple[str, ...]] = {"TCubeTiling": TCUBE_FIELDS}
 
 INTERNAL_ERROR = "ASC000"
 NO_TILING_FUNC = "ASC120"
@@ -1082,7 +1087,7 @@ class HostLowerer(FunctionLowerer):
             struct = t.name if isinstance(t, C.TilingT) else ""
         ts = self.scope.tiling_structs.get(struct)
         if ts is None:
-            return []
+            return [(name, C.I32) for name in _LIBRARY_STRUCTS.get(struct, ())]
         return [(name, self._field_type(struct, name)) for name, *_ in ts.fields]
 
     def _field_type(self, struct: str, name: str) -> CType:
@@ -1112,8 +1117,8 @@ class HostLowerer(FunctionLowerer):
         if isinstance(t, C.ArrayT):
             return Val(HostT("tiling_array", ref.struct), obj.ssa, obj=(ref, ref.field_name(member), t))
         if isinstance(t, C.TilingT):
-            if t.name not in self.scope.tiling_structs:
-                return Val(HostT("unmodelled", f"{t.name} {member}"))  # TCubeTiling & co.
+            if t.name not in self.scope.tiling_structs and t.name not in _LIBRARY_STRUCTS:
+                return Val(HostT("unmodelled", f"{t.name} {member}"))  # SoftMaxTiling & co.
             return Val(HostT("tiling", ref.struct), obj.ssa, obj=replace(ref, path=ref.field_name(member)))
         if not isinstance(t, Scalar):
             raise Unsupported(f"field '{member}' of type {t} is not modelled", node)
@@ -1559,11 +1564,21 @@ def _mm_set_buffer_space(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member
 def _mm_get_tiling(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
     if len(e.args) != 1:
         raise Unsupported("GetTiling takes the TCubeTiling to fill", e)
+    # `tiling.cubeTilingData`: the TCubeTiling field GetTiling fills, in the tiling struct that holds it
+    arg = e.args[0]
+    holder: Val | None = None
     try:
-        lw.expr(e.args[0])  # `tiling.cubeTilingData` must name a field; what GetTiling writes is not modelled
+        lw.expr(arg)  # a name the compiler would reject is reported here
+        if isinstance(arg, A.Member):
+            holder = lw.expr(arg.obj)
     except Unsupported:
         pass
-    return Val(C.I64, lw.emit(hd.MatmulGetTilingOp(lw.ssa(recv, e)), e).results[0])
+    if holder is not None and isinstance(holder.obj, TilingRef) and holder.ssa is not None:
+        assert isinstance(arg, A.Member)
+        op = hd.MatmulGetTilingOp(lw.ssa(recv, e), holder.ssa, holder.obj.field_name(arg.member))
+    else:
+        op = hd.MatmulGetTilingOp(lw.ssa(recv, e))
+    return Val(C.I64, lw.emit(op, e).results[0])
 
 
 def _mm_configure(returns: CType) -> Method:

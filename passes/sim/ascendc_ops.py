@@ -35,6 +35,9 @@ def emit(b: ProgramBuilder, op: Operation) -> None:  # noqa: C901  (one dispatch
         if name.startswith("LocalMemAllocator"):
             mem = name.partition("<")[2].rstrip(">").rsplit("::", 1)[-1] or "UB"
             _declare(b, op, "allocator", {"mem": mem})
+        elif isinstance(op, asc.MatmulObjectOp):
+            # the MatmulType arguments as written say where A, B, C and the bias are and in which format
+            _declare(b, op, "opaque", {"type": name.replace(" ", ""), "config": op.config.data.replace(" ", "")})
         else:
             _declare(b, op, "opaque", {"type": name.replace(" ", "")})
     elif isinstance(op, asc.GlobalTensorOp):

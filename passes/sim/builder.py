@@ -487,6 +487,8 @@ class ProgramBuilder:
         return self.typed(value)
 
     def param_operands(self, param: Param, arg: SSAValue) -> list[str]:
+        if is_object_type(arg.type):  # a TPipe or Matmul object passed by pointer (REGIST_MATMUL_OBJ)
+            return [f"{param.name}={self.obj(arg)}"]
         found = self.loc(arg)
         if isinstance(found, Struct):
             return [f"{param.name}.{name}={reg}:{ty}" for name, (reg, ty) in found.fields.items()]

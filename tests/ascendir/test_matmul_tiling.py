@@ -253,13 +253,20 @@ def test_a_rejected_fixed_split_fails_the_tiling_function_at_get_tiling() -> Non
     assert line_of(result) == line_with(source, "mm.GetTiling")
 
 
-def test_a_fitting_split_runs_on_with_get_tiling_unknown() -> None:
+def test_a_fitting_split_runs_on_with_the_modelled_cube_tiling() -> None:
     result = run(tiling_func(SETUP + "    mm.SetFixSplit(128, 128, -1);\n" + CHECKED), n=256)
     assert result.succeeded
-    assert not result.complete  # what GetTiling decided beyond its first checks is not modelled
-    assert result.fields == {"rows": 128}  # the TCubeTiling stays unknown
+    assert not result.complete  # the library's own search is not run: the TCubeTiling below is a model of it
+    cube = {k.split(".", 1)[1]: v for k, v in result.fields.items() if k.startswith("cube.")}
+    assert result.fields["rows"] == 128
+    # one core takes all of C; the fixed split is kept; K = 64 floats in base blocks of 32
+    assert {k: cube[k] for k in ("usedCoreNum", "M", "N", "Ka", "singleCoreM", "singleCoreN", "singleCoreK",
+                                 "baseM", "baseN", "baseK", "isBias")} == {
+        "usedCoreNum": 1, "M": 128, "N": 256, "Ka": 64, "singleCoreM": 128, "singleCoreN": 256, "singleCoreK": 64,
+        "baseM": 128, "baseN": 128, "baseK": 32, "isBias": 1}
     assert result.diagnostics == [
-        "GetTiling's result and the TCubeTiling it fills are not modelled (taken as succeeding)"]
+        "GetTiling is taken as succeeding, and the TCubeTiling it fills comes from a model of the library's split "
+        "(ascendir.matmul_tiling), not the library"]
 
 
 def test_the_result_through_a_local_and_a_helper_taking_the_object() -> None:

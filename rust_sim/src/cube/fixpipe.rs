@@ -279,6 +279,8 @@ struct FixpipeV220 {
     st: DType,
     dst: u32,
     src: u32,
+    /// the L1 tensor of per-channel quantisation parameters (the cbufWorkspace overloads)
+    workspace: Option<u32>,
     nz: bool,
     to_l1: bool,
     n: Sv,
@@ -297,12 +299,13 @@ struct FixpipeV220 {
 fn decode_v220(a: &Args) -> Result<Box<dyn ApiOp>, String> {
     let p = "intriParams";
     let config = a.targ("config").unwrap_or("CFG_ROW_MAJOR");
-    let to_l1 = a.overload == "l1";
+    let to_l1 = a.overload.starts_with("l1");
     Ok(Box::new(FixpipeV220 {
         dt: a.dtype("T")?,
         st: a.dtype("U")?,
         dst: a.handle("dst")?,
         src: a.handle("src")?,
+        workspace: a.handle("cbufWorkspace").ok(),
         nz: to_l1 || config.ends_with("CFG_NZ"),
         to_l1,
         n: a.field(p, "nSize")?,
@@ -382,7 +385,12 @@ impl ApiOp for FixpipeV220 {
             );
             return Flow::Next;
         }
+        let saved = cx.core.cube.quant_tensor;
+        if let Some(w) = self.workspace {
+            cx.core.cube.quant_tensor = Some(cx.handle(w));
+        }
         fixpipe(cx, dst, src, self.dt, self.st, &p, "Fixpipe");
+        cx.core.cube.quant_tensor = saved;
         Flow::Next
     }
 }
@@ -596,7 +604,7 @@ impl ApiOp for SetReg {
 }
 
 pub fn register(r: &mut Registry) {
-    r.add_all(&["Fixpipe"], &["gm", "l1"], decode_v220);
+    r.add_all(&["Fixpipe"], &["gm", "l1", "gm_quant", "l1_quant"], decode_v220);
     r.add_all(&["Fixpipe"], &["gm_params", "l1_params"], decode_old);
     r.add_all(&["DataCopy"], &["co1_to_gm", "co1_to_l1"], decode_copy);
     r.add("SetFixpipeNz2ndFlag.plain", decode_set);
