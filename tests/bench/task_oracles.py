@@ -153,7 +153,32 @@ ORACLES = {
     "foreach_mul_list": lambda i, a: _listed(torch._foreach_mul([t64(i[f"a{k}"]) for k in range(3)],
                                                                 [t64(i[f"b{k}"]) for k in range(3)]), i["a0"]),
     "foreach_exp": lambda i, a: _listed(torch._foreach_exp([t64(i[f"x{k}"]) for k in range(3)]), i["x0"]),
+    # level 2, optimisers: torch.optim's own step() from the given state
+    "sgd_momentum": lambda i, a: _optim_step(
+        torch.optim.SGD, i, {"lr": a["lr"], "momentum": a["momentum"], "weight_decay": a["weight_decay"]},
+        {"momentum_buffer": "momentum_buffer"}),
+    "adamw": lambda i, a: _optim_step(
+        torch.optim.AdamW, i, {"lr": a["lr"], "betas": (a["beta1"], a["beta2"]), "eps": a["eps"],
+                               "weight_decay": a["weight_decay"]},
+        {"exp_avg": "exp_avg", "exp_avg_sq": "exp_avg_sq"}, steps_done=a["step"] - 1),
+    "rmsprop": lambda i, a: _optim_step(
+        torch.optim.RMSprop, i, {"lr": a["lr"], "alpha": a["alpha"], "eps": a["eps"]}, {"square_avg": "square_avg"}),
 }
+
+
+def _optim_step(cls, i, options, state_names, steps_done=0):
+    """One step() of a torch optimiser on `param` with `grad`, its state taken from the inputs."""
+    p = torch.nn.Parameter(t64(i["param"]).clone())
+    p.grad = t64(i["grad"]).clone()
+    opt = cls([p], **options)
+    state = {key: t64(i[name]).clone() for key, name in state_names.items()}
+    if cls is not torch.optim.SGD:
+        state["step"] = torch.tensor(float(steps_done), dtype=torch.float64)
+    opt.state[p] = state
+    opt.step()
+    out = {"param_out": back(p.detach(), "float32")}
+    out.update({f"{name}_out": back(opt.state[p][key], "float32") for key, name in state_names.items()})
+    return out
 
 
 def _listed(tensors, like):
