@@ -153,6 +153,9 @@ ORACLES = {
     "foreach_mul_list": lambda i, a: _listed(torch._foreach_mul([t64(i[f"a{k}"]) for k in range(3)],
                                                                 [t64(i[f"b{k}"]) for k in range(3)]), i["a0"]),
     "foreach_exp": lambda i, a: _listed(torch._foreach_exp([t64(i[f"x{k}"]) for k in range(3)]), i["x0"]),
+    # level 2, mask
+    "tril": lambda i, a: {"y": torch.tril(torch.from_numpy(i["x"]), a["diagonal"]).numpy()},
+    "triu": lambda i, a: {"y": torch.triu(torch.from_numpy(i["x"]), a["diagonal"]).numpy()},
     # level 2, optimisers: torch.optim's own step() from the given state
     "sgd_momentum": lambda i, a: _optim_step(
         torch.optim.SGD, i, {"lr": a["lr"], "momentum": a["momentum"], "weight_decay": a["weight_decay"]},

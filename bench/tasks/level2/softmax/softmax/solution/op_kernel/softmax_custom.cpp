@@ -20,14 +20,13 @@ public:
 
     __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const SoftmaxCustomTilingData &td)
     {
-        const uint32_t idx = GetBlockIdx();
-        uint32_t firstRow = 0;
-        if (idx < td.formerNum) {
+        const uint32_t blockIdx = GetBlockIdx();
+        if (blockIdx < td.formerNum) {
             myRows = td.formerRows;
-            firstRow = td.formerRows * idx;
+            firstRow = td.formerRows * blockIdx;
         } else {
             myRows = td.tailRows;
-            firstRow = td.formerRows * td.formerNum + td.tailRows * (idx - td.formerNum);
+            firstRow = td.formerRows * td.formerNum + td.tailRows * (blockIdx - td.formerNum);
         }
         numCols = td.numCols;
         pitch = td.pitch;
@@ -147,6 +146,7 @@ private:
     TBuf<TPosition::VECCALC> xFloatBuf;
     GlobalTensor<T> xGm;
     GlobalTensor<T> yGm;
+    uint32_t firstRow = 0;  // this core's first row of the whole tensor
     uint32_t myRows = 0;
     uint32_t numCols = 0;
     uint32_t pitch = 0;

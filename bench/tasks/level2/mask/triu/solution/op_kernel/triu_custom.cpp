@@ -1,0 +1,159 @@
+/**
+ * @file triu_custom.cpp
+ * @brief TriuCustom kernel: y = x where column >= row + diagonal, else 0, fp16 / fp32; rows over the cores, a row's
+ *        kept span found by its index.
+ */
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+namespace {
+constexpr uint32_t STAT_BYTES = 32;
+} // namespace
+
+template <typename T>
+class KernelTriu {
+    static constexpr bool IS_FLOAT = std::is_same<T, float>::value;
+
+public:
+    __aicore__ inline KernelTriu() {}
+
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const TriuCustomTilingData &td)
+    {
+        const uint32_t blockIdx = GetBlockIdx();
+        if (blockIdx < td.formerNum) {
+            myRows = td.formerRows;
+            firstRow = td.formerRows * blockIdx;
+        } else {
+            myRows = td.tailRows;
+            firstRow = td.formerRows * td.formerNum + td.tailRows * (blockIdx - td.formerNum);
+        }
+        numCols = td.numCols;
+        pitch = td.pitch;
+        rowsPerTile = td.rowsPerTile;
+        invCols = td.invCols;
+        diagonal = td.diagonal;
+        matRows = td.matRows;
+
+        const uint64_t base = static_cast<uint64_t>(firstRow) * numCols;
+        xGm.SetGlobalBuffer((__gm__ T *)x + base, static_cast<uint64_t>(myRows) * numCols);
+        yGm.SetGlobalBuffer((__gm__ T *)y + base, static_cast<uint64_t>(myRows) * numCols);
+        const uint32_t tileBytes = rowsPerTile * pitch * sizeof(T);
+        pipe.InitBuffer(xQueue, td.bufferNum, tileBytes);
+        pipe.InitBuffer(yQueue, td.bufferNum, tileBytes);
+        pipe.InitBuffer(workBuf, pitch * sizeof(float));
+        pipe.InitBuffer(statBuf, STAT_BYTES);
+        if constexpr (!IS_FLOAT) {
+            pipe.InitBuffer(xFloatBuf, rowsPerTile * pitch * sizeof(float));
+            pipe.InitBuffer(yFloatBuf, rowsPerTile * pitch * sizeof(float));
+        }
+    }
+
+    __aicore__ inline void Process()
+    {
+        if (myRows == 0) {
+            return;
+        }
+        for (uint32_t row = 0; row < myRows; row += rowsPerTile) {
+            const uint32_t nRows = (myRows - row) < rowsPerTile ? (myRows - row) : rowsPerTile;
+            CopyIn(row, nRows);
+            Compute(row, nRows);
+            CopyOut(row, nRows);
+        }
+    }
+
+private:
+    __aicore__ inline void CopyIn(uint32_t row, uint32_t nRows)
+    {
+        // one block per row; each lands at a pitch of whole 32-byte blocks, its tail padded with zeros
+        const uint64_t gmOff = static_cast<uint64_t>(row) * numCols;
+        DataCopyExtParams params{static_cast<uint16_t>(nRows), static_cast<uint32_t>(numCols * sizeof(T)), 0, 0, 0};
+        DataCopyPadExtParams<T> pad{true, 0, static_cast<uint8_t>(pitch - numCols), 0};
+        LocalTensor<T> xLocal = xQueue.template AllocTensor<T>();
+        DataCopyPad(xLocal, xGm[gmOff], params, pad);
+        xQueue.EnQue(xLocal);
+    }
+
+    __aicore__ inline void Compute(uint32_t row, uint32_t nRows)
+    {
+        tileRow = row;
+        LocalTensor<T> xLocal = xQueue.template DeQue<T>();
+        LocalTensor<T> yLocal = yQueue.template AllocTensor<T>();
+        if constexpr (IS_FLOAT) {
+            Rows(yLocal, xLocal, nRows);
+        } else {
+            const uint32_t count = nRows * pitch;
+            LocalTensor<float> yF = yFloatBuf.Get<float>();
+            LocalTensor<float> xF = xFloatBuf.Get<float>();
+            Cast(xF, xLocal, RoundMode::CAST_NONE, count);
+            Rows(yF, xF, nRows);
+            for (uint32_t r = 0; r < nRows; ++r) {  // only the numCols valid values of a row
+                Cast(yLocal[r * pitch], yF[r * pitch], RoundMode::CAST_RINT, numCols);
+            }
+        }
+        yQueue.EnQue(yLocal);
+        xQueue.FreeTensor(xLocal);
+    }
+
+    __aicore__ inline float ScalarOf(const LocalTensor<float> &t)
+    {
+        event_t vToS = static_cast<event_t>(pipe.FetchEventID(HardEvent::V_S));
+        SetFlag<HardEvent::V_S>(vToS);
+        WaitFlag<HardEvent::V_S>(vToS);
+        return t.GetValue(0);
+    }
+
+    // fp32 rows of a tile, each at offset r * pitch; results go to the output rows (and per-row outputs)
+    __aicore__ inline void Rows(const LocalTensor<float> &yAll, const LocalTensor<float> &xAll, uint32_t nRows)
+    {
+        for (uint32_t r = 0; r < nRows; ++r) {
+            LocalTensor<float> y = yAll[r * pitch];
+            LocalTensor<float> x = xAll[r * pitch];
+            // row i of its matrix zeroes columns [0, i + diagonal)
+            const int32_t i = static_cast<int32_t>((firstRow + tileRow + r) % matRows);
+            int32_t zero = i + diagonal;
+            zero = zero < 0 ? 0 : (zero > static_cast<int32_t>(numCols) ? static_cast<int32_t>(numCols) : zero);
+            Muls(y, x, 1.0f, numCols);
+            if (zero > 0) {
+                Duplicate(y, 0.0f, static_cast<uint32_t>(zero));
+            }
+        }
+    }
+
+    __aicore__ inline void CopyOut(uint32_t row, uint32_t nRows)
+    {
+        const uint64_t gmOff = static_cast<uint64_t>(row) * numCols;
+        DataCopyExtParams params{static_cast<uint16_t>(nRows), static_cast<uint32_t>(numCols * sizeof(T)), 0, 0, 0};
+        LocalTensor<T> yLocal = yQueue.template DeQue<T>();
+        DataCopyPad(yGm[gmOff], yLocal, params);
+        yQueue.FreeTensor(yLocal);
+    }
+
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> xQueue;
+    TQue<TPosition::VECOUT, 1> yQueue;
+    TBuf<TPosition::VECCALC> workBuf;
+    TBuf<TPosition::VECCALC> statBuf;
+    TBuf<TPosition::VECCALC> yFloatBuf;
+    TBuf<TPosition::VECCALC> xFloatBuf;
+    GlobalTensor<T> xGm;
+    GlobalTensor<T> yGm;
+    uint32_t firstRow = 0;  // this core's first row of the whole tensor
+    uint32_t myRows = 0;
+    uint32_t numCols = 0;
+    uint32_t pitch = 0;
+    uint32_t rowsPerTile = 0;
+    uint32_t tileRow = 0;   // first row of the tile being computed, within this core's rows
+    float invCols = 0.0f;
+    int32_t diagonal = 0;
+    uint32_t matRows = 0;
+};
+
+extern "C" __global__ __aicore__ void triu_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    KernelTriu<DTYPE_X> op;
+    op.Init(x, y, tilingData);
+    op.Process();
+}
