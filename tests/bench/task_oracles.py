@@ -166,6 +166,12 @@ ORACLES = {
         {"exp_avg": "exp_avg", "exp_avg_sq": "exp_avg_sq"}, steps_done=a["step"] - 1),
     "rmsprop": lambda i, a: _optim_step(
         torch.optim.RMSprop, i, {"lr": a["lr"], "alpha": a["alpha"], "eps": a["eps"]}, {"square_avg": "square_avg"}),
+    # level 3, matmul
+    "matmul": lambda i, a: {"c": back(torch.matmul(t64(i["a"]), t64(i["b"])), "float32")},
+    "matmul_bias": lambda i, a: {"c": back(torch.addmm(t64(i["bias"]), t64(i["a"]), t64(i["b"])), "float32")},
+    "matmul_transpose_b": lambda i, a: {"c": back(F.linear(t64(i["a"]), t64(i["b"])), "float32")},
+    "matmul_fp16_out": lambda i, a: {"c": back(torch.matmul(t64(i["a"]), t64(i["b"])), "float16")},
+    "batched_matmul": lambda i, a: {"c": back(torch.bmm(t64(i["a"]), t64(i["b"])), "float32")},
 }
 
 
