@@ -119,7 +119,12 @@ def parse_unit(unit: SourceUnit, bundle: Bundle, defines: Mapping[str, str | Non
         with open(path, encoding="utf-8", errors="replace") as fh:
             return fh.read()
 
-    pp = preprocess(unit.text, unit.path, defines=defines, include_dirs=include_dirs, read_file=read_file)
+    flags = bundle.flags_for(unit.path)
+    if flags:  # the source's compile settings: its macros over the chip's, its folders after the caller's
+        defines = {**(defines or {}), **flags.define_map()}
+        include_dirs = (*include_dirs, *flags.include_dirs)
+    pp = preprocess(unit.text, unit.path, defines=defines, include_dirs=include_dirs, read_file=read_file,
+                    system_dirs=flags.system_dirs, quote_dirs=flags.quote_dirs, forced_includes=flags.forced_includes)
     diags = [placement.diagnostic(d) for d in pp.diagnostics]
 
     def origin(offset: int) -> tuple[str, int, int]:

@@ -363,8 +363,12 @@ class _Preprocessor:
         include_dirs: Sequence[str],
         read_file: Callable[[str], str],
         max_include_depth: int,
+        system_dirs: Sequence[str] = (),
+        quote_dirs: Sequence[str] = (),
     ) -> None:
         self.include_dirs = list(include_dirs)
+        self.system_dirs = list(system_dirs)
+        self.quote_dirs = list(quote_dirs)
         self.read_file = read_file
         self.max_depth = max_include_depth
         self.diags: list[Diagnostic] = []
@@ -1415,18 +1419,26 @@ class _Preprocessor:
         name, angled = hn
         if _known_header(name):
             return True
-        if angled:
-            return False
-        return self._resolve(name, f) is not None
+        return self._resolve(name, f, angled) is not None
 
-    def _resolve(self, name: str, f: _File) -> str | None:
-        """Find a quoted include next to the including file, then in include_dirs."""
+    def _search_dirs(self, f: _File, angled: bool) -> list[str]:
+        """The folders an include is looked up in, in order, as GCC and clang search them: a quoted one next to
+        the including file, then in the -iquote folders; both kinds then in the -I and the -isystem folders."""
+        quoted = [] if angled else [os.path.dirname(f.src.name) or ".", *self.quote_dirs]
+        return [*quoted, *self.include_dirs, *self.system_dirs]
+
+    def _resolve(self, name: str, f: _File, angled: bool = False) -> str | None:
+        """Find an include along _search_dirs (and where the op build copies op_kernel folders to)."""
         if os.path.isabs(name):
             candidates = [name]
         else:
-            candidates = [os.path.join(os.path.dirname(f.src.name), name)]
-            candidates += [os.path.join(d, name) for d in self.include_dirs]
-            candidates += _op_build_candidates(f.src.name, name)
+            candidates = [os.path.join(d, name) for d in self._search_dirs(f, angled)]
+            if not angled:
+                candidates += _op_build_candidates(f.src.name, name)
+        return self._first_readable(candidates)
+
+    def _first_readable(self, candidates: Sequence[str]) -> str | None:
+        """The first of `candidates` that can be read (its text kept in self.texts), normalised."""
         for c in candidates:
             path = os.path.normpath(c)
             if path in self.texts:
@@ -1444,6 +1456,25 @@ class _Preprocessor:
                 return path
         return None
 
+    def force_include(self, name: str, main: str) -> None:
+        """`-include name`: the header read as if `#include "name"` were the main file's first line, looked up
+        from the working folder first (as GCC does), then along the include folders."""
+        dirs = [os.getcwd(), *self.quote_dirs, *self.include_dirs, *self.system_dirs]
+        candidates = [name] if os.path.isabs(name) else [os.path.join(d, name) for d in dirs]
+        path = self._first_readable(candidates)
+        if path is None:
+            span = Span(main, 1, 1, 1, 2)
+            searched = "the working folder" if os.path.isabs(name) else ", ".join(dirs)
+            self.diags.append(warning("ASC002", f"cannot find forced include file '{name}' (-include); skipped",
+                                      span, Note(f"searched: {searched}")))
+            self.missing_includes.append(name)
+            return
+        self._enter(path, name, None)
+
+    def in_system_dir(self, path: str) -> bool:
+        """Whether `path` lies under an -isystem folder: a system header, whose warnings are not the user's."""
+        return any(path.startswith(os.path.join(d, "")) for d in self.system_dirs)
+
     def _include(self, f: _File, idx: int, line: str, rest: int, name_span: Span) -> bool:
         toks = self._tokenize(f, idx, line, rest)
         hn = self._header_name(toks)
@@ -1451,7 +1482,10 @@ class _Preprocessor:
         if hn is None or not hn[0]:
             raise _PPError('#include expects "FILENAME" or <FILENAME>')
         name, angled = hn
-        if angled or _known_header(name):
+        path = None
+        if angled and not _known_header(name) and (self.include_dirs or self.system_dirs):
+            path = self._resolve(name, f, True)  # a library's `<catlass/catlass.hpp>` under an -I folder
+        if path is None and (angled or _known_header(name)):
             self.vendor_includes.append(name)
             # A `.asc` source is built by ascc, for which kernel_type.h declares these as enumerators instead;
             # an op_host source that reaches a kernel header (a tiling .cpp including the kernel's DAG header)
@@ -1470,12 +1504,19 @@ class _Preprocessor:
                     if key.split("(", 1)[0] not in self.macros:
                         self.define_from_option(key, "")
             return False
-        path = self._resolve(name, f)
+        if path is None:
+            path = self._resolve(name, f)
         if path is None:
             if os.path.basename(name) not in _KNOWN_BASENAMES:
-                self.diags.append(warning("ASC002", f"cannot find include file '{name}'; skipped", line_span))
+                searched = ", ".join(self._search_dirs(f, False))
+                self.diags.append(warning("ASC002", f"cannot find include file '{name}'; skipped", line_span,
+                                          Note(f"searched: {searched}")))
                 self.missing_includes.append(name)
             return False
+        return self._enter(path, name, line_span)
+
+    def _enter(self, path: str, name: str, line_span: Span | None) -> bool:
+        """Preprocess the found header `path` (written `name`) where it is included."""
         if path in self.once:
             return False
         if len(self.stack) - 1 >= self.max_depth:  # the main file is not an inclusion
@@ -1762,14 +1803,23 @@ def preprocess(
     include_dirs: Sequence[str] = (),
     read_file: Callable[[str], str] | None = None,
     max_include_depth: int = 32,
+    system_dirs: Sequence[str] = (),
+    quote_dirs: Sequence[str] = (),
+    forced_includes: Sequence[str] = (),
 ) -> PreprocessResult:
-    """Preprocess `text` (the contents of `filename`); never raises, problems become diagnostics."""
-    pp = _Preprocessor(include_dirs, read_file or _default_read, max_include_depth)
+    """Preprocess `text` (the contents of `filename`); never raises, problems become diagnostics.
+    `include_dirs`, `system_dirs`, `quote_dirs`: -I, -isystem, -iquote folders (frontend.includes has the
+    search order); `forced_includes`: -include files, read before the first line."""
+    pp = _Preprocessor(include_dirs, read_file or _default_read, max_include_depth, system_dirs, quote_dirs)
     try:
         _initial_macros(pp, defines)
         pp.stack.append(os.path.normpath(filename) if filename else filename)
+        for name in forced_includes:
+            pp.force_include(name, filename)
         src = pp._prepare(filename, text if isinstance(text, str) else str(text), False)
         pp.run_file(src)
+        if pp.system_dirs:  # as compilers do, no warnings from system headers
+            pp.diags = [d for d in pp.diags if d.is_error or d.span is None or not pp.in_system_dir(d.span.file)]
         out = "\n".join(pp.parts)
         if not pp.seg_starts:
             pp._fidx(filename)

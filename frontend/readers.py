@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Iterable
 
 from frontend.diagnostics import Diagnostic, Note, Span, error, warning
+from frontend.includes import CompileFlags
 
 FORMATS = ("auto", "cpp", "project", "npukernelbench", "multikernelbench")
 HEADER_SUFFIXES = (".h", ".hpp", ".hh")
@@ -71,6 +72,16 @@ class Bundle:
     virtual_files: dict[str, str] = field(default_factory=dict)
     # Texts of the real files read, for rendering source lines under diagnostics.
     texts: dict[str, str] = field(default_factory=dict)
+    # Compile settings (include folders, macros, forced includes: frontend.includes): `flags` from the command
+    # line and the pyproject table for every source, after those a compile_commands.json gives a source
+    # (`unit_flags`, by unit path).
+    flags: CompileFlags = field(default_factory=CompileFlags)
+    unit_flags: dict[str, CompileFlags] = field(default_factory=dict)
+
+    def flags_for(self, path: str) -> CompileFlags:
+        """The settings a source of this bundle is preprocessed with: its database entry's, then the bundle's."""
+        own = self.unit_flags.get(path)
+        return own.then(self.flags) if own is not None else self.flags
 
     @property
     def op_name(self) -> str | None:
