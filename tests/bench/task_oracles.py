@@ -171,6 +171,8 @@ ORACLES = {
     "matmul_bias": lambda i, a: {"c": back(torch.addmm(t64(i["bias"]), t64(i["a"]), t64(i["b"])), "float32")},
     "matmul_transpose_b": lambda i, a: {"c": back(F.linear(t64(i["a"]), t64(i["b"])), "float32")},
     "matmul_fp16_out": lambda i, a: {"c": back(torch.matmul(t64(i["a"]), t64(i["b"])), "float16")},
+    "matmul_gelu": lambda i, a: {"c": back(F.gelu(torch.addmm(t64(i["bias"]), t64(i["a"]), t64(i["b"])),
+                                                  approximate="tanh"), "float32")},
     "batched_matmul": lambda i, a: {"c": back(torch.bmm(t64(i["a"]), t64(i["b"])), "float32")},
 }
 
