@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     FileLineColLoc,
     FloatAttr,
+    IntAttr,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -29,7 +30,7 @@ from ascendir.catalog import Catalog, load_catalog
 from ascendir.catalog.model import Api, Overload, Param
 from ascendir.chips import Chip, tposition_memory
 from ascendir.dialects import ascendc as asc
-from passes.sim import scalar_ops
+from passes.sim import cube_ops, scalar_ops
 from passes.sim.program import Instr, Label, Loc, ObjectDecl, Program
 from passes.sim.program import Param as ProgramParam
 from passes.sim.registers import (
@@ -115,7 +116,7 @@ class ProgramBuilder:
             if size:
                 memories.append((name, int(size), int(self.chip.alignments.get(name, 32))))
         program = Program(
-            kernel=kernel.sym_name.data, kernel_type=kernel.kernel_type.data, chip=self.chip.name,
+            kernel=kernel.sym_name.data, kernel_type=cube_ops.kernel_type(kernel), chip=self.chip.name,
             memories=memories, params=params, files=list(self.files),
             locs=[Loc(*key) for key in self.locs], objects=sorted(self.objects.values(), key=lambda o: o.index),
             consts=self.regs.consts, code=self.code, scalar_regs=self.regs.scalars,
@@ -572,6 +573,8 @@ def _template_value(value: Attribute) -> str | None:
         return value.data.rsplit("::", 1)[-1]
     if isinstance(value, IntegerAttr):
         return str(value.value.data)
+    if isinstance(value, IntAttr):  # an integer template argument (CrossCoreSetFlag<2, PIPE_FIX>)
+        return str(value.data)
     if isinstance(value, ArrayAttr):
         return None
     if isinstance(value, TypeAttribute):

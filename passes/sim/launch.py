@@ -176,7 +176,9 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     from rust_sim import _sim
 
     kind = load_chip(chip)
-    cores = kind.aic_cores if sim_program.kernel_type == "aic" else kind.aiv_cores
+    # a MIX launch counts blocks of one AIC and its AIVs: as many as there are AICs
+    on_aic = sim_program.kernel_type == "aic" or sim_program.kernel_type.startswith("mix_aic")
+    cores = kind.aic_cores if on_aic else kind.aiv_cores
     raw = _sim.run(text, buffers, int(dim), int(cores), int(budget))
     findings += [_diagnostic(f) for f in raw["findings"]]
     return SimResult(out_arrays, findings, int(raw["instructions"]), list(raw["per_core"]), bool(raw["completed"]),

@@ -259,6 +259,7 @@ pub fn registry() -> &'static Registry {
         crate::dma::register(&mut r);
         crate::vector::register(&mut r);
         crate::cube::register(&mut r);
+        crate::mix::register(&mut r);
         r
     })
 }

@@ -24,6 +24,8 @@ pub enum Flow {
     Jump(u32),
     /// the core waits for the other cores (SyncAll); it resumes at the next instruction
     Wait,
+    /// the core cannot issue this instruction yet (a cross-core flag not set): it runs it again when resumed
+    Yield,
     /// the core is done: it returned, or it cannot go on (a finding says why)
     Stop,
     /// the whole run ends (the instruction budget is spent)
@@ -751,6 +753,7 @@ pub fn run(core: &mut Core, gm: &mut Gm, prog: &Program, findings: &mut Findings
                 core.pc += 1;
                 return Flow::Wait;
             }
+            Flow::Yield => return Flow::Yield,
             Flow::Stop => {
                 core.done = true;
                 return Flow::Stop;

@@ -10,6 +10,7 @@ pub mod cube;
 pub mod dma;
 pub mod dtype;
 pub mod memory;
+pub mod mix;
 pub mod parse;
 pub mod program;
 pub mod queue;

@@ -8,6 +8,7 @@
 use crate::checks::{code, describe_range, Findings, Severity};
 use crate::core::{self, Core, Flow, WriteRec};
 use crate::memory::{Gm, GmRole};
+use crate::mix;
 use crate::program::Program;
 use crate::timing;
 
@@ -38,41 +39,118 @@ pub struct Outcome {
 pub fn run(prog: &Program, gm: &mut Gm, cfg: &Config) -> Outcome {
     let mut findings = Findings::new();
     let n = cfg.block_dim.max(1);
+    // the cores: one per block, or per block an AIC and its AIVs for a MIX kernel (mix.rs)
+    let slots = mix::layout(&prog.kernel_type, n);
+    let cross = mix::mix_ratio(&prog.kernel_type).map(|_| mix::CrossFlags::new(slots.clone()));
+    let total = slots.len();
     let mut budget = cfg.budget;
-    let mut per_core = vec![0u64; n as usize];
+    let mut per_core = vec![0u64; total];
     let mut writes: Vec<(u32, WriteRec)> = Vec::new();
     let mut poison: Vec<(u32, WriteRec)> = Vec::new();
     let mut waiting: Vec<Core> = Vec::new();
+    let mut yielded: Vec<Core> = Vec::new();
     let mut completed = true;
-    let mut next = 0u32;
+    let mut next = 0usize;
     let model = cfg
         .timing
         .as_ref()
         .map(|p| std::rc::Rc::new(timing::Model::new(prog, p.clone())));
-    let mut logs: Vec<Option<Box<timing::CoreLog>>> = (0..n).map(|_| None).collect();
+    let mut logs: Vec<Option<Box<timing::CoreLog>>> = (0..total).map(|_| None).collect();
+    let mut sink = Sink {
+        per_core: &mut per_core,
+        writes: &mut writes,
+        poison: &mut poison,
+        logs: &mut logs,
+    };
     'launch: loop {
-        // start the cores not started yet, one at a time
-        while next < n {
-            let mut c = Core::new(prog, next, n);
+        // start the cores not started yet, one at a time; then run again those waiting for a cross-core flag
+        // while any flag goes up
+        let mut pending: Vec<Core> = Vec::new();
+        while next < total {
+            let mut c = Core::new(prog, slots[next].block_idx, n);
+            c.aiv = slots[next].aiv;
+            c.cube.slot = slots[next];
+            c.cube.cross = cross.clone();
             c.tlog = model.as_ref().map(|m| Box::new(timing::CoreLog::new(m.clone())));
             bind_params(prog, &mut c, gm);
             next += 1;
-            match core::run(&mut c, gm, prog, &mut findings, &mut budget) {
-                Flow::Wait => waiting.push(c),
-                Flow::Abort => {
-                    completed = false;
-                    retire(&mut c, &mut per_core, &mut writes, &mut poison, &mut logs);
-                    break 'launch;
-                }
-                _ => retire(&mut c, &mut per_core, &mut writes, &mut poison, &mut logs),
+            pending.push(c);
+            if !drive(
+                &mut pending,
+                gm,
+                prog,
+                &mut findings,
+                &mut budget,
+                &mut waiting,
+                &mut yielded,
+                &mut sink,
+            ) {
+                completed = false;
+                break 'launch;
             }
         }
-        if waiting.is_empty() {
+        loop {
+            let before = cross.as_ref().map(|f| f.borrow().version).unwrap_or(0);
+            let retry = std::mem::take(&mut yielded);
+            let tried = retry.len();
+            pending = retry;
+            if !drive(
+                &mut pending,
+                gm,
+                prog,
+                &mut findings,
+                &mut budget,
+                &mut waiting,
+                &mut yielded,
+                &mut sink,
+            ) {
+                completed = false;
+                break 'launch;
+            }
+            let after = cross.as_ref().map(|f| f.borrow().version).unwrap_or(0);
+            if yielded.is_empty() || (after == before && yielded.len() == tried) {
+                break;
+            }
+        }
+        if waiting.is_empty() && yielded.is_empty() {
             break;
         }
-        // some cores wait at SyncAll: they go on together when all cores of the launch are there
-        let all_there = waiting.len() as u32 == n;
-        if !all_there || n > cfg.cores {
+        // cores at SyncAll go on together when every core of their kind is there (and the launch fits the chip)
+        let kind_count = |aiv: bool| slots.iter().filter(|s| s.aiv == aiv).count();
+        let mut released = false;
+        if n <= cfg.cores {
+            for aiv in [true, false] {
+                let at = waiting.iter().filter(|c| c.aiv == aiv).count();
+                if at == 0 || at != kind_count(aiv) {
+                    continue;
+                }
+                let (mut go, stay): (Vec<Core>, Vec<Core>) = waiting.drain(..).partition(|c| c.aiv == aiv);
+                waiting = stay;
+                for c in &mut go {
+                    c.waiting = None;
+                    c.epoch += 1;
+                }
+                if !drive(
+                    &mut go,
+                    gm,
+                    prog,
+                    &mut findings,
+                    &mut budget,
+                    &mut waiting,
+                    &mut yielded,
+                    &mut sink,
+                ) {
+                    completed = false;
+                    break 'launch;
+                }
+                released = true;
+            }
+        }
+        if released {
+            continue;
+        }
+        // nothing can go on: a deadlock
+        if !waiting.is_empty() {
             let why = if n > cfg.cores {
                 format!(
                     "the launch has {n} blocks but the chip {} cores of this kind, so they run in waves and the \
@@ -81,8 +159,9 @@ pub fn run(prog: &Program, gm: &mut Gm, cfg: &Config) -> Outcome {
                 )
             } else {
                 format!(
-                    "only {} of the {n} cores reach it; the others finished without it",
-                    waiting.len()
+                    "only {} of the {} cores reach it; the others finished without it or wait elsewhere",
+                    waiting.len(),
+                    kind_count(waiting[0].aiv)
                 )
             };
             for c in &waiting {
@@ -96,32 +175,29 @@ pub fn run(prog: &Program, gm: &mut Gm, cfg: &Config) -> Outcome {
                     Vec::new(),
                 );
             }
-            for mut c in waiting.drain(..) {
-                retire(&mut c, &mut per_core, &mut writes, &mut poison, &mut logs);
-            }
-            break;
         }
-        let mut resumed: Vec<Core> = Vec::new();
-        for mut c in waiting.drain(..) {
-            c.waiting = None;
-            c.epoch += 1;
-            match core::run(&mut c, gm, prog, &mut findings, &mut budget) {
-                Flow::Wait => resumed.push(c),
-                Flow::Abort => {
-                    completed = false;
-                    retire(&mut c, &mut per_core, &mut writes, &mut poison, &mut logs);
-                    for mut rest in resumed.drain(..) {
-                        retire(&mut rest, &mut per_core, &mut writes, &mut poison, &mut logs);
-                    }
-                    break 'launch;
-                }
-                _ => retire(&mut c, &mut per_core, &mut writes, &mut poison, &mut logs),
-            }
+        for c in &yielded {
+            let loc = prog.code.get(c.pc).map(|i| i.loc).unwrap_or(-1);
+            findings.report(
+                code::DEADLOCK,
+                Severity::Error,
+                loc,
+                c.block_idx as i64,
+                format!(
+                    "CrossCoreWaitFlag on the {} waits for a flag no core will set (the others finished or wait \
+                     too): the kernel hangs here",
+                    if c.aiv { "AIV" } else { "AIC" }
+                ),
+                Vec::new(),
+            );
         }
-        waiting = resumed;
-        if waiting.is_empty() {
-            break;
+        for mut c in waiting.drain(..).chain(yielded.drain(..)) {
+            sink.retire(&mut c);
         }
+        break;
+    }
+    for mut c in waiting.drain(..).chain(yielded.drain(..)) {
+        sink.retire(&mut c);
     }
     let instructions = cfg.budget - budget;
     if completed {
@@ -170,18 +246,54 @@ fn bind_params(prog: &Program, c: &mut Core, gm: &Gm) {
     }
 }
 
-fn retire(
-    c: &mut Core,
-    per_core: &mut [u64],
-    writes: &mut Vec<(u32, WriteRec)>,
-    poison: &mut Vec<(u32, WriteRec)>,
-    logs: &mut [Option<Box<timing::CoreLog>>],
-) {
-    per_core[c.block_idx as usize] = c.executed;
-    timing::finish(c);
-    logs[c.block_idx as usize] = c.tlog.take();
-    writes.extend(c.writes.drain(..).map(|w| (c.block_idx, w)));
-    poison.extend(c.poison_writes.drain(..).map(|w| (c.block_idx, w)));
+/// Where finished cores leave what the launch collects.
+struct Sink<'a> {
+    per_core: &'a mut [u64],
+    writes: &'a mut Vec<(u32, WriteRec)>,
+    poison: &'a mut Vec<(u32, WriteRec)>,
+    logs: &'a mut [Option<Box<timing::CoreLog>>],
+}
+
+impl Sink<'_> {
+    fn retire(&mut self, c: &mut Core) {
+        let slot = c.cube.slot.slot as usize;
+        self.per_core[slot] = c.executed;
+        timing::finish(c);
+        self.logs[slot] = c.tlog.take();
+        self.writes.extend(c.writes.drain(..).map(|w| (slot as u32, w)));
+        self.poison.extend(c.poison_writes.drain(..).map(|w| (slot as u32, w)));
+    }
+}
+
+/// Runs each core of `pending` until it returns, waits at SyncAll or for a cross-core flag, or the budget ends;
+/// false when the budget ended (every core is then retired).
+#[allow(clippy::too_many_arguments)]
+fn drive(
+    pending: &mut Vec<Core>,
+    gm: &mut Gm,
+    prog: &Program,
+    findings: &mut Findings,
+    budget: &mut u64,
+    waiting: &mut Vec<Core>,
+    yielded: &mut Vec<Core>,
+    sink: &mut Sink,
+) -> bool {
+    let mut cores = std::mem::take(pending).into_iter();
+    while let Some(mut c) = cores.next() {
+        match core::run(&mut c, gm, prog, findings, budget) {
+            Flow::Wait => waiting.push(c),
+            Flow::Yield => yielded.push(c),
+            Flow::Abort => {
+                sink.retire(&mut c);
+                for mut rest in cores.chain(waiting.drain(..)).chain(yielded.drain(..)) {
+                    sink.retire(&mut rest);
+                }
+                return false;
+            }
+            _ => sink.retire(&mut c),
+        }
+    }
+    true
 }
 
 /// Two cores writing the same GM bytes in the same epoch (no SyncAll between) without atomics.

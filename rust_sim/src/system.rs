@@ -82,9 +82,9 @@ impl ApiOp for System {
         let value: u64 = match self.kind {
             Kind::BlockIdx => cx.core.block_idx as u64,
             Kind::BlockNum => cx.core.block_num as u64,
-            Kind::SubBlockIdx => 0,
+            Kind::SubBlockIdx => cx.core.cube.slot.sub as u64,
             Kind::Cycle => cx.core.executed,
-            Kind::TaskRation => 1,
+            Kind::TaskRation => cx.core.cube.slot.ration.max(1) as u64,
             Kind::BlockBytes => 32,
             Kind::DivCeil => {
                 let (a, b) = (cx.uint(self.args[0]), cx.uint(self.args[1]));

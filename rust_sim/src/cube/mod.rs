@@ -47,6 +47,10 @@ pub struct CubeState {
     pub quant_scalar: u64,
     /// SetFixPipeConfig: where the per-channel quantisation parameters are (an L1 tensor of uint64)
     pub quant_tensor: Option<Handle>,
+    /// where the core sits in its launch (its kind, block and sub-block; mix.rs)
+    pub slot: crate::mix::Slot,
+    /// the cross-core flags of a MIX launch
+    pub cross: Option<crate::mix::Shared>,
 }
 
 pub fn register(r: &mut Registry) {

@@ -1,0 +1,296 @@
+//! MIX kernels: the AIC and AIV cores of a launch, their numbering, and the cross-core flags between them.
+//!
+//! On the split chips (910B, 910_93) a MIX launch of blockDim blocks runs, per block, one cube core (AIC) and
+//! one or two vector cores (AIV) (KERNEL_TYPE_MIX_AIC_1_1 / _1_2). GetBlockIdx is the block on an AIC and
+//! `block * GetTaskRation() + GetSubBlockIdx()` on an AIV; GetBlockNum is blockDim on both (asc-devkit
+//! impl/basic_api/dav_c220/kernel_operator_common_impl.h, GetBlockIdxImpl).
+//!
+//! CrossCoreSetFlag<mode, pipe>(id) / CrossCoreWaitFlag(id) (the devkit's CrossCoreSetFlag(ISASI).md): each core
+//! has a counter per flag id; a wait takes one, or stops the core's issue until there is one. Mode 0 raises
+//! the counter of every core of the setter's kind once all of them have set; mode 1 raises both AIVs' of a
+//! block once both have set; mode 2 from the AIC raises the counters of its block's AIVs, and from the AIVs
+//! raises the AIC's once every AIV of the block has set.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::api::{ApiOp, Args, Pipe, Registry};
+use crate::checks::code;
+use crate::core::{Ctx, Flow};
+use crate::program::Sv;
+
+/// Where one core of a launch sits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Slot {
+    /// what GetBlockIdx returns there
+    pub block_idx: u32,
+    /// the block (AI Core group) it belongs to
+    pub group: u32,
+    pub aiv: bool,
+    /// GetSubBlockIdx (the AIV's index in its block; 0 on an AIC)
+    pub sub: u32,
+    /// GetTaskRation (AIVs per block on an AIV; 1 on an AIC)
+    pub ration: u32,
+    /// its index among the launch's cores
+    pub slot: u32,
+}
+
+/// The AIVs per block of a MIX kernel type, or None for a kernel that runs on one kind of core.
+pub fn mix_ratio(kernel_type: &str) -> Option<(u32, u32)> {
+    match kernel_type {
+        "mix_aic_1_2" => Some((1, 2)),
+        "mix_aic_1_1" => Some((1, 1)),
+        "mix_aic_1_0" => Some((1, 0)),
+        "mix_aiv_1_0" => Some((0, 1)),
+        _ => None,
+    }
+}
+
+/// The cores a launch of `block_dim` blocks runs, in the order they start: per block the AIVs, then the AIC.
+pub fn layout(kernel_type: &str, block_dim: u32) -> Vec<Slot> {
+    let mut out = Vec::new();
+    let Some((aic, aiv)) = mix_ratio(kernel_type) else {
+        let on_aiv = kernel_type != "aic";
+        for b in 0..block_dim {
+            out.push(Slot {
+                block_idx: b,
+                group: b,
+                aiv: on_aiv,
+                sub: 0,
+                ration: 1,
+                slot: b,
+            });
+        }
+        return out;
+    };
+    for g in 0..block_dim {
+        for s in 0..aiv {
+            let slot = out.len() as u32;
+            out.push(Slot {
+                block_idx: g * aiv + s,
+                group: g,
+                aiv: true,
+                sub: s,
+                ration: aiv,
+                slot,
+            });
+        }
+        if aic == 1 {
+            let slot = out.len() as u32;
+            out.push(Slot {
+                block_idx: g,
+                group: g,
+                aiv: false,
+                sub: 0,
+                ration: 1,
+                slot,
+            });
+        }
+    }
+    out
+}
+
+/// The flag counters of a launch, shared by its cores.
+#[derive(Debug, Default)]
+pub struct CrossFlags {
+    pub slots: Vec<Slot>,
+    /// a core's counter per flag id
+    counters: HashMap<(u32, u16), u64>,
+    /// sets that wait for the other setters of their group: (mode, scope, id) -> count per setting core
+    pending: HashMap<(u8, u32, u16), HashMap<u32, u64>>,
+    /// raised whenever a counter goes up, so the launch knows when a waiting core may go on
+    pub version: u64,
+}
+
+pub type Shared = Rc<RefCell<CrossFlags>>;
+
+impl CrossFlags {
+    pub fn new(slots: Vec<Slot>) -> Shared {
+        Rc::new(RefCell::new(CrossFlags {
+            slots,
+            ..CrossFlags::default()
+        }))
+    }
+
+    fn raise(&mut self, slots: &[u32], id: u16) {
+        for s in slots {
+            *self.counters.entry((*s, id)).or_insert(0) += 1;
+        }
+        self.version += 1;
+    }
+
+    /// A set from core `me` in `mode`; false when the mode is not one the 2201 chips have.
+    pub fn set(&mut self, me: Slot, mode: u8, id: u16) -> bool {
+        let group_aivs: Vec<u32> = self
+            .slots
+            .iter()
+            .filter(|s| s.group == me.group && s.aiv)
+            .map(|s| s.slot)
+            .collect();
+        let (setters, receivers, scope): (Vec<u32>, Vec<u32>, u32) = match mode {
+            0 => {
+                let same: Vec<u32> = self.slots.iter().filter(|s| s.aiv == me.aiv).map(|s| s.slot).collect();
+                (same.clone(), same, me.aiv as u32)
+            }
+            1 if me.aiv => (group_aivs.clone(), group_aivs, me.group),
+            2 if !me.aiv => (vec![me.slot], group_aivs, me.group * 2),
+            2 => {
+                let aic: Vec<u32> = self
+                    .slots
+                    .iter()
+                    .filter(|s| s.group == me.group && !s.aiv)
+                    .map(|s| s.slot)
+                    .collect();
+                (group_aivs, aic, me.group * 2 + 1)
+            }
+            _ => return false,
+        };
+        let key = (mode, scope, id);
+        let counts = self.pending.entry(key).or_default();
+        *counts.entry(me.slot).or_insert(0) += 1;
+        if setters.iter().all(|s| counts.get(s).copied().unwrap_or(0) > 0) {
+            for s in &setters {
+                *counts.get_mut(s).unwrap() -= 1;
+            }
+            self.raise(&receivers, id);
+        }
+        true
+    }
+
+    /// A wait by core `me`: takes one from its counter, or says it must wait.
+    pub fn take(&mut self, me: u32, id: u16) -> bool {
+        match self.counters.get_mut(&(me, id)) {
+            Some(c) if *c > 0 => {
+                *c -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+#[derive(Debug)]
+struct CrossCore {
+    set: bool,
+    mode: u8,
+    pipe: Pipe,
+    id: Sv,
+}
+
+fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let set = a.api == "CrossCoreSetFlag";
+    let mode = match a.targ("modeId") {
+        Some(v) => v.parse::<u8>().map_err(|_| format!("modeId {v}"))?,
+        None if set => return Err("CrossCoreSetFlag without its modeId".into()),
+        None => 0,
+    };
+    let pipe = match a.targ("pipe") {
+        Some(p) => Pipe::parse(p).ok_or_else(|| format!("pipe {p}"))?,
+        None => Pipe::S,
+    };
+    Ok(Box::new(CrossCore {
+        set,
+        mode,
+        pipe: if set { pipe } else { Pipe::S },
+        id: a.sv("flagId")?,
+    }))
+}
+
+impl ApiOp for CrossCore {
+    fn pipe(&self) -> Pipe {
+        self.pipe
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        let id = cx.uint(self.id);
+        let what = if self.set {
+            "CrossCoreSetFlag"
+        } else {
+            "CrossCoreWaitFlag"
+        };
+        if id > 15 {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!("{what} with flagId {id}: the ids are 0 to 15"),
+            );
+            return Flow::Next;
+        }
+        let Some(shared) = cx.core.cube.cross.clone() else {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!(
+                    "{what} in a {} kernel: cross-core flags need a MIX kernel type (the hardware does not start \
+                     the scheduling module for AIV_ONLY or AIC_ONLY kernels)",
+                    cx.prog.kernel_type
+                ),
+            );
+            return Flow::Next;
+        };
+        let me = cx.core.cube.slot;
+        if self.set {
+            if !shared.borrow_mut().set(me, self.mode, id as u16) {
+                cx.report(
+                    code::INVALID_OPERAND,
+                    format!(
+                        "CrossCoreSetFlag<{}> on an {}: the 2201 chips have modes 0 (all cores of a kind), 1 \
+                         (the AIVs of a block) and 2 (AIC and AIVs of a block, from either side)",
+                        self.mode,
+                        if me.aiv { "AIV" } else { "AIC" }
+                    ),
+                );
+            }
+            return Flow::Next;
+        }
+        if shared.borrow_mut().take(me.slot, id as u16) {
+            Flow::Next
+        } else {
+            Flow::Yield
+        }
+    }
+}
+
+pub fn register(r: &mut Registry) {
+    r.add_all(&["CrossCoreSetFlag", "CrossCoreWaitFlag"], &["plain"], decode);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mix_1_2_launch_numbers_its_aivs_per_block() {
+        let l = layout("mix_aic_1_2", 2);
+        let aiv: Vec<(u32, u32, u32)> = l
+            .iter()
+            .filter(|s| s.aiv)
+            .map(|s| (s.block_idx, s.group, s.sub))
+            .collect();
+        assert_eq!(aiv, vec![(0, 0, 0), (1, 0, 1), (2, 1, 0), (3, 1, 1)]);
+        let aic: Vec<u32> = l.iter().filter(|s| !s.aiv).map(|s| s.block_idx).collect();
+        assert_eq!(aic, vec![0, 1]);
+        assert!(l.iter().filter(|s| s.aiv).all(|s| s.ration == 2));
+        assert_eq!(layout("aiv", 3).len(), 3);
+    }
+
+    #[test]
+    fn mode_2_goes_from_the_aic_to_both_aivs_and_back_when_both_set() {
+        let l = layout("mix_aic_1_2", 1);
+        let shared = CrossFlags::new(l.clone());
+        let mut f = shared.borrow_mut();
+        let (v0, v1, c) = (l[0], l[1], l[2]);
+        assert!(!f.take(v0.slot, 3));
+        f.set(c, 2, 3);
+        assert!(f.take(v0.slot, 3) && f.take(v1.slot, 3));
+        assert!(!f.take(v0.slot, 3));
+        f.set(v0, 2, 5);
+        assert!(!f.take(c.slot, 5));
+        f.set(v1, 2, 5);
+        assert!(f.take(c.slot, 5));
+        // mode 1: both AIVs must set before either goes on
+        f.set(v0, 1, 7);
+        assert!(!f.take(v0.slot, 7));
+        f.set(v1, 1, 7);
+        assert!(f.take(v0.slot, 7) && f.take(v1.slot, 7));
+    }
+}
