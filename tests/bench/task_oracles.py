@@ -173,6 +173,8 @@ ORACLES = {
     "matmul_fp16_out": lambda i, a: {"c": back(torch.matmul(t64(i["a"]), t64(i["b"])), "float16")},
     "matmul_gelu": lambda i, a: {"c": back(F.gelu(torch.addmm(t64(i["bias"]), t64(i["a"]), t64(i["b"])),
                                                   approximate="tanh"), "float32")},
+    "attention": lambda i, a: {"out": back(F.scaled_dot_product_attention(t64(i["q"]), t64(i["k"]), t64(i["v"]),
+                                                                          scale=a["scale"]), "float32")},
     "batched_matmul": lambda i, a: {"c": back(torch.bmm(t64(i["a"]), t64(i["b"])), "float32")},
 }
 
