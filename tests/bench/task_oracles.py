@@ -175,6 +175,7 @@ ORACLES = {
                                                   approximate="tanh"), "float32")},
     "attention": lambda i, a: {"out": back(F.scaled_dot_product_attention(t64(i["q"]), t64(i["k"]), t64(i["v"]),
                                                                           scale=a["scale"]), "float32")},
+    "linear_relu": lambda i, a: {"y": back(torch.relu(F.linear(t64(i["x"]), t64(i["w"]))), "float32")},
     "batched_matmul": lambda i, a: {"c": back(torch.bmm(t64(i["a"]), t64(i["b"])), "float32")},
 }
 
