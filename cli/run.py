@@ -85,14 +85,17 @@ def read_input(text: str, rng: Any) -> tuple[str | None, Any]:
 @click.option("--budget", type=int, default=None, help="Instruction budget over all cores.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random inputs.")
 @click.option("--print-program", is_flag=True, help="Print the simulator program before running it.")
+@click.option("--trace", "trace_path", type=click.Path(), default=None,
+              help="Write the run's timeline as a Chrome trace (open it in Perfetto or chrome://tracing).")
 def main(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: tuple[str, ...],
          block_dim: int | None, tiling: tuple[str, ...], tiling_key: int | None, chip: str | None, fmt: str,
-         input_format: str, output_dir: str | None, budget: int | None, seed: int, print_program: bool) -> None:
+         input_format: str, output_dir: str | None, budget: int | None, seed: int, print_program: bool,
+         trace_path: str | None) -> None:
     """Run KERNEL on the NPU simulator: outputs, and what the run found (out-of-bounds accesses, races,
     deadlocks, ...)."""
     try:
         code = _run(kernel, inputs, attrs, outputs, block_dim, tiling, tiling_key, chip, fmt, input_format,
-                    output_dir, budget, seed, print_program)
+                    output_dir, budget, seed, print_program, trace_path)
     except click.ClickException:
         raise
     except Exception as exc:  # a bug of ours must not print a traceback at the user
@@ -107,7 +110,8 @@ def main(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
 
 def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: tuple[str, ...],
          block_dim: int | None, tiling: tuple[str, ...], tiling_key: int | None, chip: str | None, fmt: str,
-         input_format: str, output_dir: str | None, budget: int | None, seed: int, print_program: bool) -> int:
+         input_format: str, output_dir: str | None, budget: int | None, seed: int, print_program: bool,
+         trace_path: str | None = None) -> int:
     import numpy as np
 
     from cli.shapes import parse_attr_value, parse_tensor_spec
@@ -149,9 +153,13 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
     program, chip = load_source(kernel, input_format, chip)
     result = run_loaded(program, chip, named or positional, [parse_attr_value(a) for a in attrs],
                         block_dim=block_dim, tiling=fields or None, tiling_key=tiling_key,
-                        outputs=out_specs or None, budget=budget or DEFAULT_BUDGET)
+                        outputs=out_specs or None, budget=budget or DEFAULT_BUDGET, trace=trace_path is not None)
     if print_program and result.program:
         click.echo(result.program.rstrip("\n"))
+    if trace_path is not None and result.trace_json is not None:
+        from passes.sim.timing import write_trace
+
+        write_trace(result, trace_path)
     written: dict[str, str] = {}
     if output_dir is not None:
         os.makedirs(output_dir, exist_ok=True)
@@ -165,6 +173,8 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
             "outputs": {n: {"shape": list(a.shape), "dtype": str(a.dtype), "path": written.get(n)}
                         for n, a in result.outputs.items()},
             "instructions": result.instructions, "block_dim": result.block_dim, "completed": result.completed,
+            "cycles": result.cycles, "microseconds": result.microseconds, "bound": result.bound,
+            "pipes": result.pipes, "trace": trace_path if result.trace_json is not None else None,
         }, indent=2))
     else:
         for d in result.findings:
@@ -175,6 +185,12 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
         click.echo(f"{state} {result.instructions:,} instructions on {result.block_dim} core"
                    f"{'s' * (result.block_dim != 1)}; outputs: {outs or 'none'}; "
                    f"{len(result.errors)} error{'s' * (len(result.errors) != 1)}", err=True)
+        if result.cycles is not None:
+            from passes.sim.timing import summary
+
+            click.echo(f"time: {summary(result)}", err=True)
+        if trace_path is not None and result.trace_json is not None:
+            click.echo(f"trace: {trace_path}", err=True)
     return EXIT_FINDINGS if result.errors or not result.completed else EXIT_CLEAN
 
 

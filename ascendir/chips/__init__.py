@@ -143,6 +143,8 @@ class Chip:
         if clock:
             values["clock_mhz"] = float(clock)
         values["dcache_line_bytes"] = float(self.dcache_line_bytes)
+        if self.l2_bytes:
+            values["l2_bytes"] = float(self.l2_bytes)
         curves = {route: [(float(kib), float(gib)) for kib, gib in points]
                   for route, points in self.bandwidth_measured.items()}
         return values, curves

@@ -382,7 +382,7 @@ impl<'a> Ctx<'a> {
             return false;
         };
         if let Some(m) = crate::timing::meter(self.core) {
-            m.copy(len as u64, src.space, dst.space);
+            m.copy(len as u64, (src.space, s), (dst.space, d));
         }
         let n = len as usize;
         // gather the source bytes and their initialised-ness

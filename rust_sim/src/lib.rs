@@ -230,6 +230,7 @@ fn timing_dict<'py>(py: Python<'py>, rep: &timing::Report) -> PyResult<Bound<'py
     }
     d.set_item("pipes", pipes)?;
     d.set_item("bound", rep.bound.name())?;
+    d.set_item("gm_bytes", rep.gm_bytes)?;
     d.set_item("hbm_bytes", rep.hbm_bytes)?;
     d.set_item("hbm_utilization", rep.hbm_utilization)?;
     d.set_item("waves", rep.waves)?;

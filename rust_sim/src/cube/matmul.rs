@@ -335,6 +335,7 @@ impl ApiOp for Call {
                 let Some(block) = compute(cx, obj, 0, 0, s[0], s[1], None) else {
                     return Flow::Next;
                 };
+                self.time(cx, (0, 0, s[0], s[1]), Some(h.space));
                 let atomic = int(cx, 0).unwrap_or(0);
                 self.write_block(cx, h, &block, false, atomic, "IterateAll");
                 cx.core.cube.matmuls.get_mut(&obj).unwrap().next = 0;
@@ -367,6 +368,7 @@ impl ApiOp for Call {
                     }
                     let m = cx.core.cube.matmuls.get_mut(&obj).unwrap();
                     m.pending = blocks;
+                    self.time(cx, (0, 0, s[0], s[1]), None);
                     self.set_result(cx, total > 0);
                     return Flow::Next;
                 }
@@ -394,6 +396,7 @@ impl ApiOp for Call {
                     self.set_result(cx, false);
                     return Flow::Next;
                 };
+                self.time(cx, (b.row, b.col, b.rows, b.cols), None);
                 let m = cx.core.cube.matmuls.get_mut(&obj).unwrap();
                 m.current = Some(b);
                 m.next = idx + 1;
@@ -422,6 +425,15 @@ impl ApiOp for Call {
                 };
                 let seq = flag(cx, 0);
                 let atomic = int(cx, 0).unwrap_or(0);
+                let out_elem = self.t.unwrap_or(DType::F32).size() as u64;
+                crate::timing::matmul::write_out(
+                    cx.core,
+                    cx.pc,
+                    block.rows as u64,
+                    block.cols as u64,
+                    out_elem,
+                    h.space,
+                );
                 self.write_block(cx, h, &block, seq, atomic, "GetTensorC");
             }
             _ => {}
@@ -431,6 +443,19 @@ impl ApiOp for Call {
 }
 
 impl Call {
+    /// The timing model's record of the cube pipeline computing the C block at (row, col, rows, cols), written
+    /// out to `out` when given (timing/matmul.rs).
+    fn time(&self, cx: &mut Ctx, block: (usize, usize, usize, usize), out: Option<Space>) {
+        if cx.core.tlog.is_none() {
+            return;
+        }
+        let out_elem = self.t.unwrap_or(DType::F32).size();
+        let work = crate::timing::matmul::work_for(&cx.core.cube.matmuls[&self.obj], block, out_elem, out);
+        if let Some(w) = work {
+            crate::timing::matmul::compute(cx.core, cx.pc, &w);
+        }
+    }
+
     fn register(&self, cx: &mut Ctx) -> Flow {
         let mix = cx.prog.kernel_type.starts_with("mix");
         for (obj, fields) in &self.objs {

@@ -167,6 +167,9 @@ impl ApiOp for Mmad {
         if m == 0 || n == 0 || k == 0 {
             return Flow::Next;
         }
+        if let Some(meter) = crate::timing::meter(cx.core) {
+            meter.mmad(m as u64, n as u64, k as u64, self.a_t.size() as u64);
+        }
         if m > 4095 || n > 4095 || k > 4095 {
             cx.report(
                 code::INVALID_OPERAND,

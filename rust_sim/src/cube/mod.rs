@@ -82,6 +82,9 @@ pub fn read(cx: &mut Ctx, h: Handle, off: i64, len: i64, elem: usize, what: &str
         });
     }
     let at = cx.range(h, off, len, false, elem, what)?;
+    if let Some(m) = crate::timing::meter(cx.core) {
+        m.read(h.space, at, len as u64);
+    }
     let n = len as usize;
     match h.space {
         Space::Gm(i) => {
@@ -112,6 +115,9 @@ pub fn write(cx: &mut Ctx, h: Handle, off: i64, data: &[u8], init: &[u8], t: DTy
     let Some(at) = cx.range(h, off, data.len() as i64, true, t.size(), what) else {
         return false;
     };
+    if let Some(m) = crate::timing::meter(cx.core) {
+        m.wrote(data.len() as u64, h.space, at);
+    }
     cx.store_bytes(h, at, data, init, t, what);
     true
 }

@@ -7,6 +7,7 @@
 //! documented algorithm is made of, one pass of each over the input: an estimate, not a measurement.
 
 use crate::api::Pipe;
+use crate::memory::MemKind;
 use crate::program::Program;
 
 use super::params::Params;
@@ -47,6 +48,15 @@ pub struct Model {
     pub params: Params,
     pub classes: Vec<Class>,
     pub names: Vec<String>,
+    /// the core's local memory sizes (bytes), for the library pipelines that size their own buffers
+    pub mem: MemSizes,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MemSizes {
+    pub l1: u64,
+    pub l0a: u64,
+    pub l0b: u64,
 }
 
 impl Model {
@@ -66,7 +76,17 @@ impl Model {
                 }
             }
         }
-        Model { params, classes, names }
+        let size = |m: MemKind, default: u64| prog.memory(m).map(|(s, _)| s as u64).unwrap_or(default);
+        Model {
+            params,
+            classes,
+            names,
+            mem: MemSizes {
+                l1: size(MemKind::L1, 524288),
+                l0a: size(MemKind::L0a, 65536),
+                l0b: size(MemKind::L0b, 65536),
+            },
+        }
     }
 
     /// The cost of instruction `pc` issued to `pipe` after it measured `m`; None when it has no record.

@@ -9,6 +9,11 @@
 //! more than the HBM bandwidth, each gets its share in proportion to the rate it would have alone (processor
 //! sharing), which stretches it; replays repeat with the new stretches until they settle. The
 //! result depends on the logs only: not on the order cores ran in, nor on how many host threads there were.
+//!
+//! L2: GM bytes that the launch reads more than once (a matmul's panels, read by every core that needs them)
+//! come from HBM once; the rest hit in L2. Which core's read misses depends on a race, so each read of a
+//! buffer is given the buffer's hit fraction (1 - distinct bytes read / bytes read), scaled down when what the
+//! launch touches exceeds the L2. Writes all go to HBM. Only HBM bytes compete for HBM bandwidth.
 
 use crate::api::{Pipe, PIPES};
 use crate::program::Program;
@@ -22,6 +27,8 @@ use super::{Rec, RecKind};
 const MAX_ROUNDS: u32 = 16;
 /// Stretches that change by less than this fraction have settled.
 const SETTLED: f64 = 0.005;
+/// A launch time that changes by less than this fraction from one replay to the next has settled.
+const SETTLED_TIME: f64 = 0.002;
 
 /// One block's time.
 #[derive(Clone, Debug)]
@@ -46,6 +53,8 @@ pub struct Report {
     pub busy_total: [f64; PIPES],
     /// the pipe busiest on the block that finished last
     pub bound: Pipe,
+    /// bytes the launch moved to and from GM, and those of them that went to HBM (L2 misses and writes)
+    pub gm_bytes: u64,
     pub hbm_bytes: u64,
     /// HBM bytes over what the HBM could move in the launch's time
     pub hbm_utilization: f64,
@@ -80,6 +89,7 @@ struct Pass {
 pub fn schedule(prog: &Program, model: &Model, logs: &[BlockLog], cores: u32, trace_limit: Option<usize>) -> Report {
     let cores = cores.max(1);
     let h = model.params.hbm_bytes_per_cycle;
+    let miss = l2_misses(model, logs);
     let mut stretch: Vec<Vec<f64>> = logs
         .iter()
         .map(|l| {
@@ -93,10 +103,20 @@ pub fn schedule(prog: &Program, model: &Model, logs: &[BlockLog], cores: u32, tr
         })
         .collect();
     let mut rounds = 0;
+    let mut last = f64::NAN;
     if h > 0.0 {
         while rounds < MAX_ROUNDS {
             rounds += 1;
-            let pass = run_pass(model, logs, &stretch, cores, None);
+            let pass = run_pass(model, logs, (&stretch, &miss), cores, None);
+            let cycles = pass.blocks.iter().map(|b| b.end).fold(0.0, f64::max);
+            if std::env::var_os("ASCENDIR_TIMING_DEBUG").is_some() {
+                eprintln!("round {rounds}: {cycles:.1} cycles, {} transfers", pass.xfers.len());
+            }
+            // the launch's time has settled (the stretches of transfers off its critical path may still move)
+            if (cycles - last).abs() <= SETTLED_TIME * cycles {
+                break;
+            }
+            last = cycles;
             let wanted = shares(&pass.xfers, h);
             let mut moved = 0.0f64;
             for (x, s_new) in pass.xfers.iter().zip(wanted) {
@@ -118,11 +138,27 @@ pub fn schedule(prog: &Program, model: &Model, logs: &[BlockLog], cores: u32, tr
             t.core(c, &format!("core {c} ({kind})"));
         }
     }
-    let pass = run_pass(model, logs, &stretch, cores, trace.as_mut());
-    report(prog, model, logs, pass, cores, rounds, trace)
+    let pass = run_pass(model, logs, (&stretch, &miss), cores, trace.as_mut());
+    let hbm_bytes = logs
+        .iter()
+        .zip(&miss)
+        .map(|(l, m)| {
+            let gm = l.recs.iter().filter(|r| r.kind == RecKind::Op && r.gm_bytes > 0);
+            gm.zip(m).map(|(r, f)| r.gm_bytes as f64 * f).sum::<f64>()
+        })
+        .sum::<f64>();
+    report(prog, model, logs, pass, (cores, rounds, hbm_bytes.round() as u64), trace)
 }
 
-fn run_pass(model: &Model, logs: &[BlockLog], stretch: &[Vec<f64>], cores: u32, mut trace: Option<&mut Trace>) -> Pass {
+type Factors<'a> = (&'a [Vec<f64>], &'a [Vec<f64>]);
+
+fn run_pass(
+    model: &Model,
+    logs: &[BlockLog],
+    (stretch, miss): Factors,
+    cores: u32,
+    mut trace: Option<&mut Trace>,
+) -> Pass {
     let mut xfers = Vec::new();
     let mut blocks = Vec::with_capacity(logs.len());
     let mut unmatched = 0;
@@ -132,7 +168,7 @@ fn run_pass(model: &Model, logs: &[BlockLog], stretch: &[Vec<f64>], cores: u32, 
         let mut reps: Vec<Replay> = logs
             .iter()
             .enumerate()
-            .map(|(i, l)| Replay::new(l.recs, model, &stretch[i], l.block, l.block % cores, 0.0))
+            .map(|(i, l)| Replay::new(l.recs, model, (&stretch[i], &miss[i]), l.block, l.block % cores, 0.0))
             .collect();
         let mut ends = vec![None; reps.len()];
         loop {
@@ -173,7 +209,7 @@ fn run_pass(model: &Model, logs: &[BlockLog], stretch: &[Vec<f64>], cores: u32, 
                 .enumerate()
                 .min_by(|a, b| a.1.total_cmp(b.1).then(a.0.cmp(&b.0)))
                 .unwrap();
-            let mut r = Replay::new(l.recs, model, &stretch[i], l.block, core as u32, start);
+            let mut r = Replay::new(l.recs, model, (&stretch[i], &miss[i]), l.block, core as u32, start);
             let end = match r.run(&mut xfers, trace.as_deref_mut()) {
                 Stop::End(t) | Stop::Sync(t) => t,
             };
@@ -201,17 +237,18 @@ fn run_pass(model: &Model, logs: &[BlockLog], stretch: &[Vec<f64>], cores: u32, 
 }
 
 /// The stretch each transfer needs for its bytes when every moment's HBM bandwidth is shared in proportion to
-/// the rates of the transfers streaming then (and never more than a transfer's own rate): the inverse of the
-/// mean share it gets over the span it has now. At the fixed point each transfer moves exactly its bytes in
-/// its span; where every transfer's share is steady, one step reaches it.
+/// the HBM rates of the transfers streaming then (and never more than a transfer's own rate): its span over
+/// the work it gets done in it, where a transfer missing L2 by fraction m progresses at 1 / (1 - m + m / g)
+/// of its rate when HBM grants the fraction g of what is asked. At the fixed point each transfer moves exactly
+/// its bytes in its span; where every transfer's share is steady, one step reaches it.
 pub fn shares(xfers: &[Xfer], hbm: f64) -> Vec<f64> {
     if xfers.is_empty() {
         return Vec::new();
     }
     let mut events: Vec<(f64, f64)> = Vec::with_capacity(xfers.len() * 2);
     for x in xfers {
-        events.push((x.a, x.rate));
-        events.push((x.b, -x.rate));
+        events.push((x.a, x.rate * x.miss));
+        events.push((x.b, -x.rate * x.miss));
     }
     events.sort_by(|a, b| a.0.total_cmp(&b.0));
     // segments [ts[k], ts[k+1]) with the fraction g[k] of its rate each transfer gets there; prefix integral G
@@ -229,17 +266,28 @@ pub fn shares(xfers: &[Xfer], hbm: f64) -> Vec<f64> {
         ts.push(t);
         g.push(if d > hbm * (1.0 + 1e-12) { hbm / d } else { 1.0 });
     }
-    let mut big_g = vec![0.0; ts.len()];
-    for k in 1..ts.len() {
-        big_g[k] = big_g[k - 1] + g[k - 1] * (ts[k] - ts[k - 1]);
-    }
-    let at = |t: f64| -> f64 {
-        let k = ts.partition_point(|&x| x <= t).saturating_sub(1);
-        big_g[k] + g[k] * (t - ts[k])
-    };
+    // the work a transfer gets done per cycle is 1 / (1 - m + m / g): one prefix integral per miss fraction
+    // (a launch has a few: one per buffer it reads, and 1 for writes)
+    let mut prefix: std::collections::HashMap<u64, Vec<f64>> = std::collections::HashMap::new();
     xfers
         .iter()
         .map(|x| {
+            if x.miss <= 0.0 || x.b <= x.a {
+                return 1.0;
+            }
+            let m = x.miss;
+            let work = |k: usize| 1.0 / (1.0 - m + m / g[k]);
+            let pre = prefix.entry(m.to_bits()).or_insert_with(|| {
+                let mut p = vec![0.0; ts.len()];
+                for k in 1..ts.len() {
+                    p[k] = p[k - 1] + work(k - 1) * (ts[k] - ts[k - 1]);
+                }
+                p
+            });
+            let at = |t: f64| -> f64 {
+                let k = ts.partition_point(|&v| v <= t).saturating_sub(1);
+                pre[k] + work(k) * (t - ts[k])
+            };
             let got = at(x.b) - at(x.a);
             if got > 0.0 {
                 ((x.b - x.a) / got).max(1.0)
@@ -250,13 +298,78 @@ pub fn shares(xfers: &[Xfer], hbm: f64) -> Vec<f64> {
         .collect()
 }
 
+/// Per block and GM transfer (in log order), the fraction of its bytes that miss L2.
+fn l2_misses(model: &Model, logs: &[BlockLog]) -> Vec<Vec<f64>> {
+    use std::collections::HashMap;
+    // per buffer: read spans and bytes read; bytes written
+    let mut reads: HashMap<u32, (Vec<(u64, u64)>, u64)> = HashMap::new();
+    let mut written: HashMap<u32, Vec<(u64, u64)>> = HashMap::new();
+    for r in logs.iter().flat_map(|l| l.recs.iter()) {
+        if let (Some(g), true) = (r.gm, r.gm_bytes > 0) {
+            if g.write {
+                written.entry(g.buf).or_default().push((g.lo, g.hi));
+            } else {
+                let e = reads.entry(g.buf).or_default();
+                e.0.push((g.lo, g.hi));
+                e.1 += r.gm_bytes;
+            }
+        }
+    }
+    let mut hit: HashMap<u32, f64> = HashMap::new();
+    let mut footprint = 0u64;
+    for (buf, (spans, bytes)) in reads.iter_mut() {
+        let distinct = union_len(spans).min(*bytes);
+        footprint += distinct;
+        hit.insert(
+            *buf,
+            if *bytes > 0 {
+                1.0 - distinct as f64 / *bytes as f64
+            } else {
+                0.0
+            },
+        );
+    }
+    footprint += written.values_mut().map(|s| union_len(s)).sum::<u64>();
+    let l2 = model.params.l2_bytes as f64;
+    let room = if footprint as f64 > l2 && l2 > 0.0 {
+        l2 / footprint as f64
+    } else {
+        1.0
+    };
+    logs.iter()
+        .map(|l| {
+            l.recs
+                .iter()
+                .filter(|r| r.kind == RecKind::Op && r.gm_bytes > 0)
+                .map(|r| match r.gm {
+                    Some(g) if !g.write => 1.0 - hit.get(&g.buf).copied().unwrap_or(0.0) * room,
+                    _ => 1.0,
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Bytes covered by the union of half-open spans (sorts them).
+fn union_len(spans: &mut [(u64, u64)]) -> u64 {
+    spans.sort_unstable();
+    let (mut total, mut end) = (0u64, 0u64);
+    for &(lo, hi) in spans.iter() {
+        let lo = lo.max(end);
+        if hi > lo {
+            total += hi - lo;
+            end = hi;
+        }
+    }
+    total
+}
+
 fn report(
     prog: &Program,
     model: &Model,
     logs: &[BlockLog],
     pass: Pass,
-    cores: u32,
-    rounds: u32,
+    (cores, rounds, hbm_bytes): (u32, u32, u64),
     trace: Option<Trace>,
 ) -> Report {
     let p = &model.params;
@@ -282,7 +395,7 @@ fn report(
                 .then(b.index().cmp(&a.index()))
         })
         .unwrap_or(Pipe::S);
-    let hbm_bytes: u64 = logs.iter().flat_map(|l| l.recs.iter()).map(|r| r.gm_bytes).sum();
+    let gm_bytes: u64 = logs.iter().flat_map(|l| l.recs.iter()).map(|r| r.gm_bytes).sum();
     let hbm_utilization = if cycles > 0.0 && p.hbm_bytes_per_cycle > 0.0 {
         hbm_bytes as f64 / (cycles * p.hbm_bytes_per_cycle)
     } else {
@@ -312,6 +425,7 @@ fn report(
         busy,
         busy_total,
         bound,
+        gm_bytes,
         hbm_bytes,
         hbm_utilization,
         waves,
@@ -336,7 +450,26 @@ mod tests {
             b: a + d,
             rate,
             d,
+            miss: 1.0,
         }
+    }
+
+    #[test]
+    fn transfers_that_hit_l2_ask_the_hbm_for_their_misses_only() {
+        // two streams of 10 B/c missing half the time ask 10 B/c of HBM in all: they fit
+        let mut a = x(0, 0.0, 100.0, 10.0);
+        let mut b = x(1, 0.0, 100.0, 10.0);
+        a.miss = 0.5;
+        b.miss = 0.5;
+        assert_eq!(shares(&[a, b], 10.0), vec![1.0, 1.0]);
+        // on 5 B/c each gets half its misses: 50 units of hits and 50 of misses at half speed take 150
+        let s = shares(&[a, b], 5.0);
+        assert!(s.iter().all(|v| (v - 1.5).abs() < 1e-9), "{s:?}");
+    }
+
+    #[test]
+    fn spans_union_counts_each_byte_once() {
+        assert_eq!(union_len(&mut [(0, 10), (5, 15), (20, 30), (0, 4)]), 25);
     }
 
     #[test]

@@ -17,6 +17,7 @@
 
 pub mod cost;
 pub mod launch;
+pub mod matmul;
 pub mod params;
 pub mod replay;
 pub mod trace;
@@ -64,6 +65,19 @@ pub struct Meter {
     pub route: (Place, Place),
     /// cube fractal steps (16 x C0 x 16 each)
     pub cube_steps: u64,
+    /// where the first read of a family that reads and writes regions itself came from (`read`, `wrote`)
+    pub src: Option<Place>,
+    /// the GM bytes touched: buffer and the byte span around every access (for the L2 reuse model)
+    pub gm: Option<GmSpan>,
+}
+
+/// The GM bytes one instruction reads or writes: buffer `buf`, within [lo, hi).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GmSpan {
+    pub buf: u32,
+    pub lo: u64,
+    pub hi: u64,
+    pub write: bool,
 }
 
 impl Meter {
@@ -74,13 +88,47 @@ impl Meter {
         self.first_repeats.get_or_insert(repeats);
     }
 
-    /// A copy of `bytes` bytes from `src` to `dst` (Ctx::copy and anything that moves bytes its own way).
-    pub fn copy(&mut self, bytes: u64, src: Space, dst: Space) {
+    /// A copy of `bytes` bytes from byte `src.1` of `src.0` to byte `dst.1` of `dst.0` (Ctx::copy).
+    pub fn copy(&mut self, bytes: u64, src: (Space, usize), dst: (Space, usize)) {
         if self.bursts == 0 {
-            self.route = (place(src), place(dst));
+            self.route = (place(src.0), place(dst.0));
         }
         self.bytes += bytes;
         self.bursts += 1;
+        self.touch(src.0, src.1, bytes, false);
+        self.touch(dst.0, dst.1, bytes, true);
+    }
+
+    /// A read of `len` bytes at byte `at` of `src` by an instruction that writes what it read elsewhere itself
+    /// (the cube family): the source of the route `wrote` records.
+    pub fn read(&mut self, src: Space, at: usize, len: u64) {
+        self.src.get_or_insert(place(src));
+        self.touch(src, at, len, false);
+    }
+
+    /// `bytes` written at byte `at` of `dst` by such an instruction, from where it first read.
+    pub fn wrote(&mut self, bytes: u64, dst: Space, at: usize) {
+        if self.bursts == 0 {
+            self.route = (self.src.unwrap_or(Place::Unknown), place(dst));
+        }
+        self.bytes += bytes;
+        self.bursts += 1;
+        self.touch(dst, at, bytes, true);
+    }
+
+    fn touch(&mut self, s: Space, at: usize, len: u64, write: bool) {
+        let Space::Gm(buf) = s else { return };
+        let (lo, hi) = (at as u64, at as u64 + len);
+        match &mut self.gm {
+            Some(g) if g.buf == buf && g.write == write => {
+                g.lo = g.lo.min(lo);
+                g.hi = g.hi.max(hi);
+            }
+            Some(_) => {}
+            None => {
+                self.gm = Some(GmSpan { buf, lo, hi, write });
+            }
+        }
     }
 
     /// An Mmad of m x k by k x n with `elem` bytes per input element: ceil(m/16) ceil(n/16) ceil(k/C0) fractal
@@ -138,6 +186,8 @@ pub struct Rec {
     pub lat: f64,
     /// bytes through HBM (0: not a GM transfer)
     pub gm_bytes: u64,
+    /// where those bytes are in GM
+    pub gm: Option<GmSpan>,
     pub key: Option<FlagKey>,
     /// what to show in the trace: repeats of a vector instruction, bytes of a copy, steps of an Mmad
     pub amount: u64,
@@ -154,6 +204,8 @@ pub struct CoreLog {
     /// pipe instructions with no cost model (timed as a bare startup)
     pub unmodelled: u64,
     pub truncated: bool,
+    /// the Matmul object's pipeline state (matmul.rs)
+    pub matmul: matmul::MatmulState,
 }
 
 impl CoreLog {
@@ -167,6 +219,7 @@ impl CoreLog {
             dcache: vec![u64::MAX; lines],
             unmodelled: 0,
             truncated: false,
+            matmul: matmul::MatmulState::default(),
         }
     }
 
@@ -192,6 +245,7 @@ impl CoreLog {
             dur: 0.0,
             lat: 0.0,
             gm_bytes: 0,
+            gm: None,
             key,
             amount: 0,
         });
@@ -241,6 +295,7 @@ pub fn end_op(cx: &mut Ctx, pipe: Pipe, flow: Flow) {
                 dur: c.cycles,
                 lat: c.latency,
                 gm_bytes: c.gm_bytes,
+                gm: if c.gm_bytes > 0 { log.meter.gm } else { None },
                 key: None,
                 amount: c.amount,
             });

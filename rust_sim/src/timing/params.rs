@@ -104,6 +104,8 @@ pub struct Params {
     pub clock_mhz: f64,
     /// HBM bytes per cycle, shared by every core of the chip
     pub hbm_bytes_per_cycle: f64,
+    /// the L2 cache in front of it
+    pub l2_bytes: u64,
     /// the scalar unit: cycles per instruction it issues or executes
     pub scalar_cycles: f64,
     /// extra cycles of a scalar GM access that hits / misses the data cache, and of a scalar local access
@@ -138,6 +140,7 @@ impl ChipTables {
         for (k, v) in [
             ("clock_mhz", 1800.0),
             ("timing.hbm_gbps", 1600.0),
+            ("l2_bytes", 201326592.0),
             ("timing.scalar_cycles", 1.0),
             ("timing.dcache_hit_cycles", 1.0),
             ("timing.dcache_miss_cycles", 230.0),
@@ -253,6 +256,7 @@ impl Params {
         Params {
             clock_mhz,
             hbm_bytes_per_cycle,
+            l2_bytes: get("l2_bytes") as u64,
             scalar_cycles: get("timing.scalar_cycles"),
             dcache_hit_cycles: get("timing.dcache_hit_cycles"),
             dcache_miss_cycles: get("timing.dcache_miss_cycles"),

@@ -27,6 +27,8 @@ pub struct Xfer {
     /// bytes per cycle it would move with the whole bandwidth, and for how long
     pub rate: f64,
     pub d: f64,
+    /// the fraction of its bytes that come from (or go to) HBM rather than hit in L2
+    pub miss: f64,
 }
 
 /// Why a replay stopped.
@@ -42,6 +44,7 @@ pub struct Replay<'a> {
     recs: &'a [Rec],
     model: &'a Model,
     stretch: &'a [f64],
+    miss: &'a [f64],
     pub block: u32,
     pub core: u32,
     i: usize,
@@ -58,11 +61,20 @@ pub struct Replay<'a> {
 }
 
 impl<'a> Replay<'a> {
-    pub fn new(recs: &'a [Rec], model: &'a Model, stretch: &'a [f64], block: u32, core: u32, start: f64) -> Self {
+    /// A replay of `recs` from `start`, the block's GM transfers stretched by `stretch` and missing L2 by `miss`.
+    pub fn new(
+        recs: &'a [Rec],
+        model: &'a Model,
+        (stretch, miss): (&'a [f64], &'a [f64]),
+        block: u32,
+        core: u32,
+        start: f64,
+    ) -> Self {
         Replay {
             recs,
             model,
             stretch,
+            miss,
             block,
             core,
             i: 0,
@@ -113,6 +125,7 @@ impl<'a> Replay<'a> {
                                 b: start + dur,
                                 rate: r.gm_bytes as f64 / d,
                                 d,
+                                miss: self.miss.get(self.gm_i).copied().unwrap_or(1.0),
                             });
                         }
                         self.gm_i += 1;

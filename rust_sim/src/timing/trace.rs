@@ -151,6 +151,11 @@ impl<'p> Trace<'p> {
     }
 
     fn flag_name(&self, key: Option<FlagKey>) -> String {
+        if let Some(name) = key.and_then(super::matmul::MatmulState::name) {
+            if let Some(FlagKey::Queue { buf, back, .. }) = key {
+                return format!("{name}[{}] {}", buf % 2, if back { "free" } else { "full" });
+            }
+        }
         match key {
             Some(FlagKey::Hard { event, id }) => format!("{}#{id}", HARD_EVENTS[event as usize]),
             Some(FlagKey::Queue { obj, buf, back }) => {
@@ -183,16 +188,21 @@ impl<'p> Trace<'p> {
         id
     }
 
-    /// A WaitFlag on `pipe` from `ts` for `dur` (the time it held the pipe), ending flow `id`.
+    /// A WaitFlag on `pipe` that held it from `ts` for `dur`: the stall (when it stalled), then the wait itself
+    /// as a point at its release, which ends flow `id`.
     pub fn wait(&mut self, core: u32, pipe: Pipe, key: Option<FlagKey>, ts: f64, dur: f64, id: u64) {
-        let name = format!("WaitFlag {}", self.flag_name(key));
-        self.slice(core, pipe, &name, "flag", ts, dur, "");
+        let flag = self.flag_name(key);
+        if dur > 0.0 {
+            self.slice(core, pipe, &format!("stall for {flag}"), "stall", ts, dur, "");
+        }
+        let release = ts + dur.max(0.0);
+        self.slice(core, pipe, &format!("WaitFlag {flag}"), "flag", release, 0.0, "");
         if id != 0 && self.room() {
             let _ = write!(
                 self.out,
                 "{{\"name\":\"flag\",\"cat\":\"flag\",\"ph\":\"f\",\"bp\":\"e\",\"id\":{id},\"pid\":{core},\"tid\":{},\"ts\":{:.6}}}",
                 pipe.index(),
-                self.us(ts)
+                self.us(release)
             );
         }
     }
