@@ -118,6 +118,8 @@ class TypeRef(Node):
     array_dims: list["Expr | None"] = field(default_factory=list)
     dependent: bool = False
     decltype_expr: "Expr | None" = None
+    pack: bool = False  # `T...` in a base clause: one type per element of the pack
+
 
     @property
     def name(self) -> str:
@@ -127,6 +129,7 @@ class TypeRef(Node):
 @dataclass(slots=True)
 class TemplateArg(Node):
     value: Union[TypeRef, "Expr"]
+    pack: bool = False  # `Ts...`, `I...`: a pack expansion, standing for any number of arguments
 
 
 # ------------------------------------------------------------------ expressions
@@ -283,6 +286,13 @@ class SizeOf(Expr):
 
 
 @dataclass(slots=True)
+class Noexcept(Expr):
+    """`noexcept(e)`: whether evaluating `e` can throw, a constant (device code throws nothing)."""
+
+    operand: Expr
+
+
+@dataclass(slots=True)
 class InitList(Expr):
     items: list[Node]
 
@@ -334,6 +344,15 @@ class ReturnArg(Expr):
 @dataclass(slots=True)
 class PackExpansion(Expr):
     expr: Expr
+
+
+@dataclass(slots=True)
+class Fold(Expr):
+    """A C++17 fold expression: `(... + v)` (lhs None), `(v + ...)` (rhs None), `(0 + ... + v)` (both)."""
+
+    op: str
+    lhs: Expr | None
+    rhs: Expr | None
 
 
 # ------------------------------------------------------------------ statements
@@ -477,6 +496,7 @@ class Param(Node):
 class MemberInit(Node):
     target: str
     args: list[Node]
+    pack: bool = False  # `Base<I>(t)...`: initialises each base of a pack expansion
 
 
 @dataclass(slots=True)

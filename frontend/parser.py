@@ -122,6 +122,9 @@ _DECLARED_TYPE_RES = [
     re.compile(r"__(?:gm|ubuf|ca|cb|cc|cbuf|fbuf|ssbuf|biasbuf)__\s+(?:(?:const|volatile)\s+)*"
                r"(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)"),
     re.compile(r"[:,]\s*(?:virtual\s+)?(?:public|private|protected)\s+(?:virtual\s+)?(?:::\s*)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)"),
+    # a type parameter's default is a type: `class TileCopy = Gemm::Tile::TileCopy<typename P::ArchTag, A>`
+    re.compile(rf"(?:{_word('class')}|{_word('typename')})\s+[A-Za-z_]\w*\s*=\s*(?:typename\s+)?(?:::\s*)?"
+               r"(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)"),
 ]
 # `X y;` / `X<...> y(` / `ns::X* p =`: two names in a row only happen in declarations. The shape starts
 # after one of `;{}(,:<>` (`<uint8_t Mode>`, `template <...> Foo f(`) or a line break and ends before one
@@ -140,7 +143,11 @@ _DECL_SHAPE_RE = re.compile(
 # (ORIG_DTYPE_<INPUT> is the ge::DataType enum value, not a type.)
 _DTYPE_MACRO_RE = re.compile(r"DTYPE_(?<![A-Za-z0-9_]DTYPE_)[A-Z0-9_]+\b")
 # `) -> T`, `) const noexcept -> T`: the first name of a trailing return type (or of a member after `f()->`)
-_TRAILING_RETURN_RE = re.compile(r"\)\s*(?:(?:mutable|constexpr|const|noexcept|override|final)\b\s*)*->\s*([A-Za-z_]\w*)\b")
+_TRAILING_RETURN_RE = re.compile(r"\)\s*(?:(?:mutable|constexpr|const|noexcept|override|final)\b\s*)*->\s*"
+                                 r"(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)\b")
+# `auto name(`, `auto C::name(`, `auto operator()(`: a declaration whose trailing return type may end in `;` (a
+# function declared without a body: `auto has_tuple_size(T*) -> bool_constant<...>;`), unlike `p()->x;`
+_AUTO_DECLARATOR_RE = re.compile(r"\bauto\s+(?:[A-Za-z_]\w*\s*::\s*)*(?:[A-Za-z_]\w*|operator\s*[^\s\w]{1,3})\s*\(")
 _TYPE_SUFFIX_RE = re.compile(r"[\s*&]*")  # what may stand between a return type's name (or `>`) and the body
 # `__simt_vf__ LAUNCH_BOUND(N) inline void f()`: an ALL_CAPS macro call among function qualifiers.
 _ATTRIBUTE_CALL_MACRO_RE = re.compile(
@@ -440,26 +447,37 @@ def _after_scope(text: str, offset: int) -> bool:
 
 
 def _trailing_types(text: str, types: set[str], type_templates: set[str], starts: set[int]) -> dict[int, str]:
-    """The type names of trailing return types: `) -> T {` and `) mutable -> Tpl<...> {`, where a body follows
-    (a member after `f()->` is never followed by one)."""
+    """The type names of trailing return types: `) -> T {` and `) mutable -> ns::Tpl<...> {`, where a body follows
+    (a member after `f()->` is never followed by one), and `auto f(T*) -> Tpl<...>;`, a declaration. Whatever the
+    scan knows of the name, it is a type there (`bool_constant<...>` from a header out of reach)."""
     found: dict[int, str] = {}
     for m in _TRAILING_RETURN_RE.finditer(text):
         name, start = m.group(1), m.start(1)
         end = m.end(1)
+        if name in KEYWORDS:
+            continue  # `-> decltype(...)`, `-> typename T::type`, `-> void`: the grammar reads those itself
         if start in starts:
             lt = text.find("<", end)
-            end = _template_close(text, lt) if lt >= 0 else -1
-            if end < 0 or name not in type_templates:
+            end = _template_close(text, lt, True) if lt >= 0 else -1
+            if end < 0:
                 continue
             tag = "TYPE_TEMPLATE"
-        elif name in types:
-            tag = "TYPE_NAME"
         else:
-            continue
+            tag = "TYPE_NAME"
         follower = _TYPE_SUFFIX_RE.match(text, end)
-        if follower is not None and text.startswith("{", follower.end()):
+        if follower is None:
+            continue
+        at = follower.end()
+        if text.startswith("{", at) or (text.startswith(";", at) and _declares_function(text, m.start())):
             found[start] = tag
     return found
+
+
+def _declares_function(text: str, close: int) -> bool:
+    """Whether the statement whose parameter list closes at `close` declares a function with `auto` before its
+    name (`template <class T> auto f(T*)`), rather than calling one (`p()->x;`)."""
+    statement = _statement_start(text, close)
+    return _AUTO_DECLARATOR_RE.search(text, statement, close) is not None
 
 
 class IdentifierRetagger:
@@ -621,6 +639,14 @@ class _Declarator:
     style: str
     span: Span
     ctor_args: list[Any] = field(default_factory=list)
+
+
+@dataclass
+class _InitStatement:
+    """The init-statement of `if (init; cond)` / `switch (init; cond)`, told apart from the condition. The AST
+    holds such a statement as C++ defines it: `{ init; if (cond) ... }`, a block around the two."""
+
+    statement: Any
 
 
 @dataclass
@@ -801,6 +827,13 @@ class AstBuilder:
     def explicit_instantiation(self, c: list[Any]) -> A.ExplicitInstantiation:
         return A.ExplicitInstantiation(self.span(c), c[-1])
 
+    def explicit_class_instantiation(self, c: list[Any]) -> A.ExplicitInstantiation:
+        # `template struct K<2>;`: the class the instantiation names, as a declaration of it (no members)
+        key = next(x for x in c if isinstance(x, Token) and x.type in ("CLASS", "STRUCT", "UNION"))
+        type_ref, _ = self._elaborated_type(c[c.index(key):])
+        return A.ExplicitInstantiation(self.span(c), A.ClassDecl(type_ref.span, str(key), type_ref.name, [], [], False,
+                                                                 type_ref.base.parts[-1].template_args))
+
     def type_template_param(self, c: list[Any]) -> A.TemplateParam:
         names = _toks(c[1:], "IDENTIFIER", "TYPE_NAME")
         default = next((x for x in c if isinstance(x, A.TypeRef)), None)
@@ -870,6 +903,8 @@ class AstBuilder:
         return tuple(_nodes(c, A.TypeRef))
 
     def base_spec(self, c: list[Any]) -> A.TypeRef:
+        if isinstance(c[-1], Token) and c[-1].type == "ELLIPSIS":
+            return replace(c[-2], pack=True, span=self.span(c))
         return c[-1]
 
     def class_def(self, c: list[Any]) -> A.ClassDecl:
@@ -967,8 +1002,11 @@ class AstBuilder:
     def mem_initializer(self, c: list[Any]) -> A.MemberInit:
         target = c[0]
         name = target.value if isinstance(target, Token) else target.name
+        pack = isinstance(c[-1], Token) and c[-1].type == "ELLIPSIS"
+        if pack:
+            c = c[:-1]
         args = c[1] if len(c) > 1 and isinstance(c[1], list) else ([c[1]] if len(c) > 1 and c[1] is not None else [])
-        return A.MemberInit(self.span(c), name, args)
+        return A.MemberInit(self.span(c), name, args, pack)
 
     def params(self, c: list[Any]) -> list[A.Param]:
         out = _nodes(c, A.Param)
@@ -1005,7 +1043,8 @@ class AstBuilder:
         nested: list[A.NamePart] = c[0] if isinstance(c[0], list) else []
         rest = c[1:] if nested else c
         if rest and isinstance(rest[0], Token) and rest[0].type == "OPERATOR":
-            part = A.NamePart(self.span(rest), "operator" + str(rest[1]))
+            targs = rest[2] if len(rest) > 2 and isinstance(rest[2], list) else None
+            part = A.NamePart(self.span(rest), "operator" + str(rest[1]), targs)
         else:
             targs = rest[1] if len(rest) > 1 and isinstance(rest[1], list) else None
             part = A.NamePart(self.span(rest), str(rest[0]), targs)
@@ -1308,6 +1347,10 @@ class AstBuilder:
             return [*c[0], c[1]]
         return [c[0]]
 
+    def nested_template(self, c: list[Any]) -> list[A.NamePart]:
+        # `P::template Rebind<T>::`: the keyword only says that a template's name follows
+        return [*c[0], A.NamePart(self.span(c[2:]), str(c[2]), c[3])]
+
     def nested_part(self, c: list[Any]) -> A.NamePart:
         if isinstance(c[0], Token) and c[0].type == "DECLTYPE":
             return A.NamePart(self.span(c), "decltype", [A.TemplateArg(c[1].span, c[1])])
@@ -1322,7 +1365,7 @@ class AstBuilder:
         return [x for x in c if isinstance(x, A.TemplateArg)]
 
     def template_arg(self, c: list[Any]) -> A.TemplateArg:
-        return A.TemplateArg(self.span(c), c[0])
+        return A.TemplateArg(self.span(c), c[0], len(c) > 1 and c[1] is not None)
 
     # -- statements
     def compound(self, c: list[Any]) -> A.Compound:
@@ -1333,7 +1376,12 @@ class AstBuilder:
         parts = [x for x in c if isinstance(x, A.Node)]
         cond, then = parts[0], parts[1]
         otherwise = parts[2] if len(parts) > 2 else None
-        return A.If(self.span(c), cond, then, otherwise, is_constexpr)
+        node = A.If(self.span(c), cond, then, otherwise, is_constexpr)
+        init = next((x.statement for x in c if isinstance(x, _InitStatement)), None)
+        return node if init is None else A.Compound(node.span, [init, node])
+
+    def init_statement(self, c: list[Any]) -> _InitStatement:
+        return _InitStatement(c[0])
 
     def condition(self, c: list[Any]) -> Any:
         return c[0]
@@ -1374,6 +1422,8 @@ class AstBuilder:
         return A.DoWhile(self.span(c), c[1], c[3])
 
     def switch_stmt(self, c: list[Any]) -> A.Switch:
+        if isinstance(c[1], _InitStatement):
+            return A.Compound(self.span(c), [c[1].statement, A.Switch(self.span(c), c[2], c[3])])
         return A.Switch(self.span(c), c[1], c[2])
 
     def case_label(self, c: list[Any]) -> A.Case:
@@ -1467,6 +1517,9 @@ class AstBuilder:
         type_ref, _ = self._elaborated_type(c[1:])  # `sizeof(struct Name)`
         return A.SizeOf(self.span(c), type_ref, str(c[0]))
 
+    def noexcept_expr(self, c: list[Any]) -> A.Noexcept:
+        return A.Noexcept(self.span(c), c[1])
+
     def sizeof_pack(self, c: list[Any]) -> A.SizeOf:
         return A.SizeOf(self.span(c), A.Name(self.span(c[-1:]), A.QualifiedName(self.span(c[-1:]), [A.NamePart(self.span(c[-1:]), str(c[-1]))])), "sizeof...")
 
@@ -1515,6 +1568,8 @@ class AstBuilder:
             return ("~" + str(c[1]), None)
         toks = [x for x in c if isinstance(x, Token) and x.type != "TEMPLATE"]
         targs = next((x for x in c if isinstance(x, list)), None)
+        if toks[0].type == "OPERATOR":  # `x.operator[](0)`: the operator's name, as its declaration has it
+            return ("operator" + next(x for x in c if isinstance(x, str) and not isinstance(x, Token)), targs)
         return (str(toks[0]), targs)
 
     def named_cast(self, c: list[Any]) -> A.Cast:
@@ -1546,6 +1601,14 @@ class AstBuilder:
             for offset in self._last_missing[1]:
                 self.missing_args.remove(offset)
             self._last_missing = None
+
+    def fold_expr(self, c: list[Any]) -> A.Fold:
+        # c: LPAR, then `... op e` or `e op ... [op e]`, then RPAR
+        inner = c[1:-1]
+        if isinstance(inner[0], Token) and inner[0].type == "ELLIPSIS":
+            return A.Fold(self.span(c), _fold_operator(inner[1]), None, inner[2])
+        rhs = inner[4] if len(inner) > 4 else None
+        return A.Fold(self.span(c), _fold_operator(inner[1]), inner[0], rhs)
 
     def pack_expansion(self, c: list[Any]) -> A.PackExpansion:
         return A.PackExpansion(self.span(c), c[0])
@@ -1602,7 +1665,8 @@ class AstBuilder:
         nested: list[A.NamePart] = c[0] if isinstance(c[0], list) else []
         rest = [x for x in (c[1:] if nested else c) if not (isinstance(x, Token) and x.type == "TEMPLATE")]
         if isinstance(rest[0], Token) and rest[0].type == "OPERATOR":
-            part = A.NamePart(self.span(rest), "operator" + str(rest[1]))
+            targs = rest[2] if len(rest) > 2 and isinstance(rest[2], list) else None
+            part = A.NamePart(self.span(rest), "operator" + str(rest[1]), targs)
         else:
             targs = rest[1] if len(rest) > 1 else None
             part = A.NamePart(self.span(rest), str(rest[0]), targs)
@@ -1614,7 +1678,9 @@ class AstBuilder:
         return A.Lambda(self.span(c), captures, _nodes(c, A.Param), c[-1])
 
     def lambda_param(self, c: list[Any]) -> A.Param:
-        return A.Param(self.span(c), c[0], str(c[1]) if len(c) > 1 and c[1] is not None else None)
+        variadic = _tok(c, "ELLIPSIS") is not None
+        name = next((x for x in c[1:] if isinstance(x, Token) and x.type != "ELLIPSIS"), None)
+        return A.Param(self.span(c), c[0], str(name) if name is not None else None, None, variadic)
 
     def lambda_capture(self, c: list[Any]) -> str:
         return "".join(str(x) for x in c if isinstance(x, Token)) or "="
@@ -1636,6 +1702,11 @@ _OPERATOR_TEXT = {"OROR": "||", "ANDAND": "&&", "BAR": "|", "CARET": "^", "AMP":
 _ALTERNATIVE_ASSIGN = {"and_eq": "&=", "or_eq": "|=", "xor_eq": "^="}
 _PRECEDENCE = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7,
                "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10, "->*": 11, ".*": 11}
+
+
+def _fold_operator(tok: Token) -> str:
+    """A fold's operator as written (FOLD_COMMA and FOLD_ASSIGN are the operator's text)."""
+    return _OPERATOR_TEXT.get(tok.type) or _ALTERNATIVE_ASSIGN.get(tok.value, tok.value)
 
 
 def _arg_text(node: Any) -> str:
@@ -2473,8 +2544,13 @@ def _describe(exc: UnexpectedInput, text: str, origin: OriginFn,
     if "COLON" in expected and "SEMI" not in expected and tok.type == "SEMI":
         return error(SYNTAX_ERROR, "expected ':' after 'case' label", here), (pos, pos + 1, ":")
     if "SEMI" in expected and tok.type != "SEMI" and (prev[-1:].isalnum() or prev in (")", "]", "_", "}")):
-        if in_parens and _in_for_header(text, pos):
+        header = _header_keyword(text, pos) if in_parens else None
+        if header == "for":
             return error(SYNTAX_ERROR, "expected ';' in 'for' statement specifier", here), _recovery_region(text, pos)
+        if header in ("if", "switch") and "RPAR" in expected:
+            # `if ((x == 0) {`: a `;` would make `(x == 0)` the init-statement of a C++17 `if (init; cond)`, but a
+            # missing `)` is what was meant
+            return error(SYNTAX_ERROR, f"expected ')' before {_token_desc(tok)}", here), _recovery_region(text, pos)
         if tok.type == "IDENTIFIER" and prev and (prev[0].isalpha() or prev[0] == "_") and prev not in types \
                 and _looks_like_type_use(text, pos, prev):
             return (error(SYNTAX_ERROR, f"unknown type name '{prev}'", _span_at(origin, prev_end - len(prev) + 1, len(prev))),
@@ -2527,7 +2603,8 @@ def _open_parens(text: str, pos: int) -> int:
     return max(depth, 0)
 
 
-def _in_for_header(text: str, pos: int) -> bool:
+def _header_keyword(text: str, pos: int) -> str | None:
+    """The keyword (`for`, `if`, `switch`, `while`, or another word) before the parenthesis open at `pos`, if any."""
     depth, i = 0, pos - 1
     while i >= 0 and text[i] not in "{}":
         if text[i] == ")":
@@ -2538,9 +2615,12 @@ def _in_for_header(text: str, pos: int) -> bool:
                 j = i - 1
                 while j >= 0 and text[j].isspace():
                     j -= 1
-                return text[max(0, j - 2) : j + 1] == "for" and (j < 3 or not (text[j - 3].isalnum() or text[j - 3] == "_"))
+                k = j
+                while k >= 0 and (text[k].isalnum() or text[k] == "_"):
+                    k -= 1
+                return text[k + 1 : j + 1] or None
         i -= 1
-    return False
+    return None
 
 
 def _looks_like_type_use(text: str, pos: int, prev: str) -> bool:

@@ -120,11 +120,14 @@ WORD_BOUNDARY_PATTERNS = [
 
 def test_literal_first_patterns_match_the_word_boundary_ones() -> None:
     pairs = list(zip(P._DECLARED_TYPE_RES, map(re.compile, WORD_BOUNDARY_PATTERNS)))
+    pairs.append((P._DECLARED_TYPE_RES[-1], re.compile(  # a type parameter's default
+        r"\b(?:class|typename)\s+[A-Za-z_]\w*\s*=\s*(?:typename\s+)?(?:::\s*)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)")))
     pairs.append((P._DTYPE_MACRO_RE, re.compile(r"(?<![A-Za-z0-9_])DTYPE_[A-Z0-9_]+\b")))
     pairs.append((P._TYPEDEF_BLOCK_RE, re.compile(r"\btypedef\s+(?:struct|union|enum|class)\b[^;{]*\{")))
     texts = [p.read_text(encoding="utf-8", errors="replace") for p in SOURCES]
     texts.append("xclass A; _struct B; 9union C; class D; typedef int E; Atypedef int F; DTYPE_X; ADTYPE_Y; "
-                 "\u00e9enum G; enum H; using I = J; typename K; BEGIN_TILING_DATA_DEF(L) typedef struct { } M;")
+                 "\u00e9enum G; enum H; using I = J; typename K; BEGIN_TILING_DATA_DEF(L) typedef struct { } M; "
+                 "template <class N = ns::O<int>, typename P = Q, xclass R = S>")
     for fast, slow in pairs:
         for text in texts:
             assert [(m.span(), m.groups()) for m in fast.finditer(text)] == \
