@@ -226,10 +226,12 @@ def check_case(task: Task, case: Case, program: Any, chip: str,
             first = errors[0].render() if errors else "the run did not complete"
             reasons.append(f"draw {k}: {first}")
             ok = False
-        if any(run.unwritten.values()):
+        not_written = [f for f in run.findings if f.code == OUTPUT_NOT_WRITTEN]
+        if any(run.unwritten.values()) or not_written:
             checks["outputs_written"] = False
             parts = ", ".join(f"{n}: {c} of {np.asarray(expected[n]).size}" for n, c in run.unwritten.items() if c)
-            reasons.append(f"draw {k}: output elements no core wrote ({parts})")
+            # bool outputs hold no poison pattern: the simulator's own count (ASC961) says it for them
+            reasons.append(f"draw {k}: output elements no core wrote ({parts or not_written[0].message})")
             ok = False
         if run.changed_inputs:
             checks["inputs_unchanged"] = False
