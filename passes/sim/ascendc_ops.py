@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from xdsl.dialects import memref
 from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
 from passes.sim.program import ObjectDecl
-from passes.sim.registers import NotModelled, Struct, Tiling, element_type, scalar_type
+from passes.sim.registers import NotModelled, Struct, element_type, scalar_type
 
 if TYPE_CHECKING:
     from passes.sim.builder import ProgramBuilder
@@ -68,6 +69,13 @@ def emit(b: ProgramBuilder, op: Operation) -> None:  # noqa: C901  (one dispatch
     elif isinstance(op, asc.SetGlobalBufferOp):
         count = b.typed(op.count) if op.count is not None else "-"
         b.emit(f"SetGlobalBuffer.{_elem(op.tensor.type)}", [b.reg(op.pointer), count], [b.reg(op.tensor)], op)
+        # SetGlobalBuffer changes the object itself: on a value loaded from a variable (a member the class also
+        # reassigns, `xGm = xGm[offset]`), the variable holds the object set up from here on
+        loaded = op.tensor.owner
+        if isinstance(loaded, memref.LoadOp):
+            cell = b.loc(loaded.memref)
+            if isinstance(cell, str) and cell.startswith("h") and cell != b.reg(op.tensor):
+                b.emit("mov", [b.reg(op.tensor)], [cell], op)
     elif isinstance(op, asc.SubTensorOp):
         b.emit(f"sub.{_elem(op.tensor.type)}", [b.reg(op.tensor), b.typed(op.offset)], [_handle(b, op)], op)
     elif isinstance(op, asc.GmPtrOffsetOp):
@@ -82,7 +90,7 @@ def emit(b: ProgramBuilder, op: Operation) -> None:  # noqa: C901  (one dispatch
         target = op.operands[0]
         b.emit(f"SetValue.{_elem(target.type)}", [b.reg(target), b.typed(op.index), b.typed(op.value)], op=op)
     elif isinstance(op, asc.GetTilingDataOp):
-        b.values[op.result] = Tiling(op.result.type.type_name.data)
+        b.values[op.result] = Struct(op.result.type.type_name.data, {})  # fields: folded, or tiling.missing
     elif isinstance(op, asc.TilingFieldOp):
         _tiling_field(b, op)
     elif isinstance(op, asc.TilingKeyIsOp):

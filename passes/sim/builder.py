@@ -39,7 +39,6 @@ from passes.sim.registers import (
     NotModelled,
     RegisterFile,
     Struct,
-    Tiling,
     element_type,
     is_handle_type,
     is_object_type,
@@ -186,10 +185,8 @@ class ProgramBuilder:
     def define(self, value: SSAValue) -> Location:
         """Fresh storage for an op result."""
         t = value.type
-        if isinstance(t, asc.StructType):
+        if isinstance(t, asc.StructType | asc.TilingType):
             found: Location = Struct(t.type_name.data, {})
-        elif isinstance(t, asc.TilingType):
-            found = Tiling(t.type_name.data)
         else:
             found = self.regs.new_like(t)
         self.values[value] = found
@@ -205,8 +202,6 @@ class ProgramBuilder:
                     dst.fields[name] = (self.regs.scalar(), ty)
                 if dst.fields[name][0] != reg:
                     self.emit("mov", [reg], [dst.fields[name][0]], op)
-        elif isinstance(dst, Tiling) and isinstance(src, Tiling):
-            pass
         else:
             raise NotModelled(f"moving a {type(src).__name__} into a {type(dst).__name__}")
 
@@ -373,7 +368,7 @@ class ProgramBuilder:
             fields = self.struct_defaults(elem.type_name.data)
             self.values[ref] = Struct(elem.type_name.data, fields)
         elif isinstance(elem, asc.TilingType):
-            self.values[ref] = Tiling(elem.type_name.data)
+            self.values[ref] = Struct(elem.type_name.data, {})  # a tiling struct: fields as stores give them
         elif is_object_type(elem):
             self.values[ref] = "o?"  # set by the first store
         else:
@@ -480,10 +475,12 @@ class ProgramBuilder:
         return out
 
     def operand(self, value: SSAValue) -> str:
+        if is_object_type(value.type):
+            return self.obj(value)
         found = self.loc(value)
         if isinstance(found, Array):
             return found.operand()
-        if isinstance(found, (Struct, Tiling)):
+        if isinstance(found, Struct):
             raise NotModelled("a struct where one value is expected")
         return self.typed(value)
 
@@ -492,9 +489,9 @@ class ProgramBuilder:
             return [f"{param.name}={self.obj(arg)}"]
         found = self.loc(arg)
         if isinstance(found, Struct):
+            if not found.fields:
+                return [f"{param.name}=tiling:{found.type_name}"]  # a tiling struct whose fields are not known here
             return [f"{param.name}.{name}={reg}:{ty}" for name, (reg, ty) in found.fields.items()]
-        if isinstance(found, Tiling):
-            return [f"{param.name}=tiling:{found.type_name}"]
         if isinstance(found, Array):
             return [f"{param.name}={found.operand()}"]
         if isinstance(arg.type, MemRefType):  # an output parameter (`T&`): the call stores into the cell

@@ -41,14 +41,10 @@ class SimResult:
     block_dim: int = 0
     tiling_key: int | None = None
     program: str = ""
-    # the timing model (passes/sim/timing.py): None when the run was not timed
-    cycles: int | None = None  # the launch's cycles at the chip clock
-    pipes: dict[str, Any] | None = None  # per pipe: busy cycles (the last block), all blocks', utilization
-    trace: list[dict[str, Any]] | None = None  # Chrome trace events, when asked for (trace=True)
-    microseconds: float | None = None
-    bound: str | None = None  # the pipe busiest on the block that finished last
-    timing: dict[str, Any] | None = None  # everything the timing model reported (HBM use, waves, blocks, ...)
-    trace_json: str | None = None  # the trace as a Chrome trace JSON document (write_trace writes it)
+    # the timing model (issue 29) fills these; None until then
+    cycles: int | None = None
+    pipes: dict[str, Any] | None = None
+    trace: list[dict[str, Any]] | None = None
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -103,35 +99,31 @@ def run(source: Any, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray], at
         chip: str | None = None, *, block_dim: int | None = None, tiling: Mapping[str, Any] | None = None,
         tiling_key: int | None = None, outputs: Mapping[str, Any] | Sequence[Any] | None = None,
         budget: int = DEFAULT_BUDGET, fmt: str = "auto", defines: Mapping[str, str | None] | None = None,
-        outputs_initialised: bool = False, timing: bool = True, trace: bool | int = False) -> SimResult:
-    """Simulates `source` on `inputs` (numpy arrays in op input order, or by name). See ascendir.sim.run.
-    `timing` times the launch (cycles, per-pipe figures); `trace` also records a Chrome trace (True, or the most
-    events to keep)."""
+        outputs_initialised: bool = False) -> SimResult:
+    """Simulates `source` on `inputs` (numpy arrays in op input order, or by name). See ascendir.sim.run."""
     program, chip = load_source(source, fmt, chip, defines)
     return run_loaded(program, chip, inputs, attrs, block_dim=block_dim, tiling=tiling, tiling_key=tiling_key,
-                      outputs=outputs, budget=budget, outputs_initialised=outputs_initialised, timing=timing,
-                      trace=trace)
+                      outputs=outputs, budget=budget, outputs_initialised=outputs_initialised)
 
 
 def run_loaded(program: Any, chip: str, inputs: Any, attrs: Sequence[Any] = (), *, block_dim: int | None = None,
                tiling: Mapping[str, Any] | None = None, tiling_key: int | None = None, outputs: Any = None,
-               budget: int = DEFAULT_BUDGET, outputs_initialised: bool = False, timing: bool = True,
-               trace: bool | int = False) -> SimResult:
+               budget: int = DEFAULT_BUDGET, outputs_initialised: bool = False) -> SimResult:
     """`run` for a program already read (frontend.pipeline.Program) for `chip`."""
     diags = [d for d in program.diagnostics if d.is_error]
     if diags:
         return SimResult({}, diags, completed=False)
     return _run_program(program, chip, inputs, list(attrs), block_dim, tiling, tiling_key, outputs, budget,
-                        outputs_initialised, timing, trace)
+                        outputs_initialised)
 
 
 def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_dim: int | None,
                  tiling: Mapping[str, Any] | None, tiling_key: int | None, outputs: Any, budget: int,
-                 outputs_initialised: bool, timing: bool = True, trace: bool | int = False) -> SimResult:
+                 outputs_initialised: bool) -> SimResult:
     from ascendir.chips import load_chip
     from ascendir.context import make_context
     from ascendir.host_eval import TensorSpec, TilingInputs
-    from ascendir.lower import LoweringOptions, dtype_bindings, lower_program
+    from ascendir.lower import GE_DTYPES, LoweringOptions, dtype_bindings, lower_program
     from passes.fold_tiling import FoldTilingPass
     from passes.sim import NotModelled, build_program
     from passes.verify import run_tiling
@@ -143,6 +135,14 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     arrays = _ordered_inputs(inputs, in_names)
     specs = [TensorSpec(tuple(a.shape), _spec_dtype(a)) if a is not None else None for a in arrays]
     dtypes = dtype_bindings(program, [s.dtype for s in specs if s is not None])
+    if not in_names:
+        # no op description: msopgen's DTYPE_<NAME> macros follow the tensors' names (x -> DTYPE_X)
+        named = dict(inputs) if isinstance(inputs, Mapping) else {}
+        named.update(outputs if isinstance(outputs, Mapping) else {})
+        for name, value in named.items():
+            dt = _dtype_of(value)
+            if dt is not None and dt in GE_DTYPES:
+                dtypes.setdefault(f"DTYPE_{name.upper()}", GE_DTYPES[dt])
     lowered = lower_program(program, LoweringOptions(chip=chip, dtypes=dtypes))
     findings = [d for d in lowered.diagnostics if d.is_error and d.code not in ("ASC103",)]
     module = lowered.module
@@ -184,15 +184,20 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     from rust_sim import _sim
 
     kind = load_chip(chip)
-    # a MIX launch counts blocks of one AIC and its AIVs: as many as there are AICs
-    on_aic = sim_program.kernel_type == "aic" or sim_program.kernel_type.startswith("mix_aic")
-    cores = kind.aic_cores if on_aic else kind.aiv_cores
-    from passes.sim.timing import fill_timing, run_options
-
-    raw = _sim.run(text, buffers, int(dim), int(cores), int(budget), **run_options(kind, timing, trace))
+    cores = kind.aic_cores if sim_program.kernel_type == "aic" else kind.aiv_cores
+    raw = _sim.run(text, buffers, int(dim), int(cores), int(budget))
     findings += [_diagnostic(f) for f in raw["findings"]]
-    return fill_timing(SimResult(out_arrays, findings, int(raw["instructions"]), list(raw["per_core"]),
-                                 bool(raw["completed"]), int(dim), key, text), raw)
+    return SimResult(out_arrays, findings, int(raw["instructions"]), list(raw["per_core"]), bool(raw["completed"]),
+                     int(dim), key, text)
+
+
+def _dtype_of(value: Any) -> str | None:
+    """The dtype name of an input or output given as an array, a TensorSpec or (shape, dtype)."""
+    if isinstance(value, np.ndarray):
+        return dtype_name(value)
+    if isinstance(value, tuple) and len(value) == 2:
+        return str(value[1])
+    return getattr(value, "dtype", None) if not isinstance(value, (list, dict)) else None
 
 
 def _spec_dtype(a: np.ndarray) -> str:

@@ -2,7 +2,7 @@
 
 Scalars (integers, floats, enums, event ids) take one scalar register `rN` holding raw bits; GM pointers and
 tensors one handle register `hN`; a parameter struct one scalar register per field; TPipe/TQue/TBuf and
-library objects a static object id `oN`; a C array (a `memref` of rank >= 1) a slice of the core's scalar
+library objects a static object id `oN`; a tiling struct a Struct of the fields known; a C array (a `memref` of rank >= 1) a slice of the core's scalar
 stack. A rank-0 `memref` cell is the register (or group) that holds its value.
 """
 
@@ -56,14 +56,7 @@ class Array:
         return f"s{self.offset}:{self.size}:{self.elem}"
 
 
-@dataclass(frozen=True)
-class Tiling:
-    """The kernel's tiling struct: its fields were folded to constants where the host set them."""
-
-    type_name: str
-
-
-Location = str | Struct | Array | Tiling
+Location = str | Struct | Array
 
 
 def scalar_type(t: Attribute) -> str | None:

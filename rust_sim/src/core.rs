@@ -87,6 +87,8 @@ pub struct Core {
     pub pc: usize,
     pub sync: SyncState,
     pub mask: MaskState,
+    /// the CMPMASK register: Compare without a destination writes it, Select in VSEL_CMPMASK_SPR mode reads it
+    pub cmpmask: [u64; 2],
     pub atomic: Atomic,
     /// the cube unit's registers and the Matmul objects (cube/mod.rs)
     pub cube: crate::cube::CubeState,
@@ -120,6 +122,7 @@ impl Core {
             pc: 0,
             sync: SyncState::default(),
             mask: MaskState::default(),
+            cmpmask: [0, 0],
             atomic: Atomic::None,
             cube: crate::cube::CubeState::default(),
             executed: 0,

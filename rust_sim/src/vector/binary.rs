@@ -103,7 +103,7 @@ impl ApiOp for Binary {
             return Flow::Next;
         };
         let (op, t) = (self.op, self.t);
-        elementwise(cx, mem, &p, &g, &self.name, &mut |srcs, out, m| {
+        elementwise(cx, mem, &p, &g, &self.name, &mut |srcs, out, m, _| {
             binary_kernel(op, t, srcs, out, m)
         });
         Flow::Next
@@ -302,7 +302,7 @@ impl ApiOp for Scalar {
         let sf = t.to_f64(bits) as f32;
         let si = if t.is_float() { 0 } else { t.to_i64(bits) };
         let shift = cx.int(self.scalar);
-        elementwise(cx, mem, &p, &g, &self.name, &mut |srcs, out, m| {
+        elementwise(cx, mem, &p, &g, &self.name, &mut |srcs, out, m, _| {
             scalar_kernel(op, t, sf, si, shift, srcs, out, m)
         });
         Flow::Next

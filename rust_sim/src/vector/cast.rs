@@ -64,7 +64,7 @@ impl ApiOp for Cast {
             return Flow::Next;
         };
         let (st, dt) = (self.src_t, self.dst_t);
-        elementwise(cx, mem, &p, &g, "Cast", &mut |srcs, out, m| {
+        elementwise(cx, mem, &p, &g, "Cast", &mut |srcs, out, m, _| {
             cast_kernel(st, dt, mode, srcs[0], out, m)
         });
         Flow::Next

@@ -43,7 +43,7 @@ impl ApiOp for Duplicate {
         let mut pattern = [0u8; 8];
         t.store_bits(&mut pattern, bits);
         let size = t.size();
-        elementwise(cx, mem, &p, &g, "Duplicate", &mut |_, out, m| {
+        elementwise(cx, mem, &p, &g, "Duplicate", &mut |_, out, m, _| {
             for c in out[..m * size].chunks_exact_mut(size) {
                 c.copy_from_slice(&pattern[..size]);
             }

@@ -45,9 +45,10 @@ pub enum MaskArg {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Form {
     Count(Sv),
+    /// `repeat` None: one repeat (calls with no repeat operand)
     Repeat {
         mask: MaskArg,
-        repeat: Sv,
+        repeat: Option<Sv>,
         set_mask: bool,
         strides: Vec<Stride>,
     },
@@ -76,7 +77,7 @@ impl Form {
             Some(Arg::Stack { off, len, .. }) => MaskArg::Bits { off: *off, len: *len },
             other => return Err(format!("mask operand {other:?}")),
         };
-        let repeat = a.sv("repeatTime").or_else(|_| a.sv("repeatTimes"))?;
+        let repeat = a.opt_sv("repeatTime")?.or(a.opt_sv("repeatTimes")?);
         let set_mask = a.targ("isSetMask") != Some("false");
         let mut strides = Vec::new();
         for (blk, rep) in fields {
@@ -174,7 +175,7 @@ pub fn plan(cx: &mut Ctx, form: &Form, geoms: &[Geom], what: &str) -> Option<Pla
             set_mask,
             strides,
         } => {
-            let repeat_n = cx.uint(*repeat);
+            let repeat_n = repeat.map(|r| cx.uint(r)).unwrap_or(1);
             if repeat_n > 255 {
                 cx.report(
                     code::INVALID_OPERAND,
@@ -414,10 +415,11 @@ pub fn check_count_fits(cx: &mut Ctx, form: &Form, geoms: &[Geom], names: &[&str
 }
 
 /// Runs an element-wise kernel over the plan: for each run, the source operands' bytes (operands 1..) are
-/// copied out, `kernel(srcs, dst, n)` fills the destination bytes, and the result is written to operand 0
+/// copied out, `kernel(srcs, dst, n, first)` fills the destination bytes, and the result is written to operand 0
 /// with the initialised-ness of its sources. The kernel sees chunks of at most elem::CHUNK elements.
-/// An element-wise kernel: (source bytes per operand, destination bytes, elements).
-pub type Kernel<'a> = dyn FnMut(&[&[u8]], &mut [u8], usize) + 'a;
+/// An element-wise kernel: (source bytes per operand, destination bytes, elements, the element index of the
+/// first one: repeat * lanes + lane in repeat form, the position in count form).
+pub type Kernel<'a> = dyn FnMut(&[&[u8]], &mut [u8], usize, u64) + 'a;
 
 pub fn elementwise(cx: &mut Ctx, mem: MemKind, plan: &Plan, geoms: &[Geom], what: &str, kernel: &mut Kernel) {
     let nsrc = geoms.len() - 1;
@@ -463,7 +465,12 @@ pub fn elementwise(cx: &mut Ctx, mem: MemKind, plan: &Plan, geoms: &[Geom], what
                     .zip(&geoms[1..])
                     .map(|(b, g)| &*b.bytes(m * g.size))
                     .collect();
-                kernel(&srcs, out, m);
+                kernel(
+                    &srcs,
+                    out,
+                    m,
+                    run.rep as u64 * plan.lanes as u64 + run.lane as u64 + done as u64,
+                );
             }
             let at = dst_at + done * dst_size;
             local.data.as_mut_slice()[at..at + m * dst_size].copy_from_slice(out);

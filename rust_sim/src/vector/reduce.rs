@@ -1,5 +1,492 @@
-//! (filled in by the next step)
+//! Reductions: ReduceSum/Max/Min (count and repeat forms, the pattern forms over a 2-d shape), WholeReduce*,
+//! BlockReduce*, PairReduceSum.
+//!
+//! A repeat's sum is computed in f32 and rounded once to the element type (the vector unit's vcadd); longer
+//! sums reduce the per-repeat results again the same way, as ReduceSum does on hardware. Max and Min return
+//! the first index of the extreme value; indices are stored as unsigned integers in the element's bits
+//! (dst.ReinterpretCast<uint32_t> reads them for float).
 
-use crate::api::Registry;
+use crate::api::{ApiOp, Arg, Args, Pipe, Registry};
+use crate::checks::code;
+use crate::core::{Ctx, Flow};
+use crate::dtype::DType;
+use crate::memory::{Handle, MemKind, Space};
+use crate::program::Sv;
+use crate::vector::elem::{load_f32, CHUNK};
+use crate::vector::{check_footprint, geoms, plan, Form, Plan};
 
-pub fn register(_r: &mut Registry) {}
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Red {
+    Sum,
+    Max,
+    Min,
+    Prod,
+}
+
+impl Red {
+    fn of(name: &str) -> Option<Red> {
+        Some(if name.contains("Sum") || name.contains("Mean") {
+            Red::Sum
+        } else if name.contains("Max") {
+            Red::Max
+        } else if name.contains("Min") {
+            Red::Min
+        } else if name.contains("Prod") {
+            Red::Prod
+        } else {
+            return None;
+        })
+    }
+
+    fn start(self) -> f32 {
+        match self {
+            Red::Sum => 0.0,
+            Red::Prod => 1.0,
+            Red::Max => f32::NEG_INFINITY,
+            Red::Min => f32::INFINITY,
+        }
+    }
+}
+
+/// (value, index of the first extreme) over `vals`, in f32, rounded to `t` for sums and products.
+pub fn reduce_slice(op: Red, t: DType, vals: &[f32]) -> (f32, u32) {
+    let mut acc = op.start();
+    let mut idx = 0u32;
+    for (i, &v) in vals.iter().enumerate() {
+        match op {
+            Red::Sum => acc += v,
+            Red::Prod => acc *= v,
+            Red::Max => {
+                if v > acc || (v.is_nan() && !acc.is_nan()) || i == 0 {
+                    acc = v;
+                    idx = i as u32;
+                }
+            }
+            Red::Min => {
+                if v < acc || (v.is_nan() && !acc.is_nan()) || i == 0 {
+                    acc = v;
+                    idx = i as u32;
+                }
+            }
+        }
+    }
+    (round(t, acc), idx)
+}
+
+fn round(t: DType, v: f32) -> f32 {
+    crate::vector::binary::round_to(t, v)
+}
+
+/// Reads `n` elements at `at` of local memory as f32; whether all were initialised.
+fn read_f32(cx: &mut Ctx, mem: MemKind, at: usize, n: usize, t: DType) -> (Vec<f32>, bool) {
+    let local = cx.local(mem);
+    let sz = t.size();
+    let mut out = vec![0f32; n];
+    let mut done = 0;
+    while done < n {
+        let m = (n - done).min(CHUNK);
+        load_f32(
+            t,
+            &local.data.as_slice()[at + done * sz..at + (done + m) * sz],
+            &mut out[done..done + m],
+        );
+        done += m;
+    }
+    let init = local.init[at..at + n * sz].iter().all(|&b| b == 1);
+    (out, init)
+}
+
+/// Writes f32 values as elements of `t` at byte `off` of handle `h`, checked.
+fn write_vals(cx: &mut Ctx, h: Handle, off: i64, vals: &[f32], t: DType, init: bool, what: &str) -> bool {
+    let sz = t.size();
+    let Some(at) = cx.range(h, off, (vals.len() * sz) as i64, true, sz, what) else {
+        return false;
+    };
+    let mut bytes = vec![0u8; vals.len() * sz];
+    crate::vector::elem::store_f32(t, vals, &mut bytes);
+    let flags = vec![init as u8; bytes.len()];
+    cx.store_bytes(h, at, &bytes, &flags, t, what);
+    true
+}
+
+fn write_index(cx: &mut Ctx, h: Handle, off: i64, index: u32, t: DType, init: bool, what: &str) {
+    let sz = t.size();
+    let Some(at) = cx.range(h, off, sz as i64, true, sz, what) else {
+        return;
+    };
+    let mut bytes = vec![0u8; sz];
+    let bits = if sz >= 4 { index as u64 } else { (index as u64) & 0xFFFF };
+    t.store_bits(&mut bytes, bits);
+    cx.store_bytes(h, at, &bytes, &vec![init as u8; sz], t, what);
+}
+
+/// One repeat's computed lanes: (repeat, values, their lanes).
+type RepeatValues = (u32, Vec<f32>, Vec<u32>);
+
+/// Values of each repeat's computed lanes, in lane order.
+fn per_repeat(cx: &mut Ctx, mem: MemKind, p: &Plan, t: DType) -> (Vec<RepeatValues>, bool) {
+    let mut reps: Vec<RepeatValues> = Vec::new();
+    let mut init = true;
+    for run in &p.runs {
+        let (vals, ok) = read_f32(cx, mem, run.addr[0] as usize, run.n as usize, t);
+        init &= ok;
+        let lanes: Vec<u32> = (0..run.n).map(|k| run.lane + k).collect();
+        match reps.last_mut() {
+            Some((r, v, l)) if *r == run.rep => {
+                v.extend(vals);
+                l.extend(lanes);
+            }
+            _ => reps.push((run.rep, vals, lanes)),
+        }
+    }
+    (reps, init)
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// ReduceSum / ReduceMax / ReduceMin: one result (and an index) for all of src
+
+#[derive(Debug)]
+struct Reduce {
+    op: Red,
+    t: DType,
+    dst: u32,
+    src: u32,
+    form: Form,
+    cal_index: Option<Sv>,
+    name: String,
+}
+
+fn decode_reduce(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let op = Red::of(&a.api).ok_or("not a reduction")?;
+    // ReduceSum(dst, src, work, mask, repeatTime, srcRepStride): the source strides only
+    let form = if a.overload == "count" {
+        Form::Count(a.sv("count")?)
+    } else {
+        Form::decode(a, "", &[("", "srcRepStride")])?
+    };
+    Ok(Box::new(Reduce {
+        op,
+        t: a.dtype("T")?,
+        dst: a.handle("dst")?,
+        src: a.handle("src")?,
+        form,
+        cal_index: a.opt_sv("calIndex")?,
+        name: a.api.clone(),
+    }))
+}
+
+impl ApiOp for Reduce {
+    fn pipe(&self) -> Pipe {
+        Pipe::V
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        let t = self.t;
+        let g = geoms(cx, &[self.src], &[t]);
+        let Some(p) = plan(cx, &self.form, &g, &self.name) else {
+            return Flow::Next;
+        };
+        let Some(mem) = check_footprint(cx, &g, &p.runs, &["src"], &self.name) else {
+            return Flow::Next;
+        };
+        if p.elements == 0 {
+            cx.report(code::INVALID_OPERAND, format!("{} of no elements", self.name));
+            return Flow::Next;
+        }
+        let (reps, init) = per_repeat(cx, mem, &p, t);
+        // level 1: each repeat (a count form is cut into repeats); then the per-repeat results, a repeat's worth
+        // at a time
+        let lanes = p.lanes;
+        let mut level: Vec<(f32, u32)> = Vec::new();
+        for (r, v, l) in &reps {
+            if matches!(self.form, Form::Count(_)) {
+                for (k, chunk) in v.chunks(lanes).enumerate() {
+                    let (val, i) = reduce_slice(self.op, t, chunk);
+                    level.push((val, (k * lanes) as u32 + i));
+                }
+            } else {
+                let (val, i) = reduce_slice(self.op, t, v);
+                level.push((val, *r * lanes as u32 + l.get(i as usize).copied().unwrap_or(0)));
+            }
+        }
+        while level.len() > 1 {
+            level = level
+                .chunks(lanes)
+                .map(|c| {
+                    let vals: Vec<f32> = c.iter().map(|x| x.0).collect();
+                    let (val, i) = reduce_slice(self.op, t, &vals);
+                    (val, c[i as usize].1)
+                })
+                .collect();
+        }
+        let (val, index) = level[0];
+        let dst = cx.handle(self.dst);
+        if !write_vals(cx, dst, 0, &[val], t, init, &self.name) {
+            return Flow::Next;
+        }
+        if matches!(self.op, Red::Max | Red::Min) && self.cal_index.is_some_and(|c| cx.uint(c) != 0) {
+            write_index(cx, dst, t.size() as i64, index, t, init, &self.name);
+        }
+        Flow::Next
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// WholeReduce*, BlockReduce*, PairReduceSum: per repeat
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Per {
+    Whole,
+    Block,
+    Pair,
+}
+
+#[derive(Debug)]
+struct RepeatReduce {
+    op: Red,
+    per: Per,
+    t: DType,
+    dst: u32,
+    src: u32,
+    form: Form,
+    dst_rep: Sv,
+    order: Option<String>,
+    order_reg: Option<Sv>,
+    name: String,
+}
+
+fn decode_repeat_reduce(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let per = if a.api.starts_with("Whole") {
+        Per::Whole
+    } else if a.api.starts_with("Block") {
+        Per::Block
+    } else {
+        Per::Pair
+    };
+    let (order, order_reg) = match a.get("order") {
+        Some(Arg::Name(n)) => (Some(n.rsplit("::").next().unwrap_or(n).to_string()), None),
+        Some(Arg::Reg(sv)) => (None, Some(*sv)),
+        _ => (None, None),
+    };
+    Ok(Box::new(RepeatReduce {
+        op: Red::of(&a.api).ok_or("not a reduction")?,
+        per,
+        t: a.dtype("T")?,
+        dst: a.handle("dst")?,
+        src: a.handle("src")?,
+        form: Form::decode(a, "", &[("srcBlkStride", "srcRepStride")])?,
+        dst_rep: a.sv("dstRepStride")?,
+        order,
+        order_reg,
+        name: a.api.clone(),
+    }))
+}
+
+impl ApiOp for RepeatReduce {
+    fn pipe(&self) -> Pipe {
+        Pipe::V
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        let t = self.t;
+        let sz = t.size() as i64;
+        let g = geoms(cx, &[self.src], &[t]);
+        let Some(p) = plan(cx, &self.form, &g, &self.name) else {
+            return Flow::Next;
+        };
+        let Some(mem) = check_footprint(cx, &g, &p.runs, &["src"], &self.name) else {
+            return Flow::Next;
+        };
+        let (reps, init) = per_repeat(cx, mem, &p, t);
+        let dst = cx.handle(self.dst);
+        let dst_rep = cx.uint(self.dst_rep) as i64;
+        let order = match (&self.order, self.order_reg) {
+            (Some(o), _) => o.clone(),
+            (None, Some(r)) => [
+                "ORDER_VALUE_INDEX",
+                "ORDER_INDEX_VALUE",
+                "ORDER_ONLY_VALUE",
+                "ORDER_ONLY_INDEX",
+            ][(cx.uint(r) as usize).min(3)]
+            .to_string(),
+            _ => "ORDER_VALUE_INDEX".to_string(),
+        };
+        let epb = 32 / t.size();
+        for (r, vals, lanes) in &reps {
+            match self.per {
+                Per::Whole => {
+                    let (val, i) = reduce_slice(self.op, t, vals);
+                    let lane = lanes.get(i as usize).copied().unwrap_or(0);
+                    if self.op == Red::Sum {
+                        write_vals(cx, dst, *r as i64 * dst_rep * sz, &[val], t, init, &self.name);
+                        continue;
+                    }
+                    match order.as_str() {
+                        "ORDER_ONLY_VALUE" => {
+                            write_vals(cx, dst, *r as i64 * dst_rep * sz, &[val], t, init, &self.name);
+                        }
+                        "ORDER_ONLY_INDEX" => {
+                            write_index(cx, dst, *r as i64 * dst_rep * 4, lane, DType::U32, init, &self.name);
+                        }
+                        "ORDER_INDEX_VALUE" => {
+                            let base = *r as i64 * dst_rep * 2 * sz;
+                            write_index(cx, dst, base, lane, t, init, &self.name);
+                            write_vals(cx, dst, base + sz, &[val], t, init, &self.name);
+                        }
+                        _ => {
+                            let base = *r as i64 * dst_rep * 2 * sz;
+                            write_vals(cx, dst, base, &[val], t, init, &self.name);
+                            write_index(cx, dst, base + sz, lane, t, init, &self.name);
+                        }
+                    }
+                }
+                Per::Block => {
+                    // one result per 32-byte block of the repeat: 8 results
+                    let mut out = Vec::new();
+                    for b in 0..8u32 {
+                        let sel: Vec<f32> = vals
+                            .iter()
+                            .zip(lanes)
+                            .filter(|(_, l)| **l / epb as u32 == b)
+                            .map(|(v, _)| *v)
+                            .collect();
+                        out.push(if sel.is_empty() {
+                            0.0
+                        } else {
+                            reduce_slice(self.op, t, &sel).0
+                        });
+                    }
+                    write_vals(cx, dst, *r as i64 * dst_rep * 8 * sz, &out, t, init, &self.name);
+                }
+                Per::Pair => {
+                    let half = p.lanes / 2;
+                    let mut out = vec![0f32; half];
+                    for (v, l) in vals.iter().zip(lanes) {
+                        out[*l as usize / 2] += *v;
+                    }
+                    let out: Vec<f32> = out.iter().map(|v| round(t, *v)).collect();
+                    write_vals(
+                        cx,
+                        dst,
+                        *r as i64 * dst_rep * half as i64 * sz,
+                        &out,
+                        t,
+                        init,
+                        &self.name,
+                    );
+                }
+            }
+        }
+        Flow::Next
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// ReduceSum/Max/Min/Prod<T, pattern>(dst, src, srcShape[2], srcInnerPad): over a [rows, cols] tensor
+
+#[derive(Debug)]
+struct PatternReduce {
+    op: Red,
+    t: DType,
+    dst: u32,
+    src: u32,
+    shape: (u32, u32),
+    inner_pad: Option<Sv>,
+    last_axis: bool,
+    name: String,
+}
+
+fn decode_pattern(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let pattern = a.targ("pattern").unwrap_or("AR");
+    let shape = match a.get("srcShape") {
+        Some(Arg::Stack { off, .. }) => (*off, 2),
+        _ => return Err("srcShape must be a local array".into()),
+    };
+    Ok(Box::new(PatternReduce {
+        op: Red::of(&a.api).ok_or("not a reduction")?,
+        t: a.dtype("T")?,
+        dst: a.handle("dst")?,
+        src: a.handle("src")?,
+        shape,
+        inner_pad: a.opt_sv("srcInnerPad")?,
+        last_axis: pattern.ends_with("AR"),
+        name: a.api.clone(),
+    }))
+}
+
+impl ApiOp for PatternReduce {
+    fn pipe(&self) -> Pipe {
+        Pipe::V
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        let t = self.t;
+        let sz = t.size();
+        let at = self.shape.0 as usize;
+        let rows = DType::U32.load_bits(&cx.core.stack[at..]) as usize;
+        let cols = DType::U32.load_bits(&cx.core.stack[at + 4..]) as usize;
+        let padded = self.inner_pad.is_none_or(|p| cx.uint(p) != 0);
+        let stride = if padded {
+            (cols * sz).div_ceil(32) * 32 / sz
+        } else {
+            cols
+        };
+        let src = cx.handle(self.src);
+        let total = if rows == 0 { 0 } else { (rows - 1) * stride + cols };
+        let Some(s) = cx.range(src, 0, (total * sz) as i64, false, sz, &self.name) else {
+            return Flow::Next;
+        };
+        let Space::Local(mem) = src.space else {
+            return Flow::Next;
+        };
+        let (vals, init) = read_f32(cx, mem, s, total, t);
+        let out: Vec<f32> = if self.last_axis {
+            (0..rows)
+                .map(|r| reduce_slice(self.op, t, &vals[r * stride..r * stride + cols]).0)
+                .collect()
+        } else {
+            (0..cols)
+                .map(|c| {
+                    let col: Vec<f32> = (0..rows).map(|r| vals[r * stride + c]).collect();
+                    reduce_slice(self.op, t, &col).0
+                })
+                .collect()
+        };
+        let dst = cx.handle(self.dst);
+        write_vals(cx, dst, 0, &out, t, init, &self.name);
+        Flow::Next
+    }
+}
+
+/// The element range a reduce reads, for messages.
+pub fn footprint(p: &Plan) -> (i64, i64) {
+    let lo = p.runs.iter().map(|r| r.addr[0]).min().unwrap_or(0);
+    let hi = p.runs.iter().map(|r| r.addr[0] + r.n as i64).max().unwrap_or(0);
+    (lo, hi)
+}
+
+pub fn register(r: &mut Registry) {
+    r.add_all(
+        &["ReduceSum", "ReduceMax", "ReduceMin"],
+        &["count", "mask", "bitmask"],
+        decode_reduce,
+    );
+    r.add_all(
+        &[
+            "WholeReduceSum",
+            "WholeReduceMax",
+            "WholeReduceMin",
+            "BlockReduceSum",
+            "BlockReduceMax",
+            "BlockReduceMin",
+            "PairReduceSum",
+        ],
+        &["mask", "bitmask"],
+        decode_repeat_reduce,
+    );
+    r.add_all(
+        &["ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd"],
+        &["pattern", "pattern_tmp"],
+        decode_pattern,
+    );
+}

@@ -84,7 +84,7 @@ impl ApiOp for Unary {
             return Flow::Next;
         };
         let (op, t) = (self.op, self.t);
-        elementwise(cx, mem, &p, &g, &self.name, &mut |srcs, out, m| {
+        elementwise(cx, mem, &p, &g, &self.name, &mut |srcs, out, m, _| {
             unary_kernel(op, t, srcs[0], out, m)
         });
         Flow::Next
