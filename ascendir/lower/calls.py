@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith, math, scf
 from xdsl.dialects.builtin import DenseArrayBase, IntAttr, IntegerAttr, StringAttr, i32
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from ascendir.catalog import matmul_library_functions
 from ascendir.dialects import ascendc as asc
@@ -67,11 +67,68 @@ def _member_pointer_call(lw: FunctionLowerer, e: A.Call, callee: A.Binary) -> Va
 
 def _inline_method(lw: FunctionLowerer, e: A.Call, found: tuple[Instance, list[object]], name: str,
                    targs: list[A.TemplateArg] | None) -> Val:
-    """A user-class method call, inlined on the object part whose class declares the method."""
+    """A user-class method call, inlined on the object part whose class declares the method (or the explicit
+    specialisation of that method template which the call's template arguments pick)."""
     owner, methods = found
     args = _lower_args(lw, e.args)
     fn = _by_arity(methods, len(args), e, name, lw, args)
-    return lw.inline_function(fn, args, owner, e, _explicit_types(lw, fn, targs, args))
+    bound = _explicit_types(lw, fn, targs, args)
+    specials = owner.info.function_specializations.get(name)
+    if specials:
+        return _specialised_call(lw, e, fn, specials, bound, args, owner)
+    return lw.inline_function(fn, args, owner, e, bound)
+
+
+def _specialised_call(lw: FunctionLowerer, e: A.Call, fn: A.FunctionDecl,
+                      specials: list[tuple[list[A.TemplateArg], A.FunctionDecl]], bound: dict[str, object],
+                      args: Sequence[Val], owner: Instance) -> Val:
+    """A call of a member function template that has explicit specialisations: the one whose template arguments
+    are the call's (given, or the primary template's defaults), else the primary. catlass kernels specialise
+    `operator()<CORE_TYPE = g_coreType>` per core type; with the core type a run-time choice here (one check
+    covers both passes of a mixed kernel), each core's specialisation is inlined under a test of the core."""
+    params = [p for p in lw.scope.function_templates.get(id(fn)) or [] if p.name]
+    values = [bound.get(p.name) for p in params]
+    by_core: dict[str, A.FunctionDecl] = {}
+    for special_args, decl in specials:
+        if len(special_args) > len(values):
+            continue
+        wanted = [lw._template_arg_value(a) for a in special_args]
+        if all(_same_template_value(w, v) for w, v in zip(wanted, values)):
+            return lw.inline_function(decl, args, owner, e, {})
+        # (a default `g_coreType` folds to no constant: the core type, a run-time choice here)
+        core = [w for w, v in zip(wanted, values) if (v is None or v == C.EnumT("CoreType")) and w in ("AIC", "AIV")]
+        if len(core) == 1 and all(_same_template_value(w, v) for w, v in zip(wanted, values) if w not in core):
+            by_core.setdefault(core[0], decl)
+    if not by_core:
+        return lw.inline_function(fn, args, owner, e, bound)
+    if not isinstance(lw.resolve_type(fn.return_type) if fn.return_type is not None else C.VoidT(), C.VoidT):
+        raise Unsupported(f"a value returned by '{fn.name.parts[-1].name}', specialised per core type", e)
+    cases = sorted(by_core.items())
+
+    def case(i: int) -> None:  # if (core is AIC) { AIC's } else if (core is AIV) { AIV's } else { the primary's }
+        if i == len(cases):
+            if fn.body is not None:
+                lw.inline_function(fn, args, owner, e, bound)
+            return
+        core, decl = cases[i]
+        test = lw.compare("==", Val(C.EnumT("CoreType"), obj="g_coreType"), Val(C.EnumT("CoreType"), const=core), e)
+        if_op = lw.emit(scf.IfOp(lw.ssa(test, e), [], Region(Block()), Region(Block())), e)
+        with lw.at_end_of(if_op.regions[0].block):
+            lw.inline_function(decl, args, owner, e, {})
+            lw.emit(scf.YieldOp(), e)
+        with lw.at_end_of(if_op.regions[1].block):
+            case(i + 1)
+            lw.emit(scf.YieldOp(), e)
+
+    case(0)
+    return Val(C.VoidT())
+
+
+def _same_template_value(wanted: object, given: object) -> bool:
+    """Whether a specialisation's template argument is the one given (both as _template_arg_value has them)."""
+    if isinstance(wanted, bool) or isinstance(given, bool):
+        return bool(wanted) == bool(given) if isinstance(given, int | bool) and isinstance(wanted, int | bool) else False
+    return wanted == given and given is not None
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -127,6 +184,8 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         return _inline_method(lw, e, found, name, targs)
     if len(parts) == 1:
         local = lw.lookup(name)
+        if isinstance(local, Instance) and local.find_method("operator()") is not None:
+            return lw._operator_call(local, "operator()", e, e.args)  # `matmul(params)`: a function object
         if local is not None:
             element = _tensor_element(lw, e, callee)
             if element is not None:

@@ -135,6 +135,14 @@ _FLAG_CALLS = frozenset({"SetFlag", "WaitFlag", "set_flag", "wait_flag"})
 _OBJECT_TYPES = {"Matmul", "TQueSync", "TCubeTiling", "TEventID", "MatmulImpl", "LocalMemAllocator", "TSCM"}
 
 
+def _calls_user_operator(target: A.Node) -> bool:
+    """An assignment target that may be a user operator's reference result: `x[i]`, `x.operator[](i)`."""
+    if isinstance(target, A.Index):
+        return True
+    return (isinstance(target, A.Call) and isinstance(target.callee, A.Member)
+            and target.callee.member.startswith("operator"))
+
+
 class KernelTooLarge(Exception):
     """The kernel inlines to more ops than MAX_KERNEL_OPS (typically hundreds of template instances)."""
 
@@ -200,6 +208,9 @@ class FunctionLowerer:
         # non-const reference there (see `assigned_names`)
         self._reference_params: dict[tuple[str, int], bool] = {}
         self._reference_taken: bool | None = None  # see _any_reference_param
+        # the classes whose static constants are being read, innermost last: an initialiser may name a sibling
+        # constant unqualified (`static constexpr int64_t MN = M * N;` in catlass's GemmShape)
+        self._constant_owners: list[ClassInfo] = []
 
     # ------------------------------------------------------------------------------------------------
     # building blocks
@@ -1760,14 +1771,19 @@ class FunctionLowerer:
             decl = self.frame.this.static_constant(name)
             if decl is not None:
                 return self._constant_decl(decl, e)
+        if len(parts) == 1 and self._constant_owners:
+            owner = self._constant_owners[-1]
+            decl = owner.static_constants.get(name)
+            if decl is not None:
+                return self._constant_decl(decl, e, owner)
         if len(parts) == 2 and parts[0].name in self.scope.classes:
             info, args = self._owner_class(parts[0])
             decl = info.static_constants.get(name)
             if decl is not None:
                 if not info.template_params:  # read where it is named, as a constant of a plain class always was
-                    return self._constant_decl(decl, e)
+                    return self._constant_decl(decl, e, info)
                 with self._class_template_frame(info, args):
-                    return self._constant_decl(decl, e)
+                    return self._constant_decl(decl, e, info)
         hit = self.scope.enumerators.get(qualified) or (self.scope.enumerators.get(name) if len(parts) <= 2 else None)
         if hit is not None:
             enum_name, enumerator, index = hit
@@ -1863,7 +1879,7 @@ class FunctionLowerer:
             # read with the class's own template parameters bound to the argument's (`extent = EXTENT` in
             # `template <typename T, int32_t EXTENT> struct ReduceType`)
             with self._class_template_frame(info, bound.args):
-                return self._constant_decl(decl, e)
+                return self._constant_decl(decl, e, info)
         if isinstance(bound, C.ObjectT | C.UnknownT | C.ClassT):
             return Val(C.UnknownT("::".join(p.name for p in rest)))
         return None
@@ -1933,11 +1949,19 @@ class FunctionLowerer:
             return Val(C.I32, const=value)
         return Val(C.EnumT(enum_name), const=canonical)
 
-    def _constant_decl(self, decl: A.Declarator, e: A.Node) -> Val:
+    def _constant_decl(self, decl: A.Declarator, e: A.Node, owner: ClassInfo | None = None) -> Val:
+        """The value of a static constant's declarator; `owner`, its class, whose other constants the initialiser
+        may name unqualified."""
         t = self.resolve_type(decl.type)
         if decl.init is None:
             raise Unsupported(f"static member '{decl.name}' has no initialiser here", e)
-        v = self.expr(decl.init) if not isinstance(decl.init, A.InitList) else self.init_list(t, decl.init.items, e)
+        if owner is not None:
+            self._constant_owners.append(owner)
+        try:
+            v = self.expr(decl.init) if not isinstance(decl.init, A.InitList) else self.init_list(t, decl.init.items, e)
+        finally:
+            if owner is not None:
+                self._constant_owners.pop()
         return self.convert(v, t, e) if isinstance(t, Scalar) else v
 
     def _global_constant(self, vd: A.VarDecl, decl: A.Declarator, e: A.Node) -> Val:
@@ -2028,7 +2052,7 @@ class FunctionLowerer:
         if info is not None and field_name in info.static_constants and not info.template_params:
             # `constInfo.INVALID_IDX` with `static constexpr int INVALID_IDX = -1;` in the struct (ops-transformer
             # quant_lightning_indexer): the constant, which no instance stores
-            return self._constant_decl(info.static_constants[field_name], node)
+            return self._constant_decl(info.static_constants[field_name], node, info)
         path = f"{t.path}.{field_name}" if t.path else field_name
         ftype = self.tiling_field_type(t.name, path)
         if index is None and not t.path and tiling.ssa is not None and isinstance(tiling.ssa.owner, asc.StructInitOp):
@@ -2152,6 +2176,8 @@ class FunctionLowerer:
 
     def expr_Index(self, e: A.Index) -> Val:
         base = self.expr(e.base)
+        if isinstance(base.obj, Instance) and base.obj.find_method("operator[]") is not None:
+            return self._operator_call(base.obj, "operator[]", e, [e.index])  # a user class's `coord[1]`
         index = self.expr(e.index)
         t = base.ctype
         if isinstance(t, C.LocalTensorT | C.GlobalTensorT):
@@ -2681,7 +2707,8 @@ class FunctionLowerer:
                     self._copy_instance(member, value.obj, node)
                     return
                 raise Unsupported(f"assignment to member '{target.member}'", node)
-        if isinstance(target, A.Call) and len(target.args) == 1 and isinstance(target.callee, A.Name | A.Member):
+        if isinstance(target, A.Call) and len(target.args) == 1 and isinstance(target.callee, A.Name | A.Member) \
+                and not _calls_user_operator(target):
             # `xLocal(i) = v` / `this->reduceRes(0) = v`: a tensor's operator() as SetValue writes it
             tensor = self.expr(target.callee)
             if isinstance(tensor.ctype, C.LocalTensorT | C.GlobalTensorT):
@@ -2710,7 +2737,31 @@ class FunctionLowerer:
             if isinstance(ptr.ctype, C.Pointer) and ptr.ctype.gm:
                 self.assign(A.Index(target.span, target.operand, A.IntLit(target.span, "0", 0)), value, node)
                 return
+        if _calls_user_operator(target):
+            # `shape[1] = v`, `shape.operator[](0) = v`: a user class's operator returning a reference to what it
+            # holds; its inlined result says which cell or array element that is
+            place = self.expr(target)
+            if isinstance(place.obj, Cell):
+                self.store(place.obj, value, node)
+                return
+            if isinstance(place.obj, tuple) and place.obj[0] == "array_elem" and isinstance(place.ctype, Scalar):
+                _, cell, indices = place.obj
+                self.store_element(self.ssa(self.convert(value, place.ctype, node), node), cell.ref, indices, node)
+                return
+            raise Unsupported("assignment through the reference a user operator returns", node)
         raise Unsupported("assignment to this kind of expression", node)
+
+    def _operator_call(self, inst: Instance, name: str, node: A.Node, args: list[A.Node]) -> Val:
+        """`obj[i]`, `obj(args)` on a user-class object: its `operator[]` / `operator()`, inlined."""
+        from ascendir.lower.calls import lower_call
+
+        callee = A.Member(node.span, A.Name(node.span, A.QualifiedName(node.span, [A.NamePart(node.span, "<object>")])),
+                          name, False)
+        self.frame.scopes.append({"<object>": inst})
+        try:
+            return lower_call(self, A.Call(node.span, callee, args), None)
+        finally:
+            self.frame.scopes.pop()
 
     def _copy_instance(self, dst: Instance, src: Instance, node: A.Node) -> None:
         for name, b in src.members.items():

@@ -27,6 +27,13 @@ class ClassInfo:
     # `template <> void K<float>::CopyIn(...)`: a method of one instantiation, by name, with its template
     # arguments as text (see _arg_text)
     member_specializations: dict[str, list[tuple[list[str | None], A.FunctionDecl]]] = field(default_factory=dict)
+    # member operators by name (`operator()`, `operator[]`): called explicitly (`x.operator[](0)`) or as an
+    # object's call (`op(params)`); kept apart from `methods`, which make a struct more than a record
+    operators: dict[str, list[A.FunctionDecl]] = field(default_factory=dict)
+    # explicit specialisations of member function templates, by name, with their template arguments:
+    # `template <> void operator()<AscendC::AIC>(Params const &)` (catlass kernels, one per core type)
+    function_specializations: dict[str, list[tuple[list[A.TemplateArg], A.FunctionDecl]]] = field(
+        default_factory=dict)
 
     @property
     def is_plain_struct(self) -> bool:
@@ -194,10 +201,16 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
                 if not is_static:
                     info.fields.append((m, decl))
         elif isinstance(m, A.FunctionDecl):
+            last = m.name.parts[-1]
+            if inner_template == [] and last.template_args and m.kind in ("function", "operator"):
+                info.function_specializations.setdefault(last.name, []).append((last.template_args, m))
+                continue
             if m.kind == "constructor":
                 info.constructors.append(m)
             elif m.kind == "function":
-                info.methods.setdefault(m.name.parts[-1].name, []).append(m)
+                info.methods.setdefault(last.name, []).append(m)
+            elif m.kind == "operator":
+                info.operators.setdefault(last.name, []).append(m)
             if inner_template is not None:
                 scope.function_templates[id(m)] = inner_template
         elif isinstance(m, A.ClassDecl):
@@ -253,6 +266,10 @@ def _collect_function(scope: Scope, d: A.FunctionDecl, template: list[A.Template
             key = f"{parts[-2].name}<{', '.join(_arg_text(a.value) or '?' for a in special)}>"
             if key in scope.classes:
                 info = scope.classes[key]
+        if template == [] and parts[-1].template_args and d.kind in ("function", "operator"):
+            # `template <> void K::Run<AscendC::AIC>(...) {...}`: a specialisation of a member function template
+            info.function_specializations.setdefault(name, []).append((parts[-1].template_args, d))
+            return
         if template == [] and special and d.kind != "constructor" and name != info.name:
             info.member_specializations.setdefault(name, []).append(([_arg_text(a.value) for a in special], d))
             return

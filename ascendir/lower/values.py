@@ -71,7 +71,7 @@ class Instance:
         """The methods called `name`, from this class or the nearest base that declares them, with the
         instance part (and template bindings) they run on."""
         def pick(part: Instance) -> tuple[Instance, list[object]] | None:
-            methods = part.info.methods.get(name)
+            methods = part.info.methods.get(name) or part.info.operators.get(name)
             if not methods:
                 return None
             special = next((d for args, d in part.info.member_specializations.get(name, ())
