@@ -64,6 +64,7 @@ def records(task: Task, max_cases: int = 4, simulate: bool = True) -> Iterator[R
     """The task's code-centric records (none when its solution is not accepted)."""
     from llm.data.reasoning import reasoning
     from llm.prompts import kernel_prompt
+    from llm.prompts.answers import project_files
     from llm.prompts.shots import render_solution
 
     if task.solution is None:
@@ -73,13 +74,15 @@ def records(task: Task, max_cases: int = 4, simulate: bool = True) -> Iterator[R
         return
     tier = "simulator" if simulate and simulator_available() else "static"
     project = render_solution(task, "project")
+    # near-duplicate clustering compares kernels (the host sides of the bundled tasks are one template)
+    kernel = "\n".join(text for rel, text in sorted(project_files(task.solution).items()) if rel.startswith("op_kernel/"))
     for case in task.cases[:max_cases]:
         text, _ = reasoning(task, case)
         prompt = kernel_prompt(task, "npukernelbench", case=case, shot=False)
         yield Record(f"code/{task.name}/{case.id}", "code", "sft", task_key(task.name),
                      [*prompt.messages, message("assistant", f"{text}\n\n{project}")], task=task.name,
                      suite=task.suite, category=task.category, level=task.level or 0, tier=tier,
-                     code=project)
+                     code=kernel)
     if task.cases:
         case = task.cases[0]
         text, _ = reasoning(task, case)
@@ -87,7 +90,7 @@ def records(task: Task, max_cases: int = 4, simulate: bool = True) -> Iterator[R
         six = render_solution(task, "multikernelbench")
         yield Record(f"code/{task.name}/multikernelbench", "code", "sft", task_key(task.name),
                      [*prompt.messages, message("assistant", f"{text}\n\n{six}")], task=task.name, suite=task.suite,
-                     category=task.category, level=task.level or 0, tier=tier, code=project)
+                     category=task.category, level=task.level or 0, tier=tier, code=kernel)
 
 
 
