@@ -10,8 +10,9 @@ text), or a frontend Bundle. `inputs` are numpy arrays in the op's input order, 
 function runs on their shapes (with `attrs`); a kernel without host code takes `block_dim`, `tiling` (field
 values) and `tiling_key` from the caller, and a kernel-only NPUKernelBench answer launches on every vector core.
 Outputs are allocated with the shapes the binding or InferShape gives, or as `outputs` says. Findings are
-Diagnostics (ASC950-ASC961 for what the run found, plus lowering errors); `cycles`, `pipes` and `trace` stay None
-until the timing model exists. Nothing here raises for a bad kernel: a kernel that cannot run says why in its
+Diagnostics (ASC950-ASC961 for what the run found, plus lowering errors). The launch is timed (timing=False turns it
+off): `cycles`, `microseconds`, `pipes` (busy cycles per pipe), `bound` (the pipe that bounds it), `timing` (the
+whole report); trace=True adds a Chrome trace (`trace`, `trace_json`; passes.sim.timing.write_trace writes it). Nothing here raises for a bad kernel: a kernel that cannot run says why in its
 findings (SimError only for calls that give no inputs the kernel could take).
 
 The implementation lives in passes/sim/launch.py (it builds the program with the passes; this package keeps the

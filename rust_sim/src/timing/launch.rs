@@ -147,7 +147,14 @@ pub fn schedule(prog: &Program, model: &Model, logs: &[BlockLog], cores: u32, tr
             gm.zip(m).map(|(r, f)| r.gm_bytes as f64 * f).sum::<f64>()
         })
         .sum::<f64>();
-    report(prog, model, logs, pass, (cores, rounds, hbm_bytes.round() as u64), trace)
+    report(
+        prog,
+        model,
+        logs,
+        pass,
+        (cores, rounds, hbm_bytes.round() as u64),
+        trace,
+    )
 }
 
 type Factors<'a> = (&'a [Vec<f64>], &'a [Vec<f64>]);

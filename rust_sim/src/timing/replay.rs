@@ -7,6 +7,7 @@
 //! PIPE_S, a PIPE_ALL barrier and SyncAll stall the scalar unit.
 
 use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::api::{Pipe, PIPES};
 use crate::sync::FlagKey;
@@ -51,7 +52,7 @@ pub struct Replay<'a> {
     /// the scalar unit's stalls so far: its time is a record's own time plus this
     off: f64,
     free: [f64; PIPES],
-    flags: HashMap<FlagKey, VecDeque<(f64, u64)>>,
+    flags: HashMap<FlagKey, VecDeque<(f64, u64)>, BuildHasherDefault<KeyHasher>>,
     pub busy: [f64; PIPES],
     gm_i: usize,
     sync_t: f64,
@@ -80,7 +81,7 @@ impl<'a> Replay<'a> {
             i: 0,
             off: start,
             free: [start; PIPES],
-            flags: HashMap::new(),
+            flags: HashMap::default(),
             busy: [0.0; PIPES],
             gm_i: 0,
             sync_t: 0.0,
@@ -193,5 +194,38 @@ impl<'a> Replay<'a> {
         let last = self.recs.last().map(|r| r.t).unwrap_or(0.0);
         self.busy[Pipe::S.index()] = last;
         Stop::End((last + self.off).max(self.drained()))
+    }
+}
+
+/// A multiplicative hash for flag keys (a few small integers): the replay looks one up per flag record, and
+/// the default SipHash cost more than the rest of the replay.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(v as u64);
+    }
+
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(v as u64);
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
     }
 }

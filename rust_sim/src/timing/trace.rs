@@ -106,6 +106,7 @@ impl<'p> Trace<'p> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn slice(&mut self, core: u32, pipe: Pipe, name: &str, cat: &str, ts: f64, dur: f64, args: &str) {
         if !self.room() {
             return;
