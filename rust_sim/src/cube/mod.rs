@@ -16,6 +16,7 @@
 pub mod fixpipe;
 pub mod load;
 pub mod matmul;
+pub mod matmul_compute;
 pub mod mmad;
 pub mod nd2nz;
 
@@ -107,6 +108,35 @@ pub fn read(cx: &mut Ctx, h: Handle, off: i64, len: i64, elem: usize, what: &str
     }
 }
 
+/// Reads `len` bytes at byte `off` of `h` as the hardware would: bytes past the end of the memory are reported
+/// (once) and read as zeros never written, so what lies inside is still computed on.
+pub fn read_clamped(cx: &mut Ctx, h: Handle, off: i64, len: i64, elem: usize, what: &str) -> Option<Region> {
+    let size = match h.space {
+        Space::Gm(i) => cx.gm.bufs[i as usize].len() as i64,
+        Space::Local(m) => cx.local_size(m) as i64,
+        Space::Null => {
+            cx.range(h, off, len, false, elem, what);
+            return None;
+        }
+    };
+    let start = h.addr + off;
+    let inside = (size - start).clamp(0, len.max(0));
+    if start >= 0 && inside == len {
+        return read(cx, h, off, len, elem, what);
+    }
+    cx.range(h, off, len, false, elem, what); // the finding
+    let mut region = Region {
+        data: vec![0u8; len.max(0) as usize],
+        init: vec![0u8; len.max(0) as usize],
+    };
+    if start >= 0 && inside > 0 {
+        let part = read(cx, h, off, inside, elem, what)?;
+        region.data[..inside as usize].copy_from_slice(&part.data);
+        region.init[..inside as usize].copy_from_slice(&part.init);
+    }
+    Some(region)
+}
+
 /// Writes `data` (with per-byte initialised flags) at byte `off` of `h`; false when out of bounds (reported).
 pub fn write(cx: &mut Ctx, h: Handle, off: i64, data: &[u8], init: &[u8], t: DType, what: &str) -> bool {
     if data.is_empty() {
@@ -122,10 +152,31 @@ pub fn write(cx: &mut Ctx, h: Handle, off: i64, data: &[u8], init: &[u8], t: DTy
     true
 }
 
-/// Writes scattered runs: each (byte offset from `h`, bytes, init) in order; stops at the first that is out of
-/// bounds. Adjacent runs are merged so GM-write records stay short.
+/// `write`, but what lies inside the memory is written when the rest does not fit (the rest is reported).
+fn write_clamped(cx: &mut Ctx, h: Handle, off: i64, data: &[u8], init: &[u8], t: DType, what: &str) -> bool {
+    let size = match h.space {
+        Space::Gm(i) => cx.gm.bufs[i as usize].len() as i64,
+        Space::Local(m) => cx.local_size(m) as i64,
+        Space::Null => return write(cx, h, off, data, init, t, what),
+    };
+    let start = h.addr + off;
+    let len = data.len() as i64;
+    if start < 0 || start + len <= size {
+        return write(cx, h, off, data, init, t, what);
+    }
+    cx.range(h, off, len, true, t.size(), what); // the finding
+    let inside = (size - start).max(0) as usize;
+    if inside > 0 {
+        write(cx, h, off, &data[..inside], &init[..inside], t, what);
+    }
+    false
+}
+
+/// Writes scattered runs: each (byte offset from `h`, bytes, init) in order; false when any was out of bounds.
+/// Adjacent runs are merged so GM-write records stay short.
 pub fn write_runs(cx: &mut Ctx, h: Handle, runs: &[(i64, Vec<u8>, Vec<u8>)], t: DType, what: &str) -> bool {
     let mut i = 0;
+    let mut ok = true;
     while i < runs.len() {
         let start = runs[i].0;
         let mut data = runs[i].1.clone();
@@ -136,12 +187,11 @@ pub fn write_runs(cx: &mut Ctx, h: Handle, runs: &[(i64, Vec<u8>, Vec<u8>)], t: 
             init.extend_from_slice(&runs[j].2);
             j += 1;
         }
-        if !write(cx, h, start, &data, &init, t, what) {
-            return false;
-        }
+        // bytes out of bounds are reported and dropped; the hardware writes the others
+        ok &= write_clamped(cx, h, start, &data, &init, t, what);
         i = j;
     }
-    true
+    ok
 }
 
 /// The value of element `i` of a byte slice as f64.
@@ -179,16 +229,32 @@ pub fn accumulator(t: DType) -> Option<DType> {
 
 /// One product-sum engine for all input types: C[i][j] (+)= sum_k A[i][k] * B[k][j] over row-major f32 (or
 /// i32) arrays, each element accumulated in k order in the accumulator type, as the cube's L0C accumulates.
+/// Four rows of C share each pass over a row of B and the columns go in chunks that stay in cache; neither
+/// changes the order in which any one element is summed.
 pub fn gemm_f32(m: usize, n: usize, k: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
-    for i in 0..m {
-        let row = &mut c[i * n..(i + 1) * n];
-        for p in 0..k {
-            let x = a[i * k + p];
-            let brow = &b[p * n..(p + 1) * n];
-            for (cj, &bj) in row.iter_mut().zip(brow) {
-                *cj += x * bj;
+    const CHUNK: usize = 512;
+    let mut i = 0;
+    while i < m {
+        let rows = (m - i).min(4);
+        for j0 in (0..n).step_by(CHUNK) {
+            let j1 = (j0 + CHUNK).min(n);
+            let (c0, rest) = c[i * n..].split_at_mut(n);
+            let mut more: Vec<&mut [f32]> = rest.chunks_mut(n).take(rows - 1).collect();
+            for p in 0..k {
+                let brow = &b[p * n + j0..p * n + j1];
+                let x0 = a[i * k + p];
+                for (cj, &bj) in c0[j0..j1].iter_mut().zip(brow) {
+                    *cj += x0 * bj;
+                }
+                for (r, crow) in more.iter_mut().enumerate() {
+                    let x = a[(i + 1 + r) * k + p];
+                    for (cj, &bj) in crow[j0..j1].iter_mut().zip(brow) {
+                        *cj += x * bj;
+                    }
+                }
             }
         }
+        i += rows;
     }
 }
 

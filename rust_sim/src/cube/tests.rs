@@ -755,3 +755,28 @@ fn matmul_without_a_tiling_says_so() {
     );
     assert_eq!(out.codes(), vec!["ASC958"]);
 }
+
+#[test]
+fn matmul_past_the_end_of_its_matrices_reports_it_and_computes_what_is_inside() {
+    // singleCoreM 32 over an A of 20 rows (no SetTail): rows 20..31 read past A and write past C
+    let (m, n, k) = (20usize, 16usize, 16usize);
+    let a: Vec<f32> = (0..m * k).map(|i| (i % 5) as f32).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| (i % 3) as f32).collect();
+    let want = reference(&a, &b, m, n, k);
+    let out = Rig::new("aic")
+        .gm("a", GmRole::Input, f16_bytes(&a))
+        .gm("b", GmRole::Input, f16_bytes(&b))
+        .gm("bias", GmRole::Input, vec![])
+        .gm("c", GmRole::Output, vec![0; m * n * 4])
+        .run(
+            &[(1, "i32", 32), (2, "i32", 16), (3, "i32", 16), (4, "i32", 32), (5, "i32", 16), (6, "i32", 0)],
+            &matmul_program(
+                "  call SetTensorA.gm<T=f16> self=o1 gm=h0\n  call SetTensorB.gm<T=f16> self=o1 gm=h1\n  \
+                 call IterateAll.gm<T=f32> self=o1 gm=h3",
+            ),
+        );
+    // one finding at the call, for the read past A and the write past C
+    assert_eq!(out.codes(), vec!["ASC950"]);
+    assert_eq!(out.findings.list[0].count, 2);
+    assert_eq!(read_f32(&out.gm[3]), want);
+}
