@@ -1,4 +1,5 @@
-//! DataCopy with ND -> NZ conversion (Nd2NzParams): GM -> L1 (MTE2), GM -> UB (MTE2), UB -> L1 (MTE3).
+//! DataCopy with ND -> NZ conversion (Nd2NzParams): GM -> L1 (MTE2), GM -> UB (MTE2), UB -> L1 (MTE3); and
+//! the other way, NZ -> ND (Nz2NdParamsFull) from UB to GM (MTE3).
 //!
 //! ndNum ND matrices of nValue rows x dValue columns (rows srcDValue elements apart, matrices srcNdMatrixStride
 //! elements apart) become NZ matrices: the columns are cut into C0-wide z-columns, each row of one becomes a
@@ -101,7 +102,85 @@ fn nd2nz(cx: &mut Ctx, op: &Nd2Nz) {
     write_runs(cx, dst, &runs, op.t, what);
 }
 
+/// DataCopy UB -> GM with NZ -> ND (Nz2NdParamsFull): ndNum NZ matrices of nValue rows and dValue columns in
+/// z-columns 16 elements wide (srcNStride 16-element units apart, matrices srcNdMatrixStride 256-element units
+/// apart) become ND rows dstDStride elements apart, matrices dstNdMatrixStride elements apart.
+#[derive(Debug)]
+struct Nz2Nd {
+    t: DType,
+    dst: u32,
+    src: u32,
+    nd_num: Sv,
+    n: Sv,
+    d: Sv,
+    src_nd: Sv,
+    src_n: Sv,
+    dst_d: Sv,
+    dst_nd: Sv,
+}
+
+fn decode_nz2nd(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let p = "intriParams";
+    Ok(Box::new(Nz2Nd {
+        t: a.dtype("T")?,
+        dst: a.handle("dst")?,
+        src: a.handle("src")?,
+        nd_num: a.field(p, "ndNum")?,
+        n: a.field(p, "nValue")?,
+        d: a.field(p, "dValue")?,
+        src_nd: a.field(p, "srcNdMatrixStride")?,
+        src_n: a.field(p, "srcNStride")?,
+        dst_d: a.field(p, "dstDStride")?,
+        dst_nd: a.field(p, "dstNdMatrixStride")?,
+    }))
+}
+
+impl ApiOp for Nz2Nd {
+    fn pipe(&self) -> Pipe {
+        Pipe::Mte3
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        let u = |cx: &Ctx, sv: Sv| (cx.uint(sv) & 0xFFFF) as usize;
+        let (nd_num, n, d) = (u(cx, self.nd_num), u(cx, self.n), u(cx, self.d));
+        let (src_nd, src_n, dst_d, dst_nd) = (
+            u(cx, self.src_nd),
+            u(cx, self.src_n),
+            u(cx, self.dst_d),
+            u(cx, self.dst_nd),
+        );
+        if nd_num == 0 || n == 0 || d == 0 {
+            return Flow::Next;
+        }
+        let (dst, src) = (cx.handle(self.dst), cx.handle(self.src));
+        let size = self.t.size();
+        let what = "DataCopy (NZ2ND)";
+        let src_at = |m: usize, i: usize, j: usize| m * src_nd * 256 + (j / 16) * src_n * 16 + i * 16 + j % 16;
+        let last = src_at(nd_num - 1, n - 1, d - 1) + 1;
+        let Some(region) = read(cx, src, 0, (last * size) as i64, size, what) else {
+            return Flow::Next;
+        };
+        let mut runs: Vec<(i64, Vec<u8>, Vec<u8>)> = Vec::with_capacity(nd_num * n);
+        for m in 0..nd_num {
+            for i in 0..n {
+                let mut data = vec![0u8; d * size];
+                let mut init = vec![0u8; d * size];
+                for j in 0..d {
+                    let at = src_at(m, i, j) * size;
+                    data[j * size..(j + 1) * size].copy_from_slice(&region.data[at..at + size]);
+                    init[j * size..(j + 1) * size].copy_from_slice(&region.init[at..at + size]);
+                }
+                runs.push((((m * dst_nd + i * dst_d) * size) as i64, data, init));
+            }
+        }
+        runs.sort_by_key(|r| r.0);
+        write_runs(cx, dst, &runs, self.t, what);
+        Flow::Next
+    }
+}
+
 pub fn register(r: &mut Registry) {
+    r.add("DataCopy.nz2nd", decode_nz2nd);
     r.add("DataCopy.nd2nz", decode);
     r.add("DataCopy.nd2nz_ub_to_l1", decode);
 }

@@ -769,7 +769,14 @@ fn matmul_past_the_end_of_its_matrices_reports_it_and_computes_what_is_inside() 
         .gm("bias", GmRole::Input, vec![])
         .gm("c", GmRole::Output, vec![0; m * n * 4])
         .run(
-            &[(1, "i32", 32), (2, "i32", 16), (3, "i32", 16), (4, "i32", 32), (5, "i32", 16), (6, "i32", 0)],
+            &[
+                (1, "i32", 32),
+                (2, "i32", 16),
+                (3, "i32", 16),
+                (4, "i32", 32),
+                (5, "i32", 16),
+                (6, "i32", 0),
+            ],
             &matmul_program(
                 "  call SetTensorA.gm<T=f16> self=o1 gm=h0\n  call SetTensorB.gm<T=f16> self=o1 gm=h1\n  \
                  call IterateAll.gm<T=f32> self=o1 gm=h3",
@@ -779,4 +786,40 @@ fn matmul_past_the_end_of_its_matrices_reports_it_and_computes_what_is_inside() 
     assert_eq!(out.codes(), vec!["ASC950"]);
     assert_eq!(out.findings.list[0].count, 2);
     assert_eq!(read_f32(&out.gm[3]), want);
+}
+
+#[test]
+fn nz2nd_turns_16_wide_z_columns_into_rows() {
+    // one 3 x 32 half matrix in UB as two z-columns 4 rows apart (srcNStride 4), written with rows 40 apart
+    let mut ub = vec![0f32; 128];
+    for i in 0..3 {
+        for j in 0..32 {
+            ub[(j / 16) * 64 + i * 16 + j % 16] = (i * 100 + j) as f32;
+        }
+    }
+    let out = Rig::new("aiv")
+        .gm("y", GmRole::Output, vec![0; 3 * 40 * 2])
+        .fill(MemKind::Ub, 0, f16_bytes(&ub))
+        .run(
+            &[
+                (1, "i32", 0),
+                (2, "i32", 128),
+                (3, "i16", 1),
+                (4, "i16", 3),
+                (5, "i16", 32),
+                (6, "i16", 4),
+                (7, "i16", 40),
+            ],
+            "  h1 = LocalAt.f16 UB r1:i32 r2:i32\n  \
+         call DataCopy.nz2nd<T=f16> dst=h0 src=h1 intriParams.ndNum=r3:i16 intriParams.nValue=r4:i16 \
+         intriParams.dValue=r5:i16 intriParams.srcNdMatrixStride=r3:i16 intriParams.srcNStride=r6:i16 \
+         intriParams.dstDStride=r7:i16 intriParams.dstNdMatrixStride=r3:i16",
+        );
+    assert!(out.codes().is_empty(), "{:?}", out.findings.list);
+    let y = read_f16(&out.gm[0]);
+    for i in 0..3 {
+        for j in 0..32 {
+            assert_eq!(y[i * 40 + j], (i * 100 + j) as f32);
+        }
+    }
 }
