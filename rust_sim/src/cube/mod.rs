@@ -13,6 +13,7 @@
 //! byte), computes on plain arrays, and writes the result back through `Ctx::store_bytes`, so the live-buffer,
 //! atomic and GM-write checks of the core apply.
 
+pub mod enhanced;
 pub mod fixpipe;
 pub mod load;
 pub mod matmul;
@@ -56,6 +57,7 @@ pub struct CubeState {
 
 pub fn register(r: &mut Registry) {
     load::register(r);
+    enhanced::register(r);
     mmad::register(r);
     fixpipe::register(r);
     nd2nz::register(r);

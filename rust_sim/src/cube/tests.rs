@@ -823,3 +823,23 @@ fn nz2nd_turns_16_wide_z_columns_into_rows() {
         }
     }
 }
+
+#[test]
+fn the_enhanced_copy_moves_l0c_fractals_to_ub_converting_and_rectifying() {
+    // two float fractals in L0C, one fractal apart in the source (srcStride 1), to half in UB, ReLU on
+    let l0c: Vec<f32> = (0..768).map(|i| i as f32 - 300.0).collect();
+    let out = Rig::new("aiv").fill(MemKind::L0c, 0, f32_bytes(&l0c)).run(
+        &[(1, "i32", 0), (2, "i32", 768), (3, "i16", 2), (4, "i16", 1), (5, "i16", 1), (6, "i16", 0), (7, "i32", 1),
+          (8, "i32", 0), (9, "i1", 1)],
+        "  h0 = LocalAt.f32 L0C r1:i32 r2:i32\n  h1 = LocalAt.f16 UB r1:i32 r2:i32\n  \
+         call DataCopy.enhanced<T=f16,U=f32> dst=h1 src=h0 intriParams.blockCount=r3:i16 \
+         intriParams.blockLen=r4:i16 intriParams.srcStride=r5:i16 intriParams.dstStride=r6:i16 \
+         enhancedParams.blockMode=r7:i32 enhancedParams.deqScale=r8:i32 enhancedParams.isRelu=r9:i1",
+    );
+    assert!(out.codes().is_empty(), "{:?}", out.findings.list);
+    let ub = read_f16(&out.mem(MemKind::Ub)[..512 * 2]);
+    for e in 0..256 {
+        assert_eq!(ub[e], (l0c[e]).max(0.0));
+        assert_eq!(ub[256 + e], (l0c[512 + e]).max(0.0));
+    }
+}
