@@ -71,6 +71,9 @@ class Inputs:
     seed: int = 0
     # inputs a torch reference drew with requires_grad (its Model differentiates with respect to them)
     requires_grad: tuple[str, ...] = ()
+    # attribute values the op takes after the scalar inputs, which the reference gets otherwise (NPUKernelBench's
+    # get_init_inputs: its ModelNew hands them to the op after the forward arguments)
+    attrs: tuple[Any, ...] = ()
 
     def arrays(self) -> list[np.ndarray]:
         """Every array of the draw, list inputs flattened (to copy and compare after a run)."""

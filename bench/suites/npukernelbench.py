@@ -62,7 +62,10 @@ class NPUKernelBenchTask(Task):
     def make_inputs(self, case: Case, seed: int) -> Inputs:
         seed_all(seed)
         drawn = self._prepare().get_inputs(self._params(case), device=None)
-        return tensors_as_inputs(drawn, [d.name for d in self.inputs], seed)
+        inputs = tensors_as_inputs(drawn, [d.name for d in self.inputs], seed)
+        init = self._prepare().get_init_inputs(self._params(case), device=None) or []
+        inputs.attrs = tuple(v.item() if hasattr(v, "item") and getattr(v, "ndim", 0) == 0 else v for v in init)
+        return inputs
 
     def reference(self, case: Case, inputs: Inputs) -> dict[str, Any]:
         module = load_reference_program(self._validation("module.py"))

@@ -109,20 +109,21 @@ def poisoned(shape: tuple[int, ...], dtype: np.dtype[Any], seed: int) -> np.ndar
 def count_poison(arr: np.ndarray, seed: int) -> int:
     if arr.dtype == np.bool_ or arr.size == 0:
         return 0
-    raw = arr.view(np.dtype(f"u{arr.dtype.itemsize}"))
+    raw = arr.reshape(-1).view(np.dtype(f"u{arr.dtype.itemsize}"))
     return int(np.count_nonzero(raw == poison_bits(arr.dtype, seed)))
 
 
 def to_sim(value: np.ndarray, dtype: str) -> np.ndarray:
     """An input as the simulator takes it (bfloat16 as uint16 bit patterns), a copy the kernel may write."""
     if canonical_dtype(dtype) == "bfloat16":
-        return (np.ascontiguousarray(value, dtype=np.float32).view(np.uint32) >> 16).astype(np.uint16)
+        flat = np.ascontiguousarray(value, dtype=np.float32).reshape(-1)
+        return (flat.view(np.uint32) >> 16).astype(np.uint16).reshape(np.shape(value))
     return np.array(value, copy=True, order="C")
 
 
 def from_sim(value: np.ndarray, dtype: str) -> np.ndarray:
     if canonical_dtype(dtype) == "bfloat16" and value.dtype == np.uint16:
-        return (value.astype(np.uint32) << 16).view(np.float32)
+        return (value.astype(np.uint32).reshape(-1) << 16).view(np.float32).reshape(value.shape)
     return value
 
 
@@ -146,6 +147,7 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
             tensors.append(None)
         else:
             attrs.append(list(value) if isinstance(value, tuple) else value)
+    attrs += list(inputs.attrs)
     aliased = {o.name: o.aliases for o in task.outputs if o.aliases}
     out_buffers: list[np.ndarray] = []
     out_names: list[str] = []
@@ -174,7 +176,7 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
         original = to_sim(inputs.values[name], inputs.dtypes.get(name, str(arr.dtype)))
         if name in aliased.values():
             continue
-        if not np.array_equal(arr.view(np.uint8), original.view(np.uint8)):
+        if not np.array_equal(arr.reshape(-1).view(np.uint8), original.reshape(-1).view(np.uint8)):
             changed.append(name)
     for out_name, input_name in aliased.items():
         if input_name in sent:
@@ -246,13 +248,17 @@ def check_case(task: Task, case: Case, program: Any, chip: str,
                            f"{c.max_abs:.3g}, max rel error {c.max_rel:.3g})")
             ok = False
         verdicts.append(ok)
+    # what the draws show together comes first, unless a run was stopped or flagged (then that finding is the
+    # reason: identical outputs of two failed runs say nothing about the answer ignoring its inputs)
+    runtime = not checks["no_dynamic_findings"] or not checks["within_budget"]
+    at = len(reasons) if runtime else 0
     if len(set(verdicts)) > 1:
         checks["draws_agree"] = False
-        reasons.insert(0, "the answer passes one input draw and fails another")
+        reasons.insert(at, "the answer passes one input draw and fails another")
     if len(runs) > 1 and _ignores_inputs(draws, runs):
         checks["follows_inputs"] = False
-        reasons.insert(0, "the outputs do not change with the inputs: two draws give identical outputs where the "
-                          "expected ones differ")
+        reasons.insert(at, "the outputs do not change with the inputs: two draws give identical outputs where the "
+                           "expected ones differ")
     result.checks = checks
     cycles = [r.cycles for r in runs if r.cycles is not None]
     result.cycles = cycles[0] if cycles and len(cycles) == len(runs) else None
@@ -260,7 +266,6 @@ def check_case(task: Task, case: Case, program: Any, chip: str,
         result.status, result.reason = "pass", ""
     else:
         # a run the simulator stopped or flagged is a runtime failure; otherwise the outputs are wrong
-        runtime = not checks["no_dynamic_findings"] or not checks["within_budget"]
         result.status = "error" if runtime else "fail"
         result.reason = reasons[0] if reasons else "failed"
     return runs
@@ -282,7 +287,7 @@ def _ignores_inputs(draws: Sequence[tuple[Inputs, dict[str, Any]]], runs: Sequen
         oa, ob = run_a.outputs.get(name), run_b.outputs.get(name)
         if oa is None or ob is None or np.asarray(oa).shape != np.asarray(ob).shape:
             return False
-        if not np.array_equal(np.asarray(oa).view(np.uint8), np.asarray(ob).view(np.uint8)):
+        if not np.array_equal(np.asarray(oa).reshape(-1).view(np.uint8), np.asarray(ob).reshape(-1).view(np.uint8)):
             return False
     return True
 
