@@ -648,6 +648,12 @@ class HostFunctions(InterpreterFunctions):
             raise HostEvalError(f"the {space.value} size of chip {chip.name} is not known")
         return (size,)
 
+    @impl(host.SocVersionOp)
+    def run_soc_version(
+        self, interpreter: Interpreter, op: host.SocVersionOp, args: PythonValues
+    ) -> PythonValues:
+        return (host.SOC_VERSIONS.get(cast(ChipNumbers, args[0]).soc, host.SOC_VERSIONS["ASCEND910B"]),)
+
     @impl(host.LibWorkspaceSizeOp)
     def run_lib_workspace_size(
         self, interpreter: Interpreter, op: host.LibWorkspaceSizeOp, args: PythonValues

@@ -876,6 +876,29 @@ class MemSizeOp(IRDLOperation):
         super().__init__(operands=[platform], properties={"space": MemSpaceAttr(space)}, result_types=[i64])
 
 
+# platform_ascendc::SocVersion (asc-devkit include/utils/tiling/platform/platform_ascendc.h)
+SOC_VERSIONS: dict[str, int] = {
+    "ASCEND910": 0, "ASCEND910B": 1, "ASCEND310P": 2, "ASCEND310B": 3, "ASCEND950": 4, "ASCEND910_95": 4,
+    "ASCEND910_55": 5,
+}  # fmt: skip
+
+
+@irdl_op_definition
+class SocVersionOp(IRDLOperation):
+    """`platform.GetSocVersion()`: the chip's platform_ascendc::SocVersion, as its number."""
+
+    name = "host.soc_version"
+
+    platform = operand_def(PlatformType)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$platform attr-dict"
+
+    def __init__(self, platform: SSAValue) -> None:
+        super().__init__(operands=[platform], result_types=[i64])
+
+
 @irdl_op_definition
 class LibWorkspaceSizeOp(IRDLOperation):
     """`platform.GetLibApiWorkSpaceSize()`: the system workspace the high-level APIs need."""
@@ -1309,6 +1332,7 @@ Host = Dialect(
         CoreNumOp,
         MemSizeOp,
         LibWorkspaceSizeOp,
+        SocVersionOp,
         SetBlockDimOp,
         SetTilingKeyOp,
         SetWorkspaceOp,

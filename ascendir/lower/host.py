@@ -540,6 +540,8 @@ class HostLowerer(FunctionLowerer):
             return Val(C.I32, const=_GE_FORMATS[last])
         if len(parts) >= 2 and parts[-2] == "CoreMemType":
             return Val(C.EnumT("CoreMemType"), const=last)
+        if len(parts) >= 2 and parts[-2] == "SocVersion" and last in hd.SOC_VERSIONS:
+            return Val(C.I32, const=hd.SOC_VERSIONS[last])
         # matmul_tiling::TPosition / CubeFormat / DataType, as SetAType and friends take them
         enums = {"TPosition": hd.MATMUL_POSITIONS, "CubeFormat": hd.MATMUL_FORMATS,
                  "DataType": hd.MATMUL_DATA_TYPES}
@@ -1388,6 +1390,11 @@ def _lib_workspace(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> V
     return lw.convert(size, C.U32, e)  # uint32_t GetLibApiWorkSpaceSize()
 
 
+def _soc_version(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    version = Val(C.I64, lw.emit(hd.SocVersionOp(lw.ssa(recv, e)), e).results[0])
+    return lw.convert(version, C.I32, e)  # compared with platform_ascendc::SocVersion values
+
+
 def _handle(kind: str) -> Method:
     def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
         for a in e.args:
@@ -1480,7 +1487,7 @@ _METHODS: dict[str, dict[str, Method]] = {
         "GetCoreNumVector": _core_num(hd.CoreKind.VECTOR),
         # on the split (910B) architecture GetCoreNum() counts the vector cores
         "GetCoreNum": _core_num(hd.CoreKind.AIV),
-        "GetCoreMemSize": _mem_size, "GetLibApiWorkSpaceSize": _lib_workspace,
+        "GetCoreMemSize": _mem_size, "GetLibApiWorkSpaceSize": _lib_workspace, "GetSocVersion": _soc_version,
     },
     "raw_tiling": {"GetData": _handle("raw_data"), "GetCapacity": _handle("opaque"), "SetDataSize": _no_effect},
     "string": {"c_str": _same, "data": _same},
@@ -1622,7 +1629,7 @@ _KNOWN_UNMODELLED_INFER_CONTEXT = {
     "GetComputeNodeInfo", "GetComputeNodeInputNum", "GetComputeNodeOutputNum", "GetInputFormat",
     "GetOutputFormat", "GetKernelName",
 }  # fmt: skip
-_KNOWN_UNMODELLED_PLATFORM = {"GetSocVersion", "GetCoreMemBw", "CalcTschBlockDim", "ReserveLocalMemory",
+_KNOWN_UNMODELLED_PLATFORM = {"GetCoreMemBw", "CalcTschBlockDim", "ReserveLocalMemory",
                               "GetResGroupBarrierWorkSpaceSize", "GetSocSpec"}  # fmt: skip
 
 

@@ -398,3 +398,14 @@ def test_the_ops_print_and_parse_back() -> None:
     for dialect in (arith.Arith, builtin.Builtin, func.Func, memref.MemRef, scf.Scf, host.Host):
         ctx.load_dialect(dialect)
     Parser(ctx, text.getvalue()).parse_module().verify()
+
+
+@pytest.mark.parametrize("chip, key", [("910B2", 1), ("310P", 2)])
+def test_get_soc_version_tells_the_chips_apart(chip: str, key: int) -> None:
+    # a kernelhive final chooses its tiling key by SocVersion (ASCEND310P -> 2, else 1)
+    body = ("    if (platform.GetSocVersion() == platform_ascendc::SocVersion::ASCEND310P) {\n"
+            "        context->SetTilingKey(2);\n    } else {\n        context->SetTilingKey(1);\n    }\n")
+    inputs = [TensorSpec((128, 64), "float32"), TensorSpec((64, 512), "float32")]
+    result = evaluate_program_tiling(load_text(tiling_func(body), "mm_tiling.cpp"), TilingInputs(inputs, chip=chip))
+    assert result.succeeded and result.tiling_key == key
+    assert result.diagnostics == []
