@@ -17,7 +17,7 @@ from ascendir.lower import ctypes as C
 from ascendir.lower.astwalk import written_root
 from ascendir.lower.ctypes import CType, Scalar, const_fits
 from ascendir.lower.function import REGISTER_API_FUNCTIONS, _TRANSPARENT_NAMESPACES, Unsupported, in_register_api
-from ascendir.lower.values import Cell, Instance, Val
+from ascendir.lower.values import Cell, Instance, Pack, Val
 from frontend import ast as A
 
 if TYPE_CHECKING:
@@ -138,7 +138,10 @@ def _same_template_value(wanted: object, given: object) -> bool:
 
 def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType | None) -> Val:
     all_parts = callee.qname.parts
-    parts = lw.scope.without_namespaces([p for p in all_parts if p.name not in _TRANSPARENT_NAMESPACES])
+    # (the called name itself is never a namespace: `matmul(params)` calls a local object named like the
+    # Matmul library's namespace)
+    parts = lw.scope.without_namespaces([p for p in all_parts[:-1] if p.name not in _TRANSPARENT_NAMESPACES]
+                                        + all_parts[-1:])
     if not parts:
         raise Unsupported("call of a namespace", e)
     name = parts[-1].name
@@ -383,7 +386,13 @@ def _explicit_types(lw: FunctionLowerer, fn: A.FunctionDecl, targs: list[A.Templ
         if targs and i < len(targs):
             bound[p.name] = lw._template_arg_value(targs[i])
     names = {p.name for p in params if p.name}
-    for param, arg in zip(fn.params, args):
+    for i, (param, arg) in enumerate(zip(fn.params, args)):
+        if param.variadic and isinstance(param.type.base, A.QualifiedName):
+            # `Ts const &... values`: the pack of the remaining arguments' types
+            pack = param.type.base.parts[-1].name
+            if pack in names and pack not in bound:
+                bound[pack] = Pack(tuple(a.ctype for a in args[i:]))
+            break
         _deduce(param.type, arg.ctype, names, bound)
     for p in params:
         if p.name and p.name not in bound and p.default is not None:
@@ -496,7 +505,7 @@ def _opaque(lw: FunctionLowerer, e: A.Call, name: str, args: Sequence[Val]) -> V
 
 def _lower_args(lw: FunctionLowerer, args: Sequence[A.Node], tolerant: bool = False) -> list[Val]:
     out: list[Val] = []
-    for a in args:
+    for a in lw.expand_packs(args, args[0]) if args else ():
         if isinstance(a, A.TypeRef):
             t = lw.resolve_type(a)
             out.append(Val(t, obj=("type", t)))

@@ -13,12 +13,14 @@ body, the remaining statements simply become its else branch, which is what a re
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from dataclasses import dataclass, field, replace
+from dataclasses import fields as dataclass_fields
 
 from xdsl.builder import Builder, InsertPoint
 from xdsl.dialects import arith, memref, scf
@@ -46,7 +48,7 @@ from ascendir.lower.astwalk import facts, forget_facts, walk
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import Reporter
 from ascendir.lower.scope import ClassInfo, Scope
-from ascendir.lower.values import Binding, Cell, ExitKind, Instance, Val
+from ascendir.lower.values import Binding, Cell, ExitKind, Instance, Pack, Val
 from frontend import ast as A
 from frontend import vendor
 from frontend.diagnostics import LazySpan
@@ -135,6 +137,33 @@ _FLAG_CALLS = frozenset({"SetFlag", "WaitFlag", "set_flag", "wait_flag"})
 _OBJECT_TYPES = {"Matmul", "TQueSync", "TCubeTiling", "TEventID", "MatmulImpl", "LocalMemAllocator", "TSCM"}
 
 
+def _substitute_names(node: A.Node, names: dict[str, A.Node]) -> A.Node:
+    """A copy of `node` with each plain name in `names` replaced by what it maps to (a pack's element)."""
+    if isinstance(node, A.Name) and len(node.qname.parts) == 1 and node.qname.parts[0].name in names:
+        return names[node.qname.parts[0].name]
+    changes: dict[str, object] = {}
+    for f in dataclass_fields(node):
+        value = getattr(node, f.name)
+        if isinstance(value, A.Node):
+            new = _substitute_names(value, names)
+            if new is not value:
+                changes[f.name] = new
+        elif isinstance(value, list) and any(isinstance(v, A.Node) for v in value):
+            new_list = [_substitute_names(v, names) if isinstance(v, A.Node) else v for v in value]
+            if any(a is not b for a, b in zip(new_list, value)):
+                changes[f.name] = new_list
+    return replace(node, **changes) if changes else node
+
+
+def _node_text(node: A.Node) -> str:
+    """A short name for what a diagnostic is about: a name as written, else the kind of node."""
+    if isinstance(node, A.Name):
+        return node.qname.text
+    if isinstance(node, A.TypeRef):
+        return node.name
+    return type(node).__name__
+
+
 def _calls_user_operator(target: A.Node) -> bool:
     """An assignment target that may be a user operator's reference result: `x[i]`, `x.operator[](i)`."""
     if isinstance(target, A.Index):
@@ -180,6 +209,7 @@ class Frame:
     return_cell: Cell | None = None
     return_flag: Cell | None = None
     loop_flags: list[dict[str, Cell | None]] = field(default_factory=list)  # innermost last: break/continue cells
+    owner: ClassInfo | None = None  # the class whose declarations a class template's frame lowers (its aliases)
 
 
 class FunctionLowerer:
@@ -426,11 +456,13 @@ class FunctionLowerer:
         if len(parts) >= 2 and parts[-2].name == "conditional" and last.name == "type":
             # `typename std::conditional<USE_MDL, A, B>::type` (ops-nn fused_patch_mlp), as conditional_t
             return self.named_type("conditional_t", parts[-2].template_args)
-        if len(parts) >= 2 and parts[-2].name in self.scope.classes:
+        bound = self.frame.types.get(parts[-2].name) if len(parts) == 2 and self.frames else None
+        if bound is None and len(parts) == 2 and not parts[0].template_args:
+            bound = self._member_alias_class(parts[0].name)
+        if bound is None and len(parts) >= 2 and parts[-2].name in self.scope.classes:
             member = self.class_member_type(parts[-2], last.name)
             if member is not None:
                 return member
-        bound = self.frame.types.get(parts[-2].name) if len(parts) == 2 and self.frames else None
         if bound is None and len(parts) >= 2 and parts[-2].name in self.scope.alias_templates:
             # `mmQuantType<int8_t, half, int32_t>::MT`: a member of the class an alias template names
             bound = self.named_type(parts[-2].name, parts[-2].template_args)
@@ -442,6 +474,18 @@ class FunctionLowerer:
                 with self._class_template_frame(info, bound.args):
                     return self.resolve_type(alias)
         return self.named_type(last.name, last.template_args, [p.name for p in parts[:-1]])
+
+    def _member_alias_class(self, name: str) -> CType | None:
+        """The class an alias of the enclosing class names (`typename Tile::Element` in a class declaring
+        `using Tile = typename Policy::template Tile<T>;`), which shadows a namespace-scope class of that name."""
+        frame = self.frame if self.frames else None
+        info = frame.owner if frame is not None and frame.owner is not None else (
+            frame.this.info if frame is not None and frame.this is not None else None)
+        alias = info.aliases.get(name) if info is not None else None
+        if alias is None:
+            return None
+        t = self.resolve_type(alias)
+        return t if isinstance(t, C.ClassT) and t.name in self.scope.classes else None
 
     def class_member_type(self, owner: A.NamePart, name: str) -> CType | None:
         """`Traits<T>::type`: an alias declared in a (template) class, resolved with its arguments bound."""
@@ -783,8 +827,8 @@ class FunctionLowerer:
         frame = Frame(fn.name.parts[-1].name, [{}], this, env_types, self.written_names(fn.body))
         self.frames.append(frame)
         try:
+            self._bind_params(fn, args, node)  # (first: a trailing `-> decltype(count * sizeof(T))` names them)
             frame.return_type = self.resolve_type(fn.return_type) if fn.return_type is not None else C.VoidT()
-            self._bind_params(fn, args, node)
             returns = _returns_in(fn.body)
             stmts = fn.body.body
             tail_return = bool(stmts) and isinstance(stmts[-1], A.Return) and len(returns) == 1
@@ -811,6 +855,9 @@ class FunctionLowerer:
         for i, p in enumerate(fn.params):
             if p.name is None:
                 continue
+            if p.variadic:  # `Ts... values`: the rest of the arguments, as a pack
+                self.bind(p.name, Val(C.UnknownT("parameter pack"), obj=Pack(tuple(args[i:]))))
+                break
             if i < len(args):
                 arg = args[i]
             elif p.default is not None:
@@ -1217,6 +1264,9 @@ class FunctionLowerer:
         for i, p in enumerate(params):
             if p.name is None:
                 continue
+            if p.variadic:  # `template <uint32_t... Dims>`: the rest of the arguments
+                types[p.name] = Pack(tuple(t.args[i:]))
+                break
             if i < len(t.args):
                 value = t.args[i]
             elif p.default is not None:
@@ -1889,13 +1939,14 @@ class FunctionLowerer:
         """Lowers what a class template declares (a static constant's initialiser, a member alias) with its
         template parameters bound to `args`, the arguments of one instantiation."""
         with self._template_frame(info.name, info.template_params or [], args):
+            self.frame.owner = info
             yield
 
     @contextmanager
     def _template_frame(self, name: str, params: Sequence[A.TemplateParam], args: Sequence[object]) -> Iterator[None]:
         """Lowers what a template declares with its parameters bound to `args` (defaults for the rest)."""
-        types = {p.name: args[i] if i < len(args) else self._default_template_value(p)
-                 for i, p in enumerate(params) if p.name}
+        types = {p.name: Pack(tuple(args[i:])) if p.variadic else args[i] if i < len(args)
+                 else self._default_template_value(p) for i, p in enumerate(params) if p.name}
         self.frames.append(Frame(name, [{}], None, types, set()))
         try:
             yield
@@ -2542,6 +2593,11 @@ class FunctionLowerer:
         return Val(t, self.undef(t, node))
 
     def expr_SizeOf(self, e: A.SizeOf) -> Val:
+        if e.kind == "sizeof...":
+            pack = self._pack_named(e.operand.name if isinstance(e.operand, A.Name) else "")
+            if pack is None:
+                raise Unsupported(f"sizeof...({_node_text(e.operand)}) of a pack the lowering has not bound", e)
+            return Val(C.U64, const=len(pack.items))
         if isinstance(e.operand, A.TypeRef):
             t = self.resolve_type(e.operand)
         else:
@@ -2607,6 +2663,87 @@ class FunctionLowerer:
     def expr_Comma(self, e: A.Comma) -> Val:
         self.expr(e.lhs)
         return self.expr(e.rhs)
+
+    # parameter packs -----------------------------------------------------------------------------------
+
+    def _pack_named(self, name: str) -> Pack | None:
+        """The pack bound to `name`: a function parameter pack, or a template parameter pack of this frame."""
+        b = self.lookup(name) if name else None
+        if isinstance(b, Val) and isinstance(b.obj, Pack):
+            return b.obj
+        bound = self.frame.types.get(name) if name else None
+        return bound if isinstance(bound, Pack) else None
+
+    def expand_pack(self, pattern: A.Node, node: A.Node) -> list[A.Node]:
+        """`pattern` once per element of the packs it names (`f(values)...`, `Dims...`), each copy naming that
+        element: a function parameter pack's element is bound in a scope of its own under a name no source can
+        write, a template value pack's is written in as its constant."""
+        packs: dict[str, Pack] = {}
+        for n in walk(pattern):
+            if isinstance(n, A.Name) and len(n.qname.parts) == 1:
+                found = self._pack_named(n.qname.parts[0].name)
+                if found is not None:
+                    packs[n.qname.parts[0].name] = found
+        if not packs:
+            raise Unsupported(f"a pack expansion of '{_node_text(pattern)}', which names no pack the lowering has bound",
+                              node)
+        sizes = {len(p.items) for p in packs.values()}
+        if len(sizes) != 1:
+            raise Unsupported("a pack expansion over packs of different lengths", node)
+        scope: dict[str, Binding] = {}
+        copies: list[A.Node] = []
+        for k in range(sizes.pop()):
+            names: dict[str, A.Node] = {}
+            for name, pack in packs.items():
+                item = pack.items[k]
+                if isinstance(item, Val):
+                    scope[f"{name}\x00{k}"] = item
+                    names[name] = A.Name(node.span, A.QualifiedName(node.span, [A.NamePart(node.span, f"{name}\x00{k}")]))
+                elif isinstance(item, bool | int):
+                    names[name] = A.IntLit(node.span, str(int(item)), int(item))
+                else:
+                    raise Unsupported(f"a pack expansion over the types of '{name}'", node)
+            copies.append(_substitute_names(pattern, names))
+        self.frame.scopes[-1].update(scope)
+        return copies
+
+    def expand_packs(self, items: Sequence[A.Node], node: A.Node) -> list[A.Node]:
+        """`items` (call arguments, a braced list) with each pack expansion among them expanded."""
+        if not any(isinstance(i, A.PackExpansion) for i in items):
+            return list(items)
+        out: list[A.Node] = []
+        for item in items:
+            out += self.expand_pack(item.expr, item) if isinstance(item, A.PackExpansion) else [item]
+        return out
+
+    def expr_Fold(self, e: A.Fold) -> Val:
+        """`(... + v)`, `(v + ...)`, `(0 + ... + v)`: the operator applied across the pack's elements, as C++
+        spells it out (a left fold groups from the left), with the short-circuits of `&&` and `||`."""
+        pattern = e.rhs if e.lhs is None or (e.rhs is not None and self._names_pack(e.rhs)) else e.lhs
+        assert pattern is not None
+        init = e.lhs if pattern is e.rhs else e.rhs
+        elements = self.expand_pack(pattern, e)
+        left = pattern is e.rhs  # `(... op pack)` and `(init op ... op pack)` fold from the left
+        if e.op in ("=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="):
+            raise Unsupported(f"a fold over the assignment '{e.op}'", e)
+        operands = ([init] if init is not None and left else []) + elements + ([init] if init is not None and not left else [])
+        if not operands:
+            empty = {"&&": Val(C.BOOL, const=1), "||": Val(C.BOOL, const=0), ",": Val(C.VoidT())}.get(e.op)
+            if empty is None:
+                raise Unsupported(f"a fold over '{e.op}' of an empty pack", e)
+            return empty
+        tree = operands[0] if left else operands[-1]
+        rest = operands[1:] if left else operands[-2::-1]
+        for operand in rest:
+            if e.op == ",":
+                tree = A.Comma(e.span, tree, operand) if left else A.Comma(e.span, operand, tree)
+            else:
+                tree = A.Binary(e.span, e.op, tree, operand) if left else A.Binary(e.span, e.op, operand, tree)
+        return self.expr(tree)
+
+    def _names_pack(self, pattern: A.Node) -> bool:
+        return any(isinstance(n, A.Name) and len(n.qname.parts) == 1 and self._pack_named(n.qname.parts[0].name)
+                   for n in walk(pattern))
 
     def expr_Assign(self, e: A.Assign) -> Val:
         if e.op == "=" and isinstance(e.value, A.Binary | A.Unary) and not isinstance(e.value, A.Unary) or (
@@ -2767,7 +2904,23 @@ class FunctionLowerer:
         for name, b in src.members.items():
             target = dst.members.get(name)
             if isinstance(target, Cell) and isinstance(b, Cell):
-                self.store(target, self.load(b, node), node)
+                if isinstance(b.ctype, C.ArrayT):
+                    self._copy_array(target, b, node)
+                else:
+                    self.store(target, self.load(b, node), node)
+            elif isinstance(target, Instance) and isinstance(b, Instance) and target is not b:
+                self._copy_instance(target, b, node)
+
+    def _copy_array(self, dst: Cell, src: Cell, node: A.Node) -> None:
+        """An array member copied with its object, element by element (`next = scheduler.GetBlockCoord(i)` copies
+        a catlass Coord's `idx[3]`)."""
+        shape = list(src.ref.type.get_shape())  # type: ignore[attr-defined]
+        if shape != list(dst.ref.type.get_shape()) or math.prod(shape) > 64:  # type: ignore[attr-defined]
+            raise Unsupported(f"copying an array member of {math.prod(shape)} elements", node)
+        for position in itertools.product(*(range(n) for n in shape)):
+            idx = [self.emit(arith.ConstantOp(IntegerAttr(i, IndexType())), node).results[0] for i in position]
+            value = self.emit(_load(src.ref, idx), node).results[0]
+            self.store_element(value, dst.ref, idx, node)
 
     def expr_IncDec(self, e: A.IncDec) -> Val:
         old = self.expr(e.operand)
@@ -2784,6 +2937,7 @@ class FunctionLowerer:
         return Val(C.UnknownT("init-list"), obj=[self.expr(i) for i in e.items])
 
     def init_list(self, t: CType, items: Sequence[A.Node], node: A.Node) -> Val:
+        items = self.expand_packs(items, node)
         if isinstance(t, Scalar):
             if not items:
                 return Val(t, const=0)

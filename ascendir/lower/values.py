@@ -105,6 +105,14 @@ class Instance:
         return self._nearest(lambda part: part if part.info.name == class_name else None)  # type: ignore[no-any-return]
 
 
+@dataclass(frozen=True)
+class Pack:
+    """A parameter pack's elements: the arguments of `Ts... values` (Vals), of `uint32_t... Dims` (values) or of
+    `class... Ts` (types), as a template binding or, for a function parameter pack, as the `obj` of its Val."""
+
+    items: tuple[Any, ...]
+
+
 Binding = Val | Cell | Instance
 
 
