@@ -695,9 +695,16 @@ fn matmul_iterate_all_and_iterate_get_tensor_c_give_the_same_c() {
     let looped = format!(
         "{set}L1:\n  r10:i1 = call Iterate.plain self=o1\n  brz r10 L2\n  call GetTensorC.gm<T=f32> self=o1 gm=h3\n  br L1\nL2:"
     );
-    let out = rig().run(&consts, &matmul_program(&looped));
-    assert!(out.codes().is_empty(), "{:?}", out.findings.list);
-    assert_eq!(read_f32(&out.gm[3]), want);
+    // any base block and either iteration order give the same C (each element summed over the whole K)
+    for (base_m, base_n, order) in [(16, 32, 1), (16, 16, 0), (48, 16, 1), (64, 64, 0), (32, 48, 0)] {
+        let mut c = consts;
+        c[3] = (4, "i32", base_m);
+        c[4] = (5, "i32", base_n);
+        c[5] = (6, "i32", order);
+        let out = rig().run(&c, &matmul_program(&looped));
+        assert!(out.codes().is_empty(), "{:?}", out.findings.list);
+        assert_eq!(read_f32(&out.gm[3]), want, "baseM {base_m} baseN {base_n} order {order}");
+    }
 }
 
 #[test]
