@@ -380,10 +380,13 @@ impl ApiOp for Call {
                     return Flow::Next;
                 }
                 let (r, c) = block_at(idx, mi, ni, t.order);
-                let partial = if flag(cx, 0) {
-                    cx.core.cube.matmuls[&obj].current.clone()
-                } else {
-                    None
+                let (rows, cols) = (bm.min(s[0] - r * bm), bn.min(s[1] - c * bn));
+                // the co1 form computes into the caller's L0C tensor (NZ, rows rounded up to 16)
+                let co1 = self.tensor.map(|h| cx.handle(h));
+                let partial = match (flag(cx, 0), co1) {
+                    (false, _) => None,
+                    (true, Some(h)) => read_l0c(cx, h, r * bm, c * bn, rows, cols),
+                    (true, None) => cx.core.cube.matmuls[&obj].current.clone(),
                 };
                 let Some(b) = compute(
                     cx,
@@ -398,6 +401,9 @@ impl ApiOp for Call {
                     return Flow::Next;
                 };
                 self.time(cx, (b.row, b.col, b.rows, b.cols), None);
+                if let Some(h) = co1 {
+                    write_l0c(cx, h, &b, self.t.unwrap_or(DType::F32));
+                }
                 let m = cx.core.cube.matmuls.get_mut(&obj).unwrap();
                 m.current = Some(b);
                 m.next = idx + 1;
@@ -659,6 +665,50 @@ impl Call {
         }
         (data, init)
     }
+}
+
+/// A block's accumulators into an L0C tensor as NZ fractals (z-columns of the block's rows rounded up to 16).
+fn write_l0c(cx: &mut Ctx, h: Handle, b: &Block, t: DType) {
+    let m_pad = b.rows.div_ceil(16) * 16;
+    let mut runs = Vec::with_capacity(b.rows * b.cols.div_ceil(16));
+    for col in 0..b.cols.div_ceil(16) {
+        for i in 0..b.rows {
+            let width = 16.min(b.cols - col * 16);
+            let mut data = vec![0u8; width * 4];
+            let mut init = vec![0u8; width * 4];
+            for c in 0..width {
+                let j = col * 16 + c;
+                data[c * 4..c * 4 + 4].copy_from_slice(&b.acc[i * b.cols + j].to_le_bytes());
+                init[c * 4..c * 4 + 4].fill(b.init[i * b.cols + j] as u8);
+            }
+            runs.push((((col * m_pad + i) * 16 * 4) as i64, data, init));
+        }
+    }
+    write_runs(cx, h, &runs, t, "Matmul::Iterate (into L0C)");
+}
+
+/// What an L0C tensor holds for a block (the partial sums Iterate(true, c) accumulates onto).
+fn read_l0c(cx: &mut Ctx, h: Handle, row: usize, col: usize, rows: usize, cols: usize) -> Option<Block> {
+    let m_pad = rows.div_ceil(16) * 16;
+    let bytes = cols.div_ceil(16) * m_pad * 16 * 4;
+    let r = read(cx, h, 0, bytes as i64, 4, "Matmul::Iterate (partial sums in L0C)")?;
+    let mut acc = vec![0u32; rows * cols];
+    let mut init = vec![false; rows * cols];
+    for i in 0..rows {
+        for j in 0..cols {
+            let at = ((j / 16) * m_pad + i) * 64 + (j % 16) * 4;
+            acc[i * cols + j] = u32::from_le_bytes([r.data[at], r.data[at + 1], r.data[at + 2], r.data[at + 3]]);
+            init[i * cols + j] = r.is_init(at, 4);
+        }
+    }
+    Some(Block {
+        row,
+        col,
+        rows,
+        cols,
+        acc,
+        init,
+    })
 }
 
 /// The (row block, column block) of the idx-th Iterate: iterateOrder 0 walks M first, 1 walks N first.

@@ -703,7 +703,11 @@ fn matmul_iterate_all_and_iterate_get_tensor_c_give_the_same_c() {
         c[5] = (6, "i32", order);
         let out = rig().run(&c, &matmul_program(&looped));
         assert!(out.codes().is_empty(), "{:?}", out.findings.list);
-        assert_eq!(read_f32(&out.gm[3]), want, "baseM {base_m} baseN {base_n} order {order}");
+        assert_eq!(
+            read_f32(&out.gm[3]),
+            want,
+            "baseM {base_m} baseN {base_n} order {order}"
+        );
     }
 }
 
@@ -836,8 +840,17 @@ fn the_enhanced_copy_moves_l0c_fractals_to_ub_converting_and_rectifying() {
     // two float fractals in L0C, one fractal apart in the source (srcStride 1), to half in UB, ReLU on
     let l0c: Vec<f32> = (0..768).map(|i| i as f32 - 300.0).collect();
     let out = Rig::new("aiv").fill(MemKind::L0c, 0, f32_bytes(&l0c)).run(
-        &[(1, "i32", 0), (2, "i32", 768), (3, "i16", 2), (4, "i16", 1), (5, "i16", 1), (6, "i16", 0), (7, "i32", 1),
-          (8, "i32", 0), (9, "i1", 1)],
+        &[
+            (1, "i32", 0),
+            (2, "i32", 768),
+            (3, "i16", 2),
+            (4, "i16", 1),
+            (5, "i16", 1),
+            (6, "i16", 0),
+            (7, "i32", 1),
+            (8, "i32", 0),
+            (9, "i1", 1),
+        ],
         "  h0 = LocalAt.f32 L0C r1:i32 r2:i32\n  h1 = LocalAt.f16 UB r1:i32 r2:i32\n  \
          call DataCopy.enhanced<T=f16,U=f32> dst=h1 src=h0 intriParams.blockCount=r3:i16 \
          intriParams.blockLen=r4:i16 intriParams.srcStride=r5:i16 intriParams.dstStride=r6:i16 \
@@ -848,5 +861,52 @@ fn the_enhanced_copy_moves_l0c_fractals_to_ub_converting_and_rectifying() {
     for e in 0..256 {
         assert_eq!(ub[e], (l0c[e]).max(0.0));
         assert_eq!(ub[256 + e], (l0c[512 + e]).max(0.0));
+    }
+}
+
+#[test]
+fn matmul_iterate_into_a_co1_tensor_leaves_nz_partial_sums_in_l0c() {
+    let (m, n, k) = (20usize, 24usize, 16usize);
+    let a: Vec<f32> = (0..m * k).map(|i| (i % 7) as f32 - 3.0).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| (i % 5) as f32 - 2.0).collect();
+    let want = reference(&a, &b, m, n, k);
+    let program = matmul_program(
+        "  call SetTensorA.gm<T=f16> self=o1 gm=h0\n  call SetTensorB.gm<T=f16> self=o1 gm=h1\n  \
+         h4 = LocalAt.f32 L0C r10:i32 r11:i32\n  \
+         r12:i1 = call Iterate.co1<T=f32> self=o1 enPartialSum=r13:i1 localCmatrix=h4\n  \
+         call SetTensorA.gm<T=f16> self=o1 gm=h0\n  call SetTensorB.gm<T=f16> self=o1 gm=h1\n  \
+         r12:i1 = call Iterate.co1<T=f32> self=o1 enPartialSum=r14:i1 localCmatrix=h4",
+    );
+    let out = Rig::new("aic")
+        .gm("a", GmRole::Input, f16_bytes(&a))
+        .gm("b", GmRole::Input, f16_bytes(&b))
+        .gm("bias", GmRole::Input, vec![])
+        .gm("c", GmRole::Output, vec![])
+        .run(
+            &[
+                (1, "i32", m as u64),
+                (2, "i32", n as u64),
+                (3, "i32", k as u64),
+                (4, "i32", 32),
+                (5, "i32", 32),
+                (6, "i32", 0),
+                (10, "i32", 0),
+                (11, "i32", 1024),
+                (13, "i1", 0),
+                (14, "i1", 1),
+            ],
+            &program,
+        );
+    assert!(out.codes().is_empty(), "{:?}", out.findings.list);
+    // the second Iterate accumulated onto the first: 2 * A @ B, in NZ with rows rounded up to 32
+    let l0c = read_f32(&out.mem(MemKind::L0c)[..2 * 32 * 16 * 4]);
+    for i in 0..m {
+        for j in 0..n {
+            assert_eq!(
+                l0c[(j / 16) * 32 * 16 + i * 16 + j % 16],
+                2.0 * want[i * n + j],
+                "C({i},{j})"
+            );
+        }
     }
 }
