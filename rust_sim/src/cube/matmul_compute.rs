@@ -4,7 +4,7 @@
 use crate::checks::code;
 use crate::core::Ctx;
 use crate::cube::matmul::{Block, Operand};
-use crate::cube::{c0, read_clamped};
+use crate::cube::{c0, read_clamped, Region};
 use crate::dtype::DType;
 
 /// Element (i, j) of a row-major (or transposed) ND matrix with `ld` elements per stored row, or of an NZ one
@@ -18,6 +18,102 @@ pub fn nd_or_nz(op: &Operand, i: usize, j: usize, ld: usize, rows_pad: usize) ->
     } else {
         r * ld + c
     }
+}
+
+/// An element type the product-sum engine takes (f32 for floats, i32 for int8), loaded from bytes.
+pub trait Lane: Copy + Default {
+    /// `out.len()` elements of `t` from the start of `bytes`.
+    fn load(t: DType, bytes: &[u8], out: &mut [Self]);
+}
+
+impl Lane for f32 {
+    fn load(t: DType, bytes: &[u8], out: &mut [f32]) {
+        match t {
+            DType::F16 => {
+                for (o, c) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+                    *o = half::f16::from_bits(u16::from_le_bytes([c[0], c[1]])).to_f32();
+                }
+            }
+            DType::BF16 => {
+                for (o, c) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+                    *o = f32::from_bits((u16::from_le_bytes([c[0], c[1]]) as u32) << 16);
+                }
+            }
+            DType::F32 => {
+                for (o, c) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+                    *o = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                }
+            }
+            _ => {
+                let s = t.size();
+                for (o, c) in out.iter_mut().zip(bytes.chunks_exact(s)) {
+                    *o = t.to_f64(t.load_bits(c)) as f32;
+                }
+            }
+        }
+    }
+}
+
+impl Lane for i32 {
+    fn load(t: DType, bytes: &[u8], out: &mut [i32]) {
+        match t {
+            DType::I8 => {
+                for (o, &c) in out.iter_mut().zip(bytes) {
+                    *o = c as i8 as i32;
+                }
+            }
+            _ => {
+                let s = t.size();
+                for (o, c) in out.iter_mut().zip(bytes.chunks_exact(s)) {
+                    *o = t.to_i64(t.load_bits(c)) as i32;
+                }
+            }
+        }
+    }
+}
+
+/// The `rows x cols` logical matrix of `op` from logical (r0, c0) (A(i, p) or B(p, j)) into `out`, row-major;
+/// and whether each logical row and each logical column was all initialised. `shape` is (stored row length,
+/// rows of an NZ operand). Untransposed ND rows are contiguous and load in one pass each.
+fn gather<V: Lane>(
+    op: &Operand,
+    reg: &Region,
+    (r0, c0): (usize, usize),
+    (rows, cols): (usize, usize),
+    (ld, rows_pad): (usize, usize),
+    out: &mut [V],
+) -> (Vec<bool>, Vec<bool>) {
+    let sz = op.t.size();
+    let all_init = reg.init.iter().all(|&b| b == 1);
+    let mut row_ok = vec![true; rows];
+    let mut col_ok = vec![true; cols];
+    if !op.trans && !op.nz {
+        for r in 0..rows {
+            let at = ((r0 + r) * ld + c0) * sz;
+            V::load(op.t, &reg.data[at..at + cols * sz], &mut out[r * cols..(r + 1) * cols]);
+        }
+    } else {
+        let mut one = [V::default()];
+        for r in 0..rows {
+            for c in 0..cols {
+                let at = nd_or_nz(op, r0 + r, c0 + c, ld, rows_pad) * sz;
+                V::load(op.t, &reg.data[at..at + sz], &mut one);
+                out[r * cols + c] = one[0];
+            }
+        }
+    }
+    if !all_init {
+        for (r, row_flag) in row_ok.iter_mut().enumerate() {
+            for (c, col_flag) in col_ok.iter_mut().enumerate() {
+                let at = nd_or_nz(op, r0 + r, c0 + c, ld, rows_pad) * sz;
+                if !reg.is_init(at, sz) {
+                    *row_flag = false;
+                    *col_flag = false;
+                }
+            }
+        }
+    }
+    (row_ok, col_ok)
 }
 
 /// Computes the rows x cols block of C at (row, col) of this core's C: bias (or 0, or the partial sum given)
@@ -145,23 +241,10 @@ pub fn compute(
     };
     let mut out: Vec<u32>;
     if acc == DType::I32 {
-        let mut av = vec![0i32; rows * k];
-        let mut bv = vec![0i32; k * cols];
+        let (mut av, mut bv) = (vec![0i32; rows * k], vec![0i32; k * cols]);
         if let (Some(ar), Some(br)) = (&ar, &br) {
-            for i in 0..rows {
-                for p in 0..k {
-                    let at = nd_or_nz(&a, row + i, p, a_ld, a_rows) * asz;
-                    av[i * k + p] = a.t.to_i64(a.t.load_bits(&ar.data[at..])) as i32;
-                    row_init[i] &= ar.is_init(at, asz);
-                }
-            }
-            for p in 0..k {
-                for j in 0..cols {
-                    let at = nd_or_nz(&b, p, col + j, b_ld, b_rows) * bsz;
-                    bv[p * cols + j] = b.t.to_i64(b.t.load_bits(&br.data[at..])) as i32;
-                    col_init[j] &= br.is_init(at, bsz);
-                }
-            }
+            row_init = gather(&a, ar, (row, 0), (rows, k), (a_ld, a_rows), &mut av).0;
+            col_init = gather(&b, br, (0, col), (k, cols), (b_ld, b_rows), &mut bv).1;
         }
         let mut cv = vec![0i32; rows * cols];
         if let Some(p) = &partial {
@@ -178,23 +261,10 @@ pub fn compute(
         crate::cube::gemm_i32(rows, cols, k, &av, &bv, &mut cv);
         out = cv.iter().map(|v| *v as u32).collect();
     } else {
-        let mut av = vec![0f32; rows * k];
-        let mut bv = vec![0f32; k * cols];
+        let (mut av, mut bv) = (vec![0f32; rows * k], vec![0f32; k * cols]);
         if let (Some(ar), Some(br)) = (&ar, &br) {
-            for i in 0..rows {
-                for p in 0..k {
-                    let at = nd_or_nz(&a, row + i, p, a_ld, a_rows) * asz;
-                    av[i * k + p] = a.t.to_f64(a.t.load_bits(&ar.data[at..])) as f32;
-                    row_init[i] &= ar.is_init(at, asz);
-                }
-            }
-            for p in 0..k {
-                for j in 0..cols {
-                    let at = nd_or_nz(&b, p, col + j, b_ld, b_rows) * bsz;
-                    bv[p * cols + j] = b.t.to_f64(b.t.load_bits(&br.data[at..])) as f32;
-                    col_init[j] &= br.is_init(at, bsz);
-                }
-            }
+            row_init = gather(&a, ar, (row, 0), (rows, k), (a_ld, a_rows), &mut av).0;
+            col_init = gather(&b, br, (0, col), (k, cols), (b_ld, b_rows), &mut bv).1;
         }
         let mut cv = vec![0f32; rows * cols];
         if let Some(p) = &partial {
