@@ -101,6 +101,10 @@ pub struct CrossFlags {
     pending: HashMap<(u8, u32, u16), HashMap<u32, u64>>,
     /// raised whenever a counter goes up, so the launch knows when a waiting core may go on
     pub version: u64,
+    /// the (setters, receivers) of the last set that raised its group's flag, for the timing model
+    pub last_raise: Option<(Vec<u32>, Vec<u32>)>,
+    /// the scope of the last set (with its mode and id, the flag group it belongs to)
+    pub last_scope: u32,
 }
 
 pub type Shared = Rc<RefCell<CrossFlags>>;
@@ -154,7 +158,9 @@ impl CrossFlags {
                 *counts.get_mut(s).unwrap() -= 1;
             }
             self.raise(&receivers, id);
+            self.last_raise = Some((setters, receivers));
         }
+        self.last_scope = scope;
         true
     }
 
@@ -229,7 +235,16 @@ impl ApiOp for CrossCore {
         };
         let me = cx.core.cube.slot;
         if self.set {
-            if !shared.borrow_mut().set(me, self.mode, id as u16) {
+            let known = shared.borrow_mut().set(me, self.mode, id as u16);
+            if known {
+                let (raised, scope) = {
+                    let mut flags = shared.borrow_mut();
+                    (flags.last_raise.take(), flags.last_scope)
+                };
+                let key = crate::timing::cross_key(self.mode, scope, id as u16);
+                crate::timing::cross_set(cx.core, self.pipe, key, me.slot, raised);
+            }
+            if !known {
                 cx.report(
                     code::INVALID_OPERAND,
                     format!(
@@ -243,6 +258,7 @@ impl ApiOp for CrossCore {
             return Flow::Next;
         }
         if shared.borrow_mut().take(me.slot, id as u16) {
+            crate::timing::cross_wait(cx.core, id as u16, me.slot);
             Flow::Next
         } else {
             Flow::Yield

@@ -211,7 +211,10 @@ pub fn run(prog: &Program, gm: &mut Gm, cfg: &Config) -> Outcome {
             .filter_map(|(i, l)| {
                 l.as_ref().map(|l| timing::launch::BlockLog {
                     block: i as u32,
+                    group: slots[i].group,
+                    aiv: slots[i].aiv,
                     recs: &l.recs,
+                    cross: &l.cross,
                     unmodelled: l.unmodelled,
                     truncated: l.truncated,
                 })

@@ -186,3 +186,23 @@ def test_other_chips_time_with_their_own_numbers(chip: str) -> None:
     result = run(ADD, [x, y], chip=chip)
     assert result.ok and result.cycles and result.timing
     assert result.timing["clock_mhz"] == float(load_chip(chip).clock_mhz or load_chip(chip).timing["clock_mhz"])
+
+
+def test_a_mix_kernel_times_its_cube_and_vector_cores_together() -> None:
+    # mmad_relu_mix_custom: per block the AIC's Mmad tiles go to its AIVs through cross-core flags for the ReLU
+    rng = np.random.default_rng(4)
+    a = rng.uniform(-1, 1, (128, 256)).astype(np.float16)
+    b = rng.uniform(-1, 1, (256, 128)).astype(np.float16)
+    bias = rng.uniform(-1, 1, (128,)).astype(np.float32)
+    result = run(str(ROOT / "tests/corpus/clean/projects/mmad_relu_mix_custom"), [a, b, bias], trace=True)
+    assert result.ok and result.timing is not None and result.trace_json is not None
+    assert result.timing["waves"] == 1 and result.timing["unmodelled"] == 0
+    pipes = result.pipes or {}
+    for pipe in ("PIPE_M", "PIPE_FIX", "PIPE_V", "PIPE_MTE3"):
+        assert pipes[pipe]["busy_all_blocks"] > 0, pipe
+    doc = json.loads(result.trace_json)
+    _check_chrome_trace(doc)
+    names = {e["args"]["name"] for e in doc["traceEvents"] if e["name"] == "process_name"}
+    assert any("AIC" in n for n in names) and any("AIV" in n for n in names)
+    waits = [e for e in doc["traceEvents"] if e["name"] == "CrossCoreWaitFlag"]
+    assert waits and max(e["dur"] for e in waits) > 0  # the AIVs wait for their AIC's tiles

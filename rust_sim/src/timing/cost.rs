@@ -341,7 +341,7 @@ fn classify(api: &str, dtype: Option<&str>, p: &Params) -> Class {
         Some("f32") | Some("i32") | Some("u32") | Some("f64") | Some("i64")
     );
     match api {
-        "SetFlag" | "WaitFlag" => return Class::Skip,
+        "SetFlag" | "WaitFlag" | "CrossCoreSetFlag" | "CrossCoreWaitFlag" => return Class::Skip,
         "PipeBarrier" => return Class::Barrier,
         "DataCopy" | "DataCopyPad" | "LoadData" | "Fixpipe" => return Class::Copy,
         "Mmad" => return Class::Mmad,

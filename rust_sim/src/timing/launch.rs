@@ -19,7 +19,7 @@ use crate::api::{Pipe, PIPES};
 use crate::program::Program;
 
 use super::cost::Model;
-use super::replay::{Replay, Stop, Xfer};
+use super::replay::{CrossState, Replay, Stop, Xfer};
 use super::trace::{escape, Trace, TRACK_PIPES};
 use super::{Rec, RecKind};
 
@@ -74,7 +74,12 @@ pub struct Report {
 /// One block's log, as the launch hands it over.
 pub struct BlockLog<'a> {
     pub block: u32,
+    /// the block (AI Core group) a core of a MIX launch belongs to: its AIC and AIVs start together
+    pub group: u32,
+    pub aiv: bool,
     pub recs: &'a [Rec],
+    /// the (setters, receivers) of the cross-core flag groups the core raised
+    pub cross: &'a [(Vec<u32>, Vec<u32>)],
     pub unmodelled: u64,
     pub truncated: bool,
 }
@@ -132,12 +137,6 @@ pub fn schedule(prog: &Program, model: &Model, logs: &[BlockLog], cores: u32, tr
         }
     }
     let mut trace = trace_limit.map(|limit| Trace::new(prog, model.params.clock_mhz, limit));
-    if let Some(t) = trace.as_mut() {
-        for c in 0..cores.min(logs.len() as u32) {
-            let kind = if prog.kernel_type == "aic" { "AIC" } else { "AIV" };
-            t.core(c, &format!("core {c} ({kind})"));
-        }
-    }
     let pass = run_pass(model, logs, (&stretch, &miss), cores, trace.as_mut());
     let hbm_bytes = logs
         .iter()
@@ -167,58 +166,45 @@ fn run_pass(
     mut trace: Option<&mut Trace>,
 ) -> Pass {
     let mut xfers = Vec::new();
-    let mut blocks = Vec::with_capacity(logs.len());
     let mut unmatched = 0;
-    let synced = logs.iter().any(|l| l.recs.iter().any(|r| r.kind == RecKind::SyncAll));
-    if synced {
-        // every block at once (more blocks than cores cannot meet at SyncAll: the functional run reported it)
-        let mut reps: Vec<Replay> = logs
-            .iter()
-            .enumerate()
-            .map(|(i, l)| Replay::new(l.recs, model, (&stretch[i], &miss[i]), l.block, l.block % cores, 0.0))
-            .collect();
-        let mut ends = vec![None; reps.len()];
-        loop {
-            let mut arrivals: Vec<(usize, f64)> = Vec::new();
-            for (i, r) in reps.iter_mut().enumerate() {
-                if ends[i].is_some() {
-                    continue;
-                }
-                match r.run(&mut xfers, trace.as_deref_mut()) {
-                    Stop::Sync(t) => arrivals.push((i, t)),
-                    Stop::End(t) => ends[i] = Some(t),
-                }
-            }
-            if arrivals.is_empty() {
-                break;
-            }
-            let release = arrivals.iter().map(|a| a.1).fold(0.0, f64::max);
-            for (i, _) in arrivals {
-                reps[i].resume(release);
-            }
-        }
-        for (i, r) in reps.iter().enumerate() {
-            unmatched += r.unmatched;
-            blocks.push(BlockTime {
-                block: r.block,
-                core: r.core,
-                start: 0.0,
-                end: ends[i].unwrap_or(0.0),
-                busy: r.busy,
-            });
-        }
+    let joint = logs.iter().any(|l| {
+        l.group != l.block
+            || l.recs
+                .iter()
+                .any(|r| matches!(r.kind, RecKind::SyncAll | RecKind::CrossRaise | RecKind::CrossWait))
+    });
+    let blocks = if joint {
+        joint_pass(
+            model,
+            logs,
+            (stretch, miss),
+            cores,
+            &mut xfers,
+            trace.as_deref_mut(),
+            &mut unmatched,
+        )
     } else {
         // list scheduling: each block on the core that frees first (ties: the lowest core)
+        let mut blocks = Vec::with_capacity(logs.len());
         let mut free = vec![0.0f64; cores as usize];
+        let mut cross = CrossState::default();
         for (i, l) in logs.iter().enumerate() {
             let (core, &start) = free
                 .iter()
                 .enumerate()
                 .min_by(|a, b| a.1.total_cmp(b.1).then(a.0.cmp(&b.0)))
                 .unwrap();
-            let mut r = Replay::new(l.recs, model, (&stretch[i], &miss[i]), l.block, core as u32, start);
-            let end = match r.run(&mut xfers, trace.as_deref_mut()) {
+            let mut r = Replay::new(
+                (l.recs, l.cross),
+                model,
+                (&stretch[i], &miss[i]),
+                i as u32,
+                core as u32,
+                start,
+            );
+            let end = match r.run(&mut xfers, trace.as_deref_mut(), &mut cross) {
                 Stop::End(t) | Stop::Sync(t) => t,
+                Stop::Blocked => r.stuck(),
             };
             free[core] = end;
             unmatched += r.unmatched;
@@ -230,9 +216,17 @@ fn run_pass(
                 busy: r.busy,
             });
         }
-    }
+        blocks
+    };
     if let Some(t) = trace {
-        for b in &blocks {
+        let mut named = std::collections::BTreeSet::new();
+        for (b, l) in blocks.iter().zip(logs) {
+            if named.insert(b.core) {
+                t.core(
+                    b.core,
+                    &format!("core {} ({})", b.core, if l.aiv { "AIV" } else { "AIC" }),
+                );
+            }
             t.block(b.core, b.block, b.start, b.end);
         }
     }
@@ -241,6 +235,157 @@ fn run_pass(
         xfers,
         unmatched,
     }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Phase {
+    NotStarted,
+    Running,
+    AtSync(f64),
+    Done(f64),
+}
+
+/// Cores that meet (SyncAll, cross-core flags, the AIC and AIVs of a MIX block) replayed side by side: each runs
+/// until it needs a flag another has not set yet in the replay so far, then the next; SyncAll releases every core
+/// of its kind together. Blocks (groups) start on the first of `cores` physical places to free.
+fn joint_pass(
+    model: &Model,
+    logs: &[BlockLog],
+    (stretch, miss): Factors,
+    cores: u32,
+    xfers: &mut Vec<Xfer>,
+    mut trace: Option<&mut Trace>,
+    unmatched: &mut u32,
+) -> Vec<BlockTime> {
+    let mut groups: Vec<(u32, Vec<usize>)> = Vec::new();
+    for (i, l) in logs.iter().enumerate() {
+        match groups.last_mut() {
+            Some((g, members)) if *g == l.group => members.push(i),
+            _ => groups.push((l.group, vec![i])),
+        }
+    }
+    let width = groups.iter().map(|g| g.1.len()).max().unwrap_or(1);
+    let n = logs.len();
+    let mut reps: Vec<Option<Replay>> = (0..n).map(|_| None).collect();
+    let mut phase = vec![Phase::NotStarted; n];
+    let mut starts = vec![0.0f64; n];
+    let mut place = vec![0u32; n];
+    // the group each physical place runs, and when the last one there ended
+    let mut occupant: Vec<Option<usize>> = vec![None; cores.max(1) as usize];
+    let mut freed = vec![0.0f64; cores.max(1) as usize];
+    let mut next_group = 0;
+    let mut cross = CrossState::default();
+    loop {
+        // start the next groups on places whose group is done
+        while next_group < groups.len() {
+            let done = |g: usize| groups[g].1.iter().all(|&m| matches!(phase[m], Phase::Done(_)));
+            let Some(at) = (0..occupant.len())
+                .filter(|&p| occupant[p].is_none_or(done))
+                .min_by(|&a, &b| freed[a].total_cmp(&freed[b]).then(a.cmp(&b)))
+            else {
+                break;
+            };
+            let start = freed[at];
+            for (k, &m) in groups[next_group].1.iter().enumerate() {
+                let core = (at * width + k) as u32;
+                let l = &logs[m];
+                reps[m] = Some(Replay::new(
+                    (l.recs, l.cross),
+                    model,
+                    (&stretch[m], &miss[m]),
+                    m as u32,
+                    core,
+                    start,
+                ));
+                phase[m] = Phase::Running;
+                starts[m] = start;
+                place[m] = core;
+            }
+            occupant[at] = Some(next_group);
+            next_group += 1;
+        }
+        let mut moved = false;
+        for m in 0..n {
+            if phase[m] != Phase::Running {
+                continue;
+            }
+            let r = reps[m].as_mut().unwrap();
+            let before = r.position();
+            match r.run(xfers, trace.as_deref_mut(), &mut cross) {
+                Stop::Sync(t) => phase[m] = Phase::AtSync(t),
+                Stop::End(t) => {
+                    phase[m] = Phase::Done(t);
+                    let at = place[m] as usize / width;
+                    freed[at] = freed[at].max(t);
+                }
+                Stop::Blocked => {}
+            }
+            moved |= r.position() != before || phase[m] != Phase::Running;
+        }
+        // SyncAll: every core of a kind there (the others done) goes on at the last arrival
+        for aiv in [true, false] {
+            let kind: Vec<usize> = (0..n).filter(|&m| logs[m].aiv == aiv).collect();
+            let waiting = kind.iter().any(|&m| matches!(phase[m], Phase::AtSync(_)));
+            let all_there = kind
+                .iter()
+                .all(|&m| matches!(phase[m], Phase::AtSync(_) | Phase::Done(_)));
+            if waiting && all_there {
+                let release = kind
+                    .iter()
+                    .filter_map(|&m| match phase[m] {
+                        Phase::AtSync(t) => Some(t),
+                        _ => None,
+                    })
+                    .fold(0.0, f64::max);
+                for &m in &kind {
+                    if matches!(phase[m], Phase::AtSync(_)) {
+                        reps[m].as_mut().unwrap().resume(release);
+                        phase[m] = Phase::Running;
+                    }
+                }
+                moved = true;
+            }
+        }
+        let finished = next_group == groups.len() && phase.iter().all(|p| matches!(p, Phase::Done(_)));
+        if finished {
+            break;
+        }
+        if !moved {
+            // nothing can go on (a wait no core satisfies; the functional run reported it): end where they are
+            let can_start = next_group < groups.len()
+                && occupant
+                    .iter()
+                    .any(|o| o.is_none_or(|g| groups[g].1.iter().all(|&m| matches!(phase[m], Phase::Done(_)))));
+            if can_start {
+                continue;
+            }
+            for m in 0..n {
+                if let Phase::Running | Phase::AtSync(_) = phase[m] {
+                    *unmatched += 1;
+                    phase[m] = Phase::Done(reps[m].as_ref().unwrap().stuck());
+                }
+            }
+            if next_group == groups.len() {
+                break;
+            }
+        }
+    }
+    (0..n)
+        .filter_map(|m| {
+            let r = reps[m].as_ref()?;
+            *unmatched += r.unmatched;
+            Some(BlockTime {
+                block: logs[m].block,
+                core: place[m],
+                start: starts[m],
+                end: match phase[m] {
+                    Phase::Done(t) | Phase::AtSync(t) => t,
+                    _ => starts[m],
+                },
+                busy: r.busy,
+            })
+        })
+        .collect()
 }
 
 /// The stretch each transfer needs for its bytes when every moment's HBM bandwidth is shared in proportion to
@@ -408,7 +553,12 @@ fn report(
     } else {
         0.0
     };
-    let n = logs.len() as u32;
+    // blocks: a MIX block's AIC and AIVs count once
+    let n = logs
+        .iter()
+        .map(|l| l.group)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len() as u32;
     let waves = n.div_ceil(cores);
     let unmodelled = logs.iter().map(|l| l.unmodelled).sum();
     let truncated = logs.iter().any(|l| l.truncated);

@@ -49,6 +49,7 @@ pub struct Work {
 }
 
 /// Synthetic flags of the library's buffers: object ids no program object has.
+const DONE_FLAGS: u32 = u32::MAX - 3;
 const L1_FLAGS: u32 = u32::MAX - 2;
 const L0_FLAGS: u32 = u32::MAX - 1;
 const L0C_FLAGS: u32 = u32::MAX;
@@ -71,6 +72,7 @@ impl MatmulState {
             FlagKey::Queue { obj: L1_FLAGS, .. } => Some("matmul L1"),
             FlagKey::Queue { obj: L0_FLAGS, .. } => Some("matmul L0A/L0B"),
             FlagKey::Queue { obj: L0C_FLAGS, .. } => Some("matmul L0C"),
+            FlagKey::Queue { obj: DONE_FLAGS, .. } => Some("matmul done"),
             _ => None,
         }
     }
@@ -102,6 +104,7 @@ impl Emit<'_> {
             gm,
             key: None,
             amount,
+            x: 0,
         });
     }
 
@@ -132,6 +135,7 @@ impl Emit<'_> {
             gm: None,
             key: Some(key),
             amount: 0,
+            x: 0,
         });
     }
 }
@@ -244,7 +248,16 @@ pub fn compute(core: &mut Core, pc: usize, w: &Work) {
             }
         }
     }
+    if w.out.is_some() {
+        done(&mut e);
+    }
     e.log.matmul = st;
+}
+
+/// The call returns when C is written: the scalar unit waits for the last Fixpipe.
+fn done(e: &mut Emit) {
+    e.flag(RecKind::Set, Pipe::Fix, key(DONE_FLAGS, 0, false));
+    e.flag(RecKind::Wait, Pipe::S, key(DONE_FLAGS, 0, false));
 }
 
 /// Records Fixpipe writing an m x n block out of L0C to `out` (GetTensorC of a block Iterate computed).
@@ -255,6 +268,7 @@ pub fn write_out(core: &mut Core, pc: usize, m: u64, n: u64, out_elem: u64, out:
     let t = log.now(executed);
     let mut e = Emit { log, pc: pc as u32, t };
     fixpipe(&mut e, &mut st, m, n, out_elem, out);
+    done(&mut e);
     e.log.matmul = st;
 }
 

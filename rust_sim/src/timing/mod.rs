@@ -169,6 +169,18 @@ pub enum RecKind {
     SyncAll,
     /// the core returned (or stopped)
     End,
+    /// CrossCoreSetFlag on `pipe` by this core (`x`: the flag group, `amount`: this core's slot)
+    CrossSet,
+    /// the last setter of a cross-core flag group raised it for its receivers (`x`: the flag group,
+    /// `amount`: the index of (setters, receivers) in the log's `cross` table)
+    CrossRaise,
+    /// CrossCoreWaitFlag satisfied (`x`: the flag id, `amount`: this core's slot)
+    CrossWait,
+}
+
+/// A cross-core flag group: mode, scope and id packed into one number (mix.rs names them so).
+pub fn cross_key(mode: u8, scope: u32, id: u16) -> u64 {
+    ((mode as u64) << 48) | ((scope as u64) << 16) | id as u64
 }
 
 /// One record of a core's log.
@@ -191,6 +203,8 @@ pub struct Rec {
     pub key: Option<FlagKey>,
     /// what to show in the trace: repeats of a vector instruction, bytes of a copy, steps of an Mmad
     pub amount: u64,
+    /// the cross-core flag (group or id) of a Cross* record
+    pub x: u64,
 }
 
 /// One core's log and the state that writing it needs.
@@ -206,6 +220,8 @@ pub struct CoreLog {
     pub truncated: bool,
     /// the Matmul object's pipeline state (matmul.rs)
     pub matmul: matmul::MatmulState,
+    /// (setters, receivers) of the cross-core flag groups this core raised
+    pub cross: Vec<(Vec<u32>, Vec<u32>)>,
 }
 
 impl CoreLog {
@@ -220,6 +236,7 @@ impl CoreLog {
             unmodelled: 0,
             truncated: false,
             matmul: matmul::MatmulState::default(),
+            cross: Vec::new(),
         }
     }
 
@@ -248,6 +265,24 @@ impl CoreLog {
             gm: None,
             key,
             amount: 0,
+            x: 0,
+        });
+    }
+
+    fn cross(&mut self, kind: RecKind, pipe: Pipe, pc: usize, executed: u64, x: u64, amount: u64) {
+        let t = self.now(executed);
+        self.push(Rec {
+            kind,
+            pipe,
+            pc: pc as u32,
+            t,
+            dur: 0.0,
+            lat: 0.0,
+            gm_bytes: 0,
+            gm: None,
+            key: None,
+            amount,
+            x,
         });
     }
 }
@@ -298,6 +333,7 @@ pub fn end_op(cx: &mut Ctx, pipe: Pipe, flow: Flow) {
                 gm: if c.gm_bytes > 0 { log.meter.gm } else { None },
                 key: None,
                 amount: c.amount,
+                x: 0,
             });
         }
     }
@@ -340,6 +376,27 @@ pub fn scalar_access(core: &mut Core, space: Space, addr: i64) {
         }
         Space::Local(_) => log.extra += p.scalar_local_cycles,
         Space::Null => {}
+    }
+}
+
+/// CrossCoreSetFlag of flag group `key` by the core in `slot`, on `pipe`; with `raised`, the set completed the
+/// group: its setters and the receivers it raised the flag for.
+pub fn cross_set(core: &mut Core, pipe: Pipe, key: u64, slot: u32, raised: Option<(Vec<u32>, Vec<u32>)>) {
+    let (executed, pc) = (core.executed, core.pc);
+    let Some(log) = core.tlog.as_mut() else { return };
+    log.cross(RecKind::CrossSet, pipe, pc, executed, key, slot as u64);
+    if let Some(lists) = raised {
+        log.cross.push(lists);
+        let at = log.cross.len() as u64 - 1;
+        log.cross(RecKind::CrossRaise, pipe, pc, executed, key, at);
+    }
+}
+
+/// CrossCoreWaitFlag of flag `id` satisfied on the core in `slot` (the scalar unit waited for it).
+pub fn cross_wait(core: &mut Core, id: u16, slot: u32) {
+    let (executed, pc) = (core.executed, core.pc);
+    if let Some(log) = core.tlog.as_mut() {
+        log.cross(RecKind::CrossWait, Pipe::S, pc, executed, id as u64, slot as u64);
     }
 }
 

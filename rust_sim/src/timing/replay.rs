@@ -39,6 +39,16 @@ pub enum Stop {
     Sync(f64),
     /// at the end of the log, everything done at this time
     End(f64),
+    /// at a cross-core flag another core has not set yet (in the replay so far): run it again later
+    Blocked,
+}
+
+/// Cross-core flags between the replays of a launch: the times each core set each flag group, and the times
+/// each core's flags were raised.
+#[derive(Default)]
+pub struct CrossState {
+    sets: HashMap<(u64, u32), VecDeque<f64>>,
+    raised: HashMap<(u32, u64), VecDeque<f64>>,
 }
 
 pub struct Replay<'a> {
@@ -46,6 +56,8 @@ pub struct Replay<'a> {
     model: &'a Model,
     stretch: &'a [f64],
     miss: &'a [f64],
+    /// the (setters, receivers) of the cross-core flag groups the log raised
+    lists: &'a [(Vec<u32>, Vec<u32>)],
     pub block: u32,
     pub core: u32,
     i: usize,
@@ -61,10 +73,13 @@ pub struct Replay<'a> {
     pub unmatched: u32,
 }
 
+/// A core's log: its records and the (setters, receivers) of the cross-core flag groups it raised.
+pub type LogRef<'a> = (&'a [Rec], &'a [(Vec<u32>, Vec<u32>)]);
+
 impl<'a> Replay<'a> {
     /// A replay of `recs` from `start`, the block's GM transfers stretched by `stretch` and missing L2 by `miss`.
     pub fn new(
-        recs: &'a [Rec],
+        (recs, lists): LogRef<'a>,
         model: &'a Model,
         (stretch, miss): (&'a [f64], &'a [f64]),
         block: u32,
@@ -76,6 +91,7 @@ impl<'a> Replay<'a> {
             model,
             stretch,
             miss,
+            lists,
             block,
             core,
             i: 0,
@@ -102,8 +118,20 @@ impl<'a> Replay<'a> {
         }
     }
 
-    /// Replays records until a SyncAll or the end; GM transfers go to `xfers`, events to `trace`.
-    pub fn run(&mut self, xfers: &mut Vec<Xfer>, mut trace: Option<&mut Trace>) -> Stop {
+    /// When everything issued so far is done: where a replay that cannot go on ends.
+    pub fn stuck(&self) -> f64 {
+        let last = self.recs.get(self.i.saturating_sub(1)).map(|r| r.t).unwrap_or(0.0);
+        (last + self.off).max(self.drained())
+    }
+
+    /// Where the replay is in its log (it moved when this grew).
+    pub fn position(&self) -> usize {
+        self.i
+    }
+
+    /// Replays records until a SyncAll, a cross-core flag not set yet, or the end; GM transfers go to `xfers`,
+    /// events to `trace`, cross-core flags through `cross`.
+    pub fn run(&mut self, xfers: &mut Vec<Xfer>, mut trace: Option<&mut Trace>, cross: &mut CrossState) -> Stop {
         let p = &self.model.params;
         while self.i < self.recs.len() {
             let r = self.recs[self.i];
@@ -187,6 +215,67 @@ impl<'a> Replay<'a> {
                 RecKind::End => {
                     self.busy[Pipe::S.index()] = r.t;
                     return Stop::End(now.max(self.drained()));
+                }
+                RecKind::CrossSet => {
+                    let at = if r.pipe == Pipe::S || r.pipe == Pipe::All {
+                        now
+                    } else {
+                        let at = now.max(self.free[pi]) + p.set_flag_cycles;
+                        self.free[pi] = at;
+                        self.busy[pi] += p.set_flag_cycles;
+                        at
+                    };
+                    cross.sets.entry((r.x, r.amount as u32)).or_default().push_back(at);
+                    if let Some(t) = trace.as_deref_mut() {
+                        t.cross(
+                            self.core,
+                            r.pipe,
+                            "CrossCoreSetFlag",
+                            at - p.set_flag_cycles,
+                            p.set_flag_cycles,
+                        );
+                    }
+                }
+                RecKind::CrossRaise => {
+                    let Some((setters, receivers)) = self.lists.get(r.amount as usize) else {
+                        continue;
+                    };
+                    let ready = setters
+                        .iter()
+                        .all(|s| cross.sets.get(&(r.x, *s)).is_some_and(|q| !q.is_empty()));
+                    if !ready {
+                        self.i -= 1;
+                        return Stop::Blocked;
+                    }
+                    let mut at = 0.0f64;
+                    for s in setters {
+                        at = at.max(
+                            cross
+                                .sets
+                                .get_mut(&(r.x, *s))
+                                .and_then(|q| q.pop_front())
+                                .unwrap_or(0.0),
+                        );
+                    }
+                    let id = r.x & 0xFFFF;
+                    for recv in receivers {
+                        cross.raised.entry((*recv, id)).or_default().push_back(at);
+                    }
+                }
+                RecKind::CrossWait => {
+                    let Some(at) = cross
+                        .raised
+                        .get_mut(&(r.amount as u32, r.x))
+                        .and_then(|q| q.pop_front())
+                    else {
+                        self.i -= 1;
+                        return Stop::Blocked;
+                    };
+                    let release = now.max(at);
+                    self.off = self.off.max(release - r.t);
+                    if let Some(t) = trace.as_deref_mut() {
+                        t.cross(self.core, Pipe::S, "CrossCoreWaitFlag", now, release - now);
+                    }
                 }
             }
         }

@@ -198,3 +198,31 @@ fn the_trace_has_a_track_per_core_and_pipe_and_a_flow_per_flag() {
     assert_eq!(trace.matches("\"name\":\"DataCopy\"").count(), 2 * 2 * 2);
     assert_eq!(trace.matches("\"name\":\"Adds\"").count(), 2 * 2);
 }
+
+#[test]
+fn the_aivs_of_a_mix_block_wait_for_their_aic() {
+    // the AIC copies 1 KiB GM -> L1 (100 + 1024 / 256 = 104 cycles) and sets cross-core flag 0 for its AIVs on
+    // MTE2 (@105); each AIV waits for it, then copies 1 KiB GM -> UB (132 cycles): the block ends at 237
+    let text = "ascendir-sim 1\nkernel k mix_aic_1_2\nchip 910B2\nmem UB 196608 32\nmem L1 524288 32\n\
+                param 0 x h0 gm\nparam 1 y h1 gm\nregs 8 4\nstack 0\nobject o0 pipe pipe\n\
+                object o1 queue inQ pos=VECIN depth=1 mem=UB fwd=MTE2_V back=V_MTE2\n\
+                object o2 queue aQ pos=A1 depth=1 mem=L1 fwd=MTE2_MTE1 back=MTE1_MTE2\n\
+                const r1 i32 1\nconst r2 i32 1024\nconst r3 i32 0\nconst r4 i32 512\n\
+                code\n  obj.init o0\n  obj.init o1\n  obj.init o2\n  r5 = core.is AIV\n  brz r5 L1\n\
+                InitBuffer o0 o1 r1:i32 r2:i32\n  h2 = AllocTensor.f16 o1\n\
+                call CrossCoreWaitFlag.plain flagId=r3:i32\n\
+                call DataCopy.count_gm_to_local<T=f16> dst=h2 src=h0 count=r4:i32\n  ret\n\
+                L1:\n  InitBuffer o0 o2 r1:i32 r2:i32\n  h3 = AllocTensor.f16 o2\n\
+                call DataCopy.count_gm_to_local<T=f16> dst=h3 src=h0 count=r4:i32\n\
+                call CrossCoreSetFlag.plain<modeId=2,pipe=PIPE_MTE2> flagId=r3:i32\n  ret\nend\n";
+    let (out, _) = launch(text, params(1e6), 1, 1, true, 0);
+    assert!(out.completed && out.findings.list.is_empty(), "{:?}", out.findings.list);
+    let rep = out.timing.unwrap();
+    assert_eq!(rep.cycles, 237.0);
+    // the block's three cores start together, each on a track of its own
+    let placed: Vec<(u32, f64, f64)> = rep.blocks.iter().map(|b| (b.core, b.start, b.end)).collect();
+    assert_eq!(placed, vec![(0, 0.0, 237.0), (1, 0.0, 237.0), (2, 0.0, 105.0)]);
+    let trace = rep.trace.unwrap();
+    assert!(trace.contains("\"name\":\"CrossCoreWaitFlag\""));
+    assert!(trace.contains("core 2 (AIC)"));
+}

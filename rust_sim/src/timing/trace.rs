@@ -172,6 +172,11 @@ impl<'p> Trace<'p> {
         }
     }
 
+    /// A cross-core flag instruction (`name`) on `pipe` from `ts` for `dur` (a wait: the time it stalled).
+    pub fn cross(&mut self, core: u32, pipe: Pipe, name: &str, ts: f64, dur: f64) {
+        self.slice(core, pipe, name, "flag", ts, dur, "");
+    }
+
     /// A SetFlag on `pipe` from `ts` for `dur`; returns the id of the flow it starts.
     pub fn set(&mut self, core: u32, pipe: Pipe, key: Option<FlagKey>, ts: f64, dur: f64) -> u64 {
         let id = self.next_flow;
