@@ -2537,8 +2537,9 @@ def _describe(exc: UnexpectedInput, text: str, origin: OriginFn,
     if "GT" in expected and "SEMI" not in expected and "RPAR" not in expected and "COMMA" in expected:
         return (error(SYNTAX_ERROR, f"expected '>' to close the template argument list before {_token_desc(tok)}",
                       here), _recovery_region(text, pos))
-    if tok.type in ("RPAR", "RSQB") and tok.type not in expected:
-        # An extra closing bracket: drop just that token and go on.
+    if tok.type in ("RPAR", "RSQB") and tok.type not in expected and not _expects_operand(expected):
+        # An extra closing bracket: drop just that token and go on. (Where an operand is missing, `(a + )`, the
+        # bracket is not extra: the message below says what is.)
         return (error(SYNTAX_ERROR, f"extraneous '{tok.value}' before {_next_desc(text, pos + 1)}", here),
                 (pos, pos + 1, " "))
     if "COLON" in expected and "SEMI" not in expected and tok.type == "SEMI":
@@ -2672,6 +2673,13 @@ def _statement_end(text: str, i: int, floor: int) -> int:
 _ELSE_RE = re.compile(r"\s*else\b")
 
 
+def _inside_parens(text: str, at: int) -> bool:
+    """Whether offset `at` lies inside parentheses opened since the last brace before it."""
+    block = max(text.rfind("{", 0, at), text.rfind("}", 0, at)) + 1
+    segment = text[block:at]
+    return segment.count("(") > segment.count(")")
+
+
 def _recovery_region(text: str, pos: int) -> Edit | None:
     """The statement or declaration around `pos`, balanced in braces, to blank out before reparsing.
 
@@ -2679,8 +2687,14 @@ def _recovery_region(text: str, pos: int) -> Edit | None:
     `if` statement takes its `else` branches with it, so they do not turn into errors of their own.
     """
     start = pos
-    while start > 0 and text[start - 1] not in ";{}":
-        start -= 1
+    while True:
+        while start > 0 and text[start - 1] not in ";{}":
+            start -= 1
+        # a `;` inside the statement's parentheses (`for (i = 0; ...`, `if (auto x = f(); ...`) does not end it
+        if start > 0 and text[start - 1] == ";" and _inside_parens(text, start - 1):
+            start -= 1
+            continue
+        break
     end = _statement_end(text, pos, start)
     while end < len(text) and text[end - 1] == "}":
         m = _ELSE_RE.match(text, end)

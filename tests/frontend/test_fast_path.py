@@ -108,9 +108,9 @@ def test_name_before_matches_the_regex() -> None:
 
 # The pre-scan's patterns as first written, with a leading `\b` (slow: tried at every offset).
 WORD_BOUNDARY_PATTERNS = [
-    r"\b(?:class|struct|union)\s+(?:\[\[[^\]]*\]\]\s*)?([A-Za-z_]\w*)",
+    r"\b(?:class|struct|union)(?:\s+|\s*\.\.\.\s*)(?:\[\[[^\]]*\]\]\s*)?([A-Za-z_]\w*)",  # `class... Ts` too
     r"\benum\s+(?:(?:class|struct)\s+)?([A-Za-z_]\w*)",
-    r"\btypename\s+(?:\.\.\.\s*)?([A-Za-z_]\w*)\b(?!\s*::)",
+    r"\btypename(?:\s+|\s*\.\.\.\s*)([A-Za-z_]\w*)\b(?!\s*::)",
     r"\busing\s+([A-Za-z_]\w*)\s*=",
     r"\busing\s+[A-Za-z_]\w*\s*=\s*(?:typename\s+)?(?:const\s+)?(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)\s*[;*&<]",
     r"\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*;",
