@@ -2660,6 +2660,14 @@ class FunctionLowerer:
         if_op = scf.IfOp(self.ssa(cond, e), [C.ir_type(t)], Region(blocks[0]), Region(blocks[1]))
         return Val(t, self.emit(if_op, e).results[0])
 
+    def expr_Noexcept(self, e: A.Noexcept) -> Val:
+        raise Unsupported("noexcept(...) of an expression is not modelled", e)
+
+    def expr_PackExpansion(self, e: A.PackExpansion) -> Val:
+        # (in call arguments and braced lists a pack expansion is expanded before it gets here: expand_packs)
+        raise Unsupported(f"a pack expansion of '{_node_text(e.expr)}' outside call arguments and braced lists is "
+                          "not modelled", e)
+
     def expr_Comma(self, e: A.Comma) -> Val:
         self.expr(e.lhs)
         return self.expr(e.rhs)
@@ -2829,7 +2837,10 @@ class FunctionLowerer:
                     owner = obj.obj
                 elif isinstance(obj.obj, Cell) and isinstance(obj.ctype, C.StructT | C.TilingT | C.ObjectT):
                     struct = self.ssa(obj, node)
-                    v = self.ssa(self.convert(value, self._struct_field_type(str(obj.ctype), target.member), node), node)
+                    ftype: CType | None = (self.tiling_field_type(obj.ctype.name, target.member)
+                                           if isinstance(obj.ctype, C.TilingT) and not obj.ctype.path else None)
+                    scalar = ftype if isinstance(ftype, Scalar) else self._struct_field_type(str(obj.ctype), target.member)
+                    v = self.ssa(self.convert(value, scalar, node), node)
                     op = asc.StructSetOp.create(operands=[struct, v], properties={"field": StringAttr(target.member)},
                                                 result_types=[struct.type])
                     self.emit(memref.StoreOp.create(operands=[self.emit(op, node).results[0], obj.obj.ref],
