@@ -54,6 +54,7 @@ def simulator() -> Any:
     try:
         from ascendir import sim  # type: ignore[attr-defined]
         import passes.sim.launch  # noqa: F401  (where ascendir.sim.run lives)
+        import rust_sim._sim  # noqa: F401  (the built extension)
     except ImportError as exc:
         raise SimulatorUnavailable(f"not simulated: the simulator is not available ({exc})") from None
     return sim
