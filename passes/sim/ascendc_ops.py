@@ -112,6 +112,10 @@ def emit(b: ProgramBuilder, op: Operation) -> None:  # noqa: C901  (one dispatch
         b.emit("unsupported", [_quote(f"the call of {op.callee.data}, which the lowering could not resolve")],
                [r for r in results if isinstance(r, str)], op)
     elif isinstance(op, asc.UndefOp):
+        if scalar_type(op.result.type) is None and not isinstance(op.result.type, (asc.GmPtrType, asc.GlobalTensorType,
+                                                                                   asc.LocalTensorType, asc.StructType,
+                                                                                   asc.TilingType)):
+            return  # a value of no type the program has (an array member the lowering left undefined): a use fails
         found = b.define(op.result)
         if isinstance(found, str):
             b.emit("undef", [], [found], op)
@@ -207,7 +211,7 @@ def _enum_constant(b: ProgramBuilder, op: asc.EnumConstantOp) -> None:
         raise NotModelled(f"the enumerator {text}")
     enum, value = found
     number = _enum_number(enum, value.name)
-    reg = b.regs.const("i32", str(number), f"{enum.name}::{value.name}")
+    reg = b.regs.const("i32", str(number), f"{enum.name}::{value.name}", own=True)
     b.values[op.result] = reg
     b.enum_names[reg] = f"{enum.name}::{value.name}"
 

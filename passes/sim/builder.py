@@ -510,6 +510,13 @@ class ProgramBuilder:
             text = _template_value(value)
             if text is not None:
                 bound[tp.name] = text
+        if api.receiver is not None and op.args and "T" not in bound:
+            elem = getattr(op.args[0].type, "element_type", None)  # a method: its object's element type
+            if elem is not None:
+                try:
+                    bound["T"] = element_type(elem)
+                except NotModelled:
+                    pass
         args = list(op.args)[1 if api.receiver is not None and op.args else 0:]
         for param, arg in zip(ov.params, args):
             if param.elem and ov.type_param(param.elem) is not None and param.elem not in bound:

@@ -41,10 +41,14 @@ class SimResult:
     block_dim: int = 0
     tiling_key: int | None = None
     program: str = ""
-    # the timing model (issue 29) fills these; None until then
-    cycles: int | None = None
-    pipes: dict[str, Any] | None = None
-    trace: list[dict[str, Any]] | None = None
+    # the timing model (passes/sim/timing.py): None when the run was not timed
+    cycles: int | None = None  # the launch's cycles at the chip clock
+    pipes: dict[str, Any] | None = None  # per pipe: busy cycles (the last block), all blocks', utilization
+    trace: list[dict[str, Any]] | None = None  # Chrome trace events, when asked for (trace=True)
+    microseconds: float | None = None
+    bound: str | None = None  # the pipe busiest on the block that finished last
+    timing: dict[str, Any] | None = None  # everything the timing model reported (HBM use, waves, blocks, ...)
+    trace_json: str | None = None  # the trace as a Chrome trace JSON document (write_trace writes it)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -99,27 +103,31 @@ def run(source: Any, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray], at
         chip: str | None = None, *, block_dim: int | None = None, tiling: Mapping[str, Any] | None = None,
         tiling_key: int | None = None, outputs: Mapping[str, Any] | Sequence[Any] | None = None,
         budget: int = DEFAULT_BUDGET, fmt: str = "auto", defines: Mapping[str, str | None] | None = None,
-        outputs_initialised: bool = False) -> SimResult:
-    """Simulates `source` on `inputs` (numpy arrays in op input order, or by name). See ascendir.sim.run."""
+        outputs_initialised: bool = False, timing: bool = True, trace: bool | int = False) -> SimResult:
+    """Simulates `source` on `inputs` (numpy arrays in op input order, or by name). See ascendir.sim.run.
+    `timing` times the launch (cycles, per-pipe figures); `trace` also records a Chrome trace (True, or the most
+    events to keep)."""
     program, chip = load_source(source, fmt, chip, defines)
     return run_loaded(program, chip, inputs, attrs, block_dim=block_dim, tiling=tiling, tiling_key=tiling_key,
-                      outputs=outputs, budget=budget, outputs_initialised=outputs_initialised)
+                      outputs=outputs, budget=budget, outputs_initialised=outputs_initialised, timing=timing,
+                      trace=trace)
 
 
 def run_loaded(program: Any, chip: str, inputs: Any, attrs: Sequence[Any] = (), *, block_dim: int | None = None,
                tiling: Mapping[str, Any] | None = None, tiling_key: int | None = None, outputs: Any = None,
-               budget: int = DEFAULT_BUDGET, outputs_initialised: bool = False) -> SimResult:
+               budget: int = DEFAULT_BUDGET, outputs_initialised: bool = False, timing: bool = True,
+               trace: bool | int = False) -> SimResult:
     """`run` for a program already read (frontend.pipeline.Program) for `chip`."""
     diags = [d for d in program.diagnostics if d.is_error]
     if diags:
         return SimResult({}, diags, completed=False)
     return _run_program(program, chip, inputs, list(attrs), block_dim, tiling, tiling_key, outputs, budget,
-                        outputs_initialised)
+                        outputs_initialised, timing, trace)
 
 
 def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_dim: int | None,
                  tiling: Mapping[str, Any] | None, tiling_key: int | None, outputs: Any, budget: int,
-                 outputs_initialised: bool) -> SimResult:
+                 outputs_initialised: bool, timing: bool = True, trace: bool | int = False) -> SimResult:
     from ascendir.chips import load_chip
     from ascendir.context import make_context
     from ascendir.host_eval import TensorSpec, TilingInputs
@@ -157,7 +165,10 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         result = launch(program, shapes, chip)
         dim = block_dim or (result.block_dim if result else load_chip(chip).aiv_cores)
         FoldTilingPass(dict(tiling or {}), key, dim).apply(make_context(), module)
-    elif has_host and block_dim is None and tiling is None:
+    elif has_host and block_dim is None:
+        if tiling:
+            # values the caller gives win over the host's (a field the host interpreter cannot compute)
+            FoldTilingPass(dict(tiling), None, None).apply(make_context(), module)
         result = run_tiling(program, module, shapes, chip)
         if not result.succeeded:
             why = "; ".join(result.diagnostics) or "it did not return success"
@@ -166,29 +177,94 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         dim = result.block_dim or 1
         key = result.tiling_key
         workspace = max(result.workspace.values(), default=0)
-        if not given_outputs and result.inputs is not None and result.inputs.outputs:
-            given_outputs = {name: spec for name, spec in zip(out_names, result.inputs.outputs)}
+        if not given_outputs:
+            given_outputs = _inferred(program, result, out_names)
     else:
         if block_dim is None:
             raise SimError("the kernel has no host tiling code: give block_dim (--block-dim) and its tiling values")
         dim = block_dim
         FoldTilingPass(dict(tiling or {}), key, dim).apply(make_context(), module)
+    missing = [n for n in out_names if n not in given_outputs]
+    if missing:
+        return SimResult({}, findings + [error(SIM_ERROR, f"the shape of output{'s' * (len(missing) > 1)} "
+                                                          f"{', '.join(missing)} is not known (neither the binding nor "
+                                                          "InferShape says it here): give it with outputs=/--output",
+                                                None)], completed=False)
     try:
         sim_program = build_program(module, chip, _kernel_name(program, module))
     except NotModelled as exc:
         return SimResult({}, findings + [error(SIM_ERROR, f"the simulator cannot run this kernel: it does not "
                                                           f"model {exc}", None)], completed=False)
     text = sim_program.text()
-    buffers, out_arrays = _buffers(sim_program, arrays, in_names, given_outputs, out_names, workspace,
-                                   outputs_initialised)
+    buffers, out_arrays = _buffers(sim_program, [a for a, n in zip(arrays, in_names or arrays)
+                                                 if not (desc.get("kernel_only") and isinstance(inputs, Mapping)
+                                                         and n not in inputs)],
+                                   in_names, given_outputs, out_names, workspace,
+                                   outputs_initialised, inputs)
     from rust_sim import _sim
 
     kind = load_chip(chip)
-    cores = kind.aic_cores if sim_program.kernel_type == "aic" else kind.aiv_cores
-    raw = _sim.run(text, buffers, int(dim), int(cores), int(budget))
+    # a MIX launch counts blocks of one AIC and its AIVs: as many as there are AICs
+    on_aic = sim_program.kernel_type == "aic" or sim_program.kernel_type.startswith("mix_aic")
+    cores = kind.aic_cores if on_aic else kind.aiv_cores
+    from passes.sim.timing import fill_timing, run_options
+
+    raw = _sim.run(text, buffers, int(dim), int(cores), int(budget), **run_options(kind, timing, trace))
     findings += [_diagnostic(f) for f in raw["findings"]]
-    return SimResult(out_arrays, findings, int(raw["instructions"]), list(raw["per_core"]), bool(raw["completed"]),
-                     int(dim), key, text)
+    return fill_timing(SimResult(out_arrays, findings, int(raw["instructions"]), list(raw["per_core"]),
+                                 bool(raw["completed"]), int(dim), key, text), raw)
+
+
+def _inferred(program: Any, result: Any, out_names: list[str]) -> dict[str, Any]:
+    """The outputs' shapes for a run of the host tiling: those it inferred, else what InferShape computes for the
+    outputs it can (its other outputs stay unknown), with the op json's dtypes."""
+    from ascendir.host_eval import TensorSpec
+    from ascendir.lower import output_dtypes
+    from ascendir.lower.host import evaluate_program_infer_shape
+
+    shapes = result.inputs
+    if shapes is not None and shapes.outputs and all(o is not None for o in shapes.outputs):
+        return {name: spec for name, spec in zip(out_names, shapes.outputs)}
+    if shapes is None:
+        return {}
+    inferred = evaluate_program_infer_shape(program, shapes)
+    in_dtypes = [t.dtype for t in shapes.inputs if t is not None]
+    dtypes = list(output_dtypes(program, in_dtypes))
+    found: dict[str, Any] = {}
+    for i, (name, shape) in enumerate(zip(out_names, inferred.outputs if inferred.succeeded else [])):
+        dtype = dtypes[i] if i < len(dtypes) else None
+        if dtype is None:  # the op description's first listed type for it, else the first input's
+            dtype = _described_dtype(program, i, in_dtypes) or (in_dtypes[0] if in_dtypes else None)
+        if shape is not None and dtype is not None:
+            found[name] = TensorSpec(tuple(shape), dtype)
+    return found
+
+
+_GE_NUMPY = {"FLOAT": "float32", "FLOAT32": "float32", "FLOAT16": "float16", "FP16": "float16", "BF16": "bfloat16",
+             "BFLOAT16": "bfloat16", "INT8": "int8", "UINT8": "uint8", "INT16": "int16", "INT32": "int32",
+             "INT64": "int64", "BOOL": "bool", "FP32": "float32", "DOUBLE": "float64", "UINT32": "uint32"}
+
+
+def _described_dtype(program: Any, index: int, in_dtypes: list[str]) -> str | None:
+    """Output `index`'s dtype in the op description's type column whose inputs have `in_dtypes`."""
+    from passes.verify.kernel_only import op_description
+
+    desc = op_description(program) or {}
+
+    def column(d: Any) -> list[str | None]:
+        types = d.get("type") or d.get("types") if isinstance(d, dict) else None
+        types = types if isinstance(types, list) else [types] if types else []
+        return [_GE_NUMPY.get(str(t).upper().removeprefix("DT_")) for t in types]
+
+    ins = [column(d) for d in desc.get("input_desc") or []]
+    outs = desc.get("output_desc") or []
+    if index >= len(outs):
+        return None
+    out = column(outs[index])
+    for k in range(len(out)):
+        if all(k < len(c) and c[k] == dt for c, dt in zip(ins, in_dtypes)):
+            return out[k]
+    return out[0] if out else None
 
 
 def _dtype_of(value: Any) -> str | None:
@@ -252,10 +328,11 @@ def _kernel_name(program: Any, module: Any) -> str | None:
 
 
 def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], outputs: dict[str, Any],
-             out_names: list[str], workspace: int, outputs_initialised: bool
+             out_names: list[str], workspace: int, outputs_initialised: bool, named: Any = None
              ) -> tuple[list[tuple[str, str, np.ndarray | None]], dict[str, np.ndarray]]:
     """One (name, role, uint8 view) per kernel parameter: the op's inputs, then its outputs, by position among
-    the kernel's tensor parameters; then the workspace and the tiling data."""
+    the kernel's tensor parameters (or by the parameters' names, when every tensor is given by one); then the
+    workspace and the tiling data."""
     tensor_params = [p for p in prog.params if p.dtype == "gm" and p.name.lower() not in _NOT_TENSORS]
     out_arrays: dict[str, np.ndarray] = {}
     made: list[np.ndarray] = []
@@ -265,8 +342,12 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
         else:
             made.append(np.zeros(spec.shape, dtype=numpy_dtype(spec.dtype)))
         out_arrays[name] = made[-1]
-    given = [*arrays, *made]
-    n_inputs = len(arrays)
+    given: list[np.ndarray | None] = [*arrays, *made]
+    roles = ["input"] * len(arrays) + ["output"] * len(made)
+    by_name = {**(dict(named) if isinstance(named, Mapping) else {}), **out_arrays}
+    if by_name and all(p.name in by_name for p in tensor_params) and len(by_name) == len(tensor_params):
+        given = [_array(by_name[p.name]) for p in tensor_params]  # a kernel-only answer: names are its parameters'
+        roles = ["output" if p.name in out_arrays else "input" for p in tensor_params]
     buffers: list[tuple[str, str, np.ndarray | None]] = []
     k = 0
     for p in prog.params:
@@ -281,7 +362,9 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
             buffers.append((p.name, "tiling", np.zeros(0, dtype=np.uint8)))
             continue
         arr = given[k] if k < len(given) else None
-        role = "input" if k < n_inputs or (outputs_initialised and arr is not None) else "output"
+        role = roles[k] if k < len(roles) else "output"
+        if role == "output" and outputs_initialised and arr is not None:
+            role = "input"  # the caller's data counts as written
         k += 1
         if arr is not None and any(b is not None and np.shares_memory(arr, b) for _, _, b in buffers):
             arr = arr.copy()  # one array passed twice: each parameter gets its own memory, as on the device

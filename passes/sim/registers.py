@@ -131,9 +131,10 @@ class RegisterFile:
         self.stack = offset + arr.size * size
         return arr
 
-    def const(self, ty: str, value: str, comment: str = "") -> str:
-        """A register holding a constant (one per distinct value and type, set before the program runs)."""
-        key = (ty, value)
+    def const(self, ty: str, value: str, comment: str = "", own: bool = False) -> str:
+        """A register holding a constant (one per distinct value and type, set before the program runs; `own`:
+        a register of its own, as an enumerator's, whose register names it)."""
+        key = (ty, value + ("#" + comment if own else ""))
         reg = self._const_regs.get(key)
         if reg is None:
             reg = self.scalar()

@@ -258,6 +258,7 @@ pub fn registry() -> &'static Registry {
         crate::sync::register(&mut r);
         crate::dma::register(&mut r);
         crate::vector::register(&mut r);
+        crate::tensor::register(&mut r);
         crate::cube::register(&mut r);
         crate::mix::register(&mut r);
         r

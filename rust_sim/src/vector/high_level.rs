@@ -645,6 +645,84 @@ impl ApiOp for RowReduce {
     }
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Broadcast<T, dim, axis>(dst, src, dstShape[dim], srcShape[dim]): numpy broadcasting of a size-1 axis
+
+#[derive(Debug)]
+struct Broadcast {
+    t: DType,
+    dst: u32,
+    src: u32,
+    dims: u32,
+    dst_shape: u32,
+    src_shape: u32,
+}
+
+fn decode_broadcast(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let stack = |name: &str| match a.get(name) {
+        Some(Arg::Stack { off, len, .. }) => Ok((*off, *len)),
+        _ => Err(format!("{name} must be a local array")),
+    };
+    let (dst_shape, n) = stack("dstShape")?;
+    let (src_shape, _) = stack("srcShape")?;
+    let dims = a.targ("dim").and_then(|d| d.parse().ok()).unwrap_or(n);
+    Ok(Box::new(Broadcast { t: a.dtype("T")?, dst: a.handle("dstLocal")?, src: a.handle("srcLocal")?, dims,
+                            dst_shape, src_shape }))
+}
+
+impl ApiOp for Broadcast {
+    fn pipe(&self) -> Pipe {
+        Pipe::V
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        let t = self.t;
+        let sz = t.size();
+        let read = |cx: &Ctx, off: u32| -> Vec<usize> {
+            (0..self.dims as usize)
+                .map(|i| DType::U32.load_bits(&cx.core.stack[off as usize + 4 * i..]) as usize)
+                .collect()
+        };
+        let (ds, ss) = (read(cx, self.dst_shape), read(cx, self.src_shape));
+        if ds.iter().zip(&ss).any(|(d, s)| *s != *d && *s != 1) {
+            cx.report(code::INVALID_OPERAND, format!("Broadcast from shape {ss:?} to {ds:?}: each source axis must \
+                                                      equal the destination's or be 1"));
+            return Flow::Next;
+        }
+        let (dn, sn): (usize, usize) = (ds.iter().product(), ss.iter().product());
+        let (src, dst) = (cx.handle(self.src), cx.handle(self.dst));
+        let Some(at) = cx.range(src, 0, (sn * sz) as i64, false, sz, "Broadcast") else { return Flow::Next };
+        let Space::Local(mem) = src.space else { return Flow::Next };
+        let (data, init) = {
+            let local = cx.local(mem);
+            (local.data.as_slice()[at..at + sn * sz].to_vec(), local.init[at..at + sn * sz].to_vec())
+        };
+        let mut out = vec![0u8; dn * sz];
+        let mut flags = vec![0u8; dn * sz];
+        for i in 0..dn {
+            // the source element of destination element i
+            let (mut rem, mut j, mut sstride) = (i, 0usize, 1usize);
+            let mut coords = vec![0usize; ds.len()];
+            for k in (0..ds.len()).rev() {
+                coords[k] = rem % ds[k];
+                rem /= ds[k];
+            }
+            for k in (0..ds.len()).rev() {
+                if ss[k] != 1 {
+                    j += coords[k] * sstride;
+                }
+                sstride *= ss[k];
+            }
+            out[i * sz..(i + 1) * sz].copy_from_slice(&data[j * sz..(j + 1) * sz]);
+            flags[i * sz..(i + 1) * sz].copy_from_slice(&init[j * sz..(j + 1) * sz]);
+        }
+        if let Some(d) = cx.range(dst, 0, out.len() as i64, true, sz, "Broadcast") {
+            cx.store_bytes(dst, d, &out, &flags, t, "Broadcast");
+        }
+        Flow::Next
+    }
+}
+
 pub fn register(r: &mut Registry) {
     let unary = [
         "Sigmoid",
@@ -720,4 +798,5 @@ pub fn register(r: &mut Registry) {
     r.add("LogSoftMax.tmp", decode_softmax);
     r.add_all(&["Arange", "ArithProgression"], &["plain"], decode_arange);
     r.add_all(&["Sum", "Mean"], &["plain", "tmp"], decode_row_reduce);
+    r.add_all(&["Broadcast", "BroadCast"], &["plain", "tmp"], decode_broadcast);
 }
