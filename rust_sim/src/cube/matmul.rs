@@ -636,7 +636,14 @@ impl Call {
             };
         }
         runs.sort_by_key(|r| r.0);
+        // on a MIX kernel the AIC writes C to GM for the AIV that asked
+        let served = !local && cx.core.aiv && cx.prog.kernel_type.starts_with("mix_aic_1_");
+        let own = served.then(|| std::mem::take(&mut cx.core.writes));
         write_runs(cx, h, &runs, ct, &format!("Matmul::{what}"));
+        if let Some(own) = own {
+            let made = std::mem::replace(&mut cx.core.writes, own);
+            cx.core.cube.served.extend(made);
+        }
         cx.core.atomic = saved;
     }
 

@@ -109,6 +109,38 @@ impl Rig {
             findings,
         }
     }
+
+    /// Runs `code` as a whole launch of `block_dim` blocks (every core of a MIX block), without local fills;
+    /// the findings and GM afterwards.
+    fn launch(self, consts: &[(u32, &str, u64)], code: &str, block_dim: u32) -> (Findings, Vec<Vec<u8>>) {
+        let mut text = self.header.clone();
+        for (i, (name, _, _)) in self.gm.iter().enumerate() {
+            text += &format!("param {i} {name} h{i} gm\n");
+        }
+        text += "regs 64 32\nstack 0\n";
+        for (r, ty, v) in consts {
+            text += &format!("const r{r} {ty} {v}\n");
+        }
+        text += &format!("code\n{code}\n  ret\nend\n");
+        let prog = parse(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+        let mut owned: Vec<OwnedBuf> = self.gm.iter().map(|(_, _, d)| OwnedBuf::new(d.clone())).collect();
+        let bufs = owned
+            .iter_mut()
+            .zip(&self.gm)
+            .map(|(o, (name, role, _))| unsafe { o.gm(name, *role) })
+            .collect();
+        let mut gm = Gm { bufs };
+        let cfg = crate::sim::Config {
+            block_dim,
+            cores: 24,
+            budget: 1_000_000,
+            timing: None,
+            trace_limit: None,
+        };
+        let out = crate::sim::run(&prog, &mut gm, &cfg);
+        drop(gm);
+        (out.findings, owned.into_iter().map(|o| o.data).collect())
+    }
 }
 
 fn f16_bytes(v: &[f32]) -> Vec<u8> {
@@ -909,4 +941,33 @@ fn matmul_iterate_into_a_co1_tensor_leaves_nz_partial_sums_in_l0c() {
             );
         }
     }
+}
+
+#[test]
+fn a_mix_blocks_aic_writes_c_for_both_of_its_aivs_one_request_after_the_other() {
+    // both AIVs of a MIX 1:2 block ask for the same C (no offsets by GetBlockIdx): the block's AIC computes
+    // and writes it twice, in turn, which is no race between cores
+    let (m, n, k) = (32usize, 16usize, 16usize);
+    let a: Vec<f32> = (0..m * k).map(|i| (i % 5) as f32).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| (i % 3) as f32).collect();
+    let rig = || {
+        Rig::new("mix_aic_1_2")
+            .gm("a", GmRole::Input, f16_bytes(&a))
+            .gm("b", GmRole::Input, f16_bytes(&b))
+            .gm("bias", GmRole::Input, vec![])
+            .gm("c", GmRole::Output, vec![0; m * n * 4])
+    };
+    let consts = [
+        (1, "i32", 32),
+        (2, "i32", 16),
+        (3, "i32", 16),
+        (4, "i32", 32),
+        (5, "i32", 16),
+        (6, "i32", 0),
+    ];
+    let calls = "  call SetTensorA.gm<T=f16> self=o1 gm=h0\n  call SetTensorB.gm<T=f16> self=o1 gm=h1\n  \
+                 call IterateAll.gm<T=f32> self=o1 gm=h3";
+    let (findings, gm) = rig().launch(&consts, &matmul_program(calls), 1);
+    assert!(findings.list.is_empty(), "{:?}", findings.list);
+    assert_eq!(read_f32(&gm[3]), reference(&a, &b, m, n, k));
 }
