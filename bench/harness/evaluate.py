@@ -97,6 +97,11 @@ def _run_stages(task: Task, answer: Answer, opts: EvalOptions, verdict: Verdict)
     verdict.stage = "correctness"
     is_reference = task.solution is not None and Path(answer.path).resolve() == Path(task.solution).resolve()
     for case in cases_for(task, answer, extracted.form):
+        if extracted.passes_inputs is False:
+            verdict.cases.append(CaseResult(case.id, "skipped", "not evaluated: ModelNew computes the op's arguments "
+                                            "in Python (weights, conversions, other tensors); that is answer code, "
+                                            "never run, so the op's inputs are not known"))
+            continue
         verdict.cases.append(evaluate_case(task, case, compiled, opts, is_reference))
     _judge(verdict)
     if verdict.correct and opts.performance:

@@ -135,3 +135,18 @@ def test_kernel_only_answer_must_define_the_launched_entry(tmp_path: Path) -> No
     v, = evaluate(task, [Answer(task.name, "0", str(path))], FAST)
     assert v.form == "npukernelbench-kernel"
     assert v.failure == "compile" and f"no kernel entry '{task.kernel_name}'" in v.reason and "'my_sqrt'" in v.reason
+
+
+def test_multikernelbench_model_that_computes_the_op_arguments_is_not_judged(tmp_path: Path) -> None:
+    from bench.harness.stages.extract import model_passes_inputs
+
+    through = "class ModelNew:\n    def forward(self, x, y):\n        return custom_ops_lib.add_custom(x, y)\n"
+    weights = "class ModelNew:\n    def forward(self, x):\n        return custom_ops_lib.add_custom(x, self.w)\n"
+    assert model_passes_inputs(f"```python\nkernel_src = ''\nmodel_src = {through!r}\n```") is True
+    assert model_passes_inputs(f"```python\nkernel_src = ''\nmodel_src = {weights!r}\n```") is False
+    assert model_passes_inputs("```python\nkernel_src = ''\n```") is None
+    task = find_task(TASKS, "add")
+    answer = six_string_answer(task).replace("model_src = ''", f"model_src = {weights!r}")
+    (tmp_path / "a.md").write_text(answer)
+    v, = evaluate(task, [Answer("add", "0", str(tmp_path / "a.md"))], FAST)
+    assert v.compiled and v.correct is None and "ModelNew computes the op's arguments" in v.reason

@@ -30,6 +30,9 @@ class Extracted:
     form: str
     problem: str = ""  # a response-format failure: why the answer cannot be built
     notes: list[str] = field(default_factory=list)
+    # a MultiKernelBench answer's ModelNew hands its forward arguments to the op unchanged (then the reference's
+    # inputs are the op's); False when it passes weights or converts them first (answer code, never run)
+    passes_inputs: bool | None = None
 
     @property
     def ok(self) -> bool:
@@ -53,7 +56,9 @@ def extract(task: Task, answer: Answer) -> Extracted:
             return _checked(bundle, "npukernelbench", task)
         return _kernel_only(bundle, "npukernelbench-kernel", task)
     if fmt == "multikernelbench":
-        return _checked(read_input(str(path), "multikernelbench"), "multikernelbench", task)
+        extracted = _checked(read_input(str(path), "multikernelbench"), "multikernelbench", task)
+        extracted.passes_inputs = model_passes_inputs(text)
+        return extracted
     if fmt == "cpp" and path.suffix.lower() in (".md", ".txt", ".answer"):
         return Extracted(None, "", "no answer in a known format: no <kernel_impl> section, no === op_host/... === "
                                    "sections, no ```python block assigning kernel_src")
@@ -114,3 +119,34 @@ def kernel_entries(bundle: Bundle) -> list[str]:
             if name not in names:
                 names.append(name)
     return names
+
+
+def model_passes_inputs(answer: str) -> bool | None:
+    """Whether a MultiKernelBench answer's `model_src` has ModelNew.forward return the custom op called on its own
+    arguments, unchanged and in order (read with `ast`, never run); None when model_src cannot be read."""
+    import ast
+
+    fences = re.findall(r"```(?:python|py)[^\n]*\n(.*?)```", answer, re.S)
+    code = next((f for f in reversed(fences) if "model_src" in f), answer)
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    model = next((n.value.value for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
+                  and isinstance(n.targets[0], ast.Name) and n.targets[0].id == "model_src"
+                  and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)), None)
+    if model is None:
+        return None
+    try:
+        mtree = ast.parse(model)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    for cls in (n for n in mtree.body if isinstance(n, ast.ClassDef) and n.name == "ModelNew"):
+        for fn in (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "forward"):
+            params = [a.arg for a in fn.args.args[1:]]
+            body = [n for n in fn.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+            if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Call):
+                return False
+            args = body[0].value.args
+            return len(args) == len(params) and [a.id for a in args if isinstance(a, ast.Name)] == params
+    return None
