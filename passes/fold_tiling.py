@@ -61,6 +61,12 @@ class FoldTilingPass(ModulePass):
         known = {name[len(prefix):]: value for name, value in self.fields.items()
                  if name.startswith(prefix) and "." not in name[len(prefix):] and isinstance(value, int | float)}
         if not known:
+            scalar = self._field_value(op)
+            if isinstance(scalar, int | float) and isinstance(op.result.type, asc.TilingType) and \
+                    op.result.type.type_name.data == "?":
+                # a field of a struct the kernel does not define, passed straight to an API, was kept as a possible
+                # struct; the host set a number for it: it is that number
+                _replace_with_constant(op, scalar, IntegerType(32) if isinstance(scalar, int) else Float32Type())
             return
         block = op.parent_block()
         assert block is not None
