@@ -1,0 +1,25 @@
+// sim-check ASC951: the queue's buffers need more UB than the chip has
+// sim-launch: block_dim=1 tiling=n:1024 inputs=x:1024:float32 outputs=y:1024:float32
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void local_oob(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(td, tiling);
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, td.n);
+    yGm.SetGlobalBuffer((__gm__ float *)y, td.n);
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> inQ;
+#ifdef SIM_BUG
+    pipe.InitBuffer(inQ, 2, 120 * 1024); // expected-finding ASC951
+#else
+    pipe.InitBuffer(inQ, 2, td.n * sizeof(float));
+#endif
+    LocalTensor<float> buf = inQ.AllocTensor<float>();
+    DataCopy(buf, xGm, td.n);
+    inQ.EnQue(buf);
+    buf = inQ.DeQue<float>();
+    DataCopy(yGm, buf, td.n);
+    inQ.FreeTensor(buf);
+}
