@@ -375,6 +375,10 @@ class FunctionLowerer:
         return Val(cell.ctype, op.results[0])
 
     def store(self, cell: Cell, v: Val, node: A.Node) -> None:
+        if isinstance(v.ctype, C.TilingT) and v.ctype.path and v.ssa is not None:
+            # a nested tiling struct (`this->tiling = tilingData.cubeTilingData;`, or a `const TCubeTiling &`
+            # parameter bound to it): its fields, not the root struct seen under the nested type
+            v = self.tiling_argument(v, node)
         v = self.convert(v, cell.ctype, node)
         value = self.ssa(v, node)
         cell_t = cell.ref.type

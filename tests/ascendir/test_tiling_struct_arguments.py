@@ -66,3 +66,57 @@ def test_an_array_field_of_a_tiling_struct_out_of_reach_is_read_element_wise() -
     assert {("inputShapes", True), ("outShapes", True)} <= set(reads)
     found = [(d.code, d.span.line) for d in check_program(program) if d.code != "ASC002"]
     assert found == [("ASC201", 20)]
+
+
+MEMBER_COPY = """\
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+
+struct MmTilingData {
+    TCubeTiling cubeTilingData;
+    uint32_t tileNum;
+};
+
+class Kernel {
+public:
+    __aicore__ inline void Init(GM_ADDR y, const TCubeTiling &tiling)
+    {
+        this->tiling = tiling;
+        yGm.SetGlobalBuffer((__gm__ float *)y, tiling.M * tiling.N);
+    }
+    __aicore__ inline void Process()
+    {
+        yGm.SetValue(0, static_cast<float>(tiling.N));
+    }
+private:
+    GlobalTensor<float> yGm;
+    TCubeTiling tiling;
+};
+
+extern "C" __global__ __aicore__ void mm(GM_ADDR y, GM_ADDR tiling)
+{
+    GET_TILING_DATA_WITH_STRUCT(MmTilingData, tilingData, tiling);
+    Kernel op;
+    op.Init(y, tilingData.cubeTilingData);
+    op.Process();
+}
+"""
+
+
+def test_a_nested_tiling_struct_stored_in_a_member_keeps_its_fields() -> None:
+    """`this->tiling = tiling;` with `tiling` a `const TCubeTiling &` bound to `tilingData.cubeTilingData`: the
+    member holds the nested struct (tiling_field "cubeTilingData"), not the root struct seen as a TCubeTiling,
+    so a later `tiling.N` reads cubeTilingData.N (kernelhive gemm_add_relu read N as a missing field)."""
+    from xdsl.dialects.builtin import UnrealizedConversionCastOp
+
+    from ascendir.dialects import ascendc as asc
+    from ascendir.lower import lower_program
+
+    module = lower_program(load_text(MEMBER_COPY, "mm.cpp")).module
+    casts = [op for op in module.walk() if isinstance(op, UnrealizedConversionCastOp)
+             and isinstance(op.operands[0].type, asc.TilingType)]
+    assert casts == []
+    nested = [op.field.data for op in module.walk() if isinstance(op, asc.TilingFieldOp)
+              and isinstance(op.result.type, asc.TilingType)]
+    assert nested == ["cubeTilingData"]
