@@ -105,6 +105,8 @@ pub struct CrossFlags {
     pub last_raise: Option<(Vec<u32>, Vec<u32>)>,
     /// the scope of the last set (with its mode and id, the flag group it belongs to)
     pub last_scope: u32,
+    /// GM ranges a block's AIC wrote for its AIVs' Matmul requests: (block, buffer, start, end, epoch)
+    pub served: std::collections::HashSet<(u32, u32, i64, i64, u32)>,
 }
 
 pub type Shared = Rc<RefCell<CrossFlags>>;

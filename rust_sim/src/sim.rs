@@ -264,7 +264,6 @@ impl Sink<'_> {
         timing::finish(c);
         self.logs[slot] = c.tlog.take();
         self.writes.extend(c.writes.drain(..).map(|w| (slot as u32, w)));
-        self.writes.extend(crate::cube::served_writes(c));
         self.poison.extend(c.poison_writes.drain(..).map(|w| (slot as u32, w)));
     }
 }

@@ -636,13 +636,21 @@ impl Call {
             };
         }
         runs.sort_by_key(|r| r.0);
-        // on a MIX kernel the AIC writes C to GM for the AIV that asked
-        let served = !local && cx.core.aiv && cx.prog.kernel_type.starts_with("mix_aic_1_");
-        let own = served.then(|| std::mem::take(&mut cx.core.writes));
+        // on a MIX kernel the block's AIC writes C to GM for the AIV that asked
+        let served = (!local && cx.core.aiv).then(|| cx.core.cube.cross.clone()).flatten();
+        let own = served.as_ref().map(|_| std::mem::take(&mut cx.core.writes));
         write_runs(cx, h, &runs, ct, &format!("Matmul::{what}"));
-        if let Some(own) = own {
+        if let (Some(shared), Some(own)) = (served, own) {
+            // two AIVs of a block asking for the same C: the AIC writes it twice, one request after the other,
+            // which is no race between the two AIVs (a write one AIV makes itself still is, with the other's)
             let made = std::mem::replace(&mut cx.core.writes, own);
-            cx.core.cube.served.extend(made);
+            let group = cx.core.cube.slot.group;
+            let mut flags = shared.borrow_mut();
+            for w in made {
+                if flags.served.insert((group, w.buf, w.start, w.end, w.epoch)) {
+                    cx.core.writes.push(w);
+                }
+            }
         }
         cx.core.atomic = saved;
     }

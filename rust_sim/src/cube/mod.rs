@@ -53,17 +53,6 @@ pub struct CubeState {
     pub slot: crate::mix::Slot,
     /// the cross-core flags of a MIX launch
     pub cross: Option<crate::mix::Shared>,
-    /// GM writes a MIX kernel's Matmul object made for this AIV: its block's AIC makes them, one request after
-    /// the other, so the cross-core write check counts them as the AIC's (`served_writes`)
-    pub served: Vec<crate::core::WriteRec>,
-}
-
-/// The GM writes the AIC of `c`'s block made for `c`'s Matmul requests, with that AIC's index in the launch.
-pub fn served_writes(c: &mut crate::core::Core) -> impl Iterator<Item = (u32, crate::core::WriteRec)> + '_ {
-    let s = c.cube.slot;
-    // per block the AIVs, then the AIC (mix::layout)
-    let aic = s.slot - s.sub + s.ration;
-    c.cube.served.drain(..).map(move |w| (aic, w))
 }
 
 pub fn register(r: &mut Registry) {
