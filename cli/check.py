@@ -251,6 +251,7 @@ def _check_chip(chip: str) -> None:
 
 def _rule_pages(command: str, args: Sequence[str]) -> int:
     from ascendir.lower.diagnostics import PAGES
+    from passes.sim.rules import SIM_RULES
     from passes.verify import FAMILIES, RULES
 
     if command == "rules":
@@ -258,12 +259,14 @@ def _rule_pages(command: str, args: Sequence[str]) -> int:
             click.echo(f"{p.code}  {p.name:<34} {'lowering':<20} {p.summary}")
         for r in sorted(RULES.values(), key=lambda r: r.code):
             click.echo(f"{r.code}  {r.name:<34} {FAMILIES[r.family]:<20} {r.summary}")
+        for s in sorted(SIM_RULES.values(), key=lambda s: s.code):  # found by running: ascendir run
+            click.echo(f"{s.code}  {s.name:<34} {'simulator':<20} {s.summary}")
         return EXIT_CLEAN
     if len(args) != 1:
         raise click.UsageError("usage: ascendc-check rule CODE")
-    found = RULES.get(args[0].upper()) or PAGES.get(args[0].upper())
+    found = RULES.get(args[0].upper()) or PAGES.get(args[0].upper()) or SIM_RULES.get(args[0].upper())
     if found is None:
-        known = ", ".join(sorted([*PAGES, *RULES]))
+        known = ", ".join(sorted([*PAGES, *RULES, *SIM_RULES]))
         raise click.UsageError(f"no rule {args[0]}; known rules: {known}")
     click.echo(found.page())
     return EXIT_CLEAN
