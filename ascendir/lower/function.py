@@ -1359,16 +1359,38 @@ class FunctionLowerer:
             for base in inst.bases:
                 self.construct(base, (), node)
 
-    def _matmul_config(self, t: A.TypeRef) -> str:
-        """The template arguments of a Matmul declaration as written (through one level of alias)."""
-        if isinstance(t.base, A.QualifiedName):
-            last = t.base.parts[-1]
-            if not last.template_args:
-                alias = self.scope.aliases.get(last.name) or (
-                    self.frame.this.info.aliases.get(last.name) if self.frames and self.frame.this else None)
-                if alias is not None:
-                    return self._matmul_config(alias)
-        return _type_text(t, full=True)
+    def _matmul_config(self, t: A.TypeRef, depth: int = 0) -> str:
+        """The template arguments of a Matmul declaration as written, aliases spelled out (`using A_TYPE =
+        MatmulType<TPosition::GM, CubeFormat::ND, half>;` then `Matmul<A_TYPE, ...>`), so that the simulator sees
+        each operand's position and format."""
+        alias = self._bare_alias(t)
+        if alias is not None and depth < 8:
+            return self._matmul_config(alias, depth + 1)
+        if not isinstance(t.base, A.QualifiedName):
+            return _type_text(t, full=True)
+        parts = []
+        for p in t.base.parts:
+            text = p.name
+            if p.template_args is not None:
+                args = []
+                for a in p.template_args:
+                    inner = a.value.type if isinstance(a.value, A.TypeArgExpr) else a.value
+                    if isinstance(inner, A.Name) and not any(q.template_args for q in inner.qname.parts):
+                        inner = A.TypeRef(span=inner.span, base=inner.qname)
+                    resolved = (self._matmul_config(inner, depth + 1)
+                                if isinstance(inner, A.TypeRef) and depth < 8 else _node_text(a.value))
+                    args.append(resolved)
+                text += "<" + ", ".join(args) + ">"
+            parts.append(text)
+        return "::".join(parts) + "".join(t.pointers)
+
+    def _bare_alias(self, t: A.TypeRef) -> A.TypeRef | None:
+        """What a name without template arguments aliases, in the enclosing class or the program."""
+        if not isinstance(t.base, A.QualifiedName) or any(p.template_args for p in t.base.parts):
+            return None
+        name = t.base.parts[-1].name  # `mm_kernel::MatmulObj`: aliases are kept by their own name
+        alias = self.frame.this.info.aliases.get(name) if self.frames and self.frame.this else None
+        return alias or self.scope.aliases.get(name)
 
     def class_assigned(self, info: ClassInfo) -> set[str]:
         """Members some method of the class assigns to (they need cells even when they hold objects)."""

@@ -105,3 +105,15 @@ def test_a_matmul_kernel_of_no_declared_type_runs_as_mix(tmp_path: Path) -> None
     result = run(str(project), [a, b, bias], [0.0])
     assert "kernel matmul_leakyrelu_custom mix_aic_1_2" in result.program
     _check(result, np.maximum(_matmul(a, b) + bias, 0))
+
+
+def test_an_nz_operand_named_through_an_alias_is_read_as_fractals(tmp_path: Path) -> None:
+    # `using AType = MatmulType<GM, CubeFormat::NZ, half>; using MatmulObj = Matmul<AType, ...>`: the object sees
+    # A's format through both aliases and reads A from GM as 16 x 16 fractals, z-columns of 16 along K
+    nd = "using AType = MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>;"
+    project, _ = _patched("matmul_custom", tmp_path, nd, nd.replace("ND", "NZ"))
+    a, b, bias = _inputs(64, 96, 48, seed=5)
+    a_nz = np.ascontiguousarray(a.reshape(64, 96 // 16, 16).transpose(1, 0, 2)).reshape(64, 96)
+    result = run(str(project), [a_nz, b, bias])
+    assert "config=Matmul<MatmulType<AscendC::TPosition::GM,CubeFormat::NZ,half>,MatmulType" in result.program
+    _check(result, _matmul(a, b) + bias)
