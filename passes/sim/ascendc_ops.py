@@ -195,6 +195,11 @@ def _tiling_field(b: ProgramBuilder, op: asc.TilingFieldOp) -> None:
         reg, _ = source.fields[op.field.data]
         b.values[op.result] = reg
         return
+    if isinstance(op.result.type, asc.TilingType):
+        # a nested struct the host gave no fields for (a SoftMaxTiling stored whole, this->smTiling = td.sm): the
+        # APIs that take one read their shape from elsewhere; a field read of it is `undef`, as for any struct
+        b.values[op.result] = Struct(op.result.type.type_name.data, {})
+        return
     result = b.define(op.result)
     if not isinstance(result, str):
         raise NotModelled(f"the tiling field '{op.field.data}' of type {op.result.type}")
