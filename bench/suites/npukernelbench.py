@@ -73,7 +73,7 @@ class NPUKernelBenchTask(Task):
         model = module.Model(*(init or []))
         # no torch.no_grad(): the benchmark runs its Models with autograd on, and the *Grad tasks use it
         result = model(*inputs_as_tensors(inputs))
-        outs = list(result) if isinstance(result, tuple) else [result]
+        outs = list(result) if isinstance(result, (tuple, list)) else [result]
         names = [d.name for d in self.outputs]
         if len(self.outputs) == 1 and len(outs) > 1:  # a list output (foreach): one output holding the list
             return {names[0]: to_numpy(outs)}
