@@ -117,3 +117,24 @@ def test_an_nz_operand_named_through_an_alias_is_read_as_fractals(tmp_path: Path
     result = run(str(project), [a_nz, b, bias])
     assert "config=Matmul<MatmulType<AscendC::TPosition::GM,CubeFormat::NZ,half>,MatmulType" in result.program
     _check(result, _matmul(a, b) + bias)
+
+
+def test_load_data_with_transpose_into_l0b_matches_numpy(tmp_path: Path) -> None:
+    # mmad_custom's B split through LoadDataWithTranspose (LoadData2dTransposeParams) instead of LoadData with
+    # ifTranspose: for half both transpose each 16 x 16 fractal
+    old = """        AscendC::LoadData2DParams params;
+        params.repeatTimes = static_cast<uint8_t>(nBlocks);
+        params.srcStride = static_cast<uint16_t>(kBlocks);
+        params.ifTranspose = true;
+        for (int32_t i = 0; i < kBlocks; i++) {
+            AscendC::LoadData(b2Local[i * nBlocks * FRACTAL_ELEMS], b1Local[i * FRACTAL_ELEMS], params);"""
+    new = """        AscendC::LoadData2dTransposeParams params(0, static_cast<uint8_t>(nBlocks),
+                                                  static_cast<uint16_t>(kBlocks), 0, 0);
+        for (int32_t i = 0; i < kBlocks; i++) {
+            AscendC::LoadDataWithTranspose(b2Local[i * nBlocks * FRACTAL_ELEMS], b1Local[i * FRACTAL_ELEMS],
+                                           params);"""
+    project, _ = _patched("mmad_custom", tmp_path, old, new)
+    a, b, _ = _inputs(100, 70, 90, seed=6)
+    result = run(str(project), [a, b])
+    assert "call LoadDataWithTranspose.plain<T=f16>" in result.program
+    _check(result, _matmul(a, b))
