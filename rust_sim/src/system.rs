@@ -46,7 +46,8 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         "GetSystemCycle" => Kind::Cycle,
         "DivCeil" | "CeilDivision" => Kind::DivCeil,
         "AlignUp" => Kind::AlignUp,
-        "GetTaskRation" => Kind::TaskRation,
+        // the devkit's GetSubBlockNum(ISASI).md: AIVs per block on an AIV (2 in MIX 1:2), 1 on an AIC
+        "GetTaskRation" | "GetSubBlockNum" => Kind::TaskRation,
         "GetDataBlockSizeInBytes" => Kind::BlockBytes,
         "ToFloat" => Kind::ToFloat,
         "ToBfloat16" => Kind::ToBf16,
@@ -172,6 +173,7 @@ pub fn register(r: &mut Registry) {
             "CeilDivision",
             "AlignUp",
             "GetTaskRation",
+            "GetSubBlockNum",
             "GetDataBlockSizeInBytes",
             "ToFloat",
             "ToBfloat16",

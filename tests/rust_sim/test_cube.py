@@ -138,3 +138,13 @@ def test_load_data_with_transpose_into_l0b_matches_numpy(tmp_path: Path) -> None
     result = run(str(project), [a, b])
     assert "call LoadDataWithTranspose.plain<T=f16>" in result.program
     _check(result, _matmul(a, b))
+
+
+def test_get_sub_block_num_is_the_aivs_of_a_mix_block(tmp_path: Path) -> None:
+    # GetSubBlockNum (catlass's epilogues) equals GetTaskRation: 2 on the AIVs of MIX 1:2, 1 on the AIC
+    project, _ = _patched("mmad_relu_mix_custom", tmp_path, "AscendC::GetBlockIdx() / AscendC::GetTaskRation()",
+                          "AscendC::GetBlockIdx() / AscendC::GetSubBlockNum()")
+    a, b, bias = _inputs(100, 70, 90, seed=3)
+    result = run(str(project), [a, b, bias])
+    assert "GetSubBlockNum" in result.program
+    _check(result, np.maximum(_matmul(a, b) + bias, 0))
