@@ -68,8 +68,8 @@ def _absolute(path: str, base: str) -> str:
 
 
 # Options whose value is a folder or file, spelt `-I DIR` or `-IDIR` (and `--include-directory=DIR`).
-_PATH_OPTIONS = {"-I": "include_dirs", "-isystem": "system_dirs", "-iquote": "quote_dirs", "-include": "forced_includes",
-                 "--include-directory": "include_dirs", "--include": "forced_includes"}
+_PATH_OPTIONS = {"-I": "include_dirs", "-isystem": "system_dirs", "-iquote": "quote_dirs",
+                 "-include": "forced_includes", "--include-directory": "include_dirs", "--include": "forced_includes"}
 # Options that take a separate argument we do not use (so that it is not read as the source or a flag).
 _SKIPPED_WITH_VALUE = frozenset({"-o", "-x", "-MF", "-MT", "-MQ", "-arch", "-target", "-Xclang", "-Xlinker",
                                  "-imacros", "-idirafter", "-isysroot", "--sysroot", "-L", "-l", "-std"})

@@ -126,9 +126,11 @@ def _specialised_call(lw: FunctionLowerer, e: A.Call, fn: A.FunctionDecl,
 
 def _same_template_value(wanted: object, given: object) -> bool:
     """Whether a specialisation's template argument is the one given (both as _template_arg_value has them)."""
-    if isinstance(wanted, bool) or isinstance(given, bool):
-        return bool(wanted) == bool(given) if isinstance(given, int | bool) and isinstance(wanted, int | bool) else False
-    return wanted == given and given is not None
+    if given is None:
+        return False
+    if isinstance(wanted, bool | int) and isinstance(given, bool | int):
+        return int(wanted) == int(given)  # `<true>` is `<1>`
+    return wanted == given
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -163,7 +163,8 @@ template <class T> decltype(auto) fwd(T&& t) noexcept(noexcept(T(t))) { return s
 template <class T> constexpr auto bytes(uint32_t n) -> decltype(n * sizeof(T)) { return n * sizeof(T); }
 void h() { bool b = noexcept(g()); }
 """)
-    fns = {f.name.text + ("..." if f.params and f.params[0].variadic else ""): f for f in nodes(unit, A.FunctionDecl)}
+    fns = {f.name.text + ("..." if f.params and f.params[0].variadic else ""): f
+           for f in nodes(unit, A.FunctionDecl)}
     assert fns["has_size"].return_type.name == "bool_constant"  # type: ignore[union-attr]
     assert fns["has_size"].body is None
     assert fns["has_size..."].return_type.name == "false_type"  # type: ignore[union-attr]
@@ -232,5 +233,6 @@ def test_folds_and_sizeof_pack_fold_to_the_values_the_compiler_computes() -> Non
 
 def test_member_aliases_of_dependent_templates_resolve() -> None:
     module = lowered(TWINS / "dependent_templates.cpp")
-    types = {str(op.results[0].type) for op in module.walk() if isinstance(op, asc.GlobalTensorOp)}  # type: ignore[attr-defined]
+    tensors = [op for op in module.walk() if isinstance(op, asc.GlobalTensorOp)]  # type: ignore[attr-defined]
+    types = {str(op.results[0].type) for op in tensors}
     assert types == {"!ascendc.global_tensor<f16>"}  # Block<VectorPolicy, half>::Element, through Tile's alias
