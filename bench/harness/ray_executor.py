@@ -9,6 +9,7 @@ and grace is cancelled (`ray.cancel(force=True)` ends its worker) and gets a `ti
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -36,8 +37,12 @@ class RayExecutor:
                                       "configure_logging": False}
             if address:
                 kwargs["address"] = address
-            elif workers:
-                kwargs["num_cpus"] = workers
+            else:
+                # a local instance on a shared machine: Ray's memory monitor would kill tasks when other processes
+                # fill the memory (it counts the whole machine); the harness's own budgets bound each answer
+                os.environ.setdefault("RAY_memory_monitor_refresh_ms", "0")
+                if workers:
+                    kwargs["num_cpus"] = workers
             ray.init(**kwargs)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.slots = max(1, min(workers or cpus, cpus))
