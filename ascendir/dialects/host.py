@@ -375,6 +375,13 @@ def _check_index(index: IntegerAttr, what: str) -> None:
         raise VerifyException(f"{what} index must be non-negative, got {index.value.data}")
 
 
+def _index_operands(context: SSAValue, at: SSAValue | None) -> list[SSAValue | list[SSAValue]]:
+    """The operands of a tensor query. Its tensor index is the `index` property plus, when present, the
+    runtime value of its `at` operand: `context->GetInputShape(i)` in a loop over the inputs (foreach ops)
+    has `i` there, printed `%ctx[0 + %i]`."""
+    return [context, [at] if at is not None else []]
+
+
 # ----------------------------------------------------------------------------------------------------
 # Tensor queries
 # ----------------------------------------------------------------------------------------------------
@@ -389,16 +396,18 @@ class InputShapeOp(IRDLOperation):
 
     context = operand_def(AnyContext)
     index = prop_def(IntegerAttr[I64])
+    at = opt_operand_def(i64)
     kind = prop_def(ShapeKindAttr)
     result = result_def(ShapeType)
 
     traits = traits_def(Pure())
     custom_directives = (ContextOf,)
-    assembly_format = "$context `[` $index `]` $kind custom<ContextOf>(type($context)) attr-dict"
+    assembly_format = "$context `[` $index (`+` $at^)? `]` $kind custom<ContextOf>(type($context)) attr-dict"
 
-    def __init__(self, context: SSAValue, index: int, kind: ShapeKind = ShapeKind.ORIGIN) -> None:
+    def __init__(self, context: SSAValue, index: int, kind: ShapeKind = ShapeKind.ORIGIN,
+                 at: SSAValue | None = None) -> None:
         super().__init__(
-            operands=[context],
+            operands=_index_operands(context, at),
             properties={"index": IntegerAttr(index, i64), "kind": ShapeKindAttr(kind)},
             result_types=[ShapeType()],
         )
@@ -415,15 +424,17 @@ class OutputShapeOp(IRDLOperation):
 
     context = operand_def(TilingContextType)
     index = prop_def(IntegerAttr[I64])
+    at = opt_operand_def(i64)
     kind = prop_def(ShapeKindAttr)
     result = result_def(ShapeType)
 
     traits = traits_def(Pure())
-    assembly_format = "$context `[` $index `]` $kind attr-dict"
+    assembly_format = "$context `[` $index (`+` $at^)? `]` $kind attr-dict"
 
-    def __init__(self, context: SSAValue, index: int, kind: ShapeKind = ShapeKind.ORIGIN) -> None:
+    def __init__(self, context: SSAValue, index: int, kind: ShapeKind = ShapeKind.ORIGIN,
+                 at: SSAValue | None = None) -> None:
         super().__init__(
-            operands=[context],
+            operands=_index_operands(context, at),
             properties={"index": IntegerAttr(index, i64), "kind": ShapeKindAttr(kind)},
             result_types=[ShapeType()],
         )
@@ -440,14 +451,16 @@ class HasInputOp(IRDLOperation):
 
     context = operand_def(AnyContext)
     index = prop_def(IntegerAttr[I64])
+    at = opt_operand_def(i64)
     result = result_def(i1)
 
     traits = traits_def(Pure())
     custom_directives = (ContextOf,)
-    assembly_format = "$context `[` $index `]` custom<ContextOf>(type($context)) attr-dict"
+    assembly_format = "$context `[` $index (`+` $at^)? `]` custom<ContextOf>(type($context)) attr-dict"
 
-    def __init__(self, context: SSAValue, index: int) -> None:
-        super().__init__(operands=[context], properties={"index": IntegerAttr(index, i64)}, result_types=[i1])
+    def __init__(self, context: SSAValue, index: int, at: SSAValue | None = None) -> None:
+        super().__init__(operands=_index_operands(context, at), properties={"index": IntegerAttr(index, i64)},
+                         result_types=[i1])
 
     def verify_(self) -> None:
         _check_index(self.index, "input")
@@ -510,15 +523,17 @@ class InputDtypeOp(IRDLOperation):
 
     context = operand_def(AnyContext)
     index = prop_def(IntegerAttr[I64])
+    at = opt_operand_def(i64)
     result = result_def(i32)
 
     traits = traits_def(Pure())
     custom_directives = (ContextOf,)
-    assembly_format = "$context `[` $index `]` custom<ContextOf>(type($context)) attr-dict"
+    assembly_format = "$context `[` $index (`+` $at^)? `]` custom<ContextOf>(type($context)) attr-dict"
 
-    def __init__(self, context: SSAValue, index: int) -> None:
+    def __init__(self, context: SSAValue, index: int, at: SSAValue | None = None) -> None:
         super().__init__(
-            operands=[context], properties={"index": IntegerAttr(index, i64)}, result_types=[i32]
+            operands=_index_operands(context, at), properties={"index": IntegerAttr(index, i64)},
+            result_types=[i32],
         )
 
     def verify_(self) -> None:
@@ -533,15 +548,17 @@ class OutputDtypeOp(IRDLOperation):
 
     context = operand_def(AnyContext)
     index = prop_def(IntegerAttr[I64])
+    at = opt_operand_def(i64)
     result = result_def(i32)
 
     traits = traits_def(Pure())
     custom_directives = (ContextOf,)
-    assembly_format = "$context `[` $index `]` custom<ContextOf>(type($context)) attr-dict"
+    assembly_format = "$context `[` $index (`+` $at^)? `]` custom<ContextOf>(type($context)) attr-dict"
 
-    def __init__(self, context: SSAValue, index: int) -> None:
+    def __init__(self, context: SSAValue, index: int, at: SSAValue | None = None) -> None:
         super().__init__(
-            operands=[context], properties={"index": IntegerAttr(index, i64)}, result_types=[i32]
+            operands=_index_operands(context, at), properties={"index": IntegerAttr(index, i64)},
+            result_types=[i32],
         )
 
     def verify_(self) -> None:
@@ -580,15 +597,16 @@ class OutputShapeBufferOp(IRDLOperation):
 
     context = operand_def(InferShapeContextType)
     index = prop_def(IntegerAttr[I64])
+    at = opt_operand_def(i64)
     result = result_def(ShapeBufferType)
 
     # the same object every time: reading or writing it goes through the ops below
     traits = traits_def(Pure())
-    assembly_format = "$context `[` $index `]` attr-dict"
+    assembly_format = "$context `[` $index (`+` $at^)? `]` attr-dict"
 
-    def __init__(self, context: SSAValue, index: int) -> None:
+    def __init__(self, context: SSAValue, index: int, at: SSAValue | None = None) -> None:
         super().__init__(
-            operands=[context],
+            operands=_index_operands(context, at),
             properties={"index": IntegerAttr(index, i64)},
             result_types=[ShapeBufferType()],
         )
