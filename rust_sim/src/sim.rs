@@ -360,7 +360,12 @@ fn outputs(gm: &Gm, poison: &[(u32, WriteRec)], findings: &mut Findings) {
             continue;
         }
         let Some(init) = &buf.init else { continue };
-        let unwritten = init.iter().filter(|&&x| x == 0).count();
+        // memchr first: the common case (every byte written) is one fast scan
+        let unwritten = if init.contains(&0) {
+            init.iter().filter(|&&x| x == 0).count()
+        } else {
+            0
+        };
         if unwritten > 0 {
             let first = init.iter().position(|&x| x == 0).unwrap();
             let last = init.iter().rposition(|&x| x == 0).unwrap();
@@ -377,7 +382,11 @@ fn outputs(gm: &Gm, poison: &[(u32, WriteRec)], findings: &mut Findings) {
         }
         for (core, w) in poison.iter().filter(|(_, w)| w.buf as usize == b) {
             let (s, e) = (w.start.max(0) as usize, (w.end as usize).min(init.len()));
-            let bad = init[s..e].iter().filter(|&&x| x == 2).count();
+            let bad = if init[s..e].contains(&2) {
+                init[s..e].iter().filter(|&&x| x == 2).count()
+            } else {
+                0
+            };
             if bad > 0 {
                 findings.report(
                     code::UNINITIALISED_READ,

@@ -394,6 +394,29 @@ impl ApiOp for AxpyTmp {
 // ---------------------------------------------------------------------------------------------------------
 // SoftMax / LogSoftMax over rows: SoftMaxShapeInfo{srcM, srcK, oriSrcM, oriSrcK}
 
+/// `f` over `v` in 16 interleaved lanes, then the lanes folded pairwise (a tree, like the vector unit's
+/// reductions): independent lanes let the compiler use SIMD where one running value could not.
+fn lanes_fold(v: &[f32], zero: f32, f: impl Fn(f32, f32) -> f32 + Copy) -> f32 {
+    let mut acc = [zero; 16];
+    let mut chunks = v.chunks_exact(16);
+    for c in &mut chunks {
+        for (a, &x) in acc.iter_mut().zip(c) {
+            *a = f(*a, x);
+        }
+    }
+    for (a, &x) in acc.iter_mut().zip(chunks.remainder()) {
+        *a = f(*a, x);
+    }
+    let mut w = 16;
+    while w > 1 {
+        w /= 2;
+        for i in 0..w {
+            acc[i] = f(acc[i], acc[i + w]);
+        }
+    }
+    acc[0]
+}
+
 #[derive(Debug)]
 struct SoftMax {
     log: bool,
@@ -472,14 +495,17 @@ impl ApiOp for SoftMax {
         let mut sums = Vec::with_capacity(rows);
         for r in 0..rows {
             let row = &vals[r * cols..r * cols + ori];
-            let mx = row.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
-            let mut s = 0f32;
-            for (o, &x) in out[r * cols..r * cols + ori].iter_mut().zip(row) {
+            let o = &mut out[r * cols..r * cols + ori];
+            let mx = lanes_fold(row, f32::NEG_INFINITY, f32::max);
+            for (o, &x) in o.iter_mut().zip(row) {
                 *o = (x - mx).exp();
-                s += *o;
             }
-            for o in &mut out[r * cols..r * cols + ori] {
-                *o = if self.log { (*o / s).ln() } else { *o / s };
+            // summed in 16 lanes and then folded, as the vector unit's reduction does (and so it vectorises)
+            let s = lanes_fold(o, 0.0, |a, b| a + b);
+            if self.log {
+                o.iter_mut().for_each(|v| *v = (*v / s).ln());
+            } else {
+                o.iter_mut().for_each(|v| *v /= s);
             }
             maxes.push(mx);
             sums.push(s);
@@ -666,8 +692,14 @@ fn decode_broadcast(a: &Args) -> Result<Box<dyn ApiOp>, String> {
     let (dst_shape, n) = stack("dstShape")?;
     let (src_shape, _) = stack("srcShape")?;
     let dims = a.targ("dim").and_then(|d| d.parse().ok()).unwrap_or(n);
-    Ok(Box::new(Broadcast { t: a.dtype("T")?, dst: a.handle("dstLocal")?, src: a.handle("srcLocal")?, dims,
-                            dst_shape, src_shape }))
+    Ok(Box::new(Broadcast {
+        t: a.dtype("T")?,
+        dst: a.handle("dstLocal")?,
+        src: a.handle("srcLocal")?,
+        dims,
+        dst_shape,
+        src_shape,
+    }))
 }
 
 impl ApiOp for Broadcast {
@@ -685,17 +717,26 @@ impl ApiOp for Broadcast {
         };
         let (ds, ss) = (read(cx, self.dst_shape), read(cx, self.src_shape));
         if ds.iter().zip(&ss).any(|(d, s)| *s != *d && *s != 1) {
-            cx.report(code::INVALID_OPERAND, format!("Broadcast from shape {ss:?} to {ds:?}: each source axis must \
-                                                      equal the destination's or be 1"));
+            cx.report(
+                code::INVALID_OPERAND,
+                format!("Broadcast from shape {ss:?} to {ds:?}: each source axis must equal the destination's or be 1"),
+            );
             return Flow::Next;
         }
         let (dn, sn): (usize, usize) = (ds.iter().product(), ss.iter().product());
         let (src, dst) = (cx.handle(self.src), cx.handle(self.dst));
-        let Some(at) = cx.range(src, 0, (sn * sz) as i64, false, sz, "Broadcast") else { return Flow::Next };
-        let Space::Local(mem) = src.space else { return Flow::Next };
+        let Some(at) = cx.range(src, 0, (sn * sz) as i64, false, sz, "Broadcast") else {
+            return Flow::Next;
+        };
+        let Space::Local(mem) = src.space else {
+            return Flow::Next;
+        };
         let (data, init) = {
             let local = cx.local(mem);
-            (local.data.as_slice()[at..at + sn * sz].to_vec(), local.init[at..at + sn * sz].to_vec())
+            (
+                local.data.as_slice()[at..at + sn * sz].to_vec(),
+                local.init[at..at + sn * sz].to_vec(),
+            )
         };
         let mut out = vec![0u8; dn * sz];
         let mut flags = vec![0u8; dn * sz];
