@@ -112,6 +112,8 @@ class TensorRef:
     index: int
     output: bool = False
     optional: bool = False
+    # a runtime index (`GetInputShape(i)` with `i` a loop variable): the tensor is `index + at`
+    at: SSAValue | None = None
 
 
 @dataclass(frozen=True)
@@ -327,7 +329,7 @@ class HostLowerer(FunctionLowerer):
         if v.ssa is None and _kind(v) == "shape" and isinstance(v.obj, TensorRef):
             # an InferShape input shape, read where it is used: an absent optional input is read only
             # when the function gets past its null check
-            op = hd.InputShapeOp(self._context(node or self._last_node), v.obj.index)
+            op = hd.InputShapeOp(self._context(node or self._last_node), v.obj.index, at=v.obj.at)
             return self.emit(op, node).results[0]
         return super().ssa(v, node)
 
@@ -769,7 +771,8 @@ class HostLowerer(FunctionLowerer):
         kind = _kind(h)
         optional = isinstance(h.obj, TensorRef) and h.obj.optional
         if kind in ("storage_shape", "tensor", "desc", "shape") and optional:
-            return Val(C.BOOL, self.emit(hd.HasInputOp(self._context(node), h.obj.index), node).results[0])
+            has = hd.HasInputOp(self._context(node), h.obj.index, at=h.obj.at)
+            return Val(C.BOOL, self.emit(has, node).results[0])
         if kind == "attr_ptr" and isinstance(h.obj, AttrRef):
             return Val(C.BOOL, self.emit(hd.HasAttrOp(self._context(node), h.obj.index), node).results[0])
         if kind in ("poison", "unmodelled", "opaque"):
@@ -1047,6 +1050,25 @@ class HostLowerer(FunctionLowerer):
             raise Unsupported(f"the {what} index must be a non-negative constant", e)
         return value
 
+    def _tensor_index(self, e: A.Call, what: str) -> tuple[int, SSAValue | None]:
+        """The index argument of a tensor query: a constant, or a value known only at run time (a loop over
+        the inputs) as `(0, its i64 value)`; the evaluator rejects a negative one."""
+        if not e.args:
+            raise Unsupported(f"the {what} index is missing", e)
+        value = self.const_eval(e.args[0])
+        if isinstance(value, int) and not isinstance(value, bool):
+            if value < 0:
+                raise Unsupported(f"the {what} index {value} is negative", e)
+            return value, None
+        index = self.expr(e.args[0])
+        if not isinstance(index.ctype, Scalar) or index.ctype.is_float:
+            raise Unsupported(f"the {what} index must be an integer", e)
+        if isinstance(index.const, int) and not isinstance(index.const, bool):
+            if index.const < 0:
+                raise Unsupported(f"the {what} index {index.const} is negative", e)
+            return index.const, None
+        return 0, self.ssa(self.convert(index, C.I64, e), e)
+
     def _context(self, node: A.Node) -> SSAValue:
         if self.ctx is None:
             raise Unsupported("no tiling context", node)
@@ -1218,8 +1240,8 @@ Method = Callable[[HostLowerer, A.Call, Val, A.Member], Val]
 
 def _tensor_ref(output: bool = False, optional: bool = False, kind: str = "storage_shape") -> Method:
     def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
-        index = lw._index_arg(e, "output" if output else "input")
-        return Val(HostT(kind), obj=TensorRef(index, output, optional))
+        index, at = lw._tensor_index(e, "output" if output else "input")
+        return Val(HostT(kind), obj=TensorRef(index, output, optional, at))
 
     return method
 
@@ -1229,7 +1251,8 @@ def _shape_of(kind: hd.ShapeKind) -> Method:
         ref = recv.obj
         assert isinstance(ref, TensorRef)
         ctx = lw._context(e)
-        op = hd.OutputShapeOp(ctx, ref.index, kind) if ref.output else hd.InputShapeOp(ctx, ref.index, kind)
+        op = (hd.OutputShapeOp(ctx, ref.index, kind, at=ref.at) if ref.output
+              else hd.InputShapeOp(ctx, ref.index, kind, at=ref.at))
         return Val(HostT("shape"), lw.emit(op, e).results[0])
 
     return method
@@ -1239,13 +1262,13 @@ def _dtype(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
     ref = recv.obj
     assert isinstance(ref, TensorRef)
     ctx = lw._context(e)
-    op = hd.OutputDtypeOp(ctx, ref.index) if ref.output else hd.InputDtypeOp(ctx, ref.index)
+    op = hd.OutputDtypeOp(ctx, ref.index, at=ref.at) if ref.output else hd.InputDtypeOp(ctx, ref.index, at=ref.at)
     return Val(C.I32, lw.emit(op, e).results[0])
 
 
 def _input_data_type(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
-    index = lw._index_arg(e, "input")
-    return Val(C.I32, lw.emit(hd.InputDtypeOp(lw._context(e), index), e).results[0])
+    index, at = lw._tensor_index(e, "input")
+    return Val(C.I32, lw.emit(hd.InputDtypeOp(lw._context(e), index, at=at), e).results[0])
 
 
 def _tensor_shape_size(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
@@ -1268,16 +1291,16 @@ def _infer_input_shape(optional: bool = False) -> Method:
     """`context->GetInputShape(i)` of an InferShape context: the input's own gert::Shape (origin)."""
 
     def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
-        index = lw._index_arg(e, "input")
-        return Val(HostT("shape"), obj=TensorRef(index, optional=optional))  # read where it is used
+        index, at = lw._tensor_index(e, "input")
+        return Val(HostT("shape"), obj=TensorRef(index, optional=optional, at=at))  # read where it is used
 
     return method
 
 
 def _infer_output_shape(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
-    index = lw._index_arg(e, "output")
-    op = lw.emit(hd.OutputShapeBufferOp(lw._context(e), index), e)
-    return Val(HostT("shape_buffer"), op.results[0], obj=TensorRef(index, output=True))
+    index, at = lw._tensor_index(e, "output")
+    op = lw.emit(hd.OutputShapeBufferOp(lw._context(e), index, at=at), e)
+    return Val(HostT("shape_buffer"), op.results[0], obj=TensorRef(index, output=True, at=at))
 
 
 def _read_first(method: Method) -> Method:
@@ -1729,6 +1752,7 @@ def evaluate_program_tiling(program: Program, inputs: TilingInputs, *, step_budg
     result = evaluate_tiling(lowered.module, lowered.func_name, inputs, step_budget=step_budget)
     result.diagnostics[:0] = notes
     result.complete = result.complete and not lowered.diagnostics
+    result.gaps = list(lowered.diagnostics)
     if result.struct_name is None:
         result.struct_name = lowered.struct_name
     return result

@@ -256,13 +256,36 @@ def _lower_and_verify_once(program: Program, chip: str, dtypes: dict[str, str], 
         lowered_lines.update((span.file, span.line) for op in lowered.module.walk()
                              if (span := span_of_op(op)) is not None)
     found = [d for d in apply_inline_ignores(lowered.diagnostics, program) if wanted(d.code, select, ignore)]
-    tiling = run_tiling(program, lowered.module, shapes, chip) if shapes is not None else None
+    tiling = (run_tiling(program, lowered.module, shapes, chip, fold_incomplete=False) if shapes is not None
+              else None)
+    if tiling is not None and tiling.gaps:
+        found += _host_gaps(tiling, program, select, ignore)
+        if tiling.succeeded:
+            tiling = None  # its values were not folded (run_tiling): the kernel is checked as without shapes
     if broken is not None:
         broken += ir_failures(lowered.module, dtypes if not dtypes_defaulted else None)
     if selected_rules(select, ignore):
         found += verify(program, lowered.module, chip, select, ignore, tiling=tiling,
                         dtypes_defaulted=dtypes_defaulted)
     return found
+
+
+def _host_gaps(tiling: TilingResult, program: Program, select: Sequence[str] | None,
+               ignore: Sequence[str]) -> list[Diagnostic]:
+    """The statements the host lowering left out of the tiling function (its ASC103 warnings), shown when the
+    function runs for given shapes: they are why the checks for those shapes were not run (a successful run
+    is not trusted) or why a failure is only a warning (ASC602)."""
+    out = []
+    for i, d in enumerate(tiling.gaps):
+        if not wanted(d.code, select, ignore):
+            continue
+        if i == 0:
+            consequence = ("the tiling values it computes for the given shapes may not be the device's, so the "
+                           "checks that need them (capacity, alignment and coverage for these shapes) were not run"
+                           if tiling.succeeded else "a failure of the tiling function for these shapes may be ours")
+            d = replace(d, notes=d.notes + (Note(f"this is in the host tiling function: {consequence}"),))
+        out.append(d)
+    return apply_inline_ignores(out, program)
 
 
 # Findings that an integer element type can undo where float and half both have them: overload resolution
@@ -407,12 +430,15 @@ def _kernel_side(unit: SourceUnit) -> bool:
     return unit.role == "header" and not in_op_host(unit.path)
 
 
-def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: str) -> TilingResult:
+def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: str, *,
+               fold_incomplete: bool = True) -> TilingResult:
     """Runs the program's host tiling function on `shapes` and, when it succeeds, folds what it set into
     `module` (fold-tiling); output shapes not given are then those `inferred_outputs` finds. The chip of
     `shapes` defaults to the one being checked. Input dtypes the op json does not list are rejected before
     anything runs (the framework would not launch the op). A kernel-only NPUKernelBench answer runs no host
-    function: it is launched on all vector cores with no tiling data (passes/verify/kernel_only.py)."""
+    function: it is launched on all vector cores with no tiling data (passes/verify/kernel_only.py).
+    `fold_incomplete=False` leaves the module alone when the host lowering left statements out
+    (`result.gaps`), as the checker does; the simulator runs with the values anyway."""
 
     from ascendir.context import make_context
     from ascendir.host_eval import TilingResult
@@ -434,7 +460,9 @@ def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: s
     if result.succeeded and not shapes.outputs:
         shapes = replace(shapes, outputs=inferred_outputs(program, shapes))
     result.inputs = shapes
-    if result.succeeded:
+    # values computed after a statement the host lowering left out (result.gaps) may not be the device's:
+    # the checker does not fold them (it would check the kernel for a tiling that never runs)
+    if result.succeeded and (fold_incomplete or not result.gaps):
         FoldTilingPass(result.fields, result.tiling_key, result.block_dim).apply(make_context(), module)
     return result
 

@@ -521,8 +521,8 @@ def test_malformed_tiling_function_is_reported(body: str, code: str, message: st
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        (("for (int i = 0; i < 2; ++i) { tiling.set_totalLength(context->GetInputShape(i)->GetOriginShape()"
-         ".GetShapeSize()); }"), "the input index must be a non-negative constant"),
+        (("for (int i = 0; i < 2; ++i) { tiling.set_totalLength(*context->GetAttrs()->GetAttrPointer<int64_t>(i)); }"),
+         "the attribute index must be a non-negative constant"),
         ("tiling.set_totalLength(TilingFunc(context));", "recursive call of 'TilingFunc' is not modelled"),
         (("const gert::StorageShape *s = context->GetInputShape(0); for (int i = 0; i < 2; ++i) "
          "{ s = context->GetInputShape(1); }"), "assigning 's' (a gert::StorageShape) under control flow"),
@@ -537,6 +537,38 @@ def test_unmodelled_host_code_is_a_warning(body: str, message: str) -> None:
     assert message in result.diagnostics[0].message
     evaluated = evaluate_program_tiling(prog, TilingInputs([fp((8, 16), "float16")], attrs=["abc"]))
     assert evaluated.status == host.GRAPH_SUCCESS and evaluated.block_dim == 1
+
+
+LOOP_OVER_INPUTS = """
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < 3; ++i) {
+        const gert::StorageShape *s = context->GetInputShape(i);
+        total += s->GetOriginShape().GetShapeSize() * (context->GetInputDesc(i)->GetDataType() == ge::DT_FLOAT ? 2 : 1);
+    }
+    tiling.set_totalLength(total);
+"""
+
+
+def test_tensor_index_from_a_loop_variable() -> None:
+    # foreach ops read their inputs in a loop: GetInputShape(i) / GetInputDesc(i) with i not a constant
+    prog = load_text(MALFORMED_HEAD + LOOP_OVER_INPUTS + MALFORMED_TAIL, "loop_tiling.cpp")
+    assert lower_host_tiling(prog).diagnostics == []
+    result = evaluate_program_tiling(prog, TilingInputs([fp((8, 16), "float16"), fp((5,), "float32"),
+                                                          fp((3, 3), "float16")]))
+    assert result.status == host.GRAPH_SUCCESS and not result.gaps
+    assert result.fields == {"totalLength": 128 + 2 * 5 + 9}
+
+
+def test_tensor_index_past_the_inputs_fails_the_run() -> None:
+    prog = load_text(MALFORMED_HEAD + LOOP_OVER_INPUTS + MALFORMED_TAIL, "loop_tiling.cpp")
+    result = evaluate_program_tiling(prog, TilingInputs([fp((8, 16), "float16")] * 2))
+    assert not result.succeeded and result.missing_inputs
+    assert any("reads input 2 but only 2 inputs were given" in d for d in result.diagnostics)
+    below = load_text(MALFORMED_HEAD + "tiling.set_totalLength(context->GetInputShape(context->GetInputShape(0)"
+                      "->GetOriginShape().GetDim(0) - 9)->GetOriginShape().GetDim(0));" + MALFORMED_TAIL, "neg.cpp")
+    result = evaluate_program_tiling(below, TilingInputs([fp((8, 16), "float16")]))
+    assert not result.succeeded
+    assert any("the input index is -1" in d for d in result.diagnostics)
 
 
 @pytest.mark.parametrize("path", sorted(SYNTAX_ERRORS.iterdir()), ids=lambda p: p.name)
