@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,13 +78,15 @@ def _code_job(job: tuple[str, int, bool]) -> list[Record]:
     return list(records(task, max_cases, simulate))
 
 
-def _map(fn: Callable[[Any], Any], jobs: list[Any], workers: int) -> list[Any]:
+def _map(fn: Callable[[Any], Any], jobs: list[Any], workers: int) -> Iterator[Any]:
+    """fn over the jobs in order, in `workers` processes; results as they come (in order)."""
     if workers <= 1 or len(jobs) <= 1:
-        return [fn(j) for j in jobs]
+        yield from (fn(j) for j in jobs)
+        return
     from multiprocessing import get_context
 
     with get_context("spawn").Pool(workers) as pool:
-        return list(pool.imap(fn, jobs, chunksize=1))
+        yield from pool.imap(fn, jobs, chunksize=1)
 
 
 def build(options: BuildOptions, log: Callable[[str], None] = lambda s: None) -> BuildReport:
@@ -125,9 +127,11 @@ def build(options: BuildOptions, log: Callable[[str], None] = lambda s: None) ->
     if "mutants" in options.sources:
         started = time.monotonic()
         jobs = [(t.name, options.per_operator, options.operators, options.simulate) for t in tasks]
-        for found, task_stats in _map(_mutant_job, jobs, options.jobs):
+        for k, (found, task_stats) in enumerate(_map(_mutant_job, jobs, options.jobs), 1):
             records += found
             stats.merge(task_stats)
+            log(f"mutants: {jobs[k - 1][0]}: {sum(task_stats.tried.values())} tried, "
+                f"{sum(sum(c.values()) for c in task_stats.flagged.values())} flagged ({k}/{len(jobs)} tasks)")
         seconds["mutants"] = time.monotonic() - started
         log(f"mutants: {sum(stats.tried.values())} tried, "
             f"{sum(sum(c.values()) for c in stats.flagged.values())} flagged")
