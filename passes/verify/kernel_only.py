@@ -4,7 +4,7 @@ NPUKernelBench's default answer form is the kernel alone (`<kernel_impl>` + a cp
 hard-coded in a local `TilingDataDef`, and the benchmark's fixed host launches it on every vector core of the
 chip, with no tiling data. With `--shape`, such an answer is checked as that launch: blockDim = the chip's AIV
 count, nothing else from a host (`launch`); shapes map to the kernel's GM parameters in order, or by parameter
-name (`op_description`). A projects without an op json (NPUKernelBench's answers, many vendor ops) names its
+name (`op_description`). A project without an op json (NPUKernelBench's answers, many vendor ops) names its
 inputs and outputs in the host's OpDef: `op_description` reads them there.
 """
 
