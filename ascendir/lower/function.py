@@ -1059,7 +1059,13 @@ class FunctionLowerer:
         if isinstance(st, A.Compound):
             self.lower_block(st)
         elif isinstance(st, A.ExprStmt):
-            self.expr(st.expr)
+            value = self.expr(st.expr)
+            if isinstance(st.expr, A.Cast) and st.expr.kind == "functional" and (st.expr.args or st.expr.expr) \
+                    and not isinstance(value.ctype, Scalar | C.VoidT):
+                # `Name(args);` read as a temporary of a type that is discarded at once: if a call was meant
+                # (a function the lowering did not find), nothing of it is in the IR, so say so
+                self.report.unsupported(f"'{_node_text(st.expr.type)}(...)' constructs a temporary {value.ctype} "
+                                        "and discards it; no function of that name is called", st)
         elif isinstance(st, A.VarDecl):
             self.declare(st)
         elif isinstance(st, A.If):
@@ -2580,6 +2586,12 @@ class FunctionLowerer:
         return Val(t, v.ssa, const=v.const, obj=v.obj)
 
     def expr_Cast(self, e: A.Cast) -> Val:
+        method = self._member_named_like_type(e)
+        if method is not None:
+            # `Tensor(x, y)` in a method of a class with a member function Tensor: C++ looks names up in the
+            # class before the namespaces, so this calls the member, whatever vendor type has the same name
+            return self.expr(A.Call(e.span, A.Name(e.span, A.QualifiedName(e.span, [A.NamePart(e.span, method)])),
+                                    list(e.args or ([e.expr] if e.expr is not None else []))))
         t = self.resolve_type(e.type)
         if e.expr is None and not e.args:
             if isinstance(t, Scalar):
@@ -2604,6 +2616,20 @@ class FunctionLowerer:
                 self.report.unknown_type(t.text, e)
             return Val(t)
         return self.convert(v, t, e)
+
+    def _member_named_like_type(self, e: A.Cast) -> str | None:
+        """The name of `N(args)` read as a functional cast when the enclosing object has a member function N
+        (not a constructor), which the call means; None otherwise."""
+        this = self.frame.this if self.frames else None
+        base = e.type.base if e.kind == "functional" and isinstance(e.type, A.TypeRef) else None
+        if this is None or not isinstance(base, A.QualifiedName) or len(base.parts) != 1 or e.type.pointers \
+                or base.parts[0].template_args or isinstance(e.expr, A.InitList):
+            return None
+        name = base.parts[0].name
+        found = this.find_method(name)
+        if found is None or any(getattr(fn, "kind", "function") != "function" for fn in found[1]):
+            return None
+        return name
 
     def tensor_cast(self, v: Val, t: C.LocalTensorT | C.GlobalTensorT, node: A.Node) -> Val:
         """`(GlobalTensor<int8_t>&)kCacheGm`: an explicit cast views the tensor as another type, as

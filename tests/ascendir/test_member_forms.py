@@ -222,3 +222,65 @@ def test_the_members_of_an_explicit_class_specialisation_defined_out_of_it_are_i
     """ops-nn huber_loss_grad: `template <> class Ns::K<bfloat16_t> {...}` and then `void Ns::K<bfloat16_t>::Init`
     with no `template <>`; those bodies use the specialisation's members (floatBuf), not the primary's."""
     assert [(d.code, d.message) for d in check_program(load_text(SPECIALIZED_CLASS, "scale.cpp"))] == []
+
+
+METHOD_NAMED_TENSOR = """\
+#include "kernel_operator.h"
+using namespace AscendC;
+
+class Kernel {
+public:
+    __aicore__ inline void Run(GM_ADDR x, GM_ADDR y)
+    {
+        pipe.InitBuffer(q, 1, 256);
+        Tensor(x, y);
+    }
+
+private:
+    __aicore__ inline void Tensor(GM_ADDR x, GM_ADDR y)
+    {
+        xGm.SetGlobalBuffer((__gm__ float *)x, 64);
+        yGm.SetGlobalBuffer((__gm__ float *)y, 64);
+        LocalTensor<float> t = q.AllocTensor<float>();
+        DataCopy(t, xGm, 64);
+        q.EnQue(t);
+        t = q.DeQue<float>();
+        DataCopy(yGm, t, 64);
+        q.FreeTensor(t);
+        q.FreeTensor(t);
+    }
+
+    TPipe pipe;
+    TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;
+    GlobalTensor<float> xGm, yGm;
+};
+
+extern "C" __global__ __aicore__ void method_named_tensor(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    Kernel op;
+    op.Run(x, y);
+}
+"""
+
+
+def test_a_member_function_named_like_a_vendor_type_is_called() -> None:
+    """`Tensor(x, y)` inside the class calls its member function Tensor (class members hide namespace-scope
+    names), not a construction of a vendor type `Tensor` that was dropped with the whole body: the body's
+    copies are lowered and its double free is found."""
+    from ascendir.dialects import ascendc as asc
+    from ascendir.lower import lower_program
+
+    lowered = lower_program(load_text(METHOD_NAMED_TENSOR, "method_named_tensor.cpp"))
+    copies = [op for op in lowered.module.walk() if isinstance(op, asc.ApiCallOp) and op.api.data == "DataCopy"]
+    assert len(copies) == 2
+    found = [(d.code, d.span.line) for d in check_program(load_text(METHOD_NAMED_TENSOR, "method_named_tensor.cpp"))]
+    assert found == [("ASC205", 23)]
+
+
+def test_a_temporary_discarded_at_once_is_reported() -> None:
+    """`Name(args);` that the lowering reads as a temporary of a type (no function of that name found) never
+    vanishes silently."""
+    text = METHOD_NAMED_TENSOR.replace("        Tensor(x, y);", "        DataCopyParams(1, 2, 0, 0);")
+    found = [(d.code, d.span.line, d.message) for d in check_program(load_text(text, "discard.cpp"))]
+    assert [(c, line) for c, line, _ in found] == [("ASC103", 9)]
+    assert "constructs a temporary DataCopyParams and discards it" in found[0][2]
