@@ -29,8 +29,10 @@ from passes.verify import (  # noqa: F401  (each module registers its rules)
     capacity,
     coverage,
     host_code,
+    infer_shape,
     project,
     queue_protocol,
+    redefinition,
     sync,
     tiling,
 )

@@ -3,14 +3,14 @@
 #include "kernel_operator.h"
 using namespace AscendC;
 
-extern "C" __global__ __aicore__ void deque_empty(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+extern "C" __global__ __aicore__ void deque_empty(GM_ADDR xAddr, GM_ADDR yAddr, GM_ADDR workspace, GM_ADDR tiling)
 {
     TPipe pipe;
     TQue<TPosition::VECIN, 2> inQueueX;
     TQue<TPosition::VECOUT, 1> outQueueY;
     GlobalTensor<float> xGm, yGm;
-    xGm.SetGlobalBuffer((__gm__ float *)x, 4096);
-    yGm.SetGlobalBuffer((__gm__ float *)y, 4096);
+    xGm.SetGlobalBuffer((__gm__ float *)xAddr, 4096);
+    yGm.SetGlobalBuffer((__gm__ float *)yAddr, 4096);
     pipe.InitBuffer(inQueueX, 2, 1024 * sizeof(float));
     pipe.InitBuffer(outQueueY, 1, 1024 * sizeof(float));
 

@@ -3,15 +3,15 @@
 #include "kernel_operator.h"
 using namespace AscendC;
 
-extern "C" __global__ __aicore__ void free_foreign(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+extern "C" __global__ __aicore__ void free_foreign(GM_ADDR xAddr, GM_ADDR yAddr, GM_ADDR workspace, GM_ADDR tiling)
 {
     TPipe pipe;
     TQue<TPosition::VECIN, 1> inQueueX;
     TQue<TPosition::VECOUT, 1> outQueueY;
     TBuf<TPosition::VECCALC> tmpBuf;
     GlobalTensor<float> xGm, yGm;
-    xGm.SetGlobalBuffer((__gm__ float *)x, 1024);
-    yGm.SetGlobalBuffer((__gm__ float *)y, 1024);
+    xGm.SetGlobalBuffer((__gm__ float *)xAddr, 1024);
+    yGm.SetGlobalBuffer((__gm__ float *)yAddr, 1024);
     pipe.InitBuffer(inQueueX, 1, 1024 * sizeof(float));
     pipe.InitBuffer(outQueueY, 1, 1024 * sizeof(float));
     pipe.InitBuffer(tmpBuf, 1024 * sizeof(float));

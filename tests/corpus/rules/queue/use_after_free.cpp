@@ -3,14 +3,14 @@
 #include "kernel_operator.h"
 using namespace AscendC;
 
-extern "C" __global__ __aicore__ void use_after_free(GM_ADDR x, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
+extern "C" __global__ __aicore__ void use_after_free(GM_ADDR xAddr, GM_ADDR zAddr, GM_ADDR workspace, GM_ADDR tiling)
 {
     TPipe pipe;
     TQue<TPosition::VECIN, 1> inQueueX;
     TQue<TPosition::VECOUT, 1> outQueueZ;
     GlobalTensor<half> xGm, zGm;
-    xGm.SetGlobalBuffer((__gm__ half *)x, 4096);
-    zGm.SetGlobalBuffer((__gm__ half *)z, 4096);
+    xGm.SetGlobalBuffer((__gm__ half *)xAddr, 4096);
+    zGm.SetGlobalBuffer((__gm__ half *)zAddr, 4096);
     pipe.InitBuffer(inQueueX, 1, 2048 * sizeof(half));
     pipe.InitBuffer(outQueueZ, 1, 2048 * sizeof(half));
 
