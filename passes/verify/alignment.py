@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, Integer
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
+from frontend.diagnostics import Note
 from passes.verify.ir import arg, constant_of, is_kind, run_table, walk_of
 from passes.verify.rules import CheckContext, rule
 
@@ -389,21 +390,42 @@ def datacopy_length_unaligned(ctx: CheckContext) -> None:
     for op in module_index(ctx.module).of("data_copy"):
         if op.api.data != "DataCopy" or not op.overload.data.startswith("count_"):
             continue
-        count = fold_int(arg(op, "count"))
         local = _local_operand(op)
-        if count is None or count <= 0 or local is None:
-            continue
-        size = tensor_elem_bytes(local)
+        size = tensor_elem_bytes(local) if local is not None else None
         if size is None:
             continue
-        total = count * size
-        if total % 32 == 0:
+        assert local is not None and isinstance(local.type, asc.LocalTensorType)
+        found = _first_value(ctx, op, "count", lambda n: n > 0 and n * size % 32 != 0)
+        if found is None:
             continue
-        assert isinstance(local.type, asc.LocalTensorType)
+        count, where = found
+        total = count * size
         kept = total - total % 32
         what = "nothing is copied" if kept == 0 else f"only the first {kept} bytes ({kept // size} elements) are copied"
         ctx.report(op, f"DataCopy moves {count} x {type_name(local.type.element_type)} = {total} bytes, not a "
-                       f"multiple of 32 bytes; {what}")
+                       f"multiple of 32 bytes; {what}", *where)
+
+
+def _first_value(ctx: CheckContext, op: asc.ApiCallOp, name: str, bad: Callable[[int], bool]
+                 ) -> tuple[int, list[Note]] | None:
+    """The value of parameter `name` of `op` that `bad` rejects, with notes on where it comes from: the constant
+    the operand folds to, else (with concrete shapes) the first such value a core computes (footprint.py runs
+    every core's scalar code; coverage.observed_values). None when no value known here is bad."""
+    from passes.verify.coverage import observed_values
+
+    field = name.split(".")
+    operand = arg(op, field[0])
+    if len(field) == 2:
+        fields = struct_fields(operand) if operand is not None else None
+        operand = fields.get(field[1]) if fields is not None else None
+    constant = fold_int(operand) if operand is not None else None
+    if constant is not None:
+        return (constant, []) if bad(constant) else None
+    for core, value in observed_values(ctx, op, name):
+        if bad(value):
+            return value, [Note(f"for the given shapes: the value core {core} computes here from the tiling "
+                                f"(with blockDim {ctx.tiling.block_dim if ctx.tiling is not None else '?'})")]
+    return None
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -482,13 +504,14 @@ def datacopypad_padding_too_wide(ctx: CheckContext) -> None:
         if pad is None or dst is None:
             continue
         size = tensor_elem_bytes(dst)
-        fields = struct_fields(pad)
-        if size is None or fields is None:
+        if size is None:
             continue
         for side in ("leftPadding", "rightPadding"):
-            n = fold_int(fields.get(side))
-            if n is not None and n * size > 32:
-                ctx.report(op, f"DataCopyPad {side} = {n} elements = {n * size} bytes; padding is at most 32 bytes")
+            found = _first_value(ctx, op, f"padParams.{side}", lambda n: n * size > 32)
+            if found is not None:
+                n, where = found
+                ctx.report(op, f"DataCopyPad {side} = {n} elements = {n * size} bytes; padding is at most 32 bytes",
+                           *where)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -710,14 +733,15 @@ def compare_count_unaligned(ctx: CheckContext) -> None:
     for op in module_index(ctx.module).of("compare"):
         if op.api.data != "Compare":
             continue
-        count = fold_int(arg(op, "count"))
         src = arg(op, "src0")
-        if count is None or count <= 0 or src is None:
+        size = tensor_elem_bytes(src) if src is not None else None
+        if size is None:
             continue
-        size = tensor_elem_bytes(src)
-        if size is not None and (count * size) % 256:
+        found = _first_value(ctx, op, "count", lambda n: n > 0 and n * size % 256 != 0)
+        if found is not None:
+            count, where = found
             ctx.report(op, f"Compare over {count} elements = {count * size} bytes; the count form needs a multiple "
-                           f"of 256 bytes ({256 // size} elements)")
+                           f"of 256 bytes ({256 // size} elements)", *where)
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -986,23 +986,49 @@ def gm_access_out_of_bounds(ctx: CheckContext) -> None:
 ALL_CORES_BUDGET = 2_000_000  # ops over all cores of one kernel; a launch that needs more is not followed
 
 
-def _every_core(ctx: CheckContext, kernel: asc.KernelOp, dim: int, sampled: dict[int, CoreRun]
-                ) -> list[CoreRun] | None:
-    """The GM accesses of every core of the launch, or None when a core's run stopped early, a write's bytes
-    were not known, or the runs together would take more than the budget. Computed once per kernel."""
+def _all_cores(ctx: CheckContext, kernel: asc.KernelOp, dim: int, sampled: dict[int, CoreRun]
+               ) -> tuple[list[CoreRun], bool]:
+    """The runs of the launch's cores in order, as far as ALL_CORES_BUDGET goes (a run may have stopped early),
+    and whether that budget was spent. Computed once per kernel."""
     from passes.verify.footprint import STEP_BUDGET, run_core
 
-    def compute() -> list[CoreRun] | None:
+    def compute() -> tuple[list[CoreRun], bool]:
         left = ALL_CORES_BUDGET
         out = []
         for core in range(dim):
+            if left <= 0:
+                return out, True
             run = sampled.get(core) or run_core(kernel, core, dim, min(STEP_BUDGET, left))
             left -= run.steps
-            if run.stopped is not None or run.unknown_writes or left <= 0:
-                return None
             out.append(run)
-        return out
-    return cached(ctx, ("coverage.every_core", id(kernel)), compute)
+        return out, left <= 0
+    return cached(ctx, ("coverage.all_cores", id(kernel)), compute)
+
+
+def _every_core(ctx: CheckContext, kernel: asc.KernelOp, dim: int, sampled: dict[int, CoreRun]
+                ) -> list[CoreRun] | None:
+    """The GM accesses of every core of the launch, or None when a core's run stopped early, a write's bytes
+    were not known, or the runs together would take more than the budget."""
+    runs, spent = _all_cores(ctx, kernel, dim, sampled)
+    if spent or len(runs) < dim or any(run.stopped is not None or run.unknown_writes for run in runs):
+        return None
+    return runs
+
+
+def observed_values(ctx: CheckContext, op: Operation, name: str) -> list[tuple[int, int]]:
+    """For the given shapes: (core, value) of `name` (a parameter of `op`, or `padParams.rightPadding`) as the
+    launch's cores compute it, each distinct value with the first core that computes it, from the runs of
+    every core the budget allows (CoreRun.observed; a run that stopped early still counts for what it ran).
+    Empty without shapes."""
+    def compute() -> dict[tuple[Operation, str], list[tuple[int, int]]]:
+        found: dict[tuple[Operation, str], list[tuple[int, int]]] = {}
+        for kernel, dim, sampled in _footprints(ctx):
+            for run in _all_cores(ctx, kernel, dim, sampled)[0]:
+                for key, values in run.observed.items():
+                    seen = found.setdefault(key, [])
+                    seen.extend((run.block_idx, v) for v in values if all(v != w for _, w in seen))
+        return found
+    return cached(ctx, "coverage.observed", compute).get((op, name), [])
 
 
 def _unwritten(writes: list[Access], nbytes: int) -> list[tuple[int, int]]:

@@ -25,6 +25,10 @@ from ascendir.dialects import ascendc as asc
 from passes.verify.buffer_state import _BINARY, _compare, _signed, _width
 
 STEP_BUDGET = 200_000  # ops per core; kernels whose address arithmetic needs more are not followed
+MAX_OBSERVED = 16  # distinct values kept per call and parameter (CoreRun.observed)
+# the API parameters whose run-time values CoreRun.observed keeps: (API, overload prefix) -> parameter names
+_OBSERVED_PARAMS = {("DataCopy", "count"): ("count",), ("Compare", ""): ("count",),
+                    ("DataCopyPad", ""): ("padParams",)}
 # GlobalTensor APIs that fill `size` elements from the tensor's start with a value: (gm, size, value)
 _GM_FILLS = frozenset({"InitGlobalMemory", "Fill", "InitOutput"})
 # GlobalTensor APIs that write no GM data (cache hints, shape info)
@@ -74,6 +78,10 @@ class CoreRun:
     # blocks): ASC401/ASC408 report the cut, so ASC607 does not report these bytes again as unwritten
     cut_writes: list[Access] = field(default_factory=list)
     steps: int = 0  # ops run
+    # the values the alignment rules judge (a count-form DataCopy's or Compare's count, DataCopyPad's padding),
+    # by call and parameter ("count", "padParams.rightPadding"), as computed on this core: up to
+    # MAX_OBSERVED distinct values each, in the order first seen
+    observed: dict[tuple[Operation, str], list[int]] = field(default_factory=dict)
 
 
 def elem_bytes(t: object) -> int | None:
@@ -107,6 +115,7 @@ class _Runner:
         self.block_dim = block_dim
         self.budget = budget
         self.env: dict[SSAValue, object] = {}
+        self.observed_operands: dict[Operation, list[tuple[str, SSAValue]]] = {}
         self.cells: dict[SSAValue, object] = {}
         self.gm: dict[SSAValue, _GmTensor | None] = {}
         for i, arg in enumerate(kernel.body.blocks[0].args):
@@ -183,7 +192,23 @@ class _Runner:
         v = self.env.get(tensor)
         return v if isinstance(v, _GmTensor) else None
 
+    def observe(self, op: asc.ApiCallOp) -> None:
+        """Keeps the values of the parameters the alignment rules judge (see CoreRun.observed)."""
+        operands = self.observed_operands.get(op)
+        if operands is None:
+            operands = self.observed_operands[op] = _observed_operands(op)
+        for name, value in operands:
+            v = self.env.get(value)
+            items = [(name, v)] if isinstance(v, int) else \
+                [(f"{name}.{k}", x) for k, x in v.items() if isinstance(x, int)] if isinstance(v, dict) else []
+            for key, x in items:
+                seen = self.run.observed.setdefault((op, key), [])
+                if x not in seen and len(seen) < MAX_OBSERVED:
+                    seen.append(x)
+
     def api_call(self, op: asc.ApiCallOp) -> None:
+        if op.FAMILY in ("data_copy", "compare"):
+            self.observe(op)
         for r in op.results:
             self.env[r] = None
         if op.FAMILY == "system" and op.results:
@@ -244,6 +269,14 @@ class _Runner:
             self.record(op.args[0], 0, size, True, op)
         else:
             self.run.unknown_writes.append(op)
+
+
+def _observed_operands(op: asc.ApiCallOp) -> list[tuple[str, SSAValue]]:
+    from passes.verify.ir import arg
+
+    names = next((names for (api, overload), names in _OBSERVED_PARAMS.items()
+                  if api == op.api.data and op.overload.data.startswith(overload)), ())
+    return [(name, value) for name in names if (value := arg(op, name)) is not None]
 
 
 def _constant(r: _Runner, op: arith.ConstantOp) -> None:
