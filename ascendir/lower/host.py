@@ -184,6 +184,9 @@ _LIBRARY_FUNCS = {
     "CeilDiv", "CeilAlign", "FloorAlign", "FloorDiv", "GetSortTmpSize",
 }  # fmt: skip
 
+# The standard streams: what is written to them changes no tiling value (`std::cout << ... << std::endl;`).
+_STREAMS = {"cout", "cerr", "clog"}
+
 # Namespaces of libraries: a call qualified with one of these that is not modelled is a warning.
 _LIBRARY_NAMESPACES = {"std", "ge", "gert", "platform_ascendc", "matmul_tiling", "AscendC", "fe", "ops", "optiling"}
 
@@ -405,7 +408,8 @@ class HostLowerer(FunctionLowerer):
                 continue
             outs: list[A.Node] = []
             callee = node.callee
-            if isinstance(callee, A.Member) and callee.member == "GetCoreMemSize":
+            if isinstance(callee, A.Member) and callee.member == "GetCoreMemSize" or isinstance(
+                    callee, A.Name) and callee.qname.parts[-1].name == "GetDataTypeLength":
                 outs.append(node.args[-1])
             elif isinstance(callee, A.Name) and callee.qname.parts[-1].name in self.scope.functions:
                 # a member passed by reference (`Split(this->rows)`); plain variables are in the set already
@@ -608,6 +612,8 @@ class HostLowerer(FunctionLowerer):
         return v  # `*handle` is the object the handle points to: the same handle
 
     def expr_Binary(self, e: A.Binary) -> Val:
+        if e.op == "<<" and self._stream_output(e):
+            return self._print(e)
         if e.op not in ("&&", "||") or not _speculation_unsafe(e.rhs):
             return super().expr_Binary(e)
         # `p != nullptr && *p > 0`, `n != 0 && t / n > 4`: the right side runs only when it decides.
@@ -626,6 +632,33 @@ class HostLowerer(FunctionLowerer):
         regions = (Region(evaluate), Region(skip)) if e.op == "&&" else (Region(skip), Region(evaluate))
         if_op = scf.IfOp(self.ssa(lhs, e), [C.scalar_ir_type(C.BOOL)], *regions)
         return Val(C.BOOL, self.emit(if_op, e).results[0])
+
+    def _stream_output(self, e: A.Binary) -> bool:
+        """Whether `e` is `std::cout << a << b ...` (or cerr / clog): the left end of its `<<` chain is a
+        standard stream the program does not declare itself."""
+        left: A.Node = e
+        while isinstance(left, A.Binary) and left.op == "<<":
+            left = left.lhs
+        if not isinstance(left, A.Name):
+            return False
+        parts = [p.name for p in left.qname.parts]
+        if parts[-1] not in _STREAMS or not (len(parts) == 1 or parts[:-1] == ["std"]):
+            return False
+        return len(parts) > 1 or self.lookup(parts[0]) is None and parts[0] not in self.scope.constants
+
+    def _print(self, e: A.Binary) -> Val:
+        """`std::cout << ...` prints and changes no tiling value: only operands with effects of their own
+        (`n++`, an assignment, a call of the program's functions) are lowered, in order."""
+        items: list[A.Node] = []
+        node: A.Node = e
+        while isinstance(node, A.Binary) and node.op == "<<":
+            items.append(node.rhs)
+            node = node.lhs
+        for item in reversed(items):
+            if any(isinstance(n, A.Assign | A.IncDec) or isinstance(n, A.Call) and isinstance(n.callee, A.Name)
+                   and n.callee.qname.parts[-1].name in self.scope.functions for n in _walk(item)):
+                self.expr(item)
+        return Val(HostT("stream"))
 
     def expr_Conditional(self, e: A.Conditional) -> Val:
         if not (_speculation_unsafe(e.then) or _speculation_unsafe(e.otherwise)):
@@ -910,6 +943,8 @@ class HostLowerer(FunctionLowerer):
             return self._memset(e)
         if name in ("memcpy", "memcpy_s"):
             return self._memcpy(e)
+        if name == "GetDataTypeLength" and len(e.args) == 2:
+            return self._dtype_length(e)
         if name == "GetSizeByDataType" and len(e.args) == 1:
             dtype = self.ssa(self.convert(self.expr(e.args[0]), C.I32, e), e)
             size = Val(C.I64, self.emit(hd.DtypeSizeOp(dtype), e).results[0])
@@ -923,6 +958,14 @@ class HostLowerer(FunctionLowerer):
             return None  # a constructor-style cast: `uint32_t(x)`, `DtypeInfo(...)`
         self.report.undeclared(qualified, callee)
         raise HostError(qualified)
+
+    def _dtype_length(self, e: A.Call) -> Val:
+        """`ge::TypeUtils::GetDataTypeLength(dtype, length)`: the bytes per element into `length` (a reference),
+        true; the evaluator fails the run for a dtype without a size, where the call would return false."""
+        dtype = self.ssa(self.convert(self.expr(e.args[0]), C.I32, e), e)
+        size = Val(C.I64, self.emit(hd.DtypeSizeOp(dtype), e).results[0])
+        self.assign(e.args[1], self.convert(size, C.U32, e), e)
+        return Val(C.BOOL, const=1)
 
     def _min_max(self, e: A.Call, name: str, targs: list[A.TemplateArg] | None) -> Val:
         items: Sequence[A.Node] = e.args

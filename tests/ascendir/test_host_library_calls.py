@@ -1,0 +1,80 @@
+"""Host tiling functions that print, ask the type utilities for sizes, or compare with every ge::DataType.
+
+The NPUKernelBench reference answers do all three (`std::cout << ... << std::endl` after setting the tiling,
+`ge::TypeUtils::GetDataTypeLength`, `ge::DT_UNDEFINED` as a "none yet" marker); each used to stop the host
+interpreter, so none of those answers could be run.
+"""
+
+from __future__ import annotations
+
+from ascendir.dialects import host
+from ascendir.host_eval import TensorSpec, TilingInputs
+from ascendir.lower.host import evaluate_program_tiling
+from frontend.pipeline import load_text
+
+PRINTING = """
+namespace optiling {
+struct PrintTilingData { uint32_t n; uint32_t calls; };
+static uint32_t Counted(uint32_t &calls) { calls += 1; return calls; }
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    PrintTilingData *t = context->GetTilingData<PrintTilingData>();
+    uint32_t n = context->GetInputShape(0)->GetOriginShape().GetShapeSize();
+    uint32_t calls = 0;
+    t->n = n;
+    std::cout << "n = " << t->n << ", blocks " << n / 16 << std::endl;
+    std::cerr << "calls " << Counted(calls) << std::endl;   // an operand with an effect still runs
+    t->calls = calls;
+    context->SetBlockDim(2);
+    return ge::GRAPH_SUCCESS;
+}
+}
+"""
+
+
+def test_stream_output_changes_nothing_but_its_operands_effects() -> None:
+    result = evaluate_program_tiling(load_text(PRINTING, "print_tiling.cpp"), TilingInputs([TensorSpec((4, 8), "float16")]))
+    assert result.diagnostics == []
+    assert result.succeeded and not result.gaps
+    assert result.fields == {"n": 32, "calls": 1}
+    assert result.block_dim == 2
+
+
+def test_a_program_stream_named_cout_is_not_the_standard_one() -> None:
+    # a variable of the program's own named `cout` is shifted like any integer
+    source = PRINTING.replace("uint32_t calls = 0;", "uint32_t calls = 0; uint32_t cout = 3;").replace(
+        'std::cout << "n = " << t->n << ", blocks " << n / 16 << std::endl;', "t->n = cout << 2;")
+    result = evaluate_program_tiling(load_text(source, "print_tiling.cpp"), TilingInputs([TensorSpec((4, 8), "float16")]))
+    assert result.diagnostics == []
+    assert result.fields["n"] == 12
+
+
+DTYPES = """
+namespace optiling {
+struct SizeTilingData { uint32_t bytes; uint32_t known; uint32_t undefined; uint32_t complex; };
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    SizeTilingData *t = context->GetTilingData<SizeTilingData>();
+    ge::DataType dtype = ge::DT_UNDEFINED;
+    dtype = context->GetInputDesc(0)->GetDataType();
+    uint32_t typeLength = 0;
+    bool known = ge::TypeUtils::GetDataTypeLength(dtype, typeLength);
+    t->bytes = typeLength;
+    t->known = known ? 1 : 0;
+    t->undefined = ge::DT_UNDEFINED;
+    t->complex = ge::DT_COMPLEX64;
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+"""
+
+
+def test_data_type_length_and_every_data_type_value() -> None:
+    program = load_text(DTYPES, "size_tiling.cpp")
+    for dtype, size in (("float16", 2), ("float32", 4), ("int8", 1), ("bfloat16", 2), ("int64", 8)):
+        result = evaluate_program_tiling(program, TilingInputs([TensorSpec((8,), dtype)]))
+        assert result.diagnostics == [], dtype
+        assert result.status == host.GRAPH_SUCCESS
+        # graph/types.h: DT_UNDEFINED = 28, DT_COMPLEX64 = 16
+        assert result.fields == {"bytes": size, "known": 1, "undefined": 28, "complex": 16}, dtype
