@@ -275,11 +275,12 @@ def dtype_bindings(program: Program, input_dtypes: list[str] | None = None) -> d
     The json's `type` lists are columns: the k-th entries of all inputs and outputs form one supported
     combination. Without `input_dtypes` the first column is bound; with them (the dtypes of concrete input
     tensors, in op order), the first column whose inputs have those dtypes (see `dtype_column`), and failing
-    that the given dtypes for the inputs and the first column for the rest."""
-    from frontend.opdef import bound_descriptions
+    that the given dtypes for the inputs and the first column for the rest. Concrete inputs fix the column, so
+    then an OpDef binds its floating inputs and outputs too."""
+    from frontend.opdef import bound_descriptions, op_descriptions
 
     out: dict[str, str] = {}
-    for op in bound_descriptions(program.bundle):
+    for op in op_descriptions(program.bundle) if input_dtypes else bound_descriptions(program.bundle):
         descs = _descs(op)
         columns = [[GE_DTYPES.get(str(t).lower().removeprefix("dt_")) for t in _types(d)] for _, d in descs]
         wanted = [GE_DTYPES.get(t.lower()) for t in input_dtypes] if input_dtypes else []
