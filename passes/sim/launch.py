@@ -209,7 +209,12 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     cores = kind.aic_cores if on_aic else kind.aiv_cores
     from passes.sim.timing import fill_timing, run_options
 
-    raw = _sim.run(text, buffers, int(dim), int(cores), int(budget), **run_options(kind, timing, trace))
+    allocations = [_allocation(b) for b in buffers]
+    raw = _sim.run(text, [(n, r, a) for (n, r, _), (a, _) in zip(buffers, allocations)], int(dim), int(cores),
+                   int(budget), **run_options(kind, timing, trace), tensor_bytes=[t for _, t in allocations])
+    for (_, _, tensor), (allocation, size) in zip(buffers, allocations):
+        if tensor is not None and allocation is not tensor:
+            tensor[:] = allocation[:size]  # the kernel's writes, back into the caller's arrays
     findings += [_diagnostic(f) for f in raw["findings"]]
     return fill_timing(SimResult(out_arrays, findings, int(raw["instructions"]), list(raw["per_core"]),
                                  bool(raw["completed"]), int(dim), key, text), raw)
@@ -372,6 +377,24 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
     if k < len(given):
         raise SimError(f"{len(given)} tensors given for a kernel with {len(tensor_params)} tensor parameters")
     return buffers, out_arrays
+
+
+def allocation_size(nbytes: int) -> int:
+    """The bytes the framework allocates for a tensor of `nbytes`: torch_npu's caching allocator adds 32 and
+    rounds up to 512 bytes, so a kernel may read or write a little past a tensor's end without a fault (a
+    DataCopy of whole 32-byte blocks from a 2-byte tensor)."""
+    return (nbytes + 32 + 511) // 512 * 512
+
+
+def _allocation(buffer: tuple[str, str, np.ndarray | None]) -> tuple[np.ndarray | None, int | None]:
+    """A tensor's bytes in a buffer the size of its allocation (the padding zeroed; the simulator knows it holds
+    nothing), and how many bytes are the tensor's; the workspace and the tiling data are given as they are."""
+    _, role, data = buffer
+    if data is None or role not in ("input", "output"):
+        return data, None
+    padded = np.zeros(allocation_size(data.nbytes), dtype=np.uint8)
+    padded[:data.nbytes] = data
+    return padded, data.nbytes
 
 
 def _diagnostic(f: Mapping[str, Any]) -> Diagnostic:

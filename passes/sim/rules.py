@@ -1,4 +1,4 @@
-"""The simulator's findings (ASC950-ASC961): one page each, as `ascendc-check rule ASC950` prints them.
+"""The simulator's findings (ASC950-ASC962): one page each, as `ascendc-check rule ASC950` prints them.
 
 The Rust side reports them (rust_sim/src/checks.rs names the same codes); they are listed by `ascendc-check rules`
 after the static rules. They are not rules the verifier runs: they come from running the kernel.
@@ -45,8 +45,9 @@ DataCopy(xLocal, xGm[i * tileLength], tileLength);   // the last core's last til
       """// give the last core (or tile) its own length
 uint32_t len = (i == tileNum - 1) ? lastTileLength : tileLength;""")
 _rule("ASC951", "sim-local-out-of-bounds",
-      "An access of UB, L1, L0A/B/C, BT or FB outside the memory, a local array indexed past its end, or buffers "
-      "placed beyond the memory's size.",
+      "An access of UB, L1, L0A/B/C, BT or FB outside the memory, or a local array indexed past its end (an error), "
+      "and buffers placed beyond the memory's size (a warning at InitBuffer: the device's TPipe places them "
+      "without a check, as only the CPU-debug build asserts; the first access past the end is the error).",
       "The hardware raises 'ub address out of bounds' (507035) or an AI Core exception; the run stops.",
       """pipe.InitBuffer(inQueueX, 2, 65536 * sizeof(float));   // 512 KB of queue buffers in a 192 KB UB""",
       """pipe.InitBuffer(inQueueX, 2, 8192 * sizeof(float));    // tile the data to fit UB""")
@@ -123,3 +124,12 @@ _rule("ASC961", "sim-output-not-written",
       "run to run.",
       """uint32_t blockLength = total / GetBlockNum();   // total % blockNum elements are nobody's""",
       """uint32_t blockLength = (total + GetBlockNum() - 1) / GetBlockNum();   // and a shorter last block""")
+_rule("ASC962", "sim-gm-tensor-padding",
+      "A read or write of global memory past the end of a tensor but inside its allocation: the framework allocates "
+      "every tensor with some padding after it (torch_npu: its size plus 32 bytes, rounded up to 512).",
+      "The access does not fault, but the bytes there are not the tensor's: what is read is garbage (the "
+      "simulator keeps it marked as never written, so an output computed from it is ASC952), and what is written "
+      "is lost. Copying whole 32-byte blocks of a short tensor and using only its own elements is fine.",
+      """DataCopy(xLocal, xGm, 16);     // x holds 3 halves: 26 of the 32 bytes are padding""",
+      """DataCopyPad(xLocal, xGm, {1, 3 * sizeof(half), 0, 0, 0}, {false, 0, 0, 0});   // or use only x's 3""",
+      "warning")

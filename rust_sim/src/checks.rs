@@ -33,6 +33,8 @@ pub mod code {
     pub const DIVISION_BY_ZERO: &str = "ASC960";
     /// output elements no core wrote
     pub const OUTPUT_NOT_WRITTEN: &str = "ASC961";
+    /// a GM access past the end of a tensor, inside the padding the framework allocates after it
+    pub const GM_TENSOR_PADDING: &str = "ASC962";
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

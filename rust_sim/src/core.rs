@@ -269,20 +269,27 @@ impl<'a> Ctx<'a> {
             Space::Gm(i) => {
                 let size = self.gm.bufs[i as usize].len();
                 if in_bounds(start, len, size) {
+                    let tensor = self.gm.bufs[i as usize].tensor_len() as i64;
+                    if start + len > tensor && len > 0 {
+                        self.past_tensor(i, start, len, write, elem, what);
+                    }
                     return Some(start as usize);
                 }
                 let name = self.gm.bufs[i as usize].name.clone();
+                let tensor = self.gm.bufs[i as usize].tensor_len();
                 let past = if start < 0 {
                     format!("{} bytes before its start", -start)
+                } else if tensor < size {
+                    format!("{} bytes past the end of its {size}-byte allocation", start + len - size as i64)
                 } else {
                     format!("{} bytes past its end", start + len - size as i64)
                 };
                 self.report(
                     code::GM_OUT_OF_BOUNDS,
                     format!(
-                        "{what} {verb} {} of GM '{name}', which holds {size} bytes ({} elements): {past}",
+                        "{what} {verb} {} of GM '{name}', which holds {tensor} bytes ({} elements): {past}",
                         describe_range(start, len, elem),
-                        size / elem.max(1)
+                        tensor / elem.max(1)
                     ),
                 );
                 None
@@ -303,6 +310,24 @@ impl<'a> Ctx<'a> {
                 None
             }
         }
+    }
+
+    /// An access of GM buffer `i` that reaches past its tensor into the padding allocated after it: harmless on
+    /// the device (the bytes are the allocation's), but what is read there is not the tensor's data.
+    fn past_tensor(&mut self, i: u32, start: i64, len: i64, write: bool, elem: usize, what: &str) {
+        let buf = &self.gm.bufs[i as usize];
+        let (name, tensor, size) = (buf.name.clone(), buf.tensor_len() as i64, buf.len());
+        let verb = if write { "writes" } else { "reads" };
+        let past = start + len - tensor.max(start);
+        self.warn(
+            code::GM_TENSOR_PADDING,
+            format!(
+                "{what} {verb} {} of GM '{name}', whose tensor holds {tensor} bytes ({} elements): {past} bytes \
+                 past its end, inside the padding of its {size}-byte allocation",
+                describe_range(start, len, elem),
+                tensor / elem.max(1) as i64
+            ),
+        );
     }
 
     /// A write of `len` bytes at `start` of local memory `m` through a tensor of allocation `alloc`: reports
@@ -352,13 +377,15 @@ impl<'a> Ctx<'a> {
 
     /// Records a GM write by this core (for the cross-core overlap and uninitialised-output checks).
     pub fn note_gm_write(&mut self, buf: u32, start: i64, len: i64, elem: usize, poisoned: bool) {
-        if len <= 0 {
+        // bytes in the padding after a tensor hold nothing anyone reads: no race or output check there
+        let end = (start + len).min(self.gm.bufs[buf as usize].tensor_len() as i64);
+        if end <= start {
             return;
         }
         let rec = WriteRec {
             buf,
             start,
-            end: start + len,
+            end,
             loc: self.loc,
             epoch: self.core.epoch,
             elem: elem as u32,

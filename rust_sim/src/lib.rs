@@ -99,13 +99,14 @@ fn role(name: &str) -> PyResult<GmRole> {
 type TimingTables = (HashMap<String, f64>, HashMap<String, Vec<(f64, f64)>>);
 
 /// Runs `program` on `buffers` (one per kernel GM parameter, in order: (name, role, contiguous uint8 numpy
-/// array or None)), with `block_dim` blocks on a chip with `cores` cores of the kernel's kind, stopping after
+/// array or None)); `tensor_bytes`, one per buffer, says how many of its bytes are the tensor (None: all), the
+/// rest being the padding allocated after it. With `block_dim` blocks on a chip with `cores` cores of the kernel's kind, stopping after
 /// `budget` instructions. The arrays are read and written in place. With `timing` (the chip's timing tables)
 /// the launch is also timed, and with `trace` (an event limit) a Chrome trace is written. Returns a dict:
 /// findings (list of dicts), instructions, per_core, completed, timing (a dict, or None), trace (JSON text, or
 /// None).
 #[pyfunction]
-#[pyo3(signature = (program, buffers, block_dim, cores, budget, timing=None, trace=None))]
+#[pyo3(signature = (program, buffers, block_dim, cores, budget, timing=None, trace=None, tensor_bytes=None))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -116,6 +117,7 @@ fn run<'py>(
     budget: u64,
     timing: Option<TimingTables>,
     trace: Option<usize>,
+    tensor_bytes: Option<Vec<Option<usize>>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let prog = catch_unwind(|| parse::parse(program))
         .map_err(|_| PyRuntimeError::new_err("the simulator failed while reading the program (a bug; please report)"))?
@@ -127,8 +129,18 @@ fn run<'py>(
     }
     let mut guards = Vec::new();
     let mut bufs = Vec::new();
-    for (name, role_name, array) in &buffers {
+    if let Some(t) = &tensor_bytes {
+        if t.len() != buffers.len() {
+            return Err(PyValueError::new_err(format!(
+                "tensor_bytes has {} entries for {} buffers",
+                t.len(),
+                buffers.len()
+            )));
+        }
+    }
+    for (k, (name, role_name, array)) in buffers.iter().enumerate() {
         let role = role(role_name)?;
+        let tensor = tensor_bytes.as_ref().and_then(|t| t[k]);
         match array {
             Some(arr) => {
                 let mut rw = arr
@@ -139,7 +151,11 @@ fn run<'py>(
                     .map_err(|_| PyValueError::new_err(format!("buffer '{name}' is not a contiguous array")))?;
                 let (ptr, len) = (slice.as_mut_ptr(), slice.len());
                 // SAFETY: the read-write guard keeps the array borrowed and alive until the run returns
-                bufs.push(unsafe { GmBuf::from_raw(name.clone(), role, ptr, len) });
+                let buf = unsafe { GmBuf::from_raw(name.clone(), role, ptr, len) };
+                bufs.push(match tensor {
+                    Some(n) => buf.with_tensor_len(n),
+                    None => buf,
+                });
                 guards.push(rw);
             }
             None => bufs.push(unsafe { GmBuf::from_raw(name.clone(), role, std::ptr::null_mut(), 0) }),

@@ -190,13 +190,16 @@ pub enum GmRole {
 }
 
 /// One GM buffer: a numpy array's bytes (borrowed for the run), and for outputs and the workspace, which bytes
-/// hold data a core wrote (1), data copied from memory never written (2), or nothing yet (0).
+/// hold data a core wrote (1), data copied from memory never written (2), or nothing yet (0). The buffer is the
+/// tensor's allocation: its first `tensor_len` bytes are the tensor, the rest the padding the framework allocates
+/// after it (torch_npu: the size plus 32 bytes, rounded up to 512), which holds nothing of the tensor's.
 pub struct GmBuf {
     pub name: String,
     pub role: GmRole,
     ptr: *mut u8,
     len: usize,
-    /// None: every byte is initialised (inputs)
+    tensor_len: usize,
+    /// None: every byte is initialised (inputs without padding)
     pub init: Option<Vec<u8>>,
 }
 
@@ -218,8 +221,25 @@ impl GmBuf {
             role,
             ptr,
             len,
+            tensor_len: len,
             init,
         }
+    }
+
+    /// The same buffer with only its first `n` bytes the tensor: the rest is padding, never initialised.
+    pub fn with_tensor_len(mut self, n: usize) -> GmBuf {
+        self.tensor_len = n.min(self.len);
+        if self.tensor_len < self.len && self.init.is_none() {
+            let mut init = vec![1u8; self.len];
+            init[self.tensor_len..].fill(0);
+            self.init = Some(init);
+        }
+        self
+    }
+
+    /// The bytes of the tensor (the buffer less its padding).
+    pub fn tensor_len(&self) -> usize {
+        self.tensor_len
     }
 
     #[inline]

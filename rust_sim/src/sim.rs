@@ -360,6 +360,7 @@ fn outputs(gm: &Gm, poison: &[(u32, WriteRec)], findings: &mut Findings) {
             continue;
         }
         let Some(init) = &buf.init else { continue };
+        let init = &init[..buf.tensor_len()]; // the padding after the tensor is no one's to write
         // memchr first: the common case (every byte written) is one fast scan
         let unwritten = if init.contains(&0) {
             init.iter().filter(|&&x| x == 0).count()
@@ -376,7 +377,7 @@ fn outputs(gm: &Gm, poison: &[(u32, WriteRec)], findings: &mut Findings) {
                 -1,
                 format!(
                 "no core writes {unwritten} of the {} bytes of output '{}' (the first at byte {first}, the last at \
-                 byte {last}): they keep whatever the memory held", buf.len(), buf.name),
+                 byte {last}): they keep whatever the memory held", buf.tensor_len(), buf.name),
                 Vec::new(),
             );
         }
