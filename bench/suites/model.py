@@ -154,8 +154,8 @@ class Tolerance:
 
     def compare(self, expected: np.ndarray, actual: np.ndarray, dtype: str) -> Comparison:
         """How `actual` differs from `expected` under this tolerance for `dtype`."""
-        exp = np.asarray(expected)
-        act = np.asarray(actual)
+        exp = np.atleast_1d(np.asarray(expected))  # a 0-d result (an index, a norm) compares as one element
+        act = np.atleast_1d(np.asarray(actual))
         if exp.shape != act.shape:
             if exp.size != act.size:
                 return Comparison(False, int(exp.size), int(exp.size), math.inf, math.inf,

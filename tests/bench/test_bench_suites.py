@@ -153,6 +153,10 @@ def test_tolerance_modes() -> None:
     assert not ints.compare(np.array([1, 2], np.int32), np.array([1, 3], np.int32), "int32").ok
     shape = ints.compare(np.zeros((2, 3)), np.zeros(5), "float32")
     assert not shape.ok and "shape" in shape.reason
+    # 0-d results (Isamax's index, a norm) against a one-element output buffer
+    assert ints.compare(np.array(7, np.int32), np.array([7], np.int32), "int32").ok
+    assert not ints.compare(np.array(7, np.int64), np.array(8, np.int64), "int64").ok
+    assert not elementwise.compare(np.array(2.0, np.float32), np.array([2.5], np.float32), "float32").ok
 
 
 def test_csv_is_typed_as_pandas_and_preprocess_dataframe_type_it(tmp_path: Path) -> None:
