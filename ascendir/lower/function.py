@@ -2542,6 +2542,10 @@ class FunctionLowerer:
         if s == t:
             return v
         if v.const is not None and not isinstance(v.const, str):
+            if isinstance(v.const, float) and not math.isfinite(v.const) and not t.is_float and t.kind != "bool":
+                # NaN or infinity to an integer type: undefined in C++, so no value to fold (`(T)INFINITY` in a
+                # template instantiated with int32_t)
+                return Val(t, self.undef(t, node))
             return Val(t, const=_convert_const(v.const, s, t))
         x = self.ssa(v, node)
         dst = C.scalar_ir_type(t)

@@ -152,3 +152,23 @@ __global__ __aicore__ void twice<float>(GM_ADDR x) {
     lowered = lower_program(load_text(text, "twice.cpp"))
     assert [(k.sym_name.data, k.source_name) for k in lowered.kernels] == [("twice", "twice"), ("twice_2", "twice")]
     assert verify_ir(lowered.module) == []
+
+
+def test_an_infinite_constant_converted_to_an_integer_is_unknown_not_a_crash() -> None:
+    from ascendir.dialects import ascendc as asc
+    from frontend.pipeline import load_text
+
+    text = """#include "kernel_operator.h"
+using namespace AscendC;
+template <typename T>
+__aicore__ inline void Fill(GlobalTensor<T>& g) { g.SetValue(0, (T)(1.0f / 0.0f)); }
+extern "C" __global__ __aicore__ void fill(GM_ADDR x) {
+    GlobalTensor<int32_t> g;
+    g.SetGlobalBuffer((__gm__ int32_t*)x, 8);
+    Fill<int32_t>(g);
+}
+"""
+    lowered = lower_program(load_text(text, "fill.cpp"))
+    assert [d.message for d in lowered.diagnostics] == []
+    assert verify_ir(lowered.module) == []
+    assert any(isinstance(op, asc.UndefOp) for op in lowered.module.walk())
