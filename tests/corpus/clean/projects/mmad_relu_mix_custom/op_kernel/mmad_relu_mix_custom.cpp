@@ -91,9 +91,9 @@ public:
             AscendC::DataCopyPadExtParams<float> noPad{false, 0, 0, 0.0f};
             AscendC::DataCopyPad(biasLocal, biasGm[nIdx * TILE], biasParams, noPad);
             AscendC::CrossCoreWaitFlag(slot);
-            const int32_t half = CeilDiv(curM, 2);
-            const int32_t rowEnd = Min(curM, (sub + 1) * half);
-            for (int32_t row = sub * half; row < rowEnd; row++) {
+            const int32_t rowsPerCore = CeilDiv(curM, 2);
+            const int32_t rowEnd = Min(curM, (sub + 1) * rowsPerCore);
+            for (int32_t row = sub * rowsPerCore; row < rowEnd; row++) {
                 BiasRelu(slot, row, (mIdx * TILE + row) * n + nIdx * TILE, curN, biasLocal);
             }
             AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(SLOTS + slot);
