@@ -103,31 +103,34 @@ def run(source: Any, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray], at
         chip: str | None = None, *, block_dim: int | None = None, tiling: Mapping[str, Any] | None = None,
         tiling_key: int | None = None, outputs: Mapping[str, Any] | Sequence[Any] | None = None,
         budget: int = DEFAULT_BUDGET, fmt: str = "auto", defines: Mapping[str, str | None] | None = None,
-        outputs_initialised: bool = False, timing: bool = True, trace: bool | int = False) -> SimResult:
+        outputs_initialised: bool = False, timing: bool = True, trace: bool | int = False,
+        dtypes: Sequence[str | None] | Mapping[str, str] | None = None) -> SimResult:
     """Simulates `source` on `inputs` (numpy arrays in op input order, or by name). See ascendir.sim.run.
     `timing` times the launch (cycles, per-pipe figures); `trace` also records a Chrome trace (True, or the most
-    events to keep)."""
+    events to keep). `dtypes` names the element types the arrays' own cannot say (bfloat16, passed as uint16 bit
+    patterns): by tensor name, or by position over the inputs then the outputs (None: the array's)."""
     program, chip = load_source(source, fmt, chip, defines)
     return run_loaded(program, chip, inputs, attrs, block_dim=block_dim, tiling=tiling, tiling_key=tiling_key,
                       outputs=outputs, budget=budget, outputs_initialised=outputs_initialised, timing=timing,
-                      trace=trace)
+                      trace=trace, dtypes=dtypes)
 
 
 def run_loaded(program: Any, chip: str, inputs: Any, attrs: Sequence[Any] = (), *, block_dim: int | None = None,
                tiling: Mapping[str, Any] | None = None, tiling_key: int | None = None, outputs: Any = None,
                budget: int = DEFAULT_BUDGET, outputs_initialised: bool = False, timing: bool = True,
-               trace: bool | int = False) -> SimResult:
+               trace: bool | int = False, dtypes: Sequence[str | None] | Mapping[str, str] | None = None) -> SimResult:
     """`run` for a program already read (frontend.pipeline.Program) for `chip`."""
     diags = [d for d in program.diagnostics if d.is_error]
     if diags:
         return SimResult({}, diags, completed=False)
     return _run_program(program, chip, inputs, list(attrs), block_dim, tiling, tiling_key, outputs, budget,
-                        outputs_initialised, timing, trace)
+                        outputs_initialised, timing, trace, dtypes)
 
 
 def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_dim: int | None,
                  tiling: Mapping[str, Any] | None, tiling_key: int | None, outputs: Any, budget: int,
-                 outputs_initialised: bool, timing: bool = True, trace: bool | int = False) -> SimResult:
+                 outputs_initialised: bool, timing: bool = True, trace: bool | int = False,
+                 dtypes: Sequence[str | None] | Mapping[str, str] | None = None) -> SimResult:
     from ascendir.chips import load_chip
     from ascendir.context import make_context
     from ascendir.host_eval import TensorSpec, TilingInputs
@@ -141,7 +144,9 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     in_names = [str(d.get("name")) for d in desc.get("input_desc") or []]
     out_names = [str(d.get("name")) for d in desc.get("output_desc") or []]
     arrays = _ordered_inputs(inputs, in_names)
-    specs = [TensorSpec(tuple(a.shape), _spec_dtype(a)) if a is not None else None for a in arrays]
+    declared = _declared_dtypes(dtypes, len(arrays))
+    specs = [TensorSpec(tuple(a.shape), declared(i, in_names[i] if i < len(in_names) else None) or _spec_dtype(a))
+             if a is not None else None for i, a in enumerate(arrays)]
     dtypes = dtype_bindings(program, [s.dtype for s in specs if s is not None])
     if not in_names:
         # no op description: msopgen's DTYPE_<NAME> macros follow the tensors' names (x -> DTYPE_X)
@@ -157,8 +162,8 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     has_host = any(u.unit.role == "host" for u in program.units)
     given_outputs = _given_outputs(outputs, out_names)
     shapes = TilingInputs(specs, attrs=attrs, chip=chip,
-                          outputs=[TensorSpec(tuple(a.shape), _spec_dtype(a)) if a is not None else None
-                                   for a in given_outputs.values()] if given_outputs else [])
+                          outputs=[_output_spec(a, declared(len(arrays) + i, name))
+                                   for i, (name, a) in enumerate(given_outputs.items())] if given_outputs else [])
     workspace = 0
     key = tiling_key
     if is_kernel_only(program):
@@ -283,6 +288,30 @@ def _dtype_of(value: Any) -> str | None:
 
 def _spec_dtype(a: np.ndarray) -> str:
     return dtype_name(a)
+
+
+def _declared_dtypes(dtypes: Sequence[str | None] | Mapping[str, str] | None, inputs: int) -> Any:
+    """`declared(position, name)`: the dtype the caller gives for the tensor at `position` (inputs, then outputs)
+    or of `name`, else None."""
+    named = dict(dtypes) if isinstance(dtypes, Mapping) else {}
+    listed = list(dtypes) if dtypes is not None and not isinstance(dtypes, Mapping) else []
+
+    def declared(position: int, name: str | None) -> str | None:
+        if name is not None and named.get(name):
+            return named[name]
+        return listed[position] if position < len(listed) else None
+
+    return declared
+
+
+def _output_spec(value: Any, dtype: str | None) -> Any:
+    from ascendir.host_eval import TensorSpec
+
+    if value is None:
+        return None
+    if isinstance(value, TensorSpec):
+        return TensorSpec(value.shape, dtype or value.dtype)
+    return TensorSpec(tuple(value.shape), dtype or _spec_dtype(value))
 
 
 def _ordered_inputs(inputs: Any, names: list[str]) -> list[np.ndarray | None]:

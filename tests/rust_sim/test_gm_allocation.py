@@ -9,6 +9,8 @@ access past the allocation is still ASC950.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from ascendir.sim import run
@@ -100,3 +102,16 @@ def test_an_opdef_binds_the_dtypes_of_the_tensors_given(tmp_path: object) -> Non
         result = run(str(project), [x, y])
         assert result.ok, [str(d) for d in result.findings]
         assert np.array_equal(result.outputs["z"], x + y), dtype
+
+
+def test_the_caller_names_dtypes_an_array_cannot_carry() -> None:
+    # numpy has no bfloat16: such tensors travel as uint16 bit patterns, and `dtypes=` says what they are (the
+    # host tiling chose its path for uint16 and NPUKernelBench's bfloat16 cases ran the wrong one)
+    project = str(Path(__file__).resolve().parents[1] / "corpus/clean/projects/add_custom")
+    bits = np.zeros((4, 16), np.uint16)
+    plain = run(project, [bits, bits])
+    assert any("uint16, uint16" in d.message for d in plain.findings), [str(d) for d in plain.findings]
+    named = run(project, [bits, bits], dtypes=["bfloat16", "bfloat16"])
+    assert any("bfloat16, bfloat16" in d.message for d in named.findings), [str(d) for d in named.findings]
+    by_name = run(project, {"x": bits, "y": bits}, dtypes={"x": "bfloat16", "y": "bfloat16"})
+    assert any("bfloat16, bfloat16" in d.message for d in by_name.findings)

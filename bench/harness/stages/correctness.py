@@ -135,6 +135,7 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
     from passes.sim.launch import SimError, run_loaded
 
     tensors: list[Any] = []
+    dtypes: list[str | None] = []  # what the arrays' own dtypes cannot say: bfloat16 travels as uint16 bits
     attrs = list(task.attr_values(case).values())  # the declared attributes, then the scalar inputs
     sent: dict[str, np.ndarray] = {}
     for name, value in inputs.values.items():
@@ -144,8 +145,10 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
         if isinstance(value, np.ndarray):
             sent[name] = to_sim(value, inputs.dtypes.get(name, str(value.dtype)))
             tensors.append(sent[name])
+            dtypes.append(canonical_dtype(inputs.dtypes.get(name, str(value.dtype))))
         elif value is None:
             tensors.append(None)
+            dtypes.append(None)
         else:
             attrs.append(list(value) if isinstance(value, tuple) else value)
     attrs += list(inputs.attrs)
@@ -160,9 +163,10 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
         np_dtype = np.dtype(np.uint16) if canonical_dtype(dtype) == "bfloat16" else np.dtype(canonical_dtype(dtype))
         out_buffers.append(poisoned(tuple(np.asarray(exp).shape), np_dtype, seed))
         out_names.append(name)
+        dtypes.append(canonical_dtype(dtype))
     try:
         result = run_loaded(program, chip, tensors, attrs, outputs=out_buffers,
-                            budget=budget or sim.DEFAULT_BUDGET)
+                            budget=budget or sim.DEFAULT_BUDGET, dtypes=dtypes)
     except SimError as exc:
         return Run({}, [], False, not_modelled=str(exc))
     findings = [Finding.of(d) for d in result.findings]
