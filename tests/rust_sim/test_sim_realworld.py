@@ -1,0 +1,99 @@
+"""bench/perf/sim_realworld.py: how it reads what ModelNew hands the op (no data needed), and a few KernelHive
+records run through the harness on the simulator (skipped without the records, a MultiKernelBench checkout or
+torch)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "bench" / "perf" / "sim_realworld.py"
+RECORDS = ROOT.parent / "shared" / "data" / "kernelhive-failures" / "records.jsonl"
+MULTIKERNELBENCH = Path(os.environ.get("MULTIKERNELBENCH", "/work/ext/MultiKernelBench"))
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("sim_realworld", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _model(forward: str, init: str = "        super().__init__()\n") -> str:
+    return ("import torch\nimport custom_ops_lib\n\nclass ModelNew(torch.nn.Module):\n"
+            f"    def __init__(self, k, eps=1e-5):\n{init}\n    def forward{forward}\n")
+
+
+def test_plan_of_a_pass_through_forward() -> None:
+    m = _script()
+    plan = m.forward_plan(_model("(self, x, y):\n        return custom_ops_lib.op(x, y.contiguous())"))
+    assert plan is not None and m.is_passthrough(plan)
+    # guards that only raise do not change the inputs
+    plan = m.forward_plan(_model("(self, x):\n        if x.dim() != 2:\n            raise ValueError('2-D')\n"
+                                 "        return custom_ops_lib.op(x)"))
+    assert plan is not None and m.is_passthrough(plan)
+    # swapped arguments are not the harness's own case
+    plan = m.forward_plan(_model("(self, x, y):\n        return custom_ops_lib.op(y, x)"))
+    assert plan == [("param", 1), ("param", 0)] and not m.is_passthrough(plan)
+
+
+def test_plan_of_weights_settings_and_locals() -> None:
+    m = _script()
+    src = _model("(self, x):\n        w = self.gemm.weight.transpose(0, 1).contiguous()\n"
+                 "        return custom_ops_lib.op(x, w, self.layers[1].bias, self.k, self.eps, idx.to(torch.int32))",
+                 init="        super().__init__()\n        self.k = int(k)\n        self.eps = eps\n")
+    assert m.forward_plan(src) is None  # idx is not forward's
+    src = src.replace(", idx.to(torch.int32)", ", x.to(torch.int32)")
+    plan = m.forward_plan(src)
+    assert plan is not None
+    assert plan[1] == ("method", ("method", ("self", (("attr", "gemm"), ("attr", "weight")), None), "transpose",
+                                  (0, 1)), "contiguous", ())
+    assert plan[2] == ("self", (("attr", "layers"), ("item", 1), ("attr", "bias")), None)
+    assert plan[3] == ("self", (("attr", "k"),), ("param", "k"))
+    assert plan[5] == ("method", ("param", 0), "to", (("dtype", "int32"),))
+    assert m.init_bindings(src, [7]) == {"k": 7, "eps": 1e-5}
+
+
+def test_plan_refuses_computation() -> None:
+    m = _script()
+    assert m.forward_plan(_model("(self, x):\n        y = torch.relu(x)\n        return custom_ops_lib.op(y)")) is None
+    assert m.forward_plan(_model("(self, x):\n        x = self.fc(x)\n        return x")) is None
+
+
+def test_miss_kinds() -> None:
+    m = _script()
+    row = {"failure": "not-evaluated", "cause": "case 0: not evaluated: the case draws 9 input elements, over the "
+                                              "harness's limit of 3 (--max-elements)"}
+    assert m.miss_kind(row) == "inputs too large to run here"
+    row = {"failure": "runtime", "cause": "case 0: draw 0: k.py:3:1: error: InitBuffer places ... [ASC951]"}
+    assert m.miss_kind(row) == "simulator finding"
+
+
+needs_data = pytest.mark.skipif(not RECORDS.is_file() or not (MULTIKERNELBENCH / ".git").exists()
+                                or importlib.util.find_spec("torch") is None,
+                                reason="needs the kernelhive-failures records, a MultiKernelBench git checkout "
+                                       "and torch")
+
+
+@needs_data
+def test_a_few_records_on_the_simulator(tmp_path: Path) -> None:
+    """Two passing finals (one taking its module's weights, one with the old reference sizes built in) are
+    correct, and a failing attempt whose bug shows only when run is caught."""
+    out = tmp_path / "report.json"
+    ops = "conv3d_group_norm_mean,max_pooling1d,take_along_dim"
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--root", str(MULTIKERNELBENCH), "--ops", ops,
+                           "--workers", "2", "--json", str(out), "--only", "after"],
+                          capture_output=True, text=True, timeout=900, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    report = json.loads(out.read_text())
+    rows = {r["op"]: r for r in report["rows"]}
+    assert all(rows[op]["correct"] for op in ops.split(",")), proc.stdout[-3000:]
+    assert rows["conv3d_group_norm_mean"].get("weights")
