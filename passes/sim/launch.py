@@ -104,33 +104,37 @@ def run(source: Any, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray], at
         tiling_key: int | None = None, outputs: Mapping[str, Any] | Sequence[Any] | None = None,
         budget: int = DEFAULT_BUDGET, fmt: str = "auto", defines: Mapping[str, str | None] | None = None,
         outputs_initialised: bool = False, timing: bool = True, trace: bool | int = False,
-        dtypes: Sequence[str | None] | Mapping[str, str] | None = None) -> SimResult:
+        dtypes: Sequence[str | None] | Mapping[str, str] | None = None, inplace: Sequence[str] = ()) -> SimResult:
     """Simulates `source` on `inputs` (numpy arrays in op input order, or by name). See ascendir.sim.run.
     `timing` times the launch (cycles, per-pipe figures); `trace` also records a Chrome trace (True, or the most
     events to keep). `dtypes` names the element types the arrays' own cannot say (bfloat16, passed as uint16 bit
-    patterns): by tensor name, or by position over the inputs then the outputs (None: the array's)."""
+    patterns): by tensor name, or by position over the inputs then the outputs (None: the array's). `inplace`
+    names the inputs the op updates in place (as are those its op description also lists as outputs): a write
+    into any other input is ASC963."""
     program, chip = load_source(source, fmt, chip, defines)
     return run_loaded(program, chip, inputs, attrs, block_dim=block_dim, tiling=tiling, tiling_key=tiling_key,
                       outputs=outputs, budget=budget, outputs_initialised=outputs_initialised, timing=timing,
-                      trace=trace, dtypes=dtypes)
+                      trace=trace, dtypes=dtypes, inplace=inplace)
 
 
 def run_loaded(program: Any, chip: str, inputs: Any, attrs: Sequence[Any] = (), *, block_dim: int | None = None,
                tiling: Mapping[str, Any] | None = None, tiling_key: int | None = None, outputs: Any = None,
                budget: int = DEFAULT_BUDGET, outputs_initialised: bool = False, timing: bool = True,
-               trace: bool | int = False, dtypes: Sequence[str | None] | Mapping[str, str] | None = None) -> SimResult:
+               trace: bool | int = False, dtypes: Sequence[str | None] | Mapping[str, str] | None = None,
+               inplace: Sequence[str] = ()) -> SimResult:
     """`run` for a program already read (frontend.pipeline.Program) for `chip`."""
     diags = [d for d in program.diagnostics if d.is_error]
     if diags:
         return SimResult({}, diags, completed=False)
     return _run_program(program, chip, inputs, list(attrs), block_dim, tiling, tiling_key, outputs, budget,
-                        outputs_initialised, timing, trace, dtypes)
+                        outputs_initialised, timing, trace, dtypes, inplace)
 
 
 def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_dim: int | None,
                  tiling: Mapping[str, Any] | None, tiling_key: int | None, outputs: Any, budget: int,
                  outputs_initialised: bool, timing: bool = True, trace: bool | int = False,
-                 dtypes: Sequence[str | None] | Mapping[str, str] | None = None) -> SimResult:
+                 dtypes: Sequence[str | None] | Mapping[str, str] | None = None,
+                 inplace: Sequence[str] = ()) -> SimResult:
     from ascendir.chips import load_chip
     from ascendir.context import make_context
     from ascendir.host_eval import TensorSpec, TilingInputs
@@ -205,7 +209,9 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
                                                  if not (desc.get("kernel_only") and isinstance(inputs, Mapping)
                                                          and n not in inputs)],
                                    in_names, given_outputs, out_names, workspace,
-                                   outputs_initialised, inputs)
+                                   outputs_initialised, inputs,
+                                   # an input the op description lists as an output too is updated in place
+                                   inplace=set(inplace) | (set(in_names) & set(out_names)))
     from rust_sim import _sim
 
     kind = load_chip(chip)
@@ -362,11 +368,13 @@ def _kernel_name(program: Any, module: Any) -> str | None:
 
 
 def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], outputs: dict[str, Any],
-             out_names: list[str], workspace: int, outputs_initialised: bool, named: Any = None
+             out_names: list[str], workspace: int, outputs_initialised: bool, named: Any = None,
+             inplace: set[str] | frozenset[str] = frozenset()
              ) -> tuple[list[tuple[str, str, np.ndarray | None]], dict[str, np.ndarray]]:
     """One (name, role, uint8 view) per kernel parameter: the op's inputs, then its outputs, by position among
     the kernel's tensor parameters (or by the parameters' names, when every tensor is given by one); then the
-    workspace and the tiling data."""
+    workspace and the tiling data. An input named in `inplace` (the op's name for it, or the kernel parameter's)
+    has the role inplace: the simulator reports a write into any other input (ASC963)."""
     tensor_params = [p for p in prog.params if p.dtype == "gm" and p.name.lower() not in _NOT_TENSORS]
     out_arrays: dict[str, np.ndarray] = {}
     made: list[np.ndarray] = []
@@ -377,11 +385,13 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
             made.append(np.zeros(spec.shape, dtype=numpy_dtype(spec.dtype)))
         out_arrays[name] = made[-1]
     given: list[np.ndarray | None] = [*arrays, *made]
-    roles = ["input"] * len(arrays) + ["output"] * len(made)
+    roles = ["inplace" if i < len(in_names) and in_names[i] in inplace else "input" for i in range(len(arrays))]
+    roles += ["output"] * len(made)
     by_name = {**(dict(named) if isinstance(named, Mapping) else {}), **out_arrays}
     if by_name and all(p.name in by_name for p in tensor_params) and len(by_name) == len(tensor_params):
         given = [_array(by_name[p.name]) for p in tensor_params]  # a kernel-only answer: names are its parameters'
-        roles = ["output" if p.name in out_arrays else "input" for p in tensor_params]
+        roles = ["output" if p.name in out_arrays else "inplace" if p.name in inplace else "input"
+                 for p in tensor_params]
     buffers: list[tuple[str, str, np.ndarray | None]] = []
     k = 0
     for p in prog.params:
@@ -397,8 +407,10 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
             continue
         arr = given[k] if k < len(given) else None
         role = roles[k] if k < len(roles) else "output"
+        if role == "input" and p.name in inplace:
+            role = "inplace"
         if role == "output" and outputs_initialised and arr is not None:
-            role = "input"  # the caller's data counts as written
+            role = "inplace"  # the caller's data counts as written, and the kernel updates it
         k += 1
         if arr is not None and any(b is not None and np.shares_memory(arr, b) for _, _, b in buffers):
             arr = arr.copy()  # one array passed twice: each parameter gets its own memory, as on the device
@@ -419,7 +431,7 @@ def _allocation(buffer: tuple[str, str, np.ndarray | None]) -> tuple[np.ndarray 
     """A tensor's bytes in a buffer the size of its allocation (the padding zeroed; the simulator knows it holds
     nothing), and how many bytes are the tensor's; the workspace and the tiling data are given as they are."""
     _, role, data = buffer
-    if data is None or role not in ("input", "output"):
+    if data is None or role not in ("input", "inplace", "output"):
         return data, None
     padded = np.zeros(allocation_size(data.nbytes), dtype=np.uint8)
     padded[:data.nbytes] = data

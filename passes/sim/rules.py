@@ -1,4 +1,4 @@
-"""The simulator's findings (ASC950-ASC962): one page each, as `ascendc-check rule ASC950` prints them.
+"""The simulator's findings (ASC950-ASC963): one page each, as `ascendc-check rule ASC950` prints them.
 
 The Rust side reports them (rust_sim/src/checks.rs names the same codes); they are listed by `ascendc-check rules`
 after the static rules. They are not rules the verifier runs: they come from running the kernel.
@@ -132,4 +132,19 @@ _rule("ASC962", "sim-gm-tensor-padding",
       "is lost. Copying whole 32-byte blocks of a short tensor and using only its own elements is fine.",
       """DataCopy(xLocal, xGm, 16);     // x holds 3 halves: 26 of the 32 bytes are padding""",
       """DataCopyPad(xLocal, xGm, {1, 3 * sizeof(half), 0, 0, 0}, {false, 0, 0, 0});   // or use only x's 3""",
+      "warning")
+_rule("ASC963", "sim-input-written",
+      "A write into an input tensor that the op does not update in place: one its op description does not also list "
+      "as an output (a ref input, `Output(\"var\")` beside `Input(\"var\")`), and that the caller (`inplace=` of "
+      "ascendir.sim.run, a benchmark task's in-place list) does not name. Reported at the first write of each "
+      "instruction, with the core and the elements it wrote.",
+      "The caller's tensor changes under it: the framework, or a benchmark, reads the input again after the "
+      "kernel (the next layer, the autograd graph, a check against the original). A kernel that keeps a partial "
+      "result in its input, or leaves its answer there, computes the right output only once. Nothing faults on "
+      "the device, which is why this is a warning; the benchmark harness does not accept the outputs of an answer "
+      "that writes into an input its task does not update in place.",
+      """DataCopy(yGm[off], yLocal, len);
+DataCopy(xGm[off], yLocal, len);     // x is the op's input: the caller's x now holds the result""",
+      """DataCopy(yGm[off], yLocal, len);     // results go to outputs (or the workspace for scratch);
+// an op that updates x declares it: Input("x") and Output("x") in its OpDef""",
       "warning")

@@ -35,6 +35,8 @@ pub mod code {
     pub const OUTPUT_NOT_WRITTEN: &str = "ASC961";
     /// a GM access past the end of a tensor, inside the padding the framework allocates after it
     pub const GM_TENSOR_PADDING: &str = "ASC962";
+    /// a GM write into an input tensor the op does not declare as updated in place
+    pub const INPUT_WRITTEN: &str = "ASC963";
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -330,6 +330,27 @@ impl<'a> Ctx<'a> {
         );
     }
 
+    /// A write into input tensor `i` (a buffer the op reads and does not declare as updated in place): the
+    /// caller's tensor changes under it, so an answer could leave its result there or clobber what it was
+    /// given. Bytes in the padding after the tensor are ASC962's, not this check's.
+    fn input_written(&mut self, i: u32, start: usize, len: usize, elem: usize, what: &str) {
+        let buf = &self.gm.bufs[i as usize];
+        let tensor = buf.tensor_len();
+        if start >= tensor || len == 0 {
+            return;
+        }
+        let end = (start + len).min(tensor);
+        let name = buf.name.clone();
+        self.warn(
+            code::INPUT_WRITTEN,
+            format!(
+                "{what} writes {} of input '{name}', which the op does not update in place: the caller's tensor \
+                 changes",
+                describe_range(start as i64, (end - start) as i64, elem)
+            ),
+        );
+    }
+
     /// A write of `len` bytes at `start` of local memory `m` through a tensor of allocation `alloc`: reports
     /// a write past the tensor's buffer into another buffer that is in use.
     pub fn check_local_write(&mut self, m: MemKind, start: usize, len: usize, alloc: u32, what: &str) {
@@ -466,6 +487,9 @@ impl<'a> Ctx<'a> {
                     }
                 }
                 let role = self.gm.bufs[i as usize].role;
+                if role == GmRole::Input {
+                    self.input_written(i, d, n, elem.size(), what);
+                }
                 self.note_gm_write(
                     i,
                     d as i64,

@@ -87,6 +87,7 @@ unsafe impl Send for Buffers {}
 fn role(name: &str) -> PyResult<GmRole> {
     Ok(match name {
         "input" => GmRole::Input,
+        "inplace" => GmRole::InPlace,
         "output" => GmRole::Output,
         "workspace" => GmRole::Workspace,
         "tiling" => GmRole::Tiling,
@@ -99,7 +100,8 @@ fn role(name: &str) -> PyResult<GmRole> {
 type TimingTables = (HashMap<String, f64>, HashMap<String, Vec<(f64, f64)>>);
 
 /// Runs `program` on `buffers` (one per kernel GM parameter, in order: (name, role, contiguous uint8 numpy
-/// array or None)); `tensor_bytes`, one per buffer, says how many of its bytes are the tensor (None: all), the
+/// array or None); roles: input, inplace (an input the op updates in place), output, workspace, tiling);
+/// `tensor_bytes`, one per buffer, says how many of its bytes are the tensor (None: all), the
 /// rest being the padding allocated after it. With `block_dim` blocks on a chip with `cores` cores of the kernel's kind, stopping after
 /// `budget` instructions. The arrays are read and written in place. With `timing` (the chip's timing tables)
 /// the launch is also timed, and with `trace` (an event limit) a Chrome trace is written. Returns a dict:

@@ -184,6 +184,8 @@ impl LocalMem {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GmRole {
     Input,
+    /// an input the op updates in place (declared so: writes into it are expected)
+    InPlace,
     Output,
     Workspace,
     Tiling,
@@ -213,7 +215,7 @@ impl GmBuf {
     /// else may access that memory meanwhile.
     pub unsafe fn from_raw(name: String, role: GmRole, ptr: *mut u8, len: usize) -> GmBuf {
         let init = match role {
-            GmRole::Input | GmRole::Tiling => None,
+            GmRole::Input | GmRole::InPlace | GmRole::Tiling => None,
             GmRole::Output | GmRole::Workspace => Some(vec![0u8; len]),
         };
         GmBuf {

@@ -4,6 +4,7 @@ reference `add` solution with its kernel changed in one place (`ADVERSARIES`), r
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from pathlib import Path
 
@@ -37,7 +38,7 @@ ADVERSARIES = {
                         "outputs_written", "no core wrote"),
     "writes_input": ("        DataCopyPad(yGm[pos], yLocal, params);",
                      "        DataCopyPad(yGm[pos], yLocal, params);\n        DataCopyPad(x1Gm[pos], yLocal, params);",
-                     "inputs_unchanged", "wrote into its input x1"),
+                     "inputs_unchanged", "writes into an input the task does not update in place"),
     "core0_only": ("        tileLength = td.tileLength;", "        tileLength = td.tileLength;\n"
                    "        if (GetBlockIdx() != 0) { coreLength = 0; }", "outputs_written", "no core wrote"),
 }
@@ -118,3 +119,62 @@ def test_answer_that_loops_until_the_budget_is_neither_correct_nor_fast(suite: t
     v, = evaluate(task, [Answer("add", "loop", path, "one")], options)
     assert v.correct is False and v.fast is not True and v.cases[0].budget_cut
     assert v.failure == "runtime" and "[ASC957]" in v.reason and v.checks["within_budget"] is False
+
+
+WRITES_INPUT = ADVERSARIES["writes_input"][:2]
+# writes back the x1 element it holds: the input's bytes end unchanged, so only the simulator's finding sees it
+RESTORES_INPUT = ("        DataCopyPad(yGm[pos], yLocal, params);",
+                  "        DataCopyPad(yGm[pos], yLocal, params);\n        x1Gm.SetValue(pos, x1Gm.GetValue(pos));")
+
+
+def _write_line(path: str, marker: str) -> int:
+    lines = (Path(path) / KERNEL).read_text().splitlines()
+    return next(i + 1 for i, line in enumerate(lines) if marker in line)
+
+
+@pytest.mark.parametrize("change,marker", [(WRITES_INPUT, "DataCopyPad(x1Gm[pos]"), (RESTORES_INPUT, "x1Gm.SetValue")],
+                         ids=["changes_it", "restores_it"])
+def test_a_write_into_an_input_is_marked_at_its_source_line(suite: tuple[Path, list], tmp_path: Path,
+                                                            change: tuple[str, str], marker: str) -> None:
+    """The reason is the simulator's finding (ASC963): the instruction's file and line, the input, the core and
+    the elements, also when the bytes written are the ones the input held (the copy compare cannot see that)."""
+    _, tasks = suite
+    task = find_task(tasks, "add")
+    path = adversary(tmp_path, task.solution, "writes", *change)
+    line = _write_line(path, marker)
+    v, = evaluate(task, [Answer("add", "writes", path, "one")], OPTIONS)
+    assert v.correct is False and v.checks["inputs_unchanged"] is False
+    assert f"add_custom.cpp:{line}:" in v.reason and "[ASC963]" in v.reason, v.reason
+    assert "input 'x1'" in v.reason and "[core 0" in v.reason, v.reason
+    assert {(f.code, f.line) for f in v.cases[0].sim_findings if f.code == "ASC963"} == {("ASC963", line)}
+
+
+def test_the_same_write_is_accepted_when_the_task_updates_that_input_in_place(suite: tuple[Path, list],
+                                                                               tmp_path: Path) -> None:
+    """The clean twin: the task declares x1 in place, so the writing answer computes y and passes every check."""
+    _, tasks = suite
+    task = dataclasses.replace(find_task(tasks, "add"), inplace=("x1",))
+    path = adversary(tmp_path, task.solution, "writes", *WRITES_INPUT)
+    v, = evaluate(task, [Answer("add", "writes", path, "one")], OPTIONS)
+    assert v.correct is True, v.reason
+    assert v.cases[0].checks == dict.fromkeys(CHECKS, True)
+    assert not [f for f in v.cases[0].sim_findings if f.code == "ASC963"]
+
+
+def test_the_input_copy_compare_is_the_backstop(suite: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A changed input the simulator reported no write for (none should exist) still fails inputs_unchanged."""
+    from bench.harness.stages import correctness
+
+    _, tasks = suite
+    task = find_task(tasks, "add")
+    real = correctness.simulate
+
+    def simulate(*args: object, **kwargs: object) -> correctness.Run:
+        run = real(*args, **kwargs)
+        run.changed_inputs = ["x1"]
+        return run
+
+    monkeypatch.setattr(correctness, "simulate", simulate)
+    v, = evaluate(task, [Answer("add", "ref", task.solution, "one")], OPTIONS)
+    assert v.correct is False and v.checks["inputs_unchanged"] is False
+    assert "wrote into its input x1, which the task does not update in place" in v.reason

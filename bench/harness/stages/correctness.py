@@ -5,8 +5,9 @@ Per case, the inputs are drawn twice (two seeds). For each draw:
 - the output buffers start filled with a poison pattern (a NaN with a payload for floats, a marker for integers,
   both different on each run), so an element no core writes never matches by accident; what is still poison
   afterwards is counted per output;
-- the kernel gets copies of the inputs, compared afterwards with the originals: an answer that writes into an
-  input is marked, and its outputs are not accepted unless the task declares that input in place;
+- an answer that writes into an input is marked, and its outputs are not accepted unless the task declares that
+  input in place: the simulator reports each such write with its source line, core and elements (ASC963), and
+  the kernel gets copies of the inputs, compared afterwards with the originals (the backstop);
 - the expected outputs are computed apart (bench/harness/evaluate.py draws them) and never placed in the
   simulated memory, which holds only the declared inputs, outputs, workspace and tiling data;
 - a run the instruction budget cuts off is not complete: neither correct nor fast.
@@ -43,6 +44,7 @@ NOT_MODELLED_CODES = ("ASC958",)  # the simulator cannot run the construct: ours
 GM_OUT_OF_BOUNDS = "ASC950"
 BUDGET = "ASC957"
 OUTPUT_NOT_WRITTEN = "ASC961"  # judged by the poison count (outputs_written), not as a runtime failure
+INPUT_WRITTEN = "ASC963"  # a write into an input the task does not update in place (inputs_unchanged)
 
 
 class SimulatorUnavailable(RuntimeError):
@@ -155,6 +157,7 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
     if any(isinstance(v, list) for v in expected.values()):
         return Run({}, [], False, not_modelled="a list of tensors as one output (dynamic outputs) is not simulated yet")
     aliased = {o.name: o.aliases for o in task.outputs if o.aliases}
+    inplace = set(task.inplace) | set(aliased.values())  # inputs the kernel may write
     out_buffers: list[np.ndarray] = []
     out_names: list[str] = []
     for (name, exp), dtype in zip(expected.items(), output_dtypes):
@@ -165,7 +168,7 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
         out_names.append(name)
         dtypes.append(canonical_dtype(dtype))
     try:
-        result = run_loaded(program, chip, tensors, attrs, outputs=out_buffers,
+        result = run_loaded(program, chip, tensors, attrs, outputs=out_buffers, inplace=sorted(inplace),
                             budget=budget or sim.DEFAULT_BUDGET, dtypes=dtypes)
     except SimError as exc:
         return Run({}, [], False, not_modelled=str(exc))
@@ -181,7 +184,7 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
     changed = []
     for name, arr in sent.items():
         original = to_sim(inputs.values[name], inputs.dtypes.get(name, str(arr.dtype)))
-        if name in aliased.values():
+        if name in inplace:
             continue
         if not np.array_equal(arr.reshape(-1).view(np.uint8), original.reshape(-1).view(np.uint8)):
             changed.append(name)
@@ -244,10 +247,15 @@ def check_case(task: Task, case: Case, program: Any, chip: str,
             # bool outputs hold no poison pattern: the simulator's own count (ASC961) says it for them
             reasons.append(f"draw {k}: output elements no core wrote ({parts or not_written[0].message})")
             ok = False
-        if run.changed_inputs:
+        written = [f for f in run.findings if f.code == INPUT_WRITTEN]
+        if written or run.changed_inputs:
             checks["inputs_unchanged"] = False
-            reasons.append(f"draw {k}: the kernel wrote into its input{'s' * (len(run.changed_inputs) > 1)} "
-                           f"{', '.join(run.changed_inputs)}, which the task does not update in place")
+            if written:  # the simulator's finding says where: the instruction's line, the core, the elements
+                reasons.append(f"draw {k}: the kernel writes into an input the task does not update in place: "
+                               f"{written[0].render()}")
+            else:  # the copy taken before the run differs, with no write seen (the backstop)
+                reasons.append(f"draw {k}: the kernel wrote into its input{'s' * (len(run.changed_inputs) > 1)} "
+                               f"{', '.join(run.changed_inputs)}, which the task does not update in place")
             ok = False
         bad = {n: c for n, c in comparisons.items() if not c.ok}
         if bad:
