@@ -99,6 +99,10 @@ PREDEFINED_MACROS: dict[str, str] = {
     # their own `;` (a second one is an empty statement)
     "KERNEL_TASK_TYPE_DEFAULT(value)": "KERNEL_TASK_TYPE_DEFAULT(value);",
     "KERNEL_TASK_TYPE(key, value)": "KERNEL_TASK_TYPE(key, value);",
+    # opdev/op_dfx.h's L0_DFX expands to statements that end in their own `;` (a static_assert, InitL0Context(...);,
+    # L0_OP_PROF(...);), so the l0op files of aclnn op projects write it without one (NPUKernelBench's
+    # MseLossGradV2); kept as the call, with the `;`
+    "L0_DFX(profilingName, ...)": "L0_DFX(profilingName, __VA_ARGS__);",
     # <cstddef>'s offsetof, as the compiler's builtin
     "offsetof(type, member)": "__builtin_offsetof(type, member)",
     # ATen's dispatch macros (Dispatch.h) in op bindings: a switch over the tensor's scalar type whose cases run the

@@ -2143,7 +2143,10 @@ class FunctionLowerer:
             if given is not None:
                 return given
         if isinstance(ftype, C.TilingT) and index is None:
-            return Val(C.TilingT(ftype.name, path), tiling.ssa, obj=tiling.obj)
+            # named by the root struct, as the path is: tiling_field_type walks the path from the root (named by
+            # the nested struct, `td->inputParams.scaleValue` looked for inputParams inside InputParams and read
+            # the float as the uint32_t of an unknown field)
+            return Val(C.TilingT(t.name, path), tiling.ssa, obj=tiling.obj)
         if isinstance(ftype, C.ArrayT) and index is None:
             return Val(ftype, tiling.ssa, obj=("tiling_array", tiling, path))
         scalar = ftype.elem if isinstance(ftype, C.ArrayT) else ftype

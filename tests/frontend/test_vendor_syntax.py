@@ -719,3 +719,17 @@ def test_rvalue_reference_types_in_the_reference_traits() -> None:
     using R = AscendC::Std::add_rvalue_reference_t<float>;
     """)
     assert [d.name for v in all_of(unit, A.VarDecl) for d in v.declarators] == ["a", "b"]
+
+
+def test_l0_dfx_without_its_semicolon_is_a_statement() -> None:
+    # opdev/op_dfx.h's L0_DFX ends in its own `;`, so aclnn's l0op functions leave it out (NPUKernelBench's
+    # MseLossGradV2, mse_loss_grad.cpp)
+    unit = parse("""
+        const aclTensor* MseLossGradV2(const aclTensor* self, const aclTensor* out, aclOpExecutor* executor) {
+            L0_DFX(MseLossGradV2, self, out)
+            auto ret = ADD_TO_LAUNCHER_LIST_AICORE(MseLossGradV2, OP_INPUT(self), OP_OUTPUT(out));
+            return out;
+        }
+    """)
+    body = function(unit, "MseLossGradV2").body
+    assert [type(s).__name__ for s in body.body] == ["ExprStmt", "VarDecl", "Return"]
