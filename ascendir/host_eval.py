@@ -576,7 +576,7 @@ class HostFunctions(InterpreterFunctions):
     def run_attr(self, interpreter: Interpreter, op: host.AttrOp, args: PythonValues) -> PythonValues:
         state = cast(TilingContextState, args[0])
         index = op.index.value.data
-        value = state.attr(index)
+        value = _attr_as(state.attr(index), op.kind)
         kind = op.kind
         ok = {
             "int": isinstance(value, int) and not isinstance(value, bool),
@@ -1736,3 +1736,17 @@ def _result(state: TilingContextState, status: int | None, diagnostics: list[str
         diagnostics=diagnostics,
         struct_name=buffer.struct_name if buffer is not None else None,
     )
+
+
+def _attr_as(value: Any, kind: str) -> Any:
+    """An attribute's value as the op reads it with a getter of `kind`, where the framework's storage makes
+    the two agree: the harness's 1/0 for a bool attribute (the binding converts it to the attribute's declared
+    type), a bool read as an int, and an int read from a list attribute, which lands on the first word of the
+    runtime's ContinuousVector (its capacity: the element count for an attribute made from a list)."""
+    if kind == "bool" and isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+        return bool(value)
+    if kind == "int" and isinstance(value, bool):
+        return int(value)
+    if kind == "int" and isinstance(value, list | tuple) and all(isinstance(v, int) for v in value):
+        return len(value)
+    return value

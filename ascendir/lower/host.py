@@ -369,6 +369,10 @@ class HostLowerer(FunctionLowerer):
             return Val(C.BOOL, const=0)
 
     def new_cell(self, t: CType, name: str, node: A.Node, init: Val | None = None) -> Cell:
+        if isinstance(t, C.TilingT) and init is None and t.name in self.scope.tiling_structs:
+            # a tiling struct member of a class (`XTilingData tilingData;` in a tiling helper class): a local
+            # struct, as a variable of that type is
+            init = self._tiling_local(t.name, node)
         if _is_host(t) or isinstance(t, C.Pointer) or (init is not None and _is_host(init.ctype)):
             # host code has no device pointers: every pointer variable holds a handle
             value = init if init is not None else Val(t if _is_host(t) else HostT("poison", name))

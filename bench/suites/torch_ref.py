@@ -90,8 +90,52 @@ def load_reference_program(path: str, extra: Mapping[str, Any] | None = None) ->
     except Exception as exc:
         del sys.modules[name]
         raise ReferenceProgramError(f"{path}: {type(exc).__name__}: {exc}") from None
+    if module.__dict__.get("torch") is sys.modules.get("torch"):
+        module.__dict__["torch"] = device_torch()
     _MODULES[path] = module
     return module
+
+
+class _DeviceTorch(ModuleType):
+    """torch as a reference program sees it on the NPU: everything is torch's, except that the random draws
+    (rand, randn and their _like forms) also make integer and bool tensors, as torch_npu's do; CPU torch
+    raises NotImplementedError for them ("normal_kernel_cpu" not implemented for 'Char'). Such a draw is made
+    in float32 and converted to the dtype (toward zero): randn gives small integers around 0, rand zeros."""
+
+    def __init__(self, torch: Any) -> None:
+        super().__init__("torch")
+        self._torch = torch
+        for name in ("rand", "randn"):
+            setattr(self, name, self._draw(getattr(torch, name)))
+            setattr(self, f"{name}_like", self._draw_like(getattr(torch, f"{name}_like")))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._torch, name)
+
+    def _integral(self, dtype: Any) -> bool:
+        return dtype is not None and not dtype.is_floating_point and not dtype.is_complex
+
+    def _draw(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def draw(*size: Any, dtype: Any = None, **kw: Any) -> Any:
+            if self._integral(dtype):
+                return fn(*size, dtype=self._torch.float32, **kw).to(dtype)
+            return fn(*size, dtype=dtype, **kw)
+
+        return draw
+
+    def _draw_like(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def draw(like: Any, *args: Any, dtype: Any = None, **kw: Any) -> Any:
+            target = dtype if dtype is not None else getattr(like, "dtype", None)
+            if self._integral(target):
+                return fn(like, *args, dtype=self._torch.float32, **kw).to(target)
+            return fn(like, *args, dtype=dtype, **kw)
+
+        return draw
+
+
+def device_torch() -> ModuleType:
+    """The torch a reference program is given (see _DeviceTorch)."""
+    return _DeviceTorch(torch_module())
 
 
 def seed_all(seed: int) -> None:
@@ -175,8 +219,11 @@ def precision_check(max_abs_error: float, max_rel_error: float) -> Callable[...,
     it: an element fails when |d| > atol and |d|/(|ref|+1e-7) > rtol; any non-finite value fails. Returns
     (1 or 0, abs_diff, rel_diff) as that function does."""
 
-    def check_precision(outputs: Any, outputs_new: Any, max_abs: float = max_abs_error,
-                        max_rel: float = max_rel_error) -> tuple[int, Any, Any]:
+    default_abs, default_rel = max_abs_error, max_rel_error
+
+    # the parameters keep the benchmark's names: tasks pass them by keyword (max_abs_error=1e-5)
+    def check_precision(outputs: Any, outputs_new: Any, max_abs_error: float = default_abs,
+                        max_rel_error: float = default_rel) -> tuple[int, Any, Any]:
         torch = torch_module()
         outs = outputs if isinstance(outputs, list) else [outputs]
         news = outputs_new if isinstance(outputs_new, list) else [outputs_new]
@@ -191,7 +238,7 @@ def precision_check(max_abs_error: float, max_rel_error: float) -> Callable[...,
             rel_all.append(rel_diff.reshape(-1))
             if not all(bool(torch.isfinite(t).all()) for t in (out, new, abs_diff, rel_diff)):
                 accurate = False
-            if bool(((abs_diff > max_abs) & (rel_diff > max_rel)).any()):
+            if bool(((abs_diff > max_abs_error) & (rel_diff > max_rel_error)).any()):
                 accurate = False
         return (1 if accurate else 0), torch.cat(abs_all), torch.cat(rel_all)
 

@@ -164,6 +164,10 @@ def _queue(b: ProgramBuilder, op: asc.TQueOp) -> None:
 
 
 def _call(b: ProgramBuilder, op: asc.ApiCallOp) -> None:
+    if op.api.data == "FreeTensor" and op.args and isinstance(op.args[0].type, asc.TBufType) and not op.results:
+        # TBuf inherits FreeTensor from TQueBind and compiles; a TBuf's memory is never allocated per tensor,
+        # so releasing one changes nothing the kernel can see
+        return
     found = b.api_of(op)
     results = [b.define(r) for r in op.results]
     result_regs = [r for r in results if isinstance(r, str)]

@@ -21,7 +21,7 @@ DEFAULT_BUDGET = 4_000_000_000  # instructions over all cores; the largest real 
 ML_DTYPES = {"float16": np.float16, "float32": np.float32, "float64": np.float64, "int8": np.int8,
              "uint8": np.uint8, "int16": np.int16, "uint16": np.uint16, "int32": np.int32, "uint32": np.uint32,
              "int64": np.int64, "uint64": np.uint64, "bool": np.bool_}
-_NOT_TENSORS = ("workspace", "tiling", "usrworkspace", "userworkspace")
+_WORKSPACE_PARAMS = ("workspace", "usrworkspace", "userworkspace")
 SIM_ERROR = "ASC958"  # what a run that cannot start reports (see passes/sim/rules.py)
 
 
@@ -139,6 +139,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     from ascendir.context import make_context
     from ascendir.host_eval import TensorSpec, TilingInputs
     from ascendir.lower import GE_DTYPES, LoweringOptions, dtype_bindings, lower_program
+    from ascendir.lower.tiling_layout import tiling_bytes
     from passes.fold_tiling import FoldTilingPass
     from passes.sim import NotModelled, build_program
     from passes.verify import run_tiling
@@ -170,6 +171,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
                                    for i, (name, a) in enumerate(given_outputs.items())] if given_outputs else [])
     workspace = 0
     key = tiling_key
+    tiling_data: bytes | None = None
     if is_kernel_only(program):
         result = launch(program, shapes, chip)
         dim = block_dim or (result.block_dim if result else load_chip(chip).aiv_cores)
@@ -186,6 +188,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         dim = result.block_dim or 1
         key = result.tiling_key
         workspace = max(result.workspace.values(), default=0)
+        tiling_data = tiling_bytes(program, result.struct_name, result.fields)
         if not given_outputs:
             given_outputs = _inferred(program, result, out_names)
     else:
@@ -209,7 +212,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
                                                  if not (desc.get("kernel_only") and isinstance(inputs, Mapping)
                                                          and n not in inputs)],
                                    in_names, given_outputs, out_names, workspace,
-                                   outputs_initialised, inputs,
+                                   outputs_initialised, inputs, tiling_data,
                                    # an input the op description lists as an output too is updated in place
                                    inplace=set(inplace) | (set(in_names) & set(out_names)))
     from rust_sim import _sim
@@ -367,15 +370,27 @@ def _kernel_name(program: Any, module: Any) -> str | None:
     return snake if snake in kernels else None
 
 
+def _param_kind(name: str) -> str:
+    """What a kernel's GM parameter holds by its name: "workspace", "tiling" (tiling, tilingGm, tiling_gm,
+    tiling_data, ...) or "tensor"."""
+    lname = name.lower()
+    if lname in _WORKSPACE_PARAMS:
+        return "workspace"
+    if lname.replace("_", "").startswith("tiling"):
+        return "tiling"
+    return "tensor"
+
+
 def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], outputs: dict[str, Any],
              out_names: list[str], workspace: int, outputs_initialised: bool, named: Any = None,
-             inplace: set[str] | frozenset[str] = frozenset()
+             tiling_data: bytes | None = None, inplace: set[str] | frozenset[str] = frozenset()
              ) -> tuple[list[tuple[str, str, np.ndarray | None]], dict[str, np.ndarray]]:
     """One (name, role, uint8 view) per kernel parameter: the op's inputs, then its outputs, by position among
     the kernel's tensor parameters (or by the parameters' names, when every tensor is given by one); then the
-    workspace and the tiling data. An input named in `inplace` (the op's name for it, or the kernel parameter's)
-    has the role inplace: the simulator reports a write into any other input (ASC963)."""
-    tensor_params = [p for p in prog.params if p.dtype == "gm" and p.name.lower() not in _NOT_TENSORS]
+    workspace and the tiling data (the bytes the host saved, for a kernel that reads them from GM itself). An
+    input named in `inplace` (the op's name for it, or the kernel parameter's) has the role inplace: the
+    simulator reports a write into any other input (ASC963)."""
+    tensor_params = [p for p in prog.params if p.dtype == "gm" and _param_kind(p.name) == "tensor"]
     out_arrays: dict[str, np.ndarray] = {}
     made: list[np.ndarray] = []
     for name, spec in outputs.items():
@@ -398,12 +413,13 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
         if p.dtype != "gm":
             buffers.append((p.name, "input", None))
             continue
-        lname = p.name.lower()
-        if lname in ("workspace", "usrworkspace", "userworkspace"):
+        kind = _param_kind(p.name)
+        if kind == "workspace":
             buffers.append((p.name, "workspace", np.zeros(max(workspace, 0), dtype=np.uint8)))
             continue
-        if lname == "tiling":
-            buffers.append((p.name, "tiling", np.zeros(0, dtype=np.uint8)))
+        if kind == "tiling":
+            data = np.frombuffer(tiling_data, dtype=np.uint8).copy() if tiling_data else np.zeros(0, dtype=np.uint8)
+            buffers.append((p.name, "tiling", data))
             continue
         arr = given[k] if k < len(given) else None
         role = roles[k] if k < len(roles) else "output"

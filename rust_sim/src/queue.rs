@@ -103,12 +103,11 @@ pub fn exec(cx: &mut Ctx, op: &Op) -> Flow {
             let (mem, addr, len, alloc) = match &cx.core.objs[*b as usize] {
                 ObjState::TBuf { mem, addr, len, alloc } => (*mem, *addr, *len, *alloc),
                 _ => {
-                    let name = cx.prog.objects[*b as usize].name.clone();
-                    cx.report(
-                        code::QUEUE_MISUSE,
-                        format!("{name}.Get() before pipe.InitBuffer({name}, ...)"),
-                    );
-                    return Flow::Stop;
+                    // a TBuf never initialised hands out a tensor with no memory: valid code when that
+                    // tensor is not used (a branch that needs the buffer only for some dtypes); an access
+                    // through it is the finding
+                    cx.set_handle(*d, Handle::NULL);
+                    return Flow::Next;
                 }
             };
             let offset = off.map(|o| cx.int(o)).unwrap_or(0);
