@@ -6,12 +6,17 @@
                                   validation/test_cases.csv  cases, semicolon-separated, first row names columns
                                   validation/prepare_inputs.py  get_inputs(param, device), get_init_inputs(...)
                                   validation/module.py       Model, the torch reference (and ModelNew)
+                                  validation/pybind.cpp      the binding: which inputs come back updated in place
     base_config.yaml             default tolerances (max_abs_error, max_rel_error)
 
 Inputs and expected outputs come from prepare_inputs.py and module.py's Model on CPU torch (bench/suites/
 torch_ref.py); a task's own `custom_check_precision` judges its outputs where it has one, as in the benchmark.
 The kernel name is the op folder's name in snake case (`AddCustom` -> `add_custom`); answers come in the
 kernel-only form by default (chip Ascend910_93: 48 vector cores), or in the three-file form.
+
+A task's in-place inputs (`Task.inplace`: the kernel may write them) are those its op description also lists as
+outputs and those its binding returns (bench/suites/binding.py); an op with no outputs of its own returns its
+in-place inputs, so its outputs are read back from them (`aliases`).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from bench.suites.binding import in_place
 from bench.suites.bundled import snake_case
 from bench.suites.model import Case, Comparison, Inputs, Task, TensorDecl, Tolerance, canonical_dtype
 from bench.suites.torch_ref import (
@@ -75,7 +81,8 @@ class NPUKernelBenchTask(Task):
         result = model(*inputs_as_tensors(inputs))
         outs = list(result) if isinstance(result, (tuple, list)) else [result]
         names = [d.name for d in self.outputs]
-        if len(self.outputs) == 1 and len(outs) > 1:  # a list output (foreach): one output holding the list
+        if len(self.outputs) == 1 and (len(outs) > 1 or self.outputs[0].is_list):
+            # a list output (foreach, a DYNAMIC output): one output holding the list, of one tensor or more
             return {names[0]: to_numpy(outs)}
         while len(names) < len(outs):
             names.append(f"output{len(names)}")
@@ -194,15 +201,25 @@ def read_task(folder: Path, tolerance: tuple[float, float] = DEFAULT_TOLERANCE) 
     descs = opdef_descriptions([host_text]) if host_text else []
     op = descs[0] if descs else {}
     dynamic = set(re.findall(r"Input\s*\(\s*\"(\w+)\"\s*\)\s*\.\s*ParamType\s*\(\s*DYNAMIC", host_text))
+    dynamic_out = set(re.findall(r"Output\s*\(\s*\"(\w+)\"\s*\)\s*\.\s*ParamType\s*\(\s*DYNAMIC", host_text))
     inputs = tuple(TensorDecl(str(d["name"]), _ge_types(d), None, str(d["name"]) in dynamic)
                    for d in op.get("input_desc", []) or [])  # type: ignore[union-attr]
-    outputs = tuple(TensorDecl(str(d["name"]), _ge_types(d)) for d in op.get("output_desc", []) or [])  # type: ignore[union-attr]
+    outputs = tuple(TensorDecl(str(d["name"]), _ge_types(d), None, str(d["name"]) in dynamic_out)
+                    for d in op.get("output_desc", []) or [])  # type: ignore[union-attr]
     cases = tuple(_case(row) for row in read_cases(folder / "validation" / "test_cases.csv"))
+    binding = folder / "validation" / "pybind.cpp"
+    inplace, returned = in_place(binding.read_text(encoding="utf-8", errors="replace") if binding.is_file() else "",
+                                 [d.name for d in inputs], [d.name for d in outputs])
+    if not outputs and returned and all(r is not None for r in returned):
+        # no output of its own: what the op returns are its inputs, updated in place
+        types = {d.name: d.dtypes for d in inputs}
+        outputs = tuple(TensorDecl(str(r), types.get(str(r), ()), aliases=r) for r in returned)
     answer = folder / "answer" / "0"
     return NPUKernelBenchTask(
         suite="npukernelbench", name=folder.name, level=int(level_match.group(1)) if level_match else None,
         category=folder.parent.name, description=description, op_type=op_name, kernel_name=kernel,
         inputs=inputs, outputs=outputs, cases=cases, tolerance=Tolerance({}, "elementwise", tolerance),
+        inplace=tuple(inplace),
         path=str(folder), solution=str(answer) if answer.is_dir() else None, chip=CHIP,
         kernel_only_host=str(host) if host.is_file() else None,
         answer_forms=("npukernelbench", "project"))

@@ -1,0 +1,158 @@
+"""Which inputs an NPUKernelBench op updates in place, as its task declares it.
+
+A task declares it in two places, and both are read:
+- the op description (question/op_host/<k>.cpp): an output named after an input (`Input("var")` and
+  `Output("var")`) is a ref: the framework gives the kernel the input's memory for it;
+- the Python binding (validation/pybind.cpp): the function bound with `m.def` returns some of its own tensor
+  parameters (`return input;`, `result = {x1, rstdOut, x2}; return result;`, a loop pushing a tensor list's
+  items): those tensors come back as the op's outputs, so the kernel writes its results into them.
+
+The binding is C++ the benchmark ships; it is read as text with a few patterns (assignments of a name, a brace
+list or a TensorList of names, range-for loops, push_back/emplace_back, return), never compiled or run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_NAME = r"[A-Za-z_]\w*"
+
+
+@dataclass
+class Binding:
+    """The function a pybind.cpp binds, as far as in-place updates go."""
+
+    params: list[str]  # its parameters, in order
+    tensor_params: list[str]  # those of a tensor type (Tensor, TensorList, a vector or optional of Tensor)
+    # per returned tensor, in order, the parameter it is (None: a tensor the binding makes); None when the
+    # order is not known (a return built in ways the patterns do not follow)
+    returned: list[str | None] | None = None
+    written: set[str] = field(default_factory=set)  # every parameter that comes back as an output
+
+
+def read_binding(text: str) -> Binding | None:
+    """The bound function of a pybind.cpp's text (the first `m.def` whose function is defined there)."""
+    text = _COMMENTS.sub("", text)
+    for fn in re.findall(rf"\.def\s*\(\s*\"[^\"]*\"\s*,\s*&?\s*({_NAME})", text):
+        m = re.search(rf"\b{fn}\s*\(([^)]*)\)\s*\{{", text)
+        if m is None:
+            continue
+        params, tensors = _parameters(m.group(1))
+        body = _body(text, m.end())
+        return _flow(Binding(params, tensors), body)
+    return None
+
+
+def _parameters(text: str) -> tuple[list[str], list[str]]:
+    params: list[str] = []
+    tensors: list[str] = []
+    for part in (p.strip() for p in _split_top(text)):
+        found = re.search(rf"({_NAME})\s*(=.*)?$", part, re.S)
+        if not found:
+            continue
+        params.append(found.group(1))
+        if "Tensor" in part[:found.start()]:
+            tensors.append(found.group(1))
+    return params, tensors
+
+
+def _split_top(text: str) -> list[str]:
+    """`text` split at commas outside <> and ()."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in "<(":
+            depth += 1
+        elif c in ">)":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p for p in parts if p.strip()]
+
+
+def _body(text: str, start: int) -> str:
+    depth, i = 1, start
+    while i < len(text) and depth:
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        i += 1
+    return text[start:i - 1]
+
+
+def _flow(binding: Binding, body: str) -> Binding:
+    """Follows the tensors from the parameters to the return: which variable holds which parameters, in order."""
+    holds: dict[str, list[str | None]] = {p: [p] for p in binding.tensor_params}
+
+    def names(expr: str) -> list[str | None] | None:
+        """What an expression holds, in order, when it is a name, a TensorList of one, or a brace list."""
+        expr = expr.strip()
+        wrapped = re.fullmatch(rf"(?:at::)?TensorList\s*\(\s*({_NAME})\s*\)", expr)
+        if wrapped:
+            expr = wrapped.group(1)
+        if re.fullmatch(_NAME, expr):
+            return list(holds.get(expr, [None]))
+        if expr.startswith("{") and expr.endswith("}"):
+            out: list[str | None] = []
+            for item in _split_top(expr[1:-1]):
+                out += names(item) or [None]
+            return out
+        return None  # a call that makes a tensor (empty_like, ...): nothing of the parameters'
+
+    for stmt in re.finditer(r"[^;{}]*(?:\{[^{};]*\})?[^;{}]*;|for\s*\([^)]*\)", body):
+        s = stmt.group(0).strip()
+        loop = re.match(rf"for\s*\([^)]*?({_NAME})\s*:\s*({_NAME})\s*\)", s)
+        if loop:  # the loop variable is an item of the list (one input), and the body may follow unbraced
+            holds[loop.group(1)] = list(holds.get(loop.group(2), [None]))[:1]
+            s = s[loop.end():].strip()
+        push = re.search(rf"({_NAME})\s*\.\s*(?:push_back|emplace_back)\s*\((.*)\)\s*;$", s, re.S)
+        if push:
+            got = names(push.group(2))
+            holds.setdefault(push.group(1), [])
+            holds[push.group(1)] = [h for h in holds[push.group(1)] if h is not None] + (got or [None])
+            continue
+        ret = re.match(r"return\s+(.*);$", s, re.S)
+        if ret:
+            got = names(ret.group(1))
+            binding.returned = got
+            binding.written |= {h for h in got or [] if h is not None}
+            continue
+        assign = re.search(rf"({_NAME})\s*=\s*(.*);$", s, re.S)
+        if assign and "==" not in s:
+            got = names(assign.group(2))
+            if got is not None and len(got) >= len(holds.get(assign.group(1), [])):
+                holds[assign.group(1)] = got  # of two branches' lists, the longer (all that may come back)
+    return binding
+
+
+def _normal(name: str) -> str:
+    n = re.sub(r"[^a-z0-9]", "", name.lower())
+    for suffix in ("optional", "tensorio", "tensor", "ref", "io"):
+        if n.endswith(suffix) and len(n) > len(suffix):
+            n = n[: -len(suffix)]
+    return n
+
+
+def op_input(binding: Binding, param: str, inputs: list[str]) -> str | None:
+    """The op input a binding parameter stands for: the one of the same name (less a Ref/_ref/Optional suffix),
+    else the one at its position among the binding's tensor parameters."""
+    by_name = {_normal(n): n for n in inputs}
+    if _normal(param) in by_name:
+        return by_name[_normal(param)]
+    if param in binding.tensor_params:
+        k = binding.tensor_params.index(param)
+        return inputs[k] if k < len(inputs) else None
+    return None
+
+
+def in_place(binding_text: str, inputs: list[str], outputs: list[str]) -> tuple[list[str], list[str | None]]:
+    """(the op inputs updated in place, in input order; for each output the binding returns, the input it is, or
+    None), from a pybind.cpp's text and the op description's input and output names."""
+    written = {n for n in inputs if n in outputs}  # refs: an output named after an input
+    returned: list[str | None] = []
+    binding = read_binding(binding_text) if binding_text else None
+    if binding is not None:
+        written |= {i for p in binding.written if (i := op_input(binding, p, inputs)) is not None}
+        returned = [op_input(binding, p, inputs) if p is not None else None for p in binding.returned or []]
+    return [n for n in inputs if n in written], returned
