@@ -196,6 +196,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
             raise SimError("the kernel has no host tiling code: give block_dim (--block-dim) and its tiling values")
         dim = block_dim
         FoldTilingPass(dict(tiling or {}), key, dim).apply(make_context(), module)
+    _share_ref_outputs(arrays, in_names, given_outputs)
     missing = [n for n in out_names if n not in given_outputs]
     if missing:
         return SimResult({}, findings + [error(SIM_ERROR, f"the shape of output{'s' * (len(missing) > 1)} "
@@ -232,6 +233,19 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     findings += [_diagnostic(f) for f in raw["findings"]]
     return fill_timing(SimResult(out_arrays, findings, int(raw["instructions"]), list(raw["per_core"]),
                                  bool(raw["completed"]), int(dim), key, text), raw)
+
+
+def _share_ref_outputs(arrays: Sequence[Any], in_names: list[str], outputs: Mapping[str, Any]) -> None:
+    """An output the op description names like an input (`Input("y")` and `Output("y")`: a ref tensor) is that
+    input's memory on the device: the kernel finds the input's data in it and may write only part of it (Eye
+    writes the diagonal of a zeroed tensor). Its buffer starts as a copy of the input."""
+    for name, out in outputs.items():
+        if name not in in_names or not isinstance(out, np.ndarray):
+            continue
+        i = in_names.index(name)
+        given = arrays[i] if i < len(arrays) else None
+        if isinstance(given, np.ndarray) and given.nbytes == out.nbytes and out.flags.c_contiguous:
+            out.reshape(-1).view(np.uint8)[:] = np.ascontiguousarray(given).reshape(-1).view(np.uint8)
 
 
 def _inferred(program: Any, result: Any, out_names: list[str]) -> dict[str, Any]:
@@ -401,7 +415,8 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
         out_arrays[name] = made[-1]
     given: list[np.ndarray | None] = [*arrays, *made]
     roles = ["inplace" if i < len(in_names) and in_names[i] in inplace else "input" for i in range(len(arrays))]
-    roles += ["output"] * len(made)
+    # a ref output (named like an input) holds the input's data from the start: written, as on the device
+    roles += ["inplace" if name in inplace and name in in_names else "output" for name in outputs]
     by_name = {**(dict(named) if isinstance(named, Mapping) else {}), **out_arrays}
     if by_name and all(p.name in by_name for p in tensor_params) and len(by_name) == len(tensor_params):
         given = [_array(by_name[p.name]) for p in tensor_params]  # a kernel-only answer: names are its parameters'
