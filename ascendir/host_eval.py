@@ -98,6 +98,16 @@ class TilingInputs:
     outputs: list[TensorSpec | None] = field(default_factory=list)
     attrs: list[AttrValue | None] = field(default_factory=list)
     chip: str | Mapping[str, int | str] = "910B2"
+    # per input of the op definition, how many of `inputs` are its: a dynamic (tensor-list) input has one per
+    # tensor of its list, in order; None: one each
+    instances: list[int] | None = None
+
+    def dynamic_index(self, ir_index: int, instance: int) -> int | None:
+        """The position in `inputs` of tensor `instance` of op input `ir_index`; None when it has no such tensor."""
+        counts = self.instances if self.instances is not None else [1] * len(self.inputs)
+        if ir_index >= len(counts) or not 0 <= instance < counts[ir_index]:
+            return None
+        return sum(counts[:ir_index]) + instance
 
 
 @dataclass
@@ -441,6 +451,17 @@ class HostFunctions(InterpreterFunctions):
     ) -> PythonValues:
         spec = cast(TilingContextState, args[0]).tensor(_query_index(op, args, "output"), output=True)
         return (_shape_of(spec, op.kind.data),)
+
+    @impl(host.DynamicInputIndexOp)
+    def run_dynamic_input_index(
+        self, interpreter: Interpreter, op: host.DynamicInputIndexOp, args: PythonValues
+    ) -> PythonValues:
+        state = cast(TilingContextState, args[0])
+        ir_index = to_signed(int(args[1]), 64)
+        if ir_index < 0:
+            raise HostEvalError(f"GetDynamicInputTensor({ir_index}, ...): the input index is negative")
+        found = state.inputs.dynamic_index(ir_index, to_signed(int(args[2]), 64))
+        return (len(state.inputs.inputs) + (1 << 32) if found is None else found,)
 
     @impl(host.HasInputOp)
     def run_has_input(

@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import ArrayAttr, Float32Type, FloatAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import (ArrayAttr, Float32Type, FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp,
+                                   StringAttr)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
@@ -31,6 +32,10 @@ class FoldTilingPass(ModulePass):
     fields: Mapping[str, TilingValue] = field(default_factory=dict)
     tiling_key: int | None = None
     block_dim: int | None = None
+    # an array field read at an index known only at run time (`td.tensorStartList[blockIdx]`) becomes a read of
+    # a local array holding the host's values, filled at the kernel's entry (for the simulator; the checks keep
+    # such a read as an unknown value)
+    tables: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # what the launch looks like travels with the module, for checks that need the core count
@@ -38,6 +43,7 @@ class FoldTilingPass(ModulePass):
             op.attributes["ascendc.block_dim"] = IntegerAttr(self.block_dim, 64)
         if self.tiling_key is not None:
             op.attributes["ascendc.tiling_key"] = IntegerAttr(self.tiling_key, 64)
+        tables: dict[tuple[int, str, Attribute], SSAValue] = {}
         for target in list(op.walk()):
             if isinstance(target, asc.TilingFieldOp) and isinstance(target.result.type, asc.TilingType):
                 self._fold_struct(target)
@@ -45,6 +51,8 @@ class FoldTilingPass(ModulePass):
                 value = self._field_value(target)
                 if value is not None:
                     _replace_with_constant(target, value, target.result.type)
+                elif self.tables and target.index is not None:
+                    self._fold_indexed(target, tables)
             elif isinstance(target, asc.TilingKeyIsOp) and self.tiling_key is not None:
                 _replace_with_constant(target, int(target.key.value.data == self.tiling_key), target.result.type)
             elif self.block_dim is not None and isinstance(target, asc.ApiCallOp) and target.FAMILY == "system" \
@@ -87,6 +95,47 @@ class FoldTilingPass(ModulePass):
         op.detach()
         op.erase()
 
+    def _fold_indexed(self, op: asc.TilingFieldOp, tables: dict[tuple[int, str, Attribute], SSAValue]) -> None:
+        """`td.list[i]` with `i` known at run time: a load from a local array of the field's values."""
+        values = self.fields.get(op.field.data)
+        t = op.result.type
+        kernel = _enclosing_kernel(op)
+        if not isinstance(values, list) or not values or kernel is None or not isinstance(t, IntegerType | Float32Type):
+            return
+        entry = kernel.regions[0].blocks[0]
+        key = (id(kernel), op.field.data, t)
+        table = tables.get(key)
+        if table is None:
+            alloca = memref.AllocaOp.get(t, shape=[len(values)])
+            fill: list[Operation] = [alloca]
+            for i, v in enumerate(values):
+                const, at = _constant(v, t), arith.ConstantOp(IntegerAttr(i, IndexType()))
+                fill += [const, at, memref.StoreOp.get(const.result, alloca.memref, [at.result])]
+            for new in fill:
+                new.location = op.location
+            first = entry.first_op
+            if first is None:
+                entry.add_ops(fill)
+            else:
+                entry.insert_ops_before(fill, first)
+            table = tables[key] = alloca.memref
+        block = op.parent_block()
+        assert block is not None and op.index is not None
+        index: SSAValue = op.index
+        ops: list[Operation] = []
+        if not isinstance(index.type, IndexType):
+            cast = arith.IndexCastOp(index, IndexType())
+            ops.append(cast)
+            index = cast.result
+        load = memref.LoadOp.get(table, [index])
+        ops.append(load)
+        for new in ops:
+            new.location = op.location
+        block.insert_ops_before(ops, op)
+        op.results[0].replace_all_uses_with(load.res)
+        op.detach()
+        op.erase()
+
     def _field_value(self, op: asc.TilingFieldOp) -> int | float | None:
         value = self.fields.get(op.field.data)
         if value is None:
@@ -98,6 +147,13 @@ class FoldTilingPass(ModulePass):
             i = index.value.value.data
             return value[i] if 0 <= i < len(value) else None
         return value if op.index is None else None
+
+
+def _enclosing_kernel(op: Operation) -> asc.KernelOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, asc.KernelOp):
+        parent = parent.parent_op()
+    return parent
 
 
 def _constant(value: float, t: Attribute) -> arith.ConstantOp:

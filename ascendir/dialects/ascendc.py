@@ -596,6 +596,27 @@ class GmPtrCastOp(IRDLOperation):
 
 
 @irdl_op_definition
+class GmPtrFromIntOp(IRDLOperation):
+    """`reinterpret_cast<__gm__ T*>(word)`: an integer used as a GM address (a tensor list's pointer table holds
+    its tensors' addresses as uint64 words)."""
+
+    name = "ascendc.gm_ptr_from_int"
+    value = operand_def()
+    result = result_def(GmPtrType)
+    assembly_format = "$value attr-dict `:` type($value) `->` type($result)"
+
+
+@irdl_op_definition
+class GmPtrToIntOp(IRDLOperation):
+    """`(uint64_t)ptr`: a GM pointer's address as an integer."""
+
+    name = "ascendc.gm_ptr_to_int"
+    pointer = operand_def(GmPtrType)
+    result = result_def()
+    assembly_format = "$pointer attr-dict `:` type($pointer) `->` type($result)"
+
+
+@irdl_op_definition
 class GmLoadOp(IRDLOperation):
     """`ptr[i]` / `*ptr` read through a raw `__gm__` pointer."""
 
@@ -879,6 +900,7 @@ ASCENDC = Dialect(
         KernelOp, ReturnOp, TPipeOp, TQueOp, TBufOp, GlobalTensorOp, InitBufferOp, AllocTensorOp,
         FreeTensorOp, EnQueOp, DeQueOp, TBufGetOp, LocalAllocOp, LocalTensorAtOp, SetGlobalBufferOp, SubTensorOp, GetValueOp, SetValueOp,
         ReinterpretCastOp, GmPtrOffsetOp, GmPtrCastOp, GmLoadOp, GmStoreOp, GetTilingDataOp, TilingFieldOp,
+        GmPtrFromIntOp, GmPtrToIntOp,
         TilingKeyIsOp, CoreIsOp, EnumConstantOp, StructInitOp, StructGetOp, StructSetOp, MatmulObjectOp, ObjectOp,
         OpaqueCallOp, UndefOp, *FAMILY_OPS.values(),
     ],

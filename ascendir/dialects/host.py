@@ -474,6 +474,28 @@ class OutputShapeOp(IRDLOperation):
 
 
 @irdl_op_definition
+class DynamicInputIndexOp(IRDLOperation):
+    """The tensor index of instance `instance` of the dynamic (tensor-list) input `ir_index`, as
+    `context->GetDynamicInputTensor(ir_index, instance)` finds it: the instances of the inputs before it, plus
+    `instance`. Past the list's last tensor it is an index no input has (the query returns nullptr; has_input is
+    false)."""
+
+    name = "host.dynamic_input_index"
+
+    context = operand_def(AnyContext)
+    ir_index = operand_def(i64)
+    instance = operand_def(i64)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    custom_directives = (ContextOf,)
+    assembly_format = "$context `[` $ir_index `,` $instance `]` custom<ContextOf>(type($context)) attr-dict"
+
+    def __init__(self, context: SSAValue, ir_index: SSAValue, instance: SSAValue) -> None:
+        super().__init__(operands=[context, ir_index, instance], result_types=[i64])
+
+
+@irdl_op_definition
 class HasInputOp(IRDLOperation):
     """`context->GetOptionalInputShape(i) != nullptr`: whether an optional input is present."""
 
@@ -1356,6 +1378,7 @@ Host = Dialect(
     [
         InputShapeOp,
         OutputShapeOp,
+        DynamicInputIndexOp,
         HasInputOp,
         ShapeDimOp,
         ShapeDimNumOp,

@@ -2529,9 +2529,7 @@ class FunctionLowerer:
             if isinstance(t, C.Pointer) and isinstance(v.ctype, C.Pointer):
                 return self.pointer_cast(v, t, node)
             if isinstance(t, C.Pointer) and isinstance(v.ctype, Scalar):
-                # an address computed as an integer (read from a tensor list in GM): a pointer of the type
-                # cast to, to an address the lowering cannot follow
-                return Val(t, self.undef(t, node))
+                return self.pointer_from_int(v, t, node)
             return v
         if isinstance(v.ctype, C.EnumT) and isinstance(v.const, int):
             v = Val(C.I32, const=v.const)
@@ -2784,6 +2782,11 @@ class FunctionLowerer:
         return out
 
     def expr_Fold(self, e: A.Fold) -> Val:
+        if isinstance(s, C.Pointer) and isinstance(v.ssa, SSAValue) and isinstance(v.ssa.type, asc.GmPtrType) \
+                and t.kind != "bool" and not t.is_float:
+            # `(uint64_t)ptr`: the address the device sees
+            word = self.emit(asc.GmPtrToIntOp.create(operands=[v.ssa], result_types=[C.scalar_ir_type(C.U64)]), node)
+            return self.convert(Val(C.U64, word.results[0]), t, node)
         """`(... + v)`, `(v + ...)`, `(0 + ... + v)`: the operator applied across the pack's elements, as C++
         spells it out (a left fold groups from the left), with the short-circuits of `&&` and `||`."""
         pattern = e.rhs if e.lhs is None or (e.rhs is not None and self._names_pack(e.rhs)) else e.lhs
@@ -2820,6 +2823,19 @@ class FunctionLowerer:
                 return lowered
         if isinstance(e.value, A.InitList):
             current = self.expr(e.target)
+    def pointer_from_int(self, v: Val, t: C.Pointer, node: A.Node) -> Val:
+        """An integer used as a pointer: a GM address (a tensor list's pointer table holds its tensors' addresses
+        as uint64 words); a null pointer constant stays a constant; another pointer is one the lowering cannot
+        follow."""
+        if v.ssa is None and v.const == 0:
+            return Val(t, const=0)
+        target = C.ir_type(C.Pointer(t.pointee, gm=True))
+        if not t.gm or not isinstance(target, asc.GmPtrType):
+            return Val(t, self.undef(t, node))
+        word = self.ssa(self.convert(v, C.U64, node), node)
+        op = asc.GmPtrFromIntOp.create(operands=[word], result_types=[target])
+        return Val(C.Pointer(t.pointee, gm=True), self.emit(op, node).results[0])
+
             value = self.init_list(current.ctype, e.value.items, e)
         else:
             value = self.expr(e.value)

@@ -1293,6 +1293,21 @@ def _tensor_ref(output: bool = False, optional: bool = False, kind: str = "stora
     return method
 
 
+def _dynamic_ref(kind: str) -> Method:
+    """`GetDynamicInputTensor(irIndex, i)` (Shape, Desc): tensor `i` of the op's tensor-list input `irIndex`, or
+    nullptr past the list's end (a foreach op's tiling loops until then)."""
+
+    def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+        if len(e.args) != 2:
+            raise Unsupported(f"{callee.member} takes an input index and an instance index", e)
+        ir_index = lw.ssa(lw.convert(lw.expr(e.args[0]), C.I64, e), e)
+        instance = lw.ssa(lw.convert(lw.expr(e.args[1]), C.I64, e), e)
+        at = lw.emit(hd.DynamicInputIndexOp(lw._context(e), ir_index, instance), e).results[0]
+        return Val(HostT(kind), obj=TensorRef(0, optional=True, at=at))
+
+    return method
+
+
 def _shape_of(kind: hd.ShapeKind) -> Method:
     def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
         ref = recv.obj
@@ -1518,6 +1533,8 @@ _METHODS: dict[str, dict[str, Method]] = {
         "GetOptionalInputTensor": _tensor_ref(optional=True, kind="tensor"),
         "GetInputDesc": _tensor_ref(kind="desc"), "GetOptionalInputDesc": _tensor_ref(optional=True, kind="desc"),
         "GetOutputDesc": _tensor_ref(output=True, kind="desc"), "GetInputDataType": _input_data_type,
+        "GetDynamicInputTensor": _dynamic_ref("tensor"), "GetDynamicInputShape": _dynamic_ref("storage_shape"),
+        "GetDynamicInputDesc": _dynamic_ref("desc"),
         "GetAttrs": _handle("attrs"), "GetPlatformInfo": _handle("platform_info"),
         "GetRawTilingData": _handle("raw_tiling"), "GetWorkspaceSizes": _workspace_sizes,
         "GetTilingData": _tiling_data,
@@ -1691,8 +1708,7 @@ _MULTI_CORE_ONLY = {"SetDim", "SetSingleShape", "SetAlignSplit", "SetSingleRange
 # Real API the host lowering does not model: a warning, not an "unknown API" error.
 _KNOWN_UNMODELLED_CONTEXT = {
     "GetCompileInfo", "GetDeterministic", "GetInputInstanceInfo", "GetIrInputInstanceInfo", "GetComputeNodeInfo",
-    "GetDynamicInputShape", "GetDynamicInputDesc", "GetOptionalInputDataType", "GetOutputTensor", "GetInputFormat",
-    "GetTilingKey", "GetBlockDim", "GetComputeNodeInputNum", "GetComputeNodeOutputNum",
+    "GetOptionalInputDataType", "GetOutputTensor", "GetInputFormat", "GetTilingKey", "GetBlockDim", "GetComputeNodeInputNum", "GetComputeNodeOutputNum",
 }  # fmt: skip
 _KNOWN_UNMODELLED_INFER_CONTEXT = {
     "GetDynamicInputShape", "GetDynamicInputDesc", "GetInputInstanceInfo", "GetIrInputInstanceInfo",

@@ -94,7 +94,7 @@ class TensorDecl:
     name: str
     dtypes: tuple[str, ...] = ()
     aliases: str | None = None
-    is_list: bool = False  # a dynamic input: a list of tensors (foreach ops)
+    is_list: bool = False  # a dynamic input or output: a list of tensors (foreach ops)
 
 
 @dataclass(frozen=True)

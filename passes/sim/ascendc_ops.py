@@ -82,6 +82,11 @@ def emit(b: ProgramBuilder, op: Operation) -> None:  # noqa: C901  (one dispatch
         b.emit(f"ptradd.{_elem(op.pointer.type)}", [b.reg(op.pointer), b.typed(op.offset)], [_handle(b, op)], op)
     elif isinstance(op, asc.GmPtrCastOp | asc.ReinterpretCastOp):
         b.values[op.result] = b.reg(op.operands[0])  # handles are bytes: the view changes, the bytes do not
+    elif isinstance(op, asc.GmPtrFromIntOp):
+        b.emit("int2ptr", [b.reg(op.value)], [_handle(b, op)], op)  # the address decoded (memory::gm_buffer_of)
+    elif isinstance(op, asc.GmPtrToIntOp):
+        result = b.define(op.result)
+        b.emit("ptr2int", [b.reg(op.pointer)], [result], op)
     elif isinstance(op, asc.GetValueOp | asc.GmLoadOp):
         source = op.operands[0]
         result = b.define(op.result)

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from frontend.diagnostics import Diagnostic, Note, Span, error, warning
+from passes.sim.tensor_list import descriptor, is_tensor_list
 
 DEFAULT_BUDGET = 4_000_000_000  # instructions over all cores; the largest real kernels run far fewer
 ML_DTYPES = {"float16": np.float16, "float32": np.float32, "float64": np.float64, "int8": np.int8,
@@ -150,9 +151,13 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     out_names = [str(d.get("name")) for d in desc.get("output_desc") or []]
     arrays = _ordered_inputs(inputs, in_names)
     declared = _declared_dtypes(dtypes, len(arrays))
-    specs = [TensorSpec(tuple(a.shape), declared(i, in_names[i] if i < len(in_names) else None) or _spec_dtype(a))
-             if a is not None else None for i, a in enumerate(arrays)]
-    dtypes = dtype_bindings(program, [s.dtype for s in specs if s is not None])
+    # a tensor list (a dynamic input) is one input of the op and one tensor per item for the host's queries
+    per_input = [[TensorSpec(tuple(t.shape), declared(i, in_names[i] if i < len(in_names) else None)
+                             or _spec_dtype(t)) for t in _items(a)] if a is not None else [None]
+                 for i, a in enumerate(arrays)]
+    specs = [spec for group in per_input for spec in group]
+    instances = [len(group) for group in per_input] if any(isinstance(a, list) for a in arrays) else None
+    dtypes = dtype_bindings(program, [group[0].dtype for group in per_input if group and group[0] is not None])
     if not in_names:
         # no op description: msopgen's DTYPE_<NAME> macros follow the tensors' names (x -> DTYPE_X)
         named = dict(inputs) if isinstance(inputs, Mapping) else {}
@@ -166,9 +171,10 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     module = lowered.module
     has_host = any(u.unit.role == "host" for u in program.units)
     given_outputs = _given_outputs(outputs, out_names)
-    shapes = TilingInputs(specs, attrs=attrs, chip=chip,
-                          outputs=[_output_spec(a, declared(len(arrays) + i, name))
-                                   for i, (name, a) in enumerate(given_outputs.items())] if given_outputs else [])
+    shapes = TilingInputs(specs, attrs=attrs, chip=chip, instances=instances,
+                          outputs=[_output_spec(t, declared(len(arrays) + i, name))
+                                   for i, (name, a) in enumerate(given_outputs.items()) for t in _items(a)]
+                          if given_outputs else [])
     workspace = 0
     key = tiling_key
     tiling_data: bytes | None = None
@@ -185,6 +191,8 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
             why = "; ".join(result.diagnostics) or "it did not return success"
             return SimResult({}, findings + [error("ASC602", f"the host tiling function fails for these inputs: {why}",
                                                    None)], completed=False)
+        # array fields read at a run-time index (`td.startList[blockIdx]`): tables of the host's values
+        FoldTilingPass(result.fields, tables=True).apply(make_context(), module)
         dim = result.block_dim or 1
         key = result.tiling_key
         workspace = max(result.workspace.values(), default=0)
@@ -337,12 +345,25 @@ def _output_spec(value: Any, dtype: str | None) -> Any:
     return TensorSpec(tuple(value.shape), dtype or _spec_dtype(value))
 
 
-def _ordered_inputs(inputs: Any, names: list[str]) -> list[np.ndarray | None]:
+def _ordered_inputs(inputs: Any, names: list[str]) -> list[Any]:
+    """The inputs in the op's order: arrays, None for an absent optional input, lists of arrays for tensor
+    lists (dynamic inputs)."""
     if isinstance(inputs, Mapping):
         if names and all(k in names for k in inputs):
-            return [_array(inputs.get(n)) for n in names]
-        return [_array(v) for v in inputs.values()]
-    return [_array(v) for v in inputs]
+            return [_input(inputs.get(n)) for n in names]
+        return [_input(v) for v in inputs.values()]
+    return [_input(v) for v in inputs]
+
+
+def _input(v: Any) -> Any:
+    if is_tensor_list(v):
+        return [_array(t) for t in v]
+    return _array(v)
+
+
+def _items(value: Any) -> list[Any]:
+    """The tensors of one input or output: a tensor list's items, else the value itself."""
+    return list(value) if isinstance(value, list) else [value]
 
 
 def _array(v: Any) -> np.ndarray | None:
@@ -359,16 +380,16 @@ def _given_outputs(outputs: Any, names: list[str]) -> dict[str, Any]:
         return {}
     items = outputs.items() if isinstance(outputs, Mapping) else zip(names or [f"out{i}" for i in range(len(outputs))],
                                                                      outputs)
+    def one(name: str, value: Any) -> Any:
+        if isinstance(value, np.ndarray | TensorSpec):
+            return value
+        if isinstance(value, tuple) and len(value) == 2:
+            return TensorSpec(tuple(value[0]), str(value[1]))
+        raise SimError(f"output {name}: give an array, a TensorSpec or (shape, dtype), or a list of them")
+
     found: dict[str, Any] = {}
     for name, value in items:
-        if isinstance(value, np.ndarray):
-            found[name] = value
-        elif isinstance(value, TensorSpec):
-            found[name] = value
-        elif isinstance(value, tuple) and len(value) == 2:
-            found[name] = TensorSpec(tuple(value[0]), str(value[1]))
-        else:
-            raise SimError(f"output {name}: give an array, a TensorSpec or (shape, dtype)")
+        found[name] = [one(name, v) for v in value] if is_tensor_list(value) else one(name, value)
     return found
 
 
@@ -405,24 +426,28 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
     input named in `inplace` (the op's name for it, or the kernel parameter's) has the role inplace: the
     simulator reports a write into any other input (ASC963)."""
     tensor_params = [p for p in prog.params if p.dtype == "gm" and _param_kind(p.name) == "tensor"]
-    out_arrays: dict[str, np.ndarray] = {}
-    made: list[np.ndarray] = []
-    for name, spec in outputs.items():
+    out_arrays: dict[str, Any] = {}
+    made: list[Any] = []
+
+    def output_array(spec: Any) -> np.ndarray:
         if isinstance(spec, np.ndarray):
-            made.append(np.ascontiguousarray(spec))
-        else:
-            made.append(np.zeros(spec.shape, dtype=numpy_dtype(spec.dtype)))
+            return np.ascontiguousarray(spec)
+        return np.zeros(spec.shape, dtype=numpy_dtype(spec.dtype))
+
+    for name, spec in outputs.items():
+        made.append([output_array(s) for s in spec] if isinstance(spec, list) else output_array(spec))
         out_arrays[name] = made[-1]
-    given: list[np.ndarray | None] = [*arrays, *made]
+    given: list[Any] = [*arrays, *made]
     roles = ["inplace" if i < len(in_names) and in_names[i] in inplace else "input" for i in range(len(arrays))]
     # a ref output (named like an input) holds the input's data from the start: written, as on the device
     roles += ["inplace" if name in inplace and name in in_names else "output" for name in outputs]
     by_name = {**(dict(named) if isinstance(named, Mapping) else {}), **out_arrays}
     if by_name and all(p.name in by_name for p in tensor_params) and len(by_name) == len(tensor_params):
-        given = [_array(by_name[p.name]) for p in tensor_params]  # a kernel-only answer: names are its parameters'
+        given = [_input(by_name[p.name]) for p in tensor_params]  # a kernel-only answer: names are its parameters'
         roles = ["output" if p.name in out_arrays else "inplace" if p.name in inplace else "input"
                  for p in tensor_params]
     buffers: list[tuple[str, str, np.ndarray | None]] = []
+    lists: list[tuple[int, str, str, list[np.ndarray]]] = []  # (parameter's buffer, name, role, tensors)
     k = 0
     for p in prog.params:
         if p.dtype != "gm":
@@ -443,11 +468,23 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
         if role == "output" and outputs_initialised and arr is not None:
             role = "inplace"  # the caller's data counts as written, and the kernel updates it
         k += 1
+        if isinstance(arr, list):
+            lists.append((len(buffers), p.name, role, arr))
+            buffers.append((p.name, "input", None))  # the descriptor, once its tensors have buffers
+            continue
         if arr is not None and any(b is not None and np.shares_memory(arr, b) for _, _, b in buffers):
             arr = arr.copy()  # one array passed twice: each parameter gets its own memory, as on the device
         buffers.append((p.name, role, None if arr is None else arr.reshape(-1).view(np.uint8)))
     if k < len(given):
         raise SimError(f"{len(given)} tensors given for a kernel with {len(tensor_params)} tensor parameters")
+    for at, name, role, tensors in lists:
+        first = len(buffers)
+        for j, t in enumerate(tensors):
+            if any(b is not None and np.shares_memory(t, b) for _, _, b in buffers):
+                t = t.copy()  # one array twice in the lists: each gets its own memory
+            buffers.append((f"{name}[{j}]", role, t.reshape(-1).view(np.uint8)))
+        table = descriptor([t.shape for t in tensors], range(first, first + len(tensors)))
+        buffers[at] = (name, "input", table.view(np.uint8))
     return buffers, out_arrays
 
 

@@ -906,6 +906,40 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
             cx.set_handle(*d, h);
             Flow::Next
         }
+        Op::PtrToInt { d, a } => {
+            let h = cx.handle(*a);
+            cx.core.r[*d as usize] = match h.space {
+                Space::Gm(b) => crate::memory::gm_address(b, h.addr),
+                Space::Local(_) => h.addr as u64,
+                Space::Null => 0,
+            };
+            Flow::Next
+        }
+        Op::IntToPtr { d, a } => {
+            let value = cx.raw(*a);
+            let h = match crate::memory::gm_buffer_of(value, cx.gm) {
+                Some((b, addr)) => Handle {
+                    space: Space::Gm(b),
+                    addr,
+                    len: cx.gm.bufs[b as usize].len() as i64 - addr,
+                    alloc: 0,
+                },
+                None => {
+                    if value != 0 {
+                        cx.report(
+                            code::INVALID_OPERAND,
+                            format!(
+                                "the integer {value:#x} is used as a GM pointer, but no tensor of the launch is \
+                                 at that address (a pointer table or a computed address is wrong)"
+                            ),
+                        );
+                    }
+                    Handle::NULL
+                }
+            };
+            cx.set_handle(*d, h);
+            Flow::Next
+        }
         Op::GetValue { elem, d, h, idx } => {
             let handle = cx.handle(*h);
             let i = cx.int(*idx);

@@ -300,3 +300,27 @@ impl OwnedBuf {
 pub fn in_bounds(start: i64, len: i64, size: usize) -> bool {
     start >= 0 && len >= 0 && start.checked_add(len).is_some_and(|end| end as u64 <= size as u64)
 }
+
+/// Where GM buffers sit in the device address space the kernel sees when it turns a pointer into an integer
+/// or back (a tensor list's pointer table holds such integers): buffer `b` starts at
+/// `GM_ADDRESS_BASE + b * GM_ADDRESS_STRIDE`. Python lays the tables out with the same numbers
+/// (passes/sim/tensor_list.py); an address no buffer holds is no pointer.
+pub const GM_ADDRESS_BASE: u64 = 0x1000_0000_0000;
+pub const GM_ADDRESS_STRIDE: u64 = 1 << 36;
+
+/// The integer value of a pointer `addr` bytes into GM buffer `buf`.
+pub fn gm_address(buf: u32, addr: i64) -> u64 {
+    GM_ADDRESS_BASE
+        .wrapping_add((buf as u64).wrapping_mul(GM_ADDRESS_STRIDE))
+        .wrapping_add(addr as u64)
+}
+
+/// The GM buffer and byte offset an integer address points into, if it is inside one of `gm`'s buffers
+/// (up to its end, one past the last byte included, as C allows).
+pub fn gm_buffer_of(value: u64, gm: &Gm) -> Option<(u32, i64)> {
+    let rel = value.checked_sub(GM_ADDRESS_BASE)?;
+    let buf = usize::try_from(rel / GM_ADDRESS_STRIDE).ok()?;
+    let addr = rel % GM_ADDRESS_STRIDE;
+    let len = gm.bufs.get(buf)?.len();
+    (addr <= len as u64).then_some((buf as u32, addr as i64))
+}

@@ -414,6 +414,14 @@ fn check_registers(prog: &Program) -> PResult<()> {
                 h(*a)?;
                 r(n.reg)?;
             }
+            Op::PtrToInt { d, a } => {
+                r(*d)?;
+                h(*a)?;
+            }
+            Op::IntToPtr { d, a } => {
+                h(*d)?;
+                r(*a)?;
+            }
             Op::SetGlobalBuffer { d, p, count, .. } => {
                 h(*d)?;
                 h(*p)?;
@@ -612,6 +620,14 @@ fn decode(p: &Pending, labels: &HashMap<String, u32>) -> PResult<Op> {
             d: result(p, 'h')?,
             a: reg(o(0)?, 'h')?,
             n: sv(o(1)?)?,
+        },
+        "ptr2int" => Op::PtrToInt {
+            d: result(p, 'r')?,
+            a: reg(o(0)?, 'h')?,
+        },
+        "int2ptr" => Op::IntToPtr {
+            d: result(p, 'h')?,
+            a: reg(o(0)?, 'r')?,
         },
         "sub" => Op::SubTensor {
             elem: elem_size(parts[1])?,

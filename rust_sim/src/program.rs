@@ -172,6 +172,16 @@ pub enum Op {
         a: H,
         n: Sv,
     },
+    /// A GM pointer as the integer the device sees (`(uint64_t)ptr`): see `memory::gm_address`.
+    PtrToInt {
+        d: R,
+        a: H,
+    },
+    /// An integer used as a GM pointer (`reinterpret_cast<__gm__ T*>(word)`, a tensor list's pointer table).
+    IntToPtr {
+        d: H,
+        a: R,
+    },
     SetGlobalBuffer {
         elem: u32,
         d: H,

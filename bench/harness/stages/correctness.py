@@ -139,12 +139,14 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
     tensors: list[Any] = []
     dtypes: list[str | None] = []  # what the arrays' own dtypes cannot say: bfloat16 travels as uint16 bits
     attrs = list(task.attr_values(case).values())  # the declared attributes, then the scalar inputs
-    sent: dict[str, np.ndarray] = {}
+    sent: dict[str, Any] = {}  # what the kernel got: an array, or a list of them for a tensor-list input
     for name, value in inputs.values.items():
-        if isinstance(value, list) and value and isinstance(value[0], np.ndarray):
-            return Run({}, [], False, not_modelled="a list of tensors as one input (dynamic inputs) is not simulated "
-                                                   "yet")
-        if isinstance(value, np.ndarray):
+        if isinstance(value, list) and value and all(isinstance(v, np.ndarray) for v in value):
+            dtype = inputs.dtypes.get(name, str(value[0].dtype))
+            sent[name] = [to_sim(v, dtype) for v in value]  # a dynamic input: the kernel gets a tensor list
+            tensors.append(sent[name])
+            dtypes.append(canonical_dtype(dtype))
+        elif isinstance(value, np.ndarray):
             sent[name] = to_sim(value, inputs.dtypes.get(name, str(value.dtype)))
             tensors.append(sent[name])
             dtypes.append(canonical_dtype(inputs.dtypes.get(name, str(value.dtype))))
@@ -154,17 +156,18 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
         else:
             attrs.append(list(value) if isinstance(value, tuple) else value)
     attrs += list(inputs.attrs)
-    if any(isinstance(v, list) for v in expected.values()):
-        return Run({}, [], False, not_modelled="a list of tensors as one output (dynamic outputs) is not simulated yet")
     aliased = {o.name: o.aliases for o in task.outputs if o.aliases}
     inplace = set(task.inplace) | set(aliased.values())  # inputs the kernel may write
-    out_buffers: list[np.ndarray] = []
+    out_buffers: list[Any] = []  # an array per output, a list of arrays for a tensor-list output
     out_names: list[str] = []
     for (name, exp), dtype in zip(expected.items(), output_dtypes):
         if name in aliased:
             continue
         np_dtype = np.dtype(np.uint16) if canonical_dtype(dtype) == "bfloat16" else np.dtype(canonical_dtype(dtype))
-        out_buffers.append(poisoned(tuple(np.asarray(exp).shape), np_dtype, seed))
+        if isinstance(exp, list):
+            out_buffers.append([poisoned(tuple(np.asarray(e).shape), np_dtype, seed) for e in exp])
+        else:
+            out_buffers.append(poisoned(tuple(np.asarray(exp).shape), np_dtype, seed))
         out_names.append(name)
         dtypes.append(canonical_dtype(dtype))
     try:
@@ -178,21 +181,36 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
     unwritten: dict[str, int] = {}
     for name, buf, dtype in zip(out_names, out_buffers, [d for n, d in zip(expected, output_dtypes)
                                                           if n not in aliased]):
-        unwritten[name] = count_poison(buf, seed) if canonical_dtype(dtype) != "bfloat16" else int(
-            np.count_nonzero(buf == (poison_bits(np.dtype(np.float16), seed) & 0xFFFF)))
-        outputs[name] = from_sim(buf, dtype)
+        unwritten[name] = sum(_unwritten(b, dtype, seed) for b in _tensors(buf))
+        outputs[name] = [from_sim(b, dtype) for b in buf] if isinstance(buf, list) else from_sim(buf, dtype)
     changed = []
     for name, arr in sent.items():
-        original = to_sim(inputs.values[name], inputs.dtypes.get(name, str(arr.dtype)))
         if name in inplace:
             continue
-        if not np.array_equal(arr.reshape(-1).view(np.uint8), original.reshape(-1).view(np.uint8)):
+        given = _tensors(inputs.values[name])
+        dtype = inputs.dtypes.get(name, str(given[0].dtype) if given else "")
+        if any(not np.array_equal(a.reshape(-1).view(np.uint8), to_sim(g, dtype).reshape(-1).view(np.uint8))
+               for a, g in zip(_tensors(arr), given)):
             changed.append(name)
     for out_name, input_name in aliased.items():
         if input_name in sent:
-            outputs[out_name] = from_sim(sent[input_name], inputs.dtypes.get(input_name, ""))
+            dtype = inputs.dtypes.get(input_name, "")
+            got = sent[input_name]
+            outputs[out_name] = [from_sim(a, dtype) for a in got] if isinstance(got, list) else from_sim(got, dtype)
     return Run(outputs, findings, bool(result.completed), int(result.instructions),
                float(result.cycles) if result.cycles is not None else None, unwritten, changed, not_modelled)
+
+
+def _tensors(value: Any) -> list[np.ndarray]:
+    """The arrays of an input or output: a tensor list's items, else the one array."""
+    return list(value) if isinstance(value, list) else [value]
+
+
+def _unwritten(buf: np.ndarray, dtype: str, seed: int) -> int:
+    """How many elements of an output buffer still hold the run's poison pattern."""
+    if canonical_dtype(dtype) != "bfloat16":
+        return count_poison(buf, seed)
+    return int(np.count_nonzero(buf == (poison_bits(np.dtype(np.float16), seed) & 0xFFFF)))
 
 
 def host_not_modelled(f: Finding) -> bool:
@@ -243,7 +261,8 @@ def check_case(task: Task, case: Case, program: Any, chip: str,
         not_written = [f for f in run.findings if f.code == OUTPUT_NOT_WRITTEN]
         if any(run.unwritten.values()) or not_written:
             checks["outputs_written"] = False
-            parts = ", ".join(f"{n}: {c} of {np.asarray(expected[n]).size}" for n, c in run.unwritten.items() if c)
+            parts = ", ".join(f"{n}: {c} of {sum(np.asarray(t).size for t in _tensors(expected[n]))}"
+                              for n, c in run.unwritten.items() if c)
             # bool outputs hold no poison pattern: the simulator's own count (ASC961) says it for them
             reasons.append(f"draw {k}: output elements no core wrote ({parts or not_written[0].message})")
             ok = False
@@ -294,19 +313,28 @@ def _ignores_inputs(draws: Sequence[tuple[Inputs, dict[str, Any]]], runs: Sequen
     differs = False
     for name, a in exp_a.items():
         b = exp_b.get(name)
-        if b is None or np.asarray(a).shape != np.asarray(b).shape:
+        if b is None or not _same_shapes(a, b):
             return False
-        if not np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True):
+        if not all(np.array_equal(np.asarray(x), np.asarray(y), equal_nan=True)
+                   for x, y in zip(_tensors(a), _tensors(b))):
             differs = True
     if not differs:
         return False
     for name in exp_a:
         oa, ob = run_a.outputs.get(name), run_b.outputs.get(name)
-        if oa is None or ob is None or np.asarray(oa).shape != np.asarray(ob).shape:
+        if oa is None or ob is None or not _same_shapes(oa, ob):
             return False
-        if not np.array_equal(np.asarray(oa).reshape(-1).view(np.uint8), np.asarray(ob).reshape(-1).view(np.uint8)):
+        if not all(np.array_equal(np.asarray(x).reshape(-1).view(np.uint8), np.asarray(y).reshape(-1).view(np.uint8))
+                   for x, y in zip(_tensors(oa), _tensors(ob))):
             return False
     return True
+
+
+def _same_shapes(a: Any, b: Any) -> bool:
+    """Whether two outputs (arrays, or lists of arrays) have the same shapes."""
+    ta, tb = _tensors(a), _tensors(b)
+    return isinstance(a, list) == isinstance(b, list) and len(ta) == len(tb) and all(
+        np.asarray(x).shape == np.asarray(y).shape for x, y in zip(ta, tb))
 
 
 def comparisons_ok(comparisons: dict[str, Comparison]) -> bool:
