@@ -11,6 +11,7 @@ still produced (with the unmodelled statement left out), so the verifier can che
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -97,6 +98,19 @@ def _included_by_kernel_sources(program: Program) -> set[str]:
     return found
 
 
+_INCLUDE_DIRECTIVE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*["<]([^">]+)[">]', re.M)
+
+
+def _named_by_kernel_includes(program: Program) -> set[str]:
+    """The basenames of the headers a kernel source's `#include` directives name, taken or not by the
+    preprocessor. A header named only in a branch dropped for the chip (`#if __CCE_AICORE__ == 200` around
+    `#include "layer_norm_v4_transpose_310p.h"`) is not compiled for it: the build compiles an op_kernel
+    header only through the sources that include it."""
+    return {os.path.basename(name) for u in program.units
+            if u.unit.role == "kernel" and not u.unit.path.lower().endswith(_HEADER_SUFFIXES)
+            for name in _INCLUDE_DIRECTIVE.findall(u.unit.text)}
+
+
 def _libraries(program: Program) -> set[str]:
     """The vendor libraries (Scope.libraries) that the program's kernel sources include."""
     included = {os.path.normpath(h).replace(os.sep, "/") for u in program.units
@@ -115,11 +129,15 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
                       for d in u.ast.walk() if isinstance(d, A.FunctionDecl) and d.is_kernel}
     by_role: dict[str, list[A.TranslationUnit]] = {"kernel": [], "host": [], "other": []}
     included = _included_by_kernel_sources(program)
+    named = _named_by_kernel_includes(program)
     for u in program.units:
         group = "kernel" if u.unit.role in ("kernel", "header") else "host" if u.unit.role in (
             "host", "tiling_header") else "other"
         if group == "kernel" and os.path.normpath(u.unit.path) in included:
             continue  # already part of the source that includes it, with that source's macros
+        if group == "kernel" and u.unit.path.lower().endswith(_HEADER_SUFFIXES) \
+                and os.path.basename(u.unit.path) in named:
+            continue  # included by a kernel source only under a condition this chip's compile drops
         by_role[group].append(u.ast)
     scope = collect(by_role["kernel"])
     scope.libraries = _libraries(program)

@@ -621,6 +621,9 @@ def _key_without_any_branch(ctx: CheckContext) -> None:
                             f"TILING_KEY_IS({value}) in the kernel", kind="help"))
 
 
+_DEFINED_DTYPE_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+((?:ORIG_)?DTYPE_\w+)", re.M)
+
+
 @rule(
     "ASC806", "dtype-macro-unknown", "project",
     summary="The kernel uses a DTYPE_<NAME> macro that names no input or output of the operator.",
@@ -638,6 +641,11 @@ def dtype_macro_unknown(ctx: CheckContext) -> None:
     # names the sources declare themselves (`int DTYPE_SIZE = 4;`, `using DTYPE_X_ = ...`) are not the build's
     own = {n.name for n in nodes(ctx) if isinstance(n, A.Declarator | A.AliasDecl | A.TemplateParam)
            and isinstance(getattr(n, "name", None), str)}
+    # and macros they #define (`#define DTYPE_SCALAR DTYPE_SCALARS` before including a header shared with the
+    # single-scalar op, in NPUKernelBench's Foreach*ScalarList): that header, also walked as a unit of its own,
+    # names the macro where the source that includes it has it defined
+    if ctx.program is not None:
+        own |= {m for u in ctx.program.units for m in _DEFINED_DTYPE_MACRO.findall(u.unit.text)}
     seen: set[tuple[str, int]] = set()
     for node in nodes(ctx, "kernel"):
         name: str | None = None

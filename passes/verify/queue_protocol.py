@@ -163,22 +163,34 @@ def buffers_total(ctx: CheckContext) -> None:
 
 @rule(
     "ASC210", "tque-on-veccalc", "queue",
-    summary="A TQue declared on TPosition::VECCALC.",
-    why="VECCALC is scratch memory used by the vector unit alone: no pipe hands data to another through it, "
-        "so there is no queue event for it and TQue<VECCALC> is rejected by the library (static assertion / "
-        "CPU-debug abort). Scratch buffers are TBuf<VECCALC>.",
+    summary="A TQue declared on TPosition::VECCALC; an error where it is used as a queue (EnQue/DeQue).",
+    why="VECCALC is scratch memory used by the vector unit alone: its queue events connect the vector pipe to "
+        "itself. Used as a queue, a DeQue there waits for no copy: a DataCopy into the tensor followed by "
+        "EnQue/DeQue races the vector unit (an error). Used only as a pool of AllocTensor/FreeTensor buffers it "
+        "compiles and works (asc-devkit's own matmul tests and vendor ops do so, and NPUKernelBench's "
+        "SelectReduceMaxDSubExpReduceSumDRealDiv passes on hardware with six of them): a warning, as the "
+        "TBuf<VECCALC> the API documents for scratch space does the same with less state.",
+    severity=Severity.WARNING,
     example="TQue<TPosition::VECCALC, 1> tmpQueue;",
     instead="TBuf<TPosition::VECCALC> tmpBuf;\npipe.InitBuffer(tmpBuf, len);\n"
             "LocalTensor<float> tmp = tmpBuf.Get<float>();",
 )
 def tque_on_veccalc(ctx: CheckContext) -> None:
     seen: set[object] = set()
+    # the declarations whose queue is enqueued into or dequeued from (by the queue's declaration)
+    queued = {location_key(q.owner) for op in ops_of_kind(ctx, (asc.EnQueOp, asc.DeQueOp))
+              for q in [op.queue] if isinstance(q.owner, asc.TQueOp)}
     for op in ops_of_kind(ctx, (asc.TQueOp,)):
         t = op.result.type
         if isinstance(t, asc.TQueType) and t.position.data == "VECCALC" and location_key(op) not in seen:
             seen.add(location_key(op))
-            ctx.report(op, f"TQue '{op.var_name.data}' is on VECCALC; queues move data between pipes, "
-                           f"scratch memory is a TBuf<TPosition::VECCALC>")
+            if location_key(op) in queued:
+                ctx.report(op, f"TQue '{op.var_name.data}' is on VECCALC and used as a queue: its EnQue/DeQue "
+                               f"order nothing between pipes; queue data on VECIN/VECOUT, scratch memory is a "
+                               f"TBuf<TPosition::VECCALC>", severity=Severity.ERROR)
+            else:
+                ctx.report(op, f"TQue '{op.var_name.data}' is on VECCALC; queues move data between pipes, "
+                               f"scratch memory is a TBuf<TPosition::VECCALC>")
 
 
 @rule(

@@ -1,5 +1,5 @@
-// Scratch space declared as a TQue on VECCALC (twice, with the legacy QuePosition spelling too); the TBuf
-// on VECCALC is the right form.
+// Scratch space declared as a TQue on VECCALC (twice, with the legacy QuePosition spelling too): it compiles and
+// works as a buffer pool, but the TBuf on VECCALC is the form the API documents (a warning).
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -18,8 +18,8 @@ public:
 private:
     TPipe pipe;
     TQue<TPosition::VECIN, 1> inQueue;
-    TQue<TPosition::VECCALC, 1> tmpQueue;  // expected-error {{TQue 'tmpQueue' is on VECCALC; queues move data between pipes, scratch memory is a TBuf<TPosition::VECCALC>}} [ASC210]
-    TQue<QuePosition::VECCALC, 1> workQueue;  // expected-error {{TQue 'workQueue' is on VECCALC}} [ASC210]
+    TQue<TPosition::VECCALC, 1> tmpQueue;  // expected-warning {{TQue 'tmpQueue' is on VECCALC; queues move data between pipes, scratch memory is a TBuf<TPosition::VECCALC>}} [ASC210]
+    TQue<QuePosition::VECCALC, 1> workQueue;  // expected-warning {{TQue 'workQueue' is on VECCALC}} [ASC210]
     TBuf<TPosition::VECCALC> tmpBuf;
     GlobalTensor<float> xGm;
 };
