@@ -9,8 +9,10 @@
 text), or a frontend Bundle. `inputs` are numpy arrays in the op's input order, or by input name. The host tiling
 function runs on their shapes (with `attrs`); a kernel without host code takes `block_dim`, `tiling` (field
 values) and `tiling_key` from the caller, and a kernel-only NPUKernelBench answer launches on every vector core.
-Outputs are allocated with the shapes the binding or InferShape gives, or as `outputs` says. Findings are
-Diagnostics (ASC950-ASC961 for what the run found, plus lowering errors). The launch is timed (timing=False turns it
+Outputs are allocated with the shapes the binding or InferShape gives, or as `outputs` says. An input the op
+updates in place is named in `inplace` (or listed as an output too by its op description); a write into any other
+input is a warning, ASC963. Findings are Diagnostics (ASC950-ASC963 for what the run found, plus lowering
+errors). The launch is timed (timing=False turns it
 off): `cycles`, `microseconds`, `pipes` (busy cycles per pipe), `bound` (the pipe that bounds it), `timing` (the
 whole report); trace=True adds a Chrome trace (`trace`, `trace_json`; passes.sim.timing.write_trace writes it). Nothing here raises for a bad kernel: a kernel that cannot run says why in its
 findings (SimError only for calls that give no inputs the kernel could take).
