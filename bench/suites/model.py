@@ -74,6 +74,9 @@ class Inputs:
     # attribute values the op takes after the scalar inputs, which the reference gets otherwise (NPUKernelBench's
     # get_init_inputs: its ModelNew hands them to the op after the forward arguments)
     attrs: tuple[Any, ...] = ()
+    # the draw as the task's reference takes it, where the op takes other arguments (NPUKernelBench's ModelNew
+    # computes the op's arguments from the drawn ones); None: `values` and `attrs` are the reference's too
+    reference: Inputs | None = None
 
     def arrays(self) -> list[np.ndarray]:
         """Every array of the draw, list inputs flattened (to copy and compare after a run)."""

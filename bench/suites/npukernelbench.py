@@ -36,8 +36,10 @@ from bench.suites.bundled import snake_case
 from bench.suites.model import Case, Comparison, Inputs, Task, TensorDecl, Tolerance, canonical_dtype
 from bench.suites.torch_ref import (
     ReferenceProgramError,
+    dtype_name,
     inputs_as_tensors,
     load_reference_program,
+    op_call,
     precision_check,
     seed_all,
     tensors_as_inputs,
@@ -71,14 +73,45 @@ class NPUKernelBenchTask(Task):
         inputs = tensors_as_inputs(drawn, [d.name for d in self.inputs], seed)
         init = self._prepare().get_init_inputs(self._params(case), device=None) or []
         inputs.attrs = tuple(v.item() if hasattr(v, "item") and getattr(v, "ndim", 0) == 0 else v for v in init)
-        return inputs
+        return self._op_arguments(inputs, init) or inputs
+
+    def _op_arguments(self, drawn: Inputs, init: Any) -> Inputs | None:
+        """The op's arguments as the benchmark's ModelNew computes them from the draw (see op_call): its first
+        arguments are the op's inputs in the op description's order (a tensor, a list of tensors, or None for
+        an absent optional one), the rest its attributes in order, as the generated binding takes them. The
+        drawn values stay the reference's. None where ModelNew cannot be run here."""
+        if not self.inputs:
+            return None
+        called = op_call(self._validation("module.py"), init, inputs_as_tensors(drawn))
+        if called is None or called[2]:
+            return None  # keyword arguments: the binding's parameter names are not known here
+        _, args, _ = called
+        torch = torch_module()
+        names = [d.name for d in self.inputs]
+        tensor_args = list(args[:len(names)])
+
+        def is_tensors(v: Any) -> bool:
+            return v is None or isinstance(v, torch.Tensor) or (
+                isinstance(v, (list, tuple)) and bool(v) and all(isinstance(t, torch.Tensor) for t in v))
+
+        if len(tensor_args) < len(names) or not all(is_tensors(v) for v in tensor_args):
+            return None
+        values: dict[str, Any] = {}
+        dtypes: dict[str, str] = {}
+        for name, v in zip(names, tensor_args):
+            values[name] = to_numpy(list(v) if isinstance(v, (list, tuple)) else v)
+            first = v[0] if isinstance(v, (list, tuple)) else v
+            if first is not None:
+                dtypes[name] = dtype_name(first)
+        attrs = tuple(_plain(v) for v in args[len(names):])
+        return Inputs(values, dtypes, drawn.seed, (), attrs, reference=drawn)
 
     def reference(self, case: Case, inputs: Inputs) -> dict[str, Any]:
         module = load_reference_program(self._validation("module.py"))
         init = self._prepare().get_init_inputs(self._params(case), device=None)
         model = module.Model(*(init or []))
         # no torch.no_grad(): the benchmark runs its Models with autograd on, and the *Grad tasks use it
-        result = model(*inputs_as_tensors(inputs))
+        result = model(*inputs_as_tensors(inputs.reference or inputs))
         outs = list(result) if isinstance(result, (tuple, list)) else [result]
         names = [d.name for d in self.outputs]
         if len(self.outputs) == 1 and (len(outs) > 1 or self.outputs[0].is_list):
@@ -111,6 +144,16 @@ class NPUKernelBenchTask(Task):
             out[name] = Comparison(bool(ok), 0 if ok else -1, _size(exp), max_abs, max_rel,
                                    "" if ok else "the task's custom_check_precision rejects the output")
         return out
+
+
+def _plain(value: Any) -> Any:
+    """An attribute argument as the harness passes it: 0-d tensors and numpy scalars as Python numbers, tuples
+    as lists."""
+    if hasattr(value, "item") and getattr(value, "ndim", 0) == 0:
+        return value.item()
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _size(value: Any) -> int:

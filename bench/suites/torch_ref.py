@@ -46,8 +46,9 @@ def torch_module() -> Any:
     return torch
 
 
-def _strip(tree: ast.Module) -> ast.Module:
-    """The module without NPU-only imports and without the classes that call the compiled op."""
+def _strip(tree: ast.Module, keep: tuple[str, ...] = ()) -> ast.Module:
+    """The module without NPU-only imports and without the classes that call the compiled op (except those in
+    `keep`)."""
     body: list[ast.stmt] = []
     for node in tree.body:
         if isinstance(node, ast.Import):
@@ -58,29 +59,31 @@ def _strip(tree: ast.Module) -> ast.Module:
         if isinstance(node, ast.ImportFrom):
             if (node.module or "").split(".")[0] in _NPU_ONLY:
                 continue
-        if isinstance(node, ast.ClassDef) and node.name in _ANSWER_CLASSES:
+        if isinstance(node, ast.ClassDef) and node.name in _ANSWER_CLASSES and node.name not in keep:
             continue
         body.append(node)
     return ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))
 
 
-_MODULES: dict[str, ModuleType] = {}
+_MODULES: dict[tuple[str, tuple[str, ...]], ModuleType] = {}
 
 
-def load_reference_program(path: str, extra: Mapping[str, Any] | None = None) -> ModuleType:
+def load_reference_program(path: str, extra: Mapping[str, Any] | None = None,
+                           keep: tuple[str, ...] = ()) -> ModuleType:
     """`path` (a benchmark's reference program) loaded without its NPU-only parts; cached per path.
-    `extra` binds names the removed imports provided (check_precision)."""
-    module = _MODULES.get(path)
+    `extra` binds names the removed imports provided (check_precision); `keep` names classes that call the
+    compiled op to keep (NPUKernelBench's ModelNew, the benchmark's own code: see op_call)."""
+    module = _MODULES.get((path, keep))
     if module is not None:
         return module
     torch_module()
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
-        tree = _strip(ast.parse(text, filename=path))
+        tree = _strip(ast.parse(text, filename=path), keep)
     except (OSError, SyntaxError, ValueError) as exc:
         raise ReferenceProgramError(f"{path}: cannot be read: {exc}") from None
-    name = "bench_ref_" + re.sub(r"\W", "_", path)
+    name = "bench_ref_" + re.sub(r"\W", "_", path) + "".join(f"_{k}" for k in keep)
     module = ModuleType(name)
     module.__file__ = path
     module.__dict__.update(extra or {})
@@ -92,7 +95,7 @@ def load_reference_program(path: str, extra: Mapping[str, Any] | None = None) ->
         raise ReferenceProgramError(f"{path}: {type(exc).__name__}: {exc}") from None
     if module.__dict__.get("torch") is sys.modules.get("torch"):
         module.__dict__["torch"] = device_torch()
-    _MODULES[path] = module
+    _MODULES[(path, keep)] = module
     return module
 
 
@@ -131,6 +134,56 @@ class _DeviceTorch(ModuleType):
             return fn(like, *args, dtype=dtype, **kw)
 
         return draw
+
+
+class _OpCalled(Exception):
+    """Raised by the stand-in for the compiled op module at the op's call: its name and arguments."""
+
+    def __init__(self, op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        super().__init__(op)
+        self.op, self.args_, self.kwargs = op, args, kwargs
+
+
+class _OpModule(ModuleType):
+    """The compiled op module (kernel_gen_ops) as op_call sees it: any op, called, stops the caller there."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            raise _OpCalled(name, args, kwargs)
+
+        return call
+
+
+def op_call(path: str, init: Any, args: Any, module_name: str = "kernel_gen_ops"
+            ) -> tuple[str, tuple[Any, ...], dict[str, Any]] | None:
+    """The op NPUKernelBench's ModelNew (in its validation/module.py: benchmark code, written with the task)
+    calls and the arguments it computes for it, from `ModelNew(*init)(*args)` run on CPU torch up to that
+    call: the op's inputs and attributes as the benchmark's harness hands them to the answer (it reorders
+    them, adds tensors it computes, converts values). None when the module has no ModelNew, or it fails before
+    calling the op."""
+    stand_in = _OpModule(module_name)
+    module = load_reference_program(path, {module_name: stand_in}, keep=("ModelNew",))
+    cls = getattr(module, "ModelNew", None)
+    if cls is None:
+        return None
+    saved = sys.modules.get(module_name)
+    sys.modules[module_name] = stand_in  # `import kernel_gen_ops` inside forward
+    module.__dict__[module_name] = stand_in
+    try:
+        cls(*(init or []))(*args)
+    except _OpCalled as called:
+        return called.op, called.args_, called.kwargs
+    except Exception:  # noqa: BLE001  (benchmark code that needs the NPU: the caller keeps its own plumbing)
+        return None
+    finally:
+        if saved is None:
+            sys.modules.pop(module_name, None)
+        else:
+            sys.modules[module_name] = saved
+    return None
 
 
 def device_torch() -> ModuleType:

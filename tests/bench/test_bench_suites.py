@@ -212,3 +212,17 @@ def test_multikernelbench_tasks_and_torch_reference() -> None:
     assert adam.compare(adam.cases[0], expected, expected)["y"].ok
     bad = {"y": expected["y"][:1]}
     assert "shape mismatch" in adam.compare(adam.cases[0], expected, bad)["y"].reason
+
+
+@needs_npukernelbench
+def test_npukernelbench_op_arguments_come_from_modelnew() -> None:
+    # GeluGrad's ModelNew computes y = gelu(x) and hands the op (dy, x, y); the reference Model takes (dy, x)
+    torch = pytest.importorskip("torch")
+    t = find_task(load_suite("npukernelbench", NPUKERNELBENCH), "GeluGrad")
+    inputs = t.make_inputs(t.cases[0], 3)
+    assert list(inputs.values) == ["dy", "x", "y"] and inputs.reference is not None
+    assert list(inputs.reference.values) == ["dy", "x"]
+    gelu = torch.nn.functional.gelu(torch.from_numpy(inputs.values["x"])).numpy()
+    assert np.allclose(inputs.values["y"], gelu)
+    expected = t.reference(t.cases[0], inputs)
+    assert t.compare(t.cases[0], expected, expected)["z"].ok

@@ -10,7 +10,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from bench.suites.torch_ref import device_torch, load_reference_program, precision_check  # noqa: E402
+from bench.suites.torch_ref import device_torch, load_reference_program, op_call, precision_check  # noqa: E402
 
 
 def test_integer_draws_are_made_as_on_the_npu() -> None:
@@ -44,3 +44,41 @@ def test_check_precision_takes_the_benchmarks_keywords() -> None:
     assert check(ref, near)[0] == 1
     assert check(ref, near, max_abs_error=1e-5, max_rel_error=1e-5)[0] == 0
     assert check([ref], [near], max_abs_error=1e-4, max_rel_error=1e-4)[0] == 1
+
+
+def test_op_call_captures_what_modelnew_hands_the_op(tmp_path: Path) -> None:
+    path = tmp_path / "module.py"
+    path.write_text(textwrap.dedent("""
+        import torch
+        import torch.nn as nn
+        import kernel_gen_ops
+
+        class Model(nn.Module):
+            def forward(self, dy, x):
+                return dy * x
+
+        class ModelNew(nn.Module):
+            def __init__(self, groups):
+                super().__init__()
+                self.groups = groups
+
+            def forward(self, dy, x):
+                import kernel_gen_ops
+                y = torch.nn.functional.gelu(x)
+                out = kernel_gen_ops.gelu_grad(dy, x, y, self.groups, (1, 2))
+                return out.to(torch.int)
+    """))
+    dy, x = torch.ones(3), torch.arange(3.0)
+    called = op_call(str(path), [4], [dy, x])
+    assert called is not None
+    op, args, kwargs = called
+    assert op == "gelu_grad" and kwargs == {} and args[3:] == (4, (1, 2))
+    assert torch.equal(args[2], torch.nn.functional.gelu(x))
+    assert "ModelNew" not in vars(load_reference_program(str(path)))  # the reference's view stays without it
+
+
+def test_op_call_is_none_without_a_call(tmp_path: Path) -> None:
+    path = tmp_path / "module.py"
+    path.write_text("import torch\nclass ModelNew(torch.nn.Module):\n    def forward(self, x):\n"
+                    "        raise RuntimeError('needs the NPU')\n")
+    assert op_call(str(path), [], [torch.ones(1)]) is None
