@@ -73,6 +73,8 @@ def read_input(text: str, rng: Any) -> tuple[str | None, Any]:
 @click.option("--attr", "attrs", multiple=True, metavar="VALUE", help="An op attribute, in op order.")
 @click.option("--output", "outputs", multiple=True, metavar="NAME=8,2048:float16",
               help="An output's shape and dtype (otherwise from the binding, InferShape or the host).")
+@click.option("--inplace", "inplace", multiple=True, metavar="NAME",
+              help="An input the kernel updates in place (repeatable); a write into any other input is ASC963.")
 @click.option("--block-dim", type=int, default=None, help="blockDim, for a kernel with no host code.")
 @click.option("--tiling", "tiling", multiple=True, metavar="FIELD=VALUE",
               help="A tiling field's value, for a kernel with no host code.")
@@ -88,14 +90,14 @@ def read_input(text: str, rng: Any) -> tuple[str | None, Any]:
 @click.option("--trace", "trace_path", type=click.Path(), default=None,
               help="Write the run's timeline as a Chrome trace (open it in Perfetto or chrome://tracing).")
 def main(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: tuple[str, ...],
-         block_dim: int | None, tiling: tuple[str, ...], tiling_key: int | None, chip: str | None, fmt: str,
-         input_format: str, output_dir: str | None, budget: int | None, seed: int, print_program: bool,
-         trace_path: str | None) -> None:
+         inplace: tuple[str, ...], block_dim: int | None, tiling: tuple[str, ...], tiling_key: int | None,
+         chip: str | None, fmt: str, input_format: str, output_dir: str | None, budget: int | None, seed: int,
+         print_program: bool, trace_path: str | None) -> None:
     """Run KERNEL on the NPU simulator: outputs, and what the run found (out-of-bounds accesses, races,
     deadlocks, ...)."""
     try:
         code = _run(kernel, inputs, attrs, outputs, block_dim, tiling, tiling_key, chip, fmt, input_format,
-                    output_dir, budget, seed, print_program, trace_path)
+                    output_dir, budget, seed, print_program, trace_path, inplace)
     except click.ClickException:
         raise
     except Exception as exc:  # a bug of ours must not print a traceback at the user
@@ -111,7 +113,7 @@ def main(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
 def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: tuple[str, ...],
          block_dim: int | None, tiling: tuple[str, ...], tiling_key: int | None, chip: str | None, fmt: str,
          input_format: str, output_dir: str | None, budget: int | None, seed: int, print_program: bool,
-         trace_path: str | None = None) -> int:
+         trace_path: str | None = None, inplace: tuple[str, ...] = ()) -> int:
     import numpy as np
 
     from cli.shapes import parse_attr_value, parse_tensor_spec
@@ -153,7 +155,8 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
     program, chip = load_source(kernel, input_format, chip)
     result = run_loaded(program, chip, named or positional, [parse_attr_value(a) for a in attrs],
                         block_dim=block_dim, tiling=fields or None, tiling_key=tiling_key,
-                        outputs=out_specs or None, budget=budget or DEFAULT_BUDGET, trace=trace_path is not None)
+                        outputs=out_specs or None, budget=budget or DEFAULT_BUDGET, trace=trace_path is not None,
+                        inplace=inplace)
     if print_program and result.program:
         click.echo(result.program.rstrip("\n"))
     if trace_path is not None and result.trace_json is not None:
