@@ -454,6 +454,7 @@ def lower_kernel(lw: FunctionLowerer, fn: A.FunctionDecl, template: list[A.Templ
     assert fn.body is not None
     lw.begin_function_body(fn.body.body, fn)
     lw.lower_stmts(fn.body.body, top="function")
+    lw.run_destructors(frame.scopes[0], fn.body)
     lw.frames.pop()
     lw.builder.insert(asc.ReturnOp.create())
     block.last_op.location = lw.loc(fn.body)  # type: ignore[union-attr]

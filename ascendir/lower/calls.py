@@ -71,7 +71,7 @@ def _inline_method(lw: FunctionLowerer, e: A.Call, found: tuple[Instance, list[o
     specialisation of that method template which the call's template arguments pick)."""
     owner, methods = found
     args = _lower_args(lw, e.args)
-    fn = _by_arity(methods, len(args), e, name, lw, args)
+    fn = _by_arity(methods, len(args), e, name, lw, args, owner)
     bound = _explicit_types(lw, fn, targs, args)
     specials = owner.info.function_specializations.get(name)
     if specials:
@@ -173,6 +173,9 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         args = _lower_args(lw, e.args)
         return lw.inline_function(_by_arity(aliased.info.methods[name], len(args), e, name, lw, args), args,
                                   aliased, e)
+    static = _static_method_of_type(lw, parts) if len(parts) >= 2 and not explicit_ascendc else None
+    if static is not None:
+        return _inline_method(lw, e, static, name, targs)
     if len(parts) == 2 and parts[0].name in lw.scope.classes:
         info = lw.scope.classes[parts[0].name]
         methods = info.methods.get(name)
@@ -280,6 +283,32 @@ def _numeric_limit(lw: FunctionLowerer, e: A.Call, targ: A.TemplateArg, member: 
     return Val(t, const=value)
 
 
+def _static_method_of_type(lw: FunctionLowerer, parts: Sequence[A.NamePart]) -> tuple[Instance, list[object]] | None:
+    """`LayoutCInL0::MakeLayoutInL0C(shape)`, `LayoutA::template MakeLayout<T>(r, c)`: a static method of the
+    class that the qualifier names through an alias or a template parameter (the class template's arguments
+    bound), called on a part that holds no members. None when the qualifier is no such class, or names a
+    class directly (`K<T>::Init` inside K's methods runs on this object: see the caller)."""
+    head = parts[:-1]
+    if len(head) == 1 and head[0].name in lw.scope.classes and not head[0].template_args:
+        return None
+    qualifier = A.TypeRef(head[0].span, A.QualifiedName(head[0].span, list(head)))
+    try:
+        t = lw.resolve_type(qualifier)
+    except Unsupported:
+        return None
+    if not isinstance(t, C.ClassT) or t.name not in lw.scope.classes:
+        return None
+    info = lw.scope.classes[t.name]
+    holder = Instance(info, t, {p.name: v for p, v in zip(info.scope_params or [], t.args) if p.name}, {},
+                      f"<{t.name}>")
+    found = holder.find_method(parts[-1].name)
+    if found is None:
+        return None
+    if any("static" not in getattr(fn, "specifiers", ()) for fn in found[1]):
+        return None  # a member function named through the type: the caller's own handling (base parts)
+    return found
+
+
 def _unmodelled_vendor_class(lw: FunctionLowerer, name: str) -> bool:
     """A class or struct the vendor's headers declare, the catalog does not model and the program does not
     declare itself: `X::F(...)` calls its static member, not the free API F."""
@@ -306,7 +335,8 @@ def _tiling_copy(lw: FunctionLowerer, e: A.Call, args: Sequence[Val]) -> Val:
 
 
 def _by_arity(fns: Sequence[A.FunctionDecl], n: int, node: A.Node, name: str,
-              lw: FunctionLowerer | None = None, args: Sequence[Val] = ()) -> A.FunctionDecl:
+              lw: FunctionLowerer | None = None, args: Sequence[Val] = (),
+              owner: Instance | None = None) -> A.FunctionDecl:
     """The overload of a user function to inline: the first that takes `n` arguments, and among several such,
     the first whose struct and class parameters name the types of the arguments passed
     (`Process(PARAM_LONG_SEQ_EXP p, ...)` beside `Process(PARAM_MEDIUM_SEQ_EXP p, ...)`)."""
@@ -314,6 +344,12 @@ def _by_arity(fns: Sequence[A.FunctionDecl], n: int, node: A.Node, name: str,
     viable = [f for f in with_body
               if sum(1 for p in f.params if p.default is None and p.name is not None and not p.variadic) <= n
               <= len(f.params) or any(p.variadic for p in f.params)]
+    if len(viable) > 1 and lw is not None and owner is not None and args:
+        # a method's overloads, by the kinds their parameters take in the class's terms (`Coord operator+(Coord
+        # const &)` beside `Coord operator+(Index)`, for a MatrixCoord argument)
+        kinds = [f for f in viable if lw._frame_takes(owner, f, args)]
+        if kinds and len(kinds) < len(viable):
+            viable = kinds
     if len(viable) > 1 and lw is not None:
         typed = [f for f in viable if not _record_type_mismatch(lw, f, args)]
         # C++ prefers a plain function to a template when both take the arguments as they are
@@ -385,6 +421,10 @@ def _explicit_types(lw: FunctionLowerer, fn: A.FunctionDecl, targs: list[A.Templ
     for i, p in enumerate(params):
         if p.name is None:
             continue
+        if p.variadic and targs and i <= len(targs):
+            # `GetCoordByAxis<0, 1>()` for `template <int... Is>`: the pack of the remaining explicit arguments
+            bound[p.name] = Pack(tuple(lw._template_arg_value(a) for a in targs[i:]))
+            break
         if targs and i < len(targs):
             bound[p.name] = lw._template_arg_value(targs[i])
     names = {p.name for p in params if p.name}

@@ -210,6 +210,8 @@ class Frame:
     return_flag: Cell | None = None
     loop_flags: list[dict[str, Cell | None]] = field(default_factory=list)  # innermost last: break/continue cells
     owner: ClassInfo | None = None  # the class whose declarations a class template's frame lowers (its aliases)
+    # a function returning a user-class object from several returns: the object each return copies into
+    return_object: Instance | None = None
 
 
 class FunctionLowerer:
@@ -241,6 +243,9 @@ class FunctionLowerer:
         # the classes whose static constants are being read, innermost last: an initialiser may name a sibling
         # constant unqualified (`static constexpr int64_t MN = M * N;` in catlass's GemmShape)
         self._constant_owners: list[ClassInfo] = []
+        self._aliases_resolving: set[int] = set()  # member aliases being resolved (by id), see named_type
+        # objects with a destructor declared in a block, by id of the block's scope dict (see run_destructors)
+        self._owned: dict[int, list[Instance]] = {}
 
     # ------------------------------------------------------------------------------------------------
     # building blocks
@@ -473,10 +478,12 @@ class FunctionLowerer:
         if isinstance(bound, C.ClassT) and bound.name in self.scope.classes:
             # `typename X_TYPE::T` for a class template argument: the alias its class declares, for its arguments
             info = self.scope.classes[bound.name]
-            alias = info.aliases.get(last.name)
-            if alias is not None:
-                with self._class_template_frame(info, bound.args):
-                    return self.resolve_type(alias)
+            nested = info.nested.get(last.name)
+            if nested is not None and not nested.template_params:
+                return C.ClassT(nested.name, bound.args)  # `typename MatmulKernel::Params`: with the outer's arguments
+            member = self._member_alias(info, bound.args, last.name)
+            if member is not None:
+                return member
         return self.named_type(last.name, last.template_args, [p.name for p in parts[:-1]])
 
     def _member_alias_class(self, name: str) -> CType | None:
@@ -485,20 +492,41 @@ class FunctionLowerer:
         frame = self.frame if self.frames else None
         info = frame.owner if frame is not None and frame.owner is not None else (
             frame.this.info if frame is not None and frame.this is not None else None)
-        alias = info.aliases.get(name) if info is not None else None
-        if alias is None:
+        alias = None
+        while info is not None and alias is None:  # (a nested class sees its outer class's aliases)
+            alias = info.aliases.get(name)
+            info = info.outer
+        if alias is None or id(alias) in self._aliases_resolving:
             return None
-        t = self.resolve_type(alias)
+        self._aliases_resolving.add(id(alias))
+        try:
+            t = self.resolve_type(alias)
+        finally:
+            self._aliases_resolving.discard(id(alias))
         return t if isinstance(t, C.ClassT) and t.name in self.scope.classes else None
 
     def class_member_type(self, owner: A.NamePart, name: str) -> CType | None:
         """`Traits<T>::type`: an alias declared in a (template) class, resolved with its arguments bound."""
         info, args = self._owner_class(owner)
+        return self._member_alias(info, args, name)
+
+    def _member_alias(self, info: ClassInfo, args: Sequence[object], name: str, depth: int = 0) -> CType | None:
+        """The type a member alias `name` of the class (for the arguments `args`) names, looked up in the class
+        and then in its bases (`MmadAtlasA2Pingpong<true>::ArchTag`, declared by its base MmadAtlasA2)."""
         alias = info.aliases.get(name)
-        if alias is None:
+        if alias is not None:
+            with self._class_template_frame(info, args):
+                return self.resolve_type(alias)
+        if depth > 8:
             return None
-        with self._class_template_frame(info, args):
-            return self.resolve_type(alias)
+        for base_ref in info.decl.bases:
+            with self._class_template_frame(info, args):
+                base = self.resolve_type(base_ref)
+            if isinstance(base, C.ClassT) and base.name in self.scope.classes and base.name != info.name:
+                found = self._member_alias(self.scope.classes[base.name], base.args, name, depth + 1)
+                if found is not None:
+                    return found
+        return None
 
     def _owner_class(self, owner: A.NamePart) -> tuple[ClassInfo, Sequence[object]]:
         """The class that `Config<T>` in `Config<T>::member` names, and its template arguments: the explicit
@@ -520,6 +548,13 @@ class FunctionLowerer:
                     return self.named_type(bound.name, targs, qualifiers)
                 if type(bound) is C.UnknownT:
                     return C.UnresolvedArgT(name)  # a declared parameter whose argument is out of reach
+        if not targs and not qualifiers and self.frames and self.frame.this is not None:
+            this = self.frame.this
+            if this.info.decl.name == name and this.info.template_params:
+                return this.ctype  # the injected class name: `Coord c;` in Coord<RANK_, ...> is Coord<2, ...>
+            nested = _nested_class(this.info, name)
+            if nested is not None:
+                return C.ClassT(nested.name, this.ctype.args)  # `Params` in a method of the kernel class
         if name.startswith("DTYPE_") or name.startswith("ORIG_DTYPE_"):
             return self.dtype_macro(name)
         s = C.scalar_named(name)
@@ -559,6 +594,21 @@ class FunctionLowerer:
             return C.BufT(self._position_arg(args, 0) if args else "VECCALC")
         if name == "TPipe":
             return C.PipeT()
+        if self.frames and (self.frame.this is not None or self.frame.owner is not None) and not qualifiers:
+            # a member alias hides a class of the namespace (`using BlockMmad = BlockMmad_;` in a kernel class);
+            # in a class template's frame (its aliases resolved for one instantiation), that class's
+            info: ClassInfo | None = self.frame.this.info if self.frame.this is not None else self.frame.owner
+            while info is not None:  # this class's aliases, then those of the classes it is nested in
+                alias = info.aliases.get(name)
+                if alias is not None and id(alias) not in self._aliases_resolving:
+                    # (`using ArchTag = typename BlockMmad::ArchTag;` where BlockMmad names no class with that
+                    # member would name itself again: an unknown type, not an endless lookup)
+                    self._aliases_resolving.add(id(alias))
+                    try:
+                        return self.resolve_type(alias)
+                    finally:
+                        self._aliases_resolving.discard(id(alias))
+                info = info.outer
         if name in self.scope.tiling_structs and name not in self.scope.classes:
             return C.TilingT(name)
         cls = self.scope.classes.get(name)
@@ -566,12 +616,16 @@ class FunctionLowerer:
             if cls is not None and name in self.scope.tiling_structs and cls.is_plain_struct:
                 return C.TilingT(name)
             values = tuple(self._template_arg_value(a) for a in args)
+            if cls is not None and cls.template_params and len(values) < len(cls.template_params):
+                # a specialisation is chosen for the whole argument list, defaults of the primary included
+                # (`BlockMmad<Policy, L1, L0, A, B, C>` matched against a pattern of nine)
+                values = self._with_defaults(cls, values)
             for special_args, key in self.scope.specializations.get(name, ()):
                 if len(special_args) == len(values) and all(
                         self._template_arg_value(a) == v for a, v in zip(special_args, values)):
                     return C.ClassT(key)  # `template <> class Computer<float>` for Computer<float>
             for pattern, params, key in self.scope.partial_specializations.get(name, ()):
-                bound = self._match_partial_specialization(pattern, params, values)
+                bound = self._match_partial_specialization(pattern, params, values, cls)
                 if bound is not None:
                     return C.ClassT(key, tuple(bound.get(p.name or "", C.UnknownT(p.name or "?")) for p in params))
             if cls is None:
@@ -587,10 +641,6 @@ class FunctionLowerer:
         if name in REGISTER_API_TYPES and self.report.api_uncatalogued:
             # (only the uncatalogued architectures have the register API: for a 910B, RegTensor is unknown)
             return C.RegisterApiT()
-        if self.frames and self.frame.this is not None:
-            alias = self.frame.this.info.aliases.get(name)
-            if alias is not None:
-                return self.resolve_type(alias)
         if name in self.scope.enums:
             underlying = self.scope.enums[name].underlying
             t = self.resolve_type(underlying) if underlying is not None else C.I32
@@ -618,24 +668,78 @@ class FunctionLowerer:
             return C.StructT(name)
         return C.UnknownT(name)
 
+    def _defaults_match(self, primary: ClassInfo | None, written: int, values: Sequence[object]) -> bool:
+        """Whether the arguments a pattern leaves out (`CopyGmToL1<AtlasA2, GemmType<E, RowMajor>>`, the primary
+        taking a third, `class L1Type = void`) are, in `values`, the primary template's defaults."""
+        if written == len(values):
+            return True
+        if primary is None:
+            return False
+        completed = self._with_defaults(primary, tuple(values[:written]))
+        return len(completed) == len(values) and all(
+            _same_template_arg(a, b) for a, b in zip(completed[written:], values[written:]))
+
     def _match_partial_specialization(self, pattern: Sequence[A.TemplateArg], params: Sequence[A.TemplateParam],
-                                      values: Sequence[object]) -> dict[str, object] | None:
+                                      values: Sequence[object], primary: ClassInfo | None = None
+                                      ) -> dict[str, object] | None:
         """The bindings of a partial specialisation's parameters that make its pattern (`<T, U, 1>`) the
         arguments `values`, or None when it does not match or an argument it depends on is unknown."""
-        if len(pattern) != len(values):
+        if len(pattern) > len(values) or not self._defaults_match(primary, len(pattern), values):
             return None
         names = {p.name for p in params if p.name}
         bound: dict[str, object] = {}
         for arg, value in zip(pattern, values):
-            param = _parameter_named(arg.value, names)
-            if param is not None:
-                if param in bound and bound[param] != value:
-                    return None
-                bound[param] = value
-                continue
-            if isinstance(value, C.UnknownT) or value is None or self._template_arg_value(arg) != value:
+            if not self._match_pattern_arg(arg.value, value, names, bound):
                 return None
         return bound
+
+    def _match_pattern_arg(self, node: A.Node, value: object, names: set[str], bound: dict[str, object]) -> bool:
+        """Deduces the parameters `names` in one argument of a partial specialisation's pattern: a bare
+        parameter takes the value; `Policy<FLAG>` matches an instance of the class template Policy whose
+        arguments match in turn (`MmadAtlasA2Pingpong<ENABLE_UNIT_FLAG_>` for MmadAtlasA2Pingpong<true>);
+        anything else must equal the value."""
+        param = _parameter_named(node, names)
+        if param is not None:
+            if param in bound and not _same_template_arg(bound[param], value):
+                return False
+            bound[param] = value
+            return True
+        ref = node.type if isinstance(node, A.TypeArgExpr) else node
+        qname = ref.base if isinstance(ref, A.TypeRef) and not ref.pointers else (
+            ref.qname if isinstance(ref, A.Name) else None)
+        if isinstance(qname, A.QualifiedName) and qname.parts[-1].template_args and any(
+                _mentions(a.value, names) for a in qname.parts[-1].template_args):
+            last = qname.parts[-1]
+            if not isinstance(value, C.ClassT) or value.name.partition("<")[0] != last.name:
+                return False
+            inner = list(value.args)
+            if len(inner) < len(last.template_args) or not self._defaults_match(
+                    self.scope.classes.get(value.name.partition("<")[0]), len(last.template_args), inner):
+                return False
+            return all(self._match_pattern_arg(a.value, v, names, bound)
+                       for a, v in zip(last.template_args, inner))
+        if isinstance(value, C.UnknownT) or value is None:
+            return False
+        return _same_template_arg(self._template_arg_value(A.TemplateArg(node.span, node)), value)
+
+    def _with_defaults(self, info: ClassInfo, values: tuple[object, ...]) -> tuple[object, ...]:
+        """`values` completed with the defaults of the class template's remaining parameters, each evaluated
+        with the parameters before it bound (`class TileCopy = Tile::TileCopy<typename Policy::ArchTag, A>`)."""
+        params = info.template_params or []
+        out = list(values)
+        types = {p.name: v for p, v in zip(params, values) if p.name}
+        self.frames.append(Frame(info.name, [{}], None, types, set()))
+        try:
+            for p in params[len(values):]:
+                if p.variadic or p.default is None:
+                    break
+                v = self._default_template_value(p)
+                out.append(v)
+                if p.name:
+                    types[p.name] = v
+        finally:
+            self.frames.pop()
+        return tuple(out)
 
     def dtype_macro(self, name: str) -> CType:
         bound = self.options.dtypes.get(name)  # type: ignore[attr-defined]
@@ -842,16 +946,27 @@ class FunctionLowerer:
                 assert isinstance(ret, A.Return)
                 if ret.value is not None and not isinstance(frame.return_type, C.VoidT):
                     value = self.expr(ret.value)
-                    return self.convert(value, frame.return_type, ret) if isinstance(frame.return_type, Scalar) else value
+                    value = (self.convert(value, frame.return_type, ret) if isinstance(frame.return_type, Scalar)
+                             else value)
+                    self.run_destructors(frame.scopes[0], ret)
+                    return value
+                self.run_destructors(frame.scopes[0], ret)
                 return Val(C.VoidT())
-            if returns and not isinstance(frame.return_type, C.VoidT):
+            if returns and isinstance(frame.return_type, C.ClassT) and frame.return_type.name in self.scope.classes:
+                frame.return_object = self.instantiate(frame.return_type, f"{frame.name}_result", node,
+                                                       construct=False)
+            elif returns and not isinstance(frame.return_type, C.VoidT):
                 frame.return_cell = self.new_cell(frame.return_type, f"{frame.name}_result", node)
             self.begin_function_body(stmts, node)
             self.lower_stmts(stmts, top="function")
+            self.run_destructors(frame.scopes[0], node)
+            if frame.return_object is not None:
+                return Val(frame.return_object.ctype, obj=frame.return_object)
             if frame.return_cell is not None:
                 return self.load(frame.return_cell, node)
             return Val(C.VoidT())
         finally:
+            self._owned.pop(id(frame.scopes[0]), None)
             self.frames.pop()
 
     def _bind_params(self, fn: A.FunctionDecl, args: Sequence[Val], node: A.Node) -> None:
@@ -874,6 +989,7 @@ class FunctionLowerer:
                 arg = Val(ptype, self.undef(ptype, node))  # the body sees the declared type: no second error there
             if isinstance(ptype, C.TilingT | C.StructT) and isinstance(arg.ctype, Scalar):
                 arg = self.tiling_view(arg) or arg
+            arg = self._converted_to_class(arg, ptype, p.name, node)
             if isinstance(arg.obj, Instance) or isinstance(arg.obj, Cell) and is_ref:
                 self.bind(p.name, arg.obj)  # objects and references alias the caller's variable
                 continue
@@ -888,6 +1004,22 @@ class FunctionLowerer:
                 self.bind(p.name, self.new_cell(arg.ctype, p.name, node, arg))
             else:
                 self.bind(p.name, arg)
+
+    def _converted_to_class(self, arg: Val, t: CType, name: str, node: A.Node) -> Val:
+        """An argument for a parameter of user class `t` that is no object of that class (or of one derived from
+        it): the temporary its converting constructor makes (`MakeLayoutInL0C(MatrixCoord const &)` given a
+        Coord<2>). Anything else is passed as it is."""
+        if not isinstance(t, C.ClassT) or t.name not in self.scope.classes:
+            return arg
+        inst = arg.obj if isinstance(arg.obj, Instance) else None
+        if inst is not None and (inst.info is self.scope.classes[t.name] or any(
+                b.info is self.scope.classes[t.name] for b in _parts(inst))):
+            return arg
+        if inst is None and not isinstance(arg.ctype, Scalar | C.ArrayT):
+            return arg
+        if not any(len(c.params) >= 1 for c in self.scope.classes[t.name].constructors):
+            return arg
+        return Val(t, obj=self.instantiate(t, name, node, [arg]))
 
     # ------------------------------------------------------------------------------------------------
     # statements
@@ -979,8 +1111,17 @@ class FunctionLowerer:
                 self.lower_stmts(st.body)
             else:
                 self.lower_stmts([st])
+            if not (isinstance(st, A.Compound) and st.body and _always_exits(st.body[-1])):
+                self.run_destructors(self.frame.scopes[-1], st)
         finally:
-            self.frame.scopes.pop()
+            self._owned.pop(id(self.frame.scopes.pop()), None)
+
+    def run_destructors(self, scope: dict[str, Binding], node: A.Node) -> None:
+        """The destructors of the objects declared in `scope`, last declared first, as the block ends."""
+        for inst in reversed(self._owned.pop(id(scope), [])):
+            dtor = _destructor_of(inst)
+            if dtor is not None:
+                self.inline_function(dtor, [], inst, node)
 
     def lower_stmt(self, st: A.Node) -> None:
         self._last_node = st
@@ -1180,7 +1321,10 @@ class FunctionLowerer:
             return
         if isinstance(t, C.ClassT):
             ctor_args = [self.expr(a) for a in d.ctor_args] if isinstance(d, A.Declarator) else []  # type: ignore[arg-type]
-            self.bind(name, self.instantiate(t, name, d, ctor_args))
+            inst = self.instantiate(t, name, d, ctor_args)
+            self.bind(name, inst)
+            if _destructor_of(inst) is not None:
+                self._owned.setdefault(id(self.frame.scopes[-1]), []).append(inst)
             return
         if isinstance(t, C.PipeT | C.QueueT | C.BufT | C.GlobalTensorT | C.ObjectT) and init is None:
             obj = self.make_object(t, name, d)
@@ -1270,7 +1414,7 @@ class FunctionLowerer:
         constructor runs the base constructor it names (see _run_constructor)."""
         info = self.scope.classes[t.name]
         types: dict[str, object] = {}
-        params = info.template_params or []
+        params = info.scope_params or []  # (a nested class's: those of its outer class, whose arguments it has)
         for i, p in enumerate(params):
             if p.name is None:
                 continue
@@ -1333,7 +1477,10 @@ class FunctionLowerer:
         """What a copy constructor does for the data members modelled as cells (objects are shared)."""
         for fname, member in dst.members.items():
             source = src.members.get(fname)
-            if isinstance(member, Cell) and isinstance(source, Cell):
+            if isinstance(member, Cell) and isinstance(source, Cell) and isinstance(member.ctype, C.ArrayT):
+                if isinstance(source.ctype, C.ArrayT):
+                    self._copy_array(member, source, node)  # a Coord's `Index idx[RANK]`
+            elif isinstance(member, Cell) and isinstance(source, Cell):
                 self.store(member, self.load(source, node), node)
             elif isinstance(member, Instance) and isinstance(source, Instance) and member.info is source.info:
                 self._copy_members(member, source, node)
@@ -1358,7 +1505,16 @@ class FunctionLowerer:
     def construct(self, inst: Instance, args: Sequence[Val], node: A.Node) -> None:
         """Runs the constructor of `inst` that takes `args`; without a user-written one, the default
         constructors of the base parts."""
-        ctor = self._pick_constructor(inst.info, len(args))
+        ctor = self._pick_constructor(inst.info, len(args), inst, args)
+        if len(args) == 1 and isinstance(args[0].obj, Instance) and (ctor is None or not self._frame_takes(
+                inst, ctor, args)):
+            source = args[0].obj.outermost() if args[0].obj.info is not inst.info else args[0].obj
+            part = source if source.info is inst.info else next(
+                (b for b in _parts(source) if b.info is inst.info), None)
+            if part is not None:
+                # the implicit copy constructor (`Base(coord)` with a Coord<3>, or a GemmCoord's Coord<3> part)
+                self._copy_members(inst, part, node)
+                return
         if ctor is not None:
             self._run_constructor(ctor, inst, args, node)
         else:
@@ -1414,12 +1570,59 @@ class FunctionLowerer:
         v = self.const_eval(p.default)
         return v
 
-    def _pick_constructor(self, info: ClassInfo, nargs: int) -> A.FunctionDecl | None:
-        for c in info.constructors:
-            required = sum(1 for p in c.params if p.default is None and p.name is not None)
-            if required <= nargs <= len(c.params):
-                return c
-        return None
+    def _pick_constructor(self, info: ClassInfo, nargs: int, inst: Instance | None = None,
+                          args: Sequence[Val] = ()) -> A.FunctionDecl | None:
+        """The constructor taking `nargs` arguments; among several, the first whose parameters take the
+        arguments' kinds (`Coord(Index const (&)[RANK])` for an array beside `Coord(Index value = 0)`)."""
+        viable = [c for c in info.constructors
+                  if sum(1 for p in c.params if p.default is None and p.name is not None) <= nargs <= len(c.params)]
+        if len(viable) > 1 and inst is not None and args:
+            self.frames.append(Frame(info.name, [{}], inst, dict(inst.types), set()))
+            try:
+                fitting = [c for c in viable if all(self._parameter_takes(p, a) for p, a in zip(c.params, args))]
+            finally:
+                self.frames.pop()
+            if fitting:
+                return fitting[0]
+        return viable[0] if viable else None
+
+    def _frame_takes(self, inst: Instance, ctor: A.FunctionDecl, args: Sequence[Val]) -> bool:
+        """Whether `ctor` of `inst`'s class takes `args` by their kinds (see _parameter_takes)."""
+        self.frames.append(Frame(inst.info.name, [{}], inst, dict(inst.types), set()))
+        try:
+            return all(self._parameter_takes(p, a) for p, a in zip(ctor.params, args))
+        finally:
+            self.frames.pop()
+
+    def _parameter_takes(self, param: A.Param, arg: Val) -> bool:
+        """Whether a constructor parameter can take the argument, by kind: an array for an array reference, a
+        scalar for a scalar, an object of the class a class parameter names (conversions are not followed)."""
+        if param.variadic:
+            return True
+        t = self.param_type(param)
+        if isinstance(t, C.Pointer) and "&" in param.type.pointers:
+            t = t.pointee
+        got = arg.ctype
+        if isinstance(t, C.ArrayT) or isinstance(got, C.ArrayT):
+            return isinstance(t, C.ArrayT) and isinstance(got, C.ArrayT | C.UnknownT)
+        if isinstance(t, Scalar) and isinstance(got, C.ClassT | C.LocalTensorT | C.GlobalTensorT):
+            return False
+        if isinstance(t, C.ClassT) and isinstance(got, Scalar):
+            info = self.scope.classes.get(t.name)  # a converting constructor from a scalar may take it
+            return info is not None and any(len(c.params) >= 1 for c in info.constructors)
+        if isinstance(t, C.ClassT) and isinstance(got, C.ClassT):
+            return t.name.partition("<")[0] == got.name.partition("<")[0] or self._derives_from(got, t)
+        return True
+
+    def _derives_from(self, derived: C.ClassT, base: C.ClassT) -> bool:
+        info = self.scope.classes.get(derived.name)
+        if info is None:
+            return False
+        for ref in info.decl.bases:
+            name = ref.base.parts[-1].name if isinstance(ref.base, A.QualifiedName) else None
+            if name == base.name.partition("<")[0]:
+                return True
+        return False
 
     def _run_constructor(self, ctor: A.FunctionDecl, inst: Instance, args: Sequence[Val], node: A.Node) -> None:
         frame = Frame(inst.info.name, [{}], inst, dict(inst.types), self.written_names(ctor.body) if ctor.body else set())
@@ -1753,7 +1956,13 @@ class FunctionLowerer:
 
     def lower_return(self, st: A.Return) -> None:
         frame = self.frame
-        if st.value is not None and frame.return_cell is not None:
+        if st.value is not None and frame.return_object is not None:
+            value = self.expr(st.value)
+            if isinstance(value.obj, Instance):
+                self._copy_members(frame.return_object, value.obj, st)  # `return GemmCoord{m, n, 0};`
+            else:
+                self.construct(frame.return_object, [value], st)
+        elif st.value is not None and frame.return_cell is not None:
             self.store(frame.return_cell, self.expr(st.value), st)
         elif st.value is not None:
             self.expr(st.value)
@@ -1970,7 +2179,7 @@ class FunctionLowerer:
     def _class_template_frame(self, info: ClassInfo, args: Sequence[object]) -> Iterator[None]:
         """Lowers what a class template declares (a static constant's initialiser, a member alias) with its
         template parameters bound to `args`, the arguments of one instantiation."""
-        with self._template_frame(info.name, info.template_params or [], args):
+        with self._template_frame(info.name, info.scope_params or [], args):
             self.frame.owner = info
             yield
 
@@ -2376,6 +2585,8 @@ class FunctionLowerer:
             rhs = self.to_bool(self.expr(e.rhs), e)
             return self.logical(e.op, lhs, rhs, e)
         lhs = self.expr(e.lhs)
+        if isinstance(lhs.obj, Instance) and lhs.obj.find_method(f"operator{e.op}") is not None:
+            return self._operator_call(lhs.obj, f"operator{e.op}", e, [e.rhs])  # `coordA + coordB`
         rhs = self.expr(e.rhs)
         # (each operand's implicit conversion is placed at the operand: `(float)1.0 / n` converts n, not a cast)
         if e.op in ("==", "!=", "<", ">", "<=", ">="):
@@ -2534,6 +2745,11 @@ class FunctionLowerer:
         if isinstance(v.ctype, C.EnumT) and isinstance(v.const, int):
             v = Val(C.I32, const=v.const)
         s = v.ctype
+        if isinstance(s, C.Pointer) and isinstance(v.ssa, SSAValue) and isinstance(v.ssa.type, asc.GmPtrType) \
+                and t.kind != "bool" and not t.is_float:
+            # `(uint64_t)ptr`: the address the device sees
+            word = self.emit(asc.GmPtrToIntOp.create(operands=[v.ssa], result_types=[C.scalar_ir_type(C.U64)]), node)
+            return self.convert(Val(C.U64, word.results[0]), t, node)
         if not isinstance(s, Scalar):
             if isinstance(s, C.EnumT):
                 return v  # enum values passed where an integer is declared: keep the enumerator
@@ -2570,6 +2786,19 @@ class FunctionLowerer:
         op = _fast(cast, [x], dst, lambda: cast(x, dst))  # type: ignore[call-arg]
         return Val(t, self.emit(op, node).results[0])
 
+    def pointer_from_int(self, v: Val, t: C.Pointer, node: A.Node) -> Val:
+        """An integer used as a pointer: a GM address (a tensor list's pointer table holds its tensors' addresses
+        as uint64 words); a null pointer constant stays a constant; another pointer is one the lowering cannot
+        follow."""
+        if v.ssa is None and v.const == 0:
+            return Val(t, const=0)
+        target = C.ir_type(C.Pointer(t.pointee, gm=True))
+        if not t.gm or not isinstance(target, asc.GmPtrType):
+            return Val(t, self.undef(t, node))
+        word = self.ssa(self.convert(v, C.U64, node), node)
+        op = asc.GmPtrFromIntOp.create(operands=[word], result_types=[target])
+        return Val(C.Pointer(t.pointee, gm=True), self.emit(op, node).results[0])
+
     def pointer_cast(self, v: Val, t: C.Pointer, node: A.Node) -> Val:
         if v.const == 0 and v.ssa is None:
             return Val(t, const=0)
@@ -2597,6 +2826,13 @@ class FunctionLowerer:
             # class before the namespaces, so this calls the member, whatever vendor type has the same name
             return self.expr(A.Call(e.span, A.Name(e.span, A.QualifiedName(e.span, [A.NamePart(e.span, method)])),
                                     list(e.args or ([e.expr] if e.expr is not None else []))))
+        if self._static_method_named_like_type(e):
+            # `LayoutA::template MakeLayout<T>(rows, cols)`: a static method of the class the alias names
+            return self.expr(A.Call(e.span, A.Name(e.span, e.type.base), list(e.args or [e.expr])))
+        if self._function_named_like_class(e):
+            # `BasicMatmul<RowMajor, ...>(args)` at namespace scope, where `BasicMatmul` is also a class of a
+            # namespace the call does not see (`Gemm::Kernel::BasicMatmul`): the call of the function template
+            return self.expr(A.Call(e.span, A.Name(e.span, e.type.base), list(e.args or [e.expr])))
         t = self.resolve_type(e.type)
         if e.expr is None and not e.args:
             if isinstance(t, Scalar):
@@ -2609,6 +2845,11 @@ class FunctionLowerer:
         if e.args and len(e.args) > 1 or isinstance(t, C.StructT):
             return self.init_list(t, e.args or ([e.expr] if e.expr is not None else []), e)
         v = self.expr(e.expr)  # type: ignore[arg-type]
+        if isinstance(t, C.ClassT) and t.name in self.scope.classes:
+            # `Coord<2, T>(values)`: an object made by the constructor that takes the value
+            converted = self._converted_to_class(v, t, "", e)
+            if converted is not v:
+                return converted
         if isinstance(t, C.Pointer) and t.gm and isinstance(v.ctype, C.Pointer) and not v.ctype.gm and v.ssa is not None:
             t = C.Pointer(t.pointee, gm=True)
         if isinstance(t, C.Pointer) and isinstance(v.ctype, C.Pointer):
@@ -2621,6 +2862,40 @@ class FunctionLowerer:
                 self.report.unknown_type(t.text, e)
             return Val(t)
         return self.convert(v, t, e)
+
+    def _static_method_named_like_type(self, e: A.Cast) -> bool:
+        from ascendir.lower.calls import _static_method_of_type
+
+        base = e.type.base if e.kind == "functional" and isinstance(e.type, A.TypeRef) else None
+        if not isinstance(base, A.QualifiedName) or len(base.parts) < 2 or e.type.pointers \
+                or isinstance(e.expr, A.InitList) or (e.expr is None and not e.args):
+            return False
+        if base.parts[-1].name in self.scope.classes:
+            return False
+        return _static_method_of_type(self, base.parts) is not None
+
+    def _function_named_like_class(self, e: A.Cast) -> bool:
+        """Whether `N<...>(args)` read as a functional cast names a function of an enclosing namespace rather than
+        the class N, which is declared in a namespace nested deeper (C++ finds the function: the class's namespace is
+        not searched). The namespaces are compared by the qualifier written and where each is declared."""
+        base = e.type.base if e.kind == "functional" and isinstance(e.type, A.TypeRef) else None
+        if not isinstance(base, A.QualifiedName) or e.type.pointers or isinstance(e.expr, A.InitList) \
+                or (e.expr is None and not e.args):
+            return False
+        name = base.parts[-1].name
+        functions = [f for f in self.scope.functions.get(name, ()) if f.body is not None]
+        info = self.scope.classes.get(name)
+        if not functions or info is None:
+            return False
+        written = "::".join(p.name for p in base.parts[:-1])
+        class_ns = self.scope.declared_in.get(id(info.decl), "")
+        for fn in functions:
+            fn_ns = self.scope.declared_in.get(id(fn), "")
+            if written and not (fn_ns == written or fn_ns.endswith("::" + written)):
+                continue
+            if class_ns != fn_ns and (not fn_ns or class_ns.startswith(fn_ns + "::")):
+                return True
+        return False
 
     def _member_named_like_type(self, e: A.Cast) -> str | None:
         """The name of `N(args)` read as a functional cast when the enclosing object has a member function N
@@ -2782,11 +3057,6 @@ class FunctionLowerer:
         return out
 
     def expr_Fold(self, e: A.Fold) -> Val:
-        if isinstance(s, C.Pointer) and isinstance(v.ssa, SSAValue) and isinstance(v.ssa.type, asc.GmPtrType) \
-                and t.kind != "bool" and not t.is_float:
-            # `(uint64_t)ptr`: the address the device sees
-            word = self.emit(asc.GmPtrToIntOp.create(operands=[v.ssa], result_types=[C.scalar_ir_type(C.U64)]), node)
-            return self.convert(Val(C.U64, word.results[0]), t, node)
         """`(... + v)`, `(v + ...)`, `(0 + ... + v)`: the operator applied across the pack's elements, as C++
         spells it out (a left fold groups from the left), with the short-circuits of `&&` and `||`."""
         pattern = e.rhs if e.lhs is None or (e.rhs is not None and self._names_pack(e.rhs)) else e.lhs
@@ -2823,19 +3093,6 @@ class FunctionLowerer:
                 return lowered
         if isinstance(e.value, A.InitList):
             current = self.expr(e.target)
-    def pointer_from_int(self, v: Val, t: C.Pointer, node: A.Node) -> Val:
-        """An integer used as a pointer: a GM address (a tensor list's pointer table holds its tensors' addresses
-        as uint64 words); a null pointer constant stays a constant; another pointer is one the lowering cannot
-        follow."""
-        if v.ssa is None and v.const == 0:
-            return Val(t, const=0)
-        target = C.ir_type(C.Pointer(t.pointee, gm=True))
-        if not t.gm or not isinstance(target, asc.GmPtrType):
-            return Val(t, self.undef(t, node))
-        word = self.ssa(self.convert(v, C.U64, node), node)
-        op = asc.GmPtrFromIntOp.create(operands=[word], result_types=[target])
-        return Val(C.Pointer(t.pointee, gm=True), self.emit(op, node).results[0])
-
             value = self.init_list(current.ctype, e.value.items, e)
         else:
             value = self.expr(e.value)
@@ -3365,6 +3622,40 @@ def _has_call(e: A.Node) -> bool:
     if isinstance(e, A.Node):
         return facts(e).callish
     return any(isinstance(n, A.Call | A.Assign | A.IncDec) for n in _walk(e))
+
+
+def _destructor_of(inst: Instance) -> A.FunctionDecl | None:
+    """The user-written destructor of the object's class."""
+    return inst.info.destructor
+
+
+def _nested_class(info: ClassInfo, name: str) -> ClassInfo | None:
+    """The class `name` nested in `info` or in a class `info` is nested in."""
+    scope: ClassInfo | None = info
+    while scope is not None:
+        if name in scope.nested and not scope.nested[name].template_params:
+            return scope.nested[name]
+        scope = scope.outer
+    return None
+
+
+def _parts(inst: Instance) -> Iterator[Instance]:
+    """The base-class parts of an object, depth first."""
+    for b in inst.bases:
+        yield b
+        yield from _parts(b)
+
+
+def _same_template_arg(a: object, b: object) -> bool:
+    """Template arguments compared as C++ does: `true` is `1`."""
+    if isinstance(a, bool | int) and isinstance(b, bool | int):
+        return int(a) == int(b)
+    return a == b
+
+
+def _mentions(node: object, names: set[str]) -> bool:
+    """Whether a pattern argument names one of the template parameters `names` anywhere."""
+    return any(isinstance(n, A.NamePart) and n.name in names for n in walk(node))
 
 
 def _parameter_named(node: A.Node, names: set[str]) -> str | None:

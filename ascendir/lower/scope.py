@@ -34,11 +34,26 @@ class ClassInfo:
     # `template <> void operator()<AscendC::AIC>(Params const &)` (catlass kernels, one per core type)
     function_specializations: dict[str, list[tuple[list[A.TemplateArg], A.FunctionDecl]]] = field(
         default_factory=dict)
+    # the class this one is nested in (`struct Params` of a kernel class template): its aliases and template
+    # parameters are in scope in this one's members, and an instance of this one carries the outer's arguments
+    outer: ClassInfo | None = None
+    # `~K() {...}`: run when an object of the class declared in a block leaves it (catlass's BlockMmad waits
+    # there for the flags its constructor set)
+    destructor: A.FunctionDecl | None = None
+
+    @property
+    def scope_params(self) -> list[A.TemplateParam] | None:
+        """The template parameters in scope in this class: its own, else those of the class it is nested in."""
+        info: ClassInfo | None = self
+        while info is not None and not info.template_params:
+            info = info.outer
+        return info.template_params if info is not None else None
 
     @property
     def is_plain_struct(self) -> bool:
         """Only data members: used as a tiling struct or a record, never inlined as an object."""
-        return not self.methods and not any(c.body and c.body.body for c in self.constructors)
+        # (a constructor with member initialisers, `Params(...) : problemShape(s), ptrA(a) {}`, makes an object)
+        return not self.methods and not any(c.body and c.body.body or c.init_list for c in self.constructors)
 
 
 @dataclass
@@ -85,6 +100,9 @@ class Scope:
     libraries: set[str] = field(default_factory=set)
     # FunctionLowerer._may_use_flags, remembered: (id of a statement or body, depth) -> whether it reaches a flag call
     flag_users: dict[tuple[int, int], bool] = field(default_factory=dict)
+    # the namespace a namespace-scope class or function is declared in ('' for the global one, 'A::B'), by id of
+    # its declaration: what the lookup falls back on where two of one name live in different namespaces
+    declared_in: dict[int, str] = field(default_factory=dict)
 
     def without_namespaces(self, parts: list[A.NamePart]) -> list[A.NamePart]:
         """`parts` less its leading names of the program's namespaces (a class of the same name stays)."""
@@ -101,17 +119,22 @@ def collect(units: list[A.TranslationUnit]) -> Scope:
     return scope
 
 
-def _collect_decls(scope: Scope, decls: list[A.Node], template: list[A.TemplateParam] | None) -> None:
+def _collect_decls(scope: Scope, decls: list[A.Node], template: list[A.TemplateParam] | None,
+                   namespace: str = "") -> None:
     for d in decls:
         if isinstance(d, A.TemplateDecl):
-            _collect_decls(scope, [d.decl], d.params)
+            _collect_decls(scope, [d.decl], d.params, namespace)
         elif isinstance(d, A.NamespaceDecl) or isinstance(d, A.LinkageSpec):
+            inner = namespace
             if isinstance(d, A.NamespaceDecl) and d.name:
                 scope.namespaces.update(d.name.split("::"))  # `namespace A::B {`
-            _collect_decls(scope, d.decls, None)
+                inner = f"{namespace}::{d.name}" if namespace else d.name
+            _collect_decls(scope, d.decls, None, inner)
         elif isinstance(d, A.ClassDecl):
+            scope.declared_in[id(d)] = namespace
             _collect_class(scope, d, template)
         elif isinstance(d, A.FunctionDecl):
+            scope.declared_in[id(d)] = namespace
             _collect_function(scope, d, template)
         elif isinstance(d, A.EnumDecl):
             _collect_enum(scope, d)
@@ -134,6 +157,16 @@ def _collect_decls(scope: Scope, decls: list[A.Node], template: list[A.TemplateP
             scope.default_tiling = _arg_text(d.args[0])
         elif isinstance(d, A.ExprStmt) and isinstance(d.expr, A.KernelLaunch):
             scope.launches.append((d.expr, None))
+
+
+def _arg_key(node: A.Node) -> str:
+    """A specialisation argument as the key of its class: `GemmType<Element, RowMajor>` in full, so that the
+    specialisations for RowMajor and ColumnMajor operands stay two classes."""
+    ref = node.type if isinstance(node, A.TypeArgExpr) else node
+    if isinstance(ref, A.TypeRef) and isinstance(ref.base, A.QualifiedName) and ref.base.parts[-1].template_args:
+        last = ref.base.parts[-1]
+        return f"{last.name}<{', '.join(_arg_key(a.value) for a in last.template_args or [])}>" + "".join(ref.pointers)
+    return _arg_text(node) or "?"
 
 
 def _arg_text(node: A.Node) -> str | None:
@@ -168,10 +201,15 @@ def _is_same_type_specialisation(primary: A.ClassDecl, special: A.ClassDecl) -> 
             and [_base_name(b) for b in special.bases] in ([n] for n in _TRUE_BASES))
 
 
-def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam] | None) -> ClassInfo | None:
+def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam] | None,
+                   outer: ClassInfo | None = None) -> ClassInfo | None:
     if d.name is None or not d.is_definition:
         return None
     key = d.name
+    if outer is not None and d.specialization_args is None:
+        # a nested class is its outer class's (two kernels' `Params` differ); the bare name stays for the
+        # lookups that do not say which
+        key = f"{outer.name}::{d.name}"
     if d.specialization_args is not None:
         # (the primary template may be declared only: `template <class T, int A> class K;` and then
         # nothing but specialisations)
@@ -179,14 +217,14 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
             scope.same_type_traits.add(d.name)
         if any(a.value is None for a in d.specialization_args):
             return None
-        key = f"{d.name}<{', '.join(_arg_text(a.value) or '?' for a in d.specialization_args)}>"
+        key = f"{d.name}<{', '.join(_arg_key(a.value) for a in d.specialization_args)}>"
         if template:
             # `template <class T> class Computer<T, 1> {...}`: chosen when the arguments match its pattern
             scope.partial_specializations.setdefault(d.name, []).append((d.specialization_args, template, key))
         else:
             # `template <> class Computer<float> {...}`: a class of its own, chosen for those arguments
             scope.specializations.setdefault(d.name, []).append((d.specialization_args, key))
-    info = ClassInfo(key, d, template)
+    info = ClassInfo(key, d, template, outer=outer)
     for m in d.members:
         inner_template = None
         if isinstance(m, A.TemplateDecl):
@@ -205,6 +243,10 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
             if inner_template == [] and last.template_args and m.kind in ("function", "operator"):
                 info.function_specializations.setdefault(last.name, []).append((last.template_args, m))
                 continue
+            if m.kind == "destructor":
+                if m.body is not None:
+                    info.destructor = m
+                continue
             if m.kind == "constructor":
                 info.constructors.append(m)
             elif m.kind == "function":
@@ -214,16 +256,18 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
             if inner_template is not None:
                 scope.function_templates[id(m)] = inner_template
         elif isinstance(m, A.ClassDecl):
-            nested = _collect_class(scope, m, inner_template)
+            nested = _collect_class(scope, m, inner_template, info)
             if nested is not None:
-                info.nested[nested.name] = nested
+                info.nested[m.name or nested.name] = nested
+                if nested.name != m.name and m.name:
+                    scope.classes[m.name] = nested
         elif isinstance(m, A.EnumDecl):
             info.enums.append(m)
             _collect_enum(scope, m)
         elif isinstance(m, A.AliasDecl):
             info.aliases[m.name] = m.type
     scope.classes[key] = info
-    if key != d.name:
+    if d.specialization_args is not None:
         return info
     if info.is_plain_struct and info.fields and template is None and not any(
             _is_object_type(decl.type) or "&" in decl.type.pointers for _, decl in info.fields):
@@ -263,7 +307,7 @@ def _collect_function(scope: Scope, d: A.FunctionDecl, template: list[A.Template
         if special and not template:
             # `void K<bfloat16_t>::Init(...)` with no `template <>`: a member of the explicit specialisation
             # `template <> class K<bfloat16_t> {...}` (ops-nn huber_loss_grad), when the program has one
-            key = f"{parts[-2].name}<{', '.join(_arg_text(a.value) or '?' for a in special)}>"
+            key = f"{parts[-2].name}<{', '.join(_arg_key(a.value) for a in special)}>"
             if key in scope.classes:
                 info = scope.classes[key]
         if template == [] and parts[-1].template_args and d.kind in ("function", "operator"):
@@ -272,6 +316,9 @@ def _collect_function(scope: Scope, d: A.FunctionDecl, template: list[A.Template
             return
         if template == [] and special and d.kind != "constructor" and name != info.name:
             info.member_specializations.setdefault(name, []).append(([_arg_text(a.value) for a in special], d))
+            return
+        if d.kind == "destructor":
+            info.destructor = d
             return
         if d.kind == "constructor" or name == info.name:
             info.constructors = [c for c in info.constructors if c.body is not None] + [d]

@@ -9,6 +9,7 @@ gives no API any meaning here: the Rust side decodes each (API, overload) into i
 from __future__ import annotations
 
 import struct as _struct
+from dataclasses import dataclass
 from collections.abc import Sequence
 
 import numpy as np
@@ -66,6 +67,25 @@ def pick_kernel(module: ModuleOp, name: str | None = None) -> asc.KernelOp:
         raise NotModelled(f"no kernel named '{name}' (kernels: {', '.join(k.sym_name.data for k in kernels)})")
     return kernels[0]
 
+
+
+# arrays of tensors up to this many elements live in handle registers (see alloca)
+_MAX_HANDLE_ARRAY = 64
+
+
+@dataclass
+class HandleArray:
+    """An array of LocalTensor / GlobalTensor values: one handle register per element, row-major."""
+
+    regs: list[str]
+    shape: tuple[int, ...]
+
+
+def _product(shape: Sequence[int]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
 
 class ProgramBuilder:
     """Builds the Program of one kernel; `build()` raises NotModelled for what it cannot express."""
@@ -357,6 +377,10 @@ class ProgramBuilder:
         shape = tuple(int(d) for d in t.get_shape())
         if shape:
             ty = scalar_type(elem)
+            if ty is None and is_handle_type(elem) and 0 < _product(shape) <= _MAX_HANDLE_ARRAY:
+                # `LocalTensor<half> l1A[STAGES]` (catlass's ping-pong buffers): one handle register per element
+                self.values[op.memref] = HandleArray([self.regs.handle() for _ in range(_product(shape))], shape)
+                return
             if ty is None:
                 raise NotModelled(f"an array of {elem}")
             self.values[op.memref] = self.regs.array(_array_elem(ty), shape)
@@ -376,6 +400,21 @@ class ProgramBuilder:
 
     def memref_load(self, op: memref.LoadOp) -> None:
         cell = self.loc(op.memref)
+        if isinstance(cell, HandleArray):
+            result = self.define(op.res)
+            assert isinstance(result, str)
+            fixed = self.constant_index(cell, op.indices)
+            if fixed is not None:
+                self.emit("mov", [cell.regs[fixed]], [result], op)
+                return
+            # a run-time index (`l1A[listId]`): the element whose position it is, by selects over them all
+            index = self.array_index(cell, op.indices, op)  # type: ignore[arg-type]
+            self.emit("mov", [cell.regs[0]], [result], op)
+            for i, reg in enumerate(cell.regs[1:], start=1):
+                hit = self.regs.scalar()
+                self.emit("cmpi.eq.i64", [index, self.regs.const("i64", str(i))], [hit], op)
+                self.emit("select", [hit, reg, result], [result], op)
+            return
         if isinstance(cell, Array):
             result = self.define(op.res)
             assert isinstance(result, str)
@@ -392,6 +431,18 @@ class ProgramBuilder:
 
     def memref_store(self, op: memref.StoreOp) -> None:
         cell = self.loc(op.memref)
+        if isinstance(cell, HandleArray):
+            value = self.reg(op.value)
+            fixed = self.constant_index(cell, op.indices)
+            if fixed is not None:
+                self.emit("mov", [value], [cell.regs[fixed]], op)
+                return
+            index = self.array_index(cell, op.indices, op)  # type: ignore[arg-type]
+            for i, reg in enumerate(cell.regs):
+                hit = self.regs.scalar()
+                self.emit("cmpi.eq.i64", [index, self.regs.const("i64", str(i))], [hit], op)
+                self.emit("select", [hit, value, reg], [reg], op)
+            return
         if isinstance(cell, Array):
             index = self.array_index(cell, op.indices, op)
             self.emit(f"st.stack.{cell.elem}", [f"s{cell.offset}:{cell.size}:{cell.elem}", index,
@@ -401,6 +452,20 @@ class ProgramBuilder:
             self.values[op.memref] = self.obj(op.value)
             return
         self.move(cell, self.loc(op.value), op)
+
+    @staticmethod
+    def constant_index(arr: HandleArray, indices: Sequence[SSAValue]) -> int | None:
+        """The linear position of `arr[i][j]...` when every index is an arith.constant, else None."""
+        linear = 0
+        for dim, idx in zip(arr.shape, indices):
+            owner = idx.owner
+            if not isinstance(owner, arith.ConstantOp) or not isinstance(owner.value, IntegerAttr):
+                return None
+            i = owner.value.value.data
+            if not 0 <= i < dim:
+                raise NotModelled(f"an index {i} outside an array of {dim} tensors")
+            linear = linear * dim + i
+        return linear if len(indices) == len(arr.shape) else None
 
     def array_index(self, arr: Array, indices: Sequence[SSAValue], op: Operation) -> str:
         """The linear element index of `arr[i][j]...` as an i64 register."""
