@@ -308,7 +308,9 @@ def dtype_bindings(program: Program, input_dtypes: list[str] | None = None) -> d
             name = str(desc.get("name", "")).upper()
             column = columns[i]
             c_type = column[chosen] if chosen is not None and chosen < len(column) else (column[0] if column else None)
-            if chosen is None and key == "input_desc" and inputs.index(i) < len(wanted) and wanted[inputs.index(i)]:
+            # (an input whose type list the reader could not evaluate has the given tensor's dtype too)
+            if (chosen is None or not any(column)) and key == "input_desc" and inputs.index(i) < len(wanted) \
+                    and wanted[inputs.index(i)]:
                 c_type = wanted[inputs.index(i)]
             if name and c_type:
                 out[f"DTYPE_{name}"] = c_type

@@ -17,7 +17,7 @@ from ascendir.lower import ctypes as C
 from ascendir.lower.astwalk import written_root
 from ascendir.lower.ctypes import CType, Scalar, const_fits
 from ascendir.lower.function import REGISTER_API_FUNCTIONS, _TRANSPARENT_NAMESPACES, Unsupported, in_register_api
-from ascendir.lower.values import Cell, Instance, Pack, Val
+from ascendir.lower.values import Cell, FunctionRef, Instance, Pack, Val
 from frontend import ast as A
 
 if TYPE_CHECKING:
@@ -150,6 +150,10 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
     targs = parts[-1].template_args
     explicit_ascendc = any(p.name == "AscendC" for p in all_parts)
 
+    if len(all_parts) == 1 and targs is None and lw.frames:
+        ref = lw.frame.types.get(name)
+        if isinstance(ref, FunctionRef):  # `op(dst, src, n)` with `op` a template parameter naming a function
+            return lower_call(lw, A.Call(e.span, ref.name, e.args), expected)
     if name in _IGNORED_CALLS:
         return Val(C.VoidT())
     if name in _BUILTIN_ALIASES and not e.args:
@@ -173,6 +177,9 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         args = _lower_args(lw, e.args)
         return lw.inline_function(_by_arity(aliased.info.methods[name], len(args), e, name, lw, args), args,
                                   aliased, e)
+    inherited = aliased.find_method(name) if aliased is not None else None
+    if inherited is not None:
+        return _inline_method(lw, e, inherited, name, targs)  # `Base::GetTensorAddr(i, p)`, declared by Base's base
     static = _static_method_of_type(lw, parts) if len(parts) >= 2 and not explicit_ascendc else None
     if static is not None:
         return _inline_method(lw, e, static, name, targs)

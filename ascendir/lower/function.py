@@ -48,7 +48,7 @@ from ascendir.lower.astwalk import facts, forget_facts, walk
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import Reporter
 from ascendir.lower.scope import ClassInfo, Scope
-from ascendir.lower.values import Binding, Cell, ExitKind, Instance, Pack, Val
+from ascendir.lower.values import Binding, Cell, ExitKind, FunctionRef, Instance, Pack, Val
 from frontend import ast as A
 from frontend import vendor
 from frontend.diagnostics import LazySpan
@@ -57,6 +57,7 @@ from frontend.diagnostics import LazySpan
 # `__global__ __launch_bounds__(n)` kernels): the thread and block indices and extents, and the warp size.
 SIMT_BUILTINS = frozenset({"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"})
 SIMT_INDEX = "simt_index"
+UNBOUND_REFERENCE = "unbound reference member"  # a class-typed reference member before its constructor binds it
 
 MAX_INLINE_DEPTH = 24
 _NO_SIZES = DenseArrayBase.from_list(i32, [0, 0])  # memref.alloca: no dynamic sizes, no symbols
@@ -384,6 +385,10 @@ class FunctionLowerer:
             # a nested tiling struct (`this->tiling = tilingData.cubeTilingData;`, or a `const TCubeTiling &`
             # parameter bound to it): its fields, not the root struct seen under the nested type
             v = self.tiling_argument(v, node)
+        if isinstance(cell.ctype, C.Pointer) and isinstance(v.obj, tuple) and v.obj[0] == "tiling_array":
+            same = cell.points_to is None or cell.points_to.obj[1:] == v.obj[1:]
+            cell.points_to = v if same else "many"
+            return  # the pointer is read by indexing it (expr_Index), which reads the field
         v = self.convert(v, cell.ctype, node)
         value = self.ssa(v, node)
         cell_t = cell.ref.type
@@ -755,8 +760,10 @@ class FunctionLowerer:
             return self.resolve_type(a.value)
         if isinstance(a.value, A.Name) and len(a.value.qname.parts) == 1 and self.frames:
             bound = self.frame.types.get(a.value.qname.parts[0].name)
-            if isinstance(bound, C.UnknownT):
+            if isinstance(bound, C.UnknownT | FunctionRef):
                 return bound  # a template parameter whose value is out of reach stays an unknown value
+        if isinstance(a.value, A.Name) and self._names_function(a.value):
+            return FunctionRef(".".join(p.name for p in a.value.qname.parts), a.value)
         try:
             v = self.expr(a.value)
         except Unsupported:
@@ -768,6 +775,18 @@ class FunctionLowerer:
         if isinstance(v.ctype, C.UnknownT) and isinstance(a.value, A.Name):
             return self.named_type(a.value.qname.parts[-1].name, a.value.qname.parts[-1].template_args)
         return v.ctype
+
+    def _names_function(self, name: A.Name) -> bool:
+        """Whether a template argument names a function (a user function or function template instance such as
+        `AbsAdapter<half>`, or an API such as Adds) rather than a value or a type: nothing local or in the class
+        has the name."""
+        last = name.qname.parts[-1]
+        if len(name.qname.parts) == 1 and self.frames and (
+                self.lookup(last.name) is not None or last.name in self.frame.types):
+            return False
+        if last.name in self.scope.functions:
+            return True
+        return self.catalog.has_api(last.name) and self.catalog_type_kind(last.name) is None  # type: ignore[attr-defined]
 
     def _elem_arg(self, args: list[A.TemplateArg], i: int) -> Scalar | None:
         if i >= len(args):
@@ -1449,7 +1468,11 @@ class FunctionLowerer:
                     # one to an object (`TPipe& pipe_;`, bound to the caller's pipe) or to a type out of reach
                     # (`typename mm2Type::MT &mm2;`) stays the reference it was
                     ft = ft.pointee
-                if isinstance(ft, C.ClassT):
+                if isinstance(ft, C.Pointer) and "&" in d.type.pointers and isinstance(ft.pointee, C.ClassT):
+                    # a reference member to a user class object (`Derived &pred;` bound to `*this` through the
+                    # base's constructor, the CRTP idiom): the object the constructor binds it to
+                    inst.members[d.name] = Val(ft, obj=UNBOUND_REFERENCE)
+                elif isinstance(ft, C.ClassT):
                     inst.members[d.name] = self.instantiate(ft, f"{name}.{d.name}", d)
                 elif isinstance(ft, C.PipeT | C.QueueT | C.BufT | C.GlobalTensorT | C.ObjectT):
                     val = self.make_object(ft, d.name, d)
@@ -1632,6 +1655,12 @@ class FunctionLowerer:
             # base parts first, each with the constructor its init-list entry names (`: Base<T>(n, pipe)`),
             # else its default one, as C++ does before the members' initialisers
             named_bases = {mi.target: mi for mi in ctor.init_list}
+            for mi in ctor.init_list:
+                alias = inst.info.aliases.get(mi.target) if mi.target not in inst.members else None
+                if alias is not None:  # `using Base = KernelBase<T>;` then `: Base(n)`
+                    aliased = self.resolve_type(alias)
+                    if isinstance(aliased, C.ClassT):
+                        named_bases.setdefault(aliased.name, mi)
             for base in inst.bases:
                 mi = named_bases.get(base.info.name) or named_bases.get(base.info.name.rsplit("::", 1)[-1])
                 if mi is not None:
@@ -1640,7 +1669,11 @@ class FunctionLowerer:
                     self.construct(base, (), node)
             for mi in ctor.init_list:
                 member = inst.members.get(mi.target)
-                if isinstance(member, Cell) and mi.args:
+                if isinstance(member, Val) and member.obj is UNBOUND_REFERENCE and len(mi.args) == 1:
+                    source = self.expr(mi.args[0])
+                    if isinstance(source.obj, Instance):
+                        inst.members[mi.target] = source.obj  # the members are shared with the whole object
+                elif isinstance(member, Cell) and mi.args:
                     self.store(member, self.expr(mi.args[0]), mi)
                 elif isinstance(member, Instance) and len(mi.args) == 1 and not isinstance(mi.args[0], A.InitList):
                     source = self.expr(mi.args[0])
@@ -2496,6 +2529,9 @@ class FunctionLowerer:
         # an array field of tiling data, read element-wise: one of a known layout, or `td->inputShapes[D_DIM]`
         # of a struct whose definition is out of reach (TILING_DATA_FIELD_DEF_ARR in op_host), of the type
         # fields default to
+        if isinstance(base.obj, Cell) and isinstance(base.obj.points_to, Val) and isinstance(index.ctype, Scalar):
+            base = base.obj.points_to  # `counts[i]` with `counts = tiling->countList`: the field's element
+            t = base.ctype
         if isinstance(base.obj, tuple) and (base.obj[0] == "tiling_array" and isinstance(t, C.ArrayT)
                                             or base.obj[0] == "tiling_path" and isinstance(index.ctype, Scalar)):
             _, tiling, path = base.obj
@@ -2548,6 +2584,8 @@ class FunctionLowerer:
                 return source
             if isinstance(t, C.Pointer) and isinstance(v.obj, Val | Instance):
                 return v.obj if isinstance(v.obj, Val) else Val(v.obj.ctype, obj=v.obj)
+            if isinstance(e.operand, A.This) and isinstance(v.obj, Instance):
+                return v  # `*this`: the object (`this` is read as the object already)
             if isinstance(t, C.Pointer) and t.gm:
                 return self.expr_Index(A.Index(e.span, e.operand, A.IntLit(e.span, "0", 0)))
             raise Unsupported(f"dereferencing a value of type {t}", e)

@@ -34,6 +34,9 @@ class Cell:
     ctype: CType
     ref: SSAValue
     name: str = ""
+    # a pointer variable set to an array field of the tiling data (`counts = tiling->countList;`): that field,
+    # which `counts[i]` reads; "many" once it was set to different things
+    points_to: Any = None
 
 
 @dataclass
@@ -111,6 +114,15 @@ class Pack:
     `class... Ts` (types), as a template binding or, for a function parameter pack, as the `obj` of its Val."""
 
     items: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class FunctionRef:
+    """A function named as a template argument (`ForeachBinary<half, Adds>` with `template <..., Op *op>`): a call
+    of the parameter (`op(dst, src, scalar, n)`) calls that function. Equal by the name as written."""
+
+    text: str
+    name: Any = field(compare=False, hash=False)  # the A.Name node naming it
 
 
 Binding = Val | Cell | Instance

@@ -181,11 +181,11 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     if is_kernel_only(program):
         result = launch(program, shapes, chip)
         dim = block_dim or (result.block_dim if result else load_chip(chip).aiv_cores)
-        FoldTilingPass(dict(tiling or {}), key, dim).apply(make_context(), module)
+        FoldTilingPass(dict(tiling or {}), key, dim, tables=True).apply(make_context(), module)
     elif has_host and block_dim is None:
         if tiling:
             # values the caller gives win over the host's (a field the host interpreter cannot compute)
-            FoldTilingPass(dict(tiling), None, None).apply(make_context(), module)
+            FoldTilingPass(dict(tiling), None, None, tables=True).apply(make_context(), module)
         result = run_tiling(program, module, shapes, chip)
         if not result.succeeded:
             why = "; ".join(result.diagnostics) or "it did not return success"
@@ -203,7 +203,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         if block_dim is None:
             raise SimError("the kernel has no host tiling code: give block_dim (--block-dim) and its tiling values")
         dim = block_dim
-        FoldTilingPass(dict(tiling or {}), key, dim).apply(make_context(), module)
+        FoldTilingPass(dict(tiling or {}), key, dim, tables=True).apply(make_context(), module)
     _share_ref_outputs(arrays, in_names, given_outputs)
     missing = [n for n in out_names if n not in given_outputs]
     if missing:
