@@ -197,7 +197,10 @@ _IGNORED_CALLS = {
     "assert", "static_assert", "ASCENDC_ASSERT", "GE_ASSERT", "OP_TILING_LOG",
 }  # fmt: skip
 
-_GRAPH_STATUS = {"GRAPH_SUCCESS": hd.GRAPH_SUCCESS, "GRAPH_FAILED": hd.GRAPH_FAILED, "SUCCESS": 0, "FAILED": hd.GRAPH_FAILED}
+_GRAPH_STATUS = {"GRAPH_SUCCESS": hd.GRAPH_SUCCESS, "GRAPH_FAILED": hd.GRAPH_FAILED, "SUCCESS": 0, "FAILED": hd.GRAPH_FAILED,
+                 # graph/ge_error_codes.h: failures other than GRAPH_FAILED
+                 "GRAPH_PARAM_INVALID": 50331649, "GRAPH_NOT_CHANGED": 1343242304,
+                 "GRAPH_NODE_WITHOUT_CONST_INPUT": 50331648}
 
 # ge::Format values (graph/types.h); only compared against, since formats are not modelled as inputs.
 _GE_FORMATS = {"FORMAT_NCHW": 0, "FORMAT_NHWC": 1, "FORMAT_ND": 2, "FORMAT_NC1HWC0": 3, "FORMAT_FRACTAL_Z": 4,
@@ -291,16 +294,29 @@ class HostLowerer(FunctionLowerer):
     # entry
     # ---------------------------------------------------------------------------------------------
 
-    def lower_tiling_func(self, fn: A.FunctionDecl) -> func.FuncOp:
-        """`fn` as `func.func @name(%ctx: !host.tiling_context) -> i32` returning the graphStatus."""
-        return self._lower_entry(fn, hd.TilingContextType(), HostT("context"))
+    def lower_tiling_func(self, fn: A.FunctionDecl, template_args: Sequence[A.TemplateArg] = ()) -> func.FuncOp:
+        """`fn` as `func.func @name(%ctx: !host.tiling_context) -> i32` returning the graphStatus;
+        `template_args` those of the registration (`SetTiling(TilingFunc<SWIGLU_SINGLE>)`)."""
+        return self._lower_entry(fn, hd.TilingContextType(), HostT("context"), template_args)
+
+    def _entry_template(self, fn: A.FunctionDecl, args: Sequence[A.TemplateArg]) -> dict[str, object]:
+        """The template parameters of an entry function template bound to the registration's arguments (then
+        the parameters' defaults); the values are evaluated in a frame of their own."""
+        params = [p for p in self.scope.function_templates.get(id(fn)) or [] if p.name]
+        if not params:
+            return {}
+        with self._template_frame(fn.name.parts[-1].name, [], []):
+            values = [self._template_arg_value(a) for a in args]
+        return {p.name: values[i] if i < len(values) else self._default_template_value(p)
+                for i, p in enumerate(params) if p.name}
 
     def lower_infer_shape_func(self, fn: A.FunctionDecl) -> func.FuncOp:
         """`fn` as `func.func @name(%ctx: !host.infer_shape_context) -> i32` returning the graphStatus."""
         self.shape_objects = True
         return self._lower_entry(fn, hd.InferShapeContextType(), HostT("infer_context"))
 
-    def _lower_entry(self, fn: A.FunctionDecl, context_type: Attribute, context: HostT) -> func.FuncOp:
+    def _lower_entry(self, fn: A.FunctionDecl, context_type: Attribute, context: HostT,
+                     template_args: Sequence[A.TemplateArg] = ()) -> func.FuncOp:
         name = fn.name.parts[-1].name
         block = Block(arg_types=[context_type])
         ctx = block.args[0]
@@ -311,7 +327,7 @@ class HostLowerer(FunctionLowerer):
         self.builder = Builder(InsertPoint.at_end(block))
         status: Val | None = None
         try:
-            status = self.inline_function(fn, [Val(context, ctx)], None, fn)
+            status = self.inline_function(fn, [Val(context, ctx)], None, fn, self._entry_template(fn, template_args))
         except HostError:
             pass
         except Unsupported as exc:  # the final `return expr` could not be lowered
@@ -933,6 +949,10 @@ class HostLowerer(FunctionLowerer):
             return None  # user code: helper functions, constructors, methods of the enclosing class
         if name in ("min", "max"):
             return self._min_max(e, name, callee.qname.parts[-1].template_args)
+        if name in ("__builtin_expect", "likely", "unlikely") and e.args:
+            for a in e.args[1:]:
+                self.expr(a)
+            return self.expr(e.args[0])  # a branch hint: the value of its first argument
         if name in _MATMUL_CLASSES and not (len(parts) == 1 and name in self.scope.classes):
             return self._construct(_HANDLE_TYPES[name], e.args, e)  # type: ignore[arg-type]
         if name == "PlatformAscendC" or (name == "GetInstance" and "PlatformAscendCManager" in parts):
@@ -1785,7 +1805,8 @@ def _lower_host_function(program: Program, options: object | None, *,
         if scope.default_tiling:
             tiling_names.add(scope.default_tiling)
         lowerer = HostLowerer(scope, reporter, CatalogView.get(), options, tiling_names)
-        func_op = lowerer.lower_infer_shape_func(fn) if infer_shape else lowerer.lower_tiling_func(fn)
+        func_op = (lowerer.lower_infer_shape_func(fn) if infer_shape
+                   else lowerer.lower_tiling_func(fn, found.function_template_args))
         module = ModuleOp([func_op])
         module.verify()
     except Exception as exc:  # a bug of ours must not become a traceback for the user
@@ -1859,12 +1880,15 @@ class _Scan:
     function: A.FunctionDecl | None
     tiling_data_args: set[str]  # S of every GetTilingData<S>()
     infer_shape: A.FunctionDecl | None = None
+    # the template arguments the registration gives a function template (`SetTiling(TilingFunc<F>)`)
+    function_template_args: list[A.TemplateArg] = field(default_factory=list)
 
 
 def _scan(units: Sequence[A.TranslationUnit]) -> _Scan:
     candidates: dict[str, A.FunctionDecl] = {}
     infer_candidates: dict[str, A.FunctionDecl] = {}
     registered: list[str] = []
+    registered_targs: dict[str, list[A.TemplateArg]] = {}
     registered_infer: list[str] = []
     tiling_data_args: set[str] = set()
     for node in _walk(list(units)):
@@ -1876,6 +1900,7 @@ def _scan(units: Sequence[A.TranslationUnit]) -> _Scan:
         elif isinstance(node, A.Call) and isinstance(node.callee, A.Member) and node.args and \
                 node.callee.member in ("SetTiling", "Tiling") and isinstance(node.args[0], A.Name):
             registered.append(node.args[0].qname.parts[-1].name)
+            registered_targs.setdefault(registered[-1], list(node.args[0].qname.parts[-1].template_args or []))
         elif isinstance(node, A.Call) and isinstance(node.callee, A.Member) and node.args and \
                 node.callee.member == "SetInferShape" and isinstance(node.args[0], A.Name):
             registered_infer.append(node.args[0].qname.parts[-1].name)
@@ -1892,7 +1917,8 @@ def _scan(units: Sequence[A.TranslationUnit]) -> _Scan:
                        infer_candidates.get("InferShape"))
     if infer_shape is None:
         infer_shape = next((fn for n, fn in infer_candidates.items() if "infershape" in n.lower()), None)
-    return _Scan(function, tiling_data_args, infer_shape)
+    targs = registered_targs.get(function.name.parts[-1].name, []) if function is not None else []
+    return _Scan(function, tiling_data_args, infer_shape, targs)
 
 
 def _takes_context(fn: A.FunctionDecl, context: str = "TilingContext") -> bool:

@@ -104,3 +104,47 @@ def test_attributes_read_as_the_framework_stores_them() -> None:
                                      TilingInputs([TensorSpec((4,), "float16")], attrs=[3, [48, 2], 1, True]))
     assert result.succeeded, result.diagnostics
     assert result.fields == {"rows": 3, "fromList": 2, "flag": 5, "asInt": 1}
+
+
+TEMPLATED = """
+namespace optiling {
+enum GLU_FLAG { SWIGLU_SINGLE = 0, SWIGLU_GRAD_SINGLE = 1 };
+#define unlikely(x) __builtin_expect((x), 0)
+struct GluTilingData { uint32_t selfIdx; uint32_t n; };
+template <GLU_FLAG Glu_Flag>
+inline uint32_t GetSelfIdx() { return Glu_Flag == GLU_FLAG::SWIGLU_GRAD_SINGLE ? 1 : 0; }
+template <GLU_FLAG Glu_Flag>
+ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    GluTilingData *t = context->GetTilingData<GluTilingData>();
+    uint32_t n = context->GetInputShape(GetSelfIdx<Glu_Flag>())->GetOriginShape().GetShapeSize();
+    if (unlikely(n == 0)) {
+        return ge::GRAPH_PARAM_INVALID;
+    }
+    t->selfIdx = GetSelfIdx<Glu_Flag>();
+    t->n = n;
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+namespace ops {
+class SwiGlu : public OpDef {
+public:
+    explicit SwiGlu(const char *name) : OpDef(name)
+    {
+        this->AICore().SetTiling(optiling::TilingFunc<optiling::SWIGLU_GRAD_SINGLE>);
+    }
+};
+}
+"""
+
+
+def test_a_tiling_function_template_gets_the_registrations_arguments() -> None:
+    # SetTiling(TilingFunc<SWIGLU_GRAD_SINGLE>): Glu_Flag is bound, so GetSelfIdx picks input 1
+    program = load_text(TEMPLATED, "glu_tiling.cpp")
+    shapes = [TensorSpec((4,), "float16"), TensorSpec((2, 3), "float16")]
+    result = evaluate_program_tiling(program, TilingInputs(shapes))
+    assert result.succeeded, result.diagnostics
+    assert result.fields == {"selfIdx": 1, "n": 6}
+    empty = evaluate_program_tiling(program, TilingInputs([shapes[0], TensorSpec((0,), "float16")]))
+    assert empty.status == 50331649 and not empty.succeeded  # ge::GRAPH_PARAM_INVALID
