@@ -149,7 +149,8 @@ def evaluate_case(task: Task, case: Case, compiled: Compiled, opts: EvalOptions,
         draws.append(draw(task, case, case_seed(task, case, opts.seed + k)))
 
     def dtypes_of(drawn: Inputs) -> list[str]:
-        given = [drawn.dtypes.get(n) for n, v in drawn.values.items() if isinstance(v, np.ndarray)]
+        given = [drawn.dtypes.get(n) for n, v in drawn.values.items()
+                 if isinstance(v, np.ndarray) or isinstance(v, list) and v and isinstance(v[0], np.ndarray)]
         return op_output_dtypes(compiled.program, given, expected)
 
     check_case(task, case, compiled.program, compiled.chip, draws, dtypes_of, opts.instruction_budget, result)

@@ -6,6 +6,8 @@
   user function template instance `Twice<half>`), called through the parameter and passed on to another
   template;
 - `Base::Start()` with `Base` an alias of a class that inherits Start from its own base;
+- `std::is_member_function_pointer_v<decltype(&Derived::Hook)>` guarding a call of a hook the derived class may
+  define, and `Base::member = v` assigning a member of a base part;
 - a pointer member set to an array field of the tiling data (`counts = td->counts;`) and indexed, and array
   fields indexed by the block (`td->starts[GetBlockIdx()]`), which the simulator reads from a table.
 """
@@ -39,6 +41,7 @@ template <typename T>
 class Root {
 protected:
     __aicore__ inline int64_t Start(const ListTilingData *td) { return td->starts[GetBlockIdx()]; }
+    int64_t offset = 0;
 };
 
 template <typename T>
@@ -51,8 +54,14 @@ protected:
     explicit __aicore__ inline Driver(Derived &d) : Base(), pred(d) {}
     __aicore__ inline void Run(const ListTilingData *td, GM_ADDR x, GM_ADDR y) {
         counts = td->counts;
-        int64_t start = Base::Start(td);
-        pred.Step(x, y, start, counts[GetBlockIdx()]);
+        Base::offset = Base::Start(td);   // a member of a base part, assigned through the alias
+        if (std::is_member_function_pointer_v<decltype(&Derived::Before)>) {
+            pred.Before();   // a hook the derived class may define: this one does
+        }
+        if (std::is_member_function_pointer_v<decltype(&Derived::After)>) {
+            pred.After();   // and this one it does not (the call would not compile if it were lowered)
+        }
+        pred.Step(x, y, Base::offset, counts[GetBlockIdx()]);
     }
 private:
     const int64_t *counts = nullptr;
@@ -78,6 +87,7 @@ public:
         Base::Run(td, x, y);
     }
 private:
+    __aicore__ inline void Before() { scale = (T)1.0; }
     __aicore__ inline void Step(GM_ADDR x, GM_ADDR y, int64_t start, int64_t count) {
         GlobalTensor<T> xGm, yGm;
         xGm.SetGlobalBuffer((__gm__ T *)x + start, count);
@@ -89,12 +99,14 @@ private:
         LocalTensor<T> b = outQ.template AllocTensor<T>();
         Inner<T, op> inner;
         inner.Compute(b, a, count);
+        Muls(b, b, scale, count);
         outQ.EnQue(b);
         inQ.FreeTensor(a);
         b = outQ.template DeQue<T>();
         DataCopy(yGm, b, count);
         outQ.FreeTensor(b);
     }
+    T scale = (T)0.0;
     TPipe pipe;
     TQue<TPosition::VECIN, 1> inQ;
     TQue<TPosition::VECOUT, 1> outQ;
