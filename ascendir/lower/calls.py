@@ -114,7 +114,11 @@ def _specialised_call(lw: FunctionLowerer, e: A.Call, fn: A.FunctionDecl,
         test = lw.compare("==", Val(C.EnumT("CoreType"), obj="g_coreType"), Val(C.EnumT("CoreType"), const=core), e)
         if_op = lw.emit(scf.IfOp(lw.ssa(test, e), [], Region(Block()), Region(Block())), e)
         with lw.at_end_of(if_op.regions[0].block):
-            lw.inline_function(decl, args, owner, e, {})
+            outer_core, lw.core_type = lw.core_type, core
+            try:
+                lw.inline_function(decl, args, owner, e, {})
+            finally:
+                lw.core_type = outer_core
             lw.emit(scf.YieldOp(), e)
         with lw.at_end_of(if_op.regions[1].block):
             case(i + 1)
@@ -296,8 +300,6 @@ def _static_method_of_type(lw: FunctionLowerer, parts: Sequence[A.NamePart]) -> 
     bound), called on a part that holds no members. None when the qualifier is no such class, or names a
     class directly (`K<T>::Init` inside K's methods runs on this object: see the caller)."""
     head = parts[:-1]
-    if len(head) == 1 and head[0].name in lw.scope.classes and not head[0].template_args:
-        return None
     qualifier = A.TypeRef(head[0].span, A.QualifiedName(head[0].span, list(head)))
     try:
         t = lw.resolve_type(qualifier)
@@ -305,15 +307,27 @@ def _static_method_of_type(lw: FunctionLowerer, parts: Sequence[A.NamePart]) -> 
         return None
     if not isinstance(t, C.ClassT) or t.name not in lw.scope.classes:
         return None
-    info = lw.scope.classes[t.name]
-    holder = Instance(info, t, {p.name: v for p, v in zip(info.scope_params or [], t.args) if p.name}, {},
-                      f"<{t.name}>")
-    found = holder.find_method(parts[-1].name)
+    found = _type_holder(lw, t, 0).find_method(parts[-1].name)
     if found is None:
         return None
     if any("static" not in getattr(fn, "specifiers", ()) for fn in found[1]):
         return None  # a member function named through the type: the caller's own handling (base parts)
     return found
+
+
+def _type_holder(lw: FunctionLowerer, t: C.ClassT, depth: int) -> Instance:
+    """An object of class `t` without members, with base parts alike: what a static method called through the
+    type (`MatrixCoord::Min`, declared by its base Coord<2>) runs on."""
+    info = lw.scope.classes[t.name]
+    types = {p.name: v for p, v in zip(info.scope_params or [], t.args) if p.name}
+    holder = Instance(info, t, types, {}, f"<{t.name}>")
+    if depth < 8:
+        for ref in info.decl.bases:
+            with lw._class_template_frame(info, t.args):
+                base = lw.resolve_type(ref)
+            if isinstance(base, C.ClassT) and base.name in lw.scope.classes and base.name != t.name:
+                holder.bases.append(_type_holder(lw, base, depth + 1))
+    return holder
 
 
 def _unmodelled_vendor_class(lw: FunctionLowerer, name: str) -> bool:
@@ -457,6 +471,16 @@ def _deduce(t: A.TypeRef, actual: CType, names: set[str], bound: dict[str, objec
         if isinstance(actual, C.Pointer) and t.pointers and "*" in t.pointers:
             actual = actual.pointee
         bound[last.name] = actual
+        return
+    if last.template_args and isinstance(actual, C.ClassT) and actual.name.partition("<")[0] == last.name:
+        # `CrossCoreFlagWithReverse<DEPTH> &flag` given a CrossCoreFlagWithReverse<16>: DEPTH is 16
+        for targ, value in zip(last.template_args, actual.args):
+            inner = targ.value.type if isinstance(targ.value, A.TypeArgExpr) else targ.value
+            n = (inner.base.parts[-1].name if isinstance(inner, A.TypeRef) and isinstance(inner.base, A.QualifiedName)
+                 and len(inner.base.parts) == 1 and not inner.base.parts[0].template_args else
+                 inner.qname.parts[0].name if isinstance(inner, A.Name) and len(inner.qname.parts) == 1 else None)
+            if n is not None and n in names and n not in bound:
+                bound[n] = value
         return
     if last.template_args and isinstance(actual, C.LocalTensorT | C.GlobalTensorT):
         if last.name in names and last.name not in bound:  # `R<T>& x`: R is a template template parameter
@@ -721,6 +745,9 @@ def _method_call(lw: FunctionLowerer, e: A.Call, callee: A.Member, expected: CTy
             # (`static_cast<Derived*>(this)->Compute(n)`) dispatches to the object it is part of
             found = inst.outermost().find_method(name)
         if found is None:
+            member = inst.members.get(name)
+            if isinstance(member, Instance) and member.find_method("operator()") is not None:
+                return lw._operator_call(member, "operator()", e, e.args)  # `params.callback()`: a function object
             element = _tensor_element(lw, e, callee) if name in inst.members else None
             if element is not None:
                 return element

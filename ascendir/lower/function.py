@@ -247,6 +247,9 @@ class FunctionLowerer:
         self._aliases_resolving: set[int] = set()  # member aliases being resolved (by id), see named_type
         # objects with a destructor declared in a block, by id of the block's scope dict (see run_destructors)
         self._owned: dict[int, list[Instance]] = {}
+        # the core type ("AIC" / "AIV") whose specialisation of a per-core member template is being inlined:
+        # g_coreType is that constant there (`BarrierFlag<MODE, g_coreType>::ID`)
+        self.core_type: str | None = None
 
     # ------------------------------------------------------------------------------------------------
     # building blocks
@@ -473,7 +476,9 @@ class FunctionLowerer:
         bound = self.frame.types.get(parts[-2].name) if len(parts) == 2 and self.frames else None
         if bound is None and len(parts) == 2 and not parts[0].template_args:
             bound = self._member_alias_class(parts[0].name)
-        if bound is None and len(parts) >= 2 and parts[-2].name in self.scope.classes:
+        if bound is None and len(parts) >= 2 and (parts[-2].name in self.scope.classes or parts[-2].template_args and (
+                parts[-2].name in self.scope.partial_specializations or parts[-2].name in self.scope.specializations)):
+            # (`typename L1ATypeSelector<AType>::L1AType`: of a template defined only by its specialisations too)
             member = self.class_member_type(parts[-2], last.name)
             if member is not None:
                 return member
@@ -489,6 +494,8 @@ class FunctionLowerer:
             member = self._member_alias(info, bound.args, last.name)
             if member is not None:
                 return member
+        if last.name in self.scope.homonyms:  # (the namespaces written choose among classes of one name)
+            return self.named_type(last.name, last.template_args, [p.name for p in t.base.parts[:-1]])
         return self.named_type(last.name, last.template_args, [p.name for p in parts[:-1]])
 
     def _member_alias_class(self, name: str) -> CType | None:
@@ -512,7 +519,10 @@ class FunctionLowerer:
 
     def class_member_type(self, owner: A.NamePart, name: str) -> CType | None:
         """`Traits<T>::type`: an alias declared in a (template) class, resolved with its arguments bound."""
-        info, args = self._owner_class(owner)
+        found = self._owner_class(owner)
+        if found is None:
+            return None
+        info, args = found
         return self._member_alias(info, args, name)
 
     def _member_alias(self, info: ClassInfo, args: Sequence[object], name: str, depth: int = 0) -> CType | None:
@@ -533,7 +543,7 @@ class FunctionLowerer:
                     return found
         return None
 
-    def _owner_class(self, owner: A.NamePart) -> tuple[ClassInfo, Sequence[object]]:
+    def _owner_class(self, owner: A.NamePart) -> tuple[ClassInfo, Sequence[object]] | None:
         """The class that `Config<T>` in `Config<T>::member` names, and its template arguments: the explicit
         or partial specialisation chosen for the arguments (`template <> struct Config<int16_t>`), else the
         primary template (cann-ops gcd reads `typename GcdConfig<T>::FpType`, which is half for int16_t)."""
@@ -541,6 +551,8 @@ class FunctionLowerer:
             chosen = self.named_type(owner.name, owner.template_args)
             if isinstance(chosen, C.ClassT) and chosen.name in self.scope.classes:
                 return self.scope.classes[chosen.name], chosen.args
+        if owner.name not in self.scope.classes:
+            return None  # only specialisations are defined, and none is for these arguments
         return self.scope.classes[owner.name], [self._template_arg_value(a) for a in owner.template_args or []]
 
     def named_type(self, name: str, targs: list[A.TemplateArg] | None, qualifiers: list[str] = ()) -> CType:  # type: ignore[assignment]
@@ -617,25 +629,30 @@ class FunctionLowerer:
         if name in self.scope.tiling_structs and name not in self.scope.classes:
             return C.TilingT(name)
         cls = self.scope.classes.get(name)
+        class_key = name
+        if name in self.scope.homonyms:
+            class_key = self._homonym(name, qualifiers)
+            cls = self.scope.classes[class_key]
         if cls is not None or name in self.scope.specializations or name in self.scope.partial_specializations:
             if cls is not None and name in self.scope.tiling_structs and cls.is_plain_struct:
                 return C.TilingT(name)
             values = tuple(self._template_arg_value(a) for a in args)
-            if cls is not None and cls.template_params and len(values) < len(cls.template_params):
+            primary = cls or self.scope.declared_templates.get(name)
+            if primary is not None and primary.template_params and len(values) < len(primary.template_params):
                 # a specialisation is chosen for the whole argument list, defaults of the primary included
                 # (`BlockMmad<Policy, L1, L0, A, B, C>` matched against a pattern of nine)
-                values = self._with_defaults(cls, values)
+                values = self._with_defaults(primary, values)
             for special_args, key in self.scope.specializations.get(name, ()):
                 if len(special_args) == len(values) and all(
                         self._template_arg_value(a) == v for a, v in zip(special_args, values)):
                     return C.ClassT(key)  # `template <> class Computer<float>` for Computer<float>
             for pattern, params, key in self.scope.partial_specializations.get(name, ()):
-                bound = self._match_partial_specialization(pattern, params, values, cls)
+                bound = self._match_partial_specialization(pattern, params, values, primary)
                 if bound is not None:
                     return C.ClassT(key, tuple(bound.get(p.name or "", C.UnknownT(p.name or "?")) for p in params))
             if cls is None:
                 return C.UnknownT(name)  # only specialisations are defined, and none is for these arguments
-            return C.ClassT(name, values)
+            return C.ClassT(class_key, values)
         if name in self.scope.aliases:
             params = self.scope.alias_templates.get(name)
             if params and targs:
@@ -718,14 +735,60 @@ class FunctionLowerer:
             if not isinstance(value, C.ClassT) or value.name.partition("<")[0] != last.name:
                 return False
             inner = list(value.args)
+            base_name = value.name.partition("<")[0]
             if len(inner) < len(last.template_args) or not self._defaults_match(
-                    self.scope.classes.get(value.name.partition("<")[0]), len(last.template_args), inner):
+                    self.scope.classes.get(base_name) or self.scope.declared_templates.get(base_name),
+                    len(last.template_args), inner):
                 return False
             return all(self._match_pattern_arg(a.value, v, names, bound)
                        for a, v in zip(last.template_args, inner))
         if isinstance(value, C.UnknownT) or value is None:
             return False
         return _same_template_arg(self._template_arg_value(A.TemplateArg(node.span, node)), value)
+
+    def _homonym(self, name: str, qualifiers: Sequence[str]) -> str:
+        """The key of the class `name` meant where several namespaces declare one: the one whose namespace ends
+        with the qualifier written (`Epilogue::Tile::TileCopy`), else the one of the namespace of the class whose
+        code names it, else the first declared."""
+        found = self.scope.homonyms[name]
+        written = "::".join(q for q in qualifiers if q not in _TRANSPARENT_NAMESPACES)
+        if written:
+            for ns, key in found:
+                if ns == written or ns.endswith("::" + written):
+                    return key
+        this = self.frame.this if self.frames else None
+        info = this.info if this is not None else (self.frame.owner if self.frames else None)
+        while info is not None and info.outer is not None:
+            info = info.outer
+        here = self.scope.declared_in.get(id(info.decl), None) if info is not None else None
+        for ns, key in found:
+            if here is not None and ns == here:
+                return key
+        return found[0][1]
+
+    def _static_member_of_type(self, parts: Sequence[A.NamePart], e: A.Node) -> Val | None:
+        """`DispatchPolicy::L1_STAGES`, `BlockMmad::DispatchPolicy::ASYNC`, `QuantMode<Arch, float, half>::VALUE`:
+        a static constant of the class the qualifier names (through aliases, template parameters or a
+        specialisation), declared there or in a base class."""
+        head = list(parts[:-1])
+        try:
+            t = self.resolve_type(A.TypeRef(head[0].span, A.QualifiedName(head[0].span, head)))
+        except Unsupported:
+            return None
+        depth = 0
+        while isinstance(t, C.ClassT) and t.name in self.scope.classes and depth < 8:
+            info = self.scope.classes[t.name]
+            decl = info.static_constants.get(parts[-1].name)
+            if decl is not None:
+                with self._class_template_frame(info, t.args):
+                    return self._constant_decl(decl, e, info)
+            bases = info.decl.bases
+            if not bases:
+                return None
+            with self._class_template_frame(info, t.args):
+                t = self.resolve_type(bases[0])  # (the first base: catlass's policies derive from one)
+            depth += 1
+        return None
 
     def _with_defaults(self, info: ClassInfo, values: tuple[object, ...]) -> tuple[object, ...]:
         """`values` completed with the defaults of the class template's remaining parameters, each evaluated
@@ -1335,6 +1398,9 @@ class FunctionLowerer:
     def bind_local(self, name: str, t: CType, init: Val | None, d: A.Node, st: A.Node, is_ref: bool = False) -> None:
         if init is not None:
             self.check_tensor_conversion(init, t, d, f"the initialisation of '{name}'")
+        if init is not None and isinstance(init.obj, Instance) and not is_ref:
+            # `MatrixCoord offset = blockCoord * blockShape;`: a Coord<2> made a MatrixCoord by its constructor
+            init = self._converted_to_class(init, t, name, d)
         if init is not None and (isinstance(init.obj, Instance) or (is_ref and isinstance(init.obj, Cell))):
             self.bind(name, init.obj)  # type: ignore[arg-type]
             return
@@ -1474,6 +1540,10 @@ class FunctionLowerer:
                     inst.members[d.name] = Val(ft, obj=UNBOUND_REFERENCE)
                 elif isinstance(ft, C.ClassT):
                     inst.members[d.name] = self.instantiate(ft, f"{name}.{d.name}", d)
+                elif isinstance(ft, C.GlobalTensorT) and info.is_plain_struct:
+                    # a tensor field of a record (catlass's L1TileMmadParams::gmBlockC), which its users assign
+                    val = self.make_object(ft, d.name, d)
+                    inst.members[d.name] = self.new_cell(ft, d.name, d, val)
                 elif isinstance(ft, C.PipeT | C.QueueT | C.BufT | C.GlobalTensorT | C.ObjectT):
                     val = self.make_object(ft, d.name, d)
                     if isinstance(ft, C.ObjectT) and ft.name == "Matmul":
@@ -1481,6 +1551,11 @@ class FunctionLowerer:
                         val.ssa.owner.properties["config"] = StringAttr(config)  # type: ignore[union-attr]
                     # `xGm = xGm[offset]` somewhere in the class: the member is a variable holding the object
                     inst.members[d.name] = self.new_cell(ft, d.name, d, val) if d.name in reassigned else val
+                elif isinstance(ft, C.ArrayT) and self._object_array(ft):
+                    # `L1TileMmadParams paramsList[PRELOAD_STAGES];`: one object per element
+                    inst.members[d.name] = Val(ft, obj=[
+                        Val(ft.elem, obj=self.instantiate(ft.elem, f"{name}.{d.name}[{i}]", d))  # type: ignore[arg-type]
+                        for i in range(ft.size)])
                 elif isinstance(ft, C.ArrayT):
                     inst.members[d.name] = self.new_array(ft, d.name, d, None)
                 elif "const" in vd.specifiers and d.init is not None and isinstance(ft, Scalar):
@@ -1608,6 +1683,10 @@ class FunctionLowerer:
             if fitting:
                 return fitting[0]
         return viable[0] if viable else None
+
+    def _object_array(self, t: C.ArrayT) -> bool:
+        """Whether `t` is a small array of user-class objects, modelled as one object per element."""
+        return isinstance(t.elem, C.ClassT) and t.elem.name in self.scope.classes and 0 < t.size <= 16
 
     def _frame_takes(self, inst: Instance, ctor: A.FunctionDecl, args: Sequence[Val]) -> bool:
         """Whether `ctor` of `inst`'s class takes `args` by their kinds (see _parameter_takes)."""
@@ -1767,6 +1846,8 @@ class FunctionLowerer:
     def to_bool(self, v: Val, node: A.Node) -> Val:
         if v.ctype == C.BOOL:
             return v
+        if isinstance(v.obj, Instance) and v.obj.find_method("operator bool") is not None:
+            return self.to_bool(self._operator_call(v.obj, "operator bool", node, []), node)  # `if (callback)`
         if isinstance(v.ctype, Scalar | C.EnumT):
             if v.const is not None and not isinstance(v.const, str):
                 return Val(C.BOOL, const=int(bool(v.const)))
@@ -2101,13 +2182,17 @@ class FunctionLowerer:
             if decl is not None:
                 return self._constant_decl(decl, e, owner)
         if len(parts) == 2 and parts[0].name in self.scope.classes:
-            info, args = self._owner_class(parts[0])
+            info, args = self._owner_class(parts[0])  # type: ignore[misc]
             decl = info.static_constants.get(name)
             if decl is not None:
                 if not info.template_params:  # read where it is named, as a constant of a plain class always was
                     return self._constant_decl(decl, e, info)
                 with self._class_template_frame(info, args):
                     return self._constant_decl(decl, e, info)
+        if len(parts) >= 2:
+            member = self._static_member_of_type(parts, e)
+            if member is not None:
+                return member
         hit = self.scope.enumerators.get(qualified) or (self.scope.enumerators.get(name) if len(parts) <= 2 else None)
         if hit is not None:
             enum_name, enumerator, index = hit
@@ -2136,6 +2221,8 @@ class FunctionLowerer:
         if len(parts) == 2 and parts[0].name == "Hardware":
             return Val(C.EnumT("Hardware"), const=name)
         if name == "g_coreType":
+            if self.core_type is not None:  # inside one core type's specialisation: that core's
+                return Val(C.EnumT("CoreType"), const=self.core_type)
             return Val(C.EnumT("CoreType"), obj="g_coreType")
         if name in ("AIV", "AIC") and len(e.qname.parts) >= 1:
             return Val(C.EnumT("CoreType"), const=name)
@@ -2230,6 +2317,36 @@ class FunctionLowerer:
         finally:
             self.frames.pop()
 
+    def _member_function_pointer_trait(self, trait: A.NamePart) -> bool | None:
+        """`std::is_member_function_pointer_v<decltype(&Predicate::CopyInPlus)>` with Predicate a user class: whether
+        the class (or a base) has that method (NPUKernelBench's foreach kernels call the hooks their derived class
+        defines under this test); None when the argument is not of that form."""
+        args = trait.template_args or []
+        ref = args[0].value if len(args) == 1 else None
+        expr = getattr(ref, "decltype_expr", None)
+        if not (isinstance(expr, A.Unary) and expr.op == "&" and isinstance(expr.operand, A.Name)
+                and len(expr.operand.qname.parts) >= 2):
+            return None
+        *owner, method = expr.operand.qname.parts
+        t = self.named_type(owner[-1].name, owner[-1].template_args)
+        if not isinstance(t, C.ClassT) or t.name not in self.scope.classes:
+            return None
+        return self._class_has_method(t, method.name)
+
+    def _class_has_method(self, t: C.ClassT, name: str, depth: int = 0) -> bool:
+        info = self.scope.classes[t.name]
+        if info.methods.get(name):
+            return True
+        if depth > 8:
+            return False
+        for base_ref in info.decl.bases:
+            with self._class_template_frame(info, t.args):
+                base = self.resolve_type(base_ref)
+            if isinstance(base, C.ClassT) and base.name in self.scope.classes and base.name != info.name \
+                    and self._class_has_method(base, name, depth + 1):
+                return True
+        return False
+
     def _type_trait(self, parts: Sequence[A.NamePart]) -> Val | None:
         """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` fold to constants."""
         if len(parts) >= 2 and parts[-1].name == "value" and (
@@ -2311,36 +2428,6 @@ class FunctionLowerer:
             return v
         if isinstance(b, Instance):
             return Val(b.ctype, obj=b)
-    def _member_function_pointer_trait(self, trait: A.NamePart) -> bool | None:
-        """`std::is_member_function_pointer_v<decltype(&Predicate::CopyInPlus)>` with Predicate a user class: whether
-        the class (or a base) has that method (NPUKernelBench's foreach kernels call the hooks their derived class
-        defines under this test); None when the argument is not of that form."""
-        args = trait.template_args or []
-        ref = args[0].value if len(args) == 1 else None
-        expr = getattr(ref, "decltype_expr", None)
-        if not (isinstance(expr, A.Unary) and expr.op == "&" and isinstance(expr.operand, A.Name)
-                and len(expr.operand.qname.parts) >= 2):
-            return None
-        *owner, method = expr.operand.qname.parts
-        t = self.named_type(owner[-1].name, owner[-1].template_args)
-        if not isinstance(t, C.ClassT) or t.name not in self.scope.classes:
-            return None
-        return self._class_has_method(t, method.name)
-
-    def _class_has_method(self, t: C.ClassT, name: str, depth: int = 0) -> bool:
-        info = self.scope.classes[t.name]
-        if info.methods.get(name):
-            return True
-        if depth > 8:
-            return False
-        for base_ref in info.decl.bases:
-            with self._class_template_frame(info, t.args):
-                base = self.resolve_type(base_ref)
-            if isinstance(base, C.ClassT) and base.name in self.scope.classes and base.name != info.name \
-                    and self._class_has_method(base, name, depth + 1):
-                return True
-        return False
-
         return b
 
     def expr_Member(self, e: A.Member) -> Val:
@@ -2551,6 +2638,8 @@ class FunctionLowerer:
         if isinstance(t, C.ArrayT) and isinstance(base.obj, list) and isinstance(index.const, int):
             if 0 <= index.const < len(base.obj):
                 return base.obj[index.const]  # type: ignore[no-any-return]
+        if isinstance(t, C.ArrayT) and isinstance(base.obj, list) and len(base.obj) == 1 and self._object_array(t):
+            return base.obj[0]  # type: ignore[no-any-return]  # an array of one object: any valid index is 0
         if isinstance(t, C.ArrayT) and not (isinstance(base.obj, tuple) and base.obj[0] == "tiling_array"):
             found = self.array_element(base, index, e)
             if found is not None:
@@ -3230,6 +3319,13 @@ class FunctionLowerer:
                 return
             if b is not None:
                 raise Unsupported(f"assignment to '{target.qname.parts[0].name}', which is not a variable", node)
+        if isinstance(target, A.Name) and len(target.qname.parts) > 1 and self.frames and self.frame.this is not None:
+            # `Base::Base::blockIdx = v` (Base an alias of a base class): the member of this object's base part,
+            # whose members are the whole object's
+            member = self.frame.this.members.get(target.qname.parts[-1].name)
+            if isinstance(member, Cell):
+                self.store(member, value, node)
+                return
         if isinstance(target, A.Member):
             owner: Instance | None = None
             if isinstance(target.obj, A.This):
@@ -3313,13 +3409,6 @@ class FunctionLowerer:
             return lower_call(self, A.Call(node.span, callee, args), None)
         finally:
             self.frame.scopes.pop()
-        if isinstance(target, A.Name) and len(target.qname.parts) > 1 and self.frames and self.frame.this is not None:
-            # `Base::Base::blockIdx = v` (Base an alias of a base class): the member of this object's base part,
-            # whose members are the whole object's
-            member = self.frame.this.members.get(target.qname.parts[-1].name)
-            if isinstance(member, Cell):
-                self.store(member, value, node)
-                return
 
     def _copy_instance(self, dst: Instance, src: Instance, node: A.Node) -> None:
         for name, b in src.members.items():

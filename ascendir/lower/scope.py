@@ -53,7 +53,8 @@ class ClassInfo:
     def is_plain_struct(self) -> bool:
         """Only data members: used as a tiling struct or a record, never inlined as an object."""
         # (a constructor with member initialisers, `Params(...) : problemShape(s), ptrA(a) {}`, makes an object)
-        return not self.methods and not any(c.body and c.body.body or c.init_list for c in self.constructors)
+        return not self.methods and not self.operators and not any(
+            c.body and c.body.body or c.init_list for c in self.constructors)
 
 
 @dataclass
@@ -103,6 +104,12 @@ class Scope:
     # the namespace a namespace-scope class or function is declared in ('' for the global one, 'A::B'), by id of
     # its declaration: what the lookup falls back on where two of one name live in different namespaces
     declared_in: dict[int, str] = field(default_factory=dict)
+    # class templates declared but not defined (`template <class P, ..., class TileCopy = ...> struct BlockMmad;`,
+    # then only specialisations): their parameters' defaults complete the arguments a specialisation is chosen by
+    declared_templates: dict[str, ClassInfo] = field(default_factory=dict)
+    # classes of one name in different namespaces (catlass's Gemm::Tile::TileCopy and Epilogue::Tile::TileCopy):
+    # name -> [(namespace, key in `classes`)], the first one keyed by its bare name, the others by their full one
+    homonyms: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     def without_namespaces(self, parts: list[A.NamePart]) -> list[A.NamePart]:
         """`parts` less its leading names of the program's namespaces (a class of the same name stays)."""
@@ -203,9 +210,19 @@ def _is_same_type_specialisation(primary: A.ClassDecl, special: A.ClassDecl) -> 
 
 def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam] | None,
                    outer: ClassInfo | None = None) -> ClassInfo | None:
+    if d.name is not None and not d.is_definition and template and d.specialization_args is None:
+        scope.declared_templates.setdefault(d.name, ClassInfo(d.name, d, template))
     if d.name is None or not d.is_definition:
         return None
     key = d.name
+    namespace = scope.declared_in.get(id(d), "")
+    first = scope.classes.get(d.name)
+    if outer is None and d.specialization_args is None and first is not None and first.outer is None \
+            and scope.declared_in.get(id(first.decl), "") != namespace:
+        # the same name in another namespace: a class of its own, found by the namespace it is named with
+        found = scope.homonyms.setdefault(d.name, [(scope.declared_in.get(id(first.decl), ""), d.name)])
+        key = f"{namespace}::{d.name}"
+        found.append((namespace, key))
     if outer is not None and d.specialization_args is None:
         # a nested class is its outer class's (two kernels' `Params` differ); the bare name stays for the
         # lookups that do not say which
@@ -269,8 +286,11 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
     scope.classes[key] = info
     if d.specialization_args is not None:
         return info
-    if info.is_plain_struct and info.fields and template is None and not any(
-            _is_object_type(decl.type) or "&" in decl.type.pointers for _, decl in info.fields):
+    if info.is_plain_struct and info.fields and template is None and not (outer is not None and outer.scope_params) \
+            and not any(_is_object_type(decl.type) or "&" in decl.type.pointers or _names_object_class(scope, decl.type)
+                        for _, decl in info.fields):
+        # (a struct nested in a class template, `Params` of a catlass kernel, or one holding class objects, is a
+        # record of objects, never tiling data)
         scope.tiling_structs.setdefault(
             d.name,
             TilingStruct(d.name, [(decl.name, decl.type, None, "scalar") for _, decl in info.fields], d.span),
@@ -282,6 +302,14 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
 # lowered as an object, never as a tiling layout of scalars; so does a reference member (`BinaryRepeatParams&
 # repeatParams;`): tiling data is copied from GM and holds none.
 _OBJECT_TYPES = frozenset({"LocalTensor", "GlobalTensor", "TQue", "TQueBind", "TBuf", "TPipe", "TBufPool"})
+
+
+def _names_object_class(scope: Scope, t: A.TypeRef) -> bool:
+    """Whether a field's type names a class of the program with methods or constructors (GemmCoord, a layout)."""
+    if not isinstance(t.base, A.QualifiedName) or t.pointers:
+        return False
+    info = scope.classes.get(t.base.parts[-1].name)
+    return info is not None and not info.is_plain_struct
 
 
 def _is_object_type(t: A.TypeRef) -> bool:

@@ -101,6 +101,8 @@ pub struct Core {
     pub waiting: Option<usize>,
     /// the timing model's log of this core, when time is modelled (timing/mod.rs)
     pub tlog: Option<Box<crate::timing::CoreLog>>,
+    /// Ctx::copy's staging bytes and flags, kept between copies
+    pub copy_scratch: (Vec<u8>, Vec<u8>),
 }
 
 impl Core {
@@ -132,6 +134,7 @@ impl Core {
             done: false,
             waiting: None,
             tlog: None,
+            copy_scratch: (Vec::new(), Vec::new()),
         }
     }
 }
@@ -436,27 +439,28 @@ impl<'a> Ctx<'a> {
             m.copy(len as u64, (src.space, s), (dst.space, d));
         }
         let n = len as usize;
-        // gather the source bytes and their initialised-ness
-        let mut data = vec![0u8; n];
-        let mut init = vec![1u8; n];
+        // gather the source bytes and their initialised-ness (in the core's scratch: no allocation per copy)
+        let (mut data, mut init) = std::mem::take(&mut self.core.copy_scratch);
+        data.resize(n, 0);
+        init.resize(n, 0);
         match src.space {
             Space::Gm(i) => {
                 let buf = &self.gm.bufs[i as usize];
-                data.copy_from_slice(&buf.bytes()[s..s + n]);
-                if let Some(sh) = &buf.init {
-                    for (o, &b) in init.iter_mut().zip(&sh[s..s + n]) {
-                        *o = (b == 1) as u8;
-                    }
-                }
+                data[..n].copy_from_slice(&buf.bytes()[s..s + n]);
+                buf.init_flags(s, &mut init[..n]);
             }
             Space::Local(m) => {
                 let mem = self.local(m);
-                data.copy_from_slice(&mem.data.as_slice()[s..s + n]);
-                init.copy_from_slice(&mem.init[s..s + n]);
+                data[..n].copy_from_slice(&mem.data.as_slice()[s..s + n]);
+                init[..n].copy_from_slice(&mem.init[s..s + n]);
             }
-            Space::Null => return false,
+            Space::Null => {
+                self.core.copy_scratch = (data, init);
+                return false;
+            }
         }
-        self.store_bytes(dst, d, &data, &init, elem, what);
+        self.store_bytes(dst, d, &data[..n], &init[..n], elem, what);
+        self.core.copy_scratch = (data, init);
         true
     }
 
@@ -467,7 +471,7 @@ impl<'a> Ctx<'a> {
         match dst.space {
             Space::Gm(i) => {
                 let atomic = self.core.atomic;
-                let poisoned = init.contains(&0);
+                let poisoned = !crate::memory::all_ones(init);
                 {
                     let buf = &mut self.gm.bufs[i as usize];
                     let bytes = &mut buf.bytes_mut()[d..d + n];
@@ -475,14 +479,19 @@ impl<'a> Ctx<'a> {
                         Atomic::None => bytes.copy_from_slice(data),
                         Atomic::Add(t) | Atomic::Max(t) | Atomic::Min(t) => atomic_apply(atomic, t, bytes, data),
                     }
-                    if let Some(sh) = &mut buf.init {
-                        for (o, &b) in sh[d..d + n].iter_mut().zip(init) {
-                            // accumulating into memory nobody wrote keeps it unknown
-                            *o = if b == 0 || (atomic != Atomic::None && *o != 1) {
-                                2
-                            } else {
-                                1
-                            };
+                    if let Some(sh) = buf.shadow_for_write() {
+                        let sh = &mut sh[d..d + n];
+                        if atomic != Atomic::None {
+                            for (o, &b) in sh.iter_mut().zip(init) {
+                                // accumulating into memory nobody wrote keeps it unknown
+                                *o = if b == 0 || *o != 1 { 2 } else { 1 };
+                            }
+                        } else if !poisoned {
+                            sh.fill(1);
+                        } else {
+                            for (o, &b) in sh.iter_mut().zip(init) {
+                                *o = 1 + (b == 0) as u8;
+                            }
                         }
                     }
                 }
@@ -952,10 +961,7 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
             let (bits, init) = match handle.space {
                 Space::Gm(b) => {
                     let buf = &cx.gm.bufs[b as usize];
-                    let init = buf
-                        .init
-                        .as_ref()
-                        .is_none_or(|s| s[at..at + size as usize].iter().all(|&x| x == 1));
+                    let init = buf.all_init(at, size as usize);
                     (elem.load_bits(&buf.bytes()[at..]), init)
                 }
                 Space::Local(m) => {

@@ -201,7 +201,8 @@ pub struct GmBuf {
     ptr: *mut u8,
     len: usize,
     tensor_len: usize,
-    /// None: every byte is initialised (inputs without padding)
+    /// None: the tensor's bytes are initialised and the padding after it is not (inputs; made on the first
+    /// write into one, so that reading a large input costs no shadow)
     pub init: Option<Vec<u8>>,
 }
 
@@ -231,12 +232,43 @@ impl GmBuf {
     /// The same buffer with only its first `n` bytes the tensor: the rest is padding, never initialised.
     pub fn with_tensor_len(mut self, n: usize) -> GmBuf {
         self.tensor_len = n.min(self.len);
-        if self.tensor_len < self.len && self.init.is_none() {
+        self
+    }
+
+    /// Whether every byte of `[at, at + n)` was initialised (written, or an input's own).
+    pub fn all_init(&self, at: usize, n: usize) -> bool {
+        match &self.init {
+            Some(sh) => all_ones(&sh[at..at + n]),
+            None => at + n <= self.tensor_len,
+        }
+    }
+
+    /// The initialised-ness of `[at, at + out.len())` into `out`: 1 where written (or an input's own), else 0.
+    pub fn init_flags(&self, at: usize, out: &mut [u8]) {
+        match &self.init {
+            Some(sh) => {
+                let n = out.len();
+                for (o, &b) in out.iter_mut().zip(&sh[at..at + n]) {
+                    *o = (b == 1) as u8;
+                }
+            }
+            None => {
+                let inside = self.tensor_len.saturating_sub(at).min(out.len());
+                out[..inside].fill(1);
+                out[inside..].fill(0);
+            }
+        }
+    }
+
+    /// The shadow for a write: None for an input with no padding (every byte stays initialised), else the
+    /// shadow, made for an input with padding on its first write.
+    pub fn shadow_for_write(&mut self) -> Option<&mut [u8]> {
+        if self.init.is_none() && self.tensor_len < self.len {
             let mut init = vec![1u8; self.len];
             init[self.tensor_len..].fill(0);
             self.init = Some(init);
         }
-        self
+        self.init.as_deref_mut()
     }
 
     /// The bytes of the tensor (the buffer less its padding).
@@ -293,6 +325,19 @@ impl OwnedBuf {
     pub unsafe fn gm(&mut self, name: &str, role: GmRole) -> GmBuf {
         GmBuf::from_raw(name.to_string(), role, self.data.as_mut_ptr(), self.data.len())
     }
+}
+
+/// Whether every byte of `flags` is 1 (a shadow range all written); a branch-free fold per 64 bytes, which
+/// vectorises, where a short-circuiting `all` goes byte by byte.
+#[inline]
+pub fn all_ones(flags: &[u8]) -> bool {
+    let mut chunks = flags.chunks_exact(64);
+    for c in &mut chunks {
+        if c.iter().fold(0u8, |acc, &b| acc | (b ^ 1)) != 0 {
+            return false;
+        }
+    }
+    chunks.remainder().iter().all(|&b| b == 1)
 }
 
 /// Whether `[start, start + len)` lies inside `[0, size)`.

@@ -84,7 +84,7 @@ fn gather<V: Lane>(
     out: &mut [V],
 ) -> (Vec<bool>, Vec<bool>) {
     let sz = op.t.size();
-    let all_init = reg.init.iter().all(|&b| b == 1);
+    let all_init = crate::memory::all_ones(&reg.init);
     let mut row_ok = vec![true; rows];
     let mut col_ok = vec![true; cols];
     if !op.trans && !op.nz {

@@ -72,7 +72,7 @@ pub struct Region {
 
 impl Region {
     pub fn is_init(&self, at: usize, len: usize) -> bool {
-        self.init[at..at + len].iter().all(|&b| b == 1)
+        crate::memory::all_ones(&self.init[at..at + len])
     }
 }
 
@@ -93,10 +93,8 @@ pub fn read(cx: &mut Ctx, h: Handle, off: i64, len: i64, elem: usize, what: &str
         Space::Gm(i) => {
             let buf = &cx.gm.bufs[i as usize];
             let data = buf.bytes()[at..at + n].to_vec();
-            let init = match &buf.init {
-                Some(sh) => sh[at..at + n].iter().map(|&b| (b == 1) as u8).collect(),
-                None => vec![1u8; n],
-            };
+            let mut init = vec![0u8; n];
+            buf.init_flags(at, &mut init);
             Some(Region { data, init })
         }
         Space::Local(m) => {

@@ -183,7 +183,7 @@ impl ApiOp for Compare {
                     let sz = t.size();
                     let a_at = run.addr[0] as usize + done * sz;
                     let a_bytes = &local.data.as_slice()[a_at..a_at + m * sz];
-                    init_ok &= local.init[a_at..a_at + m * sz].iter().all(|&b| b == 1);
+                    init_ok &= crate::memory::all_ones(&local.init[a_at..a_at + m * sz]);
                     let b_bytes: Vec<u8> = match scalar {
                         Some(bitsv) => {
                             let mut v = vec![0u8; m * sz];
@@ -194,7 +194,7 @@ impl ApiOp for Compare {
                         }
                         None => {
                             let b_at = run.addr[1] as usize + done * sz;
-                            init_ok &= local.init[b_at..b_at + m * sz].iter().all(|&b| b == 1);
+                            init_ok &= crate::memory::all_ones(&local.init[b_at..b_at + m * sz]);
                             local.data.as_slice()[b_at..b_at + m * sz].to_vec()
                         }
                     };

@@ -481,24 +481,25 @@ impl ApiOp for SoftMax {
         let Space::Local(mem) = src.space else {
             return Flow::Next;
         };
-        let (vals, init) = {
+        let (mut out, init) = {
             let local = cx.local(mem);
             let mut v = vec![0f32; n];
             for (c, chunk) in v.chunks_mut(CHUNK).enumerate() {
                 let off = at + c * CHUNK * sz;
                 load_f32(t, &local.data.as_slice()[off..off + chunk.len() * sz], chunk);
             }
-            (v, local.init[at..at + n * sz].iter().all(|&b| b == 1))
+            (v, crate::memory::all_ones(&local.init[at..at + n * sz]))
         };
-        let mut out = vec![0f32; n];
+        // computed in place, row by row: columns past oriSrcK come out 0
         let mut maxes = Vec::with_capacity(rows);
         let mut sums = Vec::with_capacity(rows);
         for r in 0..rows {
-            let row = &vals[r * cols..r * cols + ori];
-            let o = &mut out[r * cols..r * cols + ori];
-            let mx = lanes_fold(row, f32::NEG_INFINITY, f32::max);
-            for (o, &x) in o.iter_mut().zip(row) {
-                *o = (x - mx).exp();
+            let o = &mut out[r * cols..(r + 1) * cols];
+            o[ori..].fill(0.0);
+            let o = &mut o[..ori];
+            let mx = lanes_fold(o, f32::NEG_INFINITY, f32::max);
+            for v in o.iter_mut() {
+                *v = (*v - mx).exp();
             }
             // summed in 16 lanes and then folded, as the vector unit's reduction does (and so it vectorises)
             let s = lanes_fold(o, 0.0, |a, b| a + b);
@@ -511,10 +512,18 @@ impl ApiOp for SoftMax {
             sums.push(s);
         }
         let dst = cx.handle(self.dst);
-        let mut bytes = vec![0u8; n * sz];
-        store_f32(t, &out, &mut bytes);
         if let Some(d) = cx.range(dst, 0, (n * sz) as i64, true, sz, "SoftMax") {
-            cx.store_bytes(dst, d, &bytes, &vec![init as u8; bytes.len()], t, "SoftMax");
+            if let Space::Local(m) = dst.space {
+                // straight into the destination (what store_bytes does for local memory, without staging)
+                cx.check_local_write(m, d, n * sz, dst.alloc, "SoftMax");
+                let local = cx.local(m);
+                store_f32(t, &out, &mut local.data.as_mut_slice()[d..d + n * sz]);
+                local.init[d..d + n * sz].fill(init as u8);
+            } else {
+                let mut bytes = vec![0u8; n * sz];
+                store_f32(t, &out, &mut bytes);
+                cx.store_bytes(dst, d, &bytes, &vec![init as u8; bytes.len()], t, "SoftMax");
+            }
         }
         // sum and max: one 32-byte block per row, the value repeated
         let st = self.stat_type;
@@ -649,7 +658,7 @@ impl ApiOp for RowReduce {
         let init = {
             let local = cx.local(mem);
             load_f32(t, &local.data.as_slice()[at..at + total * sz], &mut vals);
-            local.init[at..at + total * sz].iter().all(|&b| b == 1)
+            crate::memory::all_ones(&local.init[at..at + total * sz])
         };
         let out: Vec<f32> = (0..rows)
             .map(|r| {

@@ -440,7 +440,7 @@ pub fn elementwise(cx: &mut Ctx, mem: MemKind, plan: &Plan, geoms: &[Geom], what
         for (k, g) in geoms[1..].iter().enumerate() {
             let at = run.addr[k + 1] as usize;
             let sh = &local.init[at..at + n * g.size];
-            if !sh.iter().all(|&b| b == 1) {
+            if !crate::memory::all_ones(&sh) {
                 for (e, flag) in init_buf.iter_mut().enumerate() {
                     if sh[e * g.size..(e + 1) * g.size].iter().any(|&b| b != 1) {
                         *flag = 0;
@@ -477,7 +477,7 @@ pub fn elementwise(cx: &mut Ctx, mem: MemKind, plan: &Plan, geoms: &[Geom], what
             done += m;
         }
         let sh = &mut local.init[dst_at..dst_at + dst_len];
-        if init_buf.iter().all(|&b| b == 1) {
+        if crate::memory::all_ones(&init_buf) {
             sh.fill(1);
         } else {
             for (e, &flag) in init_buf.iter().enumerate() {

@@ -92,7 +92,7 @@ fn read_f32(cx: &mut Ctx, mem: MemKind, at: usize, n: usize, t: DType) -> (Vec<f
         );
         done += m;
     }
-    let init = local.init[at..at + n * sz].iter().all(|&b| b == 1);
+    let init = crate::memory::all_ones(&local.init[at..at + n * sz]);
     (out, init)
 }
 
