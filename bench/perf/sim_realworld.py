@@ -72,6 +72,7 @@ def uses_cube(files: dict[str, str]) -> bool:
 
 TENSOR_METHODS = {"reshape", "view", "flatten", "contiguous", "float", "squeeze", "unsqueeze", "t", "clone", "detach",
                   "transpose", "permute", "to", "item"}
+RAW_TENSOR_MAKERS = {"torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty", "torch.randn_like"}
 TORCH_DTYPES = {"float32", "float16", "bfloat16", "int32", "int64", "int8", "uint8", "bool", "float", "half", "long",
                 "int"}
 
@@ -97,6 +98,7 @@ def forward_plan(model_src: str) -> list[tuple[Any, ...]] | None:
         return None
     params = [a.arg for a in fn.args.args[1:]]
     init_of: dict[str, tuple[Any, ...]] = {}
+    where: dict[str, tuple[int, int]] = {}
     if init is not None:
         names = [a.arg for a in init.args.args[1:]]
 
@@ -113,6 +115,11 @@ def forward_plan(model_src: str) -> list[tuple[Any, ...]] | None:
                 dotted = ast.unparse(v.func)
                 if dotted in ("torch.nn.Parameter", "nn.Parameter") and v.args:
                     return source(v.args[0])
+                if dotted in RAW_TENSOR_MAKERS:
+                    # a tensor ModelNew draws itself: matched to the reference's by shape (raw_tensors)
+                    dtype = next((k.value.attr for k in v.keywords if k.arg == "dtype"
+                                  and isinstance(k.value, ast.Attribute)), None)
+                    return ("raw", tuple(ast.unparse(a) for a in v.args), dtype)
                 if dotted == "torch.tensor" and v.args and isinstance(v.args[0], ast.List | ast.Tuple) \
                         and len(v.args[0].elts) == 1:
                     inner = source(v.args[0].elts[0])
@@ -129,18 +136,28 @@ def forward_plan(model_src: str) -> list[tuple[Any, ...]] | None:
                 found = source(st.value)
                 if found is not None:
                     init_of[st.targets[0].attr] = found
+                    where[st.targets[0].attr] = (st.lineno, st.col_offset)
             elif isinstance(st, ast.Call) and isinstance(st.func, ast.Attribute) \
                     and st.func.attr == "register_buffer" and len(st.args) >= 2 \
                     and isinstance(st.args[0], ast.Constant) and isinstance(st.args[0].value, str):
                 found = source(st.args[1])
                 if found is not None:
                     init_of[st.args[0].value] = found
+                    where[st.args[0].value] = (st.lineno, st.col_offset)
+    # the order ModelNew makes its modules and its own tensors in: the k-th Linear of ModelNew is the reference's
+    # k-th, and its tensors are matched in order (raw_tensors)
+    order = tuple((name, *init_of[name]) for name in sorted(init_of, key=lambda n: where.get(n, (0, 0)))
+                  if init_of[name][0] in ("module", "raw"))
+    for name, *_ in order:
+        init_of[name] = (*init_of[name], order)
     local: dict[str, tuple[Any, ...]] = {}
 
     def arg_value(node: ast.expr) -> Any:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "torch" \
                 and node.attr in TORCH_DTYPES:
             return ("dtype", node.attr)
+        if isinstance(node, ast.Attribute) and node.attr == "device":
+            return ("device",)
         return ast.literal_eval(node)
 
     def expr(node: ast.expr) -> tuple[Any, ...] | None:
@@ -169,12 +186,32 @@ def forward_plan(model_src: str) -> list[tuple[Any, ...]] | None:
             node = node.value
         if isinstance(node, ast.Name) and node.id == "self" and steps and steps[0][0] == "attr":
             return ("self", tuple(steps), init_of.get(steps[0][1]))
+        if isinstance(node, ast.Name) and node.id in local and steps and local[node.id][0] == "self":
+            _, head, init = local[node.id]  # stride = self.conv.stride; ... stride[0]
+            return ("self", head + tuple(steps), init)
         return None
 
+    def is_self_to_device(st: ast.stmt) -> bool:
+        """self.h = self.h.to(x.device): a move to the device, nothing the op sees."""
+        return isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.value, ast.Call) \
+            and isinstance(st.value.func, ast.Attribute) and st.value.func.attr == "to" \
+            and ast.unparse(st.value.func.value) == ast.unparse(st.targets[0])
+
     *before, last = fn.body or [ast.Pass()]
+    call: ast.expr | None = last.value if isinstance(last, ast.Return) else None
+    if isinstance(last, ast.Return) and last.value is not None and before and isinstance(before[-1], ast.Assign) \
+            and len(before[-1].targets) == 1 and ast.unparse(before[-1].targets[0]) == ast.unparse(last.value) \
+            and isinstance(before[-1].value, ast.Call) and isinstance(before[-1].value.func, ast.Attribute) \
+            and isinstance(before[-1].value.func.value, ast.Name) \
+            and before[-1].value.func.value.id not in ("self", "torch", "F", "nn"):
+        *before, assigned = before  # y = op(...); return y   (or self.h = op(...); return self.h)
+        call = assigned.value  # type: ignore[attr-defined]
     for st in before:
         if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) or isinstance(st, ast.Assert | ast.Pass) \
-                or isinstance(st, ast.If) and not st.orelse and all(isinstance(b, ast.Raise) for b in st.body):
+                or isinstance(st, ast.If) and not st.orelse and all(isinstance(b, ast.Raise) for b in st.body) \
+                or isinstance(st, ast.Delete) and all(isinstance(t, ast.Name) and t.id in params
+                                                      for t in st.targets) \
+                or is_self_to_device(st):
             continue
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
             value = expr(st.value)
@@ -183,9 +220,9 @@ def forward_plan(model_src: str) -> list[tuple[Any, ...]] | None:
             local[st.targets[0].id] = value
             continue
         return None
-    if not isinstance(last, ast.Return) or not isinstance(last.value, ast.Call) or last.value.keywords:
+    if not isinstance(call, ast.Call) or call.keywords:
         return None
-    plan = [expr(a) for a in last.value.args]
+    plan = [expr(a) for a in call.args]
     return None if any(p is None for p in plan) else plan  # type: ignore[return-value]
 
 
@@ -265,31 +302,52 @@ def weighted_inputs(task: Any, drawn: Any) -> Any:
             return to_torch(v, drawn.dtypes.get(names[e[1]])) if isinstance(v, np.ndarray) else v
         if e[0] == "method":
             inner = value(e[1])
+            if any(a == ("device",) for a in e[3]):
+                return inner  # .to(x.device): the tensor where it is
             args = [getattr(torch, a[1]) if isinstance(a, tuple) and a[:1] == ("dtype",) else a for a in e[3]]
             return getattr(inner, e[2])(*args) if isinstance(inner, torch.Tensor) else inner
         _, steps, init = e
-        return walk(first(steps[0][1], init), steps[1:], steps)
+        return walk(first(steps[0][1], init, steps[1:]), steps[1:], steps)
 
-    def first(name: str, init: tuple[Any, ...] | None) -> Any:
+    raw = raw_tensors(torch, model, task.plan, bound)
+
+    def first(name: str, init: tuple[Any, ...] | None, rest: tuple[tuple[str, Any], ...]) -> Any:
         """self.<name> of ModelNew: the reference Model's attribute of that name; else, by what ModelNew.__init__
-        makes of it, the reference's one submodule of the same class, or the value of a plain parameter or
-        constant (as a tensor where it wraps one in a tensor); else a setting of that name on exactly one of the
-        reference's submodules (self.groups -> conv_transpose.groups)."""
+        makes of it: the reference's submodule of the same class in the same place among those of its class, the
+        reference's tensor matched to one ModelNew draws itself (raw_tensors), the value of a plain parameter or
+        constant (as a tensor where it wraps one in a tensor; indexed, a setting of one of the reference's
+        submodules: stride[0] of a stride given as 2), for a module list indexed, the reference's leaf modules
+        that have what is read next (self.layers[3].weight: the fourth with a weight); else a setting of that
+        name on exactly one of the reference's submodules (self.groups -> conv_transpose.groups)."""
+        if name in raw:
+            return raw[name]
         if hasattr(model, name):
             v = getattr(model, name)
             if init is not None and init[0] == "tensor" and isinstance(v, int | float):
                 return torch.tensor([v], dtype=getattr(torch, init[2]))  # ModelNew holds it as a tensor
             return v
+        held = [getattr(m, name) for m in model.modules() if m is not model and hasattr(m, name)]
         if init is not None and init[0] == "module":
-            same = [m for m in model.children() if type(m).__name__ == init[1]]
+            same = [m for m in model.modules() if m is not model and type(m).__name__ == init[1]]
+            mine = [k[0] for k in init[2] if k[1:3] == ("module", init[1])]
             if len(same) == 1:
                 return same[0]
+            if len(same) == len(mine) and name in mine:
+                return same[mine.index(name)]
+            if init[1] in ("ModuleList", "Sequential") and len(rest) >= 2 and rest[0][0] == "item" \
+                    and rest[1][0] == "attr":
+                return [m for m in model.modules() if m is not model and not list(m.children())
+                        and hasattr(m, rest[1][1])]
         if init is not None and init[0] in ("param", "const", "tensor"):
             plain = init[1] if init[0] == "tensor" else init
             if plain is not None and (plain[0] == "const" or plain[1] in bound):
                 v = plain[1] if plain[0] == "const" else bound[plain[1]]
+                if isinstance(v, int | float) and rest[:1] and rest[0][0] == "item":
+                    settings = [h for h in held if isinstance(h, tuple | list)]
+                    if settings and all(h == settings[0] for h in settings):
+                        return settings[0]  # ModelNew made a tuple of it as the module does
+                    return (v,) * (rest[0][1] + 1)
                 return torch.tensor([v], dtype=getattr(torch, init[2])) if init[0] == "tensor" else v
-        held = [getattr(m, name) for m in model.modules() if m is not model and hasattr(m, name)]
         if len(held) == 1:
             return held[0]
         if held and not any(isinstance(h, torch.Tensor) for h in held) and all(h == held[0] for h in held):
@@ -320,6 +378,77 @@ def weighted_inputs(task: Any, drawn: Any) -> Any:
             else:
                 values[name] = v
     return Inputs(values, dtypes, drawn.seed)
+
+
+def shape_of(args: tuple[str, ...], bound: dict[str, Any]) -> tuple[int, ...] | None:
+    """The shape torch.randn(*args) makes, with ModelNew.__init__'s parameters bound: names, numbers, + - * //,
+    an item of a bound list, a tuple of those, or one bound shape."""
+    import ast
+
+    def ev(n: ast.expr) -> Any:
+        if isinstance(n, ast.Constant) and isinstance(n.value, int):
+            return n.value
+        if isinstance(n, ast.Name) and n.id in bound:
+            return bound[n.id]
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add | ast.Sub | ast.Mult | ast.FloorDiv):
+            a, b = ev(n.left), ev(n.right)
+            return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(n.op)) if not isinstance(
+                n.op, ast.FloorDiv) else a // b
+        if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant):
+            return ev(n.value)[n.slice.value]
+        if isinstance(n, ast.Tuple | ast.List):
+            return tuple(ev(e) for e in n.elts)
+        raise ValueError(ast.unparse(n))
+
+    try:
+        dims = [ev(ast.parse(a, mode="eval").body) for a in args]
+    except (ValueError, TypeError, IndexError, KeyError, SyntaxError, ZeroDivisionError):
+        return None
+    if len(dims) == 1 and isinstance(dims[0], tuple | list):
+        dims = list(dims[0])
+    return tuple(int(d) for d in dims) if all(isinstance(d, int) for d in dims) else None
+
+
+def raw_tensors(torch: Any, model: Any, plan: Any, bound: dict[str, Any]) -> dict[str, Any]:
+    """The reference's tensors standing in for those ModelNew draws itself (self.w = nn.Parameter(torch.randn(
+    in_features, out_features))): in ModelNew's order, each takes the reference's tensor of its name, else the
+    first one not taken of its shape, else of its shape transposed (a 2-D weight kept as in x out where the
+    reference's Linear keeps out x in), cast to the dtype ModelNew asks for."""
+    order = next((e[2][-1] for e in plan if e[0] == "self" and e[2] is not None and e[2][0] in ("module", "raw")),
+                 ())
+    mine = [(k[0], k[2], k[3]) for k in order if k[1] == "raw"]
+    if not mine:
+        return {}
+    theirs: list[tuple[str, Any]] = list(model.named_parameters()) + list(model.named_buffers())
+    theirs += [(n, v) for n, v in vars(model).items() if isinstance(v, torch.Tensor)
+               and all(v is not t for _, t in theirs)]
+    taken: set[int] = set()
+    found: dict[str, Any] = {}
+    picks: dict[str, int] = {}
+    for name, args, _ in mine:  # names first, so that a name-sake is not taken by shape before its turn
+        shape = shape_of(args, bound)
+        pick = next((i for i, (n, t) in enumerate(theirs) if n == name
+                     and (shape is None or tuple(t.shape) in (shape, shape[::-1] if len(shape) == 2 else shape))),
+                    None)
+        if pick is not None:
+            picks[name] = pick
+            taken.add(pick)
+    for name, args, dtype in mine:
+        shape = shape_of(args, bound)
+        pick = picks.get(name)
+        if pick is None and shape is not None:
+            pick = next((i for i, (_, t) in enumerate(theirs) if i not in taken and tuple(t.shape) == shape), None)
+            if pick is None and len(shape) == 2:
+                pick = next((i for i, (_, t) in enumerate(theirs) if i not in taken
+                             and tuple(t.shape) == shape[::-1]), None)
+        if pick is None:
+            continue
+        taken.add(pick)
+        t = theirs[pick][1].detach()
+        if shape is not None and tuple(t.shape) != shape:
+            t = t.t().contiguous()
+        found[name] = t.to(getattr(torch, dtype)) if dtype else t
+    return found
 
 
 def make_weighted_task(base: Any, sample: str, model_src: str, plan: list[tuple[Any, ...]]) -> Any:

@@ -68,6 +68,44 @@ def test_plan_refuses_computation() -> None:
     assert m.forward_plan(_model("(self, x):\n        x = self.fc(x)\n        return x")) is None
 
 
+def test_plan_of_local_settings_del_and_assigned_result() -> None:
+    m = _script()
+    # stride = self.conv.stride; ... stride[0]
+    plan = m.forward_plan(_model("(self, x):\n        stride = self.conv.stride\n"
+                                 "        return custom_ops_lib.op(x, stride[0], stride[1])"))
+    assert plan is not None and plan[1] == ("self", (("attr", "conv"), ("attr", "stride"), ("item", 0)), None)
+    # del of an unused argument; the result assigned to the module and returned
+    plan = m.forward_plan(_model("(self, x, mask=None):\n        del mask\n"
+                                 "        self.h = self.h.to(x.device)\n"
+                                 "        self.h = custom_ops_lib.op(x, self.h)\n        return self.h"))
+    assert plan is not None and plan[1] == ("self", (("attr", "h"),), None)
+
+
+def test_raw_tensors_match_by_name_then_shape() -> None:
+    torch = pytest.importorskip("torch")
+    m = _script()
+    src = _model("(self, x):\n        return custom_ops_lib.op(x, self.w, self.add_bias, self.scale)",
+                 init="        super().__init__()\n        self.w = torch.nn.Parameter(torch.randn(k, 2 * k))\n"
+                      "        self.add_bias = torch.nn.Parameter(torch.randn(k))\n"
+                      "        self.scale = torch.nn.Parameter(torch.randn(k, dtype=torch.float16))\n")
+    plan = m.forward_plan(src)
+    assert plan is not None
+    assert m.shape_of(("k", "2 * k"), {"k": 3}) == (3, 6)
+
+    class Reference(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.gemm = torch.nn.Linear(3, 6)  # weight 6 x 3: ModelNew keeps it 3 x 6
+            self.scale = torch.nn.Parameter(torch.ones(3))
+            self.bias = torch.nn.Parameter(torch.zeros(3))
+
+    ref = Reference()
+    found = m.raw_tensors(torch, ref, plan, {"k": 3})
+    assert torch.equal(found["w"], ref.gemm.weight.t())
+    assert torch.equal(found["scale"], ref.scale.half()) and found["scale"].dtype == torch.float16
+    assert torch.equal(found["add_bias"], ref.bias)  # its shape, the first one not taken: the gemm bias is 6
+
+
 def test_miss_kinds() -> None:
     m = _script()
     row = {"failure": "not-evaluated", "cause": "case 0: not evaluated: the case draws 9 input elements, over the "
