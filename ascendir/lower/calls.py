@@ -17,6 +17,7 @@ from ascendir.lower import ctypes as C
 from ascendir.lower.astwalk import written_root
 from ascendir.lower.ctypes import CType, Scalar, const_fits
 from ascendir.lower.function import REGISTER_API_FUNCTIONS, _TRANSPARENT_NAMESPACES, Unsupported, in_register_api
+from ascendir.lower import list_tensor
 from ascendir.lower.values import Cell, FunctionRef, Instance, Pack, Val
 from frontend import ast as A
 
@@ -975,6 +976,7 @@ _DEDICATED = {
     ("GlobalTensor", "SetValue"): _set_value,
     ("LocalTensor", "SetValue"): _set_value,
     ("LocalTensor", "ReinterpretCast"): _reinterpret_cast,
+    **list_tensor.METHODS,
 }
 
 

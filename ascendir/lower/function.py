@@ -48,6 +48,7 @@ from ascendir.lower.astwalk import facts, forget_facts, walk
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import Reporter
 from ascendir.lower.scope import ClassInfo, Scope
+from ascendir.lower import list_tensor
 from ascendir.lower.values import Binding, Cell, ExitKind, FunctionRef, Instance, Pack, Val
 from frontend import ast as A
 from frontend import vendor
@@ -1379,6 +1380,9 @@ class FunctionLowerer:
         if d.ctor_args:
             if isinstance(t, C.ClassT):
                 return None  # constructor arguments: handled when the instance is made
+            if list_tensor.is_list_tensor_desc(t):  # `ListTensorDesc desc(data)`
+                return list_tensor.declare(self, d.name, d, [self.expr(a) for a in d.ctor_args
+                                                             if not isinstance(a, A.InitList)])
             return self.init_list(t, d.ctor_args, d)
         return None
 
@@ -1410,6 +1414,10 @@ class FunctionLowerer:
             self.bind(name, inst)
             if _destructor_of(inst) is not None:
                 self._owned.setdefault(id(self.frame.scopes[-1]), []).append(inst)
+            return
+        if list_tensor.is_list_tensor_desc(t):
+            is_desc = init is not None and isinstance(init.obj, tuple) and init.obj[0] == "list_tensor_desc"
+            self.bind(name, init if is_desc else list_tensor.declare(self, name, d, []))  # type: ignore[arg-type]
             return
         if isinstance(t, C.PipeT | C.QueueT | C.BufT | C.GlobalTensorT | C.ObjectT) and init is None:
             obj = self.make_object(t, name, d)
@@ -1540,6 +1548,8 @@ class FunctionLowerer:
                     inst.members[d.name] = Val(ft, obj=UNBOUND_REFERENCE)
                 elif isinstance(ft, C.ClassT):
                     inst.members[d.name] = self.instantiate(ft, f"{name}.{d.name}", d)
+                elif list_tensor.is_list_tensor_desc(ft):
+                    inst.members[d.name] = list_tensor.declare(self, d.name, d, [])
                 elif isinstance(ft, C.GlobalTensorT) and info.is_plain_struct:
                     # a tensor field of a record (catlass's L1TileMmadParams::gmBlockC), which its users assign
                     val = self.make_object(ft, d.name, d)
@@ -3002,6 +3012,9 @@ class FunctionLowerer:
             return Val(t, self.undef(t, e))
         if isinstance(e.expr, A.InitList):
             return self.init_list(t, e.expr.items, e)
+        if list_tensor.is_list_tensor_desc(t):  # `ListTensorDesc(data)`
+            items = list(e.args or ([e.expr] if e.expr is not None else []))
+            return list_tensor.declare(self, "", e, [self.expr(a) for a in items if not isinstance(a, A.InitList)])
         if e.args and len(e.args) > 1 or isinstance(t, C.StructT):
             return self.init_list(t, e.args or ([e.expr] if e.expr is not None else []), e)
         v = self.expr(e.expr)  # type: ignore[arg-type]
@@ -3317,6 +3330,8 @@ class FunctionLowerer:
             if isinstance(b, Instance) and isinstance(value.obj, Instance):
                 self._copy_instance(b, value.obj, node)
                 return
+        if list_tensor.assign(self, target, value, node):
+            return
             if b is not None:
                 raise Unsupported(f"assignment to '{target.qname.parts[0].name}', which is not a variable", node)
         if isinstance(target, A.Name) and len(target.qname.parts) > 1 and self.frames and self.frame.this is not None:

@@ -112,3 +112,61 @@ def test_a_pointer_survives_a_round_trip_through_an_integer() -> None:
     result = run(POINTER_AS_INTEGER, {"x": x}, block_dim=1, outputs={"y": ((1,), "int32")})
     assert not result.errors, result.errors
     assert result.outputs["y"][0] == 14
+
+
+# the same through AscendC's ListTensorDesc (kernel_operator_list_tensor_intf.h)
+LIST_TENSOR_DESC = """
+#include "kernel_operator.h"
+#include "kernel_operator_list_tensor_intf.h"
+using namespace AscendC;
+
+class Twice {
+public:
+    __aicore__ inline void Init(GM_ADDR xs, GM_ADDR ys) {
+        inList.Init(xs);
+        outList = ListTensorDesc(reinterpret_cast<__gm__ void *>(ys));
+        pipe.InitBuffer(inQ, 1, 64 * sizeof(half));
+        pipe.InitBuffer(outQ, 1, 64 * sizeof(half));
+    }
+    __aicore__ inline void Process(GM_ADDR ys) {
+        ListTensorDesc outs(reinterpret_cast<__gm__ void *>(ys));
+        for (uint32_t t = 0; t < inList.GetSize() && t < outList.GetSize(); t++) {
+            GlobalTensor<half> xGm, yGm;
+            xGm.SetGlobalBuffer(inList.GetDataPtr<half>(t), 32);
+            yGm.SetGlobalBuffer(outs.GetDataPtr<half>(t), 32);
+            LocalTensor<half> a = inQ.AllocTensor<half>();
+            DataCopy(a, xGm, 32);
+            inQ.EnQue(a);
+            a = inQ.DeQue<half>();
+            LocalTensor<half> b = outQ.AllocTensor<half>();
+            Muls(b, a, (half)2.0, 32);
+            outQ.EnQue(b);
+            inQ.FreeTensor(a);
+            b = outQ.DeQue<half>();
+            DataCopy(yGm, b, 32);
+            outQ.FreeTensor(b);
+        }
+    }
+private:
+    ListTensorDesc inList;
+    ListTensorDesc outList;
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQ;
+    TQue<TPosition::VECOUT, 1> outQ;
+};
+
+extern "C" __global__ __aicore__ void twice(GM_ADDR xs, GM_ADDR ys, GM_ADDR workspace, GM_ADDR tiling)
+{
+    Twice op;
+    op.Init(xs, ys);
+    op.Process(ys);
+}
+"""
+
+
+def test_list_tensor_desc_reads_the_descriptor() -> None:
+    xs = [np.arange(k, k + 32, dtype=np.float16) for k in (0, 100, 200)]
+    result = run(LIST_TENSOR_DESC, {"xs": xs}, block_dim=1, outputs={"ys": [((32,), "float16")] * 3})
+    assert not result.errors, result.errors
+    for x, y in zip(xs, result.outputs["ys"]):
+        np.testing.assert_array_equal(y, x * 2)
