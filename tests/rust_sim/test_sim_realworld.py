@@ -106,6 +106,21 @@ def test_raw_tensors_match_by_name_then_shape() -> None:
     assert torch.equal(found["add_bias"], ref.bias)  # its shape, the first one not taken: the gemm bias is 6
 
 
+def test_bypassed_kernel() -> None:
+    m = _script()
+    assert not m.bypasses_kernel(_model("(self, x):\n        return custom_ops_lib.op(x)"))
+    # the op only under `if False`, or only through a helper on self: the result is torch's
+    assert m.bypasses_kernel(_model("(self, x):\n        if False:\n            custom_ops_lib.op(x)\n"
+                                    "        return torch.relu(x)"))
+    assert m.bypasses_kernel(_model("(self, x):\n        _ = self._touch(x)\n        return self.net(x.to('cpu'))"))
+    # an extension module bound by importlib counts as the op's
+    src = _model("(self, x):\n        return ops_lib.op(x)").replace(
+        "import custom_ops_lib", "import importlib\nops_lib = importlib.import_module('custom' + '_ops_lib')")
+    assert not m.bypasses_kernel(src)
+    row = {"failure": "not-evaluated", "cause": "ModelNew computes the op's arguments", "bypass": True}
+    assert m.miss_kind(row) == "final bypasses its kernel (torch computes)"
+
+
 def test_miss_kinds() -> None:
     m = _script()
     row = {"failure": "not-evaluated", "cause": "case 0: not evaluated: the case draws 9 input elements, over the "
