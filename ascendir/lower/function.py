@@ -393,6 +393,13 @@ class FunctionLowerer:
             same = cell.points_to is None or cell.points_to.obj[1:] == v.obj[1:]
             cell.points_to = v if same else "many"
             return  # the pointer is read by indexing it (expr_Index), which reads the field
+        if isinstance(cell.ctype, C.Pointer) and isinstance(v.ctype, C.Pointer) \
+                and isinstance(v.ctype.pointee, C.TilingT) and v.ssa is not None:
+            # a member pointing at the tiling data (`tilingInClass = tilingData;`): reads of it are that pointer
+            same = cell.points_to is None or cell.points_to is v or (
+                isinstance(cell.points_to, Val) and cell.points_to.ssa is v.ssa)
+            cell.points_to = v if same else "many"
+            return
         v = self.convert(v, cell.ctype, node)
         value = self.ssa(v, node)
         cell_t = cell.ref.type
@@ -2451,6 +2458,9 @@ class FunctionLowerer:
             return self._member_of_instance(obj.obj, e.member, e)
         if obj.obj == SIMT_INDEX and e.member in ("x", "y", "z"):
             return Val(C.U32, self.undef(C.U32, e))  # threadIdx.x: one thread's index, unknown here
+        if isinstance(b, Cell) and isinstance(b.points_to, Val) and isinstance(b.points_to.ctype, C.Pointer) \
+                and isinstance(b.points_to.ctype.pointee, C.TilingT):
+            return b.points_to  # a pointer variable set to the tiling data (see store)
         t = obj.ctype
         if isinstance(t, C.Pointer) and isinstance(t.pointee, C.TilingT):
             tiling = self.tiling_from_pointer(obj, t.pointee, e)
