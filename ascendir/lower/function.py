@@ -393,13 +393,6 @@ class FunctionLowerer:
             same = cell.points_to is None or cell.points_to.obj[1:] == v.obj[1:]
             cell.points_to = v if same else "many"
             return  # the pointer is read by indexing it (expr_Index), which reads the field
-        if isinstance(cell.ctype, C.Pointer) and isinstance(v.ctype, C.Pointer) \
-                and isinstance(v.ctype.pointee, C.TilingT) and v.ssa is not None:
-            # a member pointing at the tiling data (`tilingInClass = tilingData;`): reads of it are that pointer
-            same = cell.points_to is None or cell.points_to is v or (
-                isinstance(cell.points_to, Val) and cell.points_to.ssa is v.ssa)
-            cell.points_to = v if same else "many"
-            return
         v = self.convert(v, cell.ctype, node)
         value = self.ssa(v, node)
         cell_t = cell.ref.type
@@ -638,23 +631,28 @@ class FunctionLowerer:
             return C.TilingT(name)
         cls = self.scope.classes.get(name)
         class_key = name
+        namespace: str | None = None  # of the homonym meant: only its specialisations apply
         if name in self.scope.homonyms:
             class_key = self._homonym(name, qualifiers)
-            cls = self.scope.classes[class_key]
+            namespace = dict((k, ns) for ns, k in self.scope.homonyms[name])[class_key]
+            cls = self.scope.classes.get(class_key)
         if cls is not None or name in self.scope.specializations or name in self.scope.partial_specializations:
             if cls is not None and name in self.scope.tiling_structs and cls.is_plain_struct:
                 return C.TilingT(name)
             values = tuple(self._template_arg_value(a) for a in args)
-            primary = cls or self.scope.declared_templates.get(name)
+            primary = cls or (self.scope.declared_templates.get(name) if namespace is None or self.scope.declared_in.get(
+                id(self.scope.declared_templates[name].decl) if name in self.scope.declared_templates else 0) == namespace
+                else None)
             if primary is not None and primary.template_params and len(values) < len(primary.template_params):
                 # a specialisation is chosen for the whole argument list, defaults of the primary included
                 # (`BlockMmad<Policy, L1, L0, A, B, C>` matched against a pattern of nine)
                 values = self._with_defaults(primary, values)
-            for special_args, key in self.scope.specializations.get(name, ()):
+            for special_args, key in self._specialisations_in(self.scope.specializations.get(name, ()), namespace):
                 if len(special_args) == len(values) and all(
                         self._template_arg_value(a) == v for a, v in zip(special_args, values)):
                     return C.ClassT(key)  # `template <> class Computer<float>` for Computer<float>
-            for pattern, params, key in self.scope.partial_specializations.get(name, ()):
+            for pattern, params, key in self._specialisations_in(self.scope.partial_specializations.get(name, ()),
+                                                                 namespace):
                 bound = self._match_partial_specialization(pattern, params, values, primary)
                 if bound is not None:
                     return C.ClassT(key, tuple(bound.get(p.name or "", C.UnknownT(p.name or "?")) for p in params))
@@ -753,6 +751,14 @@ class FunctionLowerer:
         if isinstance(value, C.UnknownT) or value is None:
             return False
         return _same_template_arg(self._template_arg_value(A.TemplateArg(node.span, node)), value)
+
+    def _specialisations_in(self, found: Sequence[tuple], namespace: str | None) -> list[tuple]:  # type: ignore[type-arg]
+        """The specialisations (entries whose last item is their class key) declared in `namespace`; all of them
+        when no namespace is asked for."""
+        if namespace is None:
+            return list(found)
+        return [f for f in found if f[-1] in self.scope.classes
+                and self.scope.declared_in.get(id(self.scope.classes[f[-1]].decl), "") == namespace]
 
     def _homonym(self, name: str, qualifiers: Sequence[str]) -> str:
         """The key of the class `name` meant where several namespaces declare one: the one whose namespace ends
@@ -1554,7 +1560,7 @@ class FunctionLowerer:
                     # base's constructor, the CRTP idiom): the object the constructor binds it to
                     inst.members[d.name] = Val(ft, obj=UNBOUND_REFERENCE)
                 elif isinstance(ft, C.ClassT):
-                    inst.members[d.name] = self.instantiate(ft, f"{name}.{d.name}", d)
+                    inst.members[d.name] = self.instantiate(ft, f"{name}.{d.name}", d, self._member_init_args(ft, d))
                 elif list_tensor.is_list_tensor_desc(ft):
                     inst.members[d.name] = list_tensor.declare(self, d.name, d, [])
                 elif isinstance(ft, C.GlobalTensorT) and info.is_plain_struct:
@@ -1700,6 +1706,14 @@ class FunctionLowerer:
             if fitting:
                 return fitting[0]
         return viable[0] if viable else None
+
+    def _member_init_args(self, t: C.ClassT, d: A.Declarator) -> list[Val]:
+        """The constructor arguments of a class-typed member's default initialiser (`CrossCoreFlag flag{ID};`)."""
+        info = self.scope.classes.get(t.name)
+        if info is None or not info.constructors:
+            return []
+        items = d.init.items if isinstance(d.init, A.InitList) else [d.init] if d.init is not None else d.ctor_args
+        return [self.expr(i) for i in items or []]
 
     def _object_array(self, t: C.ArrayT) -> bool:
         """Whether `t` is a small array of user-class objects, modelled as one object per element."""
@@ -2458,9 +2472,6 @@ class FunctionLowerer:
             return self._member_of_instance(obj.obj, e.member, e)
         if obj.obj == SIMT_INDEX and e.member in ("x", "y", "z"):
             return Val(C.U32, self.undef(C.U32, e))  # threadIdx.x: one thread's index, unknown here
-        if isinstance(b, Cell) and isinstance(b.points_to, Val) and isinstance(b.points_to.ctype, C.Pointer) \
-                and isinstance(b.points_to.ctype.pointee, C.TilingT):
-            return b.points_to  # a pointer variable set to the tiling data (see store)
         t = obj.ctype
         if isinstance(t, C.Pointer) and isinstance(t.pointee, C.TilingT):
             tiling = self.tiling_from_pointer(obj, t.pointee, e)
@@ -3014,6 +3025,9 @@ class FunctionLowerer:
             # namespace the call does not see (`Gemm::Kernel::BasicMatmul`): the call of the function template
             return self.expr(A.Call(e.span, A.Name(e.span, e.type.base), list(e.args or [e.expr])))
         t = self.resolve_type(e.type)
+        if list_tensor.is_list_tensor_desc(t):  # `ListTensorDesc(data)`
+            items = list(e.args or ([e.expr] if e.expr is not None else []))
+            return list_tensor.declare(self, "", e, [self.expr(a) for a in items if not isinstance(a, A.InitList)])
         if e.expr is None and not e.args:
             if isinstance(t, Scalar):
                 return Val(t, const=0)
@@ -3022,9 +3036,6 @@ class FunctionLowerer:
             return Val(t, self.undef(t, e))
         if isinstance(e.expr, A.InitList):
             return self.init_list(t, e.expr.items, e)
-        if list_tensor.is_list_tensor_desc(t):  # `ListTensorDesc(data)`
-            items = list(e.args or ([e.expr] if e.expr is not None else []))
-            return list_tensor.declare(self, "", e, [self.expr(a) for a in items if not isinstance(a, A.InitList)])
         if e.args and len(e.args) > 1 or isinstance(t, C.StructT):
             return self.init_list(t, e.args or ([e.expr] if e.expr is not None else []), e)
         v = self.expr(e.expr)  # type: ignore[arg-type]
@@ -3067,7 +3078,7 @@ class FunctionLowerer:
             return False
         name = base.parts[-1].name
         functions = [f for f in self.scope.functions.get(name, ()) if f.body is not None]
-        info = self.scope.classes.get(name)
+        info = self.scope.classes.get(name) or self.scope.declared_templates.get(name)
         if not functions or info is None:
             return False
         written = "::".join(p.name for p in base.parts[:-1])
@@ -3332,6 +3343,8 @@ class FunctionLowerer:
         return self.expr(e.target)
 
     def assign(self, target: A.Node, value: Val, node: A.Node) -> None:
+        if list_tensor.assign(self, target, value, node):
+            return
         if isinstance(target, A.Name) and len(target.qname.parts) == 1:
             b = self.lookup(target.qname.parts[0].name)
             if isinstance(b, Cell):
@@ -3340,8 +3353,6 @@ class FunctionLowerer:
             if isinstance(b, Instance) and isinstance(value.obj, Instance):
                 self._copy_instance(b, value.obj, node)
                 return
-        if list_tensor.assign(self, target, value, node):
-            return
             if b is not None:
                 raise Unsupported(f"assignment to '{target.qname.parts[0].name}', which is not a variable", node)
         if isinstance(target, A.Name) and len(target.qname.parts) > 1 and self.frames and self.frame.this is not None:

@@ -216,7 +216,7 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
         return None
     key = d.name
     namespace = scope.declared_in.get(id(d), "")
-    first = scope.classes.get(d.name)
+    first = scope.classes.get(d.name) or scope.declared_templates.get(d.name)
     if outer is None and d.specialization_args is None and first is not None and first.outer is None \
             and scope.declared_in.get(id(first.decl), "") != namespace:
         # the same name in another namespace: a class of its own, found by the namespace it is named with
