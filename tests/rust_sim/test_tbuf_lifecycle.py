@@ -52,3 +52,29 @@ def test_the_tensor_of_an_uninitialised_tbuf_faults_where_it_is_used() -> None:
     result = simulate(1)
     bad = [d for d in result.errors if "never allocated" in d.message]
     assert bad and bad[0].span is not None and bad[0].span.line == 20, [str(d) for d in result.findings]
+
+
+SHORT_TENSOR = """
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void fill8(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GlobalTensor<float> yGm;
+    yGm.SetGlobalBuffer((__gm__ float *)y);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 8 * sizeof(float));
+    LocalTensor<float> t = buf.Get<float>(0);   // a 0-element tensor over the buffer, used for 8
+    Duplicate(t, 3.0f, 8);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, t, 8);
+}
+"""
+
+
+def test_a_count_past_the_tensor_inside_its_buffer_is_a_warning() -> None:
+    # only the CPU debug build checks a count against the tensor's length; the device runs it
+    result = run(SHORT_TENSOR, {}, block_dim=1, outputs={"y": ((8,), "float32")})
+    assert result.ok, [str(d) for d in result.findings]
+    assert any(d.code == "ASC959" and not d.is_error for d in result.findings)
+    assert np.array_equal(result.outputs["y"], np.full(8, 3.0, dtype=np.float32))
