@@ -55,7 +55,7 @@ from ascendir.lower import ctypes as C
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import NOT_MODELLED, UNKNOWN_API, Reporter, span_of
-from ascendir.lower.function import FunctionLowerer, Unsupported, _walk, non_const_reference
+from ascendir.lower.function import Frame, FunctionLowerer, Unsupported, _walk, non_const_reference
 from ascendir.lower.scope import Scope, collect
 from ascendir.lower.values import Binding, Cell, Instance, Val
 from ascendir.matmul_tiling import TCUBE_FIELDS
@@ -217,6 +217,10 @@ _ATTR_GETTERS = {"GetInt": ("int", C.I64), "GetFloat": ("float", C.F32), "GetBoo
                  "GetStr": ("str", C.Scalar("int8_t")), "GetListInt": ("list_int", C.I64)}  # fmt: skip
 
 
+def _mutable_global(vd: A.VarDecl, decl: A.Declarator) -> bool:
+    return not ({"constexpr", "const"} & set(vd.specifiers)) and "const" not in decl.type.qualifiers
+
+
 def _is_host(t: object) -> bool:
     return isinstance(t, HostT)
 
@@ -282,6 +286,10 @@ class HostLowerer(FunctionLowerer):
         self.tiling_names = tiling_names
         self.ctx: SSAValue | None = None
         self.structs_used: list[tuple[str, str]] = []  # (struct, "context" | "local" | "saved"), in order
+        # namespace-scope variables the function writes or reads (`static int typeSize;`, a table filled by an
+        # init function): one cell each, made in the entry block on first use, with its initialiser
+        self.globals: dict[str, Binding] = {}
+        self._entry_block: Block | None = None
         self._temps = 0
         self._active: list[int] = []  # ids of the functions being inlined, innermost last
         self._out_args_cache: dict[int, set[str]] = {}
@@ -325,6 +333,7 @@ class HostLowerer(FunctionLowerer):
         func_op = func.FuncOp(name, FunctionType.from_lists([context_type], [i32]), Region(block))
         func_op.location = self.loc(fn)
         self.builder = Builder(InsertPoint.at_end(block))
+        self._entry_block = block
         status: Val | None = None
         try:
             status = self.inline_function(fn, [Val(context, ctx)], None, fn, self._entry_template(fn, template_args))
@@ -383,6 +392,52 @@ class HostLowerer(FunctionLowerer):
             if isinstance(exc, Unsupported):
                 self.report.failed(exc)
             return Val(C.BOOL, const=0)
+
+    def lookup(self, name: str) -> Binding | None:
+        found = super().lookup(name)
+        if found is None and name in self.scope.constants:
+            return self._global_variable(name)
+        return found
+
+    def _global_constant(self, vd: A.VarDecl, decl: A.Declarator, e: A.Node) -> Val:
+        if _mutable_global(vd, decl):
+            cell = self._global_variable(decl.name)
+            if cell is not None:
+                return self.read_binding(cell, e)
+        return super()._global_constant(vd, decl, e)
+
+    def _global_variable(self, name: str) -> Binding | None:
+        """The cell of a namespace-scope variable that is not a constant, made on first use in the entry block
+        (every use, under any control flow, comes after it), holding its initialiser or zero; None for a
+        constant (those fold) or a type the lowering cannot hold."""
+        if name in self.globals:
+            return self.globals[name]
+        vd, decl = self.scope.constants[name]
+        if not _mutable_global(vd, decl) or self._entry_block is None:
+            return None
+        saved = self.builder
+        first = self._entry_block.first_op
+        self.builder = Builder(InsertPoint.before(first) if first is not None else InsertPoint.at_end(self._entry_block))
+        frames = self.frames
+        self.frames = [Frame(name, [{}], None, {}, set())]  # the initialiser sees only namespace scope
+        try:
+            t = self.resolve_type(decl.type, decl)
+            init: Val | None = None
+            if decl.init is not None:
+                init = (self.init_list(t, decl.init.items, decl) if isinstance(decl.init, A.InitList)
+                        else self.expr(decl.init))
+            if isinstance(t, C.ArrayT):
+                cell: Binding = self.new_array(t, name, decl, init)
+            elif isinstance(t, Scalar):
+                cell = self.new_cell(t, name, decl, self.convert(init, t, decl) if init is not None
+                                     else Val(t, const=0))
+            else:
+                return None
+        finally:
+            self.frames = frames
+            self.builder = saved
+        self.globals[name] = cell
+        return cell
 
     def new_cell(self, t: CType, name: str, node: A.Node, init: Val | None = None) -> Cell:
         if isinstance(t, C.TilingT) and init is None and t.name in self.scope.tiling_structs:

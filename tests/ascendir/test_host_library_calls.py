@@ -148,3 +148,49 @@ def test_a_tiling_function_template_gets_the_registrations_arguments() -> None:
     assert result.fields == {"selfIdx": 1, "n": 6}
     empty = evaluate_program_tiling(program, TilingInputs([shapes[0], TensorSpec((0,), "float16")]))
     assert empty.status == 50331649 and not empty.succeeded  # ge::GRAPH_PARAM_INVALID
+
+
+GLOBALS = """
+namespace optiling {
+struct TableTilingData { uint32_t typeSize; uint32_t perType; uint32_t calls; };
+uint32_t typeSize = 0;
+uint64_t table[4][4] = {};
+static uint32_t calls;
+void TableInit()
+{
+    table[1][2] = 7;
+    table[2][1] = 9;
+}
+static void SetTypeSize(gert::TilingContext *context)
+{
+    calls += 1;
+    if (context->GetInputDesc(0)->GetDataType() == ge::DT_FLOAT) {
+        typeSize = sizeof(float);
+    } else {
+        typeSize = 2;
+    }
+}
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    TableTilingData *t = context->GetTilingData<TableTilingData>();
+    SetTypeSize(context);
+    SetTypeSize(context);
+    TableInit();
+    t->typeSize = typeSize;
+    t->perType = table[typeSize / 2][3 - typeSize / 2];
+    t->calls = calls;
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+"""
+
+
+def test_namespace_scope_variables_the_function_writes() -> None:
+    # a global scalar set in a helper, a table filled by an init function, a static counter (zero-initialised)
+    program = load_text(GLOBALS, "globals_tiling.cpp")
+    fp32 = evaluate_program_tiling(program, TilingInputs([TensorSpec((4,), "float32")]))
+    assert fp32.succeeded, fp32.diagnostics
+    assert fp32.fields == {"typeSize": 4, "perType": 9, "calls": 2}
+    fp16 = evaluate_program_tiling(program, TilingInputs([TensorSpec((4,), "float16")]))
+    assert fp16.fields == {"typeSize": 2, "perType": 7, "calls": 2}

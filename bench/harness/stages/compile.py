@@ -111,12 +111,24 @@ def op_output_dtypes(program: Any, input_dtypes: list[str | None], expected: dic
     outs = [d.get("type") or d.get("types") or [] for d in desc.get("output_desc") or []]
     column = None
     widths = {len(t) for t in ins + outs if isinstance(t, list) and t}
-    for k in range(max(widths, default=0)):
-        if all(not isinstance(types, list) or not types or k >= len(types) or given is None
-               or _type_name(types[k]) == given for types, given in zip(ins, input_dtypes)):
+    bf16 = "bfloat16" in input_dtypes
+
+    def expected_dtype(value: Any) -> str:
+        arr = np.asarray(value[0] if isinstance(value, list) and value else value)
+        return "bfloat16" if bf16 and arr.dtype == np.float32 else str(arr.dtype)
+
+    matching = [k for k in range(max(widths, default=0))
+                if all(not isinstance(types, list) or not types or k >= len(types) or given is None
+                       or _type_name(types[k]) == given for types, given in zip(ins, input_dtypes))]
+    # several columns for these inputs (a cast: one per output type): the one whose outputs the reference's are
+    wanted = [expected_dtype(v) for v in expected.values()]
+    for k in matching:
+        if all(not isinstance(types, list) or k >= len(types) or _type_name(types[k]) == want
+               for types, want in zip(outs, wanted)):
             column = k
             break
-    bf16 = "bfloat16" in input_dtypes
+    if column is None and matching:
+        column = matching[0]
     found: list[str] = []
     for i, (name, value) in enumerate(expected.items()):
         types = outs[i] if i < len(outs) and isinstance(outs[i], list) else []
@@ -125,8 +137,7 @@ def op_output_dtypes(program: Any, input_dtypes: list[str | None], expected: dic
             paired = _type_name(types[column if column is not None and column < len(types) else 0]) \
                 if (column is not None or len(set(types)) == 1) else None
         if paired is None:
-            arr = np.asarray(value[0] if isinstance(value, list) and value else value)
-            paired = "bfloat16" if bf16 and arr.dtype == np.float32 else str(arr.dtype)
+            paired = expected_dtype(value)
         found.append(paired)
     return found
 
