@@ -107,10 +107,10 @@ HEADER_CONSTANTS: dict[str, tuple[Scalar, int | float | None]] = {
 TENSOR_OPERATORS = ("+", "-", "*", "/", "&", "|")
 # `mask = a < b` on LocalTensors: Compare with this mode over all of a
 _COMPARE_MODES = {"<": "LT", ">": "GT", "==": "EQ", "<=": "LE", ">=": "GE", "!=": "NE"}
-_TYPE_TRAITS = {"is_same", "IsSameType", "is_same_v", "IsSame"}  # IsSame: AscendC::Std's alias
+_TYPE_TRAITS = {"is_same", "IsSameType", "is_same_v", "IsSame", "is_void"}  # IsSame: AscendC::Std's alias
 # AscendC's matmul utilities: IsTypeOneOf<T, ...>::value and the variable templates below
 _ONE_OF_TRAITS = {"IsTypeOneOf", "IsTypeOneOfV"}  # T is one of the rest
-_TRAIT_VALUES = {"is_same_v", "IsSameTypeV", "IsTypeOneOfV"}  # variable templates: no `::value`
+_TRAIT_VALUES = {"is_same_v", "IsSameTypeV", "IsTypeOneOfV", "is_void_v"}  # variable templates: no `::value`
 
 # Namespaces whose qualification carries no meaning for name lookup here.
 _TRANSPARENT_NAMESPACES = {"AscendC", "std", "Std", "ops", "optiling", "ge", "platform_ascendc", "gert", "matmul", "AscendC::Std"}
@@ -1622,6 +1622,17 @@ class FunctionLowerer:
                 value = (self.init_list(member.ctype, value_node.items, value_node)
                          if isinstance(value_node, A.InitList) else self.expr(value_node, expected=member.ctype))
                 self.store(member, value, item)
+            elif isinstance(member, Instance):
+                # a class-typed field (`Params{shape, ptrA, layoutA, ...}`): a copy of the object given, or the
+                # object its constructor makes from the braced values
+                if isinstance(value_node, A.InitList):
+                    self.construct(member, self._constructor_args(member, value_node.items), item)
+                else:
+                    value = self.expr(value_node)
+                    if isinstance(value.obj, Instance):
+                        self._copy_members(member, value.obj, item)
+                    else:
+                        self.construct(member, [value], item)
 
     def construct(self, inst: Instance, args: Sequence[Val], node: A.Node) -> None:
         """Runs the constructor of `inst` that takes `args`; without a user-written one, the default
@@ -2389,6 +2400,8 @@ class FunctionLowerer:
         else:
             return None
         args = trait.template_args or []
+        if trait.name in ("is_void", "is_void_v") and len(args) == 1:  # `std::is_void_v<PrologueA>`
+            return Val(C.BOOL, const=int(isinstance(self._template_arg_value(args[0]), C.VoidT)))
         if len(args) != 2 and not (trait.name in _ONE_OF_TRAITS and args):
             return None
         first, *others = (self._template_arg_value(x) for x in args)

@@ -148,8 +148,10 @@ class NPUKernelBenchTask(Task):
 
 def _plain(value: Any) -> Any:
     """An attribute argument as the harness passes it: 0-d tensors and numpy scalars as Python numbers, tuples
-    as lists."""
-    if hasattr(value, "item") and getattr(value, "ndim", 0) == 0:
+    as lists. A one-element tensor in an attribute's place is a number too: the binding takes a scalar there
+    (Gemm's ModelNew hands `torch.rand(1)` to `double alpha`, which torch converts as float(tensor) does)."""
+    if hasattr(value, "item") and (getattr(value, "ndim", 0) == 0 or (
+            getattr(value, "ndim", 0) == 1 and hasattr(value, "numel") and value.numel() == 1)):
         return value.item()
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
