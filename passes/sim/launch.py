@@ -9,6 +9,7 @@ simulator program, allocate the outputs and the workspace, and hand everything t
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -166,6 +167,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
             dt = _dtype_of(value)
             if dt is not None and dt in GE_DTYPES:
                 dtypes.setdefault(f"DTYPE_{name.upper()}", GE_DTYPES[dt])
+    program = _with_dtype_codes(program, chip, dtypes)
     lowered = lower_program(program, LoweringOptions(chip=chip, dtypes=dtypes))
     findings = [d for d in lowered.diagnostics if d.is_error and d.code not in ("ASC103",)]
     module = lowered.module
@@ -210,7 +212,6 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
             raise SimError("the kernel has no host tiling code: give block_dim (--block-dim) and its tiling values")
         dim = block_dim
         FoldTilingPass(dict(tiling or {}), key, dim, tables=True).apply(make_context(), module)
-    _share_ref_outputs(arrays, in_names, given_outputs)
     missing = [n for n in out_names if n not in given_outputs]
     if missing:
         return SimResult({}, findings + [error(SIM_ERROR, f"the shape of output{'s' * (len(missing) > 1)} "
@@ -239,27 +240,43 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     from passes.sim.timing import fill_timing, run_options
 
     allocations = [_allocation(b) for b in buffers]
-    raw = _sim.run(text, [(n, r, a) for (n, r, _), (a, _) in zip(buffers, allocations)], int(dim), int(cores),
-                   int(budget), **run_options(kind, timing, trace), tensor_bytes=[t for _, t in allocations])
-    for (_, _, tensor), (allocation, size) in zip(buffers, allocations):
-        if tensor is not None and allocation is not tensor:
+    arrays_in = [None if r == "alias" else a for (_, r, _), (a, _) in zip(buffers, allocations)]
+    raw = _sim.run(text, [(n, r, a) for (n, r, _), a in zip(buffers, arrays_in)], int(dim), int(cores),
+                   int(budget), **run_options(kind, timing, trace), tensor_bytes=[t for _, t in allocations],
+                   aliases=[a if r == "alias" else None for _, r, a in buffers])
+    for (_, role, tensor), (allocation, size) in zip(buffers, allocations):
+        if role != "alias" and tensor is not None and allocation is not tensor:
             tensor[:] = allocation[:size]  # the kernel's writes, back into the caller's arrays
     findings += [_diagnostic(f) for f in raw["findings"]]
     return fill_timing(SimResult(out_arrays, findings, int(raw["instructions"]), list(raw["per_core"]),
                                  bool(raw["completed"]), int(dim), key, text), raw)
 
 
-def _share_ref_outputs(arrays: Sequence[Any], in_names: list[str], outputs: Mapping[str, Any]) -> None:
-    """An output the op description names like an input (`Input("y")` and `Output("y")`: a ref tensor) is that
-    input's memory on the device: the kernel finds the input's data in it and may write only part of it (Eye
-    writes the diagonal of a zeroed tensor). Its buffer starts as a copy of the input."""
-    for name, out in outputs.items():
-        if name not in in_names or not isinstance(out, np.ndarray):
-            continue
-        i = in_names.index(name)
-        given = arrays[i] if i < len(arrays) else None
-        if isinstance(given, np.ndarray) and given.nbytes == out.nbytes and out.flags.c_contiguous:
-            out.reshape(-1).view(np.uint8)[:] = np.ascontiguousarray(given).reshape(-1).view(np.uint8)
+_DTYPE_CONDITION = re.compile(r"^[ \t]*#[ \t]*(?:el)?if\b[^\n]*\bORIG_DTYPE_", re.M)
+
+
+def _with_dtype_codes(program: Any, chip: str, dtypes: Mapping[str, str]) -> Any:
+    """The program preprocessed as the build compiles it for these tensors' dtypes: ORIG_DTYPE_<NAME> is the
+    ge::DataType code of each bound DTYPE (`#if ORIG_DTYPE_X != DT_FLOAT` chooses the half path for float16
+    inputs). Checking reads the sources once with the first dtype combination's codes (or none, the float
+    guess); a kernel that tests them in `#if` is read again when the launch's dtypes differ."""
+    if not any(_DTYPE_CONDITION.search(u.unit.text) for u in program.units):
+        return program
+    from ascendir.lower import GE_DTYPES
+    from frontend.vendor import DT_CODES
+    from passes.verify import _orig_dtype_defines, load_for_check
+
+    codes: dict[str, str | None] = {}
+    for macro, ctype in dtypes.items():
+        code = next((DT_CODES[f"DT_{ge.upper()}"] for ge, c in GE_DTYPES.items()
+                     if c == ctype and f"DT_{ge.upper()}" in DT_CODES), None)
+        if macro.startswith("ORIG_DTYPE_") and code is not None:
+            codes[macro] = str(code)
+    first = _orig_dtype_defines(program.bundle)
+    if all(first.get(m) == c for m, c in codes.items()):
+        return program
+    reread, _ = load_for_check(program.bundle, chip, codes)
+    return reread
 
 
 def _inferred(program: Any, result: Any, out_names: list[str]) -> dict[str, Any]:
@@ -425,12 +442,14 @@ def _param_kind(name: str) -> str:
 def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], outputs: dict[str, Any],
              out_names: list[str], workspace: int, outputs_initialised: bool, named: Any = None,
              tiling_data: bytes | None = None, inplace: set[str] | frozenset[str] = frozenset()
-             ) -> tuple[list[tuple[str, str, np.ndarray | None]], dict[str, np.ndarray]]:
+             ) -> tuple[list[tuple[str, str, Any]], dict[str, np.ndarray]]:
     """One (name, role, uint8 view) per kernel parameter: the op's inputs, then its outputs, by position among
     the kernel's tensor parameters (or by the parameters' names, when every tensor is given by one); then the
     workspace and the tiling data (the bytes the host saved, for a kernel that reads them from GM itself). An
     input named in `inplace` (the op's name for it, or the kernel parameter's) has the role inplace: the
-    simulator reports a write into any other input (ASC963)."""
+    simulator reports a write into any other input (ASC963). A ref tensor's output (the op lists an input and
+    an output of one name: one memory on the device) is (name, "alias", the index of its input's buffer); that
+    buffer is the output's array, starting as a copy of the input's (the caller's input stays as it was)."""
     tensor_params = [p for p in prog.params if p.dtype == "gm" and _param_kind(p.name) == "tensor"]
     out_arrays: dict[str, Any] = {}
     made: list[Any] = []
@@ -447,13 +466,17 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
     roles = ["inplace" if i < len(in_names) and in_names[i] in inplace else "input" for i in range(len(arrays))]
     # a ref output (named like an input) holds the input's data from the start: written, as on the device
     roles += ["inplace" if name in inplace and name in in_names else "output" for name in outputs]
+    refs: dict[int, int] = {}  # a ref tensor: its output's position among the tensors -> its input's
     by_name = {**(dict(named) if isinstance(named, Mapping) else {}), **out_arrays}
     if by_name and all(p.name in by_name for p in tensor_params) and len(by_name) == len(tensor_params):
         given = [_input(by_name[p.name]) for p in tensor_params]  # a kernel-only answer: names are its parameters'
         roles = ["output" if p.name in out_arrays else "inplace" if p.name in inplace else "input"
                  for p in tensor_params]
-    buffers: list[tuple[str, str, np.ndarray | None]] = []
+    else:
+        refs = _ref_pairs(given, in_names, list(outputs), len(arrays))
+    buffers: list[tuple[str, str, Any]] = []
     lists: list[tuple[int, str, str, list[np.ndarray]]] = []  # (parameter's buffer, name, role, tensors)
+    placed: dict[int, int] = {}  # a tensor's position -> its parameter's buffer
     k = 0
     for p in prog.params:
         if p.dtype != "gm":
@@ -474,11 +497,16 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
         if role == "output" and outputs_initialised and arr is not None:
             role = "inplace"  # the caller's data counts as written, and the kernel updates it
         k += 1
+        if k - 1 in refs and refs[k - 1] in placed:
+            buffers.append((p.name, "alias", placed[refs[k - 1]]))  # the ref input's buffer
+            continue
+        placed[k - 1] = len(buffers)
         if isinstance(arr, list):
             lists.append((len(buffers), p.name, role, arr))
             buffers.append((p.name, "input", None))  # the descriptor, once its tensors have buffers
             continue
-        if arr is not None and any(b is not None and np.shares_memory(arr, b) for _, _, b in buffers):
+        if arr is not None and any(isinstance(b, np.ndarray) and np.shares_memory(arr, b)
+                                   for _, _, b in buffers):
             arr = arr.copy()  # one array passed twice: each parameter gets its own memory, as on the device
         buffers.append((p.name, role, None if arr is None else arr.reshape(-1).view(np.uint8)))
     if k < len(given):
@@ -486,12 +514,32 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
     for at, name, role, tensors in lists:
         first = len(buffers)
         for j, t in enumerate(tensors):
-            if any(b is not None and np.shares_memory(t, b) for _, _, b in buffers):
+            if any(isinstance(b, np.ndarray) and np.shares_memory(t, b) for _, _, b in buffers):
                 t = t.copy()  # one array twice in the lists: each gets its own memory
             buffers.append((f"{name}[{j}]", role, t.reshape(-1).view(np.uint8)))
         table = descriptor([t.shape for t in tensors], range(first, first + len(tensors)))
         buffers[at] = (name, "input", table.view(np.uint8))
     return buffers, out_arrays
+
+
+def _ref_pairs(given: list[Any], in_names: list[str], out_names: list[str], n_inputs: int) -> dict[int, int]:
+    """The ref tensors among `given` (the inputs, then the outputs): the output's position -> the input's, for
+    each output named like an input of as many bytes (tensor by tensor, for a tensor list). The output's
+    arrays take the input's data and stand in for it (`given` is updated), so that the kernel finds the data
+    through either parameter and the caller's input stays as it was."""
+    refs: dict[int, int] = {}
+    for j, name in enumerate(out_names):
+        i, o = in_names.index(name) if name in in_names else -1, n_inputs + j
+        src, out = given[i] if 0 <= i < n_inputs else None, given[o] if o < len(given) else None
+        lists = isinstance(src, list) and isinstance(out, list) and len(src) == len(out)
+        pairs = list(zip(src, out)) if lists else [(src, out)]
+        if all(isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.nbytes == b.nbytes
+               for a, b in pairs):
+            for a, b in pairs:
+                b.reshape(-1).view(np.uint8)[:] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+            given[i] = out
+            refs[o] = i
+    return refs
 
 
 def allocation_size(nbytes: int) -> int:

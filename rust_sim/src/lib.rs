@@ -102,13 +102,17 @@ type TimingTables = (HashMap<String, f64>, HashMap<String, Vec<(f64, f64)>>);
 /// Runs `program` on `buffers` (one per kernel GM parameter, in order: (name, role, contiguous uint8 numpy
 /// array or None); roles: input, inplace (an input the op updates in place), output, workspace, tiling);
 /// `tensor_bytes`, one per buffer, says how many of its bytes are the tensor (None: all), the
-/// rest being the padding allocated after it. With `block_dim` blocks on a chip with `cores` cores of the kernel's kind, stopping after
+/// rest being the padding allocated after it; `aliases`, one per buffer, gives for a parameter with no memory of
+/// its own (its array None, its role not read) the index of the buffer it addresses (a ref tensor: the op's
+/// input and output of one name are one memory, the kernel's two parameters for it one address). With
+/// `block_dim` blocks on a chip with `cores` cores of the kernel's kind, stopping after
 /// `budget` instructions. The arrays are read and written in place. With `timing` (the chip's timing tables)
 /// the launch is also timed, and with `trace` (an event limit) a Chrome trace is written. Returns a dict:
 /// findings (list of dicts), instructions, per_core, completed, timing (a dict, or None), trace (JSON text, or
 /// None).
 #[pyfunction]
-#[pyo3(signature = (program, buffers, block_dim, cores, budget, timing=None, trace=None, tensor_bytes=None))]
+#[pyo3(signature = (program, buffers, block_dim, cores, budget, timing=None, trace=None, tensor_bytes=None,
+                    aliases=None))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -120,6 +124,7 @@ fn run<'py>(
     timing: Option<TimingTables>,
     trace: Option<usize>,
     tensor_bytes: Option<Vec<Option<usize>>>,
+    aliases: Option<Vec<Option<u32>>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let prog = catch_unwind(|| parse::parse(program))
         .map_err(|_| PyRuntimeError::new_err("the simulator failed while reading the program (a bug; please report)"))?
@@ -140,7 +145,28 @@ fn run<'py>(
             )));
         }
     }
+    let aliases = aliases.unwrap_or_else(|| vec![None; buffers.len()]);
+    if aliases.len() != buffers.len() {
+        return Err(PyValueError::new_err(format!(
+            "aliases has {} entries for {} buffers",
+            aliases.len(),
+            buffers.len()
+        )));
+    }
     for (k, (name, role_name, array)) in buffers.iter().enumerate() {
+        if let Some(j) = aliases[k] {
+            let target = aliases
+                .get(j as usize)
+                .map(|a| (a.is_none(), buffers[j as usize].2.is_some()));
+            if target != Some((true, true)) || array.is_some() {
+                return Err(PyValueError::new_err(format!(
+                    "buffer '{name}' addresses buffer {j}: that must be another buffer with an array, and \
+                     '{name}' has none of its own"
+                )));
+            }
+            bufs.push(GmBuf::alias_of(name.clone(), j));
+            continue;
+        }
         let role = role(role_name)?;
         let tensor = tensor_bytes.as_ref().and_then(|t| t[k]);
         match array {

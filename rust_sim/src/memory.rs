@@ -204,6 +204,10 @@ pub struct GmBuf {
     /// None: the tensor's bytes are initialised and the padding after it is not (inputs; made on the first
     /// write into one, so that reading a large input costs no shadow)
     pub init: Option<Vec<u8>>,
+
+    /// Some(j): a kernel parameter with no memory of its own that addresses buffer j's (the second parameter of
+    /// a ref tensor, which the op lists as an input and an output of one name: one memory on the device)
+    pub alias: Option<u32>,
 }
 
 // SAFETY: a GmBuf is only touched by the thread running the simulation, which holds the numpy arrays'
@@ -226,7 +230,16 @@ impl GmBuf {
             len,
             tensor_len: len,
             init,
+            alias: None,
         }
+    }
+
+    /// A parameter that addresses buffer `target`'s memory (see `alias`); it holds nothing itself.
+    pub fn alias_of(name: String, target: u32) -> GmBuf {
+        // SAFETY: an empty buffer is never read or written
+        let mut buf = unsafe { GmBuf::from_raw(name, GmRole::InPlace, std::ptr::null_mut(), 0) };
+        buf.alias = Some(target);
+        buf
     }
 
     /// The same buffer with only its first `n` bytes the tensor: the rest is padding, never initialised.

@@ -235,6 +235,8 @@ fn bind_params(prog: &Program, c: &mut Core, gm: &Gm) {
     for p in &prog.params {
         if let Some(h) = p.handle {
             let i = p.index as usize;
+            // a ref tensor's second parameter addresses the first's buffer: the kernel may write through either
+            let i = gm.bufs.get(i).and_then(|b| b.alias).map_or(i, |j| j as usize);
             c.h[h as usize] = if i < gm.bufs.len() {
                 crate::memory::Handle {
                     space: crate::memory::Space::Gm(i as u32),
