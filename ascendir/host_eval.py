@@ -463,6 +463,12 @@ class HostFunctions(InterpreterFunctions):
         found = state.inputs.dynamic_index(ir_index, to_signed(int(args[2]), 64))
         return (len(state.inputs.inputs) + (1 << 32) if found is None else found,)
 
+    @impl(host.InputCountOp)
+    def run_input_count(
+        self, interpreter: Interpreter, op: host.InputCountOp, args: PythonValues
+    ) -> PythonValues:
+        return (sum(1 for t in cast(TilingContextState, args[0]).inputs.inputs if t is not None),)
+
     @impl(host.HasInputOp)
     def run_has_input(
         self, interpreter: Interpreter, op: host.HasInputOp, args: PythonValues

@@ -496,6 +496,24 @@ class DynamicInputIndexOp(IRDLOperation):
 
 
 @irdl_op_definition
+class InputCountOp(IRDLOperation):
+    """`context->GetComputeNodeInputNum()`: how many tensors the node's inputs are (a tensor list counts each of
+    its tensors; an absent optional input counts none)."""
+
+    name = "host.input_count"
+
+    context = operand_def(AnyContext)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    custom_directives = (ContextOf,)
+    assembly_format = "$context custom<ContextOf>(type($context)) attr-dict"
+
+    def __init__(self, context: SSAValue) -> None:
+        super().__init__(operands=[context], result_types=[i64])
+
+
+@irdl_op_definition
 class HasInputOp(IRDLOperation):
     """`context->GetOptionalInputShape(i) != nullptr`: whether an optional input is present."""
 
@@ -1379,6 +1397,7 @@ Host = Dialect(
         InputShapeOp,
         OutputShapeOp,
         DynamicInputIndexOp,
+        InputCountOp,
         HasInputOp,
         ShapeDimOp,
         ShapeDimNumOp,

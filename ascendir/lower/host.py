@@ -483,7 +483,7 @@ class HostLowerer(FunctionLowerer):
                 continue
             outs: list[A.Node] = []
             callee = node.callee
-            if isinstance(callee, A.Member) and callee.member == "GetCoreMemSize" or isinstance(
+            if isinstance(callee, A.Member) and callee.member in ("GetCoreMemSize", "GetLocalMemSize") or isinstance(
                     callee, A.Name) and callee.qname.parts[-1].name == "GetDataTypeLength":
                 outs.append(node.args[-1])
             elif isinstance(callee, A.Name) and callee.qname.parts[-1].name in self.scope.functions:
@@ -1383,6 +1383,10 @@ def _dynamic_ref(kind: str) -> Method:
     return method
 
 
+def _input_count(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    return Val(C.I64, lw.emit(hd.InputCountOp(lw._context(e)), e).results[0])
+
+
 def _shape_of(kind: hd.ShapeKind) -> Method:
     def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
         ref = recv.obj
@@ -1545,6 +1549,23 @@ def _mem_size(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
     return Val(C.VoidT())
 
 
+def _local_mem_size(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    """`platformInfo->GetLocalMemSize(fe::LocalMemType::UB, size)` on the fe::PlatFormInfos: the chip's memory."""
+    if len(e.args) != 2 or not isinstance(e.args[0], A.Name):
+        raise Unsupported("GetLocalMemSize takes a LocalMemType and a uint64_t to fill", e)
+    space = e.args[0].qname.parts[-1].name
+    if space not in hd.MemSpace.__members__:
+        raise Unsupported(f"GetLocalMemSize of {space}", e)
+    size = Val(C.U64, lw.emit(hd.MemSizeOp(lw.ssa(lw._platform(e), e), hd.MemSpace[space]), e).results[0])
+    lw.assign(e.args[1], size, e)
+    return Val(C.VoidT())
+
+
+def _info_core_num(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    """`platformInfo->GetCoreNum()` on the fe::PlatFormInfos: the vector cores, as PlatformAscendC's GetCoreNum."""
+    return _core_num(hd.CoreKind.AIV)(lw, e, lw._platform(e), callee)
+
+
 def _lib_workspace(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
     size = Val(C.I64, lw.emit(hd.LibWorkspaceSizeOp(lw.ssa(recv, e)), e).results[0])
     return lw.convert(size, C.U32, e)  # uint32_t GetLibApiWorkSpaceSize()
@@ -1609,7 +1630,7 @@ _METHODS: dict[str, dict[str, Method]] = {
         "GetInputDesc": _tensor_ref(kind="desc"), "GetOptionalInputDesc": _tensor_ref(optional=True, kind="desc"),
         "GetOutputDesc": _tensor_ref(output=True, kind="desc"), "GetInputDataType": _input_data_type,
         "GetDynamicInputTensor": _dynamic_ref("tensor"), "GetDynamicInputShape": _dynamic_ref("storage_shape"),
-        "GetDynamicInputDesc": _dynamic_ref("desc"),
+        "GetDynamicInputDesc": _dynamic_ref("desc"), "GetComputeNodeInputNum": _input_count,
         "GetAttrs": _handle("attrs"), "GetPlatformInfo": _handle("platform_info"),
         "GetRawTilingData": _handle("raw_tiling"), "GetWorkspaceSizes": _workspace_sizes,
         "GetTilingData": _tiling_data,
@@ -1651,6 +1672,7 @@ _METHODS: dict[str, dict[str, Method]] = {
         "GetCoreNum": _core_num(hd.CoreKind.AIV),
         "GetCoreMemSize": _mem_size, "GetLibApiWorkSpaceSize": _lib_workspace, "GetSocVersion": _soc_version,
     },
+    "platform_info": {"GetLocalMemSize": _local_mem_size, "GetCoreNum": _info_core_num},
     "raw_tiling": {"GetData": _handle("raw_data"), "GetCapacity": _handle("opaque"), "SetDataSize": _no_effect},
     "string": {"c_str": _same, "data": _same},
 }  # fmt: skip
@@ -1783,7 +1805,8 @@ _MULTI_CORE_ONLY = {"SetDim", "SetSingleShape", "SetAlignSplit", "SetSingleRange
 # Real API the host lowering does not model: a warning, not an "unknown API" error.
 _KNOWN_UNMODELLED_CONTEXT = {
     "GetCompileInfo", "GetDeterministic", "GetInputInstanceInfo", "GetIrInputInstanceInfo", "GetComputeNodeInfo",
-    "GetOptionalInputDataType", "GetOutputTensor", "GetInputFormat", "GetTilingKey", "GetBlockDim", "GetComputeNodeInputNum", "GetComputeNodeOutputNum",
+    "GetOptionalInputDataType", "GetOutputTensor", "GetInputFormat", "GetTilingKey", "GetBlockDim",
+    "GetComputeNodeOutputNum",
 }  # fmt: skip
 _KNOWN_UNMODELLED_INFER_CONTEXT = {
     "GetDynamicInputShape", "GetDynamicInputDesc", "GetInputInstanceInfo", "GetIrInputInstanceInfo",

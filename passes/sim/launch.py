@@ -167,6 +167,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
             dt = _dtype_of(value)
             if dt is not None and dt in GE_DTYPES:
                 dtypes.setdefault(f"DTYPE_{name.upper()}", GE_DTYPES[dt])
+                dtypes.setdefault(f"ORIG_DTYPE_{name.upper()}", GE_DTYPES[dt])
     program = _with_dtype_codes(program, chip, dtypes)
     lowered = lower_program(program, LoweringOptions(chip=chip, dtypes=dtypes))
     findings = [d for d in lowered.diagnostics if d.is_error and d.code not in ("ASC103",)]

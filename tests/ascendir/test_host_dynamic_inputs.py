@@ -63,3 +63,32 @@ def test_a_list_after_another_input() -> None:
 def test_without_instances_each_input_is_one_tensor() -> None:
     assert tiling(0, 1, [TensorSpec((7,), "float16"), TensorSpec((1,), "float16")], None) == {
         "count": 1, "total": 7, "last": 7, "scalarSize": 1}
+
+
+COUNTED = """
+namespace optiling {
+struct CountTilingData { uint32_t tensors; uint64_t ub; uint32_t cores; };
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    CountTilingData *t = context->GetTilingData<CountTilingData>();
+    t->tensors = context->GetComputeNodeInputNum() - 2;   // the list's tensors, less the two other inputs
+    auto platformInfo = context->GetPlatformInfo();
+    uint64_t ub = 0;
+    platformInfo->GetLocalMemSize(fe::LocalMemType::UB, ub);   // the fe::PlatFormInfos getters
+    t->ub = ub;
+    t->cores = platformInfo->GetCoreNum();
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+"""
+
+
+def test_the_compute_node_counts_each_tensor_of_a_list() -> None:
+    tensors = [TensorSpec((4,), "float32")] * 3
+    others = [TensorSpec((1,), "float32"), TensorSpec((1,), "float32")]
+    result = evaluate_program_tiling(load_text(COUNTED, "count_tiling.cpp"),
+                                     TilingInputs([*tensors, *others], instances=[3, 1, 1], chip="910B2"))
+    assert result.succeeded and not result.gaps, result.diagnostics
+    assert result.fields["tensors"] == 3
+    assert result.fields["ub"] == 196608 and result.fields["cores"] == 48  # 910B2: 192 KiB of UB, 48 AIVs

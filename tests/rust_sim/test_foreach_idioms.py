@@ -8,7 +8,7 @@
 - `Base::Start()` with `Base` an alias of a class that inherits Start from its own base;
 - `std::is_member_function_pointer_v<decltype(&Derived::Hook)>` guarding a call of a hook the derived class may
   define, and `Base::member = v` assigning a member of a base part;
-- a pointer member set to an array field of the tiling data (`counts = td->counts;`) and indexed, and array
+- a pointer member set to the tiling data, and one set to an array field of it (`counts = td->counts;`) and indexed, and array
   fields indexed by the block (`td->starts[GetBlockIdx()]`), which the simulator reads from a table.
 """
 
@@ -53,8 +53,9 @@ protected:
     using Base = Middle<T>;
     explicit __aicore__ inline Driver(Derived &d) : Base(), pred(d) {}
     __aicore__ inline void Run(const ListTilingData *td, GM_ADDR x, GM_ADDR y) {
-        counts = td->counts;
-        Base::offset = Base::Start(td);   // a member of a base part, assigned through the alias
+        tilingInClass = td;   // a member pointing at the tiling data, read through below
+        counts = tilingInClass->counts;
+        Base::offset = Base::Start(tilingInClass);   // a member of a base part, assigned through the alias
         if (std::is_member_function_pointer_v<decltype(&Derived::Before)>) {
             pred.Before();   // a hook the derived class may define: this one does
         }
@@ -65,6 +66,7 @@ protected:
     }
 private:
     const int64_t *counts = nullptr;
+    const ListTilingData *__restrict tilingInClass = nullptr;
     Derived &pred;
 };
 

@@ -170,3 +170,4 @@ def test_list_tensor_desc_reads_the_descriptor() -> None:
     assert not result.errors, result.errors
     for x, y in zip(xs, result.outputs["ys"]):
         np.testing.assert_array_equal(y, x * 2)
+
