@@ -393,6 +393,13 @@ class FunctionLowerer:
             same = cell.points_to is None or cell.points_to.obj[1:] == v.obj[1:]
             cell.points_to = v if same else "many"
             return  # the pointer is read by indexing it (expr_Index), which reads the field
+        if isinstance(cell.ctype, C.Pointer) and isinstance(v.ctype, C.Pointer) \
+                and isinstance(v.ctype.pointee, C.TilingT) and v.ssa is not None:
+            # a member pointing at the tiling data (`tilingInClass = tilingData;`): reads of it are that pointer
+            same = cell.points_to is None or cell.points_to is v or (
+                isinstance(cell.points_to, Val) and cell.points_to.ssa is v.ssa)
+            cell.points_to = v if same else "many"
+            return
         v = self.convert(v, cell.ctype, node)
         value = self.ssa(v, node)
         cell_t = cell.ref.type
@@ -2464,6 +2471,9 @@ class FunctionLowerer:
         return self.convert(v, t, e) if isinstance(t, Scalar) else v
 
     def read_binding(self, b: Binding, node: A.Node) -> Val:
+        if isinstance(b, Cell) and isinstance(b.points_to, Val) and isinstance(b.points_to.ctype, C.Pointer) \
+                and isinstance(b.points_to.ctype.pointee, C.TilingT):
+            return b.points_to  # a pointer variable set to the tiling data (see store)
         if isinstance(b, Cell):
             if isinstance(b.ctype, C.ArrayT):
                 return Val(b.ctype, obj=b)
