@@ -1,4 +1,4 @@
-"""The simulator's findings (ASC950-ASC963): one page each, as `ascendc-check rule ASC950` prints them.
+"""The simulator's findings (ASC950-ASC964): one page each, as `ascendc-check rule ASC950` prints them.
 
 The Rust side reports them (rust_sim/src/checks.rs names the same codes); they are listed by `ascendc-check rules`
 after the static rules. They are not rules the verifier runs: they come from running the kernel.
@@ -148,3 +148,19 @@ DataCopy(xGm[off], yLocal, len);     // x is the op's input: the caller's x now 
       """DataCopy(yGm[off], yLocal, len);     // results go to outputs (or the workspace for scratch);
 // an op that updates x declares it: Input("x") and Output("x") in its OpDef""",
       "warning")
+_rule("ASC964", "sim-shared-cache-line",
+      "Two cores write bytes of one 64-byte line of a GM tensor in the same phase (no SyncAll between), at least one "
+      "of them with GlobalTensor::SetValue. Reported once per tensor, at the first scalar write into the first such "
+      "line, with the other core's instruction and the number of lines shared.",
+      "The scalar unit reaches GM through its data cache: SetValue changes the core's copy of the whole 64-byte "
+      "line, and the line goes back to GM whole, later. If another core wrote other bytes of that line meanwhile "
+      "(with its own SetValue, or a DataCopy), the write-back carries this core's stale copy of them and undoes "
+      "that write; which bytes survive depends on the order the lines go back, so the output is wrong on some runs "
+      "and right on others. The vendor's guidance is to keep what different cores write with SetValue at least "
+      "64 bytes apart, or to stage results in local memory and copy them out with DataCopy.",
+      """for (uint32_t i = GetBlockIdx(); i < total; i += GetBlockNum()) {
+    zGm.SetValue(i, xGm.GetValue(i));   // neighbouring elements belong to other cores: every line is shared
+}""",
+      """// each core a contiguous range whose ends fall on 64-byte lines (16 floats), computed in UB:
+yLocal.SetValue(i, v);                      // ... then one copy out
+DataCopy(yGm[GetBlockIdx() * perCore], yLocal, perCore);   // perCore * sizeof(float) a multiple of 64""")

@@ -37,6 +37,8 @@ pub mod code {
     pub const GM_TENSOR_PADDING: &str = "ASC962";
     /// a GM write into an input tensor the op does not declare as updated in place
     pub const INPUT_WRITTEN: &str = "ASC963";
+    /// two cores write one 64-byte GM line, one of them with SetValue (through the data cache)
+    pub const SHARED_CACHE_LINE: &str = "ASC964";
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -66,6 +66,8 @@ pub struct WriteRec {
     pub loc: i32,
     pub epoch: u32,
     pub elem: u32,
+    /// written by the scalar unit (SetValue): through the data cache, whose 64-byte lines go back whole
+    pub scalar: bool,
 }
 
 /// The values an instruction was issued with, kept while it waits in a blocked pipe.
@@ -400,7 +402,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Records a GM write by this core (for the cross-core overlap and uninitialised-output checks).
-    pub fn note_gm_write(&mut self, buf: u32, start: i64, len: i64, elem: usize, poisoned: bool) {
+    pub fn note_gm_write(&mut self, buf: u32, start: i64, len: i64, elem: usize, poisoned: bool, scalar: bool) {
         // bytes in the padding after a tensor hold nothing anyone reads: no race or output check there
         let end = (start + len).min(self.gm.bufs[buf as usize].tensor_len() as i64);
         if end <= start {
@@ -413,6 +415,7 @@ impl<'a> Ctx<'a> {
             loc: self.loc,
             epoch: self.core.epoch,
             elem: elem as u32,
+            scalar,
         };
         if self.core.atomic == Atomic::None {
             push_merged(&mut self.core.writes, rec.clone());
@@ -505,6 +508,7 @@ impl<'a> Ctx<'a> {
                     n as i64,
                     elem.size(),
                     poisoned && matches!(role, GmRole::Output | GmRole::Workspace),
+                    what == "SetValue",
                 );
             }
             Space::Local(m) => {
@@ -640,7 +644,12 @@ impl<'a> Ctx<'a> {
 
 fn push_merged(list: &mut Vec<WriteRec>, rec: WriteRec) {
     if let Some(last) = list.last_mut() {
-        if last.buf == rec.buf && last.loc == rec.loc && last.epoch == rec.epoch && last.end == rec.start {
+        if last.buf == rec.buf
+            && last.loc == rec.loc
+            && last.epoch == rec.epoch
+            && last.scalar == rec.scalar
+            && last.end == rec.start
+        {
             last.end = rec.end;
             return;
         }

@@ -202,6 +202,7 @@ pub fn run(prog: &Program, gm: &mut Gm, cfg: &Config) -> Outcome {
     let instructions = cfg.budget - budget;
     if completed {
         cross_core_writes(prog, gm, &mut writes, &mut findings);
+        shared_cache_lines(prog, gm, &writes, &mut findings);
         outputs(gm, &poison, &mut findings);
     }
     let timing = model.as_ref().map(|m| {
@@ -351,6 +352,65 @@ fn cross_core_writes(prog: &Program, gm: &Gm, writes: &mut [(u32, WriteRec)], fi
             }
             j += 1;
         }
+        i = j;
+    }
+}
+
+/// The scalar unit reaches GM through its data cache, in 64-byte lines: SetValue changes the core's copy of a
+/// line, and the whole line goes back to GM later. When another core writes other bytes of that line in the same
+/// phase (between SyncAlls), one of the two write-backs carries stale bytes of the other's and undoes its
+/// writes; which one wins depends on timing (vendor guidance: cores writing GM with SetValue keep 64 bytes
+/// apart, or copy results out with DataCopy). Byte overlaps are ASC953's; this is the line sharing without
+/// one, reported once per GM buffer at the first scalar write of the first shared line.
+const DCACHE_LINE: i64 = 64;
+
+fn shared_cache_lines(prog: &Program, gm: &Gm, writes: &[(u32, WriteRec)], findings: &mut Findings) {
+    use std::collections::HashMap;
+    // every write covers whole lines inside it; only the lines at its two ends can hold another core's bytes
+    let mut lines: HashMap<(u32, u32, i64), Vec<(u32, usize)>> = HashMap::new();
+    for (k, (core, w)) in writes.iter().enumerate() {
+        if w.end <= w.start {
+            continue;
+        }
+        let (first, last) = (w.start.div_euclid(DCACHE_LINE), (w.end - 1).div_euclid(DCACHE_LINE));
+        for line in [first, last] {
+            let at = lines.entry((w.buf, w.epoch, line)).or_default();
+            if !at.iter().any(|&(_, j)| j == k) {
+                at.push((*core, k));
+            }
+        }
+    }
+    let mut shared: Vec<(u32, i64, usize, usize, usize)> = Vec::new(); // buf, line, scalar write, other, count
+    for (&(buf, _, line), at) in &lines {
+        let Some(&(sc, si)) = at.iter().find(|&&(_, k)| writes[k].1.scalar) else { continue };
+        let Some(&(_, oi)) = at.iter().find(|&&(c, _)| c != sc) else { continue };
+        shared.push((buf, line, si, oi, 1));
+    }
+    // per buffer: the first shared line (by address), and how many lines are shared
+    shared.sort_by_key(|&(buf, line, ..)| (buf, line));
+    let mut i = 0;
+    while i < shared.len() {
+        let buf = shared[i].0;
+        let j = shared[i..].iter().position(|s| s.0 != buf).map_or(shared.len(), |p| i + p);
+        let (_, line, si, oi, _) = shared[i];
+        let (core, w) = &writes[si];
+        let (other, o) = &writes[oi];
+        let name = &gm.bufs[buf as usize].name;
+        findings.report(
+            code::SHARED_CACHE_LINE,
+            Severity::Error,
+            w.loc,
+            *core as i64,
+            format!(
+                "core {core} writes GM '{name}' with SetValue (through its data cache) in the 64-byte line at byte {}, \
+                 where core {other} also writes (at {}): each core's cache writes the whole line back, so one \
+                 undoes the other's bytes depending on timing ({} lines of '{name}' shared so)",
+                line * DCACHE_LINE,
+                prog.where_(o.loc),
+                j - i
+            ),
+            Vec::new(),
+        );
         i = j;
     }
 }

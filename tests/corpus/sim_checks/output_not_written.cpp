@@ -6,10 +6,13 @@ using namespace AscendC;
 extern "C" __global__ __aicore__ void not_written(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(td, tiling);
-    const uint32_t per = td.total / GetBlockNum();
 #ifdef SIM_BUG
+    const uint32_t per = td.total / GetBlockNum();
     const uint32_t mine = per;
 #else
+    // whole 64-byte lines (16 floats) per core, so that no two cores' SetValues share one (ASC964); the last core
+    // takes the rest
+    const uint32_t per = td.total / GetBlockNum() / 16 * 16;
     const uint32_t mine = GetBlockIdx() == GetBlockNum() - 1 ? td.total - per * GetBlockIdx() : per;
 #endif
     GlobalTensor<float> xGm, yGm;
