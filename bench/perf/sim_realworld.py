@@ -797,6 +797,8 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     attempts = [r for r in rows if r["side"] == "before"]
     counted = [r for r in attempts if not r["cube"] and r["bug_kind"] != "kernel_bypassed_root_cause_unknown"]
     caught = [r for r in counted if r["judged"] and not r["correct"] and r["stage"] != "compile"]
+    # the static checks stop some before they run (ASC604 on cores sharing cache lines, ...): not the simulator's
+    static = [r for r in counted if r["stage"] == "compile" and re.search(r"error: .*\[ASC[1-8]\d\d\]", r["cause"])]
     return {
         "finals": {"operators": len(finals), "cube": len(finals) - len(plain), "non_cube": len(plain),
                    "correct": len(correct), "rate": len(correct) / max(1, len(plain)), "goal": CORRECT_GOAL,
@@ -806,6 +808,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
                               for r in plain if not r["correct"]]},
         "attempts": {"simulator_tier": len(attempts), "counted": len(counted), "caught": len(caught),
                      "rate": len(caught) / max(1, len(counted)), "goal": CAUGHT_GOAL,
+                     "caught_statically": [{k: r[k] for k in ("id", "bug_kind", "cause")} for r in static],
                      "missed": [{k: r[k] for k in ("id", "bug_kind", "failure", "cause")} for r in counted
                                 if r not in caught],
                      "caught_list": [{k: r[k] for k in ("id", "bug_kind", "failure", "cause")} for r in caught]},
@@ -826,6 +829,9 @@ def print_report(rep: dict[str, Any]) -> None:
         print(f"  caught {m['id']:<44} {m['bug_kind'] or '-':<24} {m['cause'][:140]}")
     for m in a["missed"]:
         print(f"  missed {m['id']:<44} {m['bug_kind'] or '-':<24} {m['failure'] or 'passed'}: {m['cause'][:120]}")
+    if a.get("caught_statically"):
+        print(f"  of the missed, {len(a['caught_statically'])} stopped by a static check before running (not counted): "
+              + ", ".join(m["id"] for m in a["caught_statically"]))
     if rep.get("skipped"):
         print("left out: " + ", ".join(f"{k} {n}" for k, n in rep["skipped"].items()))
     print(f"{rep['elapsed_s']:.0f} s")
