@@ -177,7 +177,8 @@ struct Elementwise {
 }
 
 const DST_NAMES: [&str; 4] = ["dst", "dstTensor", "dstLocal", "output"];
-const SRC_NAMES: [&str; 8] = [
+// (src0Scalar: Power's scalar-base form, Power(dst, base, exponents, n))
+const SRC_NAMES: [&str; 9] = [
     "src",
     "srcTensor",
     "srcLocal",
@@ -186,6 +187,7 @@ const SRC_NAMES: [&str; 8] = [
     "srcTensor0",
     "src0Local",
     "x",
+    "src0Scalar",
 ];
 const SRC1_NAMES: [&str; 6] = ["src1", "src1Tensor", "srcTensor1", "src1Local", "src1Scalar", "y"];
 
