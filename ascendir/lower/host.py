@@ -431,6 +431,8 @@ class HostLowerer(FunctionLowerer):
             elif isinstance(t, Scalar):
                 cell = self.new_cell(t, name, decl, self.convert(init, t, decl) if init is not None
                                      else Val(t, const=0))
+            elif isinstance(t, C.TilingT | C.ClassT) and t.name in self.scope.tiling_structs and init is None:
+                cell = self.new_cell(C.TilingT(t.name), name, decl)  # a tiling struct object: a local struct
             else:
                 return None
         finally:

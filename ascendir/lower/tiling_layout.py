@@ -137,3 +137,12 @@ def _coerce(value: Any, fmt: str) -> Any:
     if fmt.islower() and v >= 1 << (bits - 1):
         v -= 1 << bits
     return v
+
+
+def unset_tiling_fields(program: Any, struct_name: str | None, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of the tiling struct the host left unset, at 0 (arrays of zeros): what the device reads for
+    them from the zeroed tiling data. Empty when the layout is not known."""
+    found = tiling_slots(program, struct_name) if struct_name else None
+    if found is None:
+        return {}
+    return {s.path: ([0] * s.count if s.count is not None else 0) for s in found[0] if s.path not in fields}

@@ -141,7 +141,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     from ascendir.context import make_context
     from ascendir.host_eval import TensorSpec, TilingInputs
     from ascendir.lower import GE_DTYPES, LoweringOptions, dtype_bindings, lower_program
-    from ascendir.lower.tiling_layout import tiling_bytes
+    from ascendir.lower.tiling_layout import tiling_bytes, unset_tiling_fields
     from passes.fold_tiling import FoldTilingPass
     from passes.sim import NotModelled, build_program
     from passes.verify import run_tiling
@@ -200,6 +200,11 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         key = result.tiling_key
         workspace = max(result.workspace.values(), default=0)
         tiling_data = tiling_bytes(program, result.struct_name, result.fields)
+        if result.complete and not result.gaps:
+            # a field the host never set holds 0 on the device (the tiling data starts zeroed); where the host
+            # lowering left statements out, one of them may have set it: those stay unknown (ASC958)
+            FoldTilingPass(unset_tiling_fields(program, result.struct_name, result.fields), None, None).apply(
+                make_context(), module)
         if not given_outputs:
             given_outputs = _inferred(program, result, out_names)
         elif any(n not in given_outputs for n in out_names) and all(n in out_names for n in given_outputs):

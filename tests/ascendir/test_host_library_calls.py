@@ -194,3 +194,31 @@ def test_namespace_scope_variables_the_function_writes() -> None:
     assert fp32.fields == {"typeSize": 4, "perType": 9, "calls": 2}
     fp16 = evaluate_program_tiling(program, TilingInputs([TensorSpec((4,), "float16")]))
     assert fp16.fields == {"typeSize": 2, "perType": 7, "calls": 2}
+
+
+GLOBAL_STRUCT = """
+#include "register/tilingdata_base.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(GlobalTilingData)
+    TILING_DATA_FIELD_DEF(uint32_t, n);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(GlobalOp, GlobalTilingData)
+GlobalTilingData globalTiling;
+static void Fill(uint32_t n) { globalTiling.set_n(n); }
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    Fill(context->GetInputShape(0)->GetOriginShape().GetShapeSize());
+    globalTiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(globalTiling.GetDataSize());
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+"""
+
+
+def test_a_tiling_struct_object_at_namespace_scope() -> None:
+    result = evaluate_program_tiling(load_text(GLOBAL_STRUCT, "global_tiling.cpp"),
+                                     TilingInputs([TensorSpec((3, 5), "float16")]))
+    assert result.succeeded and not result.gaps, result.diagnostics
+    assert result.fields == {"n": 15} and result.struct_name == "GlobalTilingData"

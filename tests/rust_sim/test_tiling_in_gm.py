@@ -148,3 +148,32 @@ def test_the_kernel_reads_the_saved_bytes_from_gm(project: Path) -> None:
     y = result.outputs["y"]
     scale_bits = int(np.array([0.5], dtype=np.float32).view(np.uint32)[0])
     assert y.tolist() == [7, 9, 0, 9, 18, 27, 40, 0, scale_bits]
+
+
+UNSET_KERNEL = """
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void peek(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(td, tiling);
+    GlobalTensor<uint32_t> yGm;
+    yGm.SetGlobalBuffer((__gm__ uint32_t *)y);
+    for (uint32_t i = 0; i < td.n; i++) {
+        yGm.SetValue(i, td.unset + td.n);
+    }
+}
+"""
+
+
+def test_a_field_the_host_never_sets_reads_zero(project: Path, tmp_path: Path) -> None:
+    # the device's tiling data starts zeroed: a field no set_ call writes is 0, not an unknown value
+    (tmp_path / "op_host").mkdir()
+    (tmp_path / "op_kernel").mkdir()
+    header = TILING_H.replace("TILING_DATA_FIELD_DEF(float, scale);",
+                              "TILING_DATA_FIELD_DEF(float, scale);\n    TILING_DATA_FIELD_DEF(uint32_t, unset);")
+    (tmp_path / "op_host" / "peek_tiling.h").write_text(header)
+    (tmp_path / "op_host" / "peek.cpp").write_text(HOST)
+    (tmp_path / "op_kernel" / "peek.cpp").write_text(UNSET_KERNEL)
+    result = run(tmp_path, [np.zeros(5, dtype=np.uint32)])
+    assert result.ok, [str(d) for d in result.findings]
+    assert result.outputs["y"].tolist() == [5] * 5
