@@ -286,6 +286,7 @@ class HostLowerer(FunctionLowerer):
         self.tiling_names = tiling_names
         self.ctx: SSAValue | None = None
         self.structs_used: list[tuple[str, str]] = []  # (struct, "context" | "local" | "saved"), in order
+        self.last_set: dict[str, tuple[SSAValue, Block]] = {}  # SetBlockDim / SetTilingKey: value, where
         # namespace-scope variables the function writes or reads (`static int typeSize;`, a table filled by an
         # init function): one cell each, made in the entry block on first use, with its initialiser
         self.globals: dict[str, Binding] = {}
@@ -1409,6 +1410,12 @@ def _dtype(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
     return Val(C.I32, lw.emit(op, e).results[0])
 
 
+def _nd_format(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    """GetOriginFormat / GetStorageFormat of a tensor: ge::FORMAT_ND. The tensors the harness and
+    ascendir.sim.run pass are plain torch tensors, ND in both formats (NZ storage is not modelled here)."""
+    return Val(C.I32, const=_GE_FORMATS["FORMAT_ND"])
+
+
 def _input_data_type(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
     index, at = lw._tensor_index(e, "input")
     return Val(C.I32, lw.emit(hd.InputDtypeOp(lw._context(e), index, at=at), e).results[0])
@@ -1609,9 +1616,33 @@ def _setter(op_cls: type, ctype: Scalar) -> Method:
             raise Unsupported(f"{callee.member} takes one value", e)
         value = lw.ssa(lw.convert(lw.expr(e.args[0]), ctype, e), e)
         lw.emit(op_cls(lw._context(e), value), e)
+        lw.last_set[callee.member] = (value, lw.builder.insertion_point.block)
         return Val(C.VoidT())
 
     return method
+
+
+def _getter(setter: str, ctype: Scalar) -> Method:
+    """`GetBlockDim()` / `GetTilingKey()` on the tiling context: the value the function set last, where that set
+    encloses the read (not one under control flow the read is outside of)."""
+
+    def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+        found = lw.last_set.get(setter)
+        if found is None or not _encloses(found[1], lw.builder.insertion_point.block):
+            raise Unsupported(f"TilingContext::{callee.member} before {setter}, or after one under control flow, "
+                              "is not modelled", e)
+        return Val(ctype, found[0])
+
+    return method
+
+
+def _encloses(outer: Block, inner: Block | None) -> bool:
+    while inner is not None:
+        if inner is outer:
+            return True
+        parent = inner.parent_op()
+        inner = parent.parent_block() if parent is not None else None
+    return False
 
 
 def _no_effect(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
@@ -1637,6 +1668,7 @@ _METHODS: dict[str, dict[str, Method]] = {
         "GetRawTilingData": _handle("raw_tiling"), "GetWorkspaceSizes": _workspace_sizes,
         "GetTilingData": _tiling_data,
         "SetBlockDim": _setter(hd.SetBlockDimOp, C.U32), "SetTilingKey": _setter(hd.SetTilingKeyOp, C.U64),
+        "GetBlockDim": _getter("SetBlockDim", C.U32), "GetTilingKey": _getter("SetTilingKey", C.U64),
         "SetScheduleMode": _no_effect, "SetNeedAtomic": _no_effect, "SetAicpuBlockDim": _no_effect,
         "GetNodeName": _handle("opaque"), "GetNodeType": _handle("opaque"),
     },
@@ -1646,9 +1678,11 @@ _METHODS: dict[str, dict[str, Method]] = {
     "tensor": {
         "GetShape": _tensor_shape, "GetOriginShape": _shape_of(hd.ShapeKind.ORIGIN),
         "GetStorageShape": _shape_of(hd.ShapeKind.STORAGE), "GetShapeSize": _tensor_shape_size,
-        "GetDataType": _dtype,
+        "GetDataType": _dtype, "GetOriginFormat": _nd_format, "GetStorageFormat": _nd_format,
+        "GetFormat": _nd_format,
     },
-    "desc": {"GetDataType": _dtype},
+    "desc": {"GetDataType": _dtype, "GetOriginFormat": _nd_format, "GetStorageFormat": _nd_format,
+             "GetFormat": _nd_format},
     "shape": {"GetDim": _get_dim, "GetDimNum": _get_dim_num, "GetShapeSize": _shape_size, "IsScalar": _is_scalar},
     "infer_context": {
         "GetInputShape": _infer_input_shape(), "GetOptionalInputShape": _infer_input_shape(optional=True),
@@ -1807,7 +1841,7 @@ _MULTI_CORE_ONLY = {"SetDim", "SetSingleShape", "SetAlignSplit", "SetSingleRange
 # Real API the host lowering does not model: a warning, not an "unknown API" error.
 _KNOWN_UNMODELLED_CONTEXT = {
     "GetCompileInfo", "GetDeterministic", "GetInputInstanceInfo", "GetIrInputInstanceInfo", "GetComputeNodeInfo",
-    "GetOptionalInputDataType", "GetOutputTensor", "GetInputFormat", "GetTilingKey", "GetBlockDim",
+    "GetOptionalInputDataType", "GetOutputTensor", "GetInputFormat",
     "GetComputeNodeOutputNum",
 }  # fmt: skip
 _KNOWN_UNMODELLED_INFER_CONTEXT = {

@@ -222,3 +222,26 @@ def test_a_tiling_struct_object_at_namespace_scope() -> None:
                                      TilingInputs([TensorSpec((3, 5), "float16")]))
     assert result.succeeded and not result.gaps, result.diagnostics
     assert result.fields == {"n": 15} and result.struct_name == "GlobalTilingData"
+
+
+CONTEXT_READS = """
+namespace optiling {
+struct ReadTilingData { uint32_t dim; uint32_t nd; };
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    ReadTilingData *t = context->GetTilingData<ReadTilingData>();
+    context->SetBlockDim(6);
+    t->dim = context->GetBlockDim() * 2;
+    t->nd = context->GetInputDesc(0)->GetOriginFormat() == ge::FORMAT_ND &&
+            context->GetInputTensor(0)->GetStorageFormat() == 2;
+    return ge::GRAPH_SUCCESS;
+}
+}
+"""
+
+
+def test_block_dim_read_back_and_nd_formats() -> None:
+    result = evaluate_program_tiling(load_text(CONTEXT_READS, "read_tiling.cpp"),
+                                     TilingInputs([TensorSpec((4,), "float16")]))
+    assert result.succeeded and not result.gaps, result.diagnostics
+    assert result.fields == {"dim": 12, "nd": 1}
