@@ -391,6 +391,28 @@ def _int_width(interpreter: Interpreter, typ: Attribute) -> int:
     raise HostEvalError(f"expected an integer type, got {typ}")
 
 
+_FLOAT_FORMATS = {16: "e", 32: "f", 64: "d"}
+
+
+def _bits_to_bytes(value: Any, typ: Attribute) -> bytes:
+    if isinstance(typ, IntegerType):
+        width = typ.width.data
+        return (int(value) & ((1 << width) - 1)).to_bytes(max(1, width // 8), "little")
+    width = getattr(typ, "bitwidth", None)
+    if width not in _FLOAT_FORMATS:
+        raise HostEvalError(f"bitcast of a {typ} value is not modelled")
+    return struct.pack("<" + _FLOAT_FORMATS[width], float(value))
+
+
+def _bytes_to_value(raw: bytes, typ: Attribute) -> Any:
+    if isinstance(typ, IntegerType):
+        return to_signed(int.from_bytes(raw, "little"), typ.width.data)
+    width = getattr(typ, "bitwidth", None)
+    if width not in _FLOAT_FORMATS:
+        raise HostEvalError(f"bitcast to {typ} is not modelled")
+    return struct.unpack("<" + _FLOAT_FORMATS[width], raw)[0]
+
+
 def _round_float(value: float, typ: Attribute) -> float:
     """Round a Python float to the precision of `typ`, so f32 results match C++ `float` bit for bit."""
     if not math.isfinite(value):
@@ -1300,6 +1322,13 @@ class ArithExtraFunctions(InterpreterFunctions):
         lhs, rhs, width = _int_operands(interpreter, op, args, unsigned=True)
         _nonzero(rhs)
         return (to_signed(-(-lhs // rhs), width),)
+
+    @impl(arith.BitcastOp)
+    def run_bitcast(self, interpreter: Interpreter, op: arith.BitcastOp, args: PythonValues) -> PythonValues:
+        """A value's bits as another type of the same width (`*(uint32_t *)&f`, a union of float and int)."""
+        src, dst = op.operands[0].type, op.result.type
+        raw = _bits_to_bytes(args[0], src)
+        return (_bytes_to_value(raw, dst),)
 
     @impl(arith.MinSIOp)
     def run_minsi(self, interpreter: Interpreter, op: arith.MinSIOp, args: PythonValues) -> PythonValues:

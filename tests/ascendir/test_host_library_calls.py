@@ -245,3 +245,27 @@ def test_block_dim_read_back_and_nd_formats() -> None:
                                      TilingInputs([TensorSpec((4,), "float16")]))
     assert result.succeeded and not result.gaps, result.diagnostics
     assert result.fields == {"dim": 12, "nd": 1}
+
+
+BITS = """
+namespace optiling {
+struct BitsTilingData { uint32_t epsBits; uint32_t aveBits; };
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    BitsTilingData *t = context->GetTilingData<BitsTilingData>();
+    float eps = *context->GetAttrs()->GetFloat(0);
+    float ave = 1.0f / context->GetInputShape(0)->GetOriginShape().GetDim(0);
+    t->epsBits = *reinterpret_cast<uint32_t *>(&eps);
+    t->aveBits = *reinterpret_cast<uint32_t *>(&ave);
+    return ge::GRAPH_SUCCESS;
+}
+}
+"""
+
+
+def test_a_float_read_as_its_bits() -> None:
+    # `*reinterpret_cast<uint32_t *>(&eps)`: the float's bit pattern, as DeepNorm passes eps to its kernel
+    result = evaluate_program_tiling(load_text(BITS, "bits_tiling.cpp"),
+                                     TilingInputs([TensorSpec((4,), "float16")], attrs=[1e-6]))
+    assert result.succeeded and not result.gaps, result.diagnostics
+    assert result.fields == {"epsBits": 0x358637BD, "aveBits": 0x3E800000}
