@@ -796,7 +796,13 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     kinds = Counter(miss_kind(r) for r in plain if not r["correct"])
     attempts = [r for r in rows if r["side"] == "before"]
     counted = [r for r in attempts if not r["cube"] and r["bug_kind"] != "kernel_bypassed_root_cause_unknown"]
-    caught = [r for r in counted if r["judged"] and not r["correct"] and r["stage"] != "compile"]
+    # caught: the attempt's own failure shows when it runs (a wrong output, a simulator finding, the budget), and
+    # the op's final runs correct here; where the final fails too, the setup (inputs, host tiling, budget) is what
+    # fails, which says nothing about the attempt
+    final_ok = {r["op"]: bool(r["correct"]) for r in finals}
+    runtime_kinds = ("wrong output", "simulator finding", "instruction budget: too long to simulate here")
+    caught = [r for r in counted if r["judged"] and not r["correct"] and r["stage"] != "compile"
+              and miss_kind(r) in runtime_kinds and final_ok.get(r["op"], False)]
     # the static checks stop some before they run (ASC604 on cores sharing cache lines, ...): not the simulator's
     static = [r for r in counted if r["stage"] == "compile" and re.search(r"error: .*\[ASC[1-8]\d\d\]", r["cause"])]
     return {
@@ -809,8 +815,9 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "attempts": {"simulator_tier": len(attempts), "counted": len(counted), "caught": len(caught),
                      "rate": len(caught) / max(1, len(counted)), "goal": CAUGHT_GOAL,
                      "caught_statically": [{k: r[k] for k in ("id", "bug_kind", "cause")} for r in static],
-                     "missed": [{k: r[k] for k in ("id", "bug_kind", "failure", "cause")} for r in counted
-                                if r not in caught],
+                     "missed": [{**{k: r[k] for k in ("id", "bug_kind", "failure", "cause")},
+                                 "final": "correct" if final_ok.get(r["op"]) else "not correct here"}
+                                for r in counted if r not in caught],
                      "caught_list": [{k: r[k] for k in ("id", "bug_kind", "failure", "cause")} for r in caught]},
     }
 
@@ -828,7 +835,8 @@ def print_report(rep: dict[str, Any]) -> None:
     for m in a["caught_list"]:
         print(f"  caught {m['id']:<44} {m['bug_kind'] or '-':<24} {m['cause'][:140]}")
     for m in a["missed"]:
-        print(f"  missed {m['id']:<44} {m['bug_kind'] or '-':<24} {m['failure'] or 'passed'}: {m['cause'][:120]}")
+        print(f"  missed {m['id']:<44} {m['bug_kind'] or '-':<24} final {m.get('final', '?'):<16} "
+              f"{m['failure'] or 'passed'}: {m['cause'][:110]}")
     if a.get("caught_statically"):
         print(f"  of the missed, {len(a['caught_statically'])} stopped by a static check before running (not counted): "
               + ", ".join(m["id"] for m in a["caught_statically"]))
