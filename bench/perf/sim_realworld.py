@@ -618,8 +618,9 @@ def select(records: list[dict[str, Any]], only: str | None, ops: set[str] | None
             digest = hashlib.sha1(json.dumps(after, sort_keys=True).encode()).hexdigest()[:8]
             seen.add(r["op"])
             chosen.append((f"{r['op']}:after:{digest}", "after", after, r))
-        if r.get("verifier_tier") == "simulator" and r.get("files_before") and only != "after":
-            chosen.append((f"{r['id']}:before", "before", r["files_before"], r))
+        if r.get("verifier_tier") == "simulator" and only != "after":
+            # an attempt without its code (googlenet_inception_v1#2) still counts: a miss, not run
+            chosen.append((f"{r['id']}:before", "before", r.get("files_before") or {}, r))
     return chosen
 
 
@@ -708,6 +709,10 @@ def main() -> int:
             task = by_squashed.get(r["op"].replace("_", ""))
         info = {"op": r["op"], "id": r["id"], "side": side, "cube": uses_cube(files), "bug_kind": r.get("bug_kind"),
                 "error_class": r.get("error_class")}
+        if not files:
+            skipped[f"{side}: the record has no code"] += 1
+            unrun.append({**info, "reason": "the record holds no code for this side (files_before is empty)"})
+            continue
         if task is None:
             skipped["no MultiKernelBench task of that name"] += 1
             unrun.append({**info, "reason": "no MultiKernelBench task of that name"})
@@ -773,7 +778,7 @@ MISS_KINDS = (
     ("host code the host interpreter does not model", r"the host tiling did not set|not modelled by the host"),
     ("host tiling rejects the reference's shapes", r"TilingFunc returned"),
     ("harness worker died (memory)", r"worker .* died"),
-    ("no runnable answer or no such task", r"no answer file|no MultiKernelBench task"),
+    ("no runnable answer or no such task", r"no answer file|no MultiKernelBench task|holds no code"),
     ("compile", r"^compile"),
     ("instruction budget: too long to simulate here", r"\[ASC957\]"),
     ("simulator finding", r"\[ASC9\d\d\]|first finding: ASC9"),
