@@ -361,7 +361,9 @@ fn cross_core_writes(prog: &Program, gm: &Gm, writes: &mut [(u32, WriteRec)], fi
 /// phase (between SyncAlls), one of the two write-backs carries stale bytes of the other's and undoes its
 /// writes; which one wins depends on timing (vendor guidance: cores writing GM with SetValue keep 64 bytes
 /// apart, or copy results out with DataCopy). Byte overlaps are ASC953's; this is the line sharing without
-/// one, reported once per GM buffer at the first scalar write of the first shared line.
+/// one, reported once per GM buffer at the first scalar write of the first shared line. A warning: two
+/// KernelHive finals that passed on hardware share lines at the ends of their cores' ranges (conv_transposed1d,
+/// 42 lines), so the device does not always lose the bytes; interleaved writes (where_broadcast#3) fail there.
 const DCACHE_LINE: i64 = 64;
 
 fn shared_cache_lines(prog: &Program, gm: &Gm, writes: &[(u32, WriteRec)], findings: &mut Findings) {
@@ -398,7 +400,7 @@ fn shared_cache_lines(prog: &Program, gm: &Gm, writes: &[(u32, WriteRec)], findi
         let name = &gm.bufs[buf as usize].name;
         findings.report(
             code::SHARED_CACHE_LINE,
-            Severity::Error,
+            Severity::Warning,
             w.loc,
             *core as i64,
             format!(
