@@ -775,7 +775,9 @@ MISS_KINDS = (
                                                   r"|ModelNew's self\S* (is not|cannot)"),
     ("inputs differ from the op's (dtype, count)", r"op json supports no inputs|attributes were given"
                                                     r"|reads attribute \d+ as"),
-    ("host code the host interpreter does not model", r"the host tiling did not set|not modelled by the host"),
+    ("host code the host interpreter does not model", r"the host tiling did not set|not modelled by the host"
+                                                       r"|host tiling function fails for these inputs: .*is not "
+                                                       r"modelled"),
     ("host tiling rejects the reference's shapes", r"TilingFunc returned"),
     ("harness worker died (memory)", r"worker .* died"),
     ("no runnable answer or no such task", r"no answer file|no MultiKernelBench task|holds no code"),
