@@ -265,6 +265,24 @@ def bypasses_kernel(model_src: str) -> bool:
     return not live(fn.body)
 
 
+def binding_finishes(files: dict[str, str]) -> str:
+    """The expression the op's binding returns when it is not a tensor it handed the kernel: the binding (its
+    `python_bind_src`, or CppExtension/csrc/op.cpp) finishes the result with ATen after the kernel (return
+    at::matmul(probs, v); return probs * 2.0; a permute back to NCHW). Empty when it returns what the kernel wrote
+    (or a tuple of those). The kernel's output is then not the task's, and replaying the binding would mean running
+    answer code."""
+    text = files.get("CppExtension/csrc/op.cpp", "")
+    for body in files.values():
+        text += "\n".join(re.findall(r'python_bind_src\s*=\s*"""(.*?)"""', body, re.S))
+    for m in re.finditer(r"EXEC_NPU_CMD\s*\(([^;]*)\);(.*?)\breturn\s+([^;]*);", text, re.S):
+        handed = {a.strip() for a in m.group(1).split(",")[1:]}
+        ret = " ".join(m.group(3).split())
+        if ret in handed or re.fullmatch(r"(std::make_tuple|std::tuple<[^>]*>)?\s*[({]?[\w\s,]*[)}]?", ret):
+            continue
+        return ret
+    return ""
+
+
 def is_passthrough(plan: list[tuple[Any, ...]]) -> bool:
     """The op gets forward's own arguments, in order (contiguous() aside): the harness's own case."""
     def param(e: tuple[Any, ...]) -> int | None:
@@ -669,6 +687,7 @@ def main() -> int:
                     row = merged.get((r["op"], side, str(r["id"]) if side == "before" else ""))
                     if files and row is not None:
                         row["cube"] = uses_cube(files)
+                        row["binding_finishes"] = binding_finishes(files) if side == "after" else ""
         report = summarise(list(merged.values()))
         report.update({"rows": list(merged.values()), "merged": [str(p) for p in args.merge], "elapsed_s": 0.0})
         print_report(report)
@@ -726,6 +745,7 @@ def main() -> int:
             continue
         model_src = model_src_of(Path(path).read_text(encoding="utf-8", errors="replace"))
         info["bypass"] = bool(model_src) and bypasses_kernel(model_src)  # type: ignore[arg-type]
+        info["binding_finishes"] = binding_finishes(files) if side == "after" else ""
         plan = forward_plan(model_src) if model_src else None
         if plan is not None and not is_passthrough(plan):
             task = make_weighted_task(task, safe, model_src or "", plan)
@@ -791,6 +811,8 @@ MISS_KINDS = (
 def miss_kind(row: dict[str, Any]) -> str:
     if row.get("bypass"):
         return "final bypasses its kernel (torch computes)"
+    if row.get("binding_finishes"):
+        return "binding finishes the result in ATen"
     text = row["cause"] if row["failure"] != "compile" else "compile " + row["cause"]
     return next(kind for kind, pattern in MISS_KINDS if re.search(pattern, text))
 

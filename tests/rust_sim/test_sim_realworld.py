@@ -121,6 +121,16 @@ def test_bypassed_kernel() -> None:
     assert m.miss_kind(row) == "final bypasses its kernel (torch computes)"
 
 
+def test_binding_that_finishes_the_result() -> None:
+    m = _script()
+    bind = ('python_bind_src="""\nat::Tensor f(const at::Tensor &q) {\n    at::Tensor out = at::empty_like(q);\n'
+            '    EXEC_NPU_CMD(aclnnF, q, out);\n    return RET;\n}\n"""\n')
+    assert m.binding_finishes({"op.py": bind.replace("RET", "out")}) == ""
+    assert m.binding_finishes({"op.py": bind.replace("RET", "at::matmul(out, q)")}) == "at::matmul(out, q)"
+    assert m.miss_kind({"failure": "wrong", "cause": "x", "binding_finishes": "out * 2.0"}) \
+        == "binding finishes the result in ATen"
+
+
 def test_miss_kinds() -> None:
     m = _script()
     row = {"failure": "not-evaluated", "cause": "case 0: not evaluated: the case draws 9 input elements, over the "
