@@ -127,6 +127,9 @@ def test_binding_that_finishes_the_result() -> None:
             '    EXEC_NPU_CMD(aclnnF, q, out);\n    return RET;\n}\n"""\n')
     assert m.binding_finishes({"op.py": bind.replace("RET", "out")}) == ""
     assert m.binding_finishes({"op.py": bind.replace("RET", "at::matmul(out, q)")}) == "at::matmul(out, q)"
+    # the kernel call only in a comment: ATen computes everything
+    hack = bind.replace("    EXEC_NPU_CMD(aclnnF, q, out);", "    // EXEC_NPU_CMD placeholder\n    out.index_put_({q}, q);")
+    assert m.binding_finishes({"op.py": hack.replace("RET", "out")}) == "no call of the kernel (ATen only)"
     assert m.miss_kind({"failure": "wrong", "cause": "x", "binding_finishes": "out * 2.0"}) \
         == "binding finishes the result in ATen"
 
