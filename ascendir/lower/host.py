@@ -79,6 +79,13 @@ _HOST_ROLES = ("host", "tiling_header", "header")
 # ------------------------------------------------------------------------------------------------------
 
 
+class _VectorItems:
+    """The elements a `std::vector` of numbers was initialised with (`= {a, b}`), as read there."""
+
+    def __init__(self, values: tuple[Val, ...]) -> None:
+        self.values = values
+
+
 @dataclass(frozen=True)
 class HostT:
     """A gert / platform_ascendc runtime object (or a pointer to one) seen by the tiling function.
@@ -183,6 +190,9 @@ _LIBRARY_FUNCS = {
     "fill_n", "accumulate", "to_string", "snprintf", "sprintf", "strlen", "strncmp", "log2", "round",
     "CeilDiv", "CeilAlign", "FloorAlign", "FloorDiv", "GetSortTmpSize",
 }  # fmt: skip
+
+# The SoftMax / LogSoftMax temporary-space queries of the tiling library (HostLowerer._softmax_tmp_size).
+_SOFTMAX_TMP_SIZE = {"GetSoftMaxMinTmpSize", "GetSoftMaxMaxTmpSize", "GetLogSoftMaxMinTmpSize", "GetLogSoftMaxMaxTmpSize"}
 
 # The standard streams: what is written to them changes no tiling value (`std::cout << ... << std::endl;`).
 _STREAMS = {"cout", "cerr", "clog"}
@@ -294,10 +304,10 @@ class HostLowerer(FunctionLowerer):
         self._temps = 0
         self._active: list[int] = []  # ids of the functions being inlined, innermost last
         self._out_args_cache: dict[int, set[str]] = {}
-        # gert::Shape objects of their own (InferShape): a by-value `gert::Shape` variable is a
-        # `host.shape_local` that the function may write. A tiling function only reads shapes, and there
-        # such a variable stays a name for the shape it is initialised from.
-        self.shape_objects = False
+        # gert::Shape / ge::Shape objects of their own: a by-value shape variable is a `host.shape_local`
+        # that the function may write (an InferShape output; in a tiling function, the `ge::Shape
+        # srcShape({rows, cols})` handed to a library API's tiling, or a `gert::Shape s; s.AppendDim(n)`).
+        self.shape_objects = True
 
     # ---------------------------------------------------------------------------------------------
     # entry
@@ -321,7 +331,6 @@ class HostLowerer(FunctionLowerer):
 
     def lower_infer_shape_func(self, fn: A.FunctionDecl) -> func.FuncOp:
         """`fn` as `func.func @name(%ctx: !host.infer_shape_context) -> i32` returning the graphStatus."""
-        self.shape_objects = True
         return self._lower_entry(fn, hd.InferShapeContextType(), HostT("infer_context"))
 
     def _lower_entry(self, fn: A.FunctionDecl, context_type: Attribute, context: HostT,
@@ -532,6 +541,12 @@ class HostLowerer(FunctionLowerer):
             init = self._tiling_local(t.name, d)  # `XTilingData tiling;`
         if isinstance(t, HostT) and t.kind == "matmul_tiling" and init is None:
             init = self._construct(t, [], d)  # `MultiCoreMatmulTiling tiling;`: the library's own sizes
+        if isinstance(t, HostT) and t.kind == "unmodelled" and init is None and t.detail == "vector":
+            items = self._vector_items(d)
+            if items is not None:
+                # its only modelled use is a shape made from it; any other use reports the gap there
+                self.bind(name, Val(t, obj=items))
+                return
         if isinstance(t, HostT) and init is None:
             if t.kind == "unmodelled":
                 self.report.unsupported(f"'{t.detail}' objects are not modelled by the host lowering", d)
@@ -542,6 +557,19 @@ class HostLowerer(FunctionLowerer):
             self.bind(name, self.new_cell(init.ctype, name, d, init) if name in self.frame.assigned else init)
             return
         super().bind_local(name, t, init, d, st, is_ref)
+
+    def _vector_items(self, d: A.Node) -> _VectorItems | None:
+        """`std::vector<int64_t> v = {a, b};` / `v{a, b}`: its elements, read where it is declared, for a
+        `ge::Shape s(v)` made from it (the srcShape a library tiling API takes); None for any other vector."""
+        if not isinstance(d, A.Declarator) or not isinstance(d.init, A.InitList) or d.type.pointers:
+            return None
+        base = d.type.base
+        if not isinstance(base, A.QualifiedName) or not base.parts[-1].template_args:
+            return None
+        values = [self.expr(item) for item in d.init.items]
+        if not all(isinstance(v.ctype, Scalar) for v in values):
+            return None
+        return _VectorItems(tuple(values))
 
     def _bind_shape_object(self, name: str, d: A.Declarator, init: Val | None, is_ref: bool) -> None:
         """`gert::Shape s;`, `gert::Shape s = *x;`, `const gert::Shape& r = *y;` in an InferShape function.
@@ -960,6 +988,8 @@ class HostLowerer(FunctionLowerer):
         values = [self.expr(item) for item in items]
         if len(values) == 1 and _kind(values[0]) in ("shape", "shape_buffer"):
             return Val(HostT("shape"), self._shape_value(values[0], node))  # the copy constructor
+        if len(values) == 1 and isinstance(values[0].obj, _VectorItems):
+            values = list(values[0].obj.values)  # ge::Shape(const std::vector<int64_t> &dims)
         dims: list[SSAValue] = []
         for v in values:
             if not isinstance(v.ctype, Scalar):
@@ -1031,6 +1061,10 @@ class HostLowerer(FunctionLowerer):
             dtype = self.ssa(self.convert(self.expr(e.args[0]), C.I32, e), e)
             size = Val(C.I64, self.emit(hd.DtypeSizeOp(dtype), e).results[0])
             return self.convert(size, C.I32, e)  # ge::GetSizeByDataType returns int
+        if name in _SOFTMAX_TMP_SIZE and len(e.args) == 3:
+            return self._softmax_tmp_size(e, per_row=name in ("GetSoftMaxMaxTmpSize", "GetLogSoftMaxMaxTmpSize"))
+        if name in ("SoftMaxTilingFunc", "LogSoftMaxTilingFunc") and len(e.args) == 4:
+            return self._softmax_tiling_func(e)
         math_name = name[:-1] if name.endswith("f") and name[:-1] in _MATH_OPS else name  # sqrtf -> sqrt
         if math_name in _MATH_OPS and parts[0] in ("std", name):
             return self._math(e, math_name)
@@ -1040,6 +1074,46 @@ class HostLowerer(FunctionLowerer):
             return None  # a constructor-style cast: `uint32_t(x)`, `DtypeInfo(...)`
         self.report.undeclared(qualified, callee)
         raise HostError(qualified)
+
+    def _softmax_tmp_size(self, e: A.Call, per_row: bool) -> Val:
+        """`AscendC::Get[Log]SoftMax{Min,Max}TmpSize(srcShape, dataTypeSize, isReuseSource)`: the bytes of
+        temporary space the kernel's SoftMax / LogSoftMax needs for `srcShape` read as [M, K] (K the last
+        dim, M the product of the others). The vendor's tiling library (asc-devkit softmax_tiling.cpp,
+        logsoftmax_tiling.cpp) computes, in float words, for the 220x chips: the minimum, one row at a time,
+        32 / dataTypeSize + K + 64 (a block of the row's max/sum, the row, a 64-word reduction unit); the
+        maximum, all M rows at once, M times that; times 4 bytes. isReuseSource does not change either.
+        (The 3510 chips' larger formula is not modelled: the simulator's chips are 220x.)"""
+        shape = self.expr(e.args[0])
+        if _kind(shape) not in ("shape", "shape_buffer"):
+            raise Unsupported(f"a SoftMax tiling shape of {shape.ctype} is not modelled", e.args[0])
+        value = self._shape_value(shape, e.args[0])
+        type_size = self.convert(self.expr(e.args[1]), C.U32, e)
+        self.expr(e.args[2])
+        rank = self.ssa(self.arith("-", Val(C.U64, self.emit(hd.ShapeDimNumOp(value), e).results[0]),
+                                   Val(C.U64, const=1), e), e)
+        cols = self.convert(Val(C.I64, self.emit(hd.ShapeDimOp(value, rank), e).results[0]), C.U32, e)
+        words = self.arith("+", self.arith("/", Val(C.U32, const=32), type_size, e), cols, e)
+        words = self.arith("+", words, Val(C.U32, const=64), e)
+        if per_row:
+            size = self.convert(Val(C.I64, self.emit(hd.ShapeSizeOp(value), e).results[0]), C.U32, e)
+            words = self.arith("*", self.arith("/", size, cols, e), words, e)
+        return self.arith("*", words, Val(C.U32, const=4), e)
+
+    def _softmax_tiling_func(self, e: A.Call) -> Val:
+        """`AscendC::[Log]SoftMaxTilingFunc(srcShape, dataTypeSize, workSize, tiling.softmaxTiling)`: the
+        arguments run; the SoftMaxTiling block it fills is not written. The simulator's SoftMax / LogSoftMax
+        split rows from the SoftMaxShapeInfo and the temporary buffer the kernel passes, not from this block
+        (rust_sim's `tiling:SoftMaxTiling` has no fields), so nothing the simulation reads is left unset."""
+        shape = self.expr(e.args[0])
+        if _kind(shape) not in ("shape", "shape_buffer"):
+            raise Unsupported(f"a SoftMax tiling shape of {shape.ctype} is not modelled", e.args[0])
+        self._shape_value(shape, e.args[0])
+        for a in e.args[1:3]:
+            self.expr(a)
+        target = self.expr(e.args[3])
+        if _kind(target) != "unmodelled" or not str(target.ctype.detail).split()[0].endswith("SoftMaxTiling"):
+            raise Unsupported(f"SoftMaxTilingFunc into {target.ctype} is not modelled", e.args[3])
+        return Val(C.VoidT())
 
     def _dtype_length(self, e: A.Call) -> Val:
         """`ge::TypeUtils::GetDataTypeLength(dtype, length)`: the bytes per element into `length` (a reference),
