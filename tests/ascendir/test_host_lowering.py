@@ -417,7 +417,6 @@ def _has_tiling_func(relative: str) -> bool:
 UNMODELLED = {
     "projects/matmul_custom": {"MultiCoreMatmulTiling", "TCubeTiling", "usedCoreNum"},
     "answers/multikernelbench/square_matrix_multiplication.md": {"MultiCoreMatmulTiling", "TCubeTiling"},
-    "projects/softmax_custom": {"vector", "Shape", "GetSoftMaxMinTmpSize", "SoftMaxTilingFunc", "tmpSize"},
     "host/norm_tiling.cpp": {"vector", "copy_n"},
 }
 ALLOWED_DIALECTS = {"builtin", "func", "arith", "scf", "memref", "math", "host"}
