@@ -40,7 +40,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     uint32_t blockLength[TENSORS] = {0};
     for (uint32_t i = 0; i < TENSORS; ++i) {
         const gert::Shape& shape = context->GetInputShape(i)->GetOriginShape();
-        std::vector<int64_t> dims = {shape.GetDim(0), shape.GetDim(1)};  // expected-warning {{'vector' objects are not modelled by the host lowering}} [ASC103]
+        std::vector<int64_t> dims = {shape.GetDim(0), shape.GetDim(1)};
         // expected-warning@+1 {{'std::accumulate' is not modelled by the host lowering}} [ASC103]
         uint32_t total = std::accumulate(dims.begin(), dims.end(), 1, std::multiplies<int64_t>());
         if (total % (CORES * 64) != 0) {  // expected-warning {{'total' comes from a statement the host lowering left out}} [ASC103]
