@@ -506,7 +506,9 @@ impl ApiOp for SoftMax {
             // summed in 16 lanes and then folded, as the vector unit's reduction does (and so it vectorises)
             let s = lanes_fold(o, 0.0, |a, b| a + b);
             if self.log {
-                o.iter_mut().for_each(|v| *v = (*v / s).ln());
+                // LogSoftMax's last step is log10, not ln: the API page (CANN 8.5 and later, atlasascendc_api_07_0768)
+                // and asc-devkit's logsoftmax example say so, and kernels convert with a factor of ln(10)
+                o.iter_mut().for_each(|v| *v = (*v / s).log10());
             } else {
                 o.iter_mut().for_each(|v| *v /= s);
             }
