@@ -114,10 +114,11 @@ _rule("ASC959", "sim-invalid-operand",
       """DataCopyPad(xLocal, xGm, {1, 100 * sizeof(half), 0, 0, 0}, {false, 0, 0, 0});""")
 _rule("ASC960", "sim-division-by-zero",
       "A scalar integer division or remainder by zero.",
-      "The scalar unit gives an undefined result (often 0 or all ones) and the kernel goes on with it: tile counts "
-      "and offsets computed from it are wrong.",
+      "The scalar unit does not trap: it gives an undefined result (the simulator uses 0) and the kernel goes on "
+      "with it. A result never used is harmless, hence a warning; tile counts and offsets computed from it are "
+      "wrong, and the outputs show it.",
       """uint32_t tiles = blockLength / tileLength;   // tileLength is 0 for small inputs""",
-      """uint32_t tiles = tileLength == 0 ? 0 : blockLength / tileLength;""")
+      """uint32_t tiles = tileLength == 0 ? 0 : blockLength / tileLength;""", "warning")
 _rule("ASC961", "sim-output-not-written",
       "Output elements no core writes.",
       "They keep whatever the output memory held (torch.empty), so the output is wrong in a way that changes from "
