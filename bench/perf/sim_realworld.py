@@ -297,20 +297,10 @@ def is_passthrough(plan: list[tuple[Any, ...]]) -> bool:
 
 
 def model_src_of(answer: str) -> str | None:
-    import ast
+    """The answer's `model_src` (the harness's reader: `ast`, never run)."""
+    from bench.harness.stages.extract import model_src_of as read
 
-    fences = re.findall(r"```(?:python|py)[^\n]*\n(.*?)```", answer, re.S)
-    code = next((f for f in reversed(fences) if "model_src" in f), answer)
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    for n in tree.body:
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
-                and n.targets[0].id == "model_src" and isinstance(n.value, ast.Constant) \
-                and isinstance(n.value.value, str):
-            return n.value.value
-    return None
+    return read(answer)
 
 
 def init_bindings(model_src: str, init_inputs: list[Any]) -> dict[str, Any]:
@@ -559,21 +549,11 @@ def relax_input_rule() -> None:
         verdict = strict(answer)
         if verdict is not False:
             return verdict
-        import ast
-
-        fences = re.findall(r"```(?:python|py)[^\n]*\n(.*?)```", answer, re.S)
-        code = next((f for f in reversed(fences) if "model_src" in f), answer)
-        try:
-            tree = ast.parse(code)
-        except (SyntaxError, ValueError, RecursionError):
+        model_src = extract.model_src_of(answer)
+        if model_src is None:
             return verdict
-        for n in tree.body:
-            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
-                    and n.targets[0].id == "model_src" and isinstance(n.value, ast.Constant) \
-                    and isinstance(n.value.value, str):
-                # the weighted tasks below give such an answer the op's inputs
-                return forward_plan(n.value.value) is not None or verdict
-        return verdict
+        # the weighted tasks below give such an answer the op's inputs
+        return forward_plan(model_src) is not None or verdict
 
     extract.model_passes_inputs = relaxed
 

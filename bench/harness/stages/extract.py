@@ -121,9 +121,8 @@ def kernel_entries(bundle: Bundle) -> list[str]:
     return names
 
 
-def model_passes_inputs(answer: str) -> bool | None:
-    """Whether a MultiKernelBench answer's `model_src` has ModelNew.forward return the custom op called on its own
-    arguments, unchanged and in order (read with `ast`, never run); None when model_src cannot be read."""
+def model_src_of(answer: str) -> str | None:
+    """The `model_src` string of a MultiKernelBench answer (read with `ast`, never run), or None."""
     import ast
 
     fences = re.findall(r"```(?:python|py)[^\n]*\n(.*?)```", answer, re.S)
@@ -132,9 +131,17 @@ def model_passes_inputs(answer: str) -> bool | None:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError):
         return None
-    model = next((n.value.value for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
-                  and isinstance(n.targets[0], ast.Name) and n.targets[0].id == "model_src"
-                  and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)), None)
+    return next((n.value.value for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
+                 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == "model_src"
+                 and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)), None)
+
+
+def model_passes_inputs(answer: str) -> bool | None:
+    """Whether a MultiKernelBench answer's `model_src` has ModelNew.forward return the custom op called on its own
+    arguments, unchanged and in order (read with `ast`, never run); None when model_src cannot be read."""
+    import ast
+
+    model = model_src_of(answer)
     if model is None:
         return None
     try:
