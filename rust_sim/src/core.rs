@@ -285,7 +285,10 @@ impl<'a> Ctx<'a> {
                 let past = if start < 0 {
                     format!("{} bytes before its start", -start)
                 } else if tensor < size {
-                    format!("{} bytes past the end of its {size}-byte allocation", start + len - size as i64)
+                    format!(
+                        "{} bytes past the end of its {size}-byte allocation",
+                        start + len - size as i64
+                    )
                 } else {
                     format!("{} bytes past its end", start + len - size as i64)
                 };

@@ -384,8 +384,12 @@ fn shared_cache_lines(prog: &Program, gm: &Gm, writes: &[(u32, WriteRec)], findi
     }
     let mut shared: Vec<(u32, i64, usize, usize, usize)> = Vec::new(); // buf, line, scalar write, other, count
     for (&(buf, _, line), at) in &lines {
-        let Some(&(sc, si)) = at.iter().find(|&&(_, k)| writes[k].1.scalar) else { continue };
-        let Some(&(_, oi)) = at.iter().find(|&&(c, _)| c != sc) else { continue };
+        let Some(&(sc, si)) = at.iter().find(|&&(_, k)| writes[k].1.scalar) else {
+            continue;
+        };
+        let Some(&(_, oi)) = at.iter().find(|&&(c, _)| c != sc) else {
+            continue;
+        };
         shared.push((buf, line, si, oi, 1));
     }
     // per buffer: the first shared line (by address), and how many lines are shared
@@ -393,7 +397,10 @@ fn shared_cache_lines(prog: &Program, gm: &Gm, writes: &[(u32, WriteRec)], findi
     let mut i = 0;
     while i < shared.len() {
         let buf = shared[i].0;
-        let j = shared[i..].iter().position(|s| s.0 != buf).map_or(shared.len(), |p| i + p);
+        let j = shared[i..]
+            .iter()
+            .position(|s| s.0 != buf)
+            .map_or(shared.len(), |p| i + p);
         let (_, line, si, oi, _) = shared[i];
         let (core, w) = &writes[si];
         let (other, o) = &writes[oi];

@@ -443,7 +443,7 @@ pub fn elementwise(cx: &mut Ctx, mem: MemKind, plan: &Plan, geoms: &[Geom], what
         for (k, g) in geoms[1..].iter().enumerate() {
             let at = run.addr[k + 1] as usize;
             let sh = &local.init[at..at + n * g.size];
-            if !crate::memory::all_ones(&sh) {
+            if !crate::memory::all_ones(sh) {
                 for (e, flag) in init_buf.iter_mut().enumerate() {
                     if sh[e * g.size..(e + 1) * g.size].iter().any(|&b| b != 1) {
                         *flag = 0;
