@@ -373,6 +373,13 @@ _NUMPY_NAMES = {"half": "float16", "float": "float32", "bfloat16_t": "bfloat16",
                 "int4b_t": "int4", "bool": "bool"}
 
 
+def numpy_dtype_of_ge(name: object) -> str | None:
+    """An op json or OpDef dtype name (`DT_FLOAT16`, `float16`, `fp16`) as a numpy-style name (`float16`), or
+    None when it names no dtype the lowering knows."""
+    ctype = GE_DTYPES.get(str(name).lower().removeprefix("dt_"))
+    return None if ctype is None else _NUMPY_NAMES.get(ctype, ctype.removesuffix("_t"))
+
+
 def output_dtypes(program: Program, input_dtypes: list[str]) -> list[str | None]:
     """The dtype (numpy-style name) of each output of the op json, in the dtype combination that the inputs'
     dtypes select; None where the json does not say."""

@@ -310,13 +310,9 @@ def _inferred(program: Any, result: Any, out_names: list[str]) -> dict[str, Any]
     return found
 
 
-_GE_NUMPY = {"FLOAT": "float32", "FLOAT32": "float32", "FLOAT16": "float16", "FP16": "float16", "BF16": "bfloat16",
-             "BFLOAT16": "bfloat16", "INT8": "int8", "UINT8": "uint8", "INT16": "int16", "INT32": "int32",
-             "INT64": "int64", "BOOL": "bool", "FP32": "float32", "DOUBLE": "float64", "UINT32": "uint32"}
-
-
 def _described_dtype(program: Any, index: int, in_dtypes: list[str]) -> str | None:
     """Output `index`'s dtype in the op description's type column whose inputs have `in_dtypes`."""
+    from ascendir.lower import numpy_dtype_of_ge
     from passes.verify.kernel_only import op_description
 
     desc = op_description(program) or {}
@@ -324,7 +320,7 @@ def _described_dtype(program: Any, index: int, in_dtypes: list[str]) -> str | No
     def column(d: Any) -> list[str | None]:
         types = d.get("type") or d.get("types") if isinstance(d, dict) else None
         types = types if isinstance(types, list) else [types] if types else []
-        return [_GE_NUMPY.get(str(t).upper().removeprefix("DT_")) for t in types]
+        return [numpy_dtype_of_ge(t) for t in types]
 
     ins = [column(d) for d in desc.get("input_desc") or []]
     outs = desc.get("output_desc") or []
