@@ -103,6 +103,11 @@ PREDEFINED_MACROS: dict[str, str] = {
     # L0_OP_PROF(...);), so the l0op files of aclnn op projects write it without one (NPUKernelBench's
     # MseLossGradV2); kept as the call, with the `;`
     "L0_DFX(profilingName, ...)": "L0_DFX(profilingName, __VA_ARGS__);",
+    # the cann-ops host checking macros of log/ops_log.h (included through error/ops_error.h): on the condition, or on
+    # a null pointer, the log call and then the given statement (`return ge::GRAPH_FAILED`). Host files that
+    # define them themselves replace these silently.
+    "OPS_CHECK(COND, LOG_FUNC, EXPR)": "if (COND) { LOG_FUNC; EXPR; }",
+    "OPS_LOG_E_IF_NULL(OPS_DESC, PTR, EXPR)": "if ((PTR) == nullptr) { EXPR; }",
     # <cstddef>'s offsetof, as the compiler's builtin
     "offsetof(type, member)": "__builtin_offsetof(type, member)",
     # ATen's dispatch macros (Dispatch.h) in op bindings: a switch over the tensor's scalar type whose cases run the

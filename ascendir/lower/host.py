@@ -1729,6 +1729,12 @@ def _same(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
     return recv
 
 
+def _deterministic(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    """`GetDeterministic()`: the session's deterministic-computation option, 0 (off) unless a user turns it on
+    (torch.use_deterministic_algorithms, ACL_OP_DETERMINISTIC); the benchmarks' runs leave it off."""
+    return Val(C.I32, const=0)
+
+
 _METHODS: dict[str, dict[str, Method]] = {
     "context": {
         "GetInputShape": _tensor_ref(), "GetOptionalInputShape": _tensor_ref(optional=True),
@@ -1744,7 +1750,7 @@ _METHODS: dict[str, dict[str, Method]] = {
         "SetBlockDim": _setter(hd.SetBlockDimOp, C.U32), "SetTilingKey": _setter(hd.SetTilingKeyOp, C.U64),
         "GetBlockDim": _getter("SetBlockDim", C.U32), "GetTilingKey": _getter("SetTilingKey", C.U64),
         "SetScheduleMode": _no_effect, "SetNeedAtomic": _no_effect, "SetAicpuBlockDim": _no_effect,
-        "GetNodeName": _handle("opaque"), "GetNodeType": _handle("opaque"),
+        "GetNodeName": _handle("opaque"), "GetNodeType": _handle("opaque"), "GetDeterministic": _deterministic,
     },
     "storage_shape": {
         "GetOriginShape": _shape_of(hd.ShapeKind.ORIGIN), "GetStorageShape": _shape_of(hd.ShapeKind.STORAGE),
