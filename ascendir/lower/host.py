@@ -52,6 +52,7 @@ from ascendir.host_eval import (
     evaluate_tiling,
 )
 from ascendir.lower import ctypes as C
+from ascendir.lower import host_std
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import NOT_MODELLED, UNKNOWN_API, Reporter, span_of
@@ -172,7 +173,10 @@ _HANDLE_TYPES: dict[str, CType] = {
     "MultiCoreMatmulTiling": HostT("matmul_tiling", "MultiCoreMatmulTiling"),
     "MatmulApiTiling": HostT("matmul_tiling", "MatmulApiTiling"),
     "graphStatus": C.U32, "DataType": C.I32, "Format": C.I32,
-    "CoreMemType": C.EnumT("CoreMemType"), "SocVersion": C.EnumT("SocVersion"),
+    "CoreMemType": C.EnumT("CoreMemType"),
+    # platform_ascendc::SocVersion values are the ints of hd.SOC_VERSIONS (GetSocVersion, SocVersion::X), so a
+    # variable or member of the type holds one as a number (GeGluGradV2's curShortSocName_)
+    "SocVersion": C.I32,
 }  # fmt: skip
 
 # Library classes the host lowering knows exist but does not model: declaring one is a warning.
@@ -410,6 +414,9 @@ class HostLowerer(FunctionLowerer):
         return found
 
     def _global_constant(self, vd: A.VarDecl, decl: A.Declarator, e: A.Node) -> Val:
+        t = self.resolve_type(decl.type, decl)
+        if isinstance(t, HostT) and t.detail in host_std.MAP_TYPES and isinstance(decl.init, A.InitList):
+            return host_std.make_map(self, t, decl.init.items, e)  # a table, const or not: only read
         if _mutable_global(vd, decl):
             cell = self._global_variable(decl.name)
             if cell is not None:
@@ -521,7 +528,7 @@ class HostLowerer(FunctionLowerer):
                 raise
 
     def _declarator_init(self, d: A.Declarator, t: CType) -> Val | None:
-        if isinstance(t, HostT) and t.kind == "unmodelled":
+        if isinstance(t, HostT) and t.kind == "unmodelled" and t.detail not in host_std.MAP_TYPES:
             return None  # `std::vector<T> v = {...}`: the initialiser is not needed to declare it
         try:
             return super()._declarator_init(d, t)
@@ -687,6 +694,8 @@ class HostLowerer(FunctionLowerer):
         if not _is_host(base.ctype):
             return super().expr_Index(replace(e, base=self._stand_in(base, e.base)))
         kind = _kind(base)
+        if host_std.is_model(base):
+            return host_std.index(self, base, self.expr(e.index), e)
         if kind == "tiling_array":
             return self._tiling_get(base, self.expr(e.index), e)
         if kind == "list_data":
@@ -889,6 +898,8 @@ class HostLowerer(FunctionLowerer):
         if op not in ("==", "!="):
             raise Unsupported(f"operator '{op}' on {a.ctype} and {b.ctype}", node)
         handle, other = (a, b) if _is_host(a.ctype) else (b, a)
+        if host_std.is_model(a) or host_std.is_model(b):
+            return host_std.compare(self, op, a, b, node)
         if _kind(handle) == "string" and isinstance(other.const, str) and not _is_host(other.ctype):
             eq = Val(C.BOOL, self.emit(hd.StrEqOp(self.ssa(handle, node), other.const), node).results[0])
             return eq if op == "==" else self._not(eq, node)
@@ -961,6 +972,8 @@ class HostLowerer(FunctionLowerer):
         return Val(t, obj=inst)
 
     def _construct(self, t: HostT, items: Sequence[A.Node], node: A.Node) -> Val:
+        if t.kind == "unmodelled" and t.detail in host_std.MAP_TYPES:
+            return host_std.make_map(self, t, items, node)
         if t.kind in ("shape", "shape_buffer") and self.shape_objects:
             return self._make_shape(items, node)
         if t.kind == "platform":
@@ -1203,6 +1216,8 @@ class HostLowerer(FunctionLowerer):
     def _method(self, e: A.Call, callee: A.Member, recv: Val) -> Val:
         kind = _kind(recv)
         name = callee.member
+        if host_std.is_model(recv):
+            return host_std.method(self, e, name, recv)
         if kind in ("unmodelled", "opaque", "poison"):
             what = f"'{recv.ctype}'" if kind == "unmodelled" else str(recv.ctype)
             raise Unsupported(f"'{name}' on {what} is not modelled by the host lowering", e)
@@ -1334,6 +1349,8 @@ class HostLowerer(FunctionLowerer):
         raise HostError(name)
 
     def _handle_member(self, obj: Val, member: str, node: A.Node) -> Val:
+        if host_std.is_model(obj):
+            return host_std.member(self, obj, member, node)
         if _kind(obj) != "tiling":
             raise Unsupported(f"member '{member}' of {obj.ctype} is not modelled", node)
         ref, t = self._field(obj, member, node)

@@ -48,3 +48,41 @@ def test_a_failed_check_runs_its_statement() -> None:
     result = run((5, 128))
     assert not result.succeeded
     assert result.status == 50331649  # GRAPH_PARAM_INVALID, the statement the second check was given
+
+
+SOC = """
+namespace optiling {
+struct SocTilingData { uint32_t is910b; uint32_t version; };
+class SocTiling {
+public:
+    explicit SocTiling(gert::TilingContext *context) : context_(context) {}
+    ge::graphStatus Run() {
+        auto ascendcPlatform = platform_ascendc::PlatformAscendC(context_->GetPlatformInfo());
+        soc_ = ascendcPlatform.GetSocVersion();
+        SocTilingData *t = context_->GetTilingData<SocTilingData>();
+        const bool is910b = soc_ == platform_ascendc::SocVersion::ASCEND910B;
+        t->is910b = is910b ? 1 : 0;
+        t->version = static_cast<int32_t>(soc_);
+        context_->SetBlockDim(1);
+        return ge::GRAPH_SUCCESS;
+    }
+private:
+    gert::TilingContext *context_;
+    platform_ascendc::SocVersion soc_;
+};
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    SocTiling tiling(context);
+    return tiling.Run();
+}
+}
+"""
+
+
+def test_a_soc_version_member_holds_the_chip_s_number() -> None:
+    from ascendir.dialects.host import SOC_VERSIONS
+
+    result = evaluate_program_tiling(load_text(SOC, "soc.cpp"), TilingInputs([TensorSpec((4,), "float32")]))
+    assert result.diagnostics == []
+    assert result.succeeded and not result.gaps
+    assert result.fields == {"is910b": 1, "version": SOC_VERSIONS["ASCEND910B"]}
