@@ -48,7 +48,8 @@ from ascendir.lower.astwalk import facts, forget_facts, walk
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import Reporter
 from ascendir.lower.scope import ClassInfo, Scope
-from ascendir.lower import list_tensor
+from ascendir.lower.template_struct import constant_struct_text
+from ascendir.lower import array_pointer, list_tensor, partial_order, struct_pointer
 from ascendir.lower.values import Binding, Cell, ExitKind, FunctionRef, Instance, Pack, Val
 from frontend import ast as A
 from frontend import vendor
@@ -389,6 +390,8 @@ class FunctionLowerer:
             # a nested tiling struct (`this->tiling = tilingData.cubeTilingData;`, or a `const TCubeTiling &`
             # parameter bound to it): its fields, not the root struct seen under the nested type
             v = self.tiling_argument(v, node)
+        if struct_pointer.store(self, cell, v, node):
+            return  # `ptr = &paramStruct;`: which struct, read back by struct_pointer.read
         if isinstance(cell.ctype, C.Pointer) and isinstance(v.obj, tuple) and v.obj[0] == "tiling_array":
             same = cell.points_to is None or cell.points_to.obj[1:] == v.obj[1:]
             cell.points_to = v if same else "many"
@@ -658,11 +661,13 @@ class FunctionLowerer:
                 if len(special_args) == len(values) and all(
                         self._template_arg_value(a) == v for a, v in zip(special_args, values)):
                     return C.ClassT(key)  # `template <> class Computer<float>` for Computer<float>
-            for pattern, params, key in self._specialisations_in(self.scope.partial_specializations.get(name, ()),
-                                                                 namespace):
-                bound = self._match_partial_specialization(pattern, params, values, primary)
-                if bound is not None:
-                    return C.ClassT(key, tuple(bound.get(p.name or "", C.UnknownT(p.name or "?")) for p in params))
+            matches = [((params, key, bound), partial_order.pattern_shapes(pattern, params))
+                       for pattern, params, key in self._specialisations_in(
+                           self.scope.partial_specializations.get(name, ()), namespace)
+                       if (bound := self._match_partial_specialization(pattern, params, values, primary)) is not None]
+            if matches:  # the most specialised of those that match, as C++ chooses
+                params, key, bound = partial_order.most_specialised(matches)
+                return C.ClassT(key, tuple(bound.get(p.name or "", C.UnknownT(p.name or "?")) for p in params))
             if cls is None:
                 return C.UnknownT(name)  # only specialisations are defined, and none is for these arguments
             return C.ClassT(class_key, values)
@@ -858,7 +863,7 @@ class FunctionLowerer:
             return v.const
         if isinstance(v.ctype, C.UnknownT) and isinstance(a.value, A.Name):
             return self.named_type(a.value.qname.parts[-1].name, a.value.qname.parts[-1].template_args)
-        return v.ctype
+        return constant_struct_text(v) or v.ctype
 
     def _names_function(self, name: A.Name) -> bool:
         """Whether a template argument names a function (a user function or function template instance such as
@@ -1496,6 +1501,8 @@ class FunctionLowerer:
             _, cell, indices = base.obj
         elif isinstance(base.obj, list):  # a constant array indexed at run time: give it memory
             cell, indices = self.new_array(t, "", node, base), []
+        elif (at := array_pointer.element_index(self, base, index, node)) is not None:
+            return at[0], at[1], t.elem  # `p[i]` with `p = arr + k`
         else:
             return None
         return cell, [*indices, self.index_value(index, node)], t.elem
@@ -2471,6 +2478,8 @@ class FunctionLowerer:
         return self.convert(v, t, e) if isinstance(t, Scalar) else v
 
     def read_binding(self, b: Binding, node: A.Node) -> Val:
+        if isinstance(b, Cell) and isinstance(b.points_to, struct_pointer.StructTargets):
+            return struct_pointer.read(self, b, node) or self.load(b, node)
         if isinstance(b, Cell) and isinstance(b.points_to, Val) and isinstance(b.points_to.ctype, C.Pointer) \
                 and isinstance(b.points_to.ctype.pointee, C.TilingT):
             return b.points_to  # a pointer variable set to the tiling data (see store)
@@ -2903,6 +2912,10 @@ class FunctionLowerer:
             return self.pointer_offset(a, b if op == "+" else self.expr_neg(b, node), node)
         if isinstance(b.ctype, C.Pointer) and isinstance(a.ctype, Scalar) and op == "+":
             return self.pointer_offset(b, a, node)
+        if op in ("+", "-") and array_pointer.is_pointer_operand(a) and isinstance(b.ctype, Scalar):
+            return array_pointer.offset_view(self, a, b, op == "-", node)  # `allMem + 2 * N`
+        if op == "+" and array_pointer.is_pointer_operand(b) and isinstance(a.ctype, Scalar):
+            return array_pointer.offset_view(self, b, a, False, node)
         if not isinstance(a.ctype, Scalar) or not isinstance(b.ctype, Scalar):
             raise Unsupported(f"operator '{op}' on {a.ctype} and {b.ctype}", node)
         left, right = operands or (node, node)
@@ -3394,12 +3407,13 @@ class FunctionLowerer:
                 if isinstance(obj.obj, Instance):
                     owner = obj.obj
                 elif isinstance(obj.obj, Cell) and isinstance(obj.ctype, C.StructT | C.TilingT | C.ObjectT):
-                    struct = self.ssa(obj, node)
-                    ftype: CType | None = (self.tiling_field_type(obj.ctype.name, target.member)
-                                           if isinstance(obj.ctype, C.TilingT) and not obj.ctype.path else None)
+                    struct = self.ssa(obj, node)  # the root struct: a nested one's field is named by its path
+                    path = f"{obj.ctype.path}.{target.member}" if isinstance(obj.ctype, C.TilingT) and obj.ctype.path \
+                        else target.member  # (`p.inParam.blockLen = n` on a struct cell: "inParam.blockLen")
+                    ftype = self.tiling_field_type(obj.ctype.name, path) if isinstance(obj.ctype, C.TilingT) else None
                     scalar = ftype if isinstance(ftype, Scalar) else self._struct_field_type(str(obj.ctype), target.member)
                     v = self.ssa(self.convert(value, scalar, node), node)
-                    op = asc.StructSetOp.create(operands=[struct, v], properties={"field": StringAttr(target.member)},
+                    op = asc.StructSetOp.create(operands=[struct, v], properties={"field": StringAttr(path)},
                                                 result_types=[struct.type])
                     self.emit(memref.StoreOp.create(operands=[self.emit(op, node).results[0], obj.obj.ref],
                                                     location=UNKNOWN_LOC), node)  # as store_element builds it
