@@ -48,8 +48,7 @@ from ascendir.lower.astwalk import facts, forget_facts, walk
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import Reporter
 from ascendir.lower.scope import ClassInfo, Scope
-from ascendir.lower.template_struct import constant_struct_text
-from ascendir.lower import array_pointer, list_tensor, partial_order, struct_pointer
+from ascendir.lower import list_tensor, struct_pointer
 from ascendir.lower.values import Binding, Cell, ExitKind, FunctionRef, Instance, Pack, Val
 from frontend import ast as A
 from frontend import vendor
@@ -661,13 +660,11 @@ class FunctionLowerer:
                 if len(special_args) == len(values) and all(
                         self._template_arg_value(a) == v for a, v in zip(special_args, values)):
                     return C.ClassT(key)  # `template <> class Computer<float>` for Computer<float>
-            matches = [((params, key, bound), partial_order.pattern_shapes(pattern, params))
-                       for pattern, params, key in self._specialisations_in(
-                           self.scope.partial_specializations.get(name, ()), namespace)
-                       if (bound := self._match_partial_specialization(pattern, params, values, primary)) is not None]
-            if matches:  # the most specialised of those that match, as C++ chooses
-                params, key, bound = partial_order.most_specialised(matches)
-                return C.ClassT(key, tuple(bound.get(p.name or "", C.UnknownT(p.name or "?")) for p in params))
+            for pattern, params, key in self._specialisations_in(self.scope.partial_specializations.get(name, ()),
+                                                                 namespace):
+                bound = self._match_partial_specialization(pattern, params, values, primary)
+                if bound is not None:
+                    return C.ClassT(key, tuple(bound.get(p.name or "", C.UnknownT(p.name or "?")) for p in params))
             if cls is None:
                 return C.UnknownT(name)  # only specialisations are defined, and none is for these arguments
             return C.ClassT(class_key, values)
@@ -863,7 +860,7 @@ class FunctionLowerer:
             return v.const
         if isinstance(v.ctype, C.UnknownT) and isinstance(a.value, A.Name):
             return self.named_type(a.value.qname.parts[-1].name, a.value.qname.parts[-1].template_args)
-        return constant_struct_text(v) or v.ctype
+        return v.ctype
 
     def _names_function(self, name: A.Name) -> bool:
         """Whether a template argument names a function (a user function or function template instance such as
@@ -1501,8 +1498,6 @@ class FunctionLowerer:
             _, cell, indices = base.obj
         elif isinstance(base.obj, list):  # a constant array indexed at run time: give it memory
             cell, indices = self.new_array(t, "", node, base), []
-        elif (at := array_pointer.element_index(self, base, index, node)) is not None:
-            return at[0], at[1], t.elem  # `p[i]` with `p = arr + k`
         else:
             return None
         return cell, [*indices, self.index_value(index, node)], t.elem
@@ -2912,10 +2907,6 @@ class FunctionLowerer:
             return self.pointer_offset(a, b if op == "+" else self.expr_neg(b, node), node)
         if isinstance(b.ctype, C.Pointer) and isinstance(a.ctype, Scalar) and op == "+":
             return self.pointer_offset(b, a, node)
-        if op in ("+", "-") and array_pointer.is_pointer_operand(a) and isinstance(b.ctype, Scalar):
-            return array_pointer.offset_view(self, a, b, op == "-", node)  # `allMem + 2 * N`
-        if op == "+" and array_pointer.is_pointer_operand(b) and isinstance(a.ctype, Scalar):
-            return array_pointer.offset_view(self, b, a, False, node)
         if not isinstance(a.ctype, Scalar) or not isinstance(b.ctype, Scalar):
             raise Unsupported(f"operator '{op}' on {a.ctype} and {b.ctype}", node)
         left, right = operands or (node, node)
