@@ -48,7 +48,7 @@ from ascendir.lower.astwalk import facts, forget_facts, walk
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import Reporter
 from ascendir.lower.scope import ClassInfo, Scope
-from ascendir.lower import list_tensor, struct_pointer
+from ascendir.lower import list_tensor, partial_order
 from ascendir.lower.values import Binding, Cell, ExitKind, FunctionRef, Instance, Pack, Val
 from frontend import ast as A
 from frontend import vendor
@@ -389,8 +389,6 @@ class FunctionLowerer:
             # a nested tiling struct (`this->tiling = tilingData.cubeTilingData;`, or a `const TCubeTiling &`
             # parameter bound to it): its fields, not the root struct seen under the nested type
             v = self.tiling_argument(v, node)
-        if struct_pointer.store(self, cell, v, node):
-            return  # `ptr = &paramStruct;`: which struct, read back by struct_pointer.read
         if isinstance(cell.ctype, C.Pointer) and isinstance(v.obj, tuple) and v.obj[0] == "tiling_array":
             same = cell.points_to is None or cell.points_to.obj[1:] == v.obj[1:]
             cell.points_to = v if same else "many"
@@ -660,11 +658,13 @@ class FunctionLowerer:
                 if len(special_args) == len(values) and all(
                         self._template_arg_value(a) == v for a, v in zip(special_args, values)):
                     return C.ClassT(key)  # `template <> class Computer<float>` for Computer<float>
-            for pattern, params, key in self._specialisations_in(self.scope.partial_specializations.get(name, ()),
-                                                                 namespace):
-                bound = self._match_partial_specialization(pattern, params, values, primary)
-                if bound is not None:
-                    return C.ClassT(key, tuple(bound.get(p.name or "", C.UnknownT(p.name or "?")) for p in params))
+            matches = [((params, key, bound), partial_order.pattern_shapes(pattern, params))
+                       for pattern, params, key in self._specialisations_in(
+                           self.scope.partial_specializations.get(name, ()), namespace)
+                       if (bound := self._match_partial_specialization(pattern, params, values, primary)) is not None]
+            if matches:  # the most specialised of those that match, as C++ chooses
+                params, key, bound = partial_order.most_specialised(matches)
+                return C.ClassT(key, tuple(bound.get(p.name or "", C.UnknownT(p.name or "?")) for p in params))
             if cls is None:
                 return C.UnknownT(name)  # only specialisations are defined, and none is for these arguments
             return C.ClassT(class_key, values)
@@ -2473,8 +2473,6 @@ class FunctionLowerer:
         return self.convert(v, t, e) if isinstance(t, Scalar) else v
 
     def read_binding(self, b: Binding, node: A.Node) -> Val:
-        if isinstance(b, Cell) and isinstance(b.points_to, struct_pointer.StructTargets):
-            return struct_pointer.read(self, b, node) or self.load(b, node)
         if isinstance(b, Cell) and isinstance(b.points_to, Val) and isinstance(b.points_to.ctype, C.Pointer) \
                 and isinstance(b.points_to.ctype.pointee, C.TilingT):
             return b.points_to  # a pointer variable set to the tiling data (see store)
@@ -3398,13 +3396,12 @@ class FunctionLowerer:
                 if isinstance(obj.obj, Instance):
                     owner = obj.obj
                 elif isinstance(obj.obj, Cell) and isinstance(obj.ctype, C.StructT | C.TilingT | C.ObjectT):
-                    struct = self.ssa(obj, node)  # the root struct: a nested one's field is named by its path
-                    path = f"{obj.ctype.path}.{target.member}" if isinstance(obj.ctype, C.TilingT) and obj.ctype.path \
-                        else target.member  # (`p.inParam.blockLen = n` on a struct cell: "inParam.blockLen")
-                    ftype = self.tiling_field_type(obj.ctype.name, path) if isinstance(obj.ctype, C.TilingT) else None
+                    struct = self.ssa(obj, node)
+                    ftype: CType | None = (self.tiling_field_type(obj.ctype.name, target.member)
+                                           if isinstance(obj.ctype, C.TilingT) and not obj.ctype.path else None)
                     scalar = ftype if isinstance(ftype, Scalar) else self._struct_field_type(str(obj.ctype), target.member)
                     v = self.ssa(self.convert(value, scalar, node), node)
-                    op = asc.StructSetOp.create(operands=[struct, v], properties={"field": StringAttr(path)},
+                    op = asc.StructSetOp.create(operands=[struct, v], properties={"field": StringAttr(target.member)},
                                                 result_types=[struct.type])
                     self.emit(memref.StoreOp.create(operands=[self.emit(op, node).results[0], obj.obj.ref],
                                                     location=UNKNOWN_LOC), node)  # as store_element builds it

@@ -5,7 +5,9 @@ classes, explicit non-type packs, static methods through an alias and through a 
 returned from several returns. policy_blocks.cpp: a declared-only block template specialised per policy with the
 primary's defaults, members and static constants found in base classes, tile copiers of one name in two namespaces,
 a nested Params struct, ping-pong LocalTensor arrays indexed at run time, a destructor waiting for the constructor's
-flags, and a function template named like a class of a deeper namespace."""
+flags, and a function template named like a class of a deeper namespace. specialisation_order.cpp: of several partial
+specialisations that match, the most specialised (Op<Arch, Type<float>> over Op<Arch, Type<E>> declared before
+it; Combine<T, Type<T>> over Combine<T, Type<U>>)."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from passes.verify import check_program, load_for_check
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "template_lowering"
 
 
-@pytest.mark.parametrize("name", ["coord_layout", "policy_blocks"])
+@pytest.mark.parametrize("name", ["coord_layout", "policy_blocks", "specialisation_order"])
 def test_lowers_without_diagnostics(name: str) -> None:
     result = lower_program(load(str(CORPUS / f"{name}.cpp")))
     assert len(result.kernels) == 1
@@ -45,7 +47,15 @@ def test_policy_blocks_run_correct() -> None:
     assert np.array_equal(result.outputs["y"], x * 3)  # Pingpong<true>: the SCALE branch of `if constexpr`
 
 
-@pytest.mark.parametrize("name", ["coord_layout", "policy_blocks"])
+def test_most_specialised_partial_specialisation_runs() -> None:
+    x = np.arange(4 * 64, dtype=np.float32)
+    result = run(str(CORPUS / "specialisation_order.cpp"), {"x": x.copy()}, block_dim=4, tiling={"length": 64},
+                 outputs={"y": ((256,), "float32")})
+    assert result.ok and not result.findings, [str(d) for d in result.findings]
+    assert np.array_equal(result.outputs["y"], (x + 1) * 4)  # the first declared ones would give -2x
+
+
+@pytest.mark.parametrize("name", ["coord_layout", "policy_blocks", "specialisation_order"])
 def test_ascendc_check_reports_nothing(name: str) -> None:
     program, _ = load_for_check(read_input(str(CORPUS / f"{name}.cpp")))
     assert [f"{d.code}: {d.message}" for d in check_program(program)] == []
