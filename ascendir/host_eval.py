@@ -563,6 +563,10 @@ class HostFunctions(InterpreterFunctions):
     ) -> PythonValues:
         return (cast(ShapeBuffer, args[0]).value(),)
 
+    @impl(host.ShapeEqOp)
+    def run_shape_eq(self, interpreter: Interpreter, op: host.ShapeEqOp, args: PythonValues) -> PythonValues:
+        return (int(tuple(args[0]) == tuple(args[1])),)
+
     @impl(host.MakeShapeOp)
     def run_make_shape(
         self, interpreter: Interpreter, op: host.MakeShapeOp, args: PythonValues

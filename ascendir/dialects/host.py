@@ -700,6 +700,23 @@ class ShapeLocalOp(IRDLOperation):
 
 
 @irdl_op_definition
+class ShapeEqOp(IRDLOperation):
+    """`a == b` of two gert::Shapes: the same rank and the same dims (gert::Shape::operator==)."""
+
+    name = "host.shape_eq"
+
+    lhs = operand_def(ShapeType)
+    rhs = operand_def(ShapeType)
+    result = result_def(i1)
+
+    traits = traits_def(Pure())
+    assembly_format = "$lhs `,` $rhs attr-dict"
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue) -> None:
+        super().__init__(operands=[lhs, rhs], result_types=[i1])
+
+
+@irdl_op_definition
 class ShapeReadOp(IRDLOperation):
     """The dims a shape object holds now, as a value (`s.GetDim(i)` and friends read through this).
 
@@ -1408,6 +1425,7 @@ Host = Dialect(
         OutputShapeBufferOp,
         ShapeLocalOp,
         ShapeReadOp,
+        ShapeEqOp,
         MakeShapeOp,
         ShapeAssignOp,
         ShapeSetDimNumOp,

@@ -906,6 +906,11 @@ class HostLowerer(FunctionLowerer):
         if _kind(handle) == "attr_ptr" and isinstance(other.const, str):
             raise Unsupported("comparing a 'const char*' attribute with a string literal compares addresses; "
                               "use strcmp or std::string", node)
+        if self.shape_objects and _kind(a) in ("shape", "shape_buffer") and _kind(b) in ("shape", "shape_buffer") \
+                and not (_getter_pointer(a) or _getter_pointer(b)):
+            eq = Val(C.BOOL, self.emit(hd.ShapeEqOp(self._shape_value(a, node), self._shape_value(b, node)),
+                                       node).results[0])
+            return eq if op == "==" else self._not(eq, node)
         if _is_host(other.ctype) or not (other.const == 0 and other.ssa is None):
             raise Unsupported(f"comparing {a.ctype} with {b.ctype} is not modelled", node)
         present = self._present(handle, node)
