@@ -156,3 +156,106 @@ def in_place(binding_text: str, inputs: list[str], outputs: list[str]) -> tuple[
         written |= {i for p in binding.written if (i := op_input(binding, p, inputs)) is not None}
         returned = [op_input(binding, p, inputs) if p is not None else None for p in binding.returned or []]
     return [n for n in inputs if n in written], returned
+
+
+# the value a tensor-making call fills with: at::zeros / torch::zeros_like / ones / full(shape, value)
+_MAKERS = re.compile(rf"(?:at|torch)\s*::\s*(zeros|ones|full)(?:_like)?\s*\((.*)\)\s*$", re.S)
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[fFlL]?")
+
+
+def _number(text: str) -> float | None:
+    text = text.strip()
+    return float(text.rstrip("fFlL")) if _NUMBER.fullmatch(text) else None
+
+
+def initial_fills(text: str, outputs: list[str]) -> dict[str, float]:
+    """The op outputs the binding fills before it launches the kernel, and the value: the framework's memory
+    that elements no core writes keep on the device. NPUKernelBench's GroupedMatmulSliceK makes its result with
+    `torch::empty(...)` then `result.fill_(0.0f)`, and its kernel skips a group whose k is 0, whose rows stay 0.
+
+    Read in the function that calls EXEC_NPU_CMD: statements before the call that make a tensor with zeros /
+    ones / full(_like) or fill one with `.fill_(v)` / `.zero_()`; the call's last arguments are the op's outputs
+    in order. A fill whose value is not a literal number, or inside a branch, is not followed."""
+    text = _COMMENTS.sub("", text)
+    call = re.search(r"\bEXEC_NPU_CMD\s*\(", text)
+    if call is None or not outputs:
+        return {}
+    args = _split_top(_body_parens(text, call.end()))
+    if len(args) <= len(outputs):
+        return {}
+    filled: dict[str, float] = {}
+    for s in _function_statements(text, call.start()):
+        made = re.match(rf"(?:[\w:<>]+\s+)?({_NAME})\s*=\s*(.*)$", s, re.S)
+        if made and "==" not in s:
+            maker = _MAKERS.search(made.group(2))
+            value = None
+            if maker is not None:
+                value = {"zeros": 0.0, "ones": 1.0}.get(maker.group(1))
+                if maker.group(1) == "full":
+                    parts = _split_top(maker.group(2))
+                    value = _number(parts[1]) if len(parts) >= 2 else None
+            if value is None:
+                filled.pop(made.group(1), None)  # made anew (at::empty, a view): not filled
+            else:
+                filled[made.group(1)] = value
+            continue
+        fill = re.fullmatch(rf"({_NAME})\s*\.\s*(fill_|zero_)\s*\((.*)\)", s, re.S)
+        if fill:
+            value = 0.0 if fill.group(2) == "zero_" else _number(fill.group(3))
+            if value is not None:
+                filled[fill.group(1)] = value
+            else:
+                filled.pop(fill.group(1), None)
+    out_args = [a.strip() for a in args[len(args) - len(outputs):]]
+    return {o: filled[a] for o, a in zip(outputs, out_args) if a in filled}
+
+
+def _body_parens(text: str, start: int) -> str:
+    """The text from `start` (just inside an opening parenthesis) to its closing one."""
+    depth, i = 1, start
+    while i < len(text) and depth:
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        i += 1
+    return text[start:i - 1]
+
+
+def _function_statements(text: str, end: int) -> list[str]:
+    """The statements of the function body that holds position `end`, up to it, outside any nested block
+    (an if or a loop: those may not run)."""
+    braces, parens, body_start = 0, 0, -1
+    for i in range(end):
+        c = text[i]
+        if c == "(":
+            parens += 1
+        elif c == ")":
+            parens -= 1
+        elif c == "{" and parens == 0:
+            if braces == 0:
+                body_start = i + 1
+            braces += 1
+        elif c == "}" and parens == 0:
+            braces -= 1
+    if body_start < 0:
+        return []
+    statements: list[str] = []
+    depth, parens, current = 0, 0, []
+    for c in text[body_start:end]:
+        if c == "(":
+            parens += 1
+        elif c == ")":
+            parens -= 1
+        if parens == 0 and c == "{":
+            depth += 1
+            current = []
+            continue
+        if parens == 0 and c == "}":
+            depth -= 1
+            current = []
+            continue
+        if parens == 0 and c == ";":
+            if depth == 0:
+                statements.append("".join(current).strip())
+            current = []
+            continue
+        current.append(c)
+    return statements

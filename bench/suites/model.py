@@ -98,6 +98,9 @@ class TensorDecl:
     dtypes: tuple[str, ...] = ()
     aliases: str | None = None
     is_list: bool = False  # a dynamic input or output: a list of tensors (foreach ops)
+    # (outputs) the value the framework fills the output with before the kernel runs (NPUKernelBench's binding:
+    # `result.fill_(0.0f)`, torch::zeros): elements no core writes keep it, as on the device. None: not filled
+    initial: float | None = None
 
 
 @dataclass(frozen=True)

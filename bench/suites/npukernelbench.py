@@ -25,13 +25,13 @@ import csv
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from bench.suites.binding import in_place
+from bench.suites.binding import in_place, initial_fills
 from bench.suites.bundled import snake_case
 from bench.suites.model import Case, Comparison, Inputs, Task, TensorDecl, Tolerance, canonical_dtype
 from bench.suites.torch_ref import (
@@ -253,8 +253,10 @@ def read_task(folder: Path, tolerance: tuple[float, float] = DEFAULT_TOLERANCE) 
                     for d in op.get("output_desc", []) or [])  # type: ignore[union-attr]
     cases = tuple(_case(row) for row in read_cases(folder / "validation" / "test_cases.csv"))
     binding = folder / "validation" / "pybind.cpp"
-    inplace, returned = in_place(binding.read_text(encoding="utf-8", errors="replace") if binding.is_file() else "",
-                                 [d.name for d in inputs], [d.name for d in outputs])
+    binding_text = binding.read_text(encoding="utf-8", errors="replace") if binding.is_file() else ""
+    inplace, returned = in_place(binding_text, [d.name for d in inputs], [d.name for d in outputs])
+    fills = initial_fills(binding_text, [d.name for d in outputs])
+    outputs = tuple(replace(d, initial=fills.get(d.name)) for d in outputs)
     if not outputs and returned and all(r is not None for r in returned):
         # no output of its own: what the op returns are its inputs, updated in place
         types = {d.name: d.dtypes for d in inputs}
