@@ -48,6 +48,8 @@ class EvalOptions:
     max_elements: int = 1 << 25  # cases drawing more input elements are not evaluated here (memory, time)
     static_shapes: bool = True  # check each case with its shapes (ascendc-check --shape)
     performance: bool = True
+    # a MultiKernelBench answer's op binding replayed around its kernel (bench/harness/binding_replay.py)
+    replay_binding: bool = False
 
 
 class BudgetExceeded(Exception):
@@ -153,7 +155,8 @@ def evaluate_case(task: Task, case: Case, compiled: Compiled, opts: EvalOptions,
                  if isinstance(v, np.ndarray) or isinstance(v, list) and v and isinstance(v[0], np.ndarray)]
         return op_output_dtypes(compiled.program, given, expected)
 
-    check_case(task, case, compiled.program, compiled.chip, draws, dtypes_of, opts.instruction_budget, result)
+    check_case(task, case, compiled.program, compiled.chip, draws, dtypes_of, opts.instruction_budget, result,
+               opts.replay_binding)
     if result.status == "pass" and opts.performance and result.cycles is not None:
         # the reference solution is its own baseline: no second run
         result.baseline_cycles = result.cycles if is_reference else baseline_cycles(task, case, draws[0], dtypes_of,

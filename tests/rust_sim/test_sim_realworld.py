@@ -11,7 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+
+from bench.harness import model_forward as mf
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "bench" / "perf" / "sim_realworld.py"
@@ -33,49 +36,57 @@ def _model(forward: str, init: str = "        super().__init__()\n") -> str:
 
 
 def test_plan_of_a_pass_through_forward() -> None:
-    m = _script()
-    plan = m.forward_plan(_model("(self, x, y):\n        return custom_ops_lib.op(x, y.contiguous())"))
-    assert plan is not None and m.is_passthrough(plan)
+    plan = mf.forward_plan(_model("(self, x, y):\n        return custom_ops_lib.op(x, y.contiguous())"))
+    assert plan is not None and mf.is_passthrough(plan)
     # guards that only raise do not change the inputs
-    plan = m.forward_plan(_model("(self, x):\n        if x.dim() != 2:\n            raise ValueError('2-D')\n"
+    plan = mf.forward_plan(_model("(self, x):\n        if x.dim() != 2:\n            raise ValueError('2-D')\n"
                                  "        return custom_ops_lib.op(x)"))
-    assert plan is not None and m.is_passthrough(plan)
+    assert plan is not None and mf.is_passthrough(plan)
     # swapped arguments are not the harness's own case
-    plan = m.forward_plan(_model("(self, x, y):\n        return custom_ops_lib.op(y, x)"))
-    assert plan == [("param", 1), ("param", 0)] and not m.is_passthrough(plan)
+    plan = mf.forward_plan(_model("(self, x, y):\n        return custom_ops_lib.op(y, x)"))
+    assert plan == [("param", 1), ("param", 0)] and not mf.is_passthrough(plan)
 
 
 def test_plan_of_weights_settings_and_locals() -> None:
-    m = _script()
     src = _model("(self, x):\n        w = self.gemm.weight.transpose(0, 1).contiguous()\n"
                  "        return custom_ops_lib.op(x, w, self.layers[1].bias, self.k, self.eps, idx.to(torch.int32))",
                  init="        super().__init__()\n        self.k = int(k)\n        self.eps = eps\n")
-    assert m.forward_plan(src) is None  # idx is not forward's
+    assert mf.forward_plan(src) is None  # idx is not forward's
     src = src.replace(", idx.to(torch.int32)", ", x.to(torch.int32)")
-    plan = m.forward_plan(src)
+    plan = mf.forward_plan(src)
     assert plan is not None
     assert plan[1] == ("method", ("method", ("self", (("attr", "gemm"), ("attr", "weight")), None), "transpose",
                                   (0, 1)), "contiguous", ())
     assert plan[2] == ("self", (("attr", "layers"), ("item", 1), ("attr", "bias")), None)
     assert plan[3] == ("self", (("attr", "k"),), ("param", "k"))
     assert plan[5] == ("method", ("param", 0), "to", (("dtype", "int32"),))
-    assert m.init_bindings(src, [7]) == {"k": 7, "eps": 1e-5}
+    assert mf.init_bindings(src, [7]) == {"k": 7, "eps": 1e-5}
+
+
+def test_plan_and_methods_on_the_ops_result() -> None:
+    # forward finishes the op's result with tensor methods: the plan is the op's arguments, the methods apply after
+    src = _model("(self, x):\n        return custom_ops_lib.op(x, 3).unsqueeze(1).contiguous()")
+    assert mf.forward_plan(src) == [("param", 0), ("const", 3)]
+    assert mf.result_methods(src) == [("unsqueeze", (1,)), ("contiguous", ())]
+    out = mf.apply_result_methods(np.arange(6, dtype=np.float32).reshape(2, 3), mf.result_methods(src))
+    assert out.shape == (2, 1, 3)
+    # a method on something else than the op's call is not the op
+    assert mf.forward_plan(_model("(self, x):\n        return x.unsqueeze(1)")) is None
+    assert mf.result_methods(_model("(self, x):\n        return custom_ops_lib.op(x)")) == []
 
 
 def test_plan_refuses_computation() -> None:
-    m = _script()
-    assert m.forward_plan(_model("(self, x):\n        y = torch.relu(x)\n        return custom_ops_lib.op(y)")) is None
-    assert m.forward_plan(_model("(self, x):\n        x = self.fc(x)\n        return x")) is None
+    assert mf.forward_plan(_model("(self, x):\n        y = torch.relu(x)\n        return custom_ops_lib.op(y)")) is None
+    assert mf.forward_plan(_model("(self, x):\n        x = self.fc(x)\n        return x")) is None
 
 
 def test_plan_of_local_settings_del_and_assigned_result() -> None:
-    m = _script()
     # stride = self.conv.stride; ... stride[0]
-    plan = m.forward_plan(_model("(self, x):\n        stride = self.conv.stride\n"
+    plan = mf.forward_plan(_model("(self, x):\n        stride = self.conv.stride\n"
                                  "        return custom_ops_lib.op(x, stride[0], stride[1])"))
     assert plan is not None and plan[1] == ("self", (("attr", "conv"), ("attr", "stride"), ("item", 0)), None)
     # del of an unused argument; the result assigned to the module and returned
-    plan = m.forward_plan(_model("(self, x, mask=None):\n        del mask\n"
+    plan = mf.forward_plan(_model("(self, x, mask=None):\n        del mask\n"
                                  "        self.h = self.h.to(x.device)\n"
                                  "        self.h = custom_ops_lib.op(x, self.h)\n        return self.h"))
     assert plan is not None and plan[1] == ("self", (("attr", "h"),), None)
@@ -83,14 +94,13 @@ def test_plan_of_local_settings_del_and_assigned_result() -> None:
 
 def test_raw_tensors_match_by_name_then_shape() -> None:
     torch = pytest.importorskip("torch")
-    m = _script()
     src = _model("(self, x):\n        return custom_ops_lib.op(x, self.w, self.add_bias, self.scale)",
                  init="        super().__init__()\n        self.w = torch.nn.Parameter(torch.randn(k, 2 * k))\n"
                       "        self.add_bias = torch.nn.Parameter(torch.randn(k))\n"
                       "        self.scale = torch.nn.Parameter(torch.randn(k, dtype=torch.float16))\n")
-    plan = m.forward_plan(src)
+    plan = mf.forward_plan(src)
     assert plan is not None
-    assert m.shape_of(("k", "2 * k"), {"k": 3}) == (3, 6)
+    assert mf.shape_of(("k", "2 * k"), {"k": 3}) == (3, 6)
 
     class Reference(torch.nn.Module):
         def __init__(self) -> None:
@@ -100,7 +110,7 @@ def test_raw_tensors_match_by_name_then_shape() -> None:
             self.bias = torch.nn.Parameter(torch.zeros(3))
 
     ref = Reference()
-    found = m.raw_tensors(torch, ref, plan, {"k": 3})
+    found = mf.raw_tensors(torch, ref, plan, {"k": 3})
     assert torch.equal(found["w"], ref.gemm.weight.t())
     assert torch.equal(found["scale"], ref.scale.half()) and found["scale"].dtype == torch.float16
     assert torch.equal(found["add_bias"], ref.bias)  # its shape, the first one not taken: the gemm bias is 6
@@ -108,30 +118,26 @@ def test_raw_tensors_match_by_name_then_shape() -> None:
 
 def test_bypassed_kernel() -> None:
     m = _script()
-    assert not m.bypasses_kernel(_model("(self, x):\n        return custom_ops_lib.op(x)"))
+    assert not mf.bypasses_kernel(_model("(self, x):\n        return custom_ops_lib.op(x)"))
     # the op only under `if False`, or only through a helper on self: the result is torch's
-    assert m.bypasses_kernel(_model("(self, x):\n        if False:\n            custom_ops_lib.op(x)\n"
+    assert mf.bypasses_kernel(_model("(self, x):\n        if False:\n            custom_ops_lib.op(x)\n"
                                     "        return torch.relu(x)"))
-    assert m.bypasses_kernel(_model("(self, x):\n        _ = self._touch(x)\n        return self.net(x.to('cpu'))"))
+    assert mf.bypasses_kernel(_model("(self, x):\n        _ = self._touch(x)\n        return self.net(x.to('cpu'))"))
     # an extension module bound by importlib counts as the op's
     src = _model("(self, x):\n        return ops_lib.op(x)").replace(
         "import custom_ops_lib", "import importlib\nops_lib = importlib.import_module('custom' + '_ops_lib')")
-    assert not m.bypasses_kernel(src)
+    assert not mf.bypasses_kernel(src)
     row = {"failure": "not-evaluated", "cause": "ModelNew computes the op's arguments", "bypass": True}
     assert m.miss_kind(row) == "final bypasses its kernel (torch computes)"
 
 
-def test_binding_that_finishes_the_result() -> None:
+def test_binding_that_bypasses_its_kernel() -> None:
     m = _script()
-    bind = ('python_bind_src="""\nat::Tensor f(const at::Tensor &q) {\n    at::Tensor out = at::empty_like(q);\n'
-            '    EXEC_NPU_CMD(aclnnF, q, out);\n    return RET;\n}\n"""\n')
-    assert m.binding_finishes({"op.py": bind.replace("RET", "out")}) == ""
-    assert m.binding_finishes({"op.py": bind.replace("RET", "at::matmul(out, q)")}) == "at::matmul(out, q)"
-    # the kernel call only in a comment: ATen computes everything
-    hack = bind.replace("    EXEC_NPU_CMD(aclnnF, q, out);", "    // EXEC_NPU_CMD placeholder\n    out.index_put_({q}, q);")
-    assert m.binding_finishes({"op.py": hack.replace("RET", "out")}) == "no call of the kernel (ATen only)"
-    assert m.miss_kind({"failure": "wrong", "cause": "x", "binding_finishes": "out * 2.0"}) \
-        == "binding finishes the result in ATen"
+    row = {"failure": "wrong", "cause": "x", "binding_bypass": "the binding never calls aclnnF"}
+    assert m.miss_kind(row) == "binding bypasses its kernel (ATen computes)"
+    row = {"failure": "not-evaluated", "cause": "case 0: not evaluated: the binding's result does not come from its "
+                                              "kernel's output (it launches aclnnF ...)"}
+    assert m.miss_kind(row) == "binding bypasses its kernel (ATen computes)"
 
 
 def test_miss_kinds() -> None:

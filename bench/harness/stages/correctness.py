@@ -85,6 +85,7 @@ class Run:
     unwritten: dict[str, int] = field(default_factory=dict)
     changed_inputs: list[str] = field(default_factory=list)
     not_modelled: str = ""  # why the simulator could not run it (our limitation), if so
+    note: str = ""  # what qualifies a failure (the binding never calls the kernel: binding_replay.bypass_reason)
 
 
 def poison_bits(dtype: np.dtype[Any], seed: int) -> int:
@@ -135,8 +136,17 @@ def from_sim(value: np.ndarray, dtype: str) -> np.ndarray:
 
 
 def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, expected: dict[str, Any],
-             output_dtypes: Sequence[str], seed: int, budget: int | None) -> Run:
-    """Run the answer once on `inputs`; the expected outputs give only the output buffers' shapes."""
+             output_dtypes: Sequence[str], seed: int, budget: int | None, replay: bool = False) -> Run:
+    """Run the answer once on `inputs`; the expected outputs give only the output buffers' shapes. With `replay`,
+    a MultiKernelBench answer's op binding is replayed around the kernel (bench/harness/binding_replay.py)."""
+    note = ""
+    if replay:
+        from bench.harness.binding_replay import bypass_reason, simulate_binding
+
+        replayed = simulate_binding(task, program, chip, inputs, expected, seed, budget)
+        if replayed is not None:
+            return replayed
+        note = bypass_reason(program)
     sim = simulator()
     from passes.sim.launch import SimError, run_loaded
 
@@ -207,7 +217,7 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
             got = sent[input_name]
             outputs[out_name] = [from_sim(a, dtype) for a in got] if isinstance(got, list) else from_sim(got, dtype)
     return Run(outputs, findings, bool(result.completed), int(result.instructions),
-               float(result.cycles) if result.cycles is not None else None, unwritten, changed, not_modelled)
+               float(result.cycles) if result.cycles is not None else None, unwritten, changed, not_modelled, note)
 
 
 def _initial(shape: tuple[int, ...], np_dtype: np.dtype[Any], dtype: str, fill: float | None,
@@ -244,15 +254,16 @@ def host_not_modelled(f: Finding) -> bool:
 
 def check_case(task: Task, case: Case, program: Any, chip: str,
                draws: Sequence[tuple[Inputs, dict[str, Any]]], output_dtypes: Callable[[Inputs], list[str]],
-               budget: int | None, result: CaseResult) -> list[Run]:
-    """Run every draw of the case and fill `result` (status, reason, findings, checks, unwritten counts)."""
+               budget: int | None, result: CaseResult, replay: bool = False) -> list[Run]:
+    """Run every draw of the case and fill `result` (status, reason, findings, checks, unwritten counts); `replay`
+    replays the answer's op binding around the kernel (simulate)."""
     runs: list[Run] = []
     verdicts: list[bool] = []
     checks = dict.fromkeys(CHECKS, True)
     reasons: list[str] = []
     for k, (inputs, expected) in enumerate(draws):
         seed = inputs.seed
-        run = simulate(task, case, program, chip, inputs, expected, output_dtypes(inputs), seed, budget)
+        run = simulate(task, case, program, chip, inputs, expected, output_dtypes(inputs), seed, budget, replay)
         runs.append(run)
         if run.not_modelled:
             result.status = "skipped"
@@ -322,6 +333,8 @@ def check_case(task: Task, case: Case, program: Any, chip: str,
         # a run the simulator stopped or flagged is a runtime failure; otherwise the outputs are wrong
         result.status = "error" if runtime else "fail"
         result.reason = reasons[0] if reasons else "failed"
+        if runs[-1].note:
+            result.reason = f"{runs[-1].note}; {result.reason}"
     return runs
 
 

@@ -1,0 +1,519 @@
+"""ModelNew's forward read with `ast` (never run): what a MultiKernelBench answer's module hands its op.
+
+ModelNew hands the op its module's weights and settings: op(x, self.conv.weight, self.conv.bias, self.eps).
+`forward_plan` reads the forward into expressions over its arguments and its module; `weighted_inputs`
+evaluates them for one input draw, the module's tensors coming from the reference Model built as the benchmark
+builds both (seeded with 1024, get_init_inputs) by the same attribute path, else from a plain `self.k = k` of
+ModelNew.__init__ bound to get_init_inputs. Only attribute reads and the tensor methods of
+`bench.harness.tensor_ops` (the table the op-binding reader uses too) are applied, to the reference's tensors.
+`WeightedTask` is a MultiKernelBench task whose inputs are those.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from bench.harness import tensor_ops as T
+from bench.suites.multikernelbench import MultiKernelBenchTask
+
+TENSOR_METHODS = set(T.OPS)  # the methods forward may apply to what it hands the op: the shared table's
+DEVICE_MOVES = {"cpu", "npu", "cuda"}  # where the tensor lives: nothing the op sees
+RAW_TENSOR_MAKERS = {"torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty", "torch.randn_like"}
+TORCH_DTYPES = {"float32", "float16", "bfloat16", "int32", "int64", "int8", "uint8", "bool", "float", "half", "long",
+                "int"}
+
+
+def forward_plan(model_src: str) -> list[tuple[Any, ...]] | None:
+    """What ModelNew.forward passes the op, argument by argument, as expressions over its own arguments and its
+    module: ("param", i), ("const", v), ("self", steps, init) with steps ("attr", name) / ("item", i) and init the
+    ModelNew.__init__ source of a plain `self.name = name` / `= constant`, ("method", expr, name, args); locals
+    assigned before the return are substituted. None when the forward does anything else (guards that only raise
+    are allowed)."""
+    import ast
+
+    try:
+        tree = ast.parse(model_src)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ModelNew"), None)
+    if cls is None:
+        return None
+    fn = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
+    init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+    if fn is None:
+        return None
+    params = [a.arg for a in fn.args.args[1:]]
+    init_of: dict[str, tuple[Any, ...]] = {}
+    where: dict[str, tuple[int, int]] = {}
+    if init is not None:
+        names = [a.arg for a in init.args.args[1:]]
+
+        def source(v: ast.expr) -> tuple[Any, ...] | None:
+            """A plain init value: a parameter, a constant, a torch module's class, a 1-element tensor of one."""
+            if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in ("int", "float") \
+                    and len(v.args) == 1:
+                v = v.args[0]
+            if isinstance(v, ast.Name) and v.id in names:
+                return ("param", v.id)
+            if isinstance(v, ast.Constant):
+                return ("const", v.value)
+            if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute):
+                dotted = ast.unparse(v.func)
+                if dotted in ("torch.nn.Parameter", "nn.Parameter") and v.args:
+                    return source(v.args[0])
+                if dotted in RAW_TENSOR_MAKERS:
+                    # a tensor ModelNew draws itself: matched to the reference's by shape (raw_tensors)
+                    dtype = next((k.value.attr for k in v.keywords if k.arg == "dtype"
+                                  and isinstance(k.value, ast.Attribute)), None)
+                    return ("raw", tuple(ast.unparse(a) for a in v.args), dtype)
+                if dotted == "torch.tensor" and v.args and isinstance(v.args[0], ast.List | ast.Tuple) \
+                        and len(v.args[0].elts) == 1:
+                    inner = source(v.args[0].elts[0])
+                    dtype = next((k.value.attr for k in v.keywords if k.arg == "dtype"
+                                  and isinstance(k.value, ast.Attribute)), "float32")
+                    return ("tensor", inner, dtype) if inner and inner[0] in ("param", "const") else None
+                if dotted.startswith(("torch.nn.", "nn.")) and dotted.count(".") == dotted.startswith("torch.") + 1:
+                    return ("module", v.func.attr)
+            return None
+
+        for st in ast.walk(init):
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Attribute) \
+                    and isinstance(st.targets[0].value, ast.Name) and st.targets[0].value.id == "self":
+                found = source(st.value)
+                if found is not None:
+                    init_of[st.targets[0].attr] = found
+                    where[st.targets[0].attr] = (st.lineno, st.col_offset)
+            elif isinstance(st, ast.Call) and isinstance(st.func, ast.Attribute) \
+                    and st.func.attr == "register_buffer" and len(st.args) >= 2 \
+                    and isinstance(st.args[0], ast.Constant) and isinstance(st.args[0].value, str):
+                found = source(st.args[1])
+                if found is not None:
+                    init_of[st.args[0].value] = found
+                    where[st.args[0].value] = (st.lineno, st.col_offset)
+    # the order ModelNew makes its modules and its own tensors in: the k-th Linear of ModelNew is the reference's
+    # k-th, and its tensors are matched in order (raw_tensors)
+    order = tuple((name, *init_of[name]) for name in sorted(init_of, key=lambda n: where.get(n, (0, 0)))
+                  if init_of[name][0] in ("module", "raw"))
+    for name, *_ in order:
+        init_of[name] = (*init_of[name], order)
+    local: dict[str, tuple[Any, ...]] = {}
+
+    def arg_value(node: ast.expr) -> Any:
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "torch" \
+                and node.attr in TORCH_DTYPES:
+            return ("dtype", node.attr)
+        if isinstance(node, ast.Attribute) and node.attr == "device":
+            return ("device",)
+        return ast.literal_eval(node)
+
+    def expr(node: ast.expr) -> tuple[Any, ...] | None:
+        if isinstance(node, ast.Constant):
+            return ("const", node.value)
+        if isinstance(node, ast.Name):
+            if node.id in local:
+                return local[node.id]
+            return ("param", params.index(node.id)) if node.id in params else None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords \
+                and node.func.attr in TENSOR_METHODS:
+            inner = expr(node.func.value)
+            try:
+                args = tuple(arg_value(a) for a in node.args)
+            except ValueError:
+                return None
+            return None if inner is None else ("method", inner, node.func.attr, args)
+        steps: list[tuple[str, Any]] = []
+        while isinstance(node, ast.Attribute | ast.Subscript):
+            if isinstance(node, ast.Attribute):
+                steps.insert(0, ("attr", node.attr))
+            else:
+                if not isinstance(node.slice, ast.Constant) or not isinstance(node.slice.value, int):
+                    return None
+                steps.insert(0, ("item", node.slice.value))
+            node = node.value
+        if isinstance(node, ast.Name) and node.id == "self" and steps and steps[0][0] == "attr":
+            return ("self", tuple(steps), init_of.get(steps[0][1]))
+        if isinstance(node, ast.Name) and node.id in local and steps and local[node.id][0] == "self":
+            _, head, init = local[node.id]  # stride = self.conv.stride; ... stride[0]
+            return ("self", head + tuple(steps), init)
+        return None
+
+    def is_self_to_device(st: ast.stmt) -> bool:
+        """self.h = self.h.to(x.device): a move to the device, nothing the op sees."""
+        return isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.value, ast.Call) \
+            and isinstance(st.value.func, ast.Attribute) and st.value.func.attr == "to" \
+            and ast.unparse(st.value.func.value) == ast.unparse(st.targets[0])
+
+    *before, last = fn.body or [ast.Pass()]
+    call: ast.expr | None = last.value if isinstance(last, ast.Return) else None
+    if isinstance(last, ast.Return) and last.value is not None and before and isinstance(before[-1], ast.Assign) \
+            and len(before[-1].targets) == 1 and ast.unparse(before[-1].targets[0]) == ast.unparse(last.value) \
+            and isinstance(before[-1].value, ast.Call) and isinstance(before[-1].value.func, ast.Attribute) \
+            and isinstance(before[-1].value.func.value, ast.Name) \
+            and before[-1].value.func.value.id not in ("self", "torch", "F", "nn"):
+        *before, assigned = before  # y = op(...); return y   (or self.h = op(...); return self.h)
+        call = assigned.value  # type: ignore[attr-defined]
+    for st in before:
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) or isinstance(st, ast.Assert | ast.Pass) \
+                or isinstance(st, ast.If) and not st.orelse and all(isinstance(b, ast.Raise) for b in st.body) \
+                or isinstance(st, ast.Delete) and all(isinstance(t, ast.Name) and t.id in params
+                                                      for t in st.targets) \
+                or is_self_to_device(st):
+            continue
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+            value = expr(st.value)
+            if value is None:
+                return None
+            local[st.targets[0].id] = value
+            continue
+        return None
+    call, _ = _peel(call)
+    if not isinstance(call, ast.Call) or call.keywords or not _extension_call(call, tree):
+        return None
+    plan = [expr(a) for a in call.args]
+    return None if any(p is None for p in plan) else plan  # type: ignore[return-value]
+
+
+def _extension_call(call: Any, tree: Any) -> bool:
+    """custom_ops_lib.op(...): a function of a module the answer imports (or binds with importlib), other than
+    torch and its helpers."""
+    import ast
+
+    modules = {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)
+               for a in n.names}
+    modules |= {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+                and ast.unparse(n.value.func).endswith("import_module") for t in n.targets if isinstance(t, ast.Name)}
+    return isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
+        and call.func.value.id in modules - {"torch", "torch_npu", "F", "nn", "np", "numpy", "math"}
+
+
+def _peel(call: Any) -> tuple[Any, list[tuple[str, tuple[Any, ...]]]]:
+    """`op(x).unsqueeze(1).contiguous()` -> (the op's call, [("unsqueeze", (1,)), ("contiguous", ())]): the tensor
+    methods forward applies to the op's result, innermost first (constant arguments only)."""
+    import ast
+
+    post: list[tuple[str, tuple[Any, ...]]] = []
+    while isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in TENSOR_METHODS \
+            and isinstance(call.func.value, ast.Call) and not call.keywords:
+        try:
+            args = tuple(ast.literal_eval(a) for a in call.args)
+        except ValueError:
+            break
+        post.insert(0, (call.func.attr, args))
+        call = call.func.value
+    return call, post
+
+
+def result_methods(model_src: str) -> list[tuple[str, tuple[Any, ...]]]:
+    """The tensor methods ModelNew.forward applies to the op's result before returning it
+    (`return custom_ops_lib.op(x).unsqueeze(1)`), innermost first; [] when none (or the forward is not read)."""
+    import ast
+
+    try:
+        tree = ast.parse(model_src)
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ModelNew"), None)
+    fn = cls and next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
+    last = fn.body[-1] if fn and fn.body else None
+    if not isinstance(last, ast.Return) or last.value is None:
+        return []
+    call, post = _peel(last.value)
+    return post if isinstance(call, ast.Call) and _extension_call(call, tree) else []
+
+
+def apply_result_methods(value: Any, post: Any) -> Any:
+    """An output array (or a list of them) with forward's methods applied (tensor_ops, float32 values)."""
+    if not post or not isinstance(value, np.ndarray):
+        return value
+    t = T.Tensor(value, str(value.dtype))
+    for name, args in post:
+        t = T.call(name, t, *args)
+    return np.ascontiguousarray(t.data)
+
+
+def bypasses_kernel(model_src: str) -> bool:
+    """Whether ModelNew.forward never calls the op where it counts: no call of an extension module's function
+    (custom_ops_lib.op(...)) outside `if False:` blocks. Such a final passed on hardware by computing its result
+    with torch (a helper that touches the op on a probe tensor, a CPU fallback): its kernel's inputs are not the
+    task's, and there is nothing of the answer's to judge on the simulator."""
+    import ast
+
+    try:
+        tree = ast.parse(model_src)
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ModelNew"), None)
+    fn = cls and next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
+    if fn is None:
+        return False
+    torch_side = {"torch", "torch_npu", "F", "nn", "math", "np", "numpy"}
+    extensions = {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)
+                  for a in n.names}
+    extensions |= {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+                   and ast.unparse(n.value.func).endswith("import_module") for t in n.targets
+                   if isinstance(t, ast.Name)}  # ops_lib = importlib.import_module("custom" + "_ops_lib")
+    extensions -= torch_side
+
+    def live(nodes: list[ast.stmt]) -> bool:
+        for st in nodes:
+            if isinstance(st, ast.If) and isinstance(st.test, ast.Constant) and not st.test.value:
+                if live(st.orelse):
+                    return True
+                continue
+            for n in ast.walk(st):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                        and isinstance(n.func.value, ast.Name) and n.func.value.id in extensions:
+                    return True
+        return False
+
+    return not live(fn.body)
+
+
+def is_passthrough(plan: list[tuple[Any, ...]]) -> bool:
+    """The op gets forward's own arguments, in order (contiguous() aside): the harness's own case."""
+    def param(e: tuple[Any, ...]) -> int | None:
+        while e[0] == "method" and e[2] == "contiguous":
+            e = e[1]
+        return e[1] if e[0] == "param" else None
+
+    return [param(e) for e in plan] == list(range(len(plan)))
+
+
+def init_bindings(model_src: str, init_inputs: list[Any]) -> dict[str, Any]:
+    """ModelNew.__init__'s parameters bound to get_init_inputs() (positional, then the defaults)."""
+    import ast
+
+    tree = ast.parse(model_src)
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ModelNew")
+    init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+    if init is None:
+        return {}
+    args = init.args.args[1:]
+    defaults = dict(zip([a.arg for a in args][len(args) - len(init.args.defaults):], init.args.defaults))
+    bound: dict[str, Any] = {}
+    for i, a in enumerate(args):
+        if i < len(init_inputs):
+            bound[a.arg] = init_inputs[i]
+        elif a.arg in defaults:
+            try:
+                bound[a.arg] = ast.literal_eval(defaults[a.arg])
+            except ValueError:
+                pass
+        else:
+            return {}  # ModelNew(*get_init_inputs()) could not be built: its parameters are another task's
+    return bound
+
+
+def weighted_inputs(task: Any, drawn: Any) -> Any:
+    """The op's inputs for one draw: forward_plan's expressions over get_inputs' tensors and the reference Model
+    (built as the benchmark builds it: seeded, from get_init_inputs) standing in for ModelNew's module."""
+    from bench.suites.model import Inputs
+    from bench.suites.multikernelbench import SEED
+    from bench.suites.torch_ref import dtype_name, seed_all, to_torch, torch_module
+
+    torch = torch_module()
+    module = task._module()
+    seed_all(SEED)
+    with torch.no_grad():
+        init_inputs = list(module.get_init_inputs())
+        model = module.Model(*init_inputs)
+    bound = init_bindings(task.model_src, init_inputs)
+    names = list(drawn.values)
+
+    def value(e: tuple[Any, ...]) -> Any:
+        if e[0] == "const":
+            return e[1]
+        if e[0] == "param":
+            v = drawn.values[names[e[1]]]
+            return to_torch(v, drawn.dtypes.get(names[e[1]])) if isinstance(v, np.ndarray) else v
+        if e[0] == "method":
+            inner = value(e[1])
+            if any(a == ("device",) for a in e[3]) or e[2] in DEVICE_MOVES:
+                return inner  # .to(x.device), .cpu(): the tensor where it is
+            if isinstance(inner, torch.Tensor):
+                t = inner.detach().cpu()
+                inner = T.make((t.float() if t.dtype == torch.bfloat16 else t).numpy(), dtype_name(t))
+            if not isinstance(inner, T.Tensor):
+                return inner
+            args = [T.DTYPE_NAMES[a[1]] if isinstance(a, tuple) and a[:1] == ("dtype",) else a for a in e[3]]
+            return T.call(e[2], inner, *args)
+        _, steps, init = e
+        return walk(first(steps[0][1], init, steps[1:]), steps[1:], steps)
+
+    raw = raw_tensors(torch, model, task.plan, bound)
+
+    def first(name: str, init: tuple[Any, ...] | None, rest: tuple[tuple[str, Any], ...]) -> Any:
+        """self.<name> of ModelNew: the reference Model's attribute of that name; else, by what ModelNew.__init__
+        makes of it: the reference's submodule of the same class in the same place among those of its class, the
+        reference's tensor matched to one ModelNew draws itself (raw_tensors), the value of a plain parameter or
+        constant (as a tensor where it wraps one in a tensor; indexed, a setting of one of the reference's
+        submodules: stride[0] of a stride given as 2), for a module list indexed, the reference's leaf modules
+        that have what is read next (self.layers[3].weight: the fourth with a weight); else a setting of that
+        name on exactly one of the reference's submodules (self.groups -> conv_transpose.groups)."""
+        if name in raw:
+            return raw[name]
+        if hasattr(model, name):
+            v = getattr(model, name)
+            if init is not None and init[0] == "tensor" and isinstance(v, int | float):
+                return torch.tensor([v], dtype=getattr(torch, init[2]))  # ModelNew holds it as a tensor
+            return v
+        held = [getattr(m, name) for m in model.modules() if m is not model and hasattr(m, name)]
+        if init is not None and init[0] == "module":
+            same = [m for m in model.modules() if m is not model and type(m).__name__ == init[1]]
+            mine = [k[0] for k in init[2] if k[1:3] == ("module", init[1])]
+            if len(same) == 1:
+                return same[0]
+            if len(same) == len(mine) and name in mine:
+                return same[mine.index(name)]
+            if init[1] in ("ModuleList", "Sequential") and len(rest) >= 2 and rest[0][0] == "item" \
+                    and rest[1][0] == "attr":
+                return [m for m in model.modules() if m is not model and not list(m.children())
+                        and hasattr(m, rest[1][1])]
+        if init is not None and init[0] in ("param", "const", "tensor"):
+            plain = init[1] if init[0] == "tensor" else init
+            if plain is not None and (plain[0] == "const" or plain[1] in bound):
+                v = plain[1] if plain[0] == "const" else bound[plain[1]]
+                if isinstance(v, int | float) and rest[:1] and rest[0][0] == "item":
+                    settings = [h for h in held if isinstance(h, tuple | list)]
+                    if settings and all(h == settings[0] for h in settings):
+                        return settings[0]  # ModelNew made a tuple of it as the module does
+                    return (v,) * (rest[0][1] + 1)
+                return torch.tensor([v], dtype=getattr(torch, init[2])) if init[0] == "tensor" else v
+        if len(held) == 1:
+            return held[0]
+        if held and not any(isinstance(h, torch.Tensor) for h in held) and all(h == held[0] for h in held):
+            return held[0]  # the same setting on every submodule that has one
+        raise RuntimeError(f"ModelNew's self.{name} is not the reference Model's: neither an attribute of it, nor "
+                           "a module, plain parameter or constant of ModelNew.__init__, nor a setting of one of its "
+                           "submodules")
+
+    def walk(v: Any, rest: tuple[tuple[str, Any], ...], steps: tuple[tuple[str, Any], ...]) -> Any:
+        for kind, key in rest:
+            try:
+                v = getattr(v, key) if kind == "attr" else v[key]
+            except (AttributeError, IndexError, KeyError, TypeError):
+                path = "".join(f".{k}" if kd == "attr" else f"[{k}]" for kd, k in steps)
+                raise RuntimeError(f"ModelNew's self{path} cannot be read from the reference Model") from None
+        return v
+
+    values: dict[str, Any] = {}
+    dtypes: dict[str, str] = {}
+    with torch.no_grad():
+        for i, e in enumerate(task.plan):
+            v = value(e)
+            name = f"arg{i}"
+            if isinstance(v, T.Tensor):
+                dtypes[name] = v.dtype
+                values[name] = np.array(v.data, copy=True, order="C")
+            elif isinstance(v, torch.Tensor):
+                dtypes[name] = dtype_name(v)
+                t = v.detach().cpu()
+                values[name] = (t.to(torch.float32) if t.dtype == torch.bfloat16 else t).contiguous().numpy().copy()
+            else:
+                values[name] = v
+    return Inputs(values, dtypes, drawn.seed)
+
+
+def shape_of(args: tuple[str, ...], bound: dict[str, Any]) -> tuple[int, ...] | None:
+    """The shape torch.randn(*args) makes, with ModelNew.__init__'s parameters bound: names, numbers, + - * //,
+    an item of a bound list, a tuple of those, or one bound shape."""
+    import ast
+
+    def ev(n: ast.expr) -> Any:
+        if isinstance(n, ast.Constant) and isinstance(n.value, int):
+            return n.value
+        if isinstance(n, ast.Name) and n.id in bound:
+            return bound[n.id]
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add | ast.Sub | ast.Mult | ast.FloorDiv):
+            a, b = ev(n.left), ev(n.right)
+            return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(n.op)) if not isinstance(
+                n.op, ast.FloorDiv) else a // b
+        if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant):
+            return ev(n.value)[n.slice.value]
+        if isinstance(n, ast.Tuple | ast.List):
+            return tuple(ev(e) for e in n.elts)
+        raise ValueError(ast.unparse(n))
+
+    try:
+        dims = [ev(ast.parse(a, mode="eval").body) for a in args]
+    except (ValueError, TypeError, IndexError, KeyError, SyntaxError, ZeroDivisionError):
+        return None
+    if len(dims) == 1 and isinstance(dims[0], tuple | list):
+        dims = list(dims[0])
+    return tuple(int(d) for d in dims) if all(isinstance(d, int) for d in dims) else None
+
+
+def raw_tensors(torch: Any, model: Any, plan: Any, bound: dict[str, Any]) -> dict[str, Any]:
+    """The reference's tensors standing in for those ModelNew draws itself (self.w = nn.Parameter(torch.randn(
+    in_features, out_features))): in ModelNew's order, each takes the reference's tensor of its name, else the
+    first one not taken of its shape, else of its shape transposed (a 2-D weight kept as in x out where the
+    reference's Linear keeps out x in), cast to the dtype ModelNew asks for."""
+    order = next((e[2][-1] for e in plan if e[0] == "self" and e[2] is not None and e[2][0] in ("module", "raw")),
+                 ())
+    mine = [(k[0], k[2], k[3]) for k in order if k[1] == "raw"]
+    if not mine:
+        return {}
+    theirs: list[tuple[str, Any]] = list(model.named_parameters()) + list(model.named_buffers())
+    theirs += [(n, v) for n, v in vars(model).items() if isinstance(v, torch.Tensor)
+               and all(v is not t for _, t in theirs)]
+    taken: set[int] = set()
+    found: dict[str, Any] = {}
+    picks: dict[str, int] = {}
+    for name, args, _ in mine:  # names first, so that a name-sake is not taken by shape before its turn
+        shape = shape_of(args, bound)
+        pick = next((i for i, (n, t) in enumerate(theirs) if n == name
+                     and (shape is None or tuple(t.shape) in (shape, shape[::-1] if len(shape) == 2 else shape))),
+                    None)
+        if pick is not None:
+            picks[name] = pick
+            taken.add(pick)
+    for name, args, dtype in mine:
+        shape = shape_of(args, bound)
+        pick = picks.get(name)
+        if pick is None and shape is not None:
+            pick = next((i for i, (_, t) in enumerate(theirs) if i not in taken and tuple(t.shape) == shape), None)
+            if pick is None and len(shape) == 2:
+                pick = next((i for i, (_, t) in enumerate(theirs) if i not in taken
+                             and tuple(t.shape) == shape[::-1]), None)
+        if pick is None:
+            continue
+        taken.add(pick)
+        t = theirs[pick][1].detach()
+        if shape is not None and tuple(t.shape) != shape:
+            t = t.t().contiguous()
+        found[name] = t.to(getattr(torch, dtype)) if dtype else t
+    return found
+
+
+def make_weighted_task(base: Any, sample: str, model_src: str, plan: list[tuple[Any, ...]]) -> Any:
+    fields = {f.name: getattr(base, f.name) for f in dataclasses.fields(base)}
+    fields["name"] = f"{base.name}~{sample}"
+    return WeightedTask(**fields, model_src=model_src, plan=tuple(plan), post=tuple(result_methods(model_src)))
+
+
+@dataclasses.dataclass
+class WeightedTask(MultiKernelBenchTask):
+    """A MultiKernelBench task whose inputs are what ModelNew hands the op (weighted_inputs); its reference
+    still runs the reference Model on get_inputs' tensors."""
+
+    model_src: str = ""
+    plan: tuple[tuple[Any, ...], ...] = ()
+    post: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # forward's methods on the op's result (result_methods)
+
+    def make_inputs(self, case: Any, seed: int) -> Any:
+        drawn = super().make_inputs(case, seed)
+        _DRAWN[(self.name, seed)] = drawn
+        return weighted_inputs(self, drawn)
+
+    def reference(self, case: Any, inputs: Any) -> dict[str, Any]:
+        return super().reference(case, _DRAWN.get((self.name, inputs.seed), inputs))
+
+    def compare(self, case: Any, expected: Any, actual: Any) -> Any:
+        """The op's outputs as forward returns them (its methods on the result applied), against the reference."""
+        return super().compare(case, expected, {k: apply_result_methods(v, self.post) for k, v in actual.items()})
+
+
+_DRAWN: dict[tuple[str, int], Any] = {}  # the reference's own draw, by task and seed
