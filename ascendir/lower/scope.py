@@ -355,6 +355,7 @@ def _collect_function(scope: Scope, d: A.FunctionDecl, template: list[A.Template
             for decl in existing:
                 if decl.body is None and len(decl.params) == len(d.params):
                     _inherit_template_defaults(scope, decl, d)
+                    _inherit_argument_defaults(decl, d)
             existing[:] = [m for m in existing if m.body is not None or len(m.params) != len(d.params)]
             existing.append(d)
         return
@@ -377,6 +378,16 @@ def _inherit_template_defaults(scope: Scope, decl: A.FunctionDecl, definition: A
         A.TemplateParam(p.span, p.kind, p.name, p.type, p.default if p.default is not None else q.default, p.variadic)
         for p, q in zip(defined, declared)
     ]
+
+
+def _inherit_argument_defaults(decl: A.FunctionDecl, definition: A.FunctionDecl) -> None:
+    """Default arguments, too, are written on the in-class declaration only (`void BaseInit(..., bool
+    isLastBig = false);` then `void K<T>::BaseInit(..., bool isLastBig) {...}`, NPUKernelBench GeGluV2): the
+    definition takes them, as C++ merges the declarations of one function."""
+    if any(q.default is not None and p.default is None for p, q in zip(definition.params, decl.params)):
+        definition.params = [p if p.default is not None or q.default is None else
+                             A.Param(p.span, p.type, p.name, q.default, p.variadic)
+                             for p, q in zip(definition.params, decl.params)]
 
 
 def _collect_enum(scope: Scope, d: A.EnumDecl) -> None:
