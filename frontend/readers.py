@@ -362,8 +362,10 @@ def read_multikernelbench(path: str, text: str) -> Bundle:
         return b
     found: dict[str, tuple[str, int, int]] = {}
     bindings: dict[str, pyast.expr] = {}
+    changed = _changed_names(module)
     for node in module.body:
-        if isinstance(node, pyast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], pyast.Name):
+        if isinstance(node, pyast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], pyast.Name) \
+                and node.targets[0].id not in changed:
             try:
                 pyast.literal_eval(node.value)
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
@@ -408,6 +410,29 @@ def read_multikernelbench(path: str, text: str) -> Bundle:
             b.virtual_files[rel] = src
             b.units.append(SourceUnit(rel, src, role, path, line - 1, col - 1))
     return b
+
+
+_MUTATORS = {"append", "extend", "insert", "update", "pop", "remove", "clear", "setdefault", "sort", "reverse"}
+
+
+def _changed_names(module: pyast.Module) -> set[str]:
+    """Module-level names whose value changes after their first assignment (a second assignment, `+=`, an item
+    or attribute set, `x.append(...)` in a loop): their first literal is not what a later json.dumps(x) sees."""
+    assigned: set[str] = set()
+    changed: set[str] = set()
+    for node in pyast.walk(module):
+        if isinstance(node, pyast.Assign):
+            for t in node.targets:
+                if isinstance(t, pyast.Name):
+                    (changed if t.id in assigned else assigned).add(t.id)
+                elif isinstance(t, pyast.Subscript | pyast.Attribute) and isinstance(t.value, pyast.Name):
+                    changed.add(t.value.id)
+        elif isinstance(node, pyast.AugAssign) and isinstance(node.target, pyast.Name):
+            changed.add(node.target.id)
+        elif isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
+                and isinstance(node.func.value, pyast.Name) and node.func.attr in _MUTATORS:
+            changed.add(node.func.value.id)
+    return changed
 
 
 class _InlineLiterals(pyast.NodeTransformer):

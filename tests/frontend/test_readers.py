@@ -173,3 +173,18 @@ def test_multikernelbench_json_dumps_of_a_literal_is_read_safely() -> None:
     program = load_text(answer, "mkb.md")
     assert program.bundle.op_name == "SqrtCustom"
     assert program.diagnostics == []
+
+
+def test_multikernelbench_json_of_a_list_changed_later_is_not_read_as_its_first_literal() -> None:
+    """INPUT_DESC = [x]; for i in range(9): INPUT_DESC.append(...): json.dumps(INPUT_DESC) is not [x] (KernelHive
+    deep_narrow_mlp's 19 inputs were read as 1): the field cannot be read without running the answer."""
+    old = ('project_json_src = """\n[{"op": "SqrtCustom", "input_desc": [{"name": "x", "param_type": "required", "format": ["ND"], "type": ["float"]}],\n  "output_desc": [{"name": "y", "param_type": "required", "format": ["ND"], "type": ["float"]}]}]\n"""')
+    literal = mkb_answer(KERNEL).replace(old, 'DESC = [{"name": "x"}]\n'
+                                              'project_json_src = json.dumps([{"op": "SqrtCustom", "input_desc": DESC}])')
+    program = load_text(literal, "mkb.md")
+    assert program.bundle.op_name == "SqrtCustom" and len(program.bundle.op_json[0]["input_desc"]) == 1
+    grown = literal.replace('DESC = [{"name": "x"}]\n', 'DESC = [{"name": "x"}]\nfor i in range(2):\n'
+                                                         '    DESC.append({"name": f"w{i}"})\n')
+    program = load_text(grown, "mkb.md")
+    assert not program.bundle.op_json
+    assert "ASC012" in [d.code for d in program.diagnostics]
