@@ -52,6 +52,7 @@ from ascendir.host_eval import (
     evaluate_tiling,
 )
 from ascendir.lower import ctypes as C
+from ascendir.lower import host_compile_info
 from ascendir.lower import host_std
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import CType, Scalar
@@ -110,6 +111,7 @@ _DISPLAY = {
     "tiling": "tiling struct", "tiling_array": "tiling array field", "unmodelled": "library object",
     "poison": "unmodelled value", "matmul_tiling": "matmul tiling object",
     "infer_context": "gert::InferShapeContext", "shape_buffer": "gert::Shape",
+    "parse_context": "gert::TilingParseContext",
 }  # fmt: skip
 
 
@@ -165,6 +167,7 @@ class HostError(Exception):
 # Types of the gert / platform / ge headers, by unqualified name.
 _HANDLE_TYPES: dict[str, CType] = {
     "TilingContext": HostT("context"), "InferShapeContext": HostT("infer_context"),
+    "TilingParseContext": HostT("parse_context"),
     "StorageShape": HostT("storage_shape"), "Shape": HostT("shape"),
     "Tensor": HostT("tensor"), "CompileTimeTensorDesc": HostT("desc"), "RuntimeAttrs": HostT("attrs"),
     "PlatformAscendC": HostT("platform"), "PlatformAscendCManager": HostT("platform"),
@@ -312,6 +315,9 @@ class HostLowerer(FunctionLowerer):
         # that the function may write (an InferShape output; in a tiling function, the `ge::Shape
         # srcShape({rows, cols})` handed to a library API's tiling, or a `gert::Shape s; s.AppendDim(n)`).
         self.shape_objects = True
+        # the host units (a registration's `.TilingParse<T>(f)`), and the compile-info object once made
+        self.units: list[A.TranslationUnit] = []
+        self.compile_info: Val | None = None
 
     # ---------------------------------------------------------------------------------------------
     # entry
@@ -885,6 +891,10 @@ class HostLowerer(FunctionLowerer):
     # comparisons and truth values -----------------------------------------------------------------
 
     def compare(self, op: str, a: Val, b: Val, node: A.Node, operands: tuple[A.Node, A.Node] | None = None) -> Val:
+        if op in ("==", "!=") and isinstance(a.const, str) and isinstance(b.const, str) and \
+                isinstance(a.ctype, C.UnknownT) and isinstance(b.ctype, C.UnknownT):
+            # a std::string made from a known C string (GetNodeType()'s op type) against a literal
+            return Val(C.BOOL, const=int((a.const == b.const) == (op == "==")))
         if _is_host(a.ctype) or _is_host(b.ctype):
             return self._host_compare(op, a, b, node)
         return super().compare(op, a, b, node, operands)
@@ -1772,8 +1782,10 @@ _METHODS: dict[str, dict[str, Method]] = {
         "SetBlockDim": _setter(hd.SetBlockDimOp, C.U32), "SetTilingKey": _setter(hd.SetTilingKeyOp, C.U64),
         "GetBlockDim": _getter("SetBlockDim", C.U32), "GetTilingKey": _getter("SetTilingKey", C.U64),
         "SetScheduleMode": _no_effect, "SetNeedAtomic": _no_effect, "SetAicpuBlockDim": _no_effect,
-        "GetNodeName": _handle("opaque"), "GetNodeType": _handle("opaque"), "GetDeterministic": _deterministic,
+        "GetNodeName": _handle("opaque"), "GetNodeType": host_compile_info.node_type, "GetDeterministic": _deterministic,
+        "GetCompileInfo": lambda lw, e, recv, callee: host_compile_info.compile_info(lw, e, callee),
     },
+    "parse_context": host_compile_info.PARSE_CONTEXT_METHODS,
     "storage_shape": {
         "GetOriginShape": _shape_of(hd.ShapeKind.ORIGIN), "GetStorageShape": _shape_of(hd.ShapeKind.STORAGE),
     },
@@ -1942,7 +1954,7 @@ _MULTI_CORE_ONLY = {"SetDim", "SetSingleShape", "SetAlignSplit", "SetSingleRange
 
 # Real API the host lowering does not model: a warning, not an "unknown API" error.
 _KNOWN_UNMODELLED_CONTEXT = {
-    "GetCompileInfo", "GetDeterministic", "GetInputInstanceInfo", "GetIrInputInstanceInfo", "GetComputeNodeInfo",
+    "GetInputInstanceInfo", "GetIrInputInstanceInfo", "GetComputeNodeInfo",
     "GetOptionalInputDataType", "GetOutputTensor", "GetInputFormat",
     "GetComputeNodeOutputNum",
 }  # fmt: skip
@@ -2021,6 +2033,7 @@ def _lower_host_function(program: Program, options: object | None, *,
         if scope.default_tiling:
             tiling_names.add(scope.default_tiling)
         lowerer = HostLowerer(scope, reporter, CatalogView.get(), options, tiling_names)
+        lowerer.units = units
         func_op = (lowerer.lower_infer_shape_func(fn) if infer_shape
                    else lowerer.lower_tiling_func(fn, found.function_template_args))
         module = ModuleOp([func_op])
