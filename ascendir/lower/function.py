@@ -48,6 +48,7 @@ from ascendir.lower.astwalk import facts, forget_facts, walk
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import Reporter
 from ascendir.lower.scope import ClassInfo, Scope
+from ascendir.lower.template_struct import constant_struct_text
 from ascendir.lower import list_tensor, partial_order
 from ascendir.lower.values import Binding, Cell, ExitKind, FunctionRef, Instance, Pack, Val
 from frontend import ast as A
@@ -860,7 +861,7 @@ class FunctionLowerer:
             return v.const
         if isinstance(v.ctype, C.UnknownT) and isinstance(a.value, A.Name):
             return self.named_type(a.value.qname.parts[-1].name, a.value.qname.parts[-1].template_args)
-        return v.ctype
+        return constant_struct_text(v) or v.ctype
 
     def _names_function(self, name: A.Name) -> bool:
         """Whether a template argument names a function (a user function or function template instance such as

@@ -47,7 +47,10 @@ uint32_t len = (i == tileNum - 1) ? lastTileLength : tileLength;""")
 _rule("ASC951", "sim-local-out-of-bounds",
       "An access of UB, L1, L0A/B/C, BT or FB outside the memory, or a local array indexed past its end (an error), "
       "and buffers placed beyond the memory's size (a warning at InitBuffer: the device's TPipe places them "
-      "without a check, as only the CPU-debug build asserts; the first access past the end is the error).",
+      "without a check, as only the CPU-debug build asserts; the first access past the end is the error). Also a "
+      "high-level API called without a sharedTmpBuffer (SoftMax, CumSum) when the UB the TPipe's buffers leave is "
+      "less than the API's minimum temporary space (its GetxxxMaxMinTmpSize): the library takes its temporary space "
+      "from there (PopStackBuffer) and writes past the end of UB.",
       "The hardware raises 'ub address out of bounds' (507035) or an AI Core exception; the run stops.",
       """pipe.InitBuffer(inQueueX, 2, 65536 * sizeof(float));   // 512 KB of queue buffers in a 192 KB UB""",
       """pipe.InitBuffer(inQueueX, 2, 8192 * sizeof(float));    // tile the data to fit UB""")

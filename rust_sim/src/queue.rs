@@ -79,6 +79,24 @@ fn align_up(v: i64, a: i64) -> i64 {
     }
 }
 
+/// The temporary space a high-level API takes when the caller passes no `sharedTmpBuffer`: PopStackBuffer hands
+/// it the bytes of `mem` after the TPipe's buffers, up to the end of the memory (asc-devkit
+/// impl/basic_api/kernel_pop_stack_buffer.h: [GetQueueEndAddress, end)). (start, length) in bytes; None when the
+/// kernel has no TPipe (then the API's space is not the pipe's to describe).
+pub fn framework_tmp(cx: &Ctx, mem: MemKind) -> Option<(i64, i64)> {
+    let end_of_queues = cx
+        .core
+        .objs
+        .iter()
+        .filter_map(|o| match o {
+            ObjState::Pipe { cursor } => Some(cursor[mem as usize]),
+            _ => None,
+        })
+        .max()?;
+    let start = align_up(end_of_queues, 32);
+    Some((start, (cx.local_size(mem) as i64 - start).max(0)))
+}
+
 pub fn exec(cx: &mut Ctx, op: &Op) -> Flow {
     match op {
         Op::ObjInit { obj } => {

@@ -429,6 +429,8 @@ struct SoftMax {
     src: u32,
     shape: [Option<Sv>; 4],
     stat_type: DType,
+    /// no sharedTmpBuffer: the library takes its temporary space from the UB after the TPipe's buffers
+    framework_tmp: bool,
 }
 
 fn decode_softmax(a: &Args) -> Result<Box<dyn ApiOp>, String> {
@@ -450,6 +452,7 @@ fn decode_softmax(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         } else {
             t
         },
+        framework_tmp: !a.overload.ends_with("tmp"),
     }))
 }
 
@@ -471,6 +474,9 @@ impl ApiOp for SoftMax {
             return Flow::Stop;
         };
         let (rows, cols) = (cx.uint(m) as usize, cx.uint(k) as usize);
+        if self.framework_tmp && !framework_tmp_fits(cx, self.t, cols) {
+            return Flow::Stop;
+        }
         let ori = self.shape[3]
             .map(|v| cx.uint(v) as usize)
             .filter(|&v| v > 0 && v <= cols)
@@ -547,6 +553,35 @@ impl ApiOp for SoftMax {
         }
         Flow::Next
     }
+}
+
+/// GetSoftMaxMinTmpSize's minimum for rows of `cols` elements of `t` on the 220x chips, in bytes: one row at a
+/// time, (32 / sizeof(T) + cols + 64) floats (ascendir/lower/host.py models the same tiling call).
+pub fn softmax_min_tmp_bytes(t: DType, cols: usize) -> i64 {
+    ((32 / t.size() + cols + 64) * 4) as i64
+}
+
+/// Whether the UB left after the TPipe's buffers (where SoftMax without a sharedTmpBuffer takes its temporary
+/// space) holds SoftMax's minimum; if not, an error at the call (the library writes past the end of UB).
+fn framework_tmp_fits(cx: &mut Ctx, t: DType, cols: usize) -> bool {
+    let need = softmax_min_tmp_bytes(t, cols);
+    let Some((start, have)) = crate::queue::framework_tmp(cx, crate::memory::MemKind::Ub) else {
+        return true;
+    };
+    if have >= need {
+        return true;
+    }
+    cx.report(
+        code::LOCAL_OUT_OF_BOUNDS,
+        format!(
+            "SoftMax over rows of {cols} elements needs at least {need} bytes of temporary space \
+             (GetSoftMaxMinTmpSize's minimum); without a sharedTmpBuffer the library takes it from the UB left after \
+             the TPipe's buffers, bytes [{start}, {}), {have} bytes: it writes past the end of UB (on the device: \
+             'ub address out of bounds'). Leave that much UB free, or pass a sharedTmpBuffer",
+            start + have
+        ),
+    );
+    false
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@
 pub mod binary;
 pub mod cast;
 pub mod compare;
+pub mod cumsum;
 pub mod dup;
 pub mod elem;
 pub mod gather;
@@ -511,4 +512,5 @@ pub fn register(r: &mut Registry) {
     gather::register(r);
     mask::register(r);
     high_level::register(r);
+    cumsum::register(r);
 }
