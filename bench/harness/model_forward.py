@@ -107,7 +107,21 @@ def forward_plan(model_src: str) -> list[tuple[Any, ...]] | None:
             return ("dtype", node.attr)
         if isinstance(node, ast.Attribute) and node.attr == "device":
             return ("device",)
+        if isinstance(node, ast.Attribute) and node.attr == "dtype":  # a.dtype: another argument's type
+            of = expr(node.value)
+            if of is None:
+                raise ValueError(ast.unparse(node))
+            return ("dtype_of", of)
         return ast.literal_eval(node)
+
+    def to_keywords(node: ast.Call) -> list[ast.expr] | None:
+        """x.to(dtype=a.dtype, device=a.device): its dtype as the one positional argument; None for any other
+        keyword use."""
+        if not node.keywords:
+            return list(node.args)
+        if node.func.attr != "to" or node.args or any(k.arg not in ("dtype", "device") for k in node.keywords):
+            return None
+        return [k.value for k in node.keywords if k.arg == "dtype"]
 
     def expr(node: ast.expr) -> tuple[Any, ...] | None:
         if isinstance(node, ast.Constant):
@@ -116,14 +130,26 @@ def forward_plan(model_src: str) -> list[tuple[Any, ...]] | None:
             if node.id in local:
                 return local[node.id]
             return ("param", params.index(node.id)) if node.id in params else None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords \
-                and node.func.attr in TENSOR_METHODS:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in TENSOR_METHODS \
+                and (positional := to_keywords(node)) is not None:
             inner = expr(node.func.value)
             try:
-                args = tuple(arg_value(a) for a in node.args)
+                args = tuple(arg_value(a) for a in positional)
             except ValueError:
                 return None
             return None if inner is None else ("method", inner, node.func.attr, args)
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "torch.tensor" and len(node.args) == 1 \
+                and isinstance(node.args[0], ast.List | ast.Tuple) \
+                and all(k.arg in ("dtype", "device") for k in node.keywords):
+            # torch.tensor([float(s)], dtype=a.dtype): a 1-D tensor of numbers
+            items = [i.args[0] if isinstance(i, ast.Call) and isinstance(i.func, ast.Name)
+                     and i.func.id in ("float", "int") and len(i.args) == 1 else i for i in node.args[0].elts]
+            values = [expr(i) for i in items]
+            try:
+                dtype = next((arg_value(k.value) for k in node.keywords if k.arg == "dtype"), ("dtype", "float32"))
+            except ValueError:
+                return None
+            return None if any(v is None for v in values) else ("tensor", tuple(values), dtype)
         steps: list[tuple[str, Any]] = []
         while isinstance(node, ast.Attribute | ast.Subscript):
             if isinstance(node, ast.Attribute):
@@ -139,6 +165,28 @@ def forward_plan(model_src: str) -> list[tuple[Any, ...]] | None:
             _, head, init = local[node.id]  # stride = self.conv.stride; ... stride[0]
             return ("self", head + tuple(steps), init)
         return None
+
+    def tensor_branch(st: ast.stmt) -> tuple[str, tuple[Any, ...]] | None:
+        """`if [not] isinstance(s, torch.Tensor): s = A  else: s = B`: ("if_tensor", s, A-or-B as s is a tensor
+        or not), decided when the plan is evaluated for a draw."""
+        if not isinstance(st, ast.If) or len(st.body) != 1 or len(st.orelse) != 1:
+            return None
+        test, negated = st.test, False
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, negated = test.operand, True
+        if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+                and len(test.args) == 2 and ast.unparse(test.args[1]) == "torch.Tensor"):
+            return None
+        arms = [st.body[0], st.orelse[0]]
+        if not all(isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)
+                   for a in arms) or len({a.targets[0].id for a in arms}) != 1:  # type: ignore[attr-defined]
+            return None
+        subject = expr(test.args[0])
+        then, other = (expr(a.value) for a in arms)  # type: ignore[attr-defined]
+        if subject is None or then is None or other is None:
+            return None
+        is_tensor, not_tensor = (other, then) if negated else (then, other)
+        return arms[0].targets[0].id, ("if_tensor", subject, is_tensor, not_tensor)  # type: ignore[attr-defined]
 
     def is_self_to_device(st: ast.stmt) -> bool:
         """self.h = self.h.to(x.device): a move to the device, nothing the op sees."""
@@ -167,6 +215,10 @@ def forward_plan(model_src: str) -> list[tuple[Any, ...]] | None:
             if value is None:
                 return None
             local[st.targets[0].id] = value
+            continue
+        branch = tensor_branch(st)
+        if branch is not None:
+            local[branch[0]] = branch[1]
             continue
         return None
     call, _ = _peel(call)
@@ -329,6 +381,10 @@ def weighted_inputs(task: Any, drawn: Any) -> Any:
         if e[0] == "param":
             v = drawn.values[names[e[1]]]
             return to_torch(v, drawn.dtypes.get(names[e[1]])) if isinstance(v, np.ndarray) else v
+        if e[0] == "if_tensor":
+            return value(e[2] if isinstance(value(e[1]), torch.Tensor | T.Tensor) else e[3])
+        if e[0] == "tensor":
+            return T.make(np.array([value(v) for v in e[1]], dtype=np.float64), argument(e[2]))
         if e[0] == "method":
             inner = value(e[1])
             if any(a == ("device",) for a in e[3]) or e[2] in DEVICE_MOVES:
@@ -338,10 +394,19 @@ def weighted_inputs(task: Any, drawn: Any) -> Any:
                 inner = T.make((t.float() if t.dtype == torch.bfloat16 else t).numpy(), dtype_name(t))
             if not isinstance(inner, T.Tensor):
                 return inner
-            args = [T.DTYPE_NAMES[a[1]] if isinstance(a, tuple) and a[:1] == ("dtype",) else a for a in e[3]]
-            return T.call(e[2], inner, *args)
+            return T.call(e[2], inner, *[argument(a) for a in e[3]])
         _, steps, init = e
         return walk(first(steps[0][1], init, steps[1:]), steps[1:], steps)
+
+    def argument(a: Any) -> Any:
+        """A method's argument: a dtype (torch.float16, or another argument's: a.dtype) as the table names it."""
+        if isinstance(a, tuple) and a[:1] == ("dtype",):
+            return T.DTYPE_NAMES[a[1]]
+        if isinstance(a, tuple) and a[:1] == ("dtype_of",):
+            of = value(a[1])
+            return of.dtype if isinstance(of, T.Tensor) else dtype_name(of) if isinstance(of, torch.Tensor) \
+                else "float32"
+        return a
 
     raw = raw_tensors(torch, model, task.plan, bound)
 

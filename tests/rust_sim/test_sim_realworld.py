@@ -75,6 +75,22 @@ def test_plan_and_methods_on_the_ops_result() -> None:
     assert mf.result_methods(_model("(self, x):\n        return custom_ops_lib.op(x)")) == []
 
 
+def test_plan_of_a_scalar_made_a_tensor() -> None:
+    # matrix_scalar_multiplication: a Python scalar becomes a 1-element tensor of the matrix's dtype
+    src = _model("(self, a, s):\n        if not isinstance(s, torch.Tensor):\n"
+                 "            s = torch.tensor([float(s)], dtype=a.dtype, device=a.device)\n        else:\n"
+                 "            s = s.to(dtype=a.dtype, device=a.device).reshape(1)\n"
+                 "        return custom_ops_lib.op(a, s)")
+    plan = mf.forward_plan(src)
+    assert plan is not None and plan[0] == ("param", 0)
+    kind, subject, is_tensor, not_tensor = plan[1]
+    assert (kind, subject) == ("if_tensor", ("param", 1))
+    assert not_tensor == ("tensor", (("param", 1),), ("dtype_of", ("param", 0)))
+    assert is_tensor == ("method", ("method", ("param", 1), "to", (("dtype_of", ("param", 0)),)), "reshape", (1,))
+    # other keywords, or branches assigning different names, are answer code not followed
+    assert mf.forward_plan(src.replace("device=a.device).reshape", "non_blocking=True).reshape")) is None
+
+
 def test_plan_refuses_computation() -> None:
     assert mf.forward_plan(_model("(self, x):\n        y = torch.relu(x)\n        return custom_ops_lib.op(y)")) is None
     assert mf.forward_plan(_model("(self, x):\n        x = self.fc(x)\n        return x")) is None
