@@ -49,7 +49,7 @@ from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import Reporter
 from ascendir.lower.scope import ClassInfo, Scope
 from ascendir.lower.template_struct import constant_struct_text
-from ascendir.lower import list_tensor, partial_order
+from ascendir.lower import array_init, list_tensor, partial_order, struct_pointer
 from ascendir.lower.values import Binding, Cell, ExitKind, FunctionRef, Instance, Pack, Val
 from frontend import ast as A
 from frontend import vendor
@@ -390,6 +390,8 @@ class FunctionLowerer:
             # a nested tiling struct (`this->tiling = tilingData.cubeTilingData;`, or a `const TCubeTiling &`
             # parameter bound to it): its fields, not the root struct seen under the nested type
             v = self.tiling_argument(v, node)
+        if struct_pointer.store(self, cell, v, node):
+            return  # `ptr = &paramStruct;`: which struct, read back by struct_pointer.read
         if isinstance(cell.ctype, C.Pointer) and isinstance(v.obj, tuple) and v.obj[0] == "tiling_array":
             same = cell.points_to is None or cell.points_to.obj[1:] == v.obj[1:]
             cell.points_to = v if same else "many"
@@ -1483,6 +1485,8 @@ class FunctionLowerer:
         ref.name_hint = _hint(name)
         cell = Cell(t, ref, name)
         if init is not None and isinstance(init.obj, list):
+            if not array_init.covers(init.obj, dims):  # `int a[64] = {};`: the elements not given are 0
+                array_init.zero_fill(self, ref, dims, elem, node)  # type: ignore[arg-type]
             for position, item in _flatten_init(init.obj, dims):
                 idx = [self.emit(arith.ConstantOp(IntegerAttr(i, IndexType())), node).results[0] for i in position]
                 item = self.convert(item, elem, node)
@@ -1589,8 +1593,8 @@ class FunctionLowerer:
                     inst.members[d.name] = Val(ft, obj=[
                         Val(ft.elem, obj=self.instantiate(ft.elem, f"{name}.{d.name}[{i}]", d))  # type: ignore[arg-type]
                         for i in range(ft.size)])
-                elif isinstance(ft, C.ArrayT):
-                    inst.members[d.name] = self.new_array(ft, d.name, d, None)
+                elif isinstance(ft, C.ArrayT):  # (`int64_t sizes[3] = {1, 1, 1};`: its initialiser too)
+                    inst.members[d.name] = self.new_array(ft, d.name, d, self._declarator_init(d, ft))
                 elif "const" in vd.specifiers and d.init is not None and isinstance(ft, Scalar):
                     inst.members[d.name] = self.convert(self.expr(d.init), ft, d)
                 else:
@@ -2474,6 +2478,8 @@ class FunctionLowerer:
         return self.convert(v, t, e) if isinstance(t, Scalar) else v
 
     def read_binding(self, b: Binding, node: A.Node) -> Val:
+        if isinstance(b, Cell) and isinstance(b.points_to, struct_pointer.StructTargets):
+            return struct_pointer.read(self, b, node) or self.load(b, node)
         if isinstance(b, Cell) and isinstance(b.points_to, Val) and isinstance(b.points_to.ctype, C.Pointer) \
                 and isinstance(b.points_to.ctype.pointee, C.TilingT):
             return b.points_to  # a pointer variable set to the tiling data (see store)
@@ -3397,12 +3403,13 @@ class FunctionLowerer:
                 if isinstance(obj.obj, Instance):
                     owner = obj.obj
                 elif isinstance(obj.obj, Cell) and isinstance(obj.ctype, C.StructT | C.TilingT | C.ObjectT):
-                    struct = self.ssa(obj, node)
-                    ftype: CType | None = (self.tiling_field_type(obj.ctype.name, target.member)
-                                           if isinstance(obj.ctype, C.TilingT) and not obj.ctype.path else None)
+                    struct = self.ssa(obj, node)  # the root struct: a nested one's field is named by its path
+                    path = f"{obj.ctype.path}.{target.member}" if isinstance(obj.ctype, C.TilingT) and obj.ctype.path \
+                        else target.member  # (`p.inParam.blockLen = n` on a struct cell: "inParam.blockLen")
+                    ftype = self.tiling_field_type(obj.ctype.name, path) if isinstance(obj.ctype, C.TilingT) else None
                     scalar = ftype if isinstance(ftype, Scalar) else self._struct_field_type(str(obj.ctype), target.member)
                     v = self.ssa(self.convert(value, scalar, node), node)
-                    op = asc.StructSetOp.create(operands=[struct, v], properties={"field": StringAttr(target.member)},
+                    op = asc.StructSetOp.create(operands=[struct, v], properties={"field": StringAttr(path)},
                                                 result_types=[struct.type])
                     self.emit(memref.StoreOp.create(operands=[self.emit(op, node).results[0], obj.obj.ref],
                                                     location=UNKNOWN_LOC), node)  # as store_element builds it
