@@ -49,7 +49,7 @@ from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import Reporter
 from ascendir.lower.scope import ClassInfo, Scope
 from ascendir.lower.template_struct import constant_struct_text
-from ascendir.lower import array_init, list_tensor, partial_order, struct_pointer
+from ascendir.lower import array_init, array_pointer, list_tensor, partial_order, struct_pointer
 from ascendir.lower.values import Binding, Cell, ExitKind, FunctionRef, Instance, Pack, Val
 from frontend import ast as A
 from frontend import vendor
@@ -1503,6 +1503,8 @@ class FunctionLowerer:
             _, cell, indices = base.obj
         elif isinstance(base.obj, list):  # a constant array indexed at run time: give it memory
             cell, indices = self.new_array(t, "", node, base), []
+        elif (at := array_pointer.element_index(self, base, index, node)) is not None:
+            return at[0], at[1], t.elem  # `p[i]` with `p = arr + k`
         else:
             return None
         return cell, [*indices, self.index_value(index, node)], t.elem
@@ -2912,6 +2914,10 @@ class FunctionLowerer:
             return self.pointer_offset(a, b if op == "+" else self.expr_neg(b, node), node)
         if isinstance(b.ctype, C.Pointer) and isinstance(a.ctype, Scalar) and op == "+":
             return self.pointer_offset(b, a, node)
+        if op in ("+", "-") and array_pointer.is_pointer_operand(a) and isinstance(b.ctype, Scalar):
+            return array_pointer.offset_view(self, a, b, op == "-", node)  # `allMem + 2 * N`
+        if op == "+" and array_pointer.is_pointer_operand(b) and isinstance(a.ctype, Scalar):
+            return array_pointer.offset_view(self, b, a, False, node)
         if not isinstance(a.ctype, Scalar) or not isinstance(b.ctype, Scalar):
             raise Unsupported(f"operator '{op}' on {a.ctype} and {b.ctype}", node)
         left, right = operands or (node, node)

@@ -51,6 +51,7 @@ from ascendir.host_eval import (
     evaluate_infer_shape,
     evaluate_tiling,
 )
+from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_compile_info
 from ascendir.lower import host_std
@@ -1389,6 +1390,15 @@ class HostLowerer(FunctionLowerer):
 
     def _tiling_set(self, tiling: Val, member: str, value: Val, node: A.Node) -> None:
         ref, t = self._field(tiling, member, node)
+        if isinstance(t, C.ArrayT) and isinstance(t.elem, Scalar) and array_pointer.is_pointer_operand(value) \
+                and not (isinstance(value.obj, Cell) and value.ctype == t):
+            # `tiling.set_start(allMem + k)` or an array of another length: the setter copies the field's
+            # length from where the pointer points (no further than the array it points into)
+            for k in range(min(t.size, value.ctype.size)):  # type: ignore[union-attr]
+                item = array_pointer.load(self, value, Val(C.I64, const=k), node)
+                self._set_field(self.ssa(tiling, node), ref, ref.field_name(member), t.elem, item, node,
+                                Val(C.I64, const=k))
+            return
         if isinstance(t, C.ArrayT) and isinstance(value.ctype, C.ArrayT) and isinstance(value.obj, Cell):
             # `tiling.set_shape(arr)`: the whole C array
             unsigned = isinstance(t.elem, Scalar) and t.elem.kind == "uint"
