@@ -1007,7 +1007,11 @@ def api_call(lw: FunctionLowerer, e: A.Call, name: str, receiver: str | None, re
     operands: list[SSAValue] = []
     if recv is not None:
         operands.append(lw.ssa(recv, e))
+    written_cells = _output_cells(lw, e, resolution, args)
     for i, a in enumerate(args):
+        if i in written_cells:
+            operands.append(written_cells[i].ref)  # `T&`: the call stores into the variable's cell
+            continue
         a = lw.tiling_argument(a, e)
         want = resolution.scalar_param_type(i)
         if want is not None and isinstance(a.ctype, Scalar) and const_fits(a.const, want):
@@ -1029,12 +1033,37 @@ def api_call(lw: FunctionLowerer, e: A.Call, name: str, receiver: str | None, re
     )
     lw.emit(op, e)
     for i, arg in enumerate(e.args):
-        written = written_root(arg) if resolution.is_output(i) else None
+        written = written_root(arg) if resolution.is_output(i) and i not in written_cells else None
         if written is not None:
             lw.forget_scalar(written, e)  # GatherMask(..., rsvdCnt): the call writes the count it kept
     if result_t is None or isinstance(result_t, C.VoidT):
         return Val(C.VoidT())
     return Val(result_t, op.results[0])
+
+
+def _output_cells(lw: FunctionLowerer, e: A.Call, resolution: object, args: list[Val]) -> dict[int, Cell]:
+    """The scalar variables passed to `T&` parameters (GetReduceMaxMinCount's value and index), as cells the
+    simulator's call writes. A variable never assigned in its own body is a constant binding: it gets a cell
+    now, holding its current value, when it is declared in the block of the call (a cell made here for an
+    outer block's variable would not dominate its later reads); others stay as they are (the call's write is
+    then only forgotten, see api_call)."""
+    cells: dict[int, Cell] = {}
+    for i, (a, node) in enumerate(zip(args, e.args)):
+        if not resolution.is_output(i) or not isinstance(a.ctype, Scalar):  # type: ignore[attr-defined]
+            continue
+        if isinstance(a.obj, Cell) and isinstance(a.obj.ctype, Scalar):
+            cells[i] = a.obj
+            continue
+        if not isinstance(node, A.Name) or len(node.qname.parts) != 1:
+            continue
+        name = node.qname.parts[0].name
+        scope = lw.frame.scopes[-1]
+        bound = scope.get(name)
+        if isinstance(bound, Val) and isinstance(bound.ctype, Scalar):
+            cell = lw.new_cell(bound.ctype, name, e, bound)
+            scope[name] = cell
+            cells[i] = cell
+    return cells
 
 
 def _arg_info(v: Val) -> object:

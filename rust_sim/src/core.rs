@@ -91,6 +91,9 @@ pub struct Core {
     pub mask: MaskState,
     /// the CMPMASK register: Compare without a destination writes it, Select in VSEL_CMPMASK_SPR mode reads it
     pub cmpmask: [u64; 2],
+    /// the MAX_MIN_CNT register: the value (low bits) and index (high 32 bits) the last WholeReduceMax /
+    /// WholeReduceMin found over all its repeats, read by GetReduceMaxMinCount; None before any
+    pub max_min_cnt: Option<u64>,
     pub atomic: Atomic,
     /// the cube unit's registers and the Matmul objects (cube/mod.rs)
     pub cube: crate::cube::CubeState,
@@ -127,6 +130,7 @@ impl Core {
             sync: SyncState::default(),
             mask: MaskState::default(),
             cmpmask: [0, 0],
+            max_min_cnt: None,
             atomic: Atomic::None,
             cube: crate::cube::CubeState::default(),
             executed: 0,

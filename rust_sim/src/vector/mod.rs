@@ -79,7 +79,8 @@ impl Form {
             other => return Err(format!("mask operand {other:?}")),
         };
         let repeat = a.opt_sv("repeatTime")?.or(a.opt_sv("repeatTimes")?);
-        let set_mask = a.targ("isSetMask") != Some("false");
+        // `<T, false>` reaches here as isSetMask=0, `<T, isSetMask = false>` spelled out as false
+        let set_mask = !matches!(a.targ("isSetMask"), Some("false") | Some("0"));
         let mut strides = Vec::new();
         for (blk, rep) in fields {
             let get = |f: &str| -> Result<Option<Sv>, String> {

@@ -298,6 +298,14 @@ impl ApiOp for RepeatReduce {
             return Flow::Next;
         };
         let (reps, init) = per_repeat(cx, mem, &p, t);
+        eprintln!(
+            "DEBUG {} reps={} runs={} per={:?} op={:?}",
+            self.name,
+            reps.len(),
+            p.runs.len(),
+            self.per,
+            self.op
+        );
         let dst = cx.handle(self.dst);
         let dst_rep = cx.uint(self.dst_rep) as i64;
         let order = match (&self.order, self.order_reg) {
@@ -312,6 +320,9 @@ impl ApiOp for RepeatReduce {
             _ => "ORDER_VALUE_INDEX".to_string(),
         };
         let epb = 32 / t.size();
+        if self.per == Per::Whole && matches!(self.op, Red::Max | Red::Min) {
+            set_max_min_cnt(cx, self.op, t, &reps, p.lanes);
+        }
         for (r, vals, lanes) in &reps {
             match self.per {
                 Per::Whole => {
@@ -376,6 +387,80 @@ impl ApiOp for RepeatReduce {
                     );
                 }
             }
+        }
+        Flow::Next
+    }
+}
+
+/// WholeReduceMax / WholeReduceMin leave the best value of all their repeats and its index (counted over the
+/// repeats' lanes, as in counter mode's one long vector) in the MAX_MIN_CNT register: the value's bits low,
+/// the index in the high 32 bits (asc-devkit's GetReduceMaxMinCountImpl reads it that way).
+fn set_max_min_cnt(cx: &mut Ctx, op: Red, t: DType, reps: &[RepeatValues], lanes_per_repeat: usize) {
+    let mut best: Option<(f32, u64)> = None;
+    for (r, vals, lanes) in reps {
+        if vals.is_empty() {
+            continue;
+        }
+        let (val, i) = reduce_slice(op, t, vals);
+        let index = *r as u64 * lanes_per_repeat as u64 + lanes.get(i as usize).copied().unwrap_or(0) as u64;
+        let better = match best {
+            None => true,
+            Some((b, _)) => match op {
+                Red::Max => val > b,
+                _ => val < b,
+            },
+        };
+        if better {
+            best = Some((val, index));
+        }
+    }
+    if let Some((val, index)) = best {
+        let mut bytes = vec![0u8; t.size()];
+        crate::vector::elem::store_f32(t, &[val], &mut bytes);
+        cx.core.max_min_cnt = Some((index << 32) | t.load_bits(&bytes));
+    }
+}
+
+/// GetReduceMaxMinCount<T>(value&, index&): the MAX_MIN_CNT register's value and index, each as the bits of
+/// a T (the index is an integer reinterpreted, as the kernels read it back with a reinterpret_cast).
+#[derive(Debug)]
+struct ReadMaxMinCnt {
+    t: DType,
+    value: Sv,
+    index: Option<Sv>,
+}
+
+fn decode_max_min_cnt(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let out = |name: &str| match a.get(name) {
+        Some(Arg::Out(sv)) => Ok(Some(*sv)),
+        None => Ok(None),
+        _ => Err(format!("{name} must be a variable the call writes")),
+    };
+    Ok(Box::new(ReadMaxMinCnt {
+        t: a.dtype("T")?,
+        value: out("maxMinValue")?.ok_or("maxMinValue missing")?,
+        index: out("maxMinIndex")?,
+    }))
+}
+
+impl ApiOp for ReadMaxMinCnt {
+    fn pipe(&self) -> Pipe {
+        Pipe::S
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        let Some(cnt) = cx.core.max_min_cnt else {
+            cx.report(
+                code::INVALID_OPERAND,
+                "GetReduceMaxMinCount before any WholeReduceMax / WholeReduceMin: the register holds no result"
+                    .to_string(),
+            );
+            return Flow::Next;
+        };
+        let value_mask = if self.t.size() == 2 { 0xFFFF } else { 0xFFFF_FFFF };
+        cx.set(self.value.reg, self.value.ty, cnt & value_mask);
+        if let Some(i) = self.index {
+            cx.set(i.reg, i.ty, cnt >> 32);
         }
         Flow::Next
     }
@@ -484,6 +569,7 @@ pub fn register(r: &mut Registry) {
         &["mask", "bitmask"],
         decode_repeat_reduce,
     );
+    r.add_all(&["GetReduceMaxMinCount"], &["value_index", "value"], decode_max_min_cnt);
     r.add_all(
         &["ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd"],
         &["pattern", "pattern_tmp"],
