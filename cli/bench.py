@@ -54,11 +54,14 @@ SUITE_NAMES = ("bundled", "npukernelbench", "multikernelbench")
                    "Default: on for --answers; off for the reference solutions, which bench/tasks/validate.py "
                    "checks with every case's shapes.")
 @click.option("--failures", type=int, default=20, show_default=True, help="How many failed answers to list.")
+@click.option("--chip", default=None, help="Run every task on this chip instead of its suite's (bundled and "
+              "multikernelbench 910B2, npukernelbench 910_93: see bench/README.md); it sets the vector cores a "
+              "kernel-only answer is launched on and what GetCoreNumAiv() returns to a host.")
 def main(suite: str, root: str | None, answers: str | None, list_tasks: bool, task_names: tuple[str, ...],
          levels: tuple[int, ...], categories: tuple[str, ...], show: bool, case_id: str | None, executor: str,
          address: str | None, workers: int | None, results_path: str | None, fresh: bool, report_dir: str | None,
          time_budget: float, instruction_budget: int | None, draws: int, max_elements: int,
-         static_shapes: bool | None, failures: int) -> None:
+         static_shapes: bool | None, failures: int, chip: str | None) -> None:
     """Evaluate kernels on a task suite: compile, correctness and speed on the simulator, pass@k, reports."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from bench.suites import find_task, load_suite
@@ -73,6 +76,13 @@ def main(suite: str, root: str | None, answers: str | None, list_tasks: bool, ta
         except KeyError as exc:
             raise click.UsageError(str(exc).strip("'\"")) from None
     tasks = [t for t in tasks if (not levels or t.level in levels) and (not categories or t.category in categories)]
+    if chip is not None:
+        from dataclasses import replace
+
+        from cli.check import _check_chip
+
+        _check_chip(chip)
+        tasks = [replace(t, chip=chip) for t in tasks]
     if show:
         if len(tasks) != 1:
             raise click.UsageError("--show needs exactly one --task")

@@ -35,6 +35,14 @@ def test_list_and_show() -> None:
     assert code == 0 and f"Test case {sqrt.cases[-1].id}" in out
 
 
+def test_chip_setting() -> None:
+    # the bundled suite's chip is 910B2 (48 vector cores); --chip runs (and shows) the tasks on another one
+    code, out = run("--task", "sqrt", "--show", "--chip", "910B3")
+    assert code == 0 and "40 AIV" in out and "48 AIV" not in out
+    code, out = run("--task", "sqrt", "--show", "--chip", "910Z")
+    assert code == 2 and "--chip" in out
+
+
 def test_usage_errors() -> None:
     code, out = run("--task", "sqrtt", "--show")
     assert code == 2 and "no task 'sqrtt'; did you mean sqrt" in out
