@@ -58,6 +58,14 @@ class _Return(Exception):
 
 
 @dataclass
+class _Iterator:
+    """`sizes.begin()` / `.end()`: a position in a sequence (a vector built from two of them copies the range)."""
+
+    seq: tuple[Any, ...]
+    at: int
+
+
+@dataclass
 class Options:
     """`x.options()`: what a new tensor takes from it (its dtype; the device is the NPU's either way)."""
 
@@ -240,6 +248,8 @@ class Replay:
         base = d.type.base if isinstance(d.type.base, str) else d.type.base.parts[-1].name
         if d.ctor_args:
             args = [self.value(a, env) for a in d.ctor_args]
+            if len(args) == 2 and all(isinstance(a, _Iterator) for a in args) and args[0].seq == args[1].seq:
+                return list(args[0].seq[args[0].at:args[1].at])  # std::vector<int64_t> v(s.begin(), s.end())
             if base == "IntArrayRef" and len(args) == 2 and isinstance(args[1], int):
                 return tuple(args[0][:args[1]])  # IntArrayRef(data, n)
             value = args[0] if len(args) == 1 else args
@@ -470,8 +480,10 @@ class Replay:
             if m == "data":
                 return obj
             raise NotModelled(f"std::vector::{m}")
-        if isinstance(obj, tuple) and m == "size":
-            return len(obj)
+        if isinstance(obj, tuple | list) and m in ("begin", "end"):
+            return _Iterator(tuple(obj), 0 if m == "begin" else len(obj))
+        if isinstance(obj, tuple) and m in ("size", "vec"):
+            return len(obj) if m == "size" else list(obj)
         if isinstance(obj, Tensor):
             if m == "options":
                 return Options(obj.dtype)

@@ -142,3 +142,20 @@ def test_simulated_through_the_binding(tmp_path: Path) -> None:
                                  "    return big.view({2, self.size(0), self.size(1)}).permute({1, 0, 2});")
     run = B.simulate_binding(None, program, "910B2", inputs, {"y": np.zeros((8, 2, 64), np.float32)}, 11, None)
     assert run.unwritten.get("y") == x.size, (run.not_modelled, run.findings)
+
+
+def test_shapes_built_from_sizes(tmp_path: Path) -> None:
+    body = ("    auto shape = self.sizes().vec();\n    shape[1] *= 2;\n"
+            "    std::vector<int64_t> same(self.sizes().begin(), self.sizes().end());\n"
+            "    TORCH_CHECK(self.scalar_type() == at::kFloat, \"float\");\n"
+            "    at::Tensor out = at::empty(shape, self.options());\n"
+            "    EXEC_NPU_CMD(aclnnLeakyReluCustom, self.view(same), negative_slope, out);\n    return out;")
+    calls: list[tuple[list, list]] = []
+
+    def launch(ins: list, attrs: list, outs: list) -> None:
+        calls.append(([t.shape for t in ins], [t.shape for t in outs]))
+        outs[0].data[...] = 0
+
+    result = B.Replay(_program(tmp_path, body), launch, _poison).run([T.make(np.ones((2, 3), np.float32),
+                                                                             "float32"), 0.1])
+    assert calls == [([(2, 3)], [(2, 6)])] and result.kernel
