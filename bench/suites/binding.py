@@ -146,6 +146,19 @@ def op_input(binding: Binding, param: str, inputs: list[str]) -> str | None:
     return None
 
 
+def argument_order(binding: Binding, count: int, inputs: list[str]) -> list[int] | None:
+    """For each op input, the position of the binding argument that carries it, where the binding's first `count`
+    parameters name the op's inputs in another order: NPUKernelBench's ForeachPowScalarAndTensor binds `(x,
+    scalar)` and passes them on as the op's `(scalar, x)` (aclnnForeachPowScalarAndTensor(scalar, x, y)). None
+    when they are in op order, or when their names do not all match the op's inputs (then position decides)."""
+    params = [_normal(p) for p in binding.params[:count]]
+    wanted = [_normal(n) for n in inputs]
+    if len(params) != len(wanted) or sorted(params) != sorted(wanted) or len(set(params)) != len(params):
+        return None
+    order = [params.index(n) for n in wanted]
+    return None if order == list(range(len(order))) else order
+
+
 def in_place(binding_text: str, inputs: list[str], outputs: list[str]) -> tuple[list[str], list[str | None]]:
     """(the op inputs updated in place, in input order; for each output the binding returns, the input it is, or
     None), from a pybind.cpp's text and the op description's input and output names."""

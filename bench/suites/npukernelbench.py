@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.suites.binding import in_place, initial_fills
+from bench.suites.binding import argument_order, in_place, initial_fills, read_binding
 from bench.suites.bundled import snake_case
 from bench.suites.model import Case, Comparison, Inputs, Task, TensorDecl, Tolerance, canonical_dtype
 from bench.suites.torch_ref import (
@@ -94,6 +94,11 @@ class NPUKernelBenchTask(Task):
             return v is None or isinstance(v, torch.Tensor) or (
                 isinstance(v, (list, tuple)) and bool(v) and all(isinstance(t, torch.Tensor) for t in v))
 
+        binding_file = Path(self._validation("pybind.cpp"))
+        binding = read_binding(binding_file.read_text(errors="replace")) if binding_file.is_file() else None
+        order = argument_order(binding, len(names), names) if binding is not None else None
+        if order is not None:  # the binding names its arguments: `(x, scalar)` carrying the op's (scalar, x)
+            tensor_args = [tensor_args[k] for k in order]
         if len(tensor_args) < len(names) or not all(is_tensors(v) for v in tensor_args):
             return None
         values: dict[str, Any] = {}
