@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _NAME = r"[A-Za-z_]\w*"
@@ -157,6 +158,63 @@ def argument_order(binding: Binding, count: int, inputs: list[str]) -> list[int]
         return None
     order = [params.index(n) for n in wanted]
     return None if order == list(range(len(order))) else order
+
+
+def returned_count(text: str, values: dict[str, Any]) -> int | None:
+    """How many tensors the bound function returns for these parameter values, where it builds its result as a
+    brace list and appends more under `if (flag)` / `if (!flag)` on a bool parameter (NPUKernelBench's
+    CrossEntropyLoss: `result = {lossOut, logProbOut}; if (returnZloss) { result.push_back(zlossOut); ... }`).
+    NPUKernelBench compares zip(Model's outputs, the binding's): the outputs past this count are not compared.
+    None where the result is built in another way or a condition is not such a flag."""
+    text = _COMMENTS.sub("", text)
+    binding = read_binding(text)
+    if binding is None:
+        return None
+    for fn in re.findall(rf"\.def\s*\(\s*\"[^\"]*\"\s*,\s*&?\s*({_NAME})", text):
+        m = re.search(rf"\b{fn}\s*\(([^)]*)\)\s*\{{", text)
+        if m is not None:
+            body = _body(text, m.end())
+            break
+    else:
+        return None
+    returns = list(re.finditer(r"\breturn\b", body))
+    ret = re.search(rf"\breturn\s+({_NAME})\s*;", body)
+    if ret is None or len(returns) != 1:
+        return None  # (an early return in a branch: which one runs is not followed)
+    var = ret.group(1)
+    made = re.search(rf"\b{var}\s*=\s*\{{([^{{}}]*)\}}\s*;", body)
+    if made is None:
+        return None
+    count = len(_split_top(made.group(1)))
+    for push in re.finditer(rf"\b{var}\s*\.\s*(?:push_back|emplace_back)\s*\(", body[made.end():ret.start()]):
+        at = made.end() + push.start()
+        flag = _enclosing_flag(body, at)
+        if flag is None:
+            return None
+        name, negated = flag
+        if name == "":
+            count += 1  # not inside any if: always
+        elif name in values:
+            count += int(bool(values[name]) != negated)
+        else:
+            return None
+    return count
+
+
+def _enclosing_flag(body: str, at: int) -> tuple[str, bool] | None:
+    """The condition of the innermost block holding position `at`: ("", False) when there is none, (param,
+    negated) for `if (param)` / `if (!param)`, None for anything else (a loop, another condition)."""
+    depth, i = 0, at
+    while i > 0:
+        i -= 1
+        if body[i] == "}":
+            depth += 1
+        elif body[i] == "{":
+            if depth == 0:
+                head = re.search(rf"\bif\s*\(\s*(!?)\s*({_NAME})\s*\)\s*$", body[:i])
+                return (head.group(2), head.group(1) == "!") if head else None
+            depth -= 1
+    return ("", False)
 
 
 def in_place(binding_text: str, inputs: list[str], outputs: list[str]) -> tuple[list[str], list[str | None]]:

@@ -44,3 +44,46 @@ def test_foreach_pow_scalar_and_tensor_gets_its_scalar_and_its_list() -> None:
     drawn = task.make_inputs(task.cases[1], 0)
     assert drawn.values["scalar"].shape == ()
     assert [a.shape for a in drawn.values["x"]] == [(32, 768, 10), (16, 256, 5)]
+
+
+CONDITIONAL_RETURN = """\
+std::vector<at::Tensor> op_api(at::Tensor x, double scale, bool withStats, bool withMore)
+{
+    at::Tensor y = torch::empty_like(x);
+    at::Tensor stats = torch::empty({1}, x.options());
+    at::Tensor more = torch::empty({1}, x.options());
+    EXEC_NPU_CMD(aclnnOp, x, scale, withStats, y, stats, more);
+    std::vector<at::Tensor> result = {y};
+    if (withStats) {
+        result.push_back(stats);
+    }
+    if (!withMore) {
+        return result;
+    }
+    result.push_back(more);
+    return result;
+}
+PYBIND11_MODULE(kernel_gen_ops, m) { m.def("op", &op_api, ""); }
+"""
+
+
+def test_outputs_returned_under_a_flag_are_counted_per_call() -> None:
+    """NPUKernelBench compares zip(Model's outputs, the binding's): a binding that returns its zloss outputs
+    only when asked (CrossEntropyLoss) has them compared only then."""
+    from bench.suites.binding import returned_count
+
+    text = CONDITIONAL_RETURN.replace("    if (!withMore) {\n        return result;\n    }\n", "")
+    assert returned_count(text, {"withStats": False, "withMore": False}) == 2
+    assert returned_count(text, {"withStats": True, "withMore": False}) == 3
+    # a flag whose value is not known, or a return inside a branch: not counted (None)
+    assert returned_count(text, {}) is None
+    assert returned_count(CONDITIONAL_RETURN, {"withStats": True, "withMore": True}) is None
+
+
+@pytest.mark.skipif(not NPUKERNELBENCH.is_dir(), reason=f"no NPUKernelBench checkout at {NPUKERNELBENCH}")
+def test_cross_entropy_loss_compares_its_zloss_outputs_only_when_returned() -> None:
+    from bench.suites.npukernelbench import read_task
+
+    task = read_task(NPUKERNELBENCH / "tasks/level2/Loss/CrossEntropyLoss")
+    case = task.cases[0]
+    assert list(task.reference(case, task.make_inputs(case, 0))) == ["loss", "log_prob"]
