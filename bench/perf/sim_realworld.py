@@ -51,6 +51,7 @@ from bench.harness.model_forward import (  # noqa: E402  (the checkout on sys.pa
     result_methods,
 )
 from bench.harness.stages.extract import model_src_of  # noqa: E402
+from bench.perf.sim_attempts import at_fixed_lines, caught_at_defect, error_findings  # noqa: E402
 
 DEFAULT_RECORDS = ROOT.parent / "shared" / "data" / "kernelhive-failures" / "records.jsonl"
 DEFAULT_ROOT = "/work/ext/MultiKernelBench"
@@ -248,6 +249,7 @@ def main() -> int:
     ops = set(args.ops.split(",")) if args.ops else None
     answers: list[Answer] = []
     meta: dict[str, dict[str, Any]] = {}
+    diffs: dict[str, str] = {}  # an attempt's diff to its final, for the findings at the lines its fix changed
     skipped: Counter[str] = Counter()
     unrun: list[dict[str, Any]] = []  # selected but not runnable: they count, as misses
     for key, side, files, r in select(records, args.only, ops):
@@ -282,6 +284,7 @@ def main() -> int:
             info["weights"] = True
         answers.append(Answer(task.name, key, str(path)))
         meta[key] = {**info, "task": task.name}
+        diffs[key] = str(r.get("diff") or "") if side == "before" else ""
 
     relax_input_rule()
     options = EvalOptions(draws=1, max_elements=args.max_elements, time_budget_s=args.time_budget,
@@ -303,8 +306,10 @@ def main() -> int:
     for v in verdicts:
         m = meta[v.sample]
         judged = v.correct is not None
+        found = error_findings(v)
         rows.append({**m, "correct": v.correct, "judged": judged, "failure": v.failure, "stage": v.stage,
-                     "cause": cause(v), "wall_s": round(v.wall_s, 1)})
+                     "cause": cause(v), "wall_s": round(v.wall_s, 1), "findings": found,
+                     "at_fix": at_fixed_lines(found, diffs.get(v.sample))})
     for u in unrun:
         rows.append({**{k: v for k, v in u.items() if k != "reason"}, "task": None, "correct": None, "judged": False,
                      "failure": "not-run", "stage": "select", "cause": u["reason"], "wall_s": 0.0})
@@ -363,6 +368,10 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     runtime_kinds = ("wrong output", "simulator finding", "instruction budget: too long to simulate here")
     caught = [r for r in counted if r["judged"] and not r["correct"] and r["stage"] != "compile"
               and miss_kind(r) in runtime_kinds and final_ok.get(r["op"], False)]
+    # the second count (bench/perf/sim_attempts.py): a simulator error at a line the attempt's fix changed, the final
+    # judged here without it
+    final_of = {r["op"]: r for r in finals}
+    at_defect = [(r, f) for r in counted if r not in caught for f in [caught_at_defect(r, final_of.get(r["op"]))] if f]
     # the static checks stop some before they run (ASC604 on cores sharing cache lines, ...): not the simulator's
     static = [r for r in counted if r["stage"] == "compile" and re.search(r"error: .*\[ASC[1-8]\d\d\]", r["cause"])]
     return {
@@ -378,7 +387,10 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
                      "missed": [{**{k: r[k] for k in ("id", "bug_kind", "failure", "cause")},
                                  "final": "correct" if final_ok.get(r["op"]) else "not correct here"}
                                 for r in counted if r not in caught],
-                     "caught_list": [{k: r[k] for k in ("id", "bug_kind", "failure", "cause")} for r in caught]},
+                     "caught_list": [{k: r[k] for k in ("id", "bug_kind", "failure", "cause")} for r in caught],
+                     "caught_with_defect_line": len(caught) + len(at_defect),
+                     "rate_with_defect_line": (len(caught) + len(at_defect)) / max(1, len(counted)),
+                     "at_defect_list": [{"id": r["id"], "bug_kind": r["bug_kind"], "finding": f} for r, f in at_defect]},
     }
 
 
@@ -397,6 +409,11 @@ def print_report(rep: dict[str, Any]) -> None:
     for m in a["missed"]:
         print(f"  missed {m['id']:<44} {m['bug_kind'] or '-':<24} final {m.get('final', '?'):<16} "
               f"{m['failure'] or 'passed'}: {m['cause'][:110]}")
+    if "caught_with_defect_line" in a:
+        print(f"  with an error at a line the attempt's fix changed (its final judged here, without it): "
+              f"{a['caught_with_defect_line']} of {a['counted']} ({a['rate_with_defect_line']:.1%})")
+        for m in a["at_defect_list"]:
+            print(f"  at its fix {m['id']:<40} {m['finding'][0]} at `{m['finding'][1][:100]}`")
     if a.get("caught_statically"):
         print(f"  of the missed, {len(a['caught_statically'])} stopped by a static check before running (not counted): "
               + ", ".join(m["id"] for m in a["caught_statically"]))
