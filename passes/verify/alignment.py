@@ -32,8 +32,10 @@ _FOLD_DEPTH = 24
 
 
 def reaching_store(load: memref.LoadOp) -> SSAValue | None:
-    """The value a load of a rank-0 cell reads, when every store of the cell sits in the cell's own block
-    (none in a branch or loop): the last store before the load's ancestor in that block."""
+    """The value a load of a cell reads, when every store of the cell sits in the cell's own block (none in a
+    branch or loop): the last store before the load's ancestor in that block. For an array, the last store to
+    the element the load reads, when every index is a constant (`ids[0]` of `TEventID ids[2] = {EVENT_ID0,
+    EVENT_ID1}` is EVENT_ID0, not the last element stored)."""
     cell = load.memref
     alloca = cell.owner
     if not isinstance(alloca, memref.AllocaOp):
@@ -44,6 +46,11 @@ def reaching_store(load: memref.LoadOp) -> SSAValue | None:
     stores = _block_stores(cell, block)
     if not stores:
         return None
+    if load.indices:
+        element = _element_stores(load, stores)
+        if element is None:
+            return None
+        stores = element
     anchor = statement_in(load, block)
     if anchor is None:
         return None
@@ -53,6 +60,22 @@ def reaching_store(load: memref.LoadOp) -> SSAValue | None:
         return None
     before = [store for store in stores if position[id(store)] < at]
     return max(before, key=lambda store: position[id(store)]).value if before else None
+
+
+def _element_stores(load: memref.LoadOp, stores: list[Operation]) -> list[Operation] | None:
+    """The stores of `stores` to the element `load` reads; None when an index of the load or of a store is not
+    a constant (the element a store writes is then unknown)."""
+    want = [fold_int(i) for i in load.indices]
+    if any(w is None for w in want):
+        return None
+    found = []
+    for store in stores:
+        at = [fold_int(i) for i in store.indices]  # type: ignore[attr-defined]
+        if any(a is None for a in at) or len(at) != len(want):
+            return None
+        if at == want:
+            found.append(store)
+    return found
 
 
 _STORES: dict[int, tuple[SSAValue, list[Operation] | None]] = run_table()
