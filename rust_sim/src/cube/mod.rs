@@ -13,6 +13,7 @@
 //! byte), computes on plain arrays, and writes the result back through `Ctx::store_bytes`, so the live-buffer,
 //! atomic and GM-write checks of the core apply.
 
+pub mod bias_table;
 pub mod enhanced;
 pub mod fixpipe;
 pub mod load;
@@ -57,6 +58,7 @@ pub struct CubeState {
 
 pub fn register(r: &mut Registry) {
     load::register(r);
+    bias_table::register(r);
     enhanced::register(r);
     mmad::register(r);
     fixpipe::register(r);

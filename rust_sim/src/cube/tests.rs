@@ -1085,3 +1085,65 @@ fn load_with_transpose_of_half_a_is_the_fractal_transpose_into_l0a_zz() {
     let want = zz(&padded, m16 * 16, k, 16);
     assert_eq!(read_f16(&out.mem(MemKind::L0a)[..want.len() * 2]), want);
 }
+
+// ---------------------------------------------------------------------------------- DataCopy L1 -> bias table
+
+/// DataCopy<T=dt, U=st> from L1 byte 0 into the bias table at byte 0 with (blockCount, blockLen, srcStride,
+/// dstStride), the bias table holding 0xFF bytes first.
+fn l1_to_bias_table(dt: &str, st: &str, l1: Vec<u8>, params: [u64; 4]) -> Out {
+    let [count, len, ss, ds] = params;
+    Rig::new("aic")
+        .fill(MemKind::L1, 0, l1)
+        .fill(MemKind::Bt, 0, vec![0xFF; 1024])
+        .run(
+            &[
+                (0, "i32", 0),
+                (1, "i32", 4096),
+                (2, "i32", 256),
+                (3, "i16", count),
+                (4, "i16", len),
+                (5, "i16", ss),
+                (6, "i16", ds),
+            ],
+            &format!(
+                "  h0 = LocalAt.{st} L1 r0:i32 r1:i32\n  h1 = LocalAt.{dt} BT r0:i32 r2:i32\n  \
+             call DataCopy.params_l1_to_bt<T={dt},U={st}> dst=h1 src=h0 repeatParams.blockCount=r3:i16 \
+             repeatParams.blockLen=r4:i16 repeatParams.srcStride=r5:i16 repeatParams.dstStride=r6:i16"
+            ),
+        )
+}
+
+#[test]
+fn l1_to_bias_table_converts_half_to_float_in_64_byte_source_units() {
+    // catlass's CopyL1ToBT: blockLen = n / (64 / sizeof(half)): 2 units move 64 halves into 64 floats
+    let bias: Vec<f32> = (0..64).map(|j| j as f32 * 0.5 - 3.0).collect();
+    let out = l1_to_bias_table("f32", "f16", f16_bytes(&bias), [1, 2, 0, 0]);
+    assert!(out.codes().is_empty(), "{:?}", out.codes());
+    let table = read_f32(&out.mem(MemKind::Bt)[..256]);
+    assert_eq!(table, bias);
+    assert!(
+        out.mem(MemKind::Bt)[256..260].iter().all(|b| *b == 0xFF),
+        "nothing past the 64 floats"
+    );
+}
+
+#[test]
+fn l1_to_bias_table_strides_source_in_32_and_table_in_64_byte_units() {
+    // two blocks of 16 floats (one 64-byte unit each): source gap 1 x 32 B (8 floats), table gap 1 x 64 B
+    let src: Vec<f32> = (0..40).map(|j| j as f32).collect();
+    let out = l1_to_bias_table("f32", "f32", f32_bytes(&src), [2, 1, 1, 1]);
+    assert!(out.codes().is_empty(), "{:?}", out.codes());
+    let table = read_f32(&out.mem(MemKind::Bt)[..192]);
+    assert_eq!(&table[..16], &src[..16]);
+    assert_eq!(&table[32..48], &src[24..40]);
+    assert!(
+        out.mem(MemKind::Bt)[64..128].iter().all(|b| *b == 0xFF),
+        "the table gap is left alone"
+    );
+}
+
+#[test]
+fn l1_to_bias_table_rejects_conversions_other_than_half_to_float() {
+    let out = l1_to_bias_table("f16", "f32", vec![0u8; 256], [1, 1, 0, 0]);
+    assert_eq!(out.codes(), vec!["ASC959"]);
+}
