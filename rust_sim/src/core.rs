@@ -68,7 +68,13 @@ pub struct WriteRec {
     pub elem: u32,
     /// written by the scalar unit (SetValue): through the data cache, whose 64-byte lines go back whole
     pub scalar: bool,
+    /// the bytes written, for writes of at most CONTENT_BYTES (a flag, a count): two cores writing the same bytes
+    /// leave the same result whichever is last (sim.rs cross_core_writes)
+    pub content: Option<Vec<u8>>,
 }
+
+/// The longest write whose bytes WriteRec keeps.
+pub const CONTENT_BYTES: usize = 64;
 
 /// The values an instruction was issued with, kept while it waits in a blocked pipe.
 pub struct Snapshot {
@@ -409,12 +415,24 @@ impl<'a> Ctx<'a> {
     }
 
     /// Records a GM write by this core (for the cross-core overlap and uninitialised-output checks).
-    pub fn note_gm_write(&mut self, buf: u32, start: i64, len: i64, elem: usize, poisoned: bool, scalar: bool) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn note_gm_write(
+        &mut self,
+        buf: u32,
+        start: i64,
+        len: i64,
+        elem: usize,
+        poisoned: bool,
+        scalar: bool,
+        data: &[u8],
+    ) {
         // bytes in the padding after a tensor hold nothing anyone reads: no race or output check there
         let end = (start + len).min(self.gm.bufs[buf as usize].tensor_len() as i64);
         if end <= start {
             return;
         }
+        let kept = (end - start) as usize;
+        let content = (kept <= CONTENT_BYTES && kept <= data.len()).then(|| data[..kept].to_vec());
         let rec = WriteRec {
             buf,
             start,
@@ -423,6 +441,7 @@ impl<'a> Ctx<'a> {
             epoch: self.core.epoch,
             elem: elem as u32,
             scalar,
+            content,
         };
         if self.core.atomic == Atomic::None {
             push_merged(&mut self.core.writes, rec.clone());
@@ -516,6 +535,7 @@ impl<'a> Ctx<'a> {
                     elem.size(),
                     poisoned && matches!(role, GmRole::Output | GmRole::Workspace),
                     what == "SetValue",
+                    data,
                 );
             }
             Space::Local(m) => {
@@ -658,6 +678,13 @@ fn push_merged(list: &mut Vec<WriteRec>, rec: WriteRec) {
             && last.end == rec.start
         {
             last.end = rec.end;
+            last.content = match (last.content.take(), rec.content) {
+                (Some(mut a), Some(b)) if a.len() + b.len() <= CONTENT_BYTES => {
+                    a.extend(b);
+                    Some(a)
+                }
+                _ => None,
+            };
             return;
         }
     }

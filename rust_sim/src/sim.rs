@@ -323,15 +323,26 @@ fn cross_core_writes(prog: &Program, gm: &Gm, writes: &mut [(u32, WriteRec)], fi
                 if o.end > w.start {
                     let (s, e) = (w.start, w.end.min(o.end));
                     let name = &gm.bufs[buf as usize].name;
+                    let range = describe_range(s, e - s, w.elem as usize);
+                    let (severity, outcome) = if same_bytes(w, o, s, e) {
+                        // a flag every core that finds something sets to 1: whichever write lands last, the bytes
+                        // are the same
+                        (
+                            Severity::Warning,
+                            "both write the same bytes, so the result does not depend on timing",
+                        )
+                    } else {
+                        (Severity::Error, "which value stays depends on timing")
+                    };
                     findings.report(
                         code::CROSS_CORE_WRITE,
-                        Severity::Error,
+                        severity,
                         w.loc,
                         core as i64,
                         format!(
-                        "core {core} writes {} of GM '{name}', which core {other_core} also writes (at {}), with no \
-                         atomic mode and no SyncAll between: which value stays depends on timing",
-                        describe_range(s, e - s, w.elem as usize), prog.where_(o.loc)),
+                        "core {core} writes {range} of GM '{name}', which core {other_core} also writes (at {}), with \
+                         no atomic mode and no SyncAll between: {outcome}",
+                        prog.where_(o.loc)),
                         Vec::new(),
                     );
                 }
@@ -354,6 +365,17 @@ fn cross_core_writes(prog: &Program, gm: &Gm, writes: &mut [(u32, WriteRec)], fi
         }
         i = j;
     }
+}
+
+/// Whether writes `a` and `b` put the same bytes into [s, e), both having kept what they wrote.
+fn same_bytes(a: &WriteRec, b: &WriteRec, s: i64, e: i64) -> bool {
+    let part = |w: &WriteRec| {
+        w.content
+            .as_ref()
+            .and_then(|c| c.get((s - w.start) as usize..(e - w.start) as usize))
+            .map(|x| x.to_vec())
+    };
+    matches!((part(a), part(b)), (Some(x), Some(y)) if x == y)
 }
 
 /// The scalar unit reaches GM through its data cache, in 64-byte lines: SetValue changes the core's copy of a
