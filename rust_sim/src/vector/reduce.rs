@@ -298,14 +298,6 @@ impl ApiOp for RepeatReduce {
             return Flow::Next;
         };
         let (reps, init) = per_repeat(cx, mem, &p, t);
-        eprintln!(
-            "DEBUG {} reps={} runs={} per={:?} op={:?}",
-            self.name,
-            reps.len(),
-            p.runs.len(),
-            self.per,
-            self.op
-        );
         let dst = cx.handle(self.dst);
         let dst_rep = cx.uint(self.dst_rep) as i64;
         let order = match (&self.order, self.order_reg) {
