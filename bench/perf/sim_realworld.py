@@ -274,7 +274,9 @@ def main() -> int:
             unrun.append({**info, "reason": "the record has no answer file with its sources as string literals "
                           "(kernel_src computed by answer code) and no op project files"})
             continue
-        model_src = model_src_of(Path(path).read_text(encoding="utf-8", errors="replace"))
+        # an answer written as an op project folder keeps its ModelNew in the record's model_src.py
+        model_src = model_src_of(Path(path).read_text(encoding="utf-8", errors="replace")) if Path(path).is_file() \
+            else files.get("model_src.py")
         info["bypass"] = bool(model_src) and bypasses_kernel(model_src)  # type: ignore[arg-type]
         info["binding_bypass"] = binding_bypass(path) if side == "after" else ""
         plan = forward_plan(model_src) if model_src else None
