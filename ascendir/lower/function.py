@@ -455,8 +455,11 @@ class FunctionLowerer:
             return C.UnknownT()
         base = self._resolve_base(t)
         if t.array_dims:
-            for dim in reversed(t.array_dims):
-                n = self.const_eval(dim) if dim is not None else None
+            for k, dim in reversed(list(enumerate(t.array_dims))):
+                # `float A[] = {...}`: the outermost bound comes from the initialiser's length
+                n = self.const_eval(dim) if dim is not None else \
+                    len(node.init.items) if k == 0 and isinstance(node, A.Declarator) \
+                    and isinstance(node.init, A.InitList) else None
                 if isinstance(n, int):
                     base = C.ArrayT(base, int(n))
                 else:
@@ -2457,7 +2460,7 @@ class FunctionLowerer:
     def _constant_decl(self, decl: A.Declarator, e: A.Node, owner: ClassInfo | None = None) -> Val:
         """The value of a static constant's declarator; `owner`, its class, whose other constants the initialiser
         may name unqualified."""
-        t = self.resolve_type(decl.type)
+        t = self.resolve_type(decl.type, decl)
         if decl.init is None:
             raise Unsupported(f"static member '{decl.name}' has no initialiser here", e)
         if owner is not None:
@@ -2472,7 +2475,7 @@ class FunctionLowerer:
     def _global_constant(self, vd: A.VarDecl, decl: A.Declarator, e: A.Node) -> Val:
         if decl.init is None:
             raise Unsupported(f"global variable '{decl.name}' is not a constant", e)
-        t = self.resolve_type(decl.type)
+        t = self.resolve_type(decl.type, decl)
         v = self.expr(decl.init) if not isinstance(decl.init, A.InitList) else self.init_list(t, decl.init.items, e)
         if "constexpr" not in vd.specifiers and "const" not in vd.specifiers and "const" not in decl.type.qualifiers:
             if v.const is None:
@@ -2525,13 +2528,19 @@ class FunctionLowerer:
     def _member_of_instance(self, inst: Instance, name: str, e: A.Node) -> Val:
         b = inst.members.get(name)
         if b is None:
-            decl = inst.info.static_constants.get(name)
-            if decl is not None:
-                self.frames.append(Frame(inst.info.name, [{}], inst, dict(inst.types), set()))
-                try:
-                    return self._constant_decl(decl, e)
-                finally:
-                    self.frames.pop()
+            # a static constant of the class or of a base class (`this->scalarOne` with `constexpr static float
+            # scalarOne` in a class template's base), evaluated with that class's template arguments
+            parts = [inst]
+            while parts:
+                part = parts.pop(0)
+                decl = part.info.static_constants.get(name)
+                if decl is not None:
+                    self.frames.append(Frame(part.info.name, [{}], part, dict(part.types), set()))
+                    try:
+                        return self._constant_decl(decl, e)
+                    finally:
+                        self.frames.pop()
+                parts += part.bases
             raise Unsupported(f"'{inst.info.name}' has no member '{name}'", e)
         return self.read_binding(b, e)
 
