@@ -67,6 +67,9 @@ class LoweringOptions:
     dtypes: dict[str, str] = field(default_factory=dict)
     # the tiling struct GET_TILING_DATA reads; found from the program when None
     tiling_struct: str | None = None
+    # a kernel too large to lower whole is lowered once per tiling key: this key's branch first (the one a launch
+    # runs, which must not be among those left over)
+    tiling_key: int | None = None
 
 
 @dataclass
@@ -152,7 +155,8 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
         for name, ts in other.tiling_structs.items():
             scope.tiling_structs.setdefault(name, ts)
     dtypes = dict(options.dtypes) or dtype_bindings(program)
-    opts = LoweringOptions(options.chip, dtypes, options.tiling_struct or _tiling_struct(scope, host_scope))
+    opts = LoweringOptions(options.chip, dtypes, options.tiling_struct or _tiling_struct(scope, host_scope),
+                           options.tiling_key)
     catalog = CatalogView.get()
     module = ModuleOp([])
     kernels: list[asc.KernelOp] = []
@@ -231,7 +235,12 @@ def _lower_per_tiling_key(make_lowerer: Callable[[], FunctionLowerer], fn: A.Fun
     kernel at the size limit); the keys left over, and a kernel without TILING_KEY_IS, are reported as not
     checked."""
     name = fn.name.parts[-1].name
-    keys = _tiling_keys(make_lowerer(), fn)
+    first = make_lowerer()
+    keys = _tiling_keys(first, fn)
+    preferred = getattr(first.options, "tiling_key", None)
+    if preferred in keys:
+        keys.remove(preferred)
+        keys.insert(0, preferred)
     if not keys:
         reporter.add(warning(NOT_MODELLED, f"kernel '{name}' is too large to check: {too_large}", span_of(fn)))
         return []

@@ -2528,13 +2528,19 @@ class FunctionLowerer:
     def _member_of_instance(self, inst: Instance, name: str, e: A.Node) -> Val:
         b = inst.members.get(name)
         if b is None:
-            decl = inst.info.static_constants.get(name)
-            if decl is not None:
-                self.frames.append(Frame(inst.info.name, [{}], inst, dict(inst.types), set()))
-                try:
-                    return self._constant_decl(decl, e)
-                finally:
-                    self.frames.pop()
+            # a static constant of the class or of a base class (`this->scalarOne` with `constexpr static float
+            # scalarOne` in a class template's base), evaluated with that class's template arguments
+            parts = [inst]
+            while parts:
+                part = parts.pop(0)
+                decl = part.info.static_constants.get(name)
+                if decl is not None:
+                    self.frames.append(Frame(part.info.name, [{}], part, dict(part.types), set()))
+                    try:
+                        return self._constant_decl(decl, e)
+                    finally:
+                        self.frames.pop()
+                parts += part.bases
             raise Unsupported(f"'{inst.info.name}' has no member '{name}'", e)
         return self.read_binding(b, e)
 

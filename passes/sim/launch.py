@@ -194,6 +194,13 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
             why = "; ".join(result.diagnostics) or "it did not return success"
             return SimResult({}, findings + [error("ASC602", f"the host tiling function fails for these inputs: {why}",
                                                    None)], completed=False)
+        if _key_not_lowered(module, result.tiling_key):
+            # a kernel lowered once per tiling key whose branch for this key did not fit beside the others:
+            # lowered again, this key's branch first
+            module = lower_program(program, LoweringOptions(chip=chip, dtypes=dtypes,
+                                                            tiling_key=result.tiling_key)).module
+            if tiling:
+                FoldTilingPass(dict(tiling), None, None, tables=True).apply(make_context(), module)
         # array fields read at a run-time index (`td.startList[blockIdx]`): tables of the host's values
         FoldTilingPass(result.fields, tables=True).apply(make_context(), module)
         dim = result.block_dim or 1
@@ -225,7 +232,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
                                                           "InferShape says it here): give it with outputs=/--output",
                                                 None)], completed=False)
     try:
-        sim_program = build_program(module, chip, _kernel_name(program, module))
+        sim_program = build_program(module, chip, _kernel_name(program, module, key))
     except NotModelled as exc:
         return SimResult({}, findings + [error(SIM_ERROR, f"the simulator cannot run this kernel: it does not "
                                                           f"model {exc}", None)], completed=False)
@@ -418,10 +425,34 @@ def _given_outputs(outputs: Any, names: list[str]) -> dict[str, Any]:
     return found
 
 
-def _kernel_name(program: Any, module: Any) -> str | None:
-    """The op's kernel: snake_case of the op name where several kernels are defined."""
-    from ascendir.dialects import ascendc as asc
+def _key_not_lowered(module: Any, key: int | None) -> bool:
+    """Whether `module`'s kernel was lowered once per tiling key and not for `key`."""
+    from xdsl.dialects.builtin import IntegerAttr
 
+    from ascendir.dialects import ascendc as asc
+    from ascendir.lower import TILING_KEY_ATTR
+
+    keys = {op.attributes[TILING_KEY_ATTR].value.data for op in module.walk()
+            if isinstance(op, asc.KernelOp) and isinstance(op.attributes.get(TILING_KEY_ATTR), IntegerAttr)}
+    return bool(keys) and key is not None and key not in keys
+
+
+def _kernel_name(program: Any, module: Any, key: int | None = None) -> str | None:
+    """The op's kernel: snake_case of the op name where several kernels are defined; of a kernel lowered once per
+    tiling key (too large to lower whole), the one of the tiling key the host chose."""
+    from xdsl.dialects.builtin import IntegerAttr
+
+    from ascendir.dialects import ascendc as asc
+    from ascendir.lower import TILING_KEY_ATTR
+    from passes.sim import NotModelled
+
+    keyed = {op.attributes[TILING_KEY_ATTR].value.data: op.sym_name.data for op in module.walk()
+             if isinstance(op, asc.KernelOp) and isinstance(op.attributes.get(TILING_KEY_ATTR), IntegerAttr)}
+    if keyed and key is not None:
+        if key not in keyed:
+            raise NotModelled(f"the kernel's branch for tiling key {key}: the kernel is lowered once per tiling key "
+                              "(too large whole), and this key's branch did not fit")
+        return keyed[key]
     kernels = [op.sym_name.data for op in module.walk() if isinstance(op, asc.KernelOp)]
     if len(kernels) <= 1:
         return None
