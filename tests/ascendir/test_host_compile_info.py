@@ -16,7 +16,7 @@ struct DemoCompileInfo {
     int32_t untouched;
     int32_t preset = 5;
 };
-struct DemoTilingData { uint32_t cores; uint32_t ubKiB; int32_t untouched; int32_t preset; uint32_t isDemo; };
+struct DemoTilingData { uint32_t cores; uint32_t ubSame; int32_t untouched; int32_t preset; uint32_t isDemo; };
 
 template <typename T>
 inline T *GetCompileInfoPtr(gert::TilingParseContext *context) { return context->GetCompiledInfo<T>(); }
@@ -29,7 +29,9 @@ static ge::graphStatus TilingFunc(gert::TilingContext *context)
     }
     DemoTilingData *t = context->GetTilingData<DemoTilingData>();
     t->cores = info->totalCoreNum;
-    t->ubKiB = context->GetCompileInfo<DemoCompileInfo>()->totalUbSize / 1024;
+    uint64_t ub = 0;
+    platform_ascendc::PlatformAscendC(context->GetPlatformInfo()).GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub);
+    t->ubSame = context->GetCompileInfo<DemoCompileInfo>()->totalUbSize == ub && ub > 0 ? 1 : 0;
     t->untouched = info->untouched;
     t->preset = info->preset;
     std::string opType(context->GetNodeType());
@@ -62,12 +64,12 @@ def test_the_parse_function_fills_what_the_tiling_reads() -> None:
     result = evaluate_program_tiling(load_text(PARSED, "parsed.cpp"), inputs)
     assert result.diagnostics == []
     assert result.succeeded and not result.gaps
-    assert result.fields == {"cores": 48, "ubKiB": 192, "untouched": 0, "preset": 5, "isDemo": 1}
+    assert result.fields == {"cores": 48, "ubSame": 1, "untouched": 0, "preset": 5, "isDemo": 1}
     assert result.block_dim == 48
 
 
 def test_without_a_registered_struct_it_stays_a_gap() -> None:
     source = PARSED.replace(".TilingParse<DemoCompileInfo>(TilingPrepareDemo)", "")
-    source = source.replace("context->GetCompileInfo<DemoCompileInfo>()->totalUbSize", "1024")
+    source = source.replace("context->GetCompileInfo<DemoCompileInfo>()->totalUbSize", "ub")
     result = evaluate_program_tiling(load_text(source, "parsed.cpp"), TilingInputs([TensorSpec((8, 64), "float16")]))
     assert any("GetCompileInfo" in g.message for g in result.gaps)
