@@ -10,6 +10,14 @@
 //! the counter of every core of the setter's kind once all of them have set; mode 1 raises both AIVs' of a
 //! block once both have set; mode 2 from the AIC raises the counters of its block's AIVs, and from the AIVs
 //! raises the AIC's once every AIV of the block has set.
+//!
+//! Mode 0 also works in a kernel of one kind of core (no KERNEL_TASK_TYPE, or AIV_ONLY): it is the barrier the
+//! hardware SyncAll itself is made of (asc-devkit impl/basic_api/dav_c220/kernel_operator_sync_impl.h,
+//! SyncAllImpl<isAIVOnly = true>: ffts_cross_core_sync(PIPE_MTE3, GetffstMsg(0x0, SYNC_AIV_ONLY_ALL)) then
+//! wait_flag_dev(SYNC_AIV_ONLY_ALL)), and the CANN 8.0 / 8.1 CrossCoreSetFlag pages show mode 0 among the AIVs
+//! with no kernel type; NPUKernelBench's ForeachNorm, correct on hardware, relies on it. Only the 9.0 beta pages
+//! ask for KERNEL_TYPE_MIX_AIV_1_0 there. Modes 1 and 2 pair the cores of one AI Core, which only a MIX launch
+//! has: in a one-kind kernel they stay an error.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -224,13 +232,20 @@ impl ApiOp for CrossCore {
             );
             return Flow::Next;
         }
-        let Some(shared) = cx.core.cube.cross.clone() else {
+        let one_kind = mix_ratio(&cx.prog.kernel_type).is_none();
+        let cross = cx
+            .core
+            .cube
+            .cross
+            .clone()
+            .filter(|_| !(one_kind && self.set && self.mode != 0));
+        let Some(shared) = cross else {
             cx.report(
                 code::INVALID_OPERAND,
                 format!(
-                    "{what} in a {} kernel: cross-core flags need a MIX kernel type (the hardware does not start \
-                     the scheduling module for AIV_ONLY or AIC_ONLY kernels)",
-                    cx.prog.kernel_type
+                    "{what}<{}> in a {} kernel: modes 1 and 2 pair the cores of one AI Core and need a MIX kernel \
+                     type (mode 0, all cores of the kind, works in any kernel)",
+                    self.mode, cx.prog.kernel_type
                 ),
             );
             return Flow::Next;
@@ -289,6 +304,19 @@ mod tests {
         assert_eq!(aic, vec![0, 1]);
         assert!(l.iter().filter(|s| s.aiv).all(|s| s.ration == 2));
         assert_eq!(layout("aiv", 3).len(), 3);
+    }
+
+    #[test]
+    fn mode_0_in_a_vector_only_launch_waits_for_every_core() {
+        let l = layout("aiv", 3);
+        let shared = CrossFlags::new(l.clone());
+        let mut f = shared.borrow_mut();
+        f.set(l[0], 0, 1);
+        f.set(l[1], 0, 1);
+        assert!(!f.take(l[0].slot, 1));
+        f.set(l[2], 0, 1);
+        assert!(l.iter().all(|s| f.take(s.slot, 1)));
+        assert!(!f.take(l[1].slot, 1));
     }
 
     #[test]

@@ -41,7 +41,9 @@ pub fn run(prog: &Program, gm: &mut Gm, cfg: &Config) -> Outcome {
     let n = cfg.block_dim.max(1);
     // the cores: one per block, or per block an AIC and its AIVs for a MIX kernel (mix.rs)
     let slots = mix::layout(&prog.kernel_type, n);
-    let cross = mix::mix_ratio(&prog.kernel_type).map(|_| mix::CrossFlags::new(slots.clone()));
+    // flag counters for every launch: a vector-only kernel's mode-0 CrossCoreSetFlag is the hardware SyncAll's
+    // barrier over all its cores (mix.rs)
+    let cross = Some(mix::CrossFlags::new(slots.clone()));
     let total = slots.len();
     let mut budget = cfg.budget;
     let mut per_core = vec![0u64; total];

@@ -637,7 +637,10 @@ impl Call {
         }
         runs.sort_by_key(|r| r.0);
         // on a MIX kernel the block's AIC writes C to GM for the AIV that asked
-        let served = (!local && cx.core.aiv).then(|| cx.core.cube.cross.clone()).flatten();
+        let mix = crate::mix::mix_ratio(&cx.prog.kernel_type).is_some();
+        let served = (!local && cx.core.aiv && mix)
+            .then(|| cx.core.cube.cross.clone())
+            .flatten();
         let own = served.as_ref().map(|_| std::mem::take(&mut cx.core.writes));
         write_runs(cx, h, &runs, ct, &format!("Matmul::{what}"));
         if let (Some(shared), Some(own)) = (served, own) {
