@@ -57,17 +57,18 @@ def fp(shape: tuple[int, ...], dtype: str) -> TensorSpec:
     ("shape", "dtype", "block_dim", "fields"),
     [
         # fp16: 16384 elements, 16 per 32-byte block -> 1024 blocks over 48 cores: 21 each, 1024 % 48 = 16
-        # cores take one more; formerLength = 22 * 16, tailLength = 21 * 16; tileLength = 196608 / (3 * 2)
-        # / 2 = 16384 -> multiple of 16 -> capped at 8192
+        # cores take one more; formerLength = 22 * 16, tailLength = 21 * 16; tileLength = 196352 / (3 * 2)
+        # / 2 = 16362 -> multiple of 16 -> capped at 8192
         ((8, 2048), "float16", 48,
          {"totalLength": 16384, "formerNum": 16, "formerLength": 352, "tailLength": 336, "tileLength": 8192}),
         # fp32: 1000 elements, 8 per block -> 125 blocks: 2 per core, 125 - 96 = 29 cores take 3;
-        # formerLength = 3 * 8, tailLength = 2 * 8; tileLength = 196608 / 6 / 4 = 8192
+        # formerLength = 3 * 8, tailLength = 2 * 8; tileLength = (196608 - 256) / 6 / 4 = 8181 -> 8176 (the UB
+        # size GetCoreMemSize reports on the 910B family keeps 256 bytes back for the library's kfc)
         ((1000,), "float32", 48,
-         {"totalLength": 1000, "formerNum": 29, "formerLength": 24, "tailLength": 16, "tileLength": 8192}),
+         {"totalLength": 1000, "formerNum": 29, "formerLength": 24, "tailLength": 16, "tileLength": 8176}),
         # int32: 105 elements -> ceil(105 / 8) = 14 blocks < 48 cores -> 14 cores of 1 block, none extra
         ((3, 5, 7), "int32", 14,
-         {"totalLength": 105, "formerNum": 0, "formerLength": 16, "tailLength": 8, "tileLength": 8192}),
+         {"totalLength": 105, "formerNum": 0, "formerLength": 16, "tailLength": 8, "tileLength": 8176}),
     ],
 )  # fmt: skip
 def test_add_custom_legacy_tiling(shape: tuple[int, ...], dtype: str, block_dim: int, fields: dict[str, int]) -> None:
