@@ -54,7 +54,7 @@ from ascendir.host_eval import (
 from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_compile_info
-from ascendir.lower import host_std
+from ascendir.lower import host_std, host_tiling_api
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import NOT_MODELLED, UNKNOWN_API, Reporter, span_of
@@ -512,6 +512,11 @@ class HostLowerer(FunctionLowerer):
             if isinstance(callee, A.Member) and callee.member in ("GetCoreMemSize", "GetLocalMemSize") or isinstance(
                     callee, A.Name) and callee.qname.parts[-1].name == "GetDataTypeLength":
                 outs.append(node.args[-1])
+            elif isinstance(callee, A.Name) and callee.qname.parts[-1].name in host_tiling_api.OUT_ARGS:
+                outs += [node.args[i] for i in host_tiling_api.OUT_ARGS[callee.qname.parts[-1].name]
+                         if i < len(node.args)]
+            elif isinstance(callee, A.Name) and callee.qname.parts[-1].name == "GetCumSumMaxMinTmpSize":
+                outs += node.args[-2:]  # maxValue, minValue
             elif isinstance(callee, A.Name) and callee.qname.parts[-1].name in self.scope.functions:
                 # a member passed by reference (`Split(this->rows)`); plain variables are in the set already
                 fn = self.scope.functions[callee.qname.parts[-1].name][0]
@@ -1094,6 +1099,10 @@ class HostLowerer(FunctionLowerer):
             return self._softmax_tmp_size(e, per_row=name in ("GetSoftMaxMaxTmpSize", "GetLogSoftMaxMaxTmpSize"))
         if name in ("SoftMaxTilingFunc", "LogSoftMaxTilingFunc") and len(e.args) == 4:
             return self._softmax_tiling_func(e)
+        if name in host_tiling_api.FUNCTIONS:
+            return host_tiling_api.call(self, e, name)
+        if name == "GetCumSumMaxMinTmpSize" and len(e.args) == 6:
+            return self._cumsum_tmp_size(e)
         math_name = name[:-1] if name.endswith("f") and name[:-1] in _MATH_OPS else name  # sqrtf -> sqrt
         if math_name in _MATH_OPS and parts[0] in ("std", name):
             return self._math(e, math_name)
@@ -1127,6 +1136,41 @@ class HostLowerer(FunctionLowerer):
             size = self.convert(Val(C.I64, self.emit(hd.ShapeSizeOp(value), e).results[0]), C.U32, e)
             words = self.arith("*", self.arith("/", size, cols, e), words, e)
         return self.arith("*", words, Val(C.U32, const=4), e)
+
+    def _cumsum_tmp_size(self, e: A.Call) -> Val:
+        """`AscendC::GetCumSumMaxMinTmpSize(srcShape, typeSize, isLastAxis, isReuseSource, maxValue, minValue)`: the
+        tiling library's sizes (asc-devkit cumsum_tiling.cpp) for srcShape [outter, inner] into the two references.
+        Along the last axis CumSum transposes 16 rows at a time, twice: at least 2 * 16 * inner * typeSize bytes, at
+        most 2 * align16(outter) * inner * typeSize, and for half a cast buffer of 16 (at most align16(outter)) rows
+        of inner halves as well; along the first axis outter * inner floats for half, nothing for float.
+        (rust_sim/src/vector/cumsum.rs checks the kernel's buffer against the same minimum.)"""
+        shape = self.expr(e.args[0])
+        if _kind(shape) not in ("shape", "shape_buffer"):
+            raise Unsupported(f"a CumSum tiling shape of {shape.ctype} is not modelled", e.args[0])
+        value = self._shape_value(shape, e.args[0])
+        type_size, last_axis = self.expr(e.args[1]), self.expr(e.args[2])
+        self.expr(e.args[3])
+        if not isinstance(type_size.const, int) or last_axis.const is None:
+            raise Unsupported("GetCumSumMaxMinTmpSize with a type size or an axis known only at run time", e)
+
+        def dim(i: int) -> Val:
+            index = self.ssa(Val(C.U64, const=i), e)
+            return self.convert(Val(C.I64, self.emit(hd.ShapeDimOp(value, index), e).results[0]), C.U32, e)
+
+        def times(a: Val, n: int) -> Val:
+            return self.arith("*", a, Val(C.U32, const=n), e)
+
+        outter, inner = dim(0), dim(1)
+        half = type_size.const == 2
+        if last_axis.const:
+            rows = times(self.arith("/", self.arith("+", outter, Val(C.U32, const=15), e), Val(C.U32, const=16), e), 16)
+            least = times(inner, 16 * type_size.const * 2 + (16 * 2 if half else 0))
+            most = times(self.arith("*", rows, inner, e), type_size.const * 2 + (2 if half else 0))
+        else:
+            least = most = times(self.arith("*", outter, inner, e), 4) if half else Val(C.U32, const=0)
+        self.assign(e.args[4], most, e)
+        self.assign(e.args[5], least, e)
+        return Val(C.VoidT())
 
     def _softmax_tiling_func(self, e: A.Call) -> Val:
         """`AscendC::[Log]SoftMaxTilingFunc(srcShape, dataTypeSize, workSize, tiling.softmaxTiling)`: the

@@ -100,3 +100,12 @@ def test_a_shared_tmp_below_the_minimum_is_an_error_at_the_call(tmp_path: Path, 
     assert hits and hits[0].severity == "error", [str(d) for d in result.findings]
     assert hits[0].span is not None and "CumSum<" in (tmp_path / "cumsum_k.cpp").read_text().splitlines()[
         hits[0].span.line - 1]
+
+
+def test_a_shared_tmp_of_the_minimum_placed_past_ub_faults_at_the_call(tmp_path: Path) -> None:
+    # cumsum_exclusive#3's case: rows of 2048 floats need 2 * 16 * 2048 * 4 = 256 KB of temporary space, which
+    # the host sizes right, and the TPipe places past the end of the 192 KB UB (a warning at InitBuffer); the
+    # library's transposes write there: ASC951 at the call
+    result, _ = simulate(tmp_path, "float", "true, false, true", 1, 2048, 2 * 16 * 2048 * 4)
+    hits = [d for d in result.findings if d.code == "ASC951" and d.severity == "error"]
+    assert hits and "temporary buffer" in hits[0].message, [str(d) for d in result.findings]

@@ -168,6 +168,14 @@ impl ApiOp for CumSum {
                     None => (need, String::new()),
                 },
             };
+            if let (Some(h), true) = (self.tmp, have >= need) {
+                // the transposes write the buffer's first `need` bytes: a buffer placed past the end of UB (an
+                // InitBuffer the device placed without a check) faults there
+                let th = cx.handle(h);
+                if cx.range(th, 0, need, true, 1, "CumSum's temporary buffer").is_none() {
+                    return Flow::Stop;
+                }
+            }
             if have < need {
                 let code = if self.tmp.is_some() {
                     code::INVALID_OPERAND
