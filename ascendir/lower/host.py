@@ -54,7 +54,7 @@ from ascendir.host_eval import (
 from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_compile_info
-from ascendir.lower import host_std
+from ascendir.lower import host_std, host_tiling_api
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import NOT_MODELLED, UNKNOWN_API, Reporter, span_of
@@ -512,6 +512,9 @@ class HostLowerer(FunctionLowerer):
             if isinstance(callee, A.Member) and callee.member in ("GetCoreMemSize", "GetLocalMemSize") or isinstance(
                     callee, A.Name) and callee.qname.parts[-1].name == "GetDataTypeLength":
                 outs.append(node.args[-1])
+            elif isinstance(callee, A.Name) and callee.qname.parts[-1].name in host_tiling_api.OUT_ARGS:
+                outs += [node.args[i] for i in host_tiling_api.OUT_ARGS[callee.qname.parts[-1].name]
+                         if i < len(node.args)]
             elif isinstance(callee, A.Name) and callee.qname.parts[-1].name == "GetCumSumMaxMinTmpSize":
                 outs += node.args[-2:]  # maxValue, minValue
             elif isinstance(callee, A.Name) and callee.qname.parts[-1].name in self.scope.functions:
@@ -1096,6 +1099,8 @@ class HostLowerer(FunctionLowerer):
             return self._softmax_tmp_size(e, per_row=name in ("GetSoftMaxMaxTmpSize", "GetLogSoftMaxMaxTmpSize"))
         if name in ("SoftMaxTilingFunc", "LogSoftMaxTilingFunc") and len(e.args) == 4:
             return self._softmax_tiling_func(e)
+        if name in host_tiling_api.FUNCTIONS:
+            return host_tiling_api.call(self, e, name)
         if name == "GetCumSumMaxMinTmpSize" and len(e.args) == 6:
             return self._cumsum_tmp_size(e)
         math_name = name[:-1] if name.endswith("f") and name[:-1] in _MATH_OPS else name  # sqrtf -> sqrt

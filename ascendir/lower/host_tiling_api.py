@@ -1,0 +1,202 @@
+"""Host-side queries of the AscendC high-level API tiling library: SoftmaxGrad's temporary space and RmsNorm's.
+
+What each computes is the vendor tiling library's formula for the 220x chips (asc-devkit,
+impl/adv_api/tiling/activation/softmax_tiling.cpp and impl/adv_api/tiling/normalization/rmsnorm_tiling_impl.cpp;
+the DAV_3510 branch is not modelled: the simulator's chips are 220x). Sizes are in bytes, counted in float words.
+
+* `GetSoftMaxGradMinTmpSize(srcShape, typeSize, isFront, isReuseSource)` / `...MaxTmpSize`: srcShape read as
+  [M, K] (K the last dim). Per row, with blk = 32 / typeSize: half, 2 * blk + 3 * K + 64 words; float,
+  blk + K + 64 for the front part alone (isFront), else 2 * blk + K + 64. The minimum is one row, the maximum
+  M rows.
+* `SoftMaxGradTilingFunc(srcShape, typeSize, workSize, tiling[, isFront])`: its arguments run; the SoftMaxTiling
+  block it fills is not written (the simulator does not read one; the kernel's SoftmaxGrad is not simulated).
+* `GetRmsNormMaxMinTmpSize(srcShape, typeSize, maxValue, minValue, isBasicBlock)`: srcShape [B, S, H]; the
+  maximum (B * S * H * (2 for half, else 1) + align(B * S, 32 / typeSize)) * 4, the minimum
+  (H * (2 for half, else 1) + 8) * 4; with isBasicBlock, a shape that is not one (H % 64, B * S % 8, H >= 2048)
+  returns false and writes neither.
+* `GetRmsNormTilingInfo(srcShape, originSrcShape, stackBytes, typeSize, tiling, isBasicBlock)`: true when the
+  shapes pass the library's checks (both of rank 3, the same B and S, H >= the original H > 0, H * typeSize a
+  multiple of 32, the basic-block shape when asked) and stackBytes is at least the minimum; the RmsNormTiling
+  block it fills is not written (the kernel's RmsNorm is not simulated).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import arith
+from xdsl.ir import SSAValue
+
+from ascendir.dialects import host as hd
+from ascendir.lower import ctypes as C
+from ascendir.lower.function import Unsupported
+from ascendir.lower.values import Val
+from frontend import ast as A
+
+if TYPE_CHECKING:
+    from ascendir.lower.host import HostLowerer
+
+SOFTMAX_GRAD_TMP_SIZE = {"GetSoftMaxGradMinTmpSize": False, "GetSoftMaxGradMaxTmpSize": True}
+# the reference parameters each writes (the host lowering makes the variables passed there cells)
+OUT_ARGS = {"GetRmsNormMaxMinTmpSize": (2, 3)}
+FUNCTIONS = frozenset({*SOFTMAX_GRAD_TMP_SIZE, "SoftMaxGradTilingFunc", "GetRmsNormMaxMinTmpSize",
+                       "GetRmsNormTilingInfo"})
+
+
+def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
+    if name in SOFTMAX_GRAD_TMP_SIZE and len(e.args) == 4:
+        return _softmax_grad_tmp_size(lw, e, SOFTMAX_GRAD_TMP_SIZE[name])
+    if name == "SoftMaxGradTilingFunc" and len(e.args) in (4, 5):
+        return _softmax_grad_tiling(lw, e)
+    if name == "GetRmsNormMaxMinTmpSize" and len(e.args) in (4, 5):
+        return _rms_norm_tmp_size(lw, e)
+    if name == "GetRmsNormTilingInfo" and len(e.args) in (5, 6):
+        return _rms_norm_tiling_info(lw, e)
+    raise Unsupported(f"'{name}' with {len(e.args)} arguments is not modelled", e)
+
+
+# helpers --------------------------------------------------------------------------------------------------
+
+
+def _shape(lw: HostLowerer, node: A.Node) -> SSAValue:
+    from ascendir.lower.host import HostT
+
+    v = lw.expr(node)
+    if not isinstance(v.ctype, HostT) or v.ctype.kind not in ("shape", "shape_buffer"):
+        raise Unsupported(f"a tiling API shape of {v.ctype} is not modelled", node)
+    return lw._shape_value(v, node)
+
+
+def _dim(lw: HostLowerer, shape: SSAValue, index: int | Val, node: A.Node) -> Val:
+    at = Val(C.U64, const=index) if isinstance(index, int) else index
+    return lw.convert(Val(C.I64, lw.emit(hd.ShapeDimOp(shape, lw.ssa(lw.convert(at, C.I64, node), node)),
+                                         node).results[0]), C.U32, node)
+
+
+def _rank(lw: HostLowerer, shape: SSAValue, node: A.Node) -> Val:
+    return Val(C.U64, lw.emit(hd.ShapeDimNumOp(shape), node).results[0])
+
+
+def _u32(n: int) -> Val:
+    return Val(C.U32, const=n)
+
+
+def _select(lw: HostLowerer, cond: Val, a: Val, b: Val, node: A.Node) -> Val:
+    """`cond ? a : b` of two values of one type, folded when cond is a constant."""
+    if cond.const is not None:
+        return a if cond.const else b
+    op = arith.SelectOp(lw.ssa(cond, node), lw.ssa(a, node), lw.ssa(b, node))
+    return Val(a.ctype, lw.emit(op, node).results[0])
+
+
+def _and(lw: HostLowerer, a: Val, b: Val, node: A.Node) -> Val:
+    return _select(lw, a, b, Val(C.BOOL, const=0), node)
+
+
+def _or(lw: HostLowerer, a: Val, b: Val, node: A.Node) -> Val:
+    return _select(lw, a, Val(C.BOOL, const=1), b, node)
+
+
+def _flag(lw: HostLowerer, e: A.Call, at: int) -> Val:
+    return lw.to_bool(lw.expr(e.args[at]), e) if len(e.args) > at else Val(C.BOOL, const=0)
+
+
+# SoftmaxGrad ----------------------------------------------------------------------------------------------
+
+
+def _softmax_grad_tmp_size(lw: HostLowerer, e: A.Call, all_rows: bool) -> Val:
+    shape = _shape(lw, e.args[0])
+    type_size = lw.convert(lw.expr(e.args[1]), C.U32, e)
+    is_front = _flag(lw, e, 2)
+    lw.expr(e.args[3])  # isReuseSource changes neither size
+    last = lw.arith("-", _rank(lw, shape, e), Val(C.U64, const=1), e)
+    cols = _dim(lw, shape, last, e)
+    blk = lw.arith("/", _u32(32), type_size, e)
+    unit = _u32(64)
+    half = lw.arith("+", lw.arith("+", lw.arith("*", blk, _u32(2), e), lw.arith("*", cols, _u32(3), e), e), unit, e)
+    front = lw.arith("+", lw.arith("+", blk, cols, e), unit, e)
+    full = lw.arith("+", lw.arith("+", lw.arith("*", blk, _u32(2), e), cols, e), unit, e)
+    words = _select(lw, lw.compare("==", type_size, _u32(2), e), half, _select(lw, is_front, front, full, e), e)
+    if all_rows:
+        size = lw.convert(Val(C.I64, lw.emit(hd.ShapeSizeOp(shape), e).results[0]), C.U32, e)
+        words = lw.arith("*", lw.arith("/", size, cols, e), words, e)
+    return lw.arith("*", words, _u32(4), e)
+
+
+def _library_block(lw: HostLowerer, node: A.Node, struct: str) -> None:
+    """The tiling block a library tiling function fills: a field of the library's struct type."""
+    target = lw.expr(node)
+    detail = str(getattr(target.ctype, "detail", "")).split()
+    if getattr(target.ctype, "kind", None) != "unmodelled" or not detail or not detail[0].endswith(struct):
+        raise Unsupported(f"a {struct} block of {target.ctype} is not modelled", node)
+
+
+def _softmax_grad_tiling(lw: HostLowerer, e: A.Call) -> Val:
+    _shape(lw, e.args[0])
+    for a in e.args[1:3]:
+        lw.expr(a)
+    _library_block(lw, e.args[3], "SoftMaxTiling")
+    if len(e.args) > 4:
+        lw.expr(e.args[4])
+    return Val(C.VoidT())
+
+
+# RmsNorm --------------------------------------------------------------------------------------------------
+
+
+def _basic_block_mismatch(lw: HostLowerer, b: Val, s: Val, h: Val, node: A.Node) -> Val:
+    bs = lw.arith("*", b, s, node)
+    h_off = lw.compare("!=", lw.arith("%", h, _u32(64), node), _u32(0), node)
+    bs_off = lw.compare("!=", lw.arith("%", bs, _u32(8), node), _u32(0), node)
+    return _or(lw, _or(lw, h_off, bs_off, node), lw.compare(">=", h, _u32(2048), node), node)
+
+
+def _rms_min(lw: HostLowerer, h: Val, type_size: Val, node: A.Node) -> Val:
+    per = _select(lw, lw.compare("==", type_size, _u32(2), node), _u32(2), _u32(1), node)
+    return lw.arith("*", lw.arith("+", lw.arith("*", h, per, node), _u32(8), node), _u32(4), node)
+
+
+def _rms_norm_tmp_size(lw: HostLowerer, e: A.Call) -> Val:
+    shape = _shape(lw, e.args[0])
+    type_size = lw.convert(lw.expr(e.args[1]), C.U32, e)
+    b, s, h = (_dim(lw, shape, i, e) for i in range(3))
+    basic = _flag(lw, e, 4)
+    bs = lw.arith("*", b, s, e)
+    unit = lw.arith("/", _u32(32), type_size, e)
+    bs_aligned = lw.arith("*", lw.arith("/", lw.arith("-", lw.arith("+", bs, unit, e), _u32(1), e), unit, e), unit, e)
+    per = _select(lw, lw.compare("==", type_size, _u32(2), e), _u32(2), _u32(1), e)
+    most = lw.arith("*", lw.arith("+", lw.arith("*", lw.arith("*", bs, h, e), per, e), bs_aligned, e), _u32(4), e)
+    least = _rms_min(lw, h, type_size, e)
+    ok = lw._not(_and(lw, basic, _basic_block_mismatch(lw, b, s, h, e), e), e)
+    # false leaves both outputs as they were
+    for target, value in ((e.args[2], most), (e.args[3], least)):
+        old = lw.convert(lw.expr(target), C.U32, e)
+        lw.assign(target, _select(lw, ok, value, old, e), e)
+    return ok
+
+
+def _rms_norm_tiling_info(lw: HostLowerer, e: A.Call) -> Val:
+    shape, origin = _shape(lw, e.args[0]), _shape(lw, e.args[1])
+    stack = lw.convert(lw.expr(e.args[2]), C.U32, e)
+    type_size = lw.convert(lw.expr(e.args[3]), C.U32, e)
+    _library_block(lw, e.args[4], "RmsNormTiling")
+    basic = _flag(lw, e, 5)
+    three = Val(C.U64, const=3)
+    ranks = _and(lw, lw.compare("==", _rank(lw, shape, e), three, e),
+                 lw.compare("==", _rank(lw, origin, e), three, e), e)
+    # (the library returns false before reading the dims of a shape of another rank; here GetDim past the rank
+    # stops the run with its own message, which only a shape the tiling built wrongly reaches)
+    checks: list[Val] = [ranks]
+    b, s, h = (_dim(lw, shape, i, e) for i in range(3))
+    ob, os_, oh = (_dim(lw, origin, i, e) for i in range(3))
+    checks.append(lw.compare("==", b, ob, e))
+    checks.append(lw.compare("==", s, os_, e))
+    checks.append(lw.compare(">=", h, oh, e))
+    checks.append(lw.compare("!=", oh, _u32(0), e))
+    checks.append(lw.compare("==", lw.arith("%", lw.arith("*", h, type_size, e), _u32(32), e), _u32(0), e))
+    checks.append(lw._not(_and(lw, basic, _basic_block_mismatch(lw, b, s, h, e), e), e))
+    checks.append(lw.compare(">=", stack, _rms_min(lw, h, type_size, e), e))
+    ok = checks[0]
+    for c in checks[1:]:
+        ok = _and(lw, ok, c, e)
+    return ok

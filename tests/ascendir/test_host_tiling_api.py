@@ -1,0 +1,107 @@
+"""The high-level API tiling queries of SoftmaxGrad (NPUKernelBench's InplaceFusedMatmulSoftmaxGrad) and RmsNorm
+(KernelHive's rms_norm finals) in host tiling functions. Expected sizes are worked out by hand from the tiling
+library's formulas for the 220x chips (see ascendir/lower/host_tiling_api.py)."""
+
+from __future__ import annotations
+
+from ascendir.host_eval import TensorSpec, TilingInputs
+from ascendir.lower.host import evaluate_program_tiling
+from frontend.pipeline import load_text
+
+SOFTMAX_GRAD = """
+namespace optiling {
+BEGIN_TILING_DATA_DEF(GradTilingData)
+    TILING_DATA_FIELD_DEF(uint32_t, mn);
+    TILING_DATA_FIELD_DEF(uint32_t, mx);
+    TILING_DATA_FIELD_DEF(uint32_t, front);
+    TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, gradTiling);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(GradOp, GradTilingData)
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    GradTilingData tiling;
+    const gert::Shape &in = context->GetInputShape(0)->GetStorageShape();
+    const uint32_t typeSize = context->GetInputDesc(0)->GetDataType() == ge::DT_FLOAT16 ? 2U : 4U;
+    std::vector<int64_t> dims = {in.GetDim(0), in.GetDim(1)};
+    ge::Shape shape(dims);
+    const uint32_t mn = AscendC::GetSoftMaxGradMinTmpSize(shape, typeSize, false, false);
+    tiling.set_mn(mn);
+    tiling.set_mx(AscendC::GetSoftMaxGradMaxTmpSize(shape, typeSize, false, false));
+    tiling.set_front(AscendC::GetSoftMaxGradMinTmpSize(shape, typeSize, true, false));
+    AscendC::SoftMaxGradTilingFunc(shape, typeSize, mn, tiling.gradTiling);
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+"""
+
+
+def fields(source: str, shape: tuple[int, ...], dtype: str) -> dict:
+    result = evaluate_program_tiling(load_text(source, "api.cpp"), TilingInputs([TensorSpec(shape, dtype)]))
+    assert result.diagnostics == []
+    assert result.succeeded and not result.gaps
+    return result.fields
+
+
+def test_softmax_grad_temporary_sizes() -> None:
+    # float, K = 64, M = 6: blk 8; full rows 2 * 8 + 64 + 64 = 144 words, the front part 8 + 64 + 64 = 136
+    assert fields(SOFTMAX_GRAD, (6, 64), "float32") == {"mn": 144 * 4, "mx": 6 * 144 * 4, "front": 136 * 4}
+    # half, K = 32, M = 3: blk 16; 2 * 16 + 3 * 32 + 64 = 192 words whatever isFront
+    assert fields(SOFTMAX_GRAD, (3, 32), "float16") == {"mn": 192 * 4, "mx": 3 * 192 * 4, "front": 192 * 4}
+
+
+RMS_NORM = """
+namespace optiling {
+BEGIN_TILING_DATA_DEF(RmsTilingData)
+    TILING_DATA_FIELD_DEF(uint32_t, mx);
+    TILING_DATA_FIELD_DEF(uint32_t, mn);
+    TILING_DATA_FIELD_DEF(uint32_t, ok);
+    TILING_DATA_FIELD_DEF(uint32_t, basicOk);
+    TILING_DATA_FIELD_DEF(uint32_t, tooSmall);
+    TILING_DATA_FIELD_DEF_STRUCT(RmsNormTiling, rmsTiling);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(RmsOp, RmsTilingData)
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    RmsTilingData tiling;
+    const gert::Shape &in = context->GetInputShape(0)->GetStorageShape();
+    const uint32_t typeSize = context->GetInputDesc(0)->GetDataType() == ge::DT_FLOAT16 ? 2U : 4U;
+    std::vector<int64_t> dims = {1, in.GetDim(0), in.GetDim(1)};
+    ge::Shape shape(dims);
+    uint32_t maxValue = 0;
+    uint32_t minValue = 0;
+    if (!AscendC::GetRmsNormMaxMinTmpSize(shape, typeSize, maxValue, minValue, false)) {
+        return ge::GRAPH_FAILED;
+    }
+    uint32_t basicMax = 7;
+    uint32_t basicMin = 7;
+    const bool basic = AscendC::GetRmsNormMaxMinTmpSize(shape, typeSize, basicMax, basicMin, true);
+    tiling.set_mx(maxValue);
+    tiling.set_mn(minValue);
+    tiling.set_ok(AscendC::GetRmsNormTilingInfo(shape, shape, minValue, typeSize, tiling.rmsTiling, false) ? 1 : 0);
+    tiling.set_basicOk(basic ? basicMin : 0);
+    tiling.set_tooSmall(AscendC::GetRmsNormTilingInfo(shape, shape, minValue - 4, typeSize, tiling.rmsTiling) ? 1 : 0);
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+"""
+
+
+def test_rms_norm_temporary_sizes_and_tiling_checks() -> None:
+    # float [1, 5, 64]: B * S = 5, aligned to 8 floats -> 8; max (5 * 64 + 8) * 4, min (64 + 8) * 4; 5 rows are no
+    # basic block (B * S % 8), so the basic-block query returns false and leaves its outputs
+    assert fields(RMS_NORM, (5, 64), "float32") == {
+        "mx": (5 * 64 + 8) * 4, "mn": (64 + 8) * 4, "ok": 1, "basicOk": 0, "tooSmall": 0}
+    # half [1, 16, 128]: aligned B * S 16; max (2 * 16 * 128 + 16) * 4, min (2 * 128 + 8) * 4; a basic block
+    assert fields(RMS_NORM, (16, 128), "float16") == {
+        "mx": (2 * 16 * 128 + 16) * 4, "mn": (2 * 128 + 8) * 4, "ok": 1, "basicOk": (2 * 128 + 8) * 4, "tooSmall": 0}
+
+
+def test_rms_norm_tiling_rejects_an_unaligned_row() -> None:
+    # H = 10 floats is 40 bytes, not a multiple of 32: GetRmsNormTilingInfo returns false
+    assert fields(RMS_NORM, (4, 10), "float32")["ok"] == 0
