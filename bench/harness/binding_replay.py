@@ -267,6 +267,8 @@ class Replay:
         base = ty.base if isinstance(ty.base, str) else ty.base.parts[-1].name
         if ty.pointers and ty.pointers != ["&"] or isinstance(value, Tensor) or base not in NUMBER_TYPES:
             return tuple(value) if base == "IntArrayRef" and isinstance(value, list) else value
+        if isinstance(value, list | tuple):
+            raise BindingError(f"a {base} gets {list(value)}: the binding takes a number there")
         if not isinstance(value, int | float | bool | np.number):
             return value
         kind = NUMBER_TYPES[base]
@@ -355,8 +357,12 @@ class Replay:
     def _apply(self, op: str, a: Any, b: Any, node: A.Node) -> Any:
         if isinstance(a, Tensor) or isinstance(b, Tensor):
             return T.binary(op, a, b)
-        if op in ("==", "!=", "<", "<=", ">", ">="):
-            return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+        if op in ("==", "!="):
+            return (a == b) == (op == "==")
+        if op in ("<", "<=", ">", ">="):
+            if not all(isinstance(x, int | float | bool | np.number) for x in (a, b)):
+                raise NotModelled(f"the comparison {op} of {type(a).__name__} and {type(b).__name__}")
+            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
         if not all(isinstance(x, int | float | bool | np.number) for x in (a, b)):
             raise NotModelled(f"the operator {op} on {type(a).__name__} and {type(b).__name__}")
         ints = all(isinstance(x, int | bool | np.integer) for x in (a, b))
@@ -603,6 +609,10 @@ def simulate_binding(task: Any, program: Any, chip: str, inputs: Any, expected: 
         return run
     except RecursionError:
         run.not_modelled = "the binding replay does not model a binding this deeply recursive"
+        return run
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
+        # a value of a kind the replay does not follow reached an operation (ours, never a traceback at the user)
+        run.not_modelled = f"the binding replay does not model this binding ({type(exc).__name__}: {exc})"
         return run
     values = list(result) if isinstance(result, list | tuple) else [result]
     if not all(isinstance(v, Tensor) for v in values):

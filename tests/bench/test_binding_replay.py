@@ -159,3 +159,9 @@ def test_shapes_built_from_sizes(tmp_path: Path) -> None:
     result = B.Replay(_program(tmp_path, body), launch, _poison).run([T.make(np.ones((2, 3), np.float32),
                                                                              "float32"), 0.1])
     assert calls == [([(2, 3)], [(2, 6)])] and result.kernel
+
+
+def test_a_number_parameter_given_a_list_is_the_bindings_rejection(tmp_path: Path) -> None:
+    program = _program(tmp_path, "    TORCH_CHECK(negative_slope > 0, \"slope\");\n    return self;")
+    with pytest.raises(B.BindingError, match=r"double gets \[2, 2\]"):
+        B.Replay(program, _fake_kernel([]), _poison).run([T.make(np.ones(2, np.float32), "float32"), (2, 2)])
