@@ -297,6 +297,11 @@ class Task:
         """The op's inputs for `case`, drawn with `seed` (the same seed gives the same values)."""
         raise NotImplementedError
 
+    def answer_inputs(self, program: Any, inputs: Inputs) -> Inputs:
+        """The draw as this answer's own layers between the binding and the kernel pass it on (default: as
+        drawn; NPUKernelBench answers that ship an aclnn layer may reorder the op's inputs)."""
+        return inputs
+
     def reference(self, case: Case, inputs: Inputs) -> dict[str, Any]:
         """The expected outputs by name, in the op's output order (computed apart from any simulated memory)."""
         raise NotImplementedError

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from bench.suites.aclnn_chain import op_input_order
 from bench.suites.binding import argument_order, in_place, initial_fills, read_binding, returned_count
 from bench.suites.bundled import snake_case
 from bench.suites.model import Case, Comparison, Inputs, Task, TensorDecl, Tolerance, canonical_dtype
@@ -130,6 +131,23 @@ class NPUKernelBenchTask(Task):
         while len(names) < len(outs):
             names.append(f"output{len(names)}")
         return {name: to_numpy(v) for name, v in zip(names, outs)}
+
+    def answer_inputs(self, program: Any, inputs: Inputs) -> Inputs:
+        """The op's inputs as an answer's own aclnn and l0op layers hand the binding's arguments to the kernel
+        (aclnn_chain.op_input_order: MseLossGradV2's aclnnMseLossBackward(gradOutput, self, target) launches the
+        op with OP_INPUT(self, target, gradOutput)); as drawn for an answer without them."""
+        path = Path(self._validation("pybind.cpp"))
+        texts = getattr(getattr(program, "bundle", None), "texts", None) or {}
+        host = [t for f, t in texts.items() if "op_host" in Path(f).parts]
+        if not path.is_file() or not host:
+            return inputs
+        order = op_input_order(path.read_text(errors="replace"), host, len(self.inputs))
+        names = [d.name for d in self.inputs]
+        if order is None or list(inputs.values) != names:
+            return inputs
+        values = {names[j]: inputs.values[names[k]] for j, k in enumerate(order)}
+        dtypes = {names[j]: inputs.dtypes[names[k]] for j, k in enumerate(order) if names[k] in inputs.dtypes}
+        return replace(inputs, values=values, dtypes=dtypes, reference=inputs.reference or inputs)
 
     def _binding_returns(self, inputs: Inputs) -> int | None:
         """How many outputs the binding returns for the arguments ModelNew passed (see returned_count)."""

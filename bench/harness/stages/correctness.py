@@ -150,6 +150,8 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
     sim = simulator()
     from passes.sim.launch import SimError, run_loaded
 
+    inputs = task.answer_inputs(program, inputs)  # (an answer's own aclnn layer may pass them on reordered)
+
     tensors: list[Any] = []
     dtypes: list[str | None] = []  # what the arrays' own dtypes cannot say: bfloat16 travels as uint16 bits
     attrs = list(task.attr_values(case).values())  # the declared attributes, then the scalar inputs
