@@ -168,6 +168,12 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
             if dt is not None and dt in GE_DTYPES:
                 dtypes.setdefault(f"DTYPE_{name.upper()}", GE_DTYPES[dt])
                 dtypes.setdefault(f"ORIG_DTYPE_{name.upper()}", GE_DTYPES[dt])
+    # the build compiles one binary per combination of input and output dtypes: outputs of a declared dtype
+    # (a cast's float32 -> int32) bind their own DTYPE_<NAME>, not the first column the inputs match
+    for i, name in enumerate(out_names if in_names else []):
+        dt = declared(len(arrays) + i, name)
+        if dt is not None and str(dt).lower() in GE_DTYPES:
+            dtypes[f"DTYPE_{name.upper()}"] = dtypes[f"ORIG_DTYPE_{name.upper()}"] = GE_DTYPES[str(dt).lower()]
     program = _with_dtype_codes(program, chip, dtypes)
     lowered = lower_program(program, LoweringOptions(chip=chip, dtypes=dtypes))
     findings = [d for d in lowered.diagnostics if d.is_error and d.code not in ("ASC103",)]

@@ -120,12 +120,15 @@ def op_output_dtypes(program: Any, input_dtypes: list[str | None], expected: dic
     matching = [k for k in range(max(widths, default=0))
                 if all(not isinstance(types, list) or not types or k >= len(types) or given is None
                        or _type_name(types[k]) == given for types, given in zip(ins, input_dtypes))]
-    # several columns for these inputs (a cast: one per output type): the one whose outputs the reference's are
-    wanted = [expected_dtype(v) for v in expected.values()]
-    for k in matching:
-        if all(not isinstance(types, list) or k >= len(types) or _type_name(types[k]) == want
-               for types, want in zip(outs, wanted)):
-            column = k
+    # several columns for these inputs (a cast: one per output type): the one whose outputs the reference's are;
+    # a float32 expectation of a bfloat16 case is read as bfloat16 first, then (no such column: a cast of
+    # bfloat16 to float32) as the float32 it is
+    raw = [str(np.asarray(v[0] if isinstance(v, list) and v else v).dtype) for v in expected.values()]
+    for wanted in ([expected_dtype(v) for v in expected.values()], raw):
+        column = next((k for k in matching
+                       if all(not isinstance(types, list) or k >= len(types) or _type_name(types[k]) == want
+                              for types, want in zip(outs, wanted))), None)
+        if column is not None:
             break
     if column is None and matching:
         column = matching[0]
