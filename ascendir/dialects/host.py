@@ -150,6 +150,9 @@ NUMPY_TO_GE: dict[str, str] = {
     "float64": "DT_DOUBLE",
     "bool": "DT_BOOL",
     "bfloat16": "DT_BF16",
+    # a complex tensor is pairs of floats in memory (real, imaginary); the host sees its own dtype
+    "complex64": "DT_COMPLEX64",
+    "complex128": "DT_COMPLEX128",
 }
 
 # Bytes per element, as `ge::GetSizeByDataType` reports them.

@@ -91,7 +91,8 @@ def tiling_inputs(task: Task, case: Case, inputs: Inputs, expected: dict[str, An
 _TYPE_NAMES = {"float16": "float16", "fp16": "float16", "half": "float16", "float": "float32", "float32": "float32",
                "fp32": "float32", "bf16": "bfloat16", "bfloat16": "bfloat16", "double": "float64", "float64": "float64",
                "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8",
-               "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "bool": "bool"}
+               "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "bool": "bool",
+               "complex64": "complex64", "complex128": "complex128"}
 
 
 def _type_name(t: Any) -> str | None:

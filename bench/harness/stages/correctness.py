@@ -106,6 +106,8 @@ def poisoned(shape: tuple[int, ...], dtype: np.dtype[Any], seed: int) -> np.ndar
     """An array of `shape` and `dtype` filled with the poison pattern (bools: all True, the unlikely value)."""
     if dtype == np.bool_:
         return np.ones(shape, dtype=np.bool_)
+    if dtype.kind == "c":  # a complex element is two floats, each poisoned
+        return poisoned((*shape, 2), np.dtype(f"f{dtype.itemsize // 2}"), seed).view(dtype).reshape(shape)
     raw = np.dtype(f"u{dtype.itemsize}")
     return np.full(shape, poison_bits(dtype, seed), dtype=raw).view(dtype)
 
