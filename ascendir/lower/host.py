@@ -113,6 +113,8 @@ _DISPLAY = {
     "poison": "unmodelled value", "matmul_tiling": "matmul tiling object",
     "infer_context": "gert::InferShapeContext", "shape_buffer": "gert::Shape",
     "parse_context": "gert::TilingParseContext",
+    # GetNodeName(): the node's name, which only the framework knows; never null (`name == nullptr ? "nil" : name`)
+    "node_name": "the node name",
 }  # fmt: skip
 
 
@@ -424,6 +426,9 @@ class HostLowerer(FunctionLowerer):
         t = self.resolve_type(decl.type, decl)
         if isinstance(t, HostT) and t.detail in host_std.MAP_TYPES and isinstance(decl.init, A.InitList):
             return host_std.make_map(self, t, decl.init.items, e)  # a table, const or not: only read
+        if isinstance(t, HostT) and t.detail == "vector" and isinstance(decl.init, A.InitList) and \
+                not _mutable_global(vd, decl):
+            return host_std.make_seq(self, t, decl.init.items, e)  # `static const std::vector<T> v = {...}`
         if _mutable_global(vd, decl):
             cell = self._global_variable(decl.name)
             if cell is not None:
@@ -466,6 +471,13 @@ class HostLowerer(FunctionLowerer):
         return cell
 
     def new_cell(self, t: CType, name: str, node: A.Node, init: Val | None = None) -> Cell:
+        if self.shape_objects and init is None and isinstance(t, HostT) and t.kind == "shape" and \
+                isinstance(node, A.Declarator) and not node.type.pointers:
+            # a gert::Shape data member of a tiling class (`gert::Shape xShape_;`): an object of its own, which an
+            # assignment anywhere (under an `if` too) copies into, as a `gert::Shape s;` variable is
+            buffer = self.emit(hd.ShapeLocalOp(), node).results[0]
+            buffer.name_hint = name if name.isidentifier() else None
+            return Val(HostT("shape_buffer"), buffer)  # type: ignore[return-value]
         if isinstance(t, C.TilingT) and init is None and t.name in self.scope.tiling_structs:
             # a tiling struct member of a class (`XTilingData tilingData;` in a tiling helper class): a local
             # struct, as a variable of that type is
@@ -1101,6 +1113,8 @@ class HostLowerer(FunctionLowerer):
             return self._softmax_tiling_func(e)
         if name in host_tiling_api.FUNCTIONS:
             return host_tiling_api.call(self, e, name)
+        if name == "find" and parts[0] == "std" and len(e.args) == 3:
+            return host_std.find(self, e)
         if name == "GetCumSumMaxMinTmpSize" and len(e.args) == 6:
             return self._cumsum_tmp_size(e)
         math_name = name[:-1] if name.endswith("f") and name[:-1] in _MATH_OPS else name  # sqrtf -> sqrt
@@ -1836,7 +1850,8 @@ _METHODS: dict[str, dict[str, Method]] = {
         "SetBlockDim": _setter(hd.SetBlockDimOp, C.U32), "SetTilingKey": _setter(hd.SetTilingKeyOp, C.U64),
         "GetBlockDim": _getter("SetBlockDim", C.U32), "GetTilingKey": _getter("SetTilingKey", C.U64),
         "SetScheduleMode": _no_effect, "SetNeedAtomic": _no_effect, "SetAicpuBlockDim": _no_effect,
-        "GetNodeName": _handle("opaque"), "GetNodeType": host_compile_info.node_type, "GetDeterministic": _deterministic,
+        "GetNodeName": _handle("node_name"), "GetNodeType": host_compile_info.node_type,
+        "GetDeterministic": _deterministic,
         "GetCompileInfo": lambda lw, e, recv, callee: host_compile_info.compile_info(lw, e, callee),
     },
     "parse_context": host_compile_info.PARSE_CONTEXT_METHODS,
@@ -1859,7 +1874,7 @@ _METHODS: dict[str, dict[str, Method]] = {
         "GetInputDesc": _tensor_ref(kind="desc"),
         "GetOptionalInputDesc": _tensor_ref(optional=True, kind="desc"),
         "GetOutputDesc": _tensor_ref(output=True, kind="desc"),
-        "GetAttrs": _handle("attrs"), "GetNodeName": _handle("opaque"), "GetNodeType": _handle("opaque"),
+        "GetAttrs": _handle("attrs"), "GetNodeName": _handle("node_name"), "GetNodeType": _handle("opaque"),
     },
     "shape_buffer": {
         "GetDim": _read_first(_get_dim), "GetDimNum": _read_first(_get_dim_num),

@@ -154,7 +154,7 @@ def node_name(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
     """`GetNodeName()`: the node's name in the graph, which only the framework knows (logs print it)."""
     from ascendir.lower.host import HostT
 
-    return Val(HostT("opaque"))
+    return Val(HostT("node_name"))
 
 
 def node_type(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:

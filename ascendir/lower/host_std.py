@@ -1,4 +1,5 @@
-"""Standard-library tables in host tiling functions: a `std::map` / `std::unordered_map` built from a list.
+"""Standard-library tables in host tiling functions: a `std::map` / `std::unordered_map` built from a list, and a
+namespace-scope `std::vector` of constants searched with `std::find`.
 
 Vendor tiling code keeps small lookup tables keyed by a dtype or a mode:
 
@@ -6,6 +7,9 @@ Vendor tiling code keeps small lookup tables keyed by a dtype or a mode:
     const auto iter = BUF_CNT.find(dtype);            // iter->second, iter == BUF_CNT.end()
     compileInfo.inputDataByte = typeLen[dtype];       // operator[]
     if (BUF_CNT.count(dtype) == 0) { ... }
+
+    static const std::vector<ge::DataType> X_DTYPES = {ge::DT_FLOAT16, ge::DT_FLOAT};
+    if (std::find(X_DTYPES.begin(), X_DTYPES.end(), dtype) == X_DTYPES.end()) { ... }
 
 A table whose entries are compile-time constants is modelled where it is read: a lookup is a chain of
 comparisons of the key against each entry's key and a selection of the value, so the evaluator runs it for the
@@ -59,8 +63,67 @@ class MapIter:
     value: Val | None = None
 
 
+@dataclass(frozen=True)
+class ConstSeq:
+    """A namespace-scope std::vector initialised from a list of constants and only read."""
+
+    values: tuple[Val, ...]
+
+
+@dataclass(frozen=True)
+class SeqPos:
+    """An iterator into a ConstSeq: `begin()` (0), `end()` (len), or what std::find returned (`found` says
+    whether it is not end())."""
+
+    seq: ConstSeq
+    index: int | None
+    found: Val | None = None
+
+
 def is_model(v: Val) -> bool:
-    return isinstance(v.obj, ConstMap | MapIter)
+    return isinstance(v.obj, ConstMap | MapIter | ConstSeq | SeqPos)
+
+
+def make_seq(lw: HostLowerer, t: object, items: Sequence[A.Node], node: A.Node) -> Val:
+    """`static const std::vector<T> v = {a, b, c};` of compile-time numbers (enumerators included)."""
+    values = []
+    for item in items:
+        v = lw.expr(item)
+        if isinstance(v.ctype, C.EnumT) and isinstance(v.const, int):
+            v = Val(C.I32, const=v.const)
+        if not isinstance(v.ctype, Scalar) or not isinstance(v.const, int | float):
+            raise Unsupported("a std::vector whose items are not compile-time numbers is not modelled here", item)
+        values.append(v)
+    return Val(t, obj=ConstSeq(tuple(values)))  # type: ignore[arg-type]
+
+
+def find(lw: HostLowerer, e: A.Call) -> Val:
+    """`std::find(v.begin(), v.end(), x)` over a ConstSeq: an iterator that is end() when no item equals x."""
+    first, last = lw.expr(e.args[0]), lw.expr(e.args[1])
+    if not (isinstance(first.obj, SeqPos) and isinstance(last.obj, SeqPos) and first.obj.seq == last.obj.seq
+            and first.obj.index is not None and last.obj.index is not None):
+        raise Unsupported("std::find is modelled over begin()..end() of a constant std::vector only", e)
+    key = lw._enum_as_int(lw.expr(e.args[2]), e)
+    found = Val(C.BOOL, const=0)
+    for item in first.obj.seq.values[first.obj.index:last.obj.index]:
+        hit = lw.compare("==", key, item, e)
+        found = hit if found.const == 0 else found if hit.const == 0 else Val(C.BOOL, lw.emit(
+            arith.SelectOp(lw.ssa(hit, e), lw.ssa(Val(C.BOOL, const=1), e), lw.ssa(found, e)), e).results[0])
+    return Val(first.ctype, obj=SeqPos(first.obj.seq, None, found))
+
+
+def _seq_method(lw: HostLowerer, e: A.Call, name: str, recv: Val) -> Val:
+    seq = recv.obj
+    assert isinstance(seq, ConstSeq)
+    if name in ("begin", "cbegin") and not e.args:
+        return Val(recv.ctype, obj=SeqPos(seq, 0))
+    if name in ("end", "cend") and not e.args:
+        return Val(recv.ctype, obj=SeqPos(seq, len(seq.values)))
+    if name == "size" and not e.args:
+        return Val(C.U64, const=len(seq.values))
+    if name == "empty" and not e.args:
+        return Val(C.BOOL, const=int(not seq.values))
+    raise Unsupported(f"std::vector::{name} is not modelled on a constant vector", e)
 
 
 def make_map(lw: HostLowerer, t: object, items: Sequence[A.Node], node: A.Node) -> Val:
@@ -111,7 +174,9 @@ def _lookup(lw: HostLowerer, table: ConstMap, key: Val, node: A.Node) -> tuple[V
 
 def method(lw: HostLowerer, e: A.Call, name: str, recv: Val) -> Val:
     """A member function called on a table or an iterator into one."""
-    if isinstance(recv.obj, MapIter):
+    if isinstance(recv.obj, ConstSeq):
+        return _seq_method(lw, e, name, recv)
+    if isinstance(recv.obj, MapIter | SeqPos):
         raise Unsupported(f"'{name}' on a std::map iterator is not modelled", e)
     table = recv.obj
     assert isinstance(table, ConstMap)
@@ -154,6 +219,11 @@ def member(lw: HostLowerer, obj: Val, name: str, node: A.Node) -> Val:
 
 def compare(lw: HostLowerer, op: str, a: Val, b: Val, node: A.Node) -> Val:
     """`iter == table.end()` / `!=`: whether the lookup missed (or hit); two lookups are not compared."""
+    if isinstance(a.obj, SeqPos) and isinstance(b.obj, SeqPos) and a.obj.seq == b.obj.seq:
+        end, it = (a.obj, b.obj) if a.obj.found is None else (b.obj, a.obj)
+        if op in ("==", "!=") and it.found is not None and end.index == len(end.seq.values):
+            return lw._not(it.found, node) if op == "==" else it.found
+        raise Unsupported(f"operator '{op}' on these std::vector iterators is not modelled", node)
     if op not in ("==", "!=") or not isinstance(a.obj, MapIter) or not isinstance(b.obj, MapIter):
         raise Unsupported(f"operator '{op}' on std::map objects is not modelled", node)
     end, it = (a.obj, b.obj) if a.obj.value is None else (b.obj, a.obj)

@@ -57,3 +57,31 @@ def test_changing_a_table_is_reported() -> None:
                             "typeLen.insert({ge::DT_INT8, 1}); const auto iter = BUF_CNT.find(dtype);")
     result = evaluate_program_tiling(load_text(source, "tables.cpp"), TilingInputs([TensorSpec((4, 8), "float16")]))
     assert any("insert" in g.message for g in result.gaps)
+
+
+FIND = """
+namespace optiling {
+static const std::vector<ge::DataType> X_DTYPES = {ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_INT32};
+struct FindTilingData { uint32_t supported; uint32_t count; };
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    FindTilingData *t = context->GetTilingData<FindTilingData>();
+    const ge::DataType dtype = context->GetInputDesc(0)->GetDataType();
+    t->supported = std::find(X_DTYPES.begin(), X_DTYPES.end(), dtype) != X_DTYPES.end() ? 1 : 0;
+    t->count = X_DTYPES.size();
+    if (std::find(X_DTYPES.begin(), X_DTYPES.end(), dtype) == X_DTYPES.end()) {
+        return ge::GRAPH_FAILED;
+    }
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+"""
+
+
+def test_find_in_a_constant_vector() -> None:
+    program = load_text(FIND, "find.cpp")
+    result = evaluate_program_tiling(program, TilingInputs([TensorSpec((4,), "int32")]))
+    assert result.diagnostics == [] and not result.gaps
+    assert result.succeeded and result.fields == {"supported": 1, "count": 3}
+    assert not evaluate_program_tiling(program, TilingInputs([TensorSpec((4,), "int8")])).succeeded
