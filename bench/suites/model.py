@@ -305,6 +305,11 @@ class Task:
         drawn; NPUKernelBench answers that ship an aclnn layer may reorder the op's inputs)."""
         return inputs
 
+    def uncompared(self, case: Case, inputs: Inputs) -> tuple[str, ...]:
+        """Outputs the benchmark does not compare for this draw's arguments (default: none; NPUKernelBench
+        compares only those its binding returns)."""
+        return ()
+
     def reference(self, case: Case, inputs: Inputs) -> dict[str, Any]:
         """The expected outputs by name, in the op's output order (computed apart from any simulated memory)."""
         raise NotImplementedError
