@@ -1,6 +1,7 @@
 //! The library's high-level vector APIs (adv_api): element-wise math (Sigmoid, Tanh, Gelu, Sin, Log, Power,
 //! SwiGLU, ...), SoftMax / LogSoftMax over rows, Sum / Mean, Arange. Their documented formulas, computed in
-//! f32 and rounded once to the element type; the shared temporary buffers they take are not touched (their
+//! f32 and rounded once to the element type (Sigmoid on 16-bit types: step by step, as the library's
+//! instructions round; sigmoid_in); the shared temporary buffers they take are not touched (their
 //! contents are unspecified after the call).
 
 use crate::api::{ApiOp, Arg, Args, Pipe, Registry};
@@ -100,6 +101,21 @@ fn fun(name: &str) -> Option<Fun> {
 
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
+}
+
+/// Sigmoid on a 16-bit type as the library computes it: Muls by -1, Exp, Adds 1, then Div of 1 by that, each a
+/// vector instruction on T whose result is rounded to T (asc-devkit impl/adv_api/detail/activation/sigmoid/
+/// sigmoid_impl.h, SigmoidIntrinsicsImpl). Rounded once instead, a half result can differ by an ulp or two
+/// (NPUKernelBench's MulSigmoidMulAddCustom, whose torch reference rounds each fp16 op the same way).
+fn sigmoid_in(t: DType, x: f32) -> f32 {
+    let round = |v: f32| match t {
+        DType::F16 => half::f16::from_f32(v).to_f32(),
+        DType::BF16 => half::bf16::from_f32(v).to_f32(),
+        _ => v,
+    };
+    let e = round((-x).exp());
+    let d = round(1.0 + e);
+    round(1.0 / d)
 }
 
 /// GELU, tanh approximation (the library's formula): x / (1 + exp(-1.5957691 * (x + 0.044715 x^3))).
@@ -320,7 +336,10 @@ impl ApiOp for Elementwise {
                 y[..m].fill(scalars[1]);
             }
             for i in 0..m {
-                x[i] = apply(f, x[i], y[i], limit);
+                x[i] = match f {
+                    Fun::Sigmoid if matches!(t, DType::F16 | DType::BF16) => sigmoid_in(t, x[i]),
+                    _ => apply(f, x[i], y[i], limit),
+                };
             }
             store_f32(t, &x[..m], out);
         });
