@@ -217,8 +217,9 @@ def main() -> int:
                     if files and row is not None:
                         row["cube"] = uses_cube(files)
                         row.pop("binding_finishes", None)  # the regex reading before binding_replay
-                        answer = next(iter(sorted(WORK.glob(f"{r['op']}_after_*/*.py"))), None)
-                        row["binding_bypass"] = binding_bypass(answer) if side == "after" and answer else ""
+                        if "binding_bypass" not in row:  # a row of an earlier version: read its answer now
+                            answer = next(iter(sorted(WORK.glob(f"{r['op']}_after_*/*.py"))), None)
+                            row["binding_bypass"] = binding_bypass(answer) if side == "after" and answer else ""
         report = summarise(list(merged.values()))
         report.update({"rows": list(merged.values()), "merged": [str(p) for p in args.merge], "elapsed_s": 0.0})
         print_report(report)
