@@ -1096,6 +1096,13 @@ class FunctionLowerer:
                 raise Unsupported(f"too few arguments in call to '{frame.name}'", node)
             ptype = self.param_type(p)
             is_ref = "&" in p.type.pointers
+            if isinstance(arg.obj, tuple) and arg.obj[0] == "init" and not isinstance(ptype, C.UnknownT):
+                # `op.Init({x, y, n})`: a value of the parameter's type, its items read in the caller's scope
+                callee = self.frames.pop()
+                try:
+                    arg = self.init_list(ptype, arg.obj[1].items, node)
+                finally:
+                    self.frames.append(callee)
             if not self.check_tensor_conversion(arg, ptype, node, f"argument {i + 1} ('{p.name}') of '{frame.name}'"):
                 arg = Val(ptype, self.undef(ptype, node))  # the body sees the declared type: no second error there
             if isinstance(ptype, C.TilingT | C.StructT) and isinstance(arg.ctype, Scalar):
