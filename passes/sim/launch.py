@@ -145,6 +145,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     from passes.fold_tiling import FoldTilingPass
     from passes.sim import NotModelled, build_program
     from passes.verify import run_tiling
+    from frontend.opdef_attrs import with_defaults
     from passes.verify.kernel_only import is_kernel_only, launch, op_description
 
     desc = op_description(program) or {}
@@ -180,7 +181,8 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     module = lowered.module
     has_host = any(u.unit.role == "host" for u in program.units)
     given_outputs = _given_outputs(outputs, out_names)
-    shapes = TilingInputs(specs, attrs=attrs, chip=chip, instances=instances,
+    # optional attributes the caller leaves out take the OpDef's defaults, as the framework gives them
+    shapes = TilingInputs(specs, attrs=with_defaults(program.bundle, attrs), chip=chip, instances=instances,
                           outputs=[_output_spec(t, declared(len(arrays) + i, name))
                                    for i, (name, a) in enumerate(given_outputs.items()) for t in _items(a)]
                           if given_outputs else [])
