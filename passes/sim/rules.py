@@ -1,4 +1,4 @@
-"""The simulator's findings (ASC950-ASC964): one page each, as `ascendc-check rule ASC950` prints them.
+"""The simulator's findings (ASC950-ASC965): one page each, as `ascendc-check rule ASC950` prints them.
 
 The Rust side reports them (rust_sim/src/checks.rs names the same codes); they are listed by `ascendc-check rules`
 after the static rules. They are not rules the verifier runs: they come from running the kernel.
@@ -172,3 +172,27 @@ _rule("ASC964", "sim-shared-cache-line",
 yLocal.SetValue(i, v);                      // ... then one copy out
 DataCopy(yGm[GetBlockIdx() * perCore], yLocal, perCore);   // perCore * sizeof(float) a multiple of 64""",
       "warning")
+_rule("ASC965", "sim-pipe-race",
+      "Two pipes of one core access the same local-memory bytes (UB, L1, L0A/B/C, BT, FB), at least one of them "
+      "writing, and nothing orders the two: no SetFlag/WaitFlag from the first pipe to the second, no queue "
+      "EnQue/DeQue (or FreeTensor/AllocTensor) whose flag connects them, no PipeBarrier<PIPE_ALL> or SyncAll "
+      "between them. Reported at the second access, with the first one's line, both pipes, the core and the bytes, "
+      "as Miri reports a data race. The check is a happens-before one with a vector clock per pipe: one pipe runs in "
+      "order; the scalar unit issues every instruction, so what it did before issuing one to a pipe comes first "
+      "(S -> pipe needs no flag), while a pipe -> S order needs a flag (MTE2_S, V_S, ...) or a barrier; a flag "
+      "carries its setter's clock to its waiter. A vector instruction's operand counts as the whole byte span it "
+      "covers.",
+      "The simulator runs each pipe's work in the order the scalar unit issued it, so such a kernel computes the "
+      "right numbers here. On the device the pipes run concurrently: the scalar unit reads the tile before MTE2 "
+      "has filled it, a vector instruction reads bytes MTE2 is still writing, MTE3 copies out a result V has not "
+      "finished, or MTE2 reloads a buffer V is still reading. The output is then wrong on some runs, often only "
+      "at larger shapes or under load. A queue's DeQue of a VECIN tensor waits for MTE2 on the vector pipe only: "
+      "a GetValue on the tile right after it is not ordered.",
+      """inQ.EnQue(gLocal);
+gLocal = inQ.DeQue<float>();          // MTE2 -> V only
+float gamma = gLocal.GetValue(0);     // the scalar unit reads what MTE2 may still be writing""",
+      """gLocal = inQ.DeQue<float>();
+event_t e = static_cast<event_t>(pipe.FetchEventID(HardEvent::MTE2_S));
+SetFlag<HardEvent::MTE2_S>(e);
+WaitFlag<HardEvent::MTE2_S>(e);       // now the scalar unit waits for the copy
+float gamma = gLocal.GetValue(0);""")

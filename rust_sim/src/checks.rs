@@ -39,6 +39,8 @@ pub mod code {
     pub const INPUT_WRITTEN: &str = "ASC963";
     /// two cores write one 64-byte GM line, one of them with SetValue (through the data cache)
     pub const SHARED_CACHE_LINE: &str = "ASC964";
+    /// two pipes of one core access the same local bytes, one of them writing, with nothing ordering them
+    pub const PIPE_RACE: &str = "ASC965";
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -114,6 +114,8 @@ pub struct Core {
     pub tlog: Option<Box<crate::timing::CoreLog>>,
     /// Ctx::copy's staging bytes and flags, kept between copies
     pub copy_scratch: (Vec<u8>, Vec<u8>),
+    /// the pipes' clocks and the local memories' access history, for the race check (race.rs)
+    pub race: crate::race::RaceState,
 }
 
 impl Core {
@@ -147,6 +149,7 @@ impl Core {
             waiting: None,
             tlog: None,
             copy_scratch: (Vec::new(), Vec::new()),
+            race: crate::race::RaceState::new(),
         }
     }
 }
@@ -315,6 +318,7 @@ impl<'a> Ctx<'a> {
             Space::Local(m) => {
                 let size = self.local_size(m);
                 if in_bounds(start, len, size) {
+                    crate::race::check(self, m, start as usize, len as usize, write, elem, what);
                     return Some(start as usize);
                 }
                 self.report(
@@ -565,11 +569,13 @@ impl<'a> Ctx<'a> {
 
     /// SetFlag on `pipe` (deferred if the pipe is blocked); releases a pipe waiting for it.
     pub fn set_flag(&mut self, pipe: Pipe, key: FlagKey) {
+        self.core.race.issue(pipe.index());
         if pipe != Pipe::S && self.core.sync.blocked[pipe.index()].is_some() {
             self.core.sync.pending[pipe.index()].push_back(crate::sync::Deferred::Set(key));
             return;
         }
         *self.core.sync.flags.entry(key).or_insert(0) += 1;
+        self.core.race.set(pipe.index(), key);
         crate::timing::flag_set(self.core, self.pc, pipe, key);
         self.release();
     }
@@ -577,11 +583,13 @@ impl<'a> Ctx<'a> {
     /// WaitFlag on `pipe`: consumes the flag if set; otherwise blocks the pipe (or, on PIPE_S, the scalar unit
     /// for good: a deadlock). Returns false when the scalar unit deadlocked.
     pub fn wait_flag(&mut self, pipe: Pipe, key: FlagKey) -> bool {
+        self.core.race.issue(pipe.index());
         if pipe != Pipe::S && self.core.sync.blocked[pipe.index()].is_some() {
             self.core.sync.pending[pipe.index()].push_back(crate::sync::Deferred::Wait(key, self.loc));
             return true;
         }
         if self.core.sync.take(key) {
+            self.core.race.take(pipe.index(), key);
             crate::timing::flag_wait(self.core, self.pc, pipe, key);
             return true;
         }
@@ -609,6 +617,7 @@ impl<'a> Ctx<'a> {
                 if !self.core.sync.take(key) {
                     continue;
                 }
+                self.core.race.take(p, key);
                 crate::timing::flag_wait(self.core, self.pc, crate::timing::PIPE_AT[p], key);
                 self.core.sync.blocked[p] = None;
                 progressed = true;
@@ -619,10 +628,12 @@ impl<'a> Ctx<'a> {
                     match item {
                         crate::sync::Deferred::Set(k) => {
                             *self.core.sync.flags.entry(k).or_insert(0) += 1;
+                            self.core.race.set(p, k);
                             crate::timing::flag_set(self.core, self.pc, crate::timing::PIPE_AT[p], k);
                         }
                         crate::sync::Deferred::Wait(k, loc) => {
                             if self.core.sync.take(k) {
+                                self.core.race.take(p, k);
                                 crate::timing::flag_wait(self.core, self.pc, crate::timing::PIPE_AT[p], k);
                             } else {
                                 self.core.sync.blocked[p] = Some((k, loc));
@@ -663,7 +674,11 @@ impl<'a> Ctx<'a> {
     /// Runs a catalog call; when time is modelled, records what it cost (timing/mod.rs).
     pub fn exec_api(&mut self, api: &dyn crate::api::ApiOp) -> Flow {
         crate::timing::begin_op(self.core);
+        let pipe = api.pipe().index();
+        self.core.race.issue(pipe);
+        let outer = std::mem::replace(&mut self.core.race.current, pipe);
         let flow = api.exec(self);
+        self.core.race.current = outer;
         crate::timing::end_op(self, api.pipe(), flow);
         flow
     }

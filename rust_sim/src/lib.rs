@@ -14,6 +14,7 @@ pub mod mix;
 pub mod parse;
 pub mod program;
 pub mod queue;
+pub mod race;
 pub mod scalar;
 pub mod sim;
 pub mod sync;

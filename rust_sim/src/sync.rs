@@ -252,6 +252,7 @@ impl ApiOp for Barrier {
                 );
                 return Flow::Stop;
             }
+            cx.core.race.barrier_all();
         }
         Flow::Next
     }
@@ -281,6 +282,7 @@ impl ApiOp for SyncAll {
             );
             return Flow::Stop;
         }
+        cx.core.race.barrier_all();
         Flow::Wait
     }
 }

@@ -390,6 +390,9 @@ pub fn check_footprint(cx: &mut Ctx, geoms: &[Geom], runs: &[Run], names: &[&str
             );
             return None;
         }
+        // the race check sees the span each operand covers (its bounding range: strided operands count whole)
+        let write = names.get(i).is_some_and(|n| n.starts_with("dst"));
+        crate::race::check(cx, m, lo as usize, (hi - lo) as usize, write, g.size, what);
     }
     mem
 }

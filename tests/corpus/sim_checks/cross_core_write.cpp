@@ -20,6 +20,7 @@ extern "C" __global__ __aicore__ void cross_core(GM_ADDR x, GM_ADDR y, GM_ADDR w
     DataCopy(buf, xGm, td.blockLength);
     q.EnQue(buf);
     buf = q.DeQue<float>();
+    PipeBarrier<PIPE_ALL>(); // copied straight out: the DeQue orders MTE2 before V, not MTE3
     DataCopy(yGm, buf, td.blockLength); // expected-finding ASC953
     q.FreeTensor(buf);
 }

@@ -22,7 +22,9 @@ extern "C" __global__ __aicore__ void gm_oob(GM_ADDR x, GM_ADDR y, GM_ADDR works
         DataCopy(buf, xGm[t * td.tileLength], td.tileLength); // expected-finding ASC950
         inQ.EnQue(buf);
         buf = inQ.DeQue<float>();
+        PipeBarrier<PIPE_ALL>(); // copied straight out: the DeQue orders MTE2 before V, not MTE3
         DataCopy(yGm[t * td.tileLength], buf, td.tileLength);
+        PipeBarrier<PIPE_ALL>(); // MTE3 done reading before the next tile's MTE2 write
         inQ.FreeTensor(buf);
     }
 }

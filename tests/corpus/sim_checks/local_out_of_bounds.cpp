@@ -21,6 +21,7 @@ extern "C" __global__ __aicore__ void local_oob(GM_ADDR x, GM_ADDR y, GM_ADDR wo
     DataCopy(buf, xGm, td.n); // expected-finding ASC951
     inQ.EnQue(buf);
     buf = inQ.DeQue<float>();
+    PipeBarrier<PIPE_ALL>(); // copied straight out: the DeQue orders MTE2 before V, not MTE3
     DataCopy(yGm, buf, td.n);
     inQ.FreeTensor(buf);
 }

@@ -18,6 +18,7 @@ extern "C" __global__ __aicore__ void deque_empty(GM_ADDR x, GM_ADDR y, GM_ADDR 
     inQ.EnQue(buf);
 #endif
     buf = inQ.DeQue<float>(); // expected-finding ASC955
+    PipeBarrier<PIPE_ALL>(); // copied straight out: the DeQue orders MTE2 before V, not MTE3
     DataCopy(yGm, buf, td.n);
     inQ.FreeTensor(buf);
 }
