@@ -913,6 +913,10 @@ class HostLowerer(FunctionLowerer):
                 isinstance(a.ctype, C.UnknownT) and isinstance(b.ctype, C.UnknownT):
             # a std::string made from a known C string (GetNodeType()'s op type) against a literal
             return Val(C.BOOL, const=int((a.const == b.const) == (op == "==")))
+        if op in ("==", "!=") and all(isinstance(v.ctype, C.Pointer) and v.const == 0 and v.ssa is None
+                                      for v in (a, b)):
+            # two null pointer constants (GetCompileInfo() of an op without compile info, against nullptr)
+            return Val(C.BOOL, const=int(op == "=="))
         if _is_host(a.ctype) or _is_host(b.ctype):
             return self._host_compare(op, a, b, node)
         return super().compare(op, a, b, node, operands)

@@ -73,3 +73,29 @@ def test_without_a_registered_struct_it_stays_a_gap() -> None:
     source = source.replace("context->GetCompileInfo<DemoCompileInfo>()->totalUbSize", "ub")
     result = evaluate_program_tiling(load_text(source, "parsed.cpp"), TilingInputs([TensorSpec((8, 64), "float16")]))
     assert any("GetCompileInfo" in g.message for g in result.gaps)
+
+
+NO_PARSE = """
+namespace optiling {
+struct NoParseCompileInfo { int32_t totalCoreNum = 0; };
+struct NoParseTilingData { uint32_t cores; };
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    auto compileInfo = reinterpret_cast<const NoParseCompileInfo *>(context->GetCompileInfo());
+    auto ascendcPlatform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+    uint32_t cores = (compileInfo == nullptr) ? ascendcPlatform.GetCoreNumAiv() : compileInfo->totalCoreNum;
+    NoParseTilingData *t = context->GetTilingData<NoParseTilingData>();
+    t->cores = cores;
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+"""
+
+
+def test_an_op_without_a_parse_function_has_no_compile_info() -> None:
+    # registered through its OpDef only (NPUKernelBench's StridedSliceAssignV2): GetCompileInfo() is null
+    result = evaluate_program_tiling(load_text(NO_PARSE, "noparse.cpp"), TilingInputs([TensorSpec((4,), "float32")]))
+    assert result.diagnostics == []
+    assert result.succeeded and not result.gaps
+    assert result.fields == {"cores": 48}
