@@ -2789,6 +2789,8 @@ class FunctionLowerer:
                 return v.obj if isinstance(v.obj, Val) else Val(v.obj.ctype, obj=v.obj)
             if isinstance(e.operand, A.This) and isinstance(v.obj, Instance):
                 return v  # `*this`: the object (`this` is read as the object already)
+            if array_pointer.is_pointer_operand(v):  # `*(start + i)`: the element the array pointer points at
+                return self.expr_Index(A.Index(e.span, e.operand, A.IntLit(e.span, "0", 0)))
             if isinstance(t, C.Pointer) and t.gm:
                 return self.expr_Index(A.Index(e.span, e.operand, A.IntLit(e.span, "0", 0)))
             raise Unsupported(f"dereferencing a value of type {t}", e)
@@ -3452,6 +3454,9 @@ class FunctionLowerer:
             if isinstance(tensor.ctype, C.LocalTensorT | C.GlobalTensorT):
                 self.set_tensor_element(tensor, self.expr(target.args[0]), value, node)
                 return
+        if isinstance(target, A.Unary) and target.op == "*" and array_pointer.is_pointer_operand(
+                self.expr(target.operand)):
+            target = A.Index(target.span, target.operand, A.IntLit(target.span, "0", 0))  # `*(calNum + i) = n`
         if isinstance(target, A.Index):
             base = self.expr(target.base)
             if isinstance(base.ctype, C.ArrayT):

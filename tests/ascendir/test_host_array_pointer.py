@@ -1,10 +1,10 @@
 """Pointers into a local array in a host tiling function: `uint32_t *len = allMem + N;`, written through in a
-helper (`len[i] = ...`), read back (`end[i - 1]`), and handed to a TILING_DATA_FIELD_DEF_ARR setter, which
+helper (`len[i] = ...`, `*(len + i) = ...`), read back (`end[i - 1]`, `*(len + i)`), and handed to a TILING_DATA_FIELD_DEF_ARR setter, which
 copies the field's length from where the pointer points.
 
 NPUKernelBench's Isamax / Isamin / Icamax / Icamin hosts carve their per-core tables out of one
 `uint32_t allMem[12 * MAX_VECCORE_NUM]` this way; before, `allMem + k` was left out (ASC103) and every table
-reached the kernel as zeros.
+reached the kernel as zeros. ComplexMatDot's writes `*(calNum + i) = n`.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ static void Fill(uint32_t cores, uint32_t total, uint32_t *allMem)
     uint32_t *end = allMem + 2 * N;
     for (uint32_t i = 0; i < cores; i++) {
         start[i] = (i == 0) ? 0 : end[i - 1];
-        len[i] = total / cores + (i < total % cores ? 1 : 0);
-        end[i] = start[i] + len[i];
+        *(len + i) = total / cores + (i < total % cores ? 1 : 0);
+        end[i] = start[i] + *(len + i);
     }
 }
 static ge::graphStatus TilingFunc(gert::TilingContext *context)
