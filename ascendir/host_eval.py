@@ -180,8 +180,6 @@ class ChipNumbers:
 
 
 _KIB = 1024
-# what PlatformAscendC::GetCoreMemSize takes off UB and L1 on the 910B family (see run_mem_size)
-LOCAL_RESERVED_BYTES = 256
 _MIB = 1024 * _KIB
 _GIB = 1024 * _MIB
 
@@ -703,10 +701,6 @@ class HostFunctions(InterpreterFunctions):
         }[space]
         if size is None:
             raise HostEvalError(f"the {space.value} size of chip {chip.name} is not known")
-        if space in (MemSpace.UB, MemSpace.L1) and chip.soc == "ASCEND910B":
-            # the library keeps 256 bytes of each for the matmul server (kfc) on the 910B family, the 910_93
-            # included: asc-devkit platform_ascendc.cpp, LOCAL_RESERV_SIZE
-            size -= LOCAL_RESERVED_BYTES
         return (size,)
 
     @impl(host.SocVersionOp)

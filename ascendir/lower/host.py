@@ -1731,9 +1731,22 @@ def _mem_size(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
     space = lw.expr(e.args[0])
     if not (isinstance(space.ctype, C.EnumT) and space.const in hd.MemSpace.__members__):
         raise Unsupported("GetCoreMemSize needs a constant CoreMemType", e)
-    size = Val(C.U64, lw.emit(hd.MemSizeOp(lw.ssa(recv, e), hd.MemSpace[str(space.const)]), e).results[0])
-    lw.assign(e.args[1], size, e)  # the size comes back through the reference argument
+    size = lw.emit(hd.MemSizeOp(lw.ssa(recv, e), hd.MemSpace[str(space.const)]), e).results[0]
+    if str(space.const) in ("UB", "L1"):
+        # PlatformAscendC keeps 256 bytes of UB and of L1 back for the matmul server (kfc) on the 910B family, the
+        # 910_93 included (asc-devkit platform_ascendc.cpp, LOCAL_RESERV_SIZE); the fe::PlatFormInfos getter below
+        # reports the whole memory
+        soc = lw.emit(hd.SocVersionOp(lw.ssa(recv, e)), e).results[0]
+        is_910b = lw.emit(arith.CmpiOp(soc, lw.const_ssa(hd.SOC_VERSIONS["ASCEND910B"], C.I64, e), "eq"), e)
+        reserve = lw.emit(arith.SelectOp(is_910b.results[0], lw.const_ssa(LOCAL_RESERVED_BYTES, C.I64, e),
+                                         lw.const_ssa(0, C.I64, e)), e)
+        size = lw.emit(arith.SubiOp(size, reserve.results[0]), e).results[0]
+    lw.assign(e.args[1], Val(C.U64, size), e)  # the size comes back through the reference argument
     return Val(C.VoidT())
+
+
+# what PlatformAscendC::GetCoreMemSize takes off UB and L1 on the 910B family (see _mem_size)
+LOCAL_RESERVED_BYTES = 256
 
 
 def _local_mem_size(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:

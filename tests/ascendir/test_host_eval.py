@@ -82,14 +82,13 @@ def f32(value: float) -> float:
 @pytest.mark.parametrize(
     ("shape", "dtype", "block_dim", "key", "fields"),
     [
-        # 16384 elements: 8 blocks of 2048, one tile each; fp16 -> key 1; GetCoreMemSize(UB) on the 910B family
-        # is 196608 - 256 (the library's kfc reserve): 196352 / 4096 = 47
+        # 16384 elements: 8 blocks of 2048, one tile each; fp16 -> key 1; 196608 / 4096 = 48
         (
             (8, 2048),
             "float16",
             8,
             1,
-            {"totalLength": 16384, "tileNum": 1, "tileLength": 2048, "tileBytes": 4096, "ubTiles": 47},
+            {"totalLength": 16384, "tileNum": 1, "tileLength": 2048, "tileBytes": 4096, "ubTiles": 48},
         ),
         # 1M elements: all 48 cores, ceil(1048576 / 48) = 21846 per core -> 11 tiles of 2048
         (
@@ -97,7 +96,7 @@ def f32(value: float) -> float:
             "float32",
             48,
             2,
-            {"totalLength": 1048576, "tileNum": 11, "tileLength": 2048, "tileBytes": 8192, "ubTiles": 23},
+            {"totalLength": 1048576, "tileNum": 11, "tileLength": 2048, "tileBytes": 8192, "ubTiles": 24},
         ),
         # 105 elements: one core, one tile of 105; bf16 is 2 bytes but not fp16 -> key 2
         (
@@ -105,7 +104,7 @@ def f32(value: float) -> float:
             "bfloat16",
             1,
             2,
-            {"totalLength": 105, "tileNum": 1, "tileLength": 105, "tileBytes": 210, "ubTiles": 935},
+            {"totalLength": 105, "tileNum": 1, "tileLength": 105, "tileBytes": 210, "ubTiles": 936},
         ),
     ],
 )
@@ -544,8 +543,7 @@ def test_platform_queries() -> None:
         host.set_block_dim %ctx, %aic : i64
         """
     )
-    # L1 (and UB) as GetCoreMemSize reports them on the 910B family: 256 bytes kept back for the library's kfc
-    assert run(module).fields == {"aic": 24, "l1": 512 * 1024 - 256, "l0c": 128 * 1024}
+    assert run(module).fields == {"aic": 24, "l1": 512 * 1024, "l0c": 128 * 1024}
 
 
 # ----------------------------------------------------------------------------------------------------
