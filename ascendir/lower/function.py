@@ -49,7 +49,7 @@ from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import Reporter
 from ascendir.lower.scope import ClassInfo, Scope
 from ascendir.lower.template_struct import constant_struct_text
-from ascendir.lower import array_init, array_pointer, list_tensor, partial_order, struct_pointer
+from ascendir.lower import array_init, array_pointer, list_tensor, partial_order, ssa_scope, struct_pointer
 from ascendir.lower.values import Binding, Cell, ExitKind, FunctionRef, Instance, Pack, Val
 from frontend import ast as A
 from frontend import vendor
@@ -232,6 +232,7 @@ class FunctionLowerer:
         self.op_count = 0
         self.max_ops = MAX_KERNEL_OPS  # beyond this, KernelTooLarge
         self.pipes: list[SSAValue] = []  # GetTPipePtr() returns the kernel's (first) pipe
+        self.attach_to: dict[int, Block] = {}  # a body being built apart -> the block its op will be added to
         self._last_node: A.Node | None = None
         self.kernel_block: Block | None = None  # the entry block of the kernel being lowered
         # `if constexpr` conditions that do not fold, by condition and template bindings: one cell each
@@ -295,6 +296,9 @@ class FunctionLowerer:
         region must end in one) before the error travels on to the statement that reports it."""
         saved = self.builder
         self.builder = Builder(InsertPoint.at_end(block))
+        detached = block.parent_op() is None
+        if detached:
+            self.attach_to[id(block)] = saved.insertion_point.block
         try:
             yield
         except Exception:
@@ -302,6 +306,8 @@ class FunctionLowerer:
             raise
         finally:
             self.builder = saved
+            if detached:
+                self.attach_to.pop(id(block), None)
 
     def _terminate(self, block: Block) -> None:
         parent = block.parent_op()
@@ -2494,7 +2500,19 @@ class FunctionLowerer:
             return struct_pointer.read(self, b, node) or self.load(b, node)
         if isinstance(b, Cell) and isinstance(b.points_to, Val) and isinstance(b.points_to.ctype, C.Pointer) \
                 and isinstance(b.points_to.ctype.pointee, C.TilingT):
-            return b.points_to  # a pointer variable set to the tiling data (see store)
+            # a pointer variable set to the tiling data (see store); set inside a region the read is not in,
+            # its value is rebuilt here
+            held = b.points_to
+            here = ssa_scope.usable_at(held.ssa, self.builder.insertion_point.block, lambda op: self.emit(op, node),
+                                       self.attach_to, self.kernel_block)
+            if here is held.ssa:
+                return held
+            if here is None:
+                raise Unsupported("a pointer to the tiling data set inside a block and read after it", node)
+            inner = held.obj
+            if isinstance(inner, Val) and inner.ssa is held.ssa:
+                inner = replace(inner, ssa=here)
+            return replace(held, ssa=here, obj=inner)
         if isinstance(b, Cell):
             if isinstance(b.ctype, C.ArrayT):
                 return Val(b.ctype, obj=b)
@@ -2853,6 +2871,7 @@ class FunctionLowerer:
         fails, what was built is erased, so no half-built region keeps uses of live values."""
         saved = self.builder
         self.builder = Builder(InsertPoint.at_end(block))
+        self.attach_to[id(block)] = saved.insertion_point.block
         try:
             yield
         except Exception:
@@ -2860,6 +2879,7 @@ class FunctionLowerer:
             raise
         finally:
             self.builder = saved
+            self.attach_to.pop(id(block), None)
 
     def logical(self, op: str, a: Val, b: Val, node: A.Node) -> Val:
         if a.const is not None and b.const is not None:
