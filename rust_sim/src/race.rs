@@ -145,6 +145,19 @@ impl RaceState {
         }
     }
 
+    /// Mmad and Fixpipe (or the L0C DataCopy) with a non-zero unitFlag hand L0C over between PIPE_M and PIPE_FIX
+    /// themselves, one 512-byte unit at a time: Fixpipe moves a unit out once the Mmad that accumulates it is
+    /// done, and an Mmad writes a unit once the Fixpipe before it has read it. Modelled as the pipe now running
+    /// (`to`) coming after the other's (`from`) work so far, as if a flag from `from` had been waited for.
+    pub fn unit_handshake(&mut self, from: usize, to: usize) {
+        if from >= NP || to >= NP || from == to {
+            return;
+        }
+        let c = self.clocks[from];
+        join(&mut self.clocks[to], &c);
+        self.clocks[from][from] += 1;
+    }
+
     /// PipeBarrier<PIPE_ALL> or SyncAll: every pipe waits for every other.
     pub fn barrier_all(&mut self) {
         let mut all = [0u64; NP];
@@ -498,5 +511,24 @@ mod tests {
         at(&mut st, MTE3, 0, 64, false);
         // S writes what MTE3 may still be reading
         assert!(at(&mut st, S, 0, 4, true).is_some());
+    }
+
+    #[test]
+    fn the_unit_flag_handshake_orders_mmad_and_fixpipe_both_ways() {
+        const M: usize = Pipe::M as usize;
+        const FIX: usize = Pipe::Fix as usize;
+        // without the handshake Fixpipe's read of what Mmad wrote races
+        let mut plain = RaceState::new();
+        at(&mut plain, M, 0, 1024, true);
+        assert!(at(&mut plain, FIX, 0, 1024, false).is_some());
+        let mut st = RaceState::new();
+        at(&mut st, M, 0, 1024, true);
+        st.unit_handshake(M, FIX);
+        assert_eq!(at(&mut st, FIX, 0, 1024, false), None);
+        // the next Mmad (unitFlag on) overwrites the units only after Fixpipe read them
+        st.unit_handshake(FIX, M);
+        assert_eq!(at(&mut st, M, 0, 1024, true), None);
+        // a Fixpipe without the handshake does not come after that second Mmad
+        assert!(at(&mut st, FIX, 0, 1024, false).is_some());
     }
 }

@@ -294,6 +294,7 @@ struct FixpipeV220 {
     src_nd: Option<Sv>,
     dst_nd: Option<Sv>,
     split: Option<Sv>,
+    unit_flag: Option<Sv>,
 }
 
 fn decode_v220(a: &Args) -> Result<Box<dyn ApiOp>, String> {
@@ -319,6 +320,7 @@ fn decode_v220(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         src_nd: a.opt_field(p, "srcNdStride")?,
         dst_nd: a.opt_field(p, "dstNdStride")?,
         split: a.opt_field(p, "isChannelSplit")?,
+        unit_flag: a.opt_field(p, "unitFlag")?,
     }))
 }
 
@@ -343,6 +345,7 @@ impl ApiOp for FixpipeV220 {
         let Some(quant) = quant_of(cx, self.quant, "Fixpipe") else {
             return Flow::Next;
         };
+        super::unit_flag_handshake(cx, self.unit_flag, Pipe::M, Pipe::Fix);
         if self.split.is_some_and(|s| cx.uint(s) & 1 != 0) {
             cx.report(
                 code::NOT_MODELLED,
@@ -499,6 +502,7 @@ struct CopyCo1 {
     relu: Option<Sv>,
     split: Option<Sv>,
     nz2nd: Option<Sv>,
+    unit_flag: Option<Sv>,
 }
 
 fn decode_copy(a: &Args) -> Result<Box<dyn ApiOp>, String> {
@@ -516,6 +520,7 @@ fn decode_copy(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         relu: a.opt_field(p, "reluPre")?,
         split: a.opt_field(p, "channelSplit")?,
         nz2nd: a.opt_field(p, "nz2ndEn")?,
+        unit_flag: a.opt_field(p, "unitFlag")?,
     }))
 }
 
@@ -528,6 +533,7 @@ impl ApiOp for CopyCo1 {
         let Some(quant) = quant_of(cx, self.quant, "DataCopy (L0C)") else {
             return Flow::Next;
         };
+        super::unit_flag_handshake(cx, self.unit_flag, Pipe::M, Pipe::Fix);
         let opt = |cx: &Ctx, sv: Option<Sv>| sv.map(|s| cx.uint(s)).unwrap_or(0);
         if opt(cx, self.split) & 1 != 0 {
             cx.report(

@@ -35,6 +35,7 @@ struct Mmad {
     source: Option<Sv>,
     is_bias: Option<Sv>,
     k_align: Option<Sv>,
+    unit_flag: Option<Sv>,
 }
 
 fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
@@ -56,6 +57,7 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         source: a.opt_field(p, "cmatrixSource")?,
         is_bias: a.opt_field(p, "isBias")?,
         k_align: a.opt_field(p, "kDirectionAlign")?,
+        unit_flag: a.opt_field(p, "unitFlag")?,
     }))
 }
 
@@ -167,6 +169,7 @@ impl ApiOp for Mmad {
         if m == 0 || n == 0 || k == 0 {
             return Flow::Next;
         }
+        super::unit_flag_handshake(cx, self.unit_flag, Pipe::Fix, Pipe::M);
         if let Some(meter) = crate::timing::meter(cx.core) {
             meter.mmad(m as u64, n as u64, k as u64, self.a_t.size() as u64);
         }

@@ -24,10 +24,11 @@ pub mod nd2nz;
 
 use std::collections::HashMap;
 
-use crate::api::Registry;
+use crate::api::{Pipe, Registry};
 use crate::core::Ctx;
 use crate::dtype::DType;
 use crate::memory::{Handle, Space};
+use crate::program::Sv;
 
 /// Bytes of one fractal row (and of the 32-byte blocks strides count in).
 pub const BLOCK: i64 = 32;
@@ -54,6 +55,16 @@ pub struct CubeState {
     pub slot: crate::mix::Slot,
     /// the cross-core flags of a MIX launch
     pub cross: Option<crate::mix::Shared>,
+}
+
+/// An Mmad or Fixpipe with a non-zero unitFlag: PIPE_M and PIPE_FIX hand L0C over unit by unit themselves
+/// (race.rs's `unit_handshake`); `to` is the pipe of the instruction now running.
+pub fn unit_flag_handshake(cx: &mut Ctx, flag: Option<Sv>, from: Pipe, to: Pipe) {
+    if let Some(f) = flag {
+        if cx.uint(f) != 0 {
+            cx.core.race.unit_handshake(from as usize, to as usize);
+        }
+    }
 }
 
 pub fn register(r: &mut Registry) {
