@@ -292,7 +292,10 @@ fn record_read(segs: &mut Vec<Seg>, first: usize, start: usize, end: usize, acc:
     let mut pos = start;
     while i < segs.len() && segs[i].start < end {
         if segs[i].start > pos {
-            segs.insert(i, gap(pos, segs[i].start));
+            // the bytes before this run have no history yet: a run of their own, and go on from its end
+            let next = segs[i].start;
+            segs.insert(i, gap(pos, next));
+            pos = next;
             i += 1;
             continue;
         }
@@ -530,5 +533,21 @@ mod tests {
         assert_eq!(at(&mut st, M, 0, 1024, true), None);
         // a Fixpipe without the handshake does not come after that second Mmad
         assert!(at(&mut st, FIX, 0, 1024, false).is_some());
+    }
+
+    #[test]
+    fn a_read_over_bytes_with_and_without_history_ends_and_covers_both() {
+        // a read of [0, 256) where only [64, 128) and [192, 224) have history (each gap once, not again and
+        // again: before, a read starting in a gap inserted gaps without end)
+        let mut st = RaceState::new();
+        at(&mut st, V, 64, 128, true);
+        at(&mut st, V, 192, 224, true);
+        at(&mut st, V, 0, 256, false);
+        let segs = &st.shadow[MemKind::Ub as usize];
+        let runs: Vec<(usize, usize)> = segs.iter().map(|s| (s.start, s.end)).collect();
+        assert_eq!(runs, vec![(0, 64), (64, 128), (128, 192), (192, 224), (224, 256)]);
+        assert!(segs.iter().all(|s| s.reads[V].0 > 0));
+        // and a later MTE3 write of all of it races with V's read (nothing orders them)
+        assert!(at(&mut st, MTE3, 0, 256, true).is_some());
     }
 }
