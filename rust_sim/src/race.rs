@@ -22,7 +22,7 @@ use crate::api::Pipe;
 use crate::checks::{code, describe_range, Severity};
 use crate::core::Ctx;
 use crate::memory::{MemKind, MEM_KINDS};
-use crate::sync::FlagKey;
+use crate::sync::{pipe_name, FlagKey};
 
 /// The pipes with their own instruction stream (PIPE_ALL is a barrier, not a pipe).
 pub const NP: usize = 7;
@@ -34,18 +34,6 @@ fn join(a: &mut Clock, b: &Clock) {
     for (x, y) in a.iter_mut().zip(b) {
         *x = (*x).max(*y);
     }
-}
-
-fn pipe_name(p: usize) -> &'static str {
-    [
-        "PIPE_S",
-        "PIPE_V",
-        "PIPE_M",
-        "PIPE_MTE1",
-        "PIPE_MTE2",
-        "PIPE_MTE3",
-        "PIPE_FIX",
-    ][p]
 }
 
 /// One access: the pipe, its clock then, and where it was.

@@ -129,7 +129,8 @@ impl SyncState {
     }
 }
 
-fn pipe_name(p: usize) -> &'static str {
+/// The name of pipe index `p` (the order of `Pipe`, PIPE_ALL last).
+pub(crate) fn pipe_name(p: usize) -> &'static str {
     [
         "PIPE_S",
         "PIPE_V",
