@@ -9,17 +9,13 @@ view indexes the array at offset + i; adding to it moves the offset.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import SSAValue
 
 from ascendir.lower import ctypes as C
 from ascendir.lower.values import Cell, Val
-
-if TYPE_CHECKING:
-    from frontend import ast as A
+from frontend import ast as A
 
 OFFSET_VIEW = "array_offset"
 
@@ -51,6 +47,21 @@ def offset_view(lowering: object, base: Val, n: Val, negate: bool, node: A.Node)
     if isinstance(n.const, int) and not isinstance(n.const, bool):
         size = max(t.size - (-n.const if negate else n.const), 0)
     return Val(C.ArrayT(t.elem, size), obj=(OFFSET_VIEW, cell, list(indices), step))
+
+
+def element_address(lowering: object, e: A.Unary) -> Val | None:
+    """`&arr[i]` for an array pointer `arr` (`int64_t *ss = &shape[k * 64];`): the view `i` elements in, as
+    `arr + i` is; None when the operand is not an element of one (the caller lowers `&` as before)."""
+    operand = e.operand
+    if not isinstance(operand, A.Index) or not isinstance(operand.base, A.Name | A.Member):
+        return None
+    base = lowering.expr(operand.base)  # type: ignore[attr-defined]
+    if not is_pointer_operand(base):
+        return None
+    index = lowering.expr(operand.index)  # type: ignore[attr-defined]
+    if not isinstance(index.ctype, C.Scalar) or index.ctype.is_float:
+        return None
+    return offset_view(lowering, base, index, False, e)
 
 
 def element_index(lowering: object, base: Val, index: Val, node: A.Node) -> tuple[Cell, list[SSAValue]] | None:

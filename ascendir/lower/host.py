@@ -734,6 +734,8 @@ class HostLowerer(FunctionLowerer):
     def expr_Unary(self, e: A.Unary) -> Val:
         if e.op not in ("*", "&", "!"):
             return super().expr_Unary(e)
+        if e.op == "&" and (view := array_pointer.element_address(self, e)) is not None:
+            return view  # `&shape[k * 64]`: a pointer into a local array, not the element's value
         v = self.expr(e.operand)
         if not _is_host(v.ctype):
             return super().expr_Unary(replace(e, operand=self._stand_in(v, e.operand)))

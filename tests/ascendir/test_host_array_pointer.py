@@ -62,3 +62,41 @@ def test_tables_carved_out_of_one_array() -> None:
     assert result.succeeded and not result.gaps
     # 10 elements over 3 cores: 4, 3, 3; each core's end is the next one's start
     assert result.fields == {"used": 3, "start": [0, 4, 7, 0], "len": [4, 3, 3, 0], "last": [4, 7, 10, 0]}
+
+
+ELEMENT_ADDRESS = """
+#include "register/tilingdata_base.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(ShapesTilingData)
+TILING_DATA_FIELD_DEF_ARR(int64_t, 8, shape);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(Shapes, ShapesTilingData)
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    ShapesTilingData tiling;
+    int64_t shape[8] = {0};
+    for (int k = 0; k < 2; ++k) {
+        int64_t *ss = &shape[k * 4];
+        const gert::StorageShape *shape = context->GetInputShape(k);
+        for (int i = 0; i < shape->GetStorageShape().GetDimNum(); i++) {
+            ss[i] = shape->GetStorageShape().GetDim(i);
+        }
+    }
+    tiling.set_shape(shape);
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+"""
+
+
+def test_address_of_an_element_points_into_the_array() -> None:
+    # NPUKernelBench Cross: `int64_t *ss = &shape[k * 64];` then `ss[i] = ...` fills each input's row of the
+    # table; before, `&shape[...]` was the element's value and every write through `ss` was left out (ASC103)
+    inputs = TilingInputs([TensorSpec((2, 3), "float32"), TensorSpec((5, 6, 7), "float32")])
+    result = evaluate_program_tiling(load_text(ELEMENT_ADDRESS, "shapes.cpp"), inputs)
+    assert result.diagnostics == []
+    assert result.succeeded and not result.gaps
+    assert result.fields == {"shape": [2, 3, 0, 0, 5, 6, 7, 0]}
