@@ -54,7 +54,7 @@ from ascendir.host_eval import (
 from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_compile_info
-from ascendir.lower import host_std, host_tiling_api
+from ascendir.lower import host_smart_ptr, host_std, host_tiling_api
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import NOT_MODELLED, UNKNOWN_API, Reporter, span_of
@@ -241,6 +241,20 @@ def _mutable_global(vd: A.VarDecl, decl: A.Declarator) -> bool:
     return not ({"constexpr", "const"} & set(vd.specifiers)) and "const" not in decl.type.qualifiers
 
 
+def _path_free_store(cell: HandleCell, v: Val) -> bool:
+    """Whether assigning `v` to a handle variable under control flow may be kept as if it ran on every path:
+    `attrs = context->GetAttrs();` after an early return, in a helper method. `v` is a handle the context hands
+    out (the same object whichever path runs; no SSA value, so it is usable anywhere) and the variable held
+    null or nothing before: a path that skipped the assignment and read the variable would dereference null,
+    which the device's tiling function would not survive either."""
+    if not _is_host(v.ctype) or v.ssa is not None or not (
+            v.obj is None or isinstance(v.obj, TensorRef) and v.obj.at is None):
+        return False
+    old = cell.value
+    return old is None or _kind(old) == "poison" or (old.ssa is None and old.obj is None and (
+        old.const == 0 or old.ctype == v.ctype))
+
+
 def _is_host(t: object) -> bool:
     return isinstance(t, HostT)
 
@@ -399,6 +413,12 @@ class HostLowerer(FunctionLowerer):
         finally:
             self._active.pop()
 
+    def _lower_stmt(self, st: A.Node) -> None:
+        if isinstance(st, A.Try):
+            host_smart_ptr.lower_try(self, st)
+            return
+        super()._lower_stmt(st)
+
     def lower_stmt(self, st: A.Node) -> None:
         try:
             super().lower_stmt(st)
@@ -496,7 +516,7 @@ class HostLowerer(FunctionLowerer):
 
     def store(self, cell: Cell, v: Val, node: A.Node) -> None:
         if isinstance(cell, HandleCell):
-            if self.builder.insertion_point.block is not cell.block:
+            if self.builder.insertion_point.block is not cell.block and not _path_free_store(cell, v):
                 raise Unsupported(f"assigning '{cell.name}' (a {cell.ctype}) under control flow is not modelled", node)
             cell.value = v
             return
@@ -651,6 +671,9 @@ class HostLowerer(FunctionLowerer):
         user = name in self.scope.classes or name in self.scope.tiling_structs or name in self.scope.enums
         if not user and name in _HANDLE_TYPES:
             return _HANDLE_TYPES[name]
+        if not user and name in host_smart_ptr.SMART_POINTERS and (
+                pointer := host_smart_ptr.pointer_type(self, targs)) is not None:
+            return pointer  # `std::unique_ptr<Params>`: a pointer to a struct of the program
         if not user and (name in _LIBRARY_TYPES or "matmul_tiling" in qualifiers):
             return HostT("unmodelled", name)
         cls = self.scope.classes.get(name)
@@ -1089,6 +1112,8 @@ class HostLowerer(FunctionLowerer):
             return None  # user code: helper functions, constructors, methods of the enclosing class
         if name in ("min", "max"):
             return self._min_max(e, name, callee.qname.parts[-1].template_args)
+        if name in host_smart_ptr.MAKERS and parts[0] == "std":
+            return host_smart_ptr.make(self, e, name, callee.qname.parts[-1].template_args)
         if name in ("__builtin_expect", "likely", "unlikely") and e.args:
             for a in e.args[1:]:
                 self.expr(a)
