@@ -63,6 +63,7 @@ from ascendir.lower.scope import Scope, collect
 from ascendir.lower.values import Binding, Cell, Instance, Val
 from ascendir.matmul_tiling import TCUBE_FIELDS
 from frontend import ast as A
+from frontend import opdef_inputs
 from frontend.diagnostics import Diagnostic, Note, Severity, error, warning
 from frontend.pipeline import Program
 
@@ -325,6 +326,8 @@ class HostLowerer(FunctionLowerer):
         # init function): one cell each, made in the entry block on first use, with its initialiser
         self.globals: dict[str, Binding] = {}
         self._entry_block: Block | None = None
+        # the OpDef's optional inputs: the plain getters (GetInputShape(i), ...) of one may return null too
+        self.optional_inputs: frozenset[int] = frozenset()
         self._temps = 0
         self._active: list[int] = []  # ids of the functions being inlined, innermost last
         self._out_args_cache: dict[int, set[str]] = {}
@@ -1571,7 +1574,8 @@ Method = Callable[[HostLowerer, A.Call, Val, A.Member], Val]
 def _tensor_ref(output: bool = False, optional: bool = False, kind: str = "storage_shape") -> Method:
     def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
         index, at = lw._tensor_index(e, "output" if output else "input")
-        return Val(HostT(kind), obj=TensorRef(index, output, optional, at))
+        maybe_absent = optional or (not output and at is None and index in lw.optional_inputs)
+        return Val(HostT(kind), obj=TensorRef(index, output, maybe_absent, at))
 
     return method
 
@@ -1647,7 +1651,8 @@ def _infer_input_shape(optional: bool = False) -> Method:
 
     def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
         index, at = lw._tensor_index(e, "input")
-        return Val(HostT("shape"), obj=TensorRef(index, optional=optional, at=at))  # read where it is used
+        maybe_absent = optional or (at is None and index in lw.optional_inputs)
+        return Val(HostT("shape"), obj=TensorRef(index, optional=maybe_absent, at=at))  # read where it is used
 
     return method
 
@@ -2147,6 +2152,7 @@ def _lower_host_function(program: Program, options: object | None, *,
             tiling_names.add(scope.default_tiling)
         lowerer = HostLowerer(scope, reporter, CatalogView.get(), options, tiling_names)
         lowerer.units = units
+        lowerer.optional_inputs = opdef_inputs.optional_inputs(u.unit.text for u in program.units)
         func_op = (lowerer.lower_infer_shape_func(fn) if infer_shape
                    else lowerer.lower_tiling_func(fn, found.function_template_args))
         module = ModuleOp([func_op])

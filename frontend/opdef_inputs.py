@@ -1,0 +1,45 @@
+"""Which inputs of an op's OpDef are optional (`.ParamType(OPTIONAL)`), by their index in declaration order.
+
+    this->Input("input").ParamType(REQUIRED).DataType({...});
+    this->Input("target").ParamType(REQUIRED).DataType({...});
+    this->Input("weight").ParamType(OPTIONAL).DataType({...});    // index 2
+
+The framework gives a tiling or InferShape function a null shape, desc or tensor for an optional input the
+caller left out, and vendor hosts test for it through the plain getters too (`context->GetInputShape(2) !=
+nullptr`), not only through GetOptionalInputShape. Read from the text as frontend/opdef.py reads the rest of
+the OpDef: the one class `OP_ADD` registers; an input whose ParamType is not the literal OPTIONAL is required.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from frontend.opdef import _COMMENT_RE, _OP_ADD_RE, _class_bodies
+
+_INPUT_RE = re.compile(r"this\s*->\s*(Input|Output|Attr)\s*\(\s*\"\w+\"\s*\)")
+_OPTIONAL_RE = re.compile(r"\.\s*ParamType\s*\(\s*(?:\w+::)*OPTIONAL\s*\)")
+
+
+def optional_inputs(texts: Iterable[str]) -> frozenset[int]:
+    """The indices of the optional inputs of the OpDef that `OP_ADD` registers in `texts` (host sources); empty
+    without exactly one such OpDef."""
+    sources = [_COMMENT_RE.sub(" ", t) for t in texts if "OpDef" in t and "OP_ADD" in t]
+    added = {name for t in sources for name in _OP_ADD_RE.findall(t)}
+    if len(added) != 1:
+        return frozenset()
+    bodies = [b for t in sources for b in _class_bodies(t, next(iter(added)))]
+    if len(bodies) != 1:
+        return frozenset()
+    body = bodies[0]
+    starts = list(_INPUT_RE.finditer(body))
+    found: set[int] = set()
+    index = 0
+    for k, m in enumerate(starts):
+        if m.group(1) != "Input":
+            continue
+        end = starts[k + 1].start() if k + 1 < len(starts) else len(body)
+        if _OPTIONAL_RE.search(body, m.end(), end):
+            found.add(index)
+        index += 1
+    return frozenset(found)
