@@ -409,10 +409,13 @@ class FunctionLowerer:
                 isinstance(cell.points_to, Val) and cell.points_to.ssa is v.ssa)
             cell.points_to = v if same else "many"
             return
-        v = self.convert(v, cell.ctype, node)
-        value = self.ssa(v, node)
         cell_t = cell.ref.type
         assert isinstance(cell_t, MemRefType)
+        if v.const == 0 and v.ssa is None and isinstance(v.ctype, C.Pointer) and isinstance(
+                cell_t.element_type, asc.TPipeType | asc.TQueType | asc.TBufType | asc.ObjectType):
+            return  # `TPipe *pipe_ = nullptr;`: a null object pointer holds no object; the cell stays unset
+        v = self.convert(v, cell.ctype, node)
+        value = self.ssa(v, node)
         if value.type != cell_t.element_type:
             if self._refine_cell(cell, v) :
                 cell_t = cell.ref.type  # type: ignore[assignment]
