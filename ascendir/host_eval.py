@@ -85,6 +85,8 @@ class TensorSpec:
     dtype: str
     # only formats such as NZ differ; None means the storage shape equals the origin shape
     storage_shape: tuple[int, ...] | None = None
+    # the flat element values, for a host that reads the tensor's data (ascendir/host_tensor_values.py)
+    values: tuple[int | float, ...] | None = None
 
 
 @dataclass
@@ -1551,6 +1553,8 @@ def _where(op: Operation | None) -> str:
 
 
 def _make_interpreter(module: ModuleOp, counter: _StepCounter) -> Interpreter:
+    from ascendir.host_tensor_values import InputValuesFunctions
+
     interpreter = Interpreter(module, listeners=(counter,))
     stock: tuple[InterpreterFunctions, ...] = (
         ArithFunctions(),
@@ -1562,6 +1566,7 @@ def _make_interpreter(module: ModuleOp, counter: _StepCounter) -> Interpreter:
         BuiltinFunctions(),
         HostFunctions(),
         MatmulTilingFunctions(),
+        InputValuesFunctions(),
     )
     for table in stock:
         interpreter.register_implementations(table)

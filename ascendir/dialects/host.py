@@ -897,6 +897,31 @@ class StrEqOp(IRDLOperation):
 
 
 @irdl_op_definition
+class InputValuesOp(IRDLOperation):
+    """`context->GetInputTensor(i)->GetData<T>()` of an integer T: the input tensor's element values (a host
+    tiling function that reads a shape or index list passed as a tensor: Fill's dims, StridedSlice's begin/end),
+    read as a list like a list-of-int attribute's."""
+
+    name = "host.input_values"
+
+    context = operand_def(AnyContext)
+    index = prop_def(IntegerAttr[I64])
+    at = opt_operand_def(i64)
+    result = result_def(IntListType)
+
+    traits = traits_def(Pure())
+    custom_directives = (ContextOf,)
+    assembly_format = "$context `[` $index (`+` $at^)? `]` custom<ContextOf>(type($context)) attr-dict"
+
+    def __init__(self, context: SSAValue, index: int, at: SSAValue | None = None) -> None:
+        super().__init__(operands=_index_operands(context, at), properties={"index": IntegerAttr(index, i64)},
+                         result_types=[IntListType()])
+
+    def verify_(self) -> None:
+        _check_index(self.index, "input")
+
+
+@irdl_op_definition
 class ListSizeOp(IRDLOperation):
     """`list->GetSize()` of a list-of-int attribute."""
 
@@ -1439,6 +1464,7 @@ Host = Dialect(
         StrEqOp,
         ListSizeOp,
         ListGetOp,
+        InputValuesOp,
         PlatformOp,
         CoreNumOp,
         MemSizeOp,

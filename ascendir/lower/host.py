@@ -54,7 +54,7 @@ from ascendir.host_eval import (
 from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_compile_info
-from ascendir.lower import host_smart_ptr, host_std, host_tiling_api
+from ascendir.lower import host_smart_ptr, host_std, host_tensor_data, host_tiling_api
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import NOT_MODELLED, UNKNOWN_API, Reporter, span_of
@@ -1911,7 +1911,7 @@ _METHODS: dict[str, dict[str, Method]] = {
         "GetShape": _tensor_shape, "GetOriginShape": _shape_of(hd.ShapeKind.ORIGIN),
         "GetStorageShape": _shape_of(hd.ShapeKind.STORAGE), "GetShapeSize": _tensor_shape_size,
         "GetDataType": _dtype, "GetOriginFormat": _nd_format, "GetStorageFormat": _nd_format,
-        "GetFormat": _nd_format,
+        "GetFormat": _nd_format, "GetData": host_tensor_data.tensor_data,
     },
     "desc": {"GetDataType": _dtype, "GetOriginFormat": _nd_format, "GetStorageFormat": _nd_format,
              "GetFormat": _nd_format},

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from bench.suites.aclnn_chain import op_input_order
+from bench.suites.int_array_input import int_arrays_as_tensors
 from bench.suites.binding import argument_order, in_place, initial_fills, read_binding, returned_count
 from bench.suites.bundled import snake_case
 from bench.suites.model import Case, Comparison, Inputs, Task, TensorDecl, Tolerance, canonical_dtype
@@ -131,6 +132,7 @@ class NPUKernelBenchTask(Task):
         """The op's inputs as an answer's own aclnn and l0op layers hand the binding's arguments to the kernel
         (aclnn_chain.op_input_order: MseLossGradV2's aclnnMseLossBackward(gradOutput, self, target) launches the
         op with OP_INPUT(self, target, gradOutput)); as drawn for an answer without them."""
+        inputs = int_arrays_as_tensors(inputs, self.inputs)
         path = Path(self._validation("pybind.cpp"))
         texts = getattr(getattr(program, "bundle", None), "texts", None) or {}
         host = [t for f, t in texts.items() if "op_host" in Path(f).parts]

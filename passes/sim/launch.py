@@ -155,7 +155,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     declared = _declared_dtypes(dtypes, len(arrays))
     # a tensor list (a dynamic input) is one input of the op and one tensor per item for the host's queries
     per_input = [[TensorSpec(tuple(t.shape), declared(i, in_names[i] if i < len(in_names) else None)
-                             or _spec_dtype(t)) for t in _items(a)] if a is not None else [None]
+                             or _spec_dtype(t), values=_host_values(t)) for t in _items(a)] if a is not None else [None]
                  for i, a in enumerate(arrays)]
     specs = [spec for group in per_input for spec in group]
     instances = [len(group) for group in per_input] if any(isinstance(a, list) for a in arrays) else None
@@ -373,6 +373,13 @@ def _declared_dtypes(dtypes: Sequence[str | None] | Mapping[str, str] | None, in
         return listed[position] if position < len(listed) else None
 
     return declared
+
+
+def _host_values(value: Any) -> Any:
+    """A small input's element values, for a host that reads the tensor's data (GetInputTensor(i)->GetData)."""
+    from ascendir.host_tensor_values import known_values
+
+    return known_values(value) if hasattr(value, "dtype") and hasattr(value, "reshape") else None
 
 
 def _output_spec(value: Any, dtype: str | None) -> Any:

@@ -61,6 +61,7 @@ def tiling_inputs(task: Task, case: Case, inputs: Inputs, expected: dict[str, An
     import numpy as np
 
     from ascendir.host_eval import TensorSpec, TilingInputs
+    from ascendir.host_tensor_values import known_values
     from ascendir.lower import output_dtypes
 
     tensors: list[TensorSpec | None] = []
@@ -69,7 +70,8 @@ def tiling_inputs(task: Task, case: Case, inputs: Inputs, expected: dict[str, An
         if isinstance(value, list) and value and isinstance(value[0], np.ndarray):
             return None
         if isinstance(value, np.ndarray) and (value.ndim > 0 or name in inputs.dtypes):
-            tensors.append(TensorSpec(tuple(int(d) for d in value.shape), inputs.dtypes.get(name, str(value.dtype))))
+            tensors.append(TensorSpec(tuple(int(d) for d in value.shape), inputs.dtypes.get(name, str(value.dtype)),
+                                      values=known_values(value)))
         elif value is None:
             tensors.append(None)
         else:
