@@ -223,6 +223,9 @@ _GRAPH_STATUS = {"GRAPH_SUCCESS": hd.GRAPH_SUCCESS, "GRAPH_FAILED": hd.GRAPH_FAI
                  "GRAPH_PARAM_INVALID": 50331649, "GRAPH_NOT_CHANGED": 1343242304,
                  "GRAPH_NODE_WITHOUT_CONST_INPUT": 50331648}
 
+# graph/types.h: the dim of a shape not known before run time, and the dim count of a shape of unknown rank
+_GE_DIM_CONSTANTS = {"UNKNOWN_DIM": -1, "UNKNOWN_DIM_NUM": -2}
+
 # ge::Format values (graph/types.h); only compared against, since formats are not modelled as inputs.
 _GE_FORMATS = {"FORMAT_NCHW": 0, "FORMAT_NHWC": 1, "FORMAT_ND": 2, "FORMAT_NC1HWC0": 3, "FORMAT_FRACTAL_Z": 4,
                "FORMAT_FRACTAL_NZ": 29, "FORMAT_NCDHW": 30, "FORMAT_NDHWC": 27}  # fmt: skip
@@ -707,6 +710,8 @@ class HostLowerer(FunctionLowerer):
             return Val(C.I32, const=hd.GE_DATA_TYPES[last])
         if last in _GE_FORMATS:
             return Val(C.I32, const=_GE_FORMATS[last])
+        if last in _GE_DIM_CONSTANTS and (len(parts) == 1 or parts[-2] == "ge"):
+            return Val(C.I64, const=_GE_DIM_CONSTANTS[last])
         if len(parts) >= 2 and parts[-2] == "CoreMemType":
             return Val(C.EnumT("CoreMemType"), const=last)
         if len(parts) >= 2 and parts[-2] == "SocVersion" and last in hd.SOC_VERSIONS:

@@ -544,3 +544,20 @@ def test_the_tiling_context_prints_as_before() -> None:
     assert evaluate_infer_shape(module, "TilingFunc", TilingInputs([X4])).diagnostics == [
         "TilingFunc must take one !host.infer_shape_context, it takes (!host.tiling_context)"
     ]
+
+
+def test_unknown_dim_constants() -> None:
+    # graph/types.h's ge::UNKNOWN_DIM (-1) and UNKNOWN_DIM_NUM (-2), as NPUKernelBench CrossEntropyLoss's
+    # InferShape compares dims with them; before, an undeclared identifier (ASC102) and nothing ran
+    result = run("""
+static ge::graphStatus InferShape(gert::InferShapeContext* context) {
+    const gert::Shape* x = context->GetInputShape(0);
+    gert::Shape* y = context->GetOutputShape(0);
+    if (x->GetDim(0) == UNKNOWN_DIM || x->GetDimNum() == ge::UNKNOWN_DIM_NUM) {
+        return GRAPH_FAILED;
+    }
+    *y = *x;
+    return GRAPH_SUCCESS;
+}
+""", X4)
+    assert shapes_of(result) == [(8, 16, 32, 32)]
