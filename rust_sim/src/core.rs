@@ -678,6 +678,7 @@ impl<'a> Ctx<'a> {
         self.core.race.issue(pipe);
         let outer = std::mem::replace(&mut self.core.race.current, pipe);
         let flow = api.exec(self);
+        crate::race_unchanged::settle(self);
         self.core.race.current = outer;
         crate::timing::end_op(self, api.pipe(), flow);
         flow

@@ -15,6 +15,7 @@ pub mod parse;
 pub mod program;
 pub mod queue;
 pub mod race;
+pub mod race_unchanged;
 pub mod scalar;
 pub mod sim;
 pub mod sync;

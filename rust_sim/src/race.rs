@@ -74,6 +74,8 @@ pub struct RaceState {
     shadow: [Vec<Seg>; MEM_KINDS],
     /// the pipe of the instruction running now
     pub current: usize,
+    /// races found on this instruction's writes, graded once it has run (race_unchanged.rs)
+    pub pending: Vec<crate::race_unchanged::PendingWrite>,
 }
 
 impl Default for RaceState {
@@ -95,6 +97,7 @@ impl RaceState {
             flags: HashMap::new(),
             shadow: Default::default(),
             current: S,
+            pending: Vec::new(),
         }
     }
 
@@ -364,6 +367,10 @@ pub fn check(cx: &mut Ctx, mem: MemKind, start: usize, len: usize, write: bool, 
                 .into(),
         );
         Severity::Warning
+    } else if write {
+        // graded after the write: a write of the bytes already there races with nothing (race_unchanged.rs)
+        crate::race_unchanged::defer(cx, mem, start, len, message, notes);
+        return;
     } else {
         Severity::Error
     };

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.rust_sim.test_sim_checks import CHECKS, simulate
+import numpy as np
+
+from ascendir.sim import run
+from tests.rust_sim.test_sim_checks import CHECKS, launch, simulate
 
 
 def races(name: str) -> list:
@@ -30,3 +33,18 @@ def test_a_scalar_read_after_a_deque_is_a_warning() -> None:
     assert race.severity.value == "warning"
     assert "GetValue on PIPE_S reads" in race.message and "HardEvent::MTE2_S" in race.message
     assert any("cce-auto-sync" in n.message for n in race.notes)
+
+
+def test_a_write_of_the_bytes_already_there_is_a_warning_and_of_new_bytes_an_error() -> None:
+    # catlass's bias-table pipeline rewrites the same bias under an Mmad that read it: no order changes a value
+    path = CHECKS / "pipe_race_same_bytes.cpp"
+    (same,) = races("pipe_race_same_bytes.cpp")
+    assert same.severity.value == "warning"
+    assert "Duplicate on PIPE_V writes bytes [0, 1024) of UB" in same.message and "PIPE_MTE3 read" in same.message
+    assert any("the very bytes that were there" in n.message for n in same.notes)
+    opts = launch(path)
+    new = run(str(path), {"x": np.zeros(256, np.float32)}, block_dim=1, tiling=opts["tiling"],
+              outputs={"y": ((512,), "float32")}, defines={"SIM_BUG": "1", "SIM_NEW_VALUE": "1"})
+    (changed,) = [d for d in new.findings if d.code == "ASC965"]
+    assert changed.severity.value == "error"
+    assert not any("the very bytes" in n.message for n in changed.notes)
