@@ -305,6 +305,11 @@ class Task:
         drawn; NPUKernelBench answers that ship an aclnn layer may reorder the op's inputs)."""
         return inputs
 
+    def rules_not_applying(self, program: Any) -> tuple[str, ...]:
+        """Checker rules that do not apply to this answer as the suite runs it (default: none; NPUKernelBench's
+        binding allocates the outputs itself, so an answer's InferShape never runs there)."""
+        return ()
+
     def uncompared(self, case: Case, inputs: Inputs) -> tuple[str, ...]:
         """Outputs the benchmark does not compare for this draw's arguments (default: none; NPUKernelBench
         compares only those its binding returns)."""
