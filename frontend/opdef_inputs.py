@@ -21,9 +21,23 @@ _INPUT_RE = re.compile(r"this\s*->\s*(Input|Output|Attr)\s*\(\s*\"\w+\"\s*\)")
 _OPTIONAL_RE = re.compile(r"\.\s*ParamType\s*\(\s*(?:\w+::)*OPTIONAL\s*\)")
 
 
+_SCALAR_RE = re.compile(r"\.\s*Scalar\s*\(\s*\)")
+
+
 def optional_inputs(texts: Iterable[str]) -> frozenset[int]:
     """The indices of the optional inputs of the OpDef that `OP_ADD` registers in `texts` (host sources); empty
     without exactly one such OpDef."""
+    return _inputs_with(texts, _OPTIONAL_RE)
+
+
+def scalar_inputs(texts: Iterable[str]) -> frozenset[int]:
+    """The indices of the inputs declared `.Scalar()`: the generated aclnn API takes an aclScalar for them and
+    hands the op a one-element tensor of the input's declared dtype (NPUKernelBench Muls's `value`, which its
+    binding passes as `c10::Scalar(value.item<float>())`)."""
+    return _inputs_with(texts, _SCALAR_RE)
+
+
+def _inputs_with(texts: Iterable[str], pattern: re.Pattern[str]) -> frozenset[int]:
     sources = [_COMMENT_RE.sub(" ", t) for t in texts if "OpDef" in t and "OP_ADD" in t]
     added = {name for t in sources for name in _OP_ADD_RE.findall(t)}
     if len(added) != 1:
@@ -39,7 +53,7 @@ def optional_inputs(texts: Iterable[str]) -> frozenset[int]:
         if m.group(1) != "Input":
             continue
         end = starts[k + 1].start() if k + 1 < len(starts) else len(body)
-        if _OPTIONAL_RE.search(body, m.end(), end):
+        if pattern.search(body, m.end(), end):
             found.add(index)
         index += 1
     return frozenset(found)

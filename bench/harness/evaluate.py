@@ -151,12 +151,13 @@ def evaluate_case(task: Task, case: Case, compiled: Compiled, opts: EvalOptions,
         draws.append(draw(task, case, case_seed(task, case, opts.seed + k)))
 
     def dtypes_of(drawn: Inputs) -> list[str]:
+        drawn = task.answer_inputs(compiled.program, drawn)  # as the op gets them (aclnn_arguments: a Scalar's dtype)
         given = [drawn.dtypes.get(n) for n, v in drawn.values.items()
                  if isinstance(v, np.ndarray) or isinstance(v, list) and v and isinstance(v[0], np.ndarray)]
         return op_output_dtypes(compiled.program, given, expected)
 
     check_case(task, case, compiled.program, compiled.chip, draws, dtypes_of, opts.instruction_budget, result,
-               opts.replay_binding)
+               opts.replay_binding, keyed=compiled.keyed)
     if result.status == "pass" and opts.performance and result.cycles is not None:
         # the reference solution is its own baseline: no second run
         result.baseline_cycles = result.cycles if is_reference else baseline_cycles(task, case, draws[0], dtypes_of,

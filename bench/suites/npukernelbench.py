@@ -31,8 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from bench.suites.aclnn_arguments import as_op_inputs
 from bench.suites.aclnn_chain import op_input_order
-from bench.suites.int_array_input import int_arrays_as_tensors
 from bench.suites.binding import argument_order, in_place, initial_fills, read_binding, returned_count
 from bench.suites.bundled import snake_case
 from bench.suites.model import Case, Comparison, Inputs, Task, TensorDecl, Tolerance, canonical_dtype
@@ -49,6 +49,7 @@ from bench.suites.torch_ref import (
     to_torch,
     torch_module,
 )
+from frontend.opdef_inputs import scalar_inputs
 
 CHIP = "910_93"
 DEFAULT_TOLERANCE = (1e-3, 1e-3)
@@ -142,10 +143,10 @@ class NPUKernelBenchTask(Task):
         """The op's inputs as an answer's own aclnn and l0op layers hand the binding's arguments to the kernel
         (aclnn_chain.op_input_order: MseLossGradV2's aclnnMseLossBackward(gradOutput, self, target) launches the
         op with OP_INPUT(self, target, gradOutput)); as drawn for an answer without them."""
-        inputs = int_arrays_as_tensors(inputs, self.inputs)
         path = Path(self._validation("pybind.cpp"))
         texts = getattr(getattr(program, "bundle", None), "texts", None) or {}
         host = [t for f, t in texts.items() if "op_host" in Path(f).parts]
+        inputs = as_op_inputs(inputs, self.inputs, scalar_inputs(host))
         if not path.is_file() or not host:
             return inputs
         order = op_input_order(path.read_text(errors="replace"), host, len(self.inputs))

@@ -36,6 +36,7 @@ from passes.verify import (  # noqa: F401  (each module registers its rules)
     sync,
     tiling,
 )
+from passes.verify.key_guard import merge_key_notes
 from passes.verify.rules import FAMILIES, RULES, CheckContext, Rule, rule, span_of_op
 
 if TYPE_CHECKING:
@@ -83,13 +84,15 @@ def verify(program: Program | None, module: ModuleOp, chip: str = "910B2", selec
     diags = apply_inline_ignores(ctx.diagnostics, program)
     # one source line instantiated twice (two tiling-key branches, a template used with two types) gives the
     # same finding twice: report it once
-    seen: set[tuple[str, object, str]] = set()
-    unique = []
+    seen: dict[tuple[str, object, str], int] = {}
+    unique: list[Diagnostic] = []
     for d in diags:
         key = (d.code, d.span, d.message)
         if key not in seen:
-            seen.add(key)
+            seen[key] = len(unique)
             unique.append(d)
+        else:  # the keys of both branches stay noted (passes/verify/key_guard.py)
+            unique[seen[key]] = merge_key_notes(unique[seen[key]], d)
     return sorted(unique, key=sort_key)
 
 

@@ -20,6 +20,7 @@ from xdsl.ir import Operation
 
 from ascendir.catalog.loader import ARCHS
 from frontend.diagnostics import Diagnostic, Note, Severity, Span, error, format_page, warning
+from passes.verify.key_guard import key_note
 
 if TYPE_CHECKING:
     from ascendir.catalog import Catalog
@@ -110,6 +111,8 @@ class CheckContext:
         if self.rule.catalogued_archs_only and isinstance(where, Operation) and not self.catalogued_at(where):
             return
         span = span_of_op(where) if isinstance(where, Operation) else where
+        if isinstance(where, Operation) and (keyed := key_note(where)) is not None:
+            notes = (*notes, keyed)  # code one tiling key runs: say which (passes/verify/key_guard.py)
         make = error if (severity or self.rule.severity) == Severity.ERROR else warning
         self.diagnostics.append(make(self.rule.code, message, span, *notes))
 

@@ -1,7 +1,7 @@
 """A host tiling function that reads an input tensor's values (`GetInputTensor(i)->GetData<int64_t>()`), as
 NPUKernelBench's Fill does with its `dims` input (a value-depend input the aclnn layer makes from an aclIntArray).
 The lowering had no GetData on gert::Tensor (ASC100) and the evaluation no values to give it; the values now
-travel in TensorSpec.values, and the harness makes the binding's integer list the 1-D int64 tensor the op gets.
+travel in TensorSpec.values (the harness side: tests/bench/test_aclnn_arguments.py).
 """
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ import numpy as np
 from ascendir.host_eval import TensorSpec, TilingInputs
 from ascendir.host_tensor_values import VALUES_LIMIT, known_values
 from ascendir.lower.host import evaluate_program_tiling
-from bench.suites.int_array_input import int_arrays_as_tensors
-from bench.suites.model import Inputs, TensorDecl
 from frontend.pipeline import load_text
 
 SOURCE = """
@@ -58,14 +56,3 @@ def test_values_not_given_stop_the_host_with_the_input_named() -> None:
 def test_small_arrays_carry_their_values_and_data_does_not() -> None:
     assert known_values(np.array([[1, 2], [3, 4]], dtype=np.int64)) == (1, 2, 3, 4)
     assert known_values(np.zeros(VALUES_LIMIT + 1, dtype=np.float32)) is None
-
-
-def test_an_integer_list_for_a_declared_tensor_input_becomes_an_int64_tensor() -> None:
-    decls = (TensorDecl("dims", ("int64", "int64")), TensorDecl("value", ("float16", "float32")))
-    drawn = Inputs({"dims": [512, 3], "value": np.array(1.5, dtype=np.float16)}, {"value": "float16"})
-    given = int_arrays_as_tensors(drawn, decls)
-    assert isinstance(given.values["dims"], np.ndarray) and given.values["dims"].dtype == np.int64
-    assert given.values["dims"].tolist() == [512, 3] and given.dtypes["dims"] == "int64"
-    assert given.reference is drawn  # the reference keeps the list
-    # an attribute list (no tensor input of that name) stays a list
-    assert int_arrays_as_tensors(Inputs({"axes": [0, 1]}, {}), decls).values["axes"] == [0, 1]

@@ -23,6 +23,8 @@ class Compiled:
     errors: list[Finding] = field(default_factory=list)
     diagnostics: list[Finding] = field(default_factory=list)
     reason: str = ""
+    # errors the device build compiles, in code one tiling key runs: each fails the runs whose host picks that key
+    keyed: list[tuple[Finding, int]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -32,13 +34,17 @@ class Compiled:
 def compile_answer(task: Task, extracted: Extracted) -> Compiled:
     """Check the extracted answer as `ascendc-check --chip <task's chip>` does."""
     from passes.verify import check_program, load_for_check
+    from passes.verify.key_guard import keyed_build_accepted
 
     assert extracted.bundle is not None
     program, chip = load_for_check(extracted.bundle, task.chip)
     diags = check_program(program, chip, ignore=task.rules_not_applying(program))
     findings = [Finding.of(d) for d in diags]
-    errors = [f for f in findings if f.severity == "error"]
-    compiled = Compiled(program, chip, errors, findings)
+    # an error the build accepts in one key's branch is judged per run, by the key the host sets
+    keys = [keyed_build_accepted(d) for d in diags]
+    keyed = [(f, k) for f, k in zip(findings, keys) if k is not None]
+    errors = [f for f, k in zip(findings, keys) if f.severity == "error" and k is None]
+    compiled = Compiled(program, chip, errors, findings, keyed=keyed)
     if errors:
         first = errors[0]
         more = f" (and {len(errors) - 1} more error{'s' * (len(errors) > 2)})" if len(errors) > 1 else ""

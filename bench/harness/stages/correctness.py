@@ -86,6 +86,7 @@ class Run:
     changed_inputs: list[str] = field(default_factory=list)
     not_modelled: str = ""  # why the simulator could not run it (our limitation), if so
     note: str = ""  # what qualifies a failure (the binding never calls the kernel: binding_replay.bypass_reason)
+    tiling_key: int | None = None  # the key the host set
 
 
 def poison_bits(dtype: np.dtype[Any], seed: int) -> int:
@@ -221,7 +222,8 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
             got = sent[input_name]
             outputs[out_name] = [from_sim(a, dtype) for a in got] if isinstance(got, list) else from_sim(got, dtype)
     return Run(outputs, findings, bool(result.completed), int(result.instructions),
-               float(result.cycles) if result.cycles is not None else None, unwritten, changed, not_modelled, note)
+               float(result.cycles) if result.cycles is not None else None, unwritten, changed, not_modelled, note,
+               result.tiling_key)
 
 
 def _initial(shape: tuple[int, ...], np_dtype: np.dtype[Any], dtype: str, fill: float | None,
@@ -258,9 +260,11 @@ def host_not_modelled(f: Finding) -> bool:
 
 def check_case(task: Task, case: Case, program: Any, chip: str,
                draws: Sequence[tuple[Inputs, dict[str, Any]]], output_dtypes: Callable[[Inputs], list[str]],
-               budget: int | None, result: CaseResult, replay: bool = False) -> list[Run]:
+               budget: int | None, result: CaseResult, replay: bool = False,
+               keyed: Sequence[tuple[Finding, int]] = ()) -> list[Run]:
     """Run every draw of the case and fill `result` (status, reason, findings, checks, unwritten counts); `replay`
-    replays the answer's op binding around the kernel (simulate)."""
+    replays the answer's op binding around the kernel (simulate). `keyed`: errors the build accepts in code one
+    tiling key runs (Compiled.keyed): a run whose host sets that key fails with them."""
     runs: list[Run] = []
     verdicts: list[bool] = []
     checks = dict.fromkeys(CHECKS, True)
@@ -282,6 +286,7 @@ def check_case(task: Task, case: Case, program: Any, chip: str,
             result.sim_findings = run.findings
             return runs
         errors = [f for f in run.findings if f.severity == "error" and f.code != OUTPUT_NOT_WRITTEN]
+        errors += [f for f, key in keyed if run.tiling_key == key and f not in errors]
         result.sim_findings += [f for f in run.findings if f not in result.sim_findings]
         for name, n in run.unwritten.items():
             result.unwritten[name] = max(result.unwritten.get(name, 0), n)
