@@ -19,6 +19,7 @@ from ascendir.lower.ctypes import CType, Scalar, const_fits
 from ascendir.lower.function import REGISTER_API_FUNCTIONS, _TRANSPARENT_NAMESPACES, Unsupported, in_register_api
 from ascendir.lower import list_tensor
 from ascendir.lower.values import Cell, FunctionRef, Instance, Pack, Val
+from ascendir.lower.vector_intrinsics import is_vector_intrinsic, lower_pointer_intrinsic
 from frontend import ast as A
 
 if TYPE_CHECKING:
@@ -31,6 +32,10 @@ _IGNORED_CALLS = {
     "TRACE_STOP", "SetKernelMode", "ICPU_RUN_KF", "ENABLE_DETERMINISTIC", "CHECK_ACL", "printf", "PRINTF",
     "DumpTensor", "DumpAccChkPoint", "AscendCDumpTensor",
 }  # fmt: skip
+
+# vendor classes whose static methods the catalog holds as free APIs of the same name
+# (AscendCUtils::SetMask<T>(n), SetMaskCount<T>(), SetMaskNorm<T>(): system.toml's mask control)
+_CATALOGUED_STATICS = frozenset({"AscendCUtils"})
 
 _KERNEL_TYPES = {
     "KERNEL_TYPE_AIV_ONLY": "aiv", "KERNEL_TYPE_AIC_ONLY": "aic", "KERNEL_TYPE_MIX_AIC_1_1": "mix_aic_1_1",
@@ -163,7 +168,8 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         return Val(C.VoidT())
     if name in _BUILTIN_ALIASES and not e.args:
         name = _BUILTIN_ALIASES[name]  # the compiler builtin behind the AscendC call: get_block_idx()
-    if len(parts) >= 2 and _unmodelled_vendor_class(lw, parts[-2].name):
+    if (len(parts) >= 2 and _unmodelled_vendor_class(lw, parts[-2].name)
+            and not (parts[-2].name in _CATALOGUED_STATICS and lw.catalog.has_api(name))):
         # static members of a vendor class the catalog does not model (`AscendCUtils::GetRsvdCnt()` after
         # GatherMask, `NumericLimits<T>::Lowest(dst, n)`): not the free API of that name, results unknown here
         return _opaque(lw, e, f"{parts[-2].name}::{name}", _lower_args(lw, e.args, tolerant=True))
@@ -213,7 +219,12 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
             raise Unsupported(f"call of '{name}', which is a variable", e)
     if name in lw.scope.functions and not explicit_ascendc:
         args = _lower_args(lw, e.args)
-        fn = _by_arity(lw.scope.functions[name], len(args), e, name, lw, args)
+        # C++ drops a function template whose deduction fails; with none of the program's left, `min`/`max` are
+        # the builtins (tla's `min(C<t>, C<u>)` seen through `using namespace tla` for two uint32_t)
+        fns = [f for f in lw.scope.functions[name] if not _deduction_fails(lw, f, args)]
+        if not fns and name in ("min", "max") and len(args) == 2:
+            return _min_max(lw, e, name, args)
+        fn = _by_arity(fns or lw.scope.functions[name], len(args), e, name, lw, args)
         if _copies_tiling(args):
             return _tiling_copy(lw, e, args)
         return lw.inline_function(fn, args, None, e, _explicit_types(lw, fn, targs, args))
@@ -226,6 +237,11 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         return Val(t if isinstance(t, C.VoidT) else C.UnknownT(name))
     if name in ("pipe_barrier", "set_flag", "wait_flag"):
         return _intrinsic_sync(lw, e, name)
+    if len(parts) == 1 and is_vector_intrinsic(name):
+        lowered = lower_pointer_intrinsic(lw, e, name, expected)
+        if lowered is not None:
+            return lowered
+        return _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
     if name == "GetTPipePtr" and not e.args:
         pipe = lw.visible_pipe()
         if pipe is None:
@@ -395,7 +411,10 @@ def _record_type_mismatch(lw: FunctionLowerer, fn: A.FunctionDecl, args: Sequenc
     GlobalTensor<T>&)` beside `CopyOut(const GlobalTensor<T>&, const LocalTensor<T>&)` overloads), or a tensor of
     a named element type other than the argument's (`Compute(LocalTensor<half>)` beside `Compute(LocalTensor<float>)`)."""
     records = lw.scope.classes.keys() | lw.scope.tiling_structs.keys()
+    host_mismatch = getattr(lw, "host_param_mismatch", None)  # the host lowering's library objects
     for param, arg in zip(fn.params, args):
+        if host_mismatch is not None and host_mismatch(param, arg):
+            return True
         base = param.type.base
         if isinstance(base, str) or not base.parts:
             continue
@@ -493,8 +512,23 @@ def _deduce(t: A.TypeRef, actual: CType, names: set[str], bound: dict[str, objec
                 bound[n] = actual.elem
 
 
-def _min_max(lw: FunctionLowerer, e: A.Call, name: str) -> Val:
-    a, b = lw.expr(e.args[0]), lw.expr(e.args[1])
+def _deduction_fails(lw: FunctionLowerer, fn: A.FunctionDecl, args: Sequence[Val]) -> bool:
+    """Whether `fn` is a function template with a parameter of a class template's type (`C<t>`, `Coord<N, T>`)
+    given a scalar argument: deduction fails there (no conversion is considered), so C++ drops the candidate."""
+    if id(fn) not in lw.scope.function_templates:
+        return False
+    for param, arg in zip(fn.params, args):
+        base = param.type.base
+        if isinstance(base, str) or not base.parts or param.variadic or param.type.pointers:
+            continue
+        last = base.parts[-1]
+        if last.template_args and last.name in lw.scope.classes and isinstance(arg.ctype, Scalar):
+            return True
+    return False
+
+
+def _min_max(lw: FunctionLowerer, e: A.Call, name: str, lowered: Sequence[Val] | None = None) -> Val:
+    a, b = lowered if lowered is not None else (lw.expr(e.args[0]), lw.expr(e.args[1]))
     less = lw.compare("<", a, b, e)
     if isinstance(a.ctype, Scalar) and isinstance(b.ctype, Scalar):
         t = C.common_type(a.ctype, b.ctype)

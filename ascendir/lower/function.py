@@ -2801,9 +2801,14 @@ class FunctionLowerer:
             if isinstance(t, C.Pointer) and isinstance(t.pointee, Scalar) and isinstance(v.obj, Val | Cell):
                 source = v.obj if isinstance(v.obj, Val) else self.load(v.obj, e)
                 if isinstance(source.ctype, Scalar) and source.ctype != t.pointee:
-                    if source.ctype.bits != t.pointee.bits:
+                    value = self.ssa(source, e)
+                    if source.ctype.bits > t.pointee.bits and not source.ctype.is_float:
+                        # `*reinterpret_cast<float *>(&accVal)` on a uint64_t: the first bytes, its low bits
+                        narrow = C.Scalar(f"uint{t.pointee.bits}_t")
+                        value = self.emit(arith.TruncIOp(value, C.scalar_ir_type(narrow)), e).results[0]
+                    elif source.ctype.bits != t.pointee.bits:
                         raise Unsupported(f"reading a {source.ctype} as {t.pointee} through a pointer", e)
-                    op = arith.BitcastOp(self.ssa(source, e), C.scalar_ir_type(t.pointee))
+                    op = arith.BitcastOp(value, C.scalar_ir_type(t.pointee))
                     return Val(t.pointee, self.emit(op, e).results[0])
                 return source
             if isinstance(t, C.Pointer) and isinstance(v.obj, Val | Instance):

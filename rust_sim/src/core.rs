@@ -100,6 +100,9 @@ pub struct Core {
     /// the MAX_MIN_CNT register: the value (low bits) and index (high 32 bits) the last WholeReduceMax /
     /// WholeReduceMin found over all its repeats, read by GetReduceMaxMinCount; None before any
     pub max_min_cnt: Option<u64>,
+    /// SPR.ACC_VAL: the sum the last vcadd in accumulate mode (mode 1) left, as the bits of its element type
+    /// (cleared by the next such vcadd before it adds), read by GetAccVal / get_acc_val
+    pub acc_val: u64,
     pub atomic: Atomic,
     /// the cube unit's registers and the Matmul objects (cube/mod.rs)
     pub cube: crate::cube::CubeState,
@@ -139,6 +142,7 @@ impl Core {
             mask: MaskState::default(),
             cmpmask: [0, 0],
             max_min_cnt: None,
+            acc_val: 0,
             atomic: Atomic::None,
             cube: crate::cube::CubeState::default(),
             executed: 0,

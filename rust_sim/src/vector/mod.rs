@@ -22,6 +22,7 @@ pub mod high_level;
 pub mod mask;
 pub mod reduce;
 pub mod unary;
+pub mod vcadd;
 
 use crate::api::{Arg, Args, Registry};
 use crate::checks::code;
@@ -517,4 +518,5 @@ pub fn register(r: &mut Registry) {
     mask::register(r);
     high_level::register(r);
     cumsum::register(r);
+    vcadd::register(r);
 }

@@ -97,7 +97,7 @@ fn read_f32(cx: &mut Ctx, mem: MemKind, at: usize, n: usize, t: DType) -> (Vec<f
 }
 
 /// Writes f32 values as elements of `t` at byte `off` of handle `h`, checked.
-fn write_vals(cx: &mut Ctx, h: Handle, off: i64, vals: &[f32], t: DType, init: bool, what: &str) -> bool {
+pub(crate) fn write_vals(cx: &mut Ctx, h: Handle, off: i64, vals: &[f32], t: DType, init: bool, what: &str) -> bool {
     let sz = t.size();
     let Some(at) = cx.range(h, off, (vals.len() * sz) as i64, true, sz, what) else {
         return false;
@@ -121,10 +121,10 @@ fn write_index(cx: &mut Ctx, h: Handle, off: i64, index: u32, t: DType, init: bo
 }
 
 /// One repeat's computed lanes: (repeat, values, their lanes).
-type RepeatValues = (u32, Vec<f32>, Vec<u32>);
+pub(crate) type RepeatValues = (u32, Vec<f32>, Vec<u32>);
 
 /// Values of each repeat's computed lanes, in lane order.
-fn per_repeat(cx: &mut Ctx, mem: MemKind, p: &Plan, t: DType) -> (Vec<RepeatValues>, bool) {
+pub(crate) fn per_repeat(cx: &mut Ctx, mem: MemKind, p: &Plan, t: DType) -> (Vec<RepeatValues>, bool) {
     let mut reps: Vec<RepeatValues> = Vec::new();
     let mut init = true;
     for run in &p.runs {

@@ -1,0 +1,218 @@
+//! The compiler intrinsic `vcadd(dst, src, repeat, dstRepeatStride, srcBlockStride, srcRepeatStride, mode)` and
+//! the SPR.ACC_VAL register it can write, read by `GetAccVal()` / `get_acc_val()`.
+//!
+//! Per the CCE intrinsic page (cceintrinsicapi vcadd): each repeat sums the lanes of 8 blocks that the current
+//! mask register selects (the intrinsic takes no mask of its own: AscendCUtils::SetMask / set_vector_mask set
+//! it before); src strides count 32-byte blocks, dstRepeatStride counts elements. Mode 0 writes each repeat's
+//! sum to dst + r * dstRepeatStride and leaves ACC_VAL as it was; mode 1 clears ACC_VAL, sums every repeat into
+//! it and writes nothing to dst (kernels pass nullptr). ACC_VAL holds the sum as the bits of the element type,
+//! which kernels read back with `*reinterpret_cast<float *>(&accVal)`.
+
+use crate::api::{ApiOp, Arg, Args, Pipe, Registry};
+use crate::checks::code;
+use crate::core::{Ctx, Flow};
+use crate::dtype::DType;
+use crate::program::Sv;
+use crate::vector::reduce::{per_repeat, reduce_slice, write_vals, Red};
+use crate::vector::{check_footprint, geoms, plan, Form, MaskArg, Stride};
+
+#[derive(Debug)]
+struct Vcadd {
+    t: DType,
+    /// None: the `nullptr` destination of the accumulate form
+    dst: Option<u32>,
+    src: u32,
+    form: Form,
+    dst_rep: Sv,
+    mode: Sv,
+}
+
+fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let repeat = a.sv("repeatTime")?;
+    let form = Form::Repeat {
+        // not read: with set_mask false the lanes come from the mask register, as the intrinsic's do
+        mask: MaskArg::Cont(repeat),
+        repeat: Some(repeat),
+        set_mask: false,
+        strides: vec![Stride {
+            blk: Some(a.sv("srcBlkStride")?),
+            rep: Some(a.sv("srcRepStride")?),
+        }],
+    };
+    Ok(Box::new(Vcadd {
+        t: a.dtype("T")?,
+        dst: if a.has("dst") { Some(a.handle("dst")?) } else { None },
+        src: a.handle("src")?,
+        form,
+        dst_rep: a.sv("dstRepStride")?,
+        mode: a.sv("mode")?,
+    }))
+}
+
+impl ApiOp for Vcadd {
+    fn pipe(&self) -> Pipe {
+        Pipe::V
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        let t = self.t;
+        let g = geoms(cx, &[self.src], &[t]);
+        let Some(p) = plan(cx, &self.form, &g, "vcadd") else {
+            return Flow::Next;
+        };
+        let Some(mem) = check_footprint(cx, &g, &p.runs, &["src"], "vcadd") else {
+            return Flow::Next;
+        };
+        let (reps, init) = per_repeat(cx, mem, &p, t);
+        if cx.uint(self.mode) != 0 {
+            let total: f32 = reps.iter().map(|(_, vals, _)| reduce_slice(Red::Sum, t, vals).0).sum();
+            let mut bytes = vec![0u8; t.size()];
+            crate::vector::elem::store_f32(t, &[total], &mut bytes);
+            cx.core.acc_val = t.load_bits(&bytes);
+            return Flow::Next;
+        }
+        let Some(dst) = self.dst else {
+            cx.report(
+                code::INVALID_OPERAND,
+                "vcadd in mode 0 (one sum per repeat to dst) with a null dst".to_string(),
+            );
+            return Flow::Next;
+        };
+        let dst = cx.handle(dst);
+        let step = cx.uint(self.dst_rep) as i64 * t.size() as i64;
+        for (r, vals, _) in &reps {
+            let (val, _) = reduce_slice(Red::Sum, t, vals);
+            write_vals(cx, dst, *r as i64 * step, &[val], t, init, "vcadd");
+        }
+        Flow::Next
+    }
+}
+
+/// GetAccVal() / get_acc_val(): ACC_VAL as an int64_t.
+#[derive(Debug)]
+struct ReadAccVal {
+    result: Option<Sv>,
+}
+
+fn decode_read(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let result = match a.results.first() {
+        Some(Arg::Reg(sv)) => Some(*sv),
+        _ => None,
+    };
+    Ok(Box::new(ReadAccVal { result }))
+}
+
+impl ApiOp for ReadAccVal {
+    fn pipe(&self) -> Pipe {
+        Pipe::S
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        if let Some(r) = self.result {
+            let v = cx.core.acc_val;
+            cx.set(r.reg, r.ty, v);
+        }
+        Flow::Next
+    }
+}
+
+pub fn register(r: &mut Registry) {
+    r.add_all(&["vcadd"], &["dst", "acc"], decode);
+    r.add_all(&["GetAccVal", "get_acc_val"], &["plain"], decode_read);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::checks::Findings;
+    use crate::core::{self, Core};
+    use crate::memory::{Gm, LocalMem, MemKind};
+    use crate::parse::parse;
+
+    /// Runs `code` on one core whose UB holds 0.0, 1.0, ... 255.0 (f32) from byte 0: h1 is that ramp, h2 a
+    /// tensor at byte 2048. Registers: r1 = 0, r2 = 512 elements, r3 = 2048, r4 = 8, r5 = 3, r6 = 1, r7 = 0,
+    /// r8 = 2, r9 = 64.
+    fn run(code: &str) -> (Core, Findings) {
+        let mut text =
+            String::from("ascendir-sim 1\nkernel k aiv\nchip 910B2\nmem UB 196608 32\nregs 64 32\nstack 0\n");
+        for (r, v) in [
+            (1, 0),
+            (2, 512),
+            (3, 2048),
+            (4, 8),
+            (5, 3),
+            (6, 1),
+            (7, 0),
+            (8, 2),
+            (9, 64),
+        ] {
+            text += &format!("const r{r} i32 {v}\n");
+        }
+        text += &format!(
+            "code\n  h1 = LocalAt.f32 UB r1:i32 r2:i32\n  h2 = LocalAt.f32 UB r3:i32 r2:i32\n{code}\n  ret\nend\n"
+        );
+        let prog = parse(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+        let mut gm = Gm { bufs: Vec::new() };
+        let mut core = Core::new(&prog, 0, 1);
+        let mem = core.mem[MemKind::Ub as usize].get_or_insert_with(|| LocalMem::new(196608));
+        let bytes: Vec<u8> = (0..256).flat_map(|i| (i as f32).to_le_bytes()).collect();
+        mem.data.as_mut_slice()[..bytes.len()].copy_from_slice(&bytes);
+        mem.init[..bytes.len()].fill(1);
+        let mut findings = Findings::new();
+        let mut budget = 100_000u64;
+        core::run(&mut core, &mut gm, &prog, &mut findings, &mut budget);
+        (core, findings)
+    }
+
+    fn ub_f32(core: &Core, at: usize, n: usize) -> Vec<f32> {
+        let d = core.mem[MemKind::Ub as usize].as_ref().unwrap().data.as_slice();
+        d[at..at + 4 * n]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    }
+
+    const ACC: &str = "call vcadd.acc<T=f32> src=h1 repeatTime=r5:i32 dstRepStride=r6:i32 srcBlkStride=r6:i32 \
+                       srcRepStride=r4:i32 mode=r6:i32";
+
+    #[test]
+    fn accumulate_mode_sums_every_repeat_under_the_mask_into_acc_val() {
+        // mask: the first 8 lanes of each repeat; 3 repeats 8 blocks apart: elements 0..8, 64..72, 128..136
+        let (core, f) = run(&format!(
+            "  call SetMask.len<T=f32> len=r4:i32\n  {ACC}\n  r10:i64 = call GetAccVal.plain\n"
+        ));
+        assert!(f.list.is_empty(), "{:?}", f.list);
+        // 28 + 540 + 1052
+        assert_eq!(f32::from_bits(core.acc_val as u32), 1620.0);
+        assert_eq!(f32::from_bits(core.r[10] as u32), 1620.0);
+        // a second accumulate starts from zero: one repeat of all 64 lanes, 0 + 1 + ... + 63
+        let (core, _) = run(&format!(
+            "  call SetMask.len<T=f32> len=r4:i32\n  {ACC}\n  call SetMask.len<T=f32> len=r9:i32\n  \
+             call vcadd.acc<T=f32> src=h1 repeatTime=r6:i32 dstRepStride=r6:i32 srcBlkStride=r6:i32 \
+             srcRepStride=r4:i32 mode=r6:i32\n  r10:i64 = call get_acc_val.plain\n"
+        ));
+        assert_eq!(f32::from_bits(core.r[10] as u32), 2016.0);
+    }
+
+    #[test]
+    fn mode_zero_writes_one_sum_per_repeat_and_leaves_acc_val() {
+        // 8 lanes, 3 repeats 8 blocks apart, sums written dstRepStride 2 elements apart
+        let (core, f) = run(&format!(
+            "  call SetMask.len<T=f32> len=r4:i32\n  {ACC}\n  \
+             call vcadd.dst<T=f32> dst=h2 src=h1 repeatTime=r5:i32 dstRepStride=r8:i32 srcBlkStride=r6:i32 \
+             srcRepStride=r4:i32 mode=r7:i32\n"
+        ));
+        assert!(f.list.is_empty(), "{:?}", f.list);
+        let out = ub_f32(&core, 2048, 6);
+        assert_eq!((out[0], out[2], out[4]), (28.0, 540.0, 1052.0));
+        assert_eq!(f32::from_bits(core.acc_val as u32), 1620.0);
+        // a block stride of 2: lanes 0..8 of a repeat are block 0, lanes 8..16 block 2 (elements 16..24)
+        let (core, _) = run("  call SetMask.len<T=f32> len=r9:i32\n  \
+             call vcadd.dst<T=f32> dst=h2 src=h1 repeatTime=r6:i32 dstRepStride=r6:i32 srcBlkStride=r8:i32 \
+             srcRepStride=r4:i32 mode=r7:i32\n");
+        // blocks 0, 2, ... 14: elements 16b .. 16b + 8 for b in 0..8: sum over b of (128 b + 28)
+        assert_eq!(
+            ub_f32(&core, 2048, 1)[0],
+            (0..8).map(|b| 128.0 * b as f32 + 28.0).sum::<f32>()
+        );
+    }
+}
