@@ -47,8 +47,9 @@ SUITE_NAMES = ("bundled", "npukernelbench", "multikernelbench")
 @click.option("--instruction-budget", type=int, default=None, help="Simulated instructions per run (default: the "
               "simulator's).")
 @click.option("--draws", type=int, default=2, show_default=True, help="Input draws (seeds) per case.")
-@click.option("--max-elements", type=int, default=1 << 25, show_default=True,
-              help="Cases drawing more input elements are not evaluated (memory and time on this machine).")
+@click.option("--max-elements", type=int, default=None,
+              help="Cases drawing more input elements are not evaluated (memory and time on this machine). "
+                   "Default: the suite's (2^25; npukernelbench 2^27).")
 @click.option("--static-shapes/--no-static-shapes", "static_shapes", default=None,
               help="Check each case statically with its shapes (ascendc-check --shape) besides simulating it. "
                    "Default: on for --answers; off for the reference solutions, which bench/tasks/validate.py "
@@ -60,7 +61,7 @@ SUITE_NAMES = ("bundled", "npukernelbench", "multikernelbench")
 def main(suite: str, root: str | None, answers: str | None, list_tasks: bool, task_names: tuple[str, ...],
          levels: tuple[int, ...], categories: tuple[str, ...], show: bool, case_id: str | None, executor: str,
          address: str | None, workers: int | None, results_path: str | None, fresh: bool, report_dir: str | None,
-         time_budget: float, instruction_budget: int | None, draws: int, max_elements: int,
+         time_budget: float, instruction_budget: int | None, draws: int, max_elements: int | None,
          static_shapes: bool | None, failures: int, chip: str | None) -> None:
     """Evaluate kernels on a task suite: compile, correctness and speed on the simulator, pass@k, reports."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -105,7 +106,8 @@ def main(suite: str, root: str | None, answers: str | None, list_tasks: bool, ta
 
 def _run(suite: str, tasks: list, answers: str | None, executor: str, address: str | None, workers: int | None,
          results_path: str | None, fresh: bool, report_dir: str | None, time_budget: float,
-         instruction_budget: int | None, draws: int, max_elements: int, static_shapes: bool, failures: int) -> int:
+         instruction_budget: int | None, draws: int, max_elements: int | None, static_shapes: bool,
+         failures: int) -> int:
     from rich.console import Console
 
     from bench.harness import EvalOptions, collect_answers, reference_answers

@@ -45,7 +45,8 @@ class EvalOptions:
     seed: int = 0
     time_budget_s: float = 600.0  # per answer, all stages; the executors enforce it
     instruction_budget: int | None = None  # per simulated run; None: the simulator's default
-    max_elements: int = 1 << 25  # cases drawing more input elements are not evaluated here (memory, time)
+    # cases drawing more input elements are not evaluated here (memory, time); None: the task's suite's limit
+    max_elements: int | None = None
     static_shapes: bool = True  # check each case with its shapes (ascendc-check --shape)
     performance: bool = True
     # a MultiKernelBench answer's op binding replayed around its kernel (bench/harness/binding_replay.py)
@@ -126,10 +127,11 @@ def evaluate_case(task: Task, case: Case, compiled: Compiled, opts: EvalOptions,
                   ) -> CaseResult:
     result = CaseResult(case.id, "static")
     elements = task.input_elements(case)
-    if elements is not None and elements > opts.max_elements:
+    limit = opts.max_elements if opts.max_elements is not None else task.max_elements
+    if elements is not None and elements > limit:
         result.status = "skipped"
         result.reason = (f"not evaluated: the case draws {elements:,} input elements, over the harness's limit of "
-                         f"{opts.max_elements:,} (--max-elements)")
+                         f"{limit:,} (--max-elements)")
         return result
     try:
         inputs, expected = draw(task, case, case_seed(task, case, opts.seed))

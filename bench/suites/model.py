@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -265,6 +265,9 @@ class Task:
     # the fixed host side a kernel-only answer is built with (NPUKernelBench's question/op_host/<k>.cpp)
     kernel_only_host: str | None = None
     answer_forms: tuple[str, ...] = ("project", "npukernelbench", "multikernelbench")
+    # the largest case (input elements) evaluated when --max-elements is not given: what this machine's memory
+    # holds for the suite's draws and runs
+    max_elements: ClassVar[int] = 1 << 25
 
     @property
     def key(self) -> str:

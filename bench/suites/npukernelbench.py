@@ -27,7 +27,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -35,6 +35,7 @@ from bench.suites.aclnn_arguments import as_op_inputs
 from bench.suites.aclnn_chain import op_input_order
 from bench.suites.binding import argument_order, in_place, initial_fills, read_binding, returned_count
 from bench.suites.bundled import snake_case
+from bench.suites.csv_shapes import shape_elements
 from bench.suites.model import Case, Comparison, Inputs, Task, TensorDecl, Tolerance, canonical_dtype
 from bench.suites.torch_ref import (
     ReferenceProgramError,
@@ -58,6 +59,14 @@ DEFAULT_TOLERANCE = (1e-3, 1e-3)
 @dataclass
 class NPUKernelBenchTask(Task):
     """A task of an NPUKernelBench checkout."""
+
+    # its cases of up to 2^27 input elements ran here (ReverseSequence's [32, 512, 256, 32] float16, the Foreach
+    # lists of 67M); a 2^29 one (StridesliceNegConcatV2 case 3) took a worker past 5.9 GB in its draws alone
+    max_elements: ClassVar[int] = 1 << 27
+
+    def input_elements(self, case: Case) -> int | None:
+        """The elements of the shapes its test_cases.csv row names (bench/suites/csv_shapes.py)."""
+        return shape_elements(case.params)
 
     def _validation(self, name: str) -> str:
         return str(Path(self.path) / "validation" / name)
