@@ -54,7 +54,7 @@ from ascendir.host_eval import (
 from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_compile_info
-from ascendir.lower import host_smart_ptr, host_std, host_tensor_data, host_tiling_api
+from ascendir.lower import host_smart_ptr, host_std, host_vector, host_tensor_data, host_tiling_api
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import NOT_MODELLED, UNKNOWN_API, Reporter, span_of
@@ -414,10 +414,24 @@ class HostLowerer(FunctionLowerer):
         if id(fn) in self._active:
             raise Unsupported(f"recursive call of '{fn.name.parts[-1].name}' is not modelled", node)
         self._active.append(id(fn))
+        # a std::vector passed by value is the callee's own copy
+        args = [host_vector.copy(self, a, node) if host_vector.is_vector(a) and i < len(fn.params)
+                and "&" not in fn.params[i].type.pointers else a for i, a in enumerate(args)]
         try:
             return super().inline_function(fn, args, this, node, types)
         finally:
             self._active.pop()
+
+    def expr_New(self, e: A.New) -> Val:
+        return host_vector.new_array(self, e)
+
+    def expr_Delete(self, e: A.Delete) -> Val:
+        self.expr(e.operand)  # `delete[] p` of a `new T[n]` array: nothing to model
+        return Val(C.VoidT())
+
+    def host_param_mismatch(self, param: A.Param, arg: Val) -> bool:
+        """An overload's parameter that cannot take `arg` for host reasons (calls._record_type_mismatch)."""
+        return host_vector.param_mismatch(param, arg)
 
     def _lower_stmt(self, st: A.Node) -> None:
         if isinstance(st, A.Try):
@@ -481,8 +495,6 @@ class HostLowerer(FunctionLowerer):
             if decl.init is not None:
                 init = (self.init_list(t, decl.init.items, decl) if isinstance(decl.init, A.InitList)
                         else self.expr(decl.init))
-            if isinstance(t, C.UnknownT) and t.text == "auto" and init is not None:
-                t = init.ctype  # `auto aivNum = 1;` at namespace scope: an int, assigned later (NPUKernelBench Lerp)
             if isinstance(t, C.ArrayT):
                 cell: Binding = self.new_array(t, name, decl, init)
             elif isinstance(t, Scalar):
@@ -605,6 +617,10 @@ class HostLowerer(FunctionLowerer):
             if items is not None:
                 # its only modelled use is a shape made from it; any other use reports the gap there
                 self.bind(name, Val(t, obj=items))
+                return
+            elem = host_vector.element_type(self, d.type) if isinstance(d, A.Declarator) else None
+            if elem is not None and not isinstance(d.init, A.InitList):  # type: ignore[union-attr]
+                self.bind(name, host_vector.declare(self, name, elem, list(d.ctor_args or []), d))  # type: ignore[union-attr]
                 return
         if isinstance(t, HostT) and init is None:
             if t.kind == "unmodelled":
@@ -753,6 +769,8 @@ class HostLowerer(FunctionLowerer):
         kind = _kind(base)
         if host_std.is_model(base):
             return host_std.index(self, base, self.expr(e.index), e)
+        if host_vector.is_vector(base):
+            return host_vector.read(self, base, self.expr(e.index), e)
         if kind == "tiling_array":
             return self._tiling_get(base, self.expr(e.index), e)
         if kind == "list_data":
@@ -916,6 +934,9 @@ class HostLowerer(FunctionLowerer):
         return super().assign(target, value, node)
 
     def _assign_element(self, base: Val, index: Val, value: Val, node: A.Node) -> None:
+        if host_vector.is_vector(base):
+            host_vector.write(self, base, index, value, node)
+            return
         kind = _kind(base)
         if kind == "workspace":
             if not isinstance(index.const, int) or index.const < 0:
@@ -1333,6 +1354,8 @@ class HostLowerer(FunctionLowerer):
         name = callee.member
         if host_std.is_model(recv):
             return host_std.method(self, e, name, recv)
+        if host_vector.is_vector(recv):
+            return host_vector.method(self, e, name, recv)
         if kind in ("unmodelled", "opaque", "poison"):
             what = f"'{recv.ctype}'" if kind == "unmodelled" else str(recv.ctype)
             raise Unsupported(f"'{name}' on {what} is not modelled by the host lowering", e)

@@ -1,0 +1,185 @@
+"""Run-time `std::vector`s of numbers and `new T[n]` arrays in host tiling code.
+
+Vendor tiling code collects values whose count is known only when it runs:
+
+    std::vector<int64_t> axes;                                  // filled from an input tensor's values
+    for (int64_t i = 0; i < listSize; i++) { axes.emplace_back(listDataPtr[i]); }
+    for (size_t i = 0; i < axes.size(); i++) { beginAdjust[axes[i]] = begin[i]; }
+    std::vector<uint64_t> inshapeVector1(outDimNum, 1);         // n copies of a value
+    int64_t *beginAdjust = new int64_t[dimNum];  ...  delete[] beginAdjust;
+
+A vector of a scalar type is modelled as an array of CAPACITY elements (one memref) and its size (a scalar
+cell): `push_back` / `emplace_back` store at the size and grow it, `size()`, `empty()`, `clear()`, `back()`,
+`v[i]` / `v.at(i)` read and write the array, `data()` is a pointer to it. `std::vector<T> v(n)` / `v(n, x)` set the
+size to n and fill it. A vector passed by reference is the caller's; one passed by value is copied. `new T[n]` of a
+scalar T is a zero-filled array of CAPACITY elements and `delete[]` does nothing. An access past CAPACITY stops
+the evaluation with the out-of-bounds access; past the size but inside CAPACITY (undefined in C++) it reads what
+the array holds. Other member functions (`insert`, `erase`, `resize`, iterators) are reported as not modelled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.ir import Block, SSAValue
+
+from ascendir.lower import ctypes as C
+from ascendir.lower.ctypes import Scalar
+from ascendir.lower.function import Unsupported
+from ascendir.lower.values import Cell, Val
+from frontend import ast as A
+
+if TYPE_CHECKING:
+    from ascendir.lower.host import HostLowerer
+
+# the elements a run-time vector or a `new T[n]` array can hold here
+CAPACITY = 4096
+
+KIND = "runtime_vector"
+
+
+@dataclass(frozen=True)
+class RuntimeVector:
+    """A `std::vector<elem>`: its elements (an array memref of CAPACITY) and its size (an int64 cell)."""
+
+    elem: Scalar
+    data: Cell
+    size: Cell
+
+
+def is_vector(v: Val) -> bool:
+    return isinstance(v.obj, RuntimeVector)
+
+
+def element_type(lw: HostLowerer, type_ref: A.TypeRef) -> Scalar | None:
+    """The scalar T of a `std::vector<T>` type as written; None for anything else."""
+    base = type_ref.base
+    if isinstance(base, str) or not base.parts or base.parts[-1].name != "vector":
+        return None
+    targs = base.parts[-1].template_args
+    if not targs or len(targs) != 1:
+        return None
+    t = lw._template_arg_value(targs[0])
+    return t if isinstance(t, Scalar) else None
+
+
+def _value(lw: HostLowerer, vec: RuntimeVector) -> Val:
+    from ascendir.lower.host import HostT
+
+    return Val(HostT(KIND, f"std::vector<{vec.elem}>"), obj=vec)
+
+
+def _index(lw: HostLowerer, v: Val, node: A.Node) -> SSAValue:
+    return lw.index_value(v, node)
+
+
+def _const_index(lw: HostLowerer, value: int, node: A.Node) -> SSAValue:
+    return lw.emit(arith.ConstantOp(IntegerAttr(value, IndexType())), node).results[0]
+
+
+def _fill(lw: HostLowerer, vec: RuntimeVector, start: SSAValue, end: SSAValue, value: Val, node: A.Node) -> None:
+    """data[start:end] = value, as an scf.for."""
+    x = lw.ssa(lw.convert(value, vec.elem, node), node)
+    body = Block(arg_types=[IndexType()])
+    loop = lw.emit(scf.ForOp(start, end, _const_index(lw, 1, node), [], body), node)
+    with lw.at_end_of(loop.body.block):
+        lw.emit(memref.StoreOp.create(operands=[x, vec.data.ref, body.args[0]]), node)
+        lw.emit(scf.YieldOp(), node)
+
+
+def declare(lw: HostLowerer, name: str, elem: Scalar, ctor_args: list[A.Node], node: A.Node) -> Val:
+    """`std::vector<T> v;`, `v(n)`, `v(n, x)`: a new vector."""
+    data = lw.new_array(C.ArrayT(elem, CAPACITY), name, node, None)
+    size = lw.new_cell(C.I64, f"{name}.size", node, Val(C.I64, const=0))
+    vec = RuntimeVector(elem, data, size)
+    if len(ctor_args) > 2:
+        raise Unsupported("std::vector constructed from more than a count and a value is not modelled", node)
+    if ctor_args:
+        n = lw.convert(lw.expr(ctor_args[0]), C.I64, node)
+        value = lw.expr(ctor_args[1]) if len(ctor_args) == 2 else Val(elem, const=0)
+        if not isinstance(value.ctype, Scalar):
+            raise Unsupported("std::vector constructed from something other than a count and a value", node)
+        _fill(lw, vec, _const_index(lw, 0, node), _index(lw, n, node), value, node)
+        lw.store(size, n, node)
+    return _value(lw, vec)
+
+
+def copy(lw: HostLowerer, source: Val, node: A.Node) -> Val:
+    """A vector passed by value: a new one with the same size and elements."""
+    vec = source.obj
+    assert isinstance(vec, RuntimeVector)
+    data = lw.new_array(C.ArrayT(vec.elem, CAPACITY), "", node, None)
+    size = lw.new_cell(C.I64, "", node, lw.load(vec.size, node))
+    body = Block(arg_types=[IndexType()])
+    end = _index(lw, lw.load(vec.size, node), node)
+    loop = lw.emit(scf.ForOp(_const_index(lw, 0, node), end, _const_index(lw, 1, node), [], body), node)
+    with lw.at_end_of(loop.body.block):
+        x = lw.emit(memref.LoadOp.create(operands=[vec.data.ref, body.args[0]], result_types=[C.ir_type(vec.elem)]),
+                    node).results[0]
+        lw.emit(memref.StoreOp.create(operands=[x, data.ref, body.args[0]]), node)
+        lw.emit(scf.YieldOp(), node)
+    return _value(lw, RuntimeVector(vec.elem, data, size))
+
+
+def read(lw: HostLowerer, v: Val, index: Val, node: A.Node) -> Val:
+    """`v[i]`."""
+    vec = v.obj
+    assert isinstance(vec, RuntimeVector)
+    op = memref.LoadOp.create(operands=[vec.data.ref, _index(lw, index, node)], result_types=[C.ir_type(vec.elem)])
+    return Val(vec.elem, lw.emit(op, node).results[0])
+
+
+def write(lw: HostLowerer, v: Val, index: Val, value: Val, node: A.Node) -> None:
+    """`v[i] = x`."""
+    vec = v.obj
+    assert isinstance(vec, RuntimeVector)
+    x = lw.ssa(lw.convert(value, vec.elem, node), node)
+    lw.emit(memref.StoreOp.create(operands=[x, vec.data.ref, _index(lw, index, node)]), node)
+
+
+def method(lw: HostLowerer, e: A.Call, name: str, v: Val) -> Val:
+    vec = v.obj
+    assert isinstance(vec, RuntimeVector)
+    size = lw.load(vec.size, e)
+    if name in ("push_back", "emplace_back") and len(e.args) == 1:
+        write(lw, v, size, lw.expr(e.args[0]), e)
+        lw.store(vec.size, lw.arith("+", size, Val(C.I64, const=1), e), e)
+        return Val(C.VoidT())
+    if name == "size" and not e.args:
+        return lw.convert(size, C.U64, e)
+    if name == "empty" and not e.args:
+        return lw.compare("==", size, Val(C.I64, const=0), e)
+    if name == "clear" and not e.args:
+        lw.store(vec.size, Val(C.I64, const=0), e)
+        return Val(C.VoidT())
+    if name == "at" and len(e.args) == 1:
+        return read(lw, v, lw.expr(e.args[0]), e)
+    if name == "back" and not e.args:
+        return read(lw, v, lw.arith("-", size, Val(C.I64, const=1), e), e)
+    if name == "front" and not e.args:
+        return read(lw, v, Val(C.I64, const=0), e)
+    if name == "data" and not e.args:
+        return Val(C.ArrayT(vec.elem, CAPACITY), obj=vec.data)
+    raise Unsupported(f"std::vector::{name} is not modelled by the host lowering", e)
+
+
+def new_array(lw: HostLowerer, e: A.New) -> Val:
+    """`new T[n]` of a scalar T: a zero-filled array (see the module's doc)."""
+    dims = e.type.array_dims
+    t = lw.resolve_type(replace(e.type, array_dims=[]), e)
+    if len(dims) != 1 or e.type.pointers or not isinstance(t, Scalar):
+        raise Unsupported("new of anything but an array of numbers is not modelled by the host lowering", e)
+    lw.expr(dims[0])  # the count: its side effects, if any
+    return Val(C.ArrayT(t, CAPACITY), obj=lw.new_array(C.ArrayT(t, CAPACITY), "", e, None))
+
+
+def param_mismatch(param: A.Param, arg: Val) -> bool:
+    """Whether an overload's parameter cannot take `arg` because one is a std::vector and the other is not
+    (`CopyData2Array(..., int64_t dataList[])` beside `CopyData2Array(..., std::vector<int64_t> &dataList)`)."""
+    base = param.type.base
+    wants_vector = not isinstance(base, str) and bool(base.parts) and base.parts[-1].name == "vector" and \
+        not param.type.pointers.count("*")
+    return wants_vector != is_vector(arg)
