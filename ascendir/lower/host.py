@@ -495,6 +495,8 @@ class HostLowerer(FunctionLowerer):
             if decl.init is not None:
                 init = (self.init_list(t, decl.init.items, decl) if isinstance(decl.init, A.InitList)
                         else self.expr(decl.init))
+            if isinstance(t, C.UnknownT) and t.text == "auto" and init is not None:
+                t = init.ctype  # `auto aivNum = 1;` at namespace scope: an int, assigned later (NPUKernelBench Lerp)
             if isinstance(t, C.ArrayT):
                 cell: Binding = self.new_array(t, name, decl, init)
             elif isinstance(t, Scalar):
