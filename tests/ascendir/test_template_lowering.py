@@ -7,7 +7,8 @@ primary's defaults, members and static constants found in base classes, tile cop
 a nested Params struct, ping-pong LocalTensor arrays indexed at run time, a destructor waiting for the constructor's
 flags, and a function template named like a class of a deeper namespace. specialisation_order.cpp: of several partial
 specialisations that match, the most specialised (Op<Arch, Type<float>> over Op<Arch, Type<E>> declared before
-it; Combine<T, Type<T>> over Combine<T, Type<U>>)."""
+it; Combine<T, Type<T>> over Combine<T, Type<U>>). deduction_failure.cpp: function templates whose deduction fails
+(tla's `min(C<t>, C<u>)` for two uint32_t) are no candidates, and the builtin min/max are called."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from passes.verify import check_program, load_for_check
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "template_lowering"
 
 
-@pytest.mark.parametrize("name", ["coord_layout", "policy_blocks", "specialisation_order"])
+@pytest.mark.parametrize("name", ["coord_layout", "policy_blocks", "specialisation_order", "deduction_failure"])
 def test_lowers_without_diagnostics(name: str) -> None:
     result = lower_program(load(str(CORPUS / f"{name}.cpp")))
     assert len(result.kernels) == 1
@@ -55,7 +56,18 @@ def test_most_specialised_partial_specialisation_runs() -> None:
     assert np.array_equal(result.outputs["y"], (x + 1) * 4)  # the first declared ones would give -2x
 
 
-@pytest.mark.parametrize("name", ["coord_layout", "policy_blocks", "specialisation_order"])
+def test_builtin_min_max_beside_templates_that_cannot_deduce() -> None:
+    x = np.arange(2 * 128, dtype=np.float32)
+    result = run(str(CORPUS / "deduction_failure.cpp"), {"x": x.copy()}, block_dim=2, tiling={"length": 128},
+                 outputs={"y": ((256,), "float32")})
+    assert result.ok and not result.findings, [str(d) for d in result.findings]
+    want = np.ones(256, np.float32)
+    for core in range(2):
+        want[core * 128:core * 128 + 96] = x[core * 128:core * 128 + 96] * 2
+    assert np.array_equal(result.outputs["y"], want)
+
+
+@pytest.mark.parametrize("name", ["coord_layout", "policy_blocks", "specialisation_order", "deduction_failure"])
 def test_ascendc_check_reports_nothing(name: str) -> None:
     program, _ = load_for_check(read_input(str(CORPUS / f"{name}.cpp")))
     assert [f"{d.code}: {d.message}" for d in check_program(program)] == []
