@@ -77,6 +77,9 @@ class Inputs:
     # the draw as the task's reference takes it, where the op takes other arguments (NPUKernelBench's ModelNew
     # computes the op's arguments from the drawn ones); None: `values` and `attrs` are the reference's too
     reference: Inputs | None = None
+    # the values the reference's constructor took in this draw (NPUKernelBench's get_init_inputs, random weights
+    # included), so that the reference is built with the very values the op got; None: not drawn
+    init: tuple[Any, ...] | None = None
 
     def arrays(self) -> list[np.ndarray]:
         """Every array of the draw, list inputs flattened (to copy and compare after a run)."""

@@ -94,6 +94,7 @@ class NPUKernelBenchTask(Task):
         drawn = self._prepare().get_inputs(self._params(case), device=None)
         inputs = tensors_as_inputs(drawn, [d.name for d in self.inputs], seed)
         init = self._prepare().get_init_inputs(self._params(case), device=None) or []
+        inputs.init = tuple(init)
         inputs.attrs = tuple(v.item() if hasattr(v, "item") and getattr(v, "ndim", 0) == 0 else v for v in init)
         return self._op_arguments(inputs, init) or inputs
 
@@ -135,7 +136,11 @@ class NPUKernelBenchTask(Task):
 
     def reference(self, case: Case, inputs: Inputs) -> dict[str, Any]:
         module = load_reference_program(self._validation("module.py"))
-        init = self._prepare().get_init_inputs(self._params(case), device=None)
+        # the draw's own init values: drawing them again here would draw other random ones (CrossEntropyLoss's
+        # weight is torch.rand), so that the reference weighed its loss with another weight than the op
+        drawn = inputs.reference or inputs
+        init = drawn.init if drawn.init is not None else self._prepare().get_init_inputs(self._params(case),
+                                                                                        device=None)
         model = module.Model(*(init or []))
         # no torch.no_grad(): the benchmark runs its Models with autograd on, and the *Grad tasks use it
         result = model(*inputs_as_tensors(inputs.reference or inputs))
