@@ -82,26 +82,34 @@ class TPipeType(ParametrizedAttribute, TypeAttribute):
 
 @irdl_attr_definition
 class TQueType(ParametrizedAttribute, TypeAttribute):
-    """`TQue<position, depth>`: a queue of buffers moving between two pipes."""
+    """`TQue<position, depth>`: a queue of buffers moving between two pipes. `source` is set for a
+    `TQueBind<source, position>` whose source is not the one TQue<position> implies (TQueBind<VECIN, VECOUT>: a
+    copy through UB, MTE2 to MTE3), printed `<VECOUT, 1, from VECIN>`."""
 
     name = "ascendc.tque"
 
     position: StringAttr
     depth: IntAttr
+    source: StringAttr
 
-    def __init__(self, position: str, depth: int) -> None:
-        super().__init__(StringAttr(position), IntAttr(depth))
+    def __init__(self, position: str, depth: int, source: str = "") -> None:
+        super().__init__(StringAttr(position), IntAttr(depth), StringAttr(source))
 
     def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.position.data}, {self.depth.data}>")
+        source = f", from {self.source.data}" if self.source.data else ""
+        printer.print_string(f"<{self.position.data}, {self.depth.data}{source}>")
 
     @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> tuple[StringAttr, IntAttr]:
+    def parse_parameters(cls, parser: AttrParser) -> tuple[StringAttr, IntAttr, StringAttr]:
         with parser.in_angle_brackets():
             position = _parse_position(parser)
             parser.parse_punctuation(",")
             depth = parser.parse_integer()
-        return (StringAttr(position), IntAttr(depth))
+            source = ""
+            if parser.parse_optional_punctuation(",") is not None:
+                parser.parse_keyword("from")
+                source = _parse_position(parser)
+        return (StringAttr(position), IntAttr(depth), StringAttr(source))
 
 
 @irdl_attr_definition

@@ -86,8 +86,12 @@ class GlobalTensorT:
 class QueueT:
     position: str
     depth: int
+    # TQueBind<source, position> where the source is not the one TQue<position> implies (VECIN -> VECOUT)
+    source: str = ""
 
     def __str__(self) -> str:
+        if self.source:
+            return f"TQueBind<{self.source}, {self.position}, {self.depth}>"
         return f"TQue<{self.position}, {self.depth}>"
 
 
@@ -373,8 +377,8 @@ def ir_type(t: CType) -> Attribute:
             return asc.LocalTensorType(element_ir_type(elem), position)
         case GlobalTensorT(elem):
             return asc.GlobalTensorType(element_ir_type(elem))
-        case QueueT(position, depth):
-            return asc.TQueType(position, depth)
+        case QueueT(position, depth, source):
+            return asc.TQueType(position, depth, source)
         case BufT(position):
             return asc.TBufType(position)
         case PipeT():

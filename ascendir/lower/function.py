@@ -627,7 +627,10 @@ class FunctionLowerer:
                 # [asc-devkit impl/basic_api/kernel_event.h GetBufferPos]: TQueBind<CO1, GM> holds L0C tensors
                 pos = self._position_arg(args, 0)
             depth = self._int_arg(args, 1 if name == "TQue" else 2, 1)
-            return C.QueueT(pos, depth)
+            source = self._position_arg(args, 0) if name == "TQueBind" else ""
+            # TQueBind<VECIN, VECOUT>: a copy through UB (MTE2 in, MTE3 out), not TQue<VECOUT>'s VECOUT -> GM
+            ub_to_ub = source in ("VECIN", "VECOUT", "VECCALC") and pos in ("VECIN", "VECOUT", "VECCALC")
+            return C.QueueT(pos, depth, source if ub_to_ub else "")
         if name == "TSCM" and args:  # `using TSCM = TQueBind<pos, TPosition::TSCM, depth>` [kernel_tpipe.h]
             return C.QueueT("TSCM", self._int_arg(args, 1, 1))
         if name == "TBuf":

@@ -156,7 +156,13 @@ def _queue(b: ProgramBuilder, op: asc.TQueOp) -> None:
     position = t.position.data
     attrs = {"pos": position, "depth": str(t.depth.data)}
     binding = b.catalog.queue_binding(position)
-    if binding is not None:
+    if t.source.data:
+        # TQueBind<VECIN, VECOUT>: the route is the binding's own (UB -> UB: MTE2_MTE3 / MTE3_MTE2), not TQue<VECOUT>'s
+        attrs["mem"] = b.memory_of(position)
+        event = b.catalog.queue_event(b.memory_of(t.source.data), attrs["mem"], b.chip.npu_arch)
+        if event is not None:
+            attrs["fwd"], attrs["back"] = event.forward, event.backward
+    elif binding is not None:
         src = "GM" if binding.src == "GM" else b.memory_of(binding.src)
         dst = "GM" if binding.dst == "GM" else b.memory_of(binding.dst)
         attrs["mem"] = b.memory_of(position)

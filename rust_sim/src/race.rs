@@ -313,12 +313,6 @@ fn record_read(segs: &mut Vec<Seg>, first: usize, start: usize, end: usize, acc:
     }
 }
 
-/// MTE2 and MTE3 on the same bytes: a copy straight through UB.
-fn copy_through(a: usize, b: usize) -> bool {
-    let (mte2, mte3) = (Pipe::Mte2 as usize, Pipe::Mte3 as usize);
-    (a == mte2 && b == mte3) || (a == mte3 && b == mte2)
-}
-
 /// The hook for an access of local memory: records it and reports a race (ASC965) at the current line.
 pub fn check(cx: &mut Ctx, mem: MemKind, start: usize, len: usize, write: bool, elem: usize, what: &str) {
     let loc = cx.loc;
@@ -357,13 +351,6 @@ pub fn check(cx: &mut Ctx, mem: MemKind, start: usize, len: usize, write: bool, 
         notes.push(
             "with --cce-auto-sync (the default) the compiler inserts this sync where it can follow the tensor \
              from one access to the other; it cannot through non-inline functions or tensors kept in containers"
-                .into(),
-        );
-        Severity::Warning
-    } else if copy_through(r.first_pipe, cx.core.race.current) {
-        notes.push(
-            "a warning, not an error: the simulator lowers TQueBind<VECIN, VECOUT> as a VECOUT queue, so the \
-             MTE2_MTE3 flag its EnQue/DeQue set is not seen (on a plain VECIN queue this is a real race)"
                 .into(),
         );
         Severity::Warning
