@@ -71,10 +71,25 @@ pub struct WriteRec {
     /// the bytes written, for writes of at most CONTENT_BYTES (a flag, a count): two cores writing the same bytes
     /// leave the same result whichever is last (sim.rs cross_core_writes)
     pub content: Option<Vec<u8>>,
+    /// FNV-1a over every byte of [start, end) in address order (None where the bytes were not all seen): two
+    /// cores writing the same whole run, however large (where_broadcast's 8 cores each writing all 8 MB of z),
+    /// compare by it
+    pub hash: Option<u64>,
 }
 
 /// The longest write whose bytes WriteRec keeps.
 pub const CONTENT_BYTES: usize = 64;
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// FNV-1a continued over `bytes`: byte-wise, so a run hashed in pieces hashes as the whole run does.
+pub fn fnv_continue(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h = (h ^ b as u64).wrapping_mul(FNV_PRIME);
+    }
+    h
+}
 
 /// The values an instruction was issued with, kept while it waits in a blocked pipe.
 pub struct Snapshot {
@@ -441,6 +456,7 @@ impl<'a> Ctx<'a> {
         }
         let kept = (end - start) as usize;
         let content = (kept <= CONTENT_BYTES && kept <= data.len()).then(|| data[..kept].to_vec());
+        let tracked = self.core.atomic == Atomic::None;
         let rec = WriteRec {
             buf,
             start,
@@ -450,12 +466,14 @@ impl<'a> Ctx<'a> {
             elem: elem as u32,
             scalar,
             content,
+            hash: None,
         };
-        if self.core.atomic == Atomic::None {
-            push_merged(&mut self.core.writes, rec.clone());
+        let bytes = &data[..kept.min(data.len())];
+        if tracked {
+            push_merged(&mut self.core.writes, rec.clone(), Some(bytes));
         }
         if poisoned {
-            push_merged(&mut self.core.poison_writes, rec);
+            push_merged(&mut self.core.poison_writes, rec, None);
         }
     }
 
@@ -689,7 +707,10 @@ impl<'a> Ctx<'a> {
     }
 }
 
-fn push_merged(list: &mut Vec<WriteRec>, rec: WriteRec) {
+/// Appends `rec`, or extends the last record when `rec` continues it; with `bytes` (what `rec` wrote), the
+/// record's hash covers them.
+fn push_merged(list: &mut Vec<WriteRec>, mut rec: WriteRec, bytes: Option<&[u8]>) {
+    let bytes = bytes.filter(|b| b.len() as i64 == rec.end - rec.start);
     if let Some(last) = list.last_mut() {
         if last.buf == rec.buf
             && last.loc == rec.loc
@@ -705,9 +726,14 @@ fn push_merged(list: &mut Vec<WriteRec>, rec: WriteRec) {
                 }
                 _ => None,
             };
+            last.hash = match (last.hash, bytes) {
+                (Some(h), Some(b)) => Some(fnv_continue(h, b)),
+                _ => None,
+            };
             return;
         }
     }
+    rec.hash = bytes.map(|b| fnv_continue(FNV_OFFSET, b));
     list.push(rec);
 }
 

@@ -369,7 +369,8 @@ fn cross_core_writes(prog: &Program, gm: &Gm, writes: &mut [(u32, WriteRec)], fi
     }
 }
 
-/// Whether writes `a` and `b` put the same bytes into [s, e), both having kept what they wrote.
+/// Whether writes `a` and `b` put the same bytes into [s, e), both having kept what they wrote: a short write's
+/// bytes, or a run of any length that both cover whole (their hashes).
 fn same_bytes(a: &WriteRec, b: &WriteRec, s: i64, e: i64) -> bool {
     let part = |w: &WriteRec| {
         w.content
@@ -377,7 +378,11 @@ fn same_bytes(a: &WriteRec, b: &WriteRec, s: i64, e: i64) -> bool {
             .and_then(|c| c.get((s - w.start) as usize..(e - w.start) as usize))
             .map(|x| x.to_vec())
     };
-    matches!((part(a), part(b)), (Some(x), Some(y)) if x == y)
+    if let (Some(x), Some(y)) = (part(a), part(b)) {
+        return x == y;
+    }
+    let whole = |w: &WriteRec| w.start == s && w.end == e;
+    whole(a) && whole(b) && a.hash.is_some() && a.hash == b.hash
 }
 
 /// The scalar unit reaches GM through its data cache, in 64-byte lines: SetValue changes the core's copy of a
