@@ -218,8 +218,9 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         if result.complete and not result.gaps:
             # a field the host never set holds 0 on the device (the tiling data starts zeroed); where the host
             # lowering left statements out, one of them may have set it: those stay unknown (ASC958)
-            FoldTilingPass(unset_tiling_fields(program, result.struct_name, result.fields), None, None).apply(
-                make_context(), module)
+            # (tables: an unset array field read at a run-time index, `td.shape[i]` in a loop, reads zeros too)
+            FoldTilingPass(unset_tiling_fields(program, result.struct_name, result.fields), None, None,
+                           tables=True).apply(make_context(), module)
         if not given_outputs:
             given_outputs = _inferred(program, result, out_names)
         elif any(n not in given_outputs for n in out_names) and all(n in out_names for n in given_outputs):
