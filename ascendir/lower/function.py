@@ -582,8 +582,8 @@ class FunctionLowerer:
         for frame in reversed(self.frames[-1:]):
             if name in frame.types:
                 bound = frame.types[name]
-                if isinstance(bound, C.Scalar | C.LocalTensorT | C.GlobalTensorT | C.ClassT | C.TilingT | C.StructT | C.ObjectT | C.Pointer | C.EnumT):
-                    return bound
+                if isinstance(bound, C.Scalar | C.LocalTensorT | C.GlobalTensorT | C.ClassT | C.TilingT | C.StructT | C.ObjectT | C.Pointer | C.EnumT | C.VoidT):
+                    return bound  # (void too: `if constexpr (!std::is_void_v<PrologueB>)` of catlass's OptimizedMatmul)
                 if isinstance(bound, C.TemplateNameT) and targs:
                     return self.named_type(bound.name, targs, qualifiers)
                 if type(bound) is C.UnknownT:
