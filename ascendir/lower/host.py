@@ -54,7 +54,7 @@ from ascendir.host_eval import (
 from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_compile_info
-from ascendir.lower import host_smart_ptr, host_std, host_vector, host_tensor_data, host_tiling_api
+from ascendir.lower import host_init_list, host_smart_ptr, host_std, host_vector, host_tensor_data, host_tiling_api
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import NOT_MODELLED, UNKNOWN_API, Reporter, span_of
@@ -414,6 +414,9 @@ class HostLowerer(FunctionLowerer):
         if id(fn) in self._active:
             raise Unsupported(f"recursive call of '{fn.name.parts[-1].name}' is not modelled", node)
         self._active.append(id(fn))
+        # a braced list for a std::initializer_list parameter: its elements, read here in the caller's scope
+        args = [host_init_list.bound(self, a, fn.params[i], node) if i < len(fn.params) else a
+                for i, a in enumerate(args)]
         # a std::vector passed by value is the callee's own copy
         args = [host_vector.copy(self, a, node) if host_vector.is_vector(a) and i < len(fn.params)
                 and "&" not in fn.params[i].type.pointers else a for i, a in enumerate(args)]
@@ -436,6 +439,10 @@ class HostLowerer(FunctionLowerer):
     def _lower_stmt(self, st: A.Node) -> None:
         if isinstance(st, A.Try):
             host_smart_ptr.lower_try(self, st)
+            return
+        if isinstance(st, A.RangeFor) and host_init_list.lower_range_for(self, st):
+            return
+        if isinstance(st, A.For) and host_init_list.lower_iterator_for(self, st):
             return
         super()._lower_stmt(st)
 
@@ -1001,10 +1008,23 @@ class HostLowerer(FunctionLowerer):
             eq = Val(C.BOOL, self.emit(hd.ShapeEqOp(self._shape_value(a, node), self._shape_value(b, node)),
                                        node).results[0])
             return eq if op == "==" else self._not(eq, node)
+        if _kind(a) == _kind(b) == "storage_shape" and isinstance(a.obj, TensorRef) and isinstance(b.obj, TensorRef):
+            # gert::StorageShape::operator==: the origin shapes and the storage shapes both equal
+            eqs = [self.emit(hd.ShapeEqOp(self._ref_shape(a.obj, kind, node), self._ref_shape(b.obj, kind, node)),
+                             node).results[0] for kind in (hd.ShapeKind.ORIGIN, hd.ShapeKind.STORAGE)]
+            eq = Val(C.BOOL, self.emit(arith.AndIOp(*eqs), node).results[0])
+            return eq if op == "==" else self._not(eq, node)
         if _is_host(other.ctype) or not (other.const == 0 and other.ssa is None):
             raise Unsupported(f"comparing {a.ctype} with {b.ctype} is not modelled", node)
         present = self._present(handle, node)
         return present if op == "!=" else self._not(present, node)
+
+    def _ref_shape(self, ref: TensorRef, kind: hd.ShapeKind, node: A.Node) -> SSAValue:
+        """The origin or storage shape of the tensor `ref` stands for, as a `!host.shape` value."""
+        ctx = self._context(node)
+        op = (hd.OutputShapeOp(ctx, ref.index, kind, at=ref.at) if ref.output
+              else hd.InputShapeOp(ctx, ref.index, kind, at=ref.at))
+        return self.emit(op, node).results[0]
 
     def _not(self, v: Val, node: A.Node) -> Val:
         if v.const is not None:
@@ -1125,6 +1145,8 @@ class HostLowerer(FunctionLowerer):
             recv = self.expr(callee.obj)
             if _is_host(recv.ctype):
                 return self._method(e, callee, recv)
+            if host_init_list.is_list(recv):
+                return host_init_list.method(self, e, callee.member, recv)
             stand_in = replace(e, callee=replace(callee, obj=self._stand_in(recv, callee.obj)))
             return super().expr_Call(stand_in, expected)
         return super().expr_Call(e, expected)

@@ -1,0 +1,158 @@
+"""`std::initializer_list<T>` parameters of host helpers, bound to a braced list at the call.
+
+Vendor tiling code checks many shapes at once through small variadic-looking helpers:
+
+    template <typename T> static bool CheckNotNullAll(std::initializer_list<T> ptrList) {
+        for (auto &ptr : ptrList) { if (ptr == nullptr) { return false; } }
+        return true;
+    }
+    template <typename T> static bool CheckEqualsAll(std::initializer_list<T> eleList) {
+        ... if (eleList.size() > 0) {
+            const T *fontPtr = eleList.begin();
+            for (const T *curtPtr = eleList.begin(); curtPtr != eleList.end(); curtPtr++) { ... *(curtPtr) ... }
+        }
+    }
+    CheckNotNullAll({x1Shape, x2Shape, gammaShape});
+
+The list's elements are known where it is written, so the helpers' loops over it are unrolled: a range-for
+runs its body once per element with the loop variable bound to it, and a `for` from `list.begin()` while
+`!= list.end()` stepping by `++` once per element with the pointer at it. `size()` is the element count,
+`begin()` a pointer to the first element (`*p` is the element). A pointer to an element is the element's own
+value here (a handle is its own pointer in the host model). Loops that `break` or `continue`, or use the
+pointer otherwise (arithmetic, comparing two of them), are not modelled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ascendir.lower import ctypes as C
+from ascendir.lower.function import Unsupported
+from ascendir.lower.values import Val
+from frontend import ast as A
+
+if TYPE_CHECKING:
+    from ascendir.lower.host import HostLowerer
+
+
+def is_list(v: Val) -> bool:
+    return isinstance(v.ctype, C.UnknownT) and v.ctype.text == "init-list" and isinstance(v.obj, list)
+
+
+def bound(lw: HostLowerer, arg: Val, param: A.Param, node: A.Node) -> Val:
+    """The argument for `param`: a braced list passed to a `std::initializer_list<T>` parameter as its elements,
+    each read now (in the caller's scope); any other argument as it is."""
+    base = param.type.base
+    if not (isinstance(arg.obj, tuple) and arg.obj[0] == "init") or isinstance(base, str) or not base.parts \
+            or base.parts[-1].name != "initializer_list":
+        return arg
+    return Val(C.UnknownT("init-list"), obj=[lw.expr(item) for item in arg.obj[1].items])
+
+
+def _pointer_to(item: Val) -> Val:
+    """A pointer to an element: the handle itself, or a pointer holding the element's value (`*p` reads it)."""
+    if isinstance(item.ctype, C.Scalar):
+        return Val(C.Pointer(item.ctype), obj=item)
+    return item
+
+
+def method(lw: HostLowerer, e: A.Call, name: str, v: Val) -> Val:
+    items = v.obj
+    assert isinstance(items, list)
+    if name == "size" and not e.args:
+        return Val(C.U64, const=len(items))
+    if name == "begin" and not e.args and items:
+        return _pointer_to(items[0])
+    raise Unsupported(f"std::initializer_list::{name} is not modelled by the host lowering here", e)
+
+
+def _loops_out(body: A.Node) -> bool:
+    """Whether the body breaks or continues this loop (a nested loop's own are fine)."""
+    def walk(node: A.Node) -> bool:
+        if isinstance(node, A.Break | A.Continue):
+            return True
+        if isinstance(node, A.For | A.While | A.DoWhile | A.RangeFor | A.Switch):
+            return False
+        return any(walk(c) for c in _children(node))
+    return walk(body)
+
+
+def _children(node: A.Node) -> list[A.Node]:
+    out: list[A.Node] = []
+    for name in getattr(node, "__slots__", ()):
+        value = getattr(node, name, None)
+        if isinstance(value, A.Node):
+            out.append(value)
+        elif isinstance(value, list):
+            out += [x for x in value if isinstance(x, A.Node)]
+    return out
+
+
+def _unrolled(lw: HostLowerer, st: A.Node, var: A.Declarator, items: list[Val], body: A.Node,
+              as_pointer: bool) -> None:
+    """One block holding, per element, `T var = <element>; body` (so that a `return` in an iteration ends the
+    function, as the base lowering's early returns do across statements)."""
+    if _loops_out(body):
+        raise Unsupported("a loop over an initializer_list that breaks or continues is not modelled", st)
+    iterations: list[A.Node] = []
+    for item in items:
+        lw._temps += 1
+        tmp = f"__init_list_item{lw._temps}"
+        lw.bind(tmp, _pointer_to(item) if as_pointer else item)
+        init = A.Name(var.span, A.QualifiedName(var.span, [A.NamePart(var.span, tmp)]))
+        decl = A.VarDecl(var.span, [], [replace(var, init=init)])
+        iterations.append(A.Compound(st.span, [decl, body]))
+    lw.lower_block(A.Compound(st.span, iterations))
+
+
+def lower_range_for(lw: HostLowerer, st: A.RangeFor) -> bool:
+    """`for (auto &x : list)` over an initializer_list: unrolled. False when the range is something else."""
+    rng = lw.expr(st.range)
+    if not is_list(rng):
+        return False
+    _unrolled(lw, st, st.var, rng.obj, st.body, as_pointer=False)  # type: ignore[arg-type]
+    return True
+
+
+def lower_iterator_for(lw: HostLowerer, st: A.For) -> bool:
+    """`for (const T *p = list.begin(); p != list.end(); p++)` over an initializer_list: unrolled. False when the
+    loop has another form (the caller lowers it as any loop)."""
+    init = st.init
+    if not (isinstance(init, A.VarDecl) and len(init.declarators) == 1):
+        return False
+    var = init.declarators[0]
+    source = _begin_of(var.init)
+    if source is None:
+        return False
+    cond, step = st.cond, st.step
+    if not (isinstance(cond, A.Binary) and cond.op == "!=" and _is_name(cond.lhs, var.name)
+            and _end_of(cond.rhs) == source):
+        return False
+    if not (isinstance(step, A.IncDec) and step.op == "++" and _is_name(step.operand, var.name)):
+        return False
+    lst = lw.expr(A.Name(st.span, A.QualifiedName(st.span, [A.NamePart(st.span, source)])))
+    if not is_list(lst):
+        return False
+    _unrolled(lw, st, replace(var, init=None), lst.obj, st.body, as_pointer=True)  # type: ignore[arg-type]
+    return True
+
+
+def _is_name(node: A.Node | None, name: str) -> bool:
+    return isinstance(node, A.Name) and len(node.qname.parts) == 1 and node.qname.parts[0].name == name
+
+
+def _list_call(node: A.Node | None, member: str) -> str | None:
+    if isinstance(node, A.Call) and not node.args and isinstance(node.callee, A.Member) and \
+            node.callee.member == member and isinstance(node.callee.obj, A.Name) and \
+            len(node.callee.obj.qname.parts) == 1:
+        return node.callee.obj.qname.parts[0].name
+    return None
+
+
+def _begin_of(node: A.Node | None) -> str | None:
+    return _list_call(node, "begin")
+
+
+def _end_of(node: A.Node | None) -> str | None:
+    return _list_call(node, "end")
