@@ -274,6 +274,10 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
                 scope.function_templates[id(m)] = inner_template
         elif isinstance(m, A.ClassDecl):
             nested = _collect_class(scope, m, inner_template, info)
+            if nested is not None and m.specialization_args is not None:
+                # `template <> struct LayoutHelper<void>` inside a class: registered among the specialisations;
+                # the primary stays the nested class of that name
+                continue
             if nested is not None:
                 info.nested[m.name or nested.name] = nested
                 if nested.name != m.name and m.name:

@@ -9,7 +9,8 @@ flags, and a function template named like a class of a deeper namespace. special
 specialisations that match, the most specialised (Op<Arch, Type<float>> over Op<Arch, Type<E>> declared before
 it; Combine<T, Type<T>> over Combine<T, Type<U>>). deduction_failure.cpp: function templates whose deduction fails
 (tla's `min(C<t>, C<u>)` for two uint32_t) are no candidates, and the builtin min/max are called. void_policy.cpp: a policy parameter bound to void discards its
-`if constexpr (!std::is_void_v<P>)` branch."""
+`if constexpr (!std::is_void_v<P>)` branch. nested_specialisation.cpp: `template <> struct Helper<void>` inside a
+class is a specialisation, not the member template itself."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from passes.verify import check_program, load_for_check
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "template_lowering"
 
 
-@pytest.mark.parametrize("name", ["coord_layout", "policy_blocks", "specialisation_order", "deduction_failure", "void_policy"])
+@pytest.mark.parametrize("name", ["coord_layout", "policy_blocks", "specialisation_order", "deduction_failure", "void_policy", "nested_specialisation"])
 def test_lowers_without_diagnostics(name: str) -> None:
     result = lower_program(load(str(CORPUS / f"{name}.cpp")))
     assert len(result.kernels) == 1
@@ -76,7 +77,15 @@ def test_void_policies_discard_their_branches() -> None:
     assert np.array_equal(result.outputs["y"], x * 3 + 1)
 
 
-@pytest.mark.parametrize("name", ["coord_layout", "policy_blocks", "specialisation_order", "deduction_failure", "void_policy"])
+def test_member_template_specialised_for_void_only() -> None:
+    x = np.arange(2 * 64, dtype=np.float32)
+    result = run(str(CORPUS / "nested_specialisation.cpp"), {"x": x.copy()}, block_dim=2, tiling={"length": 64},
+                 outputs={"y": ((128,), "float32")})
+    assert result.ok and not result.findings, [str(d) for d in result.findings]
+    assert np.array_equal(result.outputs["y"], x * 6)
+
+
+@pytest.mark.parametrize("name", ["coord_layout", "policy_blocks", "specialisation_order", "deduction_failure", "void_policy", "nested_specialisation"])
 def test_ascendc_check_reports_nothing(name: str) -> None:
     program, _ = load_for_check(read_input(str(CORPUS / f"{name}.cpp")))
     assert [f"{d.code}: {d.message}" for d in check_program(program)] == []
