@@ -137,15 +137,18 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
                       for d in u.ast.walk() if isinstance(d, A.FunctionDecl) and d.is_kernel}
     by_role: dict[str, list[A.TranslationUnit]] = {"kernel": [], "host": [], "other": []}
     included = _included_by_kernel_sources(program)
-    named = _named_by_kernel_includes(program)
+    named: set[str] | None = None  # read from the kernel sources' text only if a kernel header needs it: the
+    # scan of every source line costs 0.3 M instructions per kernel check, and a single-file kernel has no header
     for u in program.units:
         group = "kernel" if u.unit.role in ("kernel", "header") else "host" if u.unit.role in (
             "host", "tiling_header") else "other"
         if group == "kernel" and os.path.normpath(u.unit.path) in included:
             continue  # already part of the source that includes it, with that source's macros
-        if group == "kernel" and u.unit.path.lower().endswith(_HEADER_SUFFIXES) \
-                and os.path.basename(u.unit.path) in named:
-            continue  # included by a kernel source only under a condition this chip's compile drops
+        if group == "kernel" and u.unit.path.lower().endswith(_HEADER_SUFFIXES):
+            if named is None:
+                named = _named_by_kernel_includes(program)
+            if os.path.basename(u.unit.path) in named:
+                continue  # included by a kernel source only under a condition this chip's compile drops
         by_role[group].append(u.ast)
     scope = collect(by_role["kernel"])
     scope.libraries = _libraries(program)
