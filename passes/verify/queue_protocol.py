@@ -177,13 +177,16 @@ def buffers_total(ctx: CheckContext) -> None:
 )
 def tque_on_veccalc(ctx: CheckContext) -> None:
     seen: set[object] = set()
-    # the declarations whose queue is enqueued into or dequeued from (by the queue's declaration)
-    queued = {location_key(q.owner) for op in ops_of_kind(ctx, (asc.EnQueOp, asc.DeQueOp))
-              for q in [op.queue] if isinstance(q.owner, asc.TQueOp)}
+    # the declarations whose queue is enqueued into or dequeued from (by the queue's declaration), collected
+    # at the first VECCALC queue: most kernels have none, and keying every EnQue/DeQue costs more than the rule
+    queued: set[object] | None = None
     for op in ops_of_kind(ctx, (asc.TQueOp,)):
         t = op.result.type
         if isinstance(t, asc.TQueType) and t.position.data == "VECCALC" and location_key(op) not in seen:
             seen.add(location_key(op))
+            if queued is None:
+                queued = {location_key(q.owner) for use in ops_of_kind(ctx, (asc.EnQueOp, asc.DeQueOp))
+                          for q in [use.queue] if isinstance(q.owner, asc.TQueOp)}
             if location_key(op) in queued:
                 ctx.report(op, f"TQue '{op.var_name.data}' is on VECCALC and used as a queue: its EnQue/DeQue "
                                f"order nothing between pipes; queue data on VECIN/VECOUT, scratch memory is a "
