@@ -1553,6 +1553,7 @@ def _where(op: Operation | None) -> str:
 
 
 def _make_interpreter(module: ModuleOp, counter: _StepCounter) -> Interpreter:
+    from ascendir.host_node_info import NodeInfoFunctions
     from ascendir.host_tensor_values import InputValuesFunctions
 
     interpreter = Interpreter(module, listeners=(counter,))
@@ -1567,6 +1568,7 @@ def _make_interpreter(module: ModuleOp, counter: _StepCounter) -> Interpreter:
         HostFunctions(),
         MatmulTilingFunctions(),
         InputValuesFunctions(),
+        NodeInfoFunctions(),
     )
     for table in stock:
         interpreter.register_implementations(table)

@@ -499,6 +499,25 @@ class DynamicInputIndexOp(IRDLOperation):
 
 
 @irdl_op_definition
+class InputInstanceNumOp(IRDLOperation):
+    """`context->GetComputeNodeInfo()->GetInputInstanceInfo(i)->GetInstanceNum()`: how many tensors op input `i`
+    is (the length of a tensor-list input's list; 1 for a plain input, 0 for an absent optional one)."""
+
+    name = "host.input_instance_num"
+
+    context = operand_def(AnyContext)
+    index = operand_def(i64)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    custom_directives = (ContextOf,)
+    assembly_format = "$context `[` $index `]` custom<ContextOf>(type($context)) attr-dict"
+
+    def __init__(self, context: SSAValue, index: SSAValue) -> None:
+        super().__init__(operands=[context, index], result_types=[i64])
+
+
+@irdl_op_definition
 class InputCountOp(IRDLOperation):
     """`context->GetComputeNodeInputNum()`: how many tensors the node's inputs are (a tensor list counts each of
     its tensors; an absent optional input counts none)."""
@@ -1465,6 +1484,7 @@ Host = Dialect(
         ListSizeOp,
         ListGetOp,
         InputValuesOp,
+        InputInstanceNumOp,
         PlatformOp,
         CoreNumOp,
         MemSizeOp,

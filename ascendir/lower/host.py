@@ -53,7 +53,7 @@ from ascendir.host_eval import (
 )
 from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_compile_info
+from ascendir.lower import host_compile_info, host_node_info
 from ascendir.lower import host_init_list, host_smart_ptr, host_std, host_vector, host_tensor_data, host_tiling_api
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import CType, Scalar
@@ -1954,7 +1954,7 @@ _METHODS: dict[str, dict[str, Method]] = {
         "GetBlockDim": _getter("SetBlockDim", C.U32), "GetTilingKey": _getter("SetTilingKey", C.U64),
         "SetScheduleMode": _no_effect, "SetNeedAtomic": _no_effect, "SetAicpuBlockDim": _no_effect,
         "GetNodeName": _handle("node_name"), "GetNodeType": host_compile_info.node_type,
-        "GetDeterministic": _deterministic,
+        "GetDeterministic": _deterministic, "GetComputeNodeInfo": host_node_info.compute_node_info,
         "GetCompileInfo": lambda lw, e, recv, callee: host_compile_info.compile_info(lw, e, callee),
     },
     "parse_context": host_compile_info.PARSE_CONTEXT_METHODS,
@@ -1997,6 +1997,7 @@ _METHODS: dict[str, dict[str, Method]] = {
     "platform_info": {"GetLocalMemSize": _local_mem_size, "GetCoreNum": _info_core_num},
     "raw_tiling": {"GetData": _handle("raw_data"), "GetCapacity": _handle("opaque"), "SetDataSize": _no_effect},
     "string": {"c_str": _same, "data": _same},
+    **host_node_info.METHODS,
 }  # fmt: skip
 
 # ------------------------------------------------------------------------------------------------------
