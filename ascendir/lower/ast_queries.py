@@ -1,0 +1,200 @@
+"""Questions the function lowering asks of the AST, answered without lowering anything: does a body leave
+early (return, break, continue) and how, which returns the IR's structure already gives, what a call
+passes by name, a type or template argument written back as text.
+
+A module of its own because the answers depend on the AST alone (several are remembered per node) and
+statements, loops, inlining and declarations all ask them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+from ascendir.lower.astwalk import facts, forget_facts, walk
+from ascendir.lower.values import ExitKind
+from frontend import ast as A
+
+
+def _walk(node: object) -> Iterator[A.Node]:
+    return walk(node)
+
+
+def non_const_reference(param: A.Param) -> bool:
+    """Whether a parameter is a non-const reference, through which the callee may write the caller's variable."""
+    return "&" in param.type.pointers and "const" not in param.type.qualifiers
+
+
+def _callee_name(call: A.Call) -> str | None:
+    """The called function's own name: `f` of `ns::f(x)` and of `obj.f(x)`; None for anything else."""
+    callee = call.callee
+    if isinstance(callee, A.Name):
+        return callee.qname.parts[-1].name
+    return callee.member if isinstance(callee, A.Member) else None
+
+
+def _bare_name_arguments(body: object) -> tuple[tuple[str, int, str], ...]:
+    """(callee name, argument position, variable) for each call in `body` with a plain variable as argument."""
+    def compute() -> tuple[tuple[str, int, str], ...]:
+        found = []
+        for n in walk(body):
+            if not isinstance(n, A.Call) or not n.args:
+                continue
+            name = _callee_name(n)
+            if name is None:
+                continue
+            for i, a in enumerate(n.args):
+                if isinstance(a, A.Name) and len(a.qname.parts) == 1:
+                    found.append((name, i, a.qname.parts[0].name))
+        return tuple(found)
+    return _memo(body, "bare_name_arguments", compute)  # type: ignore[return-value]
+
+
+def _walk_no_nested_loops(node: A.Node, in_loop_kinds: tuple[type, ...]) -> Iterator[A.Node]:
+    return walk(node, in_loop_kinds)
+
+
+_LOOPS = (A.For, A.While, A.DoWhile, A.RangeFor)
+
+
+def _contains_break(body: A.Node) -> bool:
+    if isinstance(body, A.Node):
+        return facts(body).brk_in
+    return any(isinstance(n, A.Break) for n in _walk_no_nested_loops(body, (*_LOOPS, A.Switch)))
+
+
+def _contains_return(body: A.Node) -> bool:
+    return bool(_returns_in(body))
+
+
+_MEMO: dict[tuple[int, str], tuple[object, object]] = {}
+
+
+def _memo(node: object, what: str, compute: Callable[[], object]) -> object:
+    """Facts about an AST subtree (its returns, the names it assigns), computed once per node: a helper
+    inlined at twenty call sites is walked once, not twenty times."""
+    key = (id(node), what)
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    value = compute()
+    if len(_MEMO) > 200_000:
+        _MEMO.clear()
+    _MEMO[key] = (node, value)
+    return value
+
+
+def _returns_in(node: A.Node) -> Sequence[A.Return]:
+    if isinstance(node, A.Node):
+        return facts(node).returns
+    return _memo(node, "returns", lambda: [n for n in _walk(node) if isinstance(n, A.Return)])  # type: ignore[return-value]
+
+
+def _contains_continue(body: A.Node) -> bool:
+    if isinstance(body, A.Node):
+        return facts(body).cont_in
+    return any(isinstance(n, A.Continue) for n in _walk_no_nested_loops(body, _LOOPS))
+
+
+_EXITS_CACHE: dict[int, tuple[A.Node, set[str]]] = {}
+
+
+def forget_ast_facts() -> None:
+    """Forgets every per-node fact kept about the trees lowered so far (lower_program calls this at its end)."""
+    forget_facts()
+    _MEMO.clear()
+    _EXITS_CACHE.clear()
+
+
+def _exits(st: A.Node) -> set[str]:
+    """Which early exits (`return`, `break`, `continue`) a statement may take to its enclosing frame."""
+    hit = _EXITS_CACHE.get(id(st))
+    if hit is not None and hit[0] is st:
+        return hit[1]
+    kinds = _compute_exits(st)
+    if len(_EXITS_CACHE) > 100_000:
+        _EXITS_CACHE.clear()
+    _EXITS_CACHE[id(st)] = (st, kinds)
+    return kinds
+
+
+def _compute_exits(st: A.Node) -> set[str]:
+    kinds: set[str] = set()
+    if isinstance(st, A.Node):
+        f = facts(st)
+        if f.returns:
+            kinds.add(ExitKind.RETURN)
+        if f.cont_in and not isinstance(st, _LOOPS):
+            kinds.add(ExitKind.CONTINUE)
+        if f.brk_in and not isinstance(st, (*_LOOPS, A.Switch)):
+            kinds.add(ExitKind.BREAK)
+        return kinds
+    for n in _walk(st):
+        if isinstance(n, A.Return):
+            kinds.add(ExitKind.RETURN)
+    for n in _walk_no_nested_loops(st, _LOOPS):
+        if isinstance(n, A.Continue):
+            kinds.add(ExitKind.CONTINUE)
+    for n in _walk_no_nested_loops(st, (*_LOOPS, A.Switch)):
+        if isinstance(n, A.Break):
+            kinds.add(ExitKind.BREAK)
+    if isinstance(st, _LOOPS):
+        kinds.discard(ExitKind.BREAK)
+        kinds.discard(ExitKind.CONTINUE)
+    if isinstance(st, A.Switch):
+        kinds.discard(ExitKind.BREAK)
+    return kinds
+
+
+def _always_exits(st: A.Node) -> bool:
+    if isinstance(st, A.Return | A.Break | A.Continue):
+        return True
+    if isinstance(st, A.Compound):
+        return bool(st.body) and _always_exits(st.body[-1]) and not any(
+            _exits(s) for s in st.body[:-1])
+    return False
+
+
+def _structural_returns(stmts: Sequence[A.Node]) -> set[int]:
+    """Returns whose effect the IR's structure already gives: the last statement of the body, and the
+    last statement of an `if` that takes the rest of the body as its else branch (or ends the body)."""
+    found: set[int] = set()
+    for i, st in enumerate(stmts):
+        last = i == len(stmts) - 1
+        if isinstance(st, A.Return) and last:
+            found.add(id(st))
+        elif isinstance(st, A.If) and (last or st.otherwise is None and _always_exits(st.then)):
+            for branch in (st.then, st.otherwise):
+                body = branch.body if isinstance(branch, A.Compound) else [branch] if branch is not None else []
+                if body and isinstance(body[-1], A.Return):
+                    found.add(id(body[-1]))
+    return found
+
+
+def _type_text(t: A.TypeRef, full: bool = False) -> str:
+    if isinstance(t.base, str):
+        return t.base
+    if not full:
+        return "::".join(p.name for p in t.base.parts)
+    parts = []
+    for p in t.base.parts:
+        text = p.name
+        if p.template_args is not None:
+            text += "<" + ", ".join(_node_text(a.value) for a in p.template_args) + ">"
+        parts.append(text)
+    return "::".join(parts) + "".join(t.pointers)
+
+
+def _node_text(n: object) -> str:
+    """A short source-like rendering of a template argument."""
+    if isinstance(n, A.TypeRef):
+        return _type_text(n, full=True)
+    if isinstance(n, A.Name):
+        return "::".join(p.name + ("<" + ", ".join(_node_text(a.value) for a in p.template_args) + ">"
+                                   if p.template_args is not None else "") for p in n.qname.parts)
+    if isinstance(n, A.IntLit | A.FloatLit):
+        return n.text
+    if isinstance(n, A.BoolLit):
+        return "true" if n.value else "false"
+    if isinstance(n, A.TypeArgExpr):
+        return _type_text(n.type, full=True)
+    return "?"

@@ -1,0 +1,26 @@
+"""The exceptions the function lowering raises for code it does not lower: a construct it does not model
+(Unsupported, reported once at the statement that holds it) and a name nothing declares (Undeclared).
+
+A module of their own so that every lowering module (and the host lowering) can raise them without
+importing the lowering itself.
+"""
+
+from __future__ import annotations
+
+from frontend import ast as A
+
+
+class Unsupported(Exception):
+    """A construct the lowering does not model; reported once, at the statement that holds it."""
+
+    def __init__(self, message: str, node: A.Node) -> None:
+        super().__init__(message)
+        self.node = node
+
+
+class Undeclared(Unsupported):
+    """A name nothing declares: the compiler's error, not a gap of the lowering."""
+
+    def __init__(self, name: str, node: A.Node) -> None:
+        super().__init__(f"use of undeclared identifier '{name}'", node)
+        self.name = name

@@ -1,0 +1,32 @@
+"""The frame of one inlined function (or of the kernel) in the function lowering.
+
+A module of its own so that every lowering module can make and read frames without importing the
+lowering itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ascendir.lower import ctypes as C
+from ascendir.lower.ctypes import CType
+from ascendir.lower.scope import ClassInfo
+from ascendir.lower.values import Binding, Cell, Instance
+
+
+@dataclass
+class Frame:
+    """One inlined function (or the kernel): its scopes, `this`, template bindings and exit flags."""
+
+    name: str
+    scopes: list[dict[str, Binding]]
+    this: Instance | None
+    types: dict[str, object]
+    assigned: set[str]
+    return_type: CType = field(default_factory=C.VoidT)
+    return_cell: Cell | None = None
+    return_flag: Cell | None = None
+    loop_flags: list[dict[str, Cell | None]] = field(default_factory=list)  # innermost last: break/continue cells
+    owner: ClassInfo | None = None  # the class whose declarations a class template's frame lowers (its aliases)
+    # a function returning a user-class object from several returns: the object each return copies into
+    return_object: Instance | None = None

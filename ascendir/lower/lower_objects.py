@@ -1,0 +1,362 @@
+"""Objects of user classes in the function lowering: an instance with its base parts and members, its
+constructor chosen and inlined (or an aggregate initialiser), and objects copied member by member.
+
+Separate because class objects are modelled apart from scalars (one Instance shared by every reference)
+and need their own rules for constructors and copies.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator, Sequence
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, StringAttr
+from xdsl.ir import Operation
+
+from ascendir.dialects import ascendc as asc
+from ascendir.lower import ctypes as C, list_tensor
+from ascendir.lower.ctypes import CType, Scalar
+from ascendir.lower.errors import Unsupported
+from ascendir.lower.fast_ops import _hint, _load
+from ascendir.lower.frame import Frame
+from ascendir.lower.scope import ClassInfo
+from ascendir.lower.values import Cell, Instance, Pack, Val
+from frontend import ast as A
+
+
+UNBOUND_REFERENCE = "unbound reference member"  # a class-typed reference member before its constructor binds it
+
+
+class ObjectLowering:
+    """Objects of user classes: methods of FunctionLowerer (function.py), which inherits them."""
+
+    def make_object(self, t: CType, name: str, node: A.Node) -> Val:
+        props = {"var_name": StringAttr(name)}
+        if isinstance(t, C.PipeT):
+            op: Operation = asc.TPipeOp.create(properties=props, result_types=[C.ir_type(t)])
+        elif isinstance(t, C.QueueT):
+            op = asc.TQueOp.create(properties=props, result_types=[C.ir_type(t)])
+        elif isinstance(t, C.BufT):
+            op = asc.TBufOp.create(properties=props, result_types=[C.ir_type(t)])
+        elif isinstance(t, C.GlobalTensorT):
+            op = asc.GlobalTensorOp.create(properties=props, result_types=[C.ir_type(t)])
+        elif isinstance(t, C.ObjectT) and t.name == "Matmul":
+            op = asc.MatmulObjectOp.create(properties={**props, "config": StringAttr("")}, result_types=[C.ir_type(t)])
+        else:
+            op = asc.ObjectOp.create(properties=props, result_types=[C.ir_type(t)])
+        result = self.emit(op, node).results[0]
+        result.name_hint = _hint(name)
+        if isinstance(t, C.PipeT):
+            self.pipes.append(result)
+        return Val(t, result)
+
+    def instantiate(self, t: C.ClassT, name: str, node: A.Node, ctor_args: Sequence[Val] = (),
+                    construct: bool = True) -> Instance:
+        """A new object of class `t`: its base parts, its members, then its constructor (the one that takes
+        `ctor_args`). With `construct=False` only the parts and members are made: the derived class's
+        constructor runs the base constructor it names (see _run_constructor)."""
+        info = self.scope.classes[t.name]
+        types: dict[str, object] = {}
+        params = info.scope_params or []  # (a nested class's: those of its outer class, whose arguments it has)
+        for i, p in enumerate(params):
+            if p.name is None:
+                continue
+            if p.variadic:  # `template <uint32_t... Dims>`: the rest of the arguments
+                types[p.name] = Pack(tuple(t.args[i:]))
+                break
+            if i < len(t.args):
+                value = t.args[i]
+            elif p.default is not None:
+                value = self._default_template_value(p)
+            else:
+                value = C.UnknownT(p.name)
+            types[p.name] = value
+        inst = Instance(info, t, types, {}, name)
+        reassigned = self.class_assigned(info)
+        frame = Frame(info.name, [{}], inst, dict(types), set())
+        self.frames.append(frame)
+        try:
+            for base_ref in info.decl.bases:  # base parts first: the derived class may shadow their members
+                base_t = self.resolve_type(base_ref)
+                if isinstance(base_t, C.ClassT) and base_t.name in self.scope.classes and base_t.name != info.name:
+                    base = self.instantiate(base_t, name, node, construct=False)
+                    inst.members.update(base.members)
+                    base.members = inst.members  # one object: base methods see the derived object's state
+                    base.whole = inst
+                    inst.bases.append(base)
+            for vd, d in info.fields:
+                self._last_node = d
+                ft = self.resolve_type(d.type, d)
+                if isinstance(ft, C.Pointer) and "&" in d.type.pointers and isinstance(ft.pointee, C.StructT | Scalar):
+                    # a reference member to a value (`BinaryRepeatParams &repeatParams;`) is read as that value;
+                    # one to an object (`TPipe& pipe_;`, bound to the caller's pipe) or to a type out of reach
+                    # (`typename mm2Type::MT &mm2;`) stays the reference it was
+                    ft = ft.pointee
+                if isinstance(ft, C.Pointer) and "&" in d.type.pointers and isinstance(ft.pointee, C.ClassT):
+                    # a reference member to a user class object (`Derived &pred;` bound to `*this` through the
+                    # base's constructor, the CRTP idiom): the object the constructor binds it to
+                    inst.members[d.name] = Val(ft, obj=UNBOUND_REFERENCE)
+                elif isinstance(ft, C.ClassT):
+                    inst.members[d.name] = self.instantiate(ft, f"{name}.{d.name}", d, self._member_init_args(ft, d))
+                elif list_tensor.is_list_tensor_desc(ft):
+                    inst.members[d.name] = list_tensor.declare(self, d.name, d, [])
+                elif isinstance(ft, C.GlobalTensorT) and info.is_plain_struct:
+                    # a tensor field of a record (catlass's L1TileMmadParams::gmBlockC), which its users assign
+                    val = self.make_object(ft, d.name, d)
+                    inst.members[d.name] = self.new_cell(ft, d.name, d, val)
+                elif isinstance(ft, C.PipeT | C.QueueT | C.BufT | C.GlobalTensorT | C.ObjectT):
+                    val = self.make_object(ft, d.name, d)
+                    if isinstance(ft, C.ObjectT) and ft.name == "Matmul":
+                        config = self._matmul_config(d.type)
+                        val.ssa.owner.properties["config"] = StringAttr(config)  # type: ignore[union-attr]
+                    # `xGm = xGm[offset]` somewhere in the class: the member is a variable holding the object
+                    inst.members[d.name] = self.new_cell(ft, d.name, d, val) if d.name in reassigned else val
+                elif isinstance(ft, C.ArrayT) and self._object_array(ft):
+                    # `L1TileMmadParams paramsList[PRELOAD_STAGES];`: one object per element
+                    inst.members[d.name] = Val(ft, obj=[
+                        Val(ft.elem, obj=self.instantiate(ft.elem, f"{name}.{d.name}[{i}]", d))  # type: ignore[arg-type]
+                        for i in range(ft.size)])
+                elif isinstance(ft, C.ArrayT):  # (`int64_t sizes[3] = {1, 1, 1};`: its initialiser too)
+                    inst.members[d.name] = self.new_array(ft, d.name, d, self._declarator_init(d, ft))
+                elif "const" in vd.specifiers and d.init is not None and isinstance(ft, Scalar):
+                    inst.members[d.name] = self.convert(self.expr(d.init), ft, d)
+                else:
+                    init = self._declarator_init(d, ft)
+                    if isinstance(ft, C.UnknownT) and ft.reported:
+                        self.report.unknown_type(ft.text, d)
+                    inst.members[d.name] = self.new_cell(ft, d.name, d, init)
+        finally:
+            self.frames.pop()
+        if construct:
+            self.construct(inst, ctor_args, node)
+        return inst
+
+    def _copy_members(self, dst: Instance, src: Instance, node: A.Node) -> None:
+        """What a copy constructor does for the data members modelled as cells (objects are shared)."""
+        for fname, member in dst.members.items():
+            source = src.members.get(fname)
+            if isinstance(member, Cell) and isinstance(source, Cell) and isinstance(member.ctype, C.ArrayT):
+                if isinstance(source.ctype, C.ArrayT):
+                    self._copy_array(member, source, node)  # a Coord's `Index idx[RANK]`
+            elif isinstance(member, Cell) and isinstance(source, Cell):
+                self.store(member, self.load(source, node), node)
+            elif isinstance(member, Instance) and isinstance(source, Instance) and member.info is source.info:
+                self._copy_members(member, source, node)
+
+    def _aggregate_init(self, inst: Instance, items: Sequence[A.Node], node: A.Node) -> None:
+        """`Info{a, b}` / `Info{.len = a, .num = b}` for a class without constructors: the data members in
+        declaration order, or the ones the designators name, take the values."""
+        order = [d.name for _, d in inst.info.fields]
+        for i, item in enumerate(items):
+            if isinstance(item, A.DesignatedInit):
+                fname, value_node = item.field_name, item.value
+            elif i < len(order):
+                fname, value_node = order[i], item
+            else:
+                continue
+            member = inst.members.get(fname)
+            if isinstance(member, Cell):
+                value = (self.init_list(member.ctype, value_node.items, value_node)
+                         if isinstance(value_node, A.InitList) else self.expr(value_node, expected=member.ctype))
+                self.store(member, value, item)
+            elif isinstance(member, Instance):
+                # a class-typed field (`Params{shape, ptrA, layoutA, ...}`): a copy of the object given, or the
+                # object its constructor makes from the braced values
+                if isinstance(value_node, A.InitList):
+                    self.construct(member, self._constructor_args(member, value_node.items), item)
+                else:
+                    value = self.expr(value_node)
+                    if isinstance(value.obj, Instance):
+                        self._copy_members(member, value.obj, item)
+                    else:
+                        self.construct(member, [value], item)
+
+    def construct(self, inst: Instance, args: Sequence[Val], node: A.Node) -> None:
+        """Runs the constructor of `inst` that takes `args`; without a user-written one, the default
+        constructors of the base parts."""
+        ctor = self._pick_constructor(inst.info, len(args), inst, args)
+        if len(args) == 1 and isinstance(args[0].obj, Instance) and (ctor is None or not self._frame_takes(
+                inst, ctor, args)):
+            source = args[0].obj.outermost() if args[0].obj.info is not inst.info else args[0].obj
+            part = source if source.info is inst.info else next(
+                (b for b in _parts(source) if b.info is inst.info), None)
+            if part is not None:
+                # the implicit copy constructor (`Base(coord)` with a Coord<3>, or a GemmCoord's Coord<3> part)
+                self._copy_members(inst, part, node)
+                return
+        if ctor is not None:
+            self._run_constructor(ctor, inst, args, node)
+        else:
+            for base in inst.bases:
+                self.construct(base, (), node)
+
+    def class_assigned(self, info: ClassInfo) -> set[str]:
+        """Members some method of the class assigns to (they need cells even when they hold objects)."""
+        names: set[str] = set()
+        for fn in [*(m for ms in info.methods.values() for m in ms), *info.constructors]:
+            if fn.body is not None:
+                names |= self.assigned_names(fn.body)
+        return names
+
+    def _pick_constructor(self, info: ClassInfo, nargs: int, inst: Instance | None = None,
+                          args: Sequence[Val] = ()) -> A.FunctionDecl | None:
+        """The constructor taking `nargs` arguments; among several, the first whose parameters take the
+        arguments' kinds (`Coord(Index const (&)[RANK])` for an array beside `Coord(Index value = 0)`)."""
+        viable = [c for c in info.constructors
+                  if sum(1 for p in c.params if p.default is None and p.name is not None) <= nargs <= len(c.params)]
+        if len(viable) > 1 and inst is not None and args:
+            self.frames.append(Frame(info.name, [{}], inst, dict(inst.types), set()))
+            try:
+                fitting = [c for c in viable if all(self._parameter_takes(p, a) for p, a in zip(c.params, args))]
+            finally:
+                self.frames.pop()
+            if fitting:
+                return fitting[0]
+        return viable[0] if viable else None
+
+    def _member_init_args(self, t: C.ClassT, d: A.Declarator) -> list[Val]:
+        """The constructor arguments of a class-typed member's default initialiser (`CrossCoreFlag flag{ID};`)."""
+        info = self.scope.classes.get(t.name)
+        if info is None or not info.constructors:
+            return []
+        items = d.init.items if isinstance(d.init, A.InitList) else [d.init] if d.init is not None else d.ctor_args
+        return [self.expr(i) for i in items or []]
+
+    def _object_array(self, t: C.ArrayT) -> bool:
+        """Whether `t` is a small array of user-class objects, modelled as one object per element."""
+        return isinstance(t.elem, C.ClassT) and t.elem.name in self.scope.classes and 0 < t.size <= 16
+
+    def _frame_takes(self, inst: Instance, ctor: A.FunctionDecl, args: Sequence[Val]) -> bool:
+        """Whether `ctor` of `inst`'s class takes `args` by their kinds (see _parameter_takes)."""
+        self.frames.append(Frame(inst.info.name, [{}], inst, dict(inst.types), set()))
+        try:
+            return all(self._parameter_takes(p, a) for p, a in zip(ctor.params, args))
+        finally:
+            self.frames.pop()
+
+    def _parameter_takes(self, param: A.Param, arg: Val) -> bool:
+        """Whether a constructor parameter can take the argument, by kind: an array for an array reference, a
+        scalar for a scalar, an object of the class a class parameter names (conversions are not followed)."""
+        if param.variadic:
+            return True
+        t = self.param_type(param)
+        if isinstance(t, C.Pointer) and "&" in param.type.pointers:
+            t = t.pointee
+        got = arg.ctype
+        if isinstance(t, C.ArrayT) or isinstance(got, C.ArrayT):
+            return isinstance(t, C.ArrayT) and isinstance(got, C.ArrayT | C.UnknownT)
+        if isinstance(t, Scalar) and isinstance(got, C.ClassT | C.LocalTensorT | C.GlobalTensorT):
+            return False
+        if isinstance(t, C.ClassT) and isinstance(got, Scalar):
+            info = self.scope.classes.get(t.name)  # a converting constructor from a scalar may take it
+            return info is not None and any(len(c.params) >= 1 for c in info.constructors)
+        if isinstance(t, C.ClassT) and isinstance(got, C.ClassT):
+            return t.name.partition("<")[0] == got.name.partition("<")[0] or self._derives_from(got, t)
+        return True
+
+    def _derives_from(self, derived: C.ClassT, base: C.ClassT) -> bool:
+        info = self.scope.classes.get(derived.name)
+        if info is None:
+            return False
+        for ref in info.decl.bases:
+            name = ref.base.parts[-1].name if isinstance(ref.base, A.QualifiedName) else None
+            if name == base.name.partition("<")[0]:
+                return True
+        return False
+
+    def _run_constructor(self, ctor: A.FunctionDecl, inst: Instance, args: Sequence[Val], node: A.Node) -> None:
+        frame = Frame(inst.info.name, [{}], inst, dict(inst.types), self.written_names(ctor.body) if ctor.body else set())
+        self.frames.append(frame)
+        try:
+            self._bind_params(ctor, args, node)
+            # base parts first, each with the constructor its init-list entry names (`: Base<T>(n, pipe)`),
+            # else its default one, as C++ does before the members' initialisers
+            named_bases = {mi.target: mi for mi in ctor.init_list}
+            for mi in ctor.init_list:
+                alias = inst.info.aliases.get(mi.target) if mi.target not in inst.members else None
+                if alias is not None:  # `using Base = KernelBase<T>;` then `: Base(n)`
+                    aliased = self.resolve_type(alias)
+                    if isinstance(aliased, C.ClassT):
+                        named_bases.setdefault(aliased.name, mi)
+            for base in inst.bases:
+                mi = named_bases.get(base.info.name) or named_bases.get(base.info.name.rsplit("::", 1)[-1])
+                if mi is not None:
+                    self.construct(base, [self.expr(a) for a in mi.args], mi)
+                else:
+                    self.construct(base, (), node)
+            for mi in ctor.init_list:
+                member = inst.members.get(mi.target)
+                if isinstance(member, Val) and member.obj is UNBOUND_REFERENCE and len(mi.args) == 1:
+                    source = self.expr(mi.args[0])
+                    if isinstance(source.obj, Instance):
+                        inst.members[mi.target] = source.obj  # the members are shared with the whole object
+                elif isinstance(member, Cell) and mi.args:
+                    self.store(member, self.expr(mi.args[0]), mi)
+                elif isinstance(member, Instance) and len(mi.args) == 1 and not isinstance(mi.args[0], A.InitList):
+                    source = self.expr(mi.args[0])
+                    if isinstance(source.obj, Instance) and source.obj.info is member.info:
+                        self._copy_members(member, source.obj, mi)  # `ti(ti)`: a copy of a struct argument
+                    elif member.info.constructors:
+                        self.construct(member, [source], mi)
+                elif isinstance(member, Instance) and mi.args:
+                    # `helper({tiling.a, tiling.b}, pipe)`: the member's own constructor (an InitBuffer of
+                    # its queues, typically) runs with these arguments
+                    self.construct(member, self._constructor_args(member, mi.args), mi)
+            if ctor.body is not None:
+                self.begin_function_body(ctor.body.body, node)
+                self.lower_stmts(ctor.body.body, top="function")
+        finally:
+            self.frames.pop()
+
+    def _constructor_args(self, inst: Instance, nodes: Sequence[A.Node]) -> list[Val]:
+        """The arguments of a constructor call on `inst`, a braced list taking the type of its parameter."""
+        ctor = self._pick_constructor(inst.info, len(nodes))
+        args = []
+        for i, item in enumerate(nodes):
+            if isinstance(item, A.InitList) and ctor is not None and i < len(ctor.params):
+                # the parameter's type is spelled in the class's terms (`const tilingStruct &ti`)
+                self.frames.append(Frame(inst.info.name, [{}], inst, dict(inst.types), set()))
+                try:
+                    ptype = self.param_type(ctor.params[i])
+                finally:
+                    self.frames.pop()
+                args.append(self.init_list(ptype, item.items, item))
+            else:
+                args.append(self.expr(item))
+        return args
+
+    def _copy_instance(self, dst: Instance, src: Instance, node: A.Node) -> None:
+        for name, b in src.members.items():
+            target = dst.members.get(name)
+            if isinstance(target, Cell) and isinstance(b, Cell):
+                if isinstance(b.ctype, C.ArrayT):
+                    self._copy_array(target, b, node)
+                else:
+                    self.store(target, self.load(b, node), node)
+            elif isinstance(target, Instance) and isinstance(b, Instance) and target is not b:
+                self._copy_instance(target, b, node)
+
+    def _copy_array(self, dst: Cell, src: Cell, node: A.Node) -> None:
+        """An array member copied with its object, element by element (`next = scheduler.GetBlockCoord(i)` copies
+        a catlass Coord's `idx[3]`)."""
+        shape = list(src.ref.type.get_shape())  # type: ignore[attr-defined]
+        if shape != list(dst.ref.type.get_shape()) or math.prod(shape) > 64:  # type: ignore[attr-defined]
+            raise Unsupported(f"copying an array member of {math.prod(shape)} elements", node)
+        for position in itertools.product(*(range(n) for n in shape)):
+            idx = [self.emit(arith.ConstantOp(IntegerAttr(i, IndexType())), node).results[0] for i in position]
+            value = self.emit(_load(src.ref, idx), node).results[0]
+            self.store_element(value, dst.ref, idx, node)
+
+
+def _destructor_of(inst: Instance) -> A.FunctionDecl | None:
+    """The user-written destructor of the object's class."""
+    return inst.info.destructor
+
+
+def _parts(inst: Instance) -> Iterator[Instance]:
+    """The base-class parts of an object, depth first."""
+    for b in inst.bases:
+        yield b
+        yield from _parts(b)

@@ -1,0 +1,343 @@
+"""Statements in the function lowering (loops apart, see lower_loops.py): statement lists with early exits
+guarded by flags, blocks and their destructors, `if` and `if constexpr`, `return`, and what a statement
+that could not be lowered leaves unknown.
+
+Separate from expressions: a statement decides the structure of the scf regions, an expression only adds
+ops to the current block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.builder import Builder, InsertPoint
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import MemRefType, StringAttr
+from xdsl.ir import Block, Region, SSAValue
+
+from ascendir.dialects import ascendc as asc
+from ascendir.lower import ctypes as C
+from ascendir.lower.ast_queries import _always_exits, _callee_name, _exits, _node_text
+from ascendir.lower.astwalk import facts
+from ascendir.lower.ctypes import Scalar
+from ascendir.lower.errors import Unsupported
+from ascendir.lower.header_names import _FLAG_CALLS, FLAGS_NOT_LOWERED
+from ascendir.lower.lower_objects import _destructor_of
+from ascendir.lower.values import Binding, Cell, ExitKind, Instance, Val
+from frontend import ast as A
+
+
+class StatementLowering:
+    """Statements: methods of FunctionLowerer (function.py), which inherits them."""
+
+    def lower_stmts(self, stmts: Sequence[A.Node], top: str | None = None) -> None:
+        """Lowers a statement list; after a statement that may leave early, the rest runs guarded.
+        `top` says the list is the whole body of a function, loop or switch case (where an exiting `if`
+        can take the rest of the list as its else branch)."""
+        i = 0
+        while i < len(stmts):
+            st = stmts[i]
+            rest = stmts[i + 1:]
+            exits = _exits(st)
+            if exits and rest and top and isinstance(st, A.If) and st.otherwise is None and _always_exits(st.then):
+                # `if (c) { ...; return; } rest`: rest becomes the else branch
+                self._lower_if_with_else_rest(st, rest, top)
+                return
+            self.lower_stmt(st)
+            if exits and rest:
+                guard = self._no_exit_condition(exits, st)
+                if guard is not None:
+                    if_op = self.emit(scf.IfOp(guard, [], Region(Block())), st)
+                    with self.at_end_of(if_op.regions[0].block):
+                        self.frame.scopes.append({})
+                        self.lower_stmts(rest)
+                        self.frame.scopes.pop()
+                        self.emit(scf.YieldOp(), st)
+                    return
+            i += 1
+
+    def _lower_if_with_else_rest(self, st: A.If, rest: Sequence[A.Node], top: str) -> None:
+        try:
+            cond = self.condition(st.cond)
+        except Unsupported as exc:
+            self.report.failed(exc)
+            self._forget_effects(st)
+            self.lower_stmts(rest, top=top)  # the guarded branch is lost; the rest of the function is not
+            return
+        if cond.const is not None:
+            if cond.const:
+                self.lower_block(st.then)
+            else:
+                self.lower_stmts(rest, top=top)
+            return
+        if_op = self.emit(scf.IfOp(self.ssa(cond, st), [], Region(Block()), Region(Block())), st)
+        with self.at_end_of(if_op.regions[0].block):
+            self.lower_block(st.then)
+            self.emit(scf.YieldOp(), st)
+        with self.at_end_of(if_op.regions[1].block):
+            self.frame.scopes.append({})
+            self.lower_stmts(rest, top=top)
+            self.frame.scopes.pop()
+            self.emit(scf.YieldOp(), st)
+
+    def _no_exit_condition(self, exits: set[str], node: A.Node) -> SSAValue | None:
+        """i1 that is true when none of the flags `exits` names is set (None: nothing to guard)."""
+        flags: list[Cell] = []
+        frame = self.frame
+        if ExitKind.RETURN in exits and frame.return_flag is not None:
+            flags.append(frame.return_flag)
+        if frame.loop_flags:
+            for kind in (ExitKind.BREAK, ExitKind.CONTINUE):
+                cell = frame.loop_flags[-1].get(kind)
+                if kind in exits and cell is not None:
+                    flags.append(cell)
+        if not flags:
+            return None
+        any_set: SSAValue | None = None
+        for f in flags:
+            v = self.load(f, node).ssa
+            assert v is not None
+            any_set = v if any_set is None else self.emit(arith.OrIOp(any_set, v), node).results[0]
+        true = self.const_ssa(1, C.BOOL, node)
+        assert any_set is not None
+        return self.emit(arith.XOrIOp(any_set, true), node).results[0]
+
+    def lower_block(self, st: A.Node) -> None:
+        self.frame.scopes.append({})
+        try:
+            if isinstance(st, A.Compound):
+                self.lower_stmts(st.body)
+            else:
+                self.lower_stmts([st])
+            if not (isinstance(st, A.Compound) and st.body and _always_exits(st.body[-1])):
+                self.run_destructors(self.frame.scopes[-1], st)
+        finally:
+            self._owned.pop(id(self.frame.scopes.pop()), None)
+
+    def run_destructors(self, scope: dict[str, Binding], node: A.Node) -> None:
+        """The destructors of the objects declared in `scope`, last declared first, as the block ends."""
+        for inst in reversed(self._owned.pop(id(scope), [])):
+            dtor = _destructor_of(inst)
+            if dtor is not None:
+                self.inline_function(dtor, [], inst, node)
+
+    def lower_stmt(self, st: A.Node) -> None:
+        self._last_node = st
+        try:
+            self._lower_stmt(st)
+        except Unsupported as exc:
+            self.report.failed(exc)
+            self._forget_effects(st)
+
+    def _forget_effects(self, st: A.Node) -> None:
+        """What a statement that could not be lowered may have done becomes unknown, so that later checks do
+        not build on the state from before it. The variables it writes get an unknown value (else a loop
+        bound reads as the member's initial 0 when `count_ = tiling->ends[idx] - ...` was not lowered, and
+        the loop as never running); if it calls anything, the queues in reach may have been used (a helper
+        that enqueues, whose DeQue would then look like one on an empty queue)."""
+        for name in sorted(self.written_names(st)):
+            self.forget_scalar(name, st)
+        if not facts(st).callish:
+            return
+        if self._may_use_flags(st):
+            # the SetFlag/WaitFlag it holds, or its helper does, are lost: flag pairing cannot be judged
+            self.emit(asc.OpaqueCallOp.create(properties={"callee": StringAttr(FLAGS_NOT_LOWERED)}), st)
+        queues: dict[SSAValue, None] = {}
+        bindings = [b for scope in self.frame.scopes for b in scope.values()]
+        if self.frame.this is not None:
+            bindings += list(self.frame.this.outermost().members.values())
+        seen: set[int] = set()
+        while bindings:
+            b = bindings.pop()
+            if isinstance(b, Val) and isinstance(b.ctype, C.QueueT) and b.ssa is not None:
+                queues[b.ssa] = None
+            elif isinstance(b, Instance) and id(b) not in seen:
+                # an object in scope (`op.Init(..., UNDEFINED_MACRO, &pipe)` in the kernel body): the call
+                # may have set up or used its queues
+                seen.add(id(b))
+                bindings += list(b.outermost().members.values())
+        if queues:
+            op = asc.OpaqueCallOp.create(operands=list(queues), properties={"callee": StringAttr("<not lowered>")})
+            self.emit(op, st)
+
+    def forget_scalar(self, name: str, node: A.Node) -> None:
+        """The scalar variable `name` now holds a value not known here."""
+        binding = self.lookup(name)
+        if isinstance(binding, Cell) and isinstance(binding.ctype, Scalar):
+            cell_t = binding.ref.type
+            assert isinstance(cell_t, MemRefType)
+            self.store_element(self.undef_ir(cell_t.element_type), binding.ref, [], node)
+
+    def _may_use_flags(self, st: A.Node, depth: int = 0) -> bool:
+        """Whether `st` calls SetFlag/WaitFlag, directly or through the user functions it calls (remembered per
+        node and depth for the program: a kernel with hundreds of statements out of reach walked its helpers'
+        bodies again for each, 0.5 s apiece in ops-transformer batch_mat_mul_reduce_scatter_allto_all)."""
+        key = (id(st), depth)
+        known = self.scope.flag_users.get(key)
+        if known is None:
+            known = self.scope.flag_users[key] = self._walk_for_flags(st, depth)
+        return known
+
+    def _walk_for_flags(self, st: A.Node, depth: int) -> bool:
+        for node in st.walk():
+            if not isinstance(node, A.Call):
+                continue
+            name = _callee_name(node)
+            if name is None:
+                continue
+            if name in _FLAG_CALLS:
+                return True
+            if depth < 3:
+                helpers = [*self.scope.functions.get(name, ()),
+                           *(fn for info in self.scope.classes.values() for fn in info.methods.get(name, ()))]
+                if any(fn.body is not None and self._may_use_flags(fn.body, depth + 1) for fn in helpers):
+                    return True
+        return False
+
+    def _lower_stmt(self, st: A.Node) -> None:
+        if isinstance(st, A.Compound):
+            self.lower_block(st)
+        elif isinstance(st, A.ExprStmt):
+            value = self.expr(st.expr)
+            if isinstance(st.expr, A.Cast) and st.expr.kind == "functional" and (st.expr.args or st.expr.expr) \
+                    and not isinstance(value.ctype, Scalar | C.VoidT):
+                # `Name(args);` read as a temporary of a type that is discarded at once: if a call was meant
+                # (a function the lowering did not find), nothing of it is in the IR, so say so
+                self.report.unsupported(f"'{_node_text(st.expr.type)}(...)' constructs a temporary {value.ctype} "
+                                        "and discards it; no function of that name is called", st)
+        elif isinstance(st, A.VarDecl):
+            self.declare(st)
+        elif isinstance(st, A.If):
+            self.lower_if(st)
+        elif isinstance(st, A.For):
+            self.lower_for(st)
+        elif isinstance(st, A.While):
+            self.lower_while(st.cond, st.body, st)
+        elif isinstance(st, A.DoWhile):
+            self.lower_do_while(st)
+        elif isinstance(st, A.Switch):
+            self.lower_switch(st)
+        elif isinstance(st, A.Return):
+            self.lower_return(st)
+        elif isinstance(st, A.Break | A.Continue):
+            self.lower_loop_exit(st)
+        elif isinstance(st, A.AliasDecl):
+            # a block-scope `using Strategy = HighPerfStrategy;`: later declarations and template arguments in
+            # this function name the type through it
+            aliased = self.resolve_type(st.type)
+            if not isinstance(aliased, C.UnknownT):
+                self.frame.types[st.name] = aliased
+            return
+        elif isinstance(st, A.NullStmt | A.EmptyDecl | A.StaticAssert | A.UsingDirective | A.UsingDecl):
+            return
+        elif isinstance(st, A.MacroDecl):
+            self.lower_macro_stmt(st)
+        elif isinstance(st, A.ClassDecl | A.EnumDecl):
+            # local types: collected with the program's declarations; variables declared with the type
+            # (`union { int i; float f; } u;`) are declared like any other, of that type when it has a name
+            for d in getattr(st, "declarators", None) or []:
+                self._declare_with_local_type(st, d)
+            return
+        elif isinstance(st, A.Label):
+            return
+        else:
+            raise Unsupported(f"{type(st).__name__.lower()} statements are not supported in device code", st)
+
+    def lower_macro_stmt(self, st: A.MacroDecl) -> None:
+        call = A.Call(st.span, A.Name(st.span, A.QualifiedName(st.span, [A.NamePart(st.span, st.name)])), st.args)
+        self.expr(call)
+
+    def _constexpr_condition(self, st: A.If, cond: Val) -> Val:
+        """An `if constexpr` condition the lowering knows nothing of (a trait from a header that was not read,
+        `platform::IsSupportAtomicAdd<T>()`; not one it models, like the core-type test of ASCEND_IS_AIV) is
+        one compile-time value wherever the same condition is tested with the same template arguments. It is
+        read from one cell per condition, set to an unknown value at the kernel's entry, so that the queue
+        analysis knows the second test goes the way the first went (an InitBuffer under one test and the
+        AllocTensor under the other are on the same path)."""
+        if self.kernel_block is None:
+            return cond
+        key = (_shape_of(st.cond), tuple(sorted((k, str(v)) for k, v in self.frame.types.items())))
+        try:
+            cell = self._constexpr_cells.get(key)
+        except TypeError:  # (a field value that is not hashable: no sharing)
+            return cond
+        if cell is None:
+            first = self.kernel_block.first_op
+            saved = self.builder
+            self.builder = Builder(InsertPoint.before(first) if first is not None
+                                   else InsertPoint.at_end(self.kernel_block))
+            try:
+                cell = self.new_cell(C.BOOL, "constexpr_condition", st)
+                self.store(cell, Val(C.BOOL, self.undef(C.BOOL, st)), st)
+            finally:
+                self.builder = saved
+            self._constexpr_cells[key] = cell
+        return self.load(cell, st)
+
+    def lower_if(self, st: A.If) -> None:
+        cond = self.condition(st.cond)
+        if cond.const is None and st.is_constexpr and cond.ssa is not None and isinstance(cond.ssa.owner, asc.UndefOp):
+            cond = self._constexpr_condition(st, cond)
+        if cond.const is not None:
+            if cond.const:
+                self.lower_block(st.then)
+            elif st.otherwise is not None:
+                self.lower_block(st.otherwise)
+            return
+        regions = [Region(Block()), Region(Block())] if st.otherwise is not None else [Region(Block())]
+        if_op = self.emit(scf.IfOp(self.ssa(cond, st), [], *regions), st)
+        with self.at_end_of(if_op.regions[0].block):
+            self.lower_block(st.then)
+            self.emit(scf.YieldOp(), st)
+        if st.otherwise is not None:
+            with self.at_end_of(if_op.regions[1].block):
+                self.lower_block(st.otherwise)
+                self.emit(scf.YieldOp(), st)
+
+    def condition(self, e: A.Node) -> Val:
+        if isinstance(e, A.MacroFlag):  # `if ASCEND_IS_AIC_CONV {` with the macro's header out of reach
+            return Val(C.BOOL, self.undef(C.BOOL, e))
+        if isinstance(e, A.VarDecl):  # `if (auto x = ...)`
+            self.declare(e)
+            d = e.declarators[0]
+            return self.to_bool(self.expr(A.Name(d.span, A.QualifiedName(d.span, [A.NamePart(d.span, d.name)]))), e)
+        return self.to_bool(self.expr(e), e)
+
+    def to_bool(self, v: Val, node: A.Node) -> Val:
+        if v.ctype == C.BOOL:
+            return v
+        if isinstance(v.obj, Instance) and v.obj.find_method("operator bool") is not None:
+            return self.to_bool(self._operator_call(v.obj, "operator bool", node, []), node)  # `if (callback)`
+        if isinstance(v.ctype, Scalar | C.EnumT):
+            if v.const is not None and not isinstance(v.const, str):
+                return Val(C.BOOL, const=int(bool(v.const)))
+            if isinstance(v.ctype, Scalar):
+                zero = Val(v.ctype, const=0)
+                return self.compare("!=", v, zero, node)
+        if isinstance(v.ctype, C.Pointer):
+            return Val(C.BOOL, const=int(v.ssa is not None or v.obj is not None))
+        return Val(C.BOOL, self.undef(C.BOOL, node))
+
+    def lower_return(self, st: A.Return) -> None:
+        frame = self.frame
+        if st.value is not None and frame.return_object is not None:
+            value = self.expr(st.value)
+            if isinstance(value.obj, Instance):
+                self._copy_members(frame.return_object, value.obj, st)  # `return GemmCoord{m, n, 0};`
+            else:
+                self.construct(frame.return_object, [value], st)
+        elif st.value is not None and frame.return_cell is not None:
+            self.store(frame.return_cell, self.expr(st.value), st)
+        elif st.value is not None:
+            self.expr(st.value)
+        if frame.return_flag is not None:
+            self.store(frame.return_flag, Val(C.BOOL, const=1), st)
+
+
+def _shape_of(node: object) -> object:
+    """An AST subtree as nested tuples without spans: equal for two spellings of the same expression."""
+    if isinstance(node, A.Node):
+        return (type(node).__name__, *(_shape_of(getattr(node, f)) for f in A._field_names(type(node))))
+    if isinstance(node, list | tuple):
+        return tuple(_shape_of(n) for n in node)
+    return node

@@ -1,0 +1,341 @@
+"""Templates for the function lowering: choosing a partial specialisation, completing arguments with the
+template's defaults, evaluating template arguments, frames that bind a template's parameters, and the type
+traits (`is_same_v<A, B>`, `IsTypeOneOf<...>`) that fold to constants.
+
+Separate from type resolution (lower_types.py), which calls it: matching patterns against arguments is a
+self-contained piece of C++'s rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from ascendir.dialects import ascendc as asc
+from ascendir.lower import ctypes as C
+from ascendir.lower.ast_queries import _node_text, _type_text
+from ascendir.lower.astwalk import walk
+from ascendir.lower.ctypes import Scalar
+from ascendir.lower.errors import Unsupported
+from ascendir.lower.frame import Frame
+from ascendir.lower.header_names import _ONE_OF_TRAITS, _TRAIT_VALUES, _TYPE_TRAITS
+from ascendir.lower.scope import ClassInfo
+from ascendir.lower.template_struct import constant_struct_text
+from ascendir.lower.values import FunctionRef, Pack, Val
+from frontend import ast as A
+
+
+class TemplateArguments:
+    """Templates: methods of FunctionLowerer (function.py), which inherits them."""
+
+    def _defaults_match(self, primary: ClassInfo | None, written: int, values: Sequence[object]) -> bool:
+        """Whether the arguments a pattern leaves out (`CopyGmToL1<AtlasA2, GemmType<E, RowMajor>>`, the primary
+        taking a third, `class L1Type = void`) are, in `values`, the primary template's defaults."""
+        if written == len(values):
+            return True
+        if primary is None:
+            return False
+        completed = self._with_defaults(primary, tuple(values[:written]))
+        return len(completed) == len(values) and all(
+            _same_template_arg(a, b) for a, b in zip(completed[written:], values[written:]))
+
+    def _match_partial_specialization(self, pattern: Sequence[A.TemplateArg], params: Sequence[A.TemplateParam],
+                                      values: Sequence[object], primary: ClassInfo | None = None
+                                      ) -> dict[str, object] | None:
+        """The bindings of a partial specialisation's parameters that make its pattern (`<T, U, 1>`) the
+        arguments `values`, or None when it does not match or an argument it depends on is unknown."""
+        if len(pattern) > len(values) or not self._defaults_match(primary, len(pattern), values):
+            return None
+        names = {p.name for p in params if p.name}
+        bound: dict[str, object] = {}
+        for arg, value in zip(pattern, values):
+            if not self._match_pattern_arg(arg.value, value, names, bound):
+                return None
+        return bound
+
+    def _match_pattern_arg(self, node: A.Node, value: object, names: set[str], bound: dict[str, object]) -> bool:
+        """Deduces the parameters `names` in one argument of a partial specialisation's pattern: a bare
+        parameter takes the value; `Policy<FLAG>` matches an instance of the class template Policy whose
+        arguments match in turn (`MmadAtlasA2Pingpong<ENABLE_UNIT_FLAG_>` for MmadAtlasA2Pingpong<true>);
+        anything else must equal the value."""
+        param = _parameter_named(node, names)
+        if param is not None:
+            if param in bound and not _same_template_arg(bound[param], value):
+                return False
+            bound[param] = value
+            return True
+        ref = node.type if isinstance(node, A.TypeArgExpr) else node
+        qname = ref.base if isinstance(ref, A.TypeRef) and not ref.pointers else (
+            ref.qname if isinstance(ref, A.Name) else None)
+        if isinstance(qname, A.QualifiedName) and qname.parts[-1].template_args and any(
+                _mentions(a.value, names) for a in qname.parts[-1].template_args):
+            last = qname.parts[-1]
+            if not isinstance(value, C.ClassT) or value.name.partition("<")[0] != last.name:
+                return False
+            inner = list(value.args)
+            base_name = value.name.partition("<")[0]
+            if len(inner) < len(last.template_args) or not self._defaults_match(
+                    self.scope.classes.get(base_name) or self.scope.declared_templates.get(base_name),
+                    len(last.template_args), inner):
+                return False
+            return all(self._match_pattern_arg(a.value, v, names, bound)
+                       for a, v in zip(last.template_args, inner))
+        if isinstance(value, C.UnknownT) or value is None:
+            return False
+        return _same_template_arg(self._template_arg_value(A.TemplateArg(node.span, node)), value)
+
+    def _specialisations_in(self, found: Sequence[tuple], namespace: str | None) -> list[tuple]:  # type: ignore[type-arg]
+        """The specialisations (entries whose last item is their class key) declared in `namespace`; all of them
+        when no namespace is asked for."""
+        if namespace is None:
+            return list(found)
+        return [f for f in found if f[-1] in self.scope.classes
+                and self.scope.declared_in.get(id(self.scope.classes[f[-1]].decl), "") == namespace]
+
+    def _static_member_of_type(self, parts: Sequence[A.NamePart], e: A.Node) -> Val | None:
+        """`DispatchPolicy::L1_STAGES`, `BlockMmad::DispatchPolicy::ASYNC`, `QuantMode<Arch, float, half>::VALUE`:
+        a static constant of the class the qualifier names (through aliases, template parameters or a
+        specialisation), declared there or in a base class."""
+        head = list(parts[:-1])
+        try:
+            t = self.resolve_type(A.TypeRef(head[0].span, A.QualifiedName(head[0].span, head)))
+        except Unsupported:
+            return None
+        depth = 0
+        while isinstance(t, C.ClassT) and t.name in self.scope.classes and depth < 8:
+            info = self.scope.classes[t.name]
+            decl = info.static_constants.get(parts[-1].name)
+            if decl is not None:
+                with self._class_template_frame(info, t.args):
+                    return self._constant_decl(decl, e, info)
+            bases = info.decl.bases
+            if not bases:
+                return None
+            with self._class_template_frame(info, t.args):
+                t = self.resolve_type(bases[0])  # (the first base: catlass's policies derive from one)
+            depth += 1
+        return None
+
+    def _with_defaults(self, info: ClassInfo, values: tuple[object, ...]) -> tuple[object, ...]:
+        """`values` completed with the defaults of the class template's remaining parameters, each evaluated
+        with the parameters before it bound (`class TileCopy = Tile::TileCopy<typename Policy::ArchTag, A>`)."""
+        params = info.template_params or []
+        out = list(values)
+        types = {p.name: v for p, v in zip(params, values) if p.name}
+        self.frames.append(Frame(info.name, [{}], None, types, set()))
+        try:
+            for p in params[len(values):]:
+                if p.variadic or p.default is None:
+                    break
+                v = self._default_template_value(p)
+                out.append(v)
+                if p.name:
+                    types[p.name] = v
+        finally:
+            self.frames.pop()
+        return tuple(out)
+
+    def _template_arg_value(self, a: A.TemplateArg) -> object:
+        if isinstance(a.value, A.TypeRef):
+            return self.resolve_type(a.value)
+        if isinstance(a.value, A.Name) and len(a.value.qname.parts) == 1 and self.frames:
+            bound = self.frame.types.get(a.value.qname.parts[0].name)
+            if isinstance(bound, C.UnknownT | FunctionRef):
+                return bound  # a template parameter whose value is out of reach stays an unknown value
+        if isinstance(a.value, A.Name) and self._names_function(a.value):
+            return FunctionRef(".".join(p.name for p in a.value.qname.parts), a.value)
+        try:
+            v = self.expr(a.value)
+        except Unsupported:
+            if isinstance(a.value, A.Name):
+                return self.named_type(a.value.qname.parts[-1].name, a.value.qname.parts[-1].template_args)
+            return C.UnknownT("template argument")
+        if v.const is not None:
+            return v.const
+        if isinstance(v.ctype, C.UnknownT) and isinstance(a.value, A.Name):
+            return self.named_type(a.value.qname.parts[-1].name, a.value.qname.parts[-1].template_args)
+        return constant_struct_text(v) or v.ctype
+
+    def _names_function(self, name: A.Name) -> bool:
+        """Whether a template argument names a function (a user function or function template instance such as
+        `AbsAdapter<half>`, or an API such as Adds) rather than a value or a type: nothing local or in the class
+        has the name."""
+        last = name.qname.parts[-1]
+        if len(name.qname.parts) == 1 and self.frames and (
+                self.lookup(last.name) is not None or last.name in self.frame.types):
+            return False
+        if last.name in self.scope.functions:
+            return True
+        return self.catalog.has_api(last.name) and self.catalog_type_kind(last.name) is None  # type: ignore[attr-defined]
+
+    def _elem_arg(self, args: list[A.TemplateArg], i: int) -> Scalar | None:
+        if i >= len(args):
+            return None
+        v = self._template_arg_value(args[i])
+        return v if isinstance(v, Scalar) else None
+
+    def _position_arg(self, args: list[A.TemplateArg], i: int) -> str:
+        if i >= len(args):
+            return asc.UNKNOWN_POSITION
+        v = self._template_arg_value(args[i])
+        if isinstance(v, str) and v in asc.POSITIONS:
+            return v
+        return asc.UNKNOWN_POSITION
+
+    def _int_arg(self, args: list[A.TemplateArg], i: int, default: int) -> int:
+        if i >= len(args):
+            return default
+        v = self._template_arg_value(args[i])
+        return int(v) if isinstance(v, int | float) and not isinstance(v, bool) else default
+
+    def _matmul_config(self, t: A.TypeRef, depth: int = 0) -> str:
+        """The template arguments of a Matmul declaration as written, aliases spelled out (`using A_TYPE =
+        MatmulType<TPosition::GM, CubeFormat::ND, half>;` then `Matmul<A_TYPE, ...>`), so that the simulator sees
+        each operand's position and format."""
+        alias = self._bare_alias(t)
+        if alias is not None and depth < 8:
+            return self._matmul_config(alias, depth + 1)
+        if not isinstance(t.base, A.QualifiedName):
+            return _type_text(t, full=True)
+        parts = []
+        for p in t.base.parts:
+            text = p.name
+            if p.template_args is not None:
+                args = []
+                for a in p.template_args:
+                    inner = a.value.type if isinstance(a.value, A.TypeArgExpr) else a.value
+                    if isinstance(inner, A.Name) and not any(q.template_args for q in inner.qname.parts):
+                        inner = A.TypeRef(span=inner.span, base=inner.qname)
+                    resolved = (self._matmul_config(inner, depth + 1)
+                                if isinstance(inner, A.TypeRef) and depth < 8 else _node_text(a.value))
+                    args.append(resolved)
+                text += "<" + ", ".join(args) + ">"
+            parts.append(text)
+        return "::".join(parts) + "".join(t.pointers)
+
+    def _default_template_value(self, p: A.TemplateParam) -> object:
+        if p.kind == "type" and isinstance(p.default, A.TypeRef):
+            return self.resolve_type(p.default)
+        if isinstance(p.default, A.TemplateArg):
+            return self._template_arg_value(p.default)
+        v = self.const_eval(p.default)
+        return v
+
+    def _member_of_type_argument(self, bound: object, rest: Sequence[A.NamePart], e: A.Node) -> Val | None:
+        """`T::NAME` for a class template argument: its static constant if T is a project class, else (a
+        library type such as MatmulType, whose static members are not catalogued) an unknown value."""
+        if isinstance(bound, C.ClassT) and len(rest) == 1 and bound.name in self.scope.classes:
+            info = self.scope.classes[bound.name]
+            decl = info.static_constants.get(rest[0].name)
+            if decl is None:
+                return None
+            # read with the class's own template parameters bound to the argument's (`extent = EXTENT` in
+            # `template <typename T, int32_t EXTENT> struct ReduceType`)
+            with self._class_template_frame(info, bound.args):
+                return self._constant_decl(decl, e, info)
+        if isinstance(bound, C.ObjectT | C.UnknownT | C.ClassT):
+            return Val(C.UnknownT("::".join(p.name for p in rest)))
+        return None
+
+    @contextmanager
+    def _class_template_frame(self, info: ClassInfo, args: Sequence[object]) -> Iterator[None]:
+        """Lowers what a class template declares (a static constant's initialiser, a member alias) with its
+        template parameters bound to `args`, the arguments of one instantiation."""
+        with self._template_frame(info.name, info.scope_params or [], args):
+            self.frame.owner = info
+            yield
+
+    @contextmanager
+    def _template_frame(self, name: str, params: Sequence[A.TemplateParam], args: Sequence[object]) -> Iterator[None]:
+        """Lowers what a template declares with its parameters bound to `args` (defaults for the rest)."""
+        types = {p.name: Pack(tuple(args[i:])) if p.variadic else args[i] if i < len(args)
+                 else self._default_template_value(p) for i, p in enumerate(params) if p.name}
+        self.frames.append(Frame(name, [{}], None, types, set()))
+        try:
+            yield
+        finally:
+            self.frames.pop()
+
+    def _member_function_pointer_trait(self, trait: A.NamePart) -> bool | None:
+        """`std::is_member_function_pointer_v<decltype(&Predicate::CopyInPlus)>` with Predicate a user class: whether
+        the class (or a base) has that method (NPUKernelBench's foreach kernels call the hooks their derived class
+        defines under this test); None when the argument is not of that form."""
+        args = trait.template_args or []
+        ref = args[0].value if len(args) == 1 else None
+        expr = getattr(ref, "decltype_expr", None)
+        if not (isinstance(expr, A.Unary) and expr.op == "&" and isinstance(expr.operand, A.Name)
+                and len(expr.operand.qname.parts) >= 2):
+            return None
+        *owner, method = expr.operand.qname.parts
+        t = self.named_type(owner[-1].name, owner[-1].template_args)
+        if not isinstance(t, C.ClassT) or t.name not in self.scope.classes:
+            return None
+        return self._class_has_method(t, method.name)
+
+    def _class_has_method(self, t: C.ClassT, name: str, depth: int = 0) -> bool:
+        info = self.scope.classes[t.name]
+        if info.methods.get(name):
+            return True
+        if depth > 8:
+            return False
+        for base_ref in info.decl.bases:
+            with self._class_template_frame(info, t.args):
+                base = self.resolve_type(base_ref)
+            if isinstance(base, C.ClassT) and base.name in self.scope.classes and base.name != info.name \
+                    and self._class_has_method(base, name, depth + 1):
+                return True
+        return False
+
+    def _type_trait(self, parts: Sequence[A.NamePart]) -> Val | None:
+        """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` fold to constants."""
+        if len(parts) >= 2 and parts[-1].name == "value" and (
+                parts[-2].name in _TYPE_TRAITS or parts[-2].name in _ONE_OF_TRAITS
+                or parts[-2].name in self.scope.same_type_traits):
+            trait = parts[-2]
+        elif parts and parts[-1].name in _TRAIT_VALUES:
+            trait = parts[-1]
+        else:
+            return None
+        args = trait.template_args or []
+        if trait.name in ("is_void", "is_void_v") and len(args) == 1:  # `std::is_void_v<PrologueA>`
+            return Val(C.BOOL, const=int(isinstance(self._template_arg_value(args[0]), C.VoidT)))
+        if len(args) != 2 and not (trait.name in _ONE_OF_TRAITS and args):
+            return None
+        first, *others = (self._template_arg_value(x) for x in args)
+        return Val(C.BOOL, const=int(any(_same_type(first, other) for other in others)))
+
+
+def _same_type(a: object, b: object) -> bool:
+    if isinstance(a, C.LocalTensorT) and isinstance(b, C.LocalTensorT):
+        # the TPosition a tensor was allocated from is ours, not part of its C++ type
+        return a.elem == b.elem
+    return a == b
+
+
+def _same_template_arg(a: object, b: object) -> bool:
+    """Template arguments compared as C++ does: `true` is `1`."""
+    if isinstance(a, bool | int) and isinstance(b, bool | int):
+        return int(a) == int(b)
+    return a == b
+
+
+def _mentions(node: object, names: set[str]) -> bool:
+    """Whether a pattern argument names one of the template parameters `names` anywhere."""
+    return any(isinstance(n, A.NamePart) and n.name in names for n in walk(node))
+
+
+def _parameter_named(node: A.Node, names: set[str]) -> str | None:
+    """The template parameter a pattern argument is, when it is one of `names` written bare (`T`, not `T*`)."""
+    if isinstance(node, A.TypeArgExpr):
+        node = node.type
+    if isinstance(node, A.TypeRef):
+        if node.pointers or node.array_dims or not isinstance(node.base, A.QualifiedName):
+            return None
+        node_name = node.base
+    elif isinstance(node, A.Name):
+        node_name = node.qname
+    else:
+        return None
+    if len(node_name.parts) != 1 or node_name.parts[0].template_args:
+        return None
+    return node_name.parts[0].name if node_name.parts[0].name in names else None

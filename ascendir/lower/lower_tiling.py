@@ -1,0 +1,178 @@
+"""Tiling data in the function lowering: fields of the host's tiling struct read through the kernel's tiling
+pointer (`tilingData.blockLength`, nested structs, `sizeof`), with their types from the struct's layout.
+
+Separate because the tiling struct is the kernel's one input from the host, with its own layout
+rules (tiling_layout.py) and its own unknowns.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import UNKNOWN_LOC, StringAttr
+from xdsl.ir import Operation
+
+from ascendir.dialects import ascendc as asc
+from ascendir.lower import ctypes as C
+from ascendir.lower.ast_queries import _type_text
+from ascendir.lower.ctypes import CType, Scalar
+from ascendir.lower.errors import Unsupported
+from ascendir.lower.values import Cell, Val
+from frontend import ast as A
+
+
+class TilingAccess:
+    """Tiling data: methods of FunctionLowerer (function.py), which inherits them."""
+
+    def tiling_from_pointer(self, ptr: Val, t: C.TilingT, node: A.Node) -> Val:
+        if isinstance(ptr.obj, Val) and isinstance(ptr.obj.ctype, C.TilingT):
+            return ptr.obj  # `&tilingData`
+        if isinstance(ptr.obj, Cell) and isinstance(ptr.obj.ctype, C.TilingT):
+            return self.load(ptr.obj, node)
+        p = self.ssa(ptr, node)
+        if isinstance(p.type, asc.TilingType):
+            return Val(C.TilingT(t.name), p)
+        hit = self._tiling_values.get(p)
+        if hit is None:
+            if not isinstance(p.type, asc.GmPtrType):
+                raise Unsupported("tiling data read through a non-GM pointer", node)
+            hit = self.emit(asc.GetTilingDataOp.create(operands=[p], result_types=[asc.TilingType(t.name)]), node).results[0]
+            self._tiling_values[p] = hit
+        return Val(C.TilingT(t.name), hit)
+
+    def tiling_field(self, tiling: Val, field_name: str, node: A.Node, index: Val | None = None) -> Val:
+        t = tiling.ctype
+        assert isinstance(t, C.TilingT)
+        info = self.scope.classes.get(t.name) if not t.path and index is None else None
+        if info is not None and field_name in info.static_constants and not info.template_params:
+            # `constInfo.INVALID_IDX` with `static constexpr int INVALID_IDX = -1;` in the struct (ops-transformer
+            # quant_lightning_indexer): the constant, which no instance stores
+            return self._constant_decl(info.static_constants[field_name], node, info)
+        path = f"{t.path}.{field_name}" if t.path else field_name
+        ftype = self.tiling_field_type(t.name, path)
+        if index is None and not t.path and tiling.ssa is not None and isinstance(tiling.ssa.owner, asc.StructInitOp):
+            given = self._initialised_field(tiling.ssa.owner, field_name, ftype)
+            if given is not None:
+                return given
+        if isinstance(ftype, C.TilingT) and index is None:
+            # named by the root struct, as the path is: tiling_field_type walks the path from the root (named by
+            # the nested struct, `td->inputParams.scaleValue` looked for inputParams inside InputParams and read
+            # the float as the uint32_t of an unknown field)
+            return Val(C.TilingT(t.name, path), tiling.ssa, obj=tiling.obj)
+        if isinstance(ftype, C.ArrayT) and index is None:
+            return Val(ftype, tiling.ssa, obj=("tiling_array", tiling, path))
+        scalar = ftype.elem if isinstance(ftype, C.ArrayT) else ftype
+        if not isinstance(scalar, Scalar):
+            scalar = C.U32
+        operands = [self.ssa(tiling, node)]
+        if index is not None:
+            operands.append(self.ssa(self.convert(index, C.I64, node), node))
+        op = asc.TilingFieldOp.create(operands=operands, properties={"field": StringAttr(path)},
+                                      result_types=[C.scalar_ir_type(scalar)], location=UNKNOWN_LOC)
+        value = Val(scalar, self.emit(op, node).results[0])
+        if index is None and not self._knows_tiling(t.name):
+            # a field of a struct we have no definition of: it may itself be a struct (`td.cubeTiling.M`)
+            value.obj = ("tiling_path", tiling, path)
+        return value
+
+    @staticmethod
+    def _initialised_field(init: asc.StructInitOp, field_name: str, ftype: CType) -> Val | None:
+        """A field of a struct built in the kernel (`InitConfig config = {x, &tilingData};`): the value it was
+        built from, where that value has the field's type (pointers to GM and to tiling data, scalars)."""
+        names = [a.data for a in init.fields.data]
+        if field_name not in names:
+            return None
+        value = init.values[names.index(field_name)]
+        if isinstance(ftype, C.Pointer):
+            if isinstance(ftype.pointee, C.TilingT) and isinstance(value.type, asc.TilingType):
+                return Val(ftype, value)
+            if ftype.gm and isinstance(value.type, asc.GmPtrType):
+                return Val(ftype, value)
+            return None
+        if isinstance(ftype, Scalar) and value.type == C.scalar_ir_type(ftype):
+            return Val(ftype, value)
+        return None
+
+    def tiling_argument(self, v: Val, node: A.Node) -> Val:
+        """A nested tiling struct passed to an API (`&td.cubeTiling` to REGIST_MATMUL_OBJ) as a value:
+        `tiling_field %td "cubeTiling" -> !ascendc.tiling<"TCubeTiling">`."""
+        inner = v
+        if isinstance(v.ctype, C.Pointer) and isinstance(v.obj, Val):
+            inner = v.obj
+        elif isinstance(v.ctype, C.Pointer) and isinstance(v.obj, tuple) and v.obj[0] == "tiling_path":
+            inner = Val(v.ctype.pointee, v.ssa, obj=v.obj)  # `&td.field` of a struct we have no layout for
+        view = self.tiling_view(inner) if isinstance(inner.ctype, Scalar) else inner
+        if view is None or not isinstance(view.ctype, C.TilingT) or not view.ctype.path or view.ssa is None:
+            return v
+        t = view.ctype
+        struct = self.tiling_field_type(t.name, t.path)
+        name = struct.name if isinstance(struct, C.TilingT) else "TCubeTiling" if "ube" in t.path else "?"
+        op = asc.TilingFieldOp.create(operands=[view.ssa], properties={"field": StringAttr(t.path)},
+                                      result_types=[asc.TilingType(name)])
+        value = Val(C.TilingT(name), self.emit(op, node).results[0])
+        return Val(C.Pointer(value.ctype), value.ssa, obj=value) if inner is not v else value
+
+    def _knows_tiling(self, name: str) -> bool:
+        return name in self.scope.tiling_structs or self.catalog_type_kind(name) == "struct"
+
+    def tiling_view(self, v: Val, struct: str = "?") -> Val | None:
+        """A field read of an unknown tiling struct, taken back and seen as a nested struct instead."""
+        if not (isinstance(v.obj, tuple) and v.obj and v.obj[0] == "tiling_path"):
+            return None
+        _, root, path = v.obj
+        if v.ssa is not None and not v.ssa.uses:
+            owner = v.ssa.owner
+            if isinstance(owner, Operation) and owner.parent_block() is not None:
+                owner.detach()
+                owner.erase()
+            v.ssa = None
+        return Val(C.TilingT(root.ctype.name, path), root.ssa, obj=root.obj)
+
+    def tiling_field_type(self, struct: str, path: str) -> CType:
+        """The type of `path` (dotted) in tiling struct `struct`; unknown structs read as uint32."""
+        name = struct
+        t: CType = C.U32
+        for part in path.split("."):
+            ts = self.scope.tiling_structs.get(name)
+            if ts is None:
+                kind = self.catalog_type_kind(name)
+                if kind == "struct":
+                    ft = self.catalog.struct_field_type(name, part)  # type: ignore[attr-defined]
+                    return C.scalar_named(ft) or C.I32 if ft else C.I32
+                return C.U32
+            match = next((f for f in ts.fields if f[0] == part), None)
+            if match is None:
+                return C.U32
+            _, tref, count, kind = match
+            t = self.resolve_type(tref)
+            if isinstance(t, C.ClassT):
+                t = C.TilingT(t.name)
+            if isinstance(t, C.StructT):
+                t = C.TilingT(t.name)
+            if kind == "array" and count is not None:
+                n = self.const_eval(count)
+                t = C.ArrayT(t, int(n) if isinstance(n, int) else 0)
+            elif kind == "struct":
+                t = C.TilingT(_type_text(tref))
+            if isinstance(t, C.TilingT):
+                name = t.name
+        return t
+
+    def tiling_size(self, name: str) -> int | None:
+        ts = self.scope.tiling_structs.get(name)
+        if ts is None:
+            return None
+        offset = 0
+        largest = 1
+        for fname, tref, count, kind in ts.fields:
+            t = self.resolve_type(tref)
+            if kind == "array" and count is not None:
+                n = self.const_eval(count)
+                t = C.ArrayT(t, int(n) if isinstance(n, int) else 0)
+            size = C.size_of(t)
+            if size is None and isinstance(t, C.TilingT | C.ClassT):
+                size = self.tiling_size(t.name)
+            if size is None:
+                return None
+            align = min(C.size_of(t.elem) or 1, 8) if isinstance(t, C.ArrayT) else min(size, 8)
+            offset = (offset + align - 1) // align * align + size
+            largest = max(largest, align)
+        return (offset + largest - 1) // largest * largest

@@ -1,0 +1,367 @@
+"""Type resolution for the function lowering: a written type (`TypeRef`, a qualified name, a member alias,
+`Config<T>::type`) to the `CType` it names, with template arguments bound.
+
+Separate from function.py because it is the one question every other part asks (declarations, casts,
+templates, calls) and reads only the program's declarations, never the IR being built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ascendir.lower import ctypes as C, partial_order
+from ascendir.lower.ctypes import CType, Scalar
+from ascendir.lower.header_names import (
+    DEFAULT_DTYPE,
+    in_register_api,
+    _OBJECT_TYPES,
+    REGISTER_API_TYPES,
+    _TRANSPARENT_NAMESPACES,
+)
+from ascendir.lower.scope import ClassInfo
+from ascendir.lower.values import Instance
+from frontend import ast as A
+
+
+class TypeResolution:
+    """Type resolution: methods of FunctionLowerer (function.py), which inherits them."""
+
+    def param_type(self, p: A.Param) -> CType:
+        """The type of the value a parameter binds: what a reference refers to (`const X&` resolves to a
+        pointer to X), else its declared type."""
+        t = self.resolve_type(p.type)
+        return t.pointee if isinstance(t, C.Pointer) and "&" in p.type.pointers else t
+
+    def resolve_type(self, t: A.TypeRef | None, node: A.Node | None = None) -> CType:
+        if t is None:
+            return C.UnknownT()
+        base = self._resolve_base(t)
+        if t.array_dims:
+            for k, dim in reversed(list(enumerate(t.array_dims))):
+                # `float A[] = {...}`: the outermost bound comes from the initialiser's length
+                n = self.const_eval(dim) if dim is not None else \
+                    len(node.init.items) if k == 0 and isinstance(node, A.Declarator) \
+                    and isinstance(node.init, A.InitList) else None
+                if isinstance(n, int):
+                    base = C.ArrayT(base, int(n))
+                else:
+                    base = C.UnknownT(f"{base}[]") if isinstance(base, C.UnknownT) else C.UnsizedArrayT(f"{base}[]")
+        for _ in t.pointers:
+            base = C.Pointer(base, gm=t.address_space == "__gm__")
+        return base
+
+    def _resolve_base(self, t: A.TypeRef) -> CType:
+        if t.decltype_expr is not None:
+            return self.expr(t.decltype_expr).ctype
+        if isinstance(t.base, str):
+            if t.base == "void":
+                return C.VoidT()
+            if t.base == "auto":
+                return C.UnknownT("auto")
+            s = C.scalar_named(t.base)
+            return s if s is not None else C.UnknownT(t.base)
+        if in_register_api(t.base):
+            return C.RegisterApiT()
+        parts = self.scope.without_namespaces([p for p in t.base.parts if p.name not in _TRANSPARENT_NAMESPACES])
+        if not parts:
+            return C.UnknownT(str(t.base))
+        last = parts[-1]
+        if len(parts) >= 2 and parts[-2].name == "conditional" and last.name == "type":
+            # `typename std::conditional<USE_MDL, A, B>::type` (ops-nn fused_patch_mlp), as conditional_t
+            return self.named_type("conditional_t", parts[-2].template_args)
+        bound = self.frame.types.get(parts[-2].name) if len(parts) == 2 and self.frames else None
+        if bound is None and len(parts) == 2 and not parts[0].template_args:
+            bound = self._member_alias_class(parts[0].name)
+        if bound is None and len(parts) >= 2 and (parts[-2].name in self.scope.classes or parts[-2].template_args and (
+                parts[-2].name in self.scope.partial_specializations or parts[-2].name in self.scope.specializations)):
+            # (`typename L1ATypeSelector<AType>::L1AType`: of a template defined only by its specialisations too)
+            member = self.class_member_type(parts[-2], last.name)
+            if member is not None:
+                return member
+        if bound is None and len(parts) >= 2 and parts[-2].name in self.scope.alias_templates:
+            # `mmQuantType<int8_t, half, int32_t>::MT`: a member of the class an alias template names
+            bound = self.named_type(parts[-2].name, parts[-2].template_args)
+        if isinstance(bound, C.ClassT) and bound.name in self.scope.classes:
+            # `typename X_TYPE::T` for a class template argument: the alias its class declares, for its arguments
+            info = self.scope.classes[bound.name]
+            nested = info.nested.get(last.name)
+            if nested is not None and not nested.template_params:
+                return C.ClassT(nested.name, bound.args)  # `typename MatmulKernel::Params`: with the outer's arguments
+            member = self._member_alias(info, bound.args, last.name)
+            if member is not None:
+                return member
+        if last.name in self.scope.homonyms:  # (the namespaces written choose among classes of one name)
+            return self.named_type(last.name, last.template_args, [p.name for p in t.base.parts[:-1]])
+        return self.named_type(last.name, last.template_args, [p.name for p in parts[:-1]])
+
+    def _member_alias_class(self, name: str) -> CType | None:
+        """The class an alias of the enclosing class names (`typename Tile::Element` in a class declaring
+        `using Tile = typename Policy::template Tile<T>;`), which shadows a namespace-scope class of that name."""
+        frame = self.frame if self.frames else None
+        info = frame.owner if frame is not None and frame.owner is not None else (
+            frame.this.info if frame is not None and frame.this is not None else None)
+        alias = None
+        while info is not None and alias is None:  # (a nested class sees its outer class's aliases)
+            alias = info.aliases.get(name)
+            info = info.outer
+        if alias is None or id(alias) in self._aliases_resolving:
+            return None
+        self._aliases_resolving.add(id(alias))
+        try:
+            t = self.resolve_type(alias)
+        finally:
+            self._aliases_resolving.discard(id(alias))
+        return t if isinstance(t, C.ClassT) and t.name in self.scope.classes else None
+
+    def class_member_type(self, owner: A.NamePart, name: str) -> CType | None:
+        """`Traits<T>::type`: an alias declared in a (template) class, resolved with its arguments bound."""
+        found = self._owner_class(owner)
+        if found is None:
+            return None
+        info, args = found
+        return self._member_alias(info, args, name)
+
+    def _member_alias(self, info: ClassInfo, args: Sequence[object], name: str, depth: int = 0) -> CType | None:
+        """The type a member alias `name` of the class (for the arguments `args`) names, looked up in the class
+        and then in its bases (`MmadAtlasA2Pingpong<true>::ArchTag`, declared by its base MmadAtlasA2)."""
+        alias = info.aliases.get(name)
+        if alias is not None:
+            with self._class_template_frame(info, args):
+                return self.resolve_type(alias)
+        if depth > 8:
+            return None
+        for base_ref in info.decl.bases:
+            with self._class_template_frame(info, args):
+                base = self.resolve_type(base_ref)
+            if isinstance(base, C.ClassT) and base.name in self.scope.classes and base.name != info.name:
+                found = self._member_alias(self.scope.classes[base.name], base.args, name, depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+    def _owner_class(self, owner: A.NamePart) -> tuple[ClassInfo, Sequence[object]] | None:
+        """The class that `Config<T>` in `Config<T>::member` names, and its template arguments: the explicit
+        or partial specialisation chosen for the arguments (`template <> struct Config<int16_t>`), else the
+        primary template (cann-ops gcd reads `typename GcdConfig<T>::FpType`, which is half for int16_t)."""
+        if owner.template_args:
+            chosen = self.named_type(owner.name, owner.template_args)
+            if isinstance(chosen, C.ClassT) and chosen.name in self.scope.classes:
+                return self.scope.classes[chosen.name], chosen.args
+        if owner.name not in self.scope.classes:
+            return None  # only specialisations are defined, and none is for these arguments
+        return self.scope.classes[owner.name], [self._template_arg_value(a) for a in owner.template_args or []]
+
+    def named_type(self, name: str, targs: list[A.TemplateArg] | None, qualifiers: list[str] = ()) -> CType:  # type: ignore[assignment]
+        for frame in reversed(self.frames[-1:]):
+            if name in frame.types:
+                bound = frame.types[name]
+                if isinstance(bound, C.Scalar | C.LocalTensorT | C.GlobalTensorT | C.ClassT | C.TilingT | C.StructT | C.ObjectT | C.Pointer | C.EnumT | C.VoidT):
+                    return bound  # (void too: `if constexpr (!std::is_void_v<PrologueB>)` of catlass's OptimizedMatmul)
+                if isinstance(bound, C.TemplateNameT) and targs:
+                    return self.named_type(bound.name, targs, qualifiers)
+                if type(bound) is C.UnknownT:
+                    return C.UnresolvedArgT(name)  # a declared parameter whose argument is out of reach
+        if not targs and not qualifiers and self.frames and self.frame.this is not None:
+            this = self.frame.this
+            if this.info.decl.name == name and this.info.template_params:
+                return this.ctype  # the injected class name: `Coord c;` in Coord<RANK_, ...> is Coord<2, ...>
+            nested = _nested_class(this.info, name)
+            if nested is not None:
+                return C.ClassT(nested.name, this.ctype.args)  # `Params` in a method of the kernel class
+        if name.startswith("DTYPE_") or name.startswith("ORIG_DTYPE_"):
+            return self.dtype_macro(name)
+        s = C.scalar_named(name)
+        if s is not None:
+            return s
+        args = targs or []
+        if name in ("conditional_t", "Conditional_t") and len(args) == 3:
+            # std::conditional_t<cond, A, B> (ops-nn's foreach kernels pick a compute type by it)
+            cond = self._template_arg_value(args[0])
+            if isinstance(cond, bool | int):
+                picked = self._template_arg_value(args[1] if cond else args[2])
+                if picked is not None and not isinstance(picked, int | float | str):
+                    return picked  # type: ignore[return-value]
+            return C.UnknownT("conditional_t")
+        if name == "PrimT" and len(args) == 1:
+            # AscendC's PrimT<T>: the element type of T (T itself for the scalar types modelled here)
+            inner = self._template_arg_value(args[0])
+            if isinstance(inner, C.LocalTensorT | C.GlobalTensorT) and inner.elem is not None:
+                return inner.elem
+            if isinstance(inner, Scalar):
+                return inner
+        if name == "LocalTensor":
+            return C.LocalTensorT(self._elem_arg(args, 0))
+        if name == "GlobalTensor":
+            return C.GlobalTensorT(self._elem_arg(args, 0))
+        if name in ("TQue", "TQueBind"):
+            pos = self._position_arg(args, 0 if name == "TQue" else 1)
+            if name == "TQueBind" and (pos == "GM" or pos == "CO2" and self._position_arg(args, 0) == "CO1"):
+                # a binding towards GM (CO1 -> CO2 as well) keeps its buffers in the source's memory
+                # [asc-devkit impl/basic_api/kernel_event.h GetBufferPos]: TQueBind<CO1, GM> holds L0C tensors
+                pos = self._position_arg(args, 0)
+            depth = self._int_arg(args, 1 if name == "TQue" else 2, 1)
+            source = self._position_arg(args, 0) if name == "TQueBind" else ""
+            # TQueBind<VECIN, VECOUT>: a copy through UB (MTE2 in, MTE3 out), not TQue<VECOUT>'s VECOUT -> GM
+            ub_to_ub = source in ("VECIN", "VECOUT", "VECCALC") and pos in ("VECIN", "VECOUT", "VECCALC")
+            return C.QueueT(pos, depth, source if ub_to_ub else "")
+        if name == "TSCM" and args:  # `using TSCM = TQueBind<pos, TPosition::TSCM, depth>` [kernel_tpipe.h]
+            return C.QueueT("TSCM", self._int_arg(args, 1, 1))
+        if name == "TBuf":
+            return C.BufT(self._position_arg(args, 0) if args else "VECCALC")
+        if name == "TPipe":
+            return C.PipeT()
+        if self.frames and (self.frame.this is not None or self.frame.owner is not None) and not qualifiers:
+            # a member alias hides a class of the namespace (`using BlockMmad = BlockMmad_;` in a kernel class);
+            # in a class template's frame (its aliases resolved for one instantiation), that class's
+            info: ClassInfo | None = self.frame.this.info if self.frame.this is not None else self.frame.owner
+            while info is not None:  # this class's aliases, then those of the classes it is nested in
+                alias = info.aliases.get(name)
+                if alias is not None and id(alias) not in self._aliases_resolving:
+                    # (`using ArchTag = typename BlockMmad::ArchTag;` where BlockMmad names no class with that
+                    # member would name itself again: an unknown type, not an endless lookup)
+                    self._aliases_resolving.add(id(alias))
+                    try:
+                        return self.resolve_type(alias)
+                    finally:
+                        self._aliases_resolving.discard(id(alias))
+                info = info.outer
+        if name in self.scope.tiling_structs and name not in self.scope.classes:
+            return C.TilingT(name)
+        cls = self.scope.classes.get(name)
+        class_key = name
+        namespace: str | None = None  # of the homonym meant: only its specialisations apply
+        if name in self.scope.homonyms:
+            class_key = self._homonym(name, qualifiers)
+            namespace = dict((k, ns) for ns, k in self.scope.homonyms[name])[class_key]
+            cls = self.scope.classes.get(class_key)
+        if cls is not None or name in self.scope.specializations or name in self.scope.partial_specializations:
+            if cls is not None and name in self.scope.tiling_structs and cls.is_plain_struct:
+                return C.TilingT(name)
+            values = tuple(self._template_arg_value(a) for a in args)
+            primary = cls or (self.scope.declared_templates.get(name) if namespace is None or self.scope.declared_in.get(
+                id(self.scope.declared_templates[name].decl) if name in self.scope.declared_templates else 0) == namespace
+                else None)
+            if primary is not None and primary.template_params and len(values) < len(primary.template_params):
+                # a specialisation is chosen for the whole argument list, defaults of the primary included
+                # (`BlockMmad<Policy, L1, L0, A, B, C>` matched against a pattern of nine)
+                values = self._with_defaults(primary, values)
+            for special_args, key in self._specialisations_in(self.scope.specializations.get(name, ()), namespace):
+                if len(special_args) == len(values) and all(
+                        self._template_arg_value(a) == v for a, v in zip(special_args, values)):
+                    return C.ClassT(key)  # `template <> class Computer<float>` for Computer<float>
+            matches = [((params, key, bound), partial_order.pattern_shapes(pattern, params))
+                       for pattern, params, key in self._specialisations_in(
+                           self.scope.partial_specializations.get(name, ()), namespace)
+                       if (bound := self._match_partial_specialization(pattern, params, values, primary)) is not None]
+            if matches:  # the most specialised of those that match, as C++ chooses
+                params, key, bound = partial_order.most_specialised(matches)
+                return C.ClassT(key, tuple(bound.get(p.name or "", C.UnknownT(p.name or "?")) for p in params))
+            if cls is None:
+                return C.UnknownT(name)  # only specialisations are defined, and none is for these arguments
+            return C.ClassT(class_key, values)
+        if name in self.scope.aliases:
+            params = self.scope.alias_templates.get(name)
+            if params and targs:
+                # `mmType<half, CubeFormat::ND>`: the aliased type with the alias's parameters bound
+                with self._template_frame(name, params, [self._template_arg_value(a) for a in targs]):
+                    return self.resolve_type(self.scope.aliases[name])
+            return self.resolve_type(self.scope.aliases[name])
+        if name in REGISTER_API_TYPES and self.report.api_uncatalogued:
+            # (only the uncatalogued architectures have the register API: for a 910B, RegTensor is unknown)
+            return C.RegisterApiT()
+        if name in self.scope.enums:
+            underlying = self.scope.enums[name].underlying
+            t = self.resolve_type(underlying) if underlying is not None else C.I32
+            return t if isinstance(t, Scalar) else C.I32  # user enums are plain integers to us
+        kind = self.catalog_type_kind(name)
+        if kind == "struct" and name.endswith("Tiling"):
+            return C.TilingT(name)  # TCubeTiling, SoftMaxTiling, ...: filled by the host like any tiling data
+        if kind == "struct":
+            return C.StructT(self.catalog.struct_name(name))  # type: ignore[attr-defined]
+        if kind == "enum":
+            return C.EnumT(name)
+        if name.endswith(("Tiling", "TilingData")):
+            return C.TilingT(name)  # a library tiling struct (LogSoftMaxTiling, ...): filled by the host
+        if name == "LocalMemAllocator":
+            hw = self._template_arg_value(args[0]) if args else None
+            return C.ObjectT(f"LocalMemAllocator<{hw if isinstance(hw, str) else 'UB'}>")
+        if name == "TQueSync" and args:  # the pipes are part of its identity (which flags it sets)
+            pipes = [self._template_arg_value(a) for a in args]
+            return C.ObjectT(f"TQueSync<{','.join(str(p) for p in pipes)}>")
+        if name in _OBJECT_TYPES:
+            return C.ObjectT(name)
+        if self.catalog.vendor_type(name):  # type: ignore[attr-defined]
+            # a parameter struct or library class the catalog does not model: a value whose fields and
+            # methods are not followed, not an unknown type
+            return C.StructT(name)
+        return C.UnknownT(name)
+
+    def _homonym(self, name: str, qualifiers: Sequence[str]) -> str:
+        """The key of the class `name` meant where several namespaces declare one: the one whose namespace ends
+        with the qualifier written (`Epilogue::Tile::TileCopy`), else the one of the namespace of the class whose
+        code names it, else the first declared."""
+        found = self.scope.homonyms[name]
+        written = "::".join(q for q in qualifiers if q not in _TRANSPARENT_NAMESPACES)
+        if written:
+            for ns, key in found:
+                if ns == written or ns.endswith("::" + written):
+                    return key
+        this = self.frame.this if self.frames else None
+        info = this.info if this is not None else (self.frame.owner if self.frames else None)
+        while info is not None and info.outer is not None:
+            info = info.outer
+        here = self.scope.declared_in.get(id(info.decl), None) if info is not None else None
+        for ns, key in found:
+            if here is not None and ns == here:
+                return key
+        return found[0][1]
+
+    def dtype_macro(self, name: str) -> CType:
+        bound = self.options.dtypes.get(name)  # type: ignore[attr-defined]
+        if bound is None:
+            # A kernel checked without its op json: the build would instantiate it once per dtype listed
+            # there; float is the one every vector API accepts, so it reports no dtype errors of its own.
+            bound = DEFAULT_DTYPE
+        s = C.scalar_named(bound)
+        return s if s is not None else C.UnknownT(bound)
+
+    def catalog_type_kind(self, name: str) -> str | None:
+        return self.catalog.type_kind(name)  # type: ignore[attr-defined, no-any-return]
+
+    def _bare_alias(self, t: A.TypeRef) -> A.TypeRef | None:
+        """What a name without template arguments aliases, in the enclosing class or the program."""
+        if not isinstance(t.base, A.QualifiedName) or any(p.template_args for p in t.base.parts):
+            return None
+        name = t.base.parts[-1].name  # `mm_kernel::MatmulObj`: aliases are kept by their own name
+        alias = self.frame.this.info.aliases.get(name) if self.frames and self.frame.this else None
+        return alias or self.scope.aliases.get(name)
+
+    def _declared_alias(self, name: str) -> bool:
+        """Whether `name` is a type alias the program declares, at namespace scope or in this object's class."""
+        if name in self.scope.aliases:
+            return True
+        this = self.frame.this if self.frames else None
+        return this is not None and name in this.info.aliases
+
+    def aliased_part(self, *aliases: str) -> Instance | None:
+        """This object's part of the class a type alias names (`using Base = KernelBase<T>;` in a derived
+        class template, whose methods write `Base::Init(...)` and `Base::pipe`); with several, each alias is
+        looked up in the part the one before named (`Base::Base::pipe`)."""
+        part = self.frame.this if self.frames else None
+        for alias in aliases:
+            if part is None or alias in self.scope.classes:
+                return None
+            ref = part._nearest(lambda p, alias=alias: p.info.aliases.get(alias))
+            bound = self.resolve_type(ref) if ref is not None else None
+            part = part.part_named(bound.name) if isinstance(bound, C.ClassT) else None
+        return part
+
+
+def _nested_class(info: ClassInfo, name: str) -> ClassInfo | None:
+    """The class `name` nested in `info` or in a class `info` is nested in."""
+    scope: ClassInfo | None = info
+    while scope is not None:
+        if name in scope.nested and not scope.nested[name].template_params:
+            return scope.nested[name]
+        scope = scope.outer
+    return None
