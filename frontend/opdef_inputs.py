@@ -37,15 +37,28 @@ def scalar_inputs(texts: Iterable[str]) -> frozenset[int]:
     return _inputs_with(texts, _SCALAR_RE)
 
 
-def _inputs_with(texts: Iterable[str], pattern: re.Pattern[str]) -> frozenset[int]:
+def output_count(texts: Iterable[str]) -> int | None:
+    """How many outputs the OpDef that `OP_ADD` registers declares (an InferShape function's
+    GetComputeNodeOutputNum()); None without exactly one such OpDef."""
+    body = _opdef_body(texts)
+    if body is None:
+        return None
+    return sum(1 for m in _INPUT_RE.finditer(body) if m.group(1) == "Output")
+
+
+def _opdef_body(texts: Iterable[str]) -> str | None:
     sources = [_COMMENT_RE.sub(" ", t) for t in texts if "OpDef" in t and "OP_ADD" in t]
     added = {name for t in sources for name in _OP_ADD_RE.findall(t)}
     if len(added) != 1:
-        return frozenset()
+        return None
     bodies = [b for t in sources for b in _class_bodies(t, next(iter(added)))]
-    if len(bodies) != 1:
+    return bodies[0] if len(bodies) == 1 else None
+
+
+def _inputs_with(texts: Iterable[str], pattern: re.Pattern[str]) -> frozenset[int]:
+    body = _opdef_body(texts)
+    if body is None:
         return frozenset()
-    body = bodies[0]
     starts = list(_INPUT_RE.finditer(body))
     found: set[int] = set()
     index = 0

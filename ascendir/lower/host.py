@@ -331,6 +331,7 @@ class HostLowerer(FunctionLowerer):
         self._entry_block: Block | None = None
         # the OpDef's optional inputs: the plain getters (GetInputShape(i), ...) of one may return null too
         self.optional_inputs: frozenset[int] = frozenset()
+        self.output_count: int | None = None  # the outputs the OpDef declares
         self._temps = 0
         self._active: list[int] = []  # ids of the functions being inlined, innermost last
         self._out_args_cache: dict[int, set[str]] = {}
@@ -1653,6 +1654,13 @@ def _input_count(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val
     return Val(C.I64, lw.emit(hd.InputCountOp(lw._context(e)), e).results[0])
 
 
+def _output_count(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    """GetComputeNodeOutputNum(): the outputs the op's OpDef declares."""
+    if lw.output_count is None:
+        raise Unsupported(f"{callee.member} without the op's OpDef is not modelled", e)
+    return Val(C.U64, const=lw.output_count)
+
+
 def _shape_of(kind: hd.ShapeKind) -> Method:
     def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
         ref = recv.obj
@@ -1947,6 +1955,7 @@ _METHODS: dict[str, dict[str, Method]] = {
         "GetOutputDesc": _tensor_ref(output=True, kind="desc"), "GetInputDataType": _input_data_type,
         "GetDynamicInputTensor": _dynamic_ref("tensor"), "GetDynamicInputShape": _dynamic_ref("storage_shape"),
         "GetDynamicInputDesc": _dynamic_ref("desc"), "GetComputeNodeInputNum": _input_count,
+        "GetComputeNodeOutputNum": _output_count,
         "GetAttrs": _handle("attrs"), "GetPlatformInfo": _handle("platform_info"),
         "GetRawTilingData": _handle("raw_tiling"), "GetWorkspaceSizes": _workspace_sizes,
         "GetTilingData": _tiling_data,
@@ -1978,6 +1987,7 @@ _METHODS: dict[str, dict[str, Method]] = {
         "GetOptionalInputDesc": _tensor_ref(optional=True, kind="desc"),
         "GetOutputDesc": _tensor_ref(output=True, kind="desc"),
         "GetAttrs": _handle("attrs"), "GetNodeName": _handle("node_name"), "GetNodeType": _handle("opaque"),
+        "GetComputeNodeInputNum": _input_count, "GetComputeNodeOutputNum": _output_count,
     },
     "shape_buffer": {
         "GetDim": _read_first(_get_dim), "GetDimNum": _read_first(_get_dim_num),
@@ -2129,11 +2139,10 @@ _MULTI_CORE_ONLY = {"SetDim", "SetSingleShape", "SetAlignSplit", "SetSingleRange
 _KNOWN_UNMODELLED_CONTEXT = {
     "GetInputInstanceInfo", "GetIrInputInstanceInfo", "GetComputeNodeInfo",
     "GetOptionalInputDataType", "GetOutputTensor", "GetInputFormat",
-    "GetComputeNodeOutputNum",
 }  # fmt: skip
 _KNOWN_UNMODELLED_INFER_CONTEXT = {
     "GetDynamicInputShape", "GetDynamicInputDesc", "GetInputInstanceInfo", "GetIrInputInstanceInfo",
-    "GetComputeNodeInfo", "GetComputeNodeInputNum", "GetComputeNodeOutputNum", "GetInputFormat",
+    "GetComputeNodeInfo", "GetInputFormat",
     "GetOutputFormat", "GetKernelName",
 }  # fmt: skip
 _KNOWN_UNMODELLED_PLATFORM = {"GetCoreMemBw", "CalcTschBlockDim", "ReserveLocalMemory",
@@ -2208,6 +2217,7 @@ def _lower_host_function(program: Program, options: object | None, *,
         lowerer = HostLowerer(scope, reporter, CatalogView.get(), options, tiling_names)
         lowerer.units = units
         lowerer.optional_inputs = opdef_inputs.optional_inputs(u.unit.text for u in program.units)
+        lowerer.output_count = opdef_inputs.output_count(u.unit.text for u in program.units)
         func_op = (lowerer.lower_infer_shape_func(fn) if infer_shape
                    else lowerer.lower_tiling_func(fn, found.function_template_args))
         module = ModuleOp([func_op])

@@ -561,3 +561,20 @@ static ge::graphStatus InferShape(gert::InferShapeContext* context) {
 }
 """, X4)
     assert shapes_of(result) == [(8, 16, 32, 32)]
+
+
+def test_compute_node_input_and_output_counts() -> None:
+    # GetComputeNodeInputNum: the inputs given (an absent optional one is no node input); GetComputeNodeOutputNum:
+    # the outputs the OpDef declares (PoolCustom: one). NPUKernelBench AddLayerNorm's InferShape checks both;
+    # before, they were not modelled (ASC103) and the InferShape did not run
+    source = """
+static ge::graphStatus InferShape(gert::InferShapeContext* context) {
+    if (context->GetComputeNodeInputNum() != 1 || context->GetComputeNodeOutputNum() != 1) {
+        return GRAPH_FAILED;
+    }
+    *context->GetOutputShape(0) = *context->GetInputShape(0);
+    return GRAPH_SUCCESS;
+}
+"""
+    assert shapes_of(run(source, X4, None)) == [(8, 16, 32, 32)]
+    assert run(source, X4, TensorSpec((32,), "float32")).status == FAILED  # two inputs given
