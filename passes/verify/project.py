@@ -65,8 +65,11 @@ def nodes(ctx: CheckContext, *roles: str) -> list[A.Node]:
     roles throughout a run: do not modify it."""
     def make() -> Walked:
         index = ast_index(ctx)
-        return Walked([n for role, walked in index.units if not roles or role in roles for n in walked],
-                      index.unit_calls)
+        chosen = tuple(i for i, (role, _) in enumerate(index.units) if not roles or role in roles)
+        # role lists that select the same sources share one list (and its calls, found once): a single-file
+        # kernel's () and ("kernel",) and ("host", "kernel", "other") are all its one walk
+        return cached(ctx, ("nodes of units", chosen), lambda: index.units[chosen[0]][1] if len(chosen) == 1 else Walked(
+            [n for i in chosen for n in index.units[i][1]], index.unit_calls))
     return cached(ctx, ("nodes", roles), make)
 
 
