@@ -57,6 +57,8 @@ def test_code_reached_outside_the_key_branches_is_not_confined_to_a_key() -> Non
 
 
 class _Task:
+    outputs = ()
+
     def uncompared(self, case: object, inputs: object) -> tuple[str, ...]:
         return ()
 
