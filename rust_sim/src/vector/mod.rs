@@ -21,6 +21,8 @@ pub mod gather;
 pub mod high_level;
 pub mod mask;
 pub mod reduce;
+pub mod select_bytes;
+pub mod softmax_grad;
 pub mod unary;
 pub mod vcadd;
 
@@ -519,4 +521,6 @@ pub fn register(r: &mut Registry) {
     high_level::register(r);
     cumsum::register(r);
     vcadd::register(r);
+    select_bytes::register(r);
+    softmax_grad::register(r);
 }
