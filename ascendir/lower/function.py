@@ -46,7 +46,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, struct_pointer
+from ascendir.lower import ctypes as C, ssa_scope, struct_pointer
 from ascendir.lower.const_fold import _FLOAT_MAX
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import Reporter
@@ -396,16 +396,13 @@ class FunctionLowerer(
         self.frame.scopes[-1][name] = b
 
     def visible_pipe(self) -> SSAValue | None:
-        """The innermost TPipe whose declaration encloses the insertion point (for GetTPipePtr())."""
-        ancestors: set[int] = set()
-        block: Block | None = self.builder.insertion_point.block
-        while block is not None:
-            ancestors.add(id(block))
-            parent = block.parent_op()
-            block = parent.parent_block() if parent is not None else None
+        """The innermost TPipe whose declaration encloses the insertion point (for GetTPipePtr()). In a body built
+        before its op (a `?:` branch, the right side of `&&`), the blocks that op will be added to enclose it."""
+        enclosing = ssa_scope.enclosing_blocks(self.builder.insertion_point.block, self.attach_to, self.kernel_block)
+        if enclosing is None:  # a body whose destination is not known: no pipe can be said to enclose it
+            return None
         for pipe in reversed(self.pipes):
-            owner = pipe.owner
-            if isinstance(owner, Operation) and id(owner.parent_block()) in ancestors:
+            if ssa_scope.visible(pipe, enclosing):
                 return pipe
         return None
 
