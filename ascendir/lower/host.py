@@ -53,7 +53,7 @@ from ascendir.host_eval import (
 )
 from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_compile_info, host_node_info
+from ascendir.lower import host_accumulate, host_compile_info, host_node_info
 from ascendir.lower import host_init_list, host_smart_ptr, host_std, host_vector, host_tensor_data, host_tiling_api
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import CType, Scalar
@@ -528,6 +528,13 @@ class HostLowerer(FunctionLowerer):
             buffer = self.emit(hd.ShapeLocalOp(), node).results[0]
             buffer.name_hint = name if name.isidentifier() else None
             return Val(HostT("shape_buffer"), buffer)  # type: ignore[return-value]
+        if init is None and isinstance(t, HostT) and t.kind == "unmodelled" and t.detail == "vector" and \
+                isinstance(node, A.Declarator) and not node.type.pointers and \
+                (elem := host_vector.element_type(self, node.type)) is not None:
+            # a std::vector data member of a tiling class (`vector<int64_t> updateShape;`): an empty vector
+            vec = host_vector.declare(self, name, elem, [], node)
+            return HandleCell(vec.ctype, None, name, value=vec,  # type: ignore[arg-type]
+                              block=self.builder.insertion_point.block)
         if isinstance(t, C.TilingT) and init is None and t.name in self.scope.tiling_structs:
             # a tiling struct member of a class (`XTilingData tilingData;` in a tiling helper class): a local
             # struct, as a variable of that type is
@@ -1202,6 +1209,8 @@ class HostLowerer(FunctionLowerer):
             return host_tiling_api.call(self, e, name)
         if name == "find" and parts[0] == "std" and len(e.args) == 3:
             return host_std.find(self, e)
+        if name == "accumulate" and parts[0] == "std" and len(e.args) in (3, 4):
+            return host_accumulate.accumulate(self, e)
         if name == "GetCumSumMaxMinTmpSize" and len(e.args) == 6:
             return self._cumsum_tmp_size(e)
         math_name = name[:-1] if name.endswith("f") and name[:-1] in _MATH_OPS else name  # sqrtf -> sqrt
@@ -1963,7 +1972,7 @@ _METHODS: dict[str, dict[str, Method]] = {
         "GetBlockDim": _getter("SetBlockDim", C.U32), "GetTilingKey": _getter("SetTilingKey", C.U64),
         "SetScheduleMode": _no_effect, "SetNeedAtomic": _no_effect, "SetAicpuBlockDim": _no_effect,
         "GetNodeName": _handle("node_name"), "GetNodeType": host_compile_info.node_type,
-        "GetDeterministic": _deterministic, "GetComputeNodeInfo": host_node_info.compute_node_info,
+        "GetDeterministic": _deterministic, **host_node_info.CONTEXT_METHODS,
         "GetCompileInfo": lambda lw, e, recv, callee: host_compile_info.compile_info(lw, e, callee),
     },
     "parse_context": host_compile_info.PARSE_CONTEXT_METHODS,

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith
@@ -62,4 +63,28 @@ def instance_start(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> V
 METHODS = {
     "compute_node_info": {"GetInputInstanceInfo": input_instance_info},
     "anchor_instance": {"GetInstanceNum": instance_num, "GetInstanceStart": instance_start},
+}
+
+
+def optional_ref(kind: str) -> Callable[[HostLowerer, A.Call, Val, A.Member], Val]:
+    """`GetOptionalInputShape(ir_index)` / `GetOptionalInputTensor` / `GetOptionalInputDesc` on a tiling context:
+    gert takes the optional input's IR index (its place in the OpDef), not its instance index as GetInputShape does;
+    after a tensor-list input the two differ (ScatterList's mask, IR index 3, is instance 5 behind a list of three).
+    The tensor is instance 0 of that input (`host.dynamic_input_index`), null when the input is absent."""
+
+    def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+        from ascendir.lower.host import HostT, TensorRef
+
+        if len(e.args) != 1:
+            raise Unsupported(f"{callee.member} takes the input's index", e)
+        ir_index = lw.ssa(lw.convert(lw.expr(e.args[0]), C.I64, e), e)
+        at = lw.emit(hd.DynamicInputIndexOp(lw._context(e), ir_index, lw.const_ssa(0, C.I64, e)), e).results[0]
+        return Val(HostT(kind), obj=TensorRef(0, optional=True, at=at))
+
+    return method
+
+
+CONTEXT_METHODS = {
+    "GetComputeNodeInfo": compute_node_info, "GetOptionalInputShape": optional_ref("storage_shape"),
+    "GetOptionalInputTensor": optional_ref("tensor"), "GetOptionalInputDesc": optional_ref("desc"),
 }
