@@ -42,8 +42,8 @@ def _iterator(lw: HostLowerer, node: A.Node) -> tuple[RuntimeVector, Val]:
     if isinstance(node, A.Call) and isinstance(node.callee, A.Member) and not node.args and \
             node.callee.member in ("begin", "end", "cbegin", "cend"):
         owner = lw.expr(node.callee.obj)
-        if not is_vector(owner):
-            raise Unsupported(f"std::accumulate over {owner.ctype} is not modelled", node)
+        if not is_vector(owner):  # (a vector initialised from a list is read only where a shape is made from it)
+            raise Unsupported("'std::accumulate' is not modelled by the host lowering", node)
         vec = owner.obj
         assert isinstance(vec, RuntimeVector)
         if node.callee.member in ("end", "cend"):
