@@ -77,7 +77,15 @@ REGISTER_API_FUNCTIONS = frozenset({"asc_vf_call", "VF_CALL", "GetVecLen"})
 
 
 def in_register_api(qname: A.QualifiedName) -> bool:
-    return any(p.name in REGISTER_API_NAMESPACES for p in qname.parts[:-1])
+    """Whether a qualifier of `qname` (not its last part) names a register API namespace (`Reg::`, `MicroAPI::`).
+    Asked of every name and type the lowering reads: a plain loop, and an unqualified name answered at once."""
+    parts = qname.parts
+    if len(parts) < 2:
+        return False
+    for p in parts[:-1]:
+        if p.name in REGISTER_API_NAMESPACES:
+            return True
+    return False
 
 
 # The callee of the opaque call standing for a statement not lowered that sets or waits for flags.
