@@ -118,6 +118,8 @@ pub struct Core {
     /// SPR.ACC_VAL: the sum the last vcadd in accumulate mode (mode 1) left, as the bits of its element type
     /// (cleared by the next such vcadd before it adds), read by GetAccVal / get_acc_val
     pub acc_val: u64,
+    /// the DEQSCALE register SetDeqScale sets: the factor of int32 -> half Casts (None before any)
+    pub deq_scale: Option<f32>,
     pub atomic: Atomic,
     /// the cube unit's registers and the Matmul objects (cube/mod.rs)
     pub cube: crate::cube::CubeState,
@@ -158,6 +160,7 @@ impl Core {
             cmpmask: [0, 0],
             max_min_cnt: None,
             acc_val: 0,
+            deq_scale: None,
             atomic: Atomic::None,
             cube: crate::cube::CubeState::default(),
             executed: 0,

@@ -64,9 +64,56 @@ impl ApiOp for Cast {
             return Flow::Next;
         };
         let (st, dt) = (self.src_t, self.dst_t);
-        elementwise(cx, mem, &p, &g, "Cast", &mut |srcs, out, m, _| {
-            cast_kernel(st, dt, mode, srcs[0], out, m)
+        // int32 -> half is the dequantising conversion: each value times the DEQSCALE register (SetDeqScale)
+        let scale = match (st, dt, cx.core.deq_scale) {
+            (DType::I32, DType::F16, Some(s)) if s != 1.0 => Some(s),
+            _ => None,
+        };
+        elementwise(cx, mem, &p, &g, "Cast", &mut |srcs, out, m, _| match scale {
+            Some(s) => deq_kernel(s, mode, srcs[0], out, m),
+            None => cast_kernel(st, dt, mode, srcs[0], out, m),
         });
+        Flow::Next
+    }
+}
+
+/// int32 -> half times the dequantisation scale, rounded once to half.
+fn deq_kernel(scale: f32, mode: RoundMode, src: &[u8], out: &mut [u8], m: usize) {
+    for k in 0..m {
+        let x = DType::I32.load_bits(&src[k * 4..]) as u32 as i32 as f64 * scale as f64;
+        let bits = cast_bits(DType::F64, DType::F16, mode, DType::F64.from_f64(x));
+        DType::F16.store_bits(&mut out[k * 2..], bits);
+    }
+}
+
+/// SetDeqScale(scale) / SetDeqScale(scale, offset, signMode): sets DEQSCALE for later int32 -> half Casts.
+#[derive(Debug)]
+struct SetDeqScale {
+    scale: crate::program::Sv,
+    offset: Option<crate::program::Sv>,
+}
+
+fn decode_deq(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    Ok(Box::new(SetDeqScale {
+        scale: a.sv("scale")?,
+        offset: a.opt_sv("offset")?,
+    }))
+}
+
+impl ApiOp for SetDeqScale {
+    fn pipe(&self) -> Pipe {
+        Pipe::S
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        if self.offset.is_some_and(|o| cx.int(o) != 0) {
+            cx.report(
+                code::NOT_MODELLED,
+                "SetDeqScale with a non-zero offset: the simulator models the scale only".into(),
+            );
+            return Flow::Stop;
+        }
+        cx.core.deq_scale = Some(cx.float(self.scale) as f32);
         Flow::Next
     }
 }
@@ -100,11 +147,25 @@ pub fn cast_kernel(st: DType, dt: DType, mode: RoundMode, src: &[u8], out: &mut 
 
 pub fn register(r: &mut Registry) {
     r.add_all(&["Cast"], &["count", "mask", "bitmask"], decode);
+    r.add_all(&["SetDeqScale"], &["half", "scale_offset"], decode_deq);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn int32_to_half_times_the_deq_scale() {
+        let src: Vec<u8> = [3i32, -8, 70000].iter().flat_map(|v| v.to_le_bytes()).collect();
+        let mut out = vec![0u8; 6];
+        deq_kernel(0.5, RoundMode::None, &src, &mut out, 3);
+        let got: Vec<f32> = out
+            .chunks_exact(2)
+            .map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f32())
+            .collect();
+        // 1.5, -4, and 35000 rounded to half (35008: half's step is 32 there)
+        assert_eq!(got, vec![1.5, -4.0, 35008.0]);
+    }
 
     #[test]
     fn float_to_half_rounds_each_way() {
