@@ -181,6 +181,14 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     module = lowered.module
     has_host = any(u.unit.role == "host" for u in program.units)
     given_outputs = _given_outputs(outputs, out_names)
+    if has_host and given_outputs and any(n not in given_outputs for n in out_names) and \
+            all(n in out_names for n in given_outputs):
+        # outputs the caller does not ask for (a reference that returns fewer than the op makes): the host tiling
+        # may read their shapes too (AddLayerNorm's mean and rstd), so InferShape gives them before it runs
+        bare = TilingInputs(specs, attrs=with_defaults(program.bundle, attrs), chip=chip, instances=instances)
+        others = _inferred(program, bare, out_names)
+        given_outputs = {n: given_outputs[n] if n in given_outputs else others[n] for n in out_names
+                         if n in given_outputs or n in others}
     # optional attributes the caller leaves out take the OpDef's defaults, as the framework gives them
     shapes = TilingInputs(specs, attrs=with_defaults(program.bundle, attrs), chip=chip, instances=instances,
                           outputs=[_output_spec(t, declared(len(arrays) + i, name))
@@ -222,11 +230,11 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
             FoldTilingPass(unset_tiling_fields(program, result.struct_name, result.fields), None, None,
                            tables=True).apply(make_context(), module)
         if not given_outputs:
-            given_outputs = _inferred(program, result, out_names)
+            given_outputs = _inferred(program, result.inputs, out_names)
         elif any(n not in given_outputs for n in out_names) and all(n in out_names for n in given_outputs):
             # outputs the caller does not ask for (a reference that returns fewer than the op makes): the kernel
             # still writes them, into buffers the shapes InferShape computes
-            others = _inferred(program, replace(result, inputs=replace(result.inputs, outputs=[])), out_names)
+            others = _inferred(program, replace(result.inputs, outputs=[]), out_names)
             given_outputs = {n: given_outputs[n] if n in given_outputs else others[n] for n in out_names
                              if n in given_outputs or n in others}
     else:
@@ -301,14 +309,13 @@ def _with_dtype_codes(program: Any, chip: str, dtypes: Mapping[str, str]) -> Any
     return reread
 
 
-def _inferred(program: Any, result: Any, out_names: list[str]) -> dict[str, Any]:
-    """The outputs' shapes for a run of the host tiling: those it inferred, else what InferShape computes for the
-    outputs it can (its other outputs stay unknown), with the op json's dtypes."""
+def _inferred(program: Any, shapes: Any, out_names: list[str]) -> dict[str, Any]:
+    """The outputs' shapes for a run of the host tiling on `shapes` (its TilingInputs): those given, else what
+    InferShape computes for the outputs it can (its other outputs stay unknown), with the op json's dtypes."""
     from ascendir.host_eval import TensorSpec
     from ascendir.lower import output_dtypes
     from ascendir.lower.host import evaluate_program_infer_shape
 
-    shapes = result.inputs
     if shapes is not None and shapes.outputs and all(o is not None for o in shapes.outputs):
         return {name: spec for name, spec in zip(out_names, shapes.outputs)}
     if shapes is None:

@@ -84,3 +84,21 @@ def test_outputs_not_asked_for_get_their_inferred_shapes(tmp_path: Path) -> None
     assert result.ok, [str(d) for d in result.findings]
     assert np.array_equal(result.outputs["y"], 2 * x)
     assert result.outputs["total"].shape == (1,) and float(result.outputs["total"][0]) == 15.0
+
+
+def test_a_host_that_reads_an_output_not_asked_for_gets_its_inferred_shape(tmp_path: Path) -> None:
+    # NPUKernelBench AddLayerNorm's tiling reads the shapes of mean and rstd, which its reference does not return:
+    # before, the host stopped at 'reads output 1 but only 1 outputs were given' (ASC602)
+    host = HOST.replace("    context->SetBlockDim(1);",
+                        "    if (context->GetOutputShape(1)->GetStorageShape().GetShapeSize() != 1) {\n"
+                        "        return ge::GRAPH_FAILED;\n    }\n    context->SetBlockDim(1);")
+    assert host != HOST
+    (tmp_path / "op_host").mkdir()
+    (tmp_path / "op_kernel").mkdir()
+    (tmp_path / "op_host" / "two.cpp").write_text(host)
+    (tmp_path / "op_kernel" / "two.cpp").write_text(KERNEL)
+    x = np.arange(6, dtype=np.float32)
+    result = run(tmp_path, [x], outputs={"y": np.zeros(6, dtype=np.float32)})
+    assert result.ok, [str(d) for d in result.findings]
+    assert np.array_equal(result.outputs["y"], 2 * x)
+    assert float(result.outputs["total"][0]) == 15.0
