@@ -2306,6 +2306,16 @@ class _Scan:
     function_template_args: list[A.TemplateArg] = field(default_factory=list)
 
 
+def _chain_method(call: A.Call) -> str | None:
+    """The method a registration call names: `x.Tiling(f)`, or `.Tiling(f)` in the chain after a macro
+    (`IMPL_OP_OPTILING(Op).Tiling(f)`, whose chain calls the parser keeps with a plain name as callee)."""
+    if isinstance(call.callee, A.Member):
+        return call.callee.member
+    if isinstance(call.callee, A.Name):
+        return call.callee.qname.parts[-1].name
+    return None
+
+
 def _scan(units: Sequence[A.TranslationUnit]) -> _Scan:
     candidates: dict[str, A.FunctionDecl] = {}
     infer_candidates: dict[str, A.FunctionDecl] = {}
@@ -2315,12 +2325,13 @@ def _scan(units: Sequence[A.TranslationUnit]) -> _Scan:
     tiling_data_args: set[str] = set()
     for node in _walk(list(units)):
         if isinstance(node, A.FunctionDecl) and node.body is not None and _takes_context(node):
-            candidates.setdefault(node.name.parts[-1].name, node)
+            if node.kind == "function":  # (a tiling class's constructor taking the context is no tiling function)
+                candidates.setdefault(node.name.parts[-1].name, node)
         elif isinstance(node, A.FunctionDecl) and node.body is not None and \
                 _takes_context(node, "InferShapeContext"):
             infer_candidates.setdefault(node.name.parts[-1].name, node)
-        elif isinstance(node, A.Call) and isinstance(node.callee, A.Member) and node.args and \
-                node.callee.member in ("SetTiling", "Tiling") and isinstance(node.args[0], A.Name):
+        elif isinstance(node, A.Call) and _chain_method(node) in ("SetTiling", "Tiling") and node.args and \
+                isinstance(node.args[0], A.Name):
             registered.append(node.args[0].qname.parts[-1].name)
             registered_targs.setdefault(registered[-1], list(node.args[0].qname.parts[-1].template_args or []))
         elif isinstance(node, A.Call) and isinstance(node.callee, A.Member) and node.args and \
