@@ -342,6 +342,7 @@ MISS_KINDS = (
     ("no runnable answer or no such task", r"no answer file|no MultiKernelBench task|holds no code"),
     ("compile", r"^compile"),
     ("instruction budget: too long to simulate here", r"\[ASC957\]"),
+    ("wall-time budget: too slow at this machine's load", r"time budget \(\d+ s\) ran out"),
     ("simulator finding", r"\[ASC9\d\d\]|first finding: ASC9"),
     ("wrong output", r"."),
 )

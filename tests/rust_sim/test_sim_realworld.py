@@ -163,6 +163,10 @@ def test_miss_kinds() -> None:
     assert m.miss_kind(row) == "inputs too large to run here"
     row = {"failure": "runtime", "cause": "case 0: draw 0: k.py:3:1: error: InitBuffer places ... [ASC951]"}
     assert m.miss_kind(row) == "simulator finding"
+    # a run the harness's wall-time limit ended (this shared machine's load), not a wrong output
+    row = {"failure": "timeout", "cause": "the answer's time budget (900 s) ran out and its worker did not stop "
+                                          "within 30 s more; it was ended after 931 s"}
+    assert m.miss_kind(row) == "wall-time budget: too slow at this machine's load"
 
 
 needs_data = pytest.mark.skipif(not RECORDS.is_file() or not (MULTIKERNELBENCH / ".git").exists()
