@@ -10,7 +10,6 @@ view indexes the array at offset + i; adding to it moves the offset.
 from __future__ import annotations
 
 from xdsl.dialects import arith, memref
-from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import SSAValue
 
 from ascendir.lower import ctypes as C
@@ -75,7 +74,7 @@ def element_index(lowering: object, base: Val, index: Val, node: A.Node) -> tupl
 
 
 def _index_const(lowering: object, value: int, node: A.Node) -> SSAValue:
-    return lowering.emit(arith.ConstantOp(IntegerAttr(value, IndexType())), node).results[0]  # type: ignore[attr-defined]
+    return lowering.index_const(value, node)  # type: ignore[attr-defined]
 
 
 def load(lowering: object, base: Val, index: Val, node: A.Node) -> Val:

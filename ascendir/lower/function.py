@@ -39,6 +39,8 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
     UNKNOWN_LOC,
     FileLineColLoc,
+    IndexType,
+    IntegerAttr,
     MemRefType,
     StringAttr,
     UnrealizedConversionCastOp,
@@ -47,6 +49,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, ssa_scope, struct_pointer
+from ascendir.lower.const_cache import ConstantCache, float_key
 from ascendir.lower.const_fold import _FLOAT_MAX
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import Reporter
@@ -97,6 +100,7 @@ from ascendir.lower.header_names import (
 
 # Beyond this a kernel is reported as too large to check rather than lowered (about 3 s of lowering).
 MAX_KERNEL_OPS = 40_000
+_INDEX = IndexType()
 
 
 class KernelTooLarge(Exception):
@@ -127,6 +131,7 @@ class FunctionLowerer(
         self.kernel_type = "default"
         self.op_count = 0
         self.max_ops = MAX_KERNEL_OPS  # beyond this, KernelTooLarge
+        self.constants = ConstantCache()  # constants emitted per block, for const_ssa to reuse
         self.pipes: list[SSAValue] = []  # GetTPipePtr() returns the kernel's (first) pipe
         self.attach_to: dict[int, Block] = {}  # a body being built apart -> the block its op will be added to
         self._last_node: A.Node | None = None
@@ -240,13 +245,31 @@ class FunctionLowerer(
             limit = _FLOAT_MAX.get(t.name)
             if limit is not None and abs(number) > limit and number == number:
                 number = float("inf") if number > 0 else float("-inf")  # what the conversion to T gives
-            op = arith.ConstantOp.create(properties={"value": _float_attr(number, ir_t)}, result_types=[ir_t],
-                                         location=UNKNOWN_LOC)
+            key: tuple[object, ...] = (float_key(number), ir_t)
         else:
             v = C.signless_value(int(value), t.bits)
-            op = arith.ConstantOp.create(properties={"value": _int_attr(v, ir_t)}, result_types=[ir_t],
-                                         location=UNKNOWN_LOC)
-        return self.emit(op, node).results[0]
+            key = (v, ir_t)
+        # one copy per block (const_cache): unrolled code repeats the same few constants thousands of times
+        ip = self.builder.insertion_point
+        hit = self.constants.lookup(ip.block, ip.insert_before is None, key)
+        if hit is not None:
+            return hit
+        attr = _float_attr(number, ir_t) if t.is_float else _int_attr(v, ir_t)
+        op = arith.ConstantOp.create(properties={"value": attr}, result_types=[ir_t], location=UNKNOWN_LOC)
+        self.emit(op, node)
+        self.constants.remember(ip.block, key, op)
+        return op.results[0]
+
+    def index_const(self, value: int, node: A.Node | None = None) -> SSAValue:
+        """An `index` constant, one copy per block as const_ssa's."""
+        ip = self.builder.insertion_point
+        key = (value, _INDEX)
+        hit = self.constants.lookup(ip.block, ip.insert_before is None, key)
+        if hit is not None:
+            return hit
+        op = self.emit(arith.ConstantOp(IntegerAttr(value, _INDEX)), node)
+        self.constants.remember(ip.block, key, op)
+        return op.results[0]
 
     def ssa(self, v: Val, node: A.Node | None = None) -> SSAValue:
         """The SSA value of `v`, materialising constants."""
@@ -255,7 +278,8 @@ class FunctionLowerer(
         if isinstance(v.obj, Cell) and isinstance(v.ctype, C.ArrayT):
             return v.obj.ref  # a C array passed whole (`uint64_t mask[2]` to a vector call): its memref
         # A constant is materialised where it is used, every time: a binding may outlive the region the
-        # first use was in, and an op there would not dominate later uses (cse merges the copies).
+        # first use was in, and an op there would not dominate later uses (const_ssa reuses one in the same
+        # block, cse merges the rest).
         if v.const is not None:
             if isinstance(v.ctype, C.EnumT):
                 return self.emit(asc.EnumConstantOp.create(

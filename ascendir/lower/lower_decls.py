@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from xdsl.dialects import arith, memref
-from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, StringAttr
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import SSAValue
 
 from ascendir.dialects import ascendc as asc
@@ -158,7 +158,7 @@ class DeclarationLowering:
             if not array_init.covers(init.obj, dims):  # `int a[64] = {};`: the elements not given are 0
                 array_init.zero_fill(self, ref, dims, elem, node)  # type: ignore[arg-type]
             for position, item in _flatten_init(init.obj, dims):
-                idx = [self.emit(arith.ConstantOp(IntegerAttr(i, IndexType())), node).results[0] for i in position]
+                idx = [self.index_const(i, node) for i in position]
                 item = self.convert(item, elem, node)
                 self.store_element(self.ssa(item, node), ref, idx, node)
         return cell

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, IndexType, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
@@ -162,7 +162,7 @@ class ExpressionLowering:
 
     def index_value(self, v: Val, node: A.Node) -> SSAValue:
         if v.const is not None and not isinstance(v.const, str):
-            return self.emit(arith.ConstantOp(IntegerAttr(int(v.const), IndexType())), node).results[0]
+            return self.index_const(int(v.const), node)
         v = self.convert(v, C.I64, node)
         return self.emit(arith.IndexCastOp(self.ssa(v, node), IndexType()), node).results[0]
 

@@ -11,8 +11,7 @@ import itertools
 import math
 from collections.abc import Iterator, Sequence
 
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, StringAttr
+from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
@@ -345,7 +344,7 @@ class ObjectLowering:
         if shape != list(dst.ref.type.get_shape()) or math.prod(shape) > 64:  # type: ignore[attr-defined]
             raise Unsupported(f"copying an array member of {math.prod(shape)} elements", node)
         for position in itertools.product(*(range(n) for n in shape)):
-            idx = [self.emit(arith.ConstantOp(IntegerAttr(i, IndexType())), node).results[0] for i in position]
+            idx = [self.index_const(i, node) for i in position]
             value = self.emit(_load(src.ref, idx), node).results[0]
             self.store_element(value, dst.ref, idx, node)
 
