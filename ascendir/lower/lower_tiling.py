@@ -26,7 +26,11 @@ class TilingAccess:
         if isinstance(ptr.obj, Val) and isinstance(ptr.obj.ctype, C.TilingT):
             return ptr.obj  # `&tilingData`
         if isinstance(ptr.obj, Cell) and isinstance(ptr.obj.ctype, C.TilingT):
-            return self.load(ptr.obj, node)
+            whole = self.load(ptr.obj, node)
+            if t.path and t.name == ptr.obj.ctype.name and not ptr.obj.ctype.path:
+                # `p = &object.member; *p`: the pointer keeps the object's cell, the member is at t.path in it
+                return Val(t, whole.ssa, obj=whole.obj)
+            return whole
         p = self.ssa(ptr, node)
         if isinstance(p.type, asc.TilingType):
             return Val(C.TilingT(t.name), p)

@@ -51,6 +51,8 @@ def store(lw: FunctionLowerer, cell: Cell, v: Val, node: A.Node) -> bool:
         return False
     target = v.obj
     assert isinstance(target, Cell)
+    if v.ctype.pointee != target.ctype:  # type: ignore[union-attr]
+        return False  # `&object.member`: the address of a field of the object, not of the object
     known = cell.points_to
     if known is not None and not isinstance(known, StructTargets):
         return False  # the pointer was set to something else before (the tiling data): as before
