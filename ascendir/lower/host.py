@@ -55,6 +55,7 @@ from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_accumulate, host_compile_info, host_node_info
 from ascendir.lower import host_init_list, host_smart_ptr, host_std, host_vector, host_tensor_data, host_tiling_api
+from ascendir.lower import host_streams
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import NOT_MODELLED, UNKNOWN_API, Reporter, span_of
@@ -639,6 +640,9 @@ class HostLowerer(FunctionLowerer):
             if elem is not None and not isinstance(d.init, A.InitList):  # type: ignore[union-attr]
                 self.bind(name, host_vector.declare(self, name, elem, list(d.ctor_args or []), d))  # type: ignore[union-attr]
                 return
+        if isinstance(t, HostT) and t.kind == "unmodelled" and t.detail in host_streams.STRING_STREAMS and init is None:
+            self.bind(name, host_streams.declare(t.detail))  # `std::ostringstream info;`, written for logs
+            return
         if isinstance(t, HostT) and init is None:
             if t.kind == "unmodelled":
                 self.report.unsupported(f"'{t.detail}' objects are not modelled by the host lowering", d)
@@ -851,6 +855,8 @@ class HostLowerer(FunctionLowerer):
         if not isinstance(left, A.Name):
             return False
         parts = [p.name for p in left.qname.parts]
+        if len(parts) == 1 and host_streams.is_stream(self.lookup(parts[0])):
+            return True  # `info << ...` into a local std::ostringstream
         if parts[-1] not in _STREAMS or not (len(parts) == 1 or parts[:-1] == ["std"]):
             return False
         return len(parts) > 1 or self.lookup(parts[0]) is None and parts[0] not in self.scope.constants
@@ -1390,6 +1396,8 @@ class HostLowerer(FunctionLowerer):
             return host_std.method(self, e, name, recv)
         if host_vector.is_vector(recv):
             return host_vector.method(self, e, name, recv)
+        if kind == host_streams.KIND:
+            return host_streams.method(self, e, name, recv)
         if kind in ("unmodelled", "opaque", "poison"):
             what = f"'{recv.ctype}'" if kind == "unmodelled" else str(recv.ctype)
             raise Unsupported(f"'{name}' on {what} is not modelled by the host lowering", e)

@@ -16,8 +16,9 @@ Vendor tiling code checks many shapes at once through small variadic-looking hel
 
 The list's elements are known where it is written, so the helpers' loops over it are unrolled: a range-for
 runs its body once per element with the loop variable bound to it, and a `for` from `list.begin()` while
-`!= list.end()` stepping by `++` once per element with the pointer at it. `size()` is the element count,
-`begin()` a pointer to the first element (`*p` is the element). A pointer to an element is the element's own
+`!= list.end()` stepping by `++` once per element with the pointer at it (a `std::vector` of numbers declared
+with a braced list, `std::vector<int64_t> args{a, b};`, is walked the same way, also backwards from `rbegin()`
+to `rend()`). `size()` is the element count, `begin()` a pointer to the first element (`*p` is the element). A pointer to an element is the element's own
 value here (a handle is its own pointer in the host model). Loops that `break` or `continue`, or use the
 pointer otherwise (arithmetic, comparing two of them), are not modelled.
 """
@@ -38,6 +39,21 @@ if TYPE_CHECKING:
 
 def is_list(v: Val) -> bool:
     return isinstance(v.ctype, C.UnknownT) and v.ctype.text == "init-list" and isinstance(v.obj, list)
+
+
+def is_braced_vector(v: Val) -> bool:
+    """A `std::vector<T> v{a, b};` of numbers, whose elements the host lowering read where it was declared
+    (HostLowerer._vector_items): iterating over it reads them as a list's."""
+    return getattr(v.ctype, "kind", None) == "unmodelled" and getattr(v.ctype, "detail", None) == "vector" and \
+        isinstance(getattr(v.obj, "values", None), tuple)
+
+
+def _elements(v: Val) -> list[Val] | None:
+    if is_list(v):
+        return v.obj  # type: ignore[return-value]
+    if is_braced_vector(v):
+        return list(v.obj.values)  # type: ignore[union-attr]
+    return None
 
 
 def bound(lw: HostLowerer, arg: Val, param: A.Param, node: A.Node) -> Val:
@@ -109,9 +125,10 @@ def _unrolled(lw: HostLowerer, st: A.Node, var: A.Declarator, items: list[Val], 
 def lower_range_for(lw: HostLowerer, st: A.RangeFor) -> bool:
     """`for (auto &x : list)` over an initializer_list: unrolled. False when the range is something else."""
     rng = lw.expr(st.range)
-    if not is_list(rng):
+    items = _elements(rng)
+    if items is None:
         return False
-    _unrolled(lw, st, st.var, rng.obj, st.body, as_pointer=False)  # type: ignore[arg-type]
+    _unrolled(lw, st, st.var, items, st.body, as_pointer=False)
     return True
 
 
@@ -122,19 +139,23 @@ def lower_iterator_for(lw: HostLowerer, st: A.For) -> bool:
     if not (isinstance(init, A.VarDecl) and len(init.declarators) == 1):
         return False
     var = init.declarators[0]
-    source = _begin_of(var.init)
-    if source is None:
+    for begin, end, backwards in (("begin", "end", False), ("rbegin", "rend", True)):
+        source = _list_call(var.init, begin)
+        if source is not None:
+            break
+    else:
         return False
     cond, step = st.cond, st.step
     if not (isinstance(cond, A.Binary) and cond.op == "!=" and _is_name(cond.lhs, var.name)
-            and _end_of(cond.rhs) == source):
+            and _list_call(cond.rhs, end) == source):
         return False
     if not (isinstance(step, A.IncDec) and step.op == "++" and _is_name(step.operand, var.name)):
         return False
-    lst = lw.expr(A.Name(st.span, A.QualifiedName(st.span, [A.NamePart(st.span, source)])))
-    if not is_list(lst):
+    seq = lw.expr(A.Name(st.span, A.QualifiedName(st.span, [A.NamePart(st.span, source)])))
+    items = _elements(seq)
+    if items is None or backwards and not is_braced_vector(seq):
         return False
-    _unrolled(lw, st, replace(var, init=None), lst.obj, st.body, as_pointer=True)  # type: ignore[arg-type]
+    _unrolled(lw, st, replace(var, init=None), items[::-1] if backwards else items, st.body, as_pointer=True)
     return True
 
 
@@ -148,11 +169,3 @@ def _list_call(node: A.Node | None, member: str) -> str | None:
             len(node.callee.obj.qname.parts) == 1:
         return node.callee.obj.qname.parts[0].name
     return None
-
-
-def _begin_of(node: A.Node | None) -> str | None:
-    return _list_call(node, "begin")
-
-
-def _end_of(node: A.Node | None) -> str | None:
-    return _list_call(node, "end")

@@ -182,4 +182,6 @@ def param_mismatch(param: A.Param, arg: Val) -> bool:
     base = param.type.base
     wants_vector = not isinstance(base, str) and bool(base.parts) and base.parts[-1].name == "vector" and \
         not param.type.pointers.count("*")
-    return wants_vector != is_vector(arg)
+    from ascendir.lower.host_init_list import is_braced_vector
+
+    return wants_vector != (is_vector(arg) or is_braced_vector(arg))

@@ -241,6 +241,12 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
         else:
             # `template <> class Computer<float> {...}`: a class of its own, chosen for those arguments
             scope.specializations.setdefault(d.name, []).append((d.specialization_args, key))
+    seen = scope.classes.get(key)
+    if seen is not None and seen.decl is not d and d.span is not None and seen.decl.span == d.span:
+        # the same definition again: a header that is a unit of its own and is also #included by another
+        # unit. Keep the first collection, which may already hold the methods a unit defines out of class
+        # (`ge::graphStatus QTiling::Run() {...}` after the header's `ge::graphStatus Run();`)
+        return seen
     info = ClassInfo(key, d, template, outer=outer)
     for m in d.members:
         inner_template = None
