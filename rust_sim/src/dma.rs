@@ -248,9 +248,62 @@ impl Copy {
                     fill_elems(cx, dst, doff, left, v, self.dtype);
                     fill_elems(cx, dst, data_at + len, right, v, self.dtype);
                 }
+                let end = data_at + len + right * size;
+                let dummy = match (left + right > 0, fill) {
+                    (false, _) => Dummy::FirstElement(data_at),
+                    (true, Some(v)) => Dummy::Value(v),
+                    // padding with no value set (isPad false): the pad register holds whatever it held
+                    (true, None) => Dummy::Unknown,
+                };
+                fill_dummy(cx, dst, end, align(end - doff) - (end - doff), dummy, self.dtype);
             } else if !cx.copy(dst, doff, src, soff, len, self.dtype, self.api) {
                 return;
             }
+        }
+    }
+}
+
+/// What the hardware writes into the rest of a row's last 32-byte block when left padding, data and right
+/// padding do not fill it. The CCE intrinsic page of `copy_gm_to_ubuf_align` (cceapi_0093, CANN 8.5 and 9.0
+/// beta): "if lenBurst + leftPaddingNum + rightPaddingNum is 32-byte aligned no dummy data is written to UB;
+/// otherwise extra dummy data is: without padding, copies of each burst's first element; with padding, the
+/// set_mov_pad_val value repeated". DataCopyPad passes leftPadding/rightPadding as those counts and sets the
+/// pad value only when isPad is true.
+#[derive(Debug, Clone, Copy)]
+enum Dummy {
+    /// copies of the element at this byte offset of the destination (the burst's first element)
+    FirstElement(i64),
+    /// the pad value's bits
+    Value(u64),
+    /// the pad register's earlier contents: left unwritten
+    Unknown,
+}
+
+fn fill_dummy(cx: &mut Ctx, dst: Handle, off: i64, bytes: i64, dummy: Dummy, t: DType) {
+    let size = t.size() as i64;
+    let count = bytes / size;
+    match dummy {
+        _ if count <= 0 => {}
+        Dummy::Unknown => {}
+        Dummy::Value(v) => fill_elems(cx, dst, off, count, v, t),
+        Dummy::FirstElement(first) => {
+            let (Space::Local(m), Some(at)) = (dst.space, usize::try_from(dst.addr + first).ok()) else {
+                return;
+            };
+            let s = size as usize;
+            let mem = cx.local(m);
+            if at + s > mem.data.as_slice().len() {
+                return;
+            }
+            let elem = mem.data.as_slice()[at..at + s].to_vec();
+            let init = mem.init[at..at + s].to_vec();
+            let Some(d) = cx.range(dst, off, count * size, true, s, "DataCopyPad") else {
+                return;
+            };
+            let n = (count * size) as usize;
+            let data: Vec<u8> = elem.iter().copied().cycle().take(n).collect();
+            let flags: Vec<u8> = init.iter().copied().cycle().take(n).collect();
+            cx.store_bytes(dst, d, &data, &flags, t, "DataCopyPad");
         }
     }
 }
