@@ -34,7 +34,7 @@ def offset_view(lowering: object, base: Val, n: Val, negate: bool, node: A.Node)
     t = base.ctype
     assert isinstance(t, C.ArrayT)
     if isinstance(base.obj, Cell):
-        cell, indices, offset = base.obj, [], None
+        cell, indices, offset = base.obj, list(base.obj.at), None
     else:
         _, cell, indices, offset = base.obj  # type: ignore[misc]
     step = lw.index_value(n, node)  # type: ignore[attr-defined]

@@ -1086,7 +1086,8 @@ def _output_cells(lw: FunctionLowerer, e: A.Call, resolution: object, args: list
         if not resolution.is_output(i) or not isinstance(a.ctype, Scalar):  # type: ignore[attr-defined]
             continue
         if isinstance(a.obj, Cell) and isinstance(a.obj.ctype, Scalar):
-            cells[i] = a.obj
+            if not a.obj.at:  # (a field of an element of an object array: the call's write is forgotten)
+                cells[i] = a.obj
             continue
         if not isinstance(node, A.Name) or len(node.qname.parts) != 1:
             continue

@@ -276,6 +276,8 @@ class FunctionLowerer(
         if v.ssa is not None:
             return v.ssa
         if isinstance(v.obj, Cell) and isinstance(v.ctype, C.ArrayT):
+            if v.obj.at:
+                raise Unsupported("an array member of an element of an array of objects passed whole", node)
             return v.obj.ref  # a C array passed whole (`uint64_t mask[2]` to a vector call): its memref
         # A constant is materialised where it is used, every time: a binding may outlive the region the
         # first use was in, and an op there would not dominate later uses (const_ssa reuses one in the same
@@ -304,7 +306,7 @@ class FunctionLowerer(
         return cell
 
     def load(self, cell: Cell, node: A.Node) -> Val:
-        op = self.emit(_load(cell.ref, []), node)
+        op = self.emit(_load(cell.ref, list(cell.at)), node)
         return Val(cell.ctype, op.results[0])
 
     def store(self, cell: Cell, v: Val, node: A.Node) -> None:
@@ -335,7 +337,7 @@ class FunctionLowerer(
         if value.type != cell_t.element_type:
             if self._refine_cell(cell, v) :
                 cell_t = cell.ref.type  # type: ignore[assignment]
-        self.store_element(value, cell.ref, [], node)
+        self.store_element(value, cell.ref, list(cell.at), node)
 
     def store_element(self, value: SSAValue, ref: SSAValue, indices: Sequence[SSAValue], node: A.Node) -> None:
         element_type = ref.type.element_type  # type: ignore[attr-defined]
@@ -353,7 +355,7 @@ class FunctionLowerer(
         if old.elem not in (None, new.elem) or old.position not in (asc.UNKNOWN_POSITION, new.position):
             return False
         old_op = cell.ref.owner
-        if cell.ref.uses or not isinstance(old_op, memref.AllocaOp):
+        if cell.ref.uses or cell.at or not isinstance(old_op, memref.AllocaOp):
             return False
         new_op = memref.AllocaOp.get(C.ir_type(new), shape=[])
         new_op.location = old_op.location

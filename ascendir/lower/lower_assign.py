@@ -182,6 +182,9 @@ class AssignmentLowering:
             if isinstance(place.obj, Cell):
                 self.store(place.obj, value, node)
                 return
+            if isinstance(place.obj, Instance) and isinstance(value.obj, Instance) and place.obj is not value.obj:
+                self._copy_instance(place.obj, value.obj, node)  # `list[i] = LayoutA{m, k}`: an element's fields
+                return
             if isinstance(place.obj, tuple) and place.obj[0] == "array_elem" and isinstance(place.ctype, Scalar):
                 _, cell, indices = place.obj
                 self.store_element(self.ssa(self.convert(value, place.ctype, node), node), cell.ref, indices, node)

@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import SSAValue
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, array_init, array_pointer, list_tensor
+from ascendir.lower import ctypes as C, array_init, array_pointer, list_tensor, object_arrays
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.fast_ops import _hint
@@ -121,7 +121,8 @@ class DeclarationLowering:
             self.bind(name, obj)
             return
         if isinstance(t, C.ArrayT):
-            self.bind(name, self.new_array(t, name, d, init))
+            held = object_arrays.declare(self, t, name, d) if init is None else None
+            self.bind(name, held if held is not None else self.new_array(t, name, d, init))  # type: ignore[arg-type]
             return
         mutable = name in self.frame.assigned
         if isinstance(t, Scalar):
@@ -168,7 +169,7 @@ class DeclarationLowering:
         t = base.ctype
         assert isinstance(t, C.ArrayT)
         if isinstance(base.obj, Cell):
-            cell, indices = base.obj, []
+            cell, indices = base.obj, list(base.obj.at)
         elif isinstance(base.obj, tuple) and base.obj[0] == "array_view":
             _, cell, indices = base.obj
         elif isinstance(base.obj, list):  # a constant array indexed at run time: give it memory

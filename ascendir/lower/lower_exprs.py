@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ArrayAttr, IndexType, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, array_pointer
+from ascendir.lower import ctypes as C, array_pointer, object_arrays
 from ascendir.lower.ast_queries import _node_text, _walk
 from ascendir.lower.astwalk import facts
 from ascendir.lower.const_fold import _wrap
@@ -127,6 +127,8 @@ class ExpressionLowering:
             elem = t.pointee if isinstance(t.pointee, Scalar) else C.U8
             op = asc.GmLoadOp.create(operands=[self.ssa(base, e), self.ssa(index, e)], result_types=[C.scalar_ir_type(elem)])
             return Val(elem, self.emit(op, e).results[0], obj=("gm_elem", base, index))
+        if isinstance(base.obj, object_arrays.ObjectArray):
+            return object_arrays.element(self, base.obj, index, e)  # `layoutAList[groupIdx]`
         if isinstance(t, C.ArrayT) and isinstance(base.obj, list) and isinstance(index.const, int):
             if 0 <= index.const < len(base.obj):
                 return base.obj[index.const]  # type: ignore[no-any-return]

@@ -70,6 +70,12 @@ class NameLowering:
             decl = self.frame.this.static_constant(name)
             if decl is not None:
                 return self._constant_decl(decl, e)
+            outer = self.frame.this.info.outer
+            while outer is not None:  # `T list[MAX_COUNT]` in `struct Params` of a kernel class declaring MAX_COUNT
+                decl = outer.static_constants.get(name)
+                if decl is not None:
+                    return self._constant_decl(decl, e, outer)
+                outer = outer.outer
         if len(parts) == 1 and self._constant_owners:
             owner = self._constant_owners[-1]
             decl = owner.static_constants.get(name)

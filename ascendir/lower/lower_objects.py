@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, list_tensor
+from ascendir.lower import ctypes as C, list_tensor, object_arrays
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.fast_ops import _hint, _load
@@ -112,6 +112,8 @@ class ObjectLowering:
                         val.ssa.owner.properties["config"] = StringAttr(config)  # type: ignore[union-attr]
                     # `xGm = xGm[offset]` somewhere in the class: the member is a variable holding the object
                     inst.members[d.name] = self.new_cell(ft, d.name, d, val) if d.name in reassigned else val
+                elif isinstance(ft, C.ArrayT) and (held := object_arrays.declare(self, ft, f"{name}.{d.name}", d)):
+                    inst.members[d.name] = held  # `LayoutA layoutAList[32];`: a memref per field, any index
                 elif isinstance(ft, C.ArrayT) and self._object_array(ft):
                     # `L1TileMmadParams paramsList[PRELOAD_STAGES];`: one object per element
                     inst.members[d.name] = Val(ft, obj=[
@@ -143,6 +145,9 @@ class ObjectLowering:
                 self.store(member, self.load(source, node), node)
             elif isinstance(member, Instance) and isinstance(source, Instance) and member.info is source.info:
                 self._copy_members(member, source, node)
+            elif isinstance(member, Val) and isinstance(member.obj, object_arrays.ObjectArray) \
+                    and isinstance(source, Val) and isinstance(source.obj, object_arrays.ObjectArray):
+                object_arrays.copy(self, member.obj, source.obj, node)
 
     def _aggregate_init(self, inst: Instance, items: Sequence[A.Node], node: A.Node) -> None:
         """`Info{a, b}` / `Info{.len = a, .num = b}` for a class without constructors: the data members in
@@ -336,17 +341,21 @@ class ObjectLowering:
                     self.store(target, self.load(b, node), node)
             elif isinstance(target, Instance) and isinstance(b, Instance) and target is not b:
                 self._copy_instance(target, b, node)
+            elif isinstance(target, Val) and isinstance(target.obj, object_arrays.ObjectArray) \
+                    and isinstance(b, Val) and isinstance(b.obj, object_arrays.ObjectArray) and target.obj is not b.obj:
+                object_arrays.copy(self, target.obj, b.obj, node)
 
     def _copy_array(self, dst: Cell, src: Cell, node: A.Node) -> None:
         """An array member copied with its object, element by element (`next = scheduler.GetBlockCoord(i)` copies
         a catlass Coord's `idx[3]`)."""
-        shape = list(src.ref.type.get_shape())  # type: ignore[attr-defined]
-        if shape != list(dst.ref.type.get_shape()) or math.prod(shape) > 64:  # type: ignore[attr-defined]
+        # (a field of an element of an object array has the element's position before its own indices)
+        shape = list(src.ref.type.get_shape())[len(src.at):]  # type: ignore[attr-defined]
+        if shape != list(dst.ref.type.get_shape())[len(dst.at):] or math.prod(shape) > 64:  # type: ignore[attr-defined]
             raise Unsupported(f"copying an array member of {math.prod(shape)} elements", node)
         for position in itertools.product(*(range(n) for n in shape)):
             idx = [self.index_const(i, node) for i in position]
-            value = self.emit(_load(src.ref, idx), node).results[0]
-            self.store_element(value, dst.ref, idx, node)
+            value = self.emit(_load(src.ref, [*src.at, *idx]), node).results[0]
+            self.store_element(value, dst.ref, [*dst.at, *idx], node)
 
 
 def _destructor_of(inst: Instance) -> A.FunctionDecl | None:

@@ -166,7 +166,7 @@ class StatementLowering:
         if isinstance(binding, Cell) and isinstance(binding.ctype, Scalar):
             cell_t = binding.ref.type
             assert isinstance(cell_t, MemRefType)
-            self.store_element(self.undef_ir(cell_t.element_type), binding.ref, [], node)
+            self.store_element(self.undef_ir(cell_t.element_type), binding.ref, list(binding.at), node)
 
     def _may_use_flags(self, st: A.Node, depth: int = 0) -> bool:
         """Whether `st` calls SetFlag/WaitFlag, directly or through the user functions it calls (remembered per

@@ -37,6 +37,9 @@ class Cell:
     # a pointer variable set to an array field of the tiling data (`counts = tiling->countList;`): that field,
     # which `counts[i]` reads; "many" once it was set to different things
     points_to: Any = None
+    # a field of one element of an array of objects held as a structure of arrays (object_arrays.py): `ref` holds
+    # the field of every element, and `at` is the element's position, the leading indices of every access
+    at: tuple[SSAValue, ...] = ()
 
 
 @dataclass
