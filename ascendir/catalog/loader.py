@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -419,6 +420,22 @@ class _Builder:
             for alias in entry.get("aliases", ()):
                 self.enum_aliases[alias] = enum.name
 
+    def _field_type_known(self, c_type: str, type_params: tuple[str, ...], names: set[str]) -> bool:
+        """A struct field's type: a type parameter, struct, enum or element type; a fixed-size array of one
+        (`uint16_t[4]`); or a LocalTensor of a type parameter or element type (MrgSortSrcList's lists)."""
+        array = re.fullmatch(r"(.+?)\s*\[\s*\d+\s*\]", c_type)
+        if array:
+            return self._field_type_known(array.group(1), type_params, names)
+        tensor = re.fullmatch(r"LocalTensor\s*<\s*(.+?)\s*>", c_type)
+        if tensor:
+            return self._field_type_known(tensor.group(1), type_params, names)
+        return (
+            c_type in type_params
+            or c_type in names
+            or c_type in self.enums
+            or _normalize_type_spelling(c_type) in self.type_spellings
+        )
+
     def build_structs(self) -> None:
         entries = self.entries("struct")
         names = {entry["name"] for _, entry in entries}
@@ -434,12 +451,7 @@ class _Builder:
             for raw in _require(entry, "fields", where):
                 _check_keys(raw, {"name", "type", "min", "max", "default", "note"}, where)
                 c_type = _require(raw, "type", where)
-                known = (
-                    c_type in type_params
-                    or c_type in names
-                    or c_type in self.enums
-                    or _normalize_type_spelling(c_type) in self.type_spellings
-                )
+                known = self._field_type_known(c_type, type_params, names)
                 if not known:
                     raise CatalogError(f"{where}: field {raw['name']} has unknown type '{c_type}'")
                 fields.append(

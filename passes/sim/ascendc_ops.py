@@ -15,7 +15,7 @@ from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
 from passes.sim.program import ObjectDecl
-from passes.sim.registers import NotModelled, Struct, element_type, scalar_type
+from passes.sim.registers import Array, NotModelled, Struct, element_type, scalar_type
 
 if TYPE_CHECKING:
     from passes.sim.builder import ProgramBuilder
@@ -263,7 +263,14 @@ def _struct_init(b: ProgramBuilder, op: asc.StructInitOp) -> None:
     for name, value in zip(op.fields.data, op.values):
         ty = scalar_type(value.type)
         if ty is None:
-            continue  # a pointer or object member: no API reads it from the struct
+            # a tensor or C array member (MrgSortSrcList's lists, MrgSort4Info's uint16_t[4] lengths) goes to the
+            # call as its handle or stack array, untyped; a pointer or object member: no API reads it
+            found = b.values.get(value)
+            if isinstance(value.type, asc.LocalTensorType) and isinstance(found, str):
+                fields[name.data] = (found, "")
+            elif isinstance(found, Array):
+                fields[name.data] = (found.operand(), "")
+            continue
         fields[name.data] = (b.reg(value), ty)
     b.values[op.result] = Struct(t.type_name.data, fields)
 

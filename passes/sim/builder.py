@@ -505,6 +505,8 @@ class ProgramBuilder:
         if found is None:
             return fields
         for f in found.fields:
+            if "[" in f.c_type or "<" in f.c_type:
+                continue  # an array or tensor member: only the value given at construction exists
             ty = _C_SCALARS.get(f.c_type.replace("const ", "").strip(), "i64")
             const = self.regs.const(ty, _default_value(f.default, ty))
             if fresh:
@@ -556,7 +558,8 @@ class ProgramBuilder:
         if isinstance(found, Struct):
             if not found.fields:
                 return [f"{param.name}=tiling:{found.type_name}"]  # a tiling struct whose fields are not known here
-            return [f"{param.name}.{name}={reg}:{ty}" for name, (reg, ty) in found.fields.items()]
+            return [f"{param.name}.{name}={reg}:{ty}" if ty else f"{param.name}.{name}={reg}"
+                    for name, (reg, ty) in found.fields.items()]
         if isinstance(found, Array):
             return [f"{param.name}={found.operand()}"]
         if isinstance(arg.type, MemRefType):  # an output parameter (`T&`): the call stores into the cell

@@ -24,6 +24,7 @@ from frontend.pipeline import Program, collected_once
 from frontend.readers import in_op_host
 from passes.verify import (  # noqa: F401  (each module registers its rules)
     alignment,
+    api_arch,
     api_misuse,
     binding,
     capacity,

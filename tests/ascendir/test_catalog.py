@@ -134,11 +134,13 @@ def test_every_api_is_well_formed(cat: Catalog) -> None:
 def test_struct_fields_name_known_types(cat: Catalog) -> None:
     for struct_def in cat.structs.values():
         for f in struct_def.fields:
+            # a fixed-size array of a known type (uint16_t[4]) or a LocalTensor of one (MrgSortSrcList's lists)
+            base = re.sub(r"^LocalTensor<(.+)>$", r"\1", re.sub(r"\[\d+\]$", "", f.c_type))
             known = (
-                f.c_type in struct_def.type_params
-                or cat.canonical_type(f.c_type) is not None
-                or cat.enum(f.c_type) is not None
-                or cat.struct(f.c_type) is not None
+                base in struct_def.type_params
+                or cat.canonical_type(base) is not None
+                or cat.enum(base) is not None
+                or cat.struct(base) is not None
             )
             assert known, (struct_def.name, f)
             if f.min is not None and f.max is not None:
@@ -636,7 +638,10 @@ def test_resolve_mrgsort_lists_and_info_forms(cat: Catalog) -> None:
     mixed = rejected(resolve(cat, "MrgSort", mixed_args))
     assert any("T deduced as both half and float" in c for c in mixed.candidates)
     info_struct = cat.struct("MrgSort4Info")
-    assert info_struct is not None and not info_struct.fields_complete and not info_struct.ordered
+    # complete, in the constructor's order: (elementLengths, ifExhaustedSuspension, validBit, repeatTimes)
+    assert info_struct is not None and info_struct.fields_complete and info_struct.ordered
+    assert [f.name for f in info_struct.fields] == ["elementLengths", "ifExhaustedSuspension", "validBit", "repeatTimes"]
+    assert [f.c_type for f in cat.struct("MrgSortSrcList").fields] == ["LocalTensor<T>"] * 4  # type: ignore[union-attr]
 
 
 def test_resolve_sort_preparation_and_extraction(cat: Catalog) -> None:

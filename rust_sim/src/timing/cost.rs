@@ -256,6 +256,10 @@ const BASIC: &[(&str, char)] = &[
     ("Sort", 'M'),
     ("Sort32", 'M'),
     ("MrgSort", 'M'),
+    ("MrgSort4", 'M'),
+    ("RpSort16", 'M'),
+    ("ProposalConcat", 'S'),
+    ("ProposalExtract", 'S'),
     ("Concat", 'S'),
     ("Extract", 'S'),
 ];

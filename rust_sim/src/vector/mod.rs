@@ -20,6 +20,7 @@ pub mod elem;
 pub mod gather;
 pub mod high_level;
 pub mod mask;
+pub mod proposal;
 pub mod reduce;
 pub mod select_bytes;
 pub mod softmax_grad;
@@ -523,4 +524,5 @@ pub fn register(r: &mut Registry) {
     vcadd::register(r);
     select_bytes::register(r);
     softmax_grad::register(r);
+    proposal::register(r);
 }
