@@ -22,7 +22,7 @@ from xdsl.ir import Block, Region
 from ascendir.catalog import arch_catalogued
 from ascendir.chips import load_chip
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C
+from ascendir.lower import ctypes as C, gm_statics
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.diagnostics import NOT_MODELLED, Reporter, span_of
 from ascendir.lower.function import (
@@ -485,8 +485,12 @@ def lower_kernel(lw: FunctionLowerer, fn: A.FunctionDecl, template: list[A.Templ
     lw.builder.insert(asc.ReturnOp.create())
     block.last_op.location = lw.loc(fn.body)  # type: ignore[union-attr]
     kernel_type = lw.kernel_type if lw.kernel_type != "default" else _kernel_type_from_specifiers(fn)
-    kernel = asc.KernelOp(name, [C.ir_type(t) for t in param_types], Region(block), kernel_type)
+    # (namespace-scope __gm__ arrays the body used are parameters after the declared ones: gm_statics)
+    kernel = asc.KernelOp(name, [a.type for a in block.args], Region(block), kernel_type)
     kernel.location = lw.loc(fn)
+    statics = gm_statics.kernel_attribute(lw, block)
+    if statics is not None:
+        kernel.attributes[gm_statics.ATTR] = statics
     return kernel
 
 

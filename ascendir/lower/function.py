@@ -136,6 +136,7 @@ class FunctionLowerer(
         self.attach_to: dict[int, Block] = {}  # a body being built apart -> the block its op will be added to
         self._last_node: A.Node | None = None
         self.kernel_block: Block | None = None  # the entry block of the kernel being lowered
+        self.gm_statics: dict[str, str] = {}  # namespace-scope __gm__ arrays' parameters -> initial bytes (gm_statics)
         # `if constexpr` conditions that do not fold, by condition and template bindings: one cell each
         self._constexpr_cells: dict[object, Cell] = {}
         # The tiling key this lowering is for, when a kernel too large to lower whole is lowered once per key:

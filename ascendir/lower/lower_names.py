@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, ssa_scope, struct_pointer
+from ascendir.lower import ctypes as C, gm_statics, ssa_scope, struct_pointer
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Undeclared, Unsupported
 from ascendir.lower.header_names import (
@@ -104,6 +104,8 @@ class NameLowering:
         const = None if enum_qualified else self.scope.constants.get(name)
         if const is not None:
             vd, decl = const
+            if gm_statics.is_gm_array(decl):
+                return gm_statics.value(self, decl, e)  # `static __gm__ uint32_t flags[16]`: one GM array
             return self._global_constant(vd, decl, e)
         lib = self.catalog_constant(name, parts)
         if lib is not None:

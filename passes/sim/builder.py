@@ -16,6 +16,7 @@ import numpy as np
 from xdsl.dialects import arith, math, memref, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DictionaryAttr,
     FileLineColLoc,
     FloatAttr,
     IntAttr,
@@ -143,6 +144,9 @@ class ProgramBuilder:
             block_dim=block_dim.value.data if isinstance(block_dim, IntegerAttr) else None,
             tiling_key=tiling_key.value.data if isinstance(tiling_key, IntegerAttr) else None,
         )
+        statics = kernel.attributes.get("gm_statics")  # namespace-scope __gm__ arrays (ascendir/lower/gm_statics.py)
+        if isinstance(statics, DictionaryAttr):
+            program.statics = {k: bytes.fromhex(v.data) for k, v in statics.data.items() if isinstance(v, StringAttr)}
         return program
 
     # ------------------------------------------------------------------ emission helpers

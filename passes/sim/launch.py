@@ -506,7 +506,8 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
     simulator reports a write into any other input (ASC963). A ref tensor's output (the op lists an input and
     an output of one name: one memory on the device) is (name, "alias", the index of its input's buffer); that
     buffer is the output's array, starting as a copy of the input's (the caller's input stays as it was)."""
-    tensor_params = [p for p in prog.params if p.dtype == "gm" and _param_kind(p.name) == "tensor"]
+    tensor_params = [p for p in prog.params if p.dtype == "gm" and _param_kind(p.name) == "tensor"
+                     and p.name not in prog.statics]
     out_arrays: dict[str, Any] = {}
     made: list[Any] = []
 
@@ -537,6 +538,10 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
     for p in prog.params:
         if p.dtype != "gm":
             buffers.append((p.name, "input", None))
+            continue
+        if p.name in prog.statics:
+            # a namespace-scope __gm__ array: its own memory, holding its initialiser, shared by the cores
+            buffers.append((p.name, "inplace", np.frombuffer(prog.statics[p.name], dtype=np.uint8).copy()))
             continue
         kind = _param_kind(p.name)
         if kind == "workspace":

@@ -93,6 +93,9 @@ class Program:
     stack_bytes: int = 0
     block_dim: int | None = None
     tiling_key: int | None = None
+    # the initial bytes of the parameters that hold namespace-scope __gm__ arrays, by parameter name (the launch
+    # allocates them; not part of the text)
+    statics: dict[str, bytes] = field(default_factory=dict)
 
     def text(self) -> str:
         lines = [f"ascendir-sim {FORMAT_VERSION}", f"kernel {self.kernel} {self.kernel_type}", f"chip {self.chip}"]
