@@ -55,8 +55,11 @@ _rule("ASC951", "sim-local-out-of-bounds",
       """pipe.InitBuffer(inQueueX, 2, 65536 * sizeof(float));   // 512 KB of queue buffers in a 192 KB UB""",
       """pipe.InitBuffer(inQueueX, 2, 8192 * sizeof(float));    // tile the data to fit UB""")
 _rule("ASC952", "sim-uninitialised-read",
-      "A value read from memory no instruction wrote: a GetValue of such memory, or an output element whose data "
-      "came from such memory (tracked element by element through copies and vector instructions).",
+      "A value read from memory no instruction wrote, where it is used: an output element whose data came from such "
+      "memory (tracked element by element through copies and vector instructions), or a scalar GetValue read from "
+      "it (followed through scalar arithmetic, and into memory by SetValue) used as a branch or loop condition, an "
+      "index, an address, a size or a call's scalar operand. A GetValue of such memory whose value only reaches "
+      "other unwritten memory (a tensor's padding) is not a finding.",
       "AllocTensor hands out a buffer holding whatever the previous tile left (the CPU twin: 'random contents'). "
       "Code that reads it before writing it computes from garbage; it may pass on one input and fail on another.",
       """LocalTensor<float> acc = tmpBuf.Get<float>();

@@ -136,6 +136,8 @@ pub struct Core {
     pub copy_scratch: (Vec<u8>, Vec<u8>),
     /// the pipes' clocks and the local memories' access history, for the race check (race.rs)
     pub race: crate::race::RaceState,
+    /// scalar values read from memory nothing wrote, followed to where they are used (taint.rs)
+    pub taint: crate::taint::Taint,
 }
 
 impl Core {
@@ -172,6 +174,7 @@ impl Core {
             tlog: None,
             copy_scratch: (Vec::new(), Vec::new()),
             race: crate::race::RaceState::new(),
+            taint: crate::taint::Taint::default(),
         }
     }
 }
@@ -794,6 +797,9 @@ pub fn run(core: &mut Core, gm: &mut Gm, prog: &Program, findings: &mut Findings
         let Some(ins) = code.get(pc) else {
             return finish(core, gm, prog, findings, -1);
         };
+        if core.taint.any {
+            crate::taint::step(core, prog, pc, findings);
+        }
         let flow = match &ins.op {
             Op::Mov { d, a } => {
                 core.r[*d as usize] = core.r[*a as usize];
@@ -1049,6 +1055,7 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
             let size = elem.size() as i64;
             let Some(at) = cx.range(handle, i.wrapping_mul(size), size, false, elem.size(), "GetValue") else {
                 cx.core.r[*d as usize] = 0;
+                cx.core.taint.mark(*d, None, cx.prog.n_regs);
                 return Flow::Next;
             };
             crate::timing::scalar_access(cx.core, handle.space, at as i64);
@@ -1065,20 +1072,9 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
                 }
                 Space::Null => (0, true),
             };
-            if !init {
-                let where_ = match handle.space {
-                    Space::Gm(b) => format!("GM '{}'", cx.gm.bufs[b as usize].name),
-                    Space::Local(m) => m.name().to_string(),
-                    Space::Null => "memory".into(),
-                };
-                cx.report(
-                    code::UNINITIALISED_READ,
-                    format!(
-                        "GetValue reads element {i} of a tensor in {where_} that nothing wrote: its value is whatever \
-                     the memory held"
-                    ),
-                );
-            }
+            // reading unwritten bytes is not itself a fault: the value is judged where it is used (taint.rs)
+            let origin = (!init).then_some(cx.loc);
+            cx.core.taint.mark(*d, origin, cx.prog.n_regs);
             cx.core.r[*d as usize] = bits;
             Flow::Next
         }
@@ -1094,7 +1090,9 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
             let mut bytes = [0u8; 8];
             elem.store_bits(&mut bytes, bits);
             let n = size as usize;
-            cx.store_bytes(handle, at, &bytes[..n], &[1u8; 8][..n], *elem, "SetValue");
+            // a value from unwritten memory stays unwritten data where it is stored
+            let init = [cx.core.taint.of(v.reg).is_none() as u8; 8];
+            cx.store_bytes(handle, at, &bytes[..n], &init[..n], *elem, "SetValue");
             Flow::Next
         }
         Op::ObjInit { .. }

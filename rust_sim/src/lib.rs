@@ -20,6 +20,7 @@ pub mod scalar;
 pub mod sim;
 pub mod sync;
 pub mod system;
+pub mod taint;
 pub mod tensor;
 pub mod timing;
 pub mod vector;

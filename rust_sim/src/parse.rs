@@ -323,6 +323,14 @@ pub fn parse(text: &str) -> Result<Program, ParseError> {
         let op = decode(&p, &labels).map_err(|m| err(p.line, m))?;
         prog.call_heads
             .push((p.opcode == "call").then(|| p.operands.first().cloned()).flatten());
+        let regs = if matches!(op, Op::Api(_)) {
+            Some(Box::new(crate::taint::call_regs(
+                &call_args(&p).map_err(|m| err(p.line, m))?,
+            )))
+        } else {
+            None
+        };
+        prog.call_regs.push(regs);
         prog.code.push(Instr { loc: p.loc, op });
     }
     let n_regs = prog.n_regs;
@@ -780,6 +788,22 @@ fn scalar_op(p: &Pending, parts: &[&str]) -> PResult<Op> {
 
 /// `call Api.overload<T=f16,...> name=value ...`
 fn call(p: &Pending) -> PResult<Op> {
+    let args = call_args(p)?;
+    let (api, overload) = (args.api.as_str(), args.overload.as_str());
+    match registry().get(&args.head()) {
+        Some(decoder) => match decoder(&args) {
+            Ok(op) => Ok(Op::Api(op)),
+            Err(why) => unsupported(
+                p,
+                format!("AscendC::{api} (overload '{overload}') as called here ({why})"),
+            ),
+        },
+        None => unsupported(p, format!("AscendC::{api} (overload '{overload}')")),
+    }
+}
+
+/// A call's head, template arguments and operands.
+fn call_args(p: &Pending) -> PResult<Args> {
     let head_tok = operand(p, 0)?;
     let (head, targs_text) = match head_tok.split_once('<') {
         Some((h, rest)) => (h, rest.trim_end_matches('>')),
@@ -817,16 +841,7 @@ fn call(p: &Pending) -> PResult<Op> {
             })
         });
     }
-    match registry().get(head) {
-        Some(decoder) => match decoder(&args) {
-            Ok(op) => Ok(Op::Api(op)),
-            Err(why) => unsupported(
-                p,
-                format!("AscendC::{api} (overload '{overload}') as called here ({why})"),
-            ),
-        },
-        None => unsupported(p, format!("AscendC::{api} (overload '{overload}')")),
-    }
+    Ok(args)
 }
 
 #[cfg(test)]

@@ -297,6 +297,8 @@ pub struct Program {
     pub code: Vec<Instr>,
     /// per instruction, a call's head as written (`Add.count<T=f16>`): what the timing model costs it as
     pub call_heads: Vec<Option<String>>,
+    /// per instruction, a call's scalar operands by their taint role (taint.rs)
+    pub call_regs: Vec<Option<Box<crate::taint::CallRegs>>>,
 }
 
 impl Program {

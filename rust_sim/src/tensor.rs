@@ -143,19 +143,31 @@ impl ApiOp for Method {
                 let Some(p) = cx.range(h, at, size, self.kind == Kind::SetValue, size as usize, what) else {
                     return Flow::Next;
                 };
+                let n = size as usize;
                 if self.kind == Kind::GetValue {
-                    let bits = match h.space {
-                        Space::Gm(b) => self.elem.load_bits(&cx.gm.bufs[b as usize].bytes()[p..]),
-                        Space::Local(m) => self.elem.load_bits(&cx.local(m).data.as_slice()[p..]),
-                        Space::Null => 0,
+                    let (bits, init) = match h.space {
+                        Space::Gm(b) => {
+                            let buf = &cx.gm.bufs[b as usize];
+                            (self.elem.load_bits(&buf.bytes()[p..]), buf.all_init(p, n))
+                        }
+                        Space::Local(m) => {
+                            let mem = cx.local(m);
+                            let init = mem.init[p..p + n].iter().all(|&x| x == 1);
+                            (self.elem.load_bits(&mem.data.as_slice()[p..]), init)
+                        }
+                        Space::Null => (0, true),
                     };
                     set(cx, bits);
+                    if let Some(r) = self.result {
+                        // judged where the value is used, as the GetValue instruction's (taint.rs)
+                        cx.core.taint.mark(r.reg, (!init).then_some(cx.loc), cx.prog.n_regs);
+                    }
                 } else if let Some(v) = self.value {
                     let bits = cx.value_as(v, self.elem);
                     let mut bytes = [0u8; 8];
                     self.elem.store_bits(&mut bytes, bits);
-                    let n = size as usize;
-                    cx.store_bytes(h, p, &bytes[..n], &[1u8; 8][..n], self.elem, "SetValue");
+                    let init = [cx.core.taint.of(v.reg).is_none() as u8; 8];
+                    cx.store_bytes(h, p, &bytes[..n], &init[..n], self.elem, "SetValue");
                 }
             }
             Kind::Vacant | Kind::HasTensor | Kind::TensorCount => {
