@@ -1,4 +1,5 @@
-"""Host-side queries of the AscendC high-level API tiling library: SoftmaxGrad's temporary space and RmsNorm's.
+"""Host-side queries of the AscendC high-level API tiling library: SoftmaxGrad's, RmsNorm's and the Reduce APIs'
+temporary space.
 
 What each computes is the vendor tiling library's formula for the 220x chips (asc-devkit,
 impl/adv_api/tiling/activation/softmax_tiling.cpp and impl/adv_api/tiling/normalization/rmsnorm_tiling_impl.cpp;
@@ -18,6 +19,14 @@ the DAV_3510 branch is not modelled: the simulator's chips are 220x). Sizes are 
   shapes pass the library's checks (both of rank 3, the same B and S, H >= the original H > 0, H * typeSize a
   multiple of 32, the basic-block shape when asked) and stackBytes is at least the minimum; the RmsNormTiling
   block it fills is not written (the kernel's RmsNorm is not simulated).
+* `GetReduce{Sum,Mean,Max,Min}MaxMinTmpSize(srcShape, dataType, pattern, isSrcInnerPad, isReuseSource, maxValue,
+  minValue)` (impl/adv_api/tiling/reduce/reduce_tiling.cpp): srcShape [first, last], pattern AR (reduce the last
+  axis) or RA (the first); both outputs get one size (the library's maximum equals its minimum), 0 with
+  isReuseSource. With p2(n) the largest power of two <= n, halved when it is n itself (and n > 1; for Sum/Mean's
+  AR, when first > 1): Sum and Mean (float), AR 0 for last <= 64 else first * p2(last) * 4, RA p2(first) *
+  align(last, 8) * 4; Max and Min, AR 0 for last within a 32-byte block, first * 32 bytes within a 256-byte
+  repeat, else first * 256 bytes, RA p2(first) * align32(last * typeSize). rust_sim checks ReduceSum's
+  sharedTmpBuffer against the same RA/AR minimum.
 """
 
 from __future__ import annotations
@@ -38,9 +47,12 @@ if TYPE_CHECKING:
 
 SOFTMAX_GRAD_TMP_SIZE = {"GetSoftMaxGradMinTmpSize": False, "GetSoftMaxGradMaxTmpSize": True}
 # the reference parameters each writes (the host lowering makes the variables passed there cells)
-OUT_ARGS = {"GetRmsNormMaxMinTmpSize": (2, 3)}
+# the Reduce APIs' size queries: Sum and Mean share one formula (float only), Max and Min another
+REDUCE_TMP_SIZE = {"GetReduceSumMaxMinTmpSize": True, "GetReduceMeanMaxMinTmpSize": True,
+                   "GetReduceMaxMaxMinTmpSize": False, "GetReduceMinMaxMinTmpSize": False}
+OUT_ARGS = {"GetRmsNormMaxMinTmpSize": (2, 3), **{name: (5, 6) for name in REDUCE_TMP_SIZE}}
 FUNCTIONS = frozenset({*SOFTMAX_GRAD_TMP_SIZE, "SoftMaxGradTilingFunc", "GetRmsNormMaxMinTmpSize",
-                       "GetRmsNormTilingInfo"})
+                       "GetRmsNormTilingInfo", *REDUCE_TMP_SIZE})
 
 
 def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
@@ -52,6 +64,8 @@ def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
         return _rms_norm_tmp_size(lw, e)
     if name == "GetRmsNormTilingInfo" and len(e.args) in (5, 6):
         return _rms_norm_tiling_info(lw, e)
+    if name in REDUCE_TMP_SIZE and len(e.args) == 7:
+        return _reduce_tmp_size(lw, e, REDUCE_TMP_SIZE[name])
     raise Unsupported(f"'{name}' with {len(e.args)} arguments is not modelled", e)
 
 
@@ -200,3 +214,68 @@ def _rms_norm_tiling_info(lw: HostLowerer, e: A.Call) -> Val:
     for c in checks[1:]:
         ok = _and(lw, ok, c, e)
     return ok
+
+
+# Reduce ---------------------------------------------------------------------------------------------------
+
+# AscendC::ReducePattern's values (reduce_tiling.h); only AR and RA are accepted by the library
+_REDUCE_PATTERNS = {"AR": 0, "RA": 1}
+
+
+def _reduce_pattern(lw: HostLowerer, node: A.Node) -> str:
+    if isinstance(node, A.Name) and node.qname.parts[-1].name in _REDUCE_PATTERNS:
+        return node.qname.parts[-1].name
+    v = lw.expr(node)
+    for name, value in _REDUCE_PATTERNS.items():
+        if v.const == value:
+            return name
+    raise Unsupported("a Reduce pattern other than ReducePattern::AR or ::RA (or one known only at run time) is "
+                      "not modelled", node)
+
+
+def _floor_pow2_halved(lw: HostLowerer, n: Val, halve_when: Val, node: A.Node) -> Val:
+    """The largest power of two <= n (1 for n <= 1), halved when it equals n and `halve_when` holds: the split
+    the library's binary reduction starts from."""
+    k = _u32(1)
+    for bit in range(1, 32):
+        k = _select(lw, lw.compare(">=", n, _u32(1 << bit), node), _u32(1 << bit), k, node)
+    halve = _and(lw, lw.compare("==", k, n, node), halve_when, node)
+    return _select(lw, halve, lw.arith("/", k, _u32(2), node), k, node)
+
+
+def _align(lw: HostLowerer, n: Val, unit: int, node: A.Node) -> Val:
+    return lw.arith("*", lw.arith("/", lw.arith("+", n, _u32(unit - 1), node), _u32(unit), node), _u32(unit), node)
+
+
+def _reduce_tmp_size(lw: HostLowerer, e: A.Call, sum_mean: bool) -> Val:
+    from ascendir.dialects.host_data import GE_DATA_TYPE_SIZES
+
+    shape = _shape(lw, e.args[0])
+    dtype = lw.expr(e.args[1])
+    if not isinstance(dtype.const, int) or dtype.const not in GE_DATA_TYPE_SIZES:
+        raise Unsupported("a Reduce tiling query with a data type known only at run time is not modelled", e.args[1])
+    type_size = GE_DATA_TYPE_SIZES[dtype.const]
+    pattern = _reduce_pattern(lw, e.args[2])
+    lw.expr(e.args[3])  # isSrcInnerPad: the library asserts it is true on these chips; no size depends on it
+    reuse = _flag(lw, e, 4)
+    first, last = _dim(lw, shape, 0, e), _dim(lw, shape, 1, e)
+    more_than_one = lw.compare(">", first, _u32(1), e)
+    if sum_mean and pattern == "AR":
+        k = _floor_pow2_halved(lw, last, more_than_one, e)
+        size = _select(lw, lw.compare("<=", last, _u32(64), e), _u32(0),
+                       lw.arith("*", lw.arith("*", first, k, e), _u32(4), e), e)
+    elif sum_mean:
+        k = _floor_pow2_halved(lw, first, more_than_one, e)
+        size = lw.arith("*", lw.arith("*", k, _align(lw, last, 8, e), e), _u32(4), e)
+    elif pattern == "AR":
+        per_blk, per_rep = 32 // type_size, 256 // type_size
+        size = _select(lw, lw.compare("<=", last, _u32(per_blk), e), _u32(0),
+                       _select(lw, lw.compare("<", last, _u32(per_rep), e), lw.arith("*", first, _u32(32), e),
+                               lw.arith("*", first, _u32(256), e), e), e)
+    else:
+        k = _floor_pow2_halved(lw, first, more_than_one, e)
+        size = lw.arith("*", k, _align(lw, lw.arith("*", last, _u32(type_size), e), 32, e), e)
+    size = _select(lw, reuse, _u32(0), size, e)
+    lw.assign(e.args[5], size, e)
+    lw.assign(e.args[6], size, e)
+    return Val(C.VoidT())
