@@ -29,6 +29,7 @@ __all__ = [
     "ChipDataError",
     "UnknownChipError",
     "chip_for_source",
+    "op_def_archs",
     "known_chips",
     "load_chip",
     "tposition_memory",
@@ -307,6 +308,17 @@ def chip_for_source(path: str, text: str, default: str = DEFAULT_CHIP,
 _OP_DEF_SOC_ARCHS = {"ascend910b": 2201, "ascend910_93": 2201, "ascend950": 3510, "ascend310p": 2002, "ascend910": 1001}
 _ARCH_CHIPS = {3510: "950PR", 2002: "310P", 1001: "910"}
 _ADD_CONFIG_RE = re.compile(r'AddConfig\s*\(\s*"([A-Za-z0-9_]+)"')
+
+
+def op_def_archs(text: str) -> dict[int, str]:
+    """The architectures an op definition's `AddConfig("ascend310p")` calls build its kernels for, each with the
+    chip that describes it (ascend910b and ascend910_93: the default chip); SoCs not described are left out."""
+    out: dict[int, str] = {}
+    for soc in _ADD_CONFIG_RE.findall(text):
+        arch = _OP_DEF_SOC_ARCHS.get(soc.lower())
+        if arch is not None:
+            out.setdefault(arch, _ARCH_CHIPS.get(arch, DEFAULT_CHIP))
+    return out
 
 
 def _op_def_chip(path: str) -> str | None:

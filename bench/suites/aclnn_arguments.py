@@ -6,6 +6,9 @@ into the tensors the op gets:
   `ConvertType(at::IntArrayRef(dims))`, an aclIntArray, for `Input("dims").DataType({DT_INT64, ...})
   .ValueDepend(REQUIRED)`): a 1-D tensor of the input's integer dtype holding the list, whose values the host
   reads (`GetInputTensor(0)->GetData<int64_t>()`: Fill);
+- an integer where the OpDef declares an integer tensor input (`int64_t k` passed on to aclnnTopKV3, whose aclnn
+  layer makes it `ConvertToTensor(k, ACL_INT32)` for `Input("k").DataType({DT_INT32})`): a one-element tensor of
+  that dtype, whose value the host reads (`GetInputTensor(1)->GetData<int32_t>()`: TopKV3);
 - a scalar for an input declared `.Scalar()` (`c10::Scalar(value.item<float>())` for Muls's `value`, drawn as a
   float64 tensor): a one-element tensor of the input's declared dtype.
 The reference keeps the arguments as drawn (Inputs.reference).
@@ -39,6 +42,9 @@ def as_op_inputs(inputs: Inputs, decls: Sequence[TensorDecl], scalar: Collection
                 isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in value):
             dtype = single if single is not None and single.startswith(("int", "uint")) else "int64"
             values[name] = np.asarray([int(v) for v in value], dtype=np.dtype(dtype))
+        elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            dtype = single if single is not None and single.startswith(("int", "uint")) else "int64"
+            values[name] = np.asarray([int(value)], dtype=np.dtype(dtype))
         elif (index in scalar and single is not None and isinstance(value, np.ndarray) and value.size == 1
               and single in ("float16", "float32", "int8", "int16", "int32", "int64", "uint8", "bool")
               and str(value.dtype) != single):

@@ -113,23 +113,27 @@ class NPUKernelBenchTask(Task):
         names = [d.name for d in self.inputs]
         tensor_args = list(args[:len(names)])
 
-        def is_tensors(v: Any) -> bool:
+        def is_tensors(v: Any, decl: TensorDecl) -> bool:
             return v is None or isinstance(v, torch.Tensor) or (
-                isinstance(v, (list, tuple)) and bool(v) and all(isinstance(t, torch.Tensor) for t in v))
+                isinstance(v, (list, tuple)) and bool(v) and all(isinstance(t, torch.Tensor) for t in v)) or (
+                # an integer the binding passes as int64_t where the op declares an integer tensor input (TopKV3's
+                # k: its aclnn layer converts the scalar to that tensor; as_op_inputs makes it one)
+                isinstance(v, int) and not isinstance(v, bool) and not decl.is_list
+                and any(t.startswith(("int", "uint")) for t in decl.dtypes))
 
         binding_file = Path(self._validation("pybind.cpp"))
         binding = read_binding(binding_file.read_text(errors="replace")) if binding_file.is_file() else None
         order = argument_order(binding, len(names), names) if binding is not None else None
         if order is not None:  # the binding names its arguments: `(x, scalar)` carrying the op's (scalar, x)
             tensor_args = [tensor_args[k] for k in order]
-        if len(tensor_args) < len(names) or not all(is_tensors(v) for v in tensor_args):
+        if len(tensor_args) < len(names) or not all(is_tensors(v, d) for v, d in zip(tensor_args, self.inputs)):
             return None
         values: dict[str, Any] = {}
         dtypes: dict[str, str] = {}
         for name, v in zip(names, tensor_args):
             values[name] = to_numpy(list(v) if isinstance(v, (list, tuple)) else v)
             first = v[0] if isinstance(v, (list, tuple)) else v
-            if first is not None:
+            if first is not None and not isinstance(first, int):
                 dtypes[name] = dtype_name(first)
         attrs = tuple(_plain(v) for v in args[len(names):])
         return Inputs(values, dtypes, drawn.seed, (), attrs, reference=drawn)

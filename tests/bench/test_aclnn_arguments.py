@@ -47,3 +47,15 @@ def test_the_opdef_marks_scalar_inputs() -> None:
     }
     """
     assert scalar_inputs([host]) == {1}
+
+
+def test_an_integer_for_a_declared_integer_tensor_input_becomes_a_one_element_tensor() -> None:
+    # NPUKernelBench TopKV3: the binding passes `int64_t k`; the op declares Input("k") DT_INT32, and its aclnn layer
+    # converts the scalar (ConvertToTensor(k, ACL_INT32)); the host reads it with GetData<int32_t>()
+    decls = (TensorDecl("x", ("float16",)), TensorDecl("k", ("int32",)))
+    drawn = Inputs({"x": np.zeros((2, 8), np.float16), "k": 3}, {"x": "float16"})
+    given = as_op_inputs(drawn, decls)
+    assert given.values["k"].dtype == np.int32 and given.values["k"].tolist() == [3]
+    assert given.dtypes["k"] == "int32" and given.reference is drawn  # the reference keeps the int
+    # no tensor input of that name: an attribute, left as it is
+    assert as_op_inputs(Inputs({"dim": 1}, {}), decls).values["dim"] == 1

@@ -33,11 +33,12 @@ class Compiled:
 
 def compile_answer(task: Task, extracted: Extracted) -> Compiled:
     """Check the extracted answer as `ascendc-check --chip <task's chip>` does."""
+    from bench.harness.answer_chip import answer_chip
     from passes.verify import check_program, load_for_check
     from passes.verify.key_guard import keyed_build_accepted
 
     assert extracted.bundle is not None
-    program, chip = load_for_check(extracted.bundle, task.chip)
+    program, chip = load_for_check(extracted.bundle, answer_chip(extracted.bundle, task.chip))
     diags = check_program(program, chip, ignore=task.rules_not_applying(program))
     findings = [Finding.of(d) for d in diags]
     # an error the build accepts in one key's branch is judged per run, by the key the host sets
