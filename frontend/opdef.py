@@ -52,6 +52,21 @@ def op_descriptions(bundle: Bundle) -> list[dict[str, object]]:
     return found
 
 
+def dtype_macro_defines(bundle: Bundle) -> dict[str, str | None]:
+    """DTYPE_<NAME> for every input and output of the op, defined as its own name for the kernel's
+    preprocessing: the build defines each one (-DDTYPE_X=half), so a kernel's fallback
+    `#ifndef DTYPE_ZERO_POINTS1 / #define DTYPE_ZERO_POINTS1 int32_t` never applies; the name stays in the text
+    for the lowering to bind to the dtype of the launch (ascendir.lower.dtype_bindings) or to guess."""
+    out: dict[str, str | None] = {}
+    for op in op_descriptions(bundle):
+        for key in ("input_desc", "output_desc"):
+            for desc in op.get(key) or []:  # type: ignore[attr-defined]
+                name = str(desc.get("name", "")).upper() if isinstance(desc, dict) else ""
+                if re.fullmatch(r"\w+", name):
+                    out[f"DTYPE_{name}"] = f"DTYPE_{name}"
+    return out
+
+
 def bound_descriptions(bundle: Bundle) -> list[dict[str, object]]:
     """What binds DTYPE_<NAME>: the op json whole; of an OpDef, only the inputs and outputs whose every listed
     type is an integer or bool type (indices, argmax, masks). The floating ones stay unbound, to be checked as

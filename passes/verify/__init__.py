@@ -360,9 +360,10 @@ def load_for_check(bundle: Bundle, chip: str | None = None,
     program for the default. The chip's architecture macros (`__NPU_ARCH__`, `__CCE_AICORE__`) are
     defined, and `defines` (the user's -D/-U) come on top."""
     from ascendir.chips import DEFAULT_CHIP, chip_for_source, load_chip
+    from frontend.opdef import dtype_macro_defines
     from frontend.pipeline import load_bundle
 
-    dtypes = _orig_dtype_defines(bundle)
+    dtypes = {**dtype_macro_defines(bundle), **_orig_dtype_defines(bundle)}
 
     def macros(name: str, kernel: bool = False) -> dict[str, str | None]:
         target = load_chip(name)
