@@ -37,6 +37,7 @@ from bench.suites.binding import argument_order, in_place, initial_fills, read_b
 from bench.suites.bundled import snake_case
 from bench.suites.csv_shapes import shape_elements
 from bench.suites.model import Case, Comparison, Inputs, Task, TensorDecl, Tolerance, canonical_dtype
+from bench.suites.tie_order import settle_ties
 from bench.suites.torch_ref import (
     ReferenceProgramError,
     dtype_name,
@@ -174,6 +175,14 @@ class NPUKernelBenchTask(Task):
         values = {names[j]: inputs.values[names[k]] for j, k in enumerate(order)}
         dtypes = {names[j]: inputs.dtypes[names[k]] for j, k in enumerate(order) if names[k] in inputs.dtypes}
         return replace(inputs, values=values, dtypes=dtypes, reference=inputs.reference or inputs)
+
+    def settle_ties(self, case: Case, inputs: Inputs, expected: Mapping[str, Any], actual: Mapping[str, Any]
+                    ) -> dict[str, Any]:
+        """A reference that sorts (torch.topk in TopKV3's Model) leaves the order of equal values to torch's CPU
+        code: the answer's indices stand where they select equal values (bench/suites/tie_order.py)."""
+        path = Path(self._validation("module.py"))
+        text = path.read_text(errors="replace") if path.is_file() else ""
+        return settle_ties(text, (inputs.reference or inputs).values, expected, actual)
 
     def uncompared(self, case: Case, inputs: Inputs) -> tuple[str, ...]:
         """NPUKernelBench compares zip(Model's outputs, ModelNew's): the outputs past those the binding returns for
