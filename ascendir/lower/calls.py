@@ -20,6 +20,7 @@ from ascendir.lower.function import REGISTER_API_FUNCTIONS, _TRANSPARENT_NAMESPA
 from ascendir.lower import list_tensor
 from ascendir.lower.values import Cell, FunctionRef, Instance, Pack, Val
 from ascendir.lower.vector_intrinsics import is_vector_intrinsic, lower_pointer_intrinsic
+from ascendir.lower import ub_pointer
 from frontend import ast as A
 
 if TYPE_CHECKING:
@@ -1056,6 +1057,8 @@ def api_call(lw: FunctionLowerer, e: A.Call, name: str, receiver: str | None, re
             continue
         operands.append(lw.ssa(a, e))
     result_t = resolution.result_type(lw, recv, template_values, expected)
+    if not template_values:
+        template_values = ub_pointer.pointee_template_args(args)
     family = api.family if api is not None else "system"
     op_cls = asc.FAMILY_OPS[family]
     op = op_cls(
@@ -1137,6 +1140,9 @@ def _arg_info(v: Val) -> object:
             return ArgInfo("object", type_name="TPipe")
         case C.ObjectT(name):
             return ArgInfo("object", type_name=name)
+        case C.ArrayT(C.Pointer(pointee, ub=True), _) if isinstance(pointee, Scalar):
+            # `__ubuf__ T *list[16]` (uint64 addresses to us: ub_pointer.py): T is the pointee's
+            return ArgInfo("mask_array", dtype=pointee.name)
         case C.ArrayT(elem, _):
             return ArgInfo("mask_array", dtype=elem.name if isinstance(elem, Scalar) else None)
         case _:

@@ -60,9 +60,11 @@ class Scalar:
 class Pointer:
     pointee: CType
     gm: bool = False
+    # `__ubuf__ T *`: held as its UB byte address, a uint64 (ascendir/lower/ub_pointer.py)
+    ub: bool = False
 
     def __str__(self) -> str:
-        return f"{'__gm__ ' if self.gm else ''}{self.pointee}*"
+        return f"{'__gm__ ' if self.gm else '__ubuf__ ' if self.ub else ''}{self.pointee}*"
 
 
 @dataclass(frozen=True)
@@ -368,6 +370,8 @@ def ir_type(t: CType) -> Attribute:
             return scalar_ir_type(t)
         case EnumT(name):
             return asc.EnumType(name)
+        case Pointer(ub=True):
+            return scalar_ir_type(U64)
         case Pointer(pointee, _) if not isinstance(pointee, Scalar | VoidT | TilingT | UnknownT | Pointer):
             return ir_type(pointee)  # a pointer to an object is the object, to us
         case Pointer(pointee, _):

@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, array_pointer, list_tensor
+from ascendir.lower import ctypes as C, array_pointer, list_tensor, ub_pointer
 from ascendir.lower.const_fold import _convert_const, _fold
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
@@ -122,6 +122,8 @@ class ConversionLowering:
     def pointer_offset(self, p: Val, n: Val, node: A.Node) -> Val:
         t = p.ctype
         assert isinstance(t, C.Pointer)
+        if t.ub:
+            return ub_pointer.offset(self, p, n, node)
         if not t.gm:
             raise Unsupported("arithmetic on a non-GM pointer", node)
         op = asc.GmPtrOffsetOp.create(operands=[self.ssa(p, node), self.ssa(self.convert(n, C.I64, node), node)],
@@ -140,6 +142,8 @@ class ConversionLowering:
         if isinstance(v.ctype, C.EnumT) and isinstance(v.const, int):
             v = Val(C.I32, const=v.const)
         s = v.ctype
+        if ub_pointer.is_ub_pointer(s) and t.kind != "bool" and not t.is_float:
+            return ub_pointer.to_int(self, v, t, node)
         if isinstance(s, C.Pointer) and isinstance(v.ssa, SSAValue) and isinstance(v.ssa.type, asc.GmPtrType) \
                 and t.kind != "bool" and not t.is_float:
             # `(uint64_t)ptr`: the address the device sees
@@ -187,6 +191,8 @@ class ConversionLowering:
         follow."""
         if v.ssa is None and v.const == 0:
             return Val(t, const=0)
+        if t.ub:
+            return ub_pointer.from_int(self, v, t, node)
         target = C.ir_type(C.Pointer(t.pointee, gm=True))
         if not t.gm or not isinstance(target, asc.GmPtrType):
             return Val(t, self.undef(t, node))
@@ -198,6 +204,8 @@ class ConversionLowering:
         if v.const == 0 and v.ssa is None:
             return Val(t, const=0)
         src = v.ctype
+        if t.ub and ub_pointer.is_ub_pointer(src):
+            return ub_pointer.cast(v, t)
         if isinstance(t.pointee, C.TilingT):
             ssa = self.ssa(v, node)
             return Val(t, ssa)

@@ -36,6 +36,11 @@ class TypeResolution:
         if t is None:
             return C.UnknownT()
         base = self._resolve_base(t)
+        ub = t.address_space == "__ubuf__" and bool(t.pointers) and all(p == "*" for p in t.pointers)
+        if ub:
+            # `__ubuf__ T *list[16]`: an array of UB pointers (C binds the `*` to the element type)
+            for _ in t.pointers:
+                base = C.Pointer(base, ub=True)
         if t.array_dims:
             for k, dim in reversed(list(enumerate(t.array_dims))):
                 # `float A[] = {...}`: the outermost bound comes from the initialiser's length
@@ -46,7 +51,7 @@ class TypeResolution:
                     base = C.ArrayT(base, int(n))
                 else:
                     base = C.UnknownT(f"{base}[]") if isinstance(base, C.UnknownT) else C.UnsizedArrayT(f"{base}[]")
-        for _ in t.pointers:
+        for _ in () if ub else t.pointers:
             base = C.Pointer(base, gm=t.address_space == "__gm__")
         return base
 

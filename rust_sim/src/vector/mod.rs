@@ -24,6 +24,7 @@ pub mod proposal;
 pub mod reduce;
 pub mod select_bytes;
 pub mod softmax_grad;
+pub mod transdata;
 pub mod unary;
 pub mod vcadd;
 
@@ -524,5 +525,6 @@ pub fn register(r: &mut Registry) {
     vcadd::register(r);
     select_bytes::register(r);
     softmax_grad::register(r);
+    transdata::register(r);
     proposal::register(r);
 }

@@ -1,0 +1,75 @@
+"""Raw UB pointers (`__ubuf__ T *`) held as the byte addresses they are.
+
+Vendor kernels take `(__ubuf__ T *)x.GetPhyAddr()` into pointer variables, step them with pointer arithmetic
+and fill arrays of them for the address-list instructions (`__ubuf__ T *srcList[16]` for TransDataTo5HDImpl,
+LayerNormV4's transpose path). The simulator works on tensors, but those instructions take addresses: the
+hardware loads the lists into its VA registers (asc-devkit `SetVaReg`) and reads UB where they point. So a UB
+pointer is lowered as its UB byte address, a uint64 (what `LocalTensor::GetPhyAddr` returns), `p + n` adds
+`n * sizeof(T)` bytes, a cast between UB pointer types keeps the address, and an array of them is an array of
+uint64 words that the call passes whole. Reading or writing memory through such a pointer (`*p`, `p[i]`) is
+not followed here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from frontend import ast as A
+
+from . import ctypes as C
+
+if TYPE_CHECKING:
+    from .function import FunctionLowerer
+    from .values import Val
+
+
+def is_ub_pointer(t: object) -> bool:
+    return isinstance(t, C.Pointer) and t.ub
+
+
+def from_int(lw: FunctionLowerer, v: Val, t: C.Pointer, node: A.Node) -> Val:
+    """`(__ubuf__ T *)addr`: the address itself."""
+    from .values import Val
+
+    word = lw.convert(v, C.U64, node)
+    return Val(t, word.ssa, const=word.const)
+
+
+def to_int(lw: FunctionLowerer, v: Val, t: C.Scalar, node: A.Node) -> Val:
+    """`(uint64_t)p`: the address."""
+    from .values import Val
+
+    return lw.convert(Val(C.U64, v.ssa, const=v.const), t, node)
+
+
+def cast(v: Val, t: C.Pointer) -> Val:
+    """`(__ubuf__ U *)p`: the same address, stepping in U's size from now on."""
+    from .values import Val
+
+    return Val(t, v.ssa, const=v.const)
+
+
+def offset(lw: FunctionLowerer, p: Val, n: Val, node: A.Node) -> Val:
+    """`p + n`: n elements of p's pointee further on."""
+    from .values import Val
+
+    t = p.ctype
+    assert isinstance(t, C.Pointer)
+    size = C.size_of(t.pointee)
+    if size is None:
+        from .errors import Unsupported
+
+        raise Unsupported(f"arithmetic on a UB pointer to {t.pointee}", node)
+    step = lw.arith("*", lw.convert(n, C.I64, node), Val(C.I64, const=size), node)
+    addr = lw.arith("+", Val(C.U64, p.ssa, const=p.const), lw.convert(step, C.U64, node), node)
+    return Val(t, addr.ssa, const=addr.const)
+
+
+def pointee_template_args(args: list[Val]) -> list[object]:
+    """`TransDataTo5HDImpl(dstList, srcList, params)` on `__ubuf__ T *` arrays: T, which the call deduces from
+    the pointers' type (the arrays hold uint64 addresses to us, so their element type does not say it)."""
+    for a in args:
+        t = a.ctype
+        if isinstance(t, C.ArrayT) and is_ub_pointer(t.elem) and isinstance(t.elem.pointee, C.Scalar):  # type: ignore[attr-defined]
+            return [t.elem.pointee]  # type: ignore[attr-defined]
+    return []
