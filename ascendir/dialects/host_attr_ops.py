@@ -1,0 +1,165 @@
+"""Operator attributes and list values in the host dialect: `GetAttrs()->GetInt(i)` and friends, whether an
+optional attribute is set, string comparison, an input tensor's values read as a list, and list reads.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import I64, IntegerAttr, StringAttr, i1, i64
+from xdsl.ir import SSAValue
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from ascendir.dialects.host_types import (
+    ATTR_RESULT_TYPES,
+    AnyContext,
+    ContextOf,
+    IntListType,
+    StringType,
+    check_index,
+    index_operands,
+)
+
+
+@irdl_op_definition
+class AttrOp(IRDLOperation):
+    """`context->GetAttrs()->GetInt(i)` and friends; the getter follows the result type.
+
+    `i64` GetInt, `f32` GetFloat, `i1` GetBool, `!host.string` GetStr, `!host.int_list` GetListInt.
+    """
+
+    name = "host.attr"
+
+    context = operand_def(AnyContext)
+    index = prop_def(IntegerAttr[I64])
+    result = result_def(AnyAttr())
+
+    traits = traits_def(Pure())
+    custom_directives = (ContextOf,)
+    assembly_format = "$context `[` $index `]` custom<ContextOf>(type($context)) attr-dict `:` type($result)"
+
+    def __init__(self, context: SSAValue, index: int, kind: str) -> None:
+        super().__init__(
+            operands=[context],
+            properties={"index": IntegerAttr(index, i64)},
+            result_types=[ATTR_RESULT_TYPES[kind]],
+        )
+
+    @property
+    def kind(self) -> str:
+        """The attribute kind read: int, float, bool, str or list_int."""
+        for kind, typ in ATTR_RESULT_TYPES.items():
+            if typ == self.result.type:
+                return kind
+        raise ValueError(f"host.attr has no kind for result type {self.result.type}")
+
+    def verify_(self) -> None:
+        check_index(self.index, "attribute")
+        if self.result.type not in ATTR_RESULT_TYPES.values():
+            allowed = ", ".join(str(t) for t in ATTR_RESULT_TYPES.values())
+            raise VerifyException(f"host.attr result must be one of {allowed}, got {self.result.type}")
+
+
+@irdl_op_definition
+class HasAttrOp(IRDLOperation):
+    """`context->GetAttrs()->GetAttrPointer<T>(i) != nullptr`: whether an optional attribute is set."""
+
+    name = "host.has_attr"
+
+    context = operand_def(AnyContext)
+    index = prop_def(IntegerAttr[I64])
+    result = result_def(i1)
+
+    traits = traits_def(Pure())
+    custom_directives = (ContextOf,)
+    assembly_format = "$context `[` $index `]` custom<ContextOf>(type($context)) attr-dict"
+
+    def __init__(self, context: SSAValue, index: int) -> None:
+        super().__init__(operands=[context], properties={"index": IntegerAttr(index, i64)}, result_types=[i1])
+
+    def verify_(self) -> None:
+        check_index(self.index, "attribute")
+
+
+@irdl_op_definition
+class StrEqOp(IRDLOperation):
+    """`strcmp(s, "literal") == 0` / `std::string(s) == "literal"`."""
+
+    name = "host.str_eq"
+
+    value = operand_def(StringType)
+    literal = prop_def(StringAttr)
+    result = result_def(i1)
+
+    traits = traits_def(Pure())
+    assembly_format = "$value `,` $literal attr-dict"
+
+    def __init__(self, value: SSAValue, literal: str) -> None:
+        super().__init__(operands=[value], properties={"literal": StringAttr(literal)}, result_types=[i1])
+
+
+@irdl_op_definition
+class InputValuesOp(IRDLOperation):
+    """`context->GetInputTensor(i)->GetData<T>()` of an integer T: the input tensor's element values (a host
+    tiling function that reads a shape or index list passed as a tensor: Fill's dims, StridedSlice's begin/end),
+    read as a list like a list-of-int attribute's."""
+
+    name = "host.input_values"
+
+    context = operand_def(AnyContext)
+    index = prop_def(IntegerAttr[I64])
+    at = opt_operand_def(i64)
+    result = result_def(IntListType)
+
+    traits = traits_def(Pure())
+    custom_directives = (ContextOf,)
+    assembly_format = "$context `[` $index (`+` $at^)? `]` custom<ContextOf>(type($context)) attr-dict"
+
+    def __init__(self, context: SSAValue, index: int, at: SSAValue | None = None) -> None:
+        super().__init__(operands=index_operands(context, at), properties={"index": IntegerAttr(index, i64)},
+                         result_types=[IntListType()])
+
+    def verify_(self) -> None:
+        check_index(self.index, "input")
+
+
+@irdl_op_definition
+class ListSizeOp(IRDLOperation):
+    """`list->GetSize()` of a list-of-int attribute."""
+
+    name = "host.list_size"
+
+    list = operand_def(IntListType)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$list attr-dict"
+
+    def __init__(self, list_value: SSAValue) -> None:
+        super().__init__(operands=[list_value], result_types=[i64])
+
+
+@irdl_op_definition
+class ListGetOp(IRDLOperation):
+    """`list->GetData()[i]` of a list-of-int attribute."""
+
+    name = "host.list_get"
+
+    list = operand_def(IntListType)
+    position = operand_def(i64)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$list `[` $position `]` attr-dict"
+
+    def __init__(self, list_value: SSAValue, position: SSAValue) -> None:
+        super().__init__(operands=[list_value, position], result_types=[i64])

@@ -1,0 +1,108 @@
+"""The platform in the host dialect: `PlatformAscendC` and its core counts, memory sizes, SoC version and the
+library's workspace size.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import i64
+from xdsl.ir import SSAValue
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def, traits_def
+from xdsl.traits import Pure
+
+from ascendir.dialects.host_types import (
+    CoreKind,
+    CoreKindAttr,
+    MemSpace,
+    MemSpaceAttr,
+    PlatformType,
+    TilingContextType,
+)
+
+
+@irdl_op_definition
+class PlatformOp(IRDLOperation):
+    """`platform_ascendc::PlatformAscendC(context->GetPlatformInfo())`."""
+
+    name = "host.platform"
+
+    context = operand_def(TilingContextType)
+    result = result_def(PlatformType)
+
+    traits = traits_def(Pure())
+    assembly_format = "$context attr-dict"
+
+    def __init__(self, context: SSAValue) -> None:
+        super().__init__(operands=[context], result_types=[PlatformType()])
+
+
+@irdl_op_definition
+class CoreNumOp(IRDLOperation):
+    """`platform.GetCoreNumAiv()` / `GetCoreNumAic()` / `GetCoreNumVector()`."""
+
+    name = "host.core_num"
+
+    platform = operand_def(PlatformType)
+    kind = prop_def(CoreKindAttr)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$platform $kind attr-dict"
+
+    def __init__(self, platform: SSAValue, kind: CoreKind) -> None:
+        super().__init__(operands=[platform], properties={"kind": CoreKindAttr(kind)}, result_types=[i64])
+
+
+@irdl_op_definition
+class MemSizeOp(IRDLOperation):
+    """`platform.GetCoreMemSize(CoreMemType::X, size)`: bytes of one memory."""
+
+    name = "host.mem_size"
+
+    platform = operand_def(PlatformType)
+    space = prop_def(MemSpaceAttr)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$platform $space attr-dict"
+
+    def __init__(self, platform: SSAValue, space: MemSpace) -> None:
+        super().__init__(operands=[platform], properties={"space": MemSpaceAttr(space)}, result_types=[i64])
+
+
+# platform_ascendc::SocVersion (asc-devkit include/utils/tiling/platform/platform_ascendc.h)
+SOC_VERSIONS: dict[str, int] = {
+    "ASCEND910": 0, "ASCEND910B": 1, "ASCEND310P": 2, "ASCEND310B": 3, "ASCEND950": 4, "ASCEND910_95": 4,
+    "ASCEND910_55": 5,
+}  # fmt: skip
+
+
+@irdl_op_definition
+class SocVersionOp(IRDLOperation):
+    """`platform.GetSocVersion()`: the chip's platform_ascendc::SocVersion, as its number."""
+
+    name = "host.soc_version"
+
+    platform = operand_def(PlatformType)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$platform attr-dict"
+
+    def __init__(self, platform: SSAValue) -> None:
+        super().__init__(operands=[platform], result_types=[i64])
+
+
+@irdl_op_definition
+class LibWorkspaceSizeOp(IRDLOperation):
+    """`platform.GetLibApiWorkSpaceSize()`: the system workspace the high-level APIs need."""
+
+    name = "host.lib_workspace_size"
+
+    platform = operand_def(PlatformType)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$platform attr-dict"
+
+    def __init__(self, platform: SSAValue) -> None:
+        super().__init__(operands=[platform], result_types=[i64])
