@@ -131,6 +131,7 @@ from ascendir.dialects.host_types import (
     ShapeKindAttr as ShapeKindAttr,
     ShapeType as ShapeType,
     StringType as StringType,
+    TensorQueryOp as TensorQueryOp,
     TilingContextType as TilingContextType,
     TilingDataType as TilingDataType,
 )
@@ -159,7 +160,6 @@ from ascendir.dialects.host_types import (
     MemSpace as MemSpace,
     ShapeKind as ShapeKind,
     check_index as check_index,
-    index_operands as index_operands,
 )
 
 

@@ -11,7 +11,6 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     operand_def,
-    opt_operand_def,
     prop_def,
     result_def,
     traits_def,
@@ -25,8 +24,8 @@ from ascendir.dialects.host_types import (
     ContextOf,
     IntListType,
     StringType,
+    TensorQueryOp,
     check_index,
-    index_operands,
 )
 
 
@@ -108,28 +107,17 @@ class StrEqOp(IRDLOperation):
 
 
 @irdl_op_definition
-class InputValuesOp(IRDLOperation):
+class InputValuesOp(TensorQueryOp):
     """`context->GetInputTensor(i)->GetData<T>()` of an integer T: the input tensor's element values (a host
     tiling function that reads a shape or index list passed as a tensor: Fill's dims, StridedSlice's begin/end),
     read as a list like a list-of-int attribute's."""
 
     name = "host.input_values"
 
-    context = operand_def(AnyContext)
-    index = prop_def(IntegerAttr[I64])
-    at = opt_operand_def(i64)
     result = result_def(IntListType)
 
-    traits = traits_def(Pure())
-    custom_directives = (ContextOf,)
-    assembly_format = "$context `[` $index (`+` $at^)? `]` custom<ContextOf>(type($context)) attr-dict"
-
     def __init__(self, context: SSAValue, index: int, at: SSAValue | None = None) -> None:
-        super().__init__(operands=index_operands(context, at), properties={"index": IntegerAttr(index, i64)},
-                         result_types=[IntListType()])
-
-    def verify_(self) -> None:
-        check_index(self.index, "input")
+        super().__init__(context, index, at, IntListType())
 
 
 @irdl_op_definition

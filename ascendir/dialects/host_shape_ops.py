@@ -6,27 +6,14 @@ Separate because shape buffers are the dialect's one kind of mutable object.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import I64, IntegerAttr, i1, i64
+from typing import ClassVar
+
+from xdsl.dialects.builtin import i1, i64
 from xdsl.ir import SSAValue
-from xdsl.irdl import (
-    IRDLOperation,
-    irdl_op_definition,
-    operand_def,
-    opt_operand_def,
-    prop_def,
-    result_def,
-    traits_def,
-    var_operand_def,
-)
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def, var_operand_def
 from xdsl.traits import Pure
 
-from ascendir.dialects.host_types import (
-    InferShapeContextType,
-    ShapeBufferType,
-    ShapeType,
-    check_index,
-    index_operands,
-)
+from ascendir.dialects.host_types import InferShapeContextType, ShapeBufferType, ShapeType, TensorQueryOp
 
 
 # gert::Shape::kMaxDimNum: the dims a gert::Shape holds, in a fixed array.
@@ -34,29 +21,21 @@ MAX_DIM_NUM = 25
 
 
 @irdl_op_definition
-class OutputShapeBufferOp(IRDLOperation):
-    """`context->GetOutputShape(i)` of an InferShape context: the output's shape, which the function fills."""
+class OutputShapeBufferOp(TensorQueryOp):
+    """`context->GetOutputShape(i)` of an InferShape context: the output's shape, which the function fills.
+    Pure: it is the same object every time; reading or writing it goes through the ops below."""
 
     name = "host.output_shape_buffer"
+    TENSOR: ClassVar[str] = "output"
 
     context = operand_def(InferShapeContextType)
-    index = prop_def(IntegerAttr[I64])
-    at = opt_operand_def(i64)
     result = result_def(ShapeBufferType)
 
-    # the same object every time: reading or writing it goes through the ops below
-    traits = traits_def(Pure())
+    custom_directives = ()
     assembly_format = "$context `[` $index (`+` $at^)? `]` attr-dict"
 
     def __init__(self, context: SSAValue, index: int, at: SSAValue | None = None) -> None:
-        super().__init__(
-            operands=index_operands(context, at),
-            properties={"index": IntegerAttr(index, i64)},
-            result_types=[ShapeBufferType()],
-        )
-
-    def verify_(self) -> None:
-        check_index(self.index, "output")
+        super().__init__(context, index, at, ShapeBufferType())
 
 
 @irdl_op_definition

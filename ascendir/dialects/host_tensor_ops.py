@@ -6,17 +6,11 @@ Separate from the InferShape output shapes (host_shape_ops.py): these only read 
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import I64, IntegerAttr, i1, i32, i64
+from typing import ClassVar
+
+from xdsl.dialects.builtin import i1, i32, i64
 from xdsl.ir import SSAValue
-from xdsl.irdl import (
-    IRDLOperation,
-    irdl_op_definition,
-    operand_def,
-    opt_operand_def,
-    prop_def,
-    result_def,
-    traits_def,
-)
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from ascendir.dialects.host_types import (
@@ -25,66 +19,45 @@ from ascendir.dialects.host_types import (
     ShapeKind,
     ShapeKindAttr,
     ShapeType,
+    TensorQueryOp,
     TilingContextType,
-    check_index,
-    index_operands,
 )
 
 
 @irdl_op_definition
-class InputShapeOp(IRDLOperation):
+class InputShapeOp(TensorQueryOp):
     """`context->GetInputShape(i)->GetOriginShape()` (or `GetStorageShape()`); on an InferShape context,
     `context->GetInputShape(i)` itself, which is the origin shape."""
 
     name = "host.input_shape"
 
-    context = operand_def(AnyContext)
-    index = prop_def(IntegerAttr[I64])
-    at = opt_operand_def(i64)
     kind = prop_def(ShapeKindAttr)
     result = result_def(ShapeType)
 
-    traits = traits_def(Pure())
-    custom_directives = (ContextOf,)
     assembly_format = "$context `[` $index (`+` $at^)? `]` $kind custom<ContextOf>(type($context)) attr-dict"
 
     def __init__(self, context: SSAValue, index: int, kind: ShapeKind = ShapeKind.ORIGIN,
                  at: SSAValue | None = None) -> None:
-        super().__init__(
-            operands=index_operands(context, at),
-            properties={"index": IntegerAttr(index, i64), "kind": ShapeKindAttr(kind)},
-            result_types=[ShapeType()],
-        )
-
-    def verify_(self) -> None:
-        check_index(self.index, "input")
+        super().__init__(context, index, at, ShapeType(), kind=ShapeKindAttr(kind))
 
 
 @irdl_op_definition
-class OutputShapeOp(IRDLOperation):
+class OutputShapeOp(TensorQueryOp):
     """`context->GetOutputShape(i)->GetOriginShape()` (or `GetStorageShape()`)."""
 
     name = "host.output_shape"
+    TENSOR: ClassVar[str] = "output"
 
     context = operand_def(TilingContextType)
-    index = prop_def(IntegerAttr[I64])
-    at = opt_operand_def(i64)
     kind = prop_def(ShapeKindAttr)
     result = result_def(ShapeType)
 
-    traits = traits_def(Pure())
+    custom_directives = ()
     assembly_format = "$context `[` $index (`+` $at^)? `]` $kind attr-dict"
 
     def __init__(self, context: SSAValue, index: int, kind: ShapeKind = ShapeKind.ORIGIN,
                  at: SSAValue | None = None) -> None:
-        super().__init__(
-            operands=index_operands(context, at),
-            properties={"index": IntegerAttr(index, i64), "kind": ShapeKindAttr(kind)},
-            result_types=[ShapeType()],
-        )
-
-    def verify_(self) -> None:
-        check_index(self.index, "output")
+        super().__init__(context, index, at, ShapeType(), kind=ShapeKindAttr(kind))
 
 
 @irdl_op_definition
@@ -147,26 +120,15 @@ class InputCountOp(IRDLOperation):
 
 
 @irdl_op_definition
-class HasInputOp(IRDLOperation):
+class HasInputOp(TensorQueryOp):
     """`context->GetOptionalInputShape(i) != nullptr`: whether an optional input is present."""
 
     name = "host.has_input"
 
-    context = operand_def(AnyContext)
-    index = prop_def(IntegerAttr[I64])
-    at = opt_operand_def(i64)
     result = result_def(i1)
 
-    traits = traits_def(Pure())
-    custom_directives = (ContextOf,)
-    assembly_format = "$context `[` $index (`+` $at^)? `]` custom<ContextOf>(type($context)) attr-dict"
-
     def __init__(self, context: SSAValue, index: int, at: SSAValue | None = None) -> None:
-        super().__init__(operands=index_operands(context, at), properties={"index": IntegerAttr(index, i64)},
-                         result_types=[i1])
-
-    def verify_(self) -> None:
-        check_index(self.index, "input")
+        super().__init__(context, index, at, i1)
 
 
 @irdl_op_definition
@@ -219,53 +181,28 @@ class ShapeSizeOp(IRDLOperation):
 
 
 @irdl_op_definition
-class InputDtypeOp(IRDLOperation):
+class InputDtypeOp(TensorQueryOp):
     """`context->GetInputDesc(i)->GetDataType()` as its `ge::DataType` number."""
 
     name = "host.input_dtype"
 
-    context = operand_def(AnyContext)
-    index = prop_def(IntegerAttr[I64])
-    at = opt_operand_def(i64)
     result = result_def(i32)
 
-    traits = traits_def(Pure())
-    custom_directives = (ContextOf,)
-    assembly_format = "$context `[` $index (`+` $at^)? `]` custom<ContextOf>(type($context)) attr-dict"
-
     def __init__(self, context: SSAValue, index: int, at: SSAValue | None = None) -> None:
-        super().__init__(
-            operands=index_operands(context, at), properties={"index": IntegerAttr(index, i64)},
-            result_types=[i32],
-        )
-
-    def verify_(self) -> None:
-        check_index(self.index, "input")
+        super().__init__(context, index, at, i32)
 
 
 @irdl_op_definition
-class OutputDtypeOp(IRDLOperation):
+class OutputDtypeOp(TensorQueryOp):
     """`context->GetOutputDesc(i)->GetDataType()` as its `ge::DataType` number."""
 
     name = "host.output_dtype"
+    TENSOR: ClassVar[str] = "output"
 
-    context = operand_def(AnyContext)
-    index = prop_def(IntegerAttr[I64])
-    at = opt_operand_def(i64)
     result = result_def(i32)
 
-    traits = traits_def(Pure())
-    custom_directives = (ContextOf,)
-    assembly_format = "$context `[` $index (`+` $at^)? `]` custom<ContextOf>(type($context)) attr-dict"
-
     def __init__(self, context: SSAValue, index: int, at: SSAValue | None = None) -> None:
-        super().__init__(
-            operands=index_operands(context, at), properties={"index": IntegerAttr(index, i64)},
-            result_types=[i32],
-        )
-
-    def verify_(self) -> None:
-        check_index(self.index, "output")
+        super().__init__(context, index, at, i32)
 
 
 @irdl_op_definition

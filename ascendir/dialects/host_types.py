@@ -7,10 +7,20 @@ A module of its own because every op family (host_*_ops.py) builds on it.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, f32, i1, i64
+from typing import ClassVar
+
+from xdsl.dialects.builtin import I64, IntegerAttr, StringAttr, f32, i1, i64
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import Attribute, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute, SSAValue, TypeAttribute
-from xdsl.irdl import IRDLOperation, base, irdl_attr_definition
+from xdsl.irdl import (
+    IRDLOperation,
+    base,
+    irdl_attr_definition,
+    operand_def,
+    opt_operand_def,
+    prop_def,
+    traits_def,
+)
 from xdsl.irdl.declarative_assembly_format import (
     CustomDirective,
     ParsingState,
@@ -20,6 +30,7 @@ from xdsl.irdl.declarative_assembly_format import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
@@ -213,8 +224,30 @@ def check_index(index: IntegerAttr, what: str) -> None:
         raise VerifyException(f"{what} index must be non-negative, got {index.value.data}")
 
 
-def index_operands(context: SSAValue, at: SSAValue | None) -> list[SSAValue | list[SSAValue]]:
-    """The operands of a tensor query. Its tensor index is the `index` property plus, when present, the
-    runtime value of its `at` operand: `context->GetInputShape(i)` in a loop over the inputs (foreach ops)
-    has `i` there, printed `%ctx[0 + %i]`."""
-    return [context, [at] if at is not None else []]
+class TensorQueryOp(IRDLOperation):
+    """What the queries of one input or output tensor share (host.input_shape, host.has_input, ...): the
+    context, and the tensor's index, which is the `index` property plus, when present, the runtime value of
+    the `at` operand: `context->GetInputShape(i)` in a loop over the inputs (foreach ops) has `i` there,
+    printed `%ctx[0 + %i]`. They are pure. An op declares its name, its result (and any other property), and
+    where they differ, its context type and assembly format; TENSOR says which tensors `index` counts."""
+
+    context = operand_def(AnyContext)
+    index = prop_def(IntegerAttr[I64])
+    at = opt_operand_def(i64)
+
+    traits = traits_def(Pure())
+    custom_directives = (ContextOf,)
+    assembly_format = "$context `[` $index (`+` $at^)? `]` custom<ContextOf>(type($context)) attr-dict"
+
+    TENSOR: ClassVar[str] = "input"
+
+    def __init__(self, context: SSAValue, index: int, at: SSAValue | None, result_type: Attribute,
+                 **properties: Attribute) -> None:
+        super().__init__(
+            operands=[context, [at] if at is not None else []],
+            properties={"index": IntegerAttr(index, i64), **properties},
+            result_types=[result_type],
+        )
+
+    def verify_(self) -> None:
+        check_index(self.index, self.TENSOR)
