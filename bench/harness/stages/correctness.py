@@ -292,7 +292,9 @@ def check_case(task: Task, case: Case, program: Any, chip: str,
         result.sim_findings += [f for f in run.findings if f not in result.sim_findings]
         for name, n in run.unwritten.items():
             result.unwritten[name] = max(result.unwritten.get(name, 0), n)
-        expected = task.settle_ties(case, inputs, expected, run.outputs)
+        settle = getattr(task, "settle_ties", None)  # (test doubles of a Task may not have it)
+        if settle is not None:
+            expected = settle(case, inputs, expected, run.outputs)
         comparisons = task.compare(case, expected, run.outputs)
         result.outputs[f"draw{k}"] = {n: c.to_json() for n, c in comparisons.items()}
         ok = True
