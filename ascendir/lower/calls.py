@@ -17,7 +17,7 @@ from ascendir.lower import ctypes as C
 from ascendir.lower.astwalk import written_root
 from ascendir.lower.ctypes import CType, Scalar, const_fits
 from ascendir.lower.function import REGISTER_API_FUNCTIONS, _TRANSPARENT_NAMESPACES, Unsupported, in_register_api
-from ascendir.lower import list_tensor
+from ascendir.lower import code_pointer, list_tensor
 from ascendir.lower.values import Cell, FunctionRef, Instance, Pack, Val
 from ascendir.lower.vector_intrinsics import is_vector_intrinsic, lower_pointer_intrinsic
 from ascendir.lower import ub_pointer
@@ -57,6 +57,14 @@ def lower_call(lw: FunctionLowerer, e: A.Call, expected: CType | None) -> Val:
         return _named_call(lw, e, callee, expected)
     if isinstance(callee, A.Binary) and callee.op in ("->*", ".*"):
         return _member_pointer_call(lw, e, callee)
+    if isinstance(callee, A.Unary) and callee.op == "*":
+        # `(*static_cast<Func const *>(func))()`: the function object a pointer holds, or `(*f)(x)`
+        pointer = lw.expr(callee.operand)
+        if code_pointer.holds_functions(lw, pointer):
+            return code_pointer.call(lw, e, pointer, lambda: _lower_args(lw, e.args))  # type: ignore[return-value]
+        target = code_pointer.object_at(lw, pointer, e) if code_pointer.is_pointer(pointer) else pointer.obj
+        if isinstance(target, Instance) and target.find_method("operator()") is not None:
+            return lw._operator_call(target, "operator()", e, e.args)
     raise Unsupported("call through an expression that is not a function name", e)
 
 
@@ -213,6 +221,9 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         local = lw.lookup(name)
         if isinstance(local, Instance) and local.find_method("operator()") is not None:
             return lw._operator_call(local, "operator()", e, e.args)  # `matmul(params)`: a function object
+        called = code_pointer.call(lw, e, local, lambda: _lower_args(lw, e.args))
+        if called is not None:
+            return called  # `caller(func)`: the functions the pointer may hold (code_pointer.py)
         if local is not None:
             element = _tensor_element(lw, e, callee)
             if element is not None:
@@ -771,6 +782,9 @@ def _method_call(lw: FunctionLowerer, e: A.Call, callee: A.Member, expected: CTy
         recv = lw.expr(callee.obj)
     if isinstance(recv.ctype, C.Pointer) and isinstance(recv.obj, Instance):
         recv = Val(recv.obj.ctype, obj=recv.obj)
+    elif code_pointer.is_pointer(recv):  # `ptr->Method()` with `Kernel *ptr = this`
+        held = code_pointer.object_at(lw, recv, e)
+        recv = Val(held.ctype, obj=held)
     elif isinstance(recv.ctype, C.Pointer) and not isinstance(recv.ctype.pointee, Scalar | C.VoidT):
         recv = Val(recv.ctype.pointee, recv.ssa, obj=recv.obj)  # `pipe->InitBuffer(...)`: objects, not memory
     inst = recv.obj if isinstance(recv.obj, Instance) else None
@@ -784,6 +798,9 @@ def _method_call(lw: FunctionLowerer, e: A.Call, callee: A.Member, expected: CTy
             member = inst.members.get(name)
             if isinstance(member, Instance) and member.find_method("operator()") is not None:
                 return lw._operator_call(member, "operator()", e, e.args)  # `params.callback()`: a function object
+            called = code_pointer.call(lw, e, member, lambda: _lower_args(lw, e.args))
+            if called is not None:
+                return called  # `hook.invoke(target)`: a function pointer member
             element = _tensor_element(lw, e, callee) if name in inst.members else None
             if element is not None:
                 return element

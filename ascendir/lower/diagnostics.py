@@ -134,6 +134,16 @@ class Reporter:
             self._seen.add(key)
             self.diagnostics.append(d)
 
+    def mark(self) -> int:
+        """Where the diagnostics end now, for rollback."""
+        return len(self.diagnostics)
+
+    def rollback(self, mark: int) -> None:
+        """Forgets the diagnostics added since `mark` (a lowering rolled back to be done again)."""
+        for d in self.diagnostics[mark:]:
+            self._seen.discard((d.code, d.span, d.message))  # type: ignore[arg-type]
+        del self.diagnostics[mark:]
+
     def unknown_api(self, name: str, node: A.Node, closest: list[str]) -> None:
         if self.api_uncatalogued:
             self.suppressed += 1

@@ -48,7 +48,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, ssa_scope, struct_pointer
+from ascendir.lower import code_pointer, ctypes as C, ssa_scope, struct_pointer
 from ascendir.lower.const_cache import ConstantCache, float_key
 from ascendir.lower.const_fold import _FLOAT_MAX
 from ascendir.lower.ctypes import CType, Scalar
@@ -155,6 +155,8 @@ class FunctionLowerer(
         # the core type ("AIC" / "AIV") whose specialisation of a per-core member template is being inlined:
         # g_coreType is that constant there (`BarrierFlag<MODE, g_coreType>::ID`)
         self.core_type: str | None = None
+        # pointers holding the address of an object or a function, chosen at run time (code_pointer.py)
+        self.code_pointers = code_pointer.Registry()
 
     def loc(self, node: A.Node) -> FileLineColLoc:
         span = node.span
@@ -307,6 +309,10 @@ class FunctionLowerer(
         return cell
 
     def load(self, cell: Cell, node: A.Node) -> Val:
+        if cell.points_to is not None:
+            held = code_pointer.load(self, cell, node)
+            if held is not None:
+                return held  # the number of the object or function the pointer holds
         op = self.emit(_load(cell.ref, list(cell.at)), node)
         return Val(cell.ctype, op.results[0])
 
@@ -315,6 +321,8 @@ class FunctionLowerer(
             # a nested tiling struct (`this->tiling = tilingData.cubeTilingData;`, or a `const TCubeTiling &`
             # parameter bound to it): its fields, not the root struct seen under the nested type
             v = self.tiling_argument(v, node)
+        if code_pointer.store(self, cell, v, node):
+            return  # `p = &object;`, `f = &Function<T>;`: which one, as a number (code_pointer.py)
         if struct_pointer.store(self, cell, v, node):
             return  # `ptr = &paramStruct;`: which struct, read back by struct_pointer.read
         if isinstance(cell.ctype, C.Pointer) and isinstance(v.obj, tuple) and v.obj[0] == "tiling_array":

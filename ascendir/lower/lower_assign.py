@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import UNKNOWN_LOC, StringAttr
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, list_tensor
+from ascendir.lower import code_pointer
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.header_names import _COMPARE_MODES, TENSOR_OPERATORS
@@ -121,6 +122,8 @@ class AssignmentLowering:
                 obj = self.expr(target.obj)
                 if isinstance(obj.obj, Instance):
                     owner = obj.obj
+                elif code_pointer.is_pointer(obj):  # `ptr->acc = v` with `Kernel *ptr = this`
+                    owner = code_pointer.object_at(self, obj, node)
                 elif isinstance(obj.obj, Cell) and isinstance(obj.ctype, C.StructT | C.TilingT | C.ObjectT):
                     struct = self.ssa(obj, node)  # the root struct: a nested one's field is named by its path
                     path = f"{obj.ctype.path}.{target.member}" if isinstance(obj.ctype, C.TilingT) and obj.ctype.path \

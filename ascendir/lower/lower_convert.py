@@ -15,6 +15,7 @@ from xdsl.ir import Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, list_tensor, ub_pointer
+from ascendir.lower import code_pointer
 from ascendir.lower.const_fold import _convert_const, _fold
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
@@ -44,6 +45,9 @@ class ConversionLowering:
             a = self._enum_as_int(a, node)
             b = self._enum_as_int(b, node)
         if not isinstance(a.ctype, Scalar) or not isinstance(b.ctype, Scalar):
+            held = code_pointer.compare(self, op, a, b, node)  # `func != nullptr` (code_pointer.py)
+            if held is not None:
+                return held
             if isinstance(a.ctype, C.Pointer) or isinstance(b.ctype, C.Pointer):
                 return Val(C.BOOL, const=int(op == "!="))
             raise Unsupported(f"comparison of {a.ctype} and {b.ctype}", node)

@@ -15,6 +15,7 @@ from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, object_arrays
+from ascendir.lower import code_pointer
 from ascendir.lower.ast_queries import _node_text, _walk
 from ascendir.lower.astwalk import facts
 from ascendir.lower.const_fold import _wrap
@@ -73,6 +74,8 @@ class ExpressionLowering:
         obj = self.expr(e.obj)
         if isinstance(obj.obj, Instance):
             return self._member_of_instance(obj.obj, e.member, e)
+        if code_pointer.is_pointer(obj):  # `ptr->flag` with `Kernel *ptr = this` (code_pointer.py)
+            return self._member_of_instance(code_pointer.object_at(self, obj, e), e.member, e)
         if obj.obj == SIMT_INDEX and e.member in ("x", "y", "z"):
             return Val(C.U32, self.undef(C.U32, e))  # threadIdx.x: one thread's index, unknown here
         t = obj.ctype
@@ -170,6 +173,9 @@ class ExpressionLowering:
 
     def expr_Unary(self, e: A.Unary) -> Val:
         if e.op == "&":
+            function = code_pointer.function_address(self, e.operand)
+            if function is not None:
+                return function  # `&Wrapper<Func>`
             v = self.expr(e.operand)
             if isinstance(v.ctype, C.MemberFunctionT):
                 return v
@@ -205,6 +211,9 @@ class ExpressionLowering:
                 return source
             if isinstance(t, C.Pointer) and isinstance(v.obj, Val | Instance):
                 return v.obj if isinstance(v.obj, Val) else Val(v.obj.ctype, obj=v.obj)
+            if code_pointer.is_pointer(v):  # `*static_cast<F const *>(p)`: the object p holds
+                inst = code_pointer.object_at(self, v, e)
+                return Val(inst.ctype, obj=inst)
             if isinstance(e.operand, A.This) and isinstance(v.obj, Instance):
                 return v  # `*this`: the object (`this` is read as the object already)
             if array_pointer.is_pointer_operand(v):  # `*(start + i)`: the element the array pointer points at

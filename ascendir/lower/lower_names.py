@@ -242,7 +242,8 @@ class NameLowering:
             if isinstance(b.ctype, C.ArrayT):
                 return Val(b.ctype, obj=b)
             v = self.load(b, node)
-            v.obj = b
+            if v.obj is None:  # (a pointer of code_pointer.py's keeps what it holds)
+                v.obj = b
             return v
         if isinstance(b, Instance):
             return Val(b.ctype, obj=b)

@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import MemRefType, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C
+from ascendir.lower import code_pointer, ctypes as C
 from ascendir.lower.ast_queries import _always_exits, _callee_name, _exits, _node_text
 from ascendir.lower.astwalk import facts
 from ascendir.lower.ctypes import Scalar
@@ -210,11 +210,11 @@ class StatementLowering:
         elif isinstance(st, A.If):
             self.lower_if(st)
         elif isinstance(st, A.For):
-            self.lower_for(st)
+            code_pointer.lower_loop(self, lambda: self.lower_for(st))
         elif isinstance(st, A.While):
-            self.lower_while(st.cond, st.body, st)
+            code_pointer.lower_loop(self, lambda: self.lower_while(st.cond, st.body, st))
         elif isinstance(st, A.DoWhile):
-            self.lower_do_while(st)
+            code_pointer.lower_loop(self, lambda: self.lower_do_while(st))
         elif isinstance(st, A.Switch):
             self.lower_switch(st)
         elif isinstance(st, A.Return):
@@ -306,8 +306,12 @@ class StatementLowering:
     def to_bool(self, v: Val, node: A.Node) -> Val:
         if v.ctype == C.BOOL:
             return v
-        if isinstance(v.obj, Instance) and v.obj.find_method("operator bool") is not None:
-            return self.to_bool(self._operator_call(v.obj, "operator bool", node, []), node)  # `if (callback)`
+        if isinstance(v.obj, Instance):
+            # `if (callback)`: its `operator bool` (which the parser names "operatorbool", as it does every
+            # conversion function)
+            conversion = next((n for n in ("operatorbool", "operator bool") if v.obj.find_method(n) is not None), None)
+            if conversion is not None:
+                return self.to_bool(self._operator_call(v.obj, conversion, node, []), node)
         if isinstance(v.ctype, Scalar | C.EnumT):
             if v.const is not None and not isinstance(v.const, str):
                 return Val(C.BOOL, const=int(bool(v.const)))
@@ -315,6 +319,9 @@ class StatementLowering:
                 zero = Val(v.ctype, const=0)
                 return self.compare("!=", v, zero, node)
         if isinstance(v.ctype, C.Pointer):
+            held = code_pointer.to_bool(self, v, node)  # `if (func)` with `void const *func` set at run time
+            if held is not None:
+                return held
             return Val(C.BOOL, const=int(v.ssa is not None or v.obj is not None))
         return Val(C.BOOL, self.undef(C.BOOL, node))
 
