@@ -11,7 +11,7 @@ from xdsl.dialects import arith, scf
 from xdsl.ir import Block, Region
 
 from ascendir.lower import ctypes as C
-from ascendir.lower.ast_queries import _contains_break, _contains_continue, _contains_return
+from ascendir.lower.ast_queries import _always_exits, _contains_break, _contains_continue, _contains_return
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.fast_ops import _hint
@@ -109,8 +109,12 @@ class LoopLowering:
         try:
             stmts = body.body if isinstance(body, A.Compound) else [body]
             self.lower_stmts(stmts, top="loop")
+            if not (stmts and _always_exits(stmts[-1])):
+                # the objects declared in the body end with each iteration (catlass's BlockEpilogue, made per
+                # group, waits in its destructor for the flags its constructor set)
+                self.run_destructors(self.frame.scopes[-1], body)
         finally:
-            self.frame.scopes.pop()
+            self._owned.pop(id(self.frame.scopes.pop()), None)
 
     def lower_while(self, cond_e: A.Node | None, body: A.Node, st: A.Node, step: A.Expr | None = None,
                     first_flag: Cell | None = None) -> None:
