@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ascendir.lower.astwalk import walk
+from ascendir.lower import tiling_framework
 from frontend import ast as A
 
 
@@ -110,6 +111,8 @@ class Scope:
     # classes of one name in different namespaces (catlass's Gemm::Tile::TileCopy and Epilogue::Tile::TileCopy):
     # name -> [(namespace, key in `classes`)], the first one keyed by its bare name, the others by their full one
     homonyms: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # REGISTER_TILING_TEMPLATE("Op", Class, priority) registrations (ascendir/lower/tiling_framework.py)
+    tiling_templates: list[A.MacroDecl] = field(default_factory=list)
 
     def without_namespaces(self, parts: list[A.NamePart]) -> list[A.NamePart]:
         """`parts` less its leading names of the program's namespaces (a class of the same name stays)."""
@@ -123,6 +126,10 @@ def collect(units: list[A.TranslationUnit]) -> Scope:
     scope = Scope()
     for unit in units:
         _collect_decls(scope, unit.decls, None)
+    if scope.tiling_templates and tiling_framework.BASE_CLASS not in scope.classes:
+        framework = tiling_framework.unit_for(scope.tiling_templates)
+        if framework is not None:
+            _collect_decls(scope, framework.decls, None)
     return scope
 
 
@@ -160,6 +167,8 @@ def _collect_decls(scope: Scope, decls: list[A.Node], template: list[A.TemplateP
             )
         elif isinstance(d, A.RegisterTilingData):
             scope.registered_tiling[d.op_type] = d.struct_name
+        elif tiling_framework.is_registration(d):
+            scope.tiling_templates.append(d)  # type: ignore[arg-type]
         elif isinstance(d, A.MacroDecl) and d.name == "REGISTER_TILING_DEFAULT" and d.args:
             scope.default_tiling = _arg_text(d.args[0])
         elif isinstance(d, A.ExprStmt) and isinstance(d.expr, A.KernelLaunch):

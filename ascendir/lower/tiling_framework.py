@@ -1,0 +1,95 @@
+"""The ops repositories' tiling-template framework, for host code that registers tiling classes with it.
+
+Vendor op hosts (LayerNormV4, BatchNormV3, DequantSwigluQuant in NPUKernelBench) derive their tiling classes
+from `TilingBaseClass` (`tiling/tiling_base.h`), register them per op with `REGISTER_TILING_TEMPLATE("Op",
+Class, priority)` and make the tiling function `return TilingRegistry::GetInstance().DoTilingImpl(context);`
+(`tiling/tiling_templates_registry.h`). Neither header ships with an answer. Their documented behaviour:
+
+- `TilingBaseClass(context)` keeps the context in the protected member `context_`; `DoTiling()` runs the hooks
+  GetShapeAttrsInfo, GetPlatformInfo, IsCapable, DoOpTiling, DoLibApiTiling, GetWorkspaceSize, PostTiling in
+  turn, returning the first status that is not GRAPH_SUCCESS (GRAPH_PARAM_INVALID when IsCapable is false:
+  "this class does not support it, try the next"), then sets the tiling key from GetTilingKey();
+- `DoTilingImpl(context)` tries the op's registered classes by ascending priority (a std::map keyed by it),
+  each built from the context, and returns the first DoTiling status that is not GRAPH_PARAM_INVALID, or
+  GRAPH_FAILED when none takes the case.
+
+When a program registers templates and defines no TilingBaseClass of its own, this module adds both classes
+as source we write here (the registry's DoTilingImpl spelled out for the classes registered), so the host
+lowering runs them like any class. The log-only DumpTilingInfo hook is left out.
+"""
+
+from __future__ import annotations
+
+from frontend import ast as A
+
+BASE_CLASS = "TilingBaseClass"
+_HOOKS = ("GetShapeAttrsInfo", "GetPlatformInfo", None, "DoOpTiling", "DoLibApiTiling", "GetWorkspaceSize",
+          "PostTiling")
+SOURCE_NAME = "<tiling framework>"
+REGISTRY_CLASS = "TilingTemplateRegistry"
+
+
+def is_registration(d: A.Node) -> bool:
+    """`REGISTER_TILING_TEMPLATE("Op", Class, priority)` (and the REGISTER_OPS_ / per-arch spellings)."""
+    return isinstance(d, A.MacroDecl) and d.name.startswith("REGISTER_") and d.name.endswith("TILING_TEMPLATE") \
+        and len(d.args) >= 3
+
+
+def registered(d: A.MacroDecl) -> tuple[int, str] | None:
+    """(priority, class name) of a registration, or None when either is not written plainly."""
+    cls, prio = d.args[1], d.args[2]
+    if isinstance(cls, A.TypeArgExpr):
+        cls = cls.type
+    name = cls.qname.parts[-1].name if isinstance(cls, A.Name) else (
+        cls.base.parts[-1].name if isinstance(cls, A.TypeRef) and isinstance(cls.base, A.QualifiedName) else None)
+    if isinstance(prio, A.Unary) and prio.op == "-" and isinstance(prio.operand, A.IntLit):
+        value: int | None = -prio.operand.value
+    else:
+        value = prio.value if isinstance(prio, A.IntLit) else None
+    return None if name is None or value is None else (value, name)
+
+
+def source(classes: list[str]) -> str:
+    """The framework's two classes, with DoTilingImpl trying `classes` in order."""
+    steps = []
+    for hook in _HOOKS:
+        if hook is None:
+            steps.append("        if (!this->IsCapable()) {\n            return ge::GRAPH_PARAM_INVALID;\n        }")
+        else:
+            steps.append(f"        ret = this->{hook}();\n        if (ret != ge::GRAPH_SUCCESS) {{\n"
+                         "            return ret;\n        }")
+    tries = "".join(
+        f"        {{\n            {cls} tiling{k}(context);\n"
+        f"            ge::graphStatus status{k} = tiling{k}.DoTiling();\n"
+        f"            if (status{k} != ge::GRAPH_PARAM_INVALID) {{\n                return status{k};\n            }}\n"
+        "        }\n" for k, cls in enumerate(classes))
+    return (
+        f"class {BASE_CLASS} {{\npublic:\n"
+        f"    explicit {BASE_CLASS}(gert::TilingContext *context) : context_(context) {{}}\n"
+        "    ge::graphStatus DoTiling()\n    {\n        ge::graphStatus ret = ge::GRAPH_SUCCESS;\n"
+        + "\n".join(steps)
+        + "\n        context_->SetTilingKey(this->GetTilingKey());\n        return ge::GRAPH_SUCCESS;\n    }\n"
+        "protected:\n    gert::TilingContext *context_;\n};\n\n"
+        f"class {REGISTRY_CLASS} {{\npublic:\n"
+        "    ge::graphStatus DoTilingImpl(gert::TilingContext *context)\n    {\n"
+        + tries
+        + "        return ge::GRAPH_FAILED;\n    }\n};\n\n"
+        # (the registry's static GetInstance() as a function of a namespace of its name: the same call)
+        f"namespace TilingRegistry {{\n{REGISTRY_CLASS} GetInstance()\n{{\n    {REGISTRY_CLASS} registry;\n    return registry;\n}}\n}}\n"
+    )
+
+
+def unit_for(registrations: list[A.MacroDecl]) -> A.TranslationUnit | None:
+    """The framework's classes as a parsed unit, for the classes `registrations` name (by priority; the first
+    registration of a priority wins, as std::map::insert keeps it)."""
+    from frontend.parser import get_parser
+
+    by_priority: dict[int, str] = {}
+    for d in registrations:
+        found = registered(d)
+        if found is not None:
+            by_priority.setdefault(*found)
+    if not by_priority:
+        return None
+    classes = [by_priority[p] for p in sorted(by_priority)]
+    return get_parser().parse(source(classes), SOURCE_NAME).unit

@@ -1,0 +1,109 @@
+"""Host code on the ops repositories' tiling-template framework: classes derived from TilingBaseClass,
+registered with REGISTER_TILING_TEMPLATE("Op", Class, priority), the tiling function
+`return TilingRegistry::GetInstance().DoTilingImpl(context);` (NPUKernelBench LayerNormV4, BatchNormV3,
+DequantSwigluQuant). Neither framework header ships with an answer; ascendir/lower/tiling_framework.py adds
+their documented behaviour. Before, the call was an undeclared identifier (ASC102) and no tiling ran.
+"""
+
+from __future__ import annotations
+
+from ascendir.host_eval import TensorSpec, TilingInputs
+from ascendir.lower.host import evaluate_program_tiling
+from frontend.pipeline import load_text
+
+SOURCE = """
+#include "register/tilingdata_base.h"
+#include "tiling/tiling_base.h"
+#include "tiling/tiling_templates_registry.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(PTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, rows);
+TILING_DATA_FIELD_DEF(uint32_t, path);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(P, PTilingData)
+
+class PTilingBase : public TilingBaseClass {
+public:
+    explicit PTilingBase(gert::TilingContext *context) : TilingBaseClass(context) {}
+protected:
+    ge::graphStatus GetShapeAttrsInfo() override
+    {
+        rows = context_->GetInputShape(0)->GetStorageShape().GetDim(0);
+        return ge::GRAPH_SUCCESS;
+    }
+    ge::graphStatus GetPlatformInfo() override { return ge::GRAPH_SUCCESS; }
+    ge::graphStatus DoLibApiTiling() override { return ge::GRAPH_SUCCESS; }
+    ge::graphStatus GetWorkspaceSize() override { return ge::GRAPH_SUCCESS; }
+    ge::graphStatus PostTiling() override
+    {
+        td.set_rows(rows);
+        td.set_path(path);
+        td.SaveToBuffer(context_->GetRawTilingData()->GetData(), context_->GetRawTilingData()->GetCapacity());
+        context_->GetRawTilingData()->SetDataSize(td.GetDataSize());
+        context_->SetBlockDim(1);
+        return ge::GRAPH_SUCCESS;
+    }
+    uint32_t rows = 0;
+    uint32_t path = 0;
+    PTilingData td;
+};
+
+class PSmallTiling : public PTilingBase {
+public:
+    explicit PSmallTiling(gert::TilingContext *context) : PTilingBase(context) {}
+protected:
+    bool IsCapable() override { return rows <= 8; }
+    ge::graphStatus DoOpTiling() override { path = 1; return ge::GRAPH_SUCCESS; }
+    uint64_t GetTilingKey() const override { return 100; }
+};
+
+class PLargeTiling : public PTilingBase {
+public:
+    explicit PLargeTiling(gert::TilingContext *context) : PTilingBase(context) {}
+protected:
+    bool IsCapable() override { return true; }
+    ge::graphStatus DoOpTiling() override { path = 2; return ge::GRAPH_SUCCESS; }
+    uint64_t GetTilingKey() const override { return 200; }
+};
+
+REGISTER_TILING_TEMPLATE("P", PLargeTiling, 1000);
+REGISTER_TILING_TEMPLATE("P", PSmallTiling, 10);
+
+static ge::graphStatus TilingP(gert::TilingContext *context)
+{
+    return TilingRegistry::GetInstance().DoTilingImpl(context);
+}
+}
+namespace ops {
+class P : public OpDef {
+public:
+    explicit P(const char* name) : OpDef(name)
+    {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->AICore().SetTiling(optiling::TilingP);
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(P);
+}
+"""
+
+
+def _run(rows: int):
+    return evaluate_program_tiling(load_text(SOURCE, "p.cpp"), TilingInputs([TensorSpec((rows, 4), "float32")]))
+
+
+def test_the_first_capable_template_by_priority_tiles() -> None:
+    # priority 10 (PSmallTiling) is tried first, although registered second; it takes 4 rows
+    small = _run(4)
+    assert small.diagnostics == [] and small.succeeded and not small.gaps, small.diagnostics
+    assert small.fields == {"rows": 4, "path": 1}
+    assert small.tiling_key == 100
+
+
+def test_a_template_that_is_not_capable_hands_over_to_the_next() -> None:
+    large = _run(32)
+    assert large.diagnostics == [] and large.succeeded and not large.gaps, large.diagnostics
+    assert large.fields == {"rows": 32, "path": 2}
+    assert large.tiling_key == 200
