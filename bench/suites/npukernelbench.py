@@ -120,6 +120,12 @@ class NPUKernelBenchTask(Task):
                 # an integer the binding passes as int64_t where the op declares an integer tensor input (TopKV3's
                 # k: its aclnn layer converts the scalar to that tensor; as_op_inputs makes it one)
                 isinstance(v, int) and not isinstance(v, bool) and not decl.is_list
+                and any(t.startswith(("int", "uint")) for t in decl.dtypes)) or (
+                # a list of integers where it declares one integer tensor input (LayerNormV4's normalized_shape:
+                # an at::IntArrayRef the binding passes on as an aclIntArray, which the answer's l0op layer makes
+                # a tensor with ConvertToTensor; as_op_inputs makes it one)
+                isinstance(v, (list, tuple)) and bool(v) and not decl.is_list
+                and all(isinstance(t, int) and not isinstance(t, bool) for t in v)
                 and any(t.startswith(("int", "uint")) for t in decl.dtypes))
 
         binding_file = Path(self._validation("pybind.cpp"))
