@@ -20,6 +20,7 @@ from ascendir.lower.function import REGISTER_API_FUNCTIONS, _TRANSPARENT_NAMESPA
 from ascendir.lower import code_pointer, list_tensor
 from ascendir.lower.values import Cell, FunctionRef, Instance, Pack, Val
 from ascendir.lower.vector_intrinsics import is_vector_intrinsic, lower_pointer_intrinsic
+from ascendir.lower.vector_intrinsics import is_mask_intrinsic, lower_mask_intrinsic
 from ascendir.lower import ub_pointer
 from frontend import ast as A
 
@@ -249,6 +250,8 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         return Val(t if isinstance(t, C.VoidT) else C.UnknownT(name))
     if name in ("pipe_barrier", "set_flag", "wait_flag"):
         return _intrinsic_sync(lw, e, name)
+    if len(parts) == 1 and is_mask_intrinsic(name, len(e.args)):
+        return lower_mask_intrinsic(lw, e, name, expected)
     if len(parts) == 1 and is_vector_intrinsic(name):
         lowered = lower_pointer_intrinsic(lw, e, name, expected)
         if lowered is not None:

@@ -87,3 +87,27 @@ def lower_pointer_intrinsic(lw: FunctionLowerer, e: A.Call, name: str, expected:
         args.append(tensor)
     args.extend(e.args[pointers:])
     return api_call(lw, A.Call(e.span, e.callee, args), name, None, None, None, expected)  # type: ignore[arg-type]
+
+
+# The mask-register intrinsics under the AscendC mask APIs (asc-devkit impl/basic_api/kernel_utils_base.h:
+# AscendCUtils::SetMaskCount / SetMaskNorm call set_mask_count() / set_mask_norm(), SetVectorMask calls
+# set_vector_mask(maskHigh, maskLow)): name -> (API, overload). In Counter mode the low word is the count.
+_MASK_INTRINSICS = {"set_mask_norm": ("SetMaskNorm", 0), "set_mask_count": ("SetMaskCount", 0),
+                    "set_vector_mask": ("SetVectorMask", 2)}
+
+
+def is_mask_intrinsic(name: str, args: int) -> bool:
+    return name in _MASK_INTRINSICS and _MASK_INTRINSICS[name][1] == args
+
+
+def lower_mask_intrinsic(lw: FunctionLowerer, e: A.Call, name: str, expected: object) -> Val:
+    """`set_mask_norm()`, `set_mask_count()`, `set_vector_mask(high, low)` as the catalogued mask calls (the
+    vector mask register carries no element type: `uint64_t` stands for the template's T)."""
+    from .calls import api_call
+
+    api = _MASK_INTRINSICS[name][0]
+    targs = None
+    if api == "SetVectorMask":
+        u64 = A.TypeRef(e.span, "uint64_t")
+        targs = [A.TemplateArg(e.span, u64)]
+    return api_call(lw, A.Call(e.span, e.callee, list(e.args)), api, None, None, targs, expected)  # type: ignore[arg-type]
