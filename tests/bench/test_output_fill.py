@@ -91,3 +91,29 @@ def test_elements_no_core_writes_keep_the_fill(tmp_path: Path) -> None:
     assert not [f for f in v.cases[0].sim_findings if f.code == "ASC961"]
     v, = evaluate(task, [Answer("add", "nothing", str(answer), "zero")], options)
     assert v.checks["outputs_written"] is False and "no core wrote" in v.reason
+
+
+@pytest.mark.skipif(not simulator_available(), reason="the simulator (ascendir.sim) is not available")
+def test_the_fill_holds_when_the_kernel_names_the_output_otherwise(tmp_path: Path) -> None:
+    """The simulator names an unwritten output by the kernel's parameter (NPUKernelBench
+    GroupedMatmulSliceKPerTokenDequant's op output 'c' is the kernel's 'd'): the fill still covers it."""
+    folder = tmp_path / "suite" / "level1" / "math" / "add"
+    shutil.copytree(SOURCE, folder)
+    with open(folder / "task.toml", "a") as fh:
+        fh.write(ONE_CASE)
+    task = find_task(load_suite("bundled", tmp_path / "suite"), "add")
+    answer = tmp_path / "writes_nothing_to_out"
+    shutil.copytree(task.solution, answer)
+    kernel = answer / "op_kernel" / "add_custom.cpp"
+    text = kernel.read_text()
+    for old, new in (("    op.Process();\n", ""),
+                     ("GM_ADDR x2, GM_ADDR y, GM_ADDR workspace", "GM_ADDR x2, GM_ADDR out, GM_ADDR workspace"),
+                     ("op.Init(x1, x2, y, tilingData);", "op.Init(x1, x2, out, tilingData);")):
+        assert old in text
+        text = text.replace(old, new)
+    kernel.write_text(text)
+    options = EvalOptions(static_shapes=False, instruction_budget=5_000_000, performance=False)
+    filled = dataclasses.replace(task, outputs=tuple(dataclasses.replace(o, initial=0.0) for o in task.outputs))
+    v, = evaluate(filled, [Answer("add", "nothing", str(answer), "zero")], options)
+    assert v.checks["outputs_written"] is True and v.checks["within_tolerance"] is False, v.reason
+    assert not [f for f in v.cases[0].sim_findings if f.code == "ASC961"]
