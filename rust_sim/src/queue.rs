@@ -449,8 +449,43 @@ fn deque(cx: &mut Ctx, q: u32, d: u32) -> Flow {
     }
 }
 
+/// The queue that owns `handle`'s buffer, when it is not `q` but another queue whose buffers are freed with the
+/// same event as `q`'s (`meanQue.FreeTensor(rstdLocal)` beside `rstdQue.FreeTensor(meanLocal)`, both VECIN).
+/// On the device `FreeTensor` frees the tensor's own buffer through its handle and sets `q`'s free event, the one
+/// the owner's next `AllocTensor` waits for; asc-devkit checks that the buffer is `q`'s only under
+/// ASCENDC_CPU_DEBUG (kernel_tquebind_impl.h, FreeBuffer). Queues of different events are left to the error.
+fn owner_of_same_kind(cx: &Ctx, q: u32, handle: Handle) -> Option<u32> {
+    if let ObjState::Queue(queue) = &cx.core.objs[q as usize] {
+        if find_buf(queue, handle).is_some() {
+            return None;
+        }
+    } else {
+        return None;
+    }
+    let event = queue_event(cx, q, true);
+    (0..cx.core.objs.len() as u32).find(|&k| {
+        k != q
+            && matches!(&cx.core.objs[k as usize], ObjState::Queue(other) if find_buf(other, handle).is_some())
+            && queue_event(cx, k, true) == event
+    })
+}
+
 fn free_tensor(cx: &mut Ctx, q: u32, h: u32) -> Flow {
     let handle = cx.handle(h);
+    let q = match owner_of_same_kind(cx, q, handle) {
+        Some(owner) => {
+            let (name, other) = (queue_name(cx, q), queue_name(cx, owner));
+            cx.warn(
+                code::QUEUE_MISUSE,
+                format!(
+                    "{name}.FreeTensor() of a buffer of {other}: the device frees it in {other} (through the \
+                     tensor's buffer handle, with the same free event), so it runs as {other}.FreeTensor()"
+                ),
+            );
+            owner
+        }
+        None => q,
+    };
     let Some(res) = with_queue(cx, q, "FreeTensor()", |queue| {
         let i = find_buf(queue, handle).ok_or("a tensor that is not a buffer of this queue")?;
         match queue.bufs[i].state {
