@@ -15,6 +15,8 @@ use crate::program::Sv;
 use crate::vector::elem::{load_f32, CHUNK};
 use crate::vector::{check_footprint, geoms, plan, Form, Plan};
 
+mod tmp;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Red {
     Sum,
@@ -467,6 +469,9 @@ struct PatternReduce {
     t: DType,
     dst: u32,
     src: u32,
+    /// the sharedTmpBuffer, when the call passes one (else the library takes UB the TPipe left)
+    tmp: Option<u32>,
+    reuse_source: bool,
     shape: (u32, u32),
     inner_pad: Option<Sv>,
     last_axis: bool,
@@ -484,6 +489,12 @@ fn decode_pattern(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         t: a.dtype("T")?,
         dst: a.handle("dst")?,
         src: a.handle("src")?,
+        tmp: if a.overload == "pattern_tmp" {
+            Some(a.handle("sharedTmpBuffer")?)
+        } else {
+            None
+        },
+        reuse_source: matches!(a.targ("isReuseSource"), Some("true" | "1")),
         shape,
         inner_pad: a.opt_sv("srcInnerPad")?,
         last_axis: pattern.ends_with("AR"),
@@ -502,6 +513,9 @@ impl ApiOp for PatternReduce {
         let at = self.shape.0 as usize;
         let rows = DType::U32.load_bits(&cx.core.stack[at..]) as usize;
         let cols = DType::U32.load_bits(&cx.core.stack[at + 4..]) as usize;
+        if !self.tmp_fits(cx, rows as u64, cols as u64) {
+            return Flow::Stop;
+        }
         let padded = self.inner_pad.is_none_or(|p| cx.uint(p) != 0);
         let stride = if padded {
             (cols * sz).div_ceil(32) * 32 / sz
@@ -532,6 +546,65 @@ impl ApiOp for PatternReduce {
         let dst = cx.handle(self.dst);
         write_vals(cx, dst, 0, &out, t, init, &self.name);
         Flow::Next
+    }
+}
+
+impl PatternReduce {
+    /// Checks the temporary space against the library's minimum (tmp.rs); false (reported) when it is short.
+    fn tmp_fits(&self, cx: &mut Ctx, rows: u64, cols: u64) -> bool {
+        let need = tmp::min_tmp_bytes(
+            self.op,
+            self.t.size() as u64,
+            self.last_axis,
+            rows,
+            cols,
+            self.reuse_source,
+        ) as i64;
+        if need == 0 {
+            return true;
+        }
+        let (have, place) = match self.tmp {
+            Some(h) => (cx.handle(h).len.max(0), "its sharedTmpBuffer".to_string()),
+            None => match crate::queue::framework_tmp(cx, MemKind::Ub) {
+                Some((start, len)) => (
+                    len,
+                    format!(
+                        "the UB left after the TPipe's buffers (bytes [{start}, {}); without a sharedTmpBuffer the \
+                         library takes its temporary space there)",
+                        start + len
+                    ),
+                ),
+                None => return true,
+            },
+        };
+        if have >= need {
+            // the library writes the buffer's first `need` bytes: one placed past the end of UB faults there
+            return match self.tmp {
+                Some(h) => {
+                    let th = cx.handle(h);
+                    let what = format!("{}'s temporary buffer", self.name);
+                    cx.range(th, 0, need, true, 1, &what).is_some()
+                }
+                None => true,
+            };
+        }
+        let code = if self.tmp.is_some() {
+            code::INVALID_OPERAND
+        } else {
+            code::LOCAL_OUT_OF_BOUNDS
+        };
+        let pattern = if self.last_axis { "AR" } else { "RA" };
+        cx.report(
+            code,
+            format!(
+                "{}<{pattern}> over [{rows}, {cols}] needs at least {need} bytes of temporary space \
+                 (GetReduce{}MaxMinTmpSize's minimum; the documented contract: no less than it), and {place} holds \
+                 {have}: the library's partial results run past it",
+                self.name,
+                self.name.trim_start_matches("Reduce")
+            ),
+        );
+        false
     }
 }
 
