@@ -1,0 +1,379 @@
+"""Calls in the host lowering: the host's free functions (std::min/max, <cmath>, strcmp, memset / memcpy of
+a tiling struct, the tiling library's temporary-size queries), methods of handles through the method
+tables, and the index arguments of tensor queries.
+
+Separate because calls are where the runtime's API enters: each one becomes a `host` op or a value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from xdsl.dialects import arith
+from xdsl.dialects import math as xmath
+from xdsl.ir import SSAValue
+
+from ascendir.dialects import host as hd
+from ascendir.lower import ctypes as C
+from ascendir.lower import host_accumulate
+from ascendir.lower import host_init_list, host_smart_ptr, host_std, host_vector, host_tiling_api
+from ascendir.lower import host_streams
+from ascendir.lower.ctypes import CType, Scalar
+from ascendir.lower.diagnostics import UNKNOWN_API, span_of
+from ascendir.lower.function import Unsupported
+from ascendir.lower.host_context_methods import (
+    KNOWN_UNMODELLED_CONTEXT,
+    KNOWN_UNMODELLED_INFER_CONTEXT,
+    KNOWN_UNMODELLED_PLATFORM,
+    METHODS,
+)
+from ascendir.lower.host_handles import HANDLE_TYPES, HostError, handle_kind, is_host, unbound_shape
+from ascendir.lower.host_matmul_methods import MATMUL_CLASSES, MATMUL_METHODS, MULTI_CORE_ONLY
+from ascendir.lower.values import Val
+from frontend import ast as A
+from frontend.diagnostics import error
+
+
+# Library free functions that the host lowering does not model (their namespace may be omitted).
+_LIBRARY_FUNCS = {
+    "GetSoftMaxMinTmpSize", "GetSoftMaxMaxTmpSize", "SoftMaxTilingFunc", "GetLayerNormMaxMinTmpSize",
+    "GetLayerNormNDTilingInfo", "GetRmsNormMaxMinTmpSize", "GetRmsNormTilingInfo", "copy_n", "copy", "fill",
+    "fill_n", "accumulate", "to_string", "snprintf", "sprintf", "strlen", "strncmp", "log2", "round",
+    "CeilDiv", "CeilAlign", "FloorAlign", "FloorDiv", "GetSortTmpSize",
+}  # fmt: skip
+
+# The SoftMax / LogSoftMax temporary-space queries of the tiling library (HostLowerer._softmax_tmp_size).
+_SOFTMAX_TMP_SIZE = {"GetSoftMaxMinTmpSize", "GetSoftMaxMaxTmpSize", "GetLogSoftMaxMinTmpSize", "GetLogSoftMaxMaxTmpSize"}
+
+# Namespaces of libraries: a call qualified with one of these that is not modelled is a warning.
+_LIBRARY_NAMESPACES = {"std", "ge", "gert", "platform_ascendc", "matmul_tiling", "AscendC", "fe", "ops", "optiling"}
+
+# Logging and checking macros of the host headers: they do not change the tiling.
+_IGNORED_CALLS = {
+    "OP_LOGD", "OP_LOGI", "OP_LOGW", "OP_LOGE", "OP_LOGE_IF", "OPS_LOG_D", "OPS_LOG_I", "OPS_LOG_W", "OPS_LOG_E",
+    "OPS_REPORT_VECTOR_INNER_ERR", "VECTOR_INNER_ERR_REPORT_TILIING", "printf", "fprintf", "puts",
+    "assert", "static_assert", "ASCENDC_ASSERT", "GE_ASSERT", "OP_TILING_LOG",
+}  # fmt: skip
+
+# <cmath> functions the evaluator can run, by name (the `f` forms of libm map to the same op).
+_MATH_OPS: dict[str, Callable[..., Any]] = {
+    "ceil": xmath.CeilOp, "floor": xmath.FloorOp, "abs": xmath.AbsFOp, "fabs": xmath.AbsFOp,
+    "pow": xmath.PowFOp, "sqrt": xmath.SqrtOp, "exp": xmath.ExpOp, "log": xmath.LogOp,
+}  # fmt: skip
+
+
+class HostCalls:
+    """Calls: methods of HostLowerer (host.py), which inherits them."""
+
+    def expr_Call(self, e: A.Call, expected: CType | None = None) -> Val:
+        callee = e.callee
+        if isinstance(callee, A.Name):
+            handled = self._free_call(e, callee, expected)
+            return handled if handled is not None else super().expr_Call(e, expected)
+        if isinstance(callee, A.Member) and not isinstance(callee.obj, A.This):
+            recv = self.expr(callee.obj)
+            if is_host(recv.ctype):
+                return self._method(e, callee, recv)
+            if host_init_list.is_list(recv):
+                return host_init_list.method(self, e, callee.member, recv)
+            stand_in = replace(e, callee=replace(callee, obj=self._stand_in(recv, callee.obj)))
+            return super().expr_Call(stand_in, expected)
+        return super().expr_Call(e, expected)
+
+    def _free_call(self, e: A.Call, callee: A.Name, expected: CType | None) -> Val | None:
+        """Host free functions; None hands the call to the base lowering (user functions and types)."""
+        parts = [p.name for p in callee.qname.parts]
+        name = parts[-1]
+        qualified = "::".join(parts)
+        if name in _IGNORED_CALLS:
+            return Val(C.VoidT())
+        if len(parts) == 1 and self.lookup(name) is not None:
+            return None
+        this = self.frame.this
+        if name in self.scope.functions or name in self.scope.classes or (
+                len(parts) >= 2 and parts[-2] in self.scope.classes) or (
+                this is not None and len(parts) == 1 and name in this.info.methods):
+            return None  # user code: helper functions, constructors, methods of the enclosing class
+        if name in ("min", "max"):
+            return self._min_max(e, name, callee.qname.parts[-1].template_args)
+        if name in host_smart_ptr.MAKERS and parts[0] == "std":
+            return host_smart_ptr.make(self, e, name, callee.qname.parts[-1].template_args)
+        if name in ("__builtin_expect", "likely", "unlikely") and e.args:
+            for a in e.args[1:]:
+                self.expr(a)
+            return self.expr(e.args[0])  # a branch hint: the value of its first argument
+        if name in MATMUL_CLASSES and not (len(parts) == 1 and name in self.scope.classes):
+            return self._construct(HANDLE_TYPES[name], e.args, e)  # type: ignore[arg-type]
+        if name == "PlatformAscendC" or (name == "GetInstance" and "PlatformAscendCManager" in parts):
+            for a in e.args:
+                self.expr(a)
+            return self._platform(e)
+        if name == "string" and len(e.args) == 1:
+            return self._as_string(self.expr(e.args[0]), e)
+        if name == "strcmp" and len(e.args) == 2:
+            return self._strcmp(e)
+        if name in ("memset", "memset_s"):
+            return self._memset(e)
+        if name in ("memcpy", "memcpy_s"):
+            return self._memcpy(e)
+        if name == "GetDataTypeLength" and len(e.args) == 2:
+            return self._dtype_length(e)
+        if name == "GetSizeByDataType" and len(e.args) == 1:
+            dtype = self.ssa(self.convert(self.expr(e.args[0]), C.I32, e), e)
+            size = Val(C.I64, self.emit(hd.DtypeSizeOp(dtype), e).results[0])
+            return self.convert(size, C.I32, e)  # ge::GetSizeByDataType returns int
+        if name in _SOFTMAX_TMP_SIZE and len(e.args) == 3:
+            return self._softmax_tmp_size(e, per_row=name in ("GetSoftMaxMaxTmpSize", "GetLogSoftMaxMaxTmpSize"))
+        if name in ("SoftMaxTilingFunc", "LogSoftMaxTilingFunc") and len(e.args) == 4:
+            return self._softmax_tiling_func(e)
+        if name in host_tiling_api.FUNCTIONS:
+            return host_tiling_api.call(self, e, name)
+        if name == "find" and parts[0] == "std" and len(e.args) == 3:
+            return host_std.find(self, e)
+        if name == "accumulate" and parts[0] == "std" and len(e.args) in (3, 4):
+            return host_accumulate.accumulate(self, e)
+        if name == "GetCumSumMaxMinTmpSize" and len(e.args) == 6:
+            return self._cumsum_tmp_size(e)
+        math_name = name[:-1] if name.endswith("f") and name[:-1] in _MATH_OPS else name  # sqrtf -> sqrt
+        if math_name in _MATH_OPS and parts[0] in ("std", name):
+            return self._math(e, math_name)
+        if name in _LIBRARY_FUNCS or parts[0] in _LIBRARY_NAMESPACES:
+            raise Unsupported(f"'{qualified}' is not modelled by the host lowering", e)
+        if not isinstance(self.named_type(name, callee.qname.parts[-1].template_args), C.UnknownT):
+            return None  # a constructor-style cast: `uint32_t(x)`, `DtypeInfo(...)`
+        self.report.undeclared(qualified, callee)
+        raise HostError(qualified)
+
+    def _softmax_tmp_size(self, e: A.Call, per_row: bool) -> Val:
+        """`AscendC::Get[Log]SoftMax{Min,Max}TmpSize(srcShape, dataTypeSize, isReuseSource)`: the bytes of
+        temporary space the kernel's SoftMax / LogSoftMax needs for `srcShape` read as [M, K] (K the last
+        dim, M the product of the others). The vendor's tiling library (asc-devkit softmax_tiling.cpp,
+        logsoftmax_tiling.cpp) computes, in float words, for the 220x chips: the minimum, one row at a time,
+        32 / dataTypeSize + K + 64 (a block of the row's max/sum, the row, a 64-word reduction unit); the
+        maximum, all M rows at once, M times that; times 4 bytes. isReuseSource does not change either.
+        (The 3510 chips' larger formula is not modelled: the simulator's chips are 220x.)"""
+        shape = self.expr(e.args[0])
+        if handle_kind(shape) not in ("shape", "shape_buffer"):
+            raise Unsupported(f"a SoftMax tiling shape of {shape.ctype} is not modelled", e.args[0])
+        value = self._shape_value(shape, e.args[0])
+        type_size = self.convert(self.expr(e.args[1]), C.U32, e)
+        self.expr(e.args[2])
+        rank = self.ssa(self.arith("-", Val(C.U64, self.emit(hd.ShapeDimNumOp(value), e).results[0]),
+                                   Val(C.U64, const=1), e), e)
+        cols = self.convert(Val(C.I64, self.emit(hd.ShapeDimOp(value, rank), e).results[0]), C.U32, e)
+        words = self.arith("+", self.arith("/", Val(C.U32, const=32), type_size, e), cols, e)
+        words = self.arith("+", words, Val(C.U32, const=64), e)
+        if per_row:
+            size = self.convert(Val(C.I64, self.emit(hd.ShapeSizeOp(value), e).results[0]), C.U32, e)
+            words = self.arith("*", self.arith("/", size, cols, e), words, e)
+        return self.arith("*", words, Val(C.U32, const=4), e)
+
+    def _cumsum_tmp_size(self, e: A.Call) -> Val:
+        """`AscendC::GetCumSumMaxMinTmpSize(srcShape, typeSize, isLastAxis, isReuseSource, maxValue, minValue)`: the
+        tiling library's sizes (asc-devkit cumsum_tiling.cpp) for srcShape [outter, inner] into the two references.
+        Along the last axis CumSum transposes 16 rows at a time, twice: at least 2 * 16 * inner * typeSize bytes, at
+        most 2 * align16(outter) * inner * typeSize, and for half a cast buffer of 16 (at most align16(outter)) rows
+        of inner halves as well; along the first axis outter * inner floats for half, nothing for float.
+        (rust_sim/src/vector/cumsum.rs checks the kernel's buffer against the same minimum.)"""
+        shape = self.expr(e.args[0])
+        if handle_kind(shape) not in ("shape", "shape_buffer"):
+            raise Unsupported(f"a CumSum tiling shape of {shape.ctype} is not modelled", e.args[0])
+        value = self._shape_value(shape, e.args[0])
+        type_size, last_axis = self.expr(e.args[1]), self.expr(e.args[2])
+        self.expr(e.args[3])
+        if not isinstance(type_size.const, int) or last_axis.const is None:
+            raise Unsupported("GetCumSumMaxMinTmpSize with a type size or an axis known only at run time", e)
+
+        def dim(i: int) -> Val:
+            index = self.ssa(Val(C.U64, const=i), e)
+            return self.convert(Val(C.I64, self.emit(hd.ShapeDimOp(value, index), e).results[0]), C.U32, e)
+
+        def times(a: Val, n: int) -> Val:
+            return self.arith("*", a, Val(C.U32, const=n), e)
+
+        outter, inner = dim(0), dim(1)
+        half = type_size.const == 2
+        if last_axis.const:
+            rows = times(self.arith("/", self.arith("+", outter, Val(C.U32, const=15), e), Val(C.U32, const=16), e), 16)
+            least = times(inner, 16 * type_size.const * 2 + (16 * 2 if half else 0))
+            most = times(self.arith("*", rows, inner, e), type_size.const * 2 + (2 if half else 0))
+        else:
+            least = most = times(self.arith("*", outter, inner, e), 4) if half else Val(C.U32, const=0)
+        self.assign(e.args[4], most, e)
+        self.assign(e.args[5], least, e)
+        return Val(C.VoidT())
+
+    def _softmax_tiling_func(self, e: A.Call) -> Val:
+        """`AscendC::[Log]SoftMaxTilingFunc(srcShape, dataTypeSize, workSize, tiling.softmaxTiling)`: the
+        arguments run; the SoftMaxTiling block it fills is not written. The simulator's SoftMax / LogSoftMax
+        split rows from the SoftMaxShapeInfo and the temporary buffer the kernel passes, not from this block
+        (rust_sim's `tiling:SoftMaxTiling` has no fields), so nothing the simulation reads is left unset."""
+        shape = self.expr(e.args[0])
+        if handle_kind(shape) not in ("shape", "shape_buffer"):
+            raise Unsupported(f"a SoftMax tiling shape of {shape.ctype} is not modelled", e.args[0])
+        self._shape_value(shape, e.args[0])
+        for a in e.args[1:3]:
+            self.expr(a)
+        target = self.expr(e.args[3])
+        if handle_kind(target) != "unmodelled" or not str(target.ctype.detail).split()[0].endswith("SoftMaxTiling"):
+            raise Unsupported(f"SoftMaxTilingFunc into {target.ctype} is not modelled", e.args[3])
+        return Val(C.VoidT())
+
+    def _dtype_length(self, e: A.Call) -> Val:
+        """`ge::TypeUtils::GetDataTypeLength(dtype, length)`: the bytes per element into `length` (a reference),
+        true; the evaluator fails the run for a dtype without a size, where the call would return false."""
+        dtype = self.ssa(self.convert(self.expr(e.args[0]), C.I32, e), e)
+        size = Val(C.I64, self.emit(hd.DtypeSizeOp(dtype), e).results[0])
+        self.assign(e.args[1], self.convert(size, C.U32, e), e)
+        return Val(C.BOOL, const=1)
+
+    def _min_max(self, e: A.Call, name: str, targs: list[A.TemplateArg] | None) -> Val:
+        items: Sequence[A.Node] = e.args
+        if len(e.args) == 1 and isinstance(e.args[0], A.InitList):
+            items = e.args[0].items  # std::min({a, b, c})
+        values = [self.expr(a) for a in items]
+        if not values or not all(isinstance(v.ctype, Scalar) for v in values):
+            raise Unsupported(f"std::{name} of non-arithmetic values", e)
+        t: Scalar | None = None
+        if targs:
+            try:
+                explicit = self._template_arg_value(targs[0])
+                t = explicit if isinstance(explicit, Scalar) else None
+            except (Unsupported, HostError):
+                t = None  # `std::min<decltype(v)::size_type>`: fall back to the arguments' common type
+        if t is None:
+            t = values[0].ctype  # type: ignore[assignment]
+            for v in values[1:]:
+                t = C.common_type(t, v.ctype)  # type: ignore[arg-type]
+        assert t is not None
+        result = self.convert(values[0], t, e)
+        for v in values[1:]:
+            v = self.convert(v, t, e)
+            # std::min(a, b) is (b < a) ? b : a; std::max(a, b) is (a < b) ? b : a
+            take = self.compare("<", v, result, e) if name == "min" else self.compare("<", result, v, e)
+            if take.const is not None:
+                result = v if take.const else result
+            else:
+                op = arith.SelectOp(self.ssa(take, e), self.ssa(v, e), self.ssa(result, e))
+                result = Val(t, self.emit(op, e).results[0])
+        return result
+
+    def _math(self, e: A.Call, name: str) -> Val:
+        """`std::ceil`, `floor`, `abs` / `fabs`, `pow`, `sqrt`, `exp`, `log` (and the libm `f` forms)."""
+        args = [self.expr(a) for a in e.args]
+        if len(args) != (2 if name == "pow" else 1) or not all(isinstance(a.ctype, Scalar) for a in args):
+            raise Unsupported(f"'{name}' of these arguments is not modelled", e)
+        t = args[0].ctype
+        assert isinstance(t, Scalar)
+        if name == "abs" and not t.is_float:
+            v = self.convert(args[0], C.promote(t), e)
+            return Val(v.ctype, self.emit(xmath.AbsIOp(self.ssa(v, e)), e).results[0])
+        ft = t if t.is_float else C.F64  # the integer overloads compute in double
+        xs = [self.ssa(self.convert(a, ft, e), e) for a in args]
+        op = _MATH_OPS[name](*xs)
+        return Val(ft, self.emit(op, e).results[0])
+
+    def _strcmp(self, e: A.Call) -> Val:
+        """`strcmp(s, "lit")`: 0 when equal, 1 otherwise (only equality is modelled, not the order)."""
+        a, b = (self.expr(x) for x in e.args)
+        literal, other = (b, a) if isinstance(b.const, str) else (a, b)
+        if not isinstance(literal.const, str) or is_host(literal.ctype):
+            raise Unsupported("strcmp is modelled against a string literal only", e)
+        eq = self._host_compare("==", self._as_string(other, e), literal, e)
+        zero, one = self.const_ssa(0, C.I32, e), self.const_ssa(1, C.I32, e)
+        return Val(C.I32, self.emit(arith.SelectOp(self.ssa(eq, e), zero, one), e).results[0])
+
+    def _memset(self, e: A.Call) -> Val:
+        """`memset(tiling, 0, sizeof(S))` / `memset_s(tiling, max, 0, n)`: the struct value-initialised."""
+        value_at = 2 if e.callee.qname.parts[-1].name == "memset_s" else 1  # type: ignore[union-attr]
+        dest = self.expr(e.args[0]) if len(e.args) > value_at else None
+        if dest is None or handle_kind(dest) != "tiling" or self.const_eval(e.args[value_at]) != 0:
+            raise Unsupported("memset is modelled only for zeroing a tiling struct", e)
+        self._tiling_fill(dest, [], e)
+        return Val(C.VoidT())
+
+    def _memcpy(self, e: A.Call) -> Val:
+        """`memcpy(raw->GetData(), &tiling, n)` (or memcpy_s): a POD tiling struct saved to the context."""
+        src_at = 2 if e.callee.qname.parts[-1].name == "memcpy_s" else 1  # type: ignore[union-attr]
+        if len(e.args) > src_at:
+            dest, src = self.expr(e.args[0]), self.expr(e.args[src_at])
+            if handle_kind(dest) == "raw_data" and handle_kind(src) == "tiling":
+                self._save(src, e)
+                return Val(C.VoidT())
+        raise Unsupported("memcpy is modelled only for copying a tiling struct into the raw tiling data", e)
+
+    def _method(self, e: A.Call, callee: A.Member, recv: Val) -> Val:
+        kind = handle_kind(recv)
+        name = callee.member
+        if host_std.is_model(recv):
+            return host_std.method(self, e, name, recv)
+        if host_vector.is_vector(recv):
+            return host_vector.method(self, e, name, recv)
+        if kind == host_streams.KIND:
+            return host_streams.method(self, e, name, recv)
+        if kind in ("unmodelled", "opaque", "poison"):
+            what = f"'{recv.ctype}'" if kind == "unmodelled" else str(recv.ctype)
+            raise Unsupported(f"'{name}' on {what} is not modelled by the host lowering", e)
+        if kind == "tiling":
+            return self._tiling_method(e, name, recv)
+        if kind == "matmul_tiling":
+            return self._matmul_method(e, name, recv, callee)
+        if self.shape_objects and kind in ("shape", "shape_buffer") and unbound_shape(recv):
+            raise Unsupported(f"'{name}' on a gert::Shape the host lowering did not see set (a class member, "
+                              "or one set under control flow) is not modelled", e)
+        table = METHODS.get(kind or "", {})
+        handler = table.get(name)
+        if handler is None:
+            if kind == "context" and name in KNOWN_UNMODELLED_CONTEXT:
+                raise Unsupported(f"TilingContext::{name} is not modelled by the host lowering", e)
+            if kind == "infer_context" and name in KNOWN_UNMODELLED_INFER_CONTEXT:
+                raise Unsupported(f"InferShapeContext::{name} is not modelled by the host lowering", e)
+            if kind == "shape" and name in METHODS["shape_buffer"] and self.shape_objects:
+                # an input's shape, or a const copy: C++ rejects the write
+                self.report.add(error(UNKNOWN_API, f"'{name}' writes a const gert::Shape", span_of(e)))
+                raise HostError(name)
+            if kind == "platform" and name in KNOWN_UNMODELLED_PLATFORM:
+                raise Unsupported(f"PlatformAscendC::{name} is not modelled by the host lowering", e)
+            self._no_member(name, str(recv.ctype), list(table), e)
+        return handler(self, e, recv, callee)
+
+    def _matmul_method(self, e: A.Call, name: str, recv: Val, callee: A.Member) -> Val:
+        """A call on a matmul tiling object; one the lowering leaves out makes the object's state unknown."""
+        owner = str(recv.ctype)
+        if recv.ssa is None:  # a class member or a copy the lowering did not see constructed
+            raise Unsupported(f"{owner}::{name} on an object built where the host lowering does not see it", e)
+        handler = MATMUL_METHODS.get(name)
+        try:
+            if handler is None or (name in MULTI_CORE_ONLY and owner != "MultiCoreMatmulTiling"):
+                raise Unsupported(f"{owner}::{name} is not modelled by the host lowering", e)
+            return handler(self, e, recv, callee)
+        except Unsupported:
+            self.emit(hd.MatmulUnknownOp(self.ssa(recv, e), name), e)
+            raise
+
+    def _index_arg(self, e: A.Call, what: str, position: int = 0) -> int:
+        value = self.const_eval(e.args[position]) if len(e.args) > position else None
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise Unsupported(f"the {what} index must be a non-negative constant", e)
+        return value
+
+    def _tensor_index(self, e: A.Call, what: str) -> tuple[int, SSAValue | None]:
+        """The index argument of a tensor query: a constant, or a value known only at run time (a loop over
+        the inputs) as `(0, its i64 value)`; the evaluator rejects a negative one."""
+        if not e.args:
+            raise Unsupported(f"the {what} index is missing", e)
+        value = self.const_eval(e.args[0])
+        if isinstance(value, int) and not isinstance(value, bool):
+            if value < 0:
+                raise Unsupported(f"the {what} index {value} is negative", e)
+            return value, None
+        index = self.expr(e.args[0])
+        if not isinstance(index.ctype, Scalar) or index.ctype.is_float:
+            raise Unsupported(f"the {what} index must be an integer", e)
+        if isinstance(index.const, int) and not isinstance(index.const, bool):
+            if index.const < 0:
+                raise Unsupported(f"the {what} index {index.const} is negative", e)
+            return index.const, None
+        return 0, self.ssa(self.convert(index, C.I64, e), e)

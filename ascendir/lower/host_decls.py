@@ -1,0 +1,289 @@
+"""Variables in the host lowering: handles held in cells that rebinding updates (HandleCell), namespace-scope
+variables made on first use, declarations of handles, `gert::Shape` objects and `std::vector`s, and the
+variables a call writes through a reference.
+
+Separate because handles never live in memory: where a device variable is a memref cell, a host one is
+often a Python-side binding, and this is where the two part.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from xdsl.builder import Builder, InsertPoint
+from xdsl.ir import SSAValue
+
+from ascendir.dialects import host as hd
+from ascendir.lower import ctypes as C
+from ascendir.lower import host_std, host_vector, host_tiling_api
+from ascendir.lower import host_streams
+from ascendir.lower.ctypes import CType, Scalar
+from ascendir.lower.function import Frame, Unsupported, _walk, non_const_reference
+from ascendir.lower.host_handles import (
+    HandleCell,
+    HostError,
+    HostT,
+    TensorRef,
+    VectorItems,
+    getter_pointer,
+    handle_kind,
+    is_host,
+    unbound_shape,
+)
+from ascendir.lower.values import Binding, Cell, Val
+from frontend import ast as A
+
+
+def _mutable_global(vd: A.VarDecl, decl: A.Declarator) -> bool:
+    return not ({"constexpr", "const"} & set(vd.specifiers)) and "const" not in decl.type.qualifiers
+
+
+def _path_free_store(cell: HandleCell, v: Val) -> bool:
+    """Whether assigning `v` to a handle variable under control flow may be kept as if it ran on every path:
+    `attrs = context->GetAttrs();` after an early return, in a helper method. `v` is a handle the context hands
+    out (the same object whichever path runs; no SSA value, so it is usable anywhere) and the variable held
+    null or nothing before: a path that skipped the assignment and read the variable would dereference null,
+    which the device's tiling function would not survive either."""
+    if not is_host(v.ctype) or v.ssa is not None or not (
+            v.obj is None or isinstance(v.obj, TensorRef) and v.obj.at is None):
+        return False
+    old = cell.value
+    return old is None or handle_kind(old) == "poison" or (old.ssa is None and old.obj is None and (
+        old.const == 0 or old.ctype == v.ctype))
+
+
+class HostDeclarations:
+    """Variables: methods of HostLowerer (host.py), which inherits them."""
+
+    def lookup(self, name: str) -> Binding | None:
+        found = super().lookup(name)
+        if found is None and name in self.scope.constants:
+            return self._global_variable(name)
+        return found
+
+    def _global_constant(self, vd: A.VarDecl, decl: A.Declarator, e: A.Node) -> Val:
+        t = self.resolve_type(decl.type, decl)
+        if isinstance(t, HostT) and t.detail in host_std.MAP_TYPES and isinstance(decl.init, A.InitList):
+            return host_std.make_map(self, t, decl.init.items, e)  # a table, const or not: only read
+        if isinstance(t, HostT) and t.detail == "vector" and isinstance(decl.init, A.InitList) and \
+                not _mutable_global(vd, decl):
+            return host_std.make_seq(self, t, decl.init.items, e)  # `static const std::vector<T> v = {...}`
+        if _mutable_global(vd, decl):
+            cell = self._global_variable(decl.name)
+            if cell is not None:
+                return self.read_binding(cell, e)
+        return super()._global_constant(vd, decl, e)
+
+    def _global_variable(self, name: str) -> Binding | None:
+        """The cell of a namespace-scope variable that is not a constant, made on first use in the entry block
+        (every use, under any control flow, comes after it), holding its initialiser or zero; None for a
+        constant (those fold) or a type the lowering cannot hold."""
+        if name in self.globals:
+            return self.globals[name]
+        vd, decl = self.scope.constants[name]
+        if not _mutable_global(vd, decl) or self._entry_block is None:
+            return None
+        saved = self.builder
+        first = self._entry_block.first_op
+        self.builder = Builder(InsertPoint.before(first) if first is not None else InsertPoint.at_end(self._entry_block))
+        frames = self.frames
+        self.frames = [Frame(name, [{}], None, {}, set())]  # the initialiser sees only namespace scope
+        try:
+            t = self.resolve_type(decl.type, decl)
+            init: Val | None = None
+            if decl.init is not None:
+                init = (self.init_list(t, decl.init.items, decl) if isinstance(decl.init, A.InitList)
+                        else self.expr(decl.init))
+            if isinstance(t, C.UnknownT) and t.text == "auto" and init is not None:
+                t = init.ctype  # `auto aivNum = 1;` at namespace scope: an int, assigned later (NPUKernelBench Lerp)
+            if isinstance(t, C.ArrayT):
+                cell: Binding = self.new_array(t, name, decl, init)
+            elif isinstance(t, Scalar):
+                cell = self.new_cell(t, name, decl, self.convert(init, t, decl) if init is not None
+                                     else Val(t, const=0))
+            elif isinstance(t, C.TilingT | C.ClassT) and t.name in self.scope.tiling_structs and init is None:
+                cell = self.new_cell(C.TilingT(t.name), name, decl)  # a tiling struct object: a local struct
+            else:
+                return None
+        finally:
+            self.frames = frames
+            self.builder = saved
+        self.globals[name] = cell
+        return cell
+
+    def new_cell(self, t: CType, name: str, node: A.Node, init: Val | None = None) -> Cell:
+        if self.shape_objects and init is None and isinstance(t, HostT) and t.kind == "shape" and \
+                isinstance(node, A.Declarator) and not node.type.pointers:
+            # a gert::Shape data member of a tiling class (`gert::Shape xShape_;`): an object of its own, which an
+            # assignment anywhere (under an `if` too) copies into, as a `gert::Shape s;` variable is
+            buffer = self.emit(hd.ShapeLocalOp(), node).results[0]
+            buffer.name_hint = name if name.isidentifier() else None
+            return Val(HostT("shape_buffer"), buffer)  # type: ignore[return-value]
+        if init is None and isinstance(t, HostT) and t.kind == "unmodelled" and t.detail == "vector" and \
+                isinstance(node, A.Declarator) and not node.type.pointers and \
+                (elem := host_vector.element_type(self, node.type)) is not None:
+            # a std::vector data member of a tiling class (`vector<int64_t> updateShape;`): an empty vector
+            vec = host_vector.declare(self, name, elem, [], node)
+            return HandleCell(vec.ctype, None, name, value=vec,  # type: ignore[arg-type]
+                              block=self.builder.insertion_point.block)
+        if isinstance(t, C.TilingT) and init is None and t.name in self.scope.tiling_structs:
+            # a tiling struct member of a class (`XTilingData tilingData;` in a tiling helper class): a local
+            # struct, as a variable of that type is
+            init = self._tiling_local(t.name, node)
+        if is_host(t) or isinstance(t, C.Pointer) or (init is not None and is_host(init.ctype)):
+            # host code has no device pointers: every pointer variable holds a handle
+            value = init if init is not None else Val(t if is_host(t) else HostT("poison", name))
+            return HandleCell(t, None, name, value=value, block=self.builder.insertion_point.block)  # type: ignore[arg-type]
+        return super().new_cell(t, name, node, init)
+
+    def load(self, cell: Cell, node: A.Node) -> Val:
+        if isinstance(cell, HandleCell):
+            assert cell.value is not None
+            return cell.value
+        return super().load(cell, node)
+
+    def store(self, cell: Cell, v: Val, node: A.Node) -> None:
+        if isinstance(cell, HandleCell):
+            if self.builder.insertion_point.block is not cell.block and not _path_free_store(cell, v):
+                raise Unsupported(f"assigning '{cell.name}' (a {cell.ctype}) under control flow is not modelled", node)
+            cell.value = v
+            return
+        super().store(cell, v, node)
+
+    def read_binding(self, b: Binding, node: A.Node) -> Val:
+        if isinstance(b, HandleCell):
+            assert b.value is not None
+            return b.value  # the base would overwrite `obj` (the handle's payload) with the cell
+        return super().read_binding(b, node)
+
+    def assigned_names(self, body: A.Node) -> set[str]:
+        """Also the variables a call writes through a reference: `GetCoreMemSize(type, ubSize)` and
+        non-const reference parameters of helper functions (they must be cells to be written)."""
+        hit = self._out_args_cache.get(id(body))
+        if hit is not None:
+            return hit
+        names = set(super().assigned_names(body)) | self.passed_by_reference(body)
+        self._out_args_cache[id(body)] = names
+        for node in _walk(body):
+            if not isinstance(node, A.Call) or not node.args:
+                continue
+            outs: list[A.Node] = []
+            callee = node.callee
+            if isinstance(callee, A.Member) and callee.member in ("GetCoreMemSize", "GetLocalMemSize") or isinstance(
+                    callee, A.Name) and callee.qname.parts[-1].name == "GetDataTypeLength":
+                outs.append(node.args[-1])
+            elif isinstance(callee, A.Name) and callee.qname.parts[-1].name in host_tiling_api.OUT_ARGS:
+                outs += [node.args[i] for i in host_tiling_api.OUT_ARGS[callee.qname.parts[-1].name]
+                         if i < len(node.args)]
+            elif isinstance(callee, A.Name) and callee.qname.parts[-1].name == "GetCumSumMaxMinTmpSize":
+                outs += node.args[-2:]  # maxValue, minValue
+            elif isinstance(callee, A.Name) and callee.qname.parts[-1].name in self.scope.functions:
+                # a member passed by reference (`Split(this->rows)`); plain variables are in the set already
+                fn = self.scope.functions[callee.qname.parts[-1].name][0]
+                outs += [a for p, a in zip(fn.params, node.args)
+                         if non_const_reference(p) and isinstance(a, A.Member)]
+            for out in outs:
+                if isinstance(out, A.Name) and len(out.qname.parts) == 1:
+                    names.add(out.qname.parts[0].name)
+                elif isinstance(out, A.Member) and isinstance(out.obj, A.This):
+                    names.add(out.member)
+        return names
+
+    def declare(self, st: A.VarDecl) -> None:
+        for i, d in enumerate(st.declarators):
+            try:
+                super().declare(replace(st, declarators=[d]) if len(st.declarators) > 1 else st)
+            except (Unsupported, HostError):
+                # later uses of these names report the skipped statement, not an undeclared identifier
+                for rest in st.declarators[i:]:
+                    self.bind(rest.name, Val(HostT("poison", rest.name)))
+                raise
+
+    def _declarator_init(self, d: A.Declarator, t: CType) -> Val | None:
+        if isinstance(t, HostT) and t.kind == "unmodelled" and t.detail not in host_std.MAP_TYPES:
+            return None  # `std::vector<T> v = {...}`: the initialiser is not needed to declare it
+        try:
+            return super()._declarator_init(d, t)
+        except (Unsupported, HostError) as exc:
+            # declare the name as poison: its uses are left out with a note, instead of running on an
+            # undefined value (which the evaluator cannot run) or cascading into undeclared identifiers
+            if isinstance(exc, Unsupported):
+                self.report.failed(exc)
+            return Val(HostT("poison", d.name))
+
+    def bind_local(self, name: str, t: CType, init: Val | None, d: A.Node, st: A.Node, is_ref: bool = False) -> None:
+        if self.shape_objects and isinstance(t, HostT) and t.kind in ("shape", "shape_buffer") and \
+                isinstance(d, A.Declarator) and "*" not in d.type.pointers and not getter_pointer(init):
+            self._bind_shape_object(name, d, init, is_ref)
+            return
+        if isinstance(t, C.TilingT) and init is None:
+            init = self._tiling_local(t.name, d)  # `XTilingData tiling;`
+        if isinstance(t, HostT) and t.kind == "matmul_tiling" and init is None:
+            init = self._construct(t, [], d)  # `MultiCoreMatmulTiling tiling;`: the library's own sizes
+        if isinstance(t, HostT) and t.kind == "unmodelled" and init is None and t.detail == "vector":
+            items = self._vector_items(d)
+            if items is not None:
+                # its only modelled use is a shape made from it; any other use reports the gap there
+                self.bind(name, Val(t, obj=items))
+                return
+            elem = host_vector.element_type(self, d.type) if isinstance(d, A.Declarator) else None
+            if elem is not None and not isinstance(d.init, A.InitList):  # type: ignore[union-attr]
+                self.bind(name, host_vector.declare(self, name, elem, list(d.ctor_args or []), d))  # type: ignore[union-attr]
+                return
+        if isinstance(t, HostT) and t.kind == "unmodelled" and t.detail in host_streams.STRING_STREAMS and init is None:
+            self.bind(name, host_streams.declare(t.detail))  # `std::ostringstream info;`, written for logs
+            return
+        if isinstance(t, HostT) and init is None:
+            if t.kind == "unmodelled":
+                self.report.unsupported(f"'{t.detail}' objects are not modelled by the host lowering", d)
+            init = Val(t if t.kind == "unmodelled" else HostT("poison", name))
+        if init is not None and is_host(init.ctype):
+            if init.ssa is not None and init.ssa.name_hint is None and name.isidentifier():
+                init.ssa.name_hint = name
+            self.bind(name, self.new_cell(init.ctype, name, d, init) if name in self.frame.assigned else init)
+            return
+        super().bind_local(name, t, init, d, st, is_ref)
+
+    def _vector_items(self, d: A.Node) -> VectorItems | None:
+        """`std::vector<int64_t> v = {a, b};` / `v{a, b}`: its elements, read where it is declared, for a
+        `ge::Shape s(v)` made from it (the srcShape a library tiling API takes); None for any other vector."""
+        if not isinstance(d, A.Declarator) or not isinstance(d.init, A.InitList) or d.type.pointers:
+            return None
+        base = d.type.base
+        if not isinstance(base, A.QualifiedName) or not base.parts[-1].template_args:
+            return None
+        values = [self.expr(item) for item in d.init.items]
+        if not all(isinstance(v.ctype, Scalar) for v in values):
+            return None
+        return VectorItems(tuple(values))
+
+    def _bind_shape_object(self, name: str, d: A.Declarator, init: Val | None, is_ref: bool) -> None:
+        """`gert::Shape s;`, `gert::Shape s = *x;`, `const gert::Shape& r = *y;` in an InferShape function.
+
+        A reference names the object it is bound to; a const copy is the value it copies; any other copy
+        is an object of its own. None of them is rebound by an assignment, which copies into the object.
+        """
+        if is_ref:
+            if init is None:
+                raise Unsupported(f"reference '{name}' without an initialiser", d)
+            self.bind(name, init)
+            return
+        if "const" in d.type.qualifiers and init is not None:
+            self.bind(name, Val(HostT("shape"), self._shape_value(init, d)))
+            return
+        buffer = self.emit(hd.ShapeLocalOp(), d).results[0]
+        buffer.name_hint = name if name.isidentifier() else None
+        if init is not None:
+            self.emit(hd.ShapeAssignOp(buffer, self._shape_value(init, d)), d)
+        self.bind(name, Val(HostT("shape_buffer"), buffer))
+
+    def _shape_value(self, v: Val, node: A.Node) -> SSAValue:
+        """The dims a shape handle holds now, as a `!host.shape` value."""
+        if unbound_shape(v):
+            raise Unsupported("a gert::Shape the host lowering did not see set (a class member, or one set "
+                              "under control flow) is not modelled", node)
+        if handle_kind(v) == "shape":
+            return self.ssa(v, node)
+        if handle_kind(v) == "shape_buffer":
+            return self.emit(hd.ShapeReadOp(self.ssa(v, node)), node).results[0]
+        raise Unsupported(f"a gert::Shape made from {v.ctype} is not modelled", node)

@@ -1,0 +1,104 @@
+"""Types and names in the host lowering: the gert / platform / matmul_tiling types as handle types, library
+types it knows but does not model, and the ge / platform constants and enumerators (graphStatus,
+DataType, Format, SocVersion, TPosition, ...).
+
+Separate because it is the host headers' vocabulary, read by name, apart from what any expression does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ascendir.dialects import host as hd
+from ascendir.lower import ctypes as C
+from ascendir.lower import host_smart_ptr
+from ascendir.lower.ctypes import CType
+from ascendir.lower.function import Unsupported
+from ascendir.lower.host_handles import HANDLE_TYPES, HostT, handle_kind, is_host
+from ascendir.lower.values import Val
+from frontend import ast as A
+
+
+# Library classes the host lowering knows exist but does not model: declaring one is a warning.
+_LIBRARY_TYPES = {
+    "vector", "map", "unordered_map", "set", "array", "unique_ptr", "shared_ptr", "stringstream", "ostringstream",
+    "BatchMatmulTiling", "TCubeTiling", "SoftMaxTiling",
+    "LayerNormTiling", "RmsNormTiling", "TopkTiling", "SortTiling", "LogSoftMaxTiling", "PlatformInfo",
+    "TilingDataBase",
+}  # fmt: skip
+
+_GRAPH_STATUS = {"GRAPH_SUCCESS": hd.GRAPH_SUCCESS, "GRAPH_FAILED": hd.GRAPH_FAILED, "SUCCESS": 0, "FAILED": hd.GRAPH_FAILED,
+                 # graph/ge_error_codes.h: failures other than GRAPH_FAILED
+                 "GRAPH_PARAM_INVALID": 50331649, "GRAPH_NOT_CHANGED": 1343242304,
+                 "GRAPH_NODE_WITHOUT_CONST_INPUT": 50331648}
+
+# graph/types.h: the dim of a shape not known before run time, and the dim count of a shape of unknown rank
+_GE_DIM_CONSTANTS = {"UNKNOWN_DIM": -1, "UNKNOWN_DIM_NUM": -2}
+
+# ge::Format values (graph/types.h); only compared against, since formats are not modelled as inputs.
+GE_FORMATS = {"FORMAT_NCHW": 0, "FORMAT_NHWC": 1, "FORMAT_ND": 2, "FORMAT_NC1HWC0": 3, "FORMAT_FRACTAL_Z": 4,
+               "FORMAT_FRACTAL_NZ": 29, "FORMAT_NCDHW": 30, "FORMAT_NDHWC": 27}  # fmt: skip
+
+
+class HostNames:
+    """Types and names: methods of HostLowerer (host.py), which inherits them."""
+
+    def resolve_type(self, t: A.TypeRef | None, node: A.Node | None = None) -> CType:
+        resolved = super().resolve_type(t, node)
+        # a pointer to a handle is the handle; `auto *p` is `auto`
+        while isinstance(resolved, C.Pointer) and (is_host(resolved.pointee) or (
+                isinstance(resolved.pointee, C.UnknownT) and resolved.pointee.text == "auto")):
+            resolved = resolved.pointee
+        return resolved
+
+    def named_type(self, name: str, targs: list[A.TemplateArg] | None, qualifiers: list[str] = ()) -> CType:  # type: ignore[assignment]
+        if self.frames and name in self.frame.types:
+            return super().named_type(name, targs, qualifiers)
+        user = name in self.scope.classes or name in self.scope.tiling_structs or name in self.scope.enums
+        if not user and name in HANDLE_TYPES:
+            return HANDLE_TYPES[name]
+        if not user and name in host_smart_ptr.SMART_POINTERS and (
+                pointer := host_smart_ptr.pointer_type(self, targs)) is not None:
+            return pointer  # `std::unique_ptr<Params>`: a pointer to a struct of the program
+        if not user and (name in _LIBRARY_TYPES or "matmul_tiling" in qualifiers):
+            return HostT("unmodelled", name)
+        cls = self.scope.classes.get(name)
+        if cls is not None and cls.is_plain_struct and name not in self.tiling_names and not cls.template_params:
+            return C.ClassT(name)  # a helper record such as `struct DtypeInfo {...}`, not a tiling struct
+        return super().named_type(name, targs, qualifiers)
+
+    def expr_Name(self, e: A.Name) -> Val:
+        parts = [p.name for p in e.qname.parts]
+        last = parts[-1]
+        user = last in self.scope.enumerators or last in self.scope.constants
+        if not user and not (len(parts) == 1 and self.lookup(last) is not None):
+            const = self._host_constant(parts)
+            if const is not None:
+                return const
+        if len(parts) > 2 and "::".join(parts[-2:]) in self.scope.enumerators:
+            e = replace(e, qname=replace(e.qname, parts=e.qname.parts[-2:]))  # `ns::Enum::VALUE`
+        v = super().expr_Name(e)
+        if handle_kind(v) == "poison":
+            raise Unsupported(f"'{last}' comes from a statement the host lowering left out", e)
+        return v
+
+    def _host_constant(self, parts: list[str]) -> Val | None:
+        last = parts[-1]
+        if last in _GRAPH_STATUS and (len(parts) == 1 or parts[-2] == "ge"):
+            return Val(C.U32, const=_GRAPH_STATUS[last])
+        if last in hd.GE_DATA_TYPES:
+            return Val(C.I32, const=hd.GE_DATA_TYPES[last])
+        if last in GE_FORMATS:
+            return Val(C.I32, const=GE_FORMATS[last])
+        if last in _GE_DIM_CONSTANTS and (len(parts) == 1 or parts[-2] == "ge"):
+            return Val(C.I64, const=_GE_DIM_CONSTANTS[last])
+        if len(parts) >= 2 and parts[-2] == "CoreMemType":
+            return Val(C.EnumT("CoreMemType"), const=last)
+        if len(parts) >= 2 and parts[-2] == "SocVersion" and last in hd.SOC_VERSIONS:
+            return Val(C.I32, const=hd.SOC_VERSIONS[last])
+        # matmul_tiling::TPosition / CubeFormat / DataType, as SetAType and friends take them
+        enums = {"TPosition": hd.MATMUL_POSITIONS, "CubeFormat": hd.MATMUL_FORMATS,
+                 "DataType": hd.MATMUL_DATA_TYPES}
+        if len(parts) >= 2 and last in enums.get(parts[-2], {}):
+            return Val(C.I32, const=enums[parts[-2]][last])
+        return None
