@@ -63,7 +63,10 @@ def lower_call(lw: FunctionLowerer, e: A.Call, expected: CType | None) -> Val:
         pointer = lw.expr(callee.operand)
         if code_pointer.holds_functions(lw, pointer):
             return code_pointer.call(lw, e, pointer, lambda: _lower_args(lw, e.args))  # type: ignore[return-value]
-        target = code_pointer.object_at(lw, pointer, e) if code_pointer.is_pointer(pointer) else pointer.obj
+        if code_pointer.is_pointer(pointer):  # each object it may reach, under a test of which
+            return code_pointer.each_object(lw, pointer, e,
+                                            lambda held: lw._operator_call(held, "operator()", e, e.args))
+        target = pointer.obj
         if isinstance(target, Instance) and target.find_method("operator()") is not None:
             return lw._operator_call(target, "operator()", e, e.args)
     raise Unsupported("call through an expression that is not a function name", e)
@@ -786,8 +789,10 @@ def _method_call(lw: FunctionLowerer, e: A.Call, callee: A.Member, expected: CTy
     if isinstance(recv.ctype, C.Pointer) and isinstance(recv.obj, Instance):
         recv = Val(recv.obj.ctype, obj=recv.obj)
     elif code_pointer.is_pointer(recv):  # `ptr->Method()` with `Kernel *ptr = this`
-        held = code_pointer.object_at(lw, recv, e)
-        recv = Val(held.ctype, obj=held)
+        reached = code_pointer.objects_at(lw, recv, e)
+        if len(reached) > 1 and not targs:  # one of several objects: the method of each, under a test of which
+            return code_pointer.each_object(lw, recv, e, lambda held: lw._operator_call(held, name, e, e.args))
+        recv = Val(reached[0][1].ctype, obj=reached[0][1])
     elif isinstance(recv.ctype, C.Pointer) and not isinstance(recv.ctype.pointee, Scalar | C.VoidT):
         recv = Val(recv.ctype.pointee, recv.ssa, obj=recv.obj)  # `pipe->InitBuffer(...)`: objects, not memory
     inst = recv.obj if isinstance(recv.obj, Instance) else None

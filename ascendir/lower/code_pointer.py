@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from xdsl.builder import Builder, InsertPoint
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import UNKNOWN_LOC, IntegerAttr, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -59,8 +60,8 @@ class Table:
     """A pointer variable's targets: the numbers ever stored into it, and the i32 cell holding the current one
     (beside `pointer`, the pointer's own cell)."""
 
-    tag: SSAValue
-    pointer: Operation
+    tag: SSAValue | None  # (None: the address of an element chosen at run time, held by no variable)
+    pointer: Operation | None
     numbers: set[int] = field(default_factory=set)
 
 
@@ -231,28 +232,82 @@ def _saw(lw: FunctionLowerer, tagged: Tagged, node: A.Node) -> list[int]:
     return numbers
 
 
-def object_at(lw: FunctionLowerer, v: Val, node: A.Node) -> Instance:
-    """The object `*p`, `p->m` and `static_cast<F *>(p)` reach: the one object of p's set (of class F, when p's
-    type names a class)."""
+def objects_at(lw: FunctionLowerer, v: Val, node: A.Node) -> list[tuple[int, Instance]]:
+    """The objects `*p`, `p->m` and `static_cast<F *>(p)` may reach, with their numbers: those of p's set (of
+    class F, when p's type names a class); at least one."""
     assert isinstance(v.obj, Tagged)
     reg = lw.code_pointers
     pointee = v.ctype.pointee if isinstance(v.ctype, C.Pointer) else v.ctype
-    found: list[Instance] = []
+    found: list[tuple[int, Instance]] = []
     for n in _saw(lw, v.obj, node):
         target = reg.targets[n]
         if not isinstance(target, Instance):
             continue
         part = target if not isinstance(pointee, C.ClassT) or target.ctype == pointee else target.part_named(
             pointee.name)
-        if part is not None and all(part is not f for f in found):
-            found.append(part)
-    if len(found) == 1:
-        return found[0]
-    what = f" of class {pointee}" if isinstance(pointee, C.ClassT) else ""
+        if part is not None and all(part is not f for _, f in found):
+            found.append((n, part))
     if not found:
+        what = f" of class {pointee}" if isinstance(pointee, C.ClassT) else ""
         raise Unsupported(f"a pointer that holds the address of no object{what} here", node)
-    raise Unsupported(f"a pointer that may hold the address of any of {len(found)} objects{what} (member access "
-                      "through it is modelled for one)", node)
+    return found
+
+
+def object_at(lw: FunctionLowerer, v: Val, node: A.Node) -> Instance:
+    """The one object a pointer may reach (see objects_at); more than one is reported."""
+    found = objects_at(lw, v, node)
+    if len(found) > 1:
+        raise Unsupported(f"a pointer that may hold the address of any of {len(found)} objects (this use of it "
+                          "is modelled for one)", node)
+    return found[0][1]
+
+
+def each_object(lw: FunctionLowerer, v: Val, node: A.Node, action: Callable[[Instance], Val]) -> Val:
+    """`(*p)()`, `p->Method()`: `action` on each object p may reach, under a test of p's number (the last one
+    without a test: p holds one of them if the program is defined)."""
+    assert isinstance(v.obj, Tagged)
+    found = objects_at(lw, v, node)
+    return _dispatch(lw, v.obj.number, [(n, lambda inst=inst: action(inst)) for n, inst in found], node)
+
+
+def member_of_objects(lw: FunctionLowerer, v: Val, node: A.Node, read: Callable[[Instance], Val]) -> Val:
+    """`p->m` read through a pointer that may reach several objects: each object's scalar member, the one whose
+    number p holds selected."""
+    assert isinstance(v.obj, Tagged)
+    found = objects_at(lw, v, node)
+    chosen = read(found[0][1])
+    for n, inst in found[1:]:
+        value = read(inst)
+        if not (isinstance(value.ctype, C.Scalar) and value.ctype == chosen.ctype):
+            raise Unsupported("a member that is not a scalar, read through a pointer that may reach any of "
+                              f"{len(found)} objects", node)
+        is_it = lw.emit(arith.CmpiOp(v.obj.number, lw.const_ssa(n, C.I32, node), "eq"), node).results[0]
+        picked = arith.SelectOp(is_it, lw.ssa(value, node), lw.ssa(chosen, node))
+        chosen = Val(chosen.ctype, lw.emit(picked, node).results[0])
+    return chosen
+
+
+def element_address(lw: FunctionLowerer, operand: A.Node) -> Val | None:
+    """`&list[i]` on an array of objects held one object per element, with i known only at run time: a pointer
+    whose number is that of the element i selects. None for any other operand."""
+    if not isinstance(operand, A.Index):
+        return None
+    base = lw.expr(operand.base)
+    if not (isinstance(base.ctype, C.ArrayT) and isinstance(base.obj, list) and base.obj
+            and all(isinstance(item, Val) and isinstance(item.obj, Instance) for item in base.obj)):
+        return None
+    index = lw.expr(operand.index)
+    if index.const is not None or not isinstance(index.ctype, C.Scalar):
+        return None  # (a constant index names its element: the ordinary path)
+    reg = lw.code_pointers
+    numbers = [reg.number(item.obj) for item in base.obj]
+    at = lw.ssa(lw.convert(index, C.I32, operand), operand)
+    number = lw.const_ssa(numbers[0], C.I32, operand)
+    for k, n in enumerate(numbers[1:], start=1):
+        is_it = lw.emit(arith.CmpiOp(at, lw.const_ssa(k, C.I32, operand), "eq"), operand).results[0]
+        number = lw.emit(arith.SelectOp(is_it, lw.const_ssa(n, C.I32, operand), number), operand).results[0]
+    chosen = Table(None, None, set(numbers))
+    return Val(C.Pointer(base.ctype.elem), obj=Tagged(chosen, number))
 
 
 def to_bool(lw: FunctionLowerer, v: Val, node: A.Node) -> Val | None:
@@ -303,28 +358,53 @@ def call(lw: FunctionLowerer, e: A.Call, callee: object, lower_args: Callable[[]
         return Val(C.VoidT())
     if len(fns) == 1:
         return _inline(lw, fns[0][1], args, e)
-    number = held.obj.number
+    return _dispatch(lw, held.obj.number, [(n, lambda t=t: _inline(lw, t, args, e)) for n, t in fns], e)
 
-    def run(target: FunctionTarget) -> None:
-        if not isinstance(_inline(lw, target, args, e).ctype, C.VoidT):
-            raise Unsupported("a value returned through a function pointer that may hold several functions", e)
+
+def _dispatch(lw: FunctionLowerer, number: SSAValue, cases: list[tuple[int, Callable[[], Val]]], node: A.Node) -> Val:
+    """Each case's lowering under a test of `number` against the case's, in a chain of scf.if (the last case
+    without a test). A scalar the cases return is stored into a cell made before the chain, and read after it."""
+    if len(cases) == 1:
+        return cases[0][1]()
+    chain: list[Operation] = []
+    returned: list[Cell] = []
+    void = []
+
+    def run(lower: Callable[[], Val]) -> None:
+        value = lower()
+        if isinstance(value.ctype, C.VoidT):
+            void.append(True)
+        elif isinstance(value.ctype, C.Scalar) and (not returned or returned[0].ctype == value.ctype):
+            if not returned:
+                saved = lw.builder
+                lw.builder = Builder(InsertPoint.before(chain[0]))
+                try:
+                    returned.append(lw.new_cell(value.ctype, "returned", node))
+                finally:
+                    lw.builder = saved
+            lw.store(returned[0], value, node)
+        else:
+            raise Unsupported("a value other than a scalar returned through a pointer that may reach several "
+                              "functions or objects", node)
+        if void and returned:
+            raise Unsupported("functions or objects reached through one pointer that return different types", node)
 
     def case(i: int) -> None:
-        """The i-th function if the number is its, else the following ones; the last one without a test."""
-        if i == len(fns) - 1:
-            run(fns[i][1])
+        if i == len(cases) - 1:
+            run(cases[i][1])
             return
-        is_it = lw.emit(arith.CmpiOp(number, lw.const_ssa(fns[i][0], C.I32, e), "eq"), e).results[0]
-        if_op = lw.emit(scf.IfOp(is_it, [], Region(Block()), Region(Block())), e)
+        is_it = lw.emit(arith.CmpiOp(number, lw.const_ssa(cases[i][0], C.I32, node), "eq"), node).results[0]
+        if_op = lw.emit(scf.IfOp(is_it, [], Region(Block()), Region(Block())), node)
+        chain.append(if_op)
         with lw.at_end_of(if_op.regions[0].block):
-            run(fns[i][1])
-            lw.emit(scf.YieldOp(), e)
+            run(cases[i][1])
+            lw.emit(scf.YieldOp(), node)
         with lw.at_end_of(if_op.regions[1].block):
             case(i + 1)
-            lw.emit(scf.YieldOp(), e)
+            lw.emit(scf.YieldOp(), node)
 
     case(0)
-    return Val(C.VoidT())
+    return lw.load(returned[0], node) if returned else Val(C.VoidT())
 
 
 def _inline(lw: FunctionLowerer, target: FunctionTarget, args: Sequence[Val], e: A.Call) -> Val:

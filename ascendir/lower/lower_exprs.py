@@ -75,7 +75,8 @@ class ExpressionLowering:
         if isinstance(obj.obj, Instance):
             return self._member_of_instance(obj.obj, e.member, e)
         if code_pointer.is_pointer(obj):  # `ptr->flag` with `Kernel *ptr = this` (code_pointer.py)
-            return self._member_of_instance(code_pointer.object_at(self, obj, e), e.member, e)
+            return code_pointer.member_of_objects(self, obj, e,
+                                                  lambda held: self._member_of_instance(held, e.member, e))
         if obj.obj == SIMT_INDEX and e.member in ("x", "y", "z"):
             return Val(C.U32, self.undef(C.U32, e))  # threadIdx.x: one thread's index, unknown here
         t = obj.ctype
@@ -173,9 +174,10 @@ class ExpressionLowering:
 
     def expr_Unary(self, e: A.Unary) -> Val:
         if e.op == "&":
-            function = code_pointer.function_address(self, e.operand)
+            function = (code_pointer.function_address(self, e.operand)
+                        or code_pointer.element_address(self, e.operand))
             if function is not None:
-                return function  # `&Wrapper<Func>`
+                return function  # `&Wrapper<Func>`, `&funcList[stageId]`
             v = self.expr(e.operand)
             if isinstance(v.ctype, C.MemberFunctionT):
                 return v
