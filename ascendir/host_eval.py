@@ -12,8 +12,8 @@ input the function reads but was not given all end the run with a diagnostic in 
 (or `InferShapeResult`).
 
 This module runs a function (the interpreter set up with a step budget, the entry checked, the status and the
-tiling read back, a failure traced to its cause); its parts live in modules of their own, and every public name
-is re-exported here (`from ascendir.host_eval import TilingInputs, evaluate_tiling` keeps working):
+tiling read back, a failure traced to its cause); its parts live in modules of their own, and every public
+name is re-exported here (`from ascendir.host_eval import TilingInputs, evaluate_tiling` keeps working):
 
 - host_eval_types.py: the inputs (TensorSpec, TilingInputs), the results, the errors and the run's state;
 - host_eval_chips.py: the chip's numbers (core counts, memory sizes), by name or from a chip object;

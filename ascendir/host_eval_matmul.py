@@ -2,12 +2,12 @@
 (MatmulTilingObject), the checks with which the library's GetTiling rejects a configuration outright, and
 the TCubeTiling it fills (ascendir.matmul_tiling).
 
-The library (asc-devkit impl/adv_api/tiling/matmul) only records what the setters say. GetTiling first checks
-the configuration (MatmulApiTilingBase::CheckSetParam, then the base-size check at the start of
-MatmulTilingAlgorithm::Process) and then searches for a split. `MatmulTilingObject.failure` repeats those first
-checks, and one outcome of the search that follows from the shapes alone: a fixed base block larger than the
-matrix leaves the L0 split without a candidate. Whatever else GetTiling decides (its result where none of these
-rejects the configuration, the TCubeTiling it fills) is not modelled.
+The library (asc-devkit impl/adv_api/tiling/matmul) only records what the setters say. GetTiling first
+checks the configuration (MatmulApiTilingBase::CheckSetParam, then the base-size check at the start of
+MatmulTilingAlgorithm::Process) and then searches for a split. `MatmulTilingObject.failure` repeats those
+first checks, and one outcome of the search that follows from the shapes alone: a fixed base block larger
+than the matrix leaves the L0 split without a candidate. Whatever else GetTiling decides (its result where
+none of these rejects the configuration, the TCubeTiling it fills) is not modelled.
 """
 
 from __future__ import annotations

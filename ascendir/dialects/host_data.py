@@ -1,5 +1,5 @@
-"""Numbers of the gert / ge / matmul_tiling headers that the host dialect's ops carry and the host lowering and
-evaluator agree on: `ge::DataType` values and sizes, graphStatus, the matmul tiling API's enum values.
+"""Numbers of the gert / ge / matmul_tiling headers that the host dialect's ops carry and the host lowering
+and evaluator agree on: `ge::DataType` values and sizes, graphStatus, the matmul tiling API's enum values.
 
 A module of its own because it is plain data (no xDSL), read by the lowering, the evaluator and the benchmark
 harness alike.

@@ -1,9 +1,9 @@
 """Matmul API tiling objects in the host dialect (`matmul_tiling::MultiCoreMatmulTiling`, `MatmulApiTiling`):
 the object made, its setters, and GetTiling, whose first checks the evaluator runs.
 
-They are library objects: the setters record the configuration, `host.matmul_get_tiling` runs the checks of the
-library's GetTiling that reject a configuration outright. Where none of them does, GetTiling's result and the
-TCubeTiling it fills are not modelled.
+They are library objects: the setters record the configuration, `host.matmul_get_tiling` runs the checks of
+the library's GetTiling that reject a configuration outright. Where none of them does, GetTiling's result and
+the TCubeTiling it fills are not modelled.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Tensor queries of the host dialect: an input's or output's shape, dtype and presence, tensor-list instances,
-the input count, and reading a `!host.shape` (dims, rank, size).
+"""Tensor queries of the host dialect: an input's or output's shape, dtype and presence, tensor-list
+instances, the input count, and reading a `!host.shape` (dims, rank, size).
 
 Separate from the InferShape output shapes (host_shape_ops.py): these only read what the context holds.
 """

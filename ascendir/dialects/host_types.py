@@ -1,6 +1,6 @@
-"""Types, enum properties and shared op pieces of the host dialect: the context, shape, platform, string, list,
-tiling-struct and matmul-object types, the enums printed as bare keywords, the `of !host.infer_shape_context`
-directive, and the operands of a tensor query (`%ctx[0 + %i]`).
+"""Types, enum properties and shared op pieces of the host dialect: the context, shape, platform, string,
+list, tiling-struct and matmul-object types, the enums printed as bare keywords, the
+`of !host.infer_shape_context` directive, and what the tensor queries share (TensorQueryOp: `%ctx[0 + %i]`).
 
 A module of its own because every op family (host_*_ops.py) builds on it.
 """
