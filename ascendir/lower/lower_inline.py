@@ -156,13 +156,15 @@ class FunctionInlining:
             if p.variadic:  # `Ts... values`: the rest of the arguments, as a pack
                 self.bind(p.name, Val(C.UnknownT("parameter pack"), obj=Pack(tuple(args[i:]))))
                 break
+            ptype = self.param_type(p)
             if i < len(args):
                 arg = args[i]
             elif p.default is not None:
-                arg = self.expr(p.default)
+                # (a braced default, `const DataCopyPadParams &pad = {}`, is a value of the parameter's type)
+                braced = isinstance(p.default, A.InitList) and not isinstance(ptype, C.UnknownT)
+                arg = self.expr(p.default, ptype if braced else None)
             else:
                 raise Unsupported(f"too few arguments in call to '{frame.name}'", node)
-            ptype = self.param_type(p)
             is_ref = "&" in p.type.pointers
             if isinstance(arg.obj, tuple) and arg.obj[0] == "init" and not isinstance(ptype, C.UnknownT):
                 # `op.Init({x, y, n})`: a value of the parameter's type, its items read in the caller's scope
