@@ -16,8 +16,8 @@ model of small arrays (lower_objects.py), which only a constant index selects.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import MemRefType
@@ -43,8 +43,6 @@ class ObjectArray:
     elem: C.ClassT
     size: int
     fields: Instance
-    # the views at constant positions, made once, so that `a[0]` names the same object at every use
-    constant_views: dict[int, Instance] = field(default_factory=dict)
 
 
 class _NotPlain(Exception):
@@ -86,25 +84,25 @@ def declare(lw: FunctionLowerer, t: C.ArrayT, name: str, node: A.Node) -> Val | 
 
 
 def element(lw: FunctionLowerer, array: ObjectArray, index: Val, node: A.Node) -> Val:
-    """`a[index]`: the element's view (the same object for the same constant position)."""
-    if isinstance(index.const, int) and not isinstance(index.const, bool):
-        if not 0 <= index.const < array.size:
-            raise Unsupported(f"element {index.const} of an array of {array.size} objects", node)
-        view = array.constant_views.get(index.const)
-        if view is None:
-            view = array.constant_views[index.const] = _view(array, lw.index_const(index.const, node))
-        return Val(array.elem, obj=view)
+    """`a[index]`: the element's view."""
+    # (a new view at every use, also for a constant position: a view keeps its position's SSA value, which a
+    # use in another block, after an `if` that made it, could not see; the memory is the same for all views)
+    fixed = index.const if isinstance(index.const, int) and not isinstance(index.const, bool) else None
+    if fixed is not None and not 0 <= fixed < array.size:
+        raise Unsupported(f"element {index.const} of an array of {array.size} objects", node)
     return Val(array.elem, obj=_view(array, lw.index_value(index, node)))
 
 
 def copy(lw: FunctionLowerer, dst: ObjectArray, src: ObjectArray, node: A.Node) -> None:
     """An array member copied with the object holding it: element by element."""
     if dst.elem != src.elem or dst.size != src.size:
-        raise Unsupported(f"copying an array of {src.size} {src.elem} into one of {dst.size} {dst.elem}", node)
+        raise Unsupported(f"copying an array of {src.size} {src.elem} into one of {dst.size} {dst.elem}",
+                          node)
     each_element(lw, dst, node, lambda at: lw._copy_members(_view(dst, at), _view(src, at), node))
 
 
-def each_element(lw: FunctionLowerer, array: ObjectArray, node: A.Node, body: Callable[[SSAValue], None]) -> None:
+def each_element(lw: FunctionLowerer, array: ObjectArray, node: A.Node,
+                 body: Callable[[SSAValue], None]) -> None:
     """Runs `body` on each element's position (an index value), in one scf.for over them."""
     counter = C.I32
     lb, ub, step = (lw.const_ssa(n, counter, node) for n in (0, array.size, 1))
@@ -128,9 +126,9 @@ def _require_plain(cell: Cell) -> Cell:
 
 
 def _rebuild(inst: Instance, cell: Callable[[Cell], Cell]) -> Instance:
-    """An object of the same shape as `inst` (base parts sharing its members), each cell replaced by `cell(c)`."""
+    """An object shaped as `inst` (base parts sharing its members), each cell replaced by `cell(c)`."""
     whole = inst.outermost()
-    members: dict[str, object] = {}
+    members: dict[str, Any] = {}
     for name, b in whole.members.items():
         if isinstance(b, Cell):
             members[name] = cell(b)
@@ -143,7 +141,7 @@ def _rebuild(inst: Instance, cell: Callable[[Cell], Cell]) -> Instance:
     return _with_members(whole, members, None)  # type: ignore[arg-type]
 
 
-def _with_members(part: Instance, members: dict, whole: Instance | None) -> Instance:  # type: ignore[type-arg]
+def _with_members(part: Instance, members: dict[str, Any], whole: Instance | None) -> Instance:
     made = Instance(part.info, part.ctype, part.types, members, part.name, [], whole)
     made.bases = [_with_members(b, members, made) for b in part.bases]
     return made

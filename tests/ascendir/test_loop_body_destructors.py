@@ -1,5 +1,5 @@
-"""An object declared in a loop body is destroyed at the end of every iteration: its destructor runs there. The
-lowering ran destructors at the end of plain blocks and functions only, so NPUKernelBench GroupGemm's
+"""An object declared in a loop body is destroyed at the end of every iteration: its destructor runs there.
+The lowering ran destructors at the end of plain blocks and functions only, so NPUKernelBench GroupGemm's
 BlockEpilogue, made once per group, never waited for the flags its constructor set (its destructor's
 WaitFlag<V_MTE2>), and the next group's MTE2 copies raced the epilogue's vector writes (ASC965)."""
 

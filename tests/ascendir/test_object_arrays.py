@@ -1,13 +1,15 @@
-"""Arrays of user-class objects indexed at run time, held as one memref per field (ascendir/lower/object_arrays.py):
-catlass's grouped GEMMs keep 32 layouts and coordinates per kernel (`params.layoutAList[groupIdx]`), more than
-the 16 objects modelled one per element, and its multi-stage workspaces pick cross-core flags by stage
-(`flagList[stageId].id`), which only a constant index could select."""
+"""Arrays of user-class objects indexed at run time, held as one memref per field
+(ascendir/lower/object_arrays.py): catlass's grouped GEMMs keep 32 layouts and coordinates per kernel
+(`params.layoutAList[groupIdx]`), more than the 16 objects modelled one per element, and its multi-stage
+workspaces pick cross-core flags by stage (`flagList[stageId].id`), which only a constant index could
+select."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
+from xdsl.ir import Operation, OpResult
 
 from ascendir.lower import lower_program
 from ascendir.sim import run
@@ -47,11 +49,12 @@ def test_elements_are_plain_value_objects_only() -> None:
     shapes = [str(op.results[0].type) for op in module.walk() if op.name == "memref.alloca"]
     assert "memref<24x2xi32>" not in shapes
     plain = lower_program(load_text((CORPUS / "group_shapes.cpp").read_text(), "k.cpp")).module
-    assert "memref<24x2xi32>" in [str(op.results[0].type) for op in plain.walk() if op.name == "memref.alloca"]
+    allocas = [str(op.results[0].type) for op in plain.walk() if op.name == "memref.alloca"]
+    assert "memref<24x2xi32>" in allocas
 
 
 def test_array_size_named_by_the_enclosing_class() -> None:
-    # `struct Params { LayoutA layoutAList[MAX_TENSOR_COUNT]; }` inside the kernel class that declares the constant
+    # `struct Params { LayoutA layoutAList[MAX_TENSOR_COUNT]; }` in the kernel class declaring the constant
     source = """#include "kernel_operator.h"
 template <typename T>
 class Kernel {
@@ -73,3 +76,35 @@ extern "C" __global__ __aicore__ void k(GM_ADDR y) {
 """
     module = lower_program(load_text(source, "k.cpp")).module
     assert "memref<5xf32>" in [str(op.results[0].type) for op in module.walk() if op.name == "memref.alloca"]
+
+
+def test_a_constant_position_read_in_a_branch_and_after_it(tmp_path: Path) -> None:
+    # each use makes its own view: one made inside the `if` holds an index constant the later read can't see
+    source = (CORPUS / "group_shapes.cpp").read_text().replace(
+        "    for (uint32_t g = 0; g < GROUPS; ++g) {",
+        "    res[24] = 0;\n    if (groups.count > 5) {\n        res[24] = groups.shapes[2].Rows();\n    }\n"
+        "    res[25] = groups.shapes[2].Cols();\n    for (uint32_t g = 0; g < GROUPS; ++g) {", 1)
+    path = tmp_path / "branch.cpp"
+    path.write_text(source)
+    sizes = np.zeros(1 + 2 * 24, dtype=np.uint32)
+    sizes[:7] = (3, 3, 4, 5, 6, 7, 1)
+    result = run(str(path), {"sizes": sizes}, block_dim=1, outputs={"out": ((26,), "uint32")})
+    assert result.ok and not result.findings, [str(d) for d in result.findings]
+    assert result.outputs["out"].tolist()[24:] == [0, 1]
+    module = lower_program(load_text(source, "k.cpp")).module
+    assert [op.name for op in module.walk() if not _operands_dominate(op)] == []
+
+
+def _operands_dominate(op: Operation) -> bool:
+    """Whether each operand op uses is defined before it in its block or in a block that holds it."""
+    for operand in op.operands:
+        if not isinstance(operand, OpResult):
+            continue
+        defining = operand.op
+        block, user = op.parent_block(), op
+        while block is not None and block is not defining.parent_block():
+            user = block.parent_op()
+            block = user.parent_block() if user is not None else None
+        if block is None or block.get_operation_index(defining) > block.get_operation_index(user):
+            return False
+    return True
