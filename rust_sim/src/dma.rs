@@ -255,7 +255,10 @@ impl Copy {
                     // padding with no value set (isPad false): the pad register holds whatever it held
                     (true, None) => Dummy::Unknown,
                 };
-                fill_dummy(cx, dst, end, align(end - doff) - (end - doff), dummy, self.dtype);
+                if dst.space == Space::Local(MemKind::Ub) {
+                    // (the page is copy_gm_to_ubuf_align's: copies into L1 are not covered by it)
+                    fill_dummy(cx, dst, end, align(end - doff) - (end - doff), dummy, self.dtype);
+                }
             } else if !cx.copy(dst, doff, src, soff, len, self.dtype, self.api) {
                 return;
             }
@@ -335,7 +338,6 @@ pub fn work(bytes: u64, src: Space, dst: Space) -> Work {
         Space::Local(m) => m.name(),
         Space::Null => "?",
     };
-    let _ = MemKind::Ub;
     Work::Copy {
         bytes,
         src: name(src),
