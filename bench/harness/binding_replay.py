@@ -52,7 +52,7 @@ class BindingError(Exception):
     """The binding itself fails (a TORCH_CHECK, a tensor operation torch rejects): the answer's error."""
 
 
-class _Return(Exception):
+class ReturnValue(Exception):
     def __init__(self, value: Any) -> None:
         self.value = value
 
@@ -169,8 +169,9 @@ Launch = Callable[[list[Tensor | None], list[Any], list[Tensor]], None]
 class Replay:
     """Interprets the bound function over numpy; `launch` runs the kernel."""
 
-    def __init__(self, program: Any, launch: Launch, poison: Callable[[tuple[int, ...], str], np.ndarray]) -> None:
-        self.unit = binding_unit(program)
+    def __init__(self, program: Any, launch: Launch, poison: Callable[[tuple[int, ...], str], np.ndarray],
+                 unit: Any = None) -> None:
+        self.unit = unit if unit is not None else binding_unit(program)  # (unit: a binding read apart)
         self.fns = functions(self.unit) if self.unit is not None else {}
         self.own = f"aclnn{program.bundle.op_name}"
         from passes.verify.kernel_only import op_description
@@ -204,7 +205,7 @@ class Replay:
         self.envs.append(env)
         try:
             self.block(fn.body, env)
-        except _Return as r:
+        except ReturnValue as r:
             return r.value
         finally:
             self.envs.pop()
@@ -227,7 +228,7 @@ class Replay:
             if branch is not None:
                 self.block(branch, env)
         elif isinstance(node, A.Return):
-            raise _Return(None if node.value is None else self.value(node.value, env))
+            raise ReturnValue(None if node.value is None else self.value(node.value, env))
         elif isinstance(node, A.RangeFor):
             for item in list(self.value(node.range, env)):
                 env[node.var.name] = item
@@ -523,8 +524,11 @@ class Replay:
                               f"attributes, {self.n_out} outputs)")
         self.launch(ins, attrs, outs)
         self.launches += 1
-        # the kernel's results: its outputs and every tensor sharing their memory (a view made before the launch,
-        # the buffer an output was narrowed from)
+        self.mark_kernel_results(outs)
+
+    def mark_kernel_results(self, outs: Sequence[Tensor]) -> None:
+        """The kernel's results: its outputs and every tensor sharing their memory (a view made before the launch,
+        the buffer an output was narrowed from)."""
         for env in self.envs:
             for v in env.values():
                 for t in v if isinstance(v, list) else [v]:
@@ -537,7 +541,7 @@ class Replay:
 # ------------------------------------------------------------------ the correctness stage's run, through the binding
 
 
-class _Stopped(Exception):
+class Stopped(Exception):
     """A kernel run stopped (a dynamic finding, the budget, not modelled): the replay ends there."""
 
 
@@ -546,59 +550,20 @@ def simulate_binding(task: Any, program: Any, chip: str, inputs: Any, expected: 
     """The correctness stage's Run of one draw with the binding replayed around the kernel, or None when there
     is nothing to replay (no binding, or one that never calls this answer's kernel: the caller then runs the
     kernel directly on the op's inputs)."""
-    from bench.harness.stages.correctness import NOT_MODELLED_CODES, Run, count_poison, from_sim, \
-        host_not_modelled, poisoned, simulator, to_sim
+    from bench.harness.stages.correctness import Run
     from bench.harness.verdict import Finding
-    from bench.suites.model import canonical_dtype, numpy_dtype
 
     if binding_unit(program) is None or not kernel_calls(program):
         return None
-    sim = simulator()
-    from passes.sim.launch import SimError, run_loaded
-    from passes.verify.kernel_only import op_description
-
-    desc = op_description(program) or {}
-    in_names = [str(d.get("name")) for d in desc.get("input_desc") or []]
-    refs = set(in_names) & {str(d.get("name")) for d in desc.get("output_desc") or []}
     run = Run({}, [], True)
     cycles: list[float | None] = []
-
-    def poison(shape: tuple[int, ...], dtype: str) -> np.ndarray:
-        return poisoned(shape, np.dtype(numpy_dtype(dtype)), seed)
-
-    def launch(ins: list[Tensor | None], attrs: list[Any], outs: list[Tensor]) -> None:
-        tensors = [None if t is None else to_sim(np.ascontiguousarray(t.data), t.dtype) for t in ins]
-        buffers = [to_sim(np.ascontiguousarray(t.data), t.dtype) for t in outs]
-        dtypes = [None if t is None else canonical_dtype(t.dtype) for t in ins] + [canonical_dtype(t.dtype)
-                                                                                   for t in outs]
-        plain = [list(a) if isinstance(a, tuple | list) else a for a in attrs]
-        try:
-            result = run_loaded(program, chip, tensors, plain, outputs=buffers, budget=budget or sim.DEFAULT_BUDGET,
-                                dtypes=dtypes)
-        except SimError as exc:
-            run.not_modelled = str(exc)
-            raise _Stopped from None
-        found = [Finding.of(d) for d in result.findings]
-        run.findings += found
-        run.instructions += int(result.instructions)
-        cycles.append(float(result.cycles) if result.cycles is not None else None)
-        run.not_modelled = next((f.message for f in found if f.code in NOT_MODELLED_CODES or host_not_modelled(f)),
-                                "")
-        if run.not_modelled or not result.completed:
-            run.completed = False
-            raise _Stopped
-        for t, buf in zip(outs, buffers):
-            _write(t, from_sim(buf, t.dtype))
-        for name, t, arr in zip(in_names, ins, tensors):
-            if name in refs and t is not None and arr is not None:
-                _write(t, from_sim(arr, t.dtype))  # an input the op updates in place
-
+    launch, poison = kernel_launcher(program, chip, budget, seed, run, cycles)
     args = [T.make(v, inputs.dtypes.get(k, str(v.dtype))) if isinstance(v, np.ndarray) else
             (list(v) if isinstance(v, tuple) else v) for k, v in inputs.values.items()]
     replay = Replay(program, launch, poison)
     try:
         result = replay.run(args)
-    except _Stopped:
+    except Stopped:
         return run
     except NotModelled as exc:
         run.not_modelled = f"the binding replay does not model {exc}"
@@ -614,24 +579,82 @@ def simulate_binding(task: Any, program: Any, chip: str, inputs: Any, expected: 
         # a value of a kind the replay does not follow reached an operation (ours, never a traceback at the user)
         run.not_modelled = f"the binding replay does not model this binding ({type(exc).__name__}: {exc})"
         return run
+    run.not_modelled = finish_run(run, replay, result, expected, seed, cycles)
+    return run
+
+
+def kernel_launcher(program: Any, chip: str, budget: int | None, seed: int, run: Any, cycles: list[float | None]
+                    ) -> tuple[Launch, Callable[[tuple[int, ...], str], np.ndarray]]:
+    """(launch, poison) for a replay: `launch` runs the answer's kernel on the simulator, adds its findings,
+    instructions and cycles to `run` and `cycles`, writes its outputs (and the inputs the op updates in place) into
+    the tensors given, and raises Stopped where the run stopped; `poison` fills new memory with the run's poison
+    pattern."""
+    from bench.harness.stages.correctness import NOT_MODELLED_CODES, from_sim, host_not_modelled, poisoned, \
+        simulator, to_sim
+    from bench.harness.verdict import Finding
+    from bench.suites.model import canonical_dtype, numpy_dtype
+    from passes.sim.launch import SimError, run_loaded
+    from passes.verify.kernel_only import op_description
+
+    sim = simulator()
+    desc = op_description(program) or {}
+    in_names = [str(d.get("name")) for d in desc.get("input_desc") or []]
+    refs = set(in_names) & {str(d.get("name")) for d in desc.get("output_desc") or []}
+
+    def poison(shape: tuple[int, ...], dtype: str) -> np.ndarray:
+        return poisoned(shape, np.dtype(numpy_dtype(dtype)), seed)
+
+    def launch(ins: list[Tensor | None], attrs: list[Any], outs: list[Tensor]) -> None:
+        tensors = [None if t is None else to_sim(np.ascontiguousarray(t.data), t.dtype) for t in ins]
+        buffers = [to_sim(np.ascontiguousarray(t.data), t.dtype) for t in outs]
+        dtypes = [None if t is None else canonical_dtype(t.dtype) for t in ins] + [canonical_dtype(t.dtype)
+                                                                                   for t in outs]
+        plain = [list(a) if isinstance(a, tuple | list) else a for a in attrs]
+        try:
+            result = run_loaded(program, chip, tensors, plain, outputs=buffers, budget=budget or sim.DEFAULT_BUDGET,
+                                dtypes=dtypes)
+        except SimError as exc:
+            run.not_modelled = str(exc)
+            raise Stopped from None
+        found = [Finding.of(d) for d in result.findings]
+        run.findings += found
+        run.instructions += int(result.instructions)
+        cycles.append(float(result.cycles) if result.cycles is not None else None)
+        run.not_modelled = next((f.message for f in found if f.code in NOT_MODELLED_CODES or host_not_modelled(f)),
+                                "")
+        if run.not_modelled or not result.completed:
+            run.completed = False
+            raise Stopped
+        for t, buf in zip(outs, buffers):
+            write_back(t, from_sim(buf, t.dtype))
+        for name, t, arr in zip(in_names, ins, tensors):
+            if name in refs and t is not None and arr is not None:
+                write_back(t, from_sim(arr, t.dtype))  # an input the op updates in place
+
+    return launch, poison
+
+
+def finish_run(run: Any, replay: Replay, result: Any, expected: dict[str, Any], seed: int,
+               cycles: list[float | None]) -> str:
+    """`run`'s outputs from what the replayed binding returns, by the expected outputs' order; '' when they are
+    set, else why the result cannot be judged."""
+    from bench.harness.stages.correctness import count_poison
+
     values = list(result) if isinstance(result, list | tuple) else [result]
     if not all(isinstance(v, Tensor) for v in values):
-        run.not_modelled = "the binding replay does not model a result that is not a tensor or a tuple of them"
-        return run
+        return "the binding replay does not model a result that is not a tensor or a tuple of them"
     if not any(v.kernel for v in values):
-        run.not_modelled = (f"the binding's result does not come from its kernel's output (it launches "
-                            f"{replay.own} and returns what ATen computes beside it): the kernel is not what "
-                            "passed on hardware")
-        return run
+        return (f"the binding's result does not come from its kernel's output (it launches {replay.own} and returns "
+                "what ATen computes beside it): the kernel is not what passed on hardware")
     for name, v in zip(expected, values):
         arr = np.array(v.data, copy=True, order="C")
         run.outputs[name] = arr
         run.unwritten[name] = count_poison(arr, seed) if v.dtype != "bfloat16" else 0
     run.cycles = sum(c for c in cycles if c is not None) if cycles and None not in cycles else None
-    return run
+    return ""
 
 
-def _write(t: Tensor, values: np.ndarray) -> None:
+def write_back(t: Tensor, values: np.ndarray) -> None:
     """The kernel's output into the binding's tensor (a view writes through to its base)."""
     if not t.data.flags.writeable:
         raise NotModelled("a kernel output that is a broadcast view (ATen would write overlapping memory)")

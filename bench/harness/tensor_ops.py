@@ -56,6 +56,9 @@ DTYPE_NAMES = {
     "int16": "int16", "kShort": "int16", "short": "int16", "int32": "int32", "int": "int32", "kInt": "int32",
     "Int": "int32", "int64": "int64", "long": "int64", "kLong": "int64", "Long": "int64",
     "bool": "bool", "kBool": "bool", "Bool": "bool",
+    # c10's aliases (torch::kFloat16 in NPUKernelBench's bindings)
+    "kFloat16": "float16", "kFloat32": "float32", "kFloat64": "float64", "kInt8": "int8", "kInt16": "int16",
+    "kInt32": "int32", "kInt64": "int64", "kUInt8": "uint8",
 }
 
 
