@@ -155,6 +155,8 @@ class NPUKernelBenchTask(Task):
         model = module.Model(*(init or []))
         # no torch.no_grad(): the benchmark runs its Models with autograd on, and the *Grad tasks use it
         result = model(*inputs_as_tensors(inputs.reference or inputs))
+        # (whether the Model returns a list: its custom_check_precision then gets lists, see compare)
+        self.__dict__.setdefault("_list_returns", {})[case.id] = isinstance(result, (tuple, list))
         outs = list(result) if isinstance(result, (tuple, list)) else [result]
         names = [d.name for d in self.outputs]
         if len(self.outputs) == 1 and (len(outs) > 1 or self.outputs[0].is_list):
@@ -222,6 +224,12 @@ class NPUKernelBenchTask(Task):
                 continue
             dtype = compare_dtype(exp, case.dtypes.get(name) or case.dtype)
             ref_t, new_t = to_torch(exp, dtype), to_torch(_shaped(got, exp), dtype)
+            if self.__dict__.get("_list_returns", {}).get(case.id) and not isinstance(ref_t, list):
+                # the benchmark hands the check what Model and ModelNew return: a list of tensors, which its
+                # `for out, out_new in zip(outputs, outputs_new)` walks tensor by tensor. Given the bare tensor, that
+                # loop walked its rows, and AddRmsNormQuant's "at most 0.3% of the elements off" held per row
+                # (2 int8 elements off by one in a row of 512 failed an output with 4 of 4096 off)
+                ref_t, new_t = [ref_t], [new_t]
             ok, abs_diff, rel_diff = custom(self._params(case), ref_t, new_t)
             # the largest differences, read in the tensors' own dtype: a float64 copy of each was 2 GB of a
             # 2^27-element output's compare (StridesliceNegConcatV2 case 4)
