@@ -75,7 +75,8 @@ def source(classes: list[str]) -> str:
         + tries
         + "        return ge::GRAPH_FAILED;\n    }\n};\n\n"
         # (the registry's static GetInstance() as a function of a namespace of its name: the same call)
-        f"namespace TilingRegistry {{\n{REGISTRY_CLASS} GetInstance()\n{{\n    {REGISTRY_CLASS} registry;\n    return registry;\n}}\n}}\n"
+        f"namespace TilingRegistry {{\n{REGISTRY_CLASS} GetInstance()\n{{\n"
+        f"    {REGISTRY_CLASS} registry;\n    return registry;\n}}\n}}\n"
     )
 
 

@@ -70,6 +70,7 @@ def pointee_template_args(args: list[Val]) -> list[object]:
     the pointers' type (the arrays hold uint64 addresses to us, so their element type does not say it)."""
     for a in args:
         t = a.ctype
-        if isinstance(t, C.ArrayT) and is_ub_pointer(t.elem) and isinstance(t.elem.pointee, C.Scalar):  # type: ignore[attr-defined]
-            return [t.elem.pointee]  # type: ignore[attr-defined]
+        if isinstance(t, C.ArrayT) and isinstance(t.elem, C.Pointer) and t.elem.ub \
+                and isinstance(t.elem.pointee, C.Scalar):
+            return [t.elem.pointee]
     return []

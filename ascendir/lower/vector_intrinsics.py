@@ -110,4 +110,5 @@ def lower_mask_intrinsic(lw: FunctionLowerer, e: A.Call, name: str, expected: ob
     if api == "SetVectorMask":
         u64 = A.TypeRef(e.span, "uint64_t")
         targs = [A.TemplateArg(e.span, u64)]
-    return api_call(lw, A.Call(e.span, e.callee, list(e.args)), api, None, None, targs, expected)  # type: ignore[arg-type]
+    call = A.Call(e.span, e.callee, list(e.args))
+    return api_call(lw, call, api, None, None, targs, expected)  # type: ignore[arg-type]
