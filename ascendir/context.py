@@ -11,15 +11,11 @@ from xdsl.dialects.memref import MemRef
 from xdsl.dialects.scf import Scf
 
 from ascendir.dialects.ascendc import ASCENDC
+from ascendir.dialects.host import Host
 
 
 def make_context() -> Context:
     ctx = Context()
-    for dialect in (Builtin, Arith, Func, Math, MemRef, Scf, ASCENDC):
+    for dialect in (Builtin, Arith, Func, Math, MemRef, Scf, ASCENDC, Host):
         ctx.load_dialect(dialect)
-    try:
-        from ascendir.dialects.host import HOST
-    except ImportError:  # the host dialect is optional while it is being written
-        return ctx
-    ctx.load_dialect(HOST)
     return ctx

@@ -578,3 +578,14 @@ static ge::graphStatus InferShape(gert::InferShapeContext* context) {
 """
     assert shapes_of(run(source, X4, None)) == [(8, 16, 32, 32)]
     assert run(source, X4, TensorSpec((32,), "float32")).status == FAILED  # two inputs given
+
+
+def test_project_context_reads_host_ir() -> None:
+    """ascendir.text.parse_ir (the context ascendir-opt uses) knows the host dialect: it failed to import it
+    under an old name and parsed no host op."""
+    from ascendir.text import parse_ir
+
+    lowered = lower_host_infer_shape(project(COPY))
+    assert lowered.module is not None
+    text = str(lowered.module)
+    assert str(parse_ir(text)) == text
