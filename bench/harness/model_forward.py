@@ -123,9 +123,28 @@ def forward_plan(model_src: str) -> list[tuple[Any, ...]] | None:
             return None
         return [k.value for k in node.keywords if k.arg == "dtype"]
 
+    # module-level helpers whose body is one `return <expression>` over their own parameters
+    # (def prepare(a): return a.transpose(0, 1).contiguous()): a call of one is that expression over its arguments
+    helpers = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and _single_return(n)}
+
     def expr(node: ast.expr) -> tuple[Any, ...] | None:
+        nonlocal local
         if isinstance(node, ast.Constant):
             return ("const", node.value)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers \
+                and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args):
+            helper = helpers[node.func.id]
+            names = [a.arg for a in helper.args.args]
+            if len(node.args) != len(names):
+                return None
+            values = [expr(a) for a in node.args]
+            if any(v is None for v in values):
+                return None
+            outer, local = local, dict(zip(names, values, strict=True))  # the helper sees only its parameters
+            try:
+                return expr(helper.body[-1].value)  # type: ignore[attr-defined]
+            finally:
+                local = outer
         if isinstance(node, ast.Name):
             if node.id in local:
                 return local[node.id]
@@ -226,6 +245,20 @@ def forward_plan(model_src: str) -> list[tuple[Any, ...]] | None:
         return None
     plan = [expr(a) for a in call.args]
     return None if any(p is None for p in plan) else plan  # type: ignore[return-value]
+
+
+def _single_return(fn: Any) -> bool:
+    """`def f(a, b): ["doc"] return <expression>` with plain positional parameters whose body names nothing but
+    them (and torch)."""
+    import ast
+
+    body = [st for st in fn.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]
+    a = fn.args
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None or a.vararg or a.kwarg \
+            or a.kwonlyargs or a.posonlyargs or a.defaults or fn.decorator_list:
+        return False
+    own = {p.arg for p in a.args} | {"torch"}
+    return all(n.id in own for n in ast.walk(body[0].value) if isinstance(n, ast.Name))
 
 
 def _extension_call(call: Any, tree: Any) -> bool:

@@ -190,3 +190,16 @@ def test_a_few_records_on_the_simulator(tmp_path: Path) -> None:
     rows = {r["op"]: r for r in report["rows"]}
     assert all(rows[op]["correct"] for op in ops.split(",")), proc.stdout[-3000:]
     assert rows["conv3d_group_norm_mean"].get("weights")
+
+
+def test_plan_reads_a_module_level_helper_of_one_return() -> None:
+    # ModelNew.forward hands the op a module-level helper's result (matmul_with_transposed_a's final):
+    # the helper's one return expression over the call's arguments
+    helper = "def swap(t, a):\n    \"\"\"rows to columns\"\"\"\n    return t.transpose(0, 1).contiguous()\n\n"
+    src = _model("(self, a, b):\n        prepared = swap(b, a)\n        return custom_ops_lib.op(a, prepared)")
+    plan = mf.forward_plan(src.replace("class ModelNew", helper + "class ModelNew"))
+    assert plan == [("param", 0), ("method", ("method", ("param", 1), "transpose", (0, 1)), "contiguous", ())]
+    # a helper doing more than return an expression over its own parameters stays unread
+    for body in ("    y = t.t()\n    return y", "    return b.t()"):
+        other = f"def swap(t, a):\n{body}\n\n"
+        assert mf.forward_plan(src.replace("class ModelNew", other + "class ModelNew")) is None
