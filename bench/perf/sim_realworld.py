@@ -1,8 +1,8 @@
 """The simulator on real kernels nobody here wrote: the KernelHive failure records (issue 28's two tables).
 
     .venv/bin/python bench/perf/sim_realworld.py --root /path/to/MultiKernelBench [RECORDS.jsonl]
-        [--workers 2] [--results R.jsonl] [--json OUT] [--only after|before] [--ops a,b] [--max-elements N]
-    .venv/bin/python bench/perf/sim_realworld.py --root X --merge A.json B.json [--json OUT]
+        [--workers 2] [--results R.jsonl] [--json OUT] [--only after|before] [--ops a,b] [--max-elements N] [--cube]
+    .venv/bin/python bench/perf/sim_realworld.py --root X --merge A.json B.json [--json OUT] [--cube]
 
 1. Passing finals: every operator's final project (`files_after`, which passed on Ascend hardware) runs on the
    simulator with inputs from its MultiKernelBench reference program (`get_inputs`, executed: benchmark code),
@@ -20,6 +20,10 @@ simulator). Where ModelNew hands the op its module's weights and settings (op(x,
 its forward is read with `ast` (never run) and those come from the reference Model built as the benchmark builds
 both models (seeded), by the same attribute path (forward_plan, weighted_inputs). Ops whose files say Matmul or
 Mmad count as cube, as the issue counts them.
+
+3. With --cube (issue 29): only the answers that use the cube unit, the two tables left out of 1 and 2: the cube
+   finals' correct count with each miss's kind and cause, and the cube simulator-tier attempts, each caught or not
+   (JSON default bench/perf/results/sim_realworld_cube.json).
 
 Prints both tables and writes JSON (default bench/perf/results/sim_realworld.json); with --results a run resumes
 where an earlier one stopped. Each miss is sorted into a kind (MISS_KINDS: inputs too large to run here, op
@@ -56,6 +60,7 @@ from bench.perf.sim_attempts import at_fixed_lines, caught_at_defect, error_find
 DEFAULT_RECORDS = ROOT.parent / "shared" / "data" / "kernelhive-failures" / "records.jsonl"
 DEFAULT_ROOT = "/work/ext/MultiKernelBench"
 DEFAULT_JSON = ROOT / "bench" / "perf" / "results" / "sim_realworld.json"
+CUBE_JSON = ROOT / "bench" / "perf" / "results" / "sim_realworld_cube.json"
 WORK = ROOT / "bench" / "perf" / "results" / "sim-realworld-answers"
 # The records' answers were written against the reference programs before MultiKernelBench's "Update task shapes"
 # (7134d16, 2026-01-22: inputs up to 2^31 elements; kernels with the old sizes built in reject or miss the new ones)
@@ -152,20 +157,27 @@ def load_records(path: Path) -> list[dict[str, Any]]:
     return records
 
 
-def select(records: list[dict[str, Any]], only: str | None, ops: set[str] | None
+def select(records: list[dict[str, Any]], only: str | None, ops: set[str] | None, cube: bool = False
            ) -> list[tuple[str, str, dict[str, str], dict[str, Any]]]:
-    """(key, side, files, record): one final per operator (attempts share it), and the simulator-tier attempts."""
+    """(key, side, files, record): one final per operator (attempts share it), and the simulator-tier attempts;
+    with `cube`, only those whose files use the cube unit, and the final of an op with a cube attempt (whether that
+    attempt counts as caught depends on its final running correct)."""
     chosen: list[tuple[str, str, dict[str, str], dict[str, Any]]] = []
     seen: set[str] = set()
+    cube_attempt_ops = {r["op"] for r in records if r.get("verifier_tier") == "simulator"
+                        and uses_cube(r.get("files_before") or {})}
     for r in records:
         if ops and r["op"] not in ops:
             continue
         after = r.get("files_after")
+        if cube and not uses_cube(after or {}) and r["op"] not in cube_attempt_ops:
+            after = None
         if after and only != "before" and r["op"] not in seen:
             digest = hashlib.sha1(json.dumps(after, sort_keys=True).encode()).hexdigest()[:8]
             seen.add(r["op"])
             chosen.append((f"{r['op']}:after:{digest}", "after", after, r))
-        if r.get("verifier_tier") == "simulator" and only != "after":
+        if r.get("verifier_tier") == "simulator" and only != "after" \
+                and (not cube or uses_cube(r.get("files_before") or {})):
             # an attempt without its code (googlenet_inception_v1#2) still counts: a miss, not run
             chosen.append((f"{r['id']}:before", "before", r.get("files_before") or {}, r))
     return chosen
@@ -190,7 +202,10 @@ def main() -> int:
                         help=f"a MultiKernelBench checkout (default: $MULTIKERNELBENCH, else {DEFAULT_ROOT})")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (0: in this one, serially)")
     parser.add_argument("--results", type=Path, default=None, help="JSONL of verdicts; a rerun resumes from it")
-    parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
+    parser.add_argument("--json", type=Path, default=None, help=f"default {DEFAULT_JSON.name}, with --cube "
+                                                                 f"{CUBE_JSON.name}")
+    parser.add_argument("--cube", action="store_true",
+                        help="only the answers that use the cube unit, and their own tables (issue 29)")
     parser.add_argument("--only", choices=("after", "before"), default=None)
     parser.add_argument("--ops", default=None, help="comma-separated operator names")
     parser.add_argument("--revision", default=REVISION,
@@ -204,6 +219,8 @@ def main() -> int:
                         help="only combine earlier JSON reports (a later one's row for an answer replaces an "
                              "earlier one's: reruns with other limits) and print the tables")
     args = parser.parse_args()
+    if args.json is None:
+        args.json = CUBE_JSON if args.cube else DEFAULT_JSON
     if args.merge:
         merged: dict[tuple[str, str, str], dict[str, Any]] = {}
         for path in args.merge:
@@ -220,9 +237,11 @@ def main() -> int:
                         if "binding_bypass" not in row:  # a row of an earlier version: read its answer now
                             answer = next(iter(sorted(WORK.glob(f"{r['op']}_after_*/*.py"))), None)
                             row["binding_bypass"] = binding_bypass(answer) if side == "after" and answer else ""
-        report = summarise(list(merged.values()))
-        report.update({"rows": list(merged.values()), "merged": [str(p) for p in args.merge], "elapsed_s": 0.0})
-        print_report(report)
+        cube_ops = {r["op"] for r in merged.values() if r.get("cube")}
+        rows = [r for r in merged.values() if not args.cube or r.get("cube") or r["op"] in cube_ops]
+        report = summarise(rows)
+        report.update({"rows": rows, "merged": [str(p) for p in args.merge], "elapsed_s": 0.0})
+        print_report(report, args.cube)
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report, indent=2), encoding="utf-8")
         print(f"wrote {args.json}")
@@ -253,7 +272,7 @@ def main() -> int:
     diffs: dict[str, str] = {}  # an attempt's diff to its final, for the findings at the lines its fix changed
     skipped: Counter[str] = Counter()
     unrun: list[dict[str, Any]] = []  # selected but not runnable: they count, as misses
-    for key, side, files, r in select(records, args.only, ops):
+    for key, side, files, r in select(records, args.only, ops, args.cube):
         try:
             task = find_task(tasks, r["op"])
         except KeyError:
@@ -318,7 +337,7 @@ def main() -> int:
                      "failure": "not-run", "stage": "select", "cause": u["reason"], "wall_s": 0.0})
     report = summarise(rows)
     report.update({"rows": rows, "skipped": dict(skipped), "elapsed_s": round(elapsed, 1)})
-    print_report(report)
+    print_report(report, args.cube)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(report, indent=2), encoding="utf-8")
     print(f"wrote {args.json}")
@@ -369,9 +388,8 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     # the op's final runs correct here; where the final fails too, the setup (inputs, host tiling, budget) is what
     # fails, which says nothing about the attempt
     final_ok = {r["op"]: bool(r["correct"]) for r in finals}
-    runtime_kinds = ("wrong output", "simulator finding", "instruction budget: too long to simulate here")
     caught = [r for r in counted if r["judged"] and not r["correct"] and r["stage"] != "compile"
-              and miss_kind(r) in runtime_kinds and final_ok.get(r["op"], False)]
+              and miss_kind(r) in RUNTIME_KINDS and final_ok.get(r["op"], False)]
     # the second count (bench/perf/sim_attempts.py): a simulator error at a line the attempt's fix changed, the final
     # judged here without it
     final_of = {r["op"]: r for r in finals}
@@ -379,6 +397,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     # the static checks stop some before they run (ASC604 on cores sharing cache lines, ...): not the simulator's
     static = [r for r in counted if r["stage"] == "compile" and re.search(r"error: .*\[ASC[1-8]\d\d\]", r["cause"])]
     return {
+        "cube_path": summarise_cube(rows),
         "finals": {"operators": len(finals), "cube": len(finals) - len(plain), "non_cube": len(plain),
                    "correct": len(correct), "rate": len(correct) / max(1, len(plain)), "goal": CORRECT_GOAL,
                    "judged": len(judged), "judged_rate": len(correct) / max(1, len(judged)),
@@ -398,7 +417,48 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def print_report(rep: dict[str, Any]) -> None:
+RUNTIME_KINDS = ("wrong output", "simulator finding", "instruction budget: too long to simulate here")
+
+
+def summarise_cube(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Issue 29's tables: the cube finals (correct, each miss's kind and cause) and the cube simulator-tier attempts
+    (caught by the rule of the non-cube table: its own failure shows when run and its op's final runs correct here;
+    the unknown-root-cause ones are listed, not left out)."""
+    finals = [r for r in rows if r["side"] == "after" and r["cube"]]
+    final_ok = {r["op"]: bool(r["correct"]) for r in rows if r["side"] == "after"}
+    attempts = [r for r in rows if r["side"] == "before" and r["cube"]]
+    caught = [r for r in attempts if r["judged"] and not r["correct"] and r["stage"] != "compile"
+              and miss_kind(r) in RUNTIME_KINDS and final_ok.get(r["op"], False)]
+    return {
+        "finals": {"operators": len(finals), "correct": sum(bool(r["correct"]) for r in finals),
+                   "judged": sum(bool(r["judged"]) for r in finals),
+                   "rows": [{"op": r["op"], "correct": bool(r["correct"]), "kind": "" if r["correct"] else miss_kind(r),
+                             "cause": r["cause"], "wall_s": r["wall_s"]} for r in finals]},
+        "attempts": {"simulator_tier": len(attempts), "caught": len(caught),
+                     "rows": [{"id": r["id"], "bug_kind": r["bug_kind"], "caught": r in caught,
+                               "kind": "" if r["correct"] else miss_kind(r), "failure": r["failure"],
+                               "final": "correct" if final_ok.get(r["op"]) else "not correct here",
+                               "cause": r["cause"]} for r in attempts]},
+    }
+
+
+def print_cube(c: dict[str, Any]) -> None:
+    f, a = c["finals"], c["attempts"]
+    print(f"Cube finals: {f['correct']} of {f['operators']} correct (judged {f['judged']})")
+    for m in sorted(f["rows"], key=lambda m: (m["correct"], m["kind"], m["op"])):
+        mark = "correct" if m["correct"] else "miss"
+        print(f"  {mark:<7} {m['op']:<48} {m['kind']:<44} {m['cause'][:150]}")
+    print(f"Cube simulator-tier failing attempts: {a['caught']} of {a['simulator_tier']} caught")
+    for m in a["rows"]:
+        print(f"  {'caught' if m['caught'] else 'missed':<6} {m['id']:<44} {m['bug_kind'] or '-':<24} "
+              f"final {m['final']:<16} {m['failure'] or 'passed'}: {m['cause'][:110]}")
+
+
+def print_report(rep: dict[str, Any], cube: bool = False) -> None:
+    if cube:
+        print_cube(rep["cube_path"])
+        print(f"{rep['elapsed_s']:.0f} s")
+        return
     f, a = rep["finals"], rep["attempts"]
     print(f"Passing finals: {f['correct']} of {f['non_cube']} non-cube operators correct ({f['rate']:.1%}; goal "
           f"{f['goal']:.0%}); {f['cube']} cube operators left to the cube path")

@@ -203,3 +203,30 @@ def test_plan_reads_a_module_level_helper_of_one_return() -> None:
     for body in ("    y = t.t()\n    return y", "    return b.t()"):
         other = f"def swap(t, a):\n{body}\n\n"
         assert mf.forward_plan(src.replace("class ModelNew", other + "class ModelNew")) is None
+
+
+def test_cube_tables() -> None:
+    """--cube (issue 29): the cube finals' count with each miss's kind, and the cube attempts, caught only where
+    their op's final (cube or not) runs correct here."""
+    m = _script()
+
+    def row(op: str, side: str, cube: bool, correct: bool | None, cause: str = "", failure: str = "",
+            **extra: object) -> dict[str, object]:
+        return {"op": op, "id": f"{op}#0", "side": side, "cube": cube, "correct": correct,
+                "judged": correct is not None, "failure": failure, "stage": "correctness", "cause": cause,
+                "bug_kind": "hl_api_contract", "wall_s": 1.0, **extra}
+
+    wrong = "case 0: draw 0: output 'y': 3 of 8 elements differ"
+    big = "case 0: not evaluated: the case draws 9 input elements, over the harness's limit of 3 (--max-elements)"
+    rows = [row("mm", "after", True, True), row("big", "after", True, None, big, "not-evaluated"),
+            row("plain", "after", False, True), row("vec", "after", False, True),
+            row("mm", "before", True, False, wrong, "wrong"), row("big", "before", True, False, wrong, "wrong"),
+            row("plain", "before", True, False, wrong, "wrong")]
+    cube = m.summarise(rows)["cube_path"]
+    assert (cube["finals"]["operators"], cube["finals"]["correct"]) == (2, 1)
+    assert [r["kind"] for r in cube["finals"]["rows"]] == ["", "inputs too large to run here"]
+    # the non-cube finals stay out of the cube count, but a cube attempt of their op is caught when they run correct
+    assert [(r["id"], r["caught"]) for r in cube["attempts"]["rows"]] == [("mm#0", True), ("big#0", False),
+                                                                          ("plain#0", True)]
+    assert cube["attempts"]["caught"] == 2
+    assert m.summarise(rows)["finals"]["non_cube"] == 2  # issue 28's table as before
