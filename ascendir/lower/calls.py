@@ -69,6 +69,10 @@ def lower_call(lw: FunctionLowerer, e: A.Call, expected: CType | None) -> Val:
         target = pointer.obj
         if isinstance(target, Instance) and target.find_method("operator()") is not None:
             return lw._operator_call(target, "operator()", e, e.args)
+    elif isinstance(callee, A.Index | A.Call):  # `list[1]()`, `make()()`: a function object
+        target = lw.expr(callee).obj
+        if isinstance(target, Instance) and target.find_method("operator()") is not None:
+            return lw._operator_call(target, "operator()", e, e.args)
     raise Unsupported("call through an expression that is not a function name", e)
 
 

@@ -361,6 +361,25 @@ def call(lw: FunctionLowerer, e: A.Call, callee: object, lower_args: Callable[[]
     return _dispatch(lw, held.obj.number, [(n, lambda t=t: _inline(lw, t, args, e)) for n, t in fns], e)
 
 
+def assign_element(lw: FunctionLowerer, target: A.Index, value: Val, node: A.Node) -> bool:
+    """`list[i] = object` on an array held one object per element, with i known only at run time: the object
+    copied into the element the index selects, under a test of which (as `*(&list[i]) = object`). False for any
+    other assignment."""
+    source = value.obj
+    if not isinstance(source, Instance):
+        return False
+    pointer = element_address(lw, target)
+    if pointer is None:
+        return False
+
+    def copy(inst: Instance) -> Val:
+        lw._copy_instance(inst, source, node)
+        return Val(C.VoidT())
+
+    each_object(lw, pointer, node, copy)
+    return True
+
+
 def _dispatch(lw: FunctionLowerer, number: SSAValue, cases: list[tuple[int, Callable[[], Val]]], node: A.Node) -> Val:
     """Each case's lowering under a test of `number` against the case's, in a chain of scf.if (the last case
     without a test). A scalar the cases return is stored into a cell made before the chain, and read after it."""

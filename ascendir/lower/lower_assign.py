@@ -38,7 +38,9 @@ class AssignmentLowering:
             if lowered is not None:
                 return lowered
         if isinstance(e.value, A.InitList):
-            current = self.expr(e.target)
+            mark = self._mark()
+            current = self.expr(e.target)  # (for its type: what reading it emitted goes again, as in const_eval)
+            self._rollback(mark)
             value = self.init_list(current.ctype, e.value.items, e)
         else:
             value = self.expr(e.value)
@@ -155,6 +157,8 @@ class AssignmentLowering:
         if isinstance(target, A.Unary) and target.op == "*" and array_pointer.is_pointer_operand(
                 self.expr(target.operand)):
             target = A.Index(target.span, target.operand, A.IntLit(target.span, "0", 0))  # `*(calNum + i) = n`
+        if isinstance(target, A.Index) and code_pointer.assign_element(self, target, value, node):
+            return  # `funcList[stageId] = {this, stageId}`: the element the index selects (code_pointer.py)
         if isinstance(target, A.Index):
             base = self.expr(target.base)
             if isinstance(base.ctype, C.ArrayT):

@@ -394,7 +394,10 @@ class ExpressionLowering:
             return Val(placed, self.emit(op, node).results[0])
         if isinstance(t, C.ClassT):
             info = self.scope.classes.get(t.name)
-            if info is not None and items and not info.constructors and not info.decl.bases:
+            # an aggregate: no constructor of its own, or only defaulted ones (`AicWaitFunc() = default;`, a
+            # declaration without a body that no out-of-class definition completed)
+            if info is not None and items and not info.decl.bases and all(
+                    c.body is None and not c.init_list for c in info.constructors):
                 inst = self.instantiate(t, "", node)
                 self._aggregate_init(inst, items, node)
                 return Val(t, obj=inst)

@@ -59,6 +59,19 @@ def test_a_hook_on_a_stage_chosen_at_run_time_calls_that_stage() -> None:
     assert result.outputs["y"].tolist() == [4.0, 6.0, 7.0, 9.0, 0.0, 11.0, 0.0, 11.0]
 
 
+def test_elements_chosen_at_run_time_are_brace_assigned_and_called() -> None:
+    # three parts, each failing alone without its change: `{this, i}` into a class whose only constructor is
+    # defaulted is aggregate initialisation (the arguments were dropped, ptr stayed null); `list[i] = ...` with i
+    # known at run time copies into the element i selects (it went into a copy of the array, as a memref of
+    # objects the simulator cannot run); `list[1]()` calls the element's operator()
+    kernel = KERNEL.with_name("stage_list.cpp")
+    assert _diagnostics(kernel) == []
+    result = run(str(kernel), {"x": np.array([3.0], dtype=np.float32)}, block_dim=1,
+                 outputs={"y": ((1,), "float32")})
+    assert result.ok and not result.findings, [str(f) for f in result.findings]
+    assert result.outputs["y"].tolist() == [11.0]
+
+
 SEVERAL_OBJECTS = """
 #include "kernel_operator.h"
 using namespace AscendC;
