@@ -174,6 +174,18 @@ def _clone(t: Tensor, *_: Any) -> Tensor:
     return _derived(t, np.array(t.data, copy=True, order="C"))
 
 
+def _copy_(dst: Tensor, src: Any, *_: Any) -> Tensor:
+    """dst.copy_(src[, non_blocking]): src broadcast to dst and converted to its dtype, written in place (through a
+    view into its base: padded.narrow(0, 0, m).copy_(a)); a kernel result when src is one (the view, not its base)."""
+    values = cast(src, dst.dtype).data if isinstance(src, Tensor) else make(src, dst.dtype).data
+    try:
+        np.copyto(dst.data, np.broadcast_to(values, dst.shape))
+    except ValueError as exc:  # not broadcastable, or an expanded (read-only) destination: torch rejects both
+        raise TensorError(f"copy_: {exc}") from None
+    dst.kernel = dst.kernel or isinstance(src, Tensor) and src.kernel
+    return dst
+
+
 def _to(t: Tensor, *args: Any) -> Tensor:
     """to(dtype), to(device) (the tensor where it is), to(device, dtype)."""
     dtypes = [a for a in args if isinstance(a, str) and a in DTYPE_NAMES.values()]
@@ -309,6 +321,7 @@ OPS: dict[str, Callable[..., Any]] = {
     "t": lambda t: _transpose(t, 0, 1) if t.data.ndim == 2 else t,
     "unsqueeze": _unsqueeze, "squeeze": _squeeze, "flatten": _flatten, "expand": _expand, "narrow": _narrow,
     "slice": _slice, "select": _select, "contiguous": _contiguous, "clone": _clone, "detach": lambda t: t,
+    "copy_": _copy_,
     "cpu": lambda t, *_: t, "npu": lambda t, *_: t, "cuda": lambda t, *_: t,
     "to": _to, "float": lambda t: cast(t, "float32"), "half": lambda t: cast(t, "float16"),
     "item": lambda t: t.data.reshape(-1)[0].item(), "size": _size, "sizes": _size, "dim": lambda t: t.data.ndim, "numel": lambda t: int(t.data.size),

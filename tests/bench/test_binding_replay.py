@@ -165,3 +165,25 @@ def test_a_number_parameter_given_a_list_is_the_bindings_rejection(tmp_path: Pat
     program = _program(tmp_path, "    TORCH_CHECK(negative_slope > 0, \"slope\");\n    return self;")
     with pytest.raises(B.BindingError, match=r"double gets \[2, 2\]"):
         B.Replay(program, _fake_kernel([]), _poison).run([T.make(np.ones(2, np.float32), "float32"), (2, 2)])
+
+
+def test_copy_into_a_view_pads_the_kernels_input(tmp_path: Path) -> None:
+    """padded.narrow(...).narrow(...).copy_(x) writes x into its base (matmul_with_irregular_shapes' final pads its
+    operands to multiples of 128 this way); copy_ into an expanded tensor is torch's error."""
+    body = ("    at::Tensor padded = at::zeros({self.size(0) + 2, 8}, self.options());\n"
+            "    padded.narrow(0, 1, self.size(0)).narrow(1, 0, self.size(1)).copy_(self);\n"
+            "    at::Tensor out = at::empty_like(padded);\n"
+            "    EXEC_NPU_CMD(aclnnLeakyReluCustom, padded, negative_slope, out);\n"
+            "    return out.narrow(0, 1, self.size(0)).narrow(1, 0, self.size(1)).contiguous();")
+    calls: list[tuple[list, list]] = []
+    x = np.random.default_rng(1).standard_normal((3, 5)).astype(np.float32)
+    result = B.Replay(_program(tmp_path, body), _fake_kernel(calls), _poison).run([T.make(x, "float32"), 0.1])
+    (handed,), _ = calls[0]
+    want = np.zeros((5, 8), np.float32)
+    want[1:4, :5] = x
+    assert np.array_equal(handed, want)
+    assert result.kernel and np.allclose(result.data, np.where(x >= 0, x, 0.1 * x))
+    half = T.call("copy_", T.make(np.zeros((2, 2), np.float16), "float16"), T.make(np.full(2, 1.5), "float32"))
+    assert half.dtype == "float16" and np.array_equal(half.data, np.full((2, 2), 1.5, np.float16))
+    with pytest.raises(T.TensorError, match="copy_"):
+        T.call("copy_", T.call("expand", T.make(np.zeros((1, 2)), "float32"), (3, 2)), T.make(np.ones(2), "float32"))
