@@ -140,7 +140,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     from ascendir.chips import load_chip
     from ascendir.context import make_context
     from ascendir.host_eval import TensorSpec, TilingInputs
-    from ascendir.lower import GE_DTYPES, LoweringOptions, dtype_bindings, lower_program
+    from ascendir.lower import GE_DTYPES, LoweringOptions, dtype_bindings
     from ascendir.lower.tiling_layout import tiling_bytes, unset_tiling_fields
     from passes.fold_tiling import FoldTilingPass
     from passes.sim import NotModelled, build_program
@@ -176,7 +176,9 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         if dt is not None and str(dt).lower() in GE_DTYPES:
             dtypes[f"DTYPE_{name.upper()}"] = dtypes[f"ORIG_DTYPE_{name.upper()}"] = GE_DTYPES[str(dt).lower()]
     program = _with_dtype_codes(program, chip, dtypes)
-    lowered = lower_program(program, LoweringOptions(chip=chip, dtypes=dtypes))
+    from passes.sim.lowering_cache import lowered_copy
+
+    lowered = lowered_copy(program, LoweringOptions(chip=chip, dtypes=dtypes))  # once per program and dtypes
     findings = [d for d in lowered.diagnostics if d.is_error and d.code not in ("ASC103",)]
     module = lowered.module
     has_host = any(u.unit.role == "host" for u in program.units)
@@ -213,8 +215,8 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         if _key_not_lowered(module, result.tiling_key):
             # a kernel lowered once per tiling key whose branch for this key did not fit beside the others:
             # lowered again, this key's branch first
-            module = lower_program(program, LoweringOptions(chip=chip, dtypes=dtypes,
-                                                            tiling_key=result.tiling_key)).module
+            module = lowered_copy(program, LoweringOptions(chip=chip, dtypes=dtypes,
+                                                           tiling_key=result.tiling_key)).module
             if tiling:
                 FoldTilingPass(dict(tiling), None, None, tables=True).apply(make_context(), module)
         # array fields read at a run-time index (`td.startList[blockIdx]`): tables of the host's values
