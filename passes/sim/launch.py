@@ -138,7 +138,6 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
                  dtypes: Sequence[str | None] | Mapping[str, str] | None = None,
                  inplace: Sequence[str] = ()) -> SimResult:
     from ascendir.chips import load_chip
-    from ascendir.context import make_context
     from ascendir.host_eval import TensorSpec, TilingInputs
     from ascendir.lower import GE_DTYPES, LoweringOptions, dtype_bindings
     from ascendir.lower.tiling_layout import tiling_bytes, unset_tiling_fields
@@ -176,11 +175,11 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         if dt is not None and str(dt).lower() in GE_DTYPES:
             dtypes[f"DTYPE_{name.upper()}"] = dtypes[f"ORIG_DTYPE_{name.upper()}"] = GE_DTYPES[str(dt).lower()]
     program = _with_dtype_codes(program, chip, dtypes)
-    from passes.sim.lowering_cache import lowered_copy
+    from passes.sim.lowering_cache import PreparedLaunch
 
-    lowered = lowered_copy(program, LoweringOptions(chip=chip, dtypes=dtypes))  # once per program and dtypes
-    findings = [d for d in lowered.diagnostics if d.is_error and d.code not in ("ASC103",)]
-    module = lowered.module
+    # lowered once per program and dtypes; the folds below are applied to a copy when the program is built
+    module = PreparedLaunch(program, LoweringOptions(chip=chip, dtypes=dtypes))
+    findings = [d for d in module.diagnostics if d.is_error and d.code not in ("ASC103",)]
     has_host = any(u.unit.role == "host" for u in program.units)
     given_outputs = _given_outputs(outputs, out_names)
     if has_host and given_outputs and any(n not in given_outputs for n in out_names) and \
@@ -202,25 +201,25 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     if is_kernel_only(program):
         result = launch(program, shapes, chip)
         dim = block_dim or (result.block_dim if result else load_chip(chip).aiv_cores)
-        FoldTilingPass(dict(tiling or {}), key, dim, tables=True).apply(make_context(), module)
+        module.fold(FoldTilingPass(dict(tiling or {}), key, dim, tables=True))
     elif has_host and block_dim is None:
         if tiling:
             # values the caller gives win over the host's (a field the host interpreter cannot compute)
-            FoldTilingPass(dict(tiling), None, None, tables=True).apply(make_context(), module)
-        result = run_tiling(program, module, shapes, chip)
+            module.fold(FoldTilingPass(dict(tiling), None, None, tables=True))
+        result = run_tiling(program, None, shapes, chip)
         if not result.succeeded:
             why = "; ".join(result.diagnostics) or "it did not return success"
             return SimResult({}, findings + [error("ASC602", f"the host tiling function fails for these inputs: {why}",
                                                    None)], completed=False)
-        if _key_not_lowered(module, result.tiling_key):
+        module.fold(FoldTilingPass(result.fields, result.tiling_key, result.block_dim))  # what run_tiling folds
+        if _key_not_lowered(module.unfolded, result.tiling_key):
             # a kernel lowered once per tiling key whose branch for this key did not fit beside the others:
             # lowered again, this key's branch first
-            module = lowered_copy(program, LoweringOptions(chip=chip, dtypes=dtypes,
-                                                           tiling_key=result.tiling_key)).module
+            module.relower(LoweringOptions(chip=chip, dtypes=dtypes, tiling_key=result.tiling_key))
             if tiling:
-                FoldTilingPass(dict(tiling), None, None, tables=True).apply(make_context(), module)
+                module.fold(FoldTilingPass(dict(tiling), None, None, tables=True))
         # array fields read at a run-time index (`td.startList[blockIdx]`): tables of the host's values
-        FoldTilingPass(result.fields, tables=True).apply(make_context(), module)
+        module.fold(FoldTilingPass(result.fields, tables=True))
         dim = result.block_dim or 1
         key = result.tiling_key
         workspace = max(result.workspace.values(), default=0)
@@ -229,8 +228,8 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
             # a field the host never set holds 0 on the device (the tiling data starts zeroed); where the host
             # lowering left statements out, one of them may have set it: those stay unknown (ASC958)
             # (tables: an unset array field read at a run-time index, `td.shape[i]` in a loop, reads zeros too)
-            FoldTilingPass(unset_tiling_fields(program, result.struct_name, result.fields), None, None,
-                           tables=True).apply(make_context(), module)
+            module.fold(FoldTilingPass(unset_tiling_fields(program, result.struct_name, result.fields), None, None,
+                                       tables=True))
         if not given_outputs:
             given_outputs = _inferred(program, result.inputs, out_names)
         elif any(n not in given_outputs for n in out_names) and all(n in out_names for n in given_outputs):
@@ -243,7 +242,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         if block_dim is None:
             raise SimError("the kernel has no host tiling code: give block_dim (--block-dim) and its tiling values")
         dim = block_dim
-        FoldTilingPass(dict(tiling or {}), key, dim, tables=True).apply(make_context(), module)
+        module.fold(FoldTilingPass(dict(tiling or {}), key, dim, tables=True))
     missing = [n for n in out_names if n not in given_outputs]
     if missing:
         return SimResult({}, findings + [error(SIM_ERROR, f"the shape of output{'s' * (len(missing) > 1)} "
@@ -251,7 +250,9 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
                                                           "InferShape says it here): give it with outputs=/--output",
                                                 None)], completed=False)
     try:
-        sim_program = build_program(module, chip, _kernel_name(program, module, key))
+        # a case's draws fold the same values: built once (passes/sim/lowering_cache.py)
+        sim_program = module.build(chip, key, lambda folded: build_program(folded, chip,
+                                                                           _kernel_name(program, folded, key)))
     except NotModelled as exc:
         return SimResult({}, findings + [error(SIM_ERROR, f"the simulator cannot run this kernel: it does not "
                                                           f"model {exc}", None)], completed=False)

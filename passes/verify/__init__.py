@@ -437,7 +437,7 @@ def _kernel_side(unit: SourceUnit) -> bool:
     return unit.role == "header" and not in_op_host(unit.path)
 
 
-def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: str, *,
+def run_tiling(program: Program, module: ModuleOp | None, shapes: TilingInputs, chip: str, *,
                fold_incomplete: bool = True) -> TilingResult:
     """Runs the program's host tiling function on `shapes` and, when it succeeds, folds what it set into
     `module` (fold-tiling); output shapes not given are then those `inferred_outputs` finds. The chip of
@@ -445,7 +445,8 @@ def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: s
     anything runs (the framework would not launch the op). A kernel-only NPUKernelBench answer runs no host
     function: it is launched on all vector cores with no tiling data (passes/verify/kernel_only.py).
     `fold_incomplete=False` leaves the module alone when the host lowering left statements out
-    (`result.gaps`), as the checker does; the simulator runs with the values anyway."""
+    (`result.gaps`), as the checker does; the simulator runs with the values anyway. With no module, nothing is
+    folded (the simulator's launch folds into its own copy: passes/sim/lowering_cache.py)."""
 
     from ascendir.context import make_context
     from ascendir.host_eval import TilingResult
@@ -469,7 +470,7 @@ def run_tiling(program: Program, module: ModuleOp, shapes: TilingInputs, chip: s
     result.inputs = shapes
     # values computed after a statement the host lowering left out (result.gaps) may not be the device's:
     # the checker does not fold them (it would check the kernel for a tiling that never runs)
-    if result.succeeded and (fold_incomplete or not result.gaps):
+    if module is not None and result.succeeded and (fold_incomplete or not result.gaps):
         FoldTilingPass(result.fields, result.tiling_key, result.block_dim).apply(make_context(), module)
     return result
 

@@ -1,5 +1,6 @@
 """A launch lowers its program once per chip and dtypes (passes/sim/lowering_cache.py): later launches of the
-same program fold their tiling into a copy of the kept module. The copies must be what a fresh lowering builds:
+same program fold their tiling into a copy of the kept module, and launches folding the same values (a case's
+draws) share the simulator program built for the first. Both must give what a fresh lowering and build give:
 same module text, same simulator program, same outputs and cycles, whatever was folded into an earlier copy."""
 
 from __future__ import annotations
@@ -60,9 +61,13 @@ def test_launches_from_the_kept_lowering_equal_fresh_ones(program, monkeypatch: 
         lowering_cache.forget()
         fresh[n] = _facts(_launch(program, n))
     lowering_cache.forget()
-    calls = []
-    real = lowering_cache.lower_program
+    import passes.sim
+
+    calls, builds = [], []
+    real, real_build = lowering_cache.lower_program, passes.sim.build_program
     monkeypatch.setattr(lowering_cache, "lower_program", lambda *a, **k: calls.append(1) or real(*a, **k))
+    monkeypatch.setattr(passes.sim, "build_program", lambda *a, **k: builds.append(1) or real_build(*a, **k))
     for n in (4, 8, 4, 8):
         assert _facts(_launch(program, n)) == fresh[n]
     assert len(calls) == 1  # lowered by the first launch only
+    assert len(builds) == 2  # built once per tiling (a case's second draw runs the program its first built)
