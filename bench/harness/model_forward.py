@@ -389,6 +389,16 @@ def init_bindings(model_src: str, init_inputs: list[Any]) -> dict[str, Any]:
                 pass
         else:
             return {}  # ModelNew(*get_init_inputs()) could not be built: its parameters are another task's
+    for node in ast.walk(init):
+        # int(p) / float(p) of a parameter bound to a shape or list: Python's TypeError when the benchmark builds
+        # ModelNew (matmul_swish_sum_group_norm: eps=1e-5 in ModelNew, bias_shape=(1024,) in get_init_inputs)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "float") \
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Name) and node.args[0].id in bound \
+                and isinstance(bound[node.args[0].id], tuple | list | dict | type(None)):
+            name = node.args[0].id
+            raise RuntimeError(f"ModelNew(*get_init_inputs()) cannot be built: its __init__ takes "
+                               f"{node.func.id}({name}) (line {node.lineno} of model_src) of {name} = "
+                               f"{bound[name]!r} from get_init_inputs(), which Python rejects (TypeError)")
     return bound
 
 

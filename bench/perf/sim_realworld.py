@@ -347,6 +347,7 @@ def main() -> int:
 # why a final is not correct, from the harness's reason (first match wins); the simulator's own share is the last two
 MISS_KINDS = (
     ("inputs too large to run here", r"over the harness's limit"),
+    ("ModelNew cannot be built from get_init_inputs", r"ModelNew\(\*get_init_inputs\(\)\) cannot be built"),
     ("op inputs unknown: ModelNew computes them", r"ModelNew computes the op's arguments|reads input \d+ but only"
                                                   r"|ModelNew's self\S* (is not|cannot)"),
     ("inputs differ from the op's (dtype, count)", r"op json supports no inputs|attributes were given"

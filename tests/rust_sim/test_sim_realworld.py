@@ -230,3 +230,17 @@ def test_cube_tables() -> None:
                                                                           ("plain#0", True)]
     assert cube["attempts"]["caught"] == 2
     assert m.summarise(rows)["finals"]["non_cube"] == 2  # issue 28's table as before
+
+
+def test_modelnew_that_python_cannot_build_from_the_init_inputs() -> None:
+    """float(eps) of a shape get_init_inputs() puts where ModelNew takes eps is Python's TypeError: the answer cannot
+    be built as the benchmark builds it (matmul_swish_sum_group_norm's final); a number there binds as before."""
+    src = _model("(self, x):\n        return custom_ops_lib.op(x, self.eps)",
+                 init="        super().__init__()\n        self.k = k\n        self.eps = float(eps)\n")
+    assert mf.init_bindings(src, [7, 0.5]) == {"k": 7, "eps": 0.5}
+    with pytest.raises(RuntimeError, match=r"cannot be built: its __init__ takes float\(eps\) .* eps = \(1024,\)"):
+        mf.init_bindings(src, [7, (1024,)])
+    m = _script()
+    row = {"failure": "not-evaluated", "cause": "case 0: not evaluated: the task's reference failed: RuntimeError: "
+                                              "ModelNew(*get_init_inputs()) cannot be built: its __init__ takes ..."}
+    assert m.miss_kind(row) == "ModelNew cannot be built from get_init_inputs"
