@@ -71,8 +71,10 @@ class TypeResolution:
         if not parts:
             return C.UnknownT(str(t.base))
         last = parts[-1]
-        if len(parts) >= 2 and parts[-2].name == "conditional" and last.name == "type":
-            # `typename std::conditional<USE_MDL, A, B>::type` (ops-nn fused_patch_mlp), as conditional_t
+        if len(parts) >= 2 and last.name == "type" and (parts[-2].name == "conditional" or (
+                parts[-2].name == "Conditional" and "Conditional" not in self.scope.classes)):
+            # `typename std::conditional<USE_MDL, A, B>::type` (ops-nn fused_patch_mlp), as conditional_t;
+            # AscendC's own `AscendC::Conditional<b, T, U>::type` [kernel_utils.h] picks the same way
             return self.named_type("conditional_t", parts[-2].template_args)
         bound = self.frame.types.get(parts[-2].name) if len(parts) == 2 and self.frames else None
         if bound is None and len(parts) == 2 and not parts[0].template_args:
