@@ -443,7 +443,7 @@ class _Builder:
             _check_keys(
                 entry,
                 {"name", "summary", "ref", "fields", "type_params", "fields_complete", "ordered", "note", "aliases",
-                 "other_members"},
+                 "other_members", "constructors"},
                 where,
             )
             type_params = tuple(entry.get("type_params", ()))
@@ -466,6 +466,13 @@ class _Builder:
                 )
             if len({f.name for f in fields}) != len(fields):
                 raise CatalogError(f"{where}: duplicate field names")
+            constructors = tuple(tuple(c) for c in entry.get("constructors", ()))
+            for ctor in constructors:
+                unknown = [n for n in ctor if n not in {f.name for f in fields}]
+                if unknown:
+                    raise CatalogError(f"{where}: constructor sets unknown field(s) {', '.join(unknown)}")
+            if len({len(c) for c in constructors}) != len(constructors):
+                raise CatalogError(f"{where}: two constructors take the same number of arguments")
             struct = StructDef(
                 name=entry["name"],
                 fields=tuple(fields),
@@ -476,6 +483,7 @@ class _Builder:
                 ordered=bool(entry.get("ordered", True)),
                 note=entry.get("note"),
                 other_members=tuple(entry.get("other_members", ())),
+                constructors=constructors,
             )
             if struct.name in self.structs:
                 raise CatalogError(f"{where}: struct defined twice")

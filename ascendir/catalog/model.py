@@ -224,6 +224,12 @@ class StructDef:
     # members the vendor declares besides `fields`: union aliases (DataCopyParams' srcGap for srcStride) and
     # mode flags; valid names to read and write, not positions of a brace initialiser
     other_members: tuple[str, ...] = ()
+    # the fields each positional constructor sets, in its parameter order, where that is not `fields`' order
+    # (ShapeInfo(shapeDim, shape, format) and its five-argument form); a call with that many arguments uses it
+    constructors: tuple[tuple[str, ...], ...] = ()
+
+    def constructor_fields(self, nargs: int) -> tuple[str, ...] | None:
+        return next((c for c in self.constructors if len(c) == nargs), None)
 
     def has_member(self, name: str) -> bool:
         return self.field(name) is not None or name in self.other_members

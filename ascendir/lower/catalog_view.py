@@ -183,6 +183,12 @@ class CatalogView:
         s = self.catalog.struct(name)
         return [f.name for f in s.fields] if s is not None else []
 
+    def struct_constructor_fields(self, name: str, nargs: int) -> list[str] | None:
+        """The fields a positional constructor of `nargs` arguments sets, in its order (None: brace order)."""
+        s = self.catalog.struct(name)
+        found = s.constructor_fields(nargs) if s is not None else None
+        return list(found) if found is not None else None
+
     def struct_field_type(self, struct: str, field_name: str) -> str | None:
         s = self.catalog.struct(struct)
         if s is None:

@@ -361,6 +361,9 @@ class ExpressionLowering:
         if isinstance(t, C.StructT | C.TilingT | C.ObjectT):
             names = list(self.catalog.struct_fields(t.name) or []) if isinstance(t, C.StructT) else [  # type: ignore[attr-defined]
                 f[0] for f in (self.scope.tiling_structs[t.name].fields if t.name in self.scope.tiling_structs else [])]
+            if isinstance(t, C.StructT) and not any(isinstance(i, A.DesignatedInit) for i in items):
+                # a constructor whose parameters are not the fields in order (`ShapeInfo(2, shape, format)`)
+                names = self.catalog.struct_constructor_fields(t.name, len(items)) or names  # type: ignore[attr-defined]
             fields: list[str] = []
             values: list[SSAValue] = []
             for i, item in enumerate(items):
