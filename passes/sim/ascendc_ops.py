@@ -14,6 +14,7 @@ from xdsl.dialects import memref
 from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
+from passes.sim import object_arrays
 from passes.sim.program import ObjectDecl
 from passes.sim.registers import Array, NotModelled, Struct, element_type, scalar_type
 
@@ -59,7 +60,11 @@ def emit(b: ProgramBuilder, op: Operation) -> None:  # noqa: C901  (one dispatch
     elif isinstance(op, asc.TBufGetOp):
         count = b.typed(op.count) if op.count is not None else "-"
         offset = b.typed(op.byte_offset) if op.byte_offset is not None else "-"
-        b.emit(f"TBufGet.{_elem(op.result.type)}", [b.obj(op.buffer), count, offset], [_handle(b, op)], op)
+        choice = b.values.get(op.buffer)
+        if isinstance(choice, object_arrays.ObjectChoice):  # `sumBuf[i % 2].Get<T>()`
+            object_arrays.tbuf_get(b, choice, op, f"TBufGet.{_elem(op.result.type)}", count, offset, _handle(b, op))
+        else:
+            b.emit(f"TBufGet.{_elem(op.result.type)}", [b.obj(op.buffer), count, offset], [_handle(b, op)], op)
     elif isinstance(op, asc.LocalAllocOp):
         b.emit(f"LocalAlloc.{_elem(op.result.type)}", [b.obj(op.allocator), b.typed(op.count)], [_handle(b, op)], op)
     elif isinstance(op, asc.LocalTensorAtOp):

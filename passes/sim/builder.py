@@ -32,7 +32,7 @@ from ascendir.catalog import Catalog, load_catalog
 from ascendir.catalog.model import Api, Overload, Param
 from ascendir.chips import Chip, tposition_memory
 from ascendir.dialects import ascendc as asc
-from passes.sim import cube_ops, scalar_ops
+from passes.sim import cube_ops, object_arrays, scalar_ops
 from passes.sim.program import Instr, Label, Loc, ObjectDecl, Program
 from passes.sim.program import Param as ProgramParam
 from passes.sim.registers import (
@@ -203,6 +203,9 @@ class ProgramBuilder:
             found = self.values.get(value)
             if isinstance(found, str) and found.startswith("o"):
                 return found
+            if isinstance(found, object_arrays.ObjectChoice):
+                raise NotModelled("an object chosen at run time from an array of objects, used other than by "
+                                  "TBuf::Get")
             raise NotModelled("an object (TPipe, TQue, TBuf) that is not one declared in the kernel")
         return f"o{decl.index}"
 
@@ -385,6 +388,8 @@ class ProgramBuilder:
                 # `LocalTensor<half> l1A[STAGES]` (catlass's ping-pong buffers): one handle register per element
                 self.values[op.memref] = HandleArray([self.regs.handle() for _ in range(_product(shape))], shape)
                 return
+            if ty is None and object_arrays.declare(self, op.memref, elem, shape, op):
+                return  # `TBuf<> sumBuf[2]`: one object per element
             if ty is None:
                 raise NotModelled(f"an array of {elem}")
             self.values[op.memref] = self.regs.array(_array_elem(ty), shape)
@@ -419,6 +424,9 @@ class ProgramBuilder:
                 self.emit("cmpi.eq.i64", [index, self.regs.const("i64", str(i))], [hit], op)
                 self.emit("select", [hit, reg, result], [result], op)
             return
+        if isinstance(cell, object_arrays.ObjectArray):
+            object_arrays.load(self, cell, op)
+            return
         if isinstance(cell, Array):
             result = self.define(op.res)
             assert isinstance(result, str)
@@ -447,6 +455,8 @@ class ProgramBuilder:
                 self.emit("cmpi.eq.i64", [index, self.regs.const("i64", str(i))], [hit], op)
                 self.emit("select", [hit, value, reg], [reg], op)
             return
+        if isinstance(cell, object_arrays.ObjectArray):
+            raise NotModelled("an object stored into an array of objects")
         if isinstance(cell, Array):
             index = self.array_index(cell, op.indices, op)
             self.emit(f"st.stack.{cell.elem}", [f"s{cell.offset}:{cell.size}:{cell.elem}", index,
