@@ -215,6 +215,8 @@ class HostLowerer(
             self._active.pop()
 
     def expr_New(self, e: A.New) -> Val:
+        if not e.type.array_dims and not e.type.pointers:
+            return host_smart_ptr.new_object(self, e)  # `new XTiling(context)`
         return host_vector.new_array(self, e)
 
     def expr_Delete(self, e: A.Delete) -> Val:

@@ -63,7 +63,20 @@ def make(lw: HostLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] | Non
     t = _pointee(lw, targs)
     if t is None:
         raise Unsupported(f"std::{name} of anything but a struct of the program is not modelled", e)
-    args = [lw.expr(a) for a in e.args]
+    return _allocate(lw, t, [lw.expr(a) for a in e.args], name, e)
+
+
+def new_object(lw: HostLowerer, e: A.New) -> Val:
+    """`new T(args...)` of a class of the program (`new XTiling(context)` whose DoTiling the tiling function then
+    calls through the pointer): a pointer to a new object, as make_unique's; `delete` of it does nothing."""
+    t = lw.resolve_type(e.type, e)
+    if not isinstance(t, C.ClassT) or t.name not in lw.scope.classes:
+        raise Unsupported("new of anything but an array of numbers or an object of a class of the program is not "
+                          "modelled by the host lowering", e)
+    return _allocate(lw, t, [lw.expr(a) for a in e.args], "new", e)
+
+
+def _allocate(lw: HostLowerer, t: C.ClassT, args: list[Val], name: str, e: A.Node) -> Val:
     lw._temps += 1
     label = f"__{name}{lw._temps}"
     if args or lw._entry_block is None:
