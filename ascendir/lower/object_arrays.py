@@ -53,6 +53,10 @@ def declare(lw: FunctionLowerer, t: C.ArrayT, name: str, node: A.Node) -> Val | 
     """`T name[size];` for a user class T whose data are plain values, default-constructed element by element;
     None for any other array (the caller models it as before)."""
     elem = t.elem
+    if isinstance(elem, C.TilingT) and not elem.path and elem.name in lw.scope.classes:
+        # a plain struct of the kernel's own (`SplitExtraInfo extraInfo[3]` read as extraInfo[taskId % 3]): its
+        # elements are objects of that class, as a class with the same members would be
+        elem = C.ClassT(elem.name)
     if not (isinstance(elem, C.ClassT) and elem.name in lw.scope.classes and 0 < t.size <= MAX_ELEMENTS):
         return None
     # an element built apart, to learn its fields and whether constructing one does anything
