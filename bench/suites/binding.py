@@ -330,3 +330,102 @@ def _function_statements(text: str, end: int) -> list[str]:
             continue
         current.append(c)
     return statements
+
+
+def returned_outputs(text: str, outputs: list[str], values: dict[str, Any]) -> list[str] | None:
+    """The op outputs the bound function returns for these parameter values, in its return order: the names the
+    benchmark's zip(Model's outputs, the binding's) gives the Model's outputs. NPUKernelBench's AddLayerNorm
+    launches the op with outputs (yOut, meanOut, rstdOut, xOut) and returns `{xOut, yOut}` when additionalOut is
+    set, `{yOut}` otherwise: its Model's [x, layer_norm(x)] are the op's x and y, not its y and mean.
+
+    Read in the bound function: the last arguments of its EXEC_NPU_CMD are the op's outputs in order (a variable
+    each); the returned variable is built by brace-list assignments and push_back/emplace_back, each either
+    unconditional or inside `if (flag)` / `if (!flag)` / the `else` of one, on a bool parameter given in `values`.
+    None where the result is built another way, or returns a tensor that is none of the op's outputs."""
+    text = _COMMENTS.sub("", text)
+    body, params = None, set()
+    for fn in re.findall(rf"\.def\s*\(\s*\"[^\"]*\"\s*,\s*&?\s*({_NAME})", text):
+        m = re.search(rf"\b{fn}\s*\(([^)]*)\)\s*\{{", text)
+        if m is not None:
+            body, params = _body(text, m.end()), set(_parameters(m.group(1))[0])
+            break
+    if body is None or not outputs:
+        return None
+    call = re.search(r"\bEXEC_NPU_CMD\s*\(", body)
+    if call is None:
+        return None
+    args = [a.strip() for a in _split_top(_body_parens(body, call.end()))]
+    if len(args) <= len(outputs):
+        return None
+    out_args = args[len(args) - len(outputs):]
+    if any(not re.fullmatch(_NAME, a) or a in params for a in out_args):
+        # fewer outputs in the call than the op has (BatchNormV3's aclnnBatchNorm takes the running statistics
+        # among its inputs and ends with (output, saveMean, saveInvstd) of the op's five): a parameter, a scalar
+        # among the last arguments: which is which is not known
+        return None
+    by_var = dict(zip(out_args, outputs))
+    returns = list(re.finditer(r"\breturn\b", body))
+    ret = re.search(rf"\breturn\s+({_NAME})\s*;", body)
+    if ret is None or len(returns) != 1:
+        return None
+    var = ret.group(1)
+    if var in by_var:
+        return [by_var[var]]
+    result: list[str] | None = None
+    pattern = rf"\b{var}\s*(?:=\s*\{{([^{{}}]*)\}}|\.\s*(?:push_back|emplace_back)\s*\(\s*({_NAME})\s*\))\s*;"
+    for step in re.finditer(pattern, body[:ret.start()]):
+        runs = _runs(body, step.start(), values)
+        if runs is None:
+            return None
+        if not runs:
+            continue
+        items = [i.strip() for i in _split_top(step.group(1))] if step.group(1) is not None else [step.group(2)]
+        if any(i not in by_var for i in items):
+            return None
+        if step.group(1) is not None:
+            result = [by_var[i] for i in items]
+        elif result is not None:
+            result.append(by_var[items[0]])
+        else:
+            return None
+    return result
+
+
+def _runs(body: str, at: int, values: dict[str, Any]) -> bool | None:
+    """Whether the statement at `at` runs for these parameter values: it stands in no block, or in `if (flag)` /
+    `if (!flag)` on a flag in `values`, or in the `else` of one; None for any other block."""
+    depth, i = 0, at
+    while i > 0:
+        i -= 1
+        if body[i] == "}":
+            depth += 1
+        elif body[i] == "{":
+            if depth == 0:
+                head = body[:i]
+                orelse = re.search(r"\}\s*else\s*$", head)
+                if orelse is not None:  # the else of the block that closes there: find that block's head
+                    close, nest = orelse.start(), 0
+                    j = close
+                    while j > 0:
+                        j -= 1
+                        if body[j] == "}":
+                            nest += 1
+                        elif body[j] == "{":
+                            if nest == 0:
+                                break
+                            nest -= 1
+                    taken = _runs_head(body[:j], values)
+                    outer = _runs(body, j, values)
+                    return None if taken is None or outer is None else (not taken and outer)
+                taken = _runs_head(head, values)
+                outer = _runs(body, i, values)
+                return None if taken is None or outer is None else (taken and outer)
+            depth -= 1
+    return True
+
+
+def _runs_head(head: str, values: dict[str, Any]) -> bool | None:
+    m = re.search(rf"\bif\s*\(\s*(!?)\s*({_NAME})\s*\)\s*$", head)
+    if m is None or m.group(2) not in values:
+        return None
+    return bool(values[m.group(2)]) != (m.group(1) == "!")

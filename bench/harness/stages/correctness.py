@@ -197,8 +197,16 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
             out_buffers.append(_initial(tuple(np.asarray(exp).shape), np_dtype, dtype, fill, seed))
         out_names.append(name)
         dtypes.append(canonical_dtype(dtype))
+    given_outputs: Any = out_buffers
+    op_outputs = [o.name for o in task.outputs if not o.aliases]
+    if out_names != op_outputs[:len(out_names)] and all(n in op_outputs for n in out_names):
+        # some of the op's outputs, not its first ones (AddLayerNorm's binding returns x and y of y, mean, rstd,
+        # x): given by name, the others get the buffers InferShape gives them
+        given_outputs = dict(zip(out_names, out_buffers))
+        by_name = dict(zip(out_names, dtypes[len(dtypes) - len(out_names):]))
+        dtypes = dtypes[:len(dtypes) - len(out_names)] + [by_name.get(n) for n in op_outputs]
     try:
-        result = run_loaded(program, chip, tensors, attrs, outputs=out_buffers, inplace=sorted(inplace),
+        result = run_loaded(program, chip, tensors, attrs, outputs=given_outputs, inplace=sorted(inplace),
                             budget=budget or sim.DEFAULT_BUDGET, dtypes=dtypes)
     except SimError as exc:
         return Run({}, [], False, not_modelled=str(exc))
