@@ -18,6 +18,7 @@ from ascendir.lower.function import Unsupported
 from ascendir.lower.host_handles import (
     AttrRef,
     HandleCell,
+    HostT,
     TensorRef,
     getter_pointer,
     handle_kind,
@@ -55,6 +56,15 @@ class HostAssignment:
 
     def tensor_operator(self, e: A.Assign) -> Val | None:
         return None  # `a = b + c` on LocalTensors: there are none on the host
+
+    def forget_scalar(self, name: str, node: A.Node) -> None:
+        binding = self.lookup(name)  # type: ignore[attr-defined]
+        if isinstance(binding, HandleCell):
+            # a variable rebound while lowering, with no memory to store an unknown value in (a scalar set from a
+            # handle's read): what the statement left out may have written is unknown, so a later read is reported
+            binding.value = Val(HostT("poison", name))
+            return
+        super().forget_scalar(name, node)  # type: ignore[misc]
 
     def _tiling_target(self, target: A.Node) -> Val | None:
         """The tiling handle `target` (`td`, `*td`) names, found without lowering anything else."""

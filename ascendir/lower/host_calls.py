@@ -96,6 +96,8 @@ class HostCalls:
                 len(parts) >= 2 and parts[-2] in self.scope.classes) or (
                 this is not None and len(parts) == 1 and name in this.info.methods):
             return None  # user code: helper functions, constructors, methods of the enclosing class
+        if len(parts) >= 2 and parts[-2] == "numeric_limits":
+            return None  # `std::numeric_limits<int64_t>::max()`: the base lowering's constant (not std::max)
         if name in ("min", "max"):
             return self._min_max(e, name, callee.qname.parts[-1].template_args)
         if name in host_smart_ptr.MAKERS and parts[0] == "std":
