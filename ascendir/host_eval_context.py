@@ -400,6 +400,11 @@ class HostFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: host.TilingSaveOp, args: PythonValues
     ) -> PythonValues:
         data, state = cast(TilingStruct, args[0]), cast(TilingContextState, args[1])
+        if op.bind is not None:
+            # SetDataPtr: the local struct is the context's buffer (its fields so far and every later set)
+            data.bound = data.saved = True
+            state.buffer = data
+            return ()
         if data.bound:
             return ()  # SetDataSize on the context's own buffer: nothing to copy
         # SaveToBuffer copies the struct as it is now; later setters do not reach the context

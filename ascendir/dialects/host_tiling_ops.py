@@ -182,14 +182,16 @@ class TilingGetOp(IRDLOperation):
 
 @irdl_op_definition
 class TilingSaveOp(IRDLOperation):
-    """`tiling.SaveToBuffer(...)` + `SetDataSize(...)`: copies a local tiling struct into the context."""
+    """`tiling.SaveToBuffer(...)` + `SetDataSize(...)`: copies a local tiling struct into the context; with
+    `bind`, `tiling.SetDataPtr(raw->GetData())`: the context's buffer is the local struct from then on."""
 
     name = "host.tiling_save"
 
     data = operand_def(TilingDataType)
     context = operand_def(TilingContextType)
+    bind = opt_prop_def(UnitAttr, prop_name="bind")
 
-    assembly_format = "$data `,` $context attr-dict `:` type($data)"
+    assembly_format = "(`bind` $bind^)? $data `,` $context attr-dict `:` type($data)"
 
-    def __init__(self, data: SSAValue, context: SSAValue) -> None:
-        super().__init__(operands=[data, context])
+    def __init__(self, data: SSAValue, context: SSAValue, bind: bool = False) -> None:
+        super().__init__(operands=[data, context], properties={"bind": UnitAttr()} if bind else {})

@@ -160,7 +160,7 @@ class HostTilingStructs:
         methods: list[str] = []
         if ref.struct not in self.scope.classes:  # a BEGIN_TILING_DATA_DEF class, not a plain struct
             methods = [f"{prefix}_{f}" for f, _ in self._fields(ref) for prefix in ("set", "get")]
-            methods += ["SaveToBuffer", "GetDataSize"] if ref.local else []
+            methods += ["SaveToBuffer", "GetDataSize", "SetDataPtr"] if ref.local else []
         if name not in methods:
             self._no_member(name, ref.struct, methods, e)
         if name.startswith("set_") and len(e.args) == 1:
@@ -172,6 +172,11 @@ class HostTilingStructs:
             for a in e.args:
                 self.expr(a)
             self._save(recv, e)
+            return Val(C.VoidT())
+        if name == "SetDataPtr" and len(e.args) == 1 and not ref.path:
+            self.expr(e.args[0])  # (the context's raw tiling data: the only buffer the host model has)
+            self.structs_used.append((ref.struct, "saved"))
+            self.emit(hd.TilingSaveOp(self.ssa(recv, e), self._context(e), bind=True), e)
             return Val(C.VoidT())
         if name == "GetDataSize":
             return Val(C.U64, const=self.tiling_size(ref.struct) or 0)
