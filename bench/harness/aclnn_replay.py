@@ -205,10 +205,6 @@ class AclnnReplay(_FileLines):
 
     def _declare(self, d: A.Declarator, env: dict[str, Any]) -> Any:
         base = d.type.base if isinstance(d.type.base, str) else d.type.base.parts[-1].name
-        if base in ("vector", "FVector", "SmallVector") and d.ctor_args and not d.type.pointers:
-            args = [self.value(a, env) for a in d.ctor_args]
-            if len(args) in (1, 2) and all(isinstance(a, int) for a in args):
-                return [args[1] if len(args) == 2 else 0] * args[0]  # std::vector<int64_t> v(n, value)
         if base == "Shape" and not d.type.pointers and d.init is None and not d.ctor_args:
             return Shape()
         value = super()._declare(d, env)

@@ -166,6 +166,15 @@ def bypass_reason(program: Any) -> str:
 Launch = Callable[[list[Tensor | None], list[Any], list[Tensor]], None]
 
 
+# vector types whose (n) / (n, value) constructors make n elements (std::vector; opdev's FVector, SmallVector)
+VECTOR_TYPES = ("vector", "FVector", "SmallVector")
+
+
+def _is_count(v: Any) -> bool:
+    """A constructor argument that is an element count (an int, not a bool or an iterator)."""
+    return isinstance(v, int | np.integer) and not isinstance(v, bool)
+
+
 class Replay:
     """Interprets the bound function over numpy; `launch` runs the kernel."""
 
@@ -253,6 +262,8 @@ class Replay:
                 return list(args[0].seq[args[0].at:args[1].at])  # std::vector<int64_t> v(s.begin(), s.end())
             if base == "IntArrayRef" and len(args) == 2 and isinstance(args[1], int):
                 return tuple(args[0][:args[1]])  # IntArrayRef(data, n)
+            if base in VECTOR_TYPES and not d.type.pointers and 1 <= len(args) <= 2 and _is_count(args[0]):
+                return [args[1] if len(args) == 2 else 0] * args[0]  # std::vector<T> v(n) / v(n, value)
             value = args[0] if len(args) == 1 else args
         elif d.init is not None:
             value = self.value(d.init, env)

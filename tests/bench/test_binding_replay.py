@@ -187,3 +187,19 @@ def test_copy_into_a_view_pads_the_kernels_input(tmp_path: Path) -> None:
     assert half.dtype == "float16" and np.array_equal(half.data, np.full((2, 2), 1.5, np.float16))
     with pytest.raises(T.TensorError, match="copy_"):
         T.call("copy_", T.call("expand", T.make(np.zeros((1, 2)), "float32"), (3, 2)), T.make(np.ones(2), "float32"))
+
+
+def test_vector_of_n_elements(tmp_path: Path) -> None:
+    """std::vector<int64_t> v(n) holds n zeros and v(n, value) n copies (they were read as the number n)."""
+    body = ("    std::vector<int64_t> shape(2);\n    std::vector<int64_t> ones(2, 1);\n"
+            "    shape[0] = self.size(0) * ones[0];\n    shape[1] = self.size(1) + ones[1];\n"
+            "    at::Tensor out = at::empty(shape, self.options());\n"
+            "    EXEC_NPU_CMD(aclnnLeakyReluCustom, self, negative_slope, out);\n    return out;")
+    calls: list[tuple[list, list]] = []
+
+    def launch(ins: list, attrs: list, outs: list) -> None:
+        calls.append(([t.shape for t in ins], [t.shape for t in outs]))
+        outs[0].data[...] = 0
+
+    B.Replay(_program(tmp_path, body), launch, _poison).run([T.make(np.ones((2, 3), np.float32), "float32"), 0.1])
+    assert calls == [([(2, 3)], [(2, 4)])]
