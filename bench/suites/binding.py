@@ -204,6 +204,15 @@ def returned_count(text: str, values: dict[str, Any]) -> int | None:
 def _enclosing_flag(body: str, at: int) -> tuple[str, bool] | None:
     """The condition of the innermost block holding position `at`: ("", False) when there is none, (param,
     negated) for `if (param)` / `if (!param)`, None for anything else (a loop, another condition)."""
+    i = _open_brace(body, at)
+    if i is None:
+        return ("", False)
+    head = re.search(rf"\bif\s*\(\s*(!?)\s*({_NAME})\s*\)\s*$", body[:i])
+    return (head.group(2), head.group(1) == "!") if head else None
+
+
+def _open_brace(body: str, at: int) -> int | None:
+    """The position of the `{` opening the innermost block that holds position `at`; None outside every block."""
     depth, i = 0, at
     while i > 0:
         i -= 1
@@ -211,10 +220,9 @@ def _enclosing_flag(body: str, at: int) -> tuple[str, bool] | None:
             depth += 1
         elif body[i] == "{":
             if depth == 0:
-                head = re.search(rf"\bif\s*\(\s*(!?)\s*({_NAME})\s*\)\s*$", body[:i])
-                return (head.group(2), head.group(1) == "!") if head else None
+                return i
             depth -= 1
-    return ("", False)
+    return None
 
 
 def in_place(binding_text: str, inputs: list[str], outputs: list[str]) -> tuple[list[str], list[str | None]]:
@@ -394,34 +402,19 @@ def returned_outputs(text: str, outputs: list[str], values: dict[str, Any]) -> l
 def _runs(body: str, at: int, values: dict[str, Any]) -> bool | None:
     """Whether the statement at `at` runs for these parameter values: it stands in no block, or in `if (flag)` /
     `if (!flag)` on a flag in `values`, or in the `else` of one; None for any other block."""
-    depth, i = 0, at
-    while i > 0:
-        i -= 1
-        if body[i] == "}":
-            depth += 1
-        elif body[i] == "{":
-            if depth == 0:
-                head = body[:i]
-                orelse = re.search(r"\}\s*else\s*$", head)
-                if orelse is not None:  # the else of the block that closes there: find that block's head
-                    close, nest = orelse.start(), 0
-                    j = close
-                    while j > 0:
-                        j -= 1
-                        if body[j] == "}":
-                            nest += 1
-                        elif body[j] == "{":
-                            if nest == 0:
-                                break
-                            nest -= 1
-                    taken = _runs_head(body[:j], values)
-                    outer = _runs(body, j, values)
-                    return None if taken is None or outer is None else (not taken and outer)
-                taken = _runs_head(head, values)
-                outer = _runs(body, i, values)
-                return None if taken is None or outer is None else (taken and outer)
-            depth -= 1
-    return True
+    i = _open_brace(body, at)
+    if i is None:
+        return True
+    head = body[:i]
+    orelse = re.search(r"\}\s*else\s*$", head)
+    if orelse is not None:  # the else of the block that closes there: find that block's head
+        j = _open_brace(body, orelse.start()) or 0
+        taken = _runs_head(body[:j], values)
+        outer = _runs(body, j, values)
+        return None if taken is None or outer is None else (not taken and outer)
+    taken = _runs_head(head, values)
+    outer = _runs(body, i, values)
+    return None if taken is None or outer is None else (taken and outer)
 
 
 def _runs_head(head: str, values: dict[str, Any]) -> bool | None:
