@@ -215,7 +215,7 @@ class HostFunctions(InterpreterFunctions):
     @impl(host.AttrOp)
     def run_attr(self, interpreter: Interpreter, op: host.AttrOp, args: PythonValues) -> PythonValues:
         state = cast(TilingContextState, args[0])
-        index = op.index.value.data
+        index = _query_index(op, args, "attribute")
         value = _attr_as(state.attr(index), op.kind)
         kind = op.kind
         ok = {
@@ -238,7 +238,7 @@ class HostFunctions(InterpreterFunctions):
     @impl(host.HasAttrOp)
     def run_has_attr(self, interpreter: Interpreter, op: host.HasAttrOp, args: PythonValues) -> PythonValues:
         attrs = cast(TilingContextState, args[0]).inputs.attrs
-        index = op.index.value.data
+        index = _query_index(op, args, "attribute")
         return (index < len(attrs) and attrs[index] is not None,)
 
     @impl(host.StrEqOp)

@@ -11,6 +11,7 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     prop_def,
     result_def,
     traits_def,
@@ -34,21 +35,26 @@ class AttrOp(IRDLOperation):
     """`context->GetAttrs()->GetInt(i)` and friends; the getter follows the result type.
 
     `i64` GetInt, `f32` GetFloat, `i1` GetBool, `!host.string` GetStr, `!host.int_list` GetListInt.
+    The attribute is the `index` property plus, when present, the runtime value of `at`: an index counted in
+    a local (`GetAttrPointer<float>(idx++)`), printed `%ctx[0 + %idx]`, as a tensor query's is.
     """
 
     name = "host.attr"
 
     context = operand_def(AnyContext)
     index = prop_def(IntegerAttr[I64])
+    at = opt_operand_def(i64)
     result = result_def(AnyAttr())
 
     traits = traits_def(Pure())
     custom_directives = (ContextOf,)
-    assembly_format = "$context `[` $index `]` custom<ContextOf>(type($context)) attr-dict `:` type($result)"
+    assembly_format = (
+        "$context `[` $index (`+` $at^)? `]` custom<ContextOf>(type($context)) attr-dict `:` type($result)"
+    )
 
-    def __init__(self, context: SSAValue, index: int, kind: str) -> None:
+    def __init__(self, context: SSAValue, index: int, kind: str, at: SSAValue | None = None) -> None:
         super().__init__(
-            operands=[context],
+            operands=[context, [at] if at is not None else []],
             properties={"index": IntegerAttr(index, i64)},
             result_types=[ATTR_RESULT_TYPES[kind]],
         )
@@ -70,20 +76,23 @@ class AttrOp(IRDLOperation):
 
 @irdl_op_definition
 class HasAttrOp(IRDLOperation):
-    """`context->GetAttrs()->GetAttrPointer<T>(i) != nullptr`: whether an optional attribute is set."""
+    """`context->GetAttrs()->GetAttrPointer<T>(i) != nullptr`: whether an optional attribute is set (the
+    attribute `index` + `at`, as host.attr's)."""
 
     name = "host.has_attr"
 
     context = operand_def(AnyContext)
     index = prop_def(IntegerAttr[I64])
+    at = opt_operand_def(i64)
     result = result_def(i1)
 
     traits = traits_def(Pure())
     custom_directives = (ContextOf,)
-    assembly_format = "$context `[` $index `]` custom<ContextOf>(type($context)) attr-dict"
+    assembly_format = "$context `[` $index (`+` $at^)? `]` custom<ContextOf>(type($context)) attr-dict"
 
-    def __init__(self, context: SSAValue, index: int) -> None:
-        super().__init__(operands=[context], properties={"index": IntegerAttr(index, i64)}, result_types=[i1])
+    def __init__(self, context: SSAValue, index: int, at: SSAValue | None = None) -> None:
+        super().__init__(operands=[context, [at] if at is not None else []],
+                         properties={"index": IntegerAttr(index, i64)}, result_types=[i1])
 
     def verify_(self) -> None:
         check_index(self.index, "attribute")

@@ -264,7 +264,7 @@ class HostLowerer(
 
     def _attr_value(self, ref: AttrRef, node: A.Node) -> Val:
         """`*attrs->GetAttrPointer<T>(i)`: the attribute's value, as T."""
-        result = self.emit(hd.AttrOp(self._context(node), ref.index, ref.kind), node).results[0]
+        result = self.emit(hd.AttrOp(self._context(node), ref.index, ref.kind, at=ref.at), node).results[0]
         if ref.kind == "str":
             return Val(HostT("string"), result)
         if ref.kind == "list_int":

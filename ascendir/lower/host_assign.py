@@ -206,7 +206,7 @@ class HostAssignment:
             has = hd.HasInputOp(self._context(node), h.obj.index, at=h.obj.at)
             return Val(C.BOOL, self.emit(has, node).results[0])
         if kind == "attr_ptr" and isinstance(h.obj, AttrRef):
-            return Val(C.BOOL, self.emit(hd.HasAttrOp(self._context(node), h.obj.index), node).results[0])
+            return Val(C.BOOL, self.emit(hd.HasAttrOp(self._context(node), h.obj.index, at=h.obj.at), node).results[0])
         if kind in ("poison", "unmodelled", "opaque"):
             raise Unsupported(f"{h.ctype} is not modelled by the host lowering", node)
         if kind == "context" and h.ssa is None:

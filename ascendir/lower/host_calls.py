@@ -355,15 +355,10 @@ class HostCalls:
             self.emit(hd.MatmulUnknownOp(self.ssa(recv, e), name), e)
             raise
 
-    def _index_arg(self, e: A.Call, what: str, position: int = 0) -> int:
-        value = self.const_eval(e.args[position]) if len(e.args) > position else None
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise Unsupported(f"the {what} index must be a non-negative constant", e)
-        return value
-
     def _tensor_index(self, e: A.Call, what: str) -> tuple[int, SSAValue | None]:
-        """The index argument of a tensor query: a constant, or a value known only at run time (a loop over
-        the inputs) as `(0, its i64 value)`; the evaluator rejects a negative one."""
+        """The index argument of a tensor or attribute query: a constant, or a value known only at run time (a
+        loop over the inputs, an attribute counter `idx++`) as `(0, its i64 value)`; the evaluator rejects a
+        negative one."""
         if not e.args:
             raise Unsupported(f"the {what} index is missing", e)
         value = self.const_eval(e.args[0])

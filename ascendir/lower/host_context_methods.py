@@ -189,7 +189,7 @@ def _is_scalar(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
 
 
 def _attr_pointer(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
-    index = lw._index_arg(e, "attribute")
+    index, at = lw._tensor_index(e, "attribute")
     targs = callee.template_args or []
     t = lw._template_arg_value(targs[0]) if targs else None
     if isinstance(t, Scalar):
@@ -198,13 +198,13 @@ def _attr_pointer(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Va
         kind, t = "list_int", C.I64
     else:
         raise Unsupported(f"GetAttrPointer<{t}> is not modelled", e)
-    return Val(HostT("attr_ptr", f"const {t}*"), obj=AttrRef(index, kind, t))
+    return Val(HostT("attr_ptr", f"const {t}*"), obj=AttrRef(index, kind, t, at))
 
 
 def _attr_getter(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
-    index = lw._index_arg(e, "attribute")
+    index, at = lw._tensor_index(e, "attribute")
     kind, t = _ATTR_GETTERS[callee.member]
-    return Val(HostT("attr_ptr", f"const {t}*"), obj=AttrRef(index, kind, t))
+    return Val(HostT("attr_ptr", f"const {t}*"), obj=AttrRef(index, kind, t, at))
 
 
 def _list_size(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:

@@ -71,6 +71,8 @@ class AttrRef:
     index: int
     kind: str
     ctype: CType
+    # a runtime index (`GetAttrPointer<float>(idx++)`, a counter in a local): the attribute is `index + at`
+    at: SSAValue | None = None
 
 
 @dataclass(frozen=True)

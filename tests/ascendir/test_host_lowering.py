@@ -518,8 +518,8 @@ def test_malformed_tiling_function_is_reported(body: str, code: str, message: st
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        (("for (int i = 0; i < 2; ++i) { tiling.set_totalLength(*context->GetAttrs()->GetAttrPointer<int64_t>(i)); }"),
-         "the attribute index must be a non-negative constant"),
+        ("tiling.set_totalLength(*context->GetAttrs()->GetAttrPointer<int64_t>(1.5));",
+         "the attribute index must be an integer"),
         ("tiling.set_totalLength(TilingFunc(context));", "recursive call of 'TilingFunc' is not modelled"),
         (("const gert::StorageShape *s = context->GetInputShape(0); for (int i = 0; i < 2; ++i) "
          "{ s = context->GetInputShape(1); }"), "assigning 's' (a gert::StorageShape) under control flow"),
