@@ -386,13 +386,12 @@ class MatmulTilingFunctions(InterpreterFunctions):
         state = context_state(interpreter)
         found = obj.failure()
         if found is None:
-            _fill_cube_tiling(obj, args[1] if len(args) > 1 else None, op.path)
+            notes = _fill_cube_tiling(obj, args[1] if len(args) > 1 else None, op.path)
             # the library may still fail, and a success rewrites the object's base sizes
             obj.unknown.append("an earlier GetTiling")
-            note = ("GetTiling is taken as succeeding, and the TCubeTiling it fills comes from a model of the "
-                    "library's split (ascendir.matmul_tiling), not the library")
-            if note not in state.unmodelled:
-                state.unmodelled.append(note)
+            notes.insert(0, "GetTiling is taken as succeeding, and the TCubeTiling it fills comes from a model "
+                         "of the library's split (ascendir.matmul_tiling), not the library")
+            state.unmodelled.extend(note for note in notes if note not in state.unmodelled)
             return (0,)
         stage, why = found
         if stage == "split":
@@ -401,15 +400,18 @@ class MatmulTilingFunctions(InterpreterFunctions):
         return (-1,)
 
 
-def _fill_cube_tiling(obj: MatmulTilingObject, data: object, path: StringAttr | None) -> None:
-    """Writes the modelled TCubeTiling into the tiling struct field GetTiling was given."""
+def _fill_cube_tiling(obj: MatmulTilingObject, data: object, path: StringAttr | None) -> list[str]:
+    """Writes the modelled TCubeTiling into the tiling struct field GetTiling was given; returns what the
+    model could not follow."""
     from ascendir.matmul_tiling import cube_tiling
 
+    notes: list[str] = []
     if not isinstance(data, TilingStruct) or obj.unknown:
-        return
-    fields = cube_tiling(obj)
+        return notes
+    fields = cube_tiling(obj, notes)
     if fields is None:
-        return
+        return notes
     prefix = f"{path.data}." if path is not None and path.data else ""
     for name, value in fields.items():
         data.fields[prefix + name] = value
+    return notes
