@@ -17,7 +17,7 @@ from ascendir.lower import ctypes as C
 from ascendir.lower.astwalk import written_root
 from ascendir.lower.ctypes import CType, Scalar, const_fits
 from ascendir.lower.function import REGISTER_API_FUNCTIONS, _TRANSPARENT_NAMESPACES, Unsupported, in_register_api
-from ascendir.lower import code_pointer, list_tensor
+from ascendir.lower import code_pointer, list_tensor, softmax_tiling_impl
 from ascendir.lower.values import Cell, FunctionRef, Instance, Pack, Val
 from ascendir.lower.vector_intrinsics import is_vector_intrinsic, lower_pointer_intrinsic
 from ascendir.lower.vector_intrinsics import is_mask_intrinsic, lower_mask_intrinsic
@@ -273,6 +273,8 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         return _min_max(lw, e, name)
     if name in _SCALAR_MATH and len(e.args) == _SCALAR_MATH[name][1]:
         return _scalar_math(lw, e, name)
+    if name in softmax_tiling_impl.FUNCTIONS and (explicit_ascendc or len(parts) == 1):
+        return softmax_tiling_impl.call(lw, e, name)  # the SoftMaxTiling a kernel computes itself
     t = lw.named_type(name, targs)
     if not isinstance(t, C.UnknownT):
         return lw.init_list(t, e.args, e)  # `DataCopyParams(1, n, 0, 0)`, `half(0)`
