@@ -38,7 +38,8 @@ from frontend.diagnostics import error
 
 # Library free functions that the host lowering does not model (their namespace may be omitted).
 _LIBRARY_FUNCS = {
-    "GetSoftMaxMinTmpSize", "GetSoftMaxMaxTmpSize", "SoftMaxTilingFunc", "GetLayerNormMaxMinTmpSize",
+    "GetSoftMaxMinTmpSize", "GetSoftMaxMaxTmpSize", "SoftMaxTilingFunc", "SoftMaxFlashV2TilingFunc",
+    "GetLayerNormMaxMinTmpSize",
     "GetLayerNormNDTilingInfo", "GetRmsNormMaxMinTmpSize", "GetRmsNormTilingInfo", "copy_n", "copy", "fill",
     "fill_n", "accumulate", "to_string", "snprintf", "sprintf", "strlen", "strncmp", "log2", "round",
     "CeilDiv", "CeilAlign", "FloorAlign", "FloorDiv", "GetSortTmpSize",
@@ -129,7 +130,9 @@ class HostCalls:
         if name in _SOFTMAX_TMP_SIZE and len(e.args) == 3:
             return self._softmax_tmp_size(e, per_row=name in ("GetSoftMaxMaxTmpSize", "GetLogSoftMaxMaxTmpSize"))
         if name in ("SoftMaxTilingFunc", "LogSoftMaxTilingFunc") and len(e.args) == 4:
-            return self._softmax_tiling_func(e)
+            return self._softmax_tiling_func(e, 3)
+        if name == "SoftMaxFlashV2TilingFunc" and 6 <= len(e.args) <= 8:
+            return self._softmax_tiling_func(e, 4)
         if name in host_tiling_api.FUNCTIONS:
             return host_tiling_api.call(self, e, name)
         if name == "find" and parts[0] == "std" and len(e.args) == 3:
@@ -207,20 +210,24 @@ class HostCalls:
         self.assign(e.args[5], least, e)
         return Val(C.VoidT())
 
-    def _softmax_tiling_func(self, e: A.Call) -> Val:
-        """`AscendC::[Log]SoftMaxTilingFunc(srcShape, dataTypeSize, workSize, tiling.softmaxTiling)`: the
-        arguments run; the SoftMaxTiling block it fills is not written. The simulator's SoftMax / LogSoftMax
-        split rows from the SoftMaxShapeInfo and the temporary buffer the kernel passes, not from this block
-        (rust_sim's `tiling:SoftMaxTiling` has no fields), so nothing the simulation reads is left unset."""
+    def _softmax_tiling_func(self, e: A.Call, tiling_at: int) -> Val:
+        """`AscendC::[Log]SoftMaxTilingFunc(srcShape, dataTypeSize, workSize, tiling.softmaxTiling)` and
+        `AscendC::SoftMaxFlashV2TilingFunc(srcShape, dataTypeSize1, dataTypeSize2, workSize, tiling.softmaxTiling,
+        isUpdate[, isBasicBlock[, isFlashOutputBrc]])` (`tiling_at`: where the SoftMaxTiling is): the arguments
+        run; the SoftMaxTiling block it fills is not written. The simulator's SoftMax / LogSoftMax /
+        SoftmaxFlashV2 take their rows and columns from the SoftMaxShapeInfo or the source tensor's ShapeInfo, not
+        from this block (a SoftMaxTiling the kernel computes itself with SoftMaxFlashV2TilingFuncImpl has its
+        fields: softmax_tiling_impl.py), so nothing the simulation reads is left unset."""
         shape = self.expr(e.args[0])
         if handle_kind(shape) not in ("shape", "shape_buffer"):
             raise Unsupported(f"a SoftMax tiling shape of {shape.ctype} is not modelled", e.args[0])
         self._shape_value(shape, e.args[0])
-        for a in e.args[1:3]:
-            self.expr(a)
-        target = self.expr(e.args[3])
+        for i, a in enumerate(e.args[1:], 1):
+            if i != tiling_at:
+                self.expr(a)
+        target = self.expr(e.args[tiling_at])
         if handle_kind(target) != "unmodelled" or not str(target.ctype.detail).split()[0].endswith("SoftMaxTiling"):
-            raise Unsupported(f"SoftMaxTilingFunc into {target.ctype} is not modelled", e.args[3])
+            raise Unsupported(f"SoftMax tiling into {target.ctype} is not modelled", e.args[tiling_at])
         return Val(C.VoidT())
 
     def _dtype_length(self, e: A.Call) -> Val:
