@@ -138,6 +138,8 @@ pub struct Core {
     pub race: crate::race::RaceState,
     /// scalar values read from memory nothing wrote, followed to where they are used (taint.rs)
     pub taint: crate::taint::Taint,
+    /// the ShapeInfo each tensor register was given (SetShapeInfo), read by SoftmaxFlashV2 (softmax_flash.rs)
+    pub shape_infos: crate::vector::softmax_flash::ShapeInfos,
 }
 
 impl Core {
@@ -175,6 +177,7 @@ impl Core {
             copy_scratch: (Vec::new(), Vec::new()),
             race: crate::race::RaceState::new(),
             taint: crate::taint::Taint::default(),
+            shape_infos: Default::default(),
         }
     }
 }

@@ -255,7 +255,6 @@ pub fn register(r: &mut Registry) {
             "SetValue",
             "operator[]",
             "SetL2CacheHint",
-            "SetShapeInfo",
             "InitBuffer",
         ],
         &["plain"],

@@ -417,7 +417,7 @@ impl ApiOp for AxpyTmp {
 
 /// `f` over `v` in 16 interleaved lanes, then the lanes folded pairwise (a tree, like the vector unit's
 /// reductions): independent lanes let the compiler use SIMD where one running value could not.
-fn lanes_fold(v: &[f32], zero: f32, f: impl Fn(f32, f32) -> f32 + Copy) -> f32 {
+pub(crate) fn lanes_fold(v: &[f32], zero: f32, f: impl Fn(f32, f32) -> f32 + Copy) -> f32 {
     let mut acc = [zero; 16];
     let mut chunks = v.chunks_exact(16);
     for c in &mut chunks {

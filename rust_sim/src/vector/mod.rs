@@ -23,6 +23,7 @@ pub mod mask;
 pub mod proposal;
 pub mod reduce;
 pub mod select_bytes;
+pub mod softmax_flash;
 pub mod softmax_grad;
 pub mod transdata;
 pub mod unary;
@@ -525,6 +526,7 @@ pub fn register(r: &mut Registry) {
     vcadd::register(r);
     select_bytes::register(r);
     softmax_grad::register(r);
+    softmax_flash::register(r);
     transdata::register(r);
     proposal::register(r);
 }
