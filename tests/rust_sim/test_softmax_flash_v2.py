@@ -20,6 +20,7 @@ from ascendir.sim import run
 KERNEL = """
 #include "kernel_operator.h"
 using namespace AscendC;
+constexpr SoftmaxConfig CFG = {{false}};
 extern "C" __global__ __aicore__ void flash_k(GM_ADDR x, GM_ADDR y, GM_ADDR sum, GM_ADDR max, GM_ADDR expmax,
                                               GM_ADDR workspace, GM_ADDR tiling)
 {{
@@ -77,6 +78,27 @@ TENSOR_SHAPE = """
             SoftmaxFlashV2<{t}, true, true, {basic}>(src, sumUb, maxUb, src, expUb, sumUb, maxUb, tmp, tl);
         }}"""
 
+# the answer's calls as written: SoftmaxConfig{false} (the tiling is used as given), the tiling computed in the
+# kernel by SoftMaxFlashV2TilingFuncImpl for the rows and aligned columns, isBasicBlock where rows are a multiple
+# of 8 and the real columns of 64 (the answer's IsBasicBlockInSoftMax)
+KERNEL_TILING = """
+        bool basic = td.rows % 8 == 0 && td.oriCols % 64 == 0;
+        SoftMaxTiling tl = SoftMaxFlashV2TilingFuncImpl(td.rows, td.cols, sizeof({t}), sizeof({s}),
+                                                        tmp.GetSize() / sizeof(float), blk != 0, basic);
+        if (blk == 0) {{
+            if (basic) {{
+                SoftmaxFlashV2<{t}, false, true, true, false, CFG>(src, sumUb, maxUb, src, expUb, sumUb, maxUb, tmp, tl);
+            }} else {{
+                SoftmaxFlashV2<{t}, false, true, false, false, CFG>(src, sumUb, maxUb, src, expUb, sumUb, maxUb, tmp, tl);
+            }}
+        }} else {{
+            if (basic) {{
+                SoftmaxFlashV2<{t}, true, true, true, false, CFG>(src, sumUb, maxUb, src, expUb, sumUb, maxUb, tmp, tl);
+            }} else {{
+                SoftmaxFlashV2<{t}, true, true, false, false, CFG>(src, sumUb, maxUb, src, expUb, sumUb, maxUb, tmp, tl);
+            }}
+        }}"""
+
 # the documented general form: a SoftMaxShapeInfo argument, no sharedTmpBuffer
 SHAPE_ARGUMENT = """
         SoftMaxTiling tl;
@@ -114,7 +136,7 @@ def reference(x: np.ndarray, ori: int, stat: type) -> tuple[np.ndarray, np.ndarr
 
 def simulate(tmp_path: Path, t: str, s: str, rows: int, cols: int, ori: int, form: str, basic: bool = False,
              blocks: int = 3, tmp_bytes: int = 64 * 1024) -> tuple[object, np.ndarray]:
-    call = form.format(t=t, basic="true" if basic else "false")
+    call = form.format(t=t, s=s, basic="true" if basic else "false")
     src = tmp_path / "flash_k.cpp"
     src.write_text(KERNEL.format(t=t, s=s, call=call), encoding="utf-8")
     dt, st = NP[t], NP[s]
@@ -137,10 +159,12 @@ CASES = [
 ]
 
 
+@pytest.mark.parametrize("form", ["tensor_shape", "kernel_tiling"])
 @pytest.mark.parametrize(("t", "s", "rows", "cols", "ori", "basic"), CASES)
 def test_running_blocks_against_numpy(tmp_path: Path, t: str, s: str, rows: int, cols: int, ori: int,
-                                      basic: bool) -> None:
-    result, x = simulate(tmp_path, t, s, rows, cols, ori, TENSOR_SHAPE, basic)
+                                      basic: bool, form: str) -> None:
+    call = TENSOR_SHAPE if form == "tensor_shape" else KERNEL_TILING
+    result, x = simulate(tmp_path, t, s, rows, cols, ori, call, basic)
     assert result.ok, [str(d) for d in result.findings]
     y, m, sums, e = reference(x, ori, NP[s])
     half = t == "half"
