@@ -73,6 +73,7 @@ from ascendir.lower.ctypes import Scalar
 from ascendir.lower.diagnostics import Reporter, span_of
 from ascendir.lower.function import FunctionLowerer, Unsupported
 from ascendir.lower.host_assign import HostAssignment
+from ascendir.lower.host_cache import kept_lowering
 from ascendir.lower.host_calls import HostCalls
 from ascendir.lower.host_decls import HostDeclarations
 from ascendir.lower.host_exprs import HostExpressions
@@ -361,7 +362,7 @@ def evaluate_program_tiling(program: Program, inputs: TilingInputs, *, step_budg
     Lowering warnings (what was not modelled) come first in the result's diagnostics; with lowering
     errors, or without a tiling function, nothing is run.
     """
-    lowered = lower_host_tiling(program)
+    lowered = kept_lowering(program, "tiling", lower_host_tiling)  # (each launch of an answer runs it)
     notes = [_diagnostic_text(d) for d in lowered.diagnostics]
     if lowered.module is None or lowered.func_name is None or lowered.has_errors:
         return TilingResult(None, None, None, {}, {}, notes or ["host tiling function could not be lowered"],
@@ -383,7 +384,7 @@ def evaluate_program_infer_shape(program: Program, inputs: TilingInputs, *,
     Lowering warnings (what was not modelled) come first in the result's diagnostics and make it
     incomplete; with lowering errors, or without an InferShape function, nothing is run (status None).
     """
-    lowered = lower_host_infer_shape(program)
+    lowered = kept_lowering(program, "infer_shape", lower_host_infer_shape)
     notes = [_diagnostic_text(d) for d in lowered.diagnostics]
     if lowered.module is None or lowered.func_name is None or lowered.has_errors:
         return InferShapeResult(None, [], notes or ["InferShape function could not be lowered"],
