@@ -7,6 +7,8 @@ object is the objects module's work.
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -22,6 +24,8 @@ from ascendir.lower.fast_ops import _hint
 from ascendir.lower.lower_objects import _destructor_of
 from ascendir.lower.values import Cell, Instance, Val
 from frontend import ast as A
+
+_MAX_TENSOR_ARRAY = 64  # elements of an array of GlobalTensors given objects of their own (ping-pong lists)
 
 
 class DeclarationLowering:
@@ -162,6 +166,12 @@ class DeclarationLowering:
                 idx = [self.index_const(i, node) for i in position]
                 item = self.convert(item, elem, node)
                 self.store_element(self.ssa(item, node), ref, idx, node)
+        elif init is None and isinstance(elem, C.GlobalTensorT) and math.prod(dims) <= _MAX_TENSOR_ARRAY:
+            # `GlobalTensor<float> mm1Res[2];`: an object per element (as a `GlobalTensor<float> x;` is one), so that
+            # `mm1Res[0].SetGlobalBuffer(p)` sets the tensor a later `mm1Res[i]` reads; the memory held nothing
+            for position in itertools.product(*(range(d) for d in dims)):
+                tensor = self.make_object(elem, f"{name}[{']['.join(map(str, position))}]", node)
+                self.store_element(self.ssa(tensor, node), ref, [self.index_const(i, node) for i in position], node)
         return cell
 
     def array_element(self, base: Val, index: Val, node: A.Node) -> tuple[Cell, list[SSAValue], CType] | None:

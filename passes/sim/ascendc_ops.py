@@ -15,6 +15,7 @@ from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
 from passes.sim import object_arrays
+from passes.sim.builder import HandleArray
 from passes.sim.program import ObjectDecl
 from passes.sim.registers import Array, NotModelled, Struct, element_type, scalar_type
 
@@ -81,6 +82,8 @@ def emit(b: ProgramBuilder, op: Operation) -> None:  # noqa: C901  (one dispatch
             cell = b.loc(loaded.memref)
             if isinstance(cell, str) and cell.startswith("h") and cell != b.reg(op.tensor):
                 b.emit("mov", [b.reg(op.tensor)], [cell], op)
+            elif isinstance(cell, HandleArray):  # `mm1Res[0].SetGlobalBuffer(p)`: that element is the tensor set up
+                b.store_handle(cell, loaded.indices, b.reg(op.tensor), op)
     elif isinstance(op, asc.SubTensorOp):
         b.emit(f"sub.{_elem(op.tensor.type)}", [b.reg(op.tensor), b.typed(op.offset)], [_handle(b, op)], op)
     elif isinstance(op, asc.GmPtrOffsetOp):

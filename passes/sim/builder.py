@@ -444,16 +444,7 @@ class ProgramBuilder:
     def memref_store(self, op: memref.StoreOp) -> None:
         cell = self.loc(op.memref)
         if isinstance(cell, HandleArray):
-            value = self.reg(op.value)
-            fixed = self.constant_index(cell, op.indices)
-            if fixed is not None:
-                self.emit("mov", [value], [cell.regs[fixed]], op)
-                return
-            index = self.array_index(cell, op.indices, op)  # type: ignore[arg-type]
-            for i, reg in enumerate(cell.regs):
-                hit = self.regs.scalar()
-                self.emit("cmpi.eq.i64", [index, self.regs.const("i64", str(i))], [hit], op)
-                self.emit("select", [hit, value, reg], [reg], op)
+            self.store_handle(cell, op.indices, self.reg(op.value), op)
             return
         if isinstance(cell, object_arrays.ObjectArray):
             raise NotModelled("an object stored into an array of objects")
@@ -466,6 +457,18 @@ class ProgramBuilder:
             self.values[op.memref] = self.obj(op.value)
             return
         self.move(cell, self.loc(op.value), op)
+
+    def store_handle(self, cell: HandleArray, indices: Sequence[SSAValue], value: str, op: Operation) -> None:
+        """`cell[indices] = value` for an array of tensor handles (a run-time index selects over every element)."""
+        fixed = self.constant_index(cell, indices)
+        if fixed is not None:
+            self.emit("mov", [value], [cell.regs[fixed]], op)
+            return
+        index = self.array_index(cell, indices, op)  # type: ignore[arg-type]
+        for i, reg in enumerate(cell.regs):
+            hit = self.regs.scalar()
+            self.emit("cmpi.eq.i64", [index, self.regs.const("i64", str(i))], [hit], op)
+            self.emit("select", [hit, value, reg], [reg], op)
 
     @staticmethod
     def constant_index(arr: HandleArray, indices: Sequence[SSAValue]) -> int | None:
