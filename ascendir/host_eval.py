@@ -118,6 +118,7 @@ def _where(op: Operation | None) -> str:
 
 
 def _make_interpreter(module: ModuleOp, counter: _StepCounter) -> Interpreter:
+    from ascendir.host_eval_left_out import LeftOutFunctions
     from ascendir.host_node_info import NodeInfoFunctions
     from ascendir.host_tensor_values import InputValuesFunctions
 
@@ -134,6 +135,7 @@ def _make_interpreter(module: ModuleOp, counter: _StepCounter) -> Interpreter:
         MatmulTilingFunctions(),
         InputValuesFunctions(),
         NodeInfoFunctions(),
+        LeftOutFunctions(),
     )
     for table in stock:
         interpreter.register_implementations(table)

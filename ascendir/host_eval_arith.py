@@ -20,6 +20,7 @@ from xdsl.interpreters.utils.ptr import TypedPtr
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.comparisons import to_signed, to_unsigned
 
+from ascendir import host_eval_left_out
 from ascendir.host_eval_types import HostEvalError
 
 
@@ -315,14 +316,16 @@ class MemRefExtraFunctions(InterpreterFunctions):
         array, *indices = args
         array = cast(ShapedArray[Any], array)
         _checked_offset(array, tuple(indices), op.memref.type)
-        return (array.load(tuple(indices)),)
+        left_out = host_eval_left_out.load(array, tuple(indices))
+        return (left_out if left_out is not None else array.load(tuple(indices)),)
 
     @impl(memref.StoreOp)
     def run_store(self, interpreter: Interpreter, op: memref.StoreOp, args: PythonValues) -> PythonValues:
         value, array, *indices = args
         array = cast(ShapedArray[Any], array)
         _checked_offset(array, tuple(indices), op.memref.type)
-        array.store(tuple(indices), value)
+        if not host_eval_left_out.store(array, tuple(indices), value):
+            array.store(tuple(indices), value)
         return ()
 
 
