@@ -184,7 +184,11 @@ _rule("ASC965", "sim-pipe-race",
       "order; the scalar unit issues every instruction, so what it did before issuing one to a pipe comes first "
       "(S -> pipe needs no flag), while a pipe -> S order needs a flag (MTE2_S, V_S, ...) or a barrier; a flag "
       "carries its setter's clock to its waiter. A vector instruction's operand counts as the whole byte span it "
-      "covers.",
+      "covers. The severity follows what BiSheng's --cce-auto-sync (on by default) orders where it can follow the "
+      "LocalTensor: a warning between the scalar unit and MTE2, MTE3 or V, and between V and MTE2 or MTE3 on UB (the "
+      "guide leaves that pair to the queues, but hardware-passing kernels built with auto-sync leave it unflagged); "
+      "an error between MTE2 and MTE3 and on the cube side (M, MTE1, FIX, L1), unless the racing write stores the "
+      "very bytes already there (a warning).",
       "The simulator runs each pipe's work in the order the scalar unit issued it, so such a kernel computes the "
       "right numbers here. On the device the pipes run concurrently: the scalar unit reads the tile before MTE2 "
       "has filled it, a vector instruction reads bytes MTE2 is still writing, MTE3 copies out a result V has not "
