@@ -20,8 +20,16 @@ def test_bfloat16_values_held_as_float32_compare_as_bfloat16() -> None:
     assert compare_dtype(held, "bfloat16") == "bfloat16"
 
 
-def test_other_dtypes_and_lists_are_left_alone() -> None:
+def test_other_dtypes_are_left_alone() -> None:
     assert compare_dtype(np.array([1.1], np.float32), "float16") == "float16"
     assert compare_dtype(np.array([1.1], np.float16), "bfloat16") == "bfloat16"
-    assert compare_dtype([np.array([1.1], np.float32)], "bfloat16") == "bfloat16"
+    assert compare_dtype([np.array([1.1], np.float16)], "bfloat16") == "bfloat16"
     assert compare_dtype(np.array([1.1], np.float32), None) is None
+
+
+def test_a_tensor_list_is_judged_by_all_its_tensors() -> None:
+    # ForeachAddcmulScalar's "bfloat16" rows: float32 inputs, a float32 op, float32 lists compared by the benchmark
+    held = np.array([0.5, 1.0078125], np.float32)
+    assert compare_dtype([held, np.array([1.1], np.float32)], "bfloat16") is None
+    assert compare_dtype([held, held], "bfloat16") == "bfloat16"
+    assert compare_dtype([], "bfloat16") == "bfloat16"
