@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bench.suites.tensor_scan import all_finite
+
 if TYPE_CHECKING:
     from bench.suites.model import Inputs
 
@@ -289,7 +291,7 @@ def precision_check(max_abs_error: float, max_rel_error: float) -> Callable[...,
             rel_diff = abs_diff / (torch.abs(out) + 1e-7)
             abs_all.append(abs_diff.reshape(-1))
             rel_all.append(rel_diff.reshape(-1))
-            if not all(bool(torch.isfinite(t).all()) for t in (out, new, abs_diff, rel_diff)):
+            if not all(all_finite(t) for t in (out, new, abs_diff, rel_diff)):
                 accurate = False
             if bool(((abs_diff > max_abs_error) & (rel_diff > max_rel_error)).any()):
                 accurate = False
