@@ -48,9 +48,10 @@ functions). Other modules import HostLowerer, HostT, TensorRef, ... from here as
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from xdsl.builder import Builder, InsertPoint
 from xdsl.dialects import func
@@ -73,7 +74,7 @@ from ascendir.lower.ctypes import Scalar
 from ascendir.lower.diagnostics import Reporter, span_of
 from ascendir.lower.function import FunctionLowerer, Unsupported
 from ascendir.lower.host_assign import HostAssignment
-from ascendir.lower.host_cache import kept_lowering
+from ascendir.lower.host_cache import kept_lowering, kept_result
 from ascendir.lower.host_calls import HostCalls
 from ascendir.lower.host_decls import HostDeclarations
 from ascendir.lower.host_exprs import HostExpressions
@@ -360,8 +361,20 @@ def evaluate_program_tiling(program: Program, inputs: TilingInputs, *, step_budg
     """Lower the program's host tiling function and run it on `inputs`.
 
     Lowering warnings (what was not modelled) come first in the result's diagnostics; with lowering
-    errors, or without a tiling function, nothing is run.
+    errors, or without a tiling function, nothing is run. Equal inputs give a copy of the result kept for
+    them (an answer's input draws of one case: ascendir/lower/host_cache.py).
     """
+    return kept_result(program, f"tiling/{step_budget}", inputs,
+                       lambda: _evaluate_program_tiling(program, inputs, step_budget), _copied_result)
+
+
+def _copied_result(result: TilingResult) -> TilingResult:
+    """A kept result as a fresh run's: its own containers (callers add to them), the same ops."""
+    return replace(result, workspace=dict(result.workspace), fields=copy.deepcopy(result.fields),
+                   diagnostics=list(result.diagnostics), gaps=list(result.gaps))
+
+
+def _evaluate_program_tiling(program: Program, inputs: TilingInputs, step_budget: int) -> TilingResult:
     lowered = kept_lowering(program, "tiling", lower_host_tiling)  # (each launch of an answer runs it)
     notes = [_diagnostic_text(d) for d in lowered.diagnostics]
     if lowered.module is None or lowered.func_name is None or lowered.has_errors:

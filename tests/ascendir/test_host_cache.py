@@ -102,3 +102,46 @@ def test_a_program_whose_units_changed_is_lowered_again(counted: list[bool]) -> 
     program.units[:] = load_text(SOURCE.replace("GetDim(0) > 4", "GetDim(0) > 1"), "a.cpp").units
     assert evaluate_program_tiling(program, TilingInputs([TensorSpec((2, 8), "float32")])).block_dim == 8
     assert counted == [False, False]
+
+
+@pytest.fixture
+def runs(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every run of the tiling interpreter, as the inputs it was given."""
+    host_cache.forget()
+    seen: list[object] = []
+    evaluate = host_lowering.evaluate_tiling
+
+    def counting(module: object, name: str, inputs: object, **kw: object) -> object:
+        seen.append(inputs)
+        return evaluate(module, name, inputs, **kw)
+
+    monkeypatch.setattr(host_lowering, "evaluate_tiling", counting)
+    yield seen
+    host_cache.forget()
+
+
+def test_equal_inputs_run_the_tiling_once_and_get_their_own_copy(runs: list[object]) -> None:
+    program = load_text(SOURCE, "a.cpp")
+    first = evaluate_program_tiling(program, TilingInputs([TensorSpec((16, 8), "float32")]))
+    first.fields["rows"] = -1  # a caller's changes stay its own
+    first.diagnostics.append("the caller's note")
+    second = evaluate_program_tiling(program, TilingInputs([TensorSpec((16, 8), "float32")]))
+    assert len(runs) == 1
+    assert (second.fields, second.block_dim, second.diagnostics) == ({"total": 128, "rows": 16}, 8, [])
+    # inputs that differ anywhere run again: a shape, a small tensor's values, an attribute (-0.0 is not 0.0)
+    evaluate_program_tiling(program, TilingInputs([TensorSpec((16, 4), "float32")]))
+    evaluate_program_tiling(program, TilingInputs([TensorSpec((2,), "float32", values=(1.0, 2.0))]))
+    evaluate_program_tiling(program, TilingInputs([TensorSpec((2,), "float32", values=(1.0, 3.0))]))
+    evaluate_program_tiling(program, TilingInputs([TensorSpec((2,), "float32")], attrs=[0.0]))
+    evaluate_program_tiling(program, TilingInputs([TensorSpec((2,), "float32")], attrs=[-0.0]))
+    assert len(runs) == 6
+    evaluate_program_tiling(program, TilingInputs([TensorSpec((2,), "float32", values=(1.0, 3.0))]))
+    assert len(runs) == 6
+
+
+def test_frozen_keys_tell_values_apart() -> None:
+    assert host_cache.frozen([1, 2]) != host_cache.frozen((1, 2))
+    assert host_cache.frozen(1) != host_cache.frozen(True) != host_cache.frozen(1.0)
+    assert host_cache.frozen(float("nan")) == host_cache.frozen(float("nan"))
+    assert host_cache.frozen({"chip": "910B2"}) != host_cache.frozen({"chip": "910B3"})
+    assert host_cache.frozen([object()]) is None  # unknown values: nothing is kept
