@@ -431,6 +431,13 @@ impl ApiOp for SoftmaxFlashV2 {
         let Some((rows, cols, ori)) = self.shape(cx) else {
             return Flow::Stop;
         };
+        if rows.checked_mul(cols).is_none_or(|n| n > 1 << 32) {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!("{WHAT} over [{rows}, {cols}]: more elements than any local memory holds"),
+            );
+            return Flow::Stop;
+        }
         if !(cols * self.t.size()).is_multiple_of(32) {
             cx.report(
                 code::INVALID_OPERAND,
