@@ -41,6 +41,7 @@ from bench.suites.binding import (
     returned_count,
     returned_outputs,
 )
+from bench.suites.binding_shapes import allocated_outputs
 from bench.suites.bundled import snake_case
 from bench.suites.csv_shapes import shape_elements
 from bench.suites.model import Case, Comparison, Inputs, Task, TensorDecl, Tolerance, canonical_dtype
@@ -218,6 +219,31 @@ class NPUKernelBenchTask(Task):
         if returned is None or not 0 < returned < len(names) or len(names) < 2:
             return ()
         return tuple(names[returned:])
+
+    def binding_buffers(self, case: Case, inputs: Inputs) -> dict[str, tuple[tuple[int, ...], str]]:
+        """{output: (shape, dtype)} of the outputs not compared (see uncompared) as the binding allocates them for
+        this draw (bench/suites/binding_shapes.py): the kernel writes those buffers, which may be larger than
+        InferShape's (FlashAttentionScoreWithLargeHeadDim's softmax_max has head_num rows per batch there, one in
+        its InferShape)."""
+        skipped = self.uncompared(case, inputs)
+        path = Path(self._validation("pybind.cpp"))
+        binding = read_binding(path.read_text(errors="replace")) if skipped and path.is_file() else None
+        if binding is None:
+            return {}
+        shapes: dict[str, tuple[int, ...]] = {}
+        dtypes: dict[str, str] = {}
+        scalars: dict[str, Any] = {}
+        for param, decl in zip(binding.params, self.inputs):
+            value = inputs.values.get(decl.name)
+            if isinstance(value, np.ndarray):
+                shapes[param] = tuple(int(d) for d in value.shape)
+                dtypes[param] = canonical_dtype(inputs.dtypes.get(decl.name, str(value.dtype)))
+            elif value is not None and not isinstance(value, list):
+                scalars[param] = value
+        scalars.update(zip(binding.params[len(self.inputs):], inputs.attrs))
+        names = [d.name for d in self.outputs]
+        made = allocated_outputs(path.read_text(errors="replace"), names, shapes, dtypes, scalars)
+        return {n: made[n] for n in skipped if n in made}
 
     def _binding_returns(self, inputs: Inputs) -> int | None:
         """How many outputs the binding returns for the arguments ModelNew passed (see returned_count)."""
