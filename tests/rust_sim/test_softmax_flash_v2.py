@@ -205,3 +205,27 @@ def test_an_update_reads_the_running_max_and_sum(tmp_path: Path) -> None:
     result, _ = simulate(tmp_path, "float", "float", 4, 32, 32, update_first, blocks=1)
     unwritten = {d.message.split("'")[1] for d in result.findings if d.code == "ASC952"}
     assert {"y", "sum", "max", "expmax"} <= unwritten, [str(d) for d in result.findings]
+
+
+def test_a_shape_past_any_memory_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    # 2^31 x 2^31 floats: the element count times 4 bytes wraps a 64-bit size to 0
+    src = tmp_path / "huge_k.cpp"
+    src.write_text("""
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void huge_k(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 4096);
+    LocalTensor<float> t = buf.Get<float>();
+    LocalTensor<uint8_t> tmp = buf.Get<uint8_t>();
+    uint32_t shape[] = {2147483648u, 2147483648u};
+    t.SetShapeInfo(ShapeInfo(2, shape, DataFormat::ND));
+    SoftMaxTiling tl;
+    SoftmaxFlashV2<float, false, true>(t, t, t, t, t, t, t, tmp, tl);
+}
+""", encoding="utf-8")
+    result = run(str(src), {"x": np.zeros(8, np.float32)}, block_dim=1, tiling={})
+    hits = [d for d in result.findings if d.code == "ASC959" and "SoftmaxFlashV2" in d.message]
+    assert hits, [str(d) for d in result.findings]
