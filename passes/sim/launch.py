@@ -438,6 +438,9 @@ def _given_outputs(outputs: Any, names: list[str]) -> dict[str, Any]:
         return {}
     items = outputs.items() if isinstance(outputs, Mapping) else zip(names or [f"out{i}" for i in range(len(outputs))],
                                                                      outputs)
+    if isinstance(outputs, Mapping) and names and all(n in names for n in outputs):
+        # by name: in the op's order, which the launch pairs them with (a caller's dict may list them otherwise)
+        items = [(n, outputs[n]) for n in names if n in outputs]
     def one(name: str, value: Any) -> Any:
         if isinstance(value, np.ndarray | TensorSpec):
             return value

@@ -149,3 +149,14 @@ def test_the_simulation_gets_the_bindings_buffer_for_an_uncompared_output(monkey
     assert set(buffers) == {"copy", "peak"} and buffers["peak"].shape == (4, 8, 8)
     assert buffers["peak"].dtype == np.float32
     assert given["dtypes"][-3:] == ["float32", None, "float32"]  # peak, idx (InferShape's), copy
+
+
+def test_outputs_given_by_name_follow_the_ops_order() -> None:
+    import numpy as np
+
+    from passes.sim.launch import _given_outputs
+
+    a, b, c = np.zeros(1), np.zeros(2), np.zeros(3)
+    # (the harness gives the returned output first and the binding's other buffers after it)
+    assert list(_given_outputs({"c": c, "a": a, "b": b}, ["a", "b", "c"])) == ["a", "b", "c"]
+    assert list(_given_outputs({"c": c, "a": a}, ["a", "b", "c"])) == ["a", "c"]
