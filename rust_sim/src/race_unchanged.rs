@@ -10,7 +10,8 @@
 //! So a pipe write found racing is not reported at once: `defer` keeps the finding with the bytes (and their
 //! initialised flags) the write is about to replace, and `settle`, called once the instruction has run,
 //! compares. Unchanged bytes make the finding a warning (the same missing flag would be a real race on other
-//! data); changed bytes keep it an error. Scalar-side findings are warnings already and are not deferred.
+//! data); changed bytes keep it an error. Findings between pipes --cce-auto-sync orders (the scalar side, and
+//! V <-> MTE2/MTE3 on UB: race.rs `compiler_orders`) are warnings already and are not deferred.
 
 use crate::checks::{code, Severity};
 use crate::core::Ctx;
