@@ -34,7 +34,8 @@ from typing import Any
 
 from ascendir.host_eval import TensorSpec
 from ascendir.lower import ctypes as C
-from ascendir.testcase import _EvalError, _Evaluator, _Tensor, _to_spec
+from ascendir.testcase_eval import Evaluator
+from ascendir.testcase_values import EvalError, Tensor, to_spec
 from frontend import ast as A
 
 
@@ -92,8 +93,8 @@ def exec_arguments(fn: A.FunctionDecl, call: A.Call, python_args: Sequence[Any])
 
 
 def _as_result(v: Any) -> Any:
-    if isinstance(v, _Tensor):
-        return _to_spec(v)
+    if isinstance(v, Tensor):
+        return to_spec(v)
     if isinstance(v, (bool, int, float, TensorSpec)) or v is None:
         return v
     if isinstance(v, tuple) and all(isinstance(x, (int, float)) for x in v):
@@ -103,17 +104,17 @@ def _as_result(v: Any) -> Any:
 
 class _BindingEvaluator:
     def __init__(self, params: dict[str, Any], inits: dict[str, A.Node | None]) -> None:
-        self.params = {k: _Tensor(tuple(v.shape), v.dtype) if isinstance(v, TensorSpec) else v
+        self.params = {k: Tensor(tuple(v.shape), v.dtype) if isinstance(v, TensorSpec) else v
                        for k, v in params.items()}
         self.inits = inits
-        self.torch = _Evaluator("<binding>")  # torch's shape rules; its failures become UNKNOWN
+        self.torch = Evaluator("<binding>")  # torch's shape rules; its failures become UNKNOWN
 
     def value(self, node: A.Node | None, depth: int) -> Any:
         if node is None or depth > _MAX_DEPTH:
             return UNKNOWN
         try:
             return self._value(node, depth + 1)
-        except _EvalError:
+        except EvalError:
             return UNKNOWN  # torch would reject it (a bad reshape): not a shape to check the op with
 
     def _value(self, node: A.Node, depth: int) -> Any:
@@ -175,7 +176,7 @@ class _BindingEvaluator:
                 return UNKNOWN
             obj = self.value(callee.obj, depth)
             args = [self.value(a, depth) for a in node.args]
-            if not isinstance(obj, _Tensor) or any(a is UNKNOWN for a in args):
+            if not isinstance(obj, Tensor) or any(a is UNKNOWN for a in args):
                 return UNKNOWN
             name = "size" if callee.member == "sizes" else callee.member
             return self.torch.call_method(obj, name, args, {}, None)  # type: ignore[arg-type]
@@ -183,11 +184,11 @@ class _BindingEvaluator:
             return UNKNOWN
         if callee.name in _LIKE and len(node.args) == 1:
             t = self.value(node.args[0], depth)
-            return _Tensor(t.shape, t.dtype) if isinstance(t, _Tensor) else UNKNOWN
+            return Tensor(t.shape, t.dtype) if isinstance(t, Tensor) else UNKNOWN
         if callee.name == "broadcast_tensors" and len(node.args) == 1:
             ts = self.value(node.args[0], depth)
-            if not isinstance(ts, tuple) or not ts or not all(isinstance(t, _Tensor) for t in ts):
+            if not isinstance(ts, tuple) or not ts or not all(isinstance(t, Tensor) for t in ts):
                 return UNKNOWN
             shape = self.torch.broadcast([t.shape for t in ts], None)  # type: ignore[arg-type]
-            return tuple(_Tensor(shape, t.dtype) for t in ts)
+            return tuple(Tensor(shape, t.dtype) for t in ts)
         return UNKNOWN

@@ -49,24 +49,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ascendir.host_eval import TensorSpec
-from ascendir.testcase import (
-    _MAX_STEPS,
-    Attr,
-    TestCase,
-    TestCaseProblem,
-    _Builtin,
-    _describe,
-    _DType,
-    _EvalError,
-    _Evaluator,
-    parse_python,
-    _loc,
-    _Module,
-    _Poison,
-    _Quiet,
-    _Tensor,
-    _to_spec,
-    _UserFunc,
+from ascendir.testcase_eval import Evaluator
+from ascendir.testcase_reference import parse_python
+from ascendir.testcase_types import MAX_STEPS, Attr, TestCase, TestCaseProblem
+from ascendir.testcase_values import (
+    Builtin,
+    DType,
+    EvalError,
+    Module,
+    Poison,
+    Quiet,
+    Tensor,
+    UserFunc,
+    describe,
+    loc,
+    to_spec,
 )
 
 __all__ = ["CustomOpCall", "OpArg", "custom_op_arguments", "custom_op_call"]
@@ -175,7 +172,7 @@ def _is_custom_op(name: str) -> bool:
     return len(parts) >= 2 and parts[0] not in _LIBRARIES
 
 
-def _tuple_n(v: Any, n: int, what: str, ev: _Evaluator, node: ast.AST) -> tuple[int, ...]:
+def _tuple_n(v: Any, n: int, what: str, ev: Evaluator, node: ast.AST) -> tuple[int, ...]:
     """torch's `_ntuple`: an int becomes n copies, a sequence must have n ints."""
     items = list(v) if isinstance(v, (tuple, list)) else [v] * n
     if len(items) != n:
@@ -188,10 +185,10 @@ def _describe_obj(v: Any) -> str:
         return f"`{v.kind}` module"
     if isinstance(v, (_Bound, _ListMethod)):
         return f"method `{v.name}`"
-    return _describe(v)
+    return describe(v)
 
 
-class _ModelEvaluator(_Evaluator):
+class _ModelEvaluator(Evaluator):
     def __init__(self, filename: str) -> None:
         super().__init__(filename)
         self.functions: dict[str, ast.FunctionDef] = {}
@@ -216,7 +213,7 @@ class _ModelEvaluator(_Evaluator):
     # ---- names
     def lookup(self, name: str, env: dict[str, Any], node: ast.AST) -> Any:
         if name not in env and name not in self.globals and name in _EXTRA_BUILTINS:
-            return _Builtin(name)
+            return Builtin(name)
         return super().lookup(name, env, node)
 
     def eval_GeneratorExp(self, node: ast.GeneratorExp, env: dict[str, Any]) -> list[Any]:
@@ -229,11 +226,11 @@ class _ModelEvaluator(_Evaluator):
         if isinstance(base, _Object):
             if attr in base.attrs:
                 value = base.attrs[attr]
-                if isinstance(value, _Poison):
+                if isinstance(value, Poison):
                     if value.problem is not None and not value.reported:
                         value.reported = True
                         self.diagnostics.append(value.problem)
-                    raise _Quiet
+                    raise Quiet
                 return value
             fn = self.find_method(base, attr)
             if fn is not None:
@@ -265,7 +262,7 @@ class _ModelEvaluator(_Evaluator):
 
     # ---- calls
     def call(self, func: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
-        if isinstance(func, _Module):
+        if isinstance(func, Module):
             if _is_custom_op(func.name):
                 if kwargs:
                     self.fail(f"keyword arguments to the custom op `{func.name}` are not supported", node)
@@ -275,16 +272,16 @@ class _ModelEvaluator(_Evaluator):
             if func.name in ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer"):
                 bound = self.bind_args("Parameter", args, kwargs, ("data", "requires_grad"), node)
                 data = bound.get("data")
-                return _Tensor((0,), "float32") if data is None else self.tensor_arg(data, "Parameter", node)
+                return Tensor((0,), "float32") if data is None else self.tensor_arg(data, "Parameter", node)
             if func.name.startswith("torch.nn.") and func.name.count(".") == 2:
                 return self.make_layer(func.name.rsplit(".", 1)[1], args, kwargs, node)
             if func.name == "torch.broadcast_shapes":
                 return self.broadcast([self.as_shape(a, node) for a in args], node)
             if func.name in ("torch.no_grad", "torch.enable_grad", "torch.inference_mode"):
                 return None
-        if isinstance(func, _Builtin) and func.name in _EXTRA_BUILTINS:
+        if isinstance(func, Builtin) and func.name in _EXTRA_BUILTINS:
             return self.call_extra_builtin(func.name, args, kwargs, node)
-        if isinstance(func, _UserFunc):
+        if isinstance(func, UserFunc):
             if func.name in self.functions:
                 return self.run(self.functions[func.name], args, kwargs, node)
             if func.name in self.classes:
@@ -329,7 +326,7 @@ class _ModelEvaluator(_Evaluator):
             func.obj.attrs[name] = bound[params[1]]
             return None
         if func.name in _MODULE_METHODS_RETURNING_SELF:
-            if any(isinstance(a, _DType) for a in [*args, *kwargs.values()]):
+            if any(isinstance(a, DType) for a in [*args, *kwargs.values()]):
                 self.fail(f"`.{func.name}()` changing a module's dtype is not supported", node)
             return func.obj
         self.fail(f"method `{func.name}` of {_describe_obj(func.obj)} is not supported", node)
@@ -351,7 +348,7 @@ class _ModelEvaluator(_Evaluator):
                 self.fail(f"`{name}` needs an object and an attribute name", node)
             try:
                 value = self.attribute(args[0], args[1], node)
-            except _EvalError:
+            except EvalError:
                 if name == "hasattr":
                     return False
                 if len(args) == 3:
@@ -379,11 +376,11 @@ class _ModelEvaluator(_Evaluator):
         self.fail(f"`{name}()` of {', '.join(_describe_obj(a) for a in args) or 'nothing'} is not supported", node)
 
     def is_instance(self, v: Any, kind: Any, node: ast.AST) -> bool:
-        if isinstance(kind, _Builtin) and kind.name in _PY_TYPES:
+        if isinstance(kind, Builtin) and kind.name in _PY_TYPES:
             return isinstance(v, _PY_TYPES[kind.name])
-        if isinstance(kind, _Module):
+        if isinstance(kind, Module):
             if kind.name in ("torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"):
-                return isinstance(v, _Tensor)
+                return isinstance(v, Tensor)
             if kind.name == "torch.nn.Module":
                 return isinstance(v, _Object)
             if kind.name.startswith("torch.nn."):
@@ -391,9 +388,9 @@ class _ModelEvaluator(_Evaluator):
             if kind.name in ("collections.abc.Iterable", "collections.abc.Sequence", "typing.Sequence",
                              "typing.Iterable"):
                 return isinstance(v, (tuple, list, str))
-        if isinstance(kind, _UserFunc) and kind.name in self.classes:
+        if isinstance(kind, UserFunc) and kind.name in self.classes:
             return isinstance(v, _Object) and v.cls is not None and v.kind == kind.name
-        self.fail(f"`isinstance` against {_describe(kind)} is not supported", node)
+        self.fail(f"`isinstance` against {describe(kind)} is not supported", node)
 
     # ---- functions and classes of the file
     def run(self, fn: ast.FunctionDef, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
@@ -435,7 +432,7 @@ class _ModelEvaluator(_Evaluator):
         if a.kwarg is not None:
             if extra:
                 self.fail(f"`**{a.kwarg.arg}` of `{fn.name}` is not supported", node)
-            env[a.kwarg.arg] = _Poison(self.problem(f"`**{a.kwarg.arg}` is not evaluated", a.kwarg))
+            env[a.kwarg.arg] = Poison(self.problem(f"`**{a.kwarg.arg}` is not evaluated", a.kwarg))
         for name in positional + [p.arg for p in a.kwonlyargs]:
             if name not in env:
                 if name not in defaults:
@@ -456,7 +453,7 @@ class _ModelEvaluator(_Evaluator):
     def exec_block(self, body: Sequence[ast.stmt], env: dict[str, Any]) -> _Flow | None:
         for stmt in body:
             self.steps += 1
-            if self.steps > _MAX_STEPS:
+            if self.steps > MAX_STEPS:
                 self.fail("evaluation too long; the model is too complex", stmt)
             flow = self.exec_stmt(stmt, env)
             if flow is not None:
@@ -484,7 +481,7 @@ class _ModelEvaluator(_Evaluator):
         elif isinstance(stmt, ast.Assert):
             try:
                 holds = self.truth(self.eval(stmt.test, env), stmt.test)
-            except (_EvalError, _Quiet):
+            except (EvalError, Quiet):
                 holds = True  # an assertion we cannot decide only checks
             if not holds:
                 self.fail("this assertion fails for these inputs", stmt)
@@ -502,15 +499,15 @@ class _ModelEvaluator(_Evaluator):
             pass
         elif isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
             # a nested function or class (a helper inside __init__): an error only where it is used
-            env[stmt.name] = _Poison(self.problem(f"`{stmt.name}` is defined inside a function; only the "
-                                                  "module's own top-level functions and classes are run", stmt))
+            env[stmt.name] = Poison(self.problem(f"`{stmt.name}` is defined inside a function; only the "
+                                                 "module's own top-level functions and classes are run", stmt))
         else:
             self.fail(f"`{type(stmt).__name__.lower()}` statements are not evaluated", stmt)
         return None
 
     def exec_for(self, stmt: ast.For, env: dict[str, Any]) -> _Flow | None:
         items = self.eval(stmt.iter, env)
-        if isinstance(items, _Tensor):
+        if isinstance(items, Tensor):
             items = self.iterate(items, stmt.iter)
         if not isinstance(items, (tuple, list, str)):
             self.fail(f"cannot iterate over {_describe_obj(items)}", stmt.iter)
@@ -529,7 +526,7 @@ class _ModelEvaluator(_Evaluator):
         if isinstance(target, (ast.Attribute, ast.Subscript)):
             try:
                 base = self.eval(target.value, env)
-            except (_EvalError, _Quiet):
+            except (EvalError, Quiet):
                 base = None
             if isinstance(base, _Object) and isinstance(target, ast.Attribute):
                 base.attrs[target.attr] = value
@@ -561,15 +558,15 @@ class _ModelEvaluator(_Evaluator):
             b = self.bind_args(kind, args, kwargs, ("in_features", "out_features", "bias", "dtype"), node, 2)
             i, o = self.dim_arg(b["in_features"], node), self.dim_arg(b["out_features"], node)
             dt = self.param_dtype(b, node)
-            a.update(in_features=i, out_features=o, weight=_Tensor((o, i), dt),
-                     bias=_Tensor((o,), dt) if b.get("bias", True) else None)
+            a.update(in_features=i, out_features=o, weight=Tensor((o, i), dt),
+                     bias=Tensor((o,), dt) if b.get("bias", True) else None)
         elif kind == "Bilinear":
             b = self.bind_args(kind, args, kwargs, ("in1_features", "in2_features", "out_features", "bias", "dtype"),
                                node, 3)
             i1, i2, o = (self.dim_arg(b[k], node) for k in ("in1_features", "in2_features", "out_features"))
             dt = self.param_dtype(b, node)
-            a.update(in1_features=i1, in2_features=i2, out_features=o, weight=_Tensor((o, i1, i2), dt),
-                     bias=_Tensor((o,), dt) if b.get("bias", True) else None)
+            a.update(in1_features=i1, in2_features=i2, out_features=o, weight=Tensor((o, i1, i2), dt),
+                     bias=Tensor((o,), dt) if b.get("bias", True) else None)
         elif kind in ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"):
             self.conv_layer(obj, kind, args, kwargs, node)
         elif kind in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d",
@@ -583,10 +580,10 @@ class _ModelEvaluator(_Evaluator):
             track = bool(b.get("track_running_stats", not instance))
             a.update(num_features=c, eps=b.get("eps", 1e-5), momentum=b.get("momentum", 0.1), affine=affine,
                      track_running_stats=track,
-                     weight=_Tensor((c,), dt) if affine else None, bias=_Tensor((c,), dt) if affine else None,
-                     running_mean=_Tensor((c,), dt) if track else None,
-                     running_var=_Tensor((c,), dt) if track else None,
-                     num_batches_tracked=_Tensor((), "int64") if track else None)
+                     weight=Tensor((c,), dt) if affine else None, bias=Tensor((c,), dt) if affine else None,
+                     running_mean=Tensor((c,), dt) if track else None,
+                     running_var=Tensor((c,), dt) if track else None,
+                     num_batches_tracked=Tensor((), "int64") if track else None)
         elif kind in ("LayerNorm", "RMSNorm"):
             params = ("normalized_shape", "eps", "elementwise_affine") + (("bias",) if kind == "LayerNorm" else ())
             b = self.bind_args(kind, args, kwargs, params + ("dtype",), node, 1)
@@ -595,9 +592,9 @@ class _ModelEvaluator(_Evaluator):
             dt = self.param_dtype(b, node)
             affine = bool(b.get("elementwise_affine", True))
             a.update(normalized_shape=shape, eps=b.get("eps", 1e-5 if kind == "LayerNorm" else None),
-                     elementwise_affine=affine, weight=_Tensor(shape, dt) if affine else None)
+                     elementwise_affine=affine, weight=Tensor(shape, dt) if affine else None)
             if kind == "LayerNorm":
-                a["bias"] = _Tensor(shape, dt) if affine and b.get("bias", True) else None
+                a["bias"] = Tensor(shape, dt) if affine and b.get("bias", True) else None
         elif kind == "GroupNorm":
             b = self.bind_args(kind, args, kwargs, ("num_groups", "num_channels", "eps", "affine", "dtype"), node, 2)
             g, c = self.dim_arg(b["num_groups"], node), self.dim_arg(b["num_channels"], node)
@@ -606,17 +603,17 @@ class _ModelEvaluator(_Evaluator):
             dt = self.param_dtype(b, node)
             affine = bool(b.get("affine", True))
             a.update(num_groups=g, num_channels=c, eps=b.get("eps", 1e-5), affine=affine,
-                     weight=_Tensor((c,), dt) if affine else None, bias=_Tensor((c,), dt) if affine else None)
+                     weight=Tensor((c,), dt) if affine else None, bias=Tensor((c,), dt) if affine else None)
         elif kind == "Embedding":
             b = self.bind_args(kind, args, kwargs, ("num_embeddings", "embedding_dim", "padding_idx", "max_norm",
                                                     "norm_type", "scale_grad_by_freq", "sparse", "dtype"), node, 2)
             n, d = self.dim_arg(b["num_embeddings"], node), self.dim_arg(b["embedding_dim"], node)
             a.update(num_embeddings=n, embedding_dim=d, padding_idx=b.get("padding_idx"),
-                     weight=_Tensor((n, d), self.param_dtype(b, node)))
+                     weight=Tensor((n, d), self.param_dtype(b, node)))
         elif kind == "PReLU":
             b = self.bind_args(kind, args, kwargs, ("num_parameters", "init", "dtype"), node)
             n = self.dim_arg(b.get("num_parameters", 1), node)
-            a.update(num_parameters=n, weight=_Tensor((n,), self.param_dtype(b, node)))
+            a.update(num_parameters=n, weight=Tensor((n,), self.param_dtype(b, node)))
         elif kind == "MultiheadAttention":
             self.attention_layer(obj, args, kwargs, node)
         elif kind in ("RNN", "LSTM", "GRU"):
@@ -659,7 +656,7 @@ class _ModelEvaluator(_Evaluator):
             dilation=_tuple_n(b.get("dilation", 1), n, "dilation", self, node),
             output_padding=_tuple_n(b.get("output_padding", 0), n, "output_padding", self, node),
             padding_mode=b.get("padding_mode", "zeros"),
-            weight=_Tensor(weight, dt), bias=_Tensor((cout,), dt) if b.get("bias", True) else None)
+            weight=Tensor(weight, dt), bias=Tensor((cout,), dt) if b.get("bias", True) else None)
 
     def attention_layer(self, obj: _Object, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
         b = self.bind_args("MultiheadAttention", args, kwargs, (
@@ -673,18 +670,18 @@ class _ModelEvaluator(_Evaluator):
         dt = self.param_dtype(b, node)
         bias = bool(b.get("bias", True))
         same = kdim == e and vdim == e
-        out_proj = _Object("Linear", {"in_features": e, "out_features": e, "weight": _Tensor((e, e), dt),
-                                      "bias": _Tensor((e,), dt) if bias else None})
+        out_proj = _Object("Linear", {"in_features": e, "out_features": e, "weight": Tensor((e, e), dt),
+                                      "bias": Tensor((e,), dt) if bias else None})
         obj.attrs.update(
             embed_dim=e, num_heads=h, head_dim=e // h, kdim=kdim, vdim=vdim, dropout=b.get("dropout", 0.0),
             batch_first=bool(b.get("batch_first", False)), _qkv_same_embed_dim=same,
-            in_proj_weight=_Tensor((3 * e, e), dt) if same else None,
-            q_proj_weight=None if same else _Tensor((e, e), dt),
-            k_proj_weight=None if same else _Tensor((e, kdim), dt),
-            v_proj_weight=None if same else _Tensor((e, vdim), dt),
-            in_proj_bias=_Tensor((3 * e,), dt) if bias else None, out_proj=out_proj,
-            bias_k=_Tensor((1, 1, e), dt) if b.get("add_bias_kv") else None,
-            bias_v=_Tensor((1, 1, e), dt) if b.get("add_bias_kv") else None)
+            in_proj_weight=Tensor((3 * e, e), dt) if same else None,
+            q_proj_weight=None if same else Tensor((e, e), dt),
+            k_proj_weight=None if same else Tensor((e, kdim), dt),
+            v_proj_weight=None if same else Tensor((e, vdim), dt),
+            in_proj_bias=Tensor((3 * e,), dt) if bias else None, out_proj=out_proj,
+            bias_k=Tensor((1, 1, e), dt) if b.get("add_bias_kv") else None,
+            bias_v=Tensor((1, 1, e), dt) if b.get("add_bias_kv") else None)
 
     def recurrent_layer(self, obj: _Object, kind: str, args: list[Any], kwargs: dict[str, Any],
                         node: ast.AST) -> None:
@@ -705,11 +702,11 @@ class _ModelEvaluator(_Evaluator):
         for layer in range(layers):
             width = size if layer == 0 else hidden * dirs
             for suffix in ("", "_reverse")[:dirs]:
-                a[f"weight_ih_l{layer}{suffix}"] = _Tensor((gates, width), dt)
-                a[f"weight_hh_l{layer}{suffix}"] = _Tensor((gates, hidden), dt)
+                a[f"weight_ih_l{layer}{suffix}"] = Tensor((gates, width), dt)
+                a[f"weight_hh_l{layer}{suffix}"] = Tensor((gates, hidden), dt)
                 if a["bias"]:
-                    a[f"bias_ih_l{layer}{suffix}"] = _Tensor((gates,), dt)
-                    a[f"bias_hh_l{layer}{suffix}"] = _Tensor((gates,), dt)
+                    a[f"bias_ih_l{layer}{suffix}"] = Tensor((gates,), dt)
+                    a[f"bias_hh_l{layer}{suffix}"] = Tensor((gates,), dt)
 
     def layer_forward(self, obj: _Object, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         if obj.cls is not None:
@@ -717,21 +714,21 @@ class _ModelEvaluator(_Evaluator):
             if fn is None:
                 self.fail(f"`{obj.kind}` has no `forward`", node)
             return self.run(fn, [obj, *args], kwargs, node)
-        if len(args) != 1 or kwargs or not isinstance(args[0], _Tensor):
+        if len(args) != 1 or kwargs or not isinstance(args[0], Tensor):
             self.fail(f"calling the `{obj.kind}` layer with these arguments is not evaluated", node)
         x = args[0]
         if obj.kind in _SHAPE_KEEPING:
             return x
         if obj.kind == "Linear":
             if not x.shape or x.shape[-1] != obj.attrs["in_features"]:
-                self.fail(f"`Linear({obj.attrs['in_features']}, ...)` called on {_describe(x)}", node)
-            return _Tensor(x.shape[:-1] + (obj.attrs["out_features"],), x.dtype)
+                self.fail(f"`Linear({obj.attrs['in_features']}, ...)` called on {describe(x)}", node)
+            return Tensor(x.shape[:-1] + (obj.attrs["out_features"],), x.dtype)
         self.fail(f"calling the `{obj.kind}` layer is not evaluated", node)
 
 
 def _op_arg(v: Any) -> OpArg:
-    if isinstance(v, _Tensor):
-        return _to_spec(v)
+    if isinstance(v, Tensor):
+        return to_spec(v)
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
     if isinstance(v, (tuple, list)) and all(isinstance(x, (bool, int, float)) for x in v):
@@ -742,7 +739,7 @@ def _op_arg(v: Any) -> OpArg:
 def _from_case(v: Any) -> Any:
     """A value of the test case as the evaluator holds it."""
     if isinstance(v, TensorSpec):
-        return _Tensor(tuple(v.shape), v.dtype)
+        return Tensor(tuple(v.shape), v.dtype)
     if isinstance(v, tuple):
         return tuple(_from_case(x) for x in v)
     if isinstance(v, list):
@@ -774,9 +771,9 @@ def custom_op_call(model_src: str, case: TestCase, filename: str = "model_src.py
                 ev.report("`ModelNew.forward` returns without calling the custom op", forward)
     except _Found as f:
         found = f
-    except _EvalError as e:
+    except EvalError as e:
         ev.report(e.message, e.node)
-    except _Quiet:
+    except Quiet:
         pass
     except RecursionError:
         ev.report("expression nested too deeply to evaluate", None)
@@ -788,12 +785,12 @@ def custom_op_call(model_src: str, case: TestCase, filename: str = "model_src.py
         try:
             args.append(_op_arg(v))
         except TypeError as e:
-            line, col = _loc(found.node)
+            line, col = loc(found.node)
             diagnostics.append(TestCaseProblem(f"argument {i + 1} of `{found.name}` is {e}; expected a tensor, "
                                                "a number, a string or a tuple of numbers", line, col, "error",
                                                filename))
             return None, diagnostics
-    line, col = _loc(found.node)
+    line, col = loc(found.node)
     return CustomOpCall(found.name, args, line, col), diagnostics
 
 
