@@ -483,23 +483,32 @@ impl ApiOp for SoftMax {
     fn exec(&self, cx: &mut Ctx) -> Flow {
         let t = self.t;
         let sz = t.size();
-        let [Some(m), Some(k)] = [self.shape[0], self.shape[1]] else {
-            cx.report(
-                code::NOT_MODELLED,
-                "SoftMax without a SoftMaxShapeInfo: the simulator takes the rows and \
-                                           columns from it (the SoftMaxTiling alone does not say them)"
-                    .into(),
-            );
-            return Flow::Stop;
+        // the SoftMaxShapeInfo argument when it sets srcM and srcK, else the source tensor's ShapeInfo, as the
+        // library reads them (softmax_base_impl.h)
+        let given = match [self.shape[0], self.shape[1]] {
+            [Some(m), Some(k)] => Some((cx.uint(m) as usize, cx.uint(k) as usize)).filter(|&(m, k)| m > 0 && k > 0),
+            _ => None,
         };
-        let (rows, cols) = (cx.uint(m) as usize, cx.uint(k) as usize);
+        let (rows, cols, ori) = match given {
+            Some((m, k)) => (m, k, self.shape[3].map(|v| cx.uint(v) as usize)),
+            None => match crate::vector::softmax_flash::tensor_shape(cx, self.src) {
+                Some(found) => found,
+                None => {
+                    cx.report(
+                        code::NOT_MODELLED,
+                        "SoftMax without its shape: the simulator takes the rows and columns from the \
+                         SoftMaxShapeInfo argument, else from the source tensor's ShapeInfo (SetShapeInfo), as the \
+                         library does; this call has neither (the SoftMaxTiling alone does not say them)"
+                            .into(),
+                    );
+                    return Flow::Stop;
+                }
+            },
+        };
         if self.framework_tmp && !framework_tmp_fits(cx, self.t, cols) {
             return Flow::Stop;
         }
-        let ori = self.shape[3]
-            .map(|v| cx.uint(v) as usize)
-            .filter(|&v| v > 0 && v <= cols)
-            .unwrap_or(cols);
+        let ori = ori.filter(|&v| v > 0 && v <= cols).unwrap_or(cols);
         let src = cx.handle(self.src);
         let n = rows * cols;
         let Some(at) = cx.range(src, 0, (n * sz) as i64, false, sz, "SoftMax") else {

@@ -60,6 +60,17 @@ impl ShapeInfos {
     }
 }
 
+/// The rows, columns and original columns of the tensor in handle register `reg` from its ShapeInfo, as the
+/// softmax APIs read them when the call's SoftMaxShapeInfo is left out or has srcM or srcK 0
+/// (GetLastAxisShapeND / GetLastAxisOriginShapeND): the product of all but the last dimension, and the last.
+/// None when the tensor has no ShapeInfo; no original columns when it has no original shape.
+pub fn tensor_shape(cx: &Ctx, reg: u32) -> Option<(usize, usize, Option<usize>)> {
+    let rec = cx.core.shape_infos.get(reg, cx.handle(reg))?;
+    let (m, k) = ShapeRec::last_axis(&rec.shape)?;
+    let ori = ShapeRec::last_axis(&rec.original).map(|(_, k)| k as usize);
+    Some((m as usize, k as usize, ori))
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // LocalTensor::SetShapeInfo(ShapeInfo(shapeDim, shape[], [originalShapeDim, originalShape[],] format))
 
@@ -320,12 +331,9 @@ impl SoftmaxFlashV2 {
     /// says otherwise (the library then recomputes the tiling for that shape); else the tensor's ShapeInfo.
     fn shape(&self, cx: &mut Ctx) -> Option<(usize, usize, usize)> {
         let given = |i: usize| self.shape[i].map(|v| cx.uint(v) as usize).filter(|&v| v > 0);
-        let tensor = cx.core.shape_infos.get(self.src, cx.handle(self.src)).cloned();
-        let from_tensor = tensor
-            .as_ref()
-            .and_then(|s| ShapeRec::last_axis(&s.shape))
-            .map(|(m, k)| (m as usize, k as usize));
-        let ori_tensor = tensor.as_ref().and_then(|s| ShapeRec::last_axis(&s.original));
+        let tensor = tensor_shape(cx, self.src);
+        let from_tensor = tensor.map(|(m, k, _)| (m, k));
+        let ori_tensor = tensor.and_then(|(_, _, o)| o);
         let tiling = match self.tiling.map(|v| v.map(|v| cx.uint(v) as usize)) {
             [Some(m), Some(k)] => Some((m, k)),
             _ => None,
@@ -334,9 +342,9 @@ impl SoftmaxFlashV2 {
             (m, k, given(3))
         } else if let Some((m, k)) = tiling.filter(|t| !self.config.check_tiling || from_tensor.is_none_or(|s| s == *t))
         {
-            (m, k, ori_tensor.map(|(_, k)| k as usize))
+            (m, k, ori_tensor)
         } else if let Some((m, k)) = from_tensor {
-            (m, k, ori_tensor.map(|(_, k)| k as usize))
+            (m, k, ori_tensor)
         } else {
             cx.report(
                 code::NOT_MODELLED,

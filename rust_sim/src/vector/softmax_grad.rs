@@ -88,24 +88,32 @@ impl ApiOp for SoftmaxGrad {
         } else {
             "SoftmaxGrad"
         };
-        let (Some(m), Some(k)) = (self.rows, self.cols) else {
-            cx.report(
-                code::NOT_MODELLED,
-                format!(
-                    "{what} without a SoftMaxShapeInfo: the simulator takes the rows and columns from it (the \
-                     SoftMaxTiling alone does not say them)"
-                ),
-            );
-            return Flow::Stop;
+        // the SoftMaxShapeInfo argument when it sets srcM and srcK, else the source tensor's ShapeInfo, as the
+        // library reads them (softmax_grad_base_impl.h)
+        let given = match (self.rows, self.cols) {
+            (Some(m), Some(k)) => Some((cx.uint(m) as usize, cx.uint(k) as usize)).filter(|&(m, k)| m > 0 && k > 0),
+            _ => None,
+        };
+        let (rows, cols, ori) = match given {
+            Some((m, k)) => (m, k, self.ori_cols.map(|v| cx.uint(v) as usize)),
+            None => match crate::vector::softmax_flash::tensor_shape(cx, self.src) {
+                Some(found) => found,
+                None => {
+                    cx.report(
+                        code::NOT_MODELLED,
+                        format!(
+                            "{what} without its shape: the simulator takes the rows and columns from the \
+                             SoftMaxShapeInfo argument, else from the source tensor's ShapeInfo (SetShapeInfo), as \
+                             the library does; this call has neither (the SoftMaxTiling alone does not say them)"
+                        ),
+                    );
+                    return Flow::Stop;
+                }
+            },
         };
         let t = self.t;
         let sz = t.size();
-        let (rows, cols) = (cx.uint(m) as usize, cx.uint(k) as usize);
-        let ori = self
-            .ori_cols
-            .map(|v| cx.uint(v) as usize)
-            .filter(|&v| v > 0 && v <= cols)
-            .unwrap_or(cols);
+        let ori = ori.filter(|&v| v > 0 && v <= cols).unwrap_or(cols);
         let n = rows * cols;
         let (Some((grad, gi)), Some((src, si))) = (read(cx, self.grad, n, t, what), read(cx, self.src, n, t, what))
         else {
