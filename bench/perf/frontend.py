@@ -239,20 +239,21 @@ def profile_pass(sources: dict[str, str], read_file: Callable[[str], str]) -> di
     fast_path_names = {"run", "_row", "_regex", "_reduction", "_callback_factory", "__missing__"}
     for (filename, lineno, func), (_, _, tottime, _, _) in stats.stats.items():  # type: ignore[attr-defined]
         f = filename.replace("\\", "/")
-        if f.endswith("frontend/preprocess.py"):
-            group = "preprocessor (frontend/preprocess.py)"
-        elif f.endswith("frontend/parser.py"):
+        module = f.rsplit("/", 1)[-1]
+        if "/frontend/" in f and module.startswith("preprocess"):  # preprocess.py and its preprocess_*.py parts
+            group = "preprocessor (frontend/preprocess*.py)"
+        elif "/frontend/" in f and module.startswith("parser"):  # parser.py and its parser_*.py parts
             if func in prescan_names:
-                group = "identifier pre-scan (parser.prescan)"
+                group = "identifier pre-scan (parser_prescan.prescan)"
             elif func in fast_path_names:
                 # Lexer, retagger and LALR automaton in one loop; Lark's own code runs only after an error.
-                group = "lexer + retagger + LALR loop (parser._FastPath)"
-            elif func == "process" or func == "_split_closer":
-                group = "post-lexer retagging (parser.IdentifierRetagger)"
+                group = "lexer + retagger + LALR loop (parser_fastpath.FastPath)"
+            elif func == "process" or func == "split_closer":
+                group = "post-lexer retagging (parser_tokens.IdentifierRetagger)"
             else:
-                group = "AST building + error recovery (frontend/parser.py)"
+                group = "AST building + error recovery (frontend/parser*.py)"
         elif f == "<parser child filter>":
-            group = "AST building + error recovery (frontend/parser.py)"  # the fast path's generated child filters
+            group = "AST building + error recovery (frontend/parser*.py)"  # the fast path's generated child filters
         elif f.endswith(("frontend/ast.py", "frontend/diagnostics.py")):
             group = "AST / diagnostic dataclasses (frontend/ast.py, diagnostics.py)"
         elif "/lark/lexer.py" in f:

@@ -96,6 +96,25 @@ def test_damaged_parser_snapshot_is_rebuilt(cache_dir):
     assert path.stat().st_size > 1000  # stored again
 
 
+def test_parser_snapshot_key_covers_every_parser_module(monkeypatch):
+    """Which grammar rules get a callback depends on AstBuilder's methods, which live in parser.py and its
+    parser_*.py mixins (parser_exprs.py, ...): an edit to any of them gives the pickled parser a new key, or a
+    stale snapshot would keep the old set of callbacks."""
+    from pathlib import Path
+
+    from frontend import parser_lark
+
+    modules = sorted(Path(parser_lark.__file__).parent.glob("parser*.py"))
+    assert {"parser.py", "parser_decls.py", "parser_exprs.py", "parser_types.py"} <= {m.name for m in modules}
+    before = parser_lark._snapshot_key()
+    read_bytes = Path.read_bytes
+    for module in modules:
+        monkeypatch.setattr(Path, "read_bytes", lambda self, m=module: read_bytes(self) + (b"#" if self == m else b""))
+        assert parser_lark._snapshot_key() != before, f"an edit to {module.name} keeps the snapshot's key"
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    assert parser_lark._snapshot_key() == before
+
+
 def test_catalog_snapshot_matches_the_toml(cache_dir):
     from ascendir.catalog import loader
 
