@@ -197,6 +197,9 @@ class TemplateArguments:
             return self._matmul_config(alias, depth + 1)
         if not isinstance(t.base, A.QualifiedName):
             return _type_text(t, full=True)
+        chosen = self._conditional_choice(t.base.parts)
+        if chosen is not None and depth < 8:
+            return self._matmul_config(chosen, depth + 1)
         parts = []
         for p in t.base.parts:
             text = p.name
@@ -212,6 +215,27 @@ class TemplateArguments:
                 text += "<" + ", ".join(args) + ">"
             parts.append(text)
         return "::".join(parts) + "".join(t.pointers)
+
+    def _conditional_choice(self, parts: Sequence[A.NamePart]) -> A.TypeRef | None:
+        """The type `[std::|AscendC::]Conditional<b, T, U>::type` / `conditional_t<b, T, U>` names (T when b, else
+        U), for a b known here: a Matmul member declared through one (NPUKernelBench's large-head-dim flash
+        attention picks its bmm2's C format so) has the chosen type's arguments, not both alternatives'."""
+        if len(parts) >= 2 and parts[-1].name == "type" and parts[-2].name in ("conditional", "Conditional"):
+            args = parts[-2].template_args
+        elif parts and parts[-1].name == "conditional_t":
+            args = parts[-1].template_args
+        else:
+            return None
+        if args is None or len(args) != 3:
+            return None
+        cond = self.const_eval(args[0].value) if not isinstance(args[0].value, A.TypeArgExpr) else None
+        if not isinstance(cond, int):
+            return None
+        inner = args[1 if cond else 2].value
+        inner = inner.type if isinstance(inner, A.TypeArgExpr) else inner
+        if isinstance(inner, A.Name):
+            inner = A.TypeRef(span=inner.span, base=inner.qname)
+        return inner if isinstance(inner, A.TypeRef) else None
 
     def _default_template_value(self, p: A.TemplateParam) -> object:
         if p.kind == "type" and isinstance(p.default, A.TypeRef):
