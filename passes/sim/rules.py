@@ -74,9 +74,12 @@ _rule("ASC953", "sim-cross-core-write-overlap",
       """zGm.SetGlobalBuffer((__gm__ float *)z + blockLength * GetBlockIdx(), blockLength);""")
 _rule("ASC954", "sim-live-tensor-overwritten",
       "A write through one buffer's tensor that runs past that buffer into another buffer still in use (a queue "
-      "buffer between AllocTensor and FreeTensor, or a TBuf).",
+      "buffer between AllocTensor and FreeTensor, or a TBuf). An error, at the write, once the overwritten bytes "
+      "are read through a tensor other than the writer's before their owner writes them again; a warning while "
+      "nothing reads them (their owner's last read came before the write).",
       "UB has no per-buffer protection: the write silently corrupts the neighbour's data, which shows up as wrong "
-      "numbers far from the cause.",
+      "numbers far from the cause. Bytes no one reads again change nothing, but the overflow stays a sizing bug "
+      "(an InitBuffer of 0 bytes gets the pool's current address, the next buffer's too).",
       """pipe.InitBuffer(inQueueX, 1, 256 * sizeof(half));
 DataCopy(xLocal, xGm, 512);          // 1 KB into a 512-byte buffer""",
       """DataCopy(xLocal, xGm, 256);""")

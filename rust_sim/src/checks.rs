@@ -121,6 +121,31 @@ impl Findings {
         true
     }
 
+    /// Records a finding as an error, or turns the warning already at its location into it (message, notes,
+    /// severity; the count of what happened there stays): for a check that learns later that what it warned
+    /// about did harm (ASC954: overwritten bytes read afterwards, clobber.rs).
+    pub fn escalate(
+        &mut self,
+        code: &'static str,
+        severity: Severity,
+        loc: i32,
+        core: i64,
+        message: String,
+        notes: Vec<String>,
+    ) {
+        if let Some(&i) = self.index.get(&(code, loc)) {
+            let f = &mut self.list[i];
+            if f.severity != severity && severity == Severity::Error {
+                f.severity = severity;
+                f.message = message;
+                f.notes = notes;
+                f.core = core;
+            }
+            return;
+        }
+        self.report(code, severity, loc, core, message, notes);
+    }
+
     pub fn has(&self, code: &str) -> bool {
         self.list.iter().any(|f| f.code == code)
     }
@@ -155,6 +180,22 @@ mod tests {
         assert_eq!(f.list[0].count, 3);
         assert_eq!(f.list[0].cores, 2);
         assert_eq!(f.list[0].message, "a");
+    }
+
+    #[test]
+    fn a_warning_escalates_once_into_an_error() {
+        const C: &str = code::LIVE_TENSOR_OVERWRITTEN;
+        let (w, e) = (Severity::Warning, Severity::Error);
+        let mut f = Findings::new();
+        f.report(C, w, 5, 0, "w".into(), vec![]);
+        f.report(C, w, 5, 0, "w".into(), vec![]);
+        f.escalate(C, e, 5, 2, "e".into(), vec!["n".into()]);
+        f.escalate(C, e, 5, 3, "e2".into(), vec![]);
+        assert_eq!(f.list.len(), 1);
+        assert_eq!((f.list[0].severity, f.list[0].message.as_str()), (e, "e"));
+        assert_eq!(f.list[0].count, 2);
+        f.escalate(C, e, 6, 0, "new".into(), vec![]);
+        assert_eq!(f.errors(), 2);
     }
 
     #[test]

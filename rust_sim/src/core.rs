@@ -140,6 +140,8 @@ pub struct Core {
     pub taint: crate::taint::Taint,
     /// the ShapeInfo each tensor register was given (SetShapeInfo), read by SoftmaxFlashV2 (softmax_flash.rs)
     pub shape_infos: crate::vector::softmax_flash::ShapeInfos,
+    /// bytes of in-use buffers overwritten by a write past another buffer's end (ASC954, clobber.rs)
+    pub clobbers: crate::clobber::Clobbers,
 }
 
 impl Core {
@@ -178,6 +180,7 @@ impl Core {
             race: crate::race::RaceState::new(),
             taint: crate::taint::Taint::default(),
             shape_infos: Default::default(),
+            clobbers: Default::default(),
         }
     }
 }
@@ -347,6 +350,7 @@ impl<'a> Ctx<'a> {
                 let size = self.local_size(m);
                 if in_bounds(start, len, size) {
                     crate::race::check(self, m, start as usize, len as usize, write, elem, what);
+                    crate::clobber::access(self, m, start as usize, len as usize, write, h.alloc, what);
                     return Some(start as usize);
                 }
                 self.report(
@@ -414,28 +418,32 @@ impl<'a> Ctx<'a> {
         }
         let own_name = own.name.clone();
         let (own_start, own_len) = (own.start, own.len);
-        let victim = self
+        // every buffer in use the write reaches
+        let victims: Vec<(u32, usize, usize)> = self
             .core
             .allocs
             .iter()
             .enumerate()
-            .find(|(i, a)| *i as u32 + 1 != alloc && a.mem == m && a.live && a.start < e && s < a.start + a.len);
-        if let Some((_, v)) = victim {
-            let (vs, ve) = (v.start.max(s), (v.start + v.len).min(e));
-            let vname = v.name.clone();
-            let vstart = v.start;
-            self.report(
-                code::LIVE_TENSOR_OVERWRITTEN,
-                format!(
-                    "{what} writes {} bytes past the end of {own_name} ({} bytes at {} address {own_start}), into \
-                 bytes [{}, {}) of {vname}, which is in use",
-                    e.max(own_start + own_len) - (own_start + own_len),
-                    own_len,
-                    m.name(),
-                    vs - vstart,
-                    ve - vstart
-                ),
+            .filter(|(i, a)| *i as u32 + 1 != alloc && a.mem == m && a.live && a.start < e && s < a.start + a.len)
+            .map(|(i, a)| (i as u32 + 1, a.start.max(s) as usize, (a.start + a.len).min(e) as usize))
+            .collect();
+        if !victims.is_empty() {
+            let allocs = &self.core.allocs;
+            let part = |&(i, vs, ve): &(u32, usize, usize)| {
+                let v = &allocs[(i - 1) as usize];
+                format!("bytes [{}, {}) of {}", vs as i64 - v.start, ve as i64 - v.start, v.name)
+            };
+            let reached: Vec<String> = victims.iter().map(part).collect();
+            let verb = if reached.len() > 1 { "are" } else { "is" };
+            let message = format!(
+                "{what} writes {} bytes past the end of {own_name} ({own_len} bytes at {} address {own_start}), into \
+                 {}, which {verb} in use",
+                e.max(own_start + own_len) - (own_start + own_len),
+                m.name(),
+                reached.join(" and ")
             );
+            // an error only once the overwritten bytes are read (clobber.rs)
+            crate::clobber::overflow(self, m, alloc, &victims, message);
         }
     }
 

@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod checks;
+pub mod clobber;
 pub mod core;
 pub mod cube;
 pub mod dma;

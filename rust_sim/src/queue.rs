@@ -506,6 +506,7 @@ fn free_tensor(cx: &mut Ctx, q: u32, h: u32) -> Flow {
     match res {
         Ok((i, alloc)) => {
             cx.core.allocs[(alloc - 1) as usize].live = false;
+            cx.core.clobbers.released(alloc);
             if let Some((src, _)) = queue_event(cx, q, true) {
                 cx.set_flag(
                     src,

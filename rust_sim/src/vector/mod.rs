@@ -400,7 +400,28 @@ pub fn check_footprint(cx: &mut Ctx, geoms: &[Geom], runs: &[Run], names: &[&str
         let write = names.get(i).is_some_and(|n| n.starts_with("dst"));
         crate::race::check(cx, m, lo as usize, (hi - lo) as usize, write, g.size, what);
     }
+    if let Some(m) = mem {
+        if !cx.core.clobbers.is_empty() {
+            clobber_accesses(cx, m, geoms, runs, names, what);
+        }
+    }
     mem
+}
+
+/// The overwritten-bytes check (ASC954, clobber.rs) sees each operand's runs, the instruction's reads before its
+/// writes (an in-place operation reads what was there).
+fn clobber_accesses(cx: &mut Ctx, m: MemKind, geoms: &[Geom], runs: &[Run], names: &[&str], what: &str) {
+    for writes in [false, true] {
+        for (i, g) in geoms.iter().enumerate() {
+            if names.get(i).is_some_and(|n| n.starts_with("dst")) != writes {
+                continue;
+            }
+            for r in runs {
+                let n = r.n as usize * g.size;
+                crate::clobber::access(cx, m, r.addr[i] as usize, n, writes, g.h.alloc, what);
+            }
+        }
+    }
 }
 
 /// For count-form calls: a count larger than a tensor holds (the CPU twin's "count ... should not larger
