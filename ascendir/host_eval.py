@@ -72,11 +72,10 @@ from ascendir.host_eval_types import (
 # Defined in the modules this one was split into; other modules import them from here.
 from ascendir.host_eval_arith import c_div as c_div, int_width as int_width, round_float as round_float
 from ascendir.host_eval_chips import ChipNumbers as ChipNumbers
-from ascendir.host_eval_context import _query_index as _query_index, context_state as context_state
+from ascendir.host_eval_context import context_state as context_state
 from ascendir.host_eval_matmul import (
     MatmulMatrixType as MatmulMatrixType,
     MatmulTilingObject as MatmulTilingObject,
-    _single_core_blocks as _single_core_blocks,
 )
 from ascendir.host_eval_types import (
     AttrValue as AttrValue,

@@ -51,14 +51,14 @@ class HostFunctions(InterpreterFunctions):
     def run_input_shape(
         self, interpreter: Interpreter, op: host.InputShapeOp, args: PythonValues
     ) -> PythonValues:
-        spec = cast(TilingContextState, args[0]).tensor(_query_index(op, args, "input"), output=False)
+        spec = cast(TilingContextState, args[0]).tensor(query_index(op, args, "input"), output=False)
         return (_shape_of(spec, op.kind.data),)
 
     @impl(host.OutputShapeOp)
     def run_output_shape(
         self, interpreter: Interpreter, op: host.OutputShapeOp, args: PythonValues
     ) -> PythonValues:
-        spec = cast(TilingContextState, args[0]).tensor(_query_index(op, args, "output"), output=True)
+        spec = cast(TilingContextState, args[0]).tensor(query_index(op, args, "output"), output=True)
         return (_shape_of(spec, op.kind.data),)
 
     @impl(host.DynamicInputIndexOp)
@@ -83,7 +83,7 @@ class HostFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: host.HasInputOp, args: PythonValues
     ) -> PythonValues:
         state = cast(TilingContextState, args[0])
-        index = _query_index(op, args, "input")
+        index = query_index(op, args, "input")
         return (index < len(state.inputs.inputs) and state.inputs.inputs[index] is not None,)
 
     @impl(host.ShapeDimOp)
@@ -112,14 +112,14 @@ class HostFunctions(InterpreterFunctions):
     def run_input_dtype(
         self, interpreter: Interpreter, op: host.InputDtypeOp, args: PythonValues
     ) -> PythonValues:
-        spec = cast(TilingContextState, args[0]).tensor(_query_index(op, args, "input"), output=False)
+        spec = cast(TilingContextState, args[0]).tensor(query_index(op, args, "input"), output=False)
         return (ge_dtype(spec.dtype),)
 
     @impl(host.OutputDtypeOp)
     def run_output_dtype(
         self, interpreter: Interpreter, op: host.OutputDtypeOp, args: PythonValues
     ) -> PythonValues:
-        spec = cast(TilingContextState, args[0]).tensor(_query_index(op, args, "output"), output=True)
+        spec = cast(TilingContextState, args[0]).tensor(query_index(op, args, "output"), output=True)
         return (ge_dtype(spec.dtype),)
 
     @impl(host.DtypeSizeOp)
@@ -136,7 +136,7 @@ class HostFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: host.OutputShapeBufferOp, args: PythonValues
     ) -> PythonValues:
         state = cast(InferShapeContextState, args[0])
-        return (state.output_shapes.setdefault(_query_index(op, args, "output"), ShapeBuffer()),)
+        return (state.output_shapes.setdefault(query_index(op, args, "output"), ShapeBuffer()),)
 
     @impl(host.ShapeLocalOp)
     def run_shape_local(
@@ -215,7 +215,7 @@ class HostFunctions(InterpreterFunctions):
     @impl(host.AttrOp)
     def run_attr(self, interpreter: Interpreter, op: host.AttrOp, args: PythonValues) -> PythonValues:
         state = cast(TilingContextState, args[0])
-        index = _query_index(op, args, "attribute")
+        index = query_index(op, args, "attribute")
         value = _attr_as(state.attr(index), op.kind)
         kind = op.kind
         ok = {
@@ -238,7 +238,7 @@ class HostFunctions(InterpreterFunctions):
     @impl(host.HasAttrOp)
     def run_has_attr(self, interpreter: Interpreter, op: host.HasAttrOp, args: PythonValues) -> PythonValues:
         attrs = cast(TilingContextState, args[0]).inputs.attrs
-        index = _query_index(op, args, "attribute")
+        index = query_index(op, args, "attribute")
         return (index < len(attrs) and attrs[index] is not None,)
 
     @impl(host.StrEqOp)
@@ -413,7 +413,7 @@ class HostFunctions(InterpreterFunctions):
         return ()
 
 
-def _query_index(op: Operation, args: PythonValues, what: str) -> int:
+def query_index(op: Operation, args: PythonValues, what: str) -> int:
     """The tensor index of a query: its `index` property plus its `at` operand's value (a loop variable) when
     it has one (args holds the context, then `at`)."""
     index = cast(IntegerAttr, op.properties["index"]).value.data

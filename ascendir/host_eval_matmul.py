@@ -93,7 +93,7 @@ def _rounded_blocks(blocks: int) -> int:
     return 2 * power
 
 
-def _single_core_blocks(blocks: int) -> int:
+def single_core_blocks(blocks: int) -> int:
     """How many blocks of 16 along M or N GetTiling gives a core that takes the whole extent: `blocks`
     itself when it splits well, else the first count towards `_rounded_blocks` that does
     (MathUtil::FindBestSingleCore for one core)."""
@@ -286,8 +286,8 @@ class MatmulTilingObject:
         # One core gets the blocks of 16 along M (N), or a few more where the library rounds the count up
         # to one that splits well; of several cores, each gets no more than that.
         m_blocks, n_blocks = _blocks(m), _blocks(n)
-        most_m = max(m_blocks, _single_core_blocks(m_blocks))
-        most_n = max(n_blocks, _single_core_blocks(n_blocks))
+        most_m = max(m_blocks, single_core_blocks(m_blocks))
+        most_n = max(n_blocks, single_core_blocks(n_blocks))
         if bits_b in (4, 8):
             most_n += most_n % 2  # int8 / int4 B is split in pairs of blocks
         base_m, base_n, _ = self.base

@@ -41,10 +41,11 @@ class InputValuesFunctions(InterpreterFunctions):
     @impl(host.InputValuesOp)
     def run_input_values(self, interpreter: Interpreter, op: host.InputValuesOp, args: PythonValues
                          ) -> PythonValues:
-        from ascendir.host_eval import HostEvalError, TilingContextState, _query_index
+        from ascendir.host_eval import HostEvalError, TilingContextState
+        from ascendir.host_eval_context import query_index
 
         state = cast(TilingContextState, args[0])
-        index = _query_index(op, args, "input")
+        index = query_index(op, args, "input")
         spec = state.tensor(index, output=False)
         if spec.values is None:
             raise HostEvalError(

@@ -80,9 +80,9 @@ def main(suite: str, root: str | None, answers: str | None, list_tasks: bool, ta
     if chip is not None:
         from dataclasses import replace
 
-        from cli.check import _check_chip
+        from cli.check import check_chip
 
-        _check_chip(chip)
+        check_chip(chip)
         tasks = [replace(t, chip=chip) for t in tasks]
     if show:
         if len(tasks) != 1:

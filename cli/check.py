@@ -169,7 +169,7 @@ def main(paths: tuple[str, ...], fmt: str | None, input_format: str | None, outp
     chosen = _codes(select) or _codes(config.get("select", [])) or None
     skipped = _codes(ignore) + _codes(config.get("ignore", []))
     if chip is not None:
-        _check_chip(chip)
+        check_chip(chip)
     concrete = _concrete_inputs(shapes, attrs, test_case)
     if build_path is not None and compile_commands is not None:
         raise click.UsageError("give either -p or --compile-commands, not both")
@@ -240,7 +240,7 @@ class ConcreteInputs:
                             if any(outputs) else [])
 
 
-def _check_chip(chip: str) -> None:
+def check_chip(chip: str) -> None:
     from ascendir.chips import UnknownChipError, load_chip
 
     try:

@@ -123,9 +123,9 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
     if not os.path.exists(kernel):
         raise click.BadParameter(f"{kernel}: no such file or folder", param_hint="KERNEL")
     if chip is not None:
-        from cli.check import _check_chip
+        from cli.check import check_chip
 
-        _check_chip(chip)
+        check_chip(chip)
     rng = np.random.default_rng(seed)
     named: dict[str, Any] = {}
     positional: list[Any] = []

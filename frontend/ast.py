@@ -19,7 +19,7 @@ class Node:
 
     def children(self) -> Iterator["Node"]:
         """Direct child nodes, in source order."""
-        return iter(_child_list(self))
+        return iter(child_list(self))
 
     def walk(self) -> Iterator["Node"]:
         """This node and all its descendants, pre-order."""
@@ -29,7 +29,7 @@ class Node:
         while stack:
             node = pop()
             yield node
-            kids = _child_list(node)
+            kids = child_list(node)
             if kids:
                 kids.reverse()
                 extend(kids)
@@ -62,7 +62,7 @@ def _child_field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
-def _child_list(node: Node) -> list[Node]:
+def child_list(node: Node) -> list[Node]:
     """Node.children as a list: the node-valued fields, and the nodes in list- or tuple-valued fields."""
     out: list[Node] = []
     names = _CHILD_FIELDS.get(node.__class__)

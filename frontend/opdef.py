@@ -25,9 +25,9 @@ from collections.abc import Iterable
 
 from frontend.readers import Bundle, in_op_host, op_host_sources, sibling_op_host
 
-_COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _OPDEF_CLASS_RE = re.compile(r"\bclass\s+(\w+)\s*(?:final\s*)?:\s*public\s+(?:\w+::)*OpDef\b")
-_OP_ADD_RE = re.compile(r"^[ \t]*OP_ADD\s*\(\s*(\w+)\s*[,)]", re.M)
+OP_ADD_RE = re.compile(r"^[ \t]*OP_ADD\s*\(\s*(\w+)\s*[,)]", re.M)
 _DECLARE_RE = re.compile(r"this\s*->\s*(Input|Output)\s*\(\s*\"(\w+)\"\s*\)")
 _DTYPE_LIST_RE = re.compile(r"\.\s*(DataType|DataTypeList)\s*\(\s*(?:\{([^{}]*)\}|(\w+)\s*\))")
 _FOLLOW_RE = re.compile(r"\.\s*Follow\s*\(\s*\"(\w+)\"")
@@ -45,7 +45,7 @@ def op_descriptions(bundle: Bundle) -> list[dict[str, object]]:
     hit = _CACHE.get(id(bundle))
     if hit is not None and hit[0] is bundle:
         return hit[1]
-    found = opdef_descriptions(_host_texts(bundle))
+    found = opdef_descriptions(host_texts(bundle))
     if len(_CACHE) > 64:
         _CACHE.clear()
     _CACHE[id(bundle)] = (bundle, found)
@@ -95,12 +95,12 @@ def opdef_descriptions(texts: Iterable[str]) -> list[dict[str, object]]:
     """The op json equivalent of the one OpDef class that `OP_ADD` registers in `texts` (the host sources of
     one project); empty when there is none, or more than one operator."""
     # line continuations joined: `#define DTYPE_X \\n {ge::DT_FLOAT16, ge::DT_BF16}` names a list too
-    sources = [_COMMENT_RE.sub(" ", t).replace("\\\n", " ") for t in texts if "OpDef" in t and "OP_ADD" in t]
-    added = {name for s in sources for name in _OP_ADD_RE.findall(s)}
+    sources = [COMMENT_RE.sub(" ", t).replace("\\\n", " ") for t in texts if "OpDef" in t and "OP_ADD" in t]
+    added = {name for s in sources for name in OP_ADD_RE.findall(s)}
     if len(added) != 1:
         return []
     (op,) = added
-    bodies = [body for s in sources for body in _class_bodies(s, op)]
+    bodies = [body for s in sources for body in class_bodies(s, op)]
     if len(bodies) != 1:
         return []
     named = {m.group(1): _GE_DTYPE_RE.findall(m.group(2)) for s in sources for m in _NAMED_LIST_RE.finditer(s)}
@@ -144,7 +144,7 @@ def _widen_single_types(descs: dict[str, list[dict[str, object]]]) -> None:
                 d["type"] = types * width
 
 
-def _class_bodies(source: str, name: str) -> list[str]:
+def class_bodies(source: str, name: str) -> list[str]:
     bodies = []
     for m in _OPDEF_CLASS_RE.finditer(source):
         if m.group(1) != name:
@@ -164,7 +164,7 @@ def _class_bodies(source: str, name: str) -> list[str]:
     return bodies
 
 
-def _host_texts(bundle: Bundle) -> list[str]:
+def host_texts(bundle: Bundle) -> list[str]:
     """The op_host sources of the bundle's op project: its own host units, or, for a kernel file checked on its
     own inside a project's op_kernel/ folder, the sources of the sibling op_host/ folder on disk."""
     own = [u.text for u in bundle.units if in_op_host(u.path)]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from frontend.opdef import _COMMENT_RE, _OP_ADD_RE, _class_bodies, _host_texts
+from frontend.opdef import COMMENT_RE, OP_ADD_RE, class_bodies, host_texts
 from frontend.readers import Bundle
 
 _ATTR_RE = re.compile(r"this\s*->\s*Attr\s*\(\s*\"(\w+)\"\s*\)")
@@ -27,11 +27,11 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 def attr_defaults(bundle: Bundle) -> list[tuple[str, Any]]:
     """(name, default) for each attribute of the one OpDef `OP_ADD` registers, in declaration order; the default is
     None for a REQUIRED attribute or one whose value is not a literal. Empty without such an OpDef."""
-    texts = [_COMMENT_RE.sub(" ", t) for t in _host_texts(bundle) if "OpDef" in t and "OP_ADD" in t]
-    added = {name for t in texts for name in _OP_ADD_RE.findall(t)}
+    texts = [COMMENT_RE.sub(" ", t) for t in host_texts(bundle) if "OpDef" in t and "OP_ADD" in t]
+    added = {name for t in texts for name in OP_ADD_RE.findall(t)}
     if len(added) != 1:
         return []
-    bodies = [b for t in texts for b in _class_bodies(t, next(iter(added)))]
+    bodies = [b for t in texts for b in class_bodies(t, next(iter(added)))]
     if len(bodies) != 1:
         return []
     out: list[tuple[str, Any]] = []

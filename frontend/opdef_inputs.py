@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from frontend.opdef import _COMMENT_RE, _OP_ADD_RE, _class_bodies
+from frontend.opdef import COMMENT_RE, OP_ADD_RE, class_bodies
 
 _INPUT_RE = re.compile(r"this\s*->\s*(Input|Output|Attr)\s*\(\s*\"\w+\"\s*\)")
 _OPTIONAL_RE = re.compile(r"\.\s*ParamType\s*\(\s*(?:\w+::)*OPTIONAL\s*\)")
@@ -47,11 +47,11 @@ def output_count(texts: Iterable[str]) -> int | None:
 
 
 def _opdef_body(texts: Iterable[str]) -> str | None:
-    sources = [_COMMENT_RE.sub(" ", t) for t in texts if "OpDef" in t and "OP_ADD" in t]
-    added = {name for t in sources for name in _OP_ADD_RE.findall(t)}
+    sources = [COMMENT_RE.sub(" ", t) for t in texts if "OpDef" in t and "OP_ADD" in t]
+    added = {name for t in sources for name in OP_ADD_RE.findall(t)}
     if len(added) != 1:
         return None
-    bodies = [b for t in sources for b in _class_bodies(t, next(iter(added)))]
+    bodies = [b for t in sources for b in class_bodies(t, next(iter(added)))]
     return bodies[0] if len(bodies) == 1 else None
 
 

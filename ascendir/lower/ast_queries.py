@@ -15,16 +15,12 @@ from ascendir.lower.values import ExitKind
 from frontend import ast as A
 
 
-def _walk(node: object) -> Iterator[A.Node]:
-    return walk(node)
-
-
 def non_const_reference(param: A.Param) -> bool:
     """Whether a parameter is a non-const reference, through which the callee may write the caller's variable."""
     return "&" in param.type.pointers and "const" not in param.type.qualifiers
 
 
-def _callee_name(call: A.Call) -> str | None:
+def callee_name(call: A.Call) -> str | None:
     """The called function's own name: `f` of `ns::f(x)` and of `obj.f(x)`; None for anything else."""
     callee = call.callee
     if isinstance(callee, A.Name):
@@ -32,21 +28,21 @@ def _callee_name(call: A.Call) -> str | None:
     return callee.member if isinstance(callee, A.Member) else None
 
 
-def _bare_name_arguments(body: object) -> tuple[tuple[str, int, str], ...]:
+def bare_name_arguments(body: object) -> tuple[tuple[str, int, str], ...]:
     """(callee name, argument position, variable) for each call in `body` with a plain variable as argument."""
     def compute() -> tuple[tuple[str, int, str], ...]:
         found = []
         for n in walk(body):
             if not isinstance(n, A.Call) or not n.args:
                 continue
-            name = _callee_name(n)
+            name = callee_name(n)
             if name is None:
                 continue
             for i, a in enumerate(n.args):
                 if isinstance(a, A.Name) and len(a.qname.parts) == 1:
                     found.append((name, i, a.qname.parts[0].name))
         return tuple(found)
-    return _memo(body, "bare_name_arguments", compute)  # type: ignore[return-value]
+    return memo(body, "bare_name_arguments", compute)  # type: ignore[return-value]
 
 
 def _walk_no_nested_loops(node: A.Node, in_loop_kinds: tuple[type, ...]) -> Iterator[A.Node]:
@@ -56,20 +52,20 @@ def _walk_no_nested_loops(node: A.Node, in_loop_kinds: tuple[type, ...]) -> Iter
 _LOOPS = (A.For, A.While, A.DoWhile, A.RangeFor)
 
 
-def _contains_break(body: A.Node) -> bool:
+def contains_break(body: A.Node) -> bool:
     if isinstance(body, A.Node):
         return facts(body).brk_in
     return any(isinstance(n, A.Break) for n in _walk_no_nested_loops(body, (*_LOOPS, A.Switch)))
 
 
-def _contains_return(body: A.Node) -> bool:
-    return bool(_returns_in(body))
+def contains_return(body: A.Node) -> bool:
+    return bool(returns_in(body))
 
 
 _MEMO: dict[tuple[int, str], tuple[object, object]] = {}
 
 
-def _memo(node: object, what: str, compute: Callable[[], object]) -> object:
+def memo(node: object, what: str, compute: Callable[[], object]) -> object:
     """Facts about an AST subtree (its returns, the names it assigns), computed once per node: a helper
     inlined at twenty call sites is walked once, not twenty times."""
     key = (id(node), what)
@@ -83,13 +79,13 @@ def _memo(node: object, what: str, compute: Callable[[], object]) -> object:
     return value
 
 
-def _returns_in(node: A.Node) -> Sequence[A.Return]:
+def returns_in(node: A.Node) -> Sequence[A.Return]:
     if isinstance(node, A.Node):
         return facts(node).returns
-    return _memo(node, "returns", lambda: [n for n in _walk(node) if isinstance(n, A.Return)])  # type: ignore[return-value]
+    return memo(node, "returns", lambda: [n for n in walk(node) if isinstance(n, A.Return)])  # type: ignore[return-value]
 
 
-def _contains_continue(body: A.Node) -> bool:
+def contains_continue(body: A.Node) -> bool:
     if isinstance(body, A.Node):
         return facts(body).cont_in
     return any(isinstance(n, A.Continue) for n in _walk_no_nested_loops(body, _LOOPS))
@@ -105,7 +101,7 @@ def forget_ast_facts() -> None:
     _EXITS_CACHE.clear()
 
 
-def _exits(st: A.Node) -> set[str]:
+def exits_of(st: A.Node) -> set[str]:
     """Which early exits (`return`, `break`, `continue`) a statement may take to its enclosing frame."""
     hit = _EXITS_CACHE.get(id(st))
     if hit is not None and hit[0] is st:
@@ -128,7 +124,7 @@ def _compute_exits(st: A.Node) -> set[str]:
         if f.brk_in and not isinstance(st, (*_LOOPS, A.Switch)):
             kinds.add(ExitKind.BREAK)
         return kinds
-    for n in _walk(st):
+    for n in walk(st):
         if isinstance(n, A.Return):
             kinds.add(ExitKind.RETURN)
     for n in _walk_no_nested_loops(st, _LOOPS):
@@ -145,16 +141,16 @@ def _compute_exits(st: A.Node) -> set[str]:
     return kinds
 
 
-def _always_exits(st: A.Node) -> bool:
+def always_exits(st: A.Node) -> bool:
     if isinstance(st, A.Return | A.Break | A.Continue):
         return True
     if isinstance(st, A.Compound):
-        return bool(st.body) and _always_exits(st.body[-1]) and not any(
-            _exits(s) for s in st.body[:-1])
+        return bool(st.body) and always_exits(st.body[-1]) and not any(
+            exits_of(s) for s in st.body[:-1])
     return False
 
 
-def _structural_returns(stmts: Sequence[A.Node]) -> set[int]:
+def structural_returns(stmts: Sequence[A.Node]) -> set[int]:
     """Returns whose effect the IR's structure already gives: the last statement of the body, and the
     last statement of an `if` that takes the rest of the body as its else branch (or ends the body)."""
     found: set[int] = set()
@@ -162,7 +158,7 @@ def _structural_returns(stmts: Sequence[A.Node]) -> set[int]:
         last = i == len(stmts) - 1
         if isinstance(st, A.Return) and last:
             found.add(id(st))
-        elif isinstance(st, A.If) and (last or st.otherwise is None and _always_exits(st.then)):
+        elif isinstance(st, A.If) and (last or st.otherwise is None and always_exits(st.then)):
             for branch in (st.then, st.otherwise):
                 body = branch.body if isinstance(branch, A.Compound) else [branch] if branch is not None else []
                 if body and isinstance(body[-1], A.Return):
@@ -170,7 +166,7 @@ def _structural_returns(stmts: Sequence[A.Node]) -> set[int]:
     return found
 
 
-def _type_text(t: A.TypeRef, full: bool = False) -> str:
+def type_text(t: A.TypeRef, full: bool = False) -> str:
     if isinstance(t.base, str):
         return t.base
     if not full:
@@ -179,22 +175,22 @@ def _type_text(t: A.TypeRef, full: bool = False) -> str:
     for p in t.base.parts:
         text = p.name
         if p.template_args is not None:
-            text += "<" + ", ".join(_node_text(a.value) for a in p.template_args) + ">"
+            text += "<" + ", ".join(node_text(a.value) for a in p.template_args) + ">"
         parts.append(text)
     return "::".join(parts) + "".join(t.pointers)
 
 
-def _node_text(n: object) -> str:
+def node_text(n: object) -> str:
     """A short source-like rendering of a template argument."""
     if isinstance(n, A.TypeRef):
-        return _type_text(n, full=True)
+        return type_text(n, full=True)
     if isinstance(n, A.Name):
-        return "::".join(p.name + ("<" + ", ".join(_node_text(a.value) for a in p.template_args) + ">"
+        return "::".join(p.name + ("<" + ", ".join(node_text(a.value) for a in p.template_args) + ">"
                                    if p.template_args is not None else "") for p in n.qname.parts)
     if isinstance(n, A.IntLit | A.FloatLit):
         return n.text
     if isinstance(n, A.BoolLit):
         return "true" if n.value else "false"
     if isinstance(n, A.TypeArgExpr):
-        return _type_text(n.type, full=True)
+        return type_text(n.type, full=True)
     return "?"

@@ -16,7 +16,8 @@ from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
 from ascendir.lower.astwalk import written_root
 from ascendir.lower.ctypes import CType, Scalar, const_fits
-from ascendir.lower.function import REGISTER_API_FUNCTIONS, _TRANSPARENT_NAMESPACES, Unsupported, in_register_api
+from ascendir.lower.function import REGISTER_API_FUNCTIONS, Unsupported, in_register_api
+from ascendir.lower.header_names import TRANSPARENT_NAMESPACES
 from ascendir.lower import code_pointer, list_tensor, softmax_tiling_impl
 from ascendir.lower.values import Cell, FunctionRef, Instance, Pack, Val
 from ascendir.lower.vector_intrinsics import is_vector_intrinsic, lower_pointer_intrinsic
@@ -94,8 +95,8 @@ def _inline_method(lw: FunctionLowerer, e: A.Call, found: tuple[Instance, list[o
     specialisation of that method template which the call's template arguments pick)."""
     owner, methods = found
     args = _lower_args(lw, e.args)
-    fn = _by_arity(methods, len(args), e, name, lw, args, owner)
-    bound = _explicit_types(lw, fn, targs, args)
+    fn = pick_overload(methods, len(args), e, name, lw, args, owner)
+    bound = explicit_types(lw, fn, targs, args)
     specials = owner.info.function_specializations.get(name)
     if specials:
         return _specialised_call(lw, e, fn, specials, bound, args, owner)
@@ -169,7 +170,7 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
     all_parts = callee.qname.parts
     # (the called name itself is never a namespace: `matmul(params)` calls a local object named like the
     # Matmul library's namespace)
-    parts = lw.scope.without_namespaces([p for p in all_parts[:-1] if p.name not in _TRANSPARENT_NAMESPACES]
+    parts = lw.scope.without_namespaces([p for p in all_parts[:-1] if p.name not in TRANSPARENT_NAMESPACES]
                                         + all_parts[-1:])
     if not parts:
         raise Unsupported("call of a namespace", e)
@@ -203,12 +204,12 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
     if aliased is not None and aliased.info.methods.get(name):
         # `Base::Init(tiling)` with `using Base = KernelBase<T>;`: the base part's method, on this object
         args = _lower_args(lw, e.args)
-        return lw.inline_function(_by_arity(aliased.info.methods[name], len(args), e, name, lw, args), args,
+        return lw.inline_function(pick_overload(aliased.info.methods[name], len(args), e, name, lw, args), args,
                                   aliased, e)
     inherited = aliased.find_method(name) if aliased is not None else None
     if inherited is not None:
         return _inline_method(lw, e, inherited, name, targs)  # `Base::GetTensorAddr(i, p)`, declared by Base's base
-    static = _static_method_of_type(lw, parts) if len(parts) >= 2 and not explicit_ascendc else None
+    static = static_method_of_type(lw, parts) if len(parts) >= 2 and not explicit_ascendc else None
     if static is not None:
         return _inline_method(lw, e, static, name, targs)
     if len(parts) == 2 and parts[0].name in lw.scope.classes:
@@ -218,7 +219,7 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
             args = _lower_args(lw, e.args)
             # `Base<T>::InitGlobal(...)` inside a method of a derived object runs on that object's Base part
             owner = lw.frame.this.part_named(info.name) if lw.frame.this is not None else None
-            return lw.inline_function(_by_arity(methods, len(args), e, name, lw, args), args, owner, e)
+            return lw.inline_function(pick_overload(methods, len(args), e, name, lw, args), args, owner, e)
     # a call inside a class body to a method of the same class (not `AscendC::SyncAll()` inside the class's
     # own SyncAll(): the qualified name is the vendor API the method wraps)
     this = lw.frame.this
@@ -244,10 +245,10 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         fns = [f for f in lw.scope.functions[name] if not _deduction_fails(lw, f, args)]
         if not fns and name in ("min", "max") and len(args) == 2:
             return _min_max(lw, e, name, args)
-        fn = _by_arity(fns or lw.scope.functions[name], len(args), e, name, lw, args)
+        fn = pick_overload(fns or lw.scope.functions[name], len(args), e, name, lw, args)
         if _copies_tiling(args):
             return _tiling_copy(lw, e, args)
-        return lw.inline_function(fn, args, None, e, _explicit_types(lw, fn, targs, args))
+        return lw.inline_function(fn, args, None, e, explicit_types(lw, fn, targs, args))
     if name in lw.scope.prototypes and name not in lw.scope.functions and not explicit_ascendc:
         # declared here, defined in another translation unit (separate compilation): what it does is not seen
         _opaque(lw, e, name, _lower_args(lw, e.args, tolerant=True))
@@ -335,7 +336,7 @@ def _numeric_limit(lw: FunctionLowerer, e: A.Call, targ: A.TemplateArg, member: 
     return Val(t, const=value)
 
 
-def _static_method_of_type(lw: FunctionLowerer, parts: Sequence[A.NamePart]) -> tuple[Instance, list[object]] | None:
+def static_method_of_type(lw: FunctionLowerer, parts: Sequence[A.NamePart]) -> tuple[Instance, list[object]] | None:
     """`LayoutCInL0::MakeLayoutInL0C(shape)`, `LayoutA::template MakeLayout<T>(r, c)`: a static method of the
     class that the qualifier names through an alias or a template parameter (the class template's arguments
     bound), called on a part that holds no members. None when the qualifier is no such class, or names a
@@ -396,9 +397,9 @@ def _tiling_copy(lw: FunctionLowerer, e: A.Call, args: Sequence[Val]) -> Val:
     return Val(C.VoidT())
 
 
-def _by_arity(fns: Sequence[A.FunctionDecl], n: int, node: A.Node, name: str,
-              lw: FunctionLowerer | None = None, args: Sequence[Val] = (),
-              owner: Instance | None = None) -> A.FunctionDecl:
+def pick_overload(fns: Sequence[A.FunctionDecl], n: int, node: A.Node, name: str,
+                  lw: FunctionLowerer | None = None, args: Sequence[Val] = (),
+                  owner: Instance | None = None) -> A.FunctionDecl:
     """The overload of a user function to inline: the first that takes `n` arguments, and among several such,
     the first whose struct and class parameters name the types of the arguments passed
     (`Process(PARAM_LONG_SEQ_EXP p, ...)` beside `Process(PARAM_MEDIUM_SEQ_EXP p, ...)`)."""
@@ -478,8 +479,8 @@ def _scalar_conversion(fn: A.FunctionDecl, args: Sequence[Val]) -> bool:
 _TENSOR_CLASSES: dict[str, type] = {"LocalTensor": C.LocalTensorT, "GlobalTensor": C.GlobalTensorT}
 
 
-def _explicit_types(lw: FunctionLowerer, fn: A.FunctionDecl, targs: list[A.TemplateArg] | None,
-                    args: Sequence[Val]) -> dict[str, object]:
+def explicit_types(lw: FunctionLowerer, fn: A.FunctionDecl, targs: list[A.TemplateArg] | None,
+                   args: Sequence[Val]) -> dict[str, object]:
     """Template bindings of a function template: explicit arguments, then deduction from the arguments."""
     params = lw.scope.function_templates.get(id(fn)) or []
     bound: dict[str, object] = {}

@@ -31,7 +31,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 
 from ascendir.lower import ctypes as C
 from ascendir.lower.errors import Unsupported
-from ascendir.lower.header_names import _TRANSPARENT_NAMESPACES
+from ascendir.lower.header_names import TRANSPARENT_NAMESPACES
 from ascendir.lower.values import Cell, Instance, Val
 from frontend import ast as A
 
@@ -118,7 +118,7 @@ def function_address(lw: FunctionLowerer, operand: A.Node) -> Val | None:
     """`&Wrapper<Func>`: a pointer to that function (None when the name is not one of the program's functions)."""
     if not isinstance(operand, A.Name):
         return None
-    parts = lw.scope.without_namespaces([p for p in operand.qname.parts if p.name not in _TRANSPARENT_NAMESPACES])
+    parts = lw.scope.without_namespaces([p for p in operand.qname.parts if p.name not in TRANSPARENT_NAMESPACES])
     if not parts:
         return None
     name = parts[-1].name
@@ -427,10 +427,10 @@ def _dispatch(lw: FunctionLowerer, number: SSAValue, cases: list[tuple[int, Call
 
 
 def _inline(lw: FunctionLowerer, target: FunctionTarget, args: Sequence[Val], e: A.Call) -> Val:
-    from ascendir.lower.calls import _by_arity, _explicit_types
+    from ascendir.lower.calls import explicit_types, pick_overload
 
-    fn = _by_arity(list(target.fns), len(args), e, target.name, lw, args)
-    types = _explicit_types(lw, fn, None, args)
+    fn = pick_overload(list(target.fns), len(args), e, target.name, lw, args)
+    types = explicit_types(lw, fn, None, args)
     params = lw.scope.function_templates.get(id(fn)) or []
     for p, value in zip(params, target.explicit):
         if p.name:

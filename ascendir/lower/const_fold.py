@@ -11,10 +11,10 @@ import math
 from ascendir.lower.ctypes import Scalar
 
 
-_FLOAT_MAX = {"half": 65504.0, "bfloat16_t": 3.3895313892515355e38, "float": 3.4028234663852886e38}
+FLOAT_MAX = {"half": 65504.0, "bfloat16_t": 3.3895313892515355e38, "float": 3.4028234663852886e38}
 
 
-def _wrap(value: float, t: Scalar) -> int | float:
+def wrap_to_type(value: float, t: Scalar) -> int | float:
     if t.is_float or isinstance(value, float):
         return float(value) if t.is_float else value
     bits = t.bits
@@ -24,17 +24,17 @@ def _wrap(value: float, t: Scalar) -> int | float:
     return value
 
 
-def _convert_const(v: float, s: Scalar, t: Scalar) -> int | float:
+def convert_const(v: float, s: Scalar, t: Scalar) -> int | float:
     if t.kind == "bool":
         return int(bool(v))
     if t.is_float:
         return float(v)
     if isinstance(v, float):
         v = int(v)  # C truncates toward zero
-    return _wrap(v, t)
+    return wrap_to_type(v, t)
 
 
-def _fold(op: str, x: float, y: float, t: Scalar) -> int | float | None:
+def fold_binary(op: str, x: float, y: float, t: Scalar) -> int | float | None:
     try:
         if op == "+":
             r = x + y
@@ -46,7 +46,7 @@ def _fold(op: str, x: float, y: float, t: Scalar) -> int | float | None:
             if y == 0 and t.is_float:
                 # IEEE: `0.0 / 0.0` is how vendor code writes a NaN constant, folded by the compiler
                 r = math.nan if x == 0 or x != x else math.copysign(math.inf, x) * math.copysign(1.0, y)
-                return _wrap(r, t)
+                return wrap_to_type(r, t)
             if y == 0:
                 return None
             r = x / y if t.is_float else int(x / y) if (x < 0) != (y < 0) else x // y  # type: ignore[operator]
@@ -68,4 +68,4 @@ def _fold(op: str, x: float, y: float, t: Scalar) -> int | float | None:
             return None
     except (OverflowError, ValueError):
         return None
-    return _wrap(r, t)
+    return wrap_to_type(r, t)

@@ -25,12 +25,12 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 
-_NO_SIZES = DenseArrayBase.from_list(i32, [0, 0])  # memref.alloca: no dynamic sizes, no symbols
+NO_SIZES = DenseArrayBase.from_list(i32, [0, 0])  # memref.alloca: no dynamic sizes, no symbols
 _LOC_STRINGS: dict[str, StringAttr] = {}
 _LOC_INTS: dict[int, IntAttr] = {}
 
 
-def _file_line_col(file: str, line: int, col: int) -> FileLineColLoc:
+def file_line_col(file: str, line: int, col: int) -> FileLineColLoc:
     """FileLineColLoc(StringAttr(file), IntAttr(line), IntAttr(col)), without re-verifying its three parameters
     each time (~10 us per location; a kernel has hundreds); the parameters are shared, as attributes may be."""
     f = _LOC_STRINGS.get(file)
@@ -54,23 +54,23 @@ def _file_line_col(file: str, line: int, col: int) -> FileLineColLoc:
 
 
 @lru_cache(maxsize=4096)
-def _int_attr(value: int, t: Attribute) -> IntegerAttr:
+def int_attr(value: int, t: Attribute) -> IntegerAttr:
     return IntegerAttr(value, t)  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=1024)
-def _float_attr(value: float, t: Attribute) -> FloatAttr:
+def float_attr(value: float, t: Attribute) -> FloatAttr:
     return FloatAttr(value, t)  # type: ignore[arg-type]
 
 
 _FAST_PROPS: dict[type, dict[str, Attribute]] = {}
-_I1 = IntegerType(1)
-_CMPI = {name: IntegerAttr(i, 64) for i, name in enumerate(arith.CMPI_COMPARISON_OPERATIONS)}
-_CMPF = {name: IntegerAttr(i, 64) for i, name in enumerate(arith.CMPF_COMPARISON_OPERATIONS)}
+I1 = IntegerType(1)
+CMPI = {name: IntegerAttr(i, 64) for i, name in enumerate(arith.CMPI_COMPARISON_OPERATIONS)}
+CMPF = {name: IntegerAttr(i, 64) for i, name in enumerate(arith.CMPF_COMPARISON_OPERATIONS)}
 
 
-def _fast(cls: type[Operation], operands: list[SSAValue], result_type: Attribute, build: Callable[[], Operation],
-          **props: Attribute) -> Operation:
+def fast_op(cls: type[Operation], operands: list[SSAValue], result_type: Attribute, build: Callable[[], Operation],
+            **props: Attribute) -> Operation:
     """`cls.create` with the default properties the IRDL constructor gave its first instance: the same
     op, built 3-4x faster (the hot arithmetic of every kernel goes through here)."""
     defaults = _FAST_PROPS.get(cls)
@@ -82,18 +82,18 @@ def _fast(cls: type[Operation], operands: list[SSAValue], result_type: Attribute
                       location=UNKNOWN_LOC)
 
 
-def _load(ref: SSAValue, indices: Sequence[SSAValue]) -> Operation:
+def load_op(ref: SSAValue, indices: Sequence[SSAValue]) -> Operation:
     # Op.create skips the IRDL constructor's checks (3-4x faster); the module is verified afterwards.
     element_type = ref.type.element_type  # type: ignore[attr-defined]
     return memref.LoadOp.create(operands=[ref, *indices], result_types=[element_type], location=UNKNOWN_LOC)
 
 
-def _erase_ops(block: Block) -> None:
+def erase_ops(block: Block) -> None:
     for op in reversed(list(block.ops)):
         op.detach()
         op.erase(safe_erase=False)
 
 
-def _hint(name: str) -> str | None:
+def name_hint(name: str) -> str | None:
     cleaned = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name)
     return cleaned if cleaned and not cleaned[0].isdigit() else None

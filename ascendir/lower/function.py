@@ -50,18 +50,18 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import code_pointer, ctypes as C, ssa_scope, struct_pointer
 from ascendir.lower.const_cache import ConstantCache, float_key
-from ascendir.lower.const_fold import _FLOAT_MAX
+from ascendir.lower.const_fold import FLOAT_MAX
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import Reporter
 from ascendir.lower.errors import Unsupported as Unsupported
 from ascendir.lower.fast_ops import (
-    _erase_ops,
-    _file_line_col,
-    _float_attr,
-    _hint,
-    _int_attr,
-    _load,
-    _NO_SIZES,
+    NO_SIZES,
+    erase_ops,
+    file_line_col,
+    float_attr,
+    int_attr,
+    load_op,
+    name_hint,
 )
 from ascendir.lower.frame import Frame as Frame
 from ascendir.lower.lower_assign import AssignmentLowering
@@ -84,7 +84,6 @@ from frontend.diagnostics import LazySpan
 
 # Defined in the modules this one was split into; other modules import them from here.
 from ascendir.lower.ast_queries import (
-    _walk as _walk,
     forget_ast_facts as forget_ast_facts,
     non_const_reference as non_const_reference,
 )
@@ -93,7 +92,6 @@ from ascendir.lower.header_names import (
     DEFAULT_DTYPE as DEFAULT_DTYPE,
     FLAGS_NOT_LOWERED as FLAGS_NOT_LOWERED,
     REGISTER_API_FUNCTIONS as REGISTER_API_FUNCTIONS,
-    _TRANSPARENT_NAMESPACES as _TRANSPARENT_NAMESPACES,
     in_register_api as in_register_api,
 )
 
@@ -166,7 +164,7 @@ class FunctionLowerer(
         key = span.start_point() if span.__class__ is LazySpan else (span.file, span.line, span.col)
         hit = self._loc_cache.get(key)
         if hit is None:
-            hit = self._loc_cache[key] = _file_line_col(*key)
+            hit = self._loc_cache[key] = file_line_col(*key)
         self._span_locs[id(span)] = (span, hit)
         return hit
 
@@ -245,7 +243,7 @@ class FunctionLowerer(
         ir_t = C.scalar_ir_type(t)
         if t.is_float:
             number = float(value)
-            limit = _FLOAT_MAX.get(t.name)
+            limit = FLOAT_MAX.get(t.name)
             if limit is not None and abs(number) > limit and number == number:
                 number = float("inf") if number > 0 else float("-inf")  # what the conversion to T gives
             key: tuple[object, ...] = (float_key(number), ir_t)
@@ -257,7 +255,7 @@ class FunctionLowerer(
         hit = self.constants.lookup(ip.block, ip.insert_before is None, key)
         if hit is not None:
             return hit
-        attr = _float_attr(number, ir_t) if t.is_float else _int_attr(v, ir_t)
+        attr = float_attr(number, ir_t) if t.is_float else int_attr(v, ir_t)
         op = arith.ConstantOp.create(properties={"value": attr}, result_types=[ir_t], location=UNKNOWN_LOC)
         self.emit(op, node)
         self.constants.remember(ip.block, key, op)
@@ -299,10 +297,10 @@ class FunctionLowerer(
 
     def new_cell(self, t: CType, name: str, node: A.Node, init: Val | None = None) -> Cell:
         alloca = memref.AllocaOp.create(result_types=[C.cell_type(t)],
-                                        properties={"operandSegmentSizes": _NO_SIZES}, location=UNKNOWN_LOC)
+                                        properties={"operandSegmentSizes": NO_SIZES}, location=UNKNOWN_LOC)
         ref = self.emit(alloca, node).results[0]
         if name:
-            ref.name_hint = _hint(name)
+            ref.name_hint = name_hint(name)
         cell = Cell(t, ref, name)
         if init is not None:
             self.store(cell, init, node)
@@ -313,7 +311,7 @@ class FunctionLowerer(
             held = code_pointer.load(self, cell, node)
             if held is not None:
                 return held  # the number of the object or function the pointer holds
-        op = self.emit(_load(cell.ref, list(cell.at)), node)
+        op = self.emit(load_op(cell.ref, list(cell.at)), node)
         return Val(cell.ctype, op.results[0])
 
     def store(self, cell: Cell, v: Val, node: A.Node) -> None:
@@ -451,7 +449,7 @@ class FunctionLowerer(
         try:
             yield
         except Exception:
-            _erase_ops(block)
+            erase_ops(block)
             raise
         finally:
             self.builder = saved

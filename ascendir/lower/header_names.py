@@ -58,13 +58,13 @@ HEADER_CONSTANTS: dict[str, tuple[Scalar, int | float | None]] = {
 }  # fmt: skip
 TENSOR_OPERATORS = ("+", "-", "*", "/", "&", "|")
 # `mask = a < b` on LocalTensors: Compare with this mode over all of a
-_COMPARE_MODES = {"<": "LT", ">": "GT", "==": "EQ", "<=": "LE", ">=": "GE", "!=": "NE"}
-_TYPE_TRAITS = {"is_same", "IsSameType", "is_same_v", "IsSame", "is_void"}  # IsSame: AscendC::Std's alias
+COMPARE_MODES = {"<": "LT", ">": "GT", "==": "EQ", "<=": "LE", ">=": "GE", "!=": "NE"}
+TYPE_TRAITS = {"is_same", "IsSameType", "is_same_v", "IsSame", "is_void"}  # IsSame: AscendC::Std's alias
 # AscendC's matmul utilities: IsTypeOneOf<T, ...>::value and the variable templates below
-_ONE_OF_TRAITS = {"IsTypeOneOf", "IsTypeOneOfV"}  # T is one of the rest
-_TRAIT_VALUES = {"is_same_v", "IsSameTypeV", "IsTypeOneOfV", "is_void_v"}  # variable templates: no `::value`
+ONE_OF_TRAITS = {"IsTypeOneOf", "IsTypeOneOfV"}  # T is one of the rest
+TRAIT_VALUES = {"is_same_v", "IsSameTypeV", "IsTypeOneOfV", "is_void_v"}  # variable templates: no `::value`
 # Namespaces whose qualification carries no meaning for name lookup here.
-_TRANSPARENT_NAMESPACES = {"AscendC", "std", "Std", "ops", "optiling", "ge", "platform_ascendc", "gert", "matmul", "AscendC::Std"}
+TRANSPARENT_NAMESPACES = {"AscendC", "std", "Std", "ops", "optiling", "ge", "platform_ascendc", "gert", "matmul", "AscendC::Std"}
 # The register API of arch35 chips (Ascend 950: `__simd_vf__` functions on RegTensor/MaskReg): a separate
 # instruction set the catalog does not describe. Its names are opaque; their first use is reported once.
 REGISTER_API_NAMESPACES = frozenset({"Reg", "MicroAPI"})
@@ -90,6 +90,6 @@ def in_register_api(qname: A.QualifiedName) -> bool:
 
 # The callee of the opaque call standing for a statement not lowered that sets or waits for flags.
 FLAGS_NOT_LOWERED = "<not lowered: SetFlag/WaitFlag>"
-_FLAG_CALLS = frozenset({"SetFlag", "WaitFlag", "set_flag", "wait_flag"})
+FLAG_CALLS = frozenset({"SetFlag", "WaitFlag", "set_flag", "wait_flag"})
 # Library object types: their methods are catalogued APIs, not code we inline.
-_OBJECT_TYPES = {"Matmul", "TQueSync", "TCubeTiling", "TEventID", "MatmulImpl", "LocalMemAllocator", "TSCM"}
+OBJECT_TYPES = {"Matmul", "TQueSync", "TCubeTiling", "TEventID", "MatmulImpl", "LocalMemAllocator", "TSCM"}

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING
 from xdsl.builder import Builder, InsertPoint
 
 from ascendir.lower import ctypes as C
-from ascendir.lower.function import Frame, Unsupported, _walk
+from ascendir.lower.function import Frame, Unsupported
+from ascendir.lower.astwalk import walk
 from ascendir.lower.values import Cell, Instance, Val
 from frontend import ast as A
 
@@ -47,7 +48,7 @@ class Registration:
 
 
 def registration(units: Sequence[A.TranslationUnit]) -> Registration:
-    for node in _walk(list(units)):
+    for node in walk(list(units)):
         if not isinstance(node, A.MacroDecl) or node.name != "IMPL_OP_OPTILING":
             continue
         op_type = _type_name(A.TemplateArg(node.span, node.args[0])) if node.args else None

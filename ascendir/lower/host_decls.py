@@ -18,7 +18,8 @@ from ascendir.lower import ctypes as C
 from ascendir.lower import host_std, host_vector, host_tiling_api
 from ascendir.lower import host_streams
 from ascendir.lower.ctypes import CType, Scalar
-from ascendir.lower.function import Frame, Unsupported, _walk, non_const_reference
+from ascendir.lower.function import Frame, Unsupported, non_const_reference
+from ascendir.lower.astwalk import walk
 from ascendir.lower.host_handles import (
     HandleCell,
     HostError,
@@ -164,7 +165,7 @@ class HostDeclarations:
             return hit
         names = set(super().assigned_names(body)) | self.passed_by_reference(body)
         self._out_args_cache[id(body)] = names
-        for node in _walk(body):
+        for node in walk(body):
             if not isinstance(node, A.Call) or not node.args:
                 continue
             outs: list[A.Node] = []

@@ -20,7 +20,8 @@ from ascendir.lower import ctypes as C
 from ascendir.lower import host_std, host_vector
 from ascendir.lower import host_streams
 from ascendir.lower.ctypes import CType, Scalar
-from ascendir.lower.function import Unsupported, _walk
+from ascendir.lower.function import Unsupported
+from ascendir.lower.astwalk import walk
 from ascendir.lower.host_handles import (
     AttrRef,
     HandleCell,
@@ -47,7 +48,7 @@ def _speculation_unsafe(node: A.Node) -> bool:
     """Whether evaluating `node` where C++ would not could fail when the tiling function runs: a call
     (`GetDim(k)` past the rank), a dereference (of an attribute pointer that may be null), a division
     (`b == 0 ? 0 : a / b`), an index, or a `std::string(p)` construction."""
-    for n in _walk(node):
+    for n in walk(node):
         if isinstance(n, A.Call | A.Index | A.Assign | A.IncDec):
             return True
         if isinstance(n, A.Unary) and n.op == "*" or isinstance(n, A.Binary) and n.op in ("/", "%"):
@@ -165,7 +166,7 @@ class HostExpressions:
             node = node.lhs
         for item in reversed(items):
             if any(isinstance(n, A.Assign | A.IncDec) or isinstance(n, A.Call) and isinstance(n.callee, A.Name)
-                   and n.callee.qname.parts[-1].name in self.scope.functions for n in _walk(item)):
+                   and n.callee.qname.parts[-1].name in self.scope.functions for n in walk(item)):
                 self.expr(item)
         return Val(HostT("stream"))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ascendir.lower.function import _walk
+from ascendir.lower.astwalk import walk
 from frontend import ast as A
 
 
@@ -52,7 +52,7 @@ def scan_units(units: Sequence[A.TranslationUnit]) -> HostScan:
     registered_targs: dict[str, list[A.TemplateArg]] = {}
     registered_infer: list[str] = []
     tiling_data_args: set[str] = set()
-    for node in _walk(list(units)):
+    for node in walk(list(units)):
         if isinstance(node, A.FunctionDecl) and node.body is not None and _takes_context(node):
             if node.kind == "function":  # (a tiling class's constructor taking the context is no tiling function)
                 candidates.setdefault(node.name.parts[-1].name, node)

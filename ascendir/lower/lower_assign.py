@@ -15,7 +15,7 @@ from ascendir.lower import ctypes as C, array_pointer, list_tensor
 from ascendir.lower import code_pointer
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Unsupported
-from ascendir.lower.header_names import _COMPARE_MODES, TENSOR_OPERATORS
+from ascendir.lower.header_names import COMPARE_MODES, TENSOR_OPERATORS
 from ascendir.lower.values import Cell, Instance, Val
 from frontend import ast as A
 
@@ -53,7 +53,7 @@ class AssignmentLowering:
     def tensor_operator(self, e: A.Assign) -> Val | None:
         """`dst = a + b` (and `dst += b`) on LocalTensors: the API the operator stands for, over all of dst;
         `mask = a < b`: Compare over all of a (kernel_operator_symbol_override_impl.h)."""
-        if e.op == "=" and isinstance(e.value, A.Binary) and e.value.op in _COMPARE_MODES:
+        if e.op == "=" and isinstance(e.value, A.Binary) and e.value.op in COMPARE_MODES:
             return self._tensor_comparison(e, e.value)
         if e.op == "=":
             if not isinstance(e.value, A.Binary) or e.value.op not in TENSOR_OPERATORS:
@@ -92,7 +92,7 @@ class AssignmentLowering:
 
         size = A.Call(e.span, A.Member(e.span, cmp.lhs, "GetSize", False), [])
         call = A.Call(e.span, name("AscendC", "Compare"),
-                      [e.target, cmp.lhs, cmp.rhs, name("AscendC", "CMPMODE", _COMPARE_MODES[cmp.op]), size])
+                      [e.target, cmp.lhs, cmp.rhs, name("AscendC", "CMPMODE", COMPARE_MODES[cmp.op]), size])
         lower_call(self, call, None)
         return self.expr(e.target)
 

@@ -16,10 +16,10 @@ from xdsl.ir import Operation, SSAValue
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, list_tensor, ub_pointer
 from ascendir.lower import code_pointer
-from ascendir.lower.const_fold import _convert_const, _fold
+from ascendir.lower.const_fold import convert_const, fold_binary
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
-from ascendir.lower.fast_ops import _CMPF, _CMPI, _fast, _I1
+from ascendir.lower.fast_ops import CMPF, CMPI, I1, fast_op
 from ascendir.lower.values import Val
 from frontend import ast as A
 
@@ -61,12 +61,12 @@ class ConversionLowering:
         if t.is_float:
             pred = {"==": "oeq", "!=": "une", "<": "olt", ">": "ogt", "<=": "ole", ">=": "oge"}[op]
             x, y = self.ssa(a, node), self.ssa(b, node)
-            res = _fast(arith.CmpfOp, [x, y], _I1, lambda: arith.CmpfOp(x, y, pred), predicate=_CMPF[pred])
+            res = fast_op(arith.CmpfOp, [x, y], I1, lambda: arith.CmpfOp(x, y, pred), predicate=CMPF[pred])
         else:
             s = "s" if t.is_signed or t.kind == "bool" else "u"
             pred = {"==": "eq", "!=": "ne", "<": f"{s}lt", ">": f"{s}gt", "<=": f"{s}le", ">=": f"{s}ge"}[op]
             x, y = self.ssa(a, node), self.ssa(b, node)
-            res = _fast(arith.CmpiOp, [x, y], _I1, lambda: arith.CmpiOp(x, y, pred), predicate=_CMPI[pred])
+            res = fast_op(arith.CmpiOp, [x, y], I1, lambda: arith.CmpiOp(x, y, pred), predicate=CMPI[pred])
         return Val(C.BOOL, self.emit(res, node).results[0])
 
     def _enum_as_int(self, v: Val, node: A.Node) -> Val:
@@ -99,7 +99,7 @@ class ConversionLowering:
             b = self.convert(b, t, right)
         a = self.convert(a, t, left)
         if a.const is not None and b.const is not None and not isinstance(a.const, str) and not isinstance(b.const, str):
-            folded = _fold(op, a.const, b.const, t)
+            folded = fold_binary(op, a.const, b.const, t)
             if folded is not None:
                 return Val(t, const=folded)
         x, y = self.ssa(a, node), self.ssa(b, node)
@@ -107,7 +107,7 @@ class ConversionLowering:
             cls = {"+": arith.AddfOp, "-": arith.SubfOp, "*": arith.MulfOp, "/": arith.DivfOp}.get(op)
             if cls is None:
                 raise Unsupported(f"operator '{op}' on floating-point values", node)
-            return Val(t, self.emit(_fast(cls, [x, y], x.type, lambda: cls(x, y)), node).results[0])
+            return Val(t, self.emit(fast_op(cls, [x, y], x.type, lambda: cls(x, y)), node).results[0])
         signed = t.is_signed
         cls = {
             "+": arith.AddiOp, "-": arith.SubiOp, "*": arith.MuliOp,
@@ -117,7 +117,7 @@ class ConversionLowering:
         }.get(op)  # fmt: skip
         if cls is None:
             raise Unsupported(f"operator '{op}'", node)
-        return Val(t, self.emit(_fast(cls, [x, y], x.type, lambda: cls(x, y)), node).results[0])
+        return Val(t, self.emit(fast_op(cls, [x, y], x.type, lambda: cls(x, y)), node).results[0])
 
     def expr_neg(self, v: Val, node: A.Node) -> Val:
         t = C.promote(v.ctype) if isinstance(v.ctype, Scalar) else C.I64
@@ -166,7 +166,7 @@ class ConversionLowering:
                 # NaN or infinity to an integer type: undefined in C++, so no value to fold (`(T)INFINITY` in a
                 # template instantiated with int32_t)
                 return Val(t, self.undef(t, node))
-            return Val(t, const=_convert_const(v.const, s, t))
+            return Val(t, const=convert_const(v.const, s, t))
         x = self.ssa(v, node)
         dst = C.scalar_ir_type(t)
         if t.kind == "bool":
@@ -186,7 +186,7 @@ class ConversionLowering:
             cast = arith.ExtSIOp if s.kind == "int" else arith.ExtUIOp
         else:
             cast = arith.TruncIOp
-        op = _fast(cast, [x], dst, lambda: cast(x, dst))  # type: ignore[call-arg]
+        op = fast_op(cast, [x], dst, lambda: cast(x, dst))  # type: ignore[call-arg]
         return Val(t, self.emit(op, node).results[0])
 
     def pointer_from_int(self, v: Val, t: C.Pointer, node: A.Node) -> Val:
@@ -274,7 +274,7 @@ class ConversionLowering:
         return self.convert(v, t, e)
 
     def _static_method_named_like_type(self, e: A.Cast) -> bool:
-        from ascendir.lower.calls import _static_method_of_type
+        from ascendir.lower.calls import static_method_of_type
 
         base = e.type.base if e.kind == "functional" and isinstance(e.type, A.TypeRef) else None
         if not isinstance(base, A.QualifiedName) or len(base.parts) < 2 or e.type.pointers \
@@ -282,7 +282,7 @@ class ConversionLowering:
             return False
         if base.parts[-1].name in self.scope.classes:
             return False
-        return _static_method_of_type(self, base.parts) is not None
+        return static_method_of_type(self, base.parts) is not None
 
     def _function_named_like_class(self, e: A.Cast) -> bool:
         """Whether `N<...>(args)` read as a functional cast names a function of an enclosing namespace rather than

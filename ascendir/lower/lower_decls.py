@@ -20,8 +20,8 @@ from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_init, array_pointer, list_tensor, object_arrays
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
-from ascendir.lower.fast_ops import _hint
-from ascendir.lower.lower_objects import _destructor_of
+from ascendir.lower.fast_ops import name_hint
+from ascendir.lower.lower_objects import destructor_of
 from ascendir.lower.values import Cell, Instance, Val
 from frontend import ast as A
 
@@ -111,7 +111,7 @@ class DeclarationLowering:
             ctor_args = [self.expr(a) for a in d.ctor_args] if isinstance(d, A.Declarator) else []  # type: ignore[arg-type]
             inst = self.instantiate(t, name, d, ctor_args)
             self.bind(name, inst)
-            if _destructor_of(inst) is not None:
+            if destructor_of(inst) is not None:
                 self._owned.setdefault(id(self.frame.scopes[-1]), []).append(inst)
             return
         if list_tensor.is_list_tensor_desc(t):
@@ -134,7 +134,7 @@ class DeclarationLowering:
                 init = self.convert(init, t, d)
             if not mutable and init is not None:
                 if init.ssa is not None:
-                    init.ssa.name_hint = init.ssa.name_hint or _hint(name)
+                    init.ssa.name_hint = init.ssa.name_hint or name_hint(name)
                 self.bind(name, init)
             else:
                 self.bind(name, self.new_cell(t, name, d, init))
@@ -157,7 +157,7 @@ class DeclarationLowering:
         """A C array (of any rank) in one memref; brace initialisers are stored element by element."""
         dims, elem = C.array_shape(t)
         ref = self.emit(memref.AllocaOp.get(C.ir_type(elem), shape=dims), node).results[0]
-        ref.name_hint = _hint(name)
+        ref.name_hint = name_hint(name)
         cell = Cell(t, ref, name)
         if init is not None and isinstance(init.obj, list):
             if not array_init.covers(init.obj, dims):  # `int a[64] = {};`: the elements not given are 0

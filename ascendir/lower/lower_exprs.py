@@ -16,12 +16,12 @@ from xdsl.ir import Block, Region, SSAValue
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, object_arrays
 from ascendir.lower import code_pointer
-from ascendir.lower.ast_queries import _node_text, _walk
-from ascendir.lower.astwalk import facts
-from ascendir.lower.const_fold import _wrap
+from ascendir.lower.ast_queries import node_text
+from ascendir.lower.astwalk import facts, walk
+from ascendir.lower.const_fold import wrap_to_type
 from ascendir.lower.ctypes import const_fits, CType, Scalar
 from ascendir.lower.errors import Unsupported
-from ascendir.lower.fast_ops import _erase_ops, _load
+from ascendir.lower.fast_ops import erase_ops, load_op
 from ascendir.lower.frame import Frame
 from ascendir.lower.header_names import SIMT_INDEX
 from ascendir.lower.values import Cell, Instance, Val
@@ -144,7 +144,7 @@ class ExpressionLowering:
                 cell, indices, elem = found
                 if isinstance(elem, C.ArrayT):
                     return Val(elem, obj=("array_view", cell, indices))
-                op = _load(cell.ref, indices)
+                op = load_op(cell.ref, indices)
                 return Val(elem, self.emit(op, e).results[0], obj=("array_elem", cell, indices))
         # an array field of tiling data, read element-wise: one of a known layout, or `td->inputShapes[D_DIM]`
         # of a struct whose definition is out of reach (TILING_DATA_FIELD_DEF_ARR in op_host), of the type
@@ -237,7 +237,7 @@ class ExpressionLowering:
             return v
         if e.op == "-":
             if v.const is not None:
-                return Val(t, const=_wrap(-v.const, t))  # type: ignore[operator]
+                return Val(t, const=wrap_to_type(-v.const, t))  # type: ignore[operator]
             if t.is_float:
                 return Val(t, self.emit(arith.NegfOp(self.ssa(v, e)), e).results[0])
             return self.arith("-", Val(t, const=0), v, e)
@@ -297,7 +297,7 @@ class ExpressionLowering:
         if e.kind == "sizeof...":
             pack = self._pack_named(e.operand.name if isinstance(e.operand, A.Name) else "")
             if pack is None:
-                raise Unsupported(f"sizeof...({_node_text(e.operand)}) of a pack the lowering has not bound", e)
+                raise Unsupported(f"sizeof...({node_text(e.operand)}) of a pack the lowering has not bound", e)
             return Val(C.U64, const=len(pack.items))
         if isinstance(e.operand, A.TypeRef):
             t = self.resolve_type(e.operand)
@@ -330,7 +330,7 @@ class ExpressionLowering:
                 with self.detached(block):
                     values.append(self.expr(branch))
         except Exception:
-            _erase_ops(blocks[0])  # the branch that did lower holds uses of live values
+            erase_ops(blocks[0])  # the branch that did lower holds uses of live values
             raise
         a, b = values
         t = C.common_type(a.ctype, b.ctype) if isinstance(a.ctype, Scalar) and isinstance(b.ctype, Scalar) else a.ctype
@@ -437,4 +437,4 @@ class ExpressionLowering:
 def _has_call(e: A.Node) -> bool:
     if isinstance(e, A.Node):
         return facts(e).callish
-    return any(isinstance(n, A.Call | A.Assign | A.IncDec) for n in _walk(e))
+    return any(isinstance(n, A.Call | A.Assign | A.IncDec) for n in walk(e))

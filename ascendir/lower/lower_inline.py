@@ -12,17 +12,17 @@ from collections.abc import Sequence
 
 from ascendir.lower import ctypes as C
 from ascendir.lower.ast_queries import (
-    _bare_name_arguments,
-    _memo,
+    bare_name_arguments,
+    memo,
     non_const_reference,
-    _returns_in,
-    _structural_returns,
+    returns_in,
+    structural_returns,
 )
 from ascendir.lower.astwalk import facts
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.frame import Frame
-from ascendir.lower.lower_objects import _parts
+from ascendir.lower.lower_objects import object_parts
 from ascendir.lower.values import Cell, Instance, Pack, Val
 from frontend import ast as A
 
@@ -37,7 +37,7 @@ class FunctionInlining:
         """Names written after their declaration somewhere in `body` (they need a cell)."""
         if isinstance(body, A.Node):
             return facts(body).assigned  # type: ignore[return-value]
-        return _memo(body, "assigned", lambda: self._assigned_names(body))  # type: ignore[no-any-return]
+        return memo(body, "assigned", lambda: self._assigned_names(body))  # type: ignore[no-any-return]
 
     def written_names(self, body: A.Node) -> set[str]:
         """The local variables `body` may change: those it assigns, and those it passes to a function of the
@@ -53,7 +53,7 @@ class FunctionInlining:
         reference (any overload: a cell too many only costs folding)."""
         if not self._any_reference_param():
             return set()  # no function of the program takes one: the body need not be walked
-        return {name for callee, i, name in _bare_name_arguments(body) if self._takes_reference(callee, i)}
+        return {name for callee, i, name in bare_name_arguments(body) if self._takes_reference(callee, i)}
 
     def _any_reference_param(self) -> bool:
         """Whether any function or method of the program takes a non-const reference parameter."""
@@ -116,7 +116,7 @@ class FunctionInlining:
         try:
             self._bind_params(fn, args, node)  # (first: a trailing `-> decltype(count * sizeof(T))` names them)
             frame.return_type = self.resolve_type(fn.return_type) if fn.return_type is not None else C.VoidT()
-            returns = _returns_in(fn.body)
+            returns = returns_in(fn.body)
             stmts = fn.body.body
             tail_return = bool(stmts) and isinstance(stmts[-1], A.Return) and len(returns) == 1
             if tail_return:
@@ -201,7 +201,7 @@ class FunctionInlining:
             return arg
         inst = arg.obj if isinstance(arg.obj, Instance) else None
         if inst is not None and (inst.info is self.scope.classes[t.name] or any(
-                b.info is self.scope.classes[t.name] for b in _parts(inst))):
+                b.info is self.scope.classes[t.name] for b in object_parts(inst))):
             return arg
         if inst is None and not isinstance(arg.ctype, Scalar | C.ArrayT):
             return arg
@@ -210,8 +210,8 @@ class FunctionInlining:
         return Val(t, obj=self.instantiate(t, name, node, [arg]))
 
     def begin_function_body(self, stmts: Sequence[A.Node], node: A.Node) -> None:
-        """A function whose returns are not all structural (see `_structural_returns`) gets a flag that
+        """A function whose returns are not all structural (see `structural_returns`) gets a flag that
         is set on return and guards everything that could still run after it."""
-        returns = [r for st in stmts for r in _returns_in(st)]
-        if {id(r) for r in returns} - _structural_returns(stmts):
+        returns = [r for st in stmts for r in returns_in(st)]
+        if {id(r) for r in returns} - structural_returns(stmts):
             self.frame.return_flag = self.new_cell(C.BOOL, f"{self.frame.name}_returned", node, Val(C.BOOL, const=0))

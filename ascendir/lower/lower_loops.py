@@ -11,10 +11,10 @@ from xdsl.dialects import arith, scf
 from xdsl.ir import Block, Region
 
 from ascendir.lower import ctypes as C
-from ascendir.lower.ast_queries import _always_exits, _contains_break, _contains_continue, _contains_return
+from ascendir.lower.ast_queries import always_exits, contains_break, contains_continue, contains_return
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Unsupported
-from ascendir.lower.fast_ops import _hint
+from ascendir.lower.fast_ops import name_hint
 from ascendir.lower.values import Cell, ExitKind, Val
 from frontend import ast as A
 
@@ -58,7 +58,7 @@ class LoopLowering:
             by = c
         else:
             return None
-        if d.name in self.written_names(st.body) or _contains_break(st.body) or _contains_return(st.body):
+        if d.name in self.written_names(st.body) or contains_break(st.body) or contains_return(st.body):
             return None
         if cond.op == "!=" and by != 1:
             return None
@@ -80,12 +80,12 @@ class LoopLowering:
         ub = self.convert(ub, counter, st)
         lb_s, ub_s, step_s = self.ssa(lb, st), self.ssa(ub, st), self.const_ssa(step, counter, st)
         body = Block(arg_types=[C.scalar_ir_type(counter)])
-        body.args[0].name_hint = _hint(name)
+        body.args[0].name_hint = name_hint(name)
         for_op = self.emit(scf.ForOp(lb_s, ub_s, step_s, [], body), st)
         with self.at_end_of(for_op.body.block):
             i = self.convert(Val(counter, for_op.body.block.args[0]), t, st)
             if i.ssa is not None and i.ssa is not for_op.body.block.args[0]:
-                i.ssa.name_hint = _hint(name)
+                i.ssa.name_hint = name_hint(name)
             self.frame.scopes.append({name: i})
             self.frame.loop_flags.append(self._loop_flag_cells(st.body, st, allow_break=False))
             try:
@@ -97,19 +97,19 @@ class LoopLowering:
 
     def _loop_flag_cells(self, body: A.Node, node: A.Node, allow_break: bool = True) -> dict[str, Cell | None]:
         flags: dict[str, Cell | None] = {ExitKind.BREAK: None, ExitKind.CONTINUE: None}
-        if allow_break and _contains_break(body):
+        if allow_break and contains_break(body):
             flags[ExitKind.BREAK] = self.new_cell(C.BOOL, "break_flag", node, Val(C.BOOL, const=0))
         return flags
 
     def lower_loop_body(self, body: A.Node) -> None:
         flags = self.frame.loop_flags[-1]
-        if _contains_continue(body):
+        if contains_continue(body):
             flags[ExitKind.CONTINUE] = self.new_cell(C.BOOL, "continue_flag", body, Val(C.BOOL, const=0))
         self.frame.scopes.append({})
         try:
             stmts = body.body if isinstance(body, A.Compound) else [body]
             self.lower_stmts(stmts, top="loop")
-            if not (stmts and _always_exits(stmts[-1])):
+            if not (stmts and always_exits(stmts[-1])):
                 # the objects declared in the body end with each iteration (catlass's BlockEpilogue, made per
                 # group, waits in its destructor for the flags its constructor set)
                 self.run_destructors(self.frame.scopes[-1], body)
@@ -132,7 +132,7 @@ class LoopLowering:
             if first_flag is not None:
                 c_ssa = self.emit(arith.OrIOp(self.load(first_flag, st).ssa, c_ssa), st).results[0]  # type: ignore[arg-type]
             stops = [flags[ExitKind.BREAK]]
-            if _contains_return(body):
+            if contains_return(body):
                 stops.append(self.frame.return_flag)
             for stop in stops:
                 if stop is not None:
@@ -160,7 +160,7 @@ class LoopLowering:
 
     def lower_do_while(self, st: A.DoWhile) -> None:
         c = self.const_eval(st.cond)
-        if c is not None and not c and not _contains_break(st.body) and not _contains_continue(st.body):
+        if c is not None and not c and not contains_break(st.body) and not contains_continue(st.body):
             self.lower_block(st.body)  # do { ... } while (0): the macro idiom
             return
         first = self.new_cell(C.BOOL, "first_iteration", st, Val(C.BOOL, const=1))
@@ -192,7 +192,7 @@ class LoopLowering:
         default = next((i for i, (vals, _) in enumerate(cases) if None in vals), None)
         self.frame.loop_flags.append({ExitKind.BREAK: None, ExitKind.CONTINUE: None,
                                       **({"outer": self.frame.loop_flags[-1]} if self.frame.loop_flags else {})})  # type: ignore[dict-item]
-        if any(_contains_break(A.Compound(st.span, b)) for b in bodies):
+        if any(contains_break(A.Compound(st.span, b)) for b in bodies):
             self.frame.loop_flags[-1][ExitKind.BREAK] = self.new_cell(C.BOOL, "switch_break", st, Val(C.BOOL, const=0))
         try:
             self._lower_cases(value, cases, bodies, default, 0, st)

@@ -16,10 +16,10 @@ from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Undeclared, Unsupported
 from ascendir.lower.header_names import (
     HEADER_CONSTANTS,
-    in_register_api,
     SIMT_BUILTINS,
     SIMT_INDEX,
-    _TRANSPARENT_NAMESPACES,
+    TRANSPARENT_NAMESPACES,
+    in_register_api,
 )
 from ascendir.lower.scope import ClassInfo
 from ascendir.lower.values import Binding, Cell, Instance, Val
@@ -32,7 +32,7 @@ class NameLowering:
     def expr_Name(self, e: A.Name) -> Val:
         if in_register_api(e.qname):  # `Reg::MaskPattern::ALL`, `MicroAPI::LoadDist::DIST_NORM`
             return Val(C.RegisterApiT())
-        parts = self.scope.without_namespaces([p for p in e.qname.parts if p.name not in _TRANSPARENT_NAMESPACES])
+        parts = self.scope.without_namespaces([p for p in e.qname.parts if p.name not in TRANSPARENT_NAMESPACES])
         name = parts[-1].name if parts else e.qname.parts[-1].name
         if len(parts) <= 1:
             b = self.lookup(name)

@@ -18,7 +18,7 @@ from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, list_tensor, object_arrays
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
-from ascendir.lower.fast_ops import _hint, _load
+from ascendir.lower.fast_ops import load_op, name_hint
 from ascendir.lower.frame import Frame
 from ascendir.lower.scope import ClassInfo
 from ascendir.lower.values import Cell, Instance, Pack, Val
@@ -46,7 +46,7 @@ class ObjectLowering:
         else:
             op = asc.ObjectOp.create(properties=props, result_types=[C.ir_type(t)])
         result = self.emit(op, node).results[0]
-        result.name_hint = _hint(name)
+        result.name_hint = name_hint(name)
         if isinstance(t, C.PipeT):
             self.pipes.append(result)
         return Val(t, result)
@@ -185,7 +185,7 @@ class ObjectLowering:
                 inst, ctor, args)):
             source = args[0].obj.outermost() if args[0].obj.info is not inst.info else args[0].obj
             part = source if source.info is inst.info else next(
-                (b for b in _parts(source) if b.info is inst.info), None)
+                (b for b in object_parts(source) if b.info is inst.info), None)
             if part is not None:
                 # the implicit copy constructor (`Base(coord)` with a Coord<3>, or a GemmCoord's Coord<3> part)
                 self._copy_members(inst, part, node)
@@ -354,17 +354,17 @@ class ObjectLowering:
             raise Unsupported(f"copying an array member of {math.prod(shape)} elements", node)
         for position in itertools.product(*(range(n) for n in shape)):
             idx = [self.index_const(i, node) for i in position]
-            value = self.emit(_load(src.ref, [*src.at, *idx]), node).results[0]
+            value = self.emit(load_op(src.ref, [*src.at, *idx]), node).results[0]
             self.store_element(value, dst.ref, [*dst.at, *idx], node)
 
 
-def _destructor_of(inst: Instance) -> A.FunctionDecl | None:
+def destructor_of(inst: Instance) -> A.FunctionDecl | None:
     """The user-written destructor of the object's class."""
     return inst.info.destructor
 
 
-def _parts(inst: Instance) -> Iterator[Instance]:
+def object_parts(inst: Instance) -> Iterator[Instance]:
     """The base-class parts of an object, depth first."""
     for b in inst.bases:
         yield b
-        yield from _parts(b)
+        yield from object_parts(b)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from dataclasses import fields as dataclass_fields
 
 from ascendir.lower import ctypes as C
-from ascendir.lower.ast_queries import _node_text
+from ascendir.lower.ast_queries import node_text
 from ascendir.lower.astwalk import walk
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.values import Binding, Pack, Val
@@ -42,7 +42,7 @@ class PackExpansion:
 
     def expr_PackExpansion(self, e: A.PackExpansion) -> Val:
         # (in call arguments and braced lists a pack expansion is expanded before it gets here: expand_packs)
-        raise Unsupported(f"a pack expansion of '{_node_text(e.expr)}' outside call arguments and braced lists is "
+        raise Unsupported(f"a pack expansion of '{node_text(e.expr)}' outside call arguments and braced lists is "
                           "not modelled", e)
 
     def _pack_named(self, name: str) -> Pack | None:
@@ -64,7 +64,7 @@ class PackExpansion:
                 if found is not None:
                     packs[n.qname.parts[0].name] = found
         if not packs:
-            raise Unsupported(f"a pack expansion of '{_node_text(pattern)}', which names no pack the lowering has bound",
+            raise Unsupported(f"a pack expansion of '{node_text(pattern)}', which names no pack the lowering has bound",
                               node)
         sizes = {len(p.items) for p in packs.values()}
         if len(sizes) != 1:

@@ -17,12 +17,12 @@ from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import code_pointer, ctypes as C
-from ascendir.lower.ast_queries import _always_exits, _callee_name, _exits, _node_text
+from ascendir.lower.ast_queries import always_exits, callee_name, exits_of, node_text
 from ascendir.lower.astwalk import facts
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Unsupported
-from ascendir.lower.header_names import _FLAG_CALLS, FLAGS_NOT_LOWERED
-from ascendir.lower.lower_objects import _destructor_of
+from ascendir.lower.header_names import FLAGS_NOT_LOWERED, FLAG_CALLS
+from ascendir.lower.lower_objects import destructor_of
 from ascendir.lower.values import Binding, Cell, ExitKind, Instance, Val
 from frontend import ast as A
 
@@ -38,8 +38,8 @@ class StatementLowering:
         while i < len(stmts):
             st = stmts[i]
             rest = stmts[i + 1:]
-            exits = _exits(st)
-            if exits and rest and top and isinstance(st, A.If) and st.otherwise is None and _always_exits(st.then):
+            exits = exits_of(st)
+            if exits and rest and top and isinstance(st, A.If) and st.otherwise is None and always_exits(st.then):
                 # `if (c) { ...; return; } rest`: rest becomes the else branch
                 self._lower_if_with_else_rest(st, rest, top)
                 return
@@ -109,7 +109,7 @@ class StatementLowering:
                 self.lower_stmts(st.body)
             else:
                 self.lower_stmts([st])
-            if not (isinstance(st, A.Compound) and st.body and _always_exits(st.body[-1])):
+            if not (isinstance(st, A.Compound) and st.body and always_exits(st.body[-1])):
                 self.run_destructors(self.frame.scopes[-1], st)
         finally:
             self._owned.pop(id(self.frame.scopes.pop()), None)
@@ -117,7 +117,7 @@ class StatementLowering:
     def run_destructors(self, scope: dict[str, Binding], node: A.Node) -> None:
         """The destructors of the objects declared in `scope`, last declared first, as the block ends."""
         for inst in reversed(self._owned.pop(id(scope), [])):
-            dtor = _destructor_of(inst)
+            dtor = destructor_of(inst)
             if dtor is not None:
                 self.inline_function(dtor, [], inst, node)
 
@@ -182,10 +182,10 @@ class StatementLowering:
         for node in st.walk():
             if not isinstance(node, A.Call):
                 continue
-            name = _callee_name(node)
+            name = callee_name(node)
             if name is None:
                 continue
-            if name in _FLAG_CALLS:
+            if name in FLAG_CALLS:
                 return True
             if depth < 3:
                 helpers = [*self.scope.functions.get(name, ()),
@@ -203,7 +203,7 @@ class StatementLowering:
                     and not isinstance(value.ctype, Scalar | C.VoidT):
                 # `Name(args);` read as a temporary of a type that is discarded at once: if a call was meant
                 # (a function the lowering did not find), nothing of it is in the IR, so say so
-                self.report.unsupported(f"'{_node_text(st.expr.type)}(...)' constructs a temporary {value.ctype} "
+                self.report.unsupported(f"'{node_text(st.expr.type)}(...)' constructs a temporary {value.ctype} "
                                         "and discards it; no function of that name is called", st)
         elif isinstance(st, A.VarDecl):
             self.declare(st)

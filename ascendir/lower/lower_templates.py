@@ -13,12 +13,12 @@ from contextlib import contextmanager
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
-from ascendir.lower.ast_queries import _node_text, _type_text
+from ascendir.lower.ast_queries import node_text, type_text
 from ascendir.lower.astwalk import walk
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.frame import Frame
-from ascendir.lower.header_names import _ONE_OF_TRAITS, _TRAIT_VALUES, _TYPE_TRAITS
+from ascendir.lower.header_names import ONE_OF_TRAITS, TRAIT_VALUES, TYPE_TRAITS
 from ascendir.lower.scope import ClassInfo
 from ascendir.lower.template_struct import constant_struct_text
 from ascendir.lower.values import FunctionRef, Pack, Val
@@ -196,7 +196,7 @@ class TemplateArguments:
         if alias is not None and depth < 8:
             return self._matmul_config(alias, depth + 1)
         if not isinstance(t.base, A.QualifiedName):
-            return _type_text(t, full=True)
+            return type_text(t, full=True)
         chosen = self._conditional_choice(t.base.parts)
         if chosen is not None and depth < 8:
             return self._matmul_config(chosen, depth + 1)
@@ -210,7 +210,7 @@ class TemplateArguments:
                     if isinstance(inner, A.Name) and not any(q.template_args for q in inner.qname.parts):
                         inner = A.TypeRef(span=inner.span, base=inner.qname)
                     resolved = (self._matmul_config(inner, depth + 1)
-                                if isinstance(inner, A.TypeRef) and depth < 8 else _node_text(a.value))
+                                if isinstance(inner, A.TypeRef) and depth < 8 else node_text(a.value))
                     args.append(resolved)
                 text += "<" + ", ".join(args) + ">"
             parts.append(text)
@@ -313,17 +313,17 @@ class TemplateArguments:
     def _type_trait(self, parts: Sequence[A.NamePart]) -> Val | None:
         """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` fold to constants."""
         if len(parts) >= 2 and parts[-1].name == "value" and (
-                parts[-2].name in _TYPE_TRAITS or parts[-2].name in _ONE_OF_TRAITS
+                parts[-2].name in TYPE_TRAITS or parts[-2].name in ONE_OF_TRAITS
                 or parts[-2].name in self.scope.same_type_traits):
             trait = parts[-2]
-        elif parts and parts[-1].name in _TRAIT_VALUES:
+        elif parts and parts[-1].name in TRAIT_VALUES:
             trait = parts[-1]
         else:
             return None
         args = trait.template_args or []
         if trait.name in ("is_void", "is_void_v") and len(args) == 1:  # `std::is_void_v<PrologueA>`
             return Val(C.BOOL, const=int(isinstance(self._template_arg_value(args[0]), C.VoidT)))
-        if len(args) != 2 and not (trait.name in _ONE_OF_TRAITS and args):
+        if len(args) != 2 and not (trait.name in ONE_OF_TRAITS and args):
             return None
         first, *others = (self._template_arg_value(x) for x in args)
         return Val(C.BOOL, const=int(any(_same_type(first, other) for other in others)))

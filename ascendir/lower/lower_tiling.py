@@ -12,7 +12,7 @@ from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
-from ascendir.lower.ast_queries import _type_text
+from ascendir.lower.ast_queries import type_text
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.values import Cell, Val
@@ -155,7 +155,7 @@ class TilingAccess:
                 n = self.const_eval(count)
                 t = C.ArrayT(t, int(n) if isinstance(n, int) else 0)
             elif kind == "struct":
-                t = C.TilingT(_type_text(tref))
+                t = C.TilingT(type_text(tref))
             if isinstance(t, C.TilingT):
                 name = t.name
         return t

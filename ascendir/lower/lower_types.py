@@ -13,10 +13,10 @@ from ascendir.lower import ctypes as C, partial_order
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.header_names import (
     DEFAULT_DTYPE,
-    in_register_api,
-    _OBJECT_TYPES,
+    OBJECT_TYPES,
     REGISTER_API_TYPES,
-    _TRANSPARENT_NAMESPACES,
+    TRANSPARENT_NAMESPACES,
+    in_register_api,
 )
 from ascendir.lower.scope import ClassInfo
 from ascendir.lower.values import Instance
@@ -67,7 +67,7 @@ class TypeResolution:
             return s if s is not None else C.UnknownT(t.base)
         if in_register_api(t.base):
             return C.RegisterApiT()
-        parts = self.scope.without_namespaces([p for p in t.base.parts if p.name not in _TRANSPARENT_NAMESPACES])
+        parts = self.scope.without_namespaces([p for p in t.base.parts if p.name not in TRANSPARENT_NAMESPACES])
         if not parts:
             return C.UnknownT(str(t.base))
         last = parts[-1]
@@ -295,7 +295,7 @@ class TypeResolution:
         if name == "TQueSync" and args:  # the pipes are part of its identity (which flags it sets)
             pipes = [self._template_arg_value(a) for a in args]
             return C.ObjectT(f"TQueSync<{','.join(str(p) for p in pipes)}>")
-        if name in _OBJECT_TYPES:
+        if name in OBJECT_TYPES:
             return C.ObjectT(name)
         if self.catalog.vendor_type(name):  # type: ignore[attr-defined]
             # a parameter struct or library class the catalog does not model: a value whose fields and
@@ -308,7 +308,7 @@ class TypeResolution:
         with the qualifier written (`Epilogue::Tile::TileCopy`), else the one of the namespace of the class whose
         code names it, else the first declared."""
         found = self.scope.homonyms[name]
-        written = "::".join(q for q in qualifiers if q not in _TRANSPARENT_NAMESPACES)
+        written = "::".join(q for q in qualifiers if q not in TRANSPARENT_NAMESPACES)
         if written:
             for ns, key in found:
                 if ns == written or ns.endswith("::" + written):

@@ -25,7 +25,7 @@ from xdsl.ir import Block, SSAValue
 
 from ascendir.lower import ctypes as C
 from ascendir.lower.errors import Unsupported
-from ascendir.lower.fast_ops import _erase_ops, _hint
+from ascendir.lower.fast_ops import erase_ops, name_hint
 from ascendir.lower.values import Cell, Instance, Val
 from frontend import ast as A
 
@@ -70,14 +70,14 @@ def declare(lw: FunctionLowerer, t: C.ArrayT, name: str, node: A.Node) -> Val | 
     except (Unsupported, _NotPlain):
         return None
     finally:
-        _erase_ops(scratch)
+        erase_ops(scratch)
 
     def spread(cell: Cell) -> Cell:
         t_ref = cell.ref.type
         assert isinstance(t_ref, MemRefType)
         shape = [t.size, *(int(d) for d in t_ref.get_shape())]
         ref = lw.emit(memref.AllocaOp.get(t_ref.element_type, shape=shape), node).results[0]
-        ref.name_hint = _hint(f"{name}.{cell.name}")
+        ref.name_hint = name_hint(f"{name}.{cell.name}")
         return Cell(cell.ctype, ref, cell.name)
 
     array = ObjectArray(elem, t.size, _rebuild(sample, spread))

@@ -45,7 +45,7 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.perf.real_kernels import _on_alarm, _Timeout, kernel_files, project_dirs, sample  # noqa: E402
+from bench.perf.real_kernels import Timeout, kernel_files, on_alarm, project_dirs, sample
 from passes.mutate import (  # noqa: E402,F401  (Mutant, Operator: the names this script always exported)
     OPERATORS,
     PROJECT_OPERATORS,
@@ -65,12 +65,12 @@ def _checked(bundle: Callable[[], object], chip: str | None, timeout: int) -> li
     out)."""
     from passes.verify import check_program, load_for_check
 
-    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.signal(signal.SIGALRM, on_alarm)
     signal.alarm(timeout)
     try:
         program, target = load_for_check(bundle(), chip)  # type: ignore[arg-type]
         diags = check_program(program, chip=target)
-    except (_Timeout, Exception):  # noqa: BLE001
+    except (Timeout, Exception):  # noqa: BLE001
         return None
     finally:
         signal.alarm(0)

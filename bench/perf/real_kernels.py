@@ -38,12 +38,12 @@ sys.path.insert(0, str(ROOT))
 DEFAULT_JSON = ROOT / "bench" / "perf" / "results" / "real_kernels.json"
 
 
-class _Timeout(BaseException):
+class Timeout(BaseException):
     """The per-file time limit (a BaseException: the checker turns an Exception inside a rule into ASC000)."""
 
 
-def _on_alarm(signum: int, frame: object) -> None:
-    raise _Timeout
+def on_alarm(signum: int, frame: object) -> None:
+    raise Timeout
 
 
 def kernel_files(root: Path) -> list[Path]:
@@ -115,7 +115,7 @@ def main() -> int:
     clean = 0
     crashes: list[str] = []
     timeouts: list[str] = []
-    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.signal(signal.SIGALRM, on_alarm)
     started = time.perf_counter()
     for path in files:
         rel = str(path.relative_to(args.root))
@@ -123,7 +123,7 @@ def main() -> int:
         try:
             program, chip = load_for_check(read_input(str(path)), args.chip)
             diags = check_program(program, chip=chip)
-        except _Timeout:
+        except Timeout:
             timeouts.append(rel)
             continue
         except Exception as exc:  # noqa: BLE001 - a crash of ours is a finding, listed with the others

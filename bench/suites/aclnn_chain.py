@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from bench.suites.binding import _body, _body_parens, _split_top, read_binding
+from bench.suites.binding import brace_body, paren_body, read_binding, split_top
 
 _NAME = r"[A-Za-z_]\w*"
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
@@ -28,7 +28,7 @@ def op_input_order(binding_text: str, host_texts: list[str], inputs: int) -> lis
     call = re.search(r"\bEXEC_NPU_CMD\s*\(", binding_text)
     if binding is None or call is None:
         return None
-    aclnn, *exec_args = [a.strip() for a in _split_top(_body_parens(binding_text, call.end()))]
+    aclnn, *exec_args = [a.strip() for a in split_top(paren_body(binding_text, call.end()))]
     texts = [_COMMENTS.sub("", t) for t in host_texts]
     found = _definition(texts, f"{aclnn}GetWorkspaceSize")
     if found is None:
@@ -61,13 +61,13 @@ def _definition(texts: list[str], name: str) -> tuple[list[str], str] | None:
     """(parameter names, body) of the function `name` defined in one of `texts`."""
     for text in texts:
         for m in re.finditer(rf"\b{re.escape(name)}\s*\(", text):
-            params_text = _body_parens(text, m.end())
+            params_text = paren_body(text, m.end())
             after = text[m.end() + len(params_text) + 1:]
             brace = re.match(r"\s*(?:const\s*)?\{", after)
             if brace is None:
                 continue
             start = m.end() + len(params_text) + 1 + brace.end()
-            return [_param_name(p) for p in _split_top(params_text)], _body(text, start)
+            return [_param_name(p) for p in split_top(params_text)], brace_body(text, start)
     return None
 
 
@@ -85,8 +85,8 @@ def _launching_l0op(texts: list[str], body: str) -> tuple[list[str], list[str], 
         op_input = re.search(r"\bOP_INPUT\s*\(", l0_body[launch.end():])
         if op_input is None:
             continue
-        names = [n.strip() for n in _split_top(_body_parens(l0_body, launch.end() + op_input.end()))]
-        args = [a.strip() for a in _split_top(_body_parens(body, m.end()))]
+        names = [n.strip() for n in split_top(paren_body(l0_body, launch.end() + op_input.end()))]
+        args = [a.strip() for a in split_top(paren_body(body, m.end()))]
         return args, params, names
     return None
 

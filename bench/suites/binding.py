@@ -41,7 +41,7 @@ def read_binding(text: str) -> Binding | None:
         if m is None:
             continue
         params, tensors = _parameters(m.group(1))
-        body = _body(text, m.end())
+        body = brace_body(text, m.end())
         return _flow(Binding(params, tensors), body)
     return None
 
@@ -49,7 +49,7 @@ def read_binding(text: str) -> Binding | None:
 def _parameters(text: str) -> tuple[list[str], list[str]]:
     params: list[str] = []
     tensors: list[str] = []
-    for part in (p.strip() for p in _split_top(text)):
+    for part in (p.strip() for p in split_top(text)):
         found = re.search(rf"({_NAME})\s*(=.*)?$", part, re.S)
         if not found:
             continue
@@ -59,7 +59,7 @@ def _parameters(text: str) -> tuple[list[str], list[str]]:
     return params, tensors
 
 
-def _split_top(text: str) -> list[str]:
+def split_top(text: str) -> list[str]:
     """`text` split at commas outside <> and ()."""
     parts, depth, start = [], 0, 0
     for i, c in enumerate(text):
@@ -74,7 +74,7 @@ def _split_top(text: str) -> list[str]:
     return [p for p in parts if p.strip()]
 
 
-def _body(text: str, start: int) -> str:
+def brace_body(text: str, start: int) -> str:
     depth, i = 1, start
     while i < len(text) and depth:
         depth += {"{": 1, "}": -1}.get(text[i], 0)
@@ -96,7 +96,7 @@ def _flow(binding: Binding, body: str) -> Binding:
             return list(holds.get(expr, [None]))
         if expr.startswith("{") and expr.endswith("}"):
             out: list[str | None] = []
-            for item in _split_top(expr[1:-1]):
+            for item in split_top(expr[1:-1]):
                 out += names(item) or [None]
             return out
         return None  # a call that makes a tensor (empty_like, ...): nothing of the parameters'
@@ -173,7 +173,7 @@ def returned_count(text: str, values: dict[str, Any]) -> int | None:
     for fn in re.findall(rf"\.def\s*\(\s*\"[^\"]*\"\s*,\s*&?\s*({_NAME})", text):
         m = re.search(rf"\b{fn}\s*\(([^)]*)\)\s*\{{", text)
         if m is not None:
-            body = _body(text, m.end())
+            body = brace_body(text, m.end())
             break
     else:
         return None
@@ -185,7 +185,7 @@ def returned_count(text: str, values: dict[str, Any]) -> int | None:
     made = re.search(rf"\b{var}\s*=\s*\{{([^{{}}]*)\}}\s*;", body)
     if made is None:
         return None
-    count = len(_split_top(made.group(1)))
+    count = len(split_top(made.group(1)))
     for push in re.finditer(rf"\b{var}\s*\.\s*(?:push_back|emplace_back)\s*\(", body[made.end():ret.start()]):
         at = made.end() + push.start()
         flag = _enclosing_flag(body, at)
@@ -259,7 +259,7 @@ def initial_fills(text: str, outputs: list[str]) -> dict[str, float]:
     call = re.search(r"\bEXEC_NPU_CMD\s*\(", text)
     if call is None or not outputs:
         return {}
-    args = _split_top(_body_parens(text, call.end()))
+    args = split_top(paren_body(text, call.end()))
     if len(args) <= len(outputs):
         return {}
     filled: dict[str, float] = {}
@@ -271,7 +271,7 @@ def initial_fills(text: str, outputs: list[str]) -> dict[str, float]:
             if maker is not None:
                 value = {"zeros": 0.0, "ones": 1.0}.get(maker.group(1))
                 if maker.group(1) == "full":
-                    parts = _split_top(maker.group(2))
+                    parts = split_top(maker.group(2))
                     value = _number(parts[1]) if len(parts) >= 2 else None
             if value is None:
                 filled.pop(made.group(1), None)  # made anew (at::empty, a view): not filled
@@ -289,7 +289,7 @@ def initial_fills(text: str, outputs: list[str]) -> dict[str, float]:
     return {o: filled[a] for o, a in zip(outputs, out_args) if a in filled}
 
 
-def _body_parens(text: str, start: int) -> str:
+def paren_body(text: str, start: int) -> str:
     """The text from `start` (just inside an opening parenthesis) to its closing one."""
     depth, i = 1, start
     while i < len(text) and depth:
@@ -355,14 +355,14 @@ def returned_outputs(text: str, outputs: list[str], values: dict[str, Any]) -> l
     for fn in re.findall(rf"\.def\s*\(\s*\"[^\"]*\"\s*,\s*&?\s*({_NAME})", text):
         m = re.search(rf"\b{fn}\s*\(([^)]*)\)\s*\{{", text)
         if m is not None:
-            body, params = _body(text, m.end()), set(_parameters(m.group(1))[0])
+            body, params = brace_body(text, m.end()), set(_parameters(m.group(1))[0])
             break
     if body is None or not outputs:
         return None
     call = re.search(r"\bEXEC_NPU_CMD\s*\(", body)
     if call is None:
         return None
-    args = [a.strip() for a in _split_top(_body_parens(body, call.end()))]
+    args = [a.strip() for a in split_top(paren_body(body, call.end()))]
     if len(args) <= len(outputs):
         return None
     out_args = args[len(args) - len(outputs):]
@@ -387,7 +387,7 @@ def returned_outputs(text: str, outputs: list[str], values: dict[str, Any]) -> l
             return None
         if not runs:
             continue
-        items = [i.strip() for i in _split_top(step.group(1))] if step.group(1) is not None else [step.group(2)]
+        items = [i.strip() for i in split_top(step.group(1))] if step.group(1) is not None else [step.group(2)]
         if any(i not in by_var for i in items):
             return None
         if step.group(1) is not None:

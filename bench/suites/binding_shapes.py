@@ -18,7 +18,15 @@ import ast
 import re
 from typing import Any
 
-from bench.suites.binding import _COMMENTS, _NAME, _body, _body_parens, _function_statements, _parameters, _split_top
+from bench.suites.binding import (
+    _COMMENTS,
+    _NAME,
+    brace_body,
+    _function_statements,
+    _parameters,
+    paren_body,
+    split_top,
+)
 
 _INT_TYPES = r"(?:const\s+)?(?:int64_t|int32_t|uint64_t|uint32_t|int|long|size_t|auto)"
 _CAST = re.compile(r"static_cast\s*<\s*(?:const\s+)?(?:int64_t|int32_t|uint64_t|uint32_t|int|long|size_t)\s*>")
@@ -94,11 +102,11 @@ def allocated_outputs(text: str, outputs: list[str], shapes: dict[str, tuple[int
             break
     if start is None or not outputs:
         return {}
-    body = _body(text, start)
+    body = brace_body(text, start)
     call = re.search(r"\bEXEC_NPU_CMD\s*\(", body)
     if call is None:
         return {}
-    args = [a.strip() for a in _split_top(_body_parens(body, call.end()))]
+    args = [a.strip() for a in split_top(paren_body(body, call.end()))]
     if len(args) <= len(outputs):
         return {}
     out_args = dict(zip(args[len(args) - len(outputs):], outputs))
@@ -119,7 +127,7 @@ def allocated_outputs(text: str, outputs: list[str], shapes: dict[str, tuple[int
                              rf"\{{([^{{}}]*)\}}\s*(?:,(.*))?\)", stmt, re.S)
         if empty is None or empty.group(1) not in out_args:
             continue
-        dims = [_value(d, env, shapes) for d in _split_top(empty.group(2))]
+        dims = [_value(d, env, shapes) for d in split_top(empty.group(2))]
         dtype = _dtype(empty.group(3) or "", dtypes)
         if dims and all(d is not None and d >= 0 for d in dims) and dtype is not None:
             made[out_args[empty.group(1)]] = (tuple(int(d) for d in dims if d is not None), dtype)

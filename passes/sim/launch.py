@@ -297,7 +297,7 @@ def _with_dtype_codes(program: Any, chip: str, dtypes: Mapping[str, str]) -> Any
         return program
     from ascendir.lower import GE_DTYPES
     from frontend.vendor import DT_CODES
-    from passes.verify import _orig_dtype_defines, load_for_check
+    from passes.verify import load_for_check, orig_dtype_defines
 
     codes: dict[str, str | None] = {}
     for macro, ctype in dtypes.items():
@@ -305,7 +305,7 @@ def _with_dtype_codes(program: Any, chip: str, dtypes: Mapping[str, str]) -> Any
                      if c == ctype and f"DT_{ge.upper()}" in DT_CODES), None)
         if macro.startswith("ORIG_DTYPE_") and code is not None:
             codes[macro] = str(code)
-    first = _orig_dtype_defines(program.bundle)
+    first = orig_dtype_defines(program.bundle)
     if all(first.get(m) == c for m, c in codes.items()):
         return program
     reread, _ = load_for_check(program.bundle, chip, codes)

@@ -363,7 +363,7 @@ def load_for_check(bundle: Bundle, chip: str | None = None,
     from frontend.opdef import dtype_macro_defines
     from frontend.pipeline import load_bundle
 
-    dtypes = {**dtype_macro_defines(bundle), **_orig_dtype_defines(bundle)}
+    dtypes = {**dtype_macro_defines(bundle), **orig_dtype_defines(bundle)}
 
     def macros(name: str, kernel: bool = False) -> dict[str, str | None]:
         target = load_chip(name)
@@ -398,7 +398,7 @@ def load_for_check(bundle: Bundle, chip: str | None = None,
 _JSON_DTYPE_NAMES = {"BFLOAT16": "BF16", "FP16": "FLOAT16", "HALF": "FLOAT16", "FP32": "FLOAT", "FLOAT32": "FLOAT"}
 
 
-def _orig_dtype_defines(bundle: Bundle) -> dict[str, str | None]:
+def orig_dtype_defines(bundle: Bundle) -> dict[str, str | None]:
     """ORIG_DTYPE_<NAME> as the build defines it for a kernel compile, for each input and output whose
     DTYPE_<NAME> the lowering binds (ascendir.lower.dtype_bindings): the ge::DataType code of its type in the
     first dtype combination, so that `#if ORIG_DTYPE_X == DT_FLOAT16` picks the code for that type. Unbound

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from frontend import ast as A
-from frontend.ast import _child_list
+from frontend.ast import child_list
 
 if TYPE_CHECKING:
     from passes.verify.rules import CheckContext
@@ -69,7 +69,7 @@ class AstIndex:
             while stack:
                 node = stack.pop()
                 pre.append(node)
-                kids = _child_list(node)
+                kids = child_list(node)
                 counts.append(len(kids))
                 if kids:
                     kids.reverse()

@@ -571,7 +571,7 @@ class Analysis:
 
     def int_of(self, v: SSAValue, s: State, depth: int = 0) -> int | None:
         """The integer `v` holds on the path of `s` (unsigned, wrapped to its width), or None."""
-        width = _width(v.type)
+        width = int_width(v.type)
         owner = v.owner
         if width is None or depth > 24:
             return None
@@ -590,23 +590,23 @@ class Analysis:
         if isinstance(owner, arith.ExtUIOp | arith.TruncIOp | arith.IndexCastOp | arith.ExtSIOp):
             src = owner.operands[0]
             inner = self.int_of(src, s, depth + 1)
-            src_width = _width(src.type)
+            src_width = int_width(src.type)
             if inner is None or src_width is None:
                 return None
             if isinstance(owner, arith.ExtSIOp | arith.IndexCastOp):
-                inner = _signed(inner, src_width)
+                inner = signed_value(inner, src_width)
             return inner % (1 << width)
         if isinstance(owner, arith.CmpiOp):
             a, b = self.int_of(owner.lhs, s, depth + 1), self.int_of(owner.rhs, s, depth + 1)
-            w = _width(owner.lhs.type)
+            w = int_width(owner.lhs.type)
             if (a is None) != (b is None) and s.nots and owner.predicate.value.data in (0, 1):
                 unknown, k = (owner.lhs, b) if a is None else (owner.rhs, a)
                 if k in s.nots.get(self._subject(unknown), ()):
                     return int(owner.predicate.value.data == 1)  # `x == k` false, `x != k` true
             if a is None or b is None or w is None:
                 return None
-            return _compare(owner.predicate.value.data, a, b, w)
-        fold = _BINARY.get(type(owner))
+            return compare_ints(owner.predicate.value.data, a, b, w)
+        fold = BINARY_FOLDS.get(type(owner))
         if fold is not None and len(owner.operands) == 2:
             a, b = self.int_of(owner.operands[0], s, depth + 1), self.int_of(owner.operands[1], s, depth + 1)
             if a is None or b is None:
@@ -623,7 +623,7 @@ class Analysis:
             if self.int_of(b, s) == 1:
                 return self._assume(a, not value, s)
             return s
-        if isinstance(owner, memref.LoadOp) and _width(cond.type) == 1:
+        if isinstance(owner, memref.LoadOp) and int_width(cond.type) == 1:
             cell, ri = self.idx(owner.memref), self.idx(owner.res)
             s = s.copy()
             s.ints[cell] = s.vints[ri] = int(value)
@@ -669,10 +669,10 @@ class Analysis:
 
     def _trip_count(self, op: scf.ForOp, s: State) -> int | None:
         lb, ub, step = self.int_of(op.lb, s), self.int_of(op.ub, s), self.int_of(op.step, s)
-        width = _width(op.lb.type)
+        width = int_width(op.lb.type)
         if lb is None or ub is None or step is None or width is None:
             return None
-        lb, ub, step = _signed(lb, width), _signed(ub, width), _signed(step, width)
+        lb, ub, step = signed_value(lb, width), signed_value(ub, width), signed_value(step, width)
         if step <= 0:
             return None
         return max(0, -(-(ub - lb) // step))
@@ -1218,7 +1218,7 @@ def _root(v: SSAValue) -> SSAValue:
     return v
 
 
-def _width(t: object) -> int | None:
+def int_width(t: object) -> int | None:
     if isinstance(t, IntegerType):
         return t.width.data
     if isinstance(t, IndexType):
@@ -1226,12 +1226,12 @@ def _width(t: object) -> int | None:
     return None
 
 
-def _signed(value: int, width: int) -> int:
+def signed_value(value: int, width: int) -> int:
     return value - (1 << width) if width > 1 and value >= 1 << (width - 1) else value
 
 
-def _compare(predicate: int, a: int, b: int, width: int) -> int | None:
-    sa, sb = _signed(a, width), _signed(b, width)
+def compare_ints(predicate: int, a: int, b: int, width: int) -> int | None:
+    sa, sb = signed_value(a, width), signed_value(b, width)
     table = {0: a == b, 1: a != b, 2: sa < sb, 3: sa <= sb, 4: sa > sb, 5: sa >= sb,
              6: a < b, 7: a <= b, 8: a > b, 9: a >= b}  # fmt: skip
     result = table.get(predicate)
@@ -1242,13 +1242,13 @@ def _div(a: int, b: int, width: int, signed: bool, rem: bool = False) -> int | N
     if b == 0:
         return None
     if signed:
-        a, b = _signed(a, width), _signed(b, width)
+        a, b = signed_value(a, width), signed_value(b, width)
         q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
         return a - q * b if rem else q
     return a % b if rem else a // b
 
 
-_BINARY: dict[type[Operation], Callable[[int, int, int], int | None]] = {
+BINARY_FOLDS: dict[type[Operation], Callable[[int, int, int], int | None]] = {
     arith.AddiOp: lambda a, b, w: a + b,
     arith.SubiOp: lambda a, b, w: a - b,
     arith.MuliOp: lambda a, b, w: a * b,
@@ -1264,8 +1264,8 @@ _BINARY: dict[type[Operation], Callable[[int, int, int], int | None]] = {
     arith.XOrIOp: lambda a, b, w: a ^ b,
     arith.MinUIOp: lambda a, b, w: min(a, b),
     arith.MaxUIOp: lambda a, b, w: max(a, b),
-    arith.MinSIOp: lambda a, b, w: a if _signed(a, w) <= _signed(b, w) else b,
-    arith.MaxSIOp: lambda a, b, w: a if _signed(a, w) >= _signed(b, w) else b,
+    arith.MinSIOp: lambda a, b, w: a if signed_value(a, w) <= signed_value(b, w) else b,
+    arith.MaxSIOp: lambda a, b, w: a if signed_value(a, w) >= signed_value(b, w) else b,
 }
 
 

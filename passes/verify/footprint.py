@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import FloatAttr, IntegerAttr, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from passes.verify.buffer_state import _BINARY, _compare, _signed, _width
+from passes.verify.buffer_state import BINARY_FOLDS, compare_ints, int_width, signed_value
 
 STEP_BUDGET = 200_000  # ops per core; kernels whose address arithmetic needs more are not followed
 MAX_OBSERVED = 16  # distinct values kept per call and parameter (CoreRun.observed)
@@ -144,10 +144,10 @@ class _Runner:
         if handler is not None:
             handler(self, op)
             return
-        fold = _BINARY.get(type(op))
+        fold = BINARY_FOLDS.get(type(op))
         if fold is not None:
             a, b = (self.env.get(v) for v in op.operands)
-            width = _width(op.results[0].type)
+            width = int_width(op.results[0].type)
             if isinstance(a, int) and isinstance(b, int) and width is not None:
                 r = fold(a, b, width)
                 self.env[op.results[0]] = None if r is None else r % (1 << width)
@@ -282,7 +282,7 @@ def _observed_operands(op: asc.ApiCallOp) -> list[tuple[str, SSAValue]]:
 def _constant(r: _Runner, op: arith.ConstantOp) -> None:
     attr = op.value
     if isinstance(attr, IntegerAttr):
-        width = _width(op.result.type) or 64
+        width = int_width(op.result.type) or 64
         r.env[op.result] = attr.value.data % (1 << width)
     elif isinstance(attr, FloatAttr):
         r.env[op.result] = float(attr.value.data)
@@ -293,19 +293,19 @@ def _constant(r: _Runner, op: arith.ConstantOp) -> None:
 def _cast(r: _Runner, op: Operation) -> None:
     src, res = op.operands[0], op.results[0]
     v = r.env.get(src)
-    src_w, width = _width(src.type), _width(res.type)
+    src_w, width = int_width(src.type), int_width(res.type)
     if not isinstance(v, int) or src_w is None or width is None:
         r.env[res] = None
         return
     if isinstance(op, arith.ExtSIOp | arith.IndexCastOp):
-        v = _signed(v, src_w)
+        v = signed_value(v, src_w)
     r.env[res] = v % (1 << width)
 
 
 def _cmpi(r: _Runner, op: arith.CmpiOp) -> None:
     a, b = r.env.get(op.lhs), r.env.get(op.rhs)
-    width = _width(op.lhs.type)
-    r.env[op.result] = _compare(op.predicate.value.data, a, b, width) \
+    width = int_width(op.lhs.type)
+    r.env[op.result] = compare_ints(op.predicate.value.data, a, b, width) \
         if isinstance(a, int) and isinstance(b, int) and width else None
 
 
@@ -350,8 +350,8 @@ def _if(r: _Runner, op: scf.IfOp) -> None:
 
 def _for(r: _Runner, op: scf.ForOp) -> None:
     lb, ub, step = r.int_of(op.lb), r.int_of(op.ub), r.int_of(op.step)
-    width = _width(op.lb.type) or 64
-    lb, ub, step = _signed(lb, width), _signed(ub, width), _signed(step, width)
+    width = int_width(op.lb.type) or 64
+    lb, ub, step = signed_value(lb, width), signed_value(ub, width), signed_value(step, width)
     if step <= 0:
         raise _Stop("a loop with a step that is not positive")
     carried = [r.env.get(v) for v in op.iter_args]
@@ -391,8 +391,8 @@ def _subtensor(r: _Runner, op: asc.SubTensorOp) -> None:
     base = r.gm.get(op.tensor) if op.tensor in r.gm else r._view(op.tensor)
     off = r.env.get(op.offset)
     if isinstance(base, _GmTensor) and isinstance(off, int):
-        width = _width(op.offset.type) or 64
-        r.env[op.result] = _GmTensor(base.arg, base.offset + _signed(off, width) * base.elem, base.elem, base.name)
+        width = int_width(op.offset.type) or 64
+        r.env[op.result] = _GmTensor(base.arg, base.offset + signed_value(off, width) * base.elem, base.elem, base.name)
     else:
         r.env[op.result] = None
 
@@ -404,8 +404,8 @@ def _ptr_cast(r: _Runner, op: asc.GmPtrCastOp) -> None:
 def _ptr_offset(r: _Runner, op: asc.GmPtrOffsetOp) -> None:
     ptr, off = r.env.get(op.pointer), r.env.get(op.offset)
     elem = elem_bytes(op.pointer.type)  # gm_ptr<T>: T's size
-    width = _width(op.offset.type) or 64
-    r.env[op.result] = _Ptr(ptr.arg, ptr.offset + _signed(off, width) * elem) \
+    width = int_width(op.offset.type) or 64
+    r.env[op.result] = _Ptr(ptr.arg, ptr.offset + signed_value(off, width) * elem) \
         if isinstance(ptr, _Ptr) and isinstance(off, int) and elem else None
 
 
@@ -417,8 +417,8 @@ def _scalar_access(r: _Runner, op: asc.GetValueOp | asc.SetValueOp) -> None:
     index = r.env.get(op.index)
     write = isinstance(op, asc.SetValueOp)
     if isinstance(index, int):
-        width = _width(op.index.type) or 64
-        r.record(op.tensor, _signed(index, width), 1, write, op)
+        width = int_width(op.index.type) or 64
+        r.record(op.tensor, signed_value(index, width), 1, write, op)
     elif write:
         r.run.unknown_writes.append(op)
 
@@ -430,8 +430,8 @@ def _pointer_access(r: _Runner, op: asc.GmLoadOp | asc.GmStoreOp) -> None:
         r.env[op.result] = None
     ptr, index, elem = r.env.get(op.pointer), r.env.get(op.index), elem_bytes(op.pointer.type)
     if isinstance(ptr, _Ptr) and isinstance(index, int) and elem:
-        width = _width(op.index.type) or 64
-        r.run.accesses.append(Access(ptr.arg, ptr.offset + _signed(index, width) * elem, elem, write, op,
+        width = int_width(op.index.type) or 64
+        r.run.accesses.append(Access(ptr.arg, ptr.offset + signed_value(index, width) * elem, elem, write, op,
                                      op.pointer.name_hint or "a pointer"))
     elif write:
         r.run.unknown_writes.append(op)

@@ -26,9 +26,9 @@ from ascendir.host_eval import (
     TensorSpec,
     TilingInputs,
     TilingResult,
-    _single_core_blocks,
     resolve_chip,
 )
+from ascendir.host_eval_matmul import single_core_blocks
 from ascendir.lower.host import evaluate_program_tiling, lower_host_tiling
 from frontend.pipeline import load_text
 
@@ -168,7 +168,7 @@ def test_default_constructed_object_has_the_built_in_910b_sizes() -> None:
 @pytest.mark.parametrize(("blocks", "kept"), [(1, 1), (8, 8), (16, 16), (17, 18), (2053, 2052), (19, 20)])
 def test_single_core_block_counts(blocks: int, kept: int) -> None:
     # 17 and 19 are primes the library steps past; above 2048 blocks it steps down towards 2048
-    assert _single_core_blocks(blocks) == kept
+    assert single_core_blocks(blocks) == kept
 
 
 # ----------------------------------------------------------------------------------------------------
