@@ -41,22 +41,25 @@ impl ShapeRec {
     }
 }
 
-/// The ShapeInfos set on the tensors in handle registers, with the handle each was set on (a register that
-/// has since been given another tensor no longer has it).
+/// The ShapeInfos set on tensors, by the tensor's memory (space, address, length and allocation): a tensor
+/// copied, or a class member loaded again, is the same tensor; a slice of it (operator[]) is another. The most
+/// recent 64 are kept (a kernel that sets one on a moving window of a buffer would otherwise grow the list).
 #[derive(Clone, Debug, Default)]
-pub struct ShapeInfos(Vec<(u32, Handle, ShapeRec)>);
+pub struct ShapeInfos(Vec<(Handle, ShapeRec)>);
+
+const KEPT: usize = 64;
 
 impl ShapeInfos {
-    pub fn set(&mut self, reg: u32, h: Handle, rec: ShapeRec) {
-        self.0.retain(|(r, _, _)| *r != reg);
-        self.0.push((reg, h, rec));
+    pub fn set(&mut self, h: Handle, rec: ShapeRec) {
+        self.0.retain(|(at, _)| *at != h);
+        if self.0.len() == KEPT {
+            self.0.remove(0);
+        }
+        self.0.push((h, rec));
     }
 
-    pub fn get(&self, reg: u32, h: Handle) -> Option<&ShapeRec> {
-        self.0
-            .iter()
-            .find(|(r, at, _)| *r == reg && *at == h)
-            .map(|(_, _, s)| s)
+    pub fn get(&self, h: Handle) -> Option<&ShapeRec> {
+        self.0.iter().find(|(at, _)| *at == h).map(|(_, s)| s)
     }
 }
 
@@ -65,7 +68,7 @@ impl ShapeInfos {
 /// (GetLastAxisShapeND / GetLastAxisOriginShapeND): the product of all but the last dimension, and the last.
 /// None when the tensor has no ShapeInfo; no original columns when it has no original shape.
 pub fn tensor_shape(cx: &Ctx, reg: u32) -> Option<(usize, usize, Option<usize>)> {
-    let rec = cx.core.shape_infos.get(reg, cx.handle(reg))?;
+    let rec = cx.core.shape_infos.get(cx.handle(reg))?;
     let (m, k) = ShapeRec::last_axis(&rec.shape)?;
     let ori = ShapeRec::last_axis(&rec.original).map(|(_, k)| k as usize);
     Some((m as usize, k as usize, ori))
@@ -124,7 +127,7 @@ impl ApiOp for SetShapeInfo {
             original: read_dims(cx, self.ori_dim, self.ori),
         };
         let h = cx.handle(self.this);
-        cx.core.shape_infos.set(self.this, h, rec);
+        cx.core.shape_infos.set(h, rec);
         Flow::Next
     }
 }
