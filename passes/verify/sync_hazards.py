@@ -1,0 +1,253 @@
+"""Scalar reads of a buffer a pipe may still be writing, without a flag between: the hazard interpreter
+(HazardInterpreter: which pipes may have pending writes to which tensors) and its rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import scf
+from xdsl.ir import Block, Operation, SSAValue
+
+from ascendir.dialects import ascendc as asc
+from passes.verify.alignment import module_index, source_of
+from passes.verify.rules import CheckContext, rule
+from passes.verify.sync_ir import api_template, has_receiver, kernel_of, kernels_to_check
+
+
+_VECTOR_FAMILIES = frozenset({
+    "vec_binary", "vec_scalar", "vec_unary", "duplicate", "cast", "compare", "select", "reduce", "brcb",
+    "gather", "transpose", "sort", "high_level",
+})  # fmt: skip
+
+_PIPES = frozenset({"S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"})
+
+
+def _pipes_of(event: str) -> tuple[str, str] | None:
+    """(producer, consumer) of a HardEvent name such as MTE3_MTE2; None for a name that is not one (a
+    template parameter the lowering could not bind): such a flag is taken as ordering everything."""
+    src, _, dst = event.partition("_")
+    return (src, dst) if src in _PIPES and dst in _PIPES else None
+
+
+# What a queue operation does to the pipes [ADK kernel_tquebind_impl.h]: EnQue = SetFlag<forward>,
+# DeQue = WaitFlag<forward>, FreeTensor = SetFlag<backward>, AllocTensor = WaitFlag<backward>. A VECOUT
+# queue may be a TQueBind<VECIN, VECOUT> whose free hands the buffer from MTE3 back to MTE2: its
+# AllocTensor is taken as waiting for either event (the ordering it may give is never missed).
+_QUEUE_EVENTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "VECIN": ("MTE2_V", ("V_MTE2",)),
+    "VECOUT": ("V_MTE3", ("MTE3_V", "MTE3_MTE2")),
+}
+_QUEUE_OPS = (asc.EnQueOp, asc.DeQueOp, asc.FreeTensorOp, asc.AllocTensorOp)
+
+
+@dataclass(frozen=True)
+class Write:
+    pipe: str  # the pipe that wrote the tensor: V or MTE2
+    op: Operation
+    seen_by: frozenset[str]  # pipes ordered after the write (through flags, or by consuming it)
+
+
+@dataclass(frozen=True)
+class HazardState:
+    pending: dict[SSAValue, Write]  # the last write of each tensor, while not yet known to be seen by S
+    carried: dict[str, frozenset[SSAValue]]  # HardEvent -> tensors whose writes a SetFlag of it carries
+
+
+def meet_states(a: HazardState, b: HazardState) -> HazardState:
+    """Joins two paths; visibility is over-approximated (a pipe that may see a write counts as seeing it)."""
+    pending = {k: Write(w.pipe, w.op, w.seen_by | b.pending[k].seen_by) for k, w in a.pending.items() if k in b.pending
+               and b.pending[k].pipe == w.pipe}
+    carried = {e: a.carried.get(e, frozenset()) | b.carried.get(e, frozenset()) for e in a.carried.keys() | b.carried.keys()}
+    return HazardState(pending, carried)
+
+
+def _dst(op: asc.ApiCallOp) -> SSAValue | None:
+    from passes.verify.ir import arg
+
+    value = arg(op, "dst")
+    if value is None or not isinstance(value.type, asc.LocalTensorType):
+        return None
+    return source_of(value)
+
+
+def mark_seen(state: HazardState, keys: object, pipe: str) -> HazardState:
+    pending = dict(state.pending)
+    for k in keys:  # type: ignore[attr-defined]
+        w = pending.get(k)
+        if w is not None and pipe not in w.seen_by:
+            pending[k] = Write(w.pipe, w.op, w.seen_by | {pipe})
+    return HazardState(pending, state.carried)
+
+
+@dataclass
+class HazardInterpreter:
+    """Which tensors were written by V / MTE2 with no chain of flags (or consumers) ordering PIPE_S after it."""
+
+    interesting: set[Operation]  # ops with a GetValue, an API call or a sync nested inside
+    findings: dict[Operation, Write] = field(default_factory=dict)
+
+    def run_block(self, block: Block, state: HazardState, report: bool) -> HazardState:
+        for op in block.ops:
+            state = self.run_op(op, state, report)
+        return state
+
+    def run_op(self, op: Operation, state: HazardState, report: bool) -> HazardState:
+        if isinstance(op, asc.GetValueOp) and isinstance(op.tensor.type, asc.LocalTensorType):
+            key = source_of(op.tensor)
+            w = state.pending.get(key) if key is not None else None
+            if report and w is not None and "S" not in w.seen_by and op not in self.findings:
+                self.findings[op] = w
+            return state
+        if isinstance(op, asc.SyncOp):
+            return self.run_sync(op, state)
+        if isinstance(op, asc.ApiCallOp):
+            return self.run_call(op, state, report)
+        if isinstance(op, _QUEUE_OPS):
+            return self.run_queue(op, state)
+        if not op.regions or op not in self.interesting:
+            return self.run_other(op, state)
+        if isinstance(op, scf.IfOp):
+            then = self.run_region(op.true_region, state, report)
+            other = self.run_region(op.false_region, state, report) if op.false_region.blocks else state
+            return meet_states(then, other)
+        if isinstance(op, scf.ForOp | scf.WhileOp):
+            return self.run_loop(op, state, report)
+        if op.regions:
+            after = state
+            for region in op.regions:
+                after = meet_states(after, self.run_region(region, after, report))
+            return after
+        return state
+
+    def run_sync(self, op: asc.SyncOp, state: HazardState) -> HazardState:
+        name = op.api.data
+        event = api_template(op) or ""
+        if name in ("SetFlag", "WaitFlag") and not has_receiver(op) and _pipes_of(event) is not None:
+            return self.signal(event, state) if name == "SetFlag" else self.wait(event, state)
+        if name == "PipeBarrier" and event != "PIPE_ALL":
+            return state
+        if name in ("SetAtomicAdd", "SetAtomicMax", "SetAtomicMin", "SetAtomicNone", "CrossCoreSetFlag"):
+            return state
+        return HazardState({}, {})  # PIPE_ALL, SyncAll, a portable TQueSync: assume it orders everything
+
+    @staticmethod
+    def signal(event: str, state: HazardState) -> HazardState:
+        """SetFlag<event>: carries the accesses its source pipe is ordered after."""
+        src = event.partition("_")[0]
+        carried = dict(state.carried)
+        ordered = {k for k, w in state.pending.items() if src in w.seen_by}
+        carried[event] = carried.get(event, frozenset()) | ordered
+        return HazardState(state.pending, carried)
+
+    @staticmethod
+    def wait(event: str, state: HazardState) -> HazardState:
+        """WaitFlag<event>: its destination pipe is now ordered after what the flag carries."""
+        return mark_seen(state, state.carried.get(event, frozenset()), event.partition("_")[2])
+
+    def run_loop(self, loop: Operation, state: HazardState, report: bool) -> HazardState:
+        """What holds at the loop head on every path (0 or more iterations), and the body checked there."""
+        head = state
+        for _ in range(32):
+            nxt = meet_states(head, self.body(loop, head, False))
+            if nxt == head:
+                break
+            head = nxt
+        if report:
+            self.body(loop, head, True)
+        return head
+
+    def run_queue(self, op: Operation, state: HazardState) -> HazardState:
+        """A queue operation is the SetFlag / WaitFlag its queue's position stands for (see _QUEUE_EVENTS)."""
+        queue = getattr(op, "queue")
+        position = queue.type.position.data if isinstance(queue.type, asc.TQueType) else ""
+        events = _QUEUE_EVENTS.get(position)
+        if events is None:
+            return state
+        forward, backward = events
+        if isinstance(op, asc.EnQueOp):
+            return self.signal(forward, state)
+        if isinstance(op, asc.DeQueOp):
+            return self.wait(forward, state)
+        for event in backward:
+            state = self.signal(event, state) if isinstance(op, asc.FreeTensorOp) else self.wait(event, state)
+        return state
+
+    def run_other(self, op: Operation, state: HazardState) -> HazardState:
+        return state
+
+    def run_call(self, op: asc.ApiCallOp, state: HazardState, report: bool) -> HazardState:
+        if op.FAMILY in _VECTOR_FAMILIES:
+            pipe = "V"
+        elif op.FAMILY == "data_copy":
+            pipe = "MTE2" if op.overload.data.endswith("gm_to_local") else "MTE3"
+        else:
+            return state
+        dst = _dst(op)
+        # an instruction that reads a tensor was (by whatever sync) ordered after its last write
+        reads = [source_of(v) for v in op.args if isinstance(v.type, asc.LocalTensorType)]
+        state = mark_seen(state, [k for k in reads if k is not None and k != dst], pipe)
+        if dst is not None and pipe != "MTE3" and isinstance(dst.type, asc.LocalTensorType):
+            pending = dict(state.pending)
+            pending[dst] = Write(pipe, op, frozenset({pipe}))
+            return HazardState(pending, state.carried)
+        return state
+
+    def run_region(self, region: object, state: HazardState, report: bool) -> HazardState:
+        blocks = getattr(region, "blocks", ())
+        return self.run_block(blocks[0], state, report) if blocks else state
+
+    def body(self, loop: Operation, state: HazardState, report: bool) -> HazardState:
+        for region in loop.regions:
+            state = self.run_region(region, state, report)
+        return state
+
+
+def _uses_tpipe(kernel: Operation) -> bool:
+    module = kernel.parent_op()
+    return module is None or any(kernel_of(op) is kernel for op in module_index(module).tpipes)
+
+
+def _in_hazard_scope(kernel: Operation) -> bool:
+    """TPipe-free kernels only: elsewhere the compiler's automatic synchronisation may cover the read (see
+    ASC707's page)."""
+    return not _uses_tpipe(kernel)
+
+
+@rule(
+    "ASC707", "scalar-read-without-flag", "sync",
+    summary="GetValue on a UB tensor right after a vector instruction or a GM->UB DataCopy wrote it, with no "
+            "WaitFlag<HardEvent::V_S> / <MTE2_S> in between.",
+    why="GetValue runs on the scalar pipe, which does not wait for the vector or MTE2 pipes: without a flag "
+        "it can read the tensor before the write landed and see stale data (a wrong max, a zero denominator, "
+        "a garbage index, later an out-of-bounds UB access). Scope: the compiler's automatic synchronisation "
+        "(--cce-auto-sync, on by default) inserts these flags from LocalTensor dependencies of TPipe "
+        "tensors, and real passing TPipe kernels read ReduceSum results with no V_S flag; so the rule only "
+        "runs on TPipe-free kernels (LocalMemAllocator + explicit SetFlag/WaitFlag), where the code orders "
+        "the pipes itself. A chain of flags counts (MTE2 -> V, then V -> S), and an instruction that "
+        "consumes the tensor is taken as ordered after its write.",
+    example="ReduceMax(maxLocal, xLocal, work, n);\nfloat m = maxLocal.GetValue(0);      // may read the old value",
+    instead="ReduceMax(maxLocal, xLocal, work, n);\nSetFlag<HardEvent::V_S>(EVENT_ID0);\n"
+            "WaitFlag<HardEvent::V_S>(EVENT_ID0);\nfloat m = maxLocal.GetValue(0);",
+)
+def scalar_read_without_flag(ctx: CheckContext) -> None:
+    for kernel in kernels_to_check(ctx):
+        if not _in_hazard_scope(kernel):
+            continue
+        block = kernel.body.blocks[0] if kernel.body.blocks else None
+        if block is None:
+            continue
+        index = module_index(ctx.module)
+        if not any(isinstance(op.tensor.type, asc.LocalTensorType) and kernel_of(op) is kernel
+                   for op in index.get_values):
+            continue
+        interp = HazardInterpreter(index.hazard_ancestors)
+        interp.run_block(block, HazardState({}, {}), True)
+        for op, w in interp.findings.items():
+            pipe, writer = w.pipe, w.op
+            event = "V_S" if pipe == "V" else "MTE2_S"
+            what = "a vector instruction" if pipe == "V" else "DataCopy"
+            assert isinstance(writer, asc.ApiCallOp)
+            ctx.report(op, f"GetValue reads a tensor {what} ({writer.api.data}) wrote with no "
+                           f"WaitFlag<HardEvent::{event}> in between; the scalar read may see stale data",
+                       ctx.note_at(writer, f"written here on PIPE_{pipe}"))
