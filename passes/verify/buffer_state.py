@@ -28,12 +28,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import FileLineColLoc, IndexType, IntegerType, MemRefType, ModuleOp
+from xdsl.dialects.builtin import FileLineColLoc, IndexType, IntegerType, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from ascendir.chips import Chip, tposition_memory
 from ascendir.dialects import ascendc as asc
 from ascendir.lower.ctypes import scalar_from_element
+from passes.verify import queue_reuse
 from passes.verify.alignment import source_of
 from passes.verify.ir import constant_of, is_kind, overload_of, walk_of
 
@@ -105,6 +106,7 @@ class Finding:
     op: Operation
     message: str
     notes: tuple[tuple[Operation, str], ...] = ()
+    soft: bool = False  # a warning: on every path the problem is of the kind the program makes harmless
 
 
 def round32(n: int) -> int:
@@ -112,16 +114,18 @@ def round32(n: int) -> int:
 
 
 class QueueState:
-    """inited: True/False/None; nbuf: buffers from InitBuffer; count: buffers taken; fifo: tensors enqueued."""
+    """inited: True/False/None; nbuf: buffers from InitBuffer; count: buffers taken; fifo: tensors enqueued;
+    cursor: where the next AllocTensor starts looking for a free buffer (queue_reuse.next_slot), None: unknown."""
 
-    __slots__ = ("count", "fifo", "inited", "nbuf", "pipe")
+    __slots__ = ("count", "cursor", "fifo", "inited", "nbuf", "pipe")
 
     def __init__(self, inited: bool | None, nbuf: int | None, count: int | None,
-                 fifo: tuple[int, ...] | None, pipe: int | None) -> None:
+                 fifo: tuple[int, ...] | None, pipe: int | None, cursor: int | None = None) -> None:
         self.inited, self.nbuf, self.count, self.fifo, self.pipe = inited, nbuf, count, fifo, pipe
+        self.cursor = cursor
 
     def replace(self, **kw: object) -> QueueState:
-        q = QueueState(self.inited, self.nbuf, self.count, self.fifo, self.pipe)
+        q = QueueState(self.inited, self.nbuf, self.count, self.fifo, self.pipe, self.cursor)
         for k, v in kw.items():
             setattr(q, k, v)
         return q
@@ -132,8 +136,8 @@ Token = tuple[int, str, int, int]
 
 
 class State:
-    __slots__ = ("blocks", "busy", "cells", "inits", "ints", "next_tok", "nots", "over", "pipes", "queues", "tbufs",
-                 "tokens", "vals", "vints")
+    __slots__ = ("blocks", "busy", "cells", "flagged", "inits", "intact", "ints", "next_tok", "nots", "ordered", "over",
+                 "pipes", "queues", "slots", "tbufs", "tokens", "vals", "vints")
 
     def __init__(self) -> None:
         self.queues: dict[int, QueueState] = {}
@@ -152,6 +156,11 @@ class State:
         # a cell (or a scalar SSA value) -> integers it is known not to hold: the else branch of `mode == 3`,
         # so that a second `if (mode == 3)` later on the same path is known false
         self.nots: dict[int, frozenset[int]] = {}
+        self.slots: dict[int, int] = {}  # token -> which of its queue's buffers it holds, where known
+        self.intact: frozenset[int] = frozenset()  # freed tokens no AllocTensor could have handed out again
+        self.ordered: frozenset[int] = frozenset()  # tokens a SetFlag/WaitFlag pair ordered after their last write
+        # SetFlag (event, id key) -> the tokens written before it (a WaitFlag of the same key orders them)
+        self.flagged: dict[tuple[str, object], frozenset[int]] = {}
 
     def copy(self) -> State:
         s = State.__new__(State)
@@ -160,6 +169,7 @@ class State:
                                                                    self.next_tok, self.tbufs)
         s.busy = self.busy
         s.ints, s.vints, s.nots = dict(self.ints), dict(self.vints), dict(self.nots)
+        s.slots, s.intact, s.ordered, s.flagged = dict(self.slots), self.intact, self.ordered, dict(self.flagged)
         return s
 
     def canonical(self) -> tuple[State, tuple[object, ...]]:
@@ -192,11 +202,17 @@ class State:
         for qi, q in self.queues.items():
             fifo = None if q.fifo is None else tuple(order.get(t, -1) for t in q.fifo)
             s.queues[qi] = q.replace(fifo=fifo)
+        s.slots = {order[t]: b for t, b in self.slots.items() if t in order}
+        s.intact = frozenset(order[t] for t in self.intact if t in order)
+        s.ordered = frozenset(order[t] for t in self.ordered if t in order)
+        s.flagged = {k: frozenset(order[t] for t in ts if t in order) for k, ts in self.flagged.items()}
         key = (
-            tuple(sorted((qi, q.inited, q.nbuf, q.count, q.fifo, q.pipe) for qi, q in s.queues.items())),
+            tuple(sorted((qi, q.inited, q.nbuf, q.count, q.fifo, q.pipe, q.cursor) for qi, q in s.queues.items())),
             tuple(sorted(s.tokens.items())), tuple(sorted(s.vals.items())), tuple(sorted(s.cells.items())),
             s.pipes, s.busy, tuple(id(i.op) for i in s.inits), s.over, tuple(id(b.op) for b in s.blocks), s.tbufs,
             tuple(sorted(s.ints.items())), tuple(sorted(s.vints.items())), tuple(sorted(s.nots.items())),
+            tuple(sorted(s.slots.items())), s.intact, s.ordered,
+            tuple(sorted((repr(k), tuple(sorted(v))) for k, v in s.flagged.items())),
         )
         return s, key
 
@@ -225,6 +241,7 @@ def join(states: Sequence[State]) -> State:
             _same([q.count for q in present]),  # type: ignore[arg-type]
             _same(fifos) if all(f is not None for f in fifos) else None,  # type: ignore[arg-type]
             _same([q.pipe for q in present]),  # type: ignore[arg-type]
+            _same([q.cursor for q in present]),  # type: ignore[arg-type]
         )
     for t in set(states[0].tokens).intersection(*(s.tokens for s in states[1:])):
         toks = [s.tokens[t] for s in states]
@@ -245,6 +262,12 @@ def join(states: Sequence[State]) -> State:
     out.blocks = tuple(b for b in states[0].blocks if all(b in s.blocks for s in states[1:]))
     out.over = frozenset.union(*(s.over for s in states))
     out.next_tok = max(s.next_tok for s in states)
+    out.slots = {t: b for t, b in states[0].slots.items() if t in out.tokens and all(m.slots.get(t) == b
+                                                                                     for m in states[1:])}
+    out.intact = frozenset.intersection(*(s.intact for s in states)) & out.tokens.keys()
+    out.ordered = frozenset.intersection(*(s.ordered for s in states)) & out.tokens.keys()
+    out.flagged = {k: frozenset.intersection(*(s.flagged[k] for s in states))
+                   for k in states[0].flagged if all(k in s.flagged for s in states[1:])}
     return out
 
 
@@ -265,6 +288,7 @@ class _Verdict:
     op: Operation
     seen: int = 0
     bad: int = 0
+    soft: int = 0  # bad states in which the problem is of the harmless kind
     message: str = ""
     notes: tuple[tuple[Operation, str], ...] = ()
 
@@ -306,7 +330,8 @@ class Analysis:
             key = (code, location_key(v.op), v.message)
             if v.seen and v.bad == v.seen and key not in reported:
                 reported.add(key)
-                self.findings.setdefault(code, []).append(Finding(code, v.op, v.message, v.notes))
+                self.findings.setdefault(code, []).append(Finding(code, v.op, v.message, v.notes,
+                                                                  soft=v.soft == v.bad))
         for found in self.findings.values():
             found.sort(key=lambda f: _line_of(f.op))
         return self
@@ -364,16 +389,20 @@ class Analysis:
     def name(self, v: SSAValue) -> str:
         return self._names.get(self.idx(v)) or v.name_hint or "the queue"
 
-    def check(self, code: str, op: Operation, problem: str | None, *notes: tuple[Operation, str]) -> None:
-        """Records one state's verdict at `op`: `problem` is the message when the rule is broken there."""
+    def check(self, code: str, op: Operation, problem: str | None, *notes: tuple[Operation, str],
+              soft: bool = False) -> None:
+        """Records one state's verdict at `op`: `problem` is the message when the rule is broken there; `soft`
+        when it is broken in a way the program makes harmless (a warning when so in every state)."""
         v = self._verdicts.get((code, id(op)))
         if v is None:
             v = self._verdicts[(code, id(op))] = _Verdict(op)
         v.seen += 1
         if problem is not None:
-            if v.bad == 0:
+            # the message of a hard state wins: the finding is an error as soon as one path is
+            if v.bad == 0 or (v.soft == v.bad and not soft):
                 v.message, v.notes = problem, tuple(notes)
             v.bad += 1
+            v.soft += int(soft)
 
     # ------------------------------------------------------------------ control flow
 
@@ -753,16 +782,19 @@ class Analysis:
         return s
 
     def _scalar_access(self, op: asc.GetValueOp | asc.SetValueOp, s: State) -> State:
-        self._use(op, "GetValue" if isinstance(op, asc.GetValueOp) else "SetValue", [op.tensor], s)
-        return s
+        return self._use(op, "GetValue" if isinstance(op, asc.GetValueOp) else "SetValue", [op.tensor], s)
 
-    def _use(self, op: Operation, api: str, operands: Iterable[SSAValue], s: State) -> None:
-        """An API reads or writes these tensors: none may be freed or still enqueued."""
+    def _use(self, op: Operation, api: str, operands: Iterable[SSAValue], s: State) -> State:
+        """An API reads or writes these tensors: none may be freed or still enqueued. A freed tensor only read
+        while its buffer cannot have been handed out again, and an enqueued one read on the consumer pipe
+        after a SetFlag/WaitFlag pair of the DeQue's event, are warnings (queue_reuse.py)."""
         after_free: str | None = None
         before_deque: str | None = None
         free_note: tuple[Operation, str] | None = None
         enq_note: tuple[Operation, str] | None = None
+        free_soft = enq_soft = True
         checked = False
+        written: set[int] = set()
         for v in operands:
             if not isinstance(v.type, asc.LocalTensorType):
                 continue
@@ -773,16 +805,64 @@ class Analysis:
             qi, st, _, last = s.tokens[t]
             qname = self._names.get(qi, "its queue")
             where = self._op_index.get(last)
-            if st == FREE and after_free is None:
-                after_free = f"{api} uses a tensor of {qname} after FreeTensor gave its buffer back"
-                free_note = (where, "freed here") if where is not None else None
-            elif st == ENQUE and before_deque is None and not _producer_reads(op, v):
-                before_deque = (f"{api} uses a tensor of {qname} that is enqueued and not yet dequeued; "
-                                f"DeQue it first")
-                enq_note = (where, "enqueued here") if where is not None else None
+            position = self._position(qi)
+            if queue_reuse.writes(op, v):
+                written.add(t)
+            if st == FREE:
+                soft = (t in s.intact and queue_reuse.only_reads(op, v)
+                        and queue_reuse.freed_read_is_safe(position, op))
+                if after_free is None or (free_soft and not soft):
+                    after_free = f"{api} uses a tensor of {qname} after FreeTensor gave its buffer back"
+                    free_note = (where, "freed here") if where is not None else None
+                free_soft = free_soft and soft
+            elif st == ENQUE and not _producer_reads(op, v):
+                event = queue_reuse.DEQUE_EVENT.get(position)
+                soft = (event is not None and t in s.ordered and queue_reuse.only_reads(op, v)
+                        and queue_reuse.runs_on(op, event.rsplit("_", 1)[1]))
+                if before_deque is None or (enq_soft and not soft):
+                    before_deque = (f"{api} uses a tensor of {qname} that is enqueued and not yet dequeued; "
+                                    f"DeQue it first")
+                    enq_note = (where, "enqueued here") if where is not None else None
+                enq_soft = enq_soft and soft
         if checked:
-            self.check("ASC201", op, after_free, *([free_note] if free_note else []))
-            self.check("ASC202", op, before_deque, *([enq_note] if enq_note else []))
+            free_notes = [free_note] if free_note else []
+            if after_free is not None and free_soft:
+                free_notes.append((op, queue_reuse.ROTATION_NOTE))
+            self.check("ASC201", op, after_free, *free_notes, soft=after_free is not None and free_soft)
+            enq_notes = [enq_note] if enq_note else []
+            if before_deque is not None and enq_soft:
+                event = next((queue_reuse.DEQUE_EVENT.get(self._position(s.tokens[t][0])) for v in operands
+                              if (t := self.token_of(s, v)) is not None and s.tokens[t][1] == ENQUE), None)
+                enq_notes.append((op, queue_reuse.FLAG_NOTE.format(event=event)))
+            self.check("ASC202", op, before_deque, *enq_notes, soft=before_deque is not None and enq_soft)
+        if written & (s.intact | s.ordered) or any(written & ts for ts in s.flagged.values()):
+            # a write ends what a free left intact and what a flag pair ordered before it
+            s = s.copy()
+            s.intact, s.ordered = s.intact - written, s.ordered - written
+            s.flagged = {k: ts - written for k, ts in s.flagged.items()}
+        return s
+
+    def _position(self, qi: int) -> str:
+        decl = self._decls.get(qi)
+        qtype = decl.results[0].type if decl is not None else None
+        return qtype.position.data if isinstance(qtype, asc.TQueType) else "?"
+
+    def _held_slots(self, s: State, qi: int) -> list[int] | None:
+        """The buffers of queue qi taken now, when every taken one is known (its count agrees)."""
+        q = s.queues.get(qi)
+        if q is None or q.count is None:
+            return None
+        held: list[int] = []
+        for t, tok in s.tokens.items():
+            if tok[0] != qi:
+                continue
+            if tok[1] == UNKNOWN:
+                return None
+            if tok[1] in (OCCUPIED, ENQUE, DEQUE):
+                if t not in s.slots:
+                    return None
+                held.append(s.slots[t])
+        return held if len(held) == q.count else None
 
     def _api_call(self, op: asc.ApiCallOp, s: State) -> State:
         family, api = op.FAMILY, op.api.data
@@ -790,6 +870,8 @@ class Analysis:
             if api in _HAVOC_QUEUE_METHODS and op.args:
                 return self._havoc_queue(s, op.args[0])
             return s
+        if family == "sync":
+            return self._flag(op, s)
         if family == "pipe":
             if api == "Reset" and op.args:
                 return self._reset(s, self.pipe_idx(op.args[0]))
@@ -803,7 +885,36 @@ class Analysis:
             return s
         if family == "local_tensor" and api in _METADATA_METHODS:
             return s
-        self._use(op, api, op.args, s)
+        return self._use(op, api, op.args, s)
+
+    def _flag(self, op: asc.ApiCallOp, s: State) -> State:
+        """SetFlag<E>(id) covers every write issued before it; the WaitFlag<E>(id) after it orders them before
+        the consumer pipe (what a DeQue of a queue whose event is E would do)."""
+        api = op.api.data
+        if api not in ("SetFlag", "WaitFlag") or not op.args:
+            return s
+        targs = op.template_args
+        first = targs.data[0] if targs is not None and targs.data else None
+        event = queue_reuse.event_name(first.data if isinstance(first, StringAttr) else None)
+        if event is None:
+            return s
+        ident = constant_of(op.args[0])
+        if ident is None:  # an id fetched at run time: the same variable on both sides
+            ident_v = queue_reuse.flag_id_root(op.args[0])
+            ident = ("cell", self.idx(ident_v.owner.memref)) if isinstance(ident_v.owner, memref.LoadOp) \
+                else ("value", self.idx(ident_v))
+        key = (event, ident)
+        if api == "SetFlag":
+            # only the tensors of queues whose DeQue waits on this event: the rest is not ordered by it
+            covered = frozenset(t for t, tok in s.tokens.items() if tok[1] in (OCCUPIED, ENQUE, DEQUE)
+                                and queue_reuse.DEQUE_EVENT.get(self._position(tok[0])) == event)
+            if not covered and key not in s.flagged:
+                return s
+            s = s.copy()
+            s.flagged[key] = covered
+        elif key in s.flagged:
+            s = s.copy()
+            s.ordered = s.ordered | (s.flagged.pop(key) & s.tokens.keys())
         return s
 
     def _opaque(self, op: asc.OpaqueCallOp, s: State) -> State:
@@ -823,7 +934,8 @@ class Analysis:
         s = s.copy()
         q = s.queues[qi]
         # a helper that gets the queue may also InitBuffer it
-        s.queues[qi] = q.replace(count=None, fifo=None, inited=None if q.inited is False else q.inited)
+        s.queues[qi] = q.replace(count=None, fifo=None, inited=None if q.inited is False else q.inited,
+                                 cursor=None)
         s.tokens = {t: (tok if tok[0] != qi else (qi, UNKNOWN, tok[2], tok[3])) for t, tok in s.tokens.items()}
         return s
 
@@ -900,12 +1012,22 @@ class Analysis:
             problem = (f"AllocTensor on {self.name(op.queue)} blocks forever: no InitBuffer gave the queue any "
                        "buffers on this path")
         self.check("ASC206", op, problem, *notes)
+        held = self._held_slots(s, qi) if q.nbuf and q.cursor is not None else None
+        pick = queue_reuse.next_slot(q.nbuf, q.cursor, held) if held is not None and q.nbuf and \
+            q.cursor is not None else None
         s = s.copy()
         t = s.next_tok
         s.next_tok += 1
         s.tokens[t] = (qi, OCCUPIED, id(op), id(op))
         s.vals[self.idx(op.result)] = t
-        s.queues[qi] = q.replace(count=None if q.count is None else q.count + 1)
+        cursor = None if pick is None or not q.nbuf else (pick + 1) % q.nbuf
+        s.queues[qi] = q.replace(count=None if q.count is None else q.count + 1, cursor=cursor)
+        if pick is not None:
+            s.slots[t] = pick
+        # a freed buffer this AllocTensor may have taken is no longer intact
+        s.intact = frozenset(f for f in s.intact
+                             if s.tokens.get(f, (None,))[0] != qi or (pick is not None and s.slots.get(f) not in
+                                                                      (None, pick)))
         return s
 
     def _free(self, op: asc.FreeTensorOp, s: State) -> State:
@@ -940,6 +1062,8 @@ class Analysis:
         if t is not None and s.tokens[t][0] == qi:
             tq, st, site, _ = s.tokens[t]
             s.tokens[t] = (tq, FREE, site, id(op))
+            if st != FREE:
+                s.intact = s.intact | {t}
             was_live = st in (OCCUPIED, ENQUE, DEQUE)
             count = None if q.count is None or st == UNKNOWN else (q.count - 1 if was_live else q.count)
             s.queues[qi] = q.replace(count=count)
@@ -953,7 +1077,7 @@ class Analysis:
     def _enque(self, op: asc.EnQueOp, s: State) -> State:
         qi = self.idx(op.queue)
         q = s.queues.get(qi)
-        self._use(op, "EnQue", [op.tensor], s)
+        s = self._use(op, "EnQue", [op.tensor], s)
         if q is None:
             return s
         qtype = op.queue.type
@@ -1035,7 +1159,7 @@ class Analysis:
         s = s.copy()
         s.inits = (*s.inits, init)
         if is_queue:
-            s.queues[bi] = QueueState(True, num, 0, (), init.pipe)
+            s.queues[bi] = QueueState(True, num, 0, (), init.pipe, 0)
             s.tokens = {t: tok for t, tok in s.tokens.items() if tok[0] != bi}
         else:
             s.tbufs = s.tbufs | {bi}
@@ -1140,7 +1264,7 @@ def _havoc_counts(s: State) -> State:
     head (a DeQue there with no EnQue in the body finds nothing in any iteration)."""
     s = s.copy()
     for qi, q in s.queues.items():
-        s.queues[qi] = q.replace(count=None, fifo=() if q.fifo == () else None)
+        s.queues[qi] = q.replace(count=None, fifo=() if q.fifo == () else None, cursor=None)
     s.tokens = {t: (tok[0], UNKNOWN, tok[2], tok[3]) for t, tok in s.tokens.items()}
     return s
 

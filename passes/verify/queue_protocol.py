@@ -16,7 +16,8 @@ from passes.verify.rules import CheckContext, rule
 
 def _report(ctx: CheckContext, code: str) -> None:
     for f in analyze(ctx.module, ctx.chip).findings.get(code, []):
-        ctx.report(f.op, f.message, *(ctx.note_at(op, msg) for op, msg in f.notes))
+        ctx.report(f.op, f.message, *(ctx.note_at(op, msg) for op, msg in f.notes),
+                   severity=Severity.WARNING if f.soft else None)
 
 
 @rule(
@@ -25,7 +26,14 @@ def _report(ctx: CheckContext, code: str) -> None:
             "its buffer back to the queue.",
     why="FreeTensor hands the buffer to the next AllocTensor at once (and, on hardware, signals the producer "
         "pipe that it may overwrite it). Using the old LocalTensor afterwards reads data another tile is "
-        "loading into, or clobbers it: silently wrong results, or a state-machine abort in the CPU-debug build.",
+        "loading into, or clobbers it: silently wrong results, or a state-machine abort in the CPU-debug build. "
+        "A read is only a warning where the queue cannot have handed the buffer out again: no AllocTensor "
+        "since the free can have taken it (AllocTensor takes the first free buffer after the queue's cursor, so "
+        "with two buffers the next one takes the other), nothing wrote it, and its next writer cannot overtake "
+        "the read (a VECOUT buffer read by the vector pipe, which also writes it next; never a VECIN buffer, "
+        "whose next copy-in waits only for what ran before the free). Such code relies on the rotation: a "
+        "change of the buffer count or of the order of AllocTensor calls breaks it (vendor AddRmsNorm and "
+        "RmsNorm read xLocal and rstdLocal after their copy-out freed them).",
     example="LocalTensor<half> x = inQueueX.DeQue<half>();\ninQueueX.FreeTensor(x);\n"
             "Add(zLocal, x, yLocal, tileLength);   // x's buffer is already free",
     instead="LocalTensor<half> x = inQueueX.DeQue<half>();\nAdd(zLocal, x, yLocal, tileLength);\n"
@@ -40,7 +48,10 @@ def use_after_free(ctx: CheckContext) -> None:
     summary="A tensor is used by an API while it is enqueued: EnQue was called and the matching DeQue was not.",
     why="EnQue only signals the consumer pipe (SetFlag); the data is safe to read on the consumer side only "
         "after DeQue has waited for that signal (WaitFlag). Reading the tensor in between races with the copy "
-        "that fills it (MTE2 still writing while the vector unit reads), so results are random.",
+        "that fills it (MTE2 still writing while the vector unit reads), so results are random. Where an "
+        "explicit SetFlag/WaitFlag pair of the event the DeQue would wait on (MTE2_V for VECIN, V_MTE3 for "
+        "VECOUT) is set after the tensor's last write and waited before a read on the consumer pipe, the pair "
+        "gives the DeQue's ordering: a warning (vendor InplaceAttnSoftmax does this).",
     example="DataCopy(xLocal, xGm[off], n);\ninQueueX.EnQue(xLocal);\nAbs(yLocal, xLocal, n);   // not dequeued",
     instead="DataCopy(xLocal, xGm[off], n);\ninQueueX.EnQue(xLocal);\n"
             "LocalTensor<float> x = inQueueX.DeQue<float>();\nAbs(yLocal, x, n);",

@@ -1,0 +1,128 @@
+"""When a queue tensor used after FreeTensor, or before DeQue, is still safe by construction.
+
+Two facts the buffer state machine (buffer_state.py) consults to tell an ASC201/ASC202 that is a hazard
+(an error) from one that the program's own structure makes harmless (a warning):
+
+- The queue's buffer rotation. AllocTensor takes the first free buffer at or after the queue's cursor
+  and moves the cursor past it (asc-devkit's TQueBind::AllocBuffer; rust_sim/src/queue.rs does the
+  same). A tensor freed and then only read keeps its bytes as long as no AllocTensor since the free
+  could have returned its buffer, and as long as the next writer of that buffer cannot overtake the read:
+  a VECOUT buffer's next writer is the vector pipe, in order behind a vector read; a VECIN buffer's is
+  MTE2, which FreeTensor's event releases before the read runs (an error whatever the rotation).
+- An explicit SetFlag/WaitFlag pair of the event the DeQue would wait on (MTE2_V for VECIN, V_MTE3 for
+  VECOUT, MTE2_MTE1 for A1/B1), set after the tensor's last write and waited before the use, orders the
+  producer before the consumer just as the DeQue would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from xdsl.ir import Operation, SSAValue
+
+from ascendir.dialects import ascendc as asc
+from passes.verify.ir import overload_of
+
+# vector APIs: they run on the V pipe (the pipe that writes a VECOUT buffer and reads a VECIN one)
+VECTOR_FAMILIES = frozenset({"vec_binary", "vec_unary", "vec_scalar", "cast", "reduce", "compare", "select",
+                             "brcb", "gather", "transpose"})
+
+# the event a queue's EnQue sets and its DeQue waits on, by the queue's TPosition
+DEQUE_EVENT = {"VECIN": "MTE2_V", "VECOUT": "V_MTE3", "A1": "MTE2_MTE1", "B1": "MTE2_MTE1"}
+
+ROTATION_NOTE = ("the read relies on the queue's buffer rotation: no AllocTensor since the free can have handed "
+                 "this buffer out again; a change of the buffer count or of the order of AllocTensor calls "
+                 "makes it read another tile's data")
+FLAG_NOTE = ("the SetFlag/WaitFlag pair of {event} before the EnQue orders the producer before this use, as the "
+             "DeQue would; DeQue the tensor instead so the queue stays the one source of its ordering")
+
+
+def next_slot(nbuf: int, cursor: int, held: Iterable[int]) -> int | None:
+    """The buffer the next AllocTensor takes: the first free one at or after `cursor`; None if all are taken."""
+    taken = set(held)
+    return next(((cursor + k) % nbuf for k in range(nbuf) if (cursor + k) % nbuf not in taken), None)
+
+
+def only_reads(op: Operation, tensor: SSAValue) -> bool:
+    """Whether `op` only reads `tensor` (every catalog parameter it is bound to is a source), for API calls
+    the catalog resolves; GetValue reads, everything unresolved counts as a write."""
+    if isinstance(op, asc.GetValueOp):
+        return True
+    if not isinstance(op, asc.ApiCallOp):
+        return False
+    found = overload_of(op.api.data, op.overload.data, op.FAMILY)
+    if found is None:
+        return False
+    overload, has_receiver = found
+    roles = [p.name for p in overload.params]
+    offset = int(has_receiver)
+    bound = [roles[i - offset] if 0 <= i - offset < len(roles) else None for i in range(len(op.args))]
+    uses = [bound[i] for i, a in enumerate(op.args) if a is tensor]
+    return bool(uses) and all(name is not None and name.startswith("src") for name in uses)
+
+
+def writes(op: Operation, tensor: SSAValue) -> bool:
+    """Whether `op` may write `tensor` (bound to a parameter that is not a source, or not resolved); EnQue
+    hands the tensor on without touching its bytes."""
+    return not isinstance(op, asc.EnQueOp) and not only_reads(op, tensor)
+
+
+def flag_id_root(value: SSAValue) -> SSAValue:
+    """The value an event id was converted from (`static_cast<event_t>(...)` and integer widenings), so the
+    SetFlag and WaitFlag of one variable agree."""
+    for _ in range(8):
+        owner = value.owner
+        if isinstance(owner, Operation) and owner.name in _ID_CASTS and owner.operands:
+            value = owner.operands[0]
+        else:
+            break
+    return value
+
+
+_ID_CASTS = frozenset({"arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast", "arith.index_castui",
+                       "arith.bitcast"})
+
+
+_UB_POSITIONS = frozenset({"VECIN", "VECOUT", "VECCALC"})
+
+
+def is_vector_op(op: Operation) -> bool:
+    """A vector API, or a high-level one (BroadCast, SoftMax, ...) whose tensors all live in UB: those run on
+    the vector core's V and scalar pipes, never on a copy pipe."""
+    if not isinstance(op, asc.ApiCallOp):
+        return False
+    if op.FAMILY in VECTOR_FAMILIES:
+        return True
+    if op.FAMILY != "high_level":
+        return False
+    found = overload_of(op.api.data, op.overload.data, op.FAMILY)
+    if found is None:
+        return False
+    tensors = [p for p in found[0].params if p.kind == "local_tensor"]
+    return bool(tensors) and all(p.positions and p.positions <= _UB_POSITIONS for p in tensors)
+
+
+def runs_on(op: Operation, pipe: str) -> bool:
+    """Whether `op` is issued on `pipe` (V or MTE3, the consumers of the DeQue events modelled here)."""
+    if pipe == "V":
+        return is_vector_op(op)
+    if pipe == "MTE3":
+        return isinstance(op, asc.ApiCallOp) and op.FAMILY == "data_copy"
+    return False
+
+
+def freed_read_is_safe(position: str, op: Operation) -> bool:
+    """A read of a freed tensor whose buffer no AllocTensor has handed out again: whether the buffer's next
+    writer is ordered behind it. On VECOUT the next writer is the vector pipe (after an AllocTensor that
+    comes later in program order), in order behind a vector read; a GetValue is finished before anything
+    after it is issued. On VECIN it is MTE2, whose wait is on the event FreeTensor set before the read was
+    issued: nothing orders the read before the copy-in, whatever buffer the next AllocTensor takes (with
+    two buffers MTE2 may run a tile ahead of the vector pipe)."""
+    return position == "VECOUT" and (is_vector_op(op) or isinstance(op, asc.GetValueOp))
+
+
+def event_name(template: str | None) -> str | None:
+    """`HardEvent::MTE2_V` or `MTE2_V` -> `MTE2_V`."""
+    if template is None:
+        return None
+    return template.rsplit("::", 1)[-1]
