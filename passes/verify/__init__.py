@@ -31,6 +31,7 @@ from passes.verify import (  # noqa: F401  (each module registers its rules)
     coverage,
     host_code,
     infer_shape,
+    matmul_coverage,
     project,
     queue_protocol,
     redefinition,

@@ -54,7 +54,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     }
     tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
     context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
-    context->SetBlockDim(1);
+    context->SetBlockDim(tiling.mm.get_usedCoreNum());
     size_t* workspaces = context->GetWorkspaceSizes(1);
     workspaces[0] = platform.GetLibApiWorkSpaceSize();
     return ge::GRAPH_SUCCESS;
@@ -104,10 +104,14 @@ extern "C" __global__ __aicore__ void linear_bias_custom(GM_ADDR x, GM_ADDR w, G
     wGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(w));
     biasGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(bias));
     yGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y));
-    mm.SetTensorA(xGm);
-    mm.SetTensorB(wGm);
-    mm.SetBias(biasGm);
-    mm.IterateAll(yGm);
+    // each core its block of C (two cores: SetDim(2) splits N); without the offsets, ASC608
+    const int32_t mBlocks = (td.mm.M + td.mm.singleCoreM - 1) / td.mm.singleCoreM;
+    const int32_t mIdx = AscendC::GetBlockIdx() % mBlocks;
+    const int32_t nIdx = AscendC::GetBlockIdx() / mBlocks;
+    mm.SetTensorA(xGm[mIdx * td.mm.singleCoreM * td.mm.Ka]);
+    mm.SetTensorB(wGm[nIdx * td.mm.singleCoreN]);
+    mm.SetBias(biasGm[nIdx * td.mm.singleCoreN]);
+    mm.IterateAll(yGm[mIdx * td.mm.singleCoreM * td.mm.N + nIdx * td.mm.singleCoreN]);
     mm.End();
 }
 """
