@@ -324,14 +324,21 @@ class Analysis:
                 self._index_values(kernel)
                 if not self._within_budget(kernel, MAX_STATES) and not self._within_budget(kernel, 1):
                     self.gave_up.append(kernel)
-        reported: set[tuple[str, object, str]] = set()
+        reported: dict[tuple[str, object, str], int] = {}
         for (code, _), v in self._verdicts.items():
-            # one template instantiated several times lowers the same line several times: report it once
+            # one template instantiated several times lowers the same line several times: report it once, as an
+            # error if it is one in any instantiation
             key = (code, location_key(v.op), v.message)
-            if v.seen and v.bad == v.seen and key not in reported:
-                reported.add(key)
-                self.findings.setdefault(code, []).append(Finding(code, v.op, v.message, v.notes,
-                                                                  soft=v.soft == v.bad))
+            if not v.seen or v.bad != v.seen:
+                continue
+            found = self.findings.setdefault(code, [])
+            finding = Finding(code, v.op, v.message, v.notes, soft=v.soft == v.bad)
+            at = reported.get(key)
+            if at is None:
+                reported[key] = len(found)
+                found.append(finding)
+            elif found[at].soft and not finding.soft:
+                found[at] = finding
         for found in self.findings.values():
             found.sort(key=lambda f: _line_of(f.op))
         return self
