@@ -226,7 +226,8 @@ class HostLowerer(
         return Val(C.VoidT())
 
     def host_param_mismatch(self, param: A.Param, arg: Val) -> bool:
-        """An overload's parameter that cannot take `arg` for host reasons (calls._record_type_mismatch)."""
+        """An overload's parameter that cannot take `arg` for host reasons
+        (calls_overloads._record_type_mismatch)."""
         return host_vector.param_mismatch(param, arg)
 
     def _lower_stmt(self, st: A.Node) -> None:

@@ -1,0 +1,173 @@
+"""Overload resolution and template arguments for calls of user functions: the overload a call picks (by
+arity, the argument's struct, class and tensor types, plain before template), explicit and deduced template
+arguments, and the candidates C++ drops because deduction fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ascendir.lower import ctypes as C
+from ascendir.lower.ctypes import CType, Scalar
+from ascendir.lower.function import Unsupported
+from ascendir.lower.values import Instance, Pack, Val
+from frontend import ast as A
+
+if TYPE_CHECKING:
+    from ascendir.lower.function import FunctionLowerer
+
+
+def pick_overload(fns: Sequence[A.FunctionDecl], n: int, node: A.Node, name: str,
+                  lw: FunctionLowerer | None = None, args: Sequence[Val] = (),
+                  owner: Instance | None = None) -> A.FunctionDecl:
+    """The overload of a user function to inline: the first that takes `n` arguments, and among several such,
+    the first whose struct and class parameters name the types of the arguments passed
+    (`Process(PARAM_LONG_SEQ_EXP p, ...)` beside `Process(PARAM_MEDIUM_SEQ_EXP p, ...)`)."""
+    with_body = [f for f in fns if f.body is not None] or list(fns)
+    viable = [f for f in with_body
+              if sum(1 for p in f.params if p.default is None and p.name is not None and not p.variadic) <= n
+              <= len(f.params) or any(p.variadic for p in f.params)]
+    if len(viable) > 1 and lw is not None and owner is not None and args:
+        # a method's overloads, by the kinds their parameters take in the class's terms (`Coord operator+(Coord
+        # const &)` beside `Coord operator+(Index)`, for a MatrixCoord argument)
+        kinds = [f for f in viable if lw._frame_takes(owner, f, args)]
+        if kinds and len(kinds) < len(viable):
+            viable = kinds
+    if len(viable) > 1 and lw is not None:
+        typed = [f for f in viable if not _record_type_mismatch(lw, f, args)]
+        # C++ prefers a plain function to a template when both take the arguments as they are
+        # (`GMToUB(GlobalTensor<float>&)` beside `template <class C> GMToUB(GlobalTensor<C>&)` for a float tensor)
+        plain = next((f for f in typed if id(f) not in lw.scope.function_templates
+                      and not _scalar_conversion(f, args)), None)
+        if plain is not None:
+            return plain
+        if typed:
+            return typed[0]
+    if viable:
+        return viable[0]
+    if len(with_body) == 1:
+        return with_body[0]
+    raise Unsupported(f"no overload of '{name}' takes {n} arguments", node)
+
+
+def _record_type_mismatch(lw: FunctionLowerer, fn: A.FunctionDecl, args: Sequence[Val]) -> bool:
+    """Whether a parameter of `fn` names a user struct or class other than the one its argument has, or a
+    tensor its argument is not: a LocalTensor for a GlobalTensor (`CopyIn(const LocalTensor<T>&, const
+    GlobalTensor<T>&)` beside `CopyOut(const GlobalTensor<T>&, const LocalTensor<T>&)` overloads), or a tensor of
+    a named element type other than the argument's (`Compute(LocalTensor<half>)` beside `Compute(LocalTensor<float>)`)."""
+    records = lw.scope.classes.keys() | lw.scope.tiling_structs.keys()
+    host_mismatch = getattr(lw, "host_param_mismatch", None)  # the host lowering's library objects
+    for param, arg in zip(fn.params, args):
+        if host_mismatch is not None and host_mismatch(param, arg):
+            return True
+        base = param.type.base
+        if isinstance(base, str) or not base.parts:
+            continue
+        wanted = base.parts[-1].name
+        if wanted in _TENSOR_CLASSES and isinstance(arg.ctype, C.LocalTensorT | C.GlobalTensorT):
+            if _TENSOR_CLASSES[wanted] is not type(arg.ctype):
+                return True
+            targs = base.parts[-1].template_args
+            elem = targs[0].value if targs else None
+            if isinstance(elem, A.TypeRef) and not elem.pointers and arg.ctype.elem is not None:
+                spelt = elem.base if isinstance(elem.base, str) else (
+                    elem.base.parts[0].name if len(elem.base.parts) == 1 and not elem.base.parts[0].template_args
+                    else None)
+                named = C.scalar_named(spelt) if spelt is not None else None  # a type parameter (T) is no scalar
+                if named is not None and named != arg.ctype.elem:
+                    return True
+            continue
+        given = arg.ctype.name if isinstance(arg.ctype, C.TilingT | C.StructT | C.ClassT) else None
+        if given is not None and wanted in records and wanted != given.partition("<")[0]:
+            return True
+    return False
+
+
+def _scalar_conversion(fn: A.FunctionDecl, args: Sequence[Val]) -> bool:
+    """Whether a by-value scalar parameter of `fn` names another scalar type than its argument has (a
+    template taking T would match that argument exactly, and C++ prefers it)."""
+    for param, arg in zip(fn.params, args):
+        base = param.type.base
+        spelt = base if isinstance(base, str) else (
+            base.parts[-1].name if base.parts and not base.parts[-1].template_args else None)
+        named = C.scalar_named(spelt) if spelt is not None and not param.type.pointers else None
+        if named is not None and isinstance(arg.ctype, Scalar) and named != arg.ctype:
+            return True
+    return False
+
+
+_TENSOR_CLASSES: dict[str, type] = {"LocalTensor": C.LocalTensorT, "GlobalTensor": C.GlobalTensorT}
+
+
+def explicit_types(lw: FunctionLowerer, fn: A.FunctionDecl, targs: list[A.TemplateArg] | None,
+                   args: Sequence[Val]) -> dict[str, object]:
+    """Template bindings of a function template: explicit arguments, then deduction from the arguments."""
+    params = lw.scope.function_templates.get(id(fn)) or []
+    bound: dict[str, object] = {}
+    for i, p in enumerate(params):
+        if p.name is None:
+            continue
+        if p.variadic and targs and i <= len(targs):
+            # `GetCoordByAxis<0, 1>()` for `template <int... Is>`: the pack of the remaining explicit arguments
+            bound[p.name] = Pack(tuple(lw._template_arg_value(a) for a in targs[i:]))
+            break
+        if targs and i < len(targs):
+            bound[p.name] = lw._template_arg_value(targs[i])
+    names = {p.name for p in params if p.name}
+    for i, (param, arg) in enumerate(zip(fn.params, args)):
+        if param.variadic and isinstance(param.type.base, A.QualifiedName):
+            # `Ts const &... values`: the pack of the remaining arguments' types
+            pack = param.type.base.parts[-1].name
+            if pack in names and pack not in bound:
+                bound[pack] = Pack(tuple(a.ctype for a in args[i:]))
+            break
+        _deduce(param.type, arg.ctype, names, bound)
+    for p in params:
+        if p.name and p.name not in bound and p.default is not None:
+            bound[p.name] = lw._default_template_value(p)
+    return bound
+
+
+def _deduce(t: A.TypeRef, actual: CType, names: set[str], bound: dict[str, object]) -> None:
+    if isinstance(t.base, str):
+        return
+    last = t.base.parts[-1]
+    if last.name in names and last.name not in bound and not last.template_args:
+        if isinstance(actual, C.Pointer) and t.pointers and "*" in t.pointers:
+            actual = actual.pointee
+        bound[last.name] = actual
+        return
+    if last.template_args and isinstance(actual, C.ClassT) and actual.name.partition("<")[0] == last.name:
+        # `CrossCoreFlagWithReverse<DEPTH> &flag` given a CrossCoreFlagWithReverse<16>: DEPTH is 16
+        for targ, value in zip(last.template_args, actual.args):
+            inner = targ.value.type if isinstance(targ.value, A.TypeArgExpr) else targ.value
+            n = (inner.base.parts[-1].name if isinstance(inner, A.TypeRef) and isinstance(inner.base, A.QualifiedName)
+                 and len(inner.base.parts) == 1 and not inner.base.parts[0].template_args else
+                 inner.qname.parts[0].name if isinstance(inner, A.Name) and len(inner.qname.parts) == 1 else None)
+            if n is not None and n in names and n not in bound:
+                bound[n] = value
+        return
+    if last.template_args and isinstance(actual, C.LocalTensorT | C.GlobalTensorT):
+        if last.name in names and last.name not in bound:  # `R<T>& x`: R is a template template parameter
+            bound[last.name] = C.TemplateNameT("LocalTensor" if isinstance(actual, C.LocalTensorT) else "GlobalTensor")
+        arg = last.template_args[0].value
+        if isinstance(arg, A.TypeRef) and isinstance(arg.base, A.QualifiedName):
+            n = arg.base.parts[-1].name
+            if n in names and n not in bound and actual.elem is not None:
+                bound[n] = actual.elem
+
+
+def deduction_fails(lw: FunctionLowerer, fn: A.FunctionDecl, args: Sequence[Val]) -> bool:
+    """Whether `fn` is a function template with a parameter of a class template's type (`C<t>`, `Coord<N, T>`)
+    given a scalar argument: deduction fails there (no conversion is considered), so C++ drops the candidate."""
+    if id(fn) not in lw.scope.function_templates:
+        return False
+    for param, arg in zip(fn.params, args):
+        base = param.type.base
+        if isinstance(base, str) or not base.parts or param.variadic or param.type.pointers:
+            continue
+        last = base.parts[-1]
+        if last.template_args and last.name in lw.scope.classes and isinstance(arg.ctype, Scalar):
+            return True
+    return False
