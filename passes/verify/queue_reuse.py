@@ -10,8 +10,9 @@ Two facts the buffer state machine (buffer_state.py) consults to tell an ASC201/
   a VECOUT buffer's next writer is the vector pipe, in order behind a vector read; a VECIN buffer's is
   MTE2, which FreeTensor's event releases before the read runs (an error whatever the rotation).
 - An explicit SetFlag/WaitFlag pair of the event the DeQue would wait on (MTE2_V for VECIN, V_MTE3 for
-  VECOUT, MTE2_MTE1 for A1/B1), set after the tensor's last write and waited before the use, orders the
-  producer before the consumer just as the DeQue would.
+  VECOUT), set after the tensor's last write and waited before a use on the consumer pipe (V, MTE3), orders
+  the producer before the consumer just as the DeQue would. (A1/B1's MTE2_MTE1 is followed too, but no
+  use is taken to run on MTE1, so those uses stay errors.)
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ DEQUE_EVENT = {"VECIN": "MTE2_V", "VECOUT": "V_MTE3", "A1": "MTE2_MTE1", "B1": "
 ROTATION_NOTE = ("the read relies on the queue's buffer rotation: no AllocTensor since the free can have handed "
                  "this buffer out again; a change of the buffer count or of the order of AllocTensor calls "
                  "makes it read another tile's data")
-FLAG_NOTE = ("the SetFlag/WaitFlag pair of {event} before the EnQue orders the producer before this use, as the "
-             "DeQue would; DeQue the tensor instead so the queue stays the one source of its ordering")
+FLAG_NOTE = ("the SetFlag/WaitFlag pair of {event} after the tensor's last write orders the producer before this "
+             "use, as the DeQue would; DeQue the tensor instead so the queue stays the one source of its ordering")
 
 
 def next_slot(nbuf: int, cursor: int, held: Iterable[int]) -> int | None:
