@@ -932,6 +932,13 @@ class Analysis:
                 s = self._destroy(s, self.pipe_idx(a))
             elif isinstance(a.type, asc.TPipeType):
                 s = self._pipe_use(op, a, s)
+        # a call not followed may write the tensors it gets: what a free left intact or a flag pair ordered ends
+        touched = {t for a in op.args if isinstance(a.type, asc.LocalTensorType)
+                   and (t := self.token_of(s, a)) is not None}
+        if touched & (s.intact | s.ordered) or any(touched & ts for ts in s.flagged.values()):
+            s = s.copy()
+            s.intact, s.ordered = s.intact - touched, s.ordered - touched
+            s.flagged = {k: ts - touched for k, ts in s.flagged.items()}
         return s
 
     def _havoc_queue(self, s: State, q: SSAValue) -> State:
