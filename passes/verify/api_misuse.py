@@ -545,13 +545,6 @@ def _elem_bits(value: SSAValue) -> int:
     return 0
 
 
-def _kernel_of(op: Operation) -> Operation | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, asc.KernelOp):
-        parent = parent.parent_op()
-    return parent
-
-
 # ----------------------------------------------------------------------------------------------------
 # ASC506: tensor in a TPosition whose memory the API cannot reach
 # ----------------------------------------------------------------------------------------------------
