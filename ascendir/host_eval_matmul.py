@@ -283,6 +283,10 @@ class MatmulTilingObject:
                 return None  # the multi-core M/N split settles the tiling without this search
             if self.types[host.MatmulMatrix.B].position == _TSCM:
                 return None  # GetTiling returns 1 there when the core split fails
+        whole = (m, n)
+        if cores > 1:
+            # the L0 search runs on one core's block: where the library's core split is modelled, that block
+            m, n = self._core_block(m, n, k, bits_b) or (m, n)
         # One core gets the blocks of 16 along M (N), or a few more where the library rounds the count up
         # to one that splits well; of several cores, each gets no more than that.
         m_blocks, n_blocks = _blocks(m), _blocks(n)
@@ -295,9 +299,29 @@ class MatmulTilingObject:
             if base == _UNSET or _blocks(base) <= most:
                 continue
             which = "rows" if axis == "M" else "columns"
+            full = whole[0] if axis == "M" else whole[1]
+            if size < full:  # the core split cut this axis
+                return (f"the fixed base{axis} {base} spans {_blocks(base)} blocks of 16 {which}, more than the "
+                        f"{most} of the {size} {which} each core gets when the library splits {axis} = {full} "
+                        f"over the cores")
             return (f"the fixed base{axis} {base} spans {_blocks(base)} blocks of 16 {which}, more than the "
-                    f"{most} that {axis} = {size} gives {'each core' if cores > 1 else 'one core'}")
+                    f"{most} that {axis} = {full} gives {'each core' if cores > 1 else 'one core'}")
         return None
+
+    def _core_block(self, m: int, n: int, k: int, bits_b: int) -> tuple[int, int] | None:
+        """(singleCoreM, singleCoreN) of the library's core split (ascendir.matmul_core_split), or None where
+        that split is not modelled."""
+        from ascendir.matmul_core_split import UnmodelledSplit, library_core_split
+        from ascendir.matmul_tiling import split_inputs
+
+        bits_a = self.bits(host.MatmulMatrix.A)
+        if bits_a is None:
+            return None
+        try:
+            split = library_core_split(split_inputs(self, m, n, k, bits_a, bits_b))
+        except UnmodelledSplit:
+            return None
+        return split.single_m, split.single_n
 
 
 @register_impls

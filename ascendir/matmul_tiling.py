@@ -86,7 +86,7 @@ def cube_tiling(obj: Any, notes: list[str] | None = None) -> dict[str, int] | No
     from ascendir.matmul_core_split import UnmodelledSplit, library_core_split
 
     try:
-        split = library_core_split(_split_inputs(obj, m, n, k, bits_a, bits_b))
+        split = library_core_split(split_inputs(obj, m, n, k, bits_a, bits_b))
         single_m, single_n, single_k, used = split.single_m, split.single_n, split.single_k, split.used
     except UnmodelledSplit as why:
         cores = max(1, obj.block_dim) if obj.multi_core else 1
@@ -136,7 +136,7 @@ _SPLIT_STEERING = ("EnableMultiCoreSplitK", "SetSplitK", "SetMatmulConfigParams"
                    "SetBatchNum", "SetSingleRange", "SetAlignSplit")
 
 
-def _split_inputs(obj: Any, m: int, n: int, k: int, bits_a: int, bits_b: int) -> CoreSplitInputs:
+def split_inputs(obj: Any, m: int, n: int, k: int, bits_a: int, bits_b: int) -> CoreSplitInputs:
     from ascendir.dialects import host
     from ascendir.matmul_core_split import CoreSplitInputs, UnmodelledSplit
 

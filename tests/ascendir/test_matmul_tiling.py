@@ -100,12 +100,17 @@ CASES = [
     ("baseN past N", configured(a="float", mnk=(128, 20, 10), base=(128, 128, -1), bias=True), -1,
      ("split", "the fixed baseN 128 spans 8 blocks of 16 columns, more than the 2 that N = 20 gives one core")),
     ("baseM past M, 20 cores", configured(dim=20, mnk=(40, 512, 64), base=(64, 128, -1)), -1,
-     ("split", "the fixed baseM 64 spans 4 blocks of 16 rows, more than the 3 that M = 40 gives each core")),
+     ("split", "the fixed baseM 64 spans 4 blocks of 16 rows, more than the 1 of the 16 rows each core gets when the "
+               "library splits M = 40 over the cores")),
     # M = 272 is 17 blocks, which the library rounds up to 18 (17 has too few divisors): 288 still fits
     ("M rounded up, 1 core", configured(mnk=(272, 64, 64), base=(288, 32, -1)), 0, None),
-    ("M rounded up, 8 cores", configured(dim=8, mnk=(272, 64, 64), base=(288, 32, -1)), -1, None),
+    # of 8 cores, the library's split (ascendir.matmul_core_split) gives each core 136 rows: 9 blocks
+    ("M rounded up, 8 cores", configured(dim=8, mnk=(272, 64, 64), base=(288, 32, -1)), -1,
+     ("split", "the fixed baseM 288 spans 18 blocks of 16 rows, more than the 9 of the 136 rows each core gets when "
+               "the library splits M = 272 over the cores")),
     ("past the rounding", configured(dim=8, mnk=(272, 64, 64), base=(304, 32, -1)), -1,
-     ("split", "the fixed baseM 304 spans 19 blocks of 16 rows, more than the 18 that M = 272 gives each core")),
+     ("split", "the fixed baseM 304 spans 19 blocks of 16 rows, more than the 9 of the 136 rows each core gets when "
+               "the library splits M = 272 over the cores")),
     # int8 B is split in pairs of 16-column blocks: N = 40 (3 blocks) takes a 64-column base
     ("int8 pairs", configured(a="int8", mnk=(64, 40, 64), base=(64, 64, -1)), 0, None),
     ("int8 past pairs", configured(a="int8", mnk=(64, 40, 64), base=(64, 80, -1)), -1,
