@@ -1,0 +1,412 @@
+"""Queue and pipe ops in the buffer state machine: TPipe and TQue declarations, AllocTensor, EnQue, DeQue and
+FreeTensor on a tensor's FSM, API calls that use tensors, and opaque calls that make a queue unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import StringAttr
+from xdsl.ir import Operation, SSAValue
+
+from ascendir.dialects import ascendc as asc
+from passes.verify import queue_reuse
+from passes.verify.buffer_ir import line_of, stored_pipe, tensor_root
+from passes.verify.buffer_states import DEQUE, ENQUE, FREE, OCCUPIED, UNKNOWN, QueueState, State
+from passes.verify.ir import constant_of, overload_of
+
+
+# LocalTensor methods that only read the tensor's descriptor, not its buffer.
+_METADATA_METHODS = frozenset({"GetSize", "GetLength", "GetPhyAddr", "GetPosition", "operator[]", "ReinterpretCast"})
+# queue methods that change the queue in ways the state does not follow
+_HAVOC_QUEUE_METHODS = frozenset({"AllocTensor", "DeQue", "FreeAllEvent", "FreeTensor", "EnQue"})
+
+
+class QueueSteps:
+    """Queue and pipe ops: methods of Analysis (buffer_state.py), which inherits them."""
+
+    def _tque(self, op: asc.TQueOp, s: State) -> State:
+        s = s.copy()
+        s.queues[self.idx(op.result)] = QueueState(False, None, 0, (), None)
+        return s
+
+    def _use(self, op: Operation, api: str, operands: Iterable[SSAValue], s: State) -> State:
+        """An API reads or writes these tensors: none may be freed or still enqueued. A freed tensor only read
+        while its buffer cannot have been handed out again, and an enqueued one read on the consumer pipe
+        after a SetFlag/WaitFlag pair of the DeQue's event, are warnings (queue_reuse.py)."""
+        after_free: str | None = None
+        before_deque: str | None = None
+        free_note: tuple[Operation, str] | None = None
+        enq_note: tuple[Operation, str] | None = None
+        free_soft = enq_soft = True
+        checked = False
+        written: set[int] = set()
+        for v in operands:
+            if not isinstance(v.type, asc.LocalTensorType):
+                continue
+            checked = True
+            t = self.token_of(s, v)
+            if t is None:
+                continue
+            qi, st, _, last = s.tokens[t]
+            qname = self._names.get(qi, "its queue")
+            where = self._op_index.get(last)
+            position = self._position(qi)
+            if queue_reuse.writes(op, v):
+                written.add(t)
+            if st == FREE:
+                soft = (t in s.intact and queue_reuse.only_reads(op, v)
+                        and queue_reuse.freed_read_is_safe(position, op))
+                if after_free is None or (free_soft and not soft):
+                    after_free = f"{api} uses a tensor of {qname} after FreeTensor gave its buffer back"
+                    free_note = (where, "freed here") if where is not None else None
+                free_soft = free_soft and soft
+            elif st == ENQUE and not _producer_reads(op, v):
+                event = queue_reuse.DEQUE_EVENT.get(position)
+                soft = (event is not None and t in s.ordered and queue_reuse.only_reads(op, v)
+                        and queue_reuse.runs_on(op, event.rsplit("_", 1)[1]))
+                if before_deque is None or (enq_soft and not soft):
+                    before_deque = (f"{api} uses a tensor of {qname} that is enqueued and not yet dequeued; "
+                                    f"DeQue it first")
+                    enq_note = (where, "enqueued here") if where is not None else None
+                enq_soft = enq_soft and soft
+        if checked:
+            free_notes = [free_note] if free_note else []
+            if after_free is not None and free_soft:
+                free_notes.append((op, queue_reuse.ROTATION_NOTE))
+            self.check("ASC201", op, after_free, *free_notes, soft=after_free is not None and free_soft)
+            enq_notes = [enq_note] if enq_note else []
+            if before_deque is not None and enq_soft:
+                event = next((queue_reuse.DEQUE_EVENT.get(self._position(s.tokens[t][0])) for v in operands
+                              if (t := self.token_of(s, v)) is not None and s.tokens[t][1] == ENQUE), None)
+                enq_notes.append((op, queue_reuse.FLAG_NOTE.format(event=event)))
+            self.check("ASC202", op, before_deque, *enq_notes, soft=before_deque is not None and enq_soft)
+        if written & (s.intact | s.ordered) or any(written & ts for ts in s.flagged.values()):
+            # a write ends what a free left intact and what a flag pair ordered before it
+            s = s.copy()
+            s.intact, s.ordered = s.intact - written, s.ordered - written
+            s.flagged = {k: ts - written for k, ts in s.flagged.items()}
+        return s
+
+    def _position(self, qi: int) -> str:
+        decl = self._decls.get(qi)
+        qtype = decl.results[0].type if decl is not None else None
+        return qtype.position.data if isinstance(qtype, asc.TQueType) else "?"
+
+    def _held_slots(self, s: State, qi: int) -> list[int] | None:
+        """The buffers of queue qi taken now, when every taken one is known (its count agrees)."""
+        q = s.queues.get(qi)
+        if q is None or q.count is None:
+            return None
+        held: list[int] = []
+        for t, tok in s.tokens.items():
+            if tok[0] != qi:
+                continue
+            if tok[1] == UNKNOWN:
+                return None
+            if tok[1] in (OCCUPIED, ENQUE, DEQUE):
+                if t not in s.slots:
+                    return None
+                held.append(s.slots[t])
+        return held if len(held) == q.count else None
+
+    def _api_call(self, op: asc.ApiCallOp, s: State) -> State:
+        family, api = op.FAMILY, op.api.data
+        if family == "queue":
+            if api in _HAVOC_QUEUE_METHODS and op.args:
+                return self._havoc_queue(s, op.args[0])
+            return s
+        if family == "sync":
+            return self._flag(op, s)
+        if family == "pipe":
+            if api == "Reset" and op.args:
+                return self._reset(s, self.pipe_idx(op.args[0]))
+            if api == "Destroy" and op.args:
+                return self._destroy(s, self.pipe_idx(op.args[0]))
+            return s
+        for a in op.args:
+            if isinstance(a.type, asc.TPipeType):
+                s = self._pipe_use(op, a, s)
+        if family in ("buffer", "global_tensor"):
+            return s
+        if family == "local_tensor" and api in _METADATA_METHODS:
+            return s
+        return self._use(op, api, op.args, s)
+
+    def _flag(self, op: asc.ApiCallOp, s: State) -> State:
+        """SetFlag<E>(id) covers every write issued before it; the WaitFlag<E>(id) after it orders them before
+        the consumer pipe (what a DeQue of a queue whose event is E would do)."""
+        api = op.api.data
+        if api not in ("SetFlag", "WaitFlag") or not op.args:
+            return s
+        targs = op.template_args
+        first = targs.data[0] if targs is not None and targs.data else None
+        event = queue_reuse.event_name(first.data if isinstance(first, StringAttr) else None)
+        if event is None:
+            return s
+        ident = constant_of(op.args[0])
+        if ident is None:  # an id fetched at run time: the same variable on both sides
+            ident_v = queue_reuse.flag_id_root(op.args[0])
+            ident = ("cell", self.idx(ident_v.owner.memref)) if isinstance(ident_v.owner, memref.LoadOp) \
+                else ("value", self.idx(ident_v))
+        key = (event, ident)
+        if api == "SetFlag":
+            # only the tensors of queues whose DeQue waits on this event: the rest is not ordered by it
+            covered = frozenset(t for t, tok in s.tokens.items() if tok[1] in (OCCUPIED, ENQUE, DEQUE)
+                                and queue_reuse.DEQUE_EVENT.get(self._position(tok[0])) == event)
+            if not covered and key not in s.flagged:
+                return s
+            s = s.copy()
+            s.flagged[key] = covered
+        elif key in s.flagged:
+            s = s.copy()
+            s.ordered = s.ordered | (s.flagged.pop(key) & s.tokens.keys())
+        return s
+
+    def _opaque(self, op: asc.OpaqueCallOp, s: State) -> State:
+        for a in op.args:
+            if isinstance(a.type, asc.TQueType):
+                s = self._havoc_queue(s, a)
+            elif isinstance(a.type, asc.TPipeType) and op.callee.data.endswith("Destroy"):
+                s = self._destroy(s, self.pipe_idx(a))
+            elif isinstance(a.type, asc.TPipeType):
+                s = self._pipe_use(op, a, s)
+        # a call not followed may write the tensors it gets: what a free left intact or a flag pair ordered ends
+        touched = {t for a in op.args if isinstance(a.type, asc.LocalTensorType)
+                   and (t := self.token_of(s, a)) is not None}
+        if touched & (s.intact | s.ordered) or any(touched & ts for ts in s.flagged.values()):
+            s = s.copy()
+            s.intact, s.ordered = s.intact - touched, s.ordered - touched
+            s.flagged = {k: ts - touched for k, ts in s.flagged.items()}
+        return s
+
+    def _havoc_queue(self, s: State, q: SSAValue) -> State:
+        qi = self.idx(q)
+        if qi not in s.queues:
+            return s
+        s = s.copy()
+        q = s.queues[qi]
+        # a helper that gets the queue may also InitBuffer it
+        s.queues[qi] = q.replace(count=None, fifo=None, inited=None if q.inited is False else q.inited,
+                                 cursor=None)
+        s.tokens = {t: (tok if tok[0] != qi else (qi, UNKNOWN, tok[2], tok[3])) for t, tok in s.tokens.items()}
+        return s
+
+    def _reset(self, s: State, pipe: int) -> State:
+        s = s.copy()
+        s.inits = tuple(i for i in s.inits if i.pipe != pipe)
+        s.over = frozenset()
+        dead = {qi for qi, q in s.queues.items() if q.pipe == pipe}
+        for qi in dead:
+            s.queues[qi] = QueueState(False, None, 0, (), None)
+        s.tokens = {t: (tok if tok[0] not in dead else (tok[0], UNKNOWN, tok[2], tok[3])) for t, tok in s.tokens.items()}
+        s.tbufs = frozenset()
+        return s
+
+    def _destroy(self, s: State, pipe: int) -> State:
+        """`pipe.Destroy()`: its buffers are given back and it no longer counts as alive, so a next TPipe
+        may be created (the documented way to use several pipes in one kernel, one after the other)."""
+        s = self._reset(s, pipe)
+        s.pipes = s.pipes - {pipe}
+        s.busy = s.busy - {pipe}
+        return s
+
+    def _tpipe(self, op: asc.TPipeOp, s: State) -> State:
+        s = s.copy()
+        s.pipes = s.pipes | {self.idx(op.result)}
+        return s
+
+    def _pipe_use(self, op: Operation, pipe: SSAValue, s: State) -> State:
+        """A TPipe takes part in an op (InitBuffer, REGIST_MATMUL_OBJ, a helper it is passed to). Two pipes
+        in use at once hand out the same local memory and event ids; pipes used one after the other, each
+        destroyed before the next is used, are the documented way to have several (vendor kernels declare
+        them all up front)."""
+        resolved = stored_pipe(pipe)
+        if resolved is None:
+            return s  # which pipe this is cannot be told
+        pi = self.idx(resolved)
+        others = sorted((s.busy & s.pipes) - {pi})
+        if others:
+            first, second = self._decls.get(others[0]), self._decls.get(pi)
+            notes = [(d, what) for d, what in ((first, "the TPipe still in use is declared here"),
+                                                (second, "the TPipe used here is declared here")) if d is not None]
+            here, there = self._names.get(pi, "pipe"), self._names.get(others[0], "pipe")
+            if here == there:  # a member `pipe` and a local `pipe`: say which is which
+                here, there = (f"{name} (declared on line {line_of(d)[0]})" if d is not None else name
+                               for name, d in ((here, second), (there, first)))
+            self.check("ASC211", op, f"TPipe '{here}' is used while TPipe '{there}' is still in use; a kernel "
+                                     "has one TPipe at a time (Destroy() the first before using the next)", *notes)
+        else:
+            self.check("ASC211", op, None)
+        if pi in s.busy:
+            return s
+        s = s.copy()
+        s.busy = s.busy | {pi}
+        return s
+
+    def _alloc(self, op: asc.AllocTensorOp, s: State) -> State:
+        qi = self.idx(op.queue)
+        q = s.queues.get(qi)
+        if q is None:
+            return s
+        problem = None
+        notes: list[tuple[Operation, str]] = []
+        if q.inited is True and q.nbuf is not None and q.count is not None and q.count >= q.nbuf:
+            qname = self.name(op.queue)
+            problem = (f"AllocTensor on {qname} blocks forever: all {q.nbuf} of its buffer"
+                       f"{'s are' if q.nbuf != 1 else ' is'} taken and none is freed before")
+            held = {tok[2] for tok in s.tokens.values() if tok[0] == qi and tok[1] in (OCCUPIED, ENQUE, DEQUE)}
+            # in source order (the token names its AllocTensor by id(), which differs from run to run)
+            takers = sorted((self._op_index[h] for h in held if h in self._op_index), key=line_of)
+            notes = [(taker, "buffer taken here") for taker in takers[:2]]
+        elif q.inited is False:
+            # (reported only when no path reaching the AllocTensor ran InitBuffer: a path that skipped it
+            # may be one the analysis cannot rule out, `if (hasBias) InitBuffer(...)` ... `if (hasBias)`)
+            problem = (f"AllocTensor on {self.name(op.queue)} blocks forever: no InitBuffer gave the queue any "
+                       "buffers on this path")
+        self.check("ASC206", op, problem, *notes)
+        held = self._held_slots(s, qi) if q.nbuf and q.cursor is not None else None
+        pick = queue_reuse.next_slot(q.nbuf, q.cursor, held) if held is not None and q.nbuf and \
+            q.cursor is not None else None
+        s = s.copy()
+        t = s.next_tok
+        s.next_tok += 1
+        s.tokens[t] = (qi, OCCUPIED, id(op), id(op))
+        s.vals[self.idx(op.result)] = t
+        cursor = None if pick is None or not q.nbuf else (pick + 1) % q.nbuf
+        s.queues[qi] = q.replace(count=None if q.count is None else q.count + 1, cursor=cursor)
+        if pick is not None:
+            s.slots[t] = pick
+        # a freed buffer this AllocTensor may have taken is no longer intact
+        s.intact = frozenset(f for f in s.intact
+                             if s.tokens.get(f, (None,))[0] != qi or (pick is not None and s.slots.get(f) not in
+                                                                      (None, pick)))
+        return s
+
+    def _free(self, op: asc.FreeTensorOp, s: State) -> State:
+        qi = self.idx(op.queue)
+        q = s.queues.get(qi)
+        qname = self.name(op.queue)
+        root = tensor_root(op.tensor).owner
+        if isinstance(root, asc.TBufGetOp | asc.LocalAllocOp):
+            src = "a TBuf" if isinstance(root, asc.TBufGetOp) else "LocalMemAllocator"
+            self.check("ASC205", op, f"FreeTensor on {qname} of a tensor from {src}; only tensors taken from "
+                                     f"{qname} can be freed")
+            return s
+        t = self.token_of(s, op.tensor)
+        problem = None
+        notes: list[tuple[Operation, str]] = []
+        if t is not None:
+            tq, st, _, last = s.tokens[t]
+            where = self._op_index.get(last)
+            if st == FREE:
+                problem = f"FreeTensor on {qname} frees a tensor that is already free"
+                if where is not None:
+                    notes.append((where, "first freed here"))
+            elif tq != qi and st != UNKNOWN:
+                problem = (f"FreeTensor on {qname} of a tensor taken from {self._names.get(tq, 'another queue')}; "
+                           f"free it on the queue it came from")
+        elif q is not None and q.inited is True and q.count == 0:
+            problem = f"FreeTensor on {qname} while none of its buffers is taken"
+        self.check("ASC205", op, problem, *notes)
+        if q is None:
+            return s
+        s = s.copy()
+        if t is not None and s.tokens[t][0] == qi:
+            tq, st, site, _ = s.tokens[t]
+            s.tokens[t] = (tq, FREE, site, id(op))
+            if st != FREE:
+                s.intact = s.intact | {t}
+            was_live = st in (OCCUPIED, ENQUE, DEQUE)
+            count = None if q.count is None or st == UNKNOWN else (q.count - 1 if was_live else q.count)
+            s.queues[qi] = q.replace(count=count)
+        elif t is not None:
+            s.queues[qi] = q.replace(count=None, fifo=None)
+        else:
+            count = None if q.count is None or q.count == 0 else q.count - 1
+            s.queues[qi] = q.replace(count=count)
+        return s
+
+    def _enque(self, op: asc.EnQueOp, s: State) -> State:
+        qi = self.idx(op.queue)
+        q = s.queues.get(qi)
+        s = self._use(op, "EnQue", [op.tensor], s)
+        if q is None:
+            return s
+        qtype = op.queue.type
+        depth = qtype.depth.data if isinstance(qtype, asc.TQueType) else 0
+        problem = None
+        if q.inited is True and q.fifo is not None and depth >= 1 and len(q.fifo) >= depth:
+            qname = self.name(op.queue)
+            problem = (f"EnQue on {qname} with {len(q.fifo)} tensor{'s' if len(q.fifo) != 1 else ''} already "
+                       f"waiting; its depth is {depth} (DeQue before enqueuing again, or raise the TQue depth)")
+        if q.inited is not False:
+            self.check("ASC203", op, problem)
+        t = self.token_of(s, op.tensor)
+        s = s.copy()
+        if t is not None and s.tokens[t][0] == qi:
+            tq, st, site, _ = s.tokens[t]
+            s.tokens[t] = (tq, ENQUE if st != UNKNOWN else UNKNOWN, site, id(op))
+            s.queues[qi] = q.replace(fifo=None if q.fifo is None else (*q.fifo, t))
+        elif t is not None:
+            s.queues[qi] = q.replace(count=None, fifo=None)
+        else:
+            s.queues[qi] = q.replace(fifo=None if q.fifo is None else (*q.fifo, -1))
+        return s
+
+    def _deque(self, op: asc.DeQueOp, s: State) -> State:
+        qi = self.idx(op.queue)
+        q = s.queues.get(qi)
+        if q is None:
+            return s
+        problem = None
+        if q.inited is not None and q.fifo is not None and not q.fifo:
+            problem = f"DeQue on {self.name(op.queue)} finds no tensor: nothing was enqueued on this path"
+            if q.inited is False:
+                problem += ", and no InitBuffer gave the queue buffers"
+        self.check("ASC204", op, problem)
+        s = s.copy()
+        if q.fifo:
+            head, rest = q.fifo[0], q.fifo[1:]
+            s.queues[qi] = q.replace(fifo=rest)
+            if head in s.tokens:
+                tq, st, site, _ = s.tokens[head]
+                s.tokens[head] = (tq, DEQUE if st == ENQUE else UNKNOWN, site, id(op))
+                s.vals[self.idx(op.result)] = head
+                return s
+        elif q.fifo is not None and problem is None:
+            s.queues[qi] = q.replace(fifo=None)
+        elif q.fifo is None:
+            # which tensor came out is not known: any of the queue's enqueued tensors may be the one
+            s.tokens = {t: (tok if tok[0] != qi or tok[1] != ENQUE else (qi, UNKNOWN, tok[2], tok[3]))
+                        for t, tok in s.tokens.items()}
+        # (a DeQue known to find nothing leaves the FIFO known empty, so the same DeQue in the next loop
+        # iteration is judged the same way instead of against a forgotten FIFO)
+        s.vals.pop(self.idx(op.result), None)
+        return s
+
+
+# vector APIs: they run on the V pipe, which produces what a VECOUT queue holds
+_VECTOR_FAMILIES = frozenset({"vec_binary", "vec_unary", "vec_scalar", "cast", "reduce", "compare", "select",
+                              "brcb", "gather", "transpose"})
+
+
+def _producer_reads(op: Operation, tensor: SSAValue) -> bool:
+    """Whether `op` only reads `tensor`, a VECOUT tensor already enqueued, on the vector pipe that wrote it
+    (ops-nn's add_rms_norm_cast: `outQueueY.EnQue(y); Cast(yFp32, y, ...)`). The EnQue orders the copy-out
+    after the writes before it; a later read on the same pipe races with nothing, as the copy-out reads too.
+    A write there, or a read on another pipe (a DataCopy out without DeQue, a GetValue), stays ASC202."""
+    if not isinstance(op, asc.ApiCallOp) or op.FAMILY not in _VECTOR_FAMILIES:
+        return False
+    if not isinstance(tensor.type, asc.LocalTensorType) or tensor.type.position.data != "VECOUT":
+        return False
+    found = overload_of(op.api.data, op.overload.data, op.FAMILY)
+    if found is None:
+        return False
+    overload, has_receiver = found
+    roles = [p.name for p in overload.params]
+    bound = [roles[i - int(has_receiver)] if 0 <= i - int(has_receiver) < len(roles) else None
+             for i in range(len(op.args))]
+    uses = [bound[i] for i, a in enumerate(op.args) if a is tensor]
+    return bool(uses) and all(name is not None and name.startswith("src") for name in uses)
