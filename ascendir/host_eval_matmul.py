@@ -64,7 +64,7 @@ def _divisor_count(n: int) -> int:
     return sum(1 for d in range(1, n + 1) if n % d == 0)
 
 
-def _splits_well(blocks: int) -> bool:
+def splits_well(blocks: int) -> bool:
     """Whether the library takes `blocks` blocks of 16 as a single-core extent as it is: up to 8 always;
     beyond, only when one of its divisors up to 64 has more than two divisors itself, and (above 128)
     the divisors up to 128 give more than four between them (MathUtil::CheckFactorNumSatisfy)."""
@@ -81,7 +81,7 @@ def _splits_well(blocks: int) -> bool:
     return True
 
 
-def _rounded_blocks(blocks: int) -> int:
+def rounded_blocks(blocks: int) -> int:
     """The power of two past `blocks` the single-core split may round towards (MathUtil::MapShape with
     rounding up): counts under 16 stay, larger ones go to twice the power of two just below them,
     at most 2048."""
@@ -95,13 +95,13 @@ def _rounded_blocks(blocks: int) -> int:
 
 def single_core_blocks(blocks: int) -> int:
     """How many blocks of 16 along M or N GetTiling gives a core that takes the whole extent: `blocks`
-    itself when it splits well, else the first count towards `_rounded_blocks` that does
+    itself when it splits well, else the first count towards `rounded_blocks` that does
     (MathUtil::FindBestSingleCore for one core)."""
-    if _splits_well(blocks):
+    if splits_well(blocks):
         return blocks
-    target, current = _rounded_blocks(blocks), blocks
+    target, current = rounded_blocks(blocks), blocks
     while current != target:
-        if _splits_well(current):
+        if splits_well(current):
             return current
         current += 1 if current < target else -1
     return current

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ascendir.host_eval_matmul import _rounded_blocks, _splits_well
+from ascendir.host_eval_matmul import rounded_blocks, splits_well
 
 C0 = 16  # rows or columns of a cube fractal
 _FRACTAL_BYTES = C0 * 32  # one 16-row slice of 32 bytes
@@ -134,7 +134,7 @@ def _core_parts(inp: CoreSplitInputs, m_blocks: int, n_blocks: int, k_blocks: in
         # a matrix this small (its blocks no more than the cores, A, B and C within L0) is cut only along
         # a side of more than 32 blocks, into 32-block parts of its power-of-two rounding
         return _mini_parts(m_blocks), _mini_parts(n_blocks)
-    m_mapped, n_mapped = _rounded_blocks(m_blocks), _rounded_blocks(n_blocks)
+    m_mapped, n_mapped = rounded_blocks(m_blocks), rounded_blocks(n_blocks)
     m_options = _part_options(m_blocks, m_mapped, cores)
     n_options = _part_options(n_blocks, n_mapped, cores)
     _add_balanced_options(m_blocks, n_blocks, cores, m_options, n_options)
@@ -164,7 +164,7 @@ def _fits_l0_whole(inp: CoreSplitInputs, m_blocks: int, n_blocks: int, k_blocks:
 def _mini_parts(blocks: int) -> int:
     if blocks <= 32:
         return 1
-    mapped = _rounded_blocks(blocks)
+    mapped = rounded_blocks(blocks)
     return _ceil(blocks, _ceil(mapped, mapped // 32))
 
 
@@ -270,11 +270,11 @@ def _load_size(l1: int, m_dim: int, n_dim: int, mb: int, nb: int, kb: int, per_m
 def _nudged(blocks: int, mapped: int, parts: int) -> int:
     """Blocks per part after the library's nudge towards counts with enough divisors: from the even share
     towards the share of the power-of-two rounding, the first that splits well (that share if none)."""
-    if parts == 1 and _splits_well(blocks):
+    if parts == 1 and splits_well(blocks):
         return blocks
     current, target = _ceil(blocks, parts), _ceil(mapped, parts)
     while current != target:
-        if _splits_well(current):
+        if splits_well(current):
             return current
         current += 1 if current < target else -1
     return current

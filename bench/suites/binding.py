@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
-_NAME = r"[A-Za-z_]\w*"
+COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+IDENT = r"[A-Za-z_]\w*"
 
 
 @dataclass
@@ -35,22 +35,22 @@ class Binding:
 
 def read_binding(text: str) -> Binding | None:
     """The bound function of a pybind.cpp's text (the first `m.def` whose function is defined there)."""
-    text = _COMMENTS.sub("", text)
-    for fn in re.findall(rf"\.def\s*\(\s*\"[^\"]*\"\s*,\s*&?\s*({_NAME})", text):
+    text = COMMENT_RE.sub("", text)
+    for fn in re.findall(rf"\.def\s*\(\s*\"[^\"]*\"\s*,\s*&?\s*({IDENT})", text):
         m = re.search(rf"\b{fn}\s*\(([^)]*)\)\s*\{{", text)
         if m is None:
             continue
-        params, tensors = _parameters(m.group(1))
+        params, tensors = binding_parameters(m.group(1))
         body = brace_body(text, m.end())
         return _flow(Binding(params, tensors), body)
     return None
 
 
-def _parameters(text: str) -> tuple[list[str], list[str]]:
+def binding_parameters(text: str) -> tuple[list[str], list[str]]:
     params: list[str] = []
     tensors: list[str] = []
     for part in (p.strip() for p in split_top(text)):
-        found = re.search(rf"({_NAME})\s*(=.*)?$", part, re.S)
+        found = re.search(rf"({IDENT})\s*(=.*)?$", part, re.S)
         if not found:
             continue
         params.append(found.group(1))
@@ -89,10 +89,10 @@ def _flow(binding: Binding, body: str) -> Binding:
     def names(expr: str) -> list[str | None] | None:
         """What an expression holds, in order, when it is a name, a TensorList of one, or a brace list."""
         expr = expr.strip()
-        wrapped = re.fullmatch(rf"(?:at::)?TensorList\s*\(\s*({_NAME})\s*\)", expr)
+        wrapped = re.fullmatch(rf"(?:at::)?TensorList\s*\(\s*({IDENT})\s*\)", expr)
         if wrapped:
             expr = wrapped.group(1)
-        if re.fullmatch(_NAME, expr):
+        if re.fullmatch(IDENT, expr):
             return list(holds.get(expr, [None]))
         if expr.startswith("{") and expr.endswith("}"):
             out: list[str | None] = []
@@ -103,11 +103,11 @@ def _flow(binding: Binding, body: str) -> Binding:
 
     for stmt in re.finditer(r"[^;{}]*(?:\{[^{};]*\})?[^;{}]*;|for\s*\([^)]*\)", body):
         s = stmt.group(0).strip()
-        loop = re.match(rf"for\s*\([^)]*?({_NAME})\s*:\s*({_NAME})\s*\)", s)
+        loop = re.match(rf"for\s*\([^)]*?({IDENT})\s*:\s*({IDENT})\s*\)", s)
         if loop:  # the loop variable is an item of the list (one input), and the body may follow unbraced
             holds[loop.group(1)] = list(holds.get(loop.group(2), [None]))[:1]
             s = s[loop.end():].strip()
-        push = re.search(rf"({_NAME})\s*\.\s*(?:push_back|emplace_back)\s*\((.*)\)\s*;$", s, re.S)
+        push = re.search(rf"({IDENT})\s*\.\s*(?:push_back|emplace_back)\s*\((.*)\)\s*;$", s, re.S)
         if push:
             got = names(push.group(2))
             holds.setdefault(push.group(1), [])
@@ -119,7 +119,7 @@ def _flow(binding: Binding, body: str) -> Binding:
             binding.returned = got
             binding.written |= {h for h in got or [] if h is not None}
             continue
-        assign = re.search(rf"({_NAME})\s*=\s*(.*);$", s, re.S)
+        assign = re.search(rf"({IDENT})\s*=\s*(.*);$", s, re.S)
         if assign and "==" not in s:
             got = names(assign.group(2))
             if got is not None and len(got) >= len(holds.get(assign.group(1), [])):
@@ -166,11 +166,11 @@ def returned_count(text: str, values: dict[str, Any]) -> int | None:
     CrossEntropyLoss: `result = {lossOut, logProbOut}; if (returnZloss) { result.push_back(zlossOut); ... }`).
     NPUKernelBench compares zip(Model's outputs, the binding's): the outputs past this count are not compared.
     None where the result is built in another way or a condition is not such a flag."""
-    text = _COMMENTS.sub("", text)
+    text = COMMENT_RE.sub("", text)
     binding = read_binding(text)
     if binding is None:
         return None
-    for fn in re.findall(rf"\.def\s*\(\s*\"[^\"]*\"\s*,\s*&?\s*({_NAME})", text):
+    for fn in re.findall(rf"\.def\s*\(\s*\"[^\"]*\"\s*,\s*&?\s*({IDENT})", text):
         m = re.search(rf"\b{fn}\s*\(([^)]*)\)\s*\{{", text)
         if m is not None:
             body = brace_body(text, m.end())
@@ -178,7 +178,7 @@ def returned_count(text: str, values: dict[str, Any]) -> int | None:
     else:
         return None
     returns = list(re.finditer(r"\breturn\b", body))
-    ret = re.search(rf"\breturn\s+({_NAME})\s*;", body)
+    ret = re.search(rf"\breturn\s+({IDENT})\s*;", body)
     if ret is None or len(returns) != 1:
         return None  # (an early return in a branch: which one runs is not followed)
     var = ret.group(1)
@@ -207,7 +207,7 @@ def _enclosing_flag(body: str, at: int) -> tuple[str, bool] | None:
     i = _open_brace(body, at)
     if i is None:
         return ("", False)
-    head = re.search(rf"\bif\s*\(\s*(!?)\s*({_NAME})\s*\)\s*$", body[:i])
+    head = re.search(rf"\bif\s*\(\s*(!?)\s*({IDENT})\s*\)\s*$", body[:i])
     return (head.group(2), head.group(1) == "!") if head else None
 
 
@@ -255,7 +255,7 @@ def initial_fills(text: str, outputs: list[str]) -> dict[str, float]:
     Read in the function that calls EXEC_NPU_CMD: statements before the call that make a tensor with zeros /
     ones / full(_like) or fill one with `.fill_(v)` / `.zero_()`; the call's last arguments are the op's outputs
     in order. A fill whose value is not a literal number, or inside a branch, is not followed."""
-    text = _COMMENTS.sub("", text)
+    text = COMMENT_RE.sub("", text)
     call = re.search(r"\bEXEC_NPU_CMD\s*\(", text)
     if call is None or not outputs:
         return {}
@@ -263,8 +263,8 @@ def initial_fills(text: str, outputs: list[str]) -> dict[str, float]:
     if len(args) <= len(outputs):
         return {}
     filled: dict[str, float] = {}
-    for s in _function_statements(text, call.start()):
-        made = re.match(rf"(?:[\w:<>]+\s+)?({_NAME})\s*=\s*(.*)$", s, re.S)
+    for s in function_statements(text, call.start()):
+        made = re.match(rf"(?:[\w:<>]+\s+)?({IDENT})\s*=\s*(.*)$", s, re.S)
         if made and "==" not in s:
             maker = _MAKERS.search(made.group(2))
             value = None
@@ -278,7 +278,7 @@ def initial_fills(text: str, outputs: list[str]) -> dict[str, float]:
             else:
                 filled[made.group(1)] = value
             continue
-        fill = re.fullmatch(rf"({_NAME})\s*\.\s*(fill_|zero_)\s*\((.*)\)", s, re.S)
+        fill = re.fullmatch(rf"({IDENT})\s*\.\s*(fill_|zero_)\s*\((.*)\)", s, re.S)
         if fill:
             value = 0.0 if fill.group(2) == "zero_" else _number(fill.group(3))
             if value is not None:
@@ -298,7 +298,7 @@ def paren_body(text: str, start: int) -> str:
     return text[start:i - 1]
 
 
-def _function_statements(text: str, end: int) -> list[str]:
+def function_statements(text: str, end: int) -> list[str]:
     """The statements of the function body that holds position `end`, up to it, outside any nested block
     (an if or a loop: those may not run)."""
     braces, parens, body_start = 0, 0, -1
@@ -350,12 +350,12 @@ def returned_outputs(text: str, outputs: list[str], values: dict[str, Any]) -> l
     each); the returned variable is built by brace-list assignments and push_back/emplace_back, each either
     unconditional or inside `if (flag)` / `if (!flag)` / the `else` of one, on a bool parameter given in `values`.
     None where the result is built another way, or returns a tensor that is none of the op's outputs."""
-    text = _COMMENTS.sub("", text)
+    text = COMMENT_RE.sub("", text)
     body, params = None, set()
-    for fn in re.findall(rf"\.def\s*\(\s*\"[^\"]*\"\s*,\s*&?\s*({_NAME})", text):
+    for fn in re.findall(rf"\.def\s*\(\s*\"[^\"]*\"\s*,\s*&?\s*({IDENT})", text):
         m = re.search(rf"\b{fn}\s*\(([^)]*)\)\s*\{{", text)
         if m is not None:
-            body, params = brace_body(text, m.end()), set(_parameters(m.group(1))[0])
+            body, params = brace_body(text, m.end()), set(binding_parameters(m.group(1))[0])
             break
     if body is None or not outputs:
         return None
@@ -366,21 +366,21 @@ def returned_outputs(text: str, outputs: list[str], values: dict[str, Any]) -> l
     if len(args) <= len(outputs):
         return None
     out_args = args[len(args) - len(outputs):]
-    if any(not re.fullmatch(_NAME, a) or a in params for a in out_args):
+    if any(not re.fullmatch(IDENT, a) or a in params for a in out_args):
         # fewer outputs in the call than the op has (BatchNormV3's aclnnBatchNorm takes the running statistics
         # among its inputs and ends with (output, saveMean, saveInvstd) of the op's five): a parameter, a scalar
         # among the last arguments: which is which is not known
         return None
     by_var = dict(zip(out_args, outputs))
     returns = list(re.finditer(r"\breturn\b", body))
-    ret = re.search(rf"\breturn\s+({_NAME})\s*;", body)
+    ret = re.search(rf"\breturn\s+({IDENT})\s*;", body)
     if ret is None or len(returns) != 1:
         return None
     var = ret.group(1)
     if var in by_var:
         return [by_var[var]]
     result: list[str] | None = None
-    pattern = rf"\b{var}\s*(?:=\s*\{{([^{{}}]*)\}}|\.\s*(?:push_back|emplace_back)\s*\(\s*({_NAME})\s*\))\s*;"
+    pattern = rf"\b{var}\s*(?:=\s*\{{([^{{}}]*)\}}|\.\s*(?:push_back|emplace_back)\s*\(\s*({IDENT})\s*\))\s*;"
     for step in re.finditer(pattern, body[:ret.start()]):
         runs = _runs(body, step.start(), values)
         if runs is None:
@@ -418,7 +418,7 @@ def _runs(body: str, at: int, values: dict[str, Any]) -> bool | None:
 
 
 def _runs_head(head: str, values: dict[str, Any]) -> bool | None:
-    m = re.search(rf"\bif\s*\(\s*(!?)\s*({_NAME})\s*\)\s*$", head)
+    m = re.search(rf"\bif\s*\(\s*(!?)\s*({IDENT})\s*\)\s*$", head)
     if m is None or m.group(2) not in values:
         return None
     return bool(values[m.group(2)]) != (m.group(1) == "!")

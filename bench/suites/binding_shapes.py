@@ -19,11 +19,11 @@ import re
 from typing import Any
 
 from bench.suites.binding import (
-    _COMMENTS,
-    _NAME,
+    COMMENT_RE,
+    IDENT,
+    binding_parameters,
     brace_body,
-    _function_statements,
-    _parameters,
+    function_statements,
     paren_body,
     split_top,
 )
@@ -83,7 +83,7 @@ def _dtype(options: str, dtypes: dict[str, str]) -> str | None:
     named = re.search(r"(?:torch|at|c10)::(?:ScalarType::)?(k\w+)", options)
     if named is not None:
         return _TORCH_DTYPES.get(named.group(1))
-    like = re.match(rf"\s*({_NAME})\s*\.\s*options\s*\(\s*\)\s*$", options)
+    like = re.match(rf"\s*({IDENT})\s*\.\s*options\s*\(\s*\)\s*$", options)
     return dtypes.get(like.group(1)) if like is not None else None
 
 
@@ -93,12 +93,12 @@ def allocated_outputs(text: str, outputs: list[str], shapes: dict[str, tuple[int
     before its EXEC_NPU_CMD, evaluated for this draw: `shapes` and `dtypes` by the binding's tensor parameters,
     `values` its scalar parameters. Outputs it makes otherwise, or whose dims or dtype are not followed, are left
     out."""
-    text = _COMMENTS.sub("", text)
+    text = COMMENT_RE.sub("", text)
     start, params = None, []
-    for fn in re.findall(rf"\.def\s*\(\s*\"[^\"]*\"\s*,\s*&?\s*({_NAME})", text):
+    for fn in re.findall(rf"\.def\s*\(\s*\"[^\"]*\"\s*,\s*&?\s*({IDENT})", text):
         m = re.search(rf"\b{fn}\s*\(([^)]*)\)\s*\{{", text)
         if m is not None:
-            start, params = m.end(), _parameters(m.group(1))[0]
+            start, params = m.end(), binding_parameters(m.group(1))[0]
             break
     if start is None or not outputs:
         return {}
@@ -114,8 +114,8 @@ def allocated_outputs(text: str, outputs: list[str], shapes: dict[str, tuple[int
            and float(v).is_integer()}
     env = {p: v for p, v in env.items() if p in params}
     made: dict[str, tuple[tuple[int, ...], str]] = {}
-    for stmt in _function_statements(text, start + call.start()):
-        local = re.fullmatch(rf"{_INT_TYPES}\s+({_NAME})\s*=\s*(.+)", stmt, re.S)
+    for stmt in function_statements(text, start + call.start()):
+        local = re.fullmatch(rf"{_INT_TYPES}\s+({IDENT})\s*=\s*(.+)", stmt, re.S)
         if local is not None:
             value = _value(local.group(2), env, shapes)
             if value is not None:
@@ -123,7 +123,7 @@ def allocated_outputs(text: str, outputs: list[str], shapes: dict[str, tuple[int
             else:
                 env.pop(local.group(1), None)
             continue
-        empty = re.fullmatch(rf"(?:at::Tensor|torch::Tensor|auto)\s+({_NAME})\s*=\s*(?:torch|at)::empty\s*\(\s*"
+        empty = re.fullmatch(rf"(?:at::Tensor|torch::Tensor|auto)\s+({IDENT})\s*=\s*(?:torch|at)::empty\s*\(\s*"
                              rf"\{{([^{{}}]*)\}}\s*(?:,(.*))?\)", stmt, re.S)
         if empty is None or empty.group(1) not in out_args:
             continue
