@@ -161,8 +161,13 @@ def _alloc_or_deque(lw: FunctionLowerer, e: A.Call, recv: Val, targs: list[A.Tem
     q = recv.ctype
     assert isinstance(q, C.QueueT)
     elem = _elem_from(lw, targs, expected)
-    t = C.LocalTensorT(elem, q.position)
     method = e.callee.member  # type: ignore[union-attr]
+    if elem is None and method == "DeQue":
+        # `q.DeQue();` with no T is TQueBind's untyped overload, `TBufHandle DeQue()`: the same dequeue (wait for
+        # the producer, the buffer leaves the queue) handing back the raw buffer, here a tensor of its bytes
+        # (NPUKernelBench RmsNorm dequeues a bfloat16 copy of gamma this way and keeps using the typed tensor)
+        elem = C.U8
+    t = C.LocalTensorT(elem, q.position)
     cls = asc.AllocTensorOp if method == "AllocTensor" else asc.DeQueOp
     op = cls.create(operands=[lw.ssa(recv, e)], result_types=[C.ir_type(t)])
     return Val(t, lw.emit(op, e).results[0])
