@@ -46,8 +46,9 @@ def random_input(shape: tuple[int, ...], dtype: str, rng: Any) -> Any:
     return rng.integers(-10, 11, size=shape).astype(t)
 
 
-def read_input(text: str, rng: Any) -> tuple[str | None, Any]:
-    """`x=file.npy`, `x=8,2048:float16` (seeded random data) or either without a name."""
+def read_input(text: str, rng: Any) -> tuple[str | None, Any, str | None]:
+    """`x=file.npy`, `x=8,2048:float16` (seeded random data) or either without a name; the dtype's name where the
+    array cannot say it (bfloat16 data is a uint16 array of its bit patterns), else None."""
     import numpy as np
 
     from cli.shapes import parse_tensor_spec
@@ -55,14 +56,14 @@ def read_input(text: str, rng: Any) -> tuple[str | None, Any]:
     name, value = _parse_named(text)
     if value.endswith(".npy"):
         try:
-            return name, np.load(value, allow_pickle=False)
+            return name, np.load(value, allow_pickle=False), None
         except (OSError, ValueError) as exc:
             raise click.BadParameter(f"{value}: {exc}", param_hint="--input") from None
     try:
         _, shape, dtype = parse_tensor_spec(value)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--input") from None
-    return name, random_input(shape, dtype, rng)
+    return name, random_input(shape, dtype, rng), "bfloat16" if dtype == "bfloat16" else None
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -129,12 +130,18 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
     rng = np.random.default_rng(seed)
     named: dict[str, Any] = {}
     positional: list[Any] = []
+    # told to the launch, which otherwise takes a bfloat16 input's uint16 bit patterns for uint16 data
+    named_dtypes: dict[str, str] = {}
+    positional_dtypes: list[str | None] = []
     for text in inputs:
-        name, arr = read_input(text, rng)
+        name, arr, dtype = read_input(text, rng)
         if name is None:
             positional.append(arr)
+            positional_dtypes.append(dtype)
         else:
             named[name] = arr
+            if dtype is not None:
+                named_dtypes[name] = dtype
     if named and positional:
         raise click.UsageError("give every --input by name, or none")
     out_specs: dict[str, Any] = {}
@@ -156,7 +163,7 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
     result = run_loaded(program, chip, named or positional, [parse_attr_value(a) for a in attrs],
                         block_dim=block_dim, tiling=fields or None, tiling_key=tiling_key,
                         outputs=out_specs or None, budget=budget or DEFAULT_BUDGET, trace=trace_path is not None,
-                        inplace=inplace)
+                        inplace=inplace, dtypes=named_dtypes if named else positional_dtypes)
     if print_program and result.program:
         click.echo(result.program.rstrip("\n"))
     if trace_path is not None and result.trace_json is not None:
