@@ -134,6 +134,14 @@ def _elem_from(lw: FunctionLowerer, targs: list[A.TemplateArg] | None, expected:
     return None
 
 
+def _report_untyped(lw: FunctionLowerer, e: A.Call, method: str, why: str) -> None:
+    """`q.AllocTensor()`, `buf.Get()` with no element type named and none to take from a declaration: C++ does
+    not deduce a template argument from the return type, so the build fails (the tensor would otherwise reach the
+    simulator with no element type and the whole kernel be refused there)."""
+    lw.report.no_match(method, e, f"no matching member function for call to '{method}': the element type T cannot "
+                                  f"be deduced from the call and {why}; name it, as in {method}<half>(...)", [])
+
+
 def _init_buffer(lw: FunctionLowerer, e: A.Call, recv: Val, targs: object, expected: object) -> Val | None:
     args = lower_args(lw, e.args)
     if not args or not isinstance(args[0].ctype, C.QueueT | C.BufT):
@@ -167,6 +175,8 @@ def _alloc_or_deque(lw: FunctionLowerer, e: A.Call, recv: Val, targs: list[A.Tem
         # the producer, the buffer leaves the queue) handing back the raw buffer, here a tensor of its bytes
         # (NPUKernelBench RmsNorm dequeues a bfloat16 copy of gamma this way and keeps using the typed tensor)
         elem = C.U8
+    elif elem is None and not targs:
+        _report_untyped(lw, e, method, "AllocTensor has no overload without one (TQueBind's is AllocBuffer)")
     t = C.LocalTensorT(elem, q.position)
     cls = asc.AllocTensorOp if method == "AllocTensor" else asc.DeQueOp
     op = cls.create(operands=[lw.ssa(recv, e)], result_types=[C.ir_type(t)])
@@ -203,6 +213,9 @@ def _tbuf_get(lw: FunctionLowerer, e: A.Call, recv: Val, targs: list[A.TemplateA
     if method == "GetWithOffset" and len(args) != 2 or method == "Get" and len(args) > 1:
         return None
     elem = _elem_from(lw, targs, expected)
+    if elem is None and not targs:
+        _report_untyped(lw, e, method, "TBuf's overloads without one are private and return a TBufHandle"
+                        if method == "Get" else "GetWithOffset has no overload without one")
     t = C.LocalTensorT(elem, b.position)
     count = [lw.ssa(lw.convert(args[0], C.U32, e), e)] if args else []
     offset = [lw.ssa(lw.convert(args[1], C.U32, e), e)] if len(args) > 1 else []
