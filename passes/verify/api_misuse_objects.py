@@ -88,7 +88,7 @@ _IN_PLACE_REDUCTIONS = frozenset({"ReduceSum", "ReduceMax", "ReduceMin"})
 
 
 def _tensor_root(value: SSAValue | None) -> SSAValue | None:
-    from passes.verify.alignment import source_of
+    from passes.verify.value_fold import source_of
 
     root = source_of(value)
     return root if root is not None and isinstance(root.type, asc.LocalTensorType) else None
@@ -142,7 +142,7 @@ def reduce_in_place_source_reread(ctx: CheckContext) -> None:
 
 
 def _same_count(value: SSAValue | None) -> object:
-    from passes.verify.alignment import source_of
+    from passes.verify.value_fold import source_of
 
     return source_of(value) if value is not None else None
 

@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from passes.verify.alignment import source_of
+from passes.verify.value_fold import source_of
 
 
 def stored_pipe(pipe: SSAValue) -> SSAValue | None:

@@ -12,10 +12,11 @@ from __future__ import annotations
 from xdsl.ir import SSAValue
 
 from ascendir.dialects import ascendc as asc
-from passes.verify.alignment import datacopy_params, fold_int, fold_unsigned, source_of, tensor_elem_bytes, type_name
+from passes.verify.alignment_copies import datacopy_params, fold_unsigned
 from passes.verify.buffer_state import analyze
 from passes.verify.ir import api_calls_of, arg, ops_of_kind, overload_of
 from passes.verify.rules import CheckContext, rule
+from passes.verify.value_fold import fold_int, source_of, tensor_elem_bytes, type_name
 
 
 def _report(ctx: CheckContext, code: str) -> None:

@@ -27,8 +27,8 @@ from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import SSAValue
 
 from ascendir.dialects import ascendc as asc
-from passes.verify.alignment import reaching_store, statement_in
 from passes.verify.ir import constant_of
+from passes.verify.value_fold import reaching_store, statement_in
 
 _DEPTH = 24
 # Pure integer ops an unknown may be built from: the same op on the same operands is the same unknown.

@@ -20,7 +20,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from ascendir.dialects import ascendc as asc
 from frontend import ast as A
 from frontend.diagnostics import Note, Severity
-from passes.verify.alignment import unguarded_within
+from passes.verify.alignment_offsets import unguarded_within
 from passes.verify.footprint import Access, CoreRun, elem_bytes
 from passes.verify.ir import is_kind, kernels_of, ops_of, walk_of
 from passes.verify.kernel_only import is_kernel_only, op_description

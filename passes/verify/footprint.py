@@ -86,7 +86,7 @@ class CoreRun:
 
 def elem_bytes(t: object) -> int | None:
     """sizeof(T) of a `GlobalTensor<T>`, `LocalTensor<T>` or `__gm__ T*` type."""
-    from passes.verify.alignment import elem_bytes as scalar_bytes
+    from passes.verify.value_fold import elem_bytes as scalar_bytes
 
     element = getattr(t, "element_type", None)
     return scalar_bytes(element) if element is not None else None

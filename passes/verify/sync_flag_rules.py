@@ -8,10 +8,11 @@ from __future__ import annotations
 from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
-from passes.verify.alignment import fold_int, module_index
+from passes.verify.op_index import module_index
 from passes.verify.rules import CheckContext, rule
 from passes.verify.sync_flags import ANY_ID, FLAG_SET, MAX_COUNT, Key, flag_key, flag_ops, kernel_analysis
 from passes.verify.sync_ir import api_template, has_receiver, kernels_to_check, order_key
+from passes.verify.value_fold import fold_int
 
 
 def _keys_used(kernel: asc.KernelOp, name: str) -> set[Key]:

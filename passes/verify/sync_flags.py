@@ -14,9 +14,10 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower.function import FLAGS_NOT_LOWERED
-from passes.verify.alignment import fold_bool, fold_int, module_index, source_of
 from passes.verify.ir import is_kind, run_table
+from passes.verify.op_index import module_index
 from passes.verify.sync_ir import api_template, has_receiver, kernel_of
+from passes.verify.value_fold import fold_bool, fold_int, source_of
 
 
 Key = tuple[str, int]  # (HardEvent, event id)

@@ -10,9 +10,10 @@ from xdsl.dialects import scf
 from xdsl.ir import Block, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from passes.verify.alignment import module_index, source_of
+from passes.verify.op_index import module_index
 from passes.verify.rules import CheckContext, rule
 from passes.verify.sync_ir import api_template, has_receiver, kernel_of, kernels_to_check
+from passes.verify.value_fold import source_of
 
 
 _VECTOR_FAMILIES = frozenset({

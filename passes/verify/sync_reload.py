@@ -10,18 +10,12 @@ from xdsl.dialects import memref
 from xdsl.ir import Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from passes.verify.alignment import (
-    ModuleIndex,
-    fold_int,
-    module_index,
-    reaching_store,
-    source_of,
-    tensor_elem_bytes,
-)
+from passes.verify.op_index import ModuleIndex, module_index
 from passes.verify.rules import CheckContext, rule
 from passes.verify.sync_flags import trip_count
 from passes.verify.sync_hazards import HazardInterpreter, HazardState, Write, mark_seen, meet_states
 from passes.verify.sync_ir import kernel_of, kernels_to_check, order_key
+from passes.verify.value_fold import fold_int, reaching_store, source_of, tensor_elem_bytes
 
 
 _UB_POSITIONS = frozenset({"VECIN", "VECOUT", "VECCALC", asc.UNKNOWN_POSITION})

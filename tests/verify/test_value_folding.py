@@ -56,7 +56,7 @@ def test_unsigned_comparisons_fold_on_unsigned_values() -> None:
     from xdsl.dialects import arith
     from xdsl.dialects.builtin import IntegerAttr, i32
 
-    from passes.verify.alignment import fold_bool
+    from passes.verify.value_fold import fold_bool
 
     big, eight = arith.ConstantOp(IntegerAttr(-1, i32)), arith.ConstantOp(IntegerAttr(8, i32))
     assert fold_bool(arith.CmpiOp(big, eight, "ugt").result) is True
