@@ -24,8 +24,9 @@ PROGRAM_ATTR = "ascendc.sim_program"
 
 
 def build_program(module: ModuleOp, chip: str = "910B2", kernel: str | None = None) -> Program:
-    """The simulator program of `module`'s kernel (the one named `kernel`, else the first); NotModelled names
-    the construct it cannot express."""
+    """The simulator program of `module`'s kernel (the one named `kernel`, else the first). A construct one op
+    needs and the program cannot express is that op's `unsupported` instruction; NotModelled (a
+    ProgramNotModelled) names what leaves no program at all."""
     from ascendir.chips import load_chip
     from passes.sim.builder import ProgramBuilder
 

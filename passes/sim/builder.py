@@ -39,6 +39,7 @@ from passes.sim.registers import (
     Array,
     Location,
     NotModelled,
+    ProgramNotModelled,
     RegisterFile,
     Struct,
     element_type,
@@ -60,12 +61,12 @@ _METHOD_RECEIVERS = {asc.TPipeType: "TPipe", asc.TQueType: "TQue", asc.TBufType:
 def pick_kernel(module: ModuleOp, name: str | None = None) -> asc.KernelOp:
     kernels = [op for op in module.walk() if isinstance(op, asc.KernelOp)]
     if not kernels:
-        raise NotModelled("the program has no kernel (no __global__ __aicore__ function)")
+        raise ProgramNotModelled("the program has no kernel (no __global__ __aicore__ function)")
     if name is not None:
         for k in kernels:
             if k.sym_name.data == name:
                 return k
-        raise NotModelled(f"no kernel named '{name}' (kernels: {', '.join(k.sym_name.data for k in kernels)})")
+        raise ProgramNotModelled(f"no kernel named '{name}' (kernels: {', '.join(k.sym_name.data for k in kernels)})")
     return kernels[0]
 
 
@@ -89,7 +90,9 @@ def _product(shape: Sequence[int]) -> int:
     return n
 
 class ProgramBuilder:
-    """Builds the Program of one kernel; `build()` raises NotModelled for what it cannot express."""
+    """Builds the Program of one kernel. What one op needs and the program cannot express becomes that op's
+    `unsupported` instruction (ASC958 if a core reaches it); `build()` raises ProgramNotModelled only where no
+    program is left (no kernel, a parameter of no modelled type, a TPosition with no memory on the chip)."""
 
     def __init__(self, module: ModuleOp, chip: Chip, kernel: str | None = None,
                  catalog: Catalog | None = None) -> None:
@@ -106,6 +109,9 @@ class ProgramBuilder:
         self.labels = 0
         self.current_loc = -1
         self.enum_names: dict[str, str] = {}  # constant registers holding an enumerator -> its name
+        # results of an op built as `unsupported` that have no storage (their type is what is not modelled):
+        # value -> the construct; a use of one is unsupported in turn
+        self.unmodelled: dict[SSAValue, str] = {}
 
     # ------------------------------------------------------------------ the program
 
@@ -121,7 +127,7 @@ class ProgramBuilder:
             else:
                 ty = scalar_type(arg.type)
                 if ty is None:
-                    raise NotModelled(f"kernel parameter '{name}' of type {arg.type}")
+                    raise ProgramNotModelled(f"kernel parameter '{name}' of type {arg.type}")
                 reg = self.regs.scalar()
                 params.append(ProgramParam(i, name, reg, ty))
             self.values[arg] = reg
@@ -178,6 +184,8 @@ class ProgramBuilder:
     def loc(self, value: SSAValue) -> Location:
         found = self.values.get(value)
         if found is None:
+            if value in self.unmodelled:
+                raise NotModelled(self.unmodelled[value])
             owner = value.owner
             what = owner.name if isinstance(owner, Operation) else "a block argument"
             raise NotModelled(f"a value of {what} used before the simulator program defines it")
@@ -200,6 +208,8 @@ class ProgramBuilder:
     def obj(self, value: SSAValue) -> str:
         decl = self.objects.get(value)
         if decl is None:
+            if value in self.unmodelled:
+                raise NotModelled(self.unmodelled[value])
             found = self.values.get(value)
             if isinstance(found, str) and found.startswith("o"):
                 return found
@@ -258,12 +268,39 @@ class ProgramBuilder:
             self.op(op)
 
     def op(self, op: Operation) -> None:
+        """Emits `op`; if it cannot be expressed, what it emitted is dropped for one `unsupported` instruction at
+        its location, so a construct on a path the launch never takes does not refuse the kernel (issue 28).
+        A nested op fails on its own: a region's failure never reaches its scf op."""
         saved = self.current_loc
         self.current_loc = self.loc_of(op)
+        mark = len(self.code)
         try:
             self._op(op)
+        except ProgramNotModelled:
+            raise
+        except NotModelled as exc:
+            del self.code[mark:]  # a half-emitted op (an scf.if with its branch but no label) would not assemble
+            self.unsupported(op, str(exc))
         finally:
             self.current_loc = saved
+
+    def unsupported(self, op: Operation, what: str) -> None:
+        """`op` as an instruction that stops the core, naming `what`; its results get storage (zeroed there) so
+        that later instructions build, or, where their type is the thing not modelled, are `unmodelled`."""
+        results: list[str] = []
+        for value in op.results:
+            found = self.values.get(value)
+            if found is None:
+                try:
+                    found = self.define(value)
+                except NotModelled:
+                    self.unmodelled[value] = what
+                    continue
+            if isinstance(found, str) and found[:1] in ("r", "h"):
+                results.append(found)
+            elif isinstance(found, Struct):
+                results += [reg for reg, _ in found.fields.values()]
+        self.emit("unsupported", ['"' + what.replace('"', "'") + '"'], results, op)
 
     def _op(self, op: Operation) -> None:  # noqa: C901  (one dispatch over the op kinds)
         if isinstance(op, arith.ConstantOp):
@@ -619,7 +656,8 @@ class ProgramBuilder:
         try:
             return tposition_memory(position, self.chip.npu_arch)
         except ValueError:
-            raise NotModelled(f"TPosition {position} (no documented memory on {self.chip.name})") from None
+            # where a queue's or buffer's memory is: the layout of every buffer hangs on it, so no program is left
+            raise ProgramNotModelled(f"TPosition {position} (no documented memory on {self.chip.name})") from None
 
 
 def _array_elem(ty: str) -> str:

@@ -26,7 +26,13 @@ from ascendir.dialects import ascendc as asc
 
 
 class NotModelled(Exception):
-    """An IR construct the simulator program cannot express; the message names it."""
+    """An IR construct the simulator program cannot express; the message names it. Raised while one op is built,
+    it becomes that op's `unsupported` instruction (ProgramBuilder.op): the core stops there only if it gets there."""
+
+
+class ProgramNotModelled(NotModelled):
+    """What leaves no program to run at all (the kernel entry, its parameters, where its buffers' memory is): the
+    build is refused whole, whichever path the launch would take."""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from xdsl.dialects import arith, math
 from xdsl.ir import Operation
 
-from passes.sim.registers import NotModelled, Struct, scalar_type
+from passes.sim.registers import NotModelled, Struct, is_object_type, scalar_type
 
 if TYPE_CHECKING:
     from passes.sim.builder import ProgramBuilder
@@ -88,6 +88,13 @@ def _emit_typed(b: ProgramBuilder, op: Operation, opcode: str, operands: list[st
 
 def _select(b: ProgramBuilder, op: arith.SelectOp) -> None:
     cond = b.reg(op.cond)
+    if is_object_type(op.result.type):
+        # objects are declared, not held in registers: `c ? q : q` is q; two different ones is a choice at run time
+        chosen = b.obj(op.lhs)
+        if b.obj(op.rhs) != chosen:
+            raise NotModelled("a choice at run time between two objects (`cond ? a : b` of TPipe / TQue / TBuf)")
+        b.values[op.result] = chosen
+        return
     t, f = b.loc(op.lhs), b.loc(op.rhs)
     result = b.define(op.result)
     if isinstance(result, str) and isinstance(t, str) and isinstance(f, str):
