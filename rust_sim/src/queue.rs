@@ -97,6 +97,22 @@ pub fn framework_tmp(cx: &Ctx, mem: MemKind) -> Option<(i64, i64)> {
     Some((start, (cx.local_size(mem) as i64 - start).max(0)))
 }
 
+/// A high-level API's temporary space and a phrase naming it: the caller's sharedTmpBuffer (handle register
+/// `tmp`), or without one the UB the TPipe's buffers leave (`framework_tmp`); None when there is neither.
+pub fn tmp_space(cx: &Ctx, tmp: Option<u32>) -> Option<(i64, String)> {
+    match tmp {
+        Some(h) => Some((cx.handle(h).len.max(0), "its sharedTmpBuffer".to_string())),
+        None => framework_tmp(cx, MemKind::Ub).map(|(start, len)| {
+            let place = format!(
+                "the UB left after the TPipe's buffers (bytes [{start}, {}); without a sharedTmpBuffer the library \
+                 takes its temporary space there)",
+                start + len
+            );
+            (len, place)
+        }),
+    }
+}
+
 pub fn exec(cx: &mut Ctx, op: &Op) -> Flow {
     match op {
         Op::ObjInit { obj } => {

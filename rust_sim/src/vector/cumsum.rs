@@ -21,7 +21,7 @@ use crate::api::{ApiOp, Args, Pipe, Registry};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
-use crate::memory::{MemKind, Space};
+use crate::memory::Space;
 use crate::program::Sv;
 use crate::vector::elem::{load_f32, store_f32};
 
@@ -151,23 +151,7 @@ impl ApiOp for CumSum {
         }
         let need = min_tmp_bytes(t, self.config.last_axis, rows as u64, inner as u64) as i64;
         if need > 0 {
-            let (have, place) = match self.tmp {
-                Some(h) => {
-                    let th = cx.handle(h);
-                    (th.len.max(0), "its sharedTmpBuffer".to_string())
-                }
-                None => match crate::queue::framework_tmp(cx, MemKind::Ub) {
-                    Some((start, len)) => (
-                        len,
-                        format!(
-                            "the UB left after the TPipe's buffers (bytes [{start}, {}); without a \
-                             sharedTmpBuffer the library takes its temporary space there)",
-                            start + len
-                        ),
-                    ),
-                    None => (need, String::new()),
-                },
-            };
+            let (have, place) = crate::queue::tmp_space(cx, self.tmp).unwrap_or((need, String::new()));
             if let (Some(h), true) = (self.tmp, have >= need) {
                 // the transposes write the buffer's first `need` bytes: a buffer placed past the end of UB (an
                 // InitBuffer the device placed without a check) faults there

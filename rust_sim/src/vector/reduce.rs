@@ -563,19 +563,8 @@ impl PatternReduce {
         if need == 0 {
             return true;
         }
-        let (have, place) = match self.tmp {
-            Some(h) => (cx.handle(h).len.max(0), "its sharedTmpBuffer".to_string()),
-            None => match crate::queue::framework_tmp(cx, MemKind::Ub) {
-                Some((start, len)) => (
-                    len,
-                    format!(
-                        "the UB left after the TPipe's buffers (bytes [{start}, {}); without a sharedTmpBuffer the \
-                         library takes its temporary space there)",
-                        start + len
-                    ),
-                ),
-                None => return true,
-            },
+        let Some((have, place)) = crate::queue::tmp_space(cx, self.tmp) else {
+            return true;
         };
         if have >= need {
             // the library writes the buffer's first `need` bytes: one placed past the end of UB faults there

@@ -21,9 +21,9 @@ use crate::api::{ApiOp, Arg, Args, Pipe, Registry};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
-use crate::memory::{Handle, MemKind, Space};
+use crate::memory::Handle;
 use crate::program::Sv;
-use crate::vector::elem::{load_f32, store_f32};
+use crate::vector::elem::store_f32;
 use crate::vector::high_level::lanes_fold;
 
 /// A LocalTensor's ShapeInfo (SetShapeInfo): its dimensions and original dimensions.
@@ -285,18 +285,8 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
 
 const WHAT: &str = "SoftmaxFlashV2";
 
-/// `n` elements of `t` from the local tensor in handle register `h`, as f32, and whether all were written.
 fn read(cx: &mut Ctx, h: u32, n: usize, t: DType) -> Option<(Vec<f32>, bool)> {
-    let sz = t.size();
-    let hd = cx.handle(h);
-    let at = cx.range(hd, 0, (n * sz) as i64, false, sz, WHAT)?;
-    let Space::Local(mem) = hd.space else {
-        return None;
-    };
-    let local = cx.local(mem);
-    let mut v = vec![0f32; n];
-    load_f32(t, &local.data.as_slice()[at..at + n * sz], &mut v);
-    Some((v, crate::memory::all_ones(&local.init[at..at + n * sz])))
+    super::softmax_grad::read(cx, h, n, t, WHAT)
 }
 
 fn write(cx: &mut Ctx, h: u32, vals: &[f32], t: DType, init: bool) -> bool {
@@ -374,19 +364,8 @@ impl SoftmaxFlashV2 {
     /// GetSoftMaxFlashV2MinTmpSize's minimum.
     fn tmp_fits(&self, cx: &mut Ctx, cols: usize) -> bool {
         let need = flash_v2_min_tmp_bytes(self.t, self.stat, cols, self.basic());
-        let (have, place) = match self.tmp {
-            Some(h) => (cx.handle(h).len.max(0), "its sharedTmpBuffer".to_string()),
-            None => match crate::queue::framework_tmp(cx, MemKind::Ub) {
-                Some((start, len)) => (
-                    len,
-                    format!(
-                        "the UB left after the TPipe's buffers (bytes [{start}, {}); without a sharedTmpBuffer the \
-                         library takes its temporary space there)",
-                        start + len
-                    ),
-                ),
-                None => return true,
-            },
+        let Some((have, place)) = crate::queue::tmp_space(cx, self.tmp) else {
+            return true;
         };
         if have >= need {
             if let Some(h) = self.tmp {

@@ -64,7 +64,8 @@ pub fn softmax_grad(
     (0..rows * cols).map(|i| (grad[i] - sums[i / cols]) * src[i]).collect()
 }
 
-fn read(cx: &mut Ctx, h: u32, n: usize, t: DType, what: &str) -> Option<(Vec<f32>, bool)> {
+/// `n` elements of `t` from the local tensor in handle register `h`, as f32, and whether all were written.
+pub(super) fn read(cx: &mut Ctx, h: u32, n: usize, t: DType, what: &str) -> Option<(Vec<f32>, bool)> {
     let sz = t.size();
     let hd = cx.handle(h);
     let at = cx.range(hd, 0, (n * sz) as i64, false, sz, what)?;
