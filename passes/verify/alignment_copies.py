@@ -62,7 +62,7 @@ def first_bad_value(ctx: CheckContext, op: asc.ApiCallOp, name: str, bad: Callab
     """The value of parameter `name` of `op` that `bad` rejects, with notes on where it comes from: the constant
     the operand folds to, else (with concrete shapes) the first such value a core computes (footprint.py runs
     every core's scalar code; coverage.observed_values). None when no value known here is bad."""
-    from passes.verify.coverage import observed_values
+    from passes.verify.coverage_core_runs import observed_values
 
     field = name.split(".")
     operand = arg(op, field[0])

@@ -3,7 +3,8 @@ write the same bytes."""
 
 from __future__ import annotations
 
-from passes.verify.coverage import _overlaps_between_cores, _unwritten
+from passes.verify.coverage_overlap import _overlaps_between_cores
+from passes.verify.coverage_unwritten import _unwritten
 from passes.verify.footprint import Access, CoreRun
 
 
@@ -20,9 +21,9 @@ def test_unwritten_ranges_are_the_holes_and_the_tail() -> None:
 
 
 def test_overlaps_are_found_between_any_two_cores_not_within_one(monkeypatch: object) -> None:
-    import passes.verify.coverage as coverage
+    import passes.verify.coverage_overlap as coverage_overlap
 
-    monkeypatch.setattr(coverage, "_copies_to_gm", lambda op: True)  # type: ignore[attr-defined]
+    monkeypatch.setattr(coverage_overlap, "copies_to_gm", lambda op: True)  # type: ignore[attr-defined]
     own = [CoreRun(0, [_write(0, 64), _write(32, 64)]), CoreRun(1, [_write(96, 64)])]
     assert _overlaps_between_cores(own) == []  # core 0 rewriting its own bytes is not an overlap
     far = [CoreRun(0, [_write(0, 64)]), CoreRun(1, [_write(64, 64)]), CoreRun(2, [_write(128, 64)]),
