@@ -125,8 +125,10 @@ def _receiver_name(t: CType) -> str | None:
 
 
 def _elem_from(lw: FunctionLowerer, targs: list[A.TemplateArg] | None, expected: CType | None) -> Scalar | None:
-    if targs:
-        v = lw._template_arg_value(targs[0])
+    # the first template argument that names a type: `DeQue<T>()`, or TQueBind's `DeQue<srcPos, dstPos, T>()`,
+    # whose first two name the TPositions the buffer moves between
+    for targ in targs or []:
+        v = lw._template_arg_value(targ)
         if isinstance(v, Scalar):
             return v
     if isinstance(expected, C.LocalTensorT):
