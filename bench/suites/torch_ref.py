@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bench.suites.sparse_coo import SparseCOO, is_sparse_coo, sparse_parts, sparse_tensor
 from bench.suites.tensor_scan import all_finite
 
 if TYPE_CHECKING:
@@ -202,10 +203,13 @@ def seed_all(seed: int) -> None:
 
 
 def to_numpy(value: Any) -> Any:
-    """torch tensors (and lists of them) as numpy arrays; bfloat16 becomes float32 holding the same values."""
+    """torch tensors (and lists of them) as numpy arrays; bfloat16 becomes float32 holding the same values; a
+    sparse COO tensor becomes its parts (SparseCOO: it has no numpy form)."""
     torch = torch_module()
     if isinstance(value, torch.Tensor):
         t = value.detach().cpu()
+        if is_sparse_coo(t):
+            return sparse_parts(t, to_numpy)
         if t.dtype == torch.bfloat16:
             t = t.to(torch.float32)
         if t.is_complex():
@@ -222,10 +226,13 @@ def dtype_name(value: Any) -> str:
 
 
 def to_torch(value: Any, dtype: str | None = None) -> Any:
-    """A numpy array as a torch tensor of `dtype` (bfloat16 from float32 values); lists element by element."""
+    """A numpy array as a torch tensor of `dtype` (bfloat16 from float32 values); lists element by element; a
+    SparseCOO as the sparse tensor it was."""
     torch = torch_module()
     if isinstance(value, (list, tuple)):
         return [to_torch(v, dtype) for v in value]
+    if isinstance(value, SparseCOO):
+        return sparse_tensor(value, getattr(torch, dtype) if dtype is not None else None)
     if isinstance(value, np.ndarray):
         t = torch.from_numpy(np.array(value, copy=True))
         if dtype is not None:
@@ -261,7 +268,7 @@ def inputs_as_tensors(inputs: Inputs) -> list[Any]:
     """Inputs back as the positional arguments of a torch Model (copies: the reference may write into them)."""
     args = []
     for name, v in inputs.values.items():
-        t = to_torch(v.copy() if isinstance(v, np.ndarray) else v, inputs.dtypes.get(name))
+        t = to_torch(v, inputs.dtypes.get(name))  # (to_torch copies arrays)
         if name in inputs.requires_grad:
             for item in t if isinstance(t, list) else [t]:
                 item.requires_grad_(True)
