@@ -17,12 +17,12 @@ _GM_SCALAR_STORES = (asc.SetValueOp, asc.GmStoreOp)
 
 
 def _unseen(op: Operation) -> bool:
-    """Code the checker does not see into: an unmodelled call, a Matmul object (whose library code splits the
-    work by block itself and writes GM)."""
+    """Code the checker does not see into: an unmodelled call, a Matmul object or a call on one (its library
+    code splits the work by block itself and writes GM: the family of ascendc.matmul_call is "matmul")."""
     if is_kind(op, asc.ObjectOp):  # a UB allocator only hands out local memory
         return not op.result.type.type_name.data.startswith("LocalMemAllocator")
     return is_kind(op, _OPAQUE_CODE) or (
-        is_kind(op, asc.ApiCallOp) and op.FAMILY == "matmul_call")
+        is_kind(op, asc.ApiCallOp) and op.FAMILY == "matmul")
 
 
 def tells_cores_apart(op: Operation) -> bool:
