@@ -235,6 +235,11 @@ class ProgramBuilder:
                 self.emit("mov", [src], [dst], op)
         elif isinstance(dst, Struct) and isinstance(src, Struct):
             for name, (reg, ty) in src.fields.items():
+                if not ty and not reg.startswith("r"):
+                    # a C array (`s0:4:i8`) or tensor member (LoadData3DParamsV2's padList): no register to move;
+                    # the copy names the same storage (a later store into the source array would show through)
+                    dst.fields[name] = (reg, ty)
+                    continue
                 if name not in dst.fields:
                     dst.fields[name] = (self.regs.scalar(), ty)
                 if dst.fields[name][0] != reg:

@@ -17,6 +17,7 @@ pub mod bias_table;
 pub mod enhanced;
 pub mod fixpipe;
 pub mod load;
+pub mod load3d;
 pub mod matmul;
 pub mod matmul_compute;
 pub mod mmad;
@@ -55,6 +56,10 @@ pub struct CubeState {
     pub slot: crate::mix::Slot,
     /// the cross-core flags of a MIX launch
     pub cross: Option<crate::mix::Shared>,
+    /// Load3D's FMATRIX registers (left, right): the feature map's size and padding (load3d.rs)
+    pub fmatrix: [Option<load3d::Fmatrix>; 2],
+    /// the bits of the value Load3D writes at padding positions
+    pub pad_value: u64,
 }
 
 /// An Mmad or Fixpipe with a non-zero unitFlag: PIPE_M and PIPE_FIX hand L0C over unit by unit themselves
@@ -69,6 +74,7 @@ pub fn unit_flag_handshake(cx: &mut Ctx, flag: Option<Sv>, from: Pipe, to: Pipe)
 
 pub fn register(r: &mut Registry) {
     load::register(r);
+    load3d::register(r);
     bias_table::register(r);
     enhanced::register(r);
     mmad::register(r);
@@ -284,5 +290,7 @@ pub fn gemm_i32(m: usize, n: usize, k: usize, a: &[i32], b: &[i32], c: &mut [i32
     }
 }
 
+#[cfg(test)]
+mod load3d_tests;
 #[cfg(test)]
 mod tests;

@@ -14,33 +14,33 @@ use crate::memory::{Gm, GmRole, LocalMem, MemKind, OwnedBuf};
 use crate::parse::parse;
 
 /// One core, its local memories, and GM buffers, around a program body.
-struct Rig {
+pub(super) struct Rig {
     header: String,
     gm: Vec<(String, GmRole, Vec<u8>)>,
     fills: Vec<(MemKind, usize, Vec<u8>)>,
 }
 
-struct Out {
+pub(super) struct Out {
     core: Core,
     gm: Vec<Vec<u8>>,
-    findings: Findings,
+    pub(super) findings: Findings,
 }
 
 impl Out {
-    fn mem(&self, m: MemKind) -> &[u8] {
+    pub(super) fn mem(&self, m: MemKind) -> &[u8] {
         self.core.mem[m as usize]
             .as_ref()
             .map(|l| l.data.as_slice())
             .unwrap_or(&[])
     }
 
-    fn codes(&self) -> Vec<&'static str> {
+    pub(super) fn codes(&self) -> Vec<&'static str> {
         self.findings.list.iter().map(|f| f.code).collect()
     }
 }
 
 impl Rig {
-    fn new(kernel_type: &str) -> Rig {
+    pub(super) fn new(kernel_type: &str) -> Rig {
         Rig {
             header: format!(
                 "ascendir-sim 1\nkernel k {kernel_type}\nchip 910B2\nmem UB 196608 32\nmem L1 524288 32\n\
@@ -56,18 +56,18 @@ impl Rig {
         self
     }
 
-    fn fill(mut self, m: MemKind, at: usize, data: Vec<u8>) -> Rig {
+    pub(super) fn fill(mut self, m: MemKind, at: usize, data: Vec<u8>) -> Rig {
         self.fills.push((m, at, data));
         self
     }
 
     /// Runs `code` (instructions, one per line) with `regs` scalar registers set as given.
-    fn run(self, consts: &[(u32, &str, u64)], code: &str) -> Out {
+    pub(super) fn run(self, consts: &[(u32, &str, u64)], code: &str) -> Out {
         let mut text = self.header.clone();
         for (i, (name, _, _)) in self.gm.iter().enumerate() {
             text += &format!("param {i} {name} h{i} gm\n");
         }
-        text += "regs 64 32\nstack 0\n";
+        text += "regs 64 32\nstack 16\n";
         for (r, ty, v) in consts {
             text += &format!("const r{r} {ty} {v}\n");
         }
@@ -143,11 +143,11 @@ impl Rig {
     }
 }
 
-fn f16_bytes(v: &[f32]) -> Vec<u8> {
+pub(super) fn f16_bytes(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| f16::from_f32(*x).to_le_bytes()).collect()
 }
 
-fn f32_bytes(v: &[f32]) -> Vec<u8> {
+pub(super) fn f32_bytes(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
@@ -155,7 +155,7 @@ fn i8_bytes(v: &[i32]) -> Vec<u8> {
     v.iter().map(|x| *x as i8 as u8).collect()
 }
 
-fn read_f32(b: &[u8]) -> Vec<f32> {
+pub(super) fn read_f32(b: &[u8]) -> Vec<f32> {
     b.chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect()
@@ -167,7 +167,7 @@ fn read_i32(b: &[u8]) -> Vec<i32> {
         .collect()
 }
 
-fn read_f16(b: &[u8]) -> Vec<f32> {
+pub(super) fn read_f16(b: &[u8]) -> Vec<f32> {
     b.chunks_exact(2)
         .map(|c| f16::from_le_bytes([c[0], c[1]]).to_f32())
         .collect()

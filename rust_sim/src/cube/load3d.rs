@@ -1,0 +1,499 @@
+//! LoadData 3D (Load3Dv2, img2col) from L1 into L0A / L0B, the FMATRIX and padding registers it reads
+//! (SetFmatrix, SetLoadDataPaddingValue), and the 3D forms the 910B does not have.
+//!
+//! The feature map in L1 is 5HD: `[C1][H][W][C0]` with C1 = channelSize / C0 (C0 = 32 B of elements). Its
+//! img2col matrix X has one row per output position m (oh = m / Wo, ow = m % Wo, Wo = (W + padL + padR -
+//! (dilW (filterW - 1) + 1)) / strideW + 1) and one column per k = ((c1 * filterH + kh) * filterW + kw) * C0 +
+//! c0 (the FRACTAL_Z order of conv weights); X[m][k] is the input at (c1, oh strideH + kh dilH - padTop,
+//! ow strideW + kw dilW - padLeft, c0), or the padding value outside the map. A Load3Dv2 writes the
+//! mExtension x kExtension window of X from (mStartPt, kStartPt) in the destination's own fractal layout
+//! (cube/mod.rs): into L0A as A = X (A = X^T with enTranspose); into L0B, with enTranspose, as B = X (K = the
+//! window's rows), the form asc-devkit's mmad_load3dv2 example loads its B with.
+//!
+//! With the default IsResetLoad3dConfig the call first sets the left FMATRIX register from its l1H, l1W and
+//! padList and the padding value from its padValue (asc-devkit kernel_operator_mm_base_impl.h);
+//! fMatrixCtrl makes the load read the right register (SetFmatrix(..., FMATRIX_RIGHT)).
+//! Not modelled (reported, naming the form): L0B without enTranspose, int8 / int4 transposes, enSmallK,
+//! channel sizes that are not whole C0 blocks. LoadData3DParamsV1 and V2Pro are reported as not available /
+//! not modelled.
+
+use crate::api::{ApiOp, Arg, Args, EnumArg, Pipe, Registry};
+use crate::checks::code;
+use crate::core::{Ctx, Flow};
+use crate::cube::{c0, read, write_runs, FRACTAL};
+use crate::dtype::DType;
+use crate::memory::{MemKind, Space};
+use crate::program::Sv;
+
+/// One FMATRIX register: the feature map's height and width in L1 and its padding (left, right, top, bottom).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fmatrix {
+    pub h: u64,
+    pub w: u64,
+    pub pad: [u64; 4],
+}
+
+/// A `uint8_t padList[4]`: a C array on the scalar stack, or never given (all 0, the struct's default).
+#[derive(Debug)]
+enum Pads {
+    Zero,
+    Stack { off: u32, elem: DType },
+}
+
+fn pads(a: &Args, name: &str) -> Result<Pads, String> {
+    match a.get(name) {
+        None => Ok(Pads::Zero),
+        Some(Arg::Stack { off, len, elem }) if *len >= 4 => Ok(Pads::Stack { off: *off, elem: *elem }),
+        Some(other) => Err(format!("{name} {other:?}: a uint8_t[4] was expected")),
+    }
+}
+
+fn pad_values(p: &Pads, cx: &Ctx) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    if let Pads::Stack { off, elem } = p {
+        for (i, o) in out.iter_mut().enumerate() {
+            let at = *off as usize + i * elem.size();
+            *o = elem.load_bits(&cx.core.stack[at..]) & 0xFF;
+        }
+    }
+    out
+}
+
+/// The img2col geometry of one load: which element of the 5HD map each (m, k) of X reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Img2col {
+    pub fm: Fmatrix,
+    /// channels of the map (a multiple of c0)
+    pub channels: usize,
+    pub c0: usize,
+    pub stride: (usize, usize),
+    /// filter (height, width)
+    pub filter: (usize, usize),
+    pub dilation: (usize, usize),
+}
+
+impl Img2col {
+    /// Output positions per row (Wo), or None when the dilated filter does not fit the padded map.
+    pub fn wo(&self) -> Option<usize> {
+        let span = self.dilation.1 * (self.filter.1 - 1) + 1;
+        let padded = self.fm.w as usize + (self.fm.pad[0] + self.fm.pad[1]) as usize;
+        (padded >= span && self.stride.1 > 0).then(|| (padded - span) / self.stride.1 + 1)
+    }
+
+    /// The element index in the 5HD map that X[m][k] reads, or None for a padding position.
+    pub fn source(&self, wo: usize, m: usize, k: usize) -> Option<usize> {
+        let (fh, fw) = self.filter;
+        let c1 = k / (fh * fw * self.c0);
+        let kh = (k / (fw * self.c0)) % fh;
+        let kw = (k / self.c0) % fw;
+        let c = k % self.c0;
+        let (oh, ow) = (m / wo, m % wo);
+        let ih = (oh * self.stride.0 + kh * self.dilation.0) as i64 - self.fm.pad[2] as i64;
+        let iw = (ow * self.stride.1 + kw * self.dilation.1) as i64 - self.fm.pad[0] as i64;
+        let (h, w) = (self.fm.h as i64, self.fm.w as i64);
+        if ih < 0 || ih >= h || iw < 0 || iw >= w || c1 * self.c0 >= self.channels {
+            return None;
+        }
+        Some(((c1 * h as usize + ih as usize) * w as usize + iw as usize) * self.c0 + c)
+    }
+}
+
+/// Where the window's element (i, j) (row i of mExtension, column j of kExtension) goes in the destination,
+/// in elements; the destination's fractal layout (cube/mod.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// L0A, A = X: ZZ with kExt / c0 fractals per row of fractals
+    AZz { k1: usize },
+    /// L0A, A = X^T: A's rows are the window's columns; mExt.div_ceil(c0) fractals per row of fractals
+    ATransposed { k1: usize },
+    /// L0B, B = X: B's K is the window's rows (blocks of c0), its N the columns (fractals of 16)
+    BZn { n1: usize },
+}
+
+impl Layout {
+    pub fn index(self, i: usize, j: usize, c0: usize) -> usize {
+        let frac = 16 * c0;
+        match self {
+            Layout::AZz { k1 } => ((i / 16) * k1 + j / c0) * frac + (i % 16) * c0 + j % c0,
+            Layout::ATransposed { k1 } => ((j / 16) * k1 + i / c0) * frac + (j % 16) * c0 + i % c0,
+            Layout::BZn { n1 } => ((i / c0) * n1 + j / 16) * frac + (j % 16) * c0 + i % c0,
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Load3dV2 {
+    t: DType,
+    dst: u32,
+    src: u32,
+    pads: Pads,
+    l1h: Sv,
+    l1w: Sv,
+    channels: Sv,
+    k_ext: Sv,
+    m_ext: Sv,
+    k_start: Sv,
+    m_start: Sv,
+    stride_w: Sv,
+    stride_h: Sv,
+    filter_w: Sv,
+    filter_h: Sv,
+    dil_w: Sv,
+    dil_h: Sv,
+    transpose: Option<Sv>,
+    small_k: Option<Sv>,
+    pad_value: Option<Sv>,
+    size_w: Option<Sv>,
+    size_h: Option<Sv>,
+    fm_ctrl: Option<Sv>,
+}
+
+fn decode_v2(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    if let Some(cfg) = a.targ("defaultConfig") {
+        if !cfg.contains("IS_RESER_LOAD3D_DEFAULT_CONFIG") {
+            // the configuration is a constexpr struct the program does not carry
+            return Err(format!(
+                "LoadData with LoadData3DParamsV2 and defaultConfig {cfg} is not modelled (only the default \
+                 IS_RESER_LOAD3D_DEFAULT_CONFIG, which sets FMATRIX and the padding value from the params)"
+            ));
+        }
+    }
+    let p = "loadDataParams";
+    Ok(Box::new(Load3dV2 {
+        t: a.dtype("T")?,
+        dst: a.handle("dst")?,
+        src: a.handle("src")?,
+        pads: pads(a, "loadDataParams.padList")?,
+        l1h: a.field(p, "l1H")?,
+        l1w: a.field(p, "l1W")?,
+        channels: a.field(p, "channelSize")?,
+        k_ext: a.field(p, "kExtension")?,
+        m_ext: a.field(p, "mExtension")?,
+        k_start: a.field(p, "kStartPt")?,
+        m_start: a.field(p, "mStartPt")?,
+        stride_w: a.field(p, "strideW")?,
+        stride_h: a.field(p, "strideH")?,
+        filter_w: a.field(p, "filterW")?,
+        filter_h: a.field(p, "filterH")?,
+        dil_w: a.field(p, "dilationFilterW")?,
+        dil_h: a.field(p, "dilationFilterH")?,
+        transpose: a.opt_field(p, "enTranspose")?,
+        small_k: a.opt_field(p, "enSmallK")?,
+        pad_value: a.opt_field(p, "padValue")?,
+        size_w: a.opt_field(p, "filterSizeW")?,
+        size_h: a.opt_field(p, "filterSizeH")?,
+        fm_ctrl: a.opt_field(p, "fMatrixCtrl")?,
+    }))
+}
+
+const WHAT: &str = "LoadData (Load3Dv2)";
+
+impl Load3dV2 {
+    fn flag(cx: &Ctx, sv: Option<Sv>) -> u64 {
+        sv.map(|s| cx.uint(s)).unwrap_or(0)
+    }
+
+    /// The destination layout, or the reason this form is not modelled / not valid.
+    fn layout(&self, cx: &mut Ctx, m_ext: usize, k_ext: usize, c0: usize) -> Option<Layout> {
+        let dst = cx.handle(self.dst);
+        let transpose = Self::flag(cx, self.transpose) & 1 != 0;
+        let mem = match dst.space {
+            Space::Local(m @ (MemKind::L0a | MemKind::L0b)) => m,
+            _ => {
+                cx.report(
+                    code::INVALID_OPERAND,
+                    format!("{WHAT} writes outside L0A/L0B; Load3D loads L1 into L0A (A2) or L0B (B2)"),
+                );
+                return None;
+            }
+        };
+        if dst.addr % FRACTAL != 0 {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!(
+                    "{WHAT} writes {} at byte {}, which is not 512-byte aligned",
+                    mem.name(),
+                    dst.addr
+                ),
+            );
+        }
+        if transpose && !matches!(self.t.size(), 2 | 4) {
+            cx.report(
+                code::NOT_MODELLED,
+                format!("{WHAT} with enTranspose of {} elements is not modelled", self.t.name()),
+            );
+            return None;
+        }
+        let whole = |cx: &mut Ctx, what: &str, v: usize, unit: usize| {
+            if !v.is_multiple_of(unit) {
+                cx.report(
+                    code::INVALID_OPERAND,
+                    format!("{WHAT}: {what} {v} is not a multiple of {unit} (whole fractal rows and columns)"),
+                );
+                return false;
+            }
+            true
+        };
+        match (mem, transpose) {
+            (MemKind::L0a, false) => (whole(cx, "mExtension", m_ext, 16) && whole(cx, "kExtension", k_ext, c0))
+                .then_some(Layout::AZz { k1: k_ext / c0 }),
+            (MemKind::L0a, true) => {
+                whole(cx, "mExtension", m_ext, c0).then_some(Layout::ATransposed { k1: m_ext / c0 })
+            }
+            (_, true) => whole(cx, "mExtension", m_ext, c0).then_some(Layout::BZn { n1: k_ext.div_ceil(16) }),
+            (_, false) => {
+                cx.report(
+                    code::NOT_MODELLED,
+                    format!("{WHAT} into L0B without enTranspose is not modelled"),
+                );
+                None
+            }
+        }
+    }
+}
+
+impl ApiOp for Load3dV2 {
+    fn pipe(&self) -> Pipe {
+        Pipe::Mte1
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        // the default IsResetLoad3dConfig: the call sets the left FMATRIX and the padding value first
+        cx.core.cube.fmatrix[0] = Some(Fmatrix {
+            h: cx.uint(self.l1h) & 0xFFFF,
+            w: cx.uint(self.l1w) & 0xFFFF,
+            pad: pad_values(&self.pads, cx),
+        });
+        cx.core.cube.pad_value = self.pad_value.map(|v| cx.value_as(v, self.t)).unwrap_or(0);
+        let fm_index = (Self::flag(cx, self.fm_ctrl) & 1) as usize;
+        let Some(fm) = cx.core.cube.fmatrix[fm_index] else {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!(
+                    "{WHAT} with fMatrixCtrl reads the right FMATRIX register, which no SetFmatrix(..., \
+                     FmatrixMode::FMATRIX_RIGHT) has set"
+                ),
+            );
+            return Flow::Next;
+        };
+        if Self::flag(cx, self.small_k) & 1 != 0 {
+            cx.report(code::NOT_MODELLED, format!("{WHAT} with enSmallK is not modelled"));
+            return Flow::Next;
+        }
+        let c0 = c0(self.t);
+        let channels = (cx.uint(self.channels) & 0xFFFF) as usize;
+        let m_ext = (cx.uint(self.m_ext) & 0xFFFF) as usize;
+        let k_ext = (cx.uint(self.k_ext) & 0xFFFF) as usize;
+        let m_start = (cx.uint(self.m_start) & 0xFFFF) as usize;
+        let k_start = (cx.uint(self.k_start) & 0xFFFF) as usize;
+        let byte = |cx: &Ctx, s: Sv| (cx.uint(s) & 0xFF) as usize;
+        let geo = Img2col {
+            fm,
+            channels,
+            c0,
+            stride: (byte(cx, self.stride_h), byte(cx, self.stride_w)),
+            filter: (
+                byte(cx, self.filter_h) + (self.size_h.map(|s| byte(cx, s)).unwrap_or(0) << 8),
+                byte(cx, self.filter_w) + (self.size_w.map(|s| byte(cx, s)).unwrap_or(0) << 8),
+            ),
+            dilation: (byte(cx, self.dil_h), byte(cx, self.dil_w)),
+        };
+        if m_ext == 0 || k_ext == 0 || channels == 0 || geo.filter.0 == 0 || geo.filter.1 == 0 {
+            return Flow::Next; // the library calls these a no-op
+        }
+        if !channels.is_multiple_of(c0) {
+            cx.report(
+                code::NOT_MODELLED,
+                format!(
+                    "{WHAT} with channelSize {channels} (not a multiple of {c0}, the small-channel form) is not \
+                     modelled"
+                ),
+            );
+            return Flow::Next;
+        }
+        if geo.stride.0 == 0 || geo.dilation.0 == 0 || geo.dilation.1 == 0 {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!("{WHAT}: strides and dilations must be at least 1"),
+            );
+            return Flow::Next;
+        }
+        let Some(wo) = geo.wo() else {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!(
+                    "{WHAT}: the dilated {} x {} filter does not fit the padded {} x {} map",
+                    geo.filter.0, geo.filter.1, fm.h, fm.w
+                ),
+            );
+            return Flow::Next;
+        };
+        let k_total = channels * geo.filter.0 * geo.filter.1;
+        if k_start + k_ext > k_total {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!(
+                    "{WHAT} reads columns {k_start}..{} of an img2col matrix of {k_total} (channelSize {channels} x \
+                     a {} x {} filter)",
+                    k_start + k_ext,
+                    geo.filter.0,
+                    geo.filter.1
+                ),
+            );
+            return Flow::Next;
+        }
+        let Some(layout) = self.layout(cx, m_ext, k_ext, c0) else {
+            return Flow::Next;
+        };
+        let size = self.t.size();
+        let src = cx.handle(self.src);
+        let fm_bytes = (channels * fm.h as usize * fm.w as usize * size) as i64;
+        let Some(map) = read(cx, src, 0, fm_bytes, size, WHAT) else {
+            return Flow::Next;
+        };
+        let mut pad = vec![0u8; size];
+        self.t.store_bits(&mut pad, cx.core.cube.pad_value);
+        let span = (0..m_ext)
+            .flat_map(|i| [(i, 0), (i, k_ext - 1)])
+            .map(|(i, j)| layout.index(i, j, c0))
+            .max()
+            .unwrap_or(0)
+            + c0 * 16;
+        let mut data = vec![0u8; span * size];
+        let mut init = vec![0u8; span * size];
+        let mut covered = vec![false; span];
+        for i in 0..m_ext {
+            for j in 0..k_ext {
+                let at = layout.index(i, j, c0);
+                let to = at * size..(at + 1) * size;
+                match geo.source(wo, m_start + i, k_start + j) {
+                    Some(e) => {
+                        data[to.clone()].copy_from_slice(&map.data[e * size..(e + 1) * size]);
+                        init[to].copy_from_slice(&map.init[e * size..(e + 1) * size]);
+                    }
+                    None => {
+                        data[to.clone()].copy_from_slice(&pad);
+                        init[to].fill(1);
+                    }
+                }
+                covered[at] = true;
+            }
+        }
+        // the elements written, as contiguous runs (a partial last fractal keeps what the memory holds)
+        let mut runs = Vec::new();
+        let mut e = 0;
+        while e < span {
+            if !covered[e] {
+                e += 1;
+                continue;
+            }
+            let start = e;
+            while e < span && covered[e] {
+                e += 1;
+            }
+            let bytes = start * size..e * size;
+            runs.push((bytes.start as i64, data[bytes.clone()].to_vec(), init[bytes].to_vec()));
+        }
+        let dst = cx.handle(self.dst);
+        write_runs(cx, dst, &runs, self.t, WHAT);
+        Flow::Next
+    }
+}
+
+/// A 3D form the simulator reports instead of running.
+#[derive(Debug)]
+struct Unsupported(&'static str);
+
+impl ApiOp for Unsupported {
+    fn pipe(&self) -> Pipe {
+        Pipe::Mte1
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        cx.report(code::NOT_MODELLED, self.0.to_string());
+        Flow::Next
+    }
+}
+
+fn decode_v1(_: &Args) -> Result<Box<dyn ApiOp>, String> {
+    Ok(Box::new(Unsupported(
+        "LoadData with LoadData3DParamsV1 is not available on the 910B: asc-devkit's dav_c220 implementation \
+         reports it unsupported (A1->A2, B1->B2 and L1->UB); use LoadData3DParamsV2",
+    )))
+}
+
+fn decode_v2pro(_: &Args) -> Result<Box<dyn ApiOp>, String> {
+    Ok(Box::new(Unsupported(
+        "LoadData with LoadData3DParamsV2Pro (the settings packed into extConfig / filterConfig) is not modelled; \
+         LoadData3DParamsV2 is",
+    )))
+}
+
+#[derive(Debug)]
+struct SetFmatrix {
+    h: Sv,
+    w: Sv,
+    pads: Pads,
+    mode: EnumArg,
+}
+
+fn decode_set_fmatrix(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    Ok(Box::new(SetFmatrix {
+        h: a.sv("l1H")?,
+        w: a.sv("l1W")?,
+        pads: pads(a, "padList")?,
+        mode: a.enum_or_reg("fmatrixMode")?,
+    }))
+}
+
+impl ApiOp for SetFmatrix {
+    fn pipe(&self) -> Pipe {
+        Pipe::S
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        let right = match &self.mode {
+            EnumArg::Name(n) => n == "FMATRIX_RIGHT",
+            EnumArg::Reg(r) => cx.uint(*r) == 1,
+        };
+        let fm = Fmatrix {
+            h: cx.uint(self.h) & 0xFFFF,
+            w: cx.uint(self.w) & 0xFFFF,
+            pad: pad_values(&self.pads, cx),
+        };
+        cx.core.cube.fmatrix[right as usize] = Some(fm);
+        Flow::Next
+    }
+}
+
+#[derive(Debug)]
+struct SetPadding {
+    t: DType,
+    value: Sv,
+}
+
+fn decode_set_padding(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    Ok(Box::new(SetPadding {
+        t: a.dtype("T")?,
+        value: a.sv("padValue")?,
+    }))
+}
+
+impl ApiOp for SetPadding {
+    fn pipe(&self) -> Pipe {
+        Pipe::S
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        cx.core.cube.pad_value = cx.value_as(self.value, self.t);
+        Flow::Next
+    }
+}
+
+pub fn register(r: &mut Registry) {
+    r.add("LoadData.3dv2", decode_v2);
+    r.add("LoadData.3dv1", decode_v1);
+    r.add("LoadData.3dv2pro", decode_v2pro);
+    r.add("SetFmatrix.plain", decode_set_fmatrix);
+    r.add("SetLoadDataPaddingValue.plain", decode_set_padding);
+}

@@ -1,0 +1,308 @@
+//! Load3Dv2 (img2col) against values computed by hand: a 3 x 3 filter with stride 2 and padding 1, dilation
+//! 2, half and float, a window from (mStartPt, kStartPt), the transposing load into L0B, the FMATRIX and
+//! padding registers, and the forms that are reported instead of run.
+//!
+//! The feature maps hold value(h, w, c) = h * W + w + 100 c (exact in half), laid out 5HD [C1][H][W][C0].
+
+use crate::cube::load3d::{Img2col, Layout};
+use crate::cube::tests::{f16_bytes, f32_bytes, read_f16, read_f32, Out, Rig};
+use crate::memory::MemKind;
+
+/// One Load3Dv2 call's parameters.
+#[derive(Clone)]
+struct P {
+    t: &'static str,
+    dst: &'static str,
+    c: u64,
+    h: u64,
+    w: u64,
+    pad: [u64; 4],
+    stride: u64,
+    filter: u64,
+    dil: u64,
+    m_ext: u64,
+    k_ext: u64,
+    m_start: u64,
+    k_start: u64,
+    transpose: u64,
+    pad_value: i64,
+}
+
+fn p(t: &'static str) -> P {
+    P {
+        t,
+        dst: "L0A",
+        c: if t == "f16" { 16 } else { 8 },
+        h: 4,
+        w: 4,
+        pad: [1, 1, 1, 1],
+        stride: 2,
+        filter: 3,
+        dil: 1,
+        m_ext: 16,
+        k_ext: 0,
+        m_start: 0,
+        k_start: 0,
+        transpose: 0,
+        pad_value: 0,
+    }
+}
+
+/// The 5HD map of `p`'s shape with value(h, w, c) = h * W + w + 100 c.
+fn fmap(p: &P) -> Vec<f32> {
+    let c0 = if p.t == "f16" { 16 } else { 8 };
+    let mut out = Vec::new();
+    for c1 in 0..p.c / c0 {
+        for h in 0..p.h {
+            for w in 0..p.w {
+                for c in 0..c0 {
+                    out.push((h * p.w + w + 100 * (c1 * c0 + c)) as f32);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn value(p: &P, h: u64, w: u64, c: u64) -> f32 {
+    (h * p.w + w + 100 * c) as f32
+}
+
+/// Runs `extra` (instructions before the load, e.g. SetFmatrix) and the load; the finding codes and output.
+fn run(p: &P, extra: &str, fm_ctrl: u64) -> Out {
+    let map = fmap(p);
+    let bytes = if p.t == "f16" { f16_bytes(&map) } else { f32_bytes(&map) };
+    let elems = map.len() as u64;
+    let consts: Vec<(u32, &str, u64)> = vec![
+        (0, "i32", 0),
+        (1, "i32", elems),
+        (2, "i32", 8192),
+        (3, "i16", p.h),
+        (4, "i16", p.w),
+        (5, "i16", p.c),
+        (6, "i16", p.k_ext),
+        (7, "i16", p.m_ext),
+        (8, "i16", p.k_start),
+        (9, "i16", p.m_start),
+        (10, "i8", p.stride),
+        (11, "i8", p.filter),
+        (12, "i8", p.dil),
+        (13, "i1", p.transpose),
+        (14, "i1", 0),
+        (15, "i64", p.pad_value as u64),
+        (16, "i1", fm_ctrl),
+        (20, "i32", p.pad[0]),
+        (21, "i32", p.pad[1]),
+        (22, "i32", p.pad[2]),
+        (23, "i32", p.pad[3]),
+        (24, "i32", 1),
+        (25, "i32", 2),
+        (26, "i32", 3),
+    ];
+    let t = p.t;
+    let code = format!(
+        "  h0 = LocalAt.{t} L1 r0:i32 r1:i32\n  h1 = LocalAt.{t} {dst} r0:i32 r2:i32\n  \
+         st.stack.i8 s0:4:i8 r0 r20\n  st.stack.i8 s0:4:i8 r24 r21\n  st.stack.i8 s0:4:i8 r25 r22\n  \
+         st.stack.i8 s0:4:i8 r26 r23\n{extra}  \
+         call LoadData.3dv2<T={t}> dst=h1 src=h0 loadDataParams.padList=s0:4:i8 loadDataParams.l1H=r3:i16 \
+         loadDataParams.l1W=r4:i16 loadDataParams.channelSize=r5:i16 loadDataParams.kExtension=r6:i16 \
+         loadDataParams.mExtension=r7:i16 loadDataParams.kStartPt=r8:i16 loadDataParams.mStartPt=r9:i16 \
+         loadDataParams.strideW=r10:i8 loadDataParams.strideH=r10:i8 loadDataParams.filterW=r11:i8 \
+         loadDataParams.filterH=r11:i8 loadDataParams.dilationFilterW=r12:i8 loadDataParams.dilationFilterH=r12:i8 \
+         loadDataParams.enTranspose=r13:i1 loadDataParams.enSmallK=r14:i1 loadDataParams.padValue=r15:i64 \
+         loadDataParams.filterSizeW=r14:i1 loadDataParams.filterSizeH=r14:i1 loadDataParams.fMatrixCtrl=r16:i1",
+        dst = p.dst
+    );
+    Rig::new("aic").fill(MemKind::L1, 0, bytes).run(&consts, &code)
+}
+
+fn dst_values(out: &Out, p: &P) -> Vec<f32> {
+    let m = if p.dst == "L0A" { MemKind::L0a } else { MemKind::L0b };
+    if p.t == "f16" {
+        read_f16(&out.mem(m)[..16384])
+    } else {
+        read_f32(&out.mem(m)[..16384])
+    }
+}
+
+#[test]
+fn img2col_source_positions_by_hand() {
+    // 4 x 4 map, 3 x 3 filter, stride 2, padding 1: Wo = (4 + 2 - 3) / 2 + 1 = 2
+    let g = Img2col {
+        fm: crate::cube::load3d::Fmatrix {
+            h: 4,
+            w: 4,
+            pad: [1, 1, 1, 1],
+        },
+        channels: 16,
+        c0: 16,
+        stride: (2, 2),
+        filter: (3, 3),
+        dilation: (1, 1),
+    };
+    assert_eq!(g.wo(), Some(2));
+    // m 0 (oh 0, ow 0), kh 0, kw 0: input (-1, -1), padding
+    assert_eq!(g.source(2, 0, 0), None);
+    // m 0, kh 1, kw 1, c 3 (k = (1 * 3 + 1) * 16 + 3 = 67): input (0, 0), channel 3
+    assert_eq!(g.source(2, 0, 67), Some(3));
+    // m 3 (oh 1, ow 1), kh 2, kw 2, c 5 (k = 133): input (1 * 2 + 2 - 1, 3) = (3, 3)
+    assert_eq!(g.source(2, 3, 133), Some((3 * 4 + 3) * 16 + 5));
+    // dilation 2 on a 5 x 5 map without padding: one position, (kh, kw) reads (2 kh, 2 kw)
+    let d = Img2col {
+        fm: crate::cube::load3d::Fmatrix {
+            h: 5,
+            w: 5,
+            pad: [0; 4],
+        },
+        dilation: (2, 2),
+        stride: (1, 1),
+        channels: 8,
+        c0: 8,
+        ..g
+    };
+    assert_eq!(d.wo(), Some(1));
+    assert_eq!(d.source(1, 0, (3 + 2) * 8 + 3), Some((2 * 5 + 4) * 8 + 3));
+    // the destination layouts: L0A ZZ with 9 fractals a row; B = X in L0B's ZN
+    assert_eq!(Layout::AZz { k1: 9 }.index(3, 133, 16), 8 * 256 + 3 * 16 + 5);
+    assert_eq!(Layout::BZn { n1: 2 }.index(2, 21, 16), 256 + 5 * 16 + 2);
+    assert_eq!(Layout::ATransposed { k1: 1 }.index(5, 2, 16), 2 * 16 + 5);
+}
+
+#[test]
+fn half_3x3_stride_2_padding_1_into_l0a() {
+    let mut q = p("f16");
+    q.k_ext = 144;
+    q.pad_value = 0xBC00; // half -1.0: the register holds the bits... of an integer; see below
+    let out = run(&q, "", 0);
+    assert!(out.codes().is_empty(), "{:?}", out.findings.list);
+    let l0a = dst_values(&out, &q);
+    // padding positions hold padValue converted to half (the i64 register 0xBC00 = 48128 as a number)
+    assert_eq!(l0a[0], 48128.0);
+    // (m 0, k 67) -> input (0, 0) channel 3; ZZ index (0 * 9 + 4) * 256 + 0 * 16 + 3
+    assert_eq!(l0a[4 * 256 + 3], value(&q, 0, 0, 3));
+    // (m 3, k 133) -> input (3, 3) channel 5
+    assert_eq!(l0a[8 * 256 + 3 * 16 + 5], value(&q, 3, 3, 5));
+    // (m 1 = (oh 0, ow 1), k (kh 0, kw 2, c 0) = 32): input (-1, 3): padding at the top
+    assert_eq!(l0a[2 * 256 + 16], 48128.0);
+    // (m 2 = (oh 1, ow 0), k (kh 1, kw 0, c 7) = 55): input (2, -1): padding on the left
+    assert_eq!(l0a[3 * 256 + 2 * 16 + 7], 48128.0);
+}
+
+#[test]
+fn float_dilation_2_into_l0a() {
+    let mut q = p("f32");
+    q.h = 5;
+    q.w = 5;
+    q.pad = [0; 4];
+    q.stride = 1;
+    q.dil = 2;
+    q.k_ext = 72;
+    let out = run(&q, "", 0);
+    assert!(out.codes().is_empty(), "{:?}", out.findings.list);
+    let l0a = dst_values(&out, &q);
+    // one position; (kh, kw, c) = (1, 2, 3) at k 43 reads input (2, 4) channel 3; ZZ index 5 * 128 + 3
+    assert_eq!(l0a[5 * 128 + 3], value(&q, 2, 4, 3));
+    // (kh, kw, c) = (0, 0, 7) reads (0, 0) channel 7
+    assert_eq!(l0a[7], value(&q, 0, 0, 7));
+}
+
+#[test]
+fn half_dilation_2_with_padding() {
+    let mut q = p("f16");
+    q.h = 6;
+    q.w = 6;
+    q.stride = 1;
+    q.dil = 2;
+    q.k_ext = 144;
+    let out = run(&q, "", 0);
+    assert!(out.codes().is_empty(), "{:?}", out.findings.list);
+    let l0a = dst_values(&out, &q);
+    // Wo = (6 + 2 - 5) / 1 + 1 = 4; m 5 = (oh 1, ow 1); (kh 2, kw 1, c 9): k (2 * 3 + 1) * 16 + 9 = 121
+    // reads input (1 + 4 - 1, 1 + 2 - 1) = (4, 2)
+    assert_eq!(l0a[7 * 256 + 5 * 16 + 9], value(&q, 4, 2, 9));
+    // m 0, (kh 0, kw 0): input (-1, -1), padding 0
+    assert_eq!(l0a[0], 0.0);
+}
+
+#[test]
+fn a_window_from_m_start_and_k_start() {
+    // 8 x 8 map, stride 1, padding 1: Wo = 8; the window rows 16..31, columns 16..47 (kw 1 and 2 of kh 0)
+    let mut q = p("f16");
+    q.h = 8;
+    q.w = 8;
+    q.stride = 1;
+    q.m_start = 16;
+    q.k_start = 16;
+    q.k_ext = 32;
+    let out = run(&q, "", 0);
+    assert!(out.codes().is_empty(), "{:?}", out.findings.list);
+    let l0a = dst_values(&out, &q);
+    // window (1, 0) = X[17][16]: (oh 2, ow 1), (kh 0, kw 1, c 0) -> input (1, 1)
+    assert_eq!(l0a[16], value(&q, 1, 1, 0));
+    // window (15, 31) = X[31][47]: (oh 3, ow 7), (kh 0, kw 2, c 15) -> input (2, 8): right padding
+    assert_eq!(l0a[256 + 15 * 16 + 15], 0.0);
+    // window (15, 20) = X[31][36]: (kh 0, kw 2, c 4) -> input (2, 8)? no: kw 2 -> iw 7 + 2 - 1 = 8: padding;
+    // window (14, 20) = X[30][36]: (oh 3, ow 6) -> input (2, 7) channel 4
+    assert_eq!(l0a[256 + 14 * 16 + 4], value(&q, 2, 7, 4));
+}
+
+#[test]
+fn transposing_load_into_l0b_is_b_equal_to_the_window() {
+    // a 1 x 32 map of 32 channels with a 1 x 1 filter: X[m][k] = value(0, m, k); B = X in L0B's ZN
+    let mut q = p("f16");
+    q.dst = "L0B";
+    q.h = 1;
+    q.w = 32;
+    q.c = 32;
+    q.pad = [0; 4];
+    q.stride = 1;
+    q.filter = 1;
+    q.m_ext = 32;
+    q.k_ext = 32;
+    q.transpose = 1;
+    let out = run(&q, "", 0);
+    assert!(out.codes().is_empty(), "{:?}", out.findings.list);
+    let l0b = dst_values(&out, &q);
+    for (m, k) in [(2, 5), (17, 3), (20, 30)] {
+        // B(p = m, j = k) at ((m / 16) * 2 + k / 16) * 256 + (k % 16) * 16 + m % 16
+        let at = ((m / 16) * 2 + k / 16) * 256 + (k % 16) * 16 + m % 16;
+        assert_eq!(l0b[at as usize], value(&q, 0, m, k), "B({m}, {k})");
+    }
+}
+
+#[test]
+fn the_right_fmatrix_register_and_the_padding_value() {
+    // fMatrixCtrl reads the right register: unset, a finding; set with SetFmatrix(..., FMATRIX_RIGHT), it is
+    // used instead of the params' l1H / l1W / padList (here no padding: (m 0, kh 0, kw 0) reads (0, 0))
+    let mut q = p("f16");
+    q.k_ext = 144;
+    assert_eq!(run(&q, "", 1).codes(), vec!["ASC959"]);
+    let set = "  call SetFmatrix.plain l1H=r3:i16 l1W=r4:i16 padList=s4:4:i8 fmatrixMode=FmatrixMode::FMATRIX_RIGHT\n";
+    let out = run(&q, set, 1);
+    assert!(out.codes().is_empty(), "{:?}", out.findings.list);
+    let l0a = dst_values(&out, &q);
+    // Wo = (4 - 3) / 2 + 1 = 1 without padding: m 0 (kh 0, kw 0, c 2) -> (0, 0) channel 2
+    assert_eq!(l0a[2], value(&q, 0, 0, 2));
+    // m 1 = (oh 1, ow 0), (kh 2, kw 2, c 1): input (4, 2), below the map: padding 0
+    assert_eq!(l0a[8 * 256 + 16 + 1], 0.0);
+}
+
+#[test]
+fn unmodelled_and_invalid_forms_are_reported() {
+    let mut q = p("f16");
+    q.k_ext = 144;
+    q.dst = "L0B";
+    assert_eq!(run(&q, "", 0).codes(), vec!["ASC958"]); // L0B without enTranspose
+    let mut r = p("f16");
+    r.k_ext = 150; // not whole C0 columns
+    assert_eq!(run(&r, "", 0).codes(), vec!["ASC959"]);
+    let mut s = p("f16");
+    s.k_ext = 160; // 144 columns in all
+    assert_eq!(run(&s, "", 0).codes(), vec!["ASC959"]);
+    let v1 = Rig::new("aic").run(
+        &[(0, "i32", 0), (1, "i32", 256)],
+        "  h0 = LocalAt.f16 L1 r0:i32 r1:i32\n  h1 = LocalAt.f16 L0A r0:i32 r1:i32\n  \
+         call LoadData.3dv1<T=f16> dst=h1 src=h0",
+    );
+    assert_eq!(v1.codes(), vec!["ASC958"]);
+}
