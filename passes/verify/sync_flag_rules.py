@@ -5,12 +5,24 @@ range, a flag within one pipe.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
 from passes.verify.op_index import module_index
 from passes.verify.rules import CheckContext, rule
-from passes.verify.sync_flags import ANY_ID, FLAG_SET, MAX_COUNT, Key, flag_key, flag_ops, kernel_analysis
+from passes.verify.sync_flags import (
+    ANY_ID,
+    FLAG_SET,
+    MAX_COUNT,
+    FlagInterpreter,
+    Key,
+    State,
+    flag_key,
+    flag_ops,
+    kernel_analysis,
+)
 from passes.verify.sync_ir import api_template, has_receiver, kernels_to_check, order_key
 from passes.verify.value_fold import fold_int
 
@@ -38,6 +50,23 @@ def _flag_text(key: Key) -> str:
     return f"HardEvent::{key[0]}" if key[1] == ANY_ID else f"HardEvent::{key[0]}, event id {key[1]}"
 
 
+def _analysed_kernels(
+        ctx: CheckContext) -> Iterator[tuple[asc.KernelOp, tuple[FlagInterpreter, State, set[str]]]]:
+    """The kernels to check, each with the flag interpreter's run over it (the interpreter, the flags' final
+    state, the events whose flags are counted); a kernel it could not run is passed over."""
+    for kernel in kernels_to_check(ctx):
+        result = kernel_analysis(kernel)
+        if result is not None:
+            yield kernel, result
+
+
+def _plain_flag_calls(ctx: CheckContext) -> Iterator[asc.ApiCallOp]:
+    """The SetFlag and WaitFlag calls of the module that are AscendC's free functions (no receiver object)."""
+    for op in module_index(ctx.module).of("sync"):
+        if op.api.data in ("SetFlag", "WaitFlag") and not has_receiver(op):
+            yield op
+
+
 @rule(
     "ASC701", "waitflag-never-set", "sync",
     summary="A WaitFlag whose (event, id) no SetFlag can have set on any path before it.",
@@ -59,11 +88,7 @@ def _flag_text(key: Key) -> str:
             "WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);       // drain",
 )
 def waitflag_never_set(ctx: CheckContext) -> None:
-    for kernel in kernels_to_check(ctx):
-        result = kernel_analysis(kernel)
-        if result is None:
-            continue
-        interp, _final, skip = result
+    for kernel, (interp, _final, skip) in _analysed_kernels(ctx):
         reported: set[Operation] = set()
         for f in interp.findings.values():
             if f.code == "ASC701" and f.key[1] == ANY_ID:
@@ -106,11 +131,7 @@ def waitflag_never_set(ctx: CheckContext) -> None:
             "WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);       // drain the last set",
 )
 def setflag_never_waited(ctx: CheckContext) -> None:
-    for kernel in kernels_to_check(ctx):
-        result = kernel_analysis(kernel)
-        if result is None:
-            continue
-        _interp, final, skip = result
+    for kernel, (_interp, final, skip) in _analysed_kernels(ctx):
         reported: set[Operation] = set()
         for key, (values, setters) in sorted(final.items(), key=lambda kv: kv[0]):
             if key[1] == ANY_ID:
@@ -160,11 +181,7 @@ def setflag_never_waited(ctx: CheckContext) -> None:
             "WaitFlag<HardEvent::MTE2_V>(EVENT_ID1);",
 )
 def setflag_twice(ctx: CheckContext) -> None:
-    for kernel in kernels_to_check(ctx):
-        result = kernel_analysis(kernel)
-        if result is None:
-            continue
-        interp = result[0]
+    for _kernel, (interp, _final, _skip) in _analysed_kernels(ctx):
         for f in interp.findings.values():
             if f.code != "ASC703":
                 continue
@@ -201,9 +218,7 @@ def pipe_barrier_scalar(ctx: CheckContext) -> None:
 )
 def event_id_out_of_range(ctx: CheckContext) -> None:
     limit = ctx.chip.event_ids
-    for op in module_index(ctx.module).of("sync"):
-        if op.api.data not in ("SetFlag", "WaitFlag") or has_receiver(op):
-            continue
+    for op in _plain_flag_calls(ctx):
         ident = fold_int(op.args[0]) if op.args else None
         if ident is not None and not 0 <= ident < limit:
             ctx.report(op, f"{op.api.data} with event id {ident}; {ctx.chip.name} has event ids 0..{limit - 1}")
@@ -219,9 +234,7 @@ def event_id_out_of_range(ctx: CheckContext) -> None:
     instead="Add(t, t, t, n);\nPipeBarrier<PIPE_V>();\nExp(t, t, n);",
 )
 def flag_within_one_pipe(ctx: CheckContext) -> None:
-    for op in module_index(ctx.module).of("sync"):
-        if op.api.data not in ("SetFlag", "WaitFlag") or has_receiver(op):
-            continue
+    for op in _plain_flag_calls(ctx):
         event = api_template(op)
         if event is None or "_" not in event:
             continue

@@ -7,9 +7,7 @@ crashed it (ASC000 internal error: 'NoneType' object has no attribute 'type') in
 
 from __future__ import annotations
 
-from ascendir.host_eval import TensorSpec, TilingInputs
-from ascendir.lower.host import evaluate_program_tiling
-from frontend.pipeline import load_text
+from tests.ascendir.host_op import assert_tiled, op_def, run_tiling
 
 PROGRAM = """
 #include "register/tilingdata_base.h"
@@ -47,28 +45,11 @@ static ge::graphStatus TilingP(gert::TilingContext* context)
   return t.DoTiling();
 }
 }
-namespace ops {
-class P : public OpDef {
-public:
-    explicit P(const char* name) : OpDef(name)
-    {
-        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
-        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
-        this->AICore().SetTiling(optiling::TilingP);
-        this->AICore().AddConfig("ascend910b");
-    }
-};
-OP_ADD(P);
-}
-"""
-
-INPUTS = TilingInputs([TensorSpec((5, 6), "float32")])
-
+""" + op_def()
 
 def test_numeric_limits_max_initialises_a_member() -> None:
-    result = evaluate_program_tiling(load_text(PROGRAM.replace("INIT_OTHER", "other"), "p.cpp"), INPUTS)
-    assert result.diagnostics == []
-    assert result.succeeded and not result.gaps
+    result = run_tiling(PROGRAM.replace("INIT_OTHER", "other"))
+    assert_tiled(result)
     assert result.fields == {"n": 5, "big": 0}
 
 
@@ -78,7 +59,7 @@ def test_a_member_left_unknown_and_set_in_a_statement_left_out_is_reported_not_a
     text = PROGRAM.replace("int64_t other = 0;", "int64_t other = std::gcd(4, 6);").replace(
         "tilingData.set_big(INIT_OTHER);",
         "if (rows > 1) { other = std::lcm(rows, 3); }\\n    tilingData.set_big(other);")
-    result = evaluate_program_tiling(load_text(text, "p.cpp"), INPUTS)
+    result = run_tiling(text)
     assert not any("internal error" in d for d in result.diagnostics), result.diagnostics
     # big's value is unknown: not set, and the run says it is incomplete
     assert "big" not in result.fields and result.fields.get("n") == 5

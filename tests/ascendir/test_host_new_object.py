@@ -6,9 +6,7 @@ class was left out (ASC103) and no tiling field was set."""
 
 from __future__ import annotations
 
-from ascendir.host_eval import TensorSpec, TilingInputs
-from ascendir.lower.host import evaluate_program_tiling
-from frontend.pipeline import load_text
+from tests.ascendir.host_op import assert_tiled, op_def, run_tiling
 
 PROGRAM = """
 #include "register/tilingdata_base.h"
@@ -44,33 +42,16 @@ static ge::graphStatus TilingP(gert::TilingContext* context)
   return status;
 }
 }
-namespace ops {
-class P : public OpDef {
-public:
-    explicit P(const char* name) : OpDef(name)
-    {
-        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
-        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
-        this->AICore().SetTiling(optiling::TilingP);
-        this->AICore().AddConfig("ascend910b");
-    }
-};
-OP_ADD(P);
-}
-"""
-
-INPUTS = TilingInputs([TensorSpec((5, 6), "float32")])
-
+""" + op_def()
 
 def test_an_object_made_by_new_runs_its_methods_through_the_pointer() -> None:
-    result = evaluate_program_tiling(load_text(PROGRAM, "p.cpp"), INPUTS)
-    assert result.diagnostics == []
-    assert result.succeeded and not result.gaps
+    result = run_tiling(PROGRAM)
+    assert_tiled(result)
     assert result.fields == {"n": 5, "c": 18}  # the member initialiser and the constructor's argument both held
 
 
 def test_new_of_a_library_class_is_still_reported() -> None:
     text = PROGRAM.replace("PTiling* basePtr = new PTiling(context);", "PTiling* basePtr = new PTiling(context);\n"
                            "  auto *other = new std::string(\"x\");")
-    result = evaluate_program_tiling(load_text(text, "p.cpp"), INPUTS)
+    result = run_tiling(text)
     assert any("new of anything but" in d for d in result.diagnostics)

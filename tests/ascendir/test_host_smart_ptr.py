@@ -7,9 +7,7 @@ NPUKernelBench GroupNormSwishGrad's host does all three; before, the try block, 
 
 from __future__ import annotations
 
-from ascendir.host_eval import TensorSpec, TilingInputs
-from ascendir.lower.host import evaluate_program_tiling
-from frontend.pipeline import load_text
+from tests.ascendir.host_op import assert_tiled, op_def, run_tiling
 
 PREFIX = """
 #include "register/tilingdata_base.h"
@@ -67,21 +65,7 @@ static ge::graphStatus TilingP(gert::TilingContext* context)
   return t.Save();
 }
 }
-namespace ops {
-class P : public OpDef {
-public:
-    explicit P(const char* name) : OpDef(name)
-    {
-        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
-        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
-        this->Attr("k").AttrType(OPTIONAL).Int(3);
-        this->AICore().SetTiling(optiling::TilingP);
-        this->AICore().AddConfig("ascend910b");
-    }
-};
-OP_ADD(P);
-}
-"""
+""" + op_def('this->Attr("k").AttrType(OPTIONAL).Int(3);')
 
 INIT = """
 ge::graphStatus PTiling::Init()
@@ -98,13 +82,10 @@ ge::graphStatus PTiling::Init()
 }
 """
 
-INPUTS = TilingInputs([TensorSpec((5, 6), "float32")], attrs=[4])
-
 
 def test_unique_ptr_struct_allocated_in_try_and_handle_member_set_in_helper() -> None:
-    result = evaluate_program_tiling(load_text(PREFIX + INIT + SUFFIX, "p.cpp"), INPUTS)
-    assert result.diagnostics == []
-    assert result.succeeded and not result.gaps
+    result = run_tiling(PREFIX + INIT + SUFFIX, attrs=[4])
+    assert_tiled(result)
     # n from the shape (set after the helper's early returns), c from the attribute read through the member
     # handle in another method, g the struct's own initialiser
     assert result.fields == {"n": 5, "c": 4, "g": 7}
@@ -113,13 +94,13 @@ def test_unique_ptr_struct_allocated_in_try_and_handle_member_set_in_helper() ->
 def test_a_try_body_that_throws_is_reported() -> None:
     throwing = INIT.replace("params = std::make_unique<Params>();",
                             "params = std::make_unique<Params>();\n    if (ctx == nullptr) { throw 1; }")
-    result = evaluate_program_tiling(load_text(PREFIX + throwing + SUFFIX, "p.cpp"), INPUTS)
+    result = run_tiling(PREFIX + throwing + SUFFIX, attrs=[4])
     assert any("try block that throws" in d for d in result.diagnostics)
     assert not result.complete
 
 
 def test_use_of_a_unique_ptr_never_allocated_is_reported() -> None:
     no_alloc = INIT.replace("params = std::make_unique<Params>();", "")
-    result = evaluate_program_tiling(load_text(PREFIX + no_alloc + SUFFIX, "p.cpp"), INPUTS)
+    result = run_tiling(PREFIX + no_alloc + SUFFIX, attrs=[4])
     assert result.gaps  # `params->n` on a pointer that holds no object: left out, said so
     assert not result.complete

@@ -5,9 +5,7 @@ member named SetDataPtr', which failed the host tiling."""
 
 from __future__ import annotations
 
-from ascendir.host_eval import TensorSpec, TilingInputs
-from ascendir.lower.host import evaluate_program_tiling
-from frontend.pipeline import load_text
+from tests.ascendir.host_op import assert_tiled, op_def, run_tiling
 
 PROGRAM = """
 #include "register/tilingdata_base.h"
@@ -46,24 +44,10 @@ static ge::graphStatus TilingP(gert::TilingContext* context)
   return t.DoTiling();
 }
 }
-namespace ops {
-class P : public OpDef {
-public:
-    explicit P(const char* name) : OpDef(name)
-    {
-        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
-        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
-        this->AICore().SetTiling(optiling::TilingP);
-        this->AICore().AddConfig("ascend910b");
-    }
-};
-OP_ADD(P);
-}
-"""
+""" + op_def()
 
 
 def test_fields_set_after_set_data_ptr_reach_the_buffer() -> None:
-    result = evaluate_program_tiling(load_text(PROGRAM, "p.cpp"), TilingInputs([TensorSpec((5, 6), "float32")]))
-    assert result.diagnostics == []
-    assert result.succeeded and not result.gaps
+    result = run_tiling(PROGRAM)
+    assert_tiled(result)
     assert result.fields == {"n": 6, "inner.rows": 5}

@@ -7,9 +7,7 @@ their documented behaviour. Before, the call was an undeclared identifier (ASC10
 
 from __future__ import annotations
 
-from ascendir.host_eval import TensorSpec, TilingInputs
-from ascendir.lower.host import evaluate_program_tiling
-from frontend.pipeline import load_text
+from tests.ascendir.host_op import assert_tiled, op_def, run_tiling
 
 SOURCE = """
 #include "register/tilingdata_base.h"
@@ -74,36 +72,23 @@ static ge::graphStatus TilingP(gert::TilingContext *context)
     return TilingRegistry::GetInstance().DoTilingImpl(context);
 }
 }
-namespace ops {
-class P : public OpDef {
-public:
-    explicit P(const char* name) : OpDef(name)
-    {
-        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
-        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
-        this->AICore().SetTiling(optiling::TilingP);
-        this->AICore().AddConfig("ascend910b");
-    }
-};
-OP_ADD(P);
-}
-"""
+""" + op_def()
 
 
 def _run(rows: int):
-    return evaluate_program_tiling(load_text(SOURCE, "p.cpp"), TilingInputs([TensorSpec((rows, 4), "float32")]))
+    return run_tiling(SOURCE, rows, 4)
 
 
 def test_the_first_capable_template_by_priority_tiles() -> None:
     # priority 10 (PSmallTiling) is tried first, although registered second; it takes 4 rows
     small = _run(4)
-    assert small.diagnostics == [] and small.succeeded and not small.gaps, small.diagnostics
+    assert_tiled(small)
     assert small.fields == {"rows": 4, "path": 1}
     assert small.tiling_key == 100
 
 
 def test_a_template_that_is_not_capable_hands_over_to_the_next() -> None:
     large = _run(32)
-    assert large.diagnostics == [] and large.succeeded and not large.gaps, large.diagnostics
+    assert_tiled(large)
     assert large.fields == {"rows": 32, "path": 2}
     assert large.tiling_key == 200
