@@ -48,6 +48,7 @@ from bench.suites.model import Case, Comparison, Inputs, Task, TensorDecl, Toler
 from bench.suites.tensor_scan import max_ignoring_nan
 from bench.suites.tie_order import settle_ties
 from bench.suites.torch_ref import (
+    DrawnTensors,
     ReferenceProgramError,
     dtype_name,
     inputs_as_tensors,
@@ -115,7 +116,9 @@ class NPUKernelBenchTask(Task):
         drawn values stay the reference's. None where ModelNew cannot be run here."""
         if not self.inputs:
             return None
-        called = op_call(self._validation("module.py"), init, inputs_as_tensors(drawn))
+        given = inputs_as_tensors(drawn)
+        passed_on = DrawnTensors(drawn, given)  # (before ModelNew runs: its in-place writes count)
+        called = op_call(self._validation("module.py"), init, given)
         if called is None or called[2]:
             return None  # keyword arguments: the binding's parameter names are not known here
         _, args, _ = called
@@ -147,7 +150,7 @@ class NPUKernelBenchTask(Task):
         values: dict[str, Any] = {}
         dtypes: dict[str, str] = {}
         for name, v in zip(names, tensor_args):
-            values[name] = to_numpy(list(v) if isinstance(v, (list, tuple)) else v)
+            values[name] = passed_on.array(v)
             first = v[0] if isinstance(v, (list, tuple)) else v
             if first is not None and not isinstance(first, int):
                 dtypes[name] = dtype_name(first)

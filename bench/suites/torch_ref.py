@@ -276,6 +276,31 @@ def inputs_as_tensors(inputs: Inputs) -> list[Any]:
     return args
 
 
+class DrawnTensors:
+    """The tensors handed to benchmark code (ModelNew) made from a draw, to read back what that code passes on
+    to the op: an argument that is one of them, unchanged (torch's version counter counts in-place writes),
+    is the drawn array itself, shared rather than copied; anything else (a view, a conversion, a tensor
+    written in place) is converted anew. The arrays of a draw are never written (the kernel and the reference
+    get copies), and a 2^29-element case's input is 1 to 2 GiB: a second copy per draw was one too many."""
+
+    def __init__(self, drawn: Inputs, given: list[Any]) -> None:
+        self._by_id: dict[int, tuple[Any, int, np.ndarray]] = {}
+        for v, t in zip(drawn.values.values(), given):
+            pairs = zip(v, t) if isinstance(v, list) and isinstance(t, list) and len(v) == len(t) else [(v, t)]
+            for array, tensor in pairs:
+                if isinstance(array, np.ndarray) and getattr(tensor, "_version", None) is not None:
+                    self._by_id[id(tensor)] = (tensor, tensor._version, array)
+
+    def array(self, value: Any) -> Any:
+        """`value` (a tensor, a list of them, a scalar) as the draw holds it (see to_numpy)."""
+        if isinstance(value, (list, tuple)):
+            return [self.array(v) for v in value]
+        same = self._by_id.get(id(value))
+        if same is not None and same[0] is value and value._version == same[1]:
+            return same[2]
+        return to_numpy(value)
+
+
 def precision_check(max_abs_error: float, max_rel_error: float) -> Callable[..., Any]:
     """NPUKernelBench's check_precision rule (framework/utils.py), for the prepare_inputs.py files that import
     it: an element fails when |d| > atol and |d|/(|ref|+1e-7) > rtol; any non-finite value fails. Returns
