@@ -40,8 +40,10 @@ class QueueSteps:
         free_note: tuple[Operation, str] | None = None
         enq_note: tuple[Operation, str] | None = None
         free_soft = enq_soft = True
+        freed_write = False
         checked = False
         written: set[int] = set()
+        kept: set[int] = set()  # freed tokens written here by a write that keeps them intact (freed_write_is_safe)
         for v in operands:
             if not isinstance(v.type, asc.LocalTensorType):
                 continue
@@ -52,12 +54,19 @@ class QueueSteps:
             qi, st, _, last = s.tokens[t]
             qname = self._names.get(qi, "its queue")
             where = self._op_index.get(last)
-            position = self._position(qi)
-            if queue_reuse.writes(op, v):
+            position, source = self._position(qi), self._source(qi)
+            write = queue_reuse.writes(op, v)
+            if write:
                 written.add(t)
             if st == FREE:
-                soft = (t in s.intact and queue_reuse.only_reads(op, v)
-                        and queue_reuse.freed_read_is_safe(position, op))
+                if write:
+                    soft = t in s.intact and queue_reuse.freed_write_is_safe(position, op, source)
+                    if soft:
+                        kept.add(t)
+                    freed_write = True
+                else:
+                    soft = (t in s.intact and queue_reuse.only_reads(op, v)
+                            and queue_reuse.freed_read_is_safe(position, op, source))
                 if after_free is None or (free_soft and not soft):
                     after_free = f"{api} uses a tensor of {qname} after FreeTensor gave its buffer back"
                     free_note = (where, "freed here") if where is not None else None
@@ -74,7 +83,10 @@ class QueueSteps:
         if checked:
             free_notes = [free_note] if free_note else []
             if after_free is not None and free_soft:
-                free_notes.append((op, queue_reuse.ROTATION_NOTE))
+                if freed_write:
+                    free_notes += [(op, queue_reuse.WRITE_ROTATION_NOTE), (op, queue_reuse.WRITE_NOTE)]
+                else:
+                    free_notes.append((op, queue_reuse.ROTATION_NOTE))
             self.check("ASC201", op, after_free, *free_notes, soft=after_free is not None and free_soft)
             enq_notes = [enq_note] if enq_note else []
             if before_deque is not None and enq_soft:
@@ -82,10 +94,11 @@ class QueueSteps:
                               if (t := self.token_of(s, v)) is not None and s.tokens[t][1] == ENQUE), None)
                 enq_notes.append((op, queue_reuse.FLAG_NOTE.format(event=event)))
             self.check("ASC202", op, before_deque, *enq_notes, soft=before_deque is not None and enq_soft)
-        if written & (s.intact | s.ordered) or any(written & ts for ts in s.flagged.values()):
-            # a write ends what a free left intact and what a flag pair ordered before it
+        if (written - kept) & s.intact or written & s.ordered or any(written & ts for ts in s.flagged.values()):
+            # a write ends what a free left intact (unless the write itself is safe by the rotation: the bytes
+            # are still no other tensor's) and what a flag pair ordered before it
             s = s.copy()
-            s.intact, s.ordered = s.intact - written, s.ordered - written
+            s.intact, s.ordered = s.intact - (written - kept), s.ordered - written
             s.flagged = {k: ts - written for k, ts in s.flagged.items()}
         return s
 
@@ -93,6 +106,13 @@ class QueueSteps:
         decl = self._decls.get(qi)
         qtype = decl.results[0].type if decl is not None else None
         return qtype.position.data if isinstance(qtype, asc.TQueType) else "?"
+
+    def _source(self, qi: int) -> str:
+        """A TQueBind's source position where it is not the one its position implies (VECIN for a copy
+        through UB), else ''."""
+        decl = self._decls.get(qi)
+        qtype = decl.results[0].type if decl is not None else None
+        return qtype.source.data if isinstance(qtype, asc.TQueType) else ""
 
     def _held_slots(self, s: State, qi: int) -> list[int] | None:
         """The buffers of queue qi taken now, when every taken one is known (its count agrees)."""

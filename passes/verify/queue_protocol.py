@@ -27,13 +27,17 @@ def _report(ctx: CheckContext, code: str) -> None:
     why="FreeTensor hands the buffer to the next AllocTensor at once (and, on hardware, signals the producer "
         "pipe that it may overwrite it). Using the old LocalTensor afterwards reads data another tile is "
         "loading into, or clobbers it: silently wrong results, or a state-machine abort in the CPU-debug build. "
-        "A read is only a warning where the queue cannot have handed the buffer out again: no AllocTensor "
+        "A use is only a warning where the queue cannot have handed the buffer out again: no AllocTensor "
         "since the free can have taken it (AllocTensor takes the first free buffer after the queue's cursor, so "
-        "with two buffers the next one takes the other), nothing wrote it, and its next writer cannot overtake "
-        "the read (a VECOUT buffer read by the vector pipe, which also writes it next; never a VECIN buffer, "
-        "whose next copy-in waits only for what ran before the free). Such code relies on the rotation: a "
-        "change of the buffer count or of the order of AllocTensor calls breaks it (vendor AddRmsNorm and "
-        "RmsNorm read xLocal and rstdLocal after their copy-out freed them).",
+        "with two buffers the next one takes the other), and the buffer's next writer cannot overtake it: a "
+        "VECOUT buffer read or written by the vector pipe, which also writes it next, or read by GetValue, which "
+        "is done before the next AllocTensor is issued; never a vector use of a VECIN buffer (or a "
+        "TQueBind<VECIN, VECOUT> copy through UB), whose next copy-in waits only for what ran before the free, "
+        "and never a copy. A vector write there also relies on the compiler's auto-sync to order it after the "
+        "queue's own copy-out (MTE3) still reading the buffer, as the simulator grades that race. Such code "
+        "relies on the rotation: a change of the buffer count or of the order of AllocTensor calls breaks it "
+        "(vendor AddRmsNorm and RmsNorm read xLocal and rstdLocal after their copy-out freed them, and "
+        "AddRmsNorm's _multi_n.h gathers rstdLocal in place).",
     example="LocalTensor<half> x = inQueueX.DeQue<half>();\ninQueueX.FreeTensor(x);\n"
             "Add(zLocal, x, yLocal, tileLength);   // x's buffer is already free",
     instead="LocalTensor<half> x = inQueueX.DeQue<half>();\nAdd(zLocal, x, yLocal, tileLength);\n"

@@ -7,8 +7,15 @@ Two facts the buffer state machine (buffer_state.py) consults to tell an ASC201/
   and moves the cursor past it (asc-devkit's TQueBind::AllocBuffer; rust_sim/src/queue.rs does the
   same). A tensor freed and then only read keeps its bytes as long as no AllocTensor since the free
   could have returned its buffer, and as long as the next writer of that buffer cannot overtake the read:
-  a VECOUT buffer's next writer is the vector pipe, in order behind a vector read; a VECIN buffer's is
-  MTE2, which FreeTensor's event releases before the read runs (an error whatever the rotation).
+  a VECOUT buffer's next writer is the vector pipe, in order behind a vector read; a VECIN buffer's (and a
+  TQueBind<VECIN, VECOUT>'s) is MTE2, which FreeTensor's event releases before a vector read runs (an error
+  whatever the rotation); a GetValue is finished before the next AllocTensor is even issued.
+  A vector (or SetValue) write to a freed VECOUT buffer that no AllocTensor can have handed out is the same
+  situation: no other tensor owns the bytes, and the next writer is the vector pipe behind it. The one user
+  that may still be in flight is the queue's own copy-out (MTE3, which FreeTensor's event orders only before
+  the next AllocTensor): that V <-> MTE3 pair on UB is ordered by the compiler's auto-sync, the simulator's
+  grading of such a race (rust_sim/src/race.rs compiler_orders, a warning). So the write is a warning that
+  names both things it relies on.
 - An explicit SetFlag/WaitFlag pair of the event the DeQue would wait on (MTE2_V for VECIN, V_MTE3 for
   VECOUT), set after the tensor's last write and waited before a use on the consumer pipe (V, MTE3), orders
   the producer before the consumer just as the DeQue would. (A1/B1's MTE2_MTE1 is followed too, but no
@@ -26,7 +33,7 @@ from passes.verify.ir import overload_of
 
 # vector APIs: they run on the V pipe (the pipe that writes a VECOUT buffer and reads a VECIN one)
 VECTOR_FAMILIES = frozenset({"vec_binary", "vec_unary", "vec_scalar", "cast", "reduce", "compare", "select",
-                             "brcb", "gather", "transpose"})
+                             "brcb", "gather", "transpose", "duplicate"})
 
 # the event a queue's EnQue sets and its DeQue waits on, by the queue's TPosition
 DEQUE_EVENT = {"VECIN": "MTE2_V", "VECOUT": "V_MTE3", "A1": "MTE2_MTE1", "B1": "MTE2_MTE1"}
@@ -34,6 +41,12 @@ DEQUE_EVENT = {"VECIN": "MTE2_V", "VECOUT": "V_MTE3", "A1": "MTE2_MTE1", "B1": "
 ROTATION_NOTE = ("the read relies on the queue's buffer rotation: no AllocTensor since the free can have handed "
                  "this buffer out again; a change of the buffer count or of the order of AllocTensor calls "
                  "makes it read another tile's data")
+WRITE_ROTATION_NOTE = ("the write relies on the queue's buffer rotation: no AllocTensor since the free can have handed "
+                       "this buffer out again, so the bytes are still no other tensor's; a change of the buffer count "
+                       "or of the order of AllocTensor calls makes it overwrite another tile's data")
+WRITE_NOTE = ("the write also relies on the compiler's auto-sync to order it after the copy-out still reading the "
+              "buffer (MTE3): FreeTensor's event orders that copy only before the next AllocTensor; write a tensor "
+              "you own (AllocTensor it again, or a TBuf) instead")
 FLAG_NOTE = ("the SetFlag/WaitFlag pair of {event} after the tensor's last write orders the producer before this "
              "use, as the DeQue would; DeQue the tensor instead so the queue stays the one source of its ordering")
 
@@ -112,14 +125,33 @@ def runs_on(op: Operation, pipe: str) -> bool:
     return False
 
 
-def freed_read_is_safe(position: str, op: Operation) -> bool:
+def next_writer_is_vector(position: str, source: str) -> bool:
+    """Whether a queue's buffer is written next by the vector pipe: a VECOUT queue's (its AllocTensor hands
+    the buffer to vector code), not a TQueBind<VECIN, VECOUT>'s (a copy through UB: MTE2 fills it) nor a
+    VECIN one's."""
+    return position == "VECOUT" and source in ("", "VECOUT", "VECCALC")
+
+
+def freed_read_is_safe(position: str, op: Operation, source: str = "") -> bool:
     """A read of a freed tensor whose buffer no AllocTensor has handed out again: whether the buffer's next
-    writer is ordered behind it. On VECOUT the next writer is the vector pipe (after an AllocTensor that
-    comes later in program order), in order behind a vector read; a GetValue is finished before anything
-    after it is issued. On VECIN it is MTE2, whose wait is on the event FreeTensor set before the read was
+    writer is ordered behind it. A GetValue is finished before anything after it is issued, so before the
+    next AllocTensor and its writer, whatever the position. On VECOUT the next writer is the vector pipe
+    (after an AllocTensor that comes later in program order), in order behind a vector read. On VECIN (and a
+    TQueBind<VECIN, VECOUT>) it is MTE2, whose wait is on the event FreeTensor set before a vector read was
     issued: nothing orders the read before the copy-in, whatever buffer the next AllocTensor takes (with
     two buffers MTE2 may run a tile ahead of the vector pipe)."""
-    return position == "VECOUT" and (is_vector_op(op) or isinstance(op, asc.GetValueOp))
+    if isinstance(op, asc.GetValueOp):
+        return position in ("VECIN", "VECOUT")
+    return next_writer_is_vector(position, source) and is_vector_op(op)
+
+
+def freed_write_is_safe(position: str, op: Operation, source: str = "") -> bool:
+    """A write to a freed tensor whose buffer no AllocTensor has handed out again: on a VECOUT buffer (whose
+    next writer is the vector pipe) by a vector op or SetValue, no other tensor owns the bytes and nothing
+    issued later can overtake the write; the queue's own copy-out, which may still read them, is ordered
+    before it by the compiler's auto-sync (V/S <-> MTE3 on UB, WRITE_NOTE). On VECIN the next copy-in (MTE2)
+    may overtake it, and a copy into the freed buffer (MTE2/MTE3) is no vector write: errors."""
+    return next_writer_is_vector(position, source) and (is_vector_op(op) or isinstance(op, asc.SetValueOp))
 
 
 def event_name(template: str | None) -> str | None:
