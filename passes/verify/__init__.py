@@ -32,6 +32,7 @@ from passes.verify import (  # noqa: F401  (each module registers its rules)
     host_code,
     infer_shape,
     matmul_coverage,
+    matmul_mix_blocks,
     project,
     queue_protocol,
     redefinition,

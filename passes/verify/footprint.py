@@ -82,6 +82,9 @@ class CoreRun:
     # by call and parameter ("count", "padParams.rightPadding"), as computed on this core: up to
     # MAX_OBSERVED distinct values each, in the order first seen
     observed: dict[tuple[Operation, str], list[int]] = field(default_factory=dict)
+    # the GM tensors a Matmul object's calls are given on this core (SetTensorA/B, SetBias, IterateAll): the call
+    # and the tensor's (argument, byte offset, element size) the first time it runs (ASC609 places the blocks)
+    matmul_views: dict[Operation, tuple[int, int, int]] = field(default_factory=dict)
 
 
 def elem_bytes(t: object) -> int | None:
@@ -264,6 +267,10 @@ class _Runner:
         api = op.api.data
         if api.startswith("Get") or api in _GM_READ_ONLY:
             return
+        if op.FAMILY == "matmul":
+            view = self.gm.get(gm_args[0]) if gm_args[0] in self.gm else self._view(gm_args[0])
+            if view is not None:
+                self.run.matmul_views.setdefault(op, (view.arg, view.offset, view.elem))
         size = self.env.get(op.args[1]) if api in _GM_FILLS and len(op.args) >= 2 else None
         if isinstance(size, int):
             self.record(op.args[0], 0, size, True, op)
@@ -385,6 +392,10 @@ def _set_global_buffer(r: _Runner, op: asc.SetGlobalBufferOp) -> None:
     owner = op.tensor.owner
     name = owner.var_name.data if isinstance(owner, asc.GlobalTensorOp) else "a GlobalTensor"
     r.gm[op.tensor] = _GmTensor(ptr.arg, ptr.offset, elem, name) if isinstance(ptr, _Ptr) and elem else None
+    loaded = op.tensor.owner
+    if isinstance(loaded, memref.LoadOp) and not loaded.indices:
+        # a GlobalTensor kept in a variable (a member assigned a sub-tensor later): the variable now holds it
+        r.cells[loaded.memref] = r.gm[op.tensor]
 
 
 def _subtensor(r: _Runner, op: asc.SubTensorOp) -> None:

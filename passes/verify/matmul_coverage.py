@@ -29,7 +29,7 @@ from passes.verify.rules import CheckContext, rule
 # Matmul methods that leave the block IterateAll computes as the tiling sets it: the operands, the bias,
 # the workspace and the end of the computation. Any other method (SetTail, SetSingleShape, SetOrgShape,
 # Iterate/GetTensorC, the batch forms, ...) may move or reshape the block, and the rule stays silent.
-_BLOCK_KEEPING = frozenset({
+BLOCK_KEEPING = frozenset({
     "REGIST_MATMUL_OBJ", "REGIST_MATMUL_OBJ_STATIC", "Init", "SetTensorA", "SetTensorB", "SetBias",
     "DisableBias", "ClearBias", "SetWorkspace", "SetLocalWorkspace", "SetHF32", "SetQuantScalar", "End",
     "IterateAll",
@@ -46,6 +46,8 @@ class CubeBlock(NamedTuple):
     n: int
     single_m: int
     single_n: int
+    ka: int = 0  # A's and B's K (0: not folded)
+    kb: int = 0
 
 
 def cube_block(ctx: CheckContext) -> CubeBlock | None:
@@ -67,7 +69,9 @@ def cube_block(ctx: CheckContext) -> CubeBlock | None:
     if not all(isinstance(v, int) and v > 0 for v in values):
         return None
     cores, m, n, single_m, single_n = values  # type: ignore[misc]
-    return CubeBlock(prefix, cores, m, n, single_m, single_n)
+    ka, kb = (result.fields.get(f"{prefix}.{name}") for name in ("Ka", "Kb"))
+    return CubeBlock(prefix, cores, m, n, single_m, single_n, ka if isinstance(ka, int) else 0,
+                     kb if isinstance(kb, int) else 0)
 
 
 def _matmul_calls(kernel: asc.KernelOp) -> list[asc.ApiCallOp] | None:
@@ -84,7 +88,7 @@ def _matmul_calls(kernel: asc.KernelOp) -> list[asc.ApiCallOp] | None:
     return found
 
 
-def _in_loop(op: Operation, kernel: asc.KernelOp) -> bool:
+def in_loop(op: Operation, kernel: asc.KernelOp) -> bool:
     parent = op.parent_op()
     while parent is not None and parent is not kernel:
         if isinstance(parent, scf.ForOp | scf.WhileOp):
@@ -118,10 +122,10 @@ def matmul_block_without_core_offset(ctx: CheckContext) -> None:
         return
     for kernel in kernels_of(ctx):
         calls = _matmul_calls(kernel)
-        if not calls or any(c.api.data not in _BLOCK_KEEPING for c in calls):
+        if not calls or any(c.api.data not in BLOCK_KEEPING for c in calls):
             continue
         iterate = [c for c in calls if c.api.data == "IterateAll"]
-        if len(iterate) != 1 or _in_loop(iterate[0], kernel):
+        if len(iterate) != 1 or in_loop(iterate[0], kernel):
             continue
         rows = min(block.single_m, block.m)
         cols = min(block.single_n, block.n)
