@@ -162,7 +162,10 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
             args = lower_args(lw, e.args)
             # `Base<T>::InitGlobal(...)` inside a method of a derived object runs on that object's Base part
             owner = lw.frame.this.part_named(info.name) if lw.frame.this is not None else None
-            return lw.inline_function(pick_overload(methods, len(args), e, name, lw, args), args, owner, e)
+            fn = pick_overload(methods, len(args), e, name, lw, args)
+            # `LayerNormGradV3Base::GammaBetaPrologueCommon<PD_GAMMA_TYPE>(td_, ...)`: a member function template
+            # called by its class's name binds its template arguments as any function template's call does
+            return lw.inline_function(fn, args, owner, e, explicit_types(lw, fn, targs, args))
     # a call inside a class body to a method of the same class (not `AscendC::SyncAll()` inside the class's
     # own SyncAll(): the qualified name is the vendor API the method wraps)
     this = lw.frame.this

@@ -237,6 +237,25 @@ class UnresolvedArgT(UnknownT):
     reported: ClassVar[bool] = False
 
 
+@dataclass(frozen=True)
+class MatmulTypeT(UnknownT):
+    """AscendC's `MatmulType<POSITION, FORMAT, TYPE, ...>` (or MatmulTypeWithScale<POSITION, SCALE_POSITION,
+    FORMAT, TYPE, ...>), the operand description of the Matmul library, as a template argument or through an
+    alias (`using aType = MatmulType<TPosition::GM, CubeFormat::ND, half>;` then `Kernel<aType>`): opaque as a
+    value, like any library type, but its member type `T` is TYPE [asc-devkit impl/adv_api/detail/matmul/utils/
+    matmul_type_def.h], what the kernels' `using A_T = typename A_TYPE::T;` declares their tensors of."""
+
+    text: str = "MatmulType"
+    args: tuple[object, ...] = ()
+    reported: ClassVar[bool] = False
+
+    def member_type(self, name: str) -> "CType | None":
+        index = 3 if self.text == "MatmulTypeWithScale" else 2
+        if name == "T" and len(self.args) > index and isinstance(self.args[index], Scalar):
+            return self.args[index]  # type: ignore[return-value]
+        return None
+
+
 CType = (
     Scalar | Pointer | LocalTensorT | GlobalTensorT | QueueT | BufT | PipeT | StructT | TilingT | EnumT
     | ClassT | ObjectT | ArrayT | VoidT | UnknownT

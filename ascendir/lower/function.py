@@ -327,6 +327,11 @@ class FunctionLowerer(
             same = cell.points_to is None or cell.points_to.obj[1:] == v.obj[1:]
             cell.points_to = v if same else "many"
             return  # the pointer is read by indexing it (expr_Index), which reads the field
+        if isinstance(cell.ctype, C.Pointer) and isinstance(cell.ctype.pointee, C.TilingT) \
+                and isinstance(v.ctype, C.TilingT) and v.ssa is not None:
+            # a reference member bound to the tiling data (`const XTilingData& td_;` set by `td_(tilingData)`):
+            # a reference is a pointer that cannot be null, so reads of it are reads of that tiling value
+            v = Val(C.Pointer(v.ctype), v.ssa, obj=v)
         if isinstance(cell.ctype, C.Pointer) and isinstance(v.ctype, C.Pointer) \
                 and isinstance(v.ctype.pointee, C.TilingT) and v.ssa is not None:
             # a member pointing at the tiling data (`tilingInClass = tilingData;`): reads of it are that pointer

@@ -297,7 +297,16 @@ class ObjectLowering:
                     if isinstance(source.obj, Instance):
                         inst.members[mi.target] = source.obj  # the members are shared with the whole object
                 elif isinstance(member, Cell) and mi.args:
-                    self.store(member, self.expr(mi.args[0]), mi)
+                    arg = mi.args[0]
+                    if isinstance(arg, A.InitList) and len(mi.args) == 1:
+                        # `pipe_{pipe}`: a braced initialiser; of a pointer or tensor, its one value (not an
+                        # aggregate of the braces, which would leave the member undefined)
+                        one = len(arg.items) == 1 and isinstance(member.ctype, C.Pointer | C.LocalTensorT |
+                                                                 C.GlobalTensorT)
+                        value = self.expr(arg.items[0]) if one else self.init_list(member.ctype, arg.items, arg)
+                    else:
+                        value = self.expr(arg)
+                    self.store(member, value, mi)
                 elif isinstance(member, Instance) and len(mi.args) == 1 and not isinstance(mi.args[0], A.InitList):
                     source = self.expr(mi.args[0])
                     if isinstance(source.obj, Instance) and source.obj.info is member.info:

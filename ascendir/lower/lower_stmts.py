@@ -225,7 +225,7 @@ class StatementLowering:
             # a block-scope `using Strategy = HighPerfStrategy;`: later declarations and template arguments in
             # this function name the type through it
             aliased = self.resolve_type(st.type)
-            if not isinstance(aliased, C.UnknownT):
+            if not isinstance(aliased, C.UnknownT) or isinstance(aliased, C.MatmulTypeT):
                 self.frame.types[st.name] = aliased
             return
         elif isinstance(st, A.NullStmt | A.EmptyDecl | A.StaticAssert | A.UsingDirective | A.UsingDecl):

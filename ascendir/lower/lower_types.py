@@ -37,10 +37,11 @@ class TypeResolution:
             return C.UnknownT()
         base = self._resolve_base(t)
         ub = t.address_space == "__ubuf__" and bool(t.pointers) and all(p == "*" for p in t.pointers)
-        if ub:
-            # `__ubuf__ T *list[16]`: an array of UB pointers (C binds the `*` to the element type)
+        # `__ubuf__ T *list[16]`, `GM_ADDR tensors[6]`: an array of pointers (C binds the `*` to the element type)
+        element_pointers = bool(t.array_dims) and bool(t.pointers) and all(p == "*" for p in t.pointers)
+        if ub or element_pointers:
             for _ in t.pointers:
-                base = C.Pointer(base, ub=True)
+                base = C.Pointer(base, ub=True) if ub else C.Pointer(base, gm=t.address_space == "__gm__")
         if t.array_dims:
             for k, dim in reversed(list(enumerate(t.array_dims))):
                 # `float A[] = {...}`: the outermost bound comes from the initialiser's length
@@ -51,7 +52,7 @@ class TypeResolution:
                     base = C.ArrayT(base, int(n))
                 else:
                     base = C.UnknownT(f"{base}[]") if isinstance(base, C.UnknownT) else C.UnsizedArrayT(f"{base}[]")
-        for _ in () if ub else t.pointers:
+        for _ in () if ub or element_pointers else t.pointers:
             base = C.Pointer(base, gm=t.address_space == "__gm__")
         return base
 
@@ -88,6 +89,8 @@ class TypeResolution:
         if bound is None and len(parts) >= 2 and parts[-2].name in self.scope.alias_templates:
             # `mmQuantType<int8_t, half, int32_t>::MT`: a member of the class an alias template names
             bound = self.named_type(parts[-2].name, parts[-2].template_args)
+        if isinstance(bound, C.MatmulTypeT) and bound.member_type(last.name) is not None:
+            return bound.member_type(last.name)  # type: ignore[return-value]  # `typename A_TYPE::T`
         if isinstance(bound, C.ClassT) and bound.name in self.scope.classes:
             # `typename X_TYPE::T` for a class template argument: the alias its class declares, for its arguments
             info = self.scope.classes[bound.name]
@@ -164,6 +167,8 @@ class TypeResolution:
                 bound = frame.types[name]
                 if isinstance(bound, C.Scalar | C.LocalTensorT | C.GlobalTensorT | C.ClassT | C.TilingT | C.StructT | C.ObjectT | C.Pointer | C.EnumT | C.VoidT):
                     return bound  # (void too: `if constexpr (!std::is_void_v<PrologueB>)` of catlass's OptimizedMatmul)
+                if isinstance(bound, C.MatmulTypeT):
+                    return bound
                 if isinstance(bound, C.TemplateNameT) and targs:
                     return self.named_type(bound.name, targs, qualifiers)
                 if type(bound) is C.UnknownT:
@@ -297,6 +302,8 @@ class TypeResolution:
             return C.ObjectT(f"TQueSync<{','.join(str(p) for p in pipes)}>")
         if name in OBJECT_TYPES:
             return C.ObjectT(name)
+        if name in ("MatmulType", "MatmulTypeWithScale") and args:
+            return C.MatmulTypeT(name, tuple(self._template_arg_value(a) for a in args))
         if self.catalog.vendor_type(name):  # type: ignore[attr-defined]
             # a parameter struct or library class the catalog does not model: a value whose fields and
             # methods are not followed, not an unknown type
