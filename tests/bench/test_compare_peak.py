@@ -70,7 +70,7 @@ def test_to_torch_converts_without_copying_first() -> None:
     assert values[0] != 7.0
 
 
-@pytest.mark.skipif(not CLEAR_REFS.exists(), reason="needs Linux's /proc/self/clear_refs to reset the peak RSS")
+@pytest.mark.skipif(not CLEAR_REFS.exists(), reason="needs Linux's /proc/self/clear_refs (peak RSS reset)")
 def test_check_precision_peak_is_three_outputs() -> None:
     n = 1 << 25  # 64 MiB of float16: above glibc's largest mmap threshold, so each buffer is its own mapping
     out = torch.randn(n, dtype=torch.float16)
