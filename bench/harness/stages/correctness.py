@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from bench.harness.stages.array_equal import same_bytes, same_values
 from bench.harness.verdict import CaseResult, Finding
 from bench.suites import Case, Comparison, Inputs, Task
 from bench.suites.model import canonical_dtype
@@ -246,8 +247,7 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
             continue
         given = _tensors(inputs.values[name])
         dtype = inputs.dtypes.get(name, str(given[0].dtype) if given else "")
-        if any(not np.array_equal(a.reshape(-1).view(np.uint8), sim_bits(g, dtype).reshape(-1).view(np.uint8))
-               for a, g in zip(_tensors(arr), given)):
+        if any(not same_bytes(a, sim_bits(g, dtype)) for a, g in zip(_tensors(arr), given)):
             changed.append(name)
     for out_name, input_name in aliased.items():
         if input_name in sent:
@@ -400,8 +400,7 @@ def _ignores_inputs(draws: Sequence[tuple[Inputs, dict[str, Any]]], runs: Sequen
         b = exp_b.get(name)
         if b is None or not _same_shapes(a, b):
             return False
-        if not all(np.array_equal(np.asarray(x), np.asarray(y), equal_nan=True)
-                   for x, y in zip(_tensors(a), _tensors(b))):
+        if not all(same_values(x, y) for x, y in zip(_tensors(a), _tensors(b))):
             differs = True
     if not differs:
         return False
@@ -409,8 +408,7 @@ def _ignores_inputs(draws: Sequence[tuple[Inputs, dict[str, Any]]], runs: Sequen
         oa, ob = run_a.outputs.get(name), run_b.outputs.get(name)
         if oa is None or ob is None or not _same_shapes(oa, ob):
             return False
-        if not all(np.array_equal(np.asarray(x).reshape(-1).view(np.uint8), np.asarray(y).reshape(-1).view(np.uint8))
-                   for x, y in zip(_tensors(oa), _tensors(ob))):
+        if not all(same_bytes(x, y) for x, y in zip(_tensors(oa), _tensors(ob))):
             return False
     return True
 
