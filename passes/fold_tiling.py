@@ -45,7 +45,9 @@ class FoldTilingPass(ModulePass):
             op.attributes["ascendc.tiling_key"] = IntegerAttr(self.tiling_key, 64)
         tables: dict[tuple[int, str, Attribute], SSAValue] = {}
         for target in list(op.walk()):
-            if isinstance(target, asc.TilingFieldOp) and isinstance(target.result.type, asc.TilingType):
+            if isinstance(target, asc.GetTilingDataOp) and target.result.type.type_name.data == "TCubeTiling":
+                self._fold_whole(target)
+            elif isinstance(target, asc.TilingFieldOp) and isinstance(target.result.type, asc.TilingType):
                 self._fold_struct(target)
             elif isinstance(target, asc.TilingFieldOp):
                 value = self._field_value(target)
@@ -59,6 +61,34 @@ class FoldTilingPass(ModulePass):
                     and target.api.data == "GetBlockNum" and not target.args and target.results:
                 # every core of the launch sees the blockDim the host set
                 _replace_with_constant(target, self.block_dim, target.results[0].type)
+
+    def _fold_whole(self, op: asc.GetTilingDataOp) -> None:
+        """The tiling data as a whole TCubeTiling (`CopyTiling(&tiling, tilingGm)` word by word, then
+        REGIST_MATMUL_OBJ(..., &tiling)): where the struct itself is used rather than read field by field, the
+        struct built from the values the host (or the caller) set for its scalar fields."""
+        known = {name: value for name, value in self.fields.items()
+                 if "." not in name and isinstance(value, int | float)}
+        users = [use for use in list(op.result.uses) if not isinstance(use.operation, asc.TilingFieldOp)]
+        if not known or not users:
+            return
+        block = op.parent_block()
+        assert block is not None
+        names: list[str] = []
+        values: list[SSAValue] = []
+        anchor = op.next_op
+        for name, value in known.items():
+            t: Attribute = IntegerType(32) if isinstance(value, int) else Float32Type()
+            const = _constant(value, t)
+            const.location = op.location
+            block.insert_op_before(const, anchor) if anchor is not None else block.add_op(const)
+            names.append(name)
+            values.append(const.result)
+        init = asc.StructInitOp.create(operands=values, properties={"fields": ArrayAttr([StringAttr(n) for n in names])},
+                                       result_types=[op.result.type])
+        init.location = op.location
+        block.insert_op_before(init, anchor) if anchor is not None else block.add_op(init)
+        for use in users:
+            use.operation.operands[use.index] = init.results[0]
 
     def _fold_struct(self, op: asc.TilingFieldOp) -> None:
         """A struct-valued field (`td.cubeTilingData`, a TCubeTiling passed whole to the Matmul object): the

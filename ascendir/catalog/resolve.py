@@ -95,6 +95,7 @@ class _Matcher:
         self.api = api
         self.overload = overload
         self.bindings: dict[str, str] = {}
+        self.to_bool = 0  # integers passed to bool parameters
         self.type_vars = {tp.name for tp in overload.type_params if tp.is_type}
         cls = catalog.classes.get(api.receiver) if api.receiver else None
         if cls is not None:
@@ -167,6 +168,9 @@ class _Matcher:
             unscoped = arg.kind == "enum" and self.is_unscoped_enum(arg.type_name)
             if arg.kind != "scalar" and not unscoped:
                 raise _Reject(f"argument {index} is {shown}, {expected}")
+            if param.type_text == "bool" and arg.kind == "scalar" and arg.dtype and (
+                    (self.catalog.canonical_type(arg.dtype) or arg.dtype) not in {"bool", "float", "half", "double"}):
+                self.to_bool += 1  # an integer for a bool: a worse match than for an integer parameter
         elif kind == "struct":
             if arg.kind != "struct":
                 raise _Reject(f"argument {index} is {shown}, {expected}")
@@ -243,8 +247,10 @@ def resolve(
     receiver: str | None = None,
 ) -> Resolution | NoMatch:
     """Pick the overload of `api_name` (a method of `receiver` if given, e.g. "GlobalTensor<half>") that
-    the arguments select. Among several matches the one filling in the fewest defaults wins, then the
-    first in catalog order."""
+    the arguments select. Among several matches the one passing the fewest integers to bool
+    parameters wins (Matmul's IterateBatch(gm, batchA, batchB, false) is the MIX client's form, not the
+    cube-only IterateBatch(gm, enPartialSum, enAtomic, enSequentialWrite)), then the one filling in the
+    fewest defaults, then the first in catalog order."""
     api = catalog.api(api_name, receiver)
     if api is None:
         owner = f" in '{catalog.class_name(receiver)}'" if receiver else ""
@@ -262,7 +268,7 @@ def resolve(
             rejected.append(f"{_display(api, overload)}: {reason}")
             continue
         defaults_used = len(overload.params) - len(args)
-        matches.append((defaults_used, order, Resolution(api, overload, matcher.bindings, params)))
+        matches.append((matcher.to_bool, defaults_used, order, Resolution(api, overload, matcher.bindings, params)))
     if not matches:
         return NoMatch(f"no matching function for call to '{api.qualified_name}'", tuple(rejected))
-    return min(matches, key=lambda m: (m[0], m[1]))[2]
+    return min(matches, key=lambda m: (m[0], m[1], m[2]))[3]

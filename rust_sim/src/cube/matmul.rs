@@ -100,6 +100,10 @@ pub struct MatmulObj {
     pub quant_vector: Option<Handle>,
     /// the C, A, B and Bias MatmulType arguments as written in the declaration (positions and formats)
     pub config: Vec<String>,
+    /// every TCubeTiling field the object was given, by name (IterateBatch reads the layout fields)
+    pub fields: Vec<(String, i64)>,
+    /// SetBatchNum: the batch counts of A and B for the cube-only IterateBatch
+    pub batch_num: Option<(i64, i64)>,
 }
 
 impl MatmulObj {
@@ -134,21 +138,26 @@ enum Method {
     End,
     SetQuantScalar,
     SetQuantVector,
+    IterateBatch,
+    SetBatchNum,
+    /// a batch form that is reported, not run (IterateNBatch, GetBatchTensorC)
+    BatchUnmodelled,
     Nothing,
 }
 
 #[derive(Debug)]
-struct Call {
+pub(super) struct Call {
     method: Method,
     /// (object, tiling fields by name) for each object a REGIST_MATMUL_OBJ / Init sets up
     objs: Vec<(u32, Vec<(String, Sv)>)>,
-    obj: u32,
-    t: Option<DType>,
-    tensor: Option<u32>,
-    flags: Vec<Option<Sv>>,
-    ints: Vec<Option<Sv>>,
+    pub(super) obj: u32,
+    pub(super) t: Option<DType>,
+    pub(super) tensor: Option<u32>,
+    pub(super) flags: Vec<Option<Sv>>,
+    pub(super) ints: Vec<Option<Sv>>,
     result: Option<Sv>,
     sync: bool,
+    pub(super) api: String,
 }
 
 fn tiling_fields(a: &Args, prefix: &str) -> Vec<(String, Sv)> {
@@ -181,6 +190,9 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         "End" => Method::End,
         "SetQuantScalar" => Method::SetQuantScalar,
         "SetQuantVector" => Method::SetQuantVector,
+        "IterateBatch" => Method::IterateBatch,
+        "SetBatchNum" => Method::SetBatchNum,
+        "IterateNBatch" | "GetBatchTensorC" | "GetBatchC" => Method::BatchUnmodelled,
         _ => Method::Nothing,
     };
     let method = if method == Method::Init && !a.named.iter().any(|(n, _)| n.starts_with("cubeTiling")) {
@@ -229,6 +241,21 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         Method::Iterate => (vec![sv("enPartialSum")], vec![]),
         Method::GetTensorC | Method::IterateAll => (vec![sv("enSequentialWrite")], vec![sv("enAtomic")]),
         Method::SetQuantScalar => (vec![], vec![sv("quantScalar")]),
+        Method::IterateBatch => (
+            vec![sv("enSequentialWrite"), sv("enPartialSum")],
+            [
+                "batchA",
+                "batchB",
+                "matrixStrideA",
+                "matrixStrideB",
+                "matrixStrideC",
+                "enAtomic",
+            ]
+            .iter()
+            .map(|n| sv(n))
+            .collect(),
+        ),
+        Method::SetBatchNum => (vec![], vec![sv("batchA"), sv("batchB")]),
         _ => (vec![], vec![]),
     };
     let t = a.dtype("T").ok();
@@ -243,6 +270,7 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         ints,
         result: a.result_sv(),
         sync,
+        api: a.api.clone(),
     }))
 }
 
@@ -256,6 +284,17 @@ impl ApiOp for Call {
         match self.method {
             Method::Register | Method::Init => return self.register(cx),
             Method::Nothing => return Flow::Next,
+            Method::BatchUnmodelled => {
+                cx.report(
+                    code::NOT_MODELLED,
+                    format!(
+                        "Matmul::{} is not modelled (IterateBatch and SetBatchNum are)",
+                        self.api
+                    ),
+                );
+                return Flow::Stop;
+            }
+            Method::IterateBatch => return self.iterate_batch(cx),
             _ => {}
         }
         let flag = |cx: &Ctx, i: usize| {
@@ -311,6 +350,10 @@ impl ApiOp for Call {
                 let v: Vec<i64> = (0..5).map(|i| int(cx, i).unwrap_or(0)).collect();
                 let m = cx.core.cube.matmuls.get_mut(&obj).unwrap();
                 m.org = Some([v[0], v[1], v[2], v[3], v[4]]);
+            }
+            Method::SetBatchNum => {
+                let (a, b) = (int(cx, 0).unwrap_or(0), int(cx, 1).unwrap_or(0));
+                cx.core.cube.matmuls.get_mut(&obj).unwrap().batch_num = Some((a, b));
             }
             Method::SetQuantScalar => {
                 let v = int(cx, 0).unwrap_or(0) as u64;
@@ -452,7 +495,7 @@ impl ApiOp for Call {
 impl Call {
     /// The timing model's record of the cube pipeline computing the C block at (row, col, rows, cols), written
     /// out to `out` when given (timing/matmul.rs).
-    fn time(&self, cx: &mut Ctx, block: (usize, usize, usize, usize), out: Option<Space>) {
+    pub(super) fn time(&self, cx: &mut Ctx, block: (usize, usize, usize, usize), out: Option<Space>) {
         if cx.core.tlog.is_none() {
             return;
         }
@@ -490,11 +533,13 @@ impl Call {
                 .get(*obj as usize)
                 .and_then(|o| o.attr("config"))
                 .map(split_config);
+            let all = fields.iter().map(|(n, sv)| (n.clone(), cx.int(*sv))).collect();
             let m = cx.core.cube.matmuls.entry(*obj).or_default();
             *m = MatmulObj {
                 tiling,
                 single: [-1, -1, -1],
                 config: config.unwrap_or_default(),
+                fields: all,
                 ..MatmulObj::default()
             };
         }
@@ -507,7 +552,7 @@ impl Call {
     }
 
     /// The object's tiling and shapes, or a finding saying what is missing.
-    fn ready(&self, cx: &mut Ctx, what: &str) -> Option<(Tiling, [usize; 3], [i64; 5])> {
+    pub(super) fn ready(&self, cx: &mut Ctx, what: &str) -> Option<(Tiling, [usize; 3], [i64; 5])> {
         let m = &cx.core.cube.matmuls[&self.obj];
         let missing = if m.tiling.is_none() {
             Some("its TCubeTiling (the host tiling did not give the simulator its fields)")
@@ -535,7 +580,15 @@ impl Call {
     }
 
     /// Writes a block of C to `h` (GM or a local tensor) in C's type and layout.
-    fn write_block(&self, cx: &mut Ctx, h: Handle, block: &Block, sequential: bool, atomic: i64, what: &str) {
+    pub(super) fn write_block(
+        &self,
+        cx: &mut Ctx,
+        h: Handle,
+        block: &Block,
+        sequential: bool,
+        atomic: i64,
+        what: &str,
+    ) {
         let obj = self.obj;
         let Some((_, s, org)) = cx.core.cube.matmuls[&obj].shape() else {
             return;
@@ -834,9 +887,19 @@ pub fn register(r: &mut Registry) {
             "WaitGetTensorC",
             "SetQuantScalar",
             "SetQuantVector",
+            "IterateBatch",
+            "SetBatchNum",
+            "WaitIterateBatch",
+            "IterateNBatch",
+            "GetBatchTensorC",
+            "GetBatchC",
         ],
         &[
             "plain",
+            "mix_gm",
+            "mix_local",
+            "cube_gm",
+            "cube_local",
             "gm",
             "local",
             "co1",

@@ -19,6 +19,7 @@ pub mod fixpipe;
 pub mod load;
 pub mod load3d;
 pub mod matmul;
+pub mod matmul_batch;
 pub mod matmul_compute;
 pub mod mmad;
 pub mod nd2nz;

@@ -1,0 +1,178 @@
+"""Matmul::IterateBatch end to end: a team-written MIX kernel (the vector cores drive the object; each takes its
+half of the batches) against numpy batched matmul, with the layouts the MatmulTypes declare: NORMAL (with a
+per-batch bias; with batchA 4 and batchB 2, each B matrix serving two batches, and B transposed), BSNGD (B
+transposed, rows N * G * D apart, as asc-devkit's batch_matmul example lays them out) and BNGS1S2; the cube-only
+form (SetBatchNum, then IterateBatch(gm, enPartialSum, enAtomic, enSequentialWrite)) on two AIC cores; and a
+layout that is not modelled, reported. Shapes have tails in M, N and K. The semantics and hand-computed Rust
+tests: rust_sim/src/cube/matmul_batch.rs. Before, IterateBatch was not simulated (ASC958), and the call
+`IterateBatch(gm, batchA, batchB, false)` resolved to the cube-only form (batchA read as enPartialSum).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ascendir.sim import run
+
+KERNEL = """#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+using namespace matmul;
+
+// the shape comes from -D: LAYOUT (NORMAL or BSNGD), DIM_M x DIM_K by DIM_K x DIM_N, BATCH_A / BATCH_B matrices per vector core
+// (NORMAL), or the BSNGD extents G (per vector core: b = the core) and TRANS_B; HAS_BIAS
+using AType = MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::LAYOUT>;
+using BType = MatmulType<TPosition::GM, CubeFormat::ND, half, TRANS_B, LayoutMode::LAYOUT>;
+using CType = MatmulType<TPosition::GM, CubeFormat::ND, float, false, LayoutMode::LAYOUT>;
+using BiasType = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+
+extern "C" __global__ __aicore__ void batch_mm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
+                                               GM_ADDR tilingGm)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    TPipe pipe;
+    TCubeTiling tiling;
+    tiling.usedCoreNum = 1;
+    tiling.M = DIM_M;
+    tiling.N = DIM_N;
+    tiling.Ka = DIM_K;
+    tiling.Kb = DIM_K;
+    tiling.singleCoreM = DIM_M;
+    tiling.singleCoreN = DIM_N;
+    tiling.singleCoreK = DIM_K;
+    tiling.baseM = 16;
+    tiling.baseN = 16;
+    tiling.baseK = 16;
+    tiling.isBias = HAS_BIAS;
+    tiling.iterateOrder = 0;
+    tiling.BatchNum = BATCH_A > BATCH_B ? BATCH_A : BATCH_B;
+    tiling.ALayoutInfoB = 2;
+    tiling.ALayoutInfoS = DIM_M;
+    tiling.ALayoutInfoN = 1;
+    tiling.ALayoutInfoG = BATCH_A;
+    tiling.ALayoutInfoD = DIM_K;
+    tiling.BLayoutInfoB = 2;
+    tiling.BLayoutInfoS = TRANS_B ? DIM_N : DIM_K;
+    tiling.BLayoutInfoN = 1;
+    tiling.BLayoutInfoG = BATCH_B;
+    tiling.BLayoutInfoD = TRANS_B ? DIM_K : DIM_N;
+    tiling.CLayoutInfoB = 2;
+    tiling.CLayoutInfoS1 = DIM_M;
+    tiling.CLayoutInfoN = 1;
+    tiling.CLayoutInfoG = tiling.BatchNum;
+    tiling.CLayoutInfoS2 = DIM_N;
+    Matmul<AType, BType, CType, BiasType> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    // each vector core of the block takes its half of the batches (the b of BSNGD)
+    const int32_t core = GetBlockIdx();
+    const int32_t batch = tiling.BatchNum;
+    GlobalTensor<half> aGm;
+    GlobalTensor<half> bGm;
+    GlobalTensor<float> biasGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half *)a + core * BATCH_A * DIM_M * DIM_K, BATCH_A * DIM_M * DIM_K);
+    bGm.SetGlobalBuffer((__gm__ half *)b + core * BATCH_B * DIM_K * DIM_N, BATCH_B * DIM_K * DIM_N);
+    biasGm.SetGlobalBuffer((__gm__ float *)bias + core * batch * DIM_N, batch * DIM_N);
+    cGm.SetGlobalBuffer((__gm__ float *)c + core * batch * DIM_M * DIM_N, batch * DIM_M * DIM_N);
+    mm.SetTensorA(aGm, false);
+    mm.SetTensorB(bGm, TRANS_B);
+    if (HAS_BIAS) {
+        mm.SetBias(biasGm);
+    }
+    mm.IterateBatch(cGm, BATCH_A, BATCH_B, false);
+    mm.End();
+}
+"""
+
+# the cube-only form: an AIC kernel whose object takes its batch counts from SetBatchNum
+CUBE_ONLY = ("#define ASCENDC_CUBE_ONLY\n" + KERNEL).replace(
+    "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);", "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);").replace(
+    "mm.IterateBatch(cGm, BATCH_A, BATCH_B, false);",
+    "mm.SetBatchNum(BATCH_A, BATCH_B);\n    mm.IterateBatch(cGm, false, 0, false);")
+
+
+# the TCubeTiling copied word by word from the tiling argument (as asc-devkit's batch examples do) and passed whole
+# to REGIST_MATMUL_OBJ: its fields are the values the caller gives (FoldTilingPass folds the whole struct)
+_FIELDS = KERNEL[KERNEL.index("    TCubeTiling tiling;"):KERNEL.index("    Matmul<AType")]
+COPIED = KERNEL.replace(_FIELDS, """    TCubeTiling tiling;
+    CopyTiling(&tiling, tilingGm);
+""").replace('extern "C" __global__', """__aicore__ inline void CopyTiling(TCubeTiling *tiling, __gm__ uint8_t *tilingGm)
+{
+    uint32_t *ptr = reinterpret_cast<uint32_t *>(tiling);
+    auto words = reinterpret_cast<__gm__ uint32_t *>(tilingGm);
+    for (int i = 0; i < sizeof(TCubeTiling) / sizeof(uint32_t); i++, ptr++) {
+        *ptr = *(words + i);
+    }
+}
+
+extern "C" __global__""")
+
+
+def _tiling(m: int, n: int, k: int, ba: int, bb: int) -> dict[str, int]:
+    """The fields the in-kernel TCubeTiling sets (NORMAL layouts need no layout fields)."""
+    return dict(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=16, baseN=16,
+                baseK=16, isBias=1, iterateOrder=0, BatchNum=max(ba, bb))
+
+
+def _case(kernel: str, layout: str, m: int, n: int, k: int, ba: int, bb: int, trans_b: bool, bias: bool,
+          block_dim: int = 1, tiling: dict[str, int] | None = None) -> object:
+    rng = np.random.default_rng(m + ba)
+    bc = max(ba, bb)
+    # per core (2): NORMAL / BNGS1S2 A [ba][M][K], B [bb][K][N] (or [bb][N][K] transposed);
+    # BSNGD (N 1): A [M][ba][K], B [K][bb][N] (or [N][bb][K]), C [M][bc][N]
+    if layout == "BSNGD":
+        a = rng.uniform(-1, 1, (2, m, ba, k)).astype(np.float16)
+        b = rng.uniform(-1, 1, (2, n, bb, k) if trans_b else (2, k, bb, n)).astype(np.float16)
+        am = a.transpose(0, 2, 1, 3)
+        bm = b.transpose(0, 2, 3, 1) if trans_b else b.transpose(0, 2, 1, 3)
+    else:
+        a = rng.uniform(-1, 1, (2, ba, m, k)).astype(np.float16)
+        b = rng.uniform(-1, 1, (2, bb, n, k) if trans_b else (2, bb, k, n)).astype(np.float16)
+        am, bm = a, (b.transpose(0, 1, 3, 2) if trans_b else b)
+    bias_v = rng.uniform(-1, 1, (2, bc, n)).astype(np.float32)
+    want = np.zeros((2, bc, m, n))
+    for core in range(2):
+        for i in range(bc):
+            product = am[core, i // (bc // ba)].astype(np.float64) @ bm[core, i // (bc // bb)].astype(np.float64)
+            want[core, i] = product + (bias_v[core, i] if bias else 0)
+    if layout == "BSNGD":
+        want = want.transpose(0, 2, 1, 3)
+    defines = dict(LAYOUT=layout, DIM_M=m, DIM_N=n, DIM_K=k, BATCH_A=ba, BATCH_B=bb,
+                   TRANS_B="true" if trans_b else "false", HAS_BIAS=int(bias))
+    result = run(kernel, [a, b, bias_v], block_dim=block_dim, defines={k: str(v) for k, v in defines.items()},
+                 outputs={"c": np.zeros(want.shape, np.float32)}, tiling=tiling)
+    return result, want
+
+
+@pytest.mark.parametrize("layout, m, n, k, ba, bb, trans_b, bias", [
+    ("NORMAL", 20, 40, 24, 3, 3, False, True),
+    ("NORMAL", 20, 40, 24, 4, 2, True, False),
+    ("BSNGD", 18, 40, 32, 3, 3, True, False),
+    ("BNGS1S2", 17, 24, 40, 2, 2, False, False),
+])
+def test_iterate_batch_matches_numpy(layout: str, m: int, n: int, k: int, ba: int, bb: int, trans_b: bool,
+                                     bias: bool) -> None:
+    result, want = _case(KERNEL, layout, m, n, k, ba, bb, trans_b, bias)
+    assert result.ok, result.findings
+    # fp16 products are exact in fp32; only the order of the sums differs
+    np.testing.assert_allclose(result.outputs["c"], want, rtol=1e-5, atol=1e-5)
+
+
+def test_cube_only_iterate_batch_after_set_batch_num_matches_numpy() -> None:
+    assert CUBE_ONLY.count("SetBatchNum") == 1
+    result, want = _case(CUBE_ONLY, "NORMAL", 20, 40, 24, 2, 2, False, True, block_dim=2)
+    assert result.ok, result.findings
+    np.testing.assert_allclose(result.outputs["c"], want, rtol=1e-5, atol=1e-5)
+
+
+def test_an_unmodelled_layout_is_reported_by_name() -> None:
+    result, _ = _case(KERNEL, "SBNGD", 16, 16, 16, 2, 2, False, False)
+    assert any(d.code == "ASC958" and "LayoutMode::SBNGD" in d.message for d in result.findings), result.findings
+
+
+def test_a_tiling_copied_from_gm_reaches_the_object() -> None:
+    assert "TCubeTiling tiling;\n    CopyTiling(&tiling, tilingGm);" in COPIED
+    result, want = _case(COPIED, "NORMAL", 20, 40, 24, 3, 3, False, True, tiling=_tiling(20, 40, 24, 3, 3))
+    assert result.ok, result.findings
+    np.testing.assert_allclose(result.outputs["c"], want, rtol=1e-5, atol=1e-5)
