@@ -334,6 +334,10 @@ class ExpressionLowering:
             raise
         a, b = values
         t = C.common_type(a.ctype, b.ctype) if isinstance(a.ctype, Scalar) and isinstance(b.ctype, Scalar) else a.ctype
+        if isinstance(a.ctype, C.UnknownT) and isinstance(b.ctype, Scalar):
+            # `c ? Ops::Base::CeilAlign(k, 64) : k` with the call not resolved: the other arm's type, the unknown arm
+            # an undefined value of it (its call stays the gap), not a result of type none
+            t = b.ctype
         for block, v in zip(blocks, values):
             with self.detached(block):
                 self.emit(scf.YieldOp(self.ssa(self.convert(v, t, e), e)), e)

@@ -48,7 +48,11 @@ def emit(b: ProgramBuilder, op: Operation) -> None:  # noqa: C901  (one dispatch
         b.emit("null", [], [result], op)
     elif isinstance(op, asc.InitBufferOp):
         num = b.typed(op.num) if op.num is not None else "-"
-        b.emit("InitBuffer", [b.obj(op.pipe), b.obj(op.buffer), num, b.typed(op.length)], op=op)
+        chosen = b.values.get(op.buffer)
+        if isinstance(chosen, object_arrays.ObjectChoice):  # `pipe.InitBuffer(buf_[i], n)` with i known at run time
+            object_arrays.init_buffer(b, b.obj(op.pipe), chosen, num, b.typed(op.length), op)
+        else:
+            b.emit("InitBuffer", [b.obj(op.pipe), b.obj(op.buffer), num, b.typed(op.length)], op=op)
     elif isinstance(op, asc.AllocTensorOp):
         b.emit(f"AllocTensor.{_elem(op.result.type)}", [b.obj(op.queue)], [_handle(b, op)], op)
     elif isinstance(op, asc.FreeTensorOp):

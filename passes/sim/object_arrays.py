@@ -2,8 +2,10 @@
 
 The simulator's objects are static (`oN`), declared once; an array of them is one object per element, declared where
 the array is. An element at a constant index is that object. An element chosen at run time (`sumBuf[i % 2].Get<T>()`)
-cannot be one static object: it is modelled for TBuf::Get only, which has no effect of its own and returns a tensor
-handle, as a Get on every element and a select of the handle by the index (as arrays of LocalTensors are read)."""
+cannot be one static object: it is modelled for TBuf::Get, which has no effect of its own and returns a tensor
+handle, as a Get on every element and a select of the handle by the index (as arrays of LocalTensors are read), and
+for TPipe::InitBuffer (`for (i...) pipe.InitBuffer(buf_[i], bytes)`, ops-nn softplus_v2_grad, bn_infer_grad), as an
+InitBuffer of each element under a test of the index: only the chosen element's memory is given out."""
 
 from __future__ import annotations
 
@@ -85,4 +87,15 @@ def tbuf_get(b: ProgramBuilder, choice: ObjectChoice, op: asc.TBufGetOp, mnemoni
         b.emit("select", [hit, got, result], [result], op)
 
 
-__all__ = ["ObjectArray", "ObjectChoice", "declare", "load", "tbuf_get"]
+def init_buffer(b: ProgramBuilder, pipe: str, choice: ObjectChoice, num: str, length: str, op: Operation) -> None:
+    """TPipe::InitBuffer of an element chosen at run time: each element's InitBuffer, run where the index is its."""
+    for i, name in enumerate(choice.names):
+        hit = b.regs.scalar()
+        skip = b.label("init_skip")
+        b.emit("cmpi.eq.i64", [choice.index, b.regs.const("i64", str(i))], [hit], op)
+        b.emit("brz", [hit, skip], op=op)
+        b.emit("InitBuffer", [pipe, name, num, length], op=op)
+        b.place(skip)
+
+
+__all__ = ["ObjectArray", "ObjectChoice", "declare", "init_buffer", "load", "tbuf_get"]
