@@ -17,8 +17,13 @@ the DAV_3510 branch is not modelled: the simulator's chips are 220x). Sizes are 
   returns false and writes neither.
 * `GetRmsNormTilingInfo(srcShape, originSrcShape, stackBytes, typeSize, tiling, isBasicBlock)`: true when the
   shapes pass the library's checks (both of rank 3, the same B and S, H >= the original H > 0, H * typeSize a
-  multiple of 32, the basic-block shape when asked) and stackBytes is at least the minimum; the RmsNormTiling
-  block it fills is not written (the kernel's RmsNorm is not simulated).
+  multiple of 32, the basic-block shape when asked) and stackBytes is at least the minimum. It fills the
+  RmsNormTiling (rust_sim's RmsNorm reads it): b, s, h, the original h, reciprocalOfHLength = float(1.0 /
+  float(oh)); the rows per pass bs, from 1 up while (bs + 1) * h * (1 for float, else 2) + align(bs + 1, 8) fits in
+  stackBytes / 4 floats, then bs = min(bs * h, b * s * h) / h, for a basic block rounded down to a multiple of 8
+  (from 8 up), else at most 255; mainBshLength = bs * h, mainBsLength = bs, mainBsLengthAlign = align(bs, 8),
+  loopRound = bsh / mainBshLength, the tail (bsh % mainBshLength) in tailBshLength, tailBsLength (its rows) and
+  inputTailPos (where it starts). Where the call returns false the block is left as it was.
 * `GetReduce{Sum,Mean,Max,Min}MaxMinTmpSize(srcShape, dataType, pattern, isSrcInnerPad, isReuseSource, maxValue,
   minValue)` (impl/adv_api/tiling/reduce/reduce_tiling.cpp): srcShape [first, last], pattern AR (reduce the last
   axis) or RA (the first); both outputs get one size (the library's maximum equals its minimum), 0 with
@@ -33,8 +38,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import arith
-from xdsl.ir import SSAValue
+from xdsl.dialects import arith, scf
+from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
@@ -193,7 +198,7 @@ def _rms_norm_tiling_info(lw: HostLowerer, e: A.Call) -> Val:
     shape, origin = _shape(lw, e.args[0]), _shape(lw, e.args[1])
     stack = lw.convert(lw.expr(e.args[2]), C.U32, e)
     type_size = lw.convert(lw.expr(e.args[3]), C.U32, e)
-    _library_block(lw, e.args[4], "RmsNormTiling")
+    block = _rms_norm_block(lw, e.args[4])
     basic = _flag(lw, e, 5)
     three = Val(C.U64, const=3)
     ranks = _and(lw, lw.compare("==", _rank(lw, shape, e), three, e),
@@ -213,7 +218,77 @@ def _rms_norm_tiling_info(lw: HostLowerer, e: A.Call) -> Val:
     ok = checks[0]
     for c in checks[1:]:
         ok = _and(lw, ok, c, e)
+    _rms_norm_fill(lw, block, ok, (b, s, h, oh), stack, type_size, basic, e)
     return ok
+
+
+def _rms_norm_block(lw: HostLowerer, node: A.Node) -> Val:
+    """The RmsNormTiling GetRmsNormTilingInfo fills: a field of the tiling struct (its fields modelled,
+    host_tiling_struct._LIBRARY_STRUCTS)."""
+    from ascendir.lower.host_handles import TilingRef, handle_kind
+
+    target = lw.expr(node)
+    if handle_kind(target) != "tiling" or not isinstance(target.obj, TilingRef) or not target.obj.path:
+        raise Unsupported(f"an RmsNormTiling block of {target.ctype} is not modelled", node)
+    return target
+
+
+def _rms_norm_fill(lw: HostLowerer, block: Val, ok: Val, dims: tuple[Val, Val, Val, Val], stack: Val,
+                   type_size: Val, basic: Val, e: A.Call) -> None:
+    """The RmsNormTiling fields, as rmsnorm_tiling_impl.cpp computes them (module docstring), set only where the
+    call returns true (the library leaves the block as it was otherwise)."""
+    if ok.const is not None:
+        if ok.const:
+            _rms_norm_set(lw, block, dims, stack, type_size, basic, e)
+        return
+    then, otherwise = Block(), Block()
+    with lw.at_end_of(then):
+        _rms_norm_set(lw, block, dims, stack, type_size, basic, e)
+        lw.emit(scf.YieldOp(), e)
+    with lw.at_end_of(otherwise):
+        lw.emit(scf.YieldOp(), e)
+    lw.emit(scf.IfOp(lw.ssa(ok, e), [], Region(then), Region(otherwise)), e)
+
+
+def _rms_norm_set(lw: HostLowerer, block: Val, dims: tuple[Val, Val, Val, Val], stack: Val, type_size: Val,
+                  basic: Val, e: A.Call) -> None:
+    from ascendir.lower.host_handles import TilingRef
+
+    b, s, h, oh = dims
+
+    def safe(v: Val) -> Val:  # a divisor: the values divided by 0 only where the call returns false
+        return _select(lw, lw.compare("==", v, _u32(0), e), _u32(1), v, e)
+
+    x_size = lw.arith("*", lw.arith("*", b, s, e), h, e)
+    total = lw.arith("/", stack, _u32(4), e)
+    per_row = lw.arith("*", h, _select(lw, lw.compare("==", type_size, _u32(4), e), _u32(1), _u32(2), e), e)
+    # the library's `while (total >= (bs + 1) * h * coeff + align(bs + 1, 8)) bs++` from bs = 1: the largest k
+    # with k * h * coeff + align(k, 8) <= total (at most total / (h * coeff + 1), within 8 of it), at least 1
+    k = lw.arith("/", total, safe(lw.arith("+", per_row, _u32(1), e)), e)
+    for _ in range(8):
+        over = lw.compare(">", lw.arith("+", lw.arith("*", k, per_row, e), _align(lw, k, 8, e), e), total, e)
+        k = _select(lw, _and(lw, lw.compare(">", k, _u32(0), e), over, e), lw.arith("-", k, _u32(1), e), k, e)
+    bs = _select(lw, lw.compare("==", k, _u32(0), e), _u32(1), k, e)
+    one = lw.arith("*", bs, h, e)
+    one = _select(lw, lw.compare(">", one, x_size, e), x_size, one, e)
+    bs = lw.arith("/", one, safe(h), e)
+    basic_bs = _select(lw, lw.compare("<", bs, _u32(8), e), bs, lw.arith("*", lw.arith("/", bs, _u32(8), e),
+                                                                          _u32(8), e), e)
+    capped = _select(lw, lw.compare(">", bs, _u32(255), e), _u32(255), bs, e)
+    bs = _select(lw, basic, basic_bs, capped, e)
+    one = lw.arith("*", bs, h, e)
+    tail = lw.arith("%", x_size, safe(one), e)
+    recip = lw.convert(lw.arith("/", Val(C.F64, const=1.0),
+                                lw.convert(lw.convert(safe(oh), C.F32, e), C.F64, e), e), C.F32, e)
+    values = {"bLength": b, "sLength": s, "hLength": h, "originalHLength": oh, "reciprocalOfHLength": recip,
+              "mainBshLength": one, "mainBsLength": bs, "mainBsLengthAlign": _align(lw, bs, 8, e),
+              "loopRound": lw.arith("/", x_size, safe(one), e), "inputTailPos": lw.arith("-", x_size, tail, e),
+              "tailBshLength": tail, "tailBsLength": lw.arith("/", tail, safe(h), e)}
+    ref = block.obj
+    assert isinstance(ref, TilingRef)
+    for name, value in values.items():
+        t = C.F32 if name == "reciprocalOfHLength" else C.U32
+        lw._set_field(block.ssa, ref, ref.field_name(name), t, value, e)
 
 
 # Reduce ---------------------------------------------------------------------------------------------------

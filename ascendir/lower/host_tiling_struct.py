@@ -26,9 +26,15 @@ from frontend import ast as A
 from frontend.diagnostics import Note, error
 
 
-# library tiling structs a tiling struct may hold, with the int32 fields GetTiling fills (the host reads them
-# through get_<field>(); the kernel through the struct)
-_LIBRARY_STRUCTS: dict[str, tuple[str, ...]] = {"TCubeTiling": TCUBE_FIELDS}
+# library tiling structs a tiling struct may hold, with their fields: the int32 fields GetTiling fills (the host
+# reads them through get_<field>(); the kernel through the struct) and those GetRmsNormTilingInfo fills
+# (asc-devkit include/adv_api/normalization/rmsnorm_tilingdata.h; host_tiling_api.py)
+_LIBRARY_STRUCTS: dict[str, tuple[tuple[str, CType], ...]] = {
+    "TCubeTiling": tuple((name, C.I32) for name in TCUBE_FIELDS),
+    "RmsNormTiling": tuple((name, C.F32 if name == "reciprocalOfHLength" else C.U32) for name in (
+        "bLength", "sLength", "hLength", "originalHLength", "reciprocalOfHLength", "mainBshLength", "mainBsLength",
+        "mainBsLengthAlign", "loopRound", "inputTailPos", "tailBshLength", "tailBsLength")),
+}
 
 
 class HostTilingStructs:
@@ -53,7 +59,7 @@ class HostTilingStructs:
             struct = t.name if isinstance(t, C.TilingT) else ""
         ts = self.scope.tiling_structs.get(struct)
         if ts is None:
-            return [(name, C.I32) for name in _LIBRARY_STRUCTS.get(struct, ())]
+            return list(_LIBRARY_STRUCTS.get(struct, ()))
         return [(name, self._field_type(struct, name)) for name, *_ in ts.fields]
 
     def _field_type(self, struct: str, name: str) -> CType:

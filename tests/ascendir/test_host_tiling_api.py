@@ -92,14 +92,65 @@ static ge::graphStatus TilingFunc(gert::TilingContext *context)
 """
 
 
+def _rms_tiling(b: int, s: int, h: int, bs: int, loops: int, tail_rows: int) -> dict:
+    """The RmsNormTiling fields for rows of h, bs rows a pass (hand-computed per case)."""
+    x = b * s * h
+    values = {"bLength": b, "sLength": s, "hLength": h, "originalHLength": h, "reciprocalOfHLength": 1 / h,
+              "mainBshLength": bs * h, "mainBsLength": bs, "mainBsLengthAlign": (bs + 7) // 8 * 8, "loopRound": loops,
+              "inputTailPos": x - tail_rows * h, "tailBshLength": tail_rows * h, "tailBsLength": tail_rows}
+    return {f"rmsTiling.{k}": v for k, v in values.items()}
+
+
 def test_rms_norm_temporary_sizes_and_tiling_checks() -> None:
     # float [1, 5, 64]: B * S = 5, aligned to 8 floats -> 8; max (5 * 64 + 8) * 4, min (64 + 8) * 4; 5 rows are no
-    # basic block (B * S % 8), so the basic-block query returns false and leaves its outputs
+    # basic block (B * S % 8), so the basic-block query returns false and leaves its outputs. The tiling with the
+    # minimum, 72 floats: a second row would need 2 * 64 + 8, so one row a pass, 5 passes. The second
+    # GetRmsNormTilingInfo (too small a stack) returns false and leaves the block as the first filled it.
     assert fields(RMS_NORM, (5, 64), "float32") == {
-        "mx": (5 * 64 + 8) * 4, "mn": (64 + 8) * 4, "ok": 1, "basicOk": 0, "tooSmall": 0}
-    # half [1, 16, 128]: aligned B * S 16; max (2 * 16 * 128 + 16) * 4, min (2 * 128 + 8) * 4; a basic block
+        "mx": (5 * 64 + 8) * 4, "mn": (64 + 8) * 4, "ok": 1, "basicOk": 0, "tooSmall": 0,
+        **_rms_tiling(1, 5, 64, bs=1, loops=5, tail_rows=0)}
+    # half [1, 16, 128]: aligned B * S 16; max (2 * 16 * 128 + 16) * 4, min (2 * 128 + 8) * 4; a basic block.
+    # 264 floats: a second row needs 2 * 2 * 128 + 8
     assert fields(RMS_NORM, (16, 128), "float16") == {
-        "mx": (2 * 16 * 128 + 16) * 4, "mn": (2 * 128 + 8) * 4, "ok": 1, "basicOk": (2 * 128 + 8) * 4, "tooSmall": 0}
+        "mx": (2 * 16 * 128 + 16) * 4, "mn": (2 * 128 + 8) * 4, "ok": 1, "basicOk": (2 * 128 + 8) * 4, "tooSmall": 0,
+        **_rms_tiling(1, 16, 128, bs=1, loops=16, tail_rows=0)}
+
+
+RMS_NORM_STACK = """
+namespace optiling {
+BEGIN_TILING_DATA_DEF(RmsTilingData)
+    TILING_DATA_FIELD_DEF_STRUCT(RmsNormTiling, rmsTiling);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(RmsOp, RmsTilingData)
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    RmsTilingData tiling;
+    const gert::Shape &in = context->GetInputShape(0)->GetStorageShape();
+    std::vector<int64_t> dims = {1, in.GetDim(0), in.GetDim(1)};
+    ge::Shape shape(dims);
+    const uint32_t stack = static_cast<uint32_t>(in.GetDim(2));
+    if (!AscendC::GetRmsNormTilingInfo(shape, shape, stack, 4, tiling.rmsTiling, false)) {
+        return ge::GRAPH_FAILED;
+    }
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+"""
+
+
+def test_rms_norm_tiling_rows_per_pass_and_tail() -> None:
+    # float [1, 7, 64], 1000 bytes = 250 floats: 3 rows need 3 * 64 + 8 = 200, 4 rows 256 + 8: 3 rows a pass,
+    # 2 passes (384 elements), a tail of 1 row at 384
+    assert fields(RMS_NORM_STACK, (7, 64, 1000), "float32") == _rms_tiling(1, 7, 64, bs=3, loops=2, tail_rows=1)
+    # float [1, 5, 64] with the maximum, (5 * 64 + 8) floats: all 5 rows in one pass, no tail
+    assert fields(RMS_NORM_STACK, (5, 64, (5 * 64 + 8) * 4), "float32") == _rms_tiling(1, 5, 64, bs=5, loops=1,
+                                                                                         tail_rows=0)
+    # 300 rows of 8 floats with room for all: at most 255 rows a pass (one instruction's repeats), a tail of 45
+    assert fields(RMS_NORM_STACK, (300, 8, 100000), "float32") == _rms_tiling(1, 300, 8, bs=255, loops=1,
+                                                                                tail_rows=45)
 
 
 def test_rms_norm_tiling_rejects_an_unaligned_row() -> None:

@@ -22,6 +22,7 @@ pub mod high_level;
 pub mod mask;
 pub mod proposal;
 pub mod reduce;
+pub mod rms_norm;
 pub mod select_bytes;
 pub mod softmax_flash;
 pub mod softmax_grad;
@@ -550,4 +551,5 @@ pub fn register(r: &mut Registry) {
     softmax_flash::register(r);
     transdata::register(r);
     proposal::register(r);
+    rms_norm::register(r);
 }
