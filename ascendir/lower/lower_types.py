@@ -37,8 +37,11 @@ class TypeResolution:
             return C.UnknownT()
         base = self._resolve_base(t)
         ub = t.address_space == "__ubuf__" and bool(t.pointers) and all(p == "*" for p in t.pointers)
-        # `__ubuf__ T *list[16]`, `GM_ADDR tensors[6]`: an array of pointers (C binds the `*` to the element type)
-        element_pointers = bool(t.array_dims) and bool(t.pointers) and all(p == "*" for p in t.pointers)
+        # `__ubuf__ T *list[16]`, `GM_ADDR tensors[6]`: an array of pointers (C binds the `*` to the element type).
+        # Only with an address space: the parser writes `T (*p)[N]` (a pointer to an array, as ops-nn's LSTM
+        # `uint64_t (*dstLocalList)[16]`) the same way, and kernels declare no pointer to an array in GM or UB
+        element_pointers = bool(t.array_dims) and t.address_space == "__gm__" and bool(t.pointers) and all(
+            p == "*" for p in t.pointers)
         if ub or element_pointers:
             for _ in t.pointers:
                 base = C.Pointer(base, ub=True) if ub else C.Pointer(base, gm=t.address_space == "__gm__")

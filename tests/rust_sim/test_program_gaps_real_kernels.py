@@ -454,3 +454,25 @@ def test_tbuf_array_elements_initialised_in_a_loop_get_their_own_memory() -> Non
     assert result.completed, [d.message for d in result.findings]
     assert not result.findings, [str(d) for d in result.findings]
     assert np.array_equal(result.outputs["y"], 4 * x + 1)
+
+
+def test_an_array_of_gm_pointers_and_a_pointer_to_an_array_are_told_apart() -> None:
+    """`__gm__ T *a[N]` is an array of N pointers; the parser writes `T (*p)[N]` (ops-nn's LSTM `uint64_t
+    (*dstLocalList)[16]`, a pointer to an array) the same way, which stays a pointer to the array."""
+    from ascendir.text import print_ir
+
+    source = """
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void two_forms(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    __gm__ float *ptrs[2] = {(__gm__ float *)x, (__gm__ float *)y};
+    uint64_t rows[2][16];
+    uint64_t (*row)[16] = rows;
+    ptrs[1][0] = (float)row[1][0];
+}
+"""
+    text = print_ir(lower_program(load_text(source, "kernel.cpp"), LoweringOptions()).module)
+    assert "%ptrs = memref.alloca() : memref<2x!ascendc.gm_ptr<f32>>" in text, text
+    # (read as an array of 16 pointers, `row` was a cell memref<16x!ascendc.gm_ptr<ui64>>, `row[1][0]` a load of one)
+    assert "memref<16x!ascendc.gm_ptr" not in text, text
