@@ -80,6 +80,8 @@ def read_input(text: str, rng: Any) -> tuple[str | None, Any, str | None]:
 @click.option("--tiling", "tiling", multiple=True, metavar="FIELD=VALUE",
               help="A tiling field's value, for a kernel with no host code.")
 @click.option("--tiling-key", type=int, default=None, help="The tiling key, for a kernel with no host code.")
+@click.option("-D", "--define", "defines", multiple=True, metavar="NAME[=VALUE]",
+              help="Define a macro, as the kernel's build would (-D SCENARIO_NUM=1).")
 @click.option("--chip", default=None, help="Target chip (default 910B2).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="How to print.")
 @click.option("--input-format", default="auto", help="How to read KERNEL (auto, cpp, project, npukernelbench, "
@@ -93,12 +95,12 @@ def read_input(text: str, rng: Any) -> tuple[str | None, Any, str | None]:
 def main(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: tuple[str, ...],
          inplace: tuple[str, ...], block_dim: int | None, tiling: tuple[str, ...], tiling_key: int | None,
          chip: str | None, fmt: str, input_format: str, output_dir: str | None, budget: int | None, seed: int,
-         print_program: bool, trace_path: str | None) -> None:
+         print_program: bool, trace_path: str | None, defines: tuple[str, ...] = ()) -> None:
     """Run KERNEL on the NPU simulator: outputs, and what the run found (out-of-bounds accesses, races,
     deadlocks, ...)."""
     try:
         code = _run(kernel, inputs, attrs, outputs, block_dim, tiling, tiling_key, chip, fmt, input_format,
-                    output_dir, budget, seed, print_program, trace_path, inplace)
+                    output_dir, budget, seed, print_program, trace_path, inplace, defines)
     except click.ClickException:
         raise
     except Exception as exc:  # a bug of ours must not print a traceback at the user
@@ -114,7 +116,7 @@ def main(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
 def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: tuple[str, ...],
          block_dim: int | None, tiling: tuple[str, ...], tiling_key: int | None, chip: str | None, fmt: str,
          input_format: str, output_dir: str | None, budget: int | None, seed: int, print_program: bool,
-         trace_path: str | None = None, inplace: tuple[str, ...] = ()) -> int:
+         trace_path: str | None = None, inplace: tuple[str, ...] = (), defines: tuple[str, ...] = ()) -> int:
     import numpy as np
 
     from cli.shapes import parse_attr_value, parse_tensor_spec
@@ -159,7 +161,13 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
         if not sep or not field:
             raise click.BadParameter(f"'{text}' is not FIELD=VALUE", param_hint="--tiling")
         fields[field.strip()] = parse_attr_value(value)
-    program, chip = load_source(kernel, input_format, chip)
+    macros: dict[str, str | None] = {}
+    for item in defines:
+        name, sep, value = item.partition("=")
+        if not name:
+            raise click.BadParameter(f"'-D {item}' names no macro", param_hint="-D")
+        macros[name] = value if sep else "1"
+    program, chip = load_source(kernel, input_format, chip, macros or None)
     result = run_loaded(program, chip, named or positional, [parse_attr_value(a) for a in attrs],
                         block_dim=block_dim, tiling=fields or None, tiling_key=tiling_key,
                         outputs=out_specs or None, budget=budget or DEFAULT_BUDGET, trace=trace_path is not None,

@@ -233,6 +233,15 @@ def _set_global_buffer(lw: FunctionLowerer, e: A.Call, recv: Val, targs: object,
     g = recv.ctype
     assert isinstance(g, C.GlobalTensorT)
     ptr = args[0]
+    if isinstance(ptr.ctype, C.Pointer) and ptr.ssa is None and ptr.const == 0:
+        # SetGlobalBuffer(nullptr) (asc-devkit's batch_matmul sets its unused bias so): a tensor over no memory,
+        # whose accesses the simulator reports; the null address as a GM pointer
+        target = C.ir_type(C.Pointer(g.elem or C.U8, gm=True))
+        if not isinstance(target, asc.GmPtrType):
+            return None
+        word = lw.ssa(lw.convert(Val(C.U64, const=0), C.U64, e), e)
+        ptr = Val(C.Pointer(g.elem or C.U8, gm=True),
+                  lw.emit(asc.GmPtrFromIntOp.create(operands=[word], result_types=[target]), e).results[0])
     if not isinstance(ptr.ctype, C.Pointer) or ptr.ssa is None:
         return None
     ptr = lw.pointer_cast(ptr, C.Pointer(g.elem or C.U8, gm=True), e)

@@ -197,6 +197,12 @@ class TemplateArguments:
             return self._matmul_config(alias, depth + 1)
         if not isinstance(t.base, A.QualifiedName):
             return type_text(t, full=True)
+        bound = self.frame.types.get(t.base.parts[-1].name) if self.frames and len(t.base.parts) == 1 and \
+            not t.base.parts[0].template_args else None
+        if isinstance(bound, C.MatmulTypeT):
+            # a class template parameter bound to a MatmulType (asc-devkit's batch_matmul: a function-local
+            # `typedef MatmulType<...> A_TYPE;` passed to `BatchMatmulKernel<A_TYPE, ...>`): its arguments
+            return _matmul_type_text(bound)
         chosen = self._conditional_choice(t.base.parts)
         if chosen is not None and depth < 8:
             return self._matmul_config(chosen, depth + 1)
@@ -257,6 +263,19 @@ class TemplateArguments:
             # `template <typename T, int32_t EXTENT> struct ReduceType`)
             with self._class_template_frame(info, bound.args):
                 return self._constant_decl(decl, e, info)
+        if isinstance(bound, C.MatmulTypeT) and bound.text == "MatmulType" and len(rest) == 1:
+            # its static members (asc-devkit matmul_type_def.h): `if constexpr (A_TYPE::layout == LayoutMode::BSNGD)`
+            defaults = ("GM", "ND", None, 0, "NONE")
+            members = {"pos": (0, "TPosition"), "format": (1, "CubeFormat"), "isTrans": (3, None),
+                       "layout": (4, "LayoutMode")}
+            found = members.get(rest[0].name)
+            if found is not None:
+                index, enum = found
+                value = bound.args[index] if len(bound.args) > index else defaults[index]
+                if enum is None and isinstance(value, int):
+                    return Val(C.BOOL, const=int(bool(value)))
+                if enum is not None and isinstance(value, str):
+                    return Val(C.EnumT(enum), const=value)
         if isinstance(bound, C.ObjectT | C.UnknownT | C.ClassT):
             return Val(C.UnknownT("::".join(p.name for p in rest)))
         return None
@@ -363,3 +382,19 @@ def _parameter_named(node: A.Node, names: set[str]) -> str | None:
     if len(node_name.parts) != 1 or node_name.parts[0].template_args:
         return None
     return node_name.parts[0].name if node_name.parts[0].name in names else None
+
+
+def _matmul_type_text(t: C.MatmulTypeT) -> str:
+    """`MatmulType<TPosition::GM,CubeFormat::ND,half,false,LayoutMode::BSNGD>` from the type's argument values,
+    spelled as a declaration writes them (the simulator reads the position, format and layout from the text)."""
+    prefixes = ("TPosition::", "CubeFormat::", "", "", "LayoutMode::") if t.text == "MatmulType" else ()
+    parts = []
+    for i, arg in enumerate(t.args):
+        if isinstance(arg, C.Scalar):
+            text = arg.name
+        elif isinstance(arg, bool) or (i == 3 and isinstance(arg, int)):
+            text = "true" if arg else "false"
+        else:
+            text = f"{prefixes[i] if i < len(prefixes) else ''}{arg}"
+        parts.append(text)
+    return f"{t.text}<{','.join(parts)}>"

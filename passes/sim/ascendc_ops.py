@@ -293,6 +293,15 @@ def _struct_get(b: ProgramBuilder, op: asc.StructGetOp) -> None:
     if isinstance(source, Struct) and name in source.fields:
         b.values[op.result] = source.fields[name][0]
         return
+    found = b.catalog.struct(source.type_name) if isinstance(source, Struct) else None
+    member = next((f for f in found.fields if f.name == name), None) if found is not None else None
+    if member is not None and "[" in member.c_type:
+        # `p.padList[0] = 1`: the lowering reads a C array member as one scalar and drops the element stores, so
+        # the call would see the array as never set; say so rather than compute with zeros
+        elem, _, dims = member.c_type.partition("[")
+        raise NotModelled(f"the elements of {source.type_name}'s array member {name} ({member.c_type}) one by one "
+                          f"(give the struct a whole array: `{elem.strip()} {name}[{dims} = {{...}};` passed to its "
+                          f"constructor)")
     result = b.define(op.result)
     if isinstance(result, str):
         b.emit("undef", [], [result], op, comment=f"field {name} never set")

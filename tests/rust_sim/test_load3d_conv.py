@@ -190,3 +190,54 @@ def test_vendor_mmad_load3dv2_example_matches_numpy(scenario: int) -> None:
     assert result.ok, result.findings
     np.testing.assert_allclose(result.outputs["c"], a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5,
                                atol=1e-5)
+
+
+@pytest.mark.skipif(not MMAD_LOAD3DV2.is_file(), reason=f"no asc-devkit checkout at {DEVKIT} (set ASC_DEVKIT)")
+def test_vendor_example_through_ascendir_run_with_its_scenario_macro(tmp_path: Path) -> None:
+    # `ascendir run -D SCENARIO_NUM=1`: the macro its build passes (it has no default); scenario 1, half
+    from click.testing import CliRunner
+
+    from cli.run import main
+
+    rng = np.random.default_rng(7)
+    a = rng.uniform(-1, 1, (30, 40)).astype(np.float16)
+    b = rng.uniform(-1, 1, (40, 70)).astype(np.float16)
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "b.npy", b)
+    result = CliRunner().invoke(main, [str(MMAD_LOAD3DV2), "-D", "SCENARIO_NUM=1", "--input", str(tmp_path / "a.npy"),
+                                       "--input", str(tmp_path / "b.npy"), "--output", "c=30,70:float32",
+                                       "--block-dim", "1", "--output-dir", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    got = np.load(tmp_path / "out" / "c.npy")
+    np.testing.assert_allclose(got, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5, atol=1e-5)
+
+
+def test_padlist_set_element_by_element_is_reported_not_computed_as_zeros() -> None:
+    # `p.padList[0] = PAD;`: the lowering does not follow stores into a struct's C array member, so the call would
+    # see no padding; the run says so at the read (before, it ran "clean" with a wrong convolution)
+    kernel = KERNEL.replace("""    uint8_t padList[4] = {PAD, PAD, PAD, PAD};
+    // the img2col window: MTILE output positions from mStartPt by the KSTEP columns of one C1 slice
+    LoadData3DParamsV2<half> p(padList, H, W, C1 * 16, KSTEP, MTILE, 0, 0, STRIDE, STRIDE, KW, KH, DIL, DIL,
+                               false, false, 0);""", """    LoadData3DParamsV2<half> p;
+    p.padList[0] = PAD;
+    p.padList[1] = PAD;
+    p.padList[2] = PAD;
+    p.padList[3] = PAD;
+    p.l1H = H;
+    p.l1W = W;
+    p.channelSize = C1 * 16;
+    p.kExtension = KSTEP;
+    p.mExtension = MTILE;
+    p.strideW = STRIDE;
+    p.strideH = STRIDE;
+    p.filterW = KW;
+    p.filterH = KH;
+    p.dilationFilterW = DIL;
+    p.dilationFilterH = DIL;""")
+    assert kernel != KERNEL
+    x5 = np.zeros((1, 5, 5, 16), np.float16)
+    wmat = np.zeros((144, 16), np.float16)
+    defines = {"CIN": "16", "H": "5", "W": "5", "COUT": "16", "STRIDE": "1", "PAD": "1", "DIL": "1"}
+    result = run(kernel, [x5, wmat], block_dim=1, defines=defines, outputs={"y": np.zeros((25, 16), np.float32)})
+    assert not result.ok
+    assert any(d.code == "ASC958" and "padList" in d.message for d in result.findings), result.findings

@@ -10,6 +10,9 @@ tests: rust_sim/src/cube/matmul_batch.rs. Before, IterateBatch was not simulated
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -176,3 +179,118 @@ def test_a_tiling_copied_from_gm_reaches_the_object() -> None:
     result, want = _case(COPIED, "NORMAL", 20, 40, 24, 3, 3, False, True, tiling=_tiling(20, 40, 24, 3, 3))
     assert result.ok, result.findings
     np.testing.assert_allclose(result.outputs["c"], want, rtol=1e-5, atol=1e-5)
+
+
+# the vendor's shape of the same kernel: a class template over the four MatmulTypes, given function-local typedefs;
+# each vector core offsets A, B and C by its b only where `A_TYPE::layout == LayoutMode::BSNGD`; the bias tensor
+# set over nullptr and never used. Each of the three lowering steps fails it alone: the Matmul member's config
+# spelled the template parameters (layout NONE: ASC958), MatmulType's static `layout` was unknown (both cores on
+# b 0, half of C unwritten), and SetGlobalBuffer(nullptr) stopped the core.
+CLASS_TEMPLATE = """#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+using namespace matmul;
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+class BatchKernel {
+public:
+    __aicore__ inline void Init(GM_ADDR a, GM_ADDR b, GM_ADDR c, const TCubeTiling &tiling)
+    {
+        using aType = typename A_TYPE::T;
+        using cType = typename C_TYPE::T;
+        using biasType = typename BIAS_TYPE::T;
+        int32_t offsetA = 0;
+        int32_t offsetB = 0;
+        int32_t offsetC = 0;
+        if constexpr (A_TYPE::layout == LayoutMode::BSNGD) {
+            offsetA = GetBlockIdx() * tiling.ALayoutInfoS * tiling.ALayoutInfoN * tiling.ALayoutInfoG *
+                      tiling.ALayoutInfoD;
+        }
+        if constexpr (B_TYPE::layout == LayoutMode::BSNGD) {
+            offsetB = GetBlockIdx() * tiling.BLayoutInfoS * tiling.BLayoutInfoN * tiling.BLayoutInfoG *
+                      tiling.BLayoutInfoD;
+        }
+        if constexpr (C_TYPE::layout == LayoutMode::BSNGD) {
+            offsetC = GetBlockIdx() * tiling.CLayoutInfoS1 * tiling.CLayoutInfoN * tiling.CLayoutInfoG *
+                      tiling.CLayoutInfoS2;
+        }
+        aGm.SetGlobalBuffer(reinterpret_cast<__gm__ aType *>(a) + offsetA, 4096);
+        bGm.SetGlobalBuffer(reinterpret_cast<__gm__ aType *>(b) + offsetB, 4096);
+        cGm.SetGlobalBuffer(reinterpret_cast<__gm__ cType *>(c) + offsetC, 4096);
+        biasGm.SetGlobalBuffer(reinterpret_cast<__gm__ biasType *>(nullptr), 0);
+    }
+    __aicore__ inline void Process(int32_t batch)
+    {
+        mm.SetTensorA(aGm, false);
+        mm.SetTensorB(bGm, true);
+        mm.IterateBatch(cGm, batch, batch, false);
+    }
+    Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE> mm;
+
+private:
+    GlobalTensor<typename A_TYPE::T> aGm;
+    GlobalTensor<typename B_TYPE::T> bGm;
+    GlobalTensor<typename C_TYPE::T> cGm;
+    GlobalTensor<typename BIAS_TYPE::T> biasGm;
+};
+
+extern "C" __global__ __aicore__ void batch_mm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
+                                               GM_ADDR tilingGm)
+{
+    TCubeTiling tiling;
+""" + _FIELDS.split("    TCubeTiling tiling;\n", 1)[1] + """    typedef MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::BSNGD> A_TYPE;
+    typedef MatmulType<TPosition::GM, CubeFormat::ND, half, true, LayoutMode::BSNGD> B_TYPE;
+    typedef MatmulType<TPosition::GM, CubeFormat::ND, float, false, LayoutMode::BSNGD> C_TYPE;
+    typedef MatmulType<TPosition::GM, CubeFormat::ND, float> BIAS_TYPE;
+    TPipe pipe;
+    BatchKernel<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE> op;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), op.mm, &tiling);
+    op.Init(a, b, c, tiling);
+    op.Process(BATCH_A);
+}
+"""
+
+
+def test_a_vendor_shaped_class_template_kernel_matches_numpy() -> None:
+    result, want = _case(CLASS_TEMPLATE, "BSNGD", 18, 40, 32, 3, 3, True, False)
+    assert result.ok, result.findings
+    np.testing.assert_allclose(result.outputs["c"], want, rtol=1e-5, atol=1e-5)
+
+
+DEVKIT = Path(os.environ.get("ASC_DEVKIT", "/work/ext/real/asc-devkit"))
+BATCH_EXAMPLES = DEVKIT / "examples/01_simd_cpp_api/04_advanced_api/00_matmul"
+
+
+@pytest.mark.skipif(not (BATCH_EXAMPLES / "batch_matmul").is_dir(), reason=f"no asc-devkit checkout at {DEVKIT}")
+def test_vendor_batch_matmul_example_matches_numpy() -> None:
+    # its main's shapes: A [2][32][1][3][64], B (transposed) [2][256][1][3][64], C [2][32][1][3][256], one MIX block;
+    # its host main is not evaluated here: the tiling is the values its ComputeTiling sets
+    rng = np.random.default_rng(0)
+    a = rng.uniform(-1, 1, (2, 32, 1, 3, 64)).astype(np.float16)
+    b = rng.uniform(-1, 1, (2, 256, 1, 3, 64)).astype(np.float16)
+    want = np.einsum("bsngd,btngd->bsngt", a.astype(np.float64), b.astype(np.float64))
+    tiling = dict(usedCoreNum=1, M=32, N=256, Ka=64, Kb=64, singleCoreM=32, singleCoreN=256, singleCoreK=64, baseM=32,
+                  baseN=32, baseK=64, isBias=0, iterateOrder=0, BatchNum=3, ALayoutInfoB=2, ALayoutInfoS=32,
+                  ALayoutInfoN=1, ALayoutInfoG=3, ALayoutInfoD=64, BLayoutInfoB=2, BLayoutInfoS=256, BLayoutInfoN=1,
+                  BLayoutInfoG=3, BLayoutInfoD=64, CLayoutInfoB=2, CLayoutInfoS1=32, CLayoutInfoN=1, CLayoutInfoG=3,
+                  CLayoutInfoS2=256)
+    result = run(str(BATCH_EXAMPLES / "batch_matmul" / "batch_matmul.asc"), [a.reshape(192, 64), b.reshape(1536, 64)],
+                 block_dim=1, tiling=tiling, outputs={"c": np.zeros((192, 256), np.float32)})
+    assert result.ok, result.findings
+    np.testing.assert_allclose(result.outputs["c"].reshape(want.shape), want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.skipif(not (BATCH_EXAMPLES / "batch_matmul_bias_reuse").is_dir(),
+                    reason=f"no asc-devkit checkout at {DEVKIT}")
+def test_vendor_batch_matmul_bias_reuse_example_is_reported_at_its_config() -> None:
+    # NORMAL layouts and a bias shared by the batches (its MatmulConfig CFG_MM = GetMMConfig<...>(batchParams) with
+    # isBiasBatch false): the config's value is not evaluated here, so the bias form is reported by name
+    rng = np.random.default_rng(0)
+    a = rng.uniform(-1, 1, (3, 32, 64)).astype(np.float16)
+    b = rng.uniform(-1, 1, (3, 64, 256)).astype(np.float16)
+    bias = rng.uniform(-1, 1, (256,)).astype(np.float32)
+    tiling = dict(usedCoreNum=1, M=32, N=256, Ka=64, Kb=64, singleCoreM=32, singleCoreN=256, singleCoreK=64, baseM=32,
+                  baseN=32, baseK=64, isBias=1, iterateOrder=0, BatchNum=3)
+    result = run(str(BATCH_EXAMPLES / "batch_matmul_bias_reuse" / "batch_matmul_bias_reuse.asc"), [a, b, bias],
+                 block_dim=1, tiling=tiling, outputs={"c": np.zeros((3, 32, 256), np.float32)})
+    assert any(d.code == "ASC958" and "MatmulConfig CFG_MM" in d.message for d in result.findings), result.findings
