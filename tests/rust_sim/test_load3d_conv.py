@@ -241,3 +241,25 @@ def test_padlist_set_element_by_element_is_reported_not_computed_as_zeros() -> N
     result = run(kernel, [x5, wmat], block_dim=1, defines=defines, outputs={"y": np.zeros((25, 16), np.float32)})
     assert not result.ok
     assert any(d.code == "ASC958" and "padList" in d.message for d in result.findings), result.findings
+
+
+@pytest.mark.parametrize("repeat_time, boundary, runs", [(1, 0, True), (2, 0, False), (1, 4096, False)])
+def test_load_data_repeat_and_boundary_settings(repeat_time: int, boundary: int, runs: bool) -> None:
+    # SetLoadDataRepeat / SetLoadDataBoundary lower and reach the simulator; their defaults (one load, no boundary)
+    # leave the convolution as it was, anything else is reported by name rather than computed as one load
+    kernel = KERNEL.replace("    for (int32_t m0 = 0; m0 < M; m0 += MTILE) {", f"""    LoadDataRepeatParam rp;
+    rp.repeatStride = 0;
+    rp.repeatTime = {repeat_time};
+    rp.repeatMode = 0;
+    SetLoadDataRepeat(rp);
+    SetLoadDataBoundary({boundary});
+    for (int32_t m0 = 0; m0 < M; m0 += MTILE) {{""")
+    assert kernel != KERNEL
+    if runs:
+        _conv_case(kernel, 8, 10, 7, 5, 1, 2, 2)
+        return
+    x5 = np.zeros((1, 5, 5, 16), np.float16)
+    wmat = np.zeros((144, 16), np.float16)
+    defines = {"CIN": "16", "H": "5", "W": "5", "COUT": "16", "STRIDE": "1", "PAD": "1", "DIL": "1"}
+    result = run(kernel, [x5, wmat], block_dim=1, defines=defines, outputs={"y": np.zeros((25, 16), np.float32)})
+    assert any(d.code == "ASC958" and "SetLoadDataRepeat" in d.message for d in result.findings), result.findings

@@ -14,7 +14,8 @@
 //! padList and the padding value from its padValue (asc-devkit kernel_operator_mm_base_impl.h);
 //! fMatrixCtrl makes the load read the right register (SetFmatrix(..., FMATRIX_RIGHT)).
 //! Not modelled (reported, naming the form): L0B without enTranspose, int8 / int4 transposes, enSmallK,
-//! channel sizes that are not whole C0 blocks. LoadData3DParamsV1 and V2Pro are reported as not available /
+//! channel sizes that are not whole C0 blocks, a repeat count over 1 (SetLoadDataRepeat) or an L1 boundary
+//! (SetLoadDataBoundary). LoadData3DParamsV1 and V2Pro are reported as not available /
 //! not modelled.
 
 use crate::api::{ApiOp, Arg, Args, EnumArg, Pipe, Registry};
@@ -280,6 +281,17 @@ impl ApiOp for Load3dV2 {
             cx.report(code::NOT_MODELLED, format!("{WHAT} with enSmallK is not modelled"));
             return Flow::Next;
         }
+        let (repeat, boundary) = (cx.core.cube.load3d_repeat, cx.core.cube.load3d_boundary);
+        if repeat > 1 || boundary != 0 {
+            cx.report(
+                code::NOT_MODELLED,
+                format!(
+                    "{WHAT} after SetLoadDataRepeat (repeatTime {repeat}) / SetLoadDataBoundary ({boundary}) is not \
+                     modelled (repeatTime 0 or 1 and boundary 0 are)"
+                ),
+            );
+            return Flow::Next;
+        }
         let c0 = c0(self.t);
         let channels = (cx.uint(self.channels) & 0xFFFF) as usize;
         let m_ext = (cx.uint(self.m_ext) & 0xFFFF) as usize;
@@ -490,7 +502,49 @@ impl ApiOp for SetPadding {
     }
 }
 
+/// SetLoadDataRepeat / SetLoadDataBoundary: the settings Load3D reads (only their defaults are modelled).
+#[derive(Debug)]
+struct SetLoad3dState {
+    repeat: Option<Sv>,
+    boundary: Option<Sv>,
+}
+
+fn decode_set_repeat(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    Ok(Box::new(SetLoad3dState {
+        repeat: Some(
+            a.opt_field("repeatParams", "repeatTime")?
+                .ok_or("no repeatParams.repeatTime")?,
+        ),
+        boundary: None,
+    }))
+}
+
+fn decode_set_boundary(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    Ok(Box::new(SetLoad3dState {
+        repeat: None,
+        boundary: Some(a.sv("boundaryValue")?),
+    }))
+}
+
+impl ApiOp for SetLoad3dState {
+    fn pipe(&self) -> Pipe {
+        Pipe::S
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        if let Some(r) = self.repeat {
+            cx.core.cube.load3d_repeat = cx.uint(r) & 0xFF;
+        }
+        if let Some(b) = self.boundary {
+            cx.core.cube.load3d_boundary = cx.uint(b) & 0xFFFF_FFFF;
+        }
+        Flow::Next
+    }
+}
+
 pub fn register(r: &mut Registry) {
+    r.add("SetLoadDataRepeat.plain", decode_set_repeat);
+    r.add("SetLoadDataBoundary.plain", decode_set_boundary);
     r.add("LoadData.3dv2", decode_v2);
     r.add("LoadData.3dv1", decode_v1);
     r.add("LoadData.3dv2pro", decode_v2pro);

@@ -306,3 +306,18 @@ fn unmodelled_and_invalid_forms_are_reported() {
     );
     assert_eq!(v1.codes(), vec!["ASC958"]);
 }
+
+#[test]
+fn repeat_and_boundary_settings_other_than_the_defaults_are_reported() {
+    let mut q = p("f16");
+    q.k_ext = 144;
+    // repeatTime 1 (the default) and boundary 0: the load runs
+    let plain = "  call SetLoadDataRepeat.plain repeatParams.repeatStride=r0:i32 repeatParams.repeatTime=r24:i32 \
+                 repeatParams.repeatMode=r0:i32\n  call SetLoadDataBoundary.plain boundaryValue=r0:i32\n";
+    assert!(run(&q, plain, 0).codes().is_empty());
+    let repeat = "  call SetLoadDataRepeat.plain repeatParams.repeatStride=r0:i32 repeatParams.repeatTime=r25:i32 \
+                  repeatParams.repeatMode=r0:i32\n";
+    assert_eq!(run(&q, repeat, 0).codes(), vec!["ASC958"]);
+    let boundary = "  call SetLoadDataBoundary.plain boundaryValue=r26:i32\n";
+    assert_eq!(run(&q, boundary, 0).codes(), vec!["ASC958"]);
+}

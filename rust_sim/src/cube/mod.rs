@@ -61,6 +61,9 @@ pub struct CubeState {
     pub fmatrix: [Option<load3d::Fmatrix>; 2],
     /// the bits of the value Load3D writes at padding positions
     pub pad_value: u64,
+    /// SetLoadDataRepeat's repeatTime (0 and 1: one load) and SetLoadDataBoundary's value (0: none)
+    pub load3d_repeat: u64,
+    pub load3d_boundary: u64,
 }
 
 /// An Mmad or Fixpipe with a non-zero unitFlag: PIPE_M and PIPE_FIX hand L0C over unit by unit themselves
