@@ -24,6 +24,7 @@ pub mod proposal;
 pub mod reduce;
 pub mod rms_norm;
 pub mod select_bytes;
+pub mod softmax_adjust;
 pub mod softmax_flash;
 pub mod softmax_grad;
 pub mod transdata;
@@ -552,4 +553,5 @@ pub fn register(r: &mut Registry) {
     transdata::register(r);
     proposal::register(r);
     rms_norm::register(r);
+    softmax_adjust::register(r);
 }
