@@ -236,10 +236,10 @@ def to_torch(value: Any, dtype: str | None = None) -> Any:
     if isinstance(value, np.ndarray):
         target = getattr(torch, dtype) if dtype is not None else None
         if target is not None and value.flags.writeable and value.dtype.kind in "biuf" and (
-                torch.from_numpy(value[:0]).dtype != target):
+                torch.from_numpy(value.reshape(-1)[:0]).dtype != target):  # reshape: a 0-d array has no [:0]
             # the conversion makes the new tensor: read the array in place (a copy first was 2 GiB more for
             # a 2^29-element bfloat16 case, whose values travel as float32)
-            return torch.from_numpy(np.ascontiguousarray(value)).to(target)
+            return torch.from_numpy(np.asarray(value, order="C")).to(target)  # (ascontiguousarray makes 0-d 1-d)
         t = torch.from_numpy(np.array(value, copy=True))
         if target is not None:
             t = t.to(target)

@@ -70,6 +70,13 @@ def test_to_torch_converts_without_copying_first() -> None:
     assert values[0] != 7.0
 
 
+def test_to_torch_converts_a_zero_dimensional_array() -> None:
+    # NPUKernelBench ForeachNonFiniteCheckAndUnscale draws 0-d tensors (found_inf, in_scale)
+    scalar = np.array(0.5, dtype=np.float32)
+    t = to_torch(scalar, "float16")
+    assert t.dtype == torch.float16 and t.shape == () and float(t) == 0.5
+
+
 @pytest.mark.skipif(not CLEAR_REFS.exists(), reason="needs Linux's /proc/self/clear_refs (peak RSS reset)")
 def test_check_precision_peak_is_three_outputs() -> None:
     n = 1 << 25  # 64 MiB of float16: above glibc's largest mmap threshold, so each buffer is its own mapping
