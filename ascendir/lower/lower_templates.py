@@ -217,10 +217,35 @@ class TemplateArguments:
                         inner = A.TypeRef(span=inner.span, base=inner.qname)
                     resolved = (self._matmul_config(inner, depth + 1)
                                 if isinstance(inner, A.TypeRef) and depth < 8 else node_text(a.value))
+                    if p.name == "Matmul" and len(args) == 4:
+                        resolved += self._bias_batch_note(resolved)
                     args.append(resolved)
                 text += "<" + ", ".join(args) + ">"
             parts.append(text)
         return "::".join(parts) + "".join(t.pointers)
+
+    def _bias_batch_note(self, name: str) -> str:
+        """`{isBiasBatch=false}` after a Matmul's MatmulConfig argument when the program builds it as `constexpr
+        MatmulConfig CFG = GetMMConfig<...>(batchParams)` from a `constexpr MatmulBatchParams batchParams = {isNBatch,
+        batchMode, isBiasBatch, ...}` (asc-devkit matmul_config.h's field order; isBiasBatch defaults to true): whether
+        IterateBatch's bias has a batch axis, which the simulator reads from the config text."""
+        found = self.scope.constants.get(name.rsplit("::", 1)[-1])
+        init = found[1].init if found is not None else None
+        if not isinstance(init, A.Call) or init.callee_name != "GetMMConfig":
+            return ""
+        for arg in init.args:
+            if not isinstance(arg, A.Name):
+                continue
+            params = self.scope.constants.get(arg.qname.parts[-1].name)
+            if params is None or not isinstance(params[1].init, A.InitList):
+                continue
+            items = params[1].init.items
+            if any(isinstance(i, A.DesignatedInit) for i in items):
+                return ""
+            value = self.const_eval(items[2]) if len(items) > 2 else 1
+            if isinstance(value, int | bool):
+                return "{isBiasBatch=" + ("true" if value else "false") + "}"
+        return ""
 
     def _conditional_choice(self, parts: Sequence[A.NamePart]) -> A.TypeRef | None:
         """The type `[std::|AscendC::]Conditional<b, T, U>::type` / `conditional_t<b, T, U>` names (T when b, else

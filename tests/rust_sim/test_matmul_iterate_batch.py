@@ -119,7 +119,7 @@ def _tiling(m: int, n: int, k: int, ba: int, bb: int) -> dict[str, int]:
 
 
 def _case(kernel: str, layout: str, m: int, n: int, k: int, ba: int, bb: int, trans_b: bool, bias: bool,
-          block_dim: int = 1, tiling: dict[str, int] | None = None) -> object:
+          block_dim: int = 1, tiling: dict[str, int] | None = None, shared_bias: bool = False) -> object:
     rng = np.random.default_rng(m + ba)
     bc = max(ba, bb)
     # per core (2): NORMAL / BNGS1S2 A [ba][M][K], B [bb][K][N] (or [bb][N][K] transposed);
@@ -138,7 +138,7 @@ def _case(kernel: str, layout: str, m: int, n: int, k: int, ba: int, bb: int, tr
     for core in range(2):
         for i in range(bc):
             product = am[core, i // (bc // ba)].astype(np.float64) @ bm[core, i // (bc // bb)].astype(np.float64)
-            want[core, i] = product + (bias_v[core, i] if bias else 0)
+            want[core, i] = product + (bias_v[core, 0 if shared_bias else i] if bias else 0)
     if layout == "BSNGD":
         want = want.transpose(0, 2, 1, 3)
     defines = dict(LAYOUT=layout, DIM_M=m, DIM_N=n, DIM_K=k, BATCH_A=ba, BATCH_B=bb,
@@ -282,9 +282,9 @@ def test_vendor_batch_matmul_example_matches_numpy() -> None:
 
 @pytest.mark.skipif(not (BATCH_EXAMPLES / "batch_matmul_bias_reuse").is_dir(),
                     reason=f"no asc-devkit checkout at {DEVKIT}")
-def test_vendor_batch_matmul_bias_reuse_example_is_reported_at_its_config() -> None:
-    # NORMAL layouts and a bias shared by the batches (its MatmulConfig CFG_MM = GetMMConfig<...>(batchParams) with
-    # isBiasBatch false): the config's value is not evaluated here, so the bias form is reported by name
+def test_vendor_batch_matmul_bias_reuse_example_matches_numpy() -> None:
+    # NORMAL layouts and one bias row for every batch (its MatmulConfig CFG_MM = GetMMConfig<...>(batchParams), with
+    # isBiasBatch false in batchParams)
     rng = np.random.default_rng(0)
     a = rng.uniform(-1, 1, (3, 32, 64)).astype(np.float16)
     b = rng.uniform(-1, 1, (3, 64, 256)).astype(np.float16)
@@ -293,4 +293,28 @@ def test_vendor_batch_matmul_bias_reuse_example_is_reported_at_its_config() -> N
                   baseN=32, baseK=64, isBias=1, iterateOrder=0, BatchNum=3)
     result = run(str(BATCH_EXAMPLES / "batch_matmul_bias_reuse" / "batch_matmul_bias_reuse.asc"), [a, b, bias],
                  block_dim=1, tiling=tiling, outputs={"c": np.zeros((3, 32, 256), np.float32)})
-    assert any(d.code == "ASC958" and "MatmulConfig CFG_MM" in d.message for d in result.findings), result.findings
+    assert result.ok, result.findings
+    want = np.einsum("bmk,bkn->bmn", a.astype(np.float64), b.astype(np.float64)) + bias
+    np.testing.assert_allclose(result.outputs["c"], want, rtol=1e-5, atol=1e-5)
+
+
+# a shared bias (isBiasBatch false through GetMMConfig, as the bias_reuse example builds its config), and a config the
+# lowering cannot read, whose bias form is reported
+SHARED_BIAS = KERNEL.replace("extern \"C\" __global__", """constexpr MatmulBatchParams batchParams = {false, BatchMode::BATCH_LESS_THAN_L1, false};
+constexpr MatmulConfig CFG_SHARED = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(batchParams);
+
+extern "C" __global__""").replace("Matmul<AType, BType, CType, BiasType> mm;",
+                                  "Matmul<AType, BType, CType, BiasType, CFG_SHARED> mm;")
+
+
+@pytest.mark.parametrize("readable", [True, False])
+def test_a_bias_shared_by_the_batches(readable: bool) -> None:
+    kernel = SHARED_BIAS if readable else SHARED_BIAS.replace("GetMMConfig<MatmulConfigMode::CONFIG_NORM>(batchParams)",
+                                                              "GetMMConfig<MatmulConfigMode::CONFIG_NORM>()")
+    assert kernel.count("CFG_SHARED") == 2 and kernel.count("GetMMConfig") == 1
+    result, want = _case(kernel, "NORMAL", 20, 40, 24, 3, 3, False, True, shared_bias=True)
+    if not readable:
+        assert any(d.code == "ASC958" and "isBiasBatch" in d.message for d in result.findings), result.findings
+        return
+    assert result.ok, result.findings
+    np.testing.assert_allclose(result.outputs["c"], want, rtol=1e-5, atol=1e-5)

@@ -10,10 +10,12 @@
 //! Batch i (of max(batchA, batchB); the larger a multiple of the smaller) writes C matrix i. NORMAL reads A
 //! matrix i / (batch / batchA) (and B likewise); the other layouts broadcast along the axis whose A (or B)
 //! extent is 1 where the other operand's is not (G, then N, then B), as the library's batch scheduler does.
-//! The bias, when set, is one row of N per C matrix (isBiasBatch, the default configuration). Each product
+//! The bias, when set, is one row of N per C matrix (isBiasBatch, the default configuration), or one row for all
+//! (a MatmulConfig from GetMMConfig with a MatmulBatchParams whose isBiasBatch is false). Each product
 //! is the object's IterateAll on the offset matrices. The MIX forms take batchA / batchB; the cube-only forms
 //! take them from SetBatchNum. Not modelled (reported, naming the form): SBNGD and other layouts, the partial
-//! sum (enPartialSum), a bias under a MatmulConfig not known here, IterateNBatch / GetBatchTensorC.
+//! sum (enPartialSum), a bias under a MatmulConfig whose isBiasBatch is not known here, IterateNBatch /
+//! GetBatchTensorC.
 
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
@@ -203,19 +205,26 @@ impl Call {
             return Flow::Next;
         }
         let with_bias = m.bias.is_some() && !m.bias_off;
-        if with_bias {
-            if let Some(cfg) = m.config.get(4).filter(|c| !matches!(c.trim(), "CFG_NORM" | "CFG_MDL")) {
-                cx.report(
-                    code::NOT_MODELLED,
-                    format!(
-                        "Matmul::IterateBatch with a bias under MatmulConfig {}: whether the bias has a batch axis \
-                         (isBiasBatch) is not known here",
-                        cfg.trim()
-                    ),
-                );
-                return Flow::Next;
-            }
+        // isBiasBatch: true in the default configurations; the lowering notes `{isBiasBatch=...}` after a config the
+        // program builds with GetMMConfig from its own MatmulBatchParams
+        let bias_batch = match m.config.get(4).map(|c| c.trim()) {
+            None | Some("CFG_NORM" | "CFG_MDL") => Some(true),
+            Some(c) if c.contains("{isBiasBatch=false}") => Some(false),
+            Some(c) if c.contains("{isBiasBatch=true}") => Some(true),
+            Some(_) => None,
+        };
+        if with_bias && bias_batch.is_none() {
+            cx.report(
+                code::NOT_MODELLED,
+                format!(
+                    "Matmul::IterateBatch with a bias under MatmulConfig {}: whether the bias has a batch axis \
+                     (isBiasBatch) is not known here",
+                    m.config[4].trim()
+                ),
+            );
+            return Flow::Next;
         }
+        let bias_step = if bias_batch == Some(false) { 0 } else { s[1] };
         let (Some(la), Some(lb), Some(lc)) = (
             self.layout_of(cx, &m, 0, "A"),
             self.layout_of(cx, &m, 1, "B"),
@@ -280,7 +289,7 @@ impl Call {
             });
             if let (true, Some(bias)) = (with_bias, m.bias) {
                 one.bias = Some(crate::cube::matmul::Operand {
-                    h: advanced(bias.h, i * s[1] * bias.t.size()),
+                    h: advanced(bias.h, i * bias_step * bias.t.size()),
                     ..bias
                 });
             }
