@@ -27,6 +27,7 @@ pub mod select_bytes;
 pub mod softmax_adjust;
 pub mod softmax_flash;
 pub mod softmax_grad;
+pub mod softmax_simple;
 pub mod transdata;
 pub mod unary;
 pub mod vcadd;
@@ -554,4 +555,5 @@ pub fn register(r: &mut Registry) {
     proposal::register(r);
     rms_norm::register(r);
     softmax_adjust::register(r);
+    softmax_simple::register(r);
 }
