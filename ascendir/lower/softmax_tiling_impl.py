@@ -41,7 +41,7 @@ from frontend import ast as A
 if TYPE_CHECKING:
     from ascendir.lower.function import FunctionLowerer
 
-FUNCTIONS = frozenset({"SoftMaxFlashV2TilingFuncImpl"})
+FUNCTIONS = frozenset({"SoftMaxFlashV2TilingFuncImpl", "SoftMaxFlashV2TilingFunc"})
 
 # the SoftMaxTiling fields, in the library's order
 FIELDS = ("srcM", "srcK", "srcSize", "outMaxM", "outMaxK", "outMaxSize", "splitM", "splitK", "splitSize",
@@ -133,7 +133,30 @@ def _flag(lw: FunctionLowerer, args: list[Val], i: int, e: A.Call) -> Val:
     return lw.to_bool(args[i], e) if i < len(args) else Val(C.BOOL, const=0)
 
 
+def _wrapper_args(e: A.Call) -> list[A.Node]:
+    """`SoftMaxFlashV2TilingFunc(shapeInfo, dataTypeSize1, dataTypeSize2, localWorkSpaceSize[, flags])`, the
+    kernel-side constexpr wrapper (asc-devkit softmaxflashv2.h): the Impl's arguments, shapeInfo.srcM and .srcK
+    first and the work space in bytes divided by 4 (floats)."""
+    if not 4 <= len(e.args) <= 8:
+        raise Unsupported("SoftMaxFlashV2TilingFunc takes 4 to 8 arguments (shapeInfo, dataTypeSize1, "
+                          "dataTypeSize2, localWorkSpaceSize, isUpdate, isBasicBlock, isDataFormatNZ, "
+                          "isFlashOutputBrc)", e)
+    shape, span = e.args[0], e.span
+    if isinstance(shape, A.InitList) and len(shape.items) >= 2:
+        rows, cols = shape.items[0], shape.items[1]  # SoftMaxShapeInfo{srcM, srcK, oriSrcM, oriSrcK}
+    elif isinstance(shape, A.Expr) and not isinstance(shape, A.InitList):
+        rows, cols = (A.Member(span=span, obj=shape, member=f, arrow=False) for f in ("srcM", "srcK"))
+    else:
+        raise Unsupported("SoftMaxFlashV2TilingFunc's shapeInfo is not modelled in this form", shape)
+    work = e.args[3]
+    assert isinstance(work, A.Expr)
+    floats = A.Binary(span=span, op="/", lhs=work, rhs=A.IntLit(span=span, text="4", value=4))
+    return [rows, cols, e.args[1], e.args[2], floats, *e.args[4:]]
+
+
 def call(lw: FunctionLowerer, e: A.Call, name: str) -> Val:
+    if name == "SoftMaxFlashV2TilingFunc":
+        e = A.Call(span=e.span, callee=e.callee, args=_wrapper_args(e))
     if not 5 <= len(e.args) <= 9:
         raise Unsupported(f"{name} takes 5 to 9 arguments (srcM, srcK, dataTypeSize1, dataTypeSize2, "
                           f"workLocalSize, isUpdate, isBasicBlock, isDataFormatNZ, isFlashOutputBrc)", e)
