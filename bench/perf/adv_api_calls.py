@@ -8,7 +8,8 @@ math,normalization,pad,quantization,reduce,select,sort,transpose} declare `__aic
 side: matmul, conv and hccl left out). A kernel source calls NAME when `NAME(` or `NAME<...>(` appears in it
 (comments stripped; unqualified or AscendC::, not MicroAPI::Xor, l0op::Sort, nn.GroupNorm or a method), and
 the source does not define a function, class or struct of that name itself. A name is modelled when rust_sim
-registers any overload of it (rust_sim._sim.supported_calls()). The populations: the KernelHive records'
+registers any overload of it (rust_sim._sim.supported_calls()) or the lowering computes it itself
+(softmax_tiling_impl.FUNCTIONS). The populations: the KernelHive records'
 files (attempts and finals, deduplicated by text), NPUKernelBench's answers (tasks/*/*/*/answer/**.cpp|.h) and
 the vendor op_kernel sources (ROOT/**/op_kernel*/**.cpp|.h). A source scan, not a lowering: it counts names,
 not overloads; a call on a path no launch takes counts as well, and a host function of an adv_api name
@@ -26,6 +27,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # the repository's packages before bench/perf's own frontend.py
 VECTOR_DIRS = ("activation", "filter", "index", "math", "normalization", "pad", "quantization", "reduce", "select",
                "sort", "transpose")
 _DECL = re.compile(r"__aicore__\s+inline\s+[\w:<>,\s*&]*?\b([A-Z][A-Za-z0-9]+)\s*\(")
@@ -95,7 +97,10 @@ def main() -> int:
     from rust_sim import _sim
 
     names = adv_api_names(args.devkit)
-    modelled = {c.split(".")[0] for c in _sim.supported_calls()}
+    from ascendir.lower import softmax_tiling_impl
+
+    # the simulator's calls, and the library functions the lowering computes itself (no simulator call)
+    modelled = {c.split(".")[0] for c in _sim.supported_calls()} | set(softmax_tiling_impl.FUNCTIONS)
     populations: dict[str, dict[str, str]] = {}
     if args.records.is_file():
         populations["KernelHive records"] = kernelhive_sources(args.records)
