@@ -20,7 +20,8 @@ which the checker reports) or an API overload not in the catalog; or a *program 
 produce that the program cannot express (a value of type none, a struct moved into a register, an undefined
 value, ...): the IR itself is not one the simulator runs. The table counts the built files with each kind; the
 constructs tables count each construct once per file (and its instructions), with an example file:line. JSON goes to
-bench/perf/results/sim_gaps.json by default, every file's row included.
+bench/perf/results/sim_gaps.json by default, every file's row included (per construct: its instructions and the
+first one's file:line).
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ def check_file(path: Path) -> dict[str, Any]:
         return row
     row["outcome"] = "built"
     row["kernel"] = built.kernel
-    gaps = []
+    gaps: dict[str, dict[str, Any]] = {}  # construct -> its instructions and the first one's file:line
     for instr in built.code:
         if getattr(instr, "opcode", None) != "unsupported":
             continue
@@ -105,7 +106,8 @@ def check_file(path: Path) -> dict[str, Any]:
         if 0 <= instr.loc < len(built.locs):
             loc = built.locs[instr.loc]
             where = f"{Path(built.files[loc.file]).name}:{loc.line}"
-        gaps.append({"construct": what, "at": where})
+        found = gaps.setdefault(what, {"instructions": 0, "at": where})
+        found["instructions"] += 1
     row["unsupported"] = gaps
     return row
 
@@ -157,21 +159,17 @@ def main() -> int:
     outcomes = Counter(r["outcome"] for r in rows)
     built = [r for r in rows if r["outcome"] == "built"]
     kinds = {"program gaps": lambda w: not is_call_gap(w), "call gaps": is_call_gap}
-    with_kind = {kind: [r for r in built if any(test(g["construct"]) for g in r["unsupported"])]
+    with_kind = {kind: [r for r in built if any(test(what) for what in r["unsupported"])]
                  for kind, test in kinds.items()}
     files_per: Counter[str] = Counter()
     instrs_per: Counter[str] = Counter()
     examples: dict[str, list[str]] = defaultdict(list)
     for r in built:
-        seen = set()
-        for g in r["unsupported"]:
-            instrs_per[g["construct"]] += 1
-            if g["construct"] in seen:
-                continue
-            seen.add(g["construct"])
-            files_per[g["construct"]] += 1
-            if len(examples[g["construct"]]) < args.examples:
-                examples[g["construct"]].append(f"{r['file']} ({g['at'] or 'no location'})")
+        for what, found in r["unsupported"].items():
+            instrs_per[what] += found["instructions"]
+            files_per[what] += 1
+            if len(examples[what]) < args.examples:
+                examples[what].append(f"{r['file']} ({found['at'] or 'no location'})")
 
     console = Console()
     table = Table(title=f"Simulator-program gaps: {len(rows)} files (of {len(files)}, seed {args.seed})")
