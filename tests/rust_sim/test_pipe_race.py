@@ -108,3 +108,13 @@ def test_a_write_of_the_bytes_already_there_is_a_warning_and_of_new_bytes_an_err
     assert changed.severity.value == "error"
     assert not any("the very bytes" in n.message for n in changed.notes)
     assert (new.outputs["y"] == np.concatenate([x[:256], x[256:]])).all()
+
+
+def test_the_sync_a_scalar_read_makes_the_compiler_insert_orders_a_later_store() -> None:
+    # NPUKernelBench CoalesceSparse: GetValue of the tile MTE2 loaded, then a DataCopyPad out of the same tile.
+    # --cce-auto-sync makes S wait for MTE2 before the GetValue (the warning), and S issues the store after that
+    # wait, so the store reads what MTE2 wrote: the MTE2 -> MTE3 error above does not follow (race.rs,
+    # assume_compiler_sync)
+    (race,) = tbuf_races("float first = tile.GetValue(0);")
+    assert race.severity.value == "warning"
+    assert "GetValue on PIPE_S reads" in race.message
