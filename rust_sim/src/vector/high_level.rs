@@ -517,15 +517,7 @@ impl ApiOp for SoftMax {
         let Space::Local(mem) = src.space else {
             return Flow::Next;
         };
-        let (mut out, init) = {
-            let local = cx.local(mem);
-            let mut v = vec![0f32; n];
-            for (c, chunk) in v.chunks_mut(CHUNK).enumerate() {
-                let off = at + c * CHUNK * sz;
-                load_f32(t, &local.data.as_slice()[off..off + chunk.len() * sz], chunk);
-            }
-            (v, crate::memory::all_ones(&local.init[at..at + n * sz]))
-        };
+        let (mut out, init) = crate::vector::read_local_f32(cx, mem, at, n, t);
         // computed in place, row by row: columns past oriSrcK come out 0
         let mut maxes = Vec::with_capacity(rows);
         let mut sums = Vec::with_capacity(rows);

@@ -42,6 +42,32 @@ use crate::program::Sv;
 pub const REPEAT_BYTES: i64 = 256;
 pub const BLOCK_BYTES: i64 = 32;
 
+/// Reads `n` elements of type `t` at byte `at` of local memory `mem` as f32, chunk by chunk; whether all were
+/// initialised. The high-level APIs and the reductions compute on these working arrays.
+pub(crate) fn read_local_f32(cx: &mut Ctx, mem: MemKind, at: usize, n: usize, t: DType) -> (Vec<f32>, bool) {
+    let local = cx.local(mem);
+    let sz = t.size();
+    let mut out = vec![0f32; n];
+    for (c, chunk) in out.chunks_mut(elem::CHUNK).enumerate() {
+        let off = at + c * elem::CHUNK * sz;
+        elem::load_f32(t, &local.data.as_slice()[off..off + chunk.len() * sz], chunk);
+    }
+    let init = crate::memory::all_ones(&local.init[at..at + n * sz]);
+    (out, init)
+}
+
+/// The first `n` elements of local tensor handle `h` as f32 (see read_local_f32), after the range check that
+/// reports an access past the tensor for `what`; None where that check stopped it or `h` is not local memory.
+pub(crate) fn read_tensor_f32(cx: &mut Ctx, h: u32, n: usize, t: DType, what: &str) -> Option<(Vec<f32>, bool)> {
+    let sz = t.size();
+    let hd = cx.handle(h);
+    let at = cx.range(hd, 0, (n * sz) as i64, false, sz, what)?;
+    let Space::Local(mem) = hd.space else {
+        return None;
+    };
+    Some(read_local_f32(cx, mem, at, n, t))
+}
+
 /// The mask operand of a repeat-form call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MaskArg {

@@ -12,7 +12,7 @@ use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
 use crate::memory::{Handle, MemKind, Space};
 use crate::program::Sv;
-use crate::vector::elem::{load_f32, CHUNK};
+use crate::vector::read_local_f32;
 use crate::vector::{check_footprint, geoms, plan, Form, Plan};
 
 mod tmp;
@@ -79,25 +79,6 @@ fn round(t: DType, v: f32) -> f32 {
     crate::vector::binary::round_to(t, v)
 }
 
-/// Reads `n` elements at `at` of local memory as f32; whether all were initialised.
-fn read_f32(cx: &mut Ctx, mem: MemKind, at: usize, n: usize, t: DType) -> (Vec<f32>, bool) {
-    let local = cx.local(mem);
-    let sz = t.size();
-    let mut out = vec![0f32; n];
-    let mut done = 0;
-    while done < n {
-        let m = (n - done).min(CHUNK);
-        load_f32(
-            t,
-            &local.data.as_slice()[at + done * sz..at + (done + m) * sz],
-            &mut out[done..done + m],
-        );
-        done += m;
-    }
-    let init = crate::memory::all_ones(&local.init[at..at + n * sz]);
-    (out, init)
-}
-
 /// Writes f32 values as elements of `t` at byte `off` of handle `h`, checked.
 pub(crate) fn write_vals(cx: &mut Ctx, h: Handle, off: i64, vals: &[f32], t: DType, init: bool, what: &str) -> bool {
     let sz = t.size();
@@ -130,7 +111,7 @@ pub(crate) fn per_repeat(cx: &mut Ctx, mem: MemKind, p: &Plan, t: DType) -> (Vec
     let mut reps: Vec<RepeatValues> = Vec::new();
     let mut init = true;
     for run in &p.runs {
-        let (vals, ok) = read_f32(cx, mem, run.addr[0] as usize, run.n as usize, t);
+        let (vals, ok) = read_local_f32(cx, mem, run.addr[0] as usize, run.n as usize, t);
         init &= ok;
         let lanes: Vec<u32> = (0..run.n).map(|k| run.lane + k).collect();
         match reps.last_mut() {
@@ -530,7 +511,7 @@ impl ApiOp for PatternReduce {
         let Space::Local(mem) = src.space else {
             return Flow::Next;
         };
-        let (vals, init) = read_f32(cx, mem, s, total, t);
+        let (vals, init) = read_local_f32(cx, mem, s, total, t);
         let out: Vec<f32> = if self.last_axis {
             (0..rows)
                 .map(|r| reduce_slice(self.op, t, &vals[r * stride..r * stride + cols]).0)

@@ -10,9 +10,8 @@ use crate::api::{ApiOp, Args, Pipe, Registry};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
-use crate::memory::Space;
 use crate::program::Sv;
-use crate::vector::elem::{load_f32, store_f32, CHUNK};
+use crate::vector::elem::store_f32;
 
 #[derive(Debug)]
 struct SimpleSoftMax {
@@ -52,19 +51,7 @@ pub fn simple_row(x: &mut [f32], max: f32, sum: f32) {
 }
 
 fn read(cx: &mut Ctx, h: u32, n: usize, t: DType) -> Option<(Vec<f32>, bool)> {
-    let sz = t.size();
-    let hd = cx.handle(h);
-    let at = cx.range(hd, 0, (n * sz) as i64, false, sz, "SimpleSoftMax")?;
-    let Space::Local(mem) = hd.space else {
-        return None;
-    };
-    let local = cx.local(mem);
-    let mut v = vec![0f32; n];
-    for (c, chunk) in v.chunks_mut(CHUNK).enumerate() {
-        let off = at + c * CHUNK * sz;
-        load_f32(t, &local.data.as_slice()[off..off + chunk.len() * sz], chunk);
-    }
-    Some((v, crate::memory::all_ones(&local.init[at..at + n * sz])))
+    crate::vector::read_tensor_f32(cx, h, n, t, "SimpleSoftMax")
 }
 
 impl ApiOp for SimpleSoftMax {
