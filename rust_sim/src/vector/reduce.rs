@@ -16,6 +16,8 @@ use crate::vector::read_local_f32;
 use crate::vector::{check_footprint, geoms, plan, Form, Plan};
 
 mod tmp;
+mod tree;
+pub(crate) use tree::repeat_sum;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Red {
@@ -304,6 +306,7 @@ impl ApiOp for RepeatReduce {
                     let (val, i) = reduce_slice(self.op, t, vals);
                     let lane = lanes.get(i as usize).copied().unwrap_or(0);
                     if self.op == Red::Sum {
+                        let val = repeat_sum(t, vals, lanes);
                         write_vals(cx, dst, *r as i64 * dst_rep * sz, &[val], t, init, &self.name);
                         continue;
                     }

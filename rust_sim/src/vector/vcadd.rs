@@ -13,7 +13,7 @@ use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
 use crate::program::Sv;
-use crate::vector::reduce::{per_repeat, reduce_slice, write_vals, Red};
+use crate::vector::reduce::{per_repeat, repeat_sum, write_vals};
 use crate::vector::{check_footprint, geoms, plan, Form, MaskArg, Stride};
 
 #[derive(Debug)]
@@ -65,7 +65,7 @@ impl ApiOp for Vcadd {
         };
         let (reps, init) = per_repeat(cx, mem, &p, t);
         if cx.uint(self.mode) != 0 {
-            let total: f32 = reps.iter().map(|(_, vals, _)| reduce_slice(Red::Sum, t, vals).0).sum();
+            let total: f32 = reps.iter().map(|(_, vals, lanes)| repeat_sum(t, vals, lanes)).sum();
             let mut bytes = vec![0u8; t.size()];
             crate::vector::elem::store_f32(t, &[total], &mut bytes);
             cx.core.acc_val = t.load_bits(&bytes);
@@ -80,8 +80,8 @@ impl ApiOp for Vcadd {
         };
         let dst = cx.handle(dst);
         let step = cx.uint(self.dst_rep) as i64 * t.size() as i64;
-        for (r, vals, _) in &reps {
-            let (val, _) = reduce_slice(Red::Sum, t, vals);
+        for (r, vals, lanes) in &reps {
+            let val = repeat_sum(t, vals, lanes);
             write_vals(cx, dst, *r as i64 * step, &[val], t, init, "vcadd");
         }
         Flow::Next
