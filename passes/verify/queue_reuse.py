@@ -31,9 +31,10 @@ from xdsl.ir import Operation, SSAValue
 from ascendir.dialects import ascendc as asc
 from passes.verify.ir import overload_of
 
-# vector APIs: they run on the V pipe (the pipe that writes a VECOUT buffer and reads a VECIN one)
+# vector APIs: they run on the V pipe (the pipe that writes a VECOUT buffer and reads a VECIN one); the sort
+# family (Sort, MrgSort, Extract, Concat, ...) too, as sync_hazards.py already counts it
 VECTOR_FAMILIES = frozenset({"vec_binary", "vec_unary", "vec_scalar", "cast", "reduce", "compare", "select",
-                             "brcb", "gather", "transpose", "duplicate"})
+                             "brcb", "gather", "transpose", "duplicate", "sort"})
 
 # the event a queue's EnQue sets and its DeQue waits on, by the queue's TPosition
 DEQUE_EVENT = {"VECIN": "MTE2_V", "VECOUT": "V_MTE3", "A1": "MTE2_MTE1", "B1": "MTE2_MTE1"}
@@ -107,6 +108,8 @@ def is_vector_op(op: Operation) -> bool:
         return False
     if op.FAMILY in VECTOR_FAMILIES:
         return True
+    if op.FAMILY == "data_copy":
+        return is_ub_to_ub_copy(op)
     if op.FAMILY != "high_level":
         return False
     found = overload_of(op.api.data, op.overload.data, op.FAMILY)
@@ -116,12 +119,22 @@ def is_vector_op(op: Operation) -> bool:
     return bool(tensors) and all(p.positions and p.positions <= _UB_POSITIONS for p in tensors)
 
 
+def is_ub_to_ub_copy(op: asc.ApiCallOp) -> bool:
+    """A DataCopy from one UB tensor to another (VECIN/VECCALC/VECOUT on both sides): the vector unit moves
+    it (copy_ubuf_to_ubuf, issued on PIPE_V; rust_sim/src/dma.rs runs a local-to-local copy on V), unlike
+    the copies to or from GM and L1."""
+    if not op.overload.data.endswith("local_to_local"):
+        return False
+    tensors = [a.type for a in op.args if isinstance(a.type, asc.LocalTensorType)]
+    return len(tensors) == 2 and all(t.position.data in _UB_POSITIONS for t in tensors)
+
+
 def runs_on(op: Operation, pipe: str) -> bool:
     """Whether `op` is issued on `pipe` (V or MTE3, the consumers of the DeQue events modelled here)."""
     if pipe == "V":
         return is_vector_op(op)
     if pipe == "MTE3":
-        return isinstance(op, asc.ApiCallOp) and op.FAMILY == "data_copy"
+        return isinstance(op, asc.ApiCallOp) and op.FAMILY == "data_copy" and not is_ub_to_ub_copy(op)
     return False
 
 
