@@ -122,11 +122,17 @@ def is_vector_op(op: Operation) -> bool:
 def is_ub_to_ub_copy(op: asc.ApiCallOp) -> bool:
     """A DataCopy from one UB tensor to another (VECIN/VECCALC/VECOUT on both sides): the vector unit moves
     it (copy_ubuf_to_ubuf, issued on PIPE_V; rust_sim/src/dma.rs runs a local-to-local copy on V), unlike
-    the copies to or from GM and L1."""
+    the copies to or from GM and L1. The destination's position must be known; a source whose position the
+    front end lost (a member LocalTensor or an element of a member array, as in the MoE sorters'
+    `DataCopy(this->ubOutput, this->tmpUbInputs[0], n)`) counts as UB when the destination is: a copy into
+    UB from L1 has no path on the vector cores of A2/A3."""
     if not op.overload.data.endswith("local_to_local"):
         return False
     tensors = [a.type for a in op.args if isinstance(a.type, asc.LocalTensorType)]
-    return len(tensors) == 2 and all(t.position.data in _UB_POSITIONS for t in tensors)
+    if len(tensors) != 2:
+        return False
+    dst, src = tensors
+    return dst.position.data in _UB_POSITIONS and src.position.data in _UB_POSITIONS | {asc.UNKNOWN_POSITION}
 
 
 def runs_on(op: Operation, pipe: str) -> bool:

@@ -8,6 +8,19 @@
 #include "kernel_operator.h"
 using namespace AscendC;
 
+// the MoE sorters' shape: the source of the UB -> UB copy is an element of a member array, whose position
+// the front end does not know; the destination is UB, and UB is only filled from L1 on no vector core of A2/A3
+class Merger {
+public:
+    __aicore__ inline void SetOutput(LocalTensor<float>& ub) { ubOutput = ub; }
+    __aicore__ inline void SetInput(LocalTensor<float>& ub) { ubInputs[0] = ub; }
+    __aicore__ inline void Process() { DataCopy(ubOutput, ubInputs[0], 128); }  // expected-warning {{DataCopy uses a tensor of mergeQueue after FreeTensor}} [ASC201]
+    // expected-note@-1 {{the write relies on the queue's buffer rotation}}
+    // expected-note@-2 {{the write also relies on the compiler's auto-sync}}
+    LocalTensor<float> ubOutput;
+    LocalTensor<float> ubInputs[4];
+};
+
 extern "C" __global__ __aicore__ void use_after_free_sort(GM_ADDR xAddr, GM_ADDR zAddr, GM_ADDR workspace,
                                                           GM_ADDR tiling)
 {
@@ -48,4 +61,13 @@ extern "C" __global__ __aicore__ void use_after_free_sort(GM_ADDR xAddr, GM_ADDR
     again = outQueue.DeQue<float>();
     DataCopy(zGm, again, 128);
     outQueue.FreeTensor(again);
+
+    TQue<TPosition::VECOUT, 1> mergeQueue;
+    pipe.InitBuffer(mergeQueue, 1, 1024 * sizeof(float));
+    Merger merger;
+    LocalTensor<float> mergeOut = mergeQueue.AllocTensor<float>();
+    merger.SetInput(in);
+    merger.SetOutput(mergeOut);
+    mergeQueue.FreeTensor(mergeOut);
+    merger.Process();
 }
