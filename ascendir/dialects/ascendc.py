@@ -30,6 +30,7 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 
 from ascendir.dialects.ascendc_calls import FAMILY_OPS as FAMILY_OPS
+from ascendir.dialects.ascendc_calls import VECTOR_PIPE_FAMILIES as VECTOR_PIPE_FAMILIES
 from ascendir.dialects.ascendc_kernel import (
     KernelOp as KernelOp,
     OpaqueCallOp as OpaqueCallOp,

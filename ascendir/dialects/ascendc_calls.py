@@ -121,3 +121,10 @@ FAMILY_OPS: dict[str, type[ApiCallOp]] = {
         GatherOp, TransposeOp, SortOp, HighLevelOp, MaskOp, CubeOp, MatmulCallOp, SyncOp, SystemOp,
     )
 }  # fmt: skip
+
+# The families of single vector instructions (PIPE_V): the rules and the simulator's kernel typing start from this
+# one set. HighLevelOp's APIs (SoftMax, LayerNorm, ...) run on the vector unit too, as composites of these.
+VECTOR_PIPE_FAMILIES = frozenset({
+    "vec_binary", "vec_scalar", "vec_unary", "duplicate", "cast", "compare", "select", "reduce", "brcb", "gather",
+    "transpose", "sort",
+})  # fmt: skip

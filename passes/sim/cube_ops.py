@@ -12,10 +12,7 @@ from __future__ import annotations
 from ascendir.dialects import ascendc as asc
 
 # the op families that run on the vector core
-_VECTOR_FAMILIES = frozenset({
-    "vec_binary", "vec_scalar", "vec_unary", "duplicate", "cast", "compare", "select", "reduce", "brcb", "gather",
-    "transpose", "sort", "high_level", "mask",
-})  # fmt: skip
+_VECTOR_FAMILIES = asc.VECTOR_PIPE_FAMILIES | {"high_level", "mask"}
 _VECTOR_POSITIONS = ("VECIN", "VECOUT", "VECCALC")
 
 

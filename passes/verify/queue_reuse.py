@@ -31,10 +31,9 @@ from xdsl.ir import Operation, SSAValue
 from ascendir.dialects import ascendc as asc
 from passes.verify.ir import overload_of
 
-# vector APIs: they run on the V pipe (the pipe that writes a VECOUT buffer and reads a VECIN one); the sort
-# family (Sort, MrgSort, Extract, Concat, ...) too, as sync_hazards.py already counts it
-VECTOR_FAMILIES = frozenset({"vec_binary", "vec_unary", "vec_scalar", "cast", "reduce", "compare", "select",
-                             "brcb", "gather", "transpose", "duplicate", "sort"})
+# vector APIs: they run on the V pipe (the pipe that writes a VECOUT buffer and reads a VECIN one), the sort
+# family (Sort, MrgSort, Extract, Concat, ...) among them
+VECTOR_FAMILIES = asc.VECTOR_PIPE_FAMILIES
 
 # the event a queue's EnQue sets and its DeQue waits on, by the queue's TPosition
 DEQUE_EVENT = {"VECIN": "MTE2_V", "VECOUT": "V_MTE3", "A1": "MTE2_MTE1", "B1": "MTE2_MTE1"}

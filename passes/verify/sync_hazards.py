@@ -16,10 +16,7 @@ from passes.verify.sync_ir import api_template, has_receiver, kernel_of, kernels
 from passes.verify.value_fold import source_of
 
 
-_VECTOR_FAMILIES = frozenset({
-    "vec_binary", "vec_scalar", "vec_unary", "duplicate", "cast", "compare", "select", "reduce", "brcb",
-    "gather", "transpose", "sort", "high_level",
-})  # fmt: skip
+_VECTOR_FAMILIES = asc.VECTOR_PIPE_FAMILIES | {"high_level"}
 
 _PIPES = frozenset({"S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"})
 
