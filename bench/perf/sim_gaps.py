@@ -40,15 +40,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+# the per-file time limit: a BaseException, so no `except Exception` inside the toolchain takes it
+from bench.perf.real_kernels import Timeout, on_alarm  # noqa: E402
+
 DEFAULT_JSON = ROOT / "bench" / "perf" / "results" / "sim_gaps.json"
-
-
-class _Timeout(BaseException):
-    """The per-file CPU-time limit (a BaseException, so no `except Exception` inside the toolchain takes it)."""
-
-
-def _on_alarm(signum: int, frame: object) -> None:
-    raise _Timeout
 
 
 def population(roots: list[Path]) -> list[tuple[Path, Path]]:
@@ -135,7 +130,7 @@ def main() -> int:
     drawn = sorted(drawn, key=lambda rp: str(rp[1]))
     if args.match:
         drawn = [rp for rp in drawn if any(m in _label(*rp) for m in args.match)]
-    signal.signal(signal.SIGVTALRM, _on_alarm)
+    signal.signal(signal.SIGVTALRM, on_alarm)
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
     for root, path in drawn:
@@ -143,7 +138,7 @@ def main() -> int:
         signal.setitimer(signal.ITIMER_VIRTUAL, args.timeout)
         try:
             row = check_file(path)
-        except _Timeout:
+        except Timeout:
             row = {"outcome": "not lowering", "detail": f"timeout after {args.timeout} CPU seconds"}
         except Exception as exc:  # noqa: BLE001 - a crash is a finding, listed with the rest
             frame = traceback.extract_tb(exc.__traceback__)[-1]
