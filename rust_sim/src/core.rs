@@ -118,6 +118,9 @@ pub struct Core {
     /// SPR.ACC_VAL: the sum the last vcadd in accumulate mode (mode 1) left, as the bits of its element type
     /// (cleared by the next such vcadd before it adds), read by GetAccVal / get_acc_val
     pub acc_val: u64,
+    /// VMS4_SR: how many (score, index) pairs of each of the four lists the last MrgSort took (16 bits each,
+    /// list 0 lowest), read by GetMrgSortResult and the list form's sortedNum (vector/sort.rs)
+    pub vms4_sr: u64,
     /// the DEQSCALE register SetDeqScale sets: the factor of int32 -> half Casts (None before any)
     pub deq_scale: Option<f32>,
     pub atomic: Atomic,
@@ -166,6 +169,7 @@ impl Core {
             cmpmask: [0, 0],
             max_min_cnt: None,
             acc_val: 0,
+            vms4_sr: 0,
             deq_scale: None,
             atomic: Atomic::None,
             cube: crate::cube::CubeState::default(),

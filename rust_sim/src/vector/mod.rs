@@ -28,6 +28,7 @@ pub mod softmax_adjust;
 pub mod softmax_flash;
 pub mod softmax_grad;
 pub mod softmax_simple;
+pub mod sort;
 pub mod transdata;
 pub mod unary;
 pub mod vcadd;
@@ -582,4 +583,5 @@ pub fn register(r: &mut Registry) {
     rms_norm::register(r);
     softmax_adjust::register(r);
     softmax_simple::register(r);
+    sort::register(r);
 }

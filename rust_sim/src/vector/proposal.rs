@@ -110,7 +110,7 @@ pub fn merge(lists: &[Option<&[u8]>; 4], t: DType, suspend: bool) -> (Vec<(usize
 
 // ------------------------------------------------------------------------------------------- memory helpers
 
-fn read(cx: &mut Ctx, h: Handle, off: i64, n: usize, what: &str) -> Option<(Vec<u8>, Vec<u8>)> {
+pub(crate) fn read(cx: &mut Ctx, h: Handle, off: i64, n: usize, what: &str) -> Option<(Vec<u8>, Vec<u8>)> {
     let at = cx.range(h, off, n as i64, false, 1, what)?;
     match h.space {
         Space::Local(m) => {
@@ -123,14 +123,14 @@ fn read(cx: &mut Ctx, h: Handle, off: i64, n: usize, what: &str) -> Option<(Vec<
         _ => {
             cx.report(
                 code::INVALID_OPERAND,
-                format!("{what}: an operand in GM; region-proposal instructions work on UB"),
+                format!("{what}: an operand in GM; the sort instructions work on UB"),
             );
             None
         }
     }
 }
 
-fn write(cx: &mut Ctx, h: Handle, off: i64, data: &[u8], init: &[u8], t: DType, what: &str) {
+pub(crate) fn write(cx: &mut Ctx, h: Handle, off: i64, data: &[u8], init: &[u8], t: DType, what: &str) {
     if data.is_empty() {
         return;
     }
@@ -144,19 +144,22 @@ fn write(cx: &mut Ctx, h: Handle, off: i64, data: &[u8], init: &[u8], t: DType, 
 }
 
 /// The element type, checked: half or float. None after reporting.
-fn sort_type(cx: &mut Ctx, t: DType, what: &str) -> Option<DType> {
+pub(crate) fn sort_type(cx: &mut Ctx, t: DType, what: &str) -> Option<DType> {
     if matches!(t, DType::F16 | DType::F32) {
         return Some(t);
     }
     cx.report(
         code::INVALID_OPERAND,
-        format!("{what} on {} elements; region proposals hold half or float", t.name()),
+        format!(
+            "{what} on {} elements; the sort instructions take half or float",
+            t.name()
+        ),
     );
     None
 }
 
 /// repeatTime, checked against its documented range 0..255. None after reporting.
-fn repeat_of(cx: &mut Ctx, sv: Sv, what: &str) -> Option<usize> {
+pub(crate) fn repeat_of(cx: &mut Ctx, sv: Sv, what: &str) -> Option<usize> {
     let r = cx.int(sv);
     if !(0..=255).contains(&r) {
         cx.report(
@@ -168,7 +171,7 @@ fn repeat_of(cx: &mut Ctx, sv: Sv, what: &str) -> Option<usize> {
     Some(r as usize)
 }
 
-fn meter(cx: &mut Ctx, repeats: u64, elements: u64) {
+pub(crate) fn meter(cx: &mut Ctx, repeats: u64, elements: u64) {
     if let Some(m) = crate::timing::meter(cx.core) {
         m.vector(repeats, elements);
     }
@@ -254,7 +257,7 @@ impl ApiOp for Field {
 
 /// The bytes a partial write keeps: read without the race check's read (the instruction writes these bytes; the
 /// ones it does not touch are not read by it either).
-fn read_for_update(cx: &mut Ctx, h: Handle, n: usize, what: &str) -> Option<(Vec<u8>, Vec<u8>)> {
+pub(crate) fn read_for_update(cx: &mut Ctx, h: Handle, n: usize, what: &str) -> Option<(Vec<u8>, Vec<u8>)> {
     let size = match h.space {
         Space::Local(m) => cx.local_size(m) as i64,
         _ => return read(cx, h, 0, n, what),

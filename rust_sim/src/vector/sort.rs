@@ -1,0 +1,840 @@
+//! The (score, index) sorts of the A2/A3 vector units (arch 2201: 910B, 910_93), by their API pages (Sort32,
+//! MrgSort, Sort, Concat, Extract, GetSortLen, GetSortOffset, GetMrgSortResult; asc-devkit's dav_c220 headers read
+//! for the facts the pages leave out). The older chips' region-proposal forms are vector/proposal.rs.
+//!
+//! A sorted element is an 8-byte pair: the score in the low bytes (float: bytes 0..4; half: bytes 0..2, bytes 2..4
+//! reserved, written 0 here), the uint32 index in bytes 4..8.
+//! - Sort32 sorts each group of 32 (score, index) pairs by score, largest first; of equal scores the one at the
+//!   lower position comes first (the page: score[i] == score[j] with i > j puts j first). Groups are not merged.
+//! - MrgSort merges up to four sorted lists (validBit 3 / 7 / 15: the first 2, 3 or 4; lengths in pairs, 0..4095)
+//!   into one, largest first; equal scores come from the earlier list first (the merge keeps each list's order, so
+//!   Sort's full sort, built from it, is a stable sort). With ifExhaustedSuspension it stops when a list is used
+//!   up; the pairs it took of each list go to VMS4_SR (GetMrgSortResult), and to sortedNum in the list form.
+//!   repeatTimes > 1 runs the merge again on the next four lists, which the page allows only with four equal,
+//!   contiguous lists, validBit 15 and no suspension.
+//! - Sort<T, isFullSort> is Sort32 over repeatTime groups; isFullSort then merges all of them (the library does
+//!   it by rounds of MrgSort through tmp, and leaves tmp holding a copy of the result).
+//! - Concat on 2201 moves nothing: the concat tensor becomes src (the library's 2201 branch assigns it).
+//! - Extract reads 32 pairs per repeat (256 bytes: "64 float or 128 half elements") into the scores and indices.
+//!
+//! Scores compare as numbers: -0 equals +0 (ties keep their order). Where NaN goes is not documented: here a NaN
+//! ranks below every number (numpy's stable argsort of -x puts it last too), and the call warns.
+
+use crate::api::{ApiOp, Arg, Args, Pipe, Registry};
+use crate::checks::code;
+use crate::core::{Ctx, Flow};
+use crate::dtype::DType;
+use crate::memory::Handle;
+use crate::program::Sv;
+use crate::vector::proposal::{meter, read, repeat_of, sort_type, write};
+
+/// Bytes of one (score, index) pair.
+pub const PAIR: usize = 8;
+/// Pairs Sort32 sorts per repeat, and Extract reads per repeat.
+pub const GROUP: usize = 32;
+/// Longest list MrgSort takes.
+pub const MAX_LIST_LEN: u64 = 4095;
+
+// ------------------------------------------------------------------------------------------- pure semantics
+
+/// The score of the pair at the start of `rec`.
+pub fn score(rec: &[u8], t: DType) -> f64 {
+    t.to_f64(t.load_bits(&rec[..t.size()]))
+}
+
+/// True when score `a` goes before score `b` (strictly): the larger number; any number before a NaN.
+pub fn before(a: f64, b: f64) -> bool {
+    match (a.is_nan(), b.is_nan()) {
+        (false, true) => true,
+        (false, false) => a > b,
+        _ => false,
+    }
+}
+
+/// One pair's bytes: the score's bits, the reserved bytes of half 0, the index.
+pub fn pair(score_bits: &[u8], index: u32) -> [u8; PAIR] {
+    let mut out = [0u8; PAIR];
+    out[..score_bits.len()].copy_from_slice(score_bits);
+    out[4..].copy_from_slice(&index.to_le_bytes());
+    out
+}
+
+/// The order Sort32 puts `scores` in: positions, largest score first, equal scores by position.
+pub fn order(scores: &[f64]) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..scores.len()).collect();
+    // a stable sort: equal (or both NaN) scores keep their positions' order
+    idx.sort_by(|&a, &b| {
+        let (x, y) = (scores[a], scores[b]);
+        if before(x, y) {
+            std::cmp::Ordering::Less
+        } else if before(y, x) {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    });
+    idx
+}
+
+/// Sort32 on `n` scores (raw bytes of T) and `n` uint32 indices: the sorted pairs, each group of 32 on its own.
+pub fn sort32(scores: &[u8], indices: &[u8], n: usize, t: DType) -> Vec<u8> {
+    let size = t.size();
+    let mut out = Vec::with_capacity(n * PAIR);
+    for g in (0..n).step_by(GROUP) {
+        let end = (g + GROUP).min(n);
+        let vals: Vec<f64> = (g..end).map(|i| score(&scores[i * size..], t)).collect();
+        for k in order(&vals) {
+            let i = g + k;
+            let index = u32::from_le_bytes(indices[i * 4..i * 4 + 4].try_into().unwrap());
+            out.extend_from_slice(&pair(&scores[i * size..(i + 1) * size], index));
+        }
+    }
+    out
+}
+
+/// One MrgSort merge of up to four lists of pairs (None: not valid). Returns, per output pair, (list, position in
+/// it), and the count taken of each list. Largest first, the earlier list on ties; `suspend`: stop when a list is
+/// used up (a valid empty list stops it before anything moves).
+pub fn merge(lists: &[Option<&[u8]>; 4], t: DType, suspend: bool) -> (Vec<(usize, usize)>, [usize; 4]) {
+    let lens: Vec<usize> = lists.iter().map(|l| l.map_or(0, |b| b.len() / PAIR)).collect();
+    let mut taken = [0usize; 4];
+    let mut out = Vec::new();
+    if suspend && lists.iter().zip(&lens).any(|(l, &n)| l.is_some() && n == 0) {
+        return (out, taken);
+    }
+    loop {
+        let mut best: Option<(usize, f64)> = None;
+        for (i, l) in lists.iter().enumerate() {
+            let Some(bytes) = l else { continue };
+            if taken[i] >= lens[i] {
+                continue;
+            }
+            let s = score(&bytes[taken[i] * PAIR..], t);
+            if best.is_none_or(|(_, b)| before(s, b)) {
+                best = Some((i, s));
+            }
+        }
+        let Some((i, _)) = best else { break };
+        out.push((i, taken[i]));
+        taken[i] += 1;
+        if suspend && taken[i] == lens[i] {
+            break;
+        }
+    }
+    (out, taken)
+}
+
+/// Sort's full sort of `pairs` (already sorted in groups of 32): all of them, largest first, stable.
+pub fn full_sort(pairs: &[u8], t: DType) -> Vec<u8> {
+    let n = pairs.len() / PAIR;
+    let scores: Vec<f64> = (0..n).map(|i| score(&pairs[i * PAIR..], t)).collect();
+    order(&scores)
+        .into_iter()
+        .flat_map(|i| pairs[i * PAIR..(i + 1) * PAIR].iter().copied())
+        .collect()
+}
+
+/// VMS4_SR's bits for the counts taken.
+pub fn vms4_bits(taken: &[usize; 4]) -> u64 {
+    taken
+        .iter()
+        .enumerate()
+        .fold(0u64, |acc, (i, &n)| acc | ((n as u64 & 0xFFFF) << (16 * i)))
+}
+
+// ------------------------------------------------------------------------------------------- shared checks
+
+/// True on the chips whose sort family works on region proposals (310P, 910): these 2201 forms do not apply.
+fn proposal_chip(cx: &mut Ctx, what: &str) -> bool {
+    let chip = cx.prog.chip.as_str();
+    if matches!(chip, "310P" | "910") {
+        cx.report(
+            code::NOT_MODELLED,
+            format!(
+                "{what} on the {chip} works on region proposals (8 elements each); the simulator models that form \
+                 through ProposalConcat / RpSort16 / MrgSort4 / ProposalExtract, and {what}'s (score, index) form \
+                 of the A2/A3 parts only"
+            ),
+        );
+        return true;
+    }
+    false
+}
+
+fn warn_nan(cx: &mut Ctx, scores: &[f64], what: &str) {
+    if scores.iter().any(|s| s.is_nan()) {
+        cx.warn(
+            code::INVALID_OPERAND,
+            format!(
+                "{what}: a NaN score; where the hardware puts it is not documented (the simulator ranks it below \
+                 every number)"
+            ),
+        );
+    }
+}
+
+fn u32s(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+}
+
+// ------------------------------------------------------------------------------------------- Sort32 and Sort
+
+#[derive(Debug)]
+struct Sort {
+    t: DType,
+    dst: u32,
+    src0: u32,
+    src1: u32,
+    /// Sort<T, isFullSort>: Some(tmp) with isFullSort
+    full: Option<u32>,
+    repeat: Sv,
+    what: &'static str,
+}
+
+fn flag(a: &Args, name: &str) -> bool {
+    a.targ(name).is_some_and(|v| !matches!(v, "false" | "0" | ""))
+}
+
+fn decode_sort32(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    Ok(Box::new(Sort {
+        t: a.dtype("T")?,
+        dst: a.handle("dst")?,
+        src0: a.handle("src0")?,
+        src1: a.handle("src1")?,
+        full: None,
+        repeat: a.sv("repeatTime")?,
+        what: "Sort32",
+    }))
+}
+
+fn decode_sort(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let tmp = a.handle("tmp")?;
+    Ok(Box::new(Sort {
+        t: a.dtype("T")?,
+        dst: a.handle("dst")?,
+        src0: a.handle("concat")?,
+        src1: a.handle("index")?,
+        full: flag(a, "isFullSort").then_some(tmp),
+        repeat: a.sv("repeatTime")?,
+        what: "Sort",
+    }))
+}
+
+impl ApiOp for Sort {
+    fn pipe(&self) -> Pipe {
+        Pipe::V
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        let what = self.what;
+        if proposal_chip(cx, what) {
+            return Flow::Stop;
+        }
+        let Some(t) = sort_type(cx, self.t, what) else {
+            return Flow::Next;
+        };
+        let Some(repeat) = repeat_of(cx, self.repeat, what) else {
+            return Flow::Next;
+        };
+        let n = repeat * GROUP;
+        meter(cx, repeat as u64, n as u64);
+        if n == 0 {
+            return Flow::Next;
+        }
+        let (dst, src0, src1) = (cx.handle(self.dst), cx.handle(self.src0), cx.handle(self.src1));
+        let Some((scores, s_init)) = read(cx, src0, 0, n * t.size(), what) else {
+            return Flow::Next;
+        };
+        let Some((indices, i_init)) = read(cx, src1, 0, n * 4, what) else {
+            return Flow::Next;
+        };
+        let vals: Vec<f64> = (0..n).map(|i| score(&scores[i * t.size()..], t)).collect();
+        warn_nan(cx, &vals, what);
+        let mut pairs = sort32(&scores, &indices, n, t);
+        if self.full.is_some() {
+            pairs = full_sort(&pairs, t);
+        }
+        // a pair is written as known when its score and index were
+        let known: Vec<bool> = (0..n)
+            .map(|i| {
+                s_init[i * t.size()..(i + 1) * t.size()].iter().all(|&b| b != 0)
+                    && i_init[i * 4..i * 4 + 4].iter().all(|&b| b != 0)
+            })
+            .collect();
+        let index_of: std::collections::HashMap<u32, Vec<usize>> =
+            u32s(&indices).enumerate().fold(Default::default(), |mut m, (i, v)| {
+                m.entry(v).or_insert_with(Vec::new).push(i);
+                m
+            });
+        let flags: Vec<u8> = pairs
+            .chunks_exact(PAIR)
+            .flat_map(|p| {
+                let idx = u32::from_le_bytes(p[4..8].try_into().unwrap());
+                let ok = index_of.get(&idx).is_some_and(|at| at.iter().all(|&i| known[i]));
+                [ok as u8; PAIR]
+            })
+            .collect();
+        write(cx, dst, 0, &pairs, &flags, t, what);
+        if let Some(tmp) = self.full {
+            // the library's rounds of MrgSort go through tmp and leave it holding a copy of the result
+            let tmp = cx.handle(tmp);
+            write(cx, tmp, 0, &pairs, &flags, t, what);
+        }
+        Flow::Next
+    }
+}
+
+// ------------------------------------------------------------------------------------------- MrgSort
+
+/// The four lengths: a `uint16_t[4]` on the scalar stack, or four registers.
+#[derive(Debug)]
+enum Lengths {
+    Stack { off: u32, elem: DType },
+    Regs([Sv; 4]),
+}
+
+#[derive(Debug)]
+struct MrgSort {
+    t: DType,
+    dst: u32,
+    srcs: [u32; 4],
+    lengths: Lengths,
+    suspend: Suspend,
+    valid: Sv,
+    repeat: Option<Sv>,
+    /// the list form's sortedNum: a uint32_t[4] on the scalar stack
+    sorted_num: Option<(u32, DType)>,
+}
+
+#[derive(Debug)]
+enum Suspend {
+    Const(bool),
+    Reg(Option<Sv>),
+}
+
+fn stack_lengths(arg: Option<&Arg>, name: &str) -> Result<Option<Lengths>, String> {
+    match arg {
+        Some(Arg::Stack { off, len, elem }) if *len >= 4 => Ok(Some(Lengths::Stack { off: *off, elem: *elem })),
+        Some(other) => Err(format!("{name} {other:?}: a uint16_t[4] was expected")),
+        None => Ok(None),
+    }
+}
+
+fn decode_mrgsort_info(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let mut srcs = [0u32; 4];
+    for (i, s) in srcs.iter_mut().enumerate() {
+        *s = a.handle(&format!("src.src{}", i + 1))?;
+    }
+    let lengths = match stack_lengths(a.get("params.elementLengths"), "params.elementLengths")? {
+        Some(l) => l,
+        None => {
+            let mut regs = Vec::new();
+            for i in 0..4 {
+                regs.push(a.field("params", &format!("elementLengths{i}"))?);
+            }
+            Lengths::Regs([regs[0], regs[1], regs[2], regs[3]])
+        }
+    };
+    Ok(Box::new(MrgSort {
+        t: a.dtype("T")?,
+        dst: a.handle("dst")?,
+        srcs,
+        lengths,
+        suspend: Suspend::Reg(a.opt_field("params", "ifExhaustedSuspension")?),
+        valid: a.field("params", "validBit")?,
+        repeat: a.opt_field("params", "repeatTimes")?,
+        sorted_num: None,
+    }))
+}
+
+fn decode_mrgsort_lists(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let mut srcs = [0u32; 4];
+    for (i, s) in srcs.iter_mut().enumerate() {
+        *s = a.handle(&format!("sortList.src{}", i + 1))?;
+    }
+    let lengths = stack_lengths(a.get("elementCountList"), "elementCountList")?
+        .ok_or("elementCountList: a uint16_t[4] array was expected")?;
+    let sorted_num = match a.get("sortedNum") {
+        Some(Arg::Stack { off, len, elem }) if *len >= 4 => Some((*off, *elem)),
+        _ => None,
+    };
+    Ok(Box::new(MrgSort {
+        t: a.dtype("T")?,
+        dst: a.handle("dst")?,
+        srcs,
+        lengths,
+        suspend: Suspend::Const(flag(a, "isExhaustedSuspension")),
+        valid: a.sv("validBit")?,
+        repeat: Some(a.sv("repeatTime")?),
+        sorted_num,
+    }))
+}
+
+impl MrgSort {
+    fn lengths(&self, cx: &Ctx) -> [u64; 4] {
+        let mut out = [0u64; 4];
+        match &self.lengths {
+            Lengths::Stack { off, elem } => {
+                for (i, o) in out.iter_mut().enumerate() {
+                    let at = *off as usize + i * elem.size();
+                    *o = elem.load_bits(&cx.core.stack[at..]) & 0xFFFF;
+                }
+            }
+            Lengths::Regs(regs) => {
+                for (o, r) in out.iter_mut().zip(regs) {
+                    *o = cx.uint(*r) & 0xFFFF;
+                }
+            }
+        }
+        out
+    }
+
+    /// validBit, repeatTimes and the lengths, checked; None after reporting.
+    fn config(&self, cx: &mut Ctx, what: &str) -> Option<([u64; 4], u64, u64, bool)> {
+        let lens = self.lengths(cx);
+        if let Some(i) = lens.iter().position(|&n| n > MAX_LIST_LEN) {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!(
+                    "{what}: list {} holds {} pairs; a list takes 0 to {MAX_LIST_LEN}",
+                    i + 1,
+                    lens[i]
+                ),
+            );
+            return None;
+        }
+        let valid = cx.uint(self.valid);
+        if !matches!(valid, 3 | 7 | 15) {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!("{what} with validBit {valid}; it takes 3, 7 or 15 (the first 2, 3 or 4 lists)"),
+            );
+            return None;
+        }
+        let suspend = match self.suspend {
+            Suspend::Const(b) => b,
+            Suspend::Reg(r) => r.map(|s| cx.uint(s) != 0).unwrap_or(false),
+        };
+        let mut repeat = self.repeat.map(|r| cx.int(r)).unwrap_or(1);
+        if !(1..=255).contains(&repeat) {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!("{what} with repeatTimes {repeat}; it takes 1 to 255"),
+            );
+            return None;
+        }
+        if repeat > 1 {
+            let rec = PAIR as i64;
+            let h: Vec<Handle> = self.srcs.iter().map(|&s| cx.handle(s)).collect();
+            let contiguous =
+                (1..4).all(|i| h[i].space == h[0].space && h[i].addr == h[i - 1].addr + lens[i - 1] as i64 * rec);
+            let equal = lens.iter().all(|&n| n == lens[0]);
+            if valid != 15 || suspend || !contiguous || !equal {
+                cx.warn(
+                    code::INVALID_OPERAND,
+                    format!(
+                        "{what} with repeatTimes {repeat}: it takes effect only with four contiguous lists of equal \
+                         length, validBit 15 and no exhausted suspension; this call has {}, so one merge runs",
+                        if valid != 15 {
+                            format!("validBit {valid}")
+                        } else if suspend {
+                            "ifExhaustedSuspension set".to_string()
+                        } else if !equal {
+                            format!("lengths {lens:?}")
+                        } else {
+                            "lists that are not contiguous".to_string()
+                        }
+                    ),
+                );
+                repeat = 1;
+            }
+        }
+        Some((lens, valid, repeat as u64, suspend))
+    }
+}
+
+impl ApiOp for MrgSort {
+    fn pipe(&self) -> Pipe {
+        Pipe::V
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        let what = "MrgSort";
+        if proposal_chip(cx, what) {
+            return Flow::Stop;
+        }
+        let Some(t) = sort_type(cx, self.t, what) else {
+            return Flow::Next;
+        };
+        let Some((lens, valid, repeat, suspend)) = self.config(cx, what) else {
+            return Flow::Next;
+        };
+        let dst = cx.handle(self.dst);
+        let srcs: Vec<Handle> = self.srcs.iter().map(|&h| cx.handle(h)).collect();
+        let step = lens.iter().sum::<u64>() as i64 * PAIR as i64;
+        let (mut total, mut last_taken) = (0u64, [0usize; 4]);
+        for r in 0..repeat as i64 {
+            let mut data: [Option<(Vec<u8>, Vec<u8>)>; 4] = Default::default();
+            for i in 0..4 {
+                if valid >> i & 1 == 0 {
+                    continue;
+                }
+                let Some(bytes) = read(cx, srcs[i], r * step, lens[i] as usize * PAIR, what) else {
+                    return Flow::Next;
+                };
+                data[i] = Some(bytes);
+            }
+            let lists: [Option<&[u8]>; 4] = std::array::from_fn(|i| data[i].as_ref().map(|(d, _)| d.as_slice()));
+            let scores: Vec<f64> = lists
+                .iter()
+                .flatten()
+                .flat_map(|l| l.chunks_exact(PAIR).map(|p| score(p, t)))
+                .collect();
+            warn_nan(cx, &scores, what);
+            let (order, taken) = merge(&lists, t, suspend);
+            let out_at = dst.addr + r * step;
+            let out_len = (order.len() * PAIR) as i64;
+            if let Some(i) = (0..4).find(|&i| {
+                let s = srcs[i].addr + r * step;
+                let n = lens[i] as i64 * PAIR as i64;
+                valid >> i & 1 == 1 && srcs[i].space == dst.space && s < out_at + out_len && out_at < s + n
+            }) {
+                cx.report(
+                    code::INVALID_OPERAND,
+                    format!(
+                        "{what}: the destination (bytes [{out_at}, {})) overlaps source list {} (the API does not \
+                         allow source and destination to overlap)",
+                        out_at + out_len,
+                        i + 1
+                    ),
+                );
+                return Flow::Next;
+            }
+            let mut out = Vec::with_capacity(order.len() * PAIR);
+            let mut flags = Vec::with_capacity(order.len() * PAIR);
+            for (i, k) in order {
+                let (d, f) = data[i].as_ref().unwrap();
+                out.extend_from_slice(&d[k * PAIR..(k + 1) * PAIR]);
+                flags.extend_from_slice(&f[k * PAIR..(k + 1) * PAIR]);
+            }
+            total += (out.len() / PAIR) as u64;
+            write(cx, dst, r * step, &out, &flags, t, what);
+            last_taken = taken;
+        }
+        cx.core.vms4_sr = vms4_bits(&last_taken);
+        if let (Some((off, elem)), true) = (self.sorted_num, suspend) {
+            for (i, &n) in last_taken.iter().enumerate() {
+                let at = off as usize + i * elem.size();
+                elem.store_bits(&mut cx.core.stack[at..], n as u64);
+            }
+        }
+        meter(cx, repeat, total);
+        Flow::Next
+    }
+}
+
+// ------------------------------------------------------------------------------------------- GetMrgSortResult
+
+#[derive(Debug)]
+struct MrgSortResult {
+    outs: Vec<Sv>,
+}
+
+fn decode_result(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let mut outs = Vec::new();
+    for i in 1..=4 {
+        match a.get(&format!("mrgSortList{i}")) {
+            Some(Arg::Out(sv)) => outs.push(*sv),
+            other => return Err(format!("mrgSortList{i} {other:?}: a uint16_t variable was expected")),
+        }
+    }
+    Ok(Box::new(MrgSortResult { outs }))
+}
+
+impl ApiOp for MrgSortResult {
+    fn pipe(&self) -> Pipe {
+        Pipe::S
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        let sr = cx.core.vms4_sr;
+        for (i, sv) in self.outs.iter().enumerate() {
+            cx.set(sv.reg, sv.ty, (sr >> (16 * i)) & 0xFFFF);
+        }
+        Flow::Next
+    }
+}
+
+// ------------------------------------------------------------------------------------------- Concat, Extract
+
+#[derive(Debug)]
+struct Concat {
+    concat: u32,
+    src: u32,
+    repeat: Sv,
+}
+
+fn decode_concat(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    Ok(Box::new(Concat {
+        concat: a.handle("concat")?,
+        src: a.handle("src")?,
+        repeat: a.sv("repeatTime")?,
+    }))
+}
+
+impl ApiOp for Concat {
+    fn pipe(&self) -> Pipe {
+        // on 2201 nothing is issued: the call assigns a tensor
+        Pipe::S
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        let what = "Concat";
+        if proposal_chip(cx, what) {
+            return Flow::Stop;
+        }
+        if repeat_of(cx, self.repeat, what).is_none() {
+            return Flow::Next;
+        }
+        let src = cx.handle(self.src);
+        cx.set_handle(self.concat, src);
+        Flow::Next
+    }
+}
+
+#[derive(Debug)]
+struct Extract {
+    t: DType,
+    value: u32,
+    index: u32,
+    sorted: u32,
+    repeat: Sv,
+}
+
+fn decode_extract(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    Ok(Box::new(Extract {
+        t: a.dtype("T")?,
+        value: a.handle("dstValue")?,
+        index: a.handle("dstIndex")?,
+        sorted: a.handle("sorted")?,
+        repeat: a.sv("repeatTime")?,
+    }))
+}
+
+impl ApiOp for Extract {
+    fn pipe(&self) -> Pipe {
+        Pipe::V
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        let what = "Extract";
+        if proposal_chip(cx, what) {
+            return Flow::Stop;
+        }
+        let Some(t) = sort_type(cx, self.t, what) else {
+            return Flow::Next;
+        };
+        let Some(repeat) = repeat_of(cx, self.repeat, what) else {
+            return Flow::Next;
+        };
+        let n = repeat * GROUP;
+        meter(cx, 2 * repeat as u64, 2 * n as u64);
+        if n == 0 {
+            return Flow::Next;
+        }
+        let size = t.size();
+        let sorted = cx.handle(self.sorted);
+        let Some((pairs, flags)) = read(cx, sorted, 0, n * PAIR, what) else {
+            return Flow::Next;
+        };
+        let (mut vals, mut v_init) = (Vec::with_capacity(n * size), Vec::with_capacity(n * size));
+        let (mut idx, mut i_init) = (Vec::with_capacity(n * 4), Vec::with_capacity(n * 4));
+        for (p, f) in pairs.chunks_exact(PAIR).zip(flags.chunks_exact(PAIR)) {
+            vals.extend_from_slice(&p[..size]);
+            v_init.extend_from_slice(&f[..size]);
+            idx.extend_from_slice(&p[4..]);
+            i_init.extend_from_slice(&f[4..]);
+        }
+        let (value, index) = (cx.handle(self.value), cx.handle(self.index));
+        write(cx, value, 0, &vals, &v_init, t, what);
+        if index.len != 0 {
+            write(cx, index, 0, &idx, &i_init, DType::U32, what);
+        }
+        Flow::Next
+    }
+}
+
+// ------------------------------------------------------------------------------------------- GetSortLen / Offset
+
+#[derive(Debug)]
+struct SortLen {
+    t: DType,
+    n: Sv,
+    result: Option<Sv>,
+}
+
+fn decode_len(a: &Args, arg: &str) -> Result<Box<dyn ApiOp>, String> {
+    Ok(Box::new(SortLen {
+        t: a.dtype("T")?,
+        n: a.sv(arg)?,
+        result: a.result_sv(),
+    }))
+}
+
+/// GetSortLen / GetSortOffset on 2201: elements of T that `n` pairs take (8 bytes each: 4 half, 2 float).
+pub fn sort_len(n: u64, t: DType) -> u64 {
+    n * (PAIR / t.size()) as u64
+}
+
+impl ApiOp for SortLen {
+    fn pipe(&self) -> Pipe {
+        Pipe::S
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        let Some(t) = sort_type(cx, self.t, "GetSortLen") else {
+            return Flow::Next;
+        };
+        let v = sort_len(cx.uint(self.n) & 0xFFFF_FFFF, t) & 0xFFFF_FFFF;
+        if let Some(r) = self.result {
+            cx.set(r.reg, r.ty, v);
+        }
+        Flow::Next
+    }
+}
+
+pub fn register(r: &mut Registry) {
+    r.add("Sort32.plain", decode_sort32);
+    r.add("Sort.plain", decode_sort);
+    r.add("MrgSort.info", decode_mrgsort_info);
+    r.add("MrgSort.plain", decode_mrgsort_lists);
+    r.add("GetMrgSortResult.plain", decode_result);
+    r.add("Concat.plain", decode_concat);
+    r.add("Extract.plain", decode_extract);
+    r.add("GetSortLen.plain", |a| decode_len(a, "elemCount"));
+    r.add("GetSortOffset.plain", |a| decode_len(a, "elemOffset"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f32s(v: &[f32]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    fn idx(n: u32) -> Vec<u8> {
+        (0..n).flat_map(|i| (100 + i).to_le_bytes()).collect()
+    }
+
+    /// (score, index) of each pair of float pairs
+    fn unpack(p: &[u8]) -> Vec<(f32, u32)> {
+        p.chunks(PAIR)
+            .map(|c| {
+                (
+                    f32::from_le_bytes(c[..4].try_into().unwrap()),
+                    u32::from_le_bytes(c[4..].try_into().unwrap()),
+                )
+            })
+            .collect()
+    }
+
+    fn pairs(v: &[(f32, u32)]) -> Vec<u8> {
+        v.iter().flat_map(|&(s, i)| pair(&s.to_le_bytes(), i)).collect()
+    }
+
+    #[test]
+    fn sort32_orders_each_group_largest_first_and_ties_by_position() {
+        // 32 scores: ties at 3.0 (positions 1 and 4), -0 and +0 (positions 5 and 6, equal), the rest -9
+        let mut s = vec![-9.0f32; 32];
+        s[..8].copy_from_slice(&[0.5, 3.0, -7.0, 2.0, 3.0, -0.0, 0.0, 9.0]);
+        let out = unpack(&sort32(&f32s(&s), &idx(32), 32, DType::F32));
+        let head: Vec<u32> = out[..7].iter().map(|p| p.1).collect();
+        assert_eq!(head, vec![107, 101, 104, 103, 100, 105, 106]);
+        // then -7, then the twenty-four -9s in their positions' order
+        assert_eq!(out[7], (-7.0, 102));
+        let tail: Vec<u32> = out[8..].iter().map(|p| p.1).collect();
+        assert_eq!(tail, (108..132).collect::<Vec<u32>>());
+        // -0 keeps its sign bit
+        assert_eq!(out[5].0.to_bits(), (-0.0f32).to_bits());
+    }
+
+    #[test]
+    fn sort32_does_not_merge_groups_and_sorts_a_short_tail_alone() {
+        // 40 scores: group 1 = 0..32 ascending, the tail 8 = 100..108
+        let s: Vec<f32> = (0..40).map(|i| i as f32).collect();
+        let out = unpack(&sort32(&f32s(&s), &idx(40), 40, DType::F32));
+        assert_eq!(out[0], (31.0, 131));
+        assert_eq!(out[31], (0.0, 100));
+        assert_eq!(out[32], (39.0, 139));
+        assert_eq!(out[39], (32.0, 132));
+    }
+
+    #[test]
+    fn half_pairs_put_the_score_low_zero_the_reserved_bytes_and_the_index_high() {
+        let h = |x: f32| half::f16::from_f32(x).to_bits().to_le_bytes();
+        let scores: Vec<u8> = [1.0f32, 2.0].iter().flat_map(|&x| h(x)).collect();
+        let out = sort32(&scores, &idx(2), 2, DType::F16);
+        assert_eq!(&out[..8], &[h(2.0)[0], h(2.0)[1], 0, 0, 101, 0, 0, 0]);
+        assert_eq!(&out[8..], &[h(1.0)[0], h(1.0)[1], 0, 0, 100, 0, 0, 0]);
+    }
+
+    #[test]
+    fn nan_ranks_below_every_number() {
+        let s = [f32::NAN, -f32::INFINITY, 1.0, f32::NAN];
+        let out = unpack(&sort32(&f32s(&s), &idx(4), 4, DType::F32));
+        let order: Vec<u32> = out.iter().map(|p| p.1).collect();
+        assert_eq!(order, vec![102, 101, 100, 103]);
+    }
+
+    #[test]
+    fn merge_of_four_lists_takes_the_earlier_list_on_ties() {
+        let a = pairs(&[(9.0, 0), (5.0, 1), (1.0, 2)]);
+        let b = pairs(&[(7.0, 10), (5.0, 11)]);
+        let c = pairs(&[(8.0, 20)]);
+        let d = pairs(&[(5.0, 30), (-1.0, 31)]);
+        let (order, taken) = merge(&[Some(&a), Some(&b), Some(&c), Some(&d)], DType::F32, false);
+        // 9 a0, 8 c0, 7 b0, then the 5s from a, b, d in list order, 1 a2, -1 d1
+        assert_eq!(
+            order,
+            vec![(0, 0), (2, 0), (1, 0), (0, 1), (1, 1), (3, 0), (0, 2), (3, 1)]
+        );
+        assert_eq!(taken, [3, 2, 1, 2]);
+        assert_eq!(vms4_bits(&taken), 3 | 2 << 16 | 1 << 32 | 2 << 48);
+    }
+
+    #[test]
+    fn merge_with_exhaustion_stops_at_the_first_list_used_up() {
+        let a = pairs(&[(9.0, 0), (5.0, 1), (1.0, 2)]);
+        let b = pairs(&[(7.0, 10), (6.0, 11)]);
+        let c = pairs(&[(8.0, 20), (0.0, 21)]);
+        let (order, taken) = merge(&[Some(&a), Some(&b), Some(&c), None], DType::F32, true);
+        // 9 a0, 8 c0, 7 b0, 6 b1: b is used up, the merge stops
+        assert_eq!(order, vec![(0, 0), (2, 0), (1, 0), (1, 1)]);
+        assert_eq!(taken, [1, 2, 1, 0]);
+        // a valid empty list: nothing moves
+        let (order, taken) = merge(&[Some(&a), Some(&[]), None, None], DType::F32, true);
+        assert!(order.is_empty() && taken == [0; 4]);
+        // without suspension everything moves
+        let (order, _) = merge(&[Some(&a), Some(&b), Some(&c), None], DType::F32, false);
+        assert_eq!(order.len(), 7);
+    }
+
+    #[test]
+    fn full_sort_is_stable_across_groups() {
+        // 64 scores, all 1.0 but position 40 = 2.0: it comes first, the rest keep their positions' order
+        let mut s = vec![1.0f32; 64];
+        s[40] = 2.0;
+        let out = unpack(&full_sort(&sort32(&f32s(&s), &idx(64), 64, DType::F32), DType::F32));
+        let order: Vec<u32> = out.iter().map(|p| p.1 - 100).collect();
+        let mut want = vec![40u32];
+        want.extend((0..64).filter(|&i| i != 40));
+        assert_eq!(order, want);
+    }
+
+    #[test]
+    fn sort_len_counts_elements_of_t() {
+        assert_eq!(sort_len(32, DType::F32), 64);
+        assert_eq!(sort_len(32, DType::F16), 128);
+    }
+}
