@@ -167,3 +167,101 @@ def test_concat_full_sort_extract_match_a_stable_descending_argsort(n: int, dtyp
     order = np.argsort(-x.astype(np.float32), kind="stable")
     np.testing.assert_array_equal(result.outputs["idx"], order.astype(np.uint32))
     np.testing.assert_array_equal(result.outputs["y"].view(np.uint8), x[order].view(np.uint8))
+
+
+# the list form the MoE mergers call: MrgSort<float, true> of two or three sorted lists, stopping at the first one
+# used up; sortedNum and GetMrgSortResult report how many pairs of each list went out
+EXHAUSTED = """
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void exhausted(GM_ADDR x, GM_ADDR y, GM_ADDR counts, GM_ADDR workspace, GM_ADDR tiling)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> xQueue;
+    TQue<TPosition::VECOUT, 1> yQueue;
+    TBuf<TPosition::VECCALC> indexBuf, sortedBuf, mergedBuf;
+    pipe.InitBuffer(xQueue, 1, 96 * sizeof(float));
+    pipe.InitBuffer(yQueue, 1, 96 * sizeof(float));
+    pipe.InitBuffer(indexBuf, 96 * sizeof(uint32_t));
+    pipe.InitBuffer(sortedBuf, 96 * 8);
+    pipe.InitBuffer(mergedBuf, 96 * 8);
+    GlobalTensor<float> xGm, yGm;
+    GlobalTensor<uint32_t> countsGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, 96);
+    yGm.SetGlobalBuffer((__gm__ float *)y, 96);
+    countsGm.SetGlobalBuffer((__gm__ uint32_t *)counts, 8);
+    LocalTensor<float> xLocal = xQueue.AllocTensor<float>();
+    DataCopy(xLocal, xGm, 96);
+    xQueue.EnQue(xLocal);
+    xLocal = xQueue.DeQue<float>();
+    LocalTensor<int32_t> index = indexBuf.Get<int32_t>();
+    CreateVecIndex(index, (int32_t)0, 96);
+    pipe_barrier(PIPE_V);
+    LocalTensor<float> sorted = sortedBuf.Get<float>();
+    Sort32(sorted, xLocal, indexBuf.Get<uint32_t>(), 3);
+    LocalTensor<float> merged = mergedBuf.Get<float>();
+    Duplicate(merged, (float)-1, 192);
+    pipe_barrier(PIPE_V);
+    uint16_t lengths[4] = {LENGTHS};
+    uint32_t sortedNum[4] = {0, 0, 0, 0};
+    MrgSortSrcList<float> lists(sorted, sorted[64], sorted[128], sorted);
+    MrgSort<float, true>(merged, lists, lengths, sortedNum, VALID, 1);
+    uint16_t c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+    GetMrgSortResult(c0, c1, c2, c3);
+    pipe_barrier(PIPE_V);
+    LocalTensor<float> yLocal = yQueue.AllocTensor<float>();
+    LocalTensor<uint32_t> idxLocal = indexBuf.Get<uint32_t>();
+    Extract(yLocal, idxLocal, merged, 3);
+    yQueue.EnQue(yLocal);
+    yLocal = yQueue.DeQue<float>();
+    DataCopy(yGm, yLocal, 96);
+    countsGm.SetValue(0, sortedNum[0]);
+    countsGm.SetValue(1, sortedNum[1]);
+    countsGm.SetValue(2, sortedNum[2]);
+    countsGm.SetValue(3, sortedNum[3]);
+    countsGm.SetValue(4, c0);
+    countsGm.SetValue(5, c1);
+    countsGm.SetValue(6, c2);
+    countsGm.SetValue(7, c3);
+    xQueue.FreeTensor(xLocal);
+    yQueue.FreeTensor(yLocal);
+}
+"""
+
+
+def _exhausted(lengths: str, valid: str, x: np.ndarray) -> object:
+    source = EXHAUSTED.replace("LENGTHS", lengths).replace("VALID", valid)
+    return run(source, {"x": x}, chip="910B2", block_dim=1,
+               outputs={"y": ((96,), "float32"), "counts": ((8,), "uint32")})
+
+
+def test_exhausted_suspension_stops_at_the_first_list_used_up_and_reports_the_counts() -> None:
+    # list 1: 32 scores 100..131 descending after Sort32, of which the merge gets 4 (131..128); list 2: 0..31;
+    # list 3: 50.5 and 29.5, 29.5, ...: list 1's four go first, then 50.5 (list 3); list 1 is used up there
+    x = np.concatenate([np.arange(100, 132), np.arange(0, 32), np.full(32, 29.5)]).astype(np.float32)
+    x[64] = 50.5
+    result = _exhausted("4, 32, 32, 0", "0b0111", x)
+    assert _errors(result) == [], result.findings
+    y = result.outputs["y"]
+    np.testing.assert_array_equal(y[:4], [131, 130, 129, 128])
+    np.testing.assert_array_equal(y[4:], np.full(92, -1, np.float32))  # the rest of dst keeps its -1 fill
+    np.testing.assert_array_equal(result.outputs["counts"], [4, 0, 0, 0, 4, 0, 0, 0])
+    # list 1 = 31..0 (the merge gets 31, 30, 29, 28), list 2 = 31, 30 of 0..31, list 3 = 50.5, 29.5, ...:
+    # 50.5 (list 3), 31 (list 1 before list 2), 31, 30, 30: list 2 is used up there
+    x[:32] -= 100
+    result = _exhausted("4, 2, 32, 0", "0b0111", x)
+    assert _errors(result) == [], result.findings
+    np.testing.assert_array_equal(result.outputs["y"][:6], [50.5, 31, 31, 30, 30, -1])
+    np.testing.assert_array_equal(result.outputs["counts"], [2, 2, 1, 0, 2, 2, 1, 0])
+
+
+def test_misuse_is_reported() -> None:
+    x = np.arange(96, dtype=np.float32)
+    result = _exhausted("4, 32, 32, 0", "5", x)
+    assert any(f.code == "ASC959" and "validBit 5" in f.message for f in _errors(result)), result.findings
+    # dst at pair 40: past list 1 (pairs 0..4), inside list 2 (pairs 32..64)
+    overlap = EXHAUSTED.replace("MrgSort<float, true>(merged,", "MrgSort<float, true>(sorted[80],")
+    result = run(overlap.replace("LENGTHS", "4, 32, 32, 0").replace("VALID", "0b0111"), {"x": x}, chip="910B2",
+                 block_dim=1, outputs={"y": ((96,), "float32"), "counts": ((8,), "uint32")})
+    assert any(f.code == "ASC959" and "overlaps source list 2" in f.message for f in _errors(result)), result.findings
