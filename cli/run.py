@@ -80,6 +80,9 @@ def read_input(text: str, rng: Any) -> tuple[str | None, Any, str | None]:
 @click.option("--tiling", "tiling", multiple=True, metavar="FIELD=VALUE",
               help="A tiling field's value, for a kernel with no host code.")
 @click.option("--tiling-key", type=int, default=None, help="The tiling key, for a kernel with no host code.")
+@click.option("--workspace", "workspace", type=int, default=None, metavar="BYTES",
+              help="The bytes of the kernel's workspace parameter, for a launch whose host allocates it (a .asc "
+                   "file's main is not evaluated).")
 @click.option("-D", "--define", "defines", multiple=True, metavar="NAME[=VALUE]",
               help="Define a macro, as the kernel's build would (-D SCENARIO_NUM=1).")
 @click.option("--chip", default=None, help="Target chip (default 910B2).")
@@ -95,12 +98,13 @@ def read_input(text: str, rng: Any) -> tuple[str | None, Any, str | None]:
 def main(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: tuple[str, ...],
          inplace: tuple[str, ...], block_dim: int | None, tiling: tuple[str, ...], tiling_key: int | None,
          chip: str | None, fmt: str, input_format: str, output_dir: str | None, budget: int | None, seed: int,
-         print_program: bool, trace_path: str | None, defines: tuple[str, ...] = ()) -> None:
+         print_program: bool, trace_path: str | None, defines: tuple[str, ...] = (),
+         workspace: int | None = None) -> None:
     """Run KERNEL on the NPU simulator: outputs, and what the run found (out-of-bounds accesses, races,
     deadlocks, ...)."""
     try:
         code = _run(kernel, inputs, attrs, outputs, block_dim, tiling, tiling_key, chip, fmt, input_format,
-                    output_dir, budget, seed, print_program, trace_path, inplace, defines)
+                    output_dir, budget, seed, print_program, trace_path, inplace, defines, workspace)
     except click.ClickException:
         raise
     except Exception as exc:  # a bug of ours must not print a traceback at the user
@@ -116,7 +120,8 @@ def main(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
 def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: tuple[str, ...],
          block_dim: int | None, tiling: tuple[str, ...], tiling_key: int | None, chip: str | None, fmt: str,
          input_format: str, output_dir: str | None, budget: int | None, seed: int, print_program: bool,
-         trace_path: str | None = None, inplace: tuple[str, ...] = (), defines: tuple[str, ...] = ()) -> int:
+         trace_path: str | None = None, inplace: tuple[str, ...] = (), defines: tuple[str, ...] = (),
+         workspace: int | None = None) -> int:
     import numpy as np
 
     from cli.shapes import parse_attr_value, parse_tensor_spec
@@ -171,7 +176,7 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
     result = run_loaded(program, chip, named or positional, [parse_attr_value(a) for a in attrs],
                         block_dim=block_dim, tiling=fields or None, tiling_key=tiling_key,
                         outputs=out_specs or None, budget=budget or DEFAULT_BUDGET, trace=trace_path is not None,
-                        inplace=inplace, dtypes=named_dtypes if named else positional_dtypes)
+                        inplace=inplace, dtypes=named_dtypes if named else positional_dtypes, workspace=workspace)
     if print_program and result.program:
         click.echo(result.program.rstrip("\n"))
     if trace_path is not None and result.trace_json is not None:

@@ -225,10 +225,11 @@ class TemplateArguments:
         return "::".join(parts) + "".join(t.pointers)
 
     def _bias_batch_note(self, name: str) -> str:
-        """`{isBiasBatch=false}` after a Matmul's MatmulConfig argument when the program builds it as `constexpr
-        MatmulConfig CFG = GetMMConfig<...>(batchParams)` from a `constexpr MatmulBatchParams batchParams = {isNBatch,
-        batchMode, isBiasBatch, ...}` (asc-devkit matmul_config.h's field order; isBiasBatch defaults to true): whether
-        IterateBatch's bias has a batch axis, which the simulator reads from the config text."""
+        """`{isNBatch=true}{isBiasBatch=false}` after a Matmul's MatmulConfig argument when the program builds it as
+        `constexpr MatmulConfig CFG = GetMMConfig<...>(batchParams)` from a `constexpr MatmulBatchParams batchParams =
+        {isNBatch, batchMode, isBiasBatch, ...}` (asc-devkit matmul_config.h's field order; isNBatch defaults to false,
+        isBiasBatch to true): whether IterateNBatch / GetBatchTensorC run at all and whether IterateBatch's bias has a
+        batch axis, which the simulator reads from the config text."""
         found = self.scope.constants.get(name.rsplit("::", 1)[-1])
         init = found[1].init if found is not None else None
         if not isinstance(init, A.Call) or init.callee_name != "GetMMConfig":
@@ -242,9 +243,12 @@ class TemplateArguments:
             items = params[1].init.items
             if any(isinstance(i, A.DesignatedInit) for i in items):
                 return ""
-            value = self.const_eval(items[2]) if len(items) > 2 else 1
-            if isinstance(value, int | bool):
-                return "{isBiasBatch=" + ("true" if value else "false") + "}"
+            note = ""
+            for index, field, default in ((0, "isNBatch", 0), (2, "isBiasBatch", 1)):
+                value = self.const_eval(items[index]) if len(items) > index else default
+                if isinstance(value, int | bool):
+                    note += "{" + field + "=" + ("true" if value else "false") + "}"
+            return note
         return ""
 
     def _conditional_choice(self, parts: Sequence[A.NamePart]) -> A.TypeRef | None:

@@ -106,37 +106,39 @@ def run(source: Any, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray], at
         tiling_key: int | None = None, outputs: Mapping[str, Any] | Sequence[Any] | None = None,
         budget: int = DEFAULT_BUDGET, fmt: str = "auto", defines: Mapping[str, str | None] | None = None,
         outputs_initialised: bool = False, timing: bool = True, trace: bool | int = False,
-        dtypes: Sequence[str | None] | Mapping[str, str] | None = None, inplace: Sequence[str] = ()) -> SimResult:
+        dtypes: Sequence[str | None] | Mapping[str, str] | None = None, inplace: Sequence[str] = (),
+        workspace: int | None = None) -> SimResult:
     """Simulates `source` on `inputs` (numpy arrays in op input order, or by name). See ascendir.sim.run.
     `timing` times the launch (cycles, per-pipe figures); `trace` also records a Chrome trace (True, or the most
     events to keep). `dtypes` names the element types the arrays' own cannot say (bfloat16, passed as uint16 bit
     patterns): by tensor name, or by position over the inputs then the outputs (None: the array's). `inplace`
     names the inputs the op updates in place (as are those its op description also lists as outputs): a write
-    into any other input is ASC963."""
+    into any other input is ASC963. `workspace` is the bytes of the kernel's workspace parameter, for a launch
+    whose host (a .asc file's main, which is not evaluated) allocates it; it wins over a host tiling function's."""
     program, chip = load_source(source, fmt, chip, defines)
     return run_loaded(program, chip, inputs, attrs, block_dim=block_dim, tiling=tiling, tiling_key=tiling_key,
                       outputs=outputs, budget=budget, outputs_initialised=outputs_initialised, timing=timing,
-                      trace=trace, dtypes=dtypes, inplace=inplace)
+                      trace=trace, dtypes=dtypes, inplace=inplace, workspace=workspace)
 
 
 def run_loaded(program: Any, chip: str, inputs: Any, attrs: Sequence[Any] = (), *, block_dim: int | None = None,
                tiling: Mapping[str, Any] | None = None, tiling_key: int | None = None, outputs: Any = None,
                budget: int = DEFAULT_BUDGET, outputs_initialised: bool = False, timing: bool = True,
                trace: bool | int = False, dtypes: Sequence[str | None] | Mapping[str, str] | None = None,
-               inplace: Sequence[str] = ()) -> SimResult:
+               inplace: Sequence[str] = (), workspace: int | None = None) -> SimResult:
     """`run` for a program already read (frontend.pipeline.Program) for `chip`."""
     diags = [d for d in program.diagnostics if d.is_error]
     if diags:
         return SimResult({}, diags, completed=False)
     return _run_program(program, chip, inputs, list(attrs), block_dim, tiling, tiling_key, outputs, budget,
-                        outputs_initialised, timing, trace, dtypes, inplace)
+                        outputs_initialised, timing, trace, dtypes, inplace, workspace)
 
 
 def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_dim: int | None,
                  tiling: Mapping[str, Any] | None, tiling_key: int | None, outputs: Any, budget: int,
                  outputs_initialised: bool, timing: bool = True, trace: bool | int = False,
                  dtypes: Sequence[str | None] | Mapping[str, str] | None = None,
-                 inplace: Sequence[str] = ()) -> SimResult:
+                 inplace: Sequence[str] = (), workspace_bytes: int | None = None) -> SimResult:
     from ascendir.chips import load_chip
     from ascendir.host_eval import TensorSpec, TilingInputs
     from ascendir.lower import GE_DTYPES, LoweringOptions, dtype_bindings
@@ -243,6 +245,8 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
             raise SimError("the kernel has no host tiling code: give block_dim (--block-dim) and its tiling values")
         dim = block_dim
         module.fold(FoldTilingPass(dict(tiling or {}), key, dim, tables=True))
+    if workspace_bytes is not None:
+        workspace = workspace_bytes
     missing = [n for n in out_names if n not in given_outputs]
     if missing:
         return SimResult({}, findings + [error(SIM_ERROR, f"the shape of output{'s' * (len(missing) > 1)} "

@@ -104,6 +104,9 @@ pub struct MatmulObj {
     pub fields: Vec<(String, i64)>,
     /// SetBatchNum: the batch counts of A and B for the cube-only IterateBatch
     pub batch_num: Option<(i64, i64)>,
+    /// SetWorkspace: where IterateNBatch writes C
+    pub workspace: Option<Handle>,
+    pub nbatch: crate::cube::matmul_nbatch::NBatch,
 }
 
 impl MatmulObj {
@@ -140,12 +143,13 @@ enum Method {
     SetQuantVector,
     IterateBatch,
     SetBatchNum,
-    /// a batch form that is reported, not run (IterateNBatch, GetBatchTensorC)
-    BatchUnmodelled,
+    IterateNBatch,
+    GetBatchTensorC,
+    SetWorkspace,
     Nothing,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct Call {
     method: Method,
     /// (object, tiling fields by name) for each object a REGIST_MATMUL_OBJ / Init sets up
@@ -156,7 +160,8 @@ pub(super) struct Call {
     pub(super) flags: Vec<Option<Sv>>,
     pub(super) ints: Vec<Option<Sv>>,
     result: Option<Sv>,
-    sync: bool,
+    result_h: Option<u32>,
+    pub(super) sync: bool,
     pub(super) api: String,
 }
 
@@ -192,7 +197,9 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         "SetQuantVector" => Method::SetQuantVector,
         "IterateBatch" => Method::IterateBatch,
         "SetBatchNum" => Method::SetBatchNum,
-        "IterateNBatch" | "GetBatchTensorC" | "GetBatchC" => Method::BatchUnmodelled,
+        "IterateNBatch" => Method::IterateNBatch,
+        "GetBatchTensorC" | "GetBatchC" => Method::GetBatchTensorC,
+        "SetWorkspace" => Method::SetWorkspace,
         _ => Method::Nothing,
     };
     let method = if method == Method::Init && !a.named.iter().any(|(n, _)| n.starts_with("cubeTiling")) {
@@ -221,9 +228,13 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
     if method == Method::Init {
         objs.push((obj, tiling_fields(a, "cubeTiling")));
     }
-    let tensor = ["gm", "local", "ubCmatrix", "localCmatrix", "quantTensor"]
-        .iter()
-        .find_map(|n| a.handle(n).ok());
+    let tensor = match method {
+        Method::GetBatchTensorC => a.handle("c").ok(),
+        Method::SetWorkspace => a.handle("addr").ok(),
+        _ => ["gm", "local", "ubCmatrix", "localCmatrix", "quantTensor"]
+            .iter()
+            .find_map(|n| a.handle(n).ok()),
+    };
     let sv = |n: &str| a.opt_sv(n).ok().flatten();
     let (flags, ints) = match method {
         Method::SetA => (vec![sv("isTransposeA")], vec![]),
@@ -255,7 +266,25 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
             .map(|n| sv(n))
             .collect(),
         ),
-        Method::SetBatchNum => (vec![], vec![sv("batchA"), sv("batchB")]),
+        Method::SetBatchNum | Method::GetBatchTensorC => {
+            (vec![sv("enSequentialWrite")], vec![sv("batchA"), sv("batchB")])
+        }
+        Method::IterateNBatch => (
+            vec![sv("enSequentialWrite"), sv("enPartialSum")],
+            [
+                "batchLoop",
+                "batchA",
+                "batchB",
+                "matrixStrideA",
+                "matrixStrideB",
+                "matrixStrideC",
+                "enAtomic",
+            ]
+            .iter()
+            .map(|n| sv(n))
+            .collect(),
+        ),
+        Method::SetWorkspace => (vec![], vec![sv("size")]),
         _ => (vec![], vec![]),
     };
     let t = a.dtype("T").ok();
@@ -269,6 +298,7 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         flags,
         ints,
         result: a.result_sv(),
+        result_h: a.result_handle(),
         sync,
         api: a.api.clone(),
     }))
@@ -284,17 +314,10 @@ impl ApiOp for Call {
         match self.method {
             Method::Register | Method::Init => return self.register(cx),
             Method::Nothing => return Flow::Next,
-            Method::BatchUnmodelled => {
-                cx.report(
-                    code::NOT_MODELLED,
-                    format!(
-                        "Matmul::{} is not modelled (IterateBatch and SetBatchNum are)",
-                        self.api
-                    ),
-                );
-                return Flow::Stop;
-            }
             Method::IterateBatch => return self.iterate_batch(cx),
+            Method::IterateNBatch => return self.iterate_n_batch(cx),
+            Method::GetBatchTensorC => return self.get_batch_tensor_c(cx),
+            Method::SetWorkspace => return self.set_workspace(cx),
             _ => {}
         }
         let flag = |cx: &Ctx, i: usize| {
@@ -571,6 +594,10 @@ impl Call {
             return None;
         }
         m.shape()
+    }
+
+    pub(super) fn result_handle(&self) -> Option<u32> {
+        self.result_h
     }
 
     fn set_result(&self, cx: &mut Ctx, v: bool) {

@@ -14,8 +14,8 @@
 //! (a MatmulConfig from GetMMConfig with a MatmulBatchParams whose isBiasBatch is false). Each product
 //! is the object's IterateAll on the offset matrices. The MIX forms take batchA / batchB; the cube-only forms
 //! take them from SetBatchNum. Not modelled (reported, naming the form): SBNGD and other layouts, the partial
-//! sum (enPartialSum), a bias under a MatmulConfig whose isBiasBatch is not known here, IterateNBatch /
-//! GetBatchTensorC.
+//! sum (enPartialSum), a bias under a MatmulConfig whose isBiasBatch is not known here. IterateNBatch's loops
+//! run these batches too (matmul_nbatch.rs).
 
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
@@ -105,7 +105,7 @@ fn advanced(h: Handle, bytes: usize) -> Handle {
 }
 
 impl Call {
-    fn layout_of(&self, cx: &mut Ctx, m: &MatmulObj, which: usize, name: &str) -> Option<Layout> {
+    fn layout_of(&self, cx: &mut Ctx, m: &MatmulObj, which: usize, name: &str, what: &str) -> Option<Layout> {
         let text = m
             .config
             .get(which)
@@ -119,7 +119,7 @@ impl Call {
                 cx.report(
                     code::NOT_MODELLED,
                     format!(
-                        "Matmul::IterateBatch with {name}'s MatmulType of LayoutMode::{other} is not modelled \
+                        "Matmul::{what} with {name}'s MatmulType of LayoutMode::{other} is not modelled \
                          (NORMAL, BSNGD and BNGS1S2 are)"
                     ),
                 );
@@ -129,7 +129,7 @@ impl Call {
     }
 
     /// The layout info (B, S, N, G, D) of operand `x` ("A", "B", "C") from the tiling, or a finding.
-    fn dims(&self, cx: &mut Ctx, m: &MatmulObj, x: &str) -> Option<[usize; 5]> {
+    fn dims(&self, cx: &mut Ctx, m: &MatmulObj, x: &str, what: &str) -> Option<[usize; 5]> {
         let names: [&str; 5] = if x == "C" {
             ["B", "S1", "N", "G", "S2"]
         } else {
@@ -143,7 +143,7 @@ impl Call {
                 cx.report(
                     code::INVALID_OPERAND,
                     format!(
-                        "Matmul::IterateBatch reads {x}'s layout from the tiling's {field}, which is {v} (set it with \
+                        "Matmul::{what} reads {x}'s layout from the tiling's {field}, which is {v} (set it with \
                          Set{x}Layout on the host)"
                     ),
                 );
@@ -164,21 +164,10 @@ impl Call {
             );
             return Flow::Stop;
         };
-        let Some((_, s, org)) = self.ready(cx, "IterateBatch") else {
-            return Flow::Next;
-        };
         let int = |cx: &Ctx, i: usize| self.ints.get(i).copied().flatten().map(|v| cx.int(v));
-        let flag = |cx: &Ctx, i: usize| {
-            self.flags
-                .get(i)
-                .copied()
-                .flatten()
-                .is_some_and(|v| cx.uint(v) & 1 != 0)
-        };
-        let m = cx.core.cube.matmuls[&obj].clone();
         let counts = match (int(cx, 0), int(cx, 1)) {
             (Some(a), Some(b)) => Some((a, b)),
-            _ => m.batch_num,
+            _ => cx.core.cube.matmuls[&obj].batch_num,
         };
         let Some((batch_a, batch_b)) = counts else {
             cx.report(
@@ -187,60 +176,103 @@ impl Call {
             );
             return Flow::Next;
         };
-        if batch_a <= 0 || batch_b <= 0 || (batch_a % batch_b != 0 && batch_b % batch_a != 0) {
-            cx.report(
-                code::INVALID_OPERAND,
-                format!(
-                    "Matmul::IterateBatch with batchA {batch_a} and batchB {batch_b}: both must be positive and one a \
-                     multiple of the other"
-                ),
-            );
-            return Flow::Next;
-        }
-        if flag(cx, 1) {
-            cx.report(
-                code::NOT_MODELLED,
-                "Matmul::IterateBatch with enPartialSum is not modelled".into(),
-            );
-            return Flow::Next;
-        }
-        let with_bias = m.bias.is_some() && !m.bias_off;
-        // isBiasBatch: true in the default configurations; the lowering notes `{isBiasBatch=...}` after a config the
-        // program builds with GetMMConfig from its own MatmulBatchParams
-        let bias_batch = match m.config.get(4).map(|c| c.trim()) {
+        let strides = [int(cx, 2), int(cx, 3), int(cx, 4)];
+        let batch = BatchCall {
+            batch_a,
+            batch_b,
+            sequential: self.flag(cx, 0),
+            partial: self.flag(cx, 1),
+            strides,
+            atomic: int(cx, 5).unwrap_or(0),
+        };
+        self.batches(cx, h, &batch, "IterateBatch", [0, 0, 0]);
+        Flow::Next
+    }
+
+    pub(super) fn flag(&self, cx: &Ctx, i: usize) -> bool {
+        self.flags
+            .get(i)
+            .copied()
+            .flatten()
+            .is_some_and(|v| cx.uint(v) & 1 != 0)
+    }
+
+    /// Whether the object's MatmulConfig gives the bias a batch axis (isBiasBatch: true in the default
+    /// configurations; the lowering notes `{isBiasBatch=...}` after a config the program builds with GetMMConfig
+    /// from its own MatmulBatchParams); None when not known here.
+    fn bias_batch(m: &MatmulObj) -> Option<bool> {
+        match m.config.get(4).map(|c| c.trim()) {
             None | Some("CFG_NORM" | "CFG_MDL") => Some(true),
             Some(c) if c.contains("{isBiasBatch=false}") => Some(false),
             Some(c) if c.contains("{isBiasBatch=true}") => Some(true),
             Some(_) => None,
-        };
-        if with_bias && bias_batch.is_none() {
-            cx.report(
-                code::NOT_MODELLED,
-                format!(
-                    "Matmul::IterateBatch with a bias under MatmulConfig {}: whether the bias has a batch axis \
-                     (isBiasBatch) is not known here",
-                    m.config[4].trim()
-                ),
-            );
-            return Flow::Next;
         }
-        let bias_step = if bias_batch == Some(false) { 0 } else { s[1] };
+    }
+
+    /// The operands' layouts and layout info (B, S, N, G, D / B, S1, N, G, S2), or findings.
+    pub(super) fn layouts(&self, cx: &mut Ctx, m: &MatmulObj, what: &str) -> Option<[(Layout, [usize; 5]); 3]> {
         let (Some(la), Some(lb), Some(lc)) = (
-            self.layout_of(cx, &m, 0, "A"),
-            self.layout_of(cx, &m, 1, "B"),
-            self.layout_of(cx, &m, 2, "C"),
+            self.layout_of(cx, m, 0, "A", what),
+            self.layout_of(cx, m, 1, "B", what),
+            self.layout_of(cx, m, 2, "C", what),
         ) else {
-            return Flow::Next;
+            return None;
         };
         let dims = |cx: &mut Ctx, l: Layout, x: &str| {
             if l == Layout::Normal {
                 Some([1, 1, 1, 1, 1])
             } else {
-                self.dims(cx, &m, x)
+                self.dims(cx, m, x, what)
             }
         };
         let (Some(da), Some(db), Some(dc)) = (dims(cx, la, "A"), dims(cx, lb, "B"), dims(cx, lc, "C")) else {
-            return Flow::Next;
+            return None;
+        };
+        Some([(la, da), (lb, db), (lc, dc)])
+    }
+
+    /// One IterateBatch: max(batchA, batchB) products into `h`, A, B and the bias found `offsets` elements on from
+    /// where the object's tensors start (IterateNBatch's loops); false when a finding stopped it.
+    pub(super) fn batches(&self, cx: &mut Ctx, h: Handle, call: &BatchCall, what: &str, offsets: [usize; 3]) -> bool {
+        let obj = self.obj;
+        let Some((_, s, org)) = self.ready(cx, what) else {
+            return false;
+        };
+        let m = cx.core.cube.matmuls[&obj].clone();
+        let (batch_a, batch_b) = (call.batch_a, call.batch_b);
+        if batch_a <= 0 || batch_b <= 0 || (batch_a % batch_b != 0 && batch_b % batch_a != 0) {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!(
+                    "Matmul::{what} with batchA {batch_a} and batchB {batch_b}: both must be positive and one a \
+                     multiple of the other"
+                ),
+            );
+            return false;
+        }
+        if call.partial {
+            cx.report(
+                code::NOT_MODELLED,
+                format!("Matmul::{what} with enPartialSum is not modelled"),
+            );
+            return false;
+        }
+        let with_bias = m.bias.is_some() && !m.bias_off;
+        let bias_batch = Self::bias_batch(&m);
+        if with_bias && bias_batch.is_none() {
+            cx.report(
+                code::NOT_MODELLED,
+                format!(
+                    "Matmul::{what} with a bias under MatmulConfig {}: whether the bias has a batch axis \
+                     (isBiasBatch) is not known here",
+                    m.config[4].trim()
+                ),
+            );
+            return false;
+        }
+        let bias_step = if bias_batch == Some(false) { 0 } else { s[1] };
+        let Some([(la, da), (lb, db), (lc, dc)]) = self.layouts(cx, &m, what) else {
+            return false;
         };
         let (a, b) = (m.a.unwrap(), m.b.unwrap());
         let (org_m, org_n, org_ka, org_kb) = (
@@ -250,46 +282,44 @@ impl Call {
             org[3].max(1) as usize,
         );
         let n_c = if org[4] > 0 { org[4] as usize } else { org_n };
-        let stride = |cx: &Ctx, i: usize, d: usize| int(cx, i).filter(|v| *v > 0).map(|v| v as usize).unwrap_or(d);
+        let stride = |i: usize, d: usize| call.strides[i].filter(|v| *v > 0).map(|v| v as usize).unwrap_or(d);
         let pa = Placement {
             layout: la,
             dims: da,
-            normal: (stride(cx, 2, org_m * org_ka), if a.trans { org_m } else { org_ka }),
+            normal: (stride(0, org_m * org_ka), if a.trans { org_m } else { org_ka }),
         };
         let pb = Placement {
             layout: lb,
             dims: db,
-            normal: (stride(cx, 3, org_kb * org_n), if b.trans { org_kb } else { org_n }),
+            normal: (stride(1, org_kb * org_n), if b.trans { org_kb } else { org_n }),
         };
-        let sequential = flag(cx, 0);
         let local = matches!(h.space, Space::Local(_));
         let pc = Placement {
-            layout: if sequential || local { Layout::Normal } else { lc },
+            layout: if call.sequential || local { Layout::Normal } else { lc },
             dims: dc,
-            normal: if sequential || local {
+            normal: if call.sequential || local {
                 (s[0] * s[1], s[1])
             } else {
-                (stride(cx, 4, org_m * n_c), n_c)
+                (stride(2, org_m * n_c), n_c)
             },
         };
         let total = batch_a.max(batch_b) as usize;
-        let atomic = int(cx, 5).unwrap_or(0);
         let ct = self.t.unwrap_or(crate::dtype::DType::F32);
         for i in 0..total {
             let ai = source_index(i, total, batch_a as usize, la, da, db);
             let bi = source_index(i, total, batch_b as usize, lb, db, da);
             let mut one = m.clone();
             one.a = Some(crate::cube::matmul::Operand {
-                h: advanced(a.h, pa.offset(ai) * a.t.size()),
+                h: advanced(a.h, (offsets[0] + pa.offset(ai)) * a.t.size()),
                 ..a
             });
             one.b = Some(crate::cube::matmul::Operand {
-                h: advanced(b.h, pb.offset(bi) * b.t.size()),
+                h: advanced(b.h, (offsets[1] + pb.offset(bi)) * b.t.size()),
                 ..b
             });
             if let (true, Some(bias)) = (with_bias, m.bias) {
                 one.bias = Some(crate::cube::matmul::Operand {
-                    h: advanced(bias.h, i * bias_step * bias.t.size()),
+                    h: advanced(bias.h, (offsets[2] + i * bias_step) * bias.t.size()),
                     ..bias
                 });
             }
@@ -309,12 +339,23 @@ impl Call {
             if let Some(block) = block {
                 self.time(cx, (0, 0, s[0], s[1]), Some(h.space));
                 let out = advanced(h, pc.offset(i) * ct.size());
-                self.write_block(cx, out, &block, false, atomic, "IterateBatch");
+                self.write_block(cx, out, &block, false, call.atomic, what);
             }
             cx.core.cube.matmuls.insert(obj, m.clone());
         }
-        Flow::Next
+        true
     }
+}
+
+/// The arguments of one IterateBatch (or of each of IterateNBatch's loops).
+pub(super) struct BatchCall {
+    pub batch_a: i64,
+    pub batch_b: i64,
+    pub sequential: bool,
+    pub partial: bool,
+    /// matrixStrideA / B / C (NORMAL layouts; 0 or absent: the org shape's matrix)
+    pub strides: [Option<i64>; 3],
+    pub atomic: i64,
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ pub mod load3d;
 pub mod matmul;
 pub mod matmul_batch;
 pub mod matmul_compute;
+pub mod matmul_nbatch;
 pub mod mmad;
 pub mod nd2nz;
 
