@@ -15,12 +15,14 @@ pub mod binary;
 pub mod cast;
 pub mod compare;
 pub mod cumsum;
+pub mod dequant;
 pub mod dup;
 pub mod elem;
 pub mod gather;
 pub mod high_level;
 pub mod mask;
 pub mod proposal;
+pub mod quant;
 pub mod reduce;
 pub mod rms_norm;
 pub mod select_bytes;
@@ -584,4 +586,6 @@ pub fn register(r: &mut Registry) {
     softmax_adjust::register(r);
     softmax_simple::register(r);
     sort::register(r);
+    dequant::register(r);
+    quant::register(r);
 }
