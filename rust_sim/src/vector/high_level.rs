@@ -11,6 +11,7 @@ use crate::dtype::DType;
 use crate::memory::Space;
 use crate::program::Sv;
 use crate::vector::elem::{load_f32, store_f32, CHUNK};
+use crate::vector::reduce::{mean_of, repeats_then_tree};
 use crate::vector::{check_footprint, elementwise, Geom, Plan, Run};
 
 /// The element-wise functions, by API name.
@@ -672,6 +673,8 @@ impl ApiOp for Arange {
 struct RowReduce {
     mean: bool,
     t: DType,
+    /// Mean<half, accType = float>: summed and scaled in float, cast to half once
+    float_acc: bool,
     dst: u32,
     src: u32,
     outter: Sv,
@@ -684,6 +687,9 @@ fn decode_row_reduce(a: &Args) -> Result<Box<dyn ApiOp>, String> {
     Ok(Box::new(RowReduce {
         mean: a.api == "Mean",
         t: a.dtype("T")?,
+        float_acc: a.api == "Mean"
+            && a.dtype("accType")
+                .is_ok_and(|acc| acc.size() > a.dtype("T").map_or(4, |t| t.size())),
         dst: a.handle("dstTensor")?,
         src: a.handle("srcTensor")?,
         outter: a.field(p, "outter")?,
@@ -719,11 +725,13 @@ impl ApiOp for RowReduce {
             load_f32(t, &local.data.as_slice()[at..at + total * sz], &mut vals);
             crate::memory::all_ones(&local.init[at..at + total * sz])
         };
+        // the library's order (reduce/order.rs): a tree per repeat, then trees of those; Mean scales the sum
+        let acc_t = if self.float_acc { DType::F32 } else { t };
         let out: Vec<f32> = (0..rows)
             .map(|r| {
-                let s: f32 = vals[r * inner..r * inner + n.min(inner)].iter().sum();
-                if self.mean && n > 0 {
-                    s / n as f32
+                let s = repeats_then_tree(acc_t, &vals[r * inner..r * inner + n.min(inner)]);
+                if self.mean {
+                    mean_of(t, s, n, self.float_acc)
                 } else {
                     s
                 }

@@ -1,8 +1,8 @@
 //! Reductions: ReduceSum/Max/Min (count and repeat forms, the pattern forms over a 2-d shape), WholeReduce*,
 //! BlockReduce*, PairReduceSum.
 //!
-//! A repeat's sum is computed in f32 and rounded once to the element type (the vector unit's vcadd); longer
-//! sums reduce the per-repeat results again the same way, as ReduceSum does on hardware. Max and Min return
+//! Sums add in the hardware's order, each partial rounded to the element type (reduce/order.rs has the order of
+//! each API and the evidence; reduce/tree.rs a repeat's tree). Max and Min return
 //! the first index of the extreme value; indices are stored as unsigned integers in the element's bits
 //! (dst.ReinterpretCast<uint32_t> reads them for float).
 
@@ -15,8 +15,12 @@ use crate::program::Sv;
 use crate::vector::read_local_f32;
 use crate::vector::{check_footprint, geoms, plan, Form, Plan};
 
+mod order;
 mod tmp;
 mod tree;
+use order::{ar_row_sum, fold_halves, pair_tree, tree_of_partials};
+pub(crate) use order::{mean_of, partials_in_sequence, repeats_then_tree};
+use tree::lanes_tree;
 pub(crate) use tree::repeat_sum;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,6 +183,12 @@ impl ApiOp for Reduce {
             return Flow::Next;
         }
         let (reps, init) = per_repeat(cx, mem, &p, t);
+        if self.op == Red::Sum {
+            let val = self.sum(t, &reps, p.lanes);
+            let dst = cx.handle(self.dst);
+            write_vals(cx, dst, 0, &[val], t, init, &self.name);
+            return Flow::Next;
+        }
         // level 1: each repeat (a count form is cut into repeats); then the per-repeat results, a repeat's worth
         // at a time
         let lanes = p.lanes;
@@ -213,6 +223,27 @@ impl ApiOp for Reduce {
             write_index(cx, dst, t.size() as i64, index, t, init, &self.name);
         }
         Flow::Next
+    }
+}
+
+impl Reduce {
+    /// ReduceSum's value: each repeat's tree (a count form cut into repeats of `lanes` elements), then the
+    /// per-repeat results in sequence (the count form: method 2 on A2/A3) or as trees again (the mask form:
+    /// method 1).
+    fn sum(&self, t: DType, reps: &[RepeatValues], lanes: usize) -> f32 {
+        let mut firsts: Vec<f32> = Vec::new();
+        for (_, v, l) in reps {
+            if matches!(self.form, Form::Count(_)) {
+                firsts.extend(v.chunks(lanes).map(|c| pair_tree(t, c)));
+            } else {
+                firsts.push(repeat_sum(t, v, l));
+            }
+        }
+        if matches!(self.form, Form::Count(_)) {
+            partials_in_sequence(t, &firsts)
+        } else {
+            tree_of_partials(t, &firsts, lanes)
+        }
     }
 }
 
@@ -341,6 +372,14 @@ impl ApiOp for RepeatReduce {
                             .collect();
                         out.push(if sel.is_empty() {
                             0.0
+                        } else if self.op == Red::Sum {
+                            // the block's tree of adjacent pairs, lanes at their places in the block
+                            let at: Vec<u32> = lanes
+                                .iter()
+                                .filter(|l| **l / epb as u32 == b)
+                                .map(|l| l % epb as u32)
+                                .collect();
+                            lanes_tree(t, epb, &sel, &at)
                         } else {
                             reduce_slice(self.op, t, &sel).0
                         });
@@ -348,6 +387,7 @@ impl ApiOp for RepeatReduce {
                     write_vals(cx, dst, *r as i64 * dst_rep * 8 * sz, &out, t, init, &self.name);
                 }
                 Per::Pair => {
+                    // one addition per pair of adjacent lanes (a masked lane adds as zero): no order to choose
                     let half = p.lanes / 2;
                     let mut out = vec![0f32; half];
                     for (v, l) in vals.iter().zip(lanes) {
@@ -515,15 +555,27 @@ impl ApiOp for PatternReduce {
             return Flow::Next;
         };
         let (vals, init) = read_local_f32(cx, mem, s, total, t);
+        let sum = self.op == Red::Sum;
         let out: Vec<f32> = if self.last_axis {
             (0..rows)
-                .map(|r| reduce_slice(self.op, t, &vals[r * stride..r * stride + cols]).0)
+                .map(|r| {
+                    let row = &vals[r * stride..r * stride + cols];
+                    if sum {
+                        ar_row_sum(t, row)
+                    } else {
+                        reduce_slice(self.op, t, row).0
+                    }
+                })
                 .collect()
         } else {
             (0..cols)
                 .map(|c| {
                     let col: Vec<f32> = (0..rows).map(|r| vals[r * stride + c]).collect();
-                    reduce_slice(self.op, t, &col).0
+                    if sum {
+                        fold_halves(t, &col)
+                    } else {
+                        reduce_slice(self.op, t, &col).0
+                    }
                 })
                 .collect()
         };

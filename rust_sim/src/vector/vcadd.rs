@@ -4,8 +4,9 @@
 //! Per the CCE intrinsic page (cceintrinsicapi vcadd): each repeat sums the lanes of 8 blocks that the current
 //! mask register selects (the intrinsic takes no mask of its own: AscendCUtils::SetMask / set_vector_mask set
 //! it before); src strides count 32-byte blocks, dstRepeatStride counts elements. Mode 0 writes each repeat's
-//! sum to dst + r * dstRepeatStride and leaves ACC_VAL as it was; mode 1 clears ACC_VAL, sums every repeat into
-//! it and writes nothing to dst (kernels pass nullptr). ACC_VAL holds the sum as the bits of the element type,
+//! sum to dst + r * dstRepeatStride and leaves ACC_VAL as it was; mode 1 clears ACC_VAL, adds every repeat's sum
+//! into it in sequence, each sum rounded to the element type (ReduceSum's method 2, reduce/order.rs), and writes
+//! nothing to dst (kernels pass nullptr). ACC_VAL holds the sum as the bits of the element type,
 //! which kernels read back with `*reinterpret_cast<float *>(&accVal)`.
 
 use crate::api::{ApiOp, Arg, Args, Pipe, Registry};
@@ -13,7 +14,7 @@ use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
 use crate::program::Sv;
-use crate::vector::reduce::{per_repeat, repeat_sum, write_vals};
+use crate::vector::reduce::{partials_in_sequence, per_repeat, repeat_sum, write_vals};
 use crate::vector::{check_footprint, geoms, plan, Form, MaskArg, Stride};
 
 #[derive(Debug)]
@@ -65,7 +66,8 @@ impl ApiOp for Vcadd {
         };
         let (reps, init) = per_repeat(cx, mem, &p, t);
         if cx.uint(self.mode) != 0 {
-            let total: f32 = reps.iter().map(|(_, vals, lanes)| repeat_sum(t, vals, lanes)).sum();
+            let firsts: Vec<f32> = reps.iter().map(|(_, vals, lanes)| repeat_sum(t, vals, lanes)).collect();
+            let total = partials_in_sequence(t, &firsts);
             let mut bytes = vec![0u8; t.size()];
             crate::vector::elem::store_f32(t, &[total], &mut bytes);
             cx.core.acc_val = t.load_bits(&bytes);

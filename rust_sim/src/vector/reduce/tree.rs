@@ -11,7 +11,13 @@ use crate::vector::binary::round_to;
 /// over the repeat's 256 bytes of lanes, each partial sum rounded to `t`. Lanes past the repeat (not expected)
 /// fall back to summing in lane order.
 pub(crate) fn repeat_sum(t: DType, vals: &[f32], lanes: &[u32]) -> f32 {
-    let width = 256 / t.size().max(1);
+    lanes_tree(t, 256 / t.size().max(1), vals, lanes)
+}
+
+/// The adjacent-pair tree over `width` lanes (a power of two) with `vals[k]` at lane `lanes[k]` and zeros
+/// elsewhere, each partial rounded to `t` (a repeat for vcadd, a 32-byte block for BlockReduceSum). Lanes
+/// past the width (not expected) fall back to summing in lane order.
+pub(crate) fn lanes_tree(t: DType, width: usize, vals: &[f32], lanes: &[u32]) -> f32 {
     if vals.len() != lanes.len() || lanes.iter().any(|&l| l as usize >= width) {
         return round_to(t, vals.iter().sum());
     }
@@ -45,6 +51,20 @@ mod tests {
         // masked lanes are zeros in their places: lanes 0 and 63 only
         assert_eq!(repeat_sum(DType::F32, &[1.0, e], &[0, 63]), 1.0);
         assert_eq!(repeat_sum(DType::F32, &[e, e], &[1, 63]), 2.0 * e);
+    }
+
+    #[test]
+    fn a_block_is_a_tree_of_its_own_lanes() {
+        // BlockReduceSum, half: a 32-byte block of 16 lanes. [2048, 0, 1, 1]: (2048 + 0) + (1 + 1) = 2050; in
+        // lane order each + 1 ties back to 2048 (the step is 2 there)
+        let lanes: Vec<u32> = (0..4).collect();
+        assert_eq!(lanes_tree(DType::F16, 16, &[2048.0, 0.0, 1.0, 1.0], &lanes), 2050.0);
+        let in_order = [2048.0f32, 0.0, 1.0, 1.0]
+            .iter()
+            .fold(0.0f32, |acc, &v| round_to(DType::F16, acc + v));
+        assert_eq!(in_order, 2048.0);
+        // lanes 14 and 15 of the block pair with each other first
+        assert_eq!(lanes_tree(DType::F16, 16, &[2048.0, 1.0, 1.0], &[0, 14, 15]), 2050.0);
     }
 
     #[test]
