@@ -1,5 +1,5 @@
-"""Host-side queries of the AscendC high-level API tiling library: SoftmaxGrad's, RmsNorm's and the Reduce APIs'
-temporary space.
+"""Host-side queries of the AscendC high-level API tiling library: SoftmaxGrad's, RmsNorm's, LayerNorm's and the Reduce
+APIs' temporary space and tilings.
 
 What each computes is the vendor tiling library's formula for the 220x chips (asc-devkit,
 impl/adv_api/tiling/activation/softmax_tiling.cpp and impl/adv_api/tiling/normalization/rmsnorm_tiling_impl.cpp;
@@ -24,6 +24,20 @@ the DAV_3510 branch is not modelled: the simulator's chips are 220x). Sizes are 
   (from 8 up), else at most 255; mainBshLength = bs * h, mainBsLength = bs, mainBsLengthAlign = align(bs, 8),
   loopRound = bsh / mainBshLength, the tail (bsh % mainBshLength) in tailBshLength, tailBsLength (its rows) and
   inputTailPos (where it starts). Where the call returns false the block is left as it was.
+* `GetLayerNormMaxMinTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue)` (layernorm_tiling_impl.cpp),
+  srcShape [B, S, H, originH]: three f32 buffers (two for a float source it may reuse) plus mean and variance,
+  max n * align32(B * S * H * 4) + 2 * align32(B * S * 4), min n * align32(H * 4) + 2 * align32(B * S * 4). The
+  rstd form's `(srcShape, typeSize, isReuseSource, isComputeRstd, isOnlyOutput, maxValue, minValue)`, srcShape
+  [A, R], R padded to 32 bytes of typeSize: max 2 * align32(A * Rp * 4) + align32(A * 4), min 2 * align32(Rp * 4) +
+  align32(A * 4), each raised to Normalize's own (GetNormalizeMaxMinTmpSize with U = T: max 2 * align32(Rp * 4) + 2 *
+  align32(align(A, 8) * Rp * 4), min max(align32(A * 4), 2 (4 for half) * align32(Rp * 4))) plus align32(A * 4).
+* `GetLayerNormNDTilingInfo(srcShape, stackBytes, typeSize, isReuseSource, LayerNormTiling)`: the library's fields
+  (rust_sim's LayerNorm reads them): tmpBufSize = stackBytes / 4 floats; for half, mean and variance (align(B * S,
+  8) floats each) first; oneTmpSize = (tmpBufSize - those) / n buffers, whole rows of H, at most B * S * H;
+  loopRound passes of it and the tail's elements, rows and positions; lastDimValueBack = 1.0f / originH. A stack
+  that holds no row (oneTmpSize 0) writes nothing, as in the library. The rstd form's `(srcShape, stackBytes,
+  typeSize, isReuseSource, isComputeRstd, LayerNormSeparateTiling)`: the variance (align(A, 8) floats) first, two
+  buffers of whole padded rows, rValueBack = 1.0f / R; the 3510-only fields (rHeadLength, k2Rec, ...) not written.
 * `GetReduce{Sum,Mean,Max,Min}MaxMinTmpSize(srcShape, dataType, pattern, isSrcInnerPad, isReuseSource, maxValue,
   minValue)` (impl/adv_api/tiling/reduce/reduce_tiling.cpp): srcShape [first, last], pattern AR (reduce the last
   axis) or RA (the first); both outputs get one size (the library's maximum equals its minimum), 0 with
@@ -55,9 +69,12 @@ SOFTMAX_GRAD_TMP_SIZE = {"GetSoftMaxGradMinTmpSize": False, "GetSoftMaxGradMaxTm
 # the Reduce APIs' size queries: Sum and Mean share one formula (float only), Max and Min another
 REDUCE_TMP_SIZE = {"GetReduceSumMaxMinTmpSize": True, "GetReduceMeanMaxMinTmpSize": True,
                    "GetReduceMaxMaxMinTmpSize": False, "GetReduceMinMaxMinTmpSize": False}
-OUT_ARGS = {"GetRmsNormMaxMinTmpSize": (2, 3), **{name: (5, 6) for name in REDUCE_TMP_SIZE}}
+# (GetLayerNormMaxMinTmpSize's: (3, 4) of 5 arguments, (5, 6) of the rstd form's 7; host_decls takes both)
+OUT_ARGS = {"GetRmsNormMaxMinTmpSize": (2, 3), **{name: (5, 6) for name in REDUCE_TMP_SIZE},
+            "GetLayerNormMaxMinTmpSize": (3, 4, 5, 6)}
 FUNCTIONS = frozenset({*SOFTMAX_GRAD_TMP_SIZE, "SoftMaxGradTilingFunc", "GetRmsNormMaxMinTmpSize",
-                       "GetRmsNormTilingInfo", *REDUCE_TMP_SIZE})
+                       "GetRmsNormTilingInfo", *REDUCE_TMP_SIZE, "GetLayerNormMaxMinTmpSize",
+                       "GetLayerNormNDTilingInfo"})
 
 
 def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
@@ -71,6 +88,10 @@ def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
         return _rms_norm_tiling_info(lw, e)
     if name in REDUCE_TMP_SIZE and len(e.args) == 7:
         return _reduce_tmp_size(lw, e, REDUCE_TMP_SIZE[name])
+    if name == "GetLayerNormMaxMinTmpSize" and len(e.args) in (5, 7):
+        return _layer_norm_tmp_size(lw, e)
+    if name == "GetLayerNormNDTilingInfo" and len(e.args) in (5, 6):
+        return _layer_norm_tiling(lw, e)
     raise Unsupported(f"'{name}' with {len(e.args)} arguments is not modelled", e)
 
 
@@ -353,4 +374,151 @@ def _reduce_tmp_size(lw: HostLowerer, e: A.Call, sum_mean: bool) -> Val:
     size = _select(lw, reuse, _u32(0), size, e)
     lw.assign(e.args[5], size, e)
     lw.assign(e.args[6], size, e)
+    return Val(C.VoidT())
+
+
+# LayerNorm ------------------------------------------------------------------------------------------------
+
+
+def _align_by(lw: HostLowerer, n: Val, unit: Val, node: A.Node) -> Val:
+    return lw.arith("*", lw.arith("/", lw.arith("-", lw.arith("+", n, unit, node), _u32(1), node), unit, node), unit,
+                    node)
+
+
+def _nonzero(lw: HostLowerer, v: Val, node: A.Node) -> Val:
+    """A divisor: 1 where the library's value is 0 (it writes nothing there, or divides by zero itself)."""
+    return _select(lw, lw.compare("==", v, _u32(0), node), _u32(1), v, node)
+
+
+def _set_fields(lw: HostLowerer, block: Val, values: dict[str, Val], floats: tuple[str, ...], ok: Val,
+                e: A.Call) -> None:
+    """Write `values` into the library tiling block, only where `ok` (the library returns early otherwise)."""
+    from ascendir.lower.host_handles import TilingRef
+
+    ref = block.obj
+    assert isinstance(ref, TilingRef)
+
+    def write() -> None:
+        for name, value in values.items():
+            lw._set_field(block.ssa, ref, ref.field_name(name), C.F32 if name in floats else C.U32, value, e)
+
+    if ok.const is not None:
+        if ok.const:
+            write()
+        return
+    then, otherwise = Block(), Block()
+    with lw.at_end_of(then):
+        write()
+        lw.emit(scf.YieldOp(), e)
+    with lw.at_end_of(otherwise):
+        lw.emit(scf.YieldOp(), e)
+    lw.emit(scf.IfOp(lw.ssa(ok, e), [], Region(then), Region(otherwise)), e)
+
+
+def _layer_norm_tmp_size(lw: HostLowerer, e: A.Call) -> Val:
+    shape = _shape(lw, e.args[0])
+    type_size = lw.convert(lw.expr(e.args[1]), C.U32, e)
+    reuse = _flag(lw, e, 2)
+    reuse_float = _and(lw, reuse, lw.compare("==", type_size, _u32(4), e), e)
+    if len(e.args) == 5:  # [B, S, H, originH]: three f32 buffers (two reusing a float source), mean and variance
+        b, s, h = (_dim(lw, shape, i, e) for i in range(3))
+        bs = lw.arith("*", b, s, e)
+        mv = _align(lw, lw.arith("*", bs, _u32(4), e), 32, e)
+        whole = _align(lw, lw.arith("*", lw.arith("*", bs, h, e), _u32(4), e), 32, e)
+        row = _align(lw, lw.arith("*", h, _u32(4), e), 32, e)
+        n = _select(lw, reuse_float, _u32(2), _u32(3), e)
+        most = lw.arith("+", lw.arith("*", n, whole, e), lw.arith("*", _u32(2), mv, e), e)
+        least = lw.arith("+", lw.arith("*", n, row, e), lw.arith("*", _u32(2), mv, e), e)
+        outs = e.args[3:5]
+    else:  # [A, R], the rstd form: two f32 buffers and the variance, at least what Normalize needs
+        for a in e.args[3:5]:
+            lw.expr(a)  # isComputeRstd, isOnlyOutput: the 220x sizes do not depend on them
+        a_len, r = _dim(lw, shape, 0, e), _dim(lw, shape, 1, e)
+        r_pad = _align_by(lw, r, lw.arith("/", _u32(32), _nonzero(lw, type_size, e), e), e)
+        mv = _align(lw, lw.arith("*", a_len, _u32(4), e), 32, e)
+        row = _align(lw, lw.arith("*", r_pad, _u32(4), e), 32, e)
+        whole = _align(lw, lw.arith("*", lw.arith("*", a_len, r_pad, e), _u32(4), e), 32, e)
+        most = lw.arith("+", lw.arith("*", _u32(2), whole, e), mv, e)
+        least = lw.arith("+", lw.arith("*", _u32(2), row, e), mv, e)
+        # GetNormalizeMaxMinTmpSize with U = T: max 2R + 2 * align(A, 8) * R, min max(A, 2R) (4R for half)
+        norm_most = lw.arith("+", lw.arith("*", _u32(2), row, e), lw.arith("*", _u32(2), _align(
+            lw, lw.arith("*", lw.arith("*", _align(lw, a_len, 8, e), r_pad, e), _u32(4), e), 32, e), e), e)
+        rows = lw.arith("*", _select(lw, lw.compare("==", type_size, _u32(4), e), _u32(2), _u32(4), e), row, e)
+        norm_least = _select(lw, lw.compare(">=", mv, rows, e), mv, rows, e)
+        least = _select(lw, lw.compare("<=", lw.arith("-", least, mv, e), norm_least, e),
+                        lw.arith("+", norm_least, mv, e), least, e)
+        most = _select(lw, lw.compare("<=", lw.arith("-", most, mv, e), norm_most, e),
+                       lw.arith("+", norm_most, mv, e), most, e)
+        outs = e.args[5:7]
+    lw.assign(outs[0], most, e)
+    lw.assign(outs[1], least, e)
+    return Val(C.VoidT())
+
+
+def _layer_norm_tiling(lw: HostLowerer, e: A.Call) -> Val:
+    shape = _shape(lw, e.args[0])
+    stack = lw.convert(lw.expr(e.args[1]), C.U32, e)
+    type_size = lw.convert(lw.expr(e.args[2]), C.U32, e)
+    reuse = _flag(lw, e, 3)
+    if len(e.args) == 6:
+        lw.expr(e.args[4])  # isComputeRstd: not read on 220x
+        return _layer_norm_separate_tiling(lw, e, shape, stack, type_size)
+    block = _rms_norm_block(lw, e.args[4])
+    b, s, h, oh = (_dim(lw, shape, i, e) for i in range(4))
+    x_size = lw.arith("*", lw.arith("*", b, s, e), h, e)
+    mv_size = lw.arith("*", b, s, e)
+    is_float = lw.compare("==", type_size, _u32(4), e)
+    n_buf = _select(lw, _and(lw, reuse, is_float, e), _u32(2), _u32(3), e)
+    mv_tmp = _align(lw, mv_size, 8, e)
+    mv_total = _select(lw, is_float, _u32(0), lw.arith("*", _u32(2), mv_tmp, e), e)
+    tmp_buf = lw.arith("/", stack, _u32(4), e)
+    one = lw.arith("/", lw.arith("-", tmp_buf, mv_total, e), n_buf, e)
+    one = lw.arith("*", lw.arith("/", one, _nonzero(lw, h, e), e), h, e)
+    one = _select(lw, lw.compare(">", one, x_size, e), x_size, one, e)
+    ok = _and(lw, lw.compare("!=", h, _u32(0), e), lw.compare("!=", one, _u32(0), e), e)
+    one_safe = _nonzero(lw, one, e)
+    h_safe = _nonzero(lw, h, e)
+    tail = lw.arith("%", x_size, one_safe, e)
+    mv_round = lw.arith("/", one, h_safe, e)
+    mv_tail = lw.arith("/", tail, h_safe, e)
+    first = mv_total
+    second = lw.arith("+", first, one, e)
+    recip = lw.convert(lw.arith("/", Val(C.F32, const=1.0), lw.convert(_nonzero(lw, oh, e), C.F32, e), e), C.F32, e)
+    values = {"bLength": b, "sLength": s, "hLength": h, "originalHLength": oh, "inputXSize": x_size,
+              "meanVarSize": mv_size, "numberOfTmpBuf": n_buf, "meanTmpTensorPos": _u32(0),
+              "meanTmpTensorSize": mv_tmp, "varianceTmpTensorPos": mv_tmp, "varianceTmpTensorSize": mv_tmp,
+              "tmpBufSize": tmp_buf, "oneTmpSize": one, "firstTmpStartPos": first, "secondTmpStartPos": second,
+              "thirdTmpStartPos": lw.arith("+", second, one, e), "loopRound": lw.arith("/", x_size, one_safe, e),
+              "inputRoundSize": one, "inputTailSize": tail, "inputTailPos": lw.arith("-", x_size, tail, e),
+              "meanVarRoundSize": mv_round, "meanVarTailSize": mv_tail,
+              "meanVarTailPos": lw.arith("-", mv_size, mv_tail, e), "bshCurLength": one, "bsCurLength": mv_round,
+              "lastDimValueBack": recip}
+    _set_fields(lw, block, values, ("lastDimValueBack",), ok, e)
+    return Val(C.VoidT())
+
+
+def _layer_norm_separate_tiling(lw: HostLowerer, e: A.Call, shape: SSAValue, stack: Val, type_size: Val) -> Val:
+    block = _rms_norm_block(lw, e.args[5])
+    a_len, r = _dim(lw, shape, 0, e), _dim(lw, shape, 1, e)
+    r_pad = _align_by(lw, r, lw.arith("/", _u32(32), _nonzero(lw, type_size, e), e), e)
+    x_size = lw.arith("*", a_len, r_pad, e)
+    var_size = _align(lw, a_len, 8, e)
+    tmp_buf = lw.arith("/", stack, _u32(4), e)
+    one = lw.arith("/", lw.arith("-", tmp_buf, var_size, e), _u32(2), e)
+    one = lw.arith("*", lw.arith("/", one, _nonzero(lw, r_pad, e), e), r_pad, e)
+    one = _select(lw, lw.compare(">", one, x_size, e), x_size, one, e)
+    ok = lw.compare("!=", one, _u32(0), e)
+    one_safe, pad_safe = _nonzero(lw, one, e), _nonzero(lw, r_pad, e)
+    tail = lw.arith("%", x_size, one_safe, e)
+    mv_round = lw.arith("/", one, pad_safe, e)
+    mv_tail = lw.arith("/", tail, pad_safe, e)
+    recip = lw.convert(lw.arith("/", Val(C.F32, const=1.0), lw.convert(_nonzero(lw, r, e), C.F32, e), e), C.F32, e)
+    values = {"aLength": a_len, "rLength": r, "inputXSize": x_size, "meanVarSize": a_len, "numberOfTmpBuf": _u32(2),
+              "varianceTmpTensorPos": _u32(0), "varianceTmpTensorSize": var_size, "tmpBufSize": tmp_buf,
+              "oneTmpSize": one, "firstTmpStartPos": var_size, "secondTmpStartPos": lw.arith("+", var_size, one, e),
+              "loopRound": lw.arith("/", x_size, one_safe, e), "inputRoundSize": one, "inputTailSize": tail,
+              "inputTailPos": lw.arith("-", x_size, tail, e), "meanVarRoundSize": mv_round,
+              "meanVarTailSize": mv_tail, "meanVarTailPos": lw.arith("-", a_len, mv_tail, e), "arCurLength": one,
+              "aCurLength": mv_round, "rValueBack": recip}
+    _set_fields(lw, block, values, ("rValueBack",), ok, e)
     return Val(C.VoidT())

@@ -27,13 +27,27 @@ from frontend.diagnostics import Note, error
 
 
 # library tiling structs a tiling struct may hold, with their fields: the int32 fields GetTiling fills (the host
-# reads them through get_<field>(); the kernel through the struct) and those GetRmsNormTilingInfo fills
-# (asc-devkit include/adv_api/normalization/rmsnorm_tilingdata.h; host_tiling_api.py)
+# reads them through get_<field>(); the kernel through the struct) and those GetRmsNormTilingInfo and
+# GetLayerNormNDTilingInfo fill (asc-devkit include/adv_api/normalization/*_tilingdata.h; host_tiling_api.py)
 _LIBRARY_STRUCTS: dict[str, tuple[tuple[str, CType], ...]] = {
     "TCubeTiling": tuple((name, C.I32) for name in TCUBE_FIELDS),
     "RmsNormTiling": tuple((name, C.F32 if name == "reciprocalOfHLength" else C.U32) for name in (
         "bLength", "sLength", "hLength", "originalHLength", "reciprocalOfHLength", "mainBshLength", "mainBsLength",
         "mainBsLengthAlign", "loopRound", "inputTailPos", "tailBshLength", "tailBsLength")),
+    # layernorm_tilingdata.h; GetLayerNormNDTilingInfo fills them (host_layer_norm_tiling.py)
+    "LayerNormTiling": tuple((name, C.F32 if name == "lastDimValueBack" else C.U32) for name in (
+        "bLength", "sLength", "hLength", "originalHLength", "inputXSize", "meanVarSize", "numberOfTmpBuf",
+        "meanTmpTensorPos", "meanTmpTensorSize", "varianceTmpTensorPos", "varianceTmpTensorSize", "tmpBufSize",
+        "oneTmpSize", "firstTmpStartPos", "secondTmpStartPos", "thirdTmpStartPos", "loopRound", "inputRoundSize",
+        "inputTailSize", "inputTailPos", "meanVarRoundSize", "meanVarTailSize", "meanVarTailPos", "bshCurLength",
+        "bsCurLength", "lastDimValueBack")),
+    "LayerNormSeparateTiling": tuple((name, C.F32 if name in ("k2Rec", "k2RRec", "rValueBack") else C.U32)
+                                     for name in (
+        "aLength", "rLength", "halfAddRepeatTimes", "rHeadLength", "k2Rec", "k2RRec", "inputXSize", "meanVarSize",
+        "numberOfTmpBuf", "varianceTmpTensorPos", "varianceTmpTensorSize", "tmpBufSize", "oneTmpSize",
+        "firstTmpStartPos", "secondTmpStartPos", "thirdTmpStartPos", "loopRound", "inputRoundSize", "inputTailSize",
+        "inputTailPos", "meanVarRoundSize", "meanVarTailSize", "meanVarTailPos", "arCurLength", "aCurLength",
+        "rValueBack")),
 }
 
 

@@ -20,7 +20,9 @@ pub mod dup;
 pub mod elem;
 pub mod gather;
 pub mod high_level;
+pub mod layer_norm;
 pub mod mask;
+pub mod normalize;
 pub mod proposal;
 pub mod quant;
 pub mod reduce;
@@ -583,6 +585,8 @@ pub fn register(r: &mut Registry) {
     transdata::register(r);
     proposal::register(r);
     rms_norm::register(r);
+    layer_norm::register(r);
+    normalize::register(r);
     softmax_adjust::register(r);
     softmax_simple::register(r);
     sort::register(r);

@@ -1,0 +1,512 @@
+//! AscendC::LayerNorm, both forms the 220x library offers (asc-devkit layernorm_common_impl.h and
+//! layernorm_common_basic_impl.h, read for the facts):
+//!
+//! * `LayerNorm<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta[, sharedTmpBuffer],
+//!   epsilon, LayerNormTiling)`: rows of hLength elements (bLength * sLength of them); per row, in f32 (half
+//!   data cast up first), mean = sum(x * lastDimValueBack), variance = sum((x - mean)^2 * lastDimValueBack),
+//!   output = (x - mean) * (1 / sqrt(variance + epsilon)) * gamma + beta. lastDimValueBack is
+//!   1 / originalHLength, but the sums run over all hLength columns: padding columns count (their zeros add
+//!   nothing to the mean; their (0 - mean)^2 does add to the variance, as in the library). Each sum is the
+//!   library's: the row's 64-column blocks added element-wise into the first, then one 64-lane reduction.
+//!   Half: mean and variance are kept in f32 and rounded to half once at the end, output rounded once.
+//!   The rows are worked through as the tiling says: loopRound passes of bsCurLength rows (bshCurLength
+//!   elements) stepping inputRoundSize / meanVarRoundSize, then a tail of meanVarTailSize rows at
+//!   inputTailPos / meanVarTailPos; a row no pass covers is not written.
+//! * `LayerNorm<U, T, isReuseSource, config>(output, outputMean, outputRstd, inputX, gamma, beta, epsilon[,
+//!   sharedTmpBuffer], LayerNormPara, LayerNormSeparateTiling)`: aLength rows of rLength values, each
+//!   rLengthWithPadding long. Where rLength < rLengthWithPadding the library first zeroes inputX's padding in
+//!   place (so does the simulator). mean = sum(x * rValueBack) over the padded row; variance = sum((x -
+//!   mean)^2 * rValueBack) with the padding left at zero; then Normalize (normalize.rs): rstd and the output,
+//!   gamma and beta left out as config's isNoGamma / isNoBeta say. The variance is not returned.
+//!
+//! Misuse the library asserts against or would write past (tensors shorter than the tiling's shape, a
+//! sharedTmpBuffer under the tiling's tmpBufSize, a tiling GetLayerNormNDTilingInfo never fills) is reported
+//! (ASC959). The sharedTmpBuffer's contents afterwards are unspecified and left as they were; so is inputX
+//! with isReuseSource, and output's padding columns in the rstd form.
+
+use crate::api::{ApiOp, Args, Pipe, Registry};
+use crate::checks::code;
+use crate::core::{Ctx, Flow};
+use crate::dtype::DType;
+use crate::memory::Space;
+use crate::program::Sv;
+use crate::vector::normalize::{self, NormFlags};
+use crate::vector::rms_norm::basic_block_sum;
+
+/// The LayerNormTiling fields the plain form reads.
+const PLAIN_FIELDS: [&str; 15] = [
+    "hLength",
+    "inputXSize",
+    "meanVarSize",
+    "tmpBufSize",
+    "loopRound",
+    "inputRoundSize",
+    "inputTailSize",
+    "inputTailPos",
+    "meanVarRoundSize",
+    "meanVarTailSize",
+    "meanVarTailPos",
+    "bshCurLength",
+    "bsCurLength",
+    "lastDimValueBack",
+    "oneTmpSize",
+];
+
+/// The LayerNormSeparateTiling fields the rstd form reads.
+const RSTD_FIELDS: [&str; 12] = [
+    "tmpBufSize",
+    "loopRound",
+    "inputRoundSize",
+    "inputTailSize",
+    "inputTailPos",
+    "meanVarRoundSize",
+    "meanVarTailSize",
+    "meanVarTailPos",
+    "arCurLength",
+    "aCurLength",
+    "rValueBack",
+    "firstTmpStartPos",
+];
+
+#[derive(Debug)]
+enum Form {
+    /// output, mean and variance; LayerNormTiling
+    Plain { mean: u32, var: u32, tiling: Vec<Sv> },
+    /// output, mean and rstd; LayerNormPara + LayerNormSeparateTiling
+    Rstd {
+        u: DType,
+        mean: u32,
+        rstd: u32,
+        para: [Sv; 3],
+        tiling: Vec<Sv>,
+        flags: NormFlags,
+    },
+}
+
+#[derive(Debug)]
+struct LayerNorm {
+    t: DType,
+    output: u32,
+    x: u32,
+    gamma: u32,
+    beta: u32,
+    tmp: Option<u32>,
+    epsilon: Sv,
+    form: Form,
+}
+
+fn tiling_fields(a: &Args, names: &[&str], strukt: &str) -> Result<Vec<Sv>, String> {
+    names
+        .iter()
+        .map(|f| {
+            a.field("tiling", f).map_err(|_| {
+                format!(
+                    "the {strukt}'s {f} is not known here (the simulator takes LayerNorm's shape from the tiling \
+                     GetLayerNormNDTilingInfo fills)"
+                )
+            })
+        })
+        .collect()
+}
+
+fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let rstd = a.overload.starts_with("rstd");
+    let form = if rstd {
+        let para = [
+            a.field("para", "aLength")?,
+            a.field("para", "rLength")?,
+            a.field("para", "rLengthWithPadding")?,
+        ];
+        Form::Rstd {
+            u: a.dtype("U")?,
+            mean: a.handle("outputMean")?,
+            rstd: a.handle("outputRstd")?,
+            para,
+            tiling: tiling_fields(a, &RSTD_FIELDS, "LayerNormSeparateTiling")?,
+            flags: normalize::parse_config(a.targ("config"), "LayerNormConfig")?,
+        }
+    } else {
+        Form::Plain {
+            mean: a.handle("outputMean")?,
+            var: a.handle("outputVariance")?,
+            tiling: tiling_fields(a, &PLAIN_FIELDS, "LayerNormTiling")?,
+        }
+    };
+    Ok(Box::new(LayerNorm {
+        t: a.dtype("T")?,
+        output: a.handle("output")?,
+        x: a.handle("inputX")?,
+        gamma: a.handle("gamma")?,
+        beta: a.handle("beta")?,
+        tmp: a.handle("sharedTmpBuffer").ok(),
+        epsilon: a.sv("epsilon")?,
+        form,
+    }))
+}
+
+/// The library's row sum (LayerNormReduceSumImpl): 64-column blocks added into the first, one reduction.
+pub fn row_sum(v: &[f32]) -> f32 {
+    basic_block_sum(v)
+}
+
+/// One row's mean and variance as the plain form takes them: `recip` = lastDimValueBack.
+pub fn mean_variance(x: &[f32], recip: f32) -> (f32, f32) {
+    let scaled: Vec<f32> = x.iter().map(|v| v * recip).collect();
+    let mean = row_sum(&scaled);
+    let sq: Vec<f32> = x
+        .iter()
+        .map(|v| {
+            let d = v - mean;
+            d * d * recip
+        })
+        .collect();
+    (mean, row_sum(&sq))
+}
+
+/// One row of the plain form's output: (x - mean) * (1 / sqrt(variance + eps)) * gamma + beta, in f32.
+pub fn plain_row(x: &[f32], mean: f32, var: f32, eps: f32, gamma: &[f32], beta: &[f32]) -> Vec<f32> {
+    let rstd = 1.0f32 / (var + eps).sqrt();
+    x.iter()
+        .zip(gamma.iter().zip(beta))
+        .map(|(v, (g, b))| rstd * (v - mean) * g + b)
+        .collect()
+}
+
+/// `n` elements of `t` at element `off` of local tensor `h`, as f32 (None where the range check stopped it).
+pub(crate) fn read_at(cx: &mut Ctx, h: u32, off: usize, n: usize, t: DType, what: &str) -> Option<(Vec<f32>, bool)> {
+    let sz = t.size();
+    let hd = cx.handle(h);
+    let at = cx.range(hd, (off * sz) as i64, (n * sz) as i64, false, sz, what)?;
+    let Space::Local(mem) = hd.space else {
+        return None;
+    };
+    Some(crate::vector::read_local_f32(cx, mem, at, n, t))
+}
+
+/// Writes `vals` as `t` at element `off` of `h`.
+pub(crate) fn write_at(cx: &mut Ctx, h: u32, off: usize, vals: &[f32], t: DType, init: bool, what: &str) {
+    let hd = cx.handle(h);
+    crate::vector::reduce::write_vals(cx, hd, (off * t.size()) as i64, vals, t, init, what);
+}
+
+/// Reports (ASC959) a tensor holding fewer than `need` bytes; true when it did.
+pub(crate) fn too_small(cx: &mut Ctx, api: &str, what: &str, h: u32, need: usize, why: &str) -> bool {
+    let have = cx.handle(h).len;
+    if have >= 0 && (have as usize) < need {
+        cx.report(
+            code::INVALID_OPERAND,
+            format!("{api}'s {what} holds {have} bytes, but {why} needs {need}"),
+        );
+        return true;
+    }
+    false
+}
+
+/// The passes the tiling plans: (element offset, row offset, rows), main passes then the tail.
+fn passes(f: &[u64], tail_rows: usize) -> Vec<(usize, usize, usize)> {
+    let (rounds, in_step, mv_step, cur_rows) = (f[0], f[1] as usize, f[2] as usize, f[3] as usize);
+    let mut out: Vec<(usize, usize, usize)> = (0..rounds as usize)
+        .map(|i| (i * in_step, i * mv_step, cur_rows))
+        .collect();
+    if f[4] > 0 {
+        out.push((f[5] as usize, f[6] as usize, tail_rows));
+    }
+    out
+}
+
+impl LayerNorm {
+    fn exec_plain(&self, cx: &mut Ctx, mean_h: u32, var_h: u32, tiling: &[Sv]) -> Flow {
+        let t = self.t;
+        let f: Vec<u64> = tiling[..13].iter().map(|&sv| cx.uint(sv)).collect();
+        let recip = cx.float(tiling[13]) as f32;
+        let one_tmp = cx.uint(tiling[14]);
+        let (h, x_size, mv_size, tmp_floats) = (f[0] as usize, f[1] as usize, f[2] as usize, f[3] as usize);
+        if h == 0 || one_tmp == 0 || f[12] == 0 && f[6] == 0 {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!(
+                    "LayerNorm's tiling has hLength {h} and oneTmpSize {one_tmp}: GetLayerNormNDTilingInfo never \
+                     fills such a tiling (was it called with a stack size that holds a row?)"
+                ),
+            );
+            return Flow::Next;
+        }
+        let sz = t.size();
+        let shape = "the LayerNormTiling's shape";
+        let mut failed = too_small(cx, "LayerNorm", "inputX", self.x, x_size * sz, shape)
+            || too_small(cx, "LayerNorm", "output", self.output, x_size * sz, shape)
+            || too_small(cx, "LayerNorm", "gamma", self.gamma, h * sz, shape)
+            || too_small(cx, "LayerNorm", "beta", self.beta, h * sz, shape)
+            || too_small(cx, "LayerNorm", "outputMean", mean_h, mv_size * sz, shape)
+            || too_small(cx, "LayerNorm", "outputVariance", var_h, mv_size * sz, shape);
+        if let Some(tmp) = self.tmp {
+            failed = failed
+                || too_small(
+                    cx,
+                    "LayerNorm",
+                    "sharedTmpBuffer",
+                    tmp,
+                    tmp_floats * 4,
+                    "the LayerNormTiling's tmpBufSize",
+                );
+        }
+        if failed {
+            return Flow::Next;
+        }
+        let Some((gamma, g_init)) = read_at(cx, self.gamma, 0, h, t, "LayerNorm") else {
+            return Flow::Next;
+        };
+        let Some((beta, b_init)) = read_at(cx, self.beta, 0, h, t, "LayerNorm") else {
+            return Flow::Next;
+        };
+        let eps = t.to_f64(cx.value_as(self.epsilon, t)) as f32;
+        // (loopRound, inputRoundSize, meanVarRoundSize, bsCurLength, inputTailSize, inputTailPos, meanVarTailPos)
+        let plan = [f[4], f[5], f[8], f[12], f[6], f[7], f[10]];
+        for (in_off, mv_off, rows) in passes(&plan, f[9] as usize) {
+            let Some((x, x_init)) = read_at(cx, self.x, in_off, rows * h, t, "LayerNorm") else {
+                return Flow::Next;
+            };
+            let mut y = Vec::with_capacity(rows * h);
+            let (mut means, mut vars) = (Vec::with_capacity(rows), Vec::with_capacity(rows));
+            for row in x.chunks(h) {
+                let (m, v) = mean_variance(row, recip);
+                y.extend(plain_row(row, m, v, eps, &gamma, &beta));
+                means.push(m);
+                vars.push(v);
+            }
+            let init = x_init && g_init && b_init;
+            write_at(cx, self.output, in_off, &y, t, init, "LayerNorm");
+            write_at(cx, mean_h, mv_off, &means, t, x_init, "LayerNorm");
+            write_at(cx, var_h, mv_off, &vars, t, x_init, "LayerNorm");
+        }
+        Flow::Next
+    }
+
+    fn exec_rstd(
+        &self,
+        cx: &mut Ctx,
+        u: DType,
+        (mean_h, rstd_h): (u32, u32),
+        para: &[Sv; 3],
+        tiling: &[Sv],
+        flags: NormFlags,
+    ) -> Flow {
+        let t = self.t;
+        let (a_len, r_len, r_pad) = (
+            cx.uint(para[0]) as usize,
+            cx.uint(para[1]) as usize,
+            cx.uint(para[2]) as usize,
+        );
+        let f: Vec<u64> = tiling.iter().take(10).map(|&sv| cx.uint(sv)).collect();
+        let recip = cx.float(tiling[10]) as f32;
+        let first_tmp = cx.uint(tiling[11]) as usize;
+        if r_len == 0 || r_pad < r_len || f[9] == 0 && f[6] == 0 {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!(
+                    "LayerNorm's LayerNormPara has rLength {r_len} in rows of {r_pad}, and its tiling no rows a \
+                     pass: GetLayerNormNDTilingInfo never fills such a tiling (was it called with the para's shape?)"
+                ),
+            );
+            return Flow::Next;
+        }
+        let sz = t.size();
+        let shape = "the LayerNormPara's shape";
+        let mut failed = too_small(cx, "LayerNorm", "inputX", self.x, a_len * r_pad * sz, shape)
+            || too_small(cx, "LayerNorm", "output", self.output, a_len * r_pad * sz, shape)
+            || too_small(cx, "LayerNorm", "outputMean", mean_h, a_len * 4, shape)
+            || too_small(cx, "LayerNorm", "outputRstd", rstd_h, a_len * 4, shape);
+        if !flags.no_gamma {
+            failed = failed || too_small(cx, "LayerNorm", "gamma", self.gamma, r_len * u.size(), shape);
+        }
+        if !flags.no_beta {
+            failed = failed || too_small(cx, "LayerNorm", "beta", self.beta, r_len * u.size(), shape);
+        }
+        if let Some(tmp) = self.tmp {
+            let tiling_need = f[0] as usize * 4;
+            let norm_need = (first_tmp + normalize::tmp_floats(u, a_len, r_pad)) * 4;
+            failed = failed
+                || too_small(
+                    cx,
+                    "LayerNorm",
+                    "sharedTmpBuffer",
+                    tmp,
+                    tiling_need,
+                    "the LayerNormSeparateTiling's tmpBufSize",
+                )
+                || too_small(
+                    cx,
+                    "LayerNorm",
+                    "sharedTmpBuffer",
+                    tmp,
+                    norm_need,
+                    "Normalize's share past firstTmpStartPos",
+                );
+        }
+        if failed {
+            return Flow::Next;
+        }
+        let Some((mut x, x_init)) = read_at(cx, self.x, 0, a_len * r_pad, t, "LayerNorm") else {
+            return Flow::Next;
+        };
+        if r_len < r_pad {
+            // LayerNormPreProc: inputX's padding zeroed in place
+            for row in x.chunks_mut(r_pad) {
+                row[r_len..].fill(0.0);
+            }
+            write_at(cx, self.x, 0, &x, t, x_init, "LayerNorm");
+        }
+        let mut means = vec![0f32; a_len];
+        let mut vars = vec![0f32; a_len];
+        let mut covered = vec![false; a_len];
+        // (loopRound, inputRoundSize, meanVarRoundSize, aCurLength, inputTailSize, inputTailPos, meanVarTailPos)
+        let plan = [f[1], f[2], f[5], f[9], f[3], f[4], f[7]];
+        for (in_off, mv_off, rows) in passes(&plan, f[6] as usize) {
+            for r in 0..rows {
+                let (row_at, k) = (in_off + r * r_pad, mv_off + r);
+                if k >= a_len || row_at + r_pad > x.len() {
+                    break;
+                }
+                let row = &x[row_at..row_at + r_pad];
+                let scaled: Vec<f32> = row.iter().map(|v| v * recip).collect();
+                let mean = row_sum(&scaled);
+                let sq: Vec<f32> = row
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| {
+                        let d = if i < r_len { v - mean } else { *v };
+                        d * d * recip
+                    })
+                    .collect();
+                means[k] = mean;
+                vars[k] = row_sum(&sq);
+                covered[k] = true;
+            }
+        }
+        if let Some(k) = covered.iter().position(|c| !c) {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!(
+                    "LayerNorm's LayerNormSeparateTiling leaves row {k} of the LayerNormPara's {a_len} out of its \
+                     passes (was it filled for this para's shape?)"
+                ),
+            );
+            return Flow::Next;
+        }
+        write_at(cx, mean_h, 0, &means, DType::F32, x_init, "LayerNorm");
+        let shape = normalize::Shape {
+            a: a_len,
+            r: r_len,
+            r_pad,
+        };
+        let eps = cx.float(self.epsilon) as f32;
+        normalize::apply(
+            cx,
+            &normalize::Operands {
+                t,
+                u,
+                output: self.output,
+                rstd: rstd_h,
+                gamma: self.gamma,
+                beta: self.beta,
+            },
+            shape,
+            flags,
+            (&x, x_init),
+            (&means, &vars),
+            eps,
+        );
+        Flow::Next
+    }
+}
+
+impl ApiOp for LayerNorm {
+    fn pipe(&self) -> Pipe {
+        Pipe::V
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        if !matches!(self.t, DType::F16 | DType::F32) {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!("LayerNorm takes half or float data, not {:?}", self.t),
+            );
+            return Flow::Next;
+        }
+        match &self.form {
+            Form::Plain { mean, var, tiling } => self.exec_plain(cx, *mean, *var, tiling),
+            Form::Rstd {
+                u,
+                mean,
+                rstd,
+                para,
+                tiling,
+                flags,
+            } => {
+                if !normalize::types_valid(*u, self.t) {
+                    cx.report(
+                        code::INVALID_OPERAND,
+                        format!(
+                            "LayerNorm takes T float with U float, or T half with U half or float, not T {:?} \
+                             with U {:?}",
+                            self.t, u
+                        ),
+                    );
+                    return Flow::Next;
+                }
+                self.exec_rstd(cx, *u, (*mean, *rstd), para, tiling, *flags)
+            }
+        }
+    }
+}
+
+pub fn register(r: &mut Registry) {
+    r.add_all(&["LayerNorm"], &["plain", "tmp", "rstd", "rstd_tmp"], decode);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_and_variance_of_a_row() {
+        // x = [1, 2, 3, 6], 1/n = 0.25: mean 3, squared differences 4, 1, 0, 9: variance 3.5
+        let (m, v) = mean_variance(&[1.0, 2.0, 3.0, 6.0], 0.25);
+        assert_eq!((m, v), (3.0, 3.5));
+        // a padding column counts in the variance: [2, 2, 0(pad)] with n = 2: mean 2, variance (0 + 0 + 4) / 2
+        let (m, v) = mean_variance(&[2.0, 2.0, 0.0], 0.5);
+        assert_eq!((m, v), (2.0, 2.0));
+    }
+
+    #[test]
+    fn row_sum_adds_blocks_then_reduces() {
+        // 2^24 in lane 0, ones in lane 1 of both blocks: the block add makes lane 1 a 2 first, which 2^24 keeps
+        // (a plain left-to-right sum would lose each 1 on its own: 2^24 + 1 rounds to 2^24)
+        let mut v = vec![0f32; 128];
+        v[0] = 16_777_216.0;
+        v[1] = 1.0;
+        v[65] = 1.0;
+        assert_eq!(row_sum(&v), 16_777_218.0);
+        let w: Vec<f32> = (0..100).map(|i| i as f32).collect();
+        assert_eq!(row_sum(&w), 4950.0);
+    }
+
+    #[test]
+    fn output_row_by_hand() {
+        // x = [1, 3], mean 2, variance 1, eps 0: rstd 1; gamma [2, 3], beta [1, -1]: [-1 * 2 + 1, 1 * 3 - 1]
+        assert_eq!(
+            plain_row(&[1.0, 3.0], 2.0, 1.0, 0.0, &[2.0, 3.0], &[1.0, -1.0]),
+            vec![-1.0, 2.0]
+        );
+        // variance 3 + eps 1 = 4: rstd 0.5
+        assert_eq!(plain_row(&[4.0], 2.0, 3.0, 1.0, &[1.0], &[0.0]), vec![1.0]);
+    }
+
+    #[test]
+    fn passes_follow_the_tiling() {
+        // 2 passes of 3 rows (12 elements of 4), a tail of 1 row at element 24, row 6
+        let plan = [2, 12, 3, 3, 4, 24, 6];
+        assert_eq!(passes(&plan, 1), vec![(0, 0, 3), (12, 3, 3), (24, 6, 1)]);
+        assert_eq!(passes(&[1, 8, 2, 2, 0, 8, 2], 0), vec![(0, 0, 2)]);
+    }
+}
