@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from passes.verify import queue_reuse
+from passes.verify import happens_before, queue_reuse
 from passes.verify.buffer_ir import line_of, stored_pipe, tensor_root
 from passes.verify.buffer_states import DEQUE, ENQUE, FREE, OCCUPIED, UNKNOWN, QueueState, State
 from passes.verify.ir import constant_of, overload_of
@@ -44,6 +44,7 @@ class QueueSteps:
         checked = False
         written: set[int] = set()
         kept: set[int] = set()  # freed tokens written here by a write that keeps them intact (freed_write_is_safe)
+        opened: list[tuple[int, int]] = []  # freed (token, queue) read here on a pipe their next writer may overtake
         for v in operands:
             if not isinstance(v.type, asc.LocalTensorType):
                 continue
@@ -65,8 +66,13 @@ class QueueSteps:
                         kept.add(t)
                     freed_write = True
                 else:
-                    soft = (t in s.intact and queue_reuse.only_reads(op, v)
-                            and queue_reuse.freed_read_is_safe(position, op, source))
+                    soft = t in s.intact and queue_reuse.only_reads(op, v)
+                    if soft and not queue_reuse.freed_read_is_safe(position, op, source):
+                        # safe only if every later write of the buffer is ordered after the read: open it
+                        # (happens_before.py); a later writer that is not makes the finding an error
+                        soft = happens_before.pipe_of(op) is not None
+                        if soft:
+                            opened.append((t, qi))
                 if after_free is None or (free_soft and not soft):
                     after_free = f"{api} uses a tensor of {qname} after FreeTensor gave its buffer back"
                     free_note = (where, "freed here") if where is not None else None
@@ -87,6 +93,8 @@ class QueueSteps:
                     free_notes += [(op, queue_reuse.WRITE_ROTATION_NOTE), (op, queue_reuse.WRITE_NOTE)]
                 else:
                     free_notes.append((op, queue_reuse.ROTATION_NOTE))
+                    if opened:
+                        free_notes.append((op, queue_reuse.ORDER_NOTE.format(pipe=happens_before.pipe_of(op))))
             self.check("ASC201", op, after_free, *free_notes, soft=after_free is not None and free_soft)
             enq_notes = [enq_note] if enq_note else []
             if before_deque is not None and enq_soft:
@@ -94,6 +102,19 @@ class QueueSteps:
                               if (t := self.token_of(s, v)) is not None and s.tokens[t][1] == ENQUE), None)
                 enq_notes.append((op, queue_reuse.FLAG_NOTE.format(event=event)))
             self.check("ASC202", op, before_deque, *enq_notes, soft=before_deque is not None and enq_soft)
+        if s.reads and written:
+            reads, unordered = happens_before.after_write(s.reads, written, happens_before.pipe_of(op))
+            if unordered:
+                self._writes_unordered(unordered, op, s)
+                s = s.copy()
+                s.reads = reads
+        if opened:
+            s = s.copy()
+            pipe = happens_before.pipe_of(op)
+            assert pipe is not None
+            for t, qi in opened:
+                read = happens_before.PendingRead.start(pipe, qi, s.slots.get(t), t)
+                s.reads[id(op)] = s.reads[id(op)].meet(read) if id(op) in s.reads else read
         if (written - kept) & s.intact or written & s.ordered or any(written & ts for ts in s.flagged.values()):
             # a write ends what a free left intact (unless the write itself is safe by the rotation: the bytes
             # are still no other tensor's) and what a flag pair ordered before it
@@ -101,6 +122,12 @@ class QueueSteps:
             s.intact, s.ordered = s.intact - (written - kept), s.ordered - written
             s.flagged = {k: ts - written for k, ts in s.flagged.items()}
         return s
+
+    def _writes_unordered(self, reads: list[int], writer: Operation, s: State) -> None:
+        """Open reads (happens_before.py) whose buffer `writer` may write with nothing ordering it after them:
+        each read's ASC201 is an error, with a note at the first such writer (Analysis.run)."""
+        for k in reads:
+            self._unordered.setdefault(k, (writer, s.reads[k].pipe, happens_before.pipe_of(writer)))
 
     def _position(self, qi: int) -> str:
         decl = self._decls.get(qi)
@@ -135,15 +162,21 @@ class QueueSteps:
         family, api = op.FAMILY, op.api.data
         if family == "queue":
             if api in _HAVOC_QUEUE_METHODS and op.args:
+                if api == "AllocTensor" and s.reads:  # a buffer handed out where the analysis does not see it
+                    unordered = happens_before.on_queues(s.reads, {self.idx(op.args[0])})
+                    if unordered:
+                        self._writes_unordered(unordered, op, s)
+                        s = s.copy()
+                        s.reads = {k: r for k, r in s.reads.items() if k not in unordered}
                 return self._havoc_queue(s, op.args[0])
             return s
         if family == "sync":
             return self._flag(op, s)
         if family == "pipe":
             if api == "Reset" and op.args:
-                return self._reset(s, self.pipe_idx(op.args[0]))
+                return self._reset(s, self.pipe_idx(op.args[0]), op)
             if api == "Destroy" and op.args:
-                return self._destroy(s, self.pipe_idx(op.args[0]))
+                return self._destroy(s, self.pipe_idx(op.args[0]), op)
             return s
         for a in op.args:
             if isinstance(a.type, asc.TPipeType):
@@ -156,8 +189,13 @@ class QueueSteps:
 
     def _flag(self, op: asc.ApiCallOp, s: State) -> State:
         """SetFlag<E>(id) covers every write issued before it; the WaitFlag<E>(id) after it orders them before
-        the consumer pipe (what a DeQue of a queue whose event is E would do)."""
+        the consumer pipe (what a DeQue of a queue whose event is E would do). Both, and a full barrier, are
+        also edges of the happens-before relation the open reads of freed buffers follow (happens_before.py)."""
         api = op.api.data
+        if s.reads and happens_before.is_full_barrier(op):
+            s = s.copy()
+            s.reads = {}  # every open read is ordered before everything after the barrier
+            return s
         if api not in ("SetFlag", "WaitFlag") or not op.args:
             return s
         targs = op.template_args
@@ -171,6 +209,9 @@ class QueueSteps:
             ident = ("cell", self.idx(ident_v.owner.memref)) if isinstance(ident_v.owner, memref.LoadOp) \
                 else ("value", self.idx(ident_v))
         key = (event, ident)
+        if s.reads:
+            s = s.copy()
+            s.reads = happens_before.after_flag(s.reads, api, event, key)
         if api == "SetFlag":
             # only the tensors of queues whose DeQue waits on this event: the rest is not ordered by it
             covered = frozenset(t for t, tok in s.tokens.items() if tok[1] in (OCCUPIED, ENQUE, DEQUE)
@@ -185,11 +226,22 @@ class QueueSteps:
         return s
 
     def _opaque(self, op: asc.OpaqueCallOp, s: State) -> State:
+        if s.reads:
+            # a call not followed may write the buffer of an open read (it gets the queue, or a tensor that
+            # may hold the buffer), on a pipe not known
+            queues = {self.idx(a) for a in op.args if isinstance(a.type, asc.TQueType)}
+            tokens = {t for a in op.args if isinstance(a.type, asc.LocalTensorType)
+                      and (t := self.token_of(s, a)) is not None}
+            unordered = happens_before.on_queues(s.reads, queues) + happens_before.after_write(s.reads, tokens, None)[1]
+            if unordered:
+                self._writes_unordered(unordered, op, s)
+                s = s.copy()
+                s.reads = {k: r for k, r in s.reads.items() if k not in unordered}
         for a in op.args:
             if isinstance(a.type, asc.TQueType):
                 s = self._havoc_queue(s, a)
             elif isinstance(a.type, asc.TPipeType) and op.callee.data.endswith("Destroy"):
-                s = self._destroy(s, self.pipe_idx(a))
+                s = self._destroy(s, self.pipe_idx(a), op)
             elif isinstance(a.type, asc.TPipeType):
                 s = self._pipe_use(op, a, s)
         # a call not followed may write the tensors it gets: what a free left intact or a flag pair ordered ends
@@ -213,21 +265,27 @@ class QueueSteps:
         s.tokens = {t: (tok if tok[0] != qi else (qi, UNKNOWN, tok[2], tok[3])) for t, tok in s.tokens.items()}
         return s
 
-    def _reset(self, s: State, pipe: int) -> State:
+    def _reset(self, s: State, pipe: int, op: Operation) -> State:
+        """The pipe's buffers are given back: its queues are gone, and the bytes of an open read may be handed
+        to a TBuf or queue the analysis cannot tell apart, so each open read of them counts as overtaken."""
+        dead = {qi for qi, q in s.queues.items() if q.pipe == pipe}
+        unordered = happens_before.on_queues(s.reads, dead)
+        if unordered:
+            self._writes_unordered(unordered, op, s)
         s = s.copy()
+        s.reads = {k: r for k, r in s.reads.items() if k not in unordered}
         s.inits = tuple(i for i in s.inits if i.pipe != pipe)
         s.over = frozenset()
-        dead = {qi for qi, q in s.queues.items() if q.pipe == pipe}
         for qi in dead:
             s.queues[qi] = QueueState(False, None, 0, (), None)
         s.tokens = {t: (tok if tok[0] not in dead else (tok[0], UNKNOWN, tok[2], tok[3])) for t, tok in s.tokens.items()}
         s.tbufs = frozenset()
         return s
 
-    def _destroy(self, s: State, pipe: int) -> State:
+    def _destroy(self, s: State, pipe: int, op: Operation) -> State:
         """`pipe.Destroy()`: its buffers are given back and it no longer counts as alive, so a next TPipe
         may be created (the documented way to use several pipes in one kernel, one after the other)."""
-        s = self._reset(s, pipe)
+        s = self._reset(s, pipe, op)
         s.pipes = s.pipes - {pipe}
         s.busy = s.busy - {pipe}
         return s
@@ -298,6 +356,8 @@ class QueueSteps:
         s.queues[qi] = q.replace(count=None if q.count is None else q.count + 1, cursor=cursor)
         if pick is not None:
             s.slots[t] = pick
+        if s.reads:
+            s.reads = happens_before.after_alloc(s.reads, qi, pick, t)
         # a freed buffer this AllocTensor may have taken is no longer intact
         s.intact = frozenset(f for f in s.intact
                              if s.tokens.get(f, (None,))[0] != qi or (pick is not None and s.slots.get(f) not in

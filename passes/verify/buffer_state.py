@@ -44,6 +44,7 @@ from xdsl.ir import Operation, SSAValue
 
 from ascendir.chips import Chip
 from ascendir.dialects import ascendc as asc
+from passes.verify import queue_reuse
 from passes.verify.buffer_flow import ControlFlow
 from passes.verify.buffer_ir import (
     line_of as line_of,
@@ -115,6 +116,9 @@ class Analysis(ControlFlow, ScalarTracking, QueueSteps, BufferAllocation):
     _names: dict[int, str] = field(default_factory=dict)
     _decls: dict[int, Operation] = field(default_factory=dict)
     _loop_stores: dict[int, frozenset[int]] = field(default_factory=dict)
+    # a read of a freed buffer graded on the happens-before relation (happens_before.py), by the read op's id ->
+    # the first later write of the buffer on some path not ordered after it: (writer, read pipe, writer pipe)
+    _unordered: dict[int, tuple[Operation, str, str | None]] = field(default_factory=dict)
 
     gave_up: list[asc.KernelOp] = field(default_factory=list)  # kernels over STEP_BUDGET
     _steps_left: int = STEP_BUDGET
@@ -136,6 +140,8 @@ class Analysis(ControlFlow, ScalarTracking, QueueSteps, BufferAllocation):
                 continue
             found = self.findings.setdefault(code, [])
             finding = Finding(code, v.op, v.message, v.notes, soft=v.soft == v.bad)
+            if finding.soft and code == "ASC201" and id(v.op) in self._unordered:
+                finding = self._overtaken(finding)
             at = reported.get(key)
             if at is None:
                 reported[key] = len(found)
@@ -145,6 +151,17 @@ class Analysis(ControlFlow, ScalarTracking, QueueSteps, BufferAllocation):
         for found in self.findings.values():
             found.sort(key=lambda f: line_of(f.op))
         return self
+
+    def _overtaken(self, finding: Finding) -> Finding:
+        """A read of a freed buffer that some later write of the buffer may overtake: an error, its notes the
+        free and that writer (not what the warning said the read relies on)."""
+        writer, read_pipe, write_pipe = self._unordered[id(finding.op)]
+        relies = (queue_reuse.ROTATION_NOTE, queue_reuse.ORDER_NOTE.format(pipe=read_pipe))
+        notes = tuple(n for n in finding.notes if n[1] not in relies)
+        where = f"on PIPE_{write_pipe}" if write_pipe is not None else "by a call whose pipe is not known"
+        note = (f"the buffer is written again here {where}, with no chain of SetFlag/WaitFlag (or barrier) from the "
+                f"read's PIPE_{read_pipe} to it: the write may overtake the read")
+        return Finding(finding.code, finding.op, finding.message, (*notes, (writer, note)), soft=False)
 
     def _normalize(self, states: Iterable[State]) -> list[State]:
         return normalize_keyed(states, self._state_limit)[0]
@@ -161,6 +178,7 @@ class Analysis(ControlFlow, ScalarTracking, QueueSteps, BufferAllocation):
         except OverBudget:
             inside = {id(op) for op in walk_of(kernel)}
             self._verdicts = {k: v for k, v in self._verdicts.items() if k[1] not in inside}
+            self._unordered = {k: v for k, v in self._unordered.items() if k not in inside}
             return False
 
     def _index_values(self, kernel: Operation) -> None:

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from xdsl.ir import Operation
 
+from passes.verify.happens_before import PendingRead
+
 
 # FSM states of one buffer; "?" = not known on this path.
 OCCUPIED = "O"
@@ -99,7 +101,7 @@ Token = tuple[int, str, int, int]
 
 class State:
     __slots__ = ("blocks", "busy", "cells", "flagged", "inits", "intact", "ints", "next_tok", "nots", "ordered", "over",
-                 "pipes", "queues", "slots", "tbufs", "tokens", "vals", "vints")
+                 "pipes", "queues", "reads", "slots", "tbufs", "tokens", "vals", "vints")
 
     def __init__(self) -> None:
         self.queues: dict[int, QueueState] = {}
@@ -123,6 +125,9 @@ class State:
         self.ordered: frozenset[int] = frozenset()  # tokens a SetFlag/WaitFlag pair ordered after their last write
         # SetFlag (event, id key) -> the tokens written before it (a WaitFlag of the same key orders them)
         self.flagged: dict[tuple[str, object], frozenset[int]] = {}
+        # reads of freed buffers on a pipe their next writer does not wait for, by the read op's id: whether the
+        # later writes of the buffer are ordered after them (happens_before.py)
+        self.reads: dict[int, PendingRead] = {}
 
     def copy(self) -> State:
         s = State.__new__(State)
@@ -132,6 +137,7 @@ class State:
         s.busy = self.busy
         s.ints, s.vints, s.nots = dict(self.ints), dict(self.vints), dict(self.nots)
         s.slots, s.intact, s.ordered, s.flagged = dict(self.slots), self.intact, self.ordered, dict(self.flagged)
+        s.reads = dict(self.reads)
         return s
 
     def canonical(self) -> tuple[State, tuple[object, ...]]:
@@ -168,6 +174,8 @@ class State:
         s.intact = frozenset(order[t] for t in self.intact if t in order)
         s.ordered = frozenset(order[t] for t in self.ordered if t in order)
         s.flagged = {k: frozenset(order[t] for t in ts if t in order) for k, ts in self.flagged.items()}
+        s.reads = {k: r.replace(aliases=frozenset(order[t] for t in r.aliases if t in order))
+                   for k, r in self.reads.items()}
         key = (
             tuple(sorted((qi, q.inited, q.nbuf, q.count, q.fifo, q.pipe, q.cursor) for qi, q in s.queues.items())),
             tuple(sorted(s.tokens.items())), tuple(sorted(s.vals.items())), tuple(sorted(s.cells.items())),
@@ -175,6 +183,7 @@ class State:
             tuple(sorted(s.ints.items())), tuple(sorted(s.vints.items())), tuple(sorted(s.nots.items())),
             tuple(sorted(s.slots.items())), s.intact, s.ordered,
             tuple(sorted((repr(k), tuple(sorted(v))) for k, v in s.flagged.items())),
+            tuple(sorted((k, r.key()) for k, r in s.reads.items())),
         )
         return s, key
 
@@ -230,6 +239,11 @@ def join(states: Sequence[State]) -> State:
     out.ordered = frozenset.intersection(*(s.ordered for s in states)) & out.tokens.keys()
     out.flagged = {k: frozenset.intersection(*(s.flagged[k] for s in states))
                    for k in states[0].flagged if all(k in s.flagged for s in states[1:])}
+    # a read still open on any path stays open, ordered only where every path orders it
+    for s in states:
+        for k, r in s.reads.items():
+            r = r.replace(aliases=r.aliases & out.tokens.keys())
+            out.reads[k] = out.reads[k].meet(r) if k in out.reads else r
     return out
 
 

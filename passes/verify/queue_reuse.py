@@ -10,6 +10,11 @@ Two facts the buffer state machine (buffer_state.py) consults to tell an ASC201/
   a VECOUT buffer's next writer is the vector pipe, in order behind a vector read; a VECIN buffer's (and a
   TQueBind<VECIN, VECOUT>'s) is MTE2, which FreeTensor's event releases before a vector read runs (an error
   whatever the rotation); a GetValue is finished before the next AllocTensor is even issued.
+  A read on another pipe than the buffer's next writer (a copy-out, MTE3, of a VECOUT buffer; a vector read
+  of a VECIN one) is safe only when every later write of the buffer is ordered after it by the kernel's own
+  chain of SetFlag/WaitFlag through any pipes (the MoE sorters' copy-out: MTE3_MTE2, then MTE2_V before the
+  next MrgSort), or a barrier: the happens-before relation of the path (happens_before.py) answers that; the
+  read is a warning unless some later write may overtake it (buffer_queues.py opens it, Analysis.run grades).
   A vector (or SetValue) write to a freed VECOUT buffer that no AllocTensor can have handed out is the same
   situation: no other tensor owns the bytes, and the next writer is the vector pipe behind it. The one user
   that may still be in flight is the queue's own copy-out (MTE3, which FreeTensor's event orders only before
@@ -47,6 +52,9 @@ WRITE_ROTATION_NOTE = ("the write relies on the queue's buffer rotation: no Allo
 WRITE_NOTE = ("the write also relies on the compiler's auto-sync to order it after the copy-out still reading the "
               "buffer (MTE3): FreeTensor's event orders that copy only before the next AllocTensor; write a tensor "
               "you own (AllocTensor it again, or a TBuf) instead")
+ORDER_NOTE = ("the read runs on PIPE_{pipe}, which FreeTensor's event does not order before the buffer's next "
+              "writer: every later write of the buffer is ordered after it by the kernel's own SetFlag/WaitFlag "
+              "chain (or a barrier), or there is none; copy out before FreeTensor so that the queue orders it")
 FLAG_NOTE = ("the SetFlag/WaitFlag pair of {event} after the tensor's last write orders the producer before this "
              "use, as the DeQue would; DeQue the tensor instead so the queue stays the one source of its ordering")
 

@@ -101,6 +101,8 @@ extern "C" __global__ __aicore__ void use_after_free_write(GM_ADDR xAddr, GM_ADD
     DataCopy(d, xGm, 1024);  // expected-error {{DataCopy uses a tensor of outQueueR after FreeTensor}} [ASC201]
 
     // TQueBind<VECIN, VECOUT>: a VECOUT position, but MTE2 fills the buffer next, so a vector read stays an error
+    // (the next row's copy-in, which nothing orders after it; with no later write at all, or one behind a
+    // chain of flags, it would be a warning: use_after_free_flag_chain.cpp)
     LocalTensor<float> row = copyQueue.AllocTensor<float>();
     DataCopy(row, xGm, 1024);
     copyQueue.EnQue(row);
@@ -108,4 +110,10 @@ extern "C" __global__ __aicore__ void use_after_free_write(GM_ADDR xAddr, GM_ADD
     DataCopy(zGm[2048], row, 1024);
     copyQueue.FreeTensor(row);
     Exp(tmp, row, 1024);  // expected-error {{Exp uses a tensor of copyQueue after FreeTensor}} [ASC201]
+    LocalTensor<float> nextRow = copyQueue.AllocTensor<float>();
+    DataCopy(nextRow, xGm[1024], 1024);  // expected-note {{the buffer is written again here on PIPE_MTE2}}
+    copyQueue.EnQue(nextRow);
+    nextRow = copyQueue.DeQue<float>();
+    DataCopy(zGm[3072], nextRow, 1024);
+    copyQueue.FreeTensor(nextRow);
 }

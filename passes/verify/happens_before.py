@@ -1,0 +1,171 @@
+"""The happens-before relation of pipe instructions along one path, as the buffer state machine asks it.
+
+Each pipe (S, V, M, MTE1, MTE2, MTE3, FIX) runs its instructions in program order, concurrently with the
+others [reference: Pipes]. Instruction a happens before instruction b when b is reachable from a in the
+happens-before graph of the path, whose nodes are the instructions and whose edges are:
+
+- program order on one pipe: an instruction -> the next one on its pipe;
+- a flag: `SetFlag<X_Y>(id)` runs on X after X's earlier work and sets the flag; `WaitFlag<X_Y>(id)` holds
+  Y's later work until it is set, then clears it: SetFlag -> the WaitFlag of the same event and id that
+  clears it (a flag is one bit: a second SetFlag before the wait replaces the first);
+- a full barrier, `PipeBarrier<PIPE_ALL>()` or `SyncAll()`: every earlier instruction -> every later one;
+- a WaitFlag on the scalar pipe (`X_S`): the scalar unit issues everything, so every later instruction.
+
+The question the queue rules ask is one reachability question: is a read on pipe P (a copy-out of a buffer
+FreeTensor already gave back) ordered before a later write of that buffer on pipe Q? The state machine walks
+each path forward, so instead of the graph it keeps, per read, the graph's frontier as seen from the read's
+node (`PendingRead.after`: the pipes whose later instructions are reachable from it; `carried`: the flags
+set at a reachable node and not yet waited). Each instruction, flag or barrier updates that in O(1), the
+same answer as reachability in the graph up to that point (tests/verify/test_happens_before.py checks it
+against the explicit graph with networkx on random paths), and two paths join by intersecting what each
+orders. A link of the chain missing (a SetFlag, its WaitFlag, or a SetFlag issued before the read) leaves
+the writer's pipe out of `after`: the read stays unordered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import StringAttr
+from xdsl.ir import Operation
+
+from ascendir.dialects import ascendc as asc
+from passes.verify import queue_reuse
+
+PIPES = frozenset({"S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"})
+
+
+def event_pipes(event: str) -> tuple[str, str] | None:
+    """(the pipe a SetFlag of `event` runs on, the pipe its WaitFlag holds): MTE3_MTE2 -> (MTE3, MTE2); None
+    for a name that is not a HardEvent (a template parameter the lowering could not bind)."""
+    src, _, dst = event.partition("_")
+    return (src, dst) if src in PIPES and dst in PIPES else None
+
+
+def pipe_of(op: Operation) -> str | None:
+    """The pipe an instruction that reads or writes a UB tensor runs on: V for vector work (UB -> UB copies
+    among it), MTE2 for a copy in from GM, MTE3 for a copy out to GM, S for GetValue / SetValue; None where
+    that is not known (an API the catalog does not resolve, a call not followed)."""
+    if isinstance(op, asc.GetValueOp | asc.SetValueOp):
+        return "S"
+    if not isinstance(op, asc.ApiCallOp):
+        return None
+    if queue_reuse.is_vector_op(op):
+        return "V"
+    if op.FAMILY == "data_copy":
+        overload = op.overload.data
+        if overload.endswith("gm_to_local"):
+            return "MTE2"
+        if overload.endswith("local_to_gm"):
+            return "MTE3"
+    return None
+
+
+def is_full_barrier(op: asc.ApiCallOp) -> bool:
+    """`PipeBarrier<PIPE_ALL>()` and `SyncAll()` (which waits for every pipe of every core); a barrier of
+    one pipe only orders that pipe with itself, which program order already does."""
+    api = op.api.data
+    if api == "SyncAll":
+        return True
+    if api != "PipeBarrier":
+        return False
+    targs = op.template_args
+    first = targs.data[0] if targs is not None and targs.data else None
+    return isinstance(first, StringAttr) and first.data.rsplit("::", 1)[-1] == "PIPE_ALL"
+
+
+@dataclass(frozen=True)
+class PendingRead:
+    """A read of a freed buffer on a pipe the buffer's next writer does not wait for (FreeTensor's event was
+    set before the read), while its ordering before the later writes of the buffer is still open."""
+
+    pipe: str  # the pipe the read runs on
+    after: frozenset[str]  # pipes whose later instructions the read happens before
+    carried: frozenset[object]  # flag keys (event, id) set after the read and not yet waited
+    queue: int  # the queue the buffer belongs to
+    slot: int | None  # which of its buffers, where known
+    aliases: frozenset[int]  # tokens that may hold the buffer: the freed one, those AllocTensor gave out since
+
+    @staticmethod
+    def start(pipe: str, queue: int, slot: int | None, token: int) -> PendingRead:
+        # the scalar unit issues every later instruction after its own: one on S comes before all of them
+        after = PIPES if pipe == "S" else frozenset({pipe})
+        return PendingRead(pipe, after, frozenset(), queue, slot, frozenset({token}))
+
+    def orders(self, pipe: str | None) -> bool:
+        """Whether the read happens before every later instruction on `pipe` (an unknown pipe: no)."""
+        return pipe is not None and pipe in self.after
+
+    @property
+    def settled(self) -> bool:
+        """Ordered before everything that comes later: nothing left to ask."""
+        return self.after >= PIPES
+
+    def set_flag(self, event: str, key: object) -> PendingRead:
+        pipes = event_pipes(event)
+        if pipes is None:
+            return self
+        if pipes[0] in self.after:
+            return self if key in self.carried else self.replace(carried=self.carried | {key})
+        # set before the read reached that pipe: a wait on this flag now orders nothing after the read
+        return self.replace(carried=self.carried - {key}) if key in self.carried else self
+
+    def wait_flag(self, event: str, key: object) -> PendingRead:
+        pipes = event_pipes(event)
+        if pipes is None or key not in self.carried:
+            return self
+        after = PIPES if pipes[1] == "S" else self.after | {pipes[1]}
+        return self.replace(after=after, carried=self.carried - {key})
+
+    def meet(self, other: PendingRead) -> PendingRead:
+        """The same read on two paths (or run twice, the later one the other): ordered only where both are,
+        its buffer anything either may call it."""
+        slot = self.slot if self.slot == other.slot else None
+        return PendingRead(self.pipe, self.after & other.after, self.carried & other.carried, self.queue, slot,
+                           self.aliases | other.aliases)
+
+    def key(self) -> tuple[object, ...]:
+        return (self.pipe, tuple(sorted(self.after)), tuple(sorted(repr(k) for k in self.carried)), self.queue,
+                self.slot, tuple(sorted(self.aliases)))
+
+    def replace(self, **changes: object) -> PendingRead:
+        fields = {"pipe": self.pipe, "after": self.after, "carried": self.carried, "queue": self.queue,
+                  "slot": self.slot, "aliases": self.aliases}
+        fields.update(changes)
+        return PendingRead(**fields)  # type: ignore[arg-type]
+
+
+# the open reads of a state, by the id of the read op
+Reads = dict[int, PendingRead]
+
+
+def after_flag(reads: Reads, api: str, event: str, key: object) -> Reads:
+    """A SetFlag or WaitFlag of `event` and id `key`: the edges it adds, seen from each open read."""
+    step = PendingRead.set_flag if api == "SetFlag" else PendingRead.wait_flag
+    out = {k: step(r, event, key) for k, r in reads.items()}
+    return {k: r for k, r in out.items() if not r.settled}
+
+
+def after_write(reads: Reads, tokens: set[int], pipe: str | None) -> tuple[Reads, list[int]]:
+    """A write on `pipe` (None: not known) of the tensors `tokens`: the open reads of a buffer among them that
+    the write is not ordered after (their ids), and the reads that stay open."""
+    unordered = [k for k, r in reads.items() if r.aliases & tokens and not r.orders(pipe)]
+    if not unordered:
+        return reads, []
+    return {k: r for k, r in reads.items() if k not in unordered}, unordered
+
+
+def after_alloc(reads: Reads, queue: int, slot: int | None, token: int) -> Reads:
+    """AllocTensor on `queue` gave out `token`, in buffer `slot` (None: not known): it may hold the buffer of
+    an open read of that queue, whose later writes are then the new tensor's too."""
+    if not any(r.queue == queue for r in reads.values()):
+        return reads
+    return {k: r.replace(aliases=r.aliases | {token})
+            if r.queue == queue and (slot is None or r.slot is None or r.slot == slot) else r
+            for k, r in reads.items()}
+
+
+def on_queues(reads: Reads, queues: set[int]) -> list[int]:
+    """The open reads of buffers of `queues` (a pipe Reset, a call not followed that gets the queue: its
+    buffers may be written where the analysis does not see it)."""
+    return [k for k, r in reads.items() if r.queue in queues]

@@ -1,0 +1,92 @@
+"""happens_before.PendingRead against the happens-before graph it stands for: on random paths of pipe
+instructions, SetFlag/WaitFlag and barriers, a later instruction on pipe Q is ordered after the read (Q in
+`after`) exactly when the graph (built explicitly with networkx) has a path from the read to it."""
+
+from __future__ import annotations
+
+import random
+
+import networkx as nx
+
+from passes.verify.happens_before import PIPES, PendingRead
+
+_PIPES = sorted(PIPES)
+_EVENTS = [f"{a}_{b}" for a in _PIPES for b in _PIPES if a != b]
+
+
+class _Graph:
+    """The explicit graph: nodes are instructions, `preds[q]` the nodes the next instruction on q follows."""
+
+    def __init__(self) -> None:
+        self.g = nx.DiGraph()
+        self.preds: dict[str, set[int]] = {q: set() for q in _PIPES}
+        self.flags: dict[tuple[str, int], int] = {}
+
+    def node(self, pipe: str | None, extra: tuple[int, ...] = ()) -> int:
+        i = self.g.number_of_nodes()
+        self.g.add_node(i)
+        for p in ([pipe] if pipe is not None else _PIPES):
+            self.g.add_edges_from((j, i) for j in self.preds[p])
+        self.g.add_edges_from((j, i) for j in extra)
+        if pipe is None:  # a full barrier: before every later instruction
+            self.preds = {q: {i} for q in _PIPES}
+        elif pipe == "S":  # the scalar unit issues everything after it
+            self.preds = {q: (self.preds[q] | {i}) for q in _PIPES}
+            self.preds["S"] = {i}
+        else:
+            self.preds[pipe] = {i}
+        return i
+
+    def set_flag(self, event: str, ident: int) -> None:
+        self.flags[(event, ident)] = self.node(event.partition("_")[0])
+
+    def wait_flag(self, event: str, ident: int) -> None:
+        setter = self.flags.pop((event, ident), None)
+        self.node(event.partition("_")[2], () if setter is None else (setter,))
+
+
+def test_pending_read_is_reachability_in_the_graph() -> None:
+    rng = random.Random(20261130)
+    compared = ordered = 0
+    for _ in range(1500):
+        graph = _Graph()
+        start = rng.choice(_PIPES)
+        read_node = graph.node(start)
+        read = PendingRead.start(start, 0, None, 0)
+        for _ in range(rng.randrange(1, 14)):
+            kind = rng.random()
+            if kind < 0.4:
+                pipe = rng.choice(_PIPES)
+                j = graph.node(pipe)
+                reachable = nx.has_path(graph.g, read_node, j)
+                assert read.orders(pipe) == reachable, (start, pipe)
+                compared += 1
+                ordered += reachable
+            elif kind < 0.95:
+                event, ident = rng.choice(_EVENTS), rng.randrange(2)
+                if kind < 0.675:
+                    graph.set_flag(event, ident)
+                    read = read.set_flag(event, (event, ident))
+                else:
+                    graph.wait_flag(event, ident)
+                    read = read.wait_flag(event, (event, ident))
+            else:
+                graph.node(None)
+                read = read.replace(after=PIPES, carried=frozenset())
+    assert compared > 3000 and 0.2 < ordered / compared < 0.8  # both answers are exercised
+
+
+def test_a_missing_link_leaves_the_write_unordered() -> None:
+    read = PendingRead.start("MTE3", 0, None, 0)
+    chain = [("SetFlag", "MTE3_MTE2"), ("WaitFlag", "MTE3_MTE2"), ("SetFlag", "MTE2_V"), ("WaitFlag", "MTE2_V")]
+
+    def run(steps: list[tuple[str, str]]) -> PendingRead:
+        r = read
+        for api, event in steps:
+            r = r.set_flag(event, (event, 0)) if api == "SetFlag" else r.wait_flag(event, (event, 0))
+        return r
+
+    assert run(chain).orders("V")
+    for dropped in range(len(chain)):
+        assert not run(chain[:dropped] + chain[dropped + 1:]).orders("V")
+    assert not run(chain[2:] + chain[:2]).orders("V")  # the links in the wrong order
