@@ -36,6 +36,7 @@ pub mod sort;
 pub mod transdata;
 pub mod unary;
 pub mod vcadd;
+pub mod xor;
 
 use crate::api::{Arg, Args, Registry};
 use crate::checks::code;
@@ -592,4 +593,5 @@ pub fn register(r: &mut Registry) {
     sort::register(r);
     dequant::register(r);
     quant::register(r);
+    xor::register(r);
 }
