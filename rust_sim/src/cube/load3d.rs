@@ -7,13 +7,15 @@
 //! c0 (the FRACTAL_Z order of conv weights); X[m][k] is the input at (c1, oh strideH + kh dilH - padTop,
 //! ow strideW + kw dilW - padLeft, c0), or the padding value outside the map. A Load3Dv2 writes the
 //! mExtension x kExtension window of X from (mStartPt, kStartPt) in the destination's own fractal layout
-//! (cube/mod.rs): into L0A as A = X (A = X^T with enTranspose); into L0B, with enTranspose, as B = X (K = the
-//! window's rows), the form asc-devkit's mmad_load3dv2 example loads its B with.
+//! (cube/mod.rs): into L0A as A = X (A = X^T with enTranspose); into L0B as B = X (K = the window's rows) with
+//! or without enTranspose, as the vendor's B loads read it (asc-devkit's mmad_load3dv2 example sets it;
+//! conv3d_bp_filter's load3dB_ and the Matmul library's L0B V2Pro load do not). int8 / uint8 into L0B is not
+//! available on the 910B (dav_c220 reports it unsupported).
 //!
 //! With the default IsResetLoad3dConfig the call first sets the left FMATRIX register from its l1H, l1W and
 //! padList and the padding value from its padValue (asc-devkit kernel_operator_mm_base_impl.h);
 //! fMatrixCtrl makes the load read the right register (SetFmatrix(..., FMATRIX_RIGHT)).
-//! Not modelled (reported, naming the form): L0B without enTranspose, int8 / int4 transposes, enSmallK,
+//! Not modelled (reported, naming the form): int8 / int4 transposes into L0A, enSmallK,
 //! channel sizes that are not whole C0 blocks, a repeat count over 1 (SetLoadDataRepeat) or an L1 boundary
 //! (SetLoadDataBoundary). LoadData3DParamsV1 and V2Pro are reported as not available /
 //! not modelled.
@@ -218,7 +220,20 @@ impl Load3dV2 {
                 ),
             );
         }
-        if transpose && !matches!(self.t.size(), 2 | 4) {
+        if mem == MemKind::L0b && self.t.size() == 1 {
+            // dav_c220's LoadData3DV2L12L0BCal for int8_t / uint8_t: ReportNotSupport
+            cx.report(
+                code::INVALID_OPERAND,
+                format!(
+                    "{WHAT} into L0B (B1 -> B2) of {} elements is not available on the 910B: asc-devkit's dav_c220 \
+                     implementation reports it unsupported (load an int8 B with LoadData 2D or \
+                     LoadDataWithTranspose)",
+                    self.t.name()
+                ),
+            );
+            return None;
+        }
+        if transpose && mem == MemKind::L0a && !matches!(self.t.size(), 2 | 4) {
             cx.report(
                 code::NOT_MODELLED,
                 format!("{WHAT} with enTranspose of {} elements is not modelled", self.t.name()),
@@ -241,14 +256,10 @@ impl Load3dV2 {
             (MemKind::L0a, true) => {
                 whole(cx, "mExtension", m_ext, c0).then_some(Layout::ATransposed { k1: m_ext / c0 })
             }
-            (_, true) => whole(cx, "mExtension", m_ext, c0).then_some(Layout::BZn { n1: k_ext.div_ceil(16) }),
-            (_, false) => {
-                cx.report(
-                    code::NOT_MODELLED,
-                    format!("{WHAT} into L0B without enTranspose is not modelled"),
-                );
-                None
-            }
+            // into L0B, B = X with or without enTranspose: the vendor's loads of B read it so both ways (the
+            // mmad_load3dv2 example with enTranspose, conv3d_bp_filter's load3dB_ and the Matmul library's
+            // load_to_l0b_basic V2Pro load without it, each with K = the window's rows)
+            _ => whole(cx, "mExtension", m_ext, c0).then_some(Layout::BZn { n1: k_ext.div_ceil(16) }),
         }
     }
 }

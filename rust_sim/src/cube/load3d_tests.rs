@@ -50,7 +50,11 @@ fn p(t: &'static str) -> P {
 
 /// The 5HD map of `p`'s shape with value(h, w, c) = h * W + w + 100 c.
 fn fmap(p: &P) -> Vec<f32> {
-    let c0 = if p.t == "f16" { 16 } else { 8 };
+    let c0 = match p.t {
+        "f16" => 16,
+        "i8" => 32,
+        _ => 8,
+    };
     let mut out = Vec::new();
     for c1 in 0..p.c / c0 {
         for h in 0..p.h {
@@ -71,7 +75,11 @@ fn value(p: &P, h: u64, w: u64, c: u64) -> f32 {
 /// Runs `extra` (instructions before the load, e.g. SetFmatrix) and the load; the finding codes and output.
 fn run(p: &P, extra: &str, fm_ctrl: u64) -> Out {
     let map = fmap(p);
-    let bytes = if p.t == "f16" { f16_bytes(&map) } else { f32_bytes(&map) };
+    let bytes = match p.t {
+        "f16" => f16_bytes(&map),
+        "i8" => map.iter().map(|v| *v as i64 as u8).collect(),
+        _ => f32_bytes(&map),
+    };
     let elems = map.len() as u64;
     let consts: Vec<(u32, &str, u64)> = vec![
         (0, "i32", 0),
@@ -247,7 +255,13 @@ fn a_window_from_m_start_and_k_start() {
 }
 
 #[test]
-fn transposing_load_into_l0b_is_b_equal_to_the_window() {
+fn a_load_into_l0b_is_b_equal_to_the_window_with_or_without_en_transpose() {
+    for transpose in [1, 0] {
+        load_into_l0b(transpose);
+    }
+}
+
+fn load_into_l0b(transpose: u64) {
     // a 1 x 32 map of 32 channels with a 1 x 1 filter: X[m][k] = value(0, m, k); B = X in L0B's ZN
     let mut q = p("f16");
     q.dst = "L0B";
@@ -259,14 +273,18 @@ fn transposing_load_into_l0b_is_b_equal_to_the_window() {
     q.filter = 1;
     q.m_ext = 32;
     q.k_ext = 32;
-    q.transpose = 1;
+    q.transpose = transpose;
     let out = run(&q, "", 0);
     assert!(out.codes().is_empty(), "{:?}", out.findings.list);
     let l0b = dst_values(&out, &q);
     for (m, k) in [(2, 5), (17, 3), (20, 30)] {
         // B(p = m, j = k) at ((m / 16) * 2 + k / 16) * 256 + (k % 16) * 16 + m % 16
         let at = ((m / 16) * 2 + k / 16) * 256 + (k % 16) * 16 + m % 16;
-        assert_eq!(l0b[at as usize], value(&q, 0, m, k), "B({m}, {k})");
+        assert_eq!(
+            l0b[at as usize],
+            value(&q, 0, m, k),
+            "B({m}, {k}), enTranspose {transpose}"
+        );
     }
 }
 
@@ -289,10 +307,16 @@ fn the_right_fmatrix_register_and_the_padding_value() {
 
 #[test]
 fn unmodelled_and_invalid_forms_are_reported() {
-    let mut q = p("f16");
-    q.k_ext = 144;
+    let mut q = p("i8");
+    q.c = 32;
+    q.k_ext = 288;
+    assert!(run(&q, "", 0).codes().is_empty()); // int8 into L0A
     q.dst = "L0B";
-    assert_eq!(run(&q, "", 0).codes(), vec!["ASC958"]); // L0B without enTranspose
+    assert_eq!(run(&q, "", 0).codes(), vec!["ASC959"]); // int8 into L0B: not on the 910B (dav_c220)
+    q.dst = "L0A";
+    q.transpose = 1;
+    q.m_ext = 32;
+    assert_eq!(run(&q, "", 0).codes(), vec!["ASC958"]); // int8 A = X^T: not modelled
     let mut r = p("f16");
     r.k_ext = 150; // not whole C0 columns
     assert_eq!(run(&r, "", 0).codes(), vec!["ASC959"]);
