@@ -7,7 +7,8 @@
 //!   output = (x - mean) * (1 / sqrt(variance + epsilon)) * gamma + beta. lastDimValueBack is
 //!   1 / originalHLength, but the sums run over all hLength columns: padding columns count (their zeros add
 //!   nothing to the mean; their (0 - mean)^2 does add to the variance, as in the library). Each sum is the
-//!   library's: the row's 64-column blocks added element-wise into the first, then one 64-lane reduction.
+//!   library's: the row's 64-column blocks added element-wise into the first, then one 64-lane WholeReduceSum
+//!   (a tree of adjacent pairs).
 //!   Half: mean and variance are kept in f32 and rounded to half once at the end, output rounded once.
 //!   The rows are worked through as the tiling says: loopRound passes of bsCurLength rows (bshCurLength
 //!   elements) stepping inputRoundSize / meanVarRoundSize, then a tail of meanVarTailSize rows at
@@ -31,7 +32,9 @@ use crate::dtype::DType;
 use crate::memory::Space;
 use crate::program::Sv;
 use crate::vector::normalize::{self, NormFlags};
-use crate::vector::rms_norm::basic_block_sum;
+use crate::vector::reduce::order::pair_tree;
+
+const LANES: usize = 64;
 
 /// The LayerNormTiling fields the plain form reads.
 const PLAIN_FIELDS: [&str; 15] = [
@@ -144,9 +147,19 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
     }))
 }
 
-/// The library's row sum (LayerNormReduceSumImpl): 64-column blocks added into the first, one reduction.
+/// The library's row sum (LayerNormReduceSumImpl): the row's 64-column blocks added element-wise into the
+/// first, in order (Add with a repeat per block), then one WholeReduceSum of those (up to) 64 lanes, which the
+/// vector unit takes as a tree of adjacent pairs (reduce/order.rs).
 pub fn row_sum(v: &[f32]) -> f32 {
-    basic_block_sum(v)
+    let mut acc = [0f32; LANES];
+    let n = LANES.min(v.len());
+    acc[..n].copy_from_slice(&v[..n]);
+    for block in v.chunks(LANES).skip(1) {
+        for (a, x) in acc.iter_mut().zip(block) {
+            *a += *x;
+        }
+    }
+    pair_tree(DType::F32, &acc[..n])
 }
 
 /// One row's mean and variance as the plain form takes them: `recip` = lastDimValueBack.
@@ -479,7 +492,7 @@ mod tests {
     }
 
     #[test]
-    fn row_sum_adds_blocks_then_reduces() {
+    fn row_sum_adds_blocks_then_reduces_by_pairs() {
         // 2^24 in lane 0, ones in lane 1 of both blocks: the block add makes lane 1 a 2 first, which 2^24 keeps
         // (a plain left-to-right sum would lose each 1 on its own: 2^24 + 1 rounds to 2^24)
         let mut v = vec![0f32; 128];
@@ -489,6 +502,10 @@ mod tests {
         assert_eq!(row_sum(&v), 16_777_218.0);
         let w: Vec<f32> = (0..100).map(|i| i as f32).collect();
         assert_eq!(row_sum(&w), 4950.0);
+        // the last reduction pairs lanes: (2^24 + 1) + (-2^24 - 1) rounds each pair to +-2^24, giving 0, where a
+        // left-to-right sum gives -1
+        let z = [16_777_216.0f32, 1.0, -16_777_216.0, -1.0];
+        assert_eq!(row_sum(&z), 0.0);
     }
 
     #[test]

@@ -36,6 +36,7 @@ pub mod sort;
 pub mod transdata;
 pub mod unary;
 pub mod vcadd;
+pub mod welford;
 pub mod xor;
 
 use crate::api::{Arg, Args, Registry};
@@ -588,6 +589,7 @@ pub fn register(r: &mut Registry) {
     rms_norm::register(r);
     layer_norm::register(r);
     normalize::register(r);
+    welford::register(r);
     softmax_adjust::register(r);
     softmax_simple::register(r);
     sort::register(r);

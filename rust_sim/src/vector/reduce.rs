@@ -15,7 +15,7 @@ use crate::program::Sv;
 use crate::vector::read_local_f32;
 use crate::vector::{check_footprint, geoms, plan, Form, Plan};
 
-mod order;
+pub(crate) mod order;
 mod tmp;
 mod tree;
 use order::{ar_row_sum, fold_halves, pair_tree, tree_of_partials};
