@@ -265,3 +265,22 @@ def test_misuse_is_reported() -> None:
     result = run(overlap.replace("LENGTHS", "4, 32, 32, 0").replace("VALID", "0b0111"), {"x": x}, chip="910B2",
                  block_dim=1, outputs={"y": ((96,), "float32"), "counts": ((8,), "uint32")})
     assert any(f.code == "ASC959" and "overlaps source list 2" in f.message for f in _errors(result)), result.findings
+
+
+def test_padding_with_unset_indices_leaves_the_real_pairs_known() -> None:
+    # the MoE sorters' pattern: 32 slots, 16 real scores with indices, 16 padding scores far below them whose index
+    # slots nothing wrote; only the first 16 sorted pairs are copied out. A pair is known where its own score and
+    # index are (before, the simulator judged pairs by their index values and reported ASC952 on moe_init_routing)
+    n = 32
+    source = _source(FULL_SORT, n, "float32")
+    source = source.replace("CreateVecIndex(index, (int32_t)0, N);", "CreateVecIndex(index, (int32_t)0, N / 2);")
+    source = source.replace("idxGm.SetGlobalBuffer((__gm__ uint32_t *)idx, N);",
+                            "idxGm.SetGlobalBuffer((__gm__ uint32_t *)idx, N / 2);")
+    source = source.replace("DataCopy(idxGm, idxLocal, N);", "DataCopy(idxGm, idxLocal, N / 2);")
+    x = _scores(n, "float32", seed=9)
+    x[16:] = -3.0e38
+    result = run(source, {"x": x}, chip="910B2", block_dim=1,
+                 outputs={"y": ((n,), "float32"), "idx": ((n // 2,), "uint32")})
+    assert _errors(result) == [], result.findings
+    order = np.argsort(-x, kind="stable")
+    np.testing.assert_array_equal(result.outputs["idx"], order[:16].astype(np.uint32))

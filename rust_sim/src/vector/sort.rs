@@ -76,20 +76,35 @@ pub fn order(scores: &[f64]) -> Vec<usize> {
     idx
 }
 
-/// Sort32 on `n` scores (raw bytes of T) and `n` uint32 indices: the sorted pairs, each group of 32 on its own.
-pub fn sort32(scores: &[u8], indices: &[u8], n: usize, t: DType) -> Vec<u8> {
+/// The positions Sort32 puts `n` scores (raw bytes of T) in: each group of 32 on its own; with `full`, all of
+/// them (Sort's full sort: the stable merge of the groups is the stable sort of the whole).
+pub fn sort_positions(scores: &[u8], n: usize, t: DType, full: bool) -> Vec<usize> {
     let size = t.size();
-    let mut out = Vec::with_capacity(n * PAIR);
-    for g in (0..n).step_by(GROUP) {
-        let end = (g + GROUP).min(n);
-        let vals: Vec<f64> = (g..end).map(|i| score(&scores[i * size..], t)).collect();
-        for k in order(&vals) {
-            let i = g + k;
-            let index = u32::from_le_bytes(indices[i * 4..i * 4 + 4].try_into().unwrap());
-            out.extend_from_slice(&pair(&scores[i * size..(i + 1) * size], index));
-        }
+    let vals: Vec<f64> = (0..n).map(|i| score(&scores[i * size..], t)).collect();
+    if full {
+        return order(&vals);
     }
-    out
+    (0..n)
+        .step_by(GROUP)
+        .flat_map(|g| order(&vals[g..(g + GROUP).min(n)]).into_iter().map(move |k| g + k))
+        .collect()
+}
+
+/// The pairs of the scores (raw bytes of T) and uint32 indices at `positions`, in that order.
+pub fn pairs_at(scores: &[u8], indices: &[u8], positions: &[usize], t: DType) -> Vec<u8> {
+    let size = t.size();
+    positions
+        .iter()
+        .flat_map(|&i| {
+            let index = u32::from_le_bytes(indices[i * 4..i * 4 + 4].try_into().unwrap());
+            pair(&scores[i * size..(i + 1) * size], index)
+        })
+        .collect()
+}
+
+/// Sort32 on `n` scores and `n` uint32 indices: the sorted pairs, each group of 32 on its own.
+pub fn sort32(scores: &[u8], indices: &[u8], n: usize, t: DType) -> Vec<u8> {
+    pairs_at(scores, indices, &sort_positions(scores, n, t, false), t)
 }
 
 /// One MrgSort merge of up to four lists of pairs (None: not valid). Returns, per output pair, (list, position in
@@ -122,16 +137,6 @@ pub fn merge(lists: &[Option<&[u8]>; 4], t: DType, suspend: bool) -> (Vec<(usize
         }
     }
     (out, taken)
-}
-
-/// Sort's full sort of `pairs` (already sorted in groups of 32): all of them, largest first, stable.
-pub fn full_sort(pairs: &[u8], t: DType) -> Vec<u8> {
-    let n = pairs.len() / PAIR;
-    let scores: Vec<f64> = (0..n).map(|i| score(&pairs[i * PAIR..], t)).collect();
-    order(&scores)
-        .into_iter()
-        .flat_map(|i| pairs[i * PAIR..(i + 1) * PAIR].iter().copied())
-        .collect()
 }
 
 /// VMS4_SR's bits for the counts taken.
@@ -171,10 +176,6 @@ fn warn_nan(cx: &mut Ctx, scores: &[f64], what: &str) {
             ),
         );
     }
-}
-
-fn u32s(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
-    bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap()))
 }
 
 // ------------------------------------------------------------------------------------------- Sort32 and Sort
@@ -250,28 +251,16 @@ impl ApiOp for Sort {
         };
         let vals: Vec<f64> = (0..n).map(|i| score(&scores[i * t.size()..], t)).collect();
         warn_nan(cx, &vals, what);
-        let mut pairs = sort32(&scores, &indices, n, t);
-        if self.full.is_some() {
-            pairs = full_sort(&pairs, t);
-        }
-        // a pair is written as known when its score and index were
-        let known: Vec<bool> = (0..n)
-            .map(|i| {
-                s_init[i * t.size()..(i + 1) * t.size()].iter().all(|&b| b != 0)
-                    && i_init[i * 4..i * 4 + 4].iter().all(|&b| b != 0)
-            })
-            .collect();
-        let index_of: std::collections::HashMap<u32, Vec<usize>> =
-            u32s(&indices).enumerate().fold(Default::default(), |mut m, (i, v)| {
-                m.entry(v).or_insert_with(Vec::new).push(i);
-                m
-            });
-        let flags: Vec<u8> = pairs
-            .chunks_exact(PAIR)
-            .flat_map(|p| {
-                let idx = u32::from_le_bytes(p[4..8].try_into().unwrap());
-                let ok = index_of.get(&idx).is_some_and(|at| at.iter().all(|&i| known[i]));
-                [ok as u8; PAIR]
+        let positions = sort_positions(&scores, n, t, self.full.is_some());
+        let pairs = pairs_at(&scores, &indices, &positions, t);
+        // a pair is known where its score and its index were (the reserved half bytes with the score)
+        let size = t.size();
+        let flags: Vec<u8> = positions
+            .iter()
+            .flat_map(|&i| {
+                let s = s_init[i * size..(i + 1) * size].iter().all(|&b| b != 0) as u8;
+                let x = i_init[i * 4..i * 4 + 4].iter().all(|&b| b != 0) as u8;
+                [s, s, s, s, x, x, x, x]
             })
             .collect();
         write(cx, dst, 0, &pairs, &flags, t, what);
@@ -825,7 +814,8 @@ mod tests {
         // 64 scores, all 1.0 but position 40 = 2.0: it comes first, the rest keep their positions' order
         let mut s = vec![1.0f32; 64];
         s[40] = 2.0;
-        let out = unpack(&full_sort(&sort32(&f32s(&s), &idx(64), 64, DType::F32), DType::F32));
+        let positions = sort_positions(&f32s(&s), 64, DType::F32, true);
+        let out = unpack(&pairs_at(&f32s(&s), &idx(64), &positions, DType::F32));
         let order: Vec<u32> = out.iter().map(|p| p.1 - 100).collect();
         let mut want = vec![40u32];
         want.extend((0..64).filter(|&i| i != 40));
