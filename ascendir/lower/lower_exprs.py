@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import ArrayAttr, IndexType, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, IndexType, MemRefType, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
@@ -88,6 +88,8 @@ class ExpressionLowering:
         view = self.tiling_view(obj)
         if view is not None:
             return self.tiling_field(view, e.member, e)
+        if isinstance(t, C.StructT) and (array := self._struct_array_member(obj, t.name, e)) is not None:
+            return array
         if isinstance(t, C.StructT | C.ObjectT):
             op = self.emit(asc.StructGetOp.create(
                 operands=[self.ssa(obj, e)], properties={"field": StringAttr(e.member)},
@@ -113,6 +115,23 @@ class ExpressionLowering:
                 parts += part.bases
             raise Unsupported(f"'{inst.info.name}' has no member '{name}'", e)
         return self.read_binding(b, e)
+
+    def _struct_array_member(self, obj: Val, struct: str, e: A.Member) -> Val | None:
+        """`p.padList` of a catalogued struct whose member is a C array (`uint8_t padList[4]`): the struct's own
+        array, as a memref the struct_get names, which `p.padList[i] = v` stores into and `p.padList[i]` reads
+        (the simulator gives each struct value its own copy: passes/sim/struct_arrays.py)."""
+        text = self.catalog.struct_field_type(struct, e.member)  # type: ignore[attr-defined]
+        if not text or "[" not in text or "<" in text:
+            return None
+        name, _, rest = text.partition("[")
+        elem = C.scalar_named(name.replace("const ", "").strip())
+        size = rest.split("]", 1)[0].strip()
+        if elem is None or not size.isdigit() or "[" in rest:
+            return None
+        arr = C.ArrayT(elem, int(size))
+        op = asc.StructGetOp.create(operands=[self.ssa(obj, e)], properties={"field": StringAttr(e.member)},
+                                    result_types=[MemRefType(C.ir_type(elem), [int(size)])])
+        return Val(arr, obj=Cell(arr, self.emit(op, e).results[0], e.member))
 
     def _struct_field_type(self, struct: str, field_name: str) -> Scalar:
         t = self.catalog.struct_field_type(struct, field_name)  # type: ignore[attr-defined]

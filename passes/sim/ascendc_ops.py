@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import memref
+from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
-from passes.sim import object_arrays
+from passes.sim import object_arrays, struct_arrays
 from passes.sim.builder import HandleArray
 from passes.sim.program import ObjectDecl
 from passes.sim.registers import Array, NotModelled, Struct, element_type, scalar_type
@@ -272,6 +273,7 @@ def _struct_init(b: ProgramBuilder, op: asc.StructInitOp) -> None:
         b.values[op.result] = Struct(getattr(t, "type_name").data, {})
         return
     fields = b.struct_defaults(t.type_name.data, fresh=False)
+    given_arrays: dict[str, Array] = {}
     for name, value in zip(op.fields.data, op.values):
         ty = scalar_type(value.type)
         if ty is None:
@@ -282,14 +284,30 @@ def _struct_init(b: ProgramBuilder, op: asc.StructInitOp) -> None:
                 fields[name.data] = (found, "")
             elif isinstance(found, Array):
                 fields[name.data] = (found.operand(), "")
+                given_arrays[name.data] = found
             continue
         fields[name.data] = (b.reg(value), ty)
+    # the struct's own C arrays: a copy of the one given, or zeros (struct_arrays.py)
+    found_struct = b.catalog.struct(t.type_name.data)
+    for member in found_struct.fields if found_struct is not None else ():
+        if member.name in fields and member.name not in given_arrays:
+            continue
+        own = struct_arrays.own_array(b, t.type_name.data, member.name, given_arrays.get(member.name), op)
+        if own is not None:
+            fields[member.name] = (own.operand(), "")
     b.values[op.result] = Struct(t.type_name.data, fields)
 
 
 def _struct_get(b: ProgramBuilder, op: asc.StructGetOp) -> None:
     source = b.loc(op.struct)
     name = op.field.data
+    if isinstance(op.result.type, MemRefType) and isinstance(source, Struct) and name in source.fields:
+        # `p.padList`, indexed: the struct's own array (struct_arrays.py)
+        arr = struct_arrays.parse_operand(source.fields[name][0])
+        if arr is None:
+            raise NotModelled(f"the array member {name} of {source.type_name} as an array")
+        b.values[op.result] = arr
+        return
     if isinstance(source, Struct) and name in source.fields:
         b.values[op.result] = source.fields[name][0]
         return
@@ -315,4 +333,6 @@ def _struct_set(b: ProgramBuilder, op: asc.StructSetOp) -> None:
     ty = scalar_type(op.value.type)
     if ty is not None:
         fields[op.field.data] = (b.reg(op.value), ty)
+    elif isinstance(op.value.type, asc.LocalTensorType) and isinstance(b.values.get(op.value), str):
+        fields[op.field.data] = (b.values[op.value], "")  # `srcList.src1 = t`: the handle, as _struct_init keeps it
     b.values[op.result] = Struct(source.type_name, fields)

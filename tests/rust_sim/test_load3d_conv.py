@@ -212,9 +212,10 @@ def test_vendor_example_through_ascendir_run_with_its_scenario_macro(tmp_path: P
     np.testing.assert_allclose(got, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5, atol=1e-5)
 
 
-def test_padlist_set_element_by_element_is_reported_not_computed_as_zeros() -> None:
-    # `p.padList[0] = PAD;`: the lowering does not follow stores into a struct's C array member, so the call would
-    # see no padding; the run says so at the read (before, it ran "clean" with a wrong convolution)
+def test_padlist_set_element_by_element_runs_the_convolution() -> None:
+    # `p.padList[0] = PAD;` (asc-devkit's conv code sets it so): the element stores go into the struct's own array,
+    # which the load reads. Before, the lowering dropped them (ASC103) and the simulator stopped at the read
+    # (ASC958) rather than compute without padding (a wrong convolution)
     kernel = KERNEL.replace("""    uint8_t padList[4] = {PAD, PAD, PAD, PAD};
     // the img2col window: MTILE output positions from mStartPt by the KSTEP columns of one C1 slice
     LoadData3DParamsV2<half> p(padList, H, W, C1 * 16, KSTEP, MTILE, 0, 0, STRIDE, STRIDE, KW, KH, DIL, DIL,
@@ -234,13 +235,9 @@ def test_padlist_set_element_by_element_is_reported_not_computed_as_zeros() -> N
     p.filterH = KH;
     p.dilationFilterW = DIL;
     p.dilationFilterH = DIL;""")
-    assert kernel != KERNEL
-    x5 = np.zeros((1, 5, 5, 16), np.float16)
-    wmat = np.zeros((144, 16), np.float16)
-    defines = {"CIN": "16", "H": "5", "W": "5", "COUT": "16", "STRIDE": "1", "PAD": "1", "DIL": "1"}
-    result = run(kernel, [x5, wmat], block_dim=1, defines=defines, outputs={"y": np.zeros((25, 16), np.float32)})
-    assert not result.ok
-    assert any(d.code == "ASC958" and "padList" in d.message for d in result.findings), result.findings
+    assert kernel != KERNEL and "p.padList[3] = PAD;" in kernel
+    _conv_case(kernel, 20, 9, 11, 24, 2, 1, 1)
+    _conv_case(kernel, 8, 10, 7, 5, 1, 2, 2)
 
 
 @pytest.mark.parametrize("repeat_time, boundary, runs", [(1, 0, True), (2, 0, False), (1, 4096, False)])
@@ -263,3 +260,16 @@ def test_load_data_repeat_and_boundary_settings(repeat_time: int, boundary: int,
     defines = {"CIN": "16", "H": "5", "W": "5", "COUT": "16", "STRIDE": "1", "PAD": "1", "DIL": "1"}
     result = run(kernel, [x5, wmat], block_dim=1, defines=defines, outputs={"y": np.zeros((25, 16), np.float32)})
     assert any(d.code == "ASC958" and "SetLoadDataRepeat" in d.message for d in result.findings), result.findings
+
+
+def test_the_struct_keeps_its_own_copy_of_the_array_it_was_given() -> None:
+    # C++ copies padList into the struct at construction: zeroing the caller's array afterwards leaves the padding
+    # the load uses as it was (before, the struct named the caller's storage and would have seen the zeros)
+    kernel = KERNEL.replace("""                               false, false, 0);
+""", """                               false, false, 0);
+    for (int32_t i = 0; i < 4; i++) {
+        padList[i] = 0;
+    }
+""")
+    assert kernel != KERNEL
+    _conv_case(kernel, 20, 9, 11, 24, 2, 1, 1)

@@ -1,0 +1,74 @@
+"""The C array members of catalogued parameter structs (`uint8_t padList[4]` of LoadData3DParamsV2, `uint16_t
+elementLengths[4]` of MrgSort4Info), on the simulator's scalar stack.
+
+Each struct value built by a struct_init owns its arrays, as a C++ object does: an array given to the
+constructor is copied element by element into the struct's own (a later store into the caller's array does not
+show through), one not given starts as zeros (the member's default). The lowering reads `p.padList` as a
+struct_get whose result is that array's memref, so `p.padList[i] = v` stores into the struct's array and a call
+given `p` reads what was stored.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from xdsl.ir import Operation
+
+from passes.sim.registers import Array
+
+if TYPE_CHECKING:
+    from passes.sim.builder import ProgramBuilder
+
+# arrays over this many elements keep naming the caller's storage (a copy per construction would cost more
+# than any catalogued struct needs)
+_MAX_COPY = 64
+
+
+def member_shape(c_type: str) -> tuple[str, tuple[int, ...]] | None:
+    """(element C type, shape) of a member declared `uint8_t[4]`; None for anything else."""
+    if "[" not in c_type or "<" in c_type or "*" in c_type:
+        return None
+    elem, _, rest = c_type.partition("[")
+    dims = re.findall(r"\[\s*(\d+)\s*\]", "[" + rest)
+    if not dims or len(dims) != c_type.count("["):
+        return None
+    return elem.replace("const ", "").strip(), tuple(int(d) for d in dims)
+
+
+def parse_operand(text: str) -> Array | None:
+    """The Array a struct field's stack operand (`s16:4:i8`) names (one dimension: its element count)."""
+    m = re.fullmatch(r"s(\d+):(\d+):(\w+)", text)
+    if m is None:
+        return None
+    return Array(int(m.group(1)), m.group(3), (int(m.group(2)),))
+
+
+def own_array(b: ProgramBuilder, struct: str, name: str, given: Array | None, op: Operation) -> Array | None:
+    """A fresh stack array for member `name` of catalogued struct `struct`: a copy of `given`, or zeros; None
+    when the member is no C array of scalars."""
+    from passes.sim.builder import _C_SCALARS, _array_elem
+
+    found = b.catalog.struct(struct)
+    member = next((f for f in found.fields if f.name == name), None) if found is not None else None
+    shape = member_shape(member.c_type) if member is not None else None
+    if shape is None:
+        return None
+    ty = _C_SCALARS.get(shape[0])
+    size = 1
+    for d in shape[1]:
+        size *= d
+    if ty is None or size > _MAX_COPY or given is not None and given.elem != _array_elem(ty):
+        return None
+    arr = b.regs.array(_array_elem(ty), shape[1])
+    operand = arr.operand()
+    zero = b.regs.const(ty, "0")
+    for i in range(arr.size):
+        index = b.regs.const("i64", str(i))
+        if given is not None and i < given.size:
+            value = b.regs.scalar()
+            b.emit(f"ld.stack.{arr.elem}", [given.operand(), index], [value], op)
+        else:
+            value = zero
+        b.emit(f"st.stack.{arr.elem}", [operand, index, value], op=op)
+    return arr
