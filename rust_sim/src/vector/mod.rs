@@ -11,6 +11,7 @@
 //! operand's footprint against its memory before anything is written, propagates the initialised-ness of
 //! each element, and checks writes against the live buffers.
 
+pub mod antiquant;
 pub mod binary;
 pub mod cast;
 pub mod compare;
@@ -596,4 +597,5 @@ pub fn register(r: &mut Registry) {
     dequant::register(r);
     quant::register(r);
     xor::register(r);
+    antiquant::register(r);
 }
