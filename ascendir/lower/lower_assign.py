@@ -96,6 +96,11 @@ class AssignmentLowering:
         lower_call(self, call, None)
         return self.expr(e.target)
 
+    def _tensor_member(self, ctype: object, field_name: str) -> bool:
+        """True when the catalogued struct `ctype` (`MrgSortSrcList<float>`) declares `field_name` a LocalTensor."""
+        found = self.catalog.struct_field_type(str(ctype).split("<", 1)[0], field_name)  # type: ignore[attr-defined]
+        return bool(found) and str(found).startswith("LocalTensor")
+
     def assign(self, target: A.Node, value: Val, node: A.Node) -> None:
         if list_tensor.assign(self, target, value, node):
             return
@@ -131,8 +136,12 @@ class AssignmentLowering:
                     path = f"{obj.ctype.path}.{target.member}" if isinstance(obj.ctype, C.TilingT) and obj.ctype.path \
                         else target.member  # (`p.inParam.blockLen = n` on a struct cell: "inParam.blockLen")
                     ftype = self.tiling_field_type(obj.ctype.name, path) if isinstance(obj.ctype, C.TilingT) else None
-                    scalar = ftype if isinstance(ftype, Scalar) else self._struct_field_type(str(obj.ctype), target.member)
-                    v = self.ssa(self.convert(value, scalar, node), node)
+                    if ftype is None and isinstance(value.ctype, C.LocalTensorT) and self._tensor_member(obj.ctype, path):
+                        v = self.ssa(value, node)  # `srcList.src1 = sorted[i * 64]`: a tensor member takes the tensor
+                    else:
+                        scalar = ftype if isinstance(ftype, Scalar) else self._struct_field_type(str(obj.ctype),
+                                                                                                 target.member)
+                        v = self.ssa(self.convert(value, scalar, node), node)
                     op = asc.StructSetOp.create(operands=[struct, v], properties={"field": StringAttr(path)},
                                                 result_types=[struct.type])
                     self.emit(memref.StoreOp.create(operands=[self.emit(op, node).results[0], obj.obj.ref],

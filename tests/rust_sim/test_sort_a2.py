@@ -284,3 +284,19 @@ def test_padding_with_unset_indices_leaves_the_real_pairs_known() -> None:
     assert _errors(result) == [], result.findings
     order = np.argsort(-x, kind="stable")
     np.testing.assert_array_equal(result.outputs["idx"], order[:16].astype(np.uint32))
+
+
+def test_lists_set_member_by_member() -> None:
+    # `MrgSortSrcList<float> lists; lists.src1 = sorted; ...` (moe_gating_top_k's generalized path): before, each
+    # assignment was 'cannot convert LocalTensor<float> to uint32_t' and the MrgSort call ASC958
+    source = EXHAUSTED.replace(
+        "MrgSortSrcList<float> lists(sorted, sorted[64], sorted[128], sorted);",
+        "MrgSortSrcList<float> lists;\n    lists.src1 = sorted;\n    lists.src2 = sorted[64];\n"
+        "    lists.src3 = sorted[128];\n    lists.src4 = sorted;")
+    x = np.concatenate([np.arange(100, 132), np.arange(0, 32), np.full(32, 29.5)]).astype(np.float32)
+    x[64] = 50.5
+    result = run(source.replace("LENGTHS", "4, 32, 32, 0").replace("VALID", "0b0111"), {"x": x}, chip="910B2",
+                 block_dim=1, outputs={"y": ((96,), "float32"), "counts": ((8,), "uint32")})
+    assert _errors(result) == [], result.findings
+    np.testing.assert_array_equal(result.outputs["y"][:5], [131, 130, 129, 128, -1])
+    np.testing.assert_array_equal(result.outputs["counts"], [4, 0, 0, 0, 4, 0, 0, 0])
