@@ -6,10 +6,14 @@ slice per Mmad; Fixpipe writes each slice's columns of dW. The tails: Cout 24 (A
 padded to 32 with zero rows of dY), 20 input channels (padded to 32). The semantics: rust_sim/src/cube/load3d.rs
 (into L0B, B = X with or without enTranspose, as the vendor's B loads read it). Before, the load into L0B
 without enTranspose was reported as not modelled (ASC958); int8 into L0B is reported as the 910B's
-implementation reports it (not available).
+implementation reports it (not available). asc-devkit's load_data_l12l0 example (skipped without a checkout)
+covers the loads from L1 into L0A / L0B of its int8, half and float scenarios.
 """
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -123,3 +127,55 @@ def test_weight_gradient_kernel_matches_numpy(b_transpose: str) -> None:
     assert result.ok, result.findings
     # fp16 products are exact in fp32; only the order of the sums differs
     np.testing.assert_allclose(result.outputs["dw"], want, rtol=1e-5, atol=1e-5)
+
+
+DEVKIT = Path(os.environ.get("ASC_DEVKIT", "/work/ext/real/asc-devkit"))
+L12L0 = DEVKIT / "examples/01_simd_cpp_api/03_basic_api/03_matrix_compute/load_data_l12l0/load_data_l12l0.asc"
+# scenario: (element type, A given K x M, B given N x K); 1-2 are int4 (not simulated)
+_SCENARIOS = {3: ("i8", 0, 1), 4: ("i8", 0, 1), 5: ("i8", 1, 0), 6: ("f16", 0, 1), 7: ("f16", 0, 1),
+              8: ("f16", 1, 0), 9: ("f16", 1, 0), 10: ("f16", 1, 0), 11: ("f32", 0, 1), 12: ("f32", 0, 1),
+              13: ("f32", 1, 0), 14: ("f32", 1, 0)}
+
+
+def _l12l0(scenario: int, pad_rows: int = 0) -> tuple[object, np.ndarray]:
+    m, n, k = 40, 50, 70
+    dt, a_t, b_t = _SCENARIOS[scenario]
+    rng = np.random.default_rng(scenario)
+    if dt == "i8":
+        a = rng.integers(-8, 8, (m, k)).astype(np.int8)
+        b = rng.integers(-8, 8, (k, n)).astype(np.int8)
+        out = np.int32
+    else:
+        t = np.float16 if dt == "f16" else np.float32
+        a = rng.uniform(-1, 1, (m, k)).astype(t)
+        b = rng.uniform(-1, 1, (k, n)).astype(t)
+        out = np.float32
+    a_in = np.ascontiguousarray(a.T) if a_t else a
+    b_in = np.ascontiguousarray(b.T) if b_t else b
+    if pad_rows:
+        a_in = np.concatenate([a_in, np.zeros((pad_rows, a_in.shape[1]), a_in.dtype)])
+        b_in = np.concatenate([b_in, np.zeros((pad_rows, b_in.shape[1]), b_in.dtype)])
+    result = run(str(L12L0), [a_in, b_in], block_dim=1, defines={"SCENARIO_NUM": str(scenario)},
+                 outputs={"c": np.zeros((m, n), out)})
+    return result, a.astype(np.float64) @ b.astype(np.float64)
+
+
+@pytest.mark.skipif(not L12L0.is_file(), reason=f"no asc-devkit checkout at {DEVKIT} (set ASC_DEVKIT)")
+@pytest.mark.parametrize("scenario", list(range(3, 14)))
+def test_vendor_load_data_l12l0_example_matches_numpy(scenario: int) -> None:
+    # its main: M 40, N 50, K 70; LoadData 2D, LoadDataWithTranspose (int8 / half / float) and Load3Dv2 into L0A
+    # (4, 7, 12; A transposed in 10, 13) and into L0B (10, 13: the example notes enTranspose acts on L0A only)
+    result, want = _l12l0(scenario)
+    assert result.ok, result.findings
+    np.testing.assert_allclose(result.outputs["c"], want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.skipif(not L12L0.is_file(), reason=f"no asc-devkit checkout at {DEVKIT} (set ASC_DEVKIT)")
+def test_vendor_load_data_l12l0_scenario_14_reads_past_its_inputs() -> None:
+    # float with a Zz L1 layout: its ND2NZ copies ceil(70 / 16) = 5 blocks of 16 rows of A (K x M) and of B, 80 rows
+    # of 70: 10 rows past the end of each input (ASC950); given inputs padded with zero rows, it matches numpy
+    result, _ = _l12l0(14)
+    assert any(d.code == "ASC950" and "'a'" in d.message for d in result.findings), result.findings
+    result, want = _l12l0(14, pad_rows=10)
+    assert result.ok, result.findings
+    np.testing.assert_allclose(result.outputs["c"], want, rtol=1e-5, atol=1e-5)

@@ -256,9 +256,10 @@ impl Load3dV2 {
             (MemKind::L0a, true) => {
                 whole(cx, "mExtension", m_ext, c0).then_some(Layout::ATransposed { k1: m_ext / c0 })
             }
-            // into L0B, B = X with or without enTranspose: the vendor's loads of B read it so both ways (the
-            // mmad_load3dv2 example with enTranspose, conv3d_bp_filter's load3dB_ and the Matmul library's
-            // load_to_l0b_basic V2Pro load without it, each with K = the window's rows)
+            // into L0B, B = X with or without enTranspose: the flag acts on L0A only, B is transposed into L0B's
+            // layout by the load itself (asc-devkit's load_data_l12l0 example says so at its Load3Dv2 into B2;
+            // its mmad_load3dv2 example sets the flag, conv3d_bp_filter's load3dB_ and the Matmul library's
+            // load_to_l0b_basic V2Pro load do not, each with K = the window's rows)
             _ => whole(cx, "mExtension", m_ext, c0).then_some(Layout::BZn { n1: k_ext.div_ceil(16) }),
         }
     }
