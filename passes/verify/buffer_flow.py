@@ -73,6 +73,7 @@ class ControlFlow:
                 s.pipes = s.pipes - dead_pipes
                 s.busy = s.busy - dead_pipes
                 s.inits = tuple(i for i in s.inits if i.pipe not in dead_pipes)
+                s.reads = {}  # ~TPipe runs Destroy, which ends with PipeBarrier<PIPE_ALL> (see _destroy)
                 s.over = frozenset()
             s.tbufs = s.tbufs - defs
             out.append(s)

@@ -123,11 +123,16 @@ class QueueSteps:
             s.flagged = {k: ts - written for k, ts in s.flagged.items()}
         return s
 
-    def _writes_unordered(self, reads: list[int], writer: Operation, s: State) -> None:
+    def _writes_unordered(self, reads: list[int], writer: Operation, s: State, how: str | None = None) -> None:
         """Open reads (happens_before.py) whose buffer `writer` may write with nothing ordering it after them:
-        each read's ASC201 is an error, with a note at the first such writer (Analysis.run)."""
+        each read's ASC201 is an error, with a note at the first such writer (Analysis.run) that says `how`
+        it writes the buffer (by default: on its pipe)."""
         for k in reads:
-            self._unordered.setdefault(k, (writer, s.reads[k].pipe, happens_before.pipe_of(writer)))
+            if how is None:
+                pipe = happens_before.pipe_of(writer)
+                how = (f"the buffer is written again here on PIPE_{pipe}" if pipe is not None else
+                       "the buffer is written again here by an instruction whose pipe is not known")
+            self._unordered.setdefault(k, (writer, s.reads[k].pipe, how))
 
     def _position(self, qi: int) -> str:
         decl = self._decls.get(qi)
@@ -165,7 +170,7 @@ class QueueSteps:
                 if api == "AllocTensor" and s.reads:  # a buffer handed out where the analysis does not see it
                     unordered = happens_before.on_queues(s.reads, {self.idx(op.args[0])})
                     if unordered:
-                        self._writes_unordered(unordered, op, s)
+                        self._writes_unordered(unordered, op, s, "the buffer may be handed out again here")
                         s = s.copy()
                         s.reads = {k: r for k, r in s.reads.items() if k not in unordered}
                 return self._havoc_queue(s, op.args[0])
@@ -234,7 +239,8 @@ class QueueSteps:
                       and (t := self.token_of(s, a)) is not None}
             unordered = happens_before.on_queues(s.reads, queues) + happens_before.after_write(s.reads, tokens, None)[1]
             if unordered:
-                self._writes_unordered(unordered, op, s)
+                self._writes_unordered(unordered, op, s, "the buffer goes here to a call the check does not "
+                                                         "follow, which may write it")
                 s = s.copy()
                 s.reads = {k: r for k, r in s.reads.items() if k not in unordered}
         for a in op.args:
@@ -267,11 +273,12 @@ class QueueSteps:
 
     def _reset(self, s: State, pipe: int, op: Operation) -> State:
         """The pipe's buffers are given back: its queues are gone, and the bytes of an open read may be handed
-        to a TBuf or queue the analysis cannot tell apart, so each open read of them counts as overtaken."""
+        to a TBuf or queue the analysis cannot tell apart, so each open read of them counts as overtaken
+        (Reset waits for the buffers' free events only, which were set before such a read)."""
         dead = {qi for qi, q in s.queues.items() if q.pipe == pipe}
         unordered = happens_before.on_queues(s.reads, dead)
         if unordered:
-            self._writes_unordered(unordered, op, s)
+            self._writes_unordered(unordered, op, s, "TPipe::Reset gives the buffer back here")
         s = s.copy()
         s.reads = {k: r for k, r in s.reads.items() if k not in unordered}
         s.inits = tuple(i for i in s.inits if i.pipe != pipe)
@@ -284,7 +291,12 @@ class QueueSteps:
 
     def _destroy(self, s: State, pipe: int, op: Operation) -> State:
         """`pipe.Destroy()`: its buffers are given back and it no longer counts as alive, so a next TPipe
-        may be created (the documented way to use several pipes in one kernel, one after the other)."""
+        may be created (the documented way to use several pipes in one kernel, one after the other). It ends
+        with PipeBarrier<PIPE_ALL> (asc-devkit's kernel_tpipe_impl.h; ~TPipe calls it too): every open read
+        of a freed buffer is done before anything after it."""
+        if s.reads:
+            s = s.copy()
+            s.reads = {}
         s = self._reset(s, pipe, op)
         s.pipes = s.pipes - {pipe}
         s.busy = s.busy - {pipe}

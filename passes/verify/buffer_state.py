@@ -117,8 +117,8 @@ class Analysis(ControlFlow, ScalarTracking, QueueSteps, BufferAllocation):
     _decls: dict[int, Operation] = field(default_factory=dict)
     _loop_stores: dict[int, frozenset[int]] = field(default_factory=dict)
     # a read of a freed buffer graded on the happens-before relation (happens_before.py), by the read op's id ->
-    # the first later write of the buffer on some path not ordered after it: (writer, read pipe, writer pipe)
-    _unordered: dict[int, tuple[Operation, str, str | None]] = field(default_factory=dict)
+    # the first later write of the buffer on some path not ordered after it: (writer, read pipe, what it does)
+    _unordered: dict[int, tuple[Operation, str, str]] = field(default_factory=dict)
 
     gave_up: list[asc.KernelOp] = field(default_factory=list)  # kernels over STEP_BUDGET
     _steps_left: int = STEP_BUDGET
@@ -155,12 +155,11 @@ class Analysis(ControlFlow, ScalarTracking, QueueSteps, BufferAllocation):
     def _overtaken(self, finding: Finding) -> Finding:
         """A read of a freed buffer that some later write of the buffer may overtake: an error, its notes the
         free and that writer (not what the warning said the read relies on)."""
-        writer, read_pipe, write_pipe = self._unordered[id(finding.op)]
+        writer, read_pipe, how = self._unordered[id(finding.op)]
         relies = (queue_reuse.ROTATION_NOTE, queue_reuse.ORDER_NOTE.format(pipe=read_pipe))
         notes = tuple(n for n in finding.notes if n[1] not in relies)
-        where = f"on PIPE_{write_pipe}" if write_pipe is not None else "by a call whose pipe is not known"
-        note = (f"the buffer is written again here {where}, with no chain of SetFlag/WaitFlag (or barrier) from the "
-                f"read's PIPE_{read_pipe} to it: the write may overtake the read")
+        note = (f"{how}, with no chain of SetFlag/WaitFlag (or barrier) from the read's PIPE_{read_pipe} to it: "
+                "the write may overtake the read")
         return Finding(finding.code, finding.op, finding.message, (*notes, (writer, note)), soft=False)
 
     def _normalize(self, states: Iterable[State]) -> list[State]:

@@ -99,4 +99,11 @@ extern "C" __global__ __aicore__ void use_after_free_flag_chain(GM_ADDR xAddr, G
     Duplicate(s, 2.0f, 1024);  // expected-warning {{Duplicate uses a tensor of lastQueue after FreeTensor}} [ASC201]
     // expected-note@-1 {{the write relies on the queue's buffer rotation}}
     // expected-note@-2 {{the write also relies on the compiler's auto-sync}}
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID3);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID3);
+    DataCopy(zGm[2048], s, 1024);  // expected-warning {{DataCopy uses a tensor of lastQueue after FreeTensor}} [ASC201]
+    // expected-note@-1 {{the read relies on the queue's buffer rotation}}
+    // expected-note@-2 {{the read runs on PIPE_MTE3}}
+    // TPipe::Destroy ends with PipeBarrier<PIPE_ALL>: the copy-out is done before the buffer is anyone's again
+    pipe.Destroy();
 }

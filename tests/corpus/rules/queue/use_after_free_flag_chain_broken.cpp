@@ -178,3 +178,21 @@ extern "C" __global__ __aicore__ void chain_after_loop(GM_ADDR xAddr, GM_ADDR zA
     DataCopy(zGm, next, 1024);
     outQueue.FreeTensor(next);
 }
+
+// TPipe::Reset gives the buffers back without a barrier (unlike Destroy): the next owner of the bytes may
+// write them while the copy-out still reads them
+extern "C" __global__ __aicore__ void chain_reset(GM_ADDR xAddr, GM_ADDR zAddr, GM_ADDR workspace, GM_ADDR tiling)
+{
+    TPipe pipe;
+    TQue<TPosition::VECOUT, 1> outQueue;
+    GlobalTensor<float> zGm;
+    zGm.SetGlobalBuffer((__gm__ float *)zAddr, 8192);
+    pipe.InitBuffer(outQueue, 1, 1024 * sizeof(float));
+    LocalTensor<float> out = outQueue.AllocTensor<float>();
+    Duplicate(out, 0.0f, 1024);
+    outQueue.EnQue(out);
+    out = outQueue.DeQue<float>();
+    outQueue.FreeTensor(out);
+    DataCopy(zGm, out, 1024);  // expected-error {{DataCopy uses a tensor of outQueue after FreeTensor}} [ASC201]
+    pipe.Reset();  // expected-note {{TPipe::Reset gives the buffer back here, with no chain}}
+}
