@@ -203,6 +203,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     if is_kernel_only(program):
         result = launch(program, shapes, chip)
         dim = block_dim or (result.block_dim if result else load_chip(chip).aiv_cores)
+        _lower_given_key(module, key, chip, dtypes)
         module.fold(FoldTilingPass(dict(tiling or {}), key, dim, tables=True))
     elif has_host and block_dim is None:
         if tiling:
@@ -244,6 +245,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         if block_dim is None:
             raise SimError("the kernel has no host tiling code: give block_dim (--block-dim) and its tiling values")
         dim = block_dim
+        _lower_given_key(module, key, chip, dtypes)
         module.fold(FoldTilingPass(dict(tiling or {}), key, dim, tables=True))
     if workspace_bytes is not None:
         workspace = workspace_bytes
@@ -468,6 +470,15 @@ def _key_not_lowered(module: Any, key: int | None) -> bool:
     keys = {op.attributes[TILING_KEY_ATTR].value.data for op in module.walk()
             if isinstance(op, asc.KernelOp) and isinstance(op.attributes.get(TILING_KEY_ATTR), IntegerAttr)}
     return bool(keys) and key is not None and key not in keys
+
+
+def _lower_given_key(module: Any, key: int | None, chip: str, dtypes: Any) -> None:
+    """The tiling key the caller gives (--tiling-key) of a kernel lowered once per key whose branch for it did not
+    fit beside the others: lowered again, that key's branch first, as for a key the host chooses."""
+    from ascendir.lower import LoweringOptions
+
+    if _key_not_lowered(module.unfolded, key):
+        module.relower(LoweringOptions(chip=chip, dtypes=dtypes, tiling_key=key))
 
 
 def _kernel_name(program: Any, module: Any, key: int | None = None) -> str | None:

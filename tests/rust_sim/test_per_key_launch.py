@@ -90,3 +90,14 @@ def test_the_branch_of_the_host_s_key_runs(project: Path) -> None:
         result = run(project, [x], outputs={"y": np.zeros(n, dtype=np.float32)})
         assert result.ok, [str(d) for d in result.findings]
         assert np.array_equal(result.outputs["y"], expected(x))
+
+
+def test_the_branch_of_a_given_key_runs(project: Path) -> None:
+    # `ascendir run KERNEL --tiling-key 2 --block-dim 1 --tiling n=8` (the tiling given by hand, as for a vendor op
+    # whose host code cannot run): key 2's branch, left over at the first lowering, is lowered again first. Before,
+    # ASC958 'the kernel's branch for tiling key 2 ... did not fit' (moe_gating_top_k_softmax_v2's key 103012)
+    x = np.arange(8, dtype=np.float32)
+    result = run(project / "op_kernel" / "key_op.cpp", [x], block_dim=1, tiling={"n": 8}, tiling_key=2,
+                 outputs={"y": np.zeros(8, dtype=np.float32)})
+    assert result.ok, [str(d) for d in result.findings]
+    assert np.array_equal(result.outputs["y"], 3 * x)
