@@ -1,7 +1,7 @@
 """A struct constant passed as a template argument (`CumSum<float, kConfig>` with
 `static constexpr CumSumConfig kConfig {true, false, false};`): the call's template argument then carries the
 struct's constant fields as text, `CumSumConfig:isLastAxis=1:isReuseSource=0:outputLastRow=0`, which the simulator
-reads (rust_sim/src/vector/cumsum.rs). A struct with any field that is not a compile-time constant keeps its type
+reads (rust_sim/src/vector/cumsum.rs); an enumerator field gives its name (`NormalizeConfig:reducePattern=AR:...`). A struct with any field that is not a compile-time constant keeps its type
 name, as before."""
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ def constant_struct_text(value: Val) -> str | None:
     parts = [value.ctype.name]
     for name, operand in zip((a.data for a in init.fields.data), init.values):
         const = operand.owner
+        if isinstance(const, asc.EnumConstantOp):  # an enumerator field, by its name (`reducePattern=AR`)
+            parts.append(f"{name}={const.value.data}")
+            continue
         if not isinstance(const, arith.ConstantOp):
             return None
         attr = const.value

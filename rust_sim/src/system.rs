@@ -25,6 +25,7 @@ enum Kind {
     BlockBytes,
     ToFloat,
     ToBf16,
+    Overflow,
 }
 
 #[derive(Debug)]
@@ -51,6 +52,7 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         "GetDataBlockSizeInBytes" => Kind::BlockBytes,
         "ToFloat" => Kind::ToFloat,
         "ToBfloat16" => Kind::ToBf16,
+        "SetOverflow" => Kind::Overflow,
         _ => Kind::Nothing,
     };
     let args = a
@@ -134,6 +136,19 @@ impl ApiOp for System {
                 }
                 return Flow::Next;
             }
+            Kind::Overflow => {
+                // CTRL[48] on 2201: 1 the INF/NaN mode, the A2/A3 default and the only one the vector model
+                // computes (reduce/order.rs); 0 the saturation mode, not modelled
+                if cx.uint(self.args[0]) == 0 {
+                    cx.warn(
+                        crate::checks::code::NOT_MODELLED,
+                        "SetOverflow(0) selects the saturation mode, which the simulator does not model: float \
+                         results after it keep INF/NaN as in the default mode"
+                            .to_string(),
+                    );
+                }
+                return Flow::Next;
+            }
             Kind::Nothing => return Flow::Next,
         };
         if let Some(r) = self.result {
@@ -177,6 +192,7 @@ pub fn register(r: &mut Registry) {
             "GetDataBlockSizeInBytes",
             "ToFloat",
             "ToBfloat16",
+            "SetOverflow",
         ],
         &["plain"],
         decode,

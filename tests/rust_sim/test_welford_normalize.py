@@ -2,7 +2,9 @@
 WelfordUpdate: every row of x folded into a running mean and M2 (the sum of squared deviations) per column, in and
 out the same tensors as the vendor kernels call it, nRec = 1 / (row + 1); float and half x. Normalize: rows padded
 to 32 bytes in UB (DataCopyPad), numpy's mean and variance given, rstd and the normalised rows out; float, half,
-half x with float gamma/beta. Before these were simulated the calls stopped the run (ASC958)."""
+half x with float gamma/beta; its NormalizeConfig constant names an enumerator (ReducePattern::AR), and the kernel
+brackets the work with AscendCUtils::SetOverflow(1) / (0) as asc-devkit's layernorm_v2 example does. Before these
+were simulated the calls stopped the run (ASC958)."""
 
 from __future__ import annotations
 
@@ -139,6 +141,8 @@ extern "C" __global__ __aicore__ void welford_team(GM_ADDR x, GM_ADDR mean, GM_A
 NORMALIZE_KERNEL = """
 #include "kernel_operator.h"
 using namespace AscendC;
+// the layernorm_v2 example's spelling: an enumerator field (reducePattern) in the constexpr config
+static constexpr NormalizeConfig kNormCfg = NormalizeConfig{ReducePattern::AR, -1, false, false, false};
 
 template <typename T, typename U>
 class KernelNormTeam {
@@ -168,6 +172,7 @@ public:
     }
     __aicore__ inline void Process()
     {
+        AscendCUtils::SetOverflow(1);  // the INF/NaN mode, the default: nothing changes
         LocalTensor<T> xLocal = xBuf.Get<T>();
         LocalTensor<T> yLocal = yBuf.Get<T>();
         LocalTensor<float> meanLocal = meanBuf.Get<float>();
@@ -189,11 +194,12 @@ public:
         DataCopyPad(betaLocal, betaGm, vec, noPadU);
         PipeBarrier<PIPE_ALL>();
         NormalizePara para{rows, cols, colsPad};
-        Normalize<U, T, false>(yLocal, rstdLocal, meanLocal, varLocal, xLocal, gammaLocal, betaLocal, tmpLocal,
-                               0.0001f, para);
+        Normalize<U, T, false, kNormCfg>(yLocal, rstdLocal, meanLocal, varLocal, xLocal, gammaLocal, betaLocal,
+                                         tmpLocal, 0.0001f, para);
         PipeBarrier<PIPE_ALL>();
         DataCopyPad(yGm, yLocal, block);
         DataCopyPad(rstdGm, rstdLocal, stat);
+        AscendCUtils::SetOverflow(0);  // saturation: not modelled, a warning
     }
 private:
     TPipe pipe;
@@ -308,6 +314,8 @@ def test_normalize_matches_numpy(tmp_path: Path, shape: tuple[int, int], dtype: 
                        NORMALIZE_KERNEL.replace("TMP_BYTES", str(4 * pad * 4 + 64)))
     result = run(str(project), [x, mean, var, gamma, beta])
     assert result.ok, [str(d) for d in result.findings]
+    # SetOverflow(1) runs as the default mode; SetOverflow(0) is reported, not stopped at (before: ASC958 errors)
+    assert [str(d.message).split(" selects")[0] for d in result.findings] == ["SetOverflow(0)"]
     rstd = 1 / np.sqrt(var + np.float32(1e-4))
     np.testing.assert_allclose(result.outputs["rstd"], rstd, rtol=1e-5, atol=1e-5)
     want = (x32 - mean[:, None]) * rstd[:, None] * gamma.astype(np.float32) + beta.astype(np.float32)

@@ -60,12 +60,21 @@ pub fn parse_config(text: Option<&str>, strukt: &str) -> Result<NormFlags, Strin
             };
             for kv in fields.split(':').filter(|kv| !kv.is_empty()) {
                 let (k, v) = kv.split_once('=').ok_or_else(|| format!("{strukt} field '{kv}'"))?;
-                let n = v.parse::<f64>().map_err(|_| format!("{strukt} field '{kv}'"))? as i64;
                 let key = k
                     .strip_prefix('_')
                     .and_then(|i| i.parse::<usize>().ok())
                     .and_then(|i| order.get(i).copied())
                     .unwrap_or(k);
+                if key == "reducePattern" {
+                    // an enumerator's name or its value; AR (0) is the only pattern of the 220x library
+                    if !matches!(v, "AR" | "0") {
+                        return Err(format!(
+                            "{strukt}'s reducePattern {v}: the 220x library normalises AR only"
+                        ));
+                    }
+                    continue;
+                }
+                let n = v.parse::<f64>().map_err(|_| format!("{strukt} field '{kv}'"))? as i64;
                 match key {
                     "isNoBeta" => c.no_beta = n != 0,
                     "isNoGamma" => c.no_gamma = n != 0,
@@ -312,6 +321,10 @@ mod tests {
         assert!(!c.no_beta && c.no_gamma);
         let c = parse_config(Some("NormalizeConfig:_0=0:_1=-1:_2=1:_3=1:_4=0"), "NormalizeConfig").unwrap();
         assert!(c.no_beta && c.no_gamma && c.a_length == -1);
+        let text = "NormalizeConfig:reducePattern=AR:aLength=-1:isNoBeta=0:isNoGamma=1:isOnlyOutput=0";
+        let c = parse_config(Some(text), "NormalizeConfig").unwrap();
+        assert!(!c.no_beta && c.no_gamma);
+        assert!(parse_config(Some("NormalizeConfig:reducePattern=RA"), "NormalizeConfig").is_err());
         assert!(parse_config(Some("myConfig"), "NormalizeConfig").is_err());
     }
 
