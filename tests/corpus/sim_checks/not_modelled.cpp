@@ -1,4 +1,4 @@
-// sim-check ASC958: a call the simulator does not model (MrgSort)
+// sim-check ASC958: a call the simulator does not model (an MrgSort whose arguments fit none of its catalogued overloads: false where sortedNum, a uint32_t[4], goes)
 // sim-launch: block_dim=1 tiling=n:256 inputs=x:256:float32 outputs=y:256:float32
 #include "kernel_operator.h"
 using namespace AscendC;
