@@ -119,6 +119,9 @@ class TypeRef(Node):
     dependent: bool = False
     decltype_expr: "Expr | None" = None
     pack: bool = False  # `T...` in a base clause: one type per element of the pack
+    # of `pointers`, how many (the last ones) a parenthesised declarator binds to the array as a whole:
+    # 1 for `T (*p)[N]` (a pointer to an array) and `T (&a)[N]`, 0 for `T *p[N]` (an array of pointers)
+    pointers_to_array: int = 0
 
 
     @property

@@ -48,6 +48,7 @@ class Declarator:
     style: str
     span: Span
     ctor_args: list[Any] = field(default_factory=list)
+    pointers_to_array: int = 0  # `(*p)[N]`: the pointers bind to the array (TypeRef.pointers_to_array)
 
 
 @dataclass

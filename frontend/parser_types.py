@@ -166,7 +166,8 @@ class TypeBuilder:
         dims = next((x for x in c if isinstance(x, tuple) and x and x[0] == "dims"), None)
         pointers = list(ptrs[1]) if dims is not None else ["()", *ptrs[1]]
         return Declarator(name.value if name is not None else "", pointers, list(ptrs[2]),
-                           list(dims[1]) if dims is not None else [], None, "", self.span(c))
+                           list(dims[1]) if dims is not None else [], None, "", self.span(c),
+                           pointers_to_array=len(ptrs[1]) if dims is not None else 0)
 
     def paren_abstract_declarator(self, c: list[Any]) -> Declarator:
         return c[0]
@@ -198,7 +199,8 @@ class TypeBuilder:
         if d.pointers or d.dims or d.pointer_quals:
             t = replace(t, pointers=t.pointers + d.pointers, array_dims=t.array_dims + d.dims,
                         qualifiers=t.qualifiers + [q for q in d.pointer_quals if q not in _ADDRESS_SPACES],
-                        address_space=next((q for q in d.pointer_quals if q in _ADDRESS_SPACES), t.address_space))
+                        address_space=next((q for q in d.pointer_quals if q in _ADDRESS_SPACES), t.address_space),
+                        pointers_to_array=d.pointers_to_array or t.pointers_to_array)
         return A.Declarator(d.span, d.name, t, d.init, d.style, d.ctor_args)
 
     def var_decl(self, c: list[Any]) -> A.VarDecl:

@@ -37,14 +37,13 @@ class TypeResolution:
             return C.UnknownT()
         base = self._resolve_base(t)
         ub = t.address_space == "__ubuf__" and bool(t.pointers) and all(p == "*" for p in t.pointers)
-        # `__ubuf__ T *list[16]`, `GM_ADDR tensors[6]`: an array of pointers (C binds the `*` to the element type).
-        # Only with an address space: the parser writes `T (*p)[N]` (a pointer to an array, as ops-nn's LSTM
-        # `uint64_t (*dstLocalList)[16]`) the same way, and kernels declare no pointer to an array in GM or UB
-        element_pointers = bool(t.array_dims) and t.address_space == "__gm__" and bool(t.pointers) and all(
-            p == "*" for p in t.pointers)
-        if ub or element_pointers:
-            for _ in t.pointers:
-                base = C.Pointer(base, ub=True) if ub else C.Pointer(base, gm=t.address_space == "__gm__")
+        # C binds a declarator's `*` to the element type: `__ubuf__ T *list[16]`, `GM_ADDR tensors[6]` are arrays
+        # of pointers. Parentheses bind it to the array: `T (*p)[N]` (ops-nn LSTM's `uint64_t (*dstLocalList)[16]`)
+        # is a pointer to an array, and the parser counts those pointers (the last ones) in pointers_to_array.
+        to_array = t.pointers_to_array if t.array_dims else 0
+        element_pointers = t.pointers[:len(t.pointers) - to_array]
+        for _ in element_pointers:
+            base = C.Pointer(base, ub=True) if ub else C.Pointer(base, gm=t.address_space == "__gm__")
         if t.array_dims:
             for k, dim in reversed(list(enumerate(t.array_dims))):
                 # `float A[] = {...}`: the outermost bound comes from the initialiser's length
@@ -55,8 +54,8 @@ class TypeResolution:
                     base = C.ArrayT(base, int(n))
                 else:
                     base = C.UnknownT(f"{base}[]") if isinstance(base, C.UnknownT) else C.UnsizedArrayT(f"{base}[]")
-        for _ in () if ub or element_pointers else t.pointers:
-            base = C.Pointer(base, gm=t.address_space == "__gm__")
+        for _ in t.pointers[len(element_pointers):]:
+            base = C.Pointer(base, ub=True) if ub else C.Pointer(base, gm=t.address_space == "__gm__")
         return base
 
     def _resolve_base(self, t: A.TypeRef) -> CType:

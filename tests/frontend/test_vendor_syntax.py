@@ -187,6 +187,32 @@ def test_pointer_to_array_and_function_pointer_declarators() -> None:
     assert axes.name == "axes" and axes.type.pointers == ["&"] and [d.value for d in axes.type.array_dims] == [8]
 
 
+def test_a_pointer_to_an_array_is_told_from_an_array_of_pointers() -> None:
+    """C binds a declarator's `*` to the element type unless parentheses bind it to the array: the two forms
+    hold the same pointers and dims, and pointers_to_array counts the pointers that are to the array."""
+    unit = parse("""
+        __aicore__ inline void F(GM_ADDR x, const int64_t (&axes)[8]) {
+            uint64_t rows[2][16];
+            uint64_t (*row)[16] = rows;
+            uint64_t *ptrs[16];
+            __gm__ float *gm[2];
+            __gm__ float (*gmRow)[4] = (__gm__ float (*)[4])x;
+            GM_ADDR addrs[6];
+        }
+    """)
+    decls = declared(unit)
+    forms = {name: (decls[name].type.pointers, [d.value for d in decls[name].type.array_dims],
+                    decls[name].type.pointers_to_array) for name in ("row", "ptrs", "gm", "gmRow")}
+    assert forms == {
+        "row": (["*"], [16], 1), "ptrs": (["*"], [16], 0), "gm": (["*"], [2], 0), "gmRow": (["*"], [4], 1),
+    }
+    assert decls["rows"].type.pointers_to_array == 0 and decls["addrs"].type.pointers_to_array == 0
+    cast = next(c for c in all_of(unit, A.Cast) if c.type.array_dims)
+    assert cast.type.pointers == ["*"] and cast.type.pointers_to_array == 1  # an abstract `T (*)[N]`
+    (_, axes) = function(unit, "F").params
+    assert axes.type.pointers == ["&"] and axes.type.pointers_to_array == 1
+
+
 def test_parenthesised_dereference_stays_an_expression() -> None:
     unit = parse("""
         void F(int64_t* p, void (*f)(int)) {
