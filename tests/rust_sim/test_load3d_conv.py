@@ -240,18 +240,12 @@ def test_padlist_set_element_by_element_runs_the_convolution() -> None:
     _conv_case(kernel, 8, 10, 7, 5, 1, 2, 2)
 
 
-@pytest.mark.parametrize("repeat_time, boundary, runs", [(1, 0, True), (2, 0, False), (1, 4096, False)])
+@pytest.mark.parametrize("repeat_time, boundary, runs", [(1, 0, True), (2, 0, False), (1, 4096, True)])
 def test_load_data_repeat_and_boundary_settings(repeat_time: int, boundary: int, runs: bool) -> None:
     # SetLoadDataRepeat / SetLoadDataBoundary lower and reach the simulator; their defaults (one load, no boundary)
-    # leave the convolution as it was, anything else is reported by name rather than computed as one load
-    kernel = KERNEL.replace("    for (int32_t m0 = 0; m0 < M; m0 += MTILE) {", f"""    LoadDataRepeatParam rp;
-    rp.repeatStride = 0;
-    rp.repeatTime = {repeat_time};
-    rp.repeatMode = 0;
-    SetLoadDataRepeat(rp);
-    SetLoadDataBoundary({boundary});
-    for (int32_t m0 = 0; m0 < M; m0 += MTILE) {{""")
-    assert kernel != KERNEL
+    # and a boundary past the map (4096 bytes, the map 2240) leave the convolution as it was; a repeat count is
+    # reported by name rather than computed as one load
+    kernel = _with_settings(repeat_time, boundary)
     if runs:
         _conv_case(kernel, 8, 10, 7, 5, 1, 2, 2)
         return
@@ -260,6 +254,38 @@ def test_load_data_repeat_and_boundary_settings(repeat_time: int, boundary: int,
     defines = {"CIN": "16", "H": "5", "W": "5", "COUT": "16", "STRIDE": "1", "PAD": "1", "DIL": "1"}
     result = run(kernel, [x5, wmat], block_dim=1, defines=defines, outputs={"y": np.zeros((25, 16), np.float32)})
     assert any(d.code == "ASC958" and "SetLoadDataRepeat" in d.message for d in result.findings), result.findings
+
+
+def _with_settings(repeat_time: int, boundary: int) -> str:
+    return KERNEL.replace("    for (int32_t m0 = 0; m0 < M; m0 += MTILE) {", f"""    LoadDataRepeatParam rp;
+    rp.repeatStride = 0;
+    rp.repeatTime = {repeat_time};
+    rp.repeatMode = 0;
+    SetLoadDataRepeat(rp);
+    SetLoadDataBoundary({boundary});
+    for (int32_t m0 = 0; m0 < M; m0 += MTILE) {{""")
+
+
+def test_a_boundary_inside_the_map_wraps_its_reads_to_l1_byte_0() -> None:
+    # SetLoadDataBoundary(1024) with the map's 2240 bytes from L1 byte 0: map position p (16 halves, 32 bytes)
+    # reads position p % 32 (the page: a read past the boundary goes on from the start of L1)
+    cin, h, wd, cout = 8, 10, 7, 5
+    rng = np.random.default_rng(cin)
+    x = rng.uniform(-1, 1, (cin, h, wd)).astype(np.float16)
+    w = rng.uniform(-1, 1, (cout, cin, 3, 3)).astype(np.float16)
+    x5 = np.zeros((1, h, wd, 16), np.float16)
+    x5[0, :, :, :cin] = x.transpose(1, 2, 0)
+    wz = np.zeros((cout, 16, 3, 3), np.float16)
+    wz[:, :cin] = w
+    wmat = np.ascontiguousarray(wz.transpose(2, 3, 1, 0).reshape(144, cout))
+    seen = (np.arange(h * wd) % 32)
+    x_seen = x.reshape(cin, h * wd)[:, seen].reshape(cin, h, wd)
+    want = _conv2d(x_seen, w, 1, 2, 2)
+    defines = {"CIN": cin, "H": h, "W": wd, "COUT": cout, "STRIDE": 1, "PAD": 2, "DIL": 2}
+    result = run(_with_settings(1, 1024), [x5, wmat], block_dim=1, defines={k: str(v) for k, v in defines.items()},
+                 outputs={"y": np.zeros(want.shape, np.float32)})
+    assert result.ok, result.findings
+    np.testing.assert_allclose(result.outputs["y"], want, rtol=1e-5, atol=1e-5)
 
 
 def test_the_struct_keeps_its_own_copy_of_the_array_it_was_given() -> None:

@@ -179,3 +179,24 @@ def test_vendor_load_data_l12l0_scenario_14_reads_past_its_inputs() -> None:
     result, want = _l12l0(14, pad_rows=10)
     assert result.ok, result.findings
     np.testing.assert_allclose(result.outputs["c"], want, rtol=1e-5, atol=1e-5)
+
+
+BOUNDARY = DEVKIT / "examples/01_simd_cpp_api/06_compatibility_guide/set_loaddata_boundary/set_loaddata_boundary.asc"
+
+
+@pytest.mark.skipif(not BOUNDARY.is_file(), reason=f"no asc-devkit checkout at {DEVKIT} (set ASC_DEVKIT)")
+def test_vendor_set_loaddata_boundary_example_runs_with_the_documented_wrap() -> None:
+    # A (32 x 32 half, 2048 bytes of NZ in L1 from byte 0) goes to L0A by a LoadData3DParamsV2Pro load after
+    # SetFmatrix and SetLoadDataBoundary(1024); B by Load3Dv2 under an IsResetLoad3dConfig {false, false} after
+    # SetLoadDataPaddingValue(0) (T deduced as int). With the boundary the second K block of A (bytes 1024..2047)
+    # is read from L1 byte 0: C = [A0 A0] x B, A0 the first 16 columns of A. (The example's expected output is not
+    # in the checkout: this is the documented wrap, not a comparison with the device.) Before: ASC958 at the V2Pro
+    # load, the non-default config and the padding value without T.
+    rng = np.random.default_rng(1)
+    a = rng.uniform(-1, 1, (32, 32)).astype(np.float16)
+    b = rng.uniform(-1, 1, (32, 32)).astype(np.float16)
+    result = run(str(BOUNDARY), [a, b], block_dim=1, outputs={"c": np.zeros((32, 32), np.float32)})
+    assert result.ok, result.findings
+    wrapped = a.astype(np.float64)
+    wrapped[:, 16:] = wrapped[:, :16]
+    np.testing.assert_allclose(result.outputs["c"], wrapped @ b.astype(np.float64), rtol=1e-5, atol=1e-5)

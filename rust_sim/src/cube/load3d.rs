@@ -13,19 +13,21 @@
 //! available on the 910B (dav_c220 reports it unsupported).
 //!
 //! With the default IsResetLoad3dConfig the call first sets the left FMATRIX register from its l1H, l1W and
-//! padList and the padding value from its padValue (asc-devkit kernel_operator_mm_base_impl.h);
-//! fMatrixCtrl makes the load read the right register (SetFmatrix(..., FMATRIX_RIGHT)).
-//! Not modelled (reported, naming the form): int8 / int4 transposes into L0A, enSmallK,
-//! channel sizes that are not whole C0 blocks, a repeat count over 1 (SetLoadDataRepeat) or an L1 boundary
-//! (SetLoadDataBoundary). LoadData3DParamsV1 and V2Pro are reported as not available /
-//! not modelled.
+//! padList and the padding value from its padValue (asc-devkit kernel_operator_mm_base_impl.h); an
+//! IsResetLoad3dConfig constant the program spells out can leave either to SetFmatrix / SetLoadDataPaddingValue.
+//! fMatrixCtrl makes the load read the right register (SetFmatrix(..., FMATRIX_RIGHT)). LoadData3DParamsV2Pro
+//! is the same load with its settings packed into extConfig / filterConfig and no map or padding of its own.
+//! SetLoadDataBoundary: a map read past the boundary (bytes, at least 1024; 0: none) goes on from L1 byte 0.
+//! Not modelled (reported, naming the form): int8 / int4 transposes into L0A, enSmallK, channel sizes that are
+//! not whole C0 blocks, a repeat count over 1 (SetLoadDataRepeat). LoadData3DParamsV1 is reported as not
+//! available on the 910B.
 
 use crate::api::{ApiOp, Arg, Args, EnumArg, Pipe, Registry};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::cube::{c0, read, write_runs, FRACTAL};
 use crate::dtype::DType;
-use crate::memory::{MemKind, Space};
+use crate::memory::{Handle, MemKind, Space};
 use crate::program::Sv;
 
 /// One FMATRIX register: the feature map's height and width in L1 and its padding (left, right, top, bottom).
@@ -149,20 +151,46 @@ struct Load3dV2 {
     size_w: Option<Sv>,
     size_h: Option<Sv>,
     fm_ctrl: Option<Sv>,
+    /// IsResetLoad3dConfig: whether the call sets the left FMATRIX / the padding value from its params first
+    reset: (bool, bool),
+}
+
+/// The IsResetLoad3dConfig a LoadData call's defaultConfig names: the default (both set), or a constant the
+/// program spells out (`IsResetLoad3dConfig:_0=0:_1=0`, `...:isSetFMatrix=0:isSetPadding=1`).
+pub(crate) fn reset_config(text: Option<&str>) -> Result<(bool, bool), String> {
+    let Some(cfg) = text else {
+        return Ok((true, true));
+    };
+    if cfg.contains("IS_RESER_LOAD3D_DEFAULT_CONFIG") {
+        return Ok((true, true));
+    }
+    let mut out = (None, None);
+    if let Some(fields) = cfg.strip_prefix("IsResetLoad3dConfig") {
+        for item in fields.split(':').filter(|f| !f.is_empty()) {
+            let (name, value) = item.split_once('=').unwrap_or((item, ""));
+            let v = value.trim() != "0" && value.trim() != "false";
+            match name.trim() {
+                "_0" | "isSetFMatrix" => out.0 = Some(v),
+                "_1" | "isSetPadding" => out.1 = Some(v),
+                _ => {}
+            }
+        }
+    }
+    match out {
+        (Some(f), Some(p)) => Ok((f, p)),
+        // the configuration is a constexpr struct the program does not carry
+        _ => Err(format!(
+            "LoadData with LoadData3DParamsV2 and defaultConfig {cfg} is not modelled (the default \
+             IS_RESER_LOAD3D_DEFAULT_CONFIG and an IsResetLoad3dConfig constant whose two fields are known are)"
+        )),
+    }
 }
 
 fn decode_v2(a: &Args) -> Result<Box<dyn ApiOp>, String> {
-    if let Some(cfg) = a.targ("defaultConfig") {
-        if !cfg.contains("IS_RESER_LOAD3D_DEFAULT_CONFIG") {
-            // the configuration is a constexpr struct the program does not carry
-            return Err(format!(
-                "LoadData with LoadData3DParamsV2 and defaultConfig {cfg} is not modelled (only the default \
-                 IS_RESER_LOAD3D_DEFAULT_CONFIG, which sets FMATRIX and the padding value from the params)"
-            ));
-        }
-    }
+    let reset = reset_config(a.targ("defaultConfig"))?;
     let p = "loadDataParams";
     Ok(Box::new(Load3dV2 {
+        reset,
         t: a.dtype("T")?,
         dst: a.handle("dst")?,
         src: a.handle("src")?,
@@ -191,15 +219,62 @@ fn decode_v2(a: &Args) -> Result<Box<dyn ApiOp>, String> {
 
 const WHAT: &str = "LoadData (Load3Dv2)";
 
-impl Load3dV2 {
-    fn flag(cx: &Ctx, sv: Option<Sv>) -> u64 {
-        sv.map(|s| cx.uint(s)).unwrap_or(0)
-    }
+fn flag(cx: &Ctx, sv: Option<Sv>) -> u64 {
+    sv.map(|s| cx.uint(s)).unwrap_or(0)
+}
 
+/// One load's settings as numbers: from LoadData3DParamsV2's fields, or V2Pro's packed words.
+#[derive(Clone, Copy, Debug)]
+struct Settings {
+    t: DType,
+    dst: u32,
+    src: u32,
+    channels: usize,
+    k_ext: usize,
+    m_ext: usize,
+    k_start: usize,
+    m_start: usize,
+    /// (h, w) of the stride, the filter (with filterSizeH/W's 256s) and the dilation
+    stride: (usize, usize),
+    filter: (usize, usize),
+    dilation: (usize, usize),
+    transpose: bool,
+    small_k: bool,
+    fm_ctrl: bool,
+}
+
+impl Load3dV2 {
+    fn settings(&self, cx: &Ctx) -> Settings {
+        let half = |s: Sv| (cx.uint(s) & 0xFFFF) as usize;
+        let byte = |s: Sv| (cx.uint(s) & 0xFF) as usize;
+        let size = |s: Option<Sv>| (flag(cx, s) & 0xFF) as usize;
+        Settings {
+            t: self.t,
+            dst: self.dst,
+            src: self.src,
+            channels: half(self.channels),
+            k_ext: half(self.k_ext),
+            m_ext: half(self.m_ext),
+            k_start: half(self.k_start),
+            m_start: half(self.m_start),
+            stride: (byte(self.stride_h), byte(self.stride_w)),
+            filter: (
+                byte(self.filter_h) + (size(self.size_h) << 8),
+                byte(self.filter_w) + (size(self.size_w) << 8),
+            ),
+            dilation: (byte(self.dil_h), byte(self.dil_w)),
+            transpose: flag(cx, self.transpose) & 1 != 0,
+            small_k: flag(cx, self.small_k) & 1 != 0,
+            fm_ctrl: flag(cx, self.fm_ctrl) & 1 != 0,
+        }
+    }
+}
+
+impl Settings {
     /// The destination layout, or the reason this form is not modelled / not valid.
     fn layout(&self, cx: &mut Ctx, m_ext: usize, k_ext: usize, c0: usize) -> Option<Layout> {
         let dst = cx.handle(self.dst);
-        let transpose = Self::flag(cx, self.transpose) & 1 != 0;
+        let transpose = self.transpose;
         let mem = match dst.space {
             Space::Local(m @ (MemKind::L0a | MemKind::L0b)) => m,
             _ => {
@@ -272,13 +347,25 @@ impl ApiOp for Load3dV2 {
 
     fn exec(&self, cx: &mut Ctx) -> Flow {
         // the default IsResetLoad3dConfig: the call sets the left FMATRIX and the padding value first
-        cx.core.cube.fmatrix[0] = Some(Fmatrix {
-            h: cx.uint(self.l1h) & 0xFFFF,
-            w: cx.uint(self.l1w) & 0xFFFF,
-            pad: pad_values(&self.pads, cx),
-        });
-        cx.core.cube.pad_value = self.pad_value.map(|v| cx.value_as(v, self.t)).unwrap_or(0);
-        let fm_index = (Self::flag(cx, self.fm_ctrl) & 1) as usize;
+        if self.reset.0 {
+            cx.core.cube.fmatrix[0] = Some(Fmatrix {
+                h: cx.uint(self.l1h) & 0xFFFF,
+                w: cx.uint(self.l1w) & 0xFFFF,
+                pad: pad_values(&self.pads, cx),
+            });
+        }
+        if self.reset.1 {
+            cx.core.cube.pad_value = self.pad_value.map(|v| cx.value_as(v, self.t)).unwrap_or(0);
+        }
+        let s = self.settings(cx);
+        s.load(cx)
+    }
+}
+
+impl Settings {
+    /// The img2col load itself, from the FMATRIX register fMatrixCtrl names.
+    fn load(&self, cx: &mut Ctx) -> Flow {
+        let fm_index = self.fm_ctrl as usize;
         let Some(fm) = cx.core.cube.fmatrix[fm_index] else {
             cx.report(
                 code::INVALID_OPERAND,
@@ -289,38 +376,28 @@ impl ApiOp for Load3dV2 {
             );
             return Flow::Next;
         };
-        if Self::flag(cx, self.small_k) & 1 != 0 {
+        if self.small_k {
             cx.report(code::NOT_MODELLED, format!("{WHAT} with enSmallK is not modelled"));
             return Flow::Next;
         }
-        let (repeat, boundary) = (cx.core.cube.load3d_repeat, cx.core.cube.load3d_boundary);
-        if repeat > 1 || boundary != 0 {
+        let repeat = cx.core.cube.load3d_repeat;
+        if repeat > 1 {
             cx.report(
                 code::NOT_MODELLED,
-                format!(
-                    "{WHAT} after SetLoadDataRepeat (repeatTime {repeat}) / SetLoadDataBoundary ({boundary}) is not \
-                     modelled (repeatTime 0 or 1 and boundary 0 are)"
-                ),
+                format!("{WHAT} after SetLoadDataRepeat (repeatTime {repeat}) is not modelled (repeatTime 0 or 1 is)"),
             );
             return Flow::Next;
         }
         let c0 = c0(self.t);
-        let channels = (cx.uint(self.channels) & 0xFFFF) as usize;
-        let m_ext = (cx.uint(self.m_ext) & 0xFFFF) as usize;
-        let k_ext = (cx.uint(self.k_ext) & 0xFFFF) as usize;
-        let m_start = (cx.uint(self.m_start) & 0xFFFF) as usize;
-        let k_start = (cx.uint(self.k_start) & 0xFFFF) as usize;
-        let byte = |cx: &Ctx, s: Sv| (cx.uint(s) & 0xFF) as usize;
+        let (channels, m_ext, k_ext, m_start, k_start) =
+            (self.channels, self.m_ext, self.k_ext, self.m_start, self.k_start);
         let geo = Img2col {
             fm,
             channels,
             c0,
-            stride: (byte(cx, self.stride_h), byte(cx, self.stride_w)),
-            filter: (
-                byte(cx, self.filter_h) + (self.size_h.map(|s| byte(cx, s)).unwrap_or(0) << 8),
-                byte(cx, self.filter_w) + (self.size_w.map(|s| byte(cx, s)).unwrap_or(0) << 8),
-            ),
-            dilation: (byte(cx, self.dil_h), byte(cx, self.dil_w)),
+            stride: self.stride,
+            filter: self.filter,
+            dilation: self.dilation,
         };
         if m_ext == 0 || k_ext == 0 || channels == 0 || geo.filter.0 == 0 || geo.filter.1 == 0 {
             return Flow::Next; // the library calls these a no-op
@@ -372,7 +449,7 @@ impl ApiOp for Load3dV2 {
         let size = self.t.size();
         let src = cx.handle(self.src);
         let fm_bytes = (channels * fm.h as usize * fm.w as usize * size) as i64;
-        let Some(map) = read(cx, src, 0, fm_bytes, size, WHAT) else {
+        let Some(map) = read_map(cx, src, fm_bytes, size) else {
             return Flow::Next;
         };
         let mut pad = vec![0u8; size];
@@ -424,6 +501,42 @@ impl ApiOp for Load3dV2 {
     }
 }
 
+/// The `len` bytes of the 5HD map from `src`, through the L1 boundary SetLoadDataBoundary set (Load3Dv2: in
+/// bytes, at least 1024, 0 for none): a read past it goes on from L1 byte 0, and the load must start inside it.
+fn read_map(cx: &mut Ctx, src: Handle, len: i64, elem: usize) -> Option<crate::cube::Region> {
+    let boundary = cx.core.cube.load3d_boundary as i64;
+    if boundary == 0 || src.addr + len <= boundary {
+        return read(cx, src, 0, len, elem, WHAT);
+    }
+    if boundary < 1024 || src.addr >= boundary {
+        cx.report(
+            code::INVALID_OPERAND,
+            format!(
+                "{WHAT} after SetLoadDataBoundary({boundary}): the boundary of a Load3Dv2 is in bytes, at least \
+                 1024, and the load's L1 source (at byte {}) must start inside it",
+                src.addr
+            ),
+        );
+        return None;
+    }
+    // up to the boundary from the source, then from L1 byte 0 (as often as the map needs)
+    let mut out = read(cx, src, 0, boundary - src.addr, elem, WHAT)?;
+    let start = Handle {
+        addr: 0,
+        len: boundary,
+        alloc: 0,
+        ..src
+    };
+    let mut left = len - (boundary - src.addr);
+    while left > 0 {
+        let part = read(cx, start, 0, left.min(boundary), elem, WHAT)?;
+        out.data.extend_from_slice(&part.data);
+        out.init.extend_from_slice(&part.init);
+        left -= boundary;
+    }
+    Some(out)
+}
+
 /// A 3D form the simulator reports instead of running.
 #[derive(Debug)]
 struct Unsupported(&'static str);
@@ -446,11 +559,77 @@ fn decode_v1(_: &Args) -> Result<Box<dyn ApiOp>, String> {
     )))
 }
 
-fn decode_v2pro(_: &Args) -> Result<Box<dyn ApiOp>, String> {
-    Ok(Box::new(Unsupported(
-        "LoadData with LoadData3DParamsV2Pro (the settings packed into extConfig / filterConfig) is not modelled; \
-         LoadData3DParamsV2 is",
-    )))
+/// LoadData with LoadData3DParamsV2Pro: Load3Dv2 with its settings packed into two words, as asc-devkit's
+/// dav_c220 implementation unpacks them for the same instruction: extConfig = kExtension | mExtension << 16 |
+/// kStartPt << 32 | mStartPt << 48; filterConfig = strideW | strideH << 8 | filterW << 16 | filterH << 24 |
+/// dilationFilterW << 32 | dilationFilterH << 40 (0x10101010101 by default: all 1). It carries no map size,
+/// padding or padding value: the load reads what SetFmatrix and SetLoadDataPaddingValue set.
+#[derive(Debug)]
+struct Load3dV2Pro {
+    t: DType,
+    dst: u32,
+    src: u32,
+    channels: Sv,
+    ext: Option<Sv>,
+    filter: Option<Sv>,
+    transpose: Option<Sv>,
+    small_k: Option<Sv>,
+    size_w: Option<Sv>,
+    size_h: Option<Sv>,
+    fm_ctrl: Option<Sv>,
+}
+
+fn decode_v2pro(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let p = "loadDataParams";
+    Ok(Box::new(Load3dV2Pro {
+        t: a.dtype("T")?,
+        dst: a.handle("dst")?,
+        src: a.handle("src")?,
+        channels: a.field(p, "channelSize")?,
+        ext: a.opt_field(p, "extConfig")?,
+        filter: a.opt_field(p, "filterConfig")?,
+        transpose: a.opt_field(p, "enTranspose")?,
+        small_k: a.opt_field(p, "enSmallK")?,
+        size_w: a.opt_field(p, "filterSizeW")?,
+        size_h: a.opt_field(p, "filterSizeH")?,
+        fm_ctrl: a.opt_field(p, "fMatrixCtrl")?,
+    }))
+}
+
+impl Load3dV2Pro {
+    fn settings(&self, cx: &Ctx) -> Settings {
+        let ext = flag(cx, self.ext);
+        let filter = self.filter.map(|f| cx.uint(f)).unwrap_or(0x0101_0101_0101);
+        let half = |shift: u32| ((ext >> shift) & 0xFFFF) as usize;
+        let byte = |shift: u32| ((filter >> shift) & 0xFF) as usize;
+        let size = |s: Option<Sv>| (flag(cx, s) & 0xFF) as usize;
+        Settings {
+            t: self.t,
+            dst: self.dst,
+            src: self.src,
+            channels: (cx.uint(self.channels) & 0xFFFF) as usize,
+            k_ext: half(0),
+            m_ext: half(16),
+            k_start: half(32),
+            m_start: half(48),
+            stride: (byte(8), byte(0)),
+            filter: (byte(24) + (size(self.size_h) << 8), byte(16) + (size(self.size_w) << 8)),
+            dilation: (byte(40), byte(32)),
+            transpose: flag(cx, self.transpose) & 1 != 0,
+            small_k: flag(cx, self.small_k) & 1 != 0,
+            fm_ctrl: flag(cx, self.fm_ctrl) & 1 != 0,
+        }
+    }
+}
+
+impl ApiOp for Load3dV2Pro {
+    fn pipe(&self) -> Pipe {
+        Pipe::Mte1
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        self.settings(cx).load(cx)
+    }
 }
 
 #[derive(Debug)]
@@ -492,13 +671,14 @@ impl ApiOp for SetFmatrix {
 
 #[derive(Debug)]
 struct SetPadding {
-    t: DType,
+    /// T, where the call names it; else the value's own bits (`SetLoadDataPaddingValue(0)`: T is int)
+    t: Option<DType>,
     value: Sv,
 }
 
 fn decode_set_padding(a: &Args) -> Result<Box<dyn ApiOp>, String> {
     Ok(Box::new(SetPadding {
-        t: a.dtype("T")?,
+        t: a.dtype("T").ok(),
         value: a.sv("padValue")?,
     }))
 }
@@ -509,7 +689,10 @@ impl ApiOp for SetPadding {
     }
 
     fn exec(&self, cx: &mut Ctx) -> Flow {
-        cx.core.cube.pad_value = cx.value_as(self.value, self.t);
+        cx.core.cube.pad_value = match self.t {
+            Some(t) => cx.value_as(self.value, t),
+            None => cx.uint(self.value),
+        };
         Flow::Next
     }
 }

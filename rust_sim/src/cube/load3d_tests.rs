@@ -26,6 +26,8 @@ struct P {
     k_start: u64,
     transpose: u64,
     pad_value: i64,
+    /// SetLoadDataBoundary's argument, in r29
+    boundary: u64,
 }
 
 fn p(t: &'static str) -> P {
@@ -45,6 +47,7 @@ fn p(t: &'static str) -> P {
         k_start: 0,
         transpose: 0,
         pad_value: 0,
+        boundary: 0,
     }
 }
 
@@ -74,6 +77,11 @@ fn value(p: &P, h: u64, w: u64, c: u64) -> f32 {
 
 /// Runs `extra` (instructions before the load, e.g. SetFmatrix) and the load; the finding codes and output.
 fn run(p: &P, extra: &str, fm_ctrl: u64) -> Out {
+    run_load(p, extra, fm_ctrl, None)
+}
+
+/// `run` with the load written as `call` (a LoadData.3dv2pro line over the same registers) when given.
+fn run_load(p: &P, extra: &str, fm_ctrl: u64, call: Option<&str>) -> Out {
     let map = fmap(p);
     let bytes = match p.t {
         "f16" => f16_bytes(&map),
@@ -106,9 +114,20 @@ fn run(p: &P, extra: &str, fm_ctrl: u64) -> Out {
         (24, "i32", 1),
         (25, "i32", 2),
         (26, "i32", 3),
+        (29, "i32", p.boundary),
+        (
+            27,
+            "i64",
+            p.k_ext | (p.m_ext << 16) | (p.k_start << 32) | (p.m_start << 48),
+        ),
+        (
+            28,
+            "i64",
+            p.stride | (p.stride << 8) | (p.filter << 16) | (p.filter << 24) | (p.dil << 32) | (p.dil << 40),
+        ),
     ];
     let t = p.t;
-    let code = format!(
+    let mut code = format!(
         "  h0 = LocalAt.{t} L1 r0:i32 r1:i32\n  h1 = LocalAt.{t} {dst} r0:i32 r2:i32\n  \
          st.stack.i8 s0:4:i8 r0 r20\n  st.stack.i8 s0:4:i8 r24 r21\n  st.stack.i8 s0:4:i8 r25 r22\n  \
          st.stack.i8 s0:4:i8 r26 r23\n{extra}  \
@@ -121,6 +140,9 @@ fn run(p: &P, extra: &str, fm_ctrl: u64) -> Out {
          loadDataParams.filterSizeW=r14:i1 loadDataParams.filterSizeH=r14:i1 loadDataParams.fMatrixCtrl=r16:i1",
         dst = p.dst
     );
+    if let Some(call) = call {
+        code = code[..code.find("call LoadData.3dv2").unwrap()].to_string() + call;
+    }
     Rig::new("aic").fill(MemKind::L1, 0, bytes).run(&consts, &code)
 }
 
@@ -332,7 +354,7 @@ fn unmodelled_and_invalid_forms_are_reported() {
 }
 
 #[test]
-fn repeat_and_boundary_settings_other_than_the_defaults_are_reported() {
+fn a_repeat_count_and_a_boundary_under_1024_bytes_are_reported() {
     let mut q = p("f16");
     q.k_ext = 144;
     // repeatTime 1 (the default) and boundary 0: the load runs
@@ -342,6 +364,93 @@ fn repeat_and_boundary_settings_other_than_the_defaults_are_reported() {
     let repeat = "  call SetLoadDataRepeat.plain repeatParams.repeatStride=r0:i32 repeatParams.repeatTime=r25:i32 \
                   repeatParams.repeatMode=r0:i32\n";
     assert_eq!(run(&q, repeat, 0).codes(), vec!["ASC958"]);
+    // a boundary of 3 bytes: under a Load3Dv2's minimum of 1024
     let boundary = "  call SetLoadDataBoundary.plain boundaryValue=r26:i32\n";
-    assert_eq!(run(&q, boundary, 0).codes(), vec!["ASC958"]);
+    assert_eq!(run(&q, boundary, 0).codes(), vec!["ASC959"]);
+}
+
+/// The V2Pro form of `p`'s load (extConfig r27, filterConfig r28, fMatrixCtrl r16), after SetFmatrix and
+/// SetLoadDataPaddingValue set what V2's call would have set itself.
+fn pro_call(p: &P) -> String {
+    let t = p.t;
+    format!(
+        "call SetFmatrix.plain l1H=r3:i16 l1W=r4:i16 padList=s0:4:i8 fmatrixMode=FmatrixMode::FMATRIX_LEFT\n  \
+         call SetLoadDataPaddingValue.plain padValue=r15:i64\n  \
+         call LoadData.3dv2pro<T={t}> dst=h1 src=h0 loadDataParams.channelSize=r5:i16 \
+         loadDataParams.extConfig=r27:i64 loadDataParams.filterConfig=r28:i64 loadDataParams.enTranspose=r13:i1 \
+         loadDataParams.enSmallK=r14:i1 loadDataParams.fMatrixCtrl=r16:i1"
+    )
+}
+
+#[test]
+fn the_v2pro_form_loads_what_v2_loads() {
+    // the 3 x 3 stride 2 padding 1 half case, and a window from (mStartPt 16, kStartPt 48) with dilation 2 in float
+    let mut q = p("f16");
+    q.k_ext = 144;
+    let mut r = p("f32");
+    r.h = 6;
+    r.w = 9;
+    r.c = 16;
+    r.dil = 2;
+    r.stride = 1;
+    r.m_ext = 16;
+    r.k_ext = 40;
+    r.m_start = 16;
+    r.k_start = 48;
+    for case in [q, r] {
+        let v2 = run(&case, "", 0);
+        let pro = run_load(&case, "", 0, Some(&pro_call(&case)));
+        assert!(
+            v2.codes().is_empty() && pro.codes().is_empty(),
+            "{:?}",
+            pro.findings.list
+        );
+        assert_eq!(dst_values(&v2, &case), dst_values(&pro, &case));
+    }
+}
+
+#[test]
+fn a_load_past_the_l1_boundary_goes_on_from_l1_byte_0() {
+    // a 1 x 64 half map of 16 channels (2048 bytes) with the boundary at 1024: X[m][c] for m >= 32 reads the bytes
+    // of m - 32, as SetLoadDataBoundary's page says (Load3Dv2: in bytes, at least 1024)
+    let mut q = p("f16");
+    q.h = 1;
+    q.w = 64;
+    q.pad = [0; 4];
+    q.stride = 1;
+    q.filter = 1;
+    q.m_ext = 64;
+    q.k_ext = 16;
+    let set = "  call SetLoadDataBoundary.plain boundaryValue=r29:i32\n";
+    let plain = run(&q, "", 0);
+    assert!(plain.codes().is_empty());
+    q.boundary = 1024;
+    let wrapped = run(&q, set, 0);
+    assert!(wrapped.codes().is_empty(), "{:?}", wrapped.findings.list);
+    let (a, b) = (dst_values(&plain, &q), dst_values(&wrapped, &q));
+    // L0A ZZ with one fractal per 16 rows: rows 0..32 alike, rows 32..64 those of 0..32
+    assert_eq!(a[..512], b[..512]);
+    assert_eq!(a[..512], b[512..1024]);
+    assert_ne!(a[512..1024], b[512..1024]);
+    // under 1024 bytes, the boundary is reported
+    q.boundary = 512;
+    assert_eq!(run(&q, set, 0).codes(), vec!["ASC959"]);
+}
+
+#[test]
+fn reset_configs_from_the_program() {
+    assert_eq!(crate::cube::load3d::reset_config(None), Ok((true, true)));
+    assert_eq!(
+        crate::cube::load3d::reset_config(Some("IS_RESER_LOAD3D_DEFAULT_CONFIG")),
+        Ok((true, true))
+    );
+    assert_eq!(
+        crate::cube::load3d::reset_config(Some("IsResetLoad3dConfig:_0=0:_1=1")),
+        Ok((false, true))
+    );
+    assert_eq!(
+        crate::cube::load3d::reset_config(Some("IsResetLoad3dConfig:isSetFMatrix=1:isSetPadding=0")),
+        Ok((true, false))
+    );
+    assert!(crate::cube::load3d::reset_config(Some("MY_CONFIG")).is_err());
 }
