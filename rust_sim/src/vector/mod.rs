@@ -17,6 +17,7 @@ pub mod cast;
 pub mod compare;
 pub mod cumsum;
 pub mod dequant;
+pub mod dropout;
 pub mod dup;
 pub mod elem;
 pub mod gather;
@@ -598,4 +599,5 @@ pub fn register(r: &mut Registry) {
     quant::register(r);
     xor::register(r);
     antiquant::register(r);
+    dropout::register(r);
 }
