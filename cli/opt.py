@@ -3,6 +3,7 @@
     ascendir-opt kernel.cpp                          # lower and print the IR
     ascendir-opt kernel.cpp --passes cse,canonicalize --print-debuginfo
     ascendir-opt module.mlir --passes mem2reg        # IR text in, IR text out (round-trips)
+    ascendir-opt kernel.cpp --passes to-sim          # the simulator program of the kernel, instead of the IR
 
 Exit codes: 0 when the IR is printed with at most warnings (an ASC103 gap is one), 1 when the input has errors
 (diagnostics on stderr; the IR is still printed), 2 for usage errors, an unreadable input, internal errors and
@@ -12,6 +13,7 @@ IR that does not verify (every op that breaks its dialect's rules is listed, wit
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
 import click
 
@@ -77,6 +79,7 @@ def _pairs(items: tuple[str, ...]) -> dict[str, str]:
 
 def run(path: str, pipeline: list, print_ir: bool, print_debuginfo: bool, input_format: str, chip: str | None,
         dtypes: dict[str, str], defines: dict[str, str], tensors: list | None = None, attrs: list | None = None) -> int:
+    from xdsl.dialects.builtin import StringAttr
     from xdsl.utils.exceptions import ParseError
 
     from ascendir.context import make_context
@@ -129,11 +132,22 @@ def run(path: str, pipeline: list, print_ir: bool, print_debuginfo: bool, input_
             pipeline = [tiling_pass, *pipeline]
     if not _verifies(module, "the IR lowered from the input" if not path.endswith(IR_SUFFIXES) else "the input"):
         return EXIT_ERROR
+    from passes.sim import PROGRAM_ATTR, NotModelled, ToSimPass
+
     for p in pipeline:
-        p.apply(ctx, module)
+        if isinstance(p, ToSimPass) and chip is not None:
+            p = replace(p, chip=chip)  # the chip the input was lowered for (or --chip), not the pass's default
+        try:
+            p.apply(ctx, module)
+        except NotModelled as exc:  # no program is left (no kernel, a parameter type the program cannot hold)
+            click.echo(f"ascendir-opt: no simulator program: {exc}", err=True)
+            return EXIT_FINDINGS
         if not _verifies(module, f"the IR after pass '{p.name}'"):
             return EXIT_ERROR
-    if print_ir:
+    program = module.attributes.get(PROGRAM_ATTR)
+    if print_ir and isinstance(program, StringAttr):
+        click.echo(program.data.rstrip("\n"))  # to-sim ran: its program is what the pipeline made
+    elif print_ir:
         click.echo(print_module(module, debuginfo=print_debuginfo).rstrip("\n"))
     return EXIT_FINDINGS if errors else EXIT_CLEAN
 

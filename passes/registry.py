@@ -41,7 +41,12 @@ def _our_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return FoldTilingPass
 
-    return {"mem2reg": mem2reg, "fold-tiling": fold_tiling}
+    def to_sim() -> type[ModulePass]:
+        from passes.sim import ToSimPass
+
+        return ToSimPass
+
+    return {"mem2reg": mem2reg, "fold-tiling": fold_tiling, "to-sim": to_sim}
 
 
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {**_xdsl_passes(), **_our_passes()}

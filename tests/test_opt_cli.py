@@ -111,3 +111,21 @@ def test_a_real_kernel_with_narrow_loop_counters_prints_verifying_ir() -> None:
     code, out, err = run(str(NPUKERNELBENCH / "level2" / "Foreach" / "ForeachAbs" / "answer" / "0"))
     assert code == 0, err
     assert "does not verify" not in err and "ascendc.kernel @foreach_abs(" in out
+
+
+def test_to_sim_prints_the_simulator_program_for_the_chip_the_input_is_lowered_for(tmp_path: Path) -> None:
+    from ascendir.lower import LoweringOptions, guessed_dtypes, lower_program
+    from frontend.readers import read_input
+    from passes.sim import build_program
+    from passes.verify import load_for_check
+
+    program, chip = load_for_check(read_input(ADD, "auto"), "910B4", None)
+    lowered = lower_program(program, LoweringOptions(chip=chip, dtypes=guessed_dtypes(program.bundle, "float")))
+    code, out, err = run(ADD, "--passes", "to-sim", "--chip", "910B4")
+    assert code == 0, err
+    assert out.rstrip("\n") == build_program(lowered.module, "910B4").text().rstrip("\n")
+    assert "chip 910B4" in out and "ascendc.kernel" not in out
+    no_kernel = tmp_path / "helper.cpp"
+    no_kernel.write_text('#include "kernel_operator.h"\n__aicore__ inline int F(int x) { return x; }\n')
+    code, out, err = run(str(no_kernel), "--passes", "to-sim")
+    assert code == 1 and "no simulator program: the program has no kernel" in err
