@@ -35,6 +35,7 @@ pub mod softmax_flash;
 pub mod softmax_grad;
 pub mod softmax_simple;
 pub mod sort;
+pub mod topk;
 pub mod transdata;
 pub mod unary;
 pub mod vcadd;
@@ -595,6 +596,7 @@ pub fn register(r: &mut Registry) {
     softmax_adjust::register(r);
     softmax_simple::register(r);
     sort::register(r);
+    topk::register(r);
     dequant::register(r);
     quant::register(r);
     xor::register(r);

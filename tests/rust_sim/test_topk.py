@@ -1,0 +1,130 @@
+"""AscendC::TopK (Normal mode) on the A2/A3 parts, by its API page: per row of topKInfo.inner elements, the k largest
+(or, isLargest false, smallest) values and their indices, equal values by position (the library's Sort32 + MrgSort
+order); outputs k_pad long per row (k rounded up to 32 bytes); isInitIndex takes the indices from srcIndexLocal (one
+row, shared); isHasfinish puts index n in the rows finishLocal marks. Before, TopK was ASC958 (11 vendor op_kernel
+files call it). The expectation is numpy's stable argsort.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ascendir.sim import run
+
+TOPK = """
+#include "kernel_operator.h"
+using namespace AscendC;
+
+constexpr int32_t ROWS = RR;
+constexpr int32_t INNER = II;
+constexpr int32_t N = NN;
+constexpr int32_t K = KK;
+constexpr int32_t KPAD_V = (K * sizeof(DT) + 31) / 32 * 32 / sizeof(DT);
+constexpr int32_t KPAD_I = (K + 7) / 8 * 8;
+
+extern "C" __global__ __aicore__ void topk(GM_ADDR x, GM_ADDR idxIn, GM_ADDR fin, GM_ADDR y, GM_ADDR idx,
+                                           GM_ADDR workspace, GM_ADDR tiling)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xBuf, idxInBuf, finBuf, yBuf, idxBuf, tmpBuf;
+    pipe.InitBuffer(xBuf, ROWS * INNER * sizeof(DT));
+    pipe.InitBuffer(idxInBuf, INNER * sizeof(int32_t));
+    pipe.InitBuffer(finBuf, 32);
+    pipe.InitBuffer(yBuf, ROWS * KPAD_V * sizeof(DT));
+    pipe.InitBuffer(idxBuf, ROWS * KPAD_I * sizeof(int32_t));
+    pipe.InitBuffer(tmpBuf, 8 * INNER * 8);
+    GlobalTensor<DT> xGm, yGm;
+    GlobalTensor<int32_t> idxInGm, idxGm;
+    GlobalTensor<uint8_t> finGm;
+    xGm.SetGlobalBuffer((__gm__ DT *)x, ROWS * INNER);
+    idxInGm.SetGlobalBuffer((__gm__ int32_t *)idxIn, INNER);
+    finGm.SetGlobalBuffer((__gm__ uint8_t *)fin, 32);
+    yGm.SetGlobalBuffer((__gm__ DT *)y, ROWS * KPAD_V);
+    idxGm.SetGlobalBuffer((__gm__ int32_t *)idx, ROWS * KPAD_I);
+    LocalTensor<DT> xLocal = xBuf.Get<DT>();
+    LocalTensor<int32_t> idxInLocal = idxInBuf.Get<int32_t>();
+    LocalTensor<uint8_t> finLocal = finBuf.Get<uint8_t>();
+    LocalTensor<DT> yLocal = yBuf.Get<DT>();
+    LocalTensor<int32_t> idxLocal = idxBuf.Get<int32_t>();
+    DataCopy(xLocal, xGm, ROWS * INNER);
+    DataCopy(idxInLocal, idxInGm, INNER);
+    DataCopy(finLocal, finGm, 32);
+    Duplicate(yLocal, (DT)0, ROWS * KPAD_V);
+    Duplicate(idxLocal, (int32_t)-1, ROWS * KPAD_I);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    TopkTiling topkTiling;
+    TopKInfo info;
+    info.outter = ROWS;
+    info.inner = INNER;
+    info.n = N;
+    TopK<DT, INIT, FINISH, false, TopKMode::TOPK_NORMAL>(yLocal, idxLocal, xLocal, idxInLocal,
+        finLocal.ReinterpretCast<bool>(), tmpBuf.Get<uint8_t>(), K, topkTiling, info, LARGEST);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(yGm, yLocal, ROWS * KPAD_V);
+    DataCopy(idxGm, idxLocal, ROWS * KPAD_I);
+}
+"""
+
+
+def _run(x: np.ndarray, n: int, k: int, largest: bool, init: bool, finish: np.ndarray | None,
+         index: np.ndarray | None = None) -> tuple[object, int, int]:
+    rows, inner = x.shape
+    ctype = "half" if x.dtype == np.float16 else "float"
+    source = (TOPK.replace("RR", str(rows)).replace("II", str(inner)).replace("NN", str(n)).replace("KK", str(k))
+              .replace("DT", ctype).replace("INIT", "true" if init else "false")
+              .replace("FINISH", "true" if finish is not None else "false")
+              .replace("LARGEST", "true" if largest else "false"))
+    fin = np.zeros(32, np.uint8)
+    if finish is not None:
+        fin[:rows] = finish
+    index = np.arange(inner, dtype=np.int32) if index is None else index
+    kv = -(-k * x.itemsize // 32) * 32 // x.itemsize
+    ki = -(-k // 8) * 8
+    result = run(source, {"x": x, "idxIn": index, "fin": fin}, chip="910B2", block_dim=1,
+                 outputs={"y": ((rows * kv,), str(x.dtype)), "idx": ((rows * ki,), "int32")})
+    return result, kv, ki
+
+
+def _errors(result: object) -> list[object]:
+    return [f for f in result.findings if f.severity.name == "ERROR"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize("largest", [True, False])
+def test_topk_matches_a_stable_argsort(dtype: str, largest: bool) -> None:
+    rows, inner, n, k = 4, 64, 61, 5
+    rng = np.random.default_rng(3)
+    x = (rng.integers(-8, 8, (rows, inner)) / 4).astype(dtype)  # many ties
+    x[:, n:] = -np.inf if largest else np.inf  # the caller's padding past n
+    result, kv, ki = _run(x, n, k, largest, init=False, finish=None)
+    assert _errors(result) == [], result.findings
+    key = -x.astype(np.float32) if largest else x.astype(np.float32)
+    order = np.argsort(key, axis=1, kind="stable")[:, :k]
+    y = result.outputs["y"].reshape(rows, kv)
+    idx = result.outputs["idx"].reshape(rows, ki)
+    np.testing.assert_array_equal(idx[:, :k], order)
+    np.testing.assert_array_equal(y[:, :k], np.take_along_axis(x, order, 1))
+    assert (idx[:, k:] == -1).all()  # past k: left as it was
+
+
+def test_given_indices_and_finished_rows() -> None:
+    rows, inner, n, k = 3, 32, 32, 4
+    x = np.random.default_rng(5).standard_normal((rows, inner)).astype(np.float32)
+    index = (1000 + 7 * np.arange(inner)).astype(np.int32)
+    result, kv, ki = _run(x, n, k, True, init=True, finish=np.array([0, 1, 0], np.uint8), index=index)
+    assert _errors(result) == [], result.findings
+    order = np.argsort(-x, axis=1, kind="stable")[:, :k]
+    idx = result.outputs["idx"].reshape(rows, ki)[:, :k]
+    np.testing.assert_array_equal(idx[[0, 2]], index[order[[0, 2]]])
+    np.testing.assert_array_equal(idx[1], np.full(k, n))  # the finished row: index n
+    y = result.outputs["y"].reshape(rows, kv)[:, :k]
+    np.testing.assert_array_equal(y, np.take_along_axis(x, order, 1))  # values as usual
+
+
+def test_k_past_n_is_reported() -> None:
+    x = np.zeros((1, 32), np.float32)
+    result, _, _ = _run(x, 8, 9, True, init=False, finish=None)
+    assert any(f.code == "ASC959" and "k is 9" in f.message for f in _errors(result)), result.findings
