@@ -1,4 +1,5 @@
-"""AscendC::WelfordUpdate and AscendC::Normalize on the simulator, each in a team-written op project against numpy.
+"""AscendC::WelfordUpdate, WelfordFinalize and Normalize on the simulator, each in a team-written op project against
+numpy.
 WelfordUpdate: every row of x folded into a running mean and M2 (the sum of squared deviations) per column, in and
 out the same tensors as the vendor kernels call it, nRec = 1 / (row + 1); float and half x. Normalize: rows padded
 to 32 bytes in UB (DataCopyPad), numpy's mean and variance given, rstd and the normalised rows out; float, half,
@@ -137,6 +138,87 @@ extern "C" __global__ __aicore__ void welford_team(GM_ADDR x, GM_ADDR mean, GM_A
     op.Process();
 }
 """
+
+FINALIZE_KERNEL = """
+#include "kernel_operator.h"
+using namespace AscendC;
+
+class KernelFinTeam {
+public:
+    __aicore__ inline KernelFinTeam() {}
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR mean, GM_ADDR variance, uint32_t rows, uint32_t cols)
+    {
+        this->rows = rows;
+        this->cols = cols;
+        xGm.SetGlobalBuffer((__gm__ float *)x, rows * cols);
+        meanGm.SetGlobalBuffer((__gm__ float *)mean, 8);
+        varGm.SetGlobalBuffer((__gm__ float *)variance, 8);
+        pipe.InitBuffer(inQueue, 1, cols * sizeof(float));
+        pipe.InitBuffer(meanBuf, cols * sizeof(float));
+        pipe.InitBuffer(m2Buf, cols * sizeof(float));
+        pipe.InitBuffer(countBuf, cols * sizeof(int32_t));
+        pipe.InitBuffer(outMeanBuf, 32);
+        pipe.InitBuffer(outVarBuf, 32);
+        pipe.InitBuffer(tmpBuf, 1024);
+    }
+    __aicore__ inline void Process()
+    {
+        LocalTensor<float> meanLocal = meanBuf.Get<float>();
+        LocalTensor<float> m2Local = m2Buf.Get<float>();
+        LocalTensor<uint8_t> tmpLocal = tmpBuf.Get<uint8_t>();
+        Duplicate(meanLocal, 0.0f, cols);
+        Duplicate(m2Local, 0.0f, cols);
+        for (uint32_t row = 0; row < rows; ++row) {
+            LocalTensor<float> xLocal = inQueue.AllocTensor<float>();
+            DataCopy(xLocal, xGm[row * cols], cols);
+            inQueue.EnQue(xLocal);
+            xLocal = inQueue.DeQue<float>();
+            WelfordUpdateParam para{1, cols, cols, 1.0f / static_cast<float>(row + 1)};
+            WelfordUpdate<float, float, false>(meanLocal, m2Local, meanLocal, m2Local, xLocal, tmpLocal, para);
+            inQueue.FreeTensor(xLocal);
+        }
+        LocalTensor<float> outMean = outMeanBuf.Get<float>();
+        LocalTensor<float> outVar = outVarBuf.Get<float>();
+        const float n = static_cast<float>(rows * cols);
+        WelfordFinalizePara fin{rows, cols, rows, cols, 0, 0, 1.0f / static_cast<float>(cols), 1.0f / n,
+                                1.0f / (n - 1.0f)};
+        COUNTS_CALL
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(meanGm, outMean, 8);
+        DataCopy(varGm, outVar, 8);
+    }
+private:
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQueue;
+    TBuf<TPosition::VECCALC> meanBuf;
+    TBuf<TPosition::VECCALC> m2Buf;
+    TBuf<TPosition::VECCALC> countBuf;
+    TBuf<TPosition::VECCALC> outMeanBuf;
+    TBuf<TPosition::VECCALC> outVarBuf;
+    TBuf<TPosition::VECCALC> tmpBuf;
+    GlobalTensor<float> xGm;
+    GlobalTensor<float> meanGm;
+    GlobalTensor<float> varGm;
+    uint32_t rows = 0;
+    uint32_t cols = 0;
+};
+
+extern "C" __global__ __aicore__ void fin_team(GM_ADDR x, GM_ADDR mean, GM_ADDR variance, GM_ADDR workspace,
+                                               GM_ADDR tiling)
+{
+    GET_TILING_DATA(tilingData, tiling);
+    KernelFinTeam op;
+    op.Init(x, mean, variance, tilingData.rows, tilingData.cols);
+    op.Process();
+}
+"""
+
+_PLAIN_FINALIZE = "WelfordFinalize<false>(outMean, outVar, meanLocal, m2Local, tmpLocal, fin);"
+_COUNTS_FINALIZE = """LocalTensor<int32_t> counts = countBuf.Get<int32_t>();
+        Duplicate(counts, static_cast<int32_t>(rows), cols);
+        PipeBarrier<PIPE_V>();
+        WelfordFinalize<true>(outMean, outVar, meanLocal, m2Local, counts, tmpLocal, fin);"""
+
 
 NORMALIZE_KERNEL = """
 #include "kernel_operator.h"
@@ -320,3 +402,19 @@ def test_normalize_matches_numpy(tmp_path: Path, shape: tuple[int, int], dtype: 
     np.testing.assert_allclose(result.outputs["rstd"], rstd, rtol=1e-5, atol=1e-5)
     want = (x32 - mean[:, None]) * rstd[:, None] * gamma.astype(np.float32) + beta.astype(np.float32)
     np.testing.assert_allclose(result.outputs["y"].astype(np.float32), want, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("with_counts", [False, True])
+def test_welford_finalize_matches_numpy(tmp_path: Path, with_counts: bool) -> None:
+    # 5 rows of 192 columns: WelfordUpdate's column states, then one mean and variance of all 960 values; the
+    # 1,024-byte buffer gives the library chunks of 64 columns (three chunk sums, then their tree)
+    rng = np.random.default_rng(11)
+    x = rng.uniform(-3, 3, (5, 192)).astype(np.float32)
+    kernel = FINALIZE_KERNEL.replace("COUNTS_CALL", _COUNTS_FINALIZE if with_counts else _PLAIN_FINALIZE)
+    project = _project(tmp_path, "fin_team", "FinTeam", {"x": ["float"]},
+                       {"mean": ["float"], "variance": ["float"]}, [1, 1], kernel)
+    result = run(str(project), [x], outputs={"mean": np.zeros(8, np.float32), "variance": np.zeros(8, np.float32)})
+    assert result.ok, [str(d) for d in result.findings]
+    np.testing.assert_allclose(result.outputs["mean"][0], x.mean(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(result.outputs["variance"][0], x.var(), rtol=1e-5, atol=1e-6)
+    assert not result.outputs["mean"][1:].any() and not result.outputs["variance"][1:].any()

@@ -40,6 +40,7 @@ pub mod transdata;
 pub mod unary;
 pub mod vcadd;
 pub mod welford;
+pub mod welford_finalize;
 pub mod xor;
 
 use crate::api::{Arg, Args, Registry};
@@ -593,6 +594,7 @@ pub fn register(r: &mut Registry) {
     layer_norm::register(r);
     normalize::register(r);
     welford::register(r);
+    welford_finalize::register(r);
     softmax_adjust::register(r);
     softmax_simple::register(r);
     sort::register(r);
