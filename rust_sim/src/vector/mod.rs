@@ -25,6 +25,7 @@ pub mod high_level;
 pub mod layer_norm;
 pub mod mask;
 pub mod normalize;
+pub mod philox;
 pub mod proposal;
 pub mod quant;
 pub mod reduce;
@@ -604,4 +605,5 @@ pub fn register(r: &mut Registry) {
     xor::register(r);
     antiquant::register(r);
     dropout::register(r);
+    philox::register(r);
 }
