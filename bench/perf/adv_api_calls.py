@@ -42,9 +42,18 @@ def adv_api_names(devkit: Path) -> set[str]:
     return {n for n in names if not n.startswith("Get") and not n.endswith("Impl")}
 
 
+# a return type before the name, then `(params);`: a declaration of the source's own function of that name
+# (NPUKernelBench's op_host/tensor_util.h declares `aclnnStatus BatchNorm(...);`), not a call (`return F(x);`)
+_NOT_TYPES = r"(?!(?:return|co_return|else|case|throw|new|delete)\b)"
+
+
 def _defines(text: str, name: str) -> bool:
-    """Whether the source defines a function, class or struct of that name itself (a kernel's own GroupNorm)."""
-    return re.search(rf"\b(class|struct)\s+{name}\b|\b{name}\s*\([^;{{}}]*\)\s*(const\s*)?\{{", text) is not None
+    """Whether the source defines or declares a function, class or struct of that name itself (a kernel's own
+    GroupNorm, a host header's aclnn BatchNorm)."""
+    if re.search(rf"\b(class|struct)\s+{name}\b|\b{name}\s*\([^;{{}}]*\)\s*(const\s*)?\{{", text):
+        return True
+    return re.search(rf"(?:^|[;{{}}]\s*|\n\s*){_NOT_TYPES}[A-Za-z_][\w:<>]*[\s*&]+{name}\s*\([^;{{}}()]*"
+                     rf"(?:\([^;{{}}()]*\)[^;{{}}()]*)*\)\s*;", text) is not None
 
 
 def calls(text: str, names: set[str]) -> Counter[str]:
