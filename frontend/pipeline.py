@@ -39,6 +39,9 @@ class Program:
 
     bundle: Bundle
     units: list[ParsedUnit] = field(default_factory=list)
+    # the bundle's context_units parsed: what the build puts before a kernel file read alone (its tiling
+    # headers); the lowering reads their tiling structs, nothing checks them
+    context: list[ParsedUnit] = field(default_factory=list)
     _lines: dict[str, list[str]] = field(default_factory=dict, repr=False)  # split once per file, for rendering
 
     @property
@@ -198,6 +201,11 @@ def _load_bundle(bundle: Bundle, defines: Mapping[str, str | None] | None, inclu
                          Note("please report this with the input file", kind="help"))
             empty = A.TranslationUnit(span, unit.file, [])
             program.units.append(ParsedUnit(unit, empty, None, [diag]))
+    for unit in bundle.context_units:
+        try:
+            program.context.append(parse_unit(unit, bundle, defines, include_dirs, placement, virtual))
+        except Exception:  # noqa: S112  (context only: a header that does not parse leaves the struct unknown)
+            continue
     return program
 
 

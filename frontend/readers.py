@@ -77,6 +77,9 @@ class Bundle:
     # (`unit_flags`, by unit path).
     flags: CompileFlags = field(default_factory=CompileFlags)
     unit_flags: dict[str, CompileFlags] = field(default_factory=dict)
+    # Sources the build puts before a kernel file read on its own, parsed but not checked: the op_host headers
+    # registering the tiling struct its GET_TILING_DATA reads (frontend/op_tiling.py).
+    context_units: list[SourceUnit] = field(default_factory=list)
 
     def flags_for(self, path: str) -> CompileFlags:
         """The settings a source of this bundle is preprocessed with: its database entry's, then the bundle's."""
@@ -211,8 +214,15 @@ def read_input(path: str, fmt: str = "auto") -> Bundle:
 
 
 def read_cpp(path: str, text: str) -> Bundle:
+    from frontend.op_tiling import tiling_headers
+
     b = Bundle(path, "cpp")
     b.units.append(SourceUnit(path, text, classify_source(text, path), path))
+    if b.units[0].role == "kernel":
+        for header in tiling_headers(path, text):
+            header_text, _ = read_text(header)
+            if header_text is not None:
+                b.context_units.append(SourceUnit(header, header_text, "tiling_header", header))
     return b
 
 

@@ -121,6 +121,7 @@ from ascendir.dialects.ascendc_calls import (
 from ascendir.dialects.ascendc_kernel import (
     KERNEL_TYPES as KERNEL_TYPES,
     SOURCE_NAME_ATTR as SOURCE_NAME_ATTR,
+    UNMODELLED_TYPE_ATTR as UNMODELLED_TYPE_ATTR,
 )
 from ascendir.dialects.ascendc_types import POSITIONS as POSITIONS, UNKNOWN_POSITION as UNKNOWN_POSITION
 

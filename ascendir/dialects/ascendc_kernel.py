@@ -28,6 +28,9 @@ from xdsl.utils.exceptions import VerifyException
 
 # on a kernel whose symbol is not its source name (KernelOp.source_name): the name the source gives it
 SOURCE_NAME_ATTR = "ascendc.source_name"
+# on an op whose result has no IR type (`none`, or a cell of it): the C construct the lowering could not type
+# (ascendir/lower/unmodelled.py), which the simulator program names where it cannot hold the value
+UNMODELLED_TYPE_ATTR = "ascendc.unmodelled_type"
 KERNEL_TYPES = ("default", "aiv", "aic", "mix_aic_1_1", "mix_aic_1_2", "mix_aiv_1_0", "mix_aic_1_0", "mix_vector_core")
 
 

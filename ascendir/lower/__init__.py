@@ -153,12 +153,14 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
     scope = collect(by_role["kernel"])
     scope.libraries = _libraries(program)
     host_scope = collect(by_role["host"])
+    # the op_host tiling headers the build gives a kernel file read alone (frontend/op_tiling.py)
+    context = collect([u.ast for u in program.context])
     # tiling layouts may live in host headers the kernel never includes (the build generates the glue)
-    for other in (host_scope, collect(by_role["other"])):
+    for other in (host_scope, collect(by_role["other"]), context):
         for name, ts in other.tiling_structs.items():
             scope.tiling_structs.setdefault(name, ts)
     dtypes = dict(options.dtypes) or dtype_bindings(program)
-    opts = LoweringOptions(options.chip, dtypes, options.tiling_struct or _tiling_struct(scope, host_scope),
+    opts = LoweringOptions(options.chip, dtypes, options.tiling_struct or _tiling_struct(scope, host_scope, context),
                            options.tiling_key)
     catalog = CatalogView.get()
     module = ModuleOp([])
@@ -436,10 +438,19 @@ def _types(desc: dict[str, object]) -> list[object]:
     return types if isinstance(types, list) else [types] if isinstance(types, str) else []
 
 
-def _tiling_struct(scope: Scope, host: Scope) -> str | None:
+def _tiling_struct(scope: Scope, host: Scope, context: Scope | None = None) -> str | None:
+    """The struct GET_TILING_DATA reads: REGISTER_TILING_DEFAULT's, else the one registered for the kernel's
+    operator type (REGISTER_TILING_DATA_CLASS(OpType, S), OpType the entry's name in CamelCase, as the build
+    matches them), else the first registered, else the one tiling struct defined."""
     if scope.default_tiling:
         return scope.default_tiling
-    registered = list(host.registered_tiling.values()) or list(scope.registered_tiling.values())
+    entries = {fn.name.parts[-1].name.replace("_", "").lower() for fn, _ in scope.kernels}
+    registries = [host.registered_tiling, scope.registered_tiling, *([context.registered_tiling] if context else [])]
+    for registry in registries:
+        own = [struct for op, struct in registry.items() if op.replace("_", "").lower() in entries]
+        if own:
+            return own[0]
+    registered = next((list(r.values()) for r in registries if r), [])
     # a struct registered only to be a TILING_DATA_FIELD_DEF_STRUCT of another is not what the kernel reads
     nested = {f[1].base.parts[-1].name for ts in (*host.tiling_structs.values(), *scope.tiling_structs.values())
               for f in ts.fields if f[3] == "struct" and isinstance(f[1].base, A.QualifiedName)}

@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 
 # Calls that only matter to the CPU-debug build or to the build system.
 _IGNORED_CALLS = {
-    "assert", "ASSERT", "static_assert", "KERNEL_LOG", "REGISTER_TILING_DEFAULT", "REGISTER_TILING_FOR_TILINGKEY",
+    "assert", "ASSERT", "static_assert", "KERNEL_LOG", "REGISTER_TILING_FOR_TILINGKEY",
     "ASCENDC_TPL_SEL_PARAM", "ICPU_SET_TILING_KEY", "AscendCUtils", "TRACE_START", "ascendc_assert",
     "TRACE_STOP", "SetKernelMode", "ICPU_RUN_KF", "ENABLE_DETERMINISTIC", "CHECK_ACL", "printf", "PRINTF",
     "DumpTensor", "DumpAccChkPoint", "AscendCDumpTensor",

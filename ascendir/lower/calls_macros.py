@@ -70,7 +70,7 @@ def _get_tiling_data(lw: FunctionLowerer, e: A.Call) -> Val:
     var = _macro_name_arg(args[0])
     if var is None:
         raise Unsupported(f"the first argument of {macro} must be a name", e)
-    struct = struct or lw.options.tiling_struct or "TilingData"  # type: ignore[attr-defined]
+    struct = struct or lw.default_tiling or lw.options.tiling_struct or "TilingData"  # type: ignore[attr-defined]
     ptr = lw.expr(args[1])
     p = lw.ssa(ptr, e)
     if not isinstance(p.type, asc.GmPtrType):
@@ -120,6 +120,16 @@ def _get_tiling_data_member(lw: FunctionLowerer, e: A.Call) -> Val:
     return Val(C.VoidT())
 
 
+def _register_tiling_default(lw: FunctionLowerer, e: A.Call) -> Val:
+    """REGISTER_TILING_DEFAULT(S) in a kernel's body (the API reference's own example writes it there, before
+    GET_TILING_DATA; ops-transformer mc2 kernels too): the struct the kernel's GET_TILING_DATA reads, over the
+    program's guess, as the namespace-scope form is (Scope.default_tiling)."""
+    name = _macro_name_arg(e.args[0]) if e.args else None
+    if name is not None:
+        lw.default_tiling = name
+    return Val(C.VoidT())
+
+
 def _tiling_key_is(lw: FunctionLowerer, e: A.Call) -> Val:
     key = lw.const_eval(e.args[0]) if e.args else None
     if not isinstance(key, int):
@@ -149,6 +159,7 @@ MACROS = {
     "likely": _branch_hint,
     "unlikely": _branch_hint,
     "__builtin_expect": _branch_hint,
+    "REGISTER_TILING_DEFAULT": _register_tiling_default,
     "GET_TILING_DATA": _get_tiling_data,
     "GET_TILING_DATA_WITH_STRUCT": _get_tiling_data,
     "GET_TILING_DATA_PTR_WITH_STRUCT": _get_tiling_data,

@@ -48,7 +48,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import code_pointer, ctypes as C, ssa_scope, struct_pointer
+from ascendir.lower import code_pointer, ctypes as C, ssa_scope, struct_pointer, unmodelled
 from ascendir.lower.const_cache import ConstantCache, float_key
 from ascendir.lower.const_fold import FLOAT_MAX
 from ascendir.lower.ctypes import CType, Scalar
@@ -127,6 +127,7 @@ class FunctionLowerer(
         self._span_locs: dict[int, tuple[object, FileLineColLoc]] = {}
         self._tiling_values: dict[SSAValue, SSAValue] = {}
         self.kernel_type = "default"
+        self.default_tiling: str | None = None  # REGISTER_TILING_DEFAULT(S) in the kernel's body (calls_macros)
         self.op_count = 0
         self.max_ops = MAX_KERNEL_OPS  # beyond this, KernelTooLarge
         self.constants = ConstantCache()  # constants emitted per block, for const_ssa to reuse
@@ -293,12 +294,15 @@ class FunctionLowerer(
         return self.undef(v.ctype, node)
 
     def undef(self, t: CType, node: A.Node | None = None) -> SSAValue:
-        return self.emit(asc.UndefOp.create(result_types=[C.ir_type(t)]), node).results[0]
+        op = self.emit(asc.UndefOp.create(result_types=[C.ir_type(t)]), node)
+        unmodelled.mark(op, t, node)
+        return op.results[0]
 
     def new_cell(self, t: CType, name: str, node: A.Node, init: Val | None = None) -> Cell:
         alloca = memref.AllocaOp.create(result_types=[C.cell_type(t)],
                                         properties={"operandSegmentSizes": NO_SIZES}, location=UNKNOWN_LOC)
         ref = self.emit(alloca, node).results[0]
+        unmodelled.mark(alloca, t, node)
         if name:
             ref.name_hint = name_hint(name)
         cell = Cell(t, ref, name)

@@ -45,7 +45,8 @@ class DeclarationLowering:
         for d in st.declarators:
             self._last_node = d
             t = self.resolve_type(d.type, d)
-            is_ref = "&" in d.type.pointers
+            # (`auto &&cfg = this->tilingData_->param;`, ops-transformer mc2: a forwarding reference binds as `&`)
+            is_ref = "&" in d.type.pointers or "&&" in d.type.pointers
             if isinstance(t, C.Pointer) and is_ref:
                 t = t.pointee
             try:

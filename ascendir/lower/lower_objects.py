@@ -285,7 +285,8 @@ class ObjectLowering:
                     if isinstance(aliased, C.ClassT):
                         named_bases.setdefault(aliased.name, mi)
             for base in inst.bases:
-                mi = named_bases.get(base.info.name) or named_bases.get(base.info.name.rsplit("::", 1)[-1])
+                mi = named_bases.get(base.info.name) or named_bases.get(base.info.name.rsplit("::", 1)[-1]) or \
+                    named_bases.get(_template_name(base.info.name))  # an explicit specialisation's, `CopyBase<float>`
                 if mi is not None:
                     self.construct(base, [self.expr(a) for a in mi.args], mi)
                 else:
@@ -377,3 +378,9 @@ def object_parts(inst: Instance) -> Iterator[Instance]:
     for b in inst.bases:
         yield b
         yield from object_parts(b)
+
+
+def _template_name(key: str) -> str:
+    """`CopyBase` for the class key `NS::CopyBase<float>` (an explicit specialisation, Scope's key for it), the
+    name a constructor's init-list entry `: CopyBase<float>(pipe)` gives (ops-nn mse_loss_v2's MSELossV2Base)."""
+    return key.partition("<")[0].rsplit("::", 1)[-1]

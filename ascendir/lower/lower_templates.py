@@ -137,11 +137,17 @@ class TemplateArguments:
 
     def _template_arg_value(self, a: A.TemplateArg) -> object:
         if isinstance(a.value, A.TypeRef):
-            return self.resolve_type(a.value)
+            value = self._value_parameter(a.value)
+            return value if value is not None else self.resolve_type(a.value)
         if isinstance(a.value, A.Name) and len(a.value.qname.parts) == 1 and self.frames:
             bound = self.frame.types.get(a.value.qname.parts[0].name)
             if isinstance(bound, C.UnknownT | FunctionRef):
                 return bound  # a template parameter whose value is out of reach stays an unknown value
+        if isinstance(a.value, A.Name) and len(a.value.qname.parts) >= 2 and a.value.qname.parts[-2].template_args:
+            # `PolicySelector<b, c>::template type`, a member alias template of the class chosen for <b, c>
+            member = self.class_member_type(a.value.qname.parts[-2], a.value.qname.parts[-1].name)  # type: ignore[attr-defined]
+            if isinstance(member, C.TemplateNameT):
+                return member
         if isinstance(a.value, A.Name) and self._names_function(a.value):
             return FunctionRef(".".join(p.name for p in a.value.qname.parts), a.value)
         try:
@@ -155,6 +161,16 @@ class TemplateArguments:
         if isinstance(v.ctype, C.UnknownT) and isinstance(a.value, A.Name):
             return self.named_type(a.value.qname.parts[-1].name, a.value.qname.parts[-1].template_args)
         return constant_struct_text(v) or v.ctype
+
+    def _value_parameter(self, t: A.TypeRef) -> object:
+        """The value a bare name read as a type stands for when it is a non-type template parameter: `T` in
+        `typename BlockType<T>::PARAMS` of `template <..., SplitType T> class MatmulCompute` (ops-transformer
+        mc2), which the parser reads as a type where a header elsewhere declares a type parameter `T`."""
+        if not self.frames or not isinstance(t.base, A.QualifiedName) or len(t.base.parts) != 1 or \
+                t.base.parts[0].template_args or t.pointers or t.qualifiers or t.array_dims:
+            return None
+        bound = self.frame.types.get(t.base.parts[0].name)
+        return bound if isinstance(bound, bool | int | float | str) else None
 
     def _names_function(self, name: A.Name) -> bool:
         """Whether a template argument names a function (a user function or function template instance such as

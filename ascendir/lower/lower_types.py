@@ -86,6 +86,8 @@ class TypeResolution:
                 parts[-2].name in self.scope.partial_specializations or parts[-2].name in self.scope.specializations)):
             # (`typename L1ATypeSelector<AType>::L1AType`: of a template defined only by its specialisations too)
             member = self.class_member_type(parts[-2], last.name)
+            if isinstance(member, C.TemplateNameT) and last.template_args:
+                member = self.named_type(member.name, last.template_args)  # `S<b>::template type<float>`
             if member is not None:
                 return member
         if bound is None and len(parts) >= 2 and parts[-2].name in self.scope.alias_templates:
@@ -137,6 +139,10 @@ class TypeResolution:
         """The type a member alias `name` of the class (for the arguments `args`) names, looked up in the class
         and then in its bases (`MmadAtlasA2Pingpong<true>::ArchTag`, declared by its base MmadAtlasA2)."""
         alias = info.aliases.get(name)
+        if alias is not None and name in info.alias_templates:
+            # `PolicySelector<b>::template type` (ops-nn kl_div_loss_grad), a member alias template given as a
+            # template template argument: `template <class T> using type = ComputeImpl<T>;` names ComputeImpl
+            return _forwarded_template(alias, info.alias_templates[name])
         if alias is not None:
             with self._class_template_frame(info, args):
                 return self.resolve_type(alias)
@@ -381,3 +387,19 @@ def _nested_class(info: ClassInfo, name: str) -> ClassInfo | None:
             return scope.nested[name]
         scope = scope.outer
     return None
+
+
+def _forwarded_template(alias: A.TypeRef, params: list[A.TemplateParam]) -> C.TemplateNameT | None:
+    """The template an alias template forwards its parameters to unchanged (`template <class T> using type =
+    ComputeImpl<T>;`: ComputeImpl), which a template template parameter bound to the alias names; None for any
+    other alias template (its arguments rearranged, a pointer to, ...), which stays unresolved."""
+    if not isinstance(alias.base, A.QualifiedName) or alias.pointers or alias.array_dims:
+        return None
+    last = alias.base.parts[-1]
+    written = [a.value.base.parts[0].name if isinstance(a.value, A.TypeRef) and isinstance(a.value.base, A.QualifiedName)
+               and len(a.value.base.parts) == 1 and not a.value.base.parts[0].template_args
+               else a.value.qname.parts[0].name if isinstance(a.value, A.Name) and len(a.value.qname.parts) == 1
+               else None for a in last.template_args or []]
+    if not written or written != [p.name for p in params]:
+        return None
+    return C.TemplateNameT(last.name)

@@ -24,6 +24,8 @@ class ClassInfo:
     nested: dict[str, ClassInfo] = field(default_factory=dict)
     enums: list[A.EnumDecl] = field(default_factory=list)
     aliases: dict[str, A.TypeRef] = field(default_factory=dict)
+    # member alias templates (`template <class T> using type = ComputeImpl<T>;`), by name: their parameters
+    alias_templates: dict[str, list[A.TemplateParam]] = field(default_factory=dict)
     static_constants: dict[str, A.Declarator] = field(default_factory=dict)
     # `template <> void K<float>::CopyIn(...)`: a method of one instantiation, by name, with its template
     # arguments as text (see _arg_text)
@@ -302,6 +304,8 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
             _collect_enum(scope, m)
         elif isinstance(m, A.AliasDecl):
             info.aliases[m.name] = m.type
+            if inner_template:
+                info.alias_templates[m.name] = inner_template
     scope.classes[key] = info
     if d.specialization_args is not None:
         return info

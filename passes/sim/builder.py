@@ -225,7 +225,7 @@ class ProgramBuilder:
         if isinstance(t, asc.StructType | asc.TilingType):
             found: Location = Struct(t.type_name.data, {})
         else:
-            found = self.regs.new_like(t)
+            found = self.regs.new_like(t, value=value)
         self.values[value] = found
         return found
 
@@ -447,7 +447,7 @@ class ProgramBuilder:
         elif is_object_type(elem):
             self.values[ref] = "o?"  # set by the first store
         else:
-            self.values[ref] = self.regs.new_like(elem)
+            self.values[ref] = self.regs.new_like(elem, value=ref)
 
     def memref_load(self, op: memref.LoadOp) -> None:
         cell = self.loc(op.memref)

@@ -19,8 +19,10 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     Signedness,
+    StringAttr,
 )
-from xdsl.ir import Attribute
+from xdsl.dialects import memref
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
 
@@ -149,8 +151,8 @@ class RegisterFile:
         return reg
 
     def new_like(self, t: Attribute, struct_fields: list[tuple[str, str]] | None = None,
-                 type_name: str = "") -> Location:
-        """Fresh storage for a value of IR type `t`."""
+                 type_name: str = "", value: SSAValue | None = None) -> Location:
+        """Fresh storage for a value of IR type `t` (`value`: the value it is for, whose construct an error names)."""
         if is_handle_type(t):
             return self.handle()
         ty = scalar_type(t)
@@ -160,4 +162,15 @@ class RegisterFile:
             return Struct(type_name, {name: (self.scalar(), fty) for name, fty in struct_fields})
         if isinstance(t, MemRefType):
             raise NotModelled(f"a value of type {t}")
-        raise NotModelled(f"a value of type {t}")
+        construct = unmodelled_construct(value) if value is not None else None
+        raise NotModelled(f"a value of type {t} ({construct})" if construct else f"a value of type {t}")
+
+
+def unmodelled_construct(value: SSAValue) -> str | None:
+    """The C construct the lowering gave a value of no IR type for (UNMODELLED_TYPE_ATTR, ascendir/lower/
+    unmodelled.py): on the op that makes it, or, for a load, on its cell's alloca."""
+    owner = value.owner
+    if isinstance(owner, memref.LoadOp):
+        owner = owner.memref.owner
+    found = owner.attributes.get(asc.UNMODELLED_TYPE_ATTR) if isinstance(owner, Operation) else None
+    return found.data if isinstance(found, StringAttr) else None
