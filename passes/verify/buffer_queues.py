@@ -79,8 +79,10 @@ class QueueSteps:
                 free_soft = free_soft and soft
             elif st == ENQUE and not _producer_reads(op, v):
                 event = queue_reuse.DEQUE_EVENT.get(position)
-                soft = (event is not None and t in s.ordered and queue_reuse.only_reads(op, v)
-                        and queue_reuse.runs_on(op, event.rsplit("_", 1)[1]))
+                consumer = event.rsplit("_", 1)[1] if event is not None else None
+                produced = s.produced.get(t)
+                soft = (produced is not None and produced.orders(consumer) and queue_reuse.only_reads(op, v)
+                        and consumer is not None and queue_reuse.runs_on(op, consumer))
                 if before_deque is None or (enq_soft and not soft):
                     before_deque = (f"{api} uses a tensor of {qname} that is enqueued and not yet dequeued; "
                                     f"DeQue it first")
@@ -115,12 +117,12 @@ class QueueSteps:
             for t, qi in opened:
                 read = happens_before.PendingRead.start(pipe, qi, s.slots.get(t), t)
                 s.reads[id(op)] = s.reads[id(op)].meet(read) if id(op) in s.reads else read
-        if (written - kept) & s.intact or written & s.ordered or any(written & ts for ts in s.flagged.values()):
+        if (written - kept) & s.intact or written & s.produced.keys():
             # a write ends what a free left intact (unless the write itself is safe by the rotation: the bytes
-            # are still no other tensor's) and what a flag pair ordered before it
+            # are still no other tensor's) and what flags ordered the last write before
             s = s.copy()
-            s.intact, s.ordered = s.intact - (written - kept), s.ordered - written
-            s.flagged = {k: ts - written for k, ts in s.flagged.items()}
+            s.intact = s.intact - (written - kept)
+            s.produced = {t: r for t, r in s.produced.items() if t not in written}
         return s
 
     def _writes_unordered(self, reads: list[int], writer: Operation, s: State, how: str | None = None) -> None:
@@ -193,13 +195,20 @@ class QueueSteps:
         return self._use(op, api, op.args, s)
 
     def _flag(self, op: asc.ApiCallOp, s: State) -> State:
-        """SetFlag<E>(id) covers every write issued before it; the WaitFlag<E>(id) after it orders them before
-        the consumer pipe (what a DeQue of a queue whose event is E would do). Both, and a full barrier, are
-        also edges of the happens-before relation the open reads of freed buffers follow (happens_before.py)."""
+        """SetFlag, WaitFlag and full barriers: edges of the happens-before relation (happens_before.py) that
+        the open reads of freed buffers and the producer writes of held queue tensors follow. A chain of
+        them from the pipe a queue's DeQue event starts from (MTE2 for VECIN) to its consumer (V) orders the
+        tensor's writes before a use on that pipe just as the DeQue would."""
         api = op.api.data
-        if s.reads and happens_before.is_full_barrier(op):
+        if happens_before.is_full_barrier(op):
+            # everything before the barrier is ordered before everything after it
+            held = {t for t, tok in s.tokens.items() if tok[1] in (OCCUPIED, ENQUE, DEQUE)
+                    and self._producer_pipe(tok[0]) is not None}
+            if not s.reads and not held:
+                return s
             s = s.copy()
-            s.reads = {}  # every open read is ordered before everything after the barrier
+            s.reads = {}
+            s.produced = {**s.produced, **{t: happens_before.Reach(happens_before.PIPES, frozenset()) for t in held}}
             return s
         if api not in ("SetFlag", "WaitFlag") or not op.args:
             return s
@@ -214,21 +223,27 @@ class QueueSteps:
             ident = ("cell", self.idx(ident_v.owner.memref)) if isinstance(ident_v.owner, memref.LoadOp) \
                 else ("value", self.idx(ident_v))
         key = (event, ident)
-        if s.reads:
-            s = s.copy()
-            s.reads = happens_before.after_flag(s.reads, api, event, key)
-        if api == "SetFlag":
-            # only the tensors of queues whose DeQue waits on this event: the rest is not ordered by it
-            covered = frozenset(t for t, tok in s.tokens.items() if tok[1] in (OCCUPIED, ENQUE, DEQUE)
-                                and queue_reuse.DEQUE_EVENT.get(self._position(tok[0])) == event)
-            if not covered and key not in s.flagged:
-                return s
-            s = s.copy()
-            s.flagged[key] = covered
-        elif key in s.flagged:
-            s = s.copy()
-            s.ordered = s.ordered | (s.flagged.pop(key) & s.tokens.keys())
+        produced = s.produced
+        pipes = happens_before.event_pipes(event)
+        if api == "SetFlag" and pipes is not None:
+            # the held tensors whose producer pipe this flag is set on: their writes, issued before it, are
+            # where a chain of flags starts (a write after it drops the entry again)
+            fresh = {t for t, tok in s.tokens.items() if tok[1] in (OCCUPIED, ENQUE, DEQUE) and t not in produced
+                     and self._producer_pipe(tok[0]) == pipes[0]}
+            if fresh:
+                produced = {**produced, **{t: happens_before.Reach.of(pipes[0]) for t in fresh}}
+        if not s.reads and not produced:
+            return s
+        s = s.copy()
+        s.reads = happens_before.after_flag(s.reads, api, event, key)
+        s.produced = happens_before.after_flag(produced, api, event, key, drop_settled=False)
         return s
+
+    def _producer_pipe(self, qi: int) -> str | None:
+        """The pipe that writes a queue's tensors before EnQue: where its DeQue event starts (MTE2 for VECIN,
+        V for VECOUT)."""
+        event = queue_reuse.DEQUE_EVENT.get(self._position(qi))
+        return event.split("_", 1)[0] if event is not None else None
 
     def _opaque(self, op: asc.OpaqueCallOp, s: State) -> State:
         if s.reads:
@@ -253,10 +268,10 @@ class QueueSteps:
         # a call not followed may write the tensors it gets: what a free left intact or a flag pair ordered ends
         touched = {t for a in op.args if isinstance(a.type, asc.LocalTensorType)
                    and (t := self.token_of(s, a)) is not None}
-        if touched & (s.intact | s.ordered) or any(touched & ts for ts in s.flagged.values()):
+        if touched & (s.intact | s.produced.keys()):
             s = s.copy()
-            s.intact, s.ordered = s.intact - touched, s.ordered - touched
-            s.flagged = {k: ts - touched for k, ts in s.flagged.items()}
+            s.intact = s.intact - touched
+            s.produced = {t: r for t, r in s.produced.items() if t not in touched}
         return s
 
     def _havoc_queue(self, s: State, q: SSAValue) -> State:

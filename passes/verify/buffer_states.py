@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from xdsl.ir import Operation
 
-from passes.verify.happens_before import PendingRead
+from passes.verify.happens_before import PendingRead, Reach
 
 
 # FSM states of one buffer; "?" = not known on this path.
@@ -100,8 +100,8 @@ Token = tuple[int, str, int, int]
 
 
 class State:
-    __slots__ = ("blocks", "busy", "cells", "flagged", "inits", "intact", "ints", "next_tok", "nots", "ordered", "over",
-                 "pipes", "queues", "reads", "slots", "tbufs", "tokens", "vals", "vints")
+    __slots__ = ("blocks", "busy", "cells", "inits", "intact", "ints", "next_tok", "nots", "over", "pipes", "produced",
+                 "queues", "reads", "slots", "tbufs", "tokens", "vals", "vints")
 
     def __init__(self) -> None:
         self.queues: dict[int, QueueState] = {}
@@ -122,9 +122,9 @@ class State:
         self.nots: dict[int, frozenset[int]] = {}
         self.slots: dict[int, int] = {}  # token -> which of its queue's buffers it holds, where known
         self.intact: frozenset[int] = frozenset()  # freed tokens no AllocTensor could have handed out again
-        self.ordered: frozenset[int] = frozenset()  # tokens a SetFlag/WaitFlag pair ordered after their last write
-        # SetFlag (event, id key) -> the tokens written before it (a WaitFlag of the same key orders them)
-        self.flagged: dict[tuple[str, object], frozenset[int]] = {}
+        # held queue tensors -> what their last write (taken to run on the pipe their queue's DeQue event starts
+        # from) happens before, from the first SetFlag on that pipe (or barrier) after it; a write drops it
+        self.produced: dict[int, Reach] = {}
         # reads of freed buffers on a pipe their next writer does not wait for, by the read op's id: whether the
         # later writes of the buffer are ordered after them (happens_before.py)
         self.reads: dict[int, PendingRead] = {}
@@ -136,8 +136,7 @@ class State:
                                                                    self.next_tok, self.tbufs)
         s.busy = self.busy
         s.ints, s.vints, s.nots = dict(self.ints), dict(self.vints), dict(self.nots)
-        s.slots, s.intact, s.ordered, s.flagged = dict(self.slots), self.intact, self.ordered, dict(self.flagged)
-        s.reads = dict(self.reads)
+        s.slots, s.intact, s.produced, s.reads = dict(self.slots), self.intact, dict(self.produced), dict(self.reads)
         return s
 
     def canonical(self) -> tuple[State, tuple[object, ...]]:
@@ -172,8 +171,7 @@ class State:
             s.queues[qi] = q.replace(fifo=fifo)
         s.slots = {order[t]: b for t, b in self.slots.items() if t in order}
         s.intact = frozenset(order[t] for t in self.intact if t in order)
-        s.ordered = frozenset(order[t] for t in self.ordered if t in order)
-        s.flagged = {k: frozenset(order[t] for t in ts if t in order) for k, ts in self.flagged.items()}
+        s.produced = {order[t]: r for t, r in self.produced.items() if t in order}
         s.reads = {k: r.replace(aliases=frozenset(order[t] for t in r.aliases if t in order))
                    for k, r in self.reads.items()}
         key = (
@@ -181,8 +179,7 @@ class State:
             tuple(sorted(s.tokens.items())), tuple(sorted(s.vals.items())), tuple(sorted(s.cells.items())),
             s.pipes, s.busy, tuple(id(i.op) for i in s.inits), s.over, tuple(id(b.op) for b in s.blocks), s.tbufs,
             tuple(sorted(s.ints.items())), tuple(sorted(s.vints.items())), tuple(sorted(s.nots.items())),
-            tuple(sorted(s.slots.items())), s.intact, s.ordered,
-            tuple(sorted((repr(k), tuple(sorted(v))) for k, v in s.flagged.items())),
+            tuple(sorted(s.slots.items())), s.intact, tuple(sorted((t, r.key()) for t, r in s.produced.items())),
             tuple(sorted((k, r.key()) for k, r in s.reads.items())),
         )
         return s, key
@@ -236,9 +233,10 @@ def join(states: Sequence[State]) -> State:
     out.slots = {t: b for t, b in states[0].slots.items() if t in out.tokens and all(m.slots.get(t) == b
                                                                                      for m in states[1:])}
     out.intact = frozenset.intersection(*(s.intact for s in states)) & out.tokens.keys()
-    out.ordered = frozenset.intersection(*(s.ordered for s in states)) & out.tokens.keys()
-    out.flagged = {k: frozenset.intersection(*(s.flagged[k] for s in states))
-                   for k in states[0].flagged if all(k in s.flagged for s in states[1:])}
+    out.produced = {t: r for t, r in states[0].produced.items()
+                    if t in out.tokens and all(t in s.produced for s in states[1:])}
+    for s in states[1:]:
+        out.produced = {t: r.meet(s.produced[t]) for t, r in out.produced.items()}
     # a read still open on any path stays open, ordered only where every path orders it
     for s in states:
         for k, r in s.reads.items():

@@ -24,7 +24,9 @@ the writer's pipe out of `after`: the read stays unordered.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation
@@ -75,25 +77,22 @@ def is_full_barrier(op: asc.ApiCallOp) -> bool:
 
 
 @dataclass(frozen=True)
-class PendingRead:
-    """A read of a freed buffer on a pipe the buffer's next writer does not wait for (FreeTensor's event was
-    set before the read), while its ordering before the later writes of the buffer is still open."""
+class Reach:
+    """One instruction of the path seen from the graph's frontier: the pipes whose later instructions are
+    reachable from it (it happens before them), and the flags set at a node reachable from it, not yet
+    waited."""
 
-    pipe: str  # the pipe the read runs on
-    after: frozenset[str]  # pipes whose later instructions the read happens before
-    carried: frozenset[object]  # flag keys (event, id) set after the read and not yet waited
-    queue: int  # the queue the buffer belongs to
-    slot: int | None  # which of its buffers, where known
-    aliases: frozenset[int]  # tokens that may hold the buffer: the freed one, those AllocTensor gave out since
+    after: frozenset[str]
+    carried: frozenset[object]  # flag keys (event, id)
 
     @staticmethod
-    def start(pipe: str, queue: int, slot: int | None, token: int) -> PendingRead:
-        # the scalar unit issues every later instruction after its own: one on S comes before all of them
-        after = PIPES if pipe == "S" else frozenset({pipe})
-        return PendingRead(pipe, after, frozenset(), queue, slot, frozenset({token}))
+    def of(pipe: str) -> Reach:
+        """An instruction just issued on `pipe`: before the later ones of its own pipe (the scalar unit issues
+        every later instruction after its own: one on S comes before all of them)."""
+        return Reach(PIPES if pipe == "S" else frozenset({pipe}), frozenset())
 
     def orders(self, pipe: str | None) -> bool:
-        """Whether the read happens before every later instruction on `pipe` (an unknown pipe: no)."""
+        """Whether it happens before every later instruction on `pipe` (an unknown pipe: no)."""
         return pipe is not None and pipe in self.after
 
     @property
@@ -101,49 +100,69 @@ class PendingRead:
         """Ordered before everything that comes later: nothing left to ask."""
         return self.after >= PIPES
 
-    def set_flag(self, event: str, key: object) -> PendingRead:
+    def set_flag(self, event: str, key: object) -> Reach:
         pipes = event_pipes(event)
         if pipes is None:
             return self
         if pipes[0] in self.after:
             return self if key in self.carried else self.replace(carried=self.carried | {key})
-        # set before the read reached that pipe: a wait on this flag now orders nothing after the read
+        # set on a pipe not (yet) ordered after it: a wait on this flag now orders nothing after it
         return self.replace(carried=self.carried - {key}) if key in self.carried else self
 
-    def wait_flag(self, event: str, key: object) -> PendingRead:
+    def wait_flag(self, event: str, key: object) -> Reach:
         pipes = event_pipes(event)
         if pipes is None or key not in self.carried:
             return self
         after = PIPES if pipes[1] == "S" else self.after | {pipes[1]}
         return self.replace(after=after, carried=self.carried - {key})
 
-    def meet(self, other: PendingRead) -> PendingRead:
+    def meet(self, other: Reach) -> Reach:
+        """The same instruction on two paths: ordered only where both order it."""
+        return self.replace(after=self.after & other.after, carried=self.carried & other.carried)
+
+    def key(self) -> tuple[object, ...]:
+        return tuple(sorted(self.after)), tuple(sorted(repr(k) for k in self.carried))
+
+    def replace(self, **changes: object) -> Any:
+        return dataclasses.replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class PendingRead(Reach):
+    """A read of a freed buffer on a pipe the buffer's next writer does not wait for (FreeTensor's event was
+    set before the read), while its ordering before the later writes of the buffer is still open."""
+
+    pipe: str  # the pipe the read runs on
+    queue: int  # the queue the buffer belongs to
+    slot: int | None  # which of its buffers, where known
+    aliases: frozenset[int]  # tokens that may hold the buffer: the freed one, those AllocTensor gave out since
+
+    @staticmethod
+    def start(pipe: str, queue: int, slot: int | None, token: int) -> PendingRead:
+        reach = Reach.of(pipe)
+        return PendingRead(reach.after, reach.carried, pipe, queue, slot, frozenset({token}))
+
+    def meet(self, other: Reach) -> PendingRead:
         """The same read on two paths (or run twice, the later one the other): ordered only where both are,
         its buffer anything either may call it."""
+        assert isinstance(other, PendingRead)
         slot = self.slot if self.slot == other.slot else None
-        return PendingRead(self.pipe, self.after & other.after, self.carried & other.carried, self.queue, slot,
+        return PendingRead(self.after & other.after, self.carried & other.carried, self.pipe, self.queue, slot,
                            self.aliases | other.aliases)
 
     def key(self) -> tuple[object, ...]:
-        return (self.pipe, tuple(sorted(self.after)), tuple(sorted(repr(k) for k in self.carried)), self.queue,
-                self.slot, tuple(sorted(self.aliases)))
-
-    def replace(self, **changes: object) -> PendingRead:
-        fields = {"pipe": self.pipe, "after": self.after, "carried": self.carried, "queue": self.queue,
-                  "slot": self.slot, "aliases": self.aliases}
-        fields.update(changes)
-        return PendingRead(**fields)  # type: ignore[arg-type]
+        return (self.pipe, *Reach.key(self), self.queue, self.slot, tuple(sorted(self.aliases)))
 
 
 # the open reads of a state, by the id of the read op
 Reads = dict[int, PendingRead]
 
 
-def after_flag(reads: Reads, api: str, event: str, key: object) -> Reads:
-    """A SetFlag or WaitFlag of `event` and id `key`: the edges it adds, seen from each open read."""
-    step = PendingRead.set_flag if api == "SetFlag" else PendingRead.wait_flag
-    out = {k: step(r, event, key) for k, r in reads.items()}
-    return {k: r for k, r in out.items() if not r.settled}
+def after_flag(reads: dict[Any, Any], api: str, event: str, key: object, drop_settled: bool = True) -> dict[Any, Any]:
+    """A SetFlag or WaitFlag of `event` and id `key`: the edges it adds, seen from each of `reads` (Reach
+    values); those then ordered before everything are dropped unless `drop_settled` is False."""
+    out = {k: (r.set_flag(event, key) if api == "SetFlag" else r.wait_flag(event, key)) for k, r in reads.items()}
+    return {k: r for k, r in out.items() if not (drop_settled and r.settled)}
 
 
 def after_write(reads: Reads, tokens: set[int], pipe: str | None) -> tuple[Reads, list[int]]:

@@ -31,9 +31,14 @@ def _report(ctx: CheckContext, code: str) -> None:
         "since the free can have taken it (AllocTensor takes the first free buffer after the queue's cursor, so "
         "with two buffers the next one takes the other), and the buffer's next writer cannot overtake it: a "
         "VECOUT buffer read or written by the vector pipe, which also writes it next, or read by GetValue, which "
-        "is done before the next AllocTensor is issued; never a vector use of a VECIN buffer (or a "
-        "TQueBind<VECIN, VECOUT> copy through UB), whose next copy-in waits only for what ran before the free, "
-        "and never a copy. A vector write there also relies on the compiler's auto-sync to order it after the "
+        "is done before the next AllocTensor is issued. A read on another pipe than the buffer's next writer "
+        "(a copy-out of a VECOUT buffer, a vector read of a VECIN buffer or of a TQueBind<VECIN, VECOUT> copy "
+        "through UB, whose next copy-in waits only for what ran before the free) is a warning only when every "
+        "later write of the buffer is ordered after it by the kernel's own SetFlag/WaitFlag pairs, a chain of "
+        "them through any pipes (the MoE sorters' copy-out, then MTE3_MTE2, then MTE2_V before the next "
+        "MrgSort), or a barrier (PipeBarrier<PIPE_ALL>, SyncAll, TPipe::Destroy); an error, with a note at "
+        "the write that may overtake it, otherwise. A copy into the freed buffer is always an error. A vector "
+        "write there also relies on the compiler's auto-sync to order it after the "
         "queue's own copy-out (MTE3) still reading the buffer, as the simulator grades that race. Such code "
         "relies on the rotation: a change of the buffer count or of the order of AllocTensor calls breaks it "
         "(vendor AddRmsNorm and RmsNorm read xLocal and rstdLocal after their copy-out freed them, and "
@@ -55,7 +60,9 @@ def use_after_free(ctx: CheckContext) -> None:
         "that fills it (MTE2 still writing while the vector unit reads), so results are random. Where an "
         "explicit SetFlag/WaitFlag pair of the event the DeQue would wait on (MTE2_V for VECIN, V_MTE3 for "
         "VECOUT) is set after the tensor's last write and waited before a read on the consumer pipe, the pair "
-        "gives the DeQue's ordering: a warning (vendor InplaceAttnSoftmax does this).",
+        "gives the DeQue's ordering: a warning (vendor InplaceAttnSoftmax does this). So does a chain of pairs "
+        "through other pipes (MTE2_MTE3, then MTE3_V) or a PipeBarrier<PIPE_ALL> between the write and the "
+        "read; links in the wrong order, or one missing, order nothing.",
     example="DataCopy(xLocal, xGm[off], n);\ninQueueX.EnQue(xLocal);\nAbs(yLocal, xLocal, n);   // not dequeued",
     instead="DataCopy(xLocal, xGm[off], n);\ninQueueX.EnQue(xLocal);\n"
             "LocalTensor<float> x = inQueueX.DeQue<float>();\nAbs(yLocal, x, n);",

@@ -23,7 +23,8 @@ Two facts the buffer state machine (buffer_state.py) consults to tell an ASC201/
   names both things it relies on.
 - An explicit SetFlag/WaitFlag pair of the event the DeQue would wait on (MTE2_V for VECIN, V_MTE3 for
   VECOUT), set after the tensor's last write and waited before a use on the consumer pipe (V, MTE3), orders
-  the producer before the consumer just as the DeQue would. (A1/B1's MTE2_MTE1 is followed too, but no
+  the producer before the consumer just as the DeQue would; so does a chain of pairs through other pipes
+  (MTE2_MTE3 then MTE3_V), or a barrier: the happens-before relation of happens_before.py. (A1/B1's MTE2_MTE1 is followed too, but no
   use is taken to run on MTE1, so those uses stay errors.)
 """
 
@@ -55,8 +56,9 @@ WRITE_NOTE = ("the write also relies on the compiler's auto-sync to order it aft
 ORDER_NOTE = ("the read runs on PIPE_{pipe}, which FreeTensor's event does not order before the buffer's next "
               "writer: every later write of the buffer is ordered after it by the kernel's own SetFlag/WaitFlag "
               "chain (or a barrier), or there is none; copy out before FreeTensor so that the queue orders it")
-FLAG_NOTE = ("the SetFlag/WaitFlag pair of {event} after the tensor's last write orders the producer before this "
-             "use, as the DeQue would; DeQue the tensor instead so the queue stays the one source of its ordering")
+FLAG_NOTE = ("SetFlag/WaitFlag after the tensor's last write (the pair of {event}, or a chain of them through other "
+             "pipes, or a barrier) order the producer before this use, as the DeQue would; DeQue the tensor instead "
+             "so the queue stays the one source of its ordering")
 
 
 def next_slot(nbuf: int, cursor: int, held: Iterable[int]) -> int | None:
