@@ -212,18 +212,26 @@ def _tbuf_get(lw: FunctionLowerer, e: A.Call, recv: Val, targs: list[A.TemplateA
     assert isinstance(b, C.BufT)
     args = lower_args(lw, e.args)
     method = e.callee.member  # type: ignore[union-attr]
-    if method == "GetWithOffset" and len(args) != 2 or method == "Get" and len(args) > 1:
+    if method == "GetWithOffset" and len(args) != 2 or method == "Get" and len(args) > 1 or (
+            method == "AllocTensor" and args):
         return None
     elem = _elem_from(lw, targs, expected)
     if elem is None and not targs:
         _report_untyped(lw, e, method, "TBuf's overloads without one are private and return a TBufHandle"
-                        if method == "Get" else "GetWithOffset has no overload without one")
+                        if method == "Get" else f"{method} has no overload without one")
     t = C.LocalTensorT(elem, b.position)
     count = [lw.ssa(lw.convert(args[0], C.U32, e), e)] if args else []
     offset = [lw.ssa(lw.convert(args[1], C.U32, e), e)] if len(args) > 1 else []
     op = asc.TBufGetOp.create(operands=[lw.ssa(recv, e), *count, *offset], result_types=[C.ir_type(t)],
                               properties={"operandSegmentSizes": _segments(1, len(count), len(offset))})
     return Val(t, lw.emit(op, e).results[0])
+
+
+def _tbuf_free(lw: FunctionLowerer, e: A.Call, recv: Val, targs: object, expected: object) -> Val | None:
+    """TBuf::FreeTensor, the counterpart of its AllocTensor (the queue interface TBuf inherits from TQueBind): the
+    buffer stays the TBuf's, so nothing happens."""
+    args = lower_args(lw, e.args)
+    return Val(C.VoidT()) if len(args) == 1 else None
 
 
 def _set_global_buffer(lw: FunctionLowerer, e: A.Call, recv: Val, targs: object, expected: object) -> Val | None:
@@ -307,6 +315,10 @@ _DEDICATED = {
     ("TQue", "FreeTensor"): _enque_or_free,
     ("TBuf", "Get"): _tbuf_get,
     ("TBuf", "GetWithOffset"): _tbuf_get,
+    # TBuf's AllocTensor<T>() is its whole block as Get<T>() gives it (asc-devkit kernel_tpipe.h, inherited from
+    # TQueBind; asc-devkit's layernorm_v2 example takes its Normalize scratch so)
+    ("TBuf", "AllocTensor"): _tbuf_get,
+    ("TBuf", "FreeTensor"): _tbuf_free,
     ("GlobalTensor", "SetGlobalBuffer"): _set_global_buffer,
     ("GlobalTensor", "GetValue"): _get_value,
     ("LocalTensor", "GetValue"): _get_value,
