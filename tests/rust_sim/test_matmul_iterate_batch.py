@@ -1,7 +1,9 @@
 """Matmul::IterateBatch end to end: a team-written MIX kernel (the vector cores drive the object; each takes its
 half of the batches) against numpy batched matmul, with the layouts the MatmulTypes declare: NORMAL (with a
 per-batch bias; with batchA 4 and batchB 2, each B matrix serving two batches, and B transposed), BSNGD (B
-transposed, rows N * G * D apart, as asc-devkit's batch_matmul example lays them out) and BNGS1S2; the cube-only
+transposed, rows N * G * D apart, as asc-devkit's batch_matmul example lays them out), BNGS1S2 and SBNGD (the
+two cores' matrices side by side in every row, rows B * N * G * D apart: the layout of flash attention's SBH
+input, which its arch32 B template's bmm1 reads with IterateBatch); the cube-only
 form (SetBatchNum, then IterateBatch(gm, enPartialSum, enAtomic, enSequentialWrite)) on two AIC cores; and a
 layout that is not modelled, reported. Shapes have tails in M, N and K. The semantics and hand-computed Rust
 tests: rust_sim/src/cube/matmul_batch.rs. Before, IterateBatch was not simulated (ASC958), and the call
@@ -124,7 +126,13 @@ def _case(kernel: str, layout: str, m: int, n: int, k: int, ba: int, bb: int, tr
     bc = max(ba, bb)
     # per core (2): NORMAL / BNGS1S2 A [ba][M][K], B [bb][K][N] (or [bb][N][K] transposed);
     # BSNGD (N 1): A [M][ba][K], B [K][bb][N] (or [N][bb][K]), C [M][bc][N]
-    if layout == "BSNGD":
+    if layout == "SBNGD":
+        # [S][B 2: the core][N 1][G][D]: both cores' matrices side by side in every row
+        a = rng.uniform(-1, 1, (m, 2, ba, k)).astype(np.float16)
+        b = rng.uniform(-1, 1, (n, 2, bb, k) if trans_b else (k, 2, bb, n)).astype(np.float16)
+        am = a.transpose(1, 2, 0, 3)
+        bm = b.transpose(1, 2, 3, 0) if trans_b else b.transpose(1, 2, 0, 3)
+    elif layout == "BSNGD":
         a = rng.uniform(-1, 1, (2, m, ba, k)).astype(np.float16)
         b = rng.uniform(-1, 1, (2, n, bb, k) if trans_b else (2, k, bb, n)).astype(np.float16)
         am = a.transpose(0, 2, 1, 3)
@@ -141,6 +149,9 @@ def _case(kernel: str, layout: str, m: int, n: int, k: int, ba: int, bb: int, tr
             want[core, i] = product + (bias_v[core, 0 if shared_bias else i] if bias else 0)
     if layout == "BSNGD":
         want = want.transpose(0, 2, 1, 3)
+    elif layout == "SBNGD":
+        want = want.transpose(2, 0, 1, 3)
+        kernel = _sbngd(kernel)
     defines = dict(LAYOUT=layout, DIM_M=m, DIM_N=n, DIM_K=k, BATCH_A=ba, BATCH_B=bb,
                    TRANS_B="true" if trans_b else "false", HAS_BIAS=int(bias))
     result = run(kernel, [a, b, bias_v], block_dim=block_dim, defines={k: str(v) for k, v in defines.items()},
@@ -148,11 +159,27 @@ def _case(kernel: str, layout: str, m: int, n: int, k: int, ba: int, bb: int, tr
     return result, want
 
 
+def _sbngd(kernel: str) -> str:
+    """The kernel with each vector core's A, B and C starting at its b's place in the first row of an SBNGD
+    layout (rows hold both cores' matrices), the tensors reaching to the end of the data."""
+    out = kernel.replace("a + core * BATCH_A * DIM_M * DIM_K, BATCH_A * DIM_M * DIM_K",
+                         "a + core * BATCH_A * DIM_K, 2 * BATCH_A * DIM_M * DIM_K - core * BATCH_A * DIM_K").replace(
+        "b + core * BATCH_B * DIM_K * DIM_N, BATCH_B * DIM_K * DIM_N",
+        "b + core * BATCH_B * (TRANS_B ? DIM_K : DIM_N), 2 * BATCH_B * DIM_K * DIM_N - core * BATCH_B * "
+        "(TRANS_B ? DIM_K : DIM_N)").replace(
+        "c + core * batch * DIM_M * DIM_N, batch * DIM_M * DIM_N",
+        "c + core * batch * DIM_N, 2 * batch * DIM_M * DIM_N - core * batch * DIM_N")
+    assert out.count("2 * ") >= 3, "the kernel's SetGlobalBuffer lines changed"
+    return out
+
+
 @pytest.mark.parametrize("layout, m, n, k, ba, bb, trans_b, bias", [
     ("NORMAL", 20, 40, 24, 3, 3, False, True),
     ("NORMAL", 20, 40, 24, 4, 2, True, False),
     ("BSNGD", 18, 40, 32, 3, 3, True, False),
     ("BNGS1S2", 17, 24, 40, 2, 2, False, False),
+    ("SBNGD", 18, 40, 32, 3, 3, True, True),
+    ("SBNGD", 17, 24, 40, 2, 2, False, False),
 ])
 def test_iterate_batch_matches_numpy(layout: str, m: int, n: int, k: int, ba: int, bb: int, trans_b: bool,
                                      bias: bool) -> None:
@@ -170,8 +197,8 @@ def test_cube_only_iterate_batch_after_set_batch_num_matches_numpy() -> None:
 
 
 def test_an_unmodelled_layout_is_reported_by_name() -> None:
-    result, _ = _case(KERNEL, "SBNGD", 16, 16, 16, 2, 2, False, False)
-    assert any(d.code == "ASC958" and "LayoutMode::SBNGD" in d.message for d in result.findings), result.findings
+    result, _ = _case(KERNEL, "NONE", 16, 16, 16, 2, 2, False, False)
+    assert any(d.code == "ASC958" and "LayoutMode::NONE" in d.message for d in result.findings), result.findings
 
 
 def test_a_tiling_copied_from_gm_reaches_the_object() -> None:

@@ -1,11 +1,12 @@
-"""Matmul::IterateNBatch and GetBatchTensorC end to end: a team-written MIX kernel (each vector core drives the
-object over its own half of the data) against numpy batched matmul. Per core, A, B and C hold LAYOUT_B = 2 b's of
-a BSNGD or BNGS1S2 layout with G 3 (N 1); IterateNBatch(2, 3, 3, ...) computes one b per loop. The synchronous form
-writes C into the workspace SetWorkspace names (here C itself); the asynchronous IterateNBatch<false> is followed
-by GetBatchTensorC per loop, either the local form (C of that loop copied into UB, then out) or the GM form (the
+"""Matmul::IterateNBatch and GetBatchTensorC end to end: a team-written MIX kernel (each vector core drives the object
+over its own half of the data) against numpy batched matmul. Per core, A, B and C hold LAYOUT_B = 2 b's of a BSNGD,
+BNGS1S2 or SBNGD layout with G 3 (N 1); IterateNBatch(2, 3, 3, ...) computes one b per loop. The synchronous form
+writes C into the workspace SetWorkspace names (here C itself); the asynchronous IterateNBatch<false> is followed by
+GetBatchTensorC per loop, either the local form (C of that loop copied into UB, then out) or the GM form (the
 workspace tensor of that loop, copied out through UB). The config is GetMMConfig over a MatmulBatchParams whose
-isNBatch is true (and isBiasBatch as asked); with isNBatch false the library's client does nothing, reported. Shapes have tails in M, N and K. The offsets by hand: rust_sim/src/cube/matmul_nbatch.rs. Before,
-IterateNBatch / GetBatchTensorC stopped the core (ASC958).
+isNBatch is true (and isBiasBatch as asked); with isNBatch false the library's client does nothing, reported. Shapes
+have tails in M, N and K. The offsets by hand: rust_sim/src/cube/matmul_nbatch.rs. Before, IterateNBatch /
+GetBatchTensorC stopped the core (ASC958).
 """
 
 from __future__ import annotations
@@ -116,7 +117,12 @@ extern "C" __global__ __aicore__ void nbatch_mm(GM_ADDR a, GM_ADDR b, GM_ADDR bi
 def _case(layout: str, m: int, n: int, k: int, form: int, bias_batch: bool, n_batch: bool = True) -> object:
     rng = np.random.default_rng(m * 7 + form)
     # per core (2): BSNGD A [2 b][M][3 g][K], B [2][K][3][N]; BNGS1S2 A [2][3][M][K], B [2][3][K][N]
-    if layout == "BSNGD":
+    if layout == "SBNGD":
+        # per core [M][2 b][3 g][K]: the two b's side by side in every row
+        a = rng.uniform(-1, 1, (2, m, 2, 3, k)).astype(np.float16)
+        b = rng.uniform(-1, 1, (2, k, 2, 3, n)).astype(np.float16)
+        am, bm = a.transpose(0, 2, 3, 1, 4), b.transpose(0, 2, 3, 1, 4)
+    elif layout == "BSNGD":
         a = rng.uniform(-1, 1, (2, 2, m, 3, k)).astype(np.float16)
         b = rng.uniform(-1, 1, (2, 2, k, 3, n)).astype(np.float16)
         am, bm = a.transpose(0, 1, 3, 2, 4), b.transpose(0, 1, 3, 2, 4)
@@ -131,6 +137,8 @@ def _case(layout: str, m: int, n: int, k: int, form: int, bias_batch: bool, n_ba
     want += bias[:, :, :, None, :] if bias_batch else bias[:, :, :1, None, :]
     if layout == "BSNGD":
         want = want.transpose(0, 1, 3, 2, 4)
+    elif layout == "SBNGD":
+        want = want.transpose(0, 3, 1, 2, 4)
     defines = dict(LAYOUT=layout, DIM_M=m, DIM_N=n, DIM_K=k, FORM=form, BIAS_BATCH=str(bias_batch).lower(),
                    IS_N_BATCH=str(n_batch).lower())
     result = run(KERNEL, [a, b, bias], block_dim=1, defines={k: str(v) for k, v in defines.items()},
@@ -144,6 +152,7 @@ def _case(layout: str, m: int, n: int, k: int, form: int, bias_batch: bool, n_ba
     ("BSNGD", 18, 40, 24, 1, True),
     ("BNGS1S2", 20, 24, 16, 1, True),
     ("BSNGD", 16, 24, 20, 2, False),
+    ("SBNGD", 18, 40, 24, 0, True),
 ])
 def test_iterate_n_batch_matches_numpy(layout: str, m: int, n: int, k: int, form: int, bias_batch: bool) -> None:
     result, want = _case(layout, m, n, k, form, bias_batch)

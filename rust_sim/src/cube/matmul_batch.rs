@@ -5,7 +5,9 @@
 //! - NORMAL: the matrices one after another, `[batch][M][K]`, `[batch][K][N]`, `[batch][M][N]` (with the
 //!   object's org shape as the row length; matrixStrideA/B/C, when not 0, the elements from one to the next);
 //! - BSNGD: `[B][S][N][G][D]`, one S x D matrix per (b, n, g), rows N * G * D apart; C `[B][S1][N][G][S2]`;
-//! - BNGS1S2: `[B][N][G][S][D]`, each (b, n, g) matrix S x D contiguous; C `[B][N][G][S1][S2]`.
+//! - BNGS1S2: `[B][N][G][S][D]`, each (b, n, g) matrix S x D contiguous; C `[B][N][G][S1][S2]`;
+//! - SBNGD: `[S][B][N][G][D]`, matrix i (in (b, n, g) order) from element i * D, rows B * N * G * D apart; C
+//!   `[S1][B][N][G][S2]` (the library's batch copy-in: srcStride the matrix width, srcDValue D * N * G * B).
 //!
 //! Batch i (of max(batchA, batchB); the larger a multiple of the smaller) writes C matrix i. NORMAL reads A
 //! matrix i / (batch / batchA) (and B likewise); the other layouts broadcast along the axis whose A (or B)
@@ -13,7 +15,7 @@
 //! The bias, when set, is one row of N per C matrix (isBiasBatch, the default configuration), or one row for all
 //! (a MatmulConfig from GetMMConfig with a MatmulBatchParams whose isBiasBatch is false). Each product
 //! is the object's IterateAll on the offset matrices. The MIX forms take batchA / batchB; the cube-only forms
-//! take them from SetBatchNum. Not modelled (reported, naming the form): SBNGD and other layouts, the partial
+//! take them from SetBatchNum. Not modelled (reported, naming the form): other layouts, the partial
 //! sum (enPartialSum), a bias under a MatmulConfig whose isBiasBatch is not known here. IterateNBatch's loops
 //! run these batches too (matmul_nbatch.rs).
 
@@ -29,6 +31,7 @@ pub enum Layout {
     Normal,
     Bsngd,
     Bngs1s2,
+    Sbngd,
 }
 
 /// The LayoutMode a MatmulType argument declares (`LayoutMode::NONE` when it names none).
@@ -62,6 +65,8 @@ impl Placement {
             Layout::Normal => idx * self.normal.0,
             Layout::Bsngd => (idx / (n * g)) * s * n * g * d + (idx % (n * g)) * d,
             Layout::Bngs1s2 => idx * s * d,
+            // the (b, n, g) matrices side by side in each of the S rows
+            Layout::Sbngd => idx * d,
         }
     }
 
@@ -71,6 +76,7 @@ impl Placement {
             Layout::Normal => self.normal.1,
             Layout::Bsngd => n * g * d,
             Layout::Bngs1s2 => d,
+            Layout::Sbngd => self.dims[0] * n * g * d,
         }
     }
 }
@@ -115,12 +121,13 @@ impl Call {
             "NORMAL" => Some(Layout::Normal),
             "BSNGD" => Some(Layout::Bsngd),
             "BNGS1S2" => Some(Layout::Bngs1s2),
+            "SBNGD" => Some(Layout::Sbngd),
             other => {
                 cx.report(
                     code::NOT_MODELLED,
                     format!(
                         "Matmul::{what} with {name}'s MatmulType of LayoutMode::{other} is not modelled \
-                         (NORMAL, BSNGD and BNGS1S2 are)"
+                         (NORMAL, BSNGD, SBNGD and BNGS1S2 are)"
                     ),
                 );
                 None
@@ -378,6 +385,12 @@ mod tests {
             ..p
         };
         assert_eq!((q.offset(5), q.row_len()), (5 * 32 * 64, 64));
+        // SBNGD [S 32][B 2][N 1][G 3][D 64]: matrix (b 1, g 2) = index 5 starts at 5 * 64, rows 2 * 3 * 64 apart
+        let r = Placement {
+            layout: Layout::Sbngd,
+            ..p
+        };
+        assert_eq!((r.offset(5), r.row_len()), (5 * 64, 384));
         // NORMAL: 3 A matrices for 6 batches: A 0, 0, 1, 1, 2, 2
         let seen: Vec<usize> = (0..6)
             .map(|i| source_index(i, 6, 3, Layout::Normal, [1; 5], [1; 5]))

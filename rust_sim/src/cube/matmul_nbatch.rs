@@ -42,6 +42,7 @@ pub fn loop_offset(layout: Layout, batch: usize, l: usize, dims: [usize; 5]) -> 
     let [_, s, n, g, d] = dims;
     match layout {
         Layout::Normal | Layout::Bngs1s2 => d * s * batch * l,
+        Layout::Sbngd => d * batch * l,
         Layout::Bsngd => {
             let first = l * batch;
             (first / (n * g)) * d * s * n * g + (first % (n * g)) * d
@@ -302,8 +303,10 @@ impl Call {
         let start = loop_offset(lc, bc, m.nbatch.iter, place) * ct.size();
         let what = "GetBatchTensorC";
         match lc {
-            Layout::Bsngd => {
-                let (row, pitch) = (bc * s[1] * ct.size(), dc[2] * dc[3] * s[1] * ct.size());
+            Layout::Bsngd | Layout::Sbngd => {
+                // BSNGD rows N * G * singleN apart, SBNGD B * N * G * singleN
+                let lines = if lc == Layout::Sbngd { dc[0] } else { 1 };
+                let (row, pitch) = (bc * s[1] * ct.size(), lines * dc[2] * dc[3] * s[1] * ct.size());
                 for r in 0..s[0] {
                     let at = (r * pitch) as i64;
                     if !cx.copy(dst, at, ws, start as i64 + at, row as i64, ct, what) {
@@ -333,8 +336,9 @@ mod tests {
         assert_eq!(loop_offset(Layout::Bsngd, 2, 1, a), 128);
         assert_eq!(loop_offset(Layout::Bsngd, 2, 2, a), 8192);
         assert_eq!(loop_offset(Layout::Bsngd, 2, 3, a), 8192 + 128);
-        // BNGS1S2: each loop batch * S * D on
+        // BNGS1S2: each loop batch * S * D on; SBNGD: batch * D (the matrices side by side in a row)
         assert_eq!(loop_offset(Layout::Bngs1s2, 3, 2, [1, 17, 1, 6, 24]), 2 * 3 * 17 * 24);
+        assert_eq!(loop_offset(Layout::Sbngd, 3, 2, [2, 17, 1, 3, 24]), 2 * 3 * 24);
         // batchC: max of the two; over the larger G when C's G is 1 and A's or B's is not
         assert_eq!(batch_c(3, 3, 3, 3, 3), 3);
         assert_eq!(batch_c(4, 2, 1, 1, 1), 4);
