@@ -20,6 +20,7 @@ pub mod dequant;
 pub mod dropout;
 pub mod dup;
 pub mod elem;
+pub mod fma;
 pub mod gather;
 pub mod high_level;
 pub mod layer_norm;
@@ -606,4 +607,5 @@ pub fn register(r: &mut Registry) {
     antiquant::register(r);
     dropout::register(r);
     philox::register(r);
+    fma::register(r);
 }
