@@ -172,12 +172,20 @@ impl ApiOp for GatherMask {
         let lanes = 256 / sz;
         let get = |cx: &Ctx, i: usize, default: u64| self.params[i].map(|v| cx.uint(v)).unwrap_or(default);
         let counter = cx.uint(self.reduce_mode) != 0;
-        let (repeats, total) = if counter {
+        // counter mode (reduceMode): mask elements in all, over as many repeats as they need; but with repeatTimes
+        // > 1 and a mask that fits one repeat, mask elements in each of repeatTimes repeats (the library's own TopK
+        // Small mode gathers each row's k pairs so, repeatTimes = rows, mask = 64 floats; as do ops-transformer's
+        // moe_gating_top_k group scores and moe_gating_top_k_softmax_v2's per-row extraction)
+        let given_repeats = get(cx, 1, 1) as usize;
+        let per_repeat = counter && given_repeats > 1 && (cx.uint(self.mask) as usize) <= lanes;
+        let (repeats, total) = if per_repeat {
+            let n = cx.uint(self.mask) as usize;
+            (given_repeats, given_repeats * n)
+        } else if counter {
             let n = cx.uint(self.mask) as usize;
             (n.div_ceil(lanes), n)
         } else {
-            let r = get(cx, 1, 1) as usize;
-            (r, r * lanes)
+            (given_repeats, given_repeats * lanes)
         };
         let blk = get(cx, 0, 1) as i64 * 32;
         let rep = get(cx, 2, 8) as i64 * 32;
@@ -187,7 +195,13 @@ impl ApiOp for GatherMask {
         let mut init: Vec<u8> = Vec::new();
         let epb = 32 / sz;
         for r in 0..repeats {
-            let n_lanes = if counter { (total - r * lanes).min(lanes) } else { lanes };
+            let n_lanes = if per_repeat {
+                total / repeats
+            } else if counter {
+                (total - r * lanes).min(lanes)
+            } else {
+                lanes
+            };
             let bits: Vec<bool> = match &self.pattern {
                 Pattern::Builtin(sv) => {
                     let kind = cx.uint(*sv);
