@@ -32,9 +32,7 @@ use crate::dtype::DType;
 use crate::memory::Space;
 use crate::program::Sv;
 use crate::vector::normalize::{self, NormFlags};
-use crate::vector::reduce::order::pair_tree;
-
-const LANES: usize = 64;
+use crate::vector::rms_norm::basic_block_sum;
 
 /// The LayerNormTiling fields the plain form reads.
 const PLAIN_FIELDS: [&str; 15] = [
@@ -149,17 +147,9 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
 
 /// The library's row sum (LayerNormReduceSumImpl): the row's 64-column blocks added element-wise into the
 /// first, in order (Add with a repeat per block), then one WholeReduceSum of those (up to) 64 lanes, which the
-/// vector unit takes as a tree of adjacent pairs (reduce/order.rs).
+/// vector unit takes as a tree of adjacent pairs (reduce/order.rs): RmsNorm's basic-block sum.
 pub fn row_sum(v: &[f32]) -> f32 {
-    let mut acc = [0f32; LANES];
-    let n = LANES.min(v.len());
-    acc[..n].copy_from_slice(&v[..n]);
-    for block in v.chunks(LANES).skip(1) {
-        for (a, x) in acc.iter_mut().zip(block) {
-            *a += *x;
-        }
-    }
-    pair_tree(DType::F32, &acc[..n])
+    basic_block_sum(v)
 }
 
 /// One row's mean and variance as the plain form takes them: `recip` = lastDimValueBack.

@@ -5,8 +5,8 @@
 //! The shape comes from the RmsNormTiling the host's GetRmsNormTilingInfo filled (the API takes no other);
 //! the arithmetic follows the library's order on the 220x chips (asc-devkit rmsnorm_common_impl.h, read for
 //! the facts): in f32 (half data cast up first), x * x; the row sum of the first originalHLength squares by
-//! repeated 64-lane reductions (with isBasicBlock: the 64-column blocks added element-wise first, then one
-//! 64-lane reduction); times reciprocalOfHLength (a multiplication, not a division); plus epsilon; the
+//! repeated 64-lane reductions, each a tree of adjacent pairs (with isBasicBlock: the 64-column blocks added
+//! element-wise first, then one 64-lane reduction); times reciprocalOfHLength (a multiplication, not a division); plus epsilon; the
 //! reciprocal square root as exp(-0.5 * ln(v)); x times it, then times gamma; half results rounded once at
 //! the end. The library works through the rows mainBsLength at a time in the sharedTmpBuffer
 //! (mainBsLengthAlign + mainBshLength floats, twice mainBshLength for half): a buffer smaller than that is
@@ -19,6 +19,7 @@ use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
 use crate::program::Sv;
 use crate::vector::elem::store_f32;
+use crate::vector::reduce::order::pair_tree;
 
 const LANES: usize = 64;
 
@@ -68,18 +69,18 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
     }))
 }
 
-/// The sum of `v` as the library's generic path takes it: 64-lane repeats summed in order, their sums
-/// reduced again the same way until one is left.
+/// The sum of `v` as the library's generic path takes it (RepeatReduceSum in counter mode, again on its results
+/// until one is left): each 64-lane repeat a tree of adjacent pairs, as the vector unit adds one (reduce/order.rs).
 pub fn repeated_lane_sum(v: &[f32]) -> f32 {
-    let mut level: Vec<f32> = v.chunks(LANES).map(|c| c.iter().sum()).collect();
+    let mut level: Vec<f32> = v.chunks(LANES).map(|c| pair_tree(DType::F32, c)).collect();
     while level.len() > 1 {
-        level = level.chunks(LANES).map(|c| c.iter().sum()).collect();
+        level = level.chunks(LANES).map(|c| pair_tree(DType::F32, c)).collect();
     }
     level.first().copied().unwrap_or(0.0)
 }
 
 /// The basic-block path's sum: the row's 64-column blocks added element-wise into the first, in order, then
-/// one 64-lane reduction.
+/// one RepeatReduceSum of the 64 lanes (a tree of adjacent pairs).
 pub fn basic_block_sum(v: &[f32]) -> f32 {
     let mut acc = [0f32; LANES];
     let n = LANES.min(v.len());
@@ -89,7 +90,7 @@ pub fn basic_block_sum(v: &[f32]) -> f32 {
             *a += *x;
         }
     }
-    acc[..n].iter().sum()
+    pair_tree(DType::F32, &acc[..n])
 }
 
 /// One row of RmsNorm in f32: `x` (hLength values) normalised in place over its first `ori` values.
@@ -199,11 +200,12 @@ mod tests {
         // 130 ones: repeats of 64, 64 and 2, then their sums in one repeat
         assert_eq!(repeated_lane_sum(&[1.0; 130]), 130.0);
         assert_eq!(repeated_lane_sum(&[]), 0.0);
-        // the order shows in f32: 2^24 then 64 ones in the first repeat lose them one by one
-        let mut v = vec![16_777_216.0f32];
-        v.extend([1.0; 63]);
-        v.extend([1.0; 64]);
-        assert_eq!(repeated_lane_sum(&v), 16_777_216.0 + 64.0);
+        // each repeat is a tree of adjacent pairs: (2^24 + 1) + (-2^24 - 1) rounds each pair to +-2^24 and gives
+        // 0, where a left-to-right sum gives -1; the second level adds the repeats' sums the same way
+        let mut v = vec![16_777_216.0f32, 1.0, -16_777_216.0, -1.0];
+        v.extend([0.0; 60]);
+        v.extend([1.0; 3]);
+        assert_eq!(repeated_lane_sum(&v), 3.0);
     }
 
     #[test]
