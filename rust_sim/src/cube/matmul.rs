@@ -435,6 +435,7 @@ impl ApiOp for Call {
                     }
                     let m = cx.core.cube.matmuls.get_mut(&obj).unwrap();
                     m.pending = blocks;
+                    m.nbatch.c_offset = 0; // the first Iterate restarts the workspace offset (cOffset_)
                     self.time(cx, (0, 0, s[0], s[1]), None);
                     self.set_result(cx, total > 0);
                     return Flow::Next;
@@ -477,11 +478,8 @@ impl ApiOp for Call {
             }
             Method::GetTensorC => {
                 let Some(h) = self.tensor.map(|t| cx.handle(t)) else {
-                    cx.report(
-                        code::NOT_MODELLED,
-                        "GetTensorC returning the block in the workspace is not modelled".into(),
-                    );
-                    return Flow::Stop;
+                    // the form returning the block in the SetWorkspace GM (matmul_nbatch.rs)
+                    return self.get_tensor_c_workspace(cx);
                 };
                 let m = cx.core.cube.matmuls.get_mut(&obj).unwrap();
                 let block = if self.sync {

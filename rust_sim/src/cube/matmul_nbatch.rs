@@ -15,7 +15,8 @@
 //!   dstGap is its srcGap). The GM form returns the workspace tensor from the running offset on,
 //!   max(batchA, batchB) * singleM * singleN elements, and moves the offset past it.
 //!
-//! The products themselves are IterateBatch's (matmul_batch.rs), computed at once.
+//! The products themselves are IterateBatch's (matmul_batch.rs), computed at once. GetTensorC's form returning a
+//! GlobalTensor (after Iterate<false>) hands out the blocks through the same workspace and offset.
 
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
@@ -320,6 +321,50 @@ impl Call {
             }
         }
         cx.core.cube.matmuls.get_mut(&obj).unwrap().nbatch.iter += 1;
+        Flow::Next
+    }
+}
+
+impl Call {
+    /// GetTensorC() returning a GlobalTensor, after the asynchronous Iterate<false>: the next block of C written
+    /// into the SetWorkspace GM at the running offset (cOffset_), baseM x baseN elements with rows baseN apart (the
+    /// server writes each block there sequentially), and that workspace tensor returned; the offset moves past it.
+    pub(super) fn get_tensor_c_workspace(&self, cx: &mut Ctx) -> Flow {
+        let obj = self.obj;
+        let m = cx.core.cube.matmuls.entry(obj).or_default().clone();
+        let Some(ws) = m.workspace else {
+            cx.report(
+                code::INVALID_OPERAND,
+                "GetTensorC returning the block in the workspace before SetWorkspace: the library asserts a \
+                 workspace (cacheWorkspaceAddr)"
+                    .into(),
+            );
+            return Flow::Next;
+        };
+        let Some((t, _, _)) = self.ready(cx, "GetTensorC") else {
+            return Flow::Next;
+        };
+        let mm = cx.core.cube.matmuls.get_mut(&obj).unwrap();
+        let Some(block) = mm.pending.pop_front().or_else(|| mm.current.clone()) else {
+            cx.report(
+                code::INVALID_OPERAND,
+                "GetTensorC before any Iterate computed a block of C".into(),
+            );
+            return Flow::Next;
+        };
+        let ct = self.t.or_else(|| c_type(&m)).unwrap_or(DType::F32);
+        let bytes = (t.base_m.max(1) * t.base_n.max(1)) as usize * ct.size();
+        let out = Handle {
+            len: bytes as i64,
+            ..advanced(ws, m.nbatch.c_offset)
+        };
+        let mut me = self.clone();
+        me.t = Some(ct);
+        me.write_block(cx, out, &block, true, 0, "GetTensorC");
+        if let Some(r) = self.result_handle() {
+            cx.set_handle(r, out);
+        }
+        cx.core.cube.matmuls.get_mut(&obj).unwrap().nbatch.c_offset += bytes;
         Flow::Next
     }
 }
