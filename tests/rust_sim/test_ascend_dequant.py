@@ -150,3 +150,19 @@ def test_uint64_scale_tensor_into_half(tmp_path: Path) -> None:
     got = result.outputs["y"].reshape(m, dn)
     assert list(got[0, :4]) == [2048, 2052, -2048, 4096]
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("mode", ["DEQUANT_WITH_SINGLE_ROW", "DEQUANT_WITH_MULTI_ROW"])
+def test_one_long_row_single_or_multi_row_mode(tmp_path: Path, mode: str) -> None:
+    # DequantParams {1, 64, 16} with float out: SINGLE_ROW (the default) reads it as 4 rows of 16, each scaled;
+    # MULTI_ROW keeps one row of 64 whose first 16 are scaled and the other 48 only cast
+    x = np.arange(64, dtype=np.int32) - 20
+    s = np.linspace(0.5, 2, 16).astype(np.float32)
+    call = f"AscendDequant<float, float, DeQuantMode::{mode}>(yLocal, xLocal, sLocal, tmp, {{1, 64, 16}})"
+    result, dn = simulate(tmp_path, "float", "float", call, x, s, 1, 64)
+    assert result.ok, [str(d) for d in result.findings]
+    if mode == "DEQUANT_WITH_SINGLE_ROW":
+        want = expected_f32(x, s, 4, 16, 16, 16).reshape(-1)
+    else:
+        want = expected_f32(x, s, 1, 64, 16, 64).reshape(-1)
+    np.testing.assert_array_equal(result.outputs["y"], want)
