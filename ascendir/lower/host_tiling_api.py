@@ -38,6 +38,14 @@ the DAV_3510 branch is not modelled: the simulator's chips are 220x). Sizes are 
   that holds no row (oneTmpSize 0) writes nothing, as in the library. The rstd form's `(srcShape, stackBytes,
   typeSize, isReuseSource, isComputeRstd, LayerNormSeparateTiling)`: the variance (align(A, 8) floats) first, two
   buffers of whole padded rows, rValueBack = 1.0f / R; the 3510-only fields (rHeadLength, k2Rec, ...) not written.
+* `GetNormalizeMaxMinTmpSize(srcShape [A, R], typeSizeU, typeSizeT, isReuseSource, isComputeRstd, isOnlyOutput,
+  maxValue, minValue)`: R padded to 32 bytes of typeSizeT; max 2 * align32(Rp * 4) + 2 * align32(align(A, 8) * Rp * 4),
+  min max(align32(A * 4), 2 * align32(Rp * 4)) (4 * for typeSizeU 2); isComputeRstd false or isOnlyOutput true
+  leave both as they were (the library's asserts return). `GetWelfordUpdateMaxMinTmpSize(srcShape [rn, ab],
+  typeSizeT, typeSizeU, isReuseSource, isInplace, maxValue, minValue)`: min 3 * 256 for a half x, 256 reusing a float
+  one, else 512; max ceil(rn * ab / 64) * min. `GetWelfordFinalizeMaxMinTmpSize(srcShape [ab], typeSize,
+  isReuseSource, maxValue, minValue)`: min 1,024, max the same up to 64 columns, else (128 + 2 * ab) * 4; ab 0 or not a
+  multiple of 8 leaves both.
 * `GetReduce{Sum,Mean,Max,Min}MaxMinTmpSize(srcShape, dataType, pattern, isSrcInnerPad, isReuseSource, maxValue,
   minValue)` (impl/adv_api/tiling/reduce/reduce_tiling.cpp): srcShape [first, last], pattern AR (reduce the last
   axis) or RA (the first); both outputs get one size (the library's maximum equals its minimum), 0 with
@@ -71,10 +79,12 @@ REDUCE_TMP_SIZE = {"GetReduceSumMaxMinTmpSize": True, "GetReduceMeanMaxMinTmpSiz
                    "GetReduceMaxMaxMinTmpSize": False, "GetReduceMinMaxMinTmpSize": False}
 # (GetLayerNormMaxMinTmpSize's: (3, 4) of 5 arguments, (5, 6) of the rstd form's 7; host_decls takes both)
 OUT_ARGS = {"GetRmsNormMaxMinTmpSize": (2, 3), **{name: (5, 6) for name in REDUCE_TMP_SIZE},
-            "GetLayerNormMaxMinTmpSize": (3, 4, 5, 6)}
+            "GetLayerNormMaxMinTmpSize": (3, 4, 5, 6), "GetNormalizeMaxMinTmpSize": (6, 7),
+            "GetWelfordUpdateMaxMinTmpSize": (5, 6), "GetWelfordFinalizeMaxMinTmpSize": (3, 4)}
 FUNCTIONS = frozenset({*SOFTMAX_GRAD_TMP_SIZE, "SoftMaxGradTilingFunc", "GetRmsNormMaxMinTmpSize",
                        "GetRmsNormTilingInfo", *REDUCE_TMP_SIZE, "GetLayerNormMaxMinTmpSize",
-                       "GetLayerNormNDTilingInfo"})
+                       "GetLayerNormNDTilingInfo", "GetNormalizeMaxMinTmpSize", "GetWelfordUpdateMaxMinTmpSize",
+                       "GetWelfordFinalizeMaxMinTmpSize"})
 
 
 def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
@@ -92,6 +102,12 @@ def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
         return _layer_norm_tmp_size(lw, e)
     if name == "GetLayerNormNDTilingInfo" and len(e.args) in (5, 6):
         return _layer_norm_tiling(lw, e)
+    if name == "GetNormalizeMaxMinTmpSize" and len(e.args) == 8:
+        return _normalize_tmp_size(lw, e)
+    if name == "GetWelfordUpdateMaxMinTmpSize" and len(e.args) == 7:
+        return _welford_update_tmp_size(lw, e)
+    if name == "GetWelfordFinalizeMaxMinTmpSize" and len(e.args) == 5:
+        return _welford_finalize_tmp_size(lw, e)
     raise Unsupported(f"'{name}' with {len(e.args)} arguments is not modelled", e)
 
 
@@ -440,11 +456,8 @@ def _layer_norm_tmp_size(lw: HostLowerer, e: A.Call) -> Val:
         whole = _align(lw, lw.arith("*", lw.arith("*", a_len, r_pad, e), _u32(4), e), 32, e)
         most = lw.arith("+", lw.arith("*", _u32(2), whole, e), mv, e)
         least = lw.arith("+", lw.arith("*", _u32(2), row, e), mv, e)
-        # GetNormalizeMaxMinTmpSize with U = T: max 2R + 2 * align(A, 8) * R, min max(A, 2R) (4R for half)
-        norm_most = lw.arith("+", lw.arith("*", _u32(2), row, e), lw.arith("*", _u32(2), _align(
-            lw, lw.arith("*", lw.arith("*", _align(lw, a_len, 8, e), r_pad, e), _u32(4), e), 32, e), e), e)
-        rows = lw.arith("*", _select(lw, lw.compare("==", type_size, _u32(4), e), _u32(2), _u32(4), e), row, e)
-        norm_least = _select(lw, lw.compare(">=", mv, rows, e), mv, rows, e)
+        # GetNormalizeMaxMinTmpSize with U = T
+        norm_most, norm_least = _normalize_sizes(lw, a_len, r_pad, type_size, e)
         least = _select(lw, lw.compare("<=", lw.arith("-", least, mv, e), norm_least, e),
                         lw.arith("+", norm_least, mv, e), least, e)
         most = _select(lw, lw.compare("<=", lw.arith("-", most, mv, e), norm_most, e),
@@ -521,4 +534,66 @@ def _layer_norm_separate_tiling(lw: HostLowerer, e: A.Call, shape: SSAValue, sta
               "meanVarTailSize": mv_tail, "meanVarTailPos": lw.arith("-", a_len, mv_tail, e), "arCurLength": one,
               "aCurLength": mv_round, "rValueBack": recip}
     _set_fields(lw, block, values, ("rValueBack",), ok, e)
+    return Val(C.VoidT())
+
+
+def _normalize_sizes(lw: HostLowerer, a_len: Val, r_pad: Val, u_size: Val, e: A.Call) -> tuple[Val, Val]:
+    """GetNormalizeMaxMinTmpSize's 220x sizes (normalize_tiling_impl.cpp): max 2 * align32(Rp * 4) + 2 *
+    align32(align(A, 8) * Rp * 4), min max(align32(A * 4), 2 * align32(Rp * 4)), 4 * for a half gamma/beta."""
+    row = _align(lw, lw.arith("*", r_pad, _u32(4), e), 32, e)
+    mv = _align(lw, lw.arith("*", a_len, _u32(4), e), 32, e)
+    most = lw.arith("+", lw.arith("*", _u32(2), row, e), lw.arith("*", _u32(2), _align(
+        lw, lw.arith("*", lw.arith("*", _align(lw, a_len, 8, e), r_pad, e), _u32(4), e), 32, e), e), e)
+    rows = lw.arith("*", _select(lw, lw.compare("==", u_size, _u32(4), e), _u32(2), _u32(4), e), row, e)
+    return most, _select(lw, lw.compare(">=", mv, rows, e), mv, rows, e)
+
+
+def _assign_if(lw: HostLowerer, ok: Val, outs: list[A.Node], values: tuple[Val, Val], e: A.Call) -> None:
+    """maxValue / minValue written where the library gets that far (its host asserts return early otherwise)."""
+    for target, value in zip(outs, values):
+        old = lw.convert(lw.expr(target), C.U32, e)
+        lw.assign(target, _select(lw, ok, value, old, e), e)
+
+
+def _normalize_tmp_size(lw: HostLowerer, e: A.Call) -> Val:
+    shape = _shape(lw, e.args[0])
+    u_size = lw.convert(lw.expr(e.args[1]), C.U32, e)
+    t_size = lw.convert(lw.expr(e.args[2]), C.U32, e)
+    lw.expr(e.args[3])  # isReuseSource: not read
+    rstd, only_output = _flag(lw, e, 4), _flag(lw, e, 5)
+    a_len, r = _dim(lw, shape, 0, e), _dim(lw, shape, 1, e)
+    r_pad = _align_by(lw, r, lw.arith("/", _u32(32), _nonzero(lw, t_size, e), e), e)
+    ok = _and(lw, rstd, lw._not(only_output, e), e)
+    _assign_if(lw, ok, list(e.args[6:8]), _normalize_sizes(lw, a_len, r_pad, u_size, e), e)
+    return Val(C.VoidT())
+
+
+def _welford_update_tmp_size(lw: HostLowerer, e: A.Call) -> Val:
+    shape = _shape(lw, e.args[0])
+    t_size = lw.convert(lw.expr(e.args[1]), C.U32, e)
+    lw.expr(e.args[2])  # typeSizeU: not read
+    reuse = _flag(lw, e, 3)
+    lw.expr(e.args[4])  # isInplace: not read
+    rn, ab = _dim(lw, shape, 0, e), _dim(lw, shape, 1, e)
+    # one 256-byte repeat per buffer: 3 for a half x, 1 reusing a float x, else 2
+    least = _select(lw, lw.compare("==", t_size, _u32(2), e), _u32(768), _select(lw, reuse, _u32(256), _u32(512), e),
+                    e)
+    most = lw.arith("*", lw.arith("/", lw.arith("+", lw.arith("*", rn, ab, e), _u32(63), e), _u32(64), e), least, e)
+    ok = lw.compare("==", _rank(lw, shape, e), Val(C.U64, const=2), e)
+    _assign_if(lw, ok, list(e.args[5:7]), (most, least), e)
+    return Val(C.VoidT())
+
+
+def _welford_finalize_tmp_size(lw: HostLowerer, e: A.Call) -> Val:
+    shape = _shape(lw, e.args[0])
+    for a in e.args[1:3]:
+        lw.expr(a)  # typeSize, isReuseSource: not read
+    ab = _dim(lw, shape, 0, e)
+    least = _u32(64 * 4 * 4)  # four 64-float buffers
+    most = _select(lw, lw.compare("<=", ab, _u32(64), e), least,
+                   lw.arith("*", lw.arith("+", _u32(128), lw.arith("*", ab, _u32(2), e), e), _u32(4), e), e)
+    ok = _and(lw, lw.compare("==", _rank(lw, shape, e), Val(C.U64, const=1), e),
+              _and(lw, lw.compare("!=", ab, _u32(0), e),
+                   lw.compare("==", lw.arith("%", ab, _u32(8), e), _u32(0), e), e), e)
+    _assign_if(lw, ok, list(e.args[3:5]), (most, least), e)
     return Val(C.VoidT())

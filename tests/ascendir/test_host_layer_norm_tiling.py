@@ -135,3 +135,65 @@ def test_rstd_form_half_sizes_take_normalizes_minimum() -> None:
             "inputTailPos": 128, "meanVarRoundSize": 2, "meanVarTailSize": 1, "meanVarTailPos": 4,
             "rValueBack": _recip(30)}
     assert {k: got[f"ln.{k}"] for k in want} == want
+
+
+SIZES = """
+namespace optiling {
+BEGIN_TILING_DATA_DEF(NormSizesData)
+    TILING_DATA_FIELD_DEF(uint32_t, normMx);
+    TILING_DATA_FIELD_DEF(uint32_t, normMn);
+    TILING_DATA_FIELD_DEF(uint32_t, normHalfMn);
+    TILING_DATA_FIELD_DEF(uint32_t, normKept);
+    TILING_DATA_FIELD_DEF(uint32_t, updMx);
+    TILING_DATA_FIELD_DEF(uint32_t, updMn);
+    TILING_DATA_FIELD_DEF(uint32_t, updHalfMn);
+    TILING_DATA_FIELD_DEF(uint32_t, finMx);
+    TILING_DATA_FIELD_DEF(uint32_t, finMn);
+    TILING_DATA_FIELD_DEF(uint32_t, finKept);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(NormSizesOp, NormSizesData)
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    NormSizesData tiling;
+    const gert::Shape &in = context->GetInputShape(0)->GetStorageShape();
+    std::vector<int64_t> ar = {in.GetDim(0), in.GetDim(1)};
+    ge::Shape arShape(ar);
+    uint32_t mx = 0, mn = 0, halfMx = 0, halfMn = 0, keptMx = 7, keptMn = 7;
+    AscendC::GetNormalizeMaxMinTmpSize(arShape, 4, 4, false, true, false, mx, mn);
+    AscendC::GetNormalizeMaxMinTmpSize(arShape, 2, 2, false, true, false, halfMx, halfMn);
+    AscendC::GetNormalizeMaxMinTmpSize(arShape, 4, 4, false, false, false, keptMx, keptMn);
+    tiling.set_normMx(mx);
+    tiling.set_normMn(mn);
+    tiling.set_normHalfMn(halfMn);
+    tiling.set_normKept(keptMn);
+    AscendC::GetWelfordUpdateMaxMinTmpSize(arShape, 4, 4, false, false, mx, mn);
+    AscendC::GetWelfordUpdateMaxMinTmpSize(arShape, 2, 4, false, false, halfMx, halfMn);
+    tiling.set_updMx(mx);
+    tiling.set_updMn(mn);
+    tiling.set_updHalfMn(halfMn);
+    std::vector<int64_t> ab = {in.GetDim(1)};
+    ge::Shape abShape(ab);
+    AscendC::GetWelfordFinalizeMaxMinTmpSize(abShape, 4, false, mx, mn);
+    tiling.set_finMx(mx);
+    tiling.set_finMn(mn);
+    std::vector<int64_t> odd = {in.GetDim(1) + 1};
+    ge::Shape oddShape(odd);
+    AscendC::GetWelfordFinalizeMaxMinTmpSize(oddShape, 4, false, keptMx, keptMn);
+    tiling.set_finKept(keptMn);
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+"""
+
+
+def test_normalize_and_welford_sizes() -> None:
+    # [A 3, R 72]: Normalize, float: Rp 72; max 2 * 288 + 2 * align32(8 * 72 * 4) = 576 + 4608, min max(32, 2 * 288);
+    # half: Rp 80 (16 halves a block), min 4 * 320; isComputeRstd false leaves min at 7.
+    # WelfordUpdate [rn 3, ab 72], float x: min 512, max ceil(216 / 64) = 4 * 512; half x: min 768.
+    # WelfordFinalize [ab 72]: min 1,024, max (128 + 144) * 4; 73 columns (not a multiple of 8) leave min at 7
+    assert fields(SIZES, (3, 72), "float32") == {
+        "normMx": 5184, "normMn": 576, "normHalfMn": 1280, "normKept": 7, "updMx": 2048, "updMn": 512,
+        "updHalfMn": 768, "finMx": 1088, "finMn": 1024, "finKept": 7}
