@@ -171,13 +171,11 @@ public:
             LocalTensor<T> meanLocal = statQueue.AllocTensor<T>();
             LocalTensor<T> varLocal = varQueue.AllocTensor<T>();
             LocalTensor<uint8_t> tmpLocal = tmpBuf.Get<uint8_t>();
-            if (n == rowsPerLoop) {
-                LayerNorm<T, false>(yLocal, meanLocal, varLocal, xLocal, gammaLocal, betaLocal, tmpLocal,
-                                    static_cast<T>(0.0001f), mainTiling);
-            } else {
-                LayerNorm<T, false>(yLocal, meanLocal, varLocal, xLocal, gammaLocal, betaLocal, tmpLocal,
-                                    static_cast<T>(0.0001f), tailTiling);
-            }
+            // a copy per call: the library takes the tiling by reference and leaves bshCurLength / bsCurLength
+            // set to its tail pass's, so a second call with the same object would run short main passes
+            LayerNormTiling tiling = n == rowsPerLoop ? mainTiling : tailTiling;
+            LayerNorm<T, false>(yLocal, meanLocal, varLocal, xLocal, gammaLocal, betaLocal, tmpLocal,
+                                static_cast<T>(0.0001f), tiling);
             outQueue.EnQue(yLocal);
             statQueue.EnQue(meanLocal);
             varQueue.EnQue(varLocal);

@@ -185,13 +185,11 @@ public:
             LocalTensor<float> rstdLocal = rstdQueue.AllocTensor<float>();
             LocalTensor<uint8_t> tmpLocal = tmpBuf.Get<uint8_t>();
             LayerNormPara para{n, cols, colsPad};
-            if (n == rowsPerLoop) {
-                LayerNorm<U, T, false CONFIG_ARG>(yLocal, meanLocal, rstdLocal, xLocal, gammaLocal, betaLocal,
-                                                  0.0001f, tmpLocal, para, mainTiling);
-            } else {
-                LayerNorm<U, T, false CONFIG_ARG>(yLocal, meanLocal, rstdLocal, xLocal, gammaLocal, betaLocal,
-                                                  0.0001f, tmpLocal, para, tailTiling);
-            }
+            // a copy per call: the library const_casts the tiling and leaves arCurLength / aCurLength set to its
+            // tail pass's, so a second call with the same object would run short main passes
+            LayerNormSeparateTiling tiling = n == rowsPerLoop ? mainTiling : tailTiling;
+            LayerNorm<U, T, false CONFIG_ARG>(yLocal, meanLocal, rstdLocal, xLocal, gammaLocal, betaLocal, 0.0001f,
+                                              tmpLocal, para, tiling);
             outQueue.EnQue(yLocal);
             meanQueue.EnQue(meanLocal);
             rstdQueue.EnQue(rstdLocal);
