@@ -47,20 +47,21 @@ def parse_operand(text: str) -> Array | None:
 def own_array(b: ProgramBuilder, struct: str, name: str, given: Array | None, op: Operation) -> Array | None:
     """A fresh stack array for member `name` of catalogued struct `struct`: a copy of `given`, or zeros; None
     when the member is no C array of scalars."""
-    from passes.sim.builder import _C_SCALARS, _array_elem
+    from passes.sim.builder_calls import C_SCALARS
+    from passes.sim.builder_cells import array_elem
 
     found = b.catalog.struct(struct)
     member = next((f for f in found.fields if f.name == name), None) if found is not None else None
     shape = member_shape(member.c_type) if member is not None else None
     if shape is None:
         return None
-    ty = _C_SCALARS.get(shape[0])
+    ty = C_SCALARS.get(shape[0])
     size = 1
     for d in shape[1]:
         size *= d
-    if ty is None or size > _MAX_COPY or given is not None and given.elem != _array_elem(ty):
+    if ty is None or size > _MAX_COPY or given is not None and given.elem != array_elem(ty):
         return None
-    arr = b.regs.array(_array_elem(ty), shape[1])
+    arr = b.regs.array(array_elem(ty), shape[1])
     operand = arr.operand()
     zero = b.regs.const(ty, "0")
     for i in range(arr.size):
