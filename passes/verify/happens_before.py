@@ -8,18 +8,23 @@ happens-before graph of the path, whose nodes are the instructions and whose edg
 - a flag: `SetFlag<X_Y>(id)` runs on X after X's earlier work and sets the flag; `WaitFlag<X_Y>(id)` holds
   Y's later work until it is set, then clears it: SetFlag -> the WaitFlag of the same event and id that
   clears it (a flag is one bit: a second SetFlag before the wait replaces the first);
-- a full barrier, `PipeBarrier<PIPE_ALL>()` or `SyncAll()`: every earlier instruction -> every later one;
+- a full barrier, `PipeBarrier<PIPE_ALL>()`, the hardware `SyncAll()` or `TPipe::Destroy()` (and ~TPipe,
+  which calls it; asc-devkit's kernel_tpipe_impl.h ends it with `pipe_barrier(PIPE_ALL)`): every earlier
+  instruction -> every later one (buffer_queues.py and buffer_flow.py apply them);
 - a WaitFlag on the scalar pipe (`X_S`): the scalar unit issues everything, so every later instruction.
 
-The question the queue rules ask is one reachability question: is a read on pipe P (a copy-out of a buffer
-FreeTensor already gave back) ordered before a later write of that buffer on pipe Q? The state machine walks
-each path forward, so instead of the graph it keeps, per read, the graph's frontier as seen from the read's
-node (`PendingRead.after`: the pipes whose later instructions are reachable from it; `carried`: the flags
-set at a reachable node and not yet waited). Each instruction, flag or barrier updates that in O(1), the
-same answer as reachability in the graph up to that point (tests/verify/test_happens_before.py checks it
+The questions the queue rules ask are reachability questions: is a read on pipe P of a buffer FreeTensor
+already gave back ordered before each later write of that buffer (ASC201, `PendingRead`), is the last write
+of an enqueued tensor ordered before a use on the DeQue's consumer pipe (ASC202, `State.produced`)? The state
+machine walks each path forward, so instead of the graph it keeps, per instruction asked about, the graph's
+frontier as seen from its node (`Reach.after`: the pipes whose later instructions are reachable from it;
+`carried`: the flags set at a reachable node and not yet waited). Each flag or barrier updates that in O(1),
+the same answer as reachability in the graph up to that point (tests/verify/test_happens_before.py checks it
 against the explicit graph with networkx on random paths), and two paths join by intersecting what each
-orders. A link of the chain missing (a SetFlag, its WaitFlag, or a SetFlag issued before the read) leaves
-the writer's pipe out of `after`: the read stays unordered.
+orders. A link of a chain missing (a SetFlag, its WaitFlag, or a SetFlag issued before the instruction)
+leaves the pipe at the end out of `after`: not ordered. Queue operations are not edges here (EnQue/DeQue are
+a SetFlag/WaitFlag of the queue's event, but which buffer's event a DeQue or AllocTensor waits on is known
+only where the FIFO and the rotation are): a chain through one is not followed, which only keeps errors.
 """
 
 from __future__ import annotations
@@ -64,11 +69,12 @@ def pipe_of(op: Operation) -> str | None:
 
 
 def is_full_barrier(op: asc.ApiCallOp) -> bool:
-    """`PipeBarrier<PIPE_ALL>()` and `SyncAll()` (which waits for every pipe of every core); a barrier of
-    one pipe only orders that pipe with itself, which program order already does."""
+    """`PipeBarrier<PIPE_ALL>()` and the hardware `SyncAll()` (asc-devkit's SyncAllImpl starts with
+    PipeBarrier<PIPE_ALL>; the software SyncAll(gm, ub, cores) is not taken as one); a barrier of one pipe
+    only orders that pipe with itself, which program order already does."""
     api = op.api.data
     if api == "SyncAll":
-        return True
+        return not op.args
     if api != "PipeBarrier":
         return False
     targs = op.template_args
@@ -158,7 +164,8 @@ class PendingRead(Reach):
 Reads = dict[int, PendingRead]
 
 
-def after_flag(reads: dict[Any, Any], api: str, event: str, key: object, drop_settled: bool = True) -> dict[Any, Any]:
+def after_flag(reads: dict[Any, Any], api: str, event: str, key: object,
+               drop_settled: bool = True) -> dict[Any, Any]:
     """A SetFlag or WaitFlag of `event` and id `key`: the edges it adds, seen from each of `reads` (Reach
     values); those then ordered before everything are dropped unless `drop_settled` is False."""
     out = {k: (r.set_flag(event, key) if api == "SetFlag" else r.wait_flag(event, key)) for k, r in reads.items()}

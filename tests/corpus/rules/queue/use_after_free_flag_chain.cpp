@@ -104,6 +104,15 @@ extern "C" __global__ __aicore__ void use_after_free_flag_chain(GM_ADDR xAddr, G
     DataCopy(zGm[2048], s, 1024);  // expected-warning {{DataCopy uses a tensor of lastQueue after FreeTensor}} [ASC201]
     // expected-note@-1 {{the read relies on the queue's buffer rotation}}
     // expected-note@-2 {{the read runs on PIPE_MTE3}}
+    SyncAll();  // the hardware SyncAll starts with PipeBarrier<PIPE_ALL>
+    Duplicate(s, 3.0f, 1024);  // expected-warning {{Duplicate uses a tensor of lastQueue after FreeTensor}} [ASC201]
+    // expected-note@-1 {{the write relies on the queue's buffer rotation}}
+    // expected-note@-2 {{the write also relies on the compiler's auto-sync}}
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID3);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID3);
+    DataCopy(zGm[3072], s, 1024);  // expected-warning {{DataCopy uses a tensor of lastQueue after FreeTensor}} [ASC201]
+    // expected-note@-1 {{the read relies on the queue's buffer rotation}}
+    // expected-note@-2 {{the read runs on PIPE_MTE3}}
     // TPipe::Destroy ends with PipeBarrier<PIPE_ALL>: the copy-out is done before the buffer is anyone's again
     pipe.Destroy();
 }

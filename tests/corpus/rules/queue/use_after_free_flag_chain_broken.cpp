@@ -196,3 +196,34 @@ extern "C" __global__ __aicore__ void chain_reset(GM_ADDR xAddr, GM_ADDR zAddr, 
     DataCopy(zGm, out, 1024);  // expected-error {{DataCopy uses a tensor of outQueue after FreeTensor}} [ASC201]
     pipe.Reset();  // expected-note {{TPipe::Reset gives the buffer back here, with no chain}}
 }
+
+// the software SyncAll(gm, ub, cores) is not taken as a barrier of this core's pipes (the hardware SyncAll()
+// is: asc-devkit's SyncAllImpl starts with PipeBarrier<PIPE_ALL>), so the next vector write may overtake the
+// copy-out
+extern "C" __global__ __aicore__ void chain_soft_sync_all(GM_ADDR xAddr, GM_ADDR zAddr, GM_ADDR workspace,
+                                                          GM_ADDR tiling)
+{
+    TPipe pipe;
+    TQue<TPosition::VECOUT, 1> outQueue;
+    TBuf<TPosition::VECCALC> syncBuf;
+    GlobalTensor<float> zGm;
+    GlobalTensor<int32_t> syncGm;
+    zGm.SetGlobalBuffer((__gm__ float *)zAddr, 8192);
+    syncGm.SetGlobalBuffer((__gm__ int32_t *)workspace, 256);
+    pipe.InitBuffer(outQueue, 1, 1024 * sizeof(float));
+    pipe.InitBuffer(syncBuf, 256 * sizeof(int32_t));
+    LocalTensor<int32_t> syncLocal = syncBuf.Get<int32_t>();
+    LocalTensor<float> out = outQueue.AllocTensor<float>();
+    outQueue.FreeTensor(out);
+    Duplicate(out, 0.0f, 1024);  // expected-warning {{Duplicate uses a tensor of outQueue after FreeTensor}} [ASC201]
+    // expected-note@-1 {{the write relies on the queue's buffer rotation}}
+    // expected-note@-2 {{the write also relies on the compiler's auto-sync}}
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID2);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID2);
+    DataCopy(zGm, out, 1024);  // expected-error {{DataCopy uses a tensor of outQueue after FreeTensor}} [ASC201]
+    SyncAll(syncGm, syncLocal, 8);
+    Duplicate(out, 1.0f, 1024);  // expected-warning {{Duplicate uses a tensor of outQueue after FreeTensor}} [ASC201]
+    // expected-note@-1 {{the write relies on the queue's buffer rotation}}
+    // expected-note@-2 {{the write also relies on the compiler's auto-sync}}
+    // expected-note@-3 {{the buffer is written again here on PIPE_V}}
+}
