@@ -30,6 +30,7 @@ pub mod philox;
 pub mod proposal;
 pub mod quant;
 pub mod reduce;
+pub mod reg;
 pub mod rms_norm;
 pub mod select_bytes;
 pub mod softmax_adjust;

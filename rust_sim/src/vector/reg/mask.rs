@@ -1,0 +1,140 @@
+//! Mask (predicate) registers: one bit per byte lane of a vector register (asc-devkit reg_compute:
+//! `MaskReg` is the compiler's `vector_bool`). An instruction on elements of `T` reads element i as active
+//! when the bit of its first byte lane is set; the mask instructions for `T` (`plt_b32`, `pset_b16`, ...) set
+//! or clear all `sizeof(T)` bits of an element together.
+
+use crate::dtype::DType;
+
+/// `MaskPattern` of reg_compute/kernel_reg_compute_utils.h, by its enumerator value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaskPattern {
+    /// every element
+    All,
+    /// the first n elements (`VL1` .. `VL128`); all of them when the register holds fewer
+    First(usize),
+    /// no element (`ALLF`)
+    AllFalse,
+}
+
+impl MaskPattern {
+    /// The pattern of enumerator value `v`: ALL = 0, VL1, VL2, VL3, VL4, VL8, VL16, VL32, VL64, VL128 (1..9),
+    /// M3 = 10, M4, H, Q (10..13), ALLF = 15. M3, M4, H and Q are not modelled: the headers name them
+    /// without saying which lanes they select.
+    pub fn from_value(v: i64) -> Result<MaskPattern, String> {
+        const FIRST: [usize; 9] = [1, 2, 3, 4, 8, 16, 32, 64, 128];
+        match v {
+            0 => Ok(MaskPattern::All),
+            1..=9 => Ok(MaskPattern::First(FIRST[(v - 1) as usize])),
+            15 => Ok(MaskPattern::AllFalse),
+            10..=13 => Err(format!(
+                "CreateMask with MaskPattern::{} is not modelled (which lanes it selects is not documented)",
+                ["M3", "M4", "H", "Q"][(v - 10) as usize]
+            )),
+            _ => Err(format!("CreateMask: {v} is no MaskPattern value")),
+        }
+    }
+}
+
+/// A predicate register: `bits[b]` is the bit of byte lane b.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MaskReg {
+    pub bits: Vec<bool>,
+}
+
+impl MaskReg {
+    /// No lane set, for a register of `width` bytes.
+    pub fn none(width: usize) -> MaskReg {
+        MaskReg {
+            bits: vec![false; width],
+        }
+    }
+
+    /// The first `n` elements of `t` set (their byte lanes), the rest clear.
+    pub fn first(width: usize, t: DType, n: usize) -> MaskReg {
+        let mut m = MaskReg::none(width);
+        let lanes = (n * t.size()).min(width);
+        m.bits[..lanes].iter_mut().for_each(|b| *b = true);
+        m
+    }
+
+    /// Whether element `i` of type `t` is active: the bit of its first byte lane.
+    pub fn active(&self, t: DType, i: usize) -> bool {
+        self.bits.get(i * t.size()).copied().unwrap_or(false)
+    }
+
+    /// How many elements of `t` are active.
+    pub fn count(&self, t: DType) -> usize {
+        (0..self.bits.len() / t.size()).filter(|&i| self.active(t, i)).count()
+    }
+}
+
+/// `UpdateMask<T>(count)`: a mask of the first min(count, lanes) elements of `T`, and `count` reduced by one
+/// register of elements, not below 0 (`plt_b*` with POST_UPDATE; dav_3510 kernel_reg_compute_maskreg_impl.h
+/// spells the post-update out as `count > VL ? count - VL : 0`). A loop over a tensor calls it once per
+/// register: the last call's mask covers only the tail.
+pub fn update_mask(width: usize, t: DType, count: &mut u32) -> MaskReg {
+    let lanes = (width / t.size()) as u32;
+    let n = (*count).min(lanes);
+    *count = (*count).saturating_sub(lanes);
+    MaskReg::first(width, t, n as usize)
+}
+
+/// `CreateMask<T, pattern>()`.
+pub fn create_mask(width: usize, t: DType, pattern: MaskPattern) -> MaskReg {
+    match pattern {
+        MaskPattern::All => MaskReg::first(width, t, width / t.size()),
+        MaskPattern::First(n) => MaskReg::first(width, t, n),
+        MaskPattern::AllFalse => MaskReg::none(width),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn update_mask_covers_one_register_then_the_tail() {
+        // 100 floats in 256-byte registers: 64 lanes, then the 36-element tail, then nothing
+        let mut count = 100u32;
+        let m = update_mask(256, DType::F32, &mut count);
+        assert_eq!((m.count(DType::F32), count), (64, 36));
+        let m = update_mask(256, DType::F32, &mut count);
+        assert_eq!((m.count(DType::F32), count), (36, 0));
+        assert!(m.active(DType::F32, 35) && !m.active(DType::F32, 36));
+        // a float element owns 4 byte lanes: lanes 0..144 set, 144.. clear
+        assert!(m.bits[143] && !m.bits[144]);
+        let m = update_mask(256, DType::F32, &mut count);
+        assert_eq!((m.count(DType::F32), count), (0, 0));
+    }
+
+    #[test]
+    fn update_mask_counts_half_lanes() {
+        let mut count = 130u32;
+        let m = update_mask(256, DType::F16, &mut count);
+        assert_eq!((m.count(DType::F16), count), (128, 2));
+        // the same bits read as floats: every element's first lane is set
+        assert_eq!(m.count(DType::F32), 64);
+    }
+
+    #[test]
+    fn create_mask_patterns() {
+        assert_eq!(create_mask(256, DType::F32, MaskPattern::All).count(DType::F32), 64);
+        assert_eq!(
+            create_mask(256, DType::F16, MaskPattern::from_value(6).unwrap()).count(DType::F16),
+            16
+        );
+        // VL128 on floats: the register holds only 64
+        assert_eq!(
+            create_mask(256, DType::F32, MaskPattern::from_value(9).unwrap()).count(DType::F32),
+            64
+        );
+        assert_eq!(
+            create_mask(256, DType::F32, MaskPattern::from_value(15).unwrap()).count(DType::F32),
+            0
+        );
+        assert!(MaskPattern::from_value(12)
+            .unwrap_err()
+            .contains("MaskPattern::H is not modelled"));
+        assert!(MaskPattern::from_value(14).is_err());
+    }
+}

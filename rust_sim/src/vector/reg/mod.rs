@@ -1,0 +1,14 @@
+//! The register-based SIMD unit of arch35 chips (Ascend 950, `__NPU_ARCH__` 3510): vector functions
+//! (`__simd_vf__`, `__VEC_SCOPE__`) work on registers, not on UB tensors. A `RegTensor<T>` holds one vector
+//! register of `GetVRegSize()` bytes (the chip file's `vector_register_bytes`), a `MaskReg` one predicate bit per
+//! byte lane of that register; `LoadAlign` / `StoreAlign` move whole registers between UB and the register
+//! file, and the arithmetic is predicated by a MaskReg (asc-devkit include/basic_api/reg_compute/*.h and
+//! impl/basic_api/reg_compute/dav_3510/*.h).
+//!
+//! This module is the functional model only: a per-core register file ([`file::RegFile`]), the mask
+//! instructions ([`mask`]) and the data-movement and arithmetic instructions ([`ops`]). The program's
+//! instructions that drive it (the lowering of vector functions and their calls) are not wired yet.
+
+pub mod file;
+pub mod mask;
+pub mod ops;

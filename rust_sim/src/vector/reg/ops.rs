@@ -1,0 +1,331 @@
+//! Register-API instructions on one core's registers: `LoadAlign` / `StoreAlign` (whole registers between UB
+//! and the register file) and the predicated arithmetic (`Duplicate`, `Add`, `Sub`, `Mul`, `Div`, `Max`,
+//! `Min`, `Adds`, `Muls`, `Maxs`, `Mins`, `Abs`, `Sqrt`, `Exp`).
+//!
+//! Predication (asc-devkit reg_compute/*_intf.h: every arithmetic form defaults to `MaskMergeMode::ZEROING`;
+//! dav_3510 implements MERGING as the zeroing result copied into dst under the mask): an inactive element is 0
+//! under ZEROING and keeps dst's old value under MERGING. `StoreAlign` with a mask writes only the active
+//! elements; the UB bytes of the others keep their values. Floats compute in f32 and round once to the element
+//! type (as rust_sim's tensor instructions do); integers wrap at their width.
+
+use crate::dtype::DType;
+use crate::vector::reg::file::VReg;
+use crate::vector::reg::mask::MaskReg;
+
+/// `MaskMergeMode` (reg_compute/kernel_reg_compute_utils.h: UNKNOWN = 0, MERGING = 1, ZEROING = 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MergeMode {
+    Zeroing,
+    Merging,
+}
+
+impl MergeMode {
+    pub fn from_value(v: i64) -> Result<MergeMode, String> {
+        match v {
+            1 => Ok(MergeMode::Merging),
+            2 => Ok(MergeMode::Zeroing),
+            _ => Err(format!(
+                "MaskMergeMode value {v} is neither MERGING (1) nor ZEROING (2)"
+            )),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegBinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Max,
+    Min,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegUnOp {
+    Abs,
+    Sqrt,
+    Exp,
+}
+
+/// `LoadAlign(dstReg, ubAddr)`: the register's `width` bytes from `ub` (the UB bytes from the address on).
+/// A load that would read past `ub` is an error naming how many bytes are missing.
+pub fn load_align(dst: &mut VReg, ub: &[u8]) -> Result<(), String> {
+    let n = dst.bytes.len();
+    if ub.len() < n {
+        return Err(format!(
+            "LoadAlign reads {n} bytes, {} past the end of the buffer",
+            n - ub.len()
+        ));
+    }
+    dst.bytes.copy_from_slice(&ub[..n]);
+    Ok(())
+}
+
+/// `StoreAlign(ubAddr, srcReg, mask)`: the active elements of `src` into `ub` (every element without a mask);
+/// the bytes of inactive elements are not written. An active element past the end of `ub` is an error.
+pub fn store_align(ub: &mut [u8], src: &VReg, t: DType, mask: Option<&MaskReg>) -> Result<(), String> {
+    let size = t.size();
+    for i in 0..src.lanes(t) {
+        if mask.is_some_and(|m| !m.active(t, i)) {
+            continue;
+        }
+        let end = (i + 1) * size;
+        if end > ub.len() {
+            return Err(format!(
+                "StoreAlign writes element {i} ({end} bytes), past the end of the buffer ({} bytes)",
+                ub.len()
+            ));
+        }
+        ub[i * size..end].copy_from_slice(&src.bytes[i * size..end]);
+    }
+    Ok(())
+}
+
+/// Writes `value(i)` into the active elements of `dst`; inactive ones become 0 (ZEROING) or keep their value.
+fn predicated(dst: &mut VReg, t: DType, mask: &MaskReg, mode: MergeMode, value: impl Fn(usize) -> u64) {
+    for i in 0..dst.lanes(t) {
+        if mask.active(t, i) {
+            dst.set(t, i, value(i));
+        } else if mode == MergeMode::Zeroing {
+            dst.set(t, i, 0);
+        }
+    }
+}
+
+/// `Duplicate(dstReg, scalar, mask)`: `bits` (the scalar already in `t`) in every active element.
+pub fn duplicate(dst: &mut VReg, t: DType, bits: u64, mask: &MaskReg, mode: MergeMode) {
+    predicated(dst, t, mask, mode, |_| bits);
+}
+
+fn float_op(op: RegBinOp, a: f32, b: f32) -> f32 {
+    match op {
+        RegBinOp::Add => a + b,
+        RegBinOp::Sub => a - b,
+        RegBinOp::Mul => a * b,
+        RegBinOp::Div => a / b,
+        RegBinOp::Max => a.max(b),
+        RegBinOp::Min => a.min(b),
+    }
+}
+
+fn int_op(op: RegBinOp, a: i64, b: i64) -> Result<i64, String> {
+    Ok(match op {
+        RegBinOp::Add => a.wrapping_add(b),
+        RegBinOp::Sub => a.wrapping_sub(b),
+        RegBinOp::Mul => a.wrapping_mul(b),
+        RegBinOp::Max => a.max(b),
+        RegBinOp::Min => a.min(b),
+        RegBinOp::Div => return Err("integer Div on registers is not modelled".to_string()),
+    })
+}
+
+/// One element of `op` on bits of `t`.
+fn apply(op: RegBinOp, t: DType, a: u64, b: u64) -> Result<u64, String> {
+    if t.is_float() {
+        let r = float_op(op, t.to_f64(a) as f32, t.to_f64(b) as f32);
+        Ok(t.from_f64(r as f64))
+    } else {
+        Ok(t.from_i64(int_op(op, t.to_i64(a), t.to_i64(b))?))
+    }
+}
+
+/// `Add(dstReg, src0Reg, src1Reg, mask)` and its siblings, element by element over the active lanes.
+pub fn binary(
+    op: RegBinOp,
+    t: DType,
+    dst: &mut VReg,
+    a: &VReg,
+    b: &VReg,
+    mask: &MaskReg,
+    mode: MergeMode,
+) -> Result<(), String> {
+    if !t.is_float() {
+        int_op(op, 0, 1)?;
+    }
+    predicated(dst, t, mask, mode, |i| {
+        apply(op, t, a.get(t, i), b.get(t, i)).unwrap_or(0)
+    });
+    Ok(())
+}
+
+/// `Adds(dstReg, srcReg, scalar, mask)` (and `Muls`, `Maxs`, `Mins`): `op` with the scalar (bits of `t`) as
+/// the second operand of every element.
+pub fn binary_scalar(
+    op: RegBinOp,
+    t: DType,
+    dst: &mut VReg,
+    src: &VReg,
+    scalar: u64,
+    mask: &MaskReg,
+    mode: MergeMode,
+) -> Result<(), String> {
+    if !t.is_float() {
+        int_op(op, 0, 1)?;
+    }
+    predicated(dst, t, mask, mode, |i| apply(op, t, src.get(t, i), scalar).unwrap_or(0));
+    Ok(())
+}
+
+/// `Abs(dstReg, srcReg, mask)`, `Sqrt`, `Exp`: Sqrt and Exp on floats only.
+pub fn unary(op: RegUnOp, t: DType, dst: &mut VReg, src: &VReg, mask: &MaskReg, mode: MergeMode) -> Result<(), String> {
+    if !t.is_float() && op != RegUnOp::Abs {
+        return Err(format!("{op:?} of {} registers is not modelled", t.name()));
+    }
+    let one = |bits: u64| -> u64 {
+        if !t.is_float() {
+            return t.from_i64(t.to_i64(bits).wrapping_abs());
+        }
+        let x = t.to_f64(bits) as f32;
+        let r = match op {
+            RegUnOp::Abs => x.abs(),
+            RegUnOp::Sqrt => x.sqrt(),
+            RegUnOp::Exp => x.exp(),
+        };
+        t.from_f64(r as f64)
+    };
+    predicated(dst, t, mask, mode, |i| one(src.get(t, i)));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vector::reg::mask::{create_mask, update_mask, MaskPattern};
+
+    const W: usize = 256;
+
+    fn floats(values: &[f32]) -> VReg {
+        let mut r = VReg::zeroed(W);
+        for (i, v) in values.iter().enumerate() {
+            r.set(DType::F32, i, v.to_bits() as u64);
+        }
+        r
+    }
+
+    fn f(r: &VReg, i: usize) -> f32 {
+        f32::from_bits(r.get(DType::F32, i) as u32)
+    }
+
+    #[test]
+    fn add_zeroing_clears_and_merging_keeps_inactive_lanes() {
+        let a = floats(&[1.0, 2.0, 3.0, 4.0]);
+        let b = floats(&[10.0, 20.0, 30.0, 40.0]);
+        let mut count = 2u32;
+        let mask = update_mask(W, DType::F32, &mut count); // lanes 0 and 1
+        let mut dst = floats(&[-1.0, -1.0, -1.0, -1.0]);
+        binary(RegBinOp::Add, DType::F32, &mut dst, &a, &b, &mask, MergeMode::Zeroing).unwrap();
+        assert_eq!([f(&dst, 0), f(&dst, 1), f(&dst, 2), f(&dst, 3)], [11.0, 22.0, 0.0, 0.0]);
+        let mut dst = floats(&[-1.0, -1.0, -1.0, -1.0]);
+        binary(RegBinOp::Add, DType::F32, &mut dst, &a, &b, &mask, MergeMode::Merging).unwrap();
+        assert_eq!(
+            [f(&dst, 0), f(&dst, 1), f(&dst, 2), f(&dst, 3)],
+            [11.0, 22.0, -1.0, -1.0]
+        );
+    }
+
+    #[test]
+    fn sub_mul_div_max_min_on_floats() {
+        let a = floats(&[6.0, -3.0]);
+        let b = floats(&[4.0, 2.0]);
+        let all = create_mask(W, DType::F32, MaskPattern::All);
+        let cases = [
+            (RegBinOp::Sub, [2.0, -5.0]),
+            (RegBinOp::Mul, [24.0, -6.0]),
+            (RegBinOp::Div, [1.5, -1.5]),
+            (RegBinOp::Max, [6.0, 2.0]),
+            (RegBinOp::Min, [4.0, -3.0]),
+        ];
+        for (op, want) in cases {
+            let mut dst = VReg::zeroed(W);
+            binary(op, DType::F32, &mut dst, &a, &b, &all, MergeMode::Zeroing).unwrap();
+            assert_eq!([f(&dst, 0), f(&dst, 1)], want, "{op:?}");
+        }
+    }
+
+    #[test]
+    fn half_rounds_once_and_integers_wrap() {
+        // half: 2049 is not representable (11 significand bits): 2048 + 1 rounds to even, 2048
+        let t = DType::F16;
+        let mut a = VReg::zeroed(W);
+        let mut b = VReg::zeroed(W);
+        a.set(t, 0, t.from_f64(2048.0));
+        b.set(t, 0, t.from_f64(1.0));
+        let all = create_mask(W, t, MaskPattern::All);
+        let mut dst = VReg::zeroed(W);
+        binary(RegBinOp::Add, t, &mut dst, &a, &b, &all, MergeMode::Zeroing).unwrap();
+        assert_eq!(t.to_f64(dst.get(t, 0)), 2048.0);
+        // int16: 32767 + 1 wraps to -32768
+        let t = DType::I16;
+        let mut a = VReg::zeroed(W);
+        a.set(t, 5, t.from_i64(32767));
+        let mut dst = VReg::zeroed(W);
+        binary_scalar(RegBinOp::Add, t, &mut dst, &a, t.from_i64(1), &all, MergeMode::Zeroing).unwrap();
+        assert_eq!(t.to_i64(dst.get(t, 5)), -32768);
+        assert_eq!(t.to_i64(dst.get(t, 0)), 1);
+        assert!(binary(RegBinOp::Div, t, &mut dst, &a, &a, &all, MergeMode::Zeroing)
+            .unwrap_err()
+            .contains("not modelled"));
+    }
+
+    #[test]
+    fn muls_and_duplicate_under_a_tail_mask() {
+        let src = floats(&[1.0, 2.0, 3.0]);
+        let mut count = 66u32; // second register of 66 floats: the 2-element tail
+        update_mask(W, DType::F32, &mut count);
+        let tail = update_mask(W, DType::F32, &mut count);
+        let mut dst = floats(&[9.0, 9.0, 9.0]);
+        binary_scalar(
+            RegBinOp::Mul,
+            DType::F32,
+            &mut dst,
+            &src,
+            0.5f32.to_bits() as u64,
+            &tail,
+            MergeMode::Merging,
+        )
+        .unwrap();
+        assert_eq!([f(&dst, 0), f(&dst, 1), f(&dst, 2)], [0.5, 1.0, 9.0]);
+        duplicate(&mut dst, DType::F32, 7.0f32.to_bits() as u64, &tail, MergeMode::Zeroing);
+        assert_eq!([f(&dst, 0), f(&dst, 1), f(&dst, 2), f(&dst, 63)], [7.0, 7.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn unary_ops() {
+        let src = floats(&[-4.0, 4.0, 0.0]);
+        let all = create_mask(W, DType::F32, MaskPattern::All);
+        let mut dst = VReg::zeroed(W);
+        unary(RegUnOp::Abs, DType::F32, &mut dst, &src, &all, MergeMode::Zeroing).unwrap();
+        assert_eq!([f(&dst, 0), f(&dst, 1)], [4.0, 4.0]);
+        unary(RegUnOp::Sqrt, DType::F32, &mut dst, &src, &all, MergeMode::Zeroing).unwrap();
+        assert!(f(&dst, 0).is_nan());
+        assert_eq!(f(&dst, 1), 2.0);
+        unary(RegUnOp::Exp, DType::F32, &mut dst, &src, &all, MergeMode::Zeroing).unwrap();
+        assert_eq!(f(&dst, 2), 1.0);
+        assert!(unary(RegUnOp::Sqrt, DType::I32, &mut dst, &src, &all, MergeMode::Zeroing).is_err());
+    }
+
+    #[test]
+    fn load_and_masked_store_keep_unwritten_bytes() {
+        let mut ub: Vec<u8> = (0..W as u32).flat_map(|i| (i as f32).to_bits().to_le_bytes()).collect();
+        let mut r = VReg::zeroed(W);
+        load_align(&mut r, &ub[4 * 8..]).unwrap(); // from element 8
+        assert_eq!(f(&r, 0), 8.0);
+        assert_eq!(f(&r, 63), 71.0);
+        let mut count = 3u32;
+        let mask = update_mask(W, DType::F32, &mut count);
+        let out = floats(&[-1.0, -2.0, -3.0, -4.0]);
+        store_align(&mut ub, &out, DType::F32, Some(&mask)).unwrap();
+        let at = |ub: &[u8], i: usize| f32::from_le_bytes(ub[4 * i..4 * i + 4].try_into().unwrap());
+        assert_eq!([at(&ub, 0), at(&ub, 2), at(&ub, 3)], [-1.0, -3.0, 3.0]);
+        // a load past the buffer's end, and an active element stored past it, are errors
+        assert!(load_align(&mut r, &ub[4 * 250..]).unwrap_err().contains("past the end"));
+        assert!(store_align(&mut ub[..8], &out, DType::F32, Some(&mask))
+            .unwrap_err()
+            .contains("element 2"));
+        // inactive elements past the end are not written, so not an error
+        let mut count = 2u32;
+        let two = update_mask(W, DType::F32, &mut count);
+        store_align(&mut ub[..8], &out, DType::F32, Some(&two)).unwrap();
+    }
+}
