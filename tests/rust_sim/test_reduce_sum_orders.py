@@ -150,3 +150,58 @@ def test_pattern_sums_fold_at_a_power_of_two() -> None:
     assert y[0] == want and y[1] == want, y[:2]
     assert y[8] == want, y[8:16]
     assert not y[9:16].any(), y[8:16]
+
+
+MEAN_KERNEL = """
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void means(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQueue;
+    TQue<TPosition::VECOUT, 1> outQueue;
+    TBuf<TPosition::VECCALC> workBuf;
+    pipe.InitBuffer(inQueue, 1, 32 * sizeof(half));
+    pipe.InitBuffer(outQueue, 1, 32 * sizeof(half));
+    pipe.InitBuffer(workBuf, 4096);
+    GlobalTensor<half> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ half *)x, 32);
+    yGm.SetGlobalBuffer((__gm__ half *)y, 32);
+    LocalTensor<half> xLocal = inQueue.AllocTensor<half>();
+    DataCopy(xLocal, xGm, 32);
+    inQueue.EnQue(xLocal);
+    xLocal = inQueue.DeQue<half>();
+    LocalTensor<half> yLocal = outQueue.AllocTensor<half>();
+    Duplicate(yLocal, (half)0, 32);
+    PipeBarrier<PIPE_V>();
+    MeanParams meanParams;
+    meanParams.outter = 2;
+    meanParams.inner = 16;
+    meanParams.n = 11;
+    Mean(yLocal, xLocal, workBuf.Get<uint8_t>(), meanParams);
+    PipeBarrier<PIPE_V>();
+    Mean<half, float>(yLocal[16], xLocal, workBuf.Get<uint8_t>(), meanParams);
+    PipeBarrier<PIPE_V>();
+    outQueue.EnQue(yLocal);
+    yLocal = outQueue.DeQue<half>();
+    DataCopy(yGm, yLocal, 32);
+    inQueue.FreeTensor(xLocal);
+    outQueue.FreeTensor(yLocal);
+}
+"""
+
+
+def test_mean_multiplies_by_the_reciprocal_in_its_accumulation_type() -> None:
+    # rows of eleven 1s and eleven 2s. Mean<half>: the sum times half(1 / 11) = 1489 * 2^-14, in half:
+    # 11 * it = 2047.375 * 2^-11 -> 2047 * 2^-11 (0.99951172), twice that for the 2s. Mean<half, float>: the
+    # float sum times 1.0f / 11 is 1.0 in f32, cast to half once: 1 and 2 (the sum divided by n, as before)
+    x = np.zeros(32, dtype=np.float16)
+    x[:11] = 1.0
+    x[16:27] = 2.0
+    result = run(MEAN_KERNEL, {"x": x}, block_dim=1, outputs={"y": ((32,), "float16")})
+    errors = [f for f in result.findings if f.severity.name == "ERROR"]
+    assert errors == [], [str(f) for f in errors]
+    y = result.outputs["y"].astype(np.float32)
+    assert list(y[:2]) == [2047 / 2048, 2047 / 1024], y[:2]
+    assert list(y[16:18]) == [1.0, 2.0], y[16:18]
