@@ -68,7 +68,7 @@ from ascendir.host_eval import (
     evaluate_tiling,
 )
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_init_list, host_smart_ptr, host_vector
+from ascendir.lower import host_check_macros, host_init_list, host_smart_ptr, host_vector
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.diagnostics import Reporter, span_of
@@ -313,11 +313,12 @@ def _lower_host_function(program: Program, options: object | None, *,
     def pick(found: HostScan) -> A.FunctionDecl | None:
         return found.infer_shape if infer_shape else found.function
 
-    units = [u.ast for u in program.units if u.unit.role in _HOST_ROLES]
+    # (the ops repositories' checking macros, where their headers were out of reach, as the `if` they expand to)
+    units = host_check_macros.desugared([u.ast for u in program.units if u.unit.role in _HOST_ROLES])
     found = scan_units(units)
     if pick(found) is None:
         # a single-file answer may hold its host code in a unit of another role
-        others = [u.ast for u in program.units if u.unit.role not in _HOST_ROLES]
+        others = host_check_macros.desugared([u.ast for u in program.units if u.unit.role not in _HOST_ROLES])
         found_other = scan_units(others)
         if pick(found_other) is not None:
             units, found = units + others, scan_units(units + others)

@@ -128,8 +128,11 @@ def collect(units: list[A.TranslationUnit]) -> Scope:
     scope = Scope()
     for unit in units:
         _collect_decls(scope, unit.decls, None)
-    if scope.tiling_templates and tiling_framework.BASE_CLASS not in scope.classes:
-        framework = tiling_framework.unit_for(scope.tiling_templates)
+    derived = any(tiling_framework.BASE_CLASS in (_base_name(b) for b in info.decl.bases)
+                  for info in scope.classes.values())
+    if (scope.tiling_templates or derived) and tiling_framework.BASE_CLASS not in scope.classes:
+        framework = tiling_framework.unit_for(scope.tiling_templates, derived,
+                                              tiling_framework.PARAMS_STRUCT not in scope.classes)
         if framework is not None:
             _collect_decls(scope, framework.decls, None)
     return scope

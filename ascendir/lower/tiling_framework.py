@@ -13,7 +13,8 @@ Class, priority)` and make the tiling function `return TilingRegistry::GetInstan
   each built from the context, and returns the first DoTiling status that is not GRAPH_PARAM_INVALID, or
   GRAPH_FAILED when none takes the case.
 
-When a program registers templates and defines no TilingBaseClass of its own, this module adds both classes
+When a program registers templates, or derives a class from TilingBaseClass, and defines no TilingBaseClass
+of its own, this module adds both classes (with the base's members tilingKey_, workspaceSize_, blockDim_, aicoreParams_)
 as source we write here (the registry's DoTilingImpl spelled out for the classes registered), so the host
 lowering runs them like any class. The log-only DumpTilingInfo hook is left out.
 """
@@ -27,6 +28,12 @@ _HOOKS = ("GetShapeAttrsInfo", "GetPlatformInfo", None, "DoOpTiling", "DoLibApiT
           "PostTiling")
 SOURCE_NAME = "<tiling framework>"
 REGISTRY_CLASS = "TilingTemplateRegistry"
+PARAMS_STRUCT = "AiCoreParams"
+_PARAMS_SOURCE = (
+    f"struct {PARAMS_STRUCT} {{\n    uint64_t ubSize = 0;\n    uint64_t blockDim = 0;\n    uint64_t numBlocks = 0;\n"
+    "    uint64_t aicNum = 0;\n    uint64_t l1Size = 0;\n    uint64_t l0aSize = 0;\n    uint64_t l0bSize = 0;\n"
+    "    uint64_t l0cSize = 0;\n};\n\n"
+)
 
 
 def is_registration(d: A.Node) -> bool:
@@ -49,8 +56,9 @@ def registered(d: A.MacroDecl) -> tuple[int, str] | None:
     return None if name is None or value is None else (value, name)
 
 
-def source(classes: list[str]) -> str:
-    """The framework's two classes, with DoTilingImpl trying `classes` in order."""
+def source(classes: list[str], with_params: bool = True) -> str:
+    """The framework's two classes, with DoTilingImpl trying `classes` in order (and the AiCoreParams struct
+    of the base's aicoreParams_, unless `with_params` is false: the program defines it)."""
     steps = []
     for hook in _HOOKS:
         if hook is None:
@@ -64,12 +72,17 @@ def source(classes: list[str]) -> str:
         f"            if (status{k} != ge::GRAPH_PARAM_INVALID) {{\n                return status{k};\n            }}\n"
         "        }\n" for k, cls in enumerate(classes))
     return (
-        f"class {BASE_CLASS} {{\npublic:\n"
+        (_PARAMS_SOURCE if with_params else "")
+        + f"class {BASE_CLASS} {{\npublic:\n"
         f"    explicit {BASE_CLASS}(gert::TilingContext *context) : context_(context) {{}}\n"
         "    ge::graphStatus DoTiling()\n    {\n        ge::graphStatus ret = ge::GRAPH_SUCCESS;\n"
         + "\n".join(steps)
         + "\n        context_->SetTilingKey(this->GetTilingKey());\n        return ge::GRAPH_SUCCESS;\n    }\n"
-        "protected:\n    gert::TilingContext *context_;\n};\n\n"
+        # the members the framework's TilingBaseClass gives its subclasses (the steps set tilingKey_ and
+        # workspaceSize_ and return them from GetTilingKey / GetWorkspaceSize; aicoreParams_ holds the platform's)
+        "protected:\n    gert::TilingContext *context_;\n    uint32_t blockDim_ = 0;\n"
+        "    uint64_t workspaceSize_ = 0;\n    uint64_t tilingKey_ = 0;\n"
+        f"    {PARAMS_STRUCT} aicoreParams_;\n}};\n\n"
         f"class {REGISTRY_CLASS} {{\npublic:\n"
         "    ge::graphStatus DoTilingImpl(gert::TilingContext *context)\n    {\n"
         + tries
@@ -80,9 +93,12 @@ def source(classes: list[str]) -> str:
     )
 
 
-def unit_for(registrations: list[A.MacroDecl]) -> A.TranslationUnit | None:
+def unit_for(registrations: list[A.MacroDecl], derived: bool = False,
+             with_params: bool = True) -> A.TranslationUnit | None:
     """The framework's classes as a parsed unit, for the classes `registrations` name (by priority; the first
-    registration of a priority wins, as std::map::insert keeps it)."""
+    registration of a priority wins, as std::map::insert keeps it). With no registration, only where a class
+    of the program derives from TilingBaseClass (`derived`: a host that runs `XTiling(context).DoTiling()`
+    itself, as ops-math's stateless_random_uniform_v2)."""
     from frontend.parser import get_parser
 
     by_priority: dict[int, str] = {}
@@ -90,7 +106,7 @@ def unit_for(registrations: list[A.MacroDecl]) -> A.TranslationUnit | None:
         found = registered(d)
         if found is not None:
             by_priority.setdefault(*found)
-    if not by_priority:
+    if not by_priority and not derived:
         return None
     classes = [by_priority[p] for p in sorted(by_priority)]
-    return get_parser().parse(source(classes), SOURCE_NAME).unit
+    return get_parser().parse(source(classes, with_params), SOURCE_NAME).unit
