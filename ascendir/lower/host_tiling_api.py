@@ -81,10 +81,13 @@ REDUCE_TMP_SIZE = {"GetReduceSumMaxMinTmpSize": True, "GetReduceMeanMaxMinTmpSiz
 OUT_ARGS = {"GetRmsNormMaxMinTmpSize": (2, 3), **{name: (5, 6) for name in REDUCE_TMP_SIZE},
             "GetLayerNormMaxMinTmpSize": (3, 4, 5, 6), "GetNormalizeMaxMinTmpSize": (6, 7),
             "GetWelfordUpdateMaxMinTmpSize": (5, 6), "GetWelfordFinalizeMaxMinTmpSize": (3, 4)}
+# the sort family's tmp sizes on the 220x chips (asc-devkit sort_tiling_impl.cpp): Sort's 8 bytes a (score, index)
+# pair whatever the type size (2 float or 4 half elements), Concat's none (on 2201 it only hands Sort its scores)
+SORT_TMP_SIZE = {"GetSortTmpSize": 8, "GetConcatTmpSize": 0}
 FUNCTIONS = frozenset({*SOFTMAX_GRAD_TMP_SIZE, "SoftMaxGradTilingFunc", "GetRmsNormMaxMinTmpSize",
                        "GetRmsNormTilingInfo", *REDUCE_TMP_SIZE, "GetLayerNormMaxMinTmpSize",
                        "GetLayerNormNDTilingInfo", "GetNormalizeMaxMinTmpSize", "GetWelfordUpdateMaxMinTmpSize",
-                       "GetWelfordFinalizeMaxMinTmpSize"})
+                       "GetWelfordFinalizeMaxMinTmpSize", *SORT_TMP_SIZE})
 
 
 def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
@@ -108,7 +111,16 @@ def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
         return _welford_update_tmp_size(lw, e)
     if name == "GetWelfordFinalizeMaxMinTmpSize" and len(e.args) == 5:
         return _welford_finalize_tmp_size(lw, e)
+    if name in SORT_TMP_SIZE and len(e.args) == 3:
+        return _sort_tmp_size(lw, e, SORT_TMP_SIZE[name])
     raise Unsupported(f"'{name}' with {len(e.args)} arguments is not modelled", e)
+
+
+def _sort_tmp_size(lw: HostLowerer, e: A.Call, per_element: int) -> Val:
+    """GetSortTmpSize / GetConcatTmpSize(platform, elemCount, dataTypeSize) in bytes; the library asserts elemCount > 0
+    and a type size of 2 or 4, which the sizes here do not depend on."""
+    count = lw.convert(lw.expr(e.args[1]), C.U32, e)
+    return lw.arith("*", count, _u32(per_element), e)
 
 
 # helpers --------------------------------------------------------------------------------------------------

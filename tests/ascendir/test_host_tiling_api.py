@@ -156,3 +156,33 @@ def test_rms_norm_tiling_rows_per_pass_and_tail() -> None:
 def test_rms_norm_tiling_rejects_an_unaligned_row() -> None:
     # H = 10 floats is 40 bytes, not a multiple of 32: GetRmsNormTilingInfo returns false
     assert fields(RMS_NORM, (4, 10), "float32")["ok"] == 0
+
+
+SORT_TMP = """
+namespace optiling {
+BEGIN_TILING_DATA_DEF(SortTilingData)
+    TILING_DATA_FIELD_DEF(uint32_t, sortTmp);
+    TILING_DATA_FIELD_DEF(uint32_t, concatTmp);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(SortOp, SortTilingData)
+static ge::graphStatus TilingFunc(gert::TilingContext *context)
+{
+    SortTilingData tiling;
+    auto ascendcPlatform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+    const uint32_t n = context->GetInputShape(0)->GetStorageShape().GetShapeSize();
+    const uint32_t typeSize = context->GetInputDesc(0)->GetDataType() == ge::DT_FLOAT16 ? 2U : 4U;
+    tiling.set_sortTmp(AscendC::GetSortTmpSize(ascendcPlatform, n, typeSize));
+    tiling.set_concatTmp(AscendC::GetConcatTmpSize(ascendcPlatform, n, typeSize));
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+"""
+
+
+def test_sort_temporary_sizes() -> None:
+    # 220x: Sort's tmp holds the (score, index) pairs, 8 bytes each for half and float; Concat needs none
+    assert fields(SORT_TMP, (96,), "float32") == {"sortTmp": 96 * 8, "concatTmp": 0}
+    assert fields(SORT_TMP, (4, 32), "float16") == {"sortTmp": 128 * 8, "concatTmp": 0}
