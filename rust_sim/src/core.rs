@@ -145,6 +145,8 @@ pub struct Core {
     pub shape_infos: crate::vector::softmax_flash::ShapeInfos,
     /// bytes of in-use buffers overwritten by a write past another buffer's end (ASC954, clobber.rs)
     pub clobbers: crate::clobber::Clobbers,
+    /// the register API's registers (arch35 vector functions; vector/reg/), made at the first register call
+    pub reg_file: Option<crate::vector::reg::file::RegFile>,
 }
 
 impl Core {
@@ -185,6 +187,7 @@ impl Core {
             taint: crate::taint::Taint::default(),
             shape_infos: Default::default(),
             clobbers: Default::default(),
+            reg_file: None,
         }
     }
 }

@@ -33,6 +33,19 @@ impl MaskPattern {
             _ => Err(format!("CreateMask: {v} is no MaskPattern value")),
         }
     }
+
+    /// The pattern of enumerator `name` (`ALL`, `VL16`, `MaskPattern::ALLF`, ...).
+    pub fn from_name(name: &str) -> Result<MaskPattern, String> {
+        const NAMES: [&str; 14] = [
+            "ALL", "VL1", "VL2", "VL3", "VL4", "VL8", "VL16", "VL32", "VL64", "VL128", "M3", "M4", "H", "Q",
+        ];
+        let bare = name.rsplit("::").next().unwrap_or(name);
+        match NAMES.iter().position(|n| *n == bare) {
+            Some(v) => MaskPattern::from_value(v as i64),
+            None if bare == "ALLF" => Ok(MaskPattern::AllFalse),
+            None => Err(format!("CreateMask: '{name}' is no MaskPattern")),
+        }
+    }
 }
 
 /// A predicate register: `bits[b]` is the bit of byte lane b.
@@ -136,5 +149,10 @@ mod tests {
             .unwrap_err()
             .contains("MaskPattern::H is not modelled"));
         assert!(MaskPattern::from_value(14).is_err());
+        assert_eq!(MaskPattern::from_name("MaskPattern::VL8"), Ok(MaskPattern::First(8)));
+        assert_eq!(MaskPattern::from_name("ALLF"), Ok(MaskPattern::AllFalse));
+        assert!(MaskPattern::from_name("Q")
+            .unwrap_err()
+            .contains("MaskPattern::Q is not modelled"));
     }
 }

@@ -5,10 +5,11 @@
 //! file, and the arithmetic is predicated by a MaskReg (asc-devkit include/basic_api/reg_compute/*.h and
 //! impl/basic_api/reg_compute/dav_3510/*.h).
 //!
-//! This module is the functional model only: a per-core register file ([`file::RegFile`]), the mask
-//! instructions ([`mask`]) and the data-movement and arithmetic instructions ([`ops`]). The program's
-//! instructions that drive it (the lowering of vector functions and their calls) are not wired yet.
+//! The functional model: a per-core register file ([`file::RegFile`]), the mask instructions ([`mask`]) and
+//! the data-movement and arithmetic instructions ([`ops`]); [`calls`] decodes the program's `call Reg::*`
+//! instructions onto them.
 
+pub mod calls;
 pub mod file;
 pub mod mask;
 pub mod ops;

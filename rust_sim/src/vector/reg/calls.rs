@@ -1,0 +1,353 @@
+//! The program's register-API calls (`call Reg::Add.plain<T=f32,mode=ZEROING,vl=256> dst=v2 src0=v0 src1=v1
+//! mask=p0`): decoders that bind the operands, and `exec` on the core's register file ([`RegFile`], made at the
+//! first call with the chip's register width `vl`). Registers are named `vN` (vector) and `pN` (mask); UB
+//! addresses are byte addresses (`addr=r5:i64`, what GetPhyAddr and pointer arithmetic give). An access outside
+//! UB is the usual out-of-bounds finding and stops the core.
+
+use crate::api::{Arg, Args, Pipe, Registry};
+use crate::core::{Ctx, Flow};
+use crate::dtype::DType;
+use crate::memory::{Handle, MemKind, Space};
+use crate::program::Sv;
+use crate::vector::reg::file::{RegFile, VReg};
+use crate::vector::reg::mask::{self, MaskPattern, MaskReg};
+use crate::vector::reg::ops::{self, MergeMode, RegBinOp, RegUnOp};
+
+/// What one call does, with its operands bound.
+#[derive(Debug)]
+enum Kind {
+    Load {
+        dst: usize,
+        addr: Sv,
+    },
+    Store {
+        src: usize,
+        mask: Option<usize>,
+        addr: Sv,
+    },
+    Dup {
+        dst: usize,
+        scalar: Sv,
+        mask: Option<usize>,
+    },
+    Binary {
+        op: RegBinOp,
+        dst: usize,
+        a: usize,
+        b: usize,
+        mask: usize,
+    },
+    Scalar {
+        op: RegBinOp,
+        dst: usize,
+        src: usize,
+        scalar: Sv,
+        mask: usize,
+    },
+    Unary {
+        op: RegUnOp,
+        dst: usize,
+        src: usize,
+        mask: usize,
+    },
+    UpdateMask {
+        dst: usize,
+        count: Sv,
+        out: Option<Sv>,
+    },
+    CreateMask {
+        dst: usize,
+        pattern: MaskPattern,
+    },
+    MoveVector {
+        dst: usize,
+        src: usize,
+    },
+    MoveMask {
+        dst: usize,
+        src: usize,
+    },
+    VRegSize {
+        out: Option<Sv>,
+    },
+}
+
+#[derive(Debug)]
+struct RegCall {
+    name: String,
+    t: DType,
+    mode: MergeMode,
+    width: usize,
+    kind: Kind,
+}
+
+/// Register `name` (`v3` / `p1`) of the expected bank.
+fn reg_operand(a: &Args, name: &str, bank: char) -> Result<usize, String> {
+    match a.get(name) {
+        Some(Arg::Name(text)) if text.starts_with(bank) => text[1..]
+            .parse()
+            .map_err(|_| format!("operand {name}: '{text}' is no register")),
+        Some(other) => Err(format!("operand {name} is {other:?}, not a {bank} register")),
+        None => Err(format!("missing operand {name}")),
+    }
+}
+
+fn opt_mask(a: &Args, name: &str) -> Result<Option<usize>, String> {
+    if a.has(name) {
+        reg_operand(a, name, 'p').map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
+fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
+    let api = a.api.trim_start_matches("Reg::");
+    let width: usize = a
+        .targ("vl")
+        .ok_or("no register width (vl)")?
+        .parse()
+        .map_err(|_| "a register width that is no number")?;
+    let t = if a.targ("T").is_some() {
+        a.dtype("T")?
+    } else {
+        DType::U8
+    };
+    let mode = match a.targ("mode") {
+        None | Some("ZEROING") => MergeMode::Zeroing,
+        Some("MERGING") => MergeMode::Merging,
+        Some(other) => return Err(format!("MaskMergeMode::{other} is not modelled")),
+    };
+    let v = |n: &str| reg_operand(a, n, 'v');
+    let p = |n: &str| reg_operand(a, n, 'p');
+    let bin = |n: &str| match n {
+        "Add" | "Adds" => Some(RegBinOp::Add),
+        "Sub" => Some(RegBinOp::Sub),
+        "Mul" | "Muls" => Some(RegBinOp::Mul),
+        "Div" => Some(RegBinOp::Div),
+        "Max" | "Maxs" => Some(RegBinOp::Max),
+        "Min" | "Mins" => Some(RegBinOp::Min),
+        _ => None,
+    };
+    let kind = match api {
+        "LoadAlign" => Kind::Load {
+            dst: v("dst")?,
+            addr: a.sv("addr")?,
+        },
+        "StoreAlign" => Kind::Store {
+            src: v("src")?,
+            mask: opt_mask(a, "mask")?,
+            addr: a.sv("addr")?,
+        },
+        "Duplicate" => Kind::Dup {
+            dst: v("dst")?,
+            scalar: a.sv("scalar")?,
+            mask: opt_mask(a, "mask")?,
+        },
+        "Add" | "Sub" | "Mul" | "Div" | "Max" | "Min" => Kind::Binary {
+            op: bin(api).unwrap_or(RegBinOp::Add),
+            dst: v("dst")?,
+            a: v("src0")?,
+            b: v("src1")?,
+            mask: p("mask")?,
+        },
+        "Adds" | "Muls" | "Maxs" | "Mins" => Kind::Scalar {
+            op: bin(api).unwrap_or(RegBinOp::Add),
+            dst: v("dst")?,
+            src: v("src")?,
+            scalar: a.sv("scalar")?,
+            mask: p("mask")?,
+        },
+        "Abs" | "Sqrt" | "Exp" => Kind::Unary {
+            op: match api {
+                "Abs" => RegUnOp::Abs,
+                "Sqrt" => RegUnOp::Sqrt,
+                _ => RegUnOp::Exp,
+            },
+            dst: v("dst")?,
+            src: v("src")?,
+            mask: p("mask")?,
+        },
+        "UpdateMask" => Kind::UpdateMask {
+            dst: p("dst")?,
+            count: a.sv("count")?,
+            out: a.result_sv(),
+        },
+        "CreateMask" => Kind::CreateMask {
+            dst: p("dst")?,
+            pattern: MaskPattern::from_name(a.targ("pattern").unwrap_or("ALL"))?,
+        },
+        "Move" if a.name("dst").is_some_and(|d| d.starts_with('p')) => Kind::MoveMask {
+            dst: p("dst")?,
+            src: p("src")?,
+        },
+        "Move" => Kind::MoveVector {
+            dst: v("dst")?,
+            src: v("src")?,
+        },
+        "GetVRegSize" => Kind::VRegSize { out: a.result_sv() },
+        _ => return Err(format!("the register API's {api} is not modelled")),
+    };
+    Ok(Box::new(RegCall {
+        name: format!("Reg::{api}"),
+        t,
+        mode,
+        width,
+        kind,
+    }))
+}
+
+/// The UB byte range [addr, addr + len) if inside UB (reported and None otherwise).
+fn ub_range(cx: &mut Ctx, addr: Sv, len: usize, write: bool, elem: usize, what: &str) -> Option<usize> {
+    let ub = Handle {
+        space: Space::Local(MemKind::Ub),
+        addr: 0,
+        len: -1,
+        alloc: 0,
+    };
+    let start = cx.int(addr);
+    cx.range(ub, start, len as i64, write, elem, what)
+}
+
+impl RegCall {
+    fn file<'c>(&self, cx: &'c mut Ctx) -> &'c mut RegFile {
+        cx.core.reg_file.get_or_insert_with(|| RegFile::new(self.width))
+    }
+
+    fn mask_of(&self, cx: &mut Ctx, id: Option<usize>) -> MaskReg {
+        match id {
+            Some(id) => self.file(cx).mask(id).clone(),
+            None => mask::create_mask(self.width, self.t, MaskPattern::All),
+        }
+    }
+
+    fn run(&self, cx: &mut Ctx) -> Result<Flow, String> {
+        let t = self.t;
+        match self.kind {
+            Kind::Load { dst, addr } => {
+                let Some(start) = ub_range(cx, addr, self.width, false, t.size(), &self.name) else {
+                    return Ok(Flow::Stop);
+                };
+                let bytes = cx.local(MemKind::Ub).data.as_slice()[start..start + self.width].to_vec();
+                ops::load_align(self.file(cx).vreg(dst), &bytes)?;
+            }
+            Kind::Store { src, mask, addr } => {
+                let m = self.mask_of(cx, mask);
+                let src = self.file(cx).vreg(src).clone();
+                // the bytes up to the last active element: those past it are not written
+                let last = (0..src.lanes(t)).rev().find(|&i| m.active(t, i));
+                let Some(last) = last else { return Ok(Flow::Next) };
+                let len = (last + 1) * t.size();
+                let Some(start) = ub_range(cx, addr, len, true, t.size(), &self.name) else {
+                    return Ok(Flow::Stop);
+                };
+                let mem = cx.local(MemKind::Ub);
+                ops::store_align(&mut mem.data.as_mut_slice()[start..start + len], &src, t, Some(&m))?;
+                for i in (0..=last).filter(|&i| m.active(t, i)) {
+                    cx.mark_local(MemKind::Ub, start + i * t.size(), t.size());
+                }
+            }
+            Kind::Dup { dst, scalar, mask } => {
+                let m = self.mask_of(cx, mask);
+                let bits = cx.value_as(scalar, t);
+                ops::duplicate(self.file(cx).vreg(dst), t, bits, &m, self.mode);
+            }
+            Kind::Binary { op, dst, a, b, mask } => {
+                let m = self.mask_of(cx, Some(mask));
+                let src = self.file(cx).read(&[a, b]);
+                ops::binary(op, t, self.file(cx).vreg(dst), &src[0], &src[1], &m, self.mode)?;
+            }
+            Kind::Scalar {
+                op,
+                dst,
+                src,
+                scalar,
+                mask,
+            } => {
+                let m = self.mask_of(cx, Some(mask));
+                let bits = cx.value_as(scalar, t);
+                let src = self.file(cx).read(&[src]);
+                ops::binary_scalar(op, t, self.file(cx).vreg(dst), &src[0], bits, &m, self.mode)?;
+            }
+            Kind::Unary { op, dst, src, mask } => {
+                let m = self.mask_of(cx, Some(mask));
+                let src = self.file(cx).read(&[src]);
+                ops::unary(op, t, self.file(cx).vreg(dst), &src[0], &m, self.mode)?;
+            }
+            Kind::UpdateMask { dst, count, out } => {
+                let mut n = cx.uint(count) as u32;
+                let m = mask::update_mask(self.width, t, &mut n);
+                *self.file(cx).mask(dst) = m;
+                if let Some(out) = out {
+                    cx.set(out.reg, out.ty, out.ty.norm(n as u64));
+                }
+            }
+            Kind::CreateMask { dst, pattern } => {
+                *self.file(cx).mask(dst) = mask::create_mask(self.width, t, pattern);
+            }
+            Kind::MoveVector { dst, src } => {
+                let v: VReg = self.file(cx).vreg(src).clone();
+                *self.file(cx).vreg(dst) = v;
+            }
+            Kind::MoveMask { dst, src } => {
+                let m = self.file(cx).mask(src).clone();
+                *self.file(cx).mask(dst) = m;
+            }
+            Kind::VRegSize { out } => {
+                if let Some(out) = out {
+                    cx.set(out.reg, out.ty, out.ty.norm(self.width as u64));
+                }
+            }
+        }
+        Ok(Flow::Next)
+    }
+}
+
+impl crate::api::ApiOp for RegCall {
+    fn pipe(&self) -> Pipe {
+        match self.kind {
+            Kind::VRegSize { .. } => Pipe::S,
+            _ => Pipe::V,
+        }
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        match self.run(cx) {
+            Ok(flow) => flow,
+            Err(why) => {
+                cx.report(
+                    crate::checks::code::NOT_MODELLED,
+                    format!("{} as called here: {why}", self.name),
+                );
+                Flow::Stop
+            }
+        }
+    }
+}
+
+pub fn register(r: &mut Registry) {
+    let apis = [
+        "LoadAlign",
+        "StoreAlign",
+        "Duplicate",
+        "Add",
+        "Sub",
+        "Mul",
+        "Div",
+        "Max",
+        "Min",
+        "Adds",
+        "Muls",
+        "Maxs",
+        "Mins",
+        "Abs",
+        "Sqrt",
+        "Exp",
+        "UpdateMask",
+        "CreateMask",
+        "Move",
+        "GetVRegSize",
+    ];
+    let heads: Vec<String> = apis.iter().map(|a| format!("Reg::{a}")).collect();
+    let refs: Vec<&str> = heads.iter().map(String::as_str).collect();
+    r.add_all(&refs, &["plain"], decode);
+}
