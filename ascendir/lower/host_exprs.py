@@ -170,9 +170,9 @@ class HostExpressions:
                 self.expr(item)
         return Val(HostT("stream"))
 
-    def expr_Conditional(self, e: A.Conditional) -> Val:
+    def expr_Conditional(self, e: A.Conditional, expected: CType | None = None) -> Val:
         if not (_speculation_unsafe(e.then) or _speculation_unsafe(e.otherwise)):
-            return super().expr_Conditional(e)
+            return super().expr_Conditional(e, expected)
         # `p == nullptr ? dflt : *p`, `b == 0 ? 0 : a / b`: each branch runs only when chosen. Both are
         # lowered into detached blocks first, so the scf.if can take their common C type (no probe
         # evaluation that would leave failing host queries behind).

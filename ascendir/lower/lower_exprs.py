@@ -35,7 +35,7 @@ class ExpressionLowering:
         method = getattr(self, "expr_" + type(e).__name__, None)
         if method is None:
             raise Unsupported(f"{type(e).__name__} expressions are not supported in device code", e)
-        return method(e, expected) if expected is not None and type(e) in (A.Call, A.InitList) else method(e)  # type: ignore[no-any-return]
+        return method(e, expected) if expected is not None and type(e) in (A.Call, A.InitList, A.Conditional) else method(e)  # type: ignore[no-any-return]
 
     def expr_IntLit(self, e: A.IntLit) -> Val:
         text = e.text.lower()
@@ -329,7 +329,7 @@ class ExpressionLowering:
             raise Unsupported(f"sizeof({t}) is not known", e)
         return Val(C.U64, const=size)
 
-    def expr_Conditional(self, e: A.Conditional) -> Val:
+    def expr_Conditional(self, e: A.Conditional, expected: CType | None = None) -> Val:
         cond = self.to_bool(self.expr(e.cond), e)
         if cond.const is not None:
             return self.expr(e.then if cond.const else e.otherwise)
@@ -357,6 +357,10 @@ class ExpressionLowering:
             # `c ? Ops::Base::CeilAlign(k, 64) : k` with the call not resolved: the other arm's type, the unknown arm
             # an undefined value of it (its call stays the gap), not a result of type none
             t = b.ctype
+        elif isinstance(a.ctype, C.UnknownT) and isinstance(b.ctype, C.UnknownT) and isinstance(expected, Scalar):
+            # both arms unresolved calls (dual_level_quant's `c ? Ops::Base::CeilDiv(a, g) : Ops::Base::CeilDiv(b,
+            # g)` initialising a uint64_t): the type the value is wanted as, each call its own gap
+            t = expected
         for block, v in zip(blocks, values):
             with self.detached(block):
                 self.emit(scf.YieldOp(self.ssa(self.convert(v, t, e), e)), e)

@@ -998,3 +998,20 @@ def test_an_explicitly_specialised_base_runs_the_constructor_its_init_list_entry
     assert result.completed, [d.message for d in result.findings]
     assert not result.findings, [str(d) for d in result.findings]
     assert np.array_equal(result.outputs["y"], 3 * x)  # the float specialisation's scale + 1
+
+
+def test_a_conditional_of_two_unresolved_calls_has_the_declared_type() -> None:
+    """Both arms unresolved calls, initialising a scalar (ops-nn dual_level_quant_batch_matmul: `uint64_t g = c ?
+    Ops::Base::CeilDiv(k - off, size) : Ops::Base::CeilDiv(ub, size);`): the conditional was of type none, its
+    scf.if an unsupported 'a value of type none'; now it is of the declared type and each call is its gap."""
+    source = UNRESOLVED_CALL_IN_A_CONDITIONAL.replace("LIMIT", "4").replace(
+        "n = GetBlockIdx() < 2 ? Ops::Base::CeilAlign(n, 32U) : n;  // GAP",
+        "uint32_t m = GetBlockIdx() < 2 ? Ops::Base::CeilAlign(n, 32U) : Ops::Base::CeilDiv(n, 1U);\n        n = m;")
+    assert "CeilDiv" in source
+    assert [i.partition("unsupported ")[2] for i in _unsupported(source)] == [
+        '"the call of CeilAlign, which the lowering could not resolve"',
+        '"the call of CeilDiv, which the lowering could not resolve"']
+    x = np.arange(64, dtype=np.float32)
+    result = run(source, {"x": x}, block_dim=1, outputs={"y": ((64,), "float32")})
+    assert result.completed, [d.message for d in result.findings]
+    assert np.array_equal(result.outputs["y"], 2 * x)
