@@ -518,20 +518,30 @@ impl ApiOp for SoftMax {
         let Space::Local(mem) = src.space else {
             return Flow::Next;
         };
-        let (mut out, init) = crate::vector::read_local_f32(cx, mem, at, n, t);
-        // computed in place, row by row: columns past oriSrcK come out 0
+        let (mut out, _) = crate::vector::read_local_f32(cx, mem, at, n, t);
+        let src_known = element_known(&cx.local(mem).init[at..at + n * sz], sz);
+        // The library reduces (max, sum) over the first oriSrcK columns of a row but subtracts, exponentiates and
+        // divides over all srcK (softmax_impl.h / logsoftmax_common_impl.h: GenericSubNDImpl, Exp, GenericDivNDImpl
+        // with tiling.srcK), so the padding columns are written too, from the source's padding: exp(x - max) / sum.
+        // A row's first oriSrcK results are known when its first oriSrcK sources are; a padding column also needs
+        // its own source element.
+        let mut known = vec![false; n];
         let mut maxes = Vec::with_capacity(rows);
         let mut sums = Vec::with_capacity(rows);
+        let mut stats_known = true;
         for r in 0..rows {
             let o = &mut out[r * cols..(r + 1) * cols];
-            o[ori..].fill(0.0);
-            let o = &mut o[..ori];
-            let mx = lanes_fold(o, f32::NEG_INFINITY, f32::max);
+            let row_known = src_known[r * cols..r * cols + ori].iter().all(|&k| k);
+            stats_known &= row_known;
+            for (c, k) in known[r * cols..(r + 1) * cols].iter_mut().enumerate() {
+                *k = row_known && (c < ori || src_known[r * cols + c]);
+            }
+            let mx = lanes_fold(&o[..ori], f32::NEG_INFINITY, f32::max);
             for v in o.iter_mut() {
                 *v = (*v - mx).exp();
             }
             // summed in 16 lanes and then folded, as the vector unit's reduction does (and so it vectorises)
-            let s = lanes_fold(o, 0.0, |a, b| a + b);
+            let s = lanes_fold(&o[..ori], 0.0, |a, b| a + b);
             if self.log {
                 // LogSoftMax's last step is log10, not ln: the API page (CANN 8.5 and later, atlasascendc_api_07_0768)
                 // and asc-devkit's logsoftmax example say so, and kernels convert with a factor of ln(10)
@@ -542,6 +552,7 @@ impl ApiOp for SoftMax {
             maxes.push(mx);
             sums.push(s);
         }
+        let init_bytes: Vec<u8> = known.iter().flat_map(|&k| std::iter::repeat_n(k as u8, sz)).collect();
         let dst = cx.handle(self.dst);
         if let Some(d) = cx.range(dst, 0, (n * sz) as i64, true, sz, "SoftMax") {
             if let Space::Local(m) = dst.space {
@@ -549,13 +560,14 @@ impl ApiOp for SoftMax {
                 cx.check_local_write(m, d, n * sz, dst.alloc, "SoftMax");
                 let local = cx.local(m);
                 store_f32(t, &out, &mut local.data.as_mut_slice()[d..d + n * sz]);
-                local.init[d..d + n * sz].fill(init as u8);
+                local.init[d..d + n * sz].copy_from_slice(&init_bytes);
             } else {
                 let mut bytes = vec![0u8; n * sz];
                 store_f32(t, &out, &mut bytes);
-                cx.store_bytes(dst, d, &bytes, &vec![init as u8; bytes.len()], t, "SoftMax");
+                cx.store_bytes(dst, d, &bytes, &init_bytes, t, "SoftMax");
             }
         }
+        let init = stats_known;
         // sum and max: one 32-byte block per row, the value repeated
         let st = self.stat_type;
         for (h, vals) in [(self.sum, &sums), (self.max, &maxes)] {
@@ -574,6 +586,11 @@ impl ApiOp for SoftMax {
         }
         Flow::Next
     }
+}
+
+/// Per element of `sz` bytes: whether all its bytes are known (`init` flags of local memory).
+pub(crate) fn element_known(init: &[u8], sz: usize) -> Vec<bool> {
+    init.chunks_exact(sz).map(|e| e.iter().all(|&b| b == 1)).collect()
 }
 
 /// GetSoftMaxMinTmpSize's minimum for rows of `cols` elements of `t` on the 220x chips, in bytes: one row at a
