@@ -133,13 +133,14 @@ impl ApiOp for DropOut {
         // bytes of mask each row uses
         let used = if bits { src_last / 8 } else { src_last };
         let misaligned = mode == 1 || mode == 4;
-        if (misaligned && (used % 2 != 0 || mask_last % 32 != 0)) || (bits && src_last % 8 != 0) {
+        // a padded mask row shorter than its used bytes would have GatherMask read past the mask
+        if (misaligned && (used % 2 != 0 || mask_last % 32 != 0 || used > mask_last)) || (bits && src_last % 8 != 0) {
             return self.invalid(
                 cx,
                 format!(
                     "'s shape (srcLastAxis {src_last}, maskLastAxis {mask_last}) does not fit mode {mode}: padded \
-                     mask rows must be 32-byte multiples holding an even number of used bytes, and a bit mask 8 \
-                     elements a byte"
+                     mask rows must be 32-byte multiples holding an even number of used bytes (no more than the \
+                     row), and a bit mask 8 elements a byte"
                 ),
             );
         }
@@ -160,6 +161,14 @@ impl ApiOp for DropOut {
             }
         }
         let n = rows * src_last;
+        // firstAxis * srcLastAxis elements must have a size in bytes (both are uint32_t: the product fits a
+        // usize, its bytes may not)
+        if n.checked_mul(t.size()).and_then(|b| i64::try_from(b).ok()).is_none() {
+            return self.invalid(
+                cx,
+                format!("'s shape ({rows} rows of {src_last}) is more elements than any tensor holds"),
+            );
+        }
         let mask_span = if misaligned { rows * mask_last } else { rows * used };
         let Some((mut mask, mut mask_init)) = read_raw(cx, self.mask, mask_span, 1, WHAT) else {
             return Flow::Next;

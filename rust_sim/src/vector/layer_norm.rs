@@ -205,6 +205,24 @@ pub(crate) fn too_small(cx: &mut Ctx, api: &str, what: &str, h: u32, need: usize
     false
 }
 
+/// The product of `factors` (elements times an element size) where it is a byte count a tensor could have (up
+/// to i64::MAX); None past that. The factors are the caller's uint32_t shape fields: two of them and a size can
+/// pass u64, and a product that wrapped could pass a size check and then index past what was read.
+pub(crate) fn checked_bytes(factors: &[usize]) -> Option<usize> {
+    factors
+        .iter()
+        .try_fold(1usize, |p, &f| p.checked_mul(f))
+        .filter(|&p| i64::try_from(p).is_ok())
+}
+
+/// Reports (ASC959) a shape of more bytes than any tensor holds.
+pub(crate) fn report_oversized(cx: &mut Ctx, api: &str, shape: String) {
+    cx.report(
+        code::INVALID_OPERAND,
+        format!("{api}'s {shape} is more bytes than any tensor holds"),
+    );
+}
+
 /// The passes the tiling plans: (element offset, row offset, rows), main passes then the tail.
 fn passes(f: &[u64], tail_rows: usize) -> Vec<(usize, usize, usize)> {
     let (rounds, in_step, mv_step, cur_rows) = (f[0], f[1] as usize, f[2] as usize, f[3] as usize);
@@ -215,6 +233,31 @@ fn passes(f: &[u64], tail_rows: usize) -> Vec<(usize, usize, usize)> {
         out.push((f[5] as usize, f[6] as usize, tail_rows));
     }
     out
+}
+
+/// Whether the passes `plan` describes (as `passes` takes it) stay inside the tiling's inputXSize: together no
+/// more rows than it holds (the library's loopRound * bshCurLength + inputTailSize is inputXSize), each pass's
+/// end inside it; every product checked, as the fields are the caller's uint32_t values. Before this, a
+/// loopRound in the billions built a pass list of that length (and ran it, with inputRoundSize 0).
+fn plan_fits(plan: &[u64], tail_rows: u64, h: u64, x_size: u64) -> Result<(), String> {
+    let (rounds, in_step, cur_rows, tail_pos) = (plan[0], plan[1], plan[3], plan[5]);
+    let main_elems = rounds.checked_mul(cur_rows).and_then(|r| r.checked_mul(h));
+    let tail_elems = if plan[4] > 0 { tail_rows.checked_mul(h) } else { Some(0) };
+    let last_main_end = match rounds {
+        0 => Some(0),
+        _ => (rounds - 1)
+            .checked_mul(in_step)
+            .and_then(|o| cur_rows.checked_mul(h).and_then(|e| o.checked_add(e))),
+    };
+    let tail_end = tail_elems.and_then(|e| if plan[4] > 0 { tail_pos.checked_add(e) } else { Some(0) });
+    let total = main_elems.zip(tail_elems).and_then(|(m, t)| m.checked_add(t));
+    match (total, last_main_end, tail_end) {
+        (Some(t), Some(m), Some(e)) if t <= x_size && m <= x_size && e <= x_size => Ok(()),
+        _ => Err(format!(
+            "cover more than its inputXSize of {x_size} elements (loopRound {rounds} of {cur_rows} rows of {h} every \
+             {in_step} elements, a tail of {tail_rows} rows at {tail_pos})"
+        )),
+    }
 }
 
 impl LayerNorm {
@@ -265,6 +308,15 @@ impl LayerNorm {
         let eps = t.to_f64(cx.value_as(self.epsilon, t)) as f32;
         // (loopRound, inputRoundSize, meanVarRoundSize, bsCurLength, inputTailSize, inputTailPos, meanVarTailPos)
         let plan = [f[4], f[5], f[8], f[12], f[6], f[7], f[10]];
+        if let Err(why) = plan_fits(&plan, f[9], h as u64, x_size as u64) {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!(
+                    "LayerNorm's tiling plans passes that {why}: GetLayerNormNDTilingInfo never fills such a tiling"
+                ),
+            );
+            return Flow::Next;
+        }
         for (in_off, mv_off, rows) in passes(&plan, f[9] as usize) {
             let Some((x, x_init)) = read_at(cx, self.x, in_off, rows * h, t, "LayerNorm") else {
                 return Flow::Next;
@@ -314,9 +366,13 @@ impl LayerNorm {
             return Flow::Next;
         }
         let sz = t.size();
+        let Some(x_bytes) = checked_bytes(&[a_len, r_pad, sz]) else {
+            report_oversized(cx, "LayerNorm", format!("LayerNormPara ({a_len} rows of {r_pad})"));
+            return Flow::Next;
+        };
         let shape = "the LayerNormPara's shape";
-        let mut failed = too_small(cx, "LayerNorm", "inputX", self.x, a_len * r_pad * sz, shape)
-            || too_small(cx, "LayerNorm", "output", self.output, a_len * r_pad * sz, shape)
+        let mut failed = too_small(cx, "LayerNorm", "inputX", self.x, x_bytes, shape)
+            || too_small(cx, "LayerNorm", "output", self.output, x_bytes, shape)
             || too_small(cx, "LayerNorm", "outputMean", mean_h, a_len * 4, shape)
             || too_small(cx, "LayerNorm", "outputRstd", rstd_h, a_len * 4, shape);
         if !flags.no_gamma {
@@ -364,6 +420,16 @@ impl LayerNorm {
         let mut covered = vec![false; a_len];
         // (loopRound, inputRoundSize, meanVarRoundSize, aCurLength, inputTailSize, inputTailPos, meanVarTailPos)
         let plan = [f[1], f[2], f[5], f[9], f[3], f[4], f[7]];
+        if let Err(why) = plan_fits(&plan, f[6], r_pad as u64, (a_len * r_pad) as u64) {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!(
+                    "LayerNorm's LayerNormSeparateTiling plans passes that {why}: GetLayerNormNDTilingInfo never \
+                     fills such a tiling for this para"
+                ),
+            );
+            return Flow::Next;
+        }
         for (in_off, mv_off, rows) in passes(&plan, f[6] as usize) {
             for r in 0..rows {
                 let (row_at, k) = (in_off + r * r_pad, mv_off + r);
@@ -470,6 +536,34 @@ pub fn register(r: &mut Registry) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_counts_past_i64_are_none() {
+        assert_eq!(checked_bytes(&[3, 5, 4]), Some(60));
+        // 2^31 rows of 2^31 floats: 2^64 bytes, which wraps to 0 unchecked
+        assert_eq!(checked_bytes(&[1 << 31, 1 << 31, 4]), None);
+        assert_eq!(checked_bytes(&[1 << 31, 1 << 30, 4]), None);
+        assert_eq!(checked_bytes(&[u32::MAX as usize, 0, 4]), Some(0));
+    }
+
+    #[test]
+    fn a_plan_past_input_x_size_is_refused() {
+        // (loopRound, inputRoundSize, meanVarRoundSize, bsCurLength, inputTailSize, inputTailPos, meanVarTailPos)
+        // 13 rows of 64 as 4 passes of 3 rows and a tail of 1: 832 elements exactly
+        assert!(plan_fits(&[4, 192, 3, 3, 64, 768, 12], 1, 64, 832).is_ok());
+        // one row more than inputXSize, a tail past it, a loopRound in the billions over one place, products
+        // past u64
+        assert!(plan_fits(&[4, 192, 3, 3, 64, 768, 12], 2, 64, 832).is_err());
+        assert!(plan_fits(&[4, 192, 3, 3, 64, 800, 12], 1, 64, 832).is_err());
+        assert!(plan_fits(&[u32::MAX as u64, 0, 0, 1, 0, 0, 0], 0, 64, 832).is_err());
+        assert!(plan_fits(
+            &[u64::MAX, u64::MAX, 0, u64::MAX, 1, u64::MAX, 0],
+            u64::MAX,
+            u64::MAX,
+            832
+        )
+        .is_err());
+    }
 
     #[test]
     fn mean_and_variance_of_a_row() {

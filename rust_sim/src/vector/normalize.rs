@@ -18,7 +18,7 @@ use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
 use crate::program::Sv;
-use crate::vector::layer_norm::{read_at, too_small, write_at};
+use crate::vector::layer_norm::{checked_bytes, read_at, report_oversized, too_small, write_at};
 
 /// What a LayerNormConfig / NormalizeConfig template argument says.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -258,9 +258,13 @@ impl ApiOp for Normalize {
             return Flow::Next;
         }
         let (tsz, usz) = (o.t.size(), o.u.size());
+        let Some(x_bytes) = checked_bytes(&[s.a, s.r_pad, tsz]) else {
+            report_oversized(cx, "Normalize", format!("NormalizePara ({} rows of {})", s.a, s.r_pad));
+            return Flow::Next;
+        };
         let shape = "the NormalizePara's shape";
-        let mut failed = too_small(cx, "Normalize", "inputX", self.x, s.a * s.r_pad * tsz, shape)
-            || too_small(cx, "Normalize", "output", o.output, s.a * s.r_pad * tsz, shape)
+        let mut failed = too_small(cx, "Normalize", "inputX", self.x, x_bytes, shape)
+            || too_small(cx, "Normalize", "output", o.output, x_bytes, shape)
             || too_small(cx, "Normalize", "inputMean", self.mean, s.a * 4, shape)
             || too_small(cx, "Normalize", "inputVariance", self.var, s.a * 4, shape)
             || too_small(cx, "Normalize", "outputRstd", o.rstd, s.a * 4, shape);

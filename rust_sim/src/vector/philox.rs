@@ -142,6 +142,19 @@ impl ApiOp for Philox {
             }
             (None, None) => return Flow::Next,
         };
+        // dst is checked before anything is computed: PhiloxRandomParams whose row * column is more than dst holds
+        // (or than any memory: 4 * n past usize) end in a finding, not an allocation or a loop of that size
+        let Some(len) = n.checked_mul(4).and_then(|b| i64::try_from(b).ok()) else {
+            cx.report(
+                code::INVALID_OPERAND,
+                format!("{WHAT} would write {n} elements of 4 bytes: more than any tensor holds"),
+            );
+            return Flow::Next;
+        };
+        let dst = cx.handle(self.dst);
+        let Some(d) = cx.range(dst, 0, len, true, 4, WHAT) else {
+            return Flow::Next;
+        };
         let mut bytes = vec![0u8; n * 4];
         for (e, out) in bytes.chunks_exact_mut(4).enumerate() {
             let w = stream_word(ctr, key, self.rounds, stream_at(e));
@@ -152,10 +165,7 @@ impl ApiOp for Philox {
             };
             out.copy_from_slice(&bits.to_le_bytes());
         }
-        let dst = cx.handle(self.dst);
-        if let Some(d) = cx.range(dst, 0, (n * 4) as i64, true, 4, WHAT) {
-            cx.store_bytes(dst, d, &bytes, &vec![1u8; bytes.len()], self.t, WHAT);
-        }
+        cx.store_bytes(dst, d, &bytes, &vec![1u8; bytes.len()], self.t, WHAT);
         Flow::Next
     }
 }

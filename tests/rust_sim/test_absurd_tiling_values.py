@@ -1,0 +1,55 @@
+"""Absurd tiling values given to this session's new high-level APIs end in a finding, never a panic (which the
+extension turns into 'the simulator failed (a bug)', a RuntimeError out of run()) nor a hang or an allocation of
+the size they name. Each case is one the simulator panicked on, or ran away with, before its fix; the kernels are
+the APIs' own test kernels with the shape fields set to values no host tiling produces."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.rust_sim import test_dropout, test_philox_random
+
+U32_MAX = 0xFFFFFFFF
+
+
+def codes(result) -> list[str]:
+    return [d.code for d in result.findings]
+
+
+def test_dropout_mask_rows_shorter_than_their_used_bytes(tmp_path: Path) -> None:
+    # srcLastAxis 512 with maskLastAxis 32: not 8 * 32, so the bit-misaligned mode 4, whose rows use 64 bytes
+    # of a 32-byte mask row; GatherMask's packing indexed past the mask (a panic)
+    x = np.ones(512, np.float32)
+    mask = np.full(32, 0xFF, np.uint8)
+    result = test_dropout.simulate(tmp_path, "float", x, mask, 1, 512, 32, 0.5)
+    hits = [d for d in result.findings if d.code == "ASC959" and "DropOut" in d.message]
+    assert hits and "no more than the row" in hits[0].message, [str(d) for d in result.findings]
+
+
+@pytest.mark.parametrize(("rows", "src_last", "mask_last"), [
+    (U32_MAX, U32_MAX, U32_MAX),  # byte-aligned: rows * srcLastAxis * 4 bytes past usize
+    (U32_MAX, 64, 64),  # fits usize: the mask read past the tensor is reported
+    (0, 64, 64),  # nothing to do
+    (2, 0, 32),  # srcLastAxis 0 < maskLastAxis: misaligned byte mode with 0 used bytes
+])
+def test_dropout_absurd_shapes(tmp_path: Path, rows: int, src_last: int, mask_last: int) -> None:
+    x = np.ones(64, np.float32)
+    mask = np.ones(64, np.uint8)
+    result = test_dropout.simulate(tmp_path, "float", x, mask, rows, src_last, mask_last, 0.5)
+    assert result.findings is not None  # reaching here: run() returned, no panic
+    if rows * src_last > 64:
+        assert {"ASC959", "ASC951", "ASC950"} & set(codes(result)), [str(d) for d in result.findings]
+
+
+@pytest.mark.parametrize(("stride", "rows", "cols"), [
+    (0xFFFFFFFC, 0x40000000, 0xFFFFFFFC),  # 2^62 elements: 4 bytes each past isize (a capacity-overflow panic)
+    (0xFFFFFFFC, 0xFFFFFFFC, 0xFFFFFFFC),  # row * column * 4 past usize
+    (8, 0x01000000, 8),  # 2^27 elements: 512 MiB computed before dst's range was checked
+])
+def test_philox_params_past_dst(tmp_path: Path, stride: int, rows: int, cols: int) -> None:
+    call = f"PhiloxRandomParams p{{{stride}u, {rows}u, {cols}u}};\n    PhiloxRandom<10>(yLocal, key, ctr, p)"
+    result = test_philox_random.simulate(tmp_path, "uint32_t", call, 64, [1, 2], [3, 0, 0, 0])
+    assert {"ASC959", "ASC951", "ASC950"} & set(codes(result)), [str(d) for d in result.findings]
