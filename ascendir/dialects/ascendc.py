@@ -22,7 +22,8 @@ re-exports every name, so `from ascendir.dialects import ascendc as asc; asc.Dat
 - ascendc_objects.py: the objects a kernel declares and the queue/buffer protocol on them;
 - ascendc_memory.py: global and local tensors' views and values, raw `__gm__` pointers;
 - ascendc_values.py: tiling data, core and tiling-key tests, enumerators and parameter structs;
-- ascendc_calls.py: the calls of catalogued APIs, one op per API family (FAMILY_OPS).
+- ascendc_calls.py: the calls of catalogued APIs, one op per API family (FAMILY_OPS);
+- ascendc_register.py: the calls of arch35's register API (RegCallOp).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from ascendir.dialects.ascendc_kernel import (
     ReturnOp as ReturnOp,
     UndefOp as UndefOp,
 )
+from ascendir.dialects.ascendc_register import RegCallOp as RegCallOp
 from ascendir.dialects.ascendc_memory import (
     GetValueOp as GetValueOp,
     GmLoadOp as GmLoadOp,
@@ -134,7 +136,7 @@ ASCENDC = Dialect(
         ReinterpretCastOp, GmPtrOffsetOp, GmPtrCastOp, GmLoadOp, GmStoreOp, GetTilingDataOp, TilingFieldOp,
         GmPtrFromIntOp, GmPtrToIntOp,
         TilingKeyIsOp, CoreIsOp, EnumConstantOp, StructInitOp, StructGetOp, StructSetOp, MatmulObjectOp, ObjectOp,
-        OpaqueCallOp, UndefOp, *FAMILY_OPS.values(),
+        OpaqueCallOp, UndefOp, RegCallOp, *FAMILY_OPS.values(),
     ],
     [
         TPipeType, TQueType, TBufType, GlobalTensorType, LocalTensorType, GmPtrType, StructType, TilingType,

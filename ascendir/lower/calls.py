@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from ascendir.catalog import matmul_library_functions
 from ascendir.lower import ctypes as C
-from ascendir.lower import code_pointer, softmax_tiling_impl
+from ascendir.lower import code_pointer, register_api, softmax_tiling_impl
 from ascendir.lower.calls_api import api_call as api_call, lower_args, opaque_call
 from ascendir.lower.calls_builtins import (
     FLOAT_BUILTINS,
@@ -137,6 +137,12 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
     if len(parts) == 2 and parts[0].name == "numeric_limits" and parts[0].template_args and not e.args:
         return numeric_limit(lw, e, parts[0].template_args[0], name)
     if in_register_api(callee.qname) or name in REGISTER_API_FUNCTIONS:
+        if lw.report.api_uncatalogued:  # the chips that have the register API (arch35): the modelled slice
+            if name == "GetVRegSize":
+                return register_api.vreg_size(lw, e)
+            value = register_api.call(lw, e, name, targs)
+            if value is not None:
+                return value
         lw.report.register_api(e)
         return opaque_call(lw, e, name, lower_args(lw, e.args, tolerant=True))
     macro = MACROS.get(name)

@@ -221,6 +221,15 @@ class RegisterApiT(UnknownT):
 
 
 @dataclass(frozen=True)
+class RegisterT(RegisterApiT):
+    """A register the lowering models (register_api.py): `RegTensor<T>` (kind "RegTensor", elem T) or `MaskReg`
+    (kind "MaskReg"); each declaration names one register of the core's register file."""
+
+    kind: str = ""
+    elem: "Scalar | None" = None
+
+
+@dataclass(frozen=True)
 class UnsizedArrayT(UnknownT):
     """An array whose length is no constant here (`SliceInfo s[K_MAX_DIM]` with the bound out of reach): its
     elements are not followed, but its type is no unknown type to report."""

@@ -73,7 +73,7 @@ REGISTER_API_NAMESPACES = frozenset({"Reg", "MicroAPI"})
 REGISTER_API_TYPES = frozenset({"RegTensor", "MaskReg", "UnalignReg", "UnalignRegForLoad", "UnalignRegForStore",
                                 "AddrReg"})
 # Free functions of the same instruction set: launching a vector function, the vector register length.
-REGISTER_API_FUNCTIONS = frozenset({"asc_vf_call", "VF_CALL", "GetVecLen"})
+REGISTER_API_FUNCTIONS = frozenset({"asc_vf_call", "VF_CALL", "GetVecLen", "GetVRegSize"})
 
 
 def in_register_api(qname: A.QualifiedName) -> bool:

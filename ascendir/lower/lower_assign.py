@@ -11,7 +11,7 @@ from xdsl.dialects import memref
 from xdsl.dialects.builtin import UNKNOWN_LOC, StringAttr
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, array_pointer, list_tensor
+from ascendir.lower import ctypes as C, array_pointer, list_tensor, register_api
 from ascendir.lower import code_pointer
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Unsupported
@@ -103,6 +103,8 @@ class AssignmentLowering:
 
     def assign(self, target: A.Node, value: Val, node: A.Node) -> None:
         if list_tensor.assign(self, target, value, node):
+            return
+        if register_api.assign(self, target, value, node):  # `mask = UpdateMask<T>(n)`: into mask's register
             return
         if isinstance(target, A.Name) and len(target.qname.parts) == 1:
             b = self.lookup(target.qname.parts[0].name)

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import SSAValue
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, array_init, array_pointer, list_tensor, object_arrays
+from ascendir.lower import ctypes as C, array_init, array_pointer, list_tensor, object_arrays, register_api
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.fast_ops import name_hint
@@ -100,6 +100,8 @@ class DeclarationLowering:
         return True
 
     def bind_local(self, name: str, t: CType, init: Val | None, d: A.Node, st: A.Node, is_ref: bool = False) -> None:
+        if register_api.declare(self, name, t, init, d):  # `RegTensor<float> x;`: a register of the core's file
+            return
         if init is not None:
             self.check_tensor_conversion(init, t, d, f"the initialisation of '{name}'")
         if init is not None and isinstance(init.obj, Instance) and not is_ref:

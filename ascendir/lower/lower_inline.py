@@ -51,9 +51,12 @@ class FunctionInlining:
     def passed_by_reference(self, body: object) -> set[str]:
         """The plain variables `body` passes where a function or method of that name takes a non-const
         reference (any overload: a cell too many only costs folding)."""
+        # the register API's UpdateMask(uint32_t &count) (arch35 only) leaves count one register smaller
+        updated = ({name for callee, i, name in bare_name_arguments(body) if callee == "UpdateMask" and i == 0}
+                   if self.report.api_uncatalogued else set())
         if not self._any_reference_param():
-            return set()  # no function of the program takes one: the body need not be walked
-        return {name for callee, i, name in bare_name_arguments(body) if self._takes_reference(callee, i)}
+            return updated  # no function of the program takes one: the body need not be walked
+        return updated | {name for callee, i, name in bare_name_arguments(body) if self._takes_reference(callee, i)}
 
     def _any_reference_param(self) -> bool:
         """Whether any function or method of the program takes a non-const reference parameter."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ascendir.lower import ctypes as C, partial_order
+from ascendir.lower import ctypes as C, partial_order, register_api
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.header_names import (
     DEFAULT_DTYPE,
@@ -69,7 +69,9 @@ class TypeResolution:
             s = C.scalar_named(t.base)
             return s if s is not None else C.UnknownT(t.base)
         if in_register_api(t.base):
-            return C.RegisterApiT()
+            last = t.base.parts[-1]
+            return (register_api.register_type(self, last.name, last.template_args)  # type: ignore[arg-type]
+                    if self.report.api_uncatalogued else C.RegisterApiT())
         parts = self.scope.without_namespaces([p for p in t.base.parts if p.name not in TRANSPARENT_NAMESPACES])
         if not parts:
             return C.UnknownT(str(t.base))
@@ -288,7 +290,7 @@ class TypeResolution:
             return self.resolve_type(self.scope.aliases[name])
         if name in REGISTER_API_TYPES and self.report.api_uncatalogued:
             # (only the uncatalogued architectures have the register API: for a 910B, RegTensor is unknown)
-            return C.RegisterApiT()
+            return register_api.register_type(self, name, args)  # type: ignore[arg-type]
         if name in self.scope.enums:
             underlying = self.scope.enums[name].underlying
             t = self.resolve_type(underlying) if underlying is not None else C.I32

@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
-from passes.sim import object_arrays, struct_arrays
+from passes.sim import object_arrays, reg_ops, struct_arrays
 from passes.sim.builder import HandleArray
 from passes.sim.program import ObjectDecl
 from passes.sim.registers import Array, NotModelled, Struct, element_type, scalar_type
@@ -129,6 +129,8 @@ def emit(b: ProgramBuilder, op: Operation) -> None:  # noqa: C901  (one dispatch
         results = [b.define(r) for r in op.results]
         b.emit("unsupported", [_quote(f"the call of {op.callee.data}, which the lowering could not resolve")],
                [r for r in results if isinstance(r, str)], op)
+    elif isinstance(op, asc.RegCallOp):
+        reg_ops.emit(b, op)
     elif isinstance(op, asc.UndefOp):
         if scalar_type(op.result.type) is None and not isinstance(op.result.type, (asc.GmPtrType, asc.GlobalTensorType,
                                                                                    asc.LocalTensorType, asc.StructType,

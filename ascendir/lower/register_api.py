@@ -1,0 +1,248 @@
+"""The register API of arch35 chips (Ascend 950: `AscendC::Reg` / `MicroAPI` in `__simd_vf__` functions and
+`__VEC_SCOPE__` blocks), lowered to `ascendc.reg_call` ops (ascendir/dialects/ascendc_register.py).
+
+A `RegTensor<T>` or `MaskReg` variable is one register of the core's register file: each declaration gets a name
+(`v0`, `v1`, ... vector registers; `p0`, ... mask registers) and the variable's value is that name, so calls read
+and write registers by name and `mask = UpdateMask<T>(count)` is a move from the call's own register. The first
+slice models the data movement (LoadAlign, StoreAlign and MicroAPI's register DataCopy forms), masks (UpdateMask,
+CreateMask) and the element-wise arithmetic (Duplicate, Add, Sub, Mul, Div, Max, Min, Adds, Muls, Maxs, Mins, Abs,
+Sqrt, Exp) with their MaskMergeMode; GetVRegSize() and `asc_vf_call<F>(args)` (a vector function's launch,
+here the function's call). Any other call, or a modelled one in a form not modelled (a post-update address,
+an AddrReg, a load distribution), is a reg_call the simulator reports by name (ASC958), never a guess.
+Facts: asc-devkit include/basic_api/reg_compute/*_intf.h (signatures, default modes), impl/.../dav_3510.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from xdsl.dialects.builtin import StringAttr
+
+from ascendir.dialects.ascendc_register import RegCallOp
+from ascendir.lower import ctypes as C
+from ascendir.lower.ctypes import Scalar
+from ascendir.lower.values import Val
+from frontend import ast as A
+
+if TYPE_CHECKING:
+    from ascendir.lower.function import FunctionLowerer
+
+# C++ argument roles per call form ("r:" a register of the bank v / p, "a" an address, "s" a scalar)
+_BINARY = ("v:dst", "v:src0", "v:src1", "p:mask")
+_SCALAR = ("v:dst", "v:src", "s:scalar", "p:mask")
+_UNARY = ("v:dst", "v:src", "p:mask")
+FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "LoadAlign": (("v:dst", "a:addr"),),
+    "StoreAlign": (("a:addr", "v:src", "p:mask"), ("a:addr", "v:src")),
+    "Duplicate": (("v:dst", "s:scalar", "p:mask"), ("v:dst", "s:scalar")),
+    **{name: (_BINARY,) for name in ("Add", "Sub", "Mul", "Div", "Max", "Min")},
+    **{name: (_SCALAR,) for name in ("Adds", "Muls", "Maxs", "Mins")},
+    **{name: (_UNARY,) for name in ("Abs", "Sqrt", "Exp")},
+}
+# template arguments that select nothing the model does not do already
+_NEUTRAL_TEMPLATE_ARGS = {"RegTraitNumOne", "DIST_NORM", "NORM", "POST_MODE_NORMAL"}
+
+
+@dataclass(frozen=True)
+class RegId:
+    """A register of the file: bank `v` (vector) or `p` (mask), and its number."""
+
+    bank: str
+    index: int
+
+    def __str__(self) -> str:
+        return f"{self.bank}{self.index}"
+
+
+def register_type(lw: FunctionLowerer, name: str, args: list[A.TemplateArg] | None) -> C.CType:
+    """The type `name<args>` of the register API: a modelled register (RegTensor of a scalar, MaskReg) or opaque."""
+    if name == "MaskReg":
+        return C.RegisterT(text="MaskReg", kind="MaskReg")
+    if name == "RegTensor" and args:
+        elem = lw._template_arg_value(args[0])
+        neutral = all(_arg_text(a).rsplit("::", 1)[-1] in _NEUTRAL_TEMPLATE_ARGS for a in args[1:])
+        if isinstance(elem, Scalar) and neutral:
+            return C.RegisterT(text=f"RegTensor<{elem}>", kind="RegTensor", elem=elem)
+    return C.RegisterApiT()
+
+
+def _new_register(lw: FunctionLowerer, bank: str) -> RegId:
+    counters: dict[str, int] = lw.__dict__.setdefault("_register_ids", {})
+    n = counters.get(bank, 0)
+    counters[bank] = n + 1
+    return RegId(bank, n)
+
+
+def declare(lw: FunctionLowerer, name: str, t: C.CType, init: Val | None, node: A.Node) -> bool:
+    """`RegTensor<float> x;` / `MaskReg m = CreateMask<T>();`: the variable names a register of its own."""
+    if not isinstance(t, C.RegisterT):
+        return False
+    reg = _new_register(lw, "v" if t.kind == "RegTensor" else "p")
+    if init is not None and isinstance(init.obj, RegId):
+        _emit(lw, node, "Move", t.elem, {"dst": reg, "src": init.obj})
+    lw.bind(name, Val(t, obj=reg))
+    return True
+
+
+def assign(lw: FunctionLowerer, target: A.Node, value: Val, node: A.Node) -> bool:
+    """`mask = UpdateMask<T>(count);`: a move into the variable's register."""
+    if not (isinstance(target, A.Name) and len(target.qname.parts) == 1):
+        return False
+    bound = lw.lookup(target.qname.parts[0].name)
+    if not (isinstance(bound, Val) and isinstance(bound.obj, RegId)):
+        return False
+    if isinstance(value.obj, RegId) and value.obj.bank == bound.obj.bank:
+        t = bound.ctype
+        _emit(lw, node, "Move", t.elem if isinstance(t, C.RegisterT) else None, {"dst": bound.obj, "src": value.obj})
+    else:
+        _unmodelled(lw, node, "assignment", "an assignment of a value that is no register of the same kind")
+    return True
+
+
+def _arg_text(a: A.TemplateArg) -> str:
+    v = a.value
+    qname = v.qname if isinstance(v, A.Name) else v.base if isinstance(v, A.TypeRef) else None
+    if isinstance(qname, A.QualifiedName):
+        return "::".join(p.name for p in qname.parts)
+    return type(v).__name__
+
+
+def _emit(lw: FunctionLowerer, node: A.Node, api: str, elem: Scalar | None, regs: dict[str, RegId],
+          values: dict[str, Val] | None = None, mode: str = "", result: bool = False) -> RegCallOp:
+    names = list(values or {})
+    operands = [lw.ssa(v, node) for v in (values or {}).values()]
+    op = RegCallOp.create(
+        operands=operands,
+        result_types=[C.scalar_ir_type(C.U32)] if result else [],
+        properties={"api": StringAttr(api), "elem": StringAttr(str(C.element_ir_type(elem)) if elem is not None else ""),
+                    "mode": StringAttr(mode), "regs": StringAttr(" ".join(f"{k}={r}" for k, r in regs.items())),
+                    "names": StringAttr(",".join(names))})
+    lw.emit(op, node)
+    return op
+
+
+def _unmodelled(lw: FunctionLowerer, node: A.Node, api: str, why: str) -> Val:
+    _emit(lw, node, api, None, {}, mode=f"unmodelled: {why}")
+    return Val(C.RegisterApiT())
+
+
+def _modes(lw: FunctionLowerer, targs: list[A.TemplateArg]) -> tuple[list[str], str | None]:
+    """The `name=VALUE` modes the template arguments after T select, or why one is not modelled. A type
+    argument (the scalar type U of `Muls<T, U, mode>`) selects nothing: the scalar converts to T."""
+    modes: list[str] = []
+    for a in targs:
+        text = _arg_text(a)
+        parts = text.split("::")
+        if parts[-1] in _NEUTRAL_TEMPLATE_ARGS or isinstance(lw._template_arg_value(a), Scalar):
+            continue
+        if len(parts) >= 2 and parts[-2] == "MaskMergeMode":
+            modes.append(f"mode={parts[-1]}")
+        elif len(parts) >= 2 and parts[-2] == "MaskPattern":
+            modes.append(f"pattern={parts[-1]}")
+        else:
+            return modes, f"the template argument {text}"
+    return modes, None
+
+
+def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] | None) -> Val | None:
+    """A call of the register API (`Reg::Add(dst, a, b, mask)`), or None to leave it to the caller."""
+    if name == "asc_vf_call":
+        return _vf_call(lw, e, targs)
+    targs = targs or []
+    first = lw._template_arg_value(targs[0]) if targs else None
+    elem = first if isinstance(first, Scalar) else None
+    modes, bad = _modes(lw, targs[1:] if elem is not None or not targs else targs)
+    if name in ("UpdateMask", "CreateMask"):
+        return _mask(lw, e, name, elem, modes, bad)
+    if name == "DataCopy":  # MicroAPI's register forms: DataCopy(reg, addr) loads, DataCopy(addr, reg[, mask]) stores
+        name = "LoadAlign" if e.args and _is_register(lw, e.args[0]) else "StoreAlign"
+    forms = FORMS.get(name)
+    if forms is None:
+        return _unmodelled(lw, e, name, "not modelled")
+    if bad is not None:
+        return _unmodelled(lw, e, name, bad)
+    form = next((f for f in forms if len(f) == len(e.args)), None)
+    if form is None:
+        return _unmodelled(lw, e, name, f"the form with {len(e.args)} arguments")
+    regs: dict[str, RegId] = {}
+    values: dict[str, Val] = {}
+    scalar_nodes: list[tuple[str, A.Node]] = []
+    for role, node in zip(form, e.args):
+        kind, key = role.split(":")
+        if kind == "s":
+            scalar_nodes.append((key, node))
+            continue
+        v = lw.expr(node)
+        if kind == "a":
+            if not isinstance(v.ctype, C.Pointer | Scalar):
+                return _unmodelled(lw, e, name, f"an address argument of type {v.ctype}")
+            values[key] = v
+        elif not (isinstance(v.obj, RegId) and v.obj.bank == kind):
+            return _unmodelled(lw, e, name, f"argument '{key}' is no {'mask' if kind == 'p' else 'vector'} register "
+                                            "the lowering models")
+        else:
+            regs[key] = v.obj
+            if elem is None and kind == "v" and isinstance(v.ctype, C.RegisterT):
+                elem = v.ctype.elem
+    if elem is None:
+        return _unmodelled(lw, e, name, "the element type is not known")
+    for key, node in scalar_nodes:
+        v = lw.expr(node)
+        if not isinstance(v.ctype, Scalar):
+            return _unmodelled(lw, e, name, f"argument '{key}' is no scalar")
+        values[key] = lw.convert(v, elem, node)
+    _emit(lw, e, name, elem, regs, values, ",".join(modes))
+    return Val(C.VoidT())
+
+
+def _is_register(lw: FunctionLowerer, node: A.Node) -> bool:
+    if isinstance(node, A.Name) and len(node.qname.parts) == 1:
+        bound = lw.lookup(node.qname.parts[0].name)
+        return isinstance(bound, Val) and isinstance(bound.obj, RegId)
+    return False
+
+
+def _mask(lw: FunctionLowerer, e: A.Call, name: str, elem: Scalar | None, modes: list[str], bad: str | None) -> Val:
+    if elem is None:
+        return _unmodelled(lw, e, name, "no element type T")
+    if bad is not None:
+        return _unmodelled(lw, e, name, bad)
+    reg = _new_register(lw, "p")
+    if name == "CreateMask":
+        if e.args:
+            return _unmodelled(lw, e, name, "the form with arguments")
+        _emit(lw, e, name, elem, {"dst": reg}, mode=",".join(modes))
+    else:
+        if len(e.args) != 1:
+            return _unmodelled(lw, e, name, f"the form with {len(e.args)} arguments")
+        count = lw.convert(lw.expr(e.args[0]), C.U32, e)
+        op = _emit(lw, e, name, elem, {"dst": reg}, {"count": count}, result=True)
+        # UpdateMask takes its count by reference and leaves it one register of elements smaller
+        assert op.result is not None
+        lw.assign(e.args[0], Val(C.U32, op.result), e)
+    return Val(C.RegisterT(text="MaskReg", kind="MaskReg"), obj=reg)
+
+
+def vreg_size(lw: FunctionLowerer, e: A.Call) -> Val:
+    """`GetVRegSize()`: the bytes of one vector register, the simulator's (the chip file's) width."""
+    op = _emit(lw, e, "GetVRegSize", None, {}, result=True)
+    assert op.result is not None
+    return Val(C.U32, op.result)
+
+
+def _vf_call(lw: FunctionLowerer, e: A.Call, targs: list[A.TemplateArg] | None) -> Val | None:
+    """`asc_vf_call<F<T>>(args...)`: the vector function F<T> called with args (a SIMD launch runs it once on
+    this core); a SIMT launch (`asc_vf_call<F>(dim3(n), ...)`) is left to the caller."""
+    if not targs or len(targs) != 1:
+        return None
+    target = targs[0].value
+    qname = target.qname if isinstance(target, A.Name) else target.base if isinstance(target, A.TypeRef) else None
+    if not isinstance(qname, A.QualifiedName):
+        return None
+    if e.args and isinstance(e.args[0], A.Call) and isinstance(e.args[0].callee, A.Name) \
+            and e.args[0].callee.qname.parts[-1].name == "dim3":
+        return None
+    from ascendir.lower.calls import lower_call
+
+    return lower_call(lw, A.Call(e.span, A.Name(e.span, qname), e.args), None)
