@@ -127,14 +127,18 @@ def _unmodelled(lw: FunctionLowerer, node: A.Node, api: str, why: str) -> Val:
     return Val(C.RegisterApiT())
 
 
-def _modes(lw: FunctionLowerer, targs: list[A.TemplateArg]) -> tuple[list[str], str | None]:
+def _modes(lw: FunctionLowerer, targs: list[A.TemplateArg], elem: Scalar | None) -> tuple[list[str], str | None]:
     """The `name=VALUE` modes the template arguments after T select, or why one is not modelled. A type
-    argument (the scalar type U of `Muls<T, U, mode>`) selects nothing: the scalar converts to T."""
+    argument (the scalar type U of `Muls<T, U, mode>`) selects nothing: the scalar converts to T; nor does the
+    plain store of T's width (`StoreDist::DIST_NORM_B32` for a 32-bit T)."""
     modes: list[str] = []
+    size = C.size_of(elem) if elem is not None else None
+    plain_store = f"DIST_NORM_B{8 * size}" if size else None
     for a in targs:
         text = _arg_text(a)
         parts = text.split("::")
-        if parts[-1] in _NEUTRAL_TEMPLATE_ARGS or isinstance(lw._template_arg_value(a), Scalar):
+        if parts[-1] in _NEUTRAL_TEMPLATE_ARGS or parts[-1] == plain_store \
+                or isinstance(lw._template_arg_value(a), Scalar):
             continue
         if len(parts) >= 2 and parts[-2] == "MaskMergeMode":
             modes.append(f"mode={parts[-1]}")
@@ -152,7 +156,7 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
     targs = targs or []
     first = lw._template_arg_value(targs[0]) if targs else None
     elem = first if isinstance(first, Scalar) else None
-    modes, bad = _modes(lw, targs[1:] if elem is not None or not targs else targs)
+    modes, bad = _modes(lw, targs[1:] if elem is not None or not targs else targs, elem)
     if name in ("UpdateMask", "CreateMask"):
         return _mask(lw, e, name, elem, modes, bad)
     if name == "DataCopy":  # MicroAPI's register forms: DataCopy(reg, addr) loads, DataCopy(addr, reg[, mask]) stores

@@ -1,0 +1,50 @@
+"""Issue 28 on a vendor kernel: ops-math's FusedMulAddN for arch35 (fused_mul_add_n_apt.cpp, arch35/fused_mul_add_n.h:
+y = x1 * x3 + x2 in a `__VEC_SCOPE__` over MicroAPI registers: UpdateMask, the register DataCopy forms with
+LoadDist::DIST_NORM / StoreDist::DIST_NORM_B32, Muls and Add in ZEROING mode) runs on --chip 950PR from its
+tiling fields, two UB loops of 256 and 44 elements (the 44-element loop's last register a 44-lane UpdateMask
+tail), and equals numpy bit for bit for float and int32. Its int16 key stores with DIST_NORM_B32, a
+distribution the simulator does not model for 16-bit elements: a named ASC958, not a guess. Before issue 28 the
+run stopped at the first MicroAPI call. Skips when /work/ext/real is absent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ascendir.sim import run
+
+KERNEL = Path("/work/ext/real/ops-math/math/fused_mul_add_n/op_kernel/fused_mul_add_n_apt.cpp")
+pytestmark = pytest.mark.skipif(not KERNEL.exists(), reason="the vendor kernels (/work/ext/real) are not here")
+
+N = 300
+TILING = {"dim0": N, "blockFormer": N, "ubFormer": 256, "ubLoopOfFormerBlock": 2, "ubLoopOfTailBlock": 2,
+          "ubTailOfFormerBlock": N - 256, "ubTailOfTailBlock": N - 256, "elemNum": 256}
+KEYS = {"float32": 100000000000100, "int32": 300000000000100, "int16": 400000000000100}
+
+
+def simulate(dtype: str, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray):
+    return run(str(KERNEL), [x1, x2, x3], chip="950PR", fmt="cpp", block_dim=1, tiling=TILING,
+               tiling_key=KEYS[dtype], outputs={"y": ((N,), dtype)})
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32"])
+def test_fused_mul_add_n_matches_numpy(dtype: str) -> None:
+    rng = np.random.default_rng(3)
+    if dtype == "float32":
+        x1, x2 = rng.standard_normal(N).astype(np.float32), rng.standard_normal(N).astype(np.float32)
+        x3 = np.array([1.25], np.float32)
+    else:
+        x1, x2 = rng.integers(-1000, 1000, N).astype(np.int32), rng.integers(-1000, 1000, N).astype(np.int32)
+        x3 = np.array([-7], np.int32)
+    result = simulate(dtype, x1, x2, x3)
+    assert result.ok, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["y"], (x1 * x3[0]).astype(x1.dtype) + x2)
+
+
+def test_an_unmodelled_store_distribution_is_named() -> None:
+    x = np.arange(N, dtype=np.int16)
+    result = simulate("int16", x, x, np.array([2], np.int16))
+    errors = [d for d in result.findings if d.code == "ASC958"]
+    assert errors and "StoreDist::DIST_NORM_B32" in errors[0].message, [str(d) for d in result.findings]
