@@ -159,6 +159,10 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
     modes, bad = _modes(lw, targs[1:] if elem is not None or not targs else targs, elem)
     if name in ("UpdateMask", "CreateMask"):
         return _mask(lw, e, name, elem, modes, bad)
+    if name == "LocalMemBar" and not e.args:
+        # LocalMemBar<src, dst>() orders the vector function's UB accesses of one kind before those of another;
+        # the simulator runs a vector function's loads and stores one by one in program order already
+        return Val(C.VoidT())
     if name == "DataCopy":  # MicroAPI's register forms: DataCopy(reg, addr) loads, DataCopy(addr, reg[, mask]) stores
         name = "LoadAlign" if e.args and _is_register(lw, e.args[0]) else "StoreAlign"
     forms = FORMS.get(name)

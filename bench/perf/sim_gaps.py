@@ -62,7 +62,8 @@ def _label(root: Path, path: Path) -> str:
 
 def is_call_gap(construct: str) -> bool:
     """An unresolved call or an uncatalogued overload (the lowering's gap, reported as such), not a program gap."""
-    return construct.endswith(", which the lowering could not resolve") or construct.endswith(", not in the catalog")
+    return (construct.endswith(", which the lowering could not resolve") or construct.endswith(", not in the catalog")
+            or construct.startswith("AscendC::Reg::"))  # a register-API call the lowering does not model (issue 28)
 
 
 def check_file(path: Path) -> dict[str, Any]:

@@ -38,6 +38,7 @@ __simd_vf__ inline void AxpyMaxVF(__ubuf__ T* zAddr, __ubuf__ T* xAddr, __ubuf__
         Reg::Duplicate(floorReg, (T)-0.5, all);
         Reg::Max(zReg, zReg, floorReg, mask);
         Reg::StoreAlign(zAddr + i * vl, zReg, mask);
+        Reg::LocalMemBar<Reg::MemType::VEC_STORE, Reg::MemType::VEC_LOAD>();
     }
 }
 
