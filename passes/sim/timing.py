@@ -62,6 +62,12 @@ def summary(result: SimResult) -> str:
             f"HBM {100 * float(t['hbm_utilization']):.0f}% of its bandwidth")
     if int(t["waves"]) > 1:
         line += f"; {t['waves']} waves over {t['cores']} cores"
-    if int(t["unmodelled"]):
-        line += f"; {t['unmodelled']} instructions without a cost model"
+    # calls of APIs with no timing class (rust_sim/src/timing/cost.rs) are timed by a guess: name them
+    apis = [(str(a), int(n)) for a, n in t.get("unmodelled_apis") or []]
+    guessed = sum(n for _, n in apis)
+    if int(t["unmodelled"]) > guessed:
+        line += f"; {int(t['unmodelled']) - guessed} instructions without a cost model"
+    if guessed:
+        line += (f"; {guessed} calls of APIs without a cost model: "
+                 + ", ".join(f"{a} ({n})" for a, n in apis))
     return line

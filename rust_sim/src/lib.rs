@@ -285,6 +285,8 @@ fn timing_dict<'py>(py: Python<'py>, rep: &timing::Report) -> PyResult<Bound<'py
     d.set_item("waves", rep.waves)?;
     d.set_item("cores", rep.cores)?;
     d.set_item("unmodelled", rep.unmodelled)?;
+    // [(api, calls)]: the calls of APIs without a timing class (timed by a guess)
+    d.set_item("unmodelled_apis", rep.unknown_apis.clone())?;
     d.set_item("truncated", rep.truncated)?;
     d.set_item("hbm_rounds", rep.rounds)?;
     let blocks = PyList::empty(py);

@@ -219,6 +219,7 @@ pub fn run(prog: &Program, gm: &mut Gm, cfg: &Config) -> Outcome {
                     recs: &l.recs,
                     cross: &l.cross,
                     unmodelled: l.unmodelled,
+                    unknown_apis: &l.unknown_apis,
                     truncated: l.truncated,
                 })
             })

@@ -239,6 +239,11 @@ impl ApiOp for GmFill {
         for c in data.chunks_exact_mut(t.size()) {
             t.store_bits(c, bits);
         }
+        if let Some(m) = crate::timing::meter(cx.core) {
+            // the library duplicates the value in UB and copies it out: a UB -> GM copy of the bytes
+            m.read(crate::memory::Space::Local(crate::memory::MemKind::Ub), 0, 0);
+            m.wrote(bytes as u64, h.space, at);
+        }
         cx.store_bytes(h, at, &data, &vec![1u8; bytes], t, "InitGlobalMemory");
         Flow::Next
     }

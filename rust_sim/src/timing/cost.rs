@@ -22,6 +22,8 @@ pub enum Class {
     Barrier,
     /// a vector instruction: startup + repeats x cycles per repeat
     Vector { cpr: f64 },
+    /// a register-API instruction (`Reg::Add`, ...): one pass over one vector register, a repeat's worth
+    Register { cpr: f64 },
     /// a high-level vector API made of `parts` basic passes of `cpr` cycles per repeat in all, over the
     /// repeats of its first pass
     Composite { cpr: f64, parts: u32 },
@@ -111,6 +113,7 @@ impl Model {
                 modelled: true,
             },
             Class::Vector { cpr } => vector(cpr, work_repeats(m.repeats), 1),
+            Class::Register { cpr } => vector(cpr, 1, 1),
             Class::Composite { cpr, parts } => vector(cpr, work_repeats(m.first_repeats.unwrap_or(m.repeats)), parts),
             Class::Copy => self.copy(m),
             Class::Mmad => self.mmad(m),
@@ -120,7 +123,11 @@ impl Model {
                 } else if m.cube_steps > 0 {
                     self.mmad(m)
                 } else if m.repeats > 0 {
-                    vector(p.cycles_per_repeat("vector_simple"), m.repeats, 1)
+                    // a guess nobody chose: one simple pass per repeat, and the run says so
+                    Cost {
+                        modelled: false,
+                        ..vector(p.cycles_per_repeat("vector_simple"), m.repeats, 1)
+                    }
                 } else {
                     let _ = pipe;
                     Cost {
@@ -230,6 +237,7 @@ const BASIC: &[(&str, char)] = &[
     ("Compares", 'S'),
     ("Transpose", 'S'),
     ("TransDataTo5HD", 'S'),
+    ("TransDataTo5HDImpl", 'S'),
     ("CreateVecIndex", 'S'),
     ("Exp", 'E'),
     ("Ln", 'E'),
@@ -242,6 +250,7 @@ const BASIC: &[(&str, char)] = &[
     ("WholeReduceMax", 'R'),
     ("WholeReduceMin", 'R'),
     ("RepeatReduceSum", 'R'),
+    ("vcadd", 'R'), // the RepeatReduceSum instruction by its builtin name
     // ReduceSum/Max/Min reduce the input with whole-reduce passes; the later passes work on 1/lanes of it
     ("ReduceSum", 'R'),
     ("ReduceMax", 'R'),
@@ -278,6 +287,21 @@ const COMPOSITE: &[(&str, &str)] = &[
     ("Tanh", "SESSD"),            // 2x, exp, - 1, + 1, divide
     ("Silu", "SESDB"),            // sigmoid, * x
     ("Gelu", "BSESDB"),           // tanh form: x^3, scale, exp, + 1, divide, * x
+    // (x - mean) * rstd * gamma + beta with the row statistics given: Sub, Mul, Mul, Add over rows x columns;
+    // the Rsqrt of the variance row is per row, left out (normalize_common_impl.h)
+    ("Normalize", "BBBB"),
+    // delta = x - mean, mean += delta / n (Muls, Add), delta2 = x - new mean, var += delta * delta2 (Mul,
+    // Add), over rn x ab (layernorm_common_impl.h WelfordUpdateCompute*; half input adds a Cast, left out)
+    ("WelfordUpdate", "BSBBBB"),
+    // over the abLength columns: mean = sum(mean * w) (Muls, WholeReduceSum), variance = sum((var + (mean -
+    // m)^2 * n) * rRec) (Sub, Mul, Mul, Muls, WholeReduceSum) (welfordfinalize_common_impl.h)
+    ("WelfordFinalize", "SRBBBSR"),
+    // SoftMax with the row max and sum given: x - max, exp, / sum (simple_softmax_common_impl.h: Sub, Exp,
+    // Div; the half-in float-statistics form adds Casts, left out)
+    ("SimpleSoftMax", "BED"),
+    // a scalar read of each row's max; a row equal to `from` is rewritten by one Duplicate
+    // (softmax_common_impl.h); the meter: the rows rewritten x columns
+    ("AdjustSoftMaxRes", "S"),
     ("FasterGelu", "BSESDB"),
     ("FasterGeluV2", "BSESDB"),
     ("SwiGLU", "SESDBB"), // swish of one half, * the other
@@ -315,19 +339,28 @@ const COMPOSITE: &[(&str, &str)] = &[
     ("ClampMax", "S"),
     ("ClampMin", "S"),
     ("Where", "B"),
-    ("Fma", "BB"),
+    ("Fma", "A"), // 950: one FusedMulDstAdd pass (fma_common_impl.h)
     ("Fmod", "DSB"),
     ("Hypot", "BBBE"),
     ("BitwiseAnd", "B"),
     ("BitwiseOr", "B"),
     ("BitwiseXor", "B"),
     ("BitwiseNot", "S"),
-    ("Xor", "B"),
+    ("Xor", "BBSB"), // 220x has no xor: And, Or, Not, And (xor_membase_impl.h)
     ("LogicalAnd", "B"),
     ("LogicalOr", "B"),
     ("LogicalXor", "B"),
     ("LogicalNot", "S"),
-    ("AscendDequant", "SS"),
+    // int32 -> float Cast, * the per-column scale row (Mul), Cast to the destination type
+    // (ascend_dequant_common_impl.h); the meter: the rows x columns dequantised
+    ("AscendDequant", "SBS"),
+    // x * scale (Mul, or Muls for a scalar scale), + offset (Adds), Cast float -> half, Cast half -> int8
+    // (ascend_quant_pre_impl.h); the meter: the elements quantised
+    ("AscendQuant", "BSSS"),
+    // int8 -> half Cast (and half -> float for a float result), + offset (Add), * scale (Mul); per-channel
+    // parameters Brcb'd to rows first, a small pass left out (ascend_antiquant_c220_impl.h); the meter: src's
+    // elements
+    ("AscendAntiQuant", "SSBB"),
     ("CumSum", "BBBBBBBB"), // log-step prefix sums
     ("Mean", "RS"),
     ("Sum", "R"),
@@ -336,10 +369,17 @@ const COMPOSITE: &[(&str, &str)] = &[
     ("ArithProgression", "S"),
     ("Arange", "S"),
     ("TopK", "MM"),
+    // byte mode: Cast the mask bytes to half, * src (Mul), * 1 / keepProb (Muls); bit mode: a Select by the
+    // bits and the Muls, one pass fewer (dropout_membase_impl.h); the meter: src's elements
+    ("DropOut", "SBS"),
+    // Ascend 950 only: Rounds (default 7) of the Philox S-box on each 4-word block, each a 32 x 32 -> 64
+    // multiply per pair (two passes), two xors with the key and the key bump, then the float mantissa (Shift,
+    // Adds) (philox_3510_impl.h); the meter: the elements generated
+    ("PhiloxRandom", "BBBBBBBBBBBBBBBBBBBBBBBBBBBBSS"),
     ("ConfusionTranspose", "S"),
 ];
 
-fn classify(api: &str, dtype: Option<&str>, p: &Params) -> Class {
+pub(crate) fn classify(api: &str, dtype: Option<&str>, p: &Params) -> Class {
     let half = !matches!(
         dtype,
         Some("f32") | Some("i32") | Some("u32") | Some("f64") | Some("i64")
@@ -347,9 +387,25 @@ fn classify(api: &str, dtype: Option<&str>, p: &Params) -> Class {
     match api {
         "SetFlag" | "WaitFlag" | "CrossCoreSetFlag" | "CrossCoreWaitFlag" => return Class::Skip,
         "PipeBarrier" => return Class::Barrier,
-        "DataCopy" | "DataCopyPad" | "LoadData" | "Fixpipe" => return Class::Copy,
+        "DataCopy" | "DataCopyPad" | "LoadData" | "LoadDataWithTranspose" | "Fixpipe" => return Class::Copy,
+        // the GM fills: the library duplicates the value in UB and copies it out (MTE3), bytes of the fill
+        "InitGlobalMemory" | "Fill" | "InitOutput" => return Class::Copy,
         "Mmad" => return Class::Mmad,
         _ => {}
+    }
+    if let Some(op) = api.strip_prefix("Reg::") {
+        // the register API: the basic instruction of the same name on one register; the register moves and
+        // the mask writes are one simple issue each
+        let letter = match op {
+            "LoadAlign" | "StoreAlign" | "Move" | "CreateMask" | "UpdateMask" => Some('S'),
+            _ => BASIC.iter().find(|(n, _)| *n == op).map(|(_, c)| *c),
+        };
+        return match letter {
+            Some(c) => Class::Register {
+                cpr: letter_cpr(c, half, p),
+            },
+            None => Class::Unknown,
+        };
     }
     if let Some((_, c)) = BASIC.iter().find(|(n, _)| *n == api) {
         return Class::Vector {
@@ -394,6 +450,8 @@ mod tests {
             Class::Composite { parts: 5, .. }
         ));
         assert_eq!(classify("Frobnicate", None, &p), Class::Unknown);
+        assert_eq!(classify("Reg::Add", Some("f32"), &p), Class::Register { cpr: 2.0 });
+        assert_eq!(classify("Reg::Frobnicate", None, &p), Class::Unknown);
         assert_eq!(classify("WaitFlag", None, &p), Class::Skip);
     }
 
@@ -410,5 +468,24 @@ mod tests {
         let c = model.cost(0, Pipe::V, &m).unwrap();
         assert_eq!(c.cycles, 2.0 + 128.0);
         assert!(c.modelled && c.gm_bytes == 0);
+    }
+
+    #[test]
+    fn an_api_without_a_class_is_timed_by_a_guess_and_says_so() {
+        let prog = Program::default();
+        let mut model = Model::new(&prog, Params::default());
+        model.classes.push(Class::Unknown);
+        let mut m = Meter::default();
+        m.vector(4, 256);
+        let c = model.cost(0, Pipe::V, &m).unwrap();
+        assert!(!c.modelled && c.cycles > 0.0, "{c:?}");
+        // a copy it measured is timed as a copy, from what it moved
+        let mut m = Meter::default();
+        m.copy(
+            512,
+            (crate::memory::Space::Gm(0), 0),
+            (crate::memory::Space::Local(MemKind::Ub), 0),
+        );
+        assert!(model.cost(0, Pipe::Mte2, &m).unwrap().modelled);
     }
 }

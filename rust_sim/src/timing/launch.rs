@@ -62,6 +62,8 @@ pub struct Report {
     pub cores: u32,
     /// pipe instructions the model has no cost for (timed as a bare startup)
     pub unmodelled: u64,
+    /// of those, the calls of APIs with no timing class, by API (all blocks)
+    pub unknown_apis: Vec<(String, u64)>,
     /// some core's log was cut short (MAX_RECORDS)
     pub truncated: bool,
     /// replays spent on HBM sharing
@@ -81,6 +83,7 @@ pub struct BlockLog<'a> {
     /// the (setters, receivers) of the cross-core flag groups the core raised
     pub cross: &'a [(Vec<u32>, Vec<u32>)],
     pub unmodelled: u64,
+    pub unknown_apis: &'a std::collections::BTreeMap<String, u64>,
     pub truncated: bool,
 }
 
@@ -561,6 +564,10 @@ fn report(
         .len() as u32;
     let waves = n.div_ceil(cores);
     let unmodelled = logs.iter().map(|l| l.unmodelled).sum();
+    let mut unknown = std::collections::BTreeMap::<String, u64>::new();
+    for (name, n) in logs.iter().flat_map(|l| l.unknown_apis.iter()) {
+        *unknown.entry(name.clone()).or_default() += n;
+    }
     let truncated = logs.iter().any(|l| l.truncated);
     let trace = trace.map(|t| {
         let meta = format!(
@@ -588,6 +595,7 @@ fn report(
         waves,
         cores: cores.min(n.max(1)),
         unmodelled,
+        unknown_apis: unknown.into_iter().collect(),
         truncated,
         rounds,
         unmatched: pass.unmatched,
@@ -622,6 +630,28 @@ mod tests {
         // on 5 B/c each gets half its misses: 50 units of hits and 50 of misses at half speed take 150
         let s = shares(&[a, b], 5.0);
         assert!(s.iter().all(|v| (v - 1.5).abs() < 1e-9), "{s:?}");
+    }
+
+    #[test]
+    fn the_report_names_the_calls_of_apis_without_a_cost_model_over_all_blocks() {
+        let prog = Program::default();
+        let model = Model::new(&prog, crate::timing::Params::default());
+        let a = std::collections::BTreeMap::from([("Frob".to_string(), 2u64), ("Zap".to_string(), 1)]);
+        let b = std::collections::BTreeMap::from([("Frob".to_string(), 3u64)]);
+        let log = |block: u32, unknown: &'static std::collections::BTreeMap<String, u64>| BlockLog {
+            block,
+            group: block,
+            aiv: true,
+            recs: &[],
+            cross: &[],
+            unmodelled: unknown.values().sum(),
+            unknown_apis: unknown,
+            truncated: false,
+        };
+        let (a, b) = (Box::leak(Box::new(a)), Box::leak(Box::new(b)));
+        let rep = schedule(&prog, &model, &[log(0, a), log(1, b)], 2, None);
+        assert_eq!(rep.unmodelled, 6);
+        assert_eq!(rep.unknown_apis, vec![("Frob".to_string(), 5), ("Zap".to_string(), 1)]);
     }
 
     #[test]

@@ -16,6 +16,7 @@
 //! busy time and the bounding pipe; trace.rs writes the Chrome trace.
 
 pub mod cost;
+pub mod coverage;
 pub mod launch;
 pub mod matmul;
 pub mod params;
@@ -217,6 +218,8 @@ pub struct CoreLog {
     dcache: Vec<u64>,
     /// pipe instructions with no cost model (timed as a bare startup)
     pub unmodelled: u64,
+    /// of those, the calls of APIs with no timing class (cost.rs's Class::Unknown), by API
+    pub unknown_apis: std::collections::BTreeMap<String, u64>,
     pub truncated: bool,
     /// the Matmul object's pipeline state (matmul.rs)
     pub matmul: matmul::MatmulState,
@@ -234,6 +237,7 @@ impl CoreLog {
             extra: 0.0,
             dcache: vec![u64::MAX; lines],
             unmodelled: 0,
+            unknown_apis: std::collections::BTreeMap::new(),
             truncated: false,
             matmul: matmul::MatmulState::default(),
             cross: Vec::new(),
@@ -293,6 +297,15 @@ pub fn meter(core: &mut Core) -> Option<&mut Meter> {
     core.tlog.as_mut().map(|t| &mut t.meter)
 }
 
+/// A high-level vector API's work: a pass over `elements` elements of `elem_bytes` bytes, 256 bytes a repeat.
+/// The first pass a call meters sets the repeats its composite cost (cost.rs) multiplies by its passes.
+#[inline]
+pub fn vector_pass(core: &mut Core, elements: u64, elem_bytes: u64) {
+    if let Some(m) = meter(core) {
+        m.vector((elements * elem_bytes).div_ceil(256), elements);
+    }
+}
+
 /// Before a pipe instruction runs: a fresh meter.
 #[inline]
 pub fn begin_op(core: &mut Core) {
@@ -320,6 +333,10 @@ pub fn end_op(cx: &mut Ctx, pipe: Pipe, flow: Flow) {
             };
             if !c.modelled {
                 log.unmodelled += 1;
+                if model.classes.get(pc) == Some(&cost::Class::Unknown) {
+                    let name = model.names.get(pc).cloned().unwrap_or_default();
+                    *log.unknown_apis.entry(name).or_default() += 1;
+                }
             }
             let t = log.now(executed);
             log.push(Rec {

@@ -168,6 +168,8 @@ impl ApiOp for AntiQuant {
         let n = total / k;
         let group = k / g;
         let params = if per_tensor { 1 } else { n * g };
+        // the passes run on the half (or bfloat16) values the first Cast makes
+        crate::timing::vector_pass(cx.core, total as u64, 2);
         let Some((src, src_init)) = read_raw(cx, self.src, total, 1, WHAT) else {
             return Flow::Next;
         };

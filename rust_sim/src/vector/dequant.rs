@@ -256,6 +256,7 @@ impl ApiOp for Dequant {
                 return Flow::Next;
             }
         }
+        crate::timing::vector_pass(cx.core, total as u64, 4);
         let Some((src_bytes, src_init)) = read_raw(cx, self.src, total * 4, 4, WHAT) else {
             return Flow::Next;
         };

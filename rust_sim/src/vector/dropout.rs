@@ -182,6 +182,7 @@ impl ApiOp for DropOut {
             }
         }
         let sz = t.size();
+        crate::timing::vector_pass(cx.core, n as u64, sz as u64);
         let Some((src, src_init)) = read_raw(cx, self.src, n * sz, sz, WHAT) else {
             return Flow::Next;
         };

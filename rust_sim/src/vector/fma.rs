@@ -90,6 +90,7 @@ impl ApiOp for Fma {
             };
             ins.push(v);
         }
+        crate::timing::vector_pass(cx.core, n as u64, sz as u64);
         let mut out = vec![0u8; n * sz];
         for (e, o) in out.chunks_exact_mut(sz).enumerate() {
             let r = e * sz..(e + 1) * sz;

@@ -317,6 +317,9 @@ impl LayerNorm {
             );
             return Flow::Next;
         }
+        // every pass's rows x hLength, computed in float (the library Casts half first)
+        let rows: usize = passes(&plan, f[9] as usize).iter().map(|p| p.2).sum();
+        crate::timing::vector_pass(cx.core, (rows * h) as u64, 4);
         for (in_off, mv_off, rows) in passes(&plan, f[9] as usize) {
             let Some((x, x_init)) = read_at(cx, self.x, in_off, rows * h, t, "LayerNorm") else {
                 return Flow::Next;
@@ -405,6 +408,8 @@ impl LayerNorm {
         if failed {
             return Flow::Next;
         }
+        // aLength rows of rLengthWithPadding, computed in float
+        crate::timing::vector_pass(cx.core, (a_len * r_pad) as u64, 4);
         let Some((mut x, x_init)) = read_at(cx, self.x, 0, a_len * r_pad, t, "LayerNorm") else {
             return Flow::Next;
         };

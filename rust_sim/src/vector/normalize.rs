@@ -299,6 +299,8 @@ impl ApiOp for Normalize {
             return Flow::Next;
         };
         let eps = cx.float(self.epsilon) as f32;
+        // the library computes in float (half x is Cast first): aLength rows of rLengthWithPadding
+        crate::timing::vector_pass(cx.core, (s.a * s.r_pad) as u64, 4);
         apply(cx, &o, s, f, (&x, x_init && m_init && v_init), (&means, &vars), eps);
         Flow::Next
     }

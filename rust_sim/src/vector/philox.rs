@@ -142,6 +142,7 @@ impl ApiOp for Philox {
             }
             (None, None) => return Flow::Next,
         };
+        crate::timing::vector_pass(cx.core, n as u64, 4);
         // dst is checked before anything is computed: PhiloxRandomParams whose row * column is more than dst holds
         // (or than any memory: 4 * n past usize) end in a finding, not an allocation or a loop of that size
         let Some(len) = n.checked_mul(4).and_then(|b| i64::try_from(b).ok()) else {

@@ -208,6 +208,7 @@ impl ApiOp for Quant {
                 format!("'s calCount {cal} must be in (0, srcTensor's {src_size} elements]{what}"),
             );
         }
+        crate::timing::vector_pass(cx.core, cal as u64, self.t.size() as u64);
         let Some((x, x_ok)) = read_halves(cx, self.src, cal, self.t) else {
             return Flow::Next;
         };

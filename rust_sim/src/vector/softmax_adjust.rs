@@ -101,6 +101,7 @@ impl ApiOp for AdjustSoftMaxRes {
         let sz = t.size();
         let bits = cx.value_as(self.to, t).to_le_bytes();
         let row: Vec<u8> = (0..cols).flat_map(|_| bits[..sz].iter().copied()).collect();
+        crate::timing::vector_pass(cx.core, (found.len() * cols) as u64, sz as u64);
         let res = cx.handle(self.res);
         for &r in &found {
             if let Some(d) = cx.range(res, (r * cols * sz) as i64, row.len() as i64, true, sz, what) {

@@ -84,6 +84,7 @@ impl ApiOp for SimpleSoftMax {
         let (t, st) = (self.t, self.stat);
         let per = 32 / st.size();
         let n = rows * cols;
+        crate::timing::vector_pass(cx.core, n as u64, t.size() as u64);
         let Some((mut x, x_init)) = read(cx, self.src, n, t) else {
             return Flow::Next;
         };

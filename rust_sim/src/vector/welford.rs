@@ -175,6 +175,8 @@ impl ApiOp for WelfordUpdate {
         let Some((var, v_init)) = read_at(cx, self.in_var, 0, width, DType::F32, "WelfordUpdate") else {
             return Flow::Next;
         };
+        // the library's passes run in float over abComputeLength elements (rnLength is 1)
+        crate::timing::vector_pass(cx.core, comp as u64, 4);
         let (mut out_m, mut out_v) = (mean.clone(), var.clone());
         for i in 0..comp {
             (out_m[i], out_v[i]) = step(x[i], mean[i], var[i], n_rec);

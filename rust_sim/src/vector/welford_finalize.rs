@@ -204,6 +204,7 @@ impl ApiOp for WelfordFinalize {
         if failed {
             return Flow::Next;
         }
+        crate::timing::vector_pass(cx.core, ab as u64, 4);
         let Some((mean, m_init)) = read_at(cx, self.in_mean, 0, ab, DType::F32, "WelfordFinalize") else {
             return Flow::Next;
         };

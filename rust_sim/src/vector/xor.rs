@@ -143,6 +143,7 @@ impl ApiOp for Xor {
             }
             None => n.max(1),
         };
+        crate::timing::vector_pass(cx.core, n as u64, 2);
         let mut at = 0;
         while at < n {
             let len = piece.min(n - at);

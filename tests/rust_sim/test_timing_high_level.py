@@ -1,0 +1,108 @@
+"""The timing model's inputs for the high-level APIs added in session 9: each call's meter reports the work its
+composite cost (rust_sim/src/timing/cost.rs) multiplies, counted by hand from the shapes of the representative
+calls in these APIs' own tests (run again here with a trace), and a run names the calls that have no cost model.
+rust_sim/src/timing/coverage.rs checks that every simulated call has a timing class."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import inspect
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ascendir import sim
+from passes.sim.timing import summary
+
+HERE = Path(__file__).resolve().parent
+
+# (test module, test function, its parameters, API, repeats over all its calls: 256 bytes a repeat of the data
+# the library's passes run over)
+CASES = [
+    # 176 int16 = 352 bytes
+    ("test_xor", "test_xor_in_pieces_of_the_tmp_buffer", {"t": "int16_t", "np_t": np.int16}, "Xor", 2),
+    # 4 rows x 64 floats
+    ("test_dropout", "test_byte_mode_multiplies_by_the_mask_byte", {"t": "float"}, "DropOut", 4),
+    # 96 floats
+    ("test_ascend_quant", "test_per_tensor_rounds_half_to_even_and_saturates", {"t": "float"}, "AscendQuant", 2),
+    # 3 rows x 24 int32
+    ("test_ascend_dequant", "test_params_float_scale_tensor", {"dt": "float", "m": 3, "n": 24, "cal": 20},
+     "AscendDequant", 2),
+    # 64 x 32 int8 made half by the first Cast
+    ("test_ascend_antiquant", "test_half_per_channel_and_per_group", {"transpose": False, "g": 1},
+     "AscendAntiQuant", 16),
+    # 96 floats
+    ("test_fma", "test_fused_multiply_add_rounds_once", {"t": "float"}, "Fma", 2),
+    # 136 uint32
+    ("test_philox_random", "test_count_form_is_the_philox_stream", {"rounds": 7}, "PhiloxRandom", 3),
+    # rows 2 and 9 of 64 floats rewritten (the other 14 calls rewrite nothing)
+    ("test_adjust_softmax_res", "test_masked_rows_are_reset_and_the_result_says_so", {}, "AdjustSoftMaxRes", 2),
+    # 16 calls of one row of 64 floats
+    ("test_simple_softmax", "test_simple_softmax_uses_the_given_max_and_sum",
+     {"shape": (16, 64), "dtype": np.float32, "tol": 1e-5}, "SimpleSoftMax", 16),
+    # 7 calls of one row of 64 floats
+    ("test_welford_normalize", "test_welford_update_matches_numpy", {"shape": (7, 64), "dtype": np.float32},
+     "WelfordUpdate", 7),
+    # 5 rows x 40 floats
+    ("test_welford_normalize", "test_normalize_matches_numpy",
+     {"shape": (5, 40), "dtype": np.float32, "gdtype": np.float32, "tol": 1e-5}, "Normalize", 4),
+    # 192 columns' states
+    ("test_welford_normalize", "test_welford_finalize_matches_numpy", {"with_counts": False}, "WelfordFinalize", 3),
+    # 13 rows x 64 floats, in blocks of rows
+    ("test_layer_norm", "test_layer_norm_matches_numpy", {"shape": (13, 64), "dtype": np.float32, "tol": 1e-5},
+     "LayerNorm", 13),
+    ("test_layer_norm_rstd", "test_layer_norm_rstd_matches_numpy",
+     {"shape": (13, 64), "dtype": np.float32, "gdtype": np.float32, "tol": 1e-5}, "LayerNorm", 13),
+    # 128 (value, index) pairs: 4 sorts of 32
+    ("test_sort_a2", "test_sort32_and_mrgsort_rounds_match_a_stable_descending_argsort",
+     {"n": 128, "dtype": "float32"}, "Sort32", 4),
+]
+
+
+def traced_ops(module: str, func: str, params: dict[str, Any], tmp_path: Path) -> tuple[list[dict], list[Any]]:
+    """Runs test `func` of tests/rust_sim/`module`.py with every simulator run traced; the op slices and results."""
+    spec = importlib.util.spec_from_file_location(f"timed_{module}", HERE / f"{module}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    results: list[Any] = []
+
+    def traced(*args: Any, **kwargs: Any) -> Any:
+        result = sim.run(*args, trace=True, **kwargs)
+        results.append(result)
+        return result
+
+    mod.run = traced  # type: ignore[attr-defined]
+    fn = getattr(mod, func)
+    if "tmp_path" in inspect.signature(fn).parameters:
+        params = dict(params, tmp_path=tmp_path)
+    fn(**params)
+    ops = [e for r in results for e in (r.trace or []) if e.get("ph") == "X" and e.get("cat") == "op"]
+    return ops, results
+
+
+@pytest.mark.parametrize(("module", "func", "params", "api", "repeats"), CASES,
+                         ids=[f"{c[3]}-{c[0]}" for c in CASES])
+def test_the_meter_reports_the_work_the_cost_formula_uses(tmp_path: Path, module: str, func: str,
+                                                         params: dict[str, Any], api: str, repeats: int) -> None:
+    ops, results = traced_ops(module, func, params, tmp_path)
+    calls = [e for e in ops if e["name"] == api]
+    assert calls, f"no {api} in the trace"
+    assert sum(int(e["args"]["amount"]) for e in calls) == repeats, [e["args"] for e in calls]
+    # a call with work costs more than its startups: the repeats reached the formula
+    assert all(float(e["args"]["cycles"]) > 2 * int(e["args"]["amount"]) for e in calls if e["args"]["amount"])
+    for r in results:
+        assert r.timing["unmodelled_apis"] == [], r.timing["unmodelled_apis"]
+
+
+def test_the_summary_names_the_calls_of_apis_without_a_cost_model(tmp_path: Path) -> None:
+    _, results = traced_ops("test_xor", "test_xor_in_pieces_of_the_tmp_buffer", {"t": "int16_t", "np_t": np.int16},
+                            tmp_path)
+    result = results[0]
+    assert "without a cost model" not in summary(result)
+    timing = dict(result.timing, unmodelled=4, unmodelled_apis=[("Frob", 3)])
+    line = summary(dataclasses.replace(result, timing=timing))
+    assert "; 1 instructions without a cost model; 3 calls of APIs without a cost model: Frob (3)" in line, line
