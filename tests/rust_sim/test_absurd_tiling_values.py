@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ascendir.sim import run
 from tests.rust_sim import test_dropout, test_philox_random
 
 U32_MAX = 0xFFFFFFFF
@@ -53,3 +54,55 @@ def test_philox_params_past_dst(tmp_path: Path, stride: int, rows: int, cols: in
     call = f"PhiloxRandomParams p{{{stride}u, {rows}u, {cols}u}};\n    PhiloxRandom<10>(yLocal, key, ctr, p)"
     result = test_philox_random.simulate(tmp_path, "uint32_t", call, 64, [1, 2], [3, 0, 0, 0])
     assert {"ASC959", "ASC951", "ASC950"} & set(codes(result)), [str(d) for d in result.findings]
+
+
+RMS_KERNEL = """
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void rms_k(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(td, tiling);
+    GlobalTensor<half> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ half *)x, 256);
+    yGm.SetGlobalBuffer((__gm__ half *)y, 256);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xBuf, yBuf, gBuf;
+    pipe.InitBuffer(xBuf, 512);
+    pipe.InitBuffer(yBuf, 512);
+    pipe.InitBuffer(gBuf, 512);
+    LocalTensor<half> xLocal = xBuf.Get<half>();
+    LocalTensor<half> yLocal = yBuf.Get<half>();
+    LocalTensor<half> gLocal = gBuf.Get<half>();
+    DataCopy(xLocal, xGm, 256);
+    DataCopy(gLocal, xGm, 256);
+    PipeBarrier<PIPE_ALL>();
+    RmsNormTiling t;
+    t.bLength = td.b;
+    t.sLength = td.s;
+    t.hLength = td.h;
+    t.originalHLength = td.h;
+    t.reciprocalOfHLength = 0.0625f;
+    t.mainBshLength = td.h;
+    t.mainBsLength = 1;
+    t.mainBsLengthAlign = 8;
+    RmsNorm<half>(yLocal, xLocal, gLocal, (half)0.0001, t);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, yLocal, 256);
+}
+"""
+
+
+@pytest.mark.parametrize(("b", "s", "h", "ok"), [
+    (1, 16, 16, True),  # the kernel as meant: 16 rows of 16 halves
+    (1 << 29, 1 << 29, 16, False),  # 2^64 bytes: wrapped to 0, the size checks passed and the read panicked
+    (U32_MAX, U32_MAX, U32_MAX, False),  # past u64 before the element size
+    (0, 16, 16, True),  # no rows: nothing to do
+])
+def test_rms_norm_shape_past_any_tensor(tmp_path: Path, b: int, s: int, h: int, ok: bool) -> None:
+    src = tmp_path / "rms_k.cpp"
+    src.write_text(RMS_KERNEL, encoding="utf-8")
+    x = np.full(256, 0.5, np.float16)
+    result = run(str(src), {"x": x}, block_dim=1, tiling={"b": b, "s": s, "h": h},
+                 outputs={"y": ((256,), "float16")})
+    hits = [d for d in result.findings if d.code == "ASC959" and "RmsNorm" in d.message]
+    assert bool(hits) != ok, [str(d) for d in result.findings]

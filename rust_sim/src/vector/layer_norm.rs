@@ -33,6 +33,7 @@ use crate::memory::Space;
 use crate::program::Sv;
 use crate::vector::normalize::{self, NormFlags};
 use crate::vector::rms_norm::basic_block_sum;
+use crate::vector::sizes::{checked_bytes, report_oversized, too_small};
 
 /// The LayerNormTiling fields the plain form reads.
 const PLAIN_FIELDS: [&str; 15] = [
@@ -190,37 +191,6 @@ pub(crate) fn read_at(cx: &mut Ctx, h: u32, off: usize, n: usize, t: DType, what
 pub(crate) fn write_at(cx: &mut Ctx, h: u32, off: usize, vals: &[f32], t: DType, init: bool, what: &str) {
     let hd = cx.handle(h);
     crate::vector::reduce::write_vals(cx, hd, (off * t.size()) as i64, vals, t, init, what);
-}
-
-/// Reports (ASC959) a tensor holding fewer than `need` bytes; true when it did.
-pub(crate) fn too_small(cx: &mut Ctx, api: &str, what: &str, h: u32, need: usize, why: &str) -> bool {
-    let have = cx.handle(h).len;
-    if have >= 0 && (have as usize) < need {
-        cx.report(
-            code::INVALID_OPERAND,
-            format!("{api}'s {what} holds {have} bytes, but {why} needs {need}"),
-        );
-        return true;
-    }
-    false
-}
-
-/// The product of `factors` (elements times an element size) where it is a byte count a tensor could have (up
-/// to i64::MAX); None past that. The factors are the caller's uint32_t shape fields: two of them and a size can
-/// pass u64, and a product that wrapped could pass a size check and then index past what was read.
-pub(crate) fn checked_bytes(factors: &[usize]) -> Option<usize> {
-    factors
-        .iter()
-        .try_fold(1usize, |p, &f| p.checked_mul(f))
-        .filter(|&p| i64::try_from(p).is_ok())
-}
-
-/// Reports (ASC959) a shape of more bytes than any tensor holds.
-pub(crate) fn report_oversized(cx: &mut Ctx, api: &str, shape: String) {
-    cx.report(
-        code::INVALID_OPERAND,
-        format!("{api}'s {shape} is more bytes than any tensor holds"),
-    );
 }
 
 /// The passes the tiling plans: (element offset, row offset, rows), main passes then the tail.
@@ -541,15 +511,6 @@ pub fn register(r: &mut Registry) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn byte_counts_past_i64_are_none() {
-        assert_eq!(checked_bytes(&[3, 5, 4]), Some(60));
-        // 2^31 rows of 2^31 floats: 2^64 bytes, which wraps to 0 unchecked
-        assert_eq!(checked_bytes(&[1 << 31, 1 << 31, 4]), None);
-        assert_eq!(checked_bytes(&[1 << 31, 1 << 30, 4]), None);
-        assert_eq!(checked_bytes(&[u32::MAX as usize, 0, 4]), Some(0));
-    }
 
     #[test]
     fn a_plan_past_input_x_size_is_refused() {

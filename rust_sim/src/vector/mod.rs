@@ -33,6 +33,7 @@ pub mod reduce;
 pub mod reg;
 pub mod rms_norm;
 pub mod select_bytes;
+pub mod sizes;
 pub mod softmax_adjust;
 pub mod softmax_flash;
 pub mod softmax_grad;

@@ -18,7 +18,8 @@ use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
 use crate::program::Sv;
-use crate::vector::layer_norm::{checked_bytes, read_at, report_oversized, too_small, write_at};
+use crate::vector::layer_norm::{read_at, write_at};
+use crate::vector::sizes::{checked_bytes, report_oversized, too_small};
 
 /// What a LayerNormConfig / NormalizeConfig template argument says.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

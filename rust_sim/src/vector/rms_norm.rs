@@ -20,6 +20,7 @@ use crate::dtype::DType;
 use crate::program::Sv;
 use crate::vector::elem::store_f32;
 use crate::vector::reduce::order::pair_tree;
+use crate::vector::sizes::{checked_bytes, report_oversized, too_small};
 
 const LANES: usize = 64;
 
@@ -109,18 +110,6 @@ pub fn normalise_row(x: &mut [f32], gamma: &[f32], ori: usize, recip: f32, eps: 
 }
 
 impl RmsNorm {
-    fn too_small(&self, cx: &mut Ctx, what: &str, h: u32, need: usize) -> bool {
-        let have = cx.handle(h).len;
-        if have >= 0 && (have as usize) < need {
-            cx.report(
-                code::INVALID_OPERAND,
-                format!("RmsNorm's {what} holds {have} bytes, but the RmsNormTiling's shape needs {need}"),
-            );
-            return true;
-        }
-        false
-    }
-
     fn read(&self, cx: &mut Ctx, h: u32, n: usize) -> Option<(Vec<f32>, bool)> {
         crate::vector::read_tensor_f32(cx, h, n, self.t, "RmsNorm")
     }
@@ -155,13 +144,20 @@ impl ApiOp for RmsNorm {
             return Flow::Next;
         }
         let sz = t.size();
+        // bLength * sLength * hLength: three uint32_t fields, whose product can pass u64 (2^29 * 2^29 * 16
+        // halves are 2^64 bytes, 0 when wrapped: the size checks passed and the read asked for 2^62 elements)
+        let Some(bytes) = checked_bytes(&[b, s, h, sz]) else {
+            report_oversized(cx, "RmsNorm", format!("RmsNormTiling shape ({b}, {s}, {h})"));
+            return Flow::Next;
+        };
         let n = b * s * h;
-        let mut failed = self.too_small(cx, "src", self.src, n * sz)
-            || self.too_small(cx, "dst", self.dst, n * sz)
-            || self.too_small(cx, "gamma", self.gamma, h * sz);
+        let shape = "the RmsNormTiling's shape";
+        let mut failed = too_small(cx, "RmsNorm", "src", self.src, bytes, shape)
+            || too_small(cx, "RmsNorm", "dst", self.dst, bytes, shape)
+            || too_small(cx, "RmsNorm", "gamma", self.gamma, h * sz, shape);
         if let Some(tmp) = self.tmp {
             let floats = main_bs_align + main_bsh * if t == DType::F16 { 2 } else { 1 };
-            failed = failed || self.too_small(cx, "sharedTmpBuffer", tmp, floats * 4);
+            failed = failed || too_small(cx, "RmsNorm", "sharedTmpBuffer", tmp, floats * 4, shape);
         }
         if failed {
             return Flow::Next;

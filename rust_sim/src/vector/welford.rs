@@ -20,7 +20,8 @@ use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
 use crate::program::Sv;
-use crate::vector::layer_norm::{read_at, too_small, write_at};
+use crate::vector::layer_norm::{read_at, write_at};
+use crate::vector::sizes::too_small;
 
 #[derive(Debug)]
 struct WelfordUpdate {

@@ -23,8 +23,9 @@ use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
 use crate::program::Sv;
-use crate::vector::layer_norm::{read_at, row_sum, too_small, write_at};
+use crate::vector::layer_norm::{read_at, row_sum, write_at};
 use crate::vector::reduce::order::pair_tree;
+use crate::vector::sizes::too_small;
 
 const B32_LEN: usize = 64;
 
