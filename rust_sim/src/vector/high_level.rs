@@ -552,7 +552,7 @@ impl ApiOp for SoftMax {
             maxes.push(mx);
             sums.push(s);
         }
-        let init_bytes: Vec<u8> = known.iter().flat_map(|&k| std::iter::repeat_n(k as u8, sz)).collect();
+        let init_bytes = known_bytes(&known, sz);
         let dst = cx.handle(self.dst);
         if let Some(d) = cx.range(dst, 0, (n * sz) as i64, true, sz, "SoftMax") {
             if let Space::Local(m) = dst.space {
@@ -591,6 +591,26 @@ impl ApiOp for SoftMax {
 /// Per element of `sz` bytes: whether all its bytes are known (`init` flags of local memory).
 pub(crate) fn element_known(init: &[u8], sz: usize) -> Vec<bool> {
     init.chunks_exact(sz).map(|e| e.iter().all(|&b| b == 1)).collect()
+}
+
+/// Per element: whether the first `n` elements (of `sz` bytes) of local tensor handle `h` are known; all false
+/// where `h` is not local memory or the range is past it (the caller's read has reported that).
+pub(crate) fn local_known(cx: &mut Ctx, h: u32, n: usize, sz: usize) -> Vec<bool> {
+    let hd = cx.handle(h);
+    let Space::Local(mem) = hd.space else {
+        return vec![false; n];
+    };
+    let at = hd.addr.max(0) as usize;
+    let init = &cx.local(mem).init;
+    match init.get(at..at + n * sz) {
+        Some(flags) => element_known(flags, sz),
+        None => vec![false; n],
+    }
+}
+
+/// Init flags for `known` elements of `sz` bytes each.
+pub(crate) fn known_bytes(known: &[bool], sz: usize) -> Vec<u8> {
+    known.iter().flat_map(|&k| std::iter::repeat_n(k as u8, sz)).collect()
 }
 
 /// GetSoftMaxMinTmpSize's minimum for rows of `cols` elements of `t` on the 220x chips, in bytes: one row at a

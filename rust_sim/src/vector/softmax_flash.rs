@@ -24,7 +24,7 @@ use crate::dtype::DType;
 use crate::memory::Handle;
 use crate::program::Sv;
 use crate::vector::elem::store_f32;
-use crate::vector::high_level::lanes_fold;
+use crate::vector::high_level::{known_bytes, lanes_fold, local_known};
 
 /// A LocalTensor's ShapeInfo (SetShapeInfo): its dimensions and original dimensions.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -289,13 +289,14 @@ fn read(cx: &mut Ctx, h: u32, n: usize, t: DType) -> Option<(Vec<f32>, bool)> {
     super::softmax_grad::read(cx, h, n, t, WHAT)
 }
 
-fn write(cx: &mut Ctx, h: u32, vals: &[f32], t: DType, init: bool) -> bool {
+/// `vals` into `h`, element `i` known where `known[i]`.
+fn write(cx: &mut Ctx, h: u32, vals: &[f32], t: DType, known: &[bool]) -> bool {
     let mut bytes = vec![0u8; vals.len() * t.size()];
     store_f32(t, vals, &mut bytes);
     let hd = cx.handle(h);
     match cx.range(hd, 0, bytes.len() as i64, true, t.size(), WHAT) {
         Some(d) => {
-            cx.store_bytes(hd, d, &bytes, &vec![init as u8; bytes.len()], t, WHAT);
+            cx.store_bytes(hd, d, &bytes, &known_bytes(known, t.size()), t, WHAT);
             true
         }
         None => false,
@@ -445,20 +446,43 @@ impl ApiOp for SoftmaxFlashV2 {
         let (t, st) = (self.t, self.stat);
         // every operand is read before any is written: kernels pass the same tensors as dst and src, and as
         // expSum / max and inExpSum / inMax
-        let Some((src, mut init)) = read(cx, self.src, rows * cols, t) else {
+        let Some((src, _)) = read(cx, self.src, rows * cols, t) else {
             return Flow::Stop;
         };
+        // known bytes as the library computes: max and sum over a row's first oriSrcK columns (and the running
+        // inMax / inSum), the exponent over all srcK, each column from its own source element; an unwritten
+        // padding column leaves the row's other results known
+        let src_known = local_known(cx, self.src, rows * cols, t.size());
+        let mut row_known: Vec<bool> = (0..rows)
+            .map(|r| src_known[r * cols..r * cols + ori].iter().all(|&k| k))
+            .collect();
         let mut running = None;
         if self.update {
-            let n = rows * 32 / st.size();
-            let (Some((in_max, mi)), Some((in_sum, si))) = (read(cx, self.in_max, n, st), read(cx, self.in_sum, n, st))
+            let per = 32 / st.size();
+            let n = rows * per;
+            let (Some((in_max, _)), Some((in_sum, _))) = (read(cx, self.in_max, n, st), read(cx, self.in_sum, n, st))
             else {
                 return Flow::Stop;
             };
-            let first = |v: Vec<f32>| -> Vec<f32> { v.chunks(32 / st.size()).map(|c| c[0]).collect() };
+            let (mk, sk) = (
+                local_known(cx, self.in_max, n, st.size()),
+                local_known(cx, self.in_sum, n, st.size()),
+            );
+            for (r, k) in row_known.iter_mut().enumerate() {
+                *k &= mk[r * per] && sk[r * per];
+            }
+            let first = |v: Vec<f32>| -> Vec<f32> { v.chunks(per).map(|c| c[0]).collect() };
             running = Some((first(in_max), first(in_sum)));
-            init &= mi && si;
         }
+        let dst_known: Vec<bool> = (0..rows * cols)
+            .map(|e| row_known[e / cols] && (e % cols < ori || src_known[e]))
+            .collect();
+        let stat_known = |t: DType| -> Vec<bool> {
+            row_known
+                .iter()
+                .flat_map(|&k| std::iter::repeat_n(k, 32 / t.size()))
+                .collect()
+        };
         let (dst, maxes, sums, exp_maxes) = flash_v2(
             &src,
             rows,
@@ -466,10 +490,10 @@ impl ApiOp for SoftmaxFlashV2 {
             ori,
             running.as_ref().map(|(m, s)| (m.as_slice(), s.as_slice())),
         );
-        let ok = write(cx, self.dst, &dst, t, init)
-            && write(cx, self.max, &blocks(&maxes, st), st, init)
-            && write(cx, self.sum, &blocks(&sums, st), st, init)
-            && (!self.update || write(cx, self.exp_max, &blocks(&exp_maxes, t), t, init));
+        let ok = write(cx, self.dst, &dst, t, &dst_known)
+            && write(cx, self.max, &blocks(&maxes, st), st, &stat_known(st))
+            && write(cx, self.sum, &blocks(&sums, st), st, &stat_known(st))
+            && (!self.update || write(cx, self.exp_max, &blocks(&exp_maxes, t), t, &stat_known(t)));
         if ok {
             Flow::Next
         } else {

@@ -12,6 +12,7 @@ use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
 use crate::program::Sv;
 use crate::vector::elem::store_f32;
+use crate::vector::high_level::{known_bytes, local_known};
 
 #[derive(Debug)]
 struct SimpleSoftMax {
@@ -85,15 +86,26 @@ impl ApiOp for SimpleSoftMax {
         let per = 32 / st.size();
         let n = rows * cols;
         crate::timing::vector_pass(cx.core, n as u64, t.size() as u64);
-        let Some((mut x, x_init)) = read(cx, self.src, n, t) else {
+        let Some((mut x, _)) = read(cx, self.src, n, t) else {
             return Flow::Next;
         };
-        let Some((maxes, m_init)) = read(cx, self.max, rows * per, st) else {
+        let Some((maxes, _)) = read(cx, self.max, rows * per, st) else {
             return Flow::Next;
         };
-        let Some((sums, s_init)) = read(cx, self.sum, rows * per, st) else {
+        let Some((sums, _)) = read(cx, self.sum, rows * per, st) else {
             return Flow::Next;
         };
+        // element by element (every srcK column from its own source and its row's max and sum, as the library's
+        // Sub / Exp / Div over srcK do): an unwritten padding column leaves the others known
+        let mut known = local_known(cx, self.src, n, t.size());
+        let (m_known, s_known) = (
+            local_known(cx, self.max, rows * per, st.size()),
+            local_known(cx, self.sum, rows * per, st.size()),
+        );
+        for (e, k) in known.iter_mut().enumerate() {
+            let r = e / cols;
+            *k &= m_known[r * per] && s_known[r * per];
+        }
         for (r, row) in x.chunks_mut(cols).enumerate() {
             simple_row(row, maxes[r * per], sums[r * per]);
         }
@@ -102,8 +114,7 @@ impl ApiOp for SimpleSoftMax {
         if let Some(d) = cx.range(dst, 0, (n * sz) as i64, true, sz, what) {
             let mut bytes = vec![0u8; n * sz];
             store_f32(t, &x, &mut bytes);
-            let init = (x_init && m_init && s_init) as u8;
-            cx.store_bytes(dst, d, &bytes, &vec![init; bytes.len()], t, what);
+            cx.store_bytes(dst, d, &bytes, &known_bytes(&known, sz), t, what);
         }
         Flow::Next
     }
