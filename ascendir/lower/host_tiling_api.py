@@ -46,6 +46,7 @@ the DAV_3510 branch is not modelled: the simulator's chips are 220x). Sizes are 
   one, else 512; max ceil(rn * ab / 64) * min. `GetWelfordFinalizeMaxMinTmpSize(srcShape [ab], typeSize,
   isReuseSource, maxValue, minValue)`: min 1,024, max the same up to 64 columns, else (128 + 2 * ab) * 4; ab 0 or not a
   multiple of 8 leaves both.
+* `GetTopKMaxMinTmpSize` and `TopKTilingFunc` (the TopkTiling fields): host_topk_tiling.py.
 * `GetReduce{Sum,Mean,Max,Min}MaxMinTmpSize(srcShape, dataType, pattern, isSrcInnerPad, isReuseSource, maxValue,
   minValue)` (impl/adv_api/tiling/reduce/reduce_tiling.cpp): srcShape [first, last], pattern AR (reduce the last
   axis) or RA (the first); both outputs get one size (the library's maximum equals its minimum), 0 with
@@ -65,6 +66,7 @@ from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
+from ascendir.lower import host_topk_tiling
 from ascendir.lower.function import Unsupported
 from ascendir.lower.values import Val
 from frontend import ast as A
@@ -80,14 +82,16 @@ REDUCE_TMP_SIZE = {"GetReduceSumMaxMinTmpSize": True, "GetReduceMeanMaxMinTmpSiz
 # (GetLayerNormMaxMinTmpSize's: (3, 4) of 5 arguments, (5, 6) of the rstd form's 7; host_decls takes both)
 OUT_ARGS = {"GetRmsNormMaxMinTmpSize": (2, 3), **{name: (5, 6) for name in REDUCE_TMP_SIZE},
             "GetLayerNormMaxMinTmpSize": (3, 4, 5, 6), "GetNormalizeMaxMinTmpSize": (6, 7),
-            "GetWelfordUpdateMaxMinTmpSize": (5, 6), "GetWelfordFinalizeMaxMinTmpSize": (3, 4)}
+            "GetWelfordUpdateMaxMinTmpSize": (5, 6), "GetWelfordFinalizeMaxMinTmpSize": (3, 4),
+            "GetTopKMaxMinTmpSize": (8, 9)}
 # the sort family's tmp sizes on the 220x chips (asc-devkit sort_tiling_impl.cpp): Sort's 8 bytes a (score, index)
 # pair whatever the type size (2 float or 4 half elements), Concat's none (on 2201 it only hands Sort its scores)
 SORT_TMP_SIZE = {"GetSortTmpSize": 8, "GetConcatTmpSize": 0}
 FUNCTIONS = frozenset({*SOFTMAX_GRAD_TMP_SIZE, "SoftMaxGradTilingFunc", "GetRmsNormMaxMinTmpSize",
                        "GetRmsNormTilingInfo", *REDUCE_TMP_SIZE, "GetLayerNormMaxMinTmpSize",
                        "GetLayerNormNDTilingInfo", "GetNormalizeMaxMinTmpSize", "GetWelfordUpdateMaxMinTmpSize",
-                       "GetWelfordFinalizeMaxMinTmpSize", *SORT_TMP_SIZE})
+                       "GetWelfordFinalizeMaxMinTmpSize", *SORT_TMP_SIZE, "GetTopKMaxMinTmpSize",
+                       "TopKTilingFunc"})
 
 
 def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
@@ -113,6 +117,10 @@ def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
         return _welford_finalize_tmp_size(lw, e)
     if name in SORT_TMP_SIZE and len(e.args) == 3:
         return _sort_tmp_size(lw, e, SORT_TMP_SIZE[name])
+    if name == "GetTopKMaxMinTmpSize" and len(e.args) == 10:
+        return host_topk_tiling.tmp_size(lw, e)
+    if name == "TopKTilingFunc" and len(e.args) == 9:
+        return host_topk_tiling.tiling_func(lw, e)
     raise Unsupported(f"'{name}' with {len(e.args)} arguments is not modelled", e)
 
 

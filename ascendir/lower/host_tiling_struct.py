@@ -20,6 +20,7 @@ from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import UNKNOWN_API, span_of
 from ascendir.lower.function import Unsupported
 from ascendir.lower.host_handles import HostError, HostT, TilingRef, handle_kind
+from ascendir.lower.host_topk_tiling import TOPK_TILING_FIELDS
 from ascendir.lower.values import Cell, Val
 from ascendir.matmul_tiling import TCUBE_FIELDS
 from frontend import ast as A
@@ -48,6 +49,8 @@ _LIBRARY_STRUCTS: dict[str, tuple[tuple[str, CType], ...]] = {
         "firstTmpStartPos", "secondTmpStartPos", "thirdTmpStartPos", "loopRound", "inputRoundSize", "inputTailSize",
         "inputTailPos", "meanVarRoundSize", "meanVarTailSize", "meanVarTailPos", "arCurLength", "aCurLength",
         "rValueBack")),
+    # topk_tilingdata.h; TopKTilingFunc fills them (host_topk_tiling.py)
+    "TopkTiling": TOPK_TILING_FIELDS,
 }
 
 
