@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ascendir.sim import run
-from tests.rust_sim import test_dropout, test_philox_random
+from tests.rust_sim import test_ascend_dequant, test_dropout, test_philox_random
 
 U32_MAX = 0xFFFFFFFF
 
@@ -106,3 +106,15 @@ def test_rms_norm_shape_past_any_tensor(tmp_path: Path, b: int, s: int, h: int, 
                  outputs={"y": ((256,), "float16")})
     hits = [d for d in result.findings if d.code == "ASC959" and "RmsNorm" in d.message]
     assert bool(hits) != ok, [str(d) for d in result.findings]
+
+
+@pytest.mark.parametrize("params", [
+    "{2147483648u, 2147483648u, 8}",  # 2^62 int32_t: 2^64 bytes, wrapped to 0: nothing dequantised, no finding
+    "{4294967295u, 4294967288u, 8}",  # the read past the source is reported (ASC951)
+])
+def test_dequant_params_past_any_tensor(tmp_path: Path, params: str) -> None:
+    x = np.arange(8, dtype=np.int32)
+    s = np.ones(8, np.float32)
+    result, _ = test_ascend_dequant.simulate(tmp_path, "float", "float", f"AscendDequant(yLocal, xLocal, sLocal, "
+                                             f"{params})", x, s, 1, 8)
+    assert {"ASC959", "ASC951"} & set(codes(result)), [str(d) for d in result.findings]

@@ -23,6 +23,7 @@ use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
 use crate::program::Sv;
+use crate::vector::sizes::{checked_bytes, report_oversized};
 
 const WHAT: &str = "AscendDequant";
 
@@ -174,6 +175,12 @@ impl Dequant {
                              (32 bytes of int32_t) and calCount in (0, n]"
                         ),
                     );
+                    return None;
+                }
+                // m * n int32_t: two uint32_t fields, whose bytes can pass u64 ({2^31, 2^31, 8} wrapped to 0
+                // bytes and dequantised nothing, silently)
+                if checked_bytes(&[m, n, 4]).is_none() {
+                    report_oversized(cx, WHAT, format!("DequantParams {{m {m}, n {n}}}"));
                     return None;
                 }
                 (m, n, cal, m * n)
