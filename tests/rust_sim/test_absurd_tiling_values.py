@@ -94,7 +94,9 @@ extern "C" __global__ __aicore__ void rms_k(GM_ADDR x, GM_ADDR y, GM_ADDR worksp
 
 @pytest.mark.parametrize(("b", "s", "h", "ok"), [
     (1, 16, 16, True),  # the kernel as meant: 16 rows of 16 halves
-    (1 << 29, 1 << 29, 16, False),  # 2^64 bytes: wrapped to 0, the size checks passed and the read panicked
+    (1 << 29, 1 << 30, 16, False),  # 2^63 halves, 2^64 bytes: wrapped to 0, the size checks passed and the
+    # read panicked
+    (1 << 29, 1 << 29, 16, False),  # 2^63 bytes: no wrap, too big for src (reported before the fix too)
     (U32_MAX, U32_MAX, U32_MAX, False),  # past u64 before the element size
     (0, 16, 16, True),  # no rows: nothing to do
 ])
