@@ -247,6 +247,3 @@ def _masks(lw: HostLowerer, k: Val, dts: Val, e: A.Call) -> dict[str, tuple[Val,
         out[f"vreducehalfValMask{j}"] = (lw._not(flt, e), value)
     return out
 
-
-def unsupported(name: str, e: A.Call) -> Unsupported:
-    return Unsupported(f"'{name}' with {len(e.args)} arguments is not modelled", e)

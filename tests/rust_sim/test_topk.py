@@ -33,7 +33,7 @@ extern "C" __global__ __aicore__ void topk(GM_ADDR x, GM_ADDR idxIn, GM_ADDR fin
     pipe.InitBuffer(finBuf, 32);
     pipe.InitBuffer(yBuf, ROWS * KPAD_V * sizeof(DT));
     pipe.InitBuffer(idxBuf, ROWS * KPAD_I * sizeof(int32_t));
-    pipe.InitBuffer(tmpBuf, 8 * INNER * 8);
+    pipe.InitBuffer(tmpBuf, TMPBYTES);
     GlobalTensor<DT> xGm, yGm;
     GlobalTensor<int32_t> idxInGm, idxGm;
     GlobalTensor<uint8_t> finGm;
@@ -70,13 +70,14 @@ extern "C" __global__ __aicore__ void topk(GM_ADDR x, GM_ADDR idxIn, GM_ADDR fin
 
 
 def _run(x: np.ndarray, n: int, k: int, largest: bool, init: bool, finish: np.ndarray | None,
-         index: np.ndarray | None = None) -> tuple[object, int, int]:
+         index: np.ndarray | None = None, tmp_bytes: int | None = None) -> tuple[object, int, int]:
     rows, inner = x.shape
     ctype = "half" if x.dtype == np.float16 else "float"
     source = (TOPK.replace("RR", str(rows)).replace("II", str(inner)).replace("NN", str(n)).replace("KK", str(k))
               .replace("DT", ctype).replace("INIT", "true" if init else "false")
               .replace("FINISH", "true" if finish is not None else "false")
-              .replace("LARGEST", "true" if largest else "false"))
+              .replace("LARGEST", "true" if largest else "false")
+              .replace("TMPBYTES", str(tmp_bytes if tmp_bytes is not None else 64 * inner)))
     fin = np.zeros(32, np.uint8)
     if finish is not None:
         fin[:rows] = finish
@@ -128,3 +129,16 @@ def test_k_past_n_is_reported() -> None:
     x = np.zeros((1, 32), np.float32)
     result, _, _ = _run(x, 8, 9, True, init=False, finish=None)
     assert any(f.code == "ASC959" and "k is 9" in f.message for f in _errors(result)), result.findings
+
+
+@pytest.mark.parametrize("init", [True, False])
+def test_a_tmp_buffer_below_the_minimum_is_reported(init: bool) -> None:
+    # GetTopKMaxMinTmpSize on 220x: 16 bytes an inner element, 20 when the library generates the index row
+    # (isInitIndex false); one 32-byte block less than that is ASC959, exactly that runs clean
+    x = np.random.default_rng(9).standard_normal((2, 64)).astype(np.float32)
+    need = 64 * (16 if init else 20)
+    short, _, _ = _run(x, 64, 4, True, init=init, finish=None, tmp_bytes=need - 32)
+    assert any(f.code == "ASC959" and "tmpLocal" in f.message and str(need) in f.message
+               for f in _errors(short)), short.findings
+    enough, _, _ = _run(x, 64, 4, True, init=init, finish=None, tmp_bytes=need)
+    assert _errors(enough) == [], enough.findings

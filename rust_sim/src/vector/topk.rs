@@ -12,6 +12,9 @@
 //! - With isHasfinish, a row whose finishLocal byte is true gets index n for all k.
 //!
 //! The TopkTiling (host-computed layout of the library's tmp buffer) is not read: the result does not depend on it.
+//! Where the page sets a contract on it, it is checked: a tmpLocal below GetTopKMaxMinTmpSize's minimum on 220x
+//! (16 bytes an inner element, 20 without isInitIndex, which has the library generate the index row there) is
+//! ASC959, as the library lays the tmp buffer out past its end.
 //! Small mode (TOPK_NSMALL) is reported as not modelled.
 
 use crate::api::{ApiOp, Args, Pipe, Registry};
@@ -36,6 +39,8 @@ struct TopK {
     src: u32,
     src_index: u32,
     finish: u32,
+    /// the tmp overload's tmpLocal
+    tmp: Option<u32>,
     k: Sv,
     outter: Sv,
     inner: Sv,
@@ -59,6 +64,7 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         src: a.handle("srcLocal")?,
         src_index: a.handle("srcIndexLocal")?,
         finish: a.handle("finishLocal")?,
+        tmp: a.handle("tmpLocal").ok(),
         k: a.sv("k")?,
         outter: a.field("topKInfo", "outter")?,
         inner: a.field("topKInfo", "inner")?,
@@ -83,6 +89,12 @@ pub fn top_positions(row: &[f64], k: usize, largest: bool) -> Vec<usize> {
     });
     idx.truncate(k);
     idx
+}
+
+/// GetTopKMaxMinTmpSize's minimum (its maximum too) for Normal mode on the 220x chips, in bytes (asc-devkit
+/// topk_tiling_impl.cpp): 16 bytes an inner element, 4 more without isInitIndex.
+pub fn normal_min_tmp_bytes(inner: usize, init_index: bool) -> usize {
+    inner * if init_index { 16 } else { 20 }
 }
 
 /// k rounded up to 32 bytes of `size`-byte elements.
@@ -146,6 +158,20 @@ impl ApiOp for TopK {
         let Some((outter, inner, n, k)) = self.shape(cx, what) else {
             return Flow::Next;
         };
+        if let Some(tmp) = self.tmp {
+            let need = normal_min_tmp_bytes(inner, self.init_index);
+            let why = format!(
+                "Normal mode over rows of {inner} (GetTopKMaxMinTmpSize's minimum{})",
+                if self.init_index {
+                    ""
+                } else {
+                    ", with the index row isInitIndex false generates"
+                }
+            );
+            if crate::vector::sizes::too_small(cx, what, "tmpLocal", tmp, need, &why) {
+                return Flow::Next;
+            }
+        }
         let size = t.size();
         let largest = self.largest.map(|l| cx.uint(l) != 0).unwrap_or(true);
         let src = cx.handle(self.src);
@@ -222,6 +248,13 @@ pub fn register(r: &mut Registry) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn normal_mode_tmp_minimum() {
+        // 64 elements a row: 16 bytes each (the sorted pairs twice), 4 more for a generated index row
+        assert_eq!(normal_min_tmp_bytes(64, true), 1024);
+        assert_eq!(normal_min_tmp_bytes(64, false), 1280);
+    }
 
     #[test]
     fn largest_first_and_ties_by_position() {
