@@ -120,3 +120,71 @@ def test_dequant_params_past_any_tensor(tmp_path: Path, params: str) -> None:
     result, _ = test_ascend_dequant.simulate(tmp_path, "float", "float", f"AscendDequant(yLocal, xLocal, sLocal, "
                                              f"{params})", x, s, 1, 8)
     assert {"ASC959", "ASC951"} & set(codes(result)), [str(d) for d in result.findings]
+
+
+LN_KERNEL = """
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void ln_k(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(td, tiling);
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, 256);
+    yGm.SetGlobalBuffer((__gm__ float *)y, 256);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xBuf, yBuf, gBuf, bBuf, mBuf, vBuf;
+    pipe.InitBuffer(xBuf, 1024);
+    pipe.InitBuffer(yBuf, 1024);
+    pipe.InitBuffer(gBuf, 256);
+    pipe.InitBuffer(bBuf, 256);
+    pipe.InitBuffer(mBuf, 32);
+    pipe.InitBuffer(vBuf, 32);
+    LocalTensor<float> xLocal = xBuf.Get<float>();
+    LocalTensor<float> yLocal = yBuf.Get<float>();
+    LocalTensor<float> gLocal = gBuf.Get<float>();
+    LocalTensor<float> bLocal = bBuf.Get<float>();
+    LocalTensor<float> mLocal = mBuf.Get<float>();
+    LocalTensor<float> vLocal = vBuf.Get<float>();
+    DataCopy(xLocal, xGm, 256);
+    DataCopy(gLocal, xGm, 64);
+    DataCopy(bLocal, xGm, 64);
+    PipeBarrier<PIPE_ALL>();
+    LayerNormTiling t;
+    t.hLength = 64;
+    t.inputXSize = 256;
+    t.meanVarSize = 8;
+    t.tmpBufSize = 0;
+    t.loopRound = td.loops;
+    t.inputRoundSize = td.step;
+    t.inputTailSize = td.tail;
+    t.inputTailPos = td.tailPos;
+    t.meanVarRoundSize = td.rows;
+    t.meanVarTailSize = td.tail / 64;
+    t.meanVarTailPos = 0;
+    t.bshCurLength = td.rows * 64;
+    t.bsCurLength = td.rows;
+    t.lastDimValueBack = 0.015625f;
+    t.oneTmpSize = 256;
+    LayerNorm<float>(yLocal, mLocal, vLocal, xLocal, gLocal, bLocal, (float)0.00001, t);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, yLocal, 256);
+}
+"""
+
+
+@pytest.mark.parametrize(("loops", "step", "rows", "tail", "tail_pos", "ok"), [
+    (1, 256, 4, 0, 0, True),  # one pass of the 4 rows, as GetLayerNormNDTilingInfo plans it
+    (U32_MAX, 0, 1, 0, 0, False),  # 2^32 - 1 passes over row 0: a pass list of that length was built, and run
+    (2, 128, 2, 64, U32_MAX, False),  # a tail past inputXSize
+    (1, 256, U32_MAX, 0, 0, False),  # rows * hLength past inputXSize
+])
+def test_layer_norm_plan_past_input_x_size(tmp_path: Path, loops: int, step: int, rows: int, tail: int,
+                                           tail_pos: int, ok: bool) -> None:
+    src = tmp_path / "ln_k.cpp"
+    src.write_text(LN_KERNEL, encoding="utf-8")
+    x = np.linspace(-1, 1, 256, dtype=np.float32)
+    result = run(str(src), {"x": x}, block_dim=1,
+                 tiling={"loops": loops, "step": step, "rows": rows, "tail": tail, "tailPos": tail_pos},
+                 outputs={"y": ((256,), "float32")})
+    hits = [d for d in result.findings if d.code == "ASC959" and "LayerNorm" in d.message]
+    assert bool(hits) != ok, [str(d) for d in result.findings]
