@@ -58,6 +58,11 @@ _IGNORED_CALLS = {
     "assert", "static_assert", "ASCENDC_ASSERT", "GE_ASSERT", "OP_TILING_LOG",
 }  # fmt: skip
 
+# The ops repositories' logging macros come in many spellings (OP_LOGE_FOR_INVALID_SHAPEDIM,
+# OP_LOGE_WITHOUT_REPORT, ...): a call of one of these prefixes logs only (the conditional _IF forms may return:
+# host_check_macros.py writes out those it knows).
+_LOG_PREFIXES = ("OP_LOG", "OPS_LOG", "OPS_REPORT_", "VECTOR_INNER_ERR")
+
 # <cmath> functions the evaluator can run, by name (the `f` forms of libm map to the same op).
 _MATH_OPS: dict[str, Callable[..., Any]] = {
     "ceil": xmath.CeilOp, "floor": xmath.FloorOp, "abs": xmath.AbsFOp, "fabs": xmath.AbsFOp,
@@ -88,7 +93,8 @@ class HostCalls:
         parts = [p.name for p in callee.qname.parts]
         name = parts[-1]
         qualified = "::".join(parts)
-        if name in _IGNORED_CALLS:
+        if name in _IGNORED_CALLS or (name.startswith(_LOG_PREFIXES) and "_IF" not in name
+                                      and name not in self.scope.functions):
             return Val(C.VoidT())
         if len(parts) == 1 and self.lookup(name) is not None:
             return None

@@ -9,7 +9,7 @@ have one shape, a guarded statement:
   (the ops repositories' `do { if (cond) { log_func; expr; } } while (0)`);
 - `OP_CHECK_NULL_WITH_CONTEXT(context, ptr)`, `OPS_CHECK_NULL_WITH_CONTEXT`: `if (ptr == nullptr) return
   ge::GRAPH_FAILED;`, and the `_RET(context, ptr, ret)` forms returning `ret`;
-- `OP_LOGE_IF(cond, ret, op, fmt, ...)`: `if (cond) return ret;`.
+- `OP_LOGE_IF(cond, ret, op, fmt, ...)`, `OP_LOGI_IF_RETURN`: `if (cond) return ret;`.
 
 `desugared` gives the host units with those statements written out as the `if` they expand to, so that the
 lowering sees the early return where it is (a macro the program defines itself was expanded by the
@@ -27,7 +27,7 @@ _GUARDS = {"OP_TILING_CHECK", "OP_CHECK_IF", "OPS_ERR_IF", "OP_CHECK"}
 # (context, ptr[, ret]): `if (ptr == nullptr) return ret;` (ge::GRAPH_FAILED without ret)
 _NULL_CHECKS = {"OP_CHECK_NULL_WITH_CONTEXT", "OPS_CHECK_NULL_WITH_CONTEXT", "OP_CHECK_NULL_WITH_CONTEXT_RET",
                 "OPS_CHECK_NULL_WITH_CONTEXT_RET"}
-NAMES = frozenset(_GUARDS | _NULL_CHECKS | {"OP_LOGE_IF"})
+NAMES = frozenset(_GUARDS | _NULL_CHECKS | {"OP_LOGE_IF", "OP_LOGI_IF_RETURN"})
 
 
 def desugared(units: list[A.TranslationUnit]) -> list[A.TranslationUnit]:
@@ -75,7 +75,7 @@ def _expanded(st: A.ExprStmt) -> A.If | None:
             ret = ret.value
         cond = A.Binary(span, "==", args[1], A.NullLit(span))
         return A.If(span, cond, A.Compound(span, [A.Return(span, ret)]), None)
-    if name == "OP_LOGE_IF" and len(args) >= 2 and isinstance(args[0], A.Expr):
+    if name in ("OP_LOGE_IF", "OP_LOGI_IF_RETURN") and len(args) >= 2 and isinstance(args[0], A.Expr):
         return A.If(span, args[0], A.Compound(span, [A.Return(span, args[1])]), None)
     return None
 

@@ -42,6 +42,7 @@ protected:
     ge::graphStatus GetPlatformInfo() override
     {
         aicoreParams_.ubSize = 4096;
+        OP_LOGE_WITHOUT_REPORT("P", "a log call of the repositories' own spelling");
         return ge::GRAPH_SUCCESS;
     }
     ge::graphStatus DoOpTiling() override
