@@ -164,6 +164,9 @@ class DeclarationLowering:
         cell = Cell(t, ref, name)
         if init is not None and isinstance(init.obj, list):
             if not array_init.covers(init.obj, dims):  # `int a[64] = {};`: the elements not given are 0
+                if not isinstance(elem, Scalar):  # (a table of structs: ffn's {type, function pointer} pairs)
+                    raise Unsupported(f"an array of {elem} given fewer initialisers than elements is not modelled",
+                                      node)
                 array_init.zero_fill(self, ref, dims, elem, node)  # type: ignore[arg-type]
             for position, item in _flatten_init(init.obj, dims):
                 idx = [self.index_const(i, node) for i in position]
