@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ascendir.sim import run
-from tests.rust_sim import test_ascend_dequant, test_dropout, test_philox_random
+from tests.rust_sim import test_ascend_dequant, test_ascend_quant, test_dropout, test_philox_random, test_xor
 
 U32_MAX = 0xFFFFFFFF
 
@@ -188,3 +188,24 @@ def test_layer_norm_plan_past_input_x_size(tmp_path: Path, loops: int, step: int
                  outputs={"y": ((256,), "float32")})
     hits = [d for d in result.findings if d.code == "ASC959" and "LayerNorm" in d.message]
     assert bool(hits) != ok, [str(d) for d in result.findings]
+
+
+@pytest.mark.parametrize("count", ["4294967295u", "0", "2147483648u"])
+def test_xor_absurd_counts(tmp_path: Path, count: str) -> None:
+    a = np.arange(64, dtype=np.int16)
+    result = test_xor.simulate(tmp_path, "int16_t", f"Xor(yLocal, aLocal, bLocal, tmp, {count})", "yLocal", a, a)
+    if count != "0":
+        assert {"ASC959", "ASC951"} & set(codes(result)), [str(d) for d in result.findings]
+
+
+@pytest.mark.parametrize("call", [
+    "AscendQuant(yLocal, xLocal, tmp, (float)1.0f, (float)0.0f, 4294967295u)",  # calCount past src
+    "AscendQuant(yLocal, xLocal, tmp, (float)1.0f, (float)0.0f, 0)",
+    "AscendQuant(yLocal, xLocal, tmp, sLocal, (float)1.5, 4294967295u, 4294967295u)",  # scaleCount past scale
+    "AscendQuant(yLocal, xLocal, tmp, sLocal, (float)1.5, 0, 64)",  # scaleCount 0
+])
+def test_quant_absurd_counts(tmp_path: Path, call: str) -> None:
+    x = np.ones(64, np.float32)
+    s = np.ones(16, np.float32)
+    result = test_ascend_quant.simulate(tmp_path, "float", call, x, s, s)
+    assert {"ASC959", "ASC951"} & set(codes(result)), [str(d) for d in result.findings]
