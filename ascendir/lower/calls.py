@@ -231,6 +231,11 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
     t = lw.named_type(name, targs)
     if not isinstance(t, C.UnknownT):
         return lw.init_list(t, e.args, e)  # `DataCopyParams(1, n, 0, 0)`, `half(0)`
+    if len(parts) == 1 and lw.report.api_uncatalogued and name in register_api.REGISTER_ONLY_NAMES:
+        # `pregLoop = UpdateMask<float>(n)` after `using namespace MicroAPI`: a name only the register API has
+        value = register_api.call(lw, e, name, targs)
+        if value is not None:
+            return value
     if lw.catalog.has_api(name):
         return api_call(lw, e, name, None, None, targs, expected)
     if lw.catalog.vendor_declared(name) or ("matmul" in lw.scope.libraries and name in matmul_library_functions()):

@@ -14,7 +14,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
-from ascendir.lower import ub_pointer
+from ascendir.lower import register_api, ub_pointer
 from ascendir.lower.astwalk import written_root
 from ascendir.lower.ctypes import CType, Scalar, const_fits
 from ascendir.lower.function import Unsupported
@@ -56,10 +56,17 @@ def lower_args(lw: FunctionLowerer, args: Sequence[A.Node], tolerant: bool = Fal
 def api_call(lw: FunctionLowerer, e: A.Call, name: str, receiver: str | None, recv: Val | None,
              targs: list[A.TemplateArg] | None, expected: CType | None) -> Val:
     """A call of a catalogued API: resolve the overload, lower the arguments, emit the family op."""
+    mark = lw._mark()
     args = lower_args(lw, e.args)
     if any(isinstance(a.ctype, C.RegisterApiT) for a in args):
         # `Compares(maskReg, vReg, scalar, preg)` after `using namespace MicroAPI`: the register API's
         # function of that name, not the catalogued vector one
+        if lw.report.api_uncatalogued:  # lowered as the register API's call (its own reading of the arguments)
+            lw._rollback(mark)
+            value = register_api.call(lw, e, name, targs)
+            if value is not None:
+                return value
+            args = lower_args(lw, e.args)
         lw.report.register_api(e)
         return opaque_call(lw, e, name, args)
     template_values = [lw._template_arg_value(a) for a in targs or []]

@@ -40,6 +40,8 @@ FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
     **{name: (_SCALAR,) for name in ("Adds", "Muls", "Maxs", "Mins")},
     **{name: (_UNARY,) for name in ("Abs", "Sqrt", "Exp")},
 }
+# names only the register API has: called bare after `using namespace AscendC::MicroAPI;`, they are its calls
+REGISTER_ONLY_NAMES = frozenset({"UpdateMask", "CreateMask", "LoadAlign", "StoreAlign", "LocalMemBar"})
 # template arguments that select nothing the model does not do already
 _NEUTRAL_TEMPLATE_ARGS = {"RegTraitNumOne", "DIST_NORM", "NORM", "POST_MODE_NORMAL"}
 

@@ -124,3 +124,16 @@ def test_the_register_api_is_not_there_on_a_910b(tmp_path: Path) -> None:
     result, _, _ = simulate(tmp_path, 100, chip="910B2")
     assert not result.ok
     assert any(d.code == "ASC958" for d in result.findings), [str(d) for d in result.findings]
+
+
+def test_bare_names_after_using_namespace(tmp_path: Path) -> None:
+    # `using namespace AscendC::Reg;` then RegTensor, UpdateMask, LoadAlign, Add, ... unqualified (the ops-nn norm
+    # kernels' style): the same register calls; before, UpdateMask and LoadAlign were unresolved and Add / Muls
+    # opaque (ASC958)
+    bare = KERNEL.replace("using namespace AscendC;", "using namespace AscendC;\nusing namespace AscendC::Reg;")
+    bare = bare.replace("Reg::", "")
+    assert "LoadAlign(xReg" in bare and "CreateMask<T, MaskPattern::ALL>()" in bare
+    result, x, y = simulate(tmp_path, 100, kernel=bare)
+    assert result.ok, [str(d) for d in result.findings]
+    want = np.maximum((x[:100] * np.float32(1.5)).astype(np.float32) + y[:100], np.float32(-0.5))
+    np.testing.assert_array_equal(result.outputs["z"][:100], want)
