@@ -1,4 +1,4 @@
-"""The timing model's inputs for the high-level APIs added in session 9: each call's meter reports the work its
+"""The timing model's inputs for the high-level APIs added in session 9 (and older composites): each call's meter reports the work its
 composite cost (rust_sim/src/timing/cost.rs) multiplies, counted by hand from the shapes of the representative
 calls in these APIs' own tests (run again here with a trace), and a run names the calls that have no cost model.
 rust_sim/src/timing/coverage.rs checks that every simulated call has a timing class."""
@@ -56,6 +56,13 @@ CASES = [
      "LayerNorm", 13),
     ("test_layer_norm_rstd", "test_layer_norm_rstd_matches_numpy",
      {"shape": (13, 64), "dtype": np.float32, "gdtype": np.float32, "tol": 1e-5}, "LayerNorm", 13),
+    # older composites that metered nothing either: 16 SoftMax calls of one row of 64 floats, 1,024 halves of
+    # Sigmoid, RmsNorm over 13 rows of 64 floats in blocks
+    ("test_simple_softmax", "test_simple_softmax_uses_the_given_max_and_sum",
+     {"shape": (16, 64), "dtype": np.float32, "tol": 1e-5}, "SoftMax", 16),
+    ("test_sigmoid_half_steps", "test_half_sigmoid_rounds_every_instruction", {}, "Sigmoid", 8),
+    ("test_rms_norm", "test_rms_norm_matches_numpy", {"shape": (13, 64), "dtype": np.float32, "tol": 1e-5},
+     "RmsNorm", 13),
     # 128 (value, index) pairs: 4 sorts of 32
     ("test_sort_a2", "test_sort32_and_mrgsort_rounds_match_a_stable_descending_argsort",
      {"n": 128, "dtype": "float32"}, "Sort32", 4),

@@ -291,6 +291,7 @@ impl ApiOp for Elementwise {
             Some(c) => cx.uint(c),
             None => (dst.len.max(0) as usize / sz) as u64,
         };
+        crate::timing::vector_pass(cx.core, n, sz as u64);
         for (i, gg) in g.iter().enumerate() {
             if gg.h.len >= 0 && (n as i64) * sz as i64 > gg.h.len {
                 cx.report(
@@ -512,6 +513,7 @@ impl ApiOp for SoftMax {
         let ori = ori.filter(|&v| v > 0 && v <= cols).unwrap_or(cols);
         let src = cx.handle(self.src);
         let n = rows * cols;
+        crate::timing::vector_pass(cx.core, n as u64, sz as u64);
         let Some(at) = cx.range(src, 0, (n * sz) as i64, false, sz, "SoftMax") else {
             return Flow::Next;
         };
@@ -750,6 +752,7 @@ impl ApiOp for RowReduce {
         );
         let src = cx.handle(self.src);
         let total = rows * inner;
+        crate::timing::vector_pass(cx.core, total as u64, sz as u64);
         let Some(at) = cx.range(src, 0, (total * sz) as i64, false, sz, "Sum") else {
             return Flow::Next;
         };

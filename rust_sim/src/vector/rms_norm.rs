@@ -151,6 +151,7 @@ impl ApiOp for RmsNorm {
             return Flow::Next;
         };
         let n = b * s * h;
+        crate::timing::vector_pass(cx.core, n as u64, sz as u64);
         let shape = "the RmsNormTiling's shape";
         let mut failed = too_small(cx, "RmsNorm", "src", self.src, bytes, shape)
             || too_small(cx, "RmsNorm", "dst", self.dst, bytes, shape)

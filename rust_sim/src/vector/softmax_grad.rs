@@ -116,6 +116,7 @@ impl ApiOp for SoftmaxGrad {
         let sz = t.size();
         let ori = ori.filter(|&v| v > 0 && v <= cols).unwrap_or(cols);
         let n = rows * cols;
+        crate::timing::vector_pass(cx.core, n as u64, sz as u64);
         let (Some((grad, gi)), Some((src, si))) = (read(cx, self.grad, n, t, what), read(cx, self.src, n, t, what))
         else {
             return Flow::Next;
