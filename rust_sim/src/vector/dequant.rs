@@ -16,13 +16,14 @@
 //! A caller's sharedTmpBuffer must hold the float scale (calCount rounded up to 8) and at least one source row
 //! of floats; a smaller one is reported (ASC959), as the library asserts. Its contents are not modelled.
 
-use half::{bf16, f16};
+use half::bf16;
 
 use crate::api::{ApiOp, Args, Pipe, Registry};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
 use crate::program::Sv;
+use crate::vector::elem::store_f32;
 use crate::vector::sizes::{checked_bytes, report_oversized};
 
 const WHAT: &str = "AscendDequant";
@@ -122,15 +123,6 @@ pub fn dequantise(src: &[i32], scale: &[f32], n: usize, cal: usize, dst_inner: u
             (r * dst_inner + c, if c < cal { x * scale[c] } else { x })
         })
         .collect()
-}
-
-/// A float in dstT's bytes (half to nearest even, bfloat16_t with CAST_RINT: also to nearest even).
-fn store(t: DType, v: f32, out: &mut [u8]) {
-    match t {
-        DType::F16 => out.copy_from_slice(&f16::from_f32(v).to_le_bytes()),
-        DType::BF16 => out.copy_from_slice(&bf16::from_f32(v).to_le_bytes()),
-        _ => out.copy_from_slice(&v.to_le_bytes()),
-    }
 }
 
 /// The bytes and initialised flags of `len` bytes at the start of local tensor `h`, after the range check.
@@ -304,7 +296,8 @@ impl ApiOp for Dequant {
             row_init.clear();
             for (i, &(_, v)) in row.iter().enumerate() {
                 let mut b = [0u8; 4];
-                store(self.dst_t, v, &mut b[..dsz]);
+                // half to nearest even, bfloat16_t with CAST_RINT: also to nearest even
+                store_f32(self.dst_t, &[v], &mut b[..dsz]);
                 row_bytes.extend_from_slice(&b[..dsz]);
                 let k = (r * n + i) * 4;
                 let ok = crate::memory::all_ones(&src_init[k..k + 4]) && (i >= cal || scale_init);
@@ -337,6 +330,7 @@ pub fn register(r: &mut Registry) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use half::f16;
 
     #[test]
     fn scales_the_first_calcount_columns_and_pads_rows() {
@@ -372,9 +366,9 @@ mod tests {
     fn half_rounds_to_nearest_even_and_uint64_scale_is_its_low_float() {
         let mut b = [0u8; 2];
         // 2049 is between halves 2048 and 2050: ties to even 2048
-        store(DType::F16, 2049.0, &mut b);
+        store_f32(DType::F16, &[2049.0], &mut b);
         assert_eq!(f16::from_le_bytes(b).to_f32(), 2048.0);
-        store(DType::F16, 2051.0, &mut b);
+        store_f32(DType::F16, &[2051.0], &mut b);
         assert_eq!(f16::from_le_bytes(b).to_f32(), 2052.0);
         let mut s = [0u8; 8];
         s[..4].copy_from_slice(&0.75f32.to_le_bytes());
