@@ -380,9 +380,11 @@ const COMPOSITE: &[(&str, &str)] = &[
 ];
 
 pub(crate) fn classify(api: &str, dtype: Option<&str>, p: &Params) -> Class {
-    let half = !matches!(
+    // the half rates for 8- and 16-bit elements; a call whose first template argument is no element type
+    // (WelfordFinalize<isReuseSource>, ...) works on float
+    let half = matches!(
         dtype,
-        Some("f32") | Some("i32") | Some("u32") | Some("f64") | Some("i64")
+        Some("f16" | "bf16" | "i16" | "u16" | "i8" | "u8" | "bool" | "i1")
     );
     match api {
         "SetFlag" | "WaitFlag" | "CrossCoreSetFlag" | "CrossCoreWaitFlag" => return Class::Skip,
@@ -452,6 +454,11 @@ mod tests {
         assert_eq!(classify("Frobnicate", None, &p), Class::Unknown);
         assert_eq!(classify("Reg::Add", Some("f32"), &p), Class::Register { cpr: 2.0 });
         assert_eq!(classify("Reg::Frobnicate", None, &p), Class::Unknown);
+        // WelfordFinalize is float only and has no T: its reduces at the float rate, not the half one
+        let float = classify("WelfordFinalize", Some("f32"), &p);
+        assert_eq!(classify("WelfordFinalize", Some("false"), &p), float);
+        assert_eq!(classify("WelfordFinalize", None, &p), float);
+        assert_ne!(classify("WelfordFinalize", Some("f16"), &p), float);
         assert_eq!(classify("WaitFlag", None, &p), Class::Skip);
     }
 
