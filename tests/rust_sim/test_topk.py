@@ -29,7 +29,7 @@ extern "C" __global__ __aicore__ void topk(GM_ADDR x, GM_ADDR idxIn, GM_ADDR fin
     TPipe pipe;
     TBuf<TPosition::VECCALC> xBuf, idxInBuf, finBuf, yBuf, idxBuf, tmpBuf;
     pipe.InitBuffer(xBuf, ROWS * INNER * sizeof(DT));
-    pipe.InitBuffer(idxInBuf, INNER * sizeof(int32_t));
+    pipe.InitBuffer(idxInBuf, IDXN * sizeof(int32_t));
     pipe.InitBuffer(finBuf, 32);
     pipe.InitBuffer(yBuf, ROWS * KPAD_V * sizeof(DT));
     pipe.InitBuffer(idxBuf, ROWS * KPAD_I * sizeof(int32_t));
@@ -38,7 +38,7 @@ extern "C" __global__ __aicore__ void topk(GM_ADDR x, GM_ADDR idxIn, GM_ADDR fin
     GlobalTensor<int32_t> idxInGm, idxGm;
     GlobalTensor<uint8_t> finGm;
     xGm.SetGlobalBuffer((__gm__ DT *)x, ROWS * INNER);
-    idxInGm.SetGlobalBuffer((__gm__ int32_t *)idxIn, INNER);
+    idxInGm.SetGlobalBuffer((__gm__ int32_t *)idxIn, IDXN);
     finGm.SetGlobalBuffer((__gm__ uint8_t *)fin, 32);
     yGm.SetGlobalBuffer((__gm__ DT *)y, ROWS * KPAD_V);
     idxGm.SetGlobalBuffer((__gm__ int32_t *)idx, ROWS * KPAD_I);
@@ -48,7 +48,7 @@ extern "C" __global__ __aicore__ void topk(GM_ADDR x, GM_ADDR idxIn, GM_ADDR fin
     LocalTensor<DT> yLocal = yBuf.Get<DT>();
     LocalTensor<int32_t> idxLocal = idxBuf.Get<int32_t>();
     DataCopy(xLocal, xGm, ROWS * INNER);
-    DataCopy(idxInLocal, idxInGm, INNER);
+    DataCopy(idxInLocal, idxInGm, IDXN);
     DataCopy(finLocal, finGm, 32);
     Duplicate(yLocal, (DT)0, ROWS * KPAD_V);
     Duplicate(idxLocal, (int32_t)-1, ROWS * KPAD_I);
@@ -59,7 +59,7 @@ extern "C" __global__ __aicore__ void topk(GM_ADDR x, GM_ADDR idxIn, GM_ADDR fin
     info.outter = ROWS;
     info.inner = INNER;
     info.n = N;
-    TopK<DT, INIT, FINISH, false, TopKMode::TOPK_NORMAL>(yLocal, idxLocal, xLocal, idxInLocal,
+    TopK<DT, INIT, FINISH, false, TopKMode::MODE>(yLocal, idxLocal, xLocal, idxInLocal,
         finLocal.ReinterpretCast<bool>(), tmpBuf.Get<uint8_t>(), K, topkTiling, info, LARGEST);
     SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
     WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
@@ -70,18 +70,21 @@ extern "C" __global__ __aicore__ void topk(GM_ADDR x, GM_ADDR idxIn, GM_ADDR fin
 
 
 def _run(x: np.ndarray, n: int, k: int, largest: bool, init: bool, finish: np.ndarray | None,
-         index: np.ndarray | None = None, tmp_bytes: int | None = None) -> tuple[object, int, int]:
+         index: np.ndarray | None = None, tmp_bytes: int | None = None,
+         small: bool = False) -> tuple[object, int, int]:
     rows, inner = x.shape
     ctype = "half" if x.dtype == np.float16 else "float"
     source = (TOPK.replace("RR", str(rows)).replace("II", str(inner)).replace("NN", str(n)).replace("KK", str(k))
               .replace("DT", ctype).replace("INIT", "true" if init else "false")
               .replace("FINISH", "true" if finish is not None else "false")
               .replace("LARGEST", "true" if largest else "false")
-              .replace("TMPBYTES", str(tmp_bytes if tmp_bytes is not None else 64 * inner)))
+              .replace("TMPBYTES", str(tmp_bytes if tmp_bytes is not None else 64 * inner * (rows if small else 1)))
+              .replace("MODE", "TOPK_NSMALL" if small else "TOPK_NORMAL"))
     fin = np.zeros(32, np.uint8)
     if finish is not None:
         fin[:rows] = finish
     index = np.arange(inner, dtype=np.int32) if index is None else index
+    source = source.replace("IDXN", str(index.size))
     kv = -(-k * x.itemsize // 32) * 32 // x.itemsize
     ki = -(-k // 8) * 8
     result = run(source, {"x": x, "idxIn": index, "fin": fin}, chip="910B2", block_dim=1,
@@ -142,3 +145,31 @@ def test_a_tmp_buffer_below_the_minimum_is_reported(init: bool) -> None:
                for f in _errors(short)), short.findings
     enough, _, _ = _run(x, 64, 4, True, init=init, finish=None, tmp_bytes=need)
     assert _errors(enough) == [], enough.findings
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize("largest", [True, False])
+@pytest.mark.parametrize("init", [False, True])
+def test_small_mode_packs_k_a_row(dtype: str, largest: bool, init: bool) -> None:
+    # TOPK_NSMALL: rows of exactly 32, each sorted whole; the outputs packed, row r's k at r * k; with isInitIndex
+    # one index row per row (srcIndexLocal[r * 32 + position])
+    rows, inner, k = 4, 32, 5
+    rng = np.random.default_rng(13)
+    x = (rng.integers(-6, 6, (rows, inner)) / 2).astype(dtype)  # ties
+    index = (100 * np.arange(rows)[:, None] + 3 * np.arange(inner)).astype(np.int32).reshape(-1) if init else None
+    result, _, _ = _run(x, inner, k, largest, init=init, finish=None, index=index, small=True)
+    assert _errors(result) == [], result.findings
+    key = -x.astype(np.float32) if largest else x.astype(np.float32)
+    order = np.argsort(key, axis=1, kind="stable")[:, :k]
+    y = result.outputs["y"][:rows * k].reshape(rows, k)
+    idx = result.outputs["idx"][:rows * k].reshape(rows, k)
+    np.testing.assert_array_equal(y, np.take_along_axis(x, order, 1))
+    expected = np.take_along_axis(index.reshape(rows, inner), order, 1) if init else order
+    np.testing.assert_array_equal(idx, expected)
+    assert (result.outputs["idx"][rows * k:] == -1).all()  # past the packed rows: left as it was
+
+
+def test_small_mode_misuse_is_reported() -> None:
+    x = np.zeros((2, 64), np.float32)  # inner 64: Small mode takes exactly 32
+    result, _, _ = _run(x, 64, 4, True, init=False, finish=None, small=True)
+    assert any(f.code == "ASC959" and "exactly 32" in f.message for f in _errors(result)), result.findings

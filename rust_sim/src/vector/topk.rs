@@ -15,7 +15,13 @@
 //! Where the page sets a contract on it, it is checked: a tmpLocal below GetTopKMaxMinTmpSize's minimum on 220x
 //! (16 bytes an inner element, 20 without isInitIndex, which has the library generate the index row there) is
 //! ASC959, as the library lays the tmp buffer out past its end.
-//! Small mode (TOPK_NSMALL) is reported as not modelled.
+//!
+//! Small mode (TOPK_NSMALL; asc-devkit topk_common_impl.h / topk_v220_impl.h): rows of exactly 32 elements, each
+//! sorted whole by Sort32 (topKInfo.n is not read), the k (1..32) first picked out by GatherMask with reduceMode
+//! over outter repeats, so the outputs are packed, row r's k values and indices at r * k (no k_pad). Indices are
+//! the position 0..31, or with isInitIndex srcIndexLocal's entry at r * 32 + position (Sort32 takes one index row
+//! per row here). isHasfinish is not allowed (the page). The tmp minimum: 8 bytes an element (the pairs) + 64 (the
+//! patterns), + 4 an element for the smallest (the negated copy), + 4 generating the indices.
 
 use crate::api::{ApiOp, Args, Pipe, Registry};
 use crate::checks::code;
@@ -135,13 +141,6 @@ impl ApiOp for TopK {
 
     fn exec(&self, cx: &mut Ctx) -> Flow {
         let what = "TopK";
-        if self.small {
-            cx.report(
-                code::NOT_MODELLED,
-                format!("{what} in Small mode (TopKMode::TOPK_NSMALL) is not simulated; Normal mode is"),
-            );
-            return Flow::Stop;
-        }
         if matches!(cx.prog.chip.as_str(), "310P" | "910") {
             cx.report(
                 code::NOT_MODELLED,
@@ -155,6 +154,9 @@ impl ApiOp for TopK {
         let Some(t) = sort_type(cx, self.t, what) else {
             return Flow::Next;
         };
+        if self.small {
+            return self.exec_small(cx, t);
+        }
         let Some((outter, inner, n, k)) = self.shape(cx, what) else {
             return Flow::Next;
         };
@@ -241,6 +243,95 @@ impl ApiOp for TopK {
     }
 }
 
+/// GetTopKMaxMinTmpSize's minimum for Small mode on the 220x chips, in bytes (topk_tiling_impl.cpp): `elems`
+/// (inner * outter) sorted pairs of 8 bytes and the 64-byte GatherMask pattern block, 4 bytes an element more for
+/// the negated copy (isLargest false) and 4 more for the generated index rows (isInitIndex false).
+pub fn small_min_tmp_bytes(elems: usize, largest: bool, init_index: bool) -> usize {
+    elems * (8 + if largest { 0 } else { 4 } + if init_index { 0 } else { 4 }) + 64
+}
+
+/// Small mode's result for one row of 32 scores: the positions of its k first (largest, or smallest with
+/// `!largest`), equal values by position, as Sort32 orders them.
+pub fn small_row(row: &[f64], k: usize, largest: bool) -> Vec<usize> {
+    top_positions(row, k, largest)
+}
+
+impl TopK {
+    fn exec_small(&self, cx: &mut Ctx, t: DType) -> Flow {
+        let what = "TopK (Small mode)";
+        let (outter, inner, k) = (cx.int(self.outter), cx.int(self.inner), cx.int(self.k));
+        let problem = if self.has_finish {
+            Some("isHasfinish must be false in Small mode".to_string())
+        } else if inner != 32 {
+            Some(format!("topKInfo.inner is {inner}; Small mode takes exactly 32"))
+        } else if outter < 1 {
+            Some(format!("topKInfo.outter is {outter}"))
+        } else if !(1..=32).contains(&k) {
+            Some(format!("k is {k}; Small mode takes 1 to 32"))
+        } else {
+            None
+        };
+        if let Some(p) = problem {
+            cx.report(code::INVALID_OPERAND, format!("{what}: {p}"));
+            return Flow::Next;
+        }
+        let (outter, inner, k) = (outter as usize, inner as usize, k as usize);
+        let largest = self.largest.map(|l| cx.uint(l) != 0).unwrap_or(true);
+        if let Some(tmp) = self.tmp {
+            let need = small_min_tmp_bytes(outter * inner, largest, self.init_index);
+            let why = format!("Small mode over {outter} rows of 32 (GetTopKMaxMinTmpSize's minimum)");
+            if crate::vector::sizes::too_small(cx, what, "tmpLocal", tmp, need, &why) {
+                return Flow::Next;
+            }
+        }
+        let size = t.size();
+        let src = cx.handle(self.src);
+        let Some((data, d_init)) = read(cx, src, 0, outter * inner * size, what) else {
+            return Flow::Next;
+        };
+        let index_rows = if self.init_index {
+            let h = cx.handle(self.src_index);
+            let Some(found) = read(cx, h, 0, outter * inner * 4, what) else {
+                return Flow::Next;
+            };
+            Some(found)
+        } else {
+            None
+        };
+        let (dv, di) = (cx.handle(self.dst_value), cx.handle(self.dst_index));
+        let Some((mut vals, mut v_init)) = read_for_update(cx, dv, outter * k * size, what) else {
+            return Flow::Next;
+        };
+        let Some((mut idxs, mut i_init)) = read_for_update(cx, di, outter * k * 4, what) else {
+            return Flow::Next;
+        };
+        for r in 0..outter {
+            let row: Vec<f64> = (0..inner).map(|i| score(&data[(r * inner + i) * size..], t)).collect();
+            for (slot, &p) in small_row(&row, k, largest).iter().enumerate() {
+                let (from, to) = ((r * inner + p) * size, (r * k + slot) * size);
+                vals[to..to + size].copy_from_slice(&data[from..from + size]);
+                v_init[to..to + size].copy_from_slice(&d_init[from..from + size]);
+                let at = (r * k + slot) * 4;
+                let (index, known) = match &index_rows {
+                    Some((bytes, init)) => {
+                        let q = (r * inner + p) * 4;
+                        (bytes[q..q + 4].try_into().unwrap(), init[q..q + 4].try_into().unwrap())
+                    }
+                    None => ((p as u32).to_le_bytes(), [1u8; 4]),
+                };
+                idxs[at..at + 4].copy_from_slice(&index);
+                i_init[at..at + 4].copy_from_slice(&known);
+            }
+        }
+        write(cx, dv, 0, &vals, &v_init, t, what);
+        write(cx, di, 0, &idxs, &i_init, DType::I32, what);
+        if let Some(m) = crate::timing::meter(cx.core) {
+            m.vector(outter as u64, (outter * inner) as u64);
+        }
+        Flow::Next
+    }
+}
+
 pub fn register(r: &mut Registry) {
     r.add_all(&["TopK"], &["plain", "tmp"], decode);
 }
@@ -248,6 +339,21 @@ pub fn register(r: &mut Registry) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_mode_tmp_minimum_and_rows() {
+        // 4 rows of 32: 128 pairs of 8 bytes + 64; + 4 * 128 for the smallest, + 4 * 128 generating indices
+        assert_eq!(small_min_tmp_bytes(128, true, true), 1088);
+        assert_eq!(small_min_tmp_bytes(128, false, false), 2112);
+        // one row: 3 at positions 1 and 4 tie: by position; the smallest: -2 (position 2), then 0 (0, 3)
+        let mut row = vec![0.0f64; 32];
+        row[1] = 3.0;
+        row[4] = 3.0;
+        row[2] = -2.0;
+        row[5] = 1.0;
+        assert_eq!(small_row(&row, 3, true), vec![1, 4, 5]);
+        assert_eq!(small_row(&row, 3, false), vec![2, 0, 3]);
+    }
 
     #[test]
     fn normal_mode_tmp_minimum() {
