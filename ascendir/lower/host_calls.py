@@ -109,6 +109,12 @@ class HostCalls:
             return self._min_max(e, name, callee.qname.parts[-1].template_args)
         if name in host_smart_ptr.MAKERS and parts[0] == "std":
             return host_smart_ptr.make(self, e, name, callee.qname.parts[-1].template_args)
+        if name == "IsRegbaseSocVersion" and len(e.args) == 1 and name not in self.scope.functions:
+            # ops-nn's op_host/tiling_util.h: the chip is a register-based (arch35) one, DAV_3510 / DAV_5102,
+            # which of the simulator's chips only the 950 family is
+            soc = self.emit(hd.SocVersionOp(self.ssa(self._platform(e), e)), e).results[0]
+            regbase = self.emit(arith.CmpiOp(soc, self.const_ssa(hd.SOC_VERSIONS["ASCEND950"], C.I64, e), "eq"), e)
+            return Val(C.BOOL, regbase.results[0])
         if name in ("__builtin_expect", "likely", "unlikely") and e.args:
             for a in e.args[1:]:
                 self.expr(a)
