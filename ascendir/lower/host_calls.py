@@ -43,6 +43,7 @@ _LIBRARY_FUNCS = {
     "GetLayerNormNDTilingInfo", "GetRmsNormMaxMinTmpSize", "GetRmsNormTilingInfo", "copy_n", "copy", "fill",
     "fill_n", "accumulate", "to_string", "snprintf", "sprintf", "strlen", "strncmp", "log2", "round",
     "CeilDiv", "CeilAlign", "FloorAlign", "FloorDiv", "GetSortTmpSize",
+    "ToString",  # ops-nn's shape-to-text for log messages (op_host/util: Ops::Base::ToString)
 }  # fmt: skip
 
 # The SoftMax / LogSoftMax temporary-space queries of the tiling library (HostLowerer._softmax_tmp_size).
