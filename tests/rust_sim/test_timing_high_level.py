@@ -63,6 +63,10 @@ CASES = [
     ("test_sigmoid_half_steps", "test_half_sigmoid_rounds_every_instruction", {}, "Sigmoid", 8),
     ("test_rms_norm", "test_rms_norm_matches_numpy", {"shape": (13, 64), "dtype": np.float32, "tol": 1e-5},
      "RmsNorm", 13),
+    # 4 rows x 64 floats
+    ("test_cumsum", "test_last_axis_row_sums_in_float", {}, "CumSum", 4),
+    # 3 running blocks of 4 rows x 32 floats
+    ("test_softmax_flash_v2", "test_softmax_shape_info_argument_without_a_shared_buffer", {}, "SoftmaxFlashV2", 6),
     # 128 (value, index) pairs: 4 sorts of 32
     ("test_sort_a2", "test_sort32_and_mrgsort_rounds_match_a_stable_descending_argsort",
      {"n": 128, "dtype": "float32"}, "Sort32", 4),

@@ -149,6 +149,7 @@ impl ApiOp for CumSum {
             );
             return Flow::Stop;
         }
+        crate::timing::vector_pass(cx.core, (rows * inner) as u64, sz as u64);
         let need = min_tmp_bytes(t, self.config.last_axis, rows as u64, inner as u64) as i64;
         if need > 0 {
             let (have, place) = crate::queue::tmp_space(cx, self.tmp).unwrap_or((need, String::new()));

@@ -446,6 +446,7 @@ impl ApiOp for SoftmaxFlashV2 {
         let (t, st) = (self.t, self.stat);
         // every operand is read before any is written: kernels pass the same tensors as dst and src, and as
         // expSum / max and inExpSum / inMax
+        crate::timing::vector_pass(cx.core, (rows * cols) as u64, t.size() as u64);
         let Some((src, _)) = read(cx, self.src, rows * cols, t) else {
             return Flow::Stop;
         };
