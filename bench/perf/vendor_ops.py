@@ -1,0 +1,282 @@
+"""Vendor op projects end to end (issue 28): each op folder of the ops repositories run by `ascendir run OPDIR`
+WITH its host code (the host tiling interpreted for blockDim, tiling data and tiling key), against a numpy
+model of the op's documented formula.
+
+    nice -n 10 .venv/bin/python bench/perf/vendor_ops.py [--real /work/ext/real] [--ops NAME,...]
+        [--timeout 300] [--json OUT]
+
+The op folders are read where they are checked out (never copied). Shapes are those of each op's own example
+(examples/test_aclnn_*.cpp), made a little larger where the example is a toy; inputs are seeded. Per op the
+table says how far the run got:
+
+    host parses  - no ASC001 in the op's sources
+    tiling runs  - the host tiling function ran to a success status (no ASC602 "host tiling fails")
+    kernel runs  - the simulator ran the kernel to its end on the blockDim the host chose
+    matches      - every output within the op's tolerance of the numpy model
+
+and the first error that stopped it. A missing op folder is skipped. Prints a Markdown table; --json writes
+the rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+Arrays = dict[str, np.ndarray]
+
+
+@dataclass
+class OpCase:
+    name: str  # the table's name
+    folder: str  # under --real
+    inputs: Callable[[np.random.Generator], Arrays]  # op order, by the OpDef's input names
+    outputs: dict[str, tuple[tuple[int, ...], str]]  # name -> (shape, dtype), as --output takes them
+    reference: Callable[[Arrays], Arrays]  # the documented formula, on the inputs
+    attrs: list[str] = field(default_factory=list)  # in op order, as --attr takes them
+    tolerance: dict[str, float] = field(default_factory=dict)  # per output: max abs error (default 1e-3 rel)
+    chip: str | None = None
+    note: str = ""  # what the formula is taken from
+
+
+def _rms(x: np.ndarray, eps: float) -> np.ndarray:
+    return 1.0 / np.sqrt(np.mean(x.astype(np.float64) ** 2, axis=-1, keepdims=True) + eps)
+
+
+def _layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) -> Arrays:
+    x = x.astype(np.float64)
+    mean = x.mean(axis=-1, keepdims=True)
+    rstd = 1.0 / np.sqrt(((x - mean) ** 2).mean(axis=-1, keepdims=True) + eps)
+    return {"y": (x - mean) * rstd * gamma + beta, "mean": mean, "rstd": rstd}
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _f32(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+def _cases() -> list[OpCase]:
+    rows, cols = 8, 64
+    return [
+        OpCase("rms_norm", "ops-nn/norm/rms_norm",
+               lambda r: {"x": _f32(r, rows, cols), "gamma": _f32(r, cols)},
+               {"y": ((rows, cols), "float32"), "rstd": ((rows, 1), "float32")},
+               lambda a: {"y": a["x"] * _rms(a["x"], 1e-6) * a["gamma"], "rstd": _rms(a["x"], 1e-6)},
+               note="y = x * rstd * gamma, rstd = 1 / sqrt(mean(x^2) + eps), eps 1e-6 (README)"),
+        OpCase("add_rms_norm", "ops-nn/norm/add_rms_norm",
+               lambda r: {"x1": _f32(r, rows, cols), "x2": _f32(r, rows, cols), "gamma": _f32(r, cols)},
+               {"y": ((rows, cols), "float32"), "rstd": ((rows, 1), "float32"), "x": ((rows, cols), "float32")},
+               lambda a: {"y": (a["x1"] + a["x2"]) * _rms(a["x1"] + a["x2"], 1e-6) * a["gamma"],
+                          "rstd": _rms(a["x1"] + a["x2"], 1e-6), "x": a["x1"] + a["x2"]},
+               note="x = x1 + x2, then rms_norm's formula"),
+        OpCase("gemma_rms_norm", "ops-nn/norm/gemma_rms_norm",
+               lambda r: {"x": _f32(r, rows, cols), "gamma": _f32(r, cols)},
+               {"y": ((rows, cols), "float32"), "rstd": ((rows, 1), "float32")},
+               lambda a: {"y": a["x"] * _rms(a["x"], 1e-6) * (1.0 + a["gamma"]), "rstd": _rms(a["x"], 1e-6)},
+               note="y = x * rstd * (1 + gamma)"),
+        OpCase("add_layer_norm", "ops-nn/norm/add_layer_norm",
+               lambda r: {"x1": _f32(r, 2, rows, cols), "x2": _f32(r, 2, rows, cols), "gamma": _f32(r, cols),
+                          "beta": _f32(r, cols), "bias": _f32(r, cols)},
+               {"y": ((2, rows, cols), "float32"), "mean": ((2, rows, 1), "float32"),
+                "rstd": ((2, rows, 1), "float32"), "x": ((2, rows, cols), "float32")},
+               lambda a: {**_layer_norm(a["x1"] + a["x2"] + a["bias"], a["gamma"], a["beta"], 1e-5),
+                          "x": a["x1"] + a["x2"] + a["bias"]},
+               note="x = x1 + x2 + bias, y = (x - mean) * rstd * gamma + beta, eps 1e-5"),
+        OpCase("deep_norm", "ops-nn/norm/deep_norm",
+               lambda r: {"x": _f32(r, 3, rows, cols), "gx": _f32(r, 3, rows, cols), "beta": _f32(r, cols),
+                          "gamma": _f32(r, cols)},
+               {"mean": ((3, rows, 1), "float32"), "rstd": ((3, rows, 1), "float32"),
+                "y": ((3, rows, cols), "float32")},
+               lambda a: _layer_norm(a["x"] * 0.3 + a["gx"], a["gamma"], a["beta"], 1e-6),
+               note="x' = alpha * x + gx (alpha 0.3), then layer norm, eps 1e-6"),
+        OpCase("dynamic_quant", "ops-nn/quant/dynamic_quant",
+               lambda r: {"x": (_f32(r, rows, cols) * 4).astype(np.float16)},
+               {"y": ((rows, cols), "int8"), "scale": ((rows,), "float32")},
+               lambda a: _dynamic_quant(a["x"]), tolerance={"y": 1.0, "scale": 1e-6},
+               note="scale = max|x| / 127 per row, y = round(x / scale) (no smooth_scales)"),
+        OpCase("ascend_quant_v2", "ops-nn/quant/ascend_quant_v2",
+               lambda r: {"x": _f32(r, rows, cols) * 20, "scale": np.full(cols, 1.5, np.float32),
+                          "offset": np.full(cols, 0.5, np.float32)},
+               {"y": ((rows, cols), "int8")},
+               lambda a: {"y": np.clip(np.rint(a["x"] * a["scale"] + a["offset"]), -128, 127)},
+               tolerance={"y": 1.0}, note="y = round(x * scale + offset) saturated to int8 (round_mode round)"),
+        OpCase("moe_gating_top_k_softmax", "ops-transformer/moe/moe_gating_top_k_softmax",
+               lambda r: {"x": _f32(r, rows, 16)},
+               {"y": ((rows, 2), "float32"), "expert_idx": ((rows, 2), "int32"), "row_idx": ((rows, 2), "int32")},
+               lambda a: _gating(a["x"], 2), attrs=["2"],
+               note="softmax over experts, top-k values and indices, row_idx[i][j] = j * rows + i"),
+        OpCase("moe_init_routing", "ops-transformer/moe/moe_init_routing",
+               lambda r: {"x": _f32(r, rows, 32),
+                          "row_idx": np.arange(rows * 2, dtype=np.int32).reshape(2, rows).T.copy(),
+                          "expert_idx": r.integers(0, 4, (rows, 2)).astype(np.int32)},
+               {"expanded_x": ((rows * 2, 32), "float32"), "expanded_row_idx": ((rows * 2,), "int32"),
+                "expanded_expert_idx": ((rows * 2,), "int32")},
+               lambda a: _init_routing(a["x"], a["row_idx"], a["expert_idx"], rows * 2), attrs=[str(rows * 2)],
+               note="stable sort of the expert ids; expanded_x[p] = x[row of sorted p]; expanded_row_idx "
+                    "the inverse permutation"),
+        OpCase("moe_token_permute", "ops-transformer/moe/moe_token_permute",
+               lambda r: {"tokens": _f32(r, rows, 32), "indices": r.integers(0, 4, (rows, 2)).astype(np.int64)},
+               {"permute_tokens": ((rows * 2, 32), "float32"), "sorted_indices": ((rows * 2,), "int32")},
+               lambda a: _permute(a["tokens"], a["indices"]),
+               note="stable argsort of the flattened indices; permute_tokens[p] = tokens[sorted[p] // topk]"),
+    ]
+
+
+def _dynamic_quant(x: np.ndarray) -> Arrays:
+    xf = x.astype(np.float32)
+    scale = np.abs(xf).max(axis=-1) / 127.0
+    return {"y": np.clip(np.rint(xf / scale[:, None]), -128, 127), "scale": scale}
+
+
+def _gating(x: np.ndarray, k: int) -> Arrays:
+    p = _softmax(x.astype(np.float64))
+    idx = np.argsort(-p, axis=-1, kind="stable")[:, :k]
+    rows = x.shape[0]
+    return {"y": np.take_along_axis(p, idx, axis=-1), "expert_idx": idx,
+            "row_idx": np.arange(k)[None, :] * rows + np.arange(rows)[:, None]}
+
+
+def _init_routing(x: np.ndarray, row_idx: np.ndarray, expert_idx: np.ndarray, active: int) -> Arrays:
+    flat_e, flat_r = expert_idx.reshape(-1), row_idx.reshape(-1)
+    order = np.argsort(flat_e, kind="stable")
+    rows = x.shape[0]
+    expanded_row = np.empty_like(flat_r)
+    expanded_row[flat_r[order]] = np.arange(len(order))
+    return {"expanded_x": x[flat_r[order] % rows][:active], "expanded_row_idx": expanded_row,
+            "expanded_expert_idx": flat_e[order]}
+
+
+def _permute(tokens: np.ndarray, indices: np.ndarray) -> Arrays:
+    topk = indices.shape[1]
+    order = np.argsort(indices.reshape(-1), kind="stable")
+    sorted_indices = np.empty_like(order)
+    sorted_indices[order] = np.arange(len(order))
+    return {"permute_tokens": tokens[order // topk], "sorted_indices": sorted_indices}
+
+
+def _cause(message: str) -> str:
+    """A host-tiling failure lists every gap of the lowering before the failure itself: the errors among them
+    and the last clause (what the function returned, or the input it stopped at), file paths shortened."""
+    parts = message.split("; ")
+    keep = [p for p in parts[:-1] if " error: " in p][:2] + parts[-1:]
+    text = "; ".join(keep)
+    return text.replace("/work/ext/real/", "")[:400]
+
+
+def _stage(findings: list[dict], completed: bool, outputs: dict) -> tuple[str, str]:
+    """(how far, the first error) from `ascendir run --format json`'s findings."""
+    errors = [f for f in findings if f.get("severity") == "error"]
+    first = f"{errors[0]['code']}: {_cause(errors[0]['message'])}" if errors else ""
+    if any(f["code"] == "ASC001" for f in errors):
+        return "host/kernel does not parse", first
+    if any(f["code"] in ("ASC602", "ASC601", "ASC603") or "host tiling" in f["message"] for f in errors):
+        return "parses; tiling stops", first
+    if not completed or not outputs:
+        return "tiling runs; kernel stops", first
+    return "kernel runs", first
+
+
+def _compare(case: OpCase, got: Arrays, want: Arrays) -> tuple[bool, str]:
+    worst = []
+    ok = True
+    for name, ref in want.items():
+        if name not in got:
+            ok = False
+            worst.append(f"{name}: missing")
+            continue
+        g = got[name].astype(np.float64).reshape(-1)
+        r = np.asarray(ref, dtype=np.float64).reshape(-1)
+        if g.shape != r.shape:
+            ok = False
+            worst.append(f"{name}: {g.size} elements, want {r.size}")
+            continue
+        err = float(np.max(np.abs(g - r))) if g.size else 0.0
+        tol = case.tolerance.get(name, 1e-3 * max(1.0, float(np.max(np.abs(r))) if r.size else 1.0))
+        good = err <= tol and not np.isnan(g).any()
+        ok &= good
+        worst.append(f"{name}: max err {err:.3g}{'' if good else ' (over ' + format(tol, '.3g') + ')'}")
+    return ok, "; ".join(worst)
+
+
+def run_case(case: OpCase, real: Path, timeout: int, seed: int = 0) -> dict:
+    folder = real / case.folder
+    row: dict = {"op": case.name, "folder": case.folder, "formula": case.note}
+    if not folder.is_dir():
+        row.update(stage="absent", detail=f"{folder} not found")
+        return row
+    rng = np.random.default_rng(seed)
+    inputs = case.inputs(rng)
+    with tempfile.TemporaryDirectory(prefix="vendor_ops_") as tmp:
+        cmd = [sys.executable, "-m", "cli.main", "run", str(folder), "--format", "json", "--output-dir",
+               os.path.join(tmp, "out")]
+        for name, arr in inputs.items():
+            path = os.path.join(tmp, f"{name}.npy")
+            np.save(path, arr)
+            cmd += ["--input", f"{name}={path}"]
+        for name, (shape, dtype) in case.outputs.items():
+            cmd += ["--output", f"{name}={','.join(map(str, shape))}:{dtype}"]
+        for a in case.attrs:
+            cmd += ["--attr", a]
+        if case.chip:
+            cmd += ["--chip", case.chip]
+        start = time.monotonic()
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+        except subprocess.TimeoutExpired:
+            row.update(stage="timeout", detail=f"over {timeout} s", seconds=timeout)
+            return row
+        row["seconds"] = round(time.monotonic() - start, 1)
+        try:
+            report = json.loads(proc.stdout)
+        except json.JSONDecodeError:
+            row.update(stage="no result", detail=(proc.stderr.strip().splitlines() or ["(no output)"])[-1][:300])
+            return row
+        stage, first = _stage(report.get("findings", []), bool(report.get("completed")), report.get("outputs", {}))
+        row.update(stage=stage, detail=first, block_dim=report.get("block_dim"),
+                   errors=sum(f.get("severity") == "error" for f in report.get("findings", [])))
+        if stage == "kernel runs":
+            got = {n: np.load(o["path"]) for n, o in report["outputs"].items() if o.get("path")}
+            ok, text = _compare(case, got, case.reference(inputs))
+            row.update(stage="matches numpy" if ok else "kernel runs; differs", detail=text)
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--real", type=Path, default=Path("/work/ext/real"))
+    ap.add_argument("--ops", help="comma-separated op names (default: all)")
+    ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args(argv)
+    cases = _cases()
+    if args.ops:
+        wanted = set(args.ops.split(","))
+        cases = [c for c in cases if c.name in wanted]
+    rows = []
+    print("| op | stage | seconds | detail |\n|---|---|---|---|")
+    for case in cases:
+        row = run_case(case, args.real, args.timeout)
+        rows.append(row)
+        print(f"| {row['op']} | {row['stage']} | {row.get('seconds', '')} | {row.get('detail', '')} |", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
