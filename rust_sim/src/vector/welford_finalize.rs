@@ -84,10 +84,17 @@ pub fn compute_length(floats: usize) -> usize {
     (floats - 2 * B32_LEN) / (2 * B32_LEN) * B32_LEN
 }
 
-/// Per-column weights (w for the mean, n for the variance) as the 220x library forms them.
+/// Per column, the factors the 220x library multiplies by, in its order (each product rounded to f32; a factor
+/// 1 is exact): `mean[i]` scales inputMean into its mean term, `var[i]` scales (inputMean - mean)^2 before
+/// inputVariance is added. Without a tail: abRec for the mean, rnLength for the variance. With one (asc-devkit
+/// welfordfinalize_common_impl.h, GetWelfordFinalizeOutputMean/VarianceWithTail): the mean term is
+/// ((x * tailCount) * rRec), then times headCount / tailCount in the first headCountLength columns; the
+/// variance term's square times tailCount, then that ratio. Before, the simulator multiplied by the
+/// pre-multiplied weight (tailCount * rRec * ratio), which rounds differently (1.3 * 7 * 0.1 * 3/7: 0.39 in
+/// the library's order, 0.39000002 by the product).
 pub struct Weights {
-    pub w: Vec<f32>,
-    pub n: Vec<f32>,
+    pub mean: Vec<[f32; 3]>,
+    pub var: Vec<[f32; 2]>,
 }
 
 /// The weights without counts: one count for all (rnLength, abRec), or head and tail counts.
@@ -96,21 +103,25 @@ pub fn weights(ab: usize, p: &[f64; 8]) -> Weights {
     let (ab_rec, r_rec) = (p[6] as f32, p[7] as f32);
     if tail_len == 0 || tail == 0 {
         return Weights {
-            w: vec![ab_rec; ab],
-            n: vec![rn; ab],
+            mean: vec![[ab_rec, 1.0, 1.0]; ab],
+            var: vec![[rn, 1.0]; ab],
         };
     }
-    let scale = head as f32 / tail as f32;
-    let mut w = vec![tail as f32 * r_rec; ab];
-    let mut n = vec![tail as f32; ab];
-    for i in 0..head_len.min(ab) {
-        w[i] *= scale;
-        n[i] *= scale;
+    let ratio = head as f32 / tail as f32;
+    let tail = tail as f32;
+    let head_cols = head_len.min(ab);
+    Weights {
+        mean: (0..ab)
+            .map(|i| [tail, r_rec, if i < head_cols { ratio } else { 1.0 }])
+            .collect(),
+        var: (0..ab)
+            .map(|i| [tail, if i < head_cols { ratio } else { 1.0 }])
+            .collect(),
     }
-    Weights { w, n }
 }
 
-/// (mean, variance) from the per-column states, in the library's order; `counts` replaces the weights.
+/// (mean, variance) from the per-column states, in the library's order; `counts` replaces the weights (the
+/// library's counts path: (x * count) * rRec, and the square times the count).
 pub fn finalize(
     mean: &[f32],
     m2: &[f32],
@@ -121,7 +132,11 @@ pub fn finalize(
 ) -> (f32, f32) {
     let mean_terms: Vec<f32> = match counts {
         Some(c) => mean.iter().zip(c).map(|(m, c)| m * c * r_rec).collect(),
-        None => mean.iter().zip(&wts.w).map(|(m, w)| m * w).collect(),
+        None => mean
+            .iter()
+            .zip(&wts.mean)
+            .map(|(m, f)| m * f[0] * f[1] * f[2])
+            .collect(),
     };
     let mu = chunked_sum(&mean_terms, chunk);
     let var_terms: Vec<f32> = mean
@@ -130,8 +145,11 @@ pub fn finalize(
         .enumerate()
         .map(|(i, (m, v))| {
             let d = m - mu;
-            let n = counts.map_or(wts.n[i], |c| c[i]);
-            (v + d * d * n) * r_rec
+            let sq = match counts {
+                Some(c) => d * d * c[i],
+                None => d * d * wts.var[i][0] * wts.var[i][1],
+            };
+            (v + sq) * r_rec
         })
         .collect();
     (mu, chunked_sum(&var_terms, chunk))
@@ -259,7 +277,23 @@ mod tests {
         // head columns saw 3 values, tail columns 1: weights 3 * rRec and 1 * rRec, counts 3 and 1
         let p = [0.0, 2.0, 3.0, 1.0, 1.0, 1.0, 0.0, 0.25];
         let w = weights(2, &p);
-        assert_eq!((w.w, w.n), (vec![0.75, 0.25], vec![3.0, 1.0]));
+        assert_eq!(w.mean, vec![[1.0, 0.25, 3.0], [1.0, 0.25, 1.0]]);
+        assert_eq!(w.var, vec![[1.0, 3.0], [1.0, 1.0]]);
+    }
+
+    #[test]
+    fn tail_weights_multiply_in_the_library_order() {
+        // head 3, tail 7, rRec 0.1; the head column's mean 1.3: ((1.3 * 7) * 0.1) * (3 / 7) is 0.39 in f32 step by
+        // step (numpy float32), 1.3 * ((7 * 0.1) * (3 / 7)) is 0.39000002; the tail column adds 0
+        let p = [0.0, 2.0, 3.0, 1.0, 7.0, 1.0, 0.0, 0.1];
+        let (m, _) = finalize(&[1.3, 0.0], &[0.0, 0.0], &weights(2, &p), None, 0.1, 64);
+        assert_eq!(m, 0.39);
+        // the variance's square: (1.7^2 * 7) * (3 / 7) is 8.670001 step by step, 1.7^2 * 3 is 8.67; with the
+        // mean 0 (one column, no tail columns' weight) and rRec 1 the term is the variance
+        let p = [0.0, 2.0, 3.0, 1.0, 7.0, 1.0, 0.0, 1.0];
+        let w = weights(2, &p);
+        let sq = 1.7f32 * 1.7 * w.var[0][0] * w.var[0][1];
+        assert_eq!(sq, 8.670001);
     }
 
     #[test]
