@@ -6,8 +6,9 @@
 //! The 220x library's arithmetic (asc-devkit welfordfinalize_common_impl.h, read for the facts), in f32:
 //! mean = sum(inputMean * w) and variance = sum((inputVariance + (inputMean - mean)^2 * n) * rRec), where per
 //! column w and n are: with counts, w = counts * rRec and n = counts; without, and with no tail (tailCount or
-//! tailCountLength 0), w = abRec and n = rnLength; with a tail, n = tailCount (headCount for the first
-//! headCountLength columns, as tailCount scaled by headCount / tailCount) and w = n * rRec. The sums run over
+//! tailCountLength 0), w = abRec and n = rnLength; with a tail, inputMean * w is ((inputMean * tailCount) *
+//! rRec) and the square times n is (square * tailCount), each then times headCount / tailCount in the first
+//! headCountLength columns, every product rounded in that order (Weights). The sums run over
 //! chunks of computeLength columns, computeLength = ((tmp floats - 128) / 128) * 64 from the sharedTmpBuffer,
 //! each chunk summed as LayerNorm's rows are (64-column block adds, then a tree of adjacent pairs), the chunk
 //! sums collected 64 at a time and reduced as a tree again. Without a sharedTmpBuffer (the library's stack
