@@ -8,7 +8,7 @@ from typing import Iterable
 
 
 KEYWORD_GROUPS: dict[str, Iterable[str]] = {
-    "BUILTIN_TYPE": "bool char short int long float double signed unsigned auto wchar_t char16_t char32_t __fp16".split(),
+    "BUILTIN_TYPE": "bool char short int long float double signed unsigned auto wchar_t char16_t char32_t __fp16 __int128".split(),
     "STORAGE": ("static inline register thread_local explicit consteval constinit __inline__ __forceinline__ "
                 "__kfc_workspace__").split(),
     "CV": "const volatile __restrict__ __restrict".split(),

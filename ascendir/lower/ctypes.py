@@ -276,6 +276,9 @@ SCALARS: dict[str, tuple[str, int]] = {
     "int8_t": ("int", 8), "uint8_t": ("uint", 8), "int16_t": ("int", 16), "uint16_t": ("uint", 16),
     "int32_t": ("int", 32), "uint32_t": ("uint", 32), "int64_t": ("int", 64), "uint64_t": ("uint", 64),
     "int4b_t": ("int", 4),
+    # GCC's 128-bit integers: host tiling code widens a product with them before dividing
+    # (ops-nn quant_batch_matmul_v3's `static_cast<unsigned __int128>(value) * numerator / denominator`)
+    "int128_t": ("int", 128), "uint128_t": ("uint", 128),
     "half": ("float", 16), "bfloat16_t": ("float", 16), "float": ("float", 32), "double": ("float", 64),
 }  # fmt: skip
 
@@ -289,7 +292,8 @@ SCALAR_ALIASES: dict[str, str] = {
     "signed char": "int8_t", "unsigned char": "uint8_t", "size_t": "uint64_t", "ssize_t": "int64_t",
     "intptr_t": "int64_t", "uintptr_t": "uint64_t", "ptrdiff_t": "int64_t", "float16_t": "half",
     "float32_t": "float", "float64_t": "double", "bfloat16": "bfloat16_t", "TEventID": "int8_t",
-    "event_t": "int32_t", "long double": "double",
+    "event_t": "int32_t", "long double": "double", "__int128": "int128_t", "signed __int128": "int128_t",
+    "unsigned __int128": "uint128_t",
 }  # fmt: skip
 
 BOOL = Scalar("bool")
