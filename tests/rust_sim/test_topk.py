@@ -71,7 +71,7 @@ extern "C" __global__ __aicore__ void topk(GM_ADDR x, GM_ADDR idxIn, GM_ADDR fin
 
 def _run(x: np.ndarray, n: int, k: int, largest: bool, init: bool, finish: np.ndarray | None,
          index: np.ndarray | None = None, tmp_bytes: int | None = None,
-         small: bool = False) -> tuple[object, int, int]:
+         small: bool = False, plain: bool = False) -> tuple[object, int, int]:
     rows, inner = x.shape
     ctype = "half" if x.dtype == np.float16 else "float"
     source = (TOPK.replace("RR", str(rows)).replace("II", str(inner)).replace("NN", str(n)).replace("KK", str(k))
@@ -85,6 +85,8 @@ def _run(x: np.ndarray, n: int, k: int, largest: bool, init: bool, finish: np.nd
         fin[:rows] = finish
     index = np.arange(inner, dtype=np.int32) if index is None else index
     source = source.replace("IDXN", str(index.size))
+    if plain:  # the overload without tmpLocal: the library takes the UB after the TPipe's buffers
+        source = source.replace("tmpBuf.Get<uint8_t>(), ", "")
     kv = -(-k * x.itemsize // 32) * 32 // x.itemsize
     ki = -(-k // 8) * 8
     result = run(source, {"x": x, "idxIn": index, "fin": fin}, chip="910B2", block_dim=1,
@@ -173,3 +175,16 @@ def test_small_mode_misuse_is_reported() -> None:
     x = np.zeros((2, 64), np.float32)  # inner 64: Small mode takes exactly 32
     result, _, _ = _run(x, 64, 4, True, init=False, finish=None, small=True)
     assert any(f.code == "ASC959" and "exactly 32" in f.message for f in _errors(result)), result.findings
+
+
+@pytest.mark.parametrize("left", [512, 4096])
+def test_without_tmp_local_the_ub_left_must_hold_the_minimum(left: int) -> None:
+    # the plain overload: 2 rows of 64 floats need 64 * 20 = 1,280 bytes (isInitIndex false) after the TPipe's
+    # buffers; the kernel's other buffers take 512 + 256 + 32 + 64 + 64 = 928 bytes, tmpBuf (unused) the rest of the
+    # 192 KiB UB but `left` bytes
+    x = np.random.default_rng(4).standard_normal((2, 64)).astype(np.float32)
+    result, _, _ = _run(x, 64, 4, True, init=False, finish=None, tmp_bytes=196608 - 928 - left, plain=True)
+    if left < 64 * 20:
+        assert any(f.code == "ASC951" and "1280 bytes" in f.message for f in _errors(result)), result.findings
+    else:
+        assert _errors(result) == [], result.findings

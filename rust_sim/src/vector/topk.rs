@@ -14,7 +14,8 @@
 //! The TopkTiling (host-computed layout of the library's tmp buffer) is not read: the result does not depend on it.
 //! Where the page sets a contract on it, it is checked: a tmpLocal below GetTopKMaxMinTmpSize's minimum on 220x
 //! (16 bytes an inner element, 20 without isInitIndex, which has the library generate the index row there) is
-//! ASC959, as the library lays the tmp buffer out past its end.
+//! ASC959, as the library lays the tmp buffer out past its end; without a tmpLocal, the UB after the TPipe's
+//! buffers (where the library takes its space) below that minimum is an out-of-bounds write (ASC951).
 //!
 //! Small mode (TOPK_NSMALL; asc-devkit topk_common_impl.h / topk_v220_impl.h): rows of exactly 32 elements, each
 //! sorted whole by Sort32 (topKInfo.n is not read), the k (1..32) first picked out by GatherMask with reduceMode
@@ -110,6 +111,29 @@ pub fn k_pad(k: usize, size: usize) -> usize {
 }
 
 impl TopK {
+    /// Whether the temporary space holds `need` bytes: the tmp overload's tmpLocal (ASC959 below it), or without
+    /// one the UB after the TPipe's buffers, where the library takes it (ASC951 below it: it writes past the end
+    /// of UB). Reports otherwise.
+    fn tmp_fits(&self, cx: &mut Ctx, what: &str, need: usize, why: &str) -> bool {
+        if let Some(tmp) = self.tmp {
+            return !crate::vector::sizes::too_small(cx, what, "tmpLocal", tmp, need, why);
+        }
+        let Some((have, place)) = crate::queue::tmp_space(cx, None) else {
+            return true;
+        };
+        if have >= need as i64 {
+            return true;
+        }
+        cx.report(
+            code::LOCAL_OUT_OF_BOUNDS,
+            format!(
+                "{what} needs {need} bytes of temporary space ({why}); {place} holds {have}: the library writes \
+                 past the end of UB. Leave that much UB free, or pass a tmpLocal"
+            ),
+        );
+        false
+    }
+
     /// outter, inner, n and k, checked against the page's limits; None after reporting.
     fn shape(&self, cx: &mut Ctx, what: &str) -> Option<(usize, usize, usize, usize)> {
         let (outter, inner, n, k) = (cx.int(self.outter), cx.int(self.inner), cx.int(self.n), cx.int(self.k));
@@ -160,7 +184,7 @@ impl ApiOp for TopK {
         let Some((outter, inner, n, k)) = self.shape(cx, what) else {
             return Flow::Next;
         };
-        if let Some(tmp) = self.tmp {
+        {
             let need = normal_min_tmp_bytes(inner, self.init_index);
             let why = format!(
                 "Normal mode over rows of {inner} (GetTopKMaxMinTmpSize's minimum{})",
@@ -170,7 +194,7 @@ impl ApiOp for TopK {
                     ", with the index row isInitIndex false generates"
                 }
             );
-            if crate::vector::sizes::too_small(cx, what, "tmpLocal", tmp, need, &why) {
+            if !self.tmp_fits(cx, what, need, &why) {
                 return Flow::Next;
             }
         }
@@ -277,12 +301,10 @@ impl TopK {
         }
         let (outter, inner, k) = (outter as usize, inner as usize, k as usize);
         let largest = self.largest.map(|l| cx.uint(l) != 0).unwrap_or(true);
-        if let Some(tmp) = self.tmp {
-            let need = small_min_tmp_bytes(outter * inner, largest, self.init_index);
-            let why = format!("Small mode over {outter} rows of 32 (GetTopKMaxMinTmpSize's minimum)");
-            if crate::vector::sizes::too_small(cx, what, "tmpLocal", tmp, need, &why) {
-                return Flow::Next;
-            }
+        let need = small_min_tmp_bytes(outter * inner, largest, self.init_index);
+        let why = format!("Small mode over {outter} rows of 32 (GetTopKMaxMinTmpSize's minimum)");
+        if !self.tmp_fits(cx, what, need, &why) {
+            return Flow::Next;
         }
         let size = t.size();
         let src = cx.handle(self.src);
