@@ -117,3 +117,19 @@ def test_the_summary_names_the_calls_of_apis_without_a_cost_model(tmp_path: Path
     timing = dict(result.timing, unmodelled=4, unmodelled_apis=[("Frob", 3)])
     line = summary(dataclasses.replace(result, timing=timing))
     assert "; 1 instructions without a cost model; 3 calls of APIs without a cost model: Frob (3)" in line, line
+
+
+@pytest.mark.parametrize(("call", "api"), [("Axpy<half, half>(aLocal, bLocal, (half)2.0, tmp, 176)", "Axpy"),
+                                           ("Arange<half>(aLocal, (half)0.0, (half)1.0, 176)", "Arange")])
+def test_axpy_tmp_form_and_arange_meter_their_elements(tmp_path: Path, call: str, api: str) -> None:
+    # test_xor's kernel with another call: 176 halves = 352 bytes, 2 repeats (0 before)
+    spec = importlib.util.spec_from_file_location("timed_xor_kernel", HERE / "test_xor.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod.run = lambda *a, **k: sim.run(*a, trace=True, **k)  # type: ignore[attr-defined]
+    x = np.linspace(-1, 1, 192).astype(np.float16)
+    result = mod.simulate(tmp_path, "half", call, "aLocal", x, x.copy())
+    assert result.ok, [str(d) for d in result.findings]
+    calls = [e for e in result.trace if e.get("cat") == "op" and e["name"] == api]
+    assert [int(e["args"]["amount"]) for e in calls] == [2]

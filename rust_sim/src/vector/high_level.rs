@@ -396,6 +396,7 @@ impl ApiOp for AxpyTmp {
             },
         ];
         let p = contiguous(&g, cx.uint(self.count));
+        crate::timing::vector_pass(cx.core, p.elements, t.size().max(u.size()) as u64);
         let Some(mem) = check_footprint(cx, &g, &p.runs, &["dst", "src", "dst"], "Axpy") else {
             return Flow::Next;
         };
@@ -682,6 +683,7 @@ impl ApiOp for Arange {
             size: t.size(),
         }];
         let p = contiguous(&g, cx.uint(self.count));
+        crate::timing::vector_pass(cx.core, p.elements, t.size() as u64);
         let Some(mem) = check_footprint(cx, &g, &p.runs, &["dst"], "Arange") else {
             return Flow::Next;
         };
@@ -840,6 +842,8 @@ impl ApiOp for Broadcast {
             return Flow::Next;
         }
         let (dn, sn): (usize, usize) = (ds.iter().product(), ss.iter().product());
+        // the destination's elements, written once
+        crate::timing::vector_pass(cx.core, dn as u64, sz as u64);
         let (src, dst) = (cx.handle(self.src), cx.handle(self.dst));
         let Some(at) = cx.range(src, 0, (sn * sz) as i64, false, sz, "Broadcast") else {
             return Flow::Next;
