@@ -177,3 +177,18 @@ def test_the_950_counts_vector_queue_buffers_against_one_pool_of_buffer_ids() ->
         in found[0][2]
     # the 910B2 reports each position over 8 (VECIN at in1's InitBuffer, VECOUT at out1's)
     assert [code for code, _, _ in _codes(over, "910B2")] == ["ASC208", "ASC208"]
+
+
+def test_apis_the_catalog_gives_to_other_architectures_are_not_judged_on_the_950() -> None:
+    # ASC516 reads the catalog's `archs` lists, which describe 2201/2002/1001 only: DataCopyPad (catalogued for
+    # 2201 and 3002) is the 950's too (ops-math fused_mul_add_n's arch35 kernel copies out with it)
+    kernel = KERNEL.replace("DataCopy(yGm, yLocal, TILE);",
+                            "DataCopyPad(yGm, yLocal, DataCopyExtParams(1, TILE * sizeof(float), 0, 0, 0));")
+    assert "DataCopyPad(" in kernel
+    program, chip = load_for_check(read_text(kernel, "ops/scale/op_kernel/arch35/scale_regbase.cpp"))
+    assert chip == "950PR"
+    assert "ASC516" not in {code for code, _ in errors(check_program(program, chip))}
+    # on a catalogued architecture the rule still runs: the region-proposal sort on 910B
+    corpus = Path(__file__).parent.parent / "corpus" / "rules" / "api" / "api_not_on_chip.cpp"
+    program, chip = load_for_check(read_input(str(corpus)))
+    assert "ASC516" in {code for code, _ in errors(check_program(program, chip))}
