@@ -61,7 +61,7 @@ def _expanded(st: A.ExprStmt) -> A.If | None:
     if name not in NAMES:
         return None
     args, span = call.args, st.span
-    if name in _GUARDS and len(args) == 3 and isinstance(args[0], A.Expr):
+    if name in _GUARDS and len(args) in (2, 3) and isinstance(args[0], A.Expr):  # (an empty `;` stmt: 2 args)
         body: list[A.Node] = []
         for a in args[1:]:
             if isinstance(a, A.ReturnArg):

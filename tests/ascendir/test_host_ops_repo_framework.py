@@ -37,6 +37,7 @@ protected:
         rows = shape->GetStorageShape().GetDim(0);
         OP_TILING_CHECK(rows > 16, OP_LOGE(context_, "too many rows"), return ge::GRAPH_FAILED);
         OP_CHECK_IF(rows == 7, OP_LOGE(context_, "seven"), return ge::GRAPH_PARAM_INVALID);
+        OP_CHECK_IF(rows == 3, OP_LOGE(context_, "three: logged only"), ;);
         return ge::GRAPH_SUCCESS;
     }
     ge::graphStatus GetPlatformInfo() override
