@@ -28,14 +28,7 @@ ACC_BYTES = 4  # L0C accumulates in 32 bits
 MIN_PART = 64  # the shortest part of M or N the model gives a core
 
 
-# TCubeTiling's int32 fields in the header's order (asc-devkit docs TCubeTiling结构体.md; the reserved ones
-# after singleBatchN included, the 950's MX fields left out)
-TCUBE_FIELDS = (
-    "usedCoreNum", "M", "N", "Ka", "Kb", "singleCoreM", "singleCoreN", "singleCoreK", "baseM", "baseN", "baseK",
-    "depthA1", "depthB1", "stepM", "stepN", "isBias", "transLength", "iterateOrder", "shareMode", "shareL1Size",
-    "shareL0CSize", "shareUbSize", "batchM", "batchN", "singleBatchM", "singleBatchN", "stepKa", "stepKb",
-    "depthAL1CacheUB", "depthBL1CacheUB", "dbL0A", "dbL0B", "dbL0C",
-)  # fmt: skip
+# TCubeTiling's fields: the catalog's (catalog/data/structs.toml, ascendir/lower/library_structs.py)
 
 
 def _ceil(a: int, b: int) -> int:

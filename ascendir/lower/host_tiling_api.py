@@ -68,6 +68,7 @@ from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_topk_tiling
 from ascendir.lower.function import Unsupported
+from ascendir.lower.library_structs import library_field_type
 from ascendir.lower.values import Val
 from frontend import ast as A
 
@@ -344,7 +345,7 @@ def _rms_norm_set(lw: HostLowerer, block: Val, dims: tuple[Val, Val, Val, Val], 
     ref = block.obj
     assert isinstance(ref, TilingRef)
     for name, value in values.items():
-        t = C.F32 if name == "reciprocalOfHLength" else C.U32
+        t = library_field_type("RmsNormTiling", name)
         lw._set_field(block.ssa, ref, ref.field_name(name), t, value, e)
 
 
@@ -426,9 +427,9 @@ def _nonzero(lw: HostLowerer, v: Val, node: A.Node) -> Val:
     return _select(lw, lw.compare("==", v, _u32(0), node), _u32(1), v, node)
 
 
-def _set_fields(lw: HostLowerer, block: Val, values: dict[str, Val], floats: tuple[str, ...], ok: Val,
-                e: A.Call) -> None:
-    """Write `values` into the library tiling block, only where `ok` (the library returns early otherwise)."""
+def _set_fields(lw: HostLowerer, block: Val, struct: str, values: dict[str, Val], ok: Val, e: A.Call) -> None:
+    """Write `values` into the library tiling block (a `struct`), only where `ok` (the library returns early
+    otherwise), each field with its catalogued type."""
     from ascendir.lower.host_handles import TilingRef
 
     ref = block.obj
@@ -436,7 +437,7 @@ def _set_fields(lw: HostLowerer, block: Val, values: dict[str, Val], floats: tup
 
     def write() -> None:
         for name, value in values.items():
-            lw._set_field(block.ssa, ref, ref.field_name(name), C.F32 if name in floats else C.U32, value, e)
+            lw._set_field(block.ssa, ref, ref.field_name(name), library_field_type(struct, name), value, e)
 
     if ok.const is not None:
         if ok.const:
@@ -526,7 +527,7 @@ def _layer_norm_tiling(lw: HostLowerer, e: A.Call) -> Val:
               "meanVarRoundSize": mv_round, "meanVarTailSize": mv_tail,
               "meanVarTailPos": lw.arith("-", mv_size, mv_tail, e), "bshCurLength": one, "bsCurLength": mv_round,
               "lastDimValueBack": recip}
-    _set_fields(lw, block, values, ("lastDimValueBack",), ok, e)
+    _set_fields(lw, block, "LayerNormTiling", values, ok, e)
     return Val(C.VoidT())
 
 
@@ -553,7 +554,7 @@ def _layer_norm_separate_tiling(lw: HostLowerer, e: A.Call, shape: SSAValue, sta
               "inputTailPos": lw.arith("-", x_size, tail, e), "meanVarRoundSize": mv_round,
               "meanVarTailSize": mv_tail, "meanVarTailPos": lw.arith("-", a_len, mv_tail, e), "arCurLength": one,
               "aCurLength": mv_round, "rValueBack": recip}
-    _set_fields(lw, block, values, ("rValueBack",), ok, e)
+    _set_fields(lw, block, "LayerNormSeparateTiling", values, ok, e)
     return Val(C.VoidT())
 
 

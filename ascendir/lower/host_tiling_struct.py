@@ -20,37 +20,18 @@ from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import UNKNOWN_API, span_of
 from ascendir.lower.function import Unsupported
 from ascendir.lower.host_handles import HostError, HostT, TilingRef, handle_kind
-from ascendir.lower.host_topk_tiling import TOPK_TILING_FIELDS
+from ascendir.lower.library_structs import LIBRARY_TILING_STRUCTS, library_struct_fields
 from ascendir.lower.values import Cell, Val
-from ascendir.matmul_tiling import TCUBE_FIELDS
 from frontend import ast as A
 from frontend.diagnostics import Note, error
 
 
-# library tiling structs a tiling struct may hold, with their fields: the int32 fields GetTiling fills (the host
-# reads them through get_<field>(); the kernel through the struct) and those GetRmsNormTilingInfo and
-# GetLayerNormNDTilingInfo fill (asc-devkit include/adv_api/normalization/*_tilingdata.h; host_tiling_api.py)
+# library tiling structs a tiling struct may hold, with their typed fields: the catalog's (library_structs.py), the
+# same table the kernel lowering reads; GetTiling, GetRmsNormTilingInfo, GetLayerNormNDTilingInfo and TopKTilingFunc
+# fill them (host_tiling_api.py, host_topk_tiling.py), the host reads them through get_<field>(), the kernel through
+# the struct
 _LIBRARY_STRUCTS: dict[str, tuple[tuple[str, CType], ...]] = {
-    "TCubeTiling": tuple((name, C.I32) for name in TCUBE_FIELDS),
-    "RmsNormTiling": tuple((name, C.F32 if name == "reciprocalOfHLength" else C.U32) for name in (
-        "bLength", "sLength", "hLength", "originalHLength", "reciprocalOfHLength", "mainBshLength", "mainBsLength",
-        "mainBsLengthAlign", "loopRound", "inputTailPos", "tailBshLength", "tailBsLength")),
-    # layernorm_tilingdata.h; GetLayerNormNDTilingInfo fills them (host_layer_norm_tiling.py)
-    "LayerNormTiling": tuple((name, C.F32 if name == "lastDimValueBack" else C.U32) for name in (
-        "bLength", "sLength", "hLength", "originalHLength", "inputXSize", "meanVarSize", "numberOfTmpBuf",
-        "meanTmpTensorPos", "meanTmpTensorSize", "varianceTmpTensorPos", "varianceTmpTensorSize", "tmpBufSize",
-        "oneTmpSize", "firstTmpStartPos", "secondTmpStartPos", "thirdTmpStartPos", "loopRound", "inputRoundSize",
-        "inputTailSize", "inputTailPos", "meanVarRoundSize", "meanVarTailSize", "meanVarTailPos", "bshCurLength",
-        "bsCurLength", "lastDimValueBack")),
-    "LayerNormSeparateTiling": tuple((name, C.F32 if name in ("k2Rec", "k2RRec", "rValueBack") else C.U32)
-                                     for name in (
-        "aLength", "rLength", "halfAddRepeatTimes", "rHeadLength", "k2Rec", "k2RRec", "inputXSize", "meanVarSize",
-        "numberOfTmpBuf", "varianceTmpTensorPos", "varianceTmpTensorSize", "tmpBufSize", "oneTmpSize",
-        "firstTmpStartPos", "secondTmpStartPos", "thirdTmpStartPos", "loopRound", "inputRoundSize", "inputTailSize",
-        "inputTailPos", "meanVarRoundSize", "meanVarTailSize", "meanVarTailPos", "arCurLength", "aCurLength",
-        "rValueBack")),
-    # topk_tilingdata.h; TopKTilingFunc fills them (host_topk_tiling.py)
-    "TopkTiling": TOPK_TILING_FIELDS,
+    name: library_struct_fields(name) for name in LIBRARY_TILING_STRUCTS
 }
 
 

@@ -36,26 +36,15 @@ from xdsl.ir import Block, Region
 
 from ascendir.lower import ctypes as C
 from ascendir.lower.function import Unsupported
+from ascendir.lower.library_structs import library_struct_fields
 from ascendir.lower.values import Val
 from frontend import ast as A
 
 if TYPE_CHECKING:
     from ascendir.lower.host import HostLowerer
 
-# topk_tilingdata.h, in its order
-TOPK_TILING_FIELDS: tuple[tuple[str, C.CType], ...] = (
-    *((name, C.I32) for name in ("tmpLocalSize", "allDataSize", "innerDataSize")),
-    ("sortRepeat", C.U32),
-    *((name, C.I32) for name in (
-        "mrgSortRepeat", "kAlignFourBytes", "kAlignTwoBytes", "maskOffset", "maskVreducev2FourBytes",
-        "maskVreducev2TwoBytes", "mrgSortSrc1offset", "mrgSortSrc2offset", "mrgSortSrc3offset",
-        "mrgSortTwoQueueSrc1Offset", "mrgFourQueueTailPara1", "mrgFourQueueTailPara2", "srcIndexOffset")),
-    ("copyUbToUbBlockCount", C.U32),
-    ("topkMrgSrc1MaskSizeOffset", C.I32),
-    ("topkNSmallSrcIndexOffset", C.I32),
-    *((f"vreduce{kind}Mask{i}", C.U32) for kind in ("Val", "Idx") for i in (0, 1)),
-    *((f"vreducehalfValMask{i}", C.Scalar("uint16_t")) for i in range(8)),
-)
+# topk_tilingdata.h, in its order, with the types the catalog gives them (library_structs.py)
+TOPK_TILING_FIELDS: tuple[tuple[str, C.CType], ...] = library_struct_fields("TopkTiling")
 TOPK_MODES = {"TOPK_NORMAL": 0, "TOPK_NSMALL": 1}  # TopKMode's values (catalog enums.toml)
 TOPK_NSMALL = TOPK_MODES["TOPK_NSMALL"]
 
