@@ -181,12 +181,16 @@ def _cause(message: str) -> str:
 def _stage(findings: list[dict], completed: bool, outputs: dict) -> tuple[str, str]:
     """(how far, the first error) from `ascendir run --format json`'s findings."""
     errors = [f for f in findings if f.get("severity") == "error"]
-    first = f"{errors[0]['code']}: {_cause(errors[0]['message'])}" if errors else ""
+    first = ""
+    if errors:
+        message = errors[0]["message"]
+        first = f"{errors[0]['code']}: " + (_cause(message) if errors[0]["code"] == "ASC602"
+                                            else message.replace("/work/ext/real/", "")[:400])
     if any(f["code"] == "ASC001" for f in errors):
         return "host/kernel does not parse", first
     if any(f["code"] in ("ASC602", "ASC601", "ASC603") or "host tiling" in f["message"] for f in errors):
         return "parses; tiling stops", first
-    if not completed or not outputs:
+    if not completed or not outputs or errors:  # (a core stopped at an unmodelled call: its outputs are not all)
         return "tiling runs; kernel stops", first
     return "kernel runs", first
 
