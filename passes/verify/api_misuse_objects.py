@@ -195,8 +195,9 @@ def _report_reread(ctx: CheckContext, later: asc.ApiCallOp, reduce: asc.ApiCallO
 @rule(
     "ASC513", "unknown-struct-member", "api",
     summary="Code reads or writes a member of an AscendC parameter struct (DataCopyParams, DataCopyExtParams, "
-            "DataCopyPadExtParams, BinaryRepeatParams, Nd2NzParams, ...) that the struct does not declare, or "
-            "names one in a designated initialiser.",
+            "DataCopyPadExtParams, BinaryRepeatParams, Nd2NzParams, ...) or library tiling struct (RmsNormTiling, "
+            "LayerNormTiling, TopkTiling, ...) that the struct does not declare, or names one in a designated "
+            "initialiser.",
     why="The parameter structs are plain C++ structs with fixed member names; a member they lack does not "
         "compile (\"no member named 'padValue' in 'AscendC::DataCopyPadExtParams<float>'\"). The names differ "
         "between structs that look alike (DataCopyParams counts 32-byte blocks, DataCopyExtParams bytes; "
@@ -213,7 +214,8 @@ def unknown_struct_member(ctx: CheckContext) -> None:
             struct_t, members = op.result.type, [f.data for f in op.fields.data]
         else:
             struct_t, members = op.struct.type, [op.field.data]  # type: ignore[union-attr]
-        if not isinstance(struct_t, asc.StructType):
+        # a library tiling struct a kernel fills or reads (RmsNormTiling) is a tiling type, its members catalogued
+        if not isinstance(struct_t, asc.StructType | asc.TilingType):
             continue
         struct = ctx.catalog.struct(struct_t.type_name.data)
         if struct is None or not struct.fields_complete:

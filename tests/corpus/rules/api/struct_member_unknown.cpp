@@ -1,4 +1,4 @@
-// Members of the AscendC parameter structs under names they do not have: each is "no member named ..." in
+// Members of the AscendC parameter structs (and a library tiling struct) under names they do not have: each is "no member named ..." in
 // the build. Union aliases the vendor declares (DataCopyParams' srcGap) and the mode flags are members too.
 #include "kernel_operator.h"
 using namespace AscendC;
@@ -31,4 +31,9 @@ extern "C" __global__ __aicore__ void pad_rows(GM_ADDR x, GM_ADDR y, uint32_t ro
     Add(rowsLocal, rowsLocal, rowsLocal, 64, 1, repeat);
     DataCopy(yGm, rowsLocal, copyOut);
     (void)tail;
+    // a library tiling struct the kernel fills itself: its members are the header's (catalog structs.toml)
+    RmsNormTiling norm;
+    norm.reciprocalOfHLen = 0.0625f;  // expected-error {{'RmsNormTiling' has no member 'reciprocalOfHLen'}} [ASC513]
+    norm.reciprocalOfHLength = 0.0625f;
+    (void)norm;
 }
