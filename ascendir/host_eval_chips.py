@@ -29,6 +29,11 @@ class ChipNumbers:
     lib_workspace: int = 16 * 1024 * 1024
     # what PlatformAscendC::GetSocVersion() reports (the 910B1-4 and the 910_93 all say ASCEND910B)
     soc: str = "ASCEND910B"
+    # Ops::Base::GetUbBlockSize / GetVRegSize and GetCurNpuArch (host.chip_fact): the UB alignment, the vector
+    # register width in bytes, __NPU_ARCH__; the fallbacks are the 2201 chips' values (ascendir/chips/data)
+    ub_block: int = 32
+    vreg: int = 256
+    npu_arch: int = 2201
 
 
 _KIB = 1024
@@ -118,6 +123,14 @@ def _from_chip_object(name: str, obj: object, fallback: ChipNumbers) -> ChipNumb
     arch = getattr(obj, "npu_arch", None)
     if isinstance(arch, int) and arch in _SOC_BY_ARCH:
         values["soc"] = _SOC_BY_ARCH[arch]
+    if isinstance(arch, int) and not isinstance(arch, bool):
+        values["npu_arch"] = arch
+    vreg = getattr(obj, "vector_register_bytes", None)
+    if isinstance(vreg, int) and not isinstance(vreg, bool):
+        values["vreg"] = vreg
+    ub_align = (getattr(obj, "alignments", None) or {}).get("UB")
+    if isinstance(ub_align, int) and not isinstance(ub_align, bool):
+        values["ub_block"] = ub_align
     for key, aliases in _CHIP_ALIASES.items():
         for alias in aliases:
             if not hasattr(obj, alias):

@@ -296,6 +296,10 @@ class HostFunctions(InterpreterFunctions):
     ) -> PythonValues:
         return (host.SOC_VERSIONS.get(cast(ChipNumbers, args[0]).soc, host.SOC_VERSIONS["ASCEND910B"]),)
 
+    @impl(host.ChipFactOp)
+    def run_chip_fact(self, interpreter: Interpreter, op: host.ChipFactOp, args: PythonValues) -> PythonValues:
+        return (getattr(cast(ChipNumbers, args[0]), op.fact.data),)
+
     @impl(host.LibWorkspaceSizeOp)
     def run_lib_workspace_size(
         self, interpreter: Interpreter, op: host.LibWorkspaceSizeOp, args: PythonValues

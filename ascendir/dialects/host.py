@@ -77,6 +77,8 @@ from ascendir.dialects.host_matmul_ops import (
     MatmulUnknownOp as MatmulUnknownOp,
 )
 from ascendir.dialects.host_platform_ops import (
+    CHIP_FACTS as CHIP_FACTS,
+    ChipFactOp as ChipFactOp,
     CoreNumOp as CoreNumOp,
     LibWorkspaceSizeOp as LibWorkspaceSizeOp,
     MemSizeOp as MemSizeOp,
@@ -198,6 +200,7 @@ Host = Dialect(
         MemSizeOp,
         LibWorkspaceSizeOp,
         SocVersionOp,
+        ChipFactOp,
         SetBlockDimOp,
         SetTilingKeyOp,
         SetWorkspaceOp,

@@ -1,10 +1,10 @@
-"""The platform in the host dialect: `PlatformAscendC` and its core counts, memory sizes, SoC version and the
-library's workspace size.
+"""The platform in the host dialect: `PlatformAscendC` and its core counts, memory sizes, SoC version, the
+library's workspace size and the chip facts the ops repositories' host utilities ask for.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import i64
+from xdsl.dialects.builtin import StringAttr, i64
 from xdsl.ir import SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
@@ -106,3 +106,29 @@ class LibWorkspaceSizeOp(IRDLOperation):
 
     def __init__(self, platform: SSAValue) -> None:
         super().__init__(operands=[platform], result_types=[i64])
+
+
+# The chip facts `host.chip_fact` reads: Ops::Base::GetUbBlockSize(context) (the UB block, 32 bytes: the UB
+# alignment of the chip file), Ops::Base::GetVRegSize(context) (the vector register width in bytes: the chip
+# file's vector_register_bytes) and PlatformAscendC::GetCurNpuArch() (the NpuArch enum, whose DAV_<n>
+# enumerators are named by the chip's __NPU_ARCH__ number: the chip file's npu_arch).
+CHIP_FACTS = ("ub_block", "vreg", "npu_arch")
+
+
+@irdl_op_definition
+class ChipFactOp(IRDLOperation):
+    """One of CHIP_FACTS of the chip the tiling runs for."""
+
+    name = "host.chip_fact"
+
+    platform = operand_def(PlatformType)
+    fact = prop_def(StringAttr)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$platform $fact attr-dict"
+
+    def __init__(self, platform: SSAValue, fact: str) -> None:
+        if fact not in CHIP_FACTS:
+            raise ValueError(f"unknown chip fact {fact!r}")
+        super().__init__(operands=[platform], properties={"fact": StringAttr(fact)}, result_types=[i64])

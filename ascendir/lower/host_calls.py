@@ -62,6 +62,9 @@ _IGNORED_CALLS = {
 # The ops repositories' logging macros come in many spellings (OP_LOGE_FOR_INVALID_SHAPEDIM,
 # OP_LOGE_WITHOUT_REPORT, ...): a call of one of these prefixes logs only (the conditional _IF forms may return:
 # host_check_macros.py writes out those it knows).
+# Ops::Base::GetUbBlockSize(context) / GetVRegSize(context): the chip's UB block and vector register width, in
+# bytes (host.chip_fact); a program that defines a function of that name calls its own
+_CHIP_FACT_CALLS = {"GetUbBlockSize": "ub_block", "GetVRegSize": "vreg"}
 _LOG_PREFIXES = ("OP_LOG", "OPS_LOG", "OPS_REPORT_", "VECTOR_INNER_ERR")
 
 # <cmath> functions the evaluator can run, by name (the `f` forms of libm map to the same op).
@@ -116,6 +119,11 @@ class HostCalls:
             soc = self.emit(hd.SocVersionOp(self.ssa(self._platform(e), e)), e).results[0]
             regbase = self.emit(arith.CmpiOp(soc, self.const_ssa(hd.SOC_VERSIONS["ASCEND950"], C.I64, e), "eq"), e)
             return Val(C.BOOL, regbase.results[0])
+        if name in _CHIP_FACT_CALLS and len(e.args) == 1:
+            # the ops repositories' Ops::Base host utilities (op_common's platform helpers) on a tiling context
+            self.expr(e.args[0])
+            fact = self.emit(hd.ChipFactOp(self.ssa(self._platform(e), e), _CHIP_FACT_CALLS[name]), e)
+            return Val(C.I64, fact.results[0])
         if name in ("__builtin_expect", "likely", "unlikely") and e.args:
             for a in e.args[1:]:
                 self.expr(a)

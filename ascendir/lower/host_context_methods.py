@@ -280,6 +280,12 @@ def _soc_version(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val
     return lw.convert(version, C.I32, e)  # compared with platform_ascendc::SocVersion values
 
 
+def _npu_arch(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    """`platform.GetCurNpuArch()`: the NpuArch enum, whose DAV_<n> values host_names reads as n (__NPU_ARCH__)."""
+    arch = Val(C.I64, lw.emit(hd.ChipFactOp(lw.ssa(recv, e), "npu_arch"), e).results[0])
+    return lw.convert(arch, C.U32, e)  # enum class NpuArch : uint32_t
+
+
 def _handle(kind: str) -> Method:
     def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
         for a in e.args:
@@ -413,6 +419,7 @@ METHODS: dict[str, dict[str, Method]] = {
         # on the split (910B) architecture GetCoreNum() counts the vector cores
         "GetCoreNum": _core_num(hd.CoreKind.AIV),
         "GetCoreMemSize": _mem_size, "GetLibApiWorkSpaceSize": _lib_workspace, "GetSocVersion": _soc_version,
+        "GetCurNpuArch": _npu_arch,
     },
     "platform_info": {"GetLocalMemSize": _local_mem_size, "GetCoreNum": _info_core_num},
     "raw_tiling": {"GetData": _handle("raw_data"), "GetCapacity": _handle("opaque"), "SetDataSize": _no_effect},

@@ -96,6 +96,8 @@ class HostNames:
             return Val(C.EnumT("CoreMemType"), const=last)
         if len(parts) >= 2 and parts[-2] == "SocVersion" and last in hd.SOC_VERSIONS:
             return Val(C.I32, const=hd.SOC_VERSIONS[last])
+        if len(parts) >= 2 and parts[-2] == "NpuArch" and last.startswith("DAV_") and last[4:].isdigit():
+            return Val(C.U32, const=int(last[4:]))  # NpuArch::DAV_2201: __NPU_ARCH__ 2201 (GetCurNpuArch)
         # matmul_tiling::TPosition / CubeFormat / DataType, as SetAType and friends take them
         enums = {"TPosition": hd.MATMUL_POSITIONS, "CubeFormat": hd.MATMUL_FORMATS,
                  "DataType": hd.MATMUL_DATA_TYPES}
