@@ -49,6 +49,7 @@ from ascendir.lower.header_names import TRANSPARENT_NAMESPACES
 from ascendir.lower.values import FunctionRef, Instance, Val
 from ascendir.lower.vector_intrinsics import is_vector_intrinsic, lower_pointer_intrinsic
 from ascendir.lower.vector_intrinsics import is_mask_intrinsic, lower_mask_intrinsic
+from ascendir.lower.impl_calls import is_impl_call, lower_impl_call
 from frontend import ast as A
 
 if TYPE_CHECKING:
@@ -217,6 +218,10 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         if lowered is not None:
             return lowered
         return opaque_call(lw, e, name, lower_args(lw, e.args, tolerant=True))
+    if len(parts) == 1 and is_impl_call(name, len(e.args)):
+        lowered = lower_impl_call(lw, e, name, expected)
+        if lowered is not None:
+            return lowered
     if name == "GetTPipePtr" and not e.args:
         pipe = lw.visible_pipe()
         if pipe is None:
