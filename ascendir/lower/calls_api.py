@@ -14,7 +14,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
-from ascendir.lower import register_api, ub_pointer
+from ascendir.lower import acc_val, register_api, ub_pointer
 from ascendir.lower.astwalk import written_root
 from ascendir.lower.ctypes import CType, Scalar, const_fits
 from ascendir.lower.function import Unsupported
@@ -56,6 +56,9 @@ def lower_args(lw: FunctionLowerer, args: Sequence[A.Node], tolerant: bool = Fal
 def api_call(lw: FunctionLowerer, e: A.Call, name: str, receiver: str | None, recv: Val | None,
              targs: list[A.TemplateArg] | None, expected: CType | None) -> Val:
     """A call of a catalogued API: resolve the overload, lower the arguments, emit the family op."""
+    typed = acc_val.typed_read(lw, e, name, targs) if receiver is None else None
+    if typed is not None:
+        return typed  # GetAccVal<float>(): the int64_t register's low bits as the float
     mark = lw._mark()
     args = lower_args(lw, e.args)
     if any(isinstance(a.ctype, C.RegisterApiT) for a in args):

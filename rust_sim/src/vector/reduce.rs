@@ -185,6 +185,13 @@ impl ApiOp for Reduce {
         let (reps, init) = per_repeat(cx, mem, &p, t);
         if self.op == Red::Sum {
             let val = self.sum(t, &reps, p.lanes);
+            if matches!(self.form, Form::Count(_)) {
+                // the 2201 count form is one vcadd in mode 1: it leaves the sum in ACC_VAL, which kernels read
+                // with GetAccVal<T>() (dav_c220/kernel_operator_vec_reduce_impl.h:167-178)
+                let mut bytes = vec![0u8; t.size()];
+                crate::vector::elem::store_f32(t, &[val], &mut bytes);
+                cx.core.acc_val = t.load_bits(&bytes);
+            }
             let dst = cx.handle(self.dst);
             write_vals(cx, dst, 0, &[val], t, init, &self.name);
             return Flow::Next;
