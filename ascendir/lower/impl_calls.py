@@ -28,12 +28,18 @@ if TYPE_CHECKING:
     from .function import FunctionLowerer
     from .values import Val
 
-# implementation function -> (public API, tensor classes its pointer operands point into, in order)
-_IMPL_CALLS = {"DataCopyPadGm2UBImpl": ("DataCopyPad", (C.LocalTensorT, C.GlobalTensorT))}
+# implementation function -> (public API, tensor classes its pointer operands point into, in order, and how
+# many arguments it takes)
+_IMPL_CALLS = {
+    "DataCopyPadGm2UBImpl": ("DataCopyPad", (C.LocalTensorT, C.GlobalTensorT), 4),
+    # UB -> GM: (__gm__ T *dst, __ubuf__ T *src, DataCopyParams | DataCopyExtParams), DataCopyPad VECOUT -> GM's
+    # body (the same headers), writing only the bytes asked for; moe_token_unpermute_with_routing_map calls it
+    "DataCopyPadUB2GMImpl": ("DataCopyPad", (C.GlobalTensorT, C.LocalTensorT), 3),
+}
 
 
 def is_impl_call(name: str, args: int) -> bool:
-    return name in _IMPL_CALLS and args == 4
+    return name in _IMPL_CALLS and args == _IMPL_CALLS[name][2]
 
 
 def lower_impl_call(lw: FunctionLowerer, e: A.Call, name: str, expected: object) -> Val | None:
@@ -41,7 +47,7 @@ def lower_impl_call(lw: FunctionLowerer, e: A.Call, name: str, expected: object)
     followed (the caller keeps it opaque)."""
     from .calls import api_call
 
-    api, classes = _IMPL_CALLS[name]
+    api, classes, _ = _IMPL_CALLS[name]
     args: list[A.Node] = []
     for a, cls in zip(e.args, classes):
         tensor = tensor_of_pointer(a)

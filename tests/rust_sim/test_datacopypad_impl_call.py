@@ -1,7 +1,8 @@
-"""DataCopyPadGm2UBImpl called directly on raw pointers, as ops-transformer's MoE sorters do
-(moe_sort_base.h DataCopyB64: an int64 tensor copied through int32 pointers). It is DataCopyPad's GM -> UB
-body (asc-devkit impl/basic_api/dav_c220/kernel_operator_data_copy_impl.h), so it lowers as DataCopyPad on the
-tensors the pointers were taken from. Before, the call was unmodelled (ASC958) and the core stopped there.
+"""DataCopyPadGm2UBImpl / DataCopyPadUB2GMImpl called directly on raw pointers, as ops-transformer's MoE sorters
+do (moe_sort_base.h DataCopyB64: an int64 tensor copied through int32 pointers). They are DataCopyPad's GM -> UB
+and UB -> GM bodies (asc-devkit impl/basic_api/dav_c220/kernel_operator_data_copy_impl.h), so they lower as
+DataCopyPad on the tensors the pointers were taken from. Before, the calls were unmodelled (ASC958) and the core
+stopped there.
 """
 
 from __future__ import annotations
@@ -58,6 +59,10 @@ extern "C" __global__ __aicore__ void pads(GM_ADDR x, GM_ADDR w, GM_ADDR y, GM_A
     wLocal = wideQueue.DeQue<int64_t>();
     PipeBarrier<PIPE_ALL>();
     DataCopy(zGm, wLocal, 16);
+    // back out with DataCopyPadUB2GMImpl: 5 int64 (40 bytes, not a whole block) over z[11..15]
+    DataCopyParams back{1, 5 * sizeof(int64_t), 0, 0};
+    PipeBarrier<PIPE_ALL>();
+    DataCopyPadUB2GMImpl((__gm__ int32_t *)zGm[11].GetPhyAddr(), (__ubuf__ int32_t *)wLocal.GetPhyAddr(), back);
     wideQueue.FreeTensor(wLocal);
 }
 """
@@ -75,5 +80,7 @@ def test_datacopypad_impl_matches_numpy() -> None:
     expected_y[2:14] = x[:12]
     expected_y[18:30] = x[12:24]
     np.testing.assert_array_equal(result.outputs["y"], expected_y)
-    # (104 bytes end mid-block: what fills the rest of it without isPad is the model's, not checked here)
-    np.testing.assert_array_equal(result.outputs["z"][:13], w[3:16])
+    # (104 bytes end mid-block: what fills the rest of that block without isPad is the model's, not checked;
+    # the UB -> GM call then writes exactly its 40 bytes over z[11:16])
+    np.testing.assert_array_equal(result.outputs["z"][:11], w[3:14])
+    np.testing.assert_array_equal(result.outputs["z"][11:16], w[3:8])
