@@ -269,7 +269,7 @@ class ArithExtraFunctions(InterpreterFunctions):
 
 @register_impls
 class MathExtraFunctions(InterpreterFunctions):
-    """`std::ceil`, `std::floor`, `std::abs`, `std::pow` as the lowering emits them."""
+    """`std::ceil`, `std::floor`, `std::abs`, `std::pow`, `__builtin_clz*` as the lowering emits them."""
 
     @impl(xmath.CeilOp)
     def run_ceil(self, interpreter: Interpreter, op: xmath.CeilOp, args: PythonValues) -> PythonValues:
@@ -289,6 +289,12 @@ class MathExtraFunctions(InterpreterFunctions):
     def run_absi(self, interpreter: Interpreter, op: xmath.AbsIOp, args: PythonValues) -> PythonValues:
         width = int_width(interpreter, op.result.type)
         return (to_signed(abs(to_signed(int(args[0]), width)), width),)
+
+    @impl(xmath.CountLeadingZerosOp)
+    def run_ctlz(self, interpreter: Interpreter, op: xmath.CountLeadingZerosOp, args: PythonValues) -> PythonValues:
+        width = int_width(interpreter, op.result.type)
+        # __builtin_clz of 0 is undefined in C; math.ctlz defines it as the width
+        return (width - to_unsigned(int(args[0]), width).bit_length(),)
 
     @impl(xmath.PowFOp)
     def run_powf(self, interpreter: Interpreter, op: xmath.PowFOp, args: PythonValues) -> PythonValues:

@@ -65,6 +65,8 @@ _IGNORED_CALLS = {
 # Ops::Base::GetUbBlockSize(context) / GetVRegSize(context): the chip's UB block and vector register width, in
 # bytes (host.chip_fact); a program that defines a function of that name calls its own
 _CHIP_FACT_CALLS = {"GetUbBlockSize": "ub_block", "GetVRegSize": "vreg"}
+# __builtin_clz (unsigned int), __builtin_clzl (unsigned long: 64 bits on the LP64 hosts), __builtin_clzll
+_CLZ_WIDTHS = {"__builtin_clz": C.U32, "__builtin_clzl": C.U64, "__builtin_clzll": C.U64}
 _LOG_PREFIXES = ("OP_LOG", "OPS_LOG", "OPS_REPORT_", "VECTOR_INNER_ERR")
 
 # <cmath> functions the evaluator can run, by name (the `f` forms of libm map to the same op).
@@ -124,6 +126,11 @@ class HostCalls:
             self.expr(e.args[0])
             fact = self.emit(hd.ChipFactOp(self.ssa(self._platform(e), e), _CHIP_FACT_CALLS[name]), e)
             return Val(C.I64, fact.results[0])
+        if name in _CLZ_WIDTHS and len(e.args) == 1:
+            # GCC's count-leading-zeros builtins (add_rms_norm's tiling: the largest power of two <= n)
+            operand = self.ssa(self.convert(self.expr(e.args[0]), _CLZ_WIDTHS[name], e), e)
+            clz = Val(_CLZ_WIDTHS[name], self.emit(xmath.CountLeadingZerosOp(operand), e).results[0])
+            return self.convert(clz, C.I32, e)  # they return int
         if name in ("__builtin_expect", "likely", "unlikely") and e.args:
             for a in e.args[1:]:
                 self.expr(a)
