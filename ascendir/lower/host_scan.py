@@ -72,6 +72,9 @@ def scan_units(units: Sequence[A.TranslationUnit]) -> HostScan:
                 tiling_data_args.add(value.base.parts[-1].name)
             elif isinstance(value, A.Name):
                 tiling_data_args.add(value.qname.parts[-1].name)
+    # a folder registering several ops' tilings (rms_norm: RmsNorm and GemmaRmsNorm) runs the one of the op it
+    # defines (OP_ADD), whatever order the registrations come in
+    registered = _op_added_tilings(units) + registered
     function = next((candidates[n] for n in registered if n in candidates), candidates.get("TilingFunc"))
     if function is None:
         function = next((fn for n, fn in candidates.items() if "tiling" in n.lower()), None)
@@ -81,6 +84,36 @@ def scan_units(units: Sequence[A.TranslationUnit]) -> HostScan:
         infer_shape = next((fn for n, fn in infer_candidates.items() if "infershape" in n.lower()), None)
     targs = registered_targs.get(function.name.parts[-1].name, []) if function is not None else []
     return HostScan(function, tiling_data_args, infer_shape, targs)
+
+
+def _op_added_tilings(units: Sequence[A.TranslationUnit]) -> list[str]:
+    """The tiling functions `IMPL_OP_OPTILING(Op).Tiling(f)` registers for the ops the units OP_ADD."""
+    added: list[str] = []
+    by_op: dict[str, str] = {}
+    for node in walk(list(units)):
+        if not isinstance(node, A.MacroDecl) or not node.args:
+            continue
+        op = _macro_name(node.args[0])
+        if op is None:
+            continue
+        if node.name == "OP_ADD":
+            added.append(op)
+        elif node.name == "IMPL_OP_OPTILING":
+            for call in node.chain:
+                if _chain_method(call) in ("SetTiling", "Tiling") and call.args and isinstance(call.args[0], A.Name):
+                    by_op.setdefault(op, call.args[0].qname.parts[-1].name)
+    return [by_op[op] for op in added if op in by_op]
+
+
+def _macro_name(arg: object) -> str | None:
+    """A macro argument that names an op: `RmsNorm` as a name or as a type."""
+    if isinstance(arg, A.TypeArgExpr):
+        arg = arg.type
+    if isinstance(arg, A.TypeRef) and isinstance(arg.base, A.QualifiedName):
+        return arg.base.parts[-1].name
+    if isinstance(arg, A.Name):
+        return arg.qname.parts[-1].name
+    return None
 
 
 def _takes_context(fn: A.FunctionDecl, context: str = "TilingContext") -> bool:
