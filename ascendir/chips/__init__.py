@@ -271,6 +271,32 @@ _ARCHITECTURE_FOLDERS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"ascendc_case_ascend310p.*"), "310P"),  # asc-devkit's API tests for the 310P
 )
 _QUOTED_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]*)"', re.M)
+_DIRECTIVE_RE = re.compile(r'^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|include)\b(.*)$')
+_ARCH_MACRO_RE = re.compile(r"\b(__NPU_ARCH__|__CCE_AICORE__)\b")
+
+
+def _unconditional_includes(source: str) -> list[str]:
+    """The quoted includes of `source` that no architecture condition (`#if ... __NPU_ARCH__ / __CCE_AICORE__
+    ...`) encloses: an include the build for each chip decides on (ops-nn rms_norm.cpp includes its arch35
+    headers only `#if __CCE_AICORE__ == 310 || __NPU_ARCH__ == 5102`) does not say the file is that chip's."""
+    out: list[str] = []
+    arch_stack: list[bool] = []  # per open conditional: whether its condition tests an architecture macro
+    for line in source.replace("\\\n", " ").splitlines():
+        m = _DIRECTIVE_RE.match(line)
+        if m is None:
+            continue
+        kind, rest = m.groups()
+        if kind in ("if", "ifdef", "ifndef"):
+            arch_stack.append(bool(_ARCH_MACRO_RE.search(rest)))
+        elif kind == "elif" and arch_stack:
+            arch_stack[-1] = arch_stack[-1] or bool(_ARCH_MACRO_RE.search(rest))
+        elif kind == "endif" and arch_stack:
+            arch_stack.pop()
+        elif kind == "include" and not any(arch_stack):
+            inc = _QUOTED_INCLUDE_RE.match(line)
+            if inc is not None:
+                out.append(inc.group(1))
+    return out
 
 
 def chip_for_source(path: str, text: str, default: str = DEFAULT_CHIP,
@@ -289,7 +315,7 @@ def chip_for_source(path: str, text: str, default: str = DEFAULT_CHIP,
     for _ in range(_INCLUDE_LEVELS):
         below = []
         for includer, source in level:
-            for name in _QUOTED_INCLUDE_RE.findall(source):
+            for name in _unconditional_includes(source):
                 target = os.path.normpath(os.path.join(os.path.dirname(includer), name))
                 named = _folder_chip(name) or _folder_chip(target)
                 if named is not None:

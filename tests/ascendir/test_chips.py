@@ -98,6 +98,29 @@ def test_the_chip_a_source_was_written_for() -> None:
     assert chip_for_source("ops/arch35.cpp", "", "310P") == "310P"
 
 
+def test_an_include_under_an_architecture_condition_does_not_decide_the_chip() -> None:
+    # ops-nn rms_norm.cpp: the arch35 headers come in only where the build's __CCE_AICORE__ / __NPU_ARCH__
+    # say 310 / 5102, so the 910B compile of the file is 910B code (its TILING_KEY_IS branches for the 910B
+    # host's keys); reading it as 950 code took the arch35 branch, which has none of those keys
+    entry = (
+        '#include "rms_norm.h"\n'
+        "#if ((defined(__CCE_AICORE__) && __CCE_AICORE__ != 310)) && \\\n"
+        "    (defined(__NPU_ARCH__) && __NPU_ARCH__ != 5102)\n"
+        '#include "rms_norm_split_d.h"\n'
+        "#endif\n"
+        "#if ((defined(__CCE_AICORE__) && __CCE_AICORE__ == 310) || \\\n"
+        "    (defined(__NPU_ARCH__) && __NPU_ARCH__ == 5102))\n"
+        '#include "arch35/rms_norm_regbase.h"\n'
+        "#endif\n"
+    )
+    assert chip_for_source("ops/rms_norm/op_kernel/rms_norm.cpp", entry) == DEFAULT_CHIP
+    # in the #else of an architecture condition too; a condition on anything else (an include guard) still counts
+    other = '#if __NPU_ARCH__ == 2201\n#include "a.h"\n#else\n#include "arch35/b.h"\n#endif\n'
+    assert chip_for_source("ops/x/op_kernel/x.cpp", other) == DEFAULT_CHIP
+    guarded = '#ifndef X_APT_H\n#define X_APT_H\n#include "arch35/x_impl.h"\n#endif\n'
+    assert chip_for_source("ops/x/op_kernel/x_apt.cpp", guarded) == "950PR"
+
+
 def test_lookup_is_case_insensitive_and_accepts_soc_versions() -> None:
     chip = load_chip("910B2")
     assert load_chip("910b2") is chip
