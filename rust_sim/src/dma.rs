@@ -42,6 +42,11 @@ struct Padding {
     left: Sv,
     right: Sv,
     value: Sv,
+    /// DataCopyPadParams (the DataCopyParams overload): `paddingValue` is a uint64_t that asc-devkit's
+    /// DataCopyPadGm2UBImpl hands to set_mov_pad_val as it is, so the element gets its low bits (0xBF800000
+    /// pads a float with -1.0f). DataCopyPadExtParams<T> holds a T, passed as its bit pattern: a number
+    /// converted to T.
+    bits: bool,
 }
 
 #[derive(Debug)]
@@ -74,6 +79,7 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
                 left: a.field("padParams", "leftPadding")?,
                 right: a.field("padParams", "rightPadding")?,
                 value: a.field("padParams", "paddingValue")?,
+                bits: ov.starts_with("params"),
             })
         } else {
             None
@@ -219,7 +225,8 @@ impl Copy {
                     );
                 }
                 let value = if cx.uint(p.is_pad) != 0 {
-                    Some(cx.value_as(p.value, self.dtype))
+                    // the uint64_t field's value (a C conversion to uint64_t), whose low bytes store_bits keeps
+                    Some(cx.value_as(p.value, if p.bits { DType::U64 } else { self.dtype }))
                 } else {
                     None
                 };
