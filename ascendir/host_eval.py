@@ -57,6 +57,7 @@ from ascendir.host_eval_context import (
     STATE_KEY as STATE_KEY,
     copy_fields as copy_fields,
 )
+from ascendir.host_eval_failure import describe as describe_failure
 from ascendir.host_eval_matmul import MatmulTilingFunctions as MatmulTilingFunctions
 from ascendir.host_eval_types import (
     HostEvalError as HostEvalError,
@@ -198,11 +199,10 @@ def _interpret(
     except RecursionError:
         run.failure_op = counter.current
         diagnostics.append(f"{func_name} recursed too deeply{_where(counter.current)}")
-    except Exception as error:  # noqa: BLE001 - evaluation must not raise, whatever an op implementation does
+    except Exception:  # noqa: BLE001 - evaluation must not raise, whatever an op implementation does
         run.failure_op = counter.current
-        diagnostics.append(
-            f"cannot evaluate {func_name}: {type(error).__name__}: {error}{_where(counter.current)}"
-        )
+        # the exception's class and the interpreter's message mean nothing to the user: name the construct
+        diagnostics.append(f"{describe_failure(func_name, counter.current)}{_where(counter.current)}")
     return run
 
 

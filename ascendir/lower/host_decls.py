@@ -11,14 +11,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 from xdsl.builder import Builder, InsertPoint
+from xdsl.dialects.builtin import NoneType
 from xdsl.ir import SSAValue
 
 from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_std, host_vector, host_tiling_api
+from ascendir.lower import host_pair, host_std, host_vector, host_tiling_api
 from ascendir.lower import host_streams
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.function import Frame, Unsupported, non_const_reference
+from ascendir.lower.ast_queries import type_text
 from ascendir.lower.astwalk import walk
 from ascendir.lower.host_handles import (
     HandleCell,
@@ -201,6 +203,12 @@ class HostDeclarations:
                 raise
 
     def _declarator_init(self, d: A.Declarator, t: CType) -> Val | None:
+        if host_pair.declares_pair(d) and (d.init is not None or d.ctor_args):
+            try:
+                return host_pair.declare(self, d)  # type: ignore[arg-type]
+            except Unsupported as exc:
+                self.report.failed(exc)
+                return Val(HostT("poison", d.name))
         if isinstance(t, HostT) and t.kind == "unmodelled" and t.detail not in host_std.MAP_TYPES:
             return None  # `std::vector<T> v = {...}`: the initialiser is not needed to declare it
         try:
@@ -213,6 +221,13 @@ class HostDeclarations:
             return Val(HostT("poison", d.name))
 
     def bind_local(self, name: str, t: CType, init: Val | None, d: A.Node, st: A.Node, is_ref: bool = False) -> None:
+        if host_pair.is_pair_value(init):
+            self.bind(name, init)  # type: ignore[arg-type]  # a std::pair or an array of them: only read
+            return
+        if isinstance(t, C.ArrayT) and isinstance(C.ir_type(C.array_shape(t)[1]), NoneType):
+            # the evaluator has no form for such an element (it would stop at the array's allocation)
+            written = type_text(d.type, full=True) if isinstance(d, A.Declarator) else str(C.array_shape(t)[1])
+            raise Unsupported(f"an array of {written} (its element type is not modelled)", d)
         if self.shape_objects and isinstance(t, HostT) and t.kind in ("shape", "shape_buffer") and \
                 isinstance(d, A.Declarator) and "*" not in d.type.pointers and not getter_pointer(init):
             self._bind_shape_object(name, d, init, is_ref)

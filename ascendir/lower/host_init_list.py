@@ -29,6 +29,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ascendir.lower import ctypes as C
+from ascendir.lower import host_pair
 from ascendir.lower.function import Unsupported
 from ascendir.lower.values import Val
 from frontend import ast as A
@@ -53,7 +54,7 @@ def _elements(v: Val) -> list[Val] | None:
         return v.obj  # type: ignore[return-value]
     if is_braced_vector(v):
         return list(v.obj.values)  # type: ignore[union-attr]
-    return None
+    return host_pair.elements(v)
 
 
 def bound(lw: HostLowerer, arg: Val, param: A.Param, node: A.Node) -> Val:

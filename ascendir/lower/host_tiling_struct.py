@@ -15,7 +15,7 @@ from xdsl.ir import SSAValue
 from ascendir.dialects import host as hd
 from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_std
+from ascendir.lower import host_pair, host_std
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import UNKNOWN_API, span_of
 from ascendir.lower.function import Unsupported
@@ -83,6 +83,8 @@ class HostTilingStructs:
     def _handle_member(self, obj: Val, member: str, node: A.Node) -> Val:
         if host_std.is_model(obj):
             return host_std.member(self, obj, member, node)
+        if host_pair.is_pair_value(obj):
+            return host_pair.member(obj, member, node)
         if handle_kind(obj) != "tiling":
             raise Unsupported(f"member '{member}' of {obj.ctype} is not modelled", node)
         ref, t = self._field(obj, member, node)
