@@ -9,6 +9,7 @@
 //! type (as rust_sim's tensor instructions do); integers wrap at their width.
 
 use crate::dtype::DType;
+use crate::vector::binary::{fmax, fmin};
 use crate::vector::reg::file::VReg;
 use crate::vector::reg::mask::MaskReg;
 
@@ -104,8 +105,8 @@ fn float_op(op: RegBinOp, a: f32, b: f32) -> f32 {
         RegBinOp::Sub => a - b,
         RegBinOp::Mul => a * b,
         RegBinOp::Div => a / b,
-        RegBinOp::Max => a.max(b),
-        RegBinOp::Min => a.min(b),
+        RegBinOp::Max => fmax(a, b),
+        RegBinOp::Min => fmin(a, b),
     }
 }
 
@@ -240,6 +241,19 @@ mod tests {
             let mut dst = VReg::zeroed(W);
             binary(op, DType::F32, &mut dst, &a, &b, &all, MergeMode::Zeroing).unwrap();
             assert_eq!([f(&dst, 0), f(&dst, 1)], want, "{op:?}");
+        }
+    }
+
+    #[test]
+    fn max_and_min_give_nan_for_a_nan_operand_as_the_vector_unit_does() {
+        // the same rule as the tensor-level Max/Min (vector::binary::fmax/fmin); f32::max would drop the NaN
+        let a = floats(&[f32::NAN, 1.0]);
+        let b = floats(&[2.0, f32::NAN]);
+        let all = create_mask(W, DType::F32, MaskPattern::All);
+        for op in [RegBinOp::Max, RegBinOp::Min] {
+            let mut dst = VReg::zeroed(W);
+            binary(op, DType::F32, &mut dst, &a, &b, &all, MergeMode::Zeroing).unwrap();
+            assert!(f(&dst, 0).is_nan() && f(&dst, 1).is_nan(), "{op:?}");
         }
     }
 
