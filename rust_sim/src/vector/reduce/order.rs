@@ -31,6 +31,7 @@
 
 use crate::dtype::DType;
 use crate::vector::binary::round_to;
+use crate::vector::reduce::tree::fold_adjacent_pairs;
 
 /// The tree of adjacent pairs over `vals` at lanes 0, 1, ... (zeros past the end, up to a power of two).
 pub(crate) fn pair_tree(t: DType, vals: &[f32]) -> f32 {
@@ -39,14 +40,7 @@ pub(crate) fn pair_tree(t: DType, vals: &[f32]) -> f32 {
     }
     let mut acc = vals.to_vec();
     acc.resize(vals.len().next_power_of_two(), 0.0);
-    let mut w = acc.len();
-    while w > 1 {
-        w /= 2;
-        for i in 0..w {
-            acc[i] = round_to(t, acc[2 * i] + acc[2 * i + 1]);
-        }
-    }
-    acc[0]
+    fold_adjacent_pairs(t, acc)
 }
 
 /// Method 1 above the first level: the per-repeat results as trees, a repeat's worth (`per_rep`) at a time,

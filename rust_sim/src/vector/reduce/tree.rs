@@ -25,14 +25,20 @@ pub(crate) fn lanes_tree(t: DType, width: usize, vals: &[f32], lanes: &[u32]) ->
     for (&v, &l) in vals.iter().zip(lanes) {
         acc[l as usize] = v;
     }
-    let mut w = width;
+    fold_adjacent_pairs(t, acc)
+}
+
+/// Adds `acc[2i] + acc[2i + 1]` level by level until one value is left, each partial rounded to `t`; `acc`'s
+/// length is a power of two (zeros where no lane is active).
+pub(crate) fn fold_adjacent_pairs(t: DType, mut acc: Vec<f32>) -> f32 {
+    let mut w = acc.len();
     while w > 1 {
         w /= 2;
         for i in 0..w {
             acc[i] = round_to(t, acc[2 * i] + acc[2 * i + 1]);
         }
     }
-    acc[0]
+    acc.first().copied().unwrap_or(0.0)
 }
 
 #[cfg(test)]
