@@ -15,6 +15,19 @@ spec="."
 # extension on every run, since an editable install does not notice Rust changes by itself.
 # --no-cache-dir: torch and its CUDA wheels are about 4 GB; a cached copy of them would double what the
 # install leaves on disk, and a CI machine with little room left fails on it.
+# The train extra's torch wheels need about 12 GB while they install (downloads, unpacking and the 6-7 GB
+# .venv); name the cause up front instead of leaving pip's "No space left on device" as the only clue.
+case ",$extras," in
+    *,train,*)
+        if ! .venv/bin/python -c "import torch" 2>/dev/null; then
+            free_kb=$(df -Pk . "${TMPDIR:-/tmp}" | awk 'NR > 1 && (min == "" || $4 < min) { min = $4 } END { print min }')
+            if [ -n "$free_kb" ] && [ "$free_kb" -lt $((12 * 1024 * 1024)) ]; then
+                echo "setup.sh: warning: $((free_kb / 1024 / 1024)) GB free here or in ${TMPDIR:-/tmp};" \
+                     "installing torch for the train extra needs about 12 GB" >&2
+            fi
+        fi
+        ;;
+esac
 .venv/bin/pip install -q --no-cache-dir -e "$spec"
 
 # An editable install leaves our sources uncompiled, and where PYTHONDONTWRITEBYTECODE is set every start
