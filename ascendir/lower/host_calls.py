@@ -19,7 +19,7 @@ from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_accumulate
 from ascendir.lower import host_init_list, host_smart_ptr, host_std, host_vector, host_tiling_api
-from ascendir.lower import host_streams
+from ascendir.lower import host_math_util, host_streams
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import UNKNOWN_API, span_of
 from ascendir.lower.function import Unsupported
@@ -163,6 +163,9 @@ class HostCalls:
             return self._softmax_tiling_func(e, 4)
         if name in host_tiling_api.FUNCTIONS:
             return host_tiling_api.call(self, e, name)
+        if name in host_math_util.FUNCTIONS and parts[0] in ("Ops", name):
+            # ops-base's Ops::Base helpers (another namespace's CeilDiv stays "not modelled", below)
+            return host_math_util.call(self, e, name, callee.qname.parts[-1].template_args)
         if name == "find" and parts[0] == "std" and len(e.args) == 3:
             return host_std.find(self, e)
         if name == "accumulate" and parts[0] == "std" and len(e.args) in (3, 4):

@@ -1,0 +1,105 @@
+"""The ops repositories' integer helpers `Ops::Base::FloorDiv / FloorAlign / CeilDiv / CeilAlign` in host code.
+
+They live in ops-base (hicann/opbase include/op_common/op_host/util/math_util.h), which an op folder read alone
+does not reach. Modelled as that header defines them (commit 6604d3c), the zero cases included, since a tiling
+reads the results in checks (deep_norm: `rowPerCore = CeilDiv(numRow, coreNum)` then `rowPerCore <= 0`):
+
+* FloorDiv(x, y) (math_util.h:31): x / y, truncating as C does; x itself when y is 0.
+* FloorAlign(x, a) (:40): x / a * a; 0 when a is 0.
+* CeilDiv(x, y) (:49 signed, :63 unsigned): x itself when y or x is 0; otherwise the truncating quotient, plus
+  one when there is a remainder and (signed T) x and y have the same sign, i.e. rounding toward +infinity.
+* CeilAlign(x, a) (:77): 0 when a is 0; CeilDiv(x, a) * a, or the largest T when that product would pass it.
+
+The header's templates take one T for both operands; an explicit `<T>` is honoured, otherwise T is the operands'
+common type (a call the C++ compiler accepts has both of one type already). A program's own function of one of
+these names is called instead (host_calls.py hands those to the base lowering first).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import arith
+
+from ascendir.lower import ctypes as C
+from ascendir.lower.ctypes import Scalar
+from ascendir.lower.function import Unsupported
+from ascendir.lower.values import Val
+from frontend import ast as A
+
+if TYPE_CHECKING:
+    from ascendir.lower.host import HostLowerer
+
+FUNCTIONS = frozenset({"FloorDiv", "FloorAlign", "CeilDiv", "CeilAlign"})
+
+
+def call(lw: HostLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] | None) -> Val:
+    if len(e.args) != 2:
+        raise Unsupported(f"'{name}' with {len(e.args)} arguments is not modelled (Ops::Base takes two)", e)
+    x, y = (lw.expr(a) for a in e.args)
+    t = _operand_type(lw, x, y, targs)
+    if t is None:
+        raise Unsupported(f"'{name}' of non-integer operands is not modelled (Ops::Base's are integral)", e)
+    x, y = lw.convert(x, t, e.args[0]), lw.convert(y, t, e.args[1])
+    if name == "FloorDiv":
+        return _select(lw, _is_zero(lw, y, e), x, lw.arith("/", x, _divisor(lw, y, e), e), e)
+    if name == "FloorAlign":
+        aligned = lw.arith("*", lw.arith("/", x, _divisor(lw, y, e), e), y, e)
+        return _select(lw, _is_zero(lw, y, e), Val(t, const=0), aligned, e)
+    if name == "CeilDiv":
+        return _ceil_div(lw, x, y, e)
+    return _ceil_align(lw, x, y, e)
+
+
+def _operand_type(lw: HostLowerer, x: Val, y: Val, targs: list[A.TemplateArg] | None) -> Scalar | None:
+    if targs:
+        explicit = lw._template_arg_value(targs[0])
+        if isinstance(explicit, Scalar) and not explicit.is_float:
+            return explicit
+    if not isinstance(x.ctype, Scalar) or not isinstance(y.ctype, Scalar):
+        return None
+    t = C.common_type(x.ctype, y.ctype)
+    return None if t.is_float else t
+
+
+def _ceil_div(lw: HostLowerer, x: Val, y: Val, e: A.Call) -> Val:
+    t = x.ctype
+    assert isinstance(t, Scalar)
+    zero = Val(t, const=0)
+    d = _divisor(lw, y, e)
+    quotient = lw.arith("/", x, d, e)
+    bump = lw.compare("!=", lw.arith("%", x, d, e), zero, e)
+    if t.is_signed:  # only a positive exact quotient rounds up: (x ^ y) >= 0
+        same_sign = lw.compare(">=", lw.arith("^", x, y, e), zero, e)
+        bump = _select(lw, bump, same_sign, Val(C.BOOL, const=0), e)
+    rounded = _select(lw, bump, lw.arith("+", quotient, Val(t, const=1), e), quotient, e)
+    either_zero = _select(lw, _is_zero(lw, y, e), Val(C.BOOL, const=1), _is_zero(lw, x, e), e)
+    return _select(lw, either_zero, x, rounded, e)
+
+
+def _ceil_align(lw: HostLowerer, x: Val, align: Val, e: A.Call) -> Val:
+    t = x.ctype
+    assert isinstance(t, Scalar)
+    d = _divisor(lw, align, e)
+    quotient = _ceil_div(lw, x, d, e)
+    largest = Val(t, const=(1 << (t.bits - 1)) - 1 if t.is_signed else (1 << t.bits) - 1)
+    overflows = lw.compare(">", quotient, lw.arith("/", largest, d, e), e)
+    aligned = _select(lw, overflows, largest, lw.arith("*", quotient, d, e), e)
+    return _select(lw, _is_zero(lw, align, e), Val(t, const=0), aligned, e)
+
+
+def _is_zero(lw: HostLowerer, v: Val, e: A.Call) -> Val:
+    return lw.compare("==", v, Val(v.ctype, const=0), e)
+
+
+def _divisor(lw: HostLowerer, v: Val, e: A.Call) -> Val:
+    """`v`, or 1 where it is 0: both arms of a select are evaluated, and the header never divides by 0."""
+    return _select(lw, _is_zero(lw, v, e), Val(v.ctype, const=1), v, e)
+
+
+def _select(lw: HostLowerer, cond: Val, a: Val, b: Val, e: A.Call) -> Val:
+    """`cond ? a : b` of one type, folded when cond is a constant."""
+    if cond.const is not None:
+        return a if cond.const else b
+    op = arith.SelectOp(lw.ssa(cond, e), lw.ssa(a, e), lw.ssa(b, e))
+    return Val(a.ctype, lw.emit(op, e).results[0])
