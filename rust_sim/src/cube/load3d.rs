@@ -18,9 +18,14 @@
 //! fMatrixCtrl makes the load read the right register (SetFmatrix(..., FMATRIX_RIGHT)). LoadData3DParamsV2Pro
 //! is the same load with its settings packed into extConfig / filterConfig and no map or padding of its own.
 //! SetLoadDataBoundary: a map read past the boundary (bytes, at least 1024; 0: none) goes on from L1 byte 0.
-//! Not modelled (reported, naming the form): int8 / int4 transposes into L0A, enSmallK, channel sizes that are
-//! not whole C0 blocks, a repeat count over 1 (SetLoadDataRepeat). LoadData3DParamsV1 is reported as not
-//! available on the 910B.
+//! int8 / uint8 A = X^T into L0A goes by 32 x 32 squares (mExtension and kExtension whole multiples of 32).
+//! enSmallK changes nothing on the 910B: asc-devkit's dav_c220 implementation (kernel_operator_mm_impl.h
+//! 213-281, LoadData3DV2L12L0ACal / L0BCal for V2 and V2Pro) does not pass it to img2colv2_cbuf_to_ca / _cb,
+//! whose operands are the extensions, start points, strides, filter, dilations, filterSizeW/H, enTranspose,
+//! fMatrixCtrl and channelSize; only the CPU-debug checks read it (kernel_check.h 218, 248).
+//! Not modelled (reported, naming the form): int4 transposes, channel sizes that are not whole C0 blocks, a
+//! repeat count over 1 (SetLoadDataRepeat: the docs give where each iteration reads, not where it writes on
+//! the 910B). LoadData3DParamsV1 is reported as not available on the 910B.
 
 use crate::api::{ApiOp, Arg, Args, EnumArg, Pipe, Registry};
 use crate::checks::code;
@@ -146,7 +151,6 @@ struct Load3dV2 {
     dil_w: Sv,
     dil_h: Sv,
     transpose: Option<Sv>,
-    small_k: Option<Sv>,
     pad_value: Option<Sv>,
     size_w: Option<Sv>,
     size_h: Option<Sv>,
@@ -209,7 +213,6 @@ fn decode_v2(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         dil_w: a.field(p, "dilationFilterW")?,
         dil_h: a.field(p, "dilationFilterH")?,
         transpose: a.opt_field(p, "enTranspose")?,
-        small_k: a.opt_field(p, "enSmallK")?,
         pad_value: a.opt_field(p, "padValue")?,
         size_w: a.opt_field(p, "filterSizeW")?,
         size_h: a.opt_field(p, "filterSizeH")?,
@@ -239,7 +242,6 @@ struct Settings {
     filter: (usize, usize),
     dilation: (usize, usize),
     transpose: bool,
-    small_k: bool,
     fm_ctrl: bool,
 }
 
@@ -264,7 +266,6 @@ impl Load3dV2 {
             ),
             dilation: (byte(self.dil_h), byte(self.dil_w)),
             transpose: flag(cx, self.transpose) & 1 != 0,
-            small_k: flag(cx, self.small_k) & 1 != 0,
             fm_ctrl: flag(cx, self.fm_ctrl) & 1 != 0,
         }
     }
@@ -308,13 +309,6 @@ impl Settings {
             );
             return None;
         }
-        if transpose && mem == MemKind::L0a && !matches!(self.t.size(), 2 | 4) {
-            cx.report(
-                code::NOT_MODELLED,
-                format!("{WHAT} with enTranspose of {} elements is not modelled", self.t.name()),
-            );
-            return None;
-        }
         let whole = |cx: &mut Ctx, what: &str, v: usize, unit: usize| {
             if !v.is_multiple_of(unit) {
                 cx.report(
@@ -328,9 +322,14 @@ impl Settings {
         match (mem, transpose) {
             (MemKind::L0a, false) => (whole(cx, "mExtension", m_ext, 16) && whole(cx, "kExtension", k_ext, c0))
                 .then_some(Layout::AZz { k1: k_ext / c0 }),
-            (MemKind::L0a, true) => {
-                whole(cx, "mExtension", m_ext, c0).then_some(Layout::ATransposed { k1: m_ext / c0 })
-            }
+            // A = X^T: A's rows are the window's kExtension columns, its columns the mExtension rows, each in
+            // whole C0 blocks (kExtension: asc-devkit's CheckLoadData3dv2MatrixParams, kernel_operator_mm_check.h
+            // 645-663, for every type). int8 / uint8 transpose by 32 x 32 squares, two 16 x 32 fractals each, as
+            // LoadDataWithTranspose's page describes for B8; its mmad_load3dv2 example sizes the transposed int8 A
+            // so (mExtension CeilAlign(k, 32), L0A CeilAlign(m, 32) x CeilAlign(k, 32): mmad_load3dv2.asc 42-47,
+            // 234-235); the result is A = X^T in L0A's ZZ layout of 16 x 32 fractals, as for half and float
+            (MemKind::L0a, true) => (whole(cx, "mExtension", m_ext, c0) && whole(cx, "kExtension", k_ext, c0))
+                .then_some(Layout::ATransposed { k1: m_ext / c0 }),
             // into L0B, B = X with or without enTranspose: the flag acts on L0A only, B is transposed into L0B's
             // layout by the load itself (asc-devkit's load_data_l12l0 example says so at its Load3Dv2 into B2;
             // its mmad_load3dv2 example sets the flag, conv3d_bp_filter's load3dB_ and the Matmul library's
@@ -376,10 +375,6 @@ impl Settings {
             );
             return Flow::Next;
         };
-        if self.small_k {
-            cx.report(code::NOT_MODELLED, format!("{WHAT} with enSmallK is not modelled"));
-            return Flow::Next;
-        }
         let repeat = cx.core.cube.load3d_repeat;
         if repeat > 1 {
             cx.report(
@@ -573,7 +568,6 @@ struct Load3dV2Pro {
     ext: Option<Sv>,
     filter: Option<Sv>,
     transpose: Option<Sv>,
-    small_k: Option<Sv>,
     size_w: Option<Sv>,
     size_h: Option<Sv>,
     fm_ctrl: Option<Sv>,
@@ -589,7 +583,6 @@ fn decode_v2pro(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         ext: a.opt_field(p, "extConfig")?,
         filter: a.opt_field(p, "filterConfig")?,
         transpose: a.opt_field(p, "enTranspose")?,
-        small_k: a.opt_field(p, "enSmallK")?,
         size_w: a.opt_field(p, "filterSizeW")?,
         size_h: a.opt_field(p, "filterSizeH")?,
         fm_ctrl: a.opt_field(p, "fMatrixCtrl")?,
@@ -616,7 +609,6 @@ impl Load3dV2Pro {
             filter: (byte(24) + (size(self.size_h) << 8), byte(16) + (size(self.size_w) << 8)),
             dilation: (byte(40), byte(32)),
             transpose: flag(cx, self.transpose) & 1 != 0,
-            small_k: flag(cx, self.small_k) & 1 != 0,
             fm_ctrl: flag(cx, self.fm_ctrl) & 1 != 0,
         }
     }

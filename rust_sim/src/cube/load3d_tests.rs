@@ -28,6 +28,8 @@ struct P {
     pad_value: i64,
     /// SetLoadDataBoundary's argument, in r29
     boundary: u64,
+    /// enSmallK, in r17
+    small_k: u64,
 }
 
 fn p(t: &'static str) -> P {
@@ -48,6 +50,7 @@ fn p(t: &'static str) -> P {
         transpose: 0,
         pad_value: 0,
         boundary: 0,
+        small_k: 0,
     }
 }
 
@@ -107,6 +110,7 @@ fn run_load(p: &P, extra: &str, fm_ctrl: u64, call: Option<&str>) -> Out {
         (14, "i1", 0),
         (15, "i64", p.pad_value as u64),
         (16, "i1", fm_ctrl),
+        (17, "i1", p.small_k),
         (20, "i32", p.pad[0]),
         (21, "i32", p.pad[1]),
         (22, "i32", p.pad[2]),
@@ -136,7 +140,7 @@ fn run_load(p: &P, extra: &str, fm_ctrl: u64, call: Option<&str>) -> Out {
          loadDataParams.mExtension=r7:i16 loadDataParams.kStartPt=r8:i16 loadDataParams.mStartPt=r9:i16 \
          loadDataParams.strideW=r10:i8 loadDataParams.strideH=r10:i8 loadDataParams.filterW=r11:i8 \
          loadDataParams.filterH=r11:i8 loadDataParams.dilationFilterW=r12:i8 loadDataParams.dilationFilterH=r12:i8 \
-         loadDataParams.enTranspose=r13:i1 loadDataParams.enSmallK=r14:i1 loadDataParams.padValue=r15:i64 \
+         loadDataParams.enTranspose=r13:i1 loadDataParams.enSmallK=r17:i1 loadDataParams.padValue=r15:i64 \
          loadDataParams.filterSizeW=r14:i1 loadDataParams.filterSizeH=r14:i1 loadDataParams.fMatrixCtrl=r16:i1",
         dst = p.dst
     );
@@ -337,8 +341,8 @@ fn unmodelled_and_invalid_forms_are_reported() {
     assert_eq!(run(&q, "", 0).codes(), vec!["ASC959"]); // int8 into L0B: not on the 910B (dav_c220)
     q.dst = "L0A";
     q.transpose = 1;
-    q.m_ext = 32;
-    assert_eq!(run(&q, "", 0).codes(), vec!["ASC958"]); // int8 A = X^T: not modelled
+    q.m_ext = 16;
+    assert_eq!(run(&q, "", 0).codes(), vec!["ASC959"]); // int8 A = X^T: 32 x 32 squares, mExtension 16
     let mut r = p("f16");
     r.k_ext = 150; // not whole C0 columns
     assert_eq!(run(&r, "", 0).codes(), vec!["ASC959"]);
@@ -378,7 +382,7 @@ fn pro_call(p: &P) -> String {
          call SetLoadDataPaddingValue.plain padValue=r15:i64\n  \
          call LoadData.3dv2pro<T={t}> dst=h1 src=h0 loadDataParams.channelSize=r5:i16 \
          loadDataParams.extConfig=r27:i64 loadDataParams.filterConfig=r28:i64 loadDataParams.enTranspose=r13:i1 \
-         loadDataParams.enSmallK=r14:i1 loadDataParams.fMatrixCtrl=r16:i1"
+         loadDataParams.enSmallK=r17:i1 loadDataParams.fMatrixCtrl=r16:i1"
     )
 }
 
@@ -453,4 +457,57 @@ fn reset_configs_from_the_program() {
         Ok((true, false))
     );
     assert!(crate::cube::load3d::reset_config(Some("MY_CONFIG")).is_err());
+}
+
+/// The int8 bytes of value(h, w, c), as the map holds them (wrapped to 8 bits).
+fn byte(p: &P, h: u64, w: u64, c: u64) -> u8 {
+    value(p, h, w, c) as i64 as u8
+}
+
+#[test]
+fn int8_a_equal_to_the_window_transposed_by_32_x_32_squares() {
+    // a 1 x 48 map of 64 int8 channels (C1 2), 1 x 1 filter: X[m][k] = value(0, m, k); the window's 32 rows from
+    // mStartPt 16 by its 64 columns, transposed: A = X^T is 64 x 32 (M the channels, K the positions) in L0A's
+    // ZZ of 16 x 32 fractals, one fractal a row of fractals: A[r][c] at (r / 16) * 512 + (r % 16) * 32 + c
+    let mut q = p("i8");
+    q.h = 1;
+    q.w = 48;
+    q.c = 64;
+    q.pad = [0; 4];
+    q.stride = 1;
+    q.filter = 1;
+    q.m_ext = 32;
+    q.k_ext = 64;
+    q.m_start = 16;
+    q.transpose = 1;
+    let out = run(&q, "", 0);
+    assert!(out.codes().is_empty(), "{:?}", out.findings.list);
+    let l0a = out.mem(MemKind::L0a);
+    for (r, c) in [(0u64, 0u64), (37, 5), (63, 31), (16, 20), (40, 0)] {
+        let at = ((r / 16) * 512 + (r % 16) * 32 + c) as usize;
+        // A[r][c] = X[c][r] = the map at position 16 + c, channel r (channel 37 is c1 1, c0 5)
+        assert_eq!(l0a[at], byte(&q, 0, 16 + c, r), "A[{r}][{c}]");
+    }
+    // A[37][5] by hand: value(0, 21, 37) = 21 + 3700 = 3721 = 14 * 256 + 137
+    assert_eq!(l0a[2 * 512 + 5 * 32 + 5], 137);
+    // two rows of fractals per 32 channels: K 64 would put (r 0, c 32) in the second fractal of the row; with
+    // K 32 the fractal after the first is row 16's
+    assert_eq!(l0a[512], byte(&q, 0, 16, 16));
+}
+
+#[test]
+fn en_small_k_loads_what_the_plain_load_loads() {
+    // the 910B's implementation does not pass enSmallK to the instruction (dav_c220 kernel_operator_mm_impl.h),
+    // so the load with it set is the plain load, in V2 and V2Pro (before: ASC958)
+    let mut q = p("f16");
+    q.k_ext = 144;
+    let plain = run(&q, "", 0);
+    q.small_k = 1;
+    let small = run(&q, "", 0);
+    let pro = run_load(&q, "", 0, Some(&pro_call(&q)));
+    for out in [&plain, &small, &pro] {
+        assert!(out.codes().is_empty(), "{:?}", out.findings.list);
+    }
+    assert_eq!(dst_values(&plain, &q), dst_values(&small, &q));
+    assert_eq!(dst_values(&plain, &q), dst_values(&pro, &q));
 }
