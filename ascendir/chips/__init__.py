@@ -375,6 +375,13 @@ def _folder_chip(path: str) -> str | None:
     return next((chip for p in parts for pattern, chip in _ARCHITECTURE_FOLDERS if pattern.fullmatch(p)), None)
 
 
+def folder_arch(path: str) -> int | None:
+    """The architecture (`npu_arch`) a source's folder builds for (ops-nn's op_host/arch35: 3510), or None when
+    its folders do not say."""
+    chip = _folder_chip(path)
+    return load_chip(chip).npu_arch if chip is not None else None
+
+
 def known_chips() -> list[str]:
     """Names of all configured chips, sorted."""
     return sorted(_raw_data())

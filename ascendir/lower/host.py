@@ -67,6 +67,7 @@ from ascendir.host_eval import (
     evaluate_infer_shape,
     evaluate_tiling,
 )
+from ascendir.host_eval_chips import DEFAULT_CHIP
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_check_macros, host_init_list, host_smart_ptr, host_vector
 from ascendir.lower.catalog_view import CatalogView
@@ -86,7 +87,7 @@ from ascendir.lower.host_handles import (
     handle_kind,
 )
 from ascendir.lower.host_names import HostNames
-from ascendir.lower.host_scan import HostScan, scan_units
+from ascendir.lower.host_scan import HostScan, built_units, scan_units
 from ascendir.lower.host_tiling_struct import HostTilingStructs
 from ascendir.lower.scope import Scope, collect
 from ascendir.lower.values import Binding, Instance, Val
@@ -315,13 +316,15 @@ def _lower_host_function(program: Program, options: object | None, *,
 
     # (the ops repositories' checking macros, where their headers were out of reach, as the `if` they expand to)
     units = host_check_macros.desugared([u.ast for u in program.units if u.unit.role in _HOST_ROLES])
-    found = scan_units(units)
+    chip = getattr(options, "chip", None)  # (an op's tiling registered per architecture folder: this chip's)
+    units = built_units(units, chip)
+    found = scan_units(units, chip)
     if pick(found) is None:
         # a single-file answer may hold its host code in a unit of another role
         others = host_check_macros.desugared([u.ast for u in program.units if u.unit.role not in _HOST_ROLES])
-        found_other = scan_units(others)
+        found_other = scan_units(others, chip)
         if pick(found_other) is not None:
-            units, found = units + others, scan_units(units + others)
+            units, found = units + others, scan_units(units + others, chip)
     fn = pick(found)
     what = "InferShape function" if infer_shape else "host tiling function"
     if fn is None:
@@ -377,7 +380,10 @@ def _copied_result(result: TilingResult) -> TilingResult:
 
 
 def _evaluate_program_tiling(program: Program, inputs: TilingInputs, step_budget: int) -> TilingResult:
-    lowered = kept_lowering(program, "tiling", lower_host_tiling)  # (each launch of an answer runs it)
+    # lowered for the chip of the run (an op may register one tiling per architecture folder), once per chip
+    # (each launch of an answer runs it)
+    chip = str(inputs.chip if isinstance(inputs.chip, str) else inputs.chip.get("name", DEFAULT_CHIP))
+    lowered = kept_lowering(program, f"tiling/{chip}", lambda p: lower_host_tiling(p, _chip_options(chip)))
     notes = [_diagnostic_text(d) for d in lowered.diagnostics]
     if lowered.module is None or lowered.func_name is None or lowered.has_errors:
         return TilingResult(None, None, None, {}, {}, notes or ["host tiling function could not be lowered"],
@@ -389,6 +395,12 @@ def _evaluate_program_tiling(program: Program, inputs: TilingInputs, step_budget
     if result.struct_name is None:
         result.struct_name = lowered.struct_name
     return result
+
+
+def _chip_options(chip: str) -> object:
+    from ascendir.lower import LoweringOptions  # here, not at the top: the package may import this module
+
+    return LoweringOptions(chip=chip)
 
 
 def evaluate_program_infer_shape(program: Program, inputs: TilingInputs, *,

@@ -19,7 +19,7 @@ from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_accumulate
 from ascendir.lower import host_init_list, host_smart_ptr, host_std, host_vector, host_tiling_api
-from ascendir.lower import host_math_util, host_streams
+from ascendir.lower import host_math_util, host_memcpy, host_streams
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import UNKNOWN_API, span_of
 from ascendir.lower.function import Unsupported
@@ -337,6 +337,9 @@ class HostCalls:
     def _memcpy(self, e: A.Call) -> Val:
         """`memcpy(raw->GetData(), &tiling, n)` (or memcpy_s): a POD tiling struct saved to the context."""
         src_at = 2 if e.callee.qname.parts[-1].name == "memcpy_s" else 1  # type: ignore[union-attr]
+        copied = host_memcpy.scalar_copy(self, e, checked=src_at == 2)  # `memcpy_s(&u32, 4, &f32, 4)`
+        if copied is not None:
+            return copied
         if len(e.args) > src_at:
             dest, src = self.expr(e.args[0]), self.expr(e.args[src_at])
             if handle_kind(dest) == "raw_data" and handle_kind(src) == "tiling":

@@ -12,10 +12,11 @@ from ascendir.lower.astwalk import walk
 from frontend import ast as A
 
 
-def find_tiling_function(units: Sequence[A.TranslationUnit]) -> A.FunctionDecl | None:
+def find_tiling_function(units: Sequence[A.TranslationUnit], chip: str | None = None) -> A.FunctionDecl | None:
     """The function the OpDef registers with `.SetTiling(f)` / `.Tiling(f)`, else a function taking a
-    `gert::TilingContext*` named TilingFunc, else one with "Tiling" in its name."""
-    return scan_units(units).function
+    `gert::TilingContext*` named TilingFunc, else one with "Tiling" in its name. `chip`: the chip the build is
+    for (an op registering its tiling once per architecture folder runs that chip's)."""
+    return scan_units(units, chip).function
 
 
 def find_infer_shape_function(units: Sequence[A.TranslationUnit]) -> A.FunctionDecl | None:
@@ -45,7 +46,7 @@ def _chain_method(call: A.Call) -> str | None:
     return None
 
 
-def scan_units(units: Sequence[A.TranslationUnit]) -> HostScan:
+def scan_units(units: Sequence[A.TranslationUnit], chip: str | None = None) -> HostScan:
     candidates: dict[str, A.FunctionDecl] = {}
     infer_candidates: dict[str, A.FunctionDecl] = {}
     registered: list[str] = []
@@ -74,7 +75,7 @@ def scan_units(units: Sequence[A.TranslationUnit]) -> HostScan:
                 tiling_data_args.add(value.qname.parts[-1].name)
     # a folder registering several ops' tilings (rms_norm: RmsNorm and GemmaRmsNorm) runs the one of the op it
     # defines (OP_ADD), whatever order the registrations come in
-    registered = _op_added_tilings(units) + registered
+    registered = _op_added_tilings(units, chip) + registered
     function = next((candidates[n] for n in registered if n in candidates), candidates.get("TilingFunc"))
     if function is None:
         function = next((fn for n, fn in candidates.items() if "tiling" in n.lower()), None)
@@ -86,10 +87,16 @@ def scan_units(units: Sequence[A.TranslationUnit]) -> HostScan:
     return HostScan(function, tiling_data_args, infer_shape, targs)
 
 
-def _op_added_tilings(units: Sequence[A.TranslationUnit]) -> list[str]:
-    """The tiling functions `IMPL_OP_OPTILING(Op).Tiling(f)` registers for the ops the units OP_ADD."""
+def _op_added_tilings(units: Sequence[A.TranslationUnit], chip: str | None = None) -> list[str]:
+    """The tiling functions `IMPL_OP_OPTILING(Op).Tiling(f)` registers for the ops the units OP_ADD. An op may
+    register one per architecture folder (ops-nn deep_norm: op_host/arch22 and op_host/arch35, each
+    `IMPL_OP_OPTILING(DeepNorm)`): the ops repositories' build compiles, of the tiling sources in such folders,
+    only those of the folder its CMakeLists pairs with the SoC built for (add_modules_sources' COMPUTE_UNIT /
+    TILING_DIR; arch35 for ascend950). The folder names that say an architecture (ascendir.chips.folder_arch)
+    rank the registrations: `chip`'s own folder first, then one in no such folder, another architecture's last."""
     added: list[str] = []
-    by_op: dict[str, str] = {}
+    found: dict[str, list[tuple[int, str]]] = {}
+    arch = _chip_arch(chip)
     for node in walk(list(units)):
         if not isinstance(node, A.MacroDecl) or not node.args:
             continue
@@ -101,8 +108,40 @@ def _op_added_tilings(units: Sequence[A.TranslationUnit]) -> list[str]:
         elif node.name == "IMPL_OP_OPTILING":
             for call in node.chain:
                 if _chain_method(call) in ("SetTiling", "Tiling") and call.args and isinstance(call.args[0], A.Name):
-                    by_op.setdefault(op, call.args[0].qname.parts[-1].name)
-    return [by_op[op] for op in added if op in by_op]
+                    found.setdefault(op, []).append((_build_rank(node.span.file, arch),
+                                                     call.args[0].qname.parts[-1].name))
+    return [min(found[op], key=lambda hit: hit[0])[1] for op in added if op in found]
+
+
+def built_units(units: Sequence[A.TranslationUnit], chip: str | None) -> list[A.TranslationUnit]:
+    """The host sources the build for `chip` compiles: those in another architecture's folder (ops-nn's
+    op_host/arch35 on a 910B) left out, when the rest still hold a tiling function; else all of them. (Both
+    folders may define a struct of one name: deep_norm's DeepNormTilingData is a TILING_DATA_DEF in
+    op_host/arch22/deep_norm_tiling.h and a plain struct in op_kernel/arch35/deep_norm_tiling_data.h.)"""
+    arch = _chip_arch(chip)
+    own = [u for u in units if _build_rank(u.file, arch) < 2]
+    if arch is None or len(own) == len(units) or scan_units(own, chip).function is None:
+        return list(units)
+    return own
+
+
+def _chip_arch(chip: str | None) -> int | None:
+    from ascendir.chips import UnknownChipError, load_chip
+
+    try:
+        return load_chip(chip).npu_arch if chip is not None else None
+    except UnknownChipError:
+        return None
+
+
+def _build_rank(file: str, arch: int | None) -> int:
+    """0: a source in the folder of the architecture built for; 1: in no architecture's folder; 2: another's."""
+    from ascendir.chips import folder_arch
+
+    built_for = folder_arch(file)
+    if built_for is None:
+        return 1
+    return 0 if built_for == arch else 2
 
 
 def _macro_name(arg: object) -> str | None:
