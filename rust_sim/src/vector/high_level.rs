@@ -521,23 +521,30 @@ impl ApiOp for SoftMax {
         let Space::Local(mem) = src.space else {
             return Flow::Next;
         };
-        let (mut out, _) = crate::vector::read_local_f32(cx, mem, at, n, t);
-        let src_known = element_known(&cx.local(mem).init[at..at + n * sz], sz);
+        // a source written whole (the usual case) skips the per-element bookkeeping below: every result is known
+        let (mut out, all_known) = crate::vector::read_local_f32(cx, mem, at, n, t);
+        let src_known = if all_known {
+            Vec::new()
+        } else {
+            element_known(&cx.local(mem).init[at..at + n * sz], sz)
+        };
         // The library reduces (max, sum) over the first oriSrcK columns of a row but subtracts, exponentiates and
         // divides over all srcK (softmax_impl.h / logsoftmax_common_impl.h: GenericSubNDImpl, Exp, GenericDivNDImpl
         // with tiling.srcK), so the padding columns are written too, from the source's padding: exp(x - max) / sum.
         // A row's first oriSrcK results are known when its first oriSrcK sources are; a padding column also needs
         // its own source element.
-        let mut known = vec![false; n];
+        let mut known = if all_known { Vec::new() } else { vec![false; n] };
         let mut maxes = Vec::with_capacity(rows);
         let mut sums = Vec::with_capacity(rows);
         let mut stats_known = true;
         for r in 0..rows {
             let o = &mut out[r * cols..(r + 1) * cols];
-            let row_known = src_known[r * cols..r * cols + ori].iter().all(|&k| k);
-            stats_known &= row_known;
-            for (c, k) in known[r * cols..(r + 1) * cols].iter_mut().enumerate() {
-                *k = row_known && (c < ori || src_known[r * cols + c]);
+            if !all_known {
+                let row_known = src_known[r * cols..r * cols + ori].iter().all(|&k| k);
+                stats_known &= row_known;
+                for (c, k) in known[r * cols..(r + 1) * cols].iter_mut().enumerate() {
+                    *k = row_known && (c < ori || src_known[r * cols + c]);
+                }
             }
             let mx = lanes_fold(&o[..ori], f32::NEG_INFINITY, f32::max);
             for v in o.iter_mut() {
@@ -555,7 +562,6 @@ impl ApiOp for SoftMax {
             maxes.push(mx);
             sums.push(s);
         }
-        let init_bytes = known_bytes(&known, sz);
         let dst = cx.handle(self.dst);
         if let Some(d) = cx.range(dst, 0, (n * sz) as i64, true, sz, "SoftMax") {
             if let Space::Local(m) = dst.space {
@@ -563,8 +569,17 @@ impl ApiOp for SoftMax {
                 cx.check_local_write(m, d, n * sz, dst.alloc, "SoftMax");
                 let local = cx.local(m);
                 store_f32(t, &out, &mut local.data.as_mut_slice()[d..d + n * sz]);
-                local.init[d..d + n * sz].copy_from_slice(&init_bytes);
+                if all_known {
+                    local.init[d..d + n * sz].fill(1);
+                } else {
+                    local.init[d..d + n * sz].copy_from_slice(&known_bytes(&known, sz));
+                }
             } else {
+                let init_bytes = if all_known {
+                    vec![1u8; n * sz]
+                } else {
+                    known_bytes(&known, sz)
+                };
                 let mut bytes = vec![0u8; n * sz];
                 store_f32(t, &out, &mut bytes);
                 cx.store_bytes(dst, d, &bytes, &init_bytes, t, "SoftMax");
