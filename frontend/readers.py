@@ -25,6 +25,7 @@ from typing import Iterable
 
 from frontend.diagnostics import Diagnostic, Note, Span, error, warning
 from frontend.includes import CompileFlags
+from frontend.op_build_deps import dependency_tiling_sources
 
 FORMATS = ("auto", "cpp", "project", "npukernelbench", "multikernelbench")
 HEADER_SUFFIXES = (".h", ".hpp", ".hh")
@@ -261,6 +262,12 @@ def read_project(root: Path) -> Bundle:
             continue
         b.texts[str(src)] = text
         b.units.append(SourceUnit(str(src), text, classify_source(text, str(src)), str(src)))
+    # the tiling sources the op's build takes from another op folder (gemma_rms_norm's, in rms_norm/op_host)
+    for src in dependency_tiling_sources(root, {u.path: u.text for u in b.units}):
+        text, _ = read_text(str(src))
+        if text is not None and str(src) not in b.texts:
+            b.texts[str(src)] = text
+            b.units.append(SourceUnit(str(src), text, "host", str(src)))
     return b
 
 

@@ -1,0 +1,96 @@
+"""The host tiling sources an op's build takes from another op folder.
+
+An ops repository may register an op's tiling in another op's folder: ops-nn's gemma_rms_norm/op_host holds only
+its OpDef (`OP_ADD(GemmaRmsNorm)`), while rms_norm/op_host/rms_norm_tiling.cpp registers
+`IMPL_OP_OPTILING(GemmaRmsNorm).Tiling(Tiling4GemmaRmsNorm)`. The build joins them through the op's
+op_host/CMakeLists.txt: `add_modules_sources(... OPTYPE gemma_rms_norm ... DEPENDENCIES rms_norm)` compiles the
+dependency's host sources too, of which add_tiling_sources (the repositories' cmake/func.cmake) takes
+`*_tiling*.cpp` and op_tiling/*.cpp. Read alone, the op folder has no tiling function (ASC120).
+
+`dependency_tiling_sources` gives those sources for an op project whose OpDefs add an op (OP_ADD) that no host
+source of its own registers a tiling for: the tiling sources of the folders its CMakeLists names as DEPENDENCIES,
+and where there is no CMakeLists (checkouts without the build files), of the op folders beside it whose tiling
+sources register that op's tiling. Nothing is read for a folder with a tiling of its own (a source naming
+gert::TilingContext, an OpDef's SetTiling, or IMPL_OP_OPTILING of each op it adds).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+_OP_ADD_RE = re.compile(r"\bOP_ADD\s*\(\s*(\w+)")
+_REGISTERED_RE = re.compile(r"\bIMPL_OP_OPTILING\s*\(\s*(\w+)\s*\)")
+_SET_TILING_RE = re.compile(r"\.\s*SetTiling\s*\(")
+_DEPENDENCIES_RE = re.compile(r"\bDEPENDENCIES\s+([^)]*)")
+_CMAKE_KEYWORD_RE = re.compile(r"^[A-Z_]+$")  # the next argument keyword of add_modules_sources ends the list
+_MAX_SIBLINGS = 512  # op folders looked at beside the project
+_MAX_BYTES = 2_000_000  # per tiling source read while looking
+
+
+def dependency_tiling_sources(root: Path, own: dict[str, str]) -> list[Path]:
+    """The tiling sources of other op folders that `root`'s build compiles for the ops it adds; `own` holds the
+    texts of its own sources, by path."""
+    host = [text for path, text in own.items() if _in_op_host(path)]
+    if any("TilingContext" in text or _SET_TILING_RE.search(text) for text in host):
+        return []  # a tiling function of its own (msopgen projects register theirs with SetTiling in the OpDef)
+    added = {op for text in host for op in _OP_ADD_RE.findall(text)}
+    missing = added - {op for text in host for op in _REGISTERED_RE.findall(text)}
+    if not missing:
+        return []
+    named = _cmake_dependencies(root)
+    if named is not None:
+        return [src for dep in named for src in _tiling_sources(root.parent / dep / "op_host")]
+    found: list[Path] = []
+    try:
+        siblings = sorted(d for d in os.listdir(root.parent) if d != root.name)[:_MAX_SIBLINGS]
+    except OSError:
+        return []
+    for name in siblings:
+        sources = _tiling_sources(root.parent / name / "op_host")
+        if any(missing & set(_REGISTERED_RE.findall(_read(src))) for src in sources):
+            found += sources
+    return found
+
+
+def _cmake_dependencies(root: Path) -> list[str] | None:
+    """The DEPENDENCIES of the op's add_modules_sources (op_host/CMakeLists.txt, or the op folder's own), or None
+    where neither file exists."""
+    texts = [_read(p) for p in (root / "op_host" / "CMakeLists.txt", root / "CMakeLists.txt") if p.is_file()]
+    if not texts:
+        return None
+    deps: list[str] = []
+    for text in texts:
+        for m in _DEPENDENCIES_RE.finditer(text):
+            for word in m.group(1).split():
+                if _CMAKE_KEYWORD_RE.match(word):
+                    break
+                if word not in deps and (root.parent / word / "op_host").is_dir():
+                    deps.append(word)
+    return deps
+
+
+def _tiling_sources(host: Path) -> list[Path]:
+    """`*_tiling*.cpp` anywhere under an op_host folder (its architecture folders and op_tiling/ included)."""
+    if not host.is_dir():
+        return []
+    out: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(host):
+        dirnames.sort()
+        rel = os.path.relpath(dirpath, host).split(os.sep)
+        out += [Path(dirpath) / f for f in sorted(filenames)
+                if f.endswith(".cpp") and ("_tiling" in f or "op_tiling" in rel)]
+    return out
+
+
+def _read(path: Path) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read(_MAX_BYTES)
+    except OSError:
+        return ""
+
+
+def _in_op_host(path: str) -> bool:
+    return "op_host" in path.replace(os.sep, "/").split("/")

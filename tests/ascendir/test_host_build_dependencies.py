@@ -1,0 +1,103 @@
+"""An op folder whose tiling another op folder registers (ops-nn gemma_rms_norm: its op_host holds only the OpDef,
+`OP_ADD(GemmaRmsNorm)`; rms_norm/op_host/rms_norm_tiling.cpp registers `IMPL_OP_OPTILING(GemmaRmsNorm)`; the
+build joins them by `add_modules_sources(... DEPENDENCIES rms_norm)`) runs that tiling: through the CMakeLists'
+DEPENDENCIES where it has one, else through the sibling folder that registers the op. Before, ASC120 "no host
+tiling function taking a gert::TilingContext*"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ascendir.host_eval_types import TensorSpec, TilingInputs
+from ascendir.lower.host import evaluate_program_tiling
+from frontend.readers import read_input
+from passes.verify import load_for_check
+
+SHARED_TILING = """
+#include "register/tilingdata_base.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(BaseTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, which);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(Base, BaseTilingData)
+REGISTER_TILING_DATA_CLASS(Variant, BaseTilingData)
+static ge::graphStatus Run(gert::TilingContext *context, uint32_t which)
+{
+    BaseTilingData td;
+    td.set_which(which);
+    td.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(td.GetDataSize());
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+static ge::graphStatus Tiling4Base(gert::TilingContext *context) { return Run(context, 1); }
+static ge::graphStatus Tiling4Variant(gert::TilingContext *context) { return Run(context, 2); }
+struct BaseCompileInfo {};
+static ge::graphStatus Prepare(gert::TilingParseContext *context) { return ge::GRAPH_SUCCESS; }
+IMPL_OP_OPTILING(Base).Tiling(Tiling4Base).TilingParse<BaseCompileInfo>(Prepare);
+IMPL_OP_OPTILING(Variant).Tiling(Tiling4Variant).TilingParse<BaseCompileInfo>(Prepare);
+}
+"""
+OP_DEF = """
+#include "register/op_def_registry.h"
+namespace ops {
+class OPNAME : public OpDef {
+public:
+    explicit OPNAME(const char* name) : OpDef(name)
+    {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(OPNAME);
+}
+"""
+
+
+def _ops(root: Path, cmake: str | None) -> Path:
+    (root / "base" / "op_host").mkdir(parents=True)
+    (root / "base" / "op_host" / "base_def.cpp").write_text(OP_DEF.replace("OPNAME", "Base"))
+    (root / "base" / "op_host" / "base_tiling.cpp").write_text(SHARED_TILING)
+    (root / "other" / "op_host").mkdir(parents=True)  # a sibling registering nothing of the variant's
+    (root / "other" / "op_host" / "other_tiling.cpp").write_text(SHARED_TILING.replace("Variant", "Unrelated"))
+    variant = root / "variant"
+    (variant / "op_host").mkdir(parents=True)
+    (variant / "op_host" / "variant_def.cpp").write_text(OP_DEF.replace("OPNAME", "Variant"))
+    if cmake is not None:
+        (variant / "op_host" / "CMakeLists.txt").write_text(cmake)
+    return variant
+
+
+@pytest.mark.parametrize("cmake", [
+    None,
+    "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} OPTYPE variant "
+    "ACLNNTYPE aclnn DEPENDENCIES base)",
+])
+def test_the_tiling_registered_in_a_dependency_runs(tmp_path: Path, cmake: str | None) -> None:
+    variant = _ops(tmp_path, cmake)
+    bundle = read_input(str(variant))
+    hosts = sorted(Path(u.path).relative_to(tmp_path).as_posix() for u in bundle.units)
+    assert hosts == ["base/op_host/base_tiling.cpp", "variant/op_host/variant_def.cpp"]
+    program, chip = load_for_check(bundle)
+    result = evaluate_program_tiling(program, TilingInputs([TensorSpec((4, 4), "float32")], chip=chip))
+    assert result.succeeded, result.diagnostics
+    assert result.fields == {"which": 2}
+
+
+def test_a_folder_registering_its_own_tiling_reads_no_other(tmp_path: Path) -> None:
+    _ops(tmp_path, None)
+    bundle = read_input(str(tmp_path / "base"))
+    assert sorted(Path(u.path).name for u in bundle.units) == ["base_def.cpp", "base_tiling.cpp"]
+
+
+def test_an_opdef_with_its_own_set_tiling_reads_no_other(tmp_path: Path) -> None:
+    """msopgen projects register their tiling in the OpDef (`SetTiling`), not with IMPL_OP_OPTILING."""
+    variant = _ops(tmp_path, None)
+    text = OP_DEF.replace("OPNAME", "Variant").replace('this->AICore().AddConfig',
+                                                       'this->AICore().SetTiling(optiling::TilingFunc);\n'
+                                                       '        this->AICore().AddConfig')
+    (variant / "op_host" / "variant_def.cpp").write_text(text)
+    assert [Path(u.path).name for u in read_input(str(variant)).units] == ["variant_def.cpp"]
