@@ -139,7 +139,7 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         return numeric_limit(lw, e, parts[0].template_args[0], name)
     if in_register_api(callee.qname) or name in REGISTER_API_FUNCTIONS:
         if lw.report.api_uncatalogued:  # the chips that have the register API (arch35): the modelled slice
-            if name == "GetVRegSize":
+            if name in ("GetVRegSize", "GetVecLen"):  # GetVecLen() is VECTOR_REG_WIDTH (sys_var_intf.h:75-82)
                 return register_api.vreg_size(lw, e)
             value = register_api.call(lw, e, name, targs)
             if value is not None:

@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import StringAttr
 
 from ascendir.dialects.ascendc_register import RegCallOp
 from ascendir.lower import ctypes as C
+from ascendir.lower import register_compute
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.values import Val
 from frontend import ast as A
@@ -39,6 +40,7 @@ FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
     **{name: (_BINARY,) for name in ("Add", "Sub", "Mul", "Div", "Max", "Min")},
     **{name: (_SCALAR,) for name in ("Adds", "Muls", "Maxs", "Mins")},
     **{name: (_UNARY,) for name in ("Abs", "Sqrt", "Exp")},
+    **register_compute.FORMS,  # Compare, Compares, Select, And/Or/Xor/Not, Cast, Reduce, Arange
 }
 # names only the register API has: called bare after `using namespace AscendC::MicroAPI;`, they are its calls
 REGISTER_ONLY_NAMES = frozenset({"UpdateMask", "CreateMask", "LoadAlign", "StoreAlign", "LocalMemBar"})
@@ -146,6 +148,10 @@ def _modes(lw: FunctionLowerer, targs: list[A.TemplateArg], elem: Scalar | None)
             modes.append(f"mode={parts[-1]}")
         elif len(parts) >= 2 and parts[-2] == "MaskPattern":
             modes.append(f"pattern={parts[-1]}")
+        elif (mode := register_compute.enum_mode(parts)) is not None:
+            modes.append(mode)  # CMPMODE::GT, ReduceType::SUM, IndexOrder::...
+        elif (trait := register_compute.trait_modes(lw, a)) is not None:
+            modes.extend(trait)  # Cast's CastTrait
         else:
             return modes, f"the template argument {text}"
     return modes, None
@@ -172,11 +178,13 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
         return _unmodelled(lw, e, name, "not modelled")
     if bad is not None:
         return _unmodelled(lw, e, name, bad)
-    form = next((f for f in forms if len(f) == len(e.args)), None)
+    form = next((f for f in forms if len(f) == len(e.args) and _banks_fit(lw, f, e.args)), None) \
+        or next((f for f in forms if len(f) == len(e.args)), None)
     if form is None:
         return _unmodelled(lw, e, name, f"the form with {len(e.args)} arguments")
     regs: dict[str, RegId] = {}
     values: dict[str, Val] = {}
+    srcs: dict[str, Scalar | None] = {}  # the element type of each vector register argument
     scalar_nodes: list[tuple[str, A.Node]] = []
     for role, node in zip(form, e.args):
         kind, key = role.split(":")
@@ -193,10 +201,16 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
                                             "the lowering models")
         else:
             regs[key] = v.obj
+            if kind == "v" and isinstance(v.ctype, C.RegisterT):
+                srcs[key] = v.ctype.elem
             if elem is None and kind == "v" and isinstance(v.ctype, C.RegisterT):
                 elem = v.ctype.elem
+    if elem is None and not any(role.startswith("v:") for role in form):
+        elem = Scalar("uint8_t")  # a call on mask registers only (And, Select, ... of MaskRegs): per byte lane
     if elem is None:
         return _unmodelled(lw, e, name, "the element type is not known")
+    if name in register_compute.TWO_TYPES and isinstance(src := srcs.get("src"), Scalar) and src != elem:
+        modes.append(f"U={C.element_ir_type(src)}")  # Cast<half, float>, Reduce of int16 into int32
     for key, node in scalar_nodes:
         v = lw.expr(node)
         if not isinstance(v.ctype, Scalar):
@@ -204,6 +218,19 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
         values[key] = lw.convert(v, elem, node)
     _emit(lw, e, name, elem, regs, values, ",".join(modes))
     return Val(C.VoidT())
+
+
+def _banks_fit(lw: FunctionLowerer, form: tuple[str, ...], args: list[A.Node]) -> bool:
+    """Whether every register argument of `form` names a register of its bank (Select of vector registers or of
+    mask registers)."""
+    for role, node in zip(form, args):
+        kind = role.split(":")[0]
+        if kind in ("v", "p"):
+            bound = lw.lookup(node.qname.parts[0].name) if isinstance(node, A.Name) and len(node.qname.parts) == 1 \
+                else None
+            if not (isinstance(bound, Val) and isinstance(bound.obj, RegId) and bound.obj.bank == kind):
+                return False
+    return True
 
 
 def _is_register(lw: FunctionLowerer, node: A.Node) -> bool:

@@ -48,3 +48,23 @@ def test_an_unmodelled_store_distribution_is_named() -> None:
     result = simulate("int16", x, x, np.array([2], np.int16))
     errors = [d for d in result.findings if d.code == "ASC958"]
     assert errors and "StoreDist::DIST_NORM_B32" in errors[0].message, [str(d) for d in result.findings]
+
+
+# ops-nn's IndexFillD for arch35 (index_fill_d_apt.cpp, arch35/index_fill_d.h: y = assist1 > 0 ? x : assist2 in a
+# __simd_vf__ over MicroAPI registers: Compares<T, CMPMODE::GT> into a MaskReg, Select by it, a tail UpdateMask
+# on the store; GetVecLen() for the register's lanes), two UB loops of 256 and 44 elements from its tiling fields
+INDEX_FILL_D = Path("/work/ext/real/ops-nn/index/index_fill_d/op_kernel/index_fill_d_apt.cpp")
+INDEX_FILL_D_TILING = {"normalCoreData": N, "tailCoreData": N, "ubFactor": 256, "tailUbFactor": N - 256,
+                       "tailCoreTailUbFactor": N - 256, "normalCoreLoop": 2, "tailCoreLoop": 2}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32", "int16"])
+def test_index_fill_d_compares_and_selects_as_numpy(dtype: str) -> None:
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal(N) * 100).astype(dtype)
+    assist1 = rng.integers(-1, 2, N).astype(dtype)  # > 0 where the index is filled
+    assist2 = (rng.standard_normal(N) * 100).astype(dtype)
+    result = run(str(INDEX_FILL_D), [x, assist1, assist2], chip="950PR", fmt="cpp", block_dim=1,
+                 tiling=INDEX_FILL_D_TILING, tiling_key=200, outputs={"y": ((N,), dtype)})
+    assert result.ok, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["y"], np.where(assist1 > 0, x, assist2))

@@ -400,6 +400,9 @@ pub(crate) fn classify(api: &str, dtype: Option<&str>, p: &Params) -> Class {
         // the mask writes are one simple issue each
         let letter = match op {
             "LoadAlign" | "StoreAlign" | "Move" | "CreateMask" | "UpdateMask" => Some('S'),
+            // Reduce folds one register (the RepeatReduceSum pass, vcadd); Arange and Xor are one simple pass
+            "Reduce" => Some('R'),
+            "Arange" | "Xor" => Some('S'),
             _ => BASIC.iter().find(|(n, _)| *n == op).map(|(_, c)| *c),
         };
         return match letter {

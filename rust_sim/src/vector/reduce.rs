@@ -17,7 +17,7 @@ use crate::vector::{check_footprint, geoms, plan, Form, Plan};
 
 pub(crate) mod order;
 mod tmp;
-mod tree;
+pub(crate) mod tree;
 use order::{ar_row_sum, fold_halves, pair_tree, tree_of_partials};
 pub(crate) use order::{mean_of, partials_in_sequence, repeats_then_tree};
 use tree::lanes_tree;

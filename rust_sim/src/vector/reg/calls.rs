@@ -82,7 +82,7 @@ struct RegCall {
 }
 
 /// Register `name` (`v3` / `p1`) of the expected bank.
-fn reg_operand(a: &Args, name: &str, bank: char) -> Result<usize, String> {
+pub(crate) fn reg_operand(a: &Args, name: &str, bank: char) -> Result<usize, String> {
     match a.get(name) {
         Some(Arg::Name(text)) if text.starts_with(bank) => text[1..]
             .parse()
@@ -350,4 +350,5 @@ pub fn register(r: &mut Registry) {
     let heads: Vec<String> = apis.iter().map(|a| format!("Reg::{a}")).collect();
     let refs: Vec<&str> = heads.iter().map(String::as_str).collect();
     r.add_all(&refs, &["plain"], decode);
+    crate::vector::reg::compute_calls::register(r);
 }

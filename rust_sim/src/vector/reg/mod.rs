@@ -6,10 +6,15 @@
 //! impl/basic_api/reg_compute/dav_3510/*.h).
 //!
 //! The functional model: a per-core register file ([`file::RegFile`]), the mask instructions ([`mask`]) and
-//! the data-movement and arithmetic instructions ([`ops`]); [`calls`] decodes the program's `call Reg::*`
-//! instructions onto them.
+//! the data-movement and arithmetic instructions ([`ops`]), compare / select / logic ([`cmpsel`]), Cast
+//! ([`vconv`]), Reduce and Arange ([`reduce`]); [`calls`] and [`compute_calls`] decode the program's
+//! `call Reg::*` instructions onto them.
 
 pub mod calls;
+pub mod cmpsel;
+pub mod compute_calls;
 pub mod file;
 pub mod mask;
 pub mod ops;
+pub mod reduce;
+pub mod vconv;

@@ -1,0 +1,102 @@
+"""The register API's compute calls beyond the element-wise arithmetic (register_api.py lowers them with these
+forms and modes): Compare / Compares (a MaskReg result), Select (by a MaskReg; also on mask registers), the logic
+instructions And / Or / Xor / Not on vector and on mask registers, Cast, Reduce and Arange. The simulator's side
+is rust_sim/src/vector/reg/compute_calls.rs.
+
+Their template arguments select modes: `CMPMODE::GT` -> `cmp=GT`, `ReduceType::SUM` -> `reduce=SUM`,
+`IndexOrder::...` -> `order=...`, and Cast's `const CastTrait&` (a `constexpr CastTrait` variable or class member,
+asc-devkit reg_compute/kernel_reg_compute_utils.h:207-212: layoutMode, satMode, mrgMode, roundMode in that order)
+-> `layout=ZERO,sat=SAT,mode=ZEROING,round=CAST_RINT`. A trait whose fields cannot be read is a named ASC958.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from frontend import ast as A
+
+if TYPE_CHECKING:
+    from ascendir.lower.function import FunctionLowerer
+
+_VEC_BINARY = ("v:dst", "v:src0", "v:src1", "p:mask")
+_MASK_BINARY = ("p:dst", "p:src0", "p:src1", "p:mask")
+FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "Compare": (("p:dst", "v:src0", "v:src1", "p:mask"),),
+    "Compares": (("p:dst", "v:src", "s:scalar", "p:mask"),),
+    "Select": (_VEC_BINARY, _MASK_BINARY),
+    **{name: (_VEC_BINARY, _MASK_BINARY) for name in ("And", "Or", "Xor")},
+    "Not": (("v:dst", "v:src0", "p:mask"), ("p:dst", "p:src0", "p:mask")),
+    "Cast": (("v:dst", "v:src", "p:mask"),),
+    "Reduce": (("v:dst", "v:src", "p:mask"),),
+    "Arange": (("v:dst", "s:scalar"),),
+}
+# calls whose source register may hold another element type than dst (`U=` in the simulator's call)
+TWO_TYPES = frozenset({"Cast", "Reduce"})
+# enumerations a template argument names, and the mode key the simulator reads
+ENUM_MODES = {"CMPMODE": "cmp", "ReduceType": "reduce", "IndexOrder": "order"}
+# CastTrait's fields in declaration order (kernel_reg_compute_utils.h:207-212) and their mode keys
+_TRAIT_FIELDS = (("RegLayout", "layout"), ("SatMode", "sat"), ("MaskMergeMode", "mode"), ("RoundMode", "round"))
+
+
+def enum_mode(parts: list[str]) -> str | None:
+    """`cmp=GT` for `CMPMODE::GT` (any qualification), None for other names."""
+    if len(parts) >= 2 and parts[-2] in ENUM_MODES:
+        return f"{ENUM_MODES[parts[-2]]}={parts[-1]}"
+    return None
+
+
+def _enum_name(node: A.Node) -> list[str] | None:
+    if isinstance(node, A.Name):
+        return [p.name for p in node.qname.parts]
+    return None
+
+
+def _trait_init(lw: FunctionLowerer, name: str) -> list[A.Node] | None:
+    """The brace initialiser of the `constexpr CastTrait <name> = {...}` the kernel declares: a namespace-scope
+    constant, a static member of the class being lowered (or of a class it is nested in or derives from), or a
+    `static constexpr` local of a function the program defines (looked up last: the functions are walked)."""
+    for d in _declarators(lw, name):
+        if isinstance(d.init, A.InitList):
+            return list(d.init.items)
+    return None
+
+
+def _declarators(lw: FunctionLowerer, name: str):  # type: ignore[no-untyped-def]
+    hit = lw.scope.constants.get(name)
+    if hit is not None:
+        yield hit[1]
+    this = lw.frame.this if lw.frames else None
+    parts = [this, *this.bases] if this is not None else []
+    for part in parts:
+        info = part.info
+        while info is not None:
+            d = info.static_constants.get(name)
+            if d is not None:
+                yield d
+            info = info.outer
+    owner = lw.frame.owner if lw.frames else None
+    if owner is not None and name in owner.static_constants:
+        yield owner.static_constants[name]
+    for fns in lw.scope.functions.values():
+        for fn in fns:
+            for node in fn.walk():
+                if isinstance(node, A.Declarator) and node.name == name:
+                    yield node
+
+
+def trait_modes(lw: FunctionLowerer, a: A.TemplateArg) -> list[str] | None:
+    """The modes of a `const CastTrait&` template argument, or None when it is no CastTrait the lowering can read."""
+    v = a.value
+    qname = v.qname if isinstance(v, A.Name) else v.base if isinstance(v, A.TypeRef) else None
+    if not isinstance(qname, A.QualifiedName):
+        return None
+    items = _trait_init(lw, qname.parts[-1].name)
+    if items is None or len(items) > len(_TRAIT_FIELDS):
+        return None
+    modes: list[str] = []
+    for (enum, key), item in zip(_TRAIT_FIELDS, items):
+        parts = _enum_name(item)
+        if parts is None or len(parts) < 2 or parts[-2] != enum:
+            return None
+        modes.append(f"{key}={parts[-1]}")
+    return modes

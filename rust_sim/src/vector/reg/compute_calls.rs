@@ -1,0 +1,327 @@
+//! The program's register compute calls beyond calls.rs's arithmetic: compare and select ([`cmpsel`]), the logic
+//! instructions on vector and mask registers, Cast ([`vconv`]), Reduce and Arange ([`reduce`]). Operands as in
+//! calls.rs (`vN` / `pN` registers); the template arguments carry the modes the lowering read from the C++
+//! template arguments: `cmp=GT`, `reduce=SUM`, `layout=ZERO,sat=SAT,round=CAST_RINT,mode=ZEROING` (a CastTrait),
+//! `U=f16` (the source element type of Cast and of a widening Reduce).
+
+use crate::api::{Args, Pipe, Registry};
+use crate::core::{Ctx, Flow};
+use crate::dtype::{DType, RoundMode};
+use crate::program::Sv;
+use crate::vector::reg::calls::reg_operand;
+use crate::vector::reg::cmpsel::{self, CmpMode, LogicOp};
+use crate::vector::reg::file::RegFile;
+use crate::vector::reg::ops::MergeMode;
+use crate::vector::reg::reduce::{self, ReduceKind};
+use crate::vector::reg::vconv::{self, CastTrait, SatMode};
+
+#[derive(Debug)]
+enum Kind {
+    Compare {
+        cmp: CmpMode,
+        dst: usize,
+        a: usize,
+        b: usize,
+        mask: usize,
+    },
+    Compares {
+        cmp: CmpMode,
+        dst: usize,
+        a: usize,
+        scalar: Sv,
+        mask: usize,
+    },
+    Select {
+        dst: usize,
+        a: usize,
+        b: usize,
+        mask: usize,
+    },
+    MaskSelect {
+        dst: usize,
+        a: usize,
+        b: usize,
+        mask: usize,
+    },
+    Logic {
+        op: LogicOp,
+        dst: usize,
+        a: usize,
+        b: usize,
+        mask: usize,
+    },
+    MaskLogic {
+        op: LogicOp,
+        dst: usize,
+        a: usize,
+        b: usize,
+        mask: usize,
+    },
+    Cast {
+        u: DType,
+        trait_: CastTrait,
+        dst: usize,
+        src: usize,
+        mask: usize,
+    },
+    Reduce {
+        kind: ReduceKind,
+        u: DType,
+        dst: usize,
+        src: usize,
+        mask: usize,
+    },
+    Arange {
+        dst: usize,
+        scalar: Sv,
+    },
+}
+
+#[derive(Debug)]
+struct ComputeCall {
+    name: String,
+    t: DType,
+    mode: MergeMode,
+    width: usize,
+    kind: Kind,
+}
+
+fn merge_mode(text: Option<&str>) -> Result<MergeMode, String> {
+    match text {
+        None | Some("ZEROING") => Ok(MergeMode::Zeroing),
+        Some("MERGING") => Ok(MergeMode::Merging),
+        Some(other) => Err(format!("MaskMergeMode::{other} is not modelled")),
+    }
+}
+
+fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
+    let api = a.api.trim_start_matches("Reg::");
+    let width: usize = a
+        .targ("vl")
+        .ok_or("no register width (vl)")?
+        .parse()
+        .map_err(|_| "a register width that is no number")?;
+    let t = if a.targ("T").is_some() {
+        a.dtype("T")?
+    } else {
+        DType::U8
+    };
+    let mode = merge_mode(a.targ("mode"))?;
+    let v = |n: &str| reg_operand(a, n, 'v');
+    let p = |n: &str| reg_operand(a, n, 'p');
+    let on_masks = a.name("dst").is_some_and(|d| d.starts_with('p'));
+    let cmp = || CmpMode::from_name(a.targ("cmp").unwrap_or("EQ"));
+    let u = || if a.targ("U").is_some() { a.dtype("U") } else { Ok(t) };
+    let kind = match api {
+        "Compare" => Kind::Compare {
+            cmp: cmp()?,
+            dst: p("dst")?,
+            a: v("src0")?,
+            b: v("src1")?,
+            mask: p("mask")?,
+        },
+        "Compares" => Kind::Compares {
+            cmp: cmp()?,
+            dst: p("dst")?,
+            a: v("src")?,
+            scalar: a.sv("scalar")?,
+            mask: p("mask")?,
+        },
+        "Select" if on_masks => Kind::MaskSelect {
+            dst: p("dst")?,
+            a: p("src0")?,
+            b: p("src1")?,
+            mask: p("mask")?,
+        },
+        "Select" => Kind::Select {
+            dst: v("dst")?,
+            a: v("src0")?,
+            b: v("src1")?,
+            mask: p("mask")?,
+        },
+        "And" | "Or" | "Xor" | "Not" => {
+            let op = LogicOp::from_name(api).ok_or("no logic op")?;
+            let second = if op == LogicOp::Not { "src0" } else { "src1" };
+            if on_masks {
+                Kind::MaskLogic {
+                    op,
+                    dst: p("dst")?,
+                    a: p("src0")?,
+                    b: p(second)?,
+                    mask: p("mask")?,
+                }
+            } else {
+                Kind::Logic {
+                    op,
+                    dst: v("dst")?,
+                    a: v("src0")?,
+                    b: v(second)?,
+                    mask: p("mask")?,
+                }
+            }
+        }
+        "Cast" => Kind::Cast {
+            u: u()?,
+            trait_: CastTrait {
+                layout: vconv::layout_from_name(a.targ("layout").unwrap_or("UNKNOWN"))?,
+                sat: SatMode::from_name(a.targ("sat").unwrap_or("UNKNOWN"))?,
+                mode,
+                round: match a.targ("round") {
+                    None | Some("UNKNOWN") => None,
+                    Some(r) => Some(RoundMode::parse(r).ok_or_else(|| format!("'{r}' is no RoundMode"))?),
+                },
+            },
+            dst: v("dst")?,
+            src: v("src")?,
+            mask: p("mask")?,
+        },
+        "Reduce" => {
+            if mode != MergeMode::Zeroing {
+                return Err("Reduce supports ZEROING only (dav_3510 vec_reduce_impl.h:49)".to_string());
+            }
+            Kind::Reduce {
+                kind: ReduceKind::from_name(a.targ("reduce").unwrap_or("SUM"))?,
+                u: u()?,
+                dst: v("dst")?,
+                src: v("src")?,
+                mask: p("mask")?,
+            }
+        }
+        "Arange" => {
+            if let Some(order) = a.targ("order").filter(|o| !o.ends_with("INCREASE_ORDER")) {
+                return Err(format!("Arange with IndexOrder::{order} is not modelled"));
+            }
+            Kind::Arange {
+                dst: v("dst")?,
+                scalar: a.sv("scalar")?,
+            }
+        }
+        _ => return Err(format!("the register API's {api} is not modelled")),
+    };
+    Ok(Box::new(ComputeCall {
+        name: format!("Reg::{api}"),
+        t,
+        mode,
+        width,
+        kind,
+    }))
+}
+
+impl ComputeCall {
+    fn file<'c>(&self, cx: &'c mut Ctx) -> &'c mut RegFile {
+        cx.core.reg_file.get_or_insert_with(|| RegFile::new(self.width))
+    }
+
+    fn run(&self, cx: &mut Ctx) -> Result<Flow, String> {
+        let t = self.t;
+        match self.kind {
+            Kind::Compare { cmp, dst, a, b, mask } => {
+                let m = self.file(cx).mask(mask).clone();
+                let src = self.file(cx).read(&[a, b]);
+                cmpsel::compare(t, cmp, self.file(cx).mask(dst), &src[0], &src[1], &m);
+            }
+            Kind::Compares {
+                cmp,
+                dst,
+                a,
+                scalar,
+                mask,
+            } => {
+                let m = self.file(cx).mask(mask).clone();
+                let bits = cx.value_as(scalar, t);
+                let src = self.file(cx).read(&[a]);
+                cmpsel::compare_scalar(t, cmp, self.file(cx).mask(dst), &src[0], bits, &m);
+            }
+            Kind::Select { dst, a, b, mask } => {
+                let m = self.file(cx).mask(mask).clone();
+                let src = self.file(cx).read(&[a, b]);
+                cmpsel::select(t, self.file(cx).vreg(dst), &src[0], &src[1], &m);
+            }
+            Kind::MaskSelect { dst, a, b, mask } => {
+                let f = self.file(cx);
+                let (ma, mb, mm) = (f.mask(a).clone(), f.mask(b).clone(), f.mask(mask).clone());
+                cmpsel::mask_select(f.mask(dst), &ma, &mb, &mm);
+            }
+            Kind::Logic { op, dst, a, b, mask } => {
+                let m = self.file(cx).mask(mask).clone();
+                let src = self.file(cx).read(&[a, b]);
+                cmpsel::logic(op, t, self.file(cx).vreg(dst), &src[0], &src[1], &m, self.mode);
+            }
+            Kind::MaskLogic { op, dst, a, b, mask } => {
+                let f = self.file(cx);
+                let (ma, mb, mm) = (f.mask(a).clone(), f.mask(b).clone(), f.mask(mask).clone());
+                cmpsel::mask_logic(op, f.mask(dst), &ma, &mb, &mm);
+            }
+            Kind::Cast {
+                u,
+                trait_,
+                dst,
+                src,
+                mask,
+            } => {
+                let m = self.file(cx).mask(mask).clone();
+                let s = self.file(cx).read(&[src]);
+                vconv::cast(t, u, &trait_, self.file(cx).vreg(dst), &s[0], &m)?;
+            }
+            Kind::Reduce {
+                kind,
+                u,
+                dst,
+                src,
+                mask,
+            } => {
+                let m = self.file(cx).mask(mask).clone();
+                let s = self.file(cx).read(&[src]);
+                reduce::reduce(kind, t, u, self.file(cx).vreg(dst), &s[0], &m)?;
+            }
+            Kind::Arange { dst, scalar } => {
+                let bits = cx.value_as(scalar, t);
+                reduce::arange(t, self.file(cx).vreg(dst), bits);
+            }
+        }
+        Ok(Flow::Next)
+    }
+}
+
+impl crate::api::ApiOp for ComputeCall {
+    fn pipe(&self) -> Pipe {
+        Pipe::V
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        match self.run(cx) {
+            Ok(flow) => flow,
+            Err(why) => {
+                cx.report(
+                    crate::checks::code::NOT_MODELLED,
+                    format!("{} as called here: {why}", self.name),
+                );
+                Flow::Stop
+            }
+        }
+    }
+}
+
+pub fn register(r: &mut Registry) {
+    let apis = [
+        "Compare", "Compares", "Select", "And", "Or", "Xor", "Not", "Cast", "Reduce", "Arange",
+    ];
+    let heads: Vec<String> = apis.iter().map(|a| format!("Reg::{a}")).collect();
+    let refs: Vec<&str> = heads.iter().map(String::as_str).collect();
+    r.add_all(&refs, &["plain"], decode);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::api::registry;
+
+    #[test]
+    fn the_compute_calls_are_registered() {
+        let heads = registry().heads();
+        for api in [
+            "Compare", "Compares", "Select", "And", "Not", "Cast", "Reduce", "Arange",
+        ] {
+            assert!(heads.iter().any(|h| h == &format!("Reg::{api}.plain")), "{api}");
+        }
+    }
+}

@@ -1,0 +1,164 @@
+"""The register API's compute calls on the simulator (issue 28, session 10): a team-written vector function on
+--chip 950PR compares two registers (`Compare<T, CMPMODE::GT>`, a MaskReg result), selects by that mask
+(`Select`), negates it under the loop's tail mask (`Not` on MaskRegs), counts lanes (`Arange`), casts floats to
+int32 with a `constexpr CastTrait` (RoundMode::CAST_ROUND: ties away from zero; a NaN becomes 0) and folds each
+register into element 0 (`Reduce<ReduceType::SUM>`), on 100 floats (a 36-lane tail) and 300 (a 44-lane tail);
+everything equals numpy bit for bit. Before this work each of these calls stopped the core at an ASC958 naming it.
+A `Compares` with a CMPMODE the headers do not have stays a named ASC958, never a guess."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ascendir.sim import run
+
+KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+
+static constexpr Reg::CastTrait kRound = {Reg::RegLayout::UNKNOWN, Reg::SatMode::NO_SAT,
+                                          Reg::MaskMergeMode::ZEROING, RoundMode::CAST_ROUND};
+
+template <typename T>
+__simd_vf__ inline void CmpSelVF(__ubuf__ T* zAddr, __ubuf__ T* xAddr, __ubuf__ T* yAddr, __ubuf__ int32_t* rAddr,
+                                 __ubuf__ T* sAddr, __ubuf__ T* wAddr, uint32_t count, uint16_t repeats)
+{
+    Reg::RegTensor<T> xReg;
+    Reg::RegTensor<T> yReg;
+    Reg::RegTensor<T> zReg;
+    Reg::RegTensor<int32_t> rReg;
+    Reg::RegTensor<T> sumReg;
+    Reg::RegTensor<T> accReg;
+    Reg::RegTensor<T> idxReg;
+    Reg::MaskReg mask;
+    Reg::MaskReg gt;
+    Reg::MaskReg le;
+    Reg::MaskReg all = Reg::CreateMask<T, Reg::MaskPattern::ALL>();
+    Reg::Duplicate(accReg, (T)0, all);
+    uint32_t vl = GetVRegSize() / sizeof(T);
+    for (uint16_t i = 0; i < repeats; ++i) {
+        mask = Reg::UpdateMask<T>(count);
+        Reg::LoadAlign(xReg, xAddr + i * vl);
+        Reg::LoadAlign(yReg, yAddr + i * vl);
+        Reg::Compare<T, CMPMODE::GT>(gt, xReg, yReg, mask);
+        Reg::Select(zReg, xReg, yReg, gt);
+        Reg::StoreAlign(zAddr + i * vl, zReg, mask);
+        Reg::Not(le, gt, mask);
+        Reg::Arange(idxReg, (T)(i * vl));
+        Reg::Select(zReg, idxReg, yReg, le);
+        Reg::StoreAlign(wAddr + i * vl, zReg, mask);
+        Reg::Cast<int32_t, T, kRound>(rReg, xReg, mask);
+        Reg::StoreAlign(rAddr + i * vl, rReg, mask);
+        Reg::Reduce<Reg::ReduceType::SUM>(sumReg, xReg, mask);
+        Reg::Add(accReg, accReg, sumReg, all);
+    }
+    Reg::StoreAlign(sAddr, accReg, all);
+}
+
+extern "C" __global__ __aicore__ void reg_cmpsel(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR r, GM_ADDR s, GM_ADDR w,
+                                                 GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(td, tiling);
+    GlobalTensor<float> xGm, yGm, zGm, sGm, wGm;
+    GlobalTensor<int32_t> rGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, td.padded);
+    yGm.SetGlobalBuffer((__gm__ float *)y, td.padded);
+    zGm.SetGlobalBuffer((__gm__ float *)z, td.padded);
+    rGm.SetGlobalBuffer((__gm__ int32_t *)r, td.padded);
+    sGm.SetGlobalBuffer((__gm__ float *)s, 64);
+    wGm.SetGlobalBuffer((__gm__ float *)w, td.padded);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, yb, zb, rb, sb, wb;
+    pipe.InitBuffer(xb, td.padded * sizeof(float));
+    pipe.InitBuffer(yb, td.padded * sizeof(float));
+    pipe.InitBuffer(zb, td.padded * sizeof(float));
+    pipe.InitBuffer(rb, td.padded * sizeof(int32_t));
+    pipe.InitBuffer(sb, 64 * sizeof(float));
+    pipe.InitBuffer(wb, td.padded * sizeof(float));
+    LocalTensor<float> xl = xb.Get<float>();
+    LocalTensor<float> yl = yb.Get<float>();
+    LocalTensor<float> zl = zb.Get<float>();
+    LocalTensor<int32_t> rl = rb.Get<int32_t>();
+    LocalTensor<float> sl = sb.Get<float>();
+    LocalTensor<float> wl = wb.Get<float>();
+    DataCopy(xl, xGm, td.padded);
+    DataCopy(yl, yGm, td.padded);
+    Duplicate(zl, 7.0f, td.padded);
+    Duplicate(rl, (int32_t)7, td.padded);
+    Duplicate(wl, 7.0f, td.padded);
+    PipeBarrier<PIPE_ALL>();
+    uint16_t repeats = (td.n + 63) / 64;
+    asc_vf_call<CmpSelVF<float>>((__ubuf__ float *)zl.GetPhyAddr(), (__ubuf__ float *)xl.GetPhyAddr(),
+                                 (__ubuf__ float *)yl.GetPhyAddr(), (__ubuf__ int32_t *)rl.GetPhyAddr(),
+                                 (__ubuf__ float *)sl.GetPhyAddr(), (__ubuf__ float *)wl.GetPhyAddr(), td.n,
+                                 repeats);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(zGm, zl, td.padded);
+    DataCopy(rGm, rl, td.padded);
+    DataCopy(sGm, sl, 64);
+    DataCopy(wGm, wl, td.padded);
+}
+"""
+
+
+def adjacent_pair_sum(lanes: np.ndarray) -> np.float32:
+    """The register fold the model documents (vector/reg/reduce.rs): adjacent pairs, rounded to float each step."""
+    acc = lanes.astype(np.float32)
+    while acc.size > 1:
+        acc = (acc[0::2] + acc[1::2]).astype(np.float32)
+    return acc[0]
+
+
+def simulate(tmp_path: Path, n: int, x: np.ndarray, y: np.ndarray, kernel: str = KERNEL):
+    padded = x.size
+    src = tmp_path / "reg_cmpsel.cpp"
+    src.write_text(kernel, encoding="utf-8")
+    return run(str(src), {"x": x, "y": y}, chip="950PR", block_dim=1, tiling={"n": n, "padded": padded},
+               outputs={"z": ((padded,), "float32"), "r": ((padded,), "int32"), "s": ((64,), "float32"),
+                        "w": ((padded,), "float32")})
+
+
+@pytest.mark.parametrize("n", [100, 300])
+def test_compare_select_not_arange_cast_reduce_match_numpy(tmp_path: Path, n: int) -> None:
+    padded = -(-n // 64) * 64
+    rng = np.random.default_rng(n)
+    x = (rng.standard_normal(padded) * 4).astype(np.float32)
+    y = rng.standard_normal(padded).astype(np.float32)
+    x[[5, 6, 7]] = [2.5, -2.5, 0.5]  # CAST_ROUND ties: 3, -3, 1
+    y[7] = 0.5  # equal: not GT
+    result = simulate(tmp_path, n, x, y)
+    assert result.ok, [str(d) for d in result.findings]
+    out = result.outputs
+    gt = x > y
+    np.testing.assert_array_equal(out["z"][:n], np.where(gt, x, y)[:n])
+    np.testing.assert_array_equal(out["w"][:n], np.where(~gt, np.arange(padded, dtype=np.float32), y)[:n])
+    assert (out["z"][n:] == 7).all() and (out["w"][n:] == 7).all()  # the tail mask stores nothing past n
+    np.testing.assert_array_equal(out["r"][:n], (np.sign(x) * np.floor(np.abs(x) + 0.5)).astype(np.int32)[:n])
+    assert list(out["r"][5:8]) == [3, -3, 1]
+    regs = [np.where(np.arange(64) < n - i, x[i:i + 64], 0) for i in range(0, padded, 64)]
+    want = np.float32(0)
+    for lanes in regs:
+        want = np.float32(want + adjacent_pair_sum(lanes))
+    assert out["s"][0] == want and (out["s"][1:] == 0).all()
+
+
+def test_a_nan_compares_unequal_and_casts_to_zero(tmp_path: Path) -> None:
+    x = np.full(64, np.nan, np.float32)
+    y = np.zeros(64, np.float32)
+    result = simulate(tmp_path, 64, x, y)
+    assert result.ok, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["z"], y)  # NaN > 0 is false: y selected
+    np.testing.assert_array_equal(result.outputs["w"], np.arange(64, dtype=np.float32))  # Not of false
+    np.testing.assert_array_equal(result.outputs["r"], np.zeros(64, np.int32))
+    assert np.isnan(result.outputs["s"][0])
+
+
+def test_an_unknown_compare_mode_is_named(tmp_path: Path) -> None:
+    kernel = KERNEL.replace("Reg::Compare<T, CMPMODE::GT>", "Reg::Compare<T, CMPMODE::XX>")
+    x = np.ones(64, np.float32)
+    result = simulate(tmp_path, 64, x, x, kernel)
+    errors = [d for d in result.findings if d.code == "ASC958"]
+    assert errors and "Reg::Compare" in errors[0].message and "XX" in errors[0].message, \
+        [str(d) for d in result.findings]
