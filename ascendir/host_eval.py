@@ -368,4 +368,5 @@ def _result(state: TilingContextState, status: int | None, diagnostics: list[str
         fields=copy_fields(buffer.fields) if buffer is not None else {},
         diagnostics=diagnostics,
         struct_name=buffer.struct_name if buffer is not None else None,
+        local_memory_size=state.local_memory_size,
     )

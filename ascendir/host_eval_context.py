@@ -315,6 +315,14 @@ class HostFunctions(InterpreterFunctions):
         state.block_dim = to_unsigned(int(args[1]), 32)
         return ()
 
+    @impl(host.SetLocalMemorySizeOp)
+    def run_set_local_memory_size(
+        self, interpreter: Interpreter, op: host.SetLocalMemorySizeOp, args: PythonValues
+    ) -> PythonValues:
+        state = cast(TilingContextState, args[0])
+        state.local_memory_size = to_unsigned(int(args[1]), 32)  # it takes a uint32_t
+        return ()
+
     @impl(host.SetTilingKeyOp)
     def run_set_tiling_key(
         self, interpreter: Interpreter, op: host.SetTilingKeyOp, args: PythonValues

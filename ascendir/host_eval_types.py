@@ -76,6 +76,8 @@ class TilingResult:
     # the statements the host lowering left out (its ASC103 warnings, frontend Diagnostics): values computed
     # after one of them may differ from the device's, so they are not trusted (passes.verify.run_tiling)
     gaps: list[Any] = field(default_factory=list)
+    # the bytes of UB the kernel takes as SIMT local memory (TilingContext::SetLocalMemorySize; 0: none)
+    local_memory_size: int = 0
 
     @property
     def succeeded(self) -> bool:
@@ -134,6 +136,7 @@ class TilingContextState:
     block_dim: int | None = None
     tiling_key: int | None = None
     workspace: dict[int, int] = field(default_factory=dict)
+    local_memory_size: int = 0  # SetLocalMemorySize's (SIMT dynamic UB) bytes; 0 when not set, as the framework's
     buffer: TilingStruct | None = None
     locals: list[TilingStruct] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)

@@ -112,6 +112,7 @@ from ascendir.dialects.host_tensor_ops import (
 )
 from ascendir.dialects.host_tiling_ops import (
     SetBlockDimOp as SetBlockDimOp,
+    SetLocalMemorySizeOp as SetLocalMemorySizeOp,
     SetTilingKeyOp as SetTilingKeyOp,
     SetWorkspaceOp as SetWorkspaceOp,
     TilingDataOp as TilingDataOp,
@@ -202,6 +203,7 @@ Host = Dialect(
         SocVersionOp,
         ChipFactOp,
         SetBlockDimOp,
+        SetLocalMemorySizeOp,
         SetTilingKeyOp,
         SetWorkspaceOp,
         TilingDataOp,

@@ -49,6 +49,22 @@ class SetBlockDimOp(IRDLOperation):
 
 
 @irdl_op_definition
+class SetLocalMemorySizeOp(IRDLOperation):
+    """`context->SetLocalMemorySize(n)` (renamed SetDynUBufSize): the bytes of UB a SIMT kernel takes as its dynamic
+    unified buffer; 0 (no SIMT local memory) unless set."""
+
+    name = "host.set_local_memory_size"
+
+    context = operand_def(TilingContextType)
+    value = operand_def(IntegerType)
+
+    assembly_format = "$context `,` $value attr-dict `:` type($value)"
+
+    def __init__(self, context: SSAValue, value: SSAValue) -> None:
+        super().__init__(operands=[context, value])
+
+
+@irdl_op_definition
 class SetTilingKeyOp(IRDLOperation):
     """`context->SetTilingKey(k)`."""
 

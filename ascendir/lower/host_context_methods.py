@@ -9,6 +9,7 @@ HostCalls._method.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith
@@ -337,6 +338,23 @@ def _getter(setter: str, ctype: Scalar) -> Method:
     return method
 
 
+def _set_local_memory_size(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    """`SetLocalMemorySize(bytes)` / its new name `SetDynUBufSize(bytes)`: the UB a SIMT kernel takes as its
+    dynamic unified buffer (CANN TilingContext reference; 0, none, unless set), kept in the result
+    (TilingResult.local_memory_size); it returns ge::GRAPH_SUCCESS. The simulator's kernels do not run SIMT code,
+    so a launch reads nothing of it (moe_init_routing sets the whole UB on a 910B, UB minus its SIMT reserve on
+    the 950)."""
+    _setter(hd.SetLocalMemorySizeOp, C.U32)(lw, e, recv, replace(callee, member="SetLocalMemorySize"))
+    return Val(C.U32, const=0)
+
+
+def _local_memory_size(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    """`GetLocalMemorySize()` / `GetDynUBufSize()`: the value set last, 0 when the function set none."""
+    if "SetLocalMemorySize" not in lw.last_set:
+        return Val(C.U32, const=0)
+    return _getter("SetLocalMemorySize", C.U32)(lw, e, recv, callee)
+
+
 def _encloses(outer: Block, inner: Block | None) -> bool:
     while inner is not None:
         if inner is outer:
@@ -378,6 +396,8 @@ METHODS: dict[str, dict[str, Method]] = {
         "SetBlockDim": _setter(hd.SetBlockDimOp, C.U32), "SetTilingKey": _setter(hd.SetTilingKeyOp, C.U64),
         "GetBlockDim": _getter("SetBlockDim", C.U32), "GetTilingKey": _getter("SetTilingKey", C.U64),
         "SetScheduleMode": _no_effect, "SetNeedAtomic": _no_effect, "SetAicpuBlockDim": _no_effect,
+        "SetLocalMemorySize": _set_local_memory_size, "SetDynUBufSize": _set_local_memory_size,
+        "GetLocalMemorySize": _local_memory_size, "GetDynUBufSize": _local_memory_size,
         "GetNodeName": _handle("node_name"), "GetNodeType": host_compile_info.node_type,
         "GetDeterministic": _deterministic, **host_node_info.CONTEXT_METHODS,
         "GetCompileInfo": lambda lw, e, recv, callee: host_compile_info.compile_info(lw, e, callee),
