@@ -23,14 +23,14 @@
 //! 213-281, LoadData3DV2L12L0ACal / L0BCal for V2 and V2Pro) does not pass it to img2colv2_cbuf_to_ca / _cb,
 //! whose operands are the extensions, start points, strides, filter, dilations, filterSizeW/H, enTranspose,
 //! fMatrixCtrl and channelSize; only the CPU-debug checks read it (kernel_check.h 218, 248).
-//! Not modelled (reported, naming the form): int4 transposes, channel sizes that are not whole C0 blocks, a
-//! repeat count over 1 (SetLoadDataRepeat: the docs give where each iteration reads, not where it writes on
-//! the 910B). LoadData3DParamsV1 is reported as not available on the 910B.
+//! SetLoadDataRepeat's iterations: load3d_repeat.rs. Not modelled (reported, naming the form): int4
+//! transposes, channel sizes that are not whole C0 blocks, the repeat forms load3d_repeat.rs names.
+//! LoadData3DParamsV1 is reported as not available on the 910B.
 
 use crate::api::{ApiOp, Arg, Args, EnumArg, Pipe, Registry};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
-use crate::cube::{c0, read, write_runs, FRACTAL};
+use crate::cube::{c0, load3d_repeat, read, write_runs, FRACTAL};
 use crate::dtype::DType;
 use crate::memory::{Handle, MemKind, Space};
 use crate::program::Sv;
@@ -375,14 +375,6 @@ impl Settings {
             );
             return Flow::Next;
         };
-        let repeat = cx.core.cube.load3d_repeat;
-        if repeat > 1 {
-            cx.report(
-                code::NOT_MODELLED,
-                format!("{WHAT} after SetLoadDataRepeat (repeatTime {repeat}) is not modelled (repeatTime 0 or 1 is)"),
-            );
-            return Flow::Next;
-        }
         let c0 = c0(self.t);
         let (channels, m_ext, k_ext, m_start, k_start) =
             (self.channels, self.m_ext, self.k_ext, self.m_start, self.k_start);
@@ -441,6 +433,11 @@ impl Settings {
         let Some(layout) = self.layout(cx, m_ext, k_ext, c0) else {
             return Flow::Next;
         };
+        // one window, or SetLoadDataRepeat's iterations of it (load3d_repeat.rs)
+        let Some(iterations) = load3d_repeat::iterations(cx, WHAT, layout, (m_start, k_start), (m_ext, k_ext), c0)
+        else {
+            return Flow::Next;
+        };
         let size = self.t.size();
         let src = cx.handle(self.src);
         let fm_bytes = (channels * fm.h as usize * fm.w as usize * size) as i64;
@@ -449,30 +446,34 @@ impl Settings {
         };
         let mut pad = vec![0u8; size];
         self.t.store_bits(&mut pad, cx.core.cube.pad_value);
-        let span = (0..m_ext)
-            .flat_map(|i| [(i, 0), (i, k_ext - 1)])
-            .map(|(i, j)| layout.index(i, j, c0))
-            .max()
-            .unwrap_or(0)
+        let last = iterations.last().map_or(0, |it| it.dst_elem);
+        let span = last
+            + (0..m_ext)
+                .flat_map(|i| [(i, 0), (i, k_ext - 1)])
+                .map(|(i, j)| layout.index(i, j, c0))
+                .max()
+                .unwrap_or(0)
             + c0 * 16;
         let mut data = vec![0u8; span * size];
         let mut init = vec![0u8; span * size];
         let mut covered = vec![false; span];
-        for i in 0..m_ext {
-            for j in 0..k_ext {
-                let at = layout.index(i, j, c0);
-                let to = at * size..(at + 1) * size;
-                match geo.source(wo, m_start + i, k_start + j) {
-                    Some(e) => {
-                        data[to.clone()].copy_from_slice(&map.data[e * size..(e + 1) * size]);
-                        init[to].copy_from_slice(&map.init[e * size..(e + 1) * size]);
+        for it in &iterations {
+            for i in 0..m_ext {
+                for j in 0..k_ext {
+                    let at = it.dst_elem + layout.index(i, j, c0);
+                    let to = at * size..(at + 1) * size;
+                    match geo.source(wo, it.m_start + i, it.k_start + j) {
+                        Some(e) => {
+                            data[to.clone()].copy_from_slice(&map.data[e * size..(e + 1) * size]);
+                            init[to].copy_from_slice(&map.init[e * size..(e + 1) * size]);
+                        }
+                        None => {
+                            data[to.clone()].copy_from_slice(&pad);
+                            init[to].fill(1);
+                        }
                     }
-                    None => {
-                        data[to.clone()].copy_from_slice(&pad);
-                        init[to].fill(1);
-                    }
+                    covered[at] = true;
                 }
-                covered[at] = true;
             }
         }
         // the elements written, as contiguous runs (a partial last fractal keeps what the memory holds)
@@ -689,19 +690,22 @@ impl ApiOp for SetPadding {
     }
 }
 
-/// SetLoadDataRepeat / SetLoadDataBoundary: the settings Load3D reads (only their defaults are modelled).
+/// SetLoadDataRepeat / SetLoadDataBoundary: the settings Load3D reads (load3d_repeat.rs, read_map).
 #[derive(Debug)]
 struct SetLoad3dState {
-    repeat: Option<Sv>,
+    /// repeatTime, repeatStride and repeatMode (the struct's defaults 1, 0, 0 where a field is not given)
+    repeat: Option<(Sv, Option<Sv>, Option<Sv>)>,
     boundary: Option<Sv>,
 }
 
 fn decode_set_repeat(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let p = "repeatParams";
     Ok(Box::new(SetLoad3dState {
-        repeat: Some(
-            a.opt_field("repeatParams", "repeatTime")?
-                .ok_or("no repeatParams.repeatTime")?,
-        ),
+        repeat: Some((
+            a.opt_field(p, "repeatTime")?.ok_or("no repeatParams.repeatTime")?,
+            a.opt_field(p, "repeatStride")?,
+            a.opt_field(p, "repeatMode")?,
+        )),
         boundary: None,
     }))
 }
@@ -719,8 +723,8 @@ impl ApiOp for SetLoad3dState {
     }
 
     fn exec(&self, cx: &mut Ctx) -> Flow {
-        if let Some(r) = self.repeat {
-            cx.core.cube.load3d_repeat = cx.uint(r) & 0xFF;
+        if let Some((time, stride, mode)) = self.repeat {
+            cx.core.cube.load3d_repeat = load3d_repeat::Repeat::new(cx.uint(time), flag(cx, stride), flag(cx, mode));
         }
         if let Some(b) = self.boundary {
             cx.core.cube.load3d_boundary = cx.uint(b) & 0xFFFF_FFFF;

@@ -358,19 +358,66 @@ fn unmodelled_and_invalid_forms_are_reported() {
 }
 
 #[test]
-fn a_repeat_count_and_a_boundary_under_1024_bytes_are_reported() {
+fn a_boundary_under_1024_bytes_is_reported() {
     let mut q = p("f16");
     q.k_ext = 144;
     // repeatTime 1 (the default) and boundary 0: the load runs
     let plain = "  call SetLoadDataRepeat.plain repeatParams.repeatStride=r0:i32 repeatParams.repeatTime=r24:i32 \
                  repeatParams.repeatMode=r0:i32\n  call SetLoadDataBoundary.plain boundaryValue=r0:i32\n";
     assert!(run(&q, plain, 0).codes().is_empty());
-    let repeat = "  call SetLoadDataRepeat.plain repeatParams.repeatStride=r0:i32 repeatParams.repeatTime=r25:i32 \
-                  repeatParams.repeatMode=r0:i32\n";
-    assert_eq!(run(&q, repeat, 0).codes(), vec!["ASC958"]);
     // a boundary of 3 bytes: under a Load3Dv2's minimum of 1024
     let boundary = "  call SetLoadDataBoundary.plain boundaryValue=r26:i32\n";
     assert_eq!(run(&q, boundary, 0).codes(), vec!["ASC959"]);
+}
+
+/// SetLoadDataRepeat(repeatTime r26 = 3, repeatStride r25 = 2, repeatMode `mode`) before the load.
+fn repeat(mode: &str) -> String {
+    format!(
+        "  call SetLoadDataRepeat.plain repeatParams.repeatStride=r25:i32 repeatParams.repeatTime=r26:i32 \
+         repeatParams.repeatMode={mode}:i32\n"
+    )
+}
+
+#[test]
+fn repeats_along_the_height_load_windows_32_rows_apart_one_after_another() {
+    // a 1 x 64 half map of 16 channels, 1 x 1 filter: X[m][k] = value(0, m, k) = m + 100 k; a 16 x 16 window,
+    // repeatTime 3, repeatStride 2 (32 rows: 2 x 16 elements along the height): iteration r reads rows
+    // 32 r .. 32 r + 15 and lands r fractals (256 elements) on; rows 64.. are past the map: padding (0)
+    let mut q = p("f16");
+    q.h = 1;
+    q.w = 64;
+    q.pad = [0; 4];
+    q.stride = 1;
+    q.filter = 1;
+    q.m_ext = 16;
+    q.k_ext = 16;
+    for dst in ["L0A", "L0B"] {
+        q.dst = dst;
+        let out = run(&q, &repeat("r0"), 0);
+        assert!(out.codes().is_empty(), "{dst}: {:?}", out.findings.list);
+        let v = dst_values(&out, &q);
+        // L0A ZZ: X-window (i, j) at i * 16 + j; L0B ZN (B's K the window's rows): at j * 16 + i
+        let at = |r: usize, i: usize, j: usize| r * 256 + if dst == "L0A" { i * 16 + j } else { j * 16 + i };
+        // X[3][2], X[37][3], X[47][15], X[64][0] (padding)
+        assert_eq!(v[at(0, 3, 2)], 203.0, "{dst}");
+        assert_eq!(v[at(1, 5, 3)], 337.0, "{dst}");
+        assert_eq!(v[at(1, 15, 15)], 1547.0, "{dst}");
+        assert_eq!(v[at(2, 0, 0)], 0.0, "{dst}");
+        // without the repeat, the second fractal is not written (the memory's zeros)
+        let once = dst_values(&run(&q, "", 0), &q);
+        assert_eq!(once[at(1, 5, 3)], 0.0, "{dst}");
+        assert_eq!(once[..256], v[..256], "{dst}");
+    }
+}
+
+#[test]
+fn repeats_along_the_width_or_into_a_transposed_l0a_are_reported() {
+    let mut q = p("f16");
+    q.k_ext = 144;
+    assert_eq!(run(&q, &repeat("r24"), 0).codes(), vec!["ASC958"]); // repeatMode 1
+    q.transpose = 1;
+    q.k_ext = 16;
+    assert_eq!(run(&q, &repeat("r0"), 0).codes(), vec!["ASC958"]); // A = X^T
 }
 
 /// The V2Pro form of `p`'s load (extConfig r27, filterConfig r28, fMatrixCtrl r16), after SetFmatrix and

@@ -18,6 +18,7 @@ pub mod enhanced;
 pub mod fixpipe;
 pub mod load;
 pub mod load3d;
+pub mod load3d_repeat;
 pub mod matmul;
 pub mod matmul_batch;
 pub mod matmul_compute;
@@ -62,8 +63,8 @@ pub struct CubeState {
     pub fmatrix: [Option<load3d::Fmatrix>; 2],
     /// the bits of the value Load3D writes at padding positions
     pub pad_value: u64,
-    /// SetLoadDataRepeat's repeatTime (0 and 1: one load) and SetLoadDataBoundary's value (0: none)
-    pub load3d_repeat: u64,
+    /// SetLoadDataRepeat's register (load3d_repeat.rs) and SetLoadDataBoundary's value (0: none)
+    pub load3d_repeat: load3d_repeat::Repeat,
     pub load3d_boundary: u64,
 }
 
