@@ -68,3 +68,39 @@ def test_index_fill_d_compares_and_selects_as_numpy(dtype: str) -> None:
                  tiling=INDEX_FILL_D_TILING, tiling_key=200, outputs={"y": ((N,), dtype)})
     assert result.ok, [str(d) for d in result.findings]
     np.testing.assert_array_equal(result.outputs["y"], np.where(assist1 > 0, x, assist2))
+
+
+# ops-nn's CrossEntropySumExpAndIndexLogit for arch35 (its kernel file, tiling key 100 = CE_REGBASE; the header's
+# formula, cross_entropy_sum_exp_and_index_logit.h:14-20): MaskOffsetVF compares the targets with Compares<int32_t,
+# CMPMODE::GE> and <CMPMODE::LT>, intersects the two MaskRegs with And, offsets with Adds and picks with Select;
+# ExpSumTileVF subtracts the row max (Adds) and Exps; the row sums are the tensor-level Block/WholeReduceSum. 5 rows
+# in blocks of 3, a 200-wide vocabulary in tiles of 128 and 72 (a tail UpdateMask of 8).
+CROSS_ENTROPY = Path("/work/ext/real/ops-nn/loss/cross_entropy_sum_exp_and_index_logit/op_kernel/arch35/"
+                     "cross_entropy_sum_exp_and_index_logit.cpp")
+
+
+def test_cross_entropy_sum_exp_and_index_logit_matches_its_formula() -> None:
+    rows, vocab, start, end = 5, 200, 50, 150
+    rng = np.random.default_rng(0)
+    logits = rng.standard_normal((rows, vocab)).astype(np.float32)
+    target = np.array([50, 149, 150, 83, 20], np.int32)  # both ends of [start, end), one past it, one inside, one below
+    gmax = logits.max(-1)
+    tiling = {"N": rows, "vLocal": vocab, "usedCores": 1, "headCoreNum": 0, "tokensPerCore": rows,
+              "tokensPerCoreTail": rows, "headBlockNum": 2, "tailBlockNum": 2, "rowBlockMax": 3, "vTile": 128,
+              "vLoopNum": 2, "lastVTile": vocab - 128, "reduceTmpBytes": 4096, "vocabStart": start, "vocabEnd": end}
+    outputs = {"predicted_logits": ((rows,), "float32"), "sum_exp_logits": ((rows,), "float32"),
+               "exp_logits": ((rows, vocab), "float32"), "target_offset": ((rows,), "int32"),
+               "target_mask": ((rows,), "int32")}
+    result = run(str(CROSS_ENTROPY), [logits, target, gmax], chip="950PR", fmt="cpp", block_dim=1, tiling=tiling,
+                 tiling_key=100, outputs=outputs)
+    assert result.ok, [str(d) for d in result.findings]
+    out = result.outputs
+    in_range = (target >= start) & (target < end)
+    offset = np.where(in_range, target - start, 0)
+    np.testing.assert_array_equal(out["target_offset"], offset)
+    np.testing.assert_array_equal(out["target_mask"], np.where(in_range, 0, 1))
+    np.testing.assert_array_equal(out["predicted_logits"],
+                                  np.where(in_range, logits[np.arange(rows), offset] - gmax, 0).astype(np.float32))
+    e = np.exp(logits - gmax[:, None])
+    np.testing.assert_allclose(out["exp_logits"], e, rtol=1e-6)  # f32 exp: numpy's and Rust's may differ by an ulp
+    np.testing.assert_allclose(out["sum_exp_logits"], e.sum(-1), rtol=1e-6)
