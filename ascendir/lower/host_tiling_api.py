@@ -47,6 +47,7 @@ the DAV_3510 branch is not modelled: the simulator's chips are 220x). Sizes are 
   isReuseSource, maxValue, minValue)`: min 1,024, max the same up to 64 columns, else (128 + 2 * ab) * 4; ab 0 or not a
   multiple of 8 leaves both.
 * `GetTopKMaxMinTmpSize` and `TopKTilingFunc` (the TopkTiling fields): host_topk_tiling.py.
+* `GetSoftMaxFlashV2MaxTmpSize` / `GetSoftMaxFlashV2MinTmpSize`: host_softmax_flash_size.py.
 * `GetReduce{Sum,Mean,Max,Min}MaxMinTmpSize(srcShape, dataType, pattern, isSrcInnerPad, isReuseSource, maxValue,
   minValue)` (impl/adv_api/tiling/reduce/reduce_tiling.cpp): srcShape [first, last], pattern AR (reduce the last
   axis) or RA (the first); both outputs get one size (the library's maximum equals its minimum), 0 with
@@ -66,7 +67,7 @@ from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_topk_tiling
+from ascendir.lower import host_softmax_flash_size, host_topk_tiling
 from ascendir.lower.function import Unsupported
 from ascendir.lower.library_structs import library_field_type
 from ascendir.lower.values import Val
@@ -92,7 +93,7 @@ FUNCTIONS = frozenset({*SOFTMAX_GRAD_TMP_SIZE, "SoftMaxGradTilingFunc", "GetRmsN
                        "GetRmsNormTilingInfo", *REDUCE_TMP_SIZE, "GetLayerNormMaxMinTmpSize",
                        "GetLayerNormNDTilingInfo", "GetNormalizeMaxMinTmpSize", "GetWelfordUpdateMaxMinTmpSize",
                        "GetWelfordFinalizeMaxMinTmpSize", *SORT_TMP_SIZE, "GetTopKMaxMinTmpSize",
-                       "TopKTilingFunc"})
+                       "TopKTilingFunc", *host_softmax_flash_size.FUNCTIONS})
 
 
 def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
@@ -122,6 +123,8 @@ def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
         return host_topk_tiling.tmp_size(lw, e)
     if name == "TopKTilingFunc" and len(e.args) == 9:
         return host_topk_tiling.tiling_func(lw, e)
+    if name in host_softmax_flash_size.FUNCTIONS:
+        return host_softmax_flash_size.call(lw, e, name)
     raise Unsupported(f"'{name}' with {len(e.args)} arguments is not modelled", e)
 
 

@@ -1,0 +1,118 @@
+"""`AscendC::GetSoftMaxFlashV2MaxTmpSize` / `GetSoftMaxFlashV2MinTmpSize(srcShape, dataTypeSize1, dataTypeSize2,
+isUpdate[, isBasicBlock[, isFlashOutputBrc]])` in host code: the bytes of temporary UB SoftmaxFlashV2 needs.
+
+The formulas are those of the tiling library for the 220x chips (asc-devkit impl/adv_api/tiling/activation/
+softmax_tiling.cpp: GetSoftMaxFlashV2MaxTmpSize :541, its non-DAV_3510 branch :609-627; the Min :634, :685-704),
+in float words, times 4. srcShape is read as [M, K] (K the last dim, M the product of the others, as
+GetLastAxisShapeND :62); blk = 32 / dataTypeSize2 elements (a block of dstMax / expSum); isUpdate does not change
+the 220x sizes.
+
+* Max, a basic block (isBasicBlock, K % 64 == 0, M % 8 == 0): M halved while M * K >= 64 * 256 (one repeat's
+  255-repeat limit); half M * (blk + K + 64), float M * (blk + 64), with 128 for 64 when K is 1024. Otherwise half
+  M * (2 * blk + K + 64), float M * (blk + 64).
+* Min: the same per row for one basic tile of 8 rows (basic block, K % 64 == 0) or one row; with
+  isFlashOutputBrc, times min(32 / dataTypeSize1, M) rows (a basic tile's 8 rows counted once).
+* A source of no elements, or a type size other than 2 or 4, returns 0 (the library's asserts).
+
+The DAV_3510 (Ascend 950) branch is not modelled, as for the other SoftMax size queries (host_calls.py
+_softmax_tmp_size): a 950 run gets the 220x sizes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import arith
+
+from ascendir.dialects import host as hd
+from ascendir.lower import ctypes as C
+from ascendir.lower.function import Unsupported
+from ascendir.lower.host_handles import handle_kind
+from ascendir.lower.values import Val
+from frontend import ast as A
+
+if TYPE_CHECKING:
+    from ascendir.lower.host import HostLowerer
+
+FUNCTIONS = frozenset({"GetSoftMaxFlashV2MaxTmpSize", "GetSoftMaxFlashV2MinTmpSize"})
+_UNIT = 64  # SOFTMAX_BASICBLOCK_UNIT: float words of one repeat
+_TILE = 8  # BASIC_TILE_NUM: rows of a basic tile
+_SPECIAL_K = 1024  # SOFTMAX_SPECIAL_BASICBLOCK_LEN: the K whose basic block takes two repeats of scratch
+
+
+def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
+    if not 4 <= len(e.args) <= 6:
+        raise Unsupported(f"'{name}' with {len(e.args)} arguments is not modelled", e)
+    shape = lw.expr(e.args[0])
+    if handle_kind(shape) not in ("shape", "shape_buffer"):
+        raise Unsupported(f"a SoftmaxFlashV2 tiling shape of {shape.ctype} is not modelled", e.args[0])
+    value = lw._shape_value(shape, e.args[0])
+    size1, size2 = (lw.convert(lw.expr(a), C.U32, a) for a in e.args[1:3])
+    lw.expr(e.args[3])  # isUpdate: the same sizes on the 220x chips
+    basic_flag, brc = (lw.to_bool(lw.expr(e.args[i]), e) if len(e.args) > i else Val(C.BOOL, const=0) for i in (4, 5))
+    count = lw.convert(Val(C.I64, lw.emit(hd.ShapeSizeOp(value), e).results[0]), C.U32, e)
+    last = lw.ssa(lw.arith("-", Val(C.U64, lw.emit(hd.ShapeDimNumOp(value), e).results[0]), Val(C.U64, const=1), e), e)
+    k = lw.convert(Val(C.I64, lw.emit(hd.ShapeDimOp(value, last), e).results[0]), C.U32, e)
+    m = lw.arith("/", count, _nonzero(lw, k, e), e)
+    blk = lw.arith("/", _u32(32), _nonzero(lw, size2, e), e)
+    half = _eq(lw, size1, 2, e)
+    k_unit = _eq(lw, lw.arith("%", k, _u32(_UNIT), e), 0, e)
+    if name == "GetSoftMaxFlashV2MaxTmpSize":
+        basic = _and(lw, _and(lw, basic_flag, k_unit, e), _eq(lw, lw.arith("%", m, _u32(_TILE), e), 0, e), e)
+        rows = _select(lw, basic, _halved_below(lw, m, k, e), m, e)
+        words = lw.arith("*", rows, _row_words(lw, basic, half, blk, k, e), e)
+    else:
+        basic = _and(lw, basic_flag, k_unit, e)
+        words = _select(lw, basic, lw.arith("*", _u32(_TILE), _row_words(lw, basic, half, blk, k, e), e),
+                        _row_words(lw, basic, half, blk, k, e), e)
+        per_block = lw.arith("/", _u32(32), _nonzero(lw, size1, e), e)
+        brc_rows = _select(lw, lw.compare("<", m, per_block, e), m, per_block, e)
+        tiles = _select(lw, basic, lw.arith("/", words, _u32(_TILE), e), words, e)
+        words = _select(lw, brc, lw.arith("*", tiles, brc_rows, e), words, e)
+    valid = _and(lw, lw.compare("!=", count, _u32(0), e), _and(lw, _type_size(lw, size1, e), _type_size(lw, size2, e), e), e)
+    return _select(lw, valid, lw.arith("*", words, _u32(4), e), _u32(0), e)
+
+
+def _row_words(lw: HostLowerer, basic: Val, half: Val, blk: Val, k: Val, e: A.Call) -> Val:
+    """Float words per row: blk + 64 (float) or blk + K + 64 (half) in a basic block, 128 for 64 when K is 1024;
+    else 2 * blk + K + 64 (half) or blk + 64 (float)."""
+    unit = _select(lw, _eq(lw, k, _SPECIAL_K, e), _u32(2 * _UNIT), _u32(_UNIT), e)
+    basic_words = lw.arith("+", blk, _select(lw, half, lw.arith("+", k, unit, e), unit, e), e)
+    plain_half = lw.arith("+", lw.arith("+", lw.arith("*", blk, _u32(2), e), k, e), _u32(_UNIT), e)
+    plain = _select(lw, half, plain_half, lw.arith("+", blk, _u32(_UNIT), e), e)
+    return _select(lw, basic, basic_words, plain, e)
+
+
+def _halved_below(lw: HostLowerer, m: Val, k: Val, e: A.Call) -> Val:
+    """`while (M * K >= 64 * 256) M /= 2;` (uint32 arithmetic), unrolled: 32 halvings reach 0 from any M."""
+    for _ in range(32):
+        big = lw.compare(">=", lw.arith("*", m, k, e), _u32(_UNIT * 256), e)
+        m = _select(lw, big, lw.arith("/", m, _u32(2), e), m, e)
+    return m
+
+
+def _type_size(lw: HostLowerer, size: Val, e: A.Call) -> Val:
+    return _select(lw, _eq(lw, size, 2, e), Val(C.BOOL, const=1), _eq(lw, size, 4, e), e)
+
+
+def _eq(lw: HostLowerer, v: Val, n: int, e: A.Call) -> Val:
+    return lw.compare("==", v, _u32(n), e)
+
+
+def _nonzero(lw: HostLowerer, v: Val, e: A.Call) -> Val:
+    """A divisor: 1 where the value is 0 (the result is 0 there anyway: the library asserts first)."""
+    return _select(lw, _eq(lw, v, 0, e), _u32(1), v, e)
+
+
+def _and(lw: HostLowerer, a: Val, b: Val, e: A.Call) -> Val:
+    return _select(lw, a, b, Val(C.BOOL, const=0), e)
+
+
+def _u32(n: int) -> Val:
+    return Val(C.U32, const=n)
+
+
+def _select(lw: HostLowerer, cond: Val, a: Val, b: Val, e: A.Call) -> Val:
+    if cond.const is not None:
+        return a if cond.const else b
+    return Val(a.ctype, lw.emit(arith.SelectOp(lw.ssa(cond, e), lw.ssa(a, e), lw.ssa(b, e)), e).results[0])
