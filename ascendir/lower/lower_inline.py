@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ascendir.lower import ctypes as C
+from ascendir.lower import register_moves
 from ascendir.lower.ast_queries import (
     bare_name_arguments,
     memo,
@@ -53,6 +54,7 @@ class FunctionInlining:
         reference (any overload: a cell too many only costs folding)."""
         # the register API's UpdateMask(uint32_t &count) (arch35 only) leaves count one register smaller
         updated = ({name for callee, i, name in bare_name_arguments(body) if callee == "UpdateMask" and i == 0}
+                   | register_moves.stepped_addresses(body)  # the post-update loads and stores' addresses
                    if self.report.api_uncatalogued else set())
         if not self._any_reference_param():
             return updated  # no function of the program takes one: the body need not be walked

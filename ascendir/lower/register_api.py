@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import StringAttr
 
 from ascendir.dialects.ascendc_register import RegCallOp
 from ascendir.lower import ctypes as C
+from ascendir.lower import register_moves
 from ascendir.lower import register_compute
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.values import Val
@@ -34,8 +35,6 @@ _BINARY = ("v:dst", "v:src0", "v:src1", "p:mask")
 _SCALAR = ("v:dst", "v:src", "s:scalar", "p:mask")
 _UNARY = ("v:dst", "v:src", "p:mask")
 FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "LoadAlign": (("v:dst", "a:addr"),),
-    "StoreAlign": (("a:addr", "v:src", "p:mask"), ("a:addr", "v:src")),
     "Duplicate": (("v:dst", "s:scalar", "p:mask"), ("v:dst", "s:scalar")),
     **{name: (_BINARY,) for name in ("Add", "Sub", "Mul", "Div", "Max", "Min")},
     **{name: (_SCALAR,) for name in ("Adds", "Muls", "Maxs", "Mins")},
@@ -43,7 +42,9 @@ FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
     **register_compute.FORMS,  # Compare, Compares, Select, And/Or/Xor/Not, Cast, Reduce, Arange
 }
 # names only the register API has: called bare after `using namespace AscendC::MicroAPI;`, they are its calls
-REGISTER_ONLY_NAMES = frozenset({"UpdateMask", "CreateMask", "LoadAlign", "StoreAlign", "LocalMemBar"})
+REGISTER_ONLY_NAMES = frozenset({"UpdateMask", "CreateMask", "LoadAlign", "StoreAlign", "LocalMemBar", "LoadUnAlign",
+                                 "LoadUnAlignPre", "StoreUnAlign", "StoreUnAlignPost", "DataCopyUnAlign",
+                                 "DataCopyUnAlignPre", "DataCopyUnAlignPost", "CreateAddrReg"})
 # template arguments that select nothing the model does not do already
 _NEUTRAL_TEMPLATE_ARGS = {"RegTraitNumOne", "DIST_NORM", "NORM", "POST_MODE_NORMAL"}
 
@@ -63,6 +64,10 @@ def register_type(lw: FunctionLowerer, name: str, args: list[A.TemplateArg] | No
     """The type `name<args>` of the register API: a modelled register (RegTensor of a scalar, MaskReg) or opaque."""
     if name == "MaskReg":
         return C.RegisterT(text="MaskReg", kind="MaskReg")
+    if name in register_moves.UNALIGN_REG_TYPES:
+        return C.RegisterT(text=name, kind="UnalignReg")
+    if name == "AddrReg":
+        return register_moves.ADDR_REG
     if name == "RegTensor" and args:
         elem = lw._template_arg_value(args[0])
         neutral = all(_arg_text(a).rsplit("::", 1)[-1] in _NEUTRAL_TEMPLATE_ARGS for a in args[1:])
@@ -82,7 +87,7 @@ def declare(lw: FunctionLowerer, name: str, t: C.CType, init: Val | None, node: 
     """`RegTensor<float> x;` / `MaskReg m = CreateMask<T>();`: the variable names a register of its own."""
     if not isinstance(t, C.RegisterT):
         return False
-    reg = _new_register(lw, "v" if t.kind == "RegTensor" else "p")
+    reg = _new_register(lw, {"RegTensor": "v", "UnalignReg": "u"}.get(t.kind, "p"))
     if init is not None and isinstance(init.obj, RegId):
         _emit(lw, node, "Move", t.elem, {"dst": reg, "src": init.obj})
     lw.bind(name, Val(t, obj=reg))
@@ -162,6 +167,8 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
     if name == "asc_vf_call":
         return _vf_call(lw, e, targs)
     targs = targs or []
+    if name in register_moves.NAMES:  # loads, stores, their distributions, post-update and AddrReg forms
+        return register_moves.call(lw, e, name, targs)
     first = lw._template_arg_value(targs[0]) if targs else None
     elem = first if isinstance(first, Scalar) else None
     modes, bad = _modes(lw, targs[1:] if elem is not None or not targs else targs, elem)
@@ -171,8 +178,6 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
         # LocalMemBar<src, dst>() orders the vector function's UB accesses of one kind before those of another;
         # the simulator runs a vector function's loads and stores one by one in program order already
         return Val(C.VoidT())
-    if name == "DataCopy":  # MicroAPI's register forms: DataCopy(reg, addr) loads, DataCopy(addr, reg[, mask]) stores
-        name = "LoadAlign" if e.args and _is_register(lw, e.args[0]) else "StoreAlign"
     forms = FORMS.get(name)
     if forms is None:
         return _unmodelled(lw, e, name, "not modelled")

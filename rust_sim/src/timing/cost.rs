@@ -400,6 +400,9 @@ pub(crate) fn classify(api: &str, dtype: Option<&str>, p: &Params) -> Class {
         // the mask writes are one simple issue each
         let letter = match op {
             "LoadAlign" | "StoreAlign" | "Move" | "CreateMask" | "UpdateMask" => Some('S'),
+            // the unaligned forms (reg/unalign.rs): one load or store each, the Pre / Post one alignment-
+            // register move; a distribution (reg/dist.rs) is the same one instruction as the plain form
+            "LoadUnAlign" | "StoreUnAlign" | "LoadUnAlignPre" | "StoreUnAlignPost" => Some('S'),
             // Reduce folds one register (the RepeatReduceSum pass, vcadd); Arange and Xor are one simple pass
             "Reduce" => Some('R'),
             "Arange" | "Xor" => Some('S'),

@@ -580,6 +580,7 @@ pub fn geoms(cx: &Ctx, hs: &[u32], types: &[DType]) -> Vec<Geom> {
 pub fn register(r: &mut Registry) {
     binary::register(r);
     reg::calls::register(r);
+    reg::transfer::register(r);
     unary::register(r);
     dup::register(r);
     cast::register(r);

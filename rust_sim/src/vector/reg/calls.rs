@@ -12,6 +12,7 @@ use crate::program::Sv;
 use crate::vector::reg::file::{RegFile, VReg};
 use crate::vector::reg::mask::{self, MaskPattern, MaskReg};
 use crate::vector::reg::ops::{self, MergeMode, RegBinOp, RegUnOp};
+use crate::vector::reg::transfer;
 
 /// What one call does, with its operands bound.
 #[derive(Debug)]
@@ -102,6 +103,9 @@ fn opt_mask(a: &Args, name: &str) -> Result<Option<usize>, String> {
 
 fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
     let api = a.api.trim_start_matches("Reg::");
+    if transfer::is_distributed(a) {
+        return transfer::decode(a); // a load / store distribution other than the plain one (dist.rs)
+    }
     let width: usize = a
         .targ("vl")
         .ok_or("no register width (vl)")?
@@ -197,7 +201,7 @@ fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
 }
 
 /// The UB byte range [addr, addr + len) if inside UB (reported and None otherwise).
-fn ub_range(cx: &mut Ctx, addr: Sv, len: usize, write: bool, elem: usize, what: &str) -> Option<usize> {
+pub(crate) fn ub_range(cx: &mut Ctx, addr: Sv, len: usize, write: bool, elem: usize, what: &str) -> Option<usize> {
     let ub = Handle {
         space: Space::Local(MemKind::Ub),
         addr: 0,

@@ -12,23 +12,32 @@ pub enum MaskPattern {
     All,
     /// the first n elements (`VL1` .. `VL128`); all of them when the register holds fewer
     First(usize),
+    /// the lowest 1/n of the register's elements (`H`: n = 2, `Q`: n = 4)
+    Fraction(usize),
     /// no element (`ALLF`)
     AllFalse,
 }
 
 impl MaskPattern {
     /// The pattern of enumerator value `v`: ALL = 0, VL1, VL2, VL3, VL4, VL8, VL16, VL32, VL64, VL128 (1..9),
-    /// M3 = 10, M4, H, Q (10..13), ALLF = 15. M3, M4, H and Q are not modelled: the headers name them
-    /// without saying which lanes they select.
+    /// M3 = 10, M4, H, Q (10..13), ALLF = 15. H and Q are "the lowest half / quarter elements"
+    /// (asc-devkit include/c_api/reg_compute/reg_vector.h:44-45, the pset_b* patterns CreateMask maps to).
+    /// M3 and M4 are not modelled: "Multiples of 3 (4) elements are set to True" (reg_vector.h:42-43) does
+    /// not say whether the lanes whose index is a multiple of 3 are meant or the longest prefix of a length
+    /// that is one.
     pub fn from_value(v: i64) -> Result<MaskPattern, String> {
         const FIRST: [usize; 9] = [1, 2, 3, 4, 8, 16, 32, 64, 128];
         match v {
             0 => Ok(MaskPattern::All),
             1..=9 => Ok(MaskPattern::First(FIRST[(v - 1) as usize])),
+            12 => Ok(MaskPattern::Fraction(2)),
+            13 => Ok(MaskPattern::Fraction(4)),
             15 => Ok(MaskPattern::AllFalse),
-            10..=13 => Err(format!(
-                "CreateMask with MaskPattern::{} is not modelled (which lanes it selects is not documented)",
-                ["M3", "M4", "H", "Q"][(v - 10) as usize]
+            10 | 11 => Err(format!(
+                "CreateMask with MaskPattern::{} is not modelled (the headers' 'multiples of {} elements' \
+                 does not say which lanes)",
+                ["M3", "M4"][(v - 10) as usize],
+                v - 7
             )),
             _ => Err(format!("CreateMask: {v} is no MaskPattern value")),
         }
@@ -97,6 +106,7 @@ pub fn create_mask(width: usize, t: DType, pattern: MaskPattern) -> MaskReg {
     match pattern {
         MaskPattern::All => MaskReg::first(width, t, width / t.size()),
         MaskPattern::First(n) => MaskReg::first(width, t, n),
+        MaskPattern::Fraction(n) => MaskReg::first(width, t, width / t.size() / n),
         MaskPattern::AllFalse => MaskReg::none(width),
     }
 }
@@ -145,14 +155,22 @@ mod tests {
             create_mask(256, DType::F32, MaskPattern::from_value(15).unwrap()).count(DType::F32),
             0
         );
-        assert!(MaskPattern::from_value(12)
+        // H and Q: the lowest half and quarter of the elements (64 floats: 32 and 16; 128 halves: 64, 32)
+        let h = create_mask(256, DType::F32, MaskPattern::from_value(12).unwrap());
+        assert_eq!(h.count(DType::F32), 32);
+        assert!(h.bits[127] && !h.bits[128]);
+        assert_eq!(
+            create_mask(256, DType::F16, MaskPattern::from_name("MaskPattern::Q").unwrap()).count(DType::F16),
+            32
+        );
+        assert!(MaskPattern::from_value(10)
             .unwrap_err()
-            .contains("MaskPattern::H is not modelled"));
+            .contains("MaskPattern::M3 is not modelled"));
         assert!(MaskPattern::from_value(14).is_err());
         assert_eq!(MaskPattern::from_name("MaskPattern::VL8"), Ok(MaskPattern::First(8)));
         assert_eq!(MaskPattern::from_name("ALLF"), Ok(MaskPattern::AllFalse));
-        assert!(MaskPattern::from_name("Q")
+        assert!(MaskPattern::from_name("M4")
             .unwrap_err()
-            .contains("MaskPattern::Q is not modelled"));
+            .contains("MaskPattern::M4 is not modelled (the headers' 'multiples of 4 elements'"));
     }
 }

@@ -13,8 +13,11 @@
 pub mod calls;
 pub mod cmpsel;
 pub mod compute_calls;
+pub mod dist;
 pub mod file;
 pub mod mask;
 pub mod ops;
 pub mod reduce;
+pub mod transfer;
+pub mod unalign;
 pub mod vconv;

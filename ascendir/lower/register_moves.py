@@ -1,0 +1,360 @@
+"""The register API's loads and stores (arch35): LoadAlign / StoreAlign and MicroAPI's register DataCopy in all
+their single-register forms, with a load / store distribution (`LoadDist::DIST_UNPACK_B16`, `StoreDist::
+DIST_PACK_B32`, ...), a post-update address (`LoadAlign<T, PostLiteral::POST_MODE_UPDATE>(reg, addr, stride)`)
+or an AddrReg offset (`LoadAlign(reg, addr, CreateAddrReg<T>(i, stride))`), and the unaligned forms
+(LoadUnAlignPre / LoadUnAlign, StoreUnAlign / StoreUnAlignPost, MicroAPI's DataCopyUnAlign[Pre|Post]).
+
+The address arithmetic is done here, so every emitted `ascendc.reg_call` works at one address:
+- post-update: the call at `addr`, then `addr += stride` elements of the pointer's type (the impl steps the
+  pointer it was given by `postUpdateStride` of T, asc-devkit impl/basic_api/reg_compute/dav_3510/
+  kernel_reg_compute_datacopy_load_impl.h:91-133, _store_impl.h:109-116);
+- an AddrReg is its byte offset: `CreateAddrReg<T>(i0, s0, i1, s1, ...)` is sum(ik * sk) elements of T. The
+  hardware's `vag_b*` builds it from the enclosing loops' counters (dav_3510/kernel_reg_compute_addrreg_impl.h:
+  33-48), the CPU-debug build from the indices given (`VagCpuSim(sizeof(T), index0, stride0)`, :38-40): the same
+  when the indices are the loop variables, as every use in the examples and vendor kernels has it
+  (examples/.../reg_load_store_align/ld_st_reg_align.asc:68-75).
+The layouts themselves are the simulator's (rust_sim/src/vector/reg/dist.rs, unalign.rs). Forms whose meaning the
+headers leave open (two-register interleaving loads and stores, DataCopyMode block strides, MaskReg loads and
+stores, unaligned forms taking an AddrReg or a special-register count) are ASC958 naming the form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ascendir.lower import ctypes as C
+from ascendir.lower import ub_pointer
+from ascendir.lower.ctypes import Scalar
+from ascendir.lower.values import Val
+from frontend import ast as A
+
+if TYPE_CHECKING:
+    from ascendir.lower.function import FunctionLowerer
+
+# the calls this module lowers (MicroAPI's names included)
+NAMES = frozenset({"LoadAlign", "StoreAlign", "DataCopy", "LoadUnAlign", "LoadUnAlignPre", "StoreUnAlign",
+                   "StoreUnAlignPost", "DataCopyUnAlign", "DataCopyUnAlignPre", "DataCopyUnAlignPost",
+                   "CreateAddrReg"})
+UNALIGN_REG_TYPES = frozenset({"UnalignReg", "UnalignRegForLoad", "UnalignRegForStore"})
+# template arguments that select nothing beyond what the forms below do
+_NEUTRAL = {"RegTraitNumOne", "DIST_NORM"}
+
+
+@dataclass(frozen=True)
+class AddrRegT(Scalar):
+    """`AddrReg`: an address offset, held as its byte count (a uint64). A type of its own so that the calls
+    taking one (`StoreUnAlign(addr, reg, ureg, areg)`) are told from those taking a count."""
+
+    def __str__(self) -> str:
+        return "AddrReg"
+
+
+ADDR_REG = AddrRegT("uint64_t")
+
+
+@dataclass
+class _Form:
+    """A call's template choices: element type, distribution, post mode; or why it is not modelled."""
+
+    elem: Scalar | None = None
+    dist: str | None = None
+    post: str | None = None
+    bad: str | None = None
+
+
+# argument positions of the address a post-update form steps (a `__ubuf__ T*&` parameter), by callee
+_STEPPED_ADDRESS = {"LoadAlign": (1,), "StoreAlign": (0,), "DataCopy": (0, 1), "LoadUnAlign": (2,), "StoreUnAlign": (0,),
+                    "StoreUnAlignPost": (0,), "DataCopyUnAlign": (0, 2), "DataCopyUnAlignPost": (0,)}
+
+
+def stepped_addresses(body: object) -> set[str]:
+    """The plain variables `body` passes where a post-update load / store may step them (the loop lowering
+    keeps those in cells; a position that is not a post-update address only costs a cell)."""
+    from ascendir.lower.ast_queries import callee_name, memo, walk
+
+    def compute() -> frozenset[str]:
+        found = set()
+        for n in walk(body):
+            if isinstance(n, A.Call) and n.args and (name := callee_name(n)) in _STEPPED_ADDRESS:
+                for i in _STEPPED_ADDRESS[name]:
+                    arg = _lvalue(n.args[i]) if i < len(n.args) else None
+                    if isinstance(arg, A.Name) and len(arg.qname.parts) == 1:
+                        found.add(arg.qname.parts[0].name)
+        return frozenset(found)
+    return set(memo(body, "register_stepped_addresses", compute))
+
+
+def _template(lw: FunctionLowerer, targs: list[A.TemplateArg]) -> _Form:
+    from ascendir.lower.register_api import _arg_text
+
+    form = _Form()
+    for i, a in enumerate(targs):
+        value = lw._template_arg_value(a)
+        if isinstance(value, Scalar):
+            if i == 0:
+                form.elem = value
+            continue  # a second type (U of the store forms) selects nothing
+        parts = _arg_text(a).split("::")
+        last, kind = parts[-1], parts[-2] if len(parts) >= 2 else ""
+        if last in _NEUTRAL:
+            continue
+        if kind in ("LoadDist", "StoreDist") or last.startswith("DIST_"):
+            form.dist = last
+        elif kind == "PostLiteral" or last.startswith("POST_MODE_"):
+            form.post = last
+        else:
+            form.bad = f"the template argument {'::'.join(parts)}"
+    return form
+
+
+def _register(lw: FunctionLowerer, node: A.Node, bank: str):
+    """The register `node` names if it is one of bank `bank` (`v`, `p`, `u`), else None."""
+    from ascendir.lower.register_api import RegId
+
+    while isinstance(node, A.Cast) and node.expr is not None:
+        node = node.expr
+    if isinstance(node, A.Name) and len(node.qname.parts) == 1:
+        bound = lw.lookup(node.qname.parts[0].name)
+        if isinstance(bound, Val) and isinstance(bound.obj, RegId) and bound.obj.bank == bank:
+            return bound.obj
+    return None
+
+
+def _elem(lw: FunctionLowerer, form: _Form, reg_node: A.Node) -> Scalar | None:
+    if form.elem is not None:
+        return form.elem
+    while isinstance(reg_node, A.Cast) and reg_node.expr is not None:
+        reg_node = reg_node.expr
+    if isinstance(reg_node, A.Name) and len(reg_node.qname.parts) == 1:
+        bound = lw.lookup(reg_node.qname.parts[0].name)
+        if isinstance(bound, Val) and isinstance(bound.ctype, C.RegisterT):
+            return bound.ctype.elem
+    return None
+
+
+def _lvalue(node: A.Node) -> A.Node:
+    """`(__local_mem__ T*&)src`: the variable a reference cast names (a post-update writes it)."""
+    while isinstance(node, A.Cast) and node.expr is not None and node.type is not None:
+        node = node.expr
+    return node
+
+
+class _Unmodelled(Exception):
+    pass
+
+
+def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg]) -> Val:
+    """A register load / store call (or CreateAddrReg), lowered or reported as not modelled by name."""
+    from ascendir.lower.register_api import _unmodelled
+
+    form = _template(lw, targs)
+    try:
+        if name == "CreateAddrReg":
+            return _create_addr_reg(lw, e, form)
+        if form.bad is not None:
+            raise _Unmodelled(form.bad)
+        args = e.args
+        first_is_reg = bool(args) and (_register(lw, args[0], "v") is not None)
+        if name == "DataCopy":
+            name = "LoadAlign" if first_is_reg else "StoreAlign"
+        elif name == "DataCopyUnAlign":
+            name = "LoadUnAlign" if first_is_reg else "StoreUnAlign"
+        elif name == "DataCopyUnAlignPre":
+            name = "LoadUnAlignPre"
+        elif name == "DataCopyUnAlignPost":
+            name = "StoreUnAlignPost"
+        lower = {"LoadAlign": _load_align, "StoreAlign": _store_align, "LoadUnAlign": _load_unalign,
+                 "StoreUnAlign": _store_unalign, "LoadUnAlignPre": _load_unalign_pre,
+                 "StoreUnAlignPost": _store_unalign_post}[name]
+        lower(lw, e, form)
+    except _Unmodelled as why:
+        return _unmodelled(lw, e, name, str(why))
+    return Val(C.VoidT())
+
+
+def _address(lw: FunctionLowerer, node: A.Node) -> Val:
+    v = lw.expr(node)
+    if not isinstance(v.ctype, C.Pointer | Scalar) or isinstance(v.ctype, AddrRegT):
+        raise _Unmodelled(f"an address argument of type {v.ctype}")
+    return v
+
+
+def _scalar(lw: FunctionLowerer, node: A.Node, what: str) -> Val:
+    v = lw.expr(node)
+    if not isinstance(v.ctype, Scalar) or isinstance(v.ctype, AddrRegT):
+        raise _Unmodelled(f"the {what} argument of type {v.ctype}")
+    return v
+
+
+def _with_offset(lw: FunctionLowerer, addr: Val, node: A.Node) -> Val:
+    """`addr` plus the AddrReg `node` (bytes)."""
+    off = lw.expr(node)
+    if not isinstance(off.ctype, AddrRegT):
+        raise _Unmodelled(f"an offset argument of type {off.ctype}, not an AddrReg")
+    word = lw.arith("+", lw.convert(Val(C.U64, addr.ssa, const=addr.const), C.U64, node),
+                    lw.convert(Val(C.U64, off.ssa, const=off.const), C.U64, node), node)
+    return Val(addr.ctype, word.ssa, const=word.const)
+
+
+def _post_update(lw: FunctionLowerer, node: A.Node, addr: Val, stride: Val, e: A.Call) -> None:
+    """`addr += stride` elements of the pointer's type: the post-update forms' second effect."""
+    if not ub_pointer.is_ub_pointer(addr.ctype):
+        raise _Unmodelled(f"a post-update of an address of type {addr.ctype}")
+    lw.assign(_lvalue(node), ub_pointer.offset(lw, addr, stride, e), e)
+
+
+def _emit(lw: FunctionLowerer, e: A.Call, api: str, elem: Scalar | None, regs: dict, values: dict,
+          form: _Form) -> None:
+    from ascendir.lower.register_api import _emit as emit
+
+    if elem is None:
+        raise _Unmodelled("the element type is not known")
+    # the store of T's own width is the plain one (dav_3510/kernel_reg_compute_common_impl.h:33-49)
+    plain = form.dist in (None, f"DIST_NORM_B{8 * elem.size}")
+    emit(lw, e, api, elem, regs, values, "" if plain else f"dist={form.dist}")
+
+
+def _load_align(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
+    args = e.args
+    dst = _register(lw, args[0], "v") if args else None
+    if dst is None:
+        raise _Unmodelled("a load into a MaskReg" if args and _register(lw, args[0], "p") else
+                          "the destination is no vector register the lowering models")
+    if len(args) >= 2 and _register(lw, args[1], "v") is not None:
+        raise _Unmodelled("the two-register (deinterleaving) form")
+    elem = _elem(lw, form, args[0])
+    if len(args) == 2 and form.post is None:
+        _emit(lw, e, "LoadAlign", elem, {"dst": dst}, {"addr": _address(lw, args[1])}, form)
+    elif len(args) == 3 and form.post == "POST_MODE_UPDATE":
+        addr = _address(lw, args[1])
+        stride = _scalar(lw, args[2], "stride")
+        _emit(lw, e, "LoadAlign", elem, {"dst": dst}, {"addr": addr}, form)
+        _post_update(lw, args[1], addr, stride, e)
+    elif len(args) == 3 and form.post is None:
+        addr = _with_offset(lw, _address(lw, args[1]), args[2])
+        _emit(lw, e, "LoadAlign", elem, {"dst": dst}, {"addr": addr}, form)
+    else:
+        raise _Unmodelled(f"the form with {len(args)} arguments" + (f" and {form.post}" if form.post else ""))
+
+
+def _store_align(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
+    args = e.args
+    if len(args) >= 2 and _register(lw, args[1], "p") is not None:
+        raise _Unmodelled("a store of a MaskReg")
+    src = _register(lw, args[1], "v") if len(args) >= 2 else None
+    if src is None:
+        raise _Unmodelled("the source is no vector register the lowering models")
+    if len(args) >= 3 and _register(lw, args[2], "v") is not None:
+        raise _Unmodelled("the two-register (interleaving) form")
+    mask = _register(lw, args[-1], "p") if len(args) >= 3 else None
+    if len(args) >= 3 and mask is None:
+        raise _Unmodelled("the mask argument is no MaskReg the lowering models")
+    regs = {"src": src, **({"mask": mask} if mask is not None else {})}
+    elem = _elem(lw, form, args[1])
+    if len(args) in (2, 3) and form.post is None:
+        _emit(lw, e, "StoreAlign", elem, regs, {"addr": _address(lw, args[0])}, form)
+    elif len(args) == 4 and form.post == "POST_MODE_UPDATE":
+        addr = _address(lw, args[0])
+        stride = _scalar(lw, args[2], "stride")
+        _emit(lw, e, "StoreAlign", elem, regs, {"addr": addr}, form)
+        _post_update(lw, args[0], addr, stride, e)
+    elif len(args) == 4 and form.post is None:
+        addr = _with_offset(lw, _address(lw, args[0]), args[2])
+        _emit(lw, e, "StoreAlign", elem, regs, {"addr": addr}, form)
+    else:
+        raise _Unmodelled(f"the form with {len(args)} arguments" + (f" and {form.post}" if form.post else ""))
+
+
+def _load_unalign(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
+    # LoadUnAlign(dst, ureg, addr[, stride]): the stride form's default post mode is POST_MODE_UPDATE
+    # (reg_compute/kernel_reg_compute_datacopy_intf.h:93-95), the only one the impl accepts (load_impl.h:276)
+    args = e.args
+    dst = _register(lw, args[0], "v") if args else None
+    if dst is None or len(args) < 3 or _register(lw, args[1], "u") is None:
+        raise _Unmodelled(f"the form with {len(args)} arguments")
+    if form.dist is not None:
+        raise _Unmodelled(f"the distribution {form.dist}")
+    elem = _elem(lw, form, args[0])
+    addr = _address(lw, args[2])
+    if len(args) == 3:
+        _emit(lw, e, "LoadUnAlign", elem, {"dst": dst, "ureg": _register(lw, args[1], "u")}, {"addr": addr}, form)
+    elif len(args) == 4 and form.post in (None, "POST_MODE_UPDATE"):
+        stride = _scalar(lw, args[3], "stride")
+        _emit(lw, e, "LoadUnAlign", elem, {"dst": dst, "ureg": _register(lw, args[1], "u")}, {"addr": addr}, form)
+        _post_update(lw, args[2], addr, stride, e)
+    else:
+        raise _Unmodelled("the AddrReg form (vldu)" if len(args) == 5 else f"the form with {len(args)} arguments")
+
+
+def _load_unalign_pre(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
+    args = e.args
+    ureg = _register(lw, args[0], "u") if args else None
+    if ureg is None or len(args) != 2:
+        raise _Unmodelled("the AddrReg form (vlda)" if len(args) == 3 else f"the form with {len(args)} arguments")
+    elem = form.elem
+    addr = _address(lw, args[1])
+    if elem is None and isinstance(addr.ctype, C.Pointer) and isinstance(addr.ctype.pointee, Scalar):
+        elem = addr.ctype.pointee
+    _emit(lw, e, "LoadUnAlignPre", elem, {"ureg": ureg}, {"addr": addr}, form)
+
+
+def _store_unalign(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
+    # StoreUnAlign(addr, src, ureg, count): `count` elements stored, the address stepped by them (POST_MODE_UPDATE,
+    # the default, kernel_reg_compute_datacopy_intf.h:109-111)
+    args = e.args
+    if len(args) >= 2 and _register(lw, args[1], "p") is not None:
+        raise _Unmodelled("a store of a MaskReg")
+    src = _register(lw, args[1], "v") if len(args) >= 2 else None
+    ureg = _register(lw, args[2], "u") if len(args) >= 3 else None
+    if src is None or ureg is None:
+        raise _Unmodelled(f"the form with {len(args)} arguments")
+    if len(args) == 3:
+        raise _Unmodelled("the form without a count (vstur: the count is a special register's)")
+    if len(args) != 4:
+        raise _Unmodelled(f"the form with {len(args)} arguments")
+    if form.post not in (None, "POST_MODE_UPDATE"):
+        raise _Unmodelled(f"{form.post} (the buffered tail at an address that does not step is not documented)")
+    elem = _elem(lw, form, args[1])
+    addr = _address(lw, args[0])
+    count = lw.expr(args[3])
+    if isinstance(count.ctype, AddrRegT):
+        raise _Unmodelled("the AddrReg form (vstu)")
+    if not isinstance(count.ctype, Scalar):
+        raise _Unmodelled(f"the count argument of type {count.ctype}")
+    _emit(lw, e, "StoreUnAlign", elem, {"src": src, "ureg": ureg}, {"addr": addr, "count": lw.convert(count, C.U32, e)},
+          form)
+    _post_update(lw, args[0], addr, count, e)
+
+
+def _store_unalign_post(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
+    args = e.args
+    if len(args) != 3 or _register(lw, args[1], "u") is None:
+        raise _Unmodelled(f"the form with {len(args)} arguments")
+    addr = _address(lw, args[0])
+    stride = lw.expr(args[2])
+    if isinstance(stride.ctype, AddrRegT):
+        raise _Unmodelled("the AddrReg form (vsta)")
+    if not isinstance(stride.ctype, Scalar):
+        raise _Unmodelled(f"the stride argument of type {stride.ctype}")
+    elem = form.elem
+    if elem is None and isinstance(addr.ctype, C.Pointer) and isinstance(addr.ctype.pointee, Scalar):
+        elem = addr.ctype.pointee
+    _emit(lw, e, "StoreUnAlignPost", elem, {"ureg": _register(lw, args[1], "u")}, {"addr": addr}, form)
+    if form.post in (None, "POST_MODE_UPDATE"):
+        _post_update(lw, args[0], addr, stride, e)
+
+
+def _create_addr_reg(lw: FunctionLowerer, e: A.Call, form: _Form) -> Val:
+    """`CreateAddrReg<T>(i0, s0[, i1, s1, ...])`: sum(ik * sk) * sizeof(T) bytes."""
+    args = e.args
+    if form.elem is None or form.bad is not None or not args or len(args) % 2 or len(args) > 8:
+        raise _Unmodelled("no element type T" if form.elem is None else f"the form with {len(args)} arguments")
+    total = Val(C.U64, const=0)
+    for index, stride in zip(args[::2], args[1::2]):
+        i = lw.convert(_scalar(lw, index, "index"), C.U64, e)
+        s = lw.convert(_scalar(lw, stride, "stride"), C.U64, e)
+        total = lw.arith("+", total, lw.arith("*", i, s, e), e)
+    size = Val(C.U64, const=form.elem.size)
+    word = lw.arith("*", total, size, e)
+    return Val(ADDR_REG, word.ssa, const=word.const)
