@@ -29,7 +29,8 @@ def emit(b: ProgramBuilder, op: RegCallOp) -> None:
                                "models".replace('"', "'") + '"'], results, op)
         return
     targs = ([f"T={_ELEM.get(elem, elem)}"] if elem else []) + [f"vl={b.chip.vector_register_bytes}"]
-    targs += [m for m in mode.split(",") if m]
+    # a source element type (`U=si32` of Cast / Reduce) in the program's spelling, as T's
+    targs += [f"U={_ELEM.get(m[2:], m[2:])}" if m.startswith("U=") else m for m in mode.split(",") if m]
     names = [n for n in op.names.data.split(",") if n]
     operands = [f"Reg::{api}.plain<{','.join(targs)}>", *op.regs.data.split(),
                 *(f"{n}={b.typed(v)}" for n, v in zip(names, op.args))]

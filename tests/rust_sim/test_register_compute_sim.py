@@ -162,3 +162,73 @@ def test_an_unknown_compare_mode_is_named(tmp_path: Path) -> None:
     errors = [d for d in result.findings if d.code == "ASC958"]
     assert errors and "Reg::Compare" in errors[0].message and "XX" in errors[0].message, \
         [str(d) for d in result.findings]
+
+
+INT_KERNEL = """
+#include "kernel_operator.h"
+using namespace AscendC;
+
+__simd_vf__ inline void IntVF(__ubuf__ float* yAddr, __ubuf__ int32_t* sAddr, __ubuf__ int32_t* xAddr,
+                              __ubuf__ int16_t* hAddr)
+{
+    static constexpr Reg::CastTrait kRint = {Reg::RegLayout::UNKNOWN, Reg::SatMode::UNKNOWN,
+                                             Reg::MaskMergeMode::ZEROING, RoundMode::CAST_RINT};
+    Reg::RegTensor<int32_t> xReg;
+    Reg::RegTensor<float> yReg;
+    Reg::RegTensor<int16_t> hReg;
+    Reg::RegTensor<int32_t> sReg;
+    Reg::MaskReg all = Reg::CreateMask<int32_t, Reg::MaskPattern::ALL>();
+    Reg::MaskReg all16 = Reg::CreateMask<int16_t, Reg::MaskPattern::ALL>();
+    Reg::LoadAlign(xReg, xAddr);
+    Reg::Cast<float, int32_t, kRint>(yReg, xReg, all);
+    Reg::StoreAlign(yAddr, yReg, all);
+    Reg::LoadAlign(hReg, hAddr);
+    Reg::Reduce<Reg::ReduceType::SUM>(sReg, hReg, all16);
+    Reg::StoreAlign(sAddr, sReg, all);
+}
+
+extern "C" __global__ __aicore__ void reg_int(GM_ADDR x, GM_ADDR h, GM_ADDR y, GM_ADDR s, GM_ADDR workspace,
+                                              GM_ADDR tiling)
+{
+    GlobalTensor<int32_t> xGm, sGm;
+    GlobalTensor<int16_t> hGm;
+    GlobalTensor<float> yGm;
+    xGm.SetGlobalBuffer((__gm__ int32_t *)x, 64);
+    hGm.SetGlobalBuffer((__gm__ int16_t *)h, 128);
+    yGm.SetGlobalBuffer((__gm__ float *)y, 64);
+    sGm.SetGlobalBuffer((__gm__ int32_t *)s, 64);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, hb, yb, sb;
+    pipe.InitBuffer(xb, 256);
+    pipe.InitBuffer(hb, 256);
+    pipe.InitBuffer(yb, 256);
+    pipe.InitBuffer(sb, 256);
+    LocalTensor<int32_t> xl = xb.Get<int32_t>();
+    LocalTensor<int16_t> hl = hb.Get<int16_t>();
+    LocalTensor<float> yl = yb.Get<float>();
+    LocalTensor<int32_t> sl = sb.Get<int32_t>();
+    DataCopy(xl, xGm, 64);
+    DataCopy(hl, hGm, 128);
+    PipeBarrier<PIPE_ALL>();
+    asc_vf_call<IntVF>((__ubuf__ float *)yl.GetPhyAddr(), (__ubuf__ int32_t *)sl.GetPhyAddr(),
+                       (__ubuf__ int32_t *)xl.GetPhyAddr(), (__ubuf__ int16_t *)hl.GetPhyAddr());
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, yl, 64);
+    DataCopy(sGm, sl, 64);
+}
+"""
+
+
+def test_int32_to_float_cast_and_an_int16_sum_into_int32(tmp_path: Path) -> None:
+    # the source type travels as U: int32 (Cast) and int16 (Reduce); both were 'unknown element type si32' once
+    x = np.arange(64, dtype=np.int32) * 1000 - 7
+    x[0] = 16_777_217  # no float: CAST_RINT gives 16777216 (ties to even)
+    h = np.full(128, 30000, np.int16)  # sums to 3,840,000: past int16, exact in int32
+    src = tmp_path / "reg_int.cpp"
+    src.write_text(INT_KERNEL, encoding="utf-8")
+    result = run(str(src), {"x": x, "h": h}, chip="950PR", block_dim=1,
+                 outputs={"y": ((64,), "float32"), "s": ((64,), "int32")})
+    assert result.ok, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["y"], x.astype(np.float32))
+    assert result.outputs["y"][0] == 16_777_216
+    assert result.outputs["s"][0] == 3_840_000 and (result.outputs["s"][1:] == 0).all()
