@@ -197,4 +197,6 @@ pub fn register(r: &mut Registry) {
         &["plain"],
         decode,
     );
+    // 3510's ToFloat<T>(bVal) (asc-devkit impl/basic_api/kernel_scalar_convert.h:130-138): the same conversion
+    r.add_all(&["ToFloat"], &["template"], decode);
 }

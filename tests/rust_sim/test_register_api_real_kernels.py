@@ -5,7 +5,8 @@ tiling fields, two UB loops of 256 and 44 elements (the 44-element loop's last r
 tail), and equals numpy bit for bit for float, int32 and int16. The int16 key stores its 16-bit registers with
 StoreDist::DIST_NORM_B32 (pairs of elements, the b16 mask read at 32-bit lanes: rust_sim/src/vector/reg/dist.rs),
 an ASC958 until session 10. Before issue 28 the run stopped at the first MicroAPI call. Skips when /work/ext/real
-is absent."""
+is absent. FusedMulAddNHalf (float16 / bfloat16 keys: UNPACK_B16 loads, Cast, PACK_B32 stores) equals numpy bit for
+bit since session 10 (engineer R1's Cast, R2's distributions)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ pytestmark = pytest.mark.skipif(not KERNEL.exists(), reason="the vendor kernels 
 N = 300
 TILING = {"dim0": N, "blockFormer": N, "ubFormer": 256, "ubLoopOfFormerBlock": 2, "ubLoopOfTailBlock": 2,
           "ubTailOfFormerBlock": N - 256, "ubTailOfTailBlock": N - 256, "elemNum": 256}
-KEYS = {"float32": 100000000000100, "int32": 300000000000100, "int16": 400000000000100}
+KEYS = {"float32": 100000000000100, "int32": 300000000000100, "int16": 400000000000100, "float16": 200000000000100,
+        "bfloat16": 500000000000100}
 
 
 def simulate(dtype: str, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray):
@@ -42,6 +44,35 @@ def test_fused_mul_add_n_matches_numpy(dtype: str) -> None:
     result = simulate(dtype, x1, x2, x3)
     assert result.ok, [str(d) for d in result.findings]
     np.testing.assert_array_equal(result.outputs["y"], (x1 * x3[0]).astype(x1.dtype) + x2)
+
+
+def bfloat16_bits(x: np.ndarray) -> np.ndarray:
+    """float32 -> bfloat16 bit patterns, rounding to nearest even (numpy has no bfloat16)."""
+    bits = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def bfloat16_value(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_fused_mul_add_n_half_matches_numpy(dtype: str) -> None:
+    # FusedMulAddNHalf (arch35/fused_mul_add_n_half.h): DIST_UNPACK_B16 loads (half j in the low half of 32-bit
+    # lane j), Cast to float (RegLayout::ZERO), Muls / Add in float, Cast back with CAST_RINT and DIST_PACK_B32
+    # stores (the low halves written contiguously) under UpdateMask<float>: 300 elements in registers of 64, the
+    # 44-element tail of the second UB loop included. bfloat16 also reads x3 with ToFloat<bfloat16_t>.
+    rng = np.random.default_rng(7)
+    a, b, c = rng.standard_normal(N), rng.standard_normal(N), np.array([1.3])
+    if dtype == "float16":
+        x1, x2, x3 = a.astype(np.float16), b.astype(np.float16), c.astype(np.float16)
+        want = (x1.astype(np.float32) * np.float32(x3[0]) + x2.astype(np.float32)).astype(np.float16).view(np.uint16)
+    else:
+        x1, x2, x3 = bfloat16_bits(a), bfloat16_bits(b), bfloat16_bits(c)
+        want = bfloat16_bits(bfloat16_value(x1) * bfloat16_value(x3)[0] + bfloat16_value(x2))
+    result = simulate(dtype, x1, x2, x3)
+    assert result.ok, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["y"].view(np.uint16), want)
 
 
 
