@@ -370,5 +370,7 @@ fn gather<V: Copy + Default>(
 }
 
 pub fn register(r: &mut Registry) {
-    r.add_all(&["Mmad"], &["plain", "bias"], decode);
+    // MmadImpl: the body Mmad calls (asc-devkit kernel_operator_mm_base_impl.h 463-497), which vendor kernels
+    // call directly (ops-nn conv3d_backprop_input_v2's L0C clearing)
+    r.add_all(&["Mmad", "MmadImpl"], &["plain", "bias"], decode);
 }

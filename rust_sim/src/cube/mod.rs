@@ -15,6 +15,7 @@
 
 pub mod bias_table;
 pub mod enhanced;
+pub mod fill;
 pub mod fixpipe;
 pub mod load;
 pub mod load3d;
@@ -85,6 +86,7 @@ pub fn register(r: &mut Registry) {
     enhanced::register(r);
     mmad::register(r);
     fixpipe::register(r);
+    fill::register(r);
     nd2nz::register(r);
     matmul::register(r);
 }

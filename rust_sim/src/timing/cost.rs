@@ -391,8 +391,10 @@ pub(crate) fn classify(api: &str, dtype: Option<&str>, p: &Params) -> Class {
         "PipeBarrier" => return Class::Barrier,
         "DataCopy" | "DataCopyPad" | "LoadData" | "LoadDataWithTranspose" | "Fixpipe" => return Class::Copy,
         // the GM fills: the library duplicates the value in UB and copies it out (MTE3), bytes of the fill
-        "InitGlobalMemory" | "Fill" | "InitOutput" => return Class::Copy,
-        "Mmad" => return Class::Mmad,
+        // InitConstValue: Fill's former name (its local form fills L1 / L0A / L0B, cube/fill.rs)
+        "InitGlobalMemory" | "Fill" | "InitOutput" | "InitConstValue" => return Class::Copy,
+        // MmadImpl: the body of Mmad, which vendor kernels call directly (cube/mmad.rs)
+        "Mmad" | "MmadImpl" => return Class::Mmad,
         _ => {}
     }
     if let Some(op) = api.strip_prefix("Reg::") {
