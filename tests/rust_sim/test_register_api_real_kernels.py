@@ -130,3 +130,27 @@ def test_cross_entropy_sum_exp_and_index_logit_matches_its_formula() -> None:
     e = np.exp(logits - gmax[:, None])
     np.testing.assert_allclose(out["exp_logits"], e, rtol=1e-6)  # f32 exp: numpy's and Rust's may differ by an ulp
     np.testing.assert_allclose(out["sum_exp_logits"], e.sum(-1), rtol=1e-6)
+
+
+# ops-nn's Sigmoid for arch35 (sigmoid_apt.cpp, arch35/sigmoid_f16.h / sigmoid_bf16.h: y = 1 / (1 + exp(-x)) in float
+# between a LoadAlign<T, LoadDist::DIST_UNPACK_B16> and a StoreAlign<T, StoreDist::DIST_PACK_B32>, the same tiling
+# fields as FusedMulAddN); the float32 key has no distribution and is left out here.
+SIGMOID = Path("/work/ext/real/ops-nn/activation/sigmoid/op_kernel/sigmoid_apt.cpp")
+
+
+@pytest.mark.skipif(not SIGMOID.exists(), reason="ops-nn (/work/ext/real) is not here")
+@pytest.mark.parametrize("dtype, key", [("float16", 100000000000100), ("bfloat16", 200000000000100)])
+def test_sigmoid_half_matches_numpy(dtype: str, key: int) -> None:
+    a = np.random.default_rng(5).standard_normal(N) * 4
+    if dtype == "float16":
+        x = a.astype(np.float16)
+        xf = x.astype(np.float32)
+    else:
+        x = bfloat16_bits(a)
+        xf = bfloat16_value(x)
+    y = np.float32(1) / (np.exp(-xf) + np.float32(1))
+    want = y.astype(np.float16).view(np.uint16) if dtype == "float16" else bfloat16_bits(y)
+    result = run(str(SIGMOID), [x], chip="950PR", fmt="cpp", block_dim=1, tiling=TILING, tiling_key=key,
+                 outputs={"y": ((N,), dtype)})
+    assert result.ok, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["y"].view(np.uint16), want)
