@@ -22,7 +22,7 @@ from xdsl.ir import Block, Region
 from ascendir.catalog import arch_catalogued
 from ascendir.chips import load_chip
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, gm_statics
+from ascendir.lower import absent_inputs, ctypes as C, gm_statics
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.diagnostics import NOT_MODELLED, Reporter, span_of
 from ascendir.lower.function import (
@@ -70,6 +70,8 @@ class LoweringOptions:
     # a kernel too large to lower whole is lowered once per tiling key: this key's branch first (the one a launch
     # runs, which must not be among those left over)
     tiling_key: int | None = None
+    # positions of the op's inputs the launch gives no tensor (absent optional inputs: nullptr on the device)
+    absent_inputs: tuple[int, ...] = ()
 
 
 @dataclass
@@ -161,7 +163,7 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
             scope.tiling_structs.setdefault(name, ts)
     dtypes = dict(options.dtypes) or dtype_bindings(program)
     opts = LoweringOptions(options.chip, dtypes, options.tiling_struct or _tiling_struct(scope, host_scope, context),
-                           options.tiling_key)
+                           options.tiling_key, options.absent_inputs)
     catalog = CatalogView.get()
     module = ModuleOp([])
     kernels: list[asc.KernelOp] = []
@@ -479,6 +481,7 @@ def lower_kernel(lw: FunctionLowerer, fn: A.FunctionDecl, template: list[A.Templ
     block = Block(arg_types=[C.ir_type(t) for t in param_types])
     lw.builder = Builder(InsertPoint.at_end(block))
     lw.kernel_block = block
+    absent_inputs.mark(lw, param_types, block.args)  # (the launch's absent optional inputs are nullptr)
     for p, t, arg in zip(fn.params, param_types, block.args):
         if p.name is None:
             continue

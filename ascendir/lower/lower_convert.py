@@ -15,7 +15,7 @@ from xdsl.ir import Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, list_tensor, ub_pointer
-from ascendir.lower import code_pointer
+from ascendir.lower import absent_inputs, code_pointer
 from ascendir.lower.const_fold import convert_const, fold_binary
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
@@ -49,7 +49,8 @@ class ConversionLowering:
             if held is not None:
                 return held
             if isinstance(a.ctype, C.Pointer) or isinstance(b.ctype, C.Pointer):
-                return Val(C.BOOL, const=int(op == "!="))
+                # kernel pointers are non-null, but for an absent optional input's (absent_inputs.py)
+                return absent_inputs.compare(self, op, a, b) or Val(C.BOOL, const=int(op == "!="))
             raise Unsupported(f"comparison of {a.ctype} and {b.ctype}", node)
         t = C.common_type(a.ctype, b.ctype)
         left, right = operands or (node, node)

@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import MemRefType, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import code_pointer, ctypes as C
+from ascendir.lower import absent_inputs, code_pointer, ctypes as C
 from ascendir.lower.ast_queries import always_exits, callee_name, exits_of, node_text
 from ascendir.lower.astwalk import facts
 from ascendir.lower.ctypes import Scalar
@@ -322,6 +322,8 @@ class StatementLowering:
             held = code_pointer.to_bool(self, v, node)  # `if (func)` with `void const *func` set at run time
             if held is not None:
                 return held
+            if absent_inputs.is_null(self, v):  # `if (finished)` on an absent optional input's parameter
+                return Val(C.BOOL, const=0)
             return Val(C.BOOL, const=int(v.ssa is not None or v.obj is not None))
         return Val(C.BOOL, self.undef(C.BOOL, node))
 

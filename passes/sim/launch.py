@@ -180,7 +180,9 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     from passes.sim.lowering_cache import PreparedLaunch
 
     # lowered once per program and dtypes; the folds below are applied to a copy when the program is built
-    module = PreparedLaunch(program, LoweringOptions(chip=chip, dtypes=dtypes))
+    # an optional input given no tensor is nullptr to the kernel (ascendir/lower/absent_inputs.py)
+    absent = tuple(i for i, a in enumerate(arrays) if a is None) if in_names and not desc.get("kernel_only") else ()
+    module = PreparedLaunch(program, LoweringOptions(chip=chip, dtypes=dtypes, absent_inputs=absent))
     findings = [d for d in module.diagnostics if d.is_error and d.code not in ("ASC103",)]
     has_host = any(u.unit.role == "host" for u in program.units)
     given_outputs = _given_outputs(outputs, out_names)
@@ -218,7 +220,8 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         if _key_not_lowered(module.unfolded, result.tiling_key):
             # a kernel lowered once per tiling key whose branch for this key did not fit beside the others:
             # lowered again, this key's branch first
-            module.relower(LoweringOptions(chip=chip, dtypes=dtypes, tiling_key=result.tiling_key))
+            module.relower(LoweringOptions(chip=chip, dtypes=dtypes, tiling_key=result.tiling_key,
+                                           absent_inputs=absent))
             if tiling:
                 module.fold(FoldTilingPass(dict(tiling), None, None, tables=True))
         # array fields read at a run-time index (`td.startList[blockIdx]`): tables of the host's values
@@ -478,7 +481,8 @@ def _lower_given_key(module: Any, key: int | None, chip: str, dtypes: Any) -> No
     from ascendir.lower import LoweringOptions
 
     if _key_not_lowered(module.unfolded, key):
-        module.relower(LoweringOptions(chip=chip, dtypes=dtypes, tiling_key=key))
+        module.relower(LoweringOptions(chip=chip, dtypes=dtypes, tiling_key=key,
+                                       absent_inputs=module.options.absent_inputs))
 
 
 def _kernel_name(program: Any, module: Any, key: int | None = None) -> str | None:
