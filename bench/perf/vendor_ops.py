@@ -12,7 +12,7 @@ table says how far the run got:
     host parses  - no ASC001 in the op's sources
     tiling runs  - the host tiling function ran to a success status (no ASC602 "host tiling fails")
     kernel runs  - the simulator ran the kernel to its end on the blockDim the host chose
-    matches      - every output within the op's tolerance of the numpy model
+    matches      - every output within the op's tolerance of the numpy model (the benchmark's Tolerance)
 
 and the first error that stopped it. A missing op folder is skipped. Prints a Markdown table; --json writes
 the rows.
@@ -34,7 +34,19 @@ from typing import Callable
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # the repository's packages (bench.suites) before bench/perf's own modules
+
+from bench.suites.model import Tolerance  # noqa: E402  (after the path line above)
+
 Arrays = dict[str, np.ndarray]
+# the benchmark's tolerance model (bench/suites/model.py): an element fails when |d| > 1e-3 * max(1, |ref|);
+# integer outputs match exactly
+DEFAULT_TOLERANCE = Tolerance({}, "norm", (1e-3, 1e-3))
+
+
+def _within(atol: float) -> Tolerance:
+    """An absolute bound: an element fails when |d| > atol (a quantised output's rounding step)."""
+    return Tolerance({}, "allclose", (atol, 0.0))
 
 
 @dataclass
@@ -45,7 +57,7 @@ class OpCase:
     outputs: dict[str, tuple[tuple[int, ...], str]]  # name -> (shape, dtype), as --output takes them
     reference: Callable[[Arrays], Arrays]  # the documented formula, on the inputs
     attrs: list[str] = field(default_factory=list)  # in op order, as --attr takes them
-    tolerance: dict[str, float] = field(default_factory=dict)  # per output: max abs error (default 1e-3 rel)
+    tolerance: dict[str, Tolerance] = field(default_factory=dict)  # per output (default DEFAULT_TOLERANCE)
     chip: str | None = None
     note: str = ""  # what the formula is taken from
 
@@ -110,14 +122,15 @@ def _cases() -> list[OpCase]:
         OpCase("dynamic_quant", "ops-nn/quant/dynamic_quant",
                lambda r: {"x": (_f32(r, rows, cols) * 4).astype(np.float16)},
                {"y": ((rows, cols), "int8"), "scale": ((rows,), "float32")},
-               lambda a: _dynamic_quant(a["x"]), tolerance={"y": 1.0, "scale": 1e-6},
+               lambda a: _dynamic_quant(a["x"]), tolerance={"y": _within(1.0), "scale": _within(1e-6)},
                note="scale = max|x| / 127 per row, y = round(x / scale) (no smooth_scales)"),
         OpCase("ascend_quant_v2", "ops-nn/quant/ascend_quant_v2",
                lambda r: {"x": _f32(r, rows, cols) * 20, "scale": np.full(cols, 1.5, np.float32),
                           "offset": np.full(cols, 0.5, np.float32)},
                {"y": ((rows, cols), "int8")},
                lambda a: {"y": np.clip(np.rint(a["x"] * a["scale"] + a["offset"]), -128, 127)},
-               tolerance={"y": 1.0}, note="y = round(x * scale + offset) saturated to int8 (round_mode round)"),
+               tolerance={"y": _within(1.0)},
+               note="y = round(x * scale + offset) saturated to int8 (round_mode round)"),
         OpCase("moe_gating_top_k_softmax", "ops-transformer/moe/moe_gating_top_k_softmax",
                lambda r: {"x": _f32(r, rows, 16)},
                {"y": ((rows, 2), "float32"), "expert_idx": ((rows, 2), "int32"), "row_idx": ((rows, 2), "int32")},
@@ -199,6 +212,8 @@ def _stage(findings: list[dict], completed: bool, outputs: dict) -> tuple[str, s
 
 
 def _compare(case: OpCase, got: Arrays, want: Arrays) -> tuple[bool, str]:
+    """Each output against the numpy model under the benchmark's tolerance model (Tolerance.compare, as the
+    benchmark's correctness stage compares): the case's own for that output, else DEFAULT_TOLERANCE."""
     worst = []
     ok = True
     for name, ref in want.items():
@@ -206,17 +221,10 @@ def _compare(case: OpCase, got: Arrays, want: Arrays) -> tuple[bool, str]:
             ok = False
             worst.append(f"{name}: missing")
             continue
-        g = got[name].astype(np.float64).reshape(-1)
-        r = np.asarray(ref, dtype=np.float64).reshape(-1)
-        if g.shape != r.shape:
-            ok = False
-            worst.append(f"{name}: {g.size} elements, want {r.size}")
-            continue
-        err = float(np.max(np.abs(g - r))) if g.size else 0.0
-        tol = case.tolerance.get(name, 1e-3 * max(1.0, float(np.max(np.abs(r))) if r.size else 1.0))
-        good = err <= tol and not np.isnan(g).any()
-        ok &= good
-        worst.append(f"{name}: max err {err:.3g}{'' if good else ' (over ' + format(tol, '.3g') + ')'}")
+        tolerance = case.tolerance.get(name, DEFAULT_TOLERANCE)
+        result = tolerance.compare(np.asarray(ref), got[name], case.outputs[name][1])
+        ok &= result.ok
+        worst.append(f"{name}: max err {result.max_abs:.3g}" + (f" ({result.reason})" if result.reason else ""))
     return ok, "; ".join(worst)
 
 
