@@ -50,6 +50,10 @@ HEADER_CONSTANTS: dict[str, tuple[Scalar, int | float | None]] = {
     "ONE_BLK_FLOAT_NUM": (C.U32, 8), "FLOAT_REPEAT_SIZE": (C.U32, 64), "TWO_BLK_SIZE": (Scalar("uint16_t"), 64),
     "PAD_SIZE": (Scalar("uint8_t"), 4), "BRCB_BROADCAST_NUMBER": (C.U32, 8), "BYTE_PER_FRACTAL": (C.I32, 512),
     "NCHW_CONV_ADDR_LIST_SIZE": (C.I32, 16),
+    # the cross-core flag ids the library's SyncAll uses (impl/basic_api/dav_c220/kernel_operator_sync_impl.h, the
+    # same in dav_3510), which vendor kernels name in their own CrossCoreSetFlag / CrossCoreWaitFlag
+    "SYNC_AIC_FLAG": (Scalar("uint16_t"), 11), "SYNC_AIV_FLAG": (Scalar("uint16_t"), 12),
+    "SYNC_AIC_AIV_FLAG": (Scalar("uint16_t"), 13), "SYNC_AIV_ONLY_ALL": (Scalar("uint16_t"), 14),
     # the Hccl API's handle that names no task (include/adv_api/hccl/internal/hccl_msg.h)
     "INVALID_HANDLE_ID": (Scalar("int8_t"), -1),
     "K_MAX_DIM": (C.I32, 8),  # the most dimensions a SliceInfo array describes (kernel_utils_constants.h)

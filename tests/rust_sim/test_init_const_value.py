@@ -100,3 +100,58 @@ def test_a_gap_between_iterations_leaves_those_fractals_alone() -> None:
 @pytest.mark.parametrize("mode", [2])
 def test_the_vendor_zeroing_of_l0c_after_a_product(mode: int) -> None:
     np.testing.assert_array_equal(_run(mode), np.zeros((32, 48), np.float32))
+
+
+# conv3d_backprop_input_v2's ProcessWithL0 on two cube cores: each clears L0C as SetL0CZero does, writes its
+# block of C, and meets the other at SyncAllCores' flag pair, CrossCoreSetFlag<0, PIPE_FIX>(SYNC_AIC_FLAG) /
+# CrossCoreWaitFlag(SYNC_AIC_FLAG) (mode 0 among the AICs; the flag id is the library's constant, 11 in
+# asc-devkit's dav_c220 kernel_operator_sync_impl.h: before, an undeclared name, ASC102, and the statement was
+# not lowered)
+TWO_CORES = """#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void clear_two(GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    TPipe pipe;
+    TBuf<TPosition::A2> a2Buf;
+    TBuf<TPosition::B2> b2Buf;
+    TBuf<TPosition::CO1> c1Buf;
+    pipe.InitBuffer(a2Buf, 16 * 16 * sizeof(half));
+    pipe.InitBuffer(b2Buf, 16 * 16 * sizeof(half));
+    pipe.InitBuffer(c1Buf, 16 * 16 * sizeof(float));
+    GlobalTensor<float> cGm;
+    cGm.SetGlobalBuffer((__gm__ float *)c + GetBlockIdx() * 256, 256);
+    LocalTensor<half> a2 = a2Buf.Get<half>();
+    LocalTensor<half> b2 = b2Buf.Get<half>();
+    LocalTensor<float> c1 = c1Buf.Get<float>();
+    InitConstValue(a2, {1, 1, 0, 0U});
+    InitConstValue(b2, {1, 1, 0, 0U});
+    MmadParams zp;
+    zp.m = 16;
+    zp.n = 16;
+    zp.k = 1;
+    zp.cmatrixInitVal = true;
+    PipeBarrier<PIPE_ALL>();
+    MmadImpl(c1, a2, b2, zp);
+    PipeBarrier<PIPE_ALL>();
+    FixpipeParamsV220 fp;
+    fp.nSize = 16;
+    fp.mSize = 16;
+    fp.srcStride = 16;
+    fp.dstStride = 16;
+    fp.ndNum = 1;
+    fp.srcNdStride = 0;
+    fp.dstNdStride = 0;
+    Fixpipe(cGm, c1, fp);
+    CrossCoreSetFlag<0, PIPE_FIX>(SYNC_AIC_FLAG);
+    CrossCoreWaitFlag(SYNC_AIC_FLAG);
+}
+"""
+
+
+def test_two_cube_cores_clear_their_blocks_and_meet_at_the_aic_flag() -> None:
+    result = run(TWO_CORES, [], block_dim=2, outputs={"c": np.full((2, 16, 16), 7.0, np.float32)},
+                 outputs_initialised=True)
+    assert result.ok, result.findings
+    np.testing.assert_array_equal(result.outputs["c"], np.zeros((2, 16, 16), np.float32))
