@@ -1,7 +1,7 @@
 """The register API's compute calls beyond the element-wise arithmetic (register_api.py lowers them with these
 forms and modes): Compare / Compares (a MaskReg result), Select (by a MaskReg; also on mask registers), the logic
-instructions And / Or / Xor / Not on vector and on mask registers, Cast, Reduce and Arange. The simulator's side
-is rust_sim/src/vector/reg/compute_calls.rs.
+instructions And / Or / Xor / Not on vector and on mask registers, Cast, Reduce, Arange, Relu, Neg and Ln / Log.
+The simulator's side is rust_sim/src/vector/reg/compute_calls.rs (Relu, Neg and Ln in calls.rs / ops.rs).
 
 Their template arguments select modes: `CMPMODE::GT` -> `cmp=GT`, `ReduceType::SUM` -> `reduce=SUM`,
 `IndexOrder::...` -> `order=...`, and Cast's `const CastTrait&` (a `constexpr CastTrait` variable or class member,
@@ -29,6 +29,8 @@ FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
     "Cast": (("v:dst", "v:src", "p:mask"),),
     "Reduce": (("v:dst", "v:src", "p:mask"),),
     "Arange": (("v:dst", "s:scalar"),),
+    # unary: vec_unary_intf.h:41-63 (Log is the natural logarithm too: dav_3510 LnCompute)
+    **{name: (("v:dst", "v:src", "p:mask"),) for name in ("Relu", "Neg", "Ln", "Log")},
 }
 # calls whose source register may hold another element type than dst (`U=` in the simulator's call)
 TWO_TYPES = frozenset({"Cast", "Reduce"})

@@ -232,3 +232,39 @@ def test_int32_to_float_cast_and_an_int16_sum_into_int32(tmp_path: Path) -> None
     np.testing.assert_array_equal(result.outputs["y"], x.astype(np.float32))
     assert result.outputs["y"][0] == 16_777_216
     assert result.outputs["s"][0] == 3_840_000 and (result.outputs["s"][1:] == 0).all()
+
+
+@pytest.mark.parametrize(("call", "expect"), [
+    ("Reg::Relu(zReg, xReg, mask);", lambda x: np.maximum(x, 0)),
+    ("Reg::Neg(zReg, xReg, mask);", lambda x: -x),
+    ("Reg::Ln(zReg, xReg, mask);", lambda x: np.log(np.abs(x))),
+])
+def test_relu_neg_ln(tmp_path: Path, call: str, expect) -> None:  # type: ignore[no-untyped-def]
+    kernel = KERNEL.replace("Reg::Select(zReg, xReg, yReg, gt);", call)
+    if "Ln" in call:
+        kernel = kernel.replace(call, "Reg::Abs(zReg, xReg, mask);\n        " + call.replace("xReg", "zReg"))
+    rng = np.random.default_rng(1)
+    x = (rng.standard_normal(128) * 3).astype(np.float32)
+    result = simulate(tmp_path, 100, x, x, kernel)
+    assert result.ok, [str(d) for d in result.findings]
+    np.testing.assert_allclose(result.outputs["z"][:100], expect(x)[:100], rtol=1e-6)
+    assert (result.outputs["z"][100:] == 7).all()
+
+
+def test_integer_div_of_non_negative_operands(tmp_path: Path) -> None:
+    kernel = INT_KERNEL.replace("Reg::Cast<float, int32_t, kRint>(yReg, xReg, all);",
+                                "Reg::Div(sReg, xReg, xReg, all);\n    Reg::Muls(sReg, sReg, 5, all);\n"
+                                "    Reg::Div(sReg, xReg, sReg, all);\n    Reg::Cast<float, int32_t, kRint>(yReg, sReg, all);")
+    x = np.arange(64, dtype=np.int32) * 7 + 3  # x / (x / x * 5) = x / 5, rounded down
+    src = tmp_path / "reg_div.cpp"
+    src.write_text(kernel, encoding="utf-8")
+    result = run(str(src), {"x": x, "h": np.zeros(128, np.int16)}, chip="950PR", block_dim=1,
+                 outputs={"y": ((64,), "float32"), "s": ((64,), "int32")})
+    assert result.ok, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["y"], (x // 5).astype(np.float32))
+    # a zero divisor is named, not guessed
+    src.write_text(kernel.replace("Reg::Muls(sReg, sReg, 5, all);", "Reg::Muls(sReg, sReg, 0, all);"), encoding="utf-8")
+    result = run(str(src), {"x": x, "h": np.zeros(128, np.int16)}, chip="950PR", block_dim=1,
+                 outputs={"y": ((64,), "float32"), "s": ((64,), "int32")})
+    errors = [d for d in result.findings if d.code == "ASC958"]
+    assert errors and "Div by zero" in errors[0].message, [str(d) for d in result.findings]

@@ -161,10 +161,13 @@ fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
             scalar: a.sv("scalar")?,
             mask: p("mask")?,
         },
-        "Abs" | "Sqrt" | "Exp" => Kind::Unary {
+        "Abs" | "Sqrt" | "Exp" | "Relu" | "Neg" | "Ln" | "Log" => Kind::Unary {
             op: match api {
                 "Abs" => RegUnOp::Abs,
                 "Sqrt" => RegUnOp::Sqrt,
+                "Relu" => RegUnOp::Relu,
+                "Neg" => RegUnOp::Neg,
+                "Ln" | "Log" => RegUnOp::Ln,
                 _ => RegUnOp::Exp,
             },
             dst: v("dst")?,
@@ -346,6 +349,10 @@ pub fn register(r: &mut Registry) {
         "Abs",
         "Sqrt",
         "Exp",
+        "Relu",
+        "Neg",
+        "Ln",
+        "Log",
         "UpdateMask",
         "CreateMask",
         "Move",

@@ -1,6 +1,6 @@
 //! Register-API instructions on one core's registers: `LoadAlign` / `StoreAlign` (whole registers between UB
 //! and the register file) and the predicated arithmetic (`Duplicate`, `Add`, `Sub`, `Mul`, `Div`, `Max`,
-//! `Min`, `Adds`, `Muls`, `Maxs`, `Mins`, `Abs`, `Sqrt`, `Exp`).
+//! `Min`, `Adds`, `Muls`, `Maxs`, `Mins`, `Abs`, `Sqrt`, `Exp`, `Relu`, `Neg`, `Ln` / `Log`).
 //!
 //! Predication (asc-devkit reg_compute/*_intf.h: every arithmetic form defaults to `MaskMergeMode::ZEROING`;
 //! dav_3510 implements MERGING as the zeroing result copied into dst under the mask): an inactive element is 0
@@ -9,7 +9,7 @@
 //! type (as rust_sim's tensor instructions do); integers wrap at their width.
 
 use crate::dtype::DType;
-use crate::vector::binary::{fmax, fmin};
+use crate::vector::binary::{fmax, fmin, relu};
 use crate::vector::reg::file::VReg;
 use crate::vector::reg::mask::MaskReg;
 
@@ -47,6 +47,13 @@ pub enum RegUnOp {
     Abs,
     Sqrt,
     Exp,
+    /// max(x, 0) (dav_3510 vec_unary_impl.h:206-216, `vrelu`, int32 / half / float); a NaN stays NaN, as the
+    /// tensor-level Relu (vector::binary::relu)
+    Relu,
+    /// -x (vec_unary_impl.h:694-705, `vneg`; integers wrap: -(-128) is -128 in int8)
+    Neg,
+    /// the natural logarithm: `Ln`, and `Log` (vec_unary_impl.h:481-500: LnCompute for both), floats only
+    Ln,
 }
 
 /// `LoadAlign(dstReg, ubAddr)`: the register's `width` bytes from `ub` (the UB bytes from the address on).
@@ -117,7 +124,16 @@ fn int_op(op: RegBinOp, a: i64, b: i64) -> Result<i64, String> {
         RegBinOp::Mul => a.wrapping_mul(b),
         RegBinOp::Max => a.max(b),
         RegBinOp::Min => a.min(b),
-        RegBinOp::Div => return Err("integer Div on registers is not modelled".to_string()),
+        // integer Div (vec_binary_impl.h:1416-1430: int16 / uint16 / int32 / uint32 are one `vdiv`): the quotient
+        // of non-negative operands is exact (the 64-bit form's emulation, :620-676, rounds it down); how the
+        // instruction rounds a negative operand, or what a zero divisor gives at these widths, is not documented
+        RegBinOp::Div if b == 0 => return Err("integer Div by zero (its result is not documented)".to_string()),
+        RegBinOp::Div if a < 0 || b < 0 => {
+            return Err(format!(
+                "integer Div {a} / {b}: the rounding of a negative operand is not documented"
+            ))
+        }
+        RegBinOp::Div => a / b,
     })
 }
 
@@ -141,12 +157,16 @@ pub fn binary(
     mask: &MaskReg,
     mode: MergeMode,
 ) -> Result<(), String> {
-    if !t.is_float() {
-        int_op(op, 0, 1)?;
-    }
-    predicated(dst, t, mask, mode, |i| {
-        apply(op, t, a.get(t, i), b.get(t, i)).unwrap_or(0)
-    });
+    let values = (0..dst.lanes(t))
+        .map(|i| {
+            if mask.active(t, i) {
+                apply(op, t, a.get(t, i), b.get(t, i))
+            } else {
+                Ok(0)
+            }
+        })
+        .collect::<Result<Vec<u64>, String>>()?;
+    predicated(dst, t, mask, mode, |i| values[i]);
     Ok(())
 }
 
@@ -161,27 +181,41 @@ pub fn binary_scalar(
     mask: &MaskReg,
     mode: MergeMode,
 ) -> Result<(), String> {
-    if !t.is_float() {
-        int_op(op, 0, 1)?;
-    }
-    predicated(dst, t, mask, mode, |i| apply(op, t, src.get(t, i), scalar).unwrap_or(0));
+    let values = (0..dst.lanes(t))
+        .map(|i| {
+            if mask.active(t, i) {
+                apply(op, t, src.get(t, i), scalar)
+            } else {
+                Ok(0)
+            }
+        })
+        .collect::<Result<Vec<u64>, String>>()?;
+    predicated(dst, t, mask, mode, |i| values[i]);
     Ok(())
 }
 
-/// `Abs(dstReg, srcReg, mask)`, `Sqrt`, `Exp`: Sqrt and Exp on floats only.
+/// `Abs(dstReg, srcReg, mask)`, `Sqrt`, `Exp`, `Relu`, `Neg`, `Ln`: Sqrt, Exp and Ln on floats only.
 pub fn unary(op: RegUnOp, t: DType, dst: &mut VReg, src: &VReg, mask: &MaskReg, mode: MergeMode) -> Result<(), String> {
-    if !t.is_float() && op != RegUnOp::Abs {
+    if !t.is_float() && !matches!(op, RegUnOp::Abs | RegUnOp::Relu | RegUnOp::Neg) {
         return Err(format!("{op:?} of {} registers is not modelled", t.name()));
     }
     let one = |bits: u64| -> u64 {
         if !t.is_float() {
-            return t.from_i64(t.to_i64(bits).wrapping_abs());
+            let v = t.to_i64(bits);
+            return t.from_i64(match op {
+                RegUnOp::Relu => v.max(0),
+                RegUnOp::Neg => v.wrapping_neg(),
+                _ => v.wrapping_abs(),
+            });
         }
         let x = t.to_f64(bits) as f32;
         let r = match op {
             RegUnOp::Abs => x.abs(),
             RegUnOp::Sqrt => x.sqrt(),
             RegUnOp::Exp => x.exp(),
+            RegUnOp::Relu => relu(x),
+            RegUnOp::Neg => -x,
+            RegUnOp::Ln => x.ln(),
         };
         t.from_f64(r as f64)
     };
@@ -277,9 +311,10 @@ mod tests {
         binary_scalar(RegBinOp::Add, t, &mut dst, &a, t.from_i64(1), &all, MergeMode::Zeroing).unwrap();
         assert_eq!(t.to_i64(dst.get(t, 5)), -32768);
         assert_eq!(t.to_i64(dst.get(t, 0)), 1);
+        // int16 Div: a zero divisor in an active lane is refused, by name
         assert!(binary(RegBinOp::Div, t, &mut dst, &a, &a, &all, MergeMode::Zeroing)
             .unwrap_err()
-            .contains("not modelled"));
+            .contains("Div by zero"));
     }
 
     #[test]
@@ -302,6 +337,48 @@ mod tests {
         assert_eq!([f(&dst, 0), f(&dst, 1), f(&dst, 2)], [0.5, 1.0, 9.0]);
         duplicate(&mut dst, DType::F32, 7.0f32.to_bits() as u64, &tail, MergeMode::Zeroing);
         assert_eq!([f(&dst, 0), f(&dst, 1), f(&dst, 2), f(&dst, 63)], [7.0, 7.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn integer_div_of_non_negative_operands_and_relu_neg_ln() {
+        let t = DType::I32;
+        let mut a = VReg::zeroed(W);
+        let mut b = VReg::zeroed(W);
+        for (i, (x, y)) in [(7, 2), (9, 3), (-7, 2), (5, 0)].iter().enumerate() {
+            a.set(t, i, t.from_i64(*x));
+            b.set(t, i, t.from_i64(*y));
+        }
+        let mut n = 2u32;
+        let two = update_mask(W, t, &mut n);
+        let mut dst = VReg::zeroed(W);
+        binary(RegBinOp::Div, t, &mut dst, &a, &b, &two, MergeMode::Zeroing).unwrap();
+        assert_eq!((t.to_i64(dst.get(t, 0)), t.to_i64(dst.get(t, 1))), (3, 3));
+        // lanes 2 (a negative dividend) and 3 (a zero divisor) are refused once active
+        let mut n = 3u32;
+        let three = update_mask(W, t, &mut n);
+        let e = binary(RegBinOp::Div, t, &mut dst, &a, &b, &three, MergeMode::Zeroing).unwrap_err();
+        assert!(e.contains("negative operand"), "{e}");
+        // Relu / Neg on int8 (wrapping) and floats, Ln of floats
+        let i8t = DType::I8;
+        let mut s = VReg::zeroed(W);
+        s.set(i8t, 0, i8t.from_i64(-128));
+        s.set(i8t, 1, i8t.from_i64(5));
+        let all8 = create_mask(W, i8t, MaskPattern::All);
+        unary(RegUnOp::Neg, i8t, &mut dst, &s, &all8, MergeMode::Zeroing).unwrap();
+        assert_eq!((i8t.to_i64(dst.get(i8t, 0)), i8t.to_i64(dst.get(i8t, 1))), (-128, -5));
+        unary(RegUnOp::Relu, i8t, &mut dst, &s, &all8, MergeMode::Zeroing).unwrap();
+        assert_eq!((i8t.to_i64(dst.get(i8t, 0)), i8t.to_i64(dst.get(i8t, 1))), (0, 5));
+        let src = floats(&[-2.0, f32::NAN, 1.0, 0.0]);
+        let all = create_mask(W, DType::F32, MaskPattern::All);
+        unary(RegUnOp::Relu, DType::F32, &mut dst, &src, &all, MergeMode::Zeroing).unwrap();
+        assert_eq!(f(&dst, 0), 0.0);
+        assert!(f(&dst, 1).is_nan());
+        unary(RegUnOp::Neg, DType::F32, &mut dst, &src, &all, MergeMode::Zeroing).unwrap();
+        assert_eq!((f(&dst, 0), f(&dst, 2)), (2.0, -1.0));
+        unary(RegUnOp::Ln, DType::F32, &mut dst, &src, &all, MergeMode::Zeroing).unwrap();
+        assert_eq!((f(&dst, 2), f(&dst, 3)), (0.0, f32::NEG_INFINITY));
+        assert!(f(&dst, 0).is_nan()); // ln of a negative
+        assert!(unary(RegUnOp::Ln, DType::I32, &mut dst, &src, &all, MergeMode::Zeroing).is_err());
     }
 
     #[test]
