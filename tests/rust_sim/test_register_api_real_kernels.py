@@ -154,3 +154,36 @@ def test_sigmoid_half_matches_numpy(dtype: str, key: int) -> None:
                  outputs={"y": ((N,), dtype)})
     assert result.ok, [str(d) for d in result.findings]
     np.testing.assert_array_equal(result.outputs["y"].view(np.uint16), want)
+
+
+# ops-nn's CosineEmbeddingLoss for arch35 (its kernel file; the contiguous 2-D fast path): ComputeFeaturePartialVf
+# folds x1.x2, x1.x1 and x2.x2 with Mul / Add and Reduce<ReduceType::SUM> into element 0, stored with
+# StoreDist::DIST_FIRST_ELEMENT_B32; FinalizeLossVf loads the stats and the target with LoadDist::DIST_BRC_B32,
+# casts the int32 target with Cast<float, int32_t>, and picks 1 - cos or max(0, cos - margin) with Compares<float,
+# CMPMODE::EQ> and Select. 6 rows of 100 features in tiles of 64 (a 36-lane tail), every reduction mode.
+COSINE = Path("/work/ext/real/ops-nn/loss/cosine_embedding_loss/op_kernel/arch35/cosine_embedding_loss.cpp")
+
+
+@pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
+def test_cosine_embedding_loss_matches_numpy(reduction: str) -> None:
+    rows, features, margin = 6, 100, 0.1
+    rng = np.random.default_rng(0)
+    x1 = rng.standard_normal((rows, features)).astype(np.float32)
+    x2 = rng.standard_normal((rows, features)).astype(np.float32)
+    x2[2] = x1[2] * 0.5  # cos = 1: a loss of 0 (to f32 rounding)
+    target = np.array([1, -1, 1, -1, 1, -1], np.int32)
+    code = {"none": 0, "sum": 1, "mean": 2}[reduction]
+    pad = [0] * 7
+    tiling = {"n": rows, "d": features, "dAlign": 104, "rowsPerCore": rows, "tailRows": rows, "usedCoreNum": 1,
+              "ubTileRows": 1, "featureTile": 64, "reduceTmpBytes": 1024, "reduction": code, "fastPath": 1,
+              "outputRank": 1, "xBroadcastRank": 2, "margin": margin, "meanCoef": 1.0 / rows, "eps": 1e-12,
+              "outputShape": [rows, *pad], "x1OutStrides": [features, *pad], "x2OutStrides": [features, *pad],
+              "targetOutStrides": [1, *pad], "x1ReduceStride": 1, "x2ReduceStride": 1}
+    shape = (rows,) if reduction == "none" else (1,)
+    result = run(str(COSINE), [x1, x2, target], chip="950PR", fmt="cpp", block_dim=1, tiling=tiling,
+                 outputs={"y": (shape, "float32")}, workspace=1024)
+    assert result.ok, [str(d) for d in result.findings]
+    cos = (x1 * x2).sum(1) / np.sqrt(((x1 * x1).sum(1) + 1e-12) * ((x2 * x2).sum(1) + 1e-12))
+    loss = np.where(target == 1, 1 - cos, np.maximum(0, cos - margin))
+    want = {"none": loss, "sum": loss.sum(keepdims=True), "mean": loss.mean(keepdims=True)}[reduction]
+    np.testing.assert_allclose(result.outputs["y"], want, rtol=1e-5, atol=1e-6)
