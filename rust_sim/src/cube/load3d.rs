@@ -625,20 +625,34 @@ impl ApiOp for Load3dV2Pro {
     }
 }
 
+/// Which FMATRIX register a setter writes: SetFmatrix's fmatrixMode, or the register the library-internal
+/// Load3DSetFMatrixCal (left) / Load3DSetFMatrixBCal (right) writes (dav_c220 kernel_operator_mm_impl.h 464-499:
+/// set_fmatrix / set_fmatrix_b of l1W | l1H << 16 | padList[i] << 32 + 8 i).
+#[derive(Debug)]
+enum Register {
+    Mode(EnumArg),
+    Fixed(bool),
+}
+
 #[derive(Debug)]
 struct SetFmatrix {
     h: Sv,
     w: Sv,
     pads: Pads,
-    mode: EnumArg,
+    mode: Register,
 }
 
 fn decode_set_fmatrix(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    let mode = match a.api.as_str() {
+        "Load3DSetFMatrixCal" => Register::Fixed(false),
+        "Load3DSetFMatrixBCal" => Register::Fixed(true),
+        _ => Register::Mode(a.enum_or_reg("fmatrixMode")?),
+    };
     Ok(Box::new(SetFmatrix {
         h: a.sv("l1H")?,
         w: a.sv("l1W")?,
         pads: pads(a, "padList")?,
-        mode: a.enum_or_reg("fmatrixMode")?,
+        mode,
     }))
 }
 
@@ -649,8 +663,9 @@ impl ApiOp for SetFmatrix {
 
     fn exec(&self, cx: &mut Ctx) -> Flow {
         let right = match &self.mode {
-            EnumArg::Name(n) => n == "FMATRIX_RIGHT",
-            EnumArg::Reg(r) => cx.uint(*r) == 1,
+            Register::Mode(EnumArg::Name(n)) => n == "FMATRIX_RIGHT",
+            Register::Mode(EnumArg::Reg(r)) => cx.uint(*r) == 1,
+            Register::Fixed(right) => *right,
         };
         let fm = Fmatrix {
             h: cx.uint(self.h) & 0xFFFF,
@@ -741,4 +756,9 @@ pub fn register(r: &mut Registry) {
     r.add("LoadData.3dv2pro", decode_v2pro);
     r.add("SetFmatrix.plain", decode_set_fmatrix);
     r.add("SetLoadDataPaddingValue.plain", decode_set_padding);
+    // the library-internal setters the public ones call, which vendor kernels call directly (ops-nn
+    // transpose_batch_mat_mul's pp_matmul_ein_sum_kernel.h: Load3DSetFMatrixCal before a V2Pro load)
+    r.add("Load3DSetFMatrixCal.plain", decode_set_fmatrix);
+    r.add("Load3DSetFMatrixBCal.plain", decode_set_fmatrix);
+    r.add("Load3DSetPaddingCal.plain", decode_set_padding);
 }

@@ -558,3 +558,31 @@ fn en_small_k_loads_what_the_plain_load_loads() {
     assert_eq!(dst_values(&plain, &q), dst_values(&small, &q));
     assert_eq!(dst_values(&plain, &q), dst_values(&pro, &q));
 }
+
+#[test]
+fn the_library_internal_setters_set_what_the_public_ones_set() {
+    // Load3DSetFMatrixCal / Load3DSetPaddingCal before a V2Pro load, as vendor kernels call them: the same load as
+    // after SetFmatrix(..., FMATRIX_LEFT) and SetLoadDataPaddingValue; Load3DSetFMatrixBCal fills the right
+    // register, which fMatrixCtrl reads
+    let mut q = p("f16");
+    q.k_ext = 144;
+    q.pad_value = 7;
+    let public = run_load(&q, "", 0, Some(&pro_call(&q)));
+    let internal = pro_call(&q)
+        .replace(
+            "SetFmatrix.plain l1H=r3:i16 l1W=r4:i16 padList=s0:4:i8 fmatrixMode=FmatrixMode::FMATRIX_LEFT",
+            "Load3DSetFMatrixCal.plain l1H=r3:i16 l1W=r4:i16 padList=s0:4:i8",
+        )
+        .replace("SetLoadDataPaddingValue.plain", "Load3DSetPaddingCal.plain");
+    let via_cal = run_load(&q, "", 0, Some(&internal));
+    let right = internal.replace("Load3DSetFMatrixCal", "Load3DSetFMatrixBCal");
+    let via_right = run_load(&q, "", 1, Some(&right));
+    for out in [&public, &via_cal, &via_right] {
+        assert!(out.codes().is_empty(), "{:?}", out.findings.list);
+    }
+    let want = dst_values(&public, &q);
+    // (m 0, k 0) is padding: the padding value, the bits 7 of an int given without T (half 7 * 2^-24)
+    assert_eq!(want[0], 7.0 * (2.0f32).powi(-24));
+    assert_eq!(dst_values(&via_cal, &q), want);
+    assert_eq!(dst_values(&via_right, &q), want);
+}
