@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from frontend.opdef import COMMENT_RE, OP_ADD_RE, class_bodies, host_texts
+from frontend import vendor
 from frontend.readers import Bundle
 
 _ATTR_RE = re.compile(r"this\s*->\s*Attr\s*\(\s*\"(\w+)\"\s*\)")
@@ -42,7 +43,13 @@ def attr_defaults(bundle: Bundle) -> list[tuple[str, Any]]:
         rest = statement[declared.end():]
         value = _VALUE_RE.search(rest)
         optional = re.search(r"AttrType\s*\(\s*(?:\w+::)*OPTIONAL\s*\)", rest) is not None
-        out.append((declared.group(1), _literal(*value.groups()) if value and optional else None))
+        entry = (declared.group(1), _literal(*value.groups()) if value and optional else None)
+        # an attribute declared again (ops-nn ascend_quant_v2 repeats its four for the 950 config) is the same one
+        at = next((i for i, (name, _) in enumerate(out) if name == entry[0]), None)
+        if at is None:
+            out.append(entry)
+        else:
+            out[at] = entry
     return out
 
 
@@ -59,6 +66,12 @@ def _literal(kind: str, text: str) -> Any:
             return None
         items = [_literal(kind[4:], i) for i in inner.group(1).split(",") if i.strip()]
         return None if any(i is None for i in items) else items
+    if kind == "Int":
+        # `.Int(ge::DT_INT8)` (ops-nn quant ops' dst_type): the ge enumerator's value
+        name = re.sub(r"^(?:::)?(?:ge\s*::\s*)?", "", text)
+        code = vendor.DT_CODES.get(name, vendor.FORMAT_CODES.get(name))
+        if code is not None:
+            return code
     number = text.rstrip("fFlLuU")
     if not _NUMBER.fullmatch(number):
         return None

@@ -22,7 +22,7 @@ from xdsl.ir import Block, Region
 from ascendir.catalog import arch_catalogued
 from ascendir.chips import load_chip
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import absent_inputs, ctypes as C, gm_statics
+from ascendir.lower import absent_inputs, ctypes as C, gm_statics, tpl_tiling_key
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.diagnostics import NOT_MODELLED, Reporter, span_of
 from ascendir.lower.function import (
@@ -58,6 +58,9 @@ TARGET_CHIP_ATTR = "ascendc.target_chip"
 TILING_KEY_ATTR = "ascendc.tiling_key"
 # the ops lowered over all the keys of one such kernel
 MAX_SPLIT_OPS = MAX_KERNEL_OPS
+# on a kernel template instantiated from the template tiling key (ASCENDC_TPL_ARGS_DECL, lower/tpl_tiling_key.py):
+# the key its template arguments were decoded from
+TPL_KEY_ATTR = "ascendc.tpl_tiling_key"
 
 
 @dataclass
@@ -161,6 +164,9 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
     for other in (host_scope, collect(by_role["other"]), context):
         for name, ts in other.tiling_structs.items():
             scope.tiling_structs.setdefault(name, ts)
+        # the template tiling key's declarations: the kernel build defines ASCENDC_TPL_ARGS_DECL to nothing, the
+        # host sources that include the same header keep them
+        scope.tpl_declarations += other.tpl_declarations
     dtypes = dict(options.dtypes) or dtype_bindings(program)
     opts = LoweringOptions(options.chip, dtypes, options.tiling_struct or _tiling_struct(scope, host_scope, context),
                            options.tiling_key, options.absent_inputs)
@@ -467,8 +473,9 @@ def _tiling_struct(scope: Scope, host: Scope, context: Scope | None = None) -> s
 def lower_kernel(lw: FunctionLowerer, fn: A.FunctionDecl, template: list[A.TemplateParam] | None) -> asc.KernelOp:
     name = fn.name.parts[-1].name
     types: dict[str, object] = {}
+    tpl_key: int | None = None
     if template:
-        types = _kernel_template_bindings(lw, fn, template)
+        types, tpl_key = _kernel_template_bindings(lw, fn, template)
     frame = Frame(name, [{}], None, types, lw.written_names(fn.body) if fn.body else set())
     lw.frames.append(frame)
     param_types = []
@@ -505,6 +512,8 @@ def lower_kernel(lw: FunctionLowerer, fn: A.FunctionDecl, template: list[A.Templ
     statics = gm_statics.kernel_attribute(lw, block)
     if statics is not None:
         kernel.attributes[gm_statics.ATTR] = statics
+    if tpl_key is not None:
+        kernel.attributes[TPL_KEY_ATTR] = IntegerAttr(tpl_key, 64)
     return kernel
 
 
@@ -523,8 +532,12 @@ def _kernel_type_from_specifiers(fn: A.FunctionDecl) -> str:
     return "default"
 
 
-def _kernel_template_bindings(lw: FunctionLowerer, fn: A.FunctionDecl, params: list[A.TemplateParam]) -> dict[str, object]:
-    """A template kernel is checked for the arguments of its first launch, else its defaults."""
+def _kernel_template_bindings(lw: FunctionLowerer, fn: A.FunctionDecl,
+                              params: list[A.TemplateParam]) -> tuple[dict[str, object], int | None]:
+    """A template kernel is checked for the arguments of its first launch, else, an ops-repository kernel whose
+    template parameters an ASCENDC_TPL_ARGS_DECL declares, for those the tiling key encodes (the instance the
+    runtime launches for the key the host chose; with no key yet, key 0: each parameter's first declared value),
+    else its defaults. The key the arguments were decoded from comes second (None: not decoded)."""
     name = fn.name.parts[-1].name
     targs: list[A.TemplateArg] | None = None
     caller: A.FunctionDecl | None = None
@@ -533,6 +546,10 @@ def _kernel_template_bindings(lw: FunctionLowerer, fn: A.FunctionDecl, params: l
         if isinstance(k, A.Name) and k.qname.parts[-1].name == name and k.qname.parts[-1].template_args:
             targs, caller = k.qname.parts[-1].template_args, launcher
             break
+    if targs is None and lw.scope.tpl_declarations:
+        decoded = _tpl_bindings(lw, fn, params)
+        if decoded is not None:
+            return decoded
     types: dict[str, object] = {}
     lw.frames.append(Frame(name, [{}], None, {}, set()))
     try:
@@ -553,7 +570,33 @@ def _kernel_template_bindings(lw: FunctionLowerer, fn: A.FunctionDecl, params: l
             lw.report.no_instantiation(name, fn)
     finally:
         lw.frames.pop()
-    return types
+    return types, None
+
+
+def _tpl_bindings(lw: FunctionLowerer, fn: A.FunctionDecl,
+                  params: list[A.TemplateParam]) -> tuple[dict[str, object], int] | None:
+    """The template arguments of the kernel instance for the tiling key (tpl_tiling_key.kernel_bindings); None
+    when no declaration is the kernel's. A key that gives no declared combination (a key another kernel of the
+    op folder handles: the 910B entry's TILING_KEY_IS keys beside a 950 template entry) is a warning, and the
+    instance of key 0 is checked."""
+    name = fn.name.parts[-1].name
+    try:
+        decls = tpl_tiling_key.declarations(lw.scope.tpl_declarations, lw.const_eval)
+    except Unsupported as exc:
+        lw.report.failed(exc)
+        return None
+    decl = tpl_tiling_key.for_kernel(decls, name, len(params))
+    if decl is None:
+        return None
+    key = lw.options.tiling_key if isinstance(getattr(lw.options, "tiling_key", None), int) else 0
+    try:
+        return tpl_tiling_key.kernel_bindings(decl, key, params, fn), key
+    except Unsupported as exc:
+        if key == 0:
+            raise
+        lw.report.add(warning(NOT_MODELLED, f"kernel '{name}' has no instance for tiling key {key}: {exc.args[0]}; "
+                                            "it was checked for key 0", span_of(fn)))
+        return tpl_tiling_key.kernel_bindings(decl, 0, params, fn), 0
 
 
 def _bind_caller_constants(lw: FunctionLowerer, body: A.Compound) -> None:

@@ -19,7 +19,7 @@ from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_accumulate
 from ascendir.lower import host_init_list, host_smart_ptr, host_std, host_vector, host_tiling_api
-from ascendir.lower import host_math_util, host_memcpy, host_streams
+from ascendir.lower import host_math_util, host_memcpy, host_streams, tpl_tiling_key
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import UNKNOWN_API, span_of
 from ascendir.lower.function import Unsupported
@@ -84,6 +84,11 @@ class HostCalls:
         if isinstance(callee, A.Name):
             handled = self._free_call(e, callee, expected)
             return handled if handled is not None else super().expr_Call(e, expected)
+        if isinstance(callee, A.Member) and callee.member in ("GetStorageFormat", "GetOriginFormat") and \
+                isinstance(callee.obj, A.Call) and callee.obj.callee_name == "GetFormat" and not e.args:
+            # `desc->GetFormat().GetStorageFormat()`: GetFormat's gert::StorageFormat, whose storage and origin
+            # formats are both the one format the tensors have here (ND, host_context_methods._nd_format)
+            return self.expr(callee.obj)
         if isinstance(callee, A.Member) and not isinstance(callee.obj, A.This):
             recv = self.expr(callee.obj)
             if is_host(recv.ctype):
@@ -126,6 +131,15 @@ class HostCalls:
             self.expr(e.args[0])
             fact = self.emit(hd.ChipFactOp(self.ssa(self._platform(e), e), _CHIP_FACT_CALLS[name]), e)
             return Val(C.I64, fact.results[0])
+        if name == "GET_TPL_TILING_KEY":
+            # the ops repositories' template tiling key (asc-devkit template_argument.h), out of reach
+            return tpl_tiling_key.lower_get_key(self, e)
+        if name == "ASCENDC_TPL_SEL_PARAM" and e.args:
+            # `do { uint64_t key = GET_TPL_TILING_KEY(...); context->SetTilingKey(key); } while (0)`
+            key = A.Call(e.span, A.Name(e.span, A.QualifiedName(e.span, [A.NamePart(e.span, "GET_TPL_TILING_KEY")])),
+                         e.args[1:])
+            set_key = A.Call(e.span, A.Member(e.span, e.args[0], "SetTilingKey", True), [key])  # type: ignore[arg-type]
+            return self.expr(set_key)
         if name in _CLZ_WIDTHS and len(e.args) == 1:
             # GCC's count-leading-zeros builtins (add_rms_norm's tiling: the largest power of two <= n)
             operand = self.ssa(self.convert(self.expr(e.args[0]), _CLZ_WIDTHS[name], e), e)

@@ -298,7 +298,19 @@ def _handle(kind: str) -> Method:
 
 def _workspace_sizes(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
     count = lw.const_eval(e.args[0]) if e.args else None
+    # (GetWorkspaceSizes(n) sets the size of the context's workspace vector to n: GetWorkspaceNum reads it)
+    lw.workspace_count = count if isinstance(count, int) else None
     return Val(HostT("workspace"), obj=count if isinstance(count, int) else None)
+
+
+def _workspace_num(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    """GetWorkspaceNum(): the size of the context's workspace vector, which GetWorkspaceSizes(n) sets to n
+    (gert::TilingContext: `workspace->SetSize(workspace_count)`, then GetSize()); the count of the call the lowering
+    passed last. ops-nn dynamic_quant checks it is positive after GetWorkspaceSizes(1)."""
+    count = getattr(lw, "workspace_count", None)
+    if count is None:
+        raise Unsupported("GetWorkspaceNum before a GetWorkspaceSizes(n) of a constant n is not modelled", e)
+    return Val(C.U64, const=count)
 
 
 def _tiling_data(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
@@ -392,6 +404,7 @@ METHODS: dict[str, dict[str, Method]] = {
         "GetComputeNodeOutputNum": _output_count,
         "GetAttrs": _handle("attrs"), "GetPlatformInfo": _handle("platform_info"),
         "GetRawTilingData": _handle("raw_tiling"), "GetWorkspaceSizes": _workspace_sizes,
+        "GetWorkspaceNum": _workspace_num,
         "GetTilingData": _tiling_data,
         "SetBlockDim": _setter(hd.SetBlockDimOp, C.U32), "SetTilingKey": _setter(hd.SetTilingKeyOp, C.U64),
         "GetBlockDim": _getter("SetBlockDim", C.U32), "GetTilingKey": _getter("SetTilingKey", C.U64),

@@ -122,6 +122,14 @@ class HostDeclarations:
             buffer = self.emit(hd.ShapeLocalOp(), node).results[0]
             buffer.name_hint = name if name.isidentifier() else None
             return Val(HostT("shape_buffer"), buffer)  # type: ignore[return-value]
+        if self.shape_objects and init is None and isinstance(t, HostT) and t.kind == "shape" and \
+                isinstance(node, A.Call):
+            # what an inlined function returning a gert::Shape (by value or const reference) returns: an object
+            # each of its returns copies into, under an `if` too (ops-nn's EnsureNotScalar: a {1} shape for a
+            # scalar, else its argument)
+            buffer = self.emit(hd.ShapeLocalOp(), node).results[0]
+            return HandleCell(HostT("shape_buffer"), None, name, value=Val(HostT("shape_buffer"), buffer),
+                              block=self.builder.insertion_point.block)
         if init is None and isinstance(t, HostT) and t.kind == "unmodelled" and t.detail == "vector" and \
                 isinstance(node, A.Declarator) and not node.type.pointers and \
                 (elem := host_vector.element_type(self, node.type)) is not None:
@@ -146,6 +154,10 @@ class HostDeclarations:
         return super().load(cell, node)
 
     def store(self, cell: Cell, v: Val, node: A.Node) -> None:
+        if isinstance(cell, HandleCell) and handle_kind(cell.value) == "shape_buffer" and \
+                isinstance(cell.ctype, HostT) and cell.ctype.kind == "shape_buffer":
+            self.emit(hd.ShapeAssignOp(self.ssa(cell.value, node), self._shape_value(v, node)), node)
+            return
         if isinstance(cell, HandleCell):
             if self.builder.insertion_point.block is not cell.block and not _path_free_store(cell, v):
                 raise Unsupported(f"assigning '{cell.name}' (a {cell.ctype}) under control flow is not modelled", node)
@@ -232,6 +244,9 @@ class HostDeclarations:
                 isinstance(d, A.Declarator) and "*" not in d.type.pointers and not getter_pointer(init):
             self._bind_shape_object(name, d, init, is_ref)
             return
+        if isinstance(t, HostT) and t.kind == "string" and init is not None and handle_kind(init) == "attr_ptr" \
+                and not is_ref:
+            init = self._as_string(init, d)  # `std::string s = attrs->GetAttrPointer<char>(i);`: its text
         if isinstance(t, C.TilingT) and init is None:
             init = self._tiling_local(t.name, d)  # `XTilingData tiling;`
         if isinstance(t, HostT) and t.kind == "matmul_tiling" and init is None:

@@ -115,6 +115,9 @@ class Scope:
     homonyms: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     # REGISTER_TILING_TEMPLATE("Op", Class, priority) registrations (ascendir/lower/tiling_framework.py)
     tiling_templates: list[A.MacroDecl] = field(default_factory=list)
+    # ASCENDC_TPL_ARGS_DECL(Op, ...) declarations of the template tiling key, with their namespace
+    # (ascendir/lower/tpl_tiling_key.py); the kernel build defines the macro to nothing, so host code has them
+    tpl_declarations: list[tuple[str, A.MacroDecl]] = field(default_factory=list)
 
     def without_namespaces(self, parts: list[A.NamePart]) -> list[A.NamePart]:
         """`parts` less its leading names of the program's namespaces (a class of the same name stays)."""
@@ -174,6 +177,8 @@ def _collect_decls(scope: Scope, decls: list[A.Node], template: list[A.TemplateP
             scope.registered_tiling[d.op_type] = d.struct_name
         elif tiling_framework.is_registration(d):
             scope.tiling_templates.append(d)  # type: ignore[arg-type]
+        elif isinstance(d, A.MacroDecl) and d.name == "ASCENDC_TPL_ARGS_DECL":
+            scope.tpl_declarations.append((namespace, d))
         elif isinstance(d, A.MacroDecl) and d.name == "REGISTER_TILING_DEFAULT" and d.args:
             scope.default_tiling = _arg_text(d.args[0])
         elif isinstance(d, A.ExprStmt) and isinstance(d.expr, A.KernelLaunch):
@@ -355,7 +360,7 @@ def _collect_function(scope: Scope, d: A.FunctionDecl, template: list[A.Template
     parts = d.name.parts
     if len(parts) >= 2 and parts[-2].name in scope.classes and d.body is not None:
         # `void KernelAdd<T>::Init(...) { ... }`: a method defined out of its class
-        info = scope.classes[parts[-2].name]
+        info = scope.classes[_owner_key(scope, d, parts)]
         name = parts[-1].name
         special = parts[-2].template_args
         if special and not template:
@@ -392,6 +397,23 @@ def _collect_function(scope: Scope, d: A.FunctionDecl, template: list[A.Template
         scope.functions.setdefault(parts[-1].name, []).append(d)
     elif len(parts) == 1 and d.kind == "function":
         scope.prototypes.setdefault(parts[-1].name, []).append(d)
+
+
+def _owner_key(scope: Scope, d: A.FunctionDecl, parts: list[A.NamePart]) -> str:
+    """The class an out-of-class method definition belongs to: where several namespaces declare a class of its
+    name (ops-nn ascend_quant_v2: the OpDef `ops::AscendQuantV2` and the tiling class
+    `optiling::ascendquantv2::AscendQuantV2`), the one of the namespace the definition is written in, with the
+    qualifiers it names."""
+    name = parts[-2].name
+    if name not in scope.homonyms:
+        return name
+    written = "::".join(p.name for p in parts[:-2])
+    here = scope.declared_in.get(id(d), "")
+    full = "::".join(n for n in (here, written) if n)
+    for ns, key in scope.homonyms[name]:
+        if ns == full and key in scope.classes:
+            return key
+    return name
 
 
 def _inherit_template_defaults(scope: Scope, decl: A.FunctionDecl, definition: A.FunctionDecl) -> None:

@@ -261,7 +261,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     try:
         # a case's draws fold the same values: built once (passes/sim/lowering_cache.py)
         sim_program = module.build(chip, key, lambda folded: build_program(folded, chip,
-                                                                           _kernel_name(program, folded, key)))
+                                                                           _kernel_name(program, folded, key, chip)))
     except NotModelled as exc:
         return SimResult({}, findings + [error(SIM_ERROR, f"the simulator cannot run this kernel: it does not "
                                                           f"model {exc}", None)], completed=False)
@@ -464,15 +464,19 @@ def _given_outputs(outputs: Any, names: list[str]) -> dict[str, Any]:
 
 
 def _key_not_lowered(module: Any, key: int | None) -> bool:
-    """Whether `module`'s kernel was lowered once per tiling key and not for `key`."""
+    """Whether `module`'s kernel was lowered once per tiling key and not for `key`, or is a kernel template
+    instantiated from another template tiling key than `key` (ASCENDC_TPL_ARGS_DECL: TPL_KEY_ATTR)."""
     from xdsl.dialects.builtin import IntegerAttr
 
     from ascendir.dialects import ascendc as asc
-    from ascendir.lower import TILING_KEY_ATTR
+    from ascendir.lower import TILING_KEY_ATTR, TPL_KEY_ATTR
 
-    keys = {op.attributes[TILING_KEY_ATTR].value.data for op in module.walk()
-            if isinstance(op, asc.KernelOp) and isinstance(op.attributes.get(TILING_KEY_ATTR), IntegerAttr)}
-    return bool(keys) and key is not None and key not in keys
+    kernels = [op for op in module.walk() if isinstance(op, asc.KernelOp)]
+    keys = {op.attributes[TILING_KEY_ATTR].value.data for op in kernels
+            if isinstance(op.attributes.get(TILING_KEY_ATTR), IntegerAttr)}
+    instances = {op.attributes[TPL_KEY_ATTR].value.data for op in kernels
+                 if isinstance(op.attributes.get(TPL_KEY_ATTR), IntegerAttr)}
+    return key is not None and ((bool(keys) and key not in keys) or bool(instances - {key}))
 
 
 def _lower_given_key(module: Any, key: int | None, chip: str, dtypes: Any) -> None:
@@ -485,7 +489,7 @@ def _lower_given_key(module: Any, key: int | None, chip: str, dtypes: Any) -> No
                                        absent_inputs=module.options.absent_inputs))
 
 
-def _kernel_name(program: Any, module: Any, key: int | None = None) -> str | None:
+def _kernel_name(program: Any, module: Any, key: int | None = None, chip: str | None = None) -> str | None:
     """The op's kernel: snake_case of the op name where several kernels are defined; of a kernel lowered once per
     tiling key (too large to lower whole), the one of the tiling key the host chose."""
     from xdsl.dialects.builtin import IntegerAttr
@@ -504,9 +508,33 @@ def _kernel_name(program: Any, module: Any, key: int | None = None) -> str | Non
     kernels = [op.sym_name.data for op in module.walk() if isinstance(op, asc.KernelOp)]
     if len(kernels) <= 1:
         return None
-    op = program.bundle.op_name or ""
+    from passes.sim.op_file import op_type
+
+    op = op_type(program.bundle)
     snake = "".join("_" + c.lower() if c.isupper() else c for c in op).lstrip("_")
+    # an op folder with an entry per architecture (ops-nn's op.cpp for the 910B, op_apt.cpp for the 950, both
+    # `op`; the second renamed `op_2`): the one in the file the OpDef builds for the chip (passes/sim/op_file.py)
+    named = [k for k in module.walk() if isinstance(k, asc.KernelOp) and snake in (
+        k.sym_name.data, getattr(k.attributes.get(asc.SOURCE_NAME_ATTR), "data", None))]
+    if len(named) > 1 and chip is not None:
+        from ascendir.chips import load_chip
+        from passes.sim.op_file import kernel_file
+
+        stem = kernel_file(program.bundle, load_chip(chip).npu_arch) or snake
+        own = [k.sym_name.data for k in named if _source_stem(k) == stem]
+        if len(own) == 1:
+            return own[0]
     return snake if snake in kernels else None
+
+
+def _source_stem(kernel: Any) -> str | None:
+    """The stem of the source file a kernel was lowered from (its location)."""
+    from xdsl.dialects.builtin import FileLineColLoc
+
+    loc = kernel.location
+    if isinstance(loc, FileLineColLoc):
+        return os.path.splitext(os.path.basename(loc.filename.data))[0]
+    return None
 
 
 def _param_kind(name: str) -> str:
