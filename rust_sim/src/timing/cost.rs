@@ -407,7 +407,8 @@ pub(crate) fn classify(api: &str, dtype: Option<&str>, p: &Params) -> Class {
             "LoadUnAlign" | "StoreUnAlign" | "LoadUnAlignPre" | "StoreUnAlignPost" => Some('S'),
             // Reduce folds one register (the RepeatReduceSum pass, vcadd); Arange and Xor are one simple pass
             "Reduce" => Some('R'),
-            "Arange" | "Xor" => Some('S'),
+            "Arange" | "Xor" | "Neg" => Some('S'),
+            "Log" => Some('E'), // the natural log, as Ln
             _ => BASIC.iter().find(|(n, _)| *n == op).map(|(_, c)| *c),
         };
         return match letter {
