@@ -31,6 +31,8 @@ FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
     "Arange": (("v:dst", "s:scalar"),),
     # unary: vec_unary_intf.h:41-63 (Log is the natural logarithm too: dav_3510 LnCompute)
     **{name: (("v:dst", "v:src", "p:mask"),) for name in ("Relu", "Neg", "Ln", "Log")},
+    # copy_intf.h:33-37 (vector registers, MERGING by default under a mask), maskreg_intf.h:54-56
+    "Move": (("v:dst", "v:src", "p:mask"), ("v:dst", "v:src"), ("p:dst", "p:src")),
 }
 # calls whose source register may hold another element type than dst (`U=` in the simulator's call)
 TWO_TYPES = frozenset({"Cast", "Reduce"})

@@ -268,3 +268,15 @@ def test_integer_div_of_non_negative_operands(tmp_path: Path) -> None:
                  outputs={"y": ((64,), "float32"), "s": ((64,), "int32")})
     errors = [d for d in result.findings if d.code == "ASC958"]
     assert errors and "Div by zero" in errors[0].message, [str(d) for d in result.findings]
+
+
+@pytest.mark.parametrize(("move", "other"), [("Reg::Move(zReg, xReg, gt);", 5.0),
+                                             ("Reg::Move<T, Reg::MaskMergeMode::ZEROING>(zReg, xReg, gt);", 0.0)])
+def test_a_masked_move_merges_by_default(tmp_path: Path, move: str, other: float) -> None:
+    # Move(dst, src, mask): MERGING unless told (copy_intf.h:33), so dst keeps the 5s outside `x > y`
+    kernel = KERNEL.replace("Reg::Select(zReg, xReg, yReg, gt);", "Reg::Duplicate(zReg, (T)5, all);\n        " + move)
+    rng = np.random.default_rng(2)
+    x, y = rng.standard_normal(128).astype(np.float32), rng.standard_normal(128).astype(np.float32)
+    result = simulate(tmp_path, 100, x, y, kernel)
+    assert result.ok, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["z"][:100], np.where(x > y, x, np.float32(other))[:100])

@@ -183,6 +183,7 @@ fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
             dst: p("dst")?,
             pattern: MaskPattern::from_name(a.targ("pattern").unwrap_or("ALL"))?,
         },
+        "Move" if a.has("mask") => return crate::vector::reg::compute_calls::decode(a), // Move under a mask
         "Move" if a.name("dst").is_some_and(|d| d.starts_with('p')) => Kind::MoveMask {
             dst: p("dst")?,
             src: p("src")?,

@@ -75,6 +75,13 @@ enum Kind {
         dst: usize,
         scalar: Sv,
     },
+    /// `Move(dst, src, mask)` of vector registers (copy_intf.h:33-34: MERGING by default; dav_3510
+    /// copy_impl.h:45-47 `vmov` under the mask)
+    MoveMasked {
+        dst: usize,
+        src: usize,
+        mask: usize,
+    },
 }
 
 #[derive(Debug)]
@@ -94,7 +101,8 @@ fn merge_mode(text: Option<&str>) -> Result<MergeMode, String> {
     }
 }
 
-fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
+/// Decodes one call (calls.rs hands over `Move` with a mask).
+pub(crate) fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
     let api = a.api.trim_start_matches("Reg::");
     let width: usize = a
         .targ("vl")
@@ -106,7 +114,10 @@ fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
     } else {
         DType::U8
     };
-    let mode = merge_mode(a.targ("mode"))?;
+    let mode = match (api, a.targ("mode")) {
+        ("Move", None) => MergeMode::Merging, // Move's default (copy_intf.h:33)
+        (_, m) => merge_mode(m)?,
+    };
     let v = |n: &str| reg_operand(a, n, 'v');
     let p = |n: &str| reg_operand(a, n, 'p');
     let on_masks = a.name("dst").is_some_and(|d| d.starts_with('p'));
@@ -196,6 +207,14 @@ fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
                 scalar: a.sv("scalar")?,
             }
         }
+        "Move" if a.name("dst").is_some_and(|d| d.starts_with('p')) => {
+            return Err("Move of mask registers under a mask (what it writes outside the mask is not said)".to_string())
+        }
+        "Move" => Kind::MoveMasked {
+            dst: v("dst")?,
+            src: v("src")?,
+            mask: p("mask")?,
+        },
         _ => return Err(format!("the register API's {api} is not modelled")),
     };
     Ok(Box::new(ComputeCall {
@@ -274,6 +293,19 @@ impl ComputeCall {
                 let s = self.file(cx).read(&[src]);
                 reduce::reduce(kind, t, u, self.file(cx).vreg(dst), &s[0], &m)?;
             }
+            Kind::MoveMasked { dst, src, mask } => {
+                let m = self.file(cx).mask(mask).clone();
+                let s = self.file(cx).read(&[src]);
+                let d = self.file(cx).vreg(dst);
+                let t = if t == DType::Bool { DType::U8 } else { t };
+                for i in 0..d.lanes(t) {
+                    if m.active(t, i) {
+                        d.set(t, i, s[0].get(t, i));
+                    } else if self.mode == MergeMode::Zeroing {
+                        d.set(t, i, 0);
+                    }
+                }
+            }
             Kind::Arange { dst, scalar } => {
                 let bits = cx.value_as(scalar, t);
                 reduce::arange(t, self.file(cx).vreg(dst), bits);
@@ -313,7 +345,28 @@ pub fn register(r: &mut Registry) {
 
 #[cfg(test)]
 mod tests {
-    use crate::api::registry;
+    use crate::api::{registry, Args};
+
+    #[test]
+    fn a_masked_move_merges_by_default() {
+        use crate::api::Arg;
+        let mut a = Args {
+            api: "Reg::Move".to_string(),
+            overload: "plain".to_string(),
+            targs: vec![("T".into(), "f32".into()), ("vl".into(), "256".into())],
+            ..Default::default()
+        };
+        for (k, v) in [("dst", "v0"), ("src", "v1"), ("mask", "p0")] {
+            a.named.push((k.to_string(), Arg::Name(v.to_string())));
+        }
+        let op = super::decode(&a).unwrap();
+        assert!(format!("{op:?}").contains("Merging"));
+        a.targs.push(("mode".into(), "ZEROING".into()));
+        assert!(format!("{:?}", super::decode(&a).unwrap()).contains("Zeroing"));
+        a.named[0].1 = Arg::Name("p1".to_string());
+        a.named[1].1 = Arg::Name("p2".to_string());
+        assert!(super::decode(&a).is_err());
+    }
 
     #[test]
     fn the_compute_calls_are_registered() {
