@@ -346,7 +346,7 @@ class HostCalls:
         if dest is None or handle_kind(dest) != "tiling" or self.const_eval(e.args[value_at]) != 0:
             raise Unsupported("memset is modelled only for zeroing a tiling struct", e)
         self._tiling_fill(dest, [], e)
-        return Val(C.VoidT())
+        return Val(C.I32, const=0) if value_at == 2 else Val(C.VoidT())  # memset_s returns EOK (securec)
 
     def _memcpy(self, e: A.Call) -> Val:
         """`memcpy(raw->GetData(), &tiling, n)` (or memcpy_s): a POD tiling struct saved to the context."""

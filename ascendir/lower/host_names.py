@@ -90,6 +90,8 @@ class HostNames:
             return Val(C.I32, const=hd.GE_DATA_TYPES[last])
         if last in GE_FORMATS:
             return Val(C.I32, const=GE_FORMATS[last])
+        if last == "EOK" and len(parts) == 1:
+            return Val(C.I32, const=0)  # securec's success code (`#define EOK 0`), what memset_s / memcpy_s return
         if last in _GE_DIM_CONSTANTS and (len(parts) == 1 or parts[-2] == "ge"):
             return Val(C.I64, const=_GE_DIM_CONSTANTS[last])
         if len(parts) >= 2 and parts[-2] == "CoreMemType":

@@ -5,11 +5,14 @@ data (`GetTilingData<S>()`), in one walk over the host sources.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ascendir.lower.astwalk import walk
 from frontend import ast as A
+
+_ARCH_FOLDER = re.compile(r"(?:^|/)arch\d+/")  # an ops repository's per-architecture op_host folder
 
 
 def find_tiling_function(units: Sequence[A.TranslationUnit], chip: str | None = None) -> A.FunctionDecl | None:
@@ -135,13 +138,17 @@ def _chip_arch(chip: str | None) -> int | None:
 
 
 def _build_rank(file: str, arch: int | None) -> int:
-    """0: a source in the folder of the architecture built for; 1: in no architecture's folder; 2: another's."""
+    """0: a source in the folder of the architecture built for; 1: in no architecture's folder; 2: another's. The
+    ops repositories name the 950's tiling folder arch35 (ascendir.chips.folder_arch); their other `archNN`
+    folders (deep_norm's arch22: ascend910b, ascend910_93, ascend310p, ...) are builds of other chips than it."""
     from ascendir.chips import folder_arch
 
     built_for = folder_arch(file)
-    if built_for is None:
-        return 1
-    return 0 if built_for == arch else 2
+    if built_for is not None:
+        return 0 if built_for == arch else 2
+    if arch is not None and arch == folder_arch("arch35/f.cpp") and _ARCH_FOLDER.search(file.replace("\\", "/")):
+        return 2
+    return 1
 
 
 def _macro_name(arg: object) -> str | None:

@@ -1,8 +1,10 @@
 """An op project whose op_host keeps one tiling per architecture folder (ops-nn deep_norm: op_host/arch22 and
-op_host/arch35 each `IMPL_OP_OPTILING(DeepNorm)`, the ops repositories' CMake building arch35's for ascend950 only)
-runs the tiling of the chip's build: the 910B's from the folder that says no other architecture, the 950's from
-arch35. Both folders define a tiling struct of one name with different fields, as deep_norm does. Before, the
-arch35 registration won on the 910B (the last one the scan met) and its struct replaced arch22's."""
+op_host/arch35 each `IMPL_OP_OPTILING(DeepNorm)`, the ops repositories' CMake building arch35's for ascend950 only
+and arch22's for the others) runs the tiling of the chip's build: the 910B's from arch22, the 950's from arch35.
+Both folders define a tiling struct of one name with different fields, as deep_norm does (arch22 a TILING_DATA_DEF,
+arch35 a plain struct its tiling fills through GetTilingData<S>()). Before, the arch35 registration won on the 910B
+(the last one the scan met) and its struct replaced arch22's; on the 950, arch22's TILING_DATA_DEF replaced arch35's
+struct ("no field named 'newer'")."""
 
 from __future__ import annotations
 
@@ -41,6 +43,31 @@ static ge::graphStatus Prepare(gert::TilingParseContext *context) { return ge::G
 IMPL_OP_OPTILING(P).Tiling(TILING_FN).TilingParse<PCompileInfo>(Prepare);
 }
 """
+PLAIN_HEADER = """
+#include <cstdint>
+struct PTilingData {
+    uint32_t newer;
+};
+"""
+PLAIN_TILING = """
+#include "p_tiling.h"
+#include "register/op_def_registry.h"
+namespace optiling {
+static ge::graphStatus PTilingFunc(gert::TilingContext *context)
+{
+    PTilingData *td = context->GetTilingData<PTilingData>();
+    if (memset_s(td, sizeof(PTilingData), 0, sizeof(PTilingData)) != EOK) {
+        return ge::GRAPH_FAILED;
+    }
+    td->newer = 35;
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+struct PCompileInfo {};
+static ge::graphStatus Prepare(gert::TilingParseContext *context) { return ge::GRAPH_SUCCESS; }
+IMPL_OP_OPTILING(P).Tiling(PTilingFunc).TilingParse<PCompileInfo>(Prepare);
+}
+"""
 OP_DEF = """
 #include "register/op_def_registry.h"
 namespace ops {
@@ -69,9 +96,10 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "op_host" / "arch22").mkdir(parents=True)
     (root / "op_host" / "arch35").mkdir()
     (root / "op_host" / "p_def.cpp").write_text(OP_DEF)
-    for arch, field, fn in (("arch22", "older", "Tiling4P"), ("arch35", "newer", "PTilingFunc")):
-        (root / "op_host" / arch / "p_tiling.h").write_text(HEADER.replace("NAME", field))
-        (root / "op_host" / arch / f"p_tiling_{arch}.cpp").write_text(_tiling(field, fn, int(arch[-2:])))
+    (root / "op_host" / "arch22" / "p_tiling.h").write_text(HEADER.replace("NAME", "older"))
+    (root / "op_host" / "arch22" / "p_tiling_arch22.cpp").write_text(_tiling("older", "Tiling4P", 22))
+    (root / "op_host" / "arch35" / "p_tiling.h").write_text(PLAIN_HEADER)
+    (root / "op_host" / "arch35" / "p_tiling_arch35.cpp").write_text(PLAIN_TILING)
     return root
 
 

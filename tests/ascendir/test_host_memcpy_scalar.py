@@ -46,3 +46,13 @@ def test_memcpy_of_a_float_into_a_uint32(cols: int) -> None:
     assert result.fields["invBits"] == struct.unpack("<I", struct.pack("<f", 1.0 / cols))[0]
     assert result.fields["status"] == 0
     assert result.fields["roundTrip"] == cols
+
+
+def test_memset_s_returns_eok() -> None:
+    """securec's `memset_s(...) != EOK` check (deep_norm's arch35 tiling): EOK is 0 and memset_s returns it.
+    Before, EOK was an undeclared identifier (ASC102) and memset_s returned void."""
+    source = SOURCE.replace("    PTilingData td;\n", "    PTilingData td;\n"
+                            "    if (memset_s(&td, sizeof(td), 0, sizeof(td)) != EOK) { return ge::GRAPH_FAILED; }\n")
+    result = run_tiling(source, rows=2, cols=4)
+    assert result.succeeded, result.diagnostics
+    assert [d for d in result.diagnostics if "warning" in d or "error" in d] == [], result.diagnostics
