@@ -1,21 +1,22 @@
 """`AscendC::GetSoftMaxFlashV2MaxTmpSize` / `GetSoftMaxFlashV2MinTmpSize(srcShape, dataTypeSize1, dataTypeSize2,
 isUpdate[, isBasicBlock[, isFlashOutputBrc]])` in host code: the bytes of temporary UB SoftmaxFlashV2 needs.
 
-The formulas are those of the tiling library for the 220x chips (asc-devkit impl/adv_api/tiling/activation/
-softmax_tiling.cpp: GetSoftMaxFlashV2MaxTmpSize :541, its non-DAV_3510 branch :609-627; the Min :634, :685-704),
-in float words, times 4. srcShape is read as [M, K] (K the last dim, M the product of the others, as
-GetLastAxisShapeND :62); blk = 32 / dataTypeSize2 elements (a block of dstMax / expSum); isUpdate does not change
-the 220x sizes.
+The formulas are those of the tiling library (asc-devkit impl/adv_api/tiling/activation/softmax_tiling.cpp:
+GetSoftMaxFlashV2MaxTmpSize :541, the Min :634), in float words, times 4, by the chip's architecture
+(GetCurNpuArch: the DAV_3510 / DAV_5102 branch, else the 220x one). srcShape is read as [M, K] (K the last dim, M
+the product of the others, as GetLastAxisShapeND :62); blk = 32 / dataTypeSize2 elements (a block of dstMax /
+expSum); isUpdate does not change the 220x sizes.
 
-* Max, a basic block (isBasicBlock, K % 64 == 0, M % 8 == 0): M halved while M * K >= 64 * 256 (one repeat's
+* 220x Max, a basic block (isBasicBlock, K % 64 == 0, M % 8 == 0): M halved while M * K >= 64 * 256 (one repeat's
   255-repeat limit); half M * (blk + K + 64), float M * (blk + 64), with 128 for 64 when K is 1024. Otherwise half
   M * (2 * blk + K + 64), float M * (blk + 64).
-* Min: the same per row for one basic tile of 8 rows (basic block, K % 64 == 0) or one row; with
+* 220x Min: the same per row for one basic tile of 8 rows (basic block, K % 64 == 0) or one row; with
   isFlashOutputBrc, times min(32 / dataTypeSize1, M) rows (a basic tile's 8 rows counted once).
+* DAV_3510 (:566-606, :672-690), with isUpdate: for a half source align(2 * M, 128) + M * (2 * blk + K) (+ M * blk
+  for a float dstMax), for a float one align(M, 64) + 2 * M * blk; the Max takes those only for M <= 2, else the
+  220x row sizes (a basic block without the halving or the K = 1024 case). Without isUpdate: max(M * (s + K) + 256 + align(M, 8),
+  M * (blk + K) (+ 64 * M for the Max)), s = 8 (4 for the Min of a basic block). No isFlashOutputBrc factor.
 * A source of no elements, or a type size other than 2 or 4, returns 0 (the library's asserts).
-
-The DAV_3510 (Ascend 950) branch is not modelled, as for the other SoftMax size queries (host_calls.py
-_softmax_tmp_size): a 950 run gets the 220x sizes.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
         raise Unsupported(f"a SoftmaxFlashV2 tiling shape of {shape.ctype} is not modelled", e.args[0])
     value = lw._shape_value(shape, e.args[0])
     size1, size2 = (lw.convert(lw.expr(a), C.U32, a) for a in e.args[1:3])
-    lw.expr(e.args[3])  # isUpdate: the same sizes on the 220x chips
+    update = lw.to_bool(lw.expr(e.args[3]), e)
     basic_flag, brc = (lw.to_bool(lw.expr(e.args[i]), e) if len(e.args) > i else Val(C.BOOL, const=0) for i in (4, 5))
     count = lw.convert(Val(C.I64, lw.emit(hd.ShapeSizeOp(value), e).results[0]), C.U32, e)
     last = lw.ssa(lw.arith("-", Val(C.U64, lw.emit(hd.ShapeDimNumOp(value), e).results[0]), Val(C.U64, const=1), e), e)
@@ -69,14 +70,52 @@ def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
         brc_rows = _select(lw, lw.compare("<", m, per_block, e), m, per_block, e)
         tiles = _select(lw, basic, lw.arith("/", words, _u32(_TILE), e), words, e)
         words = _select(lw, brc, lw.arith("*", tiles, brc_rows, e), words, e)
+    words = _select(lw, _regbase(lw, e), _dav_3510(lw, name, (m, k, blk, half, size2), update, basic_flag, e), words, e)
     valid = _and(lw, lw.compare("!=", count, _u32(0), e), _and(lw, _type_size(lw, size1, e), _type_size(lw, size2, e), e), e)
     return _select(lw, valid, lw.arith("*", words, _u32(4), e), _u32(0), e)
 
 
-def _row_words(lw: HostLowerer, basic: Val, half: Val, blk: Val, k: Val, e: A.Call) -> Val:
-    """Float words per row: blk + 64 (float) or blk + K + 64 (half) in a basic block, 128 for 64 when K is 1024;
-    else 2 * blk + K + 64 (half) or blk + 64 (float)."""
-    unit = _select(lw, _eq(lw, k, _SPECIAL_K, e), _u32(2 * _UNIT), _u32(_UNIT), e)
+def _regbase(lw: HostLowerer, e: A.Call) -> Val:
+    """GetCurNpuArch() is DAV_3510 or DAV_5102 (the library's condition for its other branch)."""
+    arch = Val(C.I64, lw.emit(hd.ChipFactOp(lw.ssa(lw._platform(e), e), "npu_arch"), e).results[0])
+    return _select(lw, lw.compare("==", arch, Val(C.I64, const=3510), e), Val(C.BOOL, const=1),
+                   lw.compare("==", arch, Val(C.I64, const=5102), e), e)
+
+
+def _dav_3510(lw: HostLowerer, name: str, dims: tuple[Val, Val, Val, Val, Val], update: Val, basic_flag: Val,
+              e: A.Call) -> Val:
+    """The DAV_3510 branch's float words (module docstring)."""
+    m, k, blk, half, size2 = dims
+    is_max = name == "GetSoftMaxFlashV2MaxTmpSize"
+    # with isUpdate: the few-row form (the Max's for M <= 2; the Min's always)
+    two_blk = lw.arith("*", blk, _u32(2), e)
+    half_words = lw.arith("+", _align_by(lw, lw.arith("*", m, _u32(2), e), 2 * _UNIT, e),
+                          lw.arith("*", m, lw.arith("+", two_blk, k, e), e), e)
+    half_words = _select(lw, _eq(lw, size2, 2, e), half_words, lw.arith("+", half_words, lw.arith("*", m, blk, e), e), e)
+    float_words = lw.arith("+", _align_by(lw, m, _UNIT, e), lw.arith("*", m, two_blk, e), e)
+    few_rows = _select(lw, half, half_words, float_words, e)
+    if is_max:
+        k_unit = _eq(lw, lw.arith("%", k, _u32(_UNIT), e), 0, e)
+        basic = _and(lw, _and(lw, basic_flag, k_unit, e), _eq(lw, lw.arith("%", m, _u32(_TILE), e), 0, e), e)
+        rows = lw.arith("*", m, _row_words(lw, basic, half, blk, k, e, special=False), e)
+        few_rows = _select(lw, lw.compare("<=", m, _u32(2), e), few_rows, rows, e)
+    # without isUpdate
+    per_row = _u32(_TILE) if is_max else _select(lw, basic_flag, _u32(4), _u32(_TILE), e)
+    first = lw.arith("+", lw.arith("+", lw.arith("*", m, lw.arith("+", per_row, k, e), e), _u32(_UNIT * 4), e),
+                     _align_by(lw, m, _TILE, e), e)
+    second = lw.arith("*", m, lw.arith("+", lw.arith("+", blk, k, e), _u32(_UNIT if is_max else 0), e), e)
+    plain = _select(lw, lw.compare("<", first, second, e), second, first, e)
+    return _select(lw, update, few_rows, plain, e)
+
+
+def _align_by(lw: HostLowerer, n: Val, unit: int, e: A.Call) -> Val:
+    return lw.arith("*", lw.arith("/", lw.arith("+", n, _u32(unit - 1), e), _u32(unit), e), _u32(unit), e)
+
+
+def _row_words(lw: HostLowerer, basic: Val, half: Val, blk: Val, k: Val, e: A.Call, special: bool = True) -> Val:
+    """Float words per row: blk + 64 (float) or blk + K + 64 (half) in a basic block, 128 for 64 when K is 1024
+    (the 220x branch: `special`); else 2 * blk + K + 64 (half) or blk + 64 (float)."""
+    unit = _select(lw, _eq(lw, k, _SPECIAL_K, e), _u32(2 * _UNIT), _u32(_UNIT), e) if special else _u32(_UNIT)
     basic_words = lw.arith("+", blk, _select(lw, half, lw.arith("+", k, unit, e), unit, e), e)
     plain_half = lw.arith("+", lw.arith("+", lw.arith("*", blk, _u32(2), e), k, e), _u32(_UNIT), e)
     plain = _select(lw, half, plain_half, lw.arith("+", blk, _u32(_UNIT), e), e)

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from ascendir.host_eval_types import TensorSpec, TilingInputs
+from ascendir.lower.host import evaluate_program_tiling
+from frontend.pipeline import load_text
 from tests.ascendir.host_op import op_def, run_tiling
 
 SOURCE = """
@@ -52,4 +55,22 @@ def test_softmax_flash_v2_tmp_sizes(rows: int, cols: int, type_size: int, basic:
     result = run_tiling(SOURCE, rows=rows, cols=cols, attrs=[type_size, basic])
     assert result.succeeded, result.diagnostics
     assert [d for d in result.diagnostics if "error" in d or "warning" in d] == [], result.diagnostics
+    assert (result.fields["maxSize"], result.fields["minSize"], result.fields["minBrc"]) == want
+
+
+@pytest.mark.parametrize(("rows", "cols", "type_size", "update", "want"), [
+    # isUpdate, float: the Max's 220x row size for M > 2; the Min align(M, 64) + 2 * M * blk
+    (8, 16, 4, True, (576 * 4, (64 + 8 * 16) * 4, (64 + 8 * 16) * 4)),
+    # isUpdate, half, M <= 2: align(2 * M, 128) + M * (2 * blk + K), the Max's and the Min's alike
+    (2, 64, 2, True, ((128 + 2 * 96) * 4,) * 3),
+    # no isUpdate: max(M * (8 + K) + 256 + align(M, 8), M * (blk + K) (+ 64 * M for the Max))
+    (8, 16, 4, False, (8 * 88 * 4, (8 * 24 + 256 + 8) * 4, (8 * 24 + 256 + 8) * 4)),
+])
+def test_softmax_flash_v2_tmp_sizes_on_dav_3510(rows: int, cols: int, type_size: int, update: bool,
+                                                want: tuple[int, int, int]) -> None:
+    """The 950's (DAV_3510) branch of the same functions (softmax_tiling.cpp :566-606, :672-690)."""
+    source = SOURCE if update else SOURCE.replace("typeSize, typeSize, true,", "typeSize, typeSize, false,")
+    inputs = TilingInputs([TensorSpec((rows, cols), "float32")], attrs=[type_size, False], chip="950PR")
+    result = evaluate_program_tiling(load_text(source, "p.cpp"), inputs)
+    assert result.succeeded, result.diagnostics
     assert (result.fields["maxSize"], result.fields["minSize"], result.fields["minBrc"]) == want
