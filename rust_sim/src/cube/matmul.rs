@@ -146,6 +146,7 @@ enum Method {
     IterateNBatch,
     GetBatchTensorC,
     SetWorkspace,
+    SetHF32,
     Nothing,
 }
 
@@ -200,6 +201,7 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         "IterateNBatch" => Method::IterateNBatch,
         "GetBatchTensorC" | "GetBatchC" => Method::GetBatchTensorC,
         "SetWorkspace" => Method::SetWorkspace,
+        "SetHF32" => Method::SetHF32,
         _ => Method::Nothing,
     };
     let method = if method == Method::Init && !a.named.iter().any(|(n, _)| n.starts_with("cubeTiling")) {
@@ -237,6 +239,7 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
     };
     let sv = |n: &str| a.opt_sv(n).ok().flatten();
     let (flags, ints) = match method {
+        Method::SetHF32 => (vec![sv("enableHF32")], vec![]),
         Method::SetA => (vec![sv("isTransposeA")], vec![]),
         Method::SetB => (vec![sv("isTransposeB")], vec![]),
         Method::SetTail => (vec![], vec![sv("tailM"), sv("tailN"), sv("tailK")]),
@@ -314,6 +317,34 @@ impl ApiOp for Call {
         match self.method {
             Method::Register | Method::Init => return self.register(cx),
             Method::Nothing => return Flow::Next,
+            Method::SetHF32 => {
+                // the docs give HF32's two rounding modes (transMode) but not its format, so the float Mmad
+                // stays FP32: said once per place, since results can be closer to FP32 than the device's
+                let on = self
+                    .flags
+                    .first()
+                    .copied()
+                    .flatten()
+                    .is_some_and(|f| cx.uint(f) & 1 != 0);
+                // HF32 acts on float A / B only: quiet when A is set and of another type
+                let a_t = cx
+                    .core
+                    .cube
+                    .matmuls
+                    .get(&self.obj)
+                    .and_then(|o| o.a.as_ref())
+                    .map(|a| a.t);
+                if on && a_t.is_none_or(|t| t == DType::F32) {
+                    cx.warn(
+                        code::NOT_MODELLED,
+                        "Matmul::SetHF32(true) is not modelled: the simulated cube multiplies float in FP32 (the \
+                         docs give HF32's rounding modes, not its mantissa width), so results can be more exact \
+                         than the device's"
+                            .to_string(),
+                    );
+                }
+                return Flow::Next;
+            }
             Method::IterateBatch => return self.iterate_batch(cx),
             Method::IterateNBatch => return self.iterate_n_batch(cx),
             Method::GetBatchTensorC => return self.get_batch_tensor_c(cx),
