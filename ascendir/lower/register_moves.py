@@ -64,8 +64,9 @@ class _Form:
 
 
 # argument positions of the address a post-update form steps (a `__ubuf__ T*&` parameter), by callee
-_STEPPED_ADDRESS = {"LoadAlign": (1,), "StoreAlign": (0,), "DataCopy": (0, 1), "LoadUnAlign": (2,), "StoreUnAlign": (0,),
-                    "StoreUnAlignPost": (0,), "DataCopyUnAlign": (0, 2), "DataCopyUnAlignPost": (0,)}
+_STEPPED_ADDRESS = {"LoadAlign": (1, 2), "StoreAlign": (0,), "DataCopy": (0, 1, 2), "LoadUnAlign": (2,),
+                    "StoreUnAlign": (0,), "StoreUnAlignPost": (0,), "DataCopyUnAlign": (0, 2),
+                    "DataCopyUnAlignPost": (0,)}
 
 
 def stepped_addresses(body: object) -> set[str]:
@@ -221,9 +222,13 @@ def _load_align(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
     if dst is None:
         raise _Unmodelled("a load into a MaskReg" if args and _register(lw, args[0], "p") else
                           "the destination is no vector register the lowering models")
-    if len(args) >= 2 and _register(lw, args[1], "v") is not None:
-        raise _Unmodelled("the two-register (deinterleaving) form")
     elem = _elem(lw, form, args[0])
+    dst1 = _register(lw, args[1], "v") if len(args) >= 2 else None
+    if dst1 is not None:  # LoadAlign<T, DIST_DINTLV_B*>(dst0, dst1, addr[, stride | areg]): the dual form
+        if not (form.dist or "").startswith("DIST_DINTLV_"):
+            raise _Unmodelled("the two-register form without a DINTLV distribution")
+        _load_pair(lw, e, form, elem, dst, dst1)
+        return
     if len(args) == 2 and form.post is None:
         _emit(lw, e, "LoadAlign", elem, {"dst": dst}, {"addr": _address(lw, args[1])}, form)
     elif len(args) == 3 and form.post == "POST_MODE_UPDATE":
@@ -236,6 +241,22 @@ def _load_align(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
         _emit(lw, e, "LoadAlign", elem, {"dst": dst}, {"addr": addr}, form)
     else:
         raise _Unmodelled(f"the form with {len(args)} arguments" + (f" and {form.post}" if form.post else ""))
+
+
+def _load_pair(lw: FunctionLowerer, e: A.Call, form: _Form, elem: Scalar | None, dst: object, dst1: object) -> None:
+    args = e.args
+    regs = {"dst": dst, "dst1": dst1}
+    if len(args) == 3 and form.post is None:
+        _emit(lw, e, "LoadAlign", elem, regs, {"addr": _address(lw, args[2])}, form)
+    elif len(args) == 4 and form.post == "POST_MODE_UPDATE":
+        addr = _address(lw, args[2])
+        stride = _scalar(lw, args[3], "stride")
+        _emit(lw, e, "LoadAlign", elem, regs, {"addr": addr}, form)
+        _post_update(lw, args[2], addr, stride, e)
+    elif len(args) == 4 and form.post is None:
+        _emit(lw, e, "LoadAlign", elem, regs, {"addr": _with_offset(lw, _address(lw, args[2]), args[3])}, form)
+    else:
+        raise _Unmodelled(f"the two-register form with {len(args)} arguments")
 
 
 def _store_align(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:

@@ -1,8 +1,8 @@
 """arch35's register loads and stores beyond the plain ones (issue 28), on the simulator (--chip 950PR): the load /
-store distributions (DIST_UNPACK_B16 + DIST_PACK_B32, DIST_BRC_B32, DIST_FIRST_ELEMENT_B32), the post-update
-address forms, AddrReg offsets, the unaligned LoadUnAlign / StoreUnAlign pair and MaskPattern::H, each in a
-team-written vector function compared with numpy byte for byte; the forms the headers leave open are ASC958
-naming them. Before, each of these calls stopped the core with ASC958 (the template argument or the form)."""
+store distributions (DIST_UNPACK_B16 + DIST_PACK_B32, DIST_BRC_B32, DIST_FIRST_ELEMENT_B32, the two-register
+DIST_DINTLV_B16), the post-update address forms, AddrReg offsets, the unaligned LoadUnAlign / StoreUnAlign pair and
+MaskPattern::H, each in a team-written vector function compared with numpy byte for byte; the forms the headers
+leave open are ASC958 naming them. Before, each of these calls stopped the core with ASC958 (the template argument or the form)."""
 
 from __future__ import annotations
 
@@ -154,6 +154,27 @@ def test_unaligned_load_and_store_copy_from_an_odd_offset(tmp_path: Path) -> Non
     np.testing.assert_array_equal(y[:3], [7, 7, 7])
     np.testing.assert_array_equal(y[3:3 + 261], x[1:1 + 261])
     np.testing.assert_array_equal(y[264:], np.full(512 - 264, 7, np.int16))
+
+
+def test_dintlv_b16_splits_even_and_odd_elements(tmp_path: Path) -> None:
+    # LoadAlign<T, DIST_DINTLV_B16>(even, odd, addr): 256 halves into two registers of 128 (stepped by
+    # post-update once); even - odd stored: y[j] = x[2j] - x[2j + 1] for j < 128, then the same for x[256..]
+    body = """
+    Reg::RegTensor<T> even;
+    Reg::RegTensor<T> odd;
+    Reg::MaskReg all = Reg::CreateMask<T, Reg::MaskPattern::ALL>();
+    __ubuf__ T* src = xAddr;
+    for (uint16_t i = 0; i < 2; ++i) {
+        Reg::LoadAlign<T, Reg::PostLiteral::POST_MODE_UPDATE, Reg::LoadDist::DIST_DINTLV_B16>(even, odd, src, 256);
+        Reg::Sub(even, even, odd, all);
+        Reg::StoreAlign(yAddr + i * 128, even, all);
+    }"""
+    x = np.random.default_rng(4).integers(-100, 100, 512).astype(np.int16)
+    result = simulate(tmp_path, kernel("int16_t", body), x, 512)
+    assert result.ok, [str(d) for d in result.findings]
+    y = result.outputs["y"]
+    np.testing.assert_array_equal(y[:256], x[0::2] - x[1::2])
+    np.testing.assert_array_equal(y[256:], np.full(256, 7, np.int16))
 
 
 def test_mask_pattern_h_selects_the_lower_half(tmp_path: Path) -> None:

@@ -22,9 +22,15 @@
 //!   (mask.rs); `DIST_NORM_B32` on 16-bit elements therefore stores pairs of them.
 //! - `DIST_FIRST_ELEMENT_B8/B16/B32`: only lane 0 of that width is stored, when the mask sets it.
 //!
-//! Not modelled, each a named error: the up/down-sampling loads (US, DS), BLK, E2B, the two-register
-//! interleaving forms (DINTLV, INTLV) and the channel split/merge forms (SPLT*, MRG*): the headers name them
-//! without saying which bytes go where.
+//! - `DIST_DINTLV_B8/B16/B32` (the two-register load): two registers' bytes from the address, element 2j of
+//!   that width into lane j of the first register and element 2j+1 into lane j of the second. The library
+//!   itself loads a 64-bit RegTensor of two registers this way, its low 32-bit words into `reg[0]` and the
+//!   high ones into `reg[1]` (dav_3510/kernel_reg_compute_datacopy_load_impl.h:60-66), and complex32's real
+//!   and imaginary halves with DINTLV_B16 (:72-78).
+//!
+//! Not modelled, each a named error: the up/down-sampling loads (US, DS), BLK, E2B, the interleaving store
+//! (INTLV, whose one mask over two registers the headers do not explain) and the channel split/merge forms
+//! (SPLT*, MRG*): the headers name them without saying which bytes go where.
 
 use crate::dtype::DType;
 use crate::vector::reg::file::VReg;
@@ -115,6 +121,36 @@ impl LoadDist {
         }
         Ok(reg)
     }
+}
+
+/// `LoadAlign<T, LoadDist::DIST_DINTLV_B<8 * bytes>>(dst0, dst1, addr)`: the element width of a two-register
+/// deinterleaving load, or None for any other distribution.
+pub fn deinterleave_width(name: &str) -> Option<usize> {
+    match bare(name) {
+        "DINTLV_B8" => Some(1),
+        "DINTLV_B16" => Some(2),
+        "DINTLV_B32" => Some(4),
+        _ => None,
+    }
+}
+
+/// The two registers a deinterleaving load makes of `ub` (`2 * width` bytes from the address on): even
+/// elements of `bytes` bytes into the first, odd ones into the second.
+pub fn deinterleave(ub: &[u8], width: usize, bytes: usize) -> Result<(VReg, VReg), String> {
+    if ub.len() < 2 * width {
+        return Err(format!(
+            "the load reads {} bytes, {} past the end of the buffer",
+            2 * width,
+            2 * width - ub.len()
+        ));
+    }
+    let (mut even, mut odd) = (VReg::zeroed(width), VReg::zeroed(width));
+    for (k, elem) in ub[..2 * width].chunks_exact(bytes).enumerate() {
+        let dst = if k.is_multiple_of(2) { &mut even } else { &mut odd };
+        let j = k / 2;
+        dst.bytes[j * bytes..(j + 1) * bytes].copy_from_slice(elem);
+    }
+    Ok((even, odd))
 }
 
 impl StoreDist {
@@ -273,6 +309,28 @@ mod tests {
         let w = d.writes(&src, &MaskReg::first(256, DType::F32, 64));
         assert_eq!(w, vec![(0, vec![0, 1, 2, 3])]);
         assert!(d.writes(&src, &MaskReg::none(256)).is_empty());
+    }
+
+    #[test]
+    fn dintlv_b16_splits_even_and_odd_halves() {
+        // 512 bytes: halves 0..256; even halves 0, 2, .. 254 into the first register, odd ones into the second
+        let bytes: Vec<u8> = (0..512u32).map(|i| (i % 251) as u8).collect();
+        assert_eq!(deinterleave_width("LoadDist::DIST_DINTLV_B16"), Some(2));
+        let (a, b) = deinterleave(&bytes, 256, 2).unwrap();
+        assert_eq!(&a.bytes[..4], &[0, 1, 4, 5]);
+        assert_eq!(&b.bytes[..4], &[2, 3, 6, 7]);
+        // half 255 (bytes 510, 511 = 510 % 251, 511 % 251) is lane 127 of the second register
+        assert_eq!(&b.bytes[254..], &[8, 9]);
+        // b32: a 64-bit element's low word into the first register, its high word into the second
+        let (lo, hi) = deinterleave(&bytes, 256, 4).unwrap();
+        assert_eq!(
+            (&lo.bytes[..4], &hi.bytes[..4]),
+            (&[0u8, 1, 2, 3][..], &[4u8, 5, 6, 7][..])
+        );
+        assert!(deinterleave(&bytes[..500], 256, 2)
+            .unwrap_err()
+            .contains("12 past the end"));
+        assert_eq!(deinterleave_width("DIST_INTLV_B16"), None);
     }
 
     #[test]

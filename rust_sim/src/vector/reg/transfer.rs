@@ -10,7 +10,7 @@ use crate::dtype::DType;
 use crate::memory::MemKind;
 use crate::program::Sv;
 use crate::vector::reg::calls::{reg_operand, ub_range};
-use crate::vector::reg::dist::{LoadDist, StoreDist};
+use crate::vector::reg::dist::{self, LoadDist, StoreDist};
 use crate::vector::reg::file::RegFile;
 use crate::vector::reg::mask::{self, MaskPattern};
 use crate::vector::reg::unalign;
@@ -27,6 +27,13 @@ enum Kind {
         mask: Option<usize>,
         addr: Sv,
         dist: StoreDist,
+    },
+    /// the two-register deinterleaving load (DIST_DINTLV_B*)
+    LoadPair {
+        dst: usize,
+        dst1: usize,
+        addr: Sv,
+        bytes: usize,
     },
     /// StoreUnAlign: the first `count` elements of `src`
     StoreCount {
@@ -62,6 +69,12 @@ pub fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
     let t = a.dtype("T")?;
     let dist = a.targ("dist").unwrap_or("DIST_NORM");
     let kind = match api {
+        "LoadAlign" if dist::deinterleave_width(dist).is_some() => Kind::LoadPair {
+            dst: reg_operand(a, "dst", 'v')?,
+            dst1: reg_operand(a, "dst1", 'v')?,
+            addr: a.sv("addr")?,
+            bytes: dist::deinterleave_width(dist).unwrap_or(1),
+        },
         "LoadAlign" | "LoadUnAlign" => Kind::Load {
             dst: reg_operand(a, "dst", 'v')?,
             addr: a.sv("addr")?,
@@ -125,6 +138,17 @@ impl Transfer {
                 let bytes = cx.local(MemKind::Ub).data.as_slice()[start..start + len].to_vec();
                 let reg = dist.load(&bytes, self.width)?;
                 *self.file(cx).vreg(dst) = reg;
+                Ok(Flow::Next)
+            }
+            Kind::LoadPair { dst, dst1, addr, bytes } => {
+                let len = 2 * self.width;
+                let Some(start) = ub_range(cx, addr, len, false, self.t.size(), &self.name) else {
+                    return Ok(Flow::Stop);
+                };
+                let ub = cx.local(MemKind::Ub).data.as_slice()[start..start + len].to_vec();
+                let (even, odd) = dist::deinterleave(&ub, self.width, bytes)?;
+                *self.file(cx).vreg(dst) = even;
+                *self.file(cx).vreg(dst1) = odd;
                 Ok(Flow::Next)
             }
             Kind::Store { src, mask, addr, dist } => {
