@@ -243,8 +243,9 @@ def test_padlist_set_element_by_element_runs_the_convolution() -> None:
 @pytest.mark.parametrize("repeat_time, boundary, runs", [(1, 0, True), (2, 0, False), (1, 4096, True)])
 def test_load_data_repeat_and_boundary_settings(repeat_time: int, boundary: int, runs: bool) -> None:
     # SetLoadDataRepeat / SetLoadDataBoundary lower and reach the simulator; their defaults (one load, no boundary)
-    # and a boundary past the map (4096 bytes, the map 2240) leave the convolution as it was; a repeat count is
-    # reported by name rather than computed as one load
+    # and a boundary past the map (4096 bytes, the map 2240) leave the convolution as it was; a repeat count along
+    # the width (repeatMode 1) is reported by name rather than computed as one load (along the height it runs:
+    # test_load3d_repeat.py)
     kernel = _with_settings(repeat_time, boundary)
     if runs:
         _conv_case(kernel, 8, 10, 7, 5, 1, 2, 2)
@@ -260,7 +261,7 @@ def _with_settings(repeat_time: int, boundary: int) -> str:
     return KERNEL.replace("    for (int32_t m0 = 0; m0 < M; m0 += MTILE) {", f"""    LoadDataRepeatParam rp;
     rp.repeatStride = 0;
     rp.repeatTime = {repeat_time};
-    rp.repeatMode = 0;
+    rp.repeatMode = {1 if repeat_time > 1 else 0};
     SetLoadDataRepeat(rp);
     SetLoadDataBoundary({boundary});
     for (int32_t m0 = 0; m0 < M; m0 += MTILE) {{""")
