@@ -1,6 +1,7 @@
 """The register API's compute calls beyond the element-wise arithmetic (register_api.py lowers them with these
 forms and modes): Compare / Compares (a MaskReg result), Select (by a MaskReg; also on mask registers), the logic
-instructions And / Or / Xor / Not on vector and on mask registers, Cast, Reduce, Arange, Relu, Neg and Ln / Log.
+instructions And / Or / Xor / Not on vector and on mask registers, Cast, Reduce, Arange, Relu, Neg, Ln / Log, Move,
+Pack / UnPack and Interleave / DeInterleave.
 The simulator's side is rust_sim/src/vector/reg/compute_calls.rs (Relu, Neg and Ln in calls.rs / ops.rs).
 
 Their template arguments select modes: `CMPMODE::GT` -> `cmp=GT`, `ReduceType::SUM` -> `reduce=SUM`,
@@ -33,11 +34,14 @@ FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
     **{name: (("v:dst", "v:src", "p:mask"),) for name in ("Relu", "Neg", "Ln", "Log")},
     # copy_intf.h:33-37 (vector registers, MERGING by default under a mask), maskreg_intf.h:54-56
     "Move": (("v:dst", "v:src", "p:mask"), ("v:dst", "v:src"), ("p:dst", "p:src")),
+    # relayout (vec_duplicate_intf.h:44-48, pack_intf.h:32-37; rust_sim/src/vector/reg/relayout.rs)
+    **{name: (("v:dst", "v:src"),) for name in ("Pack", "UnPack")},
+    **{name: (("v:dst0", "v:dst1", "v:src0", "v:src1"),) for name in ("Interleave", "DeInterleave")},
 }
 # calls whose source register may hold another element type than dst (`U=` in the simulator's call)
-TWO_TYPES = frozenset({"Cast", "Reduce"})
+TWO_TYPES = frozenset({"Cast", "Reduce", "Pack", "UnPack"})
 # enumerations a template argument names, and the mode key the simulator reads
-ENUM_MODES = {"CMPMODE": "cmp", "ReduceType": "reduce", "IndexOrder": "order"}
+ENUM_MODES = {"CMPMODE": "cmp", "ReduceType": "reduce", "IndexOrder": "order", "HighLowPart": "part"}
 # CastTrait's fields in declaration order (kernel_reg_compute_utils.h:207-212) and their mode keys
 _TRAIT_FIELDS = (("RegLayout", "layout"), ("SatMode", "sat"), ("MaskMergeMode", "mode"), ("RoundMode", "round"))
 

@@ -280,3 +280,84 @@ def test_a_masked_move_merges_by_default(tmp_path: Path, move: str, other: float
     result = simulate(tmp_path, 100, x, y, kernel)
     assert result.ok, [str(d) for d in result.findings]
     np.testing.assert_array_equal(result.outputs["z"][:100], np.where(x > y, x, np.float32(other))[:100])
+
+
+RELAYOUT_KERNEL = """
+#include "kernel_operator.h"
+using namespace AscendC;
+
+__simd_vf__ inline void RelayoutVF(__ubuf__ int32_t* sAddr, __ubuf__ int16_t* pAddr, __ubuf__ int32_t* zAddr,
+                                   __ubuf__ int32_t* xAddr, __ubuf__ int16_t* hAddr)
+{
+    Reg::RegTensor<int32_t> xReg;
+    Reg::RegTensor<int16_t> hReg;
+    Reg::RegTensor<int32_t> sReg;
+    Reg::RegTensor<int16_t> pReg;
+    Reg::RegTensor<int32_t> aReg;
+    Reg::RegTensor<int32_t> bReg;
+    Reg::MaskReg all = Reg::CreateMask<int32_t, Reg::MaskPattern::ALL>();
+    Reg::MaskReg all16 = Reg::CreateMask<int16_t, Reg::MaskPattern::ALL>();
+    Reg::LoadAlign(xReg, xAddr);
+    Reg::LoadAlign(hReg, hAddr);
+    Reg::UnPack<int32_t, int16_t, Reg::HighLowPart::HIGHEST>(sReg, hReg);
+    Reg::StoreAlign(sAddr, sReg, all);
+    Reg::Pack<int16_t, int32_t, Reg::HighLowPart::LOWEST>(pReg, xReg);
+    Reg::StoreAlign(pAddr, pReg, all16);
+    Reg::Interleave(aReg, bReg, xReg, sReg);
+    Reg::StoreAlign(zAddr, aReg, all);
+    Reg::StoreAlign(zAddr + 64, bReg, all);
+    Reg::DeInterleave(xReg, sReg, aReg, bReg);
+    Reg::StoreAlign(zAddr + 128, xReg, all);
+    Reg::StoreAlign(zAddr + 192, sReg, all);
+}
+
+extern "C" __global__ __aicore__ void reg_relayout(GM_ADDR x, GM_ADDR h, GM_ADDR s, GM_ADDR p, GM_ADDR z,
+                                                   GM_ADDR workspace, GM_ADDR tiling)
+{
+    GlobalTensor<int32_t> xGm, sGm, zGm;
+    GlobalTensor<int16_t> hGm, pGm;
+    xGm.SetGlobalBuffer((__gm__ int32_t *)x, 64);
+    hGm.SetGlobalBuffer((__gm__ int16_t *)h, 128);
+    sGm.SetGlobalBuffer((__gm__ int32_t *)s, 64);
+    pGm.SetGlobalBuffer((__gm__ int16_t *)p, 128);
+    zGm.SetGlobalBuffer((__gm__ int32_t *)z, 256);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, hb, sb, pb, zb;
+    pipe.InitBuffer(xb, 256);
+    pipe.InitBuffer(hb, 256);
+    pipe.InitBuffer(sb, 256);
+    pipe.InitBuffer(pb, 256);
+    pipe.InitBuffer(zb, 1024);
+    LocalTensor<int32_t> xl = xb.Get<int32_t>();
+    LocalTensor<int16_t> hl = hb.Get<int16_t>();
+    LocalTensor<int32_t> sl = sb.Get<int32_t>();
+    LocalTensor<int16_t> pl = pb.Get<int16_t>();
+    LocalTensor<int32_t> zl = zb.Get<int32_t>();
+    DataCopy(xl, xGm, 64);
+    DataCopy(hl, hGm, 128);
+    PipeBarrier<PIPE_ALL>();
+    asc_vf_call<RelayoutVF>((__ubuf__ int32_t *)sl.GetPhyAddr(), (__ubuf__ int16_t *)pl.GetPhyAddr(),
+                            (__ubuf__ int32_t *)zl.GetPhyAddr(), (__ubuf__ int32_t *)xl.GetPhyAddr(),
+                            (__ubuf__ int16_t *)hl.GetPhyAddr());
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(sGm, sl, 64);
+    DataCopy(pGm, pl, 128);
+    DataCopy(zGm, zl, 256);
+}
+"""
+
+
+def test_pack_unpack_interleave_deinterleave(tmp_path: Path) -> None:
+    x = (np.arange(64, dtype=np.int64) * 70001 - 2_000_000).astype(np.int32)  # low 16 bits differ from the value
+    h = (np.arange(128) * 300 - 20000).astype(np.int16)  # negatives in the upper half
+    src = tmp_path / "reg_relayout.cpp"
+    src.write_text(RELAYOUT_KERNEL, encoding="utf-8")
+    result = run(str(src), {"x": x, "h": h}, chip="950PR", block_dim=1,
+                 outputs={"s": ((64,), "int32"), "p": ((128,), "int16"), "z": ((256,), "int32")})
+    assert result.ok, [str(d) for d in result.findings]
+    s = h[64:].astype(np.int32)  # UnPack HIGHEST: the upper half, sign-extended
+    np.testing.assert_array_equal(result.outputs["s"], s)
+    np.testing.assert_array_equal(result.outputs["p"], np.concatenate([x.astype(np.int16), np.zeros(64, np.int16)]))
+    zipped = np.stack([x, s], axis=1).ravel()  # x0, s0, x1, s1, ...: the first half in a, the rest in b
+    np.testing.assert_array_equal(result.outputs["z"][:128], zipped)
+    np.testing.assert_array_equal(result.outputs["z"][128:], np.concatenate([x, s]))  # DeInterleave undoes it

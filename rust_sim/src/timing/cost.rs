@@ -408,6 +408,8 @@ pub(crate) fn classify(api: &str, dtype: Option<&str>, p: &Params) -> Class {
             // Reduce folds one register (the RepeatReduceSum pass, vcadd); Arange and Xor are one simple pass
             "Reduce" => Some('R'),
             "Arange" | "Xor" | "Neg" => Some('S'),
+            // register relayout (reg/relayout.rs): one pass over the source registers
+            "Pack" | "UnPack" | "Interleave" | "DeInterleave" => Some('S'),
             "Log" => Some('E'), // the natural log, as Ln
             _ => BASIC.iter().find(|(n, _)| *n == op).map(|(_, c)| *c),
         };

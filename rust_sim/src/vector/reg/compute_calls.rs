@@ -13,6 +13,7 @@ use crate::vector::reg::cmpsel::{self, CmpMode, LogicOp};
 use crate::vector::reg::file::RegFile;
 use crate::vector::reg::ops::MergeMode;
 use crate::vector::reg::reduce::{self, ReduceKind};
+use crate::vector::reg::relayout;
 use crate::vector::reg::vconv::{self, CastTrait, SatMode};
 
 #[derive(Debug)]
@@ -74,6 +75,20 @@ enum Kind {
     Arange {
         dst: usize,
         scalar: Sv,
+    },
+    /// `Pack` / `UnPack` (`unpack` false / true) of half `part` of a register
+    Repack {
+        unpack: bool,
+        u: DType,
+        part: usize,
+        dst: usize,
+        src: usize,
+    },
+    /// `Interleave` / `DeInterleave` (`de` true) of two registers into two
+    Zip {
+        de: bool,
+        dst: [usize; 2],
+        src: [usize; 2],
     },
     /// `Move(dst, src, mask)` of vector registers (copy_intf.h:33-34: MERGING by default; dav_3510
     /// copy_impl.h:45-47 `vmov` under the mask)
@@ -207,6 +222,22 @@ pub(crate) fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
                 scalar: a.sv("scalar")?,
             }
         }
+        "Pack" | "UnPack" => Kind::Repack {
+            unpack: api == "UnPack",
+            u: u()?,
+            part: match a.targ("part") {
+                None | Some("LOWEST") => 0,
+                Some("HIGHEST") => 1,
+                Some(other) => return Err(format!("'{other}' is no HighLowPart")),
+            },
+            dst: v("dst")?,
+            src: v("src")?,
+        },
+        "Interleave" | "DeInterleave" => Kind::Zip {
+            de: api == "DeInterleave",
+            dst: [v("dst0")?, v("dst1")?],
+            src: [v("src0")?, v("src1")?],
+        },
         "Move" if a.name("dst").is_some_and(|d| d.starts_with('p')) => {
             return Err("Move of mask registers under a mask (what it writes outside the mask is not said)".to_string())
         }
@@ -293,6 +324,32 @@ impl ComputeCall {
                 let s = self.file(cx).read(&[src]);
                 reduce::reduce(kind, t, u, self.file(cx).vreg(dst), &s[0], &m)?;
             }
+            Kind::Repack {
+                unpack,
+                u,
+                part,
+                dst,
+                src,
+            } => {
+                let s = self.file(cx).read(&[src]);
+                let d = self.file(cx).vreg(dst);
+                if unpack {
+                    relayout::unpack(t, u, part, d, &s[0])?;
+                } else {
+                    relayout::pack(t, u, part, d, &s[0])?;
+                }
+            }
+            Kind::Zip { de, dst, src } => {
+                let s = self.file(cx).read(&src);
+                let (mut d0, mut d1) = (s[0].clone(), s[1].clone());
+                if de {
+                    relayout::deinterleave(t, &mut d0, &mut d1, &s[0], &s[1]);
+                } else {
+                    relayout::interleave(t, &mut d0, &mut d1, &s[0], &s[1]);
+                }
+                *self.file(cx).vreg(dst[0]) = d0;
+                *self.file(cx).vreg(dst[1]) = d1;
+            }
             Kind::MoveMasked { dst, src, mask } => {
                 let m = self.file(cx).mask(mask).clone();
                 let s = self.file(cx).read(&[src]);
@@ -336,7 +393,20 @@ impl crate::api::ApiOp for ComputeCall {
 
 pub fn register(r: &mut Registry) {
     let apis = [
-        "Compare", "Compares", "Select", "And", "Or", "Xor", "Not", "Cast", "Reduce", "Arange",
+        "Compare",
+        "Compares",
+        "Select",
+        "And",
+        "Or",
+        "Xor",
+        "Not",
+        "Cast",
+        "Reduce",
+        "Arange",
+        "Pack",
+        "UnPack",
+        "Interleave",
+        "DeInterleave",
     ];
     let heads: Vec<String> = apis.iter().map(|a| format!("Reg::{a}")).collect();
     let refs: Vec<&str> = heads.iter().map(String::as_str).collect();

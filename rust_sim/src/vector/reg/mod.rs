@@ -18,6 +18,7 @@ pub mod file;
 pub mod mask;
 pub mod ops;
 pub mod reduce;
+pub mod relayout;
 pub mod transfer;
 pub mod unalign;
 pub mod vconv;
