@@ -150,7 +150,102 @@ def _cases() -> list[OpCase]:
                {"permute_tokens": ((rows * 2, 32), "float32"), "sorted_indices": ((rows * 2,), "int32")},
                lambda a: _permute(a["tokens"], a["indices"]),
                note="stable argsort of the flattened indices; permute_tokens[p] = tokens[sorted[p] // topk]"),
+    ] + _math_and_transformer_cases(rows, cols)
+
+
+def _math_and_transformer_cases(rows: int, cols: int) -> list[OpCase]:
+    """ops-math and ops-transformer projects of other kinds (session 10, engineer V3): elementwise with a
+    broadcast scalar, a float-class test, a generator, a transpose, MoE gather / combine, rotary embedding.
+    /work/ext/real holds no docs for these ops: each formula is the public CANN aclnn API page's (named in the
+    note) and agrees with the op's own example (examples/test_aclnn_*.cpp)."""
+    tokens, topk, hidden, experts = rows, 2, cols, 4
+    return [
+        OpCase("pows", "ops-math/math/pows",
+               lambda r: {"x1": r.uniform(0.5, 2.0, (rows, cols)).astype(np.float32),
+                          "x2": np.array([3.0], np.float32)},
+               {"y": ((rows, cols), "float32")},
+               lambda a: {"y": a["x1"].astype(np.float64) ** a["x2"][0]},
+               note="y = x1 ^ x2, x2 a one-element exponent broadcast (aclnnPowTensorScalar / Pows)"),
+        OpCase("is_inf", "ops-math/math/is_inf",
+               lambda r: {"x": _with_specials(_f32(r, rows, cols))},
+               {"y": ((rows, cols), "bool")},
+               lambda a: {"y": np.isinf(a["x"])},
+               note="y = (|x| == inf): true for +inf and -inf, false for nan and finite x (aclnnIsInf)"),
+        OpCase("lin_space", "ops-math/math/lin_space",
+               lambda r: {"start": np.array(-3.0, np.float32), "stop": np.array(5.0, np.float32),
+                          "num": np.array(40, np.int32)},
+               {"output": ((40,), "float32")},
+               lambda a: {"output": np.linspace(-3.0, 5.0, 40)},
+               note="output[i] = start + i * (stop - start) / (num - 1), i < num (aclnnLinspace)"),
+        OpCase("transpose_v2", "ops-math/conversion/transpose_v2",
+               lambda r: {"x": _f32(r, 2, 16, 32), "perm": np.array([0, 2, 1], np.int32)},
+               {"y": ((2, 32, 16), "float32")},
+               lambda a: {"y": np.transpose(a["x"], a["perm"])},
+               note="y = x with its axes permuted by perm (TransposeV2, the numpy transpose)"),
+        OpCase("moe_finalize_routing", "ops-transformer/moe/moe_finalize_routing",
+               lambda r: {"expanded_x": _f32(r, tokens * topk, hidden), "x1": _f32(r, tokens, hidden),
+                          "x2": _f32(r, tokens, hidden), "bias": _f32(r, experts, hidden),
+                          "scales": r.uniform(0.0, 1.0, (tokens, topk)).astype(np.float32),
+                          "expanded_row_idx": r.permutation(tokens * topk).astype(np.int32),
+                          "expanded_expert_idx": r.integers(0, experts, (tokens, topk)).astype(np.int32)},
+               {"y": ((tokens, hidden), "float32")},
+               lambda a: {"y": _finalize_routing(a)},
+               note="y[i] = x1[i] + x2[i] + sum_k scales[i,k] * (expanded_x[expanded_row_idx[i + k*rows]] "
+                    "+ bias[expanded_expert_idx[i,k]]) (aclnnMoeFinalizeRouting)"),
+        OpCase("apply_rotary_pos_emb", "ops-transformer/posembedding/apply_rotary_pos_emb",
+               lambda r: {"query": _f32(r, 2, 8, 4, 64), "key": _f32(r, 2, 8, 4, 64),
+                          "cos": _f32(r, 2, 8, 1, 64), "sin": _f32(r, 2, 8, 1, 64)},
+               {"query": ((2, 8, 4, 64), "float32"), "key": ((2, 8, 4, 64), "float32")},
+               lambda a: {n: _rope_half(a[n], a["cos"], a["sin"]) for n in ("query", "key")},
+               attrs=["1", "half"],
+               note="layout 1 (BSND), rotary_mode half: out = x * cos + rotate_half(x) * sin, rotate_half(x) = "
+                    "concat(-x[..., d/2:], x[..., :d/2]) (aclnnApplyRotaryPosEmb), in place on query and key"),
+        OpCase("moe_compute_expert_tokens", "ops-transformer/moe/moe_compute_expert_tokens",
+               lambda r: {"sorted_experts": np.sort(r.integers(0, 8, 64)).astype(np.int32)},
+               {"total_rows_before_expert": ((8,), "int32")},
+               lambda a: {"total_rows_before_expert": np.searchsorted(a["sorted_experts"], np.arange(8),
+                                                                      side="right")},
+               attrs=["8"],
+               note="total_rows_before_expert[e] = how many of the sorted expert ids are <= e, the end row of "
+                    "expert e (aclnnMoeComputeExpertTokens)"),
+        OpCase("moe_token_unpermute", "ops-transformer/moe/moe_token_unpermute",
+               lambda r: {"permuted_tokens": _f32(r, tokens * topk, hidden),
+                          "sorted_indices": r.permutation(tokens * topk).astype(np.int32),
+                          "probs": r.uniform(0.0, 1.0, (tokens, topk)).astype(np.float32)},
+               {"unpermuted_tokens": ((tokens, hidden), "float32")},
+               lambda a: {"unpermuted_tokens": _unpermute(a)},
+               note="unpermuted[t] = sum_k permuted_tokens[sorted_indices[t*topk + k]] * probs[t,k] "
+                    "(aclnnMoeTokenUnpermute, padded_mode false)"),
     ]
+
+
+def _with_specials(x: np.ndarray) -> np.ndarray:
+    flat = x.reshape(-1)
+    flat[::7] = np.inf
+    flat[3::11] = -np.inf
+    flat[5::13] = np.nan
+    return x
+
+
+def _finalize_routing(a: Arrays) -> np.ndarray:
+    rows, topk = a["scales"].shape
+    y = a["x1"].astype(np.float64) + a["x2"]
+    for k in range(topk):
+        src = a["expanded_x"][a["expanded_row_idx"][np.arange(rows) + k * rows]]
+        y += a["scales"][:, k:k + 1] * (src + a["bias"][a["expanded_expert_idx"][:, k]])
+    return y
+
+
+def _rope_half(x: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
+    half = x.shape[-1] // 2
+    rotated = np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
+    return x.astype(np.float64) * cos + rotated * sin
+
+
+def _unpermute(a: Arrays) -> np.ndarray:
+    tokens, topk = a["probs"].shape
+    picked = a["permuted_tokens"][a["sorted_indices"]].reshape(tokens, topk, -1).astype(np.float64)
+    return (picked * a["probs"][:, :, None]).sum(axis=1)
 
 
 def _dynamic_quant(x: np.ndarray) -> Arrays:
