@@ -55,3 +55,26 @@ def test_set_hf32_on_a_half_matmul_stays_quiet(tmp_path: Path) -> None:
     result = run(str(_project(tmp_path, False)), [a, b, None])
     assert result.ok, result.findings
     assert not _hf32_warnings(result), result.findings
+
+
+def test_the_basic_api_mode_setters_run_and_hf32_mode_is_said_at_the_float_mmad() -> None:
+    # SetHF32Mode / SetHF32TransMode / SetMMLayoutTransform (the forms ops-nn's arch22 conv3d_backprop funcs call;
+    # before, not catalogued: call gaps) around a basic-API float Mmad: the product as FP32, one warning at the Mmad
+    # while HF32 mode is on, none after HF32Mode::DISABLE; the layout order changes nothing
+    import test_load3d_internal_setters as base
+
+    mmad = "    Mmad(c1, a2, b2, mp);"
+    assert mmad in base.KERNEL
+    rng = np.random.default_rng(9)
+    a = rng.uniform(-1, 1, (30, 40)).astype(np.float32)
+    b = rng.uniform(-1, 1, (40, 70)).astype(np.float32)
+    for setters, warned in [("SetHF32Mode(true);\n    SetHF32TransMode(false);\n    SetMMLayoutTransform(true);", 1),
+                            ("SetHF32Mode(HF32Mode::ENABLE);\n    SetHF32Mode(HF32Mode::DISABLE);\n"
+                             "    SetMMRowMajor();", 0)]:
+        kernel = base.KERNEL.replace(mmad, f"    {setters}\n{mmad}")
+        result = run(kernel, [a, b], block_dim=1, defines={"M": "30", "N": "70", "K": "40"},
+                     outputs={"c": np.zeros((30, 70), np.float32)})
+        assert result.ok, result.findings
+        hf32 = [d for d in result.findings if d.code == "ASC958" and "SetHF32Mode" in d.message]
+        assert len(hf32) == warned, result.findings
+        np.testing.assert_allclose(result.outputs["c"], a.astype(np.float64) @ b, rtol=1e-5, atol=1e-5)

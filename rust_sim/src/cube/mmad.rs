@@ -199,6 +199,15 @@ impl ApiOp for Mmad {
             );
             return Flow::Next;
         }
+        if cx.core.cube.hf32 && self.a_t == DType::F32 {
+            // SetHF32Mode(true): the device rounds float L0A / L0B data to HF32 first (mode.rs)
+            cx.warn(
+                code::NOT_MODELLED,
+                "Mmad of float under SetHF32Mode(true) is computed in FP32: HF32's format is not documented \
+                 (its rounding modes are), so results can be more exact than the device's"
+                    .to_string(),
+            );
+        }
         let flag = |sv: Option<Sv>, default: bool| sv.map(|s| cx.uint(s) & 1 != 0).unwrap_or(default);
         let init_zero = flag(self.init_val, true) && !flag(self.is_bias, false);
         let init = if self.bias.is_some() {

@@ -25,6 +25,7 @@ pub mod matmul_batch;
 pub mod matmul_compute;
 pub mod matmul_nbatch;
 pub mod mmad;
+pub mod mode;
 pub mod nd2nz;
 
 use std::collections::HashMap;
@@ -64,6 +65,8 @@ pub struct CubeState {
     pub fmatrix: [Option<load3d::Fmatrix>; 2],
     /// the bits of the value Load3D writes at padding positions
     pub pad_value: u64,
+    /// SetHF32Mode: float Mmads are reported as computed in FP32 while it is on (mode.rs)
+    pub hf32: bool,
     /// SetLoadDataRepeat's register (load3d_repeat.rs) and SetLoadDataBoundary's value (0: none)
     pub load3d_repeat: load3d_repeat::Repeat,
     pub load3d_boundary: u64,
@@ -85,6 +88,7 @@ pub fn register(r: &mut Registry) {
     bias_table::register(r);
     enhanced::register(r);
     mmad::register(r);
+    mode::register(r);
     fixpipe::register(r);
     fill::register(r);
     nd2nz::register(r);
