@@ -15,7 +15,7 @@ from xdsl.ir import Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, list_tensor, ub_pointer
-from ascendir.lower import absent_inputs, code_pointer
+from ascendir.lower import absent_inputs, code_pointer, reference_cast
 from ascendir.lower.const_fold import convert_const, fold_binary
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
@@ -265,6 +265,9 @@ class ConversionLowering:
             t = C.Pointer(t.pointee, gm=True)
         if isinstance(t, C.Pointer) and isinstance(v.ctype, C.Pointer):
             return self.pointer_cast(v, t, e)
+        held = reference_cast.scalar_reference_cast(self, e, t, v)  # `reinterpret_cast<int32_t&>(f)`: its bits
+        if held is not None:
+            return held
         target = t.pointee if isinstance(t, C.Pointer) and "&" in getattr(e.type, "pointers", "") else t
         if isinstance(target, C.LocalTensorT | C.GlobalTensorT) and isinstance(v.ctype, C.LocalTensorT | C.GlobalTensorT):
             return self.tensor_cast(v, target, e)  # `(GlobalTensor<int8_t> &)gm`: a reference to the same object
