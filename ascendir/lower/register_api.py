@@ -147,13 +147,13 @@ def _modes(lw: FunctionLowerer, targs: list[A.TemplateArg], elem: Scalar | None)
         text = _arg_text(a)
         parts = text.split("::")
         if parts[-1] in _NEUTRAL_TEMPLATE_ARGS or parts[-1] == plain_store \
-                or isinstance(lw._template_arg_value(a), Scalar):
+                or isinstance(lw._template_arg_value(a), Scalar | C.RegisterT):
             continue
         if len(parts) >= 2 and parts[-2] == "MaskMergeMode":
             modes.append(f"mode={parts[-1]}")
         elif len(parts) >= 2 and parts[-2] == "MaskPattern":
             modes.append(f"pattern={parts[-1]}")
-        elif (mode := register_compute.enum_mode(parts)) is not None:
+        elif (mode := register_compute.enum_mode(parts, lw)) is not None:
             modes.append(mode)  # CMPMODE::GT, ReduceType::SUM, IndexOrder::...
         elif (trait := register_compute.trait_modes(lw, a)) is not None:
             modes.extend(trait)  # Cast's CastTrait

@@ -24,30 +24,40 @@ _MASK_BINARY = ("p:dst", "p:src0", "p:src1", "p:mask")
 FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
     "Compare": (("p:dst", "v:src0", "v:src1", "p:mask"),),
     "Compares": (("p:dst", "v:src", "s:scalar", "p:mask"),),
+    "CompareScalar": (("p:dst", "v:src", "s:scalar", "p:mask"),),  # Compares' older name (cmpsel_intf_impl.h:44)
     "Select": (_VEC_BINARY, _MASK_BINARY),
     **{name: (_VEC_BINARY, _MASK_BINARY) for name in ("And", "Or", "Xor")},
     "Not": (("v:dst", "v:src0", "p:mask"), ("p:dst", "p:src0", "p:mask")),
     "Cast": (("v:dst", "v:src", "p:mask"),),
-    "Reduce": (("v:dst", "v:src", "p:mask"),),
+    # ReduceSum / ReduceMax / ReduceMin: Reduce<SUM / MAX / MIN> (vec_reduce_intf_impl.h:38-66)
+    **{name: (("v:dst", "v:src", "p:mask"),) for name in ("Reduce", "ReduceSum", "ReduceMax", "ReduceMin")},
     "Arange": (("v:dst", "s:scalar"),),
     # unary: vec_unary_intf.h:41-63 (Log is the natural logarithm too: dav_3510 LnCompute)
     **{name: (("v:dst", "v:src", "p:mask"),) for name in ("Relu", "Neg", "Ln", "Log")},
     # copy_intf.h:33-37 (vector registers, MERGING by default under a mask), maskreg_intf.h:54-56
     "Move": (("v:dst", "v:src", "p:mask"), ("v:dst", "v:src"), ("p:dst", "p:src")),
+    # vec_vconv_intf.h:36-39: a float rounded to an integral value of its own type
+    "Truncate": (("v:dst", "v:src", "p:mask"),),
     # relayout (vec_duplicate_intf.h:44-48, pack_intf.h:32-37; rust_sim/src/vector/reg/relayout.rs)
     **{name: (("v:dst", "v:src"),) for name in ("Pack", "UnPack")},
     **{name: (("v:dst0", "v:dst1", "v:src0", "v:src1"),) for name in ("Interleave", "DeInterleave")},
 }
 # calls whose source register may hold another element type than dst (`U=` in the simulator's call)
-TWO_TYPES = frozenset({"Cast", "Reduce", "Pack", "UnPack"})
+TWO_TYPES = frozenset({"Cast", "Reduce", "ReduceSum", "Pack", "UnPack"})
 # enumerations a template argument names, and the mode key the simulator reads
-ENUM_MODES = {"CMPMODE": "cmp", "ReduceType": "reduce", "IndexOrder": "order", "HighLowPart": "part"}
+ENUM_MODES = {"CMPMODE": "cmp", "ReduceType": "reduce", "IndexOrder": "order", "HighLowPart": "part",
+              "RoundMode": "round"}
 # CastTrait's fields in declaration order (kernel_reg_compute_utils.h:207-212) and their mode keys
 _TRAIT_FIELDS = (("RegLayout", "layout"), ("SatMode", "sat"), ("MaskMergeMode", "mode"), ("RoundMode", "round"))
 
 
-def enum_mode(parts: list[str]) -> str | None:
-    """`cmp=GT` for `CMPMODE::GT` (any qualification), None for other names."""
+def enum_mode(parts: list[str], lw: FunctionLowerer | None = None) -> str | None:
+    """`cmp=GT` for `CMPMODE::GT` (any qualification), or for a template parameter bound to that enumerator
+    (`template <RoundMode roundMode> ... Truncate<float, roundMode>`); None for other names."""
+    if len(parts) == 1 and lw is not None and lw.frames and isinstance(bound := lw.frame.types.get(parts[0]), str):
+        value = bound.rsplit("::", 1)[-1]
+        enum = bound.rsplit("::", 2)[-2] if "::" in bound else lw.catalog.enum_of_value(value)
+        parts = [enum, value] if enum else parts
     if len(parts) >= 2 and parts[-2] in ENUM_MODES:
         return f"{ENUM_MODES[parts[-2]]}={parts[-1]}"
     return None

@@ -361,3 +361,33 @@ def test_pack_unpack_interleave_deinterleave(tmp_path: Path) -> None:
     zipped = np.stack([x, s], axis=1).ravel()  # x0, s0, x1, s1, ...: the first half in a, the rest in b
     np.testing.assert_array_equal(result.outputs["z"][:128], zipped)
     np.testing.assert_array_equal(result.outputs["z"][128:], np.concatenate([x, s]))  # DeInterleave undoes it
+
+
+@pytest.mark.parametrize(("mode", "expect"), [("RoundMode::CAST_FLOOR", np.floor), ("RoundMode::CAST_RINT", np.rint),
+                                              ("RoundMode::CAST_CEIL", np.ceil)])
+def test_truncate_through_a_template_parameter(tmp_path: Path, mode: str, expect) -> None:  # type: ignore[no-untyped-def]
+    # the vendor kernels pass the mode through `template <RoundMode roundMode>`: resolved to its enumerator
+    kernel = KERNEL.replace("template <typename T>\n__simd_vf__", "template <typename T, RoundMode rm>\n__simd_vf__")
+    kernel = kernel.replace("Reg::Select(zReg, xReg, yReg, gt);", "Reg::Truncate<T, rm>(zReg, xReg, mask);")
+    kernel = kernel.replace("asc_vf_call<CmpSelVF<float>>", f"asc_vf_call<CmpSelVF<float, {mode}>>")
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal(128) * 4).astype(np.float32)
+    x[:3] = [2.5, -2.5, 0.5]
+    result = simulate(tmp_path, 100, x, x, kernel)
+    assert result.ok, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["z"][:100], expect(x)[:100])
+
+
+def test_compare_scalar_and_reduce_sum_are_compares_and_reduce(tmp_path: Path) -> None:
+    # the older names (cmpsel_intf_impl.h:44-53, vec_reduce_intf_impl.h:38-66), with the register type spelled out
+    kernel = KERNEL.replace("Reg::Compare<T, CMPMODE::GT>(gt, xReg, yReg, mask);",
+                            "Reg::CompareScalar<T, CMPMODE::GT, Reg::RegTensor<T>, T>(gt, xReg, (T)0, mask);")
+    kernel = kernel.replace("Reg::Reduce<Reg::ReduceType::SUM>(sumReg, xReg, mask);",
+                            "Reg::ReduceMax(sumReg, xReg, mask);\n        Reg::ReduceSum(sumReg, xReg, mask);")
+    rng = np.random.default_rng(4)
+    x, y = rng.standard_normal(128).astype(np.float32), rng.standard_normal(128).astype(np.float32)
+    result = simulate(tmp_path, 100, x, y, kernel)
+    assert result.ok, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["z"][:100], np.where(x > 0, x, y)[:100])
+    want = np.float32(adjacent_pair_sum(x[:64])) + np.float32(adjacent_pair_sum(np.where(np.arange(64) < 36, x[64:], 0)))
+    assert result.outputs["s"][0] == np.float32(want)

@@ -410,6 +410,8 @@ pub(crate) fn classify(api: &str, dtype: Option<&str>, p: &Params) -> Class {
             "Arange" | "Xor" | "Neg" => Some('S'),
             // register relayout (reg/relayout.rs): one pass over the source registers
             "Pack" | "UnPack" | "Interleave" | "DeInterleave" => Some('S'),
+            // Truncate: the Cast class of the tensor API, one conversion pass
+            "Truncate" => Some('S'),
             "Log" => Some('E'), // the natural log, as Ln
             _ => BASIC.iter().find(|(n, _)| *n == op).map(|(_, c)| *c),
         };

@@ -76,6 +76,13 @@ enum Kind {
         dst: usize,
         scalar: Sv,
     },
+    /// `Truncate<T, roundMode>` (vconv.rs)
+    Truncate {
+        round: RoundMode,
+        dst: usize,
+        src: usize,
+        mask: usize,
+    },
     /// `Pack` / `UnPack` (`unpack` false / true) of half `part` of a register
     Repack {
         unpack: bool,
@@ -146,7 +153,9 @@ pub(crate) fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
             b: v("src1")?,
             mask: p("mask")?,
         },
-        "Compares" => Kind::Compares {
+        // CompareScalar is Compares under its older name (kernel_reg_compute_vec_cmpsel_intf_impl.h:44-53: both
+        // CompareScalarImpl)
+        "Compares" | "CompareScalar" => Kind::Compares {
             cmp: cmp()?,
             dst: p("dst")?,
             a: v("src")?,
@@ -201,12 +210,19 @@ pub(crate) fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
             src: v("src")?,
             mask: p("mask")?,
         },
-        "Reduce" => {
+        // ReduceSum / ReduceMax / ReduceMin are Reduce<SUM / MAX / MIN> (vec_reduce_intf_impl.h:38-66)
+        "Reduce" | "ReduceSum" | "ReduceMax" | "ReduceMin" => {
             if mode != MergeMode::Zeroing {
                 return Err("Reduce supports ZEROING only (dav_3510 vec_reduce_impl.h:49)".to_string());
             }
+            let kind = match api {
+                "ReduceSum" => "SUM",
+                "ReduceMax" => "MAX",
+                "ReduceMin" => "MIN",
+                _ => a.targ("reduce").unwrap_or("SUM"),
+            };
             Kind::Reduce {
-                kind: ReduceKind::from_name(a.targ("reduce").unwrap_or("SUM"))?,
+                kind: ReduceKind::from_name(kind)?,
                 u: u()?,
                 dst: v("dst")?,
                 src: v("src")?,
@@ -220,6 +236,18 @@ pub(crate) fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
             Kind::Arange {
                 dst: v("dst")?,
                 scalar: a.sv("scalar")?,
+            }
+        }
+        "Truncate" => {
+            if mode != MergeMode::Zeroing {
+                return Err("Truncate supports ZEROING only (dav_3510 vec_vconv_impl.h:349-351)".to_string());
+            }
+            let r = a.targ("round").unwrap_or("CAST_NONE");
+            Kind::Truncate {
+                round: RoundMode::parse(r).ok_or_else(|| format!("'{r}' is no RoundMode"))?,
+                dst: v("dst")?,
+                src: v("src")?,
+                mask: p("mask")?,
             }
         }
         "Pack" | "UnPack" => Kind::Repack {
@@ -324,6 +352,11 @@ impl ComputeCall {
                 let s = self.file(cx).read(&[src]);
                 reduce::reduce(kind, t, u, self.file(cx).vreg(dst), &s[0], &m)?;
             }
+            Kind::Truncate { round, dst, src, mask } => {
+                let m = self.file(cx).mask(mask).clone();
+                let s = self.file(cx).read(&[src]);
+                vconv::truncate(t, round, self.file(cx).vreg(dst), &s[0], &m)?;
+            }
             Kind::Repack {
                 unpack,
                 u,
@@ -407,6 +440,11 @@ pub fn register(r: &mut Registry) {
         "UnPack",
         "Interleave",
         "DeInterleave",
+        "Truncate",
+        "CompareScalar",
+        "ReduceSum",
+        "ReduceMax",
+        "ReduceMin",
     ];
     let heads: Vec<String> = apis.iter().map(|a| format!("Reg::{a}")).collect();
     let refs: Vec<&str> = heads.iter().map(String::as_str).collect();

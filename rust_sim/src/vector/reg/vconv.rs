@@ -227,6 +227,28 @@ pub fn cast(t: DType, u: DType, trait_: &CastTrait, dst: &mut VReg, src: &VReg, 
     Ok(())
 }
 
+/// `Truncate<T, roundMode>(dst, src, mask)` (vec_vconv_intf.h:36-39; dav_3510 vec_vconv_impl.h:345-362, `vtrc`):
+/// each active float rounded to an integral value of its own type with the mode, CAST_NONE as RINT; ZEROING only.
+pub fn truncate(t: DType, round: RoundMode, dst: &mut VReg, src: &VReg, mask: &MaskReg) -> Result<(), String> {
+    if !matches!(t, DType::F16 | DType::BF16 | DType::F32) {
+        return Err(format!("Truncate of {} (half, bfloat16 and float only)", t.name()));
+    }
+    let round = if round == RoundMode::None {
+        RoundMode::Rint
+    } else {
+        round
+    };
+    for i in 0..dst.lanes(t) {
+        let v = if mask.active(t, i) {
+            t.from_f64(crate::dtype::round_integral(t.to_f64(src.get(t, i)), round))
+        } else {
+            0
+        };
+        dst.set(t, i, v);
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -401,6 +423,30 @@ mod tests {
         src.set(i32t, 0, i32t.from_i64(12));
         cast(f, i32t, &tr(None, SatMode::Unknown, None), &mut dst, &src, &all).unwrap();
         assert_eq!(f.to_f64(dst.get(f, 0)), 12.0);
+    }
+
+    #[test]
+    fn truncate_rounds_to_integral_values_of_the_same_type() {
+        let f = DType::F32;
+        let mut src = VReg::zeroed(W);
+        for (i, x) in [2.5f32, -2.5, 3.7, f32::NAN, -0.4].iter().enumerate() {
+            src.set(f, i, x.to_bits() as u64);
+        }
+        let mut n = 5u32;
+        let five = update_mask(W, f, &mut n);
+        let mut dst = VReg::zeroed(W);
+        dst.set(f, 9, (1.0f32).to_bits() as u64);
+        let got = |d: &VReg| (0..5).map(|i| f.to_f64(d.get(f, i))).collect::<Vec<_>>();
+        truncate(f, RoundMode::None, &mut dst, &src, &five).unwrap(); // CAST_NONE is RINT: ties to even
+        let g = got(&dst);
+        assert_eq!((g[0], g[1], g[2], g[4]), (2.0, -2.0, 4.0, -0.0));
+        assert!(g[3].is_nan() && dst.get(f, 9) == 0); // NaN stays; ZEROING outside the mask
+        truncate(f, RoundMode::Floor, &mut dst, &src, &five).unwrap();
+        let g = got(&dst);
+        assert_eq!((g[0], g[1], g[2], g[4]), (2.0, -3.0, 3.0, -1.0));
+        truncate(f, RoundMode::Round, &mut dst, &src, &five).unwrap();
+        assert_eq!((got(&dst)[0], got(&dst)[1]), (3.0, -3.0));
+        assert!(truncate(DType::I32, RoundMode::Rint, &mut dst, &src, &five).is_err());
     }
 
     #[test]
