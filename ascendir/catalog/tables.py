@@ -6,7 +6,7 @@ from the reading: everything that uses the catalog needs only this.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ascendir.catalog.model import (
@@ -176,6 +176,23 @@ class Catalog:
             if same_route and (event.archs is None or arch in event.archs):
                 return event
         return None
+
+    def queue_events_of(self, position: str, source: str, arch: int,
+                        memory_of: Callable[[str], str]) -> QueueEvent | None:
+        """The events behind the queue operations of a TQue<position> (`source` empty) or a
+        TQueBind<source, position> on `arch`: TQue<pos> is the binding's route (VECIN: GM -> UB, MTE2_V /
+        V_MTE2), a TQueBind the route between its two positions' memories (VECIN -> VECOUT: UB -> UB,
+        MTE2_MTE3 / MTE3_MTE2). None where the route has no documented event or the position no TQue.
+        `memory_of` gives a position's memory (it may raise for one undocumented on the chip). The
+        simulator's lowering and the checker both ask this."""
+        if source:
+            return self.queue_event(memory_of(source), memory_of(position), arch)
+        binding = self.queue_binding(position)
+        if binding is None:
+            return None
+        src = "GM" if binding.src == "GM" else memory_of(binding.src)
+        dst = "GM" if binding.dst == "GM" else memory_of(binding.dst)
+        return self.queue_event(src, dst, arch)
 
     @staticmethod
     def hard_event_pipes(event: str) -> tuple[str, str]:

@@ -169,23 +169,12 @@ def _declare(b: ProgramBuilder, op: Operation, kind: str, attrs: dict[str, str])
 def _queue(b: ProgramBuilder, op: asc.TQueOp) -> None:
     t = op.result.type
     position = t.position.data
-    attrs = {"pos": position, "depth": str(t.depth.data)}
-    binding = b.catalog.queue_binding(position)
-    if t.source.data:
-        # TQueBind<VECIN, VECOUT>: the route is the binding's own (UB -> UB: MTE2_MTE3 / MTE3_MTE2), not TQue<VECOUT>'s
-        attrs["mem"] = b.memory_of(position)
-        event = b.catalog.queue_event(b.memory_of(t.source.data), attrs["mem"], b.chip.npu_arch)
-        if event is not None:
-            attrs["fwd"], attrs["back"] = event.forward, event.backward
-    elif binding is not None:
-        src = "GM" if binding.src == "GM" else b.memory_of(binding.src)
-        dst = "GM" if binding.dst == "GM" else b.memory_of(binding.dst)
-        attrs["mem"] = b.memory_of(position)
-        event = b.catalog.queue_event(src, dst, b.chip.npu_arch)
-        if event is not None:
-            attrs["fwd"], attrs["back"] = event.forward, event.backward
-    else:
-        attrs["mem"] = b.memory_of(position)
+    attrs = {"pos": position, "depth": str(t.depth.data), "mem": b.memory_of(position)}
+    # TQueBind<VECIN, VECOUT>: the route is the binding's own (UB -> UB: MTE2_MTE3 / MTE3_MTE2), not
+    # TQue<VECOUT>'s
+    event = b.catalog.queue_events_of(position, t.source.data, b.chip.npu_arch, b.memory_of)
+    if event is not None:
+        attrs["fwd"], attrs["back"] = event.forward, event.backward
     _declare(b, op, "queue", attrs)
 
 

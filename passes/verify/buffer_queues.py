@@ -10,8 +10,9 @@ from xdsl.dialects import memref
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation, SSAValue
 
+from ascendir.catalog import QueueEvent
 from ascendir.dialects import ascendc as asc
-from passes.verify import happens_before, queue_reuse
+from passes.verify import flag_edges, happens_before, queue_reuse
 from passes.verify.buffer_ir import line_of, stored_pipe, tensor_root
 from passes.verify.buffer_states import DEQUE, ENQUE, FREE, OCCUPIED, UNKNOWN, QueueState, State
 from passes.verify.ir import constant_of, overload_of
@@ -78,8 +79,8 @@ class QueueSteps:
                     free_note = (where, "freed here") if where is not None else None
                 free_soft = free_soft and soft
             elif st == ENQUE and not _producer_reads(op, v):
-                event = queue_reuse.DEQUE_EVENT.get(position)
-                consumer = event.rsplit("_", 1)[1] if event is not None else None
+                pipes = self._queue_pipes(qi)
+                consumer = pipes[1] if pipes is not None else None
                 produced = s.produced.get(t)
                 soft = (produced is not None and produced.orders(consumer) and queue_reuse.only_reads(op, v)
                         and consumer is not None and queue_reuse.runs_on(op, consumer))
@@ -100,7 +101,8 @@ class QueueSteps:
             self.check("ASC201", op, after_free, *free_notes, soft=after_free is not None and free_soft)
             enq_notes = [enq_note] if enq_note else []
             if before_deque is not None and enq_soft:
-                event = next((queue_reuse.DEQUE_EVENT.get(self._position(s.tokens[t][0])) for v in operands
+                event = next((events.forward if (events := self._queue_events(s.tokens[t][0])) else None
+                              for v in operands
                               if (t := self.token_of(s, v)) is not None and s.tokens[t][1] == ENQUE), None)
                 enq_notes.append((op, queue_reuse.FLAG_NOTE.format(event=event)))
             self.check("ASC202", op, before_deque, *enq_notes, soft=before_deque is not None and enq_soft)
@@ -147,6 +149,25 @@ class QueueSteps:
         decl = self._decls.get(qi)
         qtype = decl.results[0].type if decl is not None else None
         return qtype.source.data if isinstance(qtype, asc.TQueType) else ""
+
+    def _queue_events(self, qi: int) -> QueueEvent | None:
+        """The events behind queue qi's operations (flag_edges.py), from its positions."""
+        return flag_edges.queue_events(self._position(qi), self._source(qi), self.chip.npu_arch)
+
+    def _queue_pipes(self, qi: int) -> tuple[str, str] | None:
+        """(the pipe that writes queue qi's tensors before EnQue, the pipe its DeQue holds): the pipes of
+        its forward event (MTE2 -> V for VECIN, V -> MTE3 for VECOUT, MTE2 -> MTE3 for TQueBind<VECIN,
+        VECOUT>)."""
+        events = self._queue_events(qi)
+        return happens_before.event_pipes(events.forward) if events is not None else None
+
+    def _queue_flag(self, s: State, api: str, qi: int, token: int | None) -> State:
+        """The flag behind EnQue (`api` SetFlag) or DeQue (WaitFlag) of queue qi: its forward event for the
+        tensor `token` (None: not known)."""
+        events = self._queue_events(qi)
+        if events is None:
+            return s
+        return flag_edges.queue_edge(s, api, events.forward, qi, token, self._queue_pipes)
 
     def _held_slots(self, s: State, qi: int) -> list[int] | None:
         """The buffers of queue qi taken now, when every taken one is known (its count agrees)."""
@@ -222,28 +243,13 @@ class QueueSteps:
             ident_v = queue_reuse.flag_id_root(op.args[0])
             ident = ("cell", self.idx(ident_v.owner.memref)) if isinstance(ident_v.owner, memref.LoadOp) \
                 else ("value", self.idx(ident_v))
-        key = (event, ident)
-        produced = s.produced
-        pipes = happens_before.event_pipes(event)
-        if api == "SetFlag" and pipes is not None:
-            # the held tensors whose producer pipe this flag is set on: their writes, issued before it, are
-            # where a chain of flags starts (a write after it drops the entry again)
-            fresh = {t for t, tok in s.tokens.items() if tok[1] in (OCCUPIED, ENQUE, DEQUE) and t not in produced
-                     and self._producer_pipe(tok[0]) == pipes[0]}
-            if fresh:
-                produced = {**produced, **{t: happens_before.Reach.of(pipes[0]) for t in fresh}}
-        if not s.reads and not produced:
-            return s
-        s = s.copy()
-        s.reads = happens_before.after_flag(s.reads, api, event, key)
-        s.produced = happens_before.after_flag(produced, api, event, key, drop_settled=False)
-        return s
+        return flag_edges.edge(s, api, event, (event, ident), self._queue_pipes)
 
     def _producer_pipe(self, qi: int) -> str | None:
         """The pipe that writes a queue's tensors before EnQue: where its DeQue event starts (MTE2 for VECIN,
-        V for VECOUT)."""
-        event = queue_reuse.DEQUE_EVENT.get(self._position(qi))
-        return event.split("_", 1)[0] if event is not None else None
+        V for VECOUT, MTE2 for TQueBind<VECIN, VECOUT>)."""
+        pipes = self._queue_pipes(qi)
+        return pipes[0] if pipes is not None else None
 
     def _opaque(self, op: asc.OpaqueCallOp, s: State) -> State:
         if s.reads:
@@ -284,7 +290,7 @@ class QueueSteps:
         s.queues[qi] = q.replace(count=None, fifo=None, inited=None if q.inited is False else q.inited,
                                  cursor=None)
         s.tokens = {t: (tok if tok[0] != qi else (qi, UNKNOWN, tok[2], tok[3])) for t, tok in s.tokens.items()}
-        return s
+        return flag_edges.forget(s, {qi})
 
     def _reset(self, s: State, pipe: int, op: Operation) -> State:
         """The pipe's buffers are given back: its queues are gone, and the bytes of an open read may be handed
@@ -302,7 +308,7 @@ class QueueSteps:
             s.queues[qi] = QueueState(False, None, 0, (), None)
         s.tokens = {t: (tok if tok[0] not in dead else (tok[0], UNKNOWN, tok[2], tok[3])) for t, tok in s.tokens.items()}
         s.tbufs = frozenset()
-        return s
+        return flag_edges.forget(s, dead)
 
     def _destroy(self, s: State, pipe: int, op: Operation) -> State:
         """`pipe.Destroy()`: its buffers are given back and it no longer counts as alive, so a next TPipe
@@ -389,6 +395,7 @@ class QueueSteps:
         s.intact = frozenset(f for f in s.intact
                              if s.tokens.get(f, (None,))[0] != qi or (pick is not None and s.slots.get(f) not in
                                                                       (None, pick)))
+        # (its wait on the backward event FreeTensor set for the buffer is not an edge here: flag_edges.py)
         return s
 
     def _free(self, op: asc.FreeTensorOp, s: State) -> State:
@@ -428,6 +435,7 @@ class QueueSteps:
             was_live = st in (OCCUPIED, ENQUE, DEQUE)
             count = None if q.count is None or st == UNKNOWN else (q.count - 1 if was_live else q.count)
             s.queues[qi] = q.replace(count=count)
+            s.produced.pop(t, None)  # (ASC202 asks it of enqueued tensors only)
         elif t is not None:
             s.queues[qi] = q.replace(count=None, fifo=None)
         else:
@@ -460,7 +468,8 @@ class QueueSteps:
             s.queues[qi] = q.replace(count=None, fifo=None)
         else:
             s.queues[qi] = q.replace(fifo=None if q.fifo is None else (*q.fifo, -1))
-        return s
+        # it sets the forward event for the tensor, which the DeQue that takes it out waits on
+        return self._queue_flag(s, "SetFlag", qi, t if t is not None and s.tokens[t][0] == qi else None)
 
     def _deque(self, op: asc.DeQueOp, s: State) -> State:
         qi = self.idx(op.queue)
@@ -481,7 +490,8 @@ class QueueSteps:
                 tq, st, site, _ = s.tokens[head]
                 s.tokens[head] = (tq, DEQUE if st == ENQUE else UNKNOWN, site, id(op))
                 s.vals[self.idx(op.result)] = head
-                return s
+                # it waits on the forward event the EnQue of that tensor set
+                return self._queue_flag(s, "WaitFlag", qi, head)
         elif q.fifo is not None and problem is None:
             s.queues[qi] = q.replace(fifo=None)
         elif q.fifo is None:
@@ -491,7 +501,8 @@ class QueueSteps:
         # (a DeQue known to find nothing leaves the FIFO known empty, so the same DeQue in the next loop
         # iteration is judged the same way instead of against a forgotten FIFO)
         s.vals.pop(self.idx(op.result), None)
-        return s
+        # which tensor's flag it waits on is not known
+        return self._queue_flag(s, "WaitFlag", qi, None)
 
 
 # vector APIs: they run on the V pipe, which produces what a VECOUT queue holds. Duplicate and the sort family

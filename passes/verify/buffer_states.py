@@ -123,7 +123,8 @@ class State:
         self.slots: dict[int, int] = {}  # token -> which of its queue's buffers it holds, where known
         self.intact: frozenset[int] = frozenset()  # freed tokens no AllocTensor could have handed out again
         # held queue tensors -> what their last write (taken to run on the pipe their queue's DeQue event starts
-        # from) happens before, from the first SetFlag on that pipe (or barrier) after it; a write drops it
+        # from) happens before, from the first SetFlag on that pipe (an EnQue among them, or a barrier) after
+        # it; a write or FreeTensor drops it
         self.produced: dict[int, Reach] = {}
         # reads of freed buffers on a pipe their next writer does not wait for, by the read op's id: whether the
         # later writes of the buffer are ordered after them (happens_before.py)
@@ -171,8 +172,9 @@ class State:
             s.queues[qi] = q.replace(fifo=fifo)
         s.slots = {order[t]: b for t, b in self.slots.items() if t in order}
         s.intact = frozenset(order[t] for t in self.intact if t in order)
-        s.produced = {order[t]: r for t, r in self.produced.items() if t in order}
-        s.reads = {k: r.replace(aliases=frozenset(order[t] for t in r.aliases if t in order))
+        # (a queue flag names its tensor by token: renumbered too, happens_before.QueueFlag)
+        s.produced = {order[t]: r.renumber(order) for t, r in self.produced.items() if t in order}
+        s.reads = {k: r.replace(aliases=frozenset(order[t] for t in r.aliases if t in order)).renumber(order)
                    for k, r in self.reads.items()}
         key = (
             tuple(sorted((qi, q.inited, q.nbuf, q.count, q.fifo, q.pipe, q.cursor) for qi, q in s.queues.items())),

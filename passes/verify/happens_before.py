@@ -22,31 +22,57 @@ frontier as seen from its node (`Reach.after`: the pipes whose later instruction
 the same answer as reachability in the graph up to that point (tests/verify/test_happens_before.py checks it
 against the explicit graph with networkx on random paths), and two paths join by intersecting what each
 orders. A link of a chain missing (a SetFlag, its WaitFlag, or a SetFlag issued before the instruction)
-leaves the pipe at the end out of `after`: not ordered. Queue operations are not edges here (EnQue/DeQue are
-a SetFlag/WaitFlag of the queue's event, but which buffer's event a DeQue or AllocTensor waits on is known
-only where the FIFO and the rotation are): a chain through one is not followed, which only keeps errors.
+leaves the pipe at the end out of `after`: not ordered. Queue operations are edges too, the flags they are on
+hardware (`QueueFlag`; flag_edges.py): EnQue/DeQue a SetFlag/WaitFlag of the queue's forward event keyed by the
+tensor; where the state does not know which tensor a DeQue takes, the queue's flags are forgotten (not
+followed), which only keeps errors. FreeTensor/AllocTensor (the backward event, keyed by the buffer) are not
+edges yet (flag_edges.py says why): a chain through them is not followed.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation
 
+from ascendir.catalog import Catalog
 from ascendir.dialects import ascendc as asc
 from passes.verify import queue_reuse
 
 PIPES = frozenset({"S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"})
 
 
+@functools.lru_cache(maxsize=None)
 def event_pipes(event: str) -> tuple[str, str] | None:
     """(the pipe a SetFlag of `event` runs on, the pipe its WaitFlag holds): MTE3_MTE2 -> (MTE3, MTE2); None
-    for a name that is not a HardEvent (a template parameter the lowering could not bind)."""
-    src, _, dst = event.partition("_")
+    for a name that is not a HardEvent (a template parameter the lowering could not bind). The catalog's
+    reading of a HardEvent name (Catalog.hard_event_pipes), without the PIPE_ prefix."""
+    try:
+        src, dst = (pipe.removeprefix("PIPE_") for pipe in Catalog.hard_event_pipes(event))
+    except ValueError:
+        return None
     return (src, dst) if src in PIPES and dst in PIPES else None
+
+
+def _waits_on(event: str) -> str | None:
+    pipes = event_pipes(event)
+    return pipes[1] if pipes is not None else None
+
+
+@dataclass(frozen=True)
+class QueueFlag:
+    """The flag behind a queue operation [reference: hardware meaning of queue ops]: EnQue sets the queue's
+    forward event for the tensor it enqueues and the DeQue that takes that tensor out waits on it
+    (rust_sim/src/queue.rs keys it by queue and buffer; the tensor names the buffer while it is enqueued).
+    `token` names the tensor: the buffer state machine's token, renumbered with the state."""
+
+    event: str
+    queue: int
+    token: int
 
 
 def pipe_of(op: Operation) -> str | None:
@@ -111,7 +137,11 @@ class Reach:
         if pipes is None:
             return self
         if pipes[0] in self.after:
-            return self if key in self.carried else self.replace(carried=self.carried | {key})
+            if key in self.carried or (isinstance(key, QueueFlag) and pipes[1] in self.after):
+                # (a queue flag whose wait orders nothing new is not kept: fewer distinct states, the same
+                # answers; the kernel's own flags are kept as they were)
+                return self
+            return self.replace(carried=self.carried | {key})
         # set on a pipe not (yet) ordered after it: a wait on this flag now orders nothing after it
         return self.replace(carried=self.carried - {key}) if key in self.carried else self
 
@@ -120,11 +150,30 @@ class Reach:
         if pipes is None or key not in self.carried:
             return self
         after = PIPES if pipes[1] == "S" else self.after | {pipes[1]}
-        return self.replace(after=after, carried=self.carried - {key})
+        carried = self.carried - {key}
+        # the queue flags whose wait would now order nothing new go (as in set_flag)
+        stale = {k for k in carried if isinstance(k, QueueFlag) and _waits_on(k.event) in after}
+        return self.replace(after=after, carried=carried - stale)
 
     def meet(self, other: Reach) -> Reach:
         """The same instruction on two paths: ordered only where both order it."""
         return self.replace(after=self.after & other.after, carried=self.carried & other.carried)
+
+    def forget(self, queues: set[int], event: str | None = None) -> Any:
+        """Without the flags of `queues` (of `event` only, if given): a queue op whose tensor is not known may
+        set or clear any of them."""
+        gone = {k for k in self.carried if isinstance(k, QueueFlag) and k.queue in queues
+                and (event is None or k.event == event)}
+        return self.replace(carried=self.carried - gone) if gone else self
+
+    def renumber(self, order: dict[int, int]) -> Any:
+        """The same with the tensors of queue flags renumbered (`order`: old token -> new; those not in it are
+        gone, and so is their flag)."""
+        if not any(isinstance(k, QueueFlag) for k in self.carried):
+            return self
+        carried = frozenset(dataclasses.replace(k, token=order[k.token]) if isinstance(k, QueueFlag) else k
+                            for k in self.carried if not isinstance(k, QueueFlag) or k.token in order)
+        return self.replace(carried=carried)
 
     def key(self) -> tuple[object, ...]:
         return tuple(sorted(self.after)), tuple(sorted(repr(k) for k in self.carried))

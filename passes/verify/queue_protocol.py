@@ -36,7 +36,8 @@ def _report(ctx: CheckContext, code: str) -> None:
         "through UB, whose next copy-in waits only for what ran before the free) is a warning only when every "
         "later write of the buffer is ordered after it by the kernel's own SetFlag/WaitFlag pairs, a chain of "
         "them through any pipes (the MoE sorters' copy-out, then MTE3_MTE2, then MTE2_V before the next "
-        "MrgSort), or a barrier (PipeBarrier<PIPE_ALL>, SyncAll, TPipe::Destroy); an error, with a note at "
+        "MrgSort), through another queue's EnQue/DeQue or FreeTensor/AllocTensor (the flags they are on "
+        "hardware), or a barrier (PipeBarrier<PIPE_ALL>, SyncAll, TPipe::Destroy); an error, with a note at "
         "the write that may overtake it, otherwise. A copy into the freed buffer is always an error. A vector "
         "write there also relies on the compiler's auto-sync to order it after the "
         "queue's own copy-out (MTE3) still reading the buffer, as the simulator grades that race. Such code "
@@ -61,8 +62,9 @@ def use_after_free(ctx: CheckContext) -> None:
         "explicit SetFlag/WaitFlag pair of the event the DeQue would wait on (MTE2_V for VECIN, V_MTE3 for "
         "VECOUT) is set after the tensor's last write and waited before a read on the consumer pipe, the pair "
         "gives the DeQue's ordering: a warning (vendor InplaceAttnSoftmax does this). So does a chain of pairs "
-        "through other pipes (MTE2_MTE3, then MTE3_V) or a PipeBarrier<PIPE_ALL> between the write and the "
-        "read; links in the wrong order, or one missing, order nothing.",
+        "through other pipes (MTE2_MTE3, then MTE3_V), another queue's EnQue and DeQue after the write (the "
+        "flags they are on hardware), or a PipeBarrier<PIPE_ALL> between the write and the read; links in "
+        "the wrong order, or one missing, order nothing.",
     example="DataCopy(xLocal, xGm[off], n);\ninQueueX.EnQue(xLocal);\nAbs(yLocal, xLocal, n);   // not dequeued",
     instead="DataCopy(xLocal, xGm[off], n);\ninQueueX.EnQue(xLocal);\n"
             "LocalTensor<float> x = inQueueX.DeQue<float>();\nAbs(yLocal, x, n);",

@@ -24,8 +24,10 @@ Two facts the buffer state machine (buffer_state.py) consults to tell an ASC201/
 - An explicit SetFlag/WaitFlag pair of the event the DeQue would wait on (MTE2_V for VECIN, V_MTE3 for
   VECOUT), set after the tensor's last write and waited before a use on the consumer pipe (V, MTE3), orders
   the producer before the consumer just as the DeQue would; so does a chain of pairs through other pipes
-  (MTE2_MTE3 then MTE3_V), or a barrier: the happens-before relation of happens_before.py. (A1/B1's MTE2_MTE1 is followed too, but no
-  use is taken to run on MTE1, so those uses stay errors.)
+  (MTE2_MTE3 then MTE3_V), through another queue's EnQue/DeQue or FreeTensor/AllocTensor, or a barrier: the
+  happens-before relation of happens_before.py. A queue's events come from its positions (the catalog's
+  queue_events_of, as the simulator's lowering reads them; TQueBind<VECIN, VECOUT>: MTE2_MTE3). (A1/B1's
+  MTE2_MTE1 is followed too, but no use is taken to run on MTE1, so those uses stay errors.)
 """
 
 from __future__ import annotations
@@ -40,9 +42,6 @@ from passes.verify.ir import overload_of
 # vector APIs: they run on the V pipe (the pipe that writes a VECOUT buffer and reads a VECIN one), the sort
 # family (Sort, MrgSort, Extract, Concat, ...) among them
 VECTOR_FAMILIES = asc.VECTOR_PIPE_FAMILIES
-
-# the event a queue's EnQue sets and its DeQue waits on, by the queue's TPosition
-DEQUE_EVENT = {"VECIN": "MTE2_V", "VECOUT": "V_MTE3", "A1": "MTE2_MTE1", "B1": "MTE2_MTE1"}
 
 ROTATION_NOTE = ("the read relies on the queue's buffer rotation: no AllocTensor since the free can have handed "
                  "this buffer out again; a change of the buffer count or of the order of AllocTensor calls "

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
+from passes.verify.happens_before import event_pipes
 from passes.verify.op_index import module_index
 from passes.verify.rules import CheckContext, rule
 from passes.verify.sync_flags import (
@@ -236,9 +237,10 @@ def event_id_out_of_range(ctx: CheckContext) -> None:
 def flag_within_one_pipe(ctx: CheckContext) -> None:
     for op in _plain_flag_calls(ctx):
         event = api_template(op)
-        if event is None or "_" not in event:
+        pipes = event_pipes(event) if event is not None else None
+        if pipes is None:
             continue
-        src, _, dst = event.partition("_")
+        src, dst = pipes
         if src == dst:
             ctx.report(op, f"{op.api.data}<HardEvent::{event}> syncs pipe {src} with itself; use "
                            f"PipeBarrier<PIPE_{src}>() to order one pipe")

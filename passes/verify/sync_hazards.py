@@ -10,6 +10,7 @@ from xdsl.dialects import scf
 from xdsl.ir import Block, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
+from passes.verify.happens_before import event_pipes
 from passes.verify.op_index import module_index
 from passes.verify.rules import CheckContext, rule
 from passes.verify.sync_ir import api_template, has_receiver, kernel_of, kernels_to_check
@@ -17,15 +18,6 @@ from passes.verify.value_fold import source_of
 
 
 _VECTOR_FAMILIES = asc.VECTOR_PIPE_FAMILIES | {"high_level"}
-
-_PIPES = frozenset({"S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"})
-
-
-def _pipes_of(event: str) -> tuple[str, str] | None:
-    """(producer, consumer) of a HardEvent name such as MTE3_MTE2; None for a name that is not one (a
-    template parameter the lowering could not bind): such a flag is taken as ordering everything."""
-    src, _, dst = event.partition("_")
-    return (src, dst) if src in _PIPES and dst in _PIPES else None
 
 
 # What a queue operation does to the pipes [ADK kernel_tquebind_impl.h]: EnQue = SetFlag<forward>,
@@ -121,7 +113,7 @@ class HazardInterpreter:
     def run_sync(self, op: asc.SyncOp, state: HazardState) -> HazardState:
         name = op.api.data
         event = api_template(op) or ""
-        if name in ("SetFlag", "WaitFlag") and not has_receiver(op) and _pipes_of(event) is not None:
+        if name in ("SetFlag", "WaitFlag") and not has_receiver(op) and event_pipes(event) is not None:
             return self.signal(event, state) if name == "SetFlag" else self.wait(event, state)
         if name == "PipeBarrier" and event != "PIPE_ALL":
             return state
@@ -132,7 +124,7 @@ class HazardInterpreter:
     @staticmethod
     def signal(event: str, state: HazardState) -> HazardState:
         """SetFlag<event>: carries the accesses its source pipe is ordered after."""
-        src = event.partition("_")[0]
+        src = _event_pipes(event)[0]
         carried = dict(state.carried)
         ordered = {k for k, w in state.pending.items() if src in w.seen_by}
         carried[event] = carried.get(event, frozenset()) | ordered
@@ -141,7 +133,7 @@ class HazardInterpreter:
     @staticmethod
     def wait(event: str, state: HazardState) -> HazardState:
         """WaitFlag<event>: its destination pipe is now ordered after what the flag carries."""
-        return mark_seen(state, state.carried.get(event, frozenset()), event.partition("_")[2])
+        return mark_seen(state, state.carried.get(event, frozenset()), _event_pipes(event)[1])
 
     def run_loop(self, loop: Operation, state: HazardState, report: bool) -> HazardState:
         """What holds at the loop head on every path (0 or more iterations), and the body checked there."""
@@ -249,3 +241,11 @@ def scalar_read_without_flag(ctx: CheckContext) -> None:
             ctx.report(op, f"GetValue reads a tensor {what} ({writer.api.data}) wrote with no "
                            f"WaitFlag<HardEvent::{event}> in between; the scalar read may see stale data",
                        ctx.note_at(writer, f"written here on PIPE_{pipe}"))
+
+
+def _event_pipes(event: str) -> tuple[str, str]:
+    """The pipes of an event signal/wait is given: a HardEvent (run_sync takes any other name as ordering
+    everything) or a queue's (_QUEUE_EVENTS)."""
+    pipes = event_pipes(event)
+    assert pipes is not None, event
+    return pipes

@@ -377,6 +377,26 @@ def test_queue_bindings_and_events(cat: Catalog) -> None:
     assert Catalog.hard_event_pipes("M_FIX") == ("PIPE_M", "PIPE_FIX")
 
 
+def test_queue_events_of_a_queue_type(cat: Catalog) -> None:
+    """What the simulator's lowering and the checker's queue flags both read: a TQue's events from its binding,
+    a TQueBind's from the memories of its two positions."""
+    from ascendir.chips import tposition_memory
+
+    def events(position: str, source: str, arch: int = 2201) -> tuple[str, str] | None:
+        found = cat.queue_events_of(position, source, arch, lambda p: tposition_memory(p, arch))
+        return (found.forward, found.backward) if found is not None else None
+
+    assert events("VECIN", "") == ("MTE2_V", "V_MTE2")
+    assert events("VECOUT", "") == ("V_MTE3", "MTE3_V")
+    assert events("VECOUT", "VECIN") == ("MTE2_MTE3", "MTE3_MTE2")  # TQueBind<VECIN, VECOUT>: UB -> UB
+    assert events("A1", "") == events("B1", "") == ("MTE2_MTE1", "MTE1_MTE2")
+    assert events("A2", "") == ("MTE1_M", "M_MTE1")
+    assert events("CO1", "") == ("M_FIX", "FIX_M")  # L0C -> GM on 2201
+    assert events("CO1", "", 2002) == ("M_V", "V_M")  # L0C -> UB where CO2 is UB
+    assert events("CO2", "") is None  # GM -> GM: no event
+    assert events("VECCALC", "") is None  # no TQue there
+
+
 # ---------------------------------------------------------------- overload resolution
 
 

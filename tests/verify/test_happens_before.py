@@ -8,7 +8,8 @@ import random
 
 import networkx as nx
 
-from passes.verify.happens_before import PIPES, PendingRead
+from ascendir.catalog import Catalog
+from passes.verify.happens_before import PIPES, PendingRead, QueueFlag, Reach, event_pipes
 
 _PIPES = sorted(PIPES)
 _EVENTS = [f"{a}_{b}" for a in _PIPES for b in _PIPES if a != b]
@@ -90,3 +91,26 @@ def test_a_missing_link_leaves_the_write_unordered() -> None:
     for dropped in range(len(chain)):
         assert not run(chain[:dropped] + chain[dropped + 1:]).orders("V")
     assert not run(chain[2:] + chain[:2]).orders("V")  # the links in the wrong order
+
+
+def test_event_pipes_is_the_catalogs_reading_of_a_hard_event() -> None:
+    for event in _EVENTS:
+        assert event_pipes(event) == tuple(p.removeprefix("PIPE_") for p in Catalog.hard_event_pipes(event))
+    assert event_pipes("EVT") is None and event_pipes("EVENT_ID0") is None  # not a HardEvent: no pipes
+
+
+def test_a_queue_flag_follows_its_tensor_and_is_forgotten_with_its_queue() -> None:
+    """EnQue(tensor 5 of queue 1) on MTE2 after the instruction, then the DeQue of that tensor (by then
+    renumbered 0 with the state) orders V after it; a tensor gone from the state, or a queue op on that queue
+    whose tensor is not known, takes the flag with it."""
+    enqueued = Reach.of("MTE2").set_flag("MTE2_V", QueueFlag("MTE2_V", 1, 5))
+    renumbered = enqueued.renumber({5: 0, 7: 1})
+    assert renumbered.wait_flag("MTE2_V", QueueFlag("MTE2_V", 1, 0)).orders("V")
+    assert not renumbered.wait_flag("MTE2_V", QueueFlag("MTE2_V", 1, 1)).orders("V")  # another tensor
+    assert not enqueued.renumber({7: 0}).wait_flag("MTE2_V", QueueFlag("MTE2_V", 1, 0)).orders("V")
+    assert enqueued.forget({2}).carried == enqueued.carried  # another queue's op
+    assert enqueued.forget({1}, "V_MTE3").carried == enqueued.carried  # another event
+    assert not enqueued.forget({1}).wait_flag("MTE2_V", QueueFlag("MTE2_V", 1, 5)).orders("V")
+    # set on a pipe not ordered after the instruction: no edge
+    assert not Reach.of("V").set_flag("MTE2_V", QueueFlag("MTE2_V", 1, 5)).carried
+
