@@ -51,7 +51,29 @@ class InputValuesFunctions(InterpreterFunctions):
             raise HostEvalError(
                 f"{state.func_name} reads the data of input {index} (GetInputTensor({index})->GetData), whose "
                 f"values were not given (only its shape {list(spec.shape)} and dtype {spec.dtype})")
+        if op.float_bits is not None:
+            return (_float_bits(state.func_name, index, spec.dtype, spec.values, op.float_bits.value.data),)
         if any(isinstance(v, float) and not float(v).is_integer() for v in spec.values):
             raise HostEvalError(f"{state.func_name} reads input {index}'s data as integers, but it holds "
                                 f"{spec.dtype} values that are not whole numbers")
         return (tuple(int(v) for v in spec.values),)
+
+
+_FLOAT_DTYPES = {"float16": 16, "bfloat16": 16, "float32": 32, "float64": 64}
+
+
+def _float_bits(func_name: str, index: int, dtype: str, values: tuple[int | float, ...], bits: int) -> tuple[int, ...]:
+    """`GetData<T>()` of a floating-point T: each element's bit pattern (unsigned), read from memory of the
+    input's dtype; a T of another width than that dtype reads other bytes, which the evaluator does not model."""
+    import numpy as np
+
+    from ascendir.host_eval import HostEvalError
+
+    if _FLOAT_DTYPES.get(dtype) != bits:
+        raise HostEvalError(f"{func_name} reads input {index}'s data as a {bits}-bit floating-point type, but it "
+                            f"holds {dtype} values")
+    if dtype == "bfloat16":  # the high half of each float32
+        wide = np.asarray(values, np.float32).view(np.uint32)
+        return tuple(int(v) >> 16 for v in wide)
+    unsigned = {16: np.uint16, 32: np.uint32, 64: np.uint64}[bits]
+    return tuple(int(v) for v in np.asarray(values, dtype).view(unsigned))

@@ -9,9 +9,11 @@ from xdsl.ir import SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -124,9 +126,15 @@ class InputValuesOp(TensorQueryOp):
     name = "host.input_values"
 
     result = result_def(IntListType)
+    # GetData<T> of a floating-point T (LinSpace's start / stop): the element width; the list then holds each
+    # value's bit pattern, which the reader bitcasts back to T (ascendir/lower/host_tensor_data.py)
+    float_bits = opt_prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
 
-    def __init__(self, context: SSAValue, index: int, at: SSAValue | None = None) -> None:
-        super().__init__(context, index, at, IntListType())
+    def __init__(self, context: SSAValue, index: int, at: SSAValue | None = None, float_bits: int | None = None
+                 ) -> None:
+        extra = {"float_bits": IntegerAttr(float_bits, i64)} if float_bits is not None else {}
+        super().__init__(context, index, at, IntListType(), **extra)
 
 
 @irdl_op_definition

@@ -17,7 +17,7 @@ from xdsl.ir import Block, Region, SSAValue
 from ascendir.dialects import host as hd
 from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_std, host_vector
+from ascendir.lower import host_std, host_tensor_data, host_vector
 from ascendir.lower import host_streams
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.function import Unsupported
@@ -89,9 +89,8 @@ class HostExpressions:
             return host_vector.read(self, base, self.expr(e.index), e)
         if kind == "tiling_array":
             return self._tiling_get(base, self.expr(e.index), e)
-        if kind == "list_data":
-            pos = self.ssa(self.convert(self.expr(e.index), C.I64, e), e)
-            return Val(C.I64, self.emit(hd.ListGetOp(self.ssa(base, e), pos), e).results[0])
+        if kind == "list_data":  # an int64 element, or a float's bits as the float (host_tensor_data.py)
+            return host_tensor_data.element(self, base, self.expr(e.index), e)
         if kind in ("shape", "shape_buffer") and self.shape_objects and not getter_pointer(base):
             # `shape[i]` / `(*x)[i]`: gert::Shape::operator[], GetDim without its range check
             pos = self.ssa(self.convert(self.expr(e.index), C.U64, e), e)
