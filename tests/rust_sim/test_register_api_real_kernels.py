@@ -187,3 +187,28 @@ def test_cosine_embedding_loss_matches_numpy(reduction: str) -> None:
     loss = np.where(target == 1, 1 - cos, np.maximum(0, cos - margin))
     want = {"none": loss, "sum": loss.sum(keepdims=True), "mean": loss.mean(keepdims=True)}[reduction]
     np.testing.assert_allclose(result.outputs["y"], want, rtol=1e-5, atol=1e-6)
+
+
+# ops-math's Floor for arch35 (floor_apt.cpp, arch35/floor_f16.h / floor_bf16.h / floor_f32.h): Truncate<float,
+# RoundMode::CAST_FLOOR> on registers (16-bit keys: UNPACK_B16 loads, Cast to float, Truncate, Cast back, PACK_B32
+# stores), FusedMulAddN's tiling fields: two UB loops of 256 and 44. Ties, -0.0 and a NaN included.
+FLOOR = Path("/work/ext/real/ops-math/math/floor/op_kernel/floor_apt.cpp")
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+def test_floor_truncates_as_numpy(dtype: str) -> None:
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(N) * 40
+    a[:4] = [2.5, -2.5, -0.0, np.nan]
+    if dtype == "bfloat16":
+        x = bfloat16_bits(a)
+        want = bfloat16_bits(np.floor(bfloat16_value(x)))
+    else:
+        x = a.astype(dtype)
+        want = np.floor(x).view(np.uint16 if dtype == "float16" else np.uint32)
+    key = {"bfloat16": 100000000000100, "float16": 200000000000100, "float32": 300000000000100}[dtype]
+    result = run(str(FLOOR), [x], chip="950PR", fmt="cpp", block_dim=1, tiling=TILING, tiling_key=key,
+                 outputs={"y": ((N,), dtype)})
+    assert result.ok, [str(d) for d in result.findings]
+    got = result.outputs["y"].view(np.uint16 if dtype != "float32" else np.uint32)
+    np.testing.assert_array_equal(got, want)
