@@ -24,7 +24,7 @@ name is re-exported here (`from ascendir.host_eval import TilingInputs, evaluate
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
 from xdsl.dialects import func, memref, scf
@@ -41,6 +41,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import SymbolTable
 from xdsl.utils.comparisons import to_unsigned
 
+from ascendir.dialects import host
 from ascendir.dialects.host import GRAPH_FAILED, GRAPH_SUCCESS, InferShapeContextType, TilingContextType
 from ascendir.host_eval_arith import (
     ArithExtraFunctions as ArithExtraFunctions,
@@ -98,10 +99,14 @@ class _StepCounter(Interpreter.Listener):
     # the cell the function's result is returned from, and the last store into it (the `return` that ran)
     result_cell: SSAValue | None = None
     last_result_store: Operation | None = None
+    # the statements the host lowering left out (host.left_out) that the run reached, by their `at`
+    left_out_reached: set[str] = field(default_factory=set)
 
     def will_interpret_op(self, op: Operation, args: PythonValues) -> None:
         self.steps += 1
         self.current = op
+        if isinstance(op, host.LeftOutOp):
+            self.left_out_reached.add(op.at.data)
         if self.result_cell is not None and isinstance(op, memref.StoreOp) and op.memref is self.result_cell:
             self.last_result_store = op
         if self.steps > self.budget:
@@ -118,7 +123,7 @@ def _where(op: Operation | None) -> str:
 
 
 def _make_interpreter(module: ModuleOp, counter: _StepCounter) -> Interpreter:
-    from ascendir.host_eval_left_out import LeftOutFunctions
+    from ascendir.host_eval_left_out import LeftOutFunctions, ReachedFunctions
     from ascendir.host_node_info import NodeInfoFunctions
     from ascendir.host_tensor_values import InputValuesFunctions
 
@@ -136,6 +141,7 @@ def _make_interpreter(module: ModuleOp, counter: _StepCounter) -> Interpreter:
         InputValuesFunctions(),
         NodeInfoFunctions(),
         LeftOutFunctions(),
+        ReachedFunctions(),
     )
     for table in stock:
         interpreter.register_implementations(table)
@@ -245,6 +251,7 @@ def evaluate_tiling(
     result.failure_op = failure_op
     result.missing_inputs = run.missing
     result.complete = not state.unmodelled
+    result.left_out_reached = counter.left_out_reached
     return result
 
 

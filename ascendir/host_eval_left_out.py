@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
+from ascendir.dialects import host as hd
 from ascendir.host_eval_types import HostEvalError
 
 
@@ -78,3 +79,43 @@ def load(array: Any, indices: tuple[int, ...]) -> LeftOut | None:
     """The LeftOut stored at `indices` of `array`, if one is."""
     held: dict[tuple[int, ...], LeftOut] | None = getattr(array, "_left_out", None)
     return held.get(indices) if held else None
+
+
+@register_impls
+class ReachedFunctions(InterpreterFunctions):
+    """`host.left_out`: nothing to run (the evaluator's step counter notes that the run reached it)."""
+
+    @impl(hd.LeftOutOp)
+    def run_left_out(self, interpreter: Interpreter, op: hd.LeftOutOp, args: PythonValues) -> PythonValues:
+        return ()
+
+
+def _span_of(at: str) -> tuple[str, int, int, int, int] | None:
+    parts = at.rsplit(":", 4)
+    if len(parts) != 5 or not all(p.isdigit() for p in parts[1:]):
+        return None
+    return parts[0], int(parts[1]), int(parts[2]), int(parts[3]), int(parts[4])
+
+
+def span_text(span: Any) -> str:
+    """A statement's span as host.left_out's `at`."""
+    return f"{span.file}:{span.line}:{span.col}:{span.end_line}:{span.end_col}"
+
+
+def reached_gaps(diagnostics: list[Any], module: Any, reached: set[str]) -> list[Any]:
+    """The lowering's gaps a run may have depended on: all of them, less those inside a statement the lowering
+    left out (a host.left_out in `module`) that the run never reached (`reached`: the `at` of those it ran). A
+    gap the lowering reported elsewhere (a condition, a declaration) stays."""
+    spans: dict[str, bool] = {}
+    for op in module.walk():
+        if isinstance(op, hd.LeftOutOp):
+            spans[op.at.data] = spans.get(op.at.data, False) or op.at.data in reached
+    statements = [(s, hit) for at, hit in spans.items() if (s := _span_of(at)) is not None]
+    kept = []
+    for d in diagnostics:
+        span = getattr(d, "span", None)
+        inside = [hit for (f, l0, c0, l1, c1), hit in statements if span is not None and span.file == f
+                  and (l0, c0) <= (span.line, span.col) and (span.end_line, span.end_col) <= (l1, c1)]
+        if not inside or any(inside):
+            kept.append(d)
+    return kept

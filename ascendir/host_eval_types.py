@@ -76,6 +76,8 @@ class TilingResult:
     # the statements the host lowering left out (its ASC103 warnings, frontend Diagnostics): values computed
     # after one of them may differ from the device's, so they are not trusted (passes.verify.run_tiling)
     gaps: list[Any] = field(default_factory=list)
+    # the statements the host lowering left out that the run reached (host.left_out `at`s)
+    left_out_reached: set[str] = field(default_factory=set)
     # the bytes of UB the kernel takes as SIMT local memory (TilingContext::SetLocalMemorySize; 0: none)
     local_memory_size: int = 0
 

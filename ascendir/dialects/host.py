@@ -111,6 +111,7 @@ from ascendir.dialects.host_tensor_ops import (
     ShapeSizeOp as ShapeSizeOp,
 )
 from ascendir.dialects.host_tiling_ops import (
+    LeftOutOp as LeftOutOp,
     SetBlockDimOp as SetBlockDimOp,
     SetLocalMemorySizeOp as SetLocalMemorySizeOp,
     SetTilingKeyOp as SetTilingKeyOp,
@@ -205,6 +206,7 @@ Host = Dialect(
         SetBlockDimOp,
         SetLocalMemorySizeOp,
         SetTilingKeyOp,
+        LeftOutOp,
         SetWorkspaceOp,
         TilingDataOp,
         TilingLocalOp,

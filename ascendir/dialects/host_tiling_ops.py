@@ -65,6 +65,22 @@ class SetLocalMemorySizeOp(IRDLOperation):
 
 
 @irdl_op_definition
+class LeftOutOp(IRDLOperation):
+    """Where the host lowering left a statement out (an ASC103 gap): `at` is the statement's source span,
+    `file:line:col:end_line:end_col`. Running it does nothing; the evaluator notes that the run reached it, so
+    that a gap the run never reached (a branch for another chip) does not make the run's values untrusted."""
+
+    name = "host.left_out"
+
+    at = prop_def(StringAttr)
+
+    assembly_format = "$at attr-dict"
+
+    def __init__(self, at: str) -> None:
+        super().__init__(properties={"at": StringAttr(at)})
+
+
+@irdl_op_definition
 class SetTilingKeyOp(IRDLOperation):
     """`context->SetTilingKey(k)`."""
 

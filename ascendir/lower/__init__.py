@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, Region
 
 from ascendir.catalog import arch_catalogued
-from ascendir.chips import load_chip
+from ascendir.chips import folder_arch, load_chip
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import absent_inputs, ctypes as C, gm_statics, tpl_tiling_key
 from ascendir.lower.catalog_view import CatalogView
@@ -141,6 +141,7 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
     kernel_targets = {id(d): u.target for u in program.units if u.target is not None
                       for d in u.ast.walk() if isinstance(d, A.FunctionDecl) and d.is_kernel}
     by_role: dict[str, list[A.TranslationUnit]] = {"kernel": [], "host": [], "other": []}
+    kernel_paths: list[str] = []  # of by_role["kernel"], in order
     included = _included_by_kernel_sources(program)
     named: set[str] | None = None  # read from the kernel sources' text only if a kernel header needs it: the
     # scan of every source line costs 0.3 M instructions per kernel check, and a single-file kernel has no header
@@ -155,44 +156,68 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
             if os.path.basename(u.unit.path) in named:
                 continue  # included by a kernel source only under a condition this chip's compile drops
         by_role[group].append(u.ast)
+        if group == "kernel":
+            kernel_paths.append(os.path.normpath(u.unit.path))
     scope = collect(by_role["kernel"])
-    scope.libraries = _libraries(program)
     host_scope = collect(by_role["host"])
     # the op_host tiling headers the build gives a kernel file read alone (frontend/op_tiling.py)
     context = collect([u.ast for u in program.context])
-    # tiling layouts may live in host headers the kernel never includes (the build generates the glue)
-    for other in (host_scope, collect(by_role["other"]), context):
-        for name, ts in other.tiling_structs.items():
-            scope.tiling_structs.setdefault(name, ts)
-        # the template tiling key's declarations: the kernel build defines ASCENDC_TPL_ARGS_DECL to nothing, the
-        # host sources that include the same header keep them
-        scope.tpl_declarations += other.tpl_declarations
+    others = (host_scope, collect(by_role["other"]), context)
+    scopes = [_with_others(scope, others, program)]
+    # an op folder whose sources are compiled apart, each with its entry (ops-nn's op.cpp for the 910B and
+    # op_apt.cpp for the 950): each entry is lowered with its own source's declarations, which may define a
+    # class of the same name differently (dynamic_quant's DynamicQuantNDOpt::DynamicQuantBase in
+    # dynamic_quant_base.h and in arch35/dynamic_quant_regbase_base.h)
+    entries = {os.path.normpath(str(fn.span.file)) for fn, _ in scope.kernels if fn.body is not None}
+    own = [i for i, path in enumerate(kernel_paths) if path in entries]
+    if len(own) > 1:
+        # a header no source includes goes with the entries of its folder's architecture (arch35/: the 950's)
+        targets = {os.path.normpath(u.unit.path): u.target for u in program.units}
+        archs = [folder_arch(p) or load_chip(targets.get(p) or options.chip).npu_arch for p in kernel_paths]
+        rest = [i for i in range(len(kernel_paths)) if i not in own]
+        scopes = [_with_others(collect([by_role["kernel"][i], *(by_role["kernel"][j] for j in rest if folder_arch(
+            kernel_paths[j]) in (None, archs[i]))]), others, program) for i in own]
     dtypes = dict(options.dtypes) or dtype_bindings(program)
-    opts = LoweringOptions(options.chip, dtypes, options.tiling_struct or _tiling_struct(scope, host_scope, context),
-                           options.tiling_key, options.absent_inputs)
     catalog = CatalogView.get()
     module = ModuleOp([])
     kernels: list[asc.KernelOp] = []
-    for fn, template in scope.kernels:
-        if fn.body is None:
-            continue
-        target = kernel_targets.get(id(fn))
-        reporter.api_uncatalogued = (not arch_catalogued(load_chip(target).npu_arch) if target is not None
-                                     else program_uncatalogued)
+    for scope in scopes:
+        opts = LoweringOptions(options.chip, dtypes,
+                               options.tiling_struct or _tiling_struct(scope, host_scope, context),
+                               options.tiling_key, options.absent_inputs)
+        for fn, template in scope.kernels:
+            if fn.body is None:
+                continue
+            target = kernel_targets.get(id(fn))
+            reporter.api_uncatalogued = (not arch_catalogued(load_chip(target).npu_arch) if target is not None
+                                         else program_uncatalogued)
 
-        def make_lowerer() -> FunctionLowerer:
-            return FunctionLowerer(scope, reporter, catalog, opts)
+            def make_lowerer(scope: Scope = scope, opts: LoweringOptions = opts) -> FunctionLowerer:
+                return FunctionLowerer(scope, reporter, catalog, opts)
 
-        try:
-            kernel = _lower_entry(make_lowerer(), fn, template, reporter, target)
-            lowered = [kernel] if kernel is not None else []
-        except KernelTooLarge as exc:
-            lowered = _lower_per_tiling_key(make_lowerer, fn, template, reporter, target, exc)
-        for kernel in lowered:
-            _give_unique_symbol(kernel, {k.sym_name.data for k in kernels})
-            module.body.block.add_op(kernel)
-            kernels.append(kernel)
+            try:
+                kernel = _lower_entry(make_lowerer(), fn, template, reporter, target)
+                lowered = [kernel] if kernel is not None else []
+            except KernelTooLarge as exc:
+                lowered = _lower_per_tiling_key(make_lowerer, fn, template, reporter, target, exc)
+            for kernel in lowered:
+                _give_unique_symbol(kernel, {k.sym_name.data for k in kernels})
+                module.body.block.add_op(kernel)
+                kernels.append(kernel)
     return LoweringResult(module, reporter.diagnostics, kernels)
+
+
+def _with_others(scope: Scope, others: Iterable[Scope], program: Program) -> Scope:
+    """A kernel scope completed with what the build gives a kernel from elsewhere: the vendor libraries its
+    sources include, tiling layouts of host headers the kernel never includes (the build generates the glue), and
+    the template tiling key's declarations (the kernel build defines ASCENDC_TPL_ARGS_DECL to nothing, the host
+    sources that include the same header keep them)."""
+    scope.libraries = _libraries(program)
+    for other in others:
+        for name, ts in other.tiling_structs.items():
+            scope.tiling_structs.setdefault(name, ts)
+        scope.tpl_declarations += other.tpl_declarations
+    return scope
 
 
 def _give_unique_symbol(kernel: asc.KernelOp, taken: set[str]) -> None:

@@ -68,6 +68,7 @@ from ascendir.host_eval import (
     evaluate_tiling,
 )
 from ascendir.host_eval_chips import DEFAULT_CHIP
+from ascendir.host_eval_left_out import reached_gaps, span_text
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_check_macros, host_init_list, host_smart_ptr, host_vector
 from ascendir.lower.catalog_view import CatalogView
@@ -256,6 +257,8 @@ class HostLowerer(
         except (Unsupported, HostError) as exc:
             if isinstance(exc, Unsupported):
                 self.report.failed(exc)
+                if e.span is not None:  # (where: a gap the run never reaches is not one it depends on)
+                    self.emit(hd.LeftOutOp(span_text(e.span)), e)
             return Val(C.BOOL, const=0)
 
     def _context(self, node: A.Node) -> SSAValue:
@@ -390,8 +393,9 @@ def _evaluate_program_tiling(program: Program, inputs: TilingInputs, step_budget
                             lowered.struct_name)
     result = evaluate_tiling(lowered.module, lowered.func_name, inputs, step_budget=step_budget)
     result.diagnostics[:0] = notes
-    result.complete = result.complete and not lowered.diagnostics
-    result.gaps = list(lowered.diagnostics)
+    # the gaps this run may depend on: not those in statements it never reached (host_eval_left_out)
+    result.gaps = reached_gaps(list(lowered.diagnostics), lowered.module, result.left_out_reached)
+    result.complete = result.complete and not result.gaps
     if result.struct_name is None:
         result.struct_name = lowered.struct_name
     return result

@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import NoneType
 from xdsl.ir import SSAValue
 
 from ascendir.dialects import host as hd
+from ascendir import host_eval_left_out
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_pair, host_std, host_vector, host_tiling_api
 from ascendir.lower import host_streams
@@ -146,6 +147,12 @@ class HostDeclarations:
             value = init if init is not None else Val(t if is_host(t) else HostT("poison", name))
             return HandleCell(t, None, name, value=value, block=self.builder.insertion_point.block)  # type: ignore[arg-type]
         return super().new_cell(t, name, node, init)
+
+    def _forget_effects(self, st: A.Node) -> None:
+        # (where: a gap the run never reaches, in a branch for another chip, does not make its values untrusted)
+        if st.span is not None and self.builder is not None:
+            self.emit(hd.LeftOutOp(host_eval_left_out.span_text(st.span)), st)
+        super()._forget_effects(st)  # type: ignore[misc]
 
     def load(self, cell: Cell, node: A.Node) -> Val:
         if isinstance(cell, HandleCell):

@@ -48,6 +48,10 @@ class ConversionLowering:
             held = code_pointer.compare(self, op, a, b, node)  # `func != nullptr` (code_pointer.py)
             if held is not None:
                 return held
+            if all(isinstance(v.ctype, C.Pointer) and v.const == 0 and v.ssa is None and v.obj is None
+                   for v in (a, b)):
+                # a null pointer passed on (`op.Init(x, y, nullptr)`, then `if (offset != nullptr)` in Init)
+                return Val(C.BOOL, const=int(op == "=="))
             if isinstance(a.ctype, C.Pointer) or isinstance(b.ctype, C.Pointer):
                 # kernel pointers are non-null, but for an absent optional input's (absent_inputs.py)
                 return absent_inputs.compare(self, op, a, b) or Val(C.BOOL, const=int(op == "!="))

@@ -520,11 +520,26 @@ def _kernel_name(program: Any, module: Any, key: int | None = None, chip: str | 
         from ascendir.chips import load_chip
         from passes.sim.op_file import kernel_file
 
-        stem = kernel_file(program.bundle, load_chip(chip).npu_arch) or snake
-        own = [k.sym_name.data for k in named if _source_stem(k) == stem]
+        arch = load_chip(chip).npu_arch
+        stem = kernel_file(program.bundle, arch) or snake
+        own = [k for k in named if _source_stem(k) == stem]
+        if len(own) > 1:
+            # one file name in several architecture folders (ops-nn deep_norm: op_kernel/deep_norm.cpp and
+            # op_kernel/arch35/deep_norm.cpp): the chip's folder, else the one in no such folder
+            own = ([k for k in own if _source_arch(k) == arch] or [k for k in own if _source_arch(k) is None])
         if len(own) == 1:
-            return own[0]
+            return own[0].sym_name.data
     return snake if snake in kernels else None
+
+
+def _source_arch(kernel: Any) -> int | None:
+    """The architecture the folder of a kernel's source builds for (arch35: 3510), or None."""
+    from xdsl.dialects.builtin import FileLineColLoc
+
+    from ascendir.chips import folder_arch
+
+    loc = kernel.location
+    return folder_arch(loc.filename.data) if isinstance(loc, FileLineColLoc) else None
 
 
 def _source_stem(kernel: Any) -> str | None:

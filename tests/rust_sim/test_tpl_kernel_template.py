@@ -138,6 +138,11 @@ def test_the_launch_runs_the_instance_of_the_key_the_host_set(tmp_path: Path, sc
 PLAIN_KERNEL = """\
 #include "kernel_operator.h"
 using namespace AscendC;
+namespace TplScaleOp {
+struct Body {
+    __aicore__ static inline float Shift() { return 1.0f; }
+};
+}
 
 extern "C" __global__ __aicore__ void tpl_scale(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
@@ -152,7 +157,7 @@ extern "C" __global__ __aicore__ void tpl_scale(GM_ADDR x, GM_ADDR y, GM_ADDR wo
     DataCopy(t, xGm, td.length);
     q.EnQue(t);
     LocalTensor<float> u = q.DeQue<float>();
-    Adds(u, u, 1.0f, td.length);
+    Adds(u, u, TplScaleOp::Body::Shift(), td.length);
     PipeBarrier<PIPE_ALL>();
     DataCopy(yGm, u, td.length);
     q.FreeTensor(u);
@@ -160,18 +165,44 @@ extern "C" __global__ __aicore__ void tpl_scale(GM_ADDR x, GM_ADDR y, GM_ADDR wo
 """
 
 
-@pytest.mark.parametrize(("chip", "expected"), [("910B2", lambda x: x + 1), ("950PR", lambda x: x * 3)])
+@pytest.mark.parametrize(("chip", "expected"), [("910B2", lambda x: x + 1), ("950PR", lambda x: x * 6)])
 def test_each_chip_runs_the_kernel_file_its_opdef_config_names(tmp_path: Path, chip: str, expected) -> None:
     # ops-nn's layout: op_kernel/op.cpp for the 910B, op_kernel/op_apt.cpp (a template entry) for the 950, whose
-    # config says `ExtendCfgInfo("opFile.value", "op_apt")`; both entries are named `op`
+    # config says `ExtendCfgInfo("opFile.value", "op_apt")`; both entries are named `op`, and each source, compiled
+    # apart, defines its own TplScaleOp::Body (ops-nn dynamic_quant: DynamicQuantNDOpt::DynamicQuantBase twice):
+    # each entry is lowered with its own
     root = project(tmp_path)
-    (root / "op_kernel" / "tpl_scale_apt.cpp").write_text(KERNEL)
+    apt = KERNEL.replace("using namespace AscendC;\n", "using namespace AscendC;\nnamespace TplScaleOp {\n"
+                         "struct Body {\n    __aicore__ static inline float Shift() { return 2.0f; }\n};\n}\n")
+    apt = apt.replace("static_cast<float>(SCALE), td.length);\n    }", "static_cast<float>(SCALE) * TplScaleOp::Body::Shift(), td.length);\n    }")
+    (root / "op_kernel" / "tpl_scale_apt.cpp").write_text(apt)
     (root / "op_kernel" / "tpl_scale.cpp").write_text(PLAIN_KERNEL)
     host = HOST.replace('        this->AICore().AddConfig("ascend910b");\n',
                         '        this->AICore().AddConfig("ascend910b");\n'
                         '        OpAICoreConfig config_950;\n'
                         '        config_950.DynamicCompileStaticFlag(true).ExtendCfgInfo("opFile.value", "tpl_scale_apt");\n'
                         '        this->AICore().AddConfig("ascend950", config_950);\n')
+    (root / "op_host" / "tpl_scale.cpp").write_text(host)
+    x = np.arange(64, dtype=np.float32)
+    result = run(str(root), {"x": x.copy()}, [3, False], outputs={"y": ((64,), "float32")}, chip=chip)
+    assert result.ok and not result.findings, [str(d) for d in result.findings]
+    assert np.array_equal(result.outputs["y"], expected(x))
+
+
+@pytest.mark.parametrize(("chip", "expected"), [("910B2", lambda x: x + 1), ("950PR", lambda x: x * 6)])
+def test_an_entry_of_the_same_file_name_in_the_chips_architecture_folder_runs_there(tmp_path: Path, chip: str,
+                                                                                     expected) -> None:
+    # ops-nn deep_norm: op_kernel/deep_norm.cpp (910B) and op_kernel/arch35/deep_norm.cpp (950), no opFile.value
+    root = project(tmp_path)
+    arch35 = KERNEL.replace('#include "arch35/tpl_scale_struct.h"', '#include "tpl_scale_struct.h"')
+    arch35 = arch35.replace("using namespace AscendC;\n", "using namespace AscendC;\nnamespace TplScaleOp {\n"
+                            "struct Body {\n    __aicore__ static inline float Shift() { return 2.0f; }\n};\n}\n")
+    arch35 = arch35.replace("static_cast<float>(SCALE), td.length);\n    }",
+                            "static_cast<float>(SCALE) * TplScaleOp::Body::Shift(), td.length);\n    }")
+    (root / "op_kernel" / "arch35" / "tpl_scale.cpp").write_text(arch35)
+    (root / "op_kernel" / "tpl_scale.cpp").write_text(PLAIN_KERNEL)
+    host = HOST.replace('        this->AICore().AddConfig("ascend910b");\n',
+                        '        this->AICore().AddConfig("ascend910b");\n        this->AICore().AddConfig("ascend950");\n')
     (root / "op_host" / "tpl_scale.cpp").write_text(host)
     x = np.arange(64, dtype=np.float32)
     result = run(str(root), {"x": x.copy()}, [3, False], outputs={"y": ((64,), "float32")}, chip=chip)
