@@ -109,6 +109,50 @@ def test_the_meter_reports_the_work_the_cost_formula_uses(tmp_path: Path, module
         assert r.timing["unmodelled_apis"] == [], r.timing["unmodelled_apis"]
 
 
+# (test module, test function, its parameters, API, cycles over all its calls): the library's 220x instruction
+# sequence for each call's shape counted by hand from asc-devkit's impl headers (rust_sim/src/timing/library.rs
+# cites them), 910B2 throughputs (startup 2; a repeat S 256/255, B 2, E 2, D 256/63, R 256/85 cycles). The
+# composite formula before (one startup a pass) gave the second number; each is outside 15% of the first.
+SEQUENCES = [
+    # 3 pieces of the 128-byte tmp (64 + 64 + 48 int16), each And, Or, Not, And of one repeat: 3 x 15
+    ("test_xor", "test_xor_in_pieces_of_the_tmp_buffer", {"t": "int16_t", "np_t": np.int16}, "Xor", 45.0, 22.0),
+    # 5 x 40: rstd (Adds, Duplicate, Sqrt, Div: 16.1); the tmp holds 2 rows a pass, so 3 passes of CastSrc,
+    # Sub, Mul and the output Adds (6 + 5 repeats x rate each: 11, 16, 16, 11); per row two Duplicates (3 each)
+    # and the gamma Mul and beta Add (4 each): 5 x 14
+    ("test_welford_normalize", "test_normalize_matches_numpy",
+     {"shape": (5, 40), "dtype": np.float32, "gdtype": np.float32, "tol": 1e-5}, "Normalize", 140.1, 40.0),
+    # calls of 4, 4, 4 and 1 rows of 64, the 4-row ones in passes of 3 + 1 rows; a pass of R rows: 12 whole
+    # passes (Muls, 2 x 2 WholeReduceSum, Sub, Mul, Muls, Adds, Sqrt, Div, Mul) + 2 mask Muls + Duplicate = 33
+    # cycles of startups and one-repeat passes + 43.06 R (the repeats, 2 Selects, the gamma Mul and beta Add a row)
+    ("test_layer_norm", "test_layer_norm_matches_numpy", {"shape": (13, 64), "dtype": np.float32, "tol": 1e-5},
+     "LayerNorm", 791.6, 264.3),
+    # 4-row calls: ComputeMeanVariance in 2 passes (120: copies, Muls, 2 x 2 WholeReduceSum, an Adds a row, Mul,
+    # Muls) + Normalize in 2 passes (112.1); the 1-row call 39 + 44.1
+    ("test_layer_norm_rstd", "test_layer_norm_rstd_matches_numpy",
+     {"shape": (13, 64), "dtype": np.float32, "gdtype": np.float32, "tol": 1e-5}, "LayerNorm", 780.4, 264.3),
+    # 16 calls of 1 x 64: max and sum each Copy, WholeReduce, Brcb, Copy (14), Sub and Div one instruction per
+    # 8-column block (8 x 4, 8 x 6.06), Exp 4: 112.6 each
+    ("test_simple_softmax", "test_simple_softmax_uses_the_given_max_and_sum",
+     {"shape": (16, 64), "dtype": np.float32, "tol": 1e-5}, "SoftMax", 1801.6, 385.6),
+    # calls of 4, 4, 4 and 1 rows of 64 in blocks of 3 + 1 rows; a block of R rows: Mul (2 + 2R), a
+    # RepeatReduceSum a row (5R), Muls / Adds / Ln / Muls / Exp over the sums (17), a Muls a row (3R), the gamma Mul
+    # (2 + 2R): 21 + 12R; 3 x (57 + 33) + 33
+    ("test_rms_norm", "test_rms_norm_matches_numpy", {"shape": (13, 64), "dtype": np.float32, "tol": 1e-5},
+     "RmsNorm", 303.3, 149.0),
+]
+
+
+@pytest.mark.parametrize(("module", "func", "params", "api", "hand", "before"), SEQUENCES,
+                         ids=[f"{c[3]}-{c[0]}" for c in SEQUENCES])
+def test_apis_that_loop_per_row_cost_the_library_sequence(tmp_path: Path, module: str, func: str,
+                                                          params: dict[str, Any], api: str, hand: float,
+                                                          before: float) -> None:
+    ops, _ = traced_ops(module, func, params, tmp_path)
+    predicted = sum(float(e["args"]["cycles"]) for e in ops if e["name"] == api)
+    assert predicted == pytest.approx(hand, rel=0.01), (predicted, hand)
+    assert abs(before / hand - 1) > 0.15  # the one-startup-a-pass formula is not within 15% of the library
+
+
 def test_the_summary_names_the_calls_of_apis_without_a_cost_model(tmp_path: Path) -> None:
     _, results = traced_ops("test_xor", "test_xor_in_pieces_of_the_tmp_buffer", {"t": "int16_t", "np_t": np.int16},
                             tmp_path)

@@ -114,6 +114,11 @@ impl Model {
             },
             Class::Vector { cpr } => vector(cpr, work_repeats(m.repeats), 1),
             Class::Register { cpr } => vector(cpr, 1, 1),
+            // an API that loops per row reported its shape: the library's own sequence (library.rs)
+            Class::Composite { .. } if m.shape.is_some() => Cost {
+                cycles: m.shape.map_or(0.0, |s| super::library::cycles(&s, p)),
+                ..vector(0.0, work_repeats(m.first_repeats.unwrap_or(m.repeats)), 0)
+            },
             Class::Composite { cpr, parts } => vector(cpr, work_repeats(m.first_repeats.unwrap_or(m.repeats)), parts),
             Class::Copy => self.copy(m),
             Class::Mmad => self.mmad(m),
@@ -186,7 +191,7 @@ fn split_head(head: &str) -> (&str, Option<&str>) {
 
 /// Basic vector classes by letter, for the composite table: S simple, B binary, E exp/ln/sqrt, D div,
 /// R whole reduce, K block reduce, A multiply-add, G gather, M merge sort.
-fn letter_cpr(c: char, half: bool, p: &Params) -> f64 {
+pub(crate) fn letter_cpr(c: char, half: bool, p: &Params) -> f64 {
     let by_dtype = |h: &str, f: &str| p.cycles_per_repeat(if half { h } else { f });
     match c {
         'S' => p.cycles_per_repeat("vector_simple"),

@@ -18,6 +18,7 @@
 pub mod cost;
 pub mod coverage;
 pub mod launch;
+pub mod library;
 pub mod matmul;
 pub mod params;
 pub mod replay;
@@ -70,6 +71,8 @@ pub struct Meter {
     pub src: Option<Place>,
     /// the GM bytes touched: buffer and the byte span around every access (for the L2 reuse model)
     pub gm: Option<GmSpan>,
+    /// the rows and columns of a high-level API whose library sequence loops per row (library.rs)
+    pub shape: Option<library::Shape>,
 }
 
 /// The GM bytes one instruction reads or writes: buffer `buf`, within [lo, hi).
@@ -303,6 +306,15 @@ pub fn meter(core: &mut Core) -> Option<&mut Meter> {
 pub fn vector_pass(core: &mut Core, elements: u64, elem_bytes: u64) {
     if let Some(m) = meter(core) {
         m.vector((elements * elem_bytes).div_ceil(256), elements);
+    }
+}
+
+/// A high-level API's shape as its library sequence loops over it (rows, column blocks, tmp pieces): costed by
+/// library.rs instead of the composite letters.
+#[inline]
+pub fn library_shape(core: &mut Core, shape: library::Shape) {
+    if let Some(m) = meter(core) {
+        m.shape = Some(shape);
     }
 }
 

@@ -515,6 +515,23 @@ impl ApiOp for SoftMax {
         let src = cx.handle(self.src);
         let n = rows * cols;
         crate::timing::vector_pass(cx.core, n as u64, sz as u64);
+        let kind = if self.log {
+            crate::timing::library::Kind::LogSoftMax
+        } else {
+            crate::timing::library::Kind::SoftMax
+        };
+        crate::timing::library_shape(
+            cx.core,
+            crate::timing::library::Shape {
+                kind,
+                rows: rows as u64,
+                cols: cols as u64,
+                real: ori as u64,
+                blocks: 1,
+                inner: 0,
+                elem: sz as u64,
+            },
+        );
         let Some(at) = cx.range(src, 0, (n * sz) as i64, false, sz, "SoftMax") else {
             return Flow::Next;
         };

@@ -288,8 +288,21 @@ impl LayerNorm {
             return Flow::Next;
         }
         // every pass's rows x hLength, computed in float (the library Casts half first)
-        let rows: usize = passes(&plan, f[9] as usize).iter().map(|p| p.2).sum();
+        let rounds = passes(&plan, f[9] as usize);
+        let rows: usize = rounds.iter().map(|p| p.2).sum();
         crate::timing::vector_pass(cx.core, (rows * h) as u64, 4);
+        crate::timing::library_shape(
+            cx.core,
+            crate::timing::library::Shape {
+                kind: crate::timing::library::Kind::LayerNorm,
+                rows: rows as u64,
+                cols: h as u64,
+                real: h as u64,
+                blocks: rounds.len() as u64,
+                inner: 0,
+                elem: t.size() as u64,
+            },
+        );
         for (in_off, mv_off, rows) in passes(&plan, f[9] as usize) {
             let Some((x, x_init)) = read_at(cx, self.x, in_off, rows * h, t, "LayerNorm") else {
                 return Flow::Next;
@@ -405,6 +418,22 @@ impl LayerNorm {
             );
             return Flow::Next;
         }
+        // Normalize works in the tmp past firstTmpStartPos
+        let norm_floats = self
+            .tmp
+            .map(|h| (cx.handle(h).len.max(0) as usize / 4).saturating_sub(first_tmp));
+        crate::timing::library_shape(
+            cx.core,
+            crate::timing::library::Shape {
+                kind: crate::timing::library::Kind::LayerNormRstd,
+                rows: a_len as u64,
+                cols: r_pad as u64,
+                real: r_len as u64,
+                blocks: passes(&plan, f[6] as usize).len() as u64,
+                inner: norm_floats.map_or(0, |n| normalize::rows_a_pass(u, n, r_pad) as u64),
+                elem: t.size() as u64,
+            },
+        );
         for (in_off, mv_off, rows) in passes(&plan, f[6] as usize) {
             for r in 0..rows {
                 let (row_at, k) = (in_off + r * r_pad, mv_off + r);

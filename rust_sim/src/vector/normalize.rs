@@ -97,6 +97,18 @@ pub fn types_valid(u: DType, t: DType) -> bool {
     )
 }
 
+/// The rows a pass the library fits in `floats` floats of tmp (GetNormalizeTensorInfo, normalize_common_impl.h:
+/// 71-96: two rows' worth a row, and half gamma and beta's float copies first), at least 1.
+pub fn rows_a_pass(u: DType, floats: usize, r_pad: usize) -> usize {
+    let row = 2 * r_pad.max(1);
+    let room = if u == DType::F32 {
+        floats
+    } else {
+        floats.saturating_sub(row)
+    };
+    (room / row).max(1)
+}
+
 /// The smallest sharedTmpBuffer (floats) Normalize can work in: one pass of one row and aLength floats.
 pub fn tmp_floats(u: DType, a: usize, r_pad: usize) -> usize {
     let rows = if u == DType::F32 { 2 * r_pad } else { 4 * r_pad };
@@ -302,6 +314,20 @@ impl ApiOp for Normalize {
         let eps = cx.float(self.epsilon) as f32;
         // the library computes in float (half x is Cast first): aLength rows of rLengthWithPadding
         crate::timing::vector_pass(cx.core, (s.a * s.r_pad) as u64, 4);
+        crate::timing::library_shape(
+            cx.core,
+            crate::timing::library::Shape {
+                kind: crate::timing::library::Kind::Normalize,
+                rows: s.a as u64,
+                cols: s.r_pad as u64,
+                real: s.r as u64,
+                blocks: 1,
+                inner: self.tmp.map_or(0, |h| {
+                    rows_a_pass(o.u, cx.handle(h).len.max(0) as usize / 4, s.r_pad) as u64
+                }),
+                elem: o.t.size() as u64,
+            },
+        );
         apply(cx, &o, s, f, (&x, x_init && m_init && v_init), (&means, &vars), eps);
         Flow::Next
     }

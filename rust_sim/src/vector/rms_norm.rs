@@ -152,6 +152,20 @@ impl ApiOp for RmsNorm {
         };
         let n = b * s * h;
         crate::timing::vector_pass(cx.core, n as u64, sz as u64);
+        // the library's blocks of mainBsLength rows (RmsNormImpl's loopRound and tail)
+        let rows = (b * s) as u64;
+        crate::timing::library_shape(
+            cx.core,
+            crate::timing::library::Shape {
+                kind: crate::timing::library::Kind::RmsNorm,
+                rows,
+                cols: h as u64,
+                real: ori as u64,
+                blocks: rows.div_ceil(f[6].max(1)).max(1),
+                inner: 0,
+                elem: sz as u64,
+            },
+        );
         let shape = "the RmsNormTiling's shape";
         let mut failed = too_small(cx, "RmsNorm", "src", self.src, bytes, shape)
             || too_small(cx, "RmsNorm", "dst", self.dst, bytes, shape)

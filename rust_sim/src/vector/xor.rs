@@ -144,6 +144,18 @@ impl ApiOp for Xor {
             None => n.max(1),
         };
         crate::timing::vector_pass(cx.core, n as u64, 2);
+        crate::timing::library_shape(
+            cx.core,
+            crate::timing::library::Shape {
+                kind: crate::timing::library::Kind::Xor,
+                rows: n as u64,
+                cols: piece as u64,
+                real: n as u64,
+                blocks: 1,
+                inner: 0,
+                elem: 2,
+            },
+        );
         let mut at = 0;
         while at < n {
             let len = piece.min(n - at);
