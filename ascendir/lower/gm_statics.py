@@ -14,6 +14,7 @@ keeps, so that a launch allocates the array with them. Only arrays of numbers ar
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -43,16 +44,19 @@ def is_gm_array(decl: A.Declarator) -> bool:
     return decl.type.address_space == "__gm__" and not decl.type.pointers
 
 
-def value(lw: FunctionLowerer, decl: A.Declarator, node: A.Node) -> Val:
-    """The pointer to a namespace-scope `__gm__` array of the kernel being lowered (made at its first use)."""
+def value(lw: FunctionLowerer, decl: A.Declarator, node: A.Node, owner: str = "") -> Val:
+    """The pointer to a namespace-scope `__gm__` array of the kernel being lowered (made at its first use); with
+    `owner` (a class, with its template arguments), the class's static member array of that name
+    (`constexpr static __gm__ T assistGm[256] = {...}`, ops-math lin_space's index table): one array per class
+    instantiation, as each has its own static member."""
     block = lw.kernel_block
     if block is None:
         raise Unsupported(f"'{decl.name}' in global memory outside a kernel is not modelled", node)
     t = lw.resolve_type(decl.type, decl)
     if not isinstance(t, C.ArrayT) or not isinstance(t.elem, C.Scalar) or t.elem.name not in _NUMPY:
-        raise Unsupported(f"'{decl.name}': a namespace-scope __gm__ variable other than an array of numbers is not "
+        raise Unsupported(f"'{decl.name}': a static __gm__ variable other than an array of numbers is not "
                           "modelled", node)
-    name = STATIC_PREFIX + decl.name
+    name = STATIC_PREFIX + (re.sub(r"\W", "_", f"{owner}_{t.elem.name}__") if owner else "") + decl.name
     pointer = C.Pointer(t.elem, gm=True)
     for arg in block.args:
         if arg.name_hint == name:

@@ -198,6 +198,10 @@ class NameLowering:
     def _constant_decl(self, decl: A.Declarator, e: A.Node, owner: ClassInfo | None = None) -> Val:
         """The value of a static constant's declarator; `owner`, its class, whose other constants the initialiser
         may name unqualified."""
+        if gm_statics.is_gm_array(decl):  # `constexpr static __gm__ T table[N] = {...}`: one GM array per class
+            this = self.frame.this if self.frames else None
+            holder = owner or (this.info if this is not None else None)
+            return gm_statics.value(self, decl, e, holder.name if holder is not None else "")
         t = self.resolve_type(decl.type, decl)
         if decl.init is None:
             raise Unsupported(f"static member '{decl.name}' has no initialiser here", e)
