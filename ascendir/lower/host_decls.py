@@ -260,11 +260,16 @@ class HostDeclarations:
             init = self._construct(t, [], d)  # `MultiCoreMatmulTiling tiling;`: the library's own sizes
         if isinstance(t, HostT) and t.kind == "unmodelled" and init is None and t.detail == "vector":
             items = self._vector_items(d)
+            elem = host_vector.element_type(self, d.type) if isinstance(d, A.Declarator) else None
+            if items is not None and elem is not None and name in self.frame.assigned:
+                # `std::vector<uint64_t> counter = {0, 0};` then `counter[0] = ...` (ops-math
+                # stateless_random_uniform_v2): a run-time vector holding the items
+                self.bind(name, host_vector.declare_items(self, name, elem, items.values, d))
+                return
             if items is not None:
                 # its only modelled use is a shape made from it; any other use reports the gap there
                 self.bind(name, Val(t, obj=items))
                 return
-            elem = host_vector.element_type(self, d.type) if isinstance(d, A.Declarator) else None
             if elem is not None and not isinstance(d.init, A.InitList):  # type: ignore[union-attr]
                 self.bind(name, host_vector.declare(self, name, elem, list(d.ctor_args or []), d))  # type: ignore[union-attr]
                 return

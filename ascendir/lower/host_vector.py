@@ -107,6 +107,19 @@ def declare(lw: HostLowerer, name: str, elem: Scalar, ctor_args: list[A.Node], n
     return _value(lw, vec)
 
 
+def declare_items(lw: HostLowerer, name: str, elem: Scalar, items: tuple[Val, ...], node: A.Node) -> Val:
+    """`std::vector<T> v = {a, b};` / `v{a, b}`: a new vector holding the items, in order."""
+    if len(items) > CAPACITY:
+        raise Unsupported(f"a std::vector initialised with more than {CAPACITY} items is not modelled", node)
+    vec = declare(lw, name, elem, [], node)
+    data = vec.obj
+    assert isinstance(data, RuntimeVector)
+    for i, item in enumerate(items):
+        write(lw, vec, Val(C.I64, const=i), item, node)
+    lw.store(data.size, Val(C.I64, const=len(items)), node)
+    return vec
+
+
 def copy(lw: HostLowerer, source: Val, node: A.Node) -> Val:
     """A vector passed by value: a new one with the same size and elements."""
     vec = source.obj
