@@ -49,6 +49,9 @@ class DeclarationLowering:
             is_ref = "&" in d.type.pointers or "&&" in d.type.pointers
             if isinstance(t, C.Pointer) and is_ref:
                 t = t.pointee
+            if register_api.is_mode_struct(self, d):  # `constexpr Reg::CastTrait k = {...}`: read where it is used
+                self.bind(d.name, Val(t))
+                continue
             try:
                 init = self._declarator_init(d, t)
             except Unsupported as exc:

@@ -146,6 +146,12 @@ def _modes(lw: FunctionLowerer, targs: list[A.TemplateArg], elem: Scalar | None)
     for a in targs:
         text = _arg_text(a)
         parts = text.split("::")
+        if isinstance(a.value, A.Unary):  # Div<T, &divMode>: a SpecificMode struct (not evaluated as a value)
+            spec = register_compute.specific_mode(lw, a)
+            if spec is None:
+                return modes, "a SpecificMode template argument the model does not cover"
+            modes.extend(spec)
+            continue
         if parts[-1] in _NEUTRAL_TEMPLATE_ARGS or parts[-1] == plain_store \
                 or isinstance(lw._template_arg_value(a), Scalar | C.RegisterT):
             continue
@@ -223,6 +229,14 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
         values[key] = lw.convert(v, elem, node)
     _emit(lw, e, name, elem, regs, values, ",".join(modes))
     return Val(C.VoidT())
+
+
+def is_mode_struct(lw: FunctionLowerer, d: A.Declarator) -> bool:
+    """A `constexpr` CastTrait / DivSpecificMode / ... of the register API: nothing to lower where it is declared
+    (register_compute reads its initialiser where a call names it as a template argument)."""
+    base = d.type.base
+    return lw.report.api_uncatalogued and isinstance(base, A.QualifiedName) \
+        and base.parts[-1].name in register_compute.MODE_STRUCTS and isinstance(d.init, A.InitList)
 
 
 def _banks_fit(lw: FunctionLowerer, form: tuple[str, ...], args: list[A.Node]) -> bool:

@@ -47,6 +47,10 @@ TWO_TYPES = frozenset({"Cast", "Reduce", "ReduceSum", "Pack", "UnPack"})
 # enumerations a template argument names, and the mode key the simulator reads
 ENUM_MODES = {"CMPMODE": "cmp", "ReduceType": "reduce", "IndexOrder": "order", "HighLowPart": "part",
               "RoundMode": "round"}
+# the register API's mode structs a kernel declares `constexpr` and passes as a template argument
+# (kernel_reg_compute_utils.h:207-291)
+MODE_STRUCTS = frozenset({"CastTrait", "DivSpecificMode", "SqrtSpecificMode", "ExpSpecificMode", "LnSpecificMode",
+                          "LogSpecificMode", "Log2SpecificMode", "Log10SpecificMode"})
 # CastTrait's fields in declaration order (kernel_reg_compute_utils.h:207-212) and their mode keys
 _TRAIT_FIELDS = (("RegLayout", "layout"), ("SatMode", "sat"), ("MaskMergeMode", "mode"), ("RoundMode", "round"))
 
@@ -100,6 +104,26 @@ def _declarators(lw: FunctionLowerer, name: str):  # type: ignore[no-untyped-def
             for node in fn.walk():
                 if isinstance(node, A.Declarator) and node.name == name:
                     yield node
+
+
+def specific_mode(lw: FunctionLowerer, a: A.TemplateArg) -> list[str] | None:
+    """`Div<float, &divMode>` with `constexpr DivSpecificMode divMode = {MaskMergeMode::ZEROING, true}` (and the
+    Exp / Ln / Log / Sqrt SpecificMode structs, kernel_reg_compute_utils.h:220-291): its merge mode (`mode=ZEROING`).
+    The precision flag and algorithm select how exactly the unit computes; the simulator computes the correctly
+    rounded result for every one of them except the flush-to-zero algorithms (`*_FTZ_TRUE`, whose subnormal
+    handling it does not model: None, so the call is a named ASC958)."""
+    v = a.value
+    if not (isinstance(v, A.Unary) and v.op == "&" and isinstance(v.operand, A.Name)):
+        return None
+    items = _trait_init(lw, v.operand.qname.parts[-1].name)
+    if not items:
+        return None
+    parts = _enum_name(items[0])
+    if parts is None or len(parts) < 2 or parts[-2] != "MaskMergeMode":
+        return None
+    if any((p := _enum_name(item)) is not None and p[-1].endswith("FTZ_TRUE") for item in items[1:]):
+        return None
+    return [f"mode={parts[-1]}"]
 
 
 def trait_modes(lw: FunctionLowerer, a: A.TemplateArg) -> list[str] | None:
