@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, gm_statics, ssa_scope, struct_pointer
+from ascendir.lower import ctypes as C, gm_statics, register_moves, ssa_scope, struct_pointer
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Undeclared, Unsupported
 from ascendir.lower.header_names import (
@@ -31,6 +31,10 @@ class NameLowering:
 
     def expr_Name(self, e: A.Name) -> Val:
         if in_register_api(e.qname):  # `Reg::MaskPattern::ALL`, `MicroAPI::LoadDist::DIST_NORM`
+            if len(e.qname.parts) >= 2 and e.qname.parts[-2].name in register_moves.ENUMS:
+                # an enumerator the register loads and stores select by (a template parameter's default
+                # `LoadDist D = LoadDist::DIST_UNPACK_B16`): its name, as enumerator template arguments are bound
+                return Val(C.EnumT(e.qname.parts[-2].name), const=e.qname.parts[-1].name)
             return Val(C.RegisterApiT())
         parts = self.scope.without_namespaces([p for p in e.qname.parts if p.name not in TRANSPARENT_NAMESPACES])
         name = parts[-1].name if parts else e.qname.parts[-1].name

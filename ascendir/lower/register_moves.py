@@ -20,6 +20,7 @@ stores, unaligned forms taking an AddrReg or a special-register count) are ASC95
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -37,8 +38,22 @@ NAMES = frozenset({"LoadAlign", "StoreAlign", "DataCopy", "LoadUnAlign", "LoadUn
                    "StoreUnAlignPost", "DataCopyUnAlign", "DataCopyUnAlignPre", "DataCopyUnAlignPost",
                    "CreateAddrReg"})
 UNALIGN_REG_TYPES = frozenset({"UnalignReg", "UnalignRegForLoad", "UnalignRegForStore"})
+# the enums whose enumerators name read as their own text (lower_names.py), so that a template parameter can hold one
+ENUMS = frozenset({"LoadDist", "StoreDist", "PostLiteral"})
 # template arguments that select nothing beyond what the forms below do
 _NEUTRAL = {"RegTraitNumOne", "DIST_NORM"}
+# the enumerators by value (reg_compute/kernel_reg_compute_utils.h:156-201), for a distribution a template
+# parameter or a constexpr variable holds (`template <LoadDist D = LoadDist::DIST_UNPACK_B16>`, ops-nn's
+# reduce_common_regbase.h LoadRegForDtype)
+_LOAD_DISTS = {0: "DIST_NORM", 1: "DIST_BRC_B8", 2: "DIST_BRC_B16", 3: "DIST_BRC_B32", 6: "DIST_US_B8", 7: "DIST_US_B16",
+               8: "DIST_DS_B8", 9: "DIST_DS_B16", 10: "DIST_BDINTLV", 11: "DIST_DINTLV_B8", 12: "DIST_DINTLV_B16",
+               13: "DIST_UNPACK_B8", 14: "DIST_UNPACK_B16", 15: "DIST_BLK", 16: "DIST_E2B_B16", 17: "DIST_E2B_B32",
+               18: "DIST_UNPACK_B32", 19: "DIST_DINTLV_B32", 20: "DIST_UNPACK4_B8", 21: "DIST_SPLT4CHN_B8",
+               22: "DIST_SPLT2CHN_B8", 23: "DIST_SPLT2CHN_B16"}
+_STORE_DISTS = dict(enumerate(["DIST_NORM_B8", "DIST_NORM_B16", "DIST_NORM_B32", "DIST_FIRST_ELEMENT_B8",
+                               "DIST_FIRST_ELEMENT_B16", "DIST_FIRST_ELEMENT_B32", "DIST_PACK_B16", "DIST_PACK_B32",
+                               "DIST_INTLV_B8", "DIST_INTLV_B16", "DIST_PACK_B64", "DIST_INTLV_B32", "DIST_PACK4_B32",
+                               "DIST_MRG4CHN_B8", "DIST_MRG2CHN_B8", "DIST_MRG2CHN_B16", "DIST_NORM"]))
 
 
 @dataclass(frozen=True)
@@ -59,6 +74,7 @@ class _Form:
 
     elem: Scalar | None = None
     dist: str | None = None
+    dist_value: int | None = None  # a distribution given by value (a template parameter), its enum by direction
     post: str | None = None
     bad: str | None = None
 
@@ -104,6 +120,13 @@ def _template(lw: FunctionLowerer, targs: list[A.TemplateArg]) -> _Form:
             form.dist = last
         elif kind == "PostLiteral" or last.startswith("POST_MODE_"):
             form.post = last
+        elif len(parts) == 1 and isinstance(value, str) and value.startswith("DIST_"):
+            if value not in _NEUTRAL:
+                form.dist = value  # a template parameter holding the enumerator (bound by its name)
+        elif len(parts) == 1 and isinstance(value, str) and value.startswith("POST_MODE_"):
+            form.post = value
+        elif len(parts) == 1 and isinstance(value, int) and not isinstance(value, bool) and form.dist_value is None:
+            form.dist_value = value
         else:
             form.bad = f"the template argument {'::'.join(parts)}"
     return form
@@ -165,6 +188,11 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg]) 
             name = "LoadUnAlignPre"
         elif name == "DataCopyUnAlignPost":
             name = "StoreUnAlignPost"
+        if form.dist_value is not None:
+            table = _LOAD_DISTS if name in ("LoadAlign", "LoadUnAlign") else _STORE_DISTS
+            if form.dist_value not in table:
+                raise _Unmodelled(f"a distribution of value {form.dist_value}")
+            form.dist = None if table[form.dist_value] == "DIST_NORM" else table[form.dist_value]
         lower = {"LoadAlign": _load_align, "StoreAlign": _store_align, "LoadUnAlign": _load_unalign,
                  "StoreUnAlign": _store_unalign, "LoadUnAlignPre": _load_unalign_pre,
                  "StoreUnAlignPost": _store_unalign_post}[name]
@@ -175,6 +203,13 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg]) 
 
 
 def _address(lw: FunctionLowerer, node: A.Node) -> Val:
+    if isinstance(node, A.Cast) and node.expr is not None and node.type is not None and node.type.pointers \
+            and node.type.pointers[-1] == "&":
+        # `(__local_mem__ T *&)src`: the pointer variable itself, read as a `T *`
+        inner = lw.expr(node.expr)
+        target = lw.resolve_type(dataclasses.replace(node.type, pointers=node.type.pointers[:-1]), node)
+        if ub_pointer.is_ub_pointer(inner.ctype) and ub_pointer.is_ub_pointer(target):
+            return ub_pointer.cast(inner, target)  # type: ignore[arg-type]
     v = lw.expr(node)
     if not isinstance(v.ctype, C.Pointer | Scalar) or isinstance(v.ctype, AddrRegT):
         raise _Unmodelled(f"an address argument of type {v.ctype}")

@@ -36,11 +36,12 @@ extern "C" __global__ __aicore__ void reg_moves(GM_ADDR x, GM_ADDR y, GM_ADDR wo
 """
 
 
-def kernel(elem: str, body: str) -> str:
+def kernel(elem: str, body: str, prelude: str = "") -> str:
     return f"""
 #include "kernel_operator.h"
 using namespace AscendC;
 using T = {elem};
+{prelude}
 
 __simd_vf__ inline void MovesVF(__ubuf__ T* yAddr, __ubuf__ T* xAddr, uint32_t n)
 {{
@@ -132,7 +133,8 @@ def test_post_update_and_addr_reg_forms_walk_the_buffer(tmp_path: Path) -> None:
 
 def test_unaligned_load_and_store_copy_from_an_odd_offset(tmp_path: Path) -> None:
     # the asc-devkit example's pattern (ld_st_reg_unalign.asc): from x + 1 to y + 3, two registers of 128 halves
-    # stepped by post-update, then StoreUnAlign of 5 more and the Post; MicroAPI's spelling for the second half
+    # stepped by post-update, then StoreUnAlign of 5 more and the Post; MicroAPI's spelling for the second half,
+    # the pointers passed through reference casts `(__local_mem__ T *&)src` as ops-math's ArgMaxWithValue does
     body = """
     Reg::RegTensor<T> r;
     Reg::UnalignRegForLoad ul;
@@ -144,9 +146,9 @@ def test_unaligned_load_and_store_copy_from_an_odd_offset(tmp_path: Path) -> Non
         Reg::LoadUnAlign(r, ul, src, 128);
         Reg::StoreUnAlign(dst, r, us, 128);
     }
-    MicroAPI::DataCopyUnAlign<T, MicroAPI::PostLiteral::POST_MODE_UPDATE>(r, ul, src, 128);
-    MicroAPI::DataCopyUnAlign<T, MicroAPI::PostLiteral::POST_MODE_UPDATE>(dst, r, us, n);
-    MicroAPI::DataCopyUnAlignPost<T, MicroAPI::PostLiteral::POST_MODE_UPDATE>(dst, us, 0);"""
+    MicroAPI::DataCopyUnAlign<T, MicroAPI::PostLiteral::POST_MODE_UPDATE>(r, ul, (__local_mem__ T *&)src, 128);
+    MicroAPI::DataCopyUnAlign<T, MicroAPI::PostLiteral::POST_MODE_UPDATE>((__local_mem__ T *&)dst, r, us, n);
+    MicroAPI::DataCopyUnAlignPost((__local_mem__ T *&)dst, us, 0);"""
     x = np.arange(512, dtype=np.int16)
     result = simulate(tmp_path, kernel("int16_t", body), x, 5)
     assert result.ok, [str(d) for d in result.findings]
@@ -154,6 +156,33 @@ def test_unaligned_load_and_store_copy_from_an_odd_offset(tmp_path: Path) -> Non
     np.testing.assert_array_equal(y[:3], [7, 7, 7])
     np.testing.assert_array_equal(y[3:3 + 261], x[1:1 + 261])
     np.testing.assert_array_equal(y[264:], np.full(512 - 264, 7, np.int16))
+
+
+def test_distributions_held_by_template_parameters(tmp_path: Path) -> None:
+    # ops-nn's reduce_common_regbase.h style: a helper whose LoadDist / StoreDist are template parameters with
+    # defaults (UNPACK_B16 / PACK_B32), called without them; the first test's copy through it
+    prelude = """
+template <typename U, Reg::LoadDist LD = Reg::LoadDist::DIST_UNPACK_B16,
+          Reg::StoreDist SD = Reg::StoreDist::DIST_PACK_B32>
+__simd_callee__ inline void CopyThroughFloatLanes(__ubuf__ U* dst, __ubuf__ U* src, uint32_t& count)
+{
+    Reg::RegTensor<U> reg;
+    Reg::MaskReg mask = Reg::UpdateMask<float>(count);
+    Reg::LoadAlign<U, LD>(reg, src);
+    Reg::StoreAlign<U, SD>(dst, reg, mask);
+}
+"""
+    body = """
+    uint32_t count = n;
+    for (uint16_t i = 0; i < 3; ++i) {
+        CopyThroughFloatLanes<T>(yAddr + i * 64, xAddr + i * 64, count);
+    }"""
+    x = np.random.default_rng(5).standard_normal(192).astype(np.float16)
+    result = simulate(tmp_path, kernel("half", body, prelude), x, 150)
+    assert result.ok, [str(d) for d in result.findings]
+    y = result.outputs["y"]
+    np.testing.assert_array_equal(y[:150].view(np.uint16), x[:150].view(np.uint16))
+    np.testing.assert_array_equal(y[150:], np.full(42, 7, np.float16))
 
 
 def test_dintlv_b16_splits_even_and_odd_elements(tmp_path: Path) -> None:
