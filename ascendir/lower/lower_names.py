@@ -30,11 +30,13 @@ class NameLowering:
     """Names read in expressions: methods of FunctionLowerer (function.py), which inherits them."""
 
     def expr_Name(self, e: A.Name) -> Val:
+        if len(e.qname.parts) >= 2 and e.qname.parts[-2].name in register_moves.ENUMS and (
+                in_register_api(e.qname) or self.report.api_uncatalogued):
+            # an enumerator the register loads and stores select by (a template parameter's default
+            # `LoadDist D = LoadDist::DIST_UNPACK_B16`, qualified or after `using namespace MicroAPI`): its name,
+            # as enumerator template arguments are bound
+            return Val(C.EnumT(e.qname.parts[-2].name), const=e.qname.parts[-1].name)
         if in_register_api(e.qname):  # `Reg::MaskPattern::ALL`, `MicroAPI::LoadDist::DIST_NORM`
-            if len(e.qname.parts) >= 2 and e.qname.parts[-2].name in register_moves.ENUMS:
-                # an enumerator the register loads and stores select by (a template parameter's default
-                # `LoadDist D = LoadDist::DIST_UNPACK_B16`): its name, as enumerator template arguments are bound
-                return Val(C.EnumT(e.qname.parts[-2].name), const=e.qname.parts[-1].name)
             return Val(C.RegisterApiT())
         parts = self.scope.without_namespaces([p for p in e.qname.parts if p.name not in TRANSPARENT_NAMESPACES])
         name = parts[-1].name if parts else e.qname.parts[-1].name

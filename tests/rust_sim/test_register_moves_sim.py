@@ -160,10 +160,11 @@ def test_unaligned_load_and_store_copy_from_an_odd_offset(tmp_path: Path) -> Non
 
 def test_distributions_held_by_template_parameters(tmp_path: Path) -> None:
     # ops-nn's reduce_common_regbase.h style: a helper whose LoadDist / StoreDist are template parameters with
-    # defaults (UNPACK_B16 / PACK_B32), called without them; the first test's copy through it
+    # defaults (UNPACK_B16 / PACK_B32; the second unqualified after `using namespace`), called without them; the
+    # first test's copy through it
     prelude = """
-template <typename U, Reg::LoadDist LD = Reg::LoadDist::DIST_UNPACK_B16,
-          Reg::StoreDist SD = Reg::StoreDist::DIST_PACK_B32>
+using namespace AscendC::Reg;
+template <typename U, Reg::LoadDist LD = Reg::LoadDist::DIST_UNPACK_B16, StoreDist SD = StoreDist::DIST_PACK_B32>
 __simd_callee__ inline void CopyThroughFloatLanes(__ubuf__ U* dst, __ubuf__ U* src, uint32_t& count)
 {
     Reg::RegTensor<U> reg;
