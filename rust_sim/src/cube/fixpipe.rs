@@ -5,7 +5,7 @@
 //! The source is an NZ matrix in L0C (float or int32): element (i, j) at `(j / 16) * srcStride * 16 + i * 16 +
 //! j % 16` elements, srcStride counted in 16-element units. The destination is ND (NZ2ND, the CFG_ROW_MAJOR
 //! default towards GM): row i at `i * dstStride` elements; or NZ (CFG_NZ, always towards L1): z-column j / 16 at
-//! `(j / 16) * dstStride * 32` bytes, rows of 16 elements. ndNum matrices repeat this, `srcNdStride` 16-element
+//! `(j / 16) * dstStride * 32` bytes, rows of 16 elements (with isChannelSplit, a float result: z-columns of 8). ndNum matrices repeat this, `srcNdStride` 16-element
 //! units and `dstNdStride` elements apart.
 //!
 //! On the way each element is converted (quantPre, reluEn), as the devkit's 2201 pages give it:
@@ -92,6 +92,8 @@ pub struct FixOut {
     pub quant: Quant,
     pub scalar: u64,
     pub relu: bool,
+    /// NZ destination: columns per z-column, 16, or 8 with the float channel split (isChannelSplit)
+    pub zcol: usize,
 }
 
 /// Copies L0C (`src`, elements of `st`) to `dst` (elements of `dt`) as `p` says.
@@ -176,19 +178,20 @@ pub fn fixpipe(cx: &mut Ctx, dst: Handle, src: Handle, dt: DType, st: DType, p: 
                 let off = (nd as i64 * p.dst_nd + i as i64 * p.dst_stride) * ds as i64;
                 runs.push((off, data, init));
             } else {
-                for col in 0..p.n.div_ceil(16) {
-                    let width = 16.min(p.n - col * 16);
+                let z = p.zcol;
+                for col in 0..p.n.div_ceil(z) {
+                    let width = z.min(p.n - col * z);
                     let mut data = vec![0u8; width * ds];
                     let mut init = vec![0u8; width * ds];
                     for c in 0..width {
-                        let j = col * 16 + c;
+                        let j = col * z + c;
                         let at = src_index(nd, i, j) * ss;
                         let bits = st.load_bits(&region.data[at..]);
                         let param = if p.quant.per_channel() { params[j] } else { p.scalar };
                         dt.store_bits(&mut data[c * ds..], convert(bits, st, dt, p.quant, param, p.relu));
                         init[c * ds..(c + 1) * ds].fill(region.is_init(at, ss) as u8);
                     }
-                    let off = nd as i64 * p.dst_nd * ds as i64 + col as i64 * p.dst_stride + (i * 16 * ds) as i64;
+                    let off = nd as i64 * p.dst_nd * ds as i64 + col as i64 * p.dst_stride + (i * z * ds) as i64;
                     runs.push((off, data, init));
                 }
             }
@@ -346,14 +349,23 @@ impl ApiOp for FixpipeV220 {
             return Flow::Next;
         };
         super::unit_flag_handshake(cx, self.unit_flag, Pipe::M, Pipe::Fix);
-        if self.split.is_some_and(|s| cx.uint(s) & 1 != 0) {
+        let nd = !self.nz;
+        // the channel split: a float NZ result stored as 16 x 8 fractals instead of 16 x 16 (the ChannelSplit
+        // page: "each 16*16 fractal of C cut into 16*8"; NZ, float, towards GM), z-columns of 8 dstStride apart
+        let split = self.split.is_some_and(|s| cx.uint(s) & 1 != 0);
+        if split && (nd || self.st != DType::F32 || self.dt != DType::F32) {
             cx.report(
-                code::NOT_MODELLED,
-                "Fixpipe with isChannelSplit (the float channel split) is not modelled".into(),
+                code::INVALID_OPERAND,
+                format!(
+                    "Fixpipe with isChannelSplit copies {} to {} {}: the channel split is for a float result to a \
+                     float NZ destination",
+                    self.st.name(),
+                    self.dt.name(),
+                    if nd { "as ND" } else { "as NZ" }
+                ),
             );
             return Flow::Next;
         }
-        let nd = !self.nz;
         let n = (cx.uint(self.n) & 0xFFFF) as usize;
         if !nd && !n.is_multiple_of(16) {
             cx.warn(
@@ -379,6 +391,7 @@ impl ApiOp for FixpipeV220 {
             quant,
             scalar: opt(cx, self.deq, 0),
             relu: opt(cx, self.relu, 0) & 1 != 0,
+            zcol: if split { 8 } else { 16 },
         };
         let (dst, src) = (cx.handle(self.dst), cx.handle(self.src));
         if self.to_l1 && !matches!(dst.space, Space::Local(MemKind::L1)) {
@@ -479,6 +492,7 @@ impl ApiOp for FixpipeOld {
             quant,
             scalar: opt(cx, self.deq, 0),
             relu: opt(cx, self.relu, 0) & 1 != 0,
+            zcol: 16,
         };
         let (dst, src) = (cx.handle(self.dst), cx.handle(self.src));
         fixpipe(cx, dst, src, self.dt, self.st, &p, "Fixpipe");
@@ -561,6 +575,7 @@ impl ApiOp for CopyCo1 {
             quant,
             scalar: if quant.scalar() { cx.core.cube.quant_scalar } else { 0 },
             relu: opt(cx, self.relu) & 1 != 0,
+            zcol: 16,
         };
         let (dst, src) = (cx.handle(self.dst), cx.handle(self.src));
         fixpipe(cx, dst, src, self.dt, self.st, &p, "DataCopy (L0C)");
@@ -616,4 +631,60 @@ pub fn register(r: &mut Registry) {
     r.add("SetFixpipeNz2ndFlag.plain", decode_set);
     r.add("SetFixpipePreQuantFlag.plain", decode_set);
     r.add_all(&["SetFixPipeConfig"], &["relu_quant", "one"], decode_set);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cube::tests::{f32_bytes, read_f32, Rig};
+    use crate::memory::{GmRole, MemKind};
+
+    /// A 16 x 32 float matrix (value i * 100 + j) in L0C NZ copied to GM as CFG_NZ with isChannelSplit `split`
+    /// (dstStride r6 in 32-byte units), `t` the destination type.
+    fn split_copy(t: &str, split: u64, dst_stride: u64) -> crate::cube::tests::Out {
+        let mut l0c = vec![0f32; 512];
+        for i in 0..16 {
+            for j in 0..32 {
+                l0c[(j / 16) * 256 + i * 16 + j % 16] = (i * 100 + j) as f32;
+            }
+        }
+        Rig::new("aic")
+            .gm("c", GmRole::Output, vec![0; 512 * 4])
+            .fill(MemKind::L0c, 0, f32_bytes(&l0c))
+            .run(
+                &[
+                    (1, "i32", 0),
+                    (2, "i32", 512),
+                    (3, "i16", 32),
+                    (4, "i16", 16),
+                    (5, "i16", 16),
+                    (6, "i32", dst_stride),
+                    (7, "i32", 0),
+                    (8, "i1", split),
+                ],
+                &format!(
+                    "  h1 = LocalAt.f32 L0C r1:i32 r2:i32\n  \
+                     call Fixpipe.gm<T={t},U=f32,config=CFG_NZ> dst=h0 src=h1 intriParams.nSize=r3:i16 \
+                     intriParams.mSize=r4:i16 intriParams.srcStride=r5:i16 intriParams.dstStride=r6:i32 \
+                     intriParams.quantPre=r7:i32 intriParams.isChannelSplit=r8:i1"
+                ),
+            )
+    }
+
+    #[test]
+    fn the_channel_split_stores_float_nz_as_16_x_8_fractals() {
+        // z-columns of 8 floats, dstStride 16 x 8 x 4 / 32 = 16 blocks apart: [N / 8][M][8]; element (i, j) at
+        // (j / 8) * 128 + i * 8 + j % 8, so (3, 21) at 2 * 128 + 24 + 5
+        let out = split_copy("f32", 1, 16);
+        assert!(out.codes().is_empty(), "{:?}", out.findings.list);
+        let c = read_f32(&out.gm[0]);
+        for (i, j) in [(0usize, 0usize), (3, 21), (15, 31), (7, 8)] {
+            assert_eq!(c[(j / 8) * 128 + i * 8 + j % 8], (i * 100 + j) as f32, "({i}, {j})");
+        }
+        assert_eq!(c[2 * 128 + 24 + 5], 321.0);
+        // without the split: 16-wide z-columns, dstStride 16 x 16 x 4 / 32 = 32
+        let plain = read_f32(&split_copy("f32", 0, 32).gm[0]);
+        assert_eq!(plain[256 + 3 * 16 + 5], 321.0);
+        // the split is for float to float: to half it is a finding
+        assert_eq!(split_copy("f16", 1, 8).codes(), vec!["ASC959"]);
+    }
 }

@@ -22,7 +22,7 @@ pub(super) struct Rig {
 
 pub(super) struct Out {
     core: Core,
-    gm: Vec<Vec<u8>>,
+    pub(super) gm: Vec<Vec<u8>>,
     pub(super) findings: Findings,
 }
 
@@ -51,7 +51,7 @@ impl Rig {
         }
     }
 
-    fn gm(mut self, name: &str, role: GmRole, data: Vec<u8>) -> Rig {
+    pub(super) fn gm(mut self, name: &str, role: GmRole, data: Vec<u8>) -> Rig {
         self.gm.push((name.into(), role, data));
         self
     }
