@@ -65,3 +65,23 @@ def test_fixpipe_l0c2gm_float_scenarios_match_numpy(scenario: int) -> None:
         c = c.reshape(n // z, m, z).transpose(1, 0, 2)
     got = c.reshape(m, n)
     np.testing.assert_allclose(got, np.maximum(want, 0) if scenario == 6 else want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("scenario", [4, 5])
+def test_fixpipe_l0c2gm_int8_quant_scenarios_match_numpy(scenario: int) -> None:
+    # 4: the scalar QF322B8_PRE with the example's quantScalar 2.0 (deqScalar: the float's bits, bit 46 signed);
+    # 5: VQF322B8_PRE with one uint64 per column from quantAlpha (bits [31:13] of a float scale kept, bit 46 set)
+    m, k, n = 128, 128, 256
+    a, b, want = _ab(m, k, n, seed=2)
+    rng = np.random.default_rng(3)
+    scales = rng.uniform(0.5, 4, (n,)).astype(np.float32)
+    bits = (scales.view(np.uint32).astype(np.uint64) & np.uint64(0xFFFFE000)) | np.uint64(1 << 46)
+    used = (bits & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.float32).astype(np.float64)
+    result = run(str(EXAMPLES / "fixpipe_l0c2gm/fixpipe_l0c2gm.asc"),
+                 {"a": _rounds(a, 2), "b": b, "quantAlpha": bits}, block_dim=1,
+                 defines={"SCENARIO_NUM": str(scenario)}, outputs={"c": np.zeros(m * n, np.int8)})
+    assert result.ok, result.findings
+    scale = 2.0 if scenario == 4 else used
+    expected = np.clip(np.rint(want * scale), -128, 127)
+    # the fixpipe multiplies in float32: a product next to a .5 tie may round the other way
+    assert np.abs(result.outputs["c"].reshape(m, n).astype(np.int64) - expected).max() <= 1
