@@ -1,7 +1,8 @@
 """asc-devkit's basic-API cube examples not run before (read from the checkout; skipped without it), against
 numpy: mmad_gemv (M 1: the cube's GEMV, B given N x K), mmad_unitflag (K in 8 rounds of 64, A given as the
-rounds' M x 64 blocks one after another, with and without ENABLE_UNITFLAG), fixpipe_l0c2gm's float scenarios
-(1 NZ, 2 ND, 6 ND with ReLU, 7 NZ with isChannelSplit: 16 x 8 fractals; A given as its 2 K rounds' blocks).
+rounds' M x 64 blocks one after another, with and without ENABLE_UNITFLAG), fixpipe_l0c2gm's scenarios
+(1 NZ, 2 ND, 6 ND with ReLU, 7 NZ with isChannelSplit: 16 x 8 fractals, all float; 4 and 5 int8 with scalar and
+per-column quantisation; A given as its 2 K rounds' blocks).
 Scenario 7 was ASC958 (isChannelSplit not modelled) before rust_sim/src/cube/fixpipe.rs's channel split.
 """
 
