@@ -5,8 +5,8 @@
 //! The source is an NZ matrix in L0C (float or int32): element (i, j) at `(j / 16) * srcStride * 16 + i * 16 +
 //! j % 16` elements, srcStride counted in 16-element units. The destination is ND (NZ2ND, the CFG_ROW_MAJOR
 //! default towards GM): row i at `i * dstStride` elements; or NZ (CFG_NZ, always towards L1): z-column j / 16 at
-//! `(j / 16) * dstStride * 32` bytes, rows of 16 elements (with isChannelSplit, a float result: z-columns of 8). ndNum matrices repeat this, `srcNdStride` 16-element
-//! units and `dstNdStride` elements apart.
+//! `(j / 16) * dstStride * 32` bytes, rows of 16 elements (with isChannelSplit, a float result: z-columns of 8).
+//! ndNum matrices repeat this, `srcNdStride` 16-element units and `dstNdStride` elements apart.
 //!
 //! On the way each element is converted (quantPre, reluEn), as the devkit's 2201 pages give it:
 //! NoQuant copies, F322F16 / F322BF16 round to nearest even; the scalar modes DEQF16 (int32 -> half), QF322B8_PRE
