@@ -41,6 +41,8 @@ FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
     # relayout (vec_duplicate_intf.h:44-48, pack_intf.h:32-37; rust_sim/src/vector/reg/relayout.rs)
     **{name: (("v:dst", "v:src"),) for name in ("Pack", "UnPack")},
     **{name: (("v:dst0", "v:dst1", "v:src0", "v:src1"),) for name in ("Interleave", "DeInterleave")},
+    # the register form (gather_mask_intf.h:36-37); Gather(dst, ubAddr, index, mask) from UB is a load (not here)
+    "Gather": (("v:dst", "v:src", "v:index"),),
 }
 # calls whose source register may hold another element type than dst (`U=` in the simulator's call)
 TWO_TYPES = frozenset({"Cast", "Reduce", "ReduceSum", "Pack", "UnPack"})

@@ -410,3 +410,60 @@ def test_div_with_a_specific_mode(tmp_path: Path, spec: str) -> None:
         return
     assert result.ok, [str(d) for d in result.findings]
     np.testing.assert_array_equal(result.outputs["z"][:100], (x / y)[:100])
+
+
+GATHER_KERNEL = """
+#include "kernel_operator.h"
+using namespace AscendC;
+
+__simd_vf__ inline void GatherVF(__ubuf__ float* yAddr, __ubuf__ float* xAddr, __ubuf__ uint32_t* iAddr)
+{
+    Reg::RegTensor<float> xReg;
+    Reg::RegTensor<uint32_t> iReg;
+    Reg::RegTensor<float> yReg;
+    Reg::MaskReg all = Reg::CreateMask<float, Reg::MaskPattern::ALL>();
+    Reg::LoadAlign(xReg, xAddr);
+    Reg::LoadAlign(iReg, iAddr);
+    Reg::Gather(yReg, xReg, iReg);
+    Reg::StoreAlign(yAddr, yReg, all);
+}
+
+extern "C" __global__ __aicore__ void reg_gather(GM_ADDR x, GM_ADDR idx, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GlobalTensor<float> xGm, yGm;
+    GlobalTensor<uint32_t> iGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, 64);
+    iGm.SetGlobalBuffer((__gm__ uint32_t *)idx, 64);
+    yGm.SetGlobalBuffer((__gm__ float *)y, 64);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, ib, yb;
+    pipe.InitBuffer(xb, 256);
+    pipe.InitBuffer(ib, 256);
+    pipe.InitBuffer(yb, 256);
+    LocalTensor<float> xl = xb.Get<float>();
+    LocalTensor<uint32_t> il = ib.Get<uint32_t>();
+    LocalTensor<float> yl = yb.Get<float>();
+    DataCopy(xl, xGm, 64);
+    DataCopy(il, iGm, 64);
+    PipeBarrier<PIPE_ALL>();
+    asc_vf_call<GatherVF>((__ubuf__ float *)yl.GetPhyAddr(), (__ubuf__ float *)xl.GetPhyAddr(),
+                          (__ubuf__ uint32_t *)il.GetPhyAddr());
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, yl, 64);
+}
+"""
+
+
+def test_register_gather_by_an_index_register(tmp_path: Path) -> None:
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal(64).astype(np.float32)
+    idx = rng.integers(0, 64, 64).astype(np.uint32)
+    src = tmp_path / "reg_gather.cpp"
+    src.write_text(GATHER_KERNEL, encoding="utf-8")
+    result = run(str(src), {"x": x, "idx": idx}, chip="950PR", block_dim=1, outputs={"y": ((64,), "float32")})
+    assert result.ok, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["y"], x[idx])
+    idx[3] = 64  # past the register: named, not guessed
+    result = run(str(src), {"x": x, "idx": idx}, chip="950PR", block_dim=1, outputs={"y": ((64,), "float32")})
+    errors = [d for d in result.findings if d.code == "ASC958"]
+    assert errors and "index 64 at element 3" in errors[0].message, [str(d) for d in result.findings]

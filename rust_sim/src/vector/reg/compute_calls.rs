@@ -91,6 +91,12 @@ enum Kind {
         dst: usize,
         src: usize,
     },
+    /// `Gather(dst, src, index)` of registers (relayout.rs)
+    GatherReg {
+        dst: usize,
+        src: usize,
+        index: usize,
+    },
     /// `Interleave` / `DeInterleave` (`de` true) of two registers into two
     Zip {
         de: bool,
@@ -261,6 +267,11 @@ pub(crate) fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
             dst: v("dst")?,
             src: v("src")?,
         },
+        "Gather" => Kind::GatherReg {
+            dst: v("dst")?,
+            src: v("src")?,
+            index: v("index")?,
+        },
         "Interleave" | "DeInterleave" => Kind::Zip {
             de: api == "DeInterleave",
             dst: [v("dst0")?, v("dst1")?],
@@ -372,6 +383,10 @@ impl ComputeCall {
                     relayout::pack(t, u, part, d, &s[0])?;
                 }
             }
+            Kind::GatherReg { dst, src, index } => {
+                let s = self.file(cx).read(&[src, index]);
+                relayout::gather(t, self.file(cx).vreg(dst), &s[0], &s[1])?;
+            }
             Kind::Zip { de, dst, src } => {
                 let s = self.file(cx).read(&src);
                 let (mut d0, mut d1) = (s[0].clone(), s[1].clone());
@@ -445,6 +460,7 @@ pub fn register(r: &mut Registry) {
         "ReduceSum",
         "ReduceMax",
         "ReduceMin",
+        "Gather",
     ];
     let heads: Vec<String> = apis.iter().map(|a| format!("Reg::{a}")).collect();
     let refs: Vec<&str> = heads.iter().map(String::as_str).collect();

@@ -1,5 +1,5 @@
-//! Register relayout: `Interleave` / `DeInterleave` of two vector registers and `Pack` / `UnPack` between element
-//! widths (asc-devkit reg_compute/kernel_reg_compute_vec_duplicate_intf.h:44-48, kernel_reg_compute_pack_intf.h:32-37).
+//! Register relayout: `Interleave` / `DeInterleave` of two vector registers, `Pack` / `UnPack` between element
+//! widths and the register `Gather` by an index register (asc-devkit reg_compute/kernel_reg_compute_vec_duplicate_intf.h:44-48, kernel_reg_compute_pack_intf.h:32-37).
 //!
 //! The headers define the 64-bit Pack and UnPack through Interleave and DeInterleave of 32-bit words
 //! (dav_3510/kernel_reg_compute_pack_impl.h), which fixes all four:
@@ -72,6 +72,25 @@ pub fn unpack(t: DType, u: DType, part: usize, dst: &mut VReg, src: &VReg) -> Re
     Ok(())
 }
 
+/// `Gather(dst, src, index)` of registers (gather_mask_intf.h:36-37; dav_3510 gather_mask_impl.h:75-99, `vselr` on
+/// the same-width unsigned view, the index unsigned of T's width): element i of dst is src[index[i]]. An index past
+/// the register's elements is an error (what the instruction reads then is not documented).
+pub fn gather(t: DType, dst: &mut VReg, src: &VReg, index: &VReg) -> Result<(), String> {
+    let n = src.lanes(t);
+    let mut out = VReg::zeroed(dst.bytes.len());
+    for i in 0..n {
+        let k = index.get(t, i) as usize; // the index's bits, unsigned, at T's width
+        if k >= n {
+            return Err(format!(
+                "Gather: index {k} at element {i} is past the register's {n} elements"
+            ));
+        }
+        out.set(t, i, src.get(t, k));
+    }
+    *dst = out;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,6 +116,28 @@ mod tests {
         let (mut e0, mut e1) = (VReg::zeroed(W), VReg::zeroed(W));
         deinterleave(t, &mut e0, &mut e1, &d0, &d1);
         assert_eq!((e0, e1), (a, b));
+    }
+
+    #[test]
+    fn gather_picks_src_elements_by_index() {
+        let t = DType::F16;
+        let src = counting(t, 0); // 128 lanes
+        let mut index = VReg::zeroed(W);
+        for i in 0..128 {
+            index.set(DType::U16, i, (127 - i) as u64); // reversed
+        }
+        let mut dst = VReg::zeroed(W);
+        gather(t, &mut dst, &src, &index).unwrap();
+        assert_eq!((t.to_f64(dst.get(t, 0)), t.to_f64(dst.get(t, 127))), (127.0, 0.0));
+        // the source may be the destination (the sources are read first)
+        let mut same = src.clone();
+        let copy = same.clone();
+        gather(t, &mut same, &copy, &index).unwrap();
+        assert_eq!(same, dst);
+        index.set(DType::U16, 5, 128);
+        assert!(gather(t, &mut dst, &src, &index)
+            .unwrap_err()
+            .contains("index 128 at element 5"));
     }
 
     #[test]
