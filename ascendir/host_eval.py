@@ -59,6 +59,7 @@ from ascendir.host_eval_context import (
     copy_fields as copy_fields,
 )
 from ascendir.host_eval_failure import describe as describe_failure
+from ascendir.host_eval_left_out import LeftOut
 from ascendir.host_eval_matmul import MatmulTilingFunctions as MatmulTilingFunctions
 from ascendir.host_eval_types import (
     HostEvalError as HostEvalError,
@@ -188,7 +189,13 @@ def _interpret(
     interpreter = _make_interpreter(module, counter)
     interpreter.set_data(HostFunctions, STATE_KEY, state)
     try:
-        run.returned = interpreter.call_op(target, (state,))
+        returned = interpreter.call_op(target, (state,))
+        for value in returned:
+            if isinstance(value, LeftOut):
+                # the status returned is one a left-out statement set (`status = tiling.DoTiling();` not lowered):
+                # reported as the run's failure, not raised at the caller that reads the status
+                raise HostEvalError(f"{func_name} returns {value.described()}")
+        run.returned = returned
     except StepBudgetExhausted:
         run.failure_op = counter.current
         diagnostics.append(

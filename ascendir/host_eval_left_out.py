@@ -39,9 +39,11 @@ class LeftOut:
     def __repr__(self) -> str:
         return f"<left out{self.origin}>"
 
+    def described(self) -> str:
+        return f"a value the host lowering left out (a statement it could not lower{self.origin}, reported as a gap)"
+
     def _used(self, *_: Any) -> NoReturn:
-        raise HostEvalError(f"a value the host lowering left out (a statement it could not lower{self.origin}, "
-                            "reported as a gap) is used")
+        raise HostEvalError(f"{self.described()} is used")
 
     __hash__ = object.__hash__
     __bool__ = __int__ = __index__ = __float__ = __neg__ = __pos__ = __abs__ = __invert__ = _used
