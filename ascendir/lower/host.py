@@ -52,6 +52,7 @@ import copy
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from xdsl.builder import Builder, InsertPoint
 from xdsl.dialects import func
@@ -243,10 +244,17 @@ class HostLowerer(
         super()._lower_stmt(st)
 
     def lower_stmt(self, st: A.Node) -> None:
+        mark = len(self.report.diagnostics)
         try:
             super().lower_stmt(st)
         except HostError:
             pass  # reported as an error where it was found; the statement is left out
+        errors = [d.span for d in self.report.diagnostics[mark:] if d.is_error and d.span is not None]
+        if st.span is not None and self.builder is not None and not isinstance(st, _COMPOUND) and errors:
+            # a statement with an error (an undeclared name, an unknown type) is marked where it is, its errors
+            # inside the mark: a run that reaches it fails, one that never does (another chip's branch) runs
+            # (_evaluate_program_tiling)
+            self.emit(hd.LeftOutOp(_covering(st.span, errors)), st)
 
     def condition(self, e: A.Node) -> Val:
         # The base lowers `if (c) { ...; return; } rest` outside lower_stmt, so a condition it cannot
@@ -279,6 +287,19 @@ class HostLowerer(
         read = {"int": C.I64, "float": C.F32, "bool": C.BOOL}[ref.kind]
         value = Val(read, result)
         return self.convert(value, ref.ctype, node) if isinstance(ref.ctype, Scalar) else value
+
+
+def _covering(span: Any, inner: list[Any]) -> str:
+    """host.left_out's `at` for a statement's span widened to hold the spans of its errors in its file (a
+    declaration's span may end before its initialiser)."""
+    spans = [span] + [s for s in inner if s.file == span.file]
+    start = min((s.line, s.col) for s in spans)
+    end = max((s.end_line, s.end_col) for s in spans)
+    return f"{span.file}:{start[0]}:{start[1]}:{end[0]}:{end[1]}"
+
+
+# statements whose inner statements are lowered (and marked) one by one
+_COMPOUND = (A.If, A.For, A.RangeFor, A.While, A.DoWhile, A.Compound, A.Switch)
 
 
 @dataclass
@@ -388,10 +409,16 @@ def _evaluate_program_tiling(program: Program, inputs: TilingInputs, step_budget
     chip = str(inputs.chip if isinstance(inputs.chip, str) else inputs.chip.get("name", DEFAULT_CHIP))
     lowered = kept_lowering(program, f"tiling/{chip}", lambda p: lower_host_tiling(p, _chip_options(chip)))
     notes = [_diagnostic_text(d) for d in lowered.diagnostics]
-    if lowered.module is None or lowered.func_name is None or lowered.has_errors:
+    # a lowering error inside a statement the lowering left out (host.left_out) stops the run only if the run
+    # reaches it: a 910B run never enters an arch35 branch whose library classes are out of reach (is_inf)
+    errors = [d for d in lowered.diagnostics if d.is_error]
+    if lowered.module is None or lowered.func_name is None or \
+            (errors and reached_gaps(errors, lowered.module, set())):
         return TilingResult(None, None, None, {}, {}, notes or ["host tiling function could not be lowered"],
                             lowered.struct_name)
     result = evaluate_tiling(lowered.module, lowered.func_name, inputs, step_budget=step_budget)
+    if errors and reached_gaps(errors, lowered.module, result.left_out_reached):
+        return TilingResult(None, None, None, {}, {}, notes, lowered.struct_name)
     result.diagnostics[:0] = notes
     # the gaps this run may depend on: not those in statements it never reached (host_eval_left_out)
     result.gaps = reached_gaps(list(lowered.diagnostics), lowered.module, result.left_out_reached)
