@@ -120,6 +120,13 @@ class CatalogCallEmission:
                         bound[param.elem] = element_type(elem)
                     except NotModelled:
                         pass
+        for param, arg in zip(ov.params, args):
+            # `SetPadValue((T)1)`: a by-value scalar of type T deduces T from its own type when no tensor did
+            if param.kind == "scalar" and param.type_text not in bound and ov.type_param(param.type_text) is not None:
+                try:
+                    bound[param.type_text] = element_type(arg.type)
+                except NotModelled:
+                    pass
         if not bound:
             return ""
         return "<" + ",".join(f"{k}={v}" for k, v in bound.items()) + ">"

@@ -150,6 +150,9 @@ pub struct Core {
     pub vms4_sr: u64,
     /// the DEQSCALE register SetDeqScale sets: the factor of int32 -> half Casts (None before any)
     pub deq_scale: Option<f32>,
+    /// the MTE2 pad register set_mov_pad_val writes (SetPadValue, DataCopyPad GM -> UB with isPad true), as the
+    /// bits it was given; DataCopyPad with isPad false pads with it (dma.rs). None before any: unknown bytes
+    pub mov_pad_val: Option<u64>,
     pub atomic: Atomic,
     /// the cube unit's registers and the Matmul objects (cube/mod.rs)
     pub cube: crate::cube::CubeState,
@@ -200,6 +203,7 @@ impl Core {
             acc_val: 0,
             vms4_sr: 0,
             deq_scale: None,
+            mov_pad_val: None,
             atomic: Atomic::None,
             cube: crate::cube::CubeState::default(),
             executed: 0,

@@ -225,10 +225,17 @@ impl Copy {
                     );
                 }
                 let value = if cx.uint(p.is_pad) != 0 {
-                    // the uint64_t field's value (a C conversion to uint64_t), whose low bytes store_bits keeps
-                    Some(cx.value_as(p.value, if p.bits { DType::U64 } else { self.dtype }))
+                    // the uint64_t field's value (a C conversion to uint64_t), whose low bytes store_bits keeps;
+                    // DataCopyPadGm2UBImpl writes it into the pad register, where it stays for later copies
+                    let bits = cx.value_as(p.value, if p.bits { DType::U64 } else { self.dtype });
+                    if to_local {
+                        cx.core.mov_pad_val = Some(bits);
+                    }
+                    Some(bits)
                 } else {
-                    None
+                    // isPad false: the copy pads with what the register holds (SetPadValue, an earlier
+                    // DataCopyPad with isPad true), unknown before any
+                    cx.core.mov_pad_val
                 };
                 (l, r, value)
             }
@@ -259,7 +266,7 @@ impl Copy {
                 let dummy = match (left + right > 0, fill) {
                     (false, _) => Dummy::FirstElement(data_at),
                     (true, Some(v)) => Dummy::Value(v),
-                    // padding with no value set (isPad false): the pad register holds whatever it held
+                    // padding with the register never set: whatever it held at power-on
                     (true, None) => Dummy::Unknown,
                 };
                 if dst.space == Space::Local(MemKind::Ub) {
@@ -338,6 +345,37 @@ fn align(v: i64) -> i64 {
     (v + BLOCK - 1) / BLOCK * BLOCK
 }
 
+/// SetPadValue<T, pos>(paddingValue): on the 220x parts (and 3510) asc-devkit's
+/// impl/basic_api/kernel_operator_data_copy_intf_impl.h:1759-1767 returns on an AIC core and otherwise calls
+/// `set_mov_pad_val(GetScalarBitcodeValue((T)paddingValue))`: the value converted to T, as its bits, into the
+/// pad register that DataCopyPad GM -> UB with isPad false pads with (and that isPad true overwrites,
+/// dav_c220/kernel_operator_data_copy_impl.h:460-461, 509-510). `pos` picks a register on 3102 only.
+#[derive(Debug)]
+struct SetPadValue {
+    dtype: DType,
+    value: Sv,
+}
+
+fn decode_set_pad_value(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    Ok(Box::new(SetPadValue {
+        dtype: a.dtype("T")?,
+        value: a.sv("paddingValue")?,
+    }))
+}
+
+impl ApiOp for SetPadValue {
+    fn pipe(&self) -> Pipe {
+        Pipe::S
+    }
+
+    fn exec(&self, cx: &mut Ctx) -> Flow {
+        if cx.core.aiv {
+            cx.core.mov_pad_val = Some(cx.value_as(self.value, self.dtype));
+        }
+        Flow::Next
+    }
+}
+
 /// What one copy moved, for the timing model.
 pub fn work(bytes: u64, src: Space, dst: Space) -> Work {
     let name = |s: Space| match s {
@@ -375,4 +413,98 @@ pub fn register(r: &mut Registry) {
         ],
         decode,
     );
+    r.add_all(&["SetPadValue"], &["plain"], decode_set_pad_value);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::checks::Findings;
+    use crate::core::{self, Core};
+    use crate::memory::{Gm, GmRole, MemKind, OwnedBuf};
+    use crate::parse::parse;
+
+    /// Runs `code` on one AIV core with GM buffer h0 holding 1.0 .. 8.0 (f32) and h1 a UB float tensor at byte
+    /// 0. Registers: r1 = 0, r2 = 64 elements, r3 = 1 (one row), r4 = 20 (bytes: 5 floats), r5 = 0 (strides,
+    /// isPad false), r6 = 1 (isPad true; one padding element), r7 = -2.5f32, r8 = 7.0f32.
+    /// The UB floats afterwards, and which of their bytes were written.
+    fn run(code: &str) -> (Vec<f32>, Vec<bool>, Findings) {
+        let mut text = String::from(
+            "ascendir-sim 1\nkernel k aiv\nchip 910B2\nmem UB 196608 32\nparam 0 x h0 gm\nregs 64 32\nstack 0\n",
+        );
+        for (r, ty, v) in [
+            (1, "i32", 0u64),
+            (2, "i32", 64),
+            (3, "i16", 1),
+            (4, "i32", 20),
+            (5, "i32", 0),
+            (6, "i32", 1),
+            (7, "f32", (-2.5f32).to_bits() as u64),
+            (8, "f32", 7.0f32.to_bits() as u64),
+        ] {
+            text += &format!("const r{r} {ty} {v}\n");
+        }
+        text += &format!("code\n  h1 = LocalAt.f32 UB r1:i32 r2:i32\n{code}\n  ret\nend\n");
+        let prog = parse(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+        let x: Vec<u8> = (1..=8).flat_map(|i| (i as f32).to_le_bytes()).collect();
+        let mut owned = [OwnedBuf::new(x)];
+        let bufs = vec![unsafe { owned[0].gm("x", GmRole::Input) }];
+        let mut gm = Gm { bufs };
+        let mut core = Core::new(&prog, 0, 1);
+        core.h[0] = crate::memory::Handle {
+            space: crate::memory::Space::Gm(0),
+            addr: 0,
+            len: 32,
+            alloc: 0,
+        };
+        let mut findings = Findings::new();
+        let mut budget = 100_000u64;
+        core::run(&mut core, &mut gm, &prog, &mut findings, &mut budget);
+        let mem = core.mem[MemKind::Ub as usize].as_ref().expect("UB");
+        let vals = mem.data.as_slice()[..32]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let known = mem.init[..32]
+            .chunks_exact(4)
+            .map(|c| c.iter().all(|&b| b != 0))
+            .collect();
+        (vals, known, findings)
+    }
+
+    /// One row of 5 floats with 1 + 1 elements of padding (7 of the block's 8), isPad from `is_pad`, the
+    /// padding value from `value`.
+    fn copy(is_pad: &str, value: &str) -> String {
+        format!(
+            "  call DataCopyPad.params_gm_to_local<T=f32> dst=h1 src=h0 dataCopyParams.blockCount=r3:i16 \
+             dataCopyParams.blockLen=r4:i32 dataCopyParams.srcStride=r5:i32 dataCopyParams.dstStride=r5:i32 \
+             padParams.isPad={is_pad}:i1 padParams.leftPadding=r6:i32 padParams.rightPadding=r6:i32 \
+             padParams.paddingValue={value}"
+        )
+    }
+
+    #[test]
+    fn is_pad_false_pads_with_the_value_set_pad_value_set() {
+        let (vals, known, f) = run(&format!(
+            "  call SetPadValue.plain<T=f32> paddingValue=r7:f32\n{}",
+            copy("r5", "r5:i32")
+        ));
+        assert!(f.list.is_empty(), "{:?}", f.list);
+        // left padding, the 5 elements, right padding, then the row's dummy element: the pad register again
+        assert_eq!(vals, vec![-2.5, 1.0, 2.0, 3.0, 4.0, 5.0, -2.5, -2.5]);
+        assert!(known.iter().all(|&k| k));
+    }
+
+    #[test]
+    fn is_pad_true_leaves_its_value_in_the_register() {
+        // the first copy sets 0x40E00000 (7.0f) through the uint64_t field; the second, isPad false, reuses it
+        let (vals, _, f) = run(&format!("{}\n{}", copy("r6", "r8:i32"), copy("r5", "r5:i32")));
+        assert!(f.list.is_empty(), "{:?}", f.list);
+        assert_eq!(vals, vec![7.0, 1.0, 2.0, 3.0, 4.0, 5.0, 7.0, 7.0]);
+    }
+
+    #[test]
+    fn is_pad_false_before_any_value_leaves_the_padding_unknown() {
+        let (_, known, _) = run(&copy("r5", "r5:i32"));
+        assert_eq!(known, vec![false, true, true, true, true, true, false, false]);
+    }
 }

@@ -50,6 +50,7 @@ pub const NO_PIPE_COST: &[&str] = &[
     "ResetMask",
     "SetVectorMask",
     "SetDeqScale",
+    "SetPadValue",
     "SetFixPipeConfig",
     "SetFixpipeNz2ndFlag",
     "SetFixpipePreQuantFlag",
