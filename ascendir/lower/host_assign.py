@@ -12,7 +12,7 @@ from xdsl.ir import SSAValue
 
 from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_std, host_vector
+from ascendir.lower import host_std, host_vector, host_vector_compare
 from ascendir.lower.diagnostics import NOT_MODELLED, span_of
 from ascendir.lower.function import Unsupported
 from ascendir.lower.host_handles import (
@@ -162,6 +162,9 @@ class HostAssignment:
         if op not in ("==", "!="):
             raise Unsupported(f"operator '{op}' on {a.ctype} and {b.ctype}", node)
         handle, other = (a, b) if is_host(a.ctype) else (b, a)
+        held = host_vector_compare.compare(self, op, a, b, node)  # `perm == std::vector<int64_t>{0, 2, 1}`
+        if held is not None:
+            return held
         if host_std.is_model(a) or host_std.is_model(b):
             return host_std.compare(self, op, a, b, node)
         if handle_kind(handle) == "string" and isinstance(other.const, str) and not is_host(other.ctype):

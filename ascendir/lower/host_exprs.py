@@ -17,7 +17,7 @@ from xdsl.ir import Block, Region, SSAValue
 from ascendir.dialects import host as hd
 from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_std, host_tensor_data, host_vector
+from ascendir.lower import host_std, host_tensor_data, host_vector, host_vector_compare
 from ascendir.lower import host_streams
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.function import Unsupported
@@ -230,6 +230,9 @@ class HostExpressions:
         return Val(t, obj=inst)
 
     def _construct(self, t: HostT, items: Sequence[A.Node], node: A.Node) -> Val:
+        if t.kind == "unmodelled" and t.detail == "vector" and \
+                (vec := host_vector_compare.construct(self, list(items), node)) is not None:
+            return vec  # `std::vector<int64_t>{0, 2, 1}`: a temporary
         if t.kind == "unmodelled" and t.detail in host_std.MAP_TYPES:
             return host_std.make_map(self, t, items, node)
         if t.kind in ("shape", "shape_buffer") and self.shape_objects:
