@@ -217,7 +217,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
             return SimResult({}, findings + [error("ASC602", f"the host tiling function fails for these inputs: {why}",
                                                    None)], completed=False)
         module.fold(FoldTilingPass(result.fields, result.tiling_key, result.block_dim))  # what run_tiling folds
-        if _key_not_lowered(module.unfolded, result.tiling_key):
+        if _key_not_lowered(module.unfolded, result.tiling_key, _kernel_name(program, module.unfolded, None, chip)):
             # a kernel lowered once per tiling key whose branch for this key did not fit beside the others:
             # lowered again, this key's branch first
             module.relower(LoweringOptions(chip=chip, dtypes=dtypes, tiling_key=result.tiling_key,
@@ -463,9 +463,11 @@ def _given_outputs(outputs: Any, names: list[str]) -> dict[str, Any]:
     return found
 
 
-def _key_not_lowered(module: Any, key: int | None) -> bool:
+def _key_not_lowered(module: Any, key: int | None, running: str | None = None) -> bool:
     """Whether `module`'s kernel was lowered once per tiling key and not for `key`, or is a kernel template
-    instantiated from another template tiling key than `key` (ASCENDC_TPL_ARGS_DECL: TPL_KEY_ATTR)."""
+    instantiated from another template tiling key than `key` (ASCENDC_TPL_ARGS_DECL: TPL_KEY_ATTR). `running`: the
+    kernel the launch runs, when known; another entry's template instance (the 950 entry beside the 910B one that
+    runs) is not lowered again for nothing."""
     from xdsl.dialects.builtin import IntegerAttr
 
     from ascendir.dialects import ascendc as asc
@@ -475,7 +477,8 @@ def _key_not_lowered(module: Any, key: int | None) -> bool:
     keys = {op.attributes[TILING_KEY_ATTR].value.data for op in kernels
             if isinstance(op.attributes.get(TILING_KEY_ATTR), IntegerAttr)}
     instances = {op.attributes[TPL_KEY_ATTR].value.data for op in kernels
-                 if isinstance(op.attributes.get(TPL_KEY_ATTR), IntegerAttr)}
+                 if isinstance(op.attributes.get(TPL_KEY_ATTR), IntegerAttr)
+                 and (running is None or op.sym_name.data == running)}
     return key is not None and ((bool(keys) and key not in keys) or bool(instances - {key}))
 
 

@@ -208,3 +208,29 @@ def test_an_entry_of_the_same_file_name_in_the_chips_architecture_folder_runs_th
     result = run(str(root), {"x": x.copy()}, [3, False], outputs={"y": ((64,), "float32")}, chip=chip)
     assert result.ok and not result.findings, [str(d) for d in result.findings]
     assert np.array_equal(result.outputs["y"], expected(x))
+
+
+def test_the_template_entry_of_another_chip_is_not_lowered_again(tmp_path: Path, monkeypatch) -> None:
+    # on the 910B the plain entry runs: the 950 template entry beside it, checked for key 0, is not lowered again
+    # for the host's key 1 (ops-nn dynamic_quant lowered both entries twice)
+    from passes.sim.lowering_cache import PreparedLaunch, forget
+
+    root = project(tmp_path)
+    (root / "op_kernel" / "tpl_scale_apt.cpp").write_text(KERNEL)
+    (root / "op_kernel" / "tpl_scale.cpp").write_text(PLAIN_KERNEL)
+    host = HOST.replace('        this->AICore().AddConfig("ascend910b");\n',
+                        '        this->AICore().AddConfig("ascend910b");\n'
+                        '        OpAICoreConfig config_950;\n'
+                        '        config_950.ExtendCfgInfo("opFile.value", "tpl_scale_apt");\n'
+                        '        this->AICore().AddConfig("ascend950", config_950);\n')
+    (root / "op_host" / "tpl_scale.cpp").write_text(host)
+    relowered: list[object] = []
+    original = PreparedLaunch.relower
+    monkeypatch.setattr(PreparedLaunch, "relower", lambda self, options: relowered.append(options) or original(
+        self, options))
+    forget()
+    x = np.arange(64, dtype=np.float32)
+    result = run(str(root), {"x": x.copy()}, [3, False], outputs={"y": ((64,), "float32")}, chip="910B2")
+    assert result.ok and np.array_equal(result.outputs["y"], x + 1)
+    # (the launch's first lowering goes through relower too, with no key)
+    assert result.tiling_key == 1 and [o.tiling_key for o in relowered] == [None]
