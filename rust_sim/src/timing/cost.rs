@@ -282,6 +282,7 @@ const BASIC: &[(&str, char)] = &[
 const COMPOSITE: &[(&str, &str)] = &[
     ("SoftMax", "RBERD"),         // max, x - max, exp, sum, / sum
     ("SoftmaxFlashV2", "RBERDB"), // plus the running-max rescale
+    ("SoftmaxFlash", "RBERDB"),   // V2's passes; its division by the new sum is per row, left out
     ("LogSoftMax", "RBEREB"),     // max, x - max, exp, sum, ln, subtract
     ("SoftmaxGrad", "BRB"),       // dy * y, sum, y * (dy - sum)
     ("SoftmaxGradFront", "BR"),   // dy * y, sum

@@ -36,6 +36,7 @@ pub mod select_bytes;
 pub mod sizes;
 pub mod softmax_adjust;
 pub mod softmax_flash;
+pub mod softmax_flash_v1;
 pub mod softmax_grad;
 pub mod softmax_simple;
 pub mod sort;

@@ -194,9 +194,13 @@ pub fn flash_v2_min_tmp_bytes(t: DType, stat: DType, cols: usize, basic: bool) -
 
 #[derive(Debug)]
 struct SoftmaxFlashV2 {
+    /// SoftmaxFlash, the first form (softmax_flash_v1.rs): its formulas, its temporary size, isUpdate an argument
+    v1: bool,
     t: DType,
     stat: DType,
     update: bool,
+    /// SoftmaxFlash's run-time isUpdate
+    update_arg: Option<Sv>,
     basic: bool,
     nz: bool,
     dst: u32,
@@ -257,46 +261,65 @@ fn flag(a: &Args, name: &str) -> bool {
 }
 
 fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    decode_form(a, false)
+}
+
+/// SoftmaxFlash<T, isReuseSource, isBasicBlock>(dst, sum, max, src, expMax, inSum, inMax[, sharedTmpBuffer],
+/// tiling, isUpdate, softmaxShapeInfo)
+fn decode_v1(a: &Args) -> Result<Box<dyn ApiOp>, String> {
+    decode_form(a, true)
+}
+
+fn decode_form(a: &Args, v1: bool) -> Result<Box<dyn ApiOp>, String> {
     let t = a.dtype("T")?;
+    let (sum, in_sum) = if v1 {
+        ("sumTensor", "inSumTensor")
+    } else {
+        ("expSumTensor", "inExpSumTensor")
+    };
     let mut shape = [None; 4];
     for (i, f) in ["srcM", "srcK", "oriSrcM", "oriSrcK"].iter().enumerate() {
         shape[i] = a.opt_field("softmaxShapeInfo", f)?;
     }
     let half_float = a.overload.starts_with("half_float");
     Ok(Box::new(SoftmaxFlashV2 {
+        v1,
         t: if half_float { DType::F16 } else { t },
         stat: if half_float { DType::F32 } else { t },
-        update: flag(a, "isUpdate"),
+        update: !v1 && flag(a, "isUpdate"),
+        update_arg: if v1 { a.opt_sv("isUpdate")? } else { None },
         basic: flag(a, "isBasicBlock"),
-        nz: flag(a, "isDataFormatNZ"),
+        nz: !v1 && flag(a, "isDataFormatNZ"),
         dst: a.handle("dstTensor")?,
-        sum: a.handle("expSumTensor")?,
+        sum: a.handle(sum)?,
         max: a.handle("maxTensor")?,
         src: a.handle("srcTensor")?,
         exp_max: a.handle("expMaxTensor")?,
-        in_sum: a.handle("inExpSumTensor")?,
+        in_sum: a.handle(in_sum)?,
         in_max: a.handle("inMaxTensor")?,
         tmp: a.handle("sharedTmpBuffer").ok(),
         shape,
         tiling: [a.opt_field("tiling", "srcM")?, a.opt_field("tiling", "srcK")?],
-        config: parse_config(a.targ("config")),
+        config: if v1 {
+            DEFAULT_CONFIG
+        } else {
+            parse_config(a.targ("config"))
+        },
     }))
 }
 
-const WHAT: &str = "SoftmaxFlashV2";
-
-fn read(cx: &mut Ctx, h: u32, n: usize, t: DType) -> Option<(Vec<f32>, bool)> {
-    super::softmax_grad::read(cx, h, n, t, WHAT)
+fn read(cx: &mut Ctx, h: u32, n: usize, t: DType, what: &'static str) -> Option<(Vec<f32>, bool)> {
+    super::softmax_grad::read(cx, h, n, t, what)
 }
 
 /// `vals` into `h`, element `i` known where `known[i]`.
-fn write(cx: &mut Ctx, h: u32, vals: &[f32], t: DType, known: &[bool]) -> bool {
+fn write(cx: &mut Ctx, h: u32, vals: &[f32], t: DType, known: &[bool], what: &'static str) -> bool {
     let mut bytes = vec![0u8; vals.len() * t.size()];
     store_f32(t, vals, &mut bytes);
     let hd = cx.handle(h);
-    match cx.range(hd, 0, bytes.len() as i64, true, t.size(), WHAT) {
+    match cx.range(hd, 0, bytes.len() as i64, true, t.size(), what) {
         Some(d) => {
-            cx.store_bytes(hd, d, &bytes, &known_bytes(known, t.size()), t, WHAT);
+            cx.store_bytes(hd, d, &bytes, &known_bytes(known, t.size()), t, what);
             true
         }
         None => false,
@@ -310,6 +333,19 @@ fn blocks(vals: &[f32], t: DType) -> Vec<f32> {
 }
 
 impl SoftmaxFlashV2 {
+    fn what(&self) -> &'static str {
+        if self.v1 {
+            "SoftmaxFlash"
+        } else {
+            "SoftmaxFlashV2"
+        }
+    }
+
+    /// isUpdate: V2's template argument, SoftmaxFlash's run-time one
+    fn update(&self, cx: &Ctx) -> bool {
+        self.update || self.update_arg.is_some_and(|v| cx.uint(v) != 0)
+    }
+
     /// Whether the library takes its basic-block path: isBasicBlock, unless the config names a constant
     /// original shape (then that shape decides: whole 64-element repeats below 2048 columns, rows by 8).
     fn basic(&self) -> bool {
@@ -324,6 +360,7 @@ impl SoftmaxFlashV2 {
     /// sets srcM and srcK; else the tiling's, unless the config checks the tiling and the tensor's ShapeInfo
     /// says otherwise (the library then recomputes the tiling for that shape); else the tensor's ShapeInfo.
     fn shape(&self, cx: &mut Ctx) -> Option<(usize, usize, usize)> {
+        let what = self.what();
         let given = |i: usize| self.shape[i].map(|v| cx.uint(v) as usize).filter(|&v| v > 0);
         let tensor = tensor_shape(cx, self.src);
         let from_tensor = tensor.map(|(m, k, _)| (m, k));
@@ -343,7 +380,7 @@ impl SoftmaxFlashV2 {
             cx.report(
                 code::NOT_MODELLED,
                 format!(
-                    "{WHAT} without its shape: the simulator takes the rows and columns from the SoftMaxShapeInfo \
+                    "{what} without its shape: the simulator takes the rows and columns from the SoftMaxShapeInfo \
                      argument, else from the SoftMaxTiling's srcM and srcK when the program computes them \
                      (SoftMaxFlashV2TilingFuncImpl), else from the source tensor's ShapeInfo (SetShapeInfo), as \
                      the library does; this call has none of them"
@@ -364,7 +401,12 @@ impl SoftmaxFlashV2 {
     /// The temporary space: the sharedTmpBuffer, or without one the UB the TPipe's buffers leave, must hold
     /// GetSoftMaxFlashV2MinTmpSize's minimum.
     fn tmp_fits(&self, cx: &mut Ctx, cols: usize) -> bool {
-        let need = flash_v2_min_tmp_bytes(self.t, self.stat, cols, self.basic());
+        let what = self.what();
+        let need = if self.v1 {
+            super::softmax_flash_v1::flash_v1_min_tmp_bytes(self.t.size(), cols, self.update(cx))
+        } else {
+            flash_v2_min_tmp_bytes(self.t, self.stat, cols, self.basic())
+        };
         let Some((have, place)) = crate::queue::tmp_space(cx, self.tmp) else {
             return true;
         };
@@ -374,7 +416,7 @@ impl SoftmaxFlashV2 {
                 // end of UB faults there
                 let th = cx.handle(h);
                 return cx
-                    .range(th, 0, need, true, 1, "SoftmaxFlashV2's temporary buffer")
+                    .range(th, 0, need, true, 1, &format!("{what}'s temporary buffer"))
                     .is_some();
             }
             return true;
@@ -387,9 +429,10 @@ impl SoftmaxFlashV2 {
         cx.report(
             code,
             format!(
-                "{WHAT} over rows of {cols} elements needs at least {need} bytes of temporary space \
-                 (GetSoftMaxFlashV2MinTmpSize's minimum), and {place} holds {have}: the library writes past it \
-                 (on the device: 'ub address out of bounds')"
+                "{what} over rows of {cols} elements needs at least {need} bytes of temporary space \
+                 (Get{}MinTmpSize's minimum), and {place} holds {have}: the library writes past it \
+                 (on the device: 'ub address out of bounds')",
+                if self.v1 { "SoftMaxFlash" } else { "SoftMaxFlashV2" }
             ),
         );
         false
@@ -402,10 +445,11 @@ impl ApiOp for SoftmaxFlashV2 {
     }
 
     fn exec(&self, cx: &mut Ctx) -> Flow {
+        let (what, update) = (self.what(), self.update(cx));
         if self.nz {
             cx.report(
                 code::NOT_MODELLED,
-                format!("{WHAT} with isDataFormatNZ: the NZ layout's reduction is not modelled (ND only)"),
+                format!("{what} with isDataFormatNZ: the NZ layout's reduction is not modelled (ND only)"),
             );
             return Flow::Stop;
         }
@@ -413,7 +457,7 @@ impl ApiOp for SoftmaxFlashV2 {
             cx.report(
                 code::NOT_MODELLED,
                 format!(
-                    "{WHAT} with a SoftmaxConfig mode other than SOFTMAX_NORMAL (SOFTMAX_OUTPUT_WITHOUT_BRC: one \
+                    "{what} with a SoftmaxConfig mode other than SOFTMAX_NORMAL (SOFTMAX_OUTPUT_WITHOUT_BRC: one \
                      value per row, not filled over a block) is not modelled"
                 ),
             );
@@ -425,7 +469,7 @@ impl ApiOp for SoftmaxFlashV2 {
         if rows.checked_mul(cols).is_none_or(|n| n > 1 << 32) {
             cx.report(
                 code::INVALID_OPERAND,
-                format!("{WHAT} over [{rows}, {cols}]: more elements than any local memory holds"),
+                format!("{what} over [{rows}, {cols}]: more elements than any local memory holds"),
             );
             return Flow::Stop;
         }
@@ -433,7 +477,7 @@ impl ApiOp for SoftmaxFlashV2 {
             cx.report(
                 code::INVALID_OPERAND,
                 format!(
-                    "{WHAT}'s srcK is {cols}: the last axis must be 32-byte aligned ({} bytes); pass the \
+                    "{what}'s srcK is {cols}: the last axis must be 32-byte aligned ({} bytes); pass the \
                      unaligned length as oriSrcK",
                     cols * self.t.size()
                 ),
@@ -447,7 +491,7 @@ impl ApiOp for SoftmaxFlashV2 {
         // every operand is read before any is written: kernels pass the same tensors as dst and src, and as
         // expSum / max and inExpSum / inMax
         crate::timing::vector_pass(cx.core, (rows * cols) as u64, t.size() as u64);
-        let Some((src, _)) = read(cx, self.src, rows * cols, t) else {
+        let Some((src, _)) = read(cx, self.src, rows * cols, t, what) else {
             return Flow::Stop;
         };
         // known bytes as the library computes: max and sum over a row's first oriSrcK columns (and the running
@@ -458,10 +502,11 @@ impl ApiOp for SoftmaxFlashV2 {
             .map(|r| src_known[r * cols..r * cols + ori].iter().all(|&k| k))
             .collect();
         let mut running = None;
-        if self.update {
+        if update {
             let per = 32 / st.size();
             let n = rows * per;
-            let (Some((in_max, _)), Some((in_sum, _))) = (read(cx, self.in_max, n, st), read(cx, self.in_sum, n, st))
+            let (Some((in_max, _)), Some((in_sum, _))) =
+                (read(cx, self.in_max, n, st, what), read(cx, self.in_sum, n, st, what))
             else {
                 return Flow::Stop;
             };
@@ -484,17 +529,22 @@ impl ApiOp for SoftmaxFlashV2 {
                 .flat_map(|&k| std::iter::repeat_n(k, 32 / t.size()))
                 .collect()
         };
-        let (dst, maxes, sums, exp_maxes) = flash_v2(
+        let step = if self.v1 {
+            super::softmax_flash_v1::flash_v1
+        } else {
+            flash_v2
+        };
+        let (dst, maxes, sums, exp_maxes) = step(
             &src,
             rows,
             cols,
             ori,
             running.as_ref().map(|(m, s)| (m.as_slice(), s.as_slice())),
         );
-        let ok = write(cx, self.dst, &dst, t, &dst_known)
-            && write(cx, self.max, &blocks(&maxes, st), st, &stat_known(st))
-            && write(cx, self.sum, &blocks(&sums, st), st, &stat_known(st))
-            && (!self.update || write(cx, self.exp_max, &blocks(&exp_maxes, t), t, &stat_known(t)));
+        let ok = write(cx, self.dst, &dst, t, &dst_known, what)
+            && write(cx, self.max, &blocks(&maxes, st), st, &stat_known(st), what)
+            && write(cx, self.sum, &blocks(&sums, st), st, &stat_known(st), what)
+            && (!update || write(cx, self.exp_max, &blocks(&exp_maxes, t), t, &stat_known(t), what));
         if ok {
             Flow::Next
         } else {
@@ -509,6 +559,11 @@ pub fn register(r: &mut Registry) {
         &["SoftmaxFlashV2"],
         &["plain", "tmp", "half_float", "half_float_tmp"],
         decode,
+    );
+    r.add_all(
+        &["SoftmaxFlash"],
+        &["plain", "tmp", "half_float", "half_float_tmp"],
+        decode_v1,
     );
 }
 
