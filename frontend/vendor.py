@@ -147,13 +147,15 @@ KERNEL_TYPE_MACROS: dict[str, str] = {name: str(code) for name, code in {**DT_CO
 # The tiling-template macros of template_argument.h: the device build (ASCENDC_TPL_KERNEL) defines each of them
 # to nothing, so a kernel's `ASCENDC_TPL_SEL(...)` lists are never compiled there (ops-nn's conv tiling keys
 # even juxtapose two ASCENDC_TPL_UINT_SEL without a comma). Defined so when a device source includes the header;
-# host sources build ParamStruct lists from them instead, read as calls.
+# host sources build ParamStruct lists from them instead, read as calls. The declaration, ASCENDC_TPL_ARGS_DECL
+# with its parameter macros, is kept on the device side too (read as a macro declaration, nothing is lowered
+# from it): a kernel file run alone with `--tiling-key K` has no host source to bring it, and its template entry
+# is instantiated from the key by it (ascendir/lower/tpl_tiling_key.py).
 TEMPLATE_ARGUMENT_HEADER = "template_argument.h"
 TEMPLATE_ARGUMENT_KERNEL_MACROS: tuple[str, ...] = tuple(
     f"ASCENDC_TPL_{name}(...)" for name in (
-        "DTYPE_DECL", "DATATYPE_DECL", "FORMAT_DECL", "UINT_DECL", "BOOL_DECL", "KERNEL_TYPE_DECL", "DTYPE_SEL",
-        "DATATYPE_SEL", "FORMAT_SEL", "UINT_SEL", "BOOL_SEL", "TILING_STRUCT_SEL", "KERNEL_TYPE_SEL",
-        "DETERMINISTIC_SEL", "SHARED_KERNEL_TYPE_SEL", "ARGS_DECL", "ARGS_SEL", "SEL"))
+        "DTYPE_SEL", "DATATYPE_SEL", "FORMAT_SEL", "UINT_SEL", "BOOL_SEL", "TILING_STRUCT_SEL", "KERNEL_TYPE_SEL",
+        "DETERMINISTIC_SEL", "SHARED_KERNEL_TYPE_SEL", "ARGS_SEL", "SEL"))
 
 # Defines in force for a device compile unless the user changes them (`--define`, `--undefine`).
 DEFAULT_DEFINES: dict[str, str] = {

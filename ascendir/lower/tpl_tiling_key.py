@@ -220,14 +220,22 @@ def kernel_bindings(decl: TplDeclaration, key: int, params: Sequence[A.TemplateP
 
 def declarations(found: Sequence[tuple[str, A.MacroDecl]], fold: Fold | None = None) -> list[TplDeclaration]:
     """The readable declarations among `found` (Scope.tpl_declarations), once each."""
-    seen: set[int] = set()
+    seen: set[object] = set()
     out: list[TplDeclaration] = []
     for _, node in found:
-        if id(node) in seen:
+        if _identity(node) in seen:
             continue
-        seen.add(id(node))
+        seen.add(_identity(node))
         out.append(read_declaration(node, fold))
     return out
+
+
+def _identity(node: A.MacroDecl) -> object:
+    """One declaration however many sources reach its header: the kernel and the host sources that include
+    the same tiling-key header each parse it (the device build keeps the declaration too: frontend/vendor.py),
+    so it is known by where it is written."""
+    span = node.span
+    return (span.file, span.line, span.col) if span is not None else id(node)
 
 
 def _normal(name: str) -> str:
@@ -253,10 +261,10 @@ def lower_get_key(lw: HostLowerer, e: A.Call, namespace: str = "") -> Val:
     if not found:
         raise Unsupported("GET_TPL_TILING_KEY without an ASCENDC_TPL_ARGS_DECL in reach (the op's tiling key "
                           "header is not among the sources read)", e)
-    if len({id(n) for _, n in found}) > 1:
+    if len({_identity(n) for _, n in found}) > 1:
         inner = [(ns, n) for ns, n in found if namespace == ns or namespace.startswith(ns + "::") or not ns]
-        found = inner if len({id(n) for _, n in inner}) == 1 else found
-        if len({id(n) for _, n in found}) > 1:
+        found = inner if len({_identity(n) for _, n in inner}) == 1 else found
+        if len({_identity(n) for _, n in found}) > 1:
             raise Unsupported("GET_TPL_TILING_KEY with several ASCENDC_TPL_ARGS_DECL in reach", e)
     decl = read_declaration(found[0][1], lw.const_eval)
     values = [lw.convert(lw.expr(a), C.U64, e) for a in e.args]  # type: ignore[arg-type]
