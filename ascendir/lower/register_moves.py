@@ -327,6 +327,8 @@ def _load_unalign(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
     # (reg_compute/kernel_reg_compute_datacopy_intf.h:93-95), the only one the impl accepts (load_impl.h:276)
     args = e.args
     dst = _register(lw, args[0], "v") if args else None
+    if dst is None and len(args) >= 3:
+        raise _Unmodelled("the destination is no vector register the lowering models")
     if dst is None or len(args) < 3 or _register(lw, args[1], "u") is None:
         raise _Unmodelled(f"the form with {len(args)} arguments")
     if form.dist is not None:
@@ -363,6 +365,8 @@ def _store_unalign(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
         raise _Unmodelled("a store of a MaskReg")
     src = _register(lw, args[1], "v") if len(args) >= 2 else None
     ureg = _register(lw, args[2], "u") if len(args) >= 3 else None
+    if len(args) >= 3 and src is None:
+        raise _Unmodelled("the source is no vector register the lowering models")
     if src is None or ureg is None:
         raise _Unmodelled(f"the form with {len(args)} arguments")
     if len(args) == 3:

@@ -223,6 +223,10 @@ def test_mask_pattern_h_selects_the_lower_half(tmp_path: Path) -> None:
     ("Reg::LoadAlign<T, Reg::LoadDist::DIST_US_B16>(a, xAddr);", "LoadDist::DIST_US_B16 is not modelled"),
     ("Reg::MaskReg m3 = Reg::CreateMask<T, Reg::MaskPattern::M3>();", "MaskPattern::M3 is not modelled"),
     ("Reg::StoreUnAlign(yAddr, a, us);", "StoreUnAlign (the form without a count"),
+    # a source that is no register the lowering models (ops-nn avg_pool_common.h stores `res.reg[0]`, a part of a
+    # two-register RegTensor): named as such, not as a form of another arity
+    ("Reg::StoreUnAlign(yAddr, (Reg::RegTensor<T>&)n, us, 4);",
+     "StoreUnAlign (the source is no vector register the lowering models)"),
 ])
 def test_the_forms_the_headers_leave_open_are_named(tmp_path: Path, call: str, named: str) -> None:
     body = f"""
