@@ -50,7 +50,7 @@ class DeclarationLowering:
             if isinstance(t, C.Pointer) and is_ref:
                 t = t.pointee
             if register_api.is_mode_struct(self, d):  # `constexpr Reg::CastTrait k = {...}`: read where it is used
-                self.bind(d.name, Val(t))
+                self.bind(d.name, Val(t, obj=d))
                 continue
             try:
                 init = self._declarator_init(d, t)

@@ -76,9 +76,10 @@ def _enum_name(node: A.Node) -> list[str] | None:
 
 
 def _trait_init(lw: FunctionLowerer, name: str) -> list[A.Node] | None:
-    """The brace initialiser of the `constexpr CastTrait <name> = {...}` the kernel declares: a namespace-scope
-    constant, a static member of the class being lowered (or of a class it is nested in or derives from), or a
-    `static constexpr` local of a function the program defines (looked up last: the functions are walked)."""
+    """The brace initialiser of the `constexpr CastTrait <name> = {...}` the kernel declares: a local of the function
+    being lowered (a vector function's, or a `__VEC_SCOPE__` block's in a method), a namespace-scope constant, a
+    static member of the class being lowered (or of a class it is nested in or derives from), or a `static
+    constexpr` local of a free function the program defines (looked up last: the functions are walked)."""
     for d in _declarators(lw, name):
         if isinstance(d.init, A.InitList):
             return list(d.init.items)
@@ -86,6 +87,9 @@ def _trait_init(lw: FunctionLowerer, name: str) -> list[A.Node] | None:
 
 
 def _declarators(lw: FunctionLowerer, name: str):  # type: ignore[no-untyped-def]
+    local = lw.lookup(name) if lw.frames else None
+    if local is not None and isinstance(getattr(local, "obj", None), A.Declarator):
+        yield local.obj  # a local `static constexpr` struct (lower_decls binds its declarator)
     hit = lw.scope.constants.get(name)
     if hit is not None:
         yield hit[1]

@@ -467,3 +467,62 @@ def test_register_gather_by_an_index_register(tmp_path: Path) -> None:
     result = run(str(src), {"x": x, "idx": idx}, chip="950PR", block_dim=1, outputs={"y": ((64,), "float32")})
     errors = [d for d in result.findings if d.code == "ASC958"]
     assert errors and "index 64 at element 3" in errors[0].message, [str(d) for d in result.findings]
+
+
+METHOD_KERNEL = """
+#include "kernel_operator.h"
+using namespace AscendC;
+
+class DivKernel {
+public:
+    __aicore__ inline void Run(__ubuf__ float* zAddr, __ubuf__ float* xAddr, __ubuf__ float* yAddr)
+    {
+        __VEC_SCOPE__
+        {
+            static constexpr MicroAPI::DivSpecificMode divMode = {MicroAPI::MaskMergeMode::ZEROING, true};
+            MicroAPI::RegTensor<float> xReg;
+            MicroAPI::RegTensor<float> yReg;
+            MicroAPI::RegTensor<float> zReg;
+            MicroAPI::MaskReg all = MicroAPI::CreateMask<float, MicroAPI::MaskPattern::ALL>();
+            MicroAPI::LoadAlign(xReg, xAddr);
+            MicroAPI::LoadAlign(yReg, yAddr);
+            MicroAPI::Div<float, &divMode>(zReg, xReg, yReg, all);
+            MicroAPI::StoreAlign(zAddr, zReg, all);
+        }
+    }
+};
+
+extern "C" __global__ __aicore__ void reg_div(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GlobalTensor<float> xGm, yGm, zGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, 64);
+    yGm.SetGlobalBuffer((__gm__ float *)y, 64);
+    zGm.SetGlobalBuffer((__gm__ float *)z, 64);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, yb, zb;
+    pipe.InitBuffer(xb, 256);
+    pipe.InitBuffer(yb, 256);
+    pipe.InitBuffer(zb, 256);
+    LocalTensor<float> xl = xb.Get<float>();
+    LocalTensor<float> yl = yb.Get<float>();
+    LocalTensor<float> zl = zb.Get<float>();
+    DataCopy(xl, xGm, 64);
+    DataCopy(yl, yGm, 64);
+    PipeBarrier<PIPE_ALL>();
+    DivKernel k;
+    k.Run((__ubuf__ float *)zl.GetPhyAddr(), (__ubuf__ float *)xl.GetPhyAddr(), (__ubuf__ float *)yl.GetPhyAddr());
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(zGm, zl, 64);
+}
+"""
+
+
+def test_a_specific_mode_declared_in_a_method_vec_scope(tmp_path: Path) -> None:
+    # ops-math pow's shape: the DivSpecificMode is a local of a __VEC_SCOPE__ block inside a class method
+    rng = np.random.default_rng(9)
+    x, y = rng.standard_normal(64).astype(np.float32), rng.standard_normal(64).astype(np.float32)
+    src = tmp_path / "reg_div.cpp"
+    src.write_text(METHOD_KERNEL, encoding="utf-8")
+    result = run(str(src), {"x": x, "y": y}, chip="950PR", block_dim=1, outputs={"z": ((64,), "float32")})
+    assert result.ok, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["z"], x / y)
