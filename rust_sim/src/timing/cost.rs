@@ -293,6 +293,9 @@ const COMPOSITE: &[(&str, &str)] = &[
     ("Tanh", "SESSD"),            // 2x, exp, - 1, + 1, divide
     ("Silu", "SESDB"),            // sigmoid, * x
     ("Gelu", "BSESDB"),           // tanh form: x^3, scale, exp, + 1, divide, * x
+    // one Min (ReduceAll) or Max (ReduceAny) reduction pass over the tensor (reduce_all_any.rs)
+    ("ReduceAll", "R"),
+    ("ReduceAny", "R"),
     // (x - mean) * rstd * gamma + beta with the row statistics given: Sub, Mul, Mul, Add over rows x columns;
     // the Rsqrt of the variance row is per row, left out (normalize_common_impl.h)
     ("Normalize", "BBBB"),

@@ -30,6 +30,7 @@ pub mod philox;
 pub mod proposal;
 pub mod quant;
 pub mod reduce;
+pub mod reduce_all_any;
 pub mod reg;
 pub mod rms_norm;
 pub mod select_bytes;
@@ -587,6 +588,7 @@ pub fn register(r: &mut Registry) {
     cast::register(r);
     compare::register(r);
     reduce::register(r);
+    reduce_all_any::register(r);
     gather::register(r);
     mask::register(r);
     high_level::register(r);
