@@ -7,7 +7,11 @@ isPad-false padding unwritten (bench/README.md, session 9 engineer W), so readin
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
+import pytest
 
 from ascendir.sim import run
 
@@ -58,3 +62,19 @@ def test_is_pad_false_pads_with_the_set_pad_value_register() -> None:
     # each half row: 2 pads, 6 values, 3 pads (11 halves), then 5 dummy halves: the register's value again
     want_z = np.concatenate([np.concatenate([[-3.5] * 2, row, [-3.5] * 8]) for row in h.reshape(2, 6)])
     np.testing.assert_array_equal(result.outputs["z"], want_z.astype(np.float16))
+
+
+DEVKIT = Path(os.environ.get("ASC_DEVKIT", "/work/ext/real/asc-devkit"))
+DATA_COPY_PAD = DEVKIT / ("examples/01_simd_cpp_api/03_basic_api/00_data_movement/data_copy_pad_gm2ub_ub2gm/"
+                          "data_copy_pad.asc")
+
+
+@pytest.mark.skipif(not DATA_COPY_PAD.is_file(), reason=f"no asc-devkit checkout at {DEVKIT} (set ASC_DEVKIT)")
+def test_asc_devkit_data_copy_pad_scenario_1() -> None:
+    """The example's scenario 1: [1, 20] halves copied into a row of 32 after SetPadValue((T)1) with isPad false
+    and rightPadding 12: the 12 padding elements read back as 1 (ASC958 at SetPadValue before)."""
+    x = np.arange(20, dtype=np.float16) + 2
+    result = run(str(DATA_COPY_PAD), [x], block_dim=1, defines={"SCENARIO_NUM": "1"},
+                 outputs={"z": np.zeros(32, np.float16)})
+    assert result.ok, result.findings
+    np.testing.assert_array_equal(result.outputs["z"], np.concatenate([x, np.ones(12, np.float16)]))
