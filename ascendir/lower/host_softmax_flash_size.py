@@ -14,8 +14,9 @@ expSum); isUpdate does not change the 220x sizes.
   isFlashOutputBrc, times min(32 / dataTypeSize1, M) rows (a basic tile's 8 rows counted once).
 * DAV_3510 (:566-606, :672-690), with isUpdate: for a half source align(2 * M, 128) + M * (2 * blk + K) (+ M * blk
   for a float dstMax), for a float one align(M, 64) + 2 * M * blk; the Max takes those only for M <= 2, else the
-  220x row sizes (a basic block without the halving or the K = 1024 case). Without isUpdate: max(M * (s + K) + 256 + align(M, 8),
-  M * (blk + K) (+ 64 * M for the Max)), s = 8 (4 for the Min of a basic block). No isFlashOutputBrc factor.
+  220x row sizes (a basic block without the halving or the K = 1024 case). Without isUpdate:
+  max(M * (s + K) + 256 + align(M, 8), M * (blk + K) (+ 64 * M for the Max)), s = 8 (4 for the Min of a basic
+  block). No isFlashOutputBrc factor.
 * A source of no elements, or a type size other than 2 or 4, returns 0 (the library's asserts).
 """
 
@@ -70,8 +71,10 @@ def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
         brc_rows = _select(lw, lw.compare("<", m, per_block, e), m, per_block, e)
         tiles = _select(lw, basic, lw.arith("/", words, _u32(_TILE), e), words, e)
         words = _select(lw, brc, lw.arith("*", tiles, brc_rows, e), words, e)
-    words = _select(lw, _regbase(lw, e), _dav_3510(lw, name, (m, k, blk, half, size2), update, basic_flag, e), words, e)
-    valid = _and(lw, lw.compare("!=", count, _u32(0), e), _and(lw, _type_size(lw, size1, e), _type_size(lw, size2, e), e), e)
+    regbase = _regbase(lw, e)
+    words = _select(lw, regbase, _dav_3510(lw, name, (m, k, blk, half, size2), update, basic_flag, e), words, e)
+    nonempty = lw.compare("!=", count, _u32(0), e)
+    valid = _and(lw, nonempty, _and(lw, _type_size(lw, size1, e), _type_size(lw, size2, e), e), e)
     return _select(lw, valid, lw.arith("*", words, _u32(4), e), _u32(0), e)
 
 
@@ -91,7 +94,8 @@ def _dav_3510(lw: HostLowerer, name: str, dims: tuple[Val, Val, Val, Val, Val], 
     two_blk = lw.arith("*", blk, _u32(2), e)
     half_words = lw.arith("+", _align_by(lw, lw.arith("*", m, _u32(2), e), 2 * _UNIT, e),
                           lw.arith("*", m, lw.arith("+", two_blk, k, e), e), e)
-    half_words = _select(lw, _eq(lw, size2, 2, e), half_words, lw.arith("+", half_words, lw.arith("*", m, blk, e), e), e)
+    half_max = _eq(lw, size2, 2, e)
+    half_words = _select(lw, half_max, half_words, lw.arith("+", half_words, lw.arith("*", m, blk, e), e), e)
     float_words = lw.arith("+", _align_by(lw, m, _UNIT, e), lw.arith("*", m, two_blk, e), e)
     few_rows = _select(lw, half, half_words, float_words, e)
     if is_max:

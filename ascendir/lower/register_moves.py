@@ -45,8 +45,9 @@ _NEUTRAL = {"RegTraitNumOne", "DIST_NORM"}
 # the enumerators by value (reg_compute/kernel_reg_compute_utils.h:156-201), for a distribution a template
 # parameter or a constexpr variable holds (`template <LoadDist D = LoadDist::DIST_UNPACK_B16>`, ops-nn's
 # reduce_common_regbase.h LoadRegForDtype)
-_LOAD_DISTS = {0: "DIST_NORM", 1: "DIST_BRC_B8", 2: "DIST_BRC_B16", 3: "DIST_BRC_B32", 6: "DIST_US_B8", 7: "DIST_US_B16",
-               8: "DIST_DS_B8", 9: "DIST_DS_B16", 10: "DIST_BDINTLV", 11: "DIST_DINTLV_B8", 12: "DIST_DINTLV_B16",
+_LOAD_DISTS = {0: "DIST_NORM", 1: "DIST_BRC_B8", 2: "DIST_BRC_B16", 3: "DIST_BRC_B32", 6: "DIST_US_B8",
+               7: "DIST_US_B16", 8: "DIST_DS_B8", 9: "DIST_DS_B16", 10: "DIST_BDINTLV", 11: "DIST_DINTLV_B8",
+               12: "DIST_DINTLV_B16",
                13: "DIST_UNPACK_B8", 14: "DIST_UNPACK_B16", 15: "DIST_BLK", 16: "DIST_E2B_B16", 17: "DIST_E2B_B32",
                18: "DIST_UNPACK_B32", 19: "DIST_DINTLV_B32", 20: "DIST_UNPACK4_B8", 21: "DIST_SPLT4CHN_B8",
                22: "DIST_SPLT2CHN_B8", 23: "DIST_SPLT2CHN_B16"}
