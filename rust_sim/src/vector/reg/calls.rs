@@ -82,6 +82,18 @@ struct RegCall {
     kind: Kind,
 }
 
+/// What a register call's `exec` returns: the run's flow, or, where the call is outside what is modelled,
+/// an ASC958 (NOT_MODELLED) naming the call and why, and a stop.
+pub(crate) fn flow_or_not_modelled(cx: &mut Ctx, name: &str, result: Result<Flow, String>) -> Flow {
+    result.unwrap_or_else(|why| {
+        cx.report(
+            crate::checks::code::NOT_MODELLED,
+            format!("{name} as called here: {why}"),
+        );
+        Flow::Stop
+    })
+}
+
 /// Register `name` (`v3` / `p1`) of the expected bank.
 pub(crate) fn reg_operand(a: &Args, name: &str, bank: char) -> Result<usize, String> {
     match a.get(name) {
@@ -319,16 +331,8 @@ impl crate::api::ApiOp for RegCall {
     }
 
     fn exec(&self, cx: &mut Ctx) -> Flow {
-        match self.run(cx) {
-            Ok(flow) => flow,
-            Err(why) => {
-                cx.report(
-                    crate::checks::code::NOT_MODELLED,
-                    format!("{} as called here: {why}", self.name),
-                );
-                Flow::Stop
-            }
-        }
+        let result = self.run(cx);
+        flow_or_not_modelled(cx, &self.name, result)
     }
 }
 

@@ -8,7 +8,7 @@ use crate::api::{Args, Pipe, Registry};
 use crate::core::{Ctx, Flow};
 use crate::dtype::{DType, RoundMode};
 use crate::program::Sv;
-use crate::vector::reg::calls::reg_operand;
+use crate::vector::reg::calls::{flow_or_not_modelled, reg_operand};
 use crate::vector::reg::cmpsel::{self, CmpMode, LogicOp};
 use crate::vector::reg::file::RegFile;
 use crate::vector::reg::ops::MergeMode;
@@ -426,16 +426,8 @@ impl crate::api::ApiOp for ComputeCall {
     }
 
     fn exec(&self, cx: &mut Ctx) -> Flow {
-        match self.run(cx) {
-            Ok(flow) => flow,
-            Err(why) => {
-                cx.report(
-                    crate::checks::code::NOT_MODELLED,
-                    format!("{} as called here: {why}", self.name),
-                );
-                Flow::Stop
-            }
-        }
+        let result = self.run(cx);
+        flow_or_not_modelled(cx, &self.name, result)
     }
 }
 

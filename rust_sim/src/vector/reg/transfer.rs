@@ -9,7 +9,7 @@ use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
 use crate::memory::MemKind;
 use crate::program::Sv;
-use crate::vector::reg::calls::{reg_operand, ub_range};
+use crate::vector::reg::calls::{flow_or_not_modelled, reg_operand, ub_range};
 use crate::vector::reg::dist::{self, LoadDist, StoreDist};
 use crate::vector::reg::file::RegFile;
 use crate::vector::reg::mask::{self, MaskPattern};
@@ -176,16 +176,8 @@ impl crate::api::ApiOp for Transfer {
     }
 
     fn exec(&self, cx: &mut Ctx) -> Flow {
-        match self.run(cx) {
-            Ok(flow) => flow,
-            Err(why) => {
-                cx.report(
-                    crate::checks::code::NOT_MODELLED,
-                    format!("{} as called here: {why}", self.name),
-                );
-                Flow::Stop
-            }
-        }
+        let result = self.run(cx);
+        flow_or_not_modelled(cx, &self.name, result)
     }
 }
 
