@@ -119,8 +119,9 @@ mod tests {
         reduce(ReduceKind::Sum, f, f, &mut dst, &src, &ten).unwrap();
         assert_eq!(f.to_f64(dst.get(f, 0)), 55.0);
         assert_eq!(dst.get(f, 5), 0); // ZEROING: the rest of dst is 0
-                                      // the fold's order shows in rounding: 2^24, 0, 1, 1 in adjacent pairs is (2^24 + 0) + (1 + 1), exact
-                                      // (16777218); adding left to right would lose each 1 to ties-to-even (16777216)
+
+        // the fold's order shows in rounding: 2^24, 0, 1, 1 in adjacent pairs is (2^24 + 0) + (1 + 1), exact
+        // (16777218); adding left to right would lose each 1 to ties-to-even (16777216)
         let mut src = VReg::zeroed(W);
         src.set(f, 0, (16_777_216.0f32).to_bits() as u64);
         src.set(f, 2, (1.0f32).to_bits() as u64);

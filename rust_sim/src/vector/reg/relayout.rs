@@ -1,5 +1,6 @@
 //! Register relayout: `Interleave` / `DeInterleave` of two vector registers, `Pack` / `UnPack` between element
-//! widths and the register `Gather` by an index register (asc-devkit reg_compute/kernel_reg_compute_vec_duplicate_intf.h:44-48, kernel_reg_compute_pack_intf.h:32-37).
+//! widths and the register `Gather` by an index register (asc-devkit
+//! reg_compute/kernel_reg_compute_vec_duplicate_intf.h:44-48, kernel_reg_compute_pack_intf.h:32-37).
 //!
 //! The headers define the 64-bit Pack and UnPack through Interleave and DeInterleave of 32-bit words
 //! (dav_3510/kernel_reg_compute_pack_impl.h), which fixes all four:

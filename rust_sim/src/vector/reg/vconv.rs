@@ -102,7 +102,8 @@ fn round_mode(t: DType, u: DType, trait_: &CastTrait) -> Result<RoundMode, Strin
                 Ok(RoundMode::Rint)
             } else {
                 Err(format!(
-                    "Cast {} -> {} rounds, and the trait names no RoundMode (CAST_NONE / UNKNOWN) the headers define for it",
+                    "Cast {} -> {} rounds, and the trait names no RoundMode (CAST_NONE / UNKNOWN) the headers \
+                     define for it",
                     u.name(),
                     t.name()
                 ))
@@ -136,7 +137,8 @@ pub fn convert(t: DType, u: DType, trait_: &CastTrait, bits: u64) -> Result<u64,
         let (lo, hi) = int_range(t);
         if (rounded < lo || rounded > hi) && trait_.sat != SatMode::Sat {
             return Err(format!(
-                "Cast {} -> {} of {x}: out of range without SatMode::SAT (what the instruction gives is not documented)",
+                "Cast {} -> {} of {x}: out of range without SatMode::SAT (what the instruction gives is not \
+                 documented)",
                 u.name(),
                 t.name()
             ));
