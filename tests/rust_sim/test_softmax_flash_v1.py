@@ -135,3 +135,18 @@ def test_softmax_flash_against_numpy(tmp_path: Path, t: str, s: str, rows: int, 
                                rtol=stol, atol=stol)
     np.testing.assert_allclose(result.outputs["sum"].reshape(rows, per_s), np.repeat(sm[:, None], per_s, axis=1),
                                rtol=stol)
+
+
+def test_a_call_without_any_shape_is_reported(tmp_path: Path) -> None:
+    """No SoftMaxShapeInfo, a default tiling and no ShapeInfo on the source: nothing says the shape (the library
+    would read the tensor's empty ShapeInfo); the finding names SoftmaxFlash's own tiling function."""
+    src = tmp_path / "flash1.cpp"
+    call = "SoftmaxFlash<float>(src, sumUb, maxUb, src, expUb, sumUb, maxUb, tl);"
+    src.write_text(KERNEL.format(t="float", s="float", call=call), encoding="utf-8")
+    x = np.ones(32, np.float32)
+    result = run(str(src), {"x": x}, block_dim=1, tiling={"rows": 2, "cols": 16, "oriCols": 16, "blocks": 1},
+                 outputs={"y": ((32,), "float32"), "sum": ((16,), "float32"), "max": ((16,), "float32"),
+                          "expmax": ((16,), "float32")})
+    found = [f for f in result.findings if f.code == "ASC958"]
+    assert found and "SoftmaxFlash without its shape" in found[0].message
+    assert "SoftMaxFlashTilingFunc" in found[0].message and "V2" not in found[0].message

@@ -382,8 +382,13 @@ impl SoftmaxFlashV2 {
                 format!(
                     "{what} without its shape: the simulator takes the rows and columns from the SoftMaxShapeInfo \
                      argument, else from the SoftMaxTiling's srcM and srcK when the program computes them \
-                     (SoftMaxFlashV2TilingFuncImpl), else from the source tensor's ShapeInfo (SetShapeInfo), as \
-                     the library does; this call has none of them"
+                     ({}), else from the source tensor's ShapeInfo (SetShapeInfo), as the library does; this \
+                     call has none of them",
+                    if self.v1 {
+                        "SoftMaxFlashTilingFunc"
+                    } else {
+                        "SoftMaxFlashV2TilingFuncImpl"
+                    }
                 ),
             );
             return None;
