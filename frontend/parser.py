@@ -51,6 +51,7 @@ from frontend.parser_parts import OriginFn, nodes_of
 from frontend.parser_prescan import prescan as prescan
 from frontend.parser_readings import AlikeReadings, error_offset, retag_fallback, same_statement
 from frontend.parser_recovery import SYNTAX_ERROR as SYNTAX_ERROR, describe_error, missing_argument
+from frontend.parser_object_macros import blanked_object_macro
 from frontend.parser_stmts import StatementBuilder
 from frontend.parser_tokens import (
     FLIPS,
@@ -266,6 +267,11 @@ class Parser:
                     scanned = None
                     continue
                 error_pos = error_offset(exc)
+                blanked = blanked_object_macro(current, error_pos) if pending is None else None
+                if blanked is not None:
+                    # `END_TUNING_TILING_DEF` alone before `DECLARE_SCHEMA(...)`: parser_object_macros.py
+                    current = blanked
+                    continue
                 if pending is not None:
                     flipped_at, before, before_exc = pending
                     pending = None
