@@ -254,7 +254,8 @@ def test_relu_neg_ln(tmp_path: Path, call: str, expect) -> None:  # type: ignore
 def test_integer_div_of_non_negative_operands(tmp_path: Path) -> None:
     kernel = INT_KERNEL.replace("Reg::Cast<float, int32_t, kRint>(yReg, xReg, all);",
                                 "Reg::Div(sReg, xReg, xReg, all);\n    Reg::Muls(sReg, sReg, 5, all);\n"
-                                "    Reg::Div(sReg, xReg, sReg, all);\n    Reg::Cast<float, int32_t, kRint>(yReg, sReg, all);")
+                                "    Reg::Div(sReg, xReg, sReg, all);\n"
+                                "    Reg::Cast<float, int32_t, kRint>(yReg, sReg, all);")
     x = np.arange(64, dtype=np.int32) * 7 + 3  # x / (x / x * 5) = x / 5, rounded down
     src = tmp_path / "reg_div.cpp"
     src.write_text(kernel, encoding="utf-8")
@@ -365,7 +366,8 @@ def test_pack_unpack_interleave_deinterleave(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("mode", "expect"), [("RoundMode::CAST_FLOOR", np.floor), ("RoundMode::CAST_RINT", np.rint),
                                               ("RoundMode::CAST_CEIL", np.ceil)])
-def test_truncate_through_a_template_parameter(tmp_path: Path, mode: str, expect) -> None:  # type: ignore[no-untyped-def]
+def test_truncate_through_a_template_parameter(  # type: ignore[no-untyped-def]
+        tmp_path: Path, mode: str, expect) -> None:
     # the vendor kernels pass the mode through `template <RoundMode roundMode>`: resolved to its enumerator
     kernel = KERNEL.replace("template <typename T>\n__simd_vf__", "template <typename T, RoundMode rm>\n__simd_vf__")
     kernel = kernel.replace("Reg::Select(zReg, xReg, yReg, gt);", "Reg::Truncate<T, rm>(zReg, xReg, mask);")
@@ -389,7 +391,8 @@ def test_compare_scalar_and_reduce_sum_are_compares_and_reduce(tmp_path: Path) -
     result = simulate(tmp_path, 100, x, y, kernel)
     assert result.ok, [str(d) for d in result.findings]
     np.testing.assert_array_equal(result.outputs["z"][:100], np.where(x > 0, x, y)[:100])
-    want = np.float32(adjacent_pair_sum(x[:64])) + np.float32(adjacent_pair_sum(np.where(np.arange(64) < 36, x[64:], 0)))
+    tail = np.where(np.arange(64) < 36, x[64:], 0)
+    want = np.float32(adjacent_pair_sum(x[:64])) + np.float32(adjacent_pair_sum(tail))
     assert result.outputs["s"][0] == np.float32(want)
 
 
@@ -398,8 +401,9 @@ def test_compare_scalar_and_reduce_sum_are_compares_and_reduce(tmp_path: Path) -
 def test_div_with_a_specific_mode(tmp_path: Path, spec: str) -> None:
     # Div<T, &mode> with a constexpr DivSpecificMode (ops-math pow, ops-nn avg_pool_v2): its merge mode; the
     # correctly rounded quotient either way, except a flush-to-zero algorithm, which is named
-    kernel = KERNEL.replace("    Reg::MaskReg mask;\n", "    Reg::MaskReg mask;\n    static constexpr Reg::DivSpecificMode kDiv = "
-                            + spec + ";\n", 1)
+    kernel = KERNEL.replace("    Reg::MaskReg mask;\n",
+                            "    Reg::MaskReg mask;\n"
+                            "    static constexpr Reg::DivSpecificMode kDiv = " + spec + ";\n", 1)
     kernel = kernel.replace("Reg::Select(zReg, xReg, yReg, gt);", "Reg::Div<T, &kDiv>(zReg, xReg, yReg, mask);")
     rng = np.random.default_rng(6)
     x, y = rng.standard_normal(128).astype(np.float32), rng.standard_normal(128).astype(np.float32)

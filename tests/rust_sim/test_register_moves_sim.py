@@ -2,7 +2,8 @@
 store distributions (DIST_UNPACK_B16 + DIST_PACK_B32, DIST_BRC_B32, DIST_FIRST_ELEMENT_B32, the two-register
 DIST_DINTLV_B16), the post-update address forms, AddrReg offsets, the unaligned LoadUnAlign / StoreUnAlign pair and
 MaskPattern::H, each in a team-written vector function compared with numpy byte for byte; the forms the headers
-leave open are ASC958 naming them. Before, each of these calls stopped the core with ASC958 (the template argument or the form)."""
+leave open are ASC958 naming them. Before, each of these calls stopped the core with ASC958 (the template argument
+or the form)."""
 
 from __future__ import annotations
 

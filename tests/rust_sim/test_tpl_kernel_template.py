@@ -174,13 +174,15 @@ def test_each_chip_runs_the_kernel_file_its_opdef_config_names(tmp_path: Path, c
     root = project(tmp_path)
     apt = KERNEL.replace("using namespace AscendC;\n", "using namespace AscendC;\nnamespace TplScaleOp {\n"
                          "struct Body {\n    __aicore__ static inline float Shift() { return 2.0f; }\n};\n}\n")
-    apt = apt.replace("static_cast<float>(SCALE), td.length);\n    }", "static_cast<float>(SCALE) * TplScaleOp::Body::Shift(), td.length);\n    }")
+    apt = apt.replace("static_cast<float>(SCALE), td.length);\n    }",
+                      "static_cast<float>(SCALE) * TplScaleOp::Body::Shift(), td.length);\n    }")
     (root / "op_kernel" / "tpl_scale_apt.cpp").write_text(apt)
     (root / "op_kernel" / "tpl_scale.cpp").write_text(PLAIN_KERNEL)
     host = HOST.replace('        this->AICore().AddConfig("ascend910b");\n',
                         '        this->AICore().AddConfig("ascend910b");\n'
                         '        OpAICoreConfig config_950;\n'
-                        '        config_950.DynamicCompileStaticFlag(true).ExtendCfgInfo("opFile.value", "tpl_scale_apt");\n'
+                        '        config_950.DynamicCompileStaticFlag(true)'
+                        '.ExtendCfgInfo("opFile.value", "tpl_scale_apt");\n'
                         '        this->AICore().AddConfig("ascend950", config_950);\n')
     (root / "op_host" / "tpl_scale.cpp").write_text(host)
     x = np.arange(64, dtype=np.float32)
@@ -202,7 +204,8 @@ def test_an_entry_of_the_same_file_name_in_the_chips_architecture_folder_runs_th
     (root / "op_kernel" / "arch35" / "tpl_scale.cpp").write_text(arch35)
     (root / "op_kernel" / "tpl_scale.cpp").write_text(PLAIN_KERNEL)
     host = HOST.replace('        this->AICore().AddConfig("ascend910b");\n',
-                        '        this->AICore().AddConfig("ascend910b");\n        this->AICore().AddConfig("ascend950");\n')
+                        '        this->AICore().AddConfig("ascend910b");\n'
+                        '        this->AICore().AddConfig("ascend950");\n')
     (root / "op_host" / "tpl_scale.cpp").write_text(host)
     x = np.arange(64, dtype=np.float32)
     result = run(str(root), {"x": x.copy()}, [3, False], outputs={"y": ((64,), "float32")}, chip=chip)
