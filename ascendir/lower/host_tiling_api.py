@@ -47,7 +47,8 @@ the DAV_3510 branch is not modelled: the simulator's chips are 220x). Sizes are 
   isReuseSource, maxValue, minValue)`: min 1,024, max the same up to 64 columns, else (128 + 2 * ab) * 4; ab 0 or not a
   multiple of 8 leaves both.
 * `GetTopKMaxMinTmpSize` and `TopKTilingFunc` (the TopkTiling fields): host_topk_tiling.py.
-* `GetSoftMaxFlashV2MaxTmpSize` / `GetSoftMaxFlashV2MinTmpSize`: host_softmax_flash_size.py.
+* `GetSoftMaxFlashV2MaxTmpSize` / `GetSoftMaxFlashV2MinTmpSize`: host_softmax_flash_size.py; SoftmaxFlash's
+  `GetSoftMaxFlashMaxTmpSize` / `GetSoftMaxFlashMinTmpSize`: host_softmax_flash_v1_size.py.
 * `GetReduce{Sum,Mean,Max,Min}MaxMinTmpSize(srcShape, dataType, pattern, isSrcInnerPad, isReuseSource, maxValue,
   minValue)` (impl/adv_api/tiling/reduce/reduce_tiling.cpp): srcShape [first, last], pattern AR (reduce the last
   axis) or RA (the first); both outputs get one size (the library's maximum equals its minimum), 0 with
@@ -67,7 +68,7 @@ from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_softmax_flash_size, host_topk_tiling
+from ascendir.lower import host_softmax_flash_size, host_softmax_flash_v1_size, host_topk_tiling
 from ascendir.lower.function import Unsupported
 from ascendir.lower.library_structs import library_field_type
 from ascendir.lower.values import Val
@@ -93,7 +94,8 @@ FUNCTIONS = frozenset({*SOFTMAX_GRAD_TMP_SIZE, "SoftMaxGradTilingFunc", "GetRmsN
                        "GetRmsNormTilingInfo", *REDUCE_TMP_SIZE, "GetLayerNormMaxMinTmpSize",
                        "GetLayerNormNDTilingInfo", "GetNormalizeMaxMinTmpSize", "GetWelfordUpdateMaxMinTmpSize",
                        "GetWelfordFinalizeMaxMinTmpSize", *SORT_TMP_SIZE, "GetTopKMaxMinTmpSize",
-                       "TopKTilingFunc", *host_softmax_flash_size.FUNCTIONS})
+                       "TopKTilingFunc", *host_softmax_flash_size.FUNCTIONS,
+                       *host_softmax_flash_v1_size.FUNCTIONS})
 
 
 def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
@@ -125,6 +127,8 @@ def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
         return host_topk_tiling.tiling_func(lw, e)
     if name in host_softmax_flash_size.FUNCTIONS:
         return host_softmax_flash_size.call(lw, e, name)
+    if name in host_softmax_flash_v1_size.FUNCTIONS:
+        return host_softmax_flash_v1_size.call(lw, e, name)
     raise Unsupported(f"'{name}' with {len(e.args)} arguments is not modelled", e)
 
 
