@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith
+from xdsl.ir import SSAValue
 
 from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
@@ -52,10 +53,7 @@ def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
     size1, size2 = (lw.convert(lw.expr(a), C.U32, a) for a in e.args[1:3])
     update = lw.to_bool(lw.expr(e.args[3]), e)
     basic_flag, brc = (lw.to_bool(lw.expr(e.args[i]), e) if len(e.args) > i else Val(C.BOOL, const=0) for i in (4, 5))
-    count = lw.convert(Val(C.I64, lw.emit(hd.ShapeSizeOp(value), e).results[0]), C.U32, e)
-    last = lw.ssa(lw.arith("-", Val(C.U64, lw.emit(hd.ShapeDimNumOp(value), e).results[0]), Val(C.U64, const=1), e), e)
-    k = lw.convert(Val(C.I64, lw.emit(hd.ShapeDimOp(value, last), e).results[0]), C.U32, e)
-    m = lw.arith("/", count, _nonzero(lw, k, e), e)
+    count, m, k = shape_rows(lw, value, e)
     blk = lw.arith("/", _u32(32), _nonzero(lw, size2, e), e)
     half = _eq(lw, size1, 2, e)
     k_unit = _eq(lw, lw.arith("%", k, _u32(_UNIT), e), 0, e)
@@ -76,6 +74,15 @@ def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
     nonempty = lw.compare("!=", count, _u32(0), e)
     valid = _and(lw, nonempty, _and(lw, _type_size(lw, size1, e), _type_size(lw, size2, e), e), e)
     return _select(lw, valid, lw.arith("*", words, _u32(4), e), _u32(0), e)
+
+
+def shape_rows(lw: HostLowerer, value: SSAValue, e: A.Call) -> tuple[Val, Val, Val]:
+    """A softmax tiling shape as [M, K] (uint32): its element count, M = count / K (a K of 0 divides by 1) and K,
+    its last dimension. Shared by SoftmaxFlash's sizes (host_softmax_flash_v1_size.py)."""
+    count = lw.convert(Val(C.I64, lw.emit(hd.ShapeSizeOp(value), e).results[0]), C.U32, e)
+    last = lw.ssa(lw.arith("-", Val(C.U64, lw.emit(hd.ShapeDimNumOp(value), e).results[0]), Val(C.U64, const=1), e), e)
+    k = lw.convert(Val(C.I64, lw.emit(hd.ShapeDimOp(value, last), e).results[0]), C.U32, e)
+    return count, lw.arith("/", count, _nonzero(lw, k, e), e), k
 
 
 def _regbase(lw: HostLowerer, e: A.Call) -> Val:

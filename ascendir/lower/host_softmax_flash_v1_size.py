@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
 from ascendir.lower.function import Unsupported
 from ascendir.lower.host_handles import handle_kind
-from ascendir.lower.host_softmax_flash_size import _and, _nonzero, _regbase, _select, _type_size, _u32
+from ascendir.lower.host_softmax_flash_size import _and, _nonzero, _regbase, _select, _type_size, _u32, shape_rows
 from ascendir.lower.values import Val
 from frontend import ast as A
 
@@ -36,10 +35,7 @@ def call(lw: HostLowerer, e: A.Call, name: str) -> Val:
     value = lw._shape_value(shape, e.args[0])
     size = lw.convert(lw.expr(e.args[1]), C.U32, e.args[1])
     update = lw.to_bool(lw.expr(e.args[2]), e)
-    count = lw.convert(Val(C.I64, lw.emit(hd.ShapeSizeOp(value), e).results[0]), C.U32, e)
-    last = lw.ssa(lw.arith("-", Val(C.U64, lw.emit(hd.ShapeDimNumOp(value), e).results[0]), Val(C.U64, const=1), e), e)
-    k = lw.convert(Val(C.I64, lw.emit(hd.ShapeDimOp(value, last), e).results[0]), C.U32, e)
-    m = lw.arith("/", count, _nonzero(lw, k, e), e)
+    count, m, k = shape_rows(lw, value, e)
     blk = lw.arith("/", _u32(32), _nonzero(lw, size, e), e)
     is_max = name == "GetSoftMaxFlashMaxTmpSize"
 
