@@ -243,6 +243,13 @@ class TypeResolution:
                     # member would name itself again: an unknown type, not an endless lookup)
                     self._aliases_resolving.add(id(alias))
                     try:
+                        params = info.alias_templates.get(name)
+                        if params and args:
+                            # a member alias template written with its arguments (`Tensor<uint8_t>(pos, 0, n)`
+                            # under `template <typename T> using Tensor = LocalTensor<T>;`, ops-nn's
+                            # transpose_batch_mat_mul utils/mem.h): the aliased type with its parameters bound
+                            with self._template_frame(name, params, [self._template_arg_value(a) for a in args]):
+                                return self.resolve_type(alias)
                         return self.resolve_type(alias)
                     finally:
                         self._aliases_resolving.discard(id(alias))
