@@ -94,6 +94,20 @@ pub(crate) fn flow_or_not_modelled(cx: &mut Ctx, name: &str, result: Result<Flow
     })
 }
 
+/// The register width in bytes (the `vl` the lowering adds to every register call).
+pub(crate) fn reg_width(a: &Args) -> Result<usize, String> {
+    let vl = a.targ("vl").ok_or("no register width (vl)")?;
+    vl.parse().map_err(|_| "a register width that is no number".to_string())
+}
+
+/// The call's element type `T`, or uint8_t for a call that names none (mask and byte-wise forms).
+pub(crate) fn elem_or_u8(a: &Args) -> Result<DType, String> {
+    match a.targ("T") {
+        Some(_) => a.dtype("T"),
+        None => Ok(DType::U8),
+    }
+}
+
 /// Register `name` (`v3` / `p1`) of the expected bank.
 pub(crate) fn reg_operand(a: &Args, name: &str, bank: char) -> Result<usize, String> {
     match a.get(name) {
@@ -118,16 +132,8 @@ fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
     if transfer::is_distributed(a) {
         return transfer::decode(a); // a load / store distribution other than the plain one (dist.rs)
     }
-    let width: usize = a
-        .targ("vl")
-        .ok_or("no register width (vl)")?
-        .parse()
-        .map_err(|_| "a register width that is no number")?;
-    let t = if a.targ("T").is_some() {
-        a.dtype("T")?
-    } else {
-        DType::U8
-    };
+    let width = reg_width(a)?;
+    let t = elem_or_u8(a)?;
     let mode = match a.targ("mode") {
         None | Some("ZEROING") => MergeMode::Zeroing,
         Some("MERGING") => MergeMode::Merging,

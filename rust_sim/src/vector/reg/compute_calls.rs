@@ -8,7 +8,7 @@ use crate::api::{Args, Pipe, Registry};
 use crate::core::{Ctx, Flow};
 use crate::dtype::{DType, RoundMode};
 use crate::program::Sv;
-use crate::vector::reg::calls::{flow_or_not_modelled, reg_operand};
+use crate::vector::reg::calls::{elem_or_u8, flow_or_not_modelled, reg_operand, reg_width};
 use crate::vector::reg::cmpsel::{self, CmpMode, LogicOp};
 use crate::vector::reg::file::RegFile;
 use crate::vector::reg::ops::MergeMode;
@@ -132,16 +132,8 @@ fn merge_mode(text: Option<&str>) -> Result<MergeMode, String> {
 /// Decodes one call (calls.rs hands over `Move` with a mask).
 pub(crate) fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
     let api = a.api.trim_start_matches("Reg::");
-    let width: usize = a
-        .targ("vl")
-        .ok_or("no register width (vl)")?
-        .parse()
-        .map_err(|_| "a register width that is no number")?;
-    let t = if a.targ("T").is_some() {
-        a.dtype("T")?
-    } else {
-        DType::U8
-    };
+    let width = reg_width(a)?;
+    let t = elem_or_u8(a)?;
     let mode = match (api, a.targ("mode")) {
         ("Move", None) => MergeMode::Merging, // Move's default (copy_intf.h:33)
         (_, m) => merge_mode(m)?,

@@ -9,7 +9,7 @@ use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
 use crate::memory::MemKind;
 use crate::program::Sv;
-use crate::vector::reg::calls::{flow_or_not_modelled, reg_operand, ub_range};
+use crate::vector::reg::calls::{flow_or_not_modelled, reg_operand, reg_width, ub_range};
 use crate::vector::reg::dist::{self, LoadDist, StoreDist};
 use crate::vector::reg::file::RegFile;
 use crate::vector::reg::mask::{self, MaskPattern};
@@ -61,11 +61,7 @@ pub fn is_distributed(a: &Args) -> bool {
 
 pub fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
     let api = a.api.trim_start_matches("Reg::");
-    let width: usize = a
-        .targ("vl")
-        .ok_or("no register width (vl)")?
-        .parse()
-        .map_err(|_| "a register width that is no number")?;
+    let width = reg_width(a)?;
     let t = a.dtype("T")?;
     let dist = a.targ("dist").unwrap_or("DIST_NORM");
     let kind = match api {
