@@ -85,6 +85,9 @@ def read_input(text: str, rng: Any) -> tuple[str | None, Any, str | None]:
                    "file's main is not evaluated).")
 @click.option("-D", "--define", "defines", multiple=True, metavar="NAME[=VALUE]",
               help="Define a macro, as the kernel's build would (-D SCENARIO_NUM=1).")
+@click.option("-U", "--undefine", "undefines", multiple=True, metavar="NAME",
+              help="Undefine a macro the build defines (-U __DAV_C220_VEC__ -D __DAV_C220_CUBE__: a kernel's cube "
+                   "pass).")
 @click.option("--chip", default=None, help="Target chip (default 910B2).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="How to print.")
 @click.option("--input-format", default="auto", help="How to read KERNEL (auto, cpp, project, npukernelbench, "
@@ -99,12 +102,12 @@ def main(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
          inplace: tuple[str, ...], block_dim: int | None, tiling: tuple[str, ...], tiling_key: int | None,
          chip: str | None, fmt: str, input_format: str, output_dir: str | None, budget: int | None, seed: int,
          print_program: bool, trace_path: str | None, defines: tuple[str, ...] = (),
-         workspace: int | None = None) -> None:
+         workspace: int | None = None, undefines: tuple[str, ...] = ()) -> None:
     """Run KERNEL on the NPU simulator: outputs, and what the run found (out-of-bounds accesses, races,
     deadlocks, ...)."""
     try:
         code = _run(kernel, inputs, attrs, outputs, block_dim, tiling, tiling_key, chip, fmt, input_format,
-                    output_dir, budget, seed, print_program, trace_path, inplace, defines, workspace)
+                    output_dir, budget, seed, print_program, trace_path, inplace, defines, workspace, undefines)
     except click.ClickException:
         raise
     except Exception as exc:  # a bug of ours must not print a traceback at the user
@@ -121,7 +124,7 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
          block_dim: int | None, tiling: tuple[str, ...], tiling_key: int | None, chip: str | None, fmt: str,
          input_format: str, output_dir: str | None, budget: int | None, seed: int, print_program: bool,
          trace_path: str | None = None, inplace: tuple[str, ...] = (), defines: tuple[str, ...] = (),
-         workspace: int | None = None) -> int:
+         workspace: int | None = None, undefines: tuple[str, ...] = ()) -> int:
     import numpy as np
 
     from cli.shapes import parse_attr_value, parse_tensor_spec
@@ -172,6 +175,8 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
         if not name:
             raise click.BadParameter(f"'-D {item}' names no macro", param_hint="-D")
         macros[name] = value if sep else "1"
+    for name in undefines:
+        macros[name] = None  # (a default define too: the chip's __DAV_C220_VEC__)
     program, chip = load_source(kernel, input_format, chip, macros or None)
     result = run_loaded(program, chip, named or positional, [parse_attr_value(a) for a in attrs],
                         block_dim=block_dim, tiling=fields or None, tiling_key=tiling_key,
