@@ -19,11 +19,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import arith
-
 from ascendir.lower import ctypes as C
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.function import Unsupported
+from ascendir.lower.host_select import select as _select
 from ascendir.lower.values import Val
 from frontend import ast as A
 
@@ -95,11 +94,3 @@ def _is_zero(lw: HostLowerer, v: Val, e: A.Call) -> Val:
 def _divisor(lw: HostLowerer, v: Val, e: A.Call) -> Val:
     """`v`, or 1 where it is 0: both arms of a select are evaluated, and the header never divides by 0."""
     return _select(lw, _is_zero(lw, v, e), Val(v.ctype, const=1), v, e)
-
-
-def _select(lw: HostLowerer, cond: Val, a: Val, b: Val, e: A.Call) -> Val:
-    """`cond ? a : b` of one type, folded when cond is a constant."""
-    if cond.const is not None:
-        return a if cond.const else b
-    op = arith.SelectOp(lw.ssa(cond, e), lw.ssa(a, e), lw.ssa(b, e))
-    return Val(a.ctype, lw.emit(op, e).results[0])

@@ -24,13 +24,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import arith
 from xdsl.ir import SSAValue
 
 from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
 from ascendir.lower.function import Unsupported
 from ascendir.lower.host_handles import handle_kind
+from ascendir.lower.host_select import both as _and
+from ascendir.lower.host_select import nonzero as _nonzero
+from ascendir.lower.host_select import select as _select
+from ascendir.lower.host_select import u32 as _u32
 from ascendir.lower.values import Val
 from frontend import ast as A
 
@@ -147,22 +150,3 @@ def _type_size(lw: HostLowerer, size: Val, e: A.Call) -> Val:
 
 def _eq(lw: HostLowerer, v: Val, n: int, e: A.Call) -> Val:
     return lw.compare("==", v, _u32(n), e)
-
-
-def _nonzero(lw: HostLowerer, v: Val, e: A.Call) -> Val:
-    """A divisor: 1 where the value is 0 (the result is 0 there anyway: the library asserts first)."""
-    return _select(lw, _eq(lw, v, 0, e), _u32(1), v, e)
-
-
-def _and(lw: HostLowerer, a: Val, b: Val, e: A.Call) -> Val:
-    return _select(lw, a, b, Val(C.BOOL, const=0), e)
-
-
-def _u32(n: int) -> Val:
-    return Val(C.U32, const=n)
-
-
-def _select(lw: HostLowerer, cond: Val, a: Val, b: Val, e: A.Call) -> Val:
-    if cond.const is not None:
-        return a if cond.const else b
-    return Val(a.ctype, lw.emit(arith.SelectOp(lw.ssa(cond, e), lw.ssa(a, e), lw.ssa(b, e)), e).results[0])

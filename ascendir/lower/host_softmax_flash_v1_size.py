@@ -14,7 +14,11 @@ from typing import TYPE_CHECKING
 from ascendir.lower import ctypes as C
 from ascendir.lower.function import Unsupported
 from ascendir.lower.host_handles import handle_kind
-from ascendir.lower.host_softmax_flash_size import _and, _nonzero, _regbase, _select, _type_size, _u32, shape_rows
+from ascendir.lower.host_select import both as _and
+from ascendir.lower.host_select import nonzero as _nonzero
+from ascendir.lower.host_select import select as _select
+from ascendir.lower.host_select import u32 as _u32
+from ascendir.lower.host_softmax_flash_size import _regbase, _type_size, shape_rows
 from ascendir.lower.values import Val
 from frontend import ast as A
 

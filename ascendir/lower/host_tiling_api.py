@@ -63,13 +63,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import arith, scf
+from xdsl.dialects import scf
 from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_softmax_flash_size, host_softmax_flash_v1_size, host_topk_tiling
 from ascendir.lower.function import Unsupported
+from ascendir.lower.host_select import both as _and
+from ascendir.lower.host_select import nonzero as _nonzero
+from ascendir.lower.host_select import select as _select
+from ascendir.lower.host_select import u32 as _u32
 from ascendir.lower.library_structs import library_field_type
 from ascendir.lower.values import Val
 from frontend import ast as A
@@ -159,22 +163,6 @@ def _dim(lw: HostLowerer, shape: SSAValue, index: int | Val, node: A.Node) -> Va
 
 def _rank(lw: HostLowerer, shape: SSAValue, node: A.Node) -> Val:
     return Val(C.U64, lw.emit(hd.ShapeDimNumOp(shape), node).results[0])
-
-
-def _u32(n: int) -> Val:
-    return Val(C.U32, const=n)
-
-
-def _select(lw: HostLowerer, cond: Val, a: Val, b: Val, node: A.Node) -> Val:
-    """`cond ? a : b` of two values of one type, folded when cond is a constant."""
-    if cond.const is not None:
-        return a if cond.const else b
-    op = arith.SelectOp(lw.ssa(cond, node), lw.ssa(a, node), lw.ssa(b, node))
-    return Val(a.ctype, lw.emit(op, node).results[0])
-
-
-def _and(lw: HostLowerer, a: Val, b: Val, node: A.Node) -> Val:
-    return _select(lw, a, b, Val(C.BOOL, const=0), node)
 
 
 def _or(lw: HostLowerer, a: Val, b: Val, node: A.Node) -> Val:
@@ -427,11 +415,6 @@ def _reduce_tmp_size(lw: HostLowerer, e: A.Call, sum_mean: bool) -> Val:
 def _align_by(lw: HostLowerer, n: Val, unit: Val, node: A.Node) -> Val:
     return lw.arith("*", lw.arith("/", lw.arith("-", lw.arith("+", n, unit, node), _u32(1), node), unit, node), unit,
                     node)
-
-
-def _nonzero(lw: HostLowerer, v: Val, node: A.Node) -> Val:
-    """A divisor: 1 where the library's value is 0 (it writes nothing there, or divides by zero itself)."""
-    return _select(lw, lw.compare("==", v, _u32(0), node), _u32(1), v, node)
 
 
 def _set_fields(lw: HostLowerer, block: Val, struct: str, values: dict[str, Val], ok: Val, e: A.Call) -> None:
