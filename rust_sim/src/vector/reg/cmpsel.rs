@@ -169,19 +169,7 @@ mod tests {
     use super::*;
     use crate::vector::reg::mask::{create_mask, update_mask, MaskPattern};
 
-    const W: usize = 256;
-
-    fn floats(values: &[f32]) -> VReg {
-        let mut r = VReg::zeroed(W);
-        for (i, v) in values.iter().enumerate() {
-            r.set(DType::F32, i, v.to_bits() as u64);
-        }
-        r
-    }
-
-    fn f(r: &VReg, i: usize) -> f32 {
-        f32::from_bits(r.get(DType::F32, i) as u32)
-    }
+    use crate::vector::reg::test_regs::{f, floats, W};
 
     #[test]
     fn compare_sets_active_true_elements_and_a_nan_is_unequal() {

@@ -19,6 +19,8 @@ pub mod mask;
 pub mod ops;
 pub mod reduce;
 pub mod relayout;
+#[cfg(test)]
+mod test_regs;
 pub mod transfer;
 pub mod unalign;
 pub mod vconv;
