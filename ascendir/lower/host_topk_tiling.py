@@ -36,6 +36,9 @@ from xdsl.ir import Block, Region
 
 from ascendir.lower import ctypes as C
 from ascendir.lower.function import Unsupported
+from ascendir.lower.host_select import both as _and
+from ascendir.lower.host_select import select as _select
+from ascendir.lower.host_select import u32 as _u32
 from ascendir.lower.library_structs import library_struct_fields
 from ascendir.lower.values import Val
 from frontend import ast as A
@@ -49,12 +52,8 @@ TOPK_MODES = {"TOPK_NORMAL": 0, "TOPK_NSMALL": 1}  # TopKMode's values (catalog 
 TOPK_NSMALL = TOPK_MODES["TOPK_NSMALL"]
 
 
-def _u32(n: int) -> Val:
-    return Val(C.U32, const=n)
-
-
 def tmp_size(lw: HostLowerer, e: A.Call) -> Val:
-    from ascendir.lower.host_tiling_api import _assign_if, _flag, _select
+    from ascendir.lower.host_tiling_api import _assign_if, _flag
 
     inner, outter = (lw.convert(lw.expr(a), C.U32, e) for a in e.args[1:3])
     lw.expr(e.args[3])  # isReuseSource: not read
@@ -148,8 +147,6 @@ def _align(lw: HostLowerer, n: Val, unit: int, e: A.Node) -> Val:
 
 def _normal_fields(lw: HostLowerer, dims: tuple[Val, Val, Val, Val], init: Val, largest: Val,
                    e: A.Call) -> tuple[dict[str, Val], dict[str, Val]]:
-    from ascendir.lower.host_tiling_api import _select
-
     inner, outter, k, dts = dims
     half = lw.compare("==", dts, _u32(2), e)
 
@@ -181,8 +178,6 @@ def _normal_fields(lw: HostLowerer, dims: tuple[Val, Val, Val, Val], init: Val, 
 
 def _small_fields(lw: HostLowerer, dims: tuple[Val, Val, Val, Val], init: Val, largest: Val,
                   e: A.Call) -> tuple[dict[str, Val], dict[str, Val]]:
-    from ascendir.lower.host_tiling_api import _select
-
     inner, outter, k, dts = dims
     n = lw.arith("*", inner, outter, e)
     inner_data = lw.arith("/", lw.arith("*", n, _u32(8), e), dts, e)
@@ -200,8 +195,6 @@ def _small_fields(lw: HostLowerer, dims: tuple[Val, Val, Val, Val], init: Val, l
 def _pattern(lw: HostLowerer, times: Val, width: int, unit: int, e: A.Node) -> Val:
     """`unit` (a `width`-bit pattern) repeated `times` times from bit 0 up, at least once (the library's loops
     start from one copy): unit * (2^(width * n) - 1) / (2^width - 1), in 64 bits."""
-    from ascendir.lower.host_tiling_api import _select
-
     n = lw.convert(_select(lw, lw.compare("<", times, _u32(1), e), _u32(1), times, e), C.U64, e)
     shift = lw.arith("*", n, Val(C.U64, const=width), e)
     ones = lw.arith("-", lw.arith("<<", Val(C.U64, const=1), shift, e), Val(C.U64, const=1), e)
@@ -212,8 +205,6 @@ def _pattern(lw: HostLowerer, times: Val, width: int, unit: int, e: A.Node) -> V
 def _masks(lw: HostLowerer, k: Val, dts: Val, e: A.Call) -> dict[str, tuple[Val, Val]]:
     """GetVreduceMask's GatherMask patterns (module docstring), each with the condition under which the library sets
     it (the field keeps its value otherwise)."""
-    from ascendir.lower.host_tiling_api import _and, _select
-
     def upto(n: int) -> Val:
         return lw.compare("<=", k, _u32(n), e)
 
