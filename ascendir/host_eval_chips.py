@@ -34,6 +34,8 @@ class ChipNumbers:
     ub_block: int = 32
     vreg: int = 256
     npu_arch: int = 2201
+    # the chip's name in its platform file ("version" / "SoC_version" of GetPlatformRes): the chip file's soc_version
+    soc_name: str = "Ascend910B2"
 
 
 _KIB = 1024
@@ -125,6 +127,9 @@ def _from_chip_object(name: str, obj: object, fallback: ChipNumbers) -> ChipNumb
         values["soc"] = _SOC_BY_ARCH[arch]
     if isinstance(arch, int) and not isinstance(arch, bool):
         values["npu_arch"] = arch
+    soc_name = getattr(obj, "soc_version", None)
+    if isinstance(soc_name, str):
+        values["soc_name"] = soc_name
     vreg = getattr(obj, "vector_register_bytes", None)
     if isinstance(vreg, int) and not isinstance(vreg, bool):
         values["vreg"] = vreg
@@ -142,3 +147,25 @@ def _from_chip_object(name: str, obj: object, fallback: ChipNumbers) -> ChipNumb
                 values[key] = None  # the chip file does not know it: do not borrow another chip's number
             break
     return dataclasses.replace(fallback, name=name, **values)
+
+
+# The intrinsics of a chip's platform section "AICoreintrinsicDtypeMap" (fe::PlatFormInfos::GetPlatformRes), by
+# __NPU_ARCH__: those the ops repositories' own tiling tests give each chip (ops-nn transpose_batch_mat_mul's
+# test_transpose_batch_mat_mul_tiling.cpp hardware_info: Ascend910B with Intrinsic_fix_pipe_l0c2out and
+# Intrinsic_data_move_out2l1_nd2nz, Ascend950 with Intrinsic_data_move_l12bt too), with the dtype list those tests
+# write for a present one (ops-math tests/ut/common/tiling_case_executor.cpp: "float16", and "bf16" for l12bt).
+# Weak: the real platform files list more dtypes; an intrinsic not listed here reads as absent ("").
+_INTRINSICS: dict[int, dict[str, str]] = {
+    2201: {"Intrinsic_fix_pipe_l0c2out": "float16", "Intrinsic_data_move_out2l1_nd2nz": "float16"},
+    3510: {"Intrinsic_fix_pipe_l0c2out": "float16", "Intrinsic_data_move_out2l1_nd2nz": "float16",
+           "Intrinsic_data_move_l12bt": "bf16"},
+}  # fmt: skip
+
+
+def platform_res(chip: ChipNumbers, label: str, key: str) -> str:
+    """The value GetPlatformRes(label, key, value) gives on `chip`, "" where it has none."""
+    if label == "version" and key == "SoC_version":
+        return chip.soc_name
+    if label == "AICoreintrinsicDtypeMap":
+        return _INTRINSICS.get(chip.npu_arch, {}).get(key, "")
+    return ""

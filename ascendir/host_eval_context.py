@@ -16,7 +16,7 @@ from xdsl.utils.comparisons import to_signed, to_unsigned
 from ascendir.dialects import host
 from ascendir.dialects.host import GE_DATA_TYPE_SIZES, MAX_DIM_NUM, CoreKind, MemSpace
 from ascendir.host_eval_arith import int_width, round_float
-from ascendir.host_eval_chips import ChipNumbers
+from ascendir.host_eval_chips import ChipNumbers, platform_res
 from ascendir.host_eval_types import (
     FieldValue,
     HostEvalError,
@@ -245,6 +245,14 @@ class HostFunctions(InterpreterFunctions):
     def run_str_eq(self, interpreter: Interpreter, op: host.StrEqOp, args: PythonValues) -> PythonValues:
         return (args[0] == op.literal.data,)
 
+    @impl(host.StrConstOp)
+    def run_str_const(self, interpreter: Interpreter, op: host.StrConstOp, args: PythonValues) -> PythonValues:
+        return (op.literal.data,)
+
+    @impl(host.StrFindOp)
+    def run_str_find(self, interpreter: Interpreter, op: host.StrFindOp, args: PythonValues) -> PythonValues:
+        return (str(args[0]).find(op.literal.data),)
+
     @impl(host.ListSizeOp)
     def run_list_size(
         self, interpreter: Interpreter, op: host.ListSizeOp, args: PythonValues
@@ -299,6 +307,10 @@ class HostFunctions(InterpreterFunctions):
     @impl(host.ChipFactOp)
     def run_chip_fact(self, interpreter: Interpreter, op: host.ChipFactOp, args: PythonValues) -> PythonValues:
         return (getattr(cast(ChipNumbers, args[0]), op.fact.data),)
+
+    @impl(host.PlatformResOp)
+    def run_platform_res(self, interpreter: Interpreter, op: host.PlatformResOp, args: PythonValues) -> PythonValues:
+        return (platform_res(cast(ChipNumbers, args[0]), op.label.data, op.key.data),)
 
     @impl(host.LibWorkspaceSizeOp)
     def run_lib_workspace_size(

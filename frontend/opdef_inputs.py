@@ -46,6 +46,19 @@ def output_count(texts: Iterable[str]) -> int | None:
     return sum(1 for m in _INPUT_RE.finditer(body) if m.group(1) == "Output")
 
 
+def attr_count(texts: Iterable[str]) -> int | None:
+    """How many attributes the OpDef that `OP_ADD` registers declares, each name once (a tiling function's
+    `attrs->GetAttrNum()`: the runtime attributes hold every declared one, an optional one left out by the caller
+    with its default); None without exactly one such OpDef."""
+    body = _opdef_body(texts)
+    if body is None:
+        return None
+    return len({m.group(1) for m in _ATTR_NAME_RE.finditer(body)})
+
+
+_ATTR_NAME_RE = re.compile(r"this\s*->\s*Attr\s*\(\s*\"(\w+)\"\s*\)")
+
+
 def _opdef_body(texts: Iterable[str]) -> str | None:
     sources = [COMMENT_RE.sub(" ", t) for t in texts if "OpDef" in t and "OP_ADD" in t]
     added = {name for t in sources for name in OP_ADD_RE.findall(t)}

@@ -63,6 +63,9 @@ from ascendir.dialects.host_attr_ops import (
     ListGetOp as ListGetOp,
     ListSizeOp as ListSizeOp,
     StrEqOp as StrEqOp,
+    StrFindOp as StrFindOp,
+    StrConstOp as StrConstOp,
+    PlatformResOp as PlatformResOp,
 )
 from ascendir.dialects.host_matmul_ops import (
     MatmulConfigureOp as MatmulConfigureOp,
@@ -193,6 +196,8 @@ Host = Dialect(
         AttrOp,
         HasAttrOp,
         StrEqOp,
+        StrFindOp,
+        StrConstOp,
         ListSizeOp,
         ListGetOp,
         InputValuesOp,
@@ -203,6 +208,7 @@ Host = Dialect(
         LibWorkspaceSizeOp,
         SocVersionOp,
         ChipFactOp,
+        PlatformResOp,
         SetBlockDimOp,
         SetLocalMemorySizeOp,
         SetTilingKeyOp,

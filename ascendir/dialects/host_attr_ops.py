@@ -26,6 +26,7 @@ from ascendir.dialects.host_types import (
     AnyContext,
     ContextOf,
     IntListType,
+    PlatformType,
     StringType,
     TensorQueryOp,
     check_index,
@@ -115,6 +116,61 @@ class StrEqOp(IRDLOperation):
 
     def __init__(self, value: SSAValue, literal: str) -> None:
         super().__init__(operands=[value], properties={"literal": StringAttr(literal)}, result_types=[i1])
+
+
+@irdl_op_definition
+class PlatformResOp(IRDLOperation):
+    """`platformInfo->GetPlatformRes(label, key, value)` on the fe::PlatFormInfos: the entry `key` of the chip's
+    platform section `label` (the dtype list of an intrinsic in "AICoreintrinsicDtypeMap", the SoC name in
+    "version"), "" where the chip has none. A string, so it lives with the other string ops."""
+
+    name = "host.platform_res"
+
+    platform = operand_def(PlatformType)
+    label = prop_def(StringAttr)
+    key = prop_def(StringAttr)
+    result = result_def(StringType)
+
+    traits = traits_def(Pure())
+    assembly_format = "$platform $label `,` $key attr-dict"
+
+    def __init__(self, platform: SSAValue, label: str, key: str) -> None:
+        super().__init__(operands=[platform], properties={"label": StringAttr(label), "key": StringAttr(key)},
+                         result_types=[StringType()])
+
+
+@irdl_op_definition
+class StrConstOp(IRDLOperation):
+    """A std::string holding `literal`: `std::string s;` (empty) before a call fills it through a reference."""
+
+    name = "host.str_const"
+
+    literal = prop_def(StringAttr)
+    result = result_def(StringType)
+
+    traits = traits_def(Pure())
+    assembly_format = "$literal attr-dict"
+
+    def __init__(self, literal: str) -> None:
+        super().__init__(properties={"literal": StringAttr(literal)}, result_types=[StringType()])
+
+
+@irdl_op_definition
+class StrFindOp(IRDLOperation):
+    """`s.find("literal")`: the position of the literal's first occurrence in s, -1 (std::string::npos, all ones)
+    where it has none."""
+
+    name = "host.str_find"
+
+    value = operand_def(StringType)
+    literal = prop_def(StringAttr)
+    result = result_def(i64)
+
+    traits = traits_def(Pure())
+    assembly_format = "$value `,` $literal attr-dict"
+
+    def __init__(self, value: SSAValue, literal: str) -> None:
+        super().__init__(operands=[value], properties={"literal": StringAttr(literal)}, result_types=[i64])
 
 
 @irdl_op_definition

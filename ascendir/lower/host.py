@@ -133,6 +133,7 @@ class HostLowerer(
         # the OpDef's optional inputs: the plain getters (GetInputShape(i), ...) of one may return null too
         self.optional_inputs: frozenset[int] = frozenset()
         self.output_count: int | None = None  # the outputs the OpDef declares
+        self.attr_count: int | None = None  # the attributes the OpDef declares
         self._temps = 0
         self._active: list[int] = []  # ids of the functions being inlined, innermost last
         self._out_args_cache: dict[int, set[str]] = {}
@@ -369,6 +370,7 @@ def _lower_host_function(program: Program, options: object | None, *,
         lowerer.units = units
         lowerer.optional_inputs = opdef_inputs.optional_inputs(u.unit.text for u in program.units)
         lowerer.output_count = opdef_inputs.output_count(u.unit.text for u in program.units)
+        lowerer.attr_count = opdef_inputs.attr_count(u.unit.text for u in program.units)
         func_op = (lowerer.lower_infer_shape_func(fn) if infer_shape
                    else lowerer.lower_tiling_func(fn, found.function_template_args))
         module = ModuleOp([func_op])

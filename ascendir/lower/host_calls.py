@@ -67,7 +67,8 @@ _IGNORED_CALLS = {
 _CHIP_FACT_CALLS = {"GetUbBlockSize": "ub_block", "GetVRegSize": "vreg"}
 # __builtin_clz (unsigned int), __builtin_clzl (unsigned long: 64 bits on the LP64 hosts), __builtin_clzll
 _CLZ_WIDTHS = {"__builtin_clz": C.U32, "__builtin_clzl": C.U64, "__builtin_clzll": C.U64}
-_LOG_PREFIXES = ("OP_LOG", "OPS_LOG", "OPS_REPORT_", "VECTOR_INNER_ERR")
+# (ops-nn's error_util.h: CUBE_INNER_ERR_REPORT / VECTOR_INNER_ERR_REPORT_TILIING log an error and report it)
+_LOG_PREFIXES = ("OP_LOG", "OPS_LOG", "OPS_REPORT_", "VECTOR_INNER_ERR", "CUBE_INNER_ERR")
 
 # <cmath> functions the evaluator can run, by name (the `f` forms of libm map to the same op).
 _MATH_OPS: dict[str, Callable[..., Any]] = {
@@ -112,8 +113,10 @@ class HostCalls:
         this = self.frame.this
         if name in self.scope.functions or name in self.scope.classes or (
                 len(parts) >= 2 and parts[-2] in self.scope.classes) or (
-                this is not None and len(parts) == 1 and name in this.info.methods):
-            return None  # user code: helper functions, constructors, methods of the enclosing class
+                this is not None and len(parts) == 1 and this.find_method(name) is not None):
+            # user code: helper functions, constructors, methods of the enclosing class or of a base of it
+            # (PpMatMulDefault::GetHardwareInfo() called in its derived tiling class's DoTiling)
+            return None
         if len(parts) >= 2 and parts[-2] == "numeric_limits":
             return None  # `std::numeric_limits<int64_t>::max()`: the base lowering's constant (not std::max)
         if name in ("min", "max"):

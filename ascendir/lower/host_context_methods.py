@@ -72,6 +72,14 @@ def _output_count(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Va
     return Val(C.U64, const=lw.output_count)
 
 
+def _attr_num(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    """`attrs->GetAttrNum()` on the gert::RuntimeAttrs: the attributes the op's OpDef declares (the runtime holds
+    each, an optional one the caller left out with its default), as size_t."""
+    if lw.attr_count is None:
+        raise Unsupported(f"{callee.member} without the op's OpDef is not modelled", e)
+    return Val(C.U64, const=lw.attr_count)
+
+
 def _shape_of(kind: hd.ShapeKind) -> Method:
     def method(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
         ref = recv.obj
@@ -266,6 +274,34 @@ def _local_mem_size(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> 
     return Val(C.VoidT())
 
 
+def _platform_res(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    """`platformInfo->GetPlatformRes("AICoreintrinsicDtypeMap", "Intrinsic_mmad", value)`: the chip's entry,
+    through the std::string reference argument; true where the chip has it (host_eval_chips.platform_res)."""
+    label, key = (lw.const_eval(a) for a in e.args[:2]) if len(e.args) == 3 else (None, None)
+    if not (isinstance(label, str) and isinstance(key, str)):
+        raise Unsupported("GetPlatformRes takes a literal label and key and a std::string to fill", e)
+    value = lw.emit(hd.PlatformResOp(lw.ssa(lw._platform(e), e), label, key), e).results[0]
+    lw.assign(e.args[2], Val(HostT("string"), value), e)
+    empty = lw.emit(hd.StrEqOp(value, ""), e).results[0]
+    found = lw.emit(arith.XOrIOp(empty, lw.const_ssa(1, C.BOOL, e)), e).results[0]
+    return Val(C.BOOL, found)
+
+
+def _str_find(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    """`s.find("literal")` on a std::string the host reads (an attribute, a platform entry): its position, or
+    std::string::npos (all ones, as the i64 -1 here)."""
+    literal = lw.const_eval(e.args[0]) if len(e.args) == 1 else None
+    if not isinstance(literal, str) or recv.ssa is None:
+        raise Unsupported("std::string::find of anything but one literal is not modelled", e)
+    return Val(C.U64, lw.emit(hd.StrFindOp(recv.ssa, literal), e).results[0])
+
+
+def _str_empty(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    if recv.ssa is None:
+        raise Unsupported("std::string::empty on a string the host lowering does not hold", e)
+    return Val(C.BOOL, lw.emit(hd.StrEqOp(recv.ssa, ""), e).results[0])
+
+
 def _info_core_num(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
     """`platformInfo->GetCoreNum()` on the fe::PlatFormInfos: the vector cores, as PlatformAscendC's GetCoreNum."""
     return _core_num(hd.CoreKind.AIV)(lw, e, lw._platform(e), callee)
@@ -443,7 +479,8 @@ METHODS: dict[str, dict[str, Method]] = {
         "GetShapeSize": _read_first(_shape_size), "IsScalar": _read_first(_is_scalar),
         "SetDimNum": _set_dim_num, "SetDim": _set_dim, "AppendDim": _append_dim, "SetScalar": _set_scalar,
     },
-    "attrs": {"GetAttrPointer": _attr_pointer, **{name: _attr_getter for name in _ATTR_GETTERS}},
+    "attrs": {"GetAttrPointer": _attr_pointer, "GetAttrNum": _attr_num,
+              **{name: _attr_getter for name in _ATTR_GETTERS}},
     "attr_ptr": {"GetSize": _list_size, "GetData": _list_data},
     "int_list": {"GetSize": _list_size, "GetData": _list_data},
     "platform": {
@@ -454,9 +491,10 @@ METHODS: dict[str, dict[str, Method]] = {
         "GetCoreMemSize": _mem_size, "GetLibApiWorkSpaceSize": _lib_workspace, "GetSocVersion": _soc_version,
         "GetCurNpuArch": _npu_arch,
     },
-    "platform_info": {"GetLocalMemSize": _local_mem_size, "GetCoreNum": _info_core_num},
+    "platform_info": {"GetLocalMemSize": _local_mem_size, "GetCoreNum": _info_core_num,
+                      "GetPlatformRes": _platform_res},
     "raw_tiling": {"GetData": _handle("raw_data"), "GetCapacity": _handle("opaque"), "SetDataSize": _no_effect},
-    "string": {"c_str": _same, "data": _same},
+    "string": {"c_str": _same, "data": _same, "find": _str_find, "empty": _str_empty},
     **host_node_info.METHODS,
 }  # fmt: skip
 

@@ -56,6 +56,10 @@ def _path_free_store(cell: HandleCell, v: Val) -> bool:
         old.const == 0 or old.ctype == v.ctype))
 
 
+# methods of the runtime's handles that fill their last argument through a reference
+_LAST_ARG_OUT = ("GetCoreMemSize", "GetLocalMemSize", "GetPlatformRes")
+
+
 class HostDeclarations:
     """Variables: methods of HostLowerer (host.py), which inherits them."""
 
@@ -191,7 +195,7 @@ class HostDeclarations:
                 continue
             outs: list[A.Node] = []
             callee = node.callee
-            if isinstance(callee, A.Member) and callee.member in ("GetCoreMemSize", "GetLocalMemSize") or isinstance(
+            if isinstance(callee, A.Member) and callee.member in _LAST_ARG_OUT or isinstance(
                     callee, A.Name) and callee.qname.parts[-1].name == "GetDataTypeLength":
                 outs.append(node.args[-1])
             elif isinstance(callee, A.Name) and callee.qname.parts[-1].name in host_tiling_api.OUT_ARGS:
@@ -254,6 +258,9 @@ class HostDeclarations:
         if isinstance(t, HostT) and t.kind == "string" and init is not None and handle_kind(init) == "attr_ptr" \
                 and not is_ref:
             init = self._as_string(init, d)  # `std::string s = attrs->GetAttrPointer<char>(i);`: its text
+        if isinstance(t, HostT) and t.kind == "string" and init is None and not is_ref:
+            # `std::string value;`: empty until a call fills it through a reference (GetPlatformRes)
+            init = Val(t, self.emit(hd.StrConstOp(""), d).results[0])
         if isinstance(t, C.TilingT) and init is None:
             init = self._tiling_local(t.name, d)  # `XTilingData tiling;`
         if isinstance(t, HostT) and t.kind == "matmul_tiling" and init is None:

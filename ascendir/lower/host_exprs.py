@@ -17,7 +17,7 @@ from xdsl.ir import Block, Region, SSAValue
 from ascendir.dialects import host as hd
 from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_std, host_tensor_data, host_vector, host_vector_compare
+from ascendir.lower import host_init_list, host_std, host_tensor_data, host_vector, host_vector_compare
 from ascendir.lower import host_streams
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.function import Unsupported
@@ -121,6 +121,9 @@ class HostExpressions:
     def expr_Binary(self, e: A.Binary) -> Val:
         if e.op == "<<" and self._stream_output(e):
             return self._print(e)
+        member = host_init_list.membership(self, e) if e.op in ("==", "!=") else None  # type: ignore[arg-type]
+        if member is not None:
+            return member
         if e.op not in ("&&", "||") or not _speculation_unsafe(e.rhs):
             return super().expr_Binary(e)
         # `p != nullptr && *p > 0`, `n != 0 && t / n > 4`: the right side runs only when it decides.
@@ -184,6 +187,15 @@ class HostExpressions:
             with self.at_end_of(block):
                 values.append(self.expr(branch))
         a, b = values[0].ctype, values[1].ctype
+        if isinstance(a, HostT) and a == b and all(v.ssa is not None and v.obj is None for v in values):
+            # `quant ? shape->GetOriginShape() : shape->GetStorageShape()` (ops-nn transpose_batch_mat_mul): two
+            # handles of one kind, each a value of the host IR, chosen when the tiling runs
+            for block, v in zip(blocks, values):
+                with self.at_end_of(block):
+                    self.emit(scf.YieldOp(v.ssa), e)  # type: ignore[arg-type]
+            handle_type = values[0].ssa.type  # type: ignore[union-attr]
+            if_op = scf.IfOp(self.ssa(cond, e), [handle_type], Region(blocks[0]), Region(blocks[1]))
+            return Val(a, self.emit(if_op, e).results[0])
         if not (isinstance(a, Scalar) and isinstance(b, Scalar)):
             raise Unsupported(f"a conditional choosing between {a} and {b} is not modelled", e)
         t = C.common_type(a, b)
@@ -200,7 +212,27 @@ class HostExpressions:
             if isinstance(e.expr, A.InitList):
                 items = list(e.expr.items)
             return self._construct(t, items, e)
-        return super().expr_Cast(e)
+        made = self._temporary_from_handle(e, t)
+        return made if made is not None else super().expr_Cast(e)
+
+    def _temporary_from_handle(self, e: A.Cast, t: CType) -> Val | None:
+        """`Tiling(context).DoTiling()` (ops-nn transpose_batch_mat_mul): a functional cast of a runtime handle to
+        a class of the program is a temporary that class's constructor makes from it, as C++ reads `T(x)` for a
+        class T. The device lowering takes a cast of an argument that is no scalar as that argument itself (a
+        tensor passed on), which would make the handle the object and its class's methods the handle's."""
+        if e.kind != "functional" or not isinstance(t, C.ClassT) or t.name not in self.scope.classes:
+            return None
+        items = list(e.args) if e.args else [e.expr] if e.expr is not None else []
+        if len(items) != 1 or isinstance(items[0], A.InitList):
+            return None
+        info = self.scope.classes[t.name]
+        if not any(c.params for c in info.constructors):
+            return None
+        v = self.expr(items[0])
+        if is_host(v.ctype):
+            return Val(t, obj=self.instantiate(t, "", e, [v]))
+        stand_in = self._stand_in(v, items[0])  # (not lowered twice)
+        return super().expr_Cast(replace(e, expr=stand_in, args=[stand_in] if e.args else e.args))
 
     def init_list(self, t: CType, items: Sequence[A.Node], node: A.Node) -> Val:
         if isinstance(t, HostT):

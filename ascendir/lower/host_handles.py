@@ -120,6 +120,8 @@ HANDLE_TYPES: dict[str, CType] = {
     # platform_ascendc::SocVersion values are the ints of hd.SOC_VERSIONS (GetSocVersion, SocVersion::X), so a
     # variable or member of the type holds one as a number (GeGluGradV2's curShortSocName_)
     "SocVersion": C.I32,
+    # `enum class NpuArch : uint32_t` (platform_ascendc.h): DAV_<n> is __NPU_ARCH__ n (host_names), as GetCurNpuArch
+    "NpuArch": C.U32,
 }  # fmt: skip
 
 

@@ -84,6 +84,44 @@ def method(lw: HostLowerer, e: A.Call, name: str, v: Val) -> Val:
     raise Unsupported(f"std::initializer_list::{name} is not modelled by the host lowering here", e)
 
 
+def membership(lw: HostLowerer, e: A.Binary) -> Val | None:
+    """`std::find(l.begin(), l.end(), v) != l.end()` (`==` for absence): whether v is one of the elements of l, a
+    list whose elements are known (a braced std::initializer_list or vector, a namespace-scope constant one such
+    as ops-nn's `AdvancedNpuArch = {NpuArch::DAV_3510, NpuArch::DAV_RESV}`), as the OR of v == each element.
+    None for any other comparison (the iterator std::find returns is not modelled otherwise)."""
+    if e.op not in ("!=", "=="):
+        return None
+    for found, end in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+        if not (isinstance(found, A.Call) and isinstance(found.callee, A.Name) and len(found.args) == 3):
+            continue
+        parts = [p.name for p in found.callee.qname.parts]
+        if parts[-1] != "find" or parts[:-1] not in ([], ["std"]) or "find" in lw.scope.functions:
+            continue
+        owner = _list_call(found.args[0], "begin")
+        if owner is None or owner != _list_call(found.args[1], "end") or owner != _list_call(end, "end"):
+            continue
+        items = _known_items(lw, owner, e)
+        if items is None:
+            continue
+        value = lw.expr(found.args[2])
+        hit: Val = Val(C.BOOL, const=0)
+        for item in items:
+            same = lw.expr_Binary(A.Binary(e.span, "==", lw._stand_in(value, e), lw._stand_in(item, e)))
+            hit = lw.expr_Binary(A.Binary(e.span, "||", lw._stand_in(hit, e), lw._stand_in(same, e)))
+        return hit if e.op == "!=" else lw.expr(A.Unary(e.span, "!", lw._stand_in(hit, e)))
+    return None
+
+
+def _known_items(lw: HostLowerer, name: str, node: A.Node) -> list[Val] | None:
+    local = lw.lookup(name)
+    if local is not None:
+        return _elements(local) if isinstance(local, Val) else None
+    declared = lw.scope.constants.get(name)
+    if declared is None or not isinstance(declared[1].init, A.InitList):
+        return None
+    return [lw.expr(item) for item in declared[1].init.items]
+
+
 def _loops_out(body: A.Node) -> bool:
     """Whether the body breaks or continues this loop (a nested loop's own are fine)."""
     def walk(node: A.Node) -> bool:

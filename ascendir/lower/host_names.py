@@ -33,6 +33,7 @@ _GRAPH_STATUS = {"GRAPH_SUCCESS": hd.GRAPH_SUCCESS, "GRAPH_FAILED": hd.GRAPH_FAI
                  "GRAPH_NODE_WITHOUT_CONST_INPUT": 50331648}
 
 # graph/types.h: the dim of a shape not known before run time, and the dim count of a shape of unknown rank
+NPU_ARCH_RESERVED = 0xFFFFFFFF  # NpuArch::DAV_RESV here: a number no modelled chip's __NPU_ARCH__ is
 _GE_DIM_CONSTANTS = {"UNKNOWN_DIM": -1, "UNKNOWN_DIM_NUM": -2}
 
 # ge::Format values (graph/types.h); only compared against, since formats are not modelled as inputs.
@@ -94,12 +95,18 @@ class HostNames:
             return Val(C.I32, const=0)  # securec's success code (`#define EOK 0`), what memset_s / memcpy_s return
         if last in _GE_DIM_CONSTANTS and (len(parts) == 1 or parts[-2] == "ge"):
             return Val(C.I64, const=_GE_DIM_CONSTANTS[last])
+        if last == "npos" and len(parts) >= 2 and parts[-2] == "string":
+            return Val(C.U64, const=2**64 - 1)  # std::string::npos: size_t(-1)
         if len(parts) >= 2 and parts[-2] == "CoreMemType":
             return Val(C.EnumT("CoreMemType"), const=last)
         if len(parts) >= 2 and parts[-2] == "SocVersion" and last in hd.SOC_VERSIONS:
             return Val(C.I32, const=hd.SOC_VERSIONS[last])
         if len(parts) >= 2 and parts[-2] == "NpuArch" and last.startswith("DAV_") and last[4:].isdigit():
             return Val(C.U32, const=int(last[4:]))  # NpuArch::DAV_2201: __NPU_ARCH__ 2201 (GetCurNpuArch)
+        if len(parts) >= 2 and parts[-2] == "NpuArch" and last == "DAV_RESV":
+            # the reserved architecture (ops-nn's matmul tilings: the chip whose mmad has s8s4): its number is not
+            # published, and no chip the simulator models reports it
+            return Val(C.U32, const=NPU_ARCH_RESERVED)
         # matmul_tiling::TPosition / CubeFormat / DataType, as SetAType and friends take them
         enums = {"TPosition": hd.MATMUL_POSITIONS, "CubeFormat": hd.MATMUL_FORMATS,
                  "DataType": hd.MATMUL_DATA_TYPES}

@@ -81,6 +81,16 @@ class TypeResolution:
             # `typename std::conditional<USE_MDL, A, B>::type` (ops-nn fused_patch_mlp), as conditional_t;
             # AscendC's own `AscendC::Conditional<b, T, U>::type` [kernel_utils.h] picks the same way
             return self.named_type("conditional_t", parts[-2].template_args)
+        if len(parts) >= 2 and last.name == "type" and parts[-2].name == "enable_if" and \
+                "enable_if" not in self.scope.classes:
+            # `typename std::enable_if<cond, T>::type`, a return type that drops the overload where cond fails
+            # (ops-nn matmul_v3_platform_common.h's IsAdvancedSocVersion): T, void when not given. The lowering
+            # calls the function it found, whose condition a compiling program met
+            targs = parts[-2].template_args or []
+            if len(targs) < 2:
+                return C.VoidT()
+            picked = self._template_arg_value(targs[1])  # type: ignore[attr-defined]
+            return picked if isinstance(picked, CType) else C.UnknownT("enable_if")  # type: ignore[return-value]
         bound = self.frame.types.get(parts[-2].name) if len(parts) == 2 and self.frames else None
         if bound is None and len(parts) == 2 and not parts[0].template_args:
             bound = self._member_alias_class(parts[0].name)
