@@ -428,6 +428,12 @@ def _deterministic(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> V
     return Val(C.I32, const=0)
 
 
+def _deterministic_level(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    """`GetDeterministicLevel()`: the level of that option (int32_t; INT32_MAX when it cannot be read), 0 while it
+    is off, as `_deterministic` has it."""
+    return Val(C.I32, const=0)
+
+
 METHODS: dict[str, dict[str, Method]] = {
     "context": {
         "GetInputShape": _tensor_ref(), "GetOptionalInputShape": _tensor_ref(optional=True),
@@ -448,7 +454,8 @@ METHODS: dict[str, dict[str, Method]] = {
         "SetLocalMemorySize": _set_local_memory_size, "SetDynUBufSize": _set_local_memory_size,
         "GetLocalMemorySize": _local_memory_size, "GetDynUBufSize": _local_memory_size,
         "GetNodeName": _handle("node_name"), "GetNodeType": host_compile_info.node_type,
-        "GetDeterministic": _deterministic, **host_node_info.CONTEXT_METHODS,
+        "GetDeterministic": _deterministic, "GetDeterministicLevel": _deterministic_level,
+        **host_node_info.CONTEXT_METHODS,
         "GetCompileInfo": lambda lw, e, recv, callee: host_compile_info.compile_info(lw, e, callee),
     },
     "parse_context": host_compile_info.PARSE_CONTEXT_METHODS,

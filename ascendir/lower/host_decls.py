@@ -24,6 +24,7 @@ from ascendir.lower.function import Frame, Unsupported, non_const_reference
 from ascendir.lower.ast_queries import type_text
 from ascendir.lower.astwalk import walk
 from ascendir.lower.host_handles import (
+    AttrRef,
     HandleCell,
     HostError,
     HostT,
@@ -44,12 +45,14 @@ def _mutable_global(vd: A.VarDecl, decl: A.Declarator) -> bool:
 
 def _path_free_store(cell: HandleCell, v: Val) -> bool:
     """Whether assigning `v` to a handle variable under control flow may be kept as if it ran on every path:
-    `attrs = context->GetAttrs();` after an early return, in a helper method. `v` is a handle the context hands
-    out (the same object whichever path runs; no SSA value, so it is usable anywhere) and the variable held
+    `attrs = context->GetAttrs();` after an early return, in a helper method, or a member
+    `bPermList_ = attrs->GetAttrPointer<gert::ContinuousVector>(1);` (ops-nn transpose_batch_mat_mul). `v` is a
+    handle the context hands out (the same object whichever path runs; no SSA value, so it is usable anywhere:
+    a tensor or an attribute of a constant index) and the variable held
     null or nothing before: a path that skipped the assignment and read the variable would dereference null,
     which the device's tiling function would not survive either."""
     if not is_host(v.ctype) or v.ssa is not None or not (
-            v.obj is None or isinstance(v.obj, TensorRef) and v.obj.at is None):
+            v.obj is None or isinstance(v.obj, TensorRef | AttrRef) and v.obj.at is None):
         return False
     old = cell.value
     return old is None or handle_kind(old) == "poison" or (old.ssa is None and old.obj is None and (

@@ -21,7 +21,7 @@ from ascendir.lower.diagnostics import UNKNOWN_API, span_of
 from ascendir.lower.function import Unsupported
 from ascendir.lower.host_handles import HostError, HostT, TilingRef, handle_kind
 from ascendir.lower.library_structs import LIBRARY_TILING_STRUCTS, library_struct_fields
-from ascendir.lower.values import Cell, Val
+from ascendir.lower.values import Cell, Instance, Val
 from frontend import ast as A
 from frontend.diagnostics import Note, error
 
@@ -187,6 +187,20 @@ class HostTilingStructs:
         if name == "GetDataSize":
             return Val(C.U64, const=self.tiling_size(ref.struct) or 0)
         raise Unsupported(f"{ref.struct}::{name} takes {'one argument' if name.startswith('set_') else 'none'}", e)
+
+    def _record_as_tiling(self, record: Instance, node: A.Node) -> Val:
+        """A tiling struct holding the scalar members of `record`, an object of a plain struct of the program
+        (the bytes a memcpy of it into the raw tiling data writes)."""
+        local = self._tiling_local(record.info.name, node)
+        ref = local.obj
+        assert isinstance(ref, TilingRef)
+        for name, t in self._fields(ref):
+            member = record.members.get(name)
+            if not isinstance(t, Scalar) or not isinstance(member, Cell):
+                raise Unsupported(f"copying member '{name}' ({t}) of a {record.info.name} into the tiling data is "
+                                  "not modelled", node)
+            self._set_field(local.ssa, ref, ref.field_name(name), t, self.load(member, node), node)
+        return local
 
     def _save(self, tiling: Val, node: A.Node) -> None:
         ref = tiling.obj

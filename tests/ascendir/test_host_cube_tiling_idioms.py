@@ -234,3 +234,109 @@ def test_enable_if_return_type_npu_arch_and_membership_in_a_constant_list() -> N
     on_950 = evaluate_program_tiling(load_text(ADVANCED, "p.cpp"),
                                      TilingInputs([TensorSpec((5, 6), "float32")], chip="950PR"))
     assert on_950.fields == {"adv": 1, "arch": 3510}, on_950.diagnostics
+
+
+PLAIN_STRUCT_COPY = """
+#include <cstdint>
+struct alignas(8) PlainTiling {
+    uint32_t rows;
+    uint32_t cols;
+    uint32_t size;
+};
+namespace optiling {
+static ge::graphStatus TilingP(gert::TilingContext *context)
+{
+    PlainTiling tilingData;
+    size_t tilingDataSize = sizeof(PlainTiling);
+    tilingData.rows = context->GetInputShape(0)->GetStorageShape().GetDim(0);
+    tilingData.cols = context->GetInputShape(0)->GetStorageShape().GetDim(1);
+    tilingData.size = tilingDataSize;
+    errno_t ret = memcpy_s(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity(),
+                           static_cast<void*>(&tilingData), tilingDataSize);
+    if (ret != EOK) {
+        return ge::GRAPH_FAILED;
+    }
+    context->GetRawTilingData()->SetDataSize(tilingDataSize);
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+""" + op_def()
+
+
+def test_a_local_plain_struct_copied_into_the_raw_tiling_data() -> None:
+    # transpose_batch_mat_mul_einsum_tiling.cpp's PostTiling: sizeof of a plain struct (before: not known) and a
+    # memcpy_s of a local object of it into GetRawTilingData()->GetData() (before: only a tiling struct handle)
+    result = run_tiling(PLAIN_STRUCT_COPY)
+    assert_tiled(result)
+    assert result.fields == {"rows": 5, "cols": 6, "size": 12}  # (alignas(8) is not read: the C++ size is 16)
+
+
+ENVIRONMENT = """
+namespace optiling {
+struct PTiling { uint32_t shuffle; uint32_t level; };
+static ge::graphStatus TilingP(gert::TilingContext *context)
+{
+    PTiling *t = context->GetTilingData<PTiling>();
+    const char* closeKShiftFlag = std::getenv("CLOSE_MATMUL_K_SHIFT");
+    bool closed = closeKShiftFlag != nullptr && strcmp(closeKShiftFlag, "1") == 0;
+    t->shuffle = static_cast<uint32_t>(!closed);
+    t->level = context->GetDeterministicLevel() == INT32_MAX ? 9 : context->GetDeterministicLevel();
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+""" + op_def()
+
+
+def test_getenv_and_the_deterministic_level() -> None:
+    # transpose_batch_mat_mul's GetCloseKShiftFlag (before: GetDeterministicLevel ASC100, getenv a gap): no
+    # tuning variable set, deterministic computation off
+    result = run_tiling(ENVIRONMENT)
+    assert_tiled(result)
+    assert result.fields == {"shuffle": 1, "level": 0}
+
+
+MEMBER_ATTR = """
+namespace optiling {
+struct PTiling { uint32_t transB; uint32_t count; };
+class PTilingClass {
+public:
+    explicit PTilingClass(gert::TilingContext* context) : context_(context) {}
+    bool GetInfo()
+    {
+        if (context_->GetInputShape(0)->GetStorageShape().GetDimNum() != 2) {
+            return false;
+        }
+        auto attrs = context_->GetAttrs();
+        permList_ = attrs->GetAttrPointer<gert::ContinuousVector>(0);
+        const int64_t* perm = reinterpret_cast<const int64_t*>(permList_->GetData());
+        transB_ = perm[0] == 1 ? 1 : 0;
+        return true;
+    }
+    gert::TilingContext* context_ = nullptr;
+    const gert::ContinuousVector* permList_ = nullptr;
+    uint32_t transB_ = 0;
+};
+static ge::graphStatus TilingP(gert::TilingContext *context)
+{
+    PTilingClass c(context);
+    if (!c.GetInfo()) {
+        return ge::GRAPH_FAILED;
+    }
+    PTiling *t = context->GetTilingData<PTiling>();
+    t->transB = c.transB_;
+    t->count = c.permList_->GetSize();
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+""" + op_def(*ATTRS)
+
+
+def test_an_attribute_pointer_member_assigned_after_an_early_return() -> None:
+    # TransposeBatchMatMulEinsumTiling::GetMatMulInfo's `bPermList_ = attrs->GetAttrPointer<...>(1);` after its
+    # OP_TILING_CHECK returns (before: assigning it under control flow was not modelled)
+    result = run_tiling(MEMBER_ATTR, attrs=[[1, 0, 2], False, 1])
+    assert_tiled(result)
+    assert result.fields == {"transB": 1, "count": 3}
