@@ -610,7 +610,7 @@ def _tpl_bindings(lw: FunctionLowerer, fn: A.FunctionDecl,
     except Unsupported as exc:
         lw.report.failed(exc)
         return None
-    decl = tpl_tiling_key.for_kernel(decls, name, len(params))
+    decl = tpl_tiling_key.for_kernel(decls, name, len(params), fn.span.file if fn.span is not None else None)
     if decl is None:
         return None
     key = lw.options.tiling_key if isinstance(getattr(lw.options, "tiling_key", None), int) else 0

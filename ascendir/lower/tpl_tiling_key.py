@@ -26,6 +26,7 @@ lowering (host_calls.py) and the kernel entry's lowering (lower/__init__.py) sha
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -242,15 +243,24 @@ def _normal(name: str) -> str:
     return name.replace("_", "").lower()
 
 
-def for_kernel(decls: Sequence[TplDeclaration], kernel: str, arity: int) -> TplDeclaration | None:
+def for_kernel(decls: Sequence[TplDeclaration], kernel: str, arity: int,
+               kernel_file: str | None = None) -> TplDeclaration | None:
     """The declaration a kernel entry is instantiated from: the only one, else the one named for the kernel's
-    op (AscendQuantV2 for ascend_quant_v2), else the only one with as many parameters as the kernel has."""
+    op (AscendQuantV2 for ascend_quant_v2), else the only one with as many parameters as the kernel has. Where
+    several remain, the one written in the kernel source's own folder: ops-nn transpose_batch_mat_mul declares
+    TransposeBatchMatMul with four parameters both in op_kernel/ (the 910B entry's header) and in
+    op_kernel/arch35/ (the 950 entry's), and a project reads both."""
     if len(decls) == 1:
         return decls[0]
     named = [d for d in decls if _normal(d.op) == _normal(kernel)]
     if len(named) == 1:
         return named[0]
-    sized = [d for d in decls if len(d.params) == arity]
+    sized = [d for d in (named or decls) if len(d.params) == arity] or \
+        [d for d in decls if len(d.params) == arity]
+    if len(sized) > 1 and kernel_file is not None:
+        folder = os.path.dirname(os.path.normpath(kernel_file))
+        sized = [d for d in sized if d.node.span is not None
+                 and os.path.dirname(os.path.normpath(d.node.span.file)) == folder] or sized
     return sized[0] if len(sized) == 1 else None
 
 

@@ -362,6 +362,7 @@ def load_for_check(bundle: Bundle, chip: str | None = None,
     program for the default. The chip's architecture macros (`__NPU_ARCH__`, `__CCE_AICORE__`) are
     defined, and `defines` (the user's -D/-U) come on top."""
     from ascendir.chips import DEFAULT_CHIP, chip_for_source, load_chip
+    from frontend.kernel_pass import cube_only, cube_pass
     from frontend.opdef import dtype_macro_defines
     from frontend.pipeline import load_bundle
 
@@ -370,10 +371,14 @@ def load_for_check(bundle: Bundle, chip: str | None = None,
     def macros(name: str, kernel: bool = False) -> dict[str, str | None]:
         target = load_chip(name)
         if kernel:
-            return {**target.kernel_defines, **dtypes, **(defines or {})}
+            passes = target.kernel_defines
+            if cube_only(u.text for u in kernel_side if targets.get(u.path, name) == name):
+                passes = cube_pass(passes, target.vector_pass_macro)  # built for the AIC alone
+            return {**passes, **dtypes, **(defines or {})}
         return {**target.device_defines, **(defines or {})}
 
     kernel_side = [u for u in bundle.units if _kernel_side(u)]
+    targets: dict[str, str] = {}
     if chip is not None:
         return load_bundle(bundle, macros(chip), unit_targets={
             u.path: (None, macros(chip, kernel=True)) for u in kernel_side}), chip
