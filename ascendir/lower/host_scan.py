@@ -78,7 +78,13 @@ def scan_units(units: Sequence[A.TranslationUnit], chip: str | None = None) -> H
                 tiling_data_args.add(value.qname.parts[-1].name)
     # a folder registering several ops' tilings (rms_norm: RmsNorm and GemmaRmsNorm) runs the one of the op it
     # defines (OP_ADD), whatever order the registrations come in
-    registered = _op_added_tilings(units, chip) + registered
+    added = _op_added_tilings(units, chip)
+    registered = [name for name, _ in added] + registered
+    # the registration of the op the units define gives the template arguments: one function template may be
+    # registered for several ops with other arguments (ops-nn swi_glu: SwiGlu's Tiling4SwiGlu<SWIGLU_SINGLE> and
+    # SwiGluGrad's Tiling4SwiGlu<SWIGLU_GRAD_SINGLE>), and the first registration met need not be the op's
+    for name, targs in reversed(added):
+        registered_targs[name] = targs
     function = next((candidates[n] for n in registered if n in candidates), candidates.get("TilingFunc"))
     if function is None:
         function = next((fn for n, fn in candidates.items() if "tiling" in n.lower()), None)
@@ -90,15 +96,17 @@ def scan_units(units: Sequence[A.TranslationUnit], chip: str | None = None) -> H
     return HostScan(function, tiling_data_args, infer_shape, targs)
 
 
-def _op_added_tilings(units: Sequence[A.TranslationUnit], chip: str | None = None) -> list[str]:
+def _op_added_tilings(units: Sequence[A.TranslationUnit], chip: str | None = None
+                      ) -> list[tuple[str, list[A.TemplateArg]]]:
     """The tiling functions `IMPL_OP_OPTILING(Op).Tiling(f)` registers for the ops the units OP_ADD. An op may
     register one per architecture folder (ops-nn deep_norm: op_host/arch22 and op_host/arch35, each
     `IMPL_OP_OPTILING(DeepNorm)`): the ops repositories' build compiles, of the tiling sources in such folders,
     only those of the folder its CMakeLists pairs with the SoC built for (add_modules_sources' COMPUTE_UNIT /
     TILING_DIR; arch35 for ascend950). The folder names that say an architecture (ascendir.chips.folder_arch)
-    rank the registrations: `chip`'s own folder first, then one in no such folder, another architecture's last."""
+    rank the registrations: `chip`'s own folder first, then one in no such folder, another architecture's last.
+    Each with the template arguments the registration gives it (`.Tiling(Tiling4SwiGlu<SWIGLU_SINGLE>)`)."""
     added: list[str] = []
-    found: dict[str, list[tuple[int, str]]] = {}
+    found: dict[str, list[tuple[int, str, list[A.TemplateArg]]]] = {}
     arch = _chip_arch(chip)
     for node in walk(list(units)):
         if not isinstance(node, A.MacroDecl) or not node.args:
@@ -111,9 +119,11 @@ def _op_added_tilings(units: Sequence[A.TranslationUnit], chip: str | None = Non
         elif node.name == "IMPL_OP_OPTILING":
             for call in node.chain:
                 if _chain_method(call) in ("SetTiling", "Tiling") and call.args and isinstance(call.args[0], A.Name):
-                    found.setdefault(op, []).append((_build_rank(node.span.file, arch),
-                                                     call.args[0].qname.parts[-1].name))
-    return [min(found[op], key=lambda hit: hit[0])[1] for op in added if op in found]
+                    last = call.args[0].qname.parts[-1]
+                    found.setdefault(op, []).append((_build_rank(node.span.file, arch), last.name,
+                                                     list(last.template_args or [])))
+    best = [min(found[op], key=lambda hit: hit[0]) for op in added if op in found]
+    return [(name, targs) for _, name, targs in best]
 
 
 def built_units(units: Sequence[A.TranslationUnit], chip: str | None) -> list[A.TranslationUnit]:

@@ -58,3 +58,33 @@ def test_the_registration_of_the_added_op_runs(order: str) -> None:
                                      TilingInputs([TensorSpec((4, 4), "float32")], chip="910B2"))
     assert result.succeeded, result.diagnostics
     assert result.fields["which"] == 1
+
+
+TEMPLATE_HOST = """
+namespace optiling {
+enum FLAG : uint8_t { ONE, TWO };
+template <FLAG F>
+inline uint32_t Idx() { return F == FLAG::TWO ? 1 : 0; }
+template <FLAG F>
+static ge::graphStatus TilingP(gert::TilingContext *context)
+{
+    context->SetBlockDim(1);
+    context->SetTilingKey(Idx<F>() + 5);
+    return ge::GRAPH_SUCCESS;
+}
+REGISTRATIONS
+}
+""" + HOST[HOST.index("namespace ops {"):]
+
+
+@pytest.mark.parametrize("order", ["p_first", "q_first"])
+def test_the_added_op_registration_gives_the_template_arguments(order: str) -> None:
+    """One function template registered for two ops with other arguments (ops-nn swi_glu: SwiGlu's
+    `Tiling4SwiGlu<SWIGLU_SINGLE>` and SwiGluGrad's `Tiling4SwiGlu<SWIGLU_GRAD_SINGLE>`) runs with the arguments of
+    the op the folder adds; swi_glu's tiling ran as SwiGluGrad's and read the gradient's second input."""
+    regs = ["IMPL_OP_OPTILING(P).Tiling(TilingP<ONE>);", "IMPL_OP_OPTILING(PGrad)\n    .Tiling(TilingP<TWO>);"]
+    text = "\n".join(regs if order == "p_first" else regs[::-1])
+    program = load_text(TEMPLATE_HOST.replace("REGISTRATIONS", text), "p/op_host/p_tiling.cpp")
+    result = evaluate_program_tiling(program, TilingInputs([TensorSpec((4, 8), "float32")], chip="910B2"))
+    assert result.succeeded, result.diagnostics
+    assert result.tiling_key == 5  # F = ONE
