@@ -45,6 +45,14 @@ GE_DATA_TYPES: dict[str, int] = {
     "DT_UINT2": 32,
     "DT_COMPLEX32": 33,
     "DT_HIFLOAT8": 34,
+    # the 8- and 4-bit floats and the bound past every type, as asc-devkit's op compiler numbers ge's types
+    # (tools/build/asc_op_compile_base/asc_op_compiler/template_tiling.py: ASCENDC_COMPILE_DATATYPE_MAP, DT_MAX
+    # = ASCENDC_TPL_DATATYPE_MAX). ops-nn mse_loss_v2's host starts its dtype at ge::DT_MAX ("not set yet").
+    "DT_FLOAT8_E5M2": 35,
+    "DT_FLOAT8_E4M3FN": 36,
+    "DT_FLOAT4_E2M1": 40,
+    "DT_FLOAT4_E1M2": 41,
+    "DT_MAX": 42,
 }
 # numpy-style dtype names (what callers of the evaluator write) to `ge::DataType` names.
 NUMPY_TO_GE: dict[str, str] = {

@@ -100,6 +100,12 @@ class HostAssignment:
                 self.emit(hd.ShapeAssignOp(self.ssa(ptr, node), self._shape_value(value, node)), node)
                 return None
             raise Unsupported(f"assigning through {ptr.ctype} is not modelled", node)
+        if isinstance(target, A.Name) and len(target.qname.parts) > 1:
+            # `optiling::dtype = v` (ops-nn mse_loss_v2): a namespace-scope variable named with its namespaces
+            # is that variable, as it is when read (the read drops the program's namespaces the same way)
+            parts = self.scope.without_namespaces(target.qname.parts)  # type: ignore[attr-defined]
+            if len(parts) == 1:
+                target = replace(target, qname=replace(target.qname, parts=parts))
         if isinstance(target, A.Name) and len(target.qname.parts) == 1:
             b = self.lookup(target.qname.parts[0].name)
             if isinstance(b, Val) and handle_kind(b) == "shape_buffer" and not getter_pointer(b):
