@@ -45,7 +45,9 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         "GetSysWorkSpacePtr" => Kind::SysWorkspace,
         "GetUserWorkspace" => Kind::UserWorkspace,
         "GetSystemCycle" => Kind::Cycle,
-        "DivCeil" | "CeilDivision" => Kind::DivCeil,
+        // Ceil's scalar overload is the same rounded-up division (kernel_utils_ceil_oom_que.h: (a + b - 1) / b);
+        // ops-nn gather_elements_v2 counts its loops with it
+        "DivCeil" | "CeilDivision" | "Ceil" => Kind::DivCeil,
         "AlignUp" => Kind::AlignUp,
         // the devkit's GetSubBlockNum(ISASI).md: AIVs per block on an AIV (2 in MIX 1:2), 1 on an AIC
         "GetTaskRation" | "GetSubBlockNum" => Kind::TaskRation,
@@ -197,6 +199,8 @@ pub fn register(r: &mut Registry) {
         &["plain"],
         decode,
     );
+    // Ceil(a, b) on two integers (its tensor overloads are the vector unary's)
+    r.add_all(&["Ceil"], &["scalar"], decode);
     // 3510's ToFloat<T>(bVal) (asc-devkit impl/basic_api/kernel_scalar_convert.h:130-138): the same conversion
     r.add_all(&["ToFloat"], &["template"], decode);
 }
