@@ -155,7 +155,23 @@ def _branch_hint(lw: FunctionLowerer, e: A.Call) -> Val:
     return lw.expr(e.args[0])
 
 
+# the compiler's float constants, which it folds (no call is made): ops-math segsum's kernel writes
+# `#define INFINITY (__builtin_inff())` and fills with -INFINITY; as a call the lowering left opaque, every core
+# stopped there (ASC958). `__builtin_nanf("")`'s argument is the NaN's payload.
+_FLOAT_CONSTANTS: dict[str, tuple[C.Scalar, float]] = {
+    "__builtin_inff": (C.F32, float("inf")), "__builtin_huge_valf": (C.F32, float("inf")),
+    "__builtin_nanf": (C.F32, float("nan")), "__builtin_inf": (C.F64, float("inf")),
+    "__builtin_huge_val": (C.F64, float("inf")), "__builtin_nan": (C.F64, float("nan")),
+}  # fmt: skip
+
+
+def _float_constant(lw: FunctionLowerer, e: A.Call) -> Val:
+    ctype, number = _FLOAT_CONSTANTS[e.callee.qname.parts[-1].name]  # type: ignore[union-attr]
+    return Val(ctype, const=number)
+
+
 MACROS = {
+    **dict.fromkeys(_FLOAT_CONSTANTS, _float_constant),
     "likely": _branch_hint,
     "unlikely": _branch_hint,
     "__builtin_expect": _branch_hint,
