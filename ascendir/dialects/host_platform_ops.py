@@ -69,10 +69,19 @@ class MemSizeOp(IRDLOperation):
         super().__init__(operands=[platform], properties={"space": MemSpaceAttr(space)}, result_types=[i64])
 
 
-# platform_ascendc::SocVersion (asc-devkit include/utils/tiling/platform/platform_ascendc.h)
+# platform_ascendc::SocVersion (asc-devkit include/utils/tiling/platform/platform_ascendc.h), every enumerator:
+# a host compares GetSocVersion() with chips the simulator has no model of too (ops-nn situ_glu's IsCapable:
+# ASCEND910_93, ASCEND910B, ASCEND950), and an enumerator missing here left that condition out. The values are
+# C++'s: ASCEND910_95 = ASCEND950, and the enumerators after it count on from there (AS31XM1 is 5, as
+# ASCEND910_55 is); the 910_93 reports ASCEND910B (host_eval_chips), so ASCEND910_93 only compares unequal.
 SOC_VERSIONS: dict[str, int] = {
-    "ASCEND910": 0, "ASCEND910B": 1, "ASCEND310P": 2, "ASCEND310B": 3, "ASCEND950": 4, "ASCEND910_95": 4,
-    "ASCEND910_55": 5,
+    "ASCEND910": 0, "ASCEND910B": 1, "ASCEND310P": 2, "ASCEND310B": 3, "ASCEND950": 4, "ASCEND910_55": 5,
+    "ASCEND910_95": 4,
+    **{name: 5 + i for i, name in enumerate((
+        "AS31XM1", "ASCEND031", "ASCEND035", "ASCEND310", "ASCEND610", "ASCEND610Lite", "ASCEND910_93", "BS9SX1A",
+        "BS9SX2A", "HI3796CV300CS", "HI3796CV300ES", "MC61AM21A", "MC62", "SD3403", "KIRINX90", "KIRIN9030",
+        "MC32DM11A", "ASCEND350"))},
+    "RESERVED_VERSION": 99999,
 }  # fmt: skip
 
 
