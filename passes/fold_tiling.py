@@ -44,7 +44,15 @@ class FoldTilingPass(ModulePass):
         if self.tiling_key is not None:
             op.attributes["ascendc.tiling_key"] = IntegerAttr(self.tiling_key, 64)
         tables: dict[tuple[int, str, Attribute], SSAValue] = {}
+        # the struct types the tiling data is read as: the kernel's tiling structs and the struct-valued fields
+        # inside them. A field read of any other struct (a local `MatCoord tdim` whose fields m, k, n share names
+        # with the tiling's: ops-nn transpose_batch_mat_mul) is no tiling read, whatever its field is called
+        tiling_types = {t.result.type.type_name.data for t in op.walk()
+                        if isinstance(t, asc.GetTilingDataOp | asc.TilingFieldOp)
+                        and isinstance(t.result.type, asc.TilingType)}
         for target in list(op.walk()):
+            if isinstance(target, asc.TilingFieldOp) and not _reads_tiling(target, tiling_types):
+                continue
             if isinstance(target, asc.GetTilingDataOp) and target.result.type.type_name.data == "TCubeTiling":
                 self._fold_whole(target)
             elif isinstance(target, asc.TilingFieldOp) and isinstance(target.result.type, asc.TilingType):
@@ -177,6 +185,13 @@ class FoldTilingPass(ModulePass):
             i = index.value.value.data
             return value[i] if 0 <= i < len(value) else None
         return value if op.index is None else None
+
+
+def _reads_tiling(op: asc.TilingFieldOp, tiling_types: set[str]) -> bool:
+    read = op.tiling.type
+    if not isinstance(read, asc.TilingType) or read.type_name.data == "?":
+        return True  # a struct the lowering could not name: read by field name, as before
+    return read.type_name.data in tiling_types
 
 
 def _enclosing_kernel(op: Operation) -> asc.KernelOp | None:

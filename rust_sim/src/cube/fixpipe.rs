@@ -101,6 +101,7 @@ pub fn fixpipe(cx: &mut Ctx, dst: Handle, src: Handle, dt: DType, st: DType, p: 
     if p.n == 0 || p.m == 0 || p.nd_num == 0 {
         return;
     }
+    let src = crate::cube::fixed_buffer(cx, src, MemKind::L0c, what);
     if !matches!(st, DType::F32 | DType::I32) {
         cx.report(
             code::INVALID_OPERAND,

@@ -234,6 +234,7 @@ impl ApiOp for Mmad {
 
 fn mmad(cx: &mut Ctx, op: &Mmad, g: Geometry, init: Init) {
     let (dst, fm, filter) = (cx.handle(op.dst), cx.handle(op.fm), cx.handle(op.filter));
+    let dst = crate::cube::fixed_buffer(cx, dst, MemKind::L0c, "Mmad (C in L0C)");
     let (asz, bsz) = (op.a_t.size(), op.b_t.size());
     let Some(a) = read(cx, fm, 0, g.a_bytes(asz) as i64, asz, "Mmad (A in L0A)") else {
         return;

@@ -249,6 +249,26 @@ pub fn in_mem(h: Handle, m: crate::memory::MemKind) -> bool {
     h.space == Space::Local(m)
 }
 
+/// A LocalTensor that was never given memory (default-constructed and never assigned: asc-devkit's
+/// `LocalTensor<T>() {}` leaves its TBuffAddr unset) used where the instruction fixes the buffer: Mmad's C and
+/// Fixpipe's source are in L0C whatever the tensor says, at the tensor's bufferAddr. ops-nn
+/// transpose_batch_mat_mul's PpMatmulEinSum accumulates in such a member (`l0c_buf`), correct on the device;
+/// it is read here as `m` from address 0, with a warning that names the assumption. Any other tensor is as it was.
+pub fn fixed_buffer(cx: &mut Ctx, h: Handle, m: crate::memory::MemKind, what: &str) -> Handle {
+    if h.space != Space::Null {
+        return h;
+    }
+    cx.warn(
+        crate::checks::code::NOT_MODELLED,
+        format!(
+            "{what} goes through a LocalTensor never given memory (default-constructed, its address never set): \
+             taken as {} from address 0, the buffer this operand of the instruction is always in",
+            m.name()
+        ),
+    );
+    Handle::local(m, h.addr, -1, 0)
+}
+
 /// The accumulator type of an Mmad input type (reference §5: s8 -> s32, f16/bf16/f32 -> f32).
 pub fn accumulator(t: DType) -> Option<DType> {
     match t {
