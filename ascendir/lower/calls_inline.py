@@ -111,7 +111,13 @@ def static_method_of_type(lw: FunctionLowerer, parts: Sequence[A.NamePart]) -> t
     if found is None:
         return None
     if any("static" not in getattr(fn, "specifiers", ()) for fn in found[1]):
-        return None  # a member function named through the type: the caller's own handling (base parts)
+        # a member function named through the type: the caller's own handling (base parts), but for an explicit
+        # specialisation (`template <> class MSELossV2Base<float> {...}`, a class with methods of its own), whose
+        # methods that handling would look up on the primary template: `MSELossV2Base<float>::CopyIn(offset, n)`
+        # in a derived method (ops-nn mse_loss_v2) is the specialisation's CopyIn, on this object's part of it
+        this = lw.frame.this if lw.frames else None
+        part = this.part_named(t.name) if this is not None and t.name.startswith(f"{head[-1].name}<") else None
+        return part.find_method(parts[-1].name) if part is not None else None
     return found
 
 
