@@ -15,7 +15,8 @@ table says how far the run got:
     matches      - every output within the op's tolerance of the numpy model (the benchmark's Tolerance)
 
 and the first error that stopped it. A missing op folder is skipped. Prints a Markdown table; --json writes
-the rows.
+the rows. The cases of session 11's ops-nn activations, norms, losses, index and pooling ops and ops-math ops are in
+vendor_ops_nn.py; OpCase and the tolerances in vendor_op_case.py.
 """
 
 from __future__ import annotations
@@ -27,59 +28,27 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # the repository's packages (bench.suites) before bench/perf's own modules
+# the case modules beside this script, found last (bench/perf's frontend.py, sim.py ... must not shadow packages)
+sys.path.append(str(Path(__file__).resolve().parent))
 
-from bench.suites.model import Tolerance  # noqa: E402  (after the path line above)
-
-Arrays = dict[str, np.ndarray]
-# the benchmark's tolerance model (bench/suites/model.py): an element fails when |d| > 1e-3 * max(1, |ref|);
-# integer outputs match exactly
-DEFAULT_TOLERANCE = Tolerance({}, "norm", (1e-3, 1e-3))
-
-
-def _within(atol: float) -> Tolerance:
-    """An absolute bound: an element fails when |d| > atol (a quantised output's rounding step)."""
-    return Tolerance({}, "allclose", (atol, 0.0))
-
-
-@dataclass
-class OpCase:
-    name: str  # the table's name
-    folder: str  # under --real
-    inputs: Callable[[np.random.Generator], Arrays]  # op order, by the OpDef's input names
-    outputs: dict[str, tuple[tuple[int, ...], str]]  # name -> (shape, dtype), as --output takes them
-    reference: Callable[[Arrays], Arrays]  # the documented formula, on the inputs
-    attrs: list[str] = field(default_factory=list)  # in op order, as --attr takes them
-    tolerance: dict[str, Tolerance] = field(default_factory=dict)  # per output (default DEFAULT_TOLERANCE)
-    chip: str | None = None
-    note: str = ""  # what the formula is taken from
+from vendor_op_case import DEFAULT_TOLERANCE, Arrays, OpCase, layer_norm as _layer_norm  # noqa: E402
+from vendor_op_case import f32 as _f32, with_specials as _with_specials, within as _within  # noqa: E402
+from vendor_ops_nn import nn_and_math_cases  # noqa: E402
 
 
 def _rms(x: np.ndarray, eps: float) -> np.ndarray:
     return 1.0 / np.sqrt(np.mean(x.astype(np.float64) ** 2, axis=-1, keepdims=True) + eps)
 
 
-def _layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) -> Arrays:
-    x = x.astype(np.float64)
-    mean = x.mean(axis=-1, keepdims=True)
-    rstd = 1.0 / np.sqrt(((x - mean) ** 2).mean(axis=-1, keepdims=True) + eps)
-    return {"y": (x - mean) * rstd * gamma + beta, "mean": mean, "rstd": rstd}
-
-
 def _softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
-
-
-def _f32(rng: np.random.Generator, *shape: int) -> np.ndarray:
-    return rng.standard_normal(shape).astype(np.float32)
 
 
 def _cases() -> list[OpCase]:
@@ -150,7 +119,7 @@ def _cases() -> list[OpCase]:
                {"permute_tokens": ((rows * 2, 32), "float32"), "sorted_indices": ((rows * 2,), "int32")},
                lambda a: _permute(a["tokens"], a["indices"]),
                note="stable argsort of the flattened indices; permute_tokens[p] = tokens[sorted[p] // topk]"),
-    ] + _math_and_transformer_cases(rows, cols)
+    ] + _math_and_transformer_cases(rows, cols) + nn_and_math_cases(rows, cols)
 
 
 def _math_and_transformer_cases(rows: int, cols: int) -> list[OpCase]:
@@ -217,14 +186,6 @@ def _math_and_transformer_cases(rows: int, cols: int) -> list[OpCase]:
                note="unpermuted[t] = sum_k permuted_tokens[sorted_indices[t*topk + k]] * probs[t,k] "
                     "(aclnnMoeTokenUnpermute, padded_mode false)"),
     ]
-
-
-def _with_specials(x: np.ndarray) -> np.ndarray:
-    flat = x.reshape(-1)
-    flat[::7] = np.inf
-    flat[3::11] = -np.inf
-    flat[5::13] = np.nan
-    return x
 
 
 def _finalize_routing(a: Arrays) -> np.ndarray:
