@@ -169,6 +169,20 @@ class QueueSteps:
             return s
         return flag_edges.queue_edge(s, api, events.forward, qi, token, self._queue_pipes)
 
+    def _buffer_flag(self, s: State, api: str, qi: int, slot: int | None) -> State:
+        """The flag behind FreeTensor (`api` SetFlag) or AllocTensor (WaitFlag) of queue qi: its backward event
+        for buffer `slot` (None: not known)."""
+        events = self._queue_events(qi)
+        if events is None:
+            return s
+        return flag_edges.buffer_edge(s, api, events.backward, qi, slot, self._queue_pipes)
+
+    @staticmethod
+    def _slot(s: State, qi: int, slot: int | None) -> int | None:
+        """Which buffer of queue qi a tensor holds: `slot` where the rotation tells it, else the only one."""
+        q = s.queues.get(qi)
+        return 0 if slot is None and q is not None and q.nbuf == 1 else slot
+
     def _held_slots(self, s: State, qi: int) -> list[int] | None:
         """The buffers of queue qi taken now, when every taken one is known (its count agrees)."""
         q = s.queues.get(qi)
@@ -395,8 +409,8 @@ class QueueSteps:
         s.intact = frozenset(f for f in s.intact
                              if s.tokens.get(f, (None,))[0] != qi or (pick is not None and s.slots.get(f) not in
                                                                       (None, pick)))
-        # (its wait on the backward event FreeTensor set for the buffer is not an edge here: flag_edges.py)
-        return s
+        # it waits on the backward event the FreeTensor of the buffer it takes set
+        return self._buffer_flag(s, "WaitFlag", qi, self._slot(s, qi, pick))
 
     def _free(self, op: asc.FreeTensorOp, s: State) -> State:
         qi = self.idx(op.queue)
@@ -427,11 +441,13 @@ class QueueSteps:
         if q is None:
             return s
         s = s.copy()
+        slot: int | None = None  # the buffer given back, where known
         if t is not None and s.tokens[t][0] == qi:
             tq, st, site, _ = s.tokens[t]
             s.tokens[t] = (tq, FREE, site, id(op))
             if st != FREE:
                 s.intact = s.intact | {t}
+            slot = s.slots.get(t)
             was_live = st in (OCCUPIED, ENQUE, DEQUE)
             count = None if q.count is None or st == UNKNOWN else (q.count - 1 if was_live else q.count)
             s.queues[qi] = q.replace(count=count)
@@ -441,7 +457,10 @@ class QueueSteps:
         else:
             count = None if q.count is None or q.count == 0 else q.count - 1
             s.queues[qi] = q.replace(count=count)
-        return s
+        # it sets the backward event for the buffer, which the AllocTensor that takes it again waits on (a
+        # tensor of another queue: which buffer's flag is set is not known)
+        foreign = t is not None and s.tokens[t][0] != qi
+        return self._buffer_flag(s, "SetFlag", qi, None if foreign else self._slot(s, qi, slot))
 
     def _enque(self, op: asc.EnQueOp, s: State) -> State:
         qi = self.idx(op.queue)

@@ -1,5 +1,5 @@
 """SetFlag/WaitFlag edges of the happens-before relation (happens_before.py) applied to a buffer state: the
-kernel's own flags, and the flags behind EnQue and DeQue.
+kernel's own flags, and the flags behind EnQue, DeQue, FreeTensor and AllocTensor.
 
 A queue's operations are flags on hardware [reference: hardware meaning of queue ops; asc-devkit
 kernel_tquebind_impl.h]: EnQue = SetFlag<forward>, DeQue = WaitFlag<forward>, FreeTensor = SetFlag<backward>
@@ -10,13 +10,16 @@ the happens-before relation may run through a queue: a copy-out (MTE3) ordered b
 pair, then a copy-in of a VECIN queue (MTE2) and its EnQue, then the DeQue (V), orders the copy-out before
 every later vector instruction, as an explicit MTE2_V pair would.
 
-The forward flag is keyed as the simulator keys it (rust_sim/src/queue.rs: by queue and buffer): by the
-tensor enqueued, which the DeQue takes from the head of the FIFO. Where the state does not know which tensor
-an EnQue puts in or a DeQue takes out (the FIFO is lost), the queue's flags are forgotten, which only keeps
-errors. The backward flags (FreeTensor/AllocTensor, keyed by the buffer) are not edges yet: followed from
-the open reads of freed buffers they kept ops-transformer's moe_init_routing_quant kernel's paths apart past
-the state machine's step budget (121k steps instead of 80k; bench/README.md, session 10), so a chain through
-them stays an error.
+The flags are keyed as the simulator keys them (rust_sim/src/queue.rs: by queue and buffer). The forward
+one by the tensor enqueued, which the DeQue takes from the head of the FIFO; the backward one by the buffer
+(which of the queue's buffers the tensor holds, as the rotation of queue_reuse.next_slot tells it): FreeTensor
+sets it after the earlier work of the queue's consumer pipe (MTE3 for VECOUT, V for VECIN), and the
+AllocTensor that takes the same buffer again holds the producer pipe (V, MTE2) until then. So a copy-out of
+one freed VECOUT buffer, then another VECOUT queue's FreeTensor and the AllocTensor of that buffer, orders the
+copy-out before the vector writes after that AllocTensor. Where the state does not know which tensor an EnQue
+puts in or a DeQue takes out (the FIFO is lost), or which buffer a FreeTensor gives back or an AllocTensor
+takes (the rotation is lost, and the queue has more than one buffer), the queue's flags of that event are
+forgotten, which only keeps errors.
 """
 
 from __future__ import annotations
@@ -75,6 +78,14 @@ def queue_edge(s: State, api: str, event: str, queue: int, token: int | None, qu
     if token is None:
         return forget(s, {queue}, event)
     return edge(s, api, event, happens_before.QueueFlag(event, queue, token), queue_pipes)
+
+
+def buffer_edge(s: State, api: str, event: str, queue: int, slot: int | None, queue_pipes: QueuePipes) -> State:
+    """FreeTensor's SetFlag or AllocTensor's WaitFlag (`api`) of the queue's backward `event` for its buffer
+    `slot`; with the buffer not known, the queue's flags of that event are forgotten."""
+    if slot is None:
+        return forget(s, {queue}, event)
+    return edge(s, api, event, happens_before.BufferFlag(event, queue, slot), queue_pipes)
 
 
 def forget(s: State, queues: set[int], event: str | None = None) -> State:

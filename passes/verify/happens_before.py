@@ -23,10 +23,10 @@ the same answer as reachability in the graph up to that point (tests/verify/test
 against the explicit graph with networkx on random paths), and two paths join by intersecting what each
 orders. A link of a chain missing (a SetFlag, its WaitFlag, or a SetFlag issued before the instruction)
 leaves the pipe at the end out of `after`: not ordered. Queue operations are edges too, the flags they are on
-hardware (`QueueFlag`; flag_edges.py): EnQue/DeQue a SetFlag/WaitFlag of the queue's forward event keyed by the
-tensor; where the state does not know which tensor a DeQue takes, the queue's flags are forgotten (not
-followed), which only keeps errors. FreeTensor/AllocTensor (the backward event, keyed by the buffer) are not
-edges yet (flag_edges.py says why): a chain through them is not followed.
+hardware (flag_edges.py): EnQue/DeQue a SetFlag/WaitFlag of the queue's forward event keyed by the tensor
+(`QueueFlag`), FreeTensor/AllocTensor one of its backward event keyed by the buffer (`BufferFlag`); where the
+state does not know which tensor a DeQue takes or which buffer a FreeTensor gives back or an AllocTensor takes,
+the queue's flags of that event are forgotten (not followed), which only keeps errors.
 """
 
 from __future__ import annotations
@@ -73,6 +73,22 @@ class QueueFlag:
     event: str
     queue: int
     token: int
+
+
+@dataclass(frozen=True)
+class BufferFlag:
+    """The flag behind FreeTensor and AllocTensor [reference: hardware meaning of queue ops]: FreeTensor sets the
+    queue's backward event for the buffer it gives back, and the next AllocTensor that takes that buffer waits
+    on it (rust_sim/src/queue.rs keys it by queue and buffer, as asc-devkit's FreeBuffer/AllocBuffer keep the
+    event id in the buffer). `slot` says which of the queue's buffers: unlike a tensor it needs no renumbering."""
+
+    event: str
+    queue: int
+    slot: int
+
+
+# the flags a queue operation stands for: a wait on one that orders nothing new is not carried (Reach.set_flag)
+QUEUE_KEYS = (QueueFlag, BufferFlag)
 
 
 def pipe_of(op: Operation) -> str | None:
@@ -137,7 +153,7 @@ class Reach:
         if pipes is None:
             return self
         if pipes[0] in self.after:
-            if key in self.carried or (isinstance(key, QueueFlag) and pipes[1] in self.after):
+            if key in self.carried or (isinstance(key, QUEUE_KEYS) and pipes[1] in self.after):
                 # (a queue flag whose wait orders nothing new is not kept: fewer distinct states, the same
                 # answers; the kernel's own flags are kept as they were)
                 return self
@@ -152,7 +168,7 @@ class Reach:
         after = PIPES if pipes[1] == "S" else self.after | {pipes[1]}
         carried = self.carried - {key}
         # the queue flags whose wait would now order nothing new go (as in set_flag)
-        stale = {k for k in carried if isinstance(k, QueueFlag) and _waits_on(k.event) in after}
+        stale = {k for k in carried if isinstance(k, QUEUE_KEYS) and _waits_on(k.event) in after}
         return self.replace(after=after, carried=carried - stale)
 
     def meet(self, other: Reach) -> Reach:
@@ -160,9 +176,9 @@ class Reach:
         return self.replace(after=self.after & other.after, carried=self.carried & other.carried)
 
     def forget(self, queues: set[int], event: str | None = None) -> Any:
-        """Without the flags of `queues` (of `event` only, if given): a queue op whose tensor is not known may
-        set or clear any of them."""
-        gone = {k for k in self.carried if isinstance(k, QueueFlag) and k.queue in queues
+        """Without the flags of `queues` (of `event` only, if given): a queue op whose tensor or buffer is not
+        known may set or clear any of them."""
+        gone = {k for k in self.carried if isinstance(k, QUEUE_KEYS) and k.queue in queues
                 and (event is None or k.event == event)}
         return self.replace(carried=self.carried - gone) if gone else self
 

@@ -53,8 +53,9 @@ WRITE_NOTE = ("the write also relies on the compiler's auto-sync to order it aft
               "buffer (MTE3): FreeTensor's event orders that copy only before the next AllocTensor; write a tensor "
               "you own (AllocTensor it again, or a TBuf) instead")
 ORDER_NOTE = ("the read runs on PIPE_{pipe}, which FreeTensor's event does not order before the buffer's next "
-              "writer: every later write of the buffer is ordered after it by the kernel's own SetFlag/WaitFlag "
-              "chain (or a barrier), or there is none; copy out before FreeTensor so that the queue orders it")
+              "writer: every later write of the buffer is ordered after it by a chain of SetFlag/WaitFlag (the "
+              "kernel's own, or those other queues' operations stand for) or a barrier, or there is none; copy out "
+              "before FreeTensor so that the queue orders it")
 FLAG_NOTE = ("SetFlag/WaitFlag after the tensor's last write (the pair of {event}, or a chain of them through other "
              "pipes, or a barrier) order the producer before this use, as the DeQue would; DeQue the tensor instead "
              "so the queue stays the one source of its ordering")

@@ -9,7 +9,7 @@ import random
 import networkx as nx
 
 from ascendir.catalog import Catalog
-from passes.verify.happens_before import PIPES, PendingRead, QueueFlag, Reach, event_pipes
+from passes.verify.happens_before import PIPES, BufferFlag, PendingRead, QueueFlag, Reach, event_pipes
 
 _PIPES = sorted(PIPES)
 _EVENTS = [f"{a}_{b}" for a in _PIPES for b in _PIPES if a != b]
@@ -114,3 +114,18 @@ def test_a_queue_flag_follows_its_tensor_and_is_forgotten_with_its_queue() -> No
     # set on a pipe not ordered after the instruction: no edge
     assert not Reach.of("V").set_flag("MTE2_V", QueueFlag("MTE2_V", 1, 5)).carried
 
+
+def test_a_buffer_flag_follows_its_buffer_through_renumbering_and_is_forgotten_with_its_queue() -> None:
+    """FreeTensor of buffer 1 of VECOUT queue 3 on MTE3 after a copy-out, then the AllocTensor that takes buffer 1
+    again orders V after the copy-out; the other buffer's AllocTensor does not, a buffer is not renumbered with
+    the state's tensors, and an op of that queue whose buffer is not known takes the flag with it."""
+    freed = Reach.of("MTE3").set_flag("MTE3_V", BufferFlag("MTE3_V", 3, 1))
+    assert freed.wait_flag("MTE3_V", BufferFlag("MTE3_V", 3, 1)).orders("V")
+    assert not freed.wait_flag("MTE3_V", BufferFlag("MTE3_V", 3, 0)).orders("V")  # the other buffer
+    assert freed.renumber({1: 0}).carried == freed.carried
+    assert freed.forget({3}, "MTE2_V").carried == freed.carried  # the queue's other event
+    assert not freed.forget({3}, "MTE3_V").wait_flag("MTE3_V", BufferFlag("MTE3_V", 3, 1)).orders("V")
+    # set before the instruction reached MTE3 (a copy-out after the free): no edge
+    assert not Reach.of("V").set_flag("MTE3_V", BufferFlag("MTE3_V", 3, 1)).carried
+    # a wait that would order nothing new is not carried (V is already ordered after it)
+    assert not Reach(frozenset({"MTE3", "V"}), frozenset()).set_flag("MTE3_V", BufferFlag("MTE3_V", 3, 1)).carried

@@ -1,9 +1,10 @@
-// EnQue and DeQue are flags of the happens-before relation too (flag_edges.py; reference: hardware meaning of
+// Queue operations are flags of the happens-before relation too (flag_edges.py; reference: hardware meaning of
 // queue ops): EnQue sets the queue's forward event (VECIN: MTE2_V) for the tensor, the DeQue that takes it out
-// waits on it. So a chain of use_after_free_flag_chain.cpp / use_before_deque_flag_chain.cpp may run through a
-// queue instead of an explicit pair, and orders the same: warnings. The same chains with a link missing or in
-// the wrong place are errors (use_after_free_queue_chain_broken.cpp). FreeTensor/AllocTensor (the backward
-// event) are not edges yet: a chain through them stays an error (the second kernel).
+// waits on it; FreeTensor sets its backward event (VECOUT: MTE3_V, VECIN: V_MTE2) for the buffer it gives back,
+// the AllocTensor that takes that buffer again waits on it. So a chain of use_after_free_flag_chain.cpp /
+// use_before_deque_flag_chain.cpp may run through a queue instead of an explicit pair, and orders the same:
+// warnings. The same chains with a link missing or in the wrong place are errors
+// (use_after_free_queue_chain_broken.cpp).
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -43,8 +44,8 @@ extern "C" __global__ __aicore__ void chain_through_vecin_queue(GM_ADDR xAddr, G
 }
 
 // MTE3 -> V through another VECOUT queue's FreeTensor (MTE3_V, set after the copy-out) and the next round's
-// AllocTensor of the same buffer (one buffer: always the same), which holds V until then: ordered on hardware,
-// but FreeTensor/AllocTensor are not edges of the relation yet (flag_edges.py says why), so still an error
+// AllocTensor of the same buffer (one buffer: always the same), which holds V until then: the next round's
+// vector write is ordered after the copy-out (an error while FreeTensor/AllocTensor were not edges)
 extern "C" __global__ __aicore__ void chain_through_free_and_alloc(GM_ADDR xAddr, GM_ADDR zAddr, GM_ADDR workspace,
                                                                    GM_ADDR tiling)
 {
@@ -66,15 +67,55 @@ extern "C" __global__ __aicore__ void chain_through_free_and_alloc(GM_ADDR xAddr
         Muls(out, in, 2.0f, 1024);  // expected-warning {{Muls uses a tensor of outQueue after FreeTensor}} [ASC201]
         // expected-note@-1 {{the write relies on the queue's buffer rotation}}
         // expected-note@-2 {{the write also relies on the compiler's auto-sync}}
-        // expected-note@-3 {{the buffer is written again here on PIPE_V, with no chain of SetFlag/WaitFlag}}
         Adds(r, in, 1.0f, 1024);
         SetFlag<HardEvent::V_MTE3>(EVENT_ID1);
         WaitFlag<HardEvent::V_MTE3>(EVENT_ID1);
-        DataCopy(zGm[i * 1024], out, 1024);  // expected-error {{DataCopy uses a tensor of outQueue after FreeTensor}} [ASC201]
+        DataCopy(zGm[i * 1024], out, 1024);  // expected-warning {{DataCopy uses a tensor of outQueue after FreeTensor}} [ASC201]
+        // expected-note@-1 {{the read relies on the queue's buffer rotation}}
+        // expected-note@-2 {{the read runs on PIPE_MTE3, which FreeTensor's event does not order}}
         resQueue.EnQue(r);
         r = resQueue.DeQue<float>();
         DataCopy(zGm[4096 + i * 1024], r, 1024);
         resQueue.FreeTensor(r);
+    }
+}
+
+// V -> MTE2 through another VECIN queue's FreeTensor (V_MTE2, set after the vector read of the freed x) and
+// the next round's AllocTensor of that queue's one buffer, which holds MTE2 until then and comes before the
+// next copy-in of x's buffer: ordered (an error while FreeTensor/AllocTensor were not edges)
+extern "C" __global__ __aicore__ void chain_through_vecin_free(GM_ADDR xAddr, GM_ADDR yAddr, GM_ADDR zAddr,
+                                                               GM_ADDR workspace, GM_ADDR tiling)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQueue;
+    TQue<TPosition::VECIN, 1> auxQueue;
+    TQue<TPosition::VECOUT, 1> outQueue;
+    GlobalTensor<float> xGm, yGm, zGm;
+    xGm.SetGlobalBuffer((__gm__ float *)xAddr, 8192);
+    yGm.SetGlobalBuffer((__gm__ float *)yAddr, 8192);
+    zGm.SetGlobalBuffer((__gm__ float *)zAddr, 8192);
+    pipe.InitBuffer(inQueue, 1, 1024 * sizeof(float));
+    pipe.InitBuffer(auxQueue, 1, 1024 * sizeof(float));
+    pipe.InitBuffer(outQueue, 1, 1024 * sizeof(float));
+    for (int32_t i = 0; i < 8; i++) {
+        LocalTensor<float> a = auxQueue.AllocTensor<float>();
+        LocalTensor<float> x = inQueue.AllocTensor<float>();
+        DataCopy(x, xGm[i * 1024], 1024);
+        DataCopy(a, yGm[i * 1024], 1024);
+        inQueue.EnQue(x);
+        auxQueue.EnQue(a);
+        x = inQueue.DeQue<float>();
+        a = auxQueue.DeQue<float>();
+        inQueue.FreeTensor(x);
+        LocalTensor<float> out = outQueue.AllocTensor<float>();
+        Add(out, x, a, 1024);  // expected-warning {{Add uses a tensor of inQueue after FreeTensor}} [ASC201]
+        // expected-note@-1 {{the read relies on the queue's buffer rotation}}
+        // expected-note@-2 {{the read runs on PIPE_V, which FreeTensor's event does not order}}
+        auxQueue.FreeTensor(a);
+        outQueue.EnQue(out);
+        out = outQueue.DeQue<float>();
+        DataCopy(zGm[i * 1024], out, 1024);
+        outQueue.FreeTensor(out);
     }
 }
 

@@ -1,7 +1,6 @@
 // use_after_free_queue_chain.cpp's chains through a queue with a link missing or in the wrong place: a queue
 // op orders only what its own flag orders (EnQue/DeQue: the tensor enqueued; FreeTensor/AllocTensor: one
-// buffer, on hardware), so each read stays an error, with a note at the write that may overtake it. (The two
-// FreeTensor/AllocTensor cases guard the day those become edges too: they must stay errors then.)
+// buffer), so each read stays an error, with a note at the write that may overtake it.
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -133,6 +132,42 @@ extern "C" __global__ __aicore__ void alloc_of_the_other_buffer(GM_ADDR xAddr, G
         r = resQueue.DeQue<float>();
         DataCopy(zGm[4096 + i * 1024], r, 1024);
         resQueue.FreeTensor(r);
+    }
+}
+
+// chain_through_vecin_free with the other queue's AllocTensor after the copy-in of x's buffer: its wait holds
+// MTE2 only from there on, so the copy-in may overtake the vector read of the round before
+extern "C" __global__ __aicore__ void vecin_alloc_after_the_copy_in(GM_ADDR xAddr, GM_ADDR yAddr, GM_ADDR zAddr,
+                                                                    GM_ADDR workspace, GM_ADDR tiling)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQueue;
+    TQue<TPosition::VECIN, 1> auxQueue;
+    TQue<TPosition::VECOUT, 1> outQueue;
+    GlobalTensor<float> xGm, yGm, zGm;
+    xGm.SetGlobalBuffer((__gm__ float *)xAddr, 8192);
+    yGm.SetGlobalBuffer((__gm__ float *)yAddr, 8192);
+    zGm.SetGlobalBuffer((__gm__ float *)zAddr, 8192);
+    pipe.InitBuffer(inQueue, 1, 1024 * sizeof(float));
+    pipe.InitBuffer(auxQueue, 1, 1024 * sizeof(float));
+    pipe.InitBuffer(outQueue, 1, 1024 * sizeof(float));
+    for (int32_t i = 0; i < 8; i++) {
+        LocalTensor<float> x = inQueue.AllocTensor<float>();
+        DataCopy(x, xGm[i * 1024], 1024);
+        LocalTensor<float> a = auxQueue.AllocTensor<float>();
+        DataCopy(a, yGm[i * 1024], 1024);
+        inQueue.EnQue(x);
+        auxQueue.EnQue(a);
+        x = inQueue.DeQue<float>();
+        a = auxQueue.DeQue<float>();
+        inQueue.FreeTensor(x);
+        LocalTensor<float> out = outQueue.AllocTensor<float>();
+        Add(out, x, a, 1024);  // expected-error {{Add uses a tensor of inQueue after FreeTensor}} [ASC201]
+        auxQueue.FreeTensor(a);
+        outQueue.EnQue(out);
+        out = outQueue.DeQue<float>();
+        DataCopy(zGm[i * 1024], out, 1024);
+        outQueue.FreeTensor(out);
     }
 }
 
