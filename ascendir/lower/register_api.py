@@ -18,12 +18,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import StringAttr
+from xdsl.ir import Block
 
 from ascendir.dialects.ascendc_register import RegCallOp
 from ascendir.lower import ctypes as C
 from ascendir.lower import register_moves
 from ascendir.lower import register_compute
 from ascendir.lower.ctypes import Scalar
+from ascendir.lower.fast_ops import erase_ops
 from ascendir.lower.values import Val
 from frontend import ast as A
 
@@ -35,7 +37,8 @@ _BINARY = ("v:dst", "v:src0", "v:src1", "p:mask")
 _SCALAR = ("v:dst", "v:src", "s:scalar", "p:mask")
 _UNARY = ("v:dst", "v:src", "p:mask")
 FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "Duplicate": (("v:dst", "s:scalar", "p:mask"), ("v:dst", "s:scalar")),
+    # (the register form first: a form is picked by its registers' banks, and a scalar role takes anything)
+    "Duplicate": (("v:dst", "v:src", "p:mask"), ("v:dst", "s:scalar", "p:mask"), ("v:dst", "s:scalar")),
     **{name: (_BINARY,) for name in ("Add", "Sub", "Mul", "Div", "Max", "Min")},
     **{name: (_SCALAR,) for name in ("Adds", "Muls", "Maxs", "Mins")},
     **{name: (_UNARY,) for name in ("Abs", "Sqrt", "Exp")},
@@ -84,7 +87,14 @@ def _new_register(lw: FunctionLowerer, bank: str) -> RegId:
 
 
 def declare(lw: FunctionLowerer, name: str, t: C.CType, init: Val | None, node: A.Node) -> bool:
-    """`RegTensor<float> x;` / `MaskReg m = CreateMask<T>();`: the variable names a register of its own."""
+    """`RegTensor<float> x;` / `MaskReg m = CreateMask<T>();`: the variable names a register of its own.
+    `RegTensor<U> index[16];` (the pooling kernels): each element is a register of its own, so the array is the
+    list of them, and `index[3]` with a constant index is that register (lower_exprs.expr_Index picks an element
+    of a list); an index known only at run time would choose a register while the kernel runs, which a program
+    naming its registers cannot express, and stays the indexing error it was."""
+    if isinstance(t, C.ArrayT) and isinstance(_array_base(t), C.RegisterT) and init is None:
+        lw.bind(name, Val(t, obj=_register_array(lw, t)))
+        return True
     if not isinstance(t, C.RegisterT):
         return False
     reg = _new_register(lw, {"RegTensor": "v", "UnalignReg": "u"}.get(t.kind, "p"))
@@ -94,12 +104,26 @@ def declare(lw: FunctionLowerer, name: str, t: C.CType, init: Val | None, node: 
     return True
 
 
+def _array_base(t: C.CType) -> C.CType:
+    while isinstance(t, C.ArrayT):
+        t = t.elem
+    return t
+
+
+def _register_array(lw: FunctionLowerer, t: C.ArrayT) -> list[Val]:
+    """The elements of an array of registers (of any rank), each a fresh register of the element's bank."""
+    if isinstance(t.elem, C.ArrayT):
+        return [Val(t.elem, obj=_register_array(lw, t.elem)) for _ in range(t.size)]
+    reg_t = t.elem
+    assert isinstance(reg_t, C.RegisterT)
+    bank = {"RegTensor": "v", "UnalignReg": "u"}.get(reg_t.kind, "p")
+    return [Val(reg_t, obj=_new_register(lw, bank)) for _ in range(t.size)]
+
+
 def assign(lw: FunctionLowerer, target: A.Node, value: Val, node: A.Node) -> bool:
-    """`mask = UpdateMask<T>(count);`: a move into the variable's register."""
-    if not (isinstance(target, A.Name) and len(target.qname.parts) == 1):
-        return False
-    bound = lw.lookup(target.qname.parts[0].name)
-    if not (isinstance(bound, Val) and isinstance(bound.obj, RegId)):
+    """`mask = UpdateMask<T>(count);`: a move into the variable's register (or an array element's)."""
+    bound = register_value(lw, target)
+    if bound is None:
         return False
     if isinstance(value.obj, RegId) and value.obj.bank == bound.obj.bank:
         t = bound.ctype
@@ -118,12 +142,13 @@ def _arg_text(a: A.TemplateArg) -> str:
 
 
 def _emit(lw: FunctionLowerer, node: A.Node, api: str, elem: Scalar | None, regs: dict[str, RegId],
-          values: dict[str, Val] | None = None, mode: str = "", result: bool = False) -> RegCallOp:
+          values: dict[str, Val] | None = None, mode: str = "", result: bool = False,
+          result_type: Scalar = C.U32) -> RegCallOp:
     names = list(values or {})
     operands = [lw.ssa(v, node) for v in (values or {}).values()]
     op = RegCallOp.create(
         operands=operands,
-        result_types=[C.scalar_ir_type(C.U32)] if result else [],
+        result_types=[C.scalar_ir_type(result_type)] if result else [],
         properties={"api": StringAttr(api), "elem": StringAttr(str(C.element_ir_type(elem)) if elem is not None else ""),
                     "mode": StringAttr(mode), "regs": StringAttr(" ".join(f"{k}={r}" for k, r in regs.items())),
                     "names": StringAttr(",".join(names))})
@@ -173,13 +198,19 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
     if name == "asc_vf_call":
         return _vf_call(lw, e, targs)
     targs = targs or []
-    if name in register_moves.NAMES:  # loads, stores, their distributions, post-update and AddrReg forms
+    name = register_compute.ALIASES.get(name, name)
+    if name in register_moves.NAMES or (name == "Gather" and len(e.args) == 4):
+        # loads, stores, their distributions, post-update and AddrReg forms; Gather(dst, ubAddr, index, mask)
         return register_moves.call(lw, e, name, targs)
     first = lw._template_arg_value(targs[0]) if targs else None
     elem = first if isinstance(first, Scalar) else None
     modes, bad = _modes(lw, targs[1:] if elem is not None or not targs else targs, elem)
     if name in ("UpdateMask", "CreateMask"):
         return _mask(lw, e, name, elem, modes, bad)
+    if name in ("ClearSpr", "GetSpr") and not e.args and not bad:
+        # ClearSpr<SpecialPurposeReg::AR>() / GetSpr<...AR>(): the AR register Squeeze adds to (spr.rs)
+        op = _emit(lw, e, name, None, {}, mode=",".join(modes), result=name == "GetSpr", result_type=C.I64)
+        return Val(C.I64, op.result) if name == "GetSpr" else Val(C.VoidT())
     if name == "LocalMemBar" and not e.args:
         # LocalMemBar<src, dst>() orders the vector function's UB accesses of one kind before those of another;
         # the simulator runs a vector function's loads and stores one by one in program order already
@@ -208,8 +239,8 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
                 return _unmodelled(lw, e, name, f"an address argument of type {v.ctype}")
             values[key] = v
         elif not (isinstance(v.obj, RegId) and v.obj.bank == kind):
-            return _unmodelled(lw, e, name, f"argument '{key}' is no {'mask' if kind == 'p' else 'vector'} register "
-                                            "the lowering models")
+            return _unmodelled(lw, e, name, not_register_why(lw, node, f"argument '{key}'",
+                                                             "mask" if kind == "p" else "vector"))
         else:
             regs[key] = v.obj
             if kind == "v" and isinstance(v.ctype, C.RegisterT):
@@ -245,18 +276,47 @@ def _banks_fit(lw: FunctionLowerer, form: tuple[str, ...], args: list[A.Node]) -
     for role, node in zip(form, args):
         kind = role.split(":")[0]
         if kind in ("v", "p"):
-            bound = lw.lookup(node.qname.parts[0].name) if isinstance(node, A.Name) and len(node.qname.parts) == 1 \
-                else None
-            if not (isinstance(bound, Val) and isinstance(bound.obj, RegId) and bound.obj.bank == kind):
+            bound = register_value(lw, node)
+            if not (bound is not None and bound.obj.bank == kind):
                 return False
     return True
 
 
-def _is_register(lw: FunctionLowerer, node: A.Node) -> bool:
+def register_value(lw: FunctionLowerer, node: A.Node) -> Val | None:
+    """The register `node` names without lowering anything: a register variable, or an element of an array of
+    registers at a constant index (`index[3]`, `s[ROW][1]`); None for anything else."""
+    bound = _named(lw, node)
+    return bound if isinstance(bound, Val) and isinstance(bound.obj, RegId) else None
+
+
+def not_register_why(lw: FunctionLowerer, node: A.Node | None, what: str, bank: str) -> str:
+    """Why `node` is not the register a call wants there, for its ASC958."""
+    while isinstance(node, A.Cast) and node.expr is not None:
+        node = node.expr
+    if isinstance(node, A.Index):
+        array = _named(lw, node.base)
+        if isinstance(array, Val) and isinstance(array.obj, list):
+            return f"{what} is an element of an array of registers at an index known only at run time (a " \
+                   "register chosen while the kernel runs)"
+    return f"{what} is no {bank} register the lowering models"
+
+
+def _named(lw: FunctionLowerer, node: A.Node) -> object:
     if isinstance(node, A.Name) and len(node.qname.parts) == 1:
-        bound = lw.lookup(node.qname.parts[0].name)
-        return isinstance(bound, Val) and isinstance(bound.obj, RegId)
-    return False
+        return lw.lookup(node.qname.parts[0].name)
+    if isinstance(node, A.Index):
+        array = _named(lw, node.base)
+        if not (isinstance(array, Val) and isinstance(array.ctype, C.ArrayT) and isinstance(array.obj, list)):
+            return None
+        scratch = Block()  # the index's constant; whatever its lowering built is thrown away
+        try:
+            with lw.detached(scratch):
+                at = lw.expr(node.index).const
+        finally:
+            erase_ops(scratch)
+        if isinstance(at, int) and not isinstance(at, bool) and 0 <= at < len(array.obj):
+            return array.obj[at]
+    return None
 
 
 def _mask(lw: FunctionLowerer, e: A.Call, name: str, elem: Scalar | None, modes: list[str], bad: str | None) -> Val:

@@ -43,12 +43,19 @@ FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
     **{name: (("v:dst0", "v:dst1", "v:src0", "v:src1"),) for name in ("Interleave", "DeInterleave")},
     # the register form (gather_mask_intf.h:36-37); Gather(dst, ubAddr, index, mask) from UB is a load (not here)
     "Gather": (("v:dst", "v:src", "v:index"),),
+    # gather_mask_intf.h:33-35: the selected elements packed low (and, STORE_REG, their bytes added to AR: spr.rs)
+    "Squeeze": (("v:dst", "v:src", "p:mask"),),
 }
+# older names of the same calls (asc-devkit impl/basic_api/reg_compute/kernel_reg_compute_maskreg_intf_impl.h:50-84:
+# MaskAnd / MaskOr / MaskXor / MaskNot / MaskMov call the very Impl that And / Or / Xor / Not / Move of MaskRegs
+# call; kernel_reg_compute_copy_intf_impl.h:38-58: Copy and Move of vector registers both call CopyImpl, MERGING by
+# default under a mask)
+ALIASES = {"MaskAnd": "And", "MaskOr": "Or", "MaskXor": "Xor", "MaskNot": "Not", "MaskMov": "Move", "Copy": "Move"}
 # calls whose source register may hold another element type than dst (`U=` in the simulator's call)
 TWO_TYPES = frozenset({"Cast", "Reduce", "ReduceSum", "Pack", "UnPack"})
 # enumerations a template argument names, and the mode key the simulator reads
 ENUM_MODES = {"CMPMODE": "cmp", "ReduceType": "reduce", "IndexOrder": "order", "HighLowPart": "part",
-              "RoundMode": "round"}
+              "RoundMode": "round", "GatherMaskMode": "store", "SpecialPurposeReg": "spr"}
 # the register API's mode structs a kernel declares `constexpr` and passes as a template argument
 # (kernel_reg_compute_utils.h:207-291)
 MODE_STRUCTS = frozenset({"CastTrait", "DivSpecificMode", "SqrtSpecificMode", "ExpSpecificMode", "LnSpecificMode",

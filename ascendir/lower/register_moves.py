@@ -2,7 +2,8 @@
 their single-register forms, with a load / store distribution (`LoadDist::DIST_UNPACK_B16`, `StoreDist::
 DIST_PACK_B32`, ...), a post-update address (`LoadAlign<T, PostLiteral::POST_MODE_UPDATE>(reg, addr, stride)`)
 or an AddrReg offset (`LoadAlign(reg, addr, CreateAddrReg<T>(i, stride))`), and the unaligned forms
-(LoadUnAlignPre / LoadUnAlign, StoreUnAlign / StoreUnAlignPost, MicroAPI's DataCopyUnAlign[Pre|Post]).
+(LoadUnAlignPre / LoadUnAlign, StoreUnAlign / StoreUnAlignPost, MicroAPI's DataCopyUnAlign[Pre|Post]; the count-less
+StoreUnAlign whose count is AR's, after a Squeeze), and Gather(dst, baseAddr, index, mask) from UB.
 
 The address arithmetic is done here, so every emitted `ascendc.reg_call` works at one address:
 - post-update: the call at `addr`, then `addr += stride` elements of the pointer's type (the impl steps the
@@ -15,7 +16,7 @@ The address arithmetic is done here, so every emitted `ascendc.reg_call` works a
   (examples/.../reg_load_store_align/ld_st_reg_align.asc:68-75).
 The layouts themselves are the simulator's (rust_sim/src/vector/reg/dist.rs, unalign.rs). Forms whose meaning the
 headers leave open (two-register interleaving loads and stores, DataCopyMode block strides, MaskReg loads and
-stores, unaligned forms taking an AddrReg or a special-register count) are ASC958 naming the form.
+stores, unaligned forms taking an AddrReg) are ASC958 naming the form.
 """
 
 from __future__ import annotations
@@ -135,27 +136,29 @@ def _template(lw: FunctionLowerer, targs: list[A.TemplateArg]) -> _Form:
 
 def _register(lw: FunctionLowerer, node: A.Node, bank: str):
     """The register `node` names if it is one of bank `bank` (`v`, `p`, `u`), else None."""
-    from ascendir.lower.register_api import RegId
+    from ascendir.lower.register_api import register_value
 
     while isinstance(node, A.Cast) and node.expr is not None:
         node = node.expr
-    if isinstance(node, A.Name) and len(node.qname.parts) == 1:
-        bound = lw.lookup(node.qname.parts[0].name)
-        if isinstance(bound, Val) and isinstance(bound.obj, RegId) and bound.obj.bank == bank:
-            return bound.obj
-    return None
+    bound = register_value(lw, node)
+    return bound.obj if bound is not None and bound.obj.bank == bank else None
+
+
+def _not_register(lw: FunctionLowerer, node: A.Node | None, what: str) -> str:
+    from ascendir.lower.register_api import not_register_why
+
+    return not_register_why(lw, node, what, "vector")
 
 
 def _elem(lw: FunctionLowerer, form: _Form, reg_node: A.Node) -> Scalar | None:
     if form.elem is not None:
         return form.elem
+    from ascendir.lower.register_api import register_value
+
     while isinstance(reg_node, A.Cast) and reg_node.expr is not None:
         reg_node = reg_node.expr
-    if isinstance(reg_node, A.Name) and len(reg_node.qname.parts) == 1:
-        bound = lw.lookup(reg_node.qname.parts[0].name)
-        if isinstance(bound, Val) and isinstance(bound.ctype, C.RegisterT):
-            return bound.ctype.elem
-    return None
+    bound = register_value(lw, reg_node)
+    return bound.ctype.elem if bound is not None and isinstance(bound.ctype, C.RegisterT) else None
 
 
 def _lvalue(node: A.Node) -> A.Node:
@@ -196,7 +199,7 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg]) 
             form.dist = None if table[form.dist_value] == "DIST_NORM" else table[form.dist_value]
         lower = {"LoadAlign": _load_align, "StoreAlign": _store_align, "LoadUnAlign": _load_unalign,
                  "StoreUnAlign": _store_unalign, "LoadUnAlignPre": _load_unalign_pre,
-                 "StoreUnAlignPost": _store_unalign_post}[name]
+                 "StoreUnAlignPost": _store_unalign_post, "Gather": _gather}[name]
         lower(lw, e, form)
     except _Unmodelled as why:
         return _unmodelled(lw, e, name, str(why))
@@ -257,7 +260,7 @@ def _load_align(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
     dst = _register(lw, args[0], "v") if args else None
     if dst is None:
         raise _Unmodelled("a load into a MaskReg" if args and _register(lw, args[0], "p") else
-                          "the destination is no vector register the lowering models")
+                          _not_register(lw, args[0] if args else None, "the destination"))
     elem = _elem(lw, form, args[0])
     dst1 = _register(lw, args[1], "v") if len(args) >= 2 else None
     if dst1 is not None:  # LoadAlign<T, DIST_DINTLV_B*>(dst0, dst1, addr[, stride | areg]): the dual form
@@ -277,6 +280,30 @@ def _load_align(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
         _emit(lw, e, "LoadAlign", elem, {"dst": dst}, {"addr": addr}, form)
     else:
         raise _Unmodelled(f"the form with {len(args)} arguments" + (f" and {form.post}" if form.post else ""))
+
+
+def _gather(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
+    """`Gather(dst, baseAddr, index, mask)`: the UB elements `index[i]` of baseAddr's type into dst's lanes
+    (rust_sim/src/vector/reg/transfer.rs `gather`); a source type narrower than dst's (b8 into b16) is `U=`."""
+    dst, index, mask = (_register(lw, e.args[i], bank) for i, bank in ((0, "v"), (2, "v"), (3, "p")))
+    if dst is None or index is None or mask is None:
+        what, node, bank = next((w, e.args[i], b) for w, i, b, r in (("the destination", 0, "vector", dst),
+                                                                     ("the index", 2, "vector", index),
+                                                                     ("the mask", 3, "mask", mask)) if r is None)
+        from ascendir.lower.register_api import not_register_why
+
+        raise _Unmodelled(not_register_why(lw, node, what, bank))
+    elem = _elem(lw, form, e.args[0])
+    addr = _address(lw, e.args[1])
+    source = addr.ctype.pointee if isinstance(addr.ctype, C.Pointer) else None
+    if not isinstance(source, Scalar):
+        raise _Unmodelled(f"a base address of type {addr.ctype}")
+    if elem is None:
+        raise _Unmodelled("the element type is not known")
+    from ascendir.lower.register_api import _emit as emit
+
+    mode = f"U={C.element_ir_type(source)}" if source != elem else ""
+    emit(lw, e, "Gather", elem, {"dst": dst, "index": index, "mask": mask}, {"addr": addr}, mode)
 
 
 def _load_pair(lw: FunctionLowerer, e: A.Call, form: _Form, elem: Scalar | None, dst: object, dst1: object) -> None:
@@ -301,7 +328,7 @@ def _store_align(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
         raise _Unmodelled("a store of a MaskReg")
     src = _register(lw, args[1], "v") if len(args) >= 2 else None
     if src is None:
-        raise _Unmodelled("the source is no vector register the lowering models")
+        raise _Unmodelled(_not_register(lw, args[1] if len(args) >= 2 else None, "the source"))
     if len(args) >= 3 and _register(lw, args[2], "v") is not None:
         raise _Unmodelled("the two-register (interleaving) form")
     mask = _register(lw, args[-1], "p") if len(args) >= 3 else None
@@ -329,7 +356,7 @@ def _load_unalign(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
     args = e.args
     dst = _register(lw, args[0], "v") if args else None
     if dst is None and len(args) >= 3:
-        raise _Unmodelled("the destination is no vector register the lowering models")
+        raise _Unmodelled(_not_register(lw, args[0], "the destination"))
     if dst is None or len(args) < 3 or _register(lw, args[1], "u") is None:
         raise _Unmodelled(f"the form with {len(args)} arguments")
     if form.dist is not None:
@@ -367,11 +394,12 @@ def _store_unalign(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
     src = _register(lw, args[1], "v") if len(args) >= 2 else None
     ureg = _register(lw, args[2], "u") if len(args) >= 3 else None
     if len(args) >= 3 and src is None:
-        raise _Unmodelled("the source is no vector register the lowering models")
+        raise _Unmodelled(_not_register(lw, args[1], "the source"))
     if src is None or ureg is None:
         raise _Unmodelled(f"the form with {len(args)} arguments")
     if len(args) == 3:
-        raise _Unmodelled("the form without a count (vstur: the count is a special register's)")
+        _store_unalign_ar(lw, e, form, src, ureg)
+        return
     if len(args) != 4:
         raise _Unmodelled(f"the form with {len(args)} arguments")
     if form.post not in (None, "POST_MODE_UPDATE"):
@@ -388,8 +416,30 @@ def _store_unalign(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
     _post_update(lw, args[0], addr, count, e)
 
 
+def _store_unalign_ar(lw: FunctionLowerer, e: A.Call, form: _Form, src: object, ureg: object) -> None:
+    """`StoreUnAlign(dstAddr, src, ureg)`: the bytes the last Squeeze<.., STORE_REG> kept, stored after those
+    the earlier ones stored (the count and the offset are AR's, rust_sim/src/vector/reg/spr.rs). Only the
+    POST_MODE_UPDATE form (the default, datacopy_intf.h:129-131) packs them so; what POST_MODE_NORMAL writes where
+    the docs say the address must be stepped by hand is not said."""
+    if form.post not in (None, "POST_MODE_UPDATE"):
+        raise _Unmodelled(f"the form without a count under {form.post}")
+    from ascendir.lower.register_api import _emit as emit
+
+    elem = _elem(lw, form, e.args[1])
+    if elem is None:
+        raise _Unmodelled("the element type is not known")
+    emit(lw, e, "StoreUnAlign", elem, {"src": src, "ureg": ureg}, {"addr": _address(lw, e.args[0])}, "count=AR")
+
+
 def _store_unalign_post(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
     args = e.args
+    if len(args) == 2 and _register(lw, args[1], "u") is not None:
+        # StoreUnAlignPost(dstAddr, ureg): the AR form's tail (the model wrote it at the StoreUnAlign)
+        addr = _address(lw, args[0])
+        elem = form.elem or (addr.ctype.pointee if isinstance(addr.ctype, C.Pointer)
+                             and isinstance(addr.ctype.pointee, Scalar) else None)
+        _emit(lw, e, "StoreUnAlignPost", elem, {"ureg": _register(lw, args[1], "u")}, {"addr": addr}, form)
+        return
     if len(args) != 3 or _register(lw, args[1], "u") is None:
         raise _Unmodelled(f"the form with {len(args)} arguments")
     addr = _address(lw, args[0])

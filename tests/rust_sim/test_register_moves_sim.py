@@ -223,7 +223,8 @@ def test_mask_pattern_h_selects_the_lower_half(tmp_path: Path) -> None:
 @pytest.mark.parametrize("call, named", [
     ("Reg::LoadAlign<T, Reg::LoadDist::DIST_US_B16>(a, xAddr);", "LoadDist::DIST_US_B16 is not modelled"),
     ("Reg::MaskReg m3 = Reg::CreateMask<T, Reg::MaskPattern::M3>();", "MaskPattern::M3 is not modelled"),
-    ("Reg::StoreUnAlign(yAddr, a, us);", "StoreUnAlign (the form without a count"),
+    # the count-less form takes its count from AR, which only a Squeeze with STORE_REG sets (spr.rs)
+    ("Reg::StoreUnAlign(yAddr, a, us);", "no Squeeze with STORE_REG precedes"),
     # a source that is no register the lowering models (ops-nn avg_pool_common.h stores `res.reg[0]`, a part of a
     # two-register RegTensor): named as such, not as a form of another arity
     ("Reg::StoreUnAlign(yAddr, (Reg::RegTensor<T>&)n, us, 4);",

@@ -419,8 +419,9 @@ pub(crate) fn classify(api: &str, dtype: Option<&str>, p: &Params) -> Class {
             "Arange" | "Xor" | "Neg" => Some('S'),
             // register relayout (reg/relayout.rs): one pass over the source registers
             "Pack" | "UnPack" | "Interleave" | "DeInterleave" => Some('S'),
-            // the register Gather (vselr): one pass; the tensor-level Gather's class is for the UB gather
-            "Gather" => Some('S'),
+            // the register Gather (vselr) and the UB one (vgather2, one register of elements): one pass each;
+            // Squeeze (reg/spr.rs) one pass over its source register
+            "Gather" | "Squeeze" => Some('S'),
             // Truncate: the Cast class of the tensor API, one conversion pass
             "Truncate" => Some('S'),
             "Log" => Some('E'), // the natural log, as Ln

@@ -37,7 +37,9 @@ pub const NO_PIPE_COST: &[&str] = &[
     "ToFloat",
     "ToBfloat16",
     "Reg::GetVRegSize",
+    "Reg::GetSpr",
     // configuration setters: a register or the tensor's bookkeeping, no data moved
+    "Reg::ClearSpr",
     "SetSize",
     "SetL2CacheHint",
     "SetAtomicAdd",

@@ -31,6 +31,12 @@ enum Kind {
         scalar: Sv,
         mask: Option<usize>,
     },
+    /// Duplicate(dst, src, mask): src's lowest element into dst's lanes
+    DupReg {
+        dst: usize,
+        src: usize,
+        mask: usize,
+    },
     Binary {
         op: RegBinOp,
         dst: usize,
@@ -160,6 +166,20 @@ fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
             mask: opt_mask(a, "mask")?,
             addr: a.sv("addr")?,
         },
+        // the Tensor mode (docs .../Reg矢量计算/数据填充/Duplicate.md): srcReg's lowest element broadcast to the lanes
+        // the mask selects; `pos` is LOWEST, "no other value supported yet"
+        "Duplicate" if a.has("src") => match a.targ("part") {
+            None | Some("LOWEST") => Kind::DupReg {
+                dst: v("dst")?,
+                src: v("src")?,
+                mask: p("mask")?,
+            },
+            Some(other) => {
+                return Err(format!(
+                    "Duplicate from HighLowPart::{other} (only LOWEST is documented)"
+                ))
+            }
+        },
         "Duplicate" => Kind::Dup {
             dst: v("dst")?,
             scalar: a.sv("scalar")?,
@@ -224,13 +244,18 @@ fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
 
 /// The UB byte range [addr, addr + len) if inside UB (reported and None otherwise).
 pub(crate) fn ub_range(cx: &mut Ctx, addr: Sv, len: usize, write: bool, elem: usize, what: &str) -> Option<usize> {
+    let start = cx.int(addr);
+    ub_range_at(cx, start, len, write, elem, what)
+}
+
+/// [`ub_range`] at a byte address already read.
+pub(crate) fn ub_range_at(cx: &mut Ctx, start: i64, len: usize, write: bool, elem: usize, what: &str) -> Option<usize> {
     let ub = Handle {
         space: Space::Local(MemKind::Ub),
         addr: 0,
         len: -1,
         alloc: 0,
     };
-    let start = cx.int(addr);
     cx.range(ub, start, len as i64, write, elem, what)
 }
 
@@ -276,6 +301,11 @@ impl RegCall {
                 let m = self.mask_of(cx, mask);
                 let bits = cx.value_as(scalar, t);
                 ops::duplicate(self.file(cx).vreg(dst), t, bits, &m, self.mode);
+            }
+            Kind::DupReg { dst, src, mask } => {
+                let m = self.mask_of(cx, Some(mask));
+                let s = self.file(cx).read(&[src]);
+                ops::duplicate_lowest(self.file(cx).vreg(dst), t, &s[0], &m, self.mode);
             }
             Kind::Binary { op, dst, a, b, mask } => {
                 let m = self.mask_of(cx, Some(mask));
@@ -373,4 +403,5 @@ pub fn register(r: &mut Registry) {
     let refs: Vec<&str> = heads.iter().map(String::as_str).collect();
     r.add_all(&refs, &["plain"], decode);
     crate::vector::reg::compute_calls::register(r);
+    crate::vector::reg::spr::register(r);
 }

@@ -259,6 +259,8 @@ pub(crate) fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
             dst: v("dst")?,
             src: v("src")?,
         },
+        // Gather(dst, ubAddr, index, mask): the UB form is a load (transfer.rs)
+        "Gather" if a.has("addr") => return crate::vector::reg::transfer::decode(a),
         "Gather" => Kind::GatherReg {
             dst: v("dst")?,
             src: v("src")?,

@@ -38,6 +38,8 @@ pub struct RegFile {
     width: usize,
     vregs: Vec<VReg>,
     masks: Vec<MaskReg>,
+    /// the AR special register (Squeeze / StoreUnAlign / ClearSpr / GetSpr, spr.rs)
+    pub ar: crate::vector::reg::spr::Ar,
 }
 
 impl RegFile {
@@ -47,6 +49,7 @@ impl RegFile {
             width,
             vregs: Vec::new(),
             masks: Vec::new(),
+            ar: Default::default(),
         }
     }
 

@@ -19,6 +19,7 @@ pub mod mask;
 pub mod ops;
 pub mod reduce;
 pub mod relayout;
+pub mod spr;
 #[cfg(test)]
 mod test_regs;
 pub mod transfer;

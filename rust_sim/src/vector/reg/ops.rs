@@ -106,6 +106,12 @@ pub fn duplicate(dst: &mut VReg, t: DType, bits: u64, mask: &MaskReg, mode: Merg
     predicated(dst, t, mask, mode, |_| bits);
 }
 
+/// `Duplicate(dst, src, mask)`, the Tensor mode: `src`'s lowest element into the lanes the mask selects (docs
+/// .../Reg矢量计算/数据填充/Duplicate.md, `pos` LOWEST).
+pub fn duplicate_lowest(dst: &mut VReg, t: DType, src: &VReg, mask: &MaskReg, mode: MergeMode) {
+    duplicate(dst, t, src.get(t, 0), mask, mode);
+}
+
 fn float_op(op: RegBinOp, a: f32, b: f32) -> f32 {
     match op {
         RegBinOp::Add => a + b,
@@ -245,6 +251,18 @@ mod tests {
             [f(&dst, 0), f(&dst, 1), f(&dst, 2), f(&dst, 3)],
             [11.0, 22.0, -1.0, -1.0]
         );
+    }
+
+    #[test]
+    fn duplicate_lowest_broadcasts_element_zero_under_the_mode() {
+        let src = floats(&[2.5, 7.0, 9.0]);
+        let mut count = 3u32;
+        let mask = update_mask(W, DType::F32, &mut count); // lanes 0..3
+        let mut dst = floats(&[-1.0, -1.0, -1.0, -1.0]);
+        duplicate_lowest(&mut dst, DType::F32, &src, &mask, MergeMode::Merging);
+        assert_eq!([f(&dst, 0), f(&dst, 1), f(&dst, 2), f(&dst, 3)], [2.5, 2.5, 2.5, -1.0]);
+        duplicate_lowest(&mut dst, DType::F32, &src, &mask, MergeMode::Zeroing);
+        assert_eq!([f(&dst, 2), f(&dst, 3), f(&dst, 63)], [2.5, 0.0, 0.0]);
     }
 
     #[test]

@@ -9,9 +9,9 @@ use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
 use crate::memory::MemKind;
 use crate::program::Sv;
-use crate::vector::reg::calls::{flow_or_not_modelled, reg_operand, reg_width, ub_range};
+use crate::vector::reg::calls::{flow_or_not_modelled, reg_operand, reg_width, ub_range, ub_range_at};
 use crate::vector::reg::dist::{self, LoadDist, StoreDist};
-use crate::vector::reg::file::RegFile;
+use crate::vector::reg::file::{RegFile, VReg};
 use crate::vector::reg::mask::{self, MaskPattern};
 use crate::vector::reg::unalign;
 
@@ -40,6 +40,14 @@ enum Kind {
         src: usize,
         addr: Sv,
         count: Sv,
+    },
+    /// Gather(dst, ubAddr, index, mask): element `index[i]` of type `u` at `addr` into lane i
+    GatherUb {
+        dst: usize,
+        index: usize,
+        mask: usize,
+        addr: Sv,
+        u: DType,
     },
     /// LoadUnAlignPre / StoreUnAlignPost: the alignment register's own work, nothing to do here ([`unalign`])
     Nothing,
@@ -86,10 +94,19 @@ pub fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
             addr: a.sv("addr")?,
             dist: StoreDist::from_name(dist, t)?,
         },
+        // the count-less form after a Squeeze with STORE_REG: the count is AR's (spr.rs)
+        "StoreUnAlign" if a.targ("count") == Some("AR") => return crate::vector::reg::spr::decode(a),
         "StoreUnAlign" => Kind::StoreCount {
             src: reg_operand(a, "src", 'v')?,
             addr: a.sv("addr")?,
             count: a.sv("count")?,
+        },
+        "Gather" => Kind::GatherUb {
+            dst: reg_operand(a, "dst", 'v')?,
+            index: reg_operand(a, "index", 'v')?,
+            mask: reg_operand(a, "mask", 'p')?,
+            addr: a.sv("addr")?,
+            u: if a.targ("U").is_some() { a.dtype("U")? } else { t },
         },
         "LoadUnAlignPre" | "StoreUnAlignPost" => Kind::Nothing,
         _ => return Err(format!("the register API's {api} is not modelled")),
@@ -161,9 +178,71 @@ impl Transfer {
                 let bytes = unalign::store_count(&src, self.t, n)?;
                 Ok(self.write(cx, addr, &[(0, bytes)]))
             }
+            Kind::GatherUb {
+                dst,
+                index,
+                mask,
+                addr,
+                u,
+            } => self.gather(cx, dst, index, mask, addr, u),
             Kind::Nothing => Ok(Flow::Next),
         }
     }
+
+    fn gather(&self, cx: &mut Ctx, dst: usize, index: usize, mask: usize, addr: Sv, u: DType) -> Result<Flow, String> {
+        let idx = self.file(cx).vreg(index).clone();
+        let m = self.file(cx).mask(mask).clone();
+        let base = cx.int(addr);
+        let mut stopped = false;
+        let out = gather(&idx, &m, self.t, u, self.width, |k| {
+            let start = ub_range_at(
+                cx,
+                base + k as i64 * u.size() as i64,
+                u.size(),
+                false,
+                u.size(),
+                &self.name,
+            )?;
+            Some(u.load_bits(&cx.local(MemKind::Ub).data.as_slice()[start..]))
+        })?;
+        match out {
+            Some(reg) => *self.file(cx).vreg(dst) = reg,
+            None => stopped = true,
+        }
+        Ok(if stopped { Flow::Stop } else { Flow::Next })
+    }
+}
+
+/// `Gather(dst, baseAddr, index, mask)` from UB (vgather2; asc-devkit docs/zh/api/SIMD-API/基础API/Reg矢量计算/
+/// Reg数据搬入/离散搬入（Gather）.md and the C API's reg_load/asc_gather.md): lane i of a register of `t` lanes gets
+/// element `index[i]` (counted in elements of the source type `u` from baseAddr), read by `read`; a lane the mask
+/// leaves out is 0 (asc_gather.md: "mask未筛选的元素在输出中置零"); a b8 source in a b16 lane keeps its 8 bits
+/// with the upper 8 zero (int8 -40 becomes 216). The index register holds one unsigned index per lane, of the
+/// lane's width (uint16_t for b16, uint32_t for b32, the table of the Gather page). None when `read` refused an
+/// element (outside UB: the finding is reported there).
+pub fn gather(
+    index: &VReg,
+    mask: &crate::vector::reg::mask::MaskReg,
+    t: DType,
+    u: DType,
+    width: usize,
+    mut read: impl FnMut(u64) -> Option<u64>,
+) -> Result<Option<VReg>, String> {
+    if t.size() == 8 || !(u.size() == t.size() || (u.size() == 1 && t.size() == 2)) {
+        return Err(format!(
+            "a gather of {} elements into {} lanes (the b64 forms hold their lanes in RegTraitNumTwo registers)",
+            u.name(),
+            t.name()
+        ));
+    }
+    let mut out = VReg::zeroed(width);
+    for i in (0..width / t.size()).filter(|&i| mask.active(t, i)) {
+        let Some(bits) = read(index.get(t, i)) else {
+            return Ok(None);
+        };
+        out.set(t, i, bits);
+    }
+    Ok(Some(out))
 }
 
 impl crate::api::ApiOp for Transfer {
@@ -182,4 +261,56 @@ pub fn register(r: &mut Registry) {
     let heads: Vec<String> = apis.iter().map(|a| format!("Reg::{a}")).collect();
     let refs: Vec<&str> = heads.iter().map(String::as_str).collect();
     r.add_all(&refs, &["plain"], decode);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vector::reg::mask::MaskReg;
+
+    #[test]
+    fn gather_reads_by_element_index_and_zeros_inactive_lanes() {
+        // 64 float lanes; index[i] = 2 * i + 1 (odd elements), the mask covers the first 3 lanes
+        let ub: Vec<f32> = (0..200).map(|k| k as f32 * 0.5).collect();
+        let mut index = VReg::zeroed(256);
+        for i in 0..64 {
+            index.set(DType::U32, i, (2 * i + 1) as u64);
+        }
+        let mask = MaskReg::first(256, DType::F32, 3);
+        let read = |k: u64| Some(ub[k as usize].to_bits() as u64);
+        let out = gather(&index, &mask, DType::F32, DType::F32, 256, read)
+            .unwrap()
+            .unwrap();
+        let lane = |i| f32::from_bits(out.get(DType::F32, i) as u32);
+        assert_eq!((lane(0), lane(1), lane(2)), (0.5, 1.5, 2.5));
+        assert!((3..64).all(|i| out.get(DType::F32, i) == 0));
+    }
+
+    #[test]
+    fn gather_of_bytes_into_16_bit_lanes_zero_extends_and_repeats_indices() {
+        let ub: [u8; 4] = [40, (-40i8) as u8, 7, 9];
+        let mut index = VReg::zeroed(256);
+        for (i, k) in [0u64, 1, 1, 3].iter().enumerate() {
+            index.set(DType::U16, i, *k);
+        }
+        let mask = MaskReg::first(256, DType::I16, 4);
+        let out = gather(&index, &mask, DType::I16, DType::I8, 256, |k| {
+            Some(ub[k as usize] as u64)
+        })
+        .unwrap()
+        .unwrap();
+        let lanes: Vec<u64> = (0..5).map(|i| out.get(DType::I16, i)).collect();
+        assert_eq!(lanes, vec![40, 216, 216, 9, 0]);
+    }
+
+    #[test]
+    fn gather_refusals() {
+        let index = VReg::zeroed(256);
+        let mask = MaskReg::first(256, DType::F32, 1);
+        assert!(gather(&index, &mask, DType::F32, DType::F32, 256, |_| None)
+            .unwrap()
+            .is_none());
+        assert!(gather(&index, &mask, DType::I64, DType::I64, 256, |_| Some(0)).is_err());
+        assert!(gather(&index, &mask, DType::F32, DType::F16, 256, |_| Some(0)).is_err());
+    }
 }
