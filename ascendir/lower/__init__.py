@@ -38,7 +38,7 @@ from ascendir.lower.values import Val
 from frontend import ast as A
 from frontend.diagnostics import Diagnostic, Note, error, warning
 from frontend.pipeline import Program
-from frontend.readers import Bundle
+from frontend.readers import Bundle, in_op_host
 
 INTERNAL_ERROR = "ASC000"
 MISSING_INCLUDE = "ASC002"
@@ -146,8 +146,11 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
     named: set[str] | None = None  # read from the kernel sources' text only if a kernel header needs it: the
     # scan of every source line costs 0.3 M instructions per kernel check, and a single-file kernel has no header
     for u in program.units:
-        group = "kernel" if u.unit.role in ("kernel", "header") else "host" if u.unit.role in (
-            "host", "tiling_header") else "other"
+        # a header under op_host is host code (ops-nn transpose_batch_mat_mul's op_host/op_tiling/pp_matmul_info.h,
+        # whose struct HardwareInfo hid the kernel's class template HardwareInfo<ArchTag> and its constants), as
+        # the device build, which never reads op_host, has it (passes.verify._kernel_side)
+        group = "kernel" if u.unit.role == "kernel" or (u.unit.role == "header" and not in_op_host(u.unit.path)) \
+            else "host" if u.unit.role in ("host", "tiling_header", "header") else "other"
         if group == "kernel" and os.path.normpath(u.unit.path) in included:
             continue  # already part of the source that includes it, with that source's macros
         if group == "kernel" and u.unit.path.lower().endswith(_HEADER_SUFFIXES):
@@ -215,7 +218,10 @@ def _with_others(scope: Scope, others: Iterable[Scope], program: Program) -> Sco
     scope.libraries = _libraries(program)
     for other in others:
         for name, ts in other.tiling_structs.items():
-            scope.tiling_structs.setdefault(name, ts)
+            if name not in scope.classes:
+                # (a class of the kernel's own of that name is the one the kernel means: ops-nn
+                # transpose_batch_mat_mul's kernel template HardwareInfo<ArchTag> beside its host's HardwareInfo)
+                scope.tiling_structs.setdefault(name, ts)
         scope.tpl_declarations += other.tpl_declarations
     return scope
 
