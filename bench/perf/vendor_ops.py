@@ -39,6 +39,7 @@ sys.path.append(str(Path(__file__).resolve().parent))
 
 from vendor_op_case import DEFAULT_TOLERANCE, Arrays, OpCase, layer_norm as _layer_norm  # noqa: E402
 from vendor_op_case import f32 as _f32, with_specials as _with_specials, within as _within  # noqa: E402
+from vendor_ops_cube import cube_cases  # noqa: E402
 from vendor_ops_nn import nn_and_math_cases  # noqa: E402
 
 
@@ -119,7 +120,7 @@ def _cases() -> list[OpCase]:
                {"permute_tokens": ((rows * 2, 32), "float32"), "sorted_indices": ((rows * 2,), "int32")},
                lambda a: _permute(a["tokens"], a["indices"]),
                note="stable argsort of the flattened indices; permute_tokens[p] = tokens[sorted[p] // topk]"),
-    ] + _math_and_transformer_cases(rows, cols) + nn_and_math_cases(rows, cols)
+    ] + _math_and_transformer_cases(rows, cols) + nn_and_math_cases(rows, cols) + cube_cases()
 
 
 def _math_and_transformer_cases(rows: int, cols: int) -> list[OpCase]:
