@@ -4,6 +4,11 @@
     ascendir run kernel.cpp --input x=x.npy --block-dim 8 --tiling totalLength=16384 --tiling tileNum=8 \
         --output z=8,2048:float16 --output-dir out/
     ascendir run answer.md --input 2048,1536:float16 --print-program
+    ascendir run examples/00_basic_matmul/basic_matmul.cpp -I include -I examples/common --args "256 512 128"
+
+A host program (a lone source whose main allocates device memory and launches a kernel its headers define, as
+catlass's examples do) is run from its main: `--args` are its program arguments, its device buffers the tensors
+(passes/sim/host_run.py).
 
 Exit codes: 0 the run found nothing, 1 findings (errors), 2 usage errors or inputs that cannot be read.
 """
@@ -88,6 +93,11 @@ def read_input(text: str, rng: Any) -> tuple[str | None, Any, str | None]:
 @click.option("-U", "--undefine", "undefines", multiple=True, metavar="NAME",
               help="Undefine a macro the build defines (-U __DAV_C220_VEC__ -D __DAV_C220_CUBE__: a kernel's cube "
                    "pass).")
+@click.option("-I", "--include-dir", "include_dirs", multiple=True, metavar="DIR",
+              help="Search DIR for included headers, after the including file's folder, in the order given.")
+@click.option("--args", "program_args", default=None, metavar="'ARG ...'",
+              help="A host program's arguments (argv[1:], split as a shell would): catlass's examples take "
+                   "'m n k'.")
 @click.option("--chip", default=None, help="Target chip (default 910B2).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="How to print.")
 @click.option("--input-format", default="auto", help="How to read KERNEL (auto, cpp, project, npukernelbench, "
@@ -102,12 +112,14 @@ def main(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
          inplace: tuple[str, ...], block_dim: int | None, tiling: tuple[str, ...], tiling_key: int | None,
          chip: str | None, fmt: str, input_format: str, output_dir: str | None, budget: int | None, seed: int,
          print_program: bool, trace_path: str | None, defines: tuple[str, ...] = (),
-         workspace: int | None = None, undefines: tuple[str, ...] = ()) -> None:
+         workspace: int | None = None, undefines: tuple[str, ...] = (), include_dirs: tuple[str, ...] = (),
+         program_args: str | None = None) -> None:
     """Run KERNEL on the NPU simulator: outputs, and what the run found (out-of-bounds accesses, races,
     deadlocks, ...)."""
     try:
         code = _run(kernel, inputs, attrs, outputs, block_dim, tiling, tiling_key, chip, fmt, input_format,
-                    output_dir, budget, seed, print_program, trace_path, inplace, defines, workspace, undefines)
+                    output_dir, budget, seed, print_program, trace_path, inplace, defines, workspace, undefines,
+                    include_dirs, program_args)
     except click.ClickException:
         raise
     except Exception as exc:  # a bug of ours must not print a traceback at the user
@@ -124,7 +136,10 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
          block_dim: int | None, tiling: tuple[str, ...], tiling_key: int | None, chip: str | None, fmt: str,
          input_format: str, output_dir: str | None, budget: int | None, seed: int, print_program: bool,
          trace_path: str | None = None, inplace: tuple[str, ...] = (), defines: tuple[str, ...] = (),
-         workspace: int | None = None, undefines: tuple[str, ...] = ()) -> int:
+         workspace: int | None = None, undefines: tuple[str, ...] = (), include_dirs: tuple[str, ...] = (),
+         program_args: str | None = None) -> int:
+    import shlex
+
     import numpy as np
 
     from cli.shapes import parse_attr_value, parse_tensor_spec
@@ -177,11 +192,30 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
         macros[name] = value if sep else "1"
     for name in undefines:
         macros[name] = None  # (a default define too: the chip's __DAV_C220_VEC__)
-    program, chip = load_source(kernel, input_format, chip, macros or None)
-    result = run_loaded(program, chip, named or positional, [parse_attr_value(a) for a in attrs],
-                        block_dim=block_dim, tiling=fields or None, tiling_key=tiling_key,
-                        outputs=out_specs or None, budget=budget or DEFAULT_BUDGET, trace=trace_path is not None,
-                        inplace=inplace, dtypes=named_dtypes if named else positional_dtypes, workspace=workspace)
+    for folder in include_dirs:
+        if not os.path.isdir(folder):
+            raise click.BadParameter(f"{folder}: no such folder", param_hint="-I")
+    from passes.sim.host_run import is_host_program, read_bundle, run_host_program
+
+    program, chip = load_source(read_bundle(kernel, input_format, include_dirs), input_format, chip, macros or None)
+
+    used_inputs: dict[str, Any] = {}  # a host program's input buffers, drawn at random where not given
+    if is_host_program(program.bundle.units):
+        try:
+            words = shlex.split(program_args or "")
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--args") from None
+        result = run_host_program(program, chip, named or positional, words, block_dim=block_dim,
+                                  budget=budget or DEFAULT_BUDGET, trace=trace_path is not None, seed=seed,
+                                  used_inputs=used_inputs)
+    elif program_args is not None:
+        raise click.UsageError("--args gives a host program's arguments; this input is a kernel, not one")
+    else:
+        result = run_loaded(program, chip, named or positional, [parse_attr_value(a) for a in attrs],
+                            block_dim=block_dim, tiling=fields or None, tiling_key=tiling_key,
+                            outputs=out_specs or None, budget=budget or DEFAULT_BUDGET, trace=trace_path is not None,
+                            inplace=inplace, dtypes=named_dtypes if named else positional_dtypes,
+                            workspace=workspace)
     if print_program and result.program:
         click.echo(result.program.rstrip("\n"))
     if trace_path is not None and result.trace_json is not None:
@@ -195,6 +229,8 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
             path = os.path.join(output_dir, f"{name}.npy")
             np.save(path, arr)
             written[name] = path
+        for name, arr in used_inputs.items():  # what the outputs were computed from, to compare with a reference
+            np.save(os.path.join(output_dir, f"{name}.npy"), arr)
     if fmt == "json":
         click.echo(json.dumps({
             "findings": [d.to_dict() for d in result.findings],

@@ -22,7 +22,7 @@ from xdsl.ir import Block, Region
 from ascendir.catalog import arch_catalogued
 from ascendir.chips import folder_arch, load_chip
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import absent_inputs, ctypes as C, gm_statics, tpl_tiling_key
+from ascendir.lower import absent_inputs, ctypes as C, gm_statics, host_program, tpl_tiling_key
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.diagnostics import NOT_MODELLED, Reporter, span_of
 from ascendir.lower.function import (
@@ -75,6 +75,9 @@ class LoweringOptions:
     tiling_key: int | None = None
     # positions of the op's inputs the launch gives no tensor (absent optional inputs: nullptr on the device)
     absent_inputs: tuple[int, ...] = ()
+    # a host program's arguments (argv[1:]): its main is lowered as the one entry, the kernel it launches called
+    # from there (ascendir/lower/host_program.py); None: the program's kernels are the entries
+    host_args: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -188,6 +191,14 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
         opts = LoweringOptions(options.chip, dtypes,
                                options.tiling_struct or _tiling_struct(scope, host_scope, context),
                                options.tiling_key, options.absent_inputs)
+        main = host_program.find_main(scope) if options.host_args is not None else None
+        if main is not None:
+            kernel = _lower_host_program(FunctionLowerer(scope, reporter, catalog, opts), main, options.host_args or (),
+                                         reporter)
+            if kernel is not None:
+                module.body.block.add_op(kernel)
+                kernels.append(kernel)
+            continue
         for fn, template in scope.kernels:
             if fn.body is None:
                 continue
@@ -241,6 +252,25 @@ def _give_unique_symbol(kernel: asc.KernelOp, taken: set[str]) -> None:
     if unique != kernel.sym_name.data:
         kernel.attributes[asc.SOURCE_NAME_ATTR] = StringAttr(kernel.sym_name.data)
         kernel.sym_name = StringAttr(unique)
+
+
+def _lower_host_program(lowerer: FunctionLowerer, main: A.FunctionDecl, args: tuple[str, ...],
+                        reporter: Reporter) -> asc.KernelOp | None:
+    """A host program's main as its entry (host_program.py), or None when it could not be lowered (reported)."""
+    try:
+        return host_program.lower_entry(lowerer, main, args)  # type: ignore[return-value]
+    except Unsupported as exc:
+        reporter.failed(exc)
+    except RecursionError:
+        reporter.unsupported("expressions or templates nested too deeply to follow", main)
+    except KernelTooLarge as exc:
+        reporter.unsupported(str(exc), exc.node or main)
+    except Exception as exc:  # a bug of ours must not become a traceback for the user
+        if os.environ.get("ASCENDIR_DEBUG"):
+            raise
+        reporter.add(error(INTERNAL_ERROR, f"internal error while lowering the host program's main: "
+                           f"{type(exc).__name__}: {exc}", span_of(main)))
+    return None
 
 
 def _lower_entry(lowerer: FunctionLowerer, fn: A.FunctionDecl, template: list[A.TemplateParam] | None,

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from ascendir.catalog import matmul_library_functions
 from ascendir.lower import ctypes as C
-from ascendir.lower import code_pointer, register_api, softmax_tiling_impl
+from ascendir.lower import code_pointer, host_program, register_api, softmax_tiling_impl
 from ascendir.lower.calls_api import api_call as api_call, lower_args, opaque_call
 from ascendir.lower.calls_builtins import (
     FLOAT_BUILTINS,
@@ -128,6 +128,10 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
             return lower_call(lw, A.Call(e.span, ref.name, e.args), expected)
     if name in _IGNORED_CALLS:
         return Val(C.VoidT())
+    if lw.host_program is not None:
+        value = host_program.call(lw, e, name)  # ACL runtime calls and std::atoi(argv[i]) of a host program
+        if value is not None:
+            return value
     if name in _BUILTIN_ALIASES and not e.args:
         name = _BUILTIN_ALIASES[name]  # the compiler builtin behind the AscendC call: get_block_idx()
     if (len(parts) >= 2 and _unmodelled_vendor_class(lw, parts[-2].name)

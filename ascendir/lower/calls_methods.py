@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import DenseArrayBase, i32
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C
+from ascendir.lower import ctypes as C, host_program
 from ascendir.lower import code_pointer, list_tensor
 from ascendir.lower.calls_api import api_call, lower_args, opaque_call
 from ascendir.lower.calls_inline import inline_method
@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 def method_call(lw: FunctionLowerer, e: A.Call, callee: A.Member, expected: CType | None) -> Val:
     name = callee.member
     targs = callee.template_args
+    if lw.host_program is not None:
+        value = host_program.method(lw, e, callee)  # the platform's core counts, in a host program
+        if value is not None:
+            return value
     if isinstance(callee.obj, A.This):
         if lw.frame.this is None:
             raise Unsupported("'this' outside a member function", e)

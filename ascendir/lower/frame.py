@@ -30,3 +30,8 @@ class Frame:
     owner: ClassInfo | None = None  # the class whose declarations a class template's frame lowers (its aliases)
     # a function returning a user-class object from several returns: the object each return copies into
     return_object: Instance | None = None
+    # a function returning `auto` from several returns (an `if constexpr` chain, catlass's CeilDiv over shapes):
+    # the block its body starts in, and the value of the first return lowered there (the one the constant
+    # conditions chose), whatever its type; returns inside a region go to return_cell
+    deduce_block: object = None
+    deduced: object = None

@@ -54,6 +54,7 @@ from ascendir.lower.const_fold import FLOAT_MAX
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import Reporter
 from ascendir.lower.errors import Unsupported as Unsupported
+from ascendir.lower.host_program import HostProgram
 from ascendir.lower.fast_ops import (
     NO_SIZES,
     erase_ops,
@@ -156,6 +157,8 @@ class FunctionLowerer(
         self.core_type: str | None = None
         # pointers holding the address of an object or a function, chosen at run time (code_pointer.py)
         self.code_pointers = code_pointer.Registry()
+        # lowering a host program's main as the entry (host_program.py): its buffers and launch; else None
+        self.host_program: HostProgram | None = None
 
     def loc(self, node: A.Node) -> FileLineColLoc:
         span = node.span

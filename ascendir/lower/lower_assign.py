@@ -28,6 +28,12 @@ def _calls_user_operator(target: A.Node) -> bool:
             and target.callee.member.startswith("operator"))
 
 
+def _calls_method(target: A.Node) -> bool:
+    """An assignment target that may be an accessor's reference result: `problemShape.m() = n` (catlass's
+    GemmCoord::m() returns `this->At(M_INDEX)`, a reference to an element of what the object holds)."""
+    return isinstance(target, A.Call) and isinstance(target.callee, A.Member)
+
+
 class AssignmentLowering:
     """Assignments: methods of FunctionLowerer (function.py), which inherits them."""
 
@@ -193,9 +199,9 @@ class AssignmentLowering:
             if isinstance(ptr.ctype, C.Pointer) and ptr.ctype.gm:
                 self.assign(A.Index(target.span, target.operand, A.IntLit(target.span, "0", 0)), value, node)
                 return
-        if _calls_user_operator(target):
-            # `shape[1] = v`, `shape.operator[](0) = v`: a user class's operator returning a reference to what it
-            # holds; its inlined result says which cell or array element that is
+        if _calls_user_operator(target) or _calls_method(target):
+            # `shape[1] = v`, `shape.operator[](0) = v`, `shape.m() = v`: a user class's operator or accessor
+            # returning a reference to what it holds; its inlined result says which cell or array element that is
             place = self.expr(target)
             if isinstance(place.obj, Cell):
                 self.store(place.obj, value, node)
@@ -207,7 +213,7 @@ class AssignmentLowering:
                 _, cell, indices = place.obj
                 self.store_element(self.ssa(self.convert(value, place.ctype, node), node), cell.ref, indices, node)
                 return
-            raise Unsupported("assignment through the reference a user operator returns", node)
+            raise Unsupported("assignment through the reference a user method or operator returns", node)
         raise Unsupported("assignment to this kind of expression", node)
 
     def _operator_call(self, inst: Instance, name: str, node: A.Node, args: list[A.Node]) -> Val:

@@ -15,7 +15,7 @@ from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, object_arrays
-from ascendir.lower import code_pointer
+from ascendir.lower import code_pointer, host_program
 from ascendir.lower.ast_queries import node_text
 from ascendir.lower.astwalk import facts, walk
 from ascendir.lower.const_fold import wrap_to_type
@@ -448,6 +448,8 @@ class ExpressionLowering:
         raise Unsupported(f"brace initialisation of {t}", node)
 
     def expr_KernelLaunch(self, e: A.KernelLaunch) -> Val:
+        if self.host_program is not None:  # main lowered as the entry: the launch is a call (host_program.py)
+            return host_program.launch(self, e)  # type: ignore[arg-type]
         raise Unsupported("kernel launches belong to host code", e)
 
     def expr_TypeArgExpr(self, e: A.TypeArgExpr) -> Val:

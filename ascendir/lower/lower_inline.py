@@ -139,11 +139,15 @@ class FunctionInlining:
             if returns and isinstance(frame.return_type, C.ClassT) and frame.return_type.name in self.scope.classes:
                 frame.return_object = self.instantiate(frame.return_type, f"{frame.name}_result", node,
                                                        construct=False)
+            elif returns and isinstance(frame.return_type, C.UnknownT) and frame.return_type.text == "auto":
+                frame.deduce_block = self.builder.insertion_point.block  # (no cell: the type is not known yet)
             elif returns and not isinstance(frame.return_type, C.VoidT):
                 frame.return_cell = self.new_cell(frame.return_type, f"{frame.name}_result", node)
             self.begin_function_body(stmts, node)
             self.lower_stmts(stmts, top="function")
             self.run_destructors(frame.scopes[0], node)
+            if frame.deduced is not None:
+                return frame.deduced  # type: ignore[return-value]
             if frame.return_object is not None:
                 return Val(frame.return_object.ctype, obj=frame.return_object)
             if frame.return_cell is not None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, gm_statics, register_moves, ssa_scope, struct_pointer
+from ascendir.lower import ctypes as C, gm_statics, host_program, register_moves, ssa_scope, struct_pointer
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Undeclared, Unsupported
 from ascendir.lower.header_names import (
@@ -44,6 +44,8 @@ class NameLowering:
             b = self.lookup(name)
             if b is not None:
                 return self.read_binding(b, e)
+            if self.host_program is not None and host_program.constant(name) is not None:
+                return host_program.constant(name)  # type: ignore[return-value]  # ACL_SUCCESS, ACL_MEMCPY_*
             if name in self.frame.types:
                 bound = self.frame.types[name]
                 if isinstance(bound, str):

@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, list_tensor, object_arrays
+from ascendir.lower import ctypes as C, host_program, list_tensor, object_arrays
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.fast_ops import load_op, name_hint
@@ -87,6 +87,9 @@ class ObjectLowering:
                     inst.bases.append(base)
             for vd, d in info.fields:
                 self._last_node = d
+                if self.host_program is not None and host_program.is_host_type(d.type):
+                    inst.members[d.name] = Val(C.UnknownT("host data"))  # `std::string HELPER` of an options struct
+                    continue
                 ft = self.resolve_type(d.type, d)
                 if isinstance(ft, C.Pointer) and "&" in d.type.pointers and isinstance(ft.pointee, C.StructT | Scalar):
                     # a reference member to a value (`BinaryRepeatParams &repeatParams;`) is read as that value;

@@ -16,13 +16,14 @@ from xdsl.dialects.builtin import MemRefType, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import absent_inputs, code_pointer, ctypes as C
+from ascendir.lower import absent_inputs, code_pointer, ctypes as C, host_program
 from ascendir.lower.ast_queries import always_exits, callee_name, exits_of, node_text
 from ascendir.lower.astwalk import facts
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.header_names import FLAGS_NOT_LOWERED, FLAG_CALLS
 from ascendir.lower.lower_objects import destructor_of
+from ascendir.lower.scope import collect_enum
 from ascendir.lower.values import Binding, Cell, ExitKind, Instance, Val
 from frontend import ast as A
 
@@ -123,6 +124,8 @@ class StatementLowering:
 
     def lower_stmt(self, st: A.Node) -> None:
         self._last_node = st
+        if self.host_program is not None and host_program.skips(self, st):
+            return  # host data, or host code after the launch (ascendir/lower/host_program.py)
         try:
             self._lower_stmt(st)
         except Unsupported as exc:
@@ -235,6 +238,10 @@ class StatementLowering:
         elif isinstance(st, A.ClassDecl | A.EnumDecl):
             # local types: collected with the program's declarations; variables declared with the type
             # (`union { int i; float f; } u;`) are declared like any other, of that type when it has a name
+            if isinstance(st, A.EnumDecl) and st.name and st.name not in self.scope.enums:
+                # an enum declared in a function body (`enum class ArgsIndex { M_INDEX = 1, ... };` in catlass's
+                # GemmOptions::Parse): its enumerators are named from here on, `ArgsIndex::M_INDEX` too
+                collect_enum(self.scope, st)
             for d in getattr(st, "declarators", None) or []:
                 self._declare_with_local_type(st, d)
             return
@@ -329,7 +336,11 @@ class StatementLowering:
 
     def lower_return(self, st: A.Return) -> None:
         frame = self.frame
-        if st.value is not None and frame.return_object is not None:
+        if st.value is not None and frame.deduce_block is not None:
+            if frame.deduced is not None or frame.deduce_block is not self.builder.insertion_point.block:
+                raise Unsupported(f"'{frame.name}' returns 'auto' from a branch chosen at run time", st)
+            frame.deduced = self.expr(st.value)  # `auto` deduced from the return the constant conditions chose
+        elif st.value is not None and frame.return_object is not None:
             value = self.expr(st.value)
             if isinstance(value.obj, Instance):
                 self._copy_members(frame.return_object, value.obj, st)  # `return GemmCoord{m, n, 0};`

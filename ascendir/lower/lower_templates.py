@@ -374,8 +374,25 @@ class TemplateArguments:
                 return True
         return False
 
+    def _empty_class(self, t: object, depth: int = 0) -> bool:
+        """std::is_empty: a class of the program with no non-static data member, in itself or a base (bases
+        judged by their class's declaration). Scalars, pointers and tensors are not empty."""
+        name = t.name if isinstance(t, C.ClassT) else t if isinstance(t, str) else None
+        info = self.scope.classes.get(name) if name is not None else None
+        if info is None or depth > 16:
+            return False
+        if any("static" not in vd.specifiers for vd, _ in info.fields):
+            return False
+        return all(self._empty_class(b.base.parts[-1].name, depth + 1) for b in info.decl.bases
+                   if isinstance(b.base, A.QualifiedName))
+
     def _type_trait(self, parts: Sequence[A.NamePart]) -> Val | None:
         """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` fold to constants."""
+        if len(parts) >= 2 and parts[-1].name == "value" and parts[-2].name == "is_empty" \
+                and len(parts[-2].template_args or []) == 1:
+            # `std::is_empty<T>::value` (tla's is_static: a shape known at compile time is an empty class)
+            arg = self._template_arg_value((parts[-2].template_args or [])[0])
+            return Val(C.BOOL, const=int(self._empty_class(arg)))
         if len(parts) >= 2 and parts[-1].name == "value" and (
                 parts[-2].name in TYPE_TRAITS or parts[-2].name in ONE_OF_TRAITS
                 or parts[-2].name in self.scope.same_type_traits):

@@ -159,7 +159,7 @@ def _collect_decls(scope: Scope, decls: list[A.Node], template: list[A.TemplateP
             scope.declared_in[id(d)] = namespace
             _collect_function(scope, d, template)
         elif isinstance(d, A.EnumDecl):
-            _collect_enum(scope, d)
+            collect_enum(scope, d)
         elif isinstance(d, A.VarDecl):
             for decl in d.declarators:
                 scope.constants[decl.name] = (d, decl)
@@ -309,7 +309,7 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
                     scope.classes[m.name] = nested
         elif isinstance(m, A.EnumDecl):
             info.enums.append(m)
-            _collect_enum(scope, m)
+            collect_enum(scope, m)
         elif isinstance(m, A.AliasDecl):
             info.aliases[m.name] = m.type
             if inner_template:
@@ -438,7 +438,7 @@ def _inherit_argument_defaults(decl: A.FunctionDecl, definition: A.FunctionDecl)
                              for p, q in zip(definition.params, decl.params)]
 
 
-def _collect_enum(scope: Scope, d: A.EnumDecl) -> None:
+def collect_enum(scope: Scope, d: A.EnumDecl) -> None:
     if d.name:
         scope.enums[d.name] = d
     for index, e in enumerate(d.enumerators):

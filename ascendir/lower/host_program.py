@@ -1,0 +1,361 @@
+"""A host program lowered as one kernel entry: its `main`, up to the kernel launch, with the launch a call.
+
+The template library's examples (catlass) are host programs: main() parses the problem shape from argv, allocates
+device memory with ACL, builds the kernel's parameter struct with the library's host-side adapter and launches
+`KernelAdapter<Op><<<blockDim, nullptr, stream>>>(params)` from a header, a by-value struct holding the GM
+addresses. No kernel of the program can be launched without what main computes, so main itself is the entry here:
+its code is lowered as device code is (classes inlined, templates instantiated, constants folded) and every core
+runs it; the launch is a call of the kernel function, and what main does after it is left out (it cannot change
+what the kernel wrote) except the device-to-host copies, which say which buffers are the outputs.
+
+The ACL runtime is modelled by what the launch needs of it:
+- `aclrtMalloc(&ptr, size, policy)`: `ptr` becomes the next GM parameter of the entry, named after the variable
+  (the run binds --input/--output to these, in allocation order or by name); its size is remembered;
+- `aclrtMemcpy(dst, max, src, count, kind)`: host to device marks the device buffer an input, device to host an
+  output, with the element type of the host array on the other side (`std::vector<fp16_t>`: half);
+- every other `acl*` call (init, set device, streams, synchronise, free, finalise) succeeds and does nothing;
+- the ACL enumerators the calls take (ACL_SUCCESS, ACL_ERROR_NONE, ACL_MEMCPY_*) have their values from acl.h;
+- `std::atoi(argv[i])` reads the program arguments given to the run (`--args "256 512 128"`).
+Host data (variables of std:: container and stream types, and the statements that use them: filling inputs with
+random numbers, the golden comparison) is not lowered: it never reaches the device.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ascendir.lower import ctypes as C
+from ascendir.lower.errors import Unsupported
+from ascendir.lower.values import Val
+from frontend import ast as A
+
+if TYPE_CHECKING:
+    from ascendir.lower.function import FunctionLowerer
+
+# acl.h (CANN's public runtime header): the enumerators host programs pass and compare with
+ACL_CONSTANTS = {
+    "ACL_SUCCESS": 0, "ACL_ERROR_NONE": 0, "RT_ERROR_NONE": 0,
+    "ACL_MEMCPY_HOST_TO_HOST": 0, "ACL_MEMCPY_HOST_TO_DEVICE": 1, "ACL_MEMCPY_DEVICE_TO_HOST": 2,
+    "ACL_MEMCPY_DEVICE_TO_DEVICE": 3,
+    "ACL_MEM_MALLOC_HUGE_FIRST": 0, "ACL_MEM_MALLOC_HUGE_ONLY": 1, "ACL_MEM_MALLOC_NORMAL_ONLY": 2,
+}
+_HOST_TO_DEVICE, _DEVICE_TO_HOST = 1, 2
+_RUNTIME_CALL = re.compile(r"^(acl(rt)?|rt)[A-Z]")  # the ACL runtime's functions (and the rt layer's)
+# the host's types that never reach a device: their variables, and the statements using them, are left out
+HOST_NAMESPACES = frozenset({"std"})
+# element types of host arrays, as numpy names (helper headers' fp16_t is CANN's op::fp16_t, a half)
+HOST_ELEMENT_DTYPES = {
+    "fp16_t": "float16", "half": "float16", "aclFloat16": "float16", "float16_t": "float16",
+    "bfloat16": "bfloat16", "bfloat16_t": "bfloat16", "float": "float32", "double": "float64",
+    "int8_t": "int8", "uint8_t": "uint8", "int16_t": "int16", "uint16_t": "uint16", "int32_t": "int32",
+    "uint32_t": "uint32", "int64_t": "int64", "uint64_t": "uint64", "int": "int32", "bool": "bool",
+}
+# the host's names of device element types (CANN's op::fp16_t / op::bfloat16 in opdev headers no build of ours
+# reads): `sizeof(fp16_t)` in a buffer size, when the program does not define them itself
+HOST_TYPE_ALIASES = {"fp16_t": "half", "bfloat16": "bfloat16_t", "aclError": "int32_t", "rtError_t": "int32_t"}
+# what only prints: a statement naming one of these is left out (`std::cerr << ... << std::endl` in ACL_CHECK)
+HOST_OUTPUT = frozenset({"cout", "cerr", "clog", "endl", "printf", "fprintf", "puts"})
+KERNEL_ATTR = "ascendc.host_program"  # on the entry: its buffers and launch, as JSON (see HostProgram.describe)
+# A buffer's size or the launch's blockDim that is not a constant while lowering (main's variables are cells
+# until mem2reg) is kept as the operand of an opaque call of this name, `<MARK>size.<buffer>` or `<MARK>block_dim`;
+# the run evaluates main's scalar code to read them and drops the calls before building (passes/sim/host_values.py).
+MARK = "host_program."
+
+
+@dataclass
+class DeviceBuffer:
+    """One aclrtMalloc: the GM parameter it became."""
+
+    name: str
+    size: int | None  # bytes, when the size is a constant while lowering (else see MARK)
+    role: str = "workspace"  # "input" (copied to the device), "output" (copied back), else "workspace"
+    dtype: str | None = None  # numpy name of the host array's elements it is copied from or into
+
+
+@dataclass
+class HostProgram:
+    """What lowering main found: the program's arguments, its device buffers and its launch."""
+
+    args: tuple[str, ...]
+    buffers: list[DeviceBuffer] = field(default_factory=list)
+    launched: bool = False
+    block_dim: int | None = None  # the launch's blockDim, when a constant while lowering (else see MARK)
+    kernel: str | None = None  # the launched kernel's name
+    host_arrays: dict[str, str] = field(default_factory=dict)  # host variable -> its element type's text
+    variables: dict[str, int] = field(default_factory=dict)  # pointer variable -> the buffer it was last given
+
+    def describe(self) -> dict[str, object]:
+        return {"kernel": self.kernel, "block_dim": self.block_dim,
+                "buffers": [{"name": b.name, "size": b.size, "role": b.role, "dtype": b.dtype}
+                            for b in self.buffers]}
+
+
+def _base_name(t: A.TypeRef) -> tuple[list[str], str]:
+    if isinstance(t.base, A.QualifiedName):
+        parts = [p.name for p in t.base.parts]
+        return parts[:-1], parts[-1]
+    return [], ""
+
+
+def is_host_type(t: A.TypeRef) -> bool:
+    """A type only the host has: std::vector, std::string, iostreams (written std:: qualified)."""
+    qualifiers, _ = _base_name(t)
+    return bool(qualifiers) and qualifiers[0] in HOST_NAMESPACES
+
+
+def is_runtime_handle(t: A.TypeRef) -> bool:
+    """An ACL runtime handle (aclrtStream, aclrtContext, aclrtEvent): opaque to the program, and to the device."""
+    _, name = _base_name(t)
+    return name.startswith("aclrt") and not t.pointers
+
+
+def _element_text(t: A.TypeRef) -> str | None:
+    """`std::vector<fp16_t>` -> 'fp16_t'."""
+    if isinstance(t.base, A.QualifiedName):
+        targs = t.base.parts[-1].template_args
+        if targs:
+            value = targs[0].value
+            ref = value.type if isinstance(value, A.TypeArgExpr) else value
+            if isinstance(ref, A.TypeRef) and isinstance(ref.base, A.QualifiedName):
+                return ref.base.parts[-1].name
+            if isinstance(ref, A.TypeRef) and isinstance(ref.base, str):
+                return ref.base  # a builtin type: float
+            if isinstance(ref, A.Name):
+                return ref.qname.parts[-1].name  # a type the parser read as a name: fp16_t
+    return None
+
+
+def _names_in(node: A.Node) -> set[str]:
+    from ascendir.lower.astwalk import walk
+
+    return {n.qname.parts[-1].name for n in walk(node) if isinstance(n, A.Name) and len(n.qname.parts) == 1}
+
+
+def _prints(st: A.Node) -> bool:
+    """An expression statement that writes to a host stream or the console (its control flow is kept)."""
+    from ascendir.lower.astwalk import walk
+
+    if not isinstance(st, A.ExprStmt):
+        return False
+    return any(isinstance(n, A.Name) and n.qname.parts[-1].name in HOST_OUTPUT for n in walk(st))
+
+
+def _calls_named(node: A.Node, name: str) -> bool:
+    from ascendir.lower.astwalk import walk
+
+    return any(isinstance(n, A.Call) and isinstance(n.callee, A.Name) and n.callee.qname.parts[-1].name == name
+               for n in walk(node))
+
+
+def skips(lw: FunctionLowerer, st: A.Node) -> bool:
+    """Whether statement `st` of a host program is left out (host data, or after the launch), recording the
+    host arrays it declares."""
+    hp = lw.host_program
+    assert hp is not None
+    if isinstance(st, A.VarDecl) and st.declarators and is_host_type(st.declarators[0].type):
+        for d in st.declarators:
+            hp.host_arrays[d.name] = _element_text(d.type) or ""
+        return True
+    if isinstance(st, A.VarDecl) and st.declarators and is_runtime_handle(st.declarators[0].type):
+        for d in st.declarators:  # `aclrtStream stream{nullptr};`: passed along to the launch, which ignores it
+            lw.bind(d.name, Val(C.I64, const=0))
+        return True
+    copies = _calls_named(st, "aclrtMemcpy")
+    if not copies and _prints(st):
+        return True
+    if hp.launched:
+        return not copies  # after the launch only the copies back matter: they name the outputs
+    if copies:
+        return False
+    return bool(hp.host_arrays) and bool(_names_in(st) & set(hp.host_arrays))
+
+
+def constant(name: str) -> Val | None:
+    value = ACL_CONSTANTS.get(name)
+    return None if value is None else Val(C.I32, const=value)
+
+
+def call(lw: FunctionLowerer, e: A.Call, name: str) -> Val | None:
+    """The ACL runtime and argv calls of a host program; None for any other call."""
+    if name == "aclrtMalloc":
+        return _malloc(lw, e)
+    if name == "aclrtMemcpy":
+        return _memcpy(lw, e)
+    if _RUNTIME_CALL.match(name):
+        # aclInit, aclrtSetDevice, aclrtCreateStream, aclrtFree, rtGetC2cCtrlAddr, ...: succeed, and leave what they
+        # would write as it was (an fftsAddr of 0 takes the adapter's launch without one)
+        return Val(C.I32, const=0)
+    if name in ("atoi", "atol", "atoll", "stoi", "stol", "strtol", "strtoul") and e.args:
+        digits = re.match(r"\s*([+-]?\d+)", _argument(lw, e.args[0]))
+        return Val(C.I64, const=int(digits.group(1)) if digits else 0)  # as atoi reads it: 0 for no number
+    return None
+
+
+def _argument(lw: FunctionLowerer, e: A.Node) -> str:
+    """The program argument `argv[i]` names (argv[0] is the program's name)."""
+    if isinstance(e, A.Index) and isinstance(e.base, A.Name) and e.base.qname.parts[-1].name == "argv":
+        i = lw.expr(e.index)
+        hp = lw.host_program
+        assert hp is not None
+        if isinstance(i.const, int) and 0 < i.const <= len(hp.args):
+            return hp.args[i.const - 1]
+        raise Unsupported(f"argv[{i.const}]: the run gives {len(hp.args)} program arguments (--args)", e)
+    raise Unsupported("a number read from something else than a program argument", e)
+
+
+def _mark(lw: FunctionLowerer, what: str, value: Val, node: A.Node) -> None:
+    from xdsl.dialects.builtin import StringAttr
+
+    from ascendir.dialects import ascendc as asc
+
+    op = asc.OpaqueCallOp.create(operands=[lw.ssa(value, node)], properties={"callee": StringAttr(MARK + what)})
+    lw.emit(op, node)
+
+
+def _strip(e: A.Node) -> A.Node:
+    """`reinterpret_cast<void **>(&deviceA)` -> `deviceA`."""
+    while True:
+        if isinstance(e, A.Cast) and e.expr is not None:
+            e = e.expr
+        elif isinstance(e, A.Unary) and e.op == "&":
+            e = e.operand
+        else:
+            return e
+
+
+def _malloc(lw: FunctionLowerer, e: A.Call) -> Val:
+    hp = lw.host_program
+    assert hp is not None and lw.kernel_block is not None
+    if len(e.args) < 2:
+        raise Unsupported("aclrtMalloc with fewer than two arguments", e)
+    target = _strip(e.args[0])
+    size = lw.expr(e.args[1])
+    name = target.qname.parts[-1].name if isinstance(target, A.Name) else f"buffer{len(hp.buffers)}"
+    taken = {b.name for b in hp.buffers}
+    unique, n = name, 1
+    while unique in taken:
+        n += 1
+        unique = f"{name}_{n}"
+    t = C.Pointer(C.U8, gm=True)
+    arg = lw.kernel_block.insert_arg(C.ir_type(t), len(lw.kernel_block.args))
+    arg.name_hint = unique
+    if isinstance(target, A.Name):
+        hp.variables[target.qname.parts[-1].name] = len(hp.buffers)
+    hp.buffers.append(DeviceBuffer(unique, size.const if isinstance(size.const, int) else None))
+    if hp.buffers[-1].size is None:
+        _mark(lw, f"size.{len(hp.buffers) - 1}", size, e)
+    lw.assign(target, Val(t, arg), e)
+    return Val(C.I32, const=0)
+
+
+def _memcpy(lw: FunctionLowerer, e: A.Call) -> Val:
+    hp = lw.host_program
+    assert hp is not None
+    if len(e.args) < 5:
+        raise Unsupported("aclrtMemcpy with fewer than five arguments", e)
+    kind = lw.expr(e.args[4]).const
+    if kind not in (_HOST_TO_DEVICE, _DEVICE_TO_HOST):
+        return Val(C.I32, const=0)  # host to host, device to device: no buffer changes role
+    device, host = (e.args[0], e.args[2]) if kind == _HOST_TO_DEVICE else (e.args[2], e.args[0])
+    pointer = _strip(device)
+    index = hp.variables.get(pointer.qname.parts[-1].name) if isinstance(pointer, A.Name) else None
+    if index is None:
+        raise Unsupported("aclrtMemcpy of device memory no aclrtMalloc of this program returned", e)
+    buffer = hp.buffers[index]
+    buffer.role = "input" if kind == _HOST_TO_DEVICE else "output" if buffer.role != "input" else "input"
+    array = _host_array_name(host)
+    if array is not None and hp.host_arrays.get(array):
+        buffer.dtype = HOST_ELEMENT_DTYPES.get(hp.host_arrays[array], buffer.dtype)
+    return Val(C.I32, const=0)
+
+
+def _host_array_name(e: A.Node) -> str | None:
+    """`hostA.data()`, `hostA`, `&hostA[0]` -> 'hostA'."""
+    e = _strip(e)
+    if isinstance(e, A.Call) and isinstance(e.callee, A.Member):
+        e = e.callee.obj
+    if isinstance(e, A.Index):
+        e = e.base
+    return e.qname.parts[-1].name if isinstance(e, A.Name) else None
+
+
+def launch(lw: FunctionLowerer, e: A.KernelLaunch) -> Val:
+    """`k<T><<<blockDim, l2ctrl, stream>>>(args)` in a host program: blockDim remembered, k called."""
+    hp = lw.host_program
+    assert hp is not None
+    if hp.launched:
+        raise Unsupported("a second kernel launch (a host program is run up to its first)", e)
+    if e.config:
+        dim = lw.expr(e.config[0])
+        hp.block_dim = dim.const if isinstance(dim.const, int) else None
+        if hp.block_dim is None:
+            _mark(lw, "block_dim", dim, e)
+    if isinstance(e.kernel, A.Name):
+        hp.kernel = e.kernel.qname.parts[-1].name
+    lw.expr(A.Call(e.span, e.kernel, e.args))
+    hp.launched = True
+    return Val(C.VoidT())
+
+
+def find_main(scope: object) -> A.FunctionDecl | None:
+    found = [d for d in getattr(scope, "functions", {}).get("main", []) if d.body is not None]
+    return found[0] if found else None
+
+
+def lower_entry(lw: FunctionLowerer, main: A.FunctionDecl, args: tuple[str, ...]) -> object:
+    """main's body as a kernel entry whose parameters are the buffers its aclrtMalloc calls allocate."""
+    import json
+
+    from xdsl.builder import Builder, InsertPoint
+    from xdsl.dialects.builtin import StringAttr
+    from xdsl.ir import Block, Region
+
+    from ascendir.dialects import ascendc as asc
+    from ascendir.lower.frame import Frame
+
+    for fn, _ in lw.scope.kernels:  # the launch calls them
+        lw.scope.functions.setdefault(fn.name.parts[-1].name, []).append(fn)
+    for name, target in HOST_TYPE_ALIASES.items():
+        if name not in lw.scope.aliases and name not in lw.scope.classes:
+            lw.scope.aliases[name] = A.TypeRef(main.span, target)
+    hp = HostProgram(tuple(args))
+    lw.host_program = hp
+    assert main.body is not None
+    frame = Frame("main", [{}], None, {}, lw.written_names(main.body))
+    lw.frames.append(frame)
+    block = Block()
+    lw.builder = Builder(InsertPoint.at_end(block))
+    lw.kernel_block = block
+    lw.bind("argc", Val(C.I32, const=len(args) + 1))
+    lw.bind("argv", Val(C.UnknownT("argv")))
+    lw.begin_function_body(main.body.body, main)
+    lw.lower_stmts(main.body.body, top="function")
+    lw.frames.pop()
+    lw.builder.insert(asc.ReturnOp.create())
+    block.last_op.location = lw.loc(main.body)  # type: ignore[union-attr]
+    if not hp.launched:
+        raise Unsupported("main launches no kernel the lowering could follow", main)
+    kernel = asc.KernelOp(hp.kernel or "main", [a.type for a in block.args], Region(block), lw.kernel_type)
+    kernel.location = lw.loc(main)
+    kernel.attributes[KERNEL_ATTR] = StringAttr(json.dumps(hp.describe()))
+    return kernel
+
+
+_CORE_COUNTS = {"GetCoreNumAic": "aic_cores", "GetCoreNumAiv": "aiv_cores", "GetCoreNum": "aiv_cores"}
+
+
+def method(lw: FunctionLowerer, e: A.Call, callee: A.Member) -> Val | None:
+    """`PlatformAscendCManager::GetInstance()->GetCoreNumAic()` (and a platform object's GetCoreNum*): the cores of
+    the chip the program runs on; None for any other method call."""
+    from ascendir.chips import load_chip
+    from ascendir.lower.astwalk import walk
+
+    field_name = _CORE_COUNTS.get(callee.member)
+    if field_name is None or e.args:
+        return None
+    names = [p.name for n in walk(callee.obj) if isinstance(n, A.Name) for p in n.qname.parts]
+    if not any("platform" in n.lower() for n in names):
+        return None
+    return Val(C.U32, const=int(getattr(load_chip(lw.options.chip), field_name)))  # type: ignore[attr-defined]

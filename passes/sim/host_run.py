@@ -1,0 +1,195 @@
+"""A host program on the simulator: its main lowered as the entry (ascendir/lower/host_program.py), the device
+buffers its aclrtMalloc calls allocate bound to the run's tensors.
+
+The buffers are the entry's GM parameters, in allocation order. Those main copies into from host arrays are the
+inputs: the run's tensors, in that order or by the pointer variable's name (`deviceA=...`); one given no tensor is
+filled with seeded random data of its host array's element type. Those main copies back are the outputs, each as a
+flat array of its host array's element type (the bytes the program allocated); the rest (the workspace) start
+zeroed. blockDim is the launch's, when it folds (the platform's AIC count folds to the chip's), else the caller's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from frontend.diagnostics import error
+
+HOST_PROGRAM_NOT_RUN = "ASC958"  # a run that cannot start (passes/sim/rules.py)
+
+
+def defines_main(text: str) -> bool:
+    import re
+
+    return re.search(r"\bint\s+main\s*\(", text) is not None
+
+
+def is_host_program(units: Sequence[Any]) -> bool:
+    """A lone source with a main and no kernel of its own (its kernels come from the headers it includes, as in
+    catlass's examples): a host program. (A CANN 9 `.asc` file defines its kernels beside its main: a kernel
+    source, whose kernels are run as they are.)"""
+    if len(units) != 1:
+        return False
+    text = units[0].text
+    return defines_main(text) and "__global__" not in text and "__aicore__" not in text
+
+
+def as_host_program(bundle: Any) -> bool:
+    """Marks a host program's source a kernel source: the device build compiles it too, so it is read with the
+    kernel's macros. True when `bundle` is a host program."""
+    if not is_host_program(bundle.units):
+        return False
+    bundle.units[0].role = "kernel"
+    return True
+
+
+def read_bundle(path: str, fmt: str = "auto", include_dirs: Sequence[str] = ()) -> Any:
+    """The input at `path` read for a run (a frontend Bundle), its headers searched in `include_dirs` as -I folders
+    are, a host program marked so (as_host_program)."""
+    import os
+
+    from frontend.includes import CompileFlags
+    from frontend.readers import collect_inputs
+    from passes.sim.launch import SimError
+
+    bundles = collect_inputs([path], fmt)
+    if not bundles:
+        raise SimError(f"{path}: nothing to run there")
+    bundle = bundles[0]
+    if include_dirs:
+        bundle.flags = CompileFlags(tuple(os.path.abspath(d) for d in include_dirs)).then(bundle.flags)
+    as_host_program(bundle)
+    return bundle
+
+
+def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[str, Any], args: Sequence[str],
+                     *, block_dim: int | None = None, budget: int, timing: bool = True, trace: bool | int = False,
+                     seed: int = 0, used_inputs: dict[str, np.ndarray] | None = None) -> Any:
+    """Runs the host program's main on the simulator (see the module's docstring). `used_inputs`, when given, is
+    filled with the input buffers' arrays as the kernel got them (those drawn at random included)."""
+    from ascendir.chips import load_chip
+    from ascendir.lower import LoweringOptions
+    from ascendir.lower.host_program import KERNEL_ATTR
+    from passes.sim import NotModelled, build_program
+    from passes.sim.launch import SIM_ERROR, SimResult, _allocation, _diagnostic, numpy_dtype
+    from passes.sim.lowering_cache import lowered_copy
+    from passes.sim.timing import fill_timing, run_options
+    from rust_sim import _sim
+
+    errors = [d for d in program.diagnostics if d.is_error]
+    if errors:
+        return SimResult({}, errors, completed=False)
+    lowered = lowered_copy(program, LoweringOptions(chip=chip, host_args=tuple(args)))
+    findings = [d for d in lowered.diagnostics if d.is_error and d.code != "ASC103"]
+    if not lowered.kernels:
+        why = "; ".join(d.message for d in lowered.diagnostics if d.is_error or d.code == "ASC103")[:600]
+        return SimResult({}, findings + [error(HOST_PROGRAM_NOT_RUN, "the host program's main could not be "
+                                               f"followed to a kernel launch{': ' + why if why else ''}", None)],
+                         completed=False)
+    kernel = lowered.kernels[0]
+    described = json.loads(kernel.attributes[KERNEL_ATTR].data)  # type: ignore[attr-defined]
+    marked, unknown = _marked_values(lowered.module)
+    for i, b in enumerate(described["buffers"]):
+        if b["size"] is None and f"size.{i}" not in unknown:
+            b["size"] = marked.get(f"size.{i}", 0)  # an allocation main never reaches: no memory
+    dim = described.get("block_dim") or marked.get("block_dim") or block_dim
+    if not dim:
+        return SimResult({}, findings + [error(HOST_PROGRAM_NOT_RUN, "the launch's blockDim does not fold to a "
+                                               "number here: give it with --block-dim", None)], completed=False)
+    try:
+        sim_program = build_program(lowered.module, chip, kernel.sym_name.data)
+    except NotModelled as exc:
+        return SimResult({}, findings + [error(SIM_ERROR, f"the simulator cannot run this kernel: it does not "
+                                                          f"model {exc}", None)], completed=False)
+    buffers = described["buffers"]
+    sized = [b for b in buffers if b["size"] is None]
+    if sized:
+        return SimResult({}, findings + [error(HOST_PROGRAM_NOT_RUN, f"the size of device buffer "
+                                               f"'{sized[0]['name']}' does not fold to a number here", None)],
+                         completed=False)
+    arrays, outputs = _bind(buffers, inputs, np.random.default_rng(seed), numpy_dtype)
+    if used_inputs is not None:
+        used_inputs.update((b["name"], a.view(np.dtype(numpy_dtype(b["dtype"] or "uint8"))).copy())
+                           for b, a in zip(buffers, arrays) if b["role"] == "input")
+    kind = load_chip(chip)
+    on_aic = sim_program.kernel_type == "aic" or sim_program.kernel_type.startswith("mix_aic")
+    cores = kind.aic_cores if on_aic else kind.aiv_cores
+    roles = [b["role"] if b["role"] in ("input", "output") else "workspace" for b in buffers]
+    by_name = {b["name"]: (role, arr) for b, role, arr in zip(buffers, roles, arrays)}
+    triples = [(p.name, *by_name[p.name]) if p.name in by_name else (p.name, "input", None)
+               for p in sim_program.params]
+    allocations = [_allocation(t) for t in triples]
+    raw = _sim.run(sim_program.text(), [(n, r, a) for (n, r, _), (a, _) in zip(triples, allocations)], int(dim),
+                   int(cores), int(budget), **run_options(kind, timing, trace),
+                   tensor_bytes=[t for _, t in allocations], aliases=[None] * len(triples))
+    for (_, role, tensor), (allocation, size) in zip(triples, allocations):
+        if tensor is not None and allocation is not tensor and size is not None:
+            tensor[:] = allocation[:size]
+    findings += [_diagnostic(f) for f in raw["findings"]]
+    return fill_timing(SimResult(outputs, findings, int(raw["instructions"]), list(raw["per_core"]),
+                                 bool(raw["completed"]), int(dim), None, sim_program.text()), raw)
+
+
+def _marked_values(module: Any) -> tuple[dict[str, int], set[str]]:
+    """The sizes and blockDim the lowering kept as marks (host_program.MARK), as main's code computes them
+    (passes/sim/host_values.py), and those it may reach with a value not known here. The marks are dropped from
+    `module`."""
+    from ascendir.dialects import ascendc as asc
+    from ascendir.lower.host_program import MARK
+    from passes.sim.host_values import marked_values
+
+    kernels = [op for op in module.walk() if isinstance(op, asc.KernelOp)]
+    values = marked_values(kernels[0], MARK) if kernels else ({}, set())
+    for op in [op for op in module.walk() if isinstance(op, asc.OpaqueCallOp) and op.callee.data.startswith(MARK)]:
+        op.detach()
+        op.erase()
+    return values
+
+
+def _bind(buffers: list[dict[str, Any]], inputs: Sequence[Any] | Mapping[str, Any], rng: Any,
+          numpy_dtype: Any) -> tuple[list[np.ndarray], dict[str, np.ndarray]]:
+    """Each buffer's bytes (a uint8 view of the array it holds) and the output arrays by buffer name."""
+    from passes.sim.launch import SimError
+
+    ins = [b for b in buffers if b["role"] == "input"]
+    given: dict[str, Any] = {}
+    if isinstance(inputs, Mapping):
+        unknown = [n for n in inputs if n not in {b["name"] for b in ins}]
+        if unknown:
+            raise SimError(f"no input buffer named '{unknown[0]}' (the program copies into "
+                           f"{', '.join(b['name'] for b in ins) or 'none'})")
+        given = dict(inputs)
+    else:
+        if len(inputs) > len(ins):
+            raise SimError(f"{len(inputs)} inputs given for a program that copies {len(ins)} to the device")
+        given = {b["name"]: a for b, a in zip(ins, inputs)}
+    arrays: list[np.ndarray] = []
+    outputs: dict[str, np.ndarray] = {}
+    for b in buffers:
+        dtype = np.dtype(numpy_dtype(b["dtype"] or "uint8"))
+        count = b["size"] // dtype.itemsize
+        if b["role"] == "input":
+            arr = given.get(b["name"])
+            if arr is None:
+                arr = _random(count, dtype, rng)
+            arr = np.ascontiguousarray(arr)
+            if arr.nbytes != b["size"]:
+                raise SimError(f"input '{b['name']}' has {arr.nbytes} bytes; the program allocates {b['size']}")
+            arrays.append(arr.reshape(-1).view(np.uint8))
+        elif b["role"] == "output":
+            out = np.zeros(count, dtype=dtype)
+            outputs[b["name"]] = out
+            arrays.append(out.view(np.uint8))
+        else:
+            arrays.append(np.zeros(b["size"], dtype=np.uint8))
+    return arrays, outputs
+
+
+def _random(count: int, dtype: np.dtype, rng: Any) -> np.ndarray:
+    if dtype.kind == "f":
+        return rng.uniform(-1, 1, size=count).astype(dtype)
+    return rng.integers(0, 10, size=count).astype(dtype)
+

@@ -1,0 +1,164 @@
+"""The numbers a host program's main computes before its launch: buffer sizes and blockDim (host_program.MARK).
+
+main's code is lowered as device code is, so its values travel through cells, arrays (catlass's GemmCoord holds
+m, n, k in a `uint32_t idx[3]`), copy loops and the branches of its checks; mem2reg alone leaves them unfolded.
+This evaluates the entry's scalar code in program order, as the host would run it, up to the last mark: integer
+arithmetic and comparisons, selects, memref cells and small arrays, counted `scf.for` loops and `scf.if` on a
+known condition. Anything else (device API calls, tensors, pointers) yields unknown values. A mark main's code
+never reaches (`if (sizeWorkspace > 0) aclrtMalloc(...)` with a size of 0) has no value; one inside a branch or a
+loop whose condition or bounds are unknown is named in `unknown` (the run then says so).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdsl.dialects.builtin import IntegerAttr, IntegerType
+
+_STEPS = 2_000_000  # operations evaluated at most: main's code before the launch loops over shapes, not elements
+_BINARY = {
+    "arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
+    "arith.divui": lambda a, b: a // b if b else None, "arith.divsi": lambda a, b: int(a / b) if b else None,
+    "arith.remui": lambda a, b: a % b if b else None,
+    "arith.remsi": lambda a, b: a - int(a / b) * b if b else None,
+    "arith.ceildivui": lambda a, b: -(-a // b) if b else None,
+    "arith.ceildivsi": lambda a, b: -(-a // b) if b else None,
+    "arith.floordivsi": lambda a, b: a // b if b else None,
+    "arith.maxui": max, "arith.minui": min, "arith.maxsi": max, "arith.minsi": min,
+    "arith.andi": lambda a, b: a & b, "arith.ori": lambda a, b: a | b, "arith.xori": lambda a, b: a ^ b,
+    "arith.shli": lambda a, b: a << b, "arith.shrui": lambda a, b: a >> b, "arith.shrsi": lambda a, b: a >> b,
+}
+_COMPARE = {0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: lambda a, b: a < b, 3: lambda a, b: a <= b,
+            4: lambda a, b: a > b, 5: lambda a, b: a >= b, 6: lambda a, b: a < b, 7: lambda a, b: a <= b,
+            8: lambda a, b: a > b, 9: lambda a, b: a >= b}  # arith.cmpi predicates: eq ne slt sle sgt sge ult ...
+_CASTS = ("arith.extui", "arith.extsi", "arith.index_cast", "arith.index_castui")
+
+
+class _Stop(Exception):
+    pass
+
+
+def marked_values(kernel: Any, prefix: str) -> tuple[dict[str, int], set[str]]:
+    """The value of each `prefix<what>` opaque call's operand where main's code reaches it with a known value, and
+    the marks that may be reached with a value not known here."""
+    ev = _Evaluator(prefix)
+    try:
+        ev.block(kernel.body.block)
+    except _Stop:
+        ev.unknown.update(ev.marks_in(kernel))
+    return ev.found, ev.unknown - set(ev.found)
+
+
+class _Evaluator:
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.values: dict[Any, Any] = {}  # SSA value -> int (None: unknown)
+        self.memory: dict[Any, dict[tuple[int, ...], Any]] = {}  # alloca result -> element index -> value
+        self.found: dict[str, int] = {}
+        self.unknown: set[str] = set()
+        self.steps = 0
+
+    def marks_in(self, op: Any) -> set[str]:
+        return {inner.callee.data[len(self.prefix):] for inner in op.walk() if inner.name == "ascendc.opaque_call"
+                and inner.callee.data.startswith(self.prefix)}
+
+    def get(self, v: Any) -> Any:
+        return self.values.get(v)
+
+    def block(self, block: Any) -> None:
+        for op in block.ops:
+            self.op(op)
+
+    def op(self, op: Any) -> None:
+        self.steps += 1
+        if self.steps > _STEPS:
+            raise _Stop
+        name = op.name
+        if name == "ascendc.opaque_call":
+            callee = op.callee.data
+            if callee.startswith(self.prefix) and op.operands:
+                if self.get(op.operands[0]) is None:
+                    self.unknown.add(callee[len(self.prefix):])
+                else:
+                    self.found.setdefault(callee[len(self.prefix):], int(self.get(op.operands[0])))
+            return
+        if name == "arith.constant":
+            attr = op.properties.get("value", op.attributes.get("value"))
+            self.values[op.results[0]] = int(attr.value.data) if isinstance(attr, IntegerAttr) else None
+        elif name in _CASTS:
+            self.values[op.results[0]] = self.get(op.operands[0])
+        elif name == "arith.trunci":
+            value = self.get(op.operands[0])
+            t = op.results[0].type
+            self.values[op.results[0]] = value % (1 << t.width.data) if value is not None and isinstance(
+                t, IntegerType) else value
+        elif name in _BINARY:
+            a, b = self.get(op.operands[0]), self.get(op.operands[1])
+            self.values[op.results[0]] = None if a is None or b is None else _BINARY[name](a, b)
+        elif name == "arith.cmpi":
+            a, b = self.get(op.operands[0]), self.get(op.operands[1])
+            predicate = int(op.predicate.value.data)
+            self.values[op.results[0]] = None if a is None or b is None else int(_COMPARE[predicate](a, b))
+        elif name == "arith.select":
+            c = self.get(op.operands[0])
+            self.values[op.results[0]] = None if c is None else self.get(op.operands[1 if c else 2])
+        elif name == "memref.alloca":
+            self.memory[op.results[0]] = {}
+        elif name == "memref.store":
+            cells = self.memory.get(op.operands[1])
+            if cells is not None:
+                index = self._index(op.operands[2:])
+                if index is None:
+                    cells.clear()  # a store at an unknown place: every element is unknown now
+                    cells[None] = None  # type: ignore[index]
+                else:
+                    cells[index] = self.get(op.operands[0])
+        elif name == "memref.load":
+            cells = self.memory.get(op.operands[0])
+            index = self._index(op.operands[1:])
+            self.values[op.results[0]] = cells.get(index) if cells is not None and index is not None else None
+        elif name == "scf.for":
+            self._for(op)
+        elif name == "scf.if":
+            c = self.get(op.operands[0])
+            if c is None:
+                self.unknown.update(self.marks_in(op))
+            else:
+                region = op.regions[0] if c else (op.regions[1] if len(op.regions) > 1 else None)
+                if region is not None and region.blocks:
+                    self._run_region(op, region)
+        # anything else: its results stay unknown
+
+    def _index(self, operands: Any) -> tuple[int, ...] | None:
+        index = tuple(self.get(v) for v in operands)
+        return None if any(i is None for i in index) else index  # type: ignore[return-value]
+
+    def _run_region(self, op: Any, region: Any) -> None:
+        block = region.blocks[0]
+        for inner in block.ops:
+            if inner.name == "scf.yield":
+                for result, value in zip(op.results, inner.operands):
+                    self.values[result] = self.get(value)
+                return
+            self.op(inner)
+
+    def _for(self, op: Any) -> None:
+        lower, upper, step = (self.get(v) for v in op.operands[:3])
+        if lower is None or upper is None or not step:
+            self.unknown.update(self.marks_in(op))
+            return
+        body = op.regions[0].blocks[0]
+        carried = [self.get(v) for v in op.operands[3:]]
+        i = lower
+        while i < upper:
+            self.values[body.args[0]] = i
+            for arg, value in zip(body.args[1:], carried):
+                self.values[arg] = value
+            for inner in body.ops:
+                if inner.name == "scf.yield":
+                    carried = [self.get(v) for v in inner.operands]
+                    break
+                self.op(inner)
+            i += step
+        for result, value in zip(op.results, carried):
+            self.values[result] = value
