@@ -184,6 +184,19 @@ def test_a_main_that_launches_nothing_is_a_finding_not_a_traceback(tmp_path) -> 
     assert "main launches no kernel" in result.output and "Traceback" not in result.output
 
 
+def test_a_launch_in_each_branch_runs_the_one_main_takes(tmp_path) -> None:
+    """`if (length > 300)` is decided at run time here (length is a cell until the run): each branch launches its
+    own instance, and the run takes the launch, and the blockDim, of the branch main's values choose."""
+    program = PROGRAM.replace("runner.Run(stream, 4);",
+                              "if (length > 300) {\n        runner.Run(stream, 4);\n    } else {\n"
+                              "        runner.Run(stream, 2);\n    }")
+    for args, blocks in (("512", 4), ("256", 2)):
+        result, out = _run(tmp_path, "--args", args, program=program)
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.output[result.output.index("{"):])["block_dim"] == blocks
+        assert np.array_equal(np.load(out / "deviceY.npy"), np.load(out / "deviceX.npy") * 3)
+
+
 def test_lowering_main_leaves_the_host_data_out(tmp_path) -> None:
     """The random fill of hostX (rand() over a std::vector) and the check after the launch are host code: not in
     the entry; the aclrtMalloc'd pointers are its parameters, in allocation order (deviceSpare's allocation sits in

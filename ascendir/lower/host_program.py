@@ -80,11 +80,17 @@ class HostProgram:
 
     args: tuple[str, ...]
     buffers: list[DeviceBuffer] = field(default_factory=list)
-    launched: bool = False
+    # the blocks the launches were lowered into: one per path through main (`if (m > n)` choosing the swizzle of
+    # the kernel launched, decided at run time here: each branch launches its own instance)
+    launch_blocks: list[object] = field(default_factory=list)
     block_dim: int | None = None  # the launch's blockDim, when a constant while lowering (else see MARK)
     kernel: str | None = None  # the launched kernel's name
     host_arrays: dict[str, str] = field(default_factory=dict)  # host variable -> its element type's text
     variables: dict[str, int] = field(default_factory=dict)  # pointer variable -> the buffer it was last given
+
+    @property
+    def launched(self) -> bool:
+        return bool(self.launch_blocks)
 
     def describe(self) -> dict[str, object]:
         return {"kernel": self.kernel, "block_dim": self.block_dim,
@@ -165,7 +171,7 @@ def skips(lw: FunctionLowerer, st: A.Node) -> bool:
     copies = _calls_named(st, "aclrtMemcpy")
     if not copies and _prints(st):
         return True
-    if hp.launched:
+    if _after_launch(lw):
         return not copies  # after the launch only the copies back matter: they name the outputs
     if copies:
         return False
@@ -281,21 +287,43 @@ def _host_array_name(e: A.Node) -> str | None:
     return e.qname.parts[-1].name if isinstance(e, A.Name) else None
 
 
+def _encloses(lw: FunctionLowerer, outer: object, inner: object) -> bool:
+    """Whether IR block `inner` is `outer` or lies in a region of an op of `outer` (a body being built apart counts
+    as in the block its op will be added to)."""
+    block = inner
+    for _ in range(10_000):
+        if block is None:
+            return False
+        if block is outer:
+            return True
+        op = block.parent_op()  # type: ignore[attr-defined]
+        block = op.parent_block() if op is not None else lw.attach_to.get(id(block))
+    return False
+
+
+def _after_launch(lw: FunctionLowerer) -> bool:
+    """Whether a launch was lowered on the path being lowered: in this block or a region nested in it."""
+    hp = lw.host_program
+    assert hp is not None
+    here = lw.builder.insertion_point.block
+    return any(_encloses(lw, here, b) for b in hp.launch_blocks)
+
+
 def launch(lw: FunctionLowerer, e: A.KernelLaunch) -> Val:
     """`k<T><<<blockDim, l2ctrl, stream>>>(args)` in a host program: blockDim remembered, k called."""
     hp = lw.host_program
     assert hp is not None
-    if hp.launched:
-        raise Unsupported("a second kernel launch (a host program is run up to its first)", e)
+    if _after_launch(lw):
+        raise Unsupported("a second kernel launch on one path (a host program is run up to its first)", e)
     if e.config:
         dim = lw.expr(e.config[0])
-        hp.block_dim = dim.const if isinstance(dim.const, int) else None
-        if hp.block_dim is None:
-            _mark(lw, "block_dim", dim, e)
+        if hp.block_dim is None and not hp.launch_blocks and isinstance(dim.const, int):
+            hp.block_dim = dim.const
+        _mark(lw, "block_dim", dim, e)  # (read on the path main takes, where each branch launches its own)
     if isinstance(e.kernel, A.Name):
-        hp.kernel = e.kernel.qname.parts[-1].name
+        hp.kernel = hp.kernel or e.kernel.qname.parts[-1].name
     lw.expr(A.Call(e.span, e.kernel, e.args))
-    hp.launched = True
+    hp.launch_blocks.append(lw.builder.insertion_point.block)
     return Val(C.VoidT())
 
 

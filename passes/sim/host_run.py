@@ -95,7 +95,7 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
     for i, b in enumerate(described["buffers"]):
         if b["size"] is None and f"size.{i}" not in unknown:
             b["size"] = marked.get(f"size.{i}", 0)  # an allocation main never reaches: no memory
-    dim = described.get("block_dim") or marked.get("block_dim") or block_dim
+    dim = marked.get("block_dim") or described.get("block_dim") or block_dim
     if not dim:
         return SimResult({}, findings + [error(HOST_PROGRAM_NOT_RUN, "the launch's blockDim does not fold to a "
                                                "number here: give it with --block-dim", None)], completed=False)
