@@ -197,6 +197,23 @@ def test_a_launch_in_each_branch_runs_the_one_main_takes(tmp_path) -> None:
         assert np.array_equal(np.load(out / "deviceY.npy"), np.load(out / "deviceX.npy") * 3)
 
 
+def test_pointer_arithmetic_in_host_code_stays_in_device_memory(tmp_path) -> None:
+    """`deviceX + bytes` in main (catlass's ToUnderlyingArguments: `workspace + sizeWA`): an offset into the
+    buffer. Before, host pointers were not GM pointers (ASC103 'arithmetic on a non-GM pointer') and the kernel
+    read through a tensor with no memory (ASC950)."""
+    program = PROGRAM.replace("aclrtMalloc(reinterpret_cast<void **>(&deviceX), bytes,",
+                              "aclrtMalloc(reinterpret_cast<void **>(&deviceX), 2 * bytes,")
+    program = program.replace("aclrtMemcpy(deviceX, bytes, hostX.data(), bytes,",
+                              "aclrtMemcpy(deviceX, 2 * bytes, hostX.data(), 2 * bytes,")
+    program = program.replace("Op::Arguments args{length, deviceX, deviceY};",
+                              "uint8_t *upper = deviceX + bytes;\n    Op::Arguments args{length, upper, deviceY};")
+    x = np.arange(512, dtype=np.float32)
+    np.save(tmp_path / "x.npy", x)
+    result, out = _run(tmp_path, "--input", str(tmp_path / "x.npy"), program=program)  # length 256
+    assert result.exit_code == 0, result.output
+    assert np.array_equal(np.load(out / "deviceY.npy"), x[256:] * 3)
+
+
 def test_lowering_main_leaves_the_host_data_out(tmp_path) -> None:
     """The random fill of hostX (rand() over a std::vector) and the check after the launch are host code: not in
     the entry; the aclrtMalloc'd pointers are its parameters, in allocation order (deviceSpare's allocation sits in

@@ -133,6 +133,10 @@ class ConversionLowering:
         assert isinstance(t, C.Pointer)
         if t.ub:
             return ub_pointer.offset(self, p, n, node)
+        if not t.gm and self.host_program is not None:
+            # a host program's data pointers (`uint8_t *workspaceWB = workspace + sizeWA;` in catlass's
+            # ToUnderlyingArguments) hold device memory: its host arrays are left out (host_program.py)
+            t = C.Pointer(t.pointee, gm=True)
         if not t.gm:
             raise Unsupported("arithmetic on a non-GM pointer", node)
         op = asc.GmPtrOffsetOp.create(operands=[self.ssa(p, node), self.ssa(self.convert(n, C.I64, node), node)],
