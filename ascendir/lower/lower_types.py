@@ -274,7 +274,8 @@ class TypeResolution:
             namespace = dict((k, ns) for ns, k in self.scope.homonyms[name])[class_key]
             cls = self.scope.classes.get(class_key)
         if cls is not None or name in self.scope.specializations or name in self.scope.partial_specializations:
-            if cls is not None and name in self.scope.tiling_structs and cls.is_plain_struct:
+            if cls is not None and name in self.scope.tiling_structs and cls.is_plain_struct and \
+                    not _constant_record(cls):
                 return C.TilingT(name)
             values = tuple(self._template_arg_value(a) for a in args)
             primary = cls or (self.scope.declared_templates.get(name) if namespace is None or self.scope.declared_in.get(
@@ -396,6 +397,14 @@ class TypeResolution:
             bound = self.resolve_type(ref) if ref is not None else None
             part = part.part_named(bound.name) if isinstance(bound, C.ClassT) else None
         return part
+
+
+def _constant_record(info: ClassInfo) -> bool:
+    """A plain struct with a `const` member given its value in the class (`struct ConstData { const float pi =
+    PI; ... };`, ops-math angle_v2's kernel): a record of constants, an object made with those values, never
+    tiling data (the host fills tiling data; a const member with an initialiser is fixed at compile time).
+    As tiling data its fields were read from the host's tiling, which never sets them (ASC958, read as 0)."""
+    return any("const" in d.type.qualifiers + vd.specifiers and d.init is not None for vd, d in info.fields)
 
 
 def _nested_class(info: ClassInfo, name: str) -> ClassInfo | None:
