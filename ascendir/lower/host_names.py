@@ -28,9 +28,14 @@ _LIBRARY_TYPES = {
 }  # fmt: skip
 
 _GRAPH_STATUS = {"GRAPH_SUCCESS": hd.GRAPH_SUCCESS, "GRAPH_FAILED": hd.GRAPH_FAILED, "SUCCESS": 0, "FAILED": hd.GRAPH_FAILED,
-                 # graph/ge_error_codes.h: failures other than GRAPH_FAILED
+                 # graph/ge_error_codes.h: failures other than GRAPH_FAILED (the public CANN header's values;
+                 # ops-nn rms_norm_quant returns GRAPH_PARAM_OUT_OF_RANGE for a bad dim)
                  "GRAPH_PARAM_INVALID": 50331649, "GRAPH_NOT_CHANGED": 1343242304,
-                 "GRAPH_NODE_WITHOUT_CONST_INPUT": 50331648}
+                 "GRAPH_NODE_WITHOUT_CONST_INPUT": 50331648, "GRAPH_NODE_NEED_REPASS": 50331647,
+                 "GRAPH_INVALID_IR_DEF": 50331646, "OP_WITHOUT_IR_DATATYPE_INFER_RULE": 50331645,
+                 "GRAPH_PARAM_OUT_OF_RANGE": 50331644, "GRAPH_MEM_OPERATE_FAILED": 50331539,
+                 "GRAPH_NULL_PTR": 50331538, "GRAPH_MEMCPY_FAILED": 50331537, "GRAPH_MEMSET_FAILED": 50331536,
+                 "GRAPH_MATH_CAL_FAILED": 50331429, "GRAPH_ADD_OVERFLOW": 50331428, "GRAPH_MUL_OVERFLOW": 50331427}
 
 # graph/types.h: the dim of a shape not known before run time, and the dim count of a shape of unknown rank
 NPU_ARCH_RESERVED = 0xFFFFFFFF  # NpuArch::DAV_RESV here: a number no modelled chip's __NPU_ARCH__ is
