@@ -12,8 +12,9 @@ beside it (an AIV-only or MIX selection for another key) keeps the vector pass.
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from frontend.opdef import COMMENT_RE
 
@@ -27,6 +28,28 @@ def cube_only(texts: Iterable[str]) -> bool:
     kinds = {kind for text in texts for m in _KERNEL_TYPES.finditer(COMMENT_RE.sub(" ", text))
              for kind in m.groups() if kind}
     return kinds == {"AIC_ONLY"}
+
+
+_QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+
+
+def with_included(sources: Iterable[tuple[str, str]], read: Callable[[str], str | None]) -> list[str]:
+    """The texts of `sources` (path, text) and of the headers they include by a quoted name found next to them, one
+    level deep: a kernel file run alone declares its type in the tiling-key header it includes (ops-nn
+    transpose_batch_mat_mul.cpp includes transpose_batch_mat_mul_tiling_key.h), which is no source of its own."""
+    items = list(sources)
+    seen = {os.path.normpath(path) for path, _ in items}
+    texts = [text for _, text in items]
+    for path, text in items:
+        for name in _QUOTED_INCLUDE.findall(text):
+            header = os.path.normpath(os.path.join(os.path.dirname(path), name))
+            if header in seen:
+                continue
+            seen.add(header)
+            found = read(header)
+            if found is not None:
+                texts.append(found)
+    return texts
 
 
 def cube_pass(defines: dict[str, str | None], vector_macro: str | None) -> dict[str, str | None]:

@@ -362,26 +362,12 @@ def load_for_check(bundle: Bundle, chip: str | None = None,
     program for the default. The chip's architecture macros (`__NPU_ARCH__`, `__CCE_AICORE__`) are
     defined, and `defines` (the user's -D/-U) come on top."""
     from ascendir.chips import DEFAULT_CHIP, chip_for_source, load_chip
-    from frontend.kernel_pass import cube_only, cube_pass
+    from frontend.kernel_pass import cube_only, cube_pass, with_included
     from frontend.opdef import dtype_macro_defines
     from frontend.pipeline import load_bundle
 
     dtypes = {**dtype_macro_defines(bundle), **orig_dtype_defines(bundle)}
 
-    def macros(name: str, kernel: bool = False) -> dict[str, str | None]:
-        target = load_chip(name)
-        if kernel:
-            passes = target.kernel_defines
-            if cube_only(u.text for u in kernel_side if targets.get(u.path, name) == name):
-                passes = cube_pass(passes, target.vector_pass_macro)  # built for the AIC alone
-            return {**passes, **dtypes, **(defines or {})}
-        return {**target.device_defines, **(defines or {})}
-
-    kernel_side = [u for u in bundle.units if _kernel_side(u)]
-    targets: dict[str, str] = {}
-    if chip is not None:
-        return load_bundle(bundle, macros(chip), unit_targets={
-            u.path: (None, macros(chip, kernel=True)) for u in kernel_side}), chip
     texts = {os.path.normpath(u.path): u.text for u in bundle.units}
     texts.update((os.path.normpath(k), v) for k, v in bundle.virtual_files.items())
 
@@ -393,6 +379,26 @@ def load_for_check(bundle: Bundle, chip: str | None = None,
                 return fh.read()
         except OSError:
             return None
+
+    cube: dict[str, bool] = {}
+
+    def macros(name: str, kernel: bool = False) -> dict[str, str | None]:
+        target = load_chip(name)
+        if kernel:
+            passes = target.kernel_defines
+            if name not in cube:  # the sources built for this chip, and the headers they include, declare AIC_ONLY
+                cube[name] = cube_only(with_included(
+                    ((u.path, u.text) for u in kernel_side if targets.get(u.path, name) == name), read))
+            if cube[name]:
+                passes = cube_pass(passes, target.vector_pass_macro)  # built for the AIC alone
+            return {**passes, **dtypes, **(defines or {})}
+        return {**target.device_defines, **(defines or {})}
+
+    kernel_side = [u for u in bundle.units if _kernel_side(u)]
+    targets: dict[str, str] = {}
+    if chip is not None:
+        return load_bundle(bundle, macros(chip), unit_targets={
+            u.path: (None, macros(chip, kernel=True)) for u in kernel_side}), chip
 
     targets = {u.path: chip_for_source(u.path, u.text, read=read) for u in kernel_side or bundle.units}
     chip = next(iter(targets.values())) if len(set(targets.values())) == 1 else DEFAULT_CHIP
