@@ -217,7 +217,8 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
             return SimResult({}, findings + [error("ASC602", f"the host tiling function fails for these inputs: {why}",
                                                    None)], completed=False)
         module.fold(FoldTilingPass(result.fields, result.tiling_key, result.block_dim))  # what run_tiling folds
-        if _key_not_lowered(module.unfolded, result.tiling_key, _kernel_name(program, module.unfolded, None, chip)):
+        if _key_not_lowered(module.unfolded, result.tiling_key, _kernel_name(program, module.unfolded, None, chip),
+                            _entry_files(program, module.unfolded, chip)):
             # a kernel lowered once per tiling key whose branch for this key did not fit beside the others:
             # lowered again, this key's branch first
             module.relower(LoweringOptions(chip=chip, dtypes=dtypes, tiling_key=result.tiling_key,
@@ -463,7 +464,8 @@ def _given_outputs(outputs: Any, names: list[str]) -> dict[str, Any]:
     return found
 
 
-def _key_not_lowered(module: Any, key: int | None, running: str | None = None) -> bool:
+def _key_not_lowered(module: Any, key: int | None, running: str | None = None,
+                     entry_files: set[str] | None = None) -> bool:
     """Whether `module`'s kernel was lowered once per tiling key and not for `key`, or is a kernel template
     instantiated from another template tiling key than `key` (ASCENDC_TPL_ARGS_DECL: TPL_KEY_ATTR). `running`: the
     kernel the launch runs, when known; another entry's template instance (the 950 entry beside the 910B one that
@@ -474,6 +476,10 @@ def _key_not_lowered(module: Any, key: int | None, running: str | None = None) -
     from ascendir.lower import TILING_KEY_ATTR, TPL_KEY_ATTR
 
     kernels = [op for op in module.walk() if isinstance(op, asc.KernelOp)]
+    if entry_files:
+        # the keys of the entry that runs: another file's entry of one name lowered per key (ops-nn
+        # group_norm_silu_apt.cpp's 950 keys beside group_norm_silu.cpp, lowered whole) needs no relowering
+        kernels = [op for op in kernels if _source_file(op) in entry_files]
     keys = {op.attributes[TILING_KEY_ATTR].value.data for op in kernels
             if isinstance(op.attributes.get(TILING_KEY_ATTR), IntegerAttr)}
     instances = {op.attributes[TPL_KEY_ATTR].value.data for op in kernels
@@ -501,8 +507,12 @@ def _kernel_name(program: Any, module: Any, key: int | None = None, chip: str | 
     from ascendir.lower import TILING_KEY_ATTR
     from passes.sim import NotModelled
 
+    files = _entry_files(program, module, chip) if key is not None else set()
+    # of several entries of the op's name, the keys of the one the chip builds only: a key another file's entry
+    # was lowered for (group_norm_silu_apt.cpp's, for the 950) says nothing of the 910B's group_norm_silu.cpp
     keyed = {op.attributes[TILING_KEY_ATTR].value.data: op.sym_name.data for op in module.walk()
-             if isinstance(op, asc.KernelOp) and isinstance(op.attributes.get(TILING_KEY_ATTR), IntegerAttr)}
+             if isinstance(op, asc.KernelOp) and isinstance(op.attributes.get(TILING_KEY_ATTR), IntegerAttr)
+             and (not files or _source_file(op) in files)}
     if keyed and key is not None:
         if key not in keyed:
             raise NotModelled(f"the kernel's branch for tiling key {key}: the kernel is lowered once per tiling key "
@@ -533,6 +543,36 @@ def _kernel_name(program: Any, module: Any, key: int | None = None, chip: str | 
         if len(own) == 1:
             return own[0].sym_name.data
     return snake if snake in kernels else None
+
+
+def _entry_files(program: Any, module: Any, chip: str | None) -> set[str]:
+    """Where the op's kernel entries of one name lie in several files (ops-nn's op.cpp for the 910B, op_apt.cpp
+    for the 950): the file(s) of the entry the OpDef builds for `chip` (passes/sim/op_file.py; the chip's
+    architecture folder first), each entry lowered whole or once per tiling key. Empty for one file."""
+    from ascendir.chips import load_chip
+    from ascendir.dialects import ascendc as asc
+    from passes.sim.op_file import kernel_file, op_type
+
+    if chip is None:
+        return set()
+    snake = "".join("_" + c.lower() if c.isupper() else c for c in op_type(program.bundle)).lstrip("_")
+    named = [k for k in module.walk() if isinstance(k, asc.KernelOp) and snake in (
+        k.sym_name.data, getattr(k.attributes.get(asc.SOURCE_NAME_ATTR), "data", None))]
+    if len({_source_file(k) for k in named}) <= 1:
+        return set()
+    arch = load_chip(chip).npu_arch
+    stem = kernel_file(program.bundle, arch) or snake
+    own = [k for k in named if _source_stem(k) == stem]
+    own = [k for k in own if _source_arch(k) == arch] or [k for k in own if _source_arch(k) is None] or own
+    return {f for f in (_source_file(k) for k in own) if f is not None}
+
+
+def _source_file(kernel: Any) -> str | None:
+    """The source file a kernel was lowered from (its location)."""
+    from xdsl.dialects.builtin import FileLineColLoc
+
+    loc = kernel.location
+    return loc.filename.data if isinstance(loc, FileLineColLoc) else None
 
 
 def _source_arch(kernel: Any) -> int | None:

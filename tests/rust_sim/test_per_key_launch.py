@@ -101,3 +101,57 @@ def test_the_branch_of_a_given_key_runs(project: Path) -> None:
                  outputs={"y": np.zeros(8, dtype=np.float32)})
     assert result.ok, [str(d) for d in result.findings]
     assert np.array_equal(result.outputs["y"], 3 * x)
+
+
+OWN_KERNEL = """
+#include "kernel_operator.h"
+using namespace AscendC;
+struct KeyTilingData { uint32_t n; };
+extern "C" __global__ __aicore__ void key_op(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA_WITH_STRUCT(KeyTilingData, td, tiling);
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x);
+    yGm.SetGlobalBuffer((__gm__ float *)y);
+    for (uint32_t i = 0; i < td.n; i++) {
+        yGm.SetValue(i, xGm.GetValue(i) - 1.0f);
+    }
+}
+"""
+
+
+def _with_950_entry(project: Path) -> None:
+    host = (project / "op_host" / "key_op.cpp").read_text()
+    (project / "op_host" / "key_op.cpp").write_text(host.replace(
+        'this->AICore().AddConfig("ascend910b");',
+        'this->AICore().AddConfig("ascend910b");\n'
+        '        OpAICoreConfig config950;\n'
+        '        config950.ExtendCfgInfo("opFile.value", "key_op_apt");\n'
+        '        this->AICore().AddConfig("ascend950", config950);'))
+
+
+def test_another_entry_lowered_per_key_does_not_hide_the_chip_s_entry(project: Path) -> None:
+    # ops-nn group_norm_silu: op_kernel/group_norm_silu.cpp (the 910B's, lowered whole) beside
+    # group_norm_silu_apt.cpp (the 950's, too large whole, lowered per key: 1100, 1101, ...). The host's key 102
+    # was looked up among the 950 entry's keys only: ASC958 "the kernel's branch for tiling key 102 ... did not
+    # fit", after a needless relowering. The 910B's entry runs whatever keys the other one was lowered for.
+    (project / "op_kernel" / "key_op.cpp").rename(project / "op_kernel" / "key_op_apt.cpp")
+    (project / "op_kernel" / "key_op.cpp").write_text(OWN_KERNEL)
+    _with_950_entry(project)
+    for n in (4, 8):  # keys 1 and 2: the 910B entry has no branch of its own for either
+        x = np.arange(n, dtype=np.float32)
+        result = run(project, [x], outputs={"y": np.zeros(n, dtype=np.float32)})
+        assert result.ok, [str(d) for d in result.findings]
+        assert np.array_equal(result.outputs["y"], x - 1)
+
+
+def test_the_chip_s_entry_lowered_per_key_runs_beside_a_whole_one(project: Path) -> None:
+    # the other way round (ops-nn layer_norm_v4: layer_norm_v4.cpp, the 910B's, lowered per key beside the 950's
+    # layer_norm_v4_apt.cpp, lowered whole): the 910B entry's branch runs, not the whole 950 entry
+    (project / "op_kernel" / "key_op_apt.cpp").write_text(OWN_KERNEL)
+    _with_950_entry(project)
+    for n, expected in ((4, lambda x: x + 1), (8, lambda x: 3 * x)):
+        x = np.arange(n, dtype=np.float32)
+        result = run(project, [x], outputs={"y": np.zeros(n, dtype=np.float32)})
+        assert result.ok, [str(d) for d in result.findings]
+        assert np.array_equal(result.outputs["y"], expected(x))
