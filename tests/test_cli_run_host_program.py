@@ -186,10 +186,12 @@ def test_a_main_that_launches_nothing_is_a_finding_not_a_traceback(tmp_path) -> 
 
 def test_a_launch_in_each_branch_runs_the_one_main_takes(tmp_path) -> None:
     """`if (length > 300)` is decided at run time here (length is a cell until the run): each branch launches its
-    own instance, and the run takes the launch, and the blockDim, of the branch main's values choose."""
-    program = PROGRAM.replace("runner.Run(stream, 4);",
-                              "if (length > 300) {\n        runner.Run(stream, 4);\n    } else {\n"
-                              "        runner.Run(stream, 2);\n    }")
+    own instance, and the run takes the launch, and the blockDim, of the branch main's values choose. Each branch
+    allocates its own `scratch` (two buffers of one variable name; the one main does not reach gets no memory)."""
+    branch = ("uint8_t *scratch{{nullptr}};\n        aclrtMalloc(reinterpret_cast<void **>(&scratch), 64, "
+              "ACL_MEM_MALLOC_HUGE_FIRST);\n        runner.Run(stream, {});")
+    program = PROGRAM.replace("runner.Run(stream, 4);", "if (length > 300) {\n        " + branch.format(4)
+                              + "\n    } else {\n        " + branch.format(2) + "\n    }")
     for args, blocks in (("512", 4), ("256", 2)):
         result, out = _run(tmp_path, "--args", args, program=program)
         assert result.exit_code == 0, result.output

@@ -118,9 +118,12 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
     on_aic = sim_program.kernel_type == "aic" or sim_program.kernel_type.startswith("mix_aic")
     cores = kind.aic_cores if on_aic else kind.aiv_cores
     roles = [b["role"] if b["role"] in ("input", "output") else "workspace" for b in buffers]
-    by_name = {b["name"]: (role, arr) for b, role, arr in zip(buffers, roles, arrays)}
-    triples = [(p.name, *by_name[p.name]) if p.name in by_name else (p.name, "input", None)
-               for p in sim_program.params]
+    if len(sim_program.params) != len(buffers):
+        return SimResult({}, findings + [error(HOST_PROGRAM_NOT_RUN, f"the entry has {len(sim_program.params)} "
+                                               f"parameters for {len(buffers)} device buffers", None)],
+                         completed=False)
+    # the entry's parameters are the buffers, in allocation order (their names may be made unique again)
+    triples = [(p.name, role, arr) for p, role, arr in zip(sim_program.params, roles, arrays)]
     allocations = [_allocation(t) for t in triples]
     raw = _sim.run(sim_program.text(), [(n, r, a) for (n, r, _), (a, _) in zip(triples, allocations)], int(dim),
                    int(cores), int(budget), **run_options(kind, timing, trace),
