@@ -199,8 +199,9 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
         return _vf_call(lw, e, targs)
     targs = targs or []
     name = register_compute.ALIASES.get(name, name)
-    if name in register_moves.NAMES or (name == "Gather" and len(e.args) == 4):
-        # loads, stores, their distributions, post-update and AddrReg forms; Gather(dst, ubAddr, index, mask)
+    if name in register_moves.NAMES or (name in ("Gather", "Scatter") and len(e.args) == 4):
+        # loads, stores, their distributions, post-update and AddrReg forms; Gather(dst, ubAddr, index, mask) and
+        # Scatter(ubAddr, src, index, mask)
         return register_moves.call(lw, e, name, targs)
     first = lw._template_arg_value(targs[0]) if targs else None
     elem = first if isinstance(first, Scalar) else None

@@ -3,7 +3,8 @@ their single-register forms, with a load / store distribution (`LoadDist::DIST_U
 DIST_PACK_B32`, ...), a post-update address (`LoadAlign<T, PostLiteral::POST_MODE_UPDATE>(reg, addr, stride)`)
 or an AddrReg offset (`LoadAlign(reg, addr, CreateAddrReg<T>(i, stride))`), and the unaligned forms
 (LoadUnAlignPre / LoadUnAlign, StoreUnAlign / StoreUnAlignPost, MicroAPI's DataCopyUnAlign[Pre|Post]; the count-less
-StoreUnAlign whose count is AR's, after a Squeeze), and Gather(dst, baseAddr, index, mask) from UB.
+StoreUnAlign whose count is AR's, after a Squeeze), Gather(dst, baseAddr, index, mask) from UB and Scatter
+(baseAddr, src, index, mask) to it.
 
 The address arithmetic is done here, so every emitted `ascendc.reg_call` works at one address:
 - post-update: the call at `addr`, then `addr += stride` elements of the pointer's type (the impl steps the
@@ -199,7 +200,7 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg]) 
             form.dist = None if table[form.dist_value] == "DIST_NORM" else table[form.dist_value]
         lower = {"LoadAlign": _load_align, "StoreAlign": _store_align, "LoadUnAlign": _load_unalign,
                  "StoreUnAlign": _store_unalign, "LoadUnAlignPre": _load_unalign_pre,
-                 "StoreUnAlignPost": _store_unalign_post, "Gather": _gather}[name]
+                 "StoreUnAlignPost": _store_unalign_post, "Gather": _gather, "Scatter": _scatter}[name]
         lower(lw, e, form)
     except _Unmodelled as why:
         return _unmodelled(lw, e, name, str(why))
@@ -304,6 +305,25 @@ def _gather(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
 
     mode = f"U={C.element_ir_type(source)}" if source != elem else ""
     emit(lw, e, "Gather", elem, {"dst": dst, "index": index, "mask": mask}, {"addr": addr}, mode)
+
+
+def _scatter(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
+    """`Scatter(baseAddr, src, index, mask)`: src's selected lanes to the UB elements `index[i]` of baseAddr
+    (rust_sim/src/vector/reg/transfer.rs `scatter`)."""
+    src, index, mask = (_register(lw, e.args[i], bank) for i, bank in ((1, "v"), (2, "v"), (3, "p")))
+    if src is None or index is None or mask is None:
+        from ascendir.lower.register_api import not_register_why
+
+        what, node, bank = next((w, e.args[i], b) for w, i, b, r in (("the source", 1, "vector", src),
+                                                                     ("the index", 2, "vector", index),
+                                                                     ("the mask", 3, "mask", mask)) if r is None)
+        raise _Unmodelled(not_register_why(lw, node, what, bank))
+    elem = _elem(lw, form, e.args[1])
+    if elem is None:
+        raise _Unmodelled("the element type is not known")
+    from ascendir.lower.register_api import _emit as emit
+
+    emit(lw, e, "Scatter", elem, {"src": src, "index": index, "mask": mask}, {"addr": _address(lw, e.args[0])})
 
 
 def _load_pair(lw: FunctionLowerer, e: A.Call, form: _Form, elem: Scalar | None, dst: object, dst1: object) -> None:

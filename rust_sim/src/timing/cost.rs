@@ -414,6 +414,8 @@ pub(crate) fn classify(api: &str, dtype: Option<&str>, p: &Params) -> Class {
             // the unaligned forms (reg/unalign.rs): one load or store each, the Pre / Post one alignment-
             // register move; a distribution (reg/dist.rs) is the same one instruction as the plain form
             "LoadUnAlign" | "StoreUnAlign" | "LoadUnAlignPre" | "StoreUnAlignPost" => Some('S'),
+            // Scatter (vscatter): one store of a register's lanes
+            "Scatter" => Some('S'),
             // Reduce folds one register (the RepeatReduceSum pass, vcadd); Arange and Xor are one simple pass
             "Reduce" => Some('R'),
             "Arange" | "Xor" | "Neg" => Some('S'),

@@ -49,6 +49,13 @@ enum Kind {
         addr: Sv,
         u: DType,
     },
+    /// Scatter(ubAddr, src, index, mask): lane i of `src` to element `index[i]` of ubAddr
+    ScatterUb {
+        src: usize,
+        index: usize,
+        mask: usize,
+        addr: Sv,
+    },
     /// LoadUnAlignPre / StoreUnAlignPost: the alignment register's own work, nothing to do here ([`unalign`])
     Nothing,
 }
@@ -107,6 +114,12 @@ pub fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
             mask: reg_operand(a, "mask", 'p')?,
             addr: a.sv("addr")?,
             u: if a.targ("U").is_some() { a.dtype("U")? } else { t },
+        },
+        "Scatter" => Kind::ScatterUb {
+            src: reg_operand(a, "src", 'v')?,
+            index: reg_operand(a, "index", 'v')?,
+            mask: reg_operand(a, "mask", 'p')?,
+            addr: a.sv("addr")?,
         },
         "LoadUnAlignPre" | "StoreUnAlignPost" => Kind::Nothing,
         _ => return Err(format!("the register API's {api} is not modelled")),
@@ -185,6 +198,22 @@ impl Transfer {
                 addr,
                 u,
             } => self.gather(cx, dst, index, mask, addr, u),
+            Kind::ScatterUb { src, index, mask, addr } => {
+                let f = self.file(cx);
+                let (s, idx, m) = (f.vreg(src).clone(), f.vreg(index).clone(), f.mask(mask).clone());
+                let base = cx.int(addr);
+                let size = self.t.size();
+                for (k, bits) in scatter(&s, &idx, &m, self.t)? {
+                    let at = base + k as i64 * size as i64;
+                    let Some(start) = ub_range_at(cx, at, size, true, size, &self.name) else {
+                        return Ok(Flow::Stop);
+                    };
+                    self.t
+                        .store_bits(&mut cx.local(MemKind::Ub).data.as_mut_slice()[start..], bits);
+                    cx.mark_local(MemKind::Ub, start, size);
+                }
+                Ok(Flow::Next)
+            }
             Kind::Nothing => Ok(Flow::Next),
         }
     }
@@ -257,10 +286,43 @@ impl crate::api::ApiOp for Transfer {
 }
 
 pub fn register(r: &mut Registry) {
-    let apis = ["LoadUnAlign", "LoadUnAlignPre", "StoreUnAlign", "StoreUnAlignPost"];
+    let apis = [
+        "LoadUnAlign",
+        "LoadUnAlignPre",
+        "StoreUnAlign",
+        "StoreUnAlignPost",
+        "Scatter",
+    ];
     let heads: Vec<String> = apis.iter().map(|a| format!("Reg::{a}")).collect();
     let refs: Vec<&str> = heads.iter().map(String::as_str).collect();
     r.add_all(&refs, &["plain"], decode);
+}
+
+/// `Scatter(baseAddr, srcReg, index, mask)` to UB (vscatter; docs .../Reg数据搬出/离散搬出（Scatter）.md): each lane
+/// the mask selects writes its element at `index[i]` elements of `t` past baseAddr, the index one unsigned value per
+/// lane of t's width (uint16_t for b16, uint32_t for b32); returns (element offset, bits) in lane order. Refused:
+/// two selected lanes with one index (the page: which one is kept cannot be said), b8 (only the even elements of
+/// the register count, under a mask whose width the page does not give) and b64 (RegTraitNumTwo registers).
+pub fn scatter(
+    src: &VReg,
+    index: &VReg,
+    mask: &crate::vector::reg::mask::MaskReg,
+    t: DType,
+) -> Result<Vec<(u64, u64)>, String> {
+    if t.size() != 2 && t.size() != 4 {
+        return Err(format!("a scatter of {} elements", t.name()));
+    }
+    let mut out: Vec<(u64, u64)> = Vec::new();
+    for i in (0..src.lanes(t)).filter(|&i| mask.active(t, i)) {
+        let k = index.get(t, i);
+        if out.iter().any(|&(seen, _)| seen == k) {
+            return Err(format!(
+                "two lanes scatter to element {k} (which one UB keeps is not said: the indices must be unique)"
+            ));
+        }
+        out.push((k, src.get(t, i)));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -301,6 +363,24 @@ mod tests {
         .unwrap();
         let lanes: Vec<u64> = (0..5).map(|i| out.get(DType::I16, i)).collect();
         assert_eq!(lanes, vec![40, 216, 216, 9, 0]);
+    }
+
+    #[test]
+    fn scatter_writes_the_selected_lanes_at_their_indices() {
+        let mut src = VReg::zeroed(256);
+        let mut index = VReg::zeroed(256);
+        for i in 0..64 {
+            src.set(DType::I32, i, (100 + i) as u64);
+            index.set(DType::U32, i, (63 - i) as u64); // reversed
+        }
+        let mask = MaskReg::first(256, DType::I32, 3);
+        assert_eq!(
+            scatter(&src, &index, &mask, DType::I32).unwrap(),
+            vec![(63, 100), (62, 101), (61, 102)]
+        );
+        index.set(DType::U32, 2, 63); // lane 2 onto lane 0's element
+        assert!(scatter(&src, &index, &mask, DType::I32).is_err());
+        assert!(scatter(&src, &index, &mask, DType::I8).is_err());
     }
 
     #[test]
