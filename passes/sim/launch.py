@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from frontend.diagnostics import Diagnostic, Note, Span, error, warning
+from passes.sim.launch_kernel import entry_files, kernel_name, key_not_lowered, lower_given_key
 from passes.sim.tensor_list import descriptor, is_tensor_list
 
 DEFAULT_BUDGET = 4_000_000_000  # instructions over all cores; the largest real kernels run far fewer
@@ -205,7 +206,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     if is_kernel_only(program):
         result = launch(program, shapes, chip)
         dim = block_dim or (result.block_dim if result else load_chip(chip).aiv_cores)
-        _lower_given_key(module, key, chip, dtypes)
+        lower_given_key(module, key, chip, dtypes)
         module.fold(FoldTilingPass(dict(tiling or {}), key, dim, tables=True))
     elif has_host and block_dim is None:
         if tiling:
@@ -217,8 +218,8 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
             return SimResult({}, findings + [error("ASC602", f"the host tiling function fails for these inputs: {why}",
                                                    None)], completed=False)
         module.fold(FoldTilingPass(result.fields, result.tiling_key, result.block_dim))  # what run_tiling folds
-        if _key_not_lowered(module.unfolded, result.tiling_key, _kernel_name(program, module.unfolded, None, chip),
-                            _entry_files(program, module.unfolded, chip)):
+        if key_not_lowered(module.unfolded, result.tiling_key, kernel_name(program, module.unfolded, None, chip),
+                           entry_files(program, module.unfolded, chip)):
             # a kernel lowered once per tiling key whose branch for this key did not fit beside the others:
             # lowered again, this key's branch first
             module.relower(LoweringOptions(chip=chip, dtypes=dtypes, tiling_key=result.tiling_key,
@@ -249,7 +250,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         if block_dim is None:
             raise SimError("the kernel has no host tiling code: give block_dim (--block-dim) and its tiling values")
         dim = block_dim
-        _lower_given_key(module, key, chip, dtypes)
+        lower_given_key(module, key, chip, dtypes)
         module.fold(FoldTilingPass(dict(tiling or {}), key, dim, tables=True))
     if workspace_bytes is not None:
         workspace = workspace_bytes
@@ -262,7 +263,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     try:
         # a case's draws fold the same values: built once (passes/sim/lowering_cache.py)
         sim_program = module.build(chip, key, lambda folded: build_program(folded, chip,
-                                                                           _kernel_name(program, folded, key, chip)))
+                                                                          kernel_name(program, folded, key, chip)))
     except NotModelled as exc:
         return SimResult({}, findings + [error(SIM_ERROR, f"the simulator cannot run this kernel: it does not "
                                                           f"model {exc}", None)], completed=False)
@@ -462,137 +463,6 @@ def _given_outputs(outputs: Any, names: list[str]) -> dict[str, Any]:
     for name, value in items:
         found[name] = [one(name, v) for v in value] if is_tensor_list(value) else one(name, value)
     return found
-
-
-def _key_not_lowered(module: Any, key: int | None, running: str | None = None,
-                     entry_files: set[str] | None = None) -> bool:
-    """Whether `module`'s kernel was lowered once per tiling key and not for `key`, or is a kernel template
-    instantiated from another template tiling key than `key` (ASCENDC_TPL_ARGS_DECL: TPL_KEY_ATTR). `running`: the
-    kernel the launch runs, when known; another entry's template instance (the 950 entry beside the 910B one that
-    runs) is not lowered again for nothing."""
-    from xdsl.dialects.builtin import IntegerAttr
-
-    from ascendir.dialects import ascendc as asc
-    from ascendir.lower import TILING_KEY_ATTR, TPL_KEY_ATTR
-
-    kernels = [op for op in module.walk() if isinstance(op, asc.KernelOp)]
-    if entry_files:
-        # the keys of the entry that runs: another file's entry of one name lowered per key (ops-nn
-        # group_norm_silu_apt.cpp's 950 keys beside group_norm_silu.cpp, lowered whole) needs no relowering
-        kernels = [op for op in kernels if _source_file(op) in entry_files]
-    keys = {op.attributes[TILING_KEY_ATTR].value.data for op in kernels
-            if isinstance(op.attributes.get(TILING_KEY_ATTR), IntegerAttr)}
-    instances = {op.attributes[TPL_KEY_ATTR].value.data for op in kernels
-                 if isinstance(op.attributes.get(TPL_KEY_ATTR), IntegerAttr)
-                 and (running is None or op.sym_name.data == running)}
-    return key is not None and ((bool(keys) and key not in keys) or bool(instances - {key}))
-
-
-def _lower_given_key(module: Any, key: int | None, chip: str, dtypes: Any) -> None:
-    """The tiling key the caller gives (--tiling-key) of a kernel lowered once per key whose branch for it did not
-    fit beside the others: lowered again, that key's branch first, as for a key the host chooses."""
-    from ascendir.lower import LoweringOptions
-
-    if _key_not_lowered(module.unfolded, key):
-        module.relower(LoweringOptions(chip=chip, dtypes=dtypes, tiling_key=key,
-                                       absent_inputs=module.options.absent_inputs))
-
-
-def _kernel_name(program: Any, module: Any, key: int | None = None, chip: str | None = None) -> str | None:
-    """The op's kernel: snake_case of the op name where several kernels are defined; of a kernel lowered once per
-    tiling key (too large to lower whole), the one of the tiling key the host chose."""
-    from xdsl.dialects.builtin import IntegerAttr
-
-    from ascendir.dialects import ascendc as asc
-    from ascendir.lower import TILING_KEY_ATTR
-    from passes.sim import NotModelled
-
-    files = _entry_files(program, module, chip) if key is not None else set()
-    # of several entries of the op's name, the keys of the one the chip builds only: a key another file's entry
-    # was lowered for (group_norm_silu_apt.cpp's, for the 950) says nothing of the 910B's group_norm_silu.cpp
-    keyed = {op.attributes[TILING_KEY_ATTR].value.data: op.sym_name.data for op in module.walk()
-             if isinstance(op, asc.KernelOp) and isinstance(op.attributes.get(TILING_KEY_ATTR), IntegerAttr)
-             and (not files or _source_file(op) in files)}
-    if keyed and key is not None:
-        if key not in keyed:
-            raise NotModelled(f"the kernel's branch for tiling key {key}: the kernel is lowered once per tiling key "
-                              "(too large whole), and this key's branch did not fit")
-        return keyed[key]
-    kernels = [op.sym_name.data for op in module.walk() if isinstance(op, asc.KernelOp)]
-    if len(kernels) <= 1:
-        return None
-    from passes.sim.op_file import op_type
-
-    op = op_type(program.bundle)
-    snake = "".join("_" + c.lower() if c.isupper() else c for c in op).lstrip("_")
-    # an op folder with an entry per architecture (ops-nn's op.cpp for the 910B, op_apt.cpp for the 950, both
-    # `op`; the second renamed `op_2`): the one in the file the OpDef builds for the chip (passes/sim/op_file.py)
-    named = [k for k in module.walk() if isinstance(k, asc.KernelOp) and snake in (
-        k.sym_name.data, getattr(k.attributes.get(asc.SOURCE_NAME_ATTR), "data", None))]
-    if len(named) > 1 and chip is not None:
-        from ascendir.chips import load_chip
-        from passes.sim.op_file import kernel_file
-
-        arch = load_chip(chip).npu_arch
-        stem = kernel_file(program.bundle, arch) or snake
-        own = [k for k in named if _source_stem(k) == stem]
-        if len(own) > 1:
-            # one file name in several architecture folders (ops-nn deep_norm: op_kernel/deep_norm.cpp and
-            # op_kernel/arch35/deep_norm.cpp): the chip's folder, else the one in no such folder
-            own = ([k for k in own if _source_arch(k) == arch] or [k for k in own if _source_arch(k) is None])
-        if len(own) == 1:
-            return own[0].sym_name.data
-    return snake if snake in kernels else None
-
-
-def _entry_files(program: Any, module: Any, chip: str | None) -> set[str]:
-    """Where the op's kernel entries of one name lie in several files (ops-nn's op.cpp for the 910B, op_apt.cpp
-    for the 950): the file(s) of the entry the OpDef builds for `chip` (passes/sim/op_file.py; the chip's
-    architecture folder first), each entry lowered whole or once per tiling key. Empty for one file."""
-    from ascendir.chips import load_chip
-    from ascendir.dialects import ascendc as asc
-    from passes.sim.op_file import kernel_file, op_type
-
-    if chip is None:
-        return set()
-    snake = "".join("_" + c.lower() if c.isupper() else c for c in op_type(program.bundle)).lstrip("_")
-    named = [k for k in module.walk() if isinstance(k, asc.KernelOp) and snake in (
-        k.sym_name.data, getattr(k.attributes.get(asc.SOURCE_NAME_ATTR), "data", None))]
-    if len({_source_file(k) for k in named}) <= 1:
-        return set()
-    arch = load_chip(chip).npu_arch
-    stem = kernel_file(program.bundle, arch) or snake
-    own = [k for k in named if _source_stem(k) == stem]
-    own = [k for k in own if _source_arch(k) == arch] or [k for k in own if _source_arch(k) is None] or own
-    return {f for f in (_source_file(k) for k in own) if f is not None}
-
-
-def _source_file(kernel: Any) -> str | None:
-    """The source file a kernel was lowered from (its location)."""
-    from xdsl.dialects.builtin import FileLineColLoc
-
-    loc = kernel.location
-    return loc.filename.data if isinstance(loc, FileLineColLoc) else None
-
-
-def _source_arch(kernel: Any) -> int | None:
-    """The architecture the folder of a kernel's source builds for (arch35: 3510), or None."""
-    from xdsl.dialects.builtin import FileLineColLoc
-
-    from ascendir.chips import folder_arch
-
-    loc = kernel.location
-    return folder_arch(loc.filename.data) if isinstance(loc, FileLineColLoc) else None
-
-
-def _source_stem(kernel: Any) -> str | None:
-    """The stem of the source file a kernel was lowered from (its location)."""
-    from xdsl.dialects.builtin import FileLineColLoc
-
-    loc = kernel.location
-    if isinstance(loc, FileLineColLoc):
-        return os.path.splitext(os.path.basename(loc.filename.data))[0]
-    return None
 
 
 def _param_kind(name: str) -> str:

@@ -1,0 +1,141 @@
+"""Which kernel of a lowered module a launch runs (passes/sim/launch.py): of an op folder's entries the one the
+OpDef builds for the chip, of a kernel lowered once per tiling key the one of the key the host chose, and whether
+the module must be lowered again for a key or template instance it was not lowered for.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+
+def key_not_lowered(module: Any, key: int | None, running: str | None = None,
+                    files: set[str] | None = None) -> bool:
+    """Whether `module`'s kernel was lowered once per tiling key and not for `key`, or is a kernel template
+    instantiated from another template tiling key than `key` (ASCENDC_TPL_ARGS_DECL: TPL_KEY_ATTR). `running`: the
+    kernel the launch runs, when known; another entry's template instance (the 950 entry beside the 910B one that
+    runs) is not lowered again for nothing. `files`: the source files of the entry that runs (entry_files), where
+    the op's entries lie in several."""
+    from xdsl.dialects.builtin import IntegerAttr
+
+    from ascendir.dialects import ascendc as asc
+    from ascendir.lower import TILING_KEY_ATTR, TPL_KEY_ATTR
+
+    kernels = [op for op in module.walk() if isinstance(op, asc.KernelOp)]
+    if files:
+        # the keys of the entry that runs: another file's entry of one name lowered per key (ops-nn
+        # group_norm_silu_apt.cpp's 950 keys beside group_norm_silu.cpp, lowered whole) needs no relowering
+        kernels = [op for op in kernels if _source_file(op) in files]
+    keys = {op.attributes[TILING_KEY_ATTR].value.data for op in kernels
+            if isinstance(op.attributes.get(TILING_KEY_ATTR), IntegerAttr)}
+    instances = {op.attributes[TPL_KEY_ATTR].value.data for op in kernels
+                 if isinstance(op.attributes.get(TPL_KEY_ATTR), IntegerAttr)
+                 and (running is None or op.sym_name.data == running)}
+    return key is not None and ((bool(keys) and key not in keys) or bool(instances - {key}))
+
+
+def lower_given_key(module: Any, key: int | None, chip: str, dtypes: Any) -> None:
+    """The tiling key the caller gives (--tiling-key) of a kernel lowered once per key whose branch for it did not
+    fit beside the others: lowered again, that key's branch first, as for a key the host chooses."""
+    from ascendir.lower import LoweringOptions
+
+    if key_not_lowered(module.unfolded, key):
+        module.relower(LoweringOptions(chip=chip, dtypes=dtypes, tiling_key=key,
+                                       absent_inputs=module.options.absent_inputs))
+
+
+def kernel_name(program: Any, module: Any, key: int | None = None, chip: str | None = None) -> str | None:
+    """The op's kernel: snake_case of the op name where several kernels are defined; of a kernel lowered once per
+    tiling key (too large to lower whole), the one of the tiling key the host chose."""
+    from xdsl.dialects.builtin import IntegerAttr
+
+    from ascendir.dialects import ascendc as asc
+    from ascendir.lower import TILING_KEY_ATTR
+    from passes.sim import NotModelled
+
+    files = entry_files(program, module, chip) if key is not None else set()
+    # of several entries of the op's name, the keys of the one the chip builds only: a key another file's entry
+    # was lowered for (group_norm_silu_apt.cpp's, for the 950) says nothing of the 910B's group_norm_silu.cpp
+    keyed = {op.attributes[TILING_KEY_ATTR].value.data: op.sym_name.data for op in module.walk()
+             if isinstance(op, asc.KernelOp) and isinstance(op.attributes.get(TILING_KEY_ATTR), IntegerAttr)
+             and (not files or _source_file(op) in files)}
+    if keyed and key is not None:
+        if key not in keyed:
+            raise NotModelled(f"the kernel's branch for tiling key {key}: the kernel is lowered once per tiling key "
+                              "(too large whole), and this key's branch did not fit")
+        return keyed[key]
+    kernels = [op.sym_name.data for op in module.walk() if isinstance(op, asc.KernelOp)]
+    if len(kernels) <= 1:
+        return None
+    from passes.sim.op_file import op_type
+
+    op = op_type(program.bundle)
+    snake = "".join("_" + c.lower() if c.isupper() else c for c in op).lstrip("_")
+    # an op folder with an entry per architecture (ops-nn's op.cpp for the 910B, op_apt.cpp for the 950, both
+    # `op`; the second renamed `op_2`): the one in the file the OpDef builds for the chip (passes/sim/op_file.py)
+    named = [k for k in module.walk() if isinstance(k, asc.KernelOp) and snake in (
+        k.sym_name.data, getattr(k.attributes.get(asc.SOURCE_NAME_ATTR), "data", None))]
+    if len(named) > 1 and chip is not None:
+        from ascendir.chips import load_chip
+        from passes.sim.op_file import kernel_file
+
+        arch = load_chip(chip).npu_arch
+        stem = kernel_file(program.bundle, arch) or snake
+        own = [k for k in named if _source_stem(k) == stem]
+        if len(own) > 1:
+            # one file name in several architecture folders (ops-nn deep_norm: op_kernel/deep_norm.cpp and
+            # op_kernel/arch35/deep_norm.cpp): the chip's folder, else the one in no such folder
+            own = ([k for k in own if _source_arch(k) == arch] or [k for k in own if _source_arch(k) is None])
+        if len(own) == 1:
+            return own[0].sym_name.data
+    return snake if snake in kernels else None
+
+
+def entry_files(program: Any, module: Any, chip: str | None) -> set[str]:
+    """Where the op's kernel entries of one name lie in several files (ops-nn's op.cpp for the 910B, op_apt.cpp
+    for the 950): the file(s) of the entry the OpDef builds for `chip` (passes/sim/op_file.py; the chip's
+    architecture folder first), each entry lowered whole or once per tiling key. Empty for one file."""
+    from ascendir.chips import load_chip
+    from ascendir.dialects import ascendc as asc
+    from passes.sim.op_file import kernel_file, op_type
+
+    if chip is None:
+        return set()
+    snake = "".join("_" + c.lower() if c.isupper() else c for c in op_type(program.bundle)).lstrip("_")
+    named = [k for k in module.walk() if isinstance(k, asc.KernelOp) and snake in (
+        k.sym_name.data, getattr(k.attributes.get(asc.SOURCE_NAME_ATTR), "data", None))]
+    if len({_source_file(k) for k in named}) <= 1:
+        return set()
+    arch = load_chip(chip).npu_arch
+    stem = kernel_file(program.bundle, arch) or snake
+    own = [k for k in named if _source_stem(k) == stem]
+    own = [k for k in own if _source_arch(k) == arch] or [k for k in own if _source_arch(k) is None] or own
+    return {f for f in (_source_file(k) for k in own) if f is not None}
+
+
+def _source_file(kernel: Any) -> str | None:
+    """The source file a kernel was lowered from (its location)."""
+    from xdsl.dialects.builtin import FileLineColLoc
+
+    loc = kernel.location
+    return loc.filename.data if isinstance(loc, FileLineColLoc) else None
+
+
+def _source_arch(kernel: Any) -> int | None:
+    """The architecture the folder of a kernel's source builds for (arch35: 3510), or None."""
+    from xdsl.dialects.builtin import FileLineColLoc
+
+    from ascendir.chips import folder_arch
+
+    loc = kernel.location
+    return folder_arch(loc.filename.data) if isinstance(loc, FileLineColLoc) else None
+
+
+def _source_stem(kernel: Any) -> str | None:
+    """The stem of the source file a kernel was lowered from (its location)."""
+    from xdsl.dialects.builtin import FileLineColLoc
+
+    loc = kernel.location
+    if isinstance(loc, FileLineColLoc):
+        return os.path.splitext(os.path.basename(loc.filename.data))[0]
+    return None
