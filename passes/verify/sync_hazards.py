@@ -10,6 +10,7 @@ from xdsl.dialects import scf
 from xdsl.ir import Block, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
+from passes.verify.flag_edges import queue_events
 from passes.verify.happens_before import event_pipes
 from passes.verify.op_index import module_index
 from passes.verify.rules import CheckContext, rule
@@ -20,14 +21,6 @@ from passes.verify.value_fold import source_of
 _VECTOR_FAMILIES = asc.VECTOR_PIPE_FAMILIES | {"high_level"}
 
 
-# What a queue operation does to the pipes [ADK kernel_tquebind_impl.h]: EnQue = SetFlag<forward>,
-# DeQue = WaitFlag<forward>, FreeTensor = SetFlag<backward>, AllocTensor = WaitFlag<backward>. A VECOUT
-# queue may be a TQueBind<VECIN, VECOUT> whose free hands the buffer from MTE3 back to MTE2: its
-# AllocTensor is taken as waiting for either event (the ordering it may give is never missed).
-_QUEUE_EVENTS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "VECIN": ("MTE2_V", ("V_MTE2",)),
-    "VECOUT": ("V_MTE3", ("MTE3_V", "MTE3_MTE2")),
-}
 _QUEUE_OPS = (asc.EnQueOp, asc.DeQueOp, asc.FreeTensorOp, asc.AllocTensorOp)
 
 
@@ -75,6 +68,7 @@ class HazardInterpreter:
     """Which tensors were written by V / MTE2 with no chain of flags (or consumers) ordering PIPE_S after it."""
 
     interesting: set[Operation]  # ops with a GetValue, an API call or a sync nested inside
+    arch: int  # the chip's __NPU_ARCH__: which events a queue's operations stand for (run_queue)
     findings: dict[Operation, Write] = field(default_factory=dict)
 
     def run_block(self, block: Block, state: HazardState, report: bool) -> HazardState:
@@ -148,20 +142,25 @@ class HazardInterpreter:
         return head
 
     def run_queue(self, op: Operation, state: HazardState) -> HazardState:
-        """A queue operation is the SetFlag / WaitFlag its queue's position stands for (see _QUEUE_EVENTS)."""
-        queue = getattr(op, "queue")
-        position = queue.type.position.data if isinstance(queue.type, asc.TQueType) else ""
-        events = _QUEUE_EVENTS.get(position)
-        if events is None:
+        """A queue operation is the SetFlag / WaitFlag it stands for on hardware [ADK kernel_tquebind_impl.h]:
+        EnQue = SetFlag<forward>, DeQue = WaitFlag<forward>, FreeTensor = SetFlag<backward>, AllocTensor =
+        WaitFlag<backward>, the events of the queue's route as the simulator's lowering and the buffer state
+        machine read them (Catalog.queue_events_of: TQue<VECOUT> MTE3_V back, TQueBind<VECIN, VECOUT>
+        MTE3_MTE2). The flags are keyed by event only, not by buffer: any free of a queue orders the next
+        AllocTensor of any of its buffers (the ordering it may give is never missed)."""
+        qtype = getattr(op, "queue").type
+        if not isinstance(qtype, asc.TQueType):
             return state
-        forward, backward = events
+        events = queue_events(qtype.position.data, qtype.source.data, self.arch)
+        if events is None or event_pipes(events.forward) is None or event_pipes(events.backward) is None:
+            return state
         if isinstance(op, asc.EnQueOp):
-            return self.signal(forward, state)
+            return self.signal(events.forward, state)
         if isinstance(op, asc.DeQueOp):
-            return self.wait(forward, state)
-        for event in backward:
-            state = self.signal(event, state) if isinstance(op, asc.FreeTensorOp) else self.wait(event, state)
-        return state
+            return self.wait(events.forward, state)
+        if isinstance(op, asc.FreeTensorOp):
+            return self.signal(events.backward, state)
+        return self.wait(events.backward, state)
 
     def run_other(self, op: Operation, state: HazardState) -> HazardState:
         return state
@@ -231,7 +230,7 @@ def scalar_read_without_flag(ctx: CheckContext) -> None:
         if not any(isinstance(op.tensor.type, asc.LocalTensorType) and kernel_of(op) is kernel
                    for op in index.get_values):
             continue
-        interp = HazardInterpreter(index.hazard_ancestors)
+        interp = HazardInterpreter(index.hazard_ancestors, ctx.chip.npu_arch)
         interp.run_block(block, HazardState({}, {}), True)
         for op, w in interp.findings.items():
             pipe, writer = w.pipe, w.op
@@ -245,7 +244,7 @@ def scalar_read_without_flag(ctx: CheckContext) -> None:
 
 def _event_pipes(event: str) -> tuple[str, str]:
     """The pipes of an event signal/wait is given: a HardEvent (run_sync takes any other name as ordering
-    everything) or a queue's (_QUEUE_EVENTS)."""
+    everything, run_queue skips a queue whose events are not HardEvent names)."""
     pipes = event_pipes(event)
     assert pipes is not None, event
     return pipes

@@ -306,8 +306,10 @@ def _reload_ancestors(kernel: Operation) -> set[Operation]:
         "other pipes and within PIPE_V; the MTE2/MTE3/V hand-offs are the framework's, made by the queue "
         "operations), so the rule follows TBuf tensors and TPipe-free LocalMemAllocator tensors and never "
         "TQue buffers, whose EnQue/DeQue/FreeTensor/AllocTensor order the pipes. A chain of flags counts "
-        "(MTE3 -> V, then V -> MTE2), so does a WaitFlag that stops the scalar unit after the store (it "
-        "issues the load); a loop is checked across iterations unless it runs at most once.",
+        "(MTE3 -> V, then V -> MTE2), queue operations among them as the flags they stand for (a "
+        "TQue<VECOUT>'s FreeTensor then AllocTensor: MTE3 -> V; a TQueBind<VECIN, VECOUT>'s: MTE3 -> MTE2), "
+        "so does a WaitFlag that stops the scalar unit after the store (it issues the load); a loop is "
+        "checked across iterations unless it runs at most once.",
     example="for (uint32_t i = 0; i < n; ++i) {\n"
             "    LocalTensor<float> t = buf.Get<float>();\n"
             "    DataCopy(t, xGm[i * len], len);          // may overwrite t while ...\n"
@@ -331,7 +333,7 @@ def ub_reload_before_writeback(ctx: CheckContext) -> None:
         block = kernel.body.blocks[0] if kernel.body.blocks else None
         if block is None or not _reload_candidates(kernel, index):
             continue
-        interp = ReloadInterpreter(_reload_ancestors(kernel))
+        interp = ReloadInterpreter(_reload_ancestors(kernel), ctx.chip.npu_arch)
         interp.run_block(block, HazardState({}, {}), True)
         for found in sorted(interp.reloads.values(), key=lambda r: order_key(r.load)):
             load, store = found.load, found.store
