@@ -65,6 +65,12 @@ def _rms_cast(a: Arrays) -> Arrays:
     return {"y1": y, "y2": y.astype(np.float16), "rstd": rstd, "x": x}
 
 
+def _rms_quant(a: Arrays) -> np.ndarray:
+    x = a["x"].astype(np.float64)
+    normed = x / np.sqrt((x ** 2).mean(axis=-1, keepdims=True) + 1e-6) * a["gamma"] + a["beta"]
+    return np.clip(np.rint(normed * float(a["scale"][0]) + float(a["offset"][0])), -128, 127)
+
+
 def _scatter_rows(a: Arrays) -> np.ndarray:
     out = a["var"].copy()
     np.put_along_axis(out, a["indices"].astype(np.int64), a["updates"], axis=1)
@@ -166,6 +172,18 @@ def nn_and_math_cases(rows: int, cols: int) -> list[OpCase]:
                 "x": ((rows, cols), "float16")},
                _rms_cast, attrs=["1e-6"],
                note="x = x1 + x2, y1 = x * rstd * gamma in float32, y2 = y1 as float16, eps 1e-6"),
+        OpCase("rms_norm_quant", "ops-nn/norm/rms_norm_quant",
+               lambda r: {"x": f32(r, rows, cols).astype(np.float16), "gamma": f32(r, cols).astype(np.float16),
+                          "beta": (f32(r, cols) * 0.1).astype(np.float16), "scale": np.array([20.0], np.float16),
+                          "offset": np.array([3], np.int8)},
+               {"y": ((rows, cols), "int8")},
+               lambda a: {"y": _rms_quant(a)}, attrs=["1e-6"], tolerance={"y": within(1.0)},
+               note="y = round((x / rms(x) * gamma + beta) * scale + offset) saturated to int8, eps 1e-6"),
+        OpCase("angle_v2", "ops-math/math/angle_v2",
+               lambda r: {"x": np.where(r.random((rows, cols)) < 0.1, 0.0, f32(r, rows, cols)).astype(np.float32)},
+               {"y": ((rows, cols), "float32")},
+               lambda a: {"y": np.angle(a["x"].astype(np.float64))},
+               note="y = angle(x): pi for a negative real x, 0 otherwise"),
         OpCase("gather_elements_v2", "ops-nn/index/gather_elements_v2",
                lambda r: {"x": f32(r, rows, cols), "index": r.integers(0, cols, (rows, 16)).astype(np.int32)},
                {"y": ((rows, 16), "float32")},
