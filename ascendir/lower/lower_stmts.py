@@ -228,7 +228,9 @@ class StatementLowering:
             # a block-scope `using Strategy = HighPerfStrategy;`: later declarations and template arguments in
             # this function name the type through it
             aliased = self.resolve_type(st.type)
-            if not isinstance(aliased, C.UnknownT) or isinstance(aliased, C.MatmulTypeT):
+            # (a register type is an UnknownT to the rest of the lowering, but a known one: `using RegDstT =
+            # std::conditional<..., RegTensor<T, RegTraitNumTwo>, RegTensor<T>>::type;`, ops-nn max_pool_v3)
+            if not isinstance(aliased, C.UnknownT) or isinstance(aliased, C.MatmulTypeT | C.RegisterApiT):
                 self.frame.types[st.name] = aliased
             return
         elif isinstance(st, A.NullStmt | A.EmptyDecl | A.StaticAssert | A.UsingDirective | A.UsingDecl):

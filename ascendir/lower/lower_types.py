@@ -187,8 +187,8 @@ class TypeResolution:
                 bound = frame.types[name]
                 if isinstance(bound, C.Scalar | C.LocalTensorT | C.GlobalTensorT | C.ClassT | C.TilingT | C.StructT | C.ObjectT | C.Pointer | C.EnumT | C.VoidT):
                     return bound  # (void too: `if constexpr (!std::is_void_v<PrologueB>)` of catlass's OptimizedMatmul)
-                if isinstance(bound, C.MatmulTypeT):
-                    return bound
+                if isinstance(bound, C.MatmulTypeT | C.RegisterApiT):
+                    return bound  # (a register type through a block alias or a template parameter)
                 if isinstance(bound, C.TemplateNameT) and targs:
                     return self.named_type(bound.name, targs, qualifiers)
                 if type(bound) is C.UnknownT:

@@ -2,7 +2,8 @@
 of the core's file, and `parts[2]` with an index the lowering knows (a literal, a constant expression, a template
 argument) names one of them, also when passed by reference to a `__simd_callee__` helper (the pooling kernels'
 `RegTensor<U> index[16]` loaded by `LoadIndex<REG_NUM, IDX>(addr, index[IDX])`). Before, the declaration lowered
-into 'an array of none' and the core stopped there (ASC958). An index known only at run time would pick a register
+into 'an array of none' and the core stopped there (ASC958). The accumulator's type is a block-scope alias chosen by
+`std::conditional` (their `RegDstT`), which before was no register ("argument 'dst' is no vector register"). An index known only at run time would pick a register
 while the kernel runs, which a program naming its registers cannot express: it stays a named ASC958."""
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ template <typename T>
 __simd_vf__ inline void SumPartsVF(__ubuf__ T* zAddr, __ubuf__ T* xAddr)
 {
     Reg::RegTensor<T> parts[PARTS];
-    Reg::RegTensor<T> acc;
+    using AccT = typename std::conditional<sizeof(T) == 8, Reg::RegTensor<T, Reg::RegTraitNumTwo>,
+                                           Reg::RegTensor<T>>::type;
+    AccT acc;
     Reg::MaskReg masks[2][1];
     masks[1][0] = Reg::CreateMask<T, Reg::MaskPattern::ALL>();
     Reg::LoadAlign(parts[0], xAddr);
