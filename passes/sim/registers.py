@@ -94,6 +94,11 @@ def element_type(t: Attribute) -> str:
         if width == 1:
             return "bool"
         unsigned = t.signedness.data == Signedness.UNSIGNED
+        if width not in (8, 16, 32, 64):
+            # int4b_t packs two elements in a byte: no element of the simulator's memories is narrower than one
+            # byte, so such a tensor is a gap at the instruction that makes it, not an unknown type in the program
+            raise NotModelled(f"tensors of {width}-bit {'un' if unsigned else ''}signed integers (int4b_t)"
+                              if width == 4 else f"tensors of element type {t}")
         return f"{'u' if unsigned else 'i'}{width}"
     found = scalar_type(t)
     if found is None:
