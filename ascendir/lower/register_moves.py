@@ -283,17 +283,23 @@ def _load_align(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
         raise _Unmodelled(f"the form with {len(args)} arguments" + (f" and {form.post}" if form.post else ""))
 
 
+def _indexed_registers(lw: FunctionLowerer, e: A.Call, data: tuple[str, int]) -> tuple[object, object, object]:
+    """The data, index and mask registers of Gather/Scatter to UB (data at argument `data[1]`, the index and the
+    mask at 2 and 3); an argument that is not a register of its bank stops the call, named."""
+    operands = (data + ("vector", "v"), ("the index", 2, "vector", "v"), ("the mask", 3, "mask", "p"))
+    found = tuple(_register(lw, e.args[i], bank) for _what, i, _kind, bank in operands)
+    for (what, i, kind, _bank), reg in zip(operands, found):
+        if reg is None:
+            from ascendir.lower.register_api import not_register_why
+
+            raise _Unmodelled(not_register_why(lw, e.args[i], what, kind))
+    return found
+
+
 def _gather(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
     """`Gather(dst, baseAddr, index, mask)`: the UB elements `index[i]` of baseAddr's type into dst's lanes
     (rust_sim/src/vector/reg/transfer.rs `gather`); a source type narrower than dst's (b8 into b16) is `U=`."""
-    dst, index, mask = (_register(lw, e.args[i], bank) for i, bank in ((0, "v"), (2, "v"), (3, "p")))
-    if dst is None or index is None or mask is None:
-        what, node, bank = next((w, e.args[i], b) for w, i, b, r in (("the destination", 0, "vector", dst),
-                                                                     ("the index", 2, "vector", index),
-                                                                     ("the mask", 3, "mask", mask)) if r is None)
-        from ascendir.lower.register_api import not_register_why
-
-        raise _Unmodelled(not_register_why(lw, node, what, bank))
+    dst, index, mask = _indexed_registers(lw, e, ("the destination", 0))
     elem = _elem(lw, form, e.args[0])
     addr = _address(lw, e.args[1])
     source = addr.ctype.pointee if isinstance(addr.ctype, C.Pointer) else None
@@ -310,14 +316,7 @@ def _gather(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
 def _scatter(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
     """`Scatter(baseAddr, src, index, mask)`: src's selected lanes to the UB elements `index[i]` of baseAddr
     (rust_sim/src/vector/reg/transfer.rs `scatter`)."""
-    src, index, mask = (_register(lw, e.args[i], bank) for i, bank in ((1, "v"), (2, "v"), (3, "p")))
-    if src is None or index is None or mask is None:
-        from ascendir.lower.register_api import not_register_why
-
-        what, node, bank = next((w, e.args[i], b) for w, i, b, r in (("the source", 1, "vector", src),
-                                                                     ("the index", 2, "vector", index),
-                                                                     ("the mask", 3, "mask", mask)) if r is None)
-        raise _Unmodelled(not_register_why(lw, node, what, bank))
+    src, index, mask = _indexed_registers(lw, e, ("the source", 1))
     elem = _elem(lw, form, e.args[1])
     if elem is None:
         raise _Unmodelled("the element type is not known")
