@@ -21,6 +21,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.comparisons import to_signed, to_unsigned
 
 from ascendir import host_eval_left_out
+from ascendir.dialects.host_types import StringType
 from ascendir.host_eval_types import HostEvalError
 
 
@@ -335,12 +336,29 @@ class MemRefExtraFunctions(InterpreterFunctions):
         return ()
 
 
+class _Strings:
+    """The memory of a std::string variable assigned under control flow (a namespace-scope std::string): the
+    texts themselves, which a typed buffer cannot hold; empty strings until stored."""
+
+    def __init__(self, shape: list[int]) -> None:
+        self.shape = shape
+        self._texts: dict[tuple[int, ...], str] = {}
+
+    def load(self, indices: tuple[int, ...]) -> str:
+        return self._texts.get(indices, "")
+
+    def store(self, indices: tuple[int, ...], value: str) -> None:
+        self._texts[indices] = value
+
+
 def _new_array(interpreter: Interpreter, typ: Attribute, dynamic_sizes: PythonValues) -> ShapedArray[Any]:
     assert isinstance(typ, MemRefType)
     sizes = iter(int(s) for s in dynamic_sizes)
     shape = [next(sizes) if dim == builtin.DYNAMIC_INDEX else dim for dim in typ.get_shape()]
     if any(dim < 0 for dim in shape):
         raise HostEvalError(f"negative array size {shape}")
+    if isinstance(typ.get_element_type(), StringType):
+        return _Strings(shape)  # type: ignore[return-value]
     xtype = xtype_for_el_type(typ.get_element_type(), interpreter.index_bitwidth)
     # zero-filled: C++ locals the lowering reads before writing are flagged by the verifier, not here
     return ShapedArray(TypedPtr[Any].zeros(prod(shape), xtype=xtype), shape)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from ascendir.catalog import matmul_library_functions
 from ascendir.lower import ctypes as C
-from ascendir.lower import code_pointer, host_program, register_api, softmax_tiling_impl
+from ascendir.lower import code_pointer, host_program, lambdas, register_api, softmax_tiling_impl
 from ascendir.lower.calls_api import api_call as api_call, lower_args, opaque_call
 from ascendir.lower.calls_builtins import (
     FLOAT_BUILTINS,
@@ -187,6 +187,9 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         local = lw.lookup(name)
         if isinstance(local, Instance) and local.find_method("operator()") is not None:
             return lw._operator_call(local, "operator()", e, e.args)  # `matmul(params)`: a function object
+        closure = lambdas.closure_of(local)
+        if closure is not None:
+            return lambdas.call(lw, closure, lower_args(lw, e.args), e)  # `split(2)`: a local lambda
         called = code_pointer.call(lw, e, local, lambda: lower_args(lw, e.args))
         if called is not None:
             return called  # `caller(func)`: the functions the pointer may hold (code_pointer.py)

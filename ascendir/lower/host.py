@@ -204,7 +204,7 @@ class HostLowerer(
         return super().ssa(v, node)
 
     def inline_function(self, fn: A.FunctionDecl, args: Sequence[Val], this: Instance | None, node: A.Node,
-                        types: dict[str, object] | None = None) -> Val:
+                        types: dict[str, object] | None = None, captured: dict[str, Binding] | None = None) -> Val:
         # host C++ may recurse, but inlining cannot model it: say so instead of hitting the depth limit
         if id(fn) in self._active:
             raise Unsupported(f"recursive call of '{fn.name.parts[-1].name}' is not modelled", node)
@@ -216,7 +216,7 @@ class HostLowerer(
         args = [host_vector.copy(self, a, node) if host_vector.is_vector(a) and i < len(fn.params)
                 and "&" not in fn.params[i].type.pointers else a for i, a in enumerate(args)]
         try:
-            return super().inline_function(fn, args, this, node, types)
+            return super().inline_function(fn, args, this, node, types, captured)
         finally:
             self._active.pop()
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from xdsl.builder import Builder, InsertPoint
-from xdsl.dialects.builtin import NoneType
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import MemRefType, NoneType
 from xdsl.ir import SSAValue
 
 from ascendir.dialects import host as hd
@@ -23,6 +24,7 @@ from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.function import Frame, Unsupported, non_const_reference
 from ascendir.lower.ast_queries import type_text
 from ascendir.lower.astwalk import walk
+from ascendir.lower.fast_ops import NO_SIZES
 from ascendir.lower.host_handles import (
     AttrRef,
     HandleCell,
@@ -112,6 +114,8 @@ class HostDeclarations:
             elif isinstance(t, Scalar):
                 cell = self.new_cell(t, name, decl, self.convert(init, t, decl) if init is not None
                                      else Val(t, const=0))
+            elif isinstance(t, HostT) and t.kind == "string" and "*" not in decl.type.pointers:
+                cell = self._string_cell(name, init, decl)
             elif isinstance(t, C.TilingT | C.ClassT) and t.name in self.scope.tiling_structs and init is None:
                 cell = self.new_cell(C.TilingT(t.name), name, decl)  # a tiling struct object: a local struct
             else:
@@ -120,6 +124,18 @@ class HostDeclarations:
             self.frames = frames
             self.builder = saved
         self.globals[name] = cell
+        return cell
+
+    def _string_cell(self, name: str, init: Val | None, node: A.Node) -> Cell:
+        """A namespace-scope `std::string` (ops-nn mse_loss_v2's `std::string reduction = REDUCTION_MEAN;`, set
+        from an attribute in one helper and compared in others): a memory cell holding its text, since the
+        functions assign it after early returns and under `if`s, where rebinding a handle cannot follow."""
+        alloca = memref.AllocaOp.create(result_types=[MemRefType(hd.StringType(), [])],
+                                        properties={"operandSegmentSizes": NO_SIZES})
+        ref = self.emit(alloca, node).results[0]
+        ref.name_hint = name if name.isidentifier() else None
+        cell = Cell(HostT("string"), ref, name)
+        self.store(cell, init if init is not None else Val(C.UnknownT("std::string"), const=""), node)
         return cell
 
     def new_cell(self, t: CType, name: str, node: A.Node, init: Val | None = None) -> Cell:
@@ -168,6 +184,12 @@ class HostDeclarations:
         return super().load(cell, node)
 
     def store(self, cell: Cell, v: Val, node: A.Node) -> None:
+        if not isinstance(cell, HandleCell) and cell.ctype == HostT("string"):
+            text = self._as_string(v, node)  # `s = "mean"`, `s = attrs->GetAttrPointer<char>(0)`, `s = other`
+            held = (self.emit(hd.StrConstOp(text.const), node).results[0] if isinstance(text.const, str)
+                    and text.ssa is None else self.ssa(text, node))
+            self.emit(memref.StoreOp.get(held, cell.ref, []), node)
+            return
         if isinstance(cell, HandleCell) and handle_kind(cell.value) == "shape_buffer" and \
                 isinstance(cell.ctype, HostT) and cell.ctype.kind == "shape_buffer":
             self.emit(hd.ShapeAssignOp(self.ssa(cell.value, node), self._shape_value(v, node)), node)

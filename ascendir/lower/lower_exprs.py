@@ -15,7 +15,7 @@ from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, object_arrays
-from ascendir.lower import code_pointer, host_program
+from ascendir.lower import code_pointer, host_program, lambdas
 from ascendir.lower.ast_queries import node_text
 from ascendir.lower.astwalk import facts, walk
 from ascendir.lower.const_fold import wrap_to_type
@@ -457,7 +457,7 @@ class ExpressionLowering:
         return Val(t, obj=("type", t))
 
     def expr_Lambda(self, e: A.Lambda) -> Val:
-        return Val(C.UnknownT("lambda"), obj=("lambda", e))
+        return lambdas.make(self, e)  # type: ignore[arg-type]  # the closure, called by lambdas.call
 
     def expr_Call(self, e: A.Call, expected: CType | None = None) -> Val:
         from ascendir.lower.calls import lower_call

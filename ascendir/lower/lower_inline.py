@@ -24,7 +24,7 @@ from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.frame import Frame
 from ascendir.lower.lower_objects import object_parts
-from ascendir.lower.values import Cell, Instance, Pack, Val
+from ascendir.lower.values import Binding, Cell, Instance, Pack, Val
 from frontend import ast as A
 
 
@@ -107,7 +107,9 @@ class FunctionInlining:
         return changed
 
     def inline_function(self, fn: A.FunctionDecl, args: Sequence[Val], this: Instance | None, node: A.Node,
-                        types: dict[str, object] | None = None) -> Val:
+                        types: dict[str, object] | None = None, captured: dict[str, Binding] | None = None) -> Val:
+        """`fn`'s body lowered in a frame of its own; `captured` are a lambda's captures (lambdas.py), in
+        scope before the parameters."""
         if fn.body is None:
             raise Unsupported(f"'{fn.name.parts[-1].name}' is declared but never defined", node)
         if len(self.frames) > MAX_INLINE_DEPTH:
@@ -116,7 +118,7 @@ class FunctionInlining:
         env_types.update(types or {})
         if isinstance(node, A.Call):
             args = self._out_parameters(fn, args, node)
-        frame = Frame(fn.name.parts[-1].name, [{}], this, env_types, self.written_names(fn.body))
+        frame = Frame(fn.name.parts[-1].name, [dict(captured or {})], this, env_types, self.written_names(fn.body))
         self.frames.append(frame)
         try:
             self._bind_params(fn, args, node)  # (first: a trailing `-> decltype(count * sizeof(T))` names them)
