@@ -52,6 +52,23 @@ def _repository_candidates(includer: str, name: str) -> list[str]:
     return [os.path.join(os.sep.join(parts[:i]) or os.sep, name) for i in range(marks[-1] - 1, 0, -1)]
 
 
+def _common_include_candidates(includer: str, name: str) -> list[str]:
+    """Where `name` lies when the ops repositories' build puts the repository's shared headers on the include
+    path: their tiling builds add `common/inc` of the repository root (cmake/variables.cmake's
+    OP_TILING_INCLUDE; `#include "torch_extension/tiling_utils.h"` in an op's op_host/ folder). Looked up in
+    `common/inc` of each folder above the includer's op project, nearest first (the root is the one that has
+    the folder). Only for a file of an op project (one under an op_host or op_kernel folder), and not for the
+    framework headers the host lowering models (vendor.REPOSITORY_FRAMEWORK_HEADERS)."""
+    if name.startswith(".") or os.path.basename(name) in vendor.REPOSITORY_FRAMEWORK_HEADERS:
+        return []
+    parts = os.path.normpath(os.path.abspath(includer)).split(os.sep)[:-1]
+    marks = [i for i, p in enumerate(parts) if p in ("op_host", "op_kernel")]
+    if not marks:
+        return []
+    return [os.path.join(os.sep.join(parts[:i]) or os.sep, "common", "inc", name)
+            for i in range(marks[-1] - 1, 0, -1)]
+
+
 def _known_header(name: str) -> bool:
     if name in vendor.KNOWN_HEADERS or os.path.basename(name) in vendor.KNOWN_HEADERS:
         return True
@@ -108,7 +125,8 @@ class IncludeResolution:
         else:
             candidates = [os.path.join(d, name) for d in self._search_dirs(f, angled)]
             if not angled:
-                candidates += _op_build_candidates(f.src.name, name) + _repository_candidates(f.src.name, name)
+                candidates += _op_build_candidates(f.src.name, name) + _repository_candidates(f.src.name, name) + \
+                    _common_include_candidates(f.src.name, name)
         return self._first_readable(candidates)
 
     def _first_readable(self, candidates: Sequence[str]) -> str | None:

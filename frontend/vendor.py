@@ -46,6 +46,15 @@ KNOWN_HEADERS: frozenset[str] = frozenset(
 # Headers the CANN build generates per kernel (`aclrtlaunch_add_custom.h` for ACLRT_LAUNCH_KERNEL).
 GENERATED_HEADER_PREFIXES: tuple[str, ...] = ("aclrtlaunch_", "aclnn_")
 
+# The ops repositories' shared tiling framework and logging headers (in `common/inc` of ops-nn / ops-math): the host
+# lowering models what they declare (tiling_framework.py, the log macros of host_calls.py) and is not fed their
+# text when an op project's includes are looked up in the repository's `common/inc`
+# (frontend/preprocess_includes.py): read, their macros expand into runtime calls it does not know
+# (REPORT_INNER_ERR_MSG) and their classes replace the modelled ones
+REPOSITORY_FRAMEWORK_HEADERS: frozenset[str] = frozenset(
+    {"tiling_base.h", "tiling_templates_registry.h", "tiling_util.h", "error_util.h"}
+)
+
 _MATMUL_IMPL_TYPE = "MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MATMUL_POLICY>"
 
 # Macros the vendor headers (or the msopgen build) define whose expansion matters for parsing.

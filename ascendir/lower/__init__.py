@@ -235,6 +235,8 @@ def _with_others(scope: Scope, others: Iterable[Scope], program: Program) -> Sco
                 # transpose_batch_mat_mul's kernel template HardwareInfo<ArchTag> beside its host's HardwareInfo)
                 scope.tiling_structs.setdefault(name, ts)
         scope.tpl_declarations += other.tpl_declarations
+        for where, units in other.tpl_units.items():
+            scope.tpl_units.setdefault(where, set()).update(units)
     return scope
 
 

@@ -70,6 +70,15 @@ class HostExpressions:
         self.bind(tmp, v.obj if isinstance(v.obj, Instance) else v)
         return _name_node(node, tmp)
 
+    def expr_SizeOf(self, e: A.SizeOf) -> Val:
+        if isinstance(e.operand, A.TypeRef) and not e.operand.pointers:
+            t = self.resolve_type(e.operand)
+            if isinstance(t, HostT) and t.kind in ("shape", "shape_buffer"):
+                # gert::Shape is `size_t dim_num_; int64_t dims_[kMaxDimNum];` (ops-math is_finite's tiling,
+                # a template over the shape type, sizes its blocks with sizeof(T) of a gert::Shape)
+                return Val(C.U64, const=8 + 8 * hd.MAX_DIM_NUM)
+        return super().expr_SizeOf(e)  # type: ignore[misc]
+
     def expr_Member(self, e: A.Member) -> Val:
         if isinstance(e.obj, A.This):
             return super().expr_Member(e)

@@ -59,6 +59,11 @@ class HostNames:
 
     def named_type(self, name: str, targs: list[A.TemplateArg] | None, qualifiers: list[str] = ()) -> CType:  # type: ignore[assignment]
         if self.frames and name in self.frame.types:
+            bound = self.frame.types[name]
+            if isinstance(bound, HostT) and not targs:
+                # a template parameter bound to a runtime type (`T` of ops-math's TilingUtils::GetDimNum<T>, a
+                # gert::Shape): that type, so `std::is_same_v<T, gert::Shape>` and `sizeof(T)` see it
+                return bound
             return super().named_type(name, targs, qualifiers)
         user = name in self.scope.classes or name in self.scope.tiling_structs or name in self.scope.enums
         if not user and name in HANDLE_TYPES:

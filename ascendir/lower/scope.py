@@ -118,6 +118,8 @@ class Scope:
     # ASCENDC_TPL_ARGS_DECL(Op, ...) declarations of the template tiling key, with their namespace
     # (ascendir/lower/tpl_tiling_key.py); the kernel build defines the macro to nothing, so host code has them
     tpl_declarations: list[tuple[str, A.MacroDecl]] = field(default_factory=list)
+    # the translation units (their main files) that reach each of them, by where the declaration is written
+    tpl_units: dict[tuple[str, int, int], set[str]] = field(default_factory=dict)
 
     def without_namespaces(self, parts: list[A.NamePart]) -> list[A.NamePart]:
         """`parts` less its leading names of the program's namespaces (a class of the same name stays)."""
@@ -130,7 +132,11 @@ class Scope:
 def collect(units: list[A.TranslationUnit]) -> Scope:
     scope = Scope()
     for unit in units:
+        first = len(scope.tpl_declarations)
         _collect_decls(scope, unit.decls, None)
+        for _, d in scope.tpl_declarations[first:]:
+            if d.span is not None:
+                scope.tpl_units.setdefault((d.span.file, d.span.line, d.span.col), set()).add(unit.file)
     derived = any(tiling_framework.BASE_CLASS in (_base_name(b) for b in info.decl.bases)
                   for info in scope.classes.values())
     if (scope.tiling_templates or derived) and tiling_framework.BASE_CLASS not in scope.classes:

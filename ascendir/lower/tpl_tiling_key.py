@@ -141,7 +141,12 @@ def read_declaration(node: A.MacroDecl, fold: Fold | None = None) -> TplDeclarat
     if not node.args:
         raise Unsupported("ASCENDC_TPL_ARGS_DECL without arguments", node)
     first = node.args[0]
-    op = first.qname.parts[-1].name if isinstance(first, A.Name) else "?"
+    if isinstance(first, A.TypeArgExpr):
+        first = first.type
+    # the op's name; read as a type where a class of that name is in reach (ops-math is_finite's kernel
+    # header declares the kernel class IsFinite beside `ASCENDC_TPL_ARGS_DECL(IsFinite, ...)`)
+    op = (first.qname.parts[-1].name if isinstance(first, A.Name) else first.base.parts[-1].name
+          if isinstance(first, A.TypeRef) and isinstance(first.base, A.QualifiedName) else "?")
     params: list[TplParam] = []
     for arg in node.args[1:]:
         if not (isinstance(arg, A.Call) and isinstance(arg.callee, A.Name)):
@@ -274,6 +279,12 @@ def lower_get_key(lw: HostLowerer, e: A.Call, namespace: str = "") -> Val:
     if len({_identity(n) for _, n in found}) > 1:
         inner = [(ns, n) for ns, n in found if namespace == ns or namespace.startswith(ns + "::") or not ns]
         found = inner if len({_identity(n) for _, n in inner}) == 1 else found
+        if len({_identity(n) for _, n in found}) > 1 and e.span is not None:
+            # the one the call's own source reaches: ops-math is_finite's 910B tiling .cpp includes
+            # op_kernel/is_finite_struct.h, its 950 tiling .cpp op_kernel/arch35/'s, both declaring IsFinite
+            units = lw.scope.tpl_units
+            mine = [(ns, n) for ns, n in found if e.span.file in units.get(_identity(n), ())]  # type: ignore[arg-type]
+            found = mine if len({_identity(n) for _, n in mine}) == 1 else found
         if len({_identity(n) for _, n in found}) > 1:
             raise Unsupported("GET_TPL_TILING_KEY with several ASCENDC_TPL_ARGS_DECL in reach", e)
     decl = read_declaration(found[0][1], lw.const_eval)
