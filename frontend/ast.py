@@ -323,6 +323,7 @@ class Lambda(Expr):
     captures: list[str]
     params: list["Param"]
     body: "Compound"
+    return_type: "TypeRef | None" = None  # `-> T`
 
 
 @dataclass(slots=True)

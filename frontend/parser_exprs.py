@@ -235,7 +235,8 @@ class ExpressionBuilder:
 
     def lambda_(self, c: list[Any]) -> A.Lambda:
         captures = [x for x in c if isinstance(x, str) and not isinstance(x, Token)]
-        return A.Lambda(self.span(c), captures, nodes_of(c, A.Param), c[-1])
+        returns = nodes_of(c, A.TypeRef)  # (parameter types are inside their Params)
+        return A.Lambda(self.span(c), captures, nodes_of(c, A.Param), c[-1], returns[0] if returns else None)
 
     def lambda_param(self, c: list[Any]) -> A.Param:
         variadic = token_of(c, "ELLIPSIS") is not None

@@ -95,10 +95,11 @@ def closure_of(b: Binding | None) -> Closure | None:
 
 
 def call(lw: FunctionLowerer, closure: Closure, args: list[Val], e: A.Call) -> Val:
-    """`f(args)`: the body inlined with the captures, then the parameters, in scope; its return type is
-    deduced from its returns (a written `-> T` is not kept by the parser; the values converted where used)."""
+    """`f(args)`: the body inlined with the captures, then the parameters, in scope; it returns the type written
+    after `->`, else the one its returns give (`auto`)."""
     lam = closure.lam
     span = lam.span
+    returns = lam.return_type if lam.return_type is not None else A.TypeRef(span, "auto")
     fn = A.FunctionDecl(span, A.QualifiedName(span, [A.NamePart(span, "lambda", None)]),
-                        A.TypeRef(span, "auto"), list(lam.params), lam.body)
+                        returns, list(lam.params), lam.body)
     return lw.inline_function(fn, args, closure.this, e, dict(closure.types), captured=closure.captured)

@@ -56,7 +56,15 @@ static ge::graphStatus TilingP(gert::TilingContext *context)
     auto add = [&](uint32_t v) { sum += v + total; };
     add(5);
     add(7);
-    td.set_d(sum);
+    auto keyOf = [](ge::DataType dtype) -> int64_t {   // returns under a switch: the written type holds them
+        switch (dtype) {
+            case ge::DT_FLOAT:
+                return 4;
+            default:
+                return -1;
+        }
+    };
+    td.set_d(sum + keyOf(context->GetInputDesc(0)->GetDataType()));
 """ + _SAVE
 
 STRING_GLOBAL = _TILING_DATA + """
@@ -98,8 +106,8 @@ static ge::graphStatus TilingP(gert::TilingContext *context)
 def test_lambda_captures_by_value_and_by_reference() -> None:
     result = run_tiling(LAMBDAS + op_def())
     assert_tiled(result)
-    # 960 / 2 = 480 > 256, so split(3): 960 / 4; two calls; 3 * 2 + 960 with the copy; 5 + 7 with total 0
-    assert result.fields == {"a": 240, "b": 2, "c": 966, "d": 12}
+    # 960 / 2 = 480 > 256, so split(3): 960 / 4; two calls; 3 * 2 + 960 with the copy; 5 + 7 with total 0, + 4
+    assert result.fields == {"a": 240, "b": 2, "c": 966, "d": 16}
 
 
 def test_namespace_string_set_from_an_attribute_and_under_an_if() -> None:
