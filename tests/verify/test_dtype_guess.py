@@ -177,10 +177,10 @@ def test_notes_about_the_check_alone_do_not_run_the_guesses_again(monkeypatch) -
         return lower(program, options)
 
     monkeypatch.setattr(lowering, "lower_program", counting)
+    # goto is code the lowering does not model (a lambda was, until lambdas were modelled in session 11)
     text = KERNEL.replace("TILE_ELEMENTS", "256").replace(
         "using namespace AscendC;", 'using namespace AscendC;\n#include "project_helpers.h"').replace(
-        "        outQueue.FreeTensor(y);", "        outQueue.FreeTensor(y);\n        auto twice = [](int v) { return 2 * v; };\n"
-                                          "        int n = twice(3);")
+        "        outQueue.FreeTensor(y);", "        outQueue.FreeTensor(y);\n        goto done;\n        done: ;")
     found = check_program(load_text(text, "add_one.cpp"))
     assert sorted({d.code for d in found}) == ["ASC002", "ASC103"]
     assert runs == [{}]
