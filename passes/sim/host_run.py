@@ -70,14 +70,11 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
                      seed: int = 0, used_inputs: dict[str, np.ndarray] | None = None) -> Any:
     """Runs the host program's main on the simulator (see the module's docstring). `used_inputs`, when given, is
     filled with the input buffers' arrays as the kernel got them (those drawn at random included)."""
-    from ascendir.chips import load_chip
     from ascendir.lower import LoweringOptions
     from ascendir.lower.host_program import KERNEL_ATTR
     from passes.sim import NotModelled, build_program
-    from passes.sim.launch import SIM_ERROR, SimResult, _allocation, _diagnostic, numpy_dtype
+    from passes.sim.launch import SIM_ERROR, SimResult, execute, numpy_dtype
     from passes.sim.lowering_cache import lowered_copy
-    from passes.sim.timing import fill_timing, run_options
-    from rust_sim import _sim
 
     errors = [d for d in program.diagnostics if d.is_error]
     if errors:
@@ -114,9 +111,6 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
     if used_inputs is not None:
         used_inputs.update((b["name"], a.view(np.dtype(numpy_dtype(b["dtype"] or "uint8"))).copy())
                            for b, a in zip(buffers, arrays) if b["role"] == "input")
-    kind = load_chip(chip)
-    on_aic = sim_program.kernel_type == "aic" or sim_program.kernel_type.startswith("mix_aic")
-    cores = kind.aic_cores if on_aic else kind.aiv_cores
     roles = [b["role"] if b["role"] in ("input", "output") else "workspace" for b in buffers]
     if len(sim_program.params) != len(buffers):
         return SimResult({}, findings + [error(HOST_PROGRAM_NOT_RUN, f"the entry has {len(sim_program.params)} "
@@ -124,16 +118,8 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
                          completed=False)
     # the entry's parameters are the buffers, in allocation order (their names may be made unique again)
     triples = [(p.name, role, arr) for p, role, arr in zip(sim_program.params, roles, arrays)]
-    allocations = [_allocation(t) for t in triples]
-    raw = _sim.run(sim_program.text(), [(n, r, a) for (n, r, _), (a, _) in zip(triples, allocations)], int(dim),
-                   int(cores), int(budget), **run_options(kind, timing, trace),
-                   tensor_bytes=[t for _, t in allocations], aliases=[None] * len(triples))
-    for (_, role, tensor), (allocation, size) in zip(triples, allocations):
-        if tensor is not None and allocation is not tensor and size is not None:
-            tensor[:] = allocation[:size]
-    findings += [_diagnostic(f) for f in raw["findings"]]
-    return fill_timing(SimResult(outputs, findings, int(raw["instructions"]), list(raw["per_core"]),
-                                 bool(raw["completed"]), int(dim), None, sim_program.text()), raw)
+    return execute(sim_program, triples, int(dim), chip, budget=budget, timing=timing, trace=trace,
+                   findings=findings, outputs=outputs, key=None)
 
 
 def _marked_values(module: Any) -> tuple[dict[str, int], set[str]]:

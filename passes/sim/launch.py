@@ -267,7 +267,6 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     except NotModelled as exc:
         return SimResult({}, findings + [error(SIM_ERROR, f"the simulator cannot run this kernel: it does not "
                                                           f"model {exc}", None)], completed=False)
-    text = sim_program.text()
     buffers, out_arrays = _buffers(sim_program, [a for a, n in zip(arrays, in_names or arrays)
                                                  if not (desc.get("kernel_only") and isinstance(inputs, Mapping)
                                                          and n not in inputs)],
@@ -275,14 +274,25 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
                                    outputs_initialised, inputs, tiling_data,
                                    # an input the op description lists as an output too is updated in place
                                    inplace=set(inplace) | (set(in_names) & set(out_names)))
+    return execute(sim_program, buffers, dim, chip, budget=budget, timing=timing, trace=trace, findings=findings,
+                   outputs=out_arrays, key=key)
+
+
+def execute(sim_program: Any, buffers: list[tuple[str, str, Any]], dim: int, chip: str, *, budget: int,
+            timing: bool, trace: bool | int, findings: list[Diagnostic], outputs: dict[str, np.ndarray],
+            key: int | None) -> SimResult:
+    """Runs a built program on `dim` blocks over its buffers ((name, role, array), one per entry parameter; an
+    'alias' buffer's array is the name of the buffer it shares), the kernel's writes back in the callers' arrays,
+    with the run's findings after `findings` and its timing."""
+    from ascendir.chips import load_chip
+    from passes.sim.timing import fill_timing, run_options
     from rust_sim import _sim
 
     kind = load_chip(chip)
     # a MIX launch counts blocks of one AIC and its AIVs: as many as there are AICs
     on_aic = sim_program.kernel_type == "aic" or sim_program.kernel_type.startswith("mix_aic")
     cores = kind.aic_cores if on_aic else kind.aiv_cores
-    from passes.sim.timing import fill_timing, run_options
-
+    text = sim_program.text()
     allocations = [_allocation(b) for b in buffers]
     arrays_in = [None if r == "alias" else a for (_, r, _), (a, _) in zip(buffers, allocations)]
     raw = _sim.run(text, [(n, r, a) for (n, r, _), a in zip(buffers, arrays_in)], int(dim), int(cores),
@@ -291,8 +301,8 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     for (_, role, tensor), (allocation, size) in zip(buffers, allocations):
         if role != "alias" and tensor is not None and allocation is not tensor:
             tensor[:] = allocation[:size]  # the kernel's writes, back into the caller's arrays
-    findings += [_diagnostic(f) for f in raw["findings"]]
-    return fill_timing(SimResult(out_arrays, findings, int(raw["instructions"]), list(raw["per_core"]),
+    findings = findings + [_diagnostic(f) for f in raw["findings"]]
+    return fill_timing(SimResult(outputs, findings, int(raw["instructions"]), list(raw["per_core"]),
                                  bool(raw["completed"]), int(dim), key, text), raw)
 
 
