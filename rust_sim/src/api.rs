@@ -133,8 +133,19 @@ impl Args {
         self.targs.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 
-    /// The element type bound to template parameter `name` (`T=f16`).
+    /// The element type bound to template parameter `name` (`T=f16`). int4b_t is refused: element-wise code
+    /// reads an element's bytes, and two int4b_t share one; the calls that take it use `dtype_packed`.
     pub fn dtype(&self, name: &str) -> Result<DType, String> {
+        match self.dtype_packed(name)? {
+            DType::I4 => Err(format!(
+                "{name} = int4b_t, two elements to a byte, is not modelled for this call"
+            )),
+            t => Ok(t),
+        }
+    }
+
+    /// The element type bound to `name`, int4b_t included (crate::int4 says how it is stored).
+    pub fn dtype_packed(&self, name: &str) -> Result<DType, String> {
         let text = self.targ(name).ok_or_else(|| format!("no element type for {name}"))?;
         DType::parse(text).ok_or_else(|| format!("unknown element type {text}"))
     }

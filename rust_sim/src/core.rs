@@ -1051,7 +1051,7 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
         }
         Op::PtrAdd { elem, d, a, n } | Op::SubTensor { elem, d, a, n } => {
             let h = cx.handle(*a);
-            let off = cx.int(*n).wrapping_mul(*elem as i64);
+            let off = crate::int4::bytes(cx.int(*n), *elem);
             cx.set_handle(*d, h.offset(off));
             Flow::Next
         }
@@ -1092,7 +1092,7 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
         Op::SetGlobalBuffer { elem, d, p, count } => {
             let mut h = cx.handle(*p);
             h.len = match count {
-                Some(c) => cx.int(*c).wrapping_mul(*elem as i64),
+                Some(c) => crate::int4::bytes(cx.int(*c), *elem),
                 None => 0,
             };
             cx.set_handle(*d, h);
@@ -1101,6 +1101,14 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
         Op::GetValue { elem, d, h, idx } => {
             let handle = cx.handle(*h);
             let i = cx.int(*idx);
+            if *elem == DType::I4 {
+                // two elements share a byte: a scalar access would read or write half of one (not modelled)
+                cx.report(
+                    code::NOT_MODELLED,
+                    "GetValue of an int4b_t element (two to a byte)".into(),
+                );
+                return Flow::Stop;
+            }
             let size = elem.size() as i64;
             let Some(at) = cx.range(handle, i.wrapping_mul(size), size, false, elem.size(), "GetValue") else {
                 cx.core.r[*d as usize] = 0;
@@ -1130,6 +1138,14 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
         Op::SetValue { elem, h, idx, v } => {
             let handle = cx.handle(*h);
             let i = cx.int(*idx);
+            if *elem == DType::I4 {
+                // two elements share a byte: a scalar access would read or write half of one (not modelled)
+                cx.report(
+                    code::NOT_MODELLED,
+                    "SetValue of an int4b_t element (two to a byte)".into(),
+                );
+                return Flow::Stop;
+            }
             let size = elem.size() as i64;
             let Some(at) = cx.range(handle, i.wrapping_mul(size), size, true, elem.size(), "SetValue") else {
                 return Flow::Next;

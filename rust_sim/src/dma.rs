@@ -60,7 +60,8 @@ struct Copy {
 }
 
 fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
-    let dtype = a.dtype("T")?;
+    // int4b_t moves as bytes: the count form's elements are two to a byte, the other forms count bytes or blocks
+    let dtype = a.dtype_packed("T")?;
     let dst = a.handle("dst")?;
     let src = a.handle("src")?;
     let ov = a.overload.as_str();
@@ -129,7 +130,6 @@ impl ApiOp for Copy {
     fn exec(&self, cx: &mut Ctx) -> Flow {
         let dst = cx.handle(self.dst);
         let src = cx.handle(self.src);
-        let size = self.dtype.size() as i64;
         match self.shape {
             Shape::Count(c) => {
                 let count = cx.int(c);
@@ -137,7 +137,7 @@ impl ApiOp for Copy {
                     cx.report(code::INVALID_OPERAND, format!("{} of {count} elements", self.api));
                     return Flow::Next;
                 }
-                let bytes = count * size;
+                let bytes = self.dtype.bytes_of(count);
                 let moved = bytes / BLOCK * BLOCK;
                 if moved != bytes {
                     cx.warn(
@@ -216,6 +216,11 @@ impl Copy {
         let (left, right, fill) = match pad {
             Some(p) => {
                 let (l, r) = (cx.uint(p.left) as i64, cx.uint(p.right) as i64);
+                if self.dtype == DType::I4 && (l > 0 || r > 0) {
+                    // the padding counts elements, and int4b_t's are half bytes
+                    cx.report(code::NOT_MODELLED, "DataCopyPad padding an int4b_t row".into());
+                    return;
+                }
                 if l * size > BLOCK || r * size > BLOCK {
                     cx.report(
                         code::INVALID_OPERAND,

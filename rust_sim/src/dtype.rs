@@ -22,6 +22,10 @@ pub enum DType {
     BF16,
     F32,
     F64,
+    /// int4b_t: a 4-bit two's-complement integer, two to a byte in tensors, the element at an even index in the
+    /// low nibble (asc-devkit kernel_tensor_impl.h: GlobalTensor::GetValue shifts by 4 * (offset % 2)). Its C++
+    /// sizeof is one byte (a struct holding a uint8_t), so `size` is 1 and `bits` 4; crate::int4 packs and unpacks.
+    I4,
 }
 
 impl DType {
@@ -36,6 +40,7 @@ impl DType {
             "u32" => DType::U32,
             "i64" => DType::I64,
             "u64" => DType::U64,
+            "i4" => DType::I4,
             "f16" => DType::F16,
             "bf16" => DType::BF16,
             "f32" => DType::F32,
@@ -55,6 +60,7 @@ impl DType {
             DType::U32 => "uint32_t",
             DType::I64 => "int64_t",
             DType::U64 => "uint64_t",
+            DType::I4 => "int4b_t",
             DType::F16 => "half",
             DType::BF16 => "bfloat16_t",
             DType::F32 => "float",
@@ -64,10 +70,29 @@ impl DType {
 
     pub fn size(self) -> usize {
         match self {
-            DType::Bool | DType::I8 | DType::U8 => 1,
+            DType::Bool | DType::I8 | DType::U8 | DType::I4 => 1,
             DType::I16 | DType::U16 | DType::F16 | DType::BF16 => 2,
             DType::I32 | DType::U32 | DType::F32 => 4,
             DType::I64 | DType::U64 | DType::F64 => 8,
+        }
+    }
+
+    /// The bits one element takes in a tensor: 4 for int4b_t, else 8 * size.
+    pub fn bits(self) -> u32 {
+        if self == DType::I4 {
+            4
+        } else {
+            self.size() as u32 * 8
+        }
+    }
+
+    /// The bytes `count` elements take in a tensor (int4b_t: half the count, an odd count's last nibble not
+    /// counted, as asc-devkit's `offset / INT4_TWO`).
+    pub fn bytes_of(self, count: i64) -> i64 {
+        if self == DType::I4 {
+            count.div_euclid(2)
+        } else {
+            count.wrapping_mul(self.size() as i64)
         }
     }
 
@@ -76,7 +101,7 @@ impl DType {
     }
 
     pub fn is_signed(self) -> bool {
-        matches!(self, DType::I8 | DType::I16 | DType::I32 | DType::I64) || self.is_float()
+        matches!(self, DType::I8 | DType::I16 | DType::I32 | DType::I64 | DType::I4) || self.is_float()
     }
 
     /// Reads one element from little-endian bytes as raw bits (zero-extended).
@@ -107,6 +132,7 @@ impl DType {
             DType::U32 => bits as u32 as f64,
             DType::I64 => bits as i64 as f64,
             DType::U64 => bits as f64,
+            DType::I4 => crate::int4::sext(bits) as f64,
             DType::F16 => f16::from_bits(bits as u16).to_f64(),
             DType::BF16 => bf16::from_bits(bits as u16).to_f64(),
             DType::F32 => f32::from_bits(bits as u32) as f64,
@@ -126,6 +152,7 @@ impl DType {
             DType::I32 => bits as u32 as i32 as i64,
             DType::U32 => bits as u32 as i64,
             DType::I64 | DType::U64 => bits as i64,
+            DType::I4 => crate::int4::sext(bits),
             _ => self.to_f64(bits) as i64,
         }
     }
@@ -152,6 +179,7 @@ impl DType {
             DType::I16 | DType::U16 => v as u16 as u64,
             DType::I32 | DType::U32 => v as u32 as u64,
             DType::I64 | DType::U64 => v as u64,
+            DType::I4 => v as u64 & 0xF,
             _ => self.from_f64(v as f64),
         }
     }
@@ -461,6 +489,8 @@ fn saturate(dst: DType, r: f64) -> u64 {
         DType::U32 => (0.0, 4294967295.0),
         DType::I64 => (-9.223372036854776e18, 9.223372036854776e18),
         DType::U64 => (0.0, 1.8446744073709552e19),
+        // int4b_t's range, [-8, 7] (asc-devkit 内置数据类型.md); the vector Cast saturates as to int8
+        DType::I4 => (-8.0, 7.0),
         _ => return dst.from_f64(r),
     };
     let c = r.clamp(lo, hi);

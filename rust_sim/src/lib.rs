@@ -10,6 +10,7 @@ pub mod core;
 pub mod cube;
 pub mod dma;
 pub mod dtype;
+pub mod int4;
 pub mod memory;
 pub mod mix;
 pub mod parse;

@@ -530,8 +530,14 @@ fn result(p: &Pending, prefix: char) -> PResult<u32> {
     reg(r, prefix)
 }
 
+/// An element's size in bits as tensors hold it (int4b_t: 4).
 fn elem_size(name: &str) -> PResult<u32> {
-    Ok(dtype(name)?.size() as u32)
+    Ok(dtype(name)?.bits())
+}
+
+/// The C++ sizeof of an element, in bits: pointer arithmetic steps by it (sizeof(int4b_t) is 1).
+fn sizeof_bits(name: &str) -> PResult<u32> {
+    Ok(dtype(name)?.size() as u32 * 8)
 }
 
 fn decode(p: &Pending, labels: &HashMap<String, u32>) -> PResult<Op> {
@@ -624,7 +630,7 @@ fn decode(p: &Pending, labels: &HashMap<String, u32>) -> PResult<Op> {
             v: reg(o(2)?, 'r')?,
         },
         "ptradd" => Op::PtrAdd {
-            elem: elem_size(parts[1])?,
+            elem: sizeof_bits(parts[1])?,
             d: result(p, 'h')?,
             a: reg(o(0)?, 'h')?,
             n: sv(o(1)?)?,

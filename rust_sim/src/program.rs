@@ -159,7 +159,8 @@ pub enum Op {
         idx: R,
         v: R,
     },
-    // ---- pointers and tensors
+    // ---- pointers and tensors. `elem` of these is an element's size in bits (4 for int4b_t, two to a byte);
+    // PtrAdd's is the C++ sizeof in bits (a `__gm__ int4b_t*` steps a whole byte)
     PtrAdd {
         elem: u32,
         d: H,

@@ -146,7 +146,7 @@ pub fn exec(cx: &mut Ctx, op: &Op) -> Flow {
             };
             let offset = off.map(|o| cx.int(o)).unwrap_or(0);
             let bytes = match count {
-                Some(c) => cx.int(*c).wrapping_mul(*elem as i64),
+                Some(c) => crate::int4::bytes(cx.int(*c), *elem),
                 None => len - offset,
             };
             if offset < 0 || bytes < 0 {
@@ -173,7 +173,7 @@ pub fn exec(cx: &mut Ctx, op: &Op) -> Flow {
             Flow::Next
         }
         Op::LocalAlloc { a, elem, count, d } => {
-            let n = cx.int(*count).wrapping_mul(*elem as i64);
+            let n = crate::int4::bytes(cx.int(*count), *elem);
             let (mem, at) = match &mut cx.core.objs[*a as usize] {
                 ObjState::Allocator { mem, cursor } => {
                     let at = *cursor;
@@ -204,7 +204,7 @@ pub fn exec(cx: &mut Ctx, op: &Op) -> Flow {
             d,
         } => {
             let at = cx.int(*addr);
-            let n = cx.int(*count).wrapping_mul(*elem as i64);
+            let n = crate::int4::bytes(cx.int(*count), *elem);
             cx.set_handle(*d, Handle::local(*mem, at, n, 0));
             Flow::Next
         }

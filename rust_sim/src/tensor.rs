@@ -70,7 +70,7 @@ fn decode_method(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         .collect();
     Ok(Box::new(Method {
         kind,
-        elem: a.dtype("T").unwrap_or(DType::U8),
+        elem: a.dtype_packed("T").unwrap_or(DType::U8),
         this,
         obj,
         arg: scalars.first().copied(),
@@ -105,14 +105,14 @@ impl ApiOp for Method {
                 set(
                     cx,
                     if self.kind == Kind::Size {
-                        (bytes / size) as u64
+                        (bytes * 8 / self.elem.bits() as i64) as u64
                     } else {
                         bytes as u64
                     },
                 );
             }
             Kind::PhyAddr => {
-                let off = self.arg.map(|a| cx.int(a) * size).unwrap_or(0);
+                let off = self.arg.map(|a| self.elem.bytes_of(cx.int(a))).unwrap_or(0);
                 if let Some(d) = self.result_handle {
                     cx.set_handle(d, h.offset(off));
                 } else {
@@ -122,18 +122,26 @@ impl ApiOp for Method {
             Kind::SetSize => {
                 if let (Some(t), Some(n)) = (self.this, self.arg) {
                     let mut nh = h;
-                    nh.len = cx.int(n) * size;
+                    nh.len = self.elem.bytes_of(cx.int(n));
                     cx.set_handle(t, nh);
                 }
             }
             Kind::Index => {
-                let off = self.arg.map(|a| cx.int(a) * size).unwrap_or(0);
+                let off = self.arg.map(|a| self.elem.bytes_of(cx.int(a))).unwrap_or(0);
                 if let Some(d) = self.result_handle {
                     cx.set_handle(d, h.offset(off));
                 }
             }
             Kind::GetValue | Kind::SetValue => {
                 let Some(i) = self.arg else { return Flow::Next };
+                if self.elem == DType::I4 {
+                    // two elements share a byte: a scalar access would read or write half of one (not modelled)
+                    cx.report(
+                        code::NOT_MODELLED,
+                        format!("{} of an int4b_t element (two to a byte)", self.name),
+                    );
+                    return Flow::Stop;
+                }
                 let at = cx.int(i) * size;
                 let what = if self.kind == Kind::GetValue {
                     "GetValue"
