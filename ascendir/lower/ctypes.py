@@ -223,10 +223,13 @@ class RegisterApiT(UnknownT):
 @dataclass(frozen=True)
 class RegisterT(RegisterApiT):
     """A register the lowering models (register_api.py): `RegTensor<T>` (kind "RegTensor", elem T) or `MaskReg`
-    (kind "MaskReg"); each declaration names one register of the core's register file."""
+    (kind "MaskReg"); each declaration names one register of the core's register file. `parts` is 2 for a
+    `RegTensor<T, RegTraitNumTwo>` of 64-bit T: two registers, reg[0] the low and reg[1] the high 32 bits of its
+    VL / 4 elements (asc-devkit docs .../寄存器数据类型/RegTensor.md, b64 RegTensor存储结构)."""
 
     kind: str = ""
     elem: "Scalar | None" = None
+    parts: int = 1
 
 
 @dataclass(frozen=True)

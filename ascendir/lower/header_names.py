@@ -77,7 +77,9 @@ REGISTER_API_NAMESPACES = frozenset({"Reg", "MicroAPI"})
 REGISTER_API_TYPES = frozenset({"RegTensor", "MaskReg", "UnalignReg", "UnalignRegForLoad", "UnalignRegForStore",
                                 "AddrReg"})
 # Free functions of the same instruction set: launching a vector function, the vector register length.
-REGISTER_API_FUNCTIONS = frozenset({"asc_vf_call", "VF_CALL", "GetVecLen", "GetVRegSize"})
+# (and the CTRL register's accessors, whose bits the register API's Cast reads: register_api.CTRL_CALLS)
+REGISTER_API_FUNCTIONS = frozenset({"asc_vf_call", "VF_CALL", "GetVecLen", "GetVRegSize", "GetCtrlSpr", "SetCtrlSpr",
+                                    "ResetCtrlSpr"})
 
 
 def in_register_api(qname: A.QualifiedName) -> bool:

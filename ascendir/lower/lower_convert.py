@@ -15,7 +15,7 @@ from xdsl.ir import Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, list_tensor, ub_pointer
-from ascendir.lower import absent_inputs, code_pointer, reference_cast
+from ascendir.lower import absent_inputs, code_pointer, reference_cast, register_api
 from ascendir.lower.const_fold import convert_const, fold_binary
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
@@ -279,6 +279,8 @@ class ConversionLowering:
         target = t.pointee if isinstance(t, C.Pointer) and "&" in getattr(e.type, "pointers", "") else t
         if isinstance(target, C.LocalTensorT | C.GlobalTensorT) and isinstance(v.ctype, C.LocalTensorT | C.GlobalTensorT):
             return self.tensor_cast(v, target, e)  # `(GlobalTensor<int8_t> &)gm`: a reference to the same object
+        if (same := register_api.reinterpret(v, target)) is not None:
+            return same  # `(RegTensor<uint16_t>&)x`: the register x, its bits read as the cast's type
         if isinstance(t, C.UnknownT):
             if t.reported:
                 self.report.unknown_type(t.text, e)

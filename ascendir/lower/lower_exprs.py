@@ -15,7 +15,7 @@ from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, object_arrays
-from ascendir.lower import code_pointer, host_program, lambdas
+from ascendir.lower import code_pointer, host_program, lambdas, register_api
 from ascendir.lower.ast_queries import node_text
 from ascendir.lower.astwalk import facts, walk
 from ascendir.lower.const_fold import wrap_to_type
@@ -77,6 +77,8 @@ class ExpressionLowering:
         if code_pointer.is_pointer(obj):  # `ptr->flag` with `Kernel *ptr = this` (code_pointer.py)
             return code_pointer.member_of_objects(self, obj, e,
                                                   lambda held: self._member_of_instance(held, e.member, e))
+        if e.member == "reg" and (parts := register_api.parts_of(obj)) is not None:
+            return parts  # `res.reg[1]` of a two-register RegTensor (RegTraitNumTwo): its high register
         if obj.obj == SIMT_INDEX and e.member in ("x", "y", "z"):
             return Val(C.U32, self.undef(C.U32, e))  # threadIdx.x: one thread's index, unknown here
         t = obj.ctype

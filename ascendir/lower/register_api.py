@@ -48,16 +48,21 @@ FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
 REGISTER_ONLY_NAMES = frozenset({"UpdateMask", "CreateMask", "LoadAlign", "StoreAlign", "LocalMemBar", "LoadUnAlign",
                                  "LoadUnAlignPre", "StoreUnAlign", "StoreUnAlignPost", "DataCopyUnAlign",
                                  "DataCopyUnAlignPre", "DataCopyUnAlignPost", "CreateAddrReg"})
+# the CTRL special register's accessors (AscendC::, kernel_operator_common_intf.h), lowered with the register API
+CTRL_CALLS = frozenset({"GetCtrlSpr", "SetCtrlSpr", "ResetCtrlSpr"})
 # template arguments that select nothing the model does not do already
 _NEUTRAL_TEMPLATE_ARGS = {"RegTraitNumOne", "DIST_NORM", "NORM", "POST_MODE_NORMAL"}
 
 
 @dataclass(frozen=True)
 class RegId:
-    """A register of the file: bank `v` (vector) or `p` (mask), and its number."""
+    """A register of the file: bank `v` (vector) or `p` (mask), and its number. A `RegTensor<T, RegTraitNumTwo>`
+    of 64-bit T is `parts` = 2 registers, `index` (reg[0], the low 32 bits of each element) and `index + 1`
+    (reg[1], the high): a call names it by its first register and says it is a pair (`_emit`)."""
 
     bank: str
     index: int
+    parts: int = 1
 
     def __str__(self) -> str:
         return f"{self.bank}{self.index}"
@@ -73,17 +78,52 @@ def register_type(lw: FunctionLowerer, name: str, args: list[A.TemplateArg] | No
         return register_moves.ADDR_REG
     if name == "RegTensor" and args:
         elem = lw._template_arg_value(args[0])
-        neutral = all(_arg_text(a).rsplit("::", 1)[-1] in _NEUTRAL_TEMPLATE_ARGS for a in args[1:])
-        if isinstance(elem, Scalar) and neutral:
+        traits = [_arg_text(a).rsplit("::", 1)[-1] for a in args[1:]]
+        if isinstance(elem, Scalar) and all(t in _NEUTRAL_TEMPLATE_ARGS for t in traits):
             return C.RegisterT(text=f"RegTensor<{elem}>", kind="RegTensor", elem=elem)
+        if isinstance(elem, Scalar) and traits == ["RegTraitNumTwo"] and elem.size == 8 and not elem.is_float:
+            # b64 in two registers (RegTensor.md); complex32 / complex64, the page's other RegTraitNumTwo types,
+            # are no scalar of the lowering and stay opaque
+            return C.RegisterT(text=f"RegTensor<{elem}, RegTraitNumTwo>", kind="RegTensor", elem=elem, parts=2)
     return C.RegisterApiT()
 
 
-def _new_register(lw: FunctionLowerer, bank: str) -> RegId:
+def _new_register(lw: FunctionLowerer, bank: str, parts: int = 1) -> RegId:
     counters: dict[str, int] = lw.__dict__.setdefault("_register_ids", {})
     n = counters.get(bank, 0)
-    counters[bank] = n + 1
-    return RegId(bank, n)
+    counters[bank] = n + parts
+    return RegId(bank, n, parts)
+
+
+def _parts(t: C.CType) -> int:
+    return t.parts if isinstance(t, C.RegisterT) else 1
+
+
+def part_type(t: C.RegisterT) -> C.RegisterT:
+    """The type of `reg[k]` of a two-register RegTensor of 64-bit T: a register of 32-bit elements of T's sign."""
+    elem = C.I32 if t.elem is not None and t.elem.is_signed else C.U32
+    return C.RegisterT(text=f"RegTensor<{elem}>", kind="RegTensor", elem=elem)
+
+
+def parts_of(v: Val) -> Val | None:
+    """`res.reg` of a two-register RegTensor: the array of its two registers (reg[0] low, reg[1] high), each a
+    register of 32-bit elements; None for any other value."""
+    if not (isinstance(v.obj, RegId) and v.obj.parts == 2 and isinstance(v.ctype, C.RegisterT)):
+        return None
+    part = part_type(v.ctype)
+    return Val(C.ArrayT(part, 2), obj=[Val(part, obj=RegId("v", v.obj.index + k)) for k in range(2)])
+
+
+def reinterpret(v: Val, t: C.CType) -> Val | None:
+    """`(RegTensor<uint16_t>&)x`: the same register seen as the cast's register type (its bits unchanged); a
+    two-register tensor cast to a one-register type is its reg[0] (RegTensor's `operator RegType&`,
+    kernel_reg_compute_struct_intf.h). None when `v` is no register or `t` no register type."""
+    if not (isinstance(v.obj, RegId) and isinstance(t, C.RegisterT)):
+        return None
+    kind = {"RegTensor": "v", "UnalignReg": "u"}.get(t.kind, "p")
+    if kind != v.obj.bank or t.parts > v.obj.parts:
+        return None
+    return Val(t, obj=RegId(v.obj.bank, v.obj.index, t.parts))
 
 
 def declare(lw: FunctionLowerer, name: str, t: C.CType, init: Val | None, node: A.Node) -> bool:
@@ -97,7 +137,7 @@ def declare(lw: FunctionLowerer, name: str, t: C.CType, init: Val | None, node: 
         return True
     if not isinstance(t, C.RegisterT):
         return False
-    reg = _new_register(lw, {"RegTensor": "v", "UnalignReg": "u"}.get(t.kind, "p"))
+    reg = _new_register(lw, {"RegTensor": "v", "UnalignReg": "u"}.get(t.kind, "p"), t.parts)
     if init is not None and isinstance(init.obj, RegId):
         _emit(lw, node, "Move", t.elem, {"dst": reg, "src": init.obj})
     lw.bind(name, Val(t, obj=reg))
@@ -117,7 +157,7 @@ def _register_array(lw: FunctionLowerer, t: C.ArrayT) -> list[Val]:
     reg_t = t.elem
     assert isinstance(reg_t, C.RegisterT)
     bank = {"RegTensor": "v", "UnalignReg": "u"}.get(reg_t.kind, "p")
-    return [Val(reg_t, obj=_new_register(lw, bank)) for _ in range(t.size)]
+    return [Val(reg_t, obj=_new_register(lw, bank, reg_t.parts)) for _ in range(t.size)]
 
 
 def assign(lw: FunctionLowerer, target: A.Node, value: Val, node: A.Node) -> bool:
@@ -146,6 +186,10 @@ def _emit(lw: FunctionLowerer, node: A.Node, api: str, elem: Scalar | None, regs
           result_type: Scalar = C.U32) -> RegCallOp:
     names = list(values or {})
     operands = [lw.ssa(v, node) for v in (values or {}).values()]
+    pairs = [k for k, r in regs.items() if r.parts == 2]
+    if pairs:
+        # the two-register tensors among the operands (rust_sim/src/vector/reg/pair.rs runs the call on them)
+        mode = ",".join(m for m in (mode, f"pairs={'+'.join(pairs)}") if m)
     op = RegCallOp.create(
         operands=operands,
         result_types=[C.scalar_ir_type(result_type)] if result else [],
@@ -180,7 +224,9 @@ def _modes(lw: FunctionLowerer, targs: list[A.TemplateArg], elem: Scalar | None)
         if parts[-1] in _NEUTRAL_TEMPLATE_ARGS or parts[-1] == plain_store \
                 or isinstance(lw._template_arg_value(a), Scalar | C.RegisterT):
             continue
-        if len(parts) >= 2 and parts[-2] == "MaskMergeMode":
+        if parts[-1] == "RegTraitNumTwo":
+            modes.append("trait=2")  # UpdateMask / CreateMask for a two-register tensor (_mask)
+        elif len(parts) >= 2 and parts[-2] == "MaskMergeMode":
             modes.append(f"mode={parts[-1]}")
         elif len(parts) >= 2 and parts[-2] == "MaskPattern":
             modes.append(f"pattern={parts[-1]}")
@@ -197,6 +243,8 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
     """A call of the register API (`Reg::Add(dst, a, b, mask)`), or None to leave it to the caller."""
     if name == "asc_vf_call":
         return _vf_call(lw, e, targs)
+    if name in CTRL_CALLS:
+        return _ctrl(lw, e, name, targs or [])
     targs = targs or []
     name = register_compute.ALIASES.get(name, name)
     if name in register_moves.NAMES or (name in ("Gather", "Scatter") and len(e.args) == 4):
@@ -263,6 +311,20 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
     return Val(C.VoidT())
 
 
+def _ctrl(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg]) -> Val:
+    """`GetCtrlSpr<s, e>()`, `SetCtrlSpr<s, e>(value)`, `ResetCtrlSpr<s, e>()`: bits [s, e] of the core's CTRL
+    register (rust_sim/src/vector/reg/ctrl.rs: Cast's saturation reads CTRL[48], [59], [60])."""
+    bits = [lw._template_arg_value(a) for a in targs]
+    if len(bits) != 2 or not all(isinstance(b, int) and not isinstance(b, bool) for b in bits):
+        return _unmodelled(lw, e, name, "CTRL bits that are no constants")
+    if len(e.args) != (1 if name == "SetCtrlSpr" else 0):
+        return _unmodelled(lw, e, name, f"the form with {len(e.args)} arguments")
+    values = {"value": lw.convert(lw.expr(e.args[0]), C.I64, e)} if e.args else None
+    op = _emit(lw, e, name, None, {}, values, mode=f"start={bits[0]},end={bits[1]}", result=name == "GetCtrlSpr",
+               result_type=C.I64)
+    return Val(C.I64, op.result) if name == "GetCtrlSpr" else Val(C.VoidT())
+
+
 def is_mode_struct(lw: FunctionLowerer, d: A.Declarator) -> bool:
     """A `constexpr` CastTrait / DivSpecificMode / ... of the register API: nothing to lower where it is declared
     (register_compute reads its initialiser where a call names it as a template argument)."""
@@ -305,6 +367,16 @@ def not_register_why(lw: FunctionLowerer, node: A.Node | None, what: str, bank: 
 def _named(lw: FunctionLowerer, node: A.Node) -> object:
     if isinstance(node, A.Name) and len(node.qname.parts) == 1:
         return lw.lookup(node.qname.parts[0].name)
+    if isinstance(node, A.Cast) and node.expr is not None:
+        inner = _named(lw, node.expr)  # `(RegTensor<float>&)res.reg[0]`: the register, as the cast's type
+        if isinstance(inner, Val) and isinstance(inner.obj, RegId) and node.type is not None:
+            t = lw.resolve_type(node.type, node)
+            t = t.pointee if isinstance(t, C.Pointer) else t
+            return reinterpret(inner, t) or inner
+        return inner
+    if isinstance(node, A.Member) and node.member == "reg":
+        inner = _named(lw, node.obj)
+        return parts_of(inner) if isinstance(inner, Val) else None
     if isinstance(node, A.Index):
         array = _named(lw, node.base)
         if not (isinstance(array, Val) and isinstance(array.ctype, C.ArrayT) and isinstance(array.obj, list)):
@@ -325,6 +397,14 @@ def _mask(lw: FunctionLowerer, e: A.Call, name: str, elem: Scalar | None, modes:
         return _unmodelled(lw, e, name, "no element type T")
     if bad is not None:
         return _unmodelled(lw, e, name, bad)
+    if "trait=2" in modes:
+        # UpdateMask<T, RegTraitNumTwo> / CreateMask<T, p, RegTraitNumTwo> of a 64-bit T are the b32 forms (plt_b32,
+        # pset_b32: dav_3510 kernel_reg_compute_maskreg_impl.h:50-54, 101-104): element i of the two-register
+        # tensor is 32-bit lane i of each part, so the mask counts VL / 4 elements
+        modes.remove("trait=2")
+        if elem.size != 8:
+            return _unmodelled(lw, e, name, f"RegTraitNumTwo with {elem} (b64 and complex32 only)")
+        elem = C.U32
     reg = _new_register(lw, "p")
     if name == "CreateMask":
         if e.args:

@@ -309,8 +309,14 @@ def _gather(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
         raise _Unmodelled("the element type is not known")
     from ascendir.lower.register_api import _emit as emit
 
-    mode = f"U={C.element_ir_type(source)}" if source != elem else ""
-    emit(lw, e, "Gather", elem, {"dst": dst, "index": index, "mask": mask}, {"addr": addr}, mode)
+    modes = [f"U={C.element_ir_type(source)}"] if source != elem else []
+    from ascendir.lower.register_api import register_value
+
+    bound = register_value(lw, e.args[2])
+    index_elem = bound.ctype.elem if bound is not None and isinstance(bound.ctype, C.RegisterT) else None
+    if isinstance(index_elem, Scalar) and index_elem.size != elem.size:
+        modes.append(f"I={C.element_ir_type(index_elem)}")  # a b64 gather by uint32_t indices
+    emit(lw, e, "Gather", elem, {"dst": dst, "index": index, "mask": mask}, {"addr": addr}, ",".join(modes))
 
 
 def _scatter(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:

@@ -1,4 +1,5 @@
-"""`ascendc.reg_call` (arch35's register API) -> `call Reg::<Api>.plain<T=..,vl=..,mode=..> dst=v2 ... addr=r5:i64`.
+"""`ascendc.reg_call` (arch35's register API) -> `call Reg::<Api>.plain<T=..,vl=..,mode=..> dst=v2 ... addr=r5:i64`
+(`.pair<..,pairs=dst+src0>` when operands are two-register RegTraitNumTwo tensors, named by their first register).
 
 The registers keep the names the lowering gave them (`vN`, `pN`, rust_sim/src/vector/reg/calls.rs); `vl` is the
 chip's vector register width (the chip file's `vector_register_bytes`, what GetVRegSize() answers). A call the
@@ -29,10 +30,12 @@ def emit(b: ProgramBuilder, op: RegCallOp) -> None:
                                "models".replace('"', "'") + '"'], results, op)
         return
     targs = ([f"T={_ELEM.get(elem, elem)}"] if elem else []) + [f"vl={b.chip.vector_register_bytes}"]
-    # a source element type (`U=si32` of Cast / Reduce) in the program's spelling, as T's
-    targs += [f"U={_ELEM.get(m[2:], m[2:])}" if m.startswith("U=") else m for m in mode.split(",") if m]
+    # a source or index element type (`U=si32` of Cast / Reduce, `I=ui32` of Gather) in the program's spelling
+    targs += [f"{m[:2]}{_ELEM.get(m[2:], m[2:])}" if m[:2] in ("U=", "I=") else m for m in mode.split(",") if m]
     names = [n for n in op.names.data.split(",") if n]
-    operands = [f"Reg::{api}.plain<{','.join(targs)}>", *op.regs.data.split(),
+    # a call on two-register tensors (`pairs=dst+src0`, RegTraitNumTwo) is the `pair` form (vector/reg/pair.rs)
+    overload = "pair" if any(m.startswith("pairs=") for m in mode.split(",")) else "plain"
+    operands = [f"Reg::{api}.{overload}<{','.join(targs)}>", *op.regs.data.split(),
                 *(f"{n}={b.typed(v)}" for n, v in zip(names, op.args))]
     typed = [f"{r}:{scalar_type(op.results[0].type)}" for r in results]
     b.emit("call", operands, typed, op)

@@ -583,6 +583,7 @@ pub fn register(r: &mut Registry) {
     binary::register(r);
     reg::calls::register(r);
     reg::transfer::register(r);
+    reg::pair::register(r); // after every plain register call: their RegTraitNumTwo forms
     unary::register(r);
     dup::register(r);
     cast::register(r);

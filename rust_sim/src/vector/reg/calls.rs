@@ -404,4 +404,5 @@ pub fn register(r: &mut Registry) {
     r.add_all(&refs, &["plain"], decode);
     crate::vector::reg::compute_calls::register(r);
     crate::vector::reg::spr::register(r);
+    crate::vector::reg::ctrl::register(r);
 }

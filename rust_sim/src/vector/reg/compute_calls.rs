@@ -344,6 +344,8 @@ impl ComputeCall {
             } => {
                 let m = self.file(cx).mask(mask).clone();
                 let s = self.file(cx).read(&[src]);
+                // CTRL[60] = 1 (the default) saturates by CTRL's bits, not the trait's SatMode (ctrl.rs)
+                let trait_ = crate::vector::reg::ctrl::effective_trait(self.file(cx).ctrl, t, u, &trait_);
                 vconv::cast(t, u, &trait_, self.file(cx).vreg(dst), &s[0], &m)?;
             }
             Kind::Reduce {

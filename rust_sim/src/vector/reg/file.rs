@@ -40,6 +40,8 @@ pub struct RegFile {
     masks: Vec<MaskReg>,
     /// the AR special register (Squeeze / StoreUnAlign / ClearSpr / GetSpr, spr.rs)
     pub ar: crate::vector::reg::spr::Ar,
+    /// the CTRL special register (GetCtrlSpr / SetCtrlSpr / ResetCtrlSpr, ctrl.rs): Cast's saturation
+    pub ctrl: u64,
 }
 
 impl RegFile {
@@ -50,6 +52,7 @@ impl RegFile {
             vregs: Vec::new(),
             masks: Vec::new(),
             ar: Default::default(),
+            ctrl: crate::vector::reg::ctrl::START,
         }
     }
 

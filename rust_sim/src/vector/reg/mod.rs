@@ -13,10 +13,12 @@
 pub mod calls;
 pub mod cmpsel;
 pub mod compute_calls;
+pub mod ctrl;
 pub mod dist;
 pub mod file;
 pub mod mask;
 pub mod ops;
+pub mod pair;
 pub mod reduce;
 pub mod relayout;
 pub mod spr;

@@ -41,13 +41,15 @@ enum Kind {
         addr: Sv,
         count: Sv,
     },
-    /// Gather(dst, ubAddr, index, mask): element `index[i]` of type `u` at `addr` into lane i
+    /// Gather(dst, ubAddr, index, mask): element `index[i]` of type `u` at `addr` into lane i, the index
+    /// register's lanes of type `ix`
     GatherUb {
         dst: usize,
         index: usize,
         mask: usize,
         addr: Sv,
         u: DType,
+        ix: DType,
     },
     /// Scatter(ubAddr, src, index, mask): lane i of `src` to element `index[i]` of ubAddr
     ScatterUb {
@@ -114,6 +116,12 @@ pub fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
             mask: reg_operand(a, "mask", 'p')?,
             addr: a.sv("addr")?,
             u: if a.targ("U").is_some() { a.dtype("U")? } else { t },
+            // the index register's type (`I=u32` for a b64 gather by 32-bit indices); else one of T's width
+            ix: if a.targ("I").is_some() {
+                a.dtype("I")?
+            } else {
+                unsigned_of(t.size())?
+            },
         },
         "Scatter" => Kind::ScatterUb {
             src: reg_operand(a, "src", 'v')?,
@@ -197,7 +205,8 @@ impl Transfer {
                 mask,
                 addr,
                 u,
-            } => self.gather(cx, dst, index, mask, addr, u),
+                ix,
+            } => self.gather(cx, dst, index, mask, addr, (u, ix)),
             Kind::ScatterUb { src, index, mask, addr } => {
                 let f = self.file(cx);
                 let (s, idx, m) = (f.vreg(src).clone(), f.vreg(index).clone(), f.mask(mask).clone());
@@ -218,12 +227,21 @@ impl Transfer {
         }
     }
 
-    fn gather(&self, cx: &mut Ctx, dst: usize, index: usize, mask: usize, addr: Sv, u: DType) -> Result<Flow, String> {
+    fn gather(
+        &self,
+        cx: &mut Ctx,
+        dst: usize,
+        index: usize,
+        mask: usize,
+        addr: Sv,
+        types: (DType, DType),
+    ) -> Result<Flow, String> {
+        let (u, ix) = types;
         let idx = self.file(cx).vreg(index).clone();
         let m = self.file(cx).mask(mask).clone();
         let base = cx.int(addr);
         let mut stopped = false;
-        let out = gather(&idx, &m, self.t, u, self.width, |k| {
+        let out = gather(&idx, &m, (self.t, u, ix), self.width, |k| {
             let start = ub_range_at(
                 cx,
                 base + k as i64 * u.size() as i64,
@@ -242,31 +260,49 @@ impl Transfer {
     }
 }
 
+/// The unsigned integer type of `size` bytes (an index register's lane type by default).
+fn unsigned_of(size: usize) -> Result<DType, String> {
+    match size {
+        1 => Ok(DType::U8),
+        2 => Ok(DType::U16),
+        4 => Ok(DType::U32),
+        8 => Ok(DType::U64),
+        _ => Err(format!("no index type of {size} bytes")),
+    }
+}
+
 /// `Gather(dst, baseAddr, index, mask)` from UB (vgather2; asc-devkit docs/zh/api/SIMD-API/基础API/Reg矢量计算/
 /// Reg数据搬入/离散搬入（Gather）.md and the C API's reg_load/asc_gather.md): lane i of a register of `t` lanes gets
 /// element `index[i]` (counted in elements of the source type `u` from baseAddr), read by `read`; a lane the mask
 /// leaves out is 0 (asc_gather.md: "mask未筛选的元素在输出中置零"); a b8 source in a b16 lane keeps its 8 bits
 /// with the upper 8 zero (int8 -40 becomes 216). The index register holds one unsigned index per lane, of the
-/// lane's width (uint16_t for b16, uint32_t for b32, the table of the Gather page). None when `read` refused an
-/// element (outside UB: the finding is reported there).
+/// lane's width (uint16_t for b16, uint32_t for b32, the table of the Gather page), `types.2`; a b64 gather may
+/// take uint32_t indices (the page's B64 table: into a RegTraitNumTwo tensor lane i takes index lane i; into a
+/// one-register tensor only the first 32 indices count, as here). None when `read` refused an element
+/// (outside UB: the finding is reported there).
 pub fn gather(
     index: &VReg,
     mask: &crate::vector::reg::mask::MaskReg,
-    t: DType,
-    u: DType,
+    types: (DType, DType, DType),
     width: usize,
     mut read: impl FnMut(u64) -> Option<u64>,
 ) -> Result<Option<VReg>, String> {
-    if t.size() == 8 || !(u.size() == t.size() || (u.size() == 1 && t.size() == 2)) {
+    let (t, u, ix) = types;
+    if !(u.size() == t.size() || (u.size() == 1 && t.size() == 2)) {
+        return Err(format!("a gather of {} elements into {} lanes", u.name(), t.name()));
+    }
+    let lanes = width / t.size();
+    if index.lanes(ix) < lanes || (ix.size() != t.size() && !(t.size() == 8 && ix.size() == 4)) {
         return Err(format!(
-            "a gather of {} elements into {} lanes (the b64 forms hold their lanes in RegTraitNumTwo registers)",
-            u.name(),
-            t.name()
+            "a gather of {} elements by {} indices ({} index lanes for {lanes} elements)",
+            t.name(),
+            ix.name(),
+            index.lanes(ix)
         ));
     }
     let mut out = VReg::zeroed(width);
-    for i in (0..width / t.size()).filter(|&i| mask.active(t, i)) {
-        let Some(bits) = read(index.get(t, i)) else {
+    for i in (0..lanes).filter(|&i| mask.active(t, i)) {
+        let Some(bits) = read(index.get(ix, i)) else {
             return Ok(None);
         };
         out.set(t, i, bits);
@@ -340,7 +376,7 @@ mod tests {
         }
         let mask = MaskReg::first(256, DType::F32, 3);
         let read = |k: u64| Some(ub[k as usize].to_bits() as u64);
-        let out = gather(&index, &mask, DType::F32, DType::F32, 256, read)
+        let out = gather(&index, &mask, (DType::F32, DType::F32, DType::U32), 256, read)
             .unwrap()
             .unwrap();
         let lane = |i| f32::from_bits(out.get(DType::F32, i) as u32);
@@ -356,7 +392,7 @@ mod tests {
             index.set(DType::U16, i, *k);
         }
         let mask = MaskReg::first(256, DType::I16, 4);
-        let out = gather(&index, &mask, DType::I16, DType::I8, 256, |k| {
+        let out = gather(&index, &mask, (DType::I16, DType::I8, DType::U16), 256, |k| {
             Some(ub[k as usize] as u64)
         })
         .unwrap()
@@ -384,13 +420,37 @@ mod tests {
     }
 
     #[test]
+    fn b64_gather_by_u32_indices_fills_a_pair_and_the_first_32_of_one_register() {
+        // the Gather page's B64 table: int64_t by uint32_t indices into a RegTraitNumTwo tensor (64 elements,
+        // a 512-byte register here: the two halves joined, pair.rs) or a one-register one (32 elements)
+        let mut index = VReg::zeroed(256);
+        for i in 0..64 {
+            index.set(DType::U32, i, (3 * i) as u64);
+        }
+        let mask = MaskReg::first(512, DType::I64, 64);
+        let read = |k: u64| Some(k.wrapping_mul(1 << 33)); // element k of UB holds k * 2^33
+        let out = gather(&index, &mask, (DType::I64, DType::I64, DType::U32), 512, read)
+            .unwrap()
+            .unwrap();
+        assert_eq!(out.get(DType::I64, 63), 189 << 33);
+        let one = MaskReg::first(256, DType::I64, 32);
+        let out = gather(&index, &one, (DType::I64, DType::I64, DType::U32), 256, read)
+            .unwrap()
+            .unwrap();
+        assert_eq!((out.lanes(DType::I64), out.get(DType::I64, 31)), (32, 93 << 33));
+    }
+
+    #[test]
     fn gather_refusals() {
         let index = VReg::zeroed(256);
         let mask = MaskReg::first(256, DType::F32, 1);
-        assert!(gather(&index, &mask, DType::F32, DType::F32, 256, |_| None)
-            .unwrap()
-            .is_none());
-        assert!(gather(&index, &mask, DType::I64, DType::I64, 256, |_| Some(0)).is_err());
-        assert!(gather(&index, &mask, DType::F32, DType::F16, 256, |_| Some(0)).is_err());
+        assert!(
+            gather(&index, &mask, (DType::F32, DType::F32, DType::U32), 256, |_| None)
+                .unwrap()
+                .is_none()
+        );
+        // 64 u32 index lanes cannot index the 128 b64 elements of a 1024-byte register
+        assert!(gather(&index, &mask, (DType::I64, DType::I64, DType::U32), 1024, |_| Some(0)).is_err());
+        assert!(gather(&index, &mask, (DType::F32, DType::F16, DType::U32), 256, |_| Some(0)).is_err());
     }
 }

@@ -48,6 +48,9 @@ pub enum SatMode {
     Unknown,
     NoSat,
     Sat,
+    /// not a CastTrait value: a float narrowing under CTRL[60] = 1 and CTRL[48] = 0 (ctrl.rs), where inf gives
+    /// +-MAX and NaN gives 0 ("inf输出会被饱和为±MAX，NaN输出会被饱和为0", SetCtrlSpr(ISASI).md)
+    SatInfNan,
 }
 
 impl SatMode {
@@ -124,6 +127,9 @@ pub fn convert(t: DType, u: DType, trait_: &CastTrait, bits: u64) -> Result<u64,
             }
             let r = round_mode(t, u, trait_)?;
             let y = round_to_float(x, t, r);
+            if trait_.sat == SatMode::SatInfNan && (y.is_nan() || y.is_infinite()) {
+                return Ok(if y.is_nan() { 0 } else { t.from_f64(y.signum() * max_finite(t)) });
+            }
             if y.is_infinite() && x.is_finite() && trait_.sat == SatMode::Sat {
                 return Ok(t.from_f64(x.signum() * max_finite(t)));
             }
@@ -160,7 +166,7 @@ pub fn convert(t: DType, u: DType, trait_: &CastTrait, bits: u64) -> Result<u64,
     let (lo, hi) = int_range(t);
     if (v as f64) < lo || (v as f64) > hi {
         return match trait_.sat {
-            SatMode::Sat => Ok(t.from_i64((v as f64).clamp(lo, hi) as i64)),
+            SatMode::Sat | SatMode::SatInfNan => Ok(t.from_i64((v as f64).clamp(lo, hi) as i64)),
             SatMode::NoSat => Ok(t.from_i64(v)),
             SatMode::Unknown => Err(format!(
                 "Cast {} -> {} of {v}: out of range with SatMode::UNKNOWN (saturate or wrap is not documented)",
