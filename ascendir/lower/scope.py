@@ -260,6 +260,12 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
         if any(a.value is None for a in d.specialization_args):
             return None
         key = f"{d.name}<{', '.join(_arg_key(a.value) for a in d.specialization_args)}>"
+        if namespace != "" and first is not None and scope.declared_in.get(id(first.decl), "") != namespace and \
+                any(ns == namespace for ns, _ in scope.homonyms.get(d.name, ())):
+            # a specialisation of the homonym declared in this namespace (catlass's Gemm::helper and
+            # Gemv::helper each have an L1AlignHelper<Element, layout::RowMajor>): a key of its own, or the later
+            # one would take the first's place and the first's family would lose it
+            key = f"{namespace}::{key}"
         if template:
             # `template <class T> class Computer<T, 1> {...}`: chosen when the arguments match its pattern
             scope.partial_specializations.setdefault(d.name, []).append((d.specialization_args, template, key))
