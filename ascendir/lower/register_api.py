@@ -40,14 +40,15 @@ FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
     # (the register form first: a form is picked by its registers' banks, and a scalar role takes anything)
     "Duplicate": (("v:dst", "v:src", "p:mask"), ("v:dst", "s:scalar", "p:mask"), ("v:dst", "s:scalar")),
     **{name: (_BINARY,) for name in ("Add", "Sub", "Mul", "Div", "Max", "Min")},
-    **{name: (_SCALAR,) for name in ("Adds", "Muls", "Maxs", "Mins")},
+    **{name: (_SCALAR,) for name in ("Adds", "Muls", "Maxs", "Mins", "ShiftLefts", "ShiftRights")},
     **{name: (_UNARY,) for name in ("Abs", "Sqrt", "Exp")},
     **register_compute.FORMS,  # Compare, Compares, Select, And/Or/Xor/Not, Cast, Reduce, Arange
 }
 # names only the register API has: called bare after `using namespace AscendC::MicroAPI;`, they are its calls
 REGISTER_ONLY_NAMES = frozenset({"UpdateMask", "CreateMask", "LoadAlign", "StoreAlign", "LocalMemBar", "LoadUnAlign",
                                  "LoadUnAlignPre", "StoreUnAlign", "StoreUnAlignPost", "DataCopyUnAlign",
-                                 "DataCopyUnAlignPre", "DataCopyUnAlignPost", "CreateAddrReg"})
+                                 "DataCopyUnAlignPre", "DataCopyUnAlignPost", "CreateAddrReg", "ShiftLefts",
+                                 "ShiftRights", "MaskPack", "MaskUnPack"})
 # the CTRL special register's accessors (AscendC::, kernel_operator_common_intf.h), lowered with the register API
 CTRL_CALLS = frozenset({"GetCtrlSpr", "SetCtrlSpr", "ResetCtrlSpr"})
 # template arguments that select nothing the model does not do already

@@ -39,7 +39,8 @@ FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
     # vec_vconv_intf.h:36-39: a float rounded to an integral value of its own type
     "Truncate": (("v:dst", "v:src", "p:mask"),),
     # relayout (vec_duplicate_intf.h:44-48, pack_intf.h:32-37; rust_sim/src/vector/reg/relayout.rs)
-    **{name: (("v:dst", "v:src"),) for name in ("Pack", "UnPack")},
+    # of vector registers, or of MaskRegs (MaskReg计算/Pack.md, UnPack.md: bits, no element type)
+    **{name: (("v:dst", "v:src"), ("p:dst", "p:src")) for name in ("Pack", "UnPack")},
     **{name: (("v:dst0", "v:dst1", "v:src0", "v:src1"),) for name in ("Interleave", "DeInterleave")},
     # the register form (gather_mask_intf.h:36-37); Gather(dst, ubAddr, index, mask) from UB is a load (not here)
     "Gather": (("v:dst", "v:src", "v:index"),),
@@ -50,7 +51,8 @@ FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
 # MaskAnd / MaskOr / MaskXor / MaskNot / MaskMov call the very Impl that And / Or / Xor / Not / Move of MaskRegs
 # call; kernel_reg_compute_copy_intf_impl.h:38-58: Copy and Move of vector registers both call CopyImpl, MERGING by
 # default under a mask)
-ALIASES = {"MaskAnd": "And", "MaskOr": "Or", "MaskXor": "Xor", "MaskNot": "Not", "MaskMov": "Move", "Copy": "Move"}
+ALIASES = {"MaskAnd": "And", "MaskOr": "Or", "MaskXor": "Xor", "MaskNot": "Not", "MaskMov": "Move", "Copy": "Move",
+           "MaskPack": "Pack", "MaskUnPack": "UnPack"}  # MaskPack / MaskUnPack: maskreg_intf_impl.h:124-143
 # calls whose source register may hold another element type than dst (`U=` in the simulator's call)
 TWO_TYPES = frozenset({"Cast", "Reduce", "ReduceSum", "Pack", "UnPack"})
 # enumerations a template argument names, and the mode key the simulator reads

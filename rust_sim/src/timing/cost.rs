@@ -419,6 +419,8 @@ pub(crate) fn classify(api: &str, dtype: Option<&str>, p: &Params) -> Class {
             // Reduce folds one register (the RepeatReduceSum pass, vcadd); Arange and Xor are one simple pass
             "Reduce" => Some('R'),
             "Arange" | "Xor" | "Neg" => Some('S'),
+            // ShiftLefts / ShiftRights: the tensor API's ShiftLeft / ShiftRight class, one simple pass
+            "ShiftLefts" | "ShiftRights" => Some('S'),
             // register relayout (reg/relayout.rs): one pass over the source registers
             "Pack" | "UnPack" | "Interleave" | "DeInterleave" => Some('S'),
             // the register Gather (vselr) and the UB one (vgather2, one register of elements): one pass each;

@@ -38,8 +38,11 @@ pub const NO_PIPE_COST: &[&str] = &[
     "ToBfloat16",
     "Reg::GetVRegSize",
     "Reg::GetSpr",
+    "Reg::GetCtrlSpr",
     // configuration setters: a register or the tensor's bookkeeping, no data moved
     "Reg::ClearSpr",
+    "Reg::SetCtrlSpr",
+    "Reg::ResetCtrlSpr",
     "SetSize",
     "SetL2CacheHint",
     "SetAtomicAdd",

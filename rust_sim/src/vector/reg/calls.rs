@@ -154,6 +154,8 @@ fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
         "Div" => Some(RegBinOp::Div),
         "Max" | "Maxs" => Some(RegBinOp::Max),
         "Min" | "Mins" => Some(RegBinOp::Min),
+        "ShiftLefts" => Some(RegBinOp::ShiftLeft),
+        "ShiftRights" => Some(RegBinOp::ShiftRight),
         _ => None,
     };
     let kind = match api {
@@ -192,7 +194,7 @@ fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
             b: v("src1")?,
             mask: p("mask")?,
         },
-        "Adds" | "Muls" | "Maxs" | "Mins" => Kind::Scalar {
+        "Adds" | "Muls" | "Maxs" | "Mins" | "ShiftLefts" | "ShiftRights" => Kind::Scalar {
             op: bin(api).unwrap_or(RegBinOp::Add),
             dst: v("dst")?,
             src: v("src")?,
@@ -387,6 +389,8 @@ pub fn register(r: &mut Registry) {
         "Muls",
         "Maxs",
         "Mins",
+        "ShiftLefts",
+        "ShiftRights",
         "Abs",
         "Sqrt",
         "Exp",

@@ -91,6 +91,13 @@ enum Kind {
         dst: usize,
         src: usize,
     },
+    /// `Pack` / `UnPack` (MaskPack / MaskUnPack) of MaskRegs (mask.rs `pack` / `unpack`)
+    MaskRepack {
+        unpack: bool,
+        part: usize,
+        dst: usize,
+        src: usize,
+    },
     /// `Gather(dst, src, index)` of registers (relayout.rs)
     GatherReg {
         dst: usize,
@@ -248,6 +255,16 @@ pub(crate) fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
                 mask: p("mask")?,
             }
         }
+        "Pack" | "UnPack" if a.name("dst").is_some_and(|d| d.starts_with('p')) => Kind::MaskRepack {
+            unpack: api == "UnPack",
+            part: match a.targ("part") {
+                None | Some("LOWEST") => 0,
+                Some("HIGHEST") => 1,
+                Some(other) => return Err(format!("'{other}' is no HighLowPart")),
+            },
+            dst: p("dst")?,
+            src: p("src")?,
+        },
         "Pack" | "UnPack" => Kind::Repack {
             unpack: api == "UnPack",
             u: u()?,
@@ -378,6 +395,14 @@ impl ComputeCall {
                 } else {
                     relayout::pack(t, u, part, d, &s[0])?;
                 }
+            }
+            Kind::MaskRepack { unpack, part, dst, src } => {
+                let s = self.file(cx).mask(src).clone();
+                *self.file(cx).mask(dst) = if unpack {
+                    crate::vector::reg::mask::unpack(&s, part)
+                } else {
+                    crate::vector::reg::mask::pack(&s, part)
+                };
             }
             Kind::GatherReg { dst, src, index } => {
                 let s = self.file(cx).read(&[src, index]);

@@ -90,6 +90,29 @@ impl MaskReg {
     }
 }
 
+/// `UnPack<part>(dst, src)` of MaskRegs (asc-devkit docs .../Reg矢量计算/MaskReg计算/UnPack.md): the low
+/// (`part` 0, LOWEST) or high (1, HIGHEST) half of src's bits, each bit spread to two with the upper one 0: a
+/// b16 mask's first half elements as a b32 mask.
+pub fn unpack(src: &MaskReg, part: usize) -> MaskReg {
+    let half = src.bits.len() / 2;
+    let mut out = MaskReg::none(src.bits.len());
+    for j in 0..half {
+        out.bits[2 * j] = src.bits[part * half + j];
+    }
+    out
+}
+
+/// `Pack<part>(dst, src)` of MaskRegs (MaskReg计算/Pack.md): src's even bits into the low (LOWEST) or high
+/// (HIGHEST) half of dst. What the other half holds the page does not say; 0 here.
+pub fn pack(src: &MaskReg, part: usize) -> MaskReg {
+    let half = src.bits.len() / 2;
+    let mut out = MaskReg::none(src.bits.len());
+    for j in 0..half {
+        out.bits[part * half + j] = src.bits[2 * j];
+    }
+    out
+}
+
 /// `UpdateMask<T>(count)`: a mask of the first min(count, lanes) elements of `T`, and `count` reduced by one
 /// register of elements, not below 0 (`plt_b*` with POST_UPDATE; dav_3510 kernel_reg_compute_maskreg_impl.h
 /// spells the post-update out as `count > VL ? count - VL : 0`). A loop over a tensor calls it once per
@@ -113,6 +136,29 @@ pub fn create_mask(width: usize, t: DType, pattern: MaskPattern) -> MaskReg {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn mask_unpack_spreads_a_half_and_pack_takes_the_even_bits() {
+        // a b16 mask of elements 0..3 (byte lanes 0..6) and element 70 (lanes 140, 141) of 128
+        let mut m = super::MaskReg::none(256);
+        (0..6).chain(140..142).for_each(|b| m.bits[b] = true);
+        let low = super::unpack(&m, 0);
+        assert!((0..3).all(|i| low.active(DType::U32, i)) && !low.active(DType::U32, 3));
+        assert_eq!(low.bits.iter().filter(|b| **b).count(), 6); // each bit into two, the upper one 0
+        assert!(!low.bits[1] && low.bits[2]);
+        let high = super::unpack(&m, 1); // lanes 128.. : element 70 of b16 is b32 element 6 of the high half
+        assert_eq!(
+            (0..64).filter(|&i| high.active(DType::U32, i)).collect::<Vec<_>>(),
+            vec![6]
+        );
+        // Pack takes every even bit back: LOWEST into lanes 0..128
+        assert_eq!(super::pack(&low, 0).bits[..6], m.bits[..6]);
+        let packed = super::pack(&m, 1);
+        assert_eq!(
+            (0..256).filter(|&b| packed.bits[b]).collect::<Vec<_>>(),
+            vec![128, 129, 130, 198]
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -40,6 +40,9 @@ pub enum RegBinOp {
     Div,
     Max,
     Min,
+    /// ShiftLefts / ShiftRights by a scalar (integers only: [`shift`])
+    ShiftLeft,
+    ShiftRight,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +123,49 @@ fn float_op(op: RegBinOp, a: f32, b: f32) -> f32 {
         RegBinOp::Div => a / b,
         RegBinOp::Max => fmax(a, b),
         RegBinOp::Min => fmin(a, b),
+        RegBinOp::ShiftLeft | RegBinOp::ShiftRight => f32::NAN, // refused before (apply)
     }
+}
+
+/// `ShiftLefts` / `ShiftRights(dst, src, n, mask)` on one element of integer type `t` (asc-devkit docs
+/// .../Reg矢量计算/逻辑计算/ShiftLefts.md, ShiftRights.md): unsigned types shift logically; signed ones
+/// arithmetically, a left shift keeping the sign bit and dropping the bits below it ("次高位被丢弃": int16
+/// 0b1010101010101010 << 1 is 0b1101010101010100), a right shift copying the sign. A shift past the type's width
+/// gives 0 (a signed right shift of a negative value -1); a negative shift "is undefined", and a signed left shift
+/// by exactly the width is not described: both are refused.
+pub fn shift(left: bool, t: DType, a: u64, n: i64) -> Result<u64, String> {
+    let bits = 8 * t.size() as i64;
+    let name = if left { "ShiftLefts" } else { "ShiftRights" };
+    if n < 0 {
+        return Err(format!("{name} by {n}: a negative shift is undefined (the page)"));
+    }
+    let v = t.to_i64(a);
+    if !t.is_signed() {
+        let u = a & (u64::MAX >> (64 - bits));
+        return Ok(if n >= bits {
+            0
+        } else if left {
+            t.from_i64((u << n) as i64)
+        } else {
+            u >> n
+        });
+    }
+    if !left {
+        return Ok(t.from_i64(v >> n.min(63)));
+    }
+    if n > bits {
+        return Ok(0);
+    }
+    if n == bits {
+        return Err(format!(
+            "ShiftLefts of {} by its width {bits} (not described)",
+            t.name()
+        ));
+    }
+    let low = (1u64 << (bits - 1)) - 1;
+    let sign = if v < 0 { 1u64 << (bits - 1) } else { 0 };
+    let shifted = if n >= bits - 1 { 0 } else { ((v as u64) << n) & low };
+    Ok(t.from_i64((sign | shifted) as i64))
 }
 
 fn int_op(op: RegBinOp, a: i64, b: i64) -> Result<i64, String> {
@@ -130,6 +175,7 @@ fn int_op(op: RegBinOp, a: i64, b: i64) -> Result<i64, String> {
         RegBinOp::Mul => a.wrapping_mul(b),
         RegBinOp::Max => a.max(b),
         RegBinOp::Min => a.min(b),
+        RegBinOp::ShiftLeft | RegBinOp::ShiftRight => return Err("a shift outside apply".to_string()),
         // integer Div (vec_binary_impl.h:1416-1430: int16 / uint16 / int32 / uint32 are one `vdiv`): the quotient
         // of non-negative operands is exact (the 64-bit form's emulation, :620-676, rounds it down); how the
         // instruction rounds a negative operand, or what a zero divisor gives at these widths, is not documented
@@ -145,6 +191,12 @@ fn int_op(op: RegBinOp, a: i64, b: i64) -> Result<i64, String> {
 
 /// One element of `op` on bits of `t`.
 fn apply(op: RegBinOp, t: DType, a: u64, b: u64) -> Result<u64, String> {
+    if matches!(op, RegBinOp::ShiftLeft | RegBinOp::ShiftRight) {
+        if t.is_float() {
+            return Err(format!("a shift of {} elements (integers only)", t.name()));
+        }
+        return shift(op == RegBinOp::ShiftLeft, t, a, t.to_i64(b));
+    }
     if t.is_float() {
         let r = float_op(op, t.to_f64(a) as f32, t.to_f64(b) as f32);
         Ok(t.from_f64(r as f64))
@@ -231,6 +283,27 @@ pub fn unary(op: RegUnOp, t: DType, dst: &mut VReg, src: &VReg, mask: &MaskReg, 
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn shifts_follow_the_pages_examples_and_limits() {
+        let (i16t, u16t) = (DType::I16, DType::U16);
+        let x = 0b1010_1010_1010_1010u64;
+        // ShiftLefts.md: logical for unsigned, arithmetic (sign kept) for signed
+        assert_eq!(super::shift(true, u16t, x, 1).unwrap(), 0b0101_0101_0101_0100);
+        assert_eq!(super::shift(true, i16t, x, 1).unwrap(), 0b1101_0101_0101_0100);
+        assert_eq!(super::shift(true, i16t, x, 3).unwrap(), 0b1101_0101_0101_0000);
+        // ShiftRights.md: 1010.. >> 1 logical 0101..; arithmetic copies the sign
+        assert_eq!(super::shift(false, u16t, x, 1).unwrap(), 0b0101_0101_0101_0101);
+        assert_eq!(super::shift(false, i16t, x, 1).unwrap(), 0b1101_0101_0101_0101);
+        assert_eq!(super::shift(false, i16t, x, 3).unwrap(), 0b1111_0101_0101_0101);
+        // past the width: 0, a negative value shifted right -1
+        assert_eq!(super::shift(true, u16t, x, 17).unwrap(), 0);
+        assert_eq!(super::shift(true, i16t, x, 17).unwrap(), 0);
+        assert_eq!(DType::I16.to_i64(super::shift(false, i16t, x, 40).unwrap()), -1);
+        assert!(super::shift(true, i16t, x, -1).is_err());
+        assert!(super::shift(true, i16t, x, 16).is_err());
+        assert_eq!(super::shift(true, DType::U32, 3, 31).unwrap(), 1 << 31);
+    }
+
     use super::*;
     use crate::vector::reg::mask::{create_mask, update_mask, MaskPattern};
 
