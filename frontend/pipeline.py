@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import gc
 import os
+import weakref
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -105,11 +107,40 @@ class _Placement:
         return replace(d, span=self.span(d.span), notes=notes)
 
 
+# Syntax trees of the last bundles' sources, by the preprocessed text that was parsed (with its map back to the
+# original lines and the preprocessor's findings). A launch reads a project a second time with other macros
+# (the ORIG_DTYPE_<NAME> codes of its dtypes, passes/sim/launch.py), and most of its sources (every host file,
+# the headers that test no dtype) preprocess to the same text: parsing is a function of that text and its map,
+# so the tree parsed the first time is the one a second parse would build. ops-nn mat_mul_v3's 107 sources
+# took 48 s to parse again. Kept per bundle object (weakly: a bundle no one holds drops its trees), for the
+# last few bundles only.
+_PARSED_BUNDLES = 4
+_parsed: OrderedDict[int, tuple[weakref.ref[Bundle], dict[tuple[object, ...], ParsedUnit]]] = OrderedDict()
+
+
+def _parsed_table(bundle: Bundle) -> dict[tuple[object, ...], ParsedUnit]:
+    entry = _parsed.get(id(bundle))
+    if entry is None or entry[0]() is not bundle:  # (a new bundle, or another one at a freed bundle's id)
+        key = id(bundle)
+        entry = (weakref.ref(bundle, lambda _ref: _parsed.pop(key, None)), {})
+        _parsed[key] = entry
+        while len(_parsed) > _PARSED_BUNDLES:
+            _parsed.popitem(last=False)
+    _parsed.move_to_end(id(bundle))
+    return entry[1]
+
+
+def _parse_key(unit: SourceUnit, pp: PreprocessResult) -> tuple[object, ...]:
+    return (unit.path, unit.file, unit.line_offset, unit.col_offset, pp.text, tuple(pp._seg_starts),
+            tuple(pp._seg_info), tuple(pp._files), tuple(repr(d) for d in pp.diagnostics))
+
+
 def parse_unit(unit: SourceUnit, bundle: Bundle, defines: Mapping[str, str | None] | None = None,
                include_dirs: tuple[str, ...] = (), placement: _Placement | None = None,
                virtual: dict[str, str] | None = None) -> ParsedUnit:
     """Preprocess and parse one source of `bundle`; `placement` and `virtual` are per-bundle tables
-    (built here when not given) so that load_bundle builds them once for all its units."""
+    (built here when not given) so that load_bundle builds them once for all its units. A source that
+    preprocesses to a text of this bundle parsed before (the same map, the same findings) gets that parse."""
     if placement is None:
         placement = _Placement(bundle.units)
     if virtual is None:
@@ -128,6 +159,11 @@ def parse_unit(unit: SourceUnit, bundle: Bundle, defines: Mapping[str, str | Non
         include_dirs = (*include_dirs, *flags.include_dirs)
     pp = preprocess(unit.text, unit.path, defines=defines, include_dirs=include_dirs, read_file=read_file,
                     system_dirs=flags.system_dirs, quote_dirs=flags.quote_dirs, forced_includes=flags.forced_includes)
+    table = _parsed_table(bundle)
+    key = _parse_key(unit, pp)
+    known = table.get(key)
+    if known is not None:
+        return ParsedUnit(unit, known.ast, pp, list(known.diagnostics))
     diags = [placement.diagnostic(d) for d in pp.diagnostics]
 
     def origin(offset: int) -> tuple[str, int, int]:
@@ -136,7 +172,9 @@ def parse_unit(unit: SourceUnit, bundle: Bundle, defines: Mapping[str, str | Non
 
     result = get_parser().parse(pp.text, unit.file, origin)
     diags += _without_echoes(result.diagnostics, diags)
-    return ParsedUnit(unit, result.unit, pp, diags)
+    parsed = ParsedUnit(unit, result.unit, pp, diags)
+    table[key] = parsed
+    return parsed
 
 
 def _without_echoes(parse_diags: list[Diagnostic], pp_diags: list[Diagnostic]) -> list[Diagnostic]:

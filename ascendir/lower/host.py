@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -299,6 +300,8 @@ def _covering(span: Any, inner: list[Any]) -> str:
     return f"{span.file}:{start[0]}:{start[1]}:{end[0]}:{end[1]}"
 
 
+_DEFAULT_TILING = re.compile(r"\bREGISTER_TILING_DEFAULT\s*\(\s*(\w+)\s*\)")
+
 # statements whose inner statements are lowered (and marked) one by one
 _COMPOUND = (A.If, A.For, A.RangeFor, A.While, A.DoWhile, A.Compound, A.Switch)
 
@@ -366,6 +369,11 @@ def _lower_host_function(program: Program, options: object | None, *,
         tiling_names |= {n for n in scope.tiling_structs if n not in scope.classes}
         if scope.default_tiling:
             tiling_names.add(scope.default_tiling)
+        # the struct the kernel reads its tiling bytes as (`REGISTER_TILING_DEFAULT(MatmulTilingData);` in the
+        # kernel function, ops-nn mat_mul_v3): the host's objects of it are tiling data, filled field by field
+        # (a library struct member, TCubeTiling, included) and copied whole into the context's buffer
+        tiling_names |= {name for u in program.units if u.unit.role not in _HOST_ROLES
+                         for name in _DEFAULT_TILING.findall(u.unit.text) if name in scope.classes}
         lowerer = HostLowerer(scope, reporter, CatalogView.get(), options, tiling_names)
         lowerer.units = units
         lowerer.optional_inputs = opdef_inputs.optional_inputs(u.unit.text for u in program.units)

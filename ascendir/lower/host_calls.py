@@ -70,6 +70,13 @@ _CLZ_WIDTHS = {"__builtin_clz": C.U32, "__builtin_clzl": C.U64, "__builtin_clzll
 # (ops-nn's error_util.h: CUBE_INNER_ERR_REPORT / VECTOR_INNER_ERR_REPORT_TILIING log an error and report it)
 _LOG_PREFIXES = ("OP_LOG", "OPS_LOG", "OPS_REPORT_", "VECTOR_INNER_ERR", "CUBE_INNER_ERR")
 
+# Services of the ops repositories' framework libraries that a simulated launch has none of, with the result each
+# gives there, for the tiling to go on as it does on a machine without them: op_cache_tiling.h's
+# TilingPrepareForOpCache (the legacy library's compile-information cache, prepared: true) and runtime_kb_api.h's
+# QueryBank (the tuning knowledge bank, which holds no tiling for the case: a nonzero status, its out parameter
+# left null). Their arguments are not evaluated: the result does not depend on them.
+_FRAMEWORK_SERVICES: dict[str, tuple[Scalar, int]] = {"TilingPrepareForOpCache": (C.BOOL, 1), "QueryBank": (C.U32, 1)}
+
 # <cmath> functions the evaluator can run, by name (the `f` forms of libm map to the same op).
 _MATH_OPS: dict[str, Callable[..., Any]] = {
     "ceil": xmath.CeilOp, "floor": xmath.FloorOp, "abs": xmath.AbsFOp, "fabs": xmath.AbsFOp,
@@ -110,7 +117,15 @@ class HostCalls:
             return Val(C.VoidT())
         if len(parts) == 1 and self.lookup(name) is not None:
             return None
+        if name in _FRAMEWORK_SERVICES and name not in self.scope.functions:
+            ctype, result = _FRAMEWORK_SERVICES[name]
+            return Val(ctype, const=result)
         this = self.frame.this
+        if name in host_math_util.FUNCTIONS and parts[0] == "Ops" and not self._declared_in(name, parts[:-1]):
+            # `Ops::Base::CeilAlign(a, b)` inside the program's own `ops::CeilAlign` (ops-nn matmul's
+            # math_util.h wraps ops-base's helpers under their names): another namespace's function, not a
+            # recursive call of the program's
+            return host_math_util.call(self, e, name, callee.qname.parts[-1].template_args)
         if name in self.scope.functions or name in self.scope.classes or (
                 len(parts) >= 2 and parts[-2] in self.scope.classes) or (
                 this is not None and len(parts) == 1 and this.find_method(name) is not None):
@@ -153,6 +168,10 @@ class HostCalls:
             operand = self.ssa(self.convert(self.expr(e.args[0]), _CLZ_WIDTHS[name], e), e)
             clz = Val(_CLZ_WIDTHS[name], self.emit(xmath.CountLeadingZerosOp(operand), e).results[0])
             return self.convert(clz, C.I32, e)  # they return int
+        if name == "GetPrimaryFormat" and parts[:-1] in ([], ["ge"]) and len(e.args) == 1:
+            # graph/types.h: a format's primary format is its low byte (sub-format and C0 bits above it)
+            fmt = self.convert(self.expr(e.args[0]), C.I32, e)
+            return self.arith("&", fmt, Val(C.I32, const=0xFF), e)
         if name in ("__builtin_expect", "likely", "unlikely") and e.args:
             for a in e.args[1:]:
                 self.expr(a)
@@ -203,6 +222,13 @@ class HostCalls:
             return None  # a constructor-style cast: `uint32_t(x)`, `DtypeInfo(...)`
         self.report.undeclared(qualified, callee)
         raise HostError(qualified)
+
+    def _declared_in(self, name: str, qualifier: list[str]) -> bool:
+        """Whether the program declares a function `name` in the namespace `qualifier` names (`Ops::Base`), or
+        in one ending with it."""
+        written = "::".join(qualifier)
+        return any(ns == written or ns.endswith("::" + written)
+                   for ns in (self.scope.declared_in.get(id(d), "") for d in self.scope.functions.get(name, ())))
 
     def _softmax_tmp_size(self, e: A.Call, per_row: bool) -> Val:
         """`AscendC::Get[Log]SoftMax{Min,Max}TmpSize(srcShape, dataTypeSize, isReuseSource)`: the bytes of
@@ -340,6 +366,9 @@ class HostCalls:
     def _strcmp(self, e: A.Call) -> Val:
         """`strcmp(s, "lit")`: 0 when equal, 1 otherwise (only equality is modelled, not the order)."""
         a, b = (self.expr(x) for x in e.args)
+        if all(isinstance(v.const, str) and not is_host(v.ctype) for v in (a, b)):
+            # two known C strings (GetNodeType()'s op type against a literal): std::string's model is not needed
+            return Val(C.I32, const=int(a.const != b.const))
         literal, other = (b, a) if isinstance(b.const, str) else (a, b)
         if not isinstance(literal.const, str) or is_host(literal.ctype):
             raise Unsupported("strcmp is modelled against a string literal only", e)
@@ -366,7 +395,7 @@ class HostCalls:
             dest, src = self.expr(e.args[0]), self.expr(e.args[src_at])
             if handle_kind(dest) == "raw_data" and handle_kind(src) == "tiling":
                 self._save(src, e)
-                return Val(C.VoidT())
+                return Val(C.I32, const=0) if src_at == 2 else Val(C.VoidT())  # memcpy_s returns EOK (securec)
             record = src.obj.pointee if isinstance(src.obj, Val) else src.obj  # `&tiling` or a cast of it
             if handle_kind(dest) == "raw_data" and isinstance(record, Instance) and \
                     record.info.name in self.scope.tiling_structs:

@@ -163,8 +163,13 @@ def node_name(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
 
 
 def node_type(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
-    """`GetNodeType()`: the op type, the name IMPL_OP_OPTILING registers the tiling under, as a C string."""
-    op_type = registration(lw.units).op_type
+    """`GetNodeType()`: the op type, as a C string: the op the project's OpDef adds (OP_ADD), which the tiling is
+    launched for, else the name IMPL_OP_OPTILING registers the tiling under. (A project whose build compiles
+    another op's tiling sources too, as ops-nn batch_mat_mul_v3 does mat_mul_v3's, has that op's
+    IMPL_OP_OPTILING as well.)"""
+    added = {_type_name(A.TemplateArg(n.span, n.args[0])) for n in walk(list(lw.units))
+             if isinstance(n, A.MacroDecl) and n.name == "OP_ADD" and n.args}
+    op_type = next(iter(added)) if len(added) == 1 else registration(lw.units).op_type
     if op_type is None:
         return node_name(lw, e, recv, callee)
     return Val(C.UnknownT("string"), const=op_type)

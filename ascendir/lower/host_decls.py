@@ -259,6 +259,11 @@ class HostDeclarations:
                 return Val(HostT("poison", d.name))
         if isinstance(t, HostT) and t.kind == "unmodelled" and t.detail not in host_std.MAP_TYPES:
             return None  # `std::vector<T> v = {...}`: the initialiser is not needed to declare it
+        if isinstance(t, HostT) and t.kind == "matmul_tiling" and d.init is None and not d.ctor_args and \
+                "*" not in d.type.pointers and "&" not in d.type.pointers:
+            # `matmul_tiling::MultiCoreMatmulTiling mm_;` a class member (ops-nn mat_mul_v3's tiling class), built
+            # with the object as a local of the type is: the library's own sizes
+            return self._construct(t, [], d)
         try:
             return super()._declarator_init(d, t)
         except (Unsupported, HostError) as exc:

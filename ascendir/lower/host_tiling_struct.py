@@ -62,6 +62,10 @@ class HostTilingStructs:
 
     def _field_type(self, struct: str, name: str) -> CType:
         t = self.tiling_field_type(struct, name)
+        if isinstance(t, HostT) and t.kind == "unmodelled" and t.detail in _LIBRARY_STRUCTS:
+            # a plain struct's `TCubeTiling matmulTiling;` (ops-nn mat_mul_v3's MatmulTilingData): the library
+            # struct, as a BEGIN_TILING_DATA_DEF class's TILING_DATA_FIELD_DEF_STRUCT member is
+            return C.TilingT(t.detail)
         return C.TilingT(t.name) if isinstance(t, C.ClassT) else t
 
     def _field(self, tiling: Val, name: str, node: A.Node) -> tuple[TilingRef, CType]:

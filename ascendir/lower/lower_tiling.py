@@ -161,22 +161,42 @@ class TilingAccess:
         return t
 
     def tiling_size(self, name: str) -> int | None:
+        placed = self._size_and_align(name)
+        return placed[0] if placed is not None else None
+
+    def _size_and_align(self, name: str, depth: int = 0) -> tuple[int, int] | None:
+        """sizeof and alignof the tiling struct `name` (a library struct such as TCubeTiling by the catalog's
+        fields), laid out as ascendir.lower.tiling_layout lays it out; None when a field's size is not known."""
+        from ascendir.lower.library_structs import LIBRARY_TILING_STRUCTS, library_struct_fields
+
         ts = self.scope.tiling_structs.get(name)
-        if ts is None:
+        if depth > 8:
             return None
+        if ts is None:
+            if name not in LIBRARY_TILING_STRUCTS:
+                return None
+            fields: list[tuple[CType, int | None]] = [(t, None) for _, t in library_struct_fields(name)]
+        else:
+            fields = []
+            for _fname, tref, count, kind in ts.fields:
+                n = self.const_eval(count) if kind == "array" and count is not None else None
+                fields.append((self.resolve_type(tref), int(n) if isinstance(n, int) else 0 if n is not None
+                               else None))
         offset = 0
         largest = 1
-        for fname, tref, count, kind in ts.fields:
-            t = self.resolve_type(tref)
-            if kind == "array" and count is not None:
-                n = self.const_eval(count)
-                t = C.ArrayT(t, int(n) if isinstance(n, int) else 0)
+        for t, count in fields:
+            # a nested struct: the program's, or a library one (the host reads `TCubeTiling` as an unmodelled
+            # library type whose name is its detail)
+            nested = t.name if isinstance(t, C.TilingT | C.ClassT | C.StructT) else getattr(t, "detail", None)
+            if isinstance(t, C.EnumT):
+                t = C.I32
             size = C.size_of(t)
-            if size is None and isinstance(t, C.TilingT | C.ClassT):
-                size = self.tiling_size(t.name)
-            if size is None:
+            if size is not None:
+                align = min(size, 8)
+            elif isinstance(nested, str) and (inner := self._size_and_align(nested, depth + 1)) is not None:
+                size, align = inner
+            else:
                 return None
-            align = min(C.size_of(t.elem) or 1, 8) if isinstance(t, C.ArrayT) else min(size, 8)
-            offset = (offset + align - 1) // align * align + size
+            offset = (offset + align - 1) // align * align + size * (count if count is not None else 1)
             largest = max(largest, align)
-        return (offset + largest - 1) // largest * largest
+        return (offset + largest - 1) // largest * largest, largest

@@ -9,9 +9,12 @@ Class, priority)` and make the tiling function `return TilingRegistry::GetInstan
   GetShapeAttrsInfo, GetPlatformInfo, IsCapable, DoOpTiling, DoLibApiTiling, GetWorkspaceSize, PostTiling in
   turn, returning the first status that is not GRAPH_SUCCESS (GRAPH_PARAM_INVALID when IsCapable is false:
   "this class does not support it, try the next"), then sets the tiling key from GetTilingKey();
-- `DoTilingImpl(context)` tries the op's registered classes by ascending priority (a std::map keyed by it),
+- `DoTilingImpl(context)` tries the classes registered for the context's op type (`GetNodeType()`) by ascending
+  priority (a std::map per op type keyed by it, filled as the registrations run at static initialisation),
   each built from the context, and returns the first DoTiling status that is not GRAPH_PARAM_INVALID, or
-  GRAPH_FAILED when none takes the case.
+  GRAPH_FAILED when none takes the case. (ops-nn's `common/inc/op_host/tiling_templates_registry.h`; a
+  project that builds another op's tiling sources too, as ops-nn batch_mat_mul_v3 does mat_mul_v3's, registers
+  templates of both ops, at the same priorities.)
 
 When a program registers templates, or derives a class from TilingBaseClass, and defines no TilingBaseClass
 of its own, this module adds both classes (with the base's members tilingKey_, workspaceSize_, blockDim_, aicoreParams_)
@@ -42,9 +45,16 @@ def is_registration(d: A.Node) -> bool:
         and len(d.args) >= 3
 
 
-def registered(d: A.MacroDecl) -> tuple[int, str] | None:
-    """(priority, class name) of a registration, or None when either is not written plainly."""
-    cls, prio = d.args[1], d.args[2]
+def registered(d: A.MacroDecl) -> tuple[str | None, int, str] | None:
+    """(op type, priority, class name) of a registration, or None when the priority or the class is not written
+    plainly; the op type is a string literal (`"MatMulV3"`) or, in the ops' own spellings, a bare name
+    (`MM_REGISTER_TILING_TEMPLATE(MatMulV3, ...)`), else None."""
+    op_arg, cls, prio = d.args[0], d.args[1], d.args[2]
+    if isinstance(op_arg, A.TypeArgExpr):
+        op_arg = op_arg.type
+    op = op_arg.value if isinstance(op_arg, A.StringLit) else op_arg.qname.parts[-1].name \
+        if isinstance(op_arg, A.Name) else op_arg.base.parts[-1].name \
+        if isinstance(op_arg, A.TypeRef) and isinstance(op_arg.base, A.QualifiedName) else None
     if isinstance(cls, A.TypeArgExpr):
         cls = cls.type
     name = cls.qname.parts[-1].name if isinstance(cls, A.Name) else (
@@ -53,12 +63,13 @@ def registered(d: A.MacroDecl) -> tuple[int, str] | None:
         value: int | None = -prio.operand.value
     else:
         value = prio.value if isinstance(prio, A.IntLit) else None
-    return None if name is None or value is None else (value, name)
+    return None if name is None or value is None else (op, value, name)
 
 
-def source(classes: list[str], with_params: bool = True) -> str:
-    """The framework's two classes, with DoTilingImpl trying `classes` in order (and the AiCoreParams struct
-    of the base's aicoreParams_, unless `with_params` is false: the program defines it)."""
+def source(classes: dict[str | None, list[str]], with_params: bool = True) -> str:
+    """The framework's two classes, with DoTilingImpl trying the classes registered for the context's op type in
+    order (`classes`: by op type; a single op type's are tried for any), and the AiCoreParams struct of the
+    base's aicoreParams_, unless `with_params` is false: the program defines it."""
     steps = []
     for hook in _HOOKS:
         if hook is None:
@@ -66,11 +77,22 @@ def source(classes: list[str], with_params: bool = True) -> str:
         else:
             steps.append(f"        ret = this->{hook}();\n        if (ret != ge::GRAPH_SUCCESS) {{\n"
                          "            return ret;\n        }")
-    tries = "".join(
-        f"        {{\n            {cls} tiling{k}(context);\n"
-        f"            ge::graphStatus status{k} = tiling{k}.DoTiling();\n"
-        f"            if (status{k} != ge::GRAPH_PARAM_INVALID) {{\n                return status{k};\n            }}\n"
-        "        }\n" for k, cls in enumerate(classes))
+    counter = iter(range(sum(len(v) for v in classes.values())))
+
+    def tried(names: list[str]) -> str:
+        return "".join(
+            f"        {{\n            {cls} tiling{k}(context);\n"
+            f"            ge::graphStatus status{k} = tiling{k}.DoTiling();\n"
+            f"            if (status{k} != ge::GRAPH_PARAM_INVALID) {{\n"
+            f"                return status{k};\n            }}\n"
+            "        }\n" for cls in names for k in (next(counter),))
+
+    if len(classes) == 1:  # (one op type: the one the tiling runs for; its name need not be known)
+        tries = tried(next(iter(classes.values())))
+    else:
+        tries = "        const char *opType = context->GetNodeType();\n" + "".join(
+            f"        if (strcmp(opType, \"{op}\") == 0) {{\n{tried(names)}        }}\n"
+            for op, names in classes.items() if op is not None)
     return (
         (_PARAMS_SOURCE if with_params else "")
         + f"class {BASE_CLASS} {{\npublic:\n"
@@ -95,18 +117,18 @@ def source(classes: list[str], with_params: bool = True) -> str:
 
 def unit_for(registrations: list[A.MacroDecl], derived: bool = False,
              with_params: bool = True) -> A.TranslationUnit | None:
-    """The framework's classes as a parsed unit, for the classes `registrations` name (by priority; the first
-    registration of a priority wins, as std::map::insert keeps it). With no registration, only where a class
-    of the program derives from TilingBaseClass (`derived`: a host that runs `XTiling(context).DoTiling()`
-    itself, as ops-math's stateless_random_uniform_v2)."""
+    """The framework's classes as a parsed unit, for the classes `registrations` name (per op type, by priority;
+    the first registration of an op type's priority wins, as TilingCases::AddTiling keeps it). With no
+    registration, only where a class of the program derives from TilingBaseClass (`derived`: a host that runs
+    `XTiling(context).DoTiling()` itself, as ops-math's stateless_random_uniform_v2)."""
     from frontend.parser import get_parser
 
-    by_priority: dict[int, str] = {}
+    by_op: dict[str | None, dict[int, str]] = {}
     for d in registrations:
         found = registered(d)
         if found is not None:
-            by_priority.setdefault(*found)
-    if not by_priority and not derived:
+            by_op.setdefault(found[0], {}).setdefault(found[1], found[2])
+    if not by_op and not derived:
         return None
-    classes = [by_priority[p] for p in sorted(by_priority)]
+    classes = {op: [cases[p] for p in sorted(cases)] for op, cases in by_op.items()} or {None: []}
     return get_parser().parse(source(classes, with_params), SOURCE_NAME).unit

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ascendir.lower import ctypes as C
+from ascendir.lower.library_structs import LIBRARY_TILING_STRUCTS, library_struct_fields
 
 _FORMATS = {("int", 1): "b", ("int", 2): "h", ("int", 4): "i", ("int", 8): "q",
             ("uint", 1): "B", ("uint", 2): "H", ("uint", 4): "I", ("uint", 8): "Q",
@@ -41,11 +42,16 @@ class _Layout:
     def place(self, struct: str, base: int, prefix: str, depth: int = 0) -> tuple[int, int] | None:
         """Lay out `struct` at `base`: (its size, its alignment), or None when a field's type is unknown."""
         ts = self.lw.scope.tiling_structs.get(struct)
-        if ts is None or depth > 8:
+        if depth > 8:
+            return None
+        if ts is not None:
+            fields = [(name, self.lw.tiling_field_type(struct, name)) for name, *_ in ts.fields]
+        elif struct in LIBRARY_TILING_STRUCTS:  # a TCubeTiling member (TILING_DATA_FIELD_DEF_STRUCT, or a plain one)
+            fields = list(library_struct_fields(struct))
+        else:
             return None
         offset, largest = 0, 1
-        for name, _tref, _count, _kind in ts.fields:
-            t = self.lw.tiling_field_type(struct, name)
+        for name, t in fields:
             count = None
             if isinstance(t, C.ArrayT):
                 t, count = t.elem, t.size

@@ -92,3 +92,19 @@ def test_a_template_that_is_not_capable_hands_over_to_the_next() -> None:
     assert_tiled(large)
     assert large.fields == {"rows": 32, "path": 2}
     assert large.tiling_key == 200
+
+
+def test_the_templates_tried_are_those_of_the_context_op_type() -> None:
+    # a project that builds another op's tiling sources too registers that op's templates as well (ops-nn
+    # batch_mat_mul_v3 builds mat_mul_v3's), at the same priorities: the registry keeps them per op type. Before,
+    # "Q"'s PLargeTiling at priority 1 came first for "P" too (path 2 where P's own priority 10 takes 4 rows).
+    source = SOURCE.replace('REGISTER_TILING_TEMPLATE("P", PLargeTiling, 1000);',
+                            'REGISTER_TILING_TEMPLATE("Q", PLargeTiling, 1);\n'
+                            'REGISTER_TILING_TEMPLATE("P", PLargeTiling, 1000);\n'
+                            'REGISTER_TILING_TEMPLATE("Q", PSmallTiling, 1000);')
+    small = run_tiling(source, 4, 4)
+    assert_tiled(small)
+    assert small.fields == {"rows": 4, "path": 1}
+    large = run_tiling(source, 32, 4)
+    assert_tiled(large)
+    assert large.fields == {"rows": 32, "path": 2}
