@@ -28,9 +28,14 @@
 //!   high ones into `reg[1]` (dav_3510/kernel_reg_compute_datacopy_load_impl.h:60-66), and complex32's real
 //!   and imaginary halves with DINTLV_B16 (:72-78).
 //!
-//! Not modelled, each a named error: the up/down-sampling loads (US, DS), BLK, E2B, the interleaving store
-//! (INTLV, whose one mask over two registers the headers do not explain) and the channel split/merge forms
-//! (SPLT*, MRG*): the headers name them without saying which bytes go where.
+//! - `DIST_E2B_B16/B32`, `DIST_BLK` (asc-devkit docs .../Reg数据搬入/连续对齐搬入（LoadAlign）.md, table 3):
+//!   E2B loads VL / 32 elements and broadcasts each to one 32-byte block (lane i of the register is element
+//!   i / (32 / size)); BLK reads one 32-byte block and repeats it over the register.
+//!
+//! Not modelled, each a named error: the up/down-sampling loads (US, DS: the same page describes them now,
+//! "each input element repeated twice" / "every other one kept", left for a later slice), the interleaving
+//! store (INTLV, whose one mask over two registers the headers do not explain) and the channel split/merge
+//! forms (SPLT*, MRG*).
 
 use crate::dtype::DType;
 use crate::vector::reg::file::VReg;
@@ -45,6 +50,10 @@ pub enum LoadDist {
     Brc { bytes: usize },
     /// elements of `bytes` bytes, each into the low part of a lane `factor` times wider
     Unpack { bytes: usize, factor: usize },
+    /// VL / 32 elements of `bytes` bytes, each broadcast to a 32-byte block (E2B)
+    ElemToBlock { bytes: usize },
+    /// one 32-byte block repeated over the register (BLK)
+    Block,
 }
 
 /// A store distribution.
@@ -82,6 +91,9 @@ impl LoadDist {
             "UNPACK_B16" => LoadDist::Unpack { bytes: 2, factor: 2 },
             "UNPACK_B32" => LoadDist::Unpack { bytes: 4, factor: 2 },
             "UNPACK4_B8" => LoadDist::Unpack { bytes: 1, factor: 4 },
+            "E2B_B16" => LoadDist::ElemToBlock { bytes: 2 },
+            "E2B_B32" => LoadDist::ElemToBlock { bytes: 4 },
+            "BLK" => LoadDist::Block,
             _ => return Err(unmodelled("LoadDist", name)),
         })
     }
@@ -92,6 +104,8 @@ impl LoadDist {
             LoadDist::Norm => width,
             LoadDist::Brc { bytes } => bytes,
             LoadDist::Unpack { factor, .. } => width / factor,
+            LoadDist::ElemToBlock { bytes } => width / 32 * bytes,
+            LoadDist::Block => 32,
         }
     }
 
@@ -116,6 +130,17 @@ impl LoadDist {
                 let wide = bytes * factor;
                 for (j, lane) in reg.bytes.chunks_exact_mut(wide).enumerate() {
                     lane[..bytes].copy_from_slice(&ub[j * bytes..(j + 1) * bytes]);
+                }
+            }
+            LoadDist::ElemToBlock { bytes } => {
+                for (i, lane) in reg.bytes.chunks_exact_mut(bytes).enumerate() {
+                    let k = i / (32 / bytes);
+                    lane.copy_from_slice(&ub[k * bytes..(k + 1) * bytes]);
+                }
+            }
+            LoadDist::Block => {
+                for (b, byte) in reg.bytes.iter_mut().enumerate() {
+                    *byte = ub[b % 32];
                 }
             }
         }
@@ -331,6 +356,24 @@ mod tests {
             .unwrap_err()
             .contains("12 past the end"));
         assert_eq!(deinterleave_width("DIST_INTLV_B16"), None);
+    }
+
+    #[test]
+    fn e2b_and_blk_follow_the_load_align_page() {
+        let ub: Vec<u8> = (0..=255u8).chain(0..=255u8).collect();
+        // E2B_B32: 8 words, each over one 32-byte block (8 lanes)
+        let r = LoadDist::from_name("DIST_E2B_B32").unwrap().load(&ub, 256).unwrap();
+        assert_eq!((r.get(DType::U32, 0), r.get(DType::U32, 7)), (0x0302_0100, 0x0302_0100));
+        assert_eq!(
+            (r.get(DType::U32, 8), r.get(DType::U32, 63)),
+            (0x0706_0504, 0x1f1e_1d1c)
+        );
+        assert_eq!(LoadDist::ElemToBlock { bytes: 4 }.bytes_read(256), 32);
+        let r = LoadDist::from_name("DIST_E2B_B16").unwrap().load(&ub, 256).unwrap();
+        assert_eq!((r.get(DType::U16, 15), r.get(DType::U16, 16)), (0x0100, 0x0302));
+        let r = LoadDist::from_name("DIST_BLK").unwrap().load(&ub, 256).unwrap();
+        assert_eq!((r.bytes[31], r.bytes[32], r.bytes[255]), (31, 0, 31));
+        assert!(LoadDist::from_name("DIST_US_B16").is_err()); // not in this slice
     }
 
     #[test]
