@@ -15,7 +15,7 @@ import gc
 import json
 import os
 import sys
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import click
 
@@ -26,6 +26,9 @@ from frontend import cache as _cache
 _cache.install_dataclass_code_cache()
 
 from frontend.readers import FORMATS as INPUT_FORMATS
+
+if TYPE_CHECKING:
+    from passes.verify.concrete_inputs import ConcreteInputs
 
 OUTPUT_FORMATS = ("text", "json", "sarif")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -190,6 +193,7 @@ def main(paths: tuple[str, ...], fmt: str | None, input_format: str | None, outp
 def _concrete_inputs(shapes: Sequence[str], attrs: Sequence[str], test_case: str | None) -> ConcreteInputs | None:
     """--shape/--attr, or --test-case: the tensors and attributes the host tiling function will see."""
     from cli.shapes import parse_attr_value, parse_tensor_spec
+    from passes.verify.concrete_inputs import ConcreteInputs
 
     if test_case is not None and shapes:
         raise click.UsageError("give either --shape or --test-case, not both")
@@ -213,31 +217,6 @@ def _concrete_inputs(shapes: Sequence[str], attrs: Sequence[str], test_case: str
         return ConcreteInputs([parse_tensor_spec(text) for text in shapes], [parse_attr_value(t) for t in attrs])
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--shape") from None
-
-
-class ConcreteInputs:
-    """Shapes and attributes from the command line, turned into TilingInputs per program (named shapes go
-    to the position of that input in the program's op description)."""
-
-    def __init__(self, tensors: list[tuple[str | None, tuple[int, ...], str]], attrs: list[object]) -> None:
-        self.tensors = tensors
-        self.attrs = attrs
-
-    def for_program(self, program: Any, chip: str) -> Any:
-        from ascendir.host_eval import TensorSpec, TilingInputs
-        from cli.shapes import order_by_op_inputs, split_named_outputs
-        from passes.verify.kernel_only import op_description
-
-        # the op json's names, else the OpDef's, else a kernel-only answer's GM parameters
-        described = op_description(program)
-        op_json = [described] if described is not None else []
-        names = [str(d.get("name")) for d in (op_json[0].get("input_desc") or [])] if op_json else None
-        output_names = [str(d.get("name")) for d in (op_json[0].get("output_desc") or [])] if op_json else []
-        given, outputs = split_named_outputs(self.tensors, output_names)
-        ordered = order_by_op_inputs(given, names)
-        return TilingInputs([TensorSpec(shape, dtype) for _, shape, dtype in ordered], attrs=list(self.attrs),
-                            chip=chip, outputs=[TensorSpec(o[1], o[2]) if o is not None else None for o in outputs]
-                            if any(outputs) else [])
 
 
 def check_chip(chip: str) -> None:

@@ -1,10 +1,8 @@
 """Concrete inputs on the command line: `--shape [NAME=]8,2048:float16` and `--attr VALUE`, shared by
-ascendc-check and ascendir-opt, plus `--test-case FILE` (a MultiKernelBench reference or a JSON list)."""
+ascendc-check and ascendir-opt, plus `--test-case FILE` (a MultiKernelBench reference or a JSON list). What a
+program makes of them (named shapes placed at their input) is passes/verify/concrete_inputs.py."""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-from typing import Any
 
 
 def parse_tensor_spec(text: str) -> tuple[str | None, tuple[int, ...], str]:
@@ -41,41 +39,3 @@ def parse_attr_value(text: str) -> object:
         except ValueError:
             continue
     return text
-
-
-def order_by_op_inputs(tensors: Sequence[tuple[str | None, tuple[int, ...], str]],
-                       input_names: Sequence[str] | None) -> list[tuple[str | None, tuple[int, ...], str]]:
-    """Named shapes placed at their input's position in the op description; unnamed ones keep their order.
-    ValueError for a name the op does not declare."""
-    if not input_names or not any(name for name, _, _ in tensors):
-        return list(tensors)
-    slots: list[Any] = [None] * len(input_names)
-    rest = []
-    for spec in tensors:
-        name = spec[0]
-        if name is None:
-            rest.append(spec)
-        elif name in input_names:
-            slots[input_names.index(name)] = spec
-        else:
-            raise ValueError(f"--shape {name}=...: the op has no input '{name}' (inputs: {', '.join(input_names)})")
-    for i, slot in enumerate(slots):
-        if slot is None and rest:
-            slots[i] = rest.pop(0)
-    return [s for s in slots if s is not None] + rest
-
-
-def split_named_outputs(tensors: Sequence[tuple[str | None, tuple[int, ...], str]], output_names: Sequence[str]
-                        ) -> tuple[list[tuple[str | None, tuple[int, ...], str]],
-                                   list[tuple[str | None, tuple[int, ...], str] | None]]:
-    """The shapes named after an output of the op (`--shape y=1000:float32`), one slot per declared output
-    (None where not given), and the other shapes, which describe inputs. An output's shape is otherwise the
-    one the Python binding allocates or the host InferShape computes; naming it overrides those."""
-    outputs: list[tuple[str | None, tuple[int, ...], str] | None] = [None] * len(output_names)
-    rest = []
-    for spec in tensors:
-        if spec[0] is not None and spec[0] in output_names:
-            outputs[list(output_names).index(spec[0])] = spec
-        else:
-            rest.append(spec)
-    return rest, outputs

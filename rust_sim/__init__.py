@@ -1,6 +1,6 @@
 """Python face of the Rust NPU simulator (built by maturin as ``rust_sim._sim``).
 
-`run` takes a program text (rust_sim/PROGRAM.md) and the GM buffers; most callers want `ascendir.sim.run`,
+`run` takes a program text (rust_sim/PROGRAM.md) and the GM buffers; most callers want `passes.sim.run`,
 which builds both from a kernel's source.
 """
 

@@ -102,7 +102,7 @@ def _dtype(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
 
 def _nd_format(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
     """GetOriginFormat / GetStorageFormat of a tensor: ge::FORMAT_ND. The tensors the harness and
-    ascendir.sim.run pass are plain torch tensors, ND in both formats (NZ storage is not modelled here)."""
+    passes.sim.run pass are plain torch tensors, ND in both formats (NZ storage is not modelled here)."""
     return Val(C.I32, const=GE_FORMATS["FORMAT_ND"])
 
 

@@ -134,8 +134,8 @@ def reference_shapes(reference: Path | None, program: Any, chip: str, model_src:
     from ascendir.binding_args import exec_arguments
     from ascendir.host_eval import TensorSpec
     from ascendir.testcase import read_test_case
-    from cli.check import ConcreteInputs
     from passes.verify.binding import op_binding_call
+    from passes.verify.concrete_inputs import ConcreteInputs
 
     case = read_test_case(reference)
     if not case.inputs or any(p.severity == "error" for p in case.diagnostics):

@@ -7,7 +7,7 @@ Cases: (a) a 16M-element fp16 elementwise add on 48 cores (tests/corpus/clean/pr
 softmax over 4096 x 4096 fp32 (tests/corpus/clean/projects/softmax_custom), each on the same inputs numpy gets.
 Per case, the best of --repeat runs of: numpy; the Rust simulation (`rust_sim._sim.run`: every core's
 instructions, the dynamic checks, and with timing the timing model's log, replays and report); and the whole
-`ascendir.sim.run` (source read, lowered and built into a program, outputs allocated, diagnostics made).
+`passes.sim.run` (source read, lowered and built into a program, outputs allocated, diagnostics made).
 Ratios are simulation / numpy (goal: at most 3, timing on too); instr/s is simulated instructions per second of
 the Rust simulation with timing on (thousands, as Accel-Sim reports). The simulated time and the pipe that
 bounds it come from the timed run.
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import rust_sim._sim as _sim  # noqa: E402
-from ascendir.sim import run  # noqa: E402
+from passes.sim import run  # noqa: E402
 
 
 def _add16m() -> tuple[str, list[np.ndarray], Callable[[], np.ndarray], str]:
@@ -53,7 +53,7 @@ CASES = {"add16m": ("16M fp16 add, 48 cores", _add16m), "softmax": ("softmax 409
 
 
 class RustClock:
-    """Times the calls into the Rust simulation that ascendir.sim.run makes."""
+    """Times the calls into the Rust simulation that passes.sim.run makes."""
 
     def __init__(self) -> None:
         self.seconds: list[float] = []

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from ascendir.chips import load_chip  # noqa: E402
-from ascendir.sim import run  # noqa: E402
+from passes.sim import run  # noqa: E402
 
 
 def _row(name: str, result: Any, bound_us: float | None, wall: float, note: str = "") -> dict[str, Any]:

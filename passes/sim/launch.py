@@ -1,4 +1,4 @@
-"""Running a kernel on the simulator: source + numpy inputs -> outputs and findings (`ascendir.sim.run`).
+"""Running a kernel on the simulator: source + numpy inputs -> outputs and findings (`passes.sim.run`).
 
 The steps are those of `ascendc-check --shape`: read and lower the source for the inputs' dtypes, run the host
 tiling function on their shapes (or take blockDim and tiling values from the caller for a kernel without host
@@ -109,7 +109,7 @@ def run(source: Any, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray], at
         outputs_initialised: bool = False, timing: bool = True, trace: bool | int = False,
         dtypes: Sequence[str | None] | Mapping[str, str] | None = None, inplace: Sequence[str] = (),
         workspace: int | None = None) -> SimResult:
-    """Simulates `source` on `inputs` (numpy arrays in op input order, or by name). See ascendir.sim.run.
+    """Simulates `source` on `inputs` (numpy arrays in op input order, or by name). See passes.sim.run.
     `timing` times the launch (cycles, per-pipe figures); `trace` also records a Chrome trace (True, or the most
     events to keep). `dtypes` names the element types the arrays' own cannot say (bfloat16, passed as uint16 bit
     patterns): by tensor name, or by position over the inputs then the outputs (None: the array's). `inplace`

@@ -24,7 +24,7 @@ class SimRule:
 
     def page(self) -> str:
         return format_page(self.code, self.name, f"Family: simulator (found by running the kernel: `ascendir run`, "
-                           f"ascendir.sim.run); default severity: {self.severity}", self.summary, self.why,
+                           f"passes.sim.run); default severity: {self.severity}", self.summary, self.why,
                            self.example, self.instead)
 
 
@@ -146,7 +146,7 @@ _rule("ASC962", "sim-gm-tensor-padding",
 _rule("ASC963", "sim-input-written",
       "A write into an input tensor that the op does not update in place: one its op description does not also list "
       "as an output (a ref input, `Output(\"var\")` beside `Input(\"var\")`), and that the caller (`inplace=` of "
-      "ascendir.sim.run, a benchmark task's in-place list) does not name. Reported at the first write of each "
+      "passes.sim.run, a benchmark task's in-place list) does not name. Reported at the first write of each "
       "instruction, with the core and the elements it wrote.",
       "The caller's tensor changes under it: the framework, or a benchmark, reads the input again after the "
       "kernel (the next layer, the autograd graph, a check against the original). A kernel that keeps a partial "

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from ascendir.lower import lower_program
-from ascendir.sim import run
+from passes.sim import run
 from frontend.pipeline import load, load_text
 
 KERNEL = Path(__file__).resolve().parents[1] / "corpus" / "code_pointer" / "hook_preload.cpp"

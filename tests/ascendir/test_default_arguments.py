@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ascendir.lower import lower_program
-from ascendir.sim import run
+from passes.sim import run
 from frontend.pipeline import load_text
 
 KERNEL = """\

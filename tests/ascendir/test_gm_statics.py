@@ -8,7 +8,7 @@ could not run the kernel.
 
 from __future__ import annotations
 
-from ascendir.sim import run
+from passes.sim import run
 
 KERNEL = """\
 #include "kernel_operator.h"

@@ -35,8 +35,8 @@ _ARGS_RE = re.compile(r"^\s*(?://|#)\s*ascendc-check-args:\s*(?P<args>.+)$", re.
 
 def _shapes(path: Path, program: object, chip: str) -> object | None:
     """The TilingInputs of the `ascendc-check-args: --shape ...` header of a corpus file, if it has one."""
-    from cli.check import ConcreteInputs
     from cli.shapes import parse_attr_value, parse_tensor_spec
+    from passes.verify.concrete_inputs import ConcreteInputs
 
     head = "\n".join(path.read_text(encoding="utf-8").splitlines()[:5]) if path.is_file() else ""
     found = _ARGS_RE.search(head)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 
 SOURCE = """#include "kernel_operator.h"
 using namespace AscendC;

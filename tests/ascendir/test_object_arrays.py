@@ -12,7 +12,7 @@ import numpy as np
 from xdsl.ir import Operation, OpResult
 
 from ascendir.lower import lower_program
-from ascendir.sim import run
+from passes.sim import run
 from frontend.pipeline import load_text
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "object_arrays"

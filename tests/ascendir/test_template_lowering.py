@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from ascendir.lower import lower_program
-from ascendir.sim import run
+from passes.sim import run
 from frontend.pipeline import load, read_input
 from passes.verify import check_program, load_for_check
 

@@ -16,7 +16,7 @@ from bench.harness.evaluate import case_seed, draw
 from bench.harness.stages.correctness import CHECKS, simulator_available
 from bench.suites import find_task, load_suite
 
-pytestmark = pytest.mark.skipif(not simulator_available(), reason="the simulator (ascendir.sim) is not available")
+pytestmark = pytest.mark.skipif(not simulator_available(), reason="the simulator (passes.sim) is not available")
 
 SOURCE = Path(__file__).resolve().parents[2] / "bench" / "tasks" / "level1" / "math" / "add"
 KERNEL = "op_kernel/add_custom.cpp"

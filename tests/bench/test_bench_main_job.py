@@ -14,7 +14,7 @@ from bench.harness.stages.correctness import simulator_available
 from bench.suites import load_suite
 
 
-@pytest.mark.skipif(not simulator_available(), reason="the simulator (ascendir.sim) is not available")
+@pytest.mark.skipif(not simulator_available(), reason="the simulator (passes.sim) is not available")
 def test_every_reference_solution_passes_every_case(capsys: pytest.CaptureFixture[str]) -> None:
     tasks = load_suite("bundled")
     jobs = make_jobs(tasks, reference_answers(tasks), EvalOptions(static_shapes=False))

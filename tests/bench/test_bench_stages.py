@@ -1,5 +1,5 @@
 """Answers through the extract and compile stages, in every answer format, on the bundled suite; the naming of an
-answers folder. (Correctness on the simulator is tested when ascendir.sim lands.)"""
+answers folder. (Correctness on the simulator: test_bench_main_job.py, test_bench_integrity.py.)"""
 
 from __future__ import annotations
 

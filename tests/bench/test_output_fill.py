@@ -69,7 +69,7 @@ shapes = { x1 = [64], x2 = [64] }
 '''
 
 
-@pytest.mark.skipif(not simulator_available(), reason="the simulator (ascendir.sim) is not available")
+@pytest.mark.skipif(not simulator_available(), reason="the simulator (passes.sim) is not available")
 def test_elements_no_core_writes_keep_the_fill(tmp_path: Path) -> None:
     """An answer that writes nothing: with the output declared zero-filled, no element is 'unwritten' (the values
     are 0, which x1 + x2 is not, so it is still wrong); without the fill, outputs_written fails as before."""
@@ -93,7 +93,7 @@ def test_elements_no_core_writes_keep_the_fill(tmp_path: Path) -> None:
     assert v.checks["outputs_written"] is False and "no core wrote" in v.reason
 
 
-@pytest.mark.skipif(not simulator_available(), reason="the simulator (ascendir.sim) is not available")
+@pytest.mark.skipif(not simulator_available(), reason="the simulator (passes.sim) is not available")
 def test_the_fill_holds_when_the_kernel_names_the_output_otherwise(tmp_path: Path) -> None:
     """The simulator names an unwritten output by the kernel's parameter (NPUKernelBench
     GroupedMatmulSliceKPerTokenDequant's op output 'c' is the kernel's 'd'): the fill still covers it."""

@@ -104,7 +104,7 @@ def test_solution_correct_on_simulator(task):
     """The solution on the simulator against the reference, on the task's smallest case (every case:
     `python -m bench.tasks.validate --sim`). A solution that needs an API the simulator does not model yet is
     skipped with the API's name; any other finding or mismatch fails."""
-    pytest.importorskip("ascendir.sim")
+    pytest.importorskip("rust_sim._sim")
     from bench.tasks.validate import simulation_problems
 
     case = _smallest_case(task)

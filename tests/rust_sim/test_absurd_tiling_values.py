@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascendir.sim import run
+from passes.sim import run
 from tests.rust_sim import test_ascend_dequant, test_ascend_quant, test_dropout, test_philox_random, test_xor
 
 U32_MAX = 0xFFFFFFFF

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 
 PROJECT = Path(__file__).resolve().parents[1] / "corpus" / "clean" / "projects" / "softmax_custom"
 SOFTMAX_CALL = "AscendC::SoftMax<T>(yLocal, sumLocal, maxLocal, xLocal, tmpLocal, smTiling, shapeInfo);"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascendir.sim import run
+from passes.sim import run
 from clean_cases import CASES, tolerance
 
 LAUNCHES = [(case, shape) for case in CASES for shape in case.shapes]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 
 KERNEL = Path(__file__).resolve().parents[1] / "corpus" / "cross_core" / "aiv_barrier.cpp"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascendir.sim import run
+from passes.sim import run
 
 RECORDS = Path(__file__).resolve().parents[3] / "shared" / "data" / "kernelhive-failures" / "records.jsonl"
 

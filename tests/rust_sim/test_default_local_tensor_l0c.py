@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 from tests.rust_sim.test_load3d_internal_setters import KERNEL
 
 

@@ -1,6 +1,6 @@
 """`#if ORIG_DTYPE_X == DT_FLOAT16`: the build defines ORIG_DTYPE_<NAME> as the ge::DataType code of the tensor's
 dtype, so a simulated launch takes the branch of its inputs' dtypes (the checker reads the sources once, with the
-first dtype combination's codes; ascendir.sim.run reads them again for other dtypes). NPUKernelBench's
+first dtype combination's codes; passes.sim.run reads them again for other dtypes). NPUKernelBench's
 ForeachNonFiniteCheckAndUnscale casts float16 inputs to float under such a test.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 
 # the build defines ORIG_DTYPE_<NAME> as the tensor's ge::DataType code, which kernels test in `#if`
 DTYPE_CONDITION = """

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 from passes.sim.launch import allocation_size
 
 KERNEL = """

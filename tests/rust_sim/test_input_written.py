@@ -1,6 +1,6 @@
 """ASC963: a write into an input the op does not update in place (tests/corpus/sim_checks/input_written.cpp has the
 trigger and the clean twin). Here: the same writing kernel is clean once the caller names the input in place
-(ascendir.sim.run(inplace=), `ascendir run --inplace`), and the finding says where, on which core and which
+(passes.sim.run(inplace=), `ascendir run --inplace`), and the finding says where, on which core and which
 elements."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL = ROOT / "tests" / "corpus" / "sim_checks" / "input_written.cpp"

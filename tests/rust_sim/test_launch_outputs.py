@@ -1,6 +1,6 @@
 """Outputs the caller does not ask for: a reference that returns fewer outputs than the op makes (NPUKernelBench's
 GeluQuant compares only y in its static mode; the kernel writes out_scale too) leaves their buffers to
-ascendir.sim.run, which takes their shapes from the host's InferShape."""
+passes.sim.run, which takes their shapes from the host's InferShape."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 
 HOST = """
 #include "register/op_def_registry.h"

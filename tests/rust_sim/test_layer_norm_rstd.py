@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascendir.sim import run
+from passes.sim import run
 
 TILING_H = """
 #include "register/tilingdata_base.h"

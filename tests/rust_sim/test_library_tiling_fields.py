@@ -11,7 +11,7 @@ import pytest
 from ascendir.lower import ctypes as C
 from ascendir.lower.host_tiling_struct import _LIBRARY_STRUCTS
 from ascendir.lower.library_structs import LIBRARY_TILING_STRUCTS, library_struct_fields
-from ascendir.sim import run
+from passes.sim import run
 
 ROWS, COLS = 4, 64
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 from frontend.opdef_attrs import _literal, attr_defaults
 from frontend.pipeline import load
 

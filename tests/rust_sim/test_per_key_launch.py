@@ -12,7 +12,7 @@ import pytest
 
 from ascendir import lower
 from ascendir.lower import function
-from ascendir.sim import run
+from passes.sim import run
 
 HOST = """
 #include "register/op_def_registry.h"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 from tests.rust_sim.test_sim_checks import CHECKS, launch, simulate
 
 

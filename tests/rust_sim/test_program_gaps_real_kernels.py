@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from ascendir.lower import LoweringOptions, lower_program
-from ascendir.sim import run
+from passes.sim import run
 from frontend.pipeline import load_text
 from passes.sim import build_program
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 
 HALF_KERNEL = """
 #include "kernel_operator.h"

@@ -1,7 +1,7 @@
 """An op whose description names an output like an input (`Input("var")` and `Output("var")`, a ref
 tensor) has one memory for both on the device, and its kernel gets two parameters holding one address: it may
 write through either, and may write only part of the tensor (NPUKernelBench's Eye sets the diagonal of a
-zeroed tensor through the output; ScatterList's reference writes `var` through the input). ascendir.sim.run
+zeroed tensor through the output; ScatterList's reference writes `var` through the input). passes.sim.run
 gives both parameters one GM buffer that starts as a copy of the caller's input (which stays as it was) and is
 returned as the output."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 
 HOST = """
 #include "register/op_def_registry.h"

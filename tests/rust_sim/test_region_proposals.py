@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 
 SORT64 = """
 #include "kernel_operator.h"

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascendir.sim import run
+from passes.sim import run
 
 KERNEL = Path("/work/ext/real/ops-math/math/fused_mul_add_n/op_kernel/fused_mul_add_n_apt.cpp")
 pytestmark = pytest.mark.skipif(not KERNEL.exists(), reason="the vendor kernels (/work/ext/real) are not here")

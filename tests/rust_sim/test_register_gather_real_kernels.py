@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascendir.sim import run
+from passes.sim import run
 
 KERNEL = Path("/work/ext/real/ops-nn/activation/swi_glu_grad/op_kernel/swi_glu_grad_apt.cpp")
 pytestmark = pytest.mark.skipif(not KERNEL.exists(), reason="the vendor kernels (/work/ext/real) are not here")

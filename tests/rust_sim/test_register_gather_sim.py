@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 
 KERNEL = """
 #include "kernel_operator.h"

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascendir.sim import run
+from passes.sim import run
 
 HOST = """
 extern "C" __global__ __aicore__ void reg_moves(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)

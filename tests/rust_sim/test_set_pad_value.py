@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascendir.sim import run
+from passes.sim import run
 
 KERNEL = """
 #include "kernel_operator.h"

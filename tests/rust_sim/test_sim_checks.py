@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascendir.sim import run
+from passes.sim import run
 
 CHECKS = Path(__file__).resolve().parents[1] / "corpus" / "sim_checks"
 KERNELS = sorted(CHECKS.glob("*.cpp"))

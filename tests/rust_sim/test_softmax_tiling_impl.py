@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 
 FIELDS = ("srcM", "srcK", "srcSize", "outMaxM", "outMaxK", "outMaxSize", "splitM", "splitK", "splitSize",
           "reduceM", "reduceK", "reduceSize", "rangeM", "tailM", "tailSplitSize", "tailReduceSize")

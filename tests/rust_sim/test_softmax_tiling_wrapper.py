@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 from tests.rust_sim.test_softmax_tiling_impl import CASES, FIELDS, reference
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ascendir.sim import run
+from passes.sim import run
 
 # Sort32 on N scores (N / 32 groups), then rounds of 4-list MrgSort into one list of N; N = 128 or 32 * 4 ** k
 SORT32_MERGE = """

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 
 KERNEL = """
 #include "kernel_operator.h"

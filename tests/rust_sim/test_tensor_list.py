@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 from passes.sim.tensor_list import GM_ADDRESS_BASE, GM_ADDRESS_STRIDE, descriptor, gm_address
 
 # the pointer table read by hand, as NPUKernelBench's foreach kernels do (their GetTensorAddr)

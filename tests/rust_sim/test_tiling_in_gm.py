@@ -14,7 +14,7 @@ import pytest
 from ascendir.host_eval import TensorSpec, TilingInputs
 from ascendir.lower.host import evaluate_program_tiling
 from ascendir.lower.tiling_layout import tiling_bytes, tiling_slots
-from ascendir.sim import run
+from passes.sim import run
 from frontend.pipeline import load
 
 TILING_H = """

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from ascendir.chips import load_chip
-from ascendir.sim import run
+from passes.sim import run
 from passes.sim.timing import summary, write_trace
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ascendir import sim
+from passes import sim
 from passes.sim.timing import summary
 
 HERE = Path(__file__).resolve().parent

@@ -11,7 +11,7 @@ from xdsl.context import Context
 from xdsl.parser import Parser
 
 from ascendir.dialects import ascendc as asc
-from ascendir.sim import run
+from passes.sim import run
 
 KERNEL = """
 #include "kernel_operator.h"

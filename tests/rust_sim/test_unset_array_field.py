@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 
 TILING = """\
 #include "register/tilingdata_base.h"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascendir.sim import run
+from passes.sim import run
 
 # {use} is spliced in after the value is computed; the marked lines are found by their text
 KERNEL = """

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascendir.sim import run
+from passes.sim import run
 
 DEVKIT = Path(os.environ.get("ASC_DEVKIT", "/work/ext/real/asc-devkit"))
 EXAMPLES = DEVKIT / "examples/01_simd_cpp_api/03_basic_api/03_matrix_compute"

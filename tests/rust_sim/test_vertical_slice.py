@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from ascendir.sim import run
+from passes.sim import run
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 PROJECT = str(ROOT / "tests/corpus/clean/projects/add_custom")

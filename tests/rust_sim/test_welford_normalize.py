@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascendir.sim import run
+from passes.sim import run
 
 
 _GE = {"fp16": "ge::DT_FLOAT16", "float": "ge::DT_FLOAT"}

@@ -33,8 +33,8 @@ _ARGS_RE = re.compile(r"^\s*(?://|#)\s*ascendc-check-args:\s*(?P<args>.+)$", re.
 
 def check_with_args(path: Path, program: object) -> list:
     """check_program with the `--shape`/`--attr` options written in the file's header, if any."""
-    from cli.check import ConcreteInputs
     from cli.shapes import parse_attr_value, parse_tensor_spec
+    from passes.verify.concrete_inputs import ConcreteInputs
 
     head = "\n".join(path.read_text(encoding="utf-8").splitlines()[:5]) if path.is_file() else ""
     found = _ARGS_RE.search(head)

@@ -49,15 +49,15 @@ INPUT_WRITTEN = "ASC963"  # a write into an input the task does not update in pl
 
 
 class SimulatorUnavailable(RuntimeError):
-    """ascendir.sim is not importable here (the simulator has not landed, or its extension is not built)."""
+    """passes.sim cannot run kernels here (the simulator's extension is not built)."""
 
 
 def simulator() -> Any:
     """The simulator's Python API, or SimulatorUnavailable with the reason."""
     try:
-        from ascendir import sim  # type: ignore[attr-defined]
-        import passes.sim.launch  # noqa: F401  (where ascendir.sim.run lives)
+        import passes.sim.launch  # noqa: F401  (where passes.sim.run lives)
         import rust_sim._sim  # noqa: F401  (the built extension)
+        from passes import sim
     except ImportError as exc:
         raise SimulatorUnavailable(f"not simulated: the simulator is not available ({exc})") from None
     return sim
