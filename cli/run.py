@@ -32,31 +32,13 @@ def _parse_named(text: str) -> tuple[str | None, str]:
     return None, text.strip()
 
 
-def random_input(shape: tuple[int, ...], dtype: str, rng: Any) -> Any:
-    """Seeded test data: floats uniform in [-1, 1), integers in [-10, 10] (unsigned [0, 20]), bools."""
-    import numpy as np
-
-    from passes.sim.launch import numpy_dtype
-
-    t = np.dtype(numpy_dtype(dtype))
-    if dtype == "bfloat16":
-        vals = rng.uniform(-1, 1, size=shape).astype(np.float32)
-        return (vals.view(np.uint32) >> 16).astype(np.uint16)
-    if t.kind == "f":
-        return rng.uniform(-1, 1, size=shape).astype(t)
-    if t.kind == "b":
-        return rng.integers(0, 2, size=shape).astype(t)
-    if t.kind == "u":
-        return rng.integers(0, 21, size=shape).astype(t)
-    return rng.integers(-10, 11, size=shape).astype(t)
-
-
 def read_input(text: str, rng: Any) -> tuple[str | None, Any, str | None]:
     """`x=file.npy`, `x=8,2048:float16` (seeded random data) or either without a name; the dtype's name where the
     array cannot say it (bfloat16 data is a uint16 array of its bit patterns), else None."""
     import numpy as np
 
     from cli.shapes import parse_tensor_spec
+    from passes.sim.random_inputs import random_input
 
     name, value = _parse_named(text)
     if value.endswith(".npy"):

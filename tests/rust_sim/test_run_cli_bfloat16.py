@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from cli.run import main, random_input
+from cli.run import main
+from passes.sim.random_inputs import random_input
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 GELU = str(ROOT / "tests/corpus/clean/projects/gelu_custom")
