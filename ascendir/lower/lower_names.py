@@ -84,12 +84,24 @@ class NameLowering:
                 if decl is not None:
                     return self._constant_decl(decl, e, outer)
                 outer = outer.outer
+        if len(parts) == 1 and self.frame.this is None and self.frame.owner is not None:
+            # a class template's own constant named in what it declares, lowered in its frame (catlass's
+            # TileCopyGemvAiv: `using VecCopyUbToGm = VecCopyUBToGm<ArchTag, YType, is_atoadd>;`)
+            owner: ClassInfo | None = self.frame.owner
+            while owner is not None:
+                decl = owner.static_constants.get(name)
+                if decl is not None:
+                    return self._constant_decl(decl, e, owner)
+                owner = owner.outer
         if len(parts) == 1 and self._constant_owners:
             owner = self._constant_owners[-1]
             decl = owner.static_constants.get(name)
             if decl is not None:
                 return self._constant_decl(decl, e, owner)
-        if len(parts) == 2 and parts[0].name in self.scope.classes:
+        if len(parts) == 2 and parts[0].name in self.scope.classes and (
+                parts[0].template_args or not self.member_alias_hides(parts[0].name)):
+            # (`UBAlignHelper::ALIGN` under `using UBAlignHelper = Gemv::helper::UBAlignHelper<ElementA>;` in the
+            # class names the alias's instance, below, not the class template with no arguments)
             info, args = self._owner_class(parts[0])  # type: ignore[misc]
             decl = info.static_constants.get(name)
             if decl is not None:

@@ -378,6 +378,18 @@ class TypeResolution:
         alias = self.frame.this.info.aliases.get(name) if self.frames and self.frame.this else None
         return alias or self.scope.aliases.get(name)
 
+    def member_alias_hides(self, name: str) -> bool:
+        """Whether a member alias of this object's class (or of a class it is nested in) named `name` hides the
+        namespace's class of that name, as named_type takes it."""
+        if not self.frames or (self.frame.this is None and self.frame.owner is None):
+            return False
+        info: ClassInfo | None = self.frame.this.info if self.frame.this is not None else self.frame.owner
+        while info is not None:
+            if name in info.aliases:
+                return True
+            info = info.outer
+        return False
+
     def _declared_alias(self, name: str) -> bool:
         """Whether `name` is a type alias the program declares, at namespace scope or in this object's class."""
         if name in self.scope.aliases:
