@@ -359,7 +359,7 @@ class StatementLowering:
 def _shape_of(node: object) -> object:
     """An AST subtree as nested tuples without spans: equal for two spellings of the same expression."""
     if isinstance(node, A.Node):
-        return (type(node).__name__, *(_shape_of(getattr(node, f)) for f in A._field_names(type(node))))
+        return (type(node).__name__, *(_shape_of(getattr(node, f)) for f in A.field_names(type(node))))
     if isinstance(node, list | tuple):
         return tuple(_shape_of(n) for n in node)
     return node

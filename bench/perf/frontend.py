@@ -254,8 +254,8 @@ def profile_pass(sources: dict[str, str], read_file: Callable[[str], str]) -> di
                 group = "AST building + error recovery (frontend/parser*.py)"
         elif f == "<parser child filter>":
             group = "AST building + error recovery (frontend/parser*.py)"  # the fast path's generated child filters
-        elif f.endswith(("frontend/ast.py", "frontend/diagnostics.py")):
-            group = "AST / diagnostic dataclasses (frontend/ast.py, diagnostics.py)"
+        elif "/frontend/ast/" in f or f.endswith("frontend/diagnostics.py"):
+            group = "AST / diagnostic dataclasses (frontend/ast/, diagnostics.py)"
         elif "/lark/lexer.py" in f:
             group = "Lark lexer (lark/lexer.py)"
         elif "/lark/" in f:
