@@ -131,6 +131,8 @@ class HostLowerer(
         # init function): one cell each, made in the entry block on first use, with its initialiser
         self.globals: dict[str, Binding] = {}
         self._entry_block: Block | None = None
+        # the spans the host.left_out marks made so far cover (lower_stmt)
+        self._marked: list[tuple[str, int, int, int, int]] = []
         # the OpDef's optional inputs: the plain getters (GetInputShape(i), ...) of one may return null too
         self.optional_inputs: frozenset[int] = frozenset()
         self.output_count: int | None = None  # the outputs the OpDef declares
@@ -246,17 +248,23 @@ class HostLowerer(
         super()._lower_stmt(st)
 
     def lower_stmt(self, st: A.Node) -> None:
-        mark = len(self.report.diagnostics)
+        mark, marked = len(self.report.diagnostics), len(self._marked)
         try:
             super().lower_stmt(st)
         except HostError:
             pass  # reported as an error where it was found; the statement is left out
-        errors = [d.span for d in self.report.diagnostics[mark:] if d.is_error and d.span is not None]
+        # (not those a statement lowered meanwhile marked: an error in the body of a function this statement
+        # calls is marked at its own statement there, which runs only if the call's path reaches it; marking the
+        # call too would make a run that takes the call fail for an error on a branch it never takes)
+        errors = [d.span for d in self.report.diagnostics[mark:] if d.is_error and d.span is not None
+                  and not any(_inside(d.span, m) for m in self._marked[marked:])]
         if st.span is not None and self.builder is not None and not isinstance(st, _COMPOUND) and errors:
             # a statement with an error (an undeclared name, an unknown type) is marked where it is, its errors
             # inside the mark: a run that reaches it fails, one that never does (another chip's branch) runs
             # (_evaluate_program_tiling)
-            self.emit(hd.LeftOutOp(_covering(st.span, errors)), st)
+            covered = _covering(st.span, errors)
+            self.emit(hd.LeftOutOp("{}:{}:{}:{}:{}".format(*covered)), st)
+            self._marked.append(covered)
 
     def condition(self, e: A.Node) -> Val:
         # The base lowers `if (c) { ...; return; } rest` outside lower_stmt, so a condition it cannot
@@ -291,13 +299,18 @@ class HostLowerer(
         return self.convert(value, ref.ctype, node) if isinstance(ref.ctype, Scalar) else value
 
 
-def _covering(span: Any, inner: list[Any]) -> str:
-    """host.left_out's `at` for a statement's span widened to hold the spans of its errors in its file (a
-    declaration's span may end before its initialiser)."""
+def _inside(span: Any, mark: tuple[str, int, int, int, int]) -> bool:
+    f, l0, c0, l1, c1 = mark
+    return span.file == f and (l0, c0) <= (span.line, span.col) and (span.end_line, span.end_col) <= (l1, c1)
+
+
+def _covering(span: Any, inner: list[Any]) -> tuple[str, int, int, int, int]:
+    """(file, line, col, end line, end col) of host.left_out's `at` for a statement's span widened to hold the
+    spans of its errors in its file (a declaration's span may end before its initialiser)."""
     spans = [span] + [s for s in inner if s.file == span.file]
     start = min((s.line, s.col) for s in spans)
     end = max((s.end_line, s.end_col) for s in spans)
-    return f"{span.file}:{start[0]}:{start[1]}:{end[0]}:{end[1]}"
+    return span.file, start[0], start[1], end[0], end[1]
 
 
 _DEFAULT_TILING = re.compile(r"\bREGISTER_TILING_DEFAULT\s*\(\s*(\w+)\s*\)")

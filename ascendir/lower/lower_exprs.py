@@ -239,6 +239,10 @@ class ExpressionLowering:
                 return Val(inst.ctype, obj=inst)
             if isinstance(e.operand, A.This) and isinstance(v.obj, Instance):
                 return v  # `*this`: the object (`this` is read as the object already)
+            if isinstance(t, C.ClassT) and isinstance(v.obj, Instance) and v.obj.find_method("operator*") is None:
+                # a pointer to an object held as the object (`auto p = reinterpret_cast<const T *>(...)`, ops-nn
+                # mat_mul_v3's compile info): `*p` is that object (C++ has no `*` on a class without operator*)
+                return v
             if array_pointer.is_pointer_operand(v):  # `*(start + i)`: the element the array pointer points at
                 return self.expr_Index(A.Index(e.span, e.operand, A.IntLit(e.span, "0", 0)))
             if isinstance(t, C.Pointer) and t.gm:

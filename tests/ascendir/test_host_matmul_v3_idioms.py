@@ -195,3 +195,82 @@ def test_the_raw_tiling_bytes_lay_out_the_tcubetiling_member() -> None:
     assert len(slots) == len(cube) + 3 and offsets[f"matmulTiling.{cube[0][0]}"] == 0
     assert offsets["l2.mTile"] >= 4 * len(cube) and offsets["baseAN"] == offsets["l2.mTile"] + 8
     assert size == offsets["baseAN"] + 4 + (offsets["baseAN"] + 4) % 8
+
+
+def test_a_compile_info_copied_through_a_dereferenced_auto_pointer() -> None:
+    # MatmulV3BaseTiling::GetPlatformInfo: `auto p = reinterpret_cast<const CompileInfo *>(...); compileInfo_ = *p;`
+    # (before: "dereferencing a value of type DemoCompileInfo", a gap, and the copy's fields unknown)
+    from ascendir.host_eval import TensorSpec, TilingInputs
+    from ascendir.lower.host import evaluate_program_tiling
+    from frontend.pipeline import load_text
+    from tests.ascendir.test_host_compile_info import PARSED
+
+    holder = """struct Holder {
+    void Take(gert::TilingContext *context)
+    {
+        auto p = reinterpret_cast<const DemoCompileInfo*>(context->GetCompileInfo());
+        info_ = *p;
+    }
+    DemoCompileInfo info_;
+};
+template <typename T>"""
+    use = "    Holder h;\n    h.Take(context);\n    t->cores = h.info_.totalCoreNum + 1000;"
+    source = PARSED.replace("template <typename T>", holder).replace("    t->cores = info->totalCoreNum;", use)
+    assert "struct Holder" in source and use in source
+    result = evaluate_program_tiling(load_text(source, "demo.cpp"), TilingInputs([TensorSpec((8, 16), "float32")]))
+    assert result.diagnostics == [] and result.succeeded
+    assert result.fields["cores"] == 1000 + result.block_dim
+
+
+UNREACHED_ERROR = """
+namespace optiling {
+struct PTiling { uint32_t rows; };
+class PT {
+public:
+    explicit PT(gert::TilingContext* c) : context_(c) {}
+    void Legacy()
+    {
+        UnknownParas paras;
+        paras.flag = true;
+        rows_ = 7;
+    }
+    void Maybe()
+    {
+        if (rows_ > 100) {
+            return;
+        }
+        if (!trans_) {
+            return;
+        }
+        Legacy();
+    }
+    ge::graphStatus Run()
+    {
+        rows_ = context_->GetInputShape(0)->GetStorageShape().GetDim(0);
+        Maybe();
+        PTiling *t = context_->GetTilingData<PTiling>();
+        t->rows = rows_;
+        context_->SetBlockDim(1);
+        return ge::GRAPH_SUCCESS;
+    }
+    gert::TilingContext* context_;
+    uint64_t rows_ = 0;
+    bool trans_ = false;
+};
+static ge::graphStatus TilingP(gert::TilingContext *context)
+{
+    PT p(context);
+    return p.Run();
+}
+}
+""" + op_def()
+
+
+def test_an_error_in_a_helper_the_run_never_enters_does_not_fail_it() -> None:
+    # mat_mul_v3's GetV2Tiling (the legacy library's structs, out of reach: ASC105) is called by DoIncreTiling
+    # only for a transposed x2. Before, the error also marked each statement whose call led to it (`Maybe();`),
+    # so every run failed; it is marked at its own statement now, which this run never reaches
+    result = run_tiling(UNREACHED_ERROR)
+    assert result.succeeded and not result.gaps and result.fields == {"rows": 5}
+    taken = run_tiling(UNREACHED_ERROR.replace("bool trans_ = false;", "bool trans_ = true;"))
+    assert not taken.succeeded
