@@ -79,6 +79,7 @@ class _Form:
     dist: str | None = None
     dist_value: int | None = None  # a distribution given by value (a template parameter), its enum by direction
     post: str | None = None
+    block: bool = False  # DataCopyMode::DATA_BLOCK_COPY: eight 32-byte blocks at a block stride (_block_copy)
     bad: str | None = None
 
 
@@ -123,6 +124,8 @@ def _template(lw: FunctionLowerer, targs: list[A.TemplateArg]) -> _Form:
             form.dist = last
         elif kind == "PostLiteral" or last.startswith("POST_MODE_"):
             form.post = last
+        elif last == "DATA_BLOCK_COPY":
+            form.block = True
         elif len(parts) == 1 and isinstance(value, str) and value.startswith("DIST_"):
             if value not in _NEUTRAL:
                 form.dist = value  # a template parameter holding the enumerator (bound by its name)
@@ -256,8 +259,35 @@ def _emit(lw: FunctionLowerer, e: A.Call, api: str, elem: Scalar | None, regs: d
     emit(lw, e, api, elem, regs, values, "" if plain else f"dist={form.dist}")
 
 
+def _block_copy(lw: FunctionLowerer, e: A.Call, form: _Form, load: bool) -> None:
+    """`LoadAlign<T, DataCopyMode::DATA_BLOCK_COPY>(dst, addr, dataBlockStride, mask)` and the StoreAlign
+    `(addr, src, dataBlockStride, mask)`: the register's eight 32-byte blocks from / to addr + k * stride * 32
+    bytes (rust_sim/src/vector/reg/transfer.rs). The repeatStride forms are not lowered yet."""
+    args = e.args
+    if len(args) != 4:
+        raise _Unmodelled(f"DATA_BLOCK_COPY in the form with {len(args)} arguments")
+    reg_at, addr_at = (0, 1) if load else (1, 0)
+    reg = _register(lw, args[reg_at], "v")
+    if reg is None:
+        raise _Unmodelled(_not_register(lw, args[reg_at], "the destination" if load else "the source"))
+    mask = _register(lw, args[3], "p")
+    if mask is None:
+        raise _Unmodelled("the mask argument is no MaskReg the lowering models")
+    elem = _elem(lw, form, args[reg_at])
+    if elem is None:
+        raise _Unmodelled("the element type is not known")
+    from ascendir.lower.register_api import _emit as emit
+
+    values = {"addr": _address(lw, args[addr_at]), "stride": _scalar(lw, args[2], "dataBlockStride")}
+    emit(lw, e, "LoadAlign" if load else "StoreAlign", elem, {"dst" if load else "src": reg, "mask": mask}, values,
+         "block=DATA_BLOCK_COPY")
+
+
 def _load_align(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
     args = e.args
+    if form.block:
+        _block_copy(lw, e, form, load=True)
+        return
     dst = _register(lw, args[0], "v") if args else None
     if dst is None:
         raise _Unmodelled("a load into a MaskReg" if args and _register(lw, args[0], "p") else
@@ -349,6 +379,9 @@ def _load_pair(lw: FunctionLowerer, e: A.Call, form: _Form, elem: Scalar | None,
 
 def _store_align(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
     args = e.args
+    if form.block:
+        _block_copy(lw, e, form, load=False)
+        return
     if len(args) >= 2 and _register(lw, args[1], "p") is not None:
         raise _Unmodelled("a store of a MaskReg")
     src = _register(lw, args[1], "v") if len(args) >= 2 else None

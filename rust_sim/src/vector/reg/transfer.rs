@@ -12,7 +12,7 @@ use crate::program::Sv;
 use crate::vector::reg::calls::{flow_or_not_modelled, reg_operand, reg_width, ub_range, ub_range_at};
 use crate::vector::reg::dist::{self, LoadDist, StoreDist};
 use crate::vector::reg::file::{RegFile, VReg};
-use crate::vector::reg::mask::{self, MaskPattern};
+use crate::vector::reg::mask::{self, MaskPattern, MaskReg};
 use crate::vector::reg::unalign;
 
 #[derive(Debug)]
@@ -58,6 +58,14 @@ enum Kind {
         mask: usize,
         addr: Sv,
     },
+    /// DataCopyMode::DATA_BLOCK_COPY: the register's 32-byte blocks from / to `addr + k * stride * 32`
+    Blocks {
+        load: bool,
+        reg: usize,
+        mask: usize,
+        addr: Sv,
+        stride: Sv,
+    },
     /// LoadUnAlignPre / StoreUnAlignPost: the alignment register's own work, nothing to do here ([`unalign`])
     Nothing,
 }
@@ -73,7 +81,7 @@ struct Transfer {
 /// Whether the decoder of a `Reg::LoadAlign` / `Reg::StoreAlign` call should hand it to [`decode`]: it names a
 /// distribution.
 pub fn is_distributed(a: &Args) -> bool {
-    a.targ("dist").is_some()
+    a.targ("dist").is_some() || a.targ("block").is_some()
 }
 
 pub fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
@@ -82,6 +90,19 @@ pub fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
     let t = a.dtype("T")?;
     let dist = a.targ("dist").unwrap_or("DIST_NORM");
     let kind = match api {
+        "LoadAlign" | "StoreAlign" if a.targ("block").is_some() => {
+            if t.size() > 4 {
+                return Err(format!("DATA_BLOCK_COPY of {} (b8, b16 and b32 only)", t.name()));
+            }
+            let load = api == "LoadAlign";
+            Kind::Blocks {
+                load,
+                reg: reg_operand(a, if load { "dst" } else { "src" }, 'v')?,
+                mask: reg_operand(a, "mask", 'p')?,
+                addr: a.sv("addr")?,
+                stride: a.sv("stride")?,
+            }
+        }
         "LoadAlign" if dist::deinterleave_width(dist).is_some() => Kind::LoadPair {
             dst: reg_operand(a, "dst", 'v')?,
             dst1: reg_operand(a, "dst1", 'v')?,
@@ -223,8 +244,49 @@ impl Transfer {
                 }
                 Ok(Flow::Next)
             }
+            Kind::Blocks {
+                load,
+                reg,
+                mask,
+                addr,
+                stride,
+            } => self.blocks(cx, load, (reg, mask), addr, stride),
             Kind::Nothing => Ok(Flow::Next),
         }
+    }
+
+    /// DATA_BLOCK_COPY (asc-devkit docs .../Reg数据搬入/非连续对齐搬入（LoadAlign）.md and Reg数据搬出/
+    /// 非连续对齐搬出（StoreAlign）.md): the eight 32-byte blocks of the register, block k at `addr + k *
+    /// dataBlockStride * 32` bytes. A load reads a block when the mask selects any of its elements and leaves
+    /// it 0 otherwise (not read, so no bounds finding: the page); a store leaves a block none of whose elements
+    /// is selected unwritten. A store of a block only some of whose elements are selected is refused: the
+    /// store page does not say whether the others are written.
+    fn blocks(&self, cx: &mut Ctx, load: bool, regs: (usize, usize), addr: Sv, stride: Sv) -> Result<Flow, String> {
+        let (reg, mask) = regs;
+        let t = self.t;
+        let m = self.file(cx).mask(mask).clone();
+        let mut data = if load {
+            VReg::zeroed(self.width)
+        } else {
+            self.file(cx).vreg(reg).clone()
+        };
+        let (base, step) = (cx.int(addr), cx.int(stride) * 32);
+        for k in selected_blocks(&m, t, self.width, !load)? {
+            let Some(at) = ub_range_at(cx, base + k as i64 * step, 32, !load, t.size(), &self.name) else {
+                return Ok(Flow::Stop);
+            };
+            let ub = &mut cx.local(MemKind::Ub).data.as_mut_slice()[at..at + 32];
+            if load {
+                data.bytes[32 * k..32 * (k + 1)].copy_from_slice(ub);
+            } else {
+                ub.copy_from_slice(&data.bytes[32 * k..32 * (k + 1)]);
+                cx.mark_local(MemKind::Ub, at, 32);
+            }
+        }
+        if load {
+            *self.file(cx).vreg(reg) = data;
+        }
+        Ok(Flow::Next)
     }
 
     fn gather(
@@ -258,6 +320,29 @@ impl Transfer {
         }
         Ok(if stopped { Flow::Stop } else { Flow::Next })
     }
+}
+
+/// The 32-byte blocks of a `width`-byte register a DATA_BLOCK_COPY moves under `mask` (elements of `t`): those
+/// with a selected element; for a store, a block only partly selected is refused ([`Transfer::blocks`]).
+pub fn selected_blocks(mask: &MaskReg, t: DType, width: usize, store: bool) -> Result<Vec<usize>, String> {
+    let per_block = 32 / t.size();
+    let mut blocks = Vec::new();
+    for k in 0..width / 32 {
+        let selected = (k * per_block..(k + 1) * per_block)
+            .filter(|&i| mask.active(t, i))
+            .count();
+        if selected == 0 {
+            continue;
+        }
+        if store && selected < per_block {
+            return Err(format!(
+                "a DATA_BLOCK_COPY store of block {k} with {selected} of its {per_block} elements selected \
+                 (whether the others are written is not documented)"
+            ));
+        }
+        blocks.push(k);
+    }
+    Ok(blocks)
 }
 
 /// The unsigned integer type of `size` bytes (an index register's lane type by default).
@@ -438,6 +523,20 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!((out.lanes(DType::I64), out.get(DType::I64, 31)), (32, 93 << 33));
+    }
+
+    #[test]
+    fn data_block_copy_moves_the_blocks_with_a_selected_element() {
+        // 20 floats selected: blocks 0, 1 whole, block 2 half (elements 16..20)
+        let m = MaskReg::first(256, DType::F32, 20);
+        assert_eq!(selected_blocks(&m, DType::F32, 256, false).unwrap(), vec![0, 1, 2]);
+        let e = selected_blocks(&m, DType::F32, 256, true).unwrap_err();
+        assert!(e.contains("block 2 with 4 of its 8 elements selected"), "{e}");
+        let halves = MaskReg::first(256, DType::F16, 32);
+        assert_eq!(selected_blocks(&halves, DType::F16, 256, true).unwrap(), vec![0, 1]);
+        assert!(selected_blocks(&MaskReg::none(256), DType::F32, 256, true)
+            .unwrap()
+            .is_empty());
     }
 
     #[test]
