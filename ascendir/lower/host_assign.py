@@ -174,7 +174,12 @@ class HostAssignment:
         if host_std.is_model(a) or host_std.is_model(b):
             return host_std.compare(self, op, a, b, node)
         if handle_kind(handle) == "string" and isinstance(other.const, str) and not is_host(other.ctype):
-            eq = Val(C.BOOL, self.emit(hd.StrEqOp(self.ssa(handle, node), other.const), node).results[0])
+            text = self.ssa(handle, node)
+            if not isinstance(text.type, hd.StringType):
+                # a std::string the lowering could not follow (a member of a struct whose type it could not
+                # resolve reads as an undefined value): comparing that would be invalid IR, so it is a gap here
+                raise Unsupported("comparing a std::string whose value the host lowering does not hold", node)
+            eq = Val(C.BOOL, self.emit(hd.StrEqOp(text, other.const), node).results[0])
             return eq if op == "==" else self._not(eq, node)
         if handle_kind(handle) == "attr_ptr" and isinstance(other.const, str):
             raise Unsupported("comparing a 'const char*' attribute with a string literal compares addresses; "
