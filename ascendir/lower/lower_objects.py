@@ -287,6 +287,10 @@ class ObjectLowering:
                     aliased = self.resolve_type(alias)
                     if isinstance(aliased, C.ClassT):
                         named_bases.setdefault(aliased.name, mi)
+                elif mi.target not in inst.members:
+                    # `: NormModulate::ModulateBase<T>(pipe, tiling)` (ops-nn modulate): a base named with its
+                    # namespace, which the class keys leave out; its name alone finds it
+                    named_bases.setdefault(_template_name(mi.target), mi)
             for base in inst.bases:
                 mi = named_bases.get(base.info.name) or named_bases.get(base.info.name.rsplit("::", 1)[-1]) or \
                     named_bases.get(_template_name(base.info.name))  # an explicit specialisation's, `CopyBase<float>`
