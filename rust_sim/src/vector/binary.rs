@@ -8,7 +8,7 @@ use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
 use crate::program::Sv;
 use crate::vector::elem::{load_f32, load_i64, store_f32, store_i64, CHUNK};
-use crate::vector::{check_count_fits, check_footprint, elementwise, geoms, plan, Form};
+use crate::vector::{check_count_fits, check_footprint, elementwise, elementwise_absorbing, geoms, plan, Form};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {
@@ -103,9 +103,21 @@ impl ApiOp for Binary {
             return Flow::Next;
         };
         let (op, t) = (self.op, self.t);
-        elementwise(cx, mem, &p, &g, &self.name, &mut |srcs, out, m, _| {
-            binary_kernel(op, t, srcs, out, m)
-        });
+        // And with a zero byte / Or with an all-ones byte decides the result byte whatever the other operand holds
+        let absorb = match op {
+            BinOp::And => Some(0x00),
+            BinOp::Or => Some(0xFF),
+            _ => None,
+        };
+        elementwise_absorbing(
+            cx,
+            mem,
+            &p,
+            &g,
+            &self.name,
+            &mut |srcs, out, m, _| binary_kernel(op, t, srcs, out, m),
+            absorb,
+        );
         Flow::Next
     }
 }

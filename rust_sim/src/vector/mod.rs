@@ -503,6 +503,22 @@ pub fn check_count_fits(cx: &mut Ctx, form: &Form, geoms: &[Geom], names: &[&str
 pub type Kernel<'a> = dyn FnMut(&[&[u8]], &mut [u8], usize, u64) + 'a;
 
 pub fn elementwise(cx: &mut Ctx, mem: MemKind, plan: &Plan, geoms: &[Geom], what: &str, kernel: &mut Kernel) {
+    elementwise_absorbing(cx, mem, plan, geoms, what, kernel, None)
+}
+
+/// `elementwise` for a bitwise operation whose result byte is fixed by one operand's byte `absorb` (0x00 for And,
+/// 0xFF for Or): such a result byte is initialised when that operand's byte is written and equal to it, whatever
+/// the other holds (a diagonal picked out of a partly loaded tile by And with a mask of zeros, ops-math diag_v2).
+/// Operands and result are of one element size; the other bytes are initialised as `elementwise` says.
+pub fn elementwise_absorbing(
+    cx: &mut Ctx,
+    mem: MemKind,
+    plan: &Plan,
+    geoms: &[Geom],
+    what: &str,
+    kernel: &mut Kernel,
+    absorb: Option<u8>,
+) {
     let nsrc = geoms.len() - 1;
     let dst_size = geoms[0].size;
     let alloc = geoms[0].h.alloc;
@@ -525,6 +541,21 @@ pub fn elementwise(cx: &mut Ctx, mem: MemKind, plan: &Plan, geoms: &[Geom], what
                 for (e, flag) in init_buf.iter_mut().enumerate() {
                     if sh[e * g.size..(e + 1) * g.size].iter().any(|&b| b != 1) {
                         *flag = 0;
+                    }
+                }
+            }
+        }
+        // with `absorb`: the result bytes that a written source byte equal to it decides
+        let mut absorbed: Vec<u8> = Vec::new();
+        if let Some(z) = absorb {
+            if !crate::memory::all_ones(&init_buf) {
+                absorbed.resize(dst_len, 0);
+                for (k, g) in geoms[1..].iter().enumerate() {
+                    let at = run.addr[k + 1] as usize;
+                    for (b, flag) in absorbed.iter_mut().enumerate().take(n * g.size) {
+                        if local.init[at + b] == 1 && local.data.as_slice()[at + b] == z {
+                            *flag = 1;
+                        }
                     }
                 }
             }
@@ -563,6 +594,13 @@ pub fn elementwise(cx: &mut Ctx, mem: MemKind, plan: &Plan, geoms: &[Geom], what
         } else {
             for (e, &flag) in init_buf.iter().enumerate() {
                 sh[e * dst_size..(e + 1) * dst_size].fill(flag);
+            }
+            // (`absorbed` was read from the sources before the result overwrote any of them; empty without
+            // `absorb`)
+            for (b, flag) in absorbed.iter().enumerate() {
+                if *flag == 1 {
+                    sh[b] = 1;
+                }
             }
         }
     }
