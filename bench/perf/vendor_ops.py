@@ -16,7 +16,8 @@ table says how far the run got:
 
 and the first error that stopped it. A missing op folder is skipped. Prints a Markdown table; --json writes
 the rows. The cases of session 11's ops-nn activations, norms, losses, index and pooling ops and ops-math ops are in
-vendor_ops_nn.py; OpCase and the tolerances in vendor_op_case.py.
+vendor_ops_nn.py, session 12's optimiser, pooling, loss-gradient, vfusion and diagonal / padding ops in
+vendor_ops_optim_pool.py; OpCase and the tolerances in vendor_op_case.py.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from vendor_op_case import DEFAULT_TOLERANCE, Arrays, OpCase, layer_norm as _lay
 from vendor_op_case import f32 as _f32, with_specials as _with_specials, within as _within  # noqa: E402
 from vendor_ops_cube import cube_cases  # noqa: E402
 from vendor_ops_nn import nn_and_math_cases  # noqa: E402
+from vendor_ops_optim_pool import optim_pool_cases  # noqa: E402
 
 
 def _rms(x: np.ndarray, eps: float) -> np.ndarray:
@@ -120,7 +122,8 @@ def _cases() -> list[OpCase]:
                {"permute_tokens": ((rows * 2, 32), "float32"), "sorted_indices": ((rows * 2,), "int32")},
                lambda a: _permute(a["tokens"], a["indices"]),
                note="stable argsort of the flattened indices; permute_tokens[p] = tokens[sorted[p] // topk]"),
-    ] + _math_and_transformer_cases(rows, cols) + nn_and_math_cases(rows, cols) + cube_cases()
+    ] + _math_and_transformer_cases(rows, cols) + nn_and_math_cases(rows, cols) + cube_cases() + \
+        optim_pool_cases(rows, cols)
 
 
 def _math_and_transformer_cases(rows: int, cols: int) -> list[OpCase]:
