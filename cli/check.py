@@ -34,13 +34,15 @@ OUTPUT_FORMATS = ("text", "json", "sarif")
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
-def _parse_defines(defines: Sequence[str], undefines: Sequence[str]) -> dict[str, str | None]:
+def parse_defines(defines: Sequence[str], undefines: Sequence[str]) -> dict[str, str | None]:
+    """`-D NAME[=VALUE]` and `-U NAME` (ascendc-check, ascendir run) as the macro changes the preprocessor takes:
+    NAME -> its value ("1" when none is given), or None to undefine it (a default define too)."""
     out: dict[str, str | None] = {}
     for item in defines:
-        name, _, value = item.partition("=")
+        name, sep, value = item.partition("=")
         if not name:
             raise click.BadParameter(f"'-D {item}' names no macro", param_hint="-D")
-        out[name] = value if _ else "1"
+        out[name] = value if sep else "1"
     for name in undefines:
         out[name] = None
     return out
@@ -176,7 +178,7 @@ def main(paths: tuple[str, ...], fmt: str | None, input_format: str | None, outp
     concrete = _concrete_inputs(shapes, attrs, test_case)
     if build_path is not None and compile_commands is not None:
         raise click.UsageError("give either -p or --compile-commands, not both")
-    macros = _parse_defines(defines, undefines)
+    macros = parse_defines(defines, undefines)
     settings = _compile_settings(include_dirs, system_dirs, macros, build_path or compile_commands, config,
                                  config_folder)
     try:

@@ -124,6 +124,7 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
 
     import numpy as np
 
+    from cli.check import check_chip, parse_defines
     from cli.shapes import parse_attr_value, parse_tensor_spec
     from frontend.diagnostics import render_text
     from passes.sim.launch import DEFAULT_BUDGET, load_source, run_loaded
@@ -131,8 +132,6 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
     if not os.path.exists(kernel):
         raise click.BadParameter(f"{kernel}: no such file or folder", param_hint="KERNEL")
     if chip is not None:
-        from cli.check import check_chip
-
         check_chip(chip)
     rng = np.random.default_rng(seed)
     named: dict[str, Any] = {}
@@ -166,14 +165,7 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
         if not sep or not field:
             raise click.BadParameter(f"'{text}' is not FIELD=VALUE", param_hint="--tiling")
         fields[field.strip()] = parse_attr_value(value)
-    macros: dict[str, str | None] = {}
-    for item in defines:
-        name, sep, value = item.partition("=")
-        if not name:
-            raise click.BadParameter(f"'-D {item}' names no macro", param_hint="-D")
-        macros[name] = value if sep else "1"
-    for name in undefines:
-        macros[name] = None  # (a default define too: the chip's __DAV_C220_VEC__)
+    macros = parse_defines(defines, undefines)  # -U undefines a default define too: the chip's __DAV_C220_VEC__
     for folder in include_dirs:
         if not os.path.isdir(folder):
             raise click.BadParameter(f"{folder}: no such folder", param_hint="-I")

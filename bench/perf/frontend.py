@@ -42,6 +42,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from bench.perf.measure_host import cpu_model, lines_of, pin  # noqa: E402  (the checkout on sys.path first)
+
 CORPUS = ROOT / "tests" / "corpus" / "clean"
 DEFAULT_JSON = ROOT / "bench" / "perf" / "results" / "frontend.json"
 GOAL_LINES_PER_S = 10_000
@@ -50,17 +52,6 @@ SOURCE_SUFFIXES = (".cpp", ".asc", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh")
 
 
 # ------------------------------------------------------------------ helpers
-
-
-def pin(cpu: int) -> str:
-    """Pin this process to `cpu`; returns a description of what happened."""
-    if not hasattr(os, "sched_setaffinity"):
-        return "not pinned (no os.sched_setaffinity on this platform)"
-    try:
-        os.sched_setaffinity(0, {cpu})
-    except OSError as exc:
-        return f"not pinned ({exc})"
-    return f"cpu {cpu}"
 
 
 def pinned_cmd(cmd: list[str], cpu: int) -> list[str]:
@@ -81,22 +72,8 @@ def child_preexec(cpu: int) -> Callable[[], None] | None:
     return setup
 
 
-def lines_of(text: str) -> int:
-    return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-
-
 def rate(lines: int, seconds: float) -> float:
     return lines / seconds if seconds > 0 else float("inf")
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def venv_tool(name: str) -> str:

@@ -43,6 +43,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from bench.perf.measure_host import cpu_model, lines_of, pin  # noqa: E402  (the checkout on sys.path first)
+
 DEFAULT_KERNEL = ROOT / "bench" / "perf" / "kernels" / "layernorm_300.cpp"
 DEFAULT_JSON = ROOT / "bench" / "perf" / "results" / "lowering.json"
 GOAL_MS = 100.0
@@ -58,32 +60,6 @@ DISPATCHERS = {
 
 
 # ------------------------------------------------------------------ helpers
-
-
-def pin(cpu: int | None) -> str:
-    if cpu is None:
-        return "not pinned"
-    if not hasattr(os, "sched_setaffinity"):
-        return "not pinned (no os.sched_setaffinity on this platform)"
-    try:
-        os.sched_setaffinity(0, {cpu})
-    except OSError as exc:
-        return f"not pinned ({exc})"
-    return f"cpu {cpu}"
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def lines_of(text: str) -> int:
-    return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
 
 
 def rel(path: Path) -> str:

@@ -15,7 +15,7 @@ from ascendir.dialects import ascendc as asc
 from passes.verify import flag_edges, happens_before, queue_reuse
 from passes.verify.buffer_ir import line_of, stored_pipe, tensor_root
 from passes.verify.buffer_states import DEQUE, ENQUE, FREE, OCCUPIED, UNKNOWN, QueueState, State
-from passes.verify.ir import constant_of, overload_of
+from passes.verify.ir import constant_of
 
 
 # LocalTensor methods that only read the tensor's descriptor, not its buffer.
@@ -538,12 +538,4 @@ def _producer_reads(op: Operation, tensor: SSAValue) -> bool:
         return False
     if not isinstance(tensor.type, asc.LocalTensorType) or tensor.type.position.data != "VECOUT":
         return False
-    found = overload_of(op.api.data, op.overload.data, op.FAMILY)
-    if found is None:
-        return False
-    overload, has_receiver = found
-    roles = [p.name for p in overload.params]
-    bound = [roles[i - int(has_receiver)] if 0 <= i - int(has_receiver) < len(roles) else None
-             for i in range(len(op.args))]
-    uses = [bound[i] for i, a in enumerate(op.args) if a is tensor]
-    return bool(uses) and all(name is not None and name.startswith("src") for name in uses)
+    return queue_reuse.only_reads(op, tensor)
