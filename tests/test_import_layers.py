@@ -1,10 +1,11 @@
 """The packages import downward only: frontend <- ascendir <- passes <- bench <- llm <- cli (DESIGN.md, Layout).
 
 Every import of every module is read with `ast`: module-level ones, the lazy ones inside functions (which cycle
-checks and import-time tests never see), relative ones (which stay inside their package) and `importlib.import_module("...")` with a literal
-name. An import of a package on a higher layer is an arrow up, and fails here with its file and line.
-rust_sim (the simulator's Python face) sits under passes, which builds its programs; it imports nothing of
-the project. No exceptions are allowed: an arrow up is mended by moving the code down, not by listing it.
+checks and import-time tests never see), relative ones (which stay inside their package) and
+`importlib.import_module("...")` with a literal name. An import of a package on a higher layer is an arrow up,
+and fails here with its file and line. rust_sim (the simulator's Python face) sits under passes, which builds its
+programs; it imports nothing of the project. No exceptions are allowed: an arrow up is mended by moving the code
+down, not by listing it.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """Seeded data for a kernel input nobody gave: `ascendir run --input x=8,2048:float16` and a host program's input
 buffers (passes/sim/host_run.py) draw theirs here, so one dtype gets the same kind of values on both paths.
 
-Floats are uniform in [-1, 1) (in range for every narrow type: no overflow, no infinities after the cast). bfloat16 has no numpy type; its values are drawn as float32 and kept as
-the uint16 bit patterns a kernel reads (the top half, truncated). Signed integers are in [-10, 10] (negative
-values reach the sign paths of a kernel: abs, shifts, comparisons), unsigned ones in [0, 20], bools 0 or 1.
+Floats are uniform in [-1, 1) (in range for every narrow type: no overflow, no infinities after the cast).
+bfloat16 has no numpy type; its values are drawn as float32 and kept as the uint16 bit patterns a kernel reads
+(the top half, truncated). Signed integers are in [-10, 10] (negative values reach the sign paths of a kernel:
+abs, shifts, comparisons), unsigned ones in [0, 20], bools 0 or 1.
 """
 
 from __future__ import annotations
