@@ -1,7 +1,8 @@
-"""Load distributions E2B and BLK (issue 28, session 12), by asc-devkit's LoadAlign page (docs .../Reg数据搬入/
-连续对齐搬入（LoadAlign）.md, table 3): `DIST_E2B_B32` loads VL / 32 = 8 floats and broadcasts each to a 32-byte
+"""Load distributions E2B, BLK, US and DS (issue 28, session 12), by asc-devkit's LoadAlign page
+(docs .../Reg数据搬入/连续对齐搬入（LoadAlign）.md, table 3): `DIST_E2B_B32` loads VL / 32 = 8 floats and broadcasts each to a 32-byte
 block (lane i is element i // 8), `DIST_E2B_B16` 8 halves over 16 lanes each, `DIST_BLK` repeats one 32-byte
-block over the register. ops-nn gather_nd's vgather key loads its index strides with E2B; before, each was a
+block over the register, `DIST_US_B16` repeats each of VL / 2 bytes' halves twice, `DIST_DS_B16` keeps every other
+half of 2 * VL bytes. ops-nn gather_nd's vgather key loads its index strides with E2B; before, each was a
 named ASC958 ('LoadDist::DIST_E2B_B32 is not modelled')."""
 
 from __future__ import annotations
@@ -29,19 +30,19 @@ __simd_vf__ inline void LoadVF(__ubuf__ T* yAddr, __ubuf__ T* xAddr)
 extern "C" __global__ __aicore__ void reg_e2b(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GlobalTensor<TYPE> xGm, yGm;
-    xGm.SetGlobalBuffer((__gm__ TYPE *)x, N);
-    yGm.SetGlobalBuffer((__gm__ TYPE *)y, N);
+    xGm.SetGlobalBuffer((__gm__ TYPE *)x, NX);
+    yGm.SetGlobalBuffer((__gm__ TYPE *)y, NY);
     TPipe pipe;
     TBuf<TPosition::VECCALC> xb, yb;
-    pipe.InitBuffer(xb, N * sizeof(TYPE));
-    pipe.InitBuffer(yb, N * sizeof(TYPE));
+    pipe.InitBuffer(xb, NX * sizeof(TYPE));
+    pipe.InitBuffer(yb, NY * sizeof(TYPE));
     LocalTensor<TYPE> xl = xb.Get<TYPE>();
     LocalTensor<TYPE> yl = yb.Get<TYPE>();
-    DataCopy(xl, xGm, N);
+    DataCopy(xl, xGm, NX);
     PipeBarrier<PIPE_ALL>();
     asc_vf_call<LoadVF<TYPE>>((__ubuf__ TYPE *)yl.GetPhyAddr(), (__ubuf__ TYPE *)xl.GetPhyAddr());
     PipeBarrier<PIPE_ALL>();
-    DataCopy(yGm, yl, N);
+    DataCopy(yGm, yl, NY);
 }
 """
 
@@ -50,13 +51,15 @@ extern "C" __global__ __aicore__ void reg_e2b(GM_ADDR x, GM_ADDR y, GM_ADDR work
     ("DIST_E2B_B32", "float", np.float32, lambda i: i // 8),
     ("DIST_E2B_B16", "half", np.float16, lambda i: i // 16),
     ("DIST_BLK", "float", np.float32, lambda i: i % 8),
+    ("DIST_US_B16", "half", np.float16, lambda i: i // 2),
+    ("DIST_DS_B16", "half", np.float16, lambda i: 2 * i),
 ])
 def test_e2b_and_blk_loads_equal_numpy(tmp_path: Path, dist: str, ctype: str, dtype, lane) -> None:
     n = 256 // np.dtype(dtype).itemsize
-    x = np.random.default_rng(0).standard_normal(n).astype(dtype)
+    x = np.random.default_rng(0).standard_normal(2 * n).astype(dtype)  # DS reads two registers' worth
     src = tmp_path / "reg_e2b.cpp"
-    src.write_text(KERNEL.replace("DIST>", dist + ">").replace("TYPE", ctype).replace("N)", f"{n})")
-                   .replace("N *", f"{n} *"), encoding="utf-8")
+    src.write_text(KERNEL.replace("DIST>", dist + ">").replace("TYPE", ctype).replace("NX", str(2 * n))
+                   .replace("NY", str(n)), encoding="utf-8")
     result = run(str(src), {"x": x}, chip="950PR", block_dim=1, outputs={"y": ((n,), np.dtype(dtype).name)})
     assert result.ok, [str(d) for d in result.findings]
     np.testing.assert_array_equal(result.outputs["y"], x[[lane(i) for i in range(n)]])

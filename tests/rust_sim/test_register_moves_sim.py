@@ -221,7 +221,7 @@ def test_mask_pattern_h_selects_the_lower_half(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("call, named", [
-    ("Reg::LoadAlign<T, Reg::LoadDist::DIST_US_B16>(a, xAddr);", "LoadDist::DIST_US_B16 is not modelled"),
+    ("Reg::LoadAlign<T, Reg::LoadDist::DIST_SPLT2CHN_B16>(a, xAddr);", "LoadDist::DIST_SPLT2CHN_B16 is not modelled"),
     ("Reg::MaskReg m3 = Reg::CreateMask<T, Reg::MaskPattern::M3>();", "MaskPattern::M3 is not modelled"),
     # the count-less form takes its count from AR, which only a Squeeze with STORE_REG sets (spr.rs)
     ("Reg::StoreUnAlign(yAddr, a, us);", "no Squeeze with STORE_REG precedes"),

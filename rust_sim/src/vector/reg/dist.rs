@@ -28,14 +28,14 @@
 //!   high ones into `reg[1]` (dav_3510/kernel_reg_compute_datacopy_load_impl.h:60-66), and complex32's real
 //!   and imaginary halves with DINTLV_B16 (:72-78).
 //!
-//! - `DIST_E2B_B16/B32`, `DIST_BLK` (asc-devkit docs .../Reg数据搬入/连续对齐搬入（LoadAlign）.md, table 3):
-//!   E2B loads VL / 32 elements and broadcasts each to one 32-byte block (lane i of the register is element
-//!   i / (32 / size)); BLK reads one 32-byte block and repeats it over the register.
+//! - `DIST_E2B_B16/B32`, `DIST_BLK`, `DIST_US_B8/B16`, `DIST_DS_B8/B16` (asc-devkit docs .../Reg数据搬入/
+//!   连续对齐搬入（LoadAlign）.md, table 3): E2B loads VL / 32 elements and broadcasts each to one 32-byte block
+//!   (lane i of the register is element i / (32 / size)); BLK reads one 32-byte block and repeats it over the
+//!   register; US loads VL / 2 bytes and repeats each element twice (lane i is element i / 2); DS loads 2 * VL
+//!   bytes and keeps every other element (lane i is element 2i).
 //!
-//! Not modelled, each a named error: the up/down-sampling loads (US, DS: the same page describes them now,
-//! "each input element repeated twice" / "every other one kept", left for a later slice), the interleaving
-//! store (INTLV, whose one mask over two registers the headers do not explain) and the channel split/merge
-//! forms (SPLT*, MRG*).
+//! Not modelled, each a named error: the interleaving store (INTLV, whose one mask over two registers the
+//! headers do not explain) and the channel split/merge forms (SPLT*, MRG*).
 
 use crate::dtype::DType;
 use crate::vector::reg::file::VReg;
@@ -54,6 +54,10 @@ pub enum LoadDist {
     ElemToBlock { bytes: usize },
     /// one 32-byte block repeated over the register (BLK)
     Block,
+    /// elements of `bytes` bytes, each into two lanes (US: 2x up-sampling of VL / 2 bytes)
+    UpSample { bytes: usize },
+    /// every other element of `bytes` bytes of 2 * VL (DS: 2x down-sampling)
+    DownSample { bytes: usize },
 }
 
 /// A store distribution.
@@ -94,6 +98,10 @@ impl LoadDist {
             "E2B_B16" => LoadDist::ElemToBlock { bytes: 2 },
             "E2B_B32" => LoadDist::ElemToBlock { bytes: 4 },
             "BLK" => LoadDist::Block,
+            "US_B8" => LoadDist::UpSample { bytes: 1 },
+            "US_B16" => LoadDist::UpSample { bytes: 2 },
+            "DS_B8" => LoadDist::DownSample { bytes: 1 },
+            "DS_B16" => LoadDist::DownSample { bytes: 2 },
             _ => return Err(unmodelled("LoadDist", name)),
         })
     }
@@ -106,6 +114,8 @@ impl LoadDist {
             LoadDist::Unpack { factor, .. } => width / factor,
             LoadDist::ElemToBlock { bytes } => width / 32 * bytes,
             LoadDist::Block => 32,
+            LoadDist::UpSample { .. } => width / 2,
+            LoadDist::DownSample { .. } => 2 * width,
         }
     }
 
@@ -141,6 +151,16 @@ impl LoadDist {
             LoadDist::Block => {
                 for (b, byte) in reg.bytes.iter_mut().enumerate() {
                     *byte = ub[b % 32];
+                }
+            }
+            LoadDist::UpSample { bytes } => {
+                for (i, lane) in reg.bytes.chunks_exact_mut(bytes).enumerate() {
+                    lane.copy_from_slice(&ub[(i / 2) * bytes..(i / 2 + 1) * bytes]);
+                }
+            }
+            LoadDist::DownSample { bytes } => {
+                for (i, lane) in reg.bytes.chunks_exact_mut(bytes).enumerate() {
+                    lane.copy_from_slice(&ub[2 * i * bytes..(2 * i + 1) * bytes]);
                 }
             }
         }
@@ -359,7 +379,7 @@ mod tests {
     }
 
     #[test]
-    fn e2b_and_blk_follow_the_load_align_page() {
+    fn e2b_blk_us_ds_follow_the_load_align_page() {
         let ub: Vec<u8> = (0..=255u8).chain(0..=255u8).collect();
         // E2B_B32: 8 words, each over one 32-byte block (8 lanes)
         let r = LoadDist::from_name("DIST_E2B_B32").unwrap().load(&ub, 256).unwrap();
@@ -373,13 +393,23 @@ mod tests {
         assert_eq!((r.get(DType::U16, 15), r.get(DType::U16, 16)), (0x0100, 0x0302));
         let r = LoadDist::from_name("DIST_BLK").unwrap().load(&ub, 256).unwrap();
         assert_eq!((r.bytes[31], r.bytes[32], r.bytes[255]), (31, 0, 31));
-        assert!(LoadDist::from_name("DIST_US_B16").is_err()); // not in this slice
+        let r = LoadDist::from_name("DIST_US_B16").unwrap().load(&ub, 256).unwrap();
+        assert_eq!(
+            (r.get(DType::U16, 0), r.get(DType::U16, 1), r.get(DType::U16, 2)),
+            (0x0100, 0x0100, 0x0302)
+        );
+        let r = LoadDist::from_name("DIST_DS_B8").unwrap().load(&ub, 256).unwrap();
+        assert_eq!((r.bytes[1], r.bytes[127], r.bytes[128]), (2, 254, 0));
+        assert!(LoadDist::from_name("DIST_DS_B8")
+            .unwrap()
+            .load(&ub[..300], 256)
+            .is_err());
     }
 
     #[test]
     fn the_distributions_the_headers_leave_open_are_named() {
-        let e = LoadDist::from_name("LoadDist::DIST_US_B16").unwrap_err();
-        assert!(e.contains("LoadDist::DIST_US_B16 is not modelled"), "{e}");
+        let e = LoadDist::from_name("LoadDist::DIST_SPLT2CHN_B16").unwrap_err();
+        assert!(e.contains("LoadDist::DIST_SPLT2CHN_B16 is not modelled"), "{e}");
         let e = StoreDist::from_name("DIST_INTLV_B32", DType::F32).unwrap_err();
         assert!(e.contains("StoreDist::DIST_INTLV_B32 is not modelled"), "{e}");
     }
