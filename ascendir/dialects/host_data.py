@@ -69,6 +69,7 @@ NUMPY_TO_GE: dict[str, str] = {
     "float64": "DT_DOUBLE",
     "bool": "DT_BOOL",
     "bfloat16": "DT_BF16",
+    "int4": "DT_INT4",  # int4b_t, two to a byte (an output given as its packed bytes: passes.sim.launch.INT4)
     # a complex tensor is pairs of floats in memory (real, imaginary); the host sees its own dtype
     "complex64": "DT_COMPLEX64",
     "complex128": "DT_COMPLEX128",

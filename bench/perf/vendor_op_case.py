@@ -60,3 +60,10 @@ def with_specials(x: np.ndarray) -> np.ndarray:
     flat[3::11] = -np.inf
     flat[5::13] = np.nan
     return x
+
+
+def unpack_int4(packed: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """An int4 output as the launch returns it (its bytes, two elements each, the even one in the low nibble) as
+    int8 values of `shape`."""
+    nibbles = np.stack([packed & 0xF, packed >> 4], axis=-1).reshape(-1).astype(np.int8)
+    return np.where(nibbles > 7, nibbles - 16, nibbles)[:int(np.prod(shape))].reshape(shape)

@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))  # the repository's packages (bench.suites) before
 sys.path.append(str(Path(__file__).resolve().parent))
 
 from vendor_op_case import DEFAULT_TOLERANCE, Arrays, OpCase, layer_norm as _layer_norm  # noqa: E402
-from vendor_op_case import f32 as _f32, with_specials as _with_specials, within as _within  # noqa: E402
+from vendor_op_case import f32 as _f32, unpack_int4, with_specials as _with_specials, within as _within  # noqa: E402
 from vendor_ops_cube import cube_cases  # noqa: E402
 from vendor_ops_nn import nn_and_math_cases  # noqa: E402
 from vendor_ops_optim_pool import optim_pool_cases  # noqa: E402
@@ -282,7 +282,11 @@ def _compare(case: OpCase, got: Arrays, want: Arrays) -> tuple[bool, str]:
             worst.append(f"{name}: missing")
             continue
         tolerance = case.tolerance.get(name, DEFAULT_TOLERANCE)
-        result = tolerance.compare(np.asarray(ref), got[name], case.outputs[name][1])
+        shape, dtype = case.outputs[name]
+        value = got[name]
+        if dtype == "int4":  # the packed bytes, as int8 values (np.dtype("int4") is a 4-byte int)
+            value, dtype = unpack_int4(value, shape), "int8"
+        result = tolerance.compare(np.asarray(ref), value, dtype)
         ok &= result.ok
         worst.append(f"{name}: max err {result.max_abs:.3g}" + (f" ({result.reason})" if result.reason else ""))
     return ok, "; ".join(worst)

@@ -65,12 +65,12 @@ def _rms_cast(a: Arrays) -> Arrays:
     return {"y1": y, "y2": y.astype(np.float16), "rstd": rstd, "x": x}
 
 
-def _rms_quant(a: Arrays) -> np.ndarray:
+def _rms_quant(a: Arrays, low: int = -128, high: int = 127) -> np.ndarray:
     x = a["x"].astype(np.float64)
     normed = x / np.sqrt((x ** 2).mean(axis=-1, keepdims=True) + 1e-6) * a["gamma"] + a["beta"]
     # docs/aclnnRmsNormQuant.md: y = round(quant_in / scale + offset) (the README's 计算公式 writes * scale; the
     # kernel, GetScaleAndOffset, multiplies by 1 / scale as the aclnn page says)
-    return np.clip(np.rint(normed / float(a["scale"][0]) + float(a["offset"][0])), -128, 127)
+    return np.clip(np.rint(normed / float(a["scale"][0]) + float(a["offset"][0])), low, high)
 
 
 def _scatter_rows(a: Arrays) -> np.ndarray:
@@ -181,6 +181,13 @@ def nn_and_math_cases(rows: int, cols: int) -> list[OpCase]:
                {"y": ((rows, cols), "int8")},
                lambda a: {"y": _rms_quant(a)}, attrs=["1e-6"], tolerance={"y": within(1.0)},
                note="y = round((x / rms(x) * gamma + beta) / scale + offset) saturated to int8, eps 1e-6 (aclnn page)"),
+        OpCase("rms_norm_quant_int4", "ops-nn/norm/rms_norm_quant",
+               lambda r: {"x": f32(r, rows, cols).astype(np.float16), "gamma": f32(r, cols).astype(np.float16),
+                          "beta": (f32(r, cols) * 0.1).astype(np.float16), "scale": np.array([0.5], np.float16),
+                          "offset": np.array([1], np.int8)},
+               {"y": ((rows, cols), "int4")},
+               lambda a: {"y": _rms_quant(a, -8, 7)}, attrs=["1e-6"], tolerance={"y": within(1.0)},
+               note="the same with y int4 (packed two a byte, unpacked to compare), saturated to [-8, 7]"),
         OpCase("angle_v2", "ops-math/math/angle_v2",
                lambda r: {"x": np.where(r.random((rows, cols)) < 0.1, 0.0, f32(r, rows, cols)).astype(np.float32)},
                {"y": ((rows, cols), "float32")},

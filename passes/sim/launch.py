@@ -70,7 +70,20 @@ def bfloat16_dtype() -> Any:
 def numpy_dtype(name: str) -> Any:
     if name == "bfloat16":
         return bfloat16_dtype()
+    if name == INT4:
+        return np.uint8  # packed, two elements a byte (packed_int4_bytes)
     return ML_DTYPES.get(name, np.float32)
+
+
+# int4b_t tensors: numpy has no 4-bit type (and np.dtype("int4") is a 4-byte int), so an int4 output is its
+# packed bytes, two elements a byte with the even one in the low nibble (rust_sim/src/int4.rs), and its spec's
+# shape counts the elements
+INT4 = "int4"
+
+
+def packed_int4_bytes(shape: Sequence[int]) -> int:
+    """The bytes of an int4 tensor of `shape`: half its elements, rounded up."""
+    return (int(np.prod(shape, dtype=np.int64)) + 1) // 2
 
 
 def dtype_name(arr: np.ndarray) -> str:
@@ -175,6 +188,11 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     # (a cast's float32 -> int32) bind their own DTYPE_<NAME>, not the first column the inputs match
     for i, name in enumerate(out_names if in_names else []):
         dt = declared(len(arrays) + i, name)
+        spec = outputs.get(name) if isinstance(outputs, Mapping) else None
+        if dt is None and not isinstance(spec, np.ndarray | list | None):
+            # an output given as (shape, dtype) names the binary's dtype too: rms_norm_quant's y int4 (its OpDef's
+            # int4 columns take the same inputs as its int8 ones, which the inputs alone would pick)
+            dt = _dtype_of(spec)
         if dt is not None and str(dt).lower() in GE_DTYPES:
             dtypes[f"DTYPE_{name.upper()}"] = dtypes[f"ORIG_DTYPE_{name.upper()}"] = GE_DTYPES[str(dt).lower()]
     program = _with_dtype_codes(program, chip, dtypes)
@@ -505,6 +523,8 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
     def output_array(spec: Any) -> np.ndarray:
         if isinstance(spec, np.ndarray):
             return np.ascontiguousarray(spec)
+        if spec.dtype == INT4:
+            return np.zeros(packed_int4_bytes(spec.shape), dtype=np.uint8)
         return np.zeros(spec.shape, dtype=numpy_dtype(spec.dtype))
 
     for name, spec in outputs.items():
