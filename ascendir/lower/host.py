@@ -270,6 +270,7 @@ class HostLowerer(
         # The base lowers `if (c) { ...; return; } rest` outside lower_stmt, so a condition it cannot
         # model would take `rest` down with it. Report it and take the condition as false instead: the
         # `if` is left out, as any statement the lowering cannot model.
+        mark = len(self.report.diagnostics)
         try:
             return super().condition(e)
         except (Unsupported, HostError) as exc:
@@ -277,6 +278,14 @@ class HostLowerer(
                 self.report.failed(exc)
                 if e.span is not None:  # (where: a gap the run never reaches is not one it depends on)
                     self.emit(hd.LeftOutOp(span_text(e.span)), e)
+            elif e.span is not None and self.builder is not None:
+                # an error in the condition (a member the model does not know, ASC100; reported where found) is
+                # marked here as a statement's is in lower_stmt: a run that reaches the condition fails, one that
+                # never does runs (transpose_batch_mat_mul's registry path, not taken by its einsum cases)
+                errors = [d.span for d in self.report.diagnostics[mark:] if d.is_error and d.span is not None]
+                covered = _covering(e.span, errors)
+                self.emit(hd.LeftOutOp("{}:{}:{}:{}:{}".format(*covered)), e)
+                self._marked.append(covered)
             return Val(C.BOOL, const=0)
 
     def _context(self, node: A.Node) -> SSAValue:

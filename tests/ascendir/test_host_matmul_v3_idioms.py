@@ -8,6 +8,9 @@ TCubeTiling fields and the struct's sizeof were unknown)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from ascendir.host_eval import TilingResult
 from tests.ascendir.host_op import assert_tiled, op_def, run_tiling
 
 FRAMEWORK = """
@@ -274,3 +277,72 @@ def test_an_error_in_a_helper_the_run_never_enters_does_not_fail_it() -> None:
     assert result.succeeded and not result.gaps and result.fields == {"rows": 5}
     taken = run_tiling(UNREACHED_ERROR.replace("bool trans_ = false;", "bool trans_ = true;"))
     assert not taken.succeeded
+
+
+BASE_TILING_H = """
+#pragma once
+namespace optiling {
+class PBase : public TilingBaseClass {
+public:
+    explicit PBase(gert::TilingContext* context) : TilingBaseClass(context) {}
+protected:
+    bool IsCapable() override { return true; }
+    ge::graphStatus GetShapeAttrsInfo() override
+    {
+        if (context_->GetInputShape(0)->NoSuchMember() > 2) {
+            return ge::GRAPH_FAILED;
+        }
+        return ge::GRAPH_SUCCESS;
+    }
+    ge::graphStatus GetPlatformInfo() override { return ge::GRAPH_SUCCESS; }
+    ge::graphStatus DoOpTiling() override { return ge::GRAPH_SUCCESS; }
+    ge::graphStatus DoLibApiTiling() override { return ge::GRAPH_SUCCESS; }
+    uint64_t GetTilingKey() const override { return 0; }
+    ge::graphStatus GetWorkspaceSize() override { return ge::GRAPH_SUCCESS; }
+    ge::graphStatus PostTiling() override { return ge::GRAPH_SUCCESS; }
+};
+}
+"""
+REGISTRY_PATH = """
+#include "p_base_tiling.h"
+namespace optiling {
+struct PTiling { uint32_t rows; };
+REGISTER_TILING_TEMPLATE("P", PBase, 0);
+static ge::graphStatus TilingP(gert::TilingContext *context)
+{
+    uint64_t rows = context->GetInputShape(0)->GetStorageShape().GetDim(0);
+    if (rows < LIMIT) {
+        PTiling *t = context->GetTilingData<PTiling>();
+        t->rows = rows;
+        context->SetBlockDim(1);
+        return ge::GRAPH_SUCCESS;
+    }
+    return TilingRegistry::GetInstance().DoTilingImpl(context);
+}
+}
+"""
+
+
+def _registry_path_run(tmp_path: Path, limit: int) -> TilingResult:
+    from ascendir.host_eval import TensorSpec, TilingInputs
+    from ascendir.lower.host import evaluate_program_tiling
+    from frontend.readers import read_input
+    from passes.verify import load_for_check
+
+    host = tmp_path / f"p{limit}" / "op_host"
+    host.mkdir(parents=True)
+    (host / "p_def.cpp").write_text(op_def())
+    (host / "p_base_tiling.h").write_text(BASE_TILING_H)
+    (host / "p_tiling.cpp").write_text(REGISTRY_PATH.replace("LIMIT", str(limit)))
+    program, chip = load_for_check(read_input(str(host.parent)))
+    return evaluate_program_tiling(program, TilingInputs([TensorSpec((5, 6), "float32")], chip=chip))
+
+
+def test_an_error_in_a_condition_the_run_never_reaches_does_not_fail_it(tmp_path: Path) -> None:
+    # transpose_batch_mat_mul: its einsum cases never take the registry path, whose base tiling has
+    # `shape->GetShape()`, a member the model does not know (ASC100), in an OP_TILING_CHECK condition in a file of
+    # its own. Before, an error in a condition had no mark of its own (the statements whose calls lead to it are in
+    # other files: the framework's source, the tiling function's), so every run failed once f49078c lowered the path
+    result = _registry_path_run(tmp_path, 100)
+    assert result.succeeded and result.fields == {"rows": 5}, result.diagnostics
+    assert not _registry_path_run(tmp_path, 2).succeeded
