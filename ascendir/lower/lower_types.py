@@ -182,7 +182,10 @@ class TypeResolution:
         return self.scope.classes[owner.name], [self._template_arg_value(a) for a in owner.template_args or []]
 
     def named_type(self, name: str, targs: list[A.TemplateArg] | None, qualifiers: list[str] = ()) -> CType:  # type: ignore[assignment]
-        for frame in reversed(self.frames[-1:]):
+        for frame in reversed(self.frames[-1:] if not qualifiers else []):
+            # (a name written with namespaces, `Epilogue::Tile::TileCopy<...>`, is never a template parameter or a
+            # block-scope alias: catlass's 18_gemv_aic declares `using TileCopy = Gemv::Tile::TileCopyGemvAic<...>;`
+            # in the function that then names Epilogue::Tile::TileCopy)
             if name in frame.types:
                 bound = frame.types[name]
                 if isinstance(bound, C.Scalar | C.LocalTensorT | C.GlobalTensorT | C.ClassT | C.TilingT | C.StructT | C.ObjectT | C.Pointer | C.EnumT | C.VoidT):
