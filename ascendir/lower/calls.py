@@ -62,6 +62,9 @@ _IGNORED_CALLS = {
     "ASCENDC_TPL_SEL_PARAM", "ICPU_SET_TILING_KEY", "AscendCUtils", "TRACE_START", "ascendc_assert",
     "TRACE_STOP", "SetKernelMode", "ICPU_RUN_KF", "ENABLE_DETERMINISTIC", "CHECK_ACL", "printf", "PRINTF",
     "DumpTensor", "DumpAccChkPoint", "AscendCDumpTensor",
+    # loads instructions from GM into the instruction cache (asc-devkit docs ICachePreLoad(ISASI).md): a speed hint,
+    # no data changes (catlass's grouped per-token-dequant kernels call it first)
+    "ICachePreLoad",
 }  # fmt: skip
 
 # vendor classes whose static methods the catalog holds as free APIs of the same name
