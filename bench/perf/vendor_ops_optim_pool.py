@@ -62,8 +62,10 @@ def _masked_softmax(x: np.ndarray, mask: np.ndarray, scale: float) -> np.ndarray
 
 
 def _circular_pad(x: np.ndarray, pads: np.ndarray) -> np.ndarray:
-    """paddings (left, right, top, bottom) of the last two axes, filled from the other side (wrap)."""
-    left, right, top, bottom = (int(p) for p in pads)
+    """The op's paddings, (before, after) per padded axis in axis order (top, bottom, left, right: the aclnn
+    layer turns aclnnCircularPad2d's (left, right, top, bottom) into this, aclnn_circular_pad2d.cpp
+    GetPaddingTensor), filled from the other side (wrap)."""
+    top, bottom, left, right = (int(p) for p in pads)
     return np.pad(x, [(0, 0)] * (x.ndim - 2) + [(top, bottom), (left, right)], mode="wrap")
 
 
@@ -121,7 +123,7 @@ def optim_pool_cases(rows: int, cols: int) -> list[OpCase]:
                lambda r: {"x": f32(r, 1, 2, rows, 16), "paddings": np.array([1, 2, 2, 1], np.int64)},
                {"y": ((1, 2, rows + 3, 19), "float32")},
                lambda a: {"y": _circular_pad(a["x"], a["paddings"])},
-               note="circular padding of the last two axes by (left, right, top, bottom) = (1, 2, 2, 1)"),
+               note="circular padding of the last two axes by (top, bottom, left, right) = (1, 2, 2, 1)"),
         OpCase("diag_v2", "ops-math/conversion/diag_v2",
                lambda r: {"x": f32(r, cols, cols)}, {"y": ((cols - 2,), "float32")},
                lambda a: {"y": np.diagonal(a["x"], offset=2)}, attrs=["2"],
