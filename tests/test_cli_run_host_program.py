@@ -233,3 +233,92 @@ def test_lowering_main_leaves_the_host_data_out(tmp_path) -> None:
     described = json.loads(kernel.attributes["ascendc.host_program"].data)
     assert [(b["name"], b["role"], b["dtype"]) for b in described["buffers"]] == [
         ("deviceX", "input", "float32"), ("deviceY", "output", "float32"), ("deviceSpare", "workspace", None)]
+
+
+def test_a_buffer_copied_both_ways_is_in_place(tmp_path) -> None:
+    """catlass's matmul_add copies X into deviceD, the kernel writes D = A * B + X there, and main copies deviceD
+    back: the buffer is an input and the output. Before, it stayed an input: the run had no output at all and the
+    kernel's writes were ASC963 (an input the op does not update in place). The input it started from is written
+    as deviceX.in.npy, beside the output deviceX.npy."""
+    program = PROGRAM.replace("Op::Arguments args{length, deviceX, deviceY};",
+                              "Op::Arguments args{length, deviceX, deviceX};")
+    program = program.replace("aclrtMemcpy(hostY.data(), bytes, deviceY,", "aclrtMemcpy(hostY.data(), bytes, deviceX,")
+    x = np.linspace(-4, 4, 256, dtype=np.float32)
+    np.save(tmp_path / "x.npy", x)
+    result, out = _run(tmp_path, "--input", f"deviceX={tmp_path / 'x.npy'}", program=program)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output[result.output.index("{"):])
+    assert list(report["outputs"]) == ["deviceX"] and not report["findings"]
+    assert np.array_equal(np.load(out / "deviceX.npy"), x * 3)
+    assert np.array_equal(np.load(out / "deviceX.in.npy"), x)
+    assert np.array_equal(x, np.linspace(-4, 4, 256, dtype=np.float32))  # the caller's array is not written
+
+
+def test_rand_draws_glibcs_values_and_the_run_reports_them(tmp_path) -> None:
+    """catlass's 15_gemm draws alpha and beta with `low + rand() / RAND_MAX * (high - low)` on the host and passes
+    them to the kernel. rand() is glibc's generator seeded 1 (host_random.py: 1804289383 first, as a program that
+    never calls srand gets on Linux), srand(time(nullptr)) reseeds it with time() = 0, which glibc takes as 1: the
+    same values. The run says what it drew (a note) and writes them as rand.npy. Before: ASC102 rand, RAND_MAX, and
+    the scale never reached the kernel."""
+    header = HEADER.replace("uint32_t length;\n        GM_ADDR x;", "uint32_t length;\n        T scale;\n        GM_ADDR x;")
+    header = header.replace("static_cast<T>(3)", "args.scale")
+    assert header != HEADER
+    program = PROGRAM.replace(
+        "Op::Arguments args{length, deviceX, deviceY};",
+        "SEED\n    float scale = 1.0f + static_cast<float>(rand()) / static_cast<float>(RAND_MAX) * 4.0f;\n"
+        "    Op::Arguments args{length, scale, deviceX, deviceY};")
+    x = np.linspace(-4, 4, 256, dtype=np.float32)
+    np.save(tmp_path / "x.npy", x)
+    want = np.float32(1) + np.float32(1804289383) / np.float32(2147483647) * np.float32(4)
+    for seed in ("", "srand(time(nullptr));"):
+        source = _write(tmp_path, program.replace("SEED", seed))
+        (tmp_path / "inc" / "scale_kernel.h").write_text(header)
+        out = tmp_path / "out"
+        result = CliRunner().invoke(main, [source, "-I", str(tmp_path / "inc"), "--output-dir", str(out),
+                                           "--input", f"deviceX={tmp_path / 'x.npy'}"])
+        assert result.exit_code == 0, result.output
+        assert "main drew 1 value (1804289383) from glibc's generator seeded 1" in result.output
+        assert np.load(out / "rand.npy").tolist() == [1804289383]
+        assert np.allclose(np.load(out / "deviceY.npy"), x * want, rtol=1e-6)
+
+
+def test_rand_in_a_loop_of_main_is_a_gap_not_a_wrong_value(tmp_path) -> None:
+    """A loop's body is lowered once for all its iterations, so rand() there cannot be one constant: named."""
+    program = PROGRAM.replace("Op::Arguments args{length, deviceX, deviceY};",
+                              "uint32_t drawn = 0;\n    for (uint32_t i = 0; i < 3; ++i) {\n        drawn += rand() % 2;"
+                              "\n    }\n    Op::Arguments args{length + 0 * drawn, deviceX, deviceY};")
+    result, _ = _run(tmp_path, program=program)
+    assert "rand() in a loop" in result.output, result.output
+    assert "Traceback" not in result.output
+
+
+def test_auto_from_a_function_returning_a_host_vector_is_host_data(tmp_path) -> None:
+    """`auto groupList = golden::GenerateGroupList<int64_t>(m, problemCount);` (catlass's 02_grouped_matmul_slice_m):
+    a std::vector made by a helper that seeds with srand(time(nullptr)) and draws in a loop. The variable is host
+    data as one declared std::vector<int64_t> is: its copy to the device is an input of that element type (given
+    with --input, or drawn). Before, the helper was inlined into main and its loop's rand() left the run with
+    gaps."""
+    helper = ("template <typename T>\nstd::vector<T> MakeList(uint32_t n)\n{\n    std::vector<T> v(n);\n"
+              "    std::srand(std::time(nullptr));\n    for (uint32_t i = 0; i < n; ++i) {\n"
+              "        v[i] = static_cast<T>(rand() % 7);\n    }\n    return v;\n}\n\nstatic void Run(")
+    program = PROGRAM.replace("static void Run(", helper)
+    program = program.replace("std::vector<float> hostX(length);", "auto hostX = MakeList<float>(length);")
+    result, out = _run(tmp_path, program=program)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output[result.output.index("{"):])
+    assert not report["findings"], report["findings"]
+    x = np.load(out / "deviceX.npy")
+    assert x.dtype == np.float32 and np.array_equal(np.load(out / "deviceY.npy"), x * 3)
+
+
+def test_a_kernel_variable_named_like_a_host_vector_is_kept(tmp_path) -> None:
+    """Host data is left out by name, but only in the function that declares it: the kernel inlined into main
+    may have a variable of that name (catlass's grouped matmul kernels call their GlobalTensor `groupList`, as
+    02_grouped_matmul_slice_m's main calls its host vector). Before, every statement of the kernel naming it was
+    left out: here the kernel's LocalTensor `t` was never copied in, scaled or copied out."""
+    program = PROGRAM.replace("hostX", "t")
+    x = np.linspace(-4, 4, 256, dtype=np.float32)
+    np.save(tmp_path / "x.npy", x)
+    result, out = _run(tmp_path, "--input", f"deviceX={tmp_path / 'x.npy'}", program=program)
+    assert result.exit_code == 0, result.output
+    assert np.array_equal(np.load(out / "deviceY.npy"), x * 3)

@@ -15,7 +15,12 @@ The ACL runtime is modelled by what the launch needs of it:
   output, with the element type of the host array on the other side (`std::vector<fp16_t>`: half);
 - every other `acl*` call (init, set device, streams, synchronise, free, finalise) succeeds and does nothing;
 - the ACL enumerators the calls take (ACL_SUCCESS, ACL_ERROR_NONE, ACL_MEMCPY_*) have their values from acl.h;
-- `std::atoi(argv[i])` reads the program arguments given to the run (`--args "256 512 128"`).
+- `std::atoi(argv[i])` reads the program arguments given to the run (`--args "256 512 128"`);
+- `rand()` draws from glibc's generator, seeded 1 (`srand` reseeds it; `time()` is a fixed value): each call is the
+  constant it draws, in the order main's code makes them (ascendir/lower/host_random.py); a call in a loop, whose
+  body is lowered once for all its iterations, is a gap, and calls in host data code (left out, below) draw
+  nothing, so a program filling host arrays before drawing a scalar gets other values than on the host. The
+  draws are kept with the launch (`random`) and reported by the run.
 Host data (variables of std:: container and stream types, and the statements that use them: filling inputs with
 random numbers, the golden comparison) is not lowered: it never reaches the device.
 """
@@ -28,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from ascendir.lower import ctypes as C
 from ascendir.lower.errors import Unsupported
+from ascendir.lower.host_random import HOST_TIME, RAND_MAX, HostRandom
 from ascendir.lower.values import Val
 from frontend import ast as A
 
@@ -40,6 +46,7 @@ ACL_CONSTANTS = {
     "ACL_MEMCPY_HOST_TO_HOST": 0, "ACL_MEMCPY_HOST_TO_DEVICE": 1, "ACL_MEMCPY_DEVICE_TO_HOST": 2,
     "ACL_MEMCPY_DEVICE_TO_DEVICE": 3,
     "ACL_MEM_MALLOC_HUGE_FIRST": 0, "ACL_MEM_MALLOC_HUGE_ONLY": 1, "ACL_MEM_MALLOC_NORMAL_ONLY": 2,
+    "RAND_MAX": RAND_MAX,  # (stdlib.h's, glibc's value)
 }
 _HOST_TO_DEVICE, _DEVICE_TO_HOST = 1, 2
 _RUNTIME_CALL = re.compile(r"^(acl(rt)?|rt)[A-Z]")  # the ACL runtime's functions (and the rt layer's)
@@ -70,7 +77,9 @@ class DeviceBuffer:
 
     name: str
     size: int | None  # bytes, when the size is a constant while lowering (else see MARK)
-    role: str = "workspace"  # "input" (copied to the device), "output" (copied back), else "workspace"
+    # "input" (copied to the device), "output" (copied back), "inplace" (both: catlass's matmul_add copies X into
+    # the buffer the kernel writes D to, and D back from it), else "workspace"
+    role: str = "workspace"
     dtype: str | None = None  # numpy name of the host array's elements it is copied from or into
 
 
@@ -86,16 +95,25 @@ class HostProgram:
     block_dim: int | None = None  # the launch's blockDim, when a constant while lowering (else see MARK)
     kernel: str | None = None  # the launched kernel's name
     host_arrays: dict[str, str] = field(default_factory=dict)  # host variable -> its element type's text
+    # host variable -> the frames declaring one of that name: only their statements naming it are host
+    # code; the kernel inlined into main may have a variable of the same name (catlass's grouped matmul kernels
+    # call their GlobalTensor `groupList`, as 02_grouped_matmul_slice_m's main calls its host vector)
+    host_frames: dict[str, list[object]] = field(default_factory=dict)
     variables: dict[str, int] = field(default_factory=dict)  # pointer variable -> the buffer it was last given
+    random: HostRandom = field(default_factory=HostRandom)
+    draws: list[dict[str, object]] = field(default_factory=list)  # each rand() call's value and where it is
 
     @property
     def launched(self) -> bool:
         return bool(self.launch_blocks)
 
     def describe(self) -> dict[str, object]:
-        return {"kernel": self.kernel, "block_dim": self.block_dim,
-                "buffers": [{"name": b.name, "size": b.size, "role": b.role, "dtype": b.dtype}
-                            for b in self.buffers]}
+        described: dict[str, object] = {
+            "kernel": self.kernel, "block_dim": self.block_dim,
+            "buffers": [{"name": b.name, "size": b.size, "role": b.role, "dtype": b.dtype} for b in self.buffers]}
+        if self.draws:
+            described["random"] = self.draws
+        return described
 
 
 def _base_name(t: A.TypeRef) -> tuple[list[str], str]:
@@ -163,6 +181,12 @@ def skips(lw: FunctionLowerer, st: A.Node) -> bool:
     if isinstance(st, A.VarDecl) and st.declarators and is_host_type(st.declarators[0].type):
         for d in st.declarators:
             hp.host_arrays[d.name] = _element_text(d.type) or ""
+            hp.host_frames.setdefault(d.name, []).append(lw.frame)
+        return True
+    host_made = _host_typed_init(lw, st)
+    if host_made is not None:
+        hp.host_arrays[host_made[0]] = host_made[1]
+        hp.host_frames.setdefault(host_made[0], []).append(lw.frame)
         return True
     if isinstance(st, A.VarDecl) and st.declarators and is_runtime_handle(st.declarators[0].type):
         for d in st.declarators:  # `aclrtStream stream{nullptr};`: passed along to the launch, which ignores it
@@ -175,7 +199,34 @@ def skips(lw: FunctionLowerer, st: A.Node) -> bool:
         return not copies  # after the launch only the copies back matter: they name the outputs
     if copies:
         return False
-    return bool(hp.host_arrays) and bool(_names_in(st) & set(hp.host_arrays))
+    return any(f is lw.frame for name in _names_in(st) for f in hp.host_frames.get(name, ()))
+
+
+def _host_typed_init(lw: FunctionLowerer, st: A.Node) -> tuple[str, str] | None:
+    """`auto groupList = golden::GenerateGroupList<int64_t>(m, count);`, a variable deduced from a call of a
+    function returning a host type (std::vector<T>): host data as a variable declared with that type is. Its name
+    and element type, T bound to the call's template argument; None for any other statement."""
+    if not isinstance(st, A.VarDecl) or len(st.declarators) != 1:
+        return None
+    d = st.declarators[0]
+    if not (isinstance(d.type.base, A.QualifiedName) and [p.name for p in d.type.base.parts] == ["auto"]
+            or d.type.base == "auto") or not isinstance(d.init, A.Call) or not isinstance(d.init.callee, A.Name):
+        return None
+    last = d.init.callee.qname.parts[-1]
+    found = [f for f in lw.scope.functions.get(last.name, []) if f.return_type is not None and f.body is not None]
+    if not found or not is_host_type(found[0].return_type):  # type: ignore[arg-type]
+        return None
+    fn = found[0]
+    element = _element_text(fn.return_type) or ""  # type: ignore[arg-type]
+    params = [p.name for p in fn.template_params or []]
+    if element in params and last.template_args and params.index(element) < len(last.template_args):
+        value = last.template_args[params.index(element)].value
+        ref = value.type if isinstance(value, A.TypeArgExpr) else value
+        if isinstance(ref, A.TypeRef):
+            element = ref.base if isinstance(ref.base, str) else ref.base.parts[-1].name
+        elif isinstance(ref, A.Name):
+            element = ref.qname.parts[-1].name
+    return d.name, element
 
 
 def constant(name: str) -> Val | None:
@@ -193,10 +244,43 @@ def call(lw: FunctionLowerer, e: A.Call, name: str) -> Val | None:
         # aclInit, aclrtSetDevice, aclrtCreateStream, aclrtFree, rtGetC2cCtrlAddr, ...: succeed, and leave what they
         # would write as it was (an fftsAddr of 0 takes the adapter's launch without one)
         return Val(C.I32, const=0)
+    if name in ("rand", "srand", "time"):
+        return _random(lw, e, name)
     if name in ("atoi", "atol", "atoll", "stoi", "stol", "strtol", "strtoul") and e.args:
         digits = re.match(r"\s*([+-]?\d+)", _argument(lw, e.args[0]))
         return Val(C.I64, const=int(digits.group(1)) if digits else 0)  # as atoi reads it: 0 for no number
     return None
+
+
+def _random(lw: FunctionLowerer, e: A.Call, name: str) -> Val:
+    """rand() as the constant it draws, srand(seed) reseeding, time() the fixed HOST_TIME (host_random.py)."""
+    hp = lw.host_program
+    assert hp is not None
+    if name == "time":
+        return Val(C.I64, const=HOST_TIME)
+    from frontend.diagnostics import as_span
+
+    span = as_span(e.span)
+    where = [span.file, span.line, span.col, span.end_line, span.end_col]
+    if _in_loop(lw):
+        why = (f"{name}() in a loop: main's loops are lowered once for all their iterations, so the values drawn "
+               "in each cannot be told apart here")
+        hp.draws.append({"value": None, "span": where, "why": why})  # (the run reports it: the statement is a gap)
+        raise Unsupported(why, e)
+    if name == "srand":
+        seed = lw.expr(e.args[0]).const if e.args else None
+        if not isinstance(seed, int):
+            raise Unsupported("srand() of a seed that is not a constant here", e)
+        hp.random.seed(seed)
+        return Val(C.VoidT())
+    value = hp.random.rand()
+    hp.draws.append({"value": value, "span": where})
+    return Val(C.I32, const=value)
+
+
+def _in_loop(lw: FunctionLowerer) -> bool:
+    """Whether the code being lowered is in a loop's body, in main or in a function inlined from one."""
+    return any(frame.loop_flags for frame in lw.frames)
 
 
 def _argument(lw: FunctionLowerer, e: A.Node) -> str:
@@ -270,7 +354,9 @@ def _memcpy(lw: FunctionLowerer, e: A.Call) -> Val:
     if index is None:
         raise Unsupported("aclrtMemcpy of device memory no aclrtMalloc of this program returned", e)
     buffer = hp.buffers[index]
-    buffer.role = "input" if kind == _HOST_TO_DEVICE else "output" if buffer.role != "input" else "input"
+    copied_in = kind == _HOST_TO_DEVICE or buffer.role in ("input", "inplace")
+    copied_back = kind == _DEVICE_TO_HOST or buffer.role in ("output", "inplace")
+    buffer.role = "inplace" if copied_in and copied_back else "input" if copied_in else "output"
     array = _host_array_name(host)
     if array is not None and hp.host_arrays.get(array):
         buffer.dtype = HOST_ELEMENT_DTYPES.get(hp.host_arrays[array], buffer.dtype)

@@ -3,9 +3,11 @@ buffers its aclrtMalloc calls allocate bound to the run's tensors.
 
 The buffers are the entry's GM parameters, in allocation order. Those main copies into from host arrays are the
 inputs: the run's tensors, in that order or by the pointer variable's name (`deviceA=...`); one given no tensor is
-filled with seeded random data of its host array's element type. Those main copies back are the outputs, each as a
-flat array of its host array's element type (the bytes the program allocated); the rest (the workspace) start
-zeroed. blockDim is the launch's, when it folds (the platform's AIC count folds to the chip's), else the caller's.
+filled with seeded random data of its host array's element type (passes/sim/random_inputs.py, as `ascendir run`
+draws). Those main copies back are the outputs (one copied both ways is in place: its input is given or drawn, and
+its output is what the kernel left there), each as a flat array of its host array's element type (the bytes
+the program allocated); the rest (the workspace) start zeroed. blockDim is the launch's, when it folds (the
+platform's AIC count folds to the chip's), else the caller's.
 """
 
 from __future__ import annotations
@@ -69,7 +71,8 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
                      *, block_dim: int | None = None, budget: int, timing: bool = True, trace: bool | int = False,
                      seed: int = 0, used_inputs: dict[str, np.ndarray] | None = None) -> Any:
     """Runs the host program's main on the simulator (see the module's docstring). `used_inputs`, when given, is
-    filled with the input buffers' arrays as the kernel got them (those drawn at random included)."""
+    filled with the input buffers' arrays as the kernel got them (those drawn at random included; an in-place
+    buffer's as '<name>.in')."""
     from ascendir.lower import LoweringOptions
     from ascendir.lower.host_program import KERNEL_ATTR
     from passes.sim import NotModelled, build_program
@@ -88,6 +91,7 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
                          completed=False)
     kernel = lowered.kernels[0]
     described = json.loads(kernel.attributes[KERNEL_ATTR].data)  # type: ignore[attr-defined]
+    findings += _draws(described.get("random") or [], used_inputs)
     marked, unknown = _marked_values(lowered.module)
     for i, b in enumerate(described["buffers"]):
         if b["size"] is None and f"size.{i}" not in unknown:
@@ -109,9 +113,11 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
                          completed=False)
     arrays, outputs = _bind(buffers, inputs, np.random.default_rng(seed), numpy_dtype)
     if used_inputs is not None:
-        used_inputs.update((b["name"], a.view(np.dtype(numpy_dtype(b["dtype"] or "uint8"))).copy())
-                           for b, a in zip(buffers, arrays) if b["role"] == "input")
-    roles = [b["role"] if b["role"] in ("input", "output") else "workspace" for b in buffers]
+        # (an in-place buffer's input as '<name>.in': its name is the output's)
+        used_inputs.update((b["name"] + (".in" if b["role"] == "inplace" else ""),
+                            a.view(np.dtype(numpy_dtype(b["dtype"] or "uint8"))).copy())
+                           for b, a in zip(buffers, arrays) if b["role"] in _COPIED_IN)
+    roles = [b["role"] if b["role"] in ("input", "output", "inplace") else "workspace" for b in buffers]
     if len(sim_program.params) != len(buffers):
         return SimResult({}, findings + [error(HOST_PROGRAM_NOT_RUN, f"the entry has {len(sim_program.params)} "
                                                f"parameters for {len(buffers)} device buffers", None)],
@@ -120,6 +126,26 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
     triples = [(p.name, role, arr) for p, role, arr in zip(sim_program.params, roles, arrays)]
     return execute(sim_program, triples, int(dim), chip, budget=budget, timing=timing, trace=trace,
                    findings=findings, outputs=outputs, key=None)
+
+
+def _draws(draws: list[dict[str, Any]], used_inputs: dict[str, np.ndarray] | None) -> list[Any]:
+    """The values main's rand() calls drew (ascendir/lower/host_random.py): said in a note, and kept as the
+    input 'rand' (written beside the outputs), so a reference can be computed from the same values."""
+    from frontend.diagnostics import Diagnostic, Severity, Span
+
+    # a draw the lowering could not make (in a loop of main): its statement was left out, so what it computes
+    # is wrong in the run; an error at the call
+    found = [error(HOST_PROGRAM_NOT_RUN, d["why"], Span(*d["span"])) for d in draws if d["value"] is None]
+    values = [d["value"] for d in draws if d["value"] is not None]
+    if not values:
+        return found
+    if used_inputs is not None:
+        used_inputs["rand"] = np.array(values, dtype=np.int64)
+    first = next(d for d in draws if d["value"] is not None)
+    shown = ", ".join(str(v) for v in values[:8]) + (", ..." if len(values) > 8 else "")
+    return found + [Diagnostic(HOST_PROGRAM_NOT_RUN, Severity.NOTE, f"rand() is not the host's here: main drew "
+                               f"{len(values)} value{'s' * (len(values) != 1)} ({shown}) from glibc's generator "
+                               "seeded 1, time() being 0", Span(*first["span"]))]
 
 
 def _marked_values(module: Any) -> tuple[dict[str, int], set[str]]:
@@ -138,12 +164,18 @@ def _marked_values(module: Any) -> tuple[dict[str, int], set[str]]:
     return values
 
 
+# a buffer main copies to the device: an input, or an in-place one it also copies back (its output, the bytes the
+# kernel left there)
+_COPIED_IN = ("input", "inplace")
+
+
 def _bind(buffers: list[dict[str, Any]], inputs: Sequence[Any] | Mapping[str, Any], rng: Any,
           numpy_dtype: Any) -> tuple[list[np.ndarray], dict[str, np.ndarray]]:
     """Each buffer's bytes (a uint8 view of the array it holds) and the output arrays by buffer name."""
     from passes.sim.launch import SimError
+    from passes.sim.random_inputs import random_input
 
-    ins = [b for b in buffers if b["role"] == "input"]
+    ins = [b for b in buffers if b["role"] in _COPIED_IN]
     given: dict[str, Any] = {}
     if isinstance(inputs, Mapping):
         unknown = [n for n in inputs if n not in {b["name"] for b in ins}]
@@ -160,13 +192,16 @@ def _bind(buffers: list[dict[str, Any]], inputs: Sequence[Any] | Mapping[str, An
     for b in buffers:
         dtype = np.dtype(numpy_dtype(b["dtype"] or "uint8"))
         count = b["size"] // dtype.itemsize
-        if b["role"] == "input":
+        if b["role"] in _COPIED_IN:
             arr = given.get(b["name"])
             if arr is None:
-                arr = _random(count, dtype, rng)
+                arr = random_input(count, b["dtype"] or "uint8", rng)
             arr = np.ascontiguousarray(arr)
             if arr.nbytes != b["size"]:
                 raise SimError(f"input '{b['name']}' has {arr.nbytes} bytes; the program allocates {b['size']}")
+            if b["role"] == "inplace":  # the kernel's writes land in a copy, the output; the input stays as given
+                arr = arr.reshape(-1).copy()
+                outputs[b["name"]] = arr.view(dtype) if arr.dtype != dtype else arr
             arrays.append(arr.reshape(-1).view(np.uint8))
         elif b["role"] == "output":
             out = np.zeros(count, dtype=dtype)
@@ -175,10 +210,3 @@ def _bind(buffers: list[dict[str, Any]], inputs: Sequence[Any] | Mapping[str, An
         else:
             arrays.append(np.zeros(b["size"], dtype=np.uint8))
     return arrays, outputs
-
-
-def _random(count: int, dtype: np.dtype, rng: Any) -> np.ndarray:
-    if dtype.kind == "f":
-        return rng.uniform(-1, 1, size=count).astype(dtype)
-    return rng.integers(0, 10, size=count).astype(dtype)
-
