@@ -128,7 +128,11 @@ pub fn convert(t: DType, u: DType, trait_: &CastTrait, bits: u64) -> Result<u64,
             let r = round_mode(t, u, trait_)?;
             let y = round_to_float(x, t, r);
             if trait_.sat == SatMode::SatInfNan && (y.is_nan() || y.is_infinite()) {
-                return Ok(if y.is_nan() { 0 } else { t.from_f64(y.signum() * max_finite(t)) });
+                return Ok(if y.is_nan() {
+                    0
+                } else {
+                    t.from_f64(y.signum() * max_finite(t))
+                });
             }
             if y.is_infinite() && x.is_finite() && trait_.sat == SatMode::Sat {
                 return Ok(t.from_f64(x.signum() * max_finite(t)));
