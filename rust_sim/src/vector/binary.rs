@@ -57,6 +57,18 @@ const BINARY_STRIDES: [(&str, &str); 3] = [
 ];
 const UNARY_STRIDES: [(&str, &str); 2] = [("dstBlkStride", "dstRepStride"), ("srcBlkStride", "srcRepStride")];
 
+/// The stride fields of an op's operands, dst first, and, for an op that reads dst as its addend (MulAddDst,
+/// Axpy: the operand exec appends after the sources), dst's fields again: that read walks dst's own blocks and
+/// repeats. An operand with no fields takes the default strides (1 and 8), which read the addend of repeat r
+/// 8 blocks on instead of dstRepStride blocks on (catlass's TileVmad steps rows of 512 floats, dstRepStride 64).
+fn stride_fields<'a>(fields: &[(&'a str, &'a str)], reads_dst: bool) -> Vec<(&'a str, &'a str)> {
+    let mut all = fields.to_vec();
+    if reads_dst {
+        all.push(fields[0]);
+    }
+    all
+}
+
 fn decode_binary(a: &Args) -> Result<Box<dyn ApiOp>, String> {
     let op = match a.api.as_str() {
         "Add" => BinOp::Add,
@@ -72,13 +84,14 @@ fn decode_binary(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         "MulAddDst" => BinOp::MulAddDst,
         other => return Err(format!("not a binary op: {other}")),
     };
+    let fields = stride_fields(&BINARY_STRIDES, op == BinOp::MulAddDst);
     Ok(Box::new(Binary {
         op,
         t: a.dtype("T")?,
         dst: a.handle("dst")?,
         src0: a.handle("src0")?,
         src1: a.handle("src1")?,
-        form: Form::decode(a, "repeatParams", &BINARY_STRIDES)?,
+        form: Form::decode(a, "repeatParams", &fields)?,
         name: a.api.clone(),
     }))
 }
@@ -285,7 +298,7 @@ fn decode_scalar(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         dst: a.handle("dst")?,
         src: a.handle("src")?,
         scalar,
-        form: Form::decode(a, "repeatParams", &UNARY_STRIDES)?,
+        form: Form::decode(a, "repeatParams", &stride_fields(&UNARY_STRIDES, op == ScalarOp::Axpy))?,
         name: a.api.clone(),
     }))
 }
@@ -425,4 +438,99 @@ pub fn register(r: &mut Registry) {
         &["count", "mask", "bitmask"],
         decode_scalar,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::checks::Findings;
+    use crate::core::{self, Core};
+    use crate::memory::{Gm, LocalMem, MemKind};
+    use crate::parse::parse;
+
+    /// Runs `code` in Counter mode over 128 elements (two repeats of 64 floats) on one core whose UB holds the
+    /// floats 0.0, 1.0, ... 1023.0 from byte 0. h1: dst, 2 rows of 128 floats (byte 0); h2: src0, 2 rows of 128
+    /// (byte 1024); h3: 64 floats (byte 2048). Registers: r1..r3 the byte offsets, r4 = 256, r5 = 128 (the
+    /// counter), r6 = 1, r7 = 16 (a 128-float row in blocks), r8 = 0, r9 = 8, r10 = 2.
+    fn run_counter(code: &str) -> Vec<f32> {
+        let mut text =
+            String::from("ascendir-sim 1\nkernel k aiv\nchip 910B2\nmem UB 196608 32\nregs 64 32\nstack 0\n");
+        for (r, v) in [
+            (1, 0),
+            (2, 1024),
+            (3, 2048),
+            (4, 256),
+            (5, 128),
+            (6, 1),
+            (7, 16),
+            (8, 0),
+            (9, 8),
+            (10, 2),
+        ] {
+            text += &format!("const r{r} i32 {v}\n");
+        }
+        text += &format!(
+            "code\n  h1 = LocalAt.f32 UB r1:i32 r4:i32\n  h2 = LocalAt.f32 UB r2:i32 r4:i32\n  \
+             h3 = LocalAt.f32 UB r3:i32 r4:i32\n  call SetMaskCount.plain\n  \
+             call SetVectorMask.count<T=f32,mode=COUNTER> len=r5:i32\n{code}\n  ret\nend\n"
+        );
+        let prog = parse(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+        let mut gm = Gm { bufs: Vec::new() };
+        let mut core = Core::new(&prog, 0, 1);
+        let mem = core.mem[MemKind::Ub as usize].get_or_insert_with(|| LocalMem::new(196608));
+        let bytes: Vec<u8> = (0..1024).flat_map(|i| (i as f32).to_le_bytes()).collect();
+        mem.data.as_mut_slice()[..bytes.len()].copy_from_slice(&bytes);
+        mem.init[..bytes.len()].fill(1);
+        let mut findings = Findings::new();
+        let mut budget = 100_000u64;
+        core::run(&mut core, &mut gm, &prog, &mut findings, &mut budget);
+        assert!(findings.list.is_empty(), "{:?}", findings.list);
+        let d = core.mem[MemKind::Ub as usize].as_ref().unwrap().data.as_slice();
+        d[..1024]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    }
+
+    #[test]
+    fn mul_add_dst_reads_its_addend_with_dst_repeat_stride() {
+        // catlass TileVmad's form: dst and src0 step a row (dstRepStride = src0RepStride = 16 blocks), src1 stays
+        let out = run_counter(
+            "  call MulAddDst.mask<T=f32,U=f32,isSetMask=0> dst=h1 src0=h2 src1=h3 mask=r8:i32 repeatTime=r6:i32 \
+             repeatParams.dstBlkStride=r6:i32 repeatParams.src0BlkStride=r6:i32 repeatParams.src1BlkStride=r6:i32 \
+             repeatParams.dstRepStride=r7:i32 repeatParams.src0RepStride=r7:i32 repeatParams.src1RepStride=r8:i32",
+        );
+        for row in 0..2 {
+            for j in 0..128 {
+                let e = row * 128 + j;
+                let old = e as f32;
+                let want = if j < 64 {
+                    (256 + e) as f32 * (512 + j) as f32 + old
+                } else {
+                    old
+                };
+                assert_eq!(out[e], want, "row {row} element {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn axpy_reads_its_addend_with_dst_repeat_stride() {
+        // dst steps a row (16 blocks), src a repeat (8 blocks): row 1 adds src[64..128] * 2 to dst[128..192]
+        let out = run_counter(
+            "  call Axpy.mask<T=f32,U=f32,isSetMask=0> dst=h1 src=h2 scalarValue=r10:i32 mask=r8:i32 \
+             repeatTime=r6:i32 repeatParams.dstBlkStride=r6:i32 repeatParams.srcBlkStride=r6:i32 \
+             repeatParams.dstRepStride=r7:i32 repeatParams.srcRepStride=r9:i32",
+        );
+        for row in 0..2 {
+            for j in 0..64 {
+                let e = row * 128 + j;
+                assert_eq!(
+                    out[e],
+                    (256 + row * 64 + j) as f32 * 2.0 + e as f32,
+                    "row {row} element {j}"
+                );
+            }
+        }
+        assert_eq!(out[64], 64.0);
+    }
 }
