@@ -34,6 +34,10 @@ class ChipNumbers:
     ub_block: int = 32
     vreg: int = 256
     npu_arch: int = 2201
+    # Ops::Base::GetCacheLineSize(context): 256 bytes on every chip (ops-nn avg_pool's arch35 platform_util.h, a
+    # copy of op_common's helpers, returns 256U; repeat_interleave_grad's tiling test sets clSize 256). The chip
+    # files' dcache_line_bytes (64) is the scalar data cache's line, not this one
+    cache_line: int = 256
     # the chip's name in its platform file ("version" / "SoC_version" of GetPlatformRes): the chip file's soc_version
     soc_name: str = "Ascend910B2"
 

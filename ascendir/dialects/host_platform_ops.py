@@ -120,8 +120,9 @@ class LibWorkspaceSizeOp(IRDLOperation):
 # The chip facts `host.chip_fact` reads: Ops::Base::GetUbBlockSize(context) (the UB block, 32 bytes: the UB
 # alignment of the chip file), Ops::Base::GetVRegSize(context) (the vector register width in bytes: the chip
 # file's vector_register_bytes) and PlatformAscendC::GetCurNpuArch() (the NpuArch enum, whose DAV_<n>
-# enumerators are named by the chip's __NPU_ARCH__ number: the chip file's npu_arch).
-CHIP_FACTS = ("ub_block", "vreg", "npu_arch")
+# enumerators are named by the chip's __NPU_ARCH__ number: the chip file's npu_arch) and
+# Ops::Base::GetCacheLineSize(context) (the cache line of GM accesses the arch35 tilings align to, 256 bytes).
+CHIP_FACTS = ("ub_block", "vreg", "npu_arch", "cache_line")
 
 
 @irdl_op_definition

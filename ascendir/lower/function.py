@@ -133,6 +133,9 @@ class FunctionLowerer(
         self.max_ops = MAX_KERNEL_OPS  # beyond this, KernelTooLarge
         self.constants = ConstantCache()  # constants emitted per block, for const_ssa to reuse
         self.pipes: list[SSAValue] = []  # GetTPipePtr() returns the kernel's (first) pipe
+        # the blocks that hold the rest of a statement list after a statement that may exit early (lower_stmts):
+        # every later statement of the list is in there, so a store in one ran on each path that reads it after
+        self.continuation_blocks: set[Block] = set()
         self.attach_to: dict[int, Block] = {}  # a body being built apart -> the block its op will be added to
         self._last_node: A.Node | None = None
         self.kernel_block: Block | None = None  # the entry block of the kernel being lowered

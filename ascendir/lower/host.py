@@ -265,6 +265,14 @@ class HostLowerer(
             covered = _covering(st.span, errors)
             self.emit(hd.LeftOutOp("{}:{}:{}:{}:{}".format(*covered)), st)
             self._marked.append(covered)
+            # an error in another file that lowering this statement met (a member of unknown type in the header
+            # declaring the struct the statement instantiates: repeat_interleave_grad's ReduceTilingKey of the
+            # atvoss library, on its arch35 path only) is marked here too, where the statement is: it is reached
+            # when the statement is
+            for span in errors:
+                if span.file != st.span.file:
+                    self.emit(hd.LeftOutOp(span_text(span)), st)
+                    self._marked.append((span.file, span.line, span.col, span.end_line, span.end_col))
 
     def condition(self, e: A.Node) -> Val:
         # The base lowers `if (c) { ...; return; } rest` outside lower_stmt, so a condition it cannot

@@ -62,9 +62,10 @@ _IGNORED_CALLS = {
 # The ops repositories' logging macros come in many spellings (OP_LOGE_FOR_INVALID_SHAPEDIM,
 # OP_LOGE_WITHOUT_REPORT, ...): a call of one of these prefixes logs only (the conditional _IF forms may return:
 # host_check_macros.py writes out those it knows).
-# Ops::Base::GetUbBlockSize(context) / GetVRegSize(context): the chip's UB block and vector register width, in
-# bytes (host.chip_fact); a program that defines a function of that name calls its own
-_CHIP_FACT_CALLS = {"GetUbBlockSize": "ub_block", "GetVRegSize": "vreg"}
+# Ops::Base::GetUbBlockSize(context) / GetVRegSize(context) / GetCacheLineSize(context): the chip's UB block,
+# vector register width and GM cache line, in bytes (host.chip_fact); a program that defines a function of that name
+# calls its own
+_CHIP_FACT_CALLS = {"GetUbBlockSize": "ub_block", "GetVRegSize": "vreg", "GetCacheLineSize": "cache_line"}
 # __builtin_clz (unsigned int), __builtin_clzl (unsigned long: 64 bits on the LP64 hosts), __builtin_clzll
 _CLZ_WIDTHS = {"__builtin_clz": C.U32, "__builtin_clzl": C.U64, "__builtin_clzll": C.U64}
 # (ops-nn's error_util.h: CUBE_INNER_ERR_REPORT / VECTOR_INNER_ERR_REPORT_TILIING log an error and report it)
@@ -132,6 +133,8 @@ class HostCalls:
             # user code: helper functions, constructors, methods of the enclosing class or of a base of it
             # (PpMatMulDefault::GetHardwareInfo() called in its derived tiling class's DoTiling)
             return None
+        if name == "EnsureNotScalar" and len(e.args) == 1:
+            return self._ensure_not_scalar(e)
         if len(parts) >= 2 and parts[-2] == "numeric_limits":
             return None  # `std::numeric_limits<int64_t>::max()`: the base lowering's constant (not std::max)
         if name in ("min", "max"):
@@ -322,6 +325,18 @@ class HostCalls:
         size = Val(C.I64, self.emit(hd.DtypeSizeOp(dtype), e).results[0])
         self.assign(e.args[1], self.convert(size, C.U32, e), e)
         return Val(C.BOOL, const=1)
+
+    def _ensure_not_scalar(self, e: A.Call) -> Val:
+        """`Ops::NN::OpTiling::EnsureNotScalar(shape)` (ops-nn op_host/tiling_util.h; ops-math's
+        tiling_base/tiling_util.h the same): the shape, or the one-dim shape {1} where the shape is a scalar's
+        (rank 0), so that a tiling reads dim 0 of a scalar input (apply_adam_w_v2's step). A program that defines a
+        function of that name calls its own (the user-code check above comes first)."""
+        shape = self._shape_value(self.expr(e.args[0]), e)
+        rank = Val(C.U64, self.emit(hd.ShapeDimNumOp(shape), e).results[0])
+        scalar = self.compare("==", rank, Val(C.U64, const=0), e)
+        one = self.emit(hd.MakeShapeOp([self.const_ssa(1, C.I64, e)]), e).results[0]
+        chosen = self.emit(arith.SelectOp(self.ssa(scalar, e), one, shape), e).results[0]
+        return Val(HANDLE_TYPES["Shape"], chosen)
 
     def _min_max(self, e: A.Call, name: str, targs: list[A.TemplateArg] | None) -> Val:
         items: Sequence[A.Node] = e.args

@@ -13,7 +13,7 @@ from dataclasses import replace
 from xdsl.builder import Builder, InsertPoint
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import MemRefType, NoneType
-from xdsl.ir import SSAValue
+from xdsl.ir import Block, SSAValue
 
 from ascendir.dialects import host as hd
 from ascendir import host_eval_left_out
@@ -195,11 +195,25 @@ class HostDeclarations:
             self.emit(hd.ShapeAssignOp(self.ssa(cell.value, node), self._shape_value(v, node)), node)
             return
         if isinstance(cell, HandleCell):
-            if self.builder.insertion_point.block is not cell.block and not _path_free_store(cell, v):
+            if not self._in_continuation_of(cell.block) and not _path_free_store(cell, v):
                 raise Unsupported(f"assigning '{cell.name}' (a {cell.ctype}) under control flow is not modelled", node)
             cell.value = v
             return
         super().store(cell, v, node)
+
+    def _in_continuation_of(self, block: Block | None) -> bool:
+        """Whether the insertion point is `block`, or a block reached from it only through the continuations of
+        early exits (lower_stmts: `OP_CHECK_NULL_WITH_CONTEXT(context, p); ... p = context->GetInputDesc(1);`
+        puts the rest of the function in the else branch of the check): then rebinding a handle variable there
+        is its value on every path that reads it later, as every later statement of the list is in that block.
+        A block under a real `if` or a loop body is no continuation."""
+        if block is None:
+            return False
+        current: Block | None = self.builder.insertion_point.block
+        while current is not None and current is not block and current in self.continuation_blocks:
+            parent = current.parent_op()
+            current = parent.parent_block() if parent is not None else None
+        return current is block
 
     def read_binding(self, b: Binding, node: A.Node) -> Val:
         if isinstance(b, HandleCell):

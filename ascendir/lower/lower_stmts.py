@@ -49,6 +49,7 @@ class StatementLowering:
                 guard = self._no_exit_condition(exits, st)
                 if guard is not None:
                     if_op = self.emit(scf.IfOp(guard, [], Region(Block())), st)
+                    self.continuation_blocks.add(if_op.regions[0].block)
                     with self.at_end_of(if_op.regions[0].block):
                         self.frame.scopes.append({})
                         self.lower_stmts(rest)
@@ -75,6 +76,7 @@ class StatementLowering:
         with self.at_end_of(if_op.regions[0].block):
             self.lower_block(st.then)
             self.emit(scf.YieldOp(), st)
+        self.continuation_blocks.add(if_op.regions[1].block)
         with self.at_end_of(if_op.regions[1].block):
             self.frame.scopes.append({})
             self.lower_stmts(rest, top=top)
