@@ -62,7 +62,8 @@ def read_input(text: str, rng: Any) -> tuple[str | None, Any, str | None]:
 @click.option("--output", "outputs", multiple=True, metavar="NAME=8,2048:float16",
               help="An output's shape and dtype (otherwise from the binding, InferShape or the host).")
 @click.option("--inplace", "inplace", multiple=True, metavar="NAME",
-              help="An input the kernel updates in place (repeatable); a write into any other input is ASC963.")
+              help="An input the kernel updates in place (repeatable), returned as an output of its name (and "
+                   "written by --output-dir); a write into any other input is ASC963.")
 @click.option("--block-dim", type=int, default=None, help="blockDim, for a kernel with no host code.")
 @click.option("--tiling", "tiling", multiple=True, metavar="FIELD=VALUE",
               help="A tiling field's value, for a kernel with no host code.")
@@ -217,8 +218,9 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
     else:
         for d in result.findings:
             click.echo(render_text(d, program.line), err=True)
-        outs = ", ".join(f"{n} {tuple(a.shape)} {a.dtype}" + (f" -> {written[n]}" if n in written else "")
-                         for n, a in result.outputs.items())
+        # an --inplace input comes back as an output of its name (an op may declare none: apply_adam_w_v2)
+        outs = ", ".join(f"{n} {tuple(a.shape)} {a.dtype}" + (" (in place)" if n in inplace else "")
+                         + (f" -> {written[n]}" if n in written else "") for n, a in result.outputs.items())
         state = "ran" if result.completed else "stopped after"
         click.echo(f"{state} {result.instructions:,} instructions on {result.block_dim} core"
                    f"{'s' * (result.block_dim != 1)}; outputs: {outs or 'none'}; "

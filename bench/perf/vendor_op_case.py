@@ -39,6 +39,9 @@ class OpCase:
     tolerance: dict[str, Tolerance] = field(default_factory=dict)  # per output (default DEFAULT_TOLERANCE)
     chip: str | None = None
     note: str = ""  # what the formula is taken from
+    # inputs the op updates in place (--inplace): the run returns each as an output of its name, compared with the
+    # reference's value of that name (apply_adam_w_v2 declares no outputs and updates var, m and v)
+    inplace: list[str] = field(default_factory=list)
 
 
 def f32(rng: np.random.Generator, *shape: int) -> np.ndarray:

@@ -271,9 +271,12 @@ def _stage(findings: list[dict], completed: bool, outputs: dict) -> tuple[str, s
     return "kernel runs", first
 
 
-def _compare(case: OpCase, got: Arrays, want: Arrays) -> tuple[bool, str]:
+def _compare(case: OpCase, got: Arrays, want: Arrays, inputs: Arrays | None = None) -> tuple[bool, str]:
     """Each output against the numpy model under the benchmark's tolerance model (Tolerance.compare, as the
-    benchmark's correctness stage compares): the case's own for that output, else DEFAULT_TOLERANCE."""
+    benchmark's correctness stage compares): the case's own for that output, else DEFAULT_TOLERANCE. An
+    in-place input's result has the input's shape and dtype."""
+    given = inputs or {}
+    specs = {**case.outputs, **{n: (given[n].shape, str(given[n].dtype)) for n in case.inplace if n in given}}
     worst = []
     ok = True
     for name, ref in want.items():
@@ -282,7 +285,7 @@ def _compare(case: OpCase, got: Arrays, want: Arrays) -> tuple[bool, str]:
             worst.append(f"{name}: missing")
             continue
         tolerance = case.tolerance.get(name, DEFAULT_TOLERANCE)
-        shape, dtype = case.outputs[name]
+        shape, dtype = specs[name]
         value = got[name]
         if dtype == "int4":  # the packed bytes, as int8 values (np.dtype("int4") is a 4-byte int)
             value, dtype = unpack_int4(value, shape), "int8"
@@ -309,6 +312,8 @@ def run_case(case: OpCase, real: Path, timeout: int, seed: int = 0) -> dict:
             cmd += ["--input", f"{name}={path}"]
         for name, (shape, dtype) in case.outputs.items():
             cmd += ["--output", f"{name}={','.join(map(str, shape))}:{dtype}"]
+        for name in case.inplace:
+            cmd += ["--inplace", name]
         for a in case.attrs:
             cmd += ["--attr", a]
         if case.chip:
@@ -330,7 +335,7 @@ def run_case(case: OpCase, real: Path, timeout: int, seed: int = 0) -> dict:
                    errors=sum(f.get("severity") == "error" for f in report.get("findings", [])))
         if stage == "kernel runs":
             got = {n: np.load(o["path"]) for n, o in report["outputs"].items() if o.get("path")}
-            ok, text = _compare(case, got, case.reference(inputs))
+            ok, text = _compare(case, got, case.reference(inputs), inputs)
             row.update(stage="matches numpy" if ok else "kernel runs; differs", detail=text)
     return row
 

@@ -15,9 +15,11 @@ from vendor_op_case import Arrays, OpCase, f32
 
 def _adam_w(a: Arrays, lr: float, beta1: float, beta2: float, decay: float, eps: float) -> Arrays:
     """apply_adam_w_v2 (amsgrad and maximize false): m, v the moving moments, the step bias-corrected, and the
-    decoupled weight decay lr * decay * var."""
+    decoupled weight decay lr * decay * var. The step tensor counts the steps taken before this one: both kernels
+    bias-correct with t = step + 1 (apply_adam_w_v2_fp.h `step_ += 1`, arch35's OpStepAddOne, as torch's AdamW
+    increments its step first), though aclnnApplyAdamWV2.md calls step the formula's t."""
     g = a["grad"].astype(np.float64)
-    t = float(a["step"].reshape(-1)[0])
+    t = float(a["step"].reshape(-1)[0]) + 1
     m = beta1 * a["m"] + (1 - beta1) * g
     v = beta2 * a["v"] + (1 - beta2) * g * g
     m_hat, v_hat = m / (1 - beta1 ** t), v / (1 - beta2 ** t)
@@ -89,12 +91,12 @@ def optim_pool_cases(rows: int, cols: int) -> list[OpCase]:
                lambda r: {"var": f32(r, rows, cols), "m": f32(r, rows, cols) * 0.1,
                           "v": np.abs(f32(r, rows, cols)) * 0.01, "grad": f32(r, rows, cols),
                           "step": np.array([3.0], np.float32), "max_grad_norm": np.zeros((rows, cols), np.float32)},
-               {"var": ((rows, cols), "float32"), "m": ((rows, cols), "float32"), "v": ((rows, cols), "float32")},
-               lambda a: _adam_w(a, **adam),
+               {}, lambda a: _adam_w(a, **adam),
                attrs=[str(adam["lr"]), str(adam["beta1"]), str(adam["beta2"]), str(adam["decay"]), str(adam["eps"]),
                       "false", "false"],
-               note="AdamW step 3 in place: m, v moments, bias-corrected, var -= lr * m^ / (sqrt(v^) + eps) + "
-                    "lr * decay * var"),
+               note="AdamW, step tensor 3 (t = 4), in place: m, v moments, bias-corrected, var -= lr * m^ / "
+                    "(sqrt(v^) + eps) + lr * decay * var",
+               inplace=["var", "m", "v"]),  # the op declares no outputs: var, m, v come back under their names
         OpCase("apply_fused_ema_adam", "ops-nn/optim/apply_fused_ema_adam",
                lambda r: {"grad": f32(r, rows, cols), "var": f32(r, rows, cols), "m": f32(r, rows, cols) * 0.1,
                           "v": np.abs(f32(r, rows, cols)) * 0.01, "s": f32(r, rows, cols),

@@ -126,9 +126,10 @@ def run(source: Any, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray], at
     `timing` times the launch (cycles, per-pipe figures); `trace` also records a Chrome trace (True, or the most
     events to keep). `dtypes` names the element types the arrays' own cannot say (bfloat16, passed as uint16 bit
     patterns): by tensor name, or by position over the inputs then the outputs (None: the array's). `inplace`
-    names the inputs the op updates in place (as are those its op description also lists as outputs): a write
-    into any other input is ASC963. `workspace` is the bytes of the kernel's workspace parameter, for a launch
-    whose host (a .asc file's main, which is not evaluated) allocates it; it wins over a host tiling function's."""
+    names the inputs the op updates in place (as are those its op description also lists as outputs): each
+    comes back among the outputs under its name, and a write into any other input is ASC963. `workspace` is the
+    bytes of the kernel's workspace parameter, for a launch whose host (a .asc file's main, which is not
+    evaluated) allocates it; it wins over a host tiling function's."""
     program, chip = load_source(source, fmt, chip, defines)
     return run_loaded(program, chip, inputs, attrs, block_dim=block_dim, tiling=tiling, tiling_key=tiling_key,
                       outputs=outputs, budget=budget, outputs_initialised=outputs_initialised, timing=timing,
@@ -514,10 +515,14 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
     input named in `inplace` (the op's name for it, or the kernel parameter's) has the role inplace: the
     simulator reports a write into any other input (ASC963). A ref tensor's output (the op lists an input and
     an output of one name: one memory on the device) is (name, "alias", the index of its input's buffer); that
-    buffer is the output's array, starting as a copy of the input's (the caller's input stays as it was)."""
+    buffer is the output's array, starting as a copy of the input's (the caller's input stays as it was). The
+    returned outputs end with each other in-place input, under its name: the array the kernel's writes come back
+    into (the caller's own, as bench's correctness stage reads an in-place task's result back from its inputs),
+    so an op that declares no outputs and updates its inputs (ops-nn apply_adam_w_v2's var, m, v) returns them."""
     tensor_params = [p for p in prog.params if p.dtype == "gm" and _param_kind(p.name) == "tensor"
                      and p.name not in prog.statics]
     out_arrays: dict[str, Any] = {}
+    updated: dict[str, Any] = {}  # an in-place input's name -> the array its buffer is written back into
     made: list[Any] = []
 
     def output_array(spec: Any) -> np.ndarray:
@@ -540,8 +545,18 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
         given = [_input(by_name[p.name]) for p in tensor_params]  # a kernel-only answer: names are its parameters'
         roles = ["output" if p.name in out_arrays else "inplace" if p.name in inplace else "input"
                  for p in tensor_params]
+        input_names = {i: p.name for i, p in enumerate(tensor_params) if p.name not in out_arrays}
     else:
         refs = _ref_pairs(given, in_names, list(outputs), len(arrays))
+        # the op's name for an input; without an op description, the caller's (given by name) or the parameter's
+        keys = in_names or (list(named) if isinstance(named, Mapping) else [])
+        input_names = {i: keys[i] if i < len(keys) else None for i in range(len(arrays))}
+
+    def keep_updated(position: int, param: str, role: str, arr: Any) -> None:
+        """Notes an in-place input's array (not an output's: one the caller filled is in place too)."""
+        if role == "inplace" and arr is not None and position in input_names:
+            updated[input_names[position] or param] = arr
+
     buffers: list[tuple[str, str, Any]] = []
     lists: list[tuple[int, str, str, list[np.ndarray]]] = []  # (parameter's buffer, name, role, tensors)
     placed: dict[int, int] = {}  # a tensor's position -> its parameter's buffer
@@ -576,11 +591,13 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
         if isinstance(arr, list):
             lists.append((len(buffers), p.name, role, arr))
             buffers.append((p.name, "input", None))  # the descriptor, once its tensors have buffers
+            keep_updated(k - 1, p.name, role, arr)
             continue
         if arr is not None and any(isinstance(b, np.ndarray) and np.shares_memory(arr, b)
                                    for _, _, b in buffers):
             arr = arr.copy()  # one array passed twice: each parameter gets its own memory, as on the device
         buffers.append((p.name, role, None if arr is None else arr.reshape(-1).view(np.uint8)))
+        keep_updated(k - 1, p.name, role, arr)
     if k < len(given):
         raise SimError(f"{len(given)} tensors given for a kernel with {len(tensor_params)} tensor parameters")
     for at, name, role, tensors in lists:
@@ -588,10 +605,12 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
         for j, t in enumerate(tensors):
             if any(isinstance(b, np.ndarray) and np.shares_memory(t, b) for _, _, b in buffers):
                 t = t.copy()  # one array twice in the lists: each gets its own memory
+                tensors[j] = t  # (what an in-place list returns)
             buffers.append((f"{name}[{j}]", role, t.reshape(-1).view(np.uint8)))
         table = descriptor([t.shape for t in tensors], range(first, first + len(tensors)))
         buffers[at] = (name, "input", table.view(np.uint8))
-    return buffers, out_arrays
+    # a ref input is returned as its output already
+    return buffers, {**out_arrays, **{n: a for n, a in updated.items() if n not in out_arrays}}
 
 
 def _ref_pairs(given: list[Any], in_names: list[str], out_names: list[str], n_inputs: int) -> dict[int, int]:

@@ -49,3 +49,14 @@ def test_an_absolute_bound_and_a_missing_output() -> None:
     assert ok, text
     ok, text = vendor_ops._compare(case, {"y": np.array([3, -4, 0, 125], np.int8)}, want)
     assert not ok and "idx: missing" in text and "y: max err 2" in text
+
+
+def test_an_in_place_input_is_compared_with_the_inputs_shape_and_dtype() -> None:
+    # apply_adam_w_v2 declares no outputs: var comes back under its own name, as the input it was
+    case = vendor_ops.OpCase("t", "none", lambda r: {}, {}, lambda a: {}, inplace=["var"])
+    given = {"var": np.zeros(4, np.float32), "step": np.array([3.0], np.float32)}
+    ok, text = vendor_ops._compare(case, {"var": np.array([1.0, 2.0, 3.0, 4.0], np.float32)},
+                                   {"var": np.array([1.0, 2.0, 3.0, 4.0004])}, given)
+    assert ok and text == "var: max err 0.0004", text
+    ok, text = vendor_ops._compare(case, {}, {"var": np.zeros(4)}, given)
+    assert not ok and text == "var: missing"
