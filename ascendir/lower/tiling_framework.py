@@ -31,6 +31,11 @@ _HOOKS = ("GetShapeAttrsInfo", "GetPlatformInfo", None, "DoOpTiling", "DoLibApiT
           "PostTiling")
 SOURCE_NAME = "<tiling framework>"
 REGISTRY_CLASS = "TilingTemplateRegistry"
+# The base's DoTiling under a name of ours, which the registry calls. The registry holds its templates as
+# TilingBaseClass pointers and the base's DoTiling is not virtual, so it runs the base's steps even for a template
+# declaring a DoTiling() of its own, which only hides it (ops-nn max_pool3d_with_argmax_v2's ksize-one template:
+# `void DoTiling()`, a helper of its DoOpTiling). The lowering finds a method on the most derived class first.
+BASE_STEPS = "TilingBaseClassDoTiling"
 PARAMS_STRUCT = "AiCoreParams"
 _PARAMS_SOURCE = (
     f"struct {PARAMS_STRUCT} {{\n    uint64_t ubSize = 0;\n    uint64_t blockDim = 0;\n    uint64_t numBlocks = 0;\n"
@@ -82,7 +87,7 @@ def source(classes: dict[str | None, list[str]], with_params: bool = True) -> st
     def tried(names: list[str]) -> str:
         return "".join(
             f"        {{\n            {cls} tiling{k}(context);\n"
-            f"            ge::graphStatus status{k} = tiling{k}.DoTiling();\n"
+            f"            ge::graphStatus status{k} = tiling{k}.{BASE_STEPS}();\n"
             f"            if (status{k} != ge::GRAPH_PARAM_INVALID) {{\n"
             f"                return status{k};\n            }}\n"
             "        }\n" for cls in names for k in (next(counter),))
@@ -97,7 +102,9 @@ def source(classes: dict[str | None, list[str]], with_params: bool = True) -> st
         (_PARAMS_SOURCE if with_params else "")
         + f"class {BASE_CLASS} {{\npublic:\n"
         f"    explicit {BASE_CLASS}(gert::TilingContext *context) : context_(context) {{}}\n"
-        "    ge::graphStatus DoTiling()\n    {\n        ge::graphStatus ret = ge::GRAPH_SUCCESS;\n"
+        "    ge::graphStatus DoTiling()\n    {\n"
+        f"        return this->{BASE_STEPS}();\n    }}\n"
+        f"    ge::graphStatus {BASE_STEPS}()\n    {{\n        ge::graphStatus ret = ge::GRAPH_SUCCESS;\n"
         + "\n".join(steps)
         + "\n        context_->SetTilingKey(this->GetTilingKey());\n        return ge::GRAPH_SUCCESS;\n    }\n"
         # the members the framework's TilingBaseClass gives its subclasses (the steps set tilingKey_ and

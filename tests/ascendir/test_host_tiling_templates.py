@@ -108,3 +108,43 @@ def test_the_templates_tried_are_those_of_the_context_op_type() -> None:
     large = run_tiling(source, 32, 4)
     assert_tiled(large)
     assert large.fields == {"rows": 32, "path": 2}
+
+
+def test_a_template_hiding_do_tiling_is_still_run_by_the_base_steps() -> None:
+    # The registry holds its templates as TilingBaseClass pointers and calls DoTiling() through them; the base's
+    # DoTiling is not virtual, so a template declaring a DoTiling() of its own (ops-nn max_pool3d_with_argmax_v2's
+    # ksize-one template: `void DoTiling()`, called from its DoOpTiling) only hides it. The registry still runs
+    # the base's steps, whose GetShapeAttrsInfo hands the case over (GRAPH_PARAM_INVALID). Before, the registry
+    # called the template's own DoTiling, which divided by the unset `unit` (ASC602, division by zero).
+    hiding = """
+class PHidingTiling : public PTilingBase {
+public:
+    explicit PHidingTiling(gert::TilingContext *context) : PTilingBase(context) {}
+    void DoTiling()
+    {
+        path = 64 / unit;
+    }
+protected:
+    ge::graphStatus GetShapeAttrsInfo() override { return ge::GRAPH_PARAM_INVALID; }
+    bool IsCapable() override
+    {
+        unit = 4;
+        return true;
+    }
+    ge::graphStatus DoOpTiling() override
+    {
+        DoTiling();
+        return ge::GRAPH_SUCCESS;
+    }
+    uint64_t GetTilingKey() const override { return 300; }
+    uint32_t unit = 0;
+};
+
+REGISTER_TILING_TEMPLATE("P", PHidingTiling, 1);
+"""
+    source = SOURCE.replace('REGISTER_TILING_TEMPLATE("P", PLargeTiling, 1000);',
+                            hiding + 'REGISTER_TILING_TEMPLATE("P", PLargeTiling, 1000);')
+    small = run_tiling(source, 4, 4)
+    assert_tiled(small)
+    assert small.fields == {"rows": 4, "path": 1}
+    assert small.tiling_key == 100
