@@ -378,6 +378,16 @@ def init_bindings(model_src: str, init_inputs: list[Any]) -> dict[str, Any]:
         return {}
     args = init.args.args[1:]
     defaults = dict(zip([a.arg for a in args][len(args) - len(init.args.defaults):], init.args.defaults))
+    # ModelNew(*get_init_inputs()) with too few or too many positional values is Python's TypeError: the answer
+    # was written for another task's init inputs (conv_transpose2d_add_min_gelu_multiply's ModelNew takes padding,
+    # output_padding and groups the reference does not give). Reading its settings from the reference's modules
+    # then hands the op values of other types (a stride tuple for an int64_t), a misleading failure further on.
+    missing = [a.arg for a in args[len(init_inputs):] if a.arg not in defaults]
+    if missing or (len(init_inputs) > len(args) and init.args.vararg is None):
+        lack = f"{', '.join(missing)} without a default" if missing else f"only {len(args)}"
+        raise RuntimeError(f"ModelNew(*get_init_inputs()) cannot be built: its __init__ (line {init.lineno} of "
+                           f"model_src) takes {len(args)} parameters ({lack}) and get_init_inputs() gives "
+                           f"{len(init_inputs)}, which Python rejects (TypeError)")
     bound: dict[str, Any] = {}
     for i, a in enumerate(args):
         if i < len(init_inputs):
@@ -387,8 +397,6 @@ def init_bindings(model_src: str, init_inputs: list[Any]) -> dict[str, Any]:
                 bound[a.arg] = ast.literal_eval(defaults[a.arg])
             except ValueError:
                 pass
-        else:
-            return {}  # ModelNew(*get_init_inputs()) could not be built: its parameters are another task's
     for node in ast.walk(init):
         # int(p) / float(p) of a parameter bound to a shape or list: Python's TypeError when the benchmark builds
         # ModelNew (matmul_swish_sum_group_norm: eps=1e-5 in ModelNew, bias_shape=(1024,) in get_init_inputs)

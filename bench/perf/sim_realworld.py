@@ -109,6 +109,10 @@ def relax_input_rule() -> None:
     extract.model_passes_inputs = relaxed
 
 
+class RevisionMissing(ValueError):
+    """The MultiKernelBench checkout given lacks the revision asked for (or is no git checkout)."""
+
+
 def reference_root(root: Path, revision: str) -> Path:
     """A folder holding `reference/` as it was at `revision` of the MultiKernelBench checkout `root` (exported once
     with git archive), or `root` itself for 'worktree'."""
@@ -118,8 +122,15 @@ def reference_root(root: Path, revision: str) -> Path:
 
     if revision == "worktree":
         return root
-    sha = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", revision], check=True, capture_output=True,
-                         text=True).stdout.strip()
+    found = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "--verify", "--quiet",
+                            f"{revision}^{{commit}}"], capture_output=True, text=True)
+    if found.returncode != 0:
+        # a copy without its history (a tarball of a later revision) would otherwise stop here with git's traceback
+        raise RevisionMissing(f"{root} holds no git revision {revision}, whose reference programs the records were "
+                              "made with: pass --root a MultiKernelBench git clone that has it, or --revision "
+                              f"worktree to take {root}/reference as it is (another revision's shapes and "
+                              "tolerance, not the records')")
+    sha = found.stdout.strip()
     target = WORK.parent / f"multikernelbench-{sha}"
     if not (target / "reference").is_dir():
         data = subprocess.run(["git", "-C", str(root), "archive", sha, "reference"], check=True,
@@ -257,7 +268,11 @@ def main() -> int:
     from bench.perf.bench_kernelhive import write_answer
     from bench.suites import find_task, load_suite
 
-    tasks = load_suite("multikernelbench", reference_root(args.root, args.revision))
+    try:
+        tasks = load_suite("multikernelbench", reference_root(args.root, args.revision))
+    except RevisionMissing as exc:
+        print(f"sim_realworld: {exc}", file=sys.stderr)
+        return 2
     tolerance = revision_tolerance(args.root, args.revision)
     if tolerance is not None:
         from bench.suites.model import Tolerance

@@ -244,3 +244,38 @@ def test_modelnew_that_python_cannot_build_from_the_init_inputs() -> None:
     row = {"failure": "not-evaluated", "cause": "case 0: not evaluated: the task's reference failed: RuntimeError: "
                                               "ModelNew(*get_init_inputs()) cannot be built: its __init__ takes ..."}
     assert m.miss_kind(row) == "ModelNew cannot be built from get_init_inputs"
+
+
+def test_modelnew_whose_init_takes_other_parameters_than_the_init_inputs() -> None:
+    """ModelNew(*get_init_inputs()) with a parameter left without a value, or one value too many, is Python's
+    TypeError (conv_transpose2d_add_min_gelu_multiply's final takes padding, output_padding and groups the reference
+    does not give; gru's takes two of three): the answer cannot be built as the benchmark builds it, not an op whose
+    inputs differ (its settings read from the reference's modules handed the binding a stride tuple)."""
+    src = _model("(self, x):\n        return custom_ops_lib.op(x, self.k)",
+                 init="        super().__init__()\n        self.k = k\n")
+    assert mf.init_bindings(src, [7]) == {"k": 7, "eps": 1e-5}
+    with pytest.raises(RuntimeError, match=r"cannot be built: its __init__ \(line 5 of model_src\) takes 2 "
+                                           r"parameters \(k without a default\) and get_init_inputs\(\) gives 0"):
+        mf.init_bindings(src, [])
+    with pytest.raises(RuntimeError, match=r"takes 2 parameters \(only 2\) and get_init_inputs\(\) gives 3"):
+        mf.init_bindings(src, [7, 0.5, 3])
+    row = {"failure": "not-evaluated", "cause": "case 0: not evaluated: the task's reference failed: RuntimeError: "
+                                              + str(pytest.raises(RuntimeError, mf.init_bindings, src, []).value)}
+    assert _script().miss_kind(row) == "ModelNew cannot be built from get_init_inputs"
+
+
+def test_a_multikernelbench_copy_without_the_records_revision(tmp_path: Path) -> None:
+    """A MultiKernelBench copy without git history (a later revision's tarball) cannot give the records' reference
+    programs: the script says so and what to pass, with exit code 2, not git's traceback."""
+    copy = tmp_path / "MultiKernelBench"
+    (copy / "reference").mkdir(parents=True)
+    m = _script()
+    with pytest.raises(m.RevisionMissing, match=r"holds no git revision 7134d16\^.* --revision worktree"):
+        m.reference_root(copy, "7134d16^")
+    assert m.reference_root(copy, "worktree") == copy
+    records = tmp_path / "records.jsonl"
+    records.write_text("", encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(SCRIPT), str(records), "--root", str(copy), "--json",
+                           str(tmp_path / "out.json")], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2, proc.stderr
+    assert "sim_realworld: " in proc.stderr and "Traceback" not in proc.stderr
