@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import DenseArrayBase, i32
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, host_program
+from ascendir.lower import ctypes as C, host_program, host_program_vectors
 from ascendir.lower import code_pointer, list_tensor
 from ascendir.lower.calls_api import api_call, lower_args, opaque_call
 from ascendir.lower.calls_inline import inline_method
@@ -47,6 +47,10 @@ def method_call(lw: FunctionLowerer, e: A.Call, callee: A.Member, expected: CTyp
         recv = Val(reached[0][1].ctype, obj=reached[0][1])
     elif isinstance(recv.ctype, C.Pointer) and not isinstance(recv.ctype.pointee, Scalar | C.VoidT):
         recv = Val(recv.ctype.pointee, recv.ssa, obj=recv.obj)  # `pipe->InitBuffer(...)`: objects, not memory
+    if lw.host_program is not None:
+        listed = host_program_vectors.method(lw, e, name, recv)  # `options.pads.data()`: a listed std::vector
+        if listed is not None:
+            return listed
     inst = recv.obj if isinstance(recv.obj, Instance) else None
     if inst is not None:
         found = inst.find_method(name)

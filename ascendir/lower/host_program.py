@@ -22,7 +22,9 @@ The ACL runtime is modelled by what the launch needs of it:
   nothing, so a program filling host arrays before drawing a scalar gets other values than on the host. The
   draws are kept with the launch (`random`) and reported by the run.
 Host data (variables of std:: container and stream types, and the statements that use them: filling inputs with
-random numbers, the golden comparison) is not lowered: it never reaches the device.
+random numbers, the golden comparison) is not lowered: it never reaches the device. A vector of numbers whose
+elements the code lists (an options struct's defaults) is configuration instead, lowered as the array of those
+elements (host_program_vectors.py).
 """
 
 from __future__ import annotations
@@ -102,6 +104,9 @@ class HostProgram:
     variables: dict[str, int] = field(default_factory=dict)  # pointer variable -> the buffer it was last given
     random: HostRandom = field(default_factory=HostRandom)
     draws: list[dict[str, object]] = field(default_factory=list)  # each rand() call's value and where it is
+    # host code main runs that the lowering could not follow and whose effect the launch may depend on (a listed
+    # vector grown: host_program_vectors.py): each an error of the run at its place, as {"why", "span"}
+    gaps: list[dict[str, object]] = field(default_factory=list)
 
     @property
     def launched(self) -> bool:
@@ -113,6 +118,8 @@ class HostProgram:
             "buffers": [{"name": b.name, "size": b.size, "role": b.role, "dtype": b.dtype} for b in self.buffers]}
         if self.draws:
             described["random"] = self.draws
+        if self.gaps:
+            described["gaps"] = self.gaps
         return described
 
 
@@ -179,6 +186,8 @@ def skips(lw: FunctionLowerer, st: A.Node) -> bool:
     hp = lw.host_program
     assert hp is not None
     if isinstance(st, A.VarDecl) and st.declarators and is_host_type(st.declarators[0].type):
+        if not _after_launch(lw) and _declares_listed_vectors(lw, st):
+            return True  # lowered here: arrays of the elements listed (host_program_vectors.py)
         for d in st.declarators:
             hp.host_arrays[d.name] = _element_text(d.type) or ""
             hp.host_frames.setdefault(d.name, []).append(lw.frame)
@@ -200,6 +209,23 @@ def skips(lw: FunctionLowerer, st: A.Node) -> bool:
     if copies:
         return False
     return any(f is lw.frame for name in _names_in(st) for f in hp.host_frames.get(name, ()))
+
+
+def _declares_listed_vectors(lw: FunctionLowerer, st: A.VarDecl) -> bool:
+    """Lowers `std::vector<uint32_t> pads = {0, 0, 0};` as the array of its elements (host_program_vectors.py);
+    False, lowering nothing, when a declarator of `st` declares anything else."""
+    from ascendir.lower import host_program_vectors
+
+    if not all(host_program_vectors.listed_elements(d) is not None for d in st.declarators):
+        return False
+    mark = lw._mark()
+    for d in st.declarators:
+        held = host_program_vectors.declare(lw, d, d.name)
+        if held is None:
+            lw._rollback(mark)
+            return False
+        lw.bind(d.name, held)  # type: ignore[arg-type]
+    return True
 
 
 def _host_typed_init(lw: FunctionLowerer, st: A.Node) -> tuple[str, str] | None:
@@ -276,6 +302,18 @@ def _random(lw: FunctionLowerer, e: A.Call, name: str) -> Val:
     value = hp.random.rand()
     hp.draws.append({"value": value, "span": where})
     return Val(C.I32, const=value)
+
+
+def gap(lw: FunctionLowerer, why: str, node: A.Node) -> Unsupported:
+    """Host code the run depends on and the lowering cannot follow: kept for the run to report as an error at
+    `node` (a gap alone is a warning of the lowering, which a run does not show), and the exception to raise."""
+    from frontend.diagnostics import as_span
+
+    hp = lw.host_program
+    assert hp is not None
+    span = as_span(node.span)
+    hp.gaps.append({"why": why, "span": [span.file, span.line, span.col, span.end_line, span.end_col]})
+    return Unsupported(why, node)
 
 
 def _in_loop(lw: FunctionLowerer) -> bool:

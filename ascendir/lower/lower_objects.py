@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, host_program, list_tensor, object_arrays
+from ascendir.lower import ctypes as C, host_program, host_program_vectors, list_tensor, object_arrays
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.fast_ops import load_op, name_hint
@@ -88,7 +88,10 @@ class ObjectLowering:
             for vd, d in info.fields:
                 self._last_node = d
                 if self.host_program is not None and host_program.is_host_type(d.type):
-                    inst.members[d.name] = Val(C.UnknownT("host data"))  # `std::string HELPER` of an options struct
+                    # `std::vector<uint32_t> pads = {0, 0, 0};` of an options struct: the array of its elements
+                    listed = host_program_vectors.declare(self, d, f"{name}.{d.name}")
+                    # (`std::string HELPER`, and any other host type: host data)
+                    inst.members[d.name] = listed if listed is not None else Val(C.UnknownT("host data"))
                     continue
                 ft = self.resolve_type(d.type, d)
                 if isinstance(ft, C.Pointer) and "&" in d.type.pointers and isinstance(ft.pointee, C.StructT | Scalar):

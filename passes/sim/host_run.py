@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from frontend.diagnostics import error
+from frontend.diagnostics import Span, error
 
 HOST_PROGRAM_NOT_RUN = "ASC958"  # a run that cannot start (passes/sim/rules.py)
 
@@ -92,6 +92,7 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
     kernel = lowered.kernels[0]
     described = json.loads(kernel.attributes[KERNEL_ATTR].data)  # type: ignore[attr-defined]
     findings += _draws(described.get("random") or [], used_inputs)
+    findings += [error(HOST_PROGRAM_NOT_RUN, g["why"], Span(*g["span"])) for g in described.get("gaps") or []]
     marked, unknown = _marked_values(lowered.module)
     for i, b in enumerate(described["buffers"]):
         if b["size"] is None and f"size.{i}" not in unknown:

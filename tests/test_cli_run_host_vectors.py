@@ -1,0 +1,146 @@
+"""`ascendir run` on host programs whose launch is made of values main keeps in std::vectors (team-written programs
+in the shape of catlass's convolution and grouped examples; ascendir/lower/host_program_vectors.py).
+
+A vector of numbers whose elements the code lists (an options struct's defaults, overwritten from argv) is lowered
+as the array of those elements: indexing, `data()` passed where a pointer is taken, `size()`. Before, every
+std::vector of main was host data: the statements using it were left out and the buffer sizes computed from it
+were undeclared or did not fold (catlass 24_conv_bias: `options.fmapRelated.data()`)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from click.testing import CliRunner
+
+from cli.run import main
+
+HEADER = """\
+#include "kernel_operator.h"
+
+namespace Demo {
+struct ScaleOp {
+    struct Params {
+        GM_ADDR x;
+        GM_ADDR y;
+        uint32_t length;
+        float factor;
+    };
+    __aicore__ inline void operator()(const Params &p)
+    {
+        uint32_t per = p.length / AscendC::GetBlockNum();
+        uint32_t start = per * AscendC::GetBlockIdx();
+        AscendC::TPipe pipe;
+        AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, per * sizeof(float));
+        AscendC::GlobalTensor<float> xg, yg;
+        xg.SetGlobalBuffer((__gm__ float *)p.x + start, per);
+        yg.SetGlobalBuffer((__gm__ float *)p.y + start, per);
+        AscendC::LocalTensor<float> t = buf.Get<float>();
+        AscendC::DataCopy(t, xg, per);
+        AscendC::PipeBarrier<PIPE_ALL>();
+        AscendC::Muls(t, t, p.factor, per);
+        AscendC::PipeBarrier<PIPE_ALL>();
+        AscendC::DataCopy(yg, t, per);
+    }
+};
+
+__global__ __aicore__ void Launch(ScaleOp::Params params)
+{
+    ScaleOp op;
+    op(params);
+}
+}  // namespace Demo
+"""
+
+PROGRAM = """\
+#include <cstdlib>
+#include <string>
+#include <vector>
+#include <iostream>
+#include <acl/acl.h>
+#include "scale_kernel.h"
+
+struct Options {
+    const std::string HELPER = "scale rows cols";
+    std::vector<uint32_t> dims = {8, 32};  // {rows, cols}
+    uint32_t blocks = 4;
+
+    int Parse(int argc, const char **argv)
+    {
+        if (argc < 3) {
+            std::cerr << HELPER << std::endl;
+            return 0;
+        }
+        dims[0] = std::atoi(argv[1]);
+        dims[1] = std::atoi(argv[2]);
+        return 0;
+    }
+};
+
+static uint32_t Product(const uint32_t *values, size_t count)
+{
+    uint32_t p = 1;
+    for (size_t i = 0; i < count; ++i) {
+        p *= values[i];
+    }
+    return p;
+}
+
+int main(int argc, const char **argv)
+{
+    Options options;
+    options.Parse(argc, argv);
+    std::vector<float> factor{3.0f, 5.0f};
+    uint32_t length = Product(options.dims.data(), options.dims.size());
+    size_t bytes = length * sizeof(float);
+    std::vector<float> hostX(length);
+    uint8_t *deviceX{nullptr};
+    aclrtMalloc(reinterpret_cast<void **>(&deviceX), bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(deviceX, bytes, hostX.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    uint8_t *deviceY{nullptr};
+    aclrtMalloc(reinterpret_cast<void **>(&deviceY), bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    Demo::ScaleOp::Params params{deviceX, deviceY, length, factor[factor.size() - 2]};
+    Demo::Launch<<<options.blocks, nullptr, nullptr>>>(params);
+    std::vector<float> hostY(length);
+    aclrtMemcpy(hostY.data(), bytes, deviceY, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
+    return 0;
+}
+"""
+
+
+def _run(tmp_path, *extra: str, program: str = PROGRAM):
+    (tmp_path / "inc").mkdir(exist_ok=True)
+    (tmp_path / "inc" / "scale_kernel.h").write_text(HEADER)
+    source = tmp_path / "scale.cpp"
+    source.write_text(program)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, [str(source), "-I", str(tmp_path / "inc"), "--output-dir", str(out),
+                                       "--format", "json", *extra])
+    return result, out
+
+
+def test_a_listed_vector_of_an_options_struct_sizes_the_buffers(tmp_path) -> None:
+    """dims = {8, 32} overwritten from argv (16 x 64), read through data() and size() by a helper taking a
+    pointer: the buffers hold 1024 floats and the kernel scales each by factor[0] (a listed local vector)."""
+    x = np.linspace(-4, 4, 1024, dtype=np.float32)
+    np.save(tmp_path / "x.npy", x)
+    result, out = _run(tmp_path, "--args", "16 64", "--input", f"deviceX={tmp_path / 'x.npy'}")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output[result.output.index("{"):])
+    assert not [f for f in report["findings"] if f["severity"] == "error"], report["findings"]
+    assert np.array_equal(np.load(out / "deviceY.npy"), x * 3)
+
+
+def test_the_listed_defaults_hold_without_arguments(tmp_path) -> None:
+    result, out = _run(tmp_path)
+    assert result.exit_code == 0, result.output
+    assert np.load(out / "deviceY.npy").shape == (256,)  # 8 x 32
+
+
+def test_growing_a_listed_vector_is_a_gap_not_a_wrong_size(tmp_path) -> None:
+    """Its length is fixed here: push_back is a gap at the call, not a silent size of 2."""
+    program = PROGRAM.replace("dims[1] = std::atoi(argv[2]);", "dims[1] = std::atoi(argv[2]);\n"
+                              "        dims.push_back(2);")
+    result, _ = _run(tmp_path, "--args", "16 64", program=program)
+    assert "push_back" in result.output and "fixed" in result.output, result.output
