@@ -91,6 +91,7 @@ from ascendir.lower.host_handles import (
 )
 from ascendir.lower.host_names import HostNames
 from ascendir.lower.host_scan import HostScan, built_units, scan_units
+from ascendir.lower.host_std_array import HostStdArrays
 from ascendir.lower.host_tiling_struct import HostTilingStructs
 from ascendir.lower.scope import Scope, collect
 from ascendir.lower.values import Binding, Instance, Val
@@ -115,7 +116,7 @@ _HOST_ROLES = ("host", "tiling_header", "header")
 
 
 class HostLowerer(
-    HostDeclarations, HostNames, HostExpressions, HostAssignment, HostCalls, HostTilingStructs,
+    HostDeclarations, HostNames, HostExpressions, HostStdArrays, HostAssignment, HostCalls, HostTilingStructs,
     FunctionLowerer,
 ):
     """Lowers one host tiling or InferShape function (and the helpers it calls, inlined) to a `func.func`."""

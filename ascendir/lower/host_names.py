@@ -71,12 +71,26 @@ class HostNames:
         if not user and name in host_smart_ptr.SMART_POINTERS and (
                 pointer := host_smart_ptr.pointer_type(self, targs)) is not None:
             return pointer  # `std::unique_ptr<Params>`: a pointer to a struct of the program
+        if not user and name == "array" and (fixed := self._std_array(targs)) is not None:
+            return fixed
         if not user and (name in _LIBRARY_TYPES or "matmul_tiling" in qualifiers):
             return HostT("unmodelled", name)
         cls = self.scope.classes.get(name)
         if cls is not None and cls.is_plain_struct and name not in self.tiling_names and not cls.template_params:
             return C.ClassT(name)  # a helper record such as `struct DtypeInfo {...}`, not a tiling struct
         return super().named_type(name, targs, qualifiers)
+
+    def _std_array(self, targs: list[A.TemplateArg] | None) -> CType | None:
+        """`std::array<T, N>` as the C array `T[N]` it wraps (an aggregate of N elements, read and written by
+        `[]` as one): a struct member of it, a local or a parameter is then what a C array is. None where T or N
+        is not known (the type stays an unmodelled library type)."""
+        if not targs or len(targs) != 2 or not isinstance(targs[0].value, A.TypeRef):
+            return None
+        elem = self.resolve_type(targs[0].value)
+        count = self.const_eval(targs[1].value) if not isinstance(targs[1].value, A.TypeRef) else None
+        if not isinstance(elem, C.Scalar) or not isinstance(count, int) or count <= 0:
+            return None
+        return C.ArrayT(elem, count)
 
     def expr_Name(self, e: A.Name) -> Val:
         parts = [p.name for p in e.qname.parts]
