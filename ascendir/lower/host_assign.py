@@ -12,7 +12,7 @@ from xdsl.ir import SSAValue
 
 from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_std, host_vector, host_vector_compare
+from ascendir.lower import host_iterators, host_std, host_vector, host_vector_compare
 from ascendir.lower.diagnostics import NOT_MODELLED, span_of
 from ascendir.lower.function import Unsupported
 from ascendir.lower.host_handles import (
@@ -165,6 +165,9 @@ class HostAssignment:
         return super().to_bool(v, node)
 
     def _host_compare(self, op: str, a: Val, b: Val, node: A.Node) -> Val:
+        positions = host_iterators.compare(self, op, a, b, node)  # `it != v.end()`, `it < last`
+        if positions is not None:
+            return positions
         if op not in ("==", "!="):
             raise Unsupported(f"operator '{op}' on {a.ctype} and {b.ctype}", node)
         handle, other = (a, b) if is_host(a.ctype) else (b, a)

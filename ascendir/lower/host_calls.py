@@ -18,7 +18,7 @@ from xdsl.ir import SSAValue
 from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_accumulate
-from ascendir.lower import host_init_list, host_smart_ptr, host_std, host_vector, host_tiling_api
+from ascendir.lower import host_init_list, host_iterators, host_smart_ptr, host_std, host_vector, host_tiling_api
 from ascendir.lower import host_math_util, host_memcpy, host_streams, tpl_tiling_key
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import UNKNOWN_API, span_of
@@ -29,7 +29,7 @@ from ascendir.lower.host_context_methods import (
     KNOWN_UNMODELLED_PLATFORM,
     METHODS,
 )
-from ascendir.lower.host_handles import HANDLE_TYPES, HostError, handle_kind, is_host, unbound_shape
+from ascendir.lower.host_handles import HANDLE_TYPES, HostError, VectorItems, handle_kind, is_host, unbound_shape
 from ascendir.lower.host_matmul_methods import MATMUL_CLASSES, MATMUL_METHODS, MULTI_CORE_ONLY
 from ascendir.lower.values import Instance, Val
 from frontend import ast as A
@@ -216,8 +216,8 @@ class HostCalls:
         if name in host_math_util.FUNCTIONS and parts[0] in ("Ops", name):
             # ops-base's Ops::Base helpers (another namespace's CeilDiv stays "not modelled", below)
             return host_math_util.call(self, e, name, callee.qname.parts[-1].template_args)
-        if name == "find" and parts[0] == "std" and len(e.args) == 3:
-            return host_std.find(self, e)
+        if name in host_iterators.ALGORITHMS and parts[0] == "std" and name not in self.scope.functions:
+            return host_iterators.algorithm(self, e, name)  # std::find over a constant vector: host_std.find
         if name == "accumulate" and parts[0] == "std" and len(e.args) in (3, 4):
             return host_accumulate.accumulate(self, e)
         if name == "GetCumSumMaxMinTmpSize" and len(e.args) == 6:
@@ -431,8 +431,12 @@ class HostCalls:
         name = callee.member
         if host_std.is_model(recv):
             return host_std.method(self, e, name, recv)
+        if isinstance(recv.obj, VectorItems) and \
+                (position := host_iterators.items_method(self, e, name, recv)) is not None:
+            return position  # begin(), end() of a `const std::vector<T> v = {a, b};`
         if host_vector.is_vector(recv):
-            return host_vector.method(self, e, name, recv)
+            position = host_iterators.vector_method(self, e, name, recv)  # begin(), end()
+            return position if position is not None else host_vector.method(self, e, name, recv)
         if kind == host_streams.KIND:
             return host_streams.method(self, e, name, recv)
         if kind in ("unmodelled", "opaque", "poison"):

@@ -61,6 +61,9 @@ def _path_free_store(cell: HandleCell, v: Val) -> bool:
         old.const == 0 or old.ctype == v.ctype))
 
 
+# std::vector members that change its elements or its size
+_VECTOR_WRITERS = frozenset({"push_back", "emplace_back", "pop_back", "resize"})
+
 # methods of the runtime's handles that fill their last argument through a reference
 _LAST_ARG_OUT = ("GetCoreMemSize", "GetLocalMemSize", "GetPlatformRes")
 
@@ -230,6 +233,12 @@ class HostDeclarations:
         names = set(super().assigned_names(body)) | self.passed_by_reference(body)
         self._out_args_cache[id(body)] = names
         for node in walk(body):
+            if isinstance(node, A.Call) and isinstance(node.callee, A.Member) and \
+                    node.callee.member in _VECTOR_WRITERS and isinstance(node.callee.obj, A.Name) and \
+                    len(node.callee.obj.qname.parts) == 1:
+                # `dtype.push_back(x)` of a `std::vector<T> dtype = {a, b};`: a vector whose items change is a
+                # run-time one (host_vector), not the list of its initial items
+                names.add(node.callee.obj.qname.parts[0].name)
             if not isinstance(node, A.Call) or not node.args:
                 continue
             outs: list[A.Node] = []
@@ -316,6 +325,12 @@ class HostDeclarations:
                 # `std::vector<uint64_t> counter = {0, 0};` then `counter[0] = ...` (ops-math
                 # stateless_random_uniform_v2): a run-time vector holding the items
                 self.bind(name, host_vector.declare_items(self, name, elem, items.values, d))
+                return
+            if items is None and isinstance(d, A.Declarator) and isinstance(d.init, A.InitList) and d.init.items \
+                    and all(isinstance(i, A.InitList) for i in d.init.items) and name not in self.frame.assigned:
+                # `const std::vector<std::vector<ge::DataType>> rows = {{...}, {...}};` of constants, only read
+                # (mat_mul_v3's supported dtype combinations): a table of tables, as a namespace-scope one is
+                self.bind(name, host_std.make_seq(self, t, d.init.items, d))
                 return
             if items is not None:
                 # its only modelled use is a shape made from it; any other use reports the gap there

@@ -17,7 +17,8 @@ from xdsl.ir import Block, Region, SSAValue
 from ascendir.dialects import host as hd
 from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_init_list, host_std, host_tensor_data, host_vector, host_vector_compare
+from ascendir.lower import host_init_list, host_iterators, host_std, host_tensor_data, host_vector, \
+    host_vector_compare
 from ascendir.lower import host_streams
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.function import Unsupported
@@ -116,6 +117,8 @@ class HostExpressions:
             return super().expr_Unary(replace(e, operand=self._stand_in(v, e.operand)))
         if e.op == "&":
             return v
+        if e.op == "*" and host_iterators.is_position(v):
+            return host_iterators.deref(self, v, e)  # `*it` of a std::vector iterator: the element
         if e.op == "*" and getter_pointer(v):
             # `*context->GetInputShape(i)`: the object, which is no longer null-checked or rebound
             return Val(v.ctype, self.ssa(v, e))
@@ -126,6 +129,11 @@ class HostExpressions:
         if handle_kind(v) in ("workspace", "list_data"):
             return self.expr_Index(A.Index(e.span, e.operand, A.IntLit(e.span, "0", 0)))
         return v  # `*handle` is the object the handle points to: the same handle
+
+    def arith(self, op: str, a: Val, b: Val, node: A.Node, operands: tuple[A.Node, A.Node] | None = None) -> Val:
+        if op in ("+", "-") and (host_iterators.is_position(a) or host_iterators.is_position(b)):
+            return host_iterators.step(self, op, a, b, node)  # `v.begin() + 1`, `it - v.begin()`
+        return super().arith(op, a, b, node, operands)  # type: ignore[misc]
 
     def expr_Binary(self, e: A.Binary) -> Val:
         if e.op == "<<" and self._stream_output(e):

@@ -67,7 +67,7 @@ class MapIter:
 class ConstSeq:
     """A namespace-scope std::vector initialised from a list of constants and only read."""
 
-    values: tuple[Val, ...]
+    values: tuple[Val, ...]  # numbers, or (a vector of vectors) Vals holding a ConstSeq each
 
 
 @dataclass(frozen=True)
@@ -85,9 +85,13 @@ def is_model(v: Val) -> bool:
 
 
 def make_seq(lw: HostLowerer, t: object, items: Sequence[A.Node], node: A.Node) -> Val:
-    """`static const std::vector<T> v = {a, b, c};` of compile-time numbers (enumerators included)."""
+    """`static const std::vector<T> v = {a, b, c};` of compile-time numbers (enumerators included); a vector of
+    such vectors (`{{a, b}, {c, d}}`) holds one ConstSeq per row."""
     values = []
     for item in items:
+        if isinstance(item, A.InitList):
+            values.append(make_seq(lw, t, item.items, item))
+            continue
         v = lw.expr(item)
         if isinstance(v.ctype, C.EnumT) and isinstance(v.const, int):
             v = Val(C.I32, const=v.const)
@@ -97,13 +101,14 @@ def make_seq(lw: HostLowerer, t: object, items: Sequence[A.Node], node: A.Node) 
     return Val(t, obj=ConstSeq(tuple(values)))  # type: ignore[arg-type]
 
 
-def find(lw: HostLowerer, e: A.Call) -> Val:
-    """`std::find(v.begin(), v.end(), x)` over a ConstSeq: an iterator that is end() when no item equals x."""
-    first, last = lw.expr(e.args[0]), lw.expr(e.args[1])
+def find(lw: HostLowerer, e: A.Call, args: Sequence[Val]) -> Val:
+    """`std::find(v.begin(), v.end(), x)` over a ConstSeq (`args`, the call's arguments lowered): an iterator
+    that is end() when no item equals x."""
+    first, last = args[0], args[1]
     if not (isinstance(first.obj, SeqPos) and isinstance(last.obj, SeqPos) and first.obj.seq == last.obj.seq
             and first.obj.index is not None and last.obj.index is not None):
         raise Unsupported("std::find is modelled over begin()..end() of a constant std::vector only", e)
-    key = lw._enum_as_int(lw.expr(e.args[2]), e)
+    key = lw._enum_as_int(args[2], e)
     found = Val(C.BOOL, const=0)
     for item in first.obj.seq.values[first.obj.index:last.obj.index]:
         hit = lw.compare("==", key, item, e)

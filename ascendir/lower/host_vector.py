@@ -14,7 +14,8 @@ cell): `push_back` / `emplace_back` store at the size and grow it, `size()`, `em
 size to n and fill it. A vector passed by reference is the caller's; one passed by value is copied. `new T[n]` of a
 scalar T is a zero-filled array of CAPACITY elements and `delete[]` does nothing. An access past CAPACITY stops
 the evaluation with the out-of-bounds access; past the size but inside CAPACITY (undefined in C++) it reads what
-the array holds. Other member functions (`insert`, `erase`, `resize`, iterators) are reported as not modelled.
+the array holds. `begin()` / `end()` are iterators (host_iterators.py); other member functions (`insert`, `erase`,
+`resize`) are reported as not modelled.
 """
 
 from __future__ import annotations
@@ -63,6 +64,8 @@ def element_type(lw: HostLowerer, type_ref: A.TypeRef) -> Scalar | None:
     if not targs or len(targs) != 1:
         return None
     t = lw._template_arg_value(targs[0])
+    if isinstance(t, C.EnumT):
+        return C.I32  # `std::vector<ge::DataType>`: an enum's elements are held as their numbers
     return t if isinstance(t, Scalar) else None
 
 
@@ -137,6 +140,11 @@ def copy(lw: HostLowerer, source: Val, node: A.Node) -> Val:
     return _value(lw, RuntimeVector(vec.elem, data, size))
 
 
+def _number(lw: HostLowerer, value: Val, node: A.Node) -> Val:
+    """An enumerator as its number (a vector of an enum holds numbers); anything else as it is."""
+    return lw._enum_as_int(value, node) if isinstance(value.ctype, C.EnumT) else value
+
+
 def read(lw: HostLowerer, v: Val, index: Val, node: A.Node) -> Val:
     """`v[i]`."""
     vec = v.obj
@@ -149,7 +157,7 @@ def write(lw: HostLowerer, v: Val, index: Val, value: Val, node: A.Node) -> None
     """`v[i] = x`."""
     vec = v.obj
     assert isinstance(vec, RuntimeVector)
-    x = lw.ssa(lw.convert(value, vec.elem, node), node)
+    x = lw.ssa(lw.convert(_number(lw, value, node), vec.elem, node), node)
     lw.emit(memref.StoreOp.create(operands=[x, vec.data.ref, _index(lw, index, node)]), node)
 
 

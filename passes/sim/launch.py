@@ -206,10 +206,11 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     findings = [d for d in module.diagnostics if d.is_error and d.code not in ("ASC103",)]
     has_host = any(u.unit.role == "host" for u in program.units)
     given_outputs = _given_outputs(outputs, out_names)
-    if has_host and given_outputs and any(n not in given_outputs for n in out_names) and \
+    if has_host and any(n not in given_outputs for n in out_names) and \
             all(n in out_names for n in given_outputs):
-        # outputs the caller does not ask for (a reference that returns fewer than the op makes): the host tiling
-        # may read their shapes too (AddLayerNorm's mean and rstd), so InferShape gives them before it runs
+        # outputs the caller does not ask for (a reference that returns fewer than the op makes, or none: `ascendir
+        # run` with inputs only): the host tiling may read their shapes and dtypes too (AddLayerNorm's mean and
+        # rstd, mat_mul_v3's GetOutputDesc(0)->GetDataType()), so InferShape gives them before it runs
         bare = TilingInputs(specs, attrs=with_defaults(program.bundle, attrs), chip=chip, instances=instances)
         others = _inferred(program, bare, out_names)
         given_outputs = {n: given_outputs[n] if n in given_outputs else others[n] for n in out_names

@@ -102,3 +102,21 @@ def test_a_host_that_reads_an_output_not_asked_for_gets_its_inferred_shape(tmp_p
     assert result.ok, [str(d) for d in result.findings]
     assert np.array_equal(result.outputs["y"], 2 * x)
     assert float(result.outputs["total"][0]) == 15.0
+
+
+def test_a_host_that_reads_an_output_when_none_is_given_gets_the_inferred_ones(tmp_path: Path) -> None:
+    # `ascendir run` with inputs only: ops-nn mat_mul_v3's GetDtype reads GetOutputDesc(0)->GetDataType(); before,
+    # outputs were inferred only after the tiling, which stopped at 'reads output 0 but only 0 outputs were given'
+    host = HOST.replace("    context->SetBlockDim(1);",
+                        "    if (context->GetOutputDesc(0)->GetDataType() != ge::DT_FLOAT) {\n"
+                        "        return ge::GRAPH_FAILED;\n    }\n    context->SetBlockDim(1);")
+    assert host != HOST
+    (tmp_path / "op_host").mkdir()
+    (tmp_path / "op_kernel").mkdir()
+    (tmp_path / "op_host" / "two.cpp").write_text(host)
+    (tmp_path / "op_kernel" / "two.cpp").write_text(KERNEL)
+    x = np.arange(6, dtype=np.float32)
+    result = run(tmp_path, [x])
+    assert result.ok, [str(d) for d in result.findings]
+    assert np.array_equal(result.outputs["y"], 2 * x)
+    assert float(result.outputs["total"][0]) == 15.0
