@@ -24,7 +24,10 @@ from pathlib import Path  # noqa: E402
 
 
 def _config(folder: Path, kind: str, model: Path, data: Path, args: dict[str, object]) -> Path:
-    lines = [f'kind = "{kind}"', f'model = "{model}"', f'data = "{data}"', f'output_dir = "{folder / kind}"',
+    """A run config in `folder`. Paths are written absolute: a config resolves a relative path against its
+    own folder (a temporary one here), not against the directory `--data` was given in."""
+    lines = [f'kind = "{kind}"', f'model = "{model.resolve()}"', f'data = "{data.resolve()}"',
+             f'output_dir = "{(folder / kind).resolve()}"',
              "resume = false", "[args]"]
     lines += [f"{k} = {json.dumps(v)}" for k, v in args.items()]
     path = folder / f"{kind}.toml"
