@@ -10,8 +10,9 @@ dependency's host sources too, of which add_tiling_sources (the repositories' cm
 `dependency_tiling_sources` gives those sources for an op project whose OpDefs add an op (OP_ADD) that no host
 source of its own registers a tiling for: the tiling sources of the folders its CMakeLists names as DEPENDENCIES,
 and where there is no CMakeLists (checkouts without the build files), of the op folders beside it whose tiling
-sources register that op's tiling. Nothing is read for a folder with a tiling of its own (a source naming
-gert::TilingContext, an OpDef's SetTiling, or IMPL_OP_OPTILING of each op it adds).
+sources register that op's tiling. Nothing is read for a folder with a tiling of its own (an OpDef's SetTiling,
+or IMPL_OP_OPTILING of each op it adds); a folder whose own sources name gert::TilingContext but register no
+tiling for an op it adds reads a CMakeLists dependency only where that registers the op.
 """
 
 from __future__ import annotations
@@ -33,15 +34,24 @@ def dependency_tiling_sources(root: Path, own: dict[str, str]) -> list[Path]:
     """The tiling sources of other op folders that `root`'s build compiles for the ops it adds; `own` holds the
     texts of its own sources, by path."""
     host = [text for path, text in own.items() if _in_op_host(path)]
-    if any("TilingContext" in text or _SET_TILING_RE.search(text) for text in host):
+    if any(_SET_TILING_RE.search(text) for text in host):
         return []  # a tiling function of its own (msopgen projects register theirs with SetTiling in the OpDef)
+    # code naming gert::TilingContext that registers nothing may still be a helper of the registered tiling in a
+    # dependency (ops-nn swi_glu_grad's swi_glu_grad_tiling_regbase.cpp, a class that swi_glu's tiling, which
+    # registers IMPL_OP_OPTILING(SwiGluGrad), runs on the 950): then only a dependency registering the op counts
+    helpers = any("TilingContext" in text for text in host)
     added = {op for text in host for op in _OP_ADD_RE.findall(text)}
     missing = added - {op for text in host for op in _REGISTERED_RE.findall(text)}
     if not missing:
         return []
     named = _cmake_dependencies(root)
     if named is not None:
-        return [src for dep in named for src in _tiling_sources(root.parent / dep / "op_host")]
+        sources = [src for dep in named for src in _tiling_sources(root.parent / dep / "op_host")]
+        if helpers and not any(missing & set(_REGISTERED_RE.findall(_read(src))) for src in sources):
+            return []  # the folder's own TilingContext code is its tiling (registered some other way)
+        return sources
+    if helpers:
+        return []  # no build files: a folder with TilingContext code of its own keeps to it
     found: list[Path] = []
     try:
         siblings = sorted(d for d in os.listdir(root.parent) if d != root.name)[:_MAX_SIBLINGS]

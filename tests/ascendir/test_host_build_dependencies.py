@@ -101,3 +101,23 @@ def test_an_opdef_with_its_own_set_tiling_reads_no_other(tmp_path: Path) -> None
                                                        '        this->AICore().AddConfig')
     (variant / "op_host" / "variant_def.cpp").write_text(text)
     assert [Path(u.path).name for u in read_input(str(variant)).units] == ["variant_def.cpp"]
+
+
+def test_tiling_helpers_of_its_own_do_not_hide_the_dependency_registering_the_op(tmp_path: Path) -> None:
+    """ops-nn swi_glu_grad: its op_host holds the OpDef and swi_glu_grad_tiling_regbase.cpp, a tiling class
+    taking a gert::TilingContext that registers nothing; swi_glu/op_host/swi_glu_tiling.cpp registers
+    IMPL_OP_OPTILING(SwiGluGrad) and the CMakeLists names swi_glu as a DEPENDENCY. Before, any source naming
+    TilingContext counted as a tiling of its own, and the run stopped at ASC120 (no tiling function)."""
+    variant = _ops(tmp_path, "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} "
+                             "OPTYPE variant ACLNNTYPE aclnn DEPENDENCIES base)")
+    (variant / "op_host" / "variant_tiling_helper.cpp").write_text(
+        "namespace optiling {\nclass VariantHelper {\npublic:\n"
+        "    explicit VariantHelper(gert::TilingContext *context) : context_(context) {}\n"
+        "    gert::TilingContext *context_;\n};\n}\n")
+    bundle = read_input(str(variant))
+    hosts = sorted(Path(u.path).relative_to(tmp_path).as_posix() for u in bundle.units)
+    assert "base/op_host/base_tiling.cpp" in hosts
+    program, chip = load_for_check(bundle)
+    result = evaluate_program_tiling(program, TilingInputs([TensorSpec((4, 4), "float32")], chip=chip))
+    assert result.succeeded, result.diagnostics
+    assert result.fields == {"which": 2}
