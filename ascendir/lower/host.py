@@ -115,6 +115,11 @@ NO_INFER_SHAPE_FUNC = "ASC121"
 _HOST_ROLES = ("host", "tiling_header", "header")
 
 
+def _takes_pack(fn: A.FunctionDecl) -> bool:
+    """Whether a function template's last parameter is a function parameter pack (`Args... ids`)."""
+    return bool(fn.params) and (fn.params[-1].type.pack or fn.params[-1].variadic)
+
+
 class HostLowerer(
     HostDeclarations, HostNames, HostExpressions, HostStdArrays, HostAssignment, HostCalls, HostTilingStructs,
     FunctionLowerer,
@@ -139,7 +144,7 @@ class HostLowerer(
         self.output_count: int | None = None  # the outputs the OpDef declares
         self.attr_count: int | None = None  # the attributes the OpDef declares
         self._temps = 0
-        self._active: list[int] = []  # ids of the functions being inlined, innermost last
+        self._active: list[tuple[int, int]] = []  # (id, argument count) of the functions being inlined, innermost last
         self._out_args_cache: dict[int, set[str]] = {}
         # gert::Shape / ge::Shape objects of their own: a by-value shape variable is a `host.shape_local`
         # that the function may write (an InferShape output; in a tiling function, the `ge::Shape
@@ -209,10 +214,13 @@ class HostLowerer(
 
     def inline_function(self, fn: A.FunctionDecl, args: Sequence[Val], this: Instance | None, node: A.Node,
                         types: dict[str, object] | None = None, captured: dict[str, Binding] | None = None) -> Val:
-        # host C++ may recurse, but inlining cannot model it: say so instead of hitting the depth limit
-        if id(fn) in self._active:
+        # host C++ may recurse, but inlining cannot model it: say so instead of hitting the depth limit. A
+        # variadic template calling itself on fewer arguments is another instantiation, and the pack's shrinking
+        # ends it (ops-nn tiling_key.h's RecursiveSum(T id, Args... ids) = id + 10 * RecursiveSum(ids...))
+        active = [count for f, count in self._active if f == id(fn)]
+        if active and not (_takes_pack(fn) and len(args) < min(active)):
             raise Unsupported(f"recursive call of '{fn.name.parts[-1].name}' is not modelled", node)
-        self._active.append(id(fn))
+        self._active.append((id(fn), len(args)))
         # a braced list for a std::initializer_list parameter: its elements, read here in the caller's scope
         args = [host_init_list.bound(self, a, fn.params[i], node) if i < len(fn.params) else a
                 for i, a in enumerate(args)]
