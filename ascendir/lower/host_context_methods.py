@@ -434,6 +434,15 @@ def _deterministic_level(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member
     return Val(C.I32, const=0)
 
 
+def _input_is_view(lw: HostLowerer, e: A.Call, recv: Val, callee: A.Member) -> Val:
+    """`InputIsView(i)`: whether input i is a strided view of another tensor's memory; a launch gives each input
+    as a contiguous tensor of its own, so false (ops-nn scatter_nd_update's arch22 tiling then takes the
+    contiguous stride and never reads GetInputStride)."""
+    for a in e.args:
+        lw.expr(a)
+    return Val(C.BOOL, const=0)
+
+
 METHODS: dict[str, dict[str, Method]] = {
     "context": {
         "GetInputShape": _tensor_ref(), "GetOptionalInputShape": _tensor_ref(optional=True),
@@ -455,6 +464,7 @@ METHODS: dict[str, dict[str, Method]] = {
         "GetLocalMemorySize": _local_memory_size, "GetDynUBufSize": _local_memory_size,
         "GetNodeName": _handle("node_name"), "GetNodeType": host_compile_info.node_type,
         "GetDeterministic": _deterministic, "GetDeterministicLevel": _deterministic_level,
+        "InputIsView": _input_is_view,
         **host_node_info.CONTEXT_METHODS,
         "GetCompileInfo": lambda lw, e, recv, callee: host_compile_info.compile_info(lw, e, callee),
     },
@@ -508,7 +518,7 @@ METHODS: dict[str, dict[str, Method]] = {
 # Real API the host lowering does not model: a warning, not an "unknown API" error.
 KNOWN_UNMODELLED_CONTEXT = {
     "GetInputInstanceInfo", "GetIrInputInstanceInfo", "GetComputeNodeInfo",
-    "GetOptionalInputDataType", "GetOutputTensor", "GetInputFormat",
+    "GetOptionalInputDataType", "GetOutputTensor", "GetInputFormat", "GetInputStride",
 }  # fmt: skip
 KNOWN_UNMODELLED_INFER_CONTEXT = {
     "GetDynamicInputShape", "GetDynamicInputDesc", "GetInputInstanceInfo", "GetIrInputInstanceInfo",
