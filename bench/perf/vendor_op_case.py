@@ -42,6 +42,9 @@ class OpCase:
     # inputs the op updates in place (--inplace): the run returns each as an output of its name, compared with the
     # reference's value of that name (apply_adam_w_v2 declares no outputs and updates var, m and v)
     inplace: list[str] = field(default_factory=list)
+    # outputs the op's docs say it does not compute yet (cross_entropy_loss's zloss, "not supported yet"):
+    # allocated for the launch, left out of the comparison, and their 'no core writes' finding (ASC961) is no stop
+    unwritten: list[str] = field(default_factory=list)
 
 
 def f32(rng: np.random.Generator, *shape: int) -> np.ndarray:
