@@ -49,13 +49,14 @@ the DAV_3510 branch is not modelled: the simulator's chips are 220x). Sizes are 
 * `GetTopKMaxMinTmpSize` and `TopKTilingFunc` (the TopkTiling fields): host_topk_tiling.py.
 * `GetSoftMaxFlashV2MaxTmpSize` / `GetSoftMaxFlashV2MinTmpSize`: host_softmax_flash_size.py; SoftmaxFlash's
   `GetSoftMaxFlashMaxTmpSize` / `GetSoftMaxFlashMinTmpSize`: host_softmax_flash_v1_size.py.
-* `GetReduce{Sum,Mean,Max,Min}MaxMinTmpSize(srcShape, dataType, pattern, isSrcInnerPad, isReuseSource, maxValue,
-  minValue)` (impl/adv_api/tiling/reduce/reduce_tiling.cpp): srcShape [first, last], pattern AR (reduce the last
-  axis) or RA (the first); both outputs get one size (the library's maximum equals its minimum), 0 with
-  isReuseSource. With p2(n) the largest power of two <= n, halved when it is n itself (and n > 1; for Sum/Mean's
+* `GetReduce{Sum,Mean,Max,Min,Prod}MaxMinTmpSize(srcShape, dataType, pattern, isSrcInnerPad, isReuseSource,
+  maxValue, minValue)` (impl/adv_api/tiling/reduce/reduce_tiling.cpp): srcShape [first, last], pattern AR (reduce
+  the last axis) or RA (the first); both outputs get one size (the library's maximum equals its minimum), 0 with
+  isReuseSource (Prod's AR: 256). With p2(n) the largest power of two <= n, halved when it is n itself (and n > 1; for Sum/Mean's
   AR, when first > 1): Sum and Mean (float), AR 0 for last <= 64 else first * p2(last) * 4, RA p2(first) *
   align(last, 8) * 4; Max and Min, AR 0 for last within a 32-byte block, first * 32 bytes within a 256-byte
-  repeat, else first * 256 bytes, RA p2(first) * align32(last * typeSize). rust_sim checks ReduceSum's
+  repeat, else first * 256 bytes, RA p2(first) * align32(last * typeSize); Prod (float only: another type leaves
+  both outputs as they were), AR (max(p2(last), 8) + 8 * first) * 4 + 256, RA as Max and Min. rust_sim checks ReduceSum's
   sharedTmpBuffer against the same RA/AR minimum.
 """
 
@@ -83,9 +84,11 @@ if TYPE_CHECKING:
 
 SOFTMAX_GRAD_TMP_SIZE = {"GetSoftMaxGradMinTmpSize": False, "GetSoftMaxGradMaxTmpSize": True}
 # the reference parameters each writes (the host lowering makes the variables passed there cells)
-# the Reduce APIs' size queries: Sum and Mean share one formula (float only), Max and Min another
-REDUCE_TMP_SIZE = {"GetReduceSumMaxMinTmpSize": True, "GetReduceMeanMaxMinTmpSize": True,
-                   "GetReduceMaxMaxMinTmpSize": False, "GetReduceMinMaxMinTmpSize": False}
+# the Reduce APIs' size queries: Sum and Mean share one formula (float only), Max and Min another, Prod its own AR
+# form and Max/Min's RA one
+REDUCE_TMP_SIZE = {"GetReduceSumMaxMinTmpSize": "sum", "GetReduceMeanMaxMinTmpSize": "sum",
+                   "GetReduceMaxMaxMinTmpSize": "max", "GetReduceMinMaxMinTmpSize": "max",
+                   "GetReduceProdMaxMinTmpSize": "prod"}
 # (GetLayerNormMaxMinTmpSize's: (3, 4) of 5 arguments, (5, 6) of the rstd form's 7; host_decls takes both)
 OUT_ARGS = {"GetRmsNormMaxMinTmpSize": (2, 3), **{name: (5, 6) for name in REDUCE_TMP_SIZE},
             "GetLayerNormMaxMinTmpSize": (3, 4, 5, 6), "GetNormalizeMaxMinTmpSize": (6, 7),
@@ -375,8 +378,8 @@ def _align(lw: HostLowerer, n: Val, unit: int, node: A.Node) -> Val:
     return lw.arith("*", lw.arith("/", lw.arith("+", n, _u32(unit - 1), node), _u32(unit), node), _u32(unit), node)
 
 
-def _reduce_tmp_size(lw: HostLowerer, e: A.Call, sum_mean: bool) -> Val:
-    from ascendir.dialects.host_data import GE_DATA_TYPE_SIZES
+def _reduce_tmp_size(lw: HostLowerer, e: A.Call, kind: str) -> Val:
+    from ascendir.dialects.host_data import GE_DATA_TYPE_SIZES, GE_DATA_TYPES
 
     shape = _shape(lw, e.args[0])
     dtype = lw.expr(e.args[1])
@@ -386,8 +389,21 @@ def _reduce_tmp_size(lw: HostLowerer, e: A.Call, sum_mean: bool) -> Val:
     pattern = _reduce_pattern(lw, e.args[2])
     lw.expr(e.args[3])  # isSrcInnerPad: the library asserts it is true on these chips; no size depends on it
     reuse = _flag(lw, e, 4)
+    if kind == "prod" and dtype.const != GE_DATA_TYPES["DT_FLOAT"]:
+        return Val(C.VoidT())  # the library's float-only assert returns, leaving both outputs as they were
     first, last = _dim(lw, shape, 0, e), _dim(lw, shape, 1, e)
     more_than_one = lw.compare(">", first, _u32(1), e)
+    sum_mean = kind == "sum"
+    if kind == "prod" and pattern == "AR":
+        # (max(k, a block of floats) + a block per row) floats and a repeat; reusing the source still a repeat
+        k = _floor_pow2_halved(lw, last, more_than_one, e)
+        blocks = _select(lw, lw.compare("<", k, _u32(8), e), _u32(8), k, e)
+        size = lw.arith("+", lw.arith("*", lw.arith("+", blocks, lw.arith("*", first, _u32(8), e), e), _u32(4), e),
+                        _u32(256), e)
+        size = _select(lw, reuse, _u32(256), size, e)
+        lw.assign(e.args[5], size, e)
+        lw.assign(e.args[6], size, e)
+        return Val(C.VoidT())
     if sum_mean and pattern == "AR":
         k = _floor_pow2_halved(lw, last, more_than_one, e)
         size = _select(lw, lw.compare("<=", last, _u32(64), e), _u32(0),

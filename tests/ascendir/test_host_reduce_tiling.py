@@ -69,3 +69,18 @@ def test_reduce_max_min() -> None:
     assert size("GetReduceMinMaxMinTmpSize", "AR", (10, 128), dtype="DT_FLOAT16") == 10 * 256
     # RA: p2(first) rows of the last axis padded to 32 bytes
     assert size("GetReduceMaxMaxMinTmpSize", "RA", (33, 10), dtype="DT_FLOAT16") == 32 * 32
+
+
+def test_reduce_prod() -> None:
+    """KernelHive product_reduction_over_a_dimension's final sizes ReduceProd<float, RA>'s sharedTmpBuffer with
+    GetReduceProdMaxMinTmpSize; unmodelled, the host left it 0 and the simulator's ASC959 stopped a final that passed
+    on hardware."""
+    assert size("GetReduceProdMaxMinTmpSize", "RA", (256, 64)) == 128 * 256  # the final's tile: 128 rows of 64 floats
+    assert size("GetReduceProdMaxMinTmpSize", "RA", (300, 20)) == 256 * 96   # 20 floats padded to 32 bytes
+    assert size("GetReduceProdMaxMinTmpSize", "RA", (256, 64), reuse=True) == 0
+    # AR: (max(p2(last), 8) + 8 per row) floats and a 256-byte repeat
+    assert size("GetReduceProdMaxMinTmpSize", "AR", (16, 100)) == (64 + 16 * 8) * 4 + 256
+    assert size("GetReduceProdMaxMinTmpSize", "AR", (16, 4)) == (8 + 16 * 8) * 4 + 256   # 4 halved to 2, then 8
+    assert size("GetReduceProdMaxMinTmpSize", "AR", (1, 4)) == (8 + 8) * 4 + 256
+    assert size("GetReduceProdMaxMinTmpSize", "AR", (16, 100), reuse=True) == 256
+    assert size("GetReduceProdMaxMinTmpSize", "AR", (16, 100), dtype="DT_FLOAT16") == 7  # float only: left as it was
