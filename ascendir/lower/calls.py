@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from ascendir.catalog import matmul_library_functions
 from ascendir.lower import ctypes as C
-from ascendir.lower import code_pointer, host_program, lambdas, register_api, softmax_tiling_impl
+from ascendir.lower import code_pointer, host_program, lambdas, matmul_config, register_api, softmax_tiling_impl
 from ascendir.lower.calls_api import api_call as api_call, lower_args, opaque_call
 from ascendir.lower.calls_builtins import (
     FLOAT_BUILTINS,
@@ -253,6 +253,10 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
             return value
     if lw.catalog.has_api(name):
         return api_call(lw, e, name, None, None, targs, expected)
+    if name in matmul_config.BUILDERS or name == "GetMMConfig":
+        config = matmul_config.call(lw, e, name, targs)
+        if config is not None:
+            return config  # `GetMDLConfig(false, false, 0, ...)`: the constexpr MatmulConfig it makes
     if lw.catalog.vendor_declared(name) or ("matmul" in lw.scope.libraries and name in matmul_library_functions()):
         # an API the catalog does not model (or a helper of the included Matmul library): what it does is unknown
         return opaque_call(lw, e, name, lower_args(lw, e.args, tolerant=True))

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import arith, memref, scf
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block
 
 from ascendir.lower import ctypes as C
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.function import Unsupported
-from ascendir.lower.host_vector import RuntimeVector, is_vector
+from ascendir.lower.host_vector import RuntimeVector, is_vector, load_at, load_size
 from ascendir.lower.values import Val
 from frontend import ast as A
 
@@ -47,7 +47,7 @@ def _iterator(lw: HostLowerer, node: A.Node) -> tuple[RuntimeVector, Val]:
         vec = owner.obj
         assert isinstance(vec, RuntimeVector)
         if node.callee.member in ("end", "cend"):
-            offset = lw.convert(lw.load(vec.size, node), C.I64, node)
+            offset = lw.convert(load_size(lw, vec, node), C.I64, node)
         return vec, offset
     raise Unsupported("std::accumulate over iterators other than v.begin() / v.end() plus an offset", node)
 
@@ -77,8 +77,7 @@ def accumulate(lw: HostLowerer, e: A.Call) -> Val:
     body = Block(arg_types=[IndexType(), C.scalar_ir_type(t)])
     loop = lw.emit(scf.ForOp(start, end, step, [lw.ssa(init, e)], body), e)
     with lw.at_end_of(loop.body.block):
-        elem = lw.emit(memref.LoadOp.create(operands=[first_vec.data.ref, body.args[0]],
-                                            result_types=[C.ir_type(first_vec.elem)]), e).results[0]
+        elem = load_at(lw, first_vec, body.args[0], e)
         acc = lw.arith(op, Val(t, body.args[1]), lw.convert(Val(first_vec.elem, elem), t, e), e)
         lw.emit(scf.YieldOp(lw.ssa(lw.convert(acc, t, e), e)), e)
     return Val(t, loop.results[0])

@@ -18,7 +18,8 @@ from xdsl.ir import SSAValue
 from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_accumulate
-from ascendir.lower import host_init_list, host_iterators, host_smart_ptr, host_std, host_vector, host_tiling_api
+from ascendir.lower import host_init_list, host_iterators, host_smart_ptr, host_std, host_vector, host_tiling_api, \
+    host_vector_table
 from ascendir.lower import host_math_util, host_memcpy, host_streams, tpl_tiling_key
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import UNKNOWN_API, span_of
@@ -431,6 +432,8 @@ class HostCalls:
         name = callee.member
         if host_std.is_model(recv):
             return host_std.method(self, e, name, recv)
+        if host_vector_table.is_table(recv):
+            return host_vector_table.method(self, e, name, recv)
         if isinstance(recv.obj, VectorItems) and \
                 (position := host_iterators.items_method(self, e, name, recv)) is not None:
             return position  # begin(), end() of a `const std::vector<T> v = {a, b};`

@@ -18,7 +18,7 @@ from xdsl.ir import Block, SSAValue
 from ascendir.dialects import host as hd
 from ascendir import host_eval_left_out
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_pair, host_std, host_vector, host_tiling_api
+from ascendir.lower import host_pair, host_std, host_vector, host_vector_table, host_tiling_api
 from ascendir.lower import host_streams
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.function import Frame, Unsupported, non_const_reference
@@ -325,6 +325,15 @@ class HostDeclarations:
                 # `std::vector<uint64_t> counter = {0, 0};` then `counter[0] = ...` (ops-math
                 # stateless_random_uniform_v2): a run-time vector holding the items
                 self.bind(name, host_vector.declare_items(self, name, elem, items.values, d))
+                return
+            rows = host_vector_table.element_type(self, d.type) if isinstance(d, A.Declarator) else None
+            if rows is not None and isinstance(d, A.Declarator) and not d.ctor_args and (
+                    d.init is None or name in self.frame.assigned and isinstance(d.init, A.InitList)):
+                # `std::vector<std::vector<uint64_t>> calBaseMNK;` then push_back (mat_mul_v3's CalcBase): a
+                # run-time table, holding the braced rows it starts with
+                given = tuple(host_std.make_seq(self, t, i.items, i) if isinstance(i, A.InitList) else self.expr(i)
+                              for i in (d.init.items if isinstance(d.init, A.InitList) else ()))
+                self.bind(name, host_vector_table.declare(self, name, rows, d, given))
                 return
             if items is None and isinstance(d, A.Declarator) and isinstance(d.init, A.InitList) and d.init.items \
                     and all(isinstance(i, A.InitList) for i in d.init.items) and name not in self.frame.assigned:

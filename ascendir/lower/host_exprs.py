@@ -18,7 +18,7 @@ from ascendir.dialects import host as hd
 from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_init_list, host_iterators, host_std, host_tensor_data, host_vector, \
-    host_vector_compare
+    host_vector_compare, host_vector_table
 from ascendir.lower import host_streams
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.function import Unsupported
@@ -93,8 +93,12 @@ class HostExpressions:
         if not is_host(base.ctype):
             return super().expr_Index(replace(e, base=self._stand_in(base, e.base)))
         kind = handle_kind(base)
+        if isinstance(base.obj, host_std.ConstSeq):
+            return host_vector_table.seq_index(self, base, self.expr(e.index), e)  # `CALC_M_BASIC[i]`
         if host_std.is_model(base):
             return host_std.index(self, base, self.expr(e.index), e)
+        if host_vector_table.is_table(base):
+            return host_vector_table.row(self, base, self.expr(e.index), e)  # `t[i]`: a row view
         if host_vector.is_vector(base):
             return host_vector.read(self, base, self.expr(e.index), e)
         if kind == "tiling_array":

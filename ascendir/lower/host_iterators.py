@@ -56,6 +56,22 @@ class VecPos:
     index: Val
 
 
+def _same_vector(a: RuntimeVector, b: RuntimeVector) -> bool:
+    """Whether two iterators walk one vector: the same array (a row of a vector of vectors read twice,
+    `t[i].begin()` and `t[i].end()`, is one row; iterators of two rows would be undefined in C++)."""
+    return a.data is b.data
+
+
+def range_copy(lw: HostLowerer, name: str, elem: C.Scalar, first: Val, last: Val, node: A.Node) -> Val:
+    """`std::vector<T> v(first, last)`: a new run-time vector holding the elements of that range."""
+    if isinstance(first.obj, VecPos) and isinstance(last.obj, VecPos) and _same_vector(first.obj.vec, last.obj.vec):
+        source = Val(ITERATOR_T, obj=first.obj.vec)
+        return host_vector.copy(lw, source, node, first.obj.index, last.obj.index)
+    r = _range(lw, first, last, node)
+    assert r.items is not None
+    return host_vector.declare_items(lw, name, elem, r.items, node)
+
+
 def is_position(v: Val) -> bool:
     return isinstance(v.obj, VecPos) or isinstance(v.obj, SeqPos) and v.obj.index is not None
 
@@ -66,7 +82,7 @@ def vector_method(lw: HostLowerer, e: A.Call, name: str, v: Val) -> Val | None:
     assert isinstance(vec, RuntimeVector)
     if e.args or name not in ("begin", "end", "cbegin", "cend"):
         return None
-    index = Val(C.I64, const=0) if name in ("begin", "cbegin") else lw.load(vec.size, e)
+    index = Val(C.I64, const=0) if name in ("begin", "cbegin") else host_vector.load_size(lw, vec, e)
     return Val(ITERATOR_T, obj=VecPos(vec, index))
 
 
@@ -86,7 +102,7 @@ def items_method(lw: HostLowerer, e: A.Call, name: str, v: Val) -> Val | None:
 def step(lw: HostLowerer, op: str, a: Val, b: Val, node: A.Node) -> Val:
     """`it + n`, `n + it`, `it - n`, and `it - first` (the distance between two positions in one vector)."""
     if is_position(a) and is_position(b) and op == "-":
-        if isinstance(a.obj, VecPos) and isinstance(b.obj, VecPos) and a.obj.vec is b.obj.vec:
+        if isinstance(a.obj, VecPos) and isinstance(b.obj, VecPos) and _same_vector(a.obj.vec, b.obj.vec):
             return lw.arith("-", a.obj.index, b.obj.index, node)
         if isinstance(a.obj, SeqPos) and isinstance(b.obj, SeqPos) and a.obj.seq == b.obj.seq:
             return Val(C.I64, const=a.obj.index - b.obj.index)  # type: ignore[operator]
@@ -124,7 +140,7 @@ def compare(lw: HostLowerer, op: str, a: Val, b: Val, node: A.Node) -> Val | Non
     """Two positions in one run-time vector, by their indices; None when either is not such a position."""
     if not (isinstance(a.obj, VecPos) and isinstance(b.obj, VecPos)):
         return None
-    if a.obj.vec is not b.obj.vec:
+    if not _same_vector(a.obj.vec, b.obj.vec):
         raise Unsupported("comparing iterators of two different std::vectors is not modelled", node)
     return lw.compare(op, a.obj.index, b.obj.index, node)
 
@@ -152,7 +168,7 @@ class _Range:
 
 
 def _range(lw: HostLowerer, first: Val, last: Val, node: A.Node) -> _Range:
-    if isinstance(first.obj, VecPos) and isinstance(last.obj, VecPos) and first.obj.vec is last.obj.vec:
+    if isinstance(first.obj, VecPos) and isinstance(last.obj, VecPos) and _same_vector(first.obj.vec, last.obj.vec):
         return _Range(None, first.obj.vec, first.obj.index, last.obj.index)
     if isinstance(first.obj, SeqPos) and isinstance(last.obj, SeqPos) and first.obj.seq == last.obj.seq and \
             first.obj.index is not None and last.obj.index is not None:

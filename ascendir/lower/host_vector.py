@@ -44,11 +44,42 @@ KIND = "runtime_vector"
 
 @dataclass(frozen=True)
 class RuntimeVector:
-    """A `std::vector<elem>`: its elements (an array memref of CAPACITY) and its size (an int64 cell)."""
+    """A `std::vector<elem>`: its elements (an array memref of CAPACITY) and its size (an int64 cell); or, with
+    `row`, row `row` of a vector of vectors (host_vector_table.py): `data` is its [ROWS][ROW_CAPACITY] array and
+    `size` its array of row sizes, both read at that row."""
 
     elem: Scalar
     data: Cell
     size: Cell
+    row: SSAValue | None = None
+
+
+def load_size(lw: HostLowerer, vec: RuntimeVector, node: A.Node) -> Val:
+    """The vector's size (int64)."""
+    if vec.row is None:
+        return lw.load(vec.size, node)
+    op = memref.LoadOp.create(operands=[vec.size.ref, vec.row], result_types=[C.ir_type(C.I64)])
+    return Val(C.I64, lw.emit(op, node).results[0])
+
+
+def store_size(lw: HostLowerer, vec: RuntimeVector, n: Val, node: A.Node) -> None:
+    if vec.row is None:
+        lw.store(vec.size, n, node)
+        return
+    x = lw.ssa(lw.convert(n, C.I64, node), node)
+    lw.emit(memref.StoreOp.create(operands=[x, vec.size.ref, vec.row]), node)
+
+
+def load_at(lw: HostLowerer, vec: RuntimeVector, index: SSAValue, node: A.Node) -> SSAValue:
+    """Element `index` (an index value) of the vector's array."""
+    where = [index] if vec.row is None else [vec.row, index]
+    return lw.emit(memref.LoadOp.create(operands=[vec.data.ref, *where], result_types=[C.ir_type(vec.elem)]),
+                   node).results[0]
+
+
+def store_at(lw: HostLowerer, vec: RuntimeVector, index: SSAValue, x: SSAValue, node: A.Node) -> None:
+    where = [index] if vec.row is None else [vec.row, index]
+    lw.emit(memref.StoreOp.create(operands=[x, vec.data.ref, *where]), node)
 
 
 def is_vector(v: Val) -> bool:
@@ -89,7 +120,7 @@ def _fill(lw: HostLowerer, vec: RuntimeVector, start: SSAValue, end: SSAValue, v
     body = Block(arg_types=[IndexType()])
     loop = lw.emit(scf.ForOp(start, end, _const_index(lw, 1, node), [], body), node)
     with lw.at_end_of(loop.body.block):
-        lw.emit(memref.StoreOp.create(operands=[x, vec.data.ref, body.args[0]]), node)
+        store_at(lw, vec, body.args[0], x, node)
         lw.emit(scf.YieldOp(), node)
 
 
@@ -100,6 +131,14 @@ def declare(lw: HostLowerer, name: str, elem: Scalar, ctor_args: list[A.Node], n
     vec = RuntimeVector(elem, data, size)
     if len(ctor_args) > 2:
         raise Unsupported("std::vector constructed from more than a count and a value is not modelled", node)
+    if len(ctor_args) == 2:
+        first, last = lw.expr(ctor_args[0]), lw.expr(ctor_args[1])
+        from ascendir.lower import host_iterators
+
+        if host_iterators.is_position(first):
+            # `std::vector<T> v(w.begin(), w.end())`: a copy of the elements in that range
+            return host_iterators.range_copy(lw, name, elem, first, last, node)
+        ctor_args = [lw._stand_in(first, ctor_args[0]), lw._stand_in(last, ctor_args[1])]
     if ctor_args:
         n = lw.convert(lw.expr(ctor_args[0]), C.I64, node)
         value = lw.expr(ctor_args[1]) if len(ctor_args) == 2 else Val(elem, const=0)
@@ -119,25 +158,29 @@ def declare_items(lw: HostLowerer, name: str, elem: Scalar, items: tuple[Val, ..
     assert isinstance(data, RuntimeVector)
     for i, item in enumerate(items):
         write(lw, vec, Val(C.I64, const=i), item, node)
-    lw.store(data.size, Val(C.I64, const=len(items)), node)
+    store_size(lw, data, Val(C.I64, const=len(items)), node)
     return vec
 
 
-def copy(lw: HostLowerer, source: Val, node: A.Node) -> Val:
-    """A vector passed by value: a new one with the same size and elements."""
+def copy(lw: HostLowerer, source: Val, node: A.Node, first: Val | None = None, last: Val | None = None) -> Val:
+    """A vector passed by value: a new one with the same size and elements; with `first` and `last`, of the
+    elements between those positions only (`std::vector<T> v(w.begin(), w.end())`)."""
     vec = source.obj
     assert isinstance(vec, RuntimeVector)
+    start = first if first is not None else Val(C.I64, const=0)
+    end = last if last is not None else load_size(lw, vec, node)
+    n = lw.arith("-", end, start, node)
     data = lw.new_array(C.ArrayT(vec.elem, CAPACITY), "", node, None)
-    size = lw.new_cell(C.I64, "", node, lw.load(vec.size, node))
+    size = lw.new_cell(C.I64, "", node, lw.convert(n, C.I64, node))
+    copied = RuntimeVector(vec.elem, data, size)
     body = Block(arg_types=[IndexType()])
-    end = _index(lw, lw.load(vec.size, node), node)
-    loop = lw.emit(scf.ForOp(_const_index(lw, 0, node), end, _const_index(lw, 1, node), [], body), node)
+    loop = lw.emit(scf.ForOp(_const_index(lw, 0, node), _index(lw, n, node), _const_index(lw, 1, node), [], body),
+                   node)
     with lw.at_end_of(loop.body.block):
-        x = lw.emit(memref.LoadOp.create(operands=[vec.data.ref, body.args[0]], result_types=[C.ir_type(vec.elem)]),
-                    node).results[0]
-        lw.emit(memref.StoreOp.create(operands=[x, data.ref, body.args[0]]), node)
+        at = lw.emit(arith.AddiOp(body.args[0], _index(lw, start, node)), node).results[0]
+        store_at(lw, copied, body.args[0], load_at(lw, vec, at, node), node)
         lw.emit(scf.YieldOp(), node)
-    return _value(lw, RuntimeVector(vec.elem, data, size))
+    return _value(lw, copied)
 
 
 def _number(lw: HostLowerer, value: Val, node: A.Node) -> Val:
@@ -149,8 +192,7 @@ def read(lw: HostLowerer, v: Val, index: Val, node: A.Node) -> Val:
     """`v[i]`."""
     vec = v.obj
     assert isinstance(vec, RuntimeVector)
-    op = memref.LoadOp.create(operands=[vec.data.ref, _index(lw, index, node)], result_types=[C.ir_type(vec.elem)])
-    return Val(vec.elem, lw.emit(op, node).results[0])
+    return Val(vec.elem, load_at(lw, vec, _index(lw, index, node), node))
 
 
 def write(lw: HostLowerer, v: Val, index: Val, value: Val, node: A.Node) -> None:
@@ -158,23 +200,26 @@ def write(lw: HostLowerer, v: Val, index: Val, value: Val, node: A.Node) -> None
     vec = v.obj
     assert isinstance(vec, RuntimeVector)
     x = lw.ssa(lw.convert(_number(lw, value, node), vec.elem, node), node)
-    lw.emit(memref.StoreOp.create(operands=[x, vec.data.ref, _index(lw, index, node)]), node)
+    store_at(lw, vec, _index(lw, index, node), x, node)
 
 
 def method(lw: HostLowerer, e: A.Call, name: str, v: Val) -> Val:
     vec = v.obj
     assert isinstance(vec, RuntimeVector)
-    size = lw.load(vec.size, e)
+    size = load_size(lw, vec, e)
     if name in ("push_back", "emplace_back") and len(e.args) == 1:
         write(lw, v, size, lw.expr(e.args[0]), e)
-        lw.store(vec.size, lw.arith("+", size, Val(C.I64, const=1), e), e)
+        store_size(lw, vec, lw.arith("+", size, Val(C.I64, const=1), e), e)
+        return Val(C.VoidT())
+    if name == "pop_back" and not e.args:
+        store_size(lw, vec, lw.arith("-", size, Val(C.I64, const=1), e), e)
         return Val(C.VoidT())
     if name == "size" and not e.args:
         return lw.convert(size, C.U64, e)
     if name == "empty" and not e.args:
         return lw.compare("==", size, Val(C.I64, const=0), e)
     if name == "clear" and not e.args:
-        lw.store(vec.size, Val(C.I64, const=0), e)
+        store_size(lw, vec, Val(C.I64, const=0), e)
         return Val(C.VoidT())
     if name == "at" and len(e.args) == 1:
         return read(lw, v, lw.expr(e.args[0]), e)
@@ -182,7 +227,7 @@ def method(lw: HostLowerer, e: A.Call, name: str, v: Val) -> Val:
         return read(lw, v, lw.arith("-", size, Val(C.I64, const=1), e), e)
     if name == "front" and not e.args:
         return read(lw, v, Val(C.I64, const=0), e)
-    if name == "data" and not e.args:
+    if name == "data" and not e.args and vec.row is None:
         return Val(C.ArrayT(vec.elem, CAPACITY), obj=vec.data)
     raise Unsupported(f"std::vector::{name} is not modelled by the host lowering", e)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import arith, memref, scf
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, i1
 from xdsl.ir import Block
 
@@ -49,18 +49,15 @@ def compare(lw: HostLowerer, op: str, a: Val, b: Val, node: A.Node) -> Val | Non
     assert isinstance(va, host_vector.RuntimeVector) and isinstance(vb, host_vector.RuntimeVector)
     if C.scalar_ir_type(va.elem) != C.scalar_ir_type(vb.elem):
         raise Unsupported(f"comparing a std::vector<{va.elem}> with a std::vector<{vb.elem}>", node)
-    size_a, size_b = lw.load(va.size, node), lw.load(vb.size, node)
+    size_a, size_b = host_vector.load_size(lw, va, node), host_vector.load_size(lw, vb, node)
     same_size = lw.emit(arith.CmpiOp(lw.ssa(size_a, node), lw.ssa(size_b, node), "eq"), node).results[0]
     zero = lw.emit(arith.ConstantOp.from_int_and_width(0, IndexType()), node).results[0]
     one = lw.emit(arith.ConstantOp.from_int_and_width(1, IndexType()), node).results[0]
     body = Block(arg_types=[IndexType(), i1])
     loop = lw.emit(scf.ForOp(zero, lw.index_value(size_a, node), one, [same_size], body), node)
-    elem_type = C.scalar_ir_type(va.elem)
     with lw.at_end_of(body):
-        x = lw.emit(memref.LoadOp.create(operands=[va.data.ref, body.args[0]], result_types=[elem_type]),
-                    node).results[0]
-        y = lw.emit(memref.LoadOp.create(operands=[vb.data.ref, body.args[0]], result_types=[elem_type]),
-                    node).results[0]
+        x = host_vector.load_at(lw, va, body.args[0], node)
+        y = host_vector.load_at(lw, vb, body.args[0], node)
         eq = arith.CmpfOp(x, y, "oeq") if va.elem.is_float else arith.CmpiOp(x, y, "eq")
         equal = lw.emit(eq, node).results[0]
         both = lw.emit(arith.AndIOp(body.args[1], equal), node).results[0]

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
+from ascendir.lower import matmul_config
 from ascendir.lower.ast_queries import node_text, type_text
 from ascendir.lower.astwalk import walk
 from ascendir.lower.ctypes import Scalar
@@ -219,6 +220,14 @@ class TemplateArguments:
             # a class template parameter bound to a MatmulType (asc-devkit's batch_matmul: a function-local
             # `typedef MatmulType<...> A_TYPE;` passed to `BatchMatmulKernel<A_TYPE, ...>`): its arguments
             return _matmul_type_text(bound)
+        if isinstance(bound, str) and (bound.startswith("MatmulConfig{") or
+                                       self.catalog.enum_of_value(bound) == "MatmulConfig"):  # type: ignore[attr-defined]
+            # `const MatmulConfig& MM_CFG` bound to a config a builder made (matmul_config.py), or to CFG_MDL
+            return bound
+        made = matmul_config.of_constant(self, t.base.parts[-1].name) if len(t.base.parts) == 1 and \
+            not t.base.parts[0].template_args else None
+        if made is not None:
+            return made  # `MM_CFG_NO_PRELOAD`, a namespace-scope constant made by a builder
         chosen = self._conditional_choice(t.base.parts)
         if chosen is not None and depth < 8:
             return self._matmul_config(chosen, depth + 1)
