@@ -175,13 +175,27 @@ class FunctionLowerer(
         self._span_locs[id(span)] = (span, hit)
         return hit
 
+    def _next_launch_budget(self) -> bool:
+        """Whether a host program's main, past its budget, may go on: main lowers one kernel instance per launch
+        it reaches (a launch per branch decided at run time: catlass's FP8Matmul under `if (m > n)`, one per
+        swizzle, 22k ops each), and each launch lowered so far has had a kernel's budget, as has the one being
+        lowered now. Raises the budget to that and says whether the count is within it."""
+        hp = self.host_program
+        if hp is None or not hp.launch_blocks:
+            return False
+        allowed = MAX_KERNEL_OPS * (len(hp.launch_blocks) + 1)
+        if self.op_count > allowed:
+            return False
+        self.max_ops = allowed
+        return True
+
     def emit(self, op: Operation, node: A.Node | None = None) -> Operation:
         """Adds `op` at the insertion point, located at `node` (else at the statement being lowered).
 
         The ops built most often are created with `location=UNKNOWN_LOC`, the location they would get anyway
         until this replaces it: without one, xDSL looks its default up (an import statement) at every op."""
         self.op_count += 1
-        if self.op_count > self.max_ops:
+        if self.op_count > self.max_ops and not self._next_launch_budget():
             raise KernelTooLarge(node or self._last_node)
         node = node or self._last_node
         if node is not None:

@@ -250,6 +250,11 @@ class ConversionLowering:
             # namespace the call does not see (`Gemm::Kernel::BasicMatmul`): the call of the function template
             return self.expr(A.Call(e.span, A.Name(e.span, e.type.base), list(e.args or [e.expr])))
         t = self.resolve_type(e.type)
+        if self._function_named_like_unknown_type(e, t):
+            # `AscendC::Cast<half, uint8_t>(dst, src, mode, n)` where some class declares `using Cast = ...`:
+            # the parser took the name for a type, but no type of that name is visible here and a function
+            # (an AscendC API or one of the program's) is: the call
+            return self.expr(A.Call(e.span, A.Name(e.span, e.type.base), list(e.args or [e.expr])))
         if list_tensor.is_list_tensor_desc(t):  # `ListTensorDesc(data)`
             items = list(e.args or ([e.expr] if e.expr is not None else []))
             return list_tensor.declare(self, "", e, [self.expr(a) for a in items if not isinstance(a, A.InitList)])
@@ -320,6 +325,17 @@ class ConversionLowering:
             if class_ns != fn_ns and (not fn_ns or class_ns.startswith(fn_ns + "::")):
                 return True
         return False
+
+    def _function_named_like_unknown_type(self, e: A.Cast, t: CType) -> bool:
+        """Whether `N<...>(args)` read as a functional cast names no type where it is written (the parser reads
+        a name as a type once any scope declares a type of that name: a member alias in another class) but a
+        function of the program or an API of the catalog."""
+        base = e.type.base if e.kind == "functional" and isinstance(e.type, A.TypeRef) else None
+        if type(t) is not C.UnknownT or not isinstance(base, A.QualifiedName) or e.type.pointers \
+                or isinstance(e.expr, A.InitList) or (e.expr is None and not e.args):
+            return False
+        name = base.parts[-1].name
+        return bool(self.scope.functions.get(name)) or self.catalog.has_api(name)  # type: ignore[attr-defined]
 
     def _member_named_like_type(self, e: A.Cast) -> str | None:
         """The name of `N(args)` read as a functional cast when the enclosing object has a member function N

@@ -118,6 +118,13 @@ class TypeResolution:
                 return member
         if last.name in self.scope.homonyms:  # (the namespaces written choose among classes of one name)
             return self.named_type(last.name, last.template_args, [p.name for p in t.base.parts[:-1]])
+        if len(parts) == 1 and len(t.base.parts) > 1 and t.base.parts[-2].name in self.scope.namespaces \
+                and t.base.parts[-2].name not in TRANSPARENT_NAMESPACES:
+            # `Tile::CopyGm2Ub<ArchTag, GemmType<float, RowMajor>>` written with the program's namespaces names the
+            # namespace's class template, never the enclosing class's member alias of that name (catlass's
+            # DequantFP8toFP16 declares `using CopyGm2Ub = ...::CopyGm2Ub<ArchTag, GemmType<int8_t, ...>>` and
+            # then `using CopyGm2UbFP32 = ...::CopyGm2Ub<ArchTag, GemmType<float, ...>>`, which is no int8 copy)
+            return self.named_type(last.name, last.template_args, [p.name for p in t.base.parts[:-1]])
         return self.named_type(last.name, last.template_args, [p.name for p in parts[:-1]])
 
     def _member_alias_class(self, name: str) -> CType | None:
