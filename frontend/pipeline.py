@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from frontend import ast as A
+from frontend import parse_cache
 from frontend.diagnostics import Diagnostic, Note, Span, error, sort_key
 from frontend.parser import get_parser
 from frontend.preprocess import PreprocessResult, preprocess
@@ -164,15 +165,25 @@ def parse_unit(unit: SourceUnit, bundle: Bundle, defines: Mapping[str, str | Non
     known = table.get(key)
     if known is not None:
         return ParsedUnit(unit, known.ast, pp, list(known.diagnostics))
-    diags = [placement.diagnostic(d) for d in pp.diagnostics]
 
     def origin(offset: int) -> tuple[str, int, int]:
         o = pp.origin(offset)
         return placement.place(o.file, o.line, o.col)
 
-    result = get_parser().parse(pp.text, unit.file, origin)
-    diags += _without_echoes(result.diagnostics, diags)
-    parsed = ParsedUnit(unit, result.unit, pp, diags)
+    # An earlier process may have parsed this very text (frontend/parse_cache.py): its tree, spans bound to
+    # this process's map of the text.
+    disk_key = parse_cache.unit_key((unit.path, unit.file, unit.line_offset, unit.col_offset), pp.text,
+                                    pp._seg_starts, pp._seg_info, pp._files, (repr(d) for d in pp.diagnostics),
+                                    placement.offsets.items())
+    hit = parse_cache.load(disk_key, origin)
+    if hit is not None:
+        parsed = ParsedUnit(unit, hit[0], pp, hit[1])
+    else:
+        diags = [placement.diagnostic(d) for d in pp.diagnostics]
+        result = get_parser().parse(pp.text, unit.file, origin)
+        diags += _without_echoes(result.diagnostics, diags)
+        parsed = ParsedUnit(unit, result.unit, pp, diags)
+        parse_cache.store(disk_key, result.unit, diags)
     table[key] = parsed
     return parsed
 

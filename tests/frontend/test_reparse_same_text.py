@@ -24,6 +24,7 @@ def _bundle() -> Bundle:
 
 
 def test_sources_whose_text_is_unchanged_are_not_parsed_again(monkeypatch) -> None:
+    monkeypatch.setenv("ASCENDIR_PARSE_CACHE_MB", "0")  # this process's reuse only (the disk's: test_parse_cache.py)
     bundle = _bundle()
     first = load_bundle(bundle, {"ORIG_DTYPE_X": "0"})
     parses: list[str] = []
