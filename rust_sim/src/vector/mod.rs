@@ -35,6 +35,7 @@ pub mod reg;
 pub mod rms_norm;
 pub mod select_bytes;
 pub mod sizes;
+pub mod softmax;
 pub mod softmax_adjust;
 pub mod softmax_flash;
 pub mod softmax_flash_v1;
@@ -631,6 +632,7 @@ pub fn register(r: &mut Registry) {
     gather::register(r);
     mask::register(r);
     high_level::register(r);
+    softmax::register(r);
     cumsum::register(r);
     vcadd::register(r);
     select_bytes::register(r);

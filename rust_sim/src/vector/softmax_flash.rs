@@ -24,7 +24,7 @@ use crate::dtype::DType;
 use crate::memory::Handle;
 use crate::program::Sv;
 use crate::vector::elem::store_f32;
-use crate::vector::high_level::{known_bytes, lanes_fold, local_known};
+use crate::vector::softmax::{known_bytes, lanes_fold, local_known};
 
 /// A LocalTensor's ShapeInfo (SetShapeInfo): its dimensions and original dimensions.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

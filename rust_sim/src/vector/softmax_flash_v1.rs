@@ -12,7 +12,7 @@
 //! expMax = b inSum / S, dst = exp(x - m) * (a / S). isUpdate is a run-time argument here (a template
 //! argument in V2). Statistics are filled over a 32-byte block per row, as in V2.
 
-use crate::vector::high_level::lanes_fold;
+use crate::vector::softmax::lanes_fold;
 
 /// One SoftmaxFlash step over `rows` rows of `cols` (`src`, row-major), reducing over the first `ori` columns;
 /// `running`: each row's inMax and inSum (isUpdate). Returns dst and, per row, the new max, sum and expMax (1

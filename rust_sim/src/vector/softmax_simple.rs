@@ -12,7 +12,7 @@ use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
 use crate::program::Sv;
 use crate::vector::elem::store_f32;
-use crate::vector::high_level::{known_bytes, local_known};
+use crate::vector::softmax::{known_bytes, local_known};
 
 #[derive(Debug)]
 struct SimpleSoftMax {
