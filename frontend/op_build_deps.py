@@ -25,6 +25,7 @@ _OP_ADD_RE = re.compile(r"\bOP_ADD\s*\(\s*(\w+)")
 _REGISTERED_RE = re.compile(r"\bIMPL_OP_OPTILING\s*\(\s*(\w+)\s*\)")
 _SET_TILING_RE = re.compile(r"\.\s*SetTiling\s*\(")
 _DEPENDENCIES_RE = re.compile(r"\bDEPENDENCIES\s+([^)]*)")
+_QUOTED_INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]*\.\.[^"]*)"', re.M)  # a relative path reaching out
 _CMAKE_KEYWORD_RE = re.compile(r"^[A-Z_]+$")  # the next argument keyword of add_modules_sources ends the list
 _MAX_SIBLINGS = 512  # op folders looked at beside the project
 _MAX_BYTES = 2_000_000  # per tiling source read while looking
@@ -32,7 +33,43 @@ _MAX_BYTES = 2_000_000  # per tiling source read while looking
 
 def dependency_tiling_sources(root: Path, own: dict[str, str]) -> list[Path]:
     """The tiling sources of other op folders that `root`'s build compiles for the ops it adds; `own` holds the
-    texts of its own sources, by path."""
+    texts of its own sources, by path. The sources beside another op folder's op_host headers it includes come
+    first (companion_sources)."""
+    return _unique(companion_sources(root, own) + _registering_sources(root, own))
+
+
+def companion_sources(root: Path, own: dict[str, str]) -> list[Path]:
+    """For each header of another op folder's op_host that `root`'s host sources include by a relative path, the
+    .cpp of the same name beside it. The ops repositories link every op's host sources into one op-host library,
+    so a class a header declares there is defined by its own source: ops-math circular_pad_grad's tiling derives
+    from CircularPadCommonTiling (`#include "../../circular_pad/op_host/circular_pad_common_tiling.h"`), whose
+    GetShapeAttrsInfo, GetPlatformInfo, ... circular_pad_common_tiling.cpp defines; read alone, each was 'declared
+    but never defined' and the tiling returned GRAPH_FAILED."""
+    try:
+        base = root.resolve()
+    except OSError:
+        return []
+    found: list[Path] = []
+    for path, text in own.items():
+        if not _in_op_host(path):
+            continue
+        for rel in _QUOTED_INCLUDE_RE.findall(text):
+            header = (Path(path).parent / rel).resolve()
+            if header.suffix not in (".h", ".hpp") or base in header.parents or not _in_op_host(str(header)):
+                continue
+            source = header.with_suffix(".cpp")
+            if source.is_file() and source not in found:
+                found.append(source)
+    return found
+
+
+def _unique(paths: list[Path]) -> list[Path]:
+    seen: set[Path] = set()
+    return [p for p in paths if not (p in seen or seen.add(p))]  # type: ignore[func-returns-value]
+
+
+def _registering_sources(root: Path, own: dict[str, str]) -> list[Path]:
+    """The tiling sources of the folders that register a tiling for an op `root` adds and registers none for."""
     host = [text for path, text in own.items() if _in_op_host(path)]
     if any(_SET_TILING_RE.search(text) for text in host):
         return []  # a tiling function of its own (msopgen projects register theirs with SetTiling in the OpDef)

@@ -121,3 +121,62 @@ def test_tiling_helpers_of_its_own_do_not_hide_the_dependency_registering_the_op
     result = evaluate_program_tiling(program, TilingInputs([TensorSpec((4, 4), "float32")], chip=chip))
     assert result.succeeded, result.diagnostics
     assert result.fields == {"which": 2}
+
+
+COMMON_H = """
+#include "register/tilingdata_base.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(CommonTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, rows);
+END_TILING_DATA_DEF;
+class CommonTiling {
+public:
+    explicit CommonTiling(gert::TilingContext *context) : context_(context) {}
+    ge::graphStatus Run();
+protected:
+    gert::TilingContext *context_;
+};
+}
+"""
+COMMON_CPP = """
+#include "common_tiling.h"
+namespace optiling {
+ge::graphStatus CommonTiling::Run()
+{
+    CommonTilingData td;
+    td.set_rows(context_->GetInputShape(0)->GetStorageShape().GetDim(0) + 100);
+    td.SaveToBuffer(context_->GetRawTilingData()->GetData(), context_->GetRawTilingData()->GetCapacity());
+    context_->GetRawTilingData()->SetDataSize(td.GetDataSize());
+    context_->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+"""
+
+
+def test_a_header_of_another_op_folder_brings_its_source(tmp_path: Path) -> None:
+    """ops-math circular_pad_grad's tiling derives from CircularPadCommonTiling, included as
+    "../../circular_pad/op_host/circular_pad_common_tiling.h" and defined by circular_pad_common_tiling.cpp beside
+    it (the ops repositories link every op's host sources into one library). Before, its methods were 'declared but
+    never defined' (ASC103) and the tiling returned GRAPH_FAILED."""
+    (tmp_path / "base" / "op_host").mkdir(parents=True)
+    (tmp_path / "base" / "op_host" / "common_tiling.h").write_text(COMMON_H)
+    (tmp_path / "base" / "op_host" / "common_tiling.cpp").write_text(COMMON_CPP)
+    (tmp_path / "base" / "op_host" / "unrelated.cpp").write_text("int unrelated = 1;\n")
+    variant = tmp_path / "variant"
+    (variant / "op_host").mkdir(parents=True)
+    (variant / "op_host" / "variant_def.cpp").write_text(OP_DEF.replace("OPNAME", "Variant"))
+    (variant / "op_host" / "variant_tiling.cpp").write_text(
+        '#include "../../base/op_host/common_tiling.h"\nnamespace optiling {\n'
+        "static ge::graphStatus TilingVariant(gert::TilingContext *context) { return CommonTiling(context).Run(); }\n"
+        "struct VariantCompileInfo {};\n"
+        "static ge::graphStatus Prepare(gert::TilingParseContext *context) { return ge::GRAPH_SUCCESS; }\n"
+        "IMPL_OP_OPTILING(Variant).Tiling(TilingVariant).TilingParse<VariantCompileInfo>(Prepare);\n}\n")
+    bundle = read_input(str(variant))
+    hosts = sorted(Path(u.path).relative_to(tmp_path).as_posix() for u in bundle.units)
+    assert hosts == ["base/op_host/common_tiling.cpp", "variant/op_host/variant_def.cpp",
+                     "variant/op_host/variant_tiling.cpp"]
+    program, chip = load_for_check(bundle)
+    result = evaluate_program_tiling(program, TilingInputs([TensorSpec((4, 4), "float32")], chip=chip))
+    assert result.succeeded, result.diagnostics
+    assert result.fields == {"rows": 104}
