@@ -99,3 +99,6 @@ FLAGS_NOT_LOWERED = "<not lowered: SetFlag/WaitFlag>"
 FLAG_CALLS = frozenset({"SetFlag", "WaitFlag", "set_flag", "wait_flag"})
 # Library object types: their methods are catalogued APIs, not code we inline.
 OBJECT_TYPES = {"Matmul", "TQueSync", "TCubeTiling", "TEventID", "MatmulImpl", "LocalMemAllocator", "TSCM"}
+# The Matmul object's spellings: asc-devkit's matmul_intf.h makes `Matmul` an alias of `MatmulImpl`, which vendor
+# kernels name directly (ops-nn mat_mul_v3's `MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB> mm_;`).
+MATMUL_OBJECTS = frozenset({"Matmul", "MatmulImpl"})

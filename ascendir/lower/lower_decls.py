@@ -21,6 +21,7 @@ from ascendir.lower import ctypes as C, array_init, array_pointer, list_tensor, 
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.fast_ops import name_hint
+from ascendir.lower.header_names import MATMUL_OBJECTS
 from ascendir.lower.lower_objects import destructor_of
 from ascendir.lower.values import Cell, Instance, Val
 from frontend import ast as A
@@ -126,7 +127,7 @@ class DeclarationLowering:
             return
         if isinstance(t, C.PipeT | C.QueueT | C.BufT | C.GlobalTensorT | C.ObjectT) and init is None:
             obj = self.make_object(t, name, d)
-            if isinstance(t, C.ObjectT) and t.name == "Matmul" and isinstance(d, A.Declarator):
+            if isinstance(t, C.ObjectT) and t.name in MATMUL_OBJECTS and isinstance(d, A.Declarator):
                 obj.ssa.owner.properties["config"] = StringAttr(self._matmul_config(d.type))  # type: ignore[union-attr]
             self.bind(name, obj)
             return

@@ -16,6 +16,7 @@ from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, host_program, host_program_vectors, list_tensor, object_arrays
+from ascendir.lower.header_names import MATMUL_OBJECTS
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.fast_ops import load_op, name_hint
@@ -41,7 +42,8 @@ class ObjectLowering:
             op = asc.TBufOp.create(properties=props, result_types=[C.ir_type(t)])
         elif isinstance(t, C.GlobalTensorT):
             op = asc.GlobalTensorOp.create(properties=props, result_types=[C.ir_type(t)])
-        elif isinstance(t, C.ObjectT) and t.name == "Matmul":
+        elif isinstance(t, C.ObjectT) and t.name in MATMUL_OBJECTS:
+            t = C.ObjectT("Matmul")  # (`MatmulImpl<...> mm_;` is the same object)
             op = asc.MatmulObjectOp.create(properties={**props, "config": StringAttr("")}, result_types=[C.ir_type(t)])
         else:
             op = asc.ObjectOp.create(properties=props, result_types=[C.ir_type(t)])
@@ -113,7 +115,7 @@ class ObjectLowering:
                     inst.members[d.name] = self.new_cell(ft, d.name, d, val)
                 elif isinstance(ft, C.PipeT | C.QueueT | C.BufT | C.GlobalTensorT | C.ObjectT):
                     val = self.make_object(ft, d.name, d)
-                    if isinstance(ft, C.ObjectT) and ft.name == "Matmul":
+                    if isinstance(ft, C.ObjectT) and ft.name in MATMUL_OBJECTS:
                         config = self._matmul_config(d.type)
                         val.ssa.owner.properties["config"] = StringAttr(config)  # type: ignore[union-attr]
                     # `xGm = xGm[offset]` somewhere in the class: the member is a variable holding the object

@@ -3,7 +3,9 @@ declare `constexpr MatmulConfig MM_CFG_NO_PRELOAD = GetMDLConfig(false, false, 0
 pass it to a class template's `const MatmulConfig& MM_CFG` parameter, which instantiates `Matmul<..., MM_CFG>`.
 Before, GetMDLConfig was a call the lowering could not resolve and every core stopped there (ASC958, output
 unwritten); it is now the constant config of asc-devkit's builder (ascendir/lower/matmul_config.py), and the
-Matmul's text names its fields."""
+Matmul's text names its fields. A Matmul declared as `MatmulImpl<...>` (the class asc-devkit's `Matmul` aliases, which
+mat_mul_v3's kernels name) is the same Matmul object: before, it was an opaque object of no config, so a kernel
+declaring no type of its own was not run on the cube cores (mat_mul_v3's output stayed unwritten, ASC961)."""
 
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ public:
         mm.IterateAll(cGm);
         mm.End();
     }
-    Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG> mm;
+    MATMUL_CLASS<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG> mm;
 };
 
 extern "C" __global__ __aicore__ void mm_cfg(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tilingGm)
@@ -86,7 +88,7 @@ def test_a_builder_made_config_instantiates_the_matmul(config: str, fields: str)
     rng = np.random.default_rng(0)
     a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
     b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
-    result = run(KERNEL.replace("CFG_EXPR", config), [a, b], block_dim=1, outputs={"c": np.zeros((m, n), np.float32)},
+    result = run(KERNEL.replace("MATMUL_CLASS", "Matmul").replace("CFG_EXPR", config), [a, b], block_dim=1, outputs={"c": np.zeros((m, n), np.float32)},
                  defines={"DIM_M": str(m), "DIM_N": str(n), "DIM_K": str(k)}, workspace=4096)
     assert result.ok, [str(f) for f in result.findings]
     np.testing.assert_allclose(result.outputs["c"], a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5,
@@ -102,3 +104,21 @@ def test_the_config_text_of_each_builder() -> None:
     mdl = dict(NORMAL, **BUILDERS["GetMDLConfig"][1])
     assert text(mdl) == "MatmulConfig{doNorm=false}{doMultiDataLoad=true}{isNBatch=false}{batchMode=NONE}" \
         "{isBiasBatch=true}"
+
+
+def test_a_matmulimpl_object_is_the_matmul_and_makes_the_kernel_mixed() -> None:
+    m, n, k = 40, 40, 24
+    rng = np.random.default_rng(1)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    kernel = KERNEL.replace("    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);\n", "")
+    kernel = kernel.replace("MATMUL_CLASS", "MatmulImpl").replace("CFG_EXPR", "GetMDLConfig()")
+    assert "KERNEL_TASK_TYPE" not in kernel
+    result = run(kernel, [a, b], block_dim=1, outputs={"c": np.zeros((m, n), np.float32)},
+                 defines={"DIM_M": str(m), "DIM_N": str(n), "DIM_K": str(k)}, workspace=4096)
+    assert result.ok, [str(f) for f in result.findings]
+    np.testing.assert_allclose(result.outputs["c"], a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5,
+                               atol=1e-5)
+    lines = result.program.splitlines()
+    assert "kernel mm_cfg mix_aic_1_2" in lines
+    assert any(line.startswith("object o0 opaque mm type=Matmul config=MatmulImpl<MatmulType<") for line in lines)
