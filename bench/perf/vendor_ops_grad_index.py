@@ -1,7 +1,7 @@
 """Vendor op projects of kinds the other case lists lack (session 13, issue 28): activation gradients (SwiGLU,
 SiTU-GLU, hard-swish), a clipped SwiGLU, index and scatter ops (index fill, scatter-nd update, index add, the
 embedding gradient), conversion ops (diag_flat, the replicate-pad gradient, unfold's gradient) and a loss
-(cross entropy). Each numpy model is the formula of the op's docs/aclnn*.md (its 计算公式 section, or the
+(cross entropy). Each numpy model is the formula of the op's docs/aclnn*.md (its formula section, or the
 function it documents where it gives none), checked against its examples/test_aclnn_*.cpp for the attributes.
 Every case has at least one axis that is not a multiple of a 32-byte block or of the cores' split (a tail).
 The cases name the OpDef's inputs, outputs and attributes in op order, as `ascendir run OPDIR` takes them."""
@@ -92,6 +92,66 @@ def _unfold_grad(g: np.ndarray, length: int, size: int, step: int) -> np.ndarray
     return out
 
 
+def _avg_pool3d_ndhwc(x: np.ndarray, k: int) -> np.ndarray:
+    """Kernel k, stride k, no padding (NDHWC, floor mode): the mean of each window."""
+    n, d, h, w, c = x.shape
+    od, oh, ow = d // k, h // k, w // k
+    win = x[:, :od * k, :oh * k, :ow * k].astype(np.float64).reshape(n, od, k, oh, k, ow, k, c)
+    return win.mean(axis=(2, 4, 6))
+
+
+def _adaptive_max_pool3d(x: np.ndarray, out: tuple[int, int, int]) -> Arrays:
+    """aclnnAdaptiveMaxPool3d.md: window i of an axis of length L spans [floor(i L / o), ceil((i + 1) L / o));
+    y its maximum, indices its flat d * H * W + h * W + w in the input's spatial volume (the first maximum)."""
+    n, c, d, h, w = x.shape
+    y = np.zeros((n, c) + out, np.float64)
+    idx = np.zeros((n, c) + out, np.int32)
+
+    def span(i: int, length: int, o: int) -> tuple[int, int]:
+        return (i * length) // o, -((-(i + 1) * length) // o)
+
+    for i in range(out[0]):
+        d0, d1 = span(i, d, out[0])
+        for j in range(out[1]):
+            h0, h1 = span(j, h, out[1])
+            for q in range(out[2]):
+                w0, w1 = span(q, w, out[2])
+                win = x[:, :, d0:d1, h0:h1, w0:w1].reshape(n, c, -1)
+                a = win.argmax(axis=-1)
+                y[:, :, i, j, q] = win.max(axis=-1)
+                wd, wh, ww = d1 - d0, h1 - h0, w1 - w0
+                dd, hh, qq = a // (wh * ww), (a // ww) % wh, a % ww
+                idx[:, :, i, j, q] = ((d0 + dd) * h + h0 + hh) * w + w0 + qq
+    return {"y": y, "indices": idx}
+
+
+def _masked_softmax_grad(a: Arrays, scale: float) -> np.ndarray:
+    """aclnnScaledMaskedSoftmaxBackward.md: (g y - sum(g y) y) * scale where mask is 0, 0 where it is 1."""
+    g, y = a["yGrad"].astype(np.float64), a["y"].astype(np.float64)
+    out = (g * y - (g * y).sum(axis=-1, keepdims=True) * y) * scale
+    return np.where(a["mask"], 0.0, out)
+
+
+def _modulate_grad(a: Arrays) -> Arrays:
+    """aclnnModulateBackward.md, scale and shift per batch broadcast over L: grad_input = g * scale (the doc's
+    formula: scale as the op is given it), grad_scale = sum over L of g x, grad_shift = sum over L of g."""
+    g, x = a["grad_Output"].astype(np.float64), a["Input"].astype(np.float64)
+    return {"grad_input": g * a["Scale"], "grad_scale": (g * x).sum(axis=1, keepdims=True),
+            "grad_shift": g.sum(axis=1, keepdims=True)}
+
+
+def _circular_pad_grad(grad: np.ndarray, pads: np.ndarray) -> np.ndarray:
+    """The gradient of circular padding of the last two axes by (top, bottom, left, right): each padded position's
+    gradient added to the element it wrapped from."""
+    top, bottom, left, right = (int(p) for p in pads)
+    h, w = grad.shape[-2] - top - bottom, grad.shape[-1] - left - right
+    out = np.zeros(grad.shape[:-2] + (h, w), np.float64)
+    for i in range(grad.shape[-2]):
+        for j in range(grad.shape[-1]):
+            out[..., (i - top) % h, (j - left) % w] += grad[..., i, j]
+    return out
+
+
 def grad_index_cases() -> list[OpCase]:
     rows, half = 7, 50  # 7 rows over the cores, 50 floats a half: neither fills whole 32-byte blocks
     sig_beta = 1.0
@@ -140,8 +200,8 @@ def grad_index_cases() -> list[OpCase]:
                lambda r: _embedding_inputs(r, 9, 24),
                {"y": ((12, 24), "float32")},
                lambda a: {"y": _embedding_grad(a, 12)}, attrs=["12", "-1", "false"],
-               note="y[w] = sum of the grad rows whose index is w (sort_indices sorted, pos_idx their rows); "
-                    "num_weights 12, no padding_idx, no frequency scaling"),
+               note="y[w] = sum of the grad rows whose index is w; num_weights 12, no padding_idx, no frequency "
+                    "scaling; the 910B small-dim call (aclnn passes the unsorted indices as both index inputs)"),
         OpCase("pad_v3_grad_replicate", "ops-math/conversion/pad_v3_grad_replicate",
                lambda r: {"x": f32(r, 1, 2, 9, 21), "paddings": np.array([0, 0, 0, 0, 2, 1, 3, 2], np.int64)},
                {"y": ((1, 2, 6, 16), "float32")},
@@ -161,7 +221,55 @@ def grad_index_cases() -> list[OpCase]:
                {"grad_in": ((13, 12), "float32")},
                lambda a: {"grad_in": _unfold_grad(a["grad_out"], 13, 4, 2)}, attrs=["0", "4", "2"],
                note="gradient of x.unfold(0, size 4, step 2) for x of 13 x 12: overlapping windows' gradients summed"),
+        OpCase("avg_pool3_d", "ops-nn/pooling/avg_pool3_d",
+               lambda r: {"x": f32(r, 1, 5, 7, 7, 3)}, {"y": ((1, 2, 3, 3, 3), "float32")},
+               lambda a: {"y": _avg_pool3d_ndhwc(a["x"], 2)},
+               attrs=["2,2,2", "2,2,2", "0,0,0,0,0,0", "false", "true", "0", "NDHWC"],
+               note="3-D average pool, NDHWC, kernel and stride 2, no padding, floor: D 5 -> 2, H and W 7 -> 3"),
+        OpCase("adaptive_max_pool3d", "ops-nn/pooling/adaptive_max_pool3d",
+               lambda r: {"x": f32(r, 1, 2, 5, 7, 7)},
+               {"y": ((1, 2, 2, 3, 3), "float32"), "indices": ((1, 2, 2, 3, 3), "int32")},
+               lambda a: _adaptive_max_pool3d(a["x"], (2, 3, 3)), attrs=["2,3,3", "3"],
+               note="adaptive 3-D max pool to 2 x 3 x 3 from 5 x 7 x 7 (overlapping windows), indices flat in D H W"),
+        OpCase("scaled_masked_softmax_grad_v2", "ops-nn/vfusion/scaled_masked_softmax_grad_v2",
+               lambda r: {"yGrad": f32(r, 2, 2, 8, 40), "y": _softmax_rows(r, (2, 2, 8, 40)),
+                          "mask": r.random((2, 2, 8, 40)) < 0.2},
+               {"xGrad": ((2, 2, 8, 40), "float32")},
+               lambda a: {"xGrad": _masked_softmax_grad(a, 0.5)}, attrs=["0.5", "false"],
+               note="xGrad = (g y - sum(g y) y) * scale where mask is 0, else 0 (scale 0.5, last axis 40)"),
+        OpCase("modulate_grad", "ops-nn/vfusion/modulate_grad",
+               lambda r: {"grad_Output": f32(r, 2, 11, 40), "Input": f32(r, 2, 11, 40), "Scale": f32(r, 2, 1, 40),
+                          "Shift": f32(r, 2, 1, 40)},
+               {"grad_input": ((2, 11, 40), "float32"), "grad_scale": ((2, 1, 40), "float32"),
+                "grad_shift": ((2, 1, 40), "float32")},
+               _modulate_grad,
+               note="grad_input = g * scale, grad_scale = sum_L g x, grad_shift = sum_L g (L 11)"),
+        OpCase("circular_pad_grad", "ops-math/conversion/circular_pad_grad",
+               lambda r: {"x": f32(r, 1, 2, 10, 19), "paddings": np.array([1, 2, 2, 1], np.int64)},
+               {"y": ((1, 2, 7, 16), "float32")},
+               lambda a: {"y": _circular_pad_grad(a["x"], a["paddings"])},
+               note="circular-pad gradient, pads (top, bottom, left, right) = (1, 2, 2, 1): wrapped gradients added"),
+        OpCase("equal", "ops-math/math/equal",
+               lambda r: _pairs(r, (7, 45)), {"y": ((7, 45), "bool")},
+               lambda a: {"y": a["x1"] == a["x2"]}, chip="950PR",
+               note="y = (x1 == x2), a third of the pairs equal (aclnnEqTensor); the op's kernel is arch35's"),
+        OpCase("greater", "ops-math/math/greater",
+               lambda r: _pairs(r, (7, 45)), {"y": ((7, 45), "bool")},
+               lambda a: {"y": a["x1"] > a["x2"]}, chip="950PR",
+               note="y = (x1 > x2), a third of the pairs equal (aclnnGtTensor); the op's kernel is arch35's"),
     ]
+
+
+def _softmax_rows(r: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    x = r.standard_normal(shape)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return (e / e.sum(axis=-1, keepdims=True)).astype(np.float32)
+
+
+def _pairs(r: np.random.Generator, shape: tuple[int, ...]) -> Arrays:
+    x1 = f32(r, *shape)
+    x2 = np.where(r.random(shape) < 1 / 3, x1, f32(r, *shape)).astype(np.float32)
+    return {"x1": x1, "x2": x2}
 
 
 def _scatter_rows(var: np.ndarray, rows: np.ndarray, updates: np.ndarray) -> np.ndarray:
@@ -177,13 +285,13 @@ def _index_add(var: np.ndarray, rows: np.ndarray, updates: np.ndarray) -> np.nda
 
 
 def _embedding_inputs(r: np.random.Generator, n: int, dim: int) -> Arrays:
-    indices = r.integers(0, 12, n)
-    order = np.argsort(indices, kind="stable")
-    return {"grad": f32(r, n, dim), "sort_indices": indices[order].astype(np.int32),
-            "pos_idx": order.astype(np.int32)}
+    """The small-dim call of aclnn_embedding_dense_backward.cpp on a 910B (embedding dim small beside the weights):
+    the indices unsorted, given as both sort_indices and pos_idx (the kernel sorts them itself)."""
+    indices = r.integers(0, 12, n).astype(np.int32)
+    return {"grad": f32(r, n, dim), "sort_indices": indices, "pos_idx": indices.copy()}
 
 
 def _embedding_grad(a: Arrays, num_weights: int) -> np.ndarray:
     out = np.zeros((num_weights, a["grad"].shape[1]), np.float64)
-    np.add.at(out, a["sort_indices"], a["grad"][a["pos_idx"]])
+    np.add.at(out, a["sort_indices"], a["grad"])
     return out
