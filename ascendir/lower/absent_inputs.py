@@ -5,7 +5,7 @@ example: `aclnnMoeGatingTopKSoftmaxGetWorkspaceSize(input, nullptr, ...)` for `f
 `if (finished != nullptr) { ... DataCopyPad from finished ... }`. The lowering took every kernel pointer as
 non-null, so such a kernel read its absent input. The launch now names the op's inputs it gives no tensor
 (LoweringOptions.absent_inputs, positions among the op's inputs); the kernel's pointer parameters pair with the
-op's inputs in order, as the launch binds them (passes/sim/launch.py _buffers), and those of absent inputs
+op's inputs in order, as the launch binds them (passes/sim/launch_buffers.py _buffers), and those of absent inputs
 compare equal to nullptr and convert to false, directly or through pointer casts (`(__gm__ bool *)finished`).
 """
 

@@ -17,19 +17,20 @@ from typing import Any
 import numpy as np
 
 from frontend.diagnostics import Diagnostic, Note, Span, error, warning
+from passes.sim.launch_buffers import _allocation, _buffers, allocation_size
 from passes.sim.launch_kernel import entry_files, kernel_name, key_not_lowered, lower_given_key
-from passes.sim.tensor_list import descriptor, is_tensor_list
+from passes.sim.launch_tensors import (
+    INT4, ML_DTYPES, SimError, _declared_dtypes, _dtype_of, _given_outputs, _host_values, _items, _ordered_inputs,
+    _output_spec, _spec_dtype, bfloat16_dtype, dtype_name, numpy_dtype, packed_int4_bytes)
+
+# The names other modules and tests import from here (the binding and the tensors' helpers live in
+# launch_buffers.py and launch_tensors.py since the split by purpose)
+__all__ = ["DEFAULT_BUDGET", "INT4", "ML_DTYPES", "SIM_ERROR", "SimError", "SimResult", "allocation_size",
+           "bfloat16_dtype", "dtype_name", "execute", "load_source", "numpy_dtype", "packed_int4_bytes", "run",
+           "run_loaded"]
 
 DEFAULT_BUDGET = 4_000_000_000  # instructions over all cores; the largest real kernels run far fewer
-ML_DTYPES = {"float16": np.float16, "float32": np.float32, "float64": np.float64, "int8": np.int8,
-             "uint8": np.uint8, "int16": np.int16, "uint16": np.uint16, "int32": np.int32, "uint32": np.uint32,
-             "int64": np.int64, "uint64": np.uint64, "bool": np.bool_}
-_WORKSPACE_PARAMS = ("workspace", "usrworkspace", "userworkspace")
 SIM_ERROR = "ASC958"  # what a run that cannot start reports (see passes/sim/rules.py)
-
-
-class SimError(Exception):
-    """The kernel cannot be simulated as given (no kernel, bad inputs); the message says why."""
 
 
 @dataclass
@@ -62,35 +63,6 @@ class SimResult:
         return self.completed and not self.errors
 
 
-def bfloat16_dtype() -> Any:
-    """numpy has no bfloat16: arrays of it are passed as uint16 bit patterns."""
-    return np.uint16
-
-
-def numpy_dtype(name: str) -> Any:
-    if name == "bfloat16":
-        return bfloat16_dtype()
-    if name == INT4:
-        return np.uint8  # packed, two elements a byte (packed_int4_bytes)
-    return ML_DTYPES.get(name, np.float32)
-
-
-# int4b_t tensors: numpy has no 4-bit type (and np.dtype("int4") is a 4-byte int), so an int4 output is its
-# packed bytes, two elements a byte with the even one in the low nibble (rust_sim/src/int4.rs), and its spec's
-# shape counts the elements
-INT4 = "int4"
-
-
-def packed_int4_bytes(shape: Sequence[int]) -> int:
-    """The bytes of an int4 tensor of `shape`: half its elements, rounded up."""
-    return (int(np.prod(shape, dtype=np.int64)) + 1) // 2
-
-
-def dtype_name(arr: np.ndarray) -> str:
-    for name, t in ML_DTYPES.items():
-        if arr.dtype == np.dtype(t):
-            return name
-    raise SimError(f"arrays of dtype {arr.dtype} cannot be passed to a kernel")
 
 
 def load_source(source: Any, fmt: str = "auto", chip: str | None = None,
@@ -400,256 +372,6 @@ def _described_dtype(program: Any, index: int, in_dtypes: list[str]) -> str | No
     return out[0] if out else None
 
 
-def _dtype_of(value: Any) -> str | None:
-    """The dtype name of an input or output given as an array, a TensorSpec or (shape, dtype)."""
-    if isinstance(value, np.ndarray):
-        return dtype_name(value)
-    if isinstance(value, tuple) and len(value) == 2:
-        return str(value[1])
-    return getattr(value, "dtype", None) if not isinstance(value, (list, dict)) else None
-
-
-def _spec_dtype(a: np.ndarray) -> str:
-    return dtype_name(a)
-
-
-def _declared_dtypes(dtypes: Sequence[str | None] | Mapping[str, str] | None, inputs: int) -> Any:
-    """`declared(position, name)`: the dtype the caller gives for the tensor at `position` (inputs, then outputs)
-    or of `name`, else None."""
-    named = dict(dtypes) if isinstance(dtypes, Mapping) else {}
-    listed = list(dtypes) if dtypes is not None and not isinstance(dtypes, Mapping) else []
-
-    def declared(position: int, name: str | None) -> str | None:
-        if name is not None and named.get(name):
-            return named[name]
-        return listed[position] if position < len(listed) else None
-
-    return declared
-
-
-def _host_values(value: Any) -> Any:
-    """A small input's element values, for a host that reads the tensor's data (GetInputTensor(i)->GetData)."""
-    from ascendir.host_tensor_values import known_values
-
-    return known_values(value) if hasattr(value, "dtype") and hasattr(value, "reshape") else None
-
-
-def _output_spec(value: Any, dtype: str | None) -> Any:
-    from ascendir.host_eval import TensorSpec
-
-    if value is None:
-        return None
-    if isinstance(value, TensorSpec):
-        return TensorSpec(value.shape, dtype or value.dtype)
-    return TensorSpec(tuple(value.shape), dtype or _spec_dtype(value))
-
-
-def _ordered_inputs(inputs: Any, names: list[str]) -> list[Any]:
-    """The inputs in the op's order: arrays, None for an absent optional input, lists of arrays for tensor
-    lists (dynamic inputs)."""
-    if isinstance(inputs, Mapping):
-        if names and all(k in names for k in inputs):
-            return [_input(inputs.get(n)) for n in names]
-        return [_input(v) for v in inputs.values()]
-    return [_input(v) for v in inputs]
-
-
-def _input(v: Any) -> Any:
-    if is_tensor_list(v):
-        return [_array(t) for t in v]
-    return _array(v)
-
-
-def _items(value: Any) -> list[Any]:
-    """The tensors of one input or output: a tensor list's items, else the value itself."""
-    return list(value) if isinstance(value, list) else [value]
-
-
-def _array(v: Any) -> np.ndarray | None:
-    if v is None:
-        return None
-    arr = np.ascontiguousarray(v)
-    return arr
-
-
-def _given_outputs(outputs: Any, names: list[str]) -> dict[str, Any]:
-    from ascendir.host_eval import TensorSpec
-
-    if outputs is None:
-        return {}
-    items = outputs.items() if isinstance(outputs, Mapping) else zip(names or [f"out{i}" for i in range(len(outputs))],
-                                                                     outputs)
-    if isinstance(outputs, Mapping) and names and all(n in names for n in outputs):
-        # by name: in the op's order, which the launch pairs them with (a caller's dict may list them otherwise)
-        items = [(n, outputs[n]) for n in names if n in outputs]
-    def one(name: str, value: Any) -> Any:
-        if isinstance(value, np.ndarray | TensorSpec):
-            return value
-        if isinstance(value, tuple) and len(value) == 2:
-            return TensorSpec(tuple(value[0]), str(value[1]))
-        raise SimError(f"output {name}: give an array, a TensorSpec or (shape, dtype), or a list of them")
-
-    found: dict[str, Any] = {}
-    for name, value in items:
-        found[name] = [one(name, v) for v in value] if is_tensor_list(value) else one(name, value)
-    return found
-
-
-def _param_kind(name: str) -> str:
-    """What a kernel's GM parameter holds by its name: "workspace", "tiling" (tiling, tilingGm, tiling_gm,
-    tiling_data, ...) or "tensor"."""
-    lname = name.lower()
-    if lname in _WORKSPACE_PARAMS:
-        return "workspace"
-    if lname.replace("_", "").startswith("tiling"):
-        return "tiling"
-    return "tensor"
-
-
-def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], outputs: dict[str, Any],
-             out_names: list[str], workspace: int, outputs_initialised: bool, named: Any = None,
-             tiling_data: bytes | None = None, inplace: set[str] | frozenset[str] = frozenset()
-             ) -> tuple[list[tuple[str, str, Any]], dict[str, np.ndarray]]:
-    """One (name, role, uint8 view) per kernel parameter: the op's inputs, then its outputs, by position among
-    the kernel's tensor parameters (or by the parameters' names, when every tensor is given by one); then the
-    workspace and the tiling data (the bytes the host saved, for a kernel that reads them from GM itself). An
-    input named in `inplace` (the op's name for it, or the kernel parameter's) has the role inplace: the
-    simulator reports a write into any other input (ASC963). A ref tensor's output (the op lists an input and
-    an output of one name: one memory on the device) is (name, "alias", the index of its input's buffer); that
-    buffer is the output's array, starting as a copy of the input's (the caller's input stays as it was). The
-    returned outputs end with each other in-place input, under its name: the array the kernel's writes come back
-    into (the caller's own, as bench's correctness stage reads an in-place task's result back from its inputs),
-    so an op that declares no outputs and updates its inputs (ops-nn apply_adam_w_v2's var, m, v) returns them."""
-    tensor_params = [p for p in prog.params if p.dtype == "gm" and _param_kind(p.name) == "tensor"
-                     and p.name not in prog.statics]
-    out_arrays: dict[str, Any] = {}
-    updated: dict[str, Any] = {}  # an in-place input's name -> the array its buffer is written back into
-    made: list[Any] = []
-
-    def output_array(spec: Any) -> np.ndarray:
-        if isinstance(spec, np.ndarray):
-            return np.ascontiguousarray(spec)
-        if spec.dtype == INT4:
-            return np.zeros(packed_int4_bytes(spec.shape), dtype=np.uint8)
-        return np.zeros(spec.shape, dtype=numpy_dtype(spec.dtype))
-
-    for name, spec in outputs.items():
-        made.append([output_array(s) for s in spec] if isinstance(spec, list) else output_array(spec))
-        out_arrays[name] = made[-1]
-    given: list[Any] = [*arrays, *made]
-    roles = ["inplace" if i < len(in_names) and in_names[i] in inplace else "input" for i in range(len(arrays))]
-    # a ref output (named like an input) holds the input's data from the start: written, as on the device
-    roles += ["inplace" if name in inplace and name in in_names else "output" for name in outputs]
-    refs: dict[int, int] = {}  # a ref tensor: its output's position among the tensors -> its input's
-    by_name = {**(dict(named) if isinstance(named, Mapping) else {}), **out_arrays}
-    if by_name and all(p.name in by_name for p in tensor_params) and len(by_name) == len(tensor_params):
-        given = [_input(by_name[p.name]) for p in tensor_params]  # a kernel-only answer: names are its parameters'
-        roles = ["output" if p.name in out_arrays else "inplace" if p.name in inplace else "input"
-                 for p in tensor_params]
-        input_names = {i: p.name for i, p in enumerate(tensor_params) if p.name not in out_arrays}
-    else:
-        refs = _ref_pairs(given, in_names, list(outputs), len(arrays))
-        # the op's name for an input; without an op description, the caller's (given by name) or the parameter's
-        keys = in_names or (list(named) if isinstance(named, Mapping) else [])
-        input_names = {i: keys[i] if i < len(keys) else None for i in range(len(arrays))}
-
-    def keep_updated(position: int, param: str, role: str, arr: Any) -> None:
-        """Notes an in-place input's array (not an output's: one the caller filled is in place too)."""
-        if role == "inplace" and arr is not None and position in input_names:
-            updated[input_names[position] or param] = arr
-
-    buffers: list[tuple[str, str, Any]] = []
-    lists: list[tuple[int, str, str, list[np.ndarray]]] = []  # (parameter's buffer, name, role, tensors)
-    placed: dict[int, int] = {}  # a tensor's position -> its parameter's buffer
-    k = 0
-    for p in prog.params:
-        if p.dtype != "gm":
-            buffers.append((p.name, "input", None))
-            continue
-        if p.name in prog.statics:
-            # a namespace-scope __gm__ array: its own memory, holding its initialiser, shared by the cores
-            buffers.append((p.name, "inplace", np.frombuffer(prog.statics[p.name], dtype=np.uint8).copy()))
-            continue
-        kind = _param_kind(p.name)
-        if kind == "workspace":
-            buffers.append((p.name, "workspace", np.zeros(max(workspace, 0), dtype=np.uint8)))
-            continue
-        if kind == "tiling":
-            data = np.frombuffer(tiling_data, dtype=np.uint8).copy() if tiling_data else np.zeros(0, dtype=np.uint8)
-            buffers.append((p.name, "tiling", data))
-            continue
-        arr = given[k] if k < len(given) else None
-        role = roles[k] if k < len(roles) else "output"
-        if role == "input" and p.name in inplace:
-            role = "inplace"
-        if role == "output" and outputs_initialised and arr is not None:
-            role = "inplace"  # the caller's data counts as written, and the kernel updates it
-        k += 1
-        if k - 1 in refs and refs[k - 1] in placed:
-            buffers.append((p.name, "alias", placed[refs[k - 1]]))  # the ref input's buffer
-            continue
-        placed[k - 1] = len(buffers)
-        if isinstance(arr, list):
-            lists.append((len(buffers), p.name, role, arr))
-            buffers.append((p.name, "input", None))  # the descriptor, once its tensors have buffers
-            keep_updated(k - 1, p.name, role, arr)
-            continue
-        if arr is not None and any(isinstance(b, np.ndarray) and np.shares_memory(arr, b)
-                                   for _, _, b in buffers):
-            arr = arr.copy()  # one array passed twice: each parameter gets its own memory, as on the device
-        buffers.append((p.name, role, None if arr is None else arr.reshape(-1).view(np.uint8)))
-        keep_updated(k - 1, p.name, role, arr)
-    if k < len(given):
-        raise SimError(f"{len(given)} tensors given for a kernel with {len(tensor_params)} tensor parameters")
-    for at, name, role, tensors in lists:
-        first = len(buffers)
-        for j, t in enumerate(tensors):
-            if any(isinstance(b, np.ndarray) and np.shares_memory(t, b) for _, _, b in buffers):
-                t = t.copy()  # one array twice in the lists: each gets its own memory
-                tensors[j] = t  # (what an in-place list returns)
-            buffers.append((f"{name}[{j}]", role, t.reshape(-1).view(np.uint8)))
-        table = descriptor([t.shape for t in tensors], range(first, first + len(tensors)))
-        buffers[at] = (name, "input", table.view(np.uint8))
-    # a ref input is returned as its output already
-    return buffers, {**out_arrays, **{n: a for n, a in updated.items() if n not in out_arrays}}
-
-
-def _ref_pairs(given: list[Any], in_names: list[str], out_names: list[str], n_inputs: int) -> dict[int, int]:
-    """The ref tensors among `given` (the inputs, then the outputs): the output's position -> the input's, for
-    each output named like an input of as many bytes (tensor by tensor, for a tensor list). The output's
-    arrays take the input's data and stand in for it (`given` is updated), so that the kernel finds the data
-    through either parameter and the caller's input stays as it was."""
-    refs: dict[int, int] = {}
-    for j, name in enumerate(out_names):
-        i, o = in_names.index(name) if name in in_names else -1, n_inputs + j
-        src, out = given[i] if 0 <= i < n_inputs else None, given[o] if o < len(given) else None
-        lists = isinstance(src, list) and isinstance(out, list) and len(src) == len(out)
-        pairs = list(zip(src, out)) if lists else [(src, out)]
-        if all(isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.nbytes == b.nbytes
-               for a, b in pairs):
-            for a, b in pairs:
-                b.reshape(-1).view(np.uint8)[:] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
-            given[i] = out
-            refs[o] = i
-    return refs
-
-
-def allocation_size(nbytes: int) -> int:
-    """The bytes the framework allocates for a tensor of `nbytes`: torch_npu's caching allocator adds 32 and
-    rounds up to 512 bytes, so a kernel may read or write a little past a tensor's end without a fault (a
-    DataCopy of whole 32-byte blocks from a 2-byte tensor)."""
-    return (nbytes + 32 + 511) // 512 * 512
-
-
-def _allocation(buffer: tuple[str, str, np.ndarray | None]) -> tuple[np.ndarray | None, int | None]:
-    """A tensor's bytes in a buffer the size of its allocation (the padding zeroed; the simulator knows it holds
-    nothing), and how many bytes are the tensor's; the workspace and the tiling data are given as they are."""
-    _, role, data = buffer
-    if data is None or role not in ("input", "inplace", "output"):
-        return data, None
-    padded = np.zeros(allocation_size(data.nbytes), dtype=np.uint8)
-    padded[:data.nbytes] = data
-    return padded, data.nbytes
 
 
 def _diagnostic(f: Mapping[str, Any]) -> Diagnostic:

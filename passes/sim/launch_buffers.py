@@ -1,0 +1,173 @@
+"""Binding a launch's arrays to the kernel's parameters: one (name, role, bytes) buffer per parameter (inputs,
+outputs, in-place and ref tensors, tensor lists' descriptors, namespace-scope GM arrays, the workspace and the
+tiling data), and each tensor's memory padded to the allocation the framework would make.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from passes.sim.launch_tensors import INT4, SimError, _input, numpy_dtype, packed_int4_bytes
+from passes.sim.tensor_list import descriptor
+
+_WORKSPACE_PARAMS = ("workspace", "usrworkspace", "userworkspace")
+
+
+def _param_kind(name: str) -> str:
+    """What a kernel's GM parameter holds by its name: "workspace", "tiling" (tiling, tilingGm, tiling_gm,
+    tiling_data, ...) or "tensor"."""
+    lname = name.lower()
+    if lname in _WORKSPACE_PARAMS:
+        return "workspace"
+    if lname.replace("_", "").startswith("tiling"):
+        return "tiling"
+    return "tensor"
+
+
+def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], outputs: dict[str, Any],
+             out_names: list[str], workspace: int, outputs_initialised: bool, named: Any = None,
+             tiling_data: bytes | None = None, inplace: set[str] | frozenset[str] = frozenset()
+             ) -> tuple[list[tuple[str, str, Any]], dict[str, np.ndarray]]:
+    """One (name, role, uint8 view) per kernel parameter: the op's inputs, then its outputs, by position among
+    the kernel's tensor parameters (or by the parameters' names, when every tensor is given by one); then the
+    workspace and the tiling data (the bytes the host saved, for a kernel that reads them from GM itself). An
+    input named in `inplace` (the op's name for it, or the kernel parameter's) has the role inplace: the
+    simulator reports a write into any other input (ASC963). A ref tensor's output (the op lists an input and
+    an output of one name: one memory on the device) is (name, "alias", the index of its input's buffer); that
+    buffer is the output's array, starting as a copy of the input's (the caller's input stays as it was). The
+    returned outputs end with each other in-place input, under its name: the array the kernel's writes come back
+    into (the caller's own, as bench's correctness stage reads an in-place task's result back from its inputs),
+    so an op that declares no outputs and updates its inputs (ops-nn apply_adam_w_v2's var, m, v) returns them."""
+    tensor_params = [p for p in prog.params if p.dtype == "gm" and _param_kind(p.name) == "tensor"
+                     and p.name not in prog.statics]
+    out_arrays: dict[str, Any] = {}
+    updated: dict[str, Any] = {}  # an in-place input's name -> the array its buffer is written back into
+    made: list[Any] = []
+
+    def output_array(spec: Any) -> np.ndarray:
+        if isinstance(spec, np.ndarray):
+            return np.ascontiguousarray(spec)
+        if spec.dtype == INT4:
+            return np.zeros(packed_int4_bytes(spec.shape), dtype=np.uint8)
+        return np.zeros(spec.shape, dtype=numpy_dtype(spec.dtype))
+
+    for name, spec in outputs.items():
+        made.append([output_array(s) for s in spec] if isinstance(spec, list) else output_array(spec))
+        out_arrays[name] = made[-1]
+    given: list[Any] = [*arrays, *made]
+    roles = ["inplace" if i < len(in_names) and in_names[i] in inplace else "input" for i in range(len(arrays))]
+    # a ref output (named like an input) holds the input's data from the start: written, as on the device
+    roles += ["inplace" if name in inplace and name in in_names else "output" for name in outputs]
+    refs: dict[int, int] = {}  # a ref tensor: its output's position among the tensors -> its input's
+    by_name = {**(dict(named) if isinstance(named, Mapping) else {}), **out_arrays}
+    if by_name and all(p.name in by_name for p in tensor_params) and len(by_name) == len(tensor_params):
+        given = [_input(by_name[p.name]) for p in tensor_params]  # a kernel-only answer: names are its parameters'
+        roles = ["output" if p.name in out_arrays else "inplace" if p.name in inplace else "input"
+                 for p in tensor_params]
+        input_names = {i: p.name for i, p in enumerate(tensor_params) if p.name not in out_arrays}
+    else:
+        refs = _ref_pairs(given, in_names, list(outputs), len(arrays))
+        # the op's name for an input; without an op description, the caller's (given by name) or the parameter's
+        keys = in_names or (list(named) if isinstance(named, Mapping) else [])
+        input_names = {i: keys[i] if i < len(keys) else None for i in range(len(arrays))}
+
+    def keep_updated(position: int, param: str, role: str, arr: Any) -> None:
+        """Notes an in-place input's array (not an output's: one the caller filled is in place too)."""
+        if role == "inplace" and arr is not None and position in input_names:
+            updated[input_names[position] or param] = arr
+
+    buffers: list[tuple[str, str, Any]] = []
+    lists: list[tuple[int, str, str, list[np.ndarray]]] = []  # (parameter's buffer, name, role, tensors)
+    placed: dict[int, int] = {}  # a tensor's position -> its parameter's buffer
+    k = 0
+    for p in prog.params:
+        if p.dtype != "gm":
+            buffers.append((p.name, "input", None))
+            continue
+        if p.name in prog.statics:
+            # a namespace-scope __gm__ array: its own memory, holding its initialiser, shared by the cores
+            buffers.append((p.name, "inplace", np.frombuffer(prog.statics[p.name], dtype=np.uint8).copy()))
+            continue
+        kind = _param_kind(p.name)
+        if kind == "workspace":
+            buffers.append((p.name, "workspace", np.zeros(max(workspace, 0), dtype=np.uint8)))
+            continue
+        if kind == "tiling":
+            data = np.frombuffer(tiling_data, dtype=np.uint8).copy() if tiling_data else np.zeros(0, dtype=np.uint8)
+            buffers.append((p.name, "tiling", data))
+            continue
+        arr = given[k] if k < len(given) else None
+        role = roles[k] if k < len(roles) else "output"
+        if role == "input" and p.name in inplace:
+            role = "inplace"
+        if role == "output" and outputs_initialised and arr is not None:
+            role = "inplace"  # the caller's data counts as written, and the kernel updates it
+        k += 1
+        if k - 1 in refs and refs[k - 1] in placed:
+            buffers.append((p.name, "alias", placed[refs[k - 1]]))  # the ref input's buffer
+            continue
+        placed[k - 1] = len(buffers)
+        if isinstance(arr, list):
+            lists.append((len(buffers), p.name, role, arr))
+            buffers.append((p.name, "input", None))  # the descriptor, once its tensors have buffers
+            keep_updated(k - 1, p.name, role, arr)
+            continue
+        if arr is not None and any(isinstance(b, np.ndarray) and np.shares_memory(arr, b)
+                                   for _, _, b in buffers):
+            arr = arr.copy()  # one array passed twice: each parameter gets its own memory, as on the device
+        buffers.append((p.name, role, None if arr is None else arr.reshape(-1).view(np.uint8)))
+        keep_updated(k - 1, p.name, role, arr)
+    if k < len(given):
+        raise SimError(f"{len(given)} tensors given for a kernel with {len(tensor_params)} tensor parameters")
+    for at, name, role, tensors in lists:
+        first = len(buffers)
+        for j, t in enumerate(tensors):
+            if any(isinstance(b, np.ndarray) and np.shares_memory(t, b) for _, _, b in buffers):
+                t = t.copy()  # one array twice in the lists: each gets its own memory
+                tensors[j] = t  # (what an in-place list returns)
+            buffers.append((f"{name}[{j}]", role, t.reshape(-1).view(np.uint8)))
+        table = descriptor([t.shape for t in tensors], range(first, first + len(tensors)))
+        buffers[at] = (name, "input", table.view(np.uint8))
+    # a ref input is returned as its output already
+    return buffers, {**out_arrays, **{n: a for n, a in updated.items() if n not in out_arrays}}
+
+
+def _ref_pairs(given: list[Any], in_names: list[str], out_names: list[str], n_inputs: int) -> dict[int, int]:
+    """The ref tensors among `given` (the inputs, then the outputs): the output's position -> the input's, for
+    each output named like an input of as many bytes (tensor by tensor, for a tensor list). The output's
+    arrays take the input's data and stand in for it (`given` is updated), so that the kernel finds the data
+    through either parameter and the caller's input stays as it was."""
+    refs: dict[int, int] = {}
+    for j, name in enumerate(out_names):
+        i, o = in_names.index(name) if name in in_names else -1, n_inputs + j
+        src, out = given[i] if 0 <= i < n_inputs else None, given[o] if o < len(given) else None
+        lists = isinstance(src, list) and isinstance(out, list) and len(src) == len(out)
+        pairs = list(zip(src, out)) if lists else [(src, out)]
+        if all(isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.nbytes == b.nbytes
+               for a, b in pairs):
+            for a, b in pairs:
+                b.reshape(-1).view(np.uint8)[:] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+            given[i] = out
+            refs[o] = i
+    return refs
+
+
+def allocation_size(nbytes: int) -> int:
+    """The bytes the framework allocates for a tensor of `nbytes`: torch_npu's caching allocator adds 32 and
+    rounds up to 512 bytes, so a kernel may read or write a little past a tensor's end without a fault (a
+    DataCopy of whole 32-byte blocks from a 2-byte tensor)."""
+    return (nbytes + 32 + 511) // 512 * 512
+
+
+def _allocation(buffer: tuple[str, str, np.ndarray | None]) -> tuple[np.ndarray | None, int | None]:
+    """A tensor's bytes in a buffer the size of its allocation (the padding zeroed; the simulator knows it holds
+    nothing), and how many bytes are the tensor's; the workspace and the tiling data are given as they are."""
+    _, role, data = buffer
+    if data is None or role not in ("input", "inplace", "output"):
+        return data, None
+    padded = np.zeros(allocation_size(data.nbytes), dtype=np.uint8)
+    padded[:data.nbytes] = data
+    return padded, data.nbytes
