@@ -144,3 +144,133 @@ def test_growing_a_listed_vector_is_a_gap_not_a_wrong_size(tmp_path) -> None:
                               "        dims.push_back(2);")
     result, _ = _run(tmp_path, "--args", "16 64", program=program)
     assert "push_back" in result.output and "fixed" in result.output, result.output
+
+
+GROUPED_HEADER = """\
+#include "kernel_operator.h"
+
+namespace Demo {
+struct Group {
+    __aicore__ Group() {}
+    __aicore__ Group(uint32_t rows_, uint32_t offset_) : rows(rows_), offset(offset_) {}
+    uint32_t rows;
+    uint32_t offset;
+};
+
+template <class T>
+__aicore__ inline void Unpack(T *const dst, GM_ADDR src, uint32_t len)
+{
+    for (uint32_t i = 0; i * sizeof(uint64_t) < len * sizeof(T); ++i) {
+        reinterpret_cast<uint64_t *>(dst)[i] = reinterpret_cast<__gm__ uint64_t *>(src)[i];
+    }
+}
+
+struct Params {
+    uint32_t count;
+    GM_ADDR groups;
+    GM_ADDR x;
+    GM_ADDR y;
+};
+
+__global__ __aicore__ void Launch(Params p)
+{
+    Group list[16];
+    Unpack(list, p.groups, p.count);
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)p.x);
+    yg.SetGlobalBuffer((__gm__ float *)p.y);
+    for (uint32_t g = 0; g < p.count; ++g) {
+        for (uint32_t r = 0; r < list[g].rows; ++r) {
+            uint32_t at = list[g].offset + r;
+            yg.SetValue(at, xg.GetValue(at) * static_cast<float>(g + 1));
+        }
+    }
+}
+}  // namespace Demo
+"""
+
+GROUPED = """\
+#include <cstdlib>
+#include <ctime>
+#include <vector>
+#include <acl/acl.h>
+#include "grouped_kernel.h"
+
+template <class T>
+std::vector<T> MakeEnds(uint32_t total, uint32_t count)
+{
+    std::vector<T> ends(count);
+    std::srand(std::time(nullptr));
+    for (uint32_t i = 0; i < count; ++i) {
+        ends[i] = rand() % (total + 1);
+    }
+    return ends;
+}
+
+int main(int argc, const char **argv)
+{
+    uint32_t count = 2;
+    uint32_t total = 64;
+    if (argc > 1) {
+        count = std::atoi(argv[1]);
+    }
+    auto ends = MakeEnds<int64_t>(total, count);
+    std::vector<Demo::Group> groups(count);
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t start = (i == 0) ? 0 : ends[i - 1];
+        groups[i] = Demo::Group{static_cast<uint32_t>(ends[i] - start), start};
+    }
+    size_t groupBytes = groups.size() * sizeof(Demo::Group);
+    uint8_t *deviceGroups{nullptr};
+    aclrtMalloc(reinterpret_cast<void **>(&deviceGroups), groupBytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(deviceGroups, groupBytes, groups.data(), groupBytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    size_t bytes = total * sizeof(float);
+    std::vector<float> hostX(total);
+    uint8_t *deviceX{nullptr};
+    aclrtMalloc(reinterpret_cast<void **>(&deviceX), bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(deviceX, bytes, hostX.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    uint8_t *deviceY{nullptr};
+    aclrtMalloc(reinterpret_cast<void **>(&deviceY), bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    Demo::Params params{count, deviceGroups, deviceX, deviceY};
+    Demo::Launch<<<1, nullptr, nullptr>>>(params);
+    std::vector<float> hostY(total);
+    aclrtMemcpy(hostY.data(), bytes, deviceY, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
+    return 0;
+}
+"""
+
+
+def test_a_vector_of_objects_main_fills_is_the_bytes_of_the_buffer_it_copies_to(tmp_path) -> None:
+    """catlass's grouped examples (08, 16): `std::vector<GemmCoord> problemShapeList(problemCount)` filled in a
+    loop from the group list, its size() * sizeof(GemmCoord) bytes copied to a device buffer the kernel unpacks.
+    The count comes from argv (main is lowered again once it is known), the group list (drawn with rand() in a
+    loop: the lowering cannot follow it) is given by name, and the buffer holds what main computed, not random
+    bytes. Before: the vector was host data, `groupBytes` undeclared (ASC102) and the run had no group sizes."""
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "grouped_kernel.h").write_text(GROUPED_HEADER)
+    source = tmp_path / "grouped.cpp"
+    source.write_text(GROUPED)
+    x = np.linspace(-2, 2, 64, dtype=np.float32)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "ends.npy", np.array([10, 40, 64], dtype=np.int64))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, [str(source), "-I", str(tmp_path / "inc"), "--args", "3", "--output-dir",
+                                       str(out), "--format", "json", "--input", f"deviceX={tmp_path / 'x.npy'}",
+                                       "--input", f"ends={tmp_path / 'ends.npy'}"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output[result.output.index("{"):])
+    assert not [f for f in report["findings"] if f["severity"] == "error"], report["findings"]
+    groups = np.load(out / "deviceGroups.npy")
+    assert groups.view(np.uint32).tolist() == [10, 0, 30, 10, 24, 40]  # {rows, offset} per group
+    want = np.concatenate([x[:10], x[10:40] * 2, x[40:] * 3])
+    np.testing.assert_array_equal(np.load(out / "deviceY.npy"), want)
+
+
+def test_a_size_read_past_an_array_says_where(tmp_path) -> None:
+    """catlass's 33_basic_conv2d passes `strides[2]`, `strides[3]` of a `uint8_t strides[2]` as the dilations (on
+    the host the next member's bytes; C++ leaves them undefined): the output's size does not fold, and the run
+    now says which read made it unknown instead of only that it does not fold."""
+    program = PROGRAM.replace("Product(options.dims.data(), options.dims.size())", "Product(options.dims.data(), 3)")
+    result, _ = _run(tmp_path, "--args", "16 64", program=program)
+    assert "does not fold" in result.output, result.output
+    assert "reads past the end of an array" in result.output and "element 2 of 2" in result.output, result.output

@@ -79,6 +79,12 @@ class LoweringOptions:
     # a host program's arguments (argv[1:]): its main is lowered as the one entry, the kernel it launches called
     # from there (ascendir/lower/host_program.py); None: the program's kernels are the entries
     host_args: tuple[str, ...] | None = None
+    # what a host program's earlier lowering and evaluation found (passes/sim/host_run.py): the element count of
+    # each std::vector of objects made with a count that was not a constant while lowering, by the place of its
+    # declarator ("file:line:col"), and host vectors whose values the run is given, by name, as (name, C element
+    # type, values) (ascendir/lower/host_program_vectors.py)
+    host_counts: tuple[tuple[str, int], ...] = ()
+    host_given: tuple[tuple[str, str, tuple[int | float, ...]], ...] = ()
 
 
 @dataclass
@@ -194,8 +200,7 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
                                options.tiling_key, options.absent_inputs)
         main = host_program.find_main(scope) if options.host_args is not None else None
         if main is not None:
-            kernel = _lower_host_program(FunctionLowerer(scope, reporter, catalog, opts), main, options.host_args or (),
-                                         reporter)
+            kernel = _lower_host_program(FunctionLowerer(scope, reporter, catalog, opts), main, options, reporter)
             if kernel is not None:
                 module.body.block.add_op(kernel)
                 kernels.append(kernel)
@@ -257,11 +262,12 @@ def _give_unique_symbol(kernel: asc.KernelOp, taken: set[str]) -> None:
         kernel.sym_name = StringAttr(unique)
 
 
-def _lower_host_program(lowerer: FunctionLowerer, main: A.FunctionDecl, args: tuple[str, ...],
+def _lower_host_program(lowerer: FunctionLowerer, main: A.FunctionDecl, options: LoweringOptions,
                         reporter: Reporter) -> asc.KernelOp | None:
     """A host program's main as its entry (host_program.py), or None when it could not be lowered (reported)."""
     try:
-        return host_program.lower_entry(lowerer, main, args)  # type: ignore[return-value]
+        return host_program.lower_entry(lowerer, main, options.host_args or (),  # type: ignore[return-value]
+                                        dict(options.host_counts), {n: (t, v) for n, t, v in options.host_given})
     except Unsupported as exc:
         reporter.failed(exc)
     except RecursionError:

@@ -136,6 +136,8 @@ def _deduce(t: A.TypeRef, actual: CType, names: set[str], bound: dict[str, objec
     if last.name in names and last.name not in bound and not last.template_args:
         if isinstance(actual, C.Pointer) and t.pointers and "*" in t.pointers:
             actual = actual.pointee
+        elif isinstance(actual, C.ArrayT) and t.pointers and "*" in t.pointers:
+            actual = actual.elem  # an array given for `T *dst` decays to a pointer to its first element
         bound[last.name] = actual
         return
     if last.template_args and isinstance(actual, C.ClassT) and actual.name.partition("<")[0] == last.name:

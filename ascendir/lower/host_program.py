@@ -107,6 +107,10 @@ class HostProgram:
     # host code main runs that the lowering could not follow and whose effect the launch may depend on (a listed
     # vector grown: host_program_vectors.py): each an error of the run at its place, as {"why", "span"}
     gaps: list[dict[str, object]] = field(default_factory=list)
+    # from an earlier lowering and evaluation (host_program_vectors.py): vectors of objects' counts by declarator
+    # place, and host vectors given by the run, by name: (C element type, values)
+    counts: dict[str, int] = field(default_factory=dict)
+    given: dict[str, tuple[str, tuple[int | float, ...]]] = field(default_factory=dict)
 
     @property
     def launched(self) -> bool:
@@ -185,6 +189,11 @@ def skips(lw: FunctionLowerer, st: A.Node) -> bool:
     host arrays it declares."""
     hp = lw.host_program
     assert hp is not None
+    if isinstance(st, A.VarDecl) and st.declarators and not _after_launch(lw):
+        from ascendir.lower import host_program_vectors
+
+        if host_program_vectors.lowers(lw, st):
+            return True  # lowered here: a vector the run gives, or one of objects (host_program_vectors.py)
     if isinstance(st, A.VarDecl) and st.declarators and is_host_type(st.declarators[0].type):
         if not _after_launch(lw) and _declares_listed_vectors(lw, st):
             return True  # lowered here: arrays of the elements listed (host_program_vectors.py)
@@ -333,6 +342,11 @@ def _argument(lw: FunctionLowerer, e: A.Node) -> str:
     raise Unsupported("a number read from something else than a program argument", e)
 
 
+def mark(lw: FunctionLowerer, what: str, value: Val, node: A.Node) -> None:
+    """A value the run reads by evaluating main's code (see MARK)."""
+    _mark(lw, what, value, node)
+
+
 def _mark(lw: FunctionLowerer, what: str, value: Val, node: A.Node) -> None:
     from xdsl.dialects.builtin import StringAttr
 
@@ -398,6 +412,11 @@ def _memcpy(lw: FunctionLowerer, e: A.Call) -> Val:
     array = _host_array_name(host)
     if array is not None and hp.host_arrays.get(array):
         buffer.dtype = HOST_ELEMENT_DTYPES.get(hp.host_arrays[array], buffer.dtype)
+    if kind == _HOST_TO_DEVICE and array is not None and array not in hp.host_arrays:
+        from ascendir.lower import host_program_vectors
+
+        # main copies an array it computes (a vector of problem shapes): the buffer holds those bytes
+        host_program_vectors.mark_content(lw, index, host, e)
     return Val(C.I32, const=0)
 
 
@@ -456,8 +475,11 @@ def find_main(scope: object) -> A.FunctionDecl | None:
     return found[0] if found else None
 
 
-def lower_entry(lw: FunctionLowerer, main: A.FunctionDecl, args: tuple[str, ...]) -> object:
-    """main's body as a kernel entry whose parameters are the buffers its aclrtMalloc calls allocate."""
+def lower_entry(lw: FunctionLowerer, main: A.FunctionDecl, args: tuple[str, ...],
+                counts: dict[str, int] | None = None,
+                given: dict[str, tuple[str, tuple[int | float, ...]]] | None = None) -> object:
+    """main's body as a kernel entry whose parameters are the buffers its aclrtMalloc calls allocate (`counts`
+    and `given`: see HostProgram)."""
     import json
 
     from xdsl.builder import Builder, InsertPoint
@@ -472,7 +494,7 @@ def lower_entry(lw: FunctionLowerer, main: A.FunctionDecl, args: tuple[str, ...]
     for name, target in HOST_TYPE_ALIASES.items():
         if name not in lw.scope.aliases and name not in lw.scope.classes:
             lw.scope.aliases[name] = A.TypeRef(main.span, target)
-    hp = HostProgram(tuple(args))
+    hp = HostProgram(tuple(args), counts=dict(counts or {}), given=dict(given or {}))
     lw.host_program = hp
     assert main.body is not None
     frame = Frame("main", [{}], None, {}, lw.written_names(main.body))

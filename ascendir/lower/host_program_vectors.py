@@ -1,19 +1,29 @@
-"""std::vector variables of a host program whose elements its code lists: configuration, lowered as C arrays.
+"""std::vector variables of a host program that the launch is made of: lowered as arrays, not left out as host data.
 
 A host program's std:: containers are host data and left out (ascendir/lower/host_program.py): the input arrays
 main fills with random numbers and compares with its golden never reach the device. Some vectors hold what the
-launch is made of, though: catlass's convolution examples keep their problem shape in an options struct,
+launch is made of, though, and are lowered as arrays here:
 
-    std::vector<uint32_t> fmapRelated = {1, 1, 1, 2, 9, 16};   // defaults, overwritten from argv
-    fmapRelated[0] = std::atoi(argv[1]);  ...
-    Conv3dParams::MakeConvCoord(options.fmapRelated.data(), ...)   // reads them through a pointer
+- a vector of numbers whose elements the code lists (`= {...}` or `{...}`: values written in the code, not data):
+  catlass's convolution examples keep their problem shape in an options struct,
+      std::vector<uint32_t> fmapRelated = {1, 1, 1, 2, 9, 16};   // defaults, overwritten from argv
+      Conv3dParams::MakeConvCoord(options.fmapRelated.data(), ...)
+  is the C array of those elements;
+- a vector of objects of a class of the program's made with a count (catlass's grouped examples:
+  `std::vector<GemmCoord> problemShapeList(problemCount)`, filled in a loop, its size() * sizeof(GemmCoord) bytes
+  copied to a device buffer the kernel unpacks) is an array of that many objects (object_arrays.py). The count is
+  rarely a constant while lowering (main's variables are cells until mem2reg): it is then marked, the run evaluates
+  main's code (passes/sim/host_values.py) and lowers main again with the count known (LoweringOptions.host_counts);
+- a host vector main computes with code the lowering cannot follow (GenerateGroupList draws with rand() in a loop
+  and sorts) can be given by the run by name (`--input groupList=gl.npy`): it is the array of those values
+  (LoweringOptions.host_given), in main's code only, not in a kernel's variable of the same name.
 
-and the device buffers' sizes and the kernel's parameters come from them. A vector of numbers declared with its
-elements listed (`= {...}` or `{...}`: values written in the code, not data drawn or read at run time) is lowered
-as the C array of those elements: `v[i]` reads and writes it, `v.data()` is the array (passed where a pointer is
-taken), `v.size()` its length and `v.empty()` whether that is 0. Its length is fixed: `push_back`, `resize` and
-the other members that change it are not modelled (a gap at the call). Vectors made with a count (`v(n)`), and
-those of other element types, stay host data.
+`v[i]` reads and writes such an array, `v.data()` is the array (passed where a pointer is taken), `v.size()` its
+length and `v.empty()` whether that is 0. Its length is fixed: `push_back`, `resize` and the other members that
+change it are an error of the run at the call (a gap, not a silently wrong length). An array main copies to a
+device buffer (`aclrtMemcpy(dev, n, v.data(), n, ACL_MEMCPY_HOST_TO_DEVICE)`) gives the buffer its bytes, laid out
+as C lays out the elements (object_layout.py): a mark the run's evaluation reads. Vectors of numbers made with a
+count stay host data (the inputs and outputs).
 """
 
 from __future__ import annotations
@@ -64,11 +74,121 @@ def declare(lw: FunctionLowerer, d: A.Declarator, name: str) -> object | None:
     return lw.new_array(t, name, d, lw.init_list(t, items, d))
 
 
+def lowers(lw: FunctionLowerer, st: A.VarDecl) -> bool:
+    """Lowers declaration `st` of main's code when it declares a vector the run gives values for, or a vector of
+    objects made with a count; False, lowering nothing, for any other declaration."""
+    hp = lw.host_program
+    assert hp is not None
+    if len(st.declarators) != 1:
+        return False
+    d = st.declarators[0]
+    from ascendir.lower.host_program import _host_typed_init, is_host_type
+
+    # (a kernel's own variable of that name, `GlobalTensor<int64_t> groupList`, is not host data: left alone)
+    if d.name in hp.given and (is_host_type(d.type) or _host_typed_init(lw, st) is not None):
+        ctype, values = hp.given[d.name]
+        elem = C.Scalar(ctype)
+        t = C.ArrayT(elem, len(values))
+        init = Val(t, obj=[Val(elem, const=v) for v in values])
+        lw.bind(d.name, lw.new_array(t, d.name, d, init))  # type: ignore[arg-type]
+        return True
+    elem = _object_element(lw, d.type)
+    if elem is None or len(d.ctor_args) != 1 or d.init is not None:
+        return False
+    place = _place(d)
+    count = hp.counts.get(place)
+    if count is None:
+        n = lw.expr(d.ctor_args[0])
+        if not isinstance(n.const, int):
+            from ascendir.lower.host_program import mark
+
+            mark(lw, f"count.{place}", n, d)  # known once main's code is evaluated; lowered again with it
+            return False
+        count = n.const
+    from ascendir.lower import object_arrays
+
+    held = object_arrays.declare(lw, C.ArrayT(elem, count), d.name, d) if count > 0 else None
+    if held is None:
+        return False
+    lw.bind(d.name, held)
+    return True
+
+
+def _place(d: A.Node) -> str:
+    from frontend.diagnostics import as_span
+
+    span = as_span(d.span)
+    return f"{span.file}:{span.line}:{span.col}"
+
+
+def _object_element(lw: FunctionLowerer, t: A.TypeRef) -> C.ClassT | None:
+    """T of `std::vector<T>` when T is a class of the program's (a record of numbers, checked when declared)."""
+    base = t.base
+    if isinstance(base, str) or t.pointers or [p.name for p in base.parts] != ["std", "vector"]:
+        return None
+    targs = base.parts[-1].template_args
+    if not targs or len(targs) != 1:
+        return None
+    try:
+        elem = lw._template_arg_value(targs[0])
+    except Unsupported:
+        return None
+    if isinstance(elem, C.TilingT) and not elem.path and elem.name in lw.scope.classes:
+        elem = C.ClassT(elem.name)
+    return elem if isinstance(elem, C.ClassT) and elem.name in lw.scope.classes else None
+
+
+def mark_content(lw: FunctionLowerer, buffer: int, host: A.Node, node: A.Node) -> None:
+    """`aclrtMemcpy(device, n, v.data(), n, HOST_TO_DEVICE)` of an array main computes (a vector of objects or of
+    numbers it lowered): a mark whose operands are the array's memrefs, named with the C layout of its elements,
+    from which the run's evaluation makes the buffer's bytes (passes/sim/host_values.py)."""
+    import json
+
+    from ascendir.lower import object_arrays, object_layout
+    from ascendir.lower.values import Cell
+
+    mark = lw._mark()
+    try:
+        value = lw.expr(host)
+    except Unsupported:
+        lw._rollback(mark)
+        return
+    lw._rollback(mark)
+    t = value.ctype
+    if isinstance(value.obj, object_arrays.ObjectArray):
+        held = object_layout.layout_of(value.obj.fields)
+        if held is None:
+            return
+        count, size, slots = value.obj.size, held.size, [(s.cell, s.position, s.offset, s.ctype) for s in held.slots]
+    elif isinstance(t, C.ArrayT) and isinstance(t.elem, C.Scalar) and isinstance(value.obj, Cell):
+        # (an array of numbers: one slot per element, its element the whole)
+        count, size, slots = t.size, t.elem.size, [(value.obj, (), 0, t.elem)]
+    else:
+        return
+    refs: list[object] = []
+    described = []
+    for cell, position, offset, ctype in slots:
+        if cell.ref not in refs:
+            refs.append(cell.ref)
+        described.append([refs.index(cell.ref), list(position), offset, ctype.kind, ctype.size])
+    text = json.dumps({"count": count, "size": size, "slots": described}, separators=(",", ":"))
+    from xdsl.dialects.builtin import StringAttr
+
+    from ascendir.dialects import ascendc as asc
+    from ascendir.lower.host_program import MARK
+
+    op = asc.OpaqueCallOp.create(operands=refs, properties={"callee": StringAttr(f"{MARK}content.{buffer}:{text}")})
+    lw.emit(op, node)
+
+
 def method(lw: FunctionLowerer, e: A.Call, name: str, recv: Val) -> Val | None:
-    """`v.data()`, `v.size()`, `v.empty()` of such a vector (a one-dimensional array of numbers); None for any
-    other call."""
+    """`v.data()`, `v.size()`, `v.empty()` of such a vector (a one-dimensional array of numbers, or of objects);
+    None for any other call."""
+    from ascendir.lower import object_arrays
+
     t = recv.ctype
-    if not (isinstance(t, C.ArrayT) and isinstance(t.elem, C.Scalar)):
+    if not (isinstance(t, C.ArrayT) and (isinstance(t.elem, C.Scalar)
+                                         or isinstance(recv.obj, object_arrays.ObjectArray))):
         return None
     if name in _READS and e.args:
         return None

@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import UNKNOWN_LOC, StringAttr
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, list_tensor, register_api
-from ascendir.lower import code_pointer
+from ascendir.lower import code_pointer, object_layout
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.header_names import COMPARE_MODES, TENSOR_OPERATORS
@@ -176,6 +176,10 @@ class AssignmentLowering:
             target = A.Index(target.span, target.operand, A.IntLit(target.span, "0", 0))  # `*(calNum + i) = n`
         if isinstance(target, A.Index) and code_pointer.assign_element(self, target, value, node):
             return  # `funcList[stageId] = {this, stageId}`: the element the index selects (code_pointer.py)
+        if isinstance(target, A.Index) and (viewed := object_layout.reinterpreted_array(self, target.base)):
+            # `reinterpret_cast<uint64_t *>(problemShapeList)[i] = word`: the objects' bytes (object_layout.py)
+            object_layout.store_word(self, viewed[0], viewed[1], self.expr(target.index), value, node)
+            return
         if isinstance(target, A.Index):
             base = self.expr(target.base)
             if isinstance(base.ctype, C.ArrayT):

@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ArrayAttr, IndexType, MemRefType, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, array_pointer, object_arrays
+from ascendir.lower import ctypes as C, array_pointer, object_arrays, object_layout
 from ascendir.lower import code_pointer, host_program, lambdas, register_api
 from ascendir.lower.ast_queries import node_text
 from ascendir.lower.astwalk import facts, walk
@@ -140,6 +140,9 @@ class ExpressionLowering:
         return C.scalar_named(t) or C.U32 if t else C.U32
 
     def expr_Index(self, e: A.Index) -> Val:
+        if object_layout.reinterpreted_array(self, e.base) is not None:
+            # `reinterpret_cast<uint64_t *>(objects)[i]` read: the objects are cells here, not bytes
+            raise Unsupported("reading an array of objects through a pointer of another type is not modelled", e)
         base = self.expr(e.base)
         if isinstance(base.obj, Instance) and base.obj.find_method("operator[]") is not None:
             return self._operator_call(base.obj, "operator[]", e, [e.index])  # a user class's `coord[1]`
@@ -330,9 +333,12 @@ class ExpressionLowering:
             mark = self._mark()
             t = self.expr(e.operand).ctype
             self._rollback(mark)
-        size = C.size_of(t) if not isinstance(t, C.TilingT) else self.tiling_size(t.name)
-        if size is None and isinstance(t, C.ClassT):
-            size = self.tiling_size(t.name)  # a plain struct of the program (scope.tiling_structs holds it too)
+        size = C.size_of(t)
+        if size is None and isinstance(t, C.ClassT | C.TilingT):
+            # a class of the program's holding numbers (`sizeof(GemmCoord)`): its C layout, base classes included
+            size = object_layout.size_of(self, t, e)
+        if size is None and isinstance(t, C.ClassT | C.TilingT):
+            size = self.tiling_size(t.name)  # a tiling struct (scope.tiling_structs), or a library one
         if size is None:
             raise Unsupported(f"sizeof({t}) is not known", e)
         return Val(C.U64, const=size)
@@ -341,7 +347,7 @@ class ExpressionLowering:
         cond = self.to_bool(self.expr(e.cond), e)
         if cond.const is not None:
             return self.expr(e.then if cond.const else e.otherwise)
-        if not _has_call(e.then) and not _has_call(e.otherwise):
+        if not _evaluated_only_if_chosen(e.then) and not _evaluated_only_if_chosen(e.otherwise):
             a, b = self.expr(e.then), self.expr(e.otherwise)
             if isinstance(a.ctype, Scalar) and isinstance(b.ctype, Scalar):
                 t = C.common_type(a.ctype, b.ctype)
@@ -469,6 +475,13 @@ class ExpressionLowering:
         from ascendir.lower.calls import lower_call
 
         return lower_call(self, e, expected)
+
+
+def _evaluated_only_if_chosen(e: A.Node) -> bool:
+    """Whether an arm of `?:` must not run unless chosen: a call, or an element read, which the other arm may
+    guard (`i == 0 ? 0 : ends[i - 1]`: evaluated for i = 0, the read is past the array's start, where C++ never
+    reads)."""
+    return _has_call(e) or any(isinstance(n, A.Index) for n in walk(e))
 
 
 def _has_call(e: A.Node) -> bool:

@@ -192,7 +192,9 @@ class TilingAccess:
                 t = C.I32
             size = C.size_of(t)
             if size is not None:
-                align = min(size, 8)
+                # an array field takes its element's alignment, as tiling_layout.py places it (`uint32_t
+                # idx[3]` at 4, not 8: sizeof of a struct holding only it is 12)
+                align = min(C.size_of(C.array_shape(t)[1]) or size, 8) if isinstance(t, C.ArrayT) else min(size, 8)
             elif isinstance(nested, str) and (inner := self._size_and_align(nested, depth + 1)) is not None:
                 size, align = inner
             else:

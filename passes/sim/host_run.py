@@ -82,18 +82,32 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
     errors = [d for d in program.diagnostics if d.is_error]
     if errors:
         return SimResult({}, errors, completed=False)
-    lowered = lowered_copy(program, LoweringOptions(chip=chip, host_args=tuple(args)))
-    findings = [d for d in lowered.diagnostics if d.is_error and d.code != "ASC103"]
-    if not lowered.kernels:
-        why = "; ".join(d.message for d in lowered.diagnostics if d.is_error or d.code == "ASC103")[:600]
-        return SimResult({}, findings + [error(HOST_PROGRAM_NOT_RUN, "the host program's main could not be "
-                                               f"followed to a kernel launch{': ' + why if why else ''}", None)],
-                         completed=False)
-    kernel = lowered.kernels[0]
-    described = json.loads(kernel.attributes[KERNEL_ATTR].data)  # type: ignore[attr-defined]
+    options = LoweringOptions(chip=chip, host_args=tuple(args))
+    for again in (False, True):
+        lowered = lowered_copy(program, options)
+        findings = [d for d in lowered.diagnostics if d.is_error and d.code != "ASC103"]
+        if not lowered.kernels:
+            why = "; ".join(d.message for d in lowered.diagnostics if d.is_error or d.code == "ASC103")[:600]
+            return SimResult({}, findings + [error(HOST_PROGRAM_NOT_RUN, "the host program's main could not be "
+                                                   f"followed to a kernel launch{': ' + why if why else ''}", None)],
+                             completed=False)
+        kernel = lowered.kernels[0]
+        described = json.loads(kernel.attributes[KERNEL_ATTR].data)  # type: ignore[attr-defined]
+        marked, unknown, past_end = _marked_values(lowered.module)
+        # vectors of objects whose count main computes, and host vectors the run is given by name: main is
+        # lowered once more with them (ascendir/lower/host_program_vectors.py)
+        counts = tuple(sorted((k[len("count."):], v) for k, v in marked.items() if k.startswith("count.")))
+        given = _given_vectors(described, inputs)
+        if again or not (counts or given):
+            break
+        options = LoweringOptions(chip=chip, host_args=tuple(args), host_counts=counts, host_given=given)
+    if isinstance(inputs, Mapping):
+        inputs = {n: a for n, a in inputs.items() if n not in {g[0] for g in options.host_given}}
     findings += _draws(described.get("random") or [], used_inputs)
     findings += [error(HOST_PROGRAM_NOT_RUN, g["why"], Span(*g["span"])) for g in described.get("gaps") or []]
-    marked, unknown = _marked_values(lowered.module)
+    for i, b in enumerate(described["buffers"]):  # an array main computes and copies in: those bytes
+        if f"content.{i}" in marked and b["role"] == "input":
+            b["content"] = marked[f"content.{i}"]
     for i, b in enumerate(described["buffers"]):
         if b["size"] is None and f"size.{i}" not in unknown:
             b["size"] = marked.get(f"size.{i}", 0)  # an allocation main never reaches: no memory
@@ -109,8 +123,10 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
     buffers = described["buffers"]
     sized = [b for b in buffers if b["size"] is None]
     if sized:
+        read = (f": main's code reads past the end of an array ({'; '.join(past_end)}), whose value C++ leaves "
+                "undefined" if past_end else "")
         return SimResult({}, findings + [error(HOST_PROGRAM_NOT_RUN, f"the size of device buffer "
-                                               f"'{sized[0]['name']}' does not fold to a number here", None)],
+                                               f"'{sized[0]['name']}' does not fold to a number here{read}", None)],
                          completed=False)
     arrays, outputs = _bind(buffers, inputs, np.random.default_rng(seed), numpy_dtype)
     if used_inputs is not None:
@@ -127,6 +143,26 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
     triples = [(p.name, role, arr) for p, role, arr in zip(sim_program.params, roles, arrays)]
     return execute(sim_program, triples, int(dim), chip, budget=budget, timing=timing, trace=trace,
                    findings=findings, outputs=outputs, key=None)
+
+
+def _given_vectors(described: dict[str, Any], inputs: Sequence[Any] | Mapping[str, Any]
+                   ) -> tuple[tuple[str, str, tuple[int | float, ...]], ...]:
+    """Inputs given by a name no device buffer has: host vectors main computes with code the lowering cannot
+    follow (catlass's GenerateGroupList draws in a loop and sorts), each as (name, C element type, values)."""
+    if not isinstance(inputs, Mapping):
+        return ()
+    names = {b["name"] for b in described["buffers"]}
+    given = []
+    for name, array in inputs.items():
+        a = np.asarray(array)
+        if name in names or a.dtype.name not in _C_TYPES or a.ndim > 1:
+            continue
+        given.append((name, _C_TYPES[a.dtype.name], tuple(a.reshape(-1).tolist())))
+    return tuple(given)
+
+
+_C_TYPES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "uint16": "uint16_t", "int32": "int32_t",
+            "uint32": "uint32_t", "int64": "int64_t", "uint64": "uint64_t", "float32": "float", "float64": "double"}
 
 
 def _draws(draws: list[dict[str, Any]], used_inputs: dict[str, np.ndarray] | None) -> list[Any]:
@@ -149,7 +185,7 @@ def _draws(draws: list[dict[str, Any]], used_inputs: dict[str, np.ndarray] | Non
                                "seeded 1, time() being 0", Span(*first["span"]))]
 
 
-def _marked_values(module: Any) -> tuple[dict[str, int], set[str]]:
+def _marked_values(module: Any) -> tuple[dict[str, Any], set[str], list[str]]:
     """The sizes and blockDim the lowering kept as marks (host_program.MARK), as main's code computes them
     (passes/sim/host_values.py), and those it may reach with a value not known here. The marks are dropped from
     `module`."""
@@ -158,7 +194,7 @@ def _marked_values(module: Any) -> tuple[dict[str, int], set[str]]:
     from passes.sim.host_values import marked_values
 
     kernels = [op for op in module.walk() if isinstance(op, asc.KernelOp)]
-    values = marked_values(kernels[0], MARK) if kernels else ({}, set())
+    values = marked_values(kernels[0], MARK) if kernels else ({}, set(), [])
     for op in [op for op in module.walk() if isinstance(op, asc.OpaqueCallOp) and op.callee.data.startswith(MARK)]:
         op.detach()
         op.erase()
@@ -195,6 +231,8 @@ def _bind(buffers: list[dict[str, Any]], inputs: Sequence[Any] | Mapping[str, An
         count = b["size"] // dtype.itemsize
         if b["role"] in _COPIED_IN:
             arr = given.get(b["name"])
+            if arr is None and b.get("content") is not None:
+                arr = np.frombuffer(b["content"], np.uint8).copy()  # what main computed and copied there
             if arr is None:
                 arr = random_input(count, b["dtype"] or "uint8", rng)
             arr = np.ascontiguousarray(arr)

@@ -11,6 +11,7 @@ loop whose condition or bounds are unknown is named in `unknown` (the run then s
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
@@ -38,15 +39,18 @@ class _Stop(Exception):
     pass
 
 
-def marked_values(kernel: Any, prefix: str) -> tuple[dict[str, int], set[str]]:
+def marked_values(kernel: Any, prefix: str) -> tuple[dict[str, Any], set[str], list[str]]:
     """The value of each `prefix<what>` opaque call's operand where main's code reaches it with a known value, and
-    the marks that may be reached with a value not known here."""
+    the marks that may be reached with a value not known here. A `prefix content.<i>:<layout>` mark (an array
+    main copies into device buffer i) is found as the array's bytes, by the layout the lowering named
+    (ascendir/lower/host_program_vectors.py mark_content). Third: where main's code reads past the end of an
+    array (C++ leaves the value undefined; here it is unknown), as 'file:line: element i of n'."""
     ev = _Evaluator(prefix)
     try:
         ev.block(kernel.body.block)
     except _Stop:
         ev.unknown.update(ev.marks_in(kernel))
-    return ev.found, ev.unknown - set(ev.found)
+    return ev.found, ev.unknown - set(ev.found), ev.past_end
 
 
 class _Evaluator:
@@ -56,11 +60,33 @@ class _Evaluator:
         self.memory: dict[Any, dict[tuple[int, ...], Any]] = {}  # alloca result -> element index -> value
         self.found: dict[str, int] = {}
         self.unknown: set[str] = set()
+        self.past_end: list[str] = []
         self.steps = 0
 
     def marks_in(self, op: Any) -> set[str]:
-        return {inner.callee.data[len(self.prefix):] for inner in op.walk() if inner.name == "ascendc.opaque_call"
-                and inner.callee.data.startswith(self.prefix)}
+        return {inner.callee.data[len(self.prefix):].split(":")[0] for inner in op.walk()
+                if inner.name == "ascendc.opaque_call" and inner.callee.data.startswith(self.prefix)}
+
+    def _content(self, what: str, operands: Any) -> None:
+        """The bytes of the array a content mark names, element by element as its layout places them."""
+        import json
+
+        name, _, text = what.partition(":")
+        layout = json.loads(text)
+        data = bytearray(layout["count"] * layout["size"])
+        cells = [self.memory.get(v) for v in operands]
+        for e in range(layout["count"]):
+            for ref, position, offset, kind, size in layout["slots"]:
+                value = cells[ref].get((e, *position)) if cells[ref] is not None else None
+                if value is None:
+                    self.unknown.add(name)  # an element main's code left unknown here: no bytes at all
+                    return
+                at = e * layout["size"] + offset
+                if kind == "float":
+                    data[at:at + size] = struct.pack({2: "<e", 4: "<f", 8: "<d"}[size], value)
+                else:
+                    data[at:at + size] = (int(value) & ((1 << 8 * size) - 1)).to_bytes(size, "little")
+        self.found.setdefault(name, bytes(data))
 
     def get(self, v: Any) -> Any:
         return self.values.get(v)
@@ -76,7 +102,9 @@ class _Evaluator:
         name = op.name
         if name == "ascendc.opaque_call":
             callee = op.callee.data
-            if callee.startswith(self.prefix) and op.operands:
+            if callee.startswith(self.prefix + "content."):
+                self._content(callee[len(self.prefix):], op.operands)
+            elif callee.startswith(self.prefix) and op.operands:
                 if self.get(op.operands[0]) is None:
                     self.unknown.add(callee[len(self.prefix):])
                 else:
@@ -116,6 +144,8 @@ class _Evaluator:
         elif name == "memref.load":
             cells = self.memory.get(op.operands[0])
             index = self._index(op.operands[1:])
+            if index is not None and cells is not None:
+                self._check_bounds(op, index)
             self.values[op.results[0]] = cells.get(index) if cells is not None and index is not None else None
         elif name == "scf.for":
             self._for(op)
@@ -128,6 +158,19 @@ class _Evaluator:
                 if region is not None and region.blocks:
                     self._run_region(op, region)
         # anything else: its results stay unknown
+
+    def _check_bounds(self, op: Any, index: tuple[int, ...]) -> None:
+        """Notes a read past a fixed-size array (catlass 33_basic_conv2d passes `strides[2]` of a `uint8_t
+        strides[2]` as a dilation: on the host the next member's byte, here an unknown value)."""
+
+        shape = getattr(op.operands[0].type, "get_shape", lambda: ())()
+        if len(self.past_end) >= 4 or len(shape) != len(index) or all(0 <= i < n for i, n in zip(index, shape)):
+            return
+        loc = op.location
+        where = f"{loc.filename.data}:{loc.line.data}" if hasattr(loc, "filename") else "main"
+        note = f"{where}: element {', '.join(map(str, index))} of {' x '.join(map(str, shape))}"
+        if note not in self.past_end:
+            self.past_end.append(note)
 
     def _index(self, operands: Any) -> tuple[int, ...] | None:
         index = tuple(self.get(v) for v in operands)

@@ -25,7 +25,7 @@ _kept: OrderedDict[tuple[Any, ...], tuple[Any, LoweringResult]] = OrderedDict()
 
 def _key(program: Any, options: LoweringOptions) -> tuple[Any, ...]:
     return (id(program), options.chip, tuple(sorted(options.dtypes.items())), options.tiling_struct,
-            options.tiling_key, options.absent_inputs)
+            options.tiling_key, options.absent_inputs, options.host_args, options.host_counts, options.host_given)
 
 
 def _kept_lowering(program: Any, options: LoweringOptions) -> LoweringResult:
