@@ -61,10 +61,17 @@ def _record_type_mismatch(lw: FunctionLowerer, fn: A.FunctionDecl, args: Sequenc
     for param, arg in zip(fn.params, args):
         if host_mismatch is not None and host_mismatch(param, arg):
             return True
+        if "*" in param.type.pointers and isinstance(arg.ctype, _OBJECTS):
+            # a tensor or a TBuf for `__local_mem__ float *xPtr`: neither converts to a pointer (LocalTensor has
+            # no conversion operator), so C++ takes the LocalTensor / TBuf overload beside it (ops-nn
+            # reduce_common_regbase.h's CalculateReduceSum(xLocal, dstLocal, tmpBuf, ...))
+            return True
         base = param.type.base
         if isinstance(base, str) or not base.parts:
             continue
         wanted = base.parts[-1].name
+        if wanted in _TENSOR_CLASSES and not param.type.pointers.count("*") and isinstance(arg.ctype, C.BufT):
+            return True  # a TBuf for a `LocalTensor<float>&` parameter: no conversion either
         if wanted in _TENSOR_CLASSES and isinstance(arg.ctype, C.LocalTensorT | C.GlobalTensorT):
             if _TENSOR_CLASSES[wanted] is not type(arg.ctype):
                 return True
@@ -98,6 +105,8 @@ def _scalar_conversion(fn: A.FunctionDecl, args: Sequence[Val]) -> bool:
 
 
 _TENSOR_CLASSES: dict[str, type] = {"LocalTensor": C.LocalTensorT, "GlobalTensor": C.GlobalTensorT}
+# objects that no pointer parameter takes
+_OBJECTS = (C.LocalTensorT, C.GlobalTensorT, C.BufT, C.QueueT, C.PipeT)
 
 
 def explicit_types(lw: FunctionLowerer, fn: A.FunctionDecl, targs: list[A.TemplateArg] | None,
