@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 
 from ascendir.catalog import matmul_library_functions
 from ascendir.lower import ctypes as C
-from ascendir.lower import code_pointer, host_program, lambdas, matmul_config, register_api, softmax_tiling_impl
+from ascendir.lower import code_pointer, enable_if, host_program, lambdas, matmul_config, register_api
+from ascendir.lower import ops_base_kernel, softmax_tiling_impl
 from ascendir.lower.calls_api import api_call as api_call, lower_args, opaque_call
 from ascendir.lower.calls_builtins import (
     FLOAT_BUILTINS,
@@ -144,6 +145,10 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         return opaque_call(lw, e, f"{parts[-2].name}::{name}", lower_args(lw, e.args, tolerant=True))
     if len(parts) == 2 and parts[0].name == "numeric_limits" and parts[0].template_args and not e.args:
         return numeric_limit(lw, e, parts[0].template_args[0], name)
+    if lw.host_program is None and ops_base_kernel.names_ops_base(lw, all_parts):
+        # `Ops::Base::CeilDiv(n, f)`, `Ops::Base::GetUbBlockSize()`: ops-base's kernel helpers, out of an op
+        # folder's reach (their GetVRegSize is not the register API's own: 256 off the register-API chips)
+        return ops_base_kernel.call(lw, e, name, targs)
     if in_register_api(callee.qname) or name in REGISTER_API_FUNCTIONS:
         if lw.report.api_uncatalogued:  # the chips that have the register API (arch35): the modelled slice
             if name in ("GetVRegSize", "GetVecLen"):  # GetVecLen() is VECTOR_REG_WIDTH (sys_var_intf.h:75-82)
@@ -208,7 +213,8 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         fns = [f for f in lw.scope.functions[name] if not deduction_fails(lw, f, args)]
         if not fns and name in ("min", "max") and len(args) == 2:
             return min_max(lw, e, name, args)
-        fn = pick_overload(fns or lw.scope.functions[name], len(args), e, name, lw, args)
+        fns = enable_if.enabled(lw, fns or lw.scope.functions[name], None, targs)
+        fn = pick_overload(fns, len(args), e, name, lw, args)
         if copies_tiling(args):
             return tiling_copy(lw, e, args)
         return lw.inline_function(fn, args, None, e, explicit_types(lw, fn, targs, args))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from xdsl.dialects import scf
 from xdsl.ir import Block, Region
 
-from ascendir.lower import ctypes as C
+from ascendir.lower import ctypes as C, enable_if
 from ascendir.lower.calls_api import lower_args
 from ascendir.lower.calls_overloads import explicit_types, pick_overload
 from ascendir.lower.function import Unsupported
@@ -28,7 +28,7 @@ def inline_method(lw: FunctionLowerer, e: A.Call, found: tuple[Instance, list[ob
     specialisation of that method template which the call's template arguments pick)."""
     owner, methods = found
     args = lower_args(lw, e.args)
-    fn = pick_overload(methods, len(args), e, name, lw, args, owner)
+    fn = pick_overload(enable_if.enabled(lw, methods, owner, targs), len(args), e, name, lw, args, owner)
     bound = explicit_types(lw, fn, targs, args)
     specials = owner.info.function_specializations.get(name)
     if specials:

@@ -184,6 +184,11 @@ class FunctionInlining:
                     arg = self.init_list(ptype, arg.obj[1].items, node)
                 finally:
                     self.frames.append(callee)
+            if isinstance(ptype, C.ClassT) and ptype.name in self.scope.classes and isinstance(arg.obj, list) \
+                    and isinstance(arg.ctype, C.UnknownT) and arg.ctype.text == "init-list":
+                # a braced list lowered before this parameter's class was known (an item of an outer list given
+                # to a constructor): the object it makes (lower_objects.object_from_values)
+                arg = self.object_from_values(ptype, arg.obj, node)
             if not self.check_tensor_conversion(arg, ptype, node, f"argument {i + 1} ('{p.name}') of '{frame.name}'"):
                 arg = Val(ptype, self.undef(ptype, node))  # the body sees the declared type: no second error there
             if isinstance(ptype, C.TilingT | C.StructT) and isinstance(arg.ctype, Scalar):

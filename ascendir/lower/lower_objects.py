@@ -176,7 +176,13 @@ class ObjectLowering:
             elif isinstance(member, Instance):
                 # a class-typed field (`Params{shape, ptrA, layoutA, ...}`): a copy of the object given, or the
                 # object its constructor makes from the braced values
-                if isinstance(value_node, A.InitList):
+                if isinstance(value_node, A.InitList) and value_node.items and all(
+                        c.body is None and not c.init_list for c in member.info.constructors) \
+                        and not member.info.decl.bases:
+                    # a nested aggregate (`{{}, {scale, zero}, {}}` for a struct of structs without constructors
+                    # of their own): its members in order, as the outer ones
+                    self._aggregate_init(member, value_node.items, item)
+                elif isinstance(value_node, A.InitList):
                     self.construct(member, self._constructor_args(member, value_node.items), item)
                 else:
                     value = self.expr(value_node)
@@ -184,6 +190,41 @@ class ObjectLowering:
                         self._copy_members(member, value.obj, item)
                     else:
                         self.construct(member, [value], item)
+
+    def object_from_values(self, t: C.ClassT, values: Sequence[Val], node: A.Node) -> Val:
+        """An object of class `t` from a braced list already lowered to its values, before the type it takes was
+        known (`Params{shape, ptrA, ..., {{}, {scale, zero}, {}}, workspace}`: the inner list is the argument of a
+        constructor parameter `MmadParams const &`): made by the constructor taking the values, or for an
+        aggregate, its members in order (nested lists fill nested aggregates)."""
+        info = self.scope.classes[t.name]
+        if values and _aggregate(info):
+            inst = self.instantiate(t, "", node)
+            self._fill_from_values(inst, values, node)
+        else:
+            inst = self.instantiate(t, "", node, values)
+        return Val(t, obj=inst)
+
+    def _fill_from_values(self, inst: Instance, values: Sequence[Val], node: A.Node) -> None:
+        order = [d.name for _, d in inst.info.fields]
+        for fname, v in zip(order, values):
+            member = inst.members.get(fname)
+            listed = v.obj if _lowered_list(v) else None
+            if isinstance(member, Cell) and listed is not None:
+                if isinstance(member.ctype, Scalar):  # `{x}` of a number; `{}` is zero
+                    self.store(member, self.convert(listed[0], member.ctype, node) if listed
+                               else Val(member.ctype, const=0), node)
+            elif isinstance(member, Cell):
+                self.store(member, self.convert(v, member.ctype, node) if isinstance(member.ctype, Scalar)
+                           and isinstance(v.ctype, Scalar) else v, node)
+            elif isinstance(member, Instance) and listed is not None:
+                if listed and _aggregate(member.info):
+                    self._fill_from_values(member, listed, node)
+                elif listed:
+                    self.construct(member, listed, node)
+            elif isinstance(member, Instance) and isinstance(v.obj, Instance):
+                self._copy_members(member, v.obj, node)
+            elif isinstance(member, Instance):
+                self.construct(member, [v], node)
 
     def construct(self, inst: Instance, args: Sequence[Val], node: A.Node) -> None:
         """Runs the constructor of `inst` that takes `args`; without a user-written one, the default
@@ -200,6 +241,11 @@ class ObjectLowering:
                 return
         if ctor is not None:
             self._run_constructor(ctor, inst, args, node)
+        elif args and (base := _inheriting_base(inst)) is not None:
+            # `using Prologue::Prologue;`: the base's constructors are the class's own (catlass's
+            # PrologueTraits<Dequant> is built with Dequant's (resource, params)); the other bases by default
+            for other in inst.bases:
+                self.construct(other, args if other is base else (), node)
         else:
             for base in inst.bases:
                 self.construct(base, (), node)
@@ -396,3 +442,31 @@ def _template_name(key: str) -> str:
     """`CopyBase` for the class key `NS::CopyBase<float>` (an explicit specialisation, Scope's key for it), the
     name a constructor's init-list entry `: CopyBase<float>(pipe)` gives (ops-nn mse_loss_v2's MSELossV2Base)."""
     return key.partition("<")[0].rsplit("::", 1)[-1]
+
+
+def _inheriting_base(inst: Instance) -> Instance | None:
+    """The base part whose constructors the class inherits with `using Base::Base;` (the last two names of the
+    using-declaration the same: the base's constructors), None when it declares none."""
+    for m in inst.info.decl.members:
+        if not isinstance(m, A.UsingDecl):
+            continue
+        for q in m.names:
+            if len(q.parts) < 2 or q.parts[-1].name != q.parts[-2].name:
+                continue
+            if len(inst.bases) == 1:
+                return inst.bases[0]
+            written = q.parts[-2].name
+            found = [b for b in inst.bases if b.info.name.partition("<")[0].rsplit("::", 1)[-1] == written]
+            if len(found) == 1:
+                return found[0]
+    return None
+
+
+def _aggregate(info: ClassInfo) -> bool:
+    """A class initialised member by member from a braced list: no base, no constructor with code of its own."""
+    return not info.decl.bases and all(c.body is None and not c.init_list for c in info.constructors)
+
+
+def _lowered_list(v: Val) -> bool:
+    """A braced list lowered before its type was known: its items' values (lower_exprs.expr_InitList)."""
+    return isinstance(v.ctype, C.UnknownT) and v.ctype.text == "init-list" and isinstance(v.obj, list)

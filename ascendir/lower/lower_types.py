@@ -116,6 +116,14 @@ class TypeResolution:
             member = self._member_alias(info, bound.args, last.name)
             if member is not None:
                 return member
+        if bound is None and len(parts) >= 3:
+            # `typename BlockMmad::PrologueB::LayoutSrc` (catlass's W8A16Matmul): a member of the class that the
+            # member type before it names, itself resolved as a written type
+            owner = self._resolve_base(A.TypeRef(t.span, A.QualifiedName(t.base.span, parts[:-1])))
+            if isinstance(owner, C.ClassT) and owner.name in self.scope.classes:
+                member = self._member_alias(self.scope.classes[owner.name], owner.args, last.name)
+                if member is not None:
+                    return member
         if last.name in self.scope.homonyms:  # (the namespaces written choose among classes of one name)
             return self.named_type(last.name, last.template_args, [p.name for p in t.base.parts[:-1]])
         if len(parts) == 1 and len(t.base.parts) > 1 and t.base.parts[-2].name in self.scope.namespaces \
@@ -165,6 +173,13 @@ class TypeResolution:
         if alias is not None:
             with self._class_template_frame(info, args):
                 return self.resolve_type(alias)
+        nested = info.nested.get(name)
+        if nested is not None and not nested.template_params:
+            # a class nested in a base (`PrologueTraits<Dequant>::Params`, PrologueTraits deriving from Dequant,
+            # which declares `struct Params`): that base's, for the base's arguments. The bare name would be
+            # whichever class of that name was read last (catlass's W8A16 BlockMmad::Params, which holds a
+            # PrologueTraits<...>::Params: an object containing itself, lowered until the recursion limit)
+            return C.ClassT(nested.name, tuple(args))
         if depth > 8:
             return None
         for base_ref in info.decl.bases:
