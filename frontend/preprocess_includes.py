@@ -69,6 +69,25 @@ def _common_include_candidates(includer: str, name: str) -> list[str]:
             for i in range(marks[-1] - 1, 0, -1)]
 
 
+def _kernel_inc_candidates(includer: str, name: str) -> list[str]:
+    """Where `#include "../inc/platform.h"` lies for a file of an op's op_kernel folder: ops-nn's kernel build
+    copies each op's op_kernel/ folder to tbe/ascendc/<op>/ (cmake/gen_ops_info.cmake, kernel_src_copy) and the
+    repository's common/inc/op_kernel/ to tbe/ascendc/inc/ beside them (gen_ops_info.cmake:546, common_copy), so
+    `../inc/X` from the op's folder names common/inc/op_kernel/X (kernel_utils.h, platform.h, load_store_utils.h:
+    `ops::CeilDiv`, `platform::GetUbBlockSize()`). Looked up in `common/inc/op_kernel` of each folder above the
+    includer's op project, nearest first; also from a subfolder (arch35/), which the compile reaches through the
+    op folder on its include path."""
+    prefix = "../inc/"
+    if not name.startswith(prefix):
+        return []
+    parts = os.path.normpath(os.path.abspath(includer)).split(os.sep)[:-1]
+    marks = [i for i, p in enumerate(parts) if p == "op_kernel"]
+    if not marks:
+        return []
+    return [os.path.join(os.sep.join(parts[:i]) or os.sep, "common", "inc", "op_kernel", name[len(prefix):])
+            for i in range(marks[-1] - 1, 0, -1)]
+
+
 def _known_header(name: str) -> bool:
     if name in vendor.KNOWN_HEADERS or os.path.basename(name) in vendor.KNOWN_HEADERS:
         return True
@@ -126,7 +145,7 @@ class IncludeResolution:
             candidates = [os.path.join(d, name) for d in self._search_dirs(f, angled)]
             if not angled:
                 candidates += _op_build_candidates(f.src.name, name) + _repository_candidates(f.src.name, name) + \
-                    _common_include_candidates(f.src.name, name)
+                    _common_include_candidates(f.src.name, name) + _kernel_inc_candidates(f.src.name, name)
         return self._first_readable(candidates)
 
     def _first_readable(self, candidates: Sequence[str]) -> str | None:
