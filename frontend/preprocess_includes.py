@@ -88,6 +88,22 @@ def _kernel_inc_candidates(includer: str, name: str) -> list[str]:
             for i in range(marks[-1] - 1, 0, -1)]
 
 
+def _kernel_common_candidates(includer: str, name: str) -> list[str]:
+    """Where `#include "util.h"` lies for a file of an op's op_kernel folder in ops-transformer: its kernel build
+    copies the repository's common/include/kernel/*.* to ascendc/common (cmake/func.cmake add_ops_src_copy,
+    OPS_ADV_UTILS_KERNEL_INC of cmake/config.cmake:51), which the kernel compile has on its include path
+    (nsa_compress_attention's "util.h", "pse.h", "dropmask.h": CeilDiv and the attention helpers). Looked up in `common/include/kernel` of
+    each folder above the includer's op project, nearest first, after every other place."""
+    if name.startswith(".") or os.sep in os.path.normpath(name):
+        return []
+    parts = os.path.normpath(os.path.abspath(includer)).split(os.sep)[:-1]
+    marks = [i for i, p in enumerate(parts) if p == "op_kernel"]
+    if not marks:
+        return []
+    return [os.path.join(os.sep.join(parts[:i]) or os.sep, "common", "include", "kernel", name)
+            for i in range(marks[-1] - 1, 0, -1)]
+
+
 def _known_header(name: str) -> bool:
     if name in vendor.KNOWN_HEADERS or os.path.basename(name) in vendor.KNOWN_HEADERS:
         return True
@@ -145,7 +161,8 @@ class IncludeResolution:
             candidates = [os.path.join(d, name) for d in self._search_dirs(f, angled)]
             if not angled:
                 candidates += _op_build_candidates(f.src.name, name) + _repository_candidates(f.src.name, name) + \
-                    _common_include_candidates(f.src.name, name) + _kernel_inc_candidates(f.src.name, name)
+                    _common_include_candidates(f.src.name, name) + _kernel_inc_candidates(f.src.name, name) + \
+                    _kernel_common_candidates(f.src.name, name)
         return self._first_readable(candidates)
 
     def _first_readable(self, candidates: Sequence[str]) -> str | None:
