@@ -297,6 +297,7 @@ SCALAR_ALIASES: dict[str, str] = {
     "float32_t": "float", "float64_t": "double", "bfloat16": "bfloat16_t", "TEventID": "int8_t",
     "event_t": "int32_t", "long double": "double", "__int128": "int128_t", "signed __int128": "int128_t",
     "unsigned __int128": "uint128_t",
+    "__fp16": "half",  # (the compilers' IEEE binary16 storage type)
 }  # fmt: skip
 
 BOOL = Scalar("bool")
