@@ -274,3 +274,29 @@ def test_a_size_read_past_an_array_says_where(tmp_path) -> None:
     result, _ = _run(tmp_path, "--args", "16 64", program=program)
     assert "does not fold" in result.output, result.output
     assert "reads past the end of an array" in result.output and "element 2 of 2" in result.output, result.output
+
+
+def test_a_member_vector_main_parses_can_be_given(tmp_path) -> None:
+    """catlass's 16_group_gemm parses its per-group m, n, k lists from argv with strdup / strtok into member
+    vectors (push_back): code the lowering cannot follow. Given by name, the member is the array of those values
+    and the code building it (push_back) is left out; before, it was host data and no size folded."""
+    program = PROGRAM.replace("std::vector<uint32_t> dims = {8, 32};", "std::vector<uint32_t> dims;").replace(
+        "dims[0] = std::atoi(argv[1]);\n        dims[1] = std::atoi(argv[2]);",
+        "dims.push_back(std::atoi(argv[1]));\n        dims.push_back(std::atoi(argv[2]));")
+    np.save(tmp_path / "dims.npy", np.array([16, 64], dtype=np.uint32))
+    result, out = _run(tmp_path, "--args", "16 64", "--input", f"dims={tmp_path / 'dims.npy'}", program=program)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output[result.output.index("{"):])
+    assert not [f for f in report["findings"] if f["severity"] == "error"], report["findings"]
+    assert np.load(out / "deviceY.npy").shape == (1024,)
+
+
+def test_a_host_array_of_an_aliased_element_type_has_its_dtype(tmp_path) -> None:
+    """`using ScalarType = float; std::vector<ScalarType> hostAlpha(n);` (16_group_gemm): the buffer main copies
+    it into holds floats. Before, the alias was not resolved: the buffer was bytes, drawn as random uint8 (alpha
+    and beta of about 1e-30 when read as the kernel's floats)."""
+    program = PROGRAM.replace("struct Options {", "using Real = float;\n\nstruct Options {").replace(
+        "std::vector<float> hostX(length);", "std::vector<Real> hostX(length);")
+    result, out = _run(tmp_path, "--args", "16 64", program=program)
+    assert result.exit_code == 0, result.output
+    assert np.load(out / "deviceX.npy").dtype == np.float32

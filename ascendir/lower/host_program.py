@@ -162,6 +162,20 @@ def _element_text(t: A.TypeRef) -> str | None:
     return None
 
 
+def _element_name(lw: FunctionLowerer, t: A.TypeRef) -> str:
+    """The element type's name of host array type `t` (`std::vector<fp16_t>`: 'fp16_t'), an alias of the program's
+    resolved to the number type it names (16_group_gemm's `using ScalarType = float;`: 'float')."""
+    text = _element_text(t) or ""
+    targs = t.base.parts[-1].template_args if isinstance(t.base, A.QualifiedName) else None
+    if text in HOST_ELEMENT_DTYPES or not targs:
+        return text
+    try:
+        resolved = lw._template_arg_value(targs[0])
+    except Unsupported:
+        return text
+    return resolved.name if isinstance(resolved, C.Scalar) else text
+
+
 def _names_in(node: A.Node) -> set[str]:
     from ascendir.lower.astwalk import walk
 
@@ -198,7 +212,7 @@ def skips(lw: FunctionLowerer, st: A.Node) -> bool:
         if not _after_launch(lw) and _declares_listed_vectors(lw, st):
             return True  # lowered here: arrays of the elements listed (host_program_vectors.py)
         for d in st.declarators:
-            hp.host_arrays[d.name] = _element_text(d.type) or ""
+            hp.host_arrays[d.name] = _element_name(lw, d.type)
             hp.host_frames.setdefault(d.name, []).append(lw.frame)
         return True
     host_made = _host_typed_init(lw, st)

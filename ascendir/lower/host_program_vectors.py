@@ -28,17 +28,19 @@ count stay host data (the inputs and outputs).
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 from ascendir.lower import ctypes as C
 from ascendir.lower.errors import Unsupported
-from ascendir.lower.values import Val
+from ascendir.lower.values import Cell, Val
 from frontend import ast as A
 
 if TYPE_CHECKING:
     from ascendir.lower.function import FunctionLowerer
 
 _READS = frozenset({"data", "size", "empty"})
+_GROWS = frozenset({"push_back", "emplace_back", "resize", "clear", "insert", "erase", "pop_back", "assign"})
 
 
 def listed_elements(d: A.Declarator) -> list[A.Node] | None:
@@ -64,8 +66,12 @@ def _element_type(lw: FunctionLowerer, t: A.TypeRef) -> C.Scalar | None:
 
 
 def declare(lw: FunctionLowerer, d: A.Declarator, name: str) -> object | None:
-    """The array a listed vector of numbers is lowered as (a Cell, as a C array's), its elements stored; None
-    when `d` declares no such vector (it stays host data)."""
+    """The array a listed vector of numbers is lowered as (a Cell, as a C array's), its elements stored, or one
+    the run gives by the member's name (an options struct's `std::vector<uint32_t> mList;` parsed from argv with
+    strtok); None when `d` declares no such vector (it stays host data)."""
+    hp = lw.host_program
+    if hp is not None and d.name in hp.given and _element_type(lw, d.type) is not None:
+        return _given_array(lw, d, name)
     items = listed_elements(d)
     elem = _element_type(lw, d.type) if items is not None else None
     if items is None or elem is None:
@@ -86,11 +92,7 @@ def lowers(lw: FunctionLowerer, st: A.VarDecl) -> bool:
 
     # (a kernel's own variable of that name, `GlobalTensor<int64_t> groupList`, is not host data: left alone)
     if d.name in hp.given and (is_host_type(d.type) or _host_typed_init(lw, st) is not None):
-        ctype, values = hp.given[d.name]
-        elem = C.Scalar(ctype)
-        t = C.ArrayT(elem, len(values))
-        init = Val(t, obj=[Val(elem, const=v) for v in values])
-        lw.bind(d.name, lw.new_array(t, d.name, d, init))  # type: ignore[arg-type]
+        lw.bind(d.name, _given_array(lw, d, d.name))  # type: ignore[arg-type]
         return True
     elem = _object_element(lw, d.type)
     if elem is None or len(d.ctor_args) != 1 or d.init is not None:
@@ -112,6 +114,23 @@ def lowers(lw: FunctionLowerer, st: A.VarDecl) -> bool:
         return False
     lw.bind(d.name, held)
     return True
+
+
+def _given_array(lw: FunctionLowerer, d: A.Declarator, name: str) -> object:
+    """The array of the values the run gives for host vector `d` (a Cell), remembered as given: the code that
+    builds it (push_back, clear) is what those values stand for, and is left out."""
+    hp = lw.host_program
+    assert hp is not None
+    ctype, values = hp.given[d.name]
+    elem = C.Scalar(ctype)
+    t = C.ArrayT(elem, len(values))
+    cell = lw.new_array(t, name, d, Val(t, obj=[Val(elem, const=v) for v in values]))
+    _GIVEN.add(cell.ref)
+    return cell
+
+
+# the memrefs of given vectors (their SSA values: one lowering's, never reused by another)
+_GIVEN: weakref.WeakSet[object] = weakref.WeakSet()
 
 
 def _place(d: A.Node) -> str:
@@ -145,7 +164,6 @@ def mark_content(lw: FunctionLowerer, buffer: int, host: A.Node, node: A.Node) -
     import json
 
     from ascendir.lower import object_arrays, object_layout
-    from ascendir.lower.values import Cell
 
     mark = lw._mark()
     try:
@@ -198,7 +216,9 @@ def method(lw: FunctionLowerer, e: A.Call, name: str, recv: Val) -> Val | None:
         return Val(C.U64, const=t.size)
     if name == "empty":
         return Val(C.BOOL, const=int(t.size == 0))
-    if name in ("push_back", "emplace_back", "resize", "clear", "insert", "erase", "pop_back", "assign"):
+    if name in _GROWS and isinstance(recv.obj, Cell) and recv.obj.ref in _GIVEN:
+        return Val(C.VoidT())  # building a vector the run gives: what it builds is those values
+    if name in _GROWS:
         from ascendir.lower.host_program import gap
 
         raise gap(lw, f"'{name}' of a std::vector lowered as the array of the elements it lists: its length is "
