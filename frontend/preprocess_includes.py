@@ -92,8 +92,9 @@ def _kernel_common_candidates(includer: str, name: str) -> list[str]:
     """Where `#include "util.h"` lies for a file of an op's op_kernel folder in ops-transformer: its kernel build
     copies the repository's common/include/kernel/*.* to ascendc/common (cmake/func.cmake add_ops_src_copy,
     OPS_ADV_UTILS_KERNEL_INC of cmake/config.cmake:51), which the kernel compile has on its include path
-    (nsa_compress_attention's "util.h", "pse.h", "dropmask.h": CeilDiv and the attention helpers). Looked up in `common/include/kernel` of
-    each folder above the includer's op project, nearest first, after every other place."""
+    (nsa_compress_attention's "util.h", "pse.h", "dropmask.h": CeilDiv and the attention helpers). Looked up in
+    `common/include/kernel` of each folder above the includer's op project, nearest first, after every other
+    place."""
     if name.startswith(".") or os.sep in os.path.normpath(name):
         return []
     parts = os.path.normpath(os.path.abspath(includer)).split(os.sep)[:-1]

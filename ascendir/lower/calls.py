@@ -263,6 +263,19 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         config = matmul_config.call(lw, e, name, targs)
         if config is not None:
             return config  # `GetMDLConfig(false, false, 0, ...)`: the constexpr MatmulConfig it makes
+    if len(parts) == 1 and lw.report.api_uncatalogued and lw.catalog.vendor_declared(name):
+        # `Reduce<ReduceType::SUM>(dst, src, mask)` / `Move(dst, src, mask)` after `using namespace MicroAPI` on
+        # registers: the register API's function (a vendor-declared name the tensor catalog does not model, so
+        # api_call's own register routing is not reached)
+        mark = lw._mark()
+        if any(isinstance(a.ctype, C.RegisterApiT) for a in lower_args(lw, e.args, tolerant=True)):
+            lw._rollback(mark)
+            value = register_api.call(lw, e, name, targs)
+            if value is not None:
+                return value
+            lw.report.register_api(e)
+            return opaque_call(lw, e, name, lower_args(lw, e.args, tolerant=True))
+        lw._rollback(mark)
     if lw.catalog.vendor_declared(name) or ("matmul" in lw.scope.libraries and name in matmul_library_functions()):
         # an API the catalog does not model (or a helper of the included Matmul library): what it does is unknown
         return opaque_call(lw, e, name, lower_args(lw, e.args, tolerant=True))
