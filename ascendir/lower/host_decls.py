@@ -168,6 +168,13 @@ class HostDeclarations:
             # a tiling struct member of a class (`XTilingData tilingData;` in a tiling helper class): a local
             # struct, as a variable of that type is
             init = self._tiling_local(t.name, node)
+        if isinstance(t, HostT) and t.kind == "string" and isinstance(node, A.Declarator) and \
+                not node.type.pointers and self.frames and self.frame.this is not None and \
+                any(d is node for _, d in self.frame.this.info.fields):
+            # a std::string data member (ops-nn mat_mul_v3's MatmulV3CompileInfo::socVersionStr): a memory cell, as
+            # a namespace-scope one is, so that copying its object under an `if` (`compileInfo_ = *p;` in
+            # GetPlatformInfo) copies it, and the members after it, instead of stopping at it
+            return self._string_cell(name, init, node)
         if is_host(t) or isinstance(t, C.Pointer) or (init is not None and is_host(init.ctype)):
             # host code has no device pointers: every pointer variable holds a handle
             value = init if init is not None else Val(t if is_host(t) else HostT("poison", name))
