@@ -4,7 +4,9 @@ x2 each transposed by its perm, the batch (axis 0 after the perm) kept and the o
 product transposed by perm_y ((1, 0, 2), the only one supported): torch.matmul with the permutations. Shapes are
 small, inputs seeded. The host takes its PpMatmulEinsum path (tiling key 36 for perm_x1 (1, 0, 2)) when inputs and
 output are float, or when perm_x2 is (0, 2, 1) (transpose_batch_mat_mul_einsum_tiling.cpp IsPpMatmulEinsumMode;
-the README lists only perm_x2 (0, 1, 2), the host and kernel take (0, 2, 1) too)."""
+the README lists only perm_x2 (0, 1, 2), the host and kernel take (0, 2, 1) too). mat_mul_v3 (session 13): y = x1 @ x2
+(its README and aclnnMm), half inputs and output, no bias; its host picks the MIX template that turns the operands
+ND to NZ on the vector cores where a row is not 256 bytes (x2's 96 and 70 halves)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,16 @@ def _tbmm(a: Arrays, perm_x2: tuple[int, int, int]) -> Arrays:
     x1 = a["x1"].astype(np.float64).transpose(1, 0, 2)  # perm_x1 (1, 0, 2): (M, B, K) -> (B, M, K)
     x2 = a["x2"].astype(np.float64).transpose(perm_x2)  # -> (B, K, N)
     return {"y": np.matmul(x1, x2).transpose(1, 0, 2)}  # perm_y (1, 0, 2): (B, M, N) -> (M, B, N)
+
+
+def _matmul(a: Arrays) -> Arrays:
+    return {"y": a["x1"].astype(np.float64) @ a["x2"].astype(np.float64)}
+
+
+def _mat_mul_v3(name: str, m: int, k: int, n: int, note: str) -> OpCase:
+    return OpCase(name, "ops-nn/matmul/mat_mul_v3",
+                  lambda r: {"x1": f32(r, m, k).astype(np.float16), "x2": f32(r, k, n).astype(np.float16)},
+                  {"y": ((m, n), "float16")}, _matmul, note="y = x1 @ x2 (README, aclnnMm); " + note)
 
 
 def cube_cases() -> list[OpCase]:
@@ -32,4 +44,6 @@ def cube_cases() -> list[OpCase]:
                lambda r: {"x1": f32(r, m, b, k).astype(np.float16), "x2": f32(r, b, n, k).astype(np.float16)},
                {"y": ((m, b, n), "float16")}, lambda a: _tbmm(a, (0, 2, 1)),
                attrs=["1,0,2", "0,2,1", "1,0,2", "false", "1"], note=note + "; perm_x2 (0, 2, 1): its einsum path"),
+        _mat_mul_v3("mat_mul_v3", 64, 128, 96, "half 64x128 @ 128x96"),
+        _mat_mul_v3("mat_mul_v3_tails", 50, 100, 70, "half 50x100 @ 100x70: tails in m, k and n"),
     ]
