@@ -5,7 +5,8 @@ Vendor kernels instantiate their Matmul objects with configs of their own (ops-n
 
     constexpr MatmulConfig MM_CFG_NO_PRELOAD = GetMDLConfig(false, false, 0, false, false, false, true);
     constexpr MatmulConfig MM_CFG_MULTI_BATCH_OUT_BATCH_BIAS = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(params);
-    template <..., const MatmulConfig& MM_CFG = MM_CFG_NO_PRELOAD> class MatmulBaseKernel { ... Matmul<..., MM_CFG> mm; }
+    template <..., const MatmulConfig& MM_CFG = MM_CFG_NO_PRELOAD> class MatmulBaseKernel { ... };
+        (a member `MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB> mm_;`)
 
 A builder call with compile-time arguments is a constant of the catalog's MatmulConfig type whose value is its
 text: `MatmulConfig{field=value}...`, naming isNBatch and isBiasBatch always (what the simulator reads: whether

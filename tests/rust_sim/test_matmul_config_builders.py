@@ -88,7 +88,8 @@ def test_a_builder_made_config_instantiates_the_matmul(config: str, fields: str)
     rng = np.random.default_rng(0)
     a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
     b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
-    result = run(KERNEL.replace("MATMUL_CLASS", "Matmul").replace("CFG_EXPR", config), [a, b], block_dim=1, outputs={"c": np.zeros((m, n), np.float32)},
+    kernel = KERNEL.replace("MATMUL_CLASS", "Matmul").replace("CFG_EXPR", config)
+    result = run(kernel, [a, b], block_dim=1, outputs={"c": np.zeros((m, n), np.float32)},
                  defines={"DIM_M": str(m), "DIM_N": str(n), "DIM_K": str(k)}, workspace=4096)
     assert result.ok, [str(f) for f in result.findings]
     np.testing.assert_allclose(result.outputs["c"], a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5,
