@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from xdsl.builder import Builder, InsertPoint
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, Region
 
 from ascendir.catalog import arch_catalogued
@@ -59,6 +59,16 @@ TARGET_CHIP_ATTR = "ascendc.target_chip"
 TILING_KEY_ATTR = "ascendc.tiling_key"
 # the ops lowered over all the keys of one such kernel
 MAX_SPLIT_OPS = MAX_KERNEL_OPS
+# A run lowers for the one tiling key its host chose (LoweringOptions.tiling_key: `ascendir run`, the simulator's
+# launch), and that key's kernel is the only one that executes: a kernel too large for MAX_KERNEL_OPS (a bound on
+# ascendc-check's time per kernel, which stays) is lowered again for the run with this budget of its own. ops-nn
+# mat_mul_v3's MatmulBaseUnAlignedKernel instance (key 0 of 50x100 @ 100x70 half) inlines to more than 40,000.
+MAX_RUN_KEY_OPS = 4 * MAX_KERNEL_OPS
+# on the module: the kernel entries (or their tiling keys' kernels) a lowering left out, too large or failed, each
+# {kernel, file, line, col, key (-1: none), reason, run (1: lowered for the run's key with MAX_RUN_KEY_OPS)}: a
+# launch of such an entry reports it (passes/sim/launch_kernel.py) rather than running another entry of the op
+# (another chip's)
+NOT_LOWERED_ATTR = "ascendc.not_lowered"
 # on a kernel template instantiated from the template tiling key (ASCENDC_TPL_ARGS_DECL, lower/tpl_tiling_key.py):
 # the key its template arguments were decoded from
 TPL_KEY_ATTR = "ascendc.tpl_tiling_key"
@@ -194,6 +204,7 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
     catalog = CatalogView.get()
     module = ModuleOp([])
     kernels: list[asc.KernelOp] = []
+    not_lowered: list[DictionaryAttr] = []
     for scope in scopes:
         opts = LoweringOptions(options.chip, dtypes,
                                options.tiling_struct or _tiling_struct(scope, host_scope, context),
@@ -215,16 +226,33 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
             def make_lowerer(scope: Scope = scope, opts: LoweringOptions = opts) -> FunctionLowerer:
                 return FunctionLowerer(scope, reporter, catalog, opts)
 
+            seen = len(reporter.diagnostics)
             try:
                 kernel = _lower_entry(make_lowerer(), fn, template, reporter, target)
                 lowered = [kernel] if kernel is not None else []
+                if kernel is None:
+                    why = next((d.message for d in reporter.diagnostics[seen:] if d.is_error), "see the findings")
+                    not_lowered.append(_not_lowered(fn, opts.tiling_key, f"its lowering failed ({why})",
+                                                    opts.tiling_key is not None))
             except KernelTooLarge as exc:
-                lowered = _lower_per_tiling_key(make_lowerer, fn, template, reporter, target, exc)
+                lowered = _lower_per_tiling_key(make_lowerer, fn, template, reporter, target, exc, not_lowered)
             for kernel in lowered:
                 _give_unique_symbol(kernel, {k.sym_name.data for k in kernels})
                 module.body.block.add_op(kernel)
                 kernels.append(kernel)
+    if not_lowered:
+        module.attributes[NOT_LOWERED_ATTR] = ArrayAttr(not_lowered)
     return LoweringResult(module, reporter.diagnostics, kernels)
+
+
+def _not_lowered(fn: A.FunctionDecl, key: int | None, reason: str, run: bool) -> DictionaryAttr:
+    """The NOT_LOWERED_ATTR record of a kernel entry (of one tiling key's kernel of it) a lowering left out."""
+    return DictionaryAttr({"kernel": StringAttr(fn.name.parts[-1].name),
+                           "file": StringAttr(os.path.normpath(str(fn.span.file)) if fn.span is not None else ""),
+                           "line": IntegerAttr(fn.span.line if fn.span is not None else 0, 64),
+                           "col": IntegerAttr(fn.span.col if fn.span is not None else 0, 64),
+                           "key": IntegerAttr(-1 if key is None else key, 64), "reason": StringAttr(reason),
+                           "run": IntegerAttr(int(run), 64)})
 
 
 def _with_others(scope: Scope, others: Iterable[Scope], program: Program) -> Scope:
@@ -310,13 +338,15 @@ def _lower_entry(lowerer: FunctionLowerer, fn: A.FunctionDecl, template: list[A.
 
 def _lower_per_tiling_key(make_lowerer: Callable[[], FunctionLowerer], fn: A.FunctionDecl,
                           template: list[A.TemplateParam] | None, reporter: Reporter, target: str | None,
-                          too_large: KernelTooLarge) -> list[asc.KernelOp]:
+                          too_large: KernelTooLarge, not_lowered: list[DictionaryAttr]) -> list[asc.KernelOp]:
     """A kernel too large to lower whole, lowered once per tiling key it tests (TILING_KEY_IS): a launch runs
     one key's branch, and vendor kernels that dispatch to dozens of templates are large only taken together.
     Each key's KernelOp carries the key (TILING_KEY_ATTR) and is checked as a kernel of its own. The keys are
     lowered in source order while the ops of all of them stay within MAX_SPLIT_OPS (the checking time of one
     kernel at the size limit); the keys left over, and a kernel without TILING_KEY_IS, are reported as not
-    checked."""
+    checked. A run's key (LoweringOptions.tiling_key) is lowered first with MAX_RUN_KEY_OPS of its own, and a
+    kernel without TILING_KEY_IS (a template instance for the key, or one body) is lowered again with it; what
+    is still left out is recorded in `not_lowered` (NOT_LOWERED_ATTR)."""
     name = fn.name.parts[-1].name
     first = make_lowerer()
     keys = _tiling_keys(first, fn)
@@ -325,12 +355,21 @@ def _lower_per_tiling_key(make_lowerer: Callable[[], FunctionLowerer], fn: A.Fun
         keys.remove(preferred)
         keys.insert(0, preferred)
     if not keys:
+        if isinstance(preferred, int):
+            kernel = _lower_run_key(make_lowerer, fn, template, reporter, target, None, preferred, not_lowered)
+            return [kernel] if kernel is not None else []
+        not_lowered.append(_not_lowered(fn, None, str(too_large), False))
         reporter.add(warning(NOT_MODELLED, f"kernel '{name}' is too large to check: {too_large}", span_of(fn)))
         return []
     kernels: list[asc.KernelOp] = []
     left_over: list[int] = []
     budget = MAX_SPLIT_OPS
     for key in keys:
+        if key == preferred:  # the run's key: a budget of its own
+            kernel = _lower_run_key(make_lowerer, fn, template, reporter, target, key, key, not_lowered)
+            if kernel is not None:
+                kernels.append(kernel)
+            continue
         if budget <= 0:
             left_over.append(key)
             continue
@@ -348,11 +387,41 @@ def _lower_per_tiling_key(make_lowerer: Callable[[], FunctionLowerer], fn: A.Fun
             kernel.attributes[TILING_KEY_ATTR] = IntegerAttr(key, 64)
             kernels.append(kernel)
     if left_over:
+        not_lowered.extend(_not_lowered(fn, k, f"its kernel did not fit beside the other keys' ({too_large} "
+                                               "whole)", False) for k in left_over)
         shown = ", ".join(str(k) for k in left_over[:8]) + (", ..." if len(left_over) > 8 else "")
         reporter.add(warning(NOT_MODELLED, f"kernel '{name}' is too large to check whole ({too_large}); it was "
                                            f"checked once per tiling key, but not for "
                                            f"{len(left_over)} of its {len(keys)} keys ({shown})", span_of(fn)))
     return kernels
+
+
+def _lower_run_key(make_lowerer: Callable[[], FunctionLowerer], fn: A.FunctionDecl,
+                   template: list[A.TemplateParam] | None, reporter: Reporter, target: str | None,
+                   branch: int | None, key: int, not_lowered: list[DictionaryAttr]) -> asc.KernelOp | None:
+    """The kernel of the run's tiling key `key` with MAX_RUN_KEY_OPS: its TILING_KEY_IS branch (`branch`), or the
+    whole kernel (a template instance for the key) when `branch` is None. Left out (too large, failed): an
+    error at the kernel naming the key and why, and its NOT_LOWERED_ATTR record."""
+    name = fn.name.parts[-1].name
+    lowerer = make_lowerer()
+    lowerer.tiling_key = branch
+    lowerer.max_ops = MAX_RUN_KEY_OPS
+    seen = len(reporter.diagnostics)
+    try:
+        kernel = _lower_entry(lowerer, fn, template, reporter, target)
+    except KernelTooLarge as exc:
+        why = str(exc)
+    else:
+        if kernel is not None:
+            if branch is not None:
+                kernel.attributes[TILING_KEY_ATTR] = IntegerAttr(branch, 64)
+            return kernel
+        why = "its lowering failed: " + next((d.message for d in reporter.diagnostics[seen:] if d.is_error),
+                                             "see the findings")
+    not_lowered.append(_not_lowered(fn, key, why, True))
+    reporter.add(error(NOT_MODELLED, f"kernel '{name}' was not lowered for the run's tiling key {key}: {why}",
+                       span_of(fn)))
+    return None
 
 
 def _tiling_keys(lowerer: FunctionLowerer, fn: A.FunctionDecl) -> list[int]:

@@ -103,10 +103,11 @@ _INDEX = IndexType()
 
 
 class KernelTooLarge(Exception):
-    """The kernel inlines to more ops than MAX_KERNEL_OPS (typically hundreds of template instances)."""
+    """The kernel inlines to more ops than its lowering's limit (MAX_KERNEL_OPS unless raised: typically hundreds
+    of template instances)."""
 
-    def __init__(self, node: A.Node | None) -> None:
-        super().__init__(f"more than {MAX_KERNEL_OPS} operations after inlining")
+    def __init__(self, node: A.Node | None, limit: int | None = None) -> None:
+        super().__init__(f"more than {MAX_KERNEL_OPS if limit is None else limit} operations after inlining")
         self.node = node
 
 
@@ -196,7 +197,7 @@ class FunctionLowerer(
         until this replaces it: without one, xDSL looks its default up (an import statement) at every op."""
         self.op_count += 1
         if self.op_count > self.max_ops and not self._next_launch_budget():
-            raise KernelTooLarge(node or self._last_node)
+            raise KernelTooLarge(node or self._last_node, self.max_ops)
         node = node or self._last_node
         if node is not None:
             op.location = self.loc(node)

@@ -257,8 +257,10 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         sim_program = module.build(chip, key, lambda folded: build_program(folded, chip,
                                                                           kernel_name(program, folded, key, chip)))
     except NotModelled as exc:
+        # (a kernel the lowering left out is said at that kernel: launch_kernel.kernel_name)
         return SimResult({}, findings + [error(SIM_ERROR, f"the simulator cannot run this kernel: it does not "
-                                                          f"model {exc}", None)], completed=False)
+                                                          f"model {exc}", getattr(exc, "span", None))],
+                         completed=False)
     buffers, out_arrays = _buffers(sim_program, [a for a, n in zip(arrays, in_names or arrays)
                                                  if not (desc.get("kernel_only") and isinstance(inputs, Mapping)
                                                          and n not in inputs)],

@@ -31,7 +31,35 @@ def key_not_lowered(module: Any, key: int | None, running: str | None = None,
     instances = {op.attributes[TPL_KEY_ATTR].value.data for op in kernels
                  if isinstance(op.attributes.get(TPL_KEY_ATTR), IntegerAttr)
                  and (running is None or op.sym_name.data == running)}
-    return key is not None and ((bool(keys) and key not in keys) or bool(instances - {key}))
+    # an entry (or this key's kernel of it) the lowering left out without the run's budget: a lowering for the
+    # key gives it MAX_RUN_KEY_OPS (ascendir/lower/__init__.py)
+    dropped = any(not r["run"] for r in _lost(module, files, key))
+    return key is not None and ((bool(keys) and key not in keys) or bool(instances - {key}) or dropped)
+
+
+def _lost(module: Any, files: set[str] | None, key: int | None) -> list[dict[str, Any]]:
+    """The records (not_lowered) of the entry that runs for `key` left out: of the chip's entry (`files`) those of
+    the key or of the whole entry; without `files` (one entry file) those of the key only, or any when no kernel
+    is left to run (another kernel of the program may be the one launched)."""
+    from ascendir.dialects import ascendc as asc
+
+    if key is None:
+        return []
+    records = not_lowered(module, files)
+    if files or not any(isinstance(op, asc.KernelOp) for op in module.walk()):
+        return [r for r in records if r["key"] in (-1, key)]
+    return [r for r in records if r["key"] == key]
+
+
+def not_lowered(module: Any, files: set[str] | None = None) -> list[dict[str, Any]]:
+    """The NOT_LOWERED_ATTR records of `module` (kernel entries, or tiling keys' kernels of them, the lowering
+    left out), of the entry in `files` where given."""
+    from ascendir.lower import NOT_LOWERED_ATTR
+
+    attr = module.attributes.get(NOT_LOWERED_ATTR)
+    records = [{k: v.data if hasattr(v, "data") and not hasattr(v, "value") else v.value.data
+                for k, v in d.data.items()} for d in (attr.data if attr is not None else ())]
+    return [r for r in records if not files or os.path.normpath(r["file"]) in files]
 
 
 def lower_given_key(module: Any, key: int | None, chip: str, dtypes: Any) -> None:
@@ -59,6 +87,16 @@ def kernel_name(program: Any, module: Any, key: int | None = None, chip: str | N
     keyed = {op.attributes[TILING_KEY_ATTR].value.data: op.sym_name.data for op in module.walk()
              if isinstance(op, asc.KernelOp) and isinstance(op.attributes.get(TILING_KEY_ATTR), IntegerAttr)
              and (not files or _source_file(op) in files)}
+    lost = _lost(module, files, key)
+    if lost:
+        # the entry the chip builds, left out for this key: said with the lowering's reason, rather than another
+        # entry (another chip's) running in its place
+        from frontend.diagnostics import Span
+
+        exc = NotModelled(f"kernel '{lost[0]['kernel']}' for tiling key {key}: it was not lowered "
+                          f"({lost[0]['reason']})")
+        exc.span = Span.point(lost[0]["file"], lost[0]["line"], lost[0]["col"]) if lost[0]["line"] else None
+        raise exc
     if keyed and key is not None:
         if key not in keyed:
             raise NotModelled(f"the kernel's branch for tiling key {key}: the kernel is lowered once per tiling key "
@@ -95,7 +133,7 @@ def entry_files(program: Any, module: Any, chip: str | None) -> set[str]:
     """Where the op's kernel entries of one name lie in several files (ops-nn's op.cpp for the 910B, op_apt.cpp
     for the 950): the file(s) of the entry the OpDef builds for `chip` (passes/sim/op_file.py; the chip's
     architecture folder first), each entry lowered whole or once per tiling key. Empty for one file."""
-    from ascendir.chips import load_chip
+    from ascendir.chips import folder_arch, load_chip
     from ascendir.dialects import ascendc as asc
     from passes.sim.op_file import kernel_file, op_type
 
@@ -104,13 +142,16 @@ def entry_files(program: Any, module: Any, chip: str | None) -> set[str]:
     snake = "".join("_" + c.lower() if c.isupper() else c for c in op_type(program.bundle)).lstrip("_")
     named = [k for k in module.walk() if isinstance(k, asc.KernelOp) and snake in (
         k.sym_name.data, getattr(k.attributes.get(asc.SOURCE_NAME_ATTR), "data", None))]
-    if len({_source_file(k) for k in named}) <= 1:
+    # with the entries the lowering left out (not_lowered): the chip's may be one of them
+    paths = {os.path.normpath(f) for f in (_source_file(k) for k in named) if f is not None}
+    paths |= {os.path.normpath(r["file"]) for r in not_lowered(module) if r["kernel"] == snake and r["file"]}
+    if len(paths) <= 1:
         return set()
     arch = load_chip(chip).npu_arch
     stem = kernel_file(program.bundle, arch) or snake
-    own = [k for k in named if _source_stem(k) == stem]
-    own = [k for k in own if _source_arch(k) == arch] or [k for k in own if _source_arch(k) is None] or own
-    return {f for f in (_source_file(k) for k in own) if f is not None}
+    own = [f for f in paths if os.path.splitext(os.path.basename(f))[0] == stem]
+    own = [f for f in own if folder_arch(f) == arch] or [f for f in own if folder_arch(f) is None] or own
+    return set(own)
 
 
 def _source_file(kernel: Any) -> str | None:
@@ -118,7 +159,7 @@ def _source_file(kernel: Any) -> str | None:
     from xdsl.dialects.builtin import FileLineColLoc
 
     loc = kernel.location
-    return loc.filename.data if isinstance(loc, FileLineColLoc) else None
+    return os.path.normpath(loc.filename.data) if isinstance(loc, FileLineColLoc) else None
 
 
 def _source_arch(kernel: Any) -> int | None:
