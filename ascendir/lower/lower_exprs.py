@@ -140,7 +140,8 @@ class ExpressionLowering:
         return C.scalar_named(t) or C.U32 if t else C.U32
 
     def expr_Index(self, e: A.Index) -> Val:
-        if object_layout.reinterpreted_array(self, e.base) is not None:
+        if isinstance(viewed := object_layout.reinterpreted_array(self, e.base), tuple) and \
+                isinstance(viewed[0], object_arrays.ObjectArray):
             # `reinterpret_cast<uint64_t *>(objects)[i]` read: the objects are cells here, not bytes
             raise Unsupported("reading an array of objects through a pointer of another type is not modelled", e)
         base = self.expr(e.base)

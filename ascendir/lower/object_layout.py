@@ -16,8 +16,9 @@ objects in place, arrays element by element), each at the next offset aligned to
 rounded up to its largest alignment (the Itanium C++ ABI's rule for standard-layout classes, which the host and
 device compilers follow; static members take no room). A word written at byte B of the array updates every
 scalar slot it overlaps: the slot's element and field are computed from B, its bytes replaced by the word's.
-Only classes whose data are plain numbers have a layout here; reading such an array through another pointer type
-is not modelled (a gap, not a value).
+Only classes whose data are plain numbers have a layout here; an array of numbers (`float alphaList[N]`, unpacked
+the same way) is written so too, an element a slot. Reading such an array through another pointer type is not
+modelled (a gap, not a value).
 """
 
 from __future__ import annotations
@@ -144,14 +145,19 @@ def reinterpreted_array(lw: FunctionLowerer, e: A.Node) -> tuple[object, C.Scala
     except Unsupported:
         lw._rollback(mark)
         return None
-    if not isinstance(source.obj, object_arrays.ObjectArray):
+    plain = isinstance(source.ctype, C.ArrayT) and isinstance(source.ctype.elem, C.Scalar) and \
+        isinstance(source.obj, Cell) and len(C.array_shape(source.ctype)[0]) == 1
+    if not isinstance(source.obj, object_arrays.ObjectArray) and not plain:
         lw._rollback(mark)
         return None
     from dataclasses import replace
 
     viewed = lw.resolve_type(replace(e.type, pointers=[]), e)
+    if plain and viewed == source.ctype.elem:  # type: ignore[union-attr]
+        lw._rollback(mark)
+        return None  # the array's own element type: an ordinary pointer to it
     if not isinstance(viewed, C.Scalar) or viewed.is_float or viewed.size not in (1, 2, 4, 8):
-        raise Unsupported(f"an array of {source.obj.elem} viewed as {viewed} through a pointer", e)
+        raise Unsupported(f"an array of {source.ctype} viewed as {viewed} through a pointer", e)
     return source.obj, viewed
 
 
@@ -159,10 +165,16 @@ def store_word(lw: FunctionLowerer, array: object, viewed: C.Scalar, index: Val,
     """`reinterpret_cast<U *>(objects)[index] = value`: the slots the word's bytes overlap take those bytes."""
     from ascendir.lower.object_arrays import ObjectArray
 
-    assert isinstance(array, ObjectArray)
-    held = layout_of(array.fields)
-    if held is None:
-        raise Unsupported(f"writing the bytes of {array.elem}, which holds more than numbers", node)
+    if isinstance(array, Cell):  # an array of numbers (`ElementScalar alphaList[N]`): an element a slot
+        assert isinstance(array.ctype, C.ArrayT) and isinstance(array.ctype.elem, C.Scalar)
+        elem = array.ctype.elem
+        held, count = Layout(elem.size, elem.size, (Slot(array, (), 0, elem),)), array.ctype.size
+    else:
+        assert isinstance(array, ObjectArray)
+        found = layout_of(array.fields)
+        if found is None:
+            raise Unsupported(f"writing the bytes of {array.elem}, which holds more than numbers", node)
+        held, count = found, array.size
     width = viewed.size
     word = _to_i64(lw, lw.ssa(lw.convert(value, viewed, node), node), viewed, node)
     start = _mul(lw, _to_i64(lw, lw.ssa(index, node), index.ctype, node), _c(lw, width, node), node)  # byte B
@@ -174,7 +186,7 @@ def store_word(lw: FunctionLowerer, array: object, viewed: C.Scalar, index: Val,
                     _c(lw, size, node), node)
         for k in range(-(-(width + w - 1) // size) + 1):
             element = _add(lw, first, _c(lw, k, node), node) if k else first
-            _merge_slot(lw, array.size, slot, element, start, width, word, size, node)
+            _merge_slot(lw, count, slot, element, start, width, word, size, node)
 
 
 def _merge_slot(lw: FunctionLowerer, count: int, slot: Slot, element: SSAValue, start: SSAValue, width: int,
@@ -235,7 +247,9 @@ def _cmp(lw: FunctionLowerer, predicate: str, a: SSAValue, b: SSAValue, node: A.
 
 
 def _to_i64(lw: FunctionLowerer, v: SSAValue, t: object, node: A.Node) -> SSAValue:
-    """An integer value widened (zero-extended: its bits) to i64."""
+    """A value's bits, zero-extended to i64 (a float's as the integer of its width)."""
+    if isinstance(t, C.Scalar) and t.is_float:
+        v = lw.emit(arith.BitcastOp(v, IntegerType(t.bits)), node).results[0]
     width = v.type.width.data if isinstance(v.type, IntegerType) else None
     if width is None:
         raise Unsupported(f"the bytes of a {t} value", node)
@@ -246,8 +260,9 @@ def _to_i64(lw: FunctionLowerer, v: SSAValue, t: object, node: A.Node) -> SSAVal
 
 def _from_i64(lw: FunctionLowerer, v: SSAValue, t: C.Scalar, node: A.Node) -> SSAValue:
     target = C.scalar_ir_type(t)
+    bits = IntegerType(t.bits)
+    if bits.width.data != 64:
+        v = lw.emit(arith.TruncIOp(v, bits), node).results[0]
     if not isinstance(target, IntegerType):
-        raise Unsupported(f"the bytes of a {t} member", node)
-    if target.width.data == 64:
-        return v
-    return lw.emit(arith.TruncIOp(v, target), node).results[0]
+        v = lw.emit(arith.BitcastOp(v, target), node).results[0]  # a float member: those bits
+    return v

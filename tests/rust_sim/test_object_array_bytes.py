@@ -71,3 +71,34 @@ def test_words_written_through_a_cast_fill_the_members_by_their_c_layout() -> No
     assert [list(y[8 + i * 4:8 + i * 4 + 4]) for i in range(3)] == [
         [7, 20, -100, 1 << 40], [8, 21, -101, 2], [9, 22, -102, 3]]
     assert y[20] == 12 * 100 + LAYOUT2.itemsize  # sizeof(Coord3) 12, sizeof(Layout2) 32
+
+
+FLOATS = """
+#include "kernel_operator.h"
+template <class T>
+__aicore__ inline void Unpack(T *const dst, GM_ADDR src, uint32_t len)
+{
+    for (uint32_t i = 0; i * sizeof(uint64_t) < len * sizeof(T); ++i) {
+        reinterpret_cast<uint64_t *>(dst)[i] = reinterpret_cast<__gm__ uint64_t *>(src)[i];
+    }
+}
+extern "C" __global__ __aicore__ void unpack(GM_ADDR alpha, GM_ADDR y)
+{
+    float alphaList[8];
+    Unpack(alphaList, alpha, 4);
+    AscendC::GlobalTensor<float> yg;
+    yg.SetGlobalBuffer((__gm__ float *)y, 4);
+    for (uint32_t i = 0; i < 4; ++i) {
+        yg.SetValue(i, alphaList[i] * 2);
+    }
+}
+"""
+
+
+def test_words_written_into_an_array_of_floats_are_its_elements_bits() -> None:
+    """catlass's group_gemm unpacks its per-group alpha and beta (`float alphaList[N]`) the same way: before, the
+    words never reached the array and the epilogue scaled by whatever it held (16_group_gemm's output inf / nan)."""
+    alpha = np.array([0.5, -1.25, 3.0, 1e-3], dtype=np.float32)
+    result = run(FLOATS, {"alpha": alpha}, chip="910B2", block_dim=1, outputs={"y": ((4,), "float32")})
+    assert not [f for f in result.findings if f.severity.name == "ERROR"], result.findings
+    np.testing.assert_array_equal(result.outputs["y"], alpha * 2)
