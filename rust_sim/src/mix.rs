@@ -188,6 +188,7 @@ impl CrossFlags {
 
 #[derive(Debug)]
 struct CrossCore {
+    name: String, // the API as written (CrossCoreSetFlag or NotifyEvent, ...), for the findings
     set: bool,
     mode: u8,
     pipe: Pipe,
@@ -195,9 +196,14 @@ struct CrossCore {
 }
 
 fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
-    let set = a.api == "CrossCoreSetFlag";
-    let mode = match a.targ("modeId") {
+    // NotifyEvent<pipe>(id) / WaitEvent<pipe>(id), the Matmul library's cube-vector events, are the same flags
+    // (asc-devkit kernel_operator_block_sync_intf_impl.h): NotifyEventImpl<subBlockSyncMode, pipe> with mode 2
+    // (the AIC and the AIVs of one block; the 950 form takes it as a template argument defaulting to 2), and
+    // WaitEventImpl, which waits as CrossCoreWaitFlag does
+    let set = matches!(a.api.as_str(), "CrossCoreSetFlag" | "NotifyEvent");
+    let mode = match a.targ("modeId").or_else(|| a.targ("subBlockSyncMode")) {
         Some(v) => v.parse::<u8>().map_err(|_| format!("modeId {v}"))?,
+        None if a.api == "NotifyEvent" => 2,
         None if set => return Err("CrossCoreSetFlag without its modeId".into()),
         None => 0,
     };
@@ -206,6 +212,7 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         None => Pipe::S,
     };
     Ok(Box::new(CrossCore {
+        name: a.api.clone(),
         set,
         mode,
         pipe: if set { pipe } else { Pipe::S },
@@ -220,11 +227,7 @@ impl ApiOp for CrossCore {
 
     fn exec(&self, cx: &mut Ctx) -> Flow {
         let id = cx.uint(self.id);
-        let what = if self.set {
-            "CrossCoreSetFlag"
-        } else {
-            "CrossCoreWaitFlag"
-        };
+        let what = self.name.as_str();
         if id > 15 {
             cx.report(
                 code::INVALID_OPERAND,
@@ -265,7 +268,7 @@ impl ApiOp for CrossCore {
                 cx.report(
                     code::INVALID_OPERAND,
                     format!(
-                        "CrossCoreSetFlag<{}> on an {}: the 2201 chips have modes 0 (all cores of a kind), 1 \
+                        "{what}<{}> on an {}: the 2201 chips have modes 0 (all cores of a kind), 1 \
                          (the AIVs of a block) and 2 (AIC and AIVs of a block, from either side)",
                         self.mode,
                         if me.aiv { "AIV" } else { "AIC" }
@@ -284,7 +287,11 @@ impl ApiOp for CrossCore {
 }
 
 pub fn register(r: &mut Registry) {
-    r.add_all(&["CrossCoreSetFlag", "CrossCoreWaitFlag"], &["plain"], decode);
+    r.add_all(
+        &["CrossCoreSetFlag", "CrossCoreWaitFlag", "NotifyEvent", "WaitEvent"],
+        &["plain"],
+        decode,
+    );
 }
 
 #[cfg(test)]
@@ -317,6 +324,35 @@ mod tests {
         f.set(l[2], 0, 1);
         assert!(l.iter().all(|s| f.take(s.slot, 1)));
         assert!(!f.take(l[1].slot, 1));
+    }
+
+    #[test]
+    fn notify_and_wait_event_are_the_mode_2_flag_and_its_wait() {
+        let call = |api: &str, targs: &[(&str, &str)]| {
+            let a = Args {
+                api: api.into(),
+                overload: "plain".into(),
+                targs: targs.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect(),
+                named: vec![(
+                    "flagId".into(),
+                    crate::api::Arg::Reg(Sv {
+                        reg: 1,
+                        ty: crate::dtype::STy::I64,
+                    }),
+                )],
+                ..Default::default()
+            };
+            let op = decode(&a).unwrap();
+            let text = format!("{op:?}");
+            (text.contains("set: true"), text.contains("mode: 2"), op.pipe())
+        };
+        assert_eq!(call("NotifyEvent", &[("pipe", "PIPE_FIX")]), (true, true, Pipe::Fix));
+        // the 950 form's subBlockSyncMode, when written
+        assert_eq!(
+            call("NotifyEvent", &[("pipe", "PIPE_MTE3"), ("subBlockSyncMode", "1")]),
+            (true, false, Pipe::Mte3)
+        );
+        assert_eq!(call("WaitEvent", &[("pipe", "PIPE_MTE3")]), (false, false, Pipe::S));
     }
 
     #[test]

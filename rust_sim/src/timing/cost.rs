@@ -396,7 +396,9 @@ pub(crate) fn classify(api: &str, dtype: Option<&str>, p: &Params) -> Class {
         Some("f16" | "bf16" | "i16" | "u16" | "i8" | "u8" | "bool" | "i1")
     );
     match api {
-        "SetFlag" | "WaitFlag" | "CrossCoreSetFlag" | "CrossCoreWaitFlag" => return Class::Skip,
+        "SetFlag" | "WaitFlag" | "CrossCoreSetFlag" | "CrossCoreWaitFlag" | "NotifyEvent" | "WaitEvent" => {
+            return Class::Skip
+        }
         "PipeBarrier" => return Class::Barrier,
         "DataCopy" | "DataCopyPad" | "LoadData" | "LoadDataWithTranspose" | "Fixpipe" => return Class::Copy,
         // the GM fills: the library duplicates the value in UB and copies it out (MTE3), bytes of the fill
