@@ -17,10 +17,12 @@ _WORKSPACE_PARAMS = ("workspace", "usrworkspace", "userworkspace")
 
 
 def _param_kind(name: str) -> str:
-    """What a kernel's GM parameter holds by its name: "workspace", "tiling" (tiling, tilingGm, tiling_gm,
-    tiling_data, ...) or "tensor"."""
+    """What a kernel's GM parameter holds by its name: "workspace" (workspace, workspaceGM, usrWorkspace, ...),
+    "tiling" (tiling, tilingGm, tiling_gm, tiling_data, ...) or "tensor"."""
     lname = name.lower()
-    if lname in _WORKSPACE_PARAMS:
+    # workspaceGM / workspace_gm / usrWorkspace: the same buffer by the names vendor kernels give its GM address
+    # (ops-nn mat_mul_v3's `GM_ADDR workspaceGM`, read as a tensor it was a 0-byte buffer: ASC950 at its ND2NZ copy)
+    if lname in _WORKSPACE_PARAMS or lname.replace("_", "").removesuffix("gm") in _WORKSPACE_PARAMS:
         return "workspace"
     if lname.replace("_", "").startswith("tiling"):
         return "tiling"
