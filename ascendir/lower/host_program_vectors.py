@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 from ascendir.lower import ctypes as C
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.values import Cell, Val
+from ascendir.lower.vector_type import vector_argument
 from frontend import ast as A
 
 if TYPE_CHECKING:
@@ -52,14 +53,11 @@ def listed_elements(d: A.Declarator) -> list[A.Node] | None:
 
 def _element_type(lw: FunctionLowerer, t: A.TypeRef) -> C.Scalar | None:
     """T of `std::vector<T>` written as such, when T is a number type; None otherwise."""
-    base = t.base
-    if isinstance(base, str) or t.pointers or [p.name for p in base.parts] != ["std", "vector"]:
-        return None
-    targs = base.parts[-1].template_args
-    if not targs or len(targs) != 1:
+    arg = vector_argument(t, qualified=True)
+    if arg is None:
         return None
     try:
-        elem = lw._template_arg_value(targs[0])
+        elem = lw._template_arg_value(arg)
     except Unsupported:
         return None
     return elem if isinstance(elem, C.Scalar) else None
@@ -142,14 +140,11 @@ def _place(d: A.Node) -> str:
 
 def _object_element(lw: FunctionLowerer, t: A.TypeRef) -> C.ClassT | None:
     """T of `std::vector<T>` when T is a class of the program's (a record of numbers, checked when declared)."""
-    base = t.base
-    if isinstance(base, str) or t.pointers or [p.name for p in base.parts] != ["std", "vector"]:
-        return None
-    targs = base.parts[-1].template_args
-    if not targs or len(targs) != 1:
+    arg = vector_argument(t, qualified=True)
+    if arg is None:
         return None
     try:
-        elem = lw._template_arg_value(targs[0])
+        elem = lw._template_arg_value(arg)
     except Unsupported:
         return None
     if isinstance(elem, C.TilingT) and not elem.path and elem.name in lw.scope.classes:

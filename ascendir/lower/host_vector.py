@@ -31,6 +31,7 @@ from ascendir.lower import ctypes as C
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.function import Unsupported
 from ascendir.lower.values import Cell, Val
+from ascendir.lower.vector_type import vector_argument
 from frontend import ast as A
 
 if TYPE_CHECKING:
@@ -88,13 +89,10 @@ def is_vector(v: Val) -> bool:
 
 def element_type(lw: HostLowerer, type_ref: A.TypeRef) -> Scalar | None:
     """The scalar T of a `std::vector<T>` type as written; None for anything else."""
-    base = type_ref.base
-    if isinstance(base, str) or not base.parts or base.parts[-1].name != "vector":
+    arg = vector_argument(type_ref)
+    if arg is None:
         return None
-    targs = base.parts[-1].template_args
-    if not targs or len(targs) != 1:
-        return None
-    t = lw._template_arg_value(targs[0])
+    t = lw._template_arg_value(arg)
     if isinstance(t, C.EnumT):
         return C.I32  # `std::vector<ge::DataType>`: an enum's elements are held as their numbers
     return t if isinstance(t, Scalar) else None

@@ -35,6 +35,7 @@ from xdsl.ir import Block
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_vector
 from ascendir.lower.ctypes import Scalar
+from ascendir.lower.vector_type import vector_argument
 from ascendir.lower.function import Unsupported
 from ascendir.lower.host_handles import HostT, VectorItems
 from ascendir.lower.host_std import ConstSeq
@@ -67,13 +68,10 @@ def is_table(v: Val) -> bool:
 
 def element_type(lw: HostLowerer, type_ref: A.TypeRef) -> Scalar | None:
     """T of a `std::vector<std::vector<T>>` as written (an enum's elements held as numbers); None otherwise."""
-    base = type_ref.base
-    if isinstance(base, str) or not base.parts or base.parts[-1].name != "vector":
+    arg = vector_argument(type_ref)
+    if arg is None:
         return None
-    targs = base.parts[-1].template_args
-    if not targs or len(targs) != 1:
-        return None
-    inner = targs[0].value
+    inner = arg.value
     inner = inner.type if isinstance(inner, A.TypeArgExpr) else inner
     if isinstance(inner, A.Name):
         inner = A.TypeRef(inner.span, inner.qname)
