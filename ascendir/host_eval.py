@@ -383,4 +383,5 @@ def _result(state: TilingContextState, status: int | None, diagnostics: list[str
         diagnostics=diagnostics,
         struct_name=buffer.struct_name if buffer is not None else None,
         local_memory_size=state.local_memory_size,
+        need_atomic=state.need_atomic,
     )

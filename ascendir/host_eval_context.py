@@ -335,6 +335,14 @@ class HostFunctions(InterpreterFunctions):
         state.local_memory_size = to_unsigned(int(args[1]), 32)  # it takes a uint32_t
         return ()
 
+    @impl(host.SetNeedAtomicOp)
+    def run_set_need_atomic(
+        self, interpreter: Interpreter, op: host.SetNeedAtomicOp, args: PythonValues
+    ) -> PythonValues:
+        state = cast(TilingContextState, args[0])
+        state.need_atomic = bool(int(args[1]))  # the last call wins, as the context keeps one flag
+        return ()
+
     @impl(host.SetTilingKeyOp)
     def run_set_tiling_key(
         self, interpreter: Interpreter, op: host.SetTilingKeyOp, args: PythonValues

@@ -80,6 +80,9 @@ class TilingResult:
     left_out_reached: set[str] = field(default_factory=set)
     # the bytes of UB the kernel takes as SIMT local memory (TilingContext::SetLocalMemorySize; 0: none)
     local_memory_size: int = 0
+    # TilingContext::SetNeedAtomic(true): the runtime initialises the outputs before the launch (see
+    # host.SetNeedAtomicOp), so a launch starts them as zeros that count as written (passes/sim/launch_buffers.py)
+    need_atomic: bool = False
 
     @property
     def succeeded(self) -> bool:
@@ -138,6 +141,7 @@ class TilingContextState:
     block_dim: int | None = None
     tiling_key: int | None = None
     workspace: dict[int, int] = field(default_factory=dict)
+    need_atomic: bool = False  # SetNeedAtomic's flag (False when not called)
     local_memory_size: int = 0  # SetLocalMemorySize's (SIMT dynamic UB) bytes; 0 when not set, as the framework's
     buffer: TilingStruct | None = None
     locals: list[TilingStruct] = field(default_factory=list)

@@ -65,6 +65,23 @@ class SetLocalMemorySizeOp(IRDLOperation):
 
 
 @irdl_op_definition
+class SetNeedAtomicOp(IRDLOperation):
+    """`context->SetNeedAtomic(flag)`: with it true, the runtime initialises the outputs whose OpDef says
+    InitValue before the launch (asc-devkit docs, OpParamDef/InitValue.md: InitValue takes effect only together
+    with SetNeedAtomic(true)); kernels that accumulate into an output with atomic adds rely on it."""
+
+    name = "host.set_need_atomic"
+
+    context = operand_def(TilingContextType)
+    value = operand_def(IntegerType)
+
+    assembly_format = "$context `,` $value attr-dict `:` type($value)"
+
+    def __init__(self, context: SSAValue, value: SSAValue) -> None:
+        super().__init__(operands=[context, value])
+
+
+@irdl_op_definition
 class LeftOutOp(IRDLOperation):
     """Where the host lowering left a statement out (an ASC103 gap): `at` is the statement's source span,
     `file:line:col:end_line:end_col`. Running it does nothing; the evaluator notes that the run reached it, so

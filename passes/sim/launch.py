@@ -193,6 +193,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
                                    for i, (name, a) in enumerate(given_outputs.items()) for t in _items(a)]
                           if given_outputs else [])
     workspace = 0
+    need_atomic = False  # the host's SetNeedAtomic(true): outputs start as zeros (launch_buffers._buffers)
     key = tiling_key
     tiling_data: bytes | None = None
     if is_kernel_only(program):
@@ -223,6 +224,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         dim = result.block_dim or 1
         key = result.tiling_key
         workspace = max(result.workspace.values(), default=0)
+        need_atomic = result.need_atomic
         tiling_data = tiling_bytes(program, result.struct_name, result.fields)
         if result.complete and not result.gaps:
             # a field the host never set holds 0 on the device (the tiling data starts zeroed); where the host
@@ -267,7 +269,8 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
                                    in_names, given_outputs, out_names, workspace,
                                    outputs_initialised, inputs, tiling_data,
                                    # an input the op description lists as an output too is updated in place
-                                   inplace=set(inplace) | (set(in_names) & set(out_names)))
+                                   inplace=set(inplace) | (set(in_names) & set(out_names)),
+                                   zeroed_outputs=need_atomic)
     return execute(sim_program, buffers, dim, chip, budget=budget, timing=timing, trace=trace, findings=findings,
                    outputs=out_arrays, key=key)
 

@@ -31,8 +31,8 @@ def _param_kind(name: str) -> str:
 
 def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], outputs: dict[str, Any],
              out_names: list[str], workspace: int, outputs_initialised: bool, named: Any = None,
-             tiling_data: bytes | None = None, inplace: set[str] | frozenset[str] = frozenset()
-             ) -> tuple[list[tuple[str, str, Any]], dict[str, np.ndarray]]:
+             tiling_data: bytes | None = None, inplace: set[str] | frozenset[str] = frozenset(),
+             zeroed_outputs: bool = False) -> tuple[list[tuple[str, str, Any]], dict[str, np.ndarray]]:
     """One (name, role, uint8 view) per kernel parameter: the op's inputs, then its outputs, by position among
     the kernel's tensor parameters (or by the parameters' names, when every tensor is given by one); then the
     workspace and the tiling data (the bytes the host saved, for a kernel that reads them from GM itself). An
@@ -42,22 +42,29 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
     buffer is the output's array, starting as a copy of the input's (the caller's input stays as it was). The
     returned outputs end with each other in-place input, under its name: the array the kernel's writes come back
     into (the caller's own, as bench's correctness stage reads an in-place task's result back from its inputs),
-    so an op that declares no outputs and updates its inputs (ops-nn apply_adam_w_v2's var, m, v) returns them."""
+    so an op that declares no outputs and updates its inputs (ops-nn apply_adam_w_v2's var, m, v) returns them.
+    `zeroed_outputs` (the host tiling set SetNeedAtomic(true)): the runtime fills the outputs before the launch
+    with their OpDef's InitValue (asc-devkit OpParamDef/InitValue.md: it takes effect only with SetNeedAtomic(true);
+    the InitValue(0) vendor ops use is assumed: the OpDef's value is not read), so each starts as zeros (a caller's
+    array too) and counts as written; without it an output the kernel leaves unwritten is a finding (ASC961)."""
     tensor_params = [p for p in prog.params if p.dtype == "gm" and _param_kind(p.name) == "tensor"
                      and p.name not in prog.statics]
     out_arrays: dict[str, Any] = {}
     updated: dict[str, Any] = {}  # an in-place input's name -> the array its buffer is written back into
     made: list[Any] = []
 
-    def output_array(spec: Any) -> np.ndarray:
+    def output_array(spec: Any, name: str) -> np.ndarray:
         if isinstance(spec, np.ndarray):
-            return np.ascontiguousarray(spec)
+            arr = np.ascontiguousarray(spec)
+            if zeroed_outputs and name not in in_names:  # (a ref output holds its input's data)
+                arr[...] = 0  # the runtime's fill before the launch; the kernel's writes come back here
+            return arr
         if spec.dtype == INT4:
             return np.zeros(packed_int4_bytes(spec.shape), dtype=np.uint8)
         return np.zeros(spec.shape, dtype=numpy_dtype(spec.dtype))
 
     for name, spec in outputs.items():
-        made.append([output_array(s) for s in spec] if isinstance(spec, list) else output_array(spec))
+        made.append([output_array(s, name) for s in spec] if isinstance(spec, list) else output_array(spec, name))
         out_arrays[name] = made[-1]
     given: list[Any] = [*arrays, *made]
     roles = ["inplace" if i < len(in_names) and in_names[i] in inplace else "input" for i in range(len(arrays))]
@@ -105,8 +112,8 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
         role = roles[k] if k < len(roles) else "output"
         if role == "input" and p.name in inplace:
             role = "inplace"
-        if role == "output" and outputs_initialised and arr is not None:
-            role = "inplace"  # the caller's data counts as written, and the kernel updates it
+        if role == "output" and (outputs_initialised or zeroed_outputs) and arr is not None:
+            role = "inplace"  # the caller's data (or the runtime's zeros) counts as written; the kernel updates it
         k += 1
         if k - 1 in refs and refs[k - 1] in placed:
             buffers.append((p.name, "alias", placed[refs[k - 1]]))  # the ref input's buffer
