@@ -133,6 +133,11 @@ class TypeResolution:
             # DequantFP8toFP16 declares `using CopyGm2Ub = ...::CopyGm2Ub<ArchTag, GemmType<int8_t, ...>>` and
             # then `using CopyGm2UbFP32 = ...::CopyGm2Ub<ArchTag, GemmType<float, ...>>`, which is no int8 copy)
             return self.named_type(last.name, last.template_args, [p.name for p in t.base.parts[:-1]])
+        written = [p.name for p in t.base.parts[:-1] if p.name]
+        if len(parts) == 1 and written[:1] == ["AscendC"]:
+            # `AscendC::X`: the namespace is kept, so that a program's own X does not hide the library's
+            # (named_type, _names_library_type)
+            return self.named_type(last.name, last.template_args, written)
         return self.named_type(last.name, last.template_args, [p.name for p in parts[:-1]])
 
     def _member_alias_class(self, name: str) -> CType | None:
@@ -289,6 +294,12 @@ class TypeResolution:
                     finally:
                         self._aliases_resolving.discard(id(alias))
                 info = info.outer
+        if self._names_library_type(name, qualifiers):
+            # `AscendC::TransDataTo5HDParams` as a member of the program's own struct TransDataTo5HDParams (ops-math
+            # unfold_grad): the library's type; the program's struct of that unqualified name would contain itself
+            library = self._library_type(name, args)
+            if library is not None:
+                return library
         if name in self.scope.tiling_structs and name not in self.scope.classes:
             return C.TilingT(name)
         cls = self.scope.classes.get(name)
@@ -338,6 +349,24 @@ class TypeResolution:
             underlying = self.scope.enums[name].underlying
             t = self.resolve_type(underlying) if underlying is not None else C.I32
             return t if isinstance(t, Scalar) else C.I32  # user enums are plain integers to us
+        library = self._library_type(name, args)
+        return library if library is not None else C.UnknownT(name)
+
+    def _names_library_type(self, name: str, qualifiers: Sequence[str]) -> bool:
+        """Whether a name written in the AscendC namespace (`AscendC::X`, `::AscendC::X`) means the library's
+        type X rather than a class X the program declares outside that namespace (a program may add its own
+        classes to namespace AscendC: those it names so are its own)."""
+        written = [q for q in qualifiers if q]
+        if not written or written[0] != "AscendC":
+            return False
+        cls = self.scope.classes.get(name)
+        if cls is None:
+            return name in self.scope.tiling_structs or name in self.scope.aliases
+        return not self.scope.declared_in.get(id(cls.decl), "").startswith("AscendC")
+
+    def _library_type(self, name: str, args: Sequence[A.TemplateArg]) -> CType | None:
+        """The library's type of this name (catalog structs and enums, tiling structs, the API's object types),
+        None for a name the library does not declare."""
         kind = self.catalog_type_kind(name)
         if kind == "struct" and name.endswith("Tiling"):
             return C.TilingT(name)  # TCubeTiling, SoftMaxTiling, ...: filled by the host like any tiling data
@@ -361,7 +390,7 @@ class TypeResolution:
             # a parameter struct or library class the catalog does not model: a value whose fields and
             # methods are not followed, not an unknown type
             return C.StructT(name)
-        return C.UnknownT(name)
+        return None
 
     def _homonym(self, name: str, qualifiers: Sequence[str]) -> str:
         """The key of the class `name` meant where several namespaces declare one: the one whose namespace ends
