@@ -591,22 +591,32 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
                 return Flow::Next;
             };
             crate::timing::scalar_access(cx.core, handle.space, at as i64);
+            let n = size as usize;
+            let mut flags = [1u8; 8];
             let (bits, init) = match handle.space {
                 Space::Gm(b) => {
                     let buf = &cx.gm.bufs[b as usize];
-                    let init = buf.all_init(at, size as usize);
+                    let init = buf.all_init(at, n);
+                    if !init {
+                        buf.init_flags(at, &mut flags[..n]);
+                    }
                     (elem.load_bits(&buf.bytes()[at..]), init)
                 }
                 Space::Local(m) => {
                     let mem = cx.local(m);
-                    let init = mem.init[at..at + size as usize].iter().all(|&x| x == 1);
+                    let init = mem.init[at..at + n].iter().all(|&x| x == 1);
+                    if !init {
+                        flags[..n].copy_from_slice(&mem.init[at..at + n]);
+                    }
                     (elem.load_bits(&mem.data.as_slice()[at..]), init)
                 }
                 Space::Null => (0, true),
             };
-            // reading unwritten bytes is not itself a fault: the value is judged where it is used (taint.rs)
+            // reading unwritten bytes is not itself a fault: the value is judged where it is used (taint.rs),
+            // and only the bits the unwritten bytes form are unknown
             let origin = (!init).then_some(cx.loc);
-            cx.core.taint.mark(*d, origin, cx.prog.n_regs);
+            let unknown = crate::taint::unwritten_bits(&flags[..n], elem.is_float());
+            cx.core.taint.mark_bits(*d, origin, unknown, cx.prog.n_regs);
             cx.core.r[*d as usize] = bits;
             Flow::Next
         }
@@ -630,8 +640,8 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
             let mut bytes = [0u8; 8];
             elem.store_bits(&mut bytes, bits);
             let n = size as usize;
-            // a value from unwritten memory stays unwritten data where it is stored
-            let init = [cx.core.taint.of(v.reg).is_none() as u8; 8];
+            // a value from unwritten memory stays unwritten data where it is stored (the bytes its unknown bits are)
+            let init = cx.core.taint.init_bytes(v.reg, elem.is_float());
             cx.store_bytes(handle, at, &bytes[..n], &init[..n], *elem, "SetValue");
             Flow::Next
         }

@@ -10,15 +10,27 @@
 //! happens: a branch or loop condition, an address or index, a buffer length, a catalog call's scalar
 //! operand (a vector scalar, a count, a stride).
 //!
+//! A register's taint also says which of its bits come from unwritten bytes (a 64-bit read that reaches 4 bytes
+//! past a buffer's data taints only the high 32 bits): masks, truncations and shifts that drop those bits give
+//! a clean value, so using the written bytes is not a finding while using the unwritten ones still is. Bits
+//! follow the integer operations exactly where that is cheap (and, or, xor, shifts by a clean amount, ext /
+//! trunc; add, sub and mul taint from the lowest unknown bit up, where a carry can reach); anything else taints
+//! the whole result.
+//!
 //! Nothing is tracked until the first tainted read: `Taint::any` is false and the interpreter skips `step`.
 
 use crate::api::{Arg, Args};
 use crate::checks::{code, Findings, Severity};
 use crate::core::Core;
+use crate::dtype::STy;
 use crate::program::{Op, Program, R};
+use crate::scalar::{ConvOp, IntBin};
 
 /// No taint: the value is not from unwritten memory.
 const CLEAN: i32 = i32::MIN;
+
+/// Every bit of a value unknown.
+pub const ALL: u64 = u64::MAX;
 
 /// A core's taint state: per scalar register and per stack byte, CLEAN or the location of the GetValue that
 /// read unwritten memory.
@@ -27,7 +39,24 @@ pub struct Taint {
     /// some register or stack byte may be tainted (false: nothing to follow, the common case)
     pub any: bool,
     regs: Vec<i32>,
+    /// per register, the bits of its value that come from unwritten bytes (non-zero exactly where tainted)
+    bits: Vec<u64>,
     stack: Vec<i32>,
+}
+
+/// The bits of a value loaded from `n` bytes whose initialised-ness is `flags` (1: written): each unwritten
+/// byte's eight bits, little-endian as the load assembles them; a float's bits are one value, all unknown.
+pub fn unwritten_bits(flags: &[u8], float: bool) -> u64 {
+    let m = flags
+        .iter()
+        .enumerate()
+        .filter(|&(_, &f)| f != 1)
+        .fold(0u64, |m, (k, _)| m | 0xFFu64 << (8 * k));
+    if float && m != 0 {
+        ALL
+    } else {
+        m
+    }
 }
 
 /// How a catalog call's scalar operands relate to taint (decided at load, from its head and operands).
@@ -86,6 +115,7 @@ impl Taint {
     fn regs(&mut self, n: usize) -> &mut Vec<i32> {
         if self.regs.len() < n {
             self.regs.resize(n, CLEAN);
+            self.bits.resize(n, 0);
         }
         &mut self.regs
     }
@@ -102,27 +132,46 @@ impl Taint {
     /// Marks register `r` as holding a value GetValue at `origin` read from unwritten memory (Some), or a
     /// clean value (None).
     pub fn mark(&mut self, r: R, origin: Option<i32>, n_regs: usize) {
+        self.mark_bits(r, origin, ALL, n_regs);
+    }
+
+    /// As `mark`, with only `bits` of the value from unwritten bytes (none: clean).
+    pub fn mark_bits(&mut self, r: R, origin: Option<i32>, bits: u64, n_regs: usize) {
         match origin {
-            Some(loc) => {
+            Some(loc) if bits != 0 => {
                 self.any = true;
-                self.regs(n_regs)[r as usize] = loc;
+                self.regs(n_regs);
+                self.set(r, loc, bits);
             }
-            None if self.any => {
-                if let Some(t) = self.regs.get_mut(r as usize) {
-                    *t = CLEAN;
-                }
-            }
-            None => {}
+            _ if self.any => self.set(r, CLEAN, 0),
+            _ => {}
         }
+    }
+
+    /// The initialised-ness of the low `n` bytes of register `r`'s value, as a store writes them (1: known).
+    pub fn init_bytes(&self, r: R, float: bool) -> [u8; 8] {
+        let m = match self.of(r) {
+            None => 0,
+            Some(_) if float => ALL,
+            Some(_) => self.bits[r as usize],
+        };
+        std::array::from_fn(|k| ((m >> (8 * k)) & 0xFF == 0) as u8)
     }
 
     fn get(&self, r: R) -> i32 {
         self.regs.get(r as usize).copied().unwrap_or(CLEAN)
     }
 
-    fn set(&mut self, r: R, t: i32) {
-        if let Some(x) = self.regs.get_mut(r as usize) {
+    /// The origin and the unknown bits of `r` (CLEAN, 0 when clean).
+    fn get2(&self, r: R) -> (i32, u64) {
+        (self.get(r), self.bits.get(r as usize).copied().unwrap_or(0))
+    }
+
+    fn set(&mut self, r: R, t: i32, bits: u64) {
+        let (t, bits) = if t == CLEAN || bits == 0 { (CLEAN, 0) } else { (t, bits) };
+        if let (Some(x), Some(m)) = (self.regs.get_mut(r as usize), self.bits.get_mut(r as usize)) {
             *x = t;
+            *m = bits;
         }
     }
 
@@ -134,7 +183,23 @@ impl Taint {
         self.stack.get(at).copied().unwrap_or(CLEAN)
     }
 
-    fn store_stack(&mut self, at: usize, bytes: usize, t: i32, stack_bytes: usize) {
+    /// The first origin among stack bytes `[at, at + n)` and the value bits those tainted bytes form.
+    fn load_stack(&self, at: usize, n: usize, float: bool) -> (i32, u64) {
+        let mut origin = CLEAN;
+        let mut m = 0u64;
+        for k in 0..n.min(8) {
+            let o = self.stack_at(at + k);
+            if o != CLEAN {
+                origin = if origin == CLEAN { o } else { origin };
+                m |= 0xFFu64 << (8 * k);
+            }
+        }
+        (origin, if float && m != 0 { ALL } else { m })
+    }
+
+    /// Stores the taint of a value whose unknown bits are `m` into stack bytes `[at, at + bytes)`: each byte
+    /// is tainted only when some of its bits are unknown.
+    fn store_stack(&mut self, at: usize, bytes: usize, t: i32, m: u64, stack_bytes: usize) {
         if t == CLEAN && self.stack.is_empty() {
             return;
         }
@@ -142,9 +207,50 @@ impl Taint {
             self.stack.resize(stack_bytes, CLEAN);
         }
         let end = (at + bytes).min(self.stack.len());
-        if at < end {
-            self.stack[at..end].fill(t);
+        for (k, x) in (at..end).enumerate() {
+            let byte = if k < 8 { (m >> (8 * k)) & 0xFF } else { m >> 56 };
+            self.stack[x] = if t != CLEAN && byte != 0 { t } else { CLEAN };
         }
+    }
+}
+
+/// The unknown bits of `a op b` at width `ty`, from each operand's (unknown bits, value); a known operand's
+/// value decides (a known 0 bit of an and, a known 1 bit of an or, a known shift amount).
+fn int_bits(op: IntBin, ty: STy, (ma, va): (u64, u64), (mb, vb): (u64, u64)) -> u64 {
+    let m = match op {
+        IntBin::And => (ma | mb) & (ma | va) & (mb | vb),
+        IntBin::Or => (ma | mb) & (ma | !va) & (mb | !vb),
+        IntBin::Xor => ma | mb,
+        IntBin::Shl | IntBin::ShrU | IntBin::ShrS if mb == 0 => {
+            // the scalar unit's rule (scalar.rs): a shift by the width or more gives 0, or the sign
+            let s = ty.zext(vb);
+            let wide = s >= ty.bits() as u64;
+            match op {
+                IntBin::Shl if !wide => ma << s,
+                IntBin::ShrU if !wide => ty.zext(ma) >> s,
+                IntBin::ShrS => (ty.sext(ma) >> s.min(63)) as u64,
+                _ => 0,
+            }
+        }
+        // bit i of a sum, difference or product depends on the operands' bits 0..=i only
+        IntBin::Add | IntBin::Sub | IntBin::Mul if ma | mb != 0 => {
+            let m = ma | mb;
+            !((m & m.wrapping_neg()) - 1)
+        }
+        _ if ma | mb != 0 => ALL,
+        _ => 0,
+    };
+    m & ty.mask()
+}
+
+/// The unknown bits of a conversion of a value whose unknown bits are `m`: integer extensions and truncations
+/// move them; anything through a float makes the whole result unknown.
+fn conv_bits(op: ConvOp, from: STy, to: STy, m: u64) -> u64 {
+    match op {
+        ConvOp::ExtUI | ConvOp::TruncI => from.zext(m) & to.mask(),
+        ConvOp::ExtSI => from.sext(m) as u64 & to.mask(),
+        ConvOp::Bitcast if !from.is_float() && !to.is_float() => m & to.mask(),
+        _ => ALL,
     }
 }
 
@@ -183,18 +289,41 @@ pub fn step(core: &mut Core, prog: &Program, pc: usize, findings: &mut Findings)
     t.regs(n);
     let mut acted: Option<(i32, &'static str)> = None;
     let mut used = |t: &Taint, r: R, what: &'static str| note(&mut acted, t.get(r), what);
+    let r = &core.r;
     match &ins.op {
-        Op::Mov { d, a } | Op::Unary { d, a, .. } | Op::Conv { d, a, .. } => {
+        Op::Mov { d, a } => {
+            let (v, m) = t.get2(*a);
+            t.set(*d, v, m);
+        }
+        Op::Conv { op, from, to, d, a } => {
+            let (v, m) = t.get2(*a);
+            t.set(*d, v, conv_bits(*op, *from, *to, m));
+        }
+        Op::Int2 { op, ty, d, a, b } => {
+            let ((va, ma), (vb, mb)) = (t.get2(*a), t.get2(*b));
+            let m = int_bits(*op, *ty, (ma, r[*a as usize]), (mb, r[*b as usize]));
+            t.set(*d, if va != CLEAN { va } else { vb }, m);
+        }
+        Op::Unary { d, a, .. } => {
             let v = t.get(*a);
-            t.set(*d, v);
+            t.set(*d, v, ALL);
         }
-        Op::Int2 { d, a, b, .. } | Op::Float2 { d, a, b, .. } | Op::Cmpi { d, a, b, .. } | Op::Cmpf { d, a, b, .. } => {
+        Op::Float2 { d, a, b, .. } | Op::Cmpi { d, a, b, .. } | Op::Cmpf { d, a, b, .. } => {
             let v = t.join(&[*a, *b]);
-            t.set(*d, v);
+            t.set(*d, v, ALL);
         }
-        Op::Fma { d, a, b, c, .. } | Op::Select { d, c, a, b } => {
+        Op::Fma { d, a, b, c, .. } => {
             let v = t.join(&[*a, *b, *c]);
-            t.set(*d, v);
+            t.set(*d, v, ALL);
+        }
+        // a known condition passes on the chosen value's taint; an unknown one makes the choice unknown
+        Op::Select { d, c, a, b } => {
+            let (v, m) = if t.get(*c) != CLEAN {
+                (t.join(&[*c, *a, *b]), ALL)
+            } else {
+                t.get2(if r[*c as usize] & 1 != 0 { *a } else { *b })
+            };
+            t.set(*d, v, m);
         }
         Op::SelectH { c, .. } => used(t, *c, "a choice of tensor depends on"),
         Op::Brz { c, .. } => used(t, *c, "a branch (an if or a loop condition) depends on"),
@@ -203,20 +332,21 @@ pub fn step(core: &mut Core, prog: &Program, pc: usize, findings: &mut Findings)
         | Op::EnQue { d, .. }
         | Op::TilingMissing { d, .. }
         | Op::TilingKeyIs { d, .. }
-        | Op::CoreIs { d, .. } => t.set(*d, CLEAN),
+        | Op::CoreIs { d, .. } => t.set(*d, CLEAN, 0),
         Op::LdStack { elem, off, idx, d, .. } => {
             used(t, *idx, "a local array is indexed by");
-            let at = *off as usize + (core.r[*idx as usize] as usize).wrapping_mul(elem.size());
-            let v = t.stack_at(at);
-            t.set(*d, v);
+            let at = *off as usize + (r[*idx as usize] as usize).wrapping_mul(elem.size());
+            let (v, m) = t.load_stack(at, elem.size(), elem.is_float());
+            t.set(*d, v, m);
         }
         Op::StStack { elem, off, len, idx, v } => {
             used(t, *idx, "a local array is indexed by");
-            let i = core.r[*idx as usize] as i64;
+            let i = r[*idx as usize] as i64;
             if i >= 0 && i < *len as i64 {
                 let at = *off as usize + i as usize * elem.size();
-                let tv = t.get(*v);
-                t.store_stack(at, elem.size(), tv, prog.stack_bytes);
+                let (tv, m) = t.get2(*v);
+                let m = if elem.is_float() && m != 0 { ALL } else { m };
+                t.store_stack(at, elem.size(), tv, m, prog.stack_bytes);
             }
         }
         Op::PtrAdd { n: x, .. } | Op::SubTensor { n: x, .. } => used(t, x.reg, "a pointer or tensor offset is"),
@@ -252,15 +382,15 @@ pub fn step(core: &mut Core, prog: &Program, pc: usize, findings: &mut Findings)
                 }
                 let v = t.join(&c.passes);
                 if !c.own_result {
-                    for &r in &c.outs {
-                        t.set(r, v);
+                    for &o in &c.outs {
+                        t.set(o, v, ALL);
                     }
                 }
             }
         }
         Op::Unsupported { results, .. } => {
-            for &r in results {
-                t.set(r, CLEAN);
+            for &o in results {
+                t.set(o, CLEAN, 0);
             }
         }
         _ => {}
@@ -305,13 +435,62 @@ mod tests {
     #[test]
     fn stack_stores_keep_their_taint_per_byte() {
         let mut t = Taint::default();
-        t.store_stack(8, 4, CLEAN, 16);
+        t.store_stack(8, 4, CLEAN, 0, 16);
         assert!(t.stack.is_empty(), "a clean store before any taint allocates nothing");
-        t.store_stack(8, 4, 3, 16);
+        t.store_stack(8, 4, 3, ALL, 16);
         assert_eq!(
             (t.stack_at(7), t.stack_at(8), t.stack_at(11), t.stack_at(12)),
             (CLEAN, 3, 3, CLEAN)
         );
+    }
+
+    #[test]
+    fn a_read_partly_past_the_data_taints_only_the_unwritten_bytes_bits() {
+        // a 64-bit word whose high 4 bytes nothing wrote
+        let hi = unwritten_bits(&[1, 1, 1, 1, 0, 0, 0, 0], false);
+        assert_eq!(hi, 0xFFFF_FFFF_0000_0000);
+        assert_eq!(unwritten_bits(&[1, 0], true), ALL, "a float's bits are one value");
+        assert_eq!(unwritten_bits(&[1; 8], false), 0);
+        let low = |op, b| int_bits(op, STy::I64, (hi, 0x1234), (0, b));
+        // the low 32 bits, by mask, truncation or shifts that drop the high ones: known
+        assert_eq!(low(IntBin::And, 0xFFFF_FFFF), 0);
+        assert_eq!(conv_bits(ConvOp::TruncI, STy::I64, STy::I32, hi), 0);
+        assert_eq!(int_bits(IntBin::ShrU, STy::I64, (hi << 32, 0), (0, 32)), 0);
+        // the high bits: still unknown
+        assert_eq!(low(IntBin::ShrU, 32), 0xFFFF_FFFF);
+        assert_eq!(low(IntBin::Or, 0xFF), hi);
+        assert_eq!(low(IntBin::Or, ALL), 0, "bits an or sets are known");
+        assert_eq!(low(IntBin::Add, 1), hi, "a carry reaches up, never down");
+        assert_eq!(low(IntBin::DivU, 3), ALL);
+        assert_eq!(
+            int_bits(IntBin::Shl, STy::I64, (hi, 0), (ALL, 0)),
+            ALL,
+            "an unknown shift amount"
+        );
+        assert_eq!(
+            conv_bits(ConvOp::ExtSI, STy::I32, STy::I64, 0x8000_0000),
+            0xFFFF_FFFF_8000_0000,
+            "an unknown sign bit fills the extension"
+        );
+        assert_eq!(conv_bits(ConvOp::UIToFP, STy::I32, STy::F32, 1), ALL);
+    }
+
+    #[test]
+    fn stack_bytes_keep_the_bits_they_hold() {
+        let mut t = Taint::default();
+        t.store_stack(0, 8, 5, 0xFFFF_FFFF_0000_0000, 16);
+        assert_eq!(
+            t.load_stack(0, 4, false),
+            (CLEAN, 0),
+            "the written low half loads clean"
+        );
+        assert_eq!(t.load_stack(4, 4, false), (5, 0xFFFF_FFFF));
+        assert_eq!(t.load_stack(0, 8, false), (5, 0xFFFF_FFFF_0000_0000));
+        t.mark_bits(1, Some(5), 0xFF00, 4);
+        assert_eq!(t.init_bytes(1, false)[..3], [1, 0, 1]);
+        assert_eq!(t.init_bytes(1, true)[..3], [0, 0, 0]);
+        t.mark_bits(1, Some(5), 0, 4);
+        assert_eq!(t.of(1), None, "no unknown bits is clean");
     }
 
     #[test]

@@ -153,14 +153,22 @@ impl ApiOp for Method {
                 };
                 let n = size as usize;
                 if self.kind == Kind::GetValue {
+                    let mut flags = [1u8; 8];
                     let (bits, init) = match h.space {
                         Space::Gm(b) => {
                             let buf = &cx.gm.bufs[b as usize];
-                            (self.elem.load_bits(&buf.bytes()[p..]), buf.all_init(p, n))
+                            let init = buf.all_init(p, n);
+                            if !init {
+                                buf.init_flags(p, &mut flags[..n]);
+                            }
+                            (self.elem.load_bits(&buf.bytes()[p..]), init)
                         }
                         Space::Local(m) => {
                             let mem = cx.local(m);
                             let init = mem.init[p..p + n].iter().all(|&x| x == 1);
+                            if !init {
+                                flags[..n].copy_from_slice(&mem.init[p..p + n]);
+                            }
                             (self.elem.load_bits(&mem.data.as_slice()[p..]), init)
                         }
                         Space::Null => (0, true),
@@ -168,13 +176,16 @@ impl ApiOp for Method {
                     set(cx, bits);
                     if let Some(r) = self.result {
                         // judged where the value is used, as the GetValue instruction's (taint.rs)
-                        cx.core.taint.mark(r.reg, (!init).then_some(cx.loc), cx.prog.n_regs);
+                        let unknown = crate::taint::unwritten_bits(&flags[..n], self.elem.is_float());
+                        cx.core
+                            .taint
+                            .mark_bits(r.reg, (!init).then_some(cx.loc), unknown, cx.prog.n_regs);
                     }
                 } else if let Some(v) = self.value {
                     let bits = cx.value_as(v, self.elem);
                     let mut bytes = [0u8; 8];
                     self.elem.store_bits(&mut bytes, bits);
-                    let init = [cx.core.taint.of(v.reg).is_none() as u8; 8];
+                    let init = cx.core.taint.init_bytes(v.reg, self.elem.is_float());
                     cx.store_bytes(h, p, &bytes[..n], &init[..n], self.elem, "SetValue");
                 }
             }
