@@ -51,15 +51,20 @@ def listed_elements(d: A.Declarator) -> list[A.Node] | None:
     return None
 
 
-def _element_type(lw: FunctionLowerer, t: A.TypeRef) -> C.Scalar | None:
-    """T of `std::vector<T>` written as such, when T is a number type; None otherwise."""
+def _vector_element(lw: FunctionLowerer, t: A.TypeRef) -> object | None:
+    """T of `std::vector<T>` written as such, as the lowering reads a template argument; None otherwise."""
     arg = vector_argument(t, qualified=True)
     if arg is None:
         return None
     try:
-        elem = lw._template_arg_value(arg)
+        return lw._template_arg_value(arg)
     except Unsupported:
         return None
+
+
+def _element_type(lw: FunctionLowerer, t: A.TypeRef) -> C.Scalar | None:
+    """T of `std::vector<T>` written as such, when T is a number type; None otherwise."""
+    elem = _vector_element(lw, t)
     return elem if isinstance(elem, C.Scalar) else None
 
 
@@ -140,13 +145,7 @@ def _place(d: A.Node) -> str:
 
 def _object_element(lw: FunctionLowerer, t: A.TypeRef) -> C.ClassT | None:
     """T of `std::vector<T>` when T is a class of the program's (a record of numbers, checked when declared)."""
-    arg = vector_argument(t, qualified=True)
-    if arg is None:
-        return None
-    try:
-        elem = lw._template_arg_value(arg)
-    except Unsupported:
-        return None
+    elem = _vector_element(lw, t)
     if isinstance(elem, C.TilingT) and not elem.path and elem.name in lw.scope.classes:
         elem = C.ClassT(elem.name)
     return elem if isinstance(elem, C.ClassT) and elem.name in lw.scope.classes else None

@@ -81,12 +81,7 @@ class HostStdArrays:
 
     def _array_type_of(self, node: A.Node) -> C.ArrayT | None:
         """The std::array (or C array) of scalars a variable or a member names, from the bindings alone."""
-        held: object = None
-        if isinstance(node, A.Name) and len(node.qname.parts) == 1:
-            held = self.lookup(node.qname.parts[0].name)  # type: ignore[attr-defined]
-        elif isinstance(node, A.Member):
-            owner = self._object_of(node.obj)
-            held = owner.members.get(node.member) if owner is not None else None
+        held = self._bound(node)
         if isinstance(held, Cell) and isinstance(held.ctype, C.ArrayT) and isinstance(held.ctype.elem, C.Scalar):
             return held.ctype
         return None
@@ -95,12 +90,16 @@ class HostStdArrays:
         """The class object `this`, a variable or a member chain names (`inputData`, `this->data.split`)."""
         if isinstance(node, A.This):
             return self.frame.this if self.frames else None  # type: ignore[attr-defined, no-any-return]
-        held: object = None
-        if isinstance(node, A.Name) and len(node.qname.parts) == 1:
-            held = self.lookup(node.qname.parts[0].name)  # type: ignore[attr-defined]
-        elif isinstance(node, A.Member):
-            owner = self._object_of(node.obj)
-            held = owner.members.get(node.member) if owner is not None else None
+        held = self._bound(node)
         if isinstance(held, Val):
             held = held.obj
         return held if isinstance(held, Instance) else None
+
+    def _bound(self, node: A.Node) -> object:
+        """What a plain variable, or a member of an object `_object_of` finds, is bound to (None if neither)."""
+        if isinstance(node, A.Name) and len(node.qname.parts) == 1:
+            return self.lookup(node.qname.parts[0].name)  # type: ignore[attr-defined]
+        if isinstance(node, A.Member):
+            owner = self._object_of(node.obj)
+            return owner.members.get(node.member) if owner is not None else None
+        return None
