@@ -217,6 +217,8 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
             # lowered again, this key's branch first
             module.relower(LoweringOptions(chip=chip, dtypes=dtypes, tiling_key=result.tiling_key,
                                            absent_inputs=absent))
+            # the findings are the lowering that runs, not the one it replaced
+            findings = [d for d in module.diagnostics if d.is_error and d.code not in ("ASC103",)]
             if tiling:
                 module.fold(FoldTilingPass(dict(tiling), None, None, tables=True))
         # array fields read at a run-time index (`td.startList[blockIdx]`): tables of the host's values
@@ -225,6 +227,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         key = result.tiling_key
         workspace = max(result.workspace.values(), default=0)
         need_atomic = result.need_atomic
+        findings += _host_gap_warnings(result.gaps)
         tiling_data = tiling_bytes(program, result.struct_name, result.fields)
         if result.complete and not result.gaps:
             # a field the host never set holds 0 on the device (the tiling data starts zeroed); where the host
@@ -304,6 +307,20 @@ def execute(sim_program: Any, buffers: list[tuple[str, str, Any]], dim: int, chi
 
 
 _DTYPE_CONDITION = re.compile(r"^[ \t]*#[ \t]*(?:el)?if\b[^\n]*\bORIG_DTYPE_", re.M)
+
+
+def _host_gap_warnings(gaps: Sequence[Any]) -> list[Diagnostic]:
+    """The statements of the host tiling function the lowering left out and the run reached (TilingResult.gaps,
+    ASC103 warnings): the launch runs with the values the rest computed, so a wrong output may be the host's
+    and not the kernel's. The first is shown with that consequence, the others as they are."""
+    out = list(gaps)
+    if out:
+        first = out[0]
+        more = f" ({len(out) - 1} more below)" if len(out) > 1 else ""
+        out[0] = replace(first, notes=tuple(first.notes) + (Note(
+            "this is in the host tiling function, which the run reached: the kernel ran with the tiling values "
+            f"computed without it, which may not be the device's{more}"),))
+    return out
 
 
 def _with_dtype_codes(program: Any, chip: str, dtypes: Mapping[str, str]) -> Any:
