@@ -66,6 +66,9 @@ _IGNORED_CALLS = {
     # loads instructions from GM into the instruction cache (asc-devkit docs ICachePreLoad(ISASI).md): a speed hint,
     # no data changes (catlass's grouped per-token-dequant kernels call it first)
     "ICachePreLoad",
+    # the CCE compiler's builtins behind it (`preload(pc, len)` in asc-devkit dav_c220/kernel_operator_cache_impl.h),
+    # which kernels also call directly (catlass's 19_mla: `icache_preload(1)`): the same hint
+    "icache_preload", "preload",
 }  # fmt: skip
 
 # vendor classes whose static methods the catalog holds as free APIs of the same name

@@ -298,6 +298,7 @@ SCALAR_ALIASES: dict[str, str] = {
     "event_t": "int32_t", "long double": "double", "__int128": "int128_t", "signed __int128": "int128_t",
     "unsigned __int128": "uint128_t",
     "__fp16": "half",  # (the compilers' IEEE binary16 storage type)
+    "__bf16": "bfloat16_t",  # (the compilers' bfloat16 type: catlass 19_mla's `using ElementQ = __bf16;`)
 }  # fmt: skip
 
 BOOL = Scalar("bool")
