@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from frontend.opdef_init_value import init_value, pair_with_types
 from frontend.readers import Bundle, in_op_host, op_host_sources, sibling_op_host
 
 COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
@@ -115,9 +116,16 @@ def opdef_descriptions(texts: Iterable[str]) -> list[dict[str, object]]:
         desc: dict[str, object] = {"name": name}
         listed = _DTYPE_LIST_RE.search(statement, declared.end())
         follow = _FOLLOW_RE.search(statement, declared.end())
+        types: list[str] = []
         if listed is not None:
             method, literal, variable = listed.groups()
             types = _GE_DTYPE_RE.findall(literal) if literal is not None else named.get(variable or "", [])
+        if kind == "Output":
+            # what the runtime fills it with before a launch whose tiling sets SetNeedAtomic(true)
+            initial = init_value(statement, declared.end(), list(types))
+            if initial is not None:
+                desc["init_value"] = initial
+        if listed is not None:
             if method == "DataTypeList" and types:
                 types = types[:1]  # combined with every combination of the others: its first type serves each
             if types:
@@ -129,6 +137,8 @@ def opdef_descriptions(texts: Iterable[str]) -> list[dict[str, object]]:
     for name, leader in follows.items():
         if leader in by_name and "type" in by_name[leader]:
             by_name[name]["type"] = list(by_name[leader]["type"])  # type: ignore[call-overload]
+            if isinstance(by_name[name].get("init_value"), list):
+                pair_with_types(by_name[name]["init_value"], by_name[name]["type"])  # type: ignore[arg-type]
     _widen_single_types(descs)
     return [{"op": op, **descs}]
 

@@ -193,7 +193,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
                                    for i, (name, a) in enumerate(given_outputs.items()) for t in _items(a)]
                           if given_outputs else [])
     workspace = 0
-    need_atomic = False  # the host's SetNeedAtomic(true): outputs start as zeros (launch_buffers._buffers)
+    need_atomic = False  # the host's SetNeedAtomic(true): outputs start as their InitValue (launch_buffers._buffers)
     key = tiling_key
     tiling_data: bytes | None = None
     if is_kernel_only(program):
@@ -273,7 +273,9 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
                                    outputs_initialised, inputs, tiling_data,
                                    # an input the op description lists as an output too is updated in place
                                    inplace=set(inplace) | (set(in_names) & set(out_names)),
-                                   zeroed_outputs=need_atomic)
+                                   need_atomic=need_atomic,
+                                   init_values={str(d.get("name")): d.get("init_value")
+                                                for d in desc.get("output_desc") or [] if isinstance(d, dict)})
     return execute(sim_program, buffers, dim, chip, budget=budget, timing=timing, trace=trace, findings=findings,
                    outputs=out_arrays, key=key)
 

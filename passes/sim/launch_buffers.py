@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from passes.sim.launch_tensors import INT4, SimError, _input, numpy_dtype, packed_int4_bytes
+from passes.sim.launch_tensors import INT4, SimError, _input, dtype_name, numpy_dtype, packed_int4_bytes
 from passes.sim.tensor_list import descriptor
 
 _WORKSPACE_PARAMS = ("workspace", "usrworkspace", "userworkspace")
@@ -32,7 +32,8 @@ def _param_kind(name: str) -> str:
 def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], outputs: dict[str, Any],
              out_names: list[str], workspace: int, outputs_initialised: bool, named: Any = None,
              tiling_data: bytes | None = None, inplace: set[str] | frozenset[str] = frozenset(),
-             zeroed_outputs: bool = False) -> tuple[list[tuple[str, str, Any]], dict[str, np.ndarray]]:
+             need_atomic: bool = False, init_values: Mapping[str, Any] | None = None
+             ) -> tuple[list[tuple[str, str, Any]], dict[str, np.ndarray]]:
     """One (name, role, uint8 view) per kernel parameter: the op's inputs, then its outputs, by position among
     the kernel's tensor parameters (or by the parameters' names, when every tensor is given by one); then the
     workspace and the tiling data (the bytes the host saved, for a kernel that reads them from GM itself). An
@@ -43,10 +44,11 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
     returned outputs end with each other in-place input, under its name: the array the kernel's writes come back
     into (the caller's own, as bench's correctness stage reads an in-place task's result back from its inputs),
     so an op that declares no outputs and updates its inputs (ops-nn apply_adam_w_v2's var, m, v) returns them.
-    `zeroed_outputs` (the host tiling set SetNeedAtomic(true)): the runtime fills the outputs before the launch
-    with their OpDef's InitValue (asc-devkit OpParamDef/InitValue.md: it takes effect only with SetNeedAtomic(true);
-    the InitValue(0) vendor ops use is assumed: the OpDef's value is not read), so each starts as zeros (a caller's
-    array too) and counts as written; without it an output the kernel leaves unwritten is a finding (ASC961)."""
+    `need_atomic` (the host tiling set SetNeedAtomic(true)): the runtime fills the outputs before the launch with
+    their OpDef's InitValue (asc-devkit OpParamDef/InitValue.md: it takes effect only with SetNeedAtomic(true)),
+    `init_values` by output name (the op description's "init_value", frontend/opdef_init_value.py; 0 where it
+    says none), so each starts with that value (a caller's array too) and counts as written; without it an
+    output the kernel leaves unwritten is a finding (ASC961)."""
     tensor_params = [p for p in prog.params if p.dtype == "gm" and _param_kind(p.name) == "tensor"
                      and p.name not in prog.statics]
     out_arrays: dict[str, Any] = {}
@@ -55,13 +57,15 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
 
     def output_array(spec: Any, name: str) -> np.ndarray:
         if isinstance(spec, np.ndarray):
-            arr = np.ascontiguousarray(spec)
-            if zeroed_outputs and name not in in_names:  # (a ref output holds its input's data)
-                arr[...] = 0  # the runtime's fill before the launch; the kernel's writes come back here
-            return arr
-        if spec.dtype == INT4:
-            return np.zeros(packed_int4_bytes(spec.shape), dtype=np.uint8)
-        return np.zeros(spec.shape, dtype=numpy_dtype(spec.dtype))
+            arr, dtype = np.ascontiguousarray(spec), _array_dtype(spec)
+        elif spec.dtype == INT4:
+            arr, dtype = np.zeros(packed_int4_bytes(spec.shape), dtype=np.uint8), INT4
+        else:
+            arr, dtype = np.zeros(spec.shape, dtype=numpy_dtype(spec.dtype)), str(spec.dtype)
+        if need_atomic and name not in in_names:  # (a ref output holds its input's data)
+            # the runtime's fill before the launch; the kernel's writes come back into this array
+            initial_fill(arr, dtype, (init_values or {}).get(name))
+        return arr
 
     for name, spec in outputs.items():
         made.append([output_array(s, name) for s in spec] if isinstance(spec, list) else output_array(spec, name))
@@ -112,8 +116,8 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
         role = roles[k] if k < len(roles) else "output"
         if role == "input" and p.name in inplace:
             role = "inplace"
-        if role == "output" and (outputs_initialised or zeroed_outputs) and arr is not None:
-            role = "inplace"  # the caller's data (or the runtime's zeros) counts as written; the kernel updates it
+        if role == "output" and (outputs_initialised or need_atomic) and arr is not None:
+            role = "inplace"  # the caller's data (or the runtime's fill) counts as written; the kernel updates it
         k += 1
         if k - 1 in refs and refs[k - 1] in placed:
             buffers.append((p.name, "alias", placed[refs[k - 1]]))  # the ref input's buffer
@@ -162,6 +166,51 @@ def _ref_pairs(given: list[Any], in_names: list[str], out_names: list[str], n_in
             given[i] = out
             refs[o] = i
     return refs
+
+
+# InitValue's ScalarType names (frontend/opdef_init_value.py) -> the element type its memset writes
+_SCALAR_TYPES: dict[str, Any] = {"uint64": np.uint64, "int64": np.int64, "uint32": np.uint32, "int32": np.int32,
+                                 "uint16": np.uint16, "int16": np.int16, "uint8": np.uint8, "int8": np.int8,
+                                 "float32": np.float32, "float16": np.float16}
+
+
+def initial_fill(arr: np.ndarray, dtype: str, entries: list[dict[str, Any]] | None) -> None:
+    """Fills an output of `dtype` (a numpy-style name) as the runtime does before a launch whose tiling set
+    SetNeedAtomic(true), from its OpDef's InitValue `entries`: the uint64_t form is the value in the output's own
+    dtype (only 0 is supported; the build warns of any other); a ScalarVar is a memset of its type and value over
+    the output's bytes, whatever the output's dtype (asc-devkit compile_op.py hands the memset the ScalarVar's
+    type, not the output's); the list form's entry is the one for the output's dtype. No entry (no InitValue, or
+    an OpDef not read): zeros, the InitValue(0) the vendor ops with SetNeedAtomic declare."""
+    entry = _entry_for(entries, dtype)
+    data = arr.reshape(-1).view(np.uint8)
+    kind = _SCALAR_TYPES.get(str(entry.get("type"))) if entry is not None else None
+    if entry is None or (kind is None and entry.get("value") == 0) or dtype == INT4:
+        data[:] = 0
+    elif kind is None:
+        arr[...] = entry.get("value")
+    else:
+        value = np.array(entry.get("value"), dtype=np.float64 if kind in (np.float32, np.float16) else np.int64)
+        pattern = np.frombuffer(value.astype(kind).tobytes(), dtype=np.uint8)
+        data[:] = np.resize(pattern, data.size)  # the memset's elements over the whole buffer
+
+
+def _entry_for(entries: list[dict[str, Any]] | None, dtype: str) -> dict[str, Any] | None:
+    """The InitValue entry for an output of `dtype`: the list form's for that DataType, else the one entry."""
+    from ascendir.lower import numpy_dtype_of_ge
+
+    if not entries:
+        return None
+    if any("dtype" in e for e in entries):
+        return next((e for e in entries if numpy_dtype_of_ge(e.get("dtype")) == dtype), None)
+    return entries[0]
+
+
+def _array_dtype(arr: np.ndarray) -> str:
+    """An output array's dtype name (bfloat16 arrays are named by their own dtype)."""
+    try:
+        return dtype_name(arr)
+    except SimError:
+        return str(arr.dtype)
 
 
 def allocation_size(nbytes: int) -> int:
