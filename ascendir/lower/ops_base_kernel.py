@@ -14,9 +14,8 @@ those headers define them, which differs from the host-side helpers of the same 
 * GetUbBlockSize() (platform_util.h:27): 32. GetVRegSize() (:32): VECTOR_REG_WIDTH where __CCE_AICORE__ is 310
   (the register-API chips: the simulator's register width, register_api.vreg_size), else 256.
 
-The templates take one T for both operands (`template <typename T> T CeilDiv(T a, T b)`): an explicit `<T>` is
-honoured; otherwise the C++ compiler accepted the call only with both operands of one type, and where the lowering's
-types of the two differ (a constant it typed otherwise) their common type stands in. Only a call that names
+The templates take one T for both operands (`template <typename T> T CeilDiv(T a, T b)`): T by the rule of
+ops_base_operands.py, which the host-side model shares. Only a call that names
 `Ops::Base::` is this: an unqualified `CeilDiv` is the program's own or undeclared, as before, and a program that
 defines `Ops::Base::CeilDiv` itself has its definition called.
 """
@@ -26,8 +25,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ascendir.lower import ctypes as C
-from ascendir.lower.ctypes import Scalar
 from ascendir.lower.function import Unsupported
+from ascendir.lower.ops_base_operands import operand_type
 from ascendir.lower.values import Val
 from frontend import ast as A
 
@@ -63,7 +62,7 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
     if len(e.args) != 2:
         raise Unsupported(f"Ops::Base::{name} with {len(e.args)} arguments (it takes two)", e)
     a, b = (lw.expr(arg) for arg in e.args)
-    t = _operand_type(lw, a, b, targs)
+    t = operand_type(lw, a, b, targs)
     if t is None:
         raise Unsupported(f"Ops::Base::{name} of non-integer operands ({a.ctype}, {b.ctype}) is not modelled", e)
     a, b = lw.convert(a, t, e.args[0]), lw.convert(b, t, e.args[1])
@@ -77,14 +76,3 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
     if name == "CeilAlign":
         quotient = lw.arith("*", quotient, wb, e)
     return lw.convert(quotient, t, e)
-
-
-def _operand_type(lw: FunctionLowerer, a: Val, b: Val, targs: list[A.TemplateArg] | None) -> Scalar | None:
-    if targs:
-        explicit = lw._template_arg_value(targs[0])
-        if isinstance(explicit, Scalar) and not explicit.is_float:
-            return explicit
-    if not isinstance(a.ctype, Scalar) or not isinstance(b.ctype, Scalar):
-        return None
-    t = a.ctype if a.ctype == b.ctype else C.common_type(a.ctype, b.ctype)
-    return None if t.is_float else t

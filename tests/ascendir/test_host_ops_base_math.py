@@ -64,3 +64,19 @@ def test_ops_base_math(x: int, y: int, want: tuple[int, ...]) -> None:
     assert got == want
     assert result.fields["ceilDivU"] == want[0]
     assert result.fields["ceilAlignU"] == want[2]
+
+
+U16 = SOURCE.replace("TILING_DATA_FIELD_DEF(int64_t, ceilDiv);", "TILING_DATA_FIELD_DEF(int64_t, ceilDiv);\n"
+                     "TILING_DATA_FIELD_DEF(int64_t, ceilAlign16);").replace(
+    "    td.set_ceilDiv(CeilDiv(x, y));",
+    "    td.set_ceilDiv(CeilDiv(x, y));\n"
+    "    uint16_t a = x;\n    uint16_t b = y;\n    td.set_ceilAlign16(Ops::Base::CeilAlign(a, b));")
+
+
+def test_two_uint16_operands_make_a_uint16_t() -> None:
+    # T is deduced from the operands, uint16_t, not the int their arithmetic promotes to: 65535 aligned up to 2
+    # passes the largest uint16_t, which the header returns instead (65536 when T was taken as int)
+    result = evaluate_program_tiling(load_text(U16, "m.cpp"),
+                                     TilingInputs([TensorSpec((65535, 2), "float32")], chip="910B2"))
+    assert result.succeeded, result.diagnostics
+    assert result.fields["ceilAlign16"] == 65535
