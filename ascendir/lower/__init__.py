@@ -211,7 +211,8 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
                                options.tiling_key, options.absent_inputs)
         main = host_program.find_main(scope) if options.host_args is not None else None
         if main is not None:
-            kernel = _lower_host_program(FunctionLowerer(scope, reporter, catalog, opts), main, options, reporter)
+            kernel = _lower_host_program(FunctionLowerer(scope, reporter, catalog, opts), main, options, reporter,
+                                         _uses_namespace_std(by_role["kernel"]))
             if kernel is not None:
                 module.body.block.add_op(kernel)
                 kernels.append(kernel)
@@ -290,12 +291,23 @@ def _give_unique_symbol(kernel: asc.KernelOp, taken: set[str]) -> None:
         kernel.sym_name = StringAttr(unique)
 
 
+def _uses_namespace_std(units: list[A.TranslationUnit]) -> bool:
+    """Whether a source or header has `using namespace std;` at namespace scope (catlass's 19_mla: its options
+    struct's `string dataType`)."""
+    def found(decls: list[A.Node]) -> bool:
+        return any(isinstance(d, A.UsingDirective) and [p.name for p in d.namespace.parts] == ["std"]
+                   or isinstance(d, A.NamespaceDecl) and found(d.decls) for d in decls)
+
+    return any(found(u.decls) for u in units)
+
+
 def _lower_host_program(lowerer: FunctionLowerer, main: A.FunctionDecl, options: LoweringOptions,
-                        reporter: Reporter) -> asc.KernelOp | None:
+                        reporter: Reporter, std_visible: bool = False) -> asc.KernelOp | None:
     """A host program's main as its entry (host_program.py), or None when it could not be lowered (reported)."""
     try:
         return host_program.lower_entry(lowerer, main, options.host_args or (),  # type: ignore[return-value]
-                                        dict(options.host_counts), {n: (t, v) for n, t, v in options.host_given})
+                                        dict(options.host_counts), {n: (t, v) for n, t, v in options.host_given},
+                                        std_visible)
     except Unsupported as exc:
         reporter.failed(exc)
     except RecursionError:

@@ -15,7 +15,8 @@ The ACL runtime is modelled by what the launch needs of it:
   output, with the element type of the host array on the other side (`std::vector<fp16_t>`: half);
 - every other `acl*` call (init, set device, streams, synchronise, free, finalise) succeeds and does nothing;
 - the ACL enumerators the calls take (ACL_SUCCESS, ACL_ERROR_NONE, ACL_MEMCPY_*) have their values from acl.h;
-- `std::atoi(argv[i])` reads the program arguments given to the run (`--args "256 512 128"`);
+- `std::atoi(argv[i])` reads the program arguments given to the run (`--args "256 512 128"`), and a std::string
+  is the number of its text (host_program_args.py);
 - `rand()` draws from glibc's generator, seeded 1 (`srand` reseeds it; `time()` is a fixed value): each call is the
   constant it draws, in the order main's code makes them (ascendir/lower/host_random.py); a call in a loop, whose
   body is lowered once for all its iterations, is a gap, and calls in host data code (left out, below) draw
@@ -111,6 +112,10 @@ class HostProgram:
     # place, and host vectors given by the run, by name: (C element type, values)
     counts: dict[str, int] = field(default_factory=dict)
     given: dict[str, tuple[str, tuple[int | float, ...]]] = field(default_factory=dict)
+    # whether main's source has `using namespace std` (its std types may be named unqualified), and the texts of
+    # its strings by number (host_program_args.py)
+    std_visible: bool = False
+    strings: dict[str, int] = field(default_factory=dict)
 
     @property
     def launched(self) -> bool:
@@ -134,10 +139,14 @@ def _base_name(t: A.TypeRef) -> tuple[list[str], str]:
     return [], ""
 
 
-def is_host_type(t: A.TypeRef) -> bool:
-    """A type only the host has: std::vector, std::string, iostreams (written std:: qualified)."""
-    qualifiers, _ = _base_name(t)
-    return bool(qualifiers) and qualifiers[0] in HOST_NAMESPACES
+def is_host_type(t: A.TypeRef, std_visible: bool = False) -> bool:
+    """A type only the host has: std::vector, std::string, iostreams (written std:: qualified, or unqualified where
+    `using namespace std` makes them visible: `std_visible`)."""
+    from ascendir.lower.host_program_args import STD_TYPES
+
+    qualifiers, name = _base_name(t)
+    return bool(qualifiers) and qualifiers[0] in HOST_NAMESPACES or (std_visible and not qualifiers
+                                                                       and name in STD_TYPES)
 
 
 def is_runtime_handle(t: A.TypeRef) -> bool:
@@ -208,7 +217,11 @@ def skips(lw: FunctionLowerer, st: A.Node) -> bool:
 
         if host_program_vectors.lowers(lw, st):
             return True  # lowered here: a vector the run gives, or one of objects (host_program_vectors.py)
-    if isinstance(st, A.VarDecl) and st.declarators and is_host_type(st.declarators[0].type):
+        from ascendir.lower import host_program_args
+
+        if host_program_args.declare(lw, st):
+            return True  # lowered here: a string, as the number of its text (host_program_args.py)
+    if isinstance(st, A.VarDecl) and st.declarators and is_host_type(st.declarators[0].type, hp.std_visible):
         if not _after_launch(lw) and _declares_listed_vectors(lw, st):
             return True  # lowered here: arrays of the elements listed (host_program_vectors.py)
         for d in st.declarators:
@@ -263,7 +276,9 @@ def _host_typed_init(lw: FunctionLowerer, st: A.Node) -> tuple[str, str] | None:
         return None
     last = d.init.callee.qname.parts[-1]
     found = [f for f in lw.scope.functions.get(last.name, []) if f.return_type is not None and f.body is not None]
-    if not found or not is_host_type(found[0].return_type):  # type: ignore[arg-type]
+    hp = lw.host_program
+    assert hp is not None
+    if not found or not is_host_type(found[0].return_type, hp.std_visible):  # type: ignore[arg-type]
         return None
     fn = found[0]
     element = _element_text(fn.return_type) or ""  # type: ignore[arg-type]
@@ -295,10 +310,9 @@ def call(lw: FunctionLowerer, e: A.Call, name: str) -> Val | None:
         return Val(C.I32, const=0)
     if name in ("rand", "srand", "time"):
         return _random(lw, e, name)
-    if name in ("atoi", "atol", "atoll", "stoi", "stol", "strtol", "strtoul") and e.args:
-        digits = re.match(r"\s*([+-]?\d+)", _argument(lw, e.args[0]))
-        return Val(C.I64, const=int(digits.group(1)) if digits else 0)  # as atoi reads it: 0 for no number
-    return None
+    from ascendir.lower import host_program_args
+
+    return host_program_args.call(lw, e, name)  # atoi(argv[i]), string(argv[i])
 
 
 def _random(lw: FunctionLowerer, e: A.Call, name: str) -> Val:
@@ -342,18 +356,6 @@ def gap(lw: FunctionLowerer, why: str, node: A.Node) -> Unsupported:
 def _in_loop(lw: FunctionLowerer) -> bool:
     """Whether the code being lowered is in a loop's body, in main or in a function inlined from one."""
     return any(frame.loop_flags for frame in lw.frames)
-
-
-def _argument(lw: FunctionLowerer, e: A.Node) -> str:
-    """The program argument `argv[i]` names (argv[0] is the program's name)."""
-    if isinstance(e, A.Index) and isinstance(e.base, A.Name) and e.base.qname.parts[-1].name == "argv":
-        i = lw.expr(e.index)
-        hp = lw.host_program
-        assert hp is not None
-        if isinstance(i.const, int) and 0 < i.const <= len(hp.args):
-            return hp.args[i.const - 1]
-        raise Unsupported(f"argv[{i.const}]: the run gives {len(hp.args)} program arguments (--args)", e)
-    raise Unsupported("a number read from something else than a program argument", e)
 
 
 def mark(lw: FunctionLowerer, what: str, value: Val, node: A.Node) -> None:
@@ -491,9 +493,10 @@ def find_main(scope: object) -> A.FunctionDecl | None:
 
 def lower_entry(lw: FunctionLowerer, main: A.FunctionDecl, args: tuple[str, ...],
                 counts: dict[str, int] | None = None,
-                given: dict[str, tuple[str, tuple[int | float, ...]]] | None = None) -> object:
-    """main's body as a kernel entry whose parameters are the buffers its aclrtMalloc calls allocate (`counts`
-    and `given`: see HostProgram)."""
+                given: dict[str, tuple[str, tuple[int | float, ...]]] | None = None,
+                std_visible: bool = False) -> object:
+    """main's body as a kernel entry whose parameters are the buffers its aclrtMalloc calls allocate (`counts`,
+    `given` and `std_visible`: see HostProgram)."""
     import json
 
     from xdsl.builder import Builder, InsertPoint
@@ -508,7 +511,7 @@ def lower_entry(lw: FunctionLowerer, main: A.FunctionDecl, args: tuple[str, ...]
     for name, target in HOST_TYPE_ALIASES.items():
         if name not in lw.scope.aliases and name not in lw.scope.classes:
             lw.scope.aliases[name] = A.TypeRef(main.span, target)
-    hp = HostProgram(tuple(args), counts=dict(counts or {}), given=dict(given or {}))
+    hp = HostProgram(tuple(args), counts=dict(counts or {}), given=dict(given or {}), std_visible=std_visible)
     lw.host_program = hp
     assert main.body is not None
     frame = Frame("main", [{}], None, {}, lw.written_names(main.body))

@@ -15,7 +15,7 @@ from xdsl.ir import Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, list_tensor, ub_pointer
-from ascendir.lower import absent_inputs, code_pointer, reference_cast, register_api
+from ascendir.lower import absent_inputs, code_pointer, host_program_args, reference_cast, register_api
 from ascendir.lower.const_fold import convert_const, fold_binary
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
@@ -28,6 +28,10 @@ class ConversionLowering:
     """C conversions and arithmetic: methods of FunctionLowerer (function.py), which inherits them."""
 
     def compare(self, op: str, a: Val, b: Val, node: A.Node, operands: tuple[A.Node, A.Node] | None = None) -> Val:
+        if self.host_program is not None:  # (a std::string of a host program with a literal: host_program_args.py)
+            held = host_program_args.compare(self, op, a, b, node)  # type: ignore[arg-type]
+            if held is not None:
+                return held
         if isinstance(a.ctype, C.UnknownT) or isinstance(b.ctype, C.UnknownT):
             return Val(C.BOOL, self.undef(C.BOOL, node))
         if isinstance(a.ctype, C.EnumT) or isinstance(b.ctype, C.EnumT):
@@ -249,6 +253,12 @@ class ConversionLowering:
             # `BasicMatmul<RowMajor, ...>(args)` at namespace scope, where `BasicMatmul` is also a class of a
             # namespace the call does not see (`Gemm::Kernel::BasicMatmul`): the call of the function template
             return self.expr(A.Call(e.span, A.Name(e.span, e.type.base), list(e.args or [e.expr])))
+        if self.host_program is not None and host_program_args.is_string_type(self, e.type):  # type: ignore[arg-type]
+            # `string(argv[i])`, `std::string("half")` in a host program: the number of the text
+            items = list(e.args or ([e.expr] if e.expr is not None else []))
+            held = host_program_args.make_string(self, items, e)  # type: ignore[arg-type]
+            if held is not None:
+                return held
         t = self.resolve_type(e.type)
         if self._function_named_like_unknown_type(e, t):
             # `AscendC::Cast<half, uint8_t>(dst, src, mode, n)` where some class declares `using Cast = ...`:

@@ -15,7 +15,8 @@ from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, host_program, host_program_vectors, list_tensor, object_arrays
+from ascendir.lower import ctypes as C, host_program, host_program_args, host_program_vectors, list_tensor
+from ascendir.lower import object_arrays
 from ascendir.lower.header_names import MATMUL_OBJECTS
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
@@ -89,7 +90,13 @@ class ObjectLowering:
                     inst.bases.append(base)
             for vd, d in info.fields:
                 self._last_node = d
-                if self.host_program is not None and host_program.is_host_type(d.type):
+                if self.host_program is not None and host_program_args.is_string_type(self, d.type):
+                    # `string dataType = "half";` of an options struct: the number of its text
+                    inst.members[d.name] = self.new_cell(host_program_args.STRING, d.name, d,
+                                                         host_program_args.initial(self, d))
+                    continue
+                if self.host_program is not None and host_program.is_host_type(d.type,
+                                                                                 self.host_program.std_visible):
                     # `std::vector<uint32_t> pads = {0, 0, 0};` of an options struct: the array of its elements
                     listed = host_program_vectors.declare(self, d, f"{name}.{d.name}")
                     # (`std::string HELPER`, and any other host type: host data)

@@ -3,10 +3,11 @@
 main's code is lowered as device code is, so its values travel through cells, arrays (catlass's GemmCoord holds
 m, n, k in a `uint32_t idx[3]`), copy loops and the branches of its checks; mem2reg alone leaves them unfolded.
 This evaluates the entry's scalar code in program order, as the host would run it, up to the last mark: integer
-arithmetic and comparisons, selects, memref cells and small arrays, counted `scf.for` loops and `scf.if` on a
-known condition. Anything else (device API calls, tensors, pointers) yields unknown values. A mark main's code
-never reaches (`if (sizeWorkspace > 0) aclrtMalloc(...)` with a size of 0) has no value; one inside a branch or a
-loop whose condition or bounds are unknown is named in `unknown` (the run then says so).
+arithmetic and comparisons, selects, memref cells and small arrays, counted `scf.for` loops, `scf.while` loops
+on known conditions (catlass's `while (argIndex < argc)` over the flags) and `scf.if` on a known condition.
+Anything else (device API calls, tensors, pointers) yields unknown values. A mark main's code never reaches
+(`if (sizeWorkspace > 0) aclrtMalloc(...)` with a size of 0) has no value; one inside a branch or a loop whose
+condition or bounds are unknown is named in `unknown` (the run then says so).
 """
 
 from __future__ import annotations
@@ -149,6 +150,8 @@ class _Evaluator:
             self.values[op.results[0]] = cells.get(index) if cells is not None and index is not None else None
         elif name == "scf.for":
             self._for(op)
+        elif name == "scf.while":
+            self._while(op)
         elif name == "scf.if":
             c = self.get(op.operands[0])
             if c is None:
@@ -184,6 +187,43 @@ class _Evaluator:
                     self.values[result] = self.get(value)
                 return
             self.op(inner)
+
+    def _while(self, op: Any) -> None:
+        """`scf.while`: its condition region, then while the condition holds its body, each with the values the
+        other passes on. A condition not known here leaves the loop's marks unknown and every cell it stores
+        to unknown (what it wrote, and how often, is not known)."""
+        before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+        carried = [self.get(v) for v in op.operands]
+        while True:
+            for arg, value in zip(before.args, carried):
+                self.values[arg] = value
+            passed: list[Any] = []
+            for inner in before.ops:
+                if inner.name == "scf.condition":
+                    passed = [self.get(v) for v in inner.operands[1:]]
+                    go = self.get(inner.operands[0])
+                    break
+                self.op(inner)
+            else:
+                go = None
+            if go is None:
+                self.unknown.update(self.marks_in(op))
+                for inner in op.walk():
+                    if inner.name == "memref.store" and inner.operands[1] in self.memory:
+                        self.memory[inner.operands[1]] = {None: None}  # type: ignore[dict-item]
+                passed = [None] * len(op.results)
+                break
+            if not go:
+                break
+            for arg, value in zip(after.args, passed):
+                self.values[arg] = value
+            for inner in after.ops:
+                if inner.name == "scf.yield":
+                    carried = [self.get(v) for v in inner.operands]
+                    break
+                self.op(inner)
+        for result, value in zip(op.results, passed):
+            self.values[result] = value
 
     def _for(self, op: Any) -> None:
         lower, upper, step = (self.get(v) for v in op.operands[:3])
