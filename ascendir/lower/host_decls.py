@@ -8,6 +8,7 @@ often a Python-side binding, and this is where the two part.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from xdsl.builder import Builder, InsertPoint
@@ -269,6 +270,24 @@ class HostDeclarations:
                 elif isinstance(out, A.Member) and isinstance(out.obj, A.This):
                     names.add(out.member)
         return names
+
+    def _out_parameters(self, fn: A.FunctionDecl, args: Sequence[Val], call: A.Call) -> Sequence[Val]:
+        """Also: a pointer variable passed to a non-const reference to a pointer (ops-nn smooth_l1_loss_v2's
+        `PrepareTilingInputs(context, tiling, info)` with `SmoothL1LossV2TilingData*& tiling`, which sets it to
+        GetTilingData's struct) is the caller's variable itself. A pointer variable is a handle cell here, and
+        reading one gives what it holds, not the variable: without this the callee's `tiling = ...` had nothing
+        to write ('not a variable'), and the caller's stayed nullptr."""
+        changed = list(super()._out_parameters(fn, args, call))  # type: ignore[misc]
+        if len(call.args) != len(changed):
+            return changed
+        for i, (p, a) in enumerate(zip(fn.params, call.args)):
+            if not (non_const_reference(p) and "*" in p.type.pointers and isinstance(a, A.Name)
+                    and len(a.qname.parts) == 1):
+                continue
+            bound = self.lookup(a.qname.parts[0].name)
+            if isinstance(bound, HandleCell):
+                changed[i] = replace(changed[i], obj=bound)  # (_bind_params binds a reference to a cell it is given)
+        return changed
 
     def declare(self, st: A.VarDecl) -> None:
         for i, d in enumerate(st.declarators):
