@@ -409,6 +409,10 @@ pub fn register(r: &mut Registry) {
     r.add("WaitFlag.plain", decode_flag);
     r.add("PipeBarrier.plain", decode_barrier);
     r.add("SyncAll.hard", decode_sync_all);
+    // the software form (gmWorkspace, ubWorkspace, usedCores) meets the same way: its cores count one another in
+    // the GM workspace through the UB one until every one has arrived (asc-devkit SyncAll, the soft overload);
+    // what it leaves in the workspaces is scratch nothing reads after it
+    r.add("SyncAll.soft", decode_sync_all);
     r.add_all(
         &["SetAtomicAdd", "SetAtomicMax", "SetAtomicMin", "SetAtomicNone"],
         &["plain"],
