@@ -103,8 +103,21 @@ def _api_output_params() -> dict[str, frozenset[int]]:
     return out
 
 
+@cache
+def _in_place_methods() -> frozenset[str]:
+    """Methods whose one-argument form hands its result back through the argument: the catalog's 'inplace'
+    overloads (a depth-0 queue's `que.AllocTensor<T>(t)` / `que.DeQue<T>(t)`, calls_methods.py), which write t."""
+    from ascendir.catalog import load_catalog
+
+    return frozenset(api.name for api in load_catalog().apis
+                     if api.receiver is not None and any(o.id == "inplace" for o in api.overloads))
+
+
 def _api_written_names(call: A.Call) -> frozenset[str]:
     callee = call.callee
+    if isinstance(callee, A.Member) and len(call.args) == 1 and callee.member in _in_place_methods():
+        name = written_root(call.args[0])
+        return frozenset((name,)) if name else _NO_NAMES
     if not isinstance(callee, A.Name):
         return _NO_NAMES
     positions = _api_output_params().get(callee.qname.parts[-1].name)

@@ -174,12 +174,14 @@ def _init_buffer(lw: FunctionLowerer, e: A.Call, recv: Val, targs: object, expec
 
 def _alloc_or_deque(lw: FunctionLowerer, e: A.Call, recv: Val, targs: list[A.TemplateArg] | None,
                     expected: CType | None) -> Val | None:
-    if e.args:
-        return None  # the in-place forms take a tensor: catalogued generic call
+    if len(e.args) > 1:
+        return None
     q = recv.ctype
     assert isinstance(q, C.QueueT)
-    elem = _elem_from(lw, targs, expected)
     method = e.callee.member  # type: ignore[union-attr]
+    if e.args:
+        return _in_place_alloc_or_deque(lw, e, recv, targs, method)
+    elem = _elem_from(lw, targs, expected)
     if elem is None and method == "DeQue":
         # `q.DeQue();` with no T is TQueBind's untyped overload, `TBufHandle DeQue()`: the same dequeue (wait for
         # the producer, the buffer leaves the queue) handing back the raw buffer, here a tensor of its bytes
@@ -191,6 +193,28 @@ def _alloc_or_deque(lw: FunctionLowerer, e: A.Call, recv: Val, targs: list[A.Tem
     cls = asc.AllocTensorOp if method == "AllocTensor" else asc.DeQueOp
     op = cls.create(operands=[lw.ssa(recv, e)], result_types=[C.ir_type(t)])
     return Val(t, lw.emit(op, e).results[0])
+
+
+def _in_place_alloc_or_deque(lw: FunctionLowerer, e: A.Call, recv: Val, targs: list[A.TemplateArg] | None,
+                             method: str) -> Val | None:
+    """`q.AllocTensor<T>(tensor)` / `q.DeQue<T>(tensor)`, the in-place forms (the catalog's 'inplace' overloads,
+    for depth-0 queues: ops-nn embedding_dense_grad's `TQueBind<VECIN, VECOUT, 0>`): the same allocation or
+    dequeue as the forms that return the tensor, handed back through the argument, so they are lowered as
+    `tensor = q.AllocTensor<T>()`. The simulator ran no 'inplace' overload (ASC958)."""
+    target = e.args[0]
+    if not isinstance(target, A.Name | A.Member | A.Index):
+        return None
+    given = lower_args(lw, e.args)[0]
+    if not isinstance(given.ctype, C.LocalTensorT):
+        return None  # (the catalogued call reports what else it was given)
+    elem = _elem_from(lw, targs, None) or given.ctype.elem
+    q = recv.ctype
+    assert isinstance(q, C.QueueT)
+    t = C.LocalTensorT(elem, q.position)
+    cls = asc.AllocTensorOp if method == "AllocTensor" else asc.DeQueOp
+    op = cls.create(operands=[lw.ssa(recv, e)], result_types=[C.ir_type(t)])
+    lw.assign(target, Val(t, lw.emit(op, e).results[0]), e)
+    return Val(C.VoidT())
 
 
 def _enque_or_free(lw: FunctionLowerer, e: A.Call, recv: Val, targs: list[A.TemplateArg] | None,
