@@ -64,9 +64,14 @@ def text_number(lw: FunctionLowerer, text: str) -> Val:
     return Val(STRING, const=hp.strings.setdefault(text, len(hp.strings) + 1))
 
 
+def _literal(v: Val) -> bool:
+    """A string literal's value (lower_exprs.expr_StringLit; an enumerator's name is a str constant too)."""
+    return isinstance(v.ctype, C.UnknownT) and v.ctype.text == "string" and isinstance(v.const, str)
+
+
 def as_string(lw: FunctionLowerer, v: Val, node: A.Node) -> Val:
     """`v` as a string's number: a literal's text numbered, a string (a number already) as it is."""
-    if isinstance(v.const, str):
+    if _literal(v):
         return text_number(lw, v.const)
     if v.ctype == STRING:
         return v
@@ -99,10 +104,8 @@ def initial(lw: FunctionLowerer, d: A.Declarator) -> Val:
 def compare(lw: FunctionLowerer, op: str, a: Val, b: Val, node: A.Node) -> Val | None:
     """`s == "half"`, `flag != other`: the comparison of the texts' numbers; None when neither operand is a
     string literal (two strings are numbers, compared as such)."""
-    if not (isinstance(a.const, str) or isinstance(b.const, str)):
-        return None
-    if isinstance(a.const, str) and isinstance(b.const, str):
-        return None  # two literals: not a host string (left to the caller)
+    if _literal(a) == _literal(b):
+        return None  # no literal (two strings are numbers, compared as such), or two: left to the caller
     if op not in ("==", "!="):
         raise Unsupported(f"'{op}' of std::strings: only == and != are modelled", node)
     return lw.compare(op, as_string(lw, a, node), as_string(lw, b, node), node)
