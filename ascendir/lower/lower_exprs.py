@@ -92,6 +92,13 @@ class ExpressionLowering:
             return self.tiling_field(view, e.member, e)
         if isinstance(t, C.StructT) and (array := self._struct_array_member(obj, t.name, e)) is not None:
             return array
+        if isinstance(t, C.StructT) and (inner := self._struct_struct_member(t.name, e.member)) is not None:
+            # `params.loopInfo` (MultiCopyParams' MultiCopyLoopInfo): a struct value, whose array members
+            # `params.loopInfo.loopSize[i] = v` then stores into (the simulator keeps them in the outer struct)
+            op = self.emit(asc.StructGetOp.create(operands=[self.ssa(obj, e)],
+                                                  properties={"field": StringAttr(e.member)},
+                                                  result_types=[C.ir_type(inner)]), e)
+            return Val(inner, op.results[0])
         if isinstance(t, C.StructT | C.ObjectT):
             op = self.emit(asc.StructGetOp.create(
                 operands=[self.ssa(obj, e)], properties={"field": StringAttr(e.member)},
@@ -134,6 +141,29 @@ class ExpressionLowering:
         op = asc.StructGetOp.create(operands=[self.ssa(obj, e)], properties={"field": StringAttr(e.member)},
                                     result_types=[MemRefType(C.ir_type(elem), [int(size)])])
         return Val(arr, obj=Cell(arr, self.emit(op, e).results[0], e.member))
+
+    def _struct_struct_member(self, struct: str, field_name: str) -> C.StructT | None:
+        """The catalogued struct a member of catalogued struct `struct` is, else None."""
+        text = self.catalog.struct_field_type(struct, field_name)  # type: ignore[attr-defined]
+        found = self.catalog.catalog.struct(text) if text else None  # type: ignore[attr-defined]
+        return C.StructT(found.name) if found is not None else None
+
+    def _member_from_list(self, struct: str, field_name: str, e: A.InitList) -> SSAValue | None:
+        """Member `field_name` of catalogued struct `struct` built from brace list `e`: a C array of scalars (its
+        memref, elements not given 0) or a catalogued struct; None for anything else."""
+        inner = self._struct_struct_member(struct, field_name)
+        if inner is not None:
+            return self.ssa(self.init_list(inner, e.items, e), e)
+        text = self.catalog.struct_field_type(struct, field_name)  # type: ignore[attr-defined]
+        if not text or "[" not in text or "<" in text:
+            return None
+        name, _, rest = text.partition("[")
+        elem = C.scalar_named(name.replace("const ", "").strip())
+        size = rest.split("]", 1)[0].strip()
+        if elem is None or not size.isdigit() or "[" in rest or len(e.items) > int(size):
+            return None
+        items = Val(C.UnknownT("init-list"), obj=[self.expr(i) for i in self.expand_packs(e.items, e)])
+        return self.new_array(C.ArrayT(elem, int(size)), "", e, items).ref  # type: ignore[attr-defined]
 
     def _struct_field_type(self, struct: str, field_name: str) -> Scalar:
         t = self.catalog.struct_field_type(struct, field_name)  # type: ignore[attr-defined]
@@ -413,6 +443,14 @@ class ExpressionLowering:
                     fname, value_node = item.field_name, item.value
                 else:
                     fname, value_node = (names[i] if i < len(names) else f"_{i}"), item
+                if isinstance(t, C.StructT) and isinstance(value_node, A.InitList):
+                    # a brace list for a C array or struct member (`NdDmaLoopInfo<2> l{{1, 32}, {1, 64}, ...}`):
+                    # an array of the member's type, or the member struct, built from it
+                    nested = self._member_from_list(t.name, fname, value_node)
+                    if nested is not None:
+                        fields.append(fname)
+                        values.append(nested)
+                        continue
                 v = self.expr(value_node)
                 if isinstance(t, C.StructT):
                     ft = self.catalog.struct_field_type(t.name, fname)  # type: ignore[attr-defined]

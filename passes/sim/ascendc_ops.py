@@ -264,6 +264,8 @@ def _struct_init(b: ProgramBuilder, op: asc.StructInitOp) -> None:
         b.values[op.result] = Struct(getattr(t, "type_name").data, {})
         return
     fields = b.struct_defaults(t.type_name.data, fresh=False)
+    for name in [n for n in fields if struct_arrays.nested_struct(b, t.type_name.data, n)]:
+        del fields[name]  # a struct member is its fields, dotted (below), not one scalar
     given_arrays: dict[str, Array] = {}
     for name, value in zip(op.fields.data, op.values):
         ty = scalar_type(value.type)
@@ -276,12 +278,18 @@ def _struct_init(b: ProgramBuilder, op: asc.StructInitOp) -> None:
             elif isinstance(found, Array):
                 fields[name.data] = (found.operand(), "")
                 given_arrays[name.data] = found
+            elif isinstance(found, Struct) and struct_arrays.nested_struct(b, t.type_name.data, name.data):
+                fields.update(struct_arrays.own_nested(b, t.type_name.data, name.data, found, op))
             continue
         fields[name.data] = (b.reg(value), ty)
     # the struct's own C arrays: a copy of the one given, or zeros (struct_arrays.py)
     found_struct = b.catalog.struct(t.type_name.data)
     for member in found_struct.fields if found_struct is not None else ():
         if member.name in fields and member.name not in given_arrays:
+            continue
+        if struct_arrays.nested_struct(b, t.type_name.data, member.name):
+            if not any(k.startswith(member.name + ".") for k in fields):  # not given: its defaults, zeroed arrays
+                fields.update(struct_arrays.own_nested(b, t.type_name.data, member.name, None, op))
             continue
         own = struct_arrays.own_array(b, t.type_name.data, member.name, given_arrays.get(member.name), op)
         if own is not None:
@@ -298,6 +306,10 @@ def _struct_get(b: ProgramBuilder, op: asc.StructGetOp) -> None:
         if arr is None:
             raise NotModelled(f"the array member {name} of {source.type_name} as an array")
         b.values[op.result] = arr
+        return
+    nested = struct_arrays.view(b, source, name) if isinstance(source, Struct) else None
+    if nested is not None:
+        b.values[op.result] = nested  # `p.loopInfo`: a struct member, its arrays the outer struct's own
         return
     if isinstance(source, Struct) and name in source.fields:
         b.values[op.result] = source.fields[name][0]
@@ -326,4 +338,10 @@ def _struct_set(b: ProgramBuilder, op: asc.StructSetOp) -> None:
         fields[op.field.data] = (b.reg(op.value), ty)
     elif isinstance(op.value.type, asc.LocalTensorType) and isinstance(b.values.get(op.value), str):
         fields[op.field.data] = (b.values[op.value], "")  # `srcList.src1 = t`: the handle, as _struct_init keeps it
+    elif isinstance(b.values.get(op.value), Struct) and struct_arrays.nested_struct(b, source.type_name,
+                                                                                     op.field.data):
+        value = b.values[op.value]
+        assert isinstance(value, Struct)
+        b.values[op.result] = struct_arrays.replace(b, source, op.field.data, value, op)  # `p.loopInfo = info`
+        return
     b.values[op.result] = Struct(source.type_name, fields)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from xdsl.ir import Operation
 
-from passes.sim.registers import Array
+from passes.sim.registers import Array, Struct
 
 if TYPE_CHECKING:
     from passes.sim.builder import ProgramBuilder
@@ -73,3 +73,51 @@ def own_array(b: ProgramBuilder, struct: str, name: str, given: Array | None, op
             value = zero
         b.emit(f"st.stack.{arr.elem}", [operand, index, value], op=op)
     return arr
+
+
+# A member whose type is itself a catalogued struct (MultiCopyParams' `MultiCopyLoopInfo loopInfo`) is kept in
+# the outer struct's fields under dotted names (`loopInfo.loopSize`), so a call given the outer struct sees
+# `params.loopInfo.loopSize=s16:5:i32` and `p.loopInfo.loopSize[i] = v` stores into the outer struct's own array.
+
+
+def nested_struct(b: ProgramBuilder, struct: str, name: str) -> str | None:
+    """The catalogued struct type of member `name` of catalogued struct `struct`, else None."""
+    found = b.catalog.struct(struct)
+    member = next((f for f in found.fields if f.name == name), None) if found is not None else None
+    if member is None or b.catalog.struct(member.c_type) is None:
+        return None
+    return b.catalog.struct(member.c_type).name  # type: ignore[union-attr]
+
+
+def own_nested(b: ProgramBuilder, struct: str, name: str, given: Struct | None,
+               op: Operation) -> dict[str, tuple[str, str]]:
+    """Member `name` (a struct) of `struct` as the outer struct's dotted fields: the scalars of `given` (or the
+    member's defaults), and arrays of its own, copies of `given`'s or zeros (a C++ member is a copy)."""
+    inner = nested_struct(b, struct, name)
+    assert inner is not None
+    fields = dict(given.fields) if given is not None else b.struct_defaults(inner, fresh=False)
+    found = b.catalog.struct(inner)
+    for member in found.fields if found is not None else ():
+        arr = parse_operand(fields[member.name][0]) if member.name in fields else None
+        own = own_array(b, inner, member.name, arr, op)
+        if own is not None:
+            fields[member.name] = (own.operand(), "")
+    return {f"{name}.{field}": value for field, value in fields.items()}
+
+
+def view(b: ProgramBuilder, source: Struct, name: str) -> Struct | None:
+    """The nested member `name` of `source` as a struct of its own, sharing its arrays (so `p.loopInfo.loopSize[i]
+    = v` lands in `p`'s); None when `name` is no nested struct member of `source`."""
+    inner = nested_struct(b, source.type_name, name)
+    if inner is None:
+        return None
+    prefix = f"{name}."
+    return Struct(inner, {k[len(prefix):]: v for k, v in source.fields.items() if k.startswith(prefix)})
+
+
+def replace(b: ProgramBuilder, source: Struct, name: str, value: Struct, op: Operation) -> Struct:
+    """`source` with its nested member `name` set to a copy of `value` (`p.loopInfo = info`)."""
+    prefix = f"{name}."
+    fields = {k: v for k, v in source.fields.items() if not k.startswith(prefix)}
+    fields.update(own_nested(b, source.type_name, name, value, op))
+    return Struct(source.type_name, fields)

@@ -268,6 +268,7 @@ pub fn registry() -> &'static Registry {
         crate::system::register(&mut r);
         crate::sync::register(&mut r);
         crate::dma::register(&mut r);
+        crate::nddma::register(&mut r);
         crate::vector::register(&mut r);
         crate::tensor::register(&mut r);
         crate::cube::register(&mut r);

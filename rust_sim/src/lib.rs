@@ -13,6 +13,7 @@ pub mod dtype;
 pub mod int4;
 pub mod memory;
 pub mod mix;
+pub mod nddma;
 pub mod parse;
 pub mod program;
 pub mod queue;

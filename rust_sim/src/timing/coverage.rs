@@ -76,6 +76,7 @@ pub const NO_PIPE_COST: &[&str] = &[
     "SetSysWorkSpacePtr",
     "SetSysWorkspace",
     "DataCacheCleanAndInvalid",
+    "NdDmaDci",
     // event ids and the pipe's buffers: bookkeeping of the scalar unit
     "AllocEventID",
     "FetchEventID",
