@@ -18,7 +18,8 @@ and the first error that stopped it. A missing op folder is skipped. Prints a Ma
 the rows. The cases of session 11's ops-nn activations, norms, losses, index and pooling ops and ops-math ops are in
 vendor_ops_nn.py, session 12's optimiser, pooling, loss-gradient, vfusion and diagonal / padding ops in
 vendor_ops_optim_pool.py, session 13's activation gradients, index / scatter, conversion and loss ops in
-vendor_ops_grad_index.py; OpCase and the tolerances in vendor_op_case.py.
+vendor_ops_grad_index.py, session 14's ops that accumulate into their outputs (SetNeedAtomic, atomic adds) in
+vendor_ops_atomic.py; OpCase and the tolerances in vendor_op_case.py.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ sys.path.append(str(Path(__file__).resolve().parent))
 
 from vendor_op_case import DEFAULT_TOLERANCE, Arrays, OpCase, layer_norm as _layer_norm  # noqa: E402
 from vendor_op_case import f32 as _f32, unpack_int4, with_specials as _with_specials, within as _within  # noqa: E402
+from vendor_ops_atomic import atomic_cases  # noqa: E402
 from vendor_ops_cube import cube_cases  # noqa: E402
 from vendor_ops_grad_index import grad_index_cases  # noqa: E402
 from vendor_ops_nn import nn_and_math_cases  # noqa: E402
@@ -125,7 +127,7 @@ def _cases() -> list[OpCase]:
                lambda a: _permute(a["tokens"], a["indices"]),
                note="stable argsort of the flattened indices; permute_tokens[p] = tokens[sorted[p] // topk]"),
     ] + _math_and_transformer_cases(rows, cols) + nn_and_math_cases(rows, cols) + cube_cases() + \
-        optim_pool_cases(rows, cols) + grad_index_cases()
+        optim_pool_cases(rows, cols) + grad_index_cases() + atomic_cases()
 
 
 def _math_and_transformer_cases(rows: int, cols: int) -> list[OpCase]:
