@@ -56,6 +56,8 @@ def _describe(arg: ArgInfo) -> str:
         return f"a GlobalTensor<{arg.dtype}>" if arg.dtype else "a GlobalTensor"
     if arg.kind == "scalar":
         return f"a scalar ({arg.dtype})" if arg.dtype and not arg.is_literal else "a scalar"
+    if arg.kind == "mask_array" and arg.type_name:
+        return f"an array of {arg.type_name}<{arg.dtype}>" if arg.dtype else f"an array of {arg.type_name}"
     if arg.kind in {"struct", "enum", "object"} and arg.type_name:
         return f"{'an' if arg.type_name[0] in 'AEIOU' else 'a'} {arg.type_name}"
     return {
@@ -191,7 +193,8 @@ class _Matcher:
                 kind == "mask_array" or param.array_len):
             return  # an array parameter (`uint64_t mask[2]`, `const uint32_t (&key)[2]`) binds a braced list
         elif kind == "mask_array":
-            if arg.kind not in {"mask_array", "pointer"}:
+            # (an array of objects, `LocalTensor<T> list[16]`, has a type_name: it is no array of numbers)
+            if arg.kind not in {"mask_array", "pointer"} or arg.type_name:
                 raise _Reject(f"argument {index} is {shown}, {expected}")
         elif kind == "pointer":
             if arg.kind not in {"pointer", "mask_array"}:

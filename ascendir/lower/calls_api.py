@@ -186,6 +186,11 @@ def _arg_info(v: Val) -> object:
         case C.ArrayT(C.Pointer(pointee, ub=True), _) if isinstance(pointee, Scalar):
             # `__ubuf__ T *list[16]` (uint64 addresses to us: ub_pointer.py): T is the pointee's
             return ArgInfo("mask_array", dtype=pointee.name)
+        case C.ArrayT(C.LocalTensorT(elem) | C.GlobalTensorT(elem) as tensor, _):
+            # `LocalTensor<float> dstList[16]`: an array of tensors, which binds `LocalTensor<T> dstList[16]` and
+            # never `uint64_t dstList[16]` (TransDataTo5HD has both; C++ converts neither into the other)
+            kind = "LocalTensor" if isinstance(tensor, C.LocalTensorT) else "GlobalTensor"
+            return ArgInfo("mask_array", dtype=elem.name if elem else None, type_name=kind)
         case C.ArrayT(elem, _):
             return ArgInfo("mask_array", dtype=elem.name if isinstance(elem, Scalar) else None)
         case _:

@@ -10,6 +10,7 @@ from xdsl.ir import Attribute, SSAValue, TypeAttribute
 
 from ascendir.catalog.model import Api, Overload, Param
 from ascendir.dialects import ascendc as asc
+from passes.sim.builder_cells import HandleArray
 from passes.sim.constant_bits import float_bits
 from passes.sim.registers import Array, NotModelled, Struct, element_type, is_object_type, scalar_type
 
@@ -88,8 +89,14 @@ class CatalogCallEmission:
                     for name, (reg, ty) in found.fields.items()]
         if isinstance(found, Array):
             return [f"{param.name}={found.operand()}"]
+        if isinstance(found, HandleArray):
+            if param.type_name not in ("LocalTensor", "GlobalTensor") or not param.array_len:
+                raise NotModelled(f"an array of tensors passed as {param.type_text}")
+            return [f"{param.name}={self.tensor_addresses(found, param.type_text).operand()}"]
         if isinstance(arg.type, MemRefType):  # an output parameter (`T&`): the call stores into the cell
             reg = found
+            if not isinstance(reg, str):
+                raise NotModelled(f"{type(reg).__name__} given as {param.type_text}")
             ty = scalar_type(arg.type.element_type)
             return [f"{param.name}=&{reg}:{ty}" if ty else f"{param.name}=&{reg}"]
         if isinstance(found, str) and found in self.enum_names:

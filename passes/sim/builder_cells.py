@@ -132,6 +132,20 @@ class CellEmission:
             self.emit("cmpi.eq.i64", [index, self.regs.const("i64", str(i))], [hit], op)
             self.emit("select", [hit, value, reg], [reg], op)
 
+    def tensor_addresses(self, cell: HandleArray, what: str) -> Array:
+        """An array of tensors passed whole to an API (`TransDataTo5HD<float>(dstList, srcList, params)` on two
+        `LocalTensor<float> list[16]`): the instruction takes the tensors' addresses (asc-devkit loads the list
+        into its VA registers, as for the uint64_t form), so the elements' addresses as they are at the call,
+        each its GetPhyAddr, go into an array of uint64 on the stack that the call passes instead."""
+        if len(cell.shape) != 1:
+            raise NotModelled(f"a {'x'.join(map(str, cell.shape))} array of tensors passed as {what}")
+        words = self.regs.array("i64", cell.shape)
+        for i, handle in enumerate(cell.regs):
+            addr = self.regs.scalar()
+            self.emit("call", ["GetPhyAddr.plain", f"self={handle}"], [f"{addr}:i64"])
+            self.emit("st.stack.i64", [words.operand(), self.regs.const("i64", str(i)), addr])
+        return words
+
     @staticmethod
     def constant_index(arr: HandleArray, indices: Sequence[SSAValue]) -> int | None:
         """The linear position of `arr[i][j]...` when every index is an arith.constant, else None."""

@@ -4,6 +4,9 @@
 //! hardware loads them into its VA registers: asc-devkit `SetVaReg`, `scatter_vnchwconv_b8/b16/b32`). The
 //! lowering passes each list as 16 uint64 UB byte addresses (ascendir/lower/ub_pointer.py).
 //!
+//! The `LocalTensor<T> dstList[16]` form arrives the same way: the program builder stores each tensor's address
+//! (GetPhyAddr) into a uint64 list at the call (passes/sim/builder_cells.py, tensor_addresses).
+//!
 //! Per the TransDataTo5HD API page (atlasascendc_api_07_0200, CANN 8.0 to 9.0), one repeat reads the 32-byte
 //! block at each of the 16 source addresses and:
 //! - 16-bit types (16 elements a block): loop j in 0..16 takes element j of every source block, in list order,
@@ -174,7 +177,7 @@ impl ApiOp for TransData {
 }
 
 pub fn register(r: &mut Registry) {
-    r.add_all(&["TransDataTo5HD"], &["addr_list"], decode);
+    r.add_all(&["TransDataTo5HD"], &["addr_list", "tensor_list"], decode);
     r.add_all(&["TransDataTo5HDImpl"], &["ub_pointers", "addr_list"], decode);
 }
 
