@@ -1,9 +1,10 @@
-//! System calls: block index and count, workspaces, caches, small scalar helpers.
+//! System calls: block index and count, workspaces, the UB the TPipe leaves (PopStackBuffer), caches, small scalar
+//! helpers.
 
 use crate::api::{ApiOp, Args, Pipe, Registry};
 use crate::core::{Ctx, Flow};
 use crate::dtype::{DType, STy};
-use crate::memory::{Handle, Space};
+use crate::memory::{Handle, MemKind, Space};
 use crate::program::Sv;
 
 /// The system workspace the library APIs reserve at the start of the kernel's workspace (16 MiB on the 2201
@@ -26,6 +27,7 @@ enum Kind {
     ToFloat,
     ToBf16,
     Overflow,
+    PopStack,
 }
 
 #[derive(Debug)]
@@ -55,6 +57,7 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         "ToFloat" => Kind::ToFloat,
         "ToBfloat16" => Kind::ToBf16,
         "SetOverflow" => Kind::Overflow,
+        "PopStackBuffer" => Kind::PopStack,
         _ => Kind::Nothing,
     };
     let args = a
@@ -138,6 +141,32 @@ impl ApiOp for System {
                 }
                 return Flow::Next;
             }
+            Kind::PopStack => {
+                // asc-devkit impl/basic_api/kernel_pop_stack_buffer.h: the tensor becomes the UB from the end of
+                // the TPipe's buffers (GetQueueEndAddress) to the end of UB; the library asserts the position is
+                // UB and a TPipe exists, and returns true. (On 2201 the last 64 bytes are the KFC message's and
+                // not handed out; the simulator gives the whole rest, as for the library APIs' own temporary
+                // space: queue::framework_tmp.) The tensor variable is written in place: its register is the
+                // one the program passes (a `LocalTensor<T> pop;` declared for the call).
+                let Some(h) = self.handle_arg else {
+                    cx.report(
+                        crate::checks::code::INVALID_OPERAND,
+                        "PopStackBuffer without a LocalTensor to hand the space to".to_string(),
+                    );
+                    return Flow::Next;
+                };
+                let Some((start, len)) = crate::queue::framework_tmp(cx, MemKind::Ub) else {
+                    cx.report(
+                        crate::checks::code::INVALID_OPERAND,
+                        "PopStackBuffer before any TPipe is declared: the free UB is the space after a TPipe's \
+                         buffers (GetTPipePtr() is null on hardware)"
+                            .to_string(),
+                    );
+                    return Flow::Next;
+                };
+                cx.set_handle(h, Handle::local(MemKind::Ub, start, len, 0));
+                1
+            }
             Kind::Overflow => {
                 // CTRL[48] on 2201: 1 the INF/NaN mode, the A2/A3 default and the only one the vector model
                 // computes (reduce/order.rs); 0 the saturation mode, not modelled
@@ -199,6 +228,7 @@ pub fn register(r: &mut Registry) {
         &["plain"],
         decode,
     );
+    r.add_all(&["PopStackBuffer"], &["tensor"], decode);
     // Ceil(a, b) on two integers (its tensor overloads are the vector unary's)
     r.add_all(&["Ceil"], &["scalar"], decode);
     // 3510's ToFloat<T>(bVal) (asc-devkit impl/basic_api/kernel_scalar_convert.h:130-138): the same conversion
