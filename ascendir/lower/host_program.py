@@ -84,6 +84,7 @@ class DeviceBuffer:
     # the buffer the kernel writes D to, and D back from it), else "workspace"
     role: str = "workspace"
     dtype: str | None = None  # numpy name of the host array's elements it is copied from or into
+    source: str | None = None  # the host variable main copies into it (host_program_buffers.py names it)
 
 
 @dataclass
@@ -116,6 +117,9 @@ class HostProgram:
     # its strings by number (host_program_args.py)
     std_visible: bool = False
     strings: dict[str, int] = field(default_factory=dict)
+    # host buffers main reads from files that the run was not given, as {"buffer", "reader", "span"}
+    # (host_program_buffers.py)
+    files: list[dict[str, object]] = field(default_factory=list)
 
     @property
     def launched(self) -> bool:
@@ -124,11 +128,14 @@ class HostProgram:
     def describe(self) -> dict[str, object]:
         described: dict[str, object] = {
             "kernel": self.kernel, "block_dim": self.block_dim,
-            "buffers": [{"name": b.name, "size": b.size, "role": b.role, "dtype": b.dtype} for b in self.buffers]}
+            "buffers": [{"name": b.name, "size": b.size, "role": b.role, "dtype": b.dtype}
+                        | ({"source": b.source} if b.source else {}) for b in self.buffers]}
         if self.draws:
             described["random"] = self.draws
         if self.gaps:
             described["gaps"] = self.gaps
+        if self.files:
+            described["files"] = self.files
         return described
 
 
@@ -304,6 +311,13 @@ def call(lw: FunctionLowerer, e: A.Call, name: str) -> Val | None:
         return _malloc(lw, e)
     if name == "aclrtMemcpy":
         return _memcpy(lw, e)
+    from ascendir.lower import host_program_buffers
+
+    if name == "aclrtMallocHost":
+        return host_program_buffers.malloc_host(lw, e)  # host memory: a given buffer's values
+    read = host_program_buffers.file_read(lw, e, name)  # ReadFile(path, buffer, size): the run reads no files
+    if read is not None:
+        return read
     if _RUNTIME_CALL.match(name):
         # aclInit, aclrtSetDevice, aclrtCreateStream, aclrtFree, rtGetC2cCtrlAddr, ...: succeed, and leave what they
         # would write as it was (an fftsAddr of 0 takes the adapter's launch without one)
@@ -388,9 +402,14 @@ def _malloc(lw: FunctionLowerer, e: A.Call) -> Val:
     assert hp is not None and lw.kernel_block is not None
     if len(e.args) < 2:
         raise Unsupported("aclrtMalloc with fewer than two arguments", e)
+    from ascendir.lower import host_program_buffers
+
+    # (through a pointer to the variable, `uint8_t **device` bound to &qDevice: that variable)
+    via = host_program_buffers.pointer_target(lw, e.args[0])
     target = _strip(e.args[0])
     size = lw.expr(e.args[1])
-    name = target.qname.parts[-1].name if isinstance(target, A.Name) else f"buffer{len(hp.buffers)}"
+    name = via[0] if via is not None else target.qname.parts[-1].name if isinstance(target, A.Name) \
+        else f"buffer{len(hp.buffers)}"
     taken = {b.name for b in hp.buffers}
     unique, n = name, 1
     while unique in taken:
@@ -399,12 +418,15 @@ def _malloc(lw: FunctionLowerer, e: A.Call) -> Val:
     t = C.Pointer(C.U8, gm=True)
     arg = lw.kernel_block.insert_arg(C.ir_type(t), len(lw.kernel_block.args))
     arg.name_hint = unique
-    if isinstance(target, A.Name):
-        hp.variables[target.qname.parts[-1].name] = len(hp.buffers)
+    if via is not None or isinstance(target, A.Name):
+        hp.variables[name] = len(hp.buffers)
     hp.buffers.append(DeviceBuffer(unique, size.const if isinstance(size.const, int) else None))
     if hp.buffers[-1].size is None:
         _mark(lw, f"size.{len(hp.buffers) - 1}", size, e)
-    lw.assign(target, Val(t, arg), e)
+    if via is not None:
+        lw.store(via[1], Val(t, arg), e)
+    else:
+        lw.assign(target, Val(t, arg), e)
     return Val(C.I32, const=0)
 
 
@@ -426,6 +448,8 @@ def _memcpy(lw: FunctionLowerer, e: A.Call) -> Val:
     copied_back = kind == _DEVICE_TO_HOST or buffer.role in ("output", "inplace")
     buffer.role = "inplace" if copied_in and copied_back else "input" if copied_in else "output"
     array = _host_array_name(host)
+    if kind == _HOST_TO_DEVICE and array not in hp.host_arrays:
+        buffer.source = array  # (host memory main fills: host_program_buffers.py; not host data, left out)
     if array is not None and hp.host_arrays.get(array):
         buffer.dtype = HOST_ELEMENT_DTYPES.get(hp.host_arrays[array], buffer.dtype)
     if kind == _HOST_TO_DEVICE and array is not None and array not in hp.host_arrays:

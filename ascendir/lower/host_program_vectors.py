@@ -122,12 +122,18 @@ def lowers(lw: FunctionLowerer, st: A.VarDecl) -> bool:
 def _given_array(lw: FunctionLowerer, d: A.Declarator, name: str) -> object:
     """The array of the values the run gives for host vector `d` (a Cell), remembered as given: the code that
     builds it (push_back, clear) is what those values stand for, and is left out."""
+    return given_array(lw, d.name, d, name)
+
+
+def given_array(lw: FunctionLowerer, key: str, node: A.Node, name: str | None = None) -> Cell:
+    """The array of the values the run gives by name `key` (a Cell named `name`, else `key`), made at `node`
+    (a host vector's declaration, or aclrtMallocHost of a host buffer: host_program_buffers.py)."""
     hp = lw.host_program
     assert hp is not None
-    ctype, values = hp.given[d.name]
+    ctype, values = hp.given[key]
     elem = C.Scalar(ctype)
     t = C.ArrayT(elem, len(values))
-    cell = lw.new_array(t, name, d, Val(t, obj=[Val(elem, const=v) for v in values]))
+    cell = lw.new_array(t, name or key, node, Val(t, obj=[Val(elem, const=v) for v in values]))
     _GIVEN.add(cell.ref)
     return cell
 

@@ -105,6 +105,7 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
         inputs = {n: a for n, a in inputs.items() if n not in {g[0] for g in options.host_given}}
     findings += _draws(described.get("random") or [], used_inputs)
     findings += [error(HOST_PROGRAM_NOT_RUN, g["why"], Span(*g["span"])) for g in described.get("gaps") or []]
+    findings += _file_reads(described, inputs)
     for i, b in enumerate(described["buffers"]):  # an array main computes and copies in: those bytes
         if f"content.{i}" in marked and b["role"] == "input":
             b["content"] = marked[f"content.{i}"]
@@ -143,6 +144,27 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
     triples = [(p.name, role, arr) for p, role, arr in zip(sim_program.params, roles, arrays)]
     return execute(sim_program, triples, int(dim), chip, budget=budget, timing=timing, trace=trace,
                    findings=findings, outputs=outputs, key=None)
+
+
+def _file_reads(described: dict[str, Any], inputs: Sequence[Any] | Mapping[str, Any]) -> list[Any]:
+    """What main reads from host files the run was not given (ascendir/lower/host_program_buffers.py): an error
+    for a buffer main reads itself (its values make sizes, tiling), a note for one it copies to a device buffer
+    not given either (drawn at random)."""
+    from frontend.diagnostics import Diagnostic, Severity
+
+    found = []
+    given = set(inputs) if isinstance(inputs, Mapping) else set()
+    for f in described.get("files") or []:
+        name, reader, where = f["buffer"], f["reader"], Span(*f["span"])
+        copies = [b["name"] for b in described["buffers"] if b.get("source") == name and b["role"] in _COPIED_IN]
+        if not copies:
+            found.append(error(HOST_PROGRAM_NOT_RUN, f"main reads host buffer '{name}' from a file ({reader}), "
+                               f"which the run does not: give its values with --input {name}=FILE.npy", where))
+        elif not given & set(copies):
+            found.append(Diagnostic(HOST_PROGRAM_NOT_RUN, Severity.NOTE, f"device buffer '{copies[0]}' holds what "
+                                    f"main reads from a file into '{name}' ({reader}), which the run does not: "
+                                    f"drawn at random; give it with --input {copies[0]}=FILE.npy", where))
+    return found
 
 
 def _given_vectors(described: dict[str, Any], inputs: Sequence[Any] | Mapping[str, Any]

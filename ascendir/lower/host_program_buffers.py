@@ -1,0 +1,143 @@
+"""Host memory of a host program's main: aclrtMallocHost buffers, and the functions that read files into them.
+
+catlass's attention examples (19_mla, 23_flash_attention_infer) read their sizes and data from the files their
+gen_data.py writes:
+
+    void *qNtokens = nullptr;
+    aclrtMallocHost(&qNtokens, 1 * sizeof(int32_t));
+    ReadFile(dataPath + "/q_ntokens.bin", qNtokens, 1 * sizeof(int32_t));     // a std::ifstream
+    int32_t numTokens = static_cast<int32_t *>(qNtokens)[0];                   // sizes every buffer
+    AllocMem(&qHost, &qDevice, qoSize);                                        // aclrtMallocHost + aclrtMalloc
+    ReadFile(dataPath + "/q.bin", qHost, qoSize);
+    aclrtMemcpy(qDevice, qoSize, qHost, qoSize, ACL_MEMCPY_HOST_TO_DEVICE);
+
+The run reads no host files. A function of the program that opens one (declares a file stream, or calls fopen) is
+not followed: a call of it is left out (it returns true), and the host buffers passed to it hold what the run is
+given by their names, as host vectors are (`--input qNtokens=n.npy`, host_program_vectors.py): aclrtMallocHost of
+a given buffer makes its variable the array of those values, so main's reads of it (`numTokens`, the tiling's
+`qSeqLen[i]`) have them and the sizes they make fold. A buffer not given is listed with the launch (`files`):
+the run names it in an error when main reads it, and in a warning where main copies it to a device buffer, whose
+bytes are then drawn at random unless that buffer is given (`--input qDevice=q.npy`; a large buffer is best given
+so: a given host buffer is lowered as an array of its values).
+
+aclrtMalloc / aclrtMallocHost through a pointer to the variable (AllocMem's `reinterpret_cast<void **>(device)`,
+`device` a `uint8_t **` parameter bound to `&qDevice`) set the variable pointed to, and a device buffer is named
+after it (qDevice), as one allocated in main is.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ascendir.lower import ctypes as C
+from ascendir.lower.values import Cell, Val
+from frontend import ast as A
+
+if TYPE_CHECKING:
+    from ascendir.lower.function import FunctionLowerer
+
+# what opens a host file: the std file streams a reader declares, and C's calls
+_FILE_STREAMS = frozenset({"ifstream", "fstream", "ofstream", "filebuf", "FILE"})
+_FILE_CALLS = frozenset({"fopen", "freopen", "open"})
+_READERS: dict[int, bool] = {}  # id of a function's declaration -> whether it opens a file
+
+
+def _opens_file(fn: A.FunctionDecl) -> bool:
+    hit = _READERS.get(id(fn))
+    if hit is None:
+        from ascendir.lower.astwalk import walk
+
+        hit = False
+        for n in walk(fn.body) if fn.body is not None else ():
+            if isinstance(n, A.VarDecl) and n.declarators and isinstance(n.declarators[0].type.base, A.QualifiedName) \
+                    and n.declarators[0].type.base.parts[-1].name in _FILE_STREAMS:
+                hit = True
+            elif isinstance(n, A.Call) and isinstance(n.callee, A.Name) \
+                    and n.callee.qname.parts[-1].name in _FILE_CALLS:
+                hit = True
+            if hit:
+                break
+        _READERS[id(fn)] = hit
+    return hit
+
+
+def _strip(e: A.Node) -> A.Node:
+    while isinstance(e, A.Cast) and e.expr is not None:
+        e = e.expr
+    return e
+
+
+def pointer_target(lw: FunctionLowerer, target: A.Node) -> tuple[str, Cell] | None:
+    """The variable `aclrtMalloc(target, ...)` sets when `target` is a pointer to it held in a variable (a
+    `uint8_t **device` parameter bound to `&qDevice`): its name and cell; None for `&var` and anything else."""
+    e = _strip(target)
+    if not (isinstance(e, A.Name) and len(e.qname.parts) == 1):
+        return None
+    b = lw.lookup(e.qname.parts[0].name)
+    if not isinstance(b, Val) and not isinstance(b, Cell):
+        return None
+    v = lw.expr(e)
+    if isinstance(v.ctype, C.Pointer) and isinstance(v.ctype.pointee, C.Pointer) and isinstance(v.obj, Cell) \
+            and v.obj.name:
+        return v.obj.name, v.obj
+    return None
+
+
+def malloc_host(lw: FunctionLowerer, e: A.Call) -> Val:
+    """`aclrtMallocHost(&p, size)`: `p` becomes the array of the values the run gives for it, when it gives them;
+    else nothing changes (the buffer is host memory main fills)."""
+    hp = lw.host_program
+    assert hp is not None
+    if not e.args:
+        return Val(C.I32, const=0)
+    via = pointer_target(lw, e.args[0])
+    target = _strip(e.args[0])
+    if isinstance(target, A.Unary) and target.op == "&":
+        target = target.operand
+    name = via[0] if via is not None else (target.qname.parts[-1].name if isinstance(target, A.Name) else None)
+    if name is None or name not in hp.given:
+        return Val(C.I32, const=0)
+    from ascendir.lower import host_program_vectors
+
+    array = host_program_vectors.given_array(lw, name, e)
+    if via is not None or not _rebind(lw, name, array):
+        from ascendir.lower.host_program import gap
+
+        raise gap(lw, f"host buffer '{name}' is given (--input), but this aclrtMallocHost does not set the variable "
+                  "itself", e)
+    return Val(C.I32, const=0)
+
+
+def _rebind(lw: FunctionLowerer, name: str, value: object) -> bool:
+    """Binds `name` to `value` in the scope of this frame that declares it (not the block of a `do { } while (0)`
+    the call is in: ACL_CHECK)."""
+    for scope in reversed(lw.frame.scopes):
+        if name in scope:
+            scope[name] = value  # type: ignore[assignment]
+            return True
+    return False
+
+
+def file_read(lw: FunctionLowerer, e: A.Call, name: str) -> Val | None:
+    """A call of a function of the program that opens a file (ReadFile): left out, returning true, its pointer
+    arguments recorded as host buffers read from files unless the run gives them; None for any other call."""
+    hp = lw.host_program
+    assert hp is not None
+    found = [f for f in lw.scope.functions.get(name, []) if f.body is not None]
+    if not found or not all(_opens_file(f) for f in found):
+        return None
+    from frontend.diagnostics import as_span
+
+    span = as_span(e.span)
+    for arg in e.args:
+        a = _strip(arg)
+        if not (isinstance(a, A.Name) and len(a.qname.parts) == 1):
+            continue
+        buffer = a.qname.parts[0].name
+        b = lw.lookup(buffer)
+        held = b.ctype if isinstance(b, Cell | Val) else None
+        if buffer in hp.given or not isinstance(held, C.Pointer | C.ArrayT):
+            continue
+        hp.files.append({"buffer": buffer, "reader": name,
+                         "span": [span.file, span.line, span.col, span.end_line, span.end_col]})
+    return Val(C.BOOL, const=1)
