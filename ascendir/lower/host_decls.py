@@ -82,6 +82,8 @@ class HostDeclarations:
         t = self.resolve_type(decl.type, decl)
         if isinstance(t, HostT) and t.detail in host_std.MAP_TYPES and isinstance(decl.init, A.InitList):
             return host_std.make_map(self, t, decl.init.items, e)  # a table, const or not: only read
+        if isinstance(t, HostT) and t.detail in host_std.SET_TYPES and isinstance(decl.init, A.InitList):
+            return host_std.make_set(self, t, decl.init.items, e)
         if isinstance(t, HostT) and t.detail == "vector" and isinstance(decl.init, A.InitList) and \
                 not _mutable_global(vd, decl):
             return host_std.make_seq(self, t, decl.init.items, e)  # `static const std::vector<T> v = {...}`
@@ -306,7 +308,7 @@ class HostDeclarations:
             except Unsupported as exc:
                 self.report.failed(exc)
                 return Val(HostT("poison", d.name))
-        if isinstance(t, HostT) and t.kind == "unmodelled" and t.detail not in host_std.MAP_TYPES:
+        if isinstance(t, HostT) and t.kind == "unmodelled" and t.detail not in host_std.MAP_TYPES | host_std.SET_TYPES:
             return None  # `std::vector<T> v = {...}`: the initialiser is not needed to declare it
         if isinstance(t, HostT) and t.kind == "matmul_tiling" and d.init is None and not d.ctor_args and \
                 "*" not in d.type.pointers and "&" not in d.type.pointers:

@@ -123,6 +123,8 @@ class HostExpressions:
             return v
         if e.op == "*" and host_iterators.is_position(v):
             return host_iterators.deref(self, v, e)  # `*it` of a std::vector iterator: the element
+        if e.op == "*" and (key := host_std.deref(v)) is not None:
+            return key  # `*s.find(k)` of a std::set: the key
         if e.op == "*" and getter_pointer(v):
             # `*context->GetInputShape(i)`: the object, which is no longer null-checked or rebound
             return Val(v.ctype, self.ssa(v, e))
@@ -288,6 +290,8 @@ class HostExpressions:
             return vec  # `std::vector<int64_t>{0, 2, 1}`: a temporary
         if t.kind == "unmodelled" and t.detail in host_std.MAP_TYPES:
             return host_std.make_map(self, t, items, node)
+        if t.kind == "unmodelled" and t.detail in host_std.SET_TYPES:
+            return host_std.make_set(self, t, items, node)
         if t.kind in ("shape", "shape_buffer") and self.shape_objects:
             return self._make_shape(items, node)
         if t.kind == "platform":

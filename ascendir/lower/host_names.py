@@ -21,7 +21,8 @@ from frontend import ast as A
 
 # Library classes the host lowering knows exist but does not model: declaring one is a warning.
 _LIBRARY_TYPES = {
-    "vector", "map", "unordered_map", "set", "array", "unique_ptr", "shared_ptr", "stringstream", "ostringstream",
+    "vector", "map", "unordered_map", "set", "unordered_set", "array", "unique_ptr", "shared_ptr", "stringstream",
+    "ostringstream",
     "BatchMatmulTiling", "TCubeTiling", "SoftMaxTiling",
     "LayerNormTiling", "RmsNormTiling", "TopkTiling", "SortTiling", "LogSoftMaxTiling", "PlatformInfo",
     "TilingDataBase",

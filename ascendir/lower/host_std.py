@@ -1,5 +1,6 @@
-"""Standard-library tables in host tiling functions: a `std::map` / `std::unordered_map` built from a list, and a
-namespace-scope `std::vector` of constants searched with `std::find`.
+"""Standard-library tables in host tiling functions: a `std::map` / `std::unordered_map` built from a list, a
+`std::set` / `std::unordered_set` of constants, and a namespace-scope `std::vector` of constants searched with
+`std::find`.
 
 Vendor tiling code keeps small lookup tables keyed by a dtype or a mode:
 
@@ -7,6 +8,8 @@ Vendor tiling code keeps small lookup tables keyed by a dtype or a mode:
     const auto iter = BUF_CNT.find(dtype);            // iter->second, iter == BUF_CNT.end()
     compileInfo.inputDataByte = typeLen[dtype];       // operator[]
     if (BUF_CNT.count(dtype) == 0) { ... }
+    const std::set<ge::DataType> supportedDtype = {ge::DT_FLOAT, ge::DT_FLOAT16};
+    if (supportedDtype.count(dataType) == 0) { ... }  // a set is the table of its keys, each its own value
 
     static const std::vector<ge::DataType> X_DTYPES = {ge::DT_FLOAT16, ge::DT_FLOAT};
     if (std::find(X_DTYPES.begin(), X_DTYPES.end(), dtype) == X_DTYPES.end()) { ... }
@@ -39,6 +42,7 @@ if TYPE_CHECKING:
 
 # the library class names (unqualified) whose objects this module models
 MAP_TYPES = frozenset({"map", "unordered_map"})
+SET_TYPES = frozenset({"set", "unordered_set"})
 
 # member functions that change a table: reported, never run
 _WRITERS = frozenset({"insert", "emplace", "emplace_hint", "erase", "clear", "swap", "try_emplace",
@@ -51,6 +55,7 @@ class ConstMap:
 
     entries: tuple[tuple[Val, Val], ...]
     value_type: Scalar
+    keys_only: bool = False  # a std::set: each entry its key twice, and `*iter` the key (deref)
 
 
 @dataclass(frozen=True)
@@ -155,6 +160,28 @@ def make_map(lw: HostLowerer, t: object, items: Sequence[A.Node], node: A.Node) 
     return Val(t, obj=ConstMap(tuple(entries), value_type))  # type: ignore[arg-type]
 
 
+def make_set(lw: HostLowerer, t: object, items: Sequence[A.Node], node: A.Node) -> Val:
+    """`std::set<K> s = {k0, k1}` of constants (ops-math dot_v2's supported dtypes, read with `count`): a table
+    whose entries are the keys, each its own value, so that `count`, `find`, `contains`, `end`, `size` read it as
+    a map's and `*s.find(k)` is the key."""
+    if len(items) == 1 and isinstance(items[0], A.InitList):
+        items = items[0].items  # `s({k, ...})`
+    keys = []
+    for item in items:
+        key = lw.expr(item)
+        if isinstance(key.ctype, C.EnumT) and isinstance(key.const, int):
+            key = Val(C.I32, const=key.const)
+        if not isinstance(key.ctype, Scalar) or not isinstance(key.const, int | float):
+            raise Unsupported("a std::set whose items are not compile-time numbers is not modelled", item)
+        keys.append(key)
+    if not keys:
+        raise Unsupported("an empty std::set (filled later) is not modelled", node)
+    value_type = keys[0].ctype
+    for key in keys[1:]:
+        value_type = C.common_type(value_type, key.ctype)  # type: ignore[arg-type]
+    return Val(t, obj=ConstMap(tuple((k, k) for k in keys), value_type, keys_only=True))  # type: ignore[arg-type]
+
+
 def _lookup(lw: HostLowerer, table: ConstMap, key: Val, node: A.Node) -> tuple[Val, Val]:
     """(found, value) for `key`: the value of the first entry whose key equals it, else 0."""
     key = lw._enum_as_int(key, node)
@@ -205,6 +232,15 @@ def method(lw: HostLowerer, e: A.Call, name: str, recv: Val) -> Val:
     if found.const == 0:
         raise Unsupported("std::map::at of a key the table does not hold throws std::out_of_range", e)
     return value
+
+
+def deref(v: Val) -> Val | None:
+    """`*iter` of a std::set lookup that found its key: the key; None for anything else (a map's `*iter` is the
+    entry, read through `.first` / `.second`)."""
+    it = v.obj
+    if isinstance(it, MapIter) and it.table.keys_only and it.value is not None:
+        return it.value
+    return None
 
 
 def index(lw: HostLowerer, recv: Val, key: Val, node: A.Node) -> Val:
