@@ -140,6 +140,28 @@ def _name_before(text: str, lt: int) -> tuple[int, int] | None:
     return None
 
 
+def _one_argument_list(m: re.Match[str]) -> bool:
+    """Whether a `X<...> y` shape's `<...>` is one template argument list, closed by its last `>`. The regex
+    cannot count brackets: in `enable_if_t<!is_void_v<T> && is_void_v<U>, void> Prologue(` (catlass's
+    BlockMmad) it takes `is_void_v<U>, void> Prologue` for a declaration, which made the variable template
+    is_void_v a class template everywhere in the unit (then `conditional_t<is_void_v<P>, A, B>` read its
+    condition as a type, whose value the lowering never knows)."""
+    between = m.string[m.end(1) : m.start(3)]
+    lt = between.find("<")
+    if lt < 0:
+        return True
+    depth = 0
+    for i in range(lt, len(between)):
+        c = between[i]
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+            if depth == 0:
+                return not any(ch in "<>," for ch in between[i + 1 :])
+    return True
+
+
 def _template_close(text: str, lt: int, logic_ok: bool = False) -> int:
     """If text[lt] opens a template argument list, the offset just past its `>`; else -1. A top-level `&&` or
     `||` says `<` is a comparison (`a < b && c > d`) unless `logic_ok` (the name before `<` is a class template)."""
@@ -260,7 +282,7 @@ def prescan(text: str, logic_words: bool = False) -> ScanResult:
     types |= declared_only_so
     declared_types = set(types)
     alternative_logic = logic_words and (" and " in text or " or " in text)
-    shapes = list(_DECL_SHAPE_RE.finditer("\n" + text))
+    shapes = [m for m in _DECL_SHAPE_RE.finditer("\n" + text) if _one_argument_list(m)]
     # `int64_t AlignkW = ...` declares a variable: `(AlignkW * curkH)` elsewhere is a product, whatever its case
     variables = {m.group(3) for m in shapes if m.group(1) in _SCALAR_TYPE_WORDS
                  or (m.group(0)[0] == "<" and m.group(1) not in KEYWORDS  # (not `template <typename T>`)

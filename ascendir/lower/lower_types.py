@@ -228,8 +228,9 @@ class TypeResolution:
             if this.info.decl.name == name and this.info.template_params:
                 return this.ctype  # the injected class name: `Coord c;` in Coord<RANK_, ...> is Coord<2, ...>
             nested = _nested_class(this.info, name)
-            if nested is not None:
-                return C.ClassT(nested.name, this.ctype.args)  # `Params` in a method of the kernel class
+            if nested is not None:  # `Params` in a method of the kernel class: with the arguments in its scope
+                # (from a class template nested in it, KernelParams<...> deriving from ParamsBase, the outer's)
+                return C.ClassT(nested.name, this.ctype.args[:len(nested.scope_params or ())])
         if name.startswith("DTYPE_") or name.startswith("ORIG_DTYPE_"):
             return self.dtype_macro(name)
         s = C.scalar_named(name)
@@ -324,17 +325,19 @@ class TypeResolution:
             for special_args, key in self._specialisations_in(self.scope.specializations.get(name, ()), namespace):
                 if len(special_args) == len(values) and all(
                         self._template_arg_value(a) == v for a, v in zip(special_args, values)):
-                    return C.ClassT(key)  # `template <> class Computer<float>` for Computer<float>
+                    # `template <> class Computer<float>` for Computer<float>
+                    return C.ClassT(key, self._enclosing_args(key))
             matches = [((params, key, bound), partial_order.pattern_shapes(pattern, params))
                        for pattern, params, key in self._specialisations_in(
                            self.scope.partial_specializations.get(name, ()), namespace)
                        if (bound := self._match_partial_specialization(pattern, params, values, primary)) is not None]
             if matches:  # the most specialised of those that match, as C++ chooses
                 params, key, bound = partial_order.most_specialised(matches)
-                return C.ClassT(key, tuple(bound.get(p.name or "", C.UnknownT(p.name or "?")) for p in params))
+                return C.ClassT(key, self._enclosing_args(key) + tuple(
+                    bound.get(p.name or "", C.UnknownT(p.name or "?")) for p in params))
             if cls is None:
                 return C.UnknownT(name)  # only specialisations are defined, and none is for these arguments
-            return C.ClassT(class_key, values)
+            return C.ClassT(class_key, self._enclosing_args(class_key) + values)
         if name in self.scope.aliases:
             params = self.scope.alias_templates.get(name)
             if params and targs:
@@ -351,6 +354,25 @@ class TypeResolution:
             return t if isinstance(t, Scalar) else C.I32  # user enums are plain integers to us
         library = self._library_type(name, args)
         return library if library is not None else C.UnknownT(name)
+
+    def _enclosing_args(self, key: str) -> tuple[object, ...]:
+        """The arguments of the class template instance that the class `key` is nested in, which an instance of
+        it carries before its own (ClassInfo.scope_params): those bound in the nearest frame lowering that
+        class or a class nested in it (`using Params = KernelParams<...>;` in OptimizedMatmul<...>). Unknown
+        values where no frame does, so that its own arguments keep their places."""
+        info = self.scope.classes.get(key)
+        outer = info.outer if info is not None else None
+        params = outer.scope_params if outer is not None else None
+        if not params:
+            return ()
+        for frame in reversed(self.frames):
+            here = frame.this.info if frame.this is not None else frame.owner
+            while here is not None and here is not outer:
+                here = here.outer
+            if here is not None:
+                return tuple(frame.types.get(p.name, C.UnknownT(p.name)) if p.name else C.UnknownT("?")
+                             for p in params)
+        return tuple(C.UnknownT(p.name or "?") for p in params)
 
     def _names_library_type(self, name: str, qualifiers: Sequence[str]) -> bool:
         """Whether a name written in the AscendC namespace (`AscendC::X`, `::AscendC::X`) means the library's

@@ -46,11 +46,15 @@ class ClassInfo:
 
     @property
     def scope_params(self) -> list[A.TemplateParam] | None:
-        """The template parameters in scope in this class: its own, else those of the class it is nested in."""
-        info: ClassInfo | None = self
-        while info is not None and not info.template_params:
-            info = info.outer
-        return info.template_params if info is not None else None
+        """The template parameters in scope in this class: those of the class templates it is nested in, then
+        its own. An instance's arguments are in this order: a class template nested in a class template
+        (catlass's `template <bool IsPaddingA, ...> struct KernelParams : public ParamsBase` in OptimizedMatmul)
+        carries the enclosing instance's arguments before its own, so that its members and its base see
+        PrologueA as the instance of the outer class has it."""
+        outer = self.outer.scope_params if self.outer is not None else None
+        if not self.template_params:
+            return outer
+        return [*outer, *self.template_params] if outer else self.template_params
 
     @property
     def is_plain_struct(self) -> bool:

@@ -65,9 +65,28 @@ def test_the_scan_reads_these_names_as_types(src: str, name: str) -> None:
     # type, and every use cost a re-parse of the whole translation unit (97 s)
     ("struct V { constexpr static uint32_t DTYPE_FACTOR = 2; void f() { g(a * DTYPE_FACTOR); } };", "DTYPE_FACTOR"),
     ("void f() { if (s1 == S1Type::Aligned48 && s2 == S2Type::Aligned48) {} }", "Aligned48"),
+    # a variable template inside a return type's argument list: `is_void_v<U>, void> Run(` is no declaration of
+    # Run with type is_void_v<...> (the list of `<U>` closes before the comma)
+    ("template <class T, class U> std::enable_if_t<std::is_void_v<T> && !std::is_void_v<U>, void> Run(int x);",
+     "is_void_v"),
 ])
 def test_the_scan_reads_these_names_as_variables(src: str, name: str) -> None:
     assert name not in P.prescan(src).types
+
+
+def test_a_variable_template_in_a_return_type_stays_a_value_in_a_type_argument() -> None:
+    """catlass's BlockMmad returns `std::enable_if_t<std::is_void_v<T> && ..., void>`: the scan took is_void_v for a
+    class template there, and then read `conditional_t<std::is_void_v<P>, A, B>`'s condition as a type; it is the
+    expression it is in a unit without that return type. A nested argument list still makes a declaration."""
+    unit = _parse("""
+        template <class P, class B> struct K {
+            using L = std::conditional_t<std::is_void_v<P>, B, int>;
+            template <class T = P> std::enable_if_t<!std::is_void_v<T> && std::is_void_v<B>, void> Run(int x) {}
+        };
+    """)
+    alias = next(d for d in unit.walk() if isinstance(d, A.AliasDecl))
+    assert isinstance(alias.type.base.parts[-1].template_args[0].value, A.Name)
+    assert "Outer" in P.prescan("void f() { Outer<Inner<int>> x; }").types
 
 
 def test_declared_type_names_stay_types_where_another_class_declares_a_method() -> None:
