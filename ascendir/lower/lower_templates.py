@@ -137,6 +137,9 @@ class TemplateArguments:
         return tuple(out)
 
     def _template_arg_value(self, a: A.TemplateArg) -> object:
+        template = self._class_template_named(a.value)
+        if template is not None:
+            return template
         if isinstance(a.value, A.TypeRef):
             value = self._value_parameter(a.value)
             return value if value is not None else self.resolve_type(a.value)
@@ -162,6 +165,35 @@ class TemplateArguments:
         if isinstance(v.ctype, C.UnknownT) and isinstance(a.value, A.Name):
             return self.named_type(a.value.qname.parts[-1].name, a.value.qname.parts[-1].template_args)
         return constant_struct_text(v) or v.ctype
+
+    def _class_template_named(self, value: object) -> C.TemplateNameT | None:
+        """`Scale` in `RunIt<float, Scale>` or `ScatterNdUpdate::ScatterNdUpdateKernel` in `Run<..., ScatterNdUpdate::
+        ScatterNdUpdateKernel>`: a class template written without arguments is the template itself, the value of a
+        template template parameter, which `K<T, false>` then instantiates. (Read as a type it was the class with
+        no arguments, so its T was unknown in the instance and `sizeof(T)` did not fold: ops-nn scatter_nd_update.)
+        A template template parameter passed on (`Run2<T, K>` in a function taking K) is the template it is bound
+        to. Not another name the frame binds, nor the class being lowered (its own name there is the injected
+        instance)."""
+        parts = None
+        if isinstance(value, A.TypeRef) and isinstance(value.base, A.QualifiedName) and not (
+                value.pointers or value.qualifiers or value.array_dims):
+            parts = value.base.parts
+        elif isinstance(value, A.Name):
+            parts = value.qname.parts
+        if not parts or parts[-1].template_args or any(p.template_args for p in parts):
+            return None
+        name = parts[-1].name
+        if len(parts) == 1 and self.frames and isinstance(self.frame.types.get(name), C.TemplateNameT):
+            return self.frame.types[name]  # type: ignore[return-value]  # a template template parameter passed on
+        info = self.scope.classes.get(name)
+        if info is None or not info.template_params:
+            return None
+        if self.frames and (name in self.frame.types or self.lookup(name) is not None):
+            return None
+        this = self.frame.this if self.frames else None
+        if this is not None and this.info.decl.name == name:
+            return None
+        return C.TemplateNameT(name)
 
     def _value_parameter(self, t: A.TypeRef) -> object:
         """The value a bare name read as a type stands for when it is a non-type template parameter: `T` in
