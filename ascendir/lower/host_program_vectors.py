@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from ascendir.lower import ctypes as C
 from ascendir.lower.errors import Unsupported
-from ascendir.lower.values import Cell, Val
+from ascendir.lower.values import Cell, Instance, Val
 from ascendir.lower.vector_type import vector_argument
 from frontend import ast as A
 
@@ -159,8 +159,10 @@ def _object_element(lw: FunctionLowerer, t: A.TypeRef) -> C.ClassT | None:
 
 def mark_content(lw: FunctionLowerer, buffer: int, host: A.Node, node: A.Node) -> None:
     """`aclrtMemcpy(device, n, v.data(), n, HOST_TO_DEVICE)` of an array main computes (a vector of objects or of
-    numbers it lowered): a mark whose operands are the array's memrefs, named with the C layout of its elements,
-    from which the run's evaluation makes the buffer's bytes (passes/sim/host_values.py)."""
+    numbers it lowered), or `aclrtMemcpy(device, sizeof(S), &s, sizeof(S), ...)` of one object of a class of numbers
+    (catlass 102's TilingParams, which its kernel reads back from GM a word at a time): a mark whose
+    operands are the memrefs holding it, named with the C layout of its elements, from which the run's evaluation
+    makes the buffer's bytes (passes/sim/host_values.py). A lone object's cells are not indexed by an element."""
     import json
 
     from ascendir.lower import object_arrays, object_layout
@@ -173,7 +175,14 @@ def mark_content(lw: FunctionLowerer, buffer: int, host: A.Node, node: A.Node) -
         return
     lw._rollback(mark)
     t = value.ctype
-    if isinstance(value.obj, object_arrays.ObjectArray):
+    indexed = True
+    if isinstance(value.obj, Instance):  # `&tilingParams` (or the object itself): its layout, one element
+        held = object_layout.layout_of(value.obj)
+        if held is None:
+            return
+        count, size, slots = 1, held.size, [(s.cell, s.position, s.offset, s.ctype) for s in held.slots]
+        indexed = False
+    elif isinstance(value.obj, object_arrays.ObjectArray):
         held = object_layout.layout_of(value.obj.fields)
         if held is None:
             return
@@ -189,7 +198,7 @@ def mark_content(lw: FunctionLowerer, buffer: int, host: A.Node, node: A.Node) -
         if cell.ref not in refs:
             refs.append(cell.ref)
         described.append([refs.index(cell.ref), list(position), offset, ctype.kind, ctype.size])
-    text = json.dumps({"count": count, "size": size, "slots": described}, separators=(",", ":"))
+    text = json.dumps({"count": count, "size": size, "slots": described, "indexed": indexed}, separators=(",", ":"))
     from xdsl.dialects.builtin import StringAttr
 
     from ascendir.dialects import ascendc as asc

@@ -76,9 +76,11 @@ class _Evaluator:
         layout = json.loads(text)
         data = bytearray(layout["count"] * layout["size"])
         cells = [self.memory.get(v) for v in operands]
+        indexed = layout.get("indexed", True)  # (a lone object's cells hold its members, no element index)
         for e in range(layout["count"]):
             for ref, position, offset, kind, size in layout["slots"]:
-                value = cells[ref].get((e, *position)) if cells[ref] is not None else None
+                key = (e, *position) if indexed else tuple(position)
+                value = cells[ref].get(key) if cells[ref] is not None else None
                 if value is None:
                     self.unknown.add(name)  # an element main's code left unknown here: no bytes at all
                     return
