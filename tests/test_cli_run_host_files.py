@@ -3,10 +3,11 @@ catlass's 19_mla and 23_flash_attention_infer; ascendir/lower/host_program_buffe
 
 main reads a shape from a file into aclrtMallocHost memory and sizes every buffer with it, allocates the data's
 host and device memory through a helper taking `uint8_t **` (AllocMem), reads the data from a file and copies it
-to the device. The run reads no files: a function opening one (a std::ifstream) is left out, and the host buffers
+to the device, and computes its tiling into aclrtMallocHost memory it reads back as uint32_t. The run reads no
+files: a function opening one (a std::ifstream) is left out, and the host buffers
 it fills are given by name (`--input shape=s.npy`), or, copied to the device, by the device buffer's name. Before
 (issue 29): ReadFile's statements were errors ('fd', 'size' undeclared, ASC102) and AllocMem's buffer was named
-'device', its size not folding (ASC958)."""
+'device', its size not folding (ASC958); the tiling's host memory was no array (the launch's length unknown)."""
 
 from __future__ import annotations
 
@@ -74,6 +75,12 @@ inline bool ReadFile(const std::string &filePath, void *buffer, size_t bufferSiz
     return true;
 }
 
+static void MakeTiling(uint32_t *tiling, int32_t rows, int32_t cols)
+{
+    tiling[0] = rows * cols;
+    tiling[1] = cols / 16 - 1;
+}
+
 static void AllocMem(uint8_t **host, uint8_t **device, size_t size)
 {
     aclrtMallocHost(reinterpret_cast<void **>(host), size);
@@ -89,6 +96,11 @@ int main(int argc, const char **argv)
     int32_t rows = static_cast<int32_t *>(shape)[0];
     int32_t cols = static_cast<int32_t *>(shape)[1];
     size_t bytes = rows * cols * sizeof(float);
+    void *tilingHost = nullptr;
+    CHECK(aclrtMallocHost(&tilingHost, (rows > 0 ? 2 : 1) * sizeof(uint32_t)));
+    MakeTiling((uint32_t *)tilingHost, rows, cols);
+    uint32_t length = *((uint32_t *)tilingHost + 0);
+    float factor = static_cast<float>(*((uint32_t *)tilingHost + 1));
     uint8_t *xHost;
     uint8_t *deviceX;
     AllocMem(&xHost, &deviceX, bytes);
@@ -96,7 +108,7 @@ int main(int argc, const char **argv)
     aclrtMemcpy(deviceX, bytes, xHost, bytes, ACL_MEMCPY_HOST_TO_DEVICE);
     uint8_t *deviceY{nullptr};
     aclrtMalloc(reinterpret_cast<void **>(&deviceY), bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-    Demo::Params params{deviceX, deviceY, static_cast<uint32_t>(rows * cols), 3.0f};
+    Demo::Params params{deviceX, deviceY, length, factor};
     Demo::Scale<<<4, nullptr, nullptr>>>(params);
     std::vector<float> hostY(rows * cols);
     aclrtMemcpy(hostY.data(), bytes, deviceY, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
@@ -120,7 +132,7 @@ def _run(tmp_path, *extra: str):
 
 def test_buffers_read_from_files_are_given_by_name(tmp_path) -> None:
     """The shape (16 x 64, int32) given as the host buffer main reads, the data as the device buffer it is copied
-    to: 1024 floats scaled by 3, no finding."""
+    to: 1024 floats scaled by the tiling's 64 / 16 - 1 = 3, no finding."""
     x = np.linspace(-4, 4, 1024, dtype=np.float32)
     np.save(tmp_path / "x.npy", x)
     np.save(tmp_path / "shape.npy", np.array([16, 64], dtype=np.int32))

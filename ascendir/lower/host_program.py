@@ -120,6 +120,9 @@ class HostProgram:
     # host buffers main reads from files that the run was not given, as {"buffer", "reader", "span"}
     # (host_program_buffers.py)
     files: list[dict[str, object]] = field(default_factory=list)
+    # the file of main, and the pointer types its functions cast each variable to (host_program_buffers.py)
+    main_file: str | None = None
+    casts: dict[str, list[A.TypeRef]] | None = None
 
     @property
     def launched(self) -> bool:
@@ -535,7 +538,8 @@ def lower_entry(lw: FunctionLowerer, main: A.FunctionDecl, args: tuple[str, ...]
     for name, target in HOST_TYPE_ALIASES.items():
         if name not in lw.scope.aliases and name not in lw.scope.classes:
             lw.scope.aliases[name] = A.TypeRef(main.span, target)
-    hp = HostProgram(tuple(args), counts=dict(counts or {}), given=dict(given or {}), std_visible=std_visible)
+    hp = HostProgram(tuple(args), counts=dict(counts or {}), given=dict(given or {}), std_visible=std_visible,
+                     main_file=main.span.file if main.span is not None else None)
     lw.host_program = hp
     assert main.body is not None
     frame = Frame("main", [{}], None, {}, lw.written_names(main.body))

@@ -20,6 +20,13 @@ the run names it in an error when main reads it, and in a warning where main cop
 bytes are then drawn at random unless that buffer is given (`--input qDevice=q.npy`; a large buffer is best given
 so: a given host buffer is lowered as an array of its values).
 
+Host memory main computes into and reads as numbers of one type (19_mla's `void *tilingHost`, allocated with
+aclrtMallocHost, filled by `GetMLATilingParam(mlaInfo, blockDim, (uint32_t *)tilingHost)`, read back as
+`*((uint32_t *)tilingHost + TILING_KVCORENUM)` and copied to the device) is an array of that type: the type main's
+source casts the variable's pointer to (one type only; a buffer it never casts, such as the data read from files
+and only copied, is not followed), its length the size allocated, evaluated and lowered again when not a constant
+here (the counts of host_program_vectors.py, `count.host.<place>`).
+
 aclrtMalloc / aclrtMallocHost through a pointer to the variable (AllocMem's `reinterpret_cast<void **>(device)`,
 `device` a `uint8_t **` parameter bound to `&qDevice`) set the variable pointed to, and a device buffer is named
 after it (qDevice), as one allocated in main is.
@@ -95,6 +102,8 @@ def malloc_host(lw: FunctionLowerer, e: A.Call) -> Val:
     if isinstance(target, A.Unary) and target.op == "&":
         target = target.operand
     name = via[0] if via is not None else (target.qname.parts[-1].name if isinstance(target, A.Name) else None)
+    if name is not None and name not in hp.given and via is None and len(e.args) >= 2:
+        _host_array(lw, name, e)
     if name is None or name not in hp.given:
         return Val(C.I32, const=0)
     from ascendir.lower import host_program_vectors
@@ -106,6 +115,55 @@ def malloc_host(lw: FunctionLowerer, e: A.Call) -> Val:
         raise gap(lw, f"host buffer '{name}' is given (--input), but this aclrtMallocHost does not set the variable "
                   "itself", e)
     return Val(C.I32, const=0)
+
+
+def _host_array(lw: FunctionLowerer, name: str, e: A.Call) -> None:
+    """Makes host memory `name` main reads as numbers of one type the array of them (see the module's
+    docstring); nothing when main's source casts it to no one number type."""
+    hp = lw.host_program
+    assert hp is not None
+    elem = _read_as(lw, name)
+    if elem is None:
+        return
+    size = lw.expr(e.args[1])
+    from frontend.diagnostics import as_span
+
+    span = as_span(e.span)
+    key = f"host.{span.file}:{span.line}:{span.col}"
+    count = size.const if isinstance(size.const, int) else hp.counts.get(key)
+    if count is None:
+        from ascendir.lower.host_program import mark
+
+        mark(lw, f"count.{key}", size, e)  # known once main's code is evaluated; lowered again with it
+        return
+    if count // elem.size > 0:
+        _rebind(lw, name, lw.new_array(C.ArrayT(elem, count // elem.size), name, e, None))
+
+
+def _read_as(lw: FunctionLowerer, name: str) -> C.Scalar | None:
+    """The one number type main's source casts pointer variable `name` to (`(uint32_t *)tilingHost`,
+    `static_cast<int32_t *>(qSeq)`), in the functions of main's file; None when none or several."""
+    hp = lw.host_program
+    assert hp is not None
+    if hp.casts is None:
+        from ascendir.lower.astwalk import walk
+
+        hp.casts = {}
+        for fns in lw.scope.functions.values():
+            for fn in fns:
+                if fn.body is None or fn.span is None or fn.span.file != hp.main_file:
+                    continue
+                for n in walk(fn.body):
+                    if isinstance(n, A.Cast) and n.type.pointers == ["*"] and isinstance(n.expr, A.Name) \
+                            and len(n.expr.qname.parts) == 1:
+                        hp.casts.setdefault(n.expr.qname.parts[0].name, []).append(n.type)
+    found = set()
+    for t in hp.casts.get(name, []):
+        from dataclasses import replace
+
+        elem = lw.resolve_type(replace(t, pointers=[]))
+        found.add(elem if isinstance(elem, C.Scalar) else None)
+    return found.pop() if len(found) == 1 else None  # type: ignore[return-value]
 
 
 def _rebind(lw: FunctionLowerer, name: str, value: object) -> bool:

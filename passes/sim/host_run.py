@@ -83,7 +83,7 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
     if errors:
         return SimResult({}, errors, completed=False)
     options = LoweringOptions(chip=chip, host_args=tuple(args))
-    for again in (False, True):
+    for attempt in range(_LOWERINGS):
         lowered = lowered_copy(program, options)
         findings = [d for d in lowered.diagnostics if d.is_error and d.code != "ASC103"]
         if not lowered.kernels:
@@ -94,11 +94,13 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
         kernel = lowered.kernels[0]
         described = json.loads(kernel.attributes[KERNEL_ATTR].data)  # type: ignore[attr-defined]
         marked, unknown, past_end = _marked_values(lowered.module)
-        # vectors of objects whose count main computes, and host vectors the run is given by name: main is
-        # lowered once more with them (ascendir/lower/host_program_vectors.py)
-        counts = tuple(sorted((k[len("count."):], v) for k, v in marked.items() if k.startswith("count.")))
+        # vectors of objects whose count main computes, host memory's length, and host vectors the run is given
+        # by name: main is lowered once more with them (ascendir/lower/host_program_vectors.py), and again when
+        # that makes more counts known (a host buffer sized by values given: host_program_buffers.py)
+        counts = tuple(sorted({**dict(options.host_counts),  # (those known already are no marks now)
+                               **{k[len("count."):]: v for k, v in marked.items() if k.startswith("count.")}}.items()))
         given = _given_vectors(described, inputs)
-        if again or not (counts or given):
+        if attempt == _LOWERINGS - 1 or (counts, given) == (tuple(options.host_counts), tuple(options.host_given)):
             break
         options = LoweringOptions(chip=chip, host_args=tuple(args), host_counts=counts, host_given=given)
     if isinstance(inputs, Mapping):
@@ -144,6 +146,9 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
     triples = [(p.name, role, arr) for p, role, arr in zip(sim_program.params, roles, arrays)]
     return execute(sim_program, triples, int(dim), chip, budget=budget, timing=timing, trace=trace,
                    findings=findings, outputs=outputs, key=None)
+
+
+_LOWERINGS = 3  # main lowered at most this often: plain, with the counts and values given, with the counts those make
 
 
 def _file_reads(described: dict[str, Any], inputs: Sequence[Any] | Mapping[str, Any]) -> list[Any]:
