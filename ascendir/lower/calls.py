@@ -19,6 +19,7 @@ This module dispatches a call (lower_call) and lowers calls of free functions, s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ascendir.catalog import matmul_library_functions
@@ -43,6 +44,7 @@ from ascendir.lower.calls_overloads import (
     deduction_fails,
     explicit_types as explicit_types,
     pick_overload as pick_overload,
+    takes,
 )
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.function import REGISTER_API_FUNCTIONS, Unsupported, in_register_api
@@ -115,6 +117,18 @@ def _member_pointer_call(lw: FunctionLowerer, e: A.Call, callee: A.Binary) -> Va
     if found is None:
         raise Unsupported(f"'{obj.obj.info.name}' has no method '{method.ctype.name}'", e)
     return inline_method(lw, e, found, method.ctype.name, None)
+
+
+def _library_overload(lw: FunctionLowerer, name: str, args: Sequence[A.Expr]) -> bool:
+    """Whether a call of a name the program defines is the library's function of that name: no function of the
+    program takes that many arguments and the library has one. C++ sees both through `using namespace AscendC`
+    and its overload resolution drops what cannot take the arguments: ops-nn mat_mul_nd2nz_util.h defines
+    `Copy(dst, src, count)`, and its ND-to-NZ transposition calls the library's 5-argument UB-to-UB
+    `Copy(dst, src, mask, repeatTime, CopyRepeatParams)` beside it (that call, inlined as the 3-argument helper,
+    left the rows as they were and the Matmul read A and B in the wrong layout)."""
+    if any(isinstance(a, A.PackExpansion) for a in args) or not lw.catalog.has_api(name):
+        return False
+    return not any(takes(f, len(args)) for f in lw.scope.functions[name])
 
 
 def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType | None) -> Val:
@@ -209,7 +223,7 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
             if element is not None:
                 return element
             raise Unsupported(f"call of '{name}', which is a variable", e)
-    if name in lw.scope.functions and not explicit_ascendc:
+    if name in lw.scope.functions and not explicit_ascendc and not _library_overload(lw, name, e.args):
         args = lower_args(lw, e.args)
         # C++ drops a function template whose deduction fails; with none of the program's left, `min`/`max` are
         # the builtins (tla's `min(C<t>, C<u>)` seen through `using namespace tla` for two uint32_t)

@@ -25,9 +25,7 @@ def pick_overload(fns: Sequence[A.FunctionDecl], n: int, node: A.Node, name: str
     the first whose struct and class parameters name the types of the arguments passed
     (`Process(PARAM_LONG_SEQ_EXP p, ...)` beside `Process(PARAM_MEDIUM_SEQ_EXP p, ...)`)."""
     with_body = [f for f in fns if f.body is not None] or list(fns)
-    viable = [f for f in with_body
-              if sum(1 for p in f.params if p.default is None and p.name is not None and not p.variadic) <= n
-              <= len(f.params) or any(p.variadic for p in f.params)]
+    viable = [f for f in with_body if takes(f, n)]
     if len(viable) > 1 and lw is not None and owner is not None and args:
         # a method's overloads, by the kinds their parameters take in the class's terms (`Coord operator+(Coord
         # const &)` beside `Coord operator+(Index)`, for a MatrixCoord argument)
@@ -49,6 +47,13 @@ def pick_overload(fns: Sequence[A.FunctionDecl], n: int, node: A.Node, name: str
     if len(with_body) == 1:
         return with_body[0]
     raise Unsupported(f"no overload of '{name}' takes {n} arguments", node)
+
+
+def takes(fn: A.FunctionDecl, n: int) -> bool:
+    """Whether `fn` can be called with `n` arguments: at least its parameters without a default, at most all of
+    them, any number with a parameter pack."""
+    return (sum(1 for p in fn.params if p.default is None and p.name is not None and not p.variadic) <= n
+            <= len(fn.params) or any(p.variadic for p in fn.params))
 
 
 def _record_type_mismatch(lw: FunctionLowerer, fn: A.FunctionDecl, args: Sequence[Val]) -> bool:

@@ -60,6 +60,12 @@ HEADER_CONSTANTS: dict[str, tuple[Scalar, int | float | None]] = {
     # the DT_* data type codes of kernel_type.h (what ORIG_DTYPE_<NAME> is compared with)
     **{name: (C.I32, code) for name, code in vendor.DT_CODES.items()},
 }  # fmt: skip
+# Of those, the ones that are a memory's whole size on every architecture kernel_utils_constants.h lists (UB 192 KiB
+# on 2201, 248 KiB on 3510, 256 KiB on 1001 / 2002; L0C 128 / 256 / 256 KiB): the chip's own size of that memory.
+# Left unknown, ops-nn mat_mul_nd2nz.h's `tempUb[(TOTAL_UB_SIZE / NUM_TWO) / sizeof(T)]` put its second half of UB at
+# an unknown offset, and the ND-to-NZ copy from the first half into it came out shuffled. TOTAL_L1_SIZE (512 KiB
+# less the KFC reserve on 2201) and TOTAL_VEC_LOCAL_SIZE (184 KiB on 2201) are not the memory's size: still unknown.
+CHIP_MEMORY_CONSTANTS = {"TOTAL_UB_SIZE": "UB", "TOTAL_L0C_SIZE": "L0C"}
 TENSOR_OPERATORS = ("+", "-", "*", "/", "&", "|")
 # `mask = a < b` on LocalTensors: Compare with this mode over all of a
 COMPARE_MODES = {"<": "LT", ">": "GT", "==": "EQ", "<=": "LE", ">=": "GE", "!=": "NE"}

@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from ascendir.chips import load_chip
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, gm_statics, host_program, register_moves, ssa_scope, struct_pointer
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Undeclared, Unsupported
 from ascendir.lower.header_names import (
+    CHIP_MEMORY_CONSTANTS,
     HEADER_CONSTANTS,
     SIMT_BUILTINS,
     SIMT_INDEX,
@@ -133,6 +135,8 @@ class NameLowering:
         header = HEADER_CONSTANTS.get(name)
         if header is not None:
             t, value = header
+            if name in CHIP_MEMORY_CONSTANTS:
+                value = load_chip(self.options.chip).memory_size(CHIP_MEMORY_CONSTANTS[name])
             return Val(t, const=value) if value is not None else Val(t, self.undef(t, e))
         if name == "block_idx":  # the CANN 9 global of `.asc` kernels
             op = asc.SystemOp("GetBlockIdx", [], overload=self.catalog.first_overload("GetBlockIdx"),
