@@ -269,6 +269,8 @@ pub fn registry() -> &'static Registry {
         crate::sync::register(&mut r);
         crate::dma::register(&mut r);
         crate::nddma::register(&mut r);
+        crate::loop_mode::register(&mut r);
+        crate::scalar_bits::register(&mut r);
         crate::vector::register(&mut r);
         crate::tensor::register(&mut r);
         crate::cube::register(&mut r);

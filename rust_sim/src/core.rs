@@ -97,6 +97,9 @@ pub struct Core {
     /// the MTE2 pad register set_mov_pad_val writes (SetPadValue, DataCopyPad GM -> UB with isPad true), as the
     /// bits it was given; DataCopyPad with isPad false pads with it (dma.rs). None before any: unknown bytes
     pub mov_pad_val: Option<u64>,
+    /// the loop mode registers of the UB -> GM and GM -> UB paths (SetLoopModePara, loop_mode.rs), by
+    /// DataCopyMVType; the normal mode (1 x 1) at power-on, as ResetLoopModePara leaves them
+    pub loop_mode: [crate::loop_mode::LoopMode; 2],
     pub atomic: Atomic,
     /// the cube unit's registers and the Matmul objects (cube/mod.rs)
     pub cube: crate::cube::CubeState,
@@ -148,6 +151,7 @@ impl Core {
             vms4_sr: 0,
             deq_scale: None,
             mov_pad_val: None,
+            loop_mode: [crate::loop_mode::LoopMode::NORMAL; 2],
             atomic: Atomic::None,
             cube: crate::cube::CubeState::default(),
             executed: 0,

@@ -5,11 +5,14 @@
 //! blocks it fills (the hardware's silent truncation; reported as a warning). DataCopyParams strides are gaps
 //! in 32-byte blocks on both sides. DataCopyPad moves `blockLen` bytes per block: GM strides are in bytes, UB
 //! strides in 32-byte blocks, and each UB row takes whole 32-byte blocks (left padding, data, right padding).
+//! On the 950, DataCopyPad<T, PaddingMode::Compact> packs the UB rows, and a path's loop mode (loop_mode.rs)
+//! repeats a GM <-> UB copy at byte offsets.
 
 use crate::api::{ApiOp, Args, Pipe, Registry, Work};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
+use crate::loop_mode::{self, LoopMode};
 use crate::memory::{Handle, MemKind, Space};
 use crate::program::Sv;
 
@@ -57,6 +60,8 @@ struct Copy {
     src: u32,
     shape: Shape,
     pipe: Pipe,
+    /// DataCopyPad<T, PaddingMode::Compact> (950): the UB side's rows packed, one padding after the last
+    compact: bool,
 }
 
 fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
@@ -119,6 +124,7 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         src,
         shape,
         pipe,
+        compact: a.targ("mode").is_some_and(|m| m.ends_with("Compact")),
     }))
 }
 
@@ -130,12 +136,42 @@ impl ApiOp for Copy {
     fn exec(&self, cx: &mut Ctx) -> Flow {
         let dst = cx.handle(self.dst);
         let src = cx.handle(self.src);
+        // the 950's loop mode of this path (loop_mode.rs): the whole transfer repeated at byte offsets
+        let path = match (src.space, dst.space) {
+            (Space::Gm(_), Space::Local(MemKind::Ub)) => Some(loop_mode::OUT_TO_UB),
+            (Space::Local(MemKind::Ub), Space::Gm(_)) => Some(loop_mode::UB_TO_OUT),
+            _ => None,
+        };
+        let mode = path.map_or(LoopMode::NORMAL, |p| cx.core.loop_mode[p]);
+        if mode == LoopMode::NORMAL {
+            self.once(cx, dst, src);
+            return Flow::Next;
+        }
+        if mode.inner == 0 || mode.outer == 0 {
+            cx.warn(
+                code::INVALID_OPERAND,
+                format!(
+                    "{} in loop mode with loop1Size {} and loop2Size {} moves nothing (SetLoopModePara)",
+                    self.api, mode.inner, mode.outer
+                ),
+            );
+        }
+        for (s_off, d_off) in mode.offsets() {
+            let shift = |h: Handle, by: i64| Handle { addr: h.addr + by, ..h };
+            self.once(cx, shift(dst, d_off), shift(src, s_off));
+        }
+        Flow::Next
+    }
+}
+
+impl Copy {
+    fn once(&self, cx: &mut Ctx, dst: Handle, src: Handle) {
         match self.shape {
             Shape::Count(c) => {
                 let count = cx.int(c);
                 if count < 0 {
                     cx.report(code::INVALID_OPERAND, format!("{} of {count} elements", self.api));
-                    return Flow::Next;
+                    return;
                 }
                 let bytes = self.dtype.bytes_of(count);
                 let moved = bytes / BLOCK * BLOCK;
@@ -193,11 +229,8 @@ impl ApiOp for Copy {
                 );
             }
         }
-        Flow::Next
     }
-}
 
-impl Copy {
     #[allow(clippy::too_many_arguments)]
     fn pad_copy(
         &self,
@@ -246,16 +279,26 @@ impl Copy {
             }
             None => (0, 0, None),
         };
+        // PaddingMode::Compact (GMToUB非对齐数据搬运(DataCopyPad).md, CopyGmToUbufAlignV2): the UB side's
+        // rows follow each other byte for byte (its stride and leftPadding / rightPadding are not used), and
+        // the padding fills the end of the last row up to 32 bytes
+        let compact = self.compact;
+        let (left, right) = if compact { (0, 0) } else { (left, right) };
         // bytes one block takes on each side
         let row = |local: bool| {
-            if local {
+            if local && !compact {
                 align(left * size + len + right * size)
             } else {
                 len
             }
         };
-        let src_step = row(from_local) + if from_local { ss * BLOCK } else { ss };
-        let dst_step = row(to_local) + if to_local { ds * BLOCK } else { ds };
+        let gap = |local: bool, stride: i64| match (local, compact) {
+            (true, true) => 0,
+            (true, false) => stride * BLOCK,
+            (false, _) => stride,
+        };
+        let src_step = row(from_local) + gap(from_local, ss);
+        let dst_step = row(to_local) + gap(to_local, ds);
         for i in 0..n {
             let (doff, soff) = (i * dst_step, i * src_step);
             if to_local {
@@ -266,6 +309,9 @@ impl Copy {
                 if let Some(v) = fill {
                     fill_elems(cx, dst, doff, left, v, self.dtype);
                     fill_elems(cx, dst, data_at + len, right, v, self.dtype);
+                }
+                if compact {
+                    continue; // the one padding is after the last row (below)
                 }
                 let end = data_at + len + right * size;
                 let dummy = match (left + right > 0, fill) {
@@ -280,6 +326,14 @@ impl Copy {
                 }
             } else if !cx.copy(dst, doff, src, soff, len, self.dtype, self.api) {
                 return;
+            }
+        }
+        if compact && to_local && n > 0 {
+            // the bytes up to the next 32: the padding value (isPad, or the register SetPadValue set); with
+            // neither, the page's dummy data, left unknown
+            let total = n * len;
+            if let Some(v) = fill {
+                fill_elems(cx, dst, total, (align(total) - total) / size, v, self.dtype);
             }
         }
     }
