@@ -248,3 +248,34 @@ def multiple_tpipes(ctx: CheckContext) -> None:
 )
 def init_buffer_twice(ctx: CheckContext) -> None:
     _report(ctx, "ASC212")
+
+
+@rule(
+    "ASC213", "tbuf-get-without-init-buffer", "queue",
+    summary="Get / GetWithOffset on a TBuf that nothing gives memory: no InitBuffer (nor any other call) takes "
+            "the TBuf anywhere in the kernel.",
+    why="A TBuf's memory is set by TPipe::InitBuffer, which points the TBuf at the bytes it carves from the "
+        "position's memory. TBuf::Get builds its tensor from that record (asc-devkit kernel_tbuf_impl.h: "
+        "`this->bufStart`, set only by InitBuffer and its kin): without it the pointer is not set, and Get "
+        "writes through it and hands out a tensor at an address the pipe never planned, over the queues' "
+        "buffers or outside the memory; the CPU debug build aborts on it. The rule reports only a TBuf whose "
+        "every use is a Get: one passed to any other call (a helper not followed, PopStackBuffer) or stored "
+        "may be given memory there.",
+    example="pipe.InitBuffer(inQueueX, 2, tileBytes);\nLocalTensor<float> work = workBuf.Get<float>();\n"
+            "ReduceSum<float>(sum, x, work, n);   // workBuf never got memory",
+    instead="pipe.InitBuffer(inQueueX, 2, tileBytes);\npipe.InitBuffer(workBuf, workBytes);\n"
+            "LocalTensor<float> work = workBuf.Get<float>();",
+)
+def tbuf_get_without_init_buffer(ctx: CheckContext) -> None:
+    seen: set[object] = set()
+    for decl in ops_of_kind(ctx, (asc.TBufOp,)):
+        uses = [u.operation for u in decl.result.uses]
+        gets = [op for op in uses if isinstance(op, asc.TBufGetOp)]
+        # (a class template instantiated twice declares its TBuf twice: one finding)
+        if gets and len(gets) == len(uses) and location_key(decl) not in seen:
+            seen.add(location_key(decl))
+            name = decl.var_name.data
+            ctx.report(min(gets, key=location_key),
+                       f"{name}.Get hands out a tensor of a TBuf no InitBuffer gives memory: its address and "
+                       "length are not set",
+                       ctx.note_at(decl, f"{name} is declared here and never passed to InitBuffer"))
