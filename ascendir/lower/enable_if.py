@@ -24,16 +24,28 @@ if TYPE_CHECKING:
 
 def _condition(fn: A.FunctionDecl) -> A.TemplateArg | None:
     """The condition of `fn`'s enable_if return type, None when it has none."""
-    t = fn.return_type
-    if t is None or not isinstance(t.base, A.QualifiedName) or t.pointers:
+    found = parts_of(fn.return_type)
+    return found[0] if found is not None else None
+
+
+def parts_of(t: A.Node | None) -> tuple[A.TemplateArg, A.TemplateArg | None] | None:
+    """The condition and the type (None: void) of `std::enable_if_t<cond, T>` or `typename std::enable_if<cond,
+    T>::type`; None for any other node. Also what selects a partial specialisation by a defaulted `class Enable =
+    void` parameter (catlass's tla TileCopyTla<Arch, TensorSrc, TensorDst, enable_if_t<isRowMajor<L>::value>>)."""
+    if isinstance(t, A.TypeArgExpr):
+        t = t.type
+    if not isinstance(t, A.TypeRef) or not isinstance(t.base, A.QualifiedName) or t.pointers:
         return None
     parts = t.base.parts
     last = parts[-1]
-    if last.name == "enable_if_t" and last.template_args:
-        return last.template_args[0]
-    if last.name == "type" and len(parts) >= 2 and parts[-2].name == "enable_if" and parts[-2].template_args:
-        return parts[-2].template_args[0]
-    return None
+    args = None
+    if last.name == "enable_if_t":
+        args = last.template_args
+    elif last.name == "type" and len(parts) >= 2 and parts[-2].name == "enable_if":
+        args = parts[-2].template_args
+    if not args:
+        return None
+    return args[0], args[1] if len(args) > 1 else None
 
 
 def disabled(lw: FunctionLowerer, fn: A.FunctionDecl, owner: Instance | None,

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
-from ascendir.lower import matmul_config
+from ascendir.lower import enable_if, matmul_config
 from ascendir.lower.ast_queries import node_text, type_text
 from ascendir.lower.astwalk import walk
 from ascendir.lower.ctypes import Scalar
@@ -49,8 +49,25 @@ class TemplateArguments:
             return None
         names = {p.name for p in params if p.name}
         bound: dict[str, object] = {}
+        sfinae: list[tuple[tuple[A.TemplateArg, A.TemplateArg | None], object]] = []
         for arg, value in zip(pattern, values):
+            condition = enable_if.parts_of(arg.value)
+            if condition is not None and _mentions(arg.value, names) and "enable_if" not in self.scope.classes:
+                sfinae.append((condition, value))  # (decided once the other arguments have bound the parameters)
+                continue
             if not self._match_pattern_arg(arg.value, value, names, bound):
+                return None
+        for (cond, picked), value in sfinae:
+            # `enable_if_t<isRowMajor<LayoutSrc>::value && ...>`: the specialisation applies where the condition
+            # holds for what the other arguments deduced (and names the argument given, void by default); where it
+            # fails, C++ drops it (substitution failure), whatever the rest matched
+            if any(_mentions(cond.value, {n}) and n not in bound for n in names):
+                return None
+            given = [bound.get(p.name or "", C.UnknownT(p.name or "?")) for p in params]
+            with self._template_frame("enable_if", params, given):
+                holds = self._template_arg_value(cond)
+                chosen = self._template_arg_value(picked) if picked is not None else C.VoidT()
+            if not isinstance(holds, bool | int) or not holds or not _same_template_arg(chosen, value):
                 return None
         return bound
 
@@ -71,6 +88,12 @@ class TemplateArguments:
         if isinstance(qname, A.QualifiedName) and qname.parts[-1].template_args and any(
                 _mentions(a.value, names) for a in qname.parts[-1].template_args):
             last = qname.parts[-1]
+            if last.name in ("GlobalTensor", "LocalTensor") and isinstance(value, C.GlobalTensorT | C.LocalTensorT):
+                # `tla::Tensor<AscendC::GlobalTensor<ElementSrc>, ...>`: the API's tensor types are no classes of
+                # the program; their one argument is the element type
+                return (isinstance(value, C.GlobalTensorT) == (last.name == "GlobalTensor")
+                        and len(last.template_args) == 1 and value.elem is not None
+                        and self._match_pattern_arg(last.template_args[0].value, value.elem, names, bound))
             if not isinstance(value, C.ClassT) or value.name.partition("<")[0] != last.name:
                 return False
             inner = list(value.args)

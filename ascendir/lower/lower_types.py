@@ -19,7 +19,7 @@ from ascendir.lower.header_names import (
     in_register_api,
 )
 from ascendir.lower.scope import ClassInfo
-from ascendir.lower.values import Instance
+from ascendir.lower.values import Instance, Pack
 from frontend import ast as A
 
 
@@ -113,7 +113,7 @@ class TypeResolution:
             nested = info.nested.get(last.name)
             if nested is not None and not nested.template_params:
                 return C.ClassT(nested.name, bound.args)  # `typename MatmulKernel::Params`: with the outer's arguments
-            member = self._member_alias(info, bound.args, last.name)
+            member = self._member_alias(info, bound.args, last.name, targs=last.template_args)
             if member is not None:
                 return member
         if bound is None and len(parts) >= 3:
@@ -167,10 +167,22 @@ class TypeResolution:
         info, args = found
         return self._member_alias(info, args, name)
 
-    def _member_alias(self, info: ClassInfo, args: Sequence[object], name: str, depth: int = 0) -> CType | None:
+    def _member_alias(self, info: ClassInfo, args: Sequence[object], name: str, depth: int = 0,
+                      targs: Sequence[A.TemplateArg] | None = None) -> CType | None:
         """The type a member alias `name` of the class (for the arguments `args`) names, looked up in the class
-        and then in its bases (`MmadAtlasA2Pingpong<true>::ArchTag`, declared by its base MmadAtlasA2)."""
+        and then in its bases (`MmadAtlasA2Pingpong<true>::ArchTag`, declared by its base MmadAtlasA2). `targs`:
+        the arguments written for a member alias template (`typename TileCopy_::template CopyGmToL1A<TensorA>`)."""
         alias = info.aliases.get(name)
+        if alias is not None and name in info.alias_templates and targs:
+            # catlass's tla TileCopy: `template <class TensorA> using CopyGmToL1A = TileCopyTla<ArchTag, TensorA,
+            # TensorL1A>;`, the alias's parameters bound beside the class's (its other member aliases in scope)
+            values = [self._template_arg_value(a) for a in targs]  # (in the frame that writes them)
+            params = info.alias_templates[name]
+            with self._class_template_frame(info, args):
+                for i, p in enumerate(params):
+                    if p.name and (p.variadic or i < len(values)):
+                        self.frame.types[p.name] = Pack(tuple(values[i:])) if p.variadic else values[i]
+                return self.resolve_type(alias)
         if alias is not None and name in info.alias_templates:
             # `PolicySelector<b>::template type` (ops-nn kl_div_loss_grad), a member alias template given as a
             # template template argument: `template <class T> using type = ComputeImpl<T>;` names ComputeImpl
@@ -191,7 +203,7 @@ class TypeResolution:
             with self._class_template_frame(info, args):
                 base = self.resolve_type(base_ref)
             if isinstance(base, C.ClassT) and base.name in self.scope.classes and base.name != info.name:
-                found = self._member_alias(self.scope.classes[base.name], base.args, name, depth + 1)
+                found = self._member_alias(self.scope.classes[base.name], base.args, name, depth + 1, targs)
                 if found is not None:
                     return found
         return None

@@ -1,45 +1,56 @@
-"""A member alias template written with its arguments inside its class: ops-nn transpose_batch_mat_mul's
-utils/mem.h declares `template <typename T> using Tensor = AscendC::LocalTensor<T>;` in OnChipBuffer and builds
-its buffers as `Tensor<uint8_t>(AscendC::TPosition::VECIN, 0, size)`. The alias was resolved with T unbound, a
-tensor of element type none (ASC958), and the core stopped at the buffer's constructor."""
+"""A member alias template named through a class template parameter, `typename TileCopy_::template
+CopyIn<TensorA>` (issue 29: catlass's tla block matmul, block_mmad_pingpong_tla.hpp, whose TileCopy declares
+`template <class TensorA> using CopyGmToL1A = TileCopyTla<ArchTag, TensorA, TensorL1A>;`). Before, only an alias
+template that forwards its parameters unchanged was followed; this one, which binds them beside the class's own
+member aliases, was an unknown type (ASC105) and the object of that type was never made."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from passes.sim import run
 
-KERNEL = """\
+SOURCE = """\
 #include "kernel_operator.h"
-template <int SIZE>
-struct Buffers {
-    template <typename T>
-    using Tensor = AscendC::LocalTensor<T>;
-    __aicore__ inline Buffers() { ub = Tensor<uint8_t>(AscendC::TPosition::VECIN, 0, SIZE); }
-    template <typename T>
-    __aicore__ inline Tensor<T> Get() { return ub.ReinterpretCast<T>(); }
-    Tensor<uint8_t> ub;
+using namespace AscendC;
+
+template <class Arch, class Src, class Dst> struct Copier {
+    __aicore__ inline float Width()
+    {
+        return (float)(sizeof(typename Src::Element) * 10 + sizeof(typename Dst::Element));
+    }
 };
-extern "C" __global__ __aicore__ void member_alias(GM_ADDR x, GM_ADDR y)
+template <class E> struct Tensor { using Element = E; };
+template <class Arch>
+struct TileCopy {
+    using ArchTag = Arch;
+    using TensorL1 = Tensor<half>;
+    template <class TensorA>
+    using CopyIn = Copier<ArchTag, TensorA, TensorL1>;
+};
+template <class TileCopy_>
+struct Block {
+    template <class TensorA>
+    __aicore__ inline float Run(TensorA &a)
+    {
+        using CopyIn = typename TileCopy_::template CopyIn<TensorA>;
+        CopyIn c;
+        return c.Width();
+    }
+};
+extern "C" __global__ __aicore__ void alias_template(GM_ADDR y)
 {
-    Buffers<1024> b;
-    AscendC::GlobalTensor<float> xg, yg;
-    xg.SetGlobalBuffer((__gm__ float *)x, 64);
-    yg.SetGlobalBuffer((__gm__ float *)y, 64);
-    AscendC::LocalTensor<float> t = b.Get<float>();
-    AscendC::DataCopy(t, xg, 64);
-    AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::Muls(t, t, 2.0f, 64);
-    AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::DataCopy(yg, t, 64);
+    GlobalTensor<float> yg;
+    yg.SetGlobalBuffer((__gm__ float *)y, 2);
+    Block<TileCopy<int>> b;
+    Tensor<float> t;
+    Tensor<int8_t> u;
+    yg.SetValue(0, b.Run(t));
+    yg.SetValue(1, b.Run(u));
 }
 """
 
 
-def test_a_member_alias_template_binds_its_arguments(tmp_path) -> None:
-    source = tmp_path / "member_alias.cpp"
-    source.write_text(KERNEL)
-    x = np.arange(64, dtype=np.float32)
-    result = run(str(source), {"x": x.copy()}, block_dim=1, outputs={"y": ((64,), "float32")})
-    assert result.ok and not result.findings, [str(d) for d in result.findings]
-    assert np.array_equal(result.outputs["y"], 2 * x)
+def test_a_member_alias_template_binds_its_arguments_beside_the_class_aliases() -> None:
+    result = run(SOURCE, [], outputs={"y": ((2,), "float32")}, block_dim=1)
+    assert [f"{d.code} {d.message}" for d in result.findings] == []
+    # sizeof(float) * 10 + sizeof(half), then sizeof(int8_t) * 10 + sizeof(half)
+    assert result.outputs["y"].tolist() == [42.0, 12.0]
