@@ -34,6 +34,7 @@ from ascendir.lower.calls_builtins import (
     clang_builtin,
     intrinsic_sync,
     min_max,
+    declval,
     numeric_limit,
     scalar_math,
 )
@@ -162,6 +163,8 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         return opaque_call(lw, e, f"{parts[-2].name}::{name}", lower_args(lw, e.args, tolerant=True))
     if len(parts) == 2 and parts[0].name == "numeric_limits" and parts[0].template_args and not e.args:
         return numeric_limit(lw, e, parts[0].template_args[0], name)
+    if name == "declval" and targs and len(targs) == 1 and not e.args and name not in lw.scope.functions:
+        return declval(lw, e, targs[0])
     if lw.host_program is None and ops_base_kernel.names_ops_base(lw, all_parts):
         # `Ops::Base::CeilDiv(n, f)`, `Ops::Base::GetUbBlockSize()`: ops-base's kernel helpers, out of an op
         # folder's reach (their GetVRegSize is not the register API's own: 256 off the register-API chips)

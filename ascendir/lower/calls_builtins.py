@@ -31,6 +31,18 @@ _FLOAT_LIMITS = {
 }
 
 
+def declval(lw: FunctionLowerer, e: A.Call, targ: A.TemplateArg) -> Val:
+    """`std::declval<T>()`, written only where its type is asked (`decltype(depth(std::declval<Tuple>()))` of
+    catlass's tla): a value of T, an object of a class made without running a constructor, whose use a
+    decltype then follows."""
+    t = lw._template_arg_value(targ)
+    if isinstance(t, C.ClassT) and t.name in lw.scope.classes:
+        return Val(t, obj=lw.instantiate(t, "declval", e, construct=False))
+    if isinstance(t, Scalar):
+        return Val(t, lw.undef(t, e))
+    raise Unsupported(f"std::declval of {t}, which is no class of the program nor a number", e)
+
+
 def numeric_limit(lw: FunctionLowerer, e: A.Call, targ: A.TemplateArg, member: str) -> Val:
     """`std::numeric_limits<T>::epsilon()`, `max()`, `lowest()` ...: a constant of T (ops-math
     sim_thread_exponential: `constexpr float EPSILON_ = std::numeric_limits<float>::epsilon();`)."""
