@@ -47,6 +47,8 @@ class AssignmentLowering:
             mark = self._mark()
             current = self.expr(e.target)  # (for its type: what reading it emitted goes again, as in const_eval)
             self._rollback(mark)
+            if e.op == "=" and self._assign_member_fields(e.target, current.ctype, e.value, e):
+                return current
             value = self.init_list(current.ctype, e.value.items, e)
         else:
             value = self.expr(e.value)
@@ -55,6 +57,32 @@ class AssignmentLowering:
             value = self.arith(e.op[:-1], current, value, e)
         self.assign(e.target, value, e)
         return value
+
+    def _assign_member_fields(self, target: A.Node, ctype: object, items: A.InitList, node: A.Node) -> bool:
+        """`params.paramsIn = {rows, bytes, 0, 0, 0}`, a catalogued struct member (DataCopyExtParams) of a program
+        struct: field by field, as `params.paramsIn.blockCount = rows; ...` (the program struct keeps its nested
+        fields by path); fields the list leaves out get their defaults, as the temporary it builds has them."""
+        if not isinstance(target, A.Member) or not isinstance(ctype, C.TilingT) or not ctype.path:
+            return False
+        member = self.tiling_field_type(ctype.name, ctype.path)  # the member's own type, by its path
+        if not isinstance(member, C.TilingT) or member.name in self.scope.tiling_structs:
+            return False
+        ctype = member
+        names = list(self.catalog.struct_fields(ctype.name) or [])  # type: ignore[attr-defined]
+        values = self.expand_packs(items.items, node)
+        if not names or len(values) > len(names) or any(isinstance(i, A.DesignatedInit | A.InitList)
+                                                        for i in values):
+            return False
+        found = self.catalog.catalog.struct(ctype.name)  # type: ignore[attr-defined]
+        for i, name in enumerate(names):
+            if i < len(values):
+                value = self.expr(values[i])
+            else:
+                field = found.field(name) if found is not None else None
+                text = (field.default or "0") if field is not None else "0"
+                value = Val(C.U32, const=int(text) if text.isdigit() else 0)
+            self.assign(A.Member(node.span, target, name, False), value, node)
+        return True
 
     def tensor_operator(self, e: A.Assign) -> Val | None:
         """`dst = a + b` (and `dst += b`) on LocalTensors: the API the operator stands for, over all of dst;

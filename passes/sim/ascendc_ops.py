@@ -215,9 +215,15 @@ def _tiling_field(b: ProgramBuilder, op: asc.TilingFieldOp) -> None:
         b.values[op.result] = reg
         return
     if isinstance(op.result.type, asc.TilingType):
-        # a nested struct the host gave no fields for (a SoftMaxTiling stored whole, this->smTiling = td.sm): the
+        # a nested struct: the fields the program set by path (`params.paramsIn.blockLen = n` sets
+        # "paramsIn.blockLen"), over a catalogued struct's defaults (DataCopyExtParams passed to DataCopyPad);
+        # one the host gave no fields for (a SoftMaxTiling stored whole, this->smTiling = td.sm) stays empty: the
         # APIs that take one read their shape from elsewhere; a field read of it is `undef`, as for any struct
-        b.values[op.result] = Struct(op.result.type.type_name.data, {})
+        name = op.result.type.type_name.data
+        prefix = op.field.data + "."
+        given = {k[len(prefix):]: v for k, v in source.fields.items() if k.startswith(prefix)} \
+            if isinstance(source, Struct) and op.index is None else {}
+        b.values[op.result] = Struct(name, {**b.struct_defaults(name, fresh=False), **given} if given else {})
         return
     result = b.define(op.result)
     if not isinstance(result, str):
