@@ -197,6 +197,9 @@ def test_the_raw_tiling_bytes_lay_out_the_tcubetiling_member() -> None:
     cube = library_struct_fields("TCubeTiling")
     assert len(slots) == len(cube) + 3 and offsets[f"matmulTiling.{cube[0][0]}"] == 0
     assert offsets["l2.mTile"] >= 4 * len(cube) and offsets["baseAN"] == offsets["l2.mTile"] + 8
+    # TCubeTiling is matmul_tilingdata.h's whole declaration: BatchNum (batch_mat_mul_v3's tiling sets it) is its
+    # 49th int32, mxTypePara the last
+    assert (offsets["matmulTiling.BatchNum"], offsets["matmulTiling.mxTypePara"], len(cube)) == (4 * 48, 4 * 49, 50)
     # every member is 4-byte aligned (TCubeTiling's 50 int32 fields, L2Para's two uint32): C++'s sizeof is the end
     assert size == offsets["baseAN"] + 4
 
