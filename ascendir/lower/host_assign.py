@@ -46,6 +46,14 @@ class HostAssignment:
     """Assignments and comparisons: methods of HostLowerer (host.py), which inherits them."""
 
     def expr_Assign(self, e: A.Assign) -> Val:
+        if e.op == "=" and isinstance(e.value, A.InitList) and isinstance(e.target, A.Name) and \
+                len(e.target.qname.parts) == 1:
+            bound = self.lookup(e.target.qname.parts[0].name)  # type: ignore[attr-defined]
+            if isinstance(bound, Val) and host_vector.is_vector(bound):
+                # `v = {a, b};` on a std::vector of numbers: its new elements and size
+                given = tuple(self.expr(i) for i in e.value.items)  # type: ignore[attr-defined]
+                host_vector.assign_items(self, bound, given, e)  # type: ignore[arg-type]
+                return bound
         items = _struct_init_items(e.value) if e.op == "=" else None
         if items is not None:
             target = self._tiling_target(e.target)

@@ -321,6 +321,9 @@ class HostExpressions:
             return Val(HostT("shape"), self._shape_value(values[0], node))  # the copy constructor
         if len(values) == 1 and isinstance(values[0].obj, VectorItems):
             values = list(values[0].obj.values)  # ge::Shape(const std::vector<int64_t> &dims)
+        if len(values) == 1 and host_vector.is_vector(values[0]):
+            # the same constructor on a vector held at run time (one assigned after its declaration)
+            return Val(HostT("shape"), host_vector.shape_of(self, values[0], node))
         dims: list[SSAValue] = []
         for v in values:
             if not isinstance(v.ctype, Scalar):

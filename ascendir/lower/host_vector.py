@@ -160,6 +160,39 @@ def declare_items(lw: HostLowerer, name: str, elem: Scalar, items: tuple[Val, ..
     return vec
 
 
+def assign_items(lw: HostLowerer, v: Val, items: tuple[Val, ...], node: A.Node) -> None:
+    """`v = {a, b};`: the vector now holds the items, in order (ops-nn scaled_masked_softmax_grad_v2 refills the
+    dims it then builds a ge::Shape of)."""
+    vec = v.obj
+    assert isinstance(vec, RuntimeVector)
+    if len(items) > CAPACITY:
+        raise Unsupported(f"a std::vector assigned more than {CAPACITY} items is not modelled", node)
+    for i, item in enumerate(items):
+        write(lw, v, Val(C.I64, const=i), item, node)
+    store_size(lw, vec, Val(C.I64, const=len(items)), node)
+
+
+def shape_of(lw: HostLowerer, v: Val, node: A.Node) -> SSAValue:
+    """`ge::Shape(v)` (its `const std::vector<int64_t> &dims` constructor): a shape of the vector's size and
+    elements as they are when it runs, built in a shape object (its rank, then each dim) and read back."""
+    from ascendir.dialects import host as hd
+
+    vec = v.obj
+    assert isinstance(vec, RuntimeVector)
+    buffer = lw.emit(hd.ShapeLocalOp(), node).results[0]
+    n = load_size(lw, vec, node)
+    lw.emit(hd.ShapeSetDimNumOp(buffer, lw.ssa(lw.convert(n, C.I64, node), node)), node)
+    body = Block(arg_types=[IndexType()])
+    loop = lw.emit(scf.ForOp(_const_index(lw, 0, node), _index(lw, n, node), _const_index(lw, 1, node), [], body),
+                   node)
+    with lw.at_end_of(loop.body.block):
+        dim = lw.emit(arith.IndexCastOp(body.args[0], C.ir_type(C.I64)), node).results[0]
+        x = Val(vec.elem, load_at(lw, vec, body.args[0], node))
+        lw.emit(hd.ShapeSetDimOp(buffer, dim, lw.ssa(lw.convert(x, C.I64, node), node)), node)
+        lw.emit(scf.YieldOp(), node)
+    return lw.emit(hd.ShapeReadOp(buffer), node).results[0]
+
+
 def copy(lw: HostLowerer, source: Val, node: A.Node, first: Val | None = None, last: Val | None = None) -> Val:
     """A vector passed by value: a new one with the same size and elements; with `first` and `last`, of the
     elements between those positions only (`std::vector<T> v(w.begin(), w.end())`)."""
