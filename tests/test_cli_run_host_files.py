@@ -3,11 +3,13 @@ catlass's 19_mla and 23_flash_attention_infer; ascendir/lower/host_program_buffe
 
 main reads a shape from a file into aclrtMallocHost memory and sizes every buffer with it, allocates the data's
 host and device memory through a helper taking `uint8_t **` (AllocMem), reads the data from a file and copies it
-to the device, and computes its tiling into aclrtMallocHost memory it reads back as uint32_t. The run reads no
+to the device, and computes its tiling into aclrtMallocHost memory it reads back as uint32_t, from a
+struct pointing at the shape. The run reads no
 files: a function opening one (a std::ifstream) is left out, and the host buffers
 it fills are given by name (`--input shape=s.npy`), or, copied to the device, by the device buffer's name. Before
 (issue 29): ReadFile's statements were errors ('fd', 'size' undeclared, ASC102) and AllocMem's buffer was named
-'device', its size not folding (ASC958); the tiling's host memory was no array (the launch's length unknown)."""
+'device', its size not folding (ASC958); the tiling's host memory was no array (the launch's length unknown), and the struct, a plain one, was held
+as tiling data, its pointer member not settable to the shape."""
 
 from __future__ import annotations
 
@@ -75,10 +77,23 @@ inline bool ReadFile(const std::string &filePath, void *buffer, size_t bufferSiz
     return true;
 }
 
-static void MakeTiling(uint32_t *tiling, int32_t rows, int32_t cols)
+struct ShapeInfo {
+    int32_t dims = 2;
+    int32_t *sizes{nullptr};
+};
+
+static void MakeTiling(const ShapeInfo &info, uint32_t *tiling)
 {
-    tiling[0] = rows * cols;
-    tiling[1] = cols / 16 - 1;
+    tiling[0] = 1;
+    for (int32_t i = 0; i < info.dims; i++) {
+        tiling[0] *= *(info.sizes + i);
+    }
+    tiling[1] = *(info.sizes + 1) / 16 - 1;
+}
+
+static void AllocHost(uint8_t **host, size_t size)
+{
+    aclrtMallocHost(reinterpret_cast<void **>(host), size);
 }
 
 static void AllocMem(uint8_t **host, uint8_t **device, size_t size)
@@ -90,15 +105,17 @@ static void AllocMem(uint8_t **host, uint8_t **device, size_t size)
 int main(int argc, const char **argv)
 {
     std::string dataPath = "data";
-    void *shape = nullptr;
-    CHECK(aclrtMallocHost(&shape, 2 * sizeof(int32_t)));
+    uint8_t *shape = nullptr;
+    AllocHost(&shape, 2 * sizeof(int32_t));
     ReadFile(dataPath + "/shape.bin", shape, 2 * sizeof(int32_t));
-    int32_t rows = static_cast<int32_t *>(shape)[0];
-    int32_t cols = static_cast<int32_t *>(shape)[1];
+    int32_t rows = reinterpret_cast<int32_t *>(shape)[0];
+    int32_t cols = reinterpret_cast<int32_t *>(shape)[1];
     size_t bytes = rows * cols * sizeof(float);
     void *tilingHost = nullptr;
     CHECK(aclrtMallocHost(&tilingHost, (rows > 0 ? 2 : 1) * sizeof(uint32_t)));
-    MakeTiling((uint32_t *)tilingHost, rows, cols);
+    ShapeInfo info;
+    info.sizes = reinterpret_cast<int32_t *>(shape);
+    MakeTiling(info, (uint32_t *)tilingHost);
     uint32_t length = *((uint32_t *)tilingHost + 0);
     float factor = static_cast<float>(*((uint32_t *)tilingHost + 1));
     uint8_t *xHost;

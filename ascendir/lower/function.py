@@ -48,7 +48,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import code_pointer, ctypes as C, ssa_scope, struct_pointer, unmodelled
+from ascendir.lower import array_pointer, code_pointer, ctypes as C, ssa_scope, struct_pointer, unmodelled
 from ascendir.lower.const_cache import ConstantCache, float_key
 from ascendir.lower.const_fold import FLOAT_MAX
 from ascendir.lower.ctypes import CType, Scalar
@@ -333,6 +333,8 @@ class FunctionLowerer(
 
     def load(self, cell: Cell, node: A.Node) -> Val:
         if cell.points_to is not None:
+            if isinstance(cell.points_to, Val) and array_pointer.is_pointer_operand(cell.points_to):
+                return cell.points_to  # a pointer set to a local array (store): that array
             held = code_pointer.load(self, cell, node)
             if held is not None:
                 return held  # the number of the object or function the pointer holds
@@ -348,6 +350,14 @@ class FunctionLowerer(
             return  # `p = &object;`, `f = &Function<T>;`: which one, as a number (code_pointer.py)
         if struct_pointer.store(self, cell, v, node):
             return  # `ptr = &paramStruct;`: which struct, read back by struct_pointer.read
+        if isinstance(cell.ctype, C.Pointer) and isinstance(cell.ctype.pointee, C.Scalar) \
+                and array_pointer.is_pointer_operand(v) and not cell.at:
+            # a pointer variable or member set to a local array of numbers (catlass 19_mla's host program:
+            # `mlaInfo.qSeqLen = static_cast<int32_t *>(qSeq);`, qSeq the array of a given host buffer, read by
+            # the tiling as `*(mlaInfo.qSeqLen + i)`): reads of it are that array; set to two, neither
+            same = cell.points_to is None or (isinstance(cell.points_to, Val) and cell.points_to.obj == v.obj)
+            cell.points_to = v if same else "many"
+            return
         if isinstance(cell.ctype, C.Pointer) and isinstance(v.obj, tuple) and v.obj[0] == "tiling_array":
             same = cell.points_to is None or cell.points_to.obj[1:] == v.obj[1:]
             cell.points_to = v if same else "many"

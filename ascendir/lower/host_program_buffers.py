@@ -13,7 +13,7 @@ gen_data.py writes:
 
 The run reads no host files. A function of the program that opens one (declares a file stream, or calls fopen) is
 not followed: a call of it is left out (it returns true), and the host buffers passed to it hold what the run is
-given by their names, as host vectors are (`--input qNtokens=n.npy`, host_program_vectors.py): aclrtMallocHost of
+given by their names (allocated in main's code or through a helper taking `uint8_t **`), as host vectors are (`--input qNtokens=n.npy`, host_program_vectors.py): aclrtMallocHost of
 a given buffer makes its variable the array of those values, so main's reads of it (`numTokens`, the tiling's
 `qSeqLen[i]`) have them and the sizes they make fold. A buffer not given is listed with the launch (`files`):
 the run names it in an error when main reads it, and in a warning where main copies it to a device buffer, whose
@@ -102,22 +102,24 @@ def malloc_host(lw: FunctionLowerer, e: A.Call) -> Val:
     if isinstance(target, A.Unary) and target.op == "&":
         target = target.operand
     name = via[0] if via is not None else (target.qname.parts[-1].name if isinstance(target, A.Name) else None)
-    if name is not None and name not in hp.given and via is None and len(e.args) >= 2:
-        _host_array(lw, name, e)
-    if name is None or name not in hp.given:
+    if name is None:
+        return Val(C.I32, const=0)
+    cell = via[1] if via is not None else None
+    if name not in hp.given:
+        if len(e.args) >= 2:
+            _host_array(lw, name, cell, e)
         return Val(C.I32, const=0)
     from ascendir.lower import host_program_vectors
 
-    array = host_program_vectors.given_array(lw, name, e)
-    if via is not None or not _rebind(lw, name, array):
+    if not _rebind(lw, name, cell, host_program_vectors.given_array(lw, name, e)):
         from ascendir.lower.host_program import gap
 
-        raise gap(lw, f"host buffer '{name}' is given (--input), but this aclrtMallocHost does not set the variable "
-                  "itself", e)
+        raise gap(lw, f"host buffer '{name}' is given (--input), but the variable this aclrtMallocHost sets is not "
+                  "found", e)
     return Val(C.I32, const=0)
 
 
-def _host_array(lw: FunctionLowerer, name: str, e: A.Call) -> None:
+def _host_array(lw: FunctionLowerer, name: str, cell: Cell | None, e: A.Call) -> None:
     """Makes host memory `name` main reads as numbers of one type the array of them (see the module's
     docstring); nothing when main's source casts it to no one number type."""
     hp = lw.host_program
@@ -137,7 +139,7 @@ def _host_array(lw: FunctionLowerer, name: str, e: A.Call) -> None:
         mark(lw, f"count.{key}", size, e)  # known once main's code is evaluated; lowered again with it
         return
     if count // elem.size > 0:
-        _rebind(lw, name, lw.new_array(C.ArrayT(elem, count // elem.size), name, e, None))
+        _rebind(lw, name, cell, lw.new_array(C.ArrayT(elem, count // elem.size), name, e, None))
 
 
 def _read_as(lw: FunctionLowerer, name: str) -> C.Scalar | None:
@@ -166,13 +168,16 @@ def _read_as(lw: FunctionLowerer, name: str) -> C.Scalar | None:
     return found.pop() if len(found) == 1 else None  # type: ignore[return-value]
 
 
-def _rebind(lw: FunctionLowerer, name: str, value: object) -> bool:
-    """Binds `name` to `value` in the scope of this frame that declares it (not the block of a `do { } while (0)`
-    the call is in: ACL_CHECK)."""
-    for scope in reversed(lw.frame.scopes):
-        if name in scope:
-            scope[name] = value  # type: ignore[assignment]
-            return True
+def _rebind(lw: FunctionLowerer, name: str, cell: Cell | None, value: object) -> bool:
+    """Binds `name` to `value` in the scope that declares it: of this frame (not the block of a `do { } while (0)`
+    the call is in: ACL_CHECK), or, set through a pointer (`cell`, AllocMem's `uint8_t **host` bound to &qSeqHost),
+    of the frame whose variable that is."""
+    frames = reversed(lw.frames) if cell is not None else [lw.frame]
+    for frame in frames:
+        for scope in reversed(frame.scopes):
+            if name in scope and (cell is None or scope[name] is cell):
+                scope[name] = value  # type: ignore[assignment]
+                return True
     return False
 
 

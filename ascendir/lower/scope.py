@@ -334,15 +334,21 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
     if d.specialization_args is not None:
         return info
     if info.is_plain_struct and info.fields and template is None and not (outer is not None and outer.scope_params) \
-            and not any(_is_object_type(decl.type) or "&" in decl.type.pointers or _names_object_class(scope, decl.type)
-                        for _, decl in info.fields):
+            and not any(_is_object_type(decl.type) or "&" in decl.type.pointers or _host_pointer(decl.type)
+                        or _names_object_class(scope, decl.type) for _, decl in info.fields):
         # (a struct nested in a class template, `Params` of a catlass kernel, or one holding class objects, is a
-        # record of objects, never tiling data)
+        # record of objects, never tiling data; nor is one holding a host pointer, which means nothing copied to
+        # a device: catlass 19_mla's `struct MLAInfo { ...; int32_t *qSeqLen{nullptr}; }`)
         scope.tiling_structs.setdefault(
             d.name,
             TilingStruct(d.name, [(decl.name, decl.type, None, "scalar") for _, decl in info.fields], d.span),
         )
     return info
+
+
+def _host_pointer(t: A.TypeRef) -> bool:
+    """A pointer into host memory (no address space: not GM_ADDR, `__gm__ T *`)."""
+    return "*" in t.pointers and t.address_space is None
 
 
 # Member types that make a struct a bundle of kernel objects (`struct Bufs { LocalTensor<float> a; }`), which is
