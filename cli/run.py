@@ -78,6 +78,9 @@ def read_input(text: str, rng: Any) -> tuple[str | None, Any, str | None]:
                    "pass).")
 @click.option("-I", "--include-dir", "include_dirs", multiple=True, metavar="DIR",
               help="Search DIR for included headers, after the including file's folder, in the order given.")
+@click.option("--source", "sources", multiple=True, metavar="FILE",
+              help="Another source of a host program's executable, compiled and linked with KERNEL (catlass "
+                   "19_mla's mla_tiling.cpp, listed beside mla.cpp in its CMakeLists).")
 @click.option("--args", "program_args", default=None, metavar="'ARG ...'",
               help="A host program's arguments (argv[1:], split as a shell would): catlass's examples take "
                    "'m n k'.")
@@ -96,13 +99,13 @@ def main(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
          chip: str | None, fmt: str, input_format: str, output_dir: str | None, budget: int | None, seed: int,
          print_program: bool, trace_path: str | None, defines: tuple[str, ...] = (),
          workspace: int | None = None, undefines: tuple[str, ...] = (), include_dirs: tuple[str, ...] = (),
-         program_args: str | None = None) -> None:
+         program_args: str | None = None, sources: tuple[str, ...] = ()) -> None:
     """Run KERNEL on the NPU simulator: outputs, and what the run found (out-of-bounds accesses, races,
     deadlocks, ...)."""
     try:
         code = _run(kernel, inputs, attrs, outputs, block_dim, tiling, tiling_key, chip, fmt, input_format,
                     output_dir, budget, seed, print_program, trace_path, inplace, defines, workspace, undefines,
-                    include_dirs, program_args)
+                    include_dirs, program_args, sources)
     except click.ClickException:
         raise
     except Exception as exc:  # a bug of ours must not print a traceback at the user
@@ -120,7 +123,7 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
          input_format: str, output_dir: str | None, budget: int | None, seed: int, print_program: bool,
          trace_path: str | None = None, inplace: tuple[str, ...] = (), defines: tuple[str, ...] = (),
          workspace: int | None = None, undefines: tuple[str, ...] = (), include_dirs: tuple[str, ...] = (),
-         program_args: str | None = None) -> int:
+         program_args: str | None = None, sources: tuple[str, ...] = ()) -> int:
     import shlex
 
     import numpy as np
@@ -172,7 +175,8 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
             raise click.BadParameter(f"{folder}: no such folder", param_hint="-I")
     from passes.sim.host_run import is_host_program, read_bundle, run_host_program
 
-    program, chip = load_source(read_bundle(kernel, input_format, include_dirs), input_format, chip, macros or None)
+    program, chip = load_source(read_bundle(kernel, input_format, include_dirs, sources), input_format, chip,
+                                macros or None)
 
     used_inputs: dict[str, Any] = {}  # a host program's input buffers, drawn at random where not given
     if is_host_program(program.bundle.units):

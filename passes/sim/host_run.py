@@ -30,13 +30,14 @@ def defines_main(text: str) -> bool:
 
 
 def is_host_program(units: Sequence[Any]) -> bool:
-    """A lone source with a main and no kernel of its own (its kernels come from the headers it includes, as in
-    catlass's examples): a host program. (A CANN 9 `.asc` file defines its kernels beside its main: a kernel
-    source, whose kernels are run as they are.)"""
-    if len(units) != 1:
+    """A source with a main and no kernel of its own (its kernels come from the headers it includes, as in
+    catlass's examples), alone or with the other sources of its executable (read_bundle's `sources`): a host
+    program. (A CANN 9 `.asc` file defines its kernels beside its main: a kernel source, whose kernels are run as
+    they are.)"""
+    if not units or not defines_main(units[0].text):
         return False
-    text = units[0].text
-    return defines_main(text) and "__global__" not in text and "__aicore__" not in text
+    return all("__global__" not in u.text and "__aicore__" not in u.text for u in units) and \
+        not any(defines_main(u.text) for u in units[1:])
 
 
 def as_host_program(bundle: Any) -> bool:
@@ -44,13 +45,16 @@ def as_host_program(bundle: Any) -> bool:
     kernel's macros. True when `bundle` is a host program."""
     if not is_host_program(bundle.units):
         return False
-    bundle.units[0].role = "kernel"
+    for unit in bundle.units:
+        unit.role = "kernel"
     return True
 
 
-def read_bundle(path: str, fmt: str = "auto", include_dirs: Sequence[str] = ()) -> Any:
+def read_bundle(path: str, fmt: str = "auto", include_dirs: Sequence[str] = (), sources: Sequence[str] = ()) -> Any:
     """The input at `path` read for a run (a frontend Bundle), its headers searched in `include_dirs` as -I folders
-    are, a host program marked so (as_host_program)."""
+    are, a host program marked so (as_host_program). `sources`: the other sources of a host program's executable,
+    compiled and linked with it (catlass 19_mla's CMakeLists builds mla.cpp with mla_tiling.cpp, which defines the
+    tiling function main calls)."""
     import os
 
     from frontend.includes import CompileFlags
@@ -61,6 +65,12 @@ def read_bundle(path: str, fmt: str = "auto", include_dirs: Sequence[str] = ()) 
     if not bundles:
         raise SimError(f"{path}: nothing to run there")
     bundle = bundles[0]
+    for source in sources:
+        more = collect_inputs([source], "cpp")
+        if not more or not more[0].units:
+            raise SimError(f"{source}: no source to read there")
+        bundle.units += more[0].units
+        bundle.texts.update(more[0].texts)
     if include_dirs:
         bundle.flags = CompileFlags(tuple(os.path.abspath(d) for d in include_dirs)).then(bundle.flags)
     as_host_program(bundle)
