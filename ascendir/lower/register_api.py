@@ -39,7 +39,7 @@ _UNARY = ("v:dst", "v:src", "p:mask")
 FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
     # (the register form first: a form is picked by its registers' banks, and a scalar role takes anything)
     "Duplicate": (("v:dst", "v:src", "p:mask"), ("v:dst", "s:scalar", "p:mask"), ("v:dst", "s:scalar")),
-    **{name: (_BINARY,) for name in ("Add", "Sub", "Mul", "Div", "Max", "Min")},
+    **{name: (_BINARY,) for name in ("Add", "Sub", "Mul", "Div", "Max", "Min", "MulAddDst")},
     **{name: (_SCALAR,) for name in ("Adds", "Muls", "Maxs", "Mins", "ShiftLefts", "ShiftRights")},
     **{name: (_UNARY,) for name in ("Abs", "Sqrt", "Exp")},
     **register_compute.FORMS,  # Compare, Compares, Select, And/Or/Xor/Not, Cast, Reduce, Arange

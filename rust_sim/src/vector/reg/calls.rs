@@ -43,6 +43,15 @@ enum Kind {
         a: usize,
         b: usize,
         mask: usize,
+        /// Div with a DivSpecificMode whose algorithm flushes subnormal results to zero (`*_FTZ_TRUE`)
+        ftz: bool,
+    },
+    /// dst = src0 * src1 + dst, fused (ops::mul_add_dst)
+    MulAddDst {
+        dst: usize,
+        a: usize,
+        b: usize,
+        mask: usize,
     },
     Scalar {
         op: RegBinOp,
@@ -193,6 +202,16 @@ fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
             a: v("src0")?,
             b: v("src1")?,
             mask: p("mask")?,
+            ftz: api == "Div" && a.targ("ftz") == Some("1"),
+        },
+        "MulAddDst" if mode == MergeMode::Merging => {
+            return Err("MulAddDst with MaskMergeMode::MERGING (the page: not supported yet)".to_string())
+        }
+        "MulAddDst" => Kind::MulAddDst {
+            dst: v("dst")?,
+            a: v("src0")?,
+            b: v("src1")?,
+            mask: p("mask")?,
         },
         "Adds" | "Muls" | "Maxs" | "Mins" | "ShiftLefts" | "ShiftRights" => Kind::Scalar {
             op: bin(api).unwrap_or(RegBinOp::Add),
@@ -309,10 +328,25 @@ impl RegCall {
                 let s = self.file(cx).read(&[src]);
                 ops::duplicate_lowest(self.file(cx).vreg(dst), t, &s[0], &m, self.mode);
             }
-            Kind::Binary { op, dst, a, b, mask } => {
+            Kind::Binary {
+                op,
+                dst,
+                a,
+                b,
+                mask,
+                ftz,
+            } => {
                 let m = self.mask_of(cx, Some(mask));
                 let src = self.file(cx).read(&[a, b]);
                 ops::binary(op, t, self.file(cx).vreg(dst), &src[0], &src[1], &m, self.mode)?;
+                if ftz {
+                    ops::flush_subnormals(t, self.file(cx).vreg(dst));
+                }
+            }
+            Kind::MulAddDst { dst, a, b, mask } => {
+                let m = self.mask_of(cx, Some(mask));
+                let src = self.file(cx).read(&[a, b]);
+                ops::mul_add_dst(t, self.file(cx).vreg(dst), &src[0], &src[1], &m);
             }
             Kind::Scalar {
                 op,
@@ -382,6 +416,7 @@ pub fn register(r: &mut Registry) {
         "Add",
         "Sub",
         "Mul",
+        "MulAddDst",
         "Div",
         "Max",
         "Min",

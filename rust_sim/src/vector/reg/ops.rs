@@ -228,6 +228,42 @@ pub fn binary(
     Ok(())
 }
 
+/// Div's flush-to-zero algorithms (Div.md: DivAlgo::*_FTZ_TRUE, "其他模式下Subnormal均被FTZ"): a subnormal
+/// result becomes a zero of its sign. (The page speaks of results; inputs are taken as they are.)
+pub fn flush_subnormals(t: DType, dst: &mut VReg) {
+    // the smallest normal magnitude: half's 2^-14; bfloat16 has float's exponent range
+    let tiny = match t {
+        DType::F16 => 6.103515625e-05,
+        DType::F32 | DType::BF16 => f32::MIN_POSITIVE as f64,
+        _ => return,
+    };
+    for i in 0..dst.lanes(t) {
+        let v = t.to_f64(dst.get(t, i));
+        if v != 0.0 && v.abs() < tiny {
+            dst.set(t, i, t.from_f64(if v < 0.0 { -0.0 } else { 0.0 }));
+        }
+    }
+}
+
+/// `MulAddDst(dstReg, src0Reg, src1Reg, mask)` (docs .../Reg矢量计算/复合计算/MulAddDst.md): dst = src0 * src1 +
+/// dst on the active lanes, "在硬件层面单条指令完成乘加融合计算" (one fused instruction, more precise than Mul then
+/// Add): floats as f64's fused multiply-add rounded to `t` (the product of two f32 / half / bf16 is exact in f64;
+/// the sum is rounded there and again to `t`, which differs from one rounding only on rare ties), integers
+/// wrapping. The page supports only ZEROING ("MERGING模式当前不支持"): the caller refuses MERGING.
+pub fn mul_add_dst(t: DType, dst: &mut VReg, a: &VReg, b: &VReg, mask: &MaskReg) {
+    let values: Vec<u64> = (0..dst.lanes(t))
+        .map(|i| {
+            let (x, y, z) = (a.get(t, i), b.get(t, i), dst.get(t, i));
+            if t.is_float() {
+                t.from_f64(t.to_f64(x).mul_add(t.to_f64(y), t.to_f64(z)))
+            } else {
+                t.from_i64(t.to_i64(x).wrapping_mul(t.to_i64(y)).wrapping_add(t.to_i64(z)))
+            }
+        })
+        .collect();
+    predicated(dst, t, mask, MergeMode::Zeroing, |i| values[i]);
+}
+
 /// `Adds(dstReg, srcReg, scalar, mask)` (and `Muls`, `Maxs`, `Mins`): `op` with the scalar (bits of `t`) as
 /// the second operand of every element.
 pub fn binary_scalar(
@@ -308,6 +344,39 @@ mod tests {
     use crate::vector::reg::mask::{create_mask, update_mask, MaskPattern};
 
     use crate::vector::reg::test_regs::{f, floats, W};
+
+    #[test]
+    fn flush_to_zero_clears_subnormal_results_only() {
+        let mut d = floats(&[1e-40, -1e-40, f32::MIN_POSITIVE, 3.0]);
+        flush_subnormals(DType::F32, &mut d);
+        assert_eq!([f(&d, 0), f(&d, 2), f(&d, 3)], [0.0, f32::MIN_POSITIVE, 3.0]);
+        assert!(f(&d, 1) == 0.0 && f(&d, 1).is_sign_negative(), "a zero of its sign");
+    }
+
+    #[test]
+    fn mul_add_dst_adds_the_product_to_dst_in_one_rounding_and_zeroes_the_rest() {
+        let (a, b) = (
+            floats(&[2.0, 1.0 + f32::EPSILON, 3.0]),
+            floats(&[5.0, 1.0 - f32::EPSILON, 4.0]),
+        );
+        let mut d = floats(&[1.0, -1.0, 7.0]);
+        mul_add_dst(DType::F32, &mut d, &a, &b, &MaskReg::first(W, DType::F32, 2));
+        assert_eq!(f(&d, 0), 11.0);
+        // (1 + e)(1 - e) - 1 = -e^2: fused it is kept; a rounded product (1.0) would give 0
+        assert_eq!(f(&d, 1), -f32::EPSILON * f32::EPSILON);
+        assert_eq!(f(&d, 2), 0.0, "an inactive lane is zeroed");
+        let mut i = VReg::zeroed(W);
+        let (mut x, mut y) = (VReg::zeroed(W), VReg::zeroed(W));
+        x.set(DType::I16, 0, DType::I16.from_i64(300));
+        y.set(DType::I16, 0, DType::I16.from_i64(300));
+        i.set(DType::I16, 0, DType::I16.from_i64(-7));
+        mul_add_dst(DType::I16, &mut i, &x, &y, &MaskReg::first(W, DType::I16, 1));
+        assert_eq!(
+            DType::I16.to_i64(i.get(DType::I16, 0)),
+            (90_000i64 - 7) as i16 as i64,
+            "wraps"
+        );
+    }
 
     #[test]
     fn add_zeroing_clears_and_merging_keeps_inactive_lanes() {
