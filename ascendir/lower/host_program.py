@@ -327,8 +327,11 @@ def call(lw: FunctionLowerer, e: A.Call, name: str) -> Val | None:
         return Val(C.I32, const=0)
     if name in ("rand", "srand", "time"):
         return _random(lw, e, name)
-    from ascendir.lower import host_program_args
+    from ascendir.lower import host_program_args, host_program_math
 
+    held = host_program_math.call(lw, e, name)  # std::ceil, std::log2, ...: the host's libm
+    if held is not None:
+        return held
     return host_program_args.call(lw, e, name)  # atoi(argv[i]), string(argv[i])
 
 
@@ -538,6 +541,9 @@ def lower_entry(lw: FunctionLowerer, main: A.FunctionDecl, args: tuple[str, ...]
     for name, target in HOST_TYPE_ALIASES.items():
         if name not in lw.scope.aliases and name not in lw.scope.classes:
             lw.scope.aliases[name] = A.TypeRef(main.span, target)
+    from ascendir.lower import host_program_math
+
+    host_program_math.declare(lw)  # std::gcd, std::lcm
     hp = HostProgram(tuple(args), counts=dict(counts or {}), given=dict(given or {}), std_visible=std_visible,
                      main_file=main.span.file if main.span is not None else None)
     lw.host_program = hp

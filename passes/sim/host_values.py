@@ -15,7 +15,9 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from xdsl.dialects.builtin import IntegerAttr, IntegerType
+import math
+
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType
 
 _STEPS = 2_000_000  # operations evaluated at most: main's code before the launch loops over shapes, not elements
 _BINARY = {
@@ -33,7 +35,18 @@ _BINARY = {
 _COMPARE = {0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: lambda a, b: a < b, 3: lambda a, b: a <= b,
             4: lambda a, b: a > b, 5: lambda a, b: a >= b, 6: lambda a, b: a < b, 7: lambda a, b: a <= b,
             8: lambda a, b: a > b, 9: lambda a, b: a >= b}  # arith.cmpi predicates: eq ne slt sle sgt sge ult ...
-_CASTS = ("arith.extui", "arith.extsi", "arith.index_cast", "arith.index_castui")
+_CASTS = ("arith.extui", "arith.extsi", "arith.index_cast", "arith.index_castui", "arith.extf", "arith.truncf")
+# floats: a host program's tiling computes with the host's libm (host_program_math.py: ceil(log2(n)))
+_FLOAT_BINARY = {"arith.addf": lambda a, b: a + b, "arith.subf": lambda a, b: a - b,
+                 "arith.mulf": lambda a, b: a * b, "arith.divf": lambda a, b: a / b if b else None,
+                 "math.powf": lambda a, b: a ** b if a > 0 or float(b).is_integer() else None}
+_FLOAT_UNARY = {"math.ceil": math.ceil, "math.floor": math.floor, "math.trunc": math.trunc,
+                "math.log2": lambda a: math.log2(a) if a > 0 else None,
+                "math.log": lambda a: math.log(a) if a > 0 else None,
+                "math.log10": lambda a: math.log10(a) if a > 0 else None, "math.exp": math.exp,
+                "math.exp2": lambda a: 2.0 ** a, "math.sqrt": lambda a: math.sqrt(a) if a >= 0 else None,
+                "math.absf": abs, "arith.sitofp": float, "arith.uitofp": float,
+                "arith.fptosi": math.trunc, "arith.fptoui": math.trunc}
 
 
 class _Stop(Exception):
@@ -115,7 +128,8 @@ class _Evaluator:
             return
         if name == "arith.constant":
             attr = op.properties.get("value", op.attributes.get("value"))
-            self.values[op.results[0]] = int(attr.value.data) if isinstance(attr, IntegerAttr) else None
+            self.values[op.results[0]] = int(attr.value.data) if isinstance(attr, IntegerAttr) else \
+                float(attr.value.data) if isinstance(attr, FloatAttr) else None
         elif name in _CASTS:
             self.values[op.results[0]] = self.get(op.operands[0])
         elif name == "arith.trunci":
@@ -123,6 +137,13 @@ class _Evaluator:
             t = op.results[0].type
             self.values[op.results[0]] = value % (1 << t.width.data) if value is not None and isinstance(
                 t, IntegerType) else value
+        elif name in _FLOAT_BINARY or name in _FLOAT_UNARY:
+            values = [self.get(v) for v in op.operands]
+            fn = _FLOAT_BINARY.get(name) or _FLOAT_UNARY[name]
+            try:
+                self.values[op.results[0]] = None if None in values else fn(*values)  # type: ignore[operator]
+            except (OverflowError, ValueError):
+                self.values[op.results[0]] = None
         elif name in _BINARY:
             a, b = self.get(op.operands[0]), self.get(op.operands[1])
             self.values[op.results[0]] = None if a is None or b is None else _BINARY[name](a, b)
