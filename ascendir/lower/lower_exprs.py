@@ -422,7 +422,8 @@ class ExpressionLowering:
     def expr_InitList(self, e: A.InitList, expected: CType | None = None) -> Val:
         if expected is not None:
             return self.init_list(expected, e.items, e)
-        return Val(C.UnknownT("init-list"), obj=[self.expr(i) for i in e.items])
+        # (`return {t...};` of tla's MakeShape: the list's pack expanded, as in a list of a known type)
+        return Val(C.UnknownT("init-list"), obj=[self.expr(i) for i in self.expand_packs(e.items, e)])
 
     def init_list(self, t: CType, items: Sequence[A.Node], node: A.Node) -> Val:
         items = self.expand_packs(items, node)

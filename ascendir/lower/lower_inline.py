@@ -131,7 +131,9 @@ class FunctionInlining:
                 ret = stmts[-1]
                 assert isinstance(ret, A.Return)
                 if ret.value is not None and not isinstance(frame.return_type, C.VoidT):
-                    value = self.expr(ret.value)
+                    # `return {m, n};` (tla's MakeShape `return {t...};`): the list initialises the return type
+                    value = (self.init_list(frame.return_type, ret.value.items, ret.value)
+                             if isinstance(ret.value, A.InitList) else self.expr(ret.value))
                     value = (self.convert(value, frame.return_type, ret) if isinstance(frame.return_type, Scalar)
                              else value)
                     self.run_destructors(frame.scopes[0], ret)

@@ -236,6 +236,11 @@ class ObjectLowering:
     def construct(self, inst: Instance, args: Sequence[Val], node: A.Node) -> None:
         """Runs the constructor of `inst` that takes `args`; without a user-written one, the default
         constructors of the base parts."""
+        if len(args) == 1 and isinstance(args[0].ctype, C.UnknownT) and args[0].ctype.text == "init-list" \
+                and isinstance(args[0].obj, list):
+            # `return {m, n};` from a function returning the class (tla's MakeShape `return {t...};`): the
+            # braced list's items are the constructor's arguments, as copy-list-initialisation takes them
+            args = args[0].obj
         ctor = self._pick_constructor(inst.info, len(args), inst, args)
         if len(args) == 1 and isinstance(args[0].obj, Instance) and (ctor is None or not self._frame_takes(
                 inst, ctor, args)):
