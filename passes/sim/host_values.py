@@ -35,6 +35,11 @@ _BINARY = {
 _COMPARE = {0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: lambda a, b: a < b, 3: lambda a, b: a <= b,
             4: lambda a, b: a > b, 5: lambda a, b: a >= b, 6: lambda a, b: a < b, 7: lambda a, b: a <= b,
             8: lambda a, b: a > b, 9: lambda a, b: a >= b}  # arith.cmpi predicates: eq ne slt sle sgt sge ult ...
+# arith.cmpf predicates (false oeq ogt oge olt ole one ord ueq ugt uge ult ule une uno true), for numbers (no NaN)
+_COMPARE_F = {0: lambda a, b: False, 1: lambda a, b: a == b, 2: lambda a, b: a > b, 3: lambda a, b: a >= b,
+              4: lambda a, b: a < b, 5: lambda a, b: a <= b, 6: lambda a, b: a != b, 7: lambda a, b: True,
+              8: lambda a, b: a == b, 9: lambda a, b: a > b, 10: lambda a, b: a >= b, 11: lambda a, b: a < b,
+              12: lambda a, b: a <= b, 13: lambda a, b: a != b, 14: lambda a, b: False, 15: lambda a, b: True}
 _CASTS = ("arith.extui", "arith.extsi", "arith.index_cast", "arith.index_castui", "arith.extf", "arith.truncf")
 # floats: a host program's tiling computes with the host's libm (host_program_math.py: ceil(log2(n)))
 _FLOAT_BINARY = {"arith.addf": lambda a, b: a + b, "arith.subf": lambda a, b: a - b,
@@ -151,6 +156,10 @@ class _Evaluator:
             a, b = self.get(op.operands[0]), self.get(op.operands[1])
             predicate = int(op.predicate.value.data)
             self.values[op.results[0]] = None if a is None or b is None else int(_COMPARE[predicate](a, b))
+        elif name == "arith.cmpf":
+            a, b = self.get(op.operands[0]), self.get(op.operands[1])
+            predicate = int(op.predicate.value.data)
+            self.values[op.results[0]] = None if a is None or b is None else int(_COMPARE_F[predicate](a, b))
         elif name == "arith.select":
             c = self.get(op.operands[0])
             self.values[op.results[0]] = None if c is None else self.get(op.operands[1 if c else 2])
