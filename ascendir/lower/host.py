@@ -51,12 +51,12 @@ from __future__ import annotations
 import copy
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from xdsl.builder import Builder, InsertPoint
-from xdsl.dialects import func
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import FunctionType, ModuleOp, i32
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
@@ -72,7 +72,7 @@ from ascendir.host_eval import (
 from ascendir.host_eval_chips import DEFAULT_CHIP
 from ascendir.host_eval_left_out import reached_gaps, span_text
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_check_macros, host_init_list, host_smart_ptr, host_vector
+from ascendir.lower import host_branch_merge, host_check_macros, host_init_list, host_smart_ptr, host_vector
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.diagnostics import Reporter, span_of
@@ -153,6 +153,8 @@ class HostLowerer(
         # the host units (a registration's `.TilingParse<T>(f)`), and the compile-info object once made
         self.units: list[A.TranslationUnit] = []
         self.compile_info: Val | None = None
+        # the branches of the `if`s being lowered, innermost last, with the handle variables each rebinds
+        self.merge_branches: list[host_branch_merge.Branch] = []
 
     def lower_tiling_func(self, fn: A.FunctionDecl, template_args: Sequence[A.TemplateArg] = ()) -> func.FuncOp:
         """`fn` as `func.func @name(%ctx: !host.tiling_context) -> i32` returning the graphStatus;
@@ -255,6 +257,9 @@ class HostLowerer(
         if isinstance(st, A.For) and host_init_list.lower_iterator_for(self, st):
             return
         super()._lower_stmt(st)
+
+    def lower_if_branches(self, st: A.If, if_op: scf.IfOp, cond: Val, branches: Sequence[Callable[[], None]]) -> None:
+        host_branch_merge.lower_branches(self, st, if_op, cond, branches)
 
     def lower_stmt(self, st: A.Node) -> None:
         mark, marked = len(self.report.diagnostics), len(self._marked)

@@ -20,18 +20,16 @@ from ascendir.dialects import host as hd
 from ascendir import host_eval_left_out
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_pair, host_std, host_vector, host_vector_table, host_tiling_api
-from ascendir.lower import host_streams
+from ascendir.lower import host_branch_merge, host_streams
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.function import Frame, Unsupported, non_const_reference
 from ascendir.lower.ast_queries import type_text
 from ascendir.lower.astwalk import walk
 from ascendir.lower.fast_ops import NO_SIZES
 from ascendir.lower.host_handles import (
-    AttrRef,
     HandleCell,
     HostError,
     HostT,
-    TensorRef,
     VectorItems,
     getter_pointer,
     handle_kind,
@@ -44,22 +42,6 @@ from frontend import ast as A
 
 def _mutable_global(vd: A.VarDecl, decl: A.Declarator) -> bool:
     return not ({"constexpr", "const"} & set(vd.specifiers)) and "const" not in decl.type.qualifiers
-
-
-def _path_free_store(cell: HandleCell, v: Val) -> bool:
-    """Whether assigning `v` to a handle variable under control flow may be kept as if it ran on every path:
-    `attrs = context->GetAttrs();` after an early return, in a helper method, or a member
-    `bPermList_ = attrs->GetAttrPointer<gert::ContinuousVector>(1);` (ops-nn transpose_batch_mat_mul). `v` is a
-    handle the context hands out (the same object whichever path runs; no SSA value, so it is usable anywhere:
-    a tensor or an attribute of a constant index) and the variable held
-    null or nothing before: a path that skipped the assignment and read the variable would dereference null,
-    which the device's tiling function would not survive either."""
-    if not is_host(v.ctype) or v.ssa is not None or not (
-            v.obj is None or isinstance(v.obj, TensorRef | AttrRef) and v.obj.at is None):
-        return False
-    old = cell.value
-    return old is None or handle_kind(old) == "poison" or (old.ssa is None and old.obj is None and (
-        old.const == 0 or old.ctype == v.ctype))
 
 
 # std::vector members that change its elements or its size
@@ -208,7 +190,11 @@ class HostDeclarations:
             self.emit(hd.ShapeAssignOp(self.ssa(cell.value, node), self._shape_value(v, node)), node)
             return
         if isinstance(cell, HandleCell):
-            if not self._in_continuation_of(cell.block) and not _path_free_store(cell, v):
+            # a rebinding on the path of every later read, one inside the branches of an `if` (merged after it:
+            # host_branch_merge), or one that may stand for every path
+            # (recorded first: the rest of a list after an `if` that exits is both a continuation and a branch)
+            merged = host_branch_merge.record(self, cell, node)  # type: ignore[arg-type]
+            if not (merged or self._in_continuation_of(cell.block) or host_branch_merge.path_free(cell.value, v)):
                 raise Unsupported(f"assigning '{cell.name}' (a {cell.ctype}) under control flow is not modelled", node)
             cell.value = v
             return

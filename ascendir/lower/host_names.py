@@ -47,6 +47,26 @@ GE_FORMATS = {"FORMAT_NCHW": 0, "FORMAT_NHWC": 1, "FORMAT_ND": 2, "FORMAT_NC1HWC
                "FORMAT_FRACTAL_NZ": 29, "FORMAT_NCDHW": 30, "FORMAT_NDHWC": 27}  # fmt: skip
 
 
+# <type_traits>' transformations a host helper template applies to a deduced handle type (ops-nn
+# smooth_l1_loss_v2's AsCStr: `std::remove_cv_t<std::remove_pointer_t<StrAttrPtrT>>` compared with char, to tell
+# GetStr's `const char*` from a std::string pointer). The types here carry no cv-qualifiers or references, so
+# those are the type itself; remove_pointer_t is the pointee, of an attribute pointer its element type.
+_TYPE_TRANSFORMS = frozenset({"remove_cv_t", "remove_const_t", "remove_volatile_t", "remove_reference_t",
+                              "remove_cvref_t", "decay_t", "remove_pointer_t"})
+
+
+def _transformed(name: str, t: CType) -> CType:
+    if name != "remove_pointer_t":
+        return t
+    if isinstance(t, C.Pointer):
+        return t.pointee
+    if isinstance(t, HostT) and t.kind == "attr_ptr" and t.detail.startswith("const ") and t.detail.endswith("*"):
+        elem = C.scalar_named(t.detail[len("const "):-1])  # (the detail _attr_pointer gives: `const T*`)
+        if elem is not None:
+            return elem
+    return t  # a pointer to a handle is the handle (resolve_type)
+
+
 class HostNames:
     """Types and names: methods of HostLowerer (host.py), which inherits them."""
 
@@ -67,6 +87,9 @@ class HostNames:
                 return bound
             return super().named_type(name, targs, qualifiers)
         user = name in self.scope.classes or name in self.scope.tiling_structs or name in self.scope.enums
+        if not user and name in _TYPE_TRANSFORMS and targs and len(targs) == 1 and \
+                isinstance(targs[0].value, A.TypeRef):
+            return _transformed(name, self.resolve_type(targs[0].value))
         if not user and name in HANDLE_TYPES:
             return HANDLE_TYPES[name]
         if not user and name in host_smart_ptr.SMART_POINTERS and (

@@ -8,7 +8,7 @@ ops to the current block.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder, InsertPoint
 from xdsl.dialects import arith, scf
@@ -73,15 +73,14 @@ class StatementLowering:
                 self.lower_stmts(rest, top=top)
             return
         if_op = self.emit(scf.IfOp(self.ssa(cond, st), [], Region(Block()), Region(Block())), st)
-        with self.at_end_of(if_op.regions[0].block):
-            self.lower_block(st.then)
-            self.emit(scf.YieldOp(), st)
         self.continuation_blocks.add(if_op.regions[1].block)
-        with self.at_end_of(if_op.regions[1].block):
+
+        def lower_rest() -> None:
             self.frame.scopes.append({})
             self.lower_stmts(rest, top=top)
             self.frame.scopes.pop()
-            self.emit(scf.YieldOp(), st)
+
+        self.lower_if_branches(st, if_op, cond, [lambda: self.lower_block(st.then), lower_rest])
 
     def _no_exit_condition(self, exits: set[str], node: A.Node) -> SSAValue | None:
         """i1 that is true when none of the flags `exits` names is set (None: nothing to guard)."""
@@ -297,12 +296,19 @@ class StatementLowering:
             return
         regions = [Region(Block()), Region(Block())] if st.otherwise is not None else [Region(Block())]
         if_op = self.emit(scf.IfOp(self.ssa(cond, st), [], *regions), st)
-        with self.at_end_of(if_op.regions[0].block):
-            self.lower_block(st.then)
-            self.emit(scf.YieldOp(), st)
-        if st.otherwise is not None:
-            with self.at_end_of(if_op.regions[1].block):
-                self.lower_block(st.otherwise)
+        otherwise = st.otherwise
+        branches = [lambda: self.lower_block(st.then)]
+        if otherwise is not None:
+            branches.append(lambda: self.lower_block(otherwise))
+        self.lower_if_branches(st, if_op, cond, branches)
+
+    def lower_if_branches(self, st: A.If, if_op: scf.IfOp, cond: Val, branches: Sequence[Callable[[], None]]) -> None:
+        """The branches of an `if` whose condition is known only when the code runs: branches[k] lowers the k-th
+        into region k of `if_op`, ended here by its yield (the host lowering also merges the handle variables
+        the branches rebind: host_branch_merge)."""
+        for region, lower in zip(if_op.regions, branches):
+            with self.at_end_of(region.block):
+                lower()
                 self.emit(scf.YieldOp(), st)
 
     def condition(self, e: A.Node) -> Val:

@@ -3,8 +3,8 @@ p->GetDataType() ..., return ge::GRAPH_FAILED); p = context->GetInputDesc(1);` (
 CheckInputDtype walks its inputs so). The check's return, on a runtime condition, puts the rest of the function in
 a block of its own, and a rebinding there was 'assigning under control flow is not modelled': later reads of the
 variable took a value left out and the tiling stopped. Every later statement of the function is in that block, so
-the rebinding is the value they read. Under a real `if` it is still not modelled (a path that skips the `if` reads
-the old handle)."""
+the rebinding is the value they read. Under a real `if` the two bindings are merged after it (a path that skips the
+`if` reads the old handle: test_host_handle_merge.py)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,12 @@ def test_a_handle_rebound_after_an_early_return() -> None:
     assert result.fields == {"first": 32, "second": 16}
 
 
-def test_a_handle_rebound_under_an_if_is_still_a_gap() -> None:
+def test_a_handle_rebound_under_an_if_is_the_taken_branchs() -> None:
+    """Under a real `if` the rebinding is merged after it (host_branch_merge: the desc's tensor index chosen by
+    the condition); it was a gap ('under control flow is not modelled') before."""
     rebind = "if (context->GetInputShape(0)->GetStorageShape().GetDim(0) > 2) { desc = context->GetInputDesc(1); }"
-    result = evaluate_program_tiling(load_text(_SOURCE % rebind, "p.cpp"), _INPUTS)
-    assert any("under control flow is not modelled" in d for d in result.diagnostics), result.diagnostics
+    for rows, second in ((4, 16), (2, 32)):
+        inputs = TilingInputs([TensorSpec((rows, 4), "float32"), TensorSpec((4, 4), "float16")])
+        result = evaluate_program_tiling(load_text(_SOURCE % rebind, "p.cpp"), inputs)
+        assert_tiled(result)
+        assert result.fields == {"first": 32, "second": second}
