@@ -19,7 +19,8 @@ the rows. The cases of session 11's ops-nn activations, norms, losses, index and
 vendor_ops_nn.py, session 12's optimiser, pooling, loss-gradient, vfusion and diagonal / padding ops in
 vendor_ops_optim_pool.py, session 13's activation gradients, index / scatter, conversion and loss ops in
 vendor_ops_grad_index.py, session 14's ops that accumulate into their outputs (SetNeedAtomic, atomic adds) in
-vendor_ops_atomic.py; OpCase and the tolerances in vendor_op_case.py.
+vendor_ops_atomic.py and its ops-math elementwise, select, reduction and grouped ops in vendor_ops_math.py; OpCase
+and the tolerances in vendor_op_case.py.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from vendor_op_case import f32 as _f32, unpack_int4, with_specials as _with_spec
 from vendor_ops_atomic import atomic_cases  # noqa: E402
 from vendor_ops_cube import cube_cases  # noqa: E402
 from vendor_ops_grad_index import grad_index_cases  # noqa: E402
+from vendor_ops_math import math_cases  # noqa: E402
 from vendor_ops_nn import nn_and_math_cases  # noqa: E402
 from vendor_ops_optim_pool import optim_pool_cases  # noqa: E402
 
@@ -127,7 +129,7 @@ def _cases() -> list[OpCase]:
                lambda a: _permute(a["tokens"], a["indices"]),
                note="stable argsort of the flattened indices; permute_tokens[p] = tokens[sorted[p] // topk]"),
     ] + _math_and_transformer_cases(rows, cols) + nn_and_math_cases(rows, cols) + cube_cases() + \
-        optim_pool_cases(rows, cols) + grad_index_cases() + atomic_cases()
+        optim_pool_cases(rows, cols) + grad_index_cases() + atomic_cases() + math_cases()
 
 
 def _math_and_transformer_cases(rows: int, cols: int) -> list[OpCase]:
