@@ -72,6 +72,9 @@ _IGNORED_CALLS = {
     # the CCE compiler's builtins behind it (`preload(pc, len)` in asc-devkit dav_c220/kernel_operator_cache_impl.h),
     # which kernels also call directly (catlass's 19_mla: `icache_preload(1)`): the same hint
     "icache_preload", "preload",
+    # the FFTS base address of the cross-core flags (asc-devkit dav_c220 kernel_operator_sync_impl.h:
+    # set_ffts_base_addr; the 950's is empty): the simulator keeps the flags itself (catlass 19_mla sets it first)
+    "SetSyncBaseAddr", "set_ffts_base_addr",
 }  # fmt: skip
 
 # vendor classes whose static methods the catalog holds as free APIs of the same name

@@ -1,8 +1,9 @@
 """The compilers' `__bf16` is bfloat16_t, and `icache_preload(n)` (the CCE builtin behind AscendC::ICachePreLoad) is
 the instruction-cache hint it is: catlass's 19_mla declares `using ElementQ = __bf16;` for its bf16 kernel, whose
 CopyL0CToGm picks `CopyL0CToGmQuantMode<AtlasA2, float, bfloat16_t, NO_QUANT>::VALUE`, and calls
-`icache_preload(1)` first. Before (issue 29): `__bf16` was unknown, so no specialisation matched
-('undeclared identifier Mode::VALUE', ASC102), and icache_preload was an undeclared identifier too."""
+`icache_preload(1)` first; its kernels set the cross-core flags' FFTS address with `AscendC::SetSyncBaseAddr`.
+Before (issue 29): `__bf16` was unknown, so no specialisation matched ('undeclared identifier Mode::VALUE', ASC102),
+icache_preload was an undeclared identifier too, and SetSyncBaseAddr a call the simulator stops at (ASC958)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ __aicore__ inline uint32_t ModeOf()
 extern "C" __global__ __aicore__ void bf16_mode(GM_ADDR y)
 {
     icache_preload(1);
+    AscendC::SetSyncBaseAddr(0);
     GlobalTensor<uint32_t> yg;
     yg.SetGlobalBuffer((__gm__ uint32_t *)y, 8);
     yg.SetValue(0, ModeOf<__bf16>());
