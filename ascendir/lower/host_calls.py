@@ -17,7 +17,7 @@ from xdsl.ir import SSAValue
 
 from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_accumulate
+from ascendir.lower import host_accumulate, host_pair
 from ascendir.lower import host_init_list, host_iterators, host_smart_ptr, host_std, host_vector, host_tiling_api, \
     host_vector_table
 from ascendir.lower import host_math_util, host_memcpy, host_streams, tpl_tiling_key
@@ -434,6 +434,8 @@ class HostCalls:
             return host_std.method(self, e, name, recv)
         if host_vector_table.is_table(recv):
             return host_vector_table.method(self, e, name, recv)
+        if (position := host_pair.array_method(e, name, recv)) is not None:
+            return position  # begin(), end() of a `std::array<std::pair<A, B>, N>` of constants
         if isinstance(recv.obj, VectorItems) and \
                 (position := host_iterators.items_method(self, e, name, recv)) is not None:
             return position  # begin(), end() of a `const std::vector<T> v = {a, b};`

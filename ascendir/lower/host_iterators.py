@@ -13,7 +13,8 @@ An iterator is a position in one vector: in a run-time vector (ascendir/lower/ho
 index is a run-time number; in a vector of constants (host_std.ConstSeq) host_std's SeqPos, whose index is known.
 `begin()` / `end()` make them, `it + n` / `it - n` move them, `*it` reads the element, and two positions in one
 vector compare by their indices. The algorithms `std::equal` (three or four iterators), `std::find`,
-`std::count`, `std::any_of` / `all_of` / `none_of` (the predicate a lambda) run over the elements: unrolled where
+`std::count`, `std::any_of` / `all_of` / `none_of` (the predicate a lambda) run over the elements (and
+`std::find_if` over a std::array of pairs: host_pair): unrolled where
 the range's elements are known (a constant vector, or a run-time range compared with one: at most as many steps
 as the constant one holds), else as an scf.for over the run-time range. Reading a run-time vector past its size
 inside CAPACITY reads what its array holds (undefined in C++); iterators of two different vectors compared, or
@@ -31,7 +32,7 @@ from xdsl.dialects.builtin import IndexType, i1
 from xdsl.ir import Block
 
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_std, host_vector, lambdas
+from ascendir.lower import host_pair, host_std, host_vector, lambdas
 from ascendir.lower.function import Unsupported
 from ascendir.lower.host_handles import HostT, VectorItems
 from ascendir.lower.host_std import ConstSeq, SeqPos
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
 ITERATOR_T = HostT("unmodelled", "std::vector iterator")
 
 # the <algorithm> functions modelled here (std:: qualified)
-ALGORITHMS = frozenset({"equal", "find", "count", "any_of", "all_of", "none_of"})
+ALGORITHMS = frozenset({"equal", "find", "find_if", "count", "any_of", "all_of", "none_of"})
 
 
 @dataclass(frozen=True)
@@ -307,6 +308,13 @@ def algorithm(lw: HostLowerer, e: A.Call, name: str) -> Val:
         raise Unsupported(f"'std::{name}' with these arguments is not modelled by the host lowering", e)
     if name == "find" and isinstance(args[0].obj, SeqPos):
         return host_std.find(lw, e, args)
+    if name == "find_if" and isinstance(args[0].obj, SeqPos) and isinstance(args[1].obj, SeqPos):
+        # (an array of pairs: the pair found, read through `->`; other ranges are not modelled)
+        found = host_pair.find_if(lw, args[0].obj, args[1].obj, _predicate(lw, e, args[2]), e)
+        if found is not None:
+            return found
+    if name == "find_if":
+        raise Unsupported("'std::find_if' is modelled over an array of std::pair only", e)
     if name == "find":
         return _find(lw, e, args)
     r = _range(lw, args[0], args[1], e)
