@@ -319,10 +319,28 @@ class ExpressionLowering:
         if isinstance(lhs.obj, Instance) and lhs.obj.find_method(f"operator{e.op}") is not None:
             return self._operator_call(lhs.obj, f"operator{e.op}", e, [e.rhs])  # `coordA + coordB`
         rhs = self.expr(e.rhs)
+        if isinstance(lhs.obj, Instance) != isinstance(rhs.obj, Instance) or (
+                isinstance(lhs.obj, Instance) and isinstance(rhs.obj, Instance)
+                and rhs.obj.find_method(f"operator{e.op}") is None):
+            # a number and an object of a class converting to one (tla's `val + align` with align a C<16>, whose
+            # `operator value_type()` gives 16): the object through its conversion operator, as C++ does
+            lhs, rhs = self._converted(lhs, e.lhs), self._converted(rhs, e.rhs)
         # (each operand's implicit conversion is placed at the operand: `(float)1.0 / n` converts n, not a cast)
         if e.op in ("==", "!=", "<", ">", "<=", ">="):
             return self.compare(e.op, lhs, rhs, e, (e.lhs, e.rhs))
         return self.arith(e.op, lhs, rhs, e, (e.lhs, e.rhs))
+
+    def _converted(self, v: Val, node: A.Node) -> Val:
+        """`v` through its class's one conversion operator to a type (the parser names it `operator<type>`:
+        "operatorvalue_type"); `v` itself when it is no object or its class has none or several."""
+        if not isinstance(v.obj, Instance):
+            return v
+        names = {name for part in (v.obj, *v.obj.bases) for name in part.info.operators
+                 if (name[len("operator"):][:1].isalpha() or name[len("operator"):][:1] == "_")
+                 and name not in ("operatornew", "operatordelete")}
+        if len(names) != 1 or "operatorbool" in names:
+            return v  # (`operator bool` is a test, not a number: to_bool takes it)
+        return self._operator_call(v.obj, names.pop(), node, [])
 
     def _short_circuit(self, e: A.Binary, lhs: Val) -> Val:
         evaluate, skip = Block(), Block()
