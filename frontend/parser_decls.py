@@ -10,7 +10,7 @@ from typing import Any
 from lark import Token
 
 from frontend import ast as A
-from frontend.parser_parts import ClassHead, DeclSpec, Declarator, nodes_of, token_of, tokens_of
+from frontend.parser_parts import Alignas, ClassHead, DeclSpec, Declarator, nodes_of, token_of, tokens_of
 
 
 class DeclarationBuilder:
@@ -118,7 +118,9 @@ class DeclarationBuilder:
         names = tokens_of(c[1:], "IDENTIFIER", "TYPE_NAME", "TYPE_TEMPLATE")
         spec_args = next((x for x in c if isinstance(x, list) and x and isinstance(x[0], A.TemplateArg)), None)
         bases = next((x for x in c if isinstance(x, tuple)), ())
-        return ClassHead(str(c[0]), names[0].value if names else None, spec_args, list(bases), self.span(c))
+        aligns = [x.value for x in c if isinstance(x, Alignas)]
+        return ClassHead(str(c[0]), names[0].value if names else None, spec_args, list(bases), self.span(c),
+                         max(aligns) if aligns else None)
 
     def base_clause(self, c: list[Any]) -> tuple[A.TypeRef, ...]:
         return tuple(nodes_of(c, A.TypeRef))
@@ -134,7 +136,8 @@ class DeclarationBuilder:
         own_type = A.TypeRef(head.span, A.QualifiedName(head.span, [A.NamePart(head.span, head.name or "")]))
         spec = DeclSpec([], own_type, head.span)
         declarators = [self._declarator(spec, d) for d in c[1:] if isinstance(d, Declarator)]
-        return A.ClassDecl(self.span(c), head.key, head.name, members, head.bases, True, head.spec_args, declarators)
+        return A.ClassDecl(self.span(c), head.key, head.name, members, head.bases, True, head.spec_args, declarators,
+                           head.align)
 
     def class_forward(self, c: list[Any]) -> A.ClassDecl:
         return A.ClassDecl(self.span(c), str(c[0]), str(c[1]), [], [], False)

@@ -23,12 +23,20 @@ class Prefixes:
 
 
 @dataclass
+class Alignas:
+    """`alignas(8)` among a class head's attributes: the alignment, an integer constant."""
+
+    value: int
+
+
+@dataclass
 class ClassHead:
     key: str
     name: str | None
     spec_args: list[A.TemplateArg] | None
     bases: list[A.TypeRef]
     span: Span
+    align: int | None = None
 
 
 @dataclass

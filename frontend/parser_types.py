@@ -13,7 +13,7 @@ from lark import Token
 from frontend import ast as A
 from frontend.diagnostics import LazySpan
 from frontend.parser_keywords import KEYWORD_GROUPS
-from frontend.parser_parts import DeclSpec, Declarator, Prefixes
+from frontend.parser_parts import Alignas, DeclSpec, Declarator, Prefixes
 
 
 class TypeBuilder:
@@ -64,7 +64,7 @@ class TypeBuilder:
         return self.enum_specifiers(c)  # `struct TensorInfo& info`: the key word adds nothing to the type
 
     def decl_prefixes(self, c: list[Any]) -> Prefixes:
-        return Prefixes([str(x) for x in c if x is not None], self.span(c))
+        return Prefixes([str(x) for x in c if x is not None and not isinstance(x, Alignas)], self.span(c))
 
     def decl_suffix(self, c: list[Any]) -> Token:
         return c[0]
@@ -79,7 +79,11 @@ class TypeBuilder:
         text = f"{c[0]}({','.join(_arg_text(a) for a in args)})"
         return Token.new_borrow_pos("FN_SPECIFIER", text, c[0])
 
-    def attribute(self, c: list[Any]) -> None:
+    def attribute(self, c: list[Any]) -> Alignas | None:
+        # `alignas(8)` with a literal: a class head keeps it (the struct's alignment sizes tiling data: ops-nn
+        # mat_mul_v3's `struct alignas(8) MatmulTilingData`); every other attribute means nothing here
+        if c and isinstance(c[0], Token) and c[0].type == "ALIGNAS" and len(c) > 1 and isinstance(c[1], A.IntLit):
+            return Alignas(c[1].value)
         return None
 
     def attribute_gnu(self, c: list[Any]) -> None:

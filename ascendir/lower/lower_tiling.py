@@ -183,7 +183,7 @@ class TilingAccess:
                 fields.append((self.resolve_type(tref), int(n) if isinstance(n, int) else 0 if n is not None
                                else None))
         offset = 0
-        largest = 1
+        largest = max(getattr(ts, "align", None) or 1, 1)  # a struct's alignas(N), as tiling_layout places it
         for t, count in fields:
             # a nested struct: the program's, or a library one (the host reads `TCubeTiling` as an unmodelled
             # library type whose name is its detail)

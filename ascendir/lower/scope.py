@@ -71,6 +71,7 @@ class TilingStruct:
     name: str
     fields: list[tuple[str, A.TypeRef, A.Expr | None, str]]  # (name, type, array count, kind)
     span: object = None
+    align: int | None = None  # a plain struct's alignas(N): its alignment is at least N, its size a multiple of it
 
 
 @dataclass
@@ -341,7 +342,8 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
         # a device: catlass 19_mla's `struct MLAInfo { ...; int32_t *qSeqLen{nullptr}; }`)
         scope.tiling_structs.setdefault(
             d.name,
-            TilingStruct(d.name, [(decl.name, decl.type, None, "scalar") for _, decl in info.fields], d.span),
+            TilingStruct(d.name, [(decl.name, decl.type, None, "scalar") for _, decl in info.fields], d.span,
+                         d.align),
         )
     return info
 

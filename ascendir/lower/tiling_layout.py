@@ -50,7 +50,9 @@ class _Layout:
             fields = list(library_struct_fields(struct))
         else:
             return None
-        offset, largest = 0, 1
+        # `struct alignas(8) MatmulTilingData`: at least that alignment, so a size rounded up to it (mat_mul_v3's
+        # PostTiling fails a sizeof that is not a multiple of 8)
+        offset, largest = 0, max(getattr(ts, "align", None) or 1, 1)
         for name, t in fields:
             count = None
             if isinstance(t, C.ArrayT):

@@ -88,6 +88,7 @@ class ClassDecl(Decl):
     is_definition: bool = True
     specialization_args: list[TemplateArg] | None = None
     declarators: list[Declarator] = field(default_factory=list)
+    align: int | None = None  # `struct alignas(8) S {...}`: the alignment it asks for (a constant), else None
 
 
 @dataclass(slots=True)
