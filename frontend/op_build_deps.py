@@ -25,7 +25,7 @@ _OP_ADD_RE = re.compile(r"\bOP_ADD\s*\(\s*(\w+)")
 _REGISTERED_RE = re.compile(r"\bIMPL_OP_OPTILING\s*\(\s*(\w+)\s*\)")
 _SET_TILING_RE = re.compile(r"\.\s*SetTiling\s*\(")
 _DEPENDENCIES_RE = re.compile(r"\bDEPENDENCIES\s+([^)]*)")
-_QUOTED_INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]*\.\.[^"]*)"', re.M)  # a relative path reaching out
+_QUOTED_INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]*)"', re.M)
 _CMAKE_KEYWORD_RE = re.compile(r"^[A-Z_]+$")  # the next argument keyword of add_modules_sources ends the list
 _MAX_SIBLINGS = 512  # op folders looked at beside the project
 _MAX_BYTES = 2_000_000  # per tiling source read while looking
@@ -39,8 +39,9 @@ def dependency_tiling_sources(root: Path, own: dict[str, str]) -> list[Path]:
 
 
 def companion_sources(root: Path, own: dict[str, str]) -> list[Path]:
-    """For each header of another op folder's op_host that `root`'s host sources include by a relative path, the
-    .cpp of the same name beside it. The ops repositories link every op's host sources into one op-host library,
+    """For each header of another op folder's op_host that `root`'s host sources include (by a relative path, or
+    from the repository root: _included_header, then of a folder its CMakeLists names as DEPENDENCIES), the
+    tiling .cpp of the same name beside it. The ops repositories link every op's host sources into one op-host library,
     so a class a header declares there is defined by its own source: ops-math circular_pad_grad's tiling derives
     from CircularPadCommonTiling (`#include "../../circular_pad/op_host/circular_pad_common_tiling.h"`), whose
     GetShapeAttrsInfo, GetPlatformInfo, ... circular_pad_common_tiling.cpp defines; read alone, each was 'declared
@@ -50,17 +51,66 @@ def companion_sources(root: Path, own: dict[str, str]) -> list[Path]:
     except OSError:
         return []
     found: list[Path] = []
+    dependencies: list[str] | None = None
     for path, text in own.items():
         if not _in_op_host(path):
             continue
         for rel in _QUOTED_INCLUDE_RE.findall(text):
-            header = (Path(path).parent / rel).resolve()
-            if header.suffix not in (".h", ".hpp") or base in header.parents or not _in_op_host(str(header)):
+            header = _included_header(path, rel)
+            if header is None or header.suffix not in (".h", ".hpp") or base in header.parents \
+                    or not _in_op_host(str(header)):
                 continue
+            if not rel.startswith("."):
+                # from the repository root: only a folder the op's CMakeLists names as DEPENDENCIES, whose host
+                # sources its build compiles (ops-nn mat_mul_v3 includes matmul/common's headers too, whose
+                # debug_tiling.cpp is no dependency of it: read, it stopped the tiling)
+                if dependencies is None:
+                    dependencies = _cmake_dependencies(root) or []
+                if _op_folder(header) not in dependencies:
+                    continue
             source = header.with_suffix(".cpp")
-            if source.is_file() and source not in found:
+            # a tiling source (as add_tiling_sources takes them): a header's op_api / infershape .cpp is not
+            if source.is_file() and source not in found and _is_tiling_source(source):
                 found.append(source)
     return found
+
+
+def _op_folder(path: Path) -> str | None:
+    """The name of the op folder a file of an op_host folder belongs to."""
+    parts = path.parts
+    return parts[parts.index("op_host") - 1] if "op_host" in parts[1:] else None
+
+
+def _is_tiling_source(path: Path) -> bool:
+    return path.suffix == ".cpp" and ("_tiling" in path.name or "op_tiling" in path.parts)
+
+
+def repository_candidates(includer: str, name: str) -> list[str]:
+    """Where `name` lies when the ops repositories' build puts the repository root on the include path: a path
+    of an op's own folders from the root (`#include "quant/dynamic_quant/op_kernel/arch35/dynamic_quant_struct.h"`
+    in ops-nn's quant/dynamic_quant/op_host/), looked up from each folder above the includer's op project,
+    nearest first. Only for a file of an op project (one under an op_host or op_kernel folder) and a name that
+    walks down into an op_host / op_kernel folder itself."""
+    parts = os.path.normpath(os.path.abspath(includer)).split(os.sep)[:-1]
+    named = name.replace("\\", "/").split("/")
+    if name.startswith(".") or not {"op_host", "op_kernel"} & set(named[:-1]):
+        return []
+    marks = [i for i, p in enumerate(parts) if p in ("op_host", "op_kernel")]
+    if not marks:
+        return []
+    return [os.path.join(os.sep.join(parts[:i]) or os.sep, name) for i in range(marks[-1] - 1, 0, -1)]
+
+
+def _included_header(includer: str, name: str) -> Path | None:
+    """The file a quoted include names: relative to the includer (`../../circular_pad/op_host/x.h`), or from the
+    repository root the ops repositories' build puts on the include path (ops-nn batch_mat_mul_v3's
+    `#include "matmul/mat_mul_v3/op_host/op_tiling/matmul_v3_base_tiling.h"`)."""
+    candidates = [os.path.join(os.path.dirname(includer), name)] if name.startswith(".") else \
+        repository_candidates(includer, name)
+    for candidate in candidates:
+        if os.path.isfile(candidate):
+            return Path(candidate).resolve()
+    return None
 
 
 def _unique(paths: list[Path]) -> list[Path]:

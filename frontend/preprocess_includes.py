@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from frontend import vendor
 from frontend.diagnostics import Note, Span, error, warning
+from frontend.op_build_deps import repository_candidates as _repository_candidates
 from frontend.preprocess_tokens import STR, Tok
 from frontend.preprocess_types import File, PPError
 from frontend.readers import in_op_host
@@ -34,22 +35,6 @@ def _op_build_candidates(includer: str, name: str) -> list[str]:
         return []
     op, inner = rest.split(os.sep, 1)
     return [os.path.join(category, op, "op_kernel", inner)]
-
-
-def _repository_candidates(includer: str, name: str) -> list[str]:
-    """Where `name` lies when the ops repositories' build puts the repository root on the include path: a path
-    of an op's own folders from the root (`#include "quant/dynamic_quant/op_kernel/arch35/dynamic_quant_struct.h"`
-    in ops-nn's quant/dynamic_quant/op_host/), looked up from each folder above the includer's op project,
-    nearest first. Only for a file of an op project (one under an op_host or op_kernel folder) and a name that
-    walks down into an op_host / op_kernel folder itself."""
-    parts = os.path.normpath(os.path.abspath(includer)).split(os.sep)[:-1]
-    named = name.replace("\\", "/").split("/")
-    if name.startswith(".") or not {"op_host", "op_kernel"} & set(named[:-1]):
-        return []
-    marks = [i for i, p in enumerate(parts) if p in ("op_host", "op_kernel")]
-    if not marks:
-        return []
-    return [os.path.join(os.sep.join(parts[:i]) or os.sep, name) for i in range(marks[-1] - 1, 0, -1)]
 
 
 def _common_include_candidates(includer: str, name: str) -> list[str]:

@@ -6,7 +6,9 @@ small, inputs seeded. The host takes its PpMatmulEinsum path (tiling key 36 for 
 output are float, or when perm_x2 is (0, 2, 1) (transpose_batch_mat_mul_einsum_tiling.cpp IsPpMatmulEinsumMode;
 the README lists only perm_x2 (0, 1, 2), the host and kernel take (0, 2, 1) too). mat_mul_v3 (session 13): y = x1 @ x2
 (its README and aclnnMm), half inputs and output, no bias; its host picks the MIX template that turns the operands
-ND to NZ on the vector cores where a row is not 256 bytes (x2's 96 and 70 halves)."""
+ND to NZ on the vector cores where a row is not 256 bytes (x2's 96 and 70 halves). batch_mat_mul_v3 (session 14):
+y = x1 @ x2 per batch (its README and docs/aclnnBatchMatMul.md: self (B, M, K) @ mat2 (B, K, N)), half, no bias,
+adj_x1 / adj_x2 false."""
 
 from __future__ import annotations
 
@@ -46,4 +48,9 @@ def cube_cases() -> list[OpCase]:
                attrs=["1,0,2", "0,2,1", "1,0,2", "false", "1"], note=note + "; perm_x2 (0, 2, 1): its einsum path"),
         _mat_mul_v3("mat_mul_v3", 64, 128, 96, "half 64x128 @ 128x96"),
         _mat_mul_v3("mat_mul_v3_tails", 50, 100, 70, "half 50x100 @ 100x70: tails in m, k and n"),
+        OpCase("batch_mat_mul_v3", "ops-nn/matmul/batch_mat_mul_v3",
+               lambda r: {"x1": f32(r, 3, 40, 72).astype(np.float16), "x2": f32(r, 3, 72, 56).astype(np.float16)},
+               {"y": ((3, 40, 56), "float16")}, _matmul,
+               note="y = x1 @ x2 per batch (README, aclnnBatchMatMul); half (3, 40, 72) @ (3, 72, 56): tails in m, "
+                    "k and n"),
     ]

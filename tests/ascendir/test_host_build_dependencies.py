@@ -180,3 +180,44 @@ def test_a_header_of_another_op_folder_brings_its_source(tmp_path: Path) -> None
     result = evaluate_program_tiling(program, TilingInputs([TensorSpec((4, 4), "float32")], chip=chip))
     assert result.succeeded, result.diagnostics
     assert result.fields == {"rows": 104}
+
+
+def test_a_header_included_from_the_repository_root_brings_its_tiling_source(tmp_path: Path) -> None:
+    """ops-nn batch_mat_mul_v3's tiling derives from mat_mul_v3's MatmulV3BaseTiling, included from the repository
+    root the build puts on the include path ("matmul/mat_mul_v3/op_host/op_tiling/matmul_v3_base_tiling.h") and
+    defined by matmul_v3_base_tiling.cpp beside it, mat_mul_v3 being one of its CMakeLists' DEPENDENCIES. Before,
+    only a relative include ("../../x/op_host/y.h") brought its source, and the methods were 'declared but never
+    defined'. A header's op_api source is not a tiling source (the build's add_tiling_sources takes *_tiling*.cpp
+    and op_tiling/*.cpp), and a folder that is no dependency (mat_mul_v3's include of matmul/common) brings none."""
+    repo = tmp_path / "repo"
+    base = repo / "cat" / "base" / "op_host"
+    (base / "op_api").mkdir(parents=True)
+    (base / "common_tiling.h").write_text(COMMON_H)
+    (base / "common_tiling.cpp").write_text(COMMON_CPP)
+    (base / "op_api" / "base_api.h").write_text("int BaseApi();\n")
+    (base / "op_api" / "base_api.cpp").write_text("int BaseApi() { return 1; }\n")
+    other = repo / "cat" / "other" / "op_host"
+    other.mkdir(parents=True)
+    (other / "other_tiling.h").write_text("int OtherHelper();\n")
+    (other / "other_tiling.cpp").write_text("int OtherHelper() { return 2; }\n")
+    variant = repo / "cat" / "variant"
+    (variant / "op_host").mkdir(parents=True)
+    (variant / "op_host" / "CMakeLists.txt").write_text(
+        "add_modules_sources(OPTYPE variant ACLNNTYPE aclnn DEPENDENCIES base)\n")
+    (variant / "op_host" / "variant_def.cpp").write_text(OP_DEF.replace("OPNAME", "Variant"))
+    (variant / "op_host" / "variant_tiling.cpp").write_text(
+        '#include "cat/base/op_host/common_tiling.h"\n#include "cat/base/op_host/op_api/base_api.h"\n'
+        '#include "cat/other/op_host/other_tiling.h"\n'
+        "namespace optiling {\n"
+        "static ge::graphStatus TilingVariant(gert::TilingContext *context) { return CommonTiling(context).Run(); }\n"
+        "struct VariantCompileInfo {};\n"
+        "static ge::graphStatus Prepare(gert::TilingParseContext *context) { return ge::GRAPH_SUCCESS; }\n"
+        "IMPL_OP_OPTILING(Variant).Tiling(TilingVariant).TilingParse<VariantCompileInfo>(Prepare);\n}\n")
+    bundle = read_input(str(variant))
+    hosts = sorted(Path(u.path).relative_to(repo).as_posix() for u in bundle.units)
+    assert hosts == ["cat/base/op_host/common_tiling.cpp", "cat/variant/op_host/variant_def.cpp",
+                     "cat/variant/op_host/variant_tiling.cpp"]
+    program, chip = load_for_check(bundle)
+    result = evaluate_program_tiling(program, TilingInputs([TensorSpec((4, 4), "float32")], chip=chip))
+    assert result.succeeded, result.diagnostics
+    assert result.fields == {"rows": 104}
