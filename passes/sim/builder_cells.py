@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from passes.sim import object_arrays
+from passes.sim import object_arrays, struct_arrays
 from passes.sim.registers import Array, NotModelled, Struct, is_handle_type, is_object_type, scalar_type
 
 
@@ -61,6 +61,10 @@ class CellEmission:
     def define_cell(self, ref: SSAValue, elem: Attribute) -> None:
         if isinstance(elem, asc.StructType):
             fields = self.struct_defaults(elem.type_name.data)
+            for name in [n for n in fields if struct_arrays.nested_struct(self, elem.type_name.data, n)]:
+                del fields[name]  # a struct member is its fields, dotted (own_members)
+            # its C array and struct members, so that `p.loopInfo.loopSize[i] = v` has an array to store into
+            fields.update(struct_arrays.own_members(self, elem.type_name.data, None))  # type: ignore[arg-type]
             self.values[ref] = Struct(elem.type_name.data, fields)
         elif isinstance(elem, asc.TilingType):
             self.values[ref] = Struct(elem.type_name.data, {})  # a tiling struct: fields as stores give them

@@ -44,7 +44,8 @@ def parse_operand(text: str) -> Array | None:
     return Array(int(m.group(1)), m.group(3), (int(m.group(2)),))
 
 
-def own_array(b: ProgramBuilder, struct: str, name: str, given: Array | None, op: Operation) -> Array | None:
+def own_array(b: ProgramBuilder, struct: str, name: str, given: Array | None,
+              op: Operation | None) -> Array | None:
     """A fresh stack array for member `name` of catalogued struct `struct`: a copy of `given`, or zeros; None
     when the member is no C array of scalars."""
     from passes.sim.builder_calls import C_SCALARS
@@ -90,7 +91,7 @@ def nested_struct(b: ProgramBuilder, struct: str, name: str) -> str | None:
 
 
 def own_nested(b: ProgramBuilder, struct: str, name: str, given: Struct | None,
-               op: Operation) -> dict[str, tuple[str, str]]:
+               op: Operation | None) -> dict[str, tuple[str, str]]:
     """Member `name` (a struct) of `struct` as the outer struct's dotted fields: the scalars of `given` (or the
     member's defaults), and arrays of its own, copies of `given`'s or zeros (a C++ member is a copy)."""
     inner = nested_struct(b, struct, name)
@@ -121,3 +122,17 @@ def replace(b: ProgramBuilder, source: Struct, name: str, value: Struct, op: Ope
     fields = {k: v for k, v in source.fields.items() if not k.startswith(prefix)}
     fields.update(own_nested(b, source.type_name, name, value, op))
     return Struct(source.type_name, fields)
+
+
+def own_members(b: ProgramBuilder, struct: str, op: Operation | None) -> dict[str, tuple[str, str]]:
+    """The C array and struct members of catalogued struct `struct` as a value made without a brace list has
+    them (a variable or class member declared `MultiCopyParams<T, 5> params_;`): arrays of zeros of their own, a
+    nested struct's fields dotted; the scalar members are struct_defaults'."""
+    found = b.catalog.struct(struct)
+    fields: dict[str, tuple[str, str]] = {}
+    for member in found.fields if found is not None else ():
+        if nested_struct(b, struct, member.name):
+            fields.update(own_nested(b, struct, member.name, None, op))
+        elif (own := own_array(b, struct, member.name, None, op)) is not None:
+            fields[member.name] = (own.operand(), "")
+    return fields

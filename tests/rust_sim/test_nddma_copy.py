@@ -109,3 +109,67 @@ def test_nddma_transposes_and_pads_as_the_page_says(tmp_path: Path) -> None:
     near = np.zeros((8, 8), np.float32)
     near[:4, :6] = grid[np.clip(np.arange(4) - 1, 0, 1)][:, np.clip(np.arange(6) - 1, 0, 2)]
     np.testing.assert_array_equal(result.outputs["q"].reshape(8, 8), near)
+
+
+MEMBER_KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+
+constexpr int ND = 3;
+
+class K {
+public:
+    template <typename U>
+    __aicore__ inline void Setup(MultiCopyParams<U, ND>& params, uint32_t rows, uint32_t cols)
+    {
+        // rows x cols transposed, the third dimension 1
+        params.loopInfo.loopSize[0] = rows;
+        params.loopInfo.loopSrcStride[0] = cols;
+        params.loopInfo.loopDstStride[0] = 1;
+        params.loopInfo.loopSize[1] = cols;
+        params.loopInfo.loopSrcStride[1] = 1;
+        params.loopInfo.loopDstStride[1] = rows;
+        params.loopInfo.loopSize[2] = 1;
+        params.loopInfo.loopDstStride[2] = rows * cols;
+        for (int d = 0; d < ND; d++) {
+            params.loopInfo.loopLpSize[d] = 0;
+            params.loopInfo.loopRpSize[d] = 0;
+        }
+    }
+    __aicore__ inline void Run(GM_ADDR x, GM_ADDR z)
+    {
+        xGm.SetGlobalBuffer((__gm__ float *)x, 128);
+        zGm.SetGlobalBuffer((__gm__ float *)z, 128);
+        pipe.InitBuffer(q, 1, 128 * sizeof(float));
+        Setup<float>(params_, 8, 16);
+        LocalTensor<float> a = q.AllocTensor<float>();
+        DataCopy<float, ND>(a, xGm, params_);
+        q.EnQue(a);
+        a = q.DeQue<float>();
+        DataCopy(zGm, a, 128);
+        q.FreeTensor(a);
+    }
+private:
+    TPipe pipe;
+    TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;
+    GlobalTensor<float> xGm, zGm;
+    MultiCopyParams<float, ND> params_;
+};
+
+extern "C" __global__ __aicore__ void nd3(GM_ADDR x, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
+{
+    K k;
+    k.Run(x, z);
+}
+"""
+
+
+def test_nddma_params_held_by_a_class_member(tmp_path: Path) -> None:
+    # ops-nn bn_infer_grad / dequantize / fused_mul_apply_momentum keep `MultiCopyParams<T, ND> params_;` members
+    # and fill params.loopInfo.loopSize[d] through a reference: the member's arrays exist from its declaration
+    # (before: 'the elements of MultiCopyLoopInfo's array member loopSize one by one', ASC958)
+    path = tmp_path / "nd3.cpp"
+    path.write_text(MEMBER_KERNEL, encoding="utf-8")
+    x = np.arange(128, dtype=np.float32)
+    result = run(str(path), {"x": x}, chip="950PR", block_dim=1, outputs={"z": ((128,), "float32")})
+    assert result.ok, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["z"], x.reshape(8, 16).T.reshape(-1))
