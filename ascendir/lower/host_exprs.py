@@ -14,6 +14,7 @@ from dataclasses import replace
 from xdsl.dialects import scf
 from xdsl.ir import Block, Region, SSAValue
 
+from ascendir.dialects import ascendc as asc
 from ascendir.dialects import host as hd
 from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
@@ -336,4 +337,10 @@ class HostExpressions:
             return self._attr_value(v.obj, node)
         if handle_kind(v) == "string" or (isinstance(v.const, str) and isinstance(v.ctype, C.UnknownT)):
             return v
+        if handle_kind(v) == "node_name":
+            # `std::string(context->GetNodeName())`, kept for log messages (ops-nn swi_glu's tiling calculator
+            # holds it in a member `opName_`): a string whose text only the framework knows, left out
+            # (ascendc.undef), so that only a use of its text stops the run, not the object that holds it
+            undef = self.emit(asc.UndefOp.create(result_types=[hd.StringType()]), node)
+            return Val(HostT("string"), undef.results[0])
         raise Unsupported(f"a string made from {v.ctype} is not modelled", node)
