@@ -526,6 +526,28 @@ pub fn elementwise_absorbing(
     let mut src_bufs: Vec<elem::Scratch> = (0..nsrc).map(|_| elem::Scratch::new()).collect();
     let mut dst_buf = elem::Scratch::new();
     let mut init_buf: Vec<u8> = Vec::new();
+    // a destination that overlaps a source without being that source: the vector unit reads and writes one
+    // repeat (256 bytes of the widest operand) at a time, in order, so a result written over a later repeat's
+    // source is read back; computed here the same way, a repeat's worth at a time (asc-devkit
+    // 通用说明和约束.md, 通用地址重叠约束: only a 100% overlap is supported). Where the writes stay behind the
+    // reads (an in-place narrowing Cast, a copy to the front) the result is the one the kernel means and nothing
+    // is said; where they can catch up with a later repeat's source, a warning.
+    let step = match partial_overlap(plan, geoms) {
+        Some((k, ahead)) => {
+            if ahead {
+                cx.warn(
+                    code::INVALID_OPERAND,
+                    format!(
+                        "{what}: the destination overlaps source {k} without being the same bytes, ahead of it: \
+                         a repeat's results overwrite what a later repeat reads (the hardware supports only a \
+                         complete overlap)"
+                    ),
+                );
+            }
+            plan.lanes.clamp(1, elem::CHUNK)
+        }
+        None => elem::CHUNK,
+    };
     for run in &plan.runs {
         let n = run.n as usize;
         let dst_at = run.addr[0] as usize;
@@ -563,7 +585,7 @@ pub fn elementwise_absorbing(
         }
         let mut done = 0;
         while done < n {
-            let m = (n - done).min(elem::CHUNK);
+            let m = (n - done).min(step);
             let data = local.data.as_slice();
             for (k, g) in geoms[1..].iter().enumerate() {
                 let at = run.addr[k + 1] as usize + done * g.size;
@@ -605,6 +627,28 @@ pub fn elementwise_absorbing(
             }
         }
     }
+}
+
+/// The first source (1-based) whose bytes overlap the destination's without being exactly them, if any, and
+/// whether the destination's writes can reach bytes of that source a later repeat reads: they cannot when the
+/// destination starts at or before the source and, repeat by repeat, advances no faster than the source does
+/// (`lanes` elements of each per repeat) by more than the distance between their starts.
+fn partial_overlap(plan: &Plan, geoms: &[Geom]) -> Option<(usize, bool)> {
+    let span = |k: usize| -> Option<(i64, i64)> {
+        let size = geoms[k].size as i64;
+        let lo = plan.runs.iter().map(|r| r.addr[k]).min()?;
+        let hi = plan.runs.iter().map(|r| r.addr[k] + r.n as i64 * size).max()?;
+        Some((lo, hi))
+    };
+    let (dlo, dhi) = span(0)?;
+    let dsize = geoms[0].size as i64;
+    // (the operands are in one memory: check_footprint's `mem`)
+    (1..geoms.len()).find_map(|k| {
+        let (lo, hi) = span(k)?;
+        let partial = lo < dhi && dlo < hi && (lo, hi, geoms[k].size as i64) != (dlo, dhi, dsize);
+        let gain = (plan.repeats.max(1) as i64 - 1) * plan.lanes as i64 * (dsize - geoms[k].size as i64);
+        partial.then_some((k, !(dlo <= lo && gain <= lo - dlo)))
+    })
 }
 
 /// Geometry of the tensors named `names` in handle registers `hs`, with element type sizes.
@@ -656,4 +700,61 @@ pub fn register(r: &mut Registry) {
     dropout::register(r);
     philox::register(r);
     fma::register(r);
+}
+
+#[cfg(test)]
+mod overlap_tests {
+    use super::{partial_overlap, Geom, Plan, Run};
+    use crate::memory::Handle;
+
+    fn plan(dst: i64, src: i64, n: u32, lanes: usize, repeats: u64) -> Plan {
+        Plan {
+            runs: vec![Run {
+                addr: [dst, src, 0, 0],
+                n,
+                lane: 0,
+                rep: 0,
+            }],
+            lanes,
+            repeats,
+            elements: n as u64,
+        }
+    }
+
+    #[test]
+    fn only_a_partial_overlap_is_one() {
+        let f32s = [Geom {
+            h: Handle::NULL,
+            size: 4,
+        }; 2];
+        // one repeat past its source: ahead of the reads
+        assert_eq!(partial_overlap(&plan(256, 0, 192, 64, 3), &f32s), Some((1, true)));
+        // one repeat before it (a copy to the front): behind them
+        assert_eq!(partial_overlap(&plan(0, 256, 192, 64, 3), &f32s), Some((1, false)));
+        assert_eq!(partial_overlap(&plan(0, 0, 256, 64, 4), &f32s), None); // in place: the complete overlap
+        assert_eq!(partial_overlap(&plan(512, 0, 128, 64, 2), &f32s), None); // side by side
+                                                                             // a Cast from the same address: to a wider type it runs ahead, to a narrower one it stays behind
+        let widen = [
+            Geom {
+                h: Handle::NULL,
+                size: 4,
+            },
+            Geom {
+                h: Handle::NULL,
+                size: 2,
+            },
+        ];
+        assert_eq!(partial_overlap(&plan(0, 0, 128, 64, 2), &widen), Some((1, true)));
+        let narrow = [
+            Geom {
+                h: Handle::NULL,
+                size: 2,
+            },
+            Geom {
+                h: Handle::NULL,
+                size: 4,
+            },
+        ];
+        assert_eq!(partial_overlap(&plan(0, 0, 128, 64, 2), &narrow), Some((1, false)));
+    }
 }

@@ -1,0 +1,73 @@
+"""A vector instruction whose destination overlaps a source without being that source. The vector unit reads and
+writes one repeat (256 bytes) at a time, in order, so a result written over the source of a later repeat is what
+that repeat reads (asc-devkit, 通用说明和约束.md, 通用地址重叠约束: only a 100% overlap is supported; a destination
+of repeat N that is a source of repeat N + 1 is not). The simulator computed such a call from a snapshot of the
+whole source and got the answer the kernel meant, not the hardware's: a kernel whose input buffer was too small
+for its tile (a mutant of the bundled muls solution: InitBuffer of tileLength + 4 bytes), whose copy-in ran over
+into the output buffer, was judged correct. It now computes repeat by repeat, and warns (ASC959) where the
+writes can overtake the reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from passes.sim import run
+
+KERNEL = """
+using namespace AscendC;
+extern "C" __global__ __aicore__ void shift_add(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(td, tiling);
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, 256);
+    yGm.SetGlobalBuffer((__gm__ float *)y, 256);
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> xQ;
+    pipe.InitBuffer(xQ, 1, 256 * sizeof(float));
+    LocalTensor<float> xLocal = xQ.AllocTensor<float>();
+    DataCopy(xLocal, xGm, 256);
+    xQ.EnQue(xLocal);
+    xLocal = xQ.DeQue<float>();
+    CALL;
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, xLocal, 256);
+    xQ.FreeTensor(xLocal);
+}
+"""
+
+
+def _run(tmp_path: Path, call: str):  # type: ignore[no-untyped-def]
+    src = tmp_path / "shift_add.cpp"
+    src.write_text(KERNEL.replace("CALL", call), encoding="utf-8")
+    x = np.arange(256, dtype=np.float32)
+    return x, run(str(src), {"x": x}, block_dim=1, tiling={"n": 256}, outputs={"y": ((256,), "float32")})
+
+
+def test_a_destination_one_repeat_past_its_source_reads_each_repeat_s_result(tmp_path: Path) -> None:
+    # 192 floats = 3 repeats of 64; repeat k reads x[64k, 64k + 64), which repeat k - 1 has just written
+    x, result = _run(tmp_path, "Adds(xLocal[64], xLocal, 1.0f, 192)")
+    want = x.copy()
+    for k in range(1, 4):
+        want[64 * k:64 * (k + 1)] = x[:64] + k  # not x[64(k-1) ...] + 1 from the whole source read first
+    np.testing.assert_array_equal(result.outputs["y"], want)
+    [warning] = [d for d in result.findings if "overlaps source" in d.message]
+    assert warning.code == "ASC959" and not warning.is_error and warning.span.line == KERNEL.count("\n", 0, KERNEL.index("CALL")) + 1
+
+
+@pytest.mark.parametrize("call", ["Adds(xLocal, xLocal, 1.0f, 256)",  # in place: the documented complete overlap
+                                  "Adds(xLocal[128], xLocal, 1.0f, 128)",  # side by side: no overlap
+                                  "Adds(xLocal, xLocal[64], 1.0f, 192)"])  # to the front: writes behind the reads
+def test_in_place_disjoint_and_trailing_operands_are_unchanged(tmp_path: Path, call: str) -> None:
+    x, result = _run(tmp_path, call)
+    want = x.copy()
+    if "xLocal[128]" in call:
+        want[128:] = x[:128] + 1
+    elif "xLocal[64]" in call:
+        want[:192] = x[64:] + 1
+    else:
+        want += 1
+    np.testing.assert_array_equal(result.outputs["y"], want)
+    assert result.findings == []
