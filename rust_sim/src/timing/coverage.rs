@@ -94,6 +94,7 @@ pub const NO_PIPE_COST: &[&str] = &[
     "ReleaseEventID",
     "FreeAllEvent",
     "InitBuffer",
+    "PopStackBuffer",
     "InitSocState",
     "Reset",
     "Destroy",
