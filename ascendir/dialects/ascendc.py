@@ -34,6 +34,7 @@ from ascendir.dialects.ascendc_calls import FAMILY_OPS as FAMILY_OPS
 from ascendir.dialects.ascendc_calls import VECTOR_PIPE_FAMILIES as VECTOR_PIPE_FAMILIES
 from ascendir.dialects.ascendc_kernel import (
     KernelOp as KernelOp,
+    LeftOutOp as LeftOutOp,
     OpaqueCallOp as OpaqueCallOp,
     ReturnOp as ReturnOp,
     UndefOp as UndefOp,
@@ -123,6 +124,7 @@ from ascendir.dialects.ascendc_calls import (
 from ascendir.dialects.ascendc_kernel import (
     KERNEL_TYPES as KERNEL_TYPES,
     SOURCE_NAME_ATTR as SOURCE_NAME_ATTR,
+    UNDEF_WHAT_ATTR as UNDEF_WHAT_ATTR,
     UNMODELLED_TYPE_ATTR as UNMODELLED_TYPE_ATTR,
 )
 from ascendir.dialects.ascendc_types import POSITIONS as POSITIONS, UNKNOWN_POSITION as UNKNOWN_POSITION
@@ -136,7 +138,7 @@ ASCENDC = Dialect(
         ReinterpretCastOp, GmPtrOffsetOp, GmPtrCastOp, GmLoadOp, GmStoreOp, GetTilingDataOp, TilingFieldOp,
         GmPtrFromIntOp, GmPtrToIntOp,
         TilingKeyIsOp, CoreIsOp, EnumConstantOp, StructInitOp, StructGetOp, StructSetOp, MatmulObjectOp, ObjectOp,
-        OpaqueCallOp, UndefOp, RegCallOp, *FAMILY_OPS.values(),
+        OpaqueCallOp, UndefOp, LeftOutOp, RegCallOp, *FAMILY_OPS.values(),
     ],
     [
         TPipeType, TQueType, TBufType, GlobalTensorType, LocalTensorType, GmPtrType, StructType, TilingType,

@@ -31,6 +31,9 @@ SOURCE_NAME_ATTR = "ascendc.source_name"
 # on an op whose result has no IR type (`none`, or a cell of it): the C construct the lowering could not type
 # (ascendir/lower/unmodelled.py), which the simulator program names where it cannot hold the value
 UNMODELLED_TYPE_ATTR = "ascendc.unmodelled_type"
+# on an ascendc.undef: the name (or text) of the C value the lowering left without one, which the simulator names
+# where the value is used as a size, an offset or a condition
+UNDEF_WHAT_ATTR = "ascendc.undef_what"
 KERNEL_TYPES = ("default", "aiv", "aic", "mix_aic_1_1", "mix_aic_1_2", "mix_aiv_1_0", "mix_aic_1_0", "mix_vector_core")
 
 
@@ -115,6 +118,20 @@ class OpaqueCallOp(IRDLOperation):
     args = var_operand_def()
     result = opt_result_def()
     assembly_format = "$callee `(` $args `)` attr-dict `:` functional-type($args, $result)"
+
+
+@irdl_op_definition
+class LeftOutOp(IRDLOperation):
+    """Where the lowering left a statement out (an ASC103 gap): `what` is the gap's message; the op's location
+    is the gap's. It computes nothing; the simulator reports it when a core reaches it (ASC958), since what
+    the statement would have done may change the kernel's results, while a gap no core reaches stays silent."""
+
+    name = "ascendc.left_out"
+    what = prop_def(StringAttr)
+    assembly_format = "$what attr-dict"
+
+    def __init__(self, what: str) -> None:
+        super().__init__(properties={"what": StringAttr(what)})
 
 
 @irdl_op_definition

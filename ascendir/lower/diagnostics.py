@@ -126,6 +126,11 @@ class Reporter:
         self.api_uncatalogued = api_uncatalogued
         self.suppressed = 0
         self._register_api_seen = False
+        # every construct the lowering left out (an Unsupported raised: `failed`), in order, even one reported
+        # before (a function inlined twice): (message, span). The function lowering marks each where its
+        # statement was (ascendc.left_out), for the run. A caveat reported of code that was lowered (a temporary
+        # discarded at once, `unsupported` called directly) is not one: nothing of it is missing from the IR.
+        self.gaps: list[tuple[str, Span]] = []
 
     def add(self, d: Diagnostic) -> None:
         assert d.span is not None
@@ -199,6 +204,7 @@ class Reporter:
             self.undeclared(name, node)
         else:
             self.unsupported(str(exc), node)
+            self.gaps.append((str(exc), span_of(node)))
 
     def register_api(self, node: A.Node) -> None:
         """A call into the register API of arch35 chips: reported once per program, at its first call."""

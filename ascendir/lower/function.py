@@ -86,6 +86,7 @@ from frontend.diagnostics import LazySpan
 # Defined in the modules this one was split into; other modules import them from here.
 from ascendir.lower.ast_queries import (
     forget_ast_facts as forget_ast_facts,
+    node_text,
     non_const_reference as non_const_reference,
 )
 from ascendir.lower.errors import Undeclared as Undeclared
@@ -139,6 +140,7 @@ class FunctionLowerer(
         self.continuation_blocks: set[Block] = set()
         self.attach_to: dict[int, Block] = {}  # a body being built apart -> the block its op will be added to
         self._last_node: A.Node | None = None
+        self._gaps_marked = len(reporter.gaps)  # gaps before this function (another's) are not marked in it
         self.kernel_block: Block | None = None  # the entry block of the kernel being lowered
         self.gm_statics: dict[str, str] = {}  # namespace-scope __gm__ arrays' parameters -> initial bytes (gm_statics)
         # `if constexpr` conditions that do not fold, by condition and template bindings: one cell each
@@ -317,6 +319,12 @@ class FunctionLowerer(
     def undef(self, t: CType, node: A.Node | None = None) -> SSAValue:
         op = self.emit(asc.UndefOp.create(result_types=[C.ir_type(t)]), node)
         unmodelled.mark(op, t, node)
+        if node is not None:
+            # what the value is, for the run's finding where it is used (a size, an offset: 0 is no one's value)
+            name = getattr(node, "name", None)
+            text = name if isinstance(name, str) and name else node_text(node)
+            what = f"'{' '.join(text.split())[:80]}'" if text != "?" else f"an expression ({type(node).__name__})"
+            op.attributes[asc.UNDEF_WHAT_ATTR] = StringAttr(what)
         return op.results[0]
 
     def new_cell(self, t: CType, name: str, node: A.Node, init: Val | None = None) -> Cell:

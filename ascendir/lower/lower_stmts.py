@@ -21,6 +21,7 @@ from ascendir.lower.ast_queries import always_exits, callee_name, exits_of, node
 from ascendir.lower.astwalk import facts
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Unsupported
+from ascendir.lower.fast_ops import file_line_col
 from ascendir.lower.header_names import FLAGS_NOT_LOWERED, FLAG_CALLS
 from ascendir.lower.lower_objects import destructor_of
 from ascendir.lower.scope import collect_enum
@@ -63,6 +64,7 @@ class StatementLowering:
             cond = self.condition(st.cond)
         except Unsupported as exc:
             self.report.failed(exc)
+            self.mark_left_out()
             self._forget_effects(st)
             self.lower_stmts(rest, top=top)  # the guarded branch is lost; the rest of the function is not
             return
@@ -132,6 +134,25 @@ class StatementLowering:
         except Unsupported as exc:
             self.report.failed(exc)
             self._forget_effects(st)
+        self.mark_left_out()
+
+    # the host lowering marks its gaps itself (host.left_out, evaluated by the host interpreter)
+    marks_left_out = True
+    _gaps_marked = 0  # how many of the reporter's gaps have a mark
+
+    def mark_left_out(self) -> None:
+        """Marks each gap met since the last mark (those of the statements inside this one have theirs, where
+        they are) with an ascendc.left_out here, where the statement left out would have run, located at the
+        gap: the run reports the gaps a core reaches (the left-out code may change what the kernel computes)
+        and none it never reaches (a branch not taken, another chip's code)."""
+        gaps = self.report.gaps
+        if not self.marks_left_out:
+            self._gaps_marked = len(gaps)
+            return
+        for message, span in gaps[self._gaps_marked:]:
+            op = self.emit(asc.LeftOutOp(message))
+            op.location = file_line_col(span.file, span.line, span.col)
+        self._gaps_marked = len(gaps)
 
     def _forget_effects(self, st: A.Node) -> None:
         """What a statement that could not be lowered may have done becomes unknown, so that later checks do

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import memref
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.builtin import MemRefType, StringAttr
 from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
@@ -138,7 +138,11 @@ def emit(b: ProgramBuilder, op: Operation) -> None:  # noqa: C901  (one dispatch
             return  # a value of no type the program has (an array member the lowering left undefined): a use fails
         found = b.define(op.result)
         if isinstance(found, str):
-            b.emit("undef", [], [found], op)
+            # with the value's name, the simulator reports a use of it as a size, an offset or a condition
+            what = op.attributes.get(asc.UNDEF_WHAT_ATTR)
+            b.emit("undef", [_quote(what.data)] if isinstance(what, StringAttr) else [], [found], op)
+    elif isinstance(op, asc.LeftOutOp):
+        b.emit("left_out", [_quote(op.what.data)], [], op)
     else:
         raise NotModelled(f"the op {op.name}")
 

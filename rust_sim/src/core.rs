@@ -415,8 +415,12 @@ pub fn run(core: &mut Core, gm: &mut Gm, prog: &Program, findings: &mut Findings
                 };
                 Flow::Next
             }
-            Op::Undef { d } => {
+            Op::Undef { d, what } => {
                 core.r[*d as usize] = 0;
+                if what.is_some() {
+                    // followed to where it is used: an offset or a size of 0 is no one's value (taint.rs)
+                    core.taint.mark(*d, Some(crate::taint::undef_origin(pc)), prog.n_regs);
+                }
                 Flow::Next
             }
             Op::NullH { d } => {
@@ -676,6 +680,16 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
         }
         Op::CoreIs { aiv, d } => {
             cx.core.r[*d as usize] = (*aiv == cx.core.aiv) as u64;
+            Flow::Next
+        }
+        Op::LeftOut { what } => {
+            cx.report(
+                code::NOT_MODELLED,
+                format!(
+                    "the run reached code the lowering left out ({what}): the simulator ran on without it, and \
+                     what it would have done may change what the kernel computes"
+                ),
+            );
             Flow::Next
         }
         Op::Unsupported { what, results, handles } => {

@@ -396,7 +396,7 @@ fn check_registers(prog: &Program) -> PResult<()> {
                 h(*d)?;
                 h(*a)?;
             }
-            Op::Undef { d } => r(*d)?,
+            Op::Undef { d, .. } => r(*d)?,
             Op::NullH { d } => h(*d)?,
             Op::Br { target } => t(*target)?,
             Op::Brz { c, target } => {
@@ -486,7 +486,7 @@ fn check_registers(prog: &Program) -> PResult<()> {
                     h(*x)?;
                 }
             }
-            Op::ObjInit { .. } | Op::Ret | Op::Api(_) => {}
+            Op::ObjInit { .. } | Op::Ret | Op::Api(_) | Op::LeftOut { .. } => {}
         }
         let objs = prog.objects.len() as u32;
         let o = |x: u32| {
@@ -583,7 +583,10 @@ fn decode(p: &Pending, labels: &HashMap<String, u32>) -> PResult<Op> {
             if d.starts_with('h') {
                 Op::NullH { d: reg(d, 'h')? }
             } else {
-                Op::Undef { d: reg(d, 'r')? }
+                Op::Undef {
+                    d: reg(d, 'r')?,
+                    what: o(0).ok().map(str::to_string),
+                }
             }
         }
         "br" => Op::Br {
@@ -727,6 +730,9 @@ fn decode(p: &Pending, labels: &HashMap<String, u32>) -> PResult<Op> {
             d: result(p, 'r')?,
         },
         "unsupported" => unsupported(p, o(0)?.to_string())?,
+        "left_out" => Op::LeftOut {
+            what: o(0)?.to_string(),
+        },
         "call" => call(p)?,
         _ => scalar_op(p, &parts)?,
     })
@@ -878,6 +884,16 @@ mod tests {
             "ascendir-sim 1\nkernel k aiv\nregs 1 1\nstack 0\ncode\n  call Frobnicate.plain<T=f16> x=h0\n  ret\nend\n";
         let p = parse(text).unwrap();
         assert!(matches!(&p.code[0].op, Op::Unsupported { what, .. } if what.contains("Frobnicate")));
+    }
+
+    #[test]
+    fn left_out_marks_and_named_undefs_parse() {
+        let text = "ascendir-sim 1\nkernel k aiv\nregs 2 0\nstack 0\ncode\n  left_out \"operator '%'\"\n  \
+                    r0 = undef \"TOTAL_VEC_LOCAL_SIZE\"\n  r1 = undef\n  ret\nend\n";
+        let p = parse(text).unwrap();
+        assert!(matches!(&p.code[0].op, Op::LeftOut { what } if what == "operator '%'"));
+        assert!(matches!(&p.code[1].op, Op::Undef { d: 0, what: Some(w) } if w == "TOTAL_VEC_LOCAL_SIZE"));
+        assert!(matches!(&p.code[2].op, Op::Undef { d: 1, what: None }));
     }
 
     #[test]

@@ -131,8 +131,11 @@ pub enum Op {
         d: H,
         a: H,
     },
+    /// A value the lowering left undefined: 0. With `what` (the value's name or text), a use of it as an
+    /// address, a size, a condition or a call's operand is a finding (taint.rs), not a silent 0.
     Undef {
         d: R,
+        what: Option<String>,
     },
     NullH {
         d: H,
@@ -263,6 +266,11 @@ pub enum Op {
     },
     // ---- catalog calls
     Api(Box<dyn ApiOp>),
+    /// Where the lowering left a statement out (an ASC103 gap; `what` says why): running it is a finding, once
+    /// per location; the core goes on, as the statement would have after it.
+    LeftOut {
+        what: String,
+    },
     /// A construct the simulator does not model: running it is a finding that stops the core.
     Unsupported {
         what: String,

@@ -17,6 +17,10 @@
 //! trunc; add, sub and mul taint from the lowest unknown bit up, where a carry can reach); anything else taints
 //! the whole result.
 //!
+//! A value the lowering left undefined (`undef "name"`: a header constant with no known value, a variable whose
+//! initialiser was left out) is followed the same way from the `undef` (`undef_origin`): acting on it is ASC958
+//! naming it, since the 0 the simulator holds is no one's value; stored into memory it stays written data.
+//!
 //! Nothing is tracked until the first tainted read: `Taint::any` is false and the interpreter skips `step`.
 
 use crate::api::{Arg, Args};
@@ -28,6 +32,17 @@ use crate::scalar::{ConvOp, IntBin};
 
 /// No taint: the value is not from unwritten memory.
 const CLEAN: i32 = i32::MIN;
+
+/// The origin of a value an `undef` at instruction `pc` gave (a value the lowering left undefined): negative,
+/// below every location (locations are -1 or more), so that a use can name the value instead of a GetValue.
+pub fn undef_origin(pc: usize) -> i32 {
+    -3 - pc as i32
+}
+
+/// The instruction whose `undef` an origin is, if it is one.
+fn undef_pc(origin: i32) -> Option<usize> {
+    (origin != CLEAN && origin <= -3).then(|| (-3 - origin) as usize)
+}
 
 /// Every bit of a value unknown.
 pub const ALL: u64 = u64::MAX;
@@ -151,7 +166,10 @@ impl Taint {
     /// The initialised-ness of the low `n` bytes of register `r`'s value, as a store writes them (1: known).
     pub fn init_bytes(&self, r: R, float: bool) -> [u8; 8] {
         let m = match self.of(r) {
+            // a value the lowering left undefined is judged where it is used as a size or an offset; stored, it
+            // is data the kernel wrote (0), as before
             None => 0,
+            Some(o) if undef_pc(o).is_some() => 0,
             Some(_) if float => ALL,
             Some(_) => self.bits[r as usize],
         };
@@ -263,6 +281,25 @@ fn note(acted: &mut Option<(i32, &'static str)>, origin: i32, what: &'static str
 
 /// What acting on a tainted operand is, for the message.
 fn use_finding(prog: &Program, findings: &mut Findings, core: &Core, loc: i32, origin: i32, what: &str) {
+    if let Some(ins) = undef_pc(origin).and_then(|pc| prog.code.get(pc)) {
+        let name = match &ins.op {
+            Op::Undef { what: Some(w), .. } => w.as_str(),
+            _ => "?",
+        };
+        findings.report(
+            code::NOT_MODELLED,
+            Severity::Error,
+            loc,
+            core.block_idx as i64,
+            format!(
+                "{what} a value from {name}, which the lowering left without one (at {}): the simulator would \
+                 read 0 there, which is not the kernel's value",
+                prog.where_(ins.loc)
+            ),
+            Vec::new(),
+        );
+        return;
+    }
     findings.report(
         code::UNINITIALISED_READ,
         Severity::Error,
@@ -327,7 +364,7 @@ pub fn step(core: &mut Core, prog: &Program, pc: usize, findings: &mut Findings)
         }
         Op::SelectH { c, .. } => used(t, *c, "a choice of tensor depends on"),
         Op::Brz { c, .. } => used(t, *c, "a branch (an if or a loop condition) depends on"),
-        Op::Undef { d }
+        Op::Undef { d, .. }
         | Op::PtrToInt { d, .. }
         | Op::EnQue { d, .. }
         | Op::TilingMissing { d, .. }
