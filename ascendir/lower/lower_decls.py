@@ -150,6 +150,13 @@ class DeclarationLowering:
             if isinstance(t, C.StructT):
                 init = Val(t, self.emit(asc.StructInitOp.create(
                     properties={"fields": ArrayAttr([])}, operands=[], result_types=[C.ir_type(t)]), d).results[0])
+            elif isinstance(t, C.TilingT) and not is_ref:
+                # a plain struct declared without an initialiser starts with its default member initialisers
+                names, values = self.member_defaults(t, (), d, zero_rest=False)
+                if names:
+                    init = Val(t, self.emit(asc.StructInitOp.create(
+                        properties={"fields": ArrayAttr([StringAttr(f) for f in names])}, operands=values,
+                        result_types=[C.ir_type(t)]), d).results[0])
             elif isinstance(t, C.UnknownT):
                 if t.reported:
                     self.report.unknown_type(t.text, d)

@@ -471,6 +471,10 @@ class ExpressionLowering:
                         values.append(nested)
                         continue
                 v = self.expr(value_node)
+                if isinstance(t, C.TilingT) and not t.path and isinstance(v.ctype, Scalar) and \
+                        isinstance(ft := self.tiling_field_type(t.name, fname), Scalar) and fname in {
+                            decl.name for _, decl in getattr(self.scope.classes.get(t.name), "fields", [])}:
+                    v = self.convert(v, ft, node)  # (a field read gives the item only at the field's type)
                 if isinstance(t, C.StructT):
                     ft = self.catalog.struct_field_type(t.name, fname)  # type: ignore[attr-defined]
                     fs = C.scalar_named(ft) if ft else None
@@ -478,6 +482,11 @@ class ExpressionLowering:
                         v = self.convert(v, fs, node)
                 fields.append(fname)
                 values.append(self.ssa(v, node))
+            if isinstance(t, C.TilingT):
+                # the fields the list leaves out: their default member initialisers, else 0 (`S s{};`)
+                rest, rest_values = self.member_defaults(t, fields, node, zero_rest=True)
+                fields += rest
+                values += rest_values
             op = asc.StructInitOp.create(operands=values, properties={"fields": ArrayAttr([StringAttr(f) for f in fields])},
                                          result_types=[C.ir_type(t)])
             return Val(t, self.emit(op, node).results[0])

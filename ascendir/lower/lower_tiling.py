@@ -7,8 +7,10 @@ rules (tiling_layout.py) and its own unknowns.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import UNKNOWN_LOC, StringAttr
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
@@ -159,6 +161,39 @@ class TilingAccess:
             if isinstance(t, C.TilingT):
                 name = t.name
         return t
+
+    def member_defaults(self, t: C.TilingT, listed: Sequence[str], node: A.Node, zero_rest: bool) -> \
+            tuple[list[str], list[SSAValue]]:
+        """The scalar fields of plain struct `t` not in `listed`, with the values a declaration gives them: a
+        default member initialiser's (`uint64_t addrQSeqOffset = 0;`); with `zero_rest` (a brace list, `S s{};`
+        or one shorter than the fields: aggregate initialisation value-initialises the rest) 0 for one without.
+        A field declared without an initialiser and without one of its own stays unset, and a read of it is
+        reported as one (C++ leaves it indeterminate). Before, every field of a struct declared without one was
+        unset, so catlass 19_mla's `AddrOffsets addrOffsets;` (offsets summed from their `= 0`) read 9 unset
+        fields."""
+        info = self.scope.classes.get(t.name)
+        names: list[str] = []
+        values: list[SSAValue] = []
+        if t.path or info is None or not info.is_plain_struct:
+            return names, values
+        for _, decl in info.fields:
+            if decl.name in listed:
+                continue
+            ftype = self.tiling_field_type(t.name, decl.name)
+            if not isinstance(ftype, Scalar):
+                continue
+            init = decl.init
+            if isinstance(init, A.InitList):
+                init = init.items[0] if len(init.items) == 1 else None if init.items else A.IntLit(node.span, "0", 0)
+            if init is None and not zero_rest:
+                continue
+            try:
+                value = self.convert(self.expr(init) if init is not None else Val(ftype, const=0), ftype, node)
+            except Unsupported:
+                continue  # (a default the lowering cannot evaluate: the field stays unset, and a read says so)
+            names.append(decl.name)
+            values.append(self.ssa(value, node))
+        return names, values
 
     def tiling_size(self, name: str) -> int | None:
         placed = self._size_and_align(name)

@@ -264,6 +264,15 @@ class TypeResolution:
                 return inner.elem
             if isinstance(inner, Scalar):
                 return inner
+        if name == "array" and len(args) == 2 and "array" not in self.scope.classes \
+                and list(qualifiers) in ([], ["std"]):
+            # std::array<T, N> of numbers: the C array T[N] it wraps, whose element reads, brace initialiser and
+            # constant folding it shares (catlass 19_mla's tiling picks a tile from a namespace-scope `constexpr
+            # std::array<int32_t, NUM6> QN_TILE_LIST = {...}` by an index known only when it runs; an unknown
+            # type before, whose read was left out and the tile 0)
+            elem, count = self._template_arg_value(args[0]), self._template_arg_value(args[1])
+            if isinstance(elem, Scalar) and isinstance(count, int) and not isinstance(count, bool) and count > 0:
+                return C.ArrayT(elem, count)
         if name == "LocalTensor":
             return C.LocalTensorT(self._elem_arg(args, 0))
         if name == "GlobalTensor":

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from frontend.diagnostics import Span, error
+from frontend.diagnostics import Diagnostic, Severity, Span, error
 
 HOST_PROGRAM_NOT_RUN = "ASC958"  # a run that cannot start (passes/sim/rules.py)
 
@@ -121,6 +121,19 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
     for i, b in enumerate(described["buffers"]):  # an array main computes and copies in: those bytes
         if f"content.{i}" in marked and b["role"] == "input":
             b["content"] = marked[f"content.{i}"]
+            if unwritten := sorted(set(marked.get(f"unwritten.content.{i}", ()))):
+                findings.append(Diagnostic(HOST_PROGRAM_NOT_RUN, Severity.NOTE, f"main never writes element"
+                                           f"{'s' * (len(unwritten) > 1)} {_ranges(unwritten)} of the host memory "
+                                           f"it copies into device buffer '{b['name']}': copied as 0 (on the "
+                                           "device, whatever that memory held)", None))
+        elif f"content.{i}" in unknown and b["role"] == "input" and not (
+                b["name"] in inputs if isinstance(inputs, Mapping) else inputs):
+            # bytes main computes that its evaluation here could not follow (an operation it does not model, a
+            # value only the device knows): the buffer would be drawn at random, a tiling the kernel runs away on
+            source = f" from '{b['source']}'" if b.get("source") else ""
+            findings.append(error(HOST_PROGRAM_NOT_RUN, f"main computes the bytes it copies into device buffer "
+                                  f"'{b['name']}'{source}, and the run could not follow them: they are drawn at "
+                                  f"random; give them with --input {b['name']}=FILE.npy", None))
     for i, b in enumerate(described["buffers"]):
         if b["size"] is None and f"size.{i}" not in unknown:
             b["size"] = marked.get(f"size.{i}", 0)  # an allocation main never reaches: no memory
@@ -220,6 +233,17 @@ def _draws(draws: list[dict[str, Any]], used_inputs: dict[str, np.ndarray] | Non
     return found + [Diagnostic(HOST_PROGRAM_NOT_RUN, Severity.NOTE, f"rand() is not the host's here: main drew "
                                f"{len(values)} value{'s' * (len(values) != 1)} ({shown}) from glibc's generator "
                                "seeded 1, time() being 0", Span(*first["span"]))]
+
+
+def _ranges(numbers: list[int]) -> str:
+    """[19, 20, 21, 26] -> '19-21, 26'."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in runs)
 
 
 def _marked_values(module: Any) -> tuple[dict[str, Any], set[str], list[str]]:
