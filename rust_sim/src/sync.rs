@@ -11,8 +11,10 @@ use crate::core::{Atomic, Ctx, Flow, Snapshot};
 use crate::dtype::DType;
 use crate::program::{Program, Sv};
 
-/// The HardEvents: X_Y means pipe Y waits for pipe X.
-pub const HARD_EVENTS: [&str; 32] = [
+/// The HardEvents: X_Y means pipe Y waits for pipe X. MTE1_FIX / FIX_MTE1 (kernel_event.h: the fixpipe and
+/// L1 -> L0 moves, catlass 19_mla's cube kernel raises FIX_MTE1 before its first loads) were missing: the core
+/// stopped at the SetFlag as an unmodelled event.
+pub const HARD_EVENTS: [&str; 34] = [
     "MTE2_MTE1",
     "MTE1_MTE2",
     "MTE1_M",
@@ -45,6 +47,8 @@ pub const HARD_EVENTS: [&str; 32] = [
     "FIX_S",
     "M_S",
     "FIX_MTE3",
+    "MTE1_FIX",
+    "FIX_MTE1",
 ];
 
 pub fn event_index(name: &str) -> Option<u8> {
@@ -423,4 +427,17 @@ pub fn register(r: &mut Registry) {
         &["plain", "argument", "template"],
         decode_event_id,
     );
+}
+
+#[cfg(test)]
+mod event_tests {
+    use super::*;
+
+    #[test]
+    fn fixpipe_and_mte1_events_are_known() {
+        let fix_mte1 = event_index("AscendC::HardEvent::FIX_MTE1").expect("FIX_MTE1");
+        assert_eq!(event_pipes(fix_mte1), (Pipe::Fix, Pipe::Mte1));
+        let mte1_fix = event_index("MTE1_FIX").expect("MTE1_FIX");
+        assert_eq!(event_pipes(mte1_fix), (Pipe::Mte1, Pipe::Fix));
+    }
 }
