@@ -1,5 +1,5 @@
 //! Reductions: ReduceSum/Max/Min (count and repeat forms, the pattern forms over a 2-d shape), WholeReduce*,
-//! BlockReduce*, PairReduceSum.
+//! BlockReduce*, PairReduceSum, RepeatReduceSum.
 //!
 //! Sums add in the hardware's order, each partial rounded to the element type (reduce/order.rs has the order of
 //! each API and the evidence; reduce/tree.rs a repeat's tree). Max and Min return
@@ -16,6 +16,8 @@ use crate::vector::read_local_f32;
 use crate::vector::{check_footprint, geoms, plan, Form, Plan};
 
 pub(crate) mod order;
+#[cfg(test)]
+mod repeat_tests;
 mod tmp;
 pub(crate) mod tree;
 use order::{ar_row_sum, fold_halves, pair_tree, tree_of_partials};
@@ -279,7 +281,12 @@ struct RepeatReduce {
 }
 
 fn decode_repeat_reduce(a: &Args) -> Result<Box<dyn ApiOp>, String> {
-    let per = if a.api.starts_with("Whole") {
+    // RepeatReduceSum (the deprecated name) is ReduceRepeatCommon<SUM>, the same call as WholeReduceSum: one sum
+    // per repeat at dst + r * dstRepStride elements (asc-devkit kernel_operator_vec_reduce_intf_impl.h). Its
+    // operands are read by name, so the other order (repeatTime before mask) needs nothing; dstBlkStride is
+    // ignored: the library never passes it on, and the docs' change list (附录/接口变更说明.md) drops it as
+    // a parameter without effect.
+    let per = if a.api.starts_with("Whole") || a.api == "RepeatReduceSum" {
         Per::Whole
     } else if a.api.starts_with("Block") {
         Per::Block
@@ -662,6 +669,7 @@ pub fn register(r: &mut Registry) {
             "BlockReduceMax",
             "BlockReduceMin",
             "PairReduceSum",
+            "RepeatReduceSum",
         ],
         &["mask", "bitmask"],
         decode_repeat_reduce,
