@@ -272,6 +272,30 @@ impl<'a> Ctx<'a> {
 
     // ------------------------------------------------------------------ memories
 
+    /// GetValue's read (the instruction's and LocalTensor / GlobalTensor::GetValue's) of an `elem` scalar at byte
+    /// `at` of `space`, in range: its bits, and the mask of those that bytes nothing wrote form
+    /// (taint::unwritten_bits; 0 when every byte was written).
+    pub fn read_scalar(&mut self, space: Space, at: usize, elem: DType) -> (u64, u64) {
+        let n = elem.size();
+        let mut flags = [1u8; 8];
+        let bits = match space {
+            Space::Gm(b) => {
+                let buf = &self.gm.bufs[b as usize];
+                if !buf.all_init(at, n) {
+                    buf.init_flags(at, &mut flags[..n]);
+                }
+                elem.load_bits(&buf.bytes()[at..])
+            }
+            Space::Local(m) => {
+                let mem = self.local(m);
+                flags[..n].copy_from_slice(&mem.init[at..at + n]);
+                elem.load_bits(&mem.data.as_slice()[at..])
+            }
+            Space::Null => 0,
+        };
+        (bits, crate::taint::unwritten_bits(&flags[..n], elem.is_float()))
+    }
+
     pub fn local(&mut self, m: MemKind) -> &mut LocalMem {
         let idx = m as usize;
         if self.core.mem[idx].is_none() {
@@ -599,32 +623,10 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
                 return Flow::Next;
             };
             crate::timing::scalar_access(cx.core, handle.space, at as i64);
-            let n = size as usize;
-            let mut flags = [1u8; 8];
-            let (bits, init) = match handle.space {
-                Space::Gm(b) => {
-                    let buf = &cx.gm.bufs[b as usize];
-                    let init = buf.all_init(at, n);
-                    if !init {
-                        buf.init_flags(at, &mut flags[..n]);
-                    }
-                    (elem.load_bits(&buf.bytes()[at..]), init)
-                }
-                Space::Local(m) => {
-                    let mem = cx.local(m);
-                    let init = mem.init[at..at + n].iter().all(|&x| x == 1);
-                    if !init {
-                        flags[..n].copy_from_slice(&mem.init[at..at + n]);
-                    }
-                    (elem.load_bits(&mem.data.as_slice()[at..]), init)
-                }
-                Space::Null => (0, true),
-            };
             // reading unwritten bytes is not itself a fault: the value is judged where it is used (taint.rs),
             // and only the bits the unwritten bytes form are unknown
-            let origin = (!init).then_some(cx.loc);
-            let unknown = crate::taint::unwritten_bits(&flags[..n], elem.is_float());
-            cx.core.taint.mark_bits(*d, origin, unknown, cx.prog.n_regs);
+            let (bits, unknown) = cx.read_scalar(handle.space, at, *elem);
+            cx.core.taint.mark_bits(*d, Some(cx.loc), unknown, cx.prog.n_regs);
             cx.core.r[*d as usize] = bits;
             Flow::Next
         }

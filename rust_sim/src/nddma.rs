@@ -88,17 +88,13 @@ fn column(a: &Args, name: &str) -> Result<Column, String> {
 }
 
 impl Column {
-    /// Element `k` as an unsigned number of the member's width (0 past the array).
+    /// Element `k` as an unsigned number of the member's width (load_bits zero-extends; 0 past the array).
     fn get(&self, cx: &Ctx, k: usize) -> u64 {
         if k as u32 >= self.len {
             return 0;
         }
         let at = self.off as usize + k * self.elem.size();
-        let bits = self.elem.load_bits(&cx.core.stack[at..]);
-        match self.elem.size() {
-            8 => bits,
-            n => bits & ((1u64 << (8 * n)) - 1),
-        }
+        self.elem.load_bits(&cx.core.stack[at..])
     }
 }
 

@@ -67,6 +67,12 @@ pub fn unwritten_bits(flags: &[u8], float: bool) -> u64 {
         .enumerate()
         .filter(|&(_, &f)| f != 1)
         .fold(0u64, |m, (k, _)| m | 0xFFu64 << (8 * k));
+    value_bits(m, float)
+}
+
+/// The unknown bits `m` of a value's bytes as the value's: a float's bits are one value, so any unknown bit makes
+/// them all unknown; an integer keeps them as they are.
+fn value_bits(m: u64, float: bool) -> u64 {
     if float && m != 0 {
         ALL
     } else {
@@ -170,8 +176,7 @@ impl Taint {
             // is data the kernel wrote (0), as before
             None => 0,
             Some(o) if undef_pc(o).is_some() => 0,
-            Some(_) if float => ALL,
-            Some(_) => self.bits[r as usize],
+            Some(_) => value_bits(self.bits[r as usize], float),
         };
         std::array::from_fn(|k| ((m >> (8 * k)) & 0xFF == 0) as u8)
     }
@@ -212,7 +217,7 @@ impl Taint {
                 m |= 0xFFu64 << (8 * k);
             }
         }
-        (origin, if float && m != 0 { ALL } else { m })
+        (origin, value_bits(m, float))
     }
 
     /// Stores the taint of a value whose unknown bits are `m` into stack bytes `[at, at + bytes)`: each byte
@@ -382,8 +387,7 @@ pub fn step(core: &mut Core, prog: &Program, pc: usize, findings: &mut Findings)
             if i >= 0 && i < *len as i64 {
                 let at = *off as usize + i as usize * elem.size();
                 let (tv, m) = t.get2(*v);
-                let m = if elem.is_float() && m != 0 { ALL } else { m };
-                t.store_stack(at, elem.size(), tv, m, prog.stack_bytes);
+                t.store_stack(at, elem.size(), tv, value_bits(m, elem.is_float()), prog.stack_bytes);
             }
         }
         Op::PtrAdd { n: x, .. } | Op::SubTensor { n: x, .. } => used(t, x.reg, "a pointer or tensor offset is"),

@@ -5,7 +5,7 @@ use crate::api::{ApiOp, Arg, Args, Pipe, Registry};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
-use crate::memory::{Handle, Space};
+use crate::memory::Handle;
 use crate::program::Sv;
 use crate::queue::ObjState;
 
@@ -153,33 +153,11 @@ impl ApiOp for Method {
                 };
                 let n = size as usize;
                 if self.kind == Kind::GetValue {
-                    let mut flags = [1u8; 8];
-                    let (bits, init) = match h.space {
-                        Space::Gm(b) => {
-                            let buf = &cx.gm.bufs[b as usize];
-                            let init = buf.all_init(p, n);
-                            if !init {
-                                buf.init_flags(p, &mut flags[..n]);
-                            }
-                            (self.elem.load_bits(&buf.bytes()[p..]), init)
-                        }
-                        Space::Local(m) => {
-                            let mem = cx.local(m);
-                            let init = mem.init[p..p + n].iter().all(|&x| x == 1);
-                            if !init {
-                                flags[..n].copy_from_slice(&mem.init[p..p + n]);
-                            }
-                            (self.elem.load_bits(&mem.data.as_slice()[p..]), init)
-                        }
-                        Space::Null => (0, true),
-                    };
+                    let (bits, unknown) = cx.read_scalar(h.space, p, self.elem);
                     set(cx, bits);
                     if let Some(r) = self.result {
                         // judged where the value is used, as the GetValue instruction's (taint.rs)
-                        let unknown = crate::taint::unwritten_bits(&flags[..n], self.elem.is_float());
-                        cx.core
-                            .taint
-                            .mark_bits(r.reg, (!init).then_some(cx.loc), unknown, cx.prog.n_regs);
+                        cx.core.taint.mark_bits(r.reg, Some(cx.loc), unknown, cx.prog.n_regs);
                     }
                 } else if let Some(v) = self.value {
                     let bits = cx.value_as(v, self.elem);
