@@ -323,6 +323,14 @@ pub fn gemm_i32(m: usize, n: usize, k: usize, a: &[i32], b: &[i32], c: &mut [i32
 }
 
 #[cfg(test)]
+mod fixpipe_tests;
+#[cfg(test)]
 mod load3d_tests;
+#[cfg(test)]
+mod load_tests;
+#[cfg(test)]
+mod matmul_tests;
+#[cfg(test)]
+mod mmad_tests;
 #[cfg(test)]
 mod tests;
