@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ascendir.lower import ctypes as C
-from ascendir.lower import register_moves
+from ascendir.lower import register_moves, ub_pointer
 from ascendir.lower.ast_queries import (
     bare_name_arguments,
     memo,
@@ -201,6 +201,11 @@ class FunctionInlining:
                 continue
             if isinstance(ptype, Scalar) and p.name in frame.assigned:
                 self.bind(p.name, self.new_cell(ptype, p.name, node, arg))
+            elif ub_pointer.is_ub_pointer(ptype) and p.name in frame.assigned and isinstance(arg.ctype, C.Pointer):
+                # a UB pointer parameter the body steps (`(__local_mem__ T *&)src` given to a post-update
+                # register load, arg_max_with_value_base.h): held as its address (ub_pointer.py) in a cell, as a
+                # local pointer variable is; the caller's variable is a copy's source only (passed by value)
+                self.bind(p.name, self.new_cell(ptype, p.name, node, ub_pointer.cast(arg, ptype)))
             elif isinstance(ptype, Scalar):
                 self.bind(p.name, self.convert(arg, ptype, node))
             elif p.name in frame.assigned and isinstance(arg.ctype, C.LocalTensorT | C.StructT | C.TilingT) and not (
