@@ -19,6 +19,8 @@ use crate::sync::{FlagKey, SyncState};
 
 mod flags;
 mod memory_access;
+#[cfg(test)]
+mod ub_pointer_tests;
 
 pub use memory_access::{run_hash, WriteRec, CONTENT_BYTES};
 
@@ -592,6 +594,18 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
                     }
                     Handle::NULL
                 }
+            };
+            cx.set_handle(*d, h);
+            Flow::Next
+        }
+        Op::UbToPtr { d, a } => {
+            // a bare pointer into UB (no length: each access is checked against UB itself, as the register
+            // API's addresses are)
+            let h = Handle {
+                space: Space::Local(MemKind::Ub),
+                addr: cx.raw(*a) as i64,
+                len: -1,
+                alloc: 0,
             };
             cx.set_handle(*d, h);
             Flow::Next

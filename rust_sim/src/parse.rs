@@ -426,7 +426,7 @@ fn check_registers(prog: &Program) -> PResult<()> {
                 r(*d)?;
                 h(*a)?;
             }
-            Op::IntToPtr { d, a } => {
+            Op::IntToPtr { d, a } | Op::UbToPtr { d, a } => {
                 h(*d)?;
                 r(*a)?;
             }
@@ -643,6 +643,10 @@ fn decode(p: &Pending, labels: &HashMap<String, u32>) -> PResult<Op> {
             a: reg(o(0)?, 'h')?,
         },
         "int2ptr" => Op::IntToPtr {
+            d: result(p, 'h')?,
+            a: reg(o(0)?, 'r')?,
+        },
+        "ub2ptr" => Op::UbToPtr {
             d: result(p, 'h')?,
             a: reg(o(0)?, 'r')?,
         },

@@ -186,6 +186,11 @@ pub enum Op {
         d: H,
         a: R,
     },
+    /// A UB byte address used as a pointer (`src[i]` through a `__ubuf__ T *`): UB from that address on.
+    UbToPtr {
+        d: H,
+        a: R,
+    },
     SetGlobalBuffer {
         elem: u32,
         d: H,

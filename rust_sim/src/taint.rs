@@ -392,6 +392,7 @@ pub fn step(core: &mut Core, prog: &Program, pc: usize, findings: &mut Findings)
         }
         Op::PtrAdd { n: x, .. } | Op::SubTensor { n: x, .. } => used(t, x.reg, "a pointer or tensor offset is"),
         Op::IntToPtr { a, .. } => used(t, *a, "a GM pointer is made from"),
+        Op::UbToPtr { a, .. } => used(t, *a, "a UB pointer is made from"),
         Op::SetGlobalBuffer { count: Some(c), .. } => used(t, c.reg, "a GlobalTensor's size is"),
         Op::GetValue { idx, .. } | Op::SetValue { idx, .. } => used(t, idx.reg, "a tensor index is"),
         Op::InitBuffer { num, len, .. } => {
