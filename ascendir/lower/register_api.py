@@ -255,6 +255,8 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
     first = lw._template_arg_value(targs[0]) if targs else None
     elem = first if isinstance(first, Scalar) else None
     modes, bad = _modes(lw, targs[1:] if elem is not None or not targs else targs, elem)
+    if name == "Div" and not any(m.startswith("ftz=") for m in modes):
+        modes.append("ftz=1")  # DivAlgo::INTRINSIC, the default, flushes subnormal results (register_compute)
     if name in ("UpdateMask", "CreateMask"):
         return _mask(lw, e, name, elem, modes, bad)
     if name in ("ClearSpr", "GetSpr") and not e.args and not bad:

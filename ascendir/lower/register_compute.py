@@ -125,9 +125,11 @@ def specific_mode(lw: FunctionLowerer, a: A.TemplateArg) -> list[str] | None:
     """`Div<float, &divMode>` with `constexpr DivSpecificMode divMode = {MaskMergeMode::ZEROING, true}` (and the
     Exp / Ln / Log / Sqrt SpecificMode structs, kernel_reg_compute_utils.h:220-291): its merge mode (`mode=ZEROING`).
     The precision flag and algorithm select how exactly the unit computes; the simulator computes the correctly
-    rounded result for every one of them (within the 1-ulp ones' bound), and for Div's flush-to-zero algorithms
-    (DivAlgo::*_FTZ_TRUE, Div.md: "其他模式下Subnormal均被FTZ") flushes subnormal results to zero (`ftz=1`); another
-    API's flush-to-zero algorithm is None, so the call is a named ASC958."""
+    rounded result for every one of them (within the 1-ulp ones' bound). Div keeps subnormal results only under
+    DivAlgo::PRECISION_0ULP_FTZ_FALSE / PRECISION_1ULP_FTZ_FALSE (`ftz=0`); its other algorithms, INTRINSIC (the
+    default) and DIFF_COMPENSATION included, flush them to zero (Div.md: "其他模式下Subnormal均被FTZ"; `ftz=1`, which
+    the caller also gives a Div without a SpecificMode). Another API's flush-to-zero algorithm is None, so the call is
+    a named ASC958."""
     v = a.value
     if not (isinstance(v, A.Unary) and v.op == "&" and isinstance(v.operand, A.Name)):
         return None
@@ -137,10 +139,15 @@ def specific_mode(lw: FunctionLowerer, a: A.TemplateArg) -> list[str] | None:
     parts = _enum_name(items[0])
     if parts is None or len(parts) < 2 or parts[-2] != "MaskMergeMode":
         return None
-    ftz = [p for item in items[1:] if (p := _enum_name(item)) is not None and p[-1].endswith("FTZ_TRUE")]
+    algos = [p for item in items[1:] if (p := _enum_name(item)) is not None and p[-1].startswith(("PRECISION_",
+                                                                                                     "INTRINSIC",
+                                                                                                     "DIFF_"))]
+    ftz = [p for p in algos if p[-1].endswith("FTZ_TRUE")]
     if any(p[-2:-1] != ["DivAlgo"] for p in ftz):
         return None  # another API's flush-to-zero algorithm: not modelled
-    return [f"mode={parts[-1]}", *(["ftz=1"] if ftz else [])]
+    if any(p[-2:-1] == ["DivAlgo"] for p in algos):
+        return [f"mode={parts[-1]}", "ftz=0" if any(p[-1].endswith("FTZ_FALSE") for p in algos) else "ftz=1"]
+    return [f"mode={parts[-1]}"]
 
 
 def trait_modes(lw: FunctionLowerer, a: A.TemplateArg) -> list[str] | None:
