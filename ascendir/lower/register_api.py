@@ -48,7 +48,7 @@ FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
 REGISTER_ONLY_NAMES = frozenset({"UpdateMask", "CreateMask", "LoadAlign", "StoreAlign", "LocalMemBar", "LoadUnAlign",
                                  "LoadUnAlignPre", "StoreUnAlign", "StoreUnAlignPost", "DataCopyUnAlign",
                                  "DataCopyUnAlignPre", "DataCopyUnAlignPost", "CreateAddrReg", "ShiftLefts",
-                                 "ShiftRights", "MaskPack", "MaskUnPack"})
+                                 "ShiftRights", "MaskPack", "MaskUnPack", "DataCopyGather"})
 # the CTRL special register's accessors (AscendC::, kernel_operator_common_intf.h), lowered with the register API
 CTRL_CALLS = frozenset({"GetCtrlSpr", "SetCtrlSpr", "ResetCtrlSpr"})
 # template arguments that select nothing the model does not do already

@@ -52,7 +52,10 @@ FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
 # call; kernel_reg_compute_copy_intf_impl.h:38-58: Copy and Move of vector registers both call CopyImpl, MERGING by
 # default under a mask)
 ALIASES = {"MaskAnd": "And", "MaskOr": "Or", "MaskXor": "Xor", "MaskNot": "Not", "MaskMov": "Move", "Copy": "Move",
-           "MaskPack": "Pack", "MaskUnPack": "UnPack"}  # MaskPack / MaskUnPack: maskreg_intf_impl.h:124-143
+           "MaskPack": "Pack", "MaskUnPack": "UnPack",  # MaskPack / MaskUnPack: maskreg_intf_impl.h:124-143
+           # DataCopyGather(dst, ubAddr, index, mask) and Gather of those four are one call, DataCopyGatherImpl
+           # (impl/basic_api/reg_compute/kernel_reg_compute_datacopy_intf_impl.h, "vgather2")
+           "DataCopyGather": "Gather"}
 # calls whose source register may hold another element type than dst (`U=` in the simulator's call)
 TWO_TYPES = frozenset({"Cast", "Reduce", "ReduceSum", "Pack", "UnPack"})
 # enumerations a template argument names, and the mode key the simulator reads

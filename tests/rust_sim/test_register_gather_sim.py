@@ -135,3 +135,25 @@ def test_a_gathered_element_outside_ub_is_out_of_bounds(tmp_path: Path) -> None:
     result = simulate(tmp_path, 64, x, i, np.zeros(256, np.int8), np.zeros(128, np.uint16))
     assert not result.ok
     assert any("Reg::Gather" in d.message for d in result.findings), [str(d) for d in result.findings]
+
+
+def test_data_copy_gather_is_gather(tmp_path: Path) -> None:
+    # MicroAPI::DataCopyGather(dst, ubAddr, index, mask), and bare after `using ...::DataCopyGather;` (ops-math
+    # roll_gather_simd.h, transpose_with_gather.h), is Gather of the same four: one DataCopyGatherImpl
+    # (kernel_reg_compute_datacopy_intf_impl.h). Before: ASC958 'DataCopyGather (not modelled)' / unresolved.
+    kernel = KERNEL.replace("Reg::Gather(g, xAddr, idx, mask);", "MicroAPI::DataCopyGather(g, xAddr, idx, mask);")
+    kernel = kernel.replace("Reg::Gather(b, cAddr, jdx, all16);", "DataCopyGather(b, cAddr, jdx, all16);")
+    kernel = kernel.replace("using namespace AscendC;", "using namespace AscendC;\nusing AscendC::MicroAPI::DataCopyGather;")
+    assert kernel.count("DataCopyGather(") == 2
+    src = tmp_path / "reg_gather.cpp"
+    src.write_text(kernel, encoding="utf-8")
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal(256).astype(np.float32)
+    i = rng.integers(0, 256, 64).astype(np.uint32)
+    c = rng.integers(-128, 128, 256).astype(np.int8)
+    j = rng.integers(0, 256, 128).astype(np.uint16)
+    result = run(str(src), {"x": x, "i": i, "c": c, "j": j}, chip="950PR", block_dim=1, tiling={"n": 64},
+                 outputs={"z": ((256,), "float32"), "b": ((128,), "int16")})
+    assert result.ok, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["z"][:64], x[i])
+    np.testing.assert_array_equal(result.outputs["b"], c[j].view(np.uint8).astype(np.int16))
