@@ -105,6 +105,49 @@ pub enum Arg {
     Tiling(String),
 }
 
+/// A C array a call takes on the scalar stack (`uint16_t elementLengths[4]`, `uint64_t mask[2]`, a shape), read
+/// when the call runs: the loader keeps each array inside the stack, and the call reads it by its own element
+/// type, so every family reads (and writes) stack arrays here rather than slicing the stack itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StackArray {
+    /// byte offset on the stack
+    pub off: u32,
+    /// element count
+    pub len: u32,
+    pub elem: DType,
+}
+
+impl StackArray {
+    /// Element `k`, zero-extended from the element's width; 0 past the array (a shorter array than the call
+    /// reads holds nothing more: reading on would read the next variable's bytes, or past the stack).
+    pub fn get(&self, cx: &Ctx, k: usize) -> u64 {
+        if k >= self.len as usize {
+            return 0;
+        }
+        let at = self.off as usize + k * self.elem.size();
+        cx.core
+            .stack
+            .get(at..at + self.elem.size())
+            .map_or(0, |b| self.elem.load_bits(b))
+    }
+
+    /// The first `N` elements, each masked to `mask` (the bits the hardware field holds).
+    pub fn first<const N: usize>(&self, cx: &Ctx, mask: u64) -> [u64; N] {
+        std::array::from_fn(|k| self.get(cx, k) & mask)
+    }
+
+    /// Stores `v` (truncated to the element's width) into element `k`; nothing past the array.
+    pub fn set(&self, cx: &mut Ctx, k: usize, v: u64) {
+        if k >= self.len as usize {
+            return;
+        }
+        let at = self.off as usize + k * self.elem.size();
+        if let Some(b) = cx.core.stack.get_mut(at..at + self.elem.size()) {
+            self.elem.store_bits(b, v);
+        }
+    }
+}
+
 /// The operands of one call, by name, and its template arguments.
 #[derive(Clone, Debug, Default)]
 pub struct Args {
@@ -171,6 +214,28 @@ impl Args {
             self.sv(name).map(Some)
         } else {
             Ok(None)
+        }
+    }
+
+    /// Operand `name` when it is a C array on the scalar stack.
+    pub fn stack_array(&self, name: &str) -> Option<StackArray> {
+        match self.get(name) {
+            Some(Arg::Stack { off, len, elem }) => Some(StackArray {
+                off: *off,
+                len: *len,
+                elem: *elem,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Operand `name` as a C array of at least `min_len` elements of `width` bytes (0: any width); the error
+    /// names `what`, the C declaration the call takes (`uint16_t[4]`).
+    pub fn array(&self, name: &str, min_len: u32, width: usize, what: &str) -> Result<StackArray, String> {
+        match (self.stack_array(name), self.get(name)) {
+            (Some(s), _) if s.len >= min_len && (width == 0 || s.elem.size() == width) => Ok(s),
+            (_, Some(other)) => Err(format!("operand {name} is {other:?}, not a {what}")),
+            (_, None) => Err(format!("missing operand {name}, a {what}")),
         }
     }
 
@@ -282,4 +347,49 @@ pub fn registry() -> &'static Registry {
 /// Reads the scalar register type of a typed operand in the program text (`r7:i32` -> I32).
 pub fn parse_sty(text: &str) -> Option<STy> {
     STy::parse(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StackArray;
+    use crate::checks::Findings;
+    use crate::core::{Core, Ctx};
+    use crate::dtype::DType;
+    use crate::memory::Gm;
+    use crate::parse::parse;
+
+    #[test]
+    fn stack_arrays_read_by_their_element_type_and_hold_nothing_past_their_end() {
+        let prog = parse("ascendir-sim 1\nkernel k aiv\nregs 1 0\nstack 16\ncode\n  ret\nend\n").unwrap();
+        let mut core = Core::new(&prog, 0, 1);
+        core.stack.copy_from_slice(&(1..=16).collect::<Vec<u8>>());
+        let (mut gm, mut findings) = (Gm { bufs: Vec::new() }, Findings::new());
+        let mut cx = Ctx {
+            core: &mut core,
+            gm: &mut gm,
+            prog: &prog,
+            findings: &mut findings,
+            loc: 0,
+            pc: 0,
+        };
+        // a uint16_t[3] at byte 10: its last element ends at the stack's end
+        let lens = StackArray {
+            off: 10,
+            len: 3,
+            elem: DType::U16,
+        };
+        assert_eq!(lens.get(&cx, 0), 0x0c0b);
+        assert_eq!(lens.first::<4>(&cx, 0xff), [0x0b, 0x0d, 0x0f, 0]);
+        // a shape array shorter than the call's dim: no element past it, neither the next bytes nor a panic
+        let shape = StackArray {
+            off: 12,
+            len: 1,
+            elem: DType::U32,
+        };
+        assert_eq!(shape.first::<2>(&cx, u64::MAX), [0x100f_0e0d, 0]);
+        // stores keep to the element's width and to the array
+        lens.set(&mut cx, 2, 0xabcd_1234);
+        lens.set(&mut cx, 3, u64::MAX);
+        assert_eq!(&cx.core.stack[8..], &[9, 10, 11, 12, 13, 14, 0x34, 0x12]);
+    }
 }

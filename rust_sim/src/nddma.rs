@@ -13,7 +13,7 @@
 //! implementation as two 32-bit halves, which moves the same bytes; their padding may only be the constant 0
 //! (a static_assert and an assert there).
 
-use crate::api::{ApiOp, Arg, Args, Pipe, Registry};
+use crate::api::{ApiOp, Args, Pipe, Registry, StackArray};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
@@ -66,36 +66,14 @@ fn parse_config(text: Option<&str>) -> Result<Config, String> {
     Ok(c)
 }
 
-/// One `uint64_t loopSrcStride[dim]`-like member: a C array on the scalar stack.
-#[derive(Debug, Clone, Copy)]
-struct Column {
-    off: u32,
-    len: u32,
-    elem: DType,
-}
-
-fn column(a: &Args, name: &str) -> Result<Column, String> {
-    match a.get(&format!("params.loopInfo.{name}")) {
-        Some(Arg::Stack { off, len, elem }) => Ok(Column {
-            off: *off,
-            len: *len,
-            elem: *elem,
-        }),
-        other => Err(format!(
-            "params.loopInfo.{name} is {other:?}: the NDDMA copy needs MultiCopyLoopInfo's array"
-        )),
-    }
-}
-
-impl Column {
-    /// Element `k` as an unsigned number of the member's width (load_bits zero-extends; 0 past the array).
-    fn get(&self, cx: &Ctx, k: usize) -> u64 {
-        if k as u32 >= self.len {
-            return 0;
-        }
-        let at = self.off as usize + k * self.elem.size();
-        self.elem.load_bits(&cx.core.stack[at..])
-    }
+/// One `uint64_t loopSrcStride[dim]`-like member of MultiCopyLoopInfo: a C array on the scalar stack.
+fn column(a: &Args, name: &str) -> Result<StackArray, String> {
+    a.array(
+        &format!("params.loopInfo.{name}"),
+        0,
+        0,
+        "MultiCopyLoopInfo array member",
+    )
 }
 
 #[derive(Debug)]
@@ -105,11 +83,11 @@ struct NdDma {
     config: Config,
     dst: u32,
     src: u32,
-    src_stride: Column,
-    dst_stride: Column,
-    size: Column,
-    lp: Column,
-    rp: Column,
+    src_stride: StackArray,
+    dst_stride: StackArray,
+    size: StackArray,
+    lp: StackArray,
+    rp: StackArray,
     value: Sv,
 }
 
@@ -173,7 +151,7 @@ impl NdDma {
     fn loops(&self, cx: &Ctx) -> Vec<Loop> {
         (0..self.dim)
             .map(|k| {
-                let pad = |cfg: u64, col: &Column| {
+                let pad = |cfg: u64, col: &StackArray| {
                     if cfg == UNSET_PAD {
                         col.get(cx, k) & 0xff
                     } else {

@@ -27,7 +27,7 @@
 //! transposes, channel sizes that are not whole C0 blocks, the repeat forms load3d_repeat.rs names.
 //! LoadData3DParamsV1 is reported as not available on the 910B.
 
-use crate::api::{ApiOp, Arg, Args, EnumArg, Pipe, Registry};
+use crate::api::{ApiOp, Args, EnumArg, Pipe, Registry, StackArray};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::cube::{c0, load3d_repeat, read, write_runs, FRACTAL};
@@ -43,30 +43,13 @@ pub struct Fmatrix {
     pub pad: [u64; 4],
 }
 
-/// A `uint8_t padList[4]`: a C array on the scalar stack, or never given (all 0, the struct's default).
-#[derive(Debug)]
-enum Pads {
-    Zero,
-    Stack { off: u32, elem: DType },
+/// A `uint8_t padList[4]`: a C array on the scalar stack, or never given (None: all 0, the struct's default).
+fn pads(a: &Args, name: &str) -> Result<Option<StackArray>, String> {
+    a.has(name).then(|| a.array(name, 4, 0, "uint8_t[4]")).transpose()
 }
 
-fn pads(a: &Args, name: &str) -> Result<Pads, String> {
-    match a.get(name) {
-        None => Ok(Pads::Zero),
-        Some(Arg::Stack { off, len, elem }) if *len >= 4 => Ok(Pads::Stack { off: *off, elem: *elem }),
-        Some(other) => Err(format!("{name} {other:?}: a uint8_t[4] was expected")),
-    }
-}
-
-fn pad_values(p: &Pads, cx: &Ctx) -> [u64; 4] {
-    let mut out = [0u64; 4];
-    if let Pads::Stack { off, elem } = p {
-        for (i, o) in out.iter_mut().enumerate() {
-            let at = *off as usize + i * elem.size();
-            *o = elem.load_bits(&cx.core.stack[at..]) & 0xFF;
-        }
-    }
-    out
+fn pad_values(p: &Option<StackArray>, cx: &Ctx) -> [u64; 4] {
+    p.map_or([0; 4], |s| s.first(cx, 0xFF))
 }
 
 /// The img2col geometry of one load: which element of the 5HD map each (m, k) of X reads.
@@ -136,7 +119,7 @@ struct Load3dV2 {
     t: DType,
     dst: u32,
     src: u32,
-    pads: Pads,
+    pads: Option<StackArray>,
     l1h: Sv,
     l1w: Sv,
     channels: Sv,
@@ -638,7 +621,7 @@ enum Register {
 struct SetFmatrix {
     h: Sv,
     w: Sv,
-    pads: Pads,
+    pads: Option<StackArray>,
     mode: Register,
 }
 

@@ -4,7 +4,7 @@
 //! instructions round; sigmoid_in); the shared temporary buffers they take are not touched (their
 //! contents are unspecified after the call).
 
-use crate::api::{ApiOp, Arg, Args, Pipe, Registry};
+use crate::api::{ApiOp, Arg, Args, Pipe, Registry, StackArray};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
@@ -568,18 +568,14 @@ struct Broadcast {
     dst: u32,
     src: u32,
     dims: u32,
-    dst_shape: u32,
-    src_shape: u32,
+    dst_shape: StackArray,
+    src_shape: StackArray,
 }
 
 fn decode_broadcast(a: &Args) -> Result<Box<dyn ApiOp>, String> {
-    let stack = |name: &str| match a.get(name) {
-        Some(Arg::Stack { off, len, .. }) => Ok((*off, *len)),
-        _ => Err(format!("{name} must be a local array")),
-    };
-    let (dst_shape, n) = stack("dstShape")?;
-    let (src_shape, _) = stack("srcShape")?;
-    let dims = a.targ("dim").and_then(|d| d.parse().ok()).unwrap_or(n);
+    let dst_shape = a.array("dstShape", 0, 0, "uint32_t[dim] array")?;
+    let src_shape = a.array("srcShape", 0, 0, "uint32_t[dim] array")?;
+    let dims = a.targ("dim").and_then(|d| d.parse().ok()).unwrap_or(dst_shape.len);
     Ok(Box::new(Broadcast {
         t: a.dtype("T")?,
         dst: a.handle("dstLocal")?,
@@ -598,10 +594,8 @@ impl ApiOp for Broadcast {
     fn exec(&self, cx: &mut Ctx) -> Flow {
         let t = self.t;
         let sz = t.size();
-        let read = |cx: &Ctx, off: u32| -> Vec<usize> {
-            (0..self.dims as usize)
-                .map(|i| DType::U32.load_bits(&cx.core.stack[off as usize + 4 * i..]) as usize)
-                .collect()
+        let read = |cx: &Ctx, shape: StackArray| -> Vec<usize> {
+            (0..self.dims as usize).map(|i| shape.get(cx, i) as usize).collect()
         };
         let (ds, ss) = (read(cx, self.dst_shape), read(cx, self.src_shape));
         if ds.iter().zip(&ss).any(|(d, s)| *s != *d && *s != 1) {

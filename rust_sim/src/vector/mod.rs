@@ -50,7 +50,7 @@ pub mod welford;
 pub mod welford_finalize;
 pub mod xor;
 
-use crate::api::{Arg, Args, Registry};
+use crate::api::{Arg, Args, Registry, StackArray};
 use crate::checks::code;
 use crate::core::Ctx;
 use crate::dtype::DType;
@@ -92,7 +92,7 @@ pub enum MaskArg {
     /// continuous: the first N lanes of each repeat (or, in Counter mode, N elements in all)
     Cont(Sv),
     /// `uint64_t mask[2]` on the scalar stack: bit i of word i/64 = lane i
-    Bits { off: u32, len: u32 },
+    Bits(StackArray),
 }
 
 /// How a vector call says which elements it works on.
@@ -126,10 +126,10 @@ impl Form {
                 .unwrap_or("count");
             return Ok(Form::Count(a.sv(name)?));
         }
-        let mask = match a.get("mask") {
-            Some(Arg::Reg(sv)) => MaskArg::Cont(*sv),
-            Some(Arg::Stack { off, len, .. }) => MaskArg::Bits { off: *off, len: *len },
-            other => return Err(format!("mask operand {other:?}")),
+        let mask = match (a.get("mask"), a.stack_array("mask")) {
+            (Some(Arg::Reg(sv)), _) => MaskArg::Cont(*sv),
+            (_, Some(bits)) => MaskArg::Bits(bits),
+            (other, _) => return Err(format!("mask operand {other:?}")),
         };
         let repeat = a.opt_sv("repeatTime")?.or(a.opt_sv("repeatTimes")?);
         // `<T, false>` reaches here as isSetMask=0, `<T, isSetMask = false>` spelled out as false
@@ -260,8 +260,8 @@ pub fn plan(cx: &mut Ctx, form: &Form, geoms: &[Geom], what: &str) -> Option<Pla
                                 (first_lanes(n as usize), None)
                             }
                         }
-                        MaskArg::Bits { off, len } => {
-                            let words = read_mask_words(cx, *off, *len);
+                        MaskArg::Bits(bits) => {
+                            let words = bits.first(cx, u64::MAX);
                             if counter {
                                 ([u64::MAX; 2], Some(words[0]))
                             } else {
@@ -315,15 +315,6 @@ fn first_lanes(n: usize) -> [u64; 2] {
         0
     };
     [lo, hi]
-}
-
-pub fn read_mask_words(cx: &Ctx, off: u32, len: u32) -> [u64; 2] {
-    let mut w = [0u64; 2];
-    for (i, word) in w.iter_mut().enumerate().take(len.min(2) as usize) {
-        let at = off as usize + i * 8;
-        *word = DType::U64.load_bits(&cx.core.stack[at..]);
-    }
-    w
 }
 
 fn lane_on(bits: [u64; 2], lane: usize) -> bool {

@@ -12,7 +12,7 @@
 //!
 //! int32_t / uint32_t / float only (B32); stride and column must be multiples of 4, stride >= column.
 
-use crate::api::{ApiOp, Arg, Args, Pipe, Registry};
+use crate::api::{ApiOp, Args, Pipe, Registry, StackArray};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
@@ -27,20 +27,13 @@ struct Philox {
     t: DType,
     rounds: u32,
     dst: u32,
-    key: u32,
-    counter: u32,
+    /// philoxKey, a uint32_t[2]
+    key: StackArray,
+    /// philoxCounter, a uint32_t[4]
+    counter: StackArray,
     count: Option<Sv>,
     /// stride, row, column
     params: Option<[Sv; 3]>,
-}
-
-fn stack_off(a: &Args, name: &str, len: u32) -> Result<u32, String> {
-    match a.get(name) {
-        Some(Arg::Stack { off, len: l, elem }) if *l >= len && elem.size() == 4 => Ok(*off),
-        other => Err(format!(
-            "PhiloxRandom's {name} is {other:?}, not a uint32_t[{len}] array"
-        )),
-    }
 }
 
 fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
@@ -63,8 +56,8 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         t: a.dtype("T")?,
         rounds,
         dst: a.handle("dstLocal")?,
-        key: stack_off(a, "philoxKey", 2)?,
-        counter: stack_off(a, "philoxCounter", 4)?,
+        key: a.array("philoxKey", 2, 4, "uint32_t[2] array")?,
+        counter: a.array("philoxCounter", 4, 4, "uint32_t[4] array")?,
         count: a.opt_sv("count")?,
         params,
     }))
@@ -117,9 +110,8 @@ impl ApiOp for Philox {
             );
             return Flow::Next;
         }
-        let word = |cx: &Ctx, off: u32, i: u32| DType::U32.load_bits(&cx.core.stack[(off + 4 * i) as usize..]) as u32;
-        let key = [word(cx, self.key, 0), word(cx, self.key, 1)];
-        let ctr = [0, 1, 2, 3].map(|i| word(cx, self.counter, i));
+        let key = self.key.first(cx, u64::MAX).map(|w| w as u32);
+        let ctr = self.counter.first(cx, u64::MAX).map(|w| w as u32);
         // (dst element, stream element) pairs
         let (n, stream_at): (usize, Box<dyn Fn(usize) -> u64>) = match (self.count, self.params) {
             (Some(c), _) => (cx.uint(c) as usize, Box::new(|e| e as u64)),

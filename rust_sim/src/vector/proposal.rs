@@ -13,7 +13,7 @@
 //! destination by the four lengths together. Proposals move as whole 8-element records, bit for bit (kernels
 //! keep integer indices in the coordinate fields).
 
-use crate::api::{ApiOp, Arg, Args, Pipe, Registry};
+use crate::api::{ApiOp, Args, Pipe, Registry, StackArray};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
@@ -325,11 +325,30 @@ impl ApiOp for RpSort16 {
 
 // ------------------------------------------------------------------------------------------- MrgSort4
 
-/// The four lengths: a `uint16_t[4]` on the scalar stack, or four registers.
+/// The four list lengths of MrgSort4 and MrgSort: a `uint16_t[4]` on the scalar stack, or four registers.
 #[derive(Debug)]
-enum Lengths {
-    Stack { off: u32, elem: DType },
+pub(crate) enum Lengths {
+    Stack(StackArray),
     Regs([Sv; 4]),
+}
+
+impl Lengths {
+    /// `name` (a `uint16_t[4]`) when the call passes it, else the four `strukt.elementLengths{i}` fields.
+    pub(crate) fn decode(a: &Args, name: &str, strukt: &str) -> Result<Lengths, String> {
+        if a.has(name) {
+            return Ok(Lengths::Stack(a.array(name, 4, 0, "uint16_t[4]")?));
+        }
+        let [r0, r1, r2, r3] = [0, 1, 2, 3].map(|i| a.field(strukt, &format!("elementLengths{i}")));
+        Ok(Lengths::Regs([r0?, r1?, r2?, r3?]))
+    }
+
+    /// The lengths as the 16-bit fields hold them.
+    pub(crate) fn values(&self, cx: &Ctx) -> [u64; 4] {
+        match self {
+            Lengths::Stack(s) => s.first(cx, 0xFFFF),
+            Lengths::Regs(regs) => regs.map(|r| cx.uint(r) & 0xFFFF),
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -348,17 +367,7 @@ fn decode_mrgsort4(a: &Args) -> Result<Box<dyn ApiOp>, String> {
     for (i, s) in srcs.iter_mut().enumerate() {
         *s = a.handle(&format!("src.src{}", i + 1))?;
     }
-    let lengths = match a.get("params.elementLengths") {
-        Some(Arg::Stack { off, len, elem }) if *len >= 4 => Lengths::Stack { off: *off, elem: *elem },
-        Some(other) => return Err(format!("params.elementLengths {other:?}: a uint16_t[4] was expected")),
-        None => {
-            let mut regs = Vec::new();
-            for i in 0..4 {
-                regs.push(a.field("params", &format!("elementLengths{i}"))?);
-            }
-            Lengths::Regs([regs[0], regs[1], regs[2], regs[3]])
-        }
-    };
+    let lengths = Lengths::decode(a, "params.elementLengths", "params")?;
     Ok(Box::new(MrgSort4 {
         t: a.dtype("T")?,
         dst: a.handle("dst")?,
@@ -368,26 +377,6 @@ fn decode_mrgsort4(a: &Args) -> Result<Box<dyn ApiOp>, String> {
         valid: a.field("params", "validBit")?,
         repeat: a.opt_field("params", "repeatTimes")?,
     }))
-}
-
-impl MrgSort4 {
-    fn lengths(&self, cx: &Ctx) -> [u64; 4] {
-        let mut out = [0u64; 4];
-        match &self.lengths {
-            Lengths::Stack { off, elem } => {
-                for (i, o) in out.iter_mut().enumerate() {
-                    let at = *off as usize + i * elem.size();
-                    *o = elem.load_bits(&cx.core.stack[at..]) & 0xFFFF;
-                }
-            }
-            Lengths::Regs(regs) => {
-                for (o, r) in out.iter_mut().zip(regs) {
-                    *o = cx.uint(*r) & 0xFFFF;
-                }
-            }
-        }
-        out
-    }
 }
 
 impl ApiOp for MrgSort4 {
@@ -401,7 +390,7 @@ impl ApiOp for MrgSort4 {
             return Flow::Next;
         };
         let rec = PROPOSAL_ELEMS * t.size();
-        let lens = self.lengths(cx);
+        let lens = self.lengths.values(cx);
         if let Some(i) = lens.iter().position(|&n| n > MAX_LIST_LEN) {
             cx.report(
                 code::INVALID_OPERAND,

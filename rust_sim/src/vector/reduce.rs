@@ -6,7 +6,7 @@
 //! the first index of the extreme value; indices are stored as unsigned integers in the element's bits
 //! (dst.ReinterpretCast<uint32_t> reads them for float).
 
-use crate::api::{ApiOp, Arg, Args, Pipe, Registry};
+use crate::api::{ApiOp, Arg, Args, Pipe, Registry, StackArray};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
@@ -510,7 +510,8 @@ struct PatternReduce {
     /// the sharedTmpBuffer, when the call passes one (else the library takes UB the TPipe left)
     tmp: Option<u32>,
     reuse_source: bool,
-    shape: (u32, u32),
+    /// srcShape, (rows, columns)
+    shape: StackArray,
     inner_pad: Option<Sv>,
     last_axis: bool,
     name: String,
@@ -518,10 +519,7 @@ struct PatternReduce {
 
 fn decode_pattern(a: &Args) -> Result<Box<dyn ApiOp>, String> {
     let pattern = a.targ("pattern").unwrap_or("AR");
-    let shape = match a.get("srcShape") {
-        Some(Arg::Stack { off, .. }) => (*off, 2),
-        _ => return Err("srcShape must be a local array".into()),
-    };
+    let shape = a.array("srcShape", 0, 0, "uint32_t[2] array")?;
     Ok(Box::new(PatternReduce {
         op: Red::of(&a.api).ok_or("not a reduction")?,
         t: a.dtype("T")?,
@@ -548,9 +546,7 @@ impl ApiOp for PatternReduce {
     fn exec(&self, cx: &mut Ctx) -> Flow {
         let t = self.t;
         let sz = t.size();
-        let at = self.shape.0 as usize;
-        let rows = DType::U32.load_bits(&cx.core.stack[at..]) as usize;
-        let cols = DType::U32.load_bits(&cx.core.stack[at + 4..]) as usize;
+        let [rows, cols] = self.shape.first(cx, u64::MAX).map(|n| n as usize);
         if !self.tmp_fits(cx, rows as u64, cols as u64) {
             return Flow::Stop;
         }

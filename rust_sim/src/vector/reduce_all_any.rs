@@ -10,7 +10,7 @@
 //! RA form `last`. Not checked: the temporary space the library needs (GetReduceAll/AnyMaxMinTmpSize); NaN
 //! inputs to the float form (the vector Min / Max's NaN rule is not documented) follow f32::min / max.
 
-use crate::api::{ApiOp, Arg, Args, Pipe, Registry};
+use crate::api::{ApiOp, Args, Pipe, Registry, StackArray};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
@@ -24,18 +24,15 @@ struct ReduceAllAny {
     t: DType,
     dst: u32,
     src: u32,
-    /// srcShape's stack offset
-    shape: u32,
+    /// srcShape, (first, last axis)
+    shape: StackArray,
     inner_pad: Option<Sv>,
     last_axis: bool,
     name: &'static str,
 }
 
 fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
-    let shape = match a.get("srcShape") {
-        Some(Arg::Stack { off, .. }) => *off,
-        _ => return Err("srcShape must be a local array".into()),
-    };
+    let shape = a.array("srcShape", 0, 0, "uint32_t[2] array")?;
     let all = a.api == "ReduceAll";
     Ok(Box::new(ReduceAllAny {
         all,
@@ -86,9 +83,7 @@ impl ApiOp for ReduceAllAny {
             return Flow::Stop;
         }
         let sz = t.size();
-        let at = self.shape as usize;
-        let first = DType::U32.load_bits(&cx.core.stack[at..]) as usize;
-        let last = DType::U32.load_bits(&cx.core.stack[at + 4..]) as usize;
+        let [first, last] = self.shape.first(cx, u64::MAX).map(|n| n as usize);
         let padded = self.inner_pad.is_none_or(|p| cx.uint(p) != 0);
         let stride = if padded {
             (last * sz).div_ceil(32) * 32 / sz

@@ -17,7 +17,7 @@
 //! GetLastAxisShapeND / GetLastAxisOriginShapeND). The original shape comes from the SoftMaxShapeInfo, else from
 //! the tensor's ShapeInfo, else it is the shape itself.
 
-use crate::api::{ApiOp, Arg, Args, Pipe, Registry};
+use crate::api::{ApiOp, Args, Pipe, Registry, StackArray};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
@@ -81,39 +81,27 @@ pub fn tensor_shape(cx: &Ctx, reg: u32) -> Option<(usize, usize, Option<usize>)>
 struct SetShapeInfo {
     this: u32,
     dim: Option<Sv>,
-    shape: Option<(u32, u32, DType)>,
+    shape: Option<StackArray>,
     ori_dim: Option<Sv>,
-    ori: Option<(u32, u32, DType)>,
-}
-
-fn stack_array(a: &Args, name: &str) -> Option<(u32, u32, DType)> {
-    match a.get(name) {
-        Some(Arg::Stack { off, len, elem }) => Some((*off, *len, *elem)),
-        _ => None,
-    }
+    ori: Option<StackArray>,
 }
 
 fn decode_set_shape_info(a: &Args) -> Result<Box<dyn ApiOp>, String> {
     Ok(Box::new(SetShapeInfo {
         this: a.handle("self")?,
         dim: a.opt_field("shapeInfo", "shapeDim")?,
-        shape: stack_array(a, "shapeInfo.shape"),
+        shape: a.stack_array("shapeInfo.shape"),
         ori_dim: a.opt_field("shapeInfo", "originalShapeDim")?,
-        ori: stack_array(a, "shapeInfo.originalShape"),
+        ori: a.stack_array("shapeInfo.originalShape"),
     }))
 }
 
-fn read_dims(cx: &Ctx, dim: Option<Sv>, arr: Option<(u32, u32, DType)>) -> Vec<u64> {
-    let (Some(d), Some((off, len, elem))) = (dim, arr) else {
+fn read_dims(cx: &Ctx, dim: Option<Sv>, arr: Option<StackArray>) -> Vec<u64> {
+    let (Some(d), Some(arr)) = (dim, arr) else {
         return Vec::new();
     };
-    let n = (cx.uint(d) as usize).min(len as usize).min(8);
-    (0..n)
-        .map(|i| {
-            let at = off as usize + i * elem.size();
-            cx.core.stack.get(at..at + elem.size()).map_or(0, |b| elem.load_bits(b))
-        })
-        .collect()
+    let n = (cx.uint(d) as usize).min(arr.len as usize).min(8);
+    (0..n).map(|i| arr.get(cx, i)).collect()
 }
 
 impl ApiOp for SetShapeInfo {

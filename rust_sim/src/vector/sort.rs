@@ -20,13 +20,13 @@
 //! Scores compare as numbers: -0 equals +0 (ties keep their order). Where NaN goes is not documented: here a NaN
 //! ranks below every number (numpy's stable argsort of -x puts it last too), and the call warns.
 
-use crate::api::{ApiOp, Arg, Args, Pipe, Registry};
+use crate::api::{ApiOp, Arg, Args, Pipe, Registry, StackArray};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
 use crate::memory::Handle;
 use crate::program::Sv;
-use crate::vector::proposal::{meter, read, repeat_of, sort_type, write};
+use crate::vector::proposal::{meter, read, repeat_of, sort_type, write, Lengths};
 
 /// Bytes of one (score, index) pair.
 pub const PAIR: usize = 8;
@@ -275,13 +275,6 @@ impl ApiOp for Sort {
 
 // ------------------------------------------------------------------------------------------- MrgSort
 
-/// The four lengths: a `uint16_t[4]` on the scalar stack, or four registers.
-#[derive(Debug)]
-enum Lengths {
-    Stack { off: u32, elem: DType },
-    Regs([Sv; 4]),
-}
-
 #[derive(Debug)]
 struct MrgSort {
     t: DType,
@@ -292,7 +285,7 @@ struct MrgSort {
     valid: Sv,
     repeat: Option<Sv>,
     /// the list form's sortedNum: a uint32_t[4] on the scalar stack
-    sorted_num: Option<(u32, DType)>,
+    sorted_num: Option<StackArray>,
 }
 
 #[derive(Debug)]
@@ -301,29 +294,12 @@ enum Suspend {
     Reg(Option<Sv>),
 }
 
-fn stack_lengths(arg: Option<&Arg>, name: &str) -> Result<Option<Lengths>, String> {
-    match arg {
-        Some(Arg::Stack { off, len, elem }) if *len >= 4 => Ok(Some(Lengths::Stack { off: *off, elem: *elem })),
-        Some(other) => Err(format!("{name} {other:?}: a uint16_t[4] was expected")),
-        None => Ok(None),
-    }
-}
-
 fn decode_mrgsort_info(a: &Args) -> Result<Box<dyn ApiOp>, String> {
     let mut srcs = [0u32; 4];
     for (i, s) in srcs.iter_mut().enumerate() {
         *s = a.handle(&format!("src.src{}", i + 1))?;
     }
-    let lengths = match stack_lengths(a.get("params.elementLengths"), "params.elementLengths")? {
-        Some(l) => l,
-        None => {
-            let mut regs = Vec::new();
-            for i in 0..4 {
-                regs.push(a.field("params", &format!("elementLengths{i}"))?);
-            }
-            Lengths::Regs([regs[0], regs[1], regs[2], regs[3]])
-        }
-    };
+    let lengths = Lengths::decode(a, "params.elementLengths", "params")?;
     Ok(Box::new(MrgSort {
         t: a.dtype("T")?,
         dst: a.handle("dst")?,
@@ -341,12 +317,8 @@ fn decode_mrgsort_lists(a: &Args) -> Result<Box<dyn ApiOp>, String> {
     for (i, s) in srcs.iter_mut().enumerate() {
         *s = a.handle(&format!("sortList.src{}", i + 1))?;
     }
-    let lengths = stack_lengths(a.get("elementCountList"), "elementCountList")?
-        .ok_or("elementCountList: a uint16_t[4] array was expected")?;
-    let sorted_num = match a.get("sortedNum") {
-        Some(Arg::Stack { off, len, elem }) if *len >= 4 => Some((*off, *elem)),
-        _ => None,
-    };
+    let lengths = Lengths::Stack(a.array("elementCountList", 4, 0, "uint16_t[4]")?);
+    let sorted_num = a.stack_array("sortedNum").filter(|s| s.len >= 4);
     Ok(Box::new(MrgSort {
         t: a.dtype("T")?,
         dst: a.handle("dst")?,
@@ -360,27 +332,9 @@ fn decode_mrgsort_lists(a: &Args) -> Result<Box<dyn ApiOp>, String> {
 }
 
 impl MrgSort {
-    fn lengths(&self, cx: &Ctx) -> [u64; 4] {
-        let mut out = [0u64; 4];
-        match &self.lengths {
-            Lengths::Stack { off, elem } => {
-                for (i, o) in out.iter_mut().enumerate() {
-                    let at = *off as usize + i * elem.size();
-                    *o = elem.load_bits(&cx.core.stack[at..]) & 0xFFFF;
-                }
-            }
-            Lengths::Regs(regs) => {
-                for (o, r) in out.iter_mut().zip(regs) {
-                    *o = cx.uint(*r) & 0xFFFF;
-                }
-            }
-        }
-        out
-    }
-
     /// validBit, repeatTimes and the lengths, checked; None after reporting.
     fn config(&self, cx: &mut Ctx, what: &str) -> Option<([u64; 4], u64, u64, bool)> {
-        let lens = self.lengths(cx);
+        let lens = self.lengths.values(cx);
         if let Some(i) = lens.iter().position(|&n| n > MAX_LIST_LEN) {
             cx.report(
                 code::INVALID_OPERAND,
@@ -511,10 +465,9 @@ impl ApiOp for MrgSort {
             last_taken = taken;
         }
         cx.core.vms4_sr = vms4_bits(&last_taken);
-        if let (Some((off, elem)), true) = (self.sorted_num, suspend) {
+        if let (Some(sorted), true) = (self.sorted_num, suspend) {
             for (i, &n) in last_taken.iter().enumerate() {
-                let at = off as usize + i * elem.size();
-                elem.store_bits(&mut cx.core.stack[at..], n as u64);
+                sorted.set(cx, i, n as u64);
             }
         }
         meter(cx, repeat, total);

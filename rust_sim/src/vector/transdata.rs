@@ -20,7 +20,7 @@
 //! Repeat r reads at srcList[i] + r * srcRepStride blocks and writes at dstList[j] + r * dstRepStride blocks.
 //! A repeat reads all its sources before it writes.
 
-use crate::api::{ApiOp, Arg, Args, Pipe, Registry};
+use crate::api::{ApiOp, Args, Pipe, Registry, StackArray};
 use crate::checks::code;
 use crate::core::{Ctx, Flow};
 use crate::dtype::DType;
@@ -34,9 +34,9 @@ const WHAT: &str = "TransDataTo5HD";
 #[derive(Debug)]
 struct TransData {
     t: DType,
-    /// byte offsets of the two address lists on the scalar stack
-    dst_list: u32,
-    src_list: u32,
+    /// the two address lists on the scalar stack, uint64_t[16] each
+    dst_list: StackArray,
+    src_list: StackArray,
     repeat: Option<Sv>,
     dst_rep: Option<Sv>,
     src_rep: Option<Sv>,
@@ -44,12 +44,8 @@ struct TransData {
     src_high: Option<Sv>,
 }
 
-fn list(a: &Args, name: &str) -> Result<u32, String> {
-    match a.get(name) {
-        Some(Arg::Stack { off, len, elem }) if *len as usize >= LISTS && elem.size() == 8 => Ok(*off),
-        Some(other) => Err(format!("operand {name} is {other:?}, not an array of 16 addresses")),
-        None => Err(format!("missing operand {name}")),
-    }
+fn list(a: &Args, name: &str) -> Result<StackArray, String> {
+    a.array(name, LISTS as u32, 8, "uint64_t[16] array of addresses")
 }
 
 fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
@@ -70,13 +66,8 @@ fn decode(a: &Args) -> Result<Box<dyn ApiOp>, String> {
     }))
 }
 
-fn addresses(cx: &Ctx, off: u32) -> [i64; LISTS] {
-    let mut out = [0i64; LISTS];
-    for (i, a) in out.iter_mut().enumerate() {
-        let at = off as usize + i * 8;
-        *a = DType::U64.load_bits(&cx.core.stack[at..at + 8]) as i64;
-    }
-    out
+fn addresses(cx: &Ctx, list: StackArray) -> [i64; LISTS] {
+    list.first(cx, u64::MAX).map(|a| a as i64)
 }
 
 fn block_at(addr: i64) -> Handle {
