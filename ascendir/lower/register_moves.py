@@ -16,7 +16,7 @@ The address arithmetic is done here, so every emitted `ascendc.reg_call` works a
   when the indices are the loop variables, as every use in the examples and vendor kernels has it
   (examples/.../reg_load_store_align/ld_st_reg_align.asc:68-75).
 The layouts themselves are the simulator's (rust_sim/src/vector/reg/dist.rs, unalign.rs). Forms whose meaning the
-headers leave open (two-register interleaving loads and stores, DataCopyMode block strides, MaskReg loads and
+headers leave open (DataCopyMode block strides, MaskReg loads and
 stores, unaligned forms taking an AddrReg) are ASC958 naming the form.
 """
 
@@ -377,6 +377,26 @@ def _load_pair(lw: FunctionLowerer, e: A.Call, form: _Form, elem: Scalar | None,
         raise _Unmodelled(f"the two-register form with {len(args)} arguments")
 
 
+def _store_pair(lw: FunctionLowerer, e: A.Call, form: _Form, elem: Scalar | None, src: object, src1: object) -> None:
+    """The interleaving store of two registers, 2 * VL bytes; its mask (the last argument) is ignored, as the
+    StoreAlign page's StoreDist table says of DIST_INTLV_B8/B16/B32 ("忽略mask")."""
+    args = e.args
+    regs = {"src": src, "src1": src1}
+    if _register(lw, args[-1], "p") is None:
+        raise _Unmodelled("the mask argument is no MaskReg the lowering models")
+    if len(args) == 4 and form.post is None:
+        _emit(lw, e, "StoreAlign", elem, regs, {"addr": _address(lw, args[0])}, form)
+    elif len(args) == 5 and form.post == "POST_MODE_UPDATE":
+        addr = _address(lw, args[0])
+        stride = _scalar(lw, args[3], "stride")
+        _emit(lw, e, "StoreAlign", elem, regs, {"addr": addr}, form)
+        _post_update(lw, args[0], addr, stride, e)
+    elif len(args) == 5 and form.post is None:
+        _emit(lw, e, "StoreAlign", elem, regs, {"addr": _with_offset(lw, _address(lw, args[0]), args[3])}, form)
+    else:
+        raise _Unmodelled(f"the two-register form with {len(args)} arguments")
+
+
 def _store_align(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
     args = e.args
     if form.block:
@@ -387,8 +407,12 @@ def _store_align(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
     src = _register(lw, args[1], "v") if len(args) >= 2 else None
     if src is None:
         raise _Unmodelled(_not_register(lw, args[1] if len(args) >= 2 else None, "the source"))
-    if len(args) >= 3 and _register(lw, args[2], "v") is not None:
-        raise _Unmodelled("the two-register (interleaving) form")
+    src1 = _register(lw, args[2], "v") if len(args) >= 3 else None
+    if src1 is not None:  # StoreAlign<T, DIST_INTLV_B*>(addr, src0, src1[, stride | areg], mask): the dual form
+        if not (form.dist or "").startswith("DIST_INTLV_"):
+            raise _Unmodelled("the two-register form without an INTLV distribution")
+        _store_pair(lw, e, form, _elem(lw, form, args[1]), src, src1)
+        return
     mask = _register(lw, args[-1], "p") if len(args) >= 3 else None
     if len(args) >= 3 and mask is None:
         raise _Unmodelled("the mask argument is no MaskReg the lowering models")

@@ -239,3 +239,22 @@ def test_the_forms_the_headers_leave_open_are_named(tmp_path: Path, call: str, n
     result = simulate(tmp_path, kernel("int16_t", body), x, 128)
     errors = [d for d in result.findings if d.code == "ASC958"]
     assert errors and named in errors[0].message, [str(d) for d in result.findings]
+
+
+def test_intlv_store_interleaves_two_registers_ignoring_its_mask(tmp_path: Path) -> None:
+    # DINTLV_B32 splits 128 floats into evens / odds; the INTLV_B32 store (MicroAPI's DataCopy spelling, as ops-math
+    # stateless_random_normal_v2 writes it) puts them back swapped: y[2j] = x[2j+1], y[2j+1] = x[2j], all 2 * VL
+    # bytes though the mask selects 3 lanes (the StoreAlign page: "忽略mask"). Before: ASC958 'the two-register
+    # (interleaving) form'.
+    body = """
+    Reg::RegTensor<T> even, odd;
+    Reg::MaskReg three = Reg::UpdateMask<T>(n);
+    Reg::LoadAlign<T, Reg::LoadDist::DIST_DINTLV_B32>(even, odd, xAddr);
+    MicroAPI::DataCopy<T, MicroAPI::StoreDist::DIST_INTLV_B32>(yAddr, odd, even, three);"""
+    x = np.arange(160, dtype=np.float32)
+    result = simulate(tmp_path, kernel("float", body), x, 3)
+    assert result.ok, [str(d) for d in result.findings]
+    y = result.outputs["y"]
+    want = x[:128].reshape(64, 2)[:, ::-1].reshape(128)
+    np.testing.assert_array_equal(y[:128], want)
+    np.testing.assert_array_equal(y[128:], np.full(32, 7, np.float32))

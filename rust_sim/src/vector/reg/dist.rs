@@ -34,8 +34,12 @@
 //!   register; US loads VL / 2 bytes and repeats each element twice (lane i is element i / 2); DS loads 2 * VL
 //!   bytes and keeps every other element (lane i is element 2i).
 //!
-//! Not modelled, each a named error: the interleaving store (INTLV, whose one mask over two registers the
-//! headers do not explain) and the channel split/merge forms (SPLT*, MRG*).
+//! - `DIST_INTLV_B8/B16/B32` (the two-register store, [`interleave`]): the inverse of DINTLV, lane j of the first
+//!   register to element 2j of that width and lane j of the second to element 2j+1, `2 * VL` bytes. The store
+//!   ignores its mask (连续对齐搬出（StoreAlign）.md, table of StoreDist: "双搬出模式 ... 忽略mask ... dst长度需要为
+//!   2*VL").
+//!
+//! Not modelled, each a named error: the channel split/merge forms (SPLT*, MRG*).
 
 use crate::dtype::DType;
 use crate::vector::reg::file::VReg;
@@ -196,6 +200,34 @@ pub fn deinterleave(ub: &[u8], width: usize, bytes: usize) -> Result<(VReg, VReg
         dst.bytes[j * bytes..(j + 1) * bytes].copy_from_slice(elem);
     }
     Ok((even, odd))
+}
+
+/// `StoreAlign<T, StoreDist::DIST_INTLV_B<8 * bytes>>(addr, src0, src1, mask)`: the element width of a
+/// two-register interleaving store, or None for any other distribution.
+pub fn interleave_width(name: &str) -> Option<usize> {
+    match bare(name) {
+        "INTLV_B8" => Some(1),
+        "INTLV_B16" => Some(2),
+        "INTLV_B32" => Some(4),
+        _ => None,
+    }
+}
+
+/// The `2 * width` bytes an interleaving store writes: lane j of `even` (elements of `bytes` bytes) at element
+/// 2j, lane j of `odd` at 2j+1 ([`deinterleave`] undone).
+pub fn interleave(even: &VReg, odd: &VReg, bytes: usize) -> Vec<u8> {
+    let width = even.bytes.len();
+    let mut out = vec![0u8; 2 * width];
+    for (j, (a, b)) in even
+        .bytes
+        .chunks_exact(bytes)
+        .zip(odd.bytes.chunks_exact(bytes))
+        .enumerate()
+    {
+        out[2 * j * bytes..(2 * j + 1) * bytes].copy_from_slice(a);
+        out[(2 * j + 1) * bytes..(2 * j + 2) * bytes].copy_from_slice(b);
+    }
+    out
 }
 
 impl StoreDist {
@@ -410,7 +442,30 @@ mod tests {
     fn the_distributions_the_headers_leave_open_are_named() {
         let e = LoadDist::from_name("LoadDist::DIST_SPLT2CHN_B16").unwrap_err();
         assert!(e.contains("LoadDist::DIST_SPLT2CHN_B16 is not modelled"), "{e}");
-        let e = StoreDist::from_name("DIST_INTLV_B32", DType::F32).unwrap_err();
-        assert!(e.contains("StoreDist::DIST_INTLV_B32 is not modelled"), "{e}");
+        let e = StoreDist::from_name("DIST_MRG2CHN_B16", DType::F16).unwrap_err();
+        assert!(e.contains("StoreDist::DIST_MRG2CHN_B16 is not modelled"), "{e}");
+    }
+
+    #[test]
+    fn the_interleaving_store_undoes_the_deinterleaving_load() {
+        let ub: Vec<u8> = (0..=255u8).chain(0..=255u8).collect();
+        for (name, bytes) in [
+            ("DIST_INTLV_B8", 1),
+            ("StoreDist::DIST_INTLV_B16", 2),
+            ("DIST_INTLV_B32", 4),
+        ] {
+            assert_eq!(interleave_width(name), Some(bytes));
+            let (even, odd) = deinterleave(&ub, 256, bytes).unwrap();
+            assert_eq!(interleave(&even, &odd, bytes), ub, "{name}");
+        }
+        // b32: lane 0 of the first register at bytes 0..4, lane 0 of the second at 4..8, lane 1 of the first at 8..
+        let mut a = VReg::zeroed(256);
+        let mut b = VReg::zeroed(256);
+        a.set(DType::U32, 0, 0x11);
+        a.set(DType::U32, 1, 0x33);
+        b.set(DType::U32, 0, 0x22);
+        let out = interleave(&a, &b, 4);
+        assert_eq!((out[0], out[4], out[8], out[12]), (0x11, 0x22, 0x33, 0));
+        assert_eq!(interleave_width("DIST_DINTLV_B32"), None);
     }
 }

@@ -35,6 +35,13 @@ enum Kind {
         addr: Sv,
         bytes: usize,
     },
+    /// the two-register interleaving store (DIST_INTLV_B*): all `2 * VL` bytes, the mask ignored
+    StorePair {
+        src: usize,
+        src1: usize,
+        addr: Sv,
+        bytes: usize,
+    },
     /// StoreUnAlign: the first `count` elements of `src`
     StoreCount {
         src: usize,
@@ -113,6 +120,12 @@ pub fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
             dst: reg_operand(a, "dst", 'v')?,
             addr: a.sv("addr")?,
             dist: LoadDist::from_name(dist)?,
+        },
+        "StoreAlign" if dist::interleave_width(dist).is_some() => Kind::StorePair {
+            src: reg_operand(a, "src", 'v')?,
+            src1: reg_operand(a, "src1", 'v')?,
+            addr: a.sv("addr")?,
+            bytes: dist::interleave_width(dist).unwrap_or(1),
         },
         "StoreAlign" => Kind::Store {
             src: reg_operand(a, "src", 'v')?,
@@ -213,6 +226,10 @@ impl Transfer {
                 };
                 let src = self.file(cx).vreg(src).clone();
                 Ok(self.write(cx, addr, &dist.writes(&src, &m)))
+            }
+            Kind::StorePair { src, src1, addr, bytes } => {
+                let (even, odd) = (self.file(cx).vreg(src).clone(), self.file(cx).vreg(src1).clone());
+                Ok(self.write(cx, addr, &[(0, dist::interleave(&even, &odd, bytes))]))
             }
             Kind::StoreCount { src, addr, count } => {
                 let n = cx.uint(count) as usize;
