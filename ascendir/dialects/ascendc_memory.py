@@ -106,6 +106,17 @@ class GmPtrFromIntOp(IRDLOperation):
 
 
 @irdl_op_definition
+class UbPtrTensorOp(IRDLOperation):
+    """`p[i]` / `*p` through a raw `__ubuf__ T *` (a UB byte address, ub_pointer.py): the UB memory from that
+    address on, seen as a local tensor of T, which the element's GetValue / SetValue then read or write."""
+
+    name = "ascendc.ub_ptr_tensor"
+    address = operand_def()
+    result = result_def(LocalTensorType)
+    assembly_format = "$address attr-dict `:` type($address) `->` type($result)"
+
+
+@irdl_op_definition
 class GmPtrToIntOp(IRDLOperation):
     """`(uint64_t)ptr`: a GM pointer's address as an integer."""
 

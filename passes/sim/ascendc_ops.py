@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import MemRefType, StringAttr
 from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
-from passes.sim import object_arrays, reg_ops, struct_arrays
+from passes.sim import object_arrays, reg_ops, struct_array, struct_arrays
 from passes.sim.builder import HandleArray
 from passes.sim.program import ObjectDecl
 from passes.sim.registers import Array, NotModelled, Struct, element_type, scalar_type
@@ -97,6 +97,8 @@ def emit(b: ProgramBuilder, op: Operation) -> None:  # noqa: C901  (one dispatch
         b.values[op.result] = b.reg(op.operands[0])  # handles are bytes: the view changes, the bytes do not
     elif isinstance(op, asc.GmPtrFromIntOp):
         b.emit("int2ptr", [b.reg(op.value)], [_handle(b, op)], op)  # the address decoded (memory::gm_buffer_of)
+    elif isinstance(op, asc.UbPtrTensorOp):
+        b.emit("ub2ptr", [b.reg(op.address)], [_handle(b, op)], op)  # UB from that byte address on
     elif isinstance(op, asc.GmPtrToIntOp):
         result = b.define(op.result)
         b.emit("ptr2int", [b.reg(op.pointer)], [result], op)
@@ -310,6 +312,9 @@ def _struct_init(b: ProgramBuilder, op: asc.StructInitOp) -> None:
 def _struct_get(b: ProgramBuilder, op: asc.StructGetOp) -> None:
     source = b.loc(op.struct)
     name = op.field.data
+    if isinstance(source, struct_array.StructChoice):  # `params_[k].loopInfo`: an element chosen at run time
+        struct_array.struct_get(b, source, name, op.result, op)
+        return
     if isinstance(op.result.type, MemRefType) and isinstance(source, Struct) and name in source.fields:
         # `p.padList`, indexed: the struct's own array (struct_arrays.py)
         arr = struct_arrays.parse_operand(source.fields[name][0])

@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from passes.sim import object_arrays, struct_arrays
+from passes.sim import object_arrays, struct_array, struct_arrays
 from passes.sim.registers import Array, NotModelled, Struct, is_handle_type, is_object_type, scalar_type
 
 
@@ -50,6 +50,8 @@ class CellEmission:
                 # `LocalTensor<half> l1A[STAGES]` (catlass's ping-pong buffers): one handle register per element
                 self.values[op.memref] = HandleArray([self.regs.handle() for _ in range(_product(shape))], shape)
                 return
+            if ty is None and struct_array.declare(self, op.memref, elem, shape):  # type: ignore[arg-type]
+                return  # `MultiCopyParams<T, 5> params_[2]`: one struct per element (struct_array.py)
             if ty is None and object_arrays.declare(self, op.memref, elem, shape, op):
                 return  # `TBuf<> sumBuf[2]`: one object per element
             if ty is None:
@@ -93,6 +95,16 @@ class CellEmission:
         if isinstance(cell, object_arrays.ObjectArray):
             object_arrays.load(self, cell, op)
             return
+        if isinstance(cell, struct_array.StructArray):
+            struct_array.load(self, cell, list(op.indices), op.res, op)  # type: ignore[arg-type]
+            return
+        if isinstance(cell, struct_array.ArrayAt):  # an array member of an element chosen at run time
+            result = self.define(op.res)
+            assert isinstance(result, str)
+            index = struct_array.element_index(self, cell, self.array_index(
+                Array(0, cell.span.elem, (cell.size,)), op.indices, op), op)
+            self.emit(f"ld.stack.{cell.span.elem}", [cell.span.operand(), index], [result], op)
+            return
         if isinstance(cell, Array):
             result = self.define(op.res)
             assert isinstance(result, str)
@@ -114,6 +126,17 @@ class CellEmission:
             return
         if isinstance(cell, object_arrays.ObjectArray):
             raise NotModelled("an object stored into an array of objects")
+        if isinstance(cell, struct_array.StructArray):
+            struct_array.store(self, cell, list(op.indices), self.loc(op.value), op)  # type: ignore[arg-type]
+            return
+        if isinstance(cell, struct_array.ArrayAt):
+            index = struct_array.element_index(self, cell, self.array_index(
+                Array(0, cell.span.elem, (cell.size,)), op.indices, op), op)
+            self.emit(f"st.stack.{cell.span.elem}", [cell.span.operand(), index, self.reg(op.value)], op=op)
+            return
+        if isinstance(cell, Struct) and isinstance(chosen := self.loc(op.value), struct_array.StructChoice):
+            struct_array.copy_into(self, cell, chosen, op)  # type: ignore[arg-type]  # `auto p = params_[k];`
+            return
         if isinstance(cell, Array):
             index = self.array_index(cell, op.indices, op)
             self.emit(f"st.stack.{cell.elem}", [f"s{cell.offset}:{cell.size}:{cell.elem}", index,
