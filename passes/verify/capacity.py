@@ -16,6 +16,7 @@ from passes.verify.alignment_copies import datacopy_params, fold_unsigned
 from passes.verify.buffer_state import analyze
 from passes.verify.ir import api_calls_of, arg, ops_of_kind, overload_of
 from passes.verify.rules import CheckContext, rule
+from passes.verify.value_bounds import upper_bound
 from passes.verify.value_fold import fold_int, source_of, tensor_elem_bytes, type_name
 
 
@@ -82,7 +83,9 @@ _WHOLE_COUNT_FAMILIES = ("data_copy", "vec_unary", "vec_binary", "vec_scalar", "
     summary="A count-form call (DataCopy, Add, Muls, Exp, Cast, Duplicate, ...) processes more elements than "
             "its LocalTensor holds: count x sizeof(T) past the bytes InitBuffer gave the queue or TBuf buffer, "
             "less the offset of a sub-tensor `t[off]`; likewise a DataCopy / DataCopyPad whose blockCount x "
-            "blockLen (32-byte blocks for DataCopy, bytes for DataCopyPad) alone is more than that.",
+            "blockLen (32-byte blocks for DataCopy, bytes for DataCopyPad) alone is more than that. A count that is "
+            "the smaller of two values (std::min, a ternary: a tile loop's `min(rest, TILE)`) counts as its "
+            "smallest bounded operand, the whole tile it is on every full pass.",
     why="Nothing checks the count against the tensor on the NPU: the instruction reads or writes the bytes "
         "after the buffer, which belong to the next buffer (silently corrupted data) or lie past the end of "
         "UB (AI Core exception 507035). The CPU-debug build stops with a tensor size check failure.",
@@ -136,6 +139,8 @@ def local_tensor_overrun(ctx: CheckContext) -> None:
         count_arg = arg(call, "count")
         if count_arg is not None:
             count = fold_int(count_arg)
+            at_most = count is None  # a tile loop's min(rest, tile): as many as its smallest bounded operand
+            count = upper_bound(count_arg) if at_most else count
             if count is None or count <= 0:
                 continue
             what = None
@@ -143,7 +148,7 @@ def local_tensor_overrun(ctx: CheckContext) -> None:
             copied = _copied_bytes(ctx, call)
             if copied is None:
                 continue
-            count, what = copied
+            count, what, at_most = copied
         for i, p in enumerate(found[0].params):
             if p.kind != "local_tensor" or i >= len(call.args):
                 continue
@@ -157,23 +162,29 @@ def local_tensor_overrun(ctx: CheckContext) -> None:
             if need > available:
                 elem = type_name(tensor.type.element_type)  # type: ignore[attr-defined]
                 moved = f"{count} x {elem} = {need} bytes" if what is None else f"{need} bytes ({what})"
+                moved = f"up to {moved}" if at_most else moved
                 ctx.report(call, f"{call.api.data} goes through {moved} of {p.name}, "
                                  f"but {name}'s buffer has {max(available, 0)} bytes from that tensor's start")
                 break
 
 
-def _copied_bytes(ctx: CheckContext, call: asc.ApiCallOp) -> tuple[int, str] | None:
-    """Bytes a DataCopy / DataCopyPad in the params form moves at least, from its blockCount and blockLen
-    (DataCopy counts blockLen in 32-byte blocks, DataCopyPad in bytes; strides only add gaps), and how."""
+def _copied_bytes(ctx: CheckContext, call: asc.ApiCallOp) -> tuple[int, str, bool] | None:
+    """Bytes a DataCopy / DataCopyPad in the params form moves, from its blockCount and blockLen (DataCopy
+    counts blockLen in 32-byte blocks, DataCopyPad in bytes; strides only add gaps), how, and whether that is
+    an upper bound (a field that is a min, value_bounds) rather than the amount."""
     given = datacopy_params(call) if call.overload.data != "enhanced" else None  # (CO1 -> CO2: other units)
     struct = ctx.catalog.struct(given[0]) if given is not None else None
     if given is None or struct is None:
         return None
     fields = given[1]
     values = []
+    at_most = False
     for name in ("blockCount", "blockLen"):
         if name in fields:
             value = fold_unsigned(fields[name])
+            if value is None:
+                value = upper_bound(fields[name])
+                at_most = value is not None
         else:
             declared = struct.field(name)
             default = declared.default if declared is not None else None
@@ -183,8 +194,8 @@ def _copied_bytes(ctx: CheckContext, call: asc.ApiCallOp) -> tuple[int, str] | N
         values.append(value)
     blocks, length = values
     if call.api.data == "DataCopy":
-        return blocks * length * 32, f"blockCount {blocks} x blockLen {length} x 32 bytes"
-    return blocks * length, f"blockCount {blocks} x blockLen {length} bytes"
+        return blocks * length * 32, f"blockCount {blocks} x blockLen {length} x 32 bytes", at_most
+    return blocks * length, f"blockCount {blocks} x blockLen {length} bytes", at_most
 
 
 def _buffer_name(buffer: SSAValue) -> str:
