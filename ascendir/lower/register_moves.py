@@ -362,37 +362,31 @@ def _scatter(lw: FunctionLowerer, e: A.Call, form: _Form) -> None:
 
 
 def _load_pair(lw: FunctionLowerer, e: A.Call, form: _Form, elem: Scalar | None, dst: object, dst1: object) -> None:
-    args = e.args
-    regs = {"dst": dst, "dst1": dst1}
-    if len(args) == 3 and form.post is None:
-        _emit(lw, e, "LoadAlign", elem, regs, {"addr": _address(lw, args[2])}, form)
-    elif len(args) == 4 and form.post == "POST_MODE_UPDATE":
-        addr = _address(lw, args[2])
-        stride = _scalar(lw, args[3], "stride")
-        _emit(lw, e, "LoadAlign", elem, regs, {"addr": addr}, form)
-        _post_update(lw, args[2], addr, stride, e)
-    elif len(args) == 4 and form.post is None:
-        _emit(lw, e, "LoadAlign", elem, regs, {"addr": _with_offset(lw, _address(lw, args[2]), args[3])}, form)
-    else:
-        raise _Unmodelled(f"the two-register form with {len(args)} arguments")
+    _pair(lw, e, form, elem, {"dst": dst, "dst1": dst1}, "LoadAlign", at=2, plain=3)
 
 
 def _store_pair(lw: FunctionLowerer, e: A.Call, form: _Form, elem: Scalar | None, src: object, src1: object) -> None:
     """The interleaving store of two registers, 2 * VL bytes; its mask (the last argument) is ignored, as the
     StoreAlign page's StoreDist table says of DIST_INTLV_B8/B16/B32 ("忽略mask")."""
-    args = e.args
-    regs = {"src": src, "src1": src1}
-    if _register(lw, args[-1], "p") is None:
+    if _register(lw, e.args[-1], "p") is None:
         raise _Unmodelled("the mask argument is no MaskReg the lowering models")
-    if len(args) == 4 and form.post is None:
-        _emit(lw, e, "StoreAlign", elem, regs, {"addr": _address(lw, args[0])}, form)
-    elif len(args) == 5 and form.post == "POST_MODE_UPDATE":
-        addr = _address(lw, args[0])
+    _pair(lw, e, form, elem, {"src": src, "src1": src1}, "StoreAlign", at=0, plain=4)
+
+
+def _pair(lw: FunctionLowerer, e: A.Call, form: _Form, elem: Scalar | None, regs: dict[str, object], api: str,
+          at: int, plain: int) -> None:
+    """A two-register load or store, its address argument `at`: `plain` arguments, or one more whose fourth
+    argument is the post-update stride (POST_MODE_UPDATE) or an offset added to the address."""
+    args = e.args
+    if len(args) == plain and form.post is None:
+        _emit(lw, e, api, elem, regs, {"addr": _address(lw, args[at])}, form)
+    elif len(args) == plain + 1 and form.post == "POST_MODE_UPDATE":
+        addr = _address(lw, args[at])
         stride = _scalar(lw, args[3], "stride")
-        _emit(lw, e, "StoreAlign", elem, regs, {"addr": addr}, form)
-        _post_update(lw, args[0], addr, stride, e)
-    elif len(args) == 5 and form.post is None:
-        _emit(lw, e, "StoreAlign", elem, regs, {"addr": _with_offset(lw, _address(lw, args[0]), args[3])}, form)
+        _emit(lw, e, api, elem, regs, {"addr": addr}, form)
+        _post_update(lw, args[at], addr, stride, e)
+    elif len(args) == plain + 1 and form.post is None:
+        _emit(lw, e, api, elem, regs, {"addr": _with_offset(lw, _address(lw, args[at]), args[3])}, form)
     else:
         raise _Unmodelled(f"the two-register form with {len(args)} arguments")
 
