@@ -9,6 +9,7 @@ use crate::checks::Findings;
 use crate::core::{self, Core};
 use crate::memory::{Gm, GmRole, LocalMem, MemKind, OwnedBuf};
 use crate::parse::parse;
+use crate::program::Program;
 
 /// One core, its local memories, and GM buffers, around a program body.
 pub(super) struct Rig {
@@ -58,20 +59,22 @@ impl Rig {
         self
     }
 
-    /// Runs `code` (instructions, one per line) with `regs` scalar registers set as given.
-    pub(super) fn run(self, consts: &[(u32, &str, u64)], code: &str) -> Out {
+    /// The program around `code`: the GM parameters, 64 registers, `stack` bytes of stack, `consts` set.
+    fn program(&self, consts: &[(u32, &str, u64)], code: &str, stack: usize) -> Program {
         let mut text = self.header.clone();
         for (i, (name, _, _)) in self.gm.iter().enumerate() {
             text += &format!("param {i} {name} h{i} gm\n");
         }
-        text += "regs 64 32\nstack 16\n";
+        text += &format!("regs 64 32\nstack {stack}\n");
         for (r, ty, v) in consts {
             text += &format!("const r{r} {ty} {v}\n");
         }
-        text += "code\n";
-        text += code;
-        text += "\n  ret\nend\n";
-        let prog = parse(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+        text += &format!("code\n{code}\n  ret\nend\n");
+        parse(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"))
+    }
+
+    /// Calls `run` with GM buffers holding copies of the rig's GM data; its result and those buffers afterwards.
+    fn on_gm<T>(&self, run: impl FnOnce(&mut Gm) -> T) -> (T, Vec<Vec<u8>>) {
         let mut owned: Vec<OwnedBuf> = self.gm.iter().map(|(_, _, d)| OwnedBuf::new(d.clone())).collect();
         let bufs = owned
             .iter_mut()
@@ -79,54 +82,44 @@ impl Rig {
             .map(|(o, (name, role, _))| unsafe { o.gm(name, *role) })
             .collect();
         let mut gm = Gm { bufs };
-        let mut core = Core::new(&prog, 0, 1);
-        for (i, p) in prog.params.iter().enumerate() {
-            if let Some(h) = p.handle {
-                core.h[h as usize] = crate::memory::Handle {
-                    space: crate::memory::Space::Gm(i as u32),
-                    addr: 0,
-                    len: gm.bufs[i].len() as i64,
-                    alloc: 0,
-                };
-            }
-        }
-        for (m, at, data) in &self.fills {
-            let size = prog.memory(*m).unwrap().0;
-            let mem = core.mem[*m as usize].get_or_insert_with(|| LocalMem::new(size));
-            mem.data.as_mut_slice()[*at..*at + data.len()].copy_from_slice(data);
-            mem.init[*at..*at + data.len()].fill(1);
-        }
-        let mut findings = Findings::new();
-        let mut budget = 1_000_000u64;
-        core::run(&mut core, &mut gm, &prog, &mut findings, &mut budget);
+        let result = run(&mut gm);
         drop(gm);
-        Out {
-            core,
-            gm: owned.into_iter().map(|o| o.data).collect(),
-            findings,
-        }
+        (result, owned.into_iter().map(|o| o.data).collect())
+    }
+
+    /// Runs `code` (instructions, one per line) with `regs` scalar registers set as given.
+    pub(super) fn run(self, consts: &[(u32, &str, u64)], code: &str) -> Out {
+        let prog = self.program(consts, code, 16);
+        let ((core, findings), gm) = self.on_gm(|gm| {
+            let mut core = Core::new(&prog, 0, 1);
+            for (i, p) in prog.params.iter().enumerate() {
+                if let Some(h) = p.handle {
+                    core.h[h as usize] = crate::memory::Handle {
+                        space: crate::memory::Space::Gm(i as u32),
+                        addr: 0,
+                        len: gm.bufs[i].len() as i64,
+                        alloc: 0,
+                    };
+                }
+            }
+            for (m, at, data) in &self.fills {
+                let size = prog.memory(*m).unwrap().0;
+                let mem = core.mem[*m as usize].get_or_insert_with(|| LocalMem::new(size));
+                mem.data.as_mut_slice()[*at..*at + data.len()].copy_from_slice(data);
+                mem.init[*at..*at + data.len()].fill(1);
+            }
+            let mut findings = Findings::new();
+            let mut budget = 1_000_000u64;
+            core::run(&mut core, gm, &prog, &mut findings, &mut budget);
+            (core, findings)
+        });
+        Out { core, gm, findings }
     }
 
     /// Runs `code` as a whole launch of `block_dim` blocks (every core of a MIX block), without local fills;
     /// the findings and GM afterwards.
     pub(super) fn launch(self, consts: &[(u32, &str, u64)], code: &str, block_dim: u32) -> (Findings, Vec<Vec<u8>>) {
-        let mut text = self.header.clone();
-        for (i, (name, _, _)) in self.gm.iter().enumerate() {
-            text += &format!("param {i} {name} h{i} gm\n");
-        }
-        text += "regs 64 32\nstack 0\n";
-        for (r, ty, v) in consts {
-            text += &format!("const r{r} {ty} {v}\n");
-        }
-        text += &format!("code\n{code}\n  ret\nend\n");
-        let prog = parse(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
-        let mut owned: Vec<OwnedBuf> = self.gm.iter().map(|(_, _, d)| OwnedBuf::new(d.clone())).collect();
-        let bufs = owned
-            .iter_mut()
-            .zip(&self.gm)
-            .map(|(o, (name, role, _))| unsafe { o.gm(name, *role) })
-            .collect();
-        let mut gm = Gm { bufs };
+        let prog = self.program(consts, code, 0);
         let cfg = crate::sim::Config {
             block_dim,
             cores: 24,
@@ -134,9 +127,8 @@ impl Rig {
             timing: None,
             trace_limit: None,
         };
-        let out = crate::sim::run(&prog, &mut gm, &cfg);
-        drop(gm);
-        (out.findings, owned.into_iter().map(|o| o.data).collect())
+        let (out, gm) = self.on_gm(|gm| crate::sim::run(&prog, gm, &cfg));
+        (out.findings, gm)
     }
 }
 
