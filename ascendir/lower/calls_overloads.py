@@ -140,6 +140,11 @@ def explicit_types(lw: FunctionLowerer, fn: A.FunctionDecl, targs: list[A.Templa
     for p in params:
         if p.name and p.name not in bound and p.default is not None:
             bound[p.name] = lw._default_template_value(p)
+        elif p.name and p.name not in bound and p.variadic and not any(
+                fp.variadic for fp in fn.params):
+            # a pack neither given nor deduced from a parameter pack is empty (tla's `template <int... Is, class
+            # Tuple> auto rank(Tuple const& t)` called as rank(t): `sizeof...(Is)` is 0)
+            bound[p.name] = Pack(())
     return bound
 
 

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
-from ascendir.lower import enable_if, matmul_config
+from ascendir.lower import enable_if, matmul_config, template_values
 from ascendir.lower.ast_queries import node_text, type_text
 from ascendir.lower.astwalk import walk
 from ascendir.lower.ctypes import Scalar
@@ -57,6 +57,14 @@ class TemplateArguments:
                 continue
             if not self._match_pattern_arg(arg.value, value, names, bound):
                 return None
+        for p in params:
+            # a value parameter (`size_t N`) deduced as a type or a function (an argument the lowering could not
+            # evaluate: tla's `make_seq<Layout::rank>` read as a function name): no instance C++ would make. Without
+            # this, `MakeIntegerSequenceImpl<IntegerSequence<T, N - 1, Ns...>, T, N - 1>` recursed without end
+            held = bound.get(p.name or "")
+            if p.kind == "value" and not (p.type is not None and p.type.pointers) and any(
+                    _not_a_value(v) for v in (held.items if isinstance(held, Pack) else (held,))):
+                return None
         for (cond, picked), value in sfinae:
             # `enable_if_t<isRowMajor<LayoutSrc>::value && ...>`: the specialisation applies where the condition
             # holds for what the other arguments deduced (and names the argument given, void by default); where it
@@ -98,6 +106,15 @@ class TemplateArguments:
                 return False
             inner = list(value.args)
             base_name = value.name.partition("<")[0]
+            *fixed, tail = last.template_args
+            packed = _parameter_named(tail.value, names) if tail.pack else None
+            if packed is not None:
+                # `tla::tuple<T...>` against tuple<int, int, float>: the pack takes the arguments the others leave
+                # (tla's `tuple_size<tla::tuple<T...>>`); a pack already bound must be the same
+                if len(inner) < len(fixed) or (packed in bound and bound[packed] != Pack(tuple(inner[len(fixed):]))):
+                    return False
+                bound[packed] = Pack(tuple(inner[len(fixed):]))
+                return all(self._match_pattern_arg(a.value, v, names, bound) for a, v in zip(fixed, inner))
             if len(inner) < len(last.template_args) or not self._defaults_match(
                     self.scope.classes.get(base_name) or self.scope.declared_templates.get(base_name),
                     len(last.template_args), inner):
@@ -136,6 +153,10 @@ class TemplateArguments:
             if not bases:
                 return None
             with self._class_template_frame(info, t.args):
+                # `std::integral_constant<size_t, N>` / `decltype(detail::has_tuple_size((T*)0))` (tla's traits)
+                held = template_values.base_member(self, bases[0], parts[-1].name, e)
+                if held is not None:
+                    return held
                 t = self.resolve_type(bases[0])  # (the first base: catlass's policies derive from one)
             depth += 1
         return None
@@ -158,6 +179,21 @@ class TemplateArguments:
         finally:
             self.frames.pop()
         return tuple(out)
+
+    def _template_arg_values(self, args: Sequence[A.TemplateArg]) -> tuple[object, ...]:
+        """The values of a template argument list, a pack expansion (`Ns...` of a bound pack) spliced in as its
+        elements (tla's `MakeIntegerSequenceImpl<IntegerSequence<T, N - 1, Ns...>, T, N - 1>`)."""
+        values: list[object] = []
+        for a in args:
+            if a.pack and isinstance(a.value, A.TypeRef | A.Name):
+                ref = a.value.base if isinstance(a.value, A.TypeRef) else a.value.qname
+                names = ref.parts if isinstance(ref, A.QualifiedName) else []
+                bound = self.frame.types.get(names[0].name) if len(names) == 1 and self.frames else None
+                if isinstance(bound, Pack):
+                    values.extend(bound.items)
+                    continue
+            values.append(self._template_arg_value(a))
+        return tuple(values)
 
     def _template_arg_value(self, a: A.TemplateArg) -> object:
         template = self._class_template_named(a.value)
@@ -203,8 +239,8 @@ class TemplateArguments:
             parts = value.base.parts
         elif isinstance(value, A.Name):
             parts = value.qname.parts
-        if not parts or parts[-1].template_args or any(p.template_args for p in parts):
-            return None
+        if not parts or any(p.template_args is not None for p in parts):
+            return None  # (`tuple<>`, an empty argument list, is the instance with no arguments)
         name = parts[-1].name
         if len(parts) == 1 and self.frames and isinstance(self.frame.types.get(name), C.TemplateNameT):
             return self.frame.types[name]  # type: ignore[return-value]  # a template template parameter passed on
@@ -235,6 +271,11 @@ class TemplateArguments:
         last = name.qname.parts[-1]
         if len(name.qname.parts) == 1 and self.frames and (
                 self.lookup(last.name) is not None or last.name in self.frame.types):
+            return False
+        first = name.qname.parts[0].name
+        if len(name.qname.parts) >= 2 and ((self.frames and first in self.frame.types) or first in self.scope.classes):
+            # `Layout::rank` with Layout a type parameter (tla's `make_seq<Layout::rank>`): a member of that class,
+            # not the namespace's function rank
             return False
         if last.name in self.scope.functions:
             return True
@@ -385,6 +426,14 @@ class TemplateArguments:
                     return Val(C.BOOL, const=int(bool(value)))
                 if enum is not None and isinstance(value, str):
                     return Val(C.EnumT(enum), const=value)
+        if isinstance(bound, C.ClassT) and len(rest) >= 2 and isinstance(e, A.Name) \
+                and len(e.qname.parts) > len(rest):
+            # `BlockMmadQK::L1TileShape::M` (catlass 23's kernel): a constant of the class a member alias of the
+            # argument names. It was the unknown value below, read as 0 without a word (23's PV L1 buffers then
+            # overlapped the QK ones)
+            member = self._static_member_of_type(e.qname.parts[-len(rest) - 1:], e)
+            if member is not None:
+                return member
         if isinstance(bound, C.ObjectT | C.UnknownT | C.ClassT):
             return Val(C.UnknownT("::".join(p.name for p in rest)))
         return None
@@ -400,7 +449,9 @@ class TemplateArguments:
     @contextmanager
     def _template_frame(self, name: str, params: Sequence[A.TemplateParam], args: Sequence[object]) -> Iterator[None]:
         """Lowers what a template declares with its parameters bound to `args` (defaults for the rest)."""
-        types = {p.name: Pack(tuple(args[i:])) if p.variadic else args[i] if i < len(args)
+        # (a pack a partial specialisation's pattern deduced arrives whole, as the one argument left)
+        types = {p.name: (args[i] if len(args) == i + 1 and isinstance(args[i], Pack) else Pack(tuple(args[i:])))
+                 if p.variadic else args[i] if i < len(args)
                  else self._default_template_value(p) for i, p in enumerate(params) if p.name}
         self.frames.append(Frame(name, [{}], None, types, set()))
         try:
@@ -451,7 +502,11 @@ class TemplateArguments:
                    if isinstance(b.base, A.QualifiedName))
 
     def _type_trait(self, parts: Sequence[A.NamePart]) -> Val | None:
-        """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` fold to constants."""
+        """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` fold to constants; a variable
+        template of the program is its initialiser for the arguments written."""
+        held = template_values.variable_template(self, parts, parts[-1]) if parts else None
+        if held is not None:
+            return held
         if len(parts) >= 2 and parts[-1].name == "value" and parts[-2].name == "is_empty" \
                 and len(parts[-2].template_args or []) == 1:
             # `std::is_empty<T>::value` (tla's is_static: a shape known at compile time is an empty class)
@@ -472,6 +527,11 @@ class TemplateArguments:
             return None
         first, *others = (self._template_arg_value(x) for x in args)
         return Val(C.BOOL, const=int(any(_same_type(first, other) for other in others)))
+
+
+def _not_a_value(v: object) -> bool:
+    """A type (not an unknown value) or a function where a number is meant."""
+    return isinstance(v, FunctionRef) or (type(v).__module__ == C.__name__ and not isinstance(v, C.UnknownT))
 
 
 def _same_type(a: object, b: object) -> bool:

@@ -335,7 +335,7 @@ class TypeResolution:
             if cls is not None and name in self.scope.tiling_structs and cls.is_plain_struct and \
                     not _constant_record(cls):
                 return C.TilingT(name)
-            values = tuple(self._template_arg_value(a) for a in args)
+            values = self._template_arg_values(args)
             primary = cls or (self.scope.declared_templates.get(name) if namespace is None or self.scope.declared_in.get(
                 id(self.scope.declared_templates[name].decl) if name in self.scope.declared_templates else 0) == namespace
                 else None)

@@ -20,7 +20,8 @@ from typing import TypeVar
 
 from frontend import ast as A
 
-# a pattern argument as a tree: ("param", name) | ("node", text, children)
+# a pattern argument as a tree: ("param", name) | ("pack", name) (`T...`, last of its list) | ("node", text,
+# children)
 Shape = tuple
 
 _Candidate = TypeVar("_Candidate")
@@ -49,8 +50,14 @@ def _qualified_shape(qname: A.QualifiedName, params: set[str]) -> Shape:
     last = qname.parts[-1]
     if len(qname.parts) == 1 and not last.template_args and last.name in params:
         return ("param", last.name)
-    args = tuple(shape_of(a.value, params) for a in last.template_args or [])
+    args = tuple(_packed(shape_of(a.value, params)) if a.pack else shape_of(a.value, params)
+                 for a in last.template_args or [])
     return ("node", last.name, args)
+
+
+def _packed(shape: Shape) -> Shape:
+    """`T...` of a parameter pack T: a pack (anything else expanded is compared as written)."""
+    return ("pack", shape[1]) if shape[0] == "param" else shape
 
 
 def _binds(general: Shape, special: Shape, bound: dict[str, Shape]) -> bool:
@@ -62,11 +69,25 @@ def _binds(general: Shape, special: Shape, bound: dict[str, Shape]) -> bool:
             return bound[name] == special
         bound[name] = special
         return True
-    if special[0] == "param":
-        return False  # a concrete part of the general pattern against an arbitrary type
-    if general[1] != special[1] or len(general[2]) != len(special[2]):
+    if special[0] in ("param", "pack"):
+        return False  # a concrete part of the general pattern against an arbitrary type (or any number)
+    if general[1] != special[1]:
         return False
-    return all(_binds(g, s, bound) for g, s in zip(general[2], special[2]))
+    inner, given = general[2], special[2]
+    if inner and inner[-1][0] == "pack":
+        # `tuple<T...>` becomes `tuple<T, U, T>` with the pack standing for the arguments its prefix leaves
+        # (a pack of the special pattern is matched by a pack only: it may be any number of arguments)
+        *fixed, pack = inner
+        if len(given) < len(fixed):
+            return False
+        rest = ("node", "...", tuple(given[len(fixed):]))
+        if pack[1] in bound and bound[pack[1]] != rest:
+            return False
+        bound[pack[1]] = rest
+        return all(_binds(g, s, bound) for g, s in zip(fixed, given))
+    if len(inner) != len(given):
+        return False
+    return all(_binds(g, s, bound) for g, s in zip(inner, given))
 
 
 def at_least_as_specialised(special: Sequence[Shape], general: Sequence[Shape]) -> bool:
@@ -84,8 +105,8 @@ def pattern_shapes(pattern: Sequence[A.TemplateArg], params: Sequence[A.Template
 
 
 def _tag(shape: Shape, owner: int) -> Shape:
-    if shape[0] == "param":
-        return ("param", f"{shape[1]}#{owner}")
+    if shape[0] in ("param", "pack"):
+        return (shape[0], f"{shape[1]}#{owner}")
     return ("node", shape[1], tuple(_tag(s, owner) for s in shape[2]))
 
 

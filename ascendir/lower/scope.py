@@ -87,6 +87,8 @@ class Scope:
     aliases: dict[str, A.TypeRef] = field(default_factory=dict)
     # the template parameters of alias templates (`template <typename T> using aType = MatmulType<..., T>;`)
     alias_templates: dict[str, list[A.TemplateParam]] = field(default_factory=dict)
+    # and of variable templates (tla's `template <class Tuple> constexpr auto rank_v = rank_t<Tuple>::value;`)
+    variable_templates: dict[str, list[A.TemplateParam]] = field(default_factory=dict)
     tiling_structs: dict[str, TilingStruct] = field(default_factory=dict)
     kernels: list[tuple[A.FunctionDecl, list[A.TemplateParam] | None]] = field(default_factory=list)
     function_templates: dict[int, list[A.TemplateParam]] = field(default_factory=dict)  # id(FunctionDecl) -> params
@@ -174,6 +176,8 @@ def _collect_decls(scope: Scope, decls: list[A.Node], template: list[A.TemplateP
         elif isinstance(d, A.VarDecl):
             for decl in d.declarators:
                 scope.constants[decl.name] = (d, decl)
+                if template:
+                    scope.variable_templates[decl.name] = template
         elif isinstance(d, A.AliasDecl):
             scope.aliases[d.name] = d.type
             if template:
