@@ -4,6 +4,7 @@ the platform, the context's effects and the tiling struct's fields, on the run's
 
 from __future__ import annotations
 
+import struct
 from math import prod
 from typing import Any, cast
 
@@ -216,8 +217,9 @@ class HostFunctions(InterpreterFunctions):
     def run_attr(self, interpreter: Interpreter, op: host.AttrOp, args: PythonValues) -> PythonValues:
         state = cast(TilingContextState, args[0])
         index = query_index(op, args, "attribute")
-        value = _attr_as(state.attr(index), op.kind)
-        kind = op.kind
+        stored = op.stored.data if op.stored is not None else None
+        kind = stored or op.kind  # (read as the OpDef declares it first, when the getter's type differs)
+        value = _attr_as(state.attr(index), kind)
         ok = {
             "int": isinstance(value, int) and not isinstance(value, bool),
             "float": isinstance(value, int | float) and not isinstance(value, bool),
@@ -229,6 +231,8 @@ class HostFunctions(InterpreterFunctions):
             raise HostEvalError(
                 f"{state.func_name} reads attribute {index} as {kind} but was given {value!r}"
             )
+        if stored is not None:
+            value, kind = _reinterpreted(value, stored, op.kind), op.kind
         if kind == "float":
             return (round_float(float(cast(float, value)), op.result.type),)
         if kind == "list_int":
@@ -252,6 +256,29 @@ class HostFunctions(InterpreterFunctions):
     @impl(host.StrFindOp)
     def run_str_find(self, interpreter: Interpreter, op: host.StrFindOp, args: PythonValues) -> PythonValues:
         return (str(args[0]).find(op.literal.data),)
+
+    @impl(host.StrNullOp)
+    def run_str_null(self, interpreter: Interpreter, op: host.StrNullOp, args: PythonValues) -> PythonValues:
+        return (None,)  # (a text is a str: the null pointer is the one value that is not)
+
+    @impl(host.StrIsNullOp)
+    def run_str_is_null(self, interpreter: Interpreter, op: host.StrIsNullOp, args: PythonValues) -> PythonValues:
+        return (args[0] is None,)
+
+    @impl(host.StrCharOp)
+    def run_str_char(self, interpreter: Interpreter, op: host.StrCharOp, args: PythonValues) -> PythonValues:
+        text, position = _c_string(args[0], "read a character of"), to_signed(int(args[1]), 64)
+        if not 0 <= position <= len(text):
+            raise HostEvalError(f"character {position} of the C string {text!r} read, past its terminator")
+        code = ord(text[position]) if position < len(text) else 0  # (at the end: its '\0')
+        return (to_signed(code & 0xFF, 8),)
+
+    @impl(host.StrAdvanceOp)
+    def run_str_advance(self, interpreter: Interpreter, op: host.StrAdvanceOp, args: PythonValues) -> PythonValues:
+        text, count = _c_string(args[0], "move a pointer into"), to_signed(int(args[1]), 64)
+        if not 0 <= count <= len(text):
+            raise HostEvalError(f"a pointer into the C string {text!r} moved by {count}, outside the string")
+        return (text[count:],)
 
     @impl(host.ListSizeOp)
     def run_list_size(
@@ -359,6 +386,14 @@ class HostFunctions(InterpreterFunctions):
         state.workspace[op.index.value.data] = to_unsigned(int(args[1]), 64)  # size_t
         return ()
 
+    @impl(host.WorkspaceGetOp)
+    def run_workspace_get(self, interpreter: Interpreter, op: host.WorkspaceGetOp, args: PythonValues) -> PythonValues:
+        state, index = cast(TilingContextState, args[0]), op.index.value.data
+        if index not in state.workspace:
+            raise HostEvalError(f"{state.func_name} reads workspace size {index} before it sets it (the runtime's "
+                                "array holds an unknown value there)")
+        return (state.workspace[index],)
+
     @impl(host.TilingDataOp)
     def run_tiling_data(
         self, interpreter: Interpreter, op: host.TilingDataOp, args: PythonValues
@@ -443,6 +478,37 @@ class HostFunctions(InterpreterFunctions):
         state.buffer = TilingStruct(data.struct_name, copy_fields(data.fields), bound=False, saved=True)
         data.saved = True
         return ()
+
+
+def _reinterpreted(value: Any, stored: str, kind: str) -> Any:
+    """An attribute stored as `stored` (int64, float32, a one-byte bool, a NUL-terminated string) read through a
+    getter of `kind`, as GetAttrPointer<T>'s reinterpret_cast does: its bytes (little-endian), those past its own
+    taken as zero (the lowering says so where it reads one)."""
+    if stored == "int":
+        data = int(value).to_bytes(8, "little", signed=True)
+    elif stored == "float":
+        data = struct.pack("<f", float(value))
+    elif stored == "bool":
+        data = bytes([1 if value else 0])
+    else:
+        data = str(value).encode() + b"\0"
+    if kind == "int":
+        return int.from_bytes(data[:8].ljust(8, b"\0"), "little", signed=True)
+    if kind == "float":
+        return cast(float, struct.unpack("<f", data[:4].ljust(4, b"\0"))[0])
+    if kind == "bool":
+        return data[0] != 0
+    end = data.find(b"\0")
+    if end < 0:
+        raise HostEvalError(f"a {stored} attribute read as a string has no terminator in its {len(data)} bytes")
+    return data[:end].decode("latin-1")
+
+
+def _c_string(value: Any, what: str) -> str:
+    """The text a `const char*` points to; a null pointer dereferenced is the tiling function's crash."""
+    if value is None:
+        raise HostEvalError(f"the tiling function tries to {what} a null C string (a nullptr const char*)")
+    return str(value)
 
 
 def query_index(op: Operation, args: PythonValues, what: str) -> int:

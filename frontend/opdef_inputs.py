@@ -57,6 +57,25 @@ def attr_count(texts: Iterable[str]) -> int | None:
 
 
 _ATTR_NAME_RE = re.compile(r"this\s*->\s*Attr\s*\(\s*\"(\w+)\"\s*\)")
+_ATTR_KIND_RE = re.compile(r"\.\s*(Int|Float|Bool|String|ListInt|ListFloat|ListBool|ListListInt)\s*\(")
+
+
+def attr_kinds(texts: Iterable[str]) -> list[str | None] | None:
+    """The value type each attribute of the OpDef that `OP_ADD` registers declares (`.Float(1.0)`: "Float"), in
+    the attributes' order, each name once (its last declaration: a per-chip config may repeat it); None for an
+    attribute whose type is not written as a literal method, and None without exactly one such OpDef. The
+    runtime stores an attribute as that type whichever getter a tiling function reads it with."""
+    body = _opdef_body(texts)
+    if body is None:
+        return None
+    starts = list(_ATTR_NAME_RE.finditer(body))
+    kinds: dict[str, str | None] = {}
+    for k, m in enumerate(starts):
+        end = starts[k + 1].start() if k + 1 < len(starts) else len(body)
+        statement = body[m.end():end].split(";", 1)[0]
+        kind = _ATTR_KIND_RE.search(statement)
+        kinds[m.group(1)] = kind.group(1) if kind else None
+    return list(kinds.values())
 
 
 def _opdef_body(texts: Iterable[str]) -> str | None:

@@ -308,7 +308,7 @@ class _IfParser:
         if t.kind == NUM:
             return _parse_int(t.text)
         if t.kind == CHR:
-            return (_char_value(t.text), False)
+            return (char_value(t.text), False)
         if t.kind == ID:
             # C: identifiers left after macro expansion are 0; C++ keywords true/false are not.
             return (1 if t.text == "true" else 0, False)
@@ -337,7 +337,9 @@ def _parse_int(text: str) -> _Val:
     return (v, unsigned)
 
 
-def _char_value(text: str) -> int:
+def char_value(text: str) -> int:
+    """The value of a character constant (`'a'`, `'\\0'`, `'\\x1f'`, `u8'c'`): its first character, escapes decoded; the
+    lowering reads the program's character literals with it too."""
     q = text.index("'")
     body = text[q + 1 : -1] if text.endswith("'") and len(text) > q + 1 else text[q + 1 :]
     if not body:

@@ -4,8 +4,8 @@ optional attribute is set, string comparison, an input tensor's values read as a
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import I64, IntegerAttr, StringAttr, i1, i64
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import I64, IntegerAttr, StringAttr, i1, i8, i64
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -40,6 +40,9 @@ class AttrOp(IRDLOperation):
     `i64` GetInt, `f32` GetFloat, `i1` GetBool, `!host.string` GetStr, `!host.int_list` GetListInt.
     The attribute is the `index` property plus, when present, the runtime value of `at`: an index counted in
     a local (`GetAttrPointer<float>(idx++)`), printed `%ctx[0 + %idx]`, as a tensor query's is.
+    `stored`, when present, is the kind the op's OpDef declares the attribute as, which the getter's differs
+    from (`GetInt(0)` of a `.Float(1.0)` attribute): GetAttrPointer<T> reinterprets the attribute's bytes, so
+    the result is the stored value's bytes read as the getter's type (ascendir.host_eval_context).
     """
 
     name = "host.attr"
@@ -47,18 +50,24 @@ class AttrOp(IRDLOperation):
     context = operand_def(AnyContext)
     index = prop_def(IntegerAttr[I64])
     at = opt_operand_def(i64)
+    stored = opt_prop_def(StringAttr)
     result = result_def(AnyAttr())
 
     traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
     custom_directives = (ContextOf,)
     assembly_format = (
         "$context `[` $index (`+` $at^)? `]` custom<ContextOf>(type($context)) attr-dict `:` type($result)"
     )
 
-    def __init__(self, context: SSAValue, index: int, kind: str, at: SSAValue | None = None) -> None:
+    def __init__(self, context: SSAValue, index: int, kind: str, at: SSAValue | None = None,
+                 stored: str | None = None) -> None:
+        properties: dict[str, Attribute] = {"index": IntegerAttr(index, i64)}
+        if stored is not None:
+            properties["stored"] = StringAttr(stored)
         super().__init__(
             operands=[context, [at] if at is not None else []],
-            properties={"index": IntegerAttr(index, i64)},
+            properties=properties,
             result_types=[ATTR_RESULT_TYPES[kind]],
         )
 
@@ -171,6 +180,76 @@ class StrFindOp(IRDLOperation):
 
     def __init__(self, value: SSAValue, literal: str) -> None:
         super().__init__(operands=[value], properties={"literal": StringAttr(literal)}, result_types=[i64])
+
+
+@irdl_op_definition
+class StrNullOp(IRDLOperation):
+    """A null `const char*` (`return nullptr;` from a helper that returns an attribute's C string, or the
+    pointer GetStr hands out for an absent attribute): a `!host.string` that holds no text, which
+    host.str_is_null tells apart and any read of its characters rejects."""
+
+    name = "host.str_null"
+
+    result = result_def(StringType)
+
+    traits = traits_def(Pure())
+    assembly_format = "attr-dict"
+
+    def __init__(self) -> None:
+        super().__init__(result_types=[StringType()])
+
+
+@irdl_op_definition
+class StrIsNullOp(IRDLOperation):
+    """`p == nullptr` of a `const char*` held as a `!host.string` (host.str_null's value, or a text)."""
+
+    name = "host.str_is_null"
+
+    value = operand_def(StringType)
+    result = result_def(i1)
+
+    traits = traits_def(Pure())
+    assembly_format = "$value attr-dict"
+
+    def __init__(self, value: SSAValue) -> None:
+        super().__init__(operands=[value], result_types=[i1])
+
+
+@irdl_op_definition
+class StrCharOp(IRDLOperation):
+    """`p[i]` / `*p` of a `const char*` held as a `!host.string` (the text from where the pointer points): the
+    character's code as i8, 0 (the terminator) at the text's end; past the end, or on a null pointer, the
+    evaluator stops (the C++ reads outside the string)."""
+
+    name = "host.str_char"
+
+    value = operand_def(StringType)
+    position = operand_def(i64)
+    result = result_def(i8)
+
+    traits = traits_def(Pure())
+    assembly_format = "$value `[` $position `]` attr-dict"
+
+    def __init__(self, value: SSAValue, position: SSAValue) -> None:
+        super().__init__(operands=[value, position], result_types=[i8])
+
+
+@irdl_op_definition
+class StrAdvanceOp(IRDLOperation):
+    """`p + n` / `++p` of a `const char*` held as a `!host.string`: the text from n characters further on (a
+    pointer one past the end is the empty text; further, or back before the start, the evaluator stops)."""
+
+    name = "host.str_advance"
+
+    value = operand_def(StringType)
+    count = operand_def(i64)
+    result = result_def(StringType)
+
+    traits = traits_def(Pure())
+    assembly_format = "$value `,` $count attr-dict"
+
+    def __init__(self, value: SSAValue, count: SSAValue) -> None:
+        super().__init__(operands=[value, count], result_types=[StringType()])
 
 
 @irdl_op_definition

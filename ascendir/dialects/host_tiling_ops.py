@@ -132,6 +132,27 @@ class SetWorkspaceOp(IRDLOperation):
 
 
 @irdl_op_definition
+class WorkspaceGetOp(IRDLOperation):
+    """`context->GetWorkspaceSizes(n)[i]` read back (`workspaces[0] += bytes;` after `workspaces[0] = base;`): the
+    size the function wrote there last; one it never wrote holds what the runtime left in the array (the
+    evaluator stops)."""
+
+    name = "host.workspace_get"
+
+    context = operand_def(TilingContextType)
+    index = prop_def(IntegerAttr[I64])
+    result = result_def(i64)
+
+    assembly_format = "$context `[` $index `]` attr-dict"
+
+    def __init__(self, context: SSAValue, index: int) -> None:
+        super().__init__(operands=[context], properties={"index": IntegerAttr(index, i64)}, result_types=[i64])
+
+    def verify_(self) -> None:
+        check_index(self.index, "workspace")
+
+
+@irdl_op_definition
 class TilingDataOp(IRDLOperation):
     """`context->GetTilingData<S>()`: the context's tiling buffer viewed as struct S."""
 

@@ -72,7 +72,8 @@ from ascendir.host_eval import (
 from ascendir.host_eval_chips import DEFAULT_CHIP
 from ascendir.host_eval_left_out import reached_gaps, span_text
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_branch_merge, host_check_macros, host_init_list, host_smart_ptr, host_vector
+from ascendir.lower import host_branch_merge, host_check_macros, host_cstring, host_init_list, host_smart_ptr
+from ascendir.lower import host_vector
 from ascendir.lower.catalog_view import CatalogView
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.diagnostics import Reporter, span_of
@@ -145,6 +146,7 @@ class HostLowerer(
         self.optional_inputs: frozenset[int] = frozenset()
         self.output_count: int | None = None  # the outputs the OpDef declares
         self.attr_count: int | None = None  # the attributes the OpDef declares
+        self.attr_kinds: list[str | None] | None = None  # the type each declares (`.Float(1.0)`: "Float")
         self._temps = 0
         self._active: list[tuple[int, int]] = []  # (id, argument count) of the functions being inlined, innermost last
         self._out_args_cache: dict[int, set[str]] = {}
@@ -236,6 +238,10 @@ class HostLowerer(
         finally:
             self._active.pop()
 
+    def _bind_params(self, fn: A.FunctionDecl, args: Sequence[Val], node: A.Node) -> None:
+        super()._bind_params(fn, args, node)
+        host_cstring.rebind_params(self, fn, node)  # `const char* lhs` stepped with `++lhs`: a cell
+
     def expr_New(self, e: A.New) -> Val:
         if not e.type.array_dims and not e.type.pointers:
             return host_smart_ptr.new_object(self, e)  # `new XTiling(context)`
@@ -254,7 +260,8 @@ class HostLowerer(
         if isinstance(st, A.Try):
             host_smart_ptr.lower_try(self, st)
             return
-        if isinstance(st, A.RangeFor) and host_init_list.lower_range_for(self, st):
+        if isinstance(st, A.RangeFor) and (host_init_list.lower_range_for(self, st)
+                                           or host_vector.lower_range_for(self, st)):
             return
         if isinstance(st, A.For) and host_init_list.lower_iterator_for(self, st):
             return
@@ -322,7 +329,14 @@ class HostLowerer(
 
     def _attr_value(self, ref: AttrRef, node: A.Node) -> Val:
         """`*attrs->GetAttrPointer<T>(i)`: the attribute's value, as T."""
-        result = self.emit(hd.AttrOp(self._context(node), ref.index, ref.kind, at=ref.at), node).results[0]
+        stored = self._stored_kind(ref)
+        if stored is not None:
+            # (smooth_l1_loss_v2 reads its Float sigma with GetInt too, to tell it from an int reduction)
+            self.report.unsupported(f"attribute {ref.index} is declared {stored} in the OpDef and read as {ref.kind}: "
+                                    "the runtime reinterprets its bytes, and those past the attribute's own are "
+                                    "taken as zero", node)
+        result = self.emit(hd.AttrOp(self._context(node), ref.index, ref.kind, at=ref.at, stored=stored),
+                           node).results[0]
         if ref.kind == "str":
             return Val(HostT("string"), result)
         if ref.kind == "list_int":
@@ -330,6 +344,21 @@ class HostLowerer(
         read = {"int": C.I64, "float": C.F32, "bool": C.BOOL}[ref.kind]
         value = Val(read, result)
         return self.convert(value, ref.ctype, node) if isinstance(ref.ctype, Scalar) else value
+
+
+    def _stored_kind(self, ref: AttrRef) -> str | None:
+        """The host.attr kind the OpDef declares attribute `ref` as, where the getter reads another scalar kind
+        (GetAttrPointer<T> is a reinterpret_cast of the attribute's storage); None otherwise."""
+        kinds = self.attr_kinds
+        if ref.at is not None or kinds is None or not 0 <= ref.index < len(kinds) or \
+                ref.kind not in _DECLARED_KINDS.values():
+            return None
+        stored = _DECLARED_KINDS.get(kinds[ref.index] or "")
+        return stored if stored is not None and stored != ref.kind else None
+
+
+# the OpDef's scalar attribute types, as host.attr kinds (a getter of another of them reinterprets the storage)
+_DECLARED_KINDS = {"Int": "int", "Float": "float", "Bool": "bool", "String": "str"}
 
 
 def _inside(span: Any, mark: tuple[str, int, int, int, int]) -> bool:
@@ -425,6 +454,7 @@ def _lower_host_function(program: Program, options: object | None, *,
         lowerer.optional_inputs = opdef_inputs.optional_inputs(u.unit.text for u in program.units)
         lowerer.output_count = opdef_inputs.output_count(u.unit.text for u in program.units)
         lowerer.attr_count = opdef_inputs.attr_count(u.unit.text for u in program.units)
+        lowerer.attr_kinds = opdef_inputs.attr_kinds(u.unit.text for u in program.units)
         func_op = (lowerer.lower_infer_shape_func(fn) if infer_shape
                    else lowerer.lower_tiling_func(fn, found.function_template_args))
         module = ModuleOp([func_op])

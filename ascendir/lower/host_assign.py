@@ -12,7 +12,7 @@ from xdsl.ir import SSAValue
 
 from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_iterators, host_std, host_vector, host_vector_compare
+from ascendir.lower import host_cstring, host_iterators, host_std, host_vector, host_vector_compare
 from ascendir.lower.diagnostics import NOT_MODELLED, span_of
 from ascendir.lower.function import Unsupported
 from ascendir.lower.host_handles import (
@@ -159,6 +159,10 @@ class HostAssignment:
                 isinstance(a.ctype, C.UnknownT) and isinstance(b.ctype, C.UnknownT):
             # a std::string made from a known C string (GetNodeType()'s op type) against a literal
             return Val(C.BOOL, const=int((a.const == b.const) == (op == "==")))
+        known = [v for v in (a, b) if isinstance(v.const, str) and not is_host(v.ctype) and v.ssa is None]
+        if op in ("==", "!=") and known and any(host_cstring.is_null(v) for v in (a, b)):
+            # a C string the lowering knows (a literal, GetCompiledJson()'s text) is never null
+            return Val(C.BOOL, const=int(op == "!="))
         if op in ("==", "!=") and all(isinstance(v.ctype, C.Pointer) and v.const == 0 and v.ssa is None
                                       for v in (a, b)):
             # two null pointer constants (GetCompileInfo() of an op without compile info, against nullptr)
@@ -168,11 +172,15 @@ class HostAssignment:
         return super().compare(op, a, b, node, operands)
 
     def to_bool(self, v: Val, node: A.Node) -> Val:
+        if host_cstring.is_cstring(v):
+            return host_cstring.compare(self, "!=", v, Val(C.Pointer(C.VoidT()), const=0), node)
         if is_host(v.ctype):
             return self._host_compare("!=", v, Val(C.Pointer(C.VoidT()), const=0), node)
         return super().to_bool(v, node)
 
     def _host_compare(self, op: str, a: Val, b: Val, node: A.Node) -> Val:
+        if host_cstring.is_cstring(a) or host_cstring.is_cstring(b):
+            return host_cstring.compare(self, op, a, b, node)  # `lhs == nullptr` of a C string
         positions = host_iterators.compare(self, op, a, b, node)  # `it != v.end()`, `it < last`
         if positions is not None:
             return positions

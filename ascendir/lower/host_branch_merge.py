@@ -13,6 +13,7 @@ branches are merged into one chosen by the condition, when the host model's valu
     tensor handles of one kind and direction       one handle whose tensor index is a select
     host IR values of one type                     the value chosen
     a handle where the variable held null before   the handle (the path that skipped it would dereference null)
+    a C string pointer and null, or two            the text the taken side points to, null included (host_cstring)
 
 Any other pair leaves the variable unknown and reports the assignment as a gap, as a rebinding under control
 flow was reported before.
@@ -28,6 +29,7 @@ from xdsl.dialects import scf
 from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.lower import ctypes as C
+from ascendir.lower import host_cstring
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.host_handles import AttrRef, HandleCell, HostT, TensorRef, handle_kind, is_host
 from ascendir.lower.values import Val
@@ -141,7 +143,16 @@ def _choice(a: Val | None, b: Val | None) -> tuple[list[Val], Callable[[SSAValue
     if a.ssa is not None and b.ssa is not None and a.obj is None and b.obj is None and a.ctype == b.ctype and \
             a.ssa.type == b.ssa.type:
         return [a, b], lambda v: Val(a.ctype, v)
+    if all(host_cstring.is_null(v) or host_cstring.is_text(v) for v in (a, b)) and \
+            any(host_cstring.is_null(v) or host_cstring.is_cstring(v) for v in (a, b)):
+        # a C string pointer on one side, null on the other (a helper's `if (attr == nullptr) return nullptr;
+        # ... return attr;`): the text each side points to, null included (host_cstring)
+        return [_c_string(a), _c_string(b)], lambda v: Val(host_cstring.CSTRING, v)
     return [], None
+
+
+def _c_string(v: Val) -> Callable[[HostLowerer, A.Node], Val]:
+    return lambda lw, node: host_cstring.make(lw, v, node)
 
 
 def _merge_plain(a: Val | None, b: Val | None) -> Val | None:

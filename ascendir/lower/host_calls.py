@@ -20,7 +20,7 @@ from ascendir.lower import ctypes as C
 from ascendir.lower import host_accumulate, host_pair
 from ascendir.lower import host_init_list, host_iterators, host_smart_ptr, host_std, host_vector, host_tiling_api, \
     host_vector_table
-from ascendir.lower import host_math_util, host_memcpy, host_streams, tpl_tiling_key
+from ascendir.lower import host_json, host_math_util, host_memcpy, host_streams, tpl_tiling_key
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.diagnostics import UNKNOWN_API, span_of
 from ascendir.lower.function import Unsupported
@@ -151,6 +151,11 @@ class HostCalls:
             # the default log level, so it answers 0, not enabled. Its arguments (the OP module, DLOG_DEBUG) are
             # slog's enumerators, which no op folder declares: not evaluated
             return Val(C.I32, const=0)
+        if name in host_smart_ptr.MAKERS and parts[0] == "std" and \
+                host_json.is_json_type(callee.qname.parts[-1].template_args, self) and len(e.args) == 1:
+            return self.expr(e.args[0])  # `std::make_unique<nlohmann::json>(j)`: the handle is its own pointer
+        if name == "parse" and parts[-2:-1] == ["json"] and "json" not in self.scope.classes:
+            return host_json.parse(self, e)  # nlohmann::json::parse(text)
         if name in host_smart_ptr.MAKERS and parts[0] == "std":
             return host_smart_ptr.make(self, e, name, callee.qname.parts[-1].template_args)
         if name == "IsRegbaseSocVersion" and len(e.args) == 1 and name not in self.scope.functions:
@@ -196,6 +201,8 @@ class HostCalls:
             return self._as_string(self.expr(e.args[0]), e)
         if name == "strcmp" and len(e.args) == 2:
             return self._strcmp(e)
+        if name in ("tolower", "toupper") and parts[:-1] in ([], ["std"]) and len(e.args) == 1:
+            return self._change_case(name == "tolower", e)
         if name in ("memset", "memset_s"):
             return self._memset(e)
         if name in ("memcpy", "memcpy_s"):
@@ -223,6 +230,8 @@ class HostCalls:
             return host_accumulate.accumulate(self, e)
         if name == "GetCumSumMaxMinTmpSize" and len(e.args) == 6:
             return self._cumsum_tmp_size(e)
+        if name in ("isfinite", "isnan", "isinf") and parts[0] in ("std", name) and len(e.args) == 1:
+            return self._float_class(name, e)
         math_name = name[:-1] if name.endswith("f") and name[:-1] in _MATH_OPS else name  # sqrtf -> sqrt
         if math_name in _MATH_OPS and parts[0] in ("std", name):
             return self._math(e, math_name)
@@ -385,6 +394,20 @@ class HostCalls:
         op = _MATH_OPS[name](*xs)
         return Val(ft, self.emit(op, e).results[0])
 
+    def _float_class(self, name: str, e: A.Call) -> Val:
+        """`std::isfinite` / `isnan` / `isinf` (a tiling falling back to a default for an attribute that is no
+        number): compares of the value, |x| with infinity; an integer is converted to double, as its overloads do."""
+        x = self.expr(e.args[0])
+        if not isinstance(x.ctype, Scalar):
+            raise Unsupported(f"'{name}' of a {x.ctype} is not modelled", e)
+        ft = x.ctype if x.ctype.is_float else C.F64
+        v = self.ssa(self.convert(x, ft, e), e)
+        if name == "isnan":
+            return Val(C.BOOL, self.emit(arith.CmpfOp(v, v, "uno"), e).results[0])
+        size = self.emit(xmath.AbsFOp(v), e).results[0]
+        inf = self.const_ssa(float("inf"), ft, e)
+        return Val(C.BOOL, self.emit(arith.CmpfOp(size, inf, "olt" if name == "isfinite" else "oeq"), e).results[0])
+
     def _strcmp(self, e: A.Call) -> Val:
         """`strcmp(s, "lit")`: 0 when equal, 1 otherwise (only equality is modelled, not the order)."""
         a, b = (self.expr(x) for x in e.args)
@@ -397,6 +420,19 @@ class HostCalls:
         eq = self._host_compare("==", self._as_string(other, e), literal, e)
         zero, one = self.const_ssa(0, C.I32, e), self.const_ssa(1, C.I32, e)
         return Val(C.I32, self.emit(arith.SelectOp(self.ssa(eq, e), zero, one), e).results[0])
+
+    def _change_case(self, lower: bool, e: A.Call) -> Val:
+        """`std::tolower(c)` / `std::toupper(c)` of <cctype> in the C locale (a tiling matching an attribute's text
+        without regard to case): an ASCII letter of the other case moved by 32, any other value as it is."""
+        c = self.convert(self.expr(e.args[0]), C.I32, e)
+        first, last = ("A", "Z") if lower else ("a", "z")
+        letter = self.arith("&", self.compare(">=", c, Val(C.I32, const=ord(first)), e),
+                            self.compare("<=", c, Val(C.I32, const=ord(last)), e), e)
+        moved = self.arith("+" if lower else "-", c, Val(C.I32, const=32), e)
+        if letter.const is not None:
+            return moved if letter.const else c
+        chosen = arith.SelectOp(self.ssa(self.to_bool(letter, e), e), self.ssa(moved, e), self.ssa(c, e))
+        return Val(C.I32, self.emit(chosen, e).results[0])
 
     def _memset(self, e: A.Call) -> Val:
         """`memset(tiling, 0, sizeof(S))` / `memset_s(tiling, max, 0, n)`: the struct value-initialised."""

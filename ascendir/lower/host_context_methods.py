@@ -17,7 +17,7 @@ from xdsl.ir import Block, SSAValue
 
 from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_compile_info, host_node_info
+from ascendir.lower import host_compile_info, host_json, host_node_info
 from ascendir.lower import host_tensor_data
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.function import Unsupported
@@ -469,7 +469,8 @@ METHODS: dict[str, dict[str, Method]] = {
         **host_node_info.CONTEXT_METHODS,
         "GetCompileInfo": lambda lw, e, recv, callee: host_compile_info.compile_info(lw, e, callee),
     },
-    "parse_context": host_compile_info.PARSE_CONTEXT_METHODS,
+    "parse_context": {**host_compile_info.PARSE_CONTEXT_METHODS, "GetCompiledJson": host_json.compiled_json},
+    "json": host_json.METHODS,
     "storage_shape": {
         "GetOriginShape": _shape_of(hd.ShapeKind.ORIGIN), "GetStorageShape": _shape_of(hd.ShapeKind.STORAGE),
     },

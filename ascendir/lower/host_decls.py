@@ -20,7 +20,7 @@ from ascendir.dialects import host as hd
 from ascendir import host_eval_left_out
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_pair, host_std, host_vector, host_vector_table, host_tiling_api
-from ascendir.lower import host_branch_merge, host_streams
+from ascendir.lower import host_branch_merge, host_cstring, host_streams
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.function import Frame, Unsupported, non_const_reference
 from ascendir.lower.ast_queries import type_text
@@ -179,6 +179,9 @@ class HostDeclarations:
         return super().load(cell, node)
 
     def store(self, cell: Cell, v: Val, node: A.Node) -> None:
+        if not isinstance(cell, HandleCell) and cell.ctype == host_cstring.CSTRING:
+            host_cstring.store(self, cell, v, node)  # `++lhs`, `p = attrs->GetStr(1)`: the text it points to now
+            return
         if not isinstance(cell, HandleCell) and cell.ctype == HostT("string"):
             text = self._as_string(v, node)  # `s = "mean"`, `s = attrs->GetAttrPointer<char>(0)`, `s = other`
             held = (self.emit(hd.StrConstOp(text.const), node).results[0] if isinstance(text.const, str)
@@ -314,6 +317,11 @@ class HostDeclarations:
         if host_pair.is_pair_value(init):
             self.bind(name, init)  # type: ignore[arg-type]  # a std::pair or an array of them: only read
             return
+        if host_cstring.is_char_pointer(t) and init is not None and host_cstring.is_text(init) and not is_ref \
+                and name in self.frame.assigned:
+            # `const char* lhs` moved with `++lhs` in a loop (a parameter too): a cell of the text it points to
+            self.bind(name, host_cstring.make_cell(self, name, init, d))
+            return
         if isinstance(t, C.ArrayT) and isinstance(C.ir_type(C.array_shape(t)[1]), NoneType):
             # the evaluator has no form for such an element (it would stop at the array's allocation)
             written = type_text(d.type, full=True) if isinstance(d, A.Declarator) else str(C.array_shape(t)[1])
@@ -322,8 +330,8 @@ class HostDeclarations:
                 isinstance(d, A.Declarator) and "*" not in d.type.pointers and not getter_pointer(init):
             self._bind_shape_object(name, d, init, is_ref)
             return
-        if isinstance(t, HostT) and t.kind == "string" and init is not None and handle_kind(init) == "attr_ptr" \
-                and not is_ref:
+        if isinstance(t, HostT) and t.kind == "string" and init is not None and \
+                handle_kind(init) in ("attr_ptr", "cstring") and not is_ref:
             init = self._as_string(init, d)  # `std::string s = attrs->GetAttrPointer<char>(i);`: its text
         if isinstance(t, HostT) and t.kind == "string" and init is None and not is_ref:
             # `std::string value;`: empty until a call fills it through a reference (GetPlatformRes)

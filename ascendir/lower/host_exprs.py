@@ -20,7 +20,7 @@ from ascendir.lower import array_pointer
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_init_list, host_iterators, host_std, host_tensor_data, host_vector, \
     host_vector_compare, host_vector_table
-from ascendir.lower import host_streams
+from ascendir.lower import host_cstring, host_json, host_streams
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.function import Unsupported
 from ascendir.lower.astwalk import walk
@@ -44,6 +44,12 @@ _STREAMS = {"cout", "cerr", "clog"}
 def _name_node(node: A.Node, name: str) -> A.Name:
     span = node.span
     return A.Name(span, A.QualifiedName(span, [A.NamePart(span, name)]))
+
+
+def _c_string(v: Val) -> bool:
+    """Whether `*v` / `v[i]` reads a character: a C string, a string attribute's pointer or a literal."""
+    return host_cstring.is_cstring(v) or isinstance(v.obj, AttrRef) and v.obj.kind == "str" or \
+        isinstance(v.const, str) and not is_host(v.ctype) and v.ssa is None
 
 
 def _speculation_unsafe(node: A.Node) -> bool:
@@ -91,6 +97,9 @@ class HostExpressions:
 
     def expr_Index(self, e: A.Index) -> Val:
         base = self.expr(e.base)
+        if _c_string(base):
+            # `p[i]` of a `const char*`: a character
+            return host_cstring.char_at(self, host_cstring.make(self, base, e), self.expr(e.index), e)
         if not is_host(base.ctype):
             return super().expr_Index(replace(e, base=self._stand_in(base, e.base)))
         kind = handle_kind(base)
@@ -104,6 +113,10 @@ class HostExpressions:
             return host_vector.read(self, base, self.expr(e.index), e)
         if kind == "tiling_array":
             return self._tiling_get(base, self.expr(e.index), e)
+        if kind == "workspace":
+            return self._workspace_size(self.expr(e.index), e)  # `workspaces[0] += n`: the size written before
+        if kind == "json":
+            return host_json.element(self, base, self.expr(e.index), e)  # `(*info)["_pattern"]`
         if kind == "list_data":  # an int64 element, or a float's bits as the float (host_tensor_data.py)
             return host_tensor_data.element(self, base, self.expr(e.index), e)
         if kind in ("shape", "shape_buffer") and self.shape_objects and not getter_pointer(base):
@@ -112,12 +125,20 @@ class HostExpressions:
             return Val(C.I64, self.emit(hd.ShapeDimOp(self._shape_value(base, e), pos), e).results[0])
         raise Unsupported(f"reading an element of {base.ctype} is not modelled", e)
 
+    def _workspace_size(self, index: Val, node: A.Node) -> Val:
+        if not isinstance(index.const, int) or index.const < 0:
+            raise Unsupported("workspace sizes read at a non-constant index are not modelled", node)
+        return Val(C.U64, self.emit(hd.WorkspaceGetOp(self._context(node), index.const), node).results[0])
+
     def expr_Unary(self, e: A.Unary) -> Val:
         if e.op not in ("*", "&", "!"):
             return super().expr_Unary(e)
         if e.op == "&" and (view := array_pointer.element_address(self, e)) is not None:
             return view  # `&shape[k * 64]`: a pointer into a local array, not the element's value
         v = self.expr(e.operand)
+        if e.op == "*" and _c_string(v):
+            # `*lhs` of a `const char*` (a C string walked character by character): its first character
+            return host_cstring.char_at(self, host_cstring.make(self, v, e), Val(C.I64, const=0), e)
         if not is_host(v.ctype):
             return super().expr_Unary(replace(e, operand=self._stand_in(v, e.operand)))
         if e.op == "&":
@@ -140,6 +161,8 @@ class HostExpressions:
     def arith(self, op: str, a: Val, b: Val, node: A.Node, operands: tuple[A.Node, A.Node] | None = None) -> Val:
         if op in ("+", "-") and (host_iterators.is_position(a) or host_iterators.is_position(b)):
             return host_iterators.step(self, op, a, b, node)  # `v.begin() + 1`, `it - v.begin()`
+        if host_cstring.is_cstring(a) or host_cstring.is_cstring(b):
+            return host_cstring.advance(self, op, a, b, node)  # `++lhs`, `p + 1` of a C string
         return super().arith(op, a, b, node, operands)  # type: ignore[misc]
 
     def expr_Binary(self, e: A.Binary) -> Val:
@@ -333,6 +356,8 @@ class HostExpressions:
         return Val(HostT("shape"), self.emit(hd.MakeShapeOp(dims), node).results[0])
 
     def _as_string(self, v: Val, node: A.Node) -> Val:
+        if host_cstring.is_cstring(v):
+            return Val(HostT("string"), self.ssa(v, node))  # `std::string(p)`: the text from where p points
         if handle_kind(v) == "attr_ptr" and isinstance(v.obj, AttrRef) and v.obj.kind == "str":
             return self._attr_value(v.obj, node)
         if handle_kind(v) == "string" or (isinstance(v.const, str) and isinstance(v.ctype, C.UnknownT)):

@@ -29,7 +29,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_pair
+from ascendir.lower import host_pair, host_vector
+from ascendir.lower.host_handles import HostT, VectorItems
 from ascendir.lower.function import Unsupported
 from ascendir.lower.values import Val
 from frontend import ast as A
@@ -59,12 +60,22 @@ def _elements(v: Val) -> list[Val] | None:
 
 def bound(lw: HostLowerer, arg: Val, param: A.Param, node: A.Node) -> Val:
     """The argument for `param`: a braced list passed to a `std::initializer_list<T>` parameter as its elements,
-    each read now (in the caller's scope); any other argument as it is."""
+    each read now (in the caller's scope), and one passed to a `std::vector<T>` of numbers by value or const
+    reference (ops-math grouped_bias_add_grad's `ComputeTiling({a, b, c})`, walked from rbegin() to rend()) as the
+    vector it constructs, its elements converted to T; any other argument as it is."""
     base = param.type.base
-    if not (isinstance(arg.obj, tuple) and arg.obj[0] == "init") or isinstance(base, str) or not base.parts \
-            or base.parts[-1].name != "initializer_list":
+    if not (isinstance(arg.obj, tuple) and arg.obj[0] == "init") or isinstance(base, str) or not base.parts:
         return arg
-    return Val(C.UnknownT("init-list"), obj=[lw.expr(item) for item in arg.obj[1].items])
+    if base.parts[-1].name == "initializer_list":
+        return Val(C.UnknownT("init-list"), obj=[lw.expr(item) for item in arg.obj[1].items])
+    elem = host_vector.element_type(lw, param.type)
+    if elem is None or "&" in param.type.pointers and "const" not in param.type.qualifiers:
+        return arg  # (a non-const reference cannot bind the temporary: the overload's own error)
+    items = [lw.expr(item) for item in arg.obj[1].items]
+    if not all(isinstance(v.ctype, C.Scalar) or isinstance(v.ctype, C.EnumT) for v in items):
+        return arg
+    values = tuple(lw.convert(v, elem, node) for v in items)
+    return Val(HostT("unmodelled", "vector"), obj=VectorItems(values))
 
 
 def _pointer_to(item: Val) -> Val:

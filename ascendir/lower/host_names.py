@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_smart_ptr
+from ascendir.lower import host_json, host_smart_ptr
 from ascendir.lower.ctypes import CType
 from ascendir.lower.function import Unsupported
 from ascendir.lower.host_handles import HANDLE_TYPES, HostT, handle_kind, is_host
@@ -92,6 +92,10 @@ class HostNames:
             return _transformed(name, self.resolve_type(targs[0].value))
         if not user and name in HANDLE_TYPES:
             return HANDLE_TYPES[name]
+        if not user and name == "json" and "nlohmann" in qualifiers:
+            return host_json.JSON  # nlohmann::json (host_json: the compile info a TilingParse function parses)
+        if not user and name in host_smart_ptr.SMART_POINTERS and host_json.is_json_type(targs, self):
+            return host_json.JSON  # `std::unique_ptr<nlohmann::json>`: a pointer to a handle is the handle
         if not user and name in host_smart_ptr.SMART_POINTERS and (
                 pointer := host_smart_ptr.pointer_type(self, targs)) is not None:
             return pointer  # `std::unique_ptr<Params>`: a pointer to a struct of the program

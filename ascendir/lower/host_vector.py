@@ -282,3 +282,34 @@ def param_mismatch(param: A.Param, arg: Val) -> bool:
     from ascendir.lower.host_init_list import is_braced_vector
 
     return wants_vector != (is_vector(arg) or is_braced_vector(arg))
+
+
+def lower_range_for(lw: HostLowerer, st: A.RangeFor) -> bool:
+    """`for (auto w : v)` over a run-time vector (ops-nn avg_pool3_d's divisors, gathered with push_back) as the
+    loop it stands for, `for (size_t i = 0; i < v.size(); ++i) { auto w = v[i]; body }`; False when the range is
+    no run-time vector. A reference loop variable reads the element as a copy does, so one the body assigns to
+    (which would write the element) is a gap."""
+    rng = lw.expr(st.range)
+    if not is_vector(rng):
+        return False
+    var = st.var
+    if "&" in var.type.pointers and var.name in lw.assigned_names(st.body):
+        raise Unsupported("a range-for over a std::vector that writes its elements through the loop variable is "
+                          "not modelled", st)
+    lw._temps += 1
+    vec, index = f"__range{lw._temps}", f"__range_index{lw._temps}"
+    lw.bind(vec, rng)
+    span = st.span
+
+    def name(text: str) -> A.Name:
+        return A.Name(span, A.QualifiedName(span, [A.NamePart(span, text)]))
+
+    start = A.VarDecl(span, [], [A.Declarator(span, index, A.TypeRef(span, "unsigned long"), A.IntLit(span, "0", 0),
+                                              "=")])
+    cond = A.Binary(span, "<", name(index), A.Call(span, A.Member(span, name(vec), "size", False), []))
+    step = A.IncDec(span, "++", name(index), True)
+    element = replace(var, type=replace(var.type, pointers=[p for p in var.type.pointers if p != "&"]),
+                      init=A.Index(span, name(vec), name(index)), init_style="=")
+    body = A.Compound(span, [A.VarDecl(span, [], [element]), st.body])
+    lw.lower_stmt(A.For(span, start, cond, step, body))
+    return True
