@@ -13,8 +13,8 @@ An iterator is a position in one vector: in a run-time vector (ascendir/lower/ho
 index is a run-time number; in a vector of constants (host_std.ConstSeq) host_std's SeqPos, whose index is known.
 `begin()` / `end()` make them, `it + n` / `it - n` move them, `*it` reads the element, and two positions in one
 vector compare by their indices. The algorithms `std::equal` (three or four iterators), `std::find`,
-`std::count`, `std::any_of` / `all_of` / `none_of` (the predicate a lambda) run over the elements (and
-`std::find_if` over a std::array of pairs: host_pair): unrolled where
+`std::find_if`, `std::count`, `std::any_of` / `all_of` / `none_of` (the predicate a lambda) run over the elements
+(`std::find_if` over a std::array of pairs is the pair found: host_pair): unrolled where
 the range's elements are known (a constant vector, or a run-time range compared with one: at most as many steps
 as the constant one holds), else as an scf.for over the run-time range. Reading a run-time vector past its size
 inside CAPACITY reads what its array holds (undefined in C++); iterators of two different vectors compared, or
@@ -270,9 +270,9 @@ def _equal(lw: HostLowerer, e: A.Call, args: list[Val]) -> Val:
     return Val(C.BOOL, loop.results[0])
 
 
-def _find(lw: HostLowerer, e: A.Call, args: list[Val]) -> Val:
+def _find(lw: HostLowerer, e: A.Call, args: list[Val], test: Callable[[Val], Val] | None = None) -> Val:
     """`std::find(first, last, x)` over a run-time vector: the position of the first element equal to x, else
-    last."""
+    last; with `test`, `std::find_if(first, last, pred)`: of the first element pred holds for."""
     r = _range(lw, args[0], args[1], e)
     if r.vec is None or r.first is None or r.last is None:
         raise Unsupported("std::find over this range is not modelled", e)
@@ -284,7 +284,8 @@ def _find(lw: HostLowerer, e: A.Call, args: list[Val]) -> Val:
                              [lw.ssa(r.last, e), lw.ssa(Val(C.BOOL, const=0), e)], body), e)
     with lw.at_end_of(body):
         index = Val(C.I64, lw.emit(arith.IndexCastOp(body.args[0], i64), e).results[0])
-        hit = _same(lw, host_vector.read(lw, Val(ITERATOR_T, obj=r.vec), index, e), x, e)
+        item = host_vector.read(lw, Val(ITERATOR_T, obj=r.vec), index, e)
+        hit = _same(lw, item, x, e) if test is None else test(item)
         first_hit = _and(lw, lw._not(Val(C.BOOL, body.args[2]), e), hit, e)
         at = lw.emit(arith.SelectOp(lw.ssa(first_hit, e), lw.ssa(index, e), body.args[1]), e).results[0]
         found = _or(lw, Val(C.BOOL, body.args[2]), hit, e)
@@ -313,8 +314,10 @@ def algorithm(lw: HostLowerer, e: A.Call, name: str) -> Val:
         found = host_pair.find_if(lw, args[0].obj, args[1].obj, _predicate(lw, e, args[2]), e)
         if found is not None:
             return found
+    if name == "find_if" and isinstance(args[0].obj, SeqPos):
+        return host_std.find(lw, e, args, _predicate(lw, e, args[2]))  # a constant vector: unrolled
     if name == "find_if":
-        raise Unsupported("'std::find_if' is modelled over an array of std::pair only", e)
+        return _find(lw, e, args, _predicate(lw, e, args[2]))  # `std::find_if(...) != v.end()`
     if name == "find":
         return _find(lw, e, args)
     r = _range(lw, args[0], args[1], e)

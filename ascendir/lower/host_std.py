@@ -25,7 +25,7 @@ lowering reports as a gap only when the key is a constant (a runtime key falls b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -106,17 +106,18 @@ def make_seq(lw: HostLowerer, t: object, items: Sequence[A.Node], node: A.Node) 
     return Val(t, obj=ConstSeq(tuple(values)))  # type: ignore[arg-type]
 
 
-def find(lw: HostLowerer, e: A.Call, args: Sequence[Val]) -> Val:
+def find(lw: HostLowerer, e: A.Call, args: Sequence[Val], test: Callable[[Val], Val] | None = None) -> Val:
     """`std::find(v.begin(), v.end(), x)` over a ConstSeq (`args`, the call's arguments lowered): an iterator
-    that is end() when no item equals x."""
+    that is end() when no item equals x; with `test`, `std::find_if(v.begin(), v.end(), pred)`: end() when pred
+    holds for none."""
     first, last = args[0], args[1]
     if not (isinstance(first.obj, SeqPos) and isinstance(last.obj, SeqPos) and first.obj.seq == last.obj.seq
             and first.obj.index is not None and last.obj.index is not None):
         raise Unsupported("std::find is modelled over begin()..end() of a constant std::vector only", e)
-    key = lw._enum_as_int(args[2], e)
+    key = lw._enum_as_int(args[2], e) if test is None else None
     found = Val(C.BOOL, const=0)
     for item in first.obj.seq.values[first.obj.index:last.obj.index]:
-        hit = lw.compare("==", key, item, e)
+        hit = lw.compare("==", key, item, e) if key is not None else test(item)  # type: ignore[misc]
         found = hit if found.const == 0 else found if hit.const == 0 else Val(C.BOOL, lw.emit(
             arith.SelectOp(lw.ssa(hit, e), lw.ssa(Val(C.BOOL, const=1), e), lw.ssa(found, e)), e).results[0])
     return Val(first.ctype, obj=SeqPos(first.obj.seq, None, found))
