@@ -35,3 +35,6 @@ class Frame:
     # conditions chose), whatever its type; returns inside a region go to return_cell
     deduce_block: object = None
     deduced: object = None
+    # where the body starts in deduce_block (the op before it, None at the block's start): a return cell made
+    # there once a return in a branch chosen at run time gives the type dominates the whole body
+    deduce_after: object = None

@@ -144,7 +144,7 @@ class FunctionInlining:
                 frame.return_object = self.instantiate(frame.return_type, f"{frame.name}_result", node,
                                                        construct=False)
             elif returns and isinstance(frame.return_type, C.UnknownT) and frame.return_type.text == "auto":
-                frame.deduce_block = self.builder.insertion_point.block  # (no cell: the type is not known yet)
+                frame.deduce_block, frame.deduce_after = self._mark()  # (no cell: the type is not known yet)
             elif returns and not isinstance(frame.return_type, C.VoidT):
                 frame.return_cell = self.new_cell(frame.return_type, f"{frame.name}_result", node)
             self.begin_function_body(stmts, node)

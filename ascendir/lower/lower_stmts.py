@@ -365,9 +365,31 @@ class StatementLowering:
             return Val(C.BOOL, const=int(v.ssa is not None or v.obj is not None))
         return Val(C.BOOL, self.undef(C.BOOL, node))
 
+    def _deduced_cell(self, t: Scalar, node: A.Node) -> Cell:
+        """The return cell of the auto function being lowered, made where its body starts (Frame.deduce_after)."""
+        frame = self.frame
+        block, after = frame.deduce_block, frame.deduce_after
+        saved = self.builder.insertion_point
+        self.builder.insertion_point = InsertPoint.after(after) if after is not None else InsertPoint.at_start(block)
+        try:
+            return self.new_cell(t, f"{frame.name}_result", node)
+        finally:
+            self.builder.insertion_point = saved
+
     def lower_return(self, st: A.Return) -> None:
         frame = self.frame
-        if st.value is not None and frame.deduce_block is not None:
+        if st.value is not None and frame.deduce_block is not None and frame.deduced is None \
+                and frame.deduce_block is not self.builder.insertion_point.block:
+            # `auto Min(a, b) { if (a < b) { return a; } else { return b; } }` (catlass alignment.hpp): every
+            # return of an auto function has the one type C++ deduces, so the first one here gives it; its cell
+            # goes where the body starts, dominating every return and the read after the call
+            value = self.expr(st.value)
+            if not isinstance(value.ctype, Scalar):
+                raise Unsupported(f"'{frame.name}' returns 'auto' ({value.ctype}) from a branch chosen at run time", st)
+            frame.return_cell = self._deduced_cell(value.ctype, st)
+            frame.deduce_block = None
+            self.store(frame.return_cell, value, st)
+        elif st.value is not None and frame.deduce_block is not None:
             if frame.deduced is not None or frame.deduce_block is not self.builder.insertion_point.block:
                 raise Unsupported(f"'{frame.name}' returns 'auto' from a branch chosen at run time", st)
             frame.deduced = self.expr(st.value)  # `auto` deduced from the return the constant conditions chose

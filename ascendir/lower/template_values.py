@@ -132,11 +132,10 @@ def _deduce(lw: FunctionLowerer, fn: A.FunctionDecl, args: list[A.Node]) -> dict
                 return None
             held = held.pointee
         if isinstance(t.base, A.QualifiedName) and len(t.base.parts) == 1 and t.base.parts[0].name in names:
+            if t.base.parts[0].name in deduced and deduced[t.base.parts[0].name] != held:
+                return None  # (T deduced as two types)
             deduced[t.base.parts[0].name] = held
-        elif not (isinstance(t.base, A.QualifiedName) or names):
-            continue  # (a parameter of a fixed type: any argument converts, for this purpose)
-        else:
-            return None
+        # (a parameter of a type written out: the argument is taken to convert, for choosing among detectors)
     return deduced
 
 
