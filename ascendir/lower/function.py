@@ -49,6 +49,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import array_pointer, code_pointer, ctypes as C, ssa_scope, struct_pointer, unmodelled
+from ascendir.lower import record_arrays
 from ascendir.lower.const_cache import ConstantCache, float_key
 from ascendir.lower.const_fold import FLOAT_MAX
 from ascendir.lower.ctypes import CType, Scalar
@@ -350,6 +351,8 @@ class FunctionLowerer(
         return Val(cell.ctype, op.results[0])
 
     def store(self, cell: Cell, v: Val, node: A.Node) -> None:
+        if isinstance(v.ctype, C.TilingT):
+            record_arrays.forget(self, cell)  # `p = other;`: p's own C arrays (record_arrays.py) are no longer its
         if isinstance(v.ctype, C.TilingT) and v.ctype.path and v.ssa is not None:
             # a nested tiling struct (`this->tiling = tilingData.cubeTilingData;`, or a `const TCubeTiling &`
             # parameter bound to it): its fields, not the root struct seen under the nested type

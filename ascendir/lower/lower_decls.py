@@ -18,6 +18,7 @@ from xdsl.ir import SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_init, array_pointer, list_tensor, object_arrays, register_api
+from ascendir.lower import record_arrays
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.fast_ops import name_hint
@@ -166,6 +167,9 @@ class DeclarationLowering:
             self.bind(name, self.new_cell(t, name, d, init))
         else:
             self.bind(name, init if init is not None else Val(t, self.undef(t, d)))
+        if isinstance(t, C.TilingT) and not is_ref:
+            # `TilingParam p = {...};` of a struct with C array members: arrays of its own (record_arrays.py)
+            record_arrays.declare(self, name, t, init, self.lookup(name), d)
 
     def new_array(self, t: C.ArrayT, name: str, node: A.Node, init: Val | None) -> Cell:
         """A C array (of any rank) in one memref; brace initialisers are stored element by element."""
