@@ -197,10 +197,15 @@ class Reporter:
                                            "values use Cast", kind="help")))
 
     def failed(self, exc: Exception) -> None:
-        """Reports why a statement could not be lowered (an `Unsupported`, or its `Undeclared` kind)."""
+        """Reports why a statement could not be lowered (an `Unsupported`, or its `Undeclared` and
+        `TooFewArguments` kinds, which are the compiler's errors)."""
         name = getattr(exc, "name", None)
         node = exc.node  # type: ignore[attr-defined]
-        if isinstance(name, str):
+        callee = getattr(exc, "callee", None)
+        if isinstance(callee, str) and not self.api_uncatalogued:
+            # a call C++ rejects (errors.TooFewArguments): the build's error, not a gap a run would reach
+            self.no_match(callee, node, str(exc), [])
+        elif isinstance(name, str):
             self.undeclared(name, node)
         else:
             self.unsupported(str(exc), node)

@@ -18,6 +18,19 @@ class Unsupported(Exception):
         self.node = node
 
 
+class TooFewArguments(Unsupported):
+    """A call of a function defined in its class body with fewer arguments than its parameters without a
+    default: the compiler's error ('no matching function for call'), not a gap of the lowering. Only such a
+    definition is sure to be the callee's one declaration; elsewhere a prototype may give defaults the
+    lowering does not merge, so it stays a gap."""
+
+    def __init__(self, name: str, given: int, required: int, node: A.Node) -> None:
+        super().__init__(f"no matching function for call to '{name}': it takes {required} argument"
+                         f"{'s' if required != 1 else ''} without a default and {given} "
+                         f"{'are' if given != 1 else 'is'} given", node)
+        self.callee = name
+
+
 class Undeclared(Unsupported):
     """A name nothing declares: the compiler's error, not a gap of the lowering."""
 

@@ -21,7 +21,7 @@ from ascendir.lower.ast_queries import (
 )
 from ascendir.lower.astwalk import facts
 from ascendir.lower.ctypes import CType, Scalar
-from ascendir.lower.errors import Unsupported
+from ascendir.lower.errors import TooFewArguments, Unsupported
 from ascendir.lower.frame import Frame
 from ascendir.lower.lower_objects import object_parts
 from ascendir.lower.values import Binding, Cell, Instance, Pack, Val
@@ -176,6 +176,12 @@ class FunctionInlining:
                 # (a braced default, `const DataCopyPadParams &pad = {}`, is a value of the parameter's type)
                 braced = isinstance(p.default, A.InitList) and not isinstance(ptype, C.UnknownT)
                 arg = self.expr(p.default, ptype if braced else None)
+            elif fn.kind != "constructor" and frame.this is not None and len(fn.name.parts) == 1:
+                # a method defined in its class body has no other declaration that could give defaults:
+                # C++ rejects the call (KernelHive trilinear_upsample#3's 'op.Init(x, y)' of a 3-parameter
+                # Init), so the answer does not compile; a gap here made it 'not evaluated' at run time
+                required = sum(1 for q in fn.params if q.default is None and q.name is not None and not q.variadic)
+                raise TooFewArguments(frame.name, len(args), required, node)
             else:
                 raise Unsupported(f"too few arguments in call to '{frame.name}'", node)
             is_ref = "&" in p.type.pointers
