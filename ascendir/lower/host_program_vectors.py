@@ -157,15 +157,39 @@ def _object_element(lw: FunctionLowerer, t: A.TypeRef) -> C.ClassT | None:
     return elem if isinstance(elem, C.ClassT) and elem.name in lw.scope.classes else None
 
 
+# tiling_layout's struct.pack formats as the C types they stand for
+FORMAT_TYPES = {"b": "int8_t", "h": "int16_t", "i": "int32_t", "q": "int64_t", "B": "uint8_t", "H": "uint16_t",
+                 "I": "uint32_t", "Q": "uint64_t", "?": "bool", "e": "half", "f": "float", "d": "double"}
+
+
+def _struct_slots(lw: FunctionLowerer, held: object) -> tuple[int, list[tuple[Cell, str, int, C.Scalar]]] | None:
+    """The size and the scalar fields of a plain struct held whole in a cell (its value a record of fields: a
+    slot's position is the field's dotted path), laid out as the kernel finds such a struct in GM
+    (tiling_layout.py, which the run's `__gm__ S *` reads use too: passes/sim/host_struct_reads.py); None for
+    anything else, or a struct with an array or a field type the layout does not know."""
+    from ascendir.lower import tiling_layout
+
+    if not (isinstance(held, Cell) and isinstance(held.ctype, C.TilingT | C.StructT) and not held.at
+            and not getattr(held.ctype, "path", "") and held.ctype.name in lw.scope.tiling_structs):
+        return None
+    layout = tiling_layout._Layout(lw)
+    placed = layout.place(held.ctype.name, 0, "")
+    if placed is None or any(s.count is not None or s.fmt == "bf16" for s in layout.slots):
+        return None
+    return placed[0], [(held, s.path, s.offset, C.Scalar(FORMAT_TYPES[s.fmt])) for s in layout.slots]
+
+
 def mark_content(lw: FunctionLowerer, buffer: int, host: A.Node, node: A.Node) -> None:
     """`aclrtMemcpy(device, n, v.data(), n, HOST_TO_DEVICE)` of an array main computes (a vector of objects or of
     numbers it lowered), or `aclrtMemcpy(device, sizeof(S), &s, sizeof(S), ...)` of one object of a class of numbers
-    (catlass 102's TilingParams, which its kernel reads back from GM a word at a time): a mark whose
+    (catlass 102's TilingParams, which its kernel reads back from GM a word at a time), or of a plain struct,
+    by its address or a `void *` set to it (catlass 23's `tilingHost = reinterpret_cast<void *>(&faTilingData)`,
+    read back through `__gm__ FATilingData *`): a mark whose
     operands are the memrefs holding it, named with the C layout of its elements, from which the run's evaluation
     makes the buffer's bytes (passes/sim/host_values.py). A lone object's cells are not indexed by an element."""
     import json
 
-    from ascendir.lower import object_arrays, object_layout
+    from ascendir.lower import object_arrays, object_layout, struct_pointer
 
     mark = lw._mark()
     try:
@@ -174,9 +198,16 @@ def mark_content(lw: FunctionLowerer, buffer: int, host: A.Node, node: A.Node) -
         lw._rollback(mark)
         return
     lw._rollback(mark)
+    if isinstance(host, A.Name) and len(host.qname.parts) == 1 \
+            and (target := struct_pointer.only_target(lw.lookup(host.qname.parts[0].name))) is not None:
+        value = Val(C.Pointer(target.ctype), obj=target)  # `tilingHost = reinterpret_cast<void *>(&faTilingData)`
     t = value.ctype
     indexed = True
-    if isinstance(value.obj, Instance):  # `&tilingParams` (or the object itself): its layout, one element
+    struct = _struct_slots(lw, value.obj)
+    if struct is not None:  # a plain struct held whole in a cell (`FATilingData faTilingData;` filled by main)
+        count, size, slots = 1, struct[0], struct[1]
+        indexed = False
+    elif isinstance(value.obj, Instance):  # `&tilingParams` (or the object itself): its layout, one element
         held = object_layout.layout_of(value.obj)
         if held is None:
             return
@@ -197,7 +228,8 @@ def mark_content(lw: FunctionLowerer, buffer: int, host: A.Node, node: A.Node) -
     for cell, position, offset, ctype in slots:
         if cell.ref not in refs:
             refs.append(cell.ref)
-        described.append([refs.index(cell.ref), list(position), offset, ctype.kind, ctype.size])
+        described.append([refs.index(cell.ref), position if isinstance(position, str) else list(position), offset,
+                          ctype.kind, ctype.size])
     text = json.dumps({"count": count, "size": size, "slots": described, "indexed": indexed}, separators=(",", ":"))
     from xdsl.dialects.builtin import StringAttr
 

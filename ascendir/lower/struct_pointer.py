@@ -45,13 +45,27 @@ def _is_struct_cell(v: Val) -> bool:
         cell.ctype, "path", "") and cell.ref.type.element_type == C.ir_type(cell.ctype))  # type: ignore[attr-defined]
 
 
+def _untyped(cell: Cell, v: Val) -> bool:
+    """`void *p = reinterpret_cast<void *>(&object);` (catlass 23's `tilingHost`, then copied to the device with
+    aclrtMemcpy): a `void *` holding the address of a whole struct object, which it can only pass on, never
+    read through (a field's address has no struct cell as its object: expr_Unary keeps the field's value)."""
+    return isinstance(cell.ctype, C.Pointer) and isinstance(cell.ctype.pointee, C.VoidT) \
+        and isinstance(v.ctype, C.Pointer) and isinstance(v.ctype.pointee, C.VoidT)
+
+
+def only_target(cell: object) -> Cell | None:
+    """The struct cell a pointer variable was set to, when it was set to that one only; None otherwise."""
+    known = cell.points_to if isinstance(cell, Cell) else None
+    return known.targets[0] if isinstance(known, StructTargets) and len(known.targets) == 1 else None
+
+
 def store(lw: FunctionLowerer, cell: Cell, v: Val, node: A.Node) -> bool:
     """`ptr = &structObject;`: records the target and stores its number; False for any other store."""
     if not (isinstance(cell.ctype, C.Pointer) and isinstance(v.ctype, C.Pointer) and _is_struct_cell(v)):
         return False
     target = v.obj
     assert isinstance(target, Cell)
-    if v.ctype.pointee != target.ctype:  # type: ignore[union-attr]
+    if v.ctype.pointee != target.ctype and not _untyped(cell, v):  # type: ignore[union-attr]
         return False  # `&object.member`: the address of a field of the object, not of the object
     known = cell.points_to
     if known is not None and not isinstance(known, StructTargets):

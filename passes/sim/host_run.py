@@ -141,6 +141,9 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
     if not dim:
         return SimResult({}, findings + [error(HOST_PROGRAM_NOT_RUN, "the launch's blockDim does not fold to a "
                                                "number here: give it with --block-dim", None)], completed=False)
+    from passes.sim.host_struct_reads import read_fields_from_gm
+
+    read_fields_from_gm(lowered.module, program)  # `__gm__ S *` reads of a struct main copied there: from GM
     try:
         sim_program = build_program(lowered.module, chip, kernel.sym_name.data)
     except NotModelled as exc:

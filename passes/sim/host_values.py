@@ -115,8 +115,16 @@ class _Evaluator:
         indexed = layout.get("indexed", True)  # (a lone object's cells hold its members, no element index)
         for e in range(layout["count"]):
             for ref, position, offset, kind, size in layout["slots"]:
-                key = (e, *position) if indexed else tuple(position)
-                value = cells[ref].get(key) if cells[ref] is not None else None
+                if isinstance(position, str):  # a field of a struct held whole in the cell: its record's
+                    record = cells[ref].get(()) if cells[ref] is not None else None
+                    value = record.get(position) if isinstance(record, dict) else None
+                    if value is None:
+                        self.unknown.add(name)
+                        return
+                    key = ()
+                else:
+                    key = (e, *position) if indexed else tuple(position)
+                    value = cells[ref].get(key) if cells[ref] is not None else None
                 if value is None and cells[ref] is not None and key not in cells[ref] and None not in cells[ref]:
                     # an element main's code never writes (19_mla's tiling leaves the head's spare words): 0 here,
                     # whatever the host memory held, named in a note (`unwritten.<mark>`: the element numbers)
