@@ -70,7 +70,10 @@ class DeclarationBuilder:
             return A.TemplateParam(self.span(c), "value", decl.name or None, decl.type, default, False)
         names = tokens_of(c[1:], "IDENTIFIER", "TYPE_NAME")
         default = next((x for x in c[1:] if isinstance(x, A.Node)), None)
-        return A.TemplateParam(self.span(c), "value", names[0].value if names else None, spec.type, default,
+        ptrs = next((x for x in c[1:] if isinstance(x, tuple) and x and x[0] == "ptrs"), None)
+        # `TriangleOp<P> *op` (a pointer to a function of an alias type) keeps its `*`: a function is its value
+        t = replace(spec.type, pointers=[*spec.type.pointers, *ptrs[1]]) if ptrs else spec.type
+        return A.TemplateParam(self.span(c), "value", names[0].value if names else None, t, default,
                                token_of(c, "ELLIPSIS") is not None)
 
     def using_directive(self, c: list[Any]) -> A.UsingDirective:
