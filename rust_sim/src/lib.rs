@@ -27,6 +27,8 @@ pub mod sync;
 pub mod system;
 pub mod taint;
 pub mod tensor;
+#[cfg(test)]
+mod test_rig;
 pub mod timing;
 pub mod vector;
 

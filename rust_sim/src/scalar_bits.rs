@@ -163,22 +163,15 @@ pub fn register(r: &mut Registry) {
 mod tests {
     use super::magic64;
     use crate::checks::Findings;
-    use crate::core::{self, Core};
-    use crate::memory::Gm;
-    use crate::parse::parse;
+    use crate::test_rig::Rig;
 
     /// Runs `code` with r1 = `x` (i64) on one core; the registers afterwards and the findings.
     fn run(x: u64, code: &str) -> (Vec<u64>, Findings) {
-        let text = format!(
-            "ascendir-sim 1\nkernel k aiv\nchip 950PR\nregs 32 4\nstack 0\nconst r1 i64 {x}\ncode\n{code}\n  ret\nend\n"
-        );
-        let prog = parse(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
-        let mut gm = Gm { bufs: vec![] };
-        let mut core = Core::new(&prog, 0, 1);
-        let mut findings = Findings::new();
-        let mut budget = 1000u64;
-        core::run(&mut core, &mut gm, &prog, &mut findings, &mut budget);
-        (core.r.to_vec(), findings)
+        let out = Rig::new(format!(
+            "kernel k aiv\nchip 950PR\nregs 32 4\nstack 0\nconst r1 i64 {x}\n"
+        ))
+        .run(code);
+        (out.core.r.to_vec(), out.findings)
     }
 
     #[test]

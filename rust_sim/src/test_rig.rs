@@ -1,0 +1,71 @@
+//! The rig the unit tests of single instructions share: a program built from text, run on one core with its GM
+//! buffers bound to the program's `param` lines and local memory filled beforehand, then read back. (The cube
+//! tests keep their own rig in cube/tests.rs: it also writes the fractal layouts and runs whole launches.)
+
+use crate::checks::Findings;
+use crate::core::{self, Core};
+use crate::memory::{Gm, GmRole, Handle, LocalMem, MemKind, OwnedBuf, Space};
+use crate::parse::parse;
+
+/// A program's header and the data its run starts from.
+pub(crate) struct Rig {
+    head: String,
+    gm: Vec<(GmRole, Vec<u8>)>,
+    fills: Vec<(MemKind, usize, Vec<u8>)>,
+}
+
+/// One run: the core afterwards (registers, local memories) and the findings.
+pub(crate) struct Out {
+    pub(crate) core: Core,
+    pub(crate) findings: Findings,
+}
+
+impl Rig {
+    /// `head`: the program's lines between the format line and `code` (kernel, chip, mem, param, regs, stack,
+    /// const), each ending in a newline.
+    pub(crate) fn new(head: impl Into<String>) -> Rig {
+        Rig {
+            head: head.into(),
+            gm: Vec::new(),
+            fills: Vec::new(),
+        }
+    }
+
+    /// Runs `code` (instructions, one per line; `ret` follows) as core 0 of 1.
+    pub(crate) fn run(&self, code: &str) -> Out {
+        let text = format!("ascendir-sim 1\n{}code\n{code}\n  ret\nend\n", self.head);
+        let prog = parse(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+        assert_eq!(prog.params.len(), self.gm.len(), "one GM buffer per param line\n{text}");
+        let mut owned: Vec<OwnedBuf> = self.gm.iter().map(|(_, d)| OwnedBuf::new(d.clone())).collect();
+        // SAFETY: `owned` outlives `gm`, which is dropped before the bytes are read back below.
+        let bufs = owned
+            .iter_mut()
+            .zip(self.gm.iter().zip(&prog.params))
+            .map(|(o, ((role, _), p))| unsafe { o.gm(&p.name, *role) })
+            .collect();
+        let mut gm = Gm { bufs };
+        let mut core = Core::new(&prog, 0, 1);
+        for (i, p) in prog.params.iter().enumerate() {
+            if let Some(h) = p.handle {
+                core.h[h as usize] = Handle {
+                    space: Space::Gm(i as u32),
+                    addr: 0,
+                    len: gm.bufs[i].len() as i64,
+                    alloc: 0,
+                };
+            }
+        }
+        for (m, at, data) in &self.fills {
+            let size = prog.memory(*m).expect("a fill of a memory the program declares").0;
+            let mem = core.mem[*m as usize].get_or_insert_with(|| LocalMem::new(size));
+            mem.data.as_mut_slice()[*at..*at + data.len()].copy_from_slice(data);
+            mem.init[*at..*at + data.len()].fill(1);
+        }
+        let mut findings = Findings::new();
+        let mut budget = 100_000u64;
+        core::run(&mut core, &mut gm, &prog, &mut findings, &mut budget);
+        drop(gm);
+        drop(owned);
+        Out { core, findings }
+    }
+}
