@@ -2,20 +2,15 @@
 //! function's scalar access), read and written with GetValue / SetValue of the handle it makes.
 
 use crate::checks::Findings;
-use crate::core::{self, Core};
-use crate::memory::Gm;
-use crate::parse::parse;
+use crate::test_rig::Rig;
 
 /// Runs `code` on one 950PR core; the registers afterwards and the findings.
 fn run(consts: &str, code: &str) -> (Vec<u64>, Findings) {
-    let text = format!("ascendir-sim 1\nkernel k aiv\nchip 950PR\nmem UB 253952 32\nregs 16 4\nstack 0\n{consts}code\n{code}\n  ret\nend\n");
-    let prog = parse(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
-    let mut gm = Gm { bufs: vec![] };
-    let mut core = Core::new(&prog, 0, 1);
-    let mut findings = Findings::new();
-    let mut budget = 1000u64;
-    core::run(&mut core, &mut gm, &prog, &mut findings, &mut budget);
-    (core.r.to_vec(), findings)
+    let out = Rig::new(format!(
+        "kernel k aiv\nchip 950PR\nmem UB 253952 32\nregs 16 4\nstack 0\n{consts}"
+    ))
+    .run(code);
+    (out.core.r.to_vec(), out.findings)
 }
 
 #[test]
