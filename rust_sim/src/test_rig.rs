@@ -31,6 +31,12 @@ impl Rig {
         }
     }
 
+    /// Writes `data` into local memory `m` at byte `at` before the run, marked as written.
+    pub(crate) fn fill(mut self, m: MemKind, at: usize, data: Vec<u8>) -> Rig {
+        self.fills.push((m, at, data));
+        self
+    }
+
     /// Runs `code` (instructions, one per line; `ret` follows) as core 0 of 1.
     pub(crate) fn run(&self, code: &str) -> Out {
         let text = format!("ascendir-sim 1\n{}code\n{code}\n  ret\nend\n", self.head);
@@ -68,4 +74,28 @@ impl Rig {
         drop(owned);
         Out { core, findings }
     }
+}
+
+impl Out {
+    /// `n` floats of UB from byte `at`.
+    pub(crate) fn ub_f32(&self, at: usize, n: usize) -> Vec<f32> {
+        read_f32(&self.ub().data.as_slice()[at..at + 4 * n])
+    }
+
+    /// UB after the run (the program must declare it).
+    pub(crate) fn ub(&self) -> &LocalMem {
+        self.core.mem[MemKind::Ub as usize].as_ref().expect("UB")
+    }
+}
+
+/// Little-endian f32 bytes.
+pub(crate) fn f32_bytes(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
+    v.into_iter().flat_map(f32::to_le_bytes).collect()
+}
+
+/// The f32 values of little-endian bytes.
+pub(crate) fn read_f32(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }

@@ -442,53 +442,28 @@ pub fn register(r: &mut Registry) {
 
 #[cfg(test)]
 mod tests {
-    use crate::checks::Findings;
-    use crate::core::{self, Core};
-    use crate::memory::{Gm, LocalMem, MemKind};
-    use crate::parse::parse;
+    use crate::memory::MemKind;
+    use crate::test_rig::{f32_bytes, Rig};
 
     /// Runs `code` in Counter mode over 128 elements (two repeats of 64 floats) on one core whose UB holds the
     /// floats 0.0, 1.0, ... 1023.0 from byte 0. h1: dst, 2 rows of 128 floats (byte 0); h2: src0, 2 rows of 128
     /// (byte 1024); h3: 64 floats (byte 2048). Registers: r1..r3 the byte offsets, r4 = 256, r5 = 128 (the
     /// counter), r6 = 1, r7 = 16 (a 128-float row in blocks), r8 = 0, r9 = 8, r10 = 2.
     fn run_counter(code: &str) -> Vec<f32> {
-        let mut text =
-            String::from("ascendir-sim 1\nkernel k aiv\nchip 910B2\nmem UB 196608 32\nregs 64 32\nstack 0\n");
-        for (r, v) in [
-            (1, 0),
-            (2, 1024),
-            (3, 2048),
-            (4, 256),
-            (5, 128),
-            (6, 1),
-            (7, 16),
-            (8, 0),
-            (9, 8),
-            (10, 2),
-        ] {
+        let mut text = String::from("kernel k aiv\nchip 910B2\nmem UB 196608 32\nregs 64 32\nstack 0\n");
+        for (r, v) in (1..).zip([0, 1024, 2048, 256, 128, 1, 16, 0, 8, 2]) {
             text += &format!("const r{r} i32 {v}\n");
         }
-        text += &format!(
-            "code\n  h1 = LocalAt.f32 UB r1:i32 r4:i32\n  h2 = LocalAt.f32 UB r2:i32 r4:i32\n  \
+        let code = format!(
+            "  h1 = LocalAt.f32 UB r1:i32 r4:i32\n  h2 = LocalAt.f32 UB r2:i32 r4:i32\n  \
              h3 = LocalAt.f32 UB r3:i32 r4:i32\n  call SetMaskCount.plain\n  \
-             call SetVectorMask.count<T=f32,mode=COUNTER> len=r5:i32\n{code}\n  ret\nend\n"
+             call SetVectorMask.count<T=f32,mode=COUNTER> len=r5:i32\n{code}"
         );
-        let prog = parse(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
-        let mut gm = Gm { bufs: Vec::new() };
-        let mut core = Core::new(&prog, 0, 1);
-        let mem = core.mem[MemKind::Ub as usize].get_or_insert_with(|| LocalMem::new(196608));
-        let bytes: Vec<u8> = (0..1024).flat_map(|i| (i as f32).to_le_bytes()).collect();
-        mem.data.as_mut_slice()[..bytes.len()].copy_from_slice(&bytes);
-        mem.init[..bytes.len()].fill(1);
-        let mut findings = Findings::new();
-        let mut budget = 100_000u64;
-        core::run(&mut core, &mut gm, &prog, &mut findings, &mut budget);
-        assert!(findings.list.is_empty(), "{:?}", findings.list);
-        let d = core.mem[MemKind::Ub as usize].as_ref().unwrap().data.as_slice();
-        d[..1024]
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
+        let out = Rig::new(text)
+            .fill(MemKind::Ub, 0, f32_bytes((0..1024).map(|i| i as f32)))
+            .run(&code);
+        assert!(out.findings.list.is_empty(), "{:?}", out.findings.list);
+        out.ub_f32(0, 256)
     }
 
     #[test]
