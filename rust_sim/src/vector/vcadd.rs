@@ -125,52 +125,22 @@ pub fn register(r: &mut Registry) {
 
 #[cfg(test)]
 mod tests {
-    use crate::checks::Findings;
-    use crate::core::{self, Core};
-    use crate::memory::{Gm, LocalMem, MemKind};
-    use crate::parse::parse;
+    use crate::memory::MemKind;
+    use crate::test_rig::{f32_bytes, Out, Rig};
 
     /// Runs `code` on one core whose UB holds 0.0, 1.0, ... 255.0 (f32) from byte 0: h1 is that ramp, h2 a
     /// tensor at byte 2048. Registers: r1 = 0, r2 = 512 elements, r3 = 2048, r4 = 8, r5 = 3, r6 = 1, r7 = 0,
     /// r8 = 2, r9 = 64.
-    fn run(code: &str) -> (Core, Findings) {
-        let mut text =
-            String::from("ascendir-sim 1\nkernel k aiv\nchip 910B2\nmem UB 196608 32\nregs 64 32\nstack 0\n");
-        for (r, v) in [
-            (1, 0),
-            (2, 512),
-            (3, 2048),
-            (4, 8),
-            (5, 3),
-            (6, 1),
-            (7, 0),
-            (8, 2),
-            (9, 64),
-        ] {
+    fn run(code: &str) -> Out {
+        let mut text = String::from("kernel k aiv\nchip 910B2\nmem UB 196608 32\nregs 64 32\nstack 0\n");
+        for (r, v) in (1..).zip([0, 512, 2048, 8, 3, 1, 0, 2, 64]) {
             text += &format!("const r{r} i32 {v}\n");
         }
-        text += &format!(
-            "code\n  h1 = LocalAt.f32 UB r1:i32 r2:i32\n  h2 = LocalAt.f32 UB r3:i32 r2:i32\n{code}\n  ret\nend\n"
-        );
-        let prog = parse(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
-        let mut gm = Gm { bufs: Vec::new() };
-        let mut core = Core::new(&prog, 0, 1);
-        let mem = core.mem[MemKind::Ub as usize].get_or_insert_with(|| LocalMem::new(196608));
-        let bytes: Vec<u8> = (0..256).flat_map(|i| (i as f32).to_le_bytes()).collect();
-        mem.data.as_mut_slice()[..bytes.len()].copy_from_slice(&bytes);
-        mem.init[..bytes.len()].fill(1);
-        let mut findings = Findings::new();
-        let mut budget = 100_000u64;
-        core::run(&mut core, &mut gm, &prog, &mut findings, &mut budget);
-        (core, findings)
-    }
-
-    fn ub_f32(core: &Core, at: usize, n: usize) -> Vec<f32> {
-        let d = core.mem[MemKind::Ub as usize].as_ref().unwrap().data.as_slice();
-        d[at..at + 4 * n]
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
+        Rig::new(text)
+            .fill(MemKind::Ub, 0, f32_bytes((0..256).map(|i| i as f32)))
+            .run(&format!(
+                "  h1 = LocalAt.f32 UB r1:i32 r2:i32\n  h2 = LocalAt.f32 UB r3:i32 r2:i32\n{code}"
+            ))
     }
 
     const ACC: &str = "call vcadd.acc<T=f32> src=h1 repeatTime=r5:i32 dstRepStride=r6:i32 srcBlkStride=r6:i32 \
@@ -179,41 +149,41 @@ mod tests {
     #[test]
     fn accumulate_mode_sums_every_repeat_under_the_mask_into_acc_val() {
         // mask: the first 8 lanes of each repeat; 3 repeats 8 blocks apart: elements 0..8, 64..72, 128..136
-        let (core, f) = run(&format!(
+        let out = run(&format!(
             "  call SetMask.len<T=f32> len=r4:i32\n  {ACC}\n  r10:i64 = call GetAccVal.plain\n"
         ));
-        assert!(f.list.is_empty(), "{:?}", f.list);
+        assert!(out.findings.list.is_empty(), "{:?}", out.findings.list);
         // 28 + 540 + 1052
-        assert_eq!(f32::from_bits(core.acc_val as u32), 1620.0);
-        assert_eq!(f32::from_bits(core.r[10] as u32), 1620.0);
+        assert_eq!(f32::from_bits(out.core.acc_val as u32), 1620.0);
+        assert_eq!(f32::from_bits(out.core.r[10] as u32), 1620.0);
         // a second accumulate starts from zero: one repeat of all 64 lanes, 0 + 1 + ... + 63
-        let (core, _) = run(&format!(
+        let out = run(&format!(
             "  call SetMask.len<T=f32> len=r4:i32\n  {ACC}\n  call SetMask.len<T=f32> len=r9:i32\n  \
              call vcadd.acc<T=f32> src=h1 repeatTime=r6:i32 dstRepStride=r6:i32 srcBlkStride=r6:i32 \
              srcRepStride=r4:i32 mode=r6:i32\n  r10:i64 = call get_acc_val.plain\n"
         ));
-        assert_eq!(f32::from_bits(core.r[10] as u32), 2016.0);
+        assert_eq!(f32::from_bits(out.core.r[10] as u32), 2016.0);
     }
 
     #[test]
     fn mode_zero_writes_one_sum_per_repeat_and_leaves_acc_val() {
         // 8 lanes, 3 repeats 8 blocks apart, sums written dstRepStride 2 elements apart
-        let (core, f) = run(&format!(
+        let out = run(&format!(
             "  call SetMask.len<T=f32> len=r4:i32\n  {ACC}\n  \
              call vcadd.dst<T=f32> dst=h2 src=h1 repeatTime=r5:i32 dstRepStride=r8:i32 srcBlkStride=r6:i32 \
              srcRepStride=r4:i32 mode=r7:i32\n"
         ));
-        assert!(f.list.is_empty(), "{:?}", f.list);
-        let out = ub_f32(&core, 2048, 6);
-        assert_eq!((out[0], out[2], out[4]), (28.0, 540.0, 1052.0));
-        assert_eq!(f32::from_bits(core.acc_val as u32), 1620.0);
+        assert!(out.findings.list.is_empty(), "{:?}", out.findings.list);
+        let sums = out.ub_f32(2048, 6);
+        assert_eq!((sums[0], sums[2], sums[4]), (28.0, 540.0, 1052.0));
+        assert_eq!(f32::from_bits(out.core.acc_val as u32), 1620.0);
         // a block stride of 2: lanes 0..8 of a repeat are block 0, lanes 8..16 block 2 (elements 16..24)
-        let (core, _) = run("  call SetMask.len<T=f32> len=r9:i32\n  \
+        let out = run("  call SetMask.len<T=f32> len=r9:i32\n  \
              call vcadd.dst<T=f32> dst=h2 src=h1 repeatTime=r6:i32 dstRepStride=r6:i32 srcBlkStride=r8:i32 \
              srcRepStride=r4:i32 mode=r7:i32\n");
         // blocks 0, 2, ... 14: elements 16b .. 16b + 8 for b in 0..8: sum over b of (128 b + 28)
         assert_eq!(
-            ub_f32(&core, 2048, 1)[0],
+            out.ub_f32(2048, 1)[0],
             (0..8).map(|b| 128.0 * b as f32 + 28.0).sum::<f32>()
         );
     }
