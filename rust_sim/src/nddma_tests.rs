@@ -2,9 +2,8 @@
 //! padding), each checked element by element against the page's definition.
 
 use crate::checks::Findings;
-use crate::core::{self, Core};
-use crate::memory::{Gm, GmRole, MemKind, OwnedBuf};
-use crate::parse::parse;
+use crate::memory::GmRole;
+use crate::test_rig::{f32_bytes, Rig};
 
 /// Runs one 2-dimensional NDDMA copy of f32 from GM x = 0, 1, 2, ... (`n` floats) into UB (byte 0, 256
 /// floats, first set to -7), with the loop arrays on the stack (`[dim0, dim1]` each) and `config`. Returns the
@@ -13,9 +12,7 @@ use crate::parse::parse;
 fn run(n: usize, arrays: [[u64; 2]; 5], pad_value: f32, config: &str) -> (Vec<f32>, Findings) {
     // stack: loopSrcStride u64[5] at 0, loopDstStride u32[5] at 40, loopSize u32[5] at 64, Lp u8[5] at 88,
     // Rp u8[5] at 96
-    let mut text = String::from(
-        "ascendir-sim 1\nkernel k aiv\nchip 950PR\nmem UB 196608 32\nparam 0 x h0 gm\nregs 64 32\nstack 104\n",
-    );
+    let mut text = String::from("kernel k aiv\nchip 950PR\nmem UB 196608 32\nparam 0 x h0 gm\nregs 64 32\nstack 104\n");
     text += &format!(
         "const r1 i32 0\nconst r2 i32 256\nconst r3 f32 {}\nconst r4 f32 {}\n",
         pad_value.to_bits(),
@@ -41,28 +38,10 @@ fn run(n: usize, arrays: [[u64; 2]; 5], pad_value: f32, config: &str) -> (Vec<f3
          params.loopInfo.loopSize=s64:5:i32 params.loopInfo.loopLpSize=s88:5:i8 \
          params.loopInfo.loopRpSize=s96:5:i8\n"
     );
-    text += &format!("code\n{code}  ret\nend\n");
-    let prog = parse(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
-    let x: Vec<u8> = (0..n).flat_map(|i| (i as f32).to_le_bytes()).collect();
-    let mut owned = [OwnedBuf::new(x)];
-    let bufs = vec![unsafe { owned[0].gm("x", GmRole::Input) }];
-    let mut gm = Gm { bufs };
-    let mut core = Core::new(&prog, 0, 1);
-    core.h[0] = crate::memory::Handle {
-        space: crate::memory::Space::Gm(0),
-        addr: 0,
-        len: (n * 4) as i64,
-        alloc: 0,
-    };
-    let mut findings = Findings::new();
-    let mut budget = 100_000u64;
-    core::run(&mut core, &mut gm, &prog, &mut findings, &mut budget);
-    let mem = core.mem[MemKind::Ub as usize].as_ref().expect("UB");
-    let vals = mem.data.as_slice()[..1024]
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    (vals, findings)
+    let out = Rig::new(text)
+        .gm(GmRole::Input, f32_bytes((0..n).map(|i| i as f32)))
+        .run(&code);
+    (out.ub_f32(0, 256), out.findings)
 }
 
 #[test]

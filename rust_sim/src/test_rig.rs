@@ -31,6 +31,12 @@ impl Rig {
         }
     }
 
+    /// The bytes of the GM buffer of the next `param` line (in index order); its handle covers all of them.
+    pub(crate) fn gm(mut self, role: GmRole, data: Vec<u8>) -> Rig {
+        self.gm.push((role, data));
+        self
+    }
+
     /// Writes `data` into local memory `m` at byte `at` before the run, marked as written.
     pub(crate) fn fill(mut self, m: MemKind, at: usize, data: Vec<u8>) -> Rig {
         self.fills.push((m, at, data));
