@@ -2,46 +2,29 @@
 //! (repeatTime before mask, dstBlkStride without effect), at dst + r * dstRepStride elements.
 
 use crate::checks::Findings;
-use crate::core::{self, Core};
-use crate::memory::{Gm, GmRole, MemKind, OwnedBuf};
-use crate::parse::parse;
+use crate::memory::GmRole;
+use crate::test_rig::{f32_bytes, Rig};
 
 /// Copies x (320 f32 from GM) to UB byte 0, fills 24 f32 at UB byte 2048 with -1, runs `call` (a line of the
 /// program, dst h2, src h1) and returns those 24 and the findings.
 fn run(x: &[f32], call: &str) -> (Vec<f32>, Findings) {
-    let text = format!(
-        "ascendir-sim 1\nkernel k default\nchip 910B2\nmem UB 196608 32\nparam 0 x h0 gm\nregs 16 8\n\
+    let head = format!(
+        "kernel k default\nchip 910B2\nmem UB 196608 32\nparam 0 x h0 gm\nregs 16 8\n\
          const r1 i32 0\nconst r2 i32 320\nconst r3 i32 2048\nconst r4 i32 24\nconst r5 f32 {}\n\
          const r6 i32 4\nconst r7 i32 64\nconst r8 i32 3\nconst r9 i32 1\nconst r10 i32 10\nconst r11 i32 48\n\
-         const r12 i32 2\n\
-         code\n  h1 = LocalAt.f32 UB r1:i32 r2:i32\n  h2 = LocalAt.f32 UB r3:i32 r4:i32\n\
-         \x20 call DataCopy.count_gm_to_local<T=f32> dst=h1 src=h0 count=r2:i32\n\
-         \x20 call Duplicate.count<T=f32> dst=h2 scalarValue=r5:f32 count=r4:i32\n\
-         \x20 call PipeBarrier.plain<pipe=PIPE_ALL>\n  {call}\n  ret\nend\n",
+         const r12 i32 2\n",
         (-1.0f32).to_bits()
     );
-    let prog = parse(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
-    let bytes: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let mut owned = [OwnedBuf::new(bytes)];
-    let mut gm = Gm {
-        bufs: vec![unsafe { owned[0].gm("x", GmRole::Input) }],
-    };
-    let mut core = Core::new(&prog, 0, 1);
-    core.h[0] = crate::memory::Handle {
-        space: crate::memory::Space::Gm(0),
-        addr: 0,
-        len: (x.len() * 4) as i64,
-        alloc: 0,
-    };
-    let mut findings = Findings::new();
-    let mut budget = 100_000u64;
-    core::run(&mut core, &mut gm, &prog, &mut findings, &mut budget);
-    let mem = core.mem[MemKind::Ub as usize].as_ref().expect("UB");
-    let out = mem.data.as_slice()[2048..2048 + 96]
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    (out, findings)
+    let code = format!(
+        "  h1 = LocalAt.f32 UB r1:i32 r2:i32\n  h2 = LocalAt.f32 UB r3:i32 r4:i32\n\
+         \x20 call DataCopy.count_gm_to_local<T=f32> dst=h1 src=h0 count=r2:i32\n\
+         \x20 call Duplicate.count<T=f32> dst=h2 scalarValue=r5:f32 count=r4:i32\n\
+         \x20 call PipeBarrier.plain<pipe=PIPE_ALL>\n  {call}"
+    );
+    let out = Rig::new(head)
+        .gm(GmRole::Input, f32_bytes(x.iter().copied()))
+        .run(&code);
+    (out.ub_f32(2048, 24), out.findings)
 }
 
 /// 4 rows of 80 (small integers, so every order of addition is exact) and the sum of each row's first `n`.
