@@ -478,18 +478,16 @@ pub fn register(r: &mut Registry) {
 #[cfg(test)]
 mod tests {
     use crate::checks::Findings;
-    use crate::core::{self, Core};
-    use crate::memory::{Gm, GmRole, MemKind, OwnedBuf};
-    use crate::parse::parse;
+    use crate::memory::GmRole;
+    use crate::test_rig::{f32_bytes, Rig};
 
     /// Runs `code` on one AIV core with GM buffer h0 holding 1.0 .. 8.0 (f32) and h1 a UB float tensor at byte
     /// 0. Registers: r1 = 0, r2 = 64 elements, r3 = 1 (one row), r4 = 20 (bytes: 5 floats), r5 = 0 (strides,
     /// isPad false), r6 = 1 (isPad true; one padding element), r7 = -2.5f32, r8 = 7.0f32.
     /// The UB floats afterwards, and which of their bytes were written.
     fn run(code: &str) -> (Vec<f32>, Vec<bool>, Findings) {
-        let mut text = String::from(
-            "ascendir-sim 1\nkernel k aiv\nchip 910B2\nmem UB 196608 32\nparam 0 x h0 gm\nregs 64 32\nstack 0\n",
-        );
+        let mut text =
+            String::from("kernel k aiv\nchip 910B2\nmem UB 196608 32\nparam 0 x h0 gm\nregs 64 32\nstack 0\n");
         for (r, ty, v) in [
             (1, "i32", 0u64),
             (2, "i32", 64),
@@ -502,32 +500,14 @@ mod tests {
         ] {
             text += &format!("const r{r} {ty} {v}\n");
         }
-        text += &format!("code\n  h1 = LocalAt.f32 UB r1:i32 r2:i32\n{code}\n  ret\nend\n");
-        let prog = parse(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
-        let x: Vec<u8> = (1..=8).flat_map(|i| (i as f32).to_le_bytes()).collect();
-        let mut owned = [OwnedBuf::new(x)];
-        let bufs = vec![unsafe { owned[0].gm("x", GmRole::Input) }];
-        let mut gm = Gm { bufs };
-        let mut core = Core::new(&prog, 0, 1);
-        core.h[0] = crate::memory::Handle {
-            space: crate::memory::Space::Gm(0),
-            addr: 0,
-            len: 32,
-            alloc: 0,
-        };
-        let mut findings = Findings::new();
-        let mut budget = 100_000u64;
-        core::run(&mut core, &mut gm, &prog, &mut findings, &mut budget);
-        let mem = core.mem[MemKind::Ub as usize].as_ref().expect("UB");
-        let vals = mem.data.as_slice()[..32]
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        let known = mem.init[..32]
+        let out = Rig::new(text)
+            .gm(GmRole::Input, f32_bytes((1..=8).map(|i| i as f32)))
+            .run(&format!("  h1 = LocalAt.f32 UB r1:i32 r2:i32\n{code}"));
+        let known = out.ub().init[..32]
             .chunks_exact(4)
             .map(|c| c.iter().all(|&b| b != 0))
             .collect();
-        (vals, known, findings)
+        (out.ub_f32(0, 8), known, out.findings)
     }
 
     /// One row of 5 floats with 1 + 1 elements of padding (7 of the block's 8), isPad from `is_pad`, the
