@@ -2,16 +2,15 @@
 //! GMToUB非对齐数据搬运(DataCopyPad).md).
 
 use crate::checks::Findings;
-use crate::core::{self, Core};
-use crate::memory::{Gm, GmRole, MemKind, OwnedBuf};
-use crate::parse::parse;
+use crate::memory::GmRole;
+use crate::test_rig::{f32_bytes, read_f32, Rig};
 
 /// Runs `code` on one 950 AIV core: GM h0 = x holds 0, 1, ..., 255 (f32), GM h2 = z 256 floats of 0; h1 a
 /// UB tensor of 256 floats at byte 0, first filled with -1. Constants: r1 = 0, r2 = 256, r3 = -1.0f32 and
 /// `consts` (`(register, type, value)`). Returns UB's floats, z and the findings.
 fn run(consts: &[(u32, &str, u64)], code: &str) -> (Vec<f32>, Vec<f32>, Findings) {
     let mut text = String::from(
-        "ascendir-sim 1\nkernel k aiv\nchip 950PR\nmem UB 196608 32\nparam 0 x h0 gm\nparam 1 z h2 gm\nregs 64 32\n\
+        "kernel k aiv\nchip 950PR\nmem UB 196608 32\nparam 0 x h0 gm\nparam 1 z h2 gm\nregs 64 32\n\
          stack 0\n",
     );
     text += &format!(
@@ -21,39 +20,14 @@ fn run(consts: &[(u32, &str, u64)], code: &str) -> (Vec<f32>, Vec<f32>, Findings
     for (r, ty, v) in consts {
         text += &format!("const r{r} {ty} {v}\n");
     }
-    text += &format!(
-        "code\n  h1 = LocalAt.f32 UB r1:i32 r2:i32\n  call Duplicate.count<T=f32> dst=h1 scalarValue=r3:f32 \
-         count=r2:i32\n  call PipeBarrier.plain<pipe=PIPE_ALL>\n{code}\n  ret\nend\n"
-    );
-    let prog = parse(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
-    let x: Vec<u8> = (0..256).flat_map(|i| (i as f32).to_le_bytes()).collect();
-    let mut owned = [OwnedBuf::new(x), OwnedBuf::new(vec![0u8; 1024])];
-    let (a, b) = owned.split_at_mut(1);
-    let bufs = vec![unsafe { a[0].gm("x", GmRole::Input) }, unsafe {
-        b[0].gm("z", GmRole::Output)
-    }];
-    let mut gm = Gm { bufs };
-    let mut core = Core::new(&prog, 0, 1);
-    for (h, i) in [(0usize, 0u32), (2, 1)] {
-        core.h[h] = crate::memory::Handle {
-            space: crate::memory::Space::Gm(i),
-            addr: 0,
-            len: 1024,
-            alloc: 0,
-        };
-    }
-    let mut findings = Findings::new();
-    let mut budget = 100_000u64;
-    core::run(&mut core, &mut gm, &prog, &mut findings, &mut budget);
-    let floats = |b: &[u8]| -> Vec<f32> {
-        b.chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
-    };
-    let mem = core.mem[MemKind::Ub as usize].as_ref().expect("UB");
-    let ub = floats(&mem.data.as_slice()[..1024]);
-    let z = floats(gm.bufs[1].bytes());
-    (ub, z, findings)
+    let out = Rig::new(text)
+        .gm(GmRole::Input, f32_bytes((0..256).map(|i| i as f32)))
+        .gm(GmRole::Output, vec![0u8; 1024])
+        .run(&format!(
+            "  h1 = LocalAt.f32 UB r1:i32 r2:i32\n  call Duplicate.count<T=f32> dst=h1 scalarValue=r3:f32 \
+             count=r2:i32\n  call PipeBarrier.plain<pipe=PIPE_ALL>\n{code}"
+        ));
+    (out.ub_f32(0, 256), read_f32(&out.gm[1]), out.findings)
 }
 
 /// SetLoopModePara's fields r10..r15 (loop1Size, loop2Size, loop1SrcStride, loop1DstStride, loop2SrcStride,

@@ -14,9 +14,10 @@ pub(crate) struct Rig {
     fills: Vec<(MemKind, usize, Vec<u8>)>,
 }
 
-/// One run: the core afterwards (registers, local memories) and the findings.
+/// One run: the core afterwards (registers, local memories), the GM buffers' bytes and the findings.
 pub(crate) struct Out {
     pub(crate) core: Core,
+    pub(crate) gm: Vec<Vec<u8>>,
     pub(crate) findings: Findings,
 }
 
@@ -77,8 +78,8 @@ impl Rig {
         let mut budget = 100_000u64;
         core::run(&mut core, &mut gm, &prog, &mut findings, &mut budget);
         drop(gm);
-        drop(owned);
-        Out { core, findings }
+        let gm = owned.into_iter().map(|o| o.data).collect();
+        Out { core, gm, findings }
     }
 }
 
