@@ -1,15 +1,14 @@
-//! The rig the cube tests share: one core with its local memories filled beforehand (or a whole launch), a
-//! program body run on it, and the memories and GM read back; with the byte conversions and the fractal
+//! The rig the cube tests share: the shared test rig (crate::test_rig) with a header declaring every local
+//! memory, GM parameters by name and constants given as registers; with the byte conversions and the fractal
 //! layouts (ZZ, ZN, NZ) the hand-computed expectations are written in. The tests themselves are by topic in
 //! load_tests, mmad_tests, fixpipe_tests, matmul_tests (and load3d_tests, fill, fixpipe, mode).
 
 use half::f16;
 
 use crate::checks::Findings;
-use crate::core::{self, Core};
-use crate::memory::{Gm, GmRole, LocalMem, MemKind, OwnedBuf};
-use crate::parse::parse;
-use crate::program::Program;
+use crate::memory::{GmRole, MemKind};
+use crate::test_rig;
+pub(super) use crate::test_rig::{read_f32, Out};
 
 /// One core, its local memories, and GM buffers, around a program body.
 pub(super) struct Rig {
@@ -18,30 +17,11 @@ pub(super) struct Rig {
     fills: Vec<(MemKind, usize, Vec<u8>)>,
 }
 
-pub(super) struct Out {
-    pub(super) core: Core,
-    pub(super) gm: Vec<Vec<u8>>,
-    pub(super) findings: Findings,
-}
-
-impl Out {
-    pub(super) fn mem(&self, m: MemKind) -> &[u8] {
-        self.core.mem[m as usize]
-            .as_ref()
-            .map(|l| l.data.as_slice())
-            .unwrap_or(&[])
-    }
-
-    pub(super) fn codes(&self) -> Vec<&'static str> {
-        self.findings.list.iter().map(|f| f.code).collect()
-    }
-}
-
 impl Rig {
     pub(super) fn new(kernel_type: &str) -> Rig {
         Rig {
             header: format!(
-                "ascendir-sim 1\nkernel k {kernel_type}\nchip 910B2\nmem UB 196608 32\nmem L1 524288 32\n\
+                "kernel k {kernel_type}\nchip 910B2\nmem UB 196608 32\nmem L1 524288 32\n\
                  mem L0A 65536 512\nmem L0B 65536 512\nmem L0C 131072 64\nmem BT 1024 64\nmem FB 2048 64\n"
             ),
             gm: Vec::new(),
@@ -59,76 +39,36 @@ impl Rig {
         self
     }
 
-    /// The program around `code`: the GM parameters, 64 registers, `stack` bytes of stack, `consts` set.
-    fn program(&self, consts: &[(u32, &str, u64)], code: &str, stack: usize) -> Program {
-        let mut text = self.header.clone();
+    /// The shared rig around a program body: the GM parameters, 64 registers, `stack` bytes of stack, `consts`
+    /// set, the GM data and the fills.
+    fn shared(self, consts: &[(u32, &str, u64)], stack: usize) -> test_rig::Rig {
+        let mut head = self.header;
         for (i, (name, _, _)) in self.gm.iter().enumerate() {
-            text += &format!("param {i} {name} h{i} gm\n");
+            head += &format!("param {i} {name} h{i} gm\n");
         }
-        text += &format!("regs 64 32\nstack {stack}\n");
+        head += &format!("regs 64 32\nstack {stack}\n");
         for (r, ty, v) in consts {
-            text += &format!("const r{r} {ty} {v}\n");
+            head += &format!("const r{r} {ty} {v}\n");
         }
-        text += &format!("code\n{code}\n  ret\nend\n");
-        parse(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"))
-    }
-
-    /// Calls `run` with GM buffers holding copies of the rig's GM data; its result and those buffers afterwards.
-    fn on_gm<T>(&self, run: impl FnOnce(&mut Gm) -> T) -> (T, Vec<Vec<u8>>) {
-        let mut owned: Vec<OwnedBuf> = self.gm.iter().map(|(_, _, d)| OwnedBuf::new(d.clone())).collect();
-        let bufs = owned
-            .iter_mut()
-            .zip(&self.gm)
-            .map(|(o, (name, role, _))| unsafe { o.gm(name, *role) })
-            .collect();
-        let mut gm = Gm { bufs };
-        let result = run(&mut gm);
-        drop(gm);
-        (result, owned.into_iter().map(|o| o.data).collect())
+        let mut rig = test_rig::Rig::new(head);
+        for (_, role, data) in self.gm {
+            rig = rig.gm(role, data);
+        }
+        for (m, at, data) in self.fills {
+            rig = rig.fill(m, at, data);
+        }
+        rig
     }
 
     /// Runs `code` (instructions, one per line) with `regs` scalar registers set as given.
     pub(super) fn run(self, consts: &[(u32, &str, u64)], code: &str) -> Out {
-        let prog = self.program(consts, code, 16);
-        let ((core, findings), gm) = self.on_gm(|gm| {
-            let mut core = Core::new(&prog, 0, 1);
-            for (i, p) in prog.params.iter().enumerate() {
-                if let Some(h) = p.handle {
-                    core.h[h as usize] = crate::memory::Handle {
-                        space: crate::memory::Space::Gm(i as u32),
-                        addr: 0,
-                        len: gm.bufs[i].len() as i64,
-                        alloc: 0,
-                    };
-                }
-            }
-            for (m, at, data) in &self.fills {
-                let size = prog.memory(*m).unwrap().0;
-                let mem = core.mem[*m as usize].get_or_insert_with(|| LocalMem::new(size));
-                mem.data.as_mut_slice()[*at..*at + data.len()].copy_from_slice(data);
-                mem.init[*at..*at + data.len()].fill(1);
-            }
-            let mut findings = Findings::new();
-            let mut budget = 1_000_000u64;
-            core::run(&mut core, gm, &prog, &mut findings, &mut budget);
-            (core, findings)
-        });
-        Out { core, gm, findings }
+        self.shared(consts, 16).run(code)
     }
 
     /// Runs `code` as a whole launch of `block_dim` blocks (every core of a MIX block), without local fills;
     /// the findings and GM afterwards.
     pub(super) fn launch(self, consts: &[(u32, &str, u64)], code: &str, block_dim: u32) -> (Findings, Vec<Vec<u8>>) {
-        let prog = self.program(consts, code, 0);
-        let cfg = crate::sim::Config {
-            block_dim,
-            cores: 24,
-            budget: 1_000_000,
-            timing: None,
-            trace_limit: None,
-        };
-        let (out, gm) = self.on_gm(|gm| crate::sim::run(&prog, gm, &cfg));
-        (out.findings, gm)
+        self.shared(consts, 0).launch(code, block_dim)
     }
 }
 
@@ -142,12 +82,6 @@ pub(super) fn f32_bytes(v: &[f32]) -> Vec<u8> {
 
 pub(super) fn i8_bytes(v: &[i32]) -> Vec<u8> {
     v.iter().map(|x| *x as i8 as u8).collect()
-}
-
-pub(super) fn read_f32(b: &[u8]) -> Vec<f32> {
-    b.chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
 }
 
 pub(super) fn read_i32(b: &[u8]) -> Vec<i32> {
