@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from ascendir.catalog import matmul_library_functions
 from ascendir.lower import ctypes as C
 from ascendir.lower import code_pointer, enable_if, host_program, lambdas, matmul_config, register_api
-from ascendir.lower import ops_base_kernel, softmax_tiling_impl
+from ascendir.lower import ops_base_kernel, simt_launch, simt_math, softmax_tiling_impl
 from ascendir.lower.calls_api import api_call as api_call, lower_args, opaque_call
 from ascendir.lower.calls_builtins import (
     FLOAT_BUILTINS,
@@ -172,6 +172,10 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         # `Ops::Base::CeilDiv(n, f)`, `Ops::Base::GetUbBlockSize()`: ops-base's kernel helpers, out of an op
         # folder's reach (their GetVRegSize is not the register API's own: 256 off the register-API chips)
         return ops_base_kernel.call(lw, e, name, targs)
+    if lw.host_program is None and (launched := simt_launch.call(lw, e, all_parts, name, targs)) is not None:
+        return launched  # a SIMT launch (threads one after another), VF_CALL's SIMD form, a Simt:: thread query
+    if lw.host_program is None and (value := simt_math.call(lw, e, all_parts, name, targs)) is not None:
+        return value  # __umulhi, Simt::UintDiv, ...: a SIMT thread's index arithmetic
     if in_register_api(callee.qname) or name in REGISTER_API_FUNCTIONS:
         if lw.report.api_uncatalogued:  # the chips that have the register API (arch35): the modelled slice
             if name in ("GetVRegSize", "GetVecLen"):  # GetVecLen() is VECTOR_REG_WIDTH (sys_var_intf.h:75-82)

@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import UNKNOWN_LOC, StringAttr
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, list_tensor, register_api
-from ascendir.lower import code_pointer, object_layout
+from ascendir.lower import code_pointer, object_layout, ub_pointer
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.header_names import COMPARE_MODES, TENSOR_OPERATORS
@@ -217,6 +217,9 @@ class AssignmentLowering:
                     v = self.convert(value, elem, node)
                     self.store_element(self.ssa(v, node), cell.ref, indices, node)
                     return
+            if ub_pointer.is_ub_pointer(base.ctype):
+                ub_pointer.store(self, base, self.expr(target.index), value, node)  # `dst[idx] = v`, `__ubuf__`
+                return
             if isinstance(base.ctype, C.Pointer) and base.ctype.gm:
                 elem = base.ctype.pointee if isinstance(base.ctype.pointee, Scalar) else C.U8
                 v = self.convert(value, elem, node)
@@ -228,7 +231,7 @@ class AssignmentLowering:
             if isinstance(ptr.obj, Cell):
                 self.store(ptr.obj, value, node)
                 return
-            if isinstance(ptr.ctype, C.Pointer) and ptr.ctype.gm:
+            if isinstance(ptr.ctype, C.Pointer) and (ptr.ctype.gm or ub_pointer.is_ub_pointer(ptr.ctype)):
                 self.assign(A.Index(target.span, target.operand, A.IntLit(target.span, "0", 0)), value, node)
                 return
         if _calls_user_operator(target) or _calls_method(target):

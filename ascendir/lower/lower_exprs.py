@@ -15,7 +15,7 @@ from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, object_arrays, object_layout
-from ascendir.lower import code_pointer, host_program, lambdas, register_api
+from ascendir.lower import code_pointer, host_program, lambdas, register_api, simt_launch, ub_pointer
 from ascendir.lower.ast_queries import node_text
 from ascendir.lower.astwalk import facts, walk
 from ascendir.lower.const_fold import wrap_to_type
@@ -26,6 +26,8 @@ from ascendir.lower.frame import Frame
 from ascendir.lower.header_names import SIMT_INDEX
 from ascendir.lower.values import Cell, Instance, Val
 from frontend import ast as A
+from frontend.preprocess_conditions import char_value
+from frontend.preprocess_types import PPError
 
 
 class ExpressionLowering:
@@ -51,8 +53,11 @@ class ExpressionLowering:
         return Val(C.BOOL, const=int(e.value))
 
     def expr_CharLit(self, e: A.CharLit) -> Val:
-        text = e.text.strip("'")
-        return Val(Scalar("int8_t"), const=ord(text[-1]) if text else 0)
+        try:
+            code = char_value(e.text)  # escapes decoded: '\0' is 0, not the code of its last character '0'
+        except PPError as exc:
+            raise Unsupported(f"character constant {e.text}: {exc}", e) from None
+        return Val(Scalar("int8_t"), const=code - 256 if code > 127 else code)  # (char is signed here)
 
     def expr_NullLit(self, e: A.NullLit) -> Val:
         return Val(C.Pointer(C.VoidT()), const=0)
@@ -79,6 +84,10 @@ class ExpressionLowering:
                                                   lambda held: self._member_of_instance(held, e.member, e))
         if e.member == "reg" and (parts := register_api.parts_of(obj)) is not None:
             return parts  # `res.reg[1]` of a two-register RegTensor (RegTraitNumTwo): its high register
+        if isinstance(obj.obj, tuple) and obj.obj[0] == SIMT_INDEX and e.member in ("x", "y", "z"):
+            held = simt_launch.member(self, obj.obj[1], e.member, e)  # in a SIMT launch: this thread's
+            if held is not None:
+                return held
         if obj.obj == SIMT_INDEX and e.member in ("x", "y", "z"):
             return Val(C.U32, self.undef(C.U32, e))  # threadIdx.x: one thread's index, unknown here
         t = obj.ctype
@@ -186,6 +195,8 @@ class ExpressionLowering:
             elem = t.pointee if isinstance(t.pointee, Scalar) else C.U8
             op = asc.GmLoadOp.create(operands=[self.ssa(base, e), self.ssa(index, e)], result_types=[C.scalar_ir_type(elem)])
             return Val(elem, self.emit(op, e).results[0], obj=("gm_elem", base, index))
+        if ub_pointer.is_ub_pointer(t) and isinstance(index.ctype, Scalar):
+            return ub_pointer.load(self, base, index, e)  # `src[idx]` through a `__ubuf__ T *`
         if isinstance(base.obj, object_arrays.ObjectArray):
             return object_arrays.element(self, base.obj, index, e)  # `layoutAList[groupIdx]`
         if isinstance(t, C.ArrayT) and isinstance(base.obj, list) and isinstance(index.const, int):
@@ -243,6 +254,18 @@ class ExpressionLowering:
                     v.ssa.owner.detach()  # type: ignore[union-attr]
                     v.ssa.owner.erase()  # type: ignore[union-attr]
                 return self.pointer_offset(base, index, e)
+            if isinstance(v.obj, tuple) and v.obj[0] == "ub_elem":
+                # `&ub[i]`: the element's address, not its value (the read made for the value goes again)
+                _, base, index = v.obj
+                read = v.ssa.owner if v.ssa is not None and not v.ssa.uses else None
+                if isinstance(read, asc.GetValueOp):
+                    tensor = read.tensor.owner
+                    read.detach()
+                    read.erase(safe_erase=False)
+                    if isinstance(tensor, asc.UbPtrTensorOp) and not tensor.result.uses:
+                        tensor.detach()
+                        tensor.erase(safe_erase=False)
+                return ub_pointer.offset(self, base, index, e)
             # The address of an object (a tensor, a tiling struct) is the object to us, with its SSA value; the
             # address of a scalar keeps the scalar in `obj` for `*p`, but not as its SSA value, which would pass
             # for a pointer (used as an operand, it is an address the lowering does not follow)
@@ -266,6 +289,8 @@ class ExpressionLowering:
                     op = arith.BitcastOp(value, C.scalar_ir_type(t.pointee))
                     return Val(t.pointee, self.emit(op, e).results[0])
                 return source
+            if ub_pointer.is_ub_pointer(t) and v.obj is None:
+                return ub_pointer.load(self, v, Val(C.I64, const=0), e)  # `*p` through a `__ubuf__ T *`
             if isinstance(t, C.Pointer) and isinstance(v.obj, Val | Instance):
                 return v.obj if isinstance(v.obj, Val) else Val(v.obj.ctype, obj=v.obj)
             if code_pointer.is_pointer(v):  # `*static_cast<F const *>(p)`: the object p holds

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from ascendir.chips import load_chip
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, gm_statics, host_program, register_moves, ssa_scope, struct_pointer
+from ascendir.lower import ctypes as C, gm_statics, host_program, register_moves, simt_launch, ssa_scope, struct_pointer
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Undeclared, Unsupported
 from ascendir.lower.header_names import (
@@ -158,7 +158,11 @@ class NameLowering:
             # the SIMT model's per-thread builtins (Ascend 950 `__simt_vf__` code): values the checker does
             # not model, not undeclared names
             if name == "warpSize":
+                if simt_launch.thread_of(self) is not None:
+                    return Val(C.I32, const=simt_launch.WARP_SIZE)
                 return Val(C.I32, self.undef(C.I32, e))
+            if simt_launch.thread_of(self) is not None:
+                return Val(C.UnknownT("dim3"), obj=(SIMT_INDEX, name))  # this thread's (simt_launch.member)
             return Val(C.UnknownT("dim3"), obj=SIMT_INDEX)
         if len(parts) >= 2 and name in getattr(self.scope.classes.get(parts[-2].name), "methods", {}):
             return Val(C.MemberFunctionT(parts[-2].name, name))  # `&Kernel::Compute`

@@ -6,8 +6,10 @@ LayerNormV4's transpose path). The simulator works on tensors, but those instruc
 hardware loads the lists into its VA registers (asc-devkit `SetVaReg`) and reads UB where they point. So a UB
 pointer is lowered as its UB byte address, a uint64 (what `LocalTensor::GetPhyAddr` returns), `p + n` adds
 `n * sizeof(T)` bytes, a cast between UB pointer types keeps the address, and an array of them is an array of
-uint64 words that the call passes whole. Reading or writing memory through such a pointer (`*p`, `p[i]`) is
-not followed here.
+uint64 words that the call passes whole. Reading or writing one element through such a pointer (`p[i]`, `*p`:
+a SIMT thread's `dst[idx] = src[idx]`, a vector function's `uint16_t n = counts[i]`) is the scalar GetValue /
+SetValue of a local tensor of T that starts at the address (`ascendc.ub_ptr_tensor`): the simulator reads UB
+there, with its bounds and unwritten-data checks.
 """
 
 from __future__ import annotations
@@ -74,3 +76,38 @@ def pointee_template_args(args: list[Val]) -> list[object]:
                 and isinstance(t.elem.pointee, C.Scalar):
             return [t.elem.pointee]
     return []
+
+
+def _element_tensor(lw: FunctionLowerer, p: Val, node: A.Node) -> tuple[Val, C.Scalar]:
+    """The local tensor of p's pointee that starts at p's address, and that element type."""
+    from ascendir.dialects import ascendc as asc
+
+    from .errors import Unsupported
+    from .values import Val
+
+    t = p.ctype
+    assert isinstance(t, C.Pointer)
+    if not isinstance(t.pointee, C.Scalar) or t.pointee.bits % 8:
+        raise Unsupported(f"an element of a UB pointer to {t.pointee}: only scalar elements are modelled", node)
+    tensor_t = C.LocalTensorT(t.pointee)
+    op = asc.UbPtrTensorOp.create(operands=[lw.ssa(lw.convert(Val(C.U64, p.ssa, const=p.const), C.U64, node), node)],
+                                  result_types=[C.ir_type(tensor_t)])
+    return Val(tensor_t, lw.emit(op, node).results[0]), t.pointee
+
+
+def load(lw: FunctionLowerer, p: Val, index: Val, node: A.Node) -> Val:
+    """`p[index]` read: the element's value (GetValue of the tensor at p)."""
+    from ascendir.dialects import ascendc as asc
+
+    from .values import Val
+
+    tensor, elem = _element_tensor(lw, p, node)
+    op = asc.GetValueOp.create(operands=[lw.ssa(tensor, node), lw.ssa(lw.convert(index, C.I64, node), node)],
+                               result_types=[C.scalar_ir_type(elem)])
+    return Val(elem, lw.emit(op, node).results[0], obj=("ub_elem", p, index))
+
+
+def store(lw: FunctionLowerer, p: Val, index: Val, value: Val, node: A.Node) -> None:
+    """`p[index] = value`: SetValue of the tensor at p."""
+    tensor, _ = _element_tensor(lw, p, node)
+    lw.set_tensor_element(tensor, lw.convert(index, C.I64, node), value, node)
