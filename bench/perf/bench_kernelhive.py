@@ -15,8 +15,11 @@ recorded one in a confusion table:
               to simulate on this machine, a reference that failed), internal
 
 An answer whose sources are computed at run time (not string literals) is evaluated as the op project its record
-splits into files. Prints the table and writes JSON (default bench/perf/results/bench_kernelhive.json); with
---results the run resumes where an earlier one stopped.
+splits into files. Where ModelNew hands the op its module's weights and settings (op(x, self.conv.weight, self.eps)),
+its forward is read with `ast` (never run) and the op gets what the seeded reference Model holds, as
+sim_realworld.py does (bench/perf/kernelhive_answers.py: weighted_task, relax_input_rule). Prints the table and
+writes JSON (default bench/perf/results/bench_kernelhive.json); with --results the run resumes where an earlier one
+stopped.
 """
 
 from __future__ import annotations
@@ -51,30 +54,54 @@ def our_verdict(v: Any) -> str:
             "not-evaluated": "not judged"}.get(v.failure, "internal")
 
 
-def write_answer(files: dict[str, str], op: str, folder: Path) -> Path | None:
-    """The record's answer as a file the harness reads: `<op>.py` when its six fields are string literals,
-    else its split files as an op project folder."""
-    from frontend.readers import read_multikernelbench
+def gather_answers(records: list[dict[str, Any]], tasks: list[Any], work: Path, replay_binding: bool = False
+                   ) -> tuple[list[Any], dict[tuple[str, str], str], dict[tuple[str, str], str], Counter[str]]:
+    """The records' answers written under `work` (each failing attempt, and each distinct final once), with their
+    recorded class and record id by (task, sample), and what was left out. An answer whose ModelNew hands the op
+    weights or settings gets a weighted task (appended to `tasks`) whose inputs are the seeded reference Model's
+    (`replay_binding`: whether the harness replays the op binding, EvalOptions.replay_binding)."""
+    from bench.harness import Answer
+    from bench.perf.kernelhive_answers import answer_model_src, weighted_task, write_answer
+    from bench.suites import find_task
 
-    folder.mkdir(parents=True, exist_ok=True)
-    name = f"{op}.py" if f"{op}.py" in files else next(
-        (n for n, t in files.items() if n.endswith(".py") and n != "model_src.py" and re.search(r"\bkernel_src\s*=", t)),
-        None)
-    if name is not None:
-        bundle = read_multikernelbench(name, files[name])
-        if not any(d.code == "ASC012" for d in bundle.diagnostics):
-            path = folder / f"{op}.py"
-            path.write_text(files[name], encoding="utf-8")
-            return path
-    if not any(k.startswith("op_kernel/") for k in files):
-        return None
-    project = folder / "project"
-    for rel, text in files.items():
-        if rel.startswith(("op_host/", "op_kernel/")) or (rel.endswith(".json") and "/" not in rel):
-            target = project / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-    return project
+    suite = list(tasks)  # the tasks by the records' names (the weighted ones appended below share kernel names)
+    by_squashed = {t.name.replace("_", ""): t for t in suite}
+    answers: list[Answer] = []
+    recorded: dict[tuple[str, str], str] = {}  # (task, sample) -> recorded class
+    ids: dict[tuple[str, str], str] = {}
+    skipped: Counter[str] = Counter()
+    seen_after: set[str] = set()
+    for r in records:
+        try:
+            task = find_task(suite, r["op"])
+        except KeyError:
+            task = by_squashed.get(r["op"].replace("_", ""))
+        if task is None:
+            skipped["no MultiKernelBench task of that name"] += 1
+            continue
+        safe = re.sub(r"[^\w.-]", "_", r["id"])
+        for side, files in (("before", r.get("files_before")), ("after", r.get("files_after"))):
+            if not files:
+                continue
+            if side == "after":
+                digest = hashlib.sha1(json.dumps(files, sort_keys=True).encode()).hexdigest()
+                if digest in seen_after:  # attempts of one op share their final project
+                    continue
+                seen_after.add(digest)
+            path = write_answer(files, task.kernel_name.removesuffix("_custom"), work / safe / side)
+            if path is None:
+                skipped[f"{side}: no answer file and no kernel source"] += 1
+                continue
+            sample = f"{r['id']}:{side}"
+            # ModelNew's forward hands the op weights or settings: the op's inputs from the seeded reference Model
+            answer_task = weighted_task(task, f"{safe}:{side}", answer_model_src(path, files), replay_binding) or task
+            if answer_task is not task:
+                tasks.append(answer_task)
+            answers.append(Answer(answer_task.name, sample, str(path)))
+            recorded[(answer_task.name, sample)] = "passed" if side == "after" \
+                else RECORDED.get(r["error_class"], "other")
+            ids[(answer_task.name, sample)] = r["id"]
+    return answers, recorded, ids, skipped
 
 
 def main() -> int:
@@ -92,48 +119,19 @@ def main() -> int:
         print(f"no records at {args.records} (pass the path of kernelhive-failures/records.jsonl)", file=sys.stderr)
         return 2
 
-    from bench.harness import Answer, EvalOptions
+    from bench.harness import EvalOptions
     from bench.harness.executors import make_executor
     from bench.harness.results import ResultStore
     from bench.harness.run import make_jobs, run_jobs
-    from bench.suites import find_task, load_suite
+    from bench.perf.kernelhive_answers import relax_input_rule
+    from bench.suites import load_suite
 
     tasks = load_suite("multikernelbench", args.root)
-    by_squashed = {t.name.replace("_", ""): t for t in tasks}
     records = [json.loads(line) for line in args.records.read_text(encoding="utf-8").splitlines() if line.strip()]
     records = records[: args.limit] if args.limit else records
-    answers: list[Answer] = []
-    recorded: dict[tuple[str, str], str] = {}  # (task, sample) -> recorded class
-    ids: dict[tuple[str, str], str] = {}
-    skipped: Counter[str] = Counter()
-    seen_after: set[str] = set()
-    for r in records:
-        try:
-            task = find_task(tasks, r["op"])
-        except KeyError:
-            task = by_squashed.get(r["op"].replace("_", ""))
-        if task is None:
-            skipped["no MultiKernelBench task of that name"] += 1
-            continue
-        safe = re.sub(r"[^\w.-]", "_", r["id"])
-        for side, files in (("before", r.get("files_before")), ("after", r.get("files_after"))):
-            if not files:
-                continue
-            if side == "after":
-                digest = hashlib.sha1(json.dumps(files, sort_keys=True).encode()).hexdigest()
-                if digest in seen_after:  # attempts of one op share their final project
-                    continue
-                seen_after.add(digest)
-            path = write_answer(files, task.kernel_name.removesuffix("_custom"), WORK / safe / side)
-            if path is None:
-                skipped[f"{side}: no answer file and no kernel source"] += 1
-                continue
-            sample = f"{r['id']}:{side}"
-            answers.append(Answer(task.name, sample, str(path)))
-            recorded[(task.name, sample)] = "passed" if side == "after" else RECORDED.get(r["error_class"], "other")
-            ids[(task.name, sample)] = r["id"]
-
     options = EvalOptions(max_elements=args.max_elements, time_budget_s=args.time_budget)
+    answers, recorded, ids, skipped = gather_answers(records, tasks, WORK, options.replay_binding)
+    relax_input_rule()  # before the pool forks its workers
     jobs = make_jobs(tasks, answers, options)
     store = ResultStore(args.results) if args.results else None
     executor = make_executor("pool", args.workers)
@@ -152,7 +150,8 @@ def main() -> int:
         rec = recorded[(v.task, v.sample)]
         ours = our_verdict(v)
         table[rec][ours] += 1
-        rows.append({"id": ids[(v.task, v.sample)], "side": v.sample.rsplit(":", 1)[1], "task": v.task,
+        rows.append({"id": ids[(v.task, v.sample)], "side": v.sample.rsplit(":", 1)[1], "task": v.task.split("~")[0],
+                     "weights": "~" in v.task,
                      "recorded": rec, "ours": ours, "reason": v.reason, "wall_s": v.wall_s})
     from rich.console import Console
     from rich.table import Table

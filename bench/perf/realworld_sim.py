@@ -50,7 +50,7 @@ def simulate_misses(records: list[dict[str, Any]], references: Path, results: Pa
     from bench.harness.executors import make_executor
     from bench.harness.results import ResultStore
     from bench.harness.run import make_jobs, run_jobs
-    from bench.perf.bench_kernelhive import write_answer
+    from bench.perf.kernelhive_answers import write_answer
     from bench.suites import find_task, load_suite
 
     tasks = load_suite("multikernelbench", references.parent)

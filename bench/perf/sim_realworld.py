@@ -47,14 +47,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from bench.harness.model_forward import (  # noqa: E402  (the checkout on sys.path first)
-    bypasses_kernel,
-    forward_plan,
-    is_passthrough,
-    make_weighted_task,
-    result_methods,
-)
-from bench.harness.stages.extract import model_src_of  # noqa: E402
+from bench.harness.model_forward import bypasses_kernel  # noqa: E402  (the checkout on sys.path first)
+from bench.perf.kernelhive_answers import answer_model_src, relax_input_rule, weighted_task  # noqa: E402
 from bench.perf.sim_attempts import at_fixed_lines, caught_at_defect, error_findings  # noqa: E402
 
 DEFAULT_RECORDS = ROOT.parent / "shared" / "data" / "kernelhive-failures" / "records.jsonl"
@@ -87,26 +81,6 @@ def binding_bypass(path: Path | str) -> str:
         return ""  # an op project folder (its fields computed by answer code): no binding to read
     program, _ = load_for_check(read_input(str(path), "multikernelbench"), "910B2")
     return bypass_reason(program)
-
-
-def relax_input_rule() -> None:
-    """Where the harness's reading of ModelNew says the op's inputs are unknown, take forward_plan's word
-    (the harness forks its workers, so they see this)."""
-    import bench.harness.stages.extract as extract
-
-    strict = extract.model_passes_inputs
-
-    def relaxed(answer: str) -> bool | None:
-        verdict = strict(answer)
-        if verdict is not False:
-            return verdict
-        model_src = extract.model_src_of(answer)
-        if model_src is None:
-            return verdict
-        # the weighted tasks below give such an answer the op's inputs
-        return forward_plan(model_src) is not None or verdict
-
-    extract.model_passes_inputs = relaxed
 
 
 class RevisionMissing(ValueError):
@@ -265,7 +239,7 @@ def main() -> int:
     from bench.harness.executors import make_executor
     from bench.harness.results import ResultStore
     from bench.harness.run import make_jobs, run_jobs
-    from bench.perf.bench_kernelhive import write_answer
+    from bench.perf.kernelhive_answers import write_answer
     from bench.suites import find_task, load_suite
 
     try:
@@ -309,14 +283,12 @@ def main() -> int:
             unrun.append({**info, "reason": "the record has no answer file with its sources as string literals "
                           "(kernel_src computed by answer code) and no op project files"})
             continue
-        # an answer written as an op project folder keeps its ModelNew in the record's model_src.py
-        model_src = model_src_of(Path(path).read_text(encoding="utf-8", errors="replace")) if Path(path).is_file() \
-            else files.get("model_src.py")
+        model_src = answer_model_src(path, files)
         info["bypass"] = bool(model_src) and bypasses_kernel(model_src)  # type: ignore[arg-type]
         info["binding_bypass"] = binding_bypass(path) if side == "after" else ""
-        plan = forward_plan(model_src) if model_src else None
-        if plan is not None and (not is_passthrough(plan) or result_methods(model_src or "")):
-            task = make_weighted_task(task, safe, model_src or "", plan)
+        weighted = weighted_task(task, safe, model_src)
+        if weighted is not None:
+            task = weighted
             tasks.append(task)
             info["weights"] = True
         answers.append(Answer(task.name, key, str(path)))
