@@ -551,10 +551,7 @@ pub fn elementwise_absorbing(
         init_buf.resize(n, 1);
         for (k, g) in geoms[1..].iter().enumerate() {
             let at = run.addr[k + 1] as usize;
-            let sh = match &frozen {
-                Some(f) => &f.init[at - f.base..at - f.base + n * g.size],
-                None => &local.init[at..at + n * g.size],
-            };
+            let (_, sh) = source_bytes(&frozen, local, at, n * g.size);
             if !crate::memory::all_ones(sh) {
                 for (e, flag) in init_buf.iter_mut().enumerate() {
                     if sh[e * g.size..(e + 1) * g.size].iter().any(|&b| b != 1) {
@@ -570,10 +567,7 @@ pub fn elementwise_absorbing(
                 absorbed.resize(dst_len, 0);
                 for (k, g) in geoms[1..].iter().enumerate() {
                     let at = run.addr[k + 1] as usize;
-                    let (init, data) = match &frozen {
-                        Some(f) => (&f.init[at - f.base..], &f.data[at - f.base..]),
-                        None => (&local.init[at..], &local.data.as_slice()[at..]),
-                    };
+                    let (data, init) = source_bytes(&frozen, local, at, n * g.size);
                     for (b, flag) in absorbed.iter_mut().enumerate().take(n * g.size) {
                         if init[b] == 1 && data[b] == z {
                             *flag = 1;
@@ -587,10 +581,7 @@ pub fn elementwise_absorbing(
             let m = (n - done).min(elem::CHUNK);
             for (k, g) in geoms[1..].iter().enumerate() {
                 let at = run.addr[k + 1] as usize + done * g.size;
-                let data = match &frozen {
-                    Some(f) => &f.data[at - f.base..at - f.base + m * g.size],
-                    None => &local.data.as_slice()[at..at + m * g.size],
-                };
+                let (data, _) = source_bytes(&frozen, local, at, m * g.size);
                 src_bufs[k].bytes(m * g.size).copy_from_slice(data);
             }
             let out = dst_buf.bytes(m * dst_size);
@@ -651,6 +642,22 @@ fn source_snapshot(local: &crate::memory::LocalMem, plan: &Plan, geoms: &[Geom])
         data: local.data.as_slice()[lo..hi].to_vec(),
         init: local.init[lo..hi].to_vec(),
     })
+}
+
+/// `len` bytes of a source at `at` and their initialised flags: from the call's snapshot where it took one.
+fn source_bytes<'a>(
+    frozen: &'a Option<Snapshot>,
+    local: &'a crate::memory::LocalMem,
+    at: usize,
+    len: usize,
+) -> (&'a [u8], &'a [u8]) {
+    match frozen {
+        Some(f) => (
+            &f.data[at - f.base..at - f.base + len],
+            &f.init[at - f.base..at - f.base + len],
+        ),
+        None => (&local.data.as_slice()[at..at + len], &local.init[at..at + len]),
+    }
 }
 
 /// The first source (1-based) whose bytes overlap the destination's without being exactly them, if any, and
