@@ -197,6 +197,16 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     key = tiling_key
     tiling_data: bytes | None = None
     if is_kernel_only(program):
+        unbound = _unbound_parameters(in_names, inputs, arrays, given_outputs)
+        if unbound:
+            # a kernel-only answer has no host or binding to size its outputs: a parameter given no tensor would
+            # run as a 0-byte buffer and every write into it would read as an out-of-bounds write (ASC950)
+            listed = ", ".join(f"'{n}'" for n in unbound)
+            return SimResult({}, findings + [error(
+                SIM_ERROR, f"no tensor for the kernel's GM parameter{'s' * (len(unbound) > 1)} {listed}: a kernel-only "
+                           "answer has no host code that says an output's shape; give each as an input "
+                           f"(--input {unbound[0]}=...) or an output (--output {unbound[0]}=8,2048:float16; outputs=)",
+                None)], completed=False)
         result = launch(program, shapes, chip)
         dim = block_dim or (result.block_dim if result else load_chip(chip).aiv_cores)
         lower_given_key(module, key, chip, dtypes)
@@ -309,6 +319,15 @@ def execute(sim_program: Any, buffers: list[tuple[str, str, Any]], dim: int, chi
 
 
 _DTYPE_CONDITION = re.compile(r"^[ \t]*#[ \t]*(?:el)?if\b[^\n]*\bORIG_DTYPE_", re.M)
+
+
+def _unbound_parameters(params: list[str], inputs: Any, arrays: list[Any], outputs: Mapping[str, Any]) -> list[str]:
+    """A kernel-only launch's tensor parameters (`params`, in order) that neither an input nor an output fills:
+    by name when the inputs are named after the parameters, else the ones after the tensors given in order (the
+    inputs, then the outputs), as launch_buffers._buffers pairs them."""
+    if isinstance(inputs, Mapping) and all(k in params for k in inputs):
+        return [p for p in params if inputs.get(p) is None and p not in outputs]
+    return [p for p in params[len(arrays) + len(outputs):] if p not in outputs]
 
 
 def _host_gap_warnings(gaps: Sequence[Any]) -> list[Diagnostic]:
