@@ -53,7 +53,7 @@ def _dtype_bytes(name: str) -> int | None:
 class Extent(NamedTuple):
     """An op input or output whose shape is known, as the rules name it."""
 
-    kind: str  # "input" or "output"
+    kind: str  # "input", "output", or "tensor" (a kernel-only answer's parameter, neither told apart)
     name: str
     nbytes: int
     shape: str  # "10x100 float32"
@@ -90,7 +90,9 @@ def tensor_extents(ctx: CheckContext, kernel: asc.KernelOp, output: bool) -> dic
         count = 1
         for d in spec.shape:
             count *= d
-        out[params[first + i].index] = Extent("output" if output else "input", names[i], count * size,
+        # a kernel-only answer's parameters are not told apart as inputs and outputs: each is a 'tensor'
+        kind = "tensor" if desc.get("kernel_only") else "output" if output else "input"
+        out[params[first + i].index] = Extent(kind, names[i], count * size,
                                               f"{'x'.join(map(str, spec.shape))} {spec.dtype}", size)
     return out
 

@@ -141,3 +141,12 @@ def test_project_without_op_json_names_its_outputs_in_the_opdef(tmp_path: Path, 
         assert code == 1 and "of output 'y' are written by no core [ASC607]" in out
     else:  # no output shape given, none inferable (no InferShape): coverage is not judged
         assert "ASC607" not in out
+
+
+def test_a_read_past_a_kernel_only_answers_input_does_not_call_it_an_output(tmp_path: Path) -> None:
+    # the answer is written for 3145728 halves; given 1572864, core 47's reads of x run past its end. A kernel-only
+    # answer's parameters are all the launch's tensors, not told apart: before, the finding said "of output 'x'"
+    code, out = check(answer(tmp_path, 3145728, 8), "--shape", "24,128,512:float16", "--shape", f"y={SHAPE}")
+    assert code == 1
+    assert "of tensor 'x' through 'xGm'" in out and "[ASC605]" in out
+    assert "output 'x'" not in out
