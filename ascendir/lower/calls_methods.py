@@ -59,7 +59,7 @@ def method_call(lw: FunctionLowerer, e: A.Call, callee: A.Member, expected: CTyp
             # (`static_cast<Derived*>(this)->Compute(n)`) dispatches to the object it is part of
             found = inst.outermost().find_method(name)
         if found is None:
-            member = inst.members.get(name)
+            member = inst.member(name)
             if isinstance(member, Instance) and member.find_method("operator()") is not None:
                 return lw._operator_call(member, "operator()", e, e.args)  # `params.callback()`: a function object
             called = code_pointer.call(lw, e, member, lambda: lower_args(lw, e.args))

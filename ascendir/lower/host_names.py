@@ -103,9 +103,15 @@ class HostNames:
             return fixed
         if not user and (name in _LIBRARY_TYPES or "matmul_tiling" in qualifiers):
             return HostT("unmodelled", name)
-        cls = self.scope.classes.get(name)
+        key = name
+        if name in self.scope.homonyms:
+            # records of one name in two namespaces (ops-nn's optiling::matmul_v3::TilingEnable and
+            # optiling::batch_mat_mul_v3::TilingEnable, the latter a member of a class derived from one using the
+            # former): the namespace written, else that of the class whose code names it (the lowering's _homonym)
+            key = self._homonym(name, qualifiers)
+        cls = self.scope.classes.get(key)
         if cls is not None and cls.is_plain_struct and name not in self.tiling_names and not cls.template_params:
-            return C.ClassT(name)  # a helper record such as `struct DtypeInfo {...}`, not a tiling struct
+            return C.ClassT(key)  # a helper record such as `struct DtypeInfo {...}`, not a tiling struct
         return super().named_type(name, targs, qualifiers)
 
     def _std_array(self, targs: list[A.TemplateArg] | None) -> CType | None:

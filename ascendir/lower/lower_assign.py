@@ -184,7 +184,7 @@ class AssignmentLowering:
                                                     location=UNKNOWN_LOC), node)  # as store_element builds it
                     return
             if owner is not None:
-                member = owner.members.get(target.member)
+                member = owner.member(target.member)
                 if isinstance(member, Cell):
                     self.store(member, value, node)
                     return

@@ -53,6 +53,15 @@ class Instance:
     name: str = ""
     bases: list[Instance] = field(default_factory=list)  # base-class parts, sharing `members`
     whole: Instance | None = None  # for a base-class part: the object it is part of
+    # this part's own members that a derived class hides with a member of the same name (ops-nn's
+    # MatmulV3BaseTiling::tilingEnable_ under BatchMatmulV3BaseTiling::tilingEnable_, another struct): `members`
+    # holds the derived one, which the whole object's code sees; this part's methods see their own (member())
+    hidden: dict[str, Binding] = field(default_factory=dict)
+
+    def member(self, name: str) -> Binding | None:
+        """The member `name` as this part's code names it: its own where a derived class hides it."""
+        hidden = self.hidden.get(name)
+        return hidden if hidden is not None else self.members.get(name)
 
     def outermost(self) -> Instance:
         """The complete object this (base-class) part belongs to."""
