@@ -93,7 +93,7 @@ from ascendir.lower.host_handles import (
 from ascendir.lower.host_names import HostNames
 from ascendir.lower.host_scan import HostScan, built_units, scan_units
 from ascendir.lower.host_std_array import HostStdArrays
-from ascendir.lower.host_tiling_struct import HostTilingStructs
+from ascendir.lower.host_tiling_struct import HostTilingStructs, nested_tiling_names
 from ascendir.lower.scope import Scope, collect
 from ascendir.lower.values import Binding, Instance, Val
 from frontend import ast as A
@@ -449,6 +449,7 @@ def _lower_host_function(program: Program, options: object | None, *,
         # (a library struct member, TCubeTiling, included) and copied whole into the context's buffer
         tiling_names |= {name for u in program.units if u.unit.role not in _HOST_ROLES
                          for name in _DEFAULT_TILING.findall(u.unit.text) if name in scope.classes}
+        tiling_names |= nested_tiling_names(scope, tiling_names)
         lowerer = HostLowerer(scope, reporter, CatalogView.get(), options, tiling_names)
         lowerer.units = units
         lowerer.optional_inputs = opdef_inputs.optional_inputs(u.unit.text for u in program.units)

@@ -21,6 +21,7 @@ from ascendir.lower.diagnostics import UNKNOWN_API, span_of
 from ascendir.lower.function import Unsupported
 from ascendir.lower.host_handles import HostError, HostT, TilingRef, handle_kind
 from ascendir.lower.library_structs import LIBRARY_TILING_STRUCTS, library_struct_fields
+from ascendir.lower.scope import Scope
 from ascendir.lower.values import Cell, Instance, Val
 from frontend import ast as A
 from frontend.diagnostics import Note, error
@@ -33,6 +34,24 @@ from frontend.diagnostics import Note, error
 _LIBRARY_STRUCTS: dict[str, tuple[tuple[str, CType], ...]] = {
     name: library_struct_fields(name) for name in LIBRARY_TILING_STRUCTS
 }
+
+
+def nested_tiling_names(scope: Scope, roots: set[str]) -> set[str]:
+    """The plain structs that tiling structs `roots` hold as members, at any depth (ops-nn mat_mul_v3's
+    MatMulRunInfo and L2cacheTilePara in MatmulTilingData, itself a member of batch_mat_mul_v3's
+    BatchMatmulTilingData): host code that names one (`MatmulTilingData& tilingData_` bound to
+    `*(&bmmTilingDataSelf_.matmulTiling)`) views part of the tiling struct's bytes, as a nested field does, never a
+    record of its own, which the tiling data would not see."""
+    found: set[str] = set()
+    work = [name for name in roots if name in scope.tiling_structs]
+    while work:
+        for _, tref, _, _ in scope.tiling_structs[work.pop()].fields:
+            base = tref.base
+            name = base.parts[-1].name if isinstance(base, A.QualifiedName) and not tref.pointers else None
+            if name is not None and name in scope.tiling_structs and name not in found and name not in roots:
+                found.add(name)
+                work.append(name)
+    return found
 
 
 class HostTilingStructs:
