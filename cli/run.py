@@ -68,6 +68,9 @@ def read_input(text: str, rng: Any) -> tuple[str | None, Any, str | None]:
 @click.option("--tiling", "tiling", multiple=True, metavar="FIELD=VALUE",
               help="A tiling field's value, for a kernel with no host code.")
 @click.option("--tiling-key", type=int, default=None, help="The tiling key, for a kernel with no host code.")
+@click.option("--tiling-data", "tiling_data", type=click.Path(), default=None, metavar="FILE",
+              help="The bytes of the tiling parameter's memory, for a kernel with no host code that reads its tiling "
+                   "as raw words: a .npy array (its bytes, in order) or any other file read as raw bytes.")
 @click.option("--workspace", "workspace", type=int, default=None, metavar="BYTES",
               help="The bytes of the kernel's workspace parameter, for a launch whose host allocates it (a .asc "
                    "file's main is not evaluated).")
@@ -99,13 +102,13 @@ def main(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
          chip: str | None, fmt: str, input_format: str, output_dir: str | None, budget: int | None, seed: int,
          print_program: bool, trace_path: str | None, defines: tuple[str, ...] = (),
          workspace: int | None = None, undefines: tuple[str, ...] = (), include_dirs: tuple[str, ...] = (),
-         program_args: str | None = None, sources: tuple[str, ...] = ()) -> None:
+         program_args: str | None = None, sources: tuple[str, ...] = (), tiling_data: str | None = None) -> None:
     """Run KERNEL on the NPU simulator: outputs, and what the run found (out-of-bounds accesses, races,
     deadlocks, ...)."""
     try:
         code = _run(kernel, inputs, attrs, outputs, block_dim, tiling, tiling_key, chip, fmt, input_format,
                     output_dir, budget, seed, print_program, trace_path, inplace, defines, workspace, undefines,
-                    include_dirs, program_args, sources)
+                    include_dirs, program_args, sources, tiling_data)
     except click.ClickException:
         raise
     except Exception as exc:  # a bug of ours must not print a traceback at the user
@@ -123,7 +126,7 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
          input_format: str, output_dir: str | None, budget: int | None, seed: int, print_program: bool,
          trace_path: str | None = None, inplace: tuple[str, ...] = (), defines: tuple[str, ...] = (),
          workspace: int | None = None, undefines: tuple[str, ...] = (), include_dirs: tuple[str, ...] = (),
-         program_args: str | None = None, sources: tuple[str, ...] = ()) -> int:
+         program_args: str | None = None, sources: tuple[str, ...] = (), tiling_data: str | None = None) -> int:
     import shlex
 
     import numpy as np
@@ -169,6 +172,7 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
         if not sep or not field:
             raise click.BadParameter(f"'{text}' is not FIELD=VALUE", param_hint="--tiling")
         fields[field.strip()] = parse_attr_value(value)
+    tiling_bytes = _read_tiling_data(tiling_data) if tiling_data is not None else None
     macros = parse_defines(defines, undefines)  # -U undefines a default define too: the chip's __DAV_C220_VEC__
     for folder in include_dirs:
         if not os.path.isdir(folder):
@@ -180,6 +184,9 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
 
     used_inputs: dict[str, Any] = {}  # a host program's input buffers, drawn at random where not given
     if is_host_program(program.bundle.units):
+        if tiling_bytes is not None:
+            raise click.UsageError("--tiling-data is for a kernel with no host code; a host program's main writes the "
+                                   "tiling memory")
         try:
             words = shlex.split(program_args or "")
         except ValueError as exc:
@@ -194,7 +201,7 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
                             block_dim=block_dim, tiling=fields or None, tiling_key=tiling_key,
                             outputs=out_specs or None, budget=budget or DEFAULT_BUDGET, trace=trace_path is not None,
                             inplace=inplace, dtypes=named_dtypes if named else positional_dtypes,
-                            workspace=workspace)
+                            workspace=workspace, tiling_data=tiling_bytes)
     if print_program and result.program:
         click.echo(result.program.rstrip("\n"))
     if trace_path is not None and result.trace_json is not None:
@@ -236,6 +243,19 @@ def _run(kernel: str, inputs: tuple[str, ...], attrs: tuple[str, ...], outputs: 
         if trace_path is not None and result.trace_json is not None:
             click.echo(f"trace: {trace_path}", err=True)
     return EXIT_FINDINGS if result.errors or not result.completed else EXIT_CLEAN
+
+
+def _read_tiling_data(path: str) -> bytes:
+    """--tiling-data: a .npy array's bytes in C order (np.array([cols, cores, ...], np.uint32)), else the file's."""
+    import numpy as np
+
+    try:
+        if path.endswith(".npy"):
+            return np.ascontiguousarray(np.load(path, allow_pickle=False)).tobytes()
+        with open(path, "rb") as f:
+            return f.read()
+    except (OSError, ValueError) as exc:
+        raise click.BadParameter(f"{path}: {exc}", param_hint="--tiling-data") from None
 
 
 if __name__ == "__main__":

@@ -93,7 +93,7 @@ def run(source: Any, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray], at
         budget: int = DEFAULT_BUDGET, fmt: str = "auto", defines: Mapping[str, str | None] | None = None,
         outputs_initialised: bool = False, timing: bool = True, trace: bool | int = False,
         dtypes: Sequence[str | None] | Mapping[str, str] | None = None, inplace: Sequence[str] = (),
-        workspace: int | None = None) -> SimResult:
+        workspace: int | None = None, tiling_data: bytes | None = None) -> SimResult:
     """Simulates `source` on `inputs` (numpy arrays in op input order, or by name). See passes.sim.run.
     `timing` times the launch (cycles, per-pipe figures); `trace` also records a Chrome trace (True, or the most
     events to keep). `dtypes` names the element types the arrays' own cannot say (bfloat16, passed as uint16 bit
@@ -101,31 +101,35 @@ def run(source: Any, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray], at
     names the inputs the op updates in place (as are those its op description also lists as outputs): each
     comes back among the outputs under its name, and a write into any other input is ASC963. `workspace` is the
     bytes of the kernel's workspace parameter, for a launch whose host (a .asc file's main, which is not
-    evaluated) allocates it; it wins over a host tiling function's."""
+    evaluated) allocates it; it wins over a host tiling function's. `tiling_data` is the bytes of the tiling
+    parameter's memory for a kernel with no host code, which the kernel reads itself (raw words, a cursor): the
+    tiling values given by name (`tiling`) reach only the fields of a struct it reads."""
     program, chip = load_source(source, fmt, chip, defines)
     return run_loaded(program, chip, inputs, attrs, block_dim=block_dim, tiling=tiling, tiling_key=tiling_key,
                       outputs=outputs, budget=budget, outputs_initialised=outputs_initialised, timing=timing,
-                      trace=trace, dtypes=dtypes, inplace=inplace, workspace=workspace)
+                      trace=trace, dtypes=dtypes, inplace=inplace, workspace=workspace, tiling_data=tiling_data)
 
 
 def run_loaded(program: Any, chip: str, inputs: Any, attrs: Sequence[Any] = (), *, block_dim: int | None = None,
                tiling: Mapping[str, Any] | None = None, tiling_key: int | None = None, outputs: Any = None,
                budget: int = DEFAULT_BUDGET, outputs_initialised: bool = False, timing: bool = True,
                trace: bool | int = False, dtypes: Sequence[str | None] | Mapping[str, str] | None = None,
-               inplace: Sequence[str] = (), workspace: int | None = None) -> SimResult:
+               inplace: Sequence[str] = (), workspace: int | None = None,
+               tiling_data: bytes | None = None) -> SimResult:
     """`run` for a program already read (frontend.pipeline.Program) for `chip`."""
     diags = [d for d in program.diagnostics if d.is_error]
     if diags:
         return SimResult({}, diags, completed=False)
     return _run_program(program, chip, inputs, list(attrs), block_dim, tiling, tiling_key, outputs, budget,
-                        outputs_initialised, timing, trace, dtypes, inplace, workspace)
+                        outputs_initialised, timing, trace, dtypes, inplace, workspace, tiling_data)
 
 
 def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_dim: int | None,
                  tiling: Mapping[str, Any] | None, tiling_key: int | None, outputs: Any, budget: int,
                  outputs_initialised: bool, timing: bool = True, trace: bool | int = False,
                  dtypes: Sequence[str | None] | Mapping[str, str] | None = None,
-                 inplace: Sequence[str] = (), workspace_bytes: int | None = None) -> SimResult:
+                 inplace: Sequence[str] = (), workspace_bytes: int | None = None,
+                 given_tiling_data: bytes | None = None) -> SimResult:
     from ascendir.chips import load_chip
     from ascendir.host_eval import TensorSpec, TilingInputs
     from ascendir.lower import GE_DTYPES, LoweringOptions, dtype_bindings
@@ -196,6 +200,11 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
     need_atomic = False  # the host's SetNeedAtomic(true): outputs start as their InitValue (launch_buffers._buffers)
     key = tiling_key
     tiling_data: bytes | None = None
+    if given_tiling_data is not None and (is_kernel_only(program) or (has_host and block_dim is None)):
+        raise SimError("tiling data (--tiling-data) is for a kernel with no host code: this launch's tiling memory "
+                       "is what its host tiling function writes" if has_host else
+                       "tiling data (--tiling-data) is for a kernel with no host code: NPUKernelBench launches a "
+                       "kernel-only answer with none")
     if is_kernel_only(program):
         unbound = _unbound_parameters(in_names, inputs, arrays, given_outputs)
         if unbound:
@@ -257,6 +266,7 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         if block_dim is None:
             raise SimError("the kernel has no host tiling code: give block_dim (--block-dim) and its tiling values")
         dim = block_dim
+        tiling_data = given_tiling_data
         lower_given_key(module, key, chip, dtypes)
         module.fold(FoldTilingPass(dict(tiling or {}), key, dim, tables=True))
     if workspace_bytes is not None:

@@ -32,6 +32,7 @@ class Launch:
     outputs_initialised: bool = False
     rtol: float | None = None
     atol: float | None = None
+    tiling_data: bytes | None = None  # the tiling memory of a kernel that reads it as raw words (no host code)
 
 
 @dataclass

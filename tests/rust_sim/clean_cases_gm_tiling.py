@@ -2,9 +2,14 @@
 the vector kernels of kernels/gm_tiling, which read their tiling from GM themselves (a reinterpret_cast struct, a
 word-by-word copy, field by field through a macro); the launch's tiling values reach them by field name.
 
-The session-16 audit of issue 28 found that no test ran these. Still not run: gm_tiling's scalar_walk_tiling.cpp
-and uneven_rows_prefix_offset.cpp, which read their tiling as raw words (no struct names a field, and a kernel with
-no host code cannot be given tiling bytes), and the cube kernels without host code (tpipe/matmul_api.cpp,
+scalar_walk_tiling.cpp reads its tiling as raw words through a cursor: no struct names a field, so the launch gives
+the tiling memory's bytes (`tiling_data=`, `ascendir run --tiling-data`).
+
+The session-16 audit of issue 28 found that no test ran these. Still not run: gm_tiling's
+uneven_rows_prefix_offset.cpp, whose TQueBind<VECIN, VECOUT> carries an Abs between its EnQue and DeQue (the
+queue's flags order MTE2 and MTE3, not V: ASC965 warnings) and which writes no `sum` on more than one core (ASC961;
+its comment says core 0 adds the others' partial sums, the code does not), and the cube kernels without host code
+(tpipe/matmul_api.cpp,
 mmad_cube.cpp, matmul_leakyrelu_mix.cpp, gm_tiling/matmul_copy_tiling.cpp; test_cube.py runs the op projects of the
 clean corpus's matmul, mmad and MIX kernels instead).
 """
@@ -56,6 +61,17 @@ def _batchnorm_struct(shape: tuple[int, int, int, int, int], rng: np.random.Gene
                    "planeTile": tile}, cores, {"y": ((batch, channels, hw), "float32")})
 
 
+def _scalar_walk(shape: tuple[int, int, int, float, float], rng: np.random.Generator) -> Launch:
+    numel, tile, cores, alpha, beta = shape  # numel need not split evenly: the last core takes what is left
+    x = uniform(rng, numel, np.float16)
+    # the host's layout, 4-byte fields with no padding: numel | tileLength | blockDim | alpha | beta
+    words = np.array([numel, tile, cores], np.uint32).tobytes() + np.array([alpha, beta], np.float32).tobytes()
+    launch = Launch({"x": x}, {"y": (x * np.float16(alpha) + np.float16(beta)).astype(np.float16)}, None, cores,
+                    {"y": ((numel,), "float16")})
+    launch.tiling_data = words
+    return launch
+
+
 GM_TILING_CASES: list[Case] = [
     Case("softmax_rows", TPIPE / "softmax_rows.cpp", [(64, 256, 8), (13, 100, 4)], _softmax_rows),
     Case("add_reinterpret_tiling", GM_TILING / "add_reinterpret_tiling.cpp", [(16384, 8, 8), (8 * 2 * 2 * 48, 6, 2)],
@@ -64,4 +80,6 @@ GM_TILING_CASES: list[Case] = [
          _copy_tiling),
     Case("batchnorm_infer_struct", GM_TILING / "batchnorm_infer_struct.cpp",
          [(2, 16, 256, 4, 128), (3, 10, 40, 3, 40)], _batchnorm_struct),
+    Case("scalar_walk_tiling", GM_TILING / "scalar_walk_tiling.cpp", [(4096, 512, 8, 1.5, -0.25),
+                                                                      (1000, 96, 3, -0.5, 2.0)], _scalar_walk),
 ]
