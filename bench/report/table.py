@@ -28,15 +28,22 @@ def summary_table(summary: Summary, title: str = "benchmark") -> Table:
 
 def metrics_lines(summary: Summary) -> list[str]:
     lines = []
+    # an answer not judged (a case over --max-elements, no simulator) is not correct in the correctness metrics: a
+    # lower bound, said beside each figure so that "correct pass@1 0.0%" over answers none of which ran is not read
+    # as every answer wrong
+    unjudged = summary.funnel["all"].not_judged if "all" in summary.funnel else 0
+    counted = f" ({unjudged} not judged, counted as not correct)" if unjudged else ""
     for label, values in summary.pass_at.items():
         if values:
-            lines.append(f"{label} " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in values.items()))
+            lines.append(f"{label} " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in values.items())
+                         + (counted if label == "correct" else ""))
     if summary.fast:
         lines.append("fast_p " + ", ".join(f"{k.removeprefix('fast_')}: {100 * v:.1f}%" for k, v in summary.fast.items())
-                     + ("" if len(summary.fast) > 1 else " (no simulated times: fast_p for p > 0 not measured)"))
+                     + ("" if len(summary.fast) > 1 else " (no simulated times: fast_p for p > 0 not measured)")
+                     + counted)
     if summary.score is not None:
         lines.append(f"score {summary.score:.3f} of {summary.score_max:.1f} (NPUKernelBench weights L1 0.2, L2 0.3, "
-                     "L3 0.5, over the levels present)")
+                     "L3 0.5, over the levels present)" + counted)
     if summary.failures:
         lines.append("stopped: " + ", ".join(f"{k} {n}" for k, n in summary.failures.items()))
     if summary.integrity:

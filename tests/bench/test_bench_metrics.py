@@ -108,3 +108,16 @@ def test_integrity_counts() -> None:
     s = summarize([good, bad, verdict("b", "0", compiled=False)])
     assert s.integrity == {"outputs_written": {"checked": 2, "failed": 1}, "inputs_unchanged": {"checked": 2, "failed": 0}}
     assert s.unwritten_elements == 10
+
+
+def test_correctness_lines_say_how_many_answers_were_not_judged() -> None:
+    from bench.report.table import metrics_lines
+
+    # nothing judged (MultiKernelBench's references over --max-elements): 0% correct is a lower bound, said so
+    lines = metrics_lines(summarize([verdict("a", "0", correct=None), verdict("b", "0", correct=None)]))
+    correct = next(line for line in lines if line.startswith("correct pass@1"))
+    assert correct == "correct pass@1 0.0% (2 not judged, counted as not correct)"
+    assert all("counted as not correct" in line for line in lines if line.startswith(("fast_p", "score")))
+    assert not any("counted" in line for line in lines if line.startswith("compile pass@1"))
+    # every answer judged: the lines are as before
+    assert not any("not judged" in line for line in metrics_lines(summarize([verdict("a", "0")])))
