@@ -18,10 +18,12 @@ ProgramNotModelled: no program at all, e.g. a kernel parameter of no modelled ty
 `unsupported` instruction is of one of two kinds: a *call gap*, a call the lowering could not resolve (ASC103,
 which the checker reports) or an API overload not in the catalog; or a *program gap*, an op the lowering did
 produce that the program cannot express (a value of type none, a struct moved into a register, an undefined
-value, ...): the IR itself is not one the simulator runs. The table counts the built files with each kind; the
-constructs tables count each construct once per file (and its instructions), with an example file:line. JSON goes to
-bench/perf/results/sim_gaps.json by default, every file's row included (per construct: its instructions and the
-first one's file:line).
+value, ...): the IR itself is not one the simulator runs. A *left-out statement* is a `left_out` instruction: a
+statement the lowering left out (ASC103, its message the construct), which the run reports (ASC958) when a core
+reaches it, as it does an `unsupported` one; without it a gap left out rather than made opaque would not count.
+The table counts the built files with each kind; the constructs tables count each construct once per file (and its
+instructions), with an example file:line. JSON goes to bench/perf/results/sim_gaps.json by default, every file's
+row included (its `unsupported` and `left_out` constructs: their instructions and the first one's file:line).
 """
 
 from __future__ import annotations
@@ -67,7 +69,8 @@ def is_call_gap(construct: str) -> bool:
 
 
 def check_file(path: Path) -> dict[str, Any]:
-    """The row of one file: its outcome and, when built, each `unsupported` instruction (construct, file:line)."""
+    """The row of one file: its outcome and, when built, each `unsupported` and `left_out` instruction (construct,
+    file:line), by opcode."""
     from ascendir.lower import LoweringOptions, guessed_dtypes, lower_program
     from frontend.readers import read_input
     from passes.sim import build_program
@@ -93,18 +96,20 @@ def check_file(path: Path) -> dict[str, Any]:
         return row
     row["outcome"] = "built"
     row["kernel"] = built.kernel
-    gaps: dict[str, dict[str, Any]] = {}  # construct -> its instructions and the first one's file:line
+    # per opcode, construct -> its instructions and the first one's file:line
+    gaps: dict[str, dict[str, dict[str, Any]]] = {"unsupported": {}, "left_out": {}}
     for instr in built.code:
-        if getattr(instr, "opcode", None) != "unsupported":
+        opcode = getattr(instr, "opcode", None)
+        if opcode not in gaps:
             continue
         what = instr.operands[0].strip('"')
         where = ""
         if 0 <= instr.loc < len(built.locs):
             loc = built.locs[instr.loc]
             where = f"{Path(built.files[loc.file]).name}:{loc.line}"
-        found = gaps.setdefault(what, {"instructions": 0, "at": where})
+        found = gaps[opcode].setdefault(what, {"instructions": 0, "at": where})
         found["instructions"] += 1
-    row["unsupported"] = gaps
+    row.update(gaps)
     return row
 
 
@@ -154,18 +159,25 @@ def main() -> int:
 
     outcomes = Counter(r["outcome"] for r in rows)
     built = [r for r in rows if r["outcome"] == "built"]
-    kinds = {"program gaps": lambda w: not is_call_gap(w), "call gaps": is_call_gap}
-    with_kind = {kind: [r for r in built if any(test(what) for what in r["unsupported"])]
-                 for kind, test in kinds.items()}
-    files_per: Counter[str] = Counter()
-    instrs_per: Counter[str] = Counter()
-    examples: dict[str, list[str]] = defaultdict(list)
+    # a kind: the instructions of one opcode whose construct passes a test
+    kinds = {"program gaps": ("unsupported", lambda w: not is_call_gap(w)),
+             "call gaps": ("unsupported", is_call_gap), "left-out statements": ("left_out", lambda w: True)}
+    with_kind = {kind: [r for r in built if any(test(what) for what in r.get(opcode, {}))]
+                 for kind, (opcode, test) in kinds.items()}
+    files_per: dict[str, Counter[str]] = {"unsupported": Counter(), "left_out": Counter()}
+    instrs_per: dict[str, Counter[str]] = {"unsupported": Counter(), "left_out": Counter()}
+    examples: dict[tuple[str, str], list[str]] = defaultdict(list)
     for r in built:
-        for what, found in r["unsupported"].items():
-            instrs_per[what] += found["instructions"]
-            files_per[what] += 1
-            if len(examples[what]) < args.examples:
-                examples[what].append(f"{r['file']} ({found['at'] or 'no location'})")
+        for opcode in files_per:
+            for what, found in r.get(opcode, {}).items():
+                instrs_per[opcode][what] += found["instructions"]
+                files_per[opcode][what] += 1
+                if len(examples[opcode, what]) < args.examples:
+                    examples[opcode, what].append(f"{r['file']} ({found['at'] or 'no location'})")
+
+    def constructs_of(kind: str) -> list[tuple[str, int]]:
+        opcode, test = kinds[kind]
+        return [(w, n) for w, n in sorted(files_per[opcode].items(), key=lambda kv: (-kv[1], kv[0])) if test(w)]
 
     console = Console()
     table = Table(title=f"Simulator-program gaps: {len(rows)} files (of {len(files)}, seed {args.seed})")
@@ -174,20 +186,18 @@ def main() -> int:
     table.add_row("drawn", str(len(rows)))
     for outcome in ("no kernel", "not lowering", "refused", "built"):
         table.add_row(outcome, str(outcomes.get(outcome, 0)))
-    for kind in kinds:
+    for kind, (opcode, _) in kinds.items():
         table.add_row(f"built, with {kind}", f"{len(with_kind[kind])} of {len(built)}")
-        table.add_row(f"  {kind}: instructions",
-                      str(sum(n for w, n in instrs_per.items() if kinds[kind](w))))
+        table.add_row(f"  {kind}: instructions", str(sum(instrs_per[opcode][w] for w, _ in constructs_of(kind))))
     console.print(table)
-    for kind, test in kinds.items():
+    for kind, (opcode, _) in kinds.items():
         constructs = Table(title=f"{kind[0].upper()}{kind[1:]} by construct (one count per file)")
         constructs.add_column("construct")
         constructs.add_column("files", justify="right")
         constructs.add_column("instrs", justify="right")
         constructs.add_column("example")
-        for what, n in sorted(files_per.items(), key=lambda kv: (-kv[1], kv[0])):
-            if test(what):
-                constructs.add_row(what, str(n), str(instrs_per[what]), "; ".join(examples[what]))
+        for what, n in constructs_of(kind):
+            constructs.add_row(what, str(n), str(instrs_per[opcode][what]), "; ".join(examples[opcode, what]))
         console.print(constructs)
     for r in rows:
         if r["outcome"] in ("not lowering", "refused"):
@@ -198,9 +208,11 @@ def main() -> int:
         "roots": [str(r) for r in args.roots], "population": len(files), "seed": args.seed, "drawn": len(rows),
         "outcomes": dict(outcomes), "built": len(built),
         "with": {kind: len(found) for kind, found in with_kind.items()},
-        "constructs": {kind: {what: {"files": n, "instructions": instrs_per[what], "examples": examples[what]}
-                              for what, n in sorted(files_per.items(), key=lambda kv: (-kv[1], kv[0])) if test(what)}
-                       for kind, test in kinds.items()},
+        "instructions": {kind: sum(instrs_per[opcode][w] for w, _ in constructs_of(kind))
+                         for kind, (opcode, _) in kinds.items()},
+        "constructs": {kind: {what: {"files": n, "instructions": instrs_per[opcode][what],
+                                     "examples": examples[opcode, what]} for what, n in constructs_of(kind)}
+                       for kind, (opcode, _) in kinds.items()},
         "seconds": round(seconds, 1), "rows": rows,
     }
     args.json.parent.mkdir(parents=True, exist_ok=True)
