@@ -23,7 +23,9 @@ re-exports every name, so `from ascendir.dialects import ascendc as asc; asc.Dat
 - ascendc_memory.py: global and local tensors' views and values, raw `__gm__` pointers;
 - ascendc_values.py: tiling data, core and tiling-key tests, enumerators and parameter structs;
 - ascendc_calls.py: the calls of catalogued APIs, one op per API family (FAMILY_OPS);
-- ascendc_register.py: the calls of arch35's register API (RegCallOp).
+- ascendc_register.py: the calls of arch35's register API (RegCallOp);
+- ascendc_simt.py: a SIMT launch's barrier, warp functions and atomics (SimtSyncOp, SimtWarpOp,
+  SimtAtomicOp).
 """
 
 from __future__ import annotations
@@ -40,6 +42,11 @@ from ascendir.dialects.ascendc_kernel import (
     UndefOp as UndefOp,
 )
 from ascendir.dialects.ascendc_register import RegCallOp as RegCallOp
+from ascendir.dialects.ascendc_simt import (
+    SimtAtomicOp as SimtAtomicOp,
+    SimtSyncOp as SimtSyncOp,
+    SimtWarpOp as SimtWarpOp,
+)
 from ascendir.dialects.ascendc_memory import (
     GetValueOp as GetValueOp,
     GmLoadOp as GmLoadOp,
@@ -139,7 +146,8 @@ ASCENDC = Dialect(
         ReinterpretCastOp, GmPtrOffsetOp, GmPtrCastOp, GmLoadOp, GmStoreOp, GetTilingDataOp, TilingFieldOp,
         GmPtrFromIntOp, GmPtrToIntOp, UbPtrTensorOp,
         TilingKeyIsOp, CoreIsOp, EnumConstantOp, StructInitOp, StructGetOp, StructSetOp, MatmulObjectOp, ObjectOp,
-        OpaqueCallOp, UndefOp, LeftOutOp, RegCallOp, *FAMILY_OPS.values(),
+        OpaqueCallOp, UndefOp, LeftOutOp, RegCallOp, SimtSyncOp, SimtWarpOp, SimtAtomicOp,
+        *FAMILY_OPS.values(),
     ],
     [
         TPipeType, TQueType, TBufType, GlobalTensorType, LocalTensorType, GmPtrType, StructType, TilingType,

@@ -17,8 +17,15 @@ What asc-devkit says (facts only):
 
 The model: the threads run one after another in the order of their linear index, each F's whole body. That is
 deterministic, and it is what any interleaving gives while no thread reads what another writes within the launch.
-Threads that wait for each other (asc_syncthreads) or exchange registers within a warp (shuffles, votes, warp
-reductions) depend on running together: such a launch is not modelled, and says which call stops it.
+Threads that wait for each other depend on running together: when F (or a function it calls) calls
+asc_syncthreads or a warp function (asc_shfl / _up / _down / _xor, asc_all / asc_any / asc_ballot /
+asc_activemask, asc_reduce_add / _max / _min, and the compiler builtins __shfl, __syncthreads, ... that
+asc-devkit's impl/simt_api/device_warp_functions_impl.h calls them by), the loop over the threads is marked
+SIMT_LAUNCH_ATTR and those calls are ascendc.simt_sync / ascendc.simt_warp: the simulator runs the threads each
+with its own registers, switching at those points, a warp's threads meeting at a warp function and all threads at
+the barrier, wherever the calls are (in loops, branches, called functions; rust_sim/src/simt.rs). The cooperative
+groups (tiled_partition, binary_partition) and __syncwarp stay a named gap. A thread's atomics (asc_atomic_add,
+..., docs/zh/api/SIMT-API/原子操作/) on an element of GM or UB are ascendc.simt_atomic (one read-modify-write).
 """
 
 from __future__ import annotations
@@ -27,8 +34,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import scf
+from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import Block
 
+from ascendir.dialects.ascendc_simt import ATOMIC_KINDS, SIMT_LAUNCH_ATTR, SimtAtomicOp, SimtSyncOp, SimtWarpOp
 from ascendir.lower import ctypes as C
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.values import Val
@@ -39,10 +48,14 @@ if TYPE_CHECKING:
 
 LAUNCHES = frozenset({"asc_vf_call", "VF_CALL"})
 _DIM3 = frozenset({"dim3", "Dim3"})
-# the SIMT calls whose threads must run together (the docs' 同步接口, Warp-Shfl / -Vote / -Reduce, 协作组)
-_TOGETHER_PREFIXES = ("asc_syncthreads", "__syncthreads", "__syncwarp", "asc_shfl", "__shfl", "asc_all", "asc_any",
-                      "asc_ballot", "asc_activemask", "asc_reduce_", "__ballot", "__any", "__all", "tiled_partition",
-                      "binary_partition")
+# the SIMT calls whose threads must run together and that are not modelled (the docs' 协作组; __syncwarp)
+_TOGETHER_PREFIXES = ("__syncwarp", "tiled_partition", "binary_partition")
+# those that are (the docs' 同步接口 and Warp-Shfl / -Vote / -Reduce), each under its asc_ name and the compiler
+# builtin's (device_warp_functions_impl.h: asc_shfl is __shfl, asc_all __all, ...): the warp kind, or "sync"
+_MEETING = {"asc_syncthreads": "sync", "__syncthreads": "sync"}
+for _kind in ("shfl", "shfl_up", "shfl_down", "shfl_xor", "all", "any", "ballot", "activemask", "reduce_add",
+              "reduce_max", "reduce_min"):
+    _MEETING[f"asc_{_kind}"] = _MEETING[f"__{_kind}"] = _kind
 # Simt:: functions of a thread (kernel_simt_common_impl.h), by name: the builtin and its member by dimension
 _THREAD_CALLS = {"GetThreadIdx": "threadIdx", "GetThreadNum": "blockDim", "GetBlockIdx": "blockIdx",
                  "GetBlockNum": "gridDim"}
@@ -98,6 +111,11 @@ def call(lw: FunctionLowerer, e: A.Call, all_parts: list[A.NamePart], name: str,
             return lower_call(lw, A.Call(e.span, A.Name(e.span, qname), e.args), None)
         return None
     thread = thread_of(lw)
+    if thread is not None and name in _MEETING and name not in lw.scope.functions:
+        return _meeting(lw, e, name, _MEETING[name])
+    if thread is not None and name.removeprefix("asc_atomic_") in ATOMIC_KINDS and name.startswith("asc_atomic_") \
+            and name not in lw.scope.functions:
+        return _atomic(lw, e, name, name.removeprefix("asc_atomic_"))
     if thread is None or name not in _THREAD_CALLS and name != "GetWarpSize":
         return None
     if not any(p.name == "Simt" for p in all_parts[:-1]):
@@ -133,8 +151,56 @@ def member(lw: FunctionLowerer, builtin: str, axis: str, node: A.Node) -> Val | 
     return lw.convert(value, C.U32, node)
 
 
-def _together_call(lw: FunctionLowerer, qname: A.QualifiedName) -> str | None:
-    """The first call in F (or a function of the program it calls) whose threads must run together, or None."""
+def _meeting(lw: FunctionLowerer, e: A.Call, name: str, kind: str) -> Val:
+    """asc_syncthreads() as ascendc.simt_sync; a warp function as ascendc.simt_warp of its operands: the value
+    (its own type; the vote's predicate an int32_t), then the lane / delta / mask and the width (warpSize when
+    not given) as int64 values (a negative lane stays negative)."""
+    if kind == "sync":
+        lw.emit(SimtSyncOp(), e)
+        return Val(C.VoidT())
+    args = [lw.expr(a) for a in e.args]
+    want = 3 if kind.startswith("shfl") else 0 if kind == "activemask" else 1
+    if not (want == 3 and len(args) in (2, 3) or len(args) == want):
+        raise Unsupported(f"{name} with {len(args)} arguments: the SIMT API's takes {want}", e)
+    if kind in ("all", "any", "ballot"):
+        args[0] = lw.convert(args[0], C.I32, e)
+    if args and not isinstance(args[0].ctype, C.Scalar):
+        raise Unsupported(f"{name} of a {args[0].ctype}: the simulator exchanges scalars", e)
+    if want == 3:
+        args = [args[0], *(lw.convert(lw.convert(a, C.I32, e), C.I64, e) for a in args[1:])]
+        if len(args) == 2:
+            args.append(Val(C.I64, const=WARP_SIZE))
+    if kind in ("reduce_max", "reduce_min") and not args[0].ctype.is_signed:
+        kind = kind.replace("_m", "_um")  # uint32_t's order
+    result = C.U32 if kind in ("ballot", "activemask") else C.I32 if kind in ("all", "any") else args[0].ctype
+    op = lw.emit(SimtWarpOp(kind, [lw.ssa(a, e) for a in args], C.scalar_ir_type(result)), e)
+    return Val(result, op.result)
+
+
+def _atomic(lw: FunctionLowerer, e: A.Call, name: str, kind: str) -> Val:
+    """asc_atomic_<kind>(address, values...): the element's value before (of the pointee's type)."""
+    from ascendir.lower import ub_pointer
+
+    if len(e.args) != 1 + ATOMIC_KINDS[kind]:
+        raise Unsupported(f"{name} takes {1 + ATOMIC_KINDS[kind]} arguments, not {len(e.args)}", e)
+    p = lw.expr(e.args[0])
+    t = p.ctype
+    if not isinstance(t, C.Pointer) or not isinstance(t.pointee, C.Scalar):
+        raise Unsupported(f"{name} on a {t}: the address of a UB or GM scalar is modelled", e.args[0])
+    if t.gm:
+        target = lw.ssa(p, e)
+    elif ub_pointer.is_ub_pointer(t):
+        target = lw.ssa(ub_pointer.element_tensor(lw, p, e)[0], e)
+    else:
+        raise Unsupported(f"{name} on a pointer of no known memory ({t})", e.args[0])
+    values = [lw.ssa(lw.convert(lw.expr(a), t.pointee, e), e) for a in e.args[1:]]
+    op = lw.emit(SimtAtomicOp(kind, target, values, C.scalar_ir_type(t.pointee)), e)
+    return Val(t.pointee, op.result)
+
+
+def _calls_in(lw: FunctionLowerer, qname: A.QualifiedName, names: tuple[str, ...] | frozenset[str]) -> str | None:
+    """The first call in F (or a function of the program it calls) of a function not in the program whose name
+    starts with one of `names` (a tuple) or is one of them (a set), or None."""
     from ascendir.lower.astwalk import walk
 
     seen: set[str] = set()
@@ -148,7 +214,8 @@ def _together_call(lw: FunctionLowerer, qname: A.QualifiedName) -> str | None:
             for n in walk(fn.body) if fn.body is not None else ():
                 if isinstance(n, A.Call) and isinstance(n.callee, A.Name):
                     called = n.callee.qname.parts[-1].name
-                    if called.startswith(_TOGETHER_PREFIXES) and called not in lw.scope.functions:
+                    found = called.startswith(names) if isinstance(names, tuple) else called in names
+                    if found and called not in lw.scope.functions:
                         return called
                     if called in lw.scope.functions:
                         todo.append(called)
@@ -161,7 +228,7 @@ def _launch(lw: FunctionLowerer, e: A.Call, qname: A.QualifiedName) -> Val:
     from ascendir.lower.calls_api import opaque_call
 
     fname = qname.parts[-1].name
-    together = _together_call(lw, qname)
+    together = _calls_in(lw, qname, _TOGETHER_PREFIXES)
     if together is not None:
         # not lowered, and left as a call the program cannot run (ASC958 when a core reaches it, and a gap the
         # sweeps count), rather than left out
@@ -177,6 +244,8 @@ def _launch(lw: FunctionLowerer, e: A.Call, qname: A.QualifiedName) -> Val:
     body = Block(arg_types=[C.scalar_ir_type(C.I64)])
     body.args[0].name_hint = "simt_thread"
     for_op = lw.emit(scf.ForOp(lw.const_ssa(0, C.I64, e), lw.ssa(total, e), lw.const_ssa(1, C.I64, e), [], body), e)
+    if _calls_in(lw, qname, frozenset(_MEETING)) is not None:
+        for_op.attributes[SIMT_LAUNCH_ATTR] = UnitAttr()  # the threads meet: the simulator runs them together
     saved = thread_of(lw)
     with lw.at_end_of(for_op.body.block):
         linear = lw.convert(Val(C.I64, for_op.body.block.args[0]), C.U32, e)

@@ -12,26 +12,56 @@ asc-devkit (facts only):
 
 All of it is integer arithmetic here: a 32-bit product is taken in 64 bits; the 64-bit high half from four
 32-bit partial products (each fits in 64 bits), as a schoolbook multiplication does.
+
+And the float math a thread calls (docs/zh/api/SIMT-API/数学函数/float类型数学库函数/: expf.md, logf.md, asinf.md,
+rintf.md, ...): the SIMT API's own functions of float, which device code outside a SIMT thread does not have
+(there `expf` is undeclared: calls_builtins.py). expf and logf are the hardware's __expf / __logf
+(impl/simt_api/math_functions_impl.h: `expf(x) { return __expf(x); }`, logf scales a subnormal x by e^23
+first), so the builtins are the same functions here. The pages state no error bound; each is the math dialect
+op of its name, which the simulator computes in f64 and rounds once to float (correctly rounded, or within an
+ulp of it: what a device result may differ by is not modelled). rintf / nearbyintf round to nearest even,
+roundf half away from zero (rintf.md, roundf.md).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from xdsl.dialects import arith, math
+
 from ascendir.lower import ctypes as C
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.values import Val
 from frontend import ast as A
 
+from ascendir.lower.simt_launch import thread_of
+
 if TYPE_CHECKING:
     from ascendir.lower.function import FunctionLowerer
 
 NAMES = frozenset({"__umulhi", "__mulhi", "__umul64hi", "UintDiv"})
+# a SIMT thread's float functions: name -> the op computing it (of one float, else two)
+FLOAT_MATH: dict[str, type] = {
+    "expf": math.ExpOp, "__expf": math.ExpOp, "exp2f": math.Exp2Op, "expm1f": math.ExpM1Op, "logf": math.LogOp,
+    "__logf": math.LogOp, "log2f": math.Log2Op, "log10f": math.Log10Op, "log1pf": math.Log1pOp,
+    "sqrtf": math.SqrtOp, "rsqrtf": math.RsqrtOp, "fabsf": math.AbsFOp, "floorf": math.FloorOp,
+    "__floorf": math.FloorOp, "ceilf": math.CeilOp, "roundf": math.RoundOp, "rintf": math.RoundEvenOp,
+    "nearbyintf": math.RoundEvenOp, "truncf": math.TruncOp, "sinf": math.SinOp, "cosf": math.CosOp,
+    "tanf": math.TanOp, "tanhf": math.TanhOp, "sinhf": math.SinhOp, "coshf": math.CoshOp, "asinf": math.AsinOp,
+    "acosf": math.AcosOp, "atanf": math.AtanOp, "erff": math.ErfOp, "cbrtf": math.CbrtOp,
+}  # fmt: skip
+FLOAT_MATH_2: dict[str, type] = {
+    "powf": math.PowFOp, "atan2f": math.Atan2Op, "copysignf": math.CopySignOp, "fmaxf": arith.MaxnumfOp,
+    "fminf": arith.MinnumfOp, "__fdividef": arith.DivfOp, "fdividef": arith.DivfOp,
+}  # fmt: skip
 
 
 def call(lw: FunctionLowerer, e: A.Call, all_parts: list[A.NamePart], name: str,
          targs: list[A.TemplateArg] | None) -> Val | None:
-    """`__umulhi(x, y)`, `__mulhi`, `__umul64hi`, `Simt::UintDiv(n, magic, shift)`; None for any other call."""
+    """`__umulhi(x, y)`, `__mulhi`, `__umul64hi`, `Simt::UintDiv(n, magic, shift)`, and in a SIMT thread its float
+    functions (FLOAT_MATH, FLOAT_MATH_2); None for any other call."""
+    if (name in FLOAT_MATH or name in FLOAT_MATH_2) and name not in lw.scope.functions and thread_of(lw) is not None:
+        return _float_math(lw, e, name)
     if name not in NAMES or name in lw.scope.functions or not lw.report.api_uncatalogued:
         return None  # (the SIMT API is the 950's: simt_launch.call)
     if name == "UintDiv" and not any(p.name == "Simt" for p in all_parts[:-1]):
@@ -52,6 +82,15 @@ def call(lw: FunctionLowerer, e: A.Call, all_parts: list[A.NamePart], name: str,
     n, magic, shift = (lw.convert(a, t, e) for a in args)
     high = _mul_hi_32(lw, n, magic, e, signed=False) if t == C.U32 else _mul_hi_64(lw, n, magic, e)
     return lw.arith(">>", lw.arith("+", n, high, e), shift, e)
+
+
+def _float_math(lw: FunctionLowerer, e: A.Call, name: str) -> Val:
+    want = 1 if name in FLOAT_MATH else 2
+    if len(e.args) != want:
+        raise Unsupported(f"{name} takes {want} argument{'s' if want > 1 else ''}, not {len(e.args)}", e)
+    operands = [lw.ssa(lw.convert(lw.expr(a), C.F32, e), e) for a in e.args]
+    op_cls = FLOAT_MATH.get(name) or FLOAT_MATH_2[name]
+    return Val(C.F32, lw.emit(op_cls(*operands), e).results[0])
 
 
 def _mul_hi_32(lw: FunctionLowerer, x: Val, y: Val, node: A.Node, signed: bool) -> Val:

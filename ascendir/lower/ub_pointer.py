@@ -78,7 +78,7 @@ def pointee_template_args(args: list[Val]) -> list[object]:
     return []
 
 
-def _element_tensor(lw: FunctionLowerer, p: Val, node: A.Node) -> tuple[Val, C.Scalar]:
+def element_tensor(lw: FunctionLowerer, p: Val, node: A.Node) -> tuple[Val, C.Scalar]:
     """The local tensor of p's pointee that starts at p's address, and that element type."""
     from ascendir.dialects import ascendc as asc
 
@@ -101,7 +101,7 @@ def load(lw: FunctionLowerer, p: Val, index: Val, node: A.Node) -> Val:
 
     from .values import Val
 
-    tensor, elem = _element_tensor(lw, p, node)
+    tensor, elem = element_tensor(lw, p, node)
     op = asc.GetValueOp.create(operands=[lw.ssa(tensor, node), lw.ssa(lw.convert(index, C.I64, node), node)],
                                result_types=[C.scalar_ir_type(elem)])
     return Val(elem, lw.emit(op, node).results[0], obj=("ub_elem", p, index))
@@ -109,5 +109,5 @@ def load(lw: FunctionLowerer, p: Val, index: Val, node: A.Node) -> Val:
 
 def store(lw: FunctionLowerer, p: Val, index: Val, value: Val, node: A.Node) -> None:
     """`p[index] = value`: SetValue of the tensor at p."""
-    tensor, _ = _element_tensor(lw, p, node)
+    tensor, _ = element_tensor(lw, p, node)
     lw.set_tensor_element(tensor, lw.convert(index, C.I64, node), value, node)

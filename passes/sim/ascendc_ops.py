@@ -145,6 +145,17 @@ def emit(b: ProgramBuilder, op: Operation) -> None:  # noqa: C901  (one dispatch
             b.emit("undef", [_quote(what.data)] if isinstance(what, StringAttr) else [], [found], op)
     elif isinstance(op, asc.LeftOutOp):
         b.emit("left_out", [_quote(op.what.data)], [], op)
+    elif isinstance(op, asc.SimtSyncOp):
+        b.emit("simt.sync", [], [], op)
+    elif isinstance(op, asc.SimtAtomicOp):
+        operands = [b.reg(op.target), *(b.typed(a) for a in op.args)]
+        b.emit(f"simt.atomic_{op.kind.data}.{_elem(op.target.type)}", operands, [_handle(b, op)], op)
+    elif isinstance(op, asc.SimtWarpOp):
+        # the type of what the lanes exchange: the value's (a vote's int32_t predicate), else the result's
+        ty = scalar_type((op.args[0] if op.args else op.result).type)
+        if ty is None:
+            raise NotModelled(f"a warp function of {op.result.type}")
+        b.emit(f"simt.{op.kind.data}.{ty}", [b.reg(a) for a in op.args], [_handle(b, op)], op)
     else:
         raise NotModelled(f"the op {op.name}")
 

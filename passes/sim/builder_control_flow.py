@@ -7,6 +7,7 @@ from __future__ import annotations
 from xdsl.dialects import scf
 from xdsl.ir import Block, Operation
 
+from ascendir.dialects.ascendc_simt import SIMT_LAUNCH_ATTR
 from passes.sim.registers import Location, NotModelled, scalar_type
 
 
@@ -41,6 +42,17 @@ class ControlFlowEmission:
         ty = scalar_type(iv.type) or "i64"
         iv_reg = self.define(iv)
         assert isinstance(iv_reg, str)
+        if SIMT_LAUNCH_ATTR in op.attributes:
+            # a SIMT launch whose threads meet (asc_syncthreads, warp functions; ascendir/lower/simt_launch.py):
+            # the body once per thread, the threads run together (rust_sim/src/simt.rs); from 0 by 1, no results
+            if iter_args or op.results:
+                raise NotModelled("a SIMT launch's loop that carries values")
+            end = self.label("simt_end")
+            self.emit("simt.begin", [self.reg(op.ub), end], [iv_reg], op)
+            self.region_into(body, [], op)
+            self.place(end)
+            self.emit("simt.end", op=op)
+            return
         carried = [self.define(a) for a in iter_args]
         for res, reg in zip(op.results, carried):
             self.values[res] = reg

@@ -126,6 +126,8 @@ pub struct Core {
     pub clobbers: crate::clobber::Clobbers,
     /// the register API's registers (arch35 vector functions; vector/reg/), made at the first register call
     pub reg_file: Option<crate::vector::reg::file::RegFile>,
+    /// the SIMT launch whose threads run now, when they wait for each other (simt.rs)
+    pub simt: Option<Box<crate::simt::Launch>>,
 }
 
 impl Core {
@@ -169,6 +171,7 @@ impl Core {
             shape_infos: Default::default(),
             clobbers: Default::default(),
             reg_file: None,
+            simt: None,
         }
     }
 }
@@ -454,6 +457,15 @@ pub fn run(core: &mut Core, gm: &mut Gm, prog: &Program, findings: &mut Findings
                 Flow::Next
             }
             Op::Ret => return finish(core, gm, prog, findings, ins.loc),
+            Op::SimtBegin { d, n, end } => crate::simt::begin(core, findings, pc, ins.loc, *d, *n, *end),
+            Op::SimtSync | Op::SimtEnd => crate::simt::wait(core, prog, findings, pc, [0; 3]),
+            Op::SimtWarp { a, .. } => {
+                let mut posted = [0u64; 3];
+                for (p, r) in posted.iter_mut().zip(a) {
+                    *p = core.r[*r as usize];
+                }
+                crate::simt::wait(core, prog, findings, pc, posted)
+            }
             _ => {
                 let mut cx = Ctx {
                     core: &mut *core,
@@ -698,6 +710,7 @@ fn exec_other(cx: &mut Ctx, op: &Op) -> Flow {
             cx.core.r[*d as usize] = (*aiv == cx.core.aiv) as u64;
             Flow::Next
         }
+        Op::SimtAtomic { kind, elem, d, h, a } => crate::simt::atomic(cx, *kind, *elem, *d, *h, a),
         Op::LeftOut { what } => {
             cx.report(
                 code::NOT_MODELLED,

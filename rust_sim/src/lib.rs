@@ -23,6 +23,7 @@ pub mod race_unchanged;
 pub mod scalar;
 pub mod scalar_bits;
 pub mod sim;
+pub mod simt;
 pub mod sync;
 pub mod system;
 pub mod taint;

@@ -486,7 +486,25 @@ fn check_registers(prog: &Program) -> PResult<()> {
                     h(*x)?;
                 }
             }
-            Op::ObjInit { .. } | Op::Ret | Op::Api(_) | Op::LeftOut { .. } => {}
+            Op::SimtBegin { d, n, end } => {
+                r(*d)?;
+                r(*n)?;
+                t(*end)?;
+            }
+            Op::SimtWarp { d, a, .. } => {
+                r(*d)?;
+                for x in a {
+                    r(*x)?;
+                }
+            }
+            Op::SimtAtomic { d, h: hh, a, .. } => {
+                r(*d)?;
+                h(*hh)?;
+                for x in a {
+                    r(x.reg)?;
+                }
+            }
+            Op::ObjInit { .. } | Op::Ret | Op::Api(_) | Op::LeftOut { .. } | Op::SimtEnd | Op::SimtSync => {}
         }
         let objs = prog.objects.len() as u32;
         let o = |x: u32| {
@@ -734,11 +752,53 @@ fn decode(p: &Pending, labels: &HashMap<String, u32>) -> PResult<Op> {
             d: result(p, 'r')?,
         },
         "unsupported" => unsupported(p, o(0)?.to_string())?,
+        "simt" => simt_op(p, &parts, labels)?,
         "left_out" => Op::LeftOut {
             what: o(0)?.to_string(),
         },
         "call" => call(p)?,
         _ => scalar_op(p, &parts)?,
+    })
+}
+
+/// `rT = simt.begin rN L`, `simt.end`, `simt.sync`, `rD = simt.<warp function>.<ty> operands` (simt.rs).
+fn simt_op(p: &Pending, parts: &[&str], labels: &HashMap<String, u32>) -> PResult<Op> {
+    Ok(match parts.get(1).copied() {
+        Some("begin") => Op::SimtBegin {
+            d: result(p, 'r')?,
+            n: reg(operand(p, 0)?, 'r')?,
+            end: target(labels, operand(p, 1)?)?,
+        },
+        Some("end") => Op::SimtEnd,
+        Some("sync") => Op::SimtSync,
+        Some(name) if name.starts_with("atomic_") => {
+            let (kind, operands) =
+                crate::simt::AtomicKind::parse(name).ok_or_else(|| format!("unknown opcode {}", p.opcode))?;
+            Op::SimtAtomic {
+                kind,
+                elem: dtype(parts.get(2).ok_or("an atomic needs its element type")?)?,
+                d: result(p, 'r')?,
+                h: reg(operand(p, 0)?, 'h')?,
+                a: (1..=operands)
+                    .map(|i| sv(operand(p, i)?))
+                    .collect::<PResult<Vec<_>>>()?,
+            }
+        }
+        Some(name) => {
+            let (kind, operands) =
+                crate::simt::WarpKind::parse(name).ok_or_else(|| format!("unknown opcode {}", p.opcode))?;
+            let ty = sty(parts.get(2).ok_or("a warp function needs its type")?)?;
+            let a = (0..operands)
+                .map(|i| reg(operand(p, i)?, 'r'))
+                .collect::<PResult<Vec<_>>>()?;
+            Op::SimtWarp {
+                kind,
+                ty,
+                d: result(p, 'r')?,
+                a,
+            }
+        }
+        None => return Err(format!("unknown opcode {}", p.opcode)),
     })
 }
 

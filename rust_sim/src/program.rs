@@ -269,6 +269,32 @@ pub enum Op {
         aiv: bool,
         d: R,
     },
+    // ---- SIMT launches whose threads wait for each other (simt.rs)
+    /// `rT = simt.begin rN L`: runs the code up to the simt.end at label L once per thread of rN threads, each
+    /// with its index in rT
+    SimtBegin {
+        d: R,
+        n: R,
+        end: u32,
+    },
+    SimtEnd,
+    /// asc_syncthreads: the thread waits until every thread of the launch is here
+    SimtSync,
+    /// a warp function (shuffle, vote, reduction): operands value, lane / delta / mask, width as they apply
+    SimtWarp {
+        kind: crate::simt::WarpKind,
+        ty: STy,
+        d: R,
+        a: Vec<R>,
+    },
+    /// `rOld = simt.atomic_<kind>.<elem> hP rV:ty [rW:ty]`: a SIMT atomic on the element at hP
+    SimtAtomic {
+        kind: crate::simt::AtomicKind,
+        elem: DType,
+        d: R,
+        h: H,
+        a: Vec<Sv>,
+    },
     // ---- catalog calls
     Api(Box<dyn ApiOp>),
     /// Where the lowering left a statement out (an ASC103 gap; `what` says why): running it is a finding, once

@@ -1,0 +1,574 @@
+//! SIMT launches whose threads wait for each other (issue 28): `asc_syncthreads()` and the warp functions
+//! (shuffles, votes, reductions) of asc-devkit's SIMT API.
+//!
+//! The program marks such a launch as a region: `rT = simt.begin rN L` ... `L: simt.end`, the code between run
+//! once per thread, rT the thread's linear index. The threads run one at a time on the core's scalar unit, each
+//! with its own registers, handles and stack (a C local of the thread is its own), each until it reaches a
+//! point where it must wait for others: a barrier (`simt.sync`), a warp function (`simt.<kind>.<ty>`), or the
+//! region's end. When no thread can go on, the waits are resolved: a warp whose active threads (those that
+//! have not returned) all wait at a warp function gets its results and goes on; when none does and every
+//! thread of the launch waits at the barrier, they all go on. Anything else (a thread that returned while
+//! others wait at the barrier, threads of one warp waiting at different points) is the hang the hardware has:
+//! asc_syncthreads.md says every thread of the block must reach the barrier, or the others block forever (a
+//! barrier in a branch is its example).
+//! Between two such points a thread's code runs alone, so a thread sees what the threads before it in the
+//! round wrote: an order the hardware can take, and the only one a correctly synchronised kernel depends on
+//! not at all.
+//!
+//! A warp is 32 consecutive threads of the linear index (内置变量-145.md: warpSize 32); a lane is the index
+//! within it. The functions' results follow the pages of docs/zh/api/SIMT-API/Warp函数/: asc_shfl (the lane
+//! src_lane % width of the caller's group of `width` lanes), asc_shfl_up / _down (lane -/+ delta, the caller's
+//! own value past its group's start / end), asc_shfl_xor (lane ^ mask, the caller's own value past its
+//! group's end), asc_all / asc_any / asc_ballot / asc_activemask over the active lanes, asc_reduce_add / max /
+//! min over the active lanes (the sum in lane order, in the value's type). A lane that is not active (past the
+//! launch's last thread, or returned) holds an uninitialised register on the hardware: a shuffle reading it
+//! gets 0 here and reports ASC952.
+//!
+//! The SIMT atomics (docs/zh/api/SIMT-API/原子操作/: asc_atomic_add / sub / max / min / exch / cas / inc / dec /
+//! and / or / xor on a UB or GM element, returning the value before) are one instruction here: a thread runs
+//! alone between the points above and cores one after another, so a read-modify-write is atomic. A GM write is
+//! made in the core's atomic mode (max or min, whichever leaves the new value), so that cores updating one
+//! element are not a race (ASC953), as they are not on the device.
+
+use crate::checks::{code, Findings, Severity};
+use crate::core::{Atomic, Core, Ctx, Flow};
+use crate::dtype::{DType, STy};
+use crate::memory::{Handle, Space};
+use crate::program::{Program, Sv, H, R};
+
+pub const WARP: usize = 32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarpKind {
+    Shfl,
+    ShflUp,
+    ShflDown,
+    ShflXor,
+    All,
+    Any,
+    Ballot,
+    ActiveMask,
+    ReduceAdd,
+    ReduceMax,
+    ReduceMin,
+    ReduceMaxU,
+    ReduceMinU,
+}
+
+impl WarpKind {
+    /// The opcode's middle part (`simt.shfl_up.f32`) and how many operands it takes.
+    pub fn parse(name: &str) -> Option<(WarpKind, usize)> {
+        Some(match name {
+            "shfl" => (WarpKind::Shfl, 3),
+            "shfl_up" => (WarpKind::ShflUp, 3),
+            "shfl_down" => (WarpKind::ShflDown, 3),
+            "shfl_xor" => (WarpKind::ShflXor, 3),
+            "all" => (WarpKind::All, 1),
+            "any" => (WarpKind::Any, 1),
+            "ballot" => (WarpKind::Ballot, 1),
+            "activemask" => (WarpKind::ActiveMask, 0),
+            "reduce_add" => (WarpKind::ReduceAdd, 1),
+            "reduce_max" => (WarpKind::ReduceMax, 1),
+            "reduce_min" => (WarpKind::ReduceMin, 1),
+            "reduce_umax" => (WarpKind::ReduceMaxU, 1),
+            "reduce_umin" => (WarpKind::ReduceMinU, 1),
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicKind {
+    Add,
+    Sub,
+    Max,
+    Min,
+    Exch,
+    Cas,
+    Inc,
+    Dec,
+    And,
+    Or,
+    Xor,
+}
+
+impl AtomicKind {
+    /// The opcode's middle part (`simt.atomic_add.f32`) and how many values it takes after the pointer.
+    pub fn parse(name: &str) -> Option<(AtomicKind, usize)> {
+        Some(match name.strip_prefix("atomic_")? {
+            "add" => (AtomicKind::Add, 1),
+            "sub" => (AtomicKind::Sub, 1),
+            "max" => (AtomicKind::Max, 1),
+            "min" => (AtomicKind::Min, 1),
+            "exch" => (AtomicKind::Exch, 1),
+            "cas" => (AtomicKind::Cas, 2),
+            "inc" => (AtomicKind::Inc, 1),
+            "dec" => (AtomicKind::Dec, 1),
+            "and" => (AtomicKind::And, 1),
+            "or" => (AtomicKind::Or, 1),
+            "xor" => (AtomicKind::Xor, 1),
+            _ => return None,
+        })
+    }
+}
+
+/// `rOld = simt.atomic_<kind>.<elem> hP values`: the element at hP before, and the kind's update of it
+/// (asc_atomic_cas(address, compare, val): val when the element equals compare; inc: 0 once the element is
+/// at least val, else one more; dec: val when the element is 0 or above val, else one less).
+pub fn atomic(cx: &mut Ctx, kind: AtomicKind, elem: DType, d: R, h: H, a: &[Sv]) -> Flow {
+    let handle = cx.handle(h);
+    let size = elem.size();
+    let what = "a SIMT atomic";
+    let Some(at) = cx.range(handle, 0, size as i64, true, size, what) else {
+        return Flow::Next;
+    };
+    let (old, _) = cx.read_scalar(handle.space, at, elem);
+    let v = cx.value_as(a[0], elem);
+    let float = elem.is_float();
+    let (x, y) = (elem.to_f64(old), elem.to_f64(v));
+    let (i, j) = (elem.to_i64(old), elem.to_i64(v));
+    let (u, w) = (old & mask(elem), v & mask(elem));
+    let new = match kind {
+        AtomicKind::Add if float => elem.from_f64((x as f32 + y as f32) as f64),
+        AtomicKind::Sub if float => elem.from_f64((x as f32 - y as f32) as f64),
+        AtomicKind::Max if float => elem.from_f64(x.max(y)),
+        AtomicKind::Min if float => elem.from_f64(x.min(y)),
+        AtomicKind::Add => elem.from_i64(i.wrapping_add(j)),
+        AtomicKind::Sub => elem.from_i64(i.wrapping_sub(j)),
+        AtomicKind::Max => elem.from_i64(i.max(j)),
+        AtomicKind::Min => elem.from_i64(i.min(j)),
+        AtomicKind::Exch => v,
+        AtomicKind::Cas => {
+            if old == v {
+                cx.value_as(a[1], elem)
+            } else {
+                old
+            }
+        }
+        AtomicKind::Inc => {
+            if u >= w {
+                0
+            } else {
+                u + 1
+            }
+        }
+        AtomicKind::Dec => {
+            if u == 0 || u > w {
+                w
+            } else {
+                u - 1
+            }
+        }
+        AtomicKind::And => u & w,
+        AtomicKind::Or => u | w,
+        AtomicKind::Xor => u ^ w,
+    } & mask(elem);
+    cx.core.r[d as usize] = old;
+    if new == old {
+        return Flow::Next;
+    }
+    let mut bytes = [0u8; 8];
+    elem.store_bits(&mut bytes, new);
+    let saved = cx.core.atomic;
+    if matches!(handle.space, Space::Gm(_)) {
+        // the store's atomic mode leaves `new` (the larger or the smaller of it and the element) and keeps the
+        // write out of the cross-core race check, as the device's atomic is
+        let larger = if float {
+            elem.to_f64(new) > x
+        } else {
+            elem.to_i64(new) > i
+        };
+        cx.core.atomic = if larger { Atomic::Max(elem) } else { Atomic::Min(elem) };
+    }
+    cx.store_bytes(handle, at, &bytes[..size], &[1u8; 8][..size], elem, what);
+    cx.core.atomic = saved;
+    Flow::Next
+}
+
+fn mask(elem: DType) -> u64 {
+    if elem.size() >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (elem.size() * 8)) - 1
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Fresh,
+    Ready,
+    Sync,
+    Warp,
+    Done,
+}
+
+/// What a thread that waits keeps: its registers, handles and stack, the instruction it goes on at, and at a
+/// warp function the instruction's index and its operands' values.
+struct Thread {
+    state: State,
+    r: Vec<u64>,
+    h: Vec<Handle>,
+    stack: Vec<u8>,
+    pc: usize,
+    at: usize,
+    posted: [u64; 3],
+}
+
+/// A launch in progress on a core.
+pub struct Launch {
+    /// the region's first instruction (after simt.begin) and its simt.end
+    first: usize,
+    end: usize,
+    tid: R,
+    cur: usize,
+    base: (Vec<u64>, Vec<Handle>, Vec<u8>),
+    threads: Vec<Thread>,
+}
+
+/// `rT = simt.begin rN L`: starts thread 0, or skips the region when there are no threads.
+pub fn begin(core: &mut Core, findings: &mut Findings, pc: usize, loc: i32, d: R, n: R, end: u32) -> Flow {
+    if core.simt.is_some() {
+        not_modelled(
+            core,
+            findings,
+            loc,
+            "a SIMT launch inside a SIMT launch's thread".into(),
+        );
+        return Flow::Stop;
+    }
+    let count = core.r[n as usize] as i64;
+    if count <= 0 {
+        return Flow::Jump(end + 1);
+    }
+    let base = (core.r.clone(), core.h.clone(), core.stack.clone());
+    let threads = (0..count as usize)
+        .map(|_| Thread {
+            state: State::Fresh,
+            r: Vec::new(),
+            h: Vec::new(),
+            stack: Vec::new(),
+            pc: 0,
+            at: 0,
+            posted: [0; 3],
+        })
+        .collect();
+    core.simt = Some(Box::new(Launch {
+        first: pc + 1,
+        end: end as usize,
+        tid: d,
+        cur: 0,
+        base,
+        threads,
+    }));
+    core.r[d as usize] = 0;
+    Flow::Next
+}
+
+/// The running thread stops at `pc` (a barrier, a warp function with its operands' values, or the end).
+pub fn wait(core: &mut Core, prog: &Program, findings: &mut Findings, pc: usize, posted: [u64; 3]) -> Flow {
+    let Some(mut launch) = core.simt.take() else {
+        return alone(core, prog, pc, posted);
+    };
+    let state = match &prog.code[pc].op {
+        crate::program::Op::SimtSync => State::Sync,
+        crate::program::Op::SimtWarp { .. } => State::Warp,
+        _ => State::Done,
+    };
+    let cur = launch.cur;
+    let t = &mut launch.threads[cur];
+    t.state = state;
+    t.pc = pc + 1;
+    t.at = pc;
+    t.posted = posted;
+    if state == State::Done {
+        t.r = Vec::new();
+        t.stack = Vec::new();
+    } else {
+        t.r = std::mem::take(&mut core.r);
+        t.h = std::mem::take(&mut core.h);
+        t.stack = std::mem::take(&mut core.stack);
+    }
+    let next = match (cur + 1..launch.threads.len()).find(|&i| runnable(&launch.threads[i])) {
+        Some(i) => i,
+        None => match resolve(core, prog, findings, &mut launch, pc) {
+            Some(i) => i,
+            None if launch.threads.iter().all(|t| t.state == State::Done) => {
+                // the launch is over: the core goes on after simt.end with the last thread's registers, as
+                // when the threads run one after another (the region yields nothing)
+                return Flow::Jump(launch.end as u32 + 1);
+            }
+            None => return Flow::Stop,
+        },
+    };
+    start(core, &mut launch, next);
+    let to = launch.threads[next].pc;
+    core.simt = Some(launch);
+    Flow::Jump(to as u32)
+}
+
+fn runnable(t: &Thread) -> bool {
+    matches!(t.state, State::Fresh | State::Ready)
+}
+
+/// Makes thread `i` the running one: its own registers, or the launch's at its start.
+fn start(core: &mut Core, launch: &mut Launch, i: usize) {
+    let t = &mut launch.threads[i];
+    if t.state == State::Fresh {
+        core.r = launch.base.0.clone();
+        core.h = launch.base.1.clone();
+        core.stack = launch.base.2.clone();
+        core.r[launch.tid as usize] = i as u64;
+        t.pc = launch.first;
+    } else {
+        core.r = std::mem::take(&mut t.r);
+        core.h = std::mem::take(&mut t.h);
+        core.stack = std::mem::take(&mut t.stack);
+    }
+    t.state = State::Ready;
+    launch.cur = i;
+}
+
+/// No thread can run: releases a warp whose active threads all wait at a warp function, else all threads
+/// when every one still running waits at the barrier. The first thread released, or None (all done, or a hang
+/// reported).
+fn resolve(core: &mut Core, prog: &Program, findings: &mut Findings, launch: &mut Launch, pc: usize) -> Option<usize> {
+    let n = launch.threads.len();
+    let mut first = None;
+    for w in (0..n).step_by(WARP) {
+        let lanes = w..(w + WARP).min(n);
+        let live: Vec<usize> = lanes
+            .clone()
+            .filter(|&i| launch.threads[i].state != State::Done)
+            .collect();
+        if live.is_empty() || !live.iter().all(|&i| launch.threads[i].state == State::Warp) {
+            continue;
+        }
+        let at = launch.threads[live[0]].at;
+        if live.iter().any(|&i| launch.threads[i].at != at) {
+            hang(
+                core,
+                prog,
+                findings,
+                pc,
+                format!(
+                    "the threads of warp {} wait at different warp functions (at {} and {}): a warp's threads meet \
+                 at one",
+                    w / WARP,
+                    prog.where_(prog.code[at].loc),
+                    prog.where_(prog.code[launch.threads[*live.iter().find(|&&i| launch.threads[i].at != at)?].at].loc)
+                ),
+            );
+            return None;
+        }
+        exchange(core, prog, findings, launch, w, &live, at);
+        first = first.or(Some(live[0]));
+    }
+    if first.is_some() {
+        return first;
+    }
+    let live: Vec<usize> = (0..n).filter(|&i| launch.threads[i].state != State::Done).collect();
+    if live.is_empty() {
+        return None;
+    }
+    if live.len() == n && live.iter().all(|&i| launch.threads[i].state == State::Sync) {
+        for &i in &live {
+            launch.threads[i].state = State::Ready;
+        }
+        return Some(live[0]);
+    }
+    let waiting = live.iter().filter(|&&i| launch.threads[i].state == State::Sync).count();
+    let why = if live.len() < n && waiting > 0 {
+        format!(
+            "{waiting} of the launch's {n} threads wait at asc_syncthreads, which {} threads that returned never \
+             reach (asc_syncthreads.md: every thread of the block must reach it)",
+            n - live.len()
+        )
+    } else {
+        format!(
+            "{waiting} of the launch's {n} threads wait at asc_syncthreads while {} others wait at a warp function \
+             whose warp's other threads never reach it",
+            live.len() - waiting
+        )
+    };
+    hang(core, prog, findings, pc, why);
+    None
+}
+
+/// The results of the warp function the active lanes `live` of the warp starting at thread `w` wait at.
+fn exchange(
+    core: &mut Core,
+    prog: &Program,
+    findings: &mut Findings,
+    launch: &mut Launch,
+    w: usize,
+    live: &[usize],
+    at: usize,
+) {
+    let crate::program::Op::SimtWarp { kind, ty, d, .. } = &prog.code[at].op else {
+        return;
+    };
+    let value = |i: usize| launch.threads[i].posted[0] & ty.mask();
+    let active: u64 = live.iter().map(|&i| 1u64 << (i - w)).sum();
+    let mut results = Vec::with_capacity(live.len());
+    let mut inactive_read = None;
+    for &i in live {
+        let lane = i - w;
+        let [_, arg, width] = launch.threads[i].posted;
+        let width = if (1..=WARP as u64).contains(&width) {
+            width as usize
+        } else {
+            WARP
+        };
+        let group = lane - lane % width;
+        let src = match kind {
+            WarpKind::Shfl => Some(group + (arg as i64).rem_euclid(width as i64) as usize),
+            WarpKind::ShflUp => Some(lane.checked_sub(arg as usize).filter(|&s| s >= group).unwrap_or(lane)),
+            WarpKind::ShflDown => Some(Some(lane + arg as usize).filter(|&s| s < group + width).unwrap_or(lane)),
+            WarpKind::ShflXor => Some(
+                Some(lane ^ (arg as usize & (WARP - 1)))
+                    .filter(|&s| s < group + width)
+                    .unwrap_or(lane),
+            ),
+            _ => None,
+        };
+        let bits = match (kind, src) {
+            (_, Some(s)) if active >> s & 1 == 1 => value(w + s),
+            (_, Some(s)) => {
+                inactive_read = inactive_read.or(Some((lane, s)));
+                0
+            }
+            (WarpKind::All, _) => live.iter().all(|&j| value(j) != 0) as u64,
+            (WarpKind::Any, _) => live.iter().any(|&j| value(j) != 0) as u64,
+            (WarpKind::Ballot, _) => live.iter().filter(|&&j| value(j) != 0).map(|&j| 1u64 << (j - w)).sum(),
+            (WarpKind::ActiveMask, _) => active,
+            (_, None) => reduce(*kind, *ty, live.iter().map(|&j| value(j))),
+        };
+        results.push(bits & ty.mask());
+    }
+    for (&i, bits) in live.iter().zip(results) {
+        let t = &mut launch.threads[i];
+        t.r[*d as usize] = bits;
+        t.state = State::Ready;
+    }
+    if let Some((lane, src)) = inactive_read {
+        findings.report(
+            code::UNINITIALISED_READ,
+            Severity::Error,
+            prog.code[at].loc,
+            core.block_idx as i64,
+            format!(
+                "lane {lane} of warp {} reads lane {src}, which is not active (past the launch's threads, or \
+                 returned): its register holds no value the kernel set (read as 0 here)",
+                w / WARP
+            ),
+            Vec::new(),
+        );
+    }
+}
+
+/// asc_reduce_add / max / min over the values, in the value's type (a sum wraps in an integer type; floats sum
+/// in lane order, each step rounded to the type; umax / umin: uint32_t's order).
+fn reduce(kind: WarpKind, ty: STy, values: impl Iterator<Item = u64>) -> u64 {
+    use crate::scalar::{float_bin, int_bin, FloatBin, IntBin};
+    let op_f = match kind {
+        WarpKind::ReduceAdd => FloatBin::Add,
+        WarpKind::ReduceMax | WarpKind::ReduceMaxU => FloatBin::Maxnum,
+        _ => FloatBin::Minnum,
+    };
+    let op_i = match kind {
+        WarpKind::ReduceAdd => IntBin::Add,
+        WarpKind::ReduceMax => IntBin::MaxS,
+        WarpKind::ReduceMaxU => IntBin::MaxU,
+        WarpKind::ReduceMinU => IntBin::MinU,
+        _ => IntBin::MinS,
+    };
+    values
+        .reduce(|a, b| {
+            if ty.is_float() {
+                float_bin(op_f, ty, a, b)
+            } else {
+                int_bin(op_i, ty, a, b).unwrap_or(0)
+            }
+        })
+        .unwrap_or(0)
+}
+
+/// A warp function outside any launch (a `__simt_vf__` function called directly): one active lane.
+fn alone(core: &mut Core, prog: &Program, pc: usize, posted: [u64; 3]) -> Flow {
+    if let crate::program::Op::SimtWarp { kind, ty, d, .. } = &prog.code[pc].op {
+        let v = posted[0] & ty.mask();
+        core.r[*d as usize] = match kind {
+            WarpKind::All | WarpKind::Any => (v != 0) as u64,
+            WarpKind::Ballot => (v != 0) as u64,
+            WarpKind::ActiveMask => 1,
+            _ => v,
+        };
+    }
+    Flow::Next
+}
+
+fn hang(core: &mut Core, prog: &Program, findings: &mut Findings, pc: usize, why: String) {
+    findings.report(
+        code::DEADLOCK,
+        Severity::Error,
+        prog.code[pc].loc,
+        core.block_idx as i64,
+        format!("the SIMT launch hangs: {why}"),
+        Vec::new(),
+    );
+    core.done = true;
+}
+
+fn not_modelled(core: &mut Core, findings: &mut Findings, loc: i32, what: String) {
+    findings.report(
+        code::NOT_MODELLED,
+        Severity::Error,
+        loc,
+        core.block_idx as i64,
+        what,
+        Vec::new(),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::memory::GmRole;
+    use crate::test_rig::Rig;
+
+    /// Four threads (r1), GM y (h0) of four int32: `code` runs in the launch with r2 the thread's index (i64),
+    /// r3 that as i32, r5 = 1 and r6 = 32 (i64), r9 = 0 (i64).
+    fn launch(code: &str) -> crate::test_rig::Out {
+        Rig::new(
+            "kernel k aiv\nchip 950PR\nmem UB 196608 32\nparam 0 y h0 gm\nregs 16 4\nstack 0\nconst r1 i64 4\n\
+             const r5 i64 1\nconst r6 i64 32\nconst r9 i64 0\n",
+        )
+        .gm(GmRole::Output, vec![0u8; 16])
+        .run(&format!(
+            "  r2 = simt.begin r1 Lend\n  r3 = trunci.i64.i32 r2\n{code}Lend:\n  simt.end"
+        ))
+    }
+
+    fn ints(b: &[u8]) -> Vec<i32> {
+        b.chunks_exact(4)
+            .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn simt_warp_functions_exchange_between_threads() {
+        // shfl_xor(t, 1) + reduce_add(t) = (t ^ 1) + 6
+        let out = launch(
+            "  r4 = simt.shfl_xor.i32 r3 r5 r6\n  r7 = simt.reduce_add.i32 r3\n  r8 = addi.i32 r4 r7\n  \
+             SetValue.i32 h0 r2:i64 r8:i32\n",
+        );
+        assert!(out.codes().is_empty(), "{:?}", out.codes());
+        assert_eq!(ints(&out.gm[0]), vec![7, 6, 9, 8]);
+    }
+
+    #[test]
+    fn simt_barrier_a_returned_thread_never_reaches_hangs() {
+        // thread 0 skips the barrier the others wait at (asc_syncthreads.md: a deadlock)
+        let out = launch("  r10 = cmpi.ne.i64 r2 r9\n  brz r10 Lend\n  simt.sync\n  SetValue.i32 h0 r2:i64 r3:i32\n");
+        assert_eq!(out.codes(), vec![crate::checks::code::DEADLOCK]);
+    }
+}
