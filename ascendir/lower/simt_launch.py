@@ -69,10 +69,12 @@ def thread_of(lw: object) -> Thread | None:
 
 @dataclass
 class Thread:
-    """The thread whose code is being lowered: its index and the launch's extents (u32 values)."""
+    """The thread whose code is being lowered: its index, the launch's extents (u32 values) and its loop over
+    the threads (marked when the threads meet)."""
 
     index: tuple[Val, Val, Val]
     dims: tuple[Val, Val, Val]
+    loop: scf.ForOp
 
 
 def _dim3_args(node: A.Node | None) -> list[A.Expr] | None:
@@ -155,6 +157,11 @@ def _meeting(lw: FunctionLowerer, e: A.Call, name: str, kind: str) -> Val:
     """asc_syncthreads() as ascendc.simt_sync; a warp function as ascendc.simt_warp of its operands: the value
     (its own type; the vote's predicate an int32_t), then the lane / delta / mask and the width (warpSize when
     not given) as int64 values (a negative lane stays negative)."""
+    # the threads meet: the simulator runs them together (marked where the lowering meets the call, wherever F
+    # reaches it from: a function of the program, a template, a method)
+    thread = thread_of(lw)
+    assert thread is not None
+    thread.loop.attributes[SIMT_LAUNCH_ATTR] = UnitAttr()
     if kind == "sync":
         lw.emit(SimtSyncOp(), e)
         return Val(C.VoidT())
@@ -198,9 +205,9 @@ def _atomic(lw: FunctionLowerer, e: A.Call, name: str, kind: str) -> Val:
     return Val(t.pointee, op.result)
 
 
-def _calls_in(lw: FunctionLowerer, qname: A.QualifiedName, names: tuple[str, ...] | frozenset[str]) -> str | None:
-    """The first call in F (or a function of the program it calls) of a function not in the program whose name
-    starts with one of `names` (a tuple) or is one of them (a set), or None."""
+def _together_call(lw: FunctionLowerer, qname: A.QualifiedName) -> str | None:
+    """The first call in F (or a function of the program it calls) whose threads must run together and that is
+    not modelled (_TOGETHER_PREFIXES), or None."""
     from ascendir.lower.astwalk import walk
 
     seen: set[str] = set()
@@ -214,8 +221,7 @@ def _calls_in(lw: FunctionLowerer, qname: A.QualifiedName, names: tuple[str, ...
             for n in walk(fn.body) if fn.body is not None else ():
                 if isinstance(n, A.Call) and isinstance(n.callee, A.Name):
                     called = n.callee.qname.parts[-1].name
-                    found = called.startswith(names) if isinstance(names, tuple) else called in names
-                    if found and called not in lw.scope.functions:
+                    if called.startswith(_TOGETHER_PREFIXES) and called not in lw.scope.functions:
                         return called
                     if called in lw.scope.functions:
                         todo.append(called)
@@ -228,7 +234,7 @@ def _launch(lw: FunctionLowerer, e: A.Call, qname: A.QualifiedName) -> Val:
     from ascendir.lower.calls_api import opaque_call
 
     fname = qname.parts[-1].name
-    together = _calls_in(lw, qname, _TOGETHER_PREFIXES)
+    together = _together_call(lw, qname)
     if together is not None:
         # not lowered, and left as a call the program cannot run (ASC958 when a core reaches it, and a gap the
         # sweeps count), rather than left out
@@ -244,15 +250,13 @@ def _launch(lw: FunctionLowerer, e: A.Call, qname: A.QualifiedName) -> Val:
     body = Block(arg_types=[C.scalar_ir_type(C.I64)])
     body.args[0].name_hint = "simt_thread"
     for_op = lw.emit(scf.ForOp(lw.const_ssa(0, C.I64, e), lw.ssa(total, e), lw.const_ssa(1, C.I64, e), [], body), e)
-    if _calls_in(lw, qname, frozenset(_MEETING)) is not None:
-        for_op.attributes[SIMT_LAUNCH_ATTR] = UnitAttr()  # the threads meet: the simulator runs them together
     saved = thread_of(lw)
     with lw.at_end_of(for_op.body.block):
         linear = lw.convert(Val(C.I64, for_op.body.block.args[0]), C.U32, e)
         x = lw.arith("%", linear, dims[0], e)
         y = lw.arith("%", lw.arith("/", linear, dims[0], e), dims[1], e)
         z = lw.arith("/", linear, xy, e)
-        lw._simt_thread = Thread((x, y, z), (dims[0], dims[1], dims[2]))  # type: ignore[attr-defined]
+        lw._simt_thread = Thread((x, y, z), (dims[0], dims[1], dims[2]), for_op)  # type: ignore[attr-defined]
         try:
             lower_call(lw, A.Call(e.span, A.Name(e.span, qname), e.args[1:]), None)
         finally:
