@@ -13,6 +13,9 @@ Where the pointer's cast names another element type than the tensor's (the MoE s
 tensor, ops-math diag_flat's `(__gm__ int16_t *)gmTensor.GetPhyAddr() + off` on a GlobalTensor<int32_t>), the
 tensor is read as that type (`x.ReinterpretCast<P>()`): the pointer's offset counts P elements, and the call
 works on P (its T), as the library's body does. A pointer of another form keeps the call opaque, as before.
+The Matmul library's integer helpers that matmul kernels call directly (CeilDiv: "invoked by the matmulV3
+operator", batch_matmul_utils.h) come through here too, computed as their headers define them
+(matmul_library_math.py).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from frontend import ast as A
 
-from . import ctypes as C
+from . import ctypes as C, matmul_library_math
 from .errors import Unsupported
 from .vector_intrinsics import tensor_of_pointer
 
@@ -49,14 +52,17 @@ _IMPL_CALLS = {
 
 
 def is_impl_call(name: str, args: int) -> bool:
-    return name in _IMPL_CALLS and args in _IMPL_CALLS[name][2]
+    return name in _IMPL_CALLS and args in _IMPL_CALLS[name][2] or name in matmul_library_math.FUNCTIONS
 
 
 def lower_impl_call(lw: FunctionLowerer, e: A.Call, name: str, expected: object) -> Val | None:
     """The call as its public API on the tensors its pointers point to, or None when a pointer operand is not
-    followed (the caller keeps it opaque)."""
+    followed (the caller keeps it opaque). The Matmul library's integer helpers (CeilDiv, CeilAlign ...), for a
+    kernel that includes it, are their values (matmul_library_math.py); without it, the name is not the library's."""
     from .calls import api_call
 
+    if name in matmul_library_math.FUNCTIONS:
+        return matmul_library_math.call(lw, e, name) if "matmul" in lw.scope.libraries else None
     api, classes, _ = _IMPL_CALLS[name]
     args: list[A.Node] = []
     for a, cls in zip(e.args, classes):
