@@ -557,10 +557,11 @@ class Stopped(Exception):
 
 
 def simulate_binding(task: Any, program: Any, chip: str, inputs: Any, expected: dict[str, Any], seed: int,
-                     budget: int | None) -> Any | None:
+                     budget: int | None, zeroed_attrs: Sequence[int] = ()) -> Any | None:
     """The correctness stage's Run of one draw with the binding replayed around the kernel, or None when there
     is nothing to replay (no binding, or one that never calls this answer's kernel: the caller then runs the
-    kernel directly on the op's inputs)."""
+    kernel directly on the op's inputs). `zeroed_attrs`: the op's attributes the binding hands over so that the
+    op reads 0 (Compiled.zeroed_attrs)."""
     from bench.harness.stages.correctness import Run
     from bench.harness.verdict import Finding
 
@@ -568,7 +569,7 @@ def simulate_binding(task: Any, program: Any, chip: str, inputs: Any, expected: 
         return None
     run = Run({}, [], True)
     cycles: list[float | None] = []
-    launch, poison = kernel_launcher(program, chip, budget, seed, run, cycles)
+    launch, poison = kernel_launcher(program, chip, budget, seed, run, cycles, zeroed_attrs)
     args = [T.make(v, inputs.dtypes.get(k, str(v.dtype))) if isinstance(v, np.ndarray) else
             (list(v) if isinstance(v, tuple) else v) for k, v in inputs.values.items()]
     replay = Replay(program, launch, poison)
@@ -594,12 +595,13 @@ def simulate_binding(task: Any, program: Any, chip: str, inputs: Any, expected: 
     return run
 
 
-def kernel_launcher(program: Any, chip: str, budget: int | None, seed: int, run: Any, cycles: list[float | None]
-                    ) -> tuple[Launch, Callable[[tuple[int, ...], str], np.ndarray]]:
-    """(launch, poison) for a replay: `launch` runs the answer's kernel on the simulator, adds its findings,
-    instructions and cycles to `run` and `cycles`, writes its outputs (and the inputs the op updates in place) into
-    the tensors given, and raises Stopped where the run stopped; `poison` fills new memory with the run's poison
-    pattern."""
+def kernel_launcher(program: Any, chip: str, budget: int | None, seed: int, run: Any, cycles: list[float | None],
+                    zeroed_attrs: Sequence[int] = ()) -> tuple[Launch, Callable[[tuple[int, ...], str], np.ndarray]]:
+    """(launch, poison) for a replay: `launch` runs the answer's kernel on the simulator (the attributes of
+    `zeroed_attrs` as 0), adds its findings, instructions and cycles to `run` and `cycles`, writes its outputs (and
+    the inputs the op updates in place) into the tensors given, and raises Stopped where the run stopped; `poison`
+    fills new memory with the run's poison pattern."""
+    from bench.harness.stages.correctness import zero_attributes
     from bench.harness.stages.correctness import NOT_MODELLED_CODES, from_sim, host_not_modelled, poisoned, \
         simulator, to_sim
     from bench.harness.verdict import Finding
@@ -620,7 +622,7 @@ def kernel_launcher(program: Any, chip: str, budget: int | None, seed: int, run:
         buffers = [to_sim(np.ascontiguousarray(t.data), t.dtype) for t in outs]
         dtypes = [None if t is None else canonical_dtype(t.dtype) for t in ins] + [canonical_dtype(t.dtype)
                                                                                    for t in outs]
-        plain = [list(a) if isinstance(a, tuple | list) else a for a in attrs]
+        plain = zero_attributes([list(a) if isinstance(a, tuple | list) else a for a in attrs], zeroed_attrs)
         try:
             result = run_loaded(program, chip, tensors, plain, outputs=buffers, budget=budget or sim.DEFAULT_BUDGET,
                                 dtypes=dtypes)

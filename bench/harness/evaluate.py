@@ -159,7 +159,7 @@ def evaluate_case(task: Task, case: Case, compiled: Compiled, opts: EvalOptions,
         return op_output_dtypes(compiled.program, given, expected)
 
     check_case(task, case, compiled.program, compiled.chip, draws, dtypes_of, opts.instruction_budget, result,
-               opts.replay_binding, keyed=compiled.keyed)
+               opts.replay_binding, keyed=compiled.keyed, zeroed_attrs=compiled.zeroed_attrs)
     if result.status == "pass" and opts.performance and result.cycles is not None:
         # the reference solution is its own baseline: no second run
         result.baseline_cycles = result.cycles if is_reference else baseline_cycles(task, case, draws[0], dtypes_of,

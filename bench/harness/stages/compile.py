@@ -25,6 +25,9 @@ class Compiled:
     reason: str = ""
     # errors the device build compiles, in code one tiling key runs: each fails the runs whose host picks that key
     keyed: list[tuple[Finding, int]] = field(default_factory=list)
+    # attributes (indices among the op json's) the binding hands over so that the op reads 0 (ASC812, an error the
+    # build accepts): the runs give the op 0 there, as the device does
+    zeroed_attrs: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -36,6 +39,7 @@ def compile_answer(task: Task, extracted: Extracted) -> Compiled:
     from bench.harness.answer_chip import answer_chip
     from passes.verify import check_program, load_for_check
     from passes.verify.key_guard import keyed_build_accepted
+    from passes.verify.project_binding import zeroed_attribute
 
     assert extracted.bundle is not None
     program, chip = load_for_check(extracted.bundle, answer_chip(extracted.bundle, task.chip))
@@ -44,8 +48,11 @@ def compile_answer(task: Task, extracted: Extracted) -> Compiled:
     # an error the build accepts in one key's branch is judged per run, by the key the host sets
     keys = [keyed_build_accepted(d) for d in diags]
     keyed = [(f, k) for f, k in zip(findings, keys) if k is not None]
-    errors = [f for f, k in zip(findings, keys) if f.severity == "error" and k is None]
-    compiled = Compiled(program, chip, errors, findings, keyed=keyed)
+    # an attribute the op reads as 0 is judged by the runs, which give it 0: wrong only where the kernel uses it
+    zeroed = [zeroed_attribute(d) for d in diags]
+    errors = [f for f, k, z in zip(findings, keys, zeroed) if f.severity == "error" and k is None and z is None]
+    compiled = Compiled(program, chip, errors, findings, keyed=keyed,
+                        zeroed_attrs=tuple(sorted({z for z in zeroed if z is not None})))
     if errors:
         first = errors[0]
         more = f" (and {len(errors) - 1} more error{'s' * (len(errors) > 2)})" if len(errors) > 1 else ""

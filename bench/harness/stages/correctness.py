@@ -148,15 +148,23 @@ def from_sim(value: np.ndarray, dtype: str) -> np.ndarray:
     return value
 
 
+def zero_attributes(attrs: list[Any], zeroed: Sequence[int]) -> list[Any]:
+    """`attrs` (the op's attributes in its order) with those of `zeroed` 0: what the op reads where the binding
+    hands a float attribute over as a C++ float (ASC812, Compiled.zeroed_attrs)."""
+    return [0.0 if i in zeroed and isinstance(a, int | float) else a for i, a in enumerate(attrs)]
+
+
 def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, expected: dict[str, Any],
-             output_dtypes: Sequence[str], seed: int, budget: int | None, replay: bool = False) -> Run:
+             output_dtypes: Sequence[str], seed: int, budget: int | None, replay: bool = False,
+             zeroed_attrs: Sequence[int] = ()) -> Run:
     """Run the answer once on `inputs`; the expected outputs give only the output buffers' shapes. With `replay`,
-    a MultiKernelBench answer's op binding is replayed around the kernel (bench/harness/binding_replay.py)."""
+    a MultiKernelBench answer's op binding is replayed around the kernel (bench/harness/binding_replay.py).
+    `zeroed_attrs`: the op's attributes (indices) it reads as 0 (Compiled.zeroed_attrs)."""
     note = ""
     if replay:
         from bench.harness.binding_replay import bypass_reason, simulate_binding
 
-        replayed = simulate_binding(task, program, chip, inputs, expected, seed, budget)
+        replayed = simulate_binding(task, program, chip, inputs, expected, seed, budget, zeroed_attrs)
         if replayed is not None:
             return replayed
         note = bypass_reason(program)
@@ -190,7 +198,7 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
             dtypes.append(None)
         else:
             attrs.append(list(value) if isinstance(value, tuple) else value)
-    attrs += list(inputs.attrs)
+    attrs = zero_attributes(attrs + list(inputs.attrs), zeroed_attrs)
     aliased = {o.name: o.aliases for o in task.outputs if o.aliases}
     inplace = set(task.inplace) | set(aliased.values())  # inputs the kernel may write
     out_buffers: list[Any] = []  # an array per output, a list of arrays for a tensor-list output
@@ -294,17 +302,19 @@ def host_not_modelled(f: Finding) -> bool:
 def check_case(task: Task, case: Case, program: Any, chip: str,
                draws: Sequence[tuple[Inputs, dict[str, Any]]], output_dtypes: Callable[[Inputs], list[str]],
                budget: int | None, result: CaseResult, replay: bool = False,
-               keyed: Sequence[tuple[Finding, int]] = ()) -> list[Run]:
+               keyed: Sequence[tuple[Finding, int]] = (), zeroed_attrs: Sequence[int] = ()) -> list[Run]:
     """Run every draw of the case and fill `result` (status, reason, findings, checks, unwritten counts); `replay`
     replays the answer's op binding around the kernel (simulate). `keyed`: errors the build accepts in code one
-    tiling key runs (Compiled.keyed): a run whose host sets that key fails with them."""
+    tiling key runs (Compiled.keyed): a run whose host sets that key fails with them. `zeroed_attrs`: attributes
+    the op reads as 0 (Compiled.zeroed_attrs)."""
     runs: list[Run] = []
     verdicts: list[bool] = []
     checks = dict.fromkeys(CHECKS, True)
     reasons: list[str] = []
     for k, (inputs, expected) in enumerate(draws):
         seed = inputs.seed
-        run = simulate(task, case, program, chip, inputs, expected, output_dtypes(inputs), seed, budget, replay)
+        run = simulate(task, case, program, chip, inputs, expected, output_dtypes(inputs), seed, budget, replay,
+                       zeroed_attrs)
         # outputs the binding does not return for these arguments are not compared, nor must they be written; nor
         # those the reference does not return (the benchmark zips the reference's outputs with the answer's: a
         # ModelNew returning only dx of GroupNormSwishGrad's dx, dgamma, dbeta leaves dgamma and dbeta unjudged)
