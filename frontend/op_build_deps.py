@@ -52,11 +52,15 @@ def companion_sources(root: Path, own: dict[str, str]) -> list[Path]:
         return []
     found: list[Path] = []
     dependencies: list[str] | None = None
-    for path, text in own.items():
+    # (a companion's own headers' sources are compiled too: ops-nn's matmul_v3_base_tiling.cpp, batch_mat_mul_v3's
+    # companion, calls L2Cache::SetL2CacheFlag of matmul_v3_l2_cache.h, which matmul_v3_l2_cache.cpp defines)
+    work = list(own.items())
+    while work:
+        path, text = work.pop(0)
         if not _in_op_host(path):
             continue
         for rel in _QUOTED_INCLUDE_RE.findall(text):
-            header = _included_header(path, rel)
+            header = _included_header(path, rel, beside=path not in own)
             if header is None or header.suffix not in (".h", ".hpp") or base in header.parents \
                     or not _in_op_host(str(header)):
                 continue
@@ -72,6 +76,7 @@ def companion_sources(root: Path, own: dict[str, str]) -> list[Path]:
             # a tiling source (as add_tiling_sources takes them): a header's op_api / infershape .cpp is not
             if source.is_file() and source not in found and _is_tiling_source(source):
                 found.append(source)
+                work.append((str(source), _read(source)))
     return found
 
 
@@ -101,12 +106,15 @@ def repository_candidates(includer: str, name: str) -> list[str]:
     return [os.path.join(os.sep.join(parts[:i]) or os.sep, name) for i in range(marks[-1] - 1, 0, -1)]
 
 
-def _included_header(includer: str, name: str) -> Path | None:
+def _included_header(includer: str, name: str, beside: bool = False) -> Path | None:
     """The file a quoted include names: relative to the includer (`../../circular_pad/op_host/x.h`), or from the
     repository root the ops repositories' build puts on the include path (ops-nn batch_mat_mul_v3's
-    `#include "matmul/mat_mul_v3/op_host/op_tiling/matmul_v3_base_tiling.h"`)."""
-    candidates = [os.path.join(os.path.dirname(includer), name)] if name.startswith(".") else \
-        repository_candidates(includer, name)
+    `#include "matmul/mat_mul_v3/op_host/op_tiling/matmul_v3_base_tiling.h"`). With `beside`, a plain name is
+    looked up next to the includer first, as a compiler does for a quoted include (a companion source's own
+    headers: `#include "matmul_v3_l2_cache.h"`)."""
+    here = [os.path.join(os.path.dirname(includer), name)]
+    candidates = here if name.startswith(".") else \
+        (here if beside else []) + repository_candidates(includer, name)
     for candidate in candidates:
         if os.path.isfile(candidate):
             return Path(candidate).resolve()

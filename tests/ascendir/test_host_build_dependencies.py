@@ -221,3 +221,39 @@ def test_a_header_included_from_the_repository_root_brings_its_tiling_source(tmp
     result = evaluate_program_tiling(program, TilingInputs([TensorSpec((4, 4), "float32")], chip=chip))
     assert result.succeeded, result.diagnostics
     assert result.fields == {"rows": 104}
+
+
+def test_a_companion_sources_own_headers_bring_their_sources(tmp_path: Path) -> None:
+    """The companion source itself includes headers of its folder whose sources define what it calls (ops-nn
+    mat_mul_v3's matmul_v3_base_tiling.cpp, batch_mat_mul_v3's companion, calls L2Cache::SetL2CacheFlag of
+    "matmul_v3_l2_cache.h", which matmul_v3_l2_cache.cpp defines): the dependency's build compiles those too. Before,
+    only the headers of the op's own sources were followed, and SetL2CacheFlag was 'declared but never defined'."""
+    repo = tmp_path / "repo"
+    base = repo / "cat" / "base" / "op_host"
+    base.mkdir(parents=True)
+    (base / "common_tiling.h").write_text(COMMON_H)
+    (base / "common_tiling.cpp").write_text(COMMON_CPP.replace(
+        '#include "common_tiling.h"', '#include "common_tiling.h"\n#include "extra_tiling.h"').replace(
+        "GetDim(0) + 100", "GetDim(0) + Extra()"))
+    (base / "extra_tiling.h").write_text("namespace optiling {\nuint32_t Extra();\n}\n")
+    (base / "extra_tiling.cpp").write_text("namespace optiling {\nuint32_t Extra() { return 300; }\n}\n")
+    variant = repo / "cat" / "variant"
+    (variant / "op_host").mkdir(parents=True)
+    (variant / "op_host" / "CMakeLists.txt").write_text(
+        "add_modules_sources(OPTYPE variant ACLNNTYPE aclnn DEPENDENCIES base)\n")
+    (variant / "op_host" / "variant_def.cpp").write_text(OP_DEF.replace("OPNAME", "Variant"))
+    (variant / "op_host" / "variant_tiling.cpp").write_text(
+        '#include "cat/base/op_host/common_tiling.h"\n'
+        "namespace optiling {\n"
+        "static ge::graphStatus TilingVariant(gert::TilingContext *context) { return CommonTiling(context).Run(); }\n"
+        "struct VariantCompileInfo {};\n"
+        "static ge::graphStatus Prepare(gert::TilingParseContext *context) { return ge::GRAPH_SUCCESS; }\n"
+        "IMPL_OP_OPTILING(Variant).Tiling(TilingVariant).TilingParse<VariantCompileInfo>(Prepare);\n}\n")
+    bundle = read_input(str(variant))
+    hosts = sorted(Path(u.path).relative_to(repo).as_posix() for u in bundle.units)
+    assert hosts == ["cat/base/op_host/common_tiling.cpp", "cat/base/op_host/extra_tiling.cpp",
+                     "cat/variant/op_host/variant_def.cpp", "cat/variant/op_host/variant_tiling.cpp"]
+    program, chip = load_for_check(bundle)
+    result = evaluate_program_tiling(program, TilingInputs([TensorSpec((4, 4), "float32")], chip=chip))
+    assert result.succeeded, result.diagnostics
+    assert result.fields == {"rows": 304}
