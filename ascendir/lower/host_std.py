@@ -134,6 +134,14 @@ def _seq_method(lw: HostLowerer, e: A.Call, name: str, recv: Val) -> Val:
         return Val(C.U64, const=len(seq.values))
     if name == "empty" and not e.args:
         return Val(C.BOOL, const=int(not seq.values))
+    if name == "at" and len(e.args) == 1:
+        # `CALC_ND_BASIC.at(1)` (ops-nn mat_mul_v3's tiling): the item, as `[]` reads it; an index known to be
+        # past the end (where at() throws std::out_of_range) is a gap there
+        from ascendir.lower import host_vector_table  # (it builds on this module)
+
+        return host_vector_table.seq_index(lw, recv, lw.expr(e.args[0]), e)
+    if name in ("front", "back") and not e.args and seq.values:
+        return seq.values[0 if name == "front" else -1]
     raise Unsupported(f"std::vector::{name} is not modelled on a constant vector", e)
 
 

@@ -93,3 +93,29 @@ def test_mat_mul_v3s_calc_base_over_a_table_of_candidates() -> None:
         result = run_tiling(CALC_BASE, rows=m)
         assert_tiled(result)
         assert result.fields == _expected(m), m
+
+
+CONSTANT_AT = """
+namespace optiling {
+struct PTiling { uint32_t second; uint32_t picked; uint32_t ends; };
+const std::vector<uint64_t> CALC_ND_BASIC = {6144, 4096, 2048};
+static ge::graphStatus TilingP(gert::TilingContext *context)
+{
+    uint64_t k = context->GetInputShape(0)->GetStorageShape().GetDim(0) % 3;
+    PTiling *t = context->GetTilingData<PTiling>();
+    t->second = CALC_ND_BASIC.at(1) / 2;
+    t->picked = CALC_ND_BASIC.at(k);
+    t->ends = CALC_ND_BASIC.front() + CALC_ND_BASIC.back();
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+}
+""" + op_def()
+
+
+def test_at_front_and_back_of_a_constant_vector() -> None:
+    """ops-nn mat_mul_v3's `CALC_ND_BASIC.at(1) / dtypeSize` (matmul_v3_base_tiling.cpp:1314): at() reads the item
+    as `[]` does, at a known or a run-time index. Before: 'std::vector::at is not modelled on a constant vector'."""
+    result = run_tiling(CONSTANT_AT, rows=5)
+    assert_tiled(result)
+    assert result.fields == {"second": 2048, "picked": 2048, "ends": 8192}
