@@ -81,7 +81,12 @@ fn supported_calls() -> Vec<String> {
 #[pyfunction]
 fn check_program(text: &str) -> PyResult<(usize, usize, usize)> {
     let prog = catch_unwind(|| parse::parse(text))
-        .map_err(|_| PyRuntimeError::new_err("the simulator failed while reading the program (a bug; please report)"))?
+        .map_err(|panic| {
+            PyRuntimeError::new_err(format!(
+                "the simulator failed while reading the program (a bug; please report): {}",
+                panic_text(panic.as_ref())
+            ))
+        })?
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok((prog.code.len(), prog.n_regs, prog.n_handles))
 }
@@ -138,7 +143,12 @@ fn run<'py>(
     aliases: Option<Vec<Option<u32>>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let prog = catch_unwind(|| parse::parse(program))
-        .map_err(|_| PyRuntimeError::new_err("the simulator failed while reading the program (a bug; please report)"))?
+        .map_err(|panic| {
+            PyRuntimeError::new_err(format!(
+                "the simulator failed while reading the program (a bug; please report): {}",
+                panic_text(panic.as_ref())
+            ))
+        })?
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     if block_dim == 0 || block_dim > 65535 {
         return Err(PyValueError::new_err(format!(
@@ -220,12 +230,10 @@ fn run<'py>(
     });
     drop(guards);
     let (outcome, prog) = result.map_err(|panic| {
-        let msg = panic
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "unknown".into());
-        PyRuntimeError::new_err(format!("the simulator failed (a bug; please report): {msg}"))
+        PyRuntimeError::new_err(format!(
+            "the simulator failed (a bug; please report): {}",
+            panic_text(panic.as_ref())
+        ))
     })?;
     let out = PyDict::new(py);
     let findings = PyList::empty(py);
@@ -304,8 +312,43 @@ fn timing_dict<'py>(py: Python<'py>, rep: &timing::Report) -> PyResult<Bound<'py
     Ok(d)
 }
 
+thread_local! {
+    /// The message and place of the last panic on this thread, kept by the hook for the exception's text.
+    static LAST_PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Panics are caught and become a RuntimeError carrying their message and place, so the default hook's
+/// "thread panicked at ..." on stderr would only be noise beside the exception. This library's own std holds
+/// the hook (a cdylib links its own), so other extensions in the process keep theirs.
+fn keep_panics_for_the_exception() {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = payload_text(info.payload());
+        let at = info
+            .location()
+            .map(|l| format!(" (at {}:{})", l.file(), l.line()))
+            .unwrap_or_default();
+        LAST_PANIC.with(|p| *p.borrow_mut() = Some(format!("{msg}{at}")));
+    }));
+}
+
+fn payload_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// What a caught panic says: the hook's message with its place, else the payload's text.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    LAST_PANIC
+        .with(|p| p.borrow_mut().take())
+        .unwrap_or_else(|| payload_text(payload))
+}
+
 #[pymodule]
 fn _sim(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    keep_panics_for_the_exception();
     m.add_function(wrap_pyfunction!(py_version, m)?)?;
     m.add_function(wrap_pyfunction!(py_align_up, m)?)?;
     m.add_function(wrap_pyfunction!(supported_calls, m)?)?;
@@ -317,6 +360,23 @@ fn _sim(m: &Bound<'_, PyModule>) -> PyResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_caught_panic_keeps_its_message_and_place() {
+        let previous = std::panic::take_hook();
+        keep_panics_for_the_exception();
+        let caught = catch_unwind(|| {
+            let regs = [0u64; 3];
+            let at = std::hint::black_box(7usize);
+            regs[at]
+        });
+        let text = panic_text(caught.expect_err("indexing past the end panics").as_ref());
+        std::panic::set_hook(previous);
+        assert!(text.contains("index out of bounds"), "{text}");
+        assert!(text.contains("(at rust_sim/src/lib.rs:"), "{text}");
+        // the hook's record is taken once: a later payload is read from itself
+        assert_eq!(panic_text(&"plain"), "plain");
+    }
 
     #[test]
     fn align_up_rounds_to_multiple() {

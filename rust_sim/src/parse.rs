@@ -324,9 +324,9 @@ pub fn parse(text: &str) -> Result<Program, ParseError> {
         prog.call_heads
             .push((p.opcode == "call").then(|| p.operands.first().cloned()).flatten());
         let regs = if matches!(op, Op::Api(_)) {
-            Some(Box::new(crate::taint::call_regs(
-                &call_args(&p).map_err(|m| err(p.line, m))?,
-            )))
+            let args = call_args(&p).map_err(|m| err(p.line, m))?;
+            check_call_operands(&prog, &args).map_err(|m| err(p.line, m))?;
+            Some(Box::new(crate::taint::call_regs(&args)))
         } else {
             None
         };
@@ -339,6 +339,28 @@ pub fn parse(text: &str) -> Result<Program, ParseError> {
     }
     check_registers(&prog).map_err(|m| err(0, m))?;
     Ok(prog)
+}
+
+/// Every register, object and stack array a call names exists: the families index them without checks, so a
+/// program naming `r8255` of 99 registers would otherwise panic in the run instead of failing here.
+fn check_call_operands(prog: &Program, args: &crate::api::Args) -> PResult<()> {
+    use crate::api::Arg;
+    for arg in args.named.iter().map(|(_, a)| a).chain(&args.results) {
+        match arg {
+            Arg::Reg(sv) | Arg::Out(sv) if sv.reg as usize >= prog.n_regs => {
+                return Err(format!("register r{} beyond the {} declared", sv.reg, prog.n_regs));
+            }
+            Arg::Handle(x) if *x as usize >= prog.n_handles => {
+                return Err(format!("register h{x} beyond the {} declared", prog.n_handles));
+            }
+            Arg::Obj(x) if *x as usize >= prog.objects.len() => return Err(format!("object o{x} not declared")),
+            Arg::Stack { off, len, elem } if *off as usize + *len as usize * elem.size() > prog.stack_bytes => {
+                return Err("a stack array beyond the stack".into());
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Every register an instruction names exists (so the interpreter can index without checks failing).
@@ -964,5 +986,22 @@ mod tests {
     fn bad_registers_are_errors() {
         let text = "ascendir-sim 1\nkernel k aiv\nregs 1 0\nstack 0\ncode\n  r5 = mov r0\nend\n";
         assert!(parse(text).is_err());
+    }
+
+    #[test]
+    fn bad_call_operands_are_errors() {
+        // a call's scalar, handle and stack operands are checked like an instruction's (r8255 of 2 panicked in the run)
+        for call in [
+            "call Duplicate.count<T=f32> dst=h0 scalarValue=r8255:f32 count=r0:i32",
+            "call Duplicate.count<T=f32> dst=h7 scalarValue=r1:f32 count=r0:i32",
+            "call DataCopy.nddma_gm_to_local<T=f32,dim=2> dst=h0 src=h0 params.constantValue=r1:f32 \
+                      params.loopInfo.loopSrcStride=s0:5:i64 params.loopInfo.loopDstStride=s40:5:i32 \
+                      params.loopInfo.loopSize=s64:5:i32 params.loopInfo.loopLpSize=s88:5:i8 \
+                      params.loopInfo.loopRpSize=s96:5:i8",
+        ] {
+            let text = format!("ascendir-sim 1\nkernel k aiv\nregs 2 1\nstack 8\ncode\n  {call}\n  ret\nend\n");
+            let e = parse(&text).expect_err(call).to_string();
+            assert!(e.contains("beyond"), "{call}: {e}");
+        }
     }
 }
