@@ -25,7 +25,9 @@ SIMT_LAUNCH_ATTR and those calls are ascendc.simt_sync / ascendc.simt_warp: the 
 with its own registers, switching at those points, a warp's threads meeting at a warp function and all threads at
 the barrier, wherever the calls are (in loops, branches, called functions; rust_sim/src/simt.rs). The cooperative
 groups (tiled_partition, binary_partition) and __syncwarp stay a named gap. A thread's atomics (asc_atomic_add,
-..., docs/zh/api/SIMT-API/原子操作/) on an element of GM or UB are ascendc.simt_atomic (one read-modify-write).
+..., docs/zh/api/SIMT-API/原子操作/) on an element of GM or UB are ascendc.simt_atomic (one read-modify-write);
+its fences and data-cache maintenance (asc_threadfence, __builtin_cce_dcci, ...) change nothing the simulator
+holds (_MEMORY_ORDER).
 """
 
 from __future__ import annotations
@@ -53,6 +55,12 @@ _TOGETHER_PREFIXES = ("__syncwarp", "tiled_partition", "binary_partition")
 # those that are (the docs' 同步接口 and Warp-Shfl / -Vote / -Reduce), each under its asc_ name and the compiler
 # builtin's (device_warp_functions_impl.h: asc_shfl is __shfl, asc_all __all, ...): the warp kind, or "sync"
 _MEETING = {"asc_syncthreads": "sync", "__syncthreads": "sync"}
+# what orders or publishes memory and nothing else: the fences (asc_threadfence.md: 不会阻塞线程, only the order
+# in which other threads see the writes) and the data cache's clean-and-invalidate (访存函数/asc_dcci_entire.md,
+# asc_dcci_single.md; __builtin_cce_dcci the compiler's builtin under them). The simulator's threads and cores
+# read and write memory itself, each access seen at once in program order, and have no data cache: nothing to do
+_MEMORY_ORDER = frozenset({"asc_threadfence", "__threadfence", "asc_threadfence_block", "__threadfence_block",
+                           "asc_dcci_entire", "asc_dcci_single", "__builtin_cce_dcci"})
 for _kind in ("shfl", "shfl_up", "shfl_down", "shfl_xor", "all", "any", "ballot", "activemask", "reduce_add",
               "reduce_max", "reduce_min"):
     _MEETING[f"asc_{_kind}"] = _MEETING[f"__{_kind}"] = _kind
@@ -115,6 +123,8 @@ def call(lw: FunctionLowerer, e: A.Call, all_parts: list[A.NamePart], name: str,
     thread = thread_of(lw)
     if thread is not None and name in _MEETING and name not in lw.scope.functions:
         return _meeting(lw, e, name, _MEETING[name])
+    if thread is not None and name in _MEMORY_ORDER and name not in lw.scope.functions:
+        return Val(C.VoidT())  # (its arguments, an address and constants, have no effects of their own)
     if thread is not None and name.removeprefix("asc_atomic_") in ATOMIC_KINDS and name.startswith("asc_atomic_") \
             and name not in lw.scope.functions:
         return _atomic(lw, e, name, name.removeprefix("asc_atomic_"))

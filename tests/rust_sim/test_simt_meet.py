@@ -103,7 +103,11 @@ __simt_vf__ __aicore__ LAUNCH_BOUND(64) inline void Atomics(__ubuf__ int32_t* co
                                                              __gm__ float* out, __gm__ int32_t* slots)
 {
     uint32_t t = threadIdx.x;
+    if (t == 0) {
+        __builtin_cce_dcci(nullptr, 1, 0);            // the data cache's clean-and-invalidate: nothing here
+    }
     asc_atomic_add(&out[t % 4], x[t]);                // four bins, each thread adding its value (GM)
+    __threadfence();                                  // a fence orders writes: nothing to do here
     int32_t slot = asc_atomic_add(counter, 1);        // the value before: each thread a slot of its own (UB)
     slots[slot] = static_cast<int32_t>(t);
     asc_atomic_max(&slots[64], static_cast<int32_t>(t) * 3 - 100);
@@ -127,7 +131,8 @@ extern "C" __global__ __aicore__ void simt_atomics(GM_ADDR x, GM_ADDR y, GM_ADDR
 
 def test_atomics_and_float_functions_in_threads(tmp_path: Path) -> None:
     # asc_atomic_add on GM and UB (返回值: the element before), asc_atomic_max, asc_atomic_cas; __expf, rintf, asinf
-    # of the SIMT math library (correctly rounded float here: the pages state no error bound)
+    # of the SIMT math library (correctly rounded float here: the pages state no error bound); __threadfence and
+    # __builtin_cce_dcci (no gap: before, each was a call the lowering could not resolve, ASC958 when run)
     src = tmp_path / "simt_atomics.cpp"
     src.write_text(ATOMICS, encoding="utf-8")
     x = np.arange(64, dtype=np.float32)
