@@ -25,7 +25,8 @@ SIMT_LAUNCH_ATTR and those calls are ascendc.simt_sync / ascendc.simt_warp: the 
 with its own registers, switching at those points, a warp's threads meeting at a warp function and all threads at
 the barrier, wherever the calls are (in loops, branches, called functions; rust_sim/src/simt.rs). The cooperative
 groups (tiled_partition, binary_partition) and __syncwarp stay a named gap. A thread's atomics (asc_atomic_add,
-..., docs/zh/api/SIMT-API/原子操作/) on an element of GM or UB are ascendc.simt_atomic (one read-modify-write);
+..., docs/zh/api/SIMT-API/原子操作/, and their C++ forms _CPP_ATOMICS) on an element of GM or UB are
+ascendc.simt_atomic (one read-modify-write);
 its fences and data-cache maintenance (asc_threadfence, __builtin_cce_dcci, ...) change nothing the simulator
 holds (_MEMORY_ORDER).
 """
@@ -61,6 +62,13 @@ _MEETING = {"asc_syncthreads": "sync", "__syncthreads": "sync"}
 # read and write memory itself, each access seen at once in program order, and have no data cache: nothing to do
 _MEMORY_ORDER = frozenset({"asc_threadfence", "__threadfence", "asc_threadfence_block", "__threadfence_block",
                            "asc_dcci_entire", "asc_dcci_single", "__builtin_cce_dcci"})
+# the atomics' C++ forms, by name: AscendC::Simt::AtomicAdd / ... on a UB or GM element
+# (include/simt_api/cpp/kernel_simt_atomic_intf.h) and the basic API's scalar GM atomics AscendC::AtomicAdd / Max /
+# Min / Cas / Exch (docs/zh/api/SIMD-API/基础API/原子操作/AtomicAdd.md ...: the 950's, from SIMD code too;
+# AtomicCas(address, value1, value2) writes value2 where the element equals value1, as asc_atomic_cas does)
+_CPP_ATOMICS = {"AtomicAdd": "add", "AtomicSub": "sub", "AtomicMax": "max", "AtomicMin": "min", "AtomicExch": "exch",
+                "AtomicCas": "cas", "AtomicInc": "inc", "AtomicDec": "dec", "AtomicAnd": "and", "AtomicOr": "or",
+                "AtomicXor": "xor"}
 for _kind in ("shfl", "shfl_up", "shfl_down", "shfl_xor", "all", "any", "ballot", "activemask", "reduce_add",
               "reduce_max", "reduce_min"):
     _MEETING[f"asc_{_kind}"] = _MEETING[f"__{_kind}"] = _kind
@@ -120,6 +128,9 @@ def call(lw: FunctionLowerer, e: A.Call, all_parts: list[A.NamePart], name: str,
         if name == "VF_CALL":  # `__VEC_SCOPE__ { f(args...); }`: f called once on this core
             return lower_call(lw, A.Call(e.span, A.Name(e.span, qname), e.args), None)
         return None
+    if name in _CPP_ATOMICS and name not in lw.scope.functions \
+            and len(e.args) == 1 + ATOMIC_KINDS[_CPP_ATOMICS[name]]:
+        return _atomic(lw, e, name, _CPP_ATOMICS[name])
     thread = thread_of(lw)
     if thread is not None and name in _MEETING and name not in lw.scope.functions:
         return _meeting(lw, e, name, _MEETING[name])

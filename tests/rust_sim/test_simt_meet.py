@@ -112,6 +112,7 @@ __simt_vf__ __aicore__ LAUNCH_BOUND(64) inline void Atomics(__ubuf__ int32_t* co
     slots[slot] = static_cast<int32_t>(t);
     asc_atomic_max(&slots[64], static_cast<int32_t>(t) * 3 - 100);
     asc_atomic_cas(&slots[65], 0, static_cast<int32_t>(t) + 7);  // only the first thread finds 0
+    Simt::AtomicAdd(&slots[66], 2);                   // the C++ form (kernel_simt_atomic_intf.h)
     out[4 + t] = __expf(x[t] * 0.125f) + rintf(x[t] * 0.25f) + asinf(0.5f);
 }
 
@@ -123,6 +124,7 @@ extern "C" __global__ __aicore__ void simt_atomics(GM_ADDR x, GM_ADDR y, GM_ADDR
     LocalTensor<int32_t> tl = tb.Get<int32_t>();
     Duplicate(tl, 0, 8);
     PipeBarrier<PIPE_ALL>();
+    AtomicExch<int32_t>((__gm__ int32_t *)s + 67, 5);  // the basic API's scalar GM atomic, outside a launch
     asc_vf_call<Atomics>(dim3(64), (__ubuf__ int32_t *)tl.GetPhyAddr(), (__gm__ float *)x, (__gm__ float *)y,
                          (__gm__ int32_t *)s);
 }
@@ -130,21 +132,22 @@ extern "C" __global__ __aicore__ void simt_atomics(GM_ADDR x, GM_ADDR y, GM_ADDR
 
 
 def test_atomics_and_float_functions_in_threads(tmp_path: Path) -> None:
-    # asc_atomic_add on GM and UB (返回值: the element before), asc_atomic_max, asc_atomic_cas; __expf, rintf, asinf
+    # asc_atomic_add on GM and UB (返回值: the element before), asc_atomic_max, asc_atomic_cas, Simt::AtomicAdd and
+    # the basic API's AtomicExch (AtomicExch.md: a scalar GM atomic, the 950's); __expf, rintf, asinf
     # of the SIMT math library (correctly rounded float here: the pages state no error bound); __threadfence and
     # __builtin_cce_dcci (no gap: before, each was a call the lowering could not resolve, ASC958 when run)
     src = tmp_path / "simt_atomics.cpp"
     src.write_text(ATOMICS, encoding="utf-8")
     x = np.arange(64, dtype=np.float32)
     y0 = np.zeros(68, np.float32)
-    s0 = np.zeros(66, np.int32)
+    s0 = np.zeros(68, np.int32)
     result = run(str(src), {"x": x, "y": y0, "s": s0}, chip="950PR", block_dim=1,
-                 outputs={"y": ((68,), "float32"), "s": ((66,), "int32")}, inplace=["y", "s"])
+                 outputs={"y": ((68,), "float32"), "s": ((68,), "int32")}, inplace=["y", "s"])
     assert result.ok, [str(d) for d in result.findings]
     y, s = result.outputs["y"], result.outputs["s"]
     np.testing.assert_array_equal(y[:4], x.reshape(16, 4).sum(axis=0))
     np.testing.assert_array_equal(s[:64], np.arange(64))  # thread t took slot t (threads run in index order)
-    assert s[64] == 63 * 3 - 100 and s[65] == 7
+    assert s[64] == 63 * 3 - 100 and s[65] == 7 and s[66] == 128 and s[67] == 5
     want = (np.exp(np.float64(x) * 0.125).astype(np.float32) + np.rint(x * np.float32(0.25))
             + np.float32(np.arcsin(0.5)))
     np.testing.assert_allclose(y[4:], want, rtol=1e-6)
