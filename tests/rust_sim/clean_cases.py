@@ -33,6 +33,7 @@ class Launch:
     rtol: float | None = None
     atol: float | None = None
     tiling_data: bytes | None = None  # the tiling memory of a kernel that reads it as raw words (no host code)
+    workspace: int | None = None  # the workspace's bytes, for a kernel with no host code that uses one
 
 
 @dataclass

@@ -2,16 +2,13 @@
 the vector kernels of kernels/gm_tiling, which read their tiling from GM themselves (a reinterpret_cast struct, a
 word-by-word copy, field by field through a macro); the launch's tiling values reach them by field name.
 
-scalar_walk_tiling.cpp reads its tiling as raw words through a cursor: no struct names a field, so the launch gives
-the tiling memory's bytes (`tiling_data=`, `ascendir run --tiling-data`).
+scalar_walk_tiling.cpp and uneven_rows_prefix_offset.cpp read their tiling as raw words: no struct names a field, so
+the launch gives the tiling memory's bytes (`tiling_data=`, `ascendir run --tiling-data`). uneven_rows_prefix_offset
+also takes a workspace (a 32-byte slot per core, which core 0 adds up after SyncAll), sized here as its host would.
 
-The session-16 audit of issue 28 found that no test ran these. Still not run: gm_tiling's
-uneven_rows_prefix_offset.cpp, whose TQueBind<VECIN, VECOUT> carries an Abs between its EnQue and DeQue (the
-queue's flags order MTE2 and MTE3, not V: ASC965 warnings) and which writes no `sum` on more than one core (ASC961;
-its comment says core 0 adds the others' partial sums, the code does not), and the cube kernels without host code
-(tpipe/matmul_api.cpp,
-mmad_cube.cpp, matmul_leakyrelu_mix.cpp, gm_tiling/matmul_copy_tiling.cpp; test_cube.py runs the op projects of the
-clean corpus's matmul, mmad and MIX kernels instead).
+The session-16 audit of issue 28 found that no test ran these. uneven_rows_prefix_offset.cpp, as the audit found it,
+carried an Abs between the EnQue and DeQue of a TQueBind<VECIN, VECOUT> (ASC965) and wrote no `sum` on more than
+one core (ASC961); it now has a VECIN and a VECOUT queue and adds the cores' partial sums as its comment says.
 """
 
 from __future__ import annotations
@@ -72,6 +69,19 @@ def _scalar_walk(shape: tuple[int, int, int, float, float], rng: np.random.Gener
     return launch
 
 
+def _uneven_rows(shape: tuple[int, tuple[int, ...]], rng: np.random.Generator) -> Launch:
+    cols, rows = shape  # cols a multiple of 8 floats; rows: each core's count, as unequal as the host likes
+    cores = len(rows)
+    x = uniform(rng, (sum(rows), cols), np.float32)
+    # tiling words: cols | blockNum | the rows of each core; the workspace holds one 32-byte slot per core
+    words = np.array([cols, cores, *rows], np.uint32).tobytes()
+    launch = Launch({"x": x}, {"y": np.abs(x), "sum": np.abs(x)[:, :8].sum(axis=0, dtype=np.float32)}, None, cores,
+                    {"y": ((sum(rows), cols), "float32"), "sum": ((8,), "float32")})
+    launch.tiling_data = words
+    launch.workspace = cores * 32
+    return launch
+
+
 GM_TILING_CASES: list[Case] = [
     Case("softmax_rows", TPIPE / "softmax_rows.cpp", [(64, 256, 8), (13, 100, 4)], _softmax_rows),
     Case("add_reinterpret_tiling", GM_TILING / "add_reinterpret_tiling.cpp", [(16384, 8, 8), (8 * 2 * 2 * 48, 6, 2)],
@@ -82,4 +92,6 @@ GM_TILING_CASES: list[Case] = [
          [(2, 16, 256, 4, 128), (3, 10, 40, 3, 40)], _batchnorm_struct),
     Case("scalar_walk_tiling", GM_TILING / "scalar_walk_tiling.cpp", [(4096, 512, 8, 1.5, -0.25),
                                                                       (1000, 96, 3, -0.5, 2.0)], _scalar_walk),
+    Case("uneven_rows_prefix_offset", GM_TILING / "uneven_rows_prefix_offset.cpp",
+         [(64, (5, 4, 6)), (200, (3, 0, 2, 7, 1, 4, 2, 5))], _uneven_rows),
 ]

@@ -36,7 +36,8 @@ def test_clean_kernel_matches_numpy(case, shape) -> None:
     launch = case.make(shape, rng)
     result = run(str(case.source), launch.inputs, launch.attrs, block_dim=launch.block_dim, tiling=launch.tiling,
                  tiling_key=launch.tiling_key, outputs=launch.outputs,
-                 outputs_initialised=launch.outputs_initialised, tiling_data=launch.tiling_data)
+                 outputs_initialised=launch.outputs_initialised, tiling_data=launch.tiling_data,
+                 workspace=launch.workspace)
     assert result.completed and not result.findings, "\n".join(str(d) for d in result.findings)
     for name, expected in launch.expected.items():
         rtol, atol = tolerance(expected.dtype)
