@@ -3,6 +3,7 @@
     ascendir bench                                   the bundled suite's reference solutions, every stage
     ascendir bench --answers DIR [--results R.jsonl] a folder of answers (naming: bench/harness/answers.py)
     ascendir bench --suite npukernelbench --root /path/to/NPUKernelBench [--answers DIR]
+    ascendir bench --suite multikernelbench --root /path/to/MultiKernelBench --answers DIR [--fit-shapes]
     ascendir bench --list                            the tasks
     ascendir bench --task NAME --show [--case ID]    what a model is shown for a task
 
@@ -50,6 +51,10 @@ SUITE_NAMES = ("bundled", "npukernelbench", "multikernelbench")
 @click.option("--max-elements", type=int, default=None,
               help="Cases drawing more input elements are not evaluated (memory and time on this machine). "
                    "Default: the suite's (2^25; npukernelbench 2^27).")
+@click.option("--fit-shapes", is_flag=True,
+              help="multikernelbench: a reference program whose case draws more input elements than --max-elements "
+                   "is run with its module-level size constants halved until it fits (alignment kept); every result "
+                   "of such a case says it was reduced and to what. Default: such cases are not evaluated.")
 @click.option("--static-shapes/--no-static-shapes", "static_shapes", default=None,
               help="Check each case statically with its shapes (ascendc-check --shape) besides simulating it. "
                    "Default: on for --answers; off for the reference solutions, which bench/tasks/validate.py "
@@ -62,13 +67,18 @@ def main(suite: str, root: str | None, answers: str | None, list_tasks: bool, ta
          levels: tuple[int, ...], categories: tuple[str, ...], show: bool, case_id: str | None, executor: str,
          address: str | None, workers: int | None, results_path: str | None, fresh: bool, report_dir: str | None,
          time_budget: float, instruction_budget: int | None, draws: int, max_elements: int | None,
-         static_shapes: bool | None, failures: int, chip: str | None) -> None:
+         fit_shapes: bool, static_shapes: bool | None, failures: int, chip: str | None) -> None:
     """Evaluate kernels on a task suite: compile, correctness and speed on the simulator, pass@k, reports."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from bench.suites import find_task, load_suite
 
     try:
-        tasks = load_suite(suite, root)
+        if fit_shapes:
+            from bench.suites.model import Task
+
+            tasks = load_suite(suite, root, max_elements if max_elements is not None else Task.max_elements)
+        else:
+            tasks = load_suite(suite, root)
     except (ValueError, FileNotFoundError) as exc:
         raise click.UsageError(str(exc)) from None
     if task_names:

@@ -50,9 +50,11 @@ class Answer:
         return h.hexdigest()[:12]
 
 
-def answer_key(suite: str, answer: Answer) -> str:
-    """The identity of one evaluation in a results file."""
-    return f"{suite}:{answer.task}@{answer.case or '*'}#{answer.sample}:{answer.digest()}"
+def answer_key(suite: str, answer: Answer, variant: str = "") -> str:
+    """The identity of one evaluation in a results file; `variant` (Task.variant) tells apart runs of a task on
+    other cases than the benchmark's (--fit-shapes), so that resuming never mixes the two."""
+    return f"{suite}:{answer.task}@{answer.case or '*'}#{answer.sample}:{answer.digest()}" + (
+        f":{variant}" if variant else "")
 
 
 def reference_answers(tasks: list[Task]) -> list[Answer]:

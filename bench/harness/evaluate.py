@@ -69,7 +69,7 @@ def evaluate_answer(task: Task, answer: Answer, options: EvalOptions | None = No
     opts = options or EvalOptions()
     start = time.monotonic()
     verdict = Verdict(task.suite, task.name, answer.sample, answer.path, task.level, task.category, answer.case,
-                      answer_key(task.suite, answer))
+                      answer_key(task.suite, answer, task.variant))
     try:
         _run_stages(task, answer, opts, verdict)
     except BudgetExceeded:
@@ -125,19 +125,20 @@ def cases_for(task: Task, answer: Answer, form: str) -> list[Case]:
 
 def evaluate_case(task: Task, case: Case, compiled: Compiled, opts: EvalOptions, is_reference: bool = False
                   ) -> CaseResult:
-    result = CaseResult(case.id, "static")
+    result = CaseResult(case.id, "static", reduced=case.reduced)
     elements = task.input_elements(case)
     limit = opts.max_elements if opts.max_elements is not None else task.max_elements
     if elements is not None and elements > limit:
         result.status = "skipped"
         result.reason = (f"not evaluated: the case draws {elements:,} input elements, over the harness's limit of "
-                         f"{limit:,} (--max-elements)")
+                         f"{limit:,} (--max-elements)" + (f"; {case.not_reduced}" if case.not_reduced else ""))
         return result
     try:
         inputs, expected = draw(task, case, case_seed(task, case, opts.seed))
     except Exception as exc:
         result.status = "skipped"
-        result.reason = f"not evaluated: the task's reference failed: {type(exc).__name__}: {exc}"
+        result.reason = (f"not evaluated: the task's reference failed: {type(exc).__name__}: {exc}"
+                         + (f" (on the case {case.reduced})" if case.reduced else ""))
         return result
     if opts.static_shapes:
         shapes = tiling_inputs(task, case, inputs, expected, compiled)
@@ -211,7 +212,7 @@ _DRAW_CACHE = 4
 
 def draw(task: Task, case: Case, seed: int) -> tuple[Inputs, dict[str, Any]]:
     """The case's inputs drawn with `seed` and the reference's expected outputs for them (cached)."""
-    key = (task.key, case.id, seed)
+    key = (task.key + task.variant, case.id, seed)
     hit = _DRAWS.get(key)
     if hit is not None:
         _DRAWS.move_to_end(key)
@@ -229,13 +230,14 @@ def _judge(verdict: Verdict) -> None:
     otherwise not judged, with the first case's reason."""
     statuses = [c.status for c in verdict.cases]
     judged = [c for c in verdict.cases if c.checks]
+    verdict.reduced = any(c.reduced and c.status in ("pass", "fail", "error") for c in verdict.cases)
     if judged:
         verdict.checks = {name: all(c.checks.get(name, True) for c in judged) for name in judged[0].checks}
     failed = next((c for c in verdict.cases if c.status in ("fail", "error")), None)
     if failed is not None:
         verdict.correct = False
         verdict.stop("correctness", RUNTIME if failed.status == "error" else WRONG,
-                     f"case {failed.case}: {failed.reason}")
+                     f"case {failed.case}: {failed.reason}" + (f" ({failed.reduced})" if failed.reduced else ""))
     elif statuses and all(s == "pass" for s in statuses):
         verdict.correct = True
     else:

@@ -35,7 +35,7 @@ class Job:
 
     @property
     def key(self) -> str:
-        return answer_key(self.task.suite, self.answer)
+        return answer_key(self.task.suite, self.answer, self.task.variant)
 
 
 def run_job(job: Job) -> Verdict:

@@ -56,6 +56,8 @@ class CaseResult:
     baseline_cycles: float | None = None  # the reference solution's (or the stated baseline's)
     budget_cut: bool = False
     checks: dict[str, bool] = field(default_factory=dict)  # integrity checks: name -> passed
+    # the case ran on shapes the harness reduced from the benchmark's (--fit-shapes): what was reduced, to what
+    reduced: str = ""
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> CaseResult:
@@ -91,6 +93,9 @@ class Verdict:
     cases: list[CaseResult] = field(default_factory=list)
     checks: dict[str, bool] = field(default_factory=dict)  # integrity checks over all cases
     wall_s: float = 0.0
+    # judged on at least one case whose shapes the harness reduced from the benchmark's (--fit-shapes): its
+    # verdict is not the benchmark's verdict at the benchmark's shapes (the cases say what was reduced)
+    reduced: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -18,7 +18,7 @@ from pathlib import Path
 from bench.harness.metrics import Summary
 from bench.harness.results import finite
 from bench.harness.verdict import Verdict
-from bench.report.table import failed, failed_checks, metrics_lines, not_judged_line
+from bench.report.table import failed, failed_checks, metrics_lines, not_judged_line, reduced_line
 
 PLOTS = ("funnel.png", "speedup.png", "categories.png")
 
@@ -61,9 +61,9 @@ def markdown(summary: Summary, verdicts: Sequence[Verdict], title: str) -> str:
         for check, row in summary.integrity.items():
             lines.append(f"| {check} | {row['checked']} | {row['failed']} |")
         lines.append(f"\nOutput elements never written (summed over answers and cases): {summary.unwritten_elements}")
-    line = not_judged_line(verdicts)
-    if line:
-        lines += ["", line]
+    for line in (not_judged_line(verdicts), reduced_line(verdicts)):
+        if line:
+            lines += ["", line]
     bad = [v for v in verdicts if failed(v)]
     if bad:
         lines += ["", f"## Answers that failed ({len(bad)})", "", "| task | sample | stopped | checks failed | why |",

@@ -86,15 +86,26 @@ def not_judged_line(verdicts: Sequence[Verdict]) -> str | None:
            f"{unjudged[0].reason}"
 
 
+def reduced_line(verdicts: Sequence[Verdict]) -> str | None:
+    """How many answers were judged on shapes reduced from the benchmark's (--fit-shapes), and how they did."""
+    reduced = [v for v in verdicts if v.reduced]
+    if not reduced:
+        return None
+    correct = sum(1 for v in reduced if v.correct)
+    return (f"{len(reduced)} answer{'s' * (len(reduced) != 1)} judged on shapes reduced from the benchmark's "
+            f"(--fit-shapes; {correct} correct there): a verdict at other shapes than the benchmark's own; each "
+            "case says what was reduced")
+
+
 def print_summary(summary: Summary, verdicts: Sequence[Verdict], title: str, console: Console | None = None,
                   failures: int = 20) -> None:
     out = console or Console()
     out.print(summary_table(summary, title))
     for line in metrics_lines(summary):
         out.print(line)
-    line = not_judged_line(verdicts)
-    if line:
-        out.print(line)
+    for line in (not_judged_line(verdicts), reduced_line(verdicts)):
+        if line:
+            out.print(line, markup=False)
     table = failures_table(verdicts, failures) if failures else None
     if table is not None:
         out.print(table)

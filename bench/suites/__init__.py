@@ -17,9 +17,13 @@ __all__ = ["LEVEL_WEIGHTS", "SUITES", "AttrDecl", "Case", "Comparison", "Inputs"
            "find_task", "load_suite"]
 
 
-def load_suite(name: str, root: str | Path | None = None) -> list[Task]:
+def load_suite(name: str, root: str | Path | None = None, fit_elements: int | None = None) -> list[Task]:
     """The tasks of suite `name`; `root` is the benchmark checkout (required for the public suites), or another
-    folder of bundled-format tasks."""
+    folder of bundled-format tasks. `fit_elements` (multikernelbench only: --fit-shapes) reduces the cases over
+    that many input elements (bench/suites/fit_shapes.py)."""
+    if fit_elements is not None and name != "multikernelbench":
+        raise ValueError(f"--fit-shapes applies to the multikernelbench suite only (its shapes are size constants "
+                         f"of each reference program); the {name} suite's cases are data")
     if name == "bundled":
         from bench.suites.bundled import load_tasks
 
@@ -33,7 +37,7 @@ def load_suite(name: str, root: str | Path | None = None) -> list[Task]:
     if name == "multikernelbench":
         from bench.suites.multikernelbench import load_tasks as load_multi
 
-        return load_multi(root)
+        return load_multi(root, fit_elements)
     raise ValueError(f"unknown suite '{name}' (suites: {', '.join(SUITES)})")
 
 

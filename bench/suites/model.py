@@ -12,6 +12,7 @@ tensors (a dynamic input of foreach ops) or a scalar; attributes apart, by name 
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -123,6 +124,10 @@ class Case:
     shapes: Mapping[str, Any] = field(default_factory=dict)  # tuple, or a list of tuples for a list input
     attrs: Mapping[str, Any] = field(default_factory=dict)
     params: Mapping[str, Any] = field(default_factory=dict)
+    # how the case differs from the benchmark's own, said with every result of it ("" for none): a case whose
+    # shapes a suite reduced to fit this machine (MultiKernelBench with --fit-shapes: bench/suites/fit_shapes.py)
+    reduced: str = ""
+    not_reduced: str = ""  # why such a reduction was asked for and not made (said where the case is not evaluated)
 
     @property
     def dtype(self) -> str:
@@ -296,6 +301,12 @@ class Task:
     @property
     def key(self) -> str:
         return f"{self.suite}:{self.name}"
+
+    @property
+    def variant(self) -> str:
+        """"" for the benchmark's cases; else a tag of the reduced ones (a results file keys verdicts with it)."""
+        reduced = "|".join(c.reduced for c in self.cases if c.reduced)
+        return f"fit{zlib.crc32(reduced.encode()):08x}" if reduced else ""
 
     def case(self, case_id: str) -> Case:
         for c in self.cases:

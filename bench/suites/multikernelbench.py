@@ -10,6 +10,8 @@ Outputs are judged as the benchmark's harness judges them: torch.allclose (bool 
 shape check, with the atol and rtol the checkout's own utils/correctness.py passes it (`checkout_tolerance`: 1e-2
 up to MultiKernelBench's 0555903 of 2026-01-22, 1e-4 since; 1e-4 where the file does not say). There is no
 reference AscendC solution: the performance stage measures against a stated baseline (bench/harness/performance.py).
+With --fit-shapes (`load_tasks(root, fit_elements)`), a program whose case is over the harness's element limit runs
+with its size constants reduced (bench/suites/fit_shapes.py), and the case says so (`Case.reduced`).
 """
 
 from __future__ import annotations
@@ -19,12 +21,13 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from bench.suites.fit_shapes import NoFit, fit_constants
 from bench.suites.model import Case, Comparison, Inputs, Task, TensorDecl, Tolerance
 from bench.suites.torch_ref import (
     inputs_as_tensors,
@@ -44,11 +47,11 @@ TOLERANCE = Tolerance({}, "allclose", (1e-4, 1e-4))
 class MultiKernelBenchTask(Task):
     """A reference program of a MultiKernelBench checkout."""
 
-    def _module(self) -> Any:
-        return load_reference_program(self.path)
+    def _module(self, case: Case | None = None) -> Any:
+        return load_reference_program(self.path, constants=case.params.get("constants") if case else None)
 
     def make_inputs(self, case: Case, seed: int) -> Inputs:
-        module = self._module()
+        module = self._module(case)
         seed_all(seed)
         if hasattr(module, "get_input_groups"):
             drawn = module.get_input_groups()[int(case.id)]
@@ -58,7 +61,7 @@ class MultiKernelBenchTask(Task):
 
     def reference(self, case: Case, inputs: Inputs) -> dict[str, Any]:
         torch = torch_module()
-        module = self._module()
+        module = self._module(case)
         seed_all(SEED)
         with torch.no_grad():
             model = module.Model(*module.get_init_inputs())
@@ -83,6 +86,8 @@ class MultiKernelBenchTask(Task):
                 return None
             return sum(math.prod(i["shape"]) for i in entry.get("inputs", []) if isinstance(i, dict)
                        and isinstance(i.get("shape"), list))
+        if "elements" in case.params:  # a reduced case: counted when its constants were chosen
+            return int(case.params["elements"])
         from ascendir.testcase import read_test_case
 
         read = read_test_case(self.path)
@@ -106,13 +111,32 @@ class MultiKernelBenchTask(Task):
         return out
 
 
-def load_tasks(root: str | Path) -> list[Task]:
-    """Every reference program of the checkout at `root`, by category and name."""
+def load_tasks(root: str | Path, fit_elements: int | None = None) -> list[Task]:
+    """Every reference program of the checkout at `root`, by category and name. With `fit_elements`, a program
+    whose case draws more input elements than that gets a reduced case instead (`fitted`)."""
     base = Path(root) / "reference"
     if not base.is_dir():
         raise FileNotFoundError(f"{root}: not a MultiKernelBench checkout (no reference/ folder)")
     tolerance = checkout_tolerance(Path(root))
-    return [read_task(p, tolerance) for p in sorted(base.glob("*/*.py")) if not p.name.startswith("_")]
+    tasks = [read_task(p, tolerance) for p in sorted(base.glob("*/*.py")) if not p.name.startswith("_")]
+    return tasks if fit_elements is None else [fitted(t, fit_elements) for t in tasks]
+
+
+def fitted(task: MultiKernelBenchTask, limit: int) -> MultiKernelBenchTask:
+    """`task` with its case reduced under `limit` input elements where it is over (bench/suites/fit_shapes.py:
+    the program's size constants halved, the reference run with them); unchanged where it is under, where its
+    cases come from a JSON list (their shapes are data, paired with attributes the program does not derive) or
+    where no reduction fits: those say why when they are not evaluated."""
+    if len(task.cases) != 1 or task.cases[0].params or "def get_input_groups" in task.description:
+        return task
+    fit = fit_constants(Path(task.path).read_text(encoding="utf-8", errors="replace"), task.path, limit)
+    if fit is None:
+        return task
+    if isinstance(fit, NoFit):
+        return replace(task, cases=(replace(task.cases[0], not_reduced=f"--fit-shapes: {fit.reason}"),))
+    case = replace(task.cases[0], params={"constants": dict(fit.constants), "elements": fit.elements},
+                   reduced=fit.describe())
+    return replace(task, cases=(case,))
 
 
 def checkout_tolerance(root: Path) -> Tolerance:

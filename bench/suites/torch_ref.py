@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bench.suites.fit_shapes import with_constants
 from bench.suites.sparse_coo import SparseCOO, is_sparse_coo, sparse_parts, sparse_tensor
 from bench.suites.tensor_scan import all_finite
 
@@ -68,15 +69,17 @@ def _strip(tree: ast.Module, keep: tuple[str, ...] = ()) -> ast.Module:
     return ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))
 
 
-_MODULES: dict[tuple[str, tuple[str, ...]], ModuleType] = {}
+_MODULES: dict[tuple[str, tuple[str, ...], tuple[tuple[str, int], ...]], ModuleType] = {}
 
 
 def load_reference_program(path: str, extra: Mapping[str, Any] | None = None,
-                           keep: tuple[str, ...] = ()) -> ModuleType:
+                           keep: tuple[str, ...] = (), constants: Mapping[str, int] | None = None) -> ModuleType:
     """`path` (a benchmark's reference program) loaded without its NPU-only parts; cached per path.
     `extra` binds names the removed imports provided (check_precision); `keep` names classes that call the
-    compiled op to keep (NPUKernelBench's ModelNew, the benchmark's own code: see op_call)."""
-    module = _MODULES.get((path, keep))
+    compiled op to keep (NPUKernelBench's ModelNew, the benchmark's own code: see op_call); `constants` gives
+    module-level size constants other values (a case reduced by --fit-shapes: bench/suites/fit_shapes.py)."""
+    fixed = tuple(sorted((constants or {}).items()))
+    module = _MODULES.get((path, keep, fixed))
     if module is not None:
         return module
     torch_module()
@@ -86,7 +89,10 @@ def load_reference_program(path: str, extra: Mapping[str, Any] | None = None,
         tree = _strip(ast.parse(text, filename=path), keep)
     except (OSError, SyntaxError, ValueError) as exc:
         raise ReferenceProgramError(f"{path}: cannot be read: {exc}") from None
-    name = "bench_ref_" + re.sub(r"\W", "_", path) + "".join(f"_{k}" for k in keep)
+    if fixed:
+        tree = with_constants(tree, dict(fixed))
+    name = ("bench_ref_" + re.sub(r"\W", "_", path) + "".join(f"_{k}" for k in keep)
+            + "".join(f"_{k}_{v}" for k, v in fixed))
     module = ModuleType(name)
     module.__file__ = path
     module.__dict__.update(extra or {})
@@ -98,7 +104,7 @@ def load_reference_program(path: str, extra: Mapping[str, Any] | None = None,
         raise ReferenceProgramError(f"{path}: {type(exc).__name__}: {exc}") from None
     if module.__dict__.get("torch") is sys.modules.get("torch"):
         module.__dict__["torch"] = device_torch()
-    _MODULES[(path, keep)] = module
+    _MODULES[(path, keep, fixed)] = module
     return module
 
 

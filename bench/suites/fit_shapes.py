@@ -1,0 +1,181 @@
+"""Smaller cases derived from a MultiKernelBench reference program (`ascendir bench --fit-shapes`).
+
+Today's MultiKernelBench reference programs draw up to 2^31 input elements (4096 x 393216 for an activation),
+far past what this machine draws and simulates (--max-elements, 2^25). Their shapes come from size constants at
+module level (`batch_size = 4096`, `dim = 393216`) that get_inputs() and get_init_inputs() read. A fitted case
+gives those constants smaller values and runs the reference program with them: the reference Model, its inputs
+and its expected outputs all follow from the program itself, only the sizes differ.
+
+    fit = fit_constants(text, "gelu.py", 1 << 25)
+    fit.constants      {"dim": 6144}                 (what the program is run with)
+    fit.describe()     "reduced with --fit-shapes: dim 393216 -> 6144; inputs x=[4096, 6144]:float32"
+
+How: the program is read with `ast` (ascendir.testcase evaluates get_inputs() over the syntax tree, never running
+it). While the case draws more input elements than the limit, the largest constant whose halving lowers the count
+is halved (ties: the first in the file). A constant is halved only while it keeps the power-of-two factor it had,
+up to 2^KEEP_BITS (a multiple of 32 stays one): the benchmark's sizes are multiples of the 32-byte block, and a
+reduction that broke that alignment would fail answers that are right at the benchmark's shapes. Odd constants
+(kernel sizes, axes, strides) and small ones (a group count of 8) are never changed; sizes written as literals
+inside get_inputs() are not either. A case no halving brings under the limit is left as it is (not evaluated),
+with the reason.
+
+This is benchmark code reading benchmark code: an answer is never consulted. An answer whose kernel hard-codes
+the benchmark's sizes fails the fitted case, and every fitted case says it was reduced and to what.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+KEEP_BITS = 5  # a constant keeps its factor 2^min(its own, 5): 32 elements, a 32-byte block of any type
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The constants a case is run with, and what that gives."""
+
+    original: Mapping[str, int]  # the reduced constants' values in the program
+    constants: Mapping[str, int]  # their values in the fitted case
+    elements_before: int
+    elements: int
+    inputs: tuple[tuple[tuple[int, ...], str], ...] = field(default=())  # (shape, dtype) of each tensor input
+
+    def describe(self) -> str:
+        changes = ", ".join(f"{k} {self.original[k]} -> {v}" for k, v in self.constants.items())
+        shapes = ", ".join(f"{list(s)}:{d}" for s, d in self.inputs)
+        return (f"reduced with --fit-shapes ({self.elements_before:,} -> {self.elements:,} input elements): "
+                f"{changes}; inputs {shapes}")
+
+
+@dataclass(frozen=True)
+class NoFit:
+    """Why a case could not be brought under the limit."""
+
+    reason: str
+
+
+def module_constants(tree: ast.Module) -> dict[str, int]:
+    """The program's size constants: names assigned exactly once at module level, to a positive int given by
+    literals (`dim = 16384`, `M = 1024 * 2`, `height = width = 128`, `height, width = 256, 256`)."""
+    seen: dict[str, int] = {}
+    values: dict[str, int] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for name in (n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)):
+                seen[name] = seen.get(name, 0) + 1
+            if not isinstance(node, ast.AugAssign):
+                for name, value in _named_values(node):
+                    number = _literal_int(value)
+                    if number is not None and number > 0:
+                        values[name] = number
+    return {k: v for k, v in values.items() if seen[k] == 1}
+
+
+def _named_values(node: ast.Assign | ast.AnnAssign) -> list[tuple[str, ast.expr]]:
+    """(name, value expression) of each name a module-level assignment binds to its own value: `a = b = v`,
+    `a, b = v, w`; nothing for other forms."""
+    if node.value is None:
+        return []
+    out: list[tuple[str, ast.expr]] = []
+    for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+        if isinstance(target, ast.Name):
+            out.append((target.id, node.value))
+        elif (isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple)
+              and len(target.elts) == len(node.value.elts)):
+            out += [(t.id, v) for t, v in zip(target.elts, node.value.elts) if isinstance(t, ast.Name)]
+    return out
+
+
+def _literal_int(node: ast.expr) -> int | None:
+    """The value of an int expression made of literals and + - * // ** (small powers), else None."""
+    if isinstance(node, ast.Constant):
+        return node.value if type(node.value) is int else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = _literal_int(node.operand)
+        return -value if value is not None else None
+    if isinstance(node, ast.BinOp):
+        left, right = _literal_int(node.left), _literal_int(node.right)
+        if left is None or right is None:
+            return None
+        if isinstance(node.op, ast.Add):
+            return left + right
+        if isinstance(node.op, ast.Sub):
+            return left - right
+        if isinstance(node.op, ast.Mult):
+            return left * right
+        if isinstance(node.op, ast.FloorDiv) and right:
+            return left // right
+        if isinstance(node.op, ast.Pow) and 0 <= right <= 64:
+            return left ** right
+    return None
+
+
+def with_constants(tree: ast.Module, constants: Mapping[str, int]) -> ast.Module:
+    """A copy of `tree` whose module-level constants in `constants` have the given values: an assignment that
+    binds one of them becomes one assignment per name it binds (the others keep their expressions)."""
+    body: list[ast.stmt] = []
+    for node in tree.body:
+        named = _named_values(node) if isinstance(node, (ast.Assign, ast.AnnAssign)) else []
+        if not any(name in constants for name, _ in named):
+            body.append(node)
+            continue
+        for name, value in named:
+            new = ast.Constant(constants[name]) if name in constants else value
+            body.append(ast.copy_location(ast.Assign(targets=[ast.Name(name, ast.Store())], value=new), node))
+    return ast.fix_missing_locations(ast.Module(body=body, type_ignores=tree.type_ignores))
+
+
+def _inputs(tree: ast.Module, constants: Mapping[str, int], filename: str
+            ) -> tuple[tuple[tuple[int, ...], str], ...] | str:
+    """The tensor inputs get_inputs() draws with `constants`, read with `ast`; or the first problem met."""
+    from ascendir.testcase import read_reference_text
+
+    read = read_reference_text(ast.unparse(with_constants(tree, constants)), filename)
+    if read.errors:
+        return str(read.errors[0])
+    if not read.inputs:
+        return "get_inputs() draws no tensors"
+    return tuple((tuple(t.shape), t.dtype) for t in read.inputs)
+
+
+def _halvable(original: int, current: int) -> bool:
+    """Whether `current` may be halved: the result keeps `original`'s power-of-two factor (up to 2^KEEP_BITS)."""
+    twos = (original & -original).bit_length() - 1
+    return current % 2 == 0 and (current // 2) % (1 << min(twos, KEEP_BITS)) == 0
+
+
+def fit_constants(text: str, filename: str, limit: int) -> Fit | NoFit | None:
+    """Constants that bring the program's case under `limit` input elements; None when it is under already."""
+    try:
+        tree = ast.parse(text, filename=filename)
+    except (SyntaxError, ValueError) as exc:
+        return NoFit(f"the reference program cannot be parsed: {exc}")
+    found = _inputs(tree, {}, filename)
+    if isinstance(found, str):
+        return NoFit(f"its input shapes are not known without running it ({found})")
+    elements = before = sum(math.prod(s) for s, _ in found)
+    if elements <= limit:
+        return None
+    original = module_constants(tree)
+    current = dict(original)
+    while elements > limit:
+        for name in sorted((k for k in current if _halvable(original[k], current[k])), key=lambda k: -current[k]):
+            trial = _inputs(tree, {**current, name: current[name] // 2}, filename)
+            count = None if isinstance(trial, str) else sum(math.prod(s) for s, _ in trial)
+            if count is not None and count < elements:
+                current[name] //= 2
+                elements, found = count, trial
+                break
+        else:
+            reached = ", ".join(f"{k} {original[k]} -> {v}" for k, v in current.items() if v != original[k])
+            return NoFit(f"no size constant can be halved further keeping its alignment: {before:,} input "
+                         f"elements brought to {elements:,}, over {limit:,}"
+                         + (f" ({reached})" if reached else " (no module-level size constant can be halved: "
+                                                              "sizes written inside get_inputs() and odd ones are "
+                                                              "kept)"))
+    changed = {k: v for k, v in current.items() if v != original[k]}
+    return Fit({k: original[k] for k in changed}, changed, before, elements, found)
