@@ -242,6 +242,11 @@ def _tiling_field(b: ProgramBuilder, op: asc.TilingFieldOp) -> None:
             if isinstance(source, Struct) and op.index is None else {}
         b.values[op.result] = Struct(name, {**b.struct_defaults(name, fresh=False), **given} if given else {})
         return
+    if not op.result.uses:
+        # a read whose value nothing uses (`&td.cubeTilingData` handed to REGIST_MATMUL_OBJ leaves a scalar read of
+        # the struct field beside the struct read the call takes): it cannot change the run, and as tiling.missing
+        # it would report a read of 0 (ASC958) where the kernel's fields were all given
+        return
     result = b.define(op.result)
     if not isinstance(result, str):
         raise NotModelled(f"the tiling field '{op.field.data}' of type {op.result.type}")

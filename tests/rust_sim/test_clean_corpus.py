@@ -8,9 +8,10 @@ import pytest
 
 from passes.sim import run
 from clean_cases import CASES, tolerance
+from clean_cases_cube import CUBE_CASES
 from clean_cases_gm_tiling import GM_TILING_CASES
 
-LAUNCHES = [(case, shape) for case in CASES + GM_TILING_CASES for shape in case.shapes]
+LAUNCHES = [(case, shape) for case in CASES + GM_TILING_CASES + CUBE_CASES for shape in case.shapes]
 
 
 def close(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> tuple[bool, str]:

@@ -539,7 +539,31 @@ impl ApiOp for Call {
                     out_elem,
                     h.space,
                 );
+                // the pipe that orders the write into a vector core's UB (matmul_client.h): the synchronous form,
+                // and the asynchronous one with no SetWorkspace, hand the UB address to the cube between a
+                // CrossCoreSetFlag and a CrossCoreWaitFlag on PIPE_V, so the cube's write comes after the vector
+                // pipe's earlier work and before its later work, as a PIPE_V instruction's does; the asynchronous
+                // form with a workspace copies the block from it with DataCopy after a CrossCoreWaitFlag on
+                // PIPE_MTE2. The scalar unit does not wait for either.
+                let ub_pipe = match h.space {
+                    Space::Local(MemKind::Ub) if cx.core.aiv => Some(
+                        if !self.sync && m_workspace(cx, obj) {
+                            Pipe::Mte2
+                        } else {
+                            Pipe::V
+                        }
+                        .index(),
+                    ),
+                    _ => None,
+                };
+                let outer = ub_pipe.map(|p| {
+                    cx.core.race.issue(p);
+                    std::mem::replace(&mut cx.core.race.current, p)
+                });
                 self.write_block(cx, h, &block, seq, atomic, "GetTensorC");
+                if let Some(outer) = outer {
+                    cx.core.race.current = outer;
+                }
             }
             _ => {}
         }
@@ -628,4 +652,9 @@ pub fn register(r: &mut Registry) {
         ],
         decode,
     );
+}
+
+/// Whether Matmul object `obj` was given a workspace (SetWorkspace).
+fn m_workspace(cx: &Ctx, obj: u32) -> bool {
+    cx.core.cube.matmuls.get(&obj).is_some_and(|m| m.workspace.is_some())
 }

@@ -86,7 +86,9 @@ private:
         reluOutQueue.FreeTensor(cLocal);
     }
 
-    AscendC::TQue<AscendC::TPosition::VECIN, 1> reluOutQueue;
+    // VECOUT: its EnQue / DeQue order the LeakyRelu (PIPE_V) before CopyOut (PIPE_MTE3), and its FreeTensor /
+    // AllocTensor the copy before the next GetTensorC, which writes as the vector pipe does
+    AscendC::TQue<AscendC::TPosition::VECOUT, 1> reluOutQueue;
     AscendC::GlobalTensor<AT> aGlobal;
     AscendC::GlobalTensor<BT> bGlobal;
     AscendC::GlobalTensor<CT> cGlobal;
