@@ -1,7 +1,7 @@
 """The benchmark harness's verdicts on real answers whose real verdicts are known: the KernelHive failure records.
 
     .venv/bin/python bench/perf/bench_kernelhive.py --root /path/to/MultiKernelBench [RECORDS.jsonl]
-        [--workers 2] [--results R.jsonl] [--json OUT] [--limit N] [--max-elements N]
+        [--workers 2] [--results R.jsonl] [--json OUT] [--limit N] [--max-elements N] [--replay-binding]
 
 Every record holds a MultiKernelBench answer an LLM agent wrote that failed a real CANN build or a real run on
 Ascend hardware (`files_before`, with the recorded error class), and for most the project that finally passed
@@ -17,7 +17,9 @@ recorded one in a confusion table:
 An answer whose sources are computed at run time (not string literals) is evaluated as the op project its record
 splits into files. Where ModelNew hands the op its module's weights and settings (op(x, self.conv.weight, self.eps)),
 its forward is read with `ast` (never run) and the op gets what the seeded reference Model holds, as
-sim_realworld.py does (bench/perf/kernelhive_answers.py: weighted_task, relax_input_rule). Prints the table and
+sim_realworld.py does (bench/perf/kernelhive_answers.py: weighted_task, relax_input_rule). With --replay-binding
+the op binding is replayed around the kernel (bench/harness/binding_replay.py) as sim_realworld.py always does:
+the op then gets what the binding makes of ModelNew's arguments (at::broadcast_tensors, reshapes). Prints the table and
 writes JSON (default bench/perf/results/bench_kernelhive.json); with --results the run resumes where an earlier one
 stopped.
 """
@@ -114,6 +116,9 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=None, help="only the first N records")
     parser.add_argument("--max-elements", type=int, default=1 << 25)
     parser.add_argument("--time-budget", type=float, default=600.0)
+    parser.add_argument("--replay-binding", action="store_true",
+                        help="replay each answer's op binding around its kernel (as sim_realworld.py does): the op "
+                             "gets the tensors the binding makes (broadcasts, reshapes), not ModelNew's arguments")
     args = parser.parse_args()
     if not args.records.exists():
         print(f"no records at {args.records} (pass the path of kernelhive-failures/records.jsonl)", file=sys.stderr)
@@ -129,7 +134,8 @@ def main() -> int:
     tasks = load_suite("multikernelbench", args.root)
     records = [json.loads(line) for line in args.records.read_text(encoding="utf-8").splitlines() if line.strip()]
     records = records[: args.limit] if args.limit else records
-    options = EvalOptions(max_elements=args.max_elements, time_budget_s=args.time_budget)
+    options = EvalOptions(max_elements=args.max_elements, time_budget_s=args.time_budget,
+                          replay_binding=args.replay_binding)
     answers, recorded, ids, skipped = gather_answers(records, tasks, WORK, options.replay_binding)
     relax_input_rule()  # before the pool forks its workers
     jobs = make_jobs(tasks, answers, options)
