@@ -9,6 +9,8 @@ pub mod clobber;
 pub mod core;
 pub mod cube;
 pub mod dma;
+#[cfg(test)]
+mod dma_tests;
 pub mod dtype;
 pub mod int4;
 pub mod loop_mode;
