@@ -1,7 +1,7 @@
 """The SIMT launch's thread functions that make threads wait for each other (issue 28): asc_syncthreads and the
-warp functions; and the SIMT atomics. A launch whose threads meet is an scf.for over its threads marked
-SIMT_LAUNCH_ATTR; the simulator runs such a loop's iterations as threads that meet at these ops
-(rust_sim/src/simt.rs) instead of one after another (ascendir/lower/simt_launch.py)."""
+warp functions; and the SIMT atomics. A launch is an scf.for over its threads marked SIMT_LAUNCH_ATTR; the
+simulator runs such a loop's iterations as threads that meet at these ops, ordered as a vector function
+(rust_sim/src/simt.rs; ascendir/lower/simt_launch.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def, var_operand_def
 
-# on the scf.for of a launch whose threads meet (asc_syncthreads, warp functions)
+# on the scf.for of a SIMT launch over its threads
 SIMT_LAUNCH_ATTR = "ascendc.simt_launch"
 
 # the warp functions by kind (the rust_sim opcode's middle part) and how many operands each takes

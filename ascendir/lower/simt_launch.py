@@ -20,8 +20,8 @@ deterministic, and it is what any interleaving gives while no thread reads what 
 Threads that wait for each other depend on running together: when F (or a function it calls) calls
 asc_syncthreads or a warp function (asc_shfl / _up / _down / _xor, asc_all / asc_any / asc_ballot /
 asc_activemask, asc_reduce_add / _max / _min, and the compiler builtins __shfl, __syncthreads, ... that
-asc-devkit's impl/simt_api/device_warp_functions_impl.h calls them by), the loop over the threads is marked
-SIMT_LAUNCH_ATTR and those calls are ascendc.simt_sync / ascendc.simt_warp: the simulator runs the threads each
+asc-devkit's impl/simt_api/device_warp_functions_impl.h calls them by), those calls are ascendc.simt_sync /
+ascendc.simt_warp; the loop over the threads is marked SIMT_LAUNCH_ATTR, and the simulator runs the threads each
 with its own registers, switching at those points, a warp's threads meeting at a warp function and all threads at
 the barrier, wherever the calls are (in loops, branches, called functions; rust_sim/src/simt.rs). The cooperative
 groups (tiled_partition, binary_partition) and __syncwarp stay a named gap. A thread's atomics (asc_atomic_add,
@@ -85,12 +85,10 @@ def thread_of(lw: object) -> Thread | None:
 
 @dataclass
 class Thread:
-    """The thread whose code is being lowered: its index, the launch's extents (u32 values) and its loop over
-    the threads (marked when the threads meet)."""
+    """The thread whose code is being lowered: its index and the launch's extents (u32 values)."""
 
     index: tuple[Val, Val, Val]
     dims: tuple[Val, Val, Val]
-    loop: scf.ForOp
 
 
 def _dim3_args(node: A.Node | None) -> list[A.Expr] | None:
@@ -178,11 +176,6 @@ def _meeting(lw: FunctionLowerer, e: A.Call, name: str, kind: str) -> Val:
     """asc_syncthreads() as ascendc.simt_sync; a warp function as ascendc.simt_warp of its operands: the value
     (its own type; the vote's predicate an int32_t), then the lane / delta / mask and the width (warpSize when
     not given) as int64 values (a negative lane stays negative)."""
-    # the threads meet: the simulator runs them together (marked where the lowering meets the call, wherever F
-    # reaches it from: a function of the program, a template, a method)
-    thread = thread_of(lw)
-    assert thread is not None
-    thread.loop.attributes[SIMT_LAUNCH_ATTR] = UnitAttr()
     if kind == "sync":
         lw.emit(SimtSyncOp(), e)
         return Val(C.VoidT())
@@ -271,13 +264,16 @@ def _launch(lw: FunctionLowerer, e: A.Call, qname: A.QualifiedName) -> Val:
     body = Block(arg_types=[C.scalar_ir_type(C.I64)])
     body.args[0].name_hint = "simt_thread"
     for_op = lw.emit(scf.ForOp(lw.const_ssa(0, C.I64, e), lw.ssa(total, e), lw.const_ssa(1, C.I64, e), [], body), e)
+    # the simulator's launch: threads that meet wherever F reaches asc_syncthreads or a warp function from, and the
+    # launch ordered as the vector function it is (rust_sim/src/simt.rs)
+    for_op.attributes[SIMT_LAUNCH_ATTR] = UnitAttr()
     saved = thread_of(lw)
     with lw.at_end_of(for_op.body.block):
         linear = lw.convert(Val(C.I64, for_op.body.block.args[0]), C.U32, e)
         x = lw.arith("%", linear, dims[0], e)
         y = lw.arith("%", lw.arith("/", linear, dims[0], e), dims[1], e)
         z = lw.arith("/", linear, xy, e)
-        lw._simt_thread = Thread((x, y, z), (dims[0], dims[1], dims[2]), for_op)  # type: ignore[attr-defined]
+        lw._simt_thread = Thread((x, y, z), (dims[0], dims[1], dims[2]))  # type: ignore[attr-defined]
         try:
             lower_call(lw, A.Call(e.span, A.Name(e.span, qname), e.args[1:]), None)
         finally:

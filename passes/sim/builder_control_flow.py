@@ -43,8 +43,8 @@ class ControlFlowEmission:
         iv_reg = self.define(iv)
         assert isinstance(iv_reg, str)
         if SIMT_LAUNCH_ATTR in op.attributes:
-            # a SIMT launch whose threads meet (asc_syncthreads, warp functions; ascendir/lower/simt_launch.py):
-            # the body once per thread, the threads run together (rust_sim/src/simt.rs); from 0 by 1, no results
+            # a SIMT launch (ascendir/lower/simt_launch.py): the body once per thread, the threads meeting at
+            # asc_syncthreads and the warp functions (rust_sim/src/simt.rs); from 0 by 1, no results
             if iter_args or op.results:
                 raise NotModelled("a SIMT launch's loop that carries values")
             end = self.label("simt_end")

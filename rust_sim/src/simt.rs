@@ -1,8 +1,9 @@
 //! SIMT launches whose threads wait for each other (issue 28): `asc_syncthreads()` and the warp functions
 //! (shuffles, votes, reductions) of asc-devkit's SIMT API.
 //!
-//! The program marks such a launch as a region: `rT = simt.begin rN L` ... `L: simt.end`, the code between run
-//! once per thread, rT the thread's linear index. The threads run one at a time on the core's scalar unit, each
+//! The program marks a launch as a region: `rT = simt.begin rN L` ... `L: simt.end`, the code between run once
+//! per thread, rT the thread's linear index. Threads that never wait run one after another, each starting from
+//! the registers the one before left (a plain loop: no copies). The threads run one at a time on the core's scalar unit, each
 //! with its own registers, handles and stack (a C local of the thread is its own), each until it reaches a
 //! point where it must wait for others: a barrier (`simt.sync`), a warp function (`simt.<kind>.<ty>`), or the
 //! region's end. When no thread can go on, the waits are resolved: a warp whose active threads (those that
@@ -241,6 +242,11 @@ pub fn begin(core: &mut Core, findings: &mut Findings, pc: usize, loc: i32, d: R
         return Flow::Jump(end + 1);
     }
     let base = (core.r.clone(), core.h.clone(), core.stack.clone());
+    // the launch is a vector function: the vector unit runs it after the vector instructions issued before it
+    // (a Duplicate of the UB the threads then read needs no flag), and those after it after its threads (whose
+    // element accesses are the scalar unit's here)
+    let (v, s) = (crate::api::Pipe::V as usize, crate::api::Pipe::S as usize);
+    core.race.unit_handshake(v, s);
     let threads = (0..count as usize)
         .map(|_| Thread {
             state: State::Fresh,
@@ -295,9 +301,17 @@ pub fn wait(core: &mut Core, prog: &Program, findings: &mut Findings, pc: usize,
             None if launch.threads.iter().all(|t| t.state == State::Done) => {
                 // the launch is over: the core goes on after simt.end with the last thread's registers, as
                 // when the threads run one after another (the region yields nothing)
+                let (v, s) = (crate::api::Pipe::V as usize, crate::api::Pipe::S as usize);
+                core.race.unit_handshake(s, v);
                 return Flow::Jump(launch.end as u32 + 1);
             }
-            None => return Flow::Stop,
+            None => {
+                if core.r.is_empty() {
+                    // the core stops where the hang is: it keeps the launch's registers (nothing runs on)
+                    (core.r, core.h, core.stack) = launch.base;
+                }
+                return Flow::Stop;
+            }
         },
     };
     start(core, &mut launch, next);
@@ -314,9 +328,12 @@ fn runnable(t: &Thread) -> bool {
 fn start(core: &mut Core, launch: &mut Launch, i: usize) {
     let t = &mut launch.threads[i];
     if t.state == State::Fresh {
-        core.r = launch.base.0.clone();
-        core.h = launch.base.1.clone();
-        core.stack = launch.base.2.clone();
+        if core.r.is_empty() {
+            // the thread before waits with its registers: this one starts from the launch's
+            core.r = launch.base.0.clone();
+            core.h = launch.base.1.clone();
+            core.stack = launch.base.2.clone();
+        } // else the thread before returned: its registers are this one's start, as in a plain loop
         core.r[launch.tid as usize] = i as u64;
         t.pc = launch.first;
     } else {

@@ -151,3 +151,34 @@ def test_atomics_and_float_functions_in_threads(tmp_path: Path) -> None:
     want = (np.exp(np.float64(x) * 0.125).astype(np.float32) + np.rint(x * np.float32(0.25))
             + np.float32(np.arcsin(0.5)))
     np.testing.assert_allclose(y[4:], want, rtol=1e-6)
+
+
+AFTER_DUPLICATE = """#include "kernel_operator.h"
+using namespace AscendC;
+
+__simt_vf__ __aicore__ LAUNCH_BOUND(16) inline void ReadTmp(__ubuf__ float* tmp, __gm__ float* out)
+{
+    out[threadIdx.x] = tmp[threadIdx.x % 8] + static_cast<float>(threadIdx.x);
+}
+
+extern "C" __global__ __aicore__ void after_duplicate(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> tb;
+    pipe.InitBuffer(tb, 32);
+    LocalTensor<float> tl = tb.Get<float>();
+    Duplicate(tl, 0.5f, 8);
+    asc_vf_call<ReadTmp>(dim3(16), (__ubuf__ float *)tl.GetPhyAddr(), (__gm__ float *)y);
+}
+"""
+
+
+def test_a_launch_comes_after_the_vector_instructions_before_it(tmp_path: Path) -> None:
+    # nll_loss_simt.h's pattern: Duplicate(tmp, 0) on PIPE_V, then the launch whose threads read tmp. The launch is
+    # a vector function, run by the vector unit after that Duplicate: no race (before: ASC965 V/S at the threads'
+    # first read, a thread's UB element being a scalar GetValue here)
+    src = tmp_path / "after_duplicate.cpp"
+    src.write_text(AFTER_DUPLICATE, encoding="utf-8")
+    result = run(str(src), {}, chip="950PR", block_dim=1, outputs={"y": ((16,), "float32")})
+    assert result.ok and not result.findings, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["y"], np.arange(16, dtype=np.float32) + 0.5)
