@@ -18,7 +18,7 @@ from xdsl.ir import SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_init, array_pointer, list_tensor, object_arrays, register_api
-from ascendir.lower import record_arrays
+from ascendir.lower import aggregates
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.fast_ops import name_hint
@@ -54,6 +54,12 @@ class DeclarationLowering:
             if register_api.is_mode_struct(self, d):  # `constexpr Reg::CastTrait k = {...}`: read where it is used
                 self.bind(d.name, Val(t, obj=d))
                 continue
+            record = aggregates.record_type(self, t) if not is_ref and isinstance(d.init, A.InitList) else None
+            if record is not None:
+                # `TilingParam p = {.n = td.n};` of a plain struct with C array members: an object of its class,
+                # whose arrays its element stores and reads use (aggregates.py)
+                self.bind(d.name, self._record_object(record, d.name, d.init, d))
+                continue
             try:
                 init = self._declarator_init(d, t)
             except Unsupported as exc:
@@ -76,6 +82,12 @@ class DeclarationLowering:
                 self.report.failed(exc)
                 if d.name not in self.frame.scopes[-1]:
                     self.bind(d.name, Val(C.UnknownT(t.text if isinstance(t, C.UnknownT) else str(t))))
+
+    def _record_object(self, t: C.ClassT, name: str, init: A.InitList, d: A.Node) -> Instance:
+        """The object a brace list initialises as an aggregate (aggregates.initialise)."""
+        inst = self.instantiate(t, name, d)
+        aggregates.initialise(self, inst, self.expand_packs(init.items, d), d)
+        return inst
 
     def _declarator_init(self, d: A.Declarator, t: CType) -> Val | None:
         if d.init is not None:
@@ -111,7 +123,10 @@ class DeclarationLowering:
             self.check_tensor_conversion(init, t, d, f"the initialisation of '{name}'")
         if init is not None and isinstance(init.obj, Instance) and not is_ref:
             # `MatrixCoord offset = blockCoord * blockShape;`: a Coord<2> made a MatrixCoord by its constructor
+            given = init.obj
             init = self._converted_to_class(init, t, name, d)
+            if init.obj is given and isinstance(d, A.Declarator) and aggregates.designates_object(d.init):
+                init = aggregates.copy(self, init, t, name, d)  # `S b = a;`: an object of its own
         if init is not None and (isinstance(init.obj, Instance) or (is_ref and isinstance(init.obj, Cell))):
             self.bind(name, init.obj)  # type: ignore[arg-type]
             return
@@ -167,9 +182,6 @@ class DeclarationLowering:
             self.bind(name, self.new_cell(t, name, d, init))
         else:
             self.bind(name, init if init is not None else Val(t, self.undef(t, d)))
-        if isinstance(t, C.TilingT) and not is_ref:
-            # `TilingParam p = {...};` of a struct with C array members: arrays of its own (record_arrays.py)
-            record_arrays.declare(self, name, t, init, self.lookup(name), d)
 
     def new_array(self, t: C.ArrayT, name: str, node: A.Node, init: Val | None) -> Cell:
         """A C array (of any rank) in one memref; brace initialisers are stored element by element."""
@@ -178,15 +190,7 @@ class DeclarationLowering:
         ref.name_hint = name_hint(name)
         cell = Cell(t, ref, name)
         if init is not None and isinstance(init.obj, list):
-            if not array_init.covers(init.obj, dims):  # `int a[64] = {};`: the elements not given are 0
-                if not isinstance(elem, Scalar):  # (a table of structs: ffn's {type, function pointer} pairs)
-                    raise Unsupported(f"an array of {elem} given fewer initialisers than elements is not modelled",
-                                      node)
-                array_init.zero_fill(self, ref, dims, elem, node)  # type: ignore[arg-type]
-            for position, item in _flatten_init(init.obj, dims):
-                idx = [self.index_const(i, node) for i in position]
-                item = self.convert(item, elem, node)
-                self.store_element(self.ssa(item, node), ref, idx, node)
+            array_init.store_list(self, cell, init.obj, node)
         elif init is None and isinstance(elem, C.GlobalTensorT) and math.prod(dims) <= _MAX_TENSOR_ARRAY:
             # `GlobalTensor<float> mm1Res[2];`: an object per element (as a `GlobalTensor<float> x;` is one), so that
             # `mm1Res[0].SetGlobalBuffer(p)` sets the tensor a later `mm1Res[i]` reads; the memory held nothing
@@ -210,23 +214,3 @@ class DeclarationLowering:
         else:
             return None
         return cell, [*indices, self.index_value(index, node)], t.elem
-
-
-def _flatten_init(items: list[object], dims: list[int]) -> Iterator[tuple[list[int], Val]]:
-    """(index tuple, value) for a brace initialiser of an array of shape `dims` (nested or flat)."""
-    flat_nested = all(isinstance(i, Val) and not isinstance(i.obj, list) for i in items)
-    if len(dims) > 1 and flat_nested:  # `int a[2][2] = {1, 2, 3, 4}`
-        for n, item in enumerate(items):
-            position, rest = [], n
-            for d in reversed(dims):
-                position.insert(0, rest % d)
-                rest //= d
-            if rest == 0:
-                yield position, item  # type: ignore[misc]
-        return
-    for i, item in enumerate(items[: dims[0]]):
-        if len(dims) > 1 and isinstance(item, Val) and isinstance(item.obj, list):
-            for position, value in _flatten_init(item.obj, dims[1:]):
-                yield [i, *position], value
-        elif isinstance(item, Val):
-            yield [i], item

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ascendir.lower import ctypes as C
-from ascendir.lower import register_moves, ub_pointer
+from ascendir.lower import aggregates, register_moves, ub_pointer
 from ascendir.lower.ast_queries import (
     bare_name_arguments,
     memo,
@@ -119,6 +119,7 @@ class FunctionInlining:
         if isinstance(node, A.Call):
             args = self._out_parameters(fn, args, node)
         frame = Frame(fn.name.parts[-1].name, [dict(captured or {})], this, env_types, self.written_names(fn.body))
+        frame.namespace = self.scope.declared_in.get(id(fn))
         self.frames.append(frame)
         try:
             self._bind_params(fn, args, node)  # (first: a trailing `-> decltype(count * sizeof(T))` names them)
@@ -134,6 +135,11 @@ class FunctionInlining:
                     # `return {m, n};` (tla's MakeShape `return {t...};`): the list initialises the return type
                     value = (self.init_list(frame.return_type, ret.value.items, ret.value)
                              if isinstance(ret.value, A.InitList) else self.expr(ret.value))
+                    if isinstance(value.obj, Instance) and aggregates.designates_object(ret.value) and \
+                            isinstance(frame.return_type, C.ClassT | C.TilingT) and \
+                            not aggregates.local_by_value(fn, ret.value):
+                        # `return s;` by value: the caller gets an object of its own (aggregates.py)
+                        value = aggregates.copy(self, value, frame.return_type, f"{frame.name}_result", ret)
                     value = (self.convert(value, frame.return_type, ret) if isinstance(frame.return_type, Scalar)
                              else value)
                     self.run_destructors(frame.scopes[0], ret)
@@ -201,9 +207,13 @@ class FunctionInlining:
                 arg = Val(ptype, self.undef(ptype, node))  # the body sees the declared type: no second error there
             if isinstance(ptype, C.TilingT | C.StructT) and isinstance(arg.ctype, Scalar):
                 arg = self.tiling_view(arg) or arg
+            given = arg.obj
             arg = self._converted_to_class(arg, ptype, p.name, node)
+            if isinstance(arg.obj, Instance) and arg.obj is given and not is_ref \
+                    and aggregates.written(self, fn, p.name, arg.obj):
+                arg = aggregates.copy(self, arg, ptype, p.name, node)  # taken by value and changed: a copy
             if isinstance(arg.obj, Instance) or isinstance(arg.obj, Cell) and is_ref:
-                self.bind(p.name, arg.obj)  # objects and references alias the caller's variable
+                self.bind(p.name, arg.obj)  # references alias the caller's variable, as do objects not copied
                 continue
             if isinstance(ptype, Scalar) and p.name in frame.assigned:
                 self.bind(p.name, self.new_cell(ptype, p.name, node, arg))
@@ -229,6 +239,13 @@ class FunctionInlining:
         if not isinstance(t, C.ClassT) or t.name not in self.scope.classes:
             return arg
         inst = arg.obj if isinstance(arg.obj, Instance) else None
+        if inst is not None and inst.info is not self.scope.classes[t.name]:
+            own = [b for b in object_parts(inst) if b.info is self.scope.classes[t.name] and b.hidden]
+            exact = [b for b in own if b.ctype.args == t.args[:len(b.ctype.args)]]
+            if len(exact) == 1:
+                # a base part with members of its own (one of tla's sibling EBO<I, T> bases, each holding its
+                # `t_`): the parameter refers to that subobject, whose code reads its own members
+                return Val(t, obj=exact[0])
         if inst is not None and (inst.info is self.scope.classes[t.name] or any(
                 b.info is self.scope.classes[t.name] for b in object_parts(inst))):
             return arg

@@ -64,11 +64,6 @@ class TilingAccess:
             # the float as the uint32_t of an unknown field)
             return Val(C.TilingT(t.name, path), tiling.ssa, obj=tiling.obj)
         if isinstance(ftype, C.ArrayT) and index is None:
-            from ascendir.lower import record_arrays
-
-            held = record_arrays.member(self, tiling, path)  # `p.shape` of a local record: its own array
-            if held is not None:
-                return held
             return Val(ftype, tiling.ssa, obj=("tiling_array", tiling, path))
         scalar = ftype.elem if isinstance(ftype, C.ArrayT) else ftype
         if not isinstance(scalar, Scalar):

@@ -8,9 +8,9 @@ per scalar field with the element as its leading dimension (a `uint32_t idx[3]` 
 position i (Cell.at). Reads, writes, member calls and copies of the element then go through the ordinary
 object model.
 
-Only classes whose data are plain values are held this way (scalars, arrays of scalars, nested objects of
-such classes, constants); an element holding a tensor, a queue or a pointer keeps the one-object-per-element
-model of small arrays (lower_objects.py), which only a constant index selects.
+Only classes whose data are plain values are held this way (aggregates.plain: scalars, arrays of scalars,
+nested objects of such classes, constants); an element holding a tensor, a queue or a pointer keeps the
+one-object-per-element model of small arrays (lower_objects.py), which only a constant index selects.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, SSAValue
 
-from ascendir.lower import ctypes as C
+from ascendir.lower import aggregates, ctypes as C
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.fast_ops import erase_ops, name_hint
 from ascendir.lower.values import Cell, Instance, Val
@@ -64,7 +64,9 @@ def declare(lw: FunctionLowerer, t: C.ArrayT, name: str, node: A.Node) -> Val | 
     try:
         with lw.detached(scratch):
             sample = lw.instantiate(elem, name, node)
-            _rebuild(sample, _require_plain)
+            if not aggregates.plain(sample):
+                raise _NotPlain
+            _rebuild(sample, lambda c: c)  # (an element holding an array of objects itself is not spread either)
             constructs = any(isinstance(op, memref.StoreOp) or op.regions or op.dialect_name() == "ascendc"
                              for op in scratch.ops)
     except (Unsupported, _NotPlain):
@@ -119,14 +121,6 @@ def each_element(lw: FunctionLowerer, array: ObjectArray, node: A.Node,
 
 def _view(array: ObjectArray, position: SSAValue) -> Instance:
     return _rebuild(array.fields, lambda c: Cell(c.ctype, c.ref, c.name, at=(position,)))
-
-
-def _require_plain(cell: Cell) -> Cell:
-    t = cell.ctype
-    plain = isinstance(t, C.Scalar) or (isinstance(t, C.ArrayT) and isinstance(C.array_shape(t)[1], C.Scalar))
-    if not plain or cell.points_to is not None or cell.at:
-        raise _NotPlain
-    return cell
 
 
 def _rebuild(inst: Instance, cell: Callable[[Cell], Cell]) -> Instance:

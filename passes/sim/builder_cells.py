@@ -145,7 +145,11 @@ class CellEmission:
         if isinstance(cell, str) and cell.startswith("o"):
             self.values[op.memref] = self.obj(op.value)
             return
-        self.move(cell, self.loc(op.value), op)
+        value = self.loc(op.value)
+        if isinstance(cell, Struct) and isinstance(value, Struct):
+            struct_arrays.store_into(self, cell, value, op)  # the variable's arrays keep their own storage
+            return
+        self.move(cell, value, op)
 
     def store_handle(self, cell: HandleArray, indices: Sequence[SSAValue], value: str, op: Operation) -> None:
         """`cell[indices] = value` for an array of tensor handles (a run-time index selects over every element)."""

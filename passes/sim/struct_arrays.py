@@ -3,7 +3,8 @@ elementLengths[4]` of MrgSort4Info), on the simulator's scalar stack.
 
 Each struct value built by a struct_init owns its arrays, as a C++ object does: an array given to the
 constructor is copied element by element into the struct's own (a later store into the caller's array does not
-show through), one not given starts as zeros (the member's default). The lowering reads `p.padList` as a
+show through), one not given starts as zeros (the member's default); a struct stored into a variable is copied
+into the variable's own arrays (store_into). The lowering reads `p.padList` as a
 struct_get whose result is that array's memref, so `p.padList[i] = v` stores into the struct's array and a call
 given `p` reads what was stored.
 """
@@ -136,3 +137,25 @@ def own_members(b: ProgramBuilder, struct: str, op: Operation | None) -> dict[st
         elif (own := own_array(b, struct, member.name, None, op)) is not None:
             fields[member.name] = (own.operand(), "")
     return fields
+
+
+def store_into(b: ProgramBuilder, cell: Struct, value: Struct, op: Operation) -> None:
+    """A struct value stored into a struct variable (`auto other = params;`, `p = q;`): the variable keeps its
+    own arrays, into which the value's are copied element by element, so a later store through either does not
+    show in the other; the scalars move as before. (A value the variable's own arrays already hold, a field set
+    on the variable's value, `p.n = 5`, copies nothing.)"""
+    rest: dict[str, tuple[str, str]] = {}
+    for name, (reg, ty) in value.fields.items():
+        own = parse_operand(cell.fields[name][0]) if not ty and name in cell.fields else None
+        given = parse_operand(reg) if own is not None else None
+        if own is None or given is None or given.elem != own.elem:
+            rest[name] = (reg, ty)
+            continue
+        if given.offset == own.offset:
+            continue
+        for i in range(min(own.size, given.size)):
+            index = b.regs.const("i64", str(i))
+            element = b.regs.scalar()
+            b.emit(f"ld.stack.{own.elem}", [given.operand(), index], [element], op)
+            b.emit(f"st.stack.{own.elem}", [own.operand(), index, element], op=op)
+    b.move(cell, Struct(value.type_name, rest), op)

@@ -1,4 +1,5 @@
-"""A kernel's own plain struct held in a local variable keeps its C array members (ascendir/lower/record_arrays.py).
+"""A kernel's own plain struct held in a local variable keeps its C array members (an object of its class,
+ascendir/lower/aggregates.py; record_arrays.py before).
 NPUKernelBench Lerp copies its tiling into `TilingParam paramList = {.total_length = ..., ...}` and then fills the
 array members in a loop, `paramList.shape[i] = tiling_data.shape[i]`, and its broadcast class keeps
 `this->shape = paramList.shape`. The element stores had nowhere to go (ASC103, the statement left out) and the

@@ -77,3 +77,21 @@ def test_each_element_keeps_its_own_loop_arrays(tmp_path: Path) -> None:
     np.testing.assert_array_equal(y[:2 * n], np.concatenate([x[:n], x[:n]]))
     np.testing.assert_array_equal(y[2 * n:4 * n], x[:2 * n])
     np.testing.assert_array_equal(y[4 * n:], np.full(128 - 4 * n, -1, np.float32))
+
+
+def test_a_copied_struct_has_arrays_of_its_own(tmp_path: Path) -> None:
+    # `auto other = params; other.loopInfo.loopSize[0] = 1;` must leave params' loop as it was: the simulator
+    # moved a struct into a variable by naming the source's arrays (passes/sim/struct_arrays.store_into), so the
+    # copy called with params then moved 1 element per row instead of n
+    source = SOURCE.replace("auto params = params_[k];", "auto params = params_[k];\n"
+                            "            MultiCopyParams<T, 2> other = params;\n"
+                            "            other.loopInfo.loopSize[0] = 1;")
+    path = tmp_path / "mcp_copy.cpp"
+    path.write_text(source, encoding="utf-8")
+    x = np.arange(64, dtype=np.float32)
+    n = 8
+    result = run(str(path), {"x": x}, chip="950PR", block_dim=1, tiling={"n": n}, outputs={"y": ((128,), "float32")})
+    assert result.ok, [str(d) for d in result.findings]
+    y = result.outputs["y"]
+    np.testing.assert_array_equal(y[:2 * n], np.concatenate([x[:n], x[:n]]))
+    np.testing.assert_array_equal(y[2 * n:4 * n], x[:2 * n])
