@@ -9,6 +9,12 @@ use crate::memory::{GmRole, MemKind};
 
 // ---------------------------------------------------------------------------------------------- Matmul
 
+/// The cube rig with the two objects the programs name: the TPipe o0 and the Matmul object o1 (a program naming an
+/// object it does not declare is a parse error).
+fn matmul_rig(kernel_type: &str) -> Rig {
+    Rig::new(kernel_type).objects("object o0 pipe pipe\nobject o1 opaque mm type=Matmul\n")
+}
+
 fn matmul_program(calls: &str) -> String {
     format!(
         "  call REGIST_MATMUL_OBJ.one tpipe=o0 workspace=h3 mm=o1 tiling.M=r1:i32 tiling.N=r2:i32 tiling.Ka=r3:i32 \
@@ -39,7 +45,7 @@ fn matmul_iterate_all_and_iterate_get_tensor_c_give_the_same_c() {
         (6, "i32", 1),
     ];
     let rig = || {
-        Rig::new("aic")
+        matmul_rig("aic")
             .gm("a", GmRole::Input, f16_bytes(&a))
             .gm("b", GmRole::Input, f16_bytes(&b))
             .gm("bias", GmRole::Input, f32_bytes(&bias))
@@ -53,7 +59,6 @@ fn matmul_iterate_all_and_iterate_get_tensor_c_give_the_same_c() {
             "{set}  call IterateAll.gm<T=f32> self=o1 gm=h3\n  call End.plain self=o1"
         )),
     );
-    // o0 / o1 are objects the program does not declare here: the decoder only needs their ids
     assert!(out.codes().is_empty(), "{:?}", out.findings.list);
     assert_eq!(read_f32(&out.gm[3]), want);
     let looped = format!(
@@ -84,7 +89,7 @@ fn matmul_transposed_operands_tails_and_half_output() {
     let a: Vec<f32> = (0..m * k).map(|x| a_t[(x % k) * m + x / k]).collect();
     let b: Vec<f32> = (0..k * n).map(|x| b_t[(x % n) * k + x / n]).collect();
     let want = reference(&a, &b, m, n, k);
-    let out = Rig::new("aic")
+    let out = matmul_rig("aic")
         .gm("a", GmRole::Input, f16_bytes(&a_t))
         .gm("b", GmRole::Input, f16_bytes(&b_t))
         .gm("bias", GmRole::Input, vec![])
@@ -123,7 +128,7 @@ fn matmul_transposed_operands_tails_and_half_output() {
 
 #[test]
 fn matmul_without_a_tiling_says_so() {
-    let out = Rig::new("aic").gm("a", GmRole::Input, vec![0; 64]).run(
+    let out = matmul_rig("aic").gm("a", GmRole::Input, vec![0; 64]).run(
         &[],
         "  call SetTensorA.gm<T=f16> self=o1 gm=h0\n  call SetTensorB.gm<T=f16> self=o1 gm=h0\n  \
          call IterateAll.gm<T=f32> self=o1 gm=h0",
@@ -138,7 +143,7 @@ fn matmul_past_the_end_of_its_matrices_reports_it_and_computes_what_is_inside() 
     let a: Vec<f32> = (0..m * k).map(|i| (i % 5) as f32).collect();
     let b: Vec<f32> = (0..k * n).map(|i| (i % 3) as f32).collect();
     let want = reference(&a, &b, m, n, k);
-    let out = Rig::new("aic")
+    let out = matmul_rig("aic")
         .gm("a", GmRole::Input, f16_bytes(&a))
         .gm("b", GmRole::Input, f16_bytes(&b))
         .gm("bias", GmRole::Input, vec![])
@@ -176,7 +181,7 @@ fn matmul_iterate_into_a_co1_tensor_leaves_nz_partial_sums_in_l0c() {
          call SetTensorA.gm<T=f16> self=o1 gm=h0\n  call SetTensorB.gm<T=f16> self=o1 gm=h1\n  \
          r12:i1 = call Iterate.co1<T=f32> self=o1 enPartialSum=r14:i1 localCmatrix=h4",
     );
-    let out = Rig::new("aic")
+    let out = matmul_rig("aic")
         .gm("a", GmRole::Input, f16_bytes(&a))
         .gm("b", GmRole::Input, f16_bytes(&b))
         .gm("bias", GmRole::Input, vec![])
@@ -218,7 +223,7 @@ fn a_mix_blocks_aic_writes_c_for_both_of_its_aivs_one_request_after_the_other() 
     let a: Vec<f32> = (0..m * k).map(|i| (i % 5) as f32).collect();
     let b: Vec<f32> = (0..k * n).map(|i| (i % 3) as f32).collect();
     let rig = || {
-        Rig::new("mix_aic_1_2")
+        matmul_rig("mix_aic_1_2")
             .gm("a", GmRole::Input, f16_bytes(&a))
             .gm("b", GmRole::Input, f16_bytes(&b))
             .gm("bias", GmRole::Input, vec![])

@@ -29,6 +29,12 @@ impl Rig {
         }
     }
 
+    /// Declares the program's objects (`object` lines, o0 first): a call's object operand must be one.
+    pub(super) fn objects(mut self, decls: &str) -> Rig {
+        self.header += decls;
+        self
+    }
+
     pub(super) fn gm(mut self, name: &str, role: GmRole, data: Vec<u8>) -> Rig {
         self.gm.push((name.into(), role, data));
         self
