@@ -44,8 +44,10 @@ from ascendir.lower.calls_methods import method_call, tensor_element
 from ascendir.lower.calls_overloads import (
     deduction_fails,
     explicit_types as explicit_types,
+    in_written_namespace,
     pick_overload as pick_overload,
     takes,
+    without_user_conversions,
 )
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.function import REGISTER_API_FUNCTIONS, Unsupported, in_register_api
@@ -104,7 +106,7 @@ def lower_call(lw: FunctionLowerer, e: A.Call, expected: CType | None) -> Val:
         target = pointer.obj
         if isinstance(target, Instance) and target.find_method("operator()") is not None:
             return lw._operator_call(target, "operator()", e, e.args)
-    elif isinstance(callee, A.Index | A.Call):  # `list[1]()`, `make()()`: a function object
+    else:  # `list[1]()`, `make()()`, `Product{}(x)` (tla): a function object
         target = lw.expr(callee).obj
         if isinstance(target, Instance) and target.find_method("operator()") is not None:
             return lw._operator_call(target, "operator()", e, e.args)
@@ -237,10 +239,12 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         args = lower_args(lw, e.args)
         # C++ drops a function template whose deduction fails; with none of the program's left, `min`/`max` are
         # the builtins (tla's `min(C<t>, C<u>)` seen through `using namespace tla` for two uint32_t)
-        fns = [f for f in lw.scope.functions[name] if not deduction_fails(lw, f, args)]
+        written = in_written_namespace(lw, all_parts[:-1], lw.scope.functions[name])
+        fns = [f for f in written if not deduction_fails(lw, f, args, targs)]
         if not fns and name in ("min", "max") and len(args) == 2:
             return min_max(lw, e, name, args)
-        fns = enable_if.enabled(lw, fns or lw.scope.functions[name], None, targs)
+        fns = enable_if.enabled(lw, fns or written, None, targs)
+        fns = without_user_conversions(lw, [f for f in fns if takes(f, len(args))] or fns, targs, args)
         fn = pick_overload(fns, len(args), e, name, lw, args)
         if copies_tiling(args):
             return tiling_copy(lw, e, args)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from xdsl.dialects import scf
 from xdsl.ir import Block, Region
 
-from ascendir.lower import ctypes as C, enable_if
+from ascendir.lower import class_bases, ctypes as C, enable_if
 from ascendir.lower.calls_api import lower_args
 from ascendir.lower.calls_overloads import explicit_types, pick_overload
 from ascendir.lower.function import Unsupported
@@ -125,12 +125,12 @@ def _type_holder(lw: FunctionLowerer, t: C.ClassT, depth: int) -> Instance:
     """An object of class `t` without members, with base parts alike: what a static method called through the
     type (`MatrixCoord::Min`, declared by its base Coord<2>) runs on."""
     info = lw.scope.classes[t.name]
-    types = {p.name: v for p, v in zip(info.scope_params or [], t.args) if p.name}
+    types = class_bases.argument_bindings(info.scope_params or [], t.args)  # (`T... Ns`: a pack)
     holder = Instance(info, t, types, {}, f"<{t.name}>")
     if depth < 8:
-        for ref in info.decl.bases:
-            with lw._class_template_frame(info, t.args):
-                base = lw.resolve_type(ref)
+        with lw._class_template_frame(info, t.args):
+            bases = class_bases.base_types(lw, info.decl.bases)
+        for base in bases:
             if isinstance(base, C.ClassT) and base.name in lw.scope.classes and base.name != t.name:
                 holder.bases.append(_type_holder(lw, base, depth + 1))
     return holder

@@ -10,6 +10,7 @@ or PrologueB (`template <class T = PrologueA, class U = PrologueB> std::enable_i
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -81,3 +82,34 @@ def enabled(lw: FunctionLowerer, fns: Sequence[A.FunctionDecl], owner: Instance 
         return list(fns)
     kept = [fn for fn in fns if not disabled(lw, fn, owner, targs)]
     return kept or list(fns)
+
+
+def fails_for(lw: FunctionLowerer, fn: A.FunctionDecl, bound: dict[str, object]) -> bool:
+    """Whether an enable_if condition of the function template `fn` is false for the template arguments `bound`
+    (given and deduced): its return type's, or a defaulted parameter's of the `typename std::enable_if<cond>::type*
+    = nullptr` form (tla's TLA_REQUIRES(is_integral<T>::value) on `get<I>(T&& t)`, which a tuple argument drops,
+    as C++ does by substitution failure, [temp.deduct]/8). A condition naming a parameter not bound, or that does
+    not fold, decides nothing."""
+    params = lw.scope.function_templates.get(id(fn))
+    if not params or "enable_if" in lw.scope.classes or "enable_if_t" in lw.scope.classes:
+        return False
+    conditions = [c for c in [_condition(fn)] if c is not None]
+    for p in params:
+        if p.kind == "value" and p.type is not None and p.type.pointers == ["*"] and p.default is not None:
+            found = parts_of(dataclasses.replace(p.type, pointers=[]))
+            if found is not None:
+                conditions.append(found[0])
+    if not conditions or any(p.name and p.name not in bound and p.default is None for p in params):
+        return False
+    given = [bound.get(p.name or "", None) for p in params]
+    if any(v is None for v, p in zip(given, params) if p.default is None):
+        return False
+    try:
+        with lw._template_frame(fn.name.parts[-1].name, params, [v for v in given if v is not None]):
+            for p in params:
+                if p.name and p.name in bound:
+                    lw.frame.types[p.name] = bound[p.name]
+            values = [lw._template_arg_value(c) for c in conditions]
+    except Unsupported:
+        return False
+    return any(isinstance(v, bool | int) and not v for v in values)

@@ -28,6 +28,7 @@ class Frame:
     return_flag: Cell | None = None
     loop_flags: list[dict[str, Cell | None]] = field(default_factory=list)  # innermost last: break/continue cells
     owner: ClassInfo | None = None  # the class whose declarations a class template's frame lowers (its aliases)
+    namespace: str | None = None  # the namespace of the function whose body this is (its names are looked up there)
     # a function returning a user-class object from several returns: the object each return copies into
     return_object: Instance | None = None
     # a function returning `auto` from several returns (an `if constexpr` chain, catlass's CeilDiv over shapes):

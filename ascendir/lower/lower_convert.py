@@ -20,7 +20,7 @@ from ascendir.lower.const_fold import convert_const, fold_binary
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.fast_ops import CMPF, CMPI, I1, fast_op
-from ascendir.lower.values import Val
+from ascendir.lower.values import Instance, Val
 from frontend import ast as A
 
 
@@ -171,6 +171,11 @@ class ConversionLowering:
                 return v  # enum values passed where an integer is declared: keep the enumerator
             if isinstance(s, C.UnknownT):
                 return Val(t, self.undef(t, node)) if v.const is None else Val(t, const=v.const)
+            through = self._converted(v, node) if isinstance(v.obj, Instance) else v
+            if through is not v:
+                # an object of a class with one conversion operator (tla's `C<v>::operator value_type()`), where a
+                # number is wanted: `uint32_t m = get<0>(shape)` converts implicitly (C++ [class.conv.fct])
+                return self.convert(through, t, node)
             raise Unsupported(f"cannot convert {s} to {t}", node)
         if s == t:
             return v

@@ -42,6 +42,9 @@ class NameLowering:
             return Val(C.RegisterApiT())
         parts = self.scope.without_namespaces([p for p in e.qname.parts if p.name not in TRANSPARENT_NAMESPACES])
         name = parts[-1].name if parts else e.qname.parts[-1].name
+        if len(parts) >= 2 and self.names_std_homonym(e.qname.parts):
+            # `std::tuple_size<T>::value` beside tla's own tuple_size: the library's trait, not modelled
+            raise Unsupported(f"'{e.qname.text}' (the standard library's, not the program's {parts[-2].name})", e)
         if len(parts) <= 1:
             b = self.lookup(name)
             if b is not None:
@@ -66,6 +69,13 @@ class NameLowering:
             # `Base::pipe` with `using Base = KernelBase<T>;`: a member of this object's part of that class
             # (`Base::Base::pipe`: of that part's own base)
             return self._member_of_instance(part, name, e)
+        elif len(parts) >= 2 and parts[0].name == "decltype" and len(parts[0].template_args or []) == 1:
+            # `decltype(shape<0, 0>(layout))::value` (tla's MakeLayoutTile): a member of the operand's type (the
+            # parser keeps the operand as the part's one argument), as `decltype(...)` in a type is read
+            operand = self.expr((parts[0].template_args or [])[0].value).ctype  # type: ignore[arg-type]
+            member = self._member_of_type_argument(operand, parts[1:], e)
+            if member is not None:
+                return member
         elif parts[0].name in self.frame.types and not parts[0].template_args:
             # `A_TYPE::isTrans`, `T::value`: a member of a template's type argument
             member = self._member_of_type_argument(self.frame.types[parts[0].name], parts[1:], e)

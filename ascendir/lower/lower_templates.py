@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
-from ascendir.lower import enable_if, matmul_config, template_values
+from ascendir.lower import class_bases, enable_if, matmul_config, template_values
 from ascendir.lower.ast_queries import node_text, type_text
 from ascendir.lower.astwalk import walk
 from ascendir.lower.ctypes import Scalar
@@ -45,10 +45,16 @@ class TemplateArguments:
                                       ) -> dict[str, object] | None:
         """The bindings of a partial specialisation's parameters that make its pattern (`<T, U, 1>`) the
         arguments `values`, or None when it does not match or an argument it depends on is unknown."""
-        if len(pattern) > len(values) or not self._defaults_match(primary, len(pattern), values):
-            return None
         names = {p.name for p in params if p.name}
         bound: dict[str, object] = {}
+        packed = _parameter_named(pattern[-1].value, names) if pattern and pattern[-1].pack else None
+        if packed is not None and len(pattern) - 1 <= len(values):
+            # `TupleBase<index_sequence<I...>, T...>` (tla): a pack expansion ending the pattern takes the arguments
+            # the others leave, none included (C++ [temp.deduct.type]/9, the trailing pack of P's argument list)
+            bound[packed] = Pack(tuple(values[len(pattern) - 1:]))
+            pattern, values = pattern[:-1], values[:len(pattern) - 1]
+        elif len(pattern) > len(values) or not self._defaults_match(primary, len(pattern), values):
+            return None
         sfinae: list[tuple[tuple[A.TemplateArg, A.TemplateArg | None], object]] = []
         for arg, value in zip(pattern, values):
             condition = enable_if.parts_of(arg.value)
@@ -84,6 +90,12 @@ class TemplateArguments:
         parameter takes the value; `Policy<FLAG>` matches an instance of the class template Policy whose
         arguments match in turn (`MmadAtlasA2Pingpong<ENABLE_UNIT_FLAG_>` for MmadAtlasA2Pingpong<true>);
         anything else must equal the value."""
+        written = node.type if isinstance(node, A.TypeArgExpr) else node
+        if isinstance(written, A.TypeRef) and (set(written.qualifiers) & {"const", "volatile"} or any(
+                p in ("&", "&&") for p in written.pointers)):
+            # `is_constant<n, T const&>` (tla): the lowering's types carry no cv-qualifiers or references, so such
+            # a pattern never matches (each of tla's forwarded to is_constant<n, T>, itself matching again)
+            return False
         param = _parameter_named(node, names)
         if param is not None:
             if param in bound and not _same_template_arg(bound[param], value):
@@ -96,6 +108,11 @@ class TemplateArguments:
         if isinstance(qname, A.QualifiedName) and qname.parts[-1].template_args and any(
                 _mentions(a.value, names) for a in qname.parts[-1].template_args):
             last = qname.parts[-1]
+            if isinstance(ref, A.TypeRef) and last.name in self.scope.alias_templates and (
+                    expanded := class_bases.alias_expanded(self, ref)) is not None:
+                # `TupleBase<index_sequence<I...>, T...>`: the alias template is the type it names, its parameters
+                # replaced (C++ [temp.alias]/2): IntegerSequence<size_t, I...>
+                return self._match_pattern_arg(expanded, value, names, bound)
             if last.name in ("GlobalTensor", "LocalTensor") and isinstance(value, C.GlobalTensorT | C.LocalTensorT):
                 # `tla::Tensor<AscendC::GlobalTensor<ElementSrc>, ...>`: the API's tensor types are no classes of
                 # the program; their one argument is the element type
@@ -192,6 +209,12 @@ class TemplateArguments:
                 if isinstance(bound, Pack):
                     values.extend(bound.items)
                     continue
+            if a.pack and self.frames and (n := class_bases.pack_length(self, a.value)) is not None:
+                # `tla::tuple<tla::Int<Is*0>...>`: the pattern once per element of the packs it names
+                for k in range(n):
+                    with class_bases.pack_element(self, k, [a.value]):
+                        values.append(self._template_arg_value(A.TemplateArg(a.span, a.value)))
+                continue
             values.append(self._template_arg_value(a))
         return tuple(values)
 
@@ -206,7 +229,8 @@ class TemplateArguments:
             bound = self.frame.types.get(a.value.qname.parts[0].name)
             if isinstance(bound, C.UnknownT | FunctionRef):
                 return bound  # a template parameter whose value is out of reach stays an unknown value
-        if isinstance(a.value, A.Name) and len(a.value.qname.parts) >= 2 and a.value.qname.parts[-2].template_args:
+        if isinstance(a.value, A.Name) and len(a.value.qname.parts) >= 2 and a.value.qname.parts[-2].template_args \
+                and a.value.qname.parts[-1].name != "value":  # (`Trait<T>::value` is a value: self.expr below)
             # `PolicySelector<b, c>::template type`, a member alias template of the class chosen for <b, c>
             member = self.class_member_type(a.value.qname.parts[-2], a.value.qname.parts[-1].name)  # type: ignore[attr-defined]
             if isinstance(member, C.TemplateNameT):
@@ -252,6 +276,12 @@ class TemplateArguments:
         this = self.frame.this if self.frames else None
         if this is not None and this.info.decl.name == name:
             return None
+        owner = this.info if this is not None else self.frame.owner if self.frames else None
+        while len(parts) == 1 and owner is not None:
+            if name in owner.aliases and name not in owner.alias_templates:
+                # a member alias hides it (tla's Tensor: `using Layout = Layout_;`, then tuple<..., Layout>)
+                return None
+            owner = owner.outer
         return C.TemplateNameT(name)
 
     def _value_parameter(self, t: A.TypeRef) -> object:
@@ -449,8 +479,8 @@ class TemplateArguments:
     @contextmanager
     def _template_frame(self, name: str, params: Sequence[A.TemplateParam], args: Sequence[object]) -> Iterator[None]:
         """Lowers what a template declares with its parameters bound to `args` (defaults for the rest)."""
-        # (a pack a partial specialisation's pattern deduced arrives whole, as the one argument left)
-        types = {p.name: (args[i] if len(args) == i + 1 and isinstance(args[i], Pack) else Pack(tuple(args[i:])))
+        # (a pack a partial specialisation's pattern deduced arrives whole, one argument per pack parameter)
+        types = {p.name: (args[i] if i < len(args) and isinstance(args[i], Pack) else Pack(tuple(args[i:])))
                  if p.variadic else args[i] if i < len(args)
                  else self._default_template_value(p) for i, p in enumerate(params) if p.name}
         self.frames.append(Frame(name, [{}], None, types, set()))
@@ -507,6 +537,17 @@ class TemplateArguments:
         held = template_values.variable_template(self, parts, parts[-1]) if parts else None
         if held is not None:
             return held
+        if len(parts) >= 2 and parts[-1].name == "value" and parts[-2].name in self.scope.alias_templates and (
+                expanded := class_bases.alias_expanded(self, A.TypeRef(parts[-2].span, A.QualifiedName(
+                    parts[-2].span, [parts[-2]])))) is not None and isinstance(expanded.base, A.QualifiedName):
+            # `is_std_integral<T>::value` with `template <class T> using is_std_integral = std::is_integral<T>;`
+            # (tla): the trait the alias names, as written there
+            found = self._type_trait([*expanded.base.parts, parts[-1]])
+            if found is not None:
+                return found
+        category = template_values.std_category(self, parts)
+        if category is not None:
+            return category
         if len(parts) >= 2 and parts[-1].name == "value" and parts[-2].name == "is_empty" \
                 and len(parts[-2].template_args or []) == 1:
             # `std::is_empty<T>::value` (tla's is_static: a shape known at compile time is an empty class)

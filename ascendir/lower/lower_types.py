@@ -23,6 +23,15 @@ from ascendir.lower.values import Instance, Pack
 from frontend import ast as A
 
 
+# <type_traits>' transformations that only drop cv-qualifiers and references ([meta.trans.cv], [meta.trans.ref])
+_CV_REF_TRANSFORMS = frozenset({"remove_cv_t", "remove_const_t", "remove_volatile_t", "remove_reference_t",
+                                "remove_cvref_t"})
+
+
+# the standard integral constant classes, whose `value` a program's homonym (tla's) holds alike
+_INTEGRAL_CONSTANTS = frozenset({"integral_constant", "bool_constant", "true_type", "false_type"})
+
+
 class TypeResolution:
     """Type resolution: methods of FunctionLowerer (function.py), which inherits them."""
 
@@ -75,6 +84,8 @@ class TypeResolution:
         parts = self.scope.without_namespaces([p for p in t.base.parts if p.name not in TRANSPARENT_NAMESPACES])
         if not parts:
             return C.UnknownT(str(t.base))
+        if self.names_std_homonym(t.base.parts):
+            return C.UnknownT(t.base.text)  # `typename std::tuple_size<T>::type`: the library's, not tla's
         last = parts[-1]
         if len(parts) >= 2 and last.name == "type" and (parts[-2].name == "conditional" or (
                 parts[-2].name == "Conditional" and "Conditional" not in self.scope.classes)):
@@ -105,6 +116,10 @@ class TypeResolution:
         if bound is None and len(parts) >= 2 and parts[-2].name in self.scope.alias_templates:
             # `mmQuantType<int8_t, half, int32_t>::MT`: a member of the class an alias template names
             bound = self.named_type(parts[-2].name, parts[-2].template_args)
+        if isinstance(bound, C.LocalTensorT | C.GlobalTensorT) and last.name == "PrimType" and bound.elem is not None:
+            # `typename BuiltinTensor::PrimType` (tla's Tensor::Element): the tensor's element type, as the
+            # library's `using PrimType = PrimT<T>;` gives for the scalar types modelled here
+            return bound.elem
         if isinstance(bound, C.MatmulTypeT) and bound.member_type(last.name) is not None:
             return bound.member_type(last.name)  # type: ignore[return-value]  # `typename A_TYPE::T`
         if isinstance(bound, C.ClassT) and bound.name in self.scope.classes:
@@ -257,6 +272,13 @@ class TypeResolution:
                 if picked is not None and not isinstance(picked, int | float | str):
                     return picked  # type: ignore[return-value]
             return C.UnknownT("conditional_t")
+        if name in _CV_REF_TRANSFORMS and len(args) == 1 and name not in self.scope.classes \
+                and name not in self.scope.aliases:
+            # std::remove_cv_t<T>, remove_reference_t<T> (tla's remove_cvref_t<T> names both): the lowering's
+            # types carry neither cv-qualifiers nor references, so the type given is the result
+            held = self._template_arg_value(args[0])
+            if not isinstance(held, bool | int | float | str) and held is not None:
+                return held  # type: ignore[return-value]
         if name == "PrimT" and len(args) == 1:
             # AscendC's PrimT<T>: the element type of T (T itself for the scalar types modelled here)
             inner = self._template_arg_value(args[0])
@@ -324,7 +346,7 @@ class TypeResolution:
                 return library
         if name in self.scope.tiling_structs and name not in self.scope.classes:
             return C.TilingT(name)
-        cls = self.scope.classes.get(name)
+        cls = self.scope.classes.get(name) if not self._alias_of_this_namespace(name, qualifiers) else None
         class_key = name
         namespace: str | None = None  # of the homonym meant: only its specialisations apply
         if name in self.scope.homonyms:
@@ -363,7 +385,8 @@ class TypeResolution:
             params = self.scope.alias_templates.get(name)
             if params and targs:
                 # `mmType<half, CubeFormat::ND>`: the aliased type with the alias's parameters bound
-                with self._template_frame(name, params, [self._template_arg_value(a) for a in targs]):
+                # (`Stride<Ts...>` of tla's MakeStride: a pack expansion among the arguments is its elements)
+                with self._template_frame(name, params, list(self._template_arg_values(targs))):
                     return self.resolve_type(self.scope.aliases[name])
             return self.resolve_type(self.scope.aliases[name])
         if name in REGISTER_API_TYPES and self.report.api_uncatalogued:
@@ -375,6 +398,37 @@ class TypeResolution:
             return t if isinstance(t, Scalar) else C.I32  # user enums are plain integers to us
         library = self._library_type(name, args)
         return library if library is not None else C.UnknownT(name)
+
+    def names_std_homonym(self, written: Sequence[A.NamePart]) -> bool:
+        """Whether a name written `std::X<...>::...` names the standard library's X while the program declares a
+        class template X of its own in another namespace: tla's `tuple_size<T, void_t<typename
+        std::tuple_size<T>::type>> : integral_constant<size_t, std::tuple_size<T>::value>` asks the library's
+        trait, which the lowering does not model ([namespace.qual]). Reading it as tla's own made the class its own
+        base (an endless lookup)."""
+        if len(written) < 2 or written[0].name != "std":
+            return False
+        named = next((p.name for p in written[1:] if p.name not in self.scope.namespaces), None)
+        if named in _INTEGRAL_CONSTANTS:
+            # (`std::integral_constant<TPosition, POS>`, catlass's PositionType: the lowering has no class for the
+            # library's; a program's homonym of it, tla's, holds the same `value`, so it stands in)
+            return False
+        info = self.scope.classes.get(named or "") or self.scope.declared_templates.get(named or "")
+        return info is not None and not self.scope.declared_in.get(id(info.decl), "").startswith("std")
+
+    def _alias_of_this_namespace(self, name: str, qualifiers: Sequence[str] = ()) -> bool:
+        """Whether `name` is the alias a namespace declares rather than a class of that name declared elsewhere:
+        written with that namespace (`tla::Coord<tla::_0, tla::_0>` in catlass's tile copies, [namespace.qual]),
+        or unqualified in a function of that namespace, where lookup finds the innermost enclosing namespace's
+        declaration first ([basic.lookup.unqual]): tla's `MakeCoord` returns `Coord<Ts...>`, tla's alias of its
+        tuple, not catlass's class template Coord<RANK, Index, LongIndex>."""
+        if name not in self.scope.aliases or name not in self.scope.classes:
+            return False
+        written = "::".join(q for q in qualifiers if q in self.scope.namespaces)
+        here = written or next((f.namespace for f in reversed(self.frames) if f.namespace is not None), None)
+        there = self.scope.alias_namespaces.get(name, "")
+        cls = self.scope.classes[name]
+        return bool(here) and bool(there) and (here == there or here.startswith(f"{there}::")) and \
+            self.scope.declared_in.get(id(cls.decl), "") != there
 
     def _enclosing_args(self, key: str) -> tuple[object, ...]:
         """The arguments of the class template instance that the class `key` is nested in, which an instance of

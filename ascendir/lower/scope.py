@@ -85,6 +85,9 @@ class Scope:
     enums: dict[str, A.EnumDecl] = field(default_factory=dict)
     constants: dict[str, tuple[A.VarDecl, A.Declarator]] = field(default_factory=dict)
     aliases: dict[str, A.TypeRef] = field(default_factory=dict)
+    # the namespace each of those aliases is declared in (tla's `Coord<Ts...>`, an alias in namespace tla beside
+    # catlass's class template Coord in namespace Catlass)
+    alias_namespaces: dict[str, str] = field(default_factory=dict)
     # the template parameters of alias templates (`template <typename T> using aType = MatmulType<..., T>;`)
     alias_templates: dict[str, list[A.TemplateParam]] = field(default_factory=dict)
     # and of variable templates (tla's `template <class Tuple> constexpr auto rank_v = rank_t<Tuple>::value;`)
@@ -180,6 +183,7 @@ def _collect_decls(scope: Scope, decls: list[A.Node], template: list[A.TemplateP
                     scope.variable_templates[decl.name] = template
         elif isinstance(d, A.AliasDecl):
             scope.aliases[d.name] = d.type
+            scope.alias_namespaces[d.name] = namespace
             if template:
                 scope.alias_templates[d.name] = template
             else:
@@ -276,7 +280,14 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
             # one would take the first's place and the first's family would lose it
             key = f"{namespace}::{key}"
         if template:
-            # `template <class T> class Computer<T, 1> {...}`: chosen when the arguments match its pattern
+            # `template <class T> class Computer<T, 1> {...}`: chosen when the arguments match its pattern.
+            # Patterns told apart only by what the key leaves out (catlass's four TileCopyTla<AtlasA2,
+            # Tensor<GlobalTensor<S>, LS, CS, GM>, Tensor<LocalTensor<D>, LD, CD, A1>, enable_if_t<...>>, one per
+            # layout condition) are classes of their own: numbered after the first
+            spelt, n = key, 1
+            while key in scope.classes and scope.classes[key].decl.span != d.span:
+                n += 1
+                key = f"{spelt}#{n}"
             scope.partial_specializations.setdefault(d.name, []).append((d.specialization_args, template, key))
         else:
             # `template <> class Computer<float> {...}`: a class of its own, chosen for those arguments
