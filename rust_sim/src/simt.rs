@@ -38,6 +38,9 @@ use crate::memory::{Handle, Space};
 use crate::program::{Program, Sv, H, R};
 
 pub const WARP: usize = 32;
+/// The most threads one launch may have (SIMD与SIMT混合编程简介/编程模型-140.md: a Thread Block holds at most
+/// 2048; 核函数配置-147.md: asc_vf_call's threadNums x * y * z <= 2048).
+pub const MAX_THREADS: usize = 2048;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WarpKind {
@@ -240,6 +243,22 @@ pub fn begin(core: &mut Core, findings: &mut Findings, pc: usize, loc: i32, d: R
     let count = core.r[n as usize] as i64;
     if count <= 0 {
         return Flow::Jump(end + 1);
+    }
+    if count > MAX_THREADS as i64 {
+        // each thread gets its state here at the start: a count past the documented limit (a dim3 of the
+        // element count, or one read from garbage) would be an allocation the process cannot survive
+        findings.report(
+            code::INVALID_OPERAND,
+            Severity::Error,
+            loc,
+            core.block_idx as i64,
+            format!(
+                "a SIMT launch of {count} threads: a launch has at most {MAX_THREADS} (编程模型-140.md: \
+                 blockDim.x * blockDim.y * blockDim.z <= {MAX_THREADS}; asc_vf_call's threadNums likewise)"
+            ),
+            Vec::new(),
+        );
+        return Flow::Stop;
     }
     let base = (core.r.clone(), core.h.clone(), core.stack.clone());
     // the launch is a vector function: the vector unit runs it after the vector instructions issued before it
@@ -580,6 +599,22 @@ mod tests {
         );
         assert!(out.codes().is_empty(), "{:?}", out.codes());
         assert_eq!(ints(&out.gm[0]), vec![7, 6, 9, 8]);
+    }
+
+    #[test]
+    fn simt_launch_past_the_thread_limit_is_an_error() {
+        // 2049 threads (one past the documented 2048), and a count no allocation could hold: a finding, no
+        // thread runs (before: 2049 ran unreported, and 2^40 aborted the process allocating their states)
+        for count in ["2049", "1099511627776"] {
+            let out = Rig::new(format!(
+                "kernel k aiv\nchip 950PR\nmem UB 196608 32\nparam 0 y h0 gm\nregs 8 4\nstack 0\n\
+                 const r1 i64 {count}\nconst r3 i64 0\nconst r5 i32 7\n"
+            ))
+            .gm(GmRole::Output, vec![0u8; 16])
+            .run("  r2 = simt.begin r1 Lend\n  SetValue.i32 h0 r3:i64 r5:i32\nLend:\n  simt.end");
+            assert_eq!(out.codes(), vec![crate::checks::code::INVALID_OPERAND], "{count}");
+            assert_eq!(ints(&out.gm[0]), vec![0; 4], "{count}");
+        }
     }
 
     #[test]
