@@ -459,7 +459,12 @@ fn exchange(
         let src = match kind {
             WarpKind::Shfl => Some(group + (arg as i64).rem_euclid(width as i64) as usize),
             WarpKind::ShflUp => Some(lane.checked_sub(arg as usize).filter(|&s| s >= group).unwrap_or(lane)),
-            WarpKind::ShflDown => Some(Some(lane + arg as usize).filter(|&s| s < group + width).unwrap_or(lane)),
+            WarpKind::ShflDown => Some(
+                // (a delta past any lane, `-1` as the uint32_t the API takes, gives the caller's own value)
+                lane.checked_add(arg as usize)
+                    .filter(|&s| s < group + width)
+                    .unwrap_or(lane),
+            ),
             WarpKind::ShflXor => Some(
                 Some(lane ^ (arg as usize & (WARP - 1)))
                     .filter(|&s| s < group + width)
@@ -599,6 +604,16 @@ mod tests {
         );
         assert!(out.codes().is_empty(), "{:?}", out.codes());
         assert_eq!(ints(&out.gm[0]), vec![7, 6, 9, 8]);
+    }
+
+    #[test]
+    fn simt_shfl_down_past_every_lane_gives_the_own_value() {
+        // asc_shfl_down(v, -1): the delta is a uint32_t, so every lane reads past its group's end and keeps its
+        // own value (before: the lane plus the delta's 64 bits overflowed, a panic in a debug build)
+        let out =
+            launch("  r10 = subi.i64 r9 r5\n  r4 = simt.shfl_down.i32 r3 r10 r6\n  SetValue.i32 h0 r2:i64 r4:i32\n");
+        assert!(out.codes().is_empty(), "{:?}", out.codes());
+        assert_eq!(ints(&out.gm[0]), vec![0, 1, 2, 3]);
     }
 
     #[test]
