@@ -214,7 +214,8 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
             return SimResult({}, findings + [error(
                 SIM_ERROR, f"no tensor for the kernel's GM parameter{'s' * (len(unbound) > 1)} {listed}: a kernel-only "
                            "answer has no host code that says an output's shape; give each as an input "
-                           f"(--input {unbound[0]}=...) or an output (--output {unbound[0]}=8,2048:float16; outputs=)",
+                           f"(--input {unbound[0]}=SHAPE:DTYPE) or an output (--output {unbound[0]}=SHAPE:DTYPE; "
+                           "outputs=)",
                 None)], completed=False)
         result = launch(program, shapes, chip)
         dim = block_dim or (result.block_dim if result else load_chip(chip).aiv_cores)
