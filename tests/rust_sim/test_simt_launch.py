@@ -2,8 +2,9 @@
 `Simt::VF_CALL<F>(Simt::Dim3(x, y), args...)` run F once per thread, threads one after another in the order of their
 linear index (ascendir/lower/simt_launch.py: threadIdx / blockDim / blockIdx, Simt::GetThreadIdx<d>() /
 GetThreadNum<d>(), as asc-devkit's SIMT pages define them). A launch whose threads synchronise (asc_syncthreads)
-runs them together (test_simt_meet.py); one whose threads reach its barrier unevenly hangs, and says so. Before, every launch was 'the call of asc_vf_call / dim3, which the lowering could not
-resolve' (ASC958 when run) and wrote nothing."""
+runs them together (test_simt_meet.py); one whose threads reach its barrier unevenly hangs, and says so. Before,
+every launch was 'the call of asc_vf_call / dim3, which the lowering could not resolve' (ASC958 when run) and wrote
+nothing."""
 
 from __future__ import annotations
 
