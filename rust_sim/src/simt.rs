@@ -1,20 +1,18 @@
 //! SIMT launches whose threads wait for each other (issue 28): `asc_syncthreads()` and the warp functions
 //! (shuffles, votes, reductions) of asc-devkit's SIMT API.
 //!
-//! The program marks a launch as a region: `rT = simt.begin rN L` ... `L: simt.end`, the code between run once
-//! per thread, rT the thread's linear index. Threads that never wait run one after another, each starting from
-//! the registers the one before left (a plain loop: no copies). The threads run one at a time on the core's
-//! scalar unit, each with its own registers, handles and stack (a C local of the thread is its own), each until
-//! it reaches a point where it must wait for others: a barrier (`simt.sync`), a warp function
-//! (`simt.<kind>.<ty>`), or the region's end. When no thread can go on, the waits are resolved: a warp whose active threads (those that
-//! have not returned) all wait at a warp function gets its results and goes on; when none does and every
-//! thread of the launch waits at the barrier, they all go on. Anything else (a thread that returned while
-//! others wait at the barrier, threads of one warp waiting at different points) is the hang the hardware has:
-//! asc_syncthreads.md says every thread of the block must reach the barrier, or the others block forever (a
-//! barrier in a branch is its example).
-//! Between two such points a thread's code runs alone, so a thread sees what the threads before it in the
-//! round wrote: an order the hardware can take, and the only one a correctly synchronised kernel depends on
-//! not at all.
+//! The program marks a launch as a region: `rT = simt.begin rN L` ... `L: simt.end`, the code between run once per
+//! thread, rT the thread's linear index. Threads that never wait run one after another, each starting from the
+//! registers the one before left (a plain loop: no copies). The threads run one at a time on the core's scalar unit,
+//! each with its own registers, handles and stack (a C local of the thread is its own), each until it reaches a point
+//! where it must wait for others: a barrier (`simt.sync`), a warp function (`simt.<kind>.<ty>`), or the region's end.
+//! When no thread can go on, the waits are resolved: a warp whose active threads (those that have not returned) all
+//! wait at a warp function gets its results and goes on; when none does and every thread of the launch waits at the
+//! barrier, they all go on. Anything else (a thread that returned while others wait at the barrier, threads of one warp
+//! waiting at different points) is the hang the hardware has: asc_syncthreads.md says every thread of the block must
+//! reach the barrier, or the others block forever (a barrier in a branch is its example). Between two such points a
+//! thread's code runs alone, so a thread sees what the threads before it in the round wrote: an order the hardware can
+//! take, and the only one a correctly synchronised kernel depends on not at all.
 //!
 //! A warp is 32 consecutive threads of the linear index (内置变量-145.md: warpSize 32); a lane is the index
 //! within it. The functions' results follow the pages of docs/zh/api/SIMT-API/Warp函数/: asc_shfl (the lane
