@@ -96,18 +96,43 @@ def written(lw: FunctionLowerer, fn: A.FunctionDecl, name: str, inst: Instance) 
     or into it, its address taken, a non-const reference to it passed, a method of its class not declared const
     called on it. A parameter taken by value that its function only reads needs no copy of its own: nothing can
     change the caller's object while the inlined body runs, save through another alias of it (not followed)."""
+    from ascendir.lower.astwalk import written_root
+
     if fn.body is None:
         return True
     if name in lw.written_names(fn.body):
         return True
-    methods = inst.outermost().info.methods
     for node in fn.body.walk():
-        if isinstance(node, A.Call) and isinstance(node.callee, A.Member) and isinstance(node.callee.obj, A.Name) \
-                and node.callee.obj.name == name:
-            overloads = methods.get(node.callee.member)
+        if isinstance(node, A.Call) and isinstance(node.callee, A.Member) and written_root(node.callee.obj) == name:
+            # a method called on it or on a part of it (`s.inner.Set(5)` changes s as `s.Set(5)` would)
+            part = _part(inst, node.callee.obj, name)
+            overloads = part.outermost().info.methods.get(node.callee.member) if part is not None else None
             if overloads is None or any("const" not in m.qualifiers for m in overloads):
-                return True  # (a method of a base class or an unknown one: taken as a change)
+                return True  # (a method of a base class, an unknown one, or on an element: taken as a change)
+        elif isinstance(node, A.Declarator) and "&" in node.type.pointers and "const" not in node.type.qualifiers \
+                and written_root(node.init) == name:
+            return True  # a non-const reference bound to it or to a part of it (`Inner &r = s.inner;`)
+        elif isinstance(node, A.Unary) and node.op == "&" and written_root(node.operand) == name:
+            return True  # its address, or a part's, taken
+        elif isinstance(node, A.Call):
+            callee = node.callee.member if isinstance(node.callee, A.Member) else \
+                node.callee.name if isinstance(node.callee, A.Name) else None
+            if callee is not None and any(not isinstance(a, A.Name) and written_root(a) == name
+                                          and lw._takes_reference(callee, i) for i, a in enumerate(node.args)):
+                return True  # a part of it passed by non-const reference (`Fill(s.inner)`)
     return False
+
+
+def _part(inst: Instance, expr: A.Node, name: str) -> Instance | None:
+    """The object `expr` names within the parameter `name` (an object of `inst`'s class): `s`, `s.inner`,
+    `s.a.b`; None for another form (an element, a pointer's target)."""
+    if isinstance(expr, A.Name):
+        return inst if expr.name == name else None
+    if isinstance(expr, A.Member) and not expr.arrow:
+        outer = _part(inst, expr.obj, name)
+        member = outer.member(expr.member) if outer is not None else None
+        return member if isinstance(member, Instance) else None
+    return None
 
 
 def local_by_value(fn: A.FunctionDecl, returned: A.Node) -> bool:
