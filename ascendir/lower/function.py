@@ -48,8 +48,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import array_pointer, code_pointer, ctypes as C, ssa_scope, struct_pointer, unmodelled
-from ascendir.lower import record_arrays
+from ascendir.lower import aggregates, array_pointer, code_pointer, ctypes as C, ssa_scope, struct_pointer, unmodelled
 from ascendir.lower.const_cache import ConstantCache, float_key
 from ascendir.lower.const_fold import FLOAT_MAX
 from ascendir.lower.ctypes import CType, Scalar
@@ -351,12 +350,12 @@ class FunctionLowerer(
         return Val(cell.ctype, op.results[0])
 
     def store(self, cell: Cell, v: Val, node: A.Node) -> None:
-        if isinstance(v.ctype, C.TilingT):
-            record_arrays.forget(self, cell)  # `p = other;`: p's own C arrays (record_arrays.py) are no longer its
         if isinstance(v.ctype, C.TilingT) and v.ctype.path and v.ssa is not None:
             # a nested tiling struct (`this->tiling = tilingData.cubeTilingData;`, or a `const TCubeTiling &`
             # parameter bound to it): its fields, not the root struct seen under the nested type
             v = self.tiling_argument(v, node)
+        if isinstance(cell.ctype, C.TilingT) and isinstance(v.obj, Instance):
+            v = aggregates.struct_value(self, v, cell.ctype, node)  # a record object into a struct value
         if code_pointer.store(self, cell, v, node):
             return  # `p = &object;`, `f = &Function<T>;`: which one, as a number (code_pointer.py)
         if struct_pointer.store(self, cell, v, node):
@@ -471,7 +470,7 @@ class FunctionLowerer(
             if hit is not None:
                 return hit
         if frame.this is not None:
-            hit = frame.this.members.get(name)
+            hit = frame.this.member(name)  # (a member a derived class hides: this part's own)
             if hit is not None:
                 return hit
         return None

@@ -142,3 +142,26 @@ __aicore__ inline int32_t Read(Q q) { return q.Get(0) + q.Get(1); }
     result = run(CLASS + helpers + KERNEL % (3, body), {}, block_dim=1, outputs={"y": ((3,), "int32")})
     assert result.ok and not result.findings, [str(f) for f in result.findings]
     assert result.outputs["y"].tolist() == [99, 10, 21]
+
+
+def test_a_record_stored_into_a_struct_member_keeps_its_scalars() -> None:
+    # a class member of the record's type stays a struct value (aggregates.struct_value): the record object stored
+    # into it gives its scalars; its arrays are not carried, and a read of one is reported (left for later)
+    body = """
+    S a = {.n = 3};
+    FILL(a, 10);
+    K op;
+    op.Init(a);
+    yGm.SetValue(0, op.N());
+"""
+    helpers = """
+class K {
+public:
+    __aicore__ inline void Init(S &p) { param = p; }
+    __aicore__ inline int32_t N() { return param.n; }
+    S param;
+};
+"""
+    result = run(STRUCT + helpers + KERNEL % (1, body), {}, block_dim=1, outputs={"y": ((1,), "int32")})
+    assert result.ok and not result.findings, [str(f) for f in result.findings]
+    assert result.outputs["y"].tolist() == [3]
