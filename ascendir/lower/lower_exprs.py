@@ -15,7 +15,7 @@ from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, object_arrays, object_layout
-from ascendir.lower import code_pointer, host_program, lambdas, register_api, simt_launch, ub_pointer
+from ascendir.lower import code_pointer, free_operators, host_program, lambdas, register_api, simt_launch, ub_pointer
 from ascendir.lower.ast_queries import node_text
 from ascendir.lower.astwalk import facts, walk
 from ascendir.lower.const_fold import wrap_to_type
@@ -116,7 +116,7 @@ class ExpressionLowering:
         raise Unsupported(f"member '{e.member}' of a value of type {t}", e)
 
     def _member_of_instance(self, inst: Instance, name: str, e: A.Node) -> Val:
-        b = inst.members.get(name)
+        b = inst.member(name)
         if b is None:
             # a static constant of the class or of a base class (`this->scalarOne` with `constexpr static float
             # scalarOne` in a class template's base), evaluated with that class's template arguments
@@ -344,6 +344,8 @@ class ExpressionLowering:
         if isinstance(lhs.obj, Instance) and lhs.obj.find_method(f"operator{e.op}") is not None:
             return self._operator_call(lhs.obj, f"operator{e.op}", e, [e.rhs])  # `coordA + coordB`
         rhs = self.expr(e.rhs)
+        if (chosen := free_operators.call(self, e, lhs, rhs)) is not None:
+            return chosen  # `C<1>{} + C<2>{}`: tla's `operator+(C<t>, C<u>)`, a C<3> (free_operators.py)
         if isinstance(lhs.obj, Instance) != isinstance(rhs.obj, Instance) or (
                 isinstance(lhs.obj, Instance) and isinstance(rhs.obj, Instance)
                 and rhs.obj.find_method(f"operator{e.op}") is None):

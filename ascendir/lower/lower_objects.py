@@ -16,7 +16,7 @@ from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, host_program, host_program_args, host_program_vectors, list_tensor
-from ascendir.lower import object_arrays
+from ascendir.lower import class_bases, object_arrays
 from ascendir.lower.header_names import MATMUL_OBJECTS
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
@@ -65,6 +65,11 @@ class ObjectLowering:
         for i, p in enumerate(params):
             if p.name is None:
                 continue
+            if p.variadic and i < len(t.args) and isinstance(t.args[i], Pack):
+                # a pack a partial specialisation's pattern deduced arrives whole, one per pack parameter (tla's
+                # `TupleBase<index_sequence<I...>, T...>` holds two)
+                types[p.name] = t.args[i]
+                continue
             if p.variadic:  # `template <uint32_t... Dims>`: the rest of the arguments
                 types[p.name] = Pack(tuple(t.args[i:]))
                 break
@@ -80,14 +85,29 @@ class ObjectLowering:
         frame = Frame(info.name, [{}], inst, dict(types), set())
         self.frames.append(frame)
         try:
-            for base_ref in info.decl.bases:  # base parts first: the derived class may shadow their members
-                base_t = self.resolve_type(base_ref)
+            declared_by: dict[str, Instance] = {}  # a base's member name -> the base part that declares it
+            for base_t in class_bases.base_types(self, info.decl.bases):  # base parts first: the derived class
                 if isinstance(base_t, C.ClassT) and base_t.name in self.scope.classes and base_t.name != info.name:
-                    base = self.instantiate(base_t, name, node, construct=False)
+                    base = self.instantiate(base_t, name, node, construct=False)  # may shadow their members
+                    for member, binding in base.members.items():
+                        other = declared_by.setdefault(member, base)
+                        if other is not base:
+                            # two sibling bases both declaring `t_` (tla's EBO<0, T0>, EBO<1, T1>): two subobjects,
+                            # each part's code reading its own ([class.mi]); the derived class cannot name it
+                            # unqualified (an ambiguous lookup, [class.member.lookup])
+                            other.hidden.setdefault(member, inst.members[member])
+                            base.hidden[member] = binding
                     inst.members.update(base.members)
                     base.members = inst.members  # one object: base methods see the derived object's state
                     base.whole = inst
                     inst.bases.append(base)
+            for part in object_parts(inst):
+                for _, d in info.fields:
+                    # a member of this class that one of a base part hides from the whole object's code stays
+                    # that part's own (the nearest part declaring it, whose binding `members` holds so far)
+                    if d.name in inst.members and d.name not in part.hidden and \
+                            any(own.name == d.name for _, own in part.info.fields):
+                        part.hidden[d.name] = inst.members[d.name]
             for vd, d in info.fields:
                 self._last_node = d
                 if self.host_program is not None and host_program_args.is_string_type(self, d.type):
@@ -152,17 +172,24 @@ class ObjectLowering:
     def _copy_members(self, dst: Instance, src: Instance, node: A.Node) -> None:
         """What a copy constructor does for the data members modelled as cells (objects are shared)."""
         for fname, member in dst.members.items():
-            source = src.members.get(fname)
-            if isinstance(member, Cell) and isinstance(source, Cell) and isinstance(member.ctype, C.ArrayT):
-                if isinstance(source.ctype, C.ArrayT):
-                    self._copy_array(member, source, node)  # a Coord's `Index idx[RANK]`
-            elif isinstance(member, Cell) and isinstance(source, Cell):
-                self.store(member, self.load(source, node), node)
-            elif isinstance(member, Instance) and isinstance(source, Instance) and member.info is source.info:
-                self._copy_members(member, source, node)
-            elif isinstance(member, Val) and isinstance(member.obj, object_arrays.ObjectArray) \
-                    and isinstance(source, Val) and isinstance(source.obj, object_arrays.ObjectArray):
-                object_arrays.copy(self, member.obj, source.obj, node)
+            self._copy_binding(member, src.members.get(fname), node)
+        for dpart, spart in zip(object_parts(dst), object_parts(src)):
+            if dpart.info is spart.info:  # (a base part's own members: each of tla's EBO<I, T> holds a `t_`)
+                for fname, member in dpart.hidden.items():
+                    self._copy_binding(member, spart.member(fname), node)
+
+    def _copy_binding(self, member: object, source: object, node: A.Node) -> None:
+        """One data member copied (see _copy_members)."""
+        if isinstance(member, Cell) and isinstance(source, Cell) and isinstance(member.ctype, C.ArrayT):
+            if isinstance(source.ctype, C.ArrayT):
+                self._copy_array(member, source, node)  # a Coord's `Index idx[RANK]`
+        elif isinstance(member, Cell) and isinstance(source, Cell):
+            self.store(member, self.load(source, node), node)
+        elif isinstance(member, Instance) and isinstance(source, Instance) and member.info is source.info:
+            self._copy_members(member, source, node)
+        elif isinstance(member, Val) and isinstance(member.obj, object_arrays.ObjectArray) \
+                and isinstance(source, Val) and isinstance(source.obj, object_arrays.ObjectArray):
+            object_arrays.copy(self, member.obj, source.obj, node)
 
     def _aggregate_init(self, inst: Instance, items: Sequence[A.Node], node: A.Node) -> None:
         """`Info{a, b}` / `Info{.len = a, .num = b}` for a class without constructors: the data members in
@@ -274,8 +301,12 @@ class ObjectLowering:
                           args: Sequence[Val] = ()) -> A.FunctionDecl | None:
         """The constructor taking `nargs` arguments; among several, the first whose parameters take the
         arguments' kinds (`Coord(Index const (&)[RANK])` for an array beside `Coord(Index value = 0)`)."""
-        viable = [c for c in info.constructors
-                  if sum(1 for p in c.params if p.default is None and p.name is not None) <= nargs <= len(c.params)]
+        # (a function parameter pack, `tuple(T const&... t)` of tla, takes any number of arguments; a constructor
+        # without one is preferred where both take them, as a pack of none is the worse match)
+        viable = sorted((c for c in info.constructors if sum(
+            1 for p in c.params if p.default is None and p.name is not None and not p.variadic) <= nargs and (
+            nargs <= len(c.params) or any(p.variadic for p in c.params))),
+            key=lambda c: any(p.variadic for p in c.params))
         if len(viable) > 1 and inst is not None and args:
             self.frames.append(Frame(info.name, [{}], inst, dict(inst.types), set()))
             try:
@@ -354,19 +385,32 @@ class ObjectLowering:
                     # `: NormModulate::ModulateBase<T>(pipe, tiling)` (ops-nn modulate): a base named with its
                     # namespace, which the class keys leave out; its name alone finds it
                     named_bases.setdefault(_template_name(mi.target), mi)
+            elements: dict[str, int] = {}  # the bases a pack expansion initialises, counted in order
             for base in inst.bases:
                 mi = named_bases.get(base.info.name) or named_bases.get(base.info.name.rsplit("::", 1)[-1]) or \
                     named_bases.get(_template_name(base.info.name))  # an explicit specialisation's, `CopyBase<float>`
-                if mi is not None:
-                    self.construct(base, [self.expr(a) for a in mi.args], mi)
+                if mi is not None and mi.pack:
+                    # `: EBO<I, T>(t)...` (tla's TupleBase): the k-th base of the expansion from the packs' k-th
+                    # elements (C++ [temp.variadic]/5, a pack expansion in a mem-initializer-list)
+                    k = elements[mi.target] = elements.get(mi.target, -1) + 1
+                    with class_bases.pack_element(self, k, mi.args):
+                        args = [self.expr(a) for a in mi.args]
+                    self.construct(base, args, mi)
+                elif mi is not None:  # (`: TupleBase<...>(t...)`: a pack expanded among the arguments)
+                    self.construct(base, [self.expr(a) for a in self.expand_packs(mi.args, mi)], mi)
                 else:
                     self.construct(base, (), node)
             for mi in ctor.init_list:
-                member = inst.members.get(mi.target)
+                member = inst.member(mi.target)
                 if isinstance(member, Val) and member.obj is UNBOUND_REFERENCE and len(mi.args) == 1:
                     source = self.expr(mi.args[0])
                     if isinstance(source.obj, Instance):
                         inst.members[mi.target] = source.obj  # the members are shared with the whole object
+                elif isinstance(member, Val) and isinstance(member.ctype, C.GlobalTensorT | C.LocalTensorT) and \
+                        (given := _one_value(self, mi.args)) is not None and type(given.ctype) is type(member.ctype):
+                    # `t_{t}` of a tensor member (tla's EBO holding a tuple's GlobalTensor): the member is that
+                    # tensor (a copy of a tensor is another handle on the same memory)
+                    (inst.hidden if mi.target in inst.hidden else inst.members)[mi.target] = given
                 elif isinstance(member, Cell) and mi.args:
                     arg = mi.args[0]
                     if isinstance(arg, A.InitList) and len(mi.args) == 1:
@@ -378,8 +422,13 @@ class ObjectLowering:
                     else:
                         value = self.expr(arg)
                     self.store(member, value, mi)
-                elif isinstance(member, Instance) and len(mi.args) == 1 and not isinstance(mi.args[0], A.InitList):
-                    source = self.expr(mi.args[0])
+                elif isinstance(member, Instance) and len(mi.args) == 1 and (
+                        not isinstance(mi.args[0], A.InitList) or len(mi.args[0].items) == 1 and (
+                            isinstance(item := self.expr(mi.args[0].items[0]).obj, Instance)
+                            and item.info is member.info)):
+                    # (`t_{t}` with t of the member's class, tla's EBO: a braced list of one object of that class
+                    # initialises from it, [dcl.init.list]/3.2)
+                    source = self.expr(mi.args[0] if not isinstance(mi.args[0], A.InitList) else mi.args[0].items[0])
                     if isinstance(source.obj, Instance) and source.obj.info is member.info:
                         self._copy_members(member, source.obj, mi)  # `ti(ti)`: a copy of a struct argument
                     elif member.info.constructors:
@@ -472,6 +521,18 @@ def _inheriting_base(inst: Instance) -> Instance | None:
             if len(found) == 1:
                 return found[0]
     return None
+
+
+def _one_value(lw: ObjectLowering, args: Sequence[A.Node]) -> Val | None:
+    """The value of a mem-initializer's one argument, `(x)` or `{x}`; None for any other."""
+    if len(args) != 1:
+        return None
+    node = args[0]
+    if isinstance(node, A.InitList):
+        if len(node.items) != 1:
+            return None
+        node = node.items[0]
+    return lw.expr(node)  # type: ignore[attr-defined, no-any-return]
 
 
 def _aggregate(info: ClassInfo) -> bool:

@@ -64,3 +64,9 @@ def test_a_record_named_in_its_own_namespace() -> None:
     assert result.fields["v"] == 10 + 7 + 5100
     assert result.fields["n"] == 35
 
+
+def test_a_base_member_hidden_by_a_derived_one_stays_the_bases() -> None:
+    result = run_tiling(CLASSES.replace("MEMBER", "enable_"))
+    assert_tiled(result)
+    assert result.fields["v"] == 10 + 7 + 5100  # Run() sees second's enable_, Base() its own first::Enable
+    assert result.fields["n"] == 35
