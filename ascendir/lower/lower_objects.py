@@ -423,15 +423,16 @@ class ObjectLowering:
                         value = self.expr(arg)
                     self.store(member, value, mi)
                 elif isinstance(member, Instance) and len(mi.args) == 1 and (
-                        not isinstance(mi.args[0], A.InitList) or len(mi.args[0].items) == 1 and (
-                            isinstance(item := self.expr(mi.args[0].items[0]).obj, Instance)
-                            and item.info is member.info)):
-                    # (`t_{t}` with t of the member's class, tla's EBO: a braced list of one object of that class
-                    # initialises from it, [dcl.init.list]/3.2)
-                    source = self.expr(mi.args[0] if not isinstance(mi.args[0], A.InitList) else mi.args[0].items[0])
+                        not isinstance(mi.args[0], A.InitList)
+                        or len(mi.args[0].items) == 1 and not isinstance(mi.args[0].items[0], A.InitList)):
+                    # `m(x)`, and `m{x}` of one expression: an object of the member's class initialises it by copy
+                    # (tla's EBO `t_{t}`, [dcl.init.list]/3.2), another value goes to its constructor. The
+                    # expression is lowered once, here: a call in it (`a_{Next(g)}`) runs once
+                    braced = isinstance(mi.args[0], A.InitList)
+                    source = self.expr(mi.args[0].items[0] if braced else mi.args[0])  # type: ignore[union-attr]
                     if isinstance(source.obj, Instance) and source.obj.info is member.info:
                         self._copy_members(member, source.obj, mi)  # `ti(ti)`: a copy of a struct argument
-                    elif member.info.constructors:
+                    elif member.info.constructors or braced:
                         self.construct(member, [source], mi)
                 elif isinstance(member, Instance) and mi.args:
                     # `helper({tiling.a, tiling.b}, pipe)`: the member's own constructor (an InitBuffer of
