@@ -15,9 +15,12 @@ those headers define them, which differs from the host-side helpers of the same 
   (the register-API chips: the simulator's register width, register_api.vreg_size), else 256.
 
 The templates take one T for both operands (`template <typename T> T CeilDiv(T a, T b)`): T by the rule of
-ops_base_operands.py, which the host-side model shares. Only a call that names
-`Ops::Base::` is this: an unqualified `CeilDiv` is the program's own or undeclared, as before, and a program that
-defines `Ops::Base::CeilDiv` itself has its definition called.
+ops_base_operands.py, which the host-side model shares. A call that names `Ops::Base::` is this, and so is an
+unqualified `CeilDiv(a, b)` where a using-directive nominates Ops::Base for the namespace the call is written in
+(`namespace DropOutDoMask { using namespace Ops::Base; ... GetUbBlockSize() }`, [namespace.udir]/2) and neither
+the calling class nor the program declares a function of that name (its own is called, as before: a member hides
+the namespace's, and one of the program's own beside ops-base's is not told apart here). A program that defines
+`Ops::Base::CeilDiv` itself has its definition called.
 """
 
 from __future__ import annotations
@@ -42,10 +45,29 @@ OTHER_VREG_BYTES = 256  # platform_util.h: GetVRegSize() where __CCE_AICORE__ !=
 def names_ops_base(lw: FunctionLowerer, parts: list[A.NamePart]) -> bool:
     """Whether `parts` (a call's qualified name, namespaces included) is ops-base's helper and not the program's
     own definition of that name in a namespace Ops::Base."""
-    if len(parts) != 3 or parts[0].name != "Ops" or parts[1].name != "Base" or parts[2].name not in FUNCTIONS:
+    name = parts[-1].name
+    if name not in FUNCTIONS:
         return False
-    own = lw.scope.functions.get(parts[2].name, [])
+    own = lw.scope.functions.get(name, [])
+    if len(parts) == 1:  # unqualified: found through a using-directive, unless something nearer declares it
+        this = lw.frame.this if lw.frames else None
+        return ("Ops::Base" in lw.scope.nominated(_namespace_here(lw)) and not own
+                and not (this is not None and this.find_method(name) is not None)
+                and (not lw.frames or lw.lookup(name) is None))  # (a local lambda of that name hides it too)
+    if len(parts) != 3 or parts[0].name != "Ops" or parts[1].name != "Base":
+        return False
     return not any(lw.scope.declared_in.get(id(f)) == "Ops::Base" for f in own)
+
+
+def _namespace_here(lw: FunctionLowerer) -> str:
+    """The namespace the code being lowered is written in: its function's, or where that function is a method
+    defined in its class, the class's ('' for the global one, and for code outside any function)."""
+    for frame in reversed(lw.frames):
+        if frame.namespace is not None:
+            return frame.namespace
+        if frame.this is not None:
+            return lw.scope.declared_in.get(id(frame.this.info.decl), "")
+    return ""
 
 
 def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] | None) -> Val:

@@ -117,6 +117,9 @@ class Scope:
     # the namespace a namespace-scope class or function is declared in ('' for the global one, 'A::B'), by id of
     # its declaration: what the lookup falls back on where two of one name live in different namespaces
     declared_in: dict[int, str] = field(default_factory=dict)
+    # `using namespace N;` at namespace scope: the namespace it is written in ('' for the global one) -> the
+    # names it nominates, as written; see `nominated`
+    using_directives: dict[str, set[str]] = field(default_factory=dict)
     # class templates declared but not defined (`template <class P, ..., class TileCopy = ...> struct BlockMmad;`,
     # then only specialisations): their parameters' defaults complete the arguments a specialisation is chosen by
     declared_templates: dict[str, ClassInfo] = field(default_factory=dict)
@@ -130,6 +133,30 @@ class Scope:
     tpl_declarations: list[tuple[str, A.MacroDecl]] = field(default_factory=list)
     # the translation units (their main files) that reach each of them, by where the declaration is written
     tpl_units: dict[tuple[str, int, int], set[str]] = field(default_factory=dict)
+
+    def nominated(self, here: str) -> set[str]:
+        """The namespaces whose members an unqualified name used in namespace `here` ('' global, 'A::B') also
+        finds through using-directives ([namespace.udir]/2): those nominated in `here` and in each namespace
+        enclosing it, and, transitively, those the nominated namespaces nominate themselves ([namespace.udir]/4).
+        A directive's name is looked up from where it is written, so `using namespace Base;` inside `Ops` may
+        nominate `Ops::Base` or `::Base`: every such reading is in the set (the vendor's namespaces are not
+        declared here, so which one exists is not known). A directive counts in its whole namespace, the text
+        before it included: the order of declarations is not kept."""
+        found: set[str] = set()
+        # (namespace, whether the name is used there, so its enclosing namespaces' directives count too)
+        todo = [(here, True)]
+        while todo:
+            scope, used_here = todo.pop()
+            enclosing = scope.split("::") if scope else []
+            for depth in range(len(enclosing), -1 if used_here else len(enclosing) - 1, -1):
+                for written in self.using_directives.get("::".join(enclosing[:depth]), ()):
+                    readings = ([written[2:]] if written.startswith("::")
+                                else ["::".join(enclosing[:k] + [written]) for k in range(depth + 1)])
+                    for name in readings:
+                        if name not in found:
+                            found.add(name)
+                            todo.append((name, False))  # its own directives nominate further ([namespace.udir]/4)
+        return found
 
     def without_namespaces(self, parts: list[A.NamePart]) -> list[A.NamePart]:
         """`parts` less its leading names of the program's namespaces (a class of the same name stays)."""
@@ -168,6 +195,8 @@ def _collect_decls(scope: Scope, decls: list[A.Node], template: list[A.TemplateP
                 scope.namespaces.update(d.name.split("::"))  # `namespace A::B {`
                 inner = f"{namespace}::{d.name}" if namespace else d.name
             _collect_decls(scope, d.decls, None, inner)
+        elif isinstance(d, A.UsingDirective):
+            scope.using_directives.setdefault(namespace, set()).add("::".join(p.name for p in d.namespace.parts))
         elif isinstance(d, A.ClassDecl):
             scope.declared_in[id(d)] = namespace
             _collect_class(scope, d, template)
