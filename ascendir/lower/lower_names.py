@@ -13,6 +13,7 @@ from dataclasses import replace
 from ascendir.chips import load_chip
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, gm_statics, host_program, register_moves, simt_launch, ssa_scope, struct_pointer
+from ascendir.lower import type_traits
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Undeclared, Unsupported
 from ascendir.lower.header_names import (
@@ -82,7 +83,7 @@ class NameLowering:
             if member is not None:
                 return member
         qualified = "::".join(p.name for p in parts)
-        trait = self._type_trait(parts)
+        trait = type_traits.value(self, parts)
         if trait is not None:
             return trait
         # class-scoped constants: `Kernel::TILE`, or a static member used inside the class
@@ -183,7 +184,8 @@ class NameLowering:
         if not isinstance(t, C.UnknownT):
             return Val(t, obj=("type", t))
         if parts and parts[-1].template_args is not None and name.startswith("is_") and name.endswith("_v"):
-            member = self._member_function_pointer_trait(parts[-1]) if name == "is_member_function_pointer_v" else None
+            member = type_traits.member_function_pointer(self, parts[-1]) \
+                if name == "is_member_function_pointer_v" else None
             if member is not None:
                 return Val(C.BOOL, const=int(member))
             # a standard type trait the lowering does not fold

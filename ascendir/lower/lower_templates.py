@@ -1,6 +1,6 @@
 """Templates for the function lowering: choosing a partial specialisation, completing arguments with the
-template's defaults, evaluating template arguments, frames that bind a template's parameters, and the type
-traits (`is_same_v<A, B>`, `IsTypeOneOf<...>`) that fold to constants.
+template's defaults, evaluating template arguments and frames that bind a template's parameters. The type traits
+that fold to constants (`is_same_v<A, B>`, `IsTypeOneOf<...>`) are in type_traits.py.
 
 Separate from type resolution (lower_types.py), which calls it: matching patterns against arguments is a
 self-contained piece of C++'s rules.
@@ -19,7 +19,6 @@ from ascendir.lower.astwalk import walk
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.frame import Frame
-from ascendir.lower.header_names import ONE_OF_TRAITS, TRAIT_VALUES, TYPE_TRAITS
 from ascendir.lower.scope import ClassInfo
 from ascendir.lower.template_struct import constant_struct_text
 from ascendir.lower.values import FunctionRef, Pack, Val
@@ -489,97 +488,10 @@ class TemplateArguments:
         finally:
             self.frames.pop()
 
-    def _member_function_pointer_trait(self, trait: A.NamePart) -> bool | None:
-        """`std::is_member_function_pointer_v<decltype(&Predicate::CopyInPlus)>` with Predicate a user class: whether
-        the class (or a base) has that method (NPUKernelBench's foreach kernels call the hooks their derived class
-        defines under this test); None when the argument is not of that form."""
-        args = trait.template_args or []
-        ref = args[0].value if len(args) == 1 else None
-        expr = getattr(ref, "decltype_expr", None)
-        if not (isinstance(expr, A.Unary) and expr.op == "&" and isinstance(expr.operand, A.Name)
-                and len(expr.operand.qname.parts) >= 2):
-            return None
-        *owner, method = expr.operand.qname.parts
-        t = self.named_type(owner[-1].name, owner[-1].template_args)
-        if not isinstance(t, C.ClassT) or t.name not in self.scope.classes:
-            return None
-        return self._class_has_method(t, method.name)
-
-    def _class_has_method(self, t: C.ClassT, name: str, depth: int = 0) -> bool:
-        info = self.scope.classes[t.name]
-        if info.methods.get(name):
-            return True
-        if depth > 8:
-            return False
-        for base_ref in info.decl.bases:
-            with self._class_template_frame(info, t.args):
-                base = self.resolve_type(base_ref)
-            if isinstance(base, C.ClassT) and base.name in self.scope.classes and base.name != info.name \
-                    and self._class_has_method(base, name, depth + 1):
-                return True
-        return False
-
-    def _empty_class(self, t: object, depth: int = 0) -> bool:
-        """std::is_empty: a class of the program with no non-static data member, in itself or a base (bases
-        judged by their class's declaration). Scalars, pointers and tensors are not empty."""
-        name = t.name if isinstance(t, C.ClassT) else t if isinstance(t, str) else None
-        info = self.scope.classes.get(name) if name is not None else None
-        if info is None or depth > 16:
-            return False
-        if any("static" not in vd.specifiers for vd, _ in info.fields):
-            return False
-        return all(self._empty_class(b.base.parts[-1].name, depth + 1) for b in info.decl.bases
-                   if isinstance(b.base, A.QualifiedName))
-
-    def _type_trait(self, parts: Sequence[A.NamePart]) -> Val | None:
-        """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` fold to constants; a variable
-        template of the program is its initialiser for the arguments written."""
-        held = template_values.variable_template(self, parts, parts[-1]) if parts else None
-        if held is not None:
-            return held
-        if len(parts) >= 2 and parts[-1].name == "value" and parts[-2].name in self.scope.alias_templates and (
-                expanded := class_bases.alias_expanded(self, A.TypeRef(parts[-2].span, A.QualifiedName(
-                    parts[-2].span, [parts[-2]])))) is not None and isinstance(expanded.base, A.QualifiedName):
-            # `is_std_integral<T>::value` with `template <class T> using is_std_integral = std::is_integral<T>;`
-            # (tla): the trait the alias names, as written there
-            found = self._type_trait([*expanded.base.parts, parts[-1]])
-            if found is not None:
-                return found
-        category = template_values.std_category(self, parts)
-        if category is not None:
-            return category
-        if len(parts) >= 2 and parts[-1].name == "value" and parts[-2].name == "is_empty" \
-                and len(parts[-2].template_args or []) == 1:
-            # `std::is_empty<T>::value` (tla's is_static: a shape known at compile time is an empty class)
-            arg = self._template_arg_value((parts[-2].template_args or [])[0])
-            return Val(C.BOOL, const=int(self._empty_class(arg)))
-        if len(parts) >= 2 and parts[-1].name == "value" and (
-                parts[-2].name in TYPE_TRAITS or parts[-2].name in ONE_OF_TRAITS
-                or parts[-2].name in self.scope.same_type_traits):
-            trait = parts[-2]
-        elif parts and parts[-1].name in TRAIT_VALUES:
-            trait = parts[-1]
-        else:
-            return None
-        args = trait.template_args or []
-        if trait.name in ("is_void", "is_void_v") and len(args) == 1:  # `std::is_void_v<PrologueA>`
-            return Val(C.BOOL, const=int(isinstance(self._template_arg_value(args[0]), C.VoidT)))
-        if len(args) != 2 and not (trait.name in ONE_OF_TRAITS and args):
-            return None
-        first, *others = (self._template_arg_value(x) for x in args)
-        return Val(C.BOOL, const=int(any(_same_type(first, other) for other in others)))
-
 
 def _not_a_value(v: object) -> bool:
     """A type (not an unknown value) or a function where a number is meant."""
     return isinstance(v, FunctionRef) or (type(v).__module__ == C.__name__ and not isinstance(v, C.UnknownT))
-
-
-def _same_type(a: object, b: object) -> bool:
-    if isinstance(a, C.LocalTensorT) and isinstance(b, C.LocalTensorT):
-        # the TPosition a tensor was allocated from is ours, not part of its C++ type
-        return a.elem == b.elem
-    return a == b
 
 
 def _same_template_arg(a: object, b: object) -> bool:

@@ -172,33 +172,3 @@ def variable_template(lw: FunctionLowerer, parts: Sequence[A.NamePart], e: A.Nod
         auto = isinstance(decl.type.base, str) and decl.type.base == "auto"
         t = v.ctype if auto else lw.resolve_type(decl.type, decl)
     return lw.convert(v, t, e) if isinstance(t, C.Scalar) and isinstance(v.ctype, C.Scalar) else v
-
-
-# <type_traits>' primary type categories a one-argument `::value` / `_v` answers for the lowering's types
-_CATEGORIES = {"is_integral": lambda t: not t.is_float, "is_floating_point": lambda t: t.is_float,
-               "is_arithmetic": lambda t: True}
-
-
-def std_category(lw: FunctionLowerer, parts: Sequence[A.NamePart]) -> Val | None:
-    """`std::is_integral<T>::value` (and `is_integral_v<T>`, is_floating_point, is_arithmetic): whether T is such
-    a type, for the lowering's scalars (bool and the integer types are integral, [basic.fundamental]) and classes
-    (none is). Written `std::`, it is the standard trait even where the program declares its own of that name
-    (tla's `is_integral<T> : bool_constant<is_std_integral<T>::value>` with `is_std_integral = std::is_integral`,
-    which was its own base again: an endless lookup). None for anything else, or a T out of reach."""
-    if len(parts) >= 2 and parts[-1].name == "value":
-        trait, written = parts[-2], parts[:-2]
-    elif parts and parts[-1].name.endswith("_v"):
-        trait, written = A.NamePart(parts[-1].span, parts[-1].name[:-2], parts[-1].template_args), parts[:-1]
-    else:
-        return None
-    test = _CATEGORIES.get(trait.name)
-    args = trait.template_args or []
-    if test is None or len(args) != 1 or (trait.name in lw.scope.classes and not any(
-            p.name == "std" for p in written)):
-        return None
-    t = lw._template_arg_value(args[0])
-    if isinstance(t, C.Scalar):
-        return Val(C.BOOL, const=int(bool(test(t))))
-    if isinstance(t, C.ClassT | C.StructT | C.TilingT | C.Pointer):
-        return Val(C.BOOL, const=0)
-    return None
