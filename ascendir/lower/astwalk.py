@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 
 from frontend import ast as A
@@ -37,6 +37,26 @@ def walk(node: object, skip: tuple[type, ...] = ()) -> Iterator[A.Node]:
                     stack.extend(c for c in child if isinstance(c, A.Node))
         elif isinstance(n, list):
             stack.extend(n)
+
+
+def rebuilt(node: A.Node, visit: Callable[[A.Node], A.Node | None]) -> A.Node:
+    """A copy of `node` in which `visit` replaced subtrees: `visit(n)` gives n's replacement, or None to rebuild n
+    from its rebuilt children. Nodes nothing changed under are shared, not copied."""
+    hit = visit(node)
+    if hit is not None:
+        return hit
+    changes: dict[str, object] = {}
+    for f in dataclasses.fields(node):  # type: ignore[arg-type]
+        value = getattr(node, f.name, None)
+        if isinstance(value, A.Node):
+            new = rebuilt(value, visit)
+            if new is not value:
+                changes[f.name] = new
+        elif isinstance(value, list) and any(isinstance(v, A.Node) for v in value):
+            items = [rebuilt(v, visit) if isinstance(v, A.Node) else v for v in value]
+            if any(a is not b for a, b in zip(items, value)):
+                changes[f.name] = items
+    return dataclasses.replace(node, **changes) if changes else node  # type: ignore[type-var]
 
 
 # ------------------------------------------------------------------ subtree facts, computed bottom-up once per node

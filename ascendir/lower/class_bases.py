@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from ascendir.lower import ctypes as C
-from ascendir.lower.astwalk import walk
+from ascendir.lower.astwalk import rebuilt, walk
 from ascendir.lower.values import Instance, Pack, Val
 from frontend import ast as A
 
@@ -218,24 +218,17 @@ def _spliced(node: A.Node, packs: dict[str, list[A.TemplateArg]]) -> A.Node:
     """A copy of `node` with each template argument `P...` of a pack `P` in `packs` replaced by its arguments."""
     if not packs:
         return node
-    if isinstance(node, A.NamePart) and node.template_args:
+
+    def visit(n: A.Node) -> A.Node | None:
+        if not (isinstance(n, A.NamePart) and n.template_args):
+            return None
         items: list[A.TemplateArg] = []
-        for a in node.template_args:
+        for a in n.template_args:
             name = _bare_name(a.value) if a.pack else None
-            items += packs[name] if name in packs else [_spliced(a, packs)]  # type: ignore[list-item]
-        return dataclasses.replace(node, template_args=items)
-    changes: dict[str, object] = {}
-    for f in dataclasses.fields(node):
-        value = getattr(node, f.name)
-        if isinstance(value, A.Node):
-            new = _spliced(value, packs)
-            if new is not value:
-                changes[f.name] = new
-        elif isinstance(value, list) and any(isinstance(v, A.Node) for v in value):
-            changed = [_spliced(v, packs) if isinstance(v, A.Node) else v for v in value]
-            if any(a is not b for a, b in zip(changed, value)):
-                changes[f.name] = changed
-    return dataclasses.replace(node, **changes) if changes else node
+            items += packs[name] if name in packs else [rebuilt(a, visit)]  # type: ignore[list-item]
+        return dataclasses.replace(n, template_args=items)
+
+    return rebuilt(node, visit)
 
 
 def _bare_name(node: A.Node) -> str | None:
@@ -250,21 +243,14 @@ def _bare_name(node: A.Node) -> str | None:
 
 def _renamed(node: A.Node, names: dict[str, str]) -> A.Node:
     """A copy of `node` with each one-part name in `names` renamed."""
-    if isinstance(node, A.QualifiedName) and len(node.parts) == 1 and node.parts[0].name in names \
-            and not node.parts[0].template_args:
-        return dataclasses.replace(node, parts=[dataclasses.replace(node.parts[0], name=names[node.parts[0].name])])
-    changes: dict[str, object] = {}
-    for f in dataclasses.fields(node):
-        value = getattr(node, f.name)
-        if isinstance(value, A.Node):
-            new = _renamed(value, names)
-            if new is not value:
-                changes[f.name] = new
-        elif isinstance(value, list) and any(isinstance(v, A.Node) for v in value):
-            items = [_renamed(v, names) if isinstance(v, A.Node) else v for v in value]
-            if any(a is not b for a, b in zip(items, value)):
-                changes[f.name] = items
-    return dataclasses.replace(node, **changes) if changes else node
+
+    def visit(n: A.Node) -> A.Node | None:
+        if isinstance(n, A.QualifiedName) and len(n.parts) == 1 and n.parts[0].name in names \
+                and not n.parts[0].template_args:
+            return dataclasses.replace(n, parts=[dataclasses.replace(n.parts[0], name=names[n.parts[0].name])])
+        return None
+
+    return rebuilt(node, visit)
 
 
 def pack_length(lw: FunctionLowerer, node: A.Node) -> int | None:

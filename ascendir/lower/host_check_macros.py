@@ -18,8 +18,7 @@ preprocessor and is no call here). The units are copied along the paths that cha
 
 from __future__ import annotations
 
-import dataclasses
-
+from ascendir.lower.astwalk import rebuilt
 from frontend import ast as A
 
 # (cond, log, stmt): `if (cond) { log; stmt; }`
@@ -35,22 +34,14 @@ def desugared(units: list[A.TranslationUnit]) -> list[A.TranslationUnit]:
 
 
 def _rewrite(node: A.Node) -> A.Node:
-    if isinstance(node, A.ExprStmt):
-        return _expanded(node) or node
-    if isinstance(node, A.Expr):
-        return node  # statements inside expressions (lambdas) are left as they are
-    changes: dict[str, object] = {}
-    for f in dataclasses.fields(node):  # type: ignore[arg-type]
-        value = getattr(node, f.name, None)
-        if isinstance(value, A.Node):
-            new = _rewrite(value)
-            if new is not value:
-                changes[f.name] = new
-        elif isinstance(value, list) and any(isinstance(v, A.Node) for v in value):
-            items = [_rewrite(v) if isinstance(v, A.Node) else v for v in value]
-            if any(a is not b for a, b in zip(items, value)):
-                changes[f.name] = items
-    return dataclasses.replace(node, **changes) if changes else node  # type: ignore[type-var]
+    def visit(n: A.Node) -> A.Node | None:
+        if isinstance(n, A.ExprStmt):
+            return _expanded(n) or n
+        if isinstance(n, A.Expr):
+            return n  # statements inside expressions (lambdas) are left as they are
+        return None
+
+    return rebuilt(node, visit)
 
 
 def _expanded(st: A.ExprStmt) -> A.If | None:

@@ -8,12 +8,10 @@ all expand through here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
-from dataclasses import fields as dataclass_fields
 
 from ascendir.lower import ctypes as C
 from ascendir.lower.ast_queries import node_text
-from ascendir.lower.astwalk import walk
+from ascendir.lower.astwalk import rebuilt, walk
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.values import Binding, Pack, Val
 from frontend import ast as A
@@ -21,20 +19,13 @@ from frontend import ast as A
 
 def _substitute_names(node: A.Node, names: dict[str, A.Node]) -> A.Node:
     """A copy of `node` with each plain name in `names` replaced by what it maps to (a pack's element)."""
-    if isinstance(node, A.Name) and len(node.qname.parts) == 1 and node.qname.parts[0].name in names:
-        return names[node.qname.parts[0].name]
-    changes: dict[str, object] = {}
-    for f in dataclass_fields(node):
-        value = getattr(node, f.name)
-        if isinstance(value, A.Node):
-            new = _substitute_names(value, names)
-            if new is not value:
-                changes[f.name] = new
-        elif isinstance(value, list) and any(isinstance(v, A.Node) for v in value):
-            new_list = [_substitute_names(v, names) if isinstance(v, A.Node) else v for v in value]
-            if any(a is not b for a, b in zip(new_list, value)):
-                changes[f.name] = new_list
-    return replace(node, **changes) if changes else node
+
+    def visit(n: A.Node) -> A.Node | None:
+        if isinstance(n, A.Name) and len(n.qname.parts) == 1 and n.qname.parts[0].name in names:
+            return names[n.qname.parts[0].name]
+        return None
+
+    return rebuilt(node, visit)
 
 
 class PackExpansion:
