@@ -347,39 +347,53 @@ fn check_call_operands(prog: &Program, args: &crate::api::Args) -> PResult<()> {
     use crate::api::Arg;
     for arg in args.named.iter().map(|(_, a)| a).chain(&args.results) {
         match arg {
-            Arg::Reg(sv) | Arg::Out(sv) if sv.reg as usize >= prog.n_regs => {
-                return Err(format!("register r{} beyond the {} declared", sv.reg, prog.n_regs));
-            }
-            Arg::Handle(x) if *x as usize >= prog.n_handles => {
-                return Err(format!("register h{x} beyond the {} declared", prog.n_handles));
-            }
-            Arg::Obj(x) if *x as usize >= prog.objects.len() => return Err(format!("object o{x} not declared")),
-            Arg::Stack { off, len, elem } if *off as usize + *len as usize * elem.size() > prog.stack_bytes => {
-                return Err("a stack array beyond the stack".into());
-            }
+            Arg::Reg(sv) | Arg::Out(sv) => scalar_declared(prog, sv.reg)?,
+            Arg::Handle(x) => handle_declared(prog, *x)?,
+            Arg::Obj(x) => object_declared(prog, *x)?,
+            Arg::Stack { off, len, elem } => stack_array_fits(prog, *off, *len, *elem)?,
             _ => {}
         }
     }
     Ok(())
 }
 
+// The checks an instruction's and a call's operands share.
+fn scalar_declared(prog: &Program, x: u32) -> PResult<()> {
+    if (x as usize) < prog.n_regs {
+        Ok(())
+    } else {
+        Err(format!("register r{x} beyond the {} declared", prog.n_regs))
+    }
+}
+
+fn handle_declared(prog: &Program, x: u32) -> PResult<()> {
+    if (x as usize) < prog.n_handles {
+        Ok(())
+    } else {
+        Err(format!("register h{x} beyond the {} declared", prog.n_handles))
+    }
+}
+
+fn object_declared(prog: &Program, x: u32) -> PResult<()> {
+    if (x as usize) < prog.objects.len() {
+        Ok(())
+    } else {
+        Err(format!("object o{x} not declared"))
+    }
+}
+
+fn stack_array_fits(prog: &Program, off: u32, len: u32, elem: DType) -> PResult<()> {
+    if off as usize + len as usize * elem.size() <= prog.stack_bytes {
+        Ok(())
+    } else {
+        Err("a stack array beyond the stack".into())
+    }
+}
+
 /// Every register an instruction names exists (so the interpreter can index without checks failing).
 fn check_registers(prog: &Program) -> PResult<()> {
-    let (nr, nh) = (prog.n_regs as u32, prog.n_handles as u32);
-    let r = |x: u32| {
-        if x < nr {
-            Ok(())
-        } else {
-            Err(format!("register r{x} beyond the {nr} declared"))
-        }
-    };
-    let h = |x: u32| {
-        if x < nh {
-            Ok(())
-        } else {
-            Err(format!("register h{x} beyond the {nh} declared"))
-        }
-    };
+    let r = |x: u32| scalar_declared(prog, x);
+    let h = |x: u32| handle_declared(prog, x);
     let n = prog.code.len() as u32;
     let t = |x: u32| {
         if x <= n {
@@ -428,16 +442,12 @@ fn check_registers(prog: &Program) -> PResult<()> {
             Op::LdStack { idx, d, off, len, elem } => {
                 r(*idx)?;
                 r(*d)?;
-                if (*off as usize) + (*len as usize) * elem.size() > prog.stack_bytes {
-                    return Err("a stack array beyond the stack".into());
-                }
+                stack_array_fits(prog, *off, *len, *elem)?;
             }
             Op::StStack { idx, v, off, len, elem } => {
                 r(*idx)?;
                 r(*v)?;
-                if (*off as usize) + (*len as usize) * elem.size() > prog.stack_bytes {
-                    return Err("a stack array beyond the stack".into());
-                }
+                stack_array_fits(prog, *off, *len, *elem)?;
             }
             Op::PtrAdd { d, a, n, .. } | Op::SubTensor { d, a, n, .. } => {
                 h(*d)?;
@@ -528,14 +538,7 @@ fn check_registers(prog: &Program) -> PResult<()> {
             }
             Op::ObjInit { .. } | Op::Ret | Op::Api(_) | Op::LeftOut { .. } | Op::SimtEnd | Op::SimtSync => {}
         }
-        let objs = prog.objects.len() as u32;
-        let o = |x: u32| {
-            if x < objs {
-                Ok(())
-            } else {
-                Err(format!("object o{x} not declared"))
-            }
-        };
+        let o = |x: u32| object_declared(prog, x);
         match &ins.op {
             Op::ObjInit { obj } => o(*obj)?,
             Op::InitBuffer { pipe, obj, .. } => {
