@@ -29,16 +29,29 @@ def callee_name(call: A.Call) -> str | None:
 
 
 def bare_name_arguments(body: object) -> tuple[tuple[str, int, str], ...]:
-    """(callee name, argument position, variable) for each call in `body` with a plain variable as argument."""
+    """(callee name, argument position, variable) for each call in `body` with a plain variable as argument. A
+    declaration `S s(k);` / `S s{k};` calls S's constructor ([dcl.init]/17.6.2, [dcl.init.list]/3.7): its callee is
+    the class's own name (`S` of `ns::S<T>`), as it is for the temporary `S(k)`, `S{k}`."""
     def compute() -> tuple[tuple[str, int, str], ...]:
         found = []
         for n in walk(body):
-            if not isinstance(n, A.Call) or not n.args:
+            if isinstance(n, A.Declarator):
+                args = n.ctor_args or (n.init.items if isinstance(n.init, A.InitList) else [])
+                base = n.type.base
+                name = base.parts[-1].name if isinstance(base, A.QualifiedName) and base.parts and \
+                    not n.type.pointers else None
+            elif isinstance(n, A.Cast) and n.kind == "functional":
+                # the temporary `S(k, 7)` / `S{k}` ([expr.type.conv]/2)
+                args = n.args or (n.expr.items if isinstance(n.expr, A.InitList) else [n.expr] if n.expr else [])
+                base = n.type.base
+                name = base.parts[-1].name if isinstance(base, A.QualifiedName) and base.parts else None
+            elif isinstance(n, A.Call):
+                args, name = n.args, callee_name(n)
+            else:
                 continue
-            name = callee_name(n)
-            if name is None:
+            if name is None or not args:
                 continue
-            for i, a in enumerate(n.args):
+            for i, a in enumerate(args):
                 if isinstance(a, A.Name) and len(a.qname.parts) == 1:
                     found.append((name, i, a.qname.parts[0].name))
         return tuple(found)

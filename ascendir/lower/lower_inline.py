@@ -61,10 +61,11 @@ class FunctionInlining:
         return updated | {name for callee, i, name in bare_name_arguments(body) if self._takes_reference(callee, i)}
 
     def _any_reference_param(self) -> bool:
-        """Whether any function or method of the program takes a non-const reference parameter."""
+        """Whether any function, method or constructor of the program takes a non-const reference parameter."""
         if self._reference_taken is None:
             functions = [fn for fns in self.scope.functions.values() for fn in fns]
             functions += [fn for info in self.scope.classes.values() for fns in info.methods.values() for fn in fns]
+            functions += [fn for info in self.scope.classes.values() for fn in info.constructors]
             self._reference_taken = any(non_const_reference(p) for fn in functions for p in fn.params)
         return self._reference_taken
 
@@ -73,8 +74,11 @@ class FunctionInlining:
         hit = self._reference_params.get(key)
         if hit is None:
             candidates = list(self.scope.functions.get(callee, ()))
-            for info in self.scope.classes.values():
+            for key, info in self.scope.classes.items():
                 candidates.extend(info.methods.get(callee, ()))
+                if key.partition("<")[0].rsplit("::", 1)[-1] == callee:
+                    # `S s(k);` with `S(int &n)`: the constructor writes k ([class.ctor], a function as any)
+                    candidates.extend(info.constructors)
             hit = self._reference_params[key] = any(
                 position < len(fn.params) and non_const_reference(fn.params[position]) for fn in candidates)
         return hit
