@@ -260,7 +260,7 @@ def _launch(lw: FunctionLowerer, e: A.Call, qname: A.QualifiedName) -> Val:
         raise Unsupported(f"a dim3 of {len(extents)} extents", e.args[0])
     dims = [lw.convert(lw.expr(x), C.U32, e) for x in extents] + [Val(C.U32, const=1)] * (3 - len(extents))
     xy = lw.arith("*", dims[0], dims[1], e)
-    total = lw.convert(lw.arith("*", xy, dims[2], e), C.I64, e)
+    total = _thread_count(lw, dims, e)
     body = Block(arg_types=[C.scalar_ir_type(C.I64)])
     body.args[0].name_hint = "simt_thread"
     for_op = lw.emit(scf.ForOp(lw.const_ssa(0, C.I64, e), lw.ssa(total, e), lw.const_ssa(1, C.I64, e), [], body), e)
@@ -280,3 +280,27 @@ def _launch(lw: FunctionLowerer, e: A.Call, qname: A.QualifiedName) -> Val:
             lw._simt_thread = saved  # type: ignore[attr-defined]
         lw.emit(scf.YieldOp(), e)
     return Val(C.VoidT())
+
+
+# the widest extent whose product of three still fits the simulator's i64 count: (2^21 - 1)^3 < 2^63
+_EXACT_EXTENT = (1 << 21) - 1
+
+
+def _thread_count(lw: FunctionLowerer, dims: list[Val], e: A.Call) -> Val:
+    """The launch's thread count x * y * z as an i64, not wrapped. The extents are unsigned ints, whose product as
+    an unsigned int is reduced modulo 2^32 ([basic.fundamental]/2, [expr.mul]): dim3(65536, 65536) was 0 threads, a
+    launch silently skipped, where it asks for 2^32 (the docs' limit is on blockDim.x * blockDim.y * blockDim.z
+    itself), and the simulator's limit (simt.rs begin: more than 2048 threads is ASC959, at the launch's
+    line) would never see the count asked for. Constant extents multiply as Python ints; extents known at run
+    time are widened to i64, each capped at _EXACT_EXTENT first, so the product cannot overflow: exact while
+    every extent is below that, and past it still more than the limit (the others being at least 1)."""
+    consts = [d.const for d in dims]
+    if all(isinstance(c, int) for c in consts):
+        count = 1
+        for c in consts:
+            count *= int(c) & 0xFFFFFFFF
+        return Val(C.I64, const=min(count, (1 << 63) - 1))
+    from ascendir.lower.calls_builtins import min_max
+
+    wide = [min_max(lw, e, "min", (lw.convert(d, C.I64, e), Val(C.I64, const=_EXACT_EXTENT))) for d in dims]
+    return lw.arith("*", lw.arith("*", wide[0], wide[1], e), wide[2], e)
