@@ -15,9 +15,12 @@ it). While the case draws more input elements than the limit, the largest consta
 is halved (ties: the first in the file). A constant is halved only while it keeps the power-of-two factor it had,
 up to 2^KEEP_BITS (a multiple of 32 stays one): the benchmark's sizes are multiples of the 32-byte block, and a
 reduction that broke that alignment would fail answers that are right at the benchmark's shapes. Odd constants
-(kernel sizes, axes, strides) and small ones (a group count of 8) are never changed; sizes written as literals
-inside get_inputs() are not either. A case no halving brings under the limit is left as it is (not evaluated),
-with the reason.
+(kernel sizes, axes, strides) and small ones (a group count of 8) are never changed. Besides int constants
+(`dim = 16384`), the sizes halved are the elements of tuple constants (`input_shape = (32768,)`: key
+`input_shape[0]`) and the int literals written inside get_inputs() (`torch.rand(4, 128, 240, 320)`: key
+`get_inputs():320`); equal literals there change together, as one dimension written twice (a broadcast partner:
+`(128, 512, 1024)` with `(1, 512, 1)`). A case no halving brings under the limit is left as it is (not
+evaluated), with the reason.
 
 This is benchmark code reading benchmark code: an answer is never consulted. An answer whose kernel hard-codes
 the benchmark's sizes fails the fitted case, and every fitted case says it was reduced and to what.
@@ -26,11 +29,13 @@ the benchmark's sizes fails the fitted case, and every fitted case says it was r
 from __future__ import annotations
 
 import ast
+import copy
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 KEEP_BITS = 5  # a constant keeps its factor 2^min(its own, 5): 32 elements, a 32-byte block of any type
+LITERAL = "get_inputs():"  # the key prefix of the int literals of one value inside get_inputs()
 
 
 @dataclass(frozen=True)
@@ -44,7 +49,7 @@ class Fit:
     inputs: tuple[tuple[tuple[int, ...], str], ...] = field(default=())  # (shape, dtype) of each tensor input
 
     def describe(self) -> str:
-        changes = ", ".join(f"{k} {self.original[k]} -> {v}" for k, v in self.constants.items())
+        changes = ", ".join(f"{_shown_key(k)} {self.original[k]} -> {v}" for k, v in self.constants.items())
         shapes = ", ".join(f"{list(s)}:{d}" for s, d in self.inputs)
         return (f"reduced with --fit-shapes ({self.elements_before:,} -> {self.elements:,} input elements): "
                 f"{changes}; inputs {shapes}")
@@ -73,6 +78,53 @@ def module_constants(tree: ast.Module) -> dict[str, int]:
                     if number is not None and number > 0:
                         values[name] = number
     return {k: v for k, v in values.items() if seen[k] == 1}
+
+
+def size_slots(tree: ast.Module) -> dict[str, int]:
+    """Every size the fit may halve, by key, in the order the program writes them: the int constants
+    (module_constants), each element of a tuple constant (`name[i]`), each int literal value inside get_inputs()
+    (`get_inputs():v`, all its occurrences one slot)."""
+    where: dict[str, tuple[int, int]] = {}
+    values: dict[str, int] = {}
+    ints = module_constants(tree)
+    tuples = _tuple_constants(tree)
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            for name, _ in _named_values(node):
+                if name in ints:
+                    values[name], where[name] = ints[name], (node.lineno, node.col_offset)
+                for i, v in enumerate(tuples.get(name, ())):
+                    values[f"{name}[{i}]"], where[f"{name}[{i}]"] = v, (node.lineno, node.col_offset + i)
+        elif isinstance(node, ast.FunctionDef) and node.name == "get_inputs":
+            for lit in ast.walk(node):
+                if isinstance(lit, ast.Constant) and type(lit.value) is int and lit.value > 0:
+                    key = f"{LITERAL}{lit.value}"
+                    if key not in values or (lit.lineno, lit.col_offset) < where[key]:
+                        values[key], where[key] = lit.value, (lit.lineno, lit.col_offset)
+    return {k: values[k] for k in sorted(values, key=lambda k: where[k])}
+
+
+def _tuple_constants(tree: ast.Module) -> dict[str, tuple[int, ...]]:
+    """Names assigned exactly once at module level to a tuple or list of positive ints given by literals
+    (`input_shape = (32768,)`, `shape = (16, 4096)`)."""
+    seen: dict[str, int] = {}
+    values: dict[str, tuple[int, ...]] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for name in (n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)):
+                seen[name] = seen.get(name, 0) + 1
+            if not isinstance(node, ast.AugAssign):
+                for name, value in _named_values(node):
+                    if isinstance(value, ast.Tuple | ast.List) and value.elts:
+                        items = [_literal_int(e) for e in value.elts]
+                        if all(v is not None and v > 0 for v in items):
+                            values[name] = tuple(items)  # type: ignore[arg-type]
+    return {k: v for k, v in values.items() if seen[k] == 1}
+
+
+def _shown_key(key: str) -> str:
+    return "get_inputs() literal" if key.startswith(LITERAL) else key
 
 
 def _named_values(node: ast.Assign | ast.AnnAssign) -> list[tuple[str, ast.expr]]:
@@ -115,18 +167,48 @@ def _literal_int(node: ast.expr) -> int | None:
 
 
 def with_constants(tree: ast.Module, constants: Mapping[str, int]) -> ast.Module:
-    """A copy of `tree` whose module-level constants in `constants` have the given values: an assignment that
-    binds one of them becomes one assignment per name it binds (the others keep their expressions)."""
+    """A copy of `tree` whose sizes in `constants` (keys as size_slots gives them) have the given values: an
+    assignment that binds one of them becomes one assignment per name it binds (the others keep their
+    expressions; a tuple constant keeps its other elements), and get_inputs() has its literals of a changed value
+    replaced."""
+    literals = {int(k[len(LITERAL):]): v for k, v in constants.items() if k.startswith(LITERAL)}
+
+    def elements(name: str) -> dict[int, int]:
+        return {int(k[len(name) + 1:-1]): v for k, v in constants.items()
+                if k.startswith(f"{name}[") and k.endswith("]") and k[len(name) + 1:-1].isdigit()}
+
     body: list[ast.stmt] = []
     for node in tree.body:
+        if literals and isinstance(node, ast.FunctionDef) and node.name == "get_inputs":
+            body.append(_Literals(literals).visit(copy.deepcopy(node)))
+            continue
         named = _named_values(node) if isinstance(node, (ast.Assign, ast.AnnAssign)) else []
-        if not any(name in constants for name, _ in named):
+        if not any(name in constants or elements(name) for name, _ in named):
             body.append(node)
             continue
         for name, value in named:
-            new = ast.Constant(constants[name]) if name in constants else value
+            items = elements(name)
+            if name in constants:
+                new: ast.expr = ast.Constant(constants[name])
+            elif items and isinstance(value, ast.Tuple | ast.List):
+                new = type(value)(elts=[ast.Constant(items[i]) if i in items else e for i, e in enumerate(value.elts)],
+                                  ctx=ast.Load())
+            else:
+                new = value
             body.append(ast.copy_location(ast.Assign(targets=[ast.Name(name, ast.Store())], value=new), node))
     return ast.fix_missing_locations(ast.Module(body=body, type_ignores=tree.type_ignores))
+
+
+class _Literals(ast.NodeTransformer):
+    """get_inputs() with its int literals of the changed values replaced."""
+
+    def __init__(self, values: Mapping[int, int]) -> None:
+        self.values = values
+
+    def visit_Constant(self, node: ast.Constant) -> ast.Constant:
+        if type(node.value) is int and node.value in self.values:
+            return ast.copy_location(ast.Constant(self.values[node.value]), node)
+        return node
 
 
 def _inputs(tree: ast.Module, constants: Mapping[str, int], filename: str
@@ -160,7 +242,7 @@ def fit_constants(text: str, filename: str, limit: int) -> Fit | NoFit | None:
     elements = before = sum(math.prod(s) for s, _ in found)
     if elements <= limit:
         return None
-    original = module_constants(tree)
+    original = size_slots(tree)
     current = dict(original)
     while elements > limit:
         for name in sorted((k for k in current if _halvable(original[k], current[k])), key=lambda k: -current[k]):
@@ -171,11 +253,12 @@ def fit_constants(text: str, filename: str, limit: int) -> Fit | NoFit | None:
                 elements, found = count, trial
                 break
         else:
-            reached = ", ".join(f"{k} {original[k]} -> {v}" for k, v in current.items() if v != original[k])
+            reached = ", ".join(f"{_shown_key(k)} {original[k]} -> {v}" for k, v in current.items()
+                                if v != original[k])
             return NoFit(f"no size constant can be halved further keeping its alignment: {before:,} input "
                          f"elements brought to {elements:,}, over {limit:,}"
-                         + (f" ({reached})" if reached else " (no module-level size constant can be halved: "
-                                                              "sizes written inside get_inputs() and odd ones are "
-                                                              "kept)"))
+                         + (f" ({reached})" if reached else " (no size can be halved: odd sizes, and even ones "
+                                                              "without a factor of 2 to spare over their 32-element "
+                                                              "alignment, are kept)"))
     changed = {k: v for k, v in current.items() if v != original[k]}
     return Fit({k: original[k] for k in changed}, changed, before, elements, found)

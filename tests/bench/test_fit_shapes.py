@@ -99,14 +99,57 @@ def test_the_reference_runs_with_the_reduced_constants(tmp_path: Path) -> None:
 
 
 def test_an_unfit_case_says_why(tmp_path: Path) -> None:
-    # sizes written inside get_inputs are no constants: nothing to halve
-    text = REFERENCE.replace("torch.randn(batch_size, dim)", "torch.randn(64, 4096)")
+    # odd sizes (here literals inside get_inputs) are never halved: nothing to halve
+    text = REFERENCE.replace("torch.randn(batch_size, dim)", "torch.randn(65, 4095)")
     (task,) = load_tasks(_checkout(tmp_path, text), LIMIT)
     assert not task.cases[0].reduced
-    assert "no module-level size constant can be halved" in task.cases[0].not_reduced
+    assert "(no size can be halved: odd sizes" in task.cases[0].not_reduced
     verdict = evaluate_answer(task, Answer(task.name, "0", str(ANSWER)), EvalOptions(draws=1, max_elements=LIMIT))
     assert verdict.failure == "not-evaluated" and not verdict.reduced
     assert "--fit-shapes: no size constant can be halved" in verdict.cases[0].reason
+
+
+# the benchmark's other styles: a tuple constant spliced into the shape (cumsum_exclusive), sizes written inside
+# get_inputs with a broadcast partner (logic_and_broadcast): equal literals are one dimension
+TUPLE_AND_LITERALS = """import torch
+
+class Model(torch.nn.Module):
+    def forward(self, x, y, z):
+        return x.sum() + (y * z).sum()
+
+batch_size = 64
+input_shape = (4096,)
+
+def get_inputs():
+    return [torch.rand(batch_size, *input_shape), torch.rand(128, 512), torch.rand(1, 512)]
+
+def get_init_inputs():
+    return []
+"""
+
+
+def test_tuple_constants_and_literals_in_get_inputs_are_halved(tmp_path: Path) -> None:
+    """Before, only int constants were halved: this program (64 x 4096 + 128 x 512 + 512 elements) stayed over
+    the limit ('no module-level size constant can be halved' once batch_size reached 32)."""
+    fit = fit_constants(TUPLE_AND_LITERALS, "t.py", 1 << 14)
+    assert isinstance(fit, Fit), fit
+    # the largest first; the two 512s (y's columns and z's broadcast row) change together
+    assert dict(fit.constants) == {"input_shape[0]": 64, "get_inputs():128": 64, "get_inputs():512": 128}
+    assert fit.inputs == (((64, 64), "float32"), ((64, 128), "float32"), ((1, 128), "float32"))
+    assert fit.describe().endswith("input_shape[0] 4096 -> 64, get_inputs() literal 128 -> 64, get_inputs() "
+                                   "literal 512 -> 128; inputs [64, 64]:float32, [64, 128]:float32, [1, 128]:float32")
+    root = tmp_path / "mkb"
+    (root / "reference" / "math").mkdir(parents=True)
+    (root / "reference" / "math" / "mixed.py").write_text(TUPLE_AND_LITERALS, encoding="utf-8")
+    (task,) = load_tasks(root, 1 << 14)
+    case = task.cases[0]
+    assert case.reduced and task.input_elements(case) == 64 * 64 + 64 * 128 + 128
+    pytest.importorskip("torch")
+    inputs = task.make_inputs(case, 3)  # the reference program itself runs with the reduced sizes
+    assert [v.shape for v in inputs.values.values()] == [(64, 64), (64, 128), (1, 128)]
+    x, y, z = inputs.values.values()
+    expected = task.reference(case, inputs)["y"]
+    assert np.allclose(expected, x.sum() + (y * z).sum(), rtol=1e-4)
 
 
 def test_fit_shapes_is_for_multikernelbench_only(tmp_path: Path) -> None:
