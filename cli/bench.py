@@ -4,17 +4,23 @@
     ascendir bench --answers DIR [--results R.jsonl] a folder of answers (naming: bench/harness/answers.py)
     ascendir bench --suite npukernelbench --root /path/to/NPUKernelBench [--answers DIR]
     ascendir bench --suite multikernelbench --root /path/to/MultiKernelBench --answers DIR [--fit-shapes]
+                   [--replay-binding]
     ascendir bench --list                            the tasks
     ascendir bench --task NAME --show [--case ID]    what a model is shown for a task
 
+A MultiKernelBench answer's ModelNew is read with `ast` (never run): where its forward hands the op its module's
+weights or settings, the op gets them from the seeded reference Model (bench/harness/model_task.py).
+
 Exit codes: 0 when the run finished (with --answers, whatever the answers scored; without, when no reference
-solution failed), 1 when a reference solution failed a stage, 2 on usage errors.
+solution failed), 1 when a reference solution failed a stage, 2 on usage errors (a --results file written with
+other options among them).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 import click
 
@@ -40,7 +46,8 @@ SUITE_NAMES = ("bundled", "npukernelbench", "multikernelbench")
 @click.option("--workers", type=int, default=None, help="Worker processes (default: the CPUs).")
 @click.option("--results", "results_path", type=click.Path(dir_okay=False), default=None,
               help="A JSONL file verdicts are appended to as they finish; a run given the same file resumes: "
-                   "answers already there are not run again.")
+                   "answers already there are not run again. The file records the options that change verdicts; "
+                   "a run with other options refuses it (exit 2).")
 @click.option("--fresh", is_flag=True, help="With --results: start the file anew instead of resuming.")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
               help="Write a report folder: summary.json, verdicts.jsonl, summary.md and plots.")
@@ -60,6 +67,10 @@ SUITE_NAMES = ("bundled", "npukernelbench", "multikernelbench")
                    "Default: on for --answers; off for the reference solutions, which bench/tasks/validate.py "
                    "checks with every case's shapes.")
 @click.option("--failures", type=int, default=20, show_default=True, help="How many failed answers to list.")
+@click.option("--replay-binding", is_flag=True,
+              help="multikernelbench: replay each answer's op binding (python_bind_src) around its kernel: the op gets "
+                   "the tensors the binding makes of ModelNew's arguments (broadcasts, reshapes) and its outputs "
+                   "the shapes the binding gives them. Default: the op gets ModelNew's arguments directly.")
 @click.option("--chip", default=None, help="Run every task on this chip instead of its suite's (bundled and "
               "multikernelbench 910B2, npukernelbench 910_93: see bench/README.md); it sets the vector cores a "
               "kernel-only answer is launched on and what GetCoreNumAiv() returns to a host.")
@@ -67,9 +78,10 @@ def main(suite: str, root: str | None, answers: str | None, list_tasks: bool, ta
          levels: tuple[int, ...], categories: tuple[str, ...], show: bool, case_id: str | None, executor: str,
          address: str | None, workers: int | None, results_path: str | None, fresh: bool, report_dir: str | None,
          time_budget: float, instruction_budget: int | None, draws: int, max_elements: int | None,
-         fit_shapes: bool, static_shapes: bool | None, failures: int, chip: str | None) -> None:
+         fit_shapes: bool, static_shapes: bool | None, failures: int, replay_binding: bool, chip: str | None) -> None:
     """Evaluate kernels on a task suite: compile, correctness and speed on the simulator, pass@k, reports."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    from bench.harness import EvalOptions
     from bench.suites import find_task, load_suite
 
     try:
@@ -109,22 +121,27 @@ def main(suite: str, root: str | None, answers: str | None, list_tasks: bool, ta
     if not tasks:
         raise click.UsageError(f"no tasks in the {suite} suite match" if task_names or levels or categories
                                else f"the {suite} suite has no tasks")
-    sys.exit(_run(suite, tasks, answers, executor, address, workers, results_path, fresh, report_dir, time_budget,
-                  instruction_budget, draws, max_elements,
-                  static_shapes if static_shapes is not None else answers is not None, failures))
+    options = EvalOptions(draws=draws, time_budget_s=time_budget, instruction_budget=instruction_budget,
+                          max_elements=max_elements,
+                          static_shapes=static_shapes if static_shapes is not None else answers is not None,
+                          replay_binding=replay_binding)
+    # what a results file records besides the options: a verdict depends on the tasks' programs and the chip
+    setting = {"suite": suite, "root": os.path.abspath(root) if root else None, "chip": chip,
+               "fit_shapes": fit_shapes}
+    sys.exit(_run(suite, tasks, answers, executor, address, workers, results_path, fresh, report_dir, options,
+                  setting, failures))
 
 
 def _run(suite: str, tasks: list, answers: str | None, executor: str, address: str | None, workers: int | None,
-         results_path: str | None, fresh: bool, report_dir: str | None, time_budget: float,
-         instruction_budget: int | None, draws: int, max_elements: int | None, static_shapes: bool,
+         results_path: str | None, fresh: bool, report_dir: str | None, options: Any, setting: dict[str, Any],
          failures: int) -> int:
     from rich.console import Console
 
-    from bench.harness import EvalOptions, collect_answers, reference_answers
+    from bench.harness import collect_answers, reference_answers
     from bench.harness.executors import make_executor
     from bench.harness.metrics import summarize
-    from bench.harness.results import ResultStore
-    from bench.harness.run import make_jobs, run_jobs
+    from bench.harness.results import OptionsDiffer, ResultStore
+    from bench.harness.run import make_jobs, run_jobs, verdict_options
     from bench.report import print_summary, write_report
 
     console = Console(stderr=False)
@@ -141,12 +158,14 @@ def _run(suite: str, tasks: list, answers: str | None, executor: str, address: s
         title = f"{suite}: reference solutions"
     if not found:
         raise click.UsageError("no answers to evaluate")
-    options = EvalOptions(draws=draws, time_budget_s=time_budget, instruction_budget=instruction_budget,
-                          max_elements=max_elements, static_shapes=static_shapes)
     jobs = make_jobs(tasks, found, options)
     if results_path and fresh and os.path.exists(results_path):
         os.remove(results_path)
-    store = ResultStore(results_path) if results_path else None
+    try:
+        store = ResultStore(results_path, verdict_options(options, **setting)) if results_path else None
+    except OptionsDiffer as exc:
+        raise click.UsageError(f"{exc}. Run with that file's options to resume it, or start it anew with --fresh "
+                               "(its verdicts are dropped), or give another --results file.") from None
     if store is not None and len(store):
         console.print(f"resuming from {results_path}: {sum(1 for j in jobs if j.key in store)} of {len(jobs)} "
                       "answers already evaluated")

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from bench.harness.answers import Answer, answer_key
+from bench.harness.model_task import forward_task
 from bench.harness.stages.compile import Compiled, compile_answer, op_output_dtypes, static_check, tiling_inputs
 from bench.harness.stages.correctness import SimulatorUnavailable, check_case, simulator
 from bench.harness.stages.extract import extract
@@ -69,7 +70,7 @@ def evaluate_answer(task: Task, answer: Answer, options: EvalOptions | None = No
     opts = options or EvalOptions()
     start = time.monotonic()
     verdict = Verdict(task.suite, task.name, answer.sample, answer.path, task.level, task.category, answer.case,
-                      answer_key(task.suite, answer, task.variant))
+                      answer_key(task.suite, answer, task.variant), notes=list(task.notes))
     try:
         _run_stages(task, answer, opts, verdict)
     except BudgetExceeded:
@@ -90,6 +91,9 @@ def _run_stages(task: Task, answer: Answer, opts: EvalOptions, verdict: Verdict)
         verdict.stop("extract", FORMAT_FAILURE, extracted.problem)
         return
     verdict.extracted = True
+    # what ModelNew's forward hands the op (read with ast, never run): its module's weights, converted arguments
+    reading = forward_task(task, extracted.model_src, answer.sample, opts.replay_binding)
+    verdict.forward_inputs = reading.weighted
     verdict.stage = "compile"
     compiled = compile_answer(task, extracted)
     verdict.diagnostics = compiled.diagnostics
@@ -100,12 +104,13 @@ def _run_stages(task: Task, answer: Answer, opts: EvalOptions, verdict: Verdict)
     verdict.stage = "correctness"
     is_reference = task.solution is not None and Path(answer.path).resolve() == Path(task.solution).resolve()
     for case in cases_for(task, answer, extracted.form):
-        if extracted.passes_inputs is False:
+        if extracted.passes_inputs is False and not reading.readable:
             verdict.cases.append(CaseResult(case.id, "skipped", "not evaluated: ModelNew computes the op's arguments "
-                                            "in Python (weights, conversions, other tensors); that is answer code, "
-                                            "never run, so the op's inputs are not known"))
+                                            "in Python beyond what the harness reads (weights, settings, tensor "
+                                            "methods: bench/harness/model_forward.py); that is answer code, never "
+                                            "run, so the op's inputs are not known"))
             continue
-        verdict.cases.append(evaluate_case(task, case, compiled, opts, is_reference))
+        verdict.cases.append(evaluate_case(reading.task, case, compiled, opts, is_reference))
     _judge(verdict)
     if verdict.correct and opts.performance:
         verdict.stage = "performance"

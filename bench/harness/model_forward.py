@@ -6,18 +6,16 @@ evaluates them for one input draw, the module's tensors coming from the referenc
 builds both (seeded with 1024, get_init_inputs) by the same attribute path, else from a plain `self.k = k` of
 ModelNew.__init__ bound to get_init_inputs. Only attribute reads and the tensor methods of
 `bench.harness.tensor_ops` (the table the op-binding reader uses too) are applied, to the reference's tensors.
-`WeightedTask` is a MultiKernelBench task whose inputs are those.
+bench/harness/model_task.py makes the task whose inputs are those (WeightedTask) for the correctness stage.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
 
 from bench.harness import tensor_ops as T
-from bench.suites.multikernelbench import MultiKernelBenchTask
 
 TENSOR_METHODS = set(T.OPS)  # the methods forward may apply to what it hands the op: the shared table's
 DEVICE_MOVES = {"cpu", "npu", "cuda"}  # where the tensor lives: nothing the op sees
@@ -410,15 +408,17 @@ def init_bindings(model_src: str, init_inputs: list[Any]) -> dict[str, Any]:
     return bound
 
 
-def weighted_inputs(task: Any, drawn: Any) -> Any:
-    """The op's inputs for one draw: forward_plan's expressions over get_inputs' tensors and the reference Model
-    (built as the benchmark builds it: seeded, from get_init_inputs) standing in for ModelNew's module."""
+def weighted_inputs(task: Any, drawn: Any, case: Any = None) -> Any:
+    """The op's inputs for one draw of `case`: forward_plan's expressions over get_inputs' tensors and the reference
+    Model (built as the benchmark builds it: seeded, from get_init_inputs) standing in for ModelNew's module. The
+    program is the case's (its size constants reduced under --fit-shapes), so the module's weights have the shapes
+    of the reduced inputs."""
     from bench.suites.model import Inputs
     from bench.suites.multikernelbench import SEED
     from bench.suites.torch_ref import dtype_name, seed_all, to_torch, torch_module
 
     torch = torch_module()
-    module = task._module()
+    module = task._module(case)
     seed_all(SEED)
     with torch.no_grad():
         init_inputs = list(module.get_init_inputs())
@@ -602,34 +602,3 @@ def raw_tensors(torch: Any, model: Any, plan: Any, bound: dict[str, Any]) -> dic
             t = t.t().contiguous()
         found[name] = t.to(getattr(torch, dtype)) if dtype else t
     return found
-
-
-def make_weighted_task(base: Any, sample: str, model_src: str, plan: list[tuple[Any, ...]]) -> Any:
-    fields = {f.name: getattr(base, f.name) for f in dataclasses.fields(base)}
-    fields["name"] = f"{base.name}~{sample}"
-    return WeightedTask(**fields, model_src=model_src, plan=tuple(plan), post=tuple(result_methods(model_src)))
-
-
-@dataclasses.dataclass
-class WeightedTask(MultiKernelBenchTask):
-    """A MultiKernelBench task whose inputs are what ModelNew hands the op (weighted_inputs); its reference
-    still runs the reference Model on get_inputs' tensors."""
-
-    model_src: str = ""
-    plan: tuple[tuple[Any, ...], ...] = ()
-    post: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # forward's methods on the op's result (result_methods)
-
-    def make_inputs(self, case: Any, seed: int) -> Any:
-        drawn = super().make_inputs(case, seed)
-        _DRAWN[(self.name, seed)] = drawn
-        return weighted_inputs(self, drawn)
-
-    def reference(self, case: Any, inputs: Any) -> dict[str, Any]:
-        return super().reference(case, _DRAWN.get((self.name, inputs.seed), inputs))
-
-    def compare(self, case: Any, expected: Any, actual: Any) -> Any:
-        """The op's outputs as forward returns them (its methods on the result applied), against the reference."""
-        return super().compare(case, expected, {k: apply_result_methods(v, self.post) for k, v in actual.items()})
-
-
-_DRAWN: dict[tuple[str, int], Any] = {}  # the reference's own draw, by task and seed

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import asdict
 from typing import Any
 
 from bench.harness.answers import Answer
@@ -11,6 +12,13 @@ from bench.harness.executors import Job, make_executor
 from bench.harness.results import ResultStore
 from bench.harness.verdict import Verdict
 from bench.suites import Task, find_task
+
+
+def verdict_options(options: EvalOptions, **setting: Any) -> dict[str, Any]:
+    """What changes a verdict, as a results file records it (ResultStore's `options`): the evaluation options and
+    the run's own settings (the suite, its checkout, the chip, --fit-shapes, ...). Not the answers or tasks chosen,
+    the executor or the workers: a run over a subset, or on more workers, resumes the same verdicts."""
+    return {**asdict(options), **setting}
 
 
 def make_jobs(tasks: list[Task], answers: Sequence[Answer], options: EvalOptions) -> list[Job]:

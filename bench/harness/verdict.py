@@ -96,6 +96,11 @@ class Verdict:
     # judged on at least one case whose shapes the harness reduced from the benchmark's (--fit-shapes): its
     # verdict is not the benchmark's verdict at the benchmark's shapes (the cases say what was reduced)
     reduced: bool = False
+    # the op was judged on what ModelNew's forward hands it (its module's weights, converted arguments; read with
+    # ast: bench/harness/model_task.py), not on the reference's inputs as they are
+    forward_inputs: bool = False
+    # what the harness assumed that the benchmark does not say (Task.notes: a tolerance it could not read)
+    notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

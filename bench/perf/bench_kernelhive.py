@@ -16,12 +16,12 @@ recorded one in a confusion table:
 
 An answer whose sources are computed at run time (not string literals) is evaluated as the op project its record
 splits into files. Where ModelNew hands the op its module's weights and settings (op(x, self.conv.weight, self.eps)),
-its forward is read with `ast` (never run) and the op gets what the seeded reference Model holds, as
-sim_realworld.py does (bench/perf/kernelhive_answers.py: weighted_task, relax_input_rule). With --replay-binding
+its forward is read with `ast` (never run) and the op gets what the seeded reference Model holds: the harness does
+that for every MultiKernelBench answer (bench/harness/model_task.py), as `ascendir bench` does. With --replay-binding
 the op binding is replayed around the kernel (bench/harness/binding_replay.py) as sim_realworld.py always does:
 the op then gets what the binding makes of ModelNew's arguments (at::broadcast_tensors, reshapes). Prints the table and
 writes JSON (default bench/perf/results/bench_kernelhive.json); with --results the run resumes where an earlier one
-stopped.
+stopped (one made with the same options: the file records them, bench/harness/results.py).
 """
 
 from __future__ import annotations
@@ -56,17 +56,17 @@ def our_verdict(v: Any) -> str:
             "not-evaluated": "not judged"}.get(v.failure, "internal")
 
 
-def gather_answers(records: list[dict[str, Any]], tasks: list[Any], work: Path, replay_binding: bool = False
+def gather_answers(records: list[dict[str, Any]], tasks: list[Any], work: Path
                    ) -> tuple[list[Any], dict[tuple[str, str], str], dict[tuple[str, str], str], Counter[str]]:
     """The records' answers written under `work` (each failing attempt, and each distinct final once), with their
-    recorded class and record id by (task, sample), and what was left out. An answer whose ModelNew hands the op
-    weights or settings gets a weighted task (appended to `tasks`) whose inputs are the seeded reference Model's
-    (`replay_binding`: whether the harness replays the op binding, EvalOptions.replay_binding)."""
+    recorded class and record id by (task, sample), and what was left out. An answer is named `<id>:<side>` (the id
+    with its odd characters made `_`): the harness names the task of an answer whose ModelNew hands the op
+    weights after it, and a draw's seed follows that name (bench/harness/model_task.py)."""
     from bench.harness import Answer
-    from bench.perf.kernelhive_answers import answer_model_src, weighted_task, write_answer
+    from bench.perf.kernelhive_answers import write_answer
     from bench.suites import find_task
 
-    suite = list(tasks)  # the tasks by the records' names (the weighted ones appended below share kernel names)
+    suite = list(tasks)
     by_squashed = {t.name.replace("_", ""): t for t in suite}
     answers: list[Answer] = []
     recorded: dict[tuple[str, str], str] = {}  # (task, sample) -> recorded class
@@ -94,15 +94,10 @@ def gather_answers(records: list[dict[str, Any]], tasks: list[Any], work: Path, 
             if path is None:
                 skipped[f"{side}: no answer file and no kernel source"] += 1
                 continue
-            sample = f"{r['id']}:{side}"
-            # ModelNew's forward hands the op weights or settings: the op's inputs from the seeded reference Model
-            answer_task = weighted_task(task, f"{safe}:{side}", answer_model_src(path, files), replay_binding) or task
-            if answer_task is not task:
-                tasks.append(answer_task)
-            answers.append(Answer(answer_task.name, sample, str(path)))
-            recorded[(answer_task.name, sample)] = "passed" if side == "after" \
-                else RECORDED.get(r["error_class"], "other")
-            ids[(answer_task.name, sample)] = r["id"]
+            sample = f"{safe}:{side}"
+            answers.append(Answer(task.name, sample, str(path)))
+            recorded[(task.name, sample)] = "passed" if side == "after" else RECORDED.get(r["error_class"], "other")
+            ids[(task.name, sample)] = r["id"]
     return answers, recorded, ids, skipped
 
 
@@ -126,9 +121,8 @@ def main() -> int:
 
     from bench.harness import EvalOptions
     from bench.harness.executors import make_executor
-    from bench.harness.results import ResultStore
-    from bench.harness.run import make_jobs, run_jobs
-    from bench.perf.kernelhive_answers import relax_input_rule
+    from bench.harness.results import OptionsDiffer, ResultStore
+    from bench.harness.run import make_jobs, run_jobs, verdict_options
     from bench.suites import load_suite
 
     tasks = load_suite("multikernelbench", args.root)
@@ -136,10 +130,16 @@ def main() -> int:
     records = records[: args.limit] if args.limit else records
     options = EvalOptions(max_elements=args.max_elements, time_budget_s=args.time_budget,
                           replay_binding=args.replay_binding)
-    answers, recorded, ids, skipped = gather_answers(records, tasks, WORK, options.replay_binding)
-    relax_input_rule()  # before the pool forks its workers
+    answers, recorded, ids, skipped = gather_answers(records, tasks, WORK)
     jobs = make_jobs(tasks, answers, options)
-    store = ResultStore(args.results) if args.results else None
+    try:  # the records and the checkout change verdicts too: a file of another run is refused, not mixed in
+        store = ResultStore(args.results, verdict_options(options, root=str(args.root.resolve()),
+                                                          records=str(args.records.resolve()))) \
+            if args.results else None
+    except OptionsDiffer as exc:
+        print(f"bench_kernelhive: {exc}; rerun with that file's options, or give another --results file",
+              file=sys.stderr)
+        return 2
     executor = make_executor("pool", args.workers)
     t0 = time.perf_counter()
     try:
@@ -156,8 +156,8 @@ def main() -> int:
         rec = recorded[(v.task, v.sample)]
         ours = our_verdict(v)
         table[rec][ours] += 1
-        rows.append({"id": ids[(v.task, v.sample)], "side": v.sample.rsplit(":", 1)[1], "task": v.task.split("~")[0],
-                     "weights": "~" in v.task,
+        rows.append({"id": ids[(v.task, v.sample)], "side": v.sample.rsplit(":", 1)[1], "task": v.task,
+                     "weights": v.forward_inputs,
                      "recorded": rec, "ours": ours, "reason": v.reason, "wall_s": v.wall_s})
     from rich.console import Console
     from rich.table import Table

@@ -395,11 +395,17 @@ def main() -> int:
             misses.append({"id": r["id"], "bug_kind": kind, "error": error_line(r), "warnings": warnings[:4],
                            **_explained(explanations, r["id"])})
     if args.simulate:
+        from bench.harness.results import OptionsDiffer
         from bench.perf.realworld_sim import simulate_misses
 
         by_id = {r["id"]: r for r in records}
-        outcomes = simulate_misses([by_id[m["id"]] for m in misses if by_id[m["id"]].get("files_before")],
-                                   args.references, args.sim_results, args.sim_max_elements, args.sim_workers)
+        try:
+            outcomes = simulate_misses([by_id[m["id"]] for m in misses if by_id[m["id"]].get("files_before")],
+                                       args.references, args.sim_results, args.sim_max_elements, args.sim_workers)
+        except OptionsDiffer as exc:
+            print(f"realworld: {exc}; rerun with that file's options, or give another --sim-results file",
+                  file=sys.stderr)
+            return 2
         for m in misses:
             outcome = outcomes.get(m["id"])
             m["simulator"] = outcome.why if outcome is not None else "not run"

@@ -49,7 +49,7 @@ def simulate_misses(records: list[dict[str, Any]], references: Path, results: Pa
     from bench.harness import Answer, EvalOptions
     from bench.harness.executors import make_executor
     from bench.harness.results import ResultStore
-    from bench.harness.run import make_jobs, run_jobs
+    from bench.harness.run import make_jobs, run_jobs, verdict_options
     from bench.perf.kernelhive_answers import write_answer
     from bench.suites import find_task, load_suite
 
@@ -79,7 +79,9 @@ def simulate_misses(records: list[dict[str, Any]], references: Path, results: Pa
 
     options = EvalOptions(draws=1, max_elements=max_elements, time_budget_s=time_budget, static_shapes=False,
                           performance=False)
-    store = ResultStore(results) if results is not None else None
+    # the reference programs change verdicts too: a results file of another run is refused (OptionsDiffer)
+    store = ResultStore(results, verdict_options(options, references=str(references.resolve()))) \
+        if results is not None else None
     executor = make_executor("pool", workers)
     try:
         verdicts = run_jobs(make_jobs(tasks, answers, options), store, executor, progress=sys.stdout.isatty(),

@@ -18,8 +18,8 @@ Answers never run natively: only on the simulator, through the benchmark harness
 compile, correctness; the static shape check and the performance stage are off, so that what is measured is the
 simulator). Where ModelNew hands the op its module's weights and settings (op(x, self.conv.weight, self.eps)),
 its forward is read with `ast` (never run) and those come from the reference Model built as the benchmark builds
-both models (seeded), by the same attribute path (forward_plan, weighted_inputs). Ops whose files say Matmul or
-Mmad count as cube, as the issue counts them.
+both models (seeded), by the same attribute path (the harness does this: bench/harness/model_task.py). Ops whose
+files say Matmul or Mmad count as cube, as the issue counts them.
 
 3. With --cube (issue 29): only the answers that use the cube unit, the two tables left out of 1 and 2: the cube
    finals' correct count with each miss's kind and cause, and the cube simulator-tier attempts, each caught or not
@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from bench.harness.model_forward import bypasses_kernel  # noqa: E402  (the checkout on sys.path first)
-from bench.perf.kernelhive_answers import answer_model_src, relax_input_rule, weighted_task  # noqa: E402
+from bench.harness.stages.extract import MODEL_SRC, model_src_of  # noqa: E402
 from bench.perf.sim_attempts import at_fixed_lines, caught_at_defect, error_findings  # noqa: E402
 
 DEFAULT_RECORDS = ROOT.parent / "shared" / "data" / "kernelhive-failures" / "records.jsonl"
@@ -115,17 +115,22 @@ def reference_root(root: Path, revision: str) -> Path:
     return target
 
 
-def revision_tolerance(root: Path, revision: str) -> tuple[float, float] | None:
-    """(atol, rtol) of torch.allclose in the benchmark's utils/correctness.py at `revision` (1e-2 before
-    2026-01, 1e-4 after): the rule the records' answers passed."""
+def revision_tolerance(root: Path, revision: str) -> tuple[Any, str] | None:
+    """The benchmark's utils/correctness.py tolerance at `revision` (1e-2 before 2026-01, 1e-4 after: the rule the
+    records' answers passed) and "", or the assumed one and the note saying why (harness_tolerance, as the suite
+    reads a checkout's); None for 'worktree', where the suite reads the checkout's own."""
     import subprocess
+
+    from bench.suites.multikernelbench import harness_tolerance
 
     if revision == "worktree":
         return None
     done = subprocess.run(["git", "-C", str(root), "show", f"{revision}:utils/correctness.py"], capture_output=True,
                           text=True)
-    found = re.search(r"allclose\([^)]*atol=([\d.eE+-]+),\s*rtol=([\d.eE+-]+)", done.stdout)
-    return (float(found.group(1)), float(found.group(2))) if done.returncode == 0 and found else None
+    where = f"utils/correctness.py at {revision} of {root}"
+    if done.returncode != 0:
+        return harness_tolerance(None, f"{where} cannot be read ({done.stderr.strip() or 'git show failed'})")
+    return harness_tolerance(done.stdout, where)
 
 
 def load_records(path: Path) -> list[dict[str, Any]]:
@@ -237,8 +242,8 @@ def main() -> int:
 
     from bench.harness import Answer, EvalOptions
     from bench.harness.executors import make_executor
-    from bench.harness.results import ResultStore
-    from bench.harness.run import make_jobs, run_jobs
+    from bench.harness.results import OptionsDiffer, ResultStore
+    from bench.harness.run import make_jobs, run_jobs, verdict_options
     from bench.perf.kernelhive_answers import write_answer
     from bench.suites import find_task, load_suite
 
@@ -247,12 +252,13 @@ def main() -> int:
     except RevisionMissing as exc:
         print(f"sim_realworld: {exc}", file=sys.stderr)
         return 2
-    tolerance = revision_tolerance(args.root, args.revision)
-    if tolerance is not None:
-        from bench.suites.model import Tolerance
-
-        for t in tasks:
-            t.tolerance = Tolerance({}, "allclose", tolerance)
+    read = revision_tolerance(args.root, args.revision)
+    tolerance = read[0].default if read is not None else None
+    if read is not None:
+        if read[1]:
+            print(f"sim_realworld: {read[1]}", file=sys.stderr)
+        for t in tasks:  # the exported reference/ has no utils/: the revision's file judges, or its note says why
+            t.tolerance, t.notes = read[0], (read[1],) if read[1] else ()
     by_squashed = {t.name.replace("_", ""): t for t in tasks}
     records = load_records(args.records)
     ops = set(args.ops.split(",")) if args.ops else None
@@ -283,24 +289,27 @@ def main() -> int:
             unrun.append({**info, "reason": "the record has no answer file with its sources as string literals "
                           "(kernel_src computed by answer code) and no op project files"})
             continue
-        model_src = answer_model_src(path, files)
+        model_src = files.get(MODEL_SRC) if path.is_dir() else model_src_of(path.read_text(encoding="utf-8"))
         info["bypass"] = bool(model_src) and bypasses_kernel(model_src)  # type: ignore[arg-type]
         info["binding_bypass"] = binding_bypass(path) if side == "after" else ""
-        weighted = weighted_task(task, safe, model_src)
-        if weighted is not None:
-            task = weighted
-            tasks.append(task)
-            info["weights"] = True
-        answers.append(Answer(task.name, key, str(path)))
-        meta[key] = {**info, "task": task.name}
-        diffs[key] = str(r.get("diff") or "") if side == "before" else ""
+        # sample `safe`: the harness names the task of an answer whose ModelNew hands the op weights after it, and a
+        # draw's seed follows that name (bench/harness/model_task.py)
+        answers.append(Answer(task.name, safe, str(path)))
+        meta[safe] = {**info, "task": task.name}
+        diffs[safe] = str(r.get("diff") or "") if side == "before" else ""
 
-    relax_input_rule()
     options = EvalOptions(draws=1, max_elements=args.max_elements, time_budget_s=args.time_budget,
                           instruction_budget=args.budget,
                           static_shapes=False, performance=False, replay_binding=True)
     jobs = make_jobs(tasks, answers, options)
-    store = ResultStore(args.results) if args.results else None
+    try:  # the checkout, its revision and tolerance change verdicts too: a file of another run is refused
+        store = ResultStore(args.results, verdict_options(options, root=str(args.root.resolve()),
+                                                          revision=args.revision, tolerance=tolerance)) \
+            if args.results else None
+    except OptionsDiffer as exc:
+        print(f"sim_realworld: {exc}; rerun with that file's options, or give another --results file",
+              file=sys.stderr)
+        return 2
     executor = make_executor("serial" if args.workers == 0 else "pool", args.workers)
     t0 = time.perf_counter()
     try:
@@ -314,6 +323,8 @@ def main() -> int:
     rows = []
     for v in verdicts:
         m = meta[v.sample]
+        if v.forward_inputs:  # the op judged on what ModelNew's forward hands it
+            m = {**m, "weights": True}
         judged = v.correct is not None
         found = error_findings(v)
         rows.append({**m, "correct": v.correct, "judged": judged, "failure": v.failure, "stage": v.stage,

@@ -18,7 +18,7 @@ from pathlib import Path
 from bench.harness.metrics import Summary
 from bench.harness.results import finite
 from bench.harness.verdict import Verdict
-from bench.report.table import failed, failed_checks, metrics_lines, not_judged_line, reduced_line
+from bench.report.table import failed, failed_checks, metrics_lines, not_judged_line, notes_lines, reduced_line
 
 PLOTS = ("funnel.png", "speedup.png", "categories.png")
 
@@ -61,7 +61,7 @@ def markdown(summary: Summary, verdicts: Sequence[Verdict], title: str) -> str:
         for check, row in summary.integrity.items():
             lines.append(f"| {check} | {row['checked']} | {row['failed']} |")
         lines.append(f"\nOutput elements never written (summed over answers and cases): {summary.unwritten_elements}")
-    for line in (not_judged_line(verdicts), reduced_line(verdicts)):
+    for line in (not_judged_line(verdicts), reduced_line(verdicts), *notes_lines(verdicts)):
         if line:
             lines += ["", line]
     bad = [v for v in verdicts if failed(v)]

@@ -97,13 +97,23 @@ def reduced_line(verdicts: Sequence[Verdict]) -> str | None:
             "case says what was reduced")
 
 
+def notes_lines(verdicts: Sequence[Verdict]) -> list[str]:
+    """Each distinct note of the verdicts (what the harness assumed: Verdict.notes) once, with how many it holds
+    for."""
+    counts: dict[str, int] = {}
+    for v in verdicts:
+        for note in v.notes:
+            counts[note] = counts.get(note, 0) + 1
+    return [f"note ({n} answer{'s' * (n != 1)}): {note}" for note, n in counts.items()]
+
+
 def print_summary(summary: Summary, verdicts: Sequence[Verdict], title: str, console: Console | None = None,
                   failures: int = 20) -> None:
     out = console or Console()
     out.print(summary_table(summary, title))
     for line in metrics_lines(summary):
         out.print(line)
-    for line in (not_judged_line(verdicts), reduced_line(verdicts)):
+    for line in (not_judged_line(verdicts), reduced_line(verdicts), *notes_lines(verdicts)):
         if line:
             out.print(line, markup=False)
     table = failures_table(verdicts, failures) if failures else None

@@ -294,6 +294,9 @@ class Task:
     # the fixed host side a kernel-only answer is built with (NPUKernelBench's question/op_host/<k>.cpp)
     kernel_only_host: str | None = None
     answer_forms: tuple[str, ...] = ("project", "npukernelbench", "multikernelbench")
+    # what the harness assumed for this task that its benchmark does not say (a tolerance it could not read):
+    # every verdict on the task carries these (Verdict.notes), and the report prints them
+    notes: tuple[str, ...] = ()
     # the largest case (input elements) evaluated when --max-elements is not given: what this machine's memory
     # holds for the suite's draws and runs
     max_elements: ClassVar[int] = 1 << 25

@@ -8,7 +8,8 @@ op is `<Task>Custom`, its kernel `<task>_custom`. The reference program is bench
 (bench/suites/torch_ref.py): weights are drawn after seeding with the benchmark's seed (1024), inputs per draw.
 Outputs are judged as the benchmark's harness judges them: torch.allclose (bool outputs exactly), after an exact
 shape check, with the atol and rtol the checkout's own utils/correctness.py passes it (`checkout_tolerance`: 1e-2
-up to MultiKernelBench's 0555903 of 2026-01-22, 1e-4 since; 1e-4 where the file does not say). There is no
+up to MultiKernelBench's 0555903 of 2026-01-22, 1e-4 since; 1e-4 where the file does not say, and every verdict's
+notes say so). There is no
 reference AscendC solution: the performance stage measures against a stated baseline (bench/harness/performance.py).
 With --fit-shapes (`load_tasks(root, fit_elements)`), a program whose case is over the harness's element limit runs
 with its size constants reduced (bench/suites/fit_shapes.py), and the case says so (`Case.reduced`).
@@ -117,8 +118,9 @@ def load_tasks(root: str | Path, fit_elements: int | None = None) -> list[Task]:
     base = Path(root) / "reference"
     if not base.is_dir():
         raise FileNotFoundError(f"{root}: not a MultiKernelBench checkout (no reference/ folder)")
-    tolerance = checkout_tolerance(Path(root))
-    tasks = [read_task(p, tolerance) for p in sorted(base.glob("*/*.py")) if not p.name.startswith("_")]
+    tolerance, note = checkout_tolerance(Path(root))
+    tasks = [read_task(p, tolerance, (note,) if note else ()) for p in sorted(base.glob("*/*.py"))
+             if not p.name.startswith("_")]
     return tasks if fit_elements is None else [fitted(t, fit_elements) for t in tasks]
 
 
@@ -139,15 +141,32 @@ def fitted(task: MultiKernelBenchTask, limit: int) -> MultiKernelBenchTask:
     return replace(task, cases=(case,))
 
 
-def checkout_tolerance(root: Path) -> Tolerance:
-    """The allclose tolerance the checkout's harness judges outputs with: the atol and rtol of the
-    `torch.allclose(...)` calls in its utils/correctness.py (read with `ast`), TOLERANCE where there is no such
-    file or its calls disagree. The benchmark changed it (1e-2 -> 1e-4) with its task shapes; a checkout of the
-    earlier shapes judges with the earlier tolerance."""
+def checkout_tolerance(root: Path) -> tuple[Tolerance, str]:
+    """The allclose tolerance the checkout's harness judges outputs with (its utils/correctness.py,
+    `harness_tolerance`), and "" or the note that says it could not be read and TOLERANCE is assumed. The benchmark
+    changed it (1e-2 -> 1e-4) with its task shapes; a checkout of the earlier shapes judges with the earlier
+    tolerance."""
+    path = root / "utils" / "correctness.py"
     try:
-        tree = ast.parse((root / "utils" / "correctness.py").read_text(encoding="utf-8", errors="replace"))
-    except (OSError, SyntaxError, ValueError):
-        return TOLERANCE
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        return harness_tolerance(None, f"{path} cannot be read ({exc.strerror or exc})")
+    return harness_tolerance(text, str(path))
+
+
+def harness_tolerance(text: str | None, where: str) -> tuple[Tolerance, str]:
+    """The atol and rtol of the `torch.allclose(...)` calls in `text`, MultiKernelBench's utils/correctness.py (read
+    with `ast`, never run), as a Tolerance and "". Where they cannot be read (`text` None: `where` says why; a
+    syntax error; no call giving both as numbers; calls that disagree), TOLERANCE and a note saying so: a verdict
+    judged at an assumed tolerance must not pass for the benchmark's (1e-2 before its 0555903, 1e-4 since)."""
+    assumed = (f"tolerance assumed: atol {TOLERANCE.default[0]:g}, rtol {TOLERANCE.default[1]:g} (MultiKernelBench's "
+               "since its 0555903), the benchmark's own could not be read: ")
+    if text is None:
+        return TOLERANCE, assumed + where
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError) as exc:
+        return TOLERANCE, assumed + f"{where} does not parse ({exc})"
     found: set[tuple[float, float]] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "allclose":
@@ -155,10 +174,15 @@ def checkout_tolerance(root: Path) -> Tolerance:
                      if isinstance(k.value, ast.Constant) and isinstance(k.value.value, int | float)}
             if "atol" in given and "rtol" in given:
                 found.add((float(given["atol"]), float(given["rtol"])))
-    return Tolerance({}, "allclose", found.pop()) if len(found) == 1 else TOLERANCE
+    if len(found) == 1:
+        return Tolerance({}, "allclose", found.pop()), ""
+    if not found:
+        return TOLERANCE, assumed + f"{where} has no torch.allclose call with a number for both atol and rtol"
+    pairs = ", ".join(f"{a:g}/{r:g}" for a, r in sorted(found))
+    return TOLERANCE, assumed + f"{where}'s torch.allclose calls disagree (atol/rtol {pairs})"
 
 
-def read_task(path: Path, tolerance: Tolerance = TOLERANCE) -> MultiKernelBenchTask:
+def read_task(path: Path, tolerance: Tolerance = TOLERANCE, notes: tuple[str, ...] = ()) -> MultiKernelBenchTask:
     text = path.read_text(encoding="utf-8", errors="replace")
     category = path.parent.name
     name = path.stem
@@ -170,7 +194,7 @@ def read_task(path: Path, tolerance: Tolerance = TOLERANCE) -> MultiKernelBenchT
         suite="multikernelbench", name=name, level=int(level_match.group(1)) if level_match else None,
         category=category, description=f"```python\n{text.rstrip()}\n```", op_type=op_type,
         kernel_name=f"{name}_custom", inputs=tuple(TensorDecl(p) for p in params), outputs=(TensorDecl("y"),),
-        cases=cases, tolerance=tolerance, path=str(path), chip=CHIP, answer_forms=("multikernelbench",))
+        cases=cases, tolerance=tolerance, path=str(path), chip=CHIP, answer_forms=("multikernelbench",), notes=notes)
 
 
 def _forward_params(text: str) -> list[str]:

@@ -101,17 +101,18 @@ def test_kill_and_resume_loses_nothing_and_runs_nothing_twice(tmp_path: Path) ->
                             start_new_session=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
-        if results.exists() and results.read_text().count("\n") >= 2:
+        if results.exists() and results.read_text().count("\n") >= 3:  # the options line and two verdicts
             break
         time.sleep(0.05)
     assert proc.poll() is None, "the run finished before it could be interrupted"
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     before = [json.loads(line) for line in results.read_text().splitlines(keepends=True) if line.endswith("\n")]
+    assert "results_options" in before.pop(0)  # the options line (bench/harness/results.py)
     assert 2 <= len(before) < len(names)
     done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert "resuming from" in done.stdout
-    after = [json.loads(line) for line in results.read_text().splitlines()]
+    after = [json.loads(line) for line in results.read_text().splitlines()][1:]
     keys = [v["key"] for v in after]
     assert len(keys) == len(set(keys)) == len(names)  # nothing lost, nothing run twice
     assert after[:len(before)] == before  # what was finished is kept as it was

@@ -1,6 +1,7 @@
-"""bench/perf/kernelhive_answers.py as bench_kernelhive.py uses it: a KernelHive answer whose ModelNew hands the op
-its module's weights is judged with the reference Model's weights as the op's inputs, not left "not judged" because
-ModelNew computes the op's arguments. A made-up reference program and record: no data needed."""
+"""A KernelHive answer whose ModelNew hands the op its module's weights, as bench_kernelhive.py writes it
+(bench/perf/kernelhive_answers.py: an op project folder with model_src.py beside it) and the harness reads it
+(bench/harness/model_task.py): judged with the reference Model's weights as the op's inputs, not left "not judged"
+because ModelNew computes the op's arguments. A made-up reference program and record: no data needed."""
 
 from __future__ import annotations
 
@@ -9,10 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import bench.harness.stages.extract as extract
-from bench.harness.model_forward import WeightedTask
+from bench.harness.model_task import WeightedTask, forward_task
+from bench.harness.stages.extract import extract
 from bench.perf.bench_kernelhive import gather_answers
-from bench.perf.kernelhive_answers import relax_input_rule
 from bench.suites.multikernelbench import SEED, read_task
 from bench.suites.torch_ref import seed_all
 
@@ -53,6 +53,11 @@ def _record(rid: str, args: str) -> dict[str, object]:
             "files_after": None}
 
 
+def _reading(task, answer, replay_binding: bool = False):
+    """What the harness makes of the answer's ModelNew (the correctness stage's task)."""
+    return forward_task(task, extract(task, answer).model_src, answer.sample, replay_binding)
+
+
 def test_weights_handed_to_the_op_come_from_the_reference_model(tmp_path: Path) -> None:
     program = tmp_path / "reference" / "level2" / "scale_rows.py"
     program.parent.mkdir(parents=True)
@@ -60,14 +65,17 @@ def test_weights_handed_to_the_op_come_from_the_reference_model(tmp_path: Path) 
     tasks = [read_task(program)]
     records = [_record("scale_rows#0", "x, self.weight"), _record("scale_rows#1", "x")]
     answers, recorded, ids, skipped = gather_answers(records, tasks, tmp_path / "answers")
-    assert not skipped and len(answers) == 2
+    assert not skipped and len(answers) == 2 and len(tasks) == 1
     weighted, plain = answers
-    # the weighted answer's task is a new one (appended), its inputs what forward hands the op
-    assert weighted.task != "scale_rows" and plain.task == "scale_rows"
-    task = next(t for t in tasks if t.name == weighted.task)
-    assert isinstance(task, WeightedTask)
+    assert weighted.task == plain.task == "scale_rows"
+    assert (Path(weighted.path) / "model_src.py").is_file()  # ModelNew travels with the project folder
     assert recorded[(weighted.task, weighted.sample)] == "numeric" and ids[(weighted.task, weighted.sample)] \
         == "scale_rows#0"
+    # the harness reads the weighted answer's forward: a task of its own, its inputs what forward hands the op
+    task = _reading(tasks[0], weighted).task
+    assert isinstance(task, WeightedTask) and task.name == "scale_rows~scale_rows_0:before"
+    reading = _reading(tasks[0], plain)
+    assert reading.task is tasks[0] and reading.readable  # forward passes x through: the task as it is
     pytest.importorskip("torch")
     inputs = task.make_inputs(task.cases[0], 0)
     x, weight = inputs.values.values()
@@ -79,15 +87,14 @@ def test_weights_handed_to_the_op_come_from_the_reference_model(tmp_path: Path) 
     np.testing.assert_array_equal(np.asarray(weight), expected)
 
 
-def test_the_extract_stage_takes_a_readable_forward(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(extract, "model_passes_inputs", extract.model_passes_inputs)  # restored afterwards
-    answer = f"model_src = '''{MODEL_NEW.format(args='x, self.weight')}'''\n"
-    assert extract.model_passes_inputs(answer) is False  # the harness alone: "ModelNew computes the op's arguments"
-    relax_input_rule()
-    relax_input_rule()  # a second call leaves one wrapper
-    assert extract.model_passes_inputs(answer) is True
-    computed = f"model_src = '''{MODEL_NEW.format(args='torch.relu(x)')}'''\n"
-    assert extract.model_passes_inputs(computed) is False  # forward computes: still unknown
+def test_a_forward_that_computes_is_not_read(tmp_path: Path) -> None:
+    program = tmp_path / "reference" / "level2" / "scale_rows.py"
+    program.parent.mkdir(parents=True)
+    program.write_text(REFERENCE, encoding="utf-8")
+    tasks = [read_task(program)]
+    (answer,), *_ = gather_answers([_record("scale_rows#3", "torch.relu(x)")], tasks, tmp_path / "a")
+    reading = _reading(tasks[0], answer)
+    assert reading.task is tasks[0] and not reading.readable
 
 
 def test_methods_on_the_ops_result_only_where_the_binding_is_replayed(tmp_path: Path) -> None:
@@ -100,8 +107,7 @@ def test_methods_on_the_ops_result_only_where_the_binding_is_replayed(tmp_path: 
     record["files_before"]["model_src.py"] = MODEL_NEW.format(args="x") \
         .replace("scale_rows_custom(x)", "scale_rows_custom(x).unsqueeze(1)")  # type: ignore[index]
     tasks = [read_task(program)]
-    (plain,), *_ = gather_answers([record], tasks, tmp_path / "a")  # bench_kernelhive: no binding replay
-    assert plain.task == "scale_rows" and len(tasks) == 1
-    (replayed,), *_ = gather_answers([record], tasks, tmp_path / "b", replay_binding=True)
-    task = next(t for t in tasks if t.name == replayed.task)
+    (answer,), *_ = gather_answers([record], tasks, tmp_path / "a")
+    assert _reading(tasks[0], answer).task is tasks[0]  # bench_kernelhive: no binding replay
+    task = _reading(tasks[0], answer, replay_binding=True).task
     assert isinstance(task, WeightedTask) and task.post == (("unsqueeze", (1,)),)

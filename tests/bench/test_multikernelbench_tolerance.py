@@ -9,7 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.suites.multikernelbench import TOLERANCE, checkout_tolerance, load_tasks
+from bench.harness import Answer, EvalOptions, evaluate_answer
+from bench.report.table import notes_lines
+from bench.suites.multikernelbench import TOLERANCE, checkout_tolerance, harness_tolerance, load_tasks
 
 REFERENCE = """import torch
 
@@ -53,7 +55,32 @@ def test_the_checkouts_allclose_tolerance_judges(tmp_path: Path) -> None:
     assert task.compare(task.cases[0], {"y": ref}, {"y": off})["y"].ok
     (new,) = load_tasks(_checkout(tmp_path / "new", CORRECTNESS.format(atol="1e-04", rtol="1e-04")))
     assert not new.compare(new.cases[0], {"y": ref}, {"y": off})["y"].ok
-    # no harness file, or calls that disagree: the current benchmark's 1e-4
-    assert checkout_tolerance(_checkout(tmp_path / "bare", None)) == TOLERANCE
+    assert not task.notes and not new.notes  # read: nothing assumed
+
+
+def test_an_unread_tolerance_is_said_not_silent(tmp_path: Path) -> None:
+    """No harness file, calls that disagree, a file that does not parse: the current benchmark's 1e-4, and a note
+    that every verdict on the checkout's tasks and the report carry (before, 1e-4 was taken silently)."""
+    tolerance, note = checkout_tolerance(_checkout(tmp_path / "bare", None))
+    assert tolerance == TOLERANCE and "tolerance assumed: atol 0.0001" in note and "cannot be read" in note
     mixed = CORRECTNESS.format(atol="1e-02", rtol="1e-02") + CORRECTNESS.format(atol="1e-04", rtol="1e-04")
-    assert checkout_tolerance(_checkout(tmp_path / "mixed", mixed)) == TOLERANCE
+    tolerance, note = checkout_tolerance(_checkout(tmp_path / "mixed", mixed))
+    assert tolerance == TOLERANCE and "disagree (atol/rtol 0.0001/0.0001, 0.01/0.01)" in note
+    _, note = checkout_tolerance(_checkout(tmp_path / "broken", "def check(:\n"))
+    assert "does not parse" in note
+    (task,) = load_tasks(tmp_path / "bare")
+    assert task.notes == (checkout_tolerance(tmp_path / "bare")[1],)
+    answer = tmp_path / "answer.md"
+    answer.write_text("no answer here")
+    verdict = evaluate_answer(task, Answer(task.name, "0", str(answer)), EvalOptions(static_shapes=False))
+    assert verdict.notes == list(task.notes)
+    assert notes_lines([verdict, verdict]) == [f"note (2 answers): {task.notes[0]}"]
+
+
+def test_one_reading_for_a_checkout_and_a_revision() -> None:
+    """sim_realworld.py reads a git revision's utils/correctness.py with the suite's function (it had a regex of its
+    own that needed atol before rtol)."""
+    tolerance, note = harness_tolerance("torch.allclose(a, b, rtol=1e-02, atol=1e-03)\n", "x.py")
+    assert tolerance.default == (1e-3, 1e-2) and note == ""
+    tolerance, note = harness_tolerance(None, "utils/correctness.py at abc of /r cannot be read (no such path)")
+    assert tolerance == TOLERANCE and note.endswith("at abc of /r cannot be read (no such path)")

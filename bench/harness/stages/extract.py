@@ -1,7 +1,8 @@
 """Stage 1, extract: the answer read into the sources to build, or a response-format failure with a reason.
 
 Forms (the `form` of a verdict):
-  project                an op project folder (op_host/, op_kernel/)
+  project                an op project folder (op_host/, op_kernel/; for MultiKernelBench, model_src.py beside them
+                         holds ModelNew)
   npukernelbench         NPUKernelBench's three-file form (`=== op_host/<k>_tiling.h ===` ...)
   npukernelbench-kernel  NPUKernelBench's kernel-only form (`<kernel_impl>` + ```cpp); built with the task's fixed
                          host side (its question/op_host/<k>.cpp), which launches on all vector cores
@@ -20,6 +21,7 @@ from bench.suites import Task
 from frontend.readers import Bundle, SourceUnit, detect_format, read_input, read_text
 
 READER_CODES = ("ASC010", "ASC011", "ASC012", "ASC013")
+MODEL_SRC = "model_src.py"  # an op project folder's ModelNew (a MultiKernelBench answer written as files)
 _KERNEL_ENTRY_RE = re.compile(r"__global__\s+(?:__aicore__\s+)?void\s+(\w+)\s*\(|"
                               r"__aicore__\s+__global__\s+void\s+(\w+)\s*\(")
 
@@ -33,6 +35,9 @@ class Extracted:
     # a MultiKernelBench answer's ModelNew hands its forward arguments to the op unchanged (then the reference's
     # inputs are the op's); False when it passes weights or converts them first (answer code, never run)
     passes_inputs: bool | None = None
+    # ModelNew's source: a multikernelbench answer's `model_src`, an op project folder's model_src.py (what the
+    # correctness stage reads the op's inputs from: bench/harness/model_task.py)
+    model_src: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -44,7 +49,10 @@ def extract(task: Task, answer: Answer) -> Extracted:
     path = Path(answer.path)
     if path.is_dir():
         bundle = read_input(str(path), "project")
-        return _checked(bundle, "project", task)
+        extracted = _checked(bundle, "project", task)
+        # MultiKernelBench's model_src beside the op's sources: an answer's six strings split into files
+        extracted.model_src, _ = read_text(str(path / MODEL_SRC)) if (path / MODEL_SRC).is_file() else (None, None)
+        return extracted
     text, problem = read_text(str(path))
     if text is None:
         return Extracted(None, "", problem.message if problem else f"cannot read {path}")
@@ -58,6 +66,7 @@ def extract(task: Task, answer: Answer) -> Extracted:
     if fmt == "multikernelbench":
         extracted = _checked(read_input(str(path), "multikernelbench"), "multikernelbench", task)
         extracted.passes_inputs = model_passes_inputs(text)
+        extracted.model_src = model_src_of(text)
         return extracted
     if fmt == "cpp" and path.suffix.lower() in (".md", ".txt", ".answer"):
         return Extracted(None, "", "no answer in a known format: no <kernel_impl> section, no === op_host/... === "
