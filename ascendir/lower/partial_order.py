@@ -117,3 +117,27 @@ def most_specialised(matches: Sequence[tuple[_Candidate, tuple[Shape, ...]]]) ->
         if all(other is shapes or at_least_as_specialised(shapes, other) for _, other in matches):
             return candidate
     return matches[0][0]
+
+
+def function_shapes(params: Sequence[A.Param], template_params: Sequence[A.TemplateParam]) -> tuple[Shape, ...]:
+    """The written shapes of a function template's parameter types, for partial ordering ([temp.func.order]): a
+    reference and the cv-qualifiers around the type are left out ([temp.deduct.partial]/5, /7)."""
+    names = {p.name for p in template_params if p.name}
+    shapes = []
+    for p in params:
+        t = p.type
+        kept = [q for q in t.pointers if q not in ("&", "&&")]
+        shapes.append(_tag(shape_of(A.TypeRef(t.span, t.base, pointers=kept, array_dims=t.array_dims), names),
+                           id(template_params)))
+    return tuple(shapes)
+
+
+def more_specialised(matches: Sequence[tuple[_Candidate, tuple[Shape, ...]]]) -> _Candidate | None:
+    """The candidate more specialised than every other ([temp.func.order]/2: at least as specialised as each, and
+    no other at least as specialised as it); None when there is none (C++ calls the call ambiguous,
+    [over.match.best]/3)."""
+    for candidate, shapes in matches:
+        if all(other is shapes or (at_least_as_specialised(shapes, other) and
+                                   not at_least_as_specialised(other, shapes)) for _, other in matches):
+            return candidate
+    return None
