@@ -406,11 +406,11 @@ class ObjectLowering:
                     source = self.expr(mi.args[0])
                     if isinstance(source.obj, Instance):
                         inst.members[mi.target] = source.obj  # the members are shared with the whole object
-                elif isinstance(member, Val) and isinstance(member.ctype, C.GlobalTensorT | C.LocalTensorT) and \
-                        (given := _one_value(self, mi.args)) is not None and type(given.ctype) is type(member.ctype):
+                elif isinstance(member, Val) and isinstance(member.ctype, C.GlobalTensorT | C.LocalTensorT) and mi.args:
                     # `t_{t}` of a tensor member (tla's EBO holding a tuple's GlobalTensor): the member is that
                     # tensor (a copy of a tensor is another handle on the same memory)
-                    (inst.hidden if mi.target in inst.hidden else inst.members)[mi.target] = given
+                    (inst.hidden if mi.target in inst.hidden else inst.members)[mi.target] = \
+                        self._tensor_member_init(member, mi)
                 elif isinstance(member, Cell) and mi.args:
                     arg = mi.args[0]
                     if isinstance(arg, A.InitList) and len(mi.args) == 1:
@@ -443,6 +443,24 @@ class ObjectLowering:
                 self.lower_stmts(ctor.body.body, top="function")
         finally:
             self.frames.pop()
+
+    def _tensor_member_init(self, member: Val, mi: A.MemberInit) -> Val:
+        """The tensor a tensor member's mem-initializer gives it. A tensor of another class or element type does
+        not convert ([dcl.init]/17.6.2: GlobalTensor<half>'s constructors take no GlobalTensor<int32_t>, and no
+        conversion function makes one; a view of the bytes is ReinterpretCast<T>()): reported as the compiler
+        does, and the member left undefined (an access through it is an error at run time, ASC950). Before, it became the other tensor (its
+        element type silently changed) or, of another class, kept its unset handle with no finding."""
+        t = member.ctype
+        what = f"the initialisation of member '{mi.target}'"
+        given = _one_value(self, mi.args)
+        if given is None or not isinstance(given.ctype, C.GlobalTensorT | C.LocalTensorT):
+            if given is None or not isinstance(given.ctype, C.UnknownT):  # (an unknown value: reported already)
+                shown = f"a {given.ctype}" if given is not None else f"{len(mi.args)} arguments"
+                self.report.failed(Unsupported(f"{what} ({t}) from {shown}", mi))
+            return Val(t, self.undef(t, mi))
+        if not self.check_tensor_conversion(given, t, mi, what):
+            return Val(t, self.undef(t, mi))
+        return given
 
     def _constructor_args(self, inst: Instance, nodes: Sequence[A.Node]) -> list[Val]:
         """The arguments of a constructor call on `inst`, a braced list taking the type of its parameter."""
