@@ -323,14 +323,17 @@ thread_local! {
 /// "thread panicked at ..." on stderr would only be noise beside the exception. This library's own std holds
 /// the hook (a cdylib links its own), so other extensions in the process keep theirs.
 fn keep_panics_for_the_exception() {
-    std::panic::set_hook(Box::new(|info| {
-        let msg = payload_text(info.payload());
-        let at = info
-            .location()
-            .map(|l| format!(" (at {}:{})", l.file(), l.line()))
-            .unwrap_or_default();
-        LAST_PANIC.with(|p| *p.borrow_mut() = Some(format!("{msg}{at}")));
-    }));
+    std::panic::set_hook(Box::new(record_panic));
+}
+
+/// The hook's work: keeps the panic's message and place for this thread's panic_text.
+fn record_panic(info: &std::panic::PanicHookInfo<'_>) {
+    let msg = payload_text(info.payload());
+    let at = info
+        .location()
+        .map(|l| format!(" (at {}:{})", l.file(), l.line()))
+        .unwrap_or_default();
+    LAST_PANIC.with(|p| *p.borrow_mut() = Some(format!("{msg}{at}")));
 }
 
 fn payload_text(payload: &(dyn std::any::Any + Send)) -> String {
@@ -363,21 +366,53 @@ fn _sim(m: &Bound<'_, PyModule>) -> PyResult<()> {
 mod tests {
     use super::*;
 
+    thread_local! {
+        /// Whether this test thread's panics go to record_panic (the others keep the hook they had).
+        static RECORDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    /// The tests of one binary run in parallel threads and the panic hook is the process's: swapping it for a
+    /// test and back would take the other threads' panics (a failing test's message) while it is swapped. So
+    /// the test hook goes in once, for good, and hands every panic of a thread not RECORDING to the hook that
+    /// was there before.
+    fn record_on_recording_threads() {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            let previous = std::panic::take_hook();
+            std::panic::set_hook(Box::new(move |info| {
+                if RECORDING.with(|r| r.get()) {
+                    record_panic(info)
+                } else {
+                    previous(info)
+                }
+            }));
+        });
+    }
+
     #[test]
     fn a_caught_panic_keeps_its_message_and_place() {
-        let previous = std::panic::take_hook();
-        keep_panics_for_the_exception();
+        record_on_recording_threads();
+        RECORDING.with(|r| r.set(true));
         let caught = catch_unwind(|| {
             let regs = [0u64; 3];
             let at = std::hint::black_box(7usize);
             regs[at]
         });
+        RECORDING.with(|r| r.set(false));
         let text = panic_text(caught.expect_err("indexing past the end panics").as_ref());
-        std::panic::set_hook(previous);
         assert!(text.contains("index out of bounds"), "{text}");
         assert!(text.contains("(at rust_sim/src/lib.rs:"), "{text}");
         // the hook's record is taken once: a later payload is read from itself
         assert_eq!(panic_text(&"plain"), "plain");
+    }
+
+    #[test]
+    fn a_panic_on_a_thread_not_recording_goes_to_the_hook_before() {
+        // what a test failing beside the one above needs: its panic is not taken into LAST_PANIC (and lost)
+        record_on_recording_threads();
+        let caught = catch_unwind(|| panic!("reaches the previous hook"));
+        assert!(caught.is_err());
+        assert_eq!(LAST_PANIC.with(|p| p.borrow_mut().take()), None);
     }
 
     #[test]
