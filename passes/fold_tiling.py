@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects import arith, memref
@@ -135,7 +136,7 @@ class FoldTilingPass(ModulePass):
 
     def _fold_indexed(self, op: asc.TilingFieldOp, tables: dict[tuple[int, str, Attribute], SSAValue]) -> None:
         """`td.list[i]` with `i` known at run time: a load from a local array of the field's values."""
-        values = self.fields.get(op.field.data)
+        values = _flat(self.fields.get(op.field.data))
         t = op.result.type
         kernel = _enclosing_kernel(op)
         if not isinstance(values, list) or not values or kernel is None or not isinstance(t, IntegerType | Float32Type):
@@ -179,12 +180,21 @@ class FoldTilingPass(ModulePass):
         if value is None:
             value = self.fields.get(op.field.data.rsplit(".", 1)[-1]) if "." in op.field.data else None
         if isinstance(value, list):
+            value = _flat(value)
             index = op.index.owner if op.index is not None else None
             if not isinstance(index, arith.ConstantOp) or not isinstance(index.value, IntegerAttr):
                 return None
             i = index.value.value.data
             return value[i] if 0 <= i < len(value) else None
         return value if op.index is None else None
+
+
+def _flat(value: Any) -> Any:
+    """An array field's values in storage order: an array of arrays given as nested lists (`[[1, 2], [3, 4]]`
+    for `int64_t a[2][2]`) row by row, as C lays it out and the lowering indexes it (flat positions)."""
+    if not isinstance(value, list | tuple):
+        return value
+    return [x for v in value for x in (_flat(v) if isinstance(v, list | tuple) else [v])]
 
 
 def _reads_tiling(op: asc.TilingFieldOp, tiling_types: set[str]) -> bool:

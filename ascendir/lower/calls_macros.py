@@ -63,7 +63,7 @@ def _get_tiling_data(lw: FunctionLowerer, e: A.Call) -> Val:
     args = e.args
     struct: str | None = None
     if macro in ("GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_PTR_WITH_STRUCT") and len(args) == 3:
-        struct = _macro_name_arg(args[0])
+        struct = lw.instantiated_tiling_struct(args[0]) or _macro_name_arg(args[0])
         args = args[1:]
     if len(args) < 2:
         raise Unsupported(f"{macro} needs a variable name and the tiling pointer", e)

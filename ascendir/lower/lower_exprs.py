@@ -188,6 +188,8 @@ class ExpressionLowering:
             return self._operator_call(base.obj, "operator[]", e, [e.index])  # a user class's `coord[1]`
         index = self.expr(e.index)
         t = base.ctype
+        if isinstance(base.obj, tuple) and base.obj[0] == "tiling_row" and isinstance(index.ctype, Scalar):
+            return self.tiling_row_element(base, index, e)  # `td->strides[s][d]` (lower_tiling.py)
         if isinstance(t, C.LocalTensorT | C.GlobalTensorT):
             op = asc.SubTensorOp.create(operands=[self.ssa(base, e), self.ssa(index, e)], result_types=[C.ir_type(t)])
             return Val(t, self.emit(op, e).results[0])

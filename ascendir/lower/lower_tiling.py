@@ -7,6 +7,7 @@ rules (tiling_layout.py) and its own unknowns.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import UNKNOWN_LOC, StringAttr
@@ -17,6 +18,7 @@ from ascendir.lower import ctypes as C
 from ascendir.lower.ast_queries import type_text
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
+from ascendir.lower.scope import TilingStruct, holds_tiling_data
 from ascendir.lower.values import Cell, Val
 from frontend import ast as A
 
@@ -65,6 +67,11 @@ class TilingAccess:
             return Val(C.TilingT(t.name, path), tiling.ssa, obj=tiling.obj)
         if isinstance(ftype, C.ArrayT) and index is None:
             return Val(ftype, tiling.ssa, obj=("tiling_array", tiling, path))
+        if isinstance(ftype, C.ArrayT) and isinstance(ftype.elem, C.ArrayT) and index is not None:
+            # `td->strides[s]` of `int64_t strides[2][8]`: a row, indexed again below (tiling_row_element)
+            root = Val(C.TilingT(t.name), tiling.ssa)
+            return self.tiling_row_element(Val(ftype, tiling.ssa, obj=("tiling_row", root, path, Val(C.I64, const=0))),
+                                           index, node)
         scalar = ftype.elem if isinstance(ftype, C.ArrayT) else ftype
         if not isinstance(scalar, Scalar):
             scalar = C.U32
@@ -78,6 +85,60 @@ class TilingAccess:
             # a field of a struct we have no definition of: it may itself be a struct (`td.cubeTiling.M`)
             value.obj = ("tiling_path", tiling, path)
         return value
+
+    def instantiated_tiling_struct(self, written: A.Node) -> str | None:
+        """The tiling struct GET_TILING_DATA_WITH_STRUCT names when it is an instance of a class template of
+        numbers (`using TilingData4 = SoftplusV2GradTilingData<4>;`, `int64_t strides[kSlots][kRank];`): a layout
+        of its own, 'SoftplusV2GradTilingData<4>', registered once, its array extents evaluated with the template's
+        parameters bound ([temp.inst]). None for any other type, whose name is used as written. Before, the
+        template was no tiling struct at all: every field read as a uint32_t (a float field's bits as an integer)
+        and an array of arrays could not be indexed twice."""
+        ref = written.type if isinstance(written, A.TypeArgExpr) else written
+        if isinstance(ref, A.Name):
+            ref = A.TypeRef(ref.span, ref.qname)
+        if not isinstance(ref, A.TypeRef):
+            return None
+        try:
+            t = self.resolve_type(ref)
+        except Unsupported:
+            return None
+        info = self.scope.classes.get(t.name) if isinstance(t, C.ClassT) and t.args else None
+        if info is None or not info.template_params or not holds_tiling_data(self.scope, info):
+            return None
+        key = str(t)
+        if key in self.scope.tiling_structs:
+            return key
+        fields: list[tuple[str, A.TypeRef, A.Expr | None, str]] = []
+        with self._class_template_frame(info, t.args):
+            for _, decl in info.fields:
+                dims = [self.const_eval(d) if d is not None else None for d in decl.type.array_dims]
+                if not all(isinstance(n, int) and n > 0 for n in dims):
+                    return None
+                tref = dataclasses.replace(decl.type, array_dims=[A.IntLit(decl.type.span, str(n), n) for n in dims])
+                if isinstance(self.resolve_type(tref), C.UnknownT):
+                    return None  # (a field of a template type parameter's type: not a layout known here)
+                fields.append((decl.name, tref, None, "scalar"))
+        self.scope.tiling_structs[key] = TilingStruct(key, fields, info.decl.span, info.decl.align)
+        return key
+
+    def tiling_row_element(self, row: Val, index: Val, node: A.Node) -> Val:
+        """Element `index` of `row`, a tiling array field of arrays (`int64_t strides[2][8]`) or one of its rows:
+        a further row, or a read of the field at the element's flat position. C lays an array of arrays out row
+        by row ([dcl.array]/9: `strides[s][d]` is element s * 8 + d of the field's storage), as the host's
+        tiling bytes and the field's values (a flat list) hold it; before, `strides[s]` read one number and
+        indexing that number was a gap."""
+        assert isinstance(row.obj, tuple) and row.obj[0] == "tiling_row" and isinstance(row.ctype, C.ArrayT)
+        _, root, path, start = row.obj
+        elem = row.ctype.elem
+        stride = Val(C.I64, const=_scalar_count(elem))
+        flat = self.arith("+", start, self.arith("*", self.convert(index, C.I64, node), stride, node), node)
+        if isinstance(elem, C.ArrayT):
+            return Val(elem, root.ssa, obj=("tiling_row", root, path, flat))
+        scalar = elem if isinstance(elem, Scalar) else C.U32
+        op = asc.TilingFieldOp.create(operands=[self.ssa(root, node), self.ssa(flat, node)],
+                                      properties={"field": StringAttr(path)},
+                                      result_types=[C.scalar_ir_type(scalar)], location=UNKNOWN_LOC)
+        return Val(scalar, self.emit(op, node).results[0])
 
     @staticmethod
     def _initialised_field(init: asc.StructInitOp, field_name: str, ftype: CType) -> Val | None:
@@ -237,3 +298,8 @@ class TilingAccess:
             offset = (offset + align - 1) // align * align + size * (count if count is not None else 1)
             largest = max(largest, align)
         return (offset + largest - 1) // largest * largest, largest
+
+
+def _scalar_count(t: CType) -> int:
+    """The scalars an element of type `t` holds: 1, or the product of an array's extents."""
+    return t.size * _scalar_count(t.elem) if isinstance(t, C.ArrayT) else 1

@@ -378,9 +378,7 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
     scope.classes[key] = info
     if d.specialization_args is not None:
         return info
-    if info.is_plain_struct and info.fields and template is None and not (outer is not None and outer.scope_params) \
-            and not any(_is_object_type(decl.type) or "&" in decl.type.pointers or _host_pointer(decl.type)
-                        or _names_object_class(scope, decl.type) for _, decl in info.fields):
+    if template is None and not (outer is not None and outer.scope_params) and holds_tiling_data(scope, info):
         # (a struct nested in a class template, `Params` of a catlass kernel, or one holding class objects, is a
         # record of objects, never tiling data; nor is one holding a host pointer, which means nothing copied to
         # a device: catlass 19_mla's `struct MLAInfo { ...; int32_t *qSeqLen{nullptr}; }`)
@@ -390,6 +388,15 @@ def _collect_class(scope: Scope, d: A.ClassDecl, template: list[A.TemplateParam]
                          d.align),
         )
     return info
+
+
+def holds_tiling_data(scope: Scope, info: ClassInfo) -> bool:
+    """Whether a struct's fields could be tiling data the host copied to GM: a plain struct of numbers, arrays and
+    such structs, no objects, references or host pointers (a class template's too, once instantiated:
+    lower_tiling.instantiated_tiling_struct)."""
+    return info.is_plain_struct and bool(info.fields) and not any(
+        _is_object_type(decl.type) or "&" in decl.type.pointers or _host_pointer(decl.type)
+        or _names_object_class(scope, decl.type) for _, decl in info.fields)
 
 
 def _host_pointer(t: A.TypeRef) -> bool:

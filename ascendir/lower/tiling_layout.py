@@ -55,8 +55,8 @@ class _Layout:
         offset, largest = 0, max(getattr(ts, "align", None) or 1, 1)
         for name, t in fields:
             count = None
-            if isinstance(t, C.ArrayT):
-                t, count = t.elem, t.size
+            while isinstance(t, C.ArrayT):  # (an array of arrays: its elements row by row, [dcl.array]/9)
+                t, count = t.elem, t.size * (count or 1)
             path = f"{prefix}{name}"
             if isinstance(t, C.EnumT):
                 t = C.I32
@@ -124,7 +124,7 @@ def tiling_bytes(program: Any, struct_name: str | None, fields: Mapping[str, Any
         value = fields.get(slot.path)
         if value is None:
             continue
-        values = list(value) if isinstance(value, (list, tuple)) else [value]
+        values = _flat(value) if isinstance(value, (list, tuple)) else [value]
         n = slot.count if slot.count is not None else 1
         for k, v in enumerate(values[:n]):
             at = slot.offset + k * slot.size
@@ -133,6 +133,11 @@ def tiling_bytes(program: Any, struct_name: str | None, fields: Mapping[str, Any
             else:
                 _struct.pack_into("<" + slot.fmt, data, at, _coerce(v, slot.fmt))
     return bytes(data)
+
+
+def _flat(value: list[Any] | tuple[Any, ...]) -> list[Any]:
+    """An array's values in storage order (an array of arrays given as nested lists: row by row)."""
+    return [x for v in value for x in (_flat(v) if isinstance(v, (list, tuple)) else [v])]
 
 
 def _coerce(value: Any, fmt: str) -> Any:
