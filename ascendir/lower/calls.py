@@ -230,6 +230,12 @@ def _named_call(lw: FunctionLowerer, e: A.Call, callee: A.Name, expected: CType 
         called = code_pointer.call(lw, e, local, lambda: lower_args(lw, e.args))
         if called is not None:
             return called  # `caller(func)`: the functions the pointer may hold (code_pointer.py)
+        if isinstance(local, Val) and isinstance(local.obj, tuple) and local.obj[:1] == ("function",) \
+                and isinstance(local.obj[-1], A.Name):
+            # `func(dst, src0, src1, n, r, params)` with `func` a function pointer parameter given `Sub` (ops-nn
+            # layer_norm_grad_v3): a call of the function the argument named, as written there ([expr.call]/1);
+            # its arguments pick the overload the pointer's type picked, since they convert to its parameters
+            return lower_call(lw, A.Call(e.span, local.obj[-1], e.args), expected)
         if local is not None:
             element = tensor_element(lw, e, callee)
             if element is not None:

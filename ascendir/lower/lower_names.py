@@ -179,7 +179,7 @@ class NameLowering:
             return Val(C.MemberFunctionT(parts[-2].name, name))  # `&Kernel::Compute`
         # a function used as a value; `Apply(dst, a, b, n, Mul)` passes an AscendC one to a template
         if name in self.scope.functions or name in self.scope.classes or (len(parts) <= 1 and self.catalog.has_api(name)):
-            return Val(C.UnknownT(name), obj=("function", name))
+            return Val(C.UnknownT(name), obj=("function", name, e))  # (e: as written, for a call through it)
         t = self.named_type(name, parts[-1].template_args if parts else None)
         if not isinstance(t, C.UnknownT):
             return Val(t, obj=("type", t))
