@@ -12,10 +12,12 @@ member one memref). Three kinds of kernel data reach it:
 Copies follow C++'s copy constructor (`copy`): `S b = a;`, an argument for a parameter taken by value, and a
 returned object each get an object of their own, member by member, so a write through one never shows in the
 other. Before, the object model bound the new name to the same object (a write through a copy changed the
-original). Only objects whose data are plain values are copied (scalars, arrays of scalars, nested such objects,
-constants: `plain`); an object holding a tensor, a queue or a pointer is still shared, since the object model
-makes those members once per object (a fresh object would hold new, unset ones) and such classes are handles
-whose copies refer to the same buffers anyway.
+original). Only objects whose data are plain values or tensors are copied (scalars, arrays of scalars, nested
+such objects, constants: `plain`; LocalTensor / GlobalTensor members: `copyable`, the copy's tensor the same handle
+on the same memory, as a tensor's own copy is). An object holding a queue, a buffer, a pipe or a pointer is still
+shared, since the object model makes those members once per object (a fresh object would hold new, unset ones):
+its scalars and arrays then change in the original too (not followed; such classes are the kernels' own, rarely
+copied).
 
 Not covered (said where it applies): a plain struct local declared without a brace list, or copied from the
 tiling data (`S s = td;`), stays a struct value: a copy of the host's tiling reads its fields where it is read,
@@ -40,26 +42,38 @@ if TYPE_CHECKING:
     from ascendir.lower.function import FunctionLowerer
 
 
-def plain(inst: Instance) -> bool:
-    """Whether the object's data are plain values, which a member-wise copy reproduces."""
+def plain(inst: Instance, tensors: bool = False) -> bool:
+    """Whether the object's data are plain values, which a member-wise copy reproduces; with `tensors`, also
+    LocalTensor / GlobalTensor members, whose copies are handles on the same memory (copyable)."""
     from ascendir.lower.object_arrays import ObjectArray
 
     for member in inst.outermost().members.values():
         if isinstance(member, Cell):
             t = member.ctype
             scalars = isinstance(t, C.Scalar) or isinstance(t, C.ArrayT) and isinstance(C.array_shape(t)[1], C.Scalar)
-            if not scalars or member.points_to is not None:
+            if not (scalars or tensors and isinstance(t, _TENSORS)) or member.points_to is not None:
                 return False
         elif isinstance(member, Instance):
-            if not plain(member):
+            if not plain(member, tensors):
                 return False
         elif isinstance(member, Val):
             if not (isinstance(member.ctype, C.Scalar) and member.const is not None
-                    or isinstance(member.obj, ObjectArray)):
+                    or isinstance(member.obj, ObjectArray) or tensors and isinstance(member.ctype, _TENSORS)):
                 return False
         else:
             return False
     return True
+
+
+_TENSORS = (C.LocalTensorT, C.GlobalTensorT)
+
+
+def copyable(inst: Instance) -> bool:
+    """Whether `copy` makes the object one of its own: its data plain values or tensors. A copy of a tensor
+    member is the same handle ([class.copy.ctor]/14: each member copied by its own copy constructor, and a
+    LocalTensor's / GlobalTensor's copy refers to the same buffer), so `P b = a;` of `struct P { LocalTensor<T> t;
+    int32_t v[2]; }` shares t's memory but has its own v (lower_objects._copy_members)."""
+    return plain(inst, tensors=True)
 
 
 def designates_object(node: A.Node | None) -> bool:
@@ -81,7 +95,7 @@ def copy(lw: FunctionLowerer, v: Val, t: C.CType, name: str, node: A.Node) -> Va
     by the class's copy constructor (a user-written one, else member by member); `v` itself where the object is
     not copied (see the module docstring)."""
     inst = v.obj
-    if not isinstance(t, C.ClassT | C.TilingT) or not isinstance(inst, Instance) or not plain(inst):
+    if not isinstance(t, C.ClassT | C.TilingT) or not isinstance(inst, Instance) or not copyable(inst):
         return v  # (a pointer to the object, `S *p = &a;`, is the object itself in this model: never copied)
     target = record_type(lw, t) if isinstance(t, C.TilingT) else t
     if not isinstance(target, C.ClassT) or target.name not in lw.scope.classes:
@@ -184,7 +198,7 @@ def initialise(lw: FunctionLowerer, inst: Instance, items: list[A.Node], node: A
             array_init.store_list(lw, member, lw.init_list(member.ctype, value.items, value).obj, item)
         else:
             rest.append(item)
-    lw._aggregate_init(inst, rest, node)
+    lw._aggregate_init(inst, rest, node, zero_rest=False)  # (the rest zeroed above, the arrays filled)
 
 
 def value_initialise_rest(lw: FunctionLowerer, inst: Instance, named: set[str], node: A.Node) -> None:

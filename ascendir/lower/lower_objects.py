@@ -16,7 +16,7 @@ from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, host_program, host_program_args, host_program_vectors, list_tensor
-from ascendir.lower import class_bases, object_arrays
+from ascendir.lower import aggregates, array_init, class_bases, object_arrays
 from ascendir.lower.header_names import MATMUL_OBJECTS
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
@@ -170,13 +170,18 @@ class ObjectLowering:
         return inst
 
     def _copy_members(self, dst: Instance, src: Instance, node: A.Node) -> None:
-        """What a copy constructor does for the data members modelled as cells (objects are shared)."""
-        for fname, member in dst.members.items():
-            self._copy_binding(member, src.members.get(fname), node)
-        for dpart, spart in zip(object_parts(dst), object_parts(src)):
-            if dpart.info is spart.info:  # (a base part's own members: each of tla's EBO<I, T> holds a `t_`)
-                for fname, member in dpart.hidden.items():
-                    self._copy_binding(member, spart.member(fname), node)
+        """What a copy constructor does for the data members modelled as cells (objects are shared), and for
+        tensor members held as values: the copy's member is the same handle ([class.copy.ctor]/14)."""
+        for members, source_of in [(dst.members, src.members.get)] + [
+                (dpart.hidden, spart.member) for dpart, spart in zip(object_parts(dst), object_parts(src))
+                if dpart.info is spart.info]:  # (a base part's own members: each of tla's EBO<I, T> holds a `t_`)
+            for fname, member in list(members.items()):
+                source = source_of(fname)
+                if isinstance(member, Val) and isinstance(member.ctype, C.LocalTensorT | C.GlobalTensorT) and \
+                        isinstance(source, Val) and isinstance(source.ctype, C.LocalTensorT | C.GlobalTensorT):
+                    members[fname] = source
+                else:
+                    self._copy_binding(member, source, node)
 
     def _copy_binding(self, member: object, source: object, node: A.Node) -> None:
         """One data member copied (see _copy_members)."""
@@ -191,10 +196,16 @@ class ObjectLowering:
                 and isinstance(source, Val) and isinstance(source.obj, object_arrays.ObjectArray):
             object_arrays.copy(self, member.obj, source.obj, node)
 
-    def _aggregate_init(self, inst: Instance, items: Sequence[A.Node], node: A.Node) -> None:
+    def _aggregate_init(self, inst: Instance, items: Sequence[A.Node], node: A.Node, zero_rest: bool = True) -> None:
         """`Info{a, b}` / `Info{.len = a, .num = b}` for a class without constructors: the data members in
-        declaration order, or the ones the designators name, take the values."""
+        declaration order, or the ones the designators name, take the values; with `zero_rest`, the others
+        without a default member initialiser are value-initialised ([dcl.init.aggr]/5: `S c = {i};` in a loop
+        zeroes c.v each time, where the cell kept the last trip's values)."""
         order = [d.name for _, d in inst.info.fields]
+        if zero_rest:
+            named = {item.field_name if isinstance(item, A.DesignatedInit) else order[i] if i < len(order) else ""
+                     for i, item in enumerate(items)}
+            aggregates.value_initialise_rest(self, inst, named, node)
         for i, item in enumerate(items):
             if isinstance(item, A.DesignatedInit):
                 fname, value_node = item.field_name, item.value
@@ -203,7 +214,12 @@ class ObjectLowering:
             else:
                 continue
             member = inst.members.get(fname)
-            if isinstance(member, Cell):
+            if isinstance(member, Cell) and isinstance(member.ctype, C.ArrayT) and isinstance(value_node, A.InitList):
+                # `P p = {1, {2, 3}};`: the array member's own list, element by element, the rest zeroed
+                # ([dcl.init.aggr]/4.2, /5); stored whole, the list left the array undefined (ASC958)
+                array_init.store_list(self, member, self.init_list(member.ctype, value_node.items, value_node).obj,
+                                      item)
+            elif isinstance(member, Cell):
                 value = (self.init_list(member.ctype, value_node.items, value_node)
                          if isinstance(value_node, A.InitList) else self.expr(value_node, expected=member.ctype))
                 self.store(member, value, item)
@@ -448,9 +464,12 @@ class ObjectLowering:
         """The tensor a tensor member's mem-initializer gives it. A tensor of another class or element type does
         not convert ([dcl.init]/17.6.2: GlobalTensor<half>'s constructors take no GlobalTensor<int32_t>, and no
         conversion function makes one; a view of the bytes is ReinterpretCast<T>()): reported as the compiler
-        does, and the member left undefined (an access through it is an error at run time, ASC950). Before, it became the other tensor (its
-        element type silently changed) or, of another class, kept its unset handle with no finding."""
+        does, and the member left undefined (an access through it is an error at run time, ASC950). Before, it
+        became the other tensor (its element type silently changed) or, of another class, kept its unset handle
+        with no finding."""
         t = member.ctype
+        if all(isinstance(a, A.InitList) and not a.items for a in mi.args):
+            return member  # `t_{}` (tla's EBO()): the default constructor's tensor, with no memory yet, as made
         what = f"the initialisation of member '{mi.target}'"
         given = _one_value(self, mi.args)
         if given is None or not isinstance(given.ctype, C.GlobalTensorT | C.LocalTensorT):

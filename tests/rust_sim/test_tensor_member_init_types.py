@@ -61,3 +61,10 @@ def test_a_tensor_member_from_its_own_type_is_that_tensor(init: str, tmp_path: P
     result = _run(tmp_path, init, "int32_t")
     assert result.ok and not result.findings, [str(d) for d in result.findings]
     np.testing.assert_array_equal(result.outputs["y"], [41])
+
+
+def test_a_value_initialised_tensor_member_is_the_default_tensor(tmp_path: Path) -> None:
+    # `gg_{}` (tla's EBO() : t_{}): GlobalTensor's default constructor, a tensor with no memory yet; no gap there
+    # (145c784 made it an ASC958 'left out' in catlass 13_basic_matmul_tla); the read through it is ASC950
+    result = _run(tmp_path, "gg_{}", "int32_t")
+    assert [d.code for d in result.findings] == ["ASC950"], [str(d) for d in result.findings]
