@@ -44,7 +44,11 @@ class NameLowering:
         parts = self.scope.without_namespaces([p for p in e.qname.parts if p.name not in TRANSPARENT_NAMESPACES])
         name = parts[-1].name if parts else e.qname.parts[-1].name
         if len(parts) >= 2 and self.names_std_homonym(e.qname.parts):
-            # `std::tuple_size<T>::value` beside tla's own tuple_size: the library's trait, not modelled
+            # `std::is_same<int64_t, U>::value` beside the program's own is_same (ops-nn scatter_add): a trait folded
+            # as the library defines it; `std::tuple_size<T>::value` beside tla's own tuple_size: not modelled
+            folded = type_traits.value(self, e.qname.parts) if parts[-2].name in type_traits.STANDARD_FOLDS else None
+            if folded is not None:
+                return folded
             raise Unsupported(f"'{e.qname.text}' (the standard library's, not the program's {parts[-2].name})", e)
         if len(parts) <= 1:
             b = self.lookup(name)

@@ -22,6 +22,12 @@ if TYPE_CHECKING:
     from ascendir.lower.function import FunctionLowerer
 
 
+# the standard traits value() folds as the standard library defines them ([meta.rel], [meta.unary.cat],
+# [meta.unary.prop]), whatever homonym the program declares: `std::is_same<A, B>::value` is answered even beside a
+# program's own is_same (lower_names)
+STANDARD_FOLDS = frozenset({"is_same", "is_void", "is_integral", "is_floating_point", "is_arithmetic", "is_empty"})
+
+
 def value(lw: FunctionLowerer, parts: Sequence[A.NamePart]) -> Val | None:
     """`std::is_same<A, B>::value`, `is_same_v<A, B>`, `IsSameType<A, B>::value` fold to constants; a variable
     template of the program is its initialiser for the arguments written."""
