@@ -1,5 +1,5 @@
 //! The program: header facts, the location table, and the decoded instruction stream (one enum, each
-//! instruction with its source location). The text form is parsed in parse.rs; catalog calls are decoded
+//! instruction with its source location). The text form is parsed in parse/; catalog calls are decoded
 //! once, at load, by their family's decoder (api.rs) into an `ApiOp`.
 
 use crate::api::ApiOp;

@@ -1,6 +1,6 @@
 //! Synchronisation: SetFlag / WaitFlag on HardEvents, PipeBarrier, SyncAll, the GM atomic mode, event-id
 //! allocation. A flag is a count per (event, id): SetFlag runs on the event's source pipe and raises it,
-//! WaitFlag runs on the destination pipe and lowers it, blocking that pipe while it is 0 (core.rs).
+//! WaitFlag runs on the destination pipe and lowers it, blocking that pipe while it is 0 (core/).
 
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;

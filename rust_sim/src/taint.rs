@@ -245,7 +245,7 @@ fn int_bits(op: IntBin, ty: STy, (ma, va): (u64, u64), (mb, vb): (u64, u64)) -> 
         IntBin::Or => (ma | mb) & (ma | !va) & (mb | !vb),
         IntBin::Xor => ma | mb,
         IntBin::Shl | IntBin::ShrU | IntBin::ShrS if mb == 0 => {
-            // the scalar unit's rule (scalar.rs): a shift by the width or more gives 0, or the sign
+            // the scalar unit's rule (scalar/int.rs): a shift by the width or more gives 0, or the sign
             let s = ty.zext(vb);
             let wide = s >= ty.bits() as u64;
             match op {
@@ -321,7 +321,7 @@ fn use_finding(prog: &Program, findings: &mut Findings, core: &Core, loc: i32, o
 
 /// Follows taint through instruction `pc` before it runs (its operands are read as they are now): checks the
 /// operands it acts on and sets the taint of the registers it writes. Called only while `core.taint.any`.
-/// GetValue's result and SetValue's stored value are the instruction's own business (core.rs, tensor.rs).
+/// GetValue's result and SetValue's stored value are the instruction's own business (core/exec.rs, tensor.rs).
 pub fn step(core: &mut Core, prog: &Program, pc: usize, findings: &mut Findings) {
     let ins = &prog.code[pc];
     let mut used_stack = None;

@@ -1,5 +1,5 @@
 //! The core's pipes and flags: work issued to a blocked pipe waits in its queue; SetFlag and WaitFlag
-//! release it (the scheme core.rs's header describes).
+//! release it (the scheme core/mod.rs's header describes).
 
 use super::*;
 

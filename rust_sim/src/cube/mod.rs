@@ -61,7 +61,7 @@ pub struct CubeState {
     pub slot: crate::mix::Slot,
     /// the cross-core flags of a MIX launch
     pub cross: Option<crate::mix::Shared>,
-    /// Load3D's FMATRIX registers (left, right): the feature map's size and padding (load3d.rs)
+    /// Load3D's FMATRIX registers (left, right): the feature map's size and padding (load3d/)
     pub fmatrix: [Option<load3d::Fmatrix>; 2],
     /// the bits of the value Load3D writes at padding positions
     pub pad_value: u64,

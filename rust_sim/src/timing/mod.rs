@@ -1,6 +1,6 @@
 //! The timing model: how many cycles a launch takes, kept apart from what it computes (the gem5 split).
 //!
-//! The functional model (core.rs and the instruction families) runs each core and, while it does, appends a
+//! The functional model (core/ and the instruction families) runs each core and, while it does, appends a
 //! record per pipe event to the core's log: an instruction issued to a pipe with its cost, a SetFlag, a
 //! WaitFlag once it is satisfied, a PIPE_ALL barrier, a SyncAll, the end. Records go in the order the
 //! functional model executes them, which respects every dependency (a wait comes after its set), so a single

@@ -169,7 +169,7 @@ pub fn cast_kernel(st: DType, dt: DType, mode: RoundMode, src: &[u8], out: &mut 
 // some chips) and int4b_t -> half (CAST_NONE); int16_t <-> int4b_t and int4b_t -> bfloat16_t (CAST_NONE) on
 // others. Its notes: a count must be even (two elements fill a byte), and an int4b_t tensor takes half the
 // bytes of as many int8_t. dav_c220's CastIntrinsicsImpl asserts on CAST_ODD for half -> int4b_t. The
-// element-wise planner of vector/mod.rs works in whole bytes per element, so this path reads and writes the
+// element-wise planner of vector/plan.rs works in whole bytes per element, so this path reads and writes the
 // nibbles itself; the mask / repeat forms are left to a finding.
 
 /// Whether `src -> dst` with `mode` is a conversion the Cast page lists for int4b_t.

@@ -1,6 +1,6 @@
 //! The Matmul object's C blocks: computing a block, writing it to C (GM, UB, L1) or to an L0C tensor as NZ
 //! fractals, the converting run out of the accumulators, the object's registration and readiness, and the
-//! timing model's record of each block (matmul.rs decodes the calls and runs them).
+//! timing model's record of each block (matmul/decode.rs decodes the calls, matmul/exec.rs runs them).
 
 use super::*;
 
