@@ -79,11 +79,15 @@ class TypeBuilder:
         text = f"{c[0]}({','.join(_arg_text(a) for a in args)})"
         return Token.new_borrow_pos("FN_SPECIFIER", text, c[0])
 
-    def attribute(self, c: list[Any]) -> Alignas | None:
+    def attribute(self, c: list[Any]) -> Alignas | str | None:
         # `alignas(8)` with a literal: a class head keeps it (the struct's alignment sizes tiling data: ops-nn
-        # mat_mul_v3's `struct alignas(8) MatmulTilingData`); every other attribute means nothing here
+        # mat_mul_v3's `struct alignas(8) MatmulTilingData`); `[[block_local]]` stays among a declaration's
+        # specifiers (A.BLOCK_LOCAL: each core has its own copy of the variable); every other attribute means
+        # nothing here
         if c and isinstance(c[0], Token) and c[0].type == "ALIGNAS" and len(c) > 1 and isinstance(c[1], A.IntLit):
             return Alignas(c[1].value)
+        if "block_local" in c:
+            return A.BLOCK_LOCAL
         return None
 
     def attribute_gnu(self, c: list[Any]) -> None:
@@ -94,8 +98,9 @@ class TypeBuilder:
         self._forgive_missing_args(args)
         return A.MacroDecl(self.span(c), str(c[0]), args)
 
-    def attribute_item(self, c: list[Any]) -> None:
-        return None
+    def attribute_item(self, c: list[Any]) -> str | None:
+        # the name of an attribute without a namespace or arguments (`block_local`, `likely`), which attribute reads
+        return str(c[0]) if len(c) == 1 and isinstance(c[0], Token) else None
 
     def simple_type(self, c: list[Any]) -> A.TypeRef:
         return c[0]

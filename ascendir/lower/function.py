@@ -48,7 +48,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import aggregates, array_pointer, code_pointer, ctypes as C, ssa_scope, struct_pointer, unmodelled
+from ascendir.lower import aggregates, array_pointer, block_local, code_pointer, ctypes as C, ssa_scope, struct_pointer
+from ascendir.lower import unmodelled
 from ascendir.lower.const_cache import ConstantCache, float_key
 from ascendir.lower.const_fold import FLOAT_MAX
 from ascendir.lower.ctypes import CType, Scalar
@@ -143,6 +144,9 @@ class FunctionLowerer(
         self._gaps_marked = len(reporter.gaps)  # gaps before this function (another's) are not marked in it
         self.kernel_block: Block | None = None  # the entry block of the kernel being lowered
         self.gm_statics: dict[str, str] = {}  # namespace-scope __gm__ arrays' parameters -> initial bytes (gm_statics)
+        # block-local variables' storage, by id of the declarator: (the kernel block it is in, it) (block_local)
+        self.block_locals: dict[int, tuple[Block, Binding]] = {}
+        self.object_numbers: list[object] = []  # objects whose pointers became integers, by number (object_address)
         # `if constexpr` conditions that do not fold, by condition and template bindings: one cell each
         self._constexpr_cells: dict[object, Cell] = {}
         # The tiling key this lowering is for, when a kernel too large to lower whole is lowered once per key:
@@ -473,6 +477,8 @@ class FunctionLowerer(
             hit = frame.this.member(name)  # (a member a derived class hides: this part's own)
             if hit is not None:
                 return hit
+        if name in self.scope.constants:
+            return block_local.binding(self, name)  # `__BLOCK_LOCAL__ Ctx ctx;`: this core's own (else None)
         return None
 
     def bind(self, name: str, b: Binding) -> None:

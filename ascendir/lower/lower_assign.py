@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import UNKNOWN_LOC, StringAttr
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, list_tensor, register_api
-from ascendir.lower import code_pointer, object_layout, ub_pointer
+from ascendir.lower import block_local, code_pointer, object_layout, ub_pointer
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.header_names import COMPARE_MODES, TENSOR_OPERATORS
@@ -140,8 +140,11 @@ class AssignmentLowering:
             return
         if register_api.assign(self, target, value, node):  # `mask = UpdateMask<T>(n)`: into mask's register
             return
-        if isinstance(target, A.Name) and len(target.qname.parts) == 1:
-            b = self.lookup(target.qname.parts[0].name)
+        if isinstance(target, A.Name) and (len(target.qname.parts) == 1 or len(
+                self.scope.without_namespaces(target.qname.parts)) == 1):
+            # (`Ns::procNum = 0`: a namespace's variable, which only a block-local one is here: block_local.py)
+            name = target.qname.parts[-1].name
+            b = self.lookup(name) if len(target.qname.parts) == 1 else block_local.binding(self, name)
             if isinstance(b, Cell):
                 self.store(b, value, node)
                 return
@@ -149,7 +152,7 @@ class AssignmentLowering:
                 self._copy_instance(b, value.obj, node)
                 return
             if b is not None:
-                raise Unsupported(f"assignment to '{target.qname.parts[0].name}', which is not a variable", node)
+                raise Unsupported(f"assignment to '{name}', which is not a variable", node)
         if isinstance(target, A.Name) and len(target.qname.parts) > 1 and self.frames and self.frame.this is not None:
             # `Base::Base::blockIdx = v` (Base an alias of a base class): the member of this object's base part,
             # whose members are the whole object's

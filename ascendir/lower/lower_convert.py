@@ -15,7 +15,7 @@ from xdsl.ir import Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, list_tensor, ub_pointer
-from ascendir.lower import absent_inputs, code_pointer, host_program_args, reference_cast, register_api
+from ascendir.lower import absent_inputs, code_pointer, host_program_args, object_address, reference_cast, register_api
 from ascendir.lower.const_fold import convert_const, fold_binary
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
@@ -176,6 +176,8 @@ class ConversionLowering:
                 # an object of a class with one conversion operator (tla's `C<v>::operator value_type()`), where a
                 # number is wanted: `uint32_t m = get<0>(shape)` converts implicitly (C++ [class.conv.fct])
                 return self.convert(through, t, node)
+            if isinstance(s, C.Pointer) and t.kind != "bool" and not t.is_float and object_address.holds_object(v):
+                return object_address.to_int(self, v, t)  # `(uint64_t)&tilingData`: the object's number
             raise Unsupported(f"cannot convert {s} to {t}", node)
         if s == t:
             return v
@@ -213,6 +215,9 @@ class ConversionLowering:
         follow."""
         if v.ssa is None and v.const == 0:
             return Val(t, const=0)
+        held = object_address.from_int(self, v, t, node)
+        if held is not None:
+            return held  # an object's number cast back: its pointer again
         if t.ub:
             return ub_pointer.from_int(self, v, t, node)
         target = C.ir_type(C.Pointer(t.pointee, gm=True))

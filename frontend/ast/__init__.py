@@ -21,7 +21,7 @@ from frontend.ast.expressions import (
     DesignatedInit, New, Delete, Lambda, Throw, TypeArgExpr, ReturnArg, PackExpansion, Fold,
 )
 from frontend.ast.statements import (
-    Stmt, Compound, ExprStmt, Declarator, VarDecl, If, For, RangeFor, While, DoWhile, Switch, Case, Try,
+    BLOCK_LOCAL, Stmt, Compound, ExprStmt, Declarator, VarDecl, If, For, RangeFor, While, DoWhile, Switch, Case, Try,
     Catch, Break, Continue, Return, Goto, Label, NullStmt,
 )
 from frontend.ast.declarations import (

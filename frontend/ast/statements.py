@@ -37,9 +37,14 @@ class Declarator(Node):
     ctor_args: list[Node] = field(default_factory=list)
 
 
+# The specifier word of a variable each core has its own copy of: asc-devkit kernel_macros.h's `__BLOCK_LOCAL__`,
+# the compiler's `[[block_local]]` (ops-nn's Matmul callbacks keep their state in such a namespace-scope struct).
+BLOCK_LOCAL = "[[block_local]]"
+
+
 @dataclass(slots=True)
 class VarDecl(Stmt):
-    specifiers: list[str]
+    specifiers: list[str]  # storage and function specifiers, and BLOCK_LOCAL
     declarators: list[Declarator]
 
 
