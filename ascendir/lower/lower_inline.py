@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ascendir.lower import ctypes as C
-from ascendir.lower import aggregates, register_moves, ub_pointer
+from ascendir.lower import aggregates, reference_members, register_moves, ub_pointer
 from ascendir.lower.ast_queries import (
     bare_name_arguments,
     memo,
@@ -113,7 +113,16 @@ class FunctionInlining:
     def inline_function(self, fn: A.FunctionDecl, args: Sequence[Val], this: Instance | None, node: A.Node,
                         types: dict[str, object] | None = None, captured: dict[str, Binding] | None = None) -> Val:
         """`fn`'s body lowered in a frame of its own; `captured` are a lambda's captures (lambdas.py), in
-        scope before the parameters."""
+        scope before the parameters. A struct member given to a reference parameter gets the parameter's final
+        value back (reference_members.py)."""
+        places = reference_members.places(self, fn, node) if fn.body is not None else []
+        result = self._inline_body(fn, args, this, node, types, captured, places)
+        reference_members.write_back(self, places, node)
+        return result
+
+    def _inline_body(self, fn: A.FunctionDecl, args: Sequence[Val], this: Instance | None, node: A.Node,
+                     types: dict[str, object] | None, captured: dict[str, Binding] | None,
+                     places: list[reference_members.Place]) -> Val:
         if fn.body is None:
             raise Unsupported(f"'{fn.name.parts[-1].name}' is declared but never defined", node)
         if len(self.frames) > MAX_INLINE_DEPTH:
@@ -127,6 +136,9 @@ class FunctionInlining:
         self.frames.append(frame)
         try:
             self._bind_params(fn, args, node)  # (first: a trailing `-> decltype(count * sizeof(T))` names them)
+            for place in places:
+                bound = frame.scopes[0].get(place.param)
+                place.cell = bound if isinstance(bound, Cell) else None
             frame.return_type = self.resolve_type(fn.return_type) if fn.return_type is not None else C.VoidT()
             returns = returns_in(fn.body)
             stmts = fn.body.body
