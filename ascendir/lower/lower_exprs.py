@@ -308,6 +308,11 @@ class ExpressionLowering:
                 return self.expr_Index(A.Index(e.span, e.operand, A.IntLit(e.span, "0", 0)))
             if isinstance(t, C.Pointer) and t.gm:
                 return self.expr_Index(A.Index(e.span, e.operand, A.IntLit(e.span, "0", 0)))
+            if isinstance(t, C.Pointer) and isinstance(t.pointee, C.LocalTensorT | C.GlobalTensorT) \
+                    and v.ssa is not None and v.ssa.type == C.ir_type(t.pointee):
+                # `(*xGm_)[off]` with `xGm_ = &xGm;` (ops-nn in_training_reduce_v2): a tensor's address is held as
+                # the tensor's handle (expr_Unary `&`), so the pointer variable holds the handle; `*` is the tensor
+                return Val(t.pointee, v.ssa)
             raise Unsupported(f"dereferencing a value of type {t}", e)
         v = self.expr(e.operand)
         if e.op == "!":
