@@ -52,6 +52,10 @@ _HEADER_CONSTANTS = {
     "ASCENDC_TPL_1_BW": 1, "ASCENDC_TPL_2_BW": 2, "ASCENDC_TPL_4_BW": 4, "ASCENDC_TPL_8_BW": 8,
     "ASCENDC_TPL_UI_RANGE": 0, "ASCENDC_TPL_UI_LIST": 1, "ASCENDC_TPL_UI_MIX": 2,
     "ASCENDC_TPL_INPUT_BIAS": 100000000, "ASCENDC_TPL_OUTPUT_BIAS": 900000000,
+    # the kernel types ASCENDC_TPL_KERNEL_TYPE_DECL chooses from (ops-transformer mla_prolog)
+    "ASCENDC_TPL_AIV_ONLY": 0, "ASCENDC_TPL_AIC_ONLY": 1, "ASCENDC_TPL_MIX_AIV_1_0": 4, "ASCENDC_TPL_MIX_AIC_1_0": 5,
+    "ASCENDC_TPL_MIX_AIC_1_1": 6, "ASCENDC_TPL_MIX_AIC_1_2": 7, "ASCENDC_TPL_AICORE": 8, "ASCENDC_TPL_VECTORCORE": 9,
+    "ASCENDC_TPL_MIX_AICORE": 10, "ASCENDC_TPL_MIX_VECTOR_CORE": 11,
 }  # fmt: skip
 _UI_RANGE, _UI_LIST, _UI_MIX = 0, 1, 2
 _BIASES = {"ASCENDC_TPL_INPUT": 100000000, "ASCENDC_TPL_OUTPUT": 900000000}
@@ -101,6 +105,9 @@ def _number(node: A.Node, fold: Fold | None) -> int:
         return int(node.value)
     if isinstance(node, A.Name):
         name = node.qname.parts[-1].name
+        # (C_DT_* / C_FORMAT_*: graph/c_types.h's C_DataType and C_Format, whose codes are ge's DT_* / FORMAT_*;
+        # ASCENDC_TPL_DATATYPE_DECL lists its choices so, Tiling模板编程/模板参数定义.md)
+        name = name[len("C_"):] if name.startswith(("C_DT_", "C_FORMAT_")) else name
         for table in (_HEADER_CONSTANTS, DT_CODES, FORMAT_CODES):
             if name in table:
                 return table[name]
@@ -136,6 +143,20 @@ def _uint_values(mode: int, rest: Sequence[int], node: A.Node) -> tuple[int, ...
     return tuple(values)
 
 
+def _param_name(node: A.Node) -> str | None:
+    """The parameter a *_DECL macro declares, as written: a name; or a type where the preprocessor or the
+    program made the name one (`ASCENDC_TPL_DATATYPE_DECL(DTYPE_X, ...)` with DTYPE_X the build's dtype macro,
+    ops-nn glu_grad; `ASCENDC_TPL_UINT_DECL(CACHE_MODE, ...)` beside an enum CACHE_MODE, ops-transformer
+    mla_prolog). The kernel's template parameters are bound by position (kernel_bindings), so the name only
+    labels messages. None for anything else."""
+    if isinstance(node, A.Name):
+        return node.qname.parts[-1].name
+    ref = node.type if isinstance(node, A.TypeArgExpr) else node
+    if isinstance(ref, A.TypeRef) and not ref.pointers and not ref.array_dims:
+        return ref.base.parts[-1].name if isinstance(ref.base, A.QualifiedName) else str(ref.base)
+    return None
+
+
 def read_declaration(node: A.MacroDecl, fold: Fold | None = None) -> TplDeclaration:
     """The parameters of an `ASCENDC_TPL_ARGS_DECL(Op, ...)`. Raises Unsupported for one it cannot read."""
     if not node.args:
@@ -152,9 +173,9 @@ def read_declaration(node: A.MacroDecl, fold: Fold | None = None) -> TplDeclarat
         if not (isinstance(arg, A.Call) and isinstance(arg.callee, A.Name)):
             raise Unsupported("an ASCENDC_TPL_ARGS_DECL parameter that is not one of the *_DECL macros", arg)
         macro = arg.callee.qname.parts[-1].name
-        if macro not in _PARAM_MACROS or not arg.args or not isinstance(arg.args[0], A.Name):
+        name = _param_name(arg.args[0]) if arg.args else None
+        if macro not in _PARAM_MACROS or name is None:
             raise Unsupported(f"'{macro}' in ASCENDC_TPL_ARGS_DECL is not a parameter declaration", arg)
-        name = arg.args[0].qname.parts[-1].name
         kind, bits = _PARAM_MACROS[macro]
         numbers = [_number(a, fold) for a in arg.args[1:]]
         if kind == "uint":
