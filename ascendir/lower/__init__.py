@@ -589,7 +589,10 @@ def _tpl_bindings(lw: FunctionLowerer, fn: A.FunctionDecl,
     instance of key 0 is checked."""
     name = fn.name.parts[-1].name
     try:
-        decls = tpl_tiling_key.declarations(lw.scope.tpl_declarations, lw.const_eval)
+        # (in a frame of its own: a value named by a namespace-scope constant, `constexpr uint32_t MODE_A = 3;`,
+        # is folded by the lowering, which looks names up from a frame; there is none before the kernel's)
+        with lw._template_frame(name, [], []):
+            decls = tpl_tiling_key.declarations(lw.scope.tpl_declarations, lw.const_eval)
     except Unsupported as exc:
         lw.report.failed(exc)
         return None
