@@ -103,7 +103,7 @@ class TypeTableBuilder:
             check_keys(
                 entry,
                 {"name", "summary", "ref", "fields", "type_params", "fields_complete", "ordered", "note", "aliases",
-                 "other_members", "constructors"},
+                 "other_members", "constructors", "aggregate"},
                 where,
             )
             type_params = tuple(entry.get("type_params", ()))
@@ -144,6 +144,7 @@ class TypeTableBuilder:
                 note=entry.get("note"),
                 other_members=tuple(entry.get("other_members", ())),
                 constructors=constructors,
+                aggregate=bool(entry.get("aggregate", True)),
             )
             if struct.name in self.structs:
                 raise CatalogError(f"{where}: struct defined twice")

@@ -227,9 +227,21 @@ class StructDef:
     # the fields each positional constructor sets, in its parameter order, where that is not `fields`' order
     # (ShapeInfo(shapeDim, shape, format) and its five-argument form); a call with that many arguments uses it
     constructors: tuple[tuple[str, ...], ...] = ()
+    # False: the vendor declares constructors, so the struct is no aggregate ([dcl.init.aggr]/1.1) and a braced
+    # list initialises it only through one of them ([dcl.init.list]/3.7, [over.match.list]): `constructors` then
+    # lists every one but the default constructor, which `{}` calls
+    aggregate: bool = True
 
     def constructor_fields(self, nargs: int) -> tuple[str, ...] | None:
         return next((c for c in self.constructors if len(c) == nargs), None)
+
+    def takes_list_of(self, count: int) -> bool:
+        """Whether a braced list of `count` items can initialise the struct: through a constructor of that many
+        parameters when it is no aggregate, else member by member, which allows no more items than members
+        ([dcl.init.aggr]/5, known only when the catalogue lists every field)."""
+        if not self.aggregate:
+            return count == 0 or self.constructor_fields(count) is not None
+        return not self.fields_complete or count <= len(self.fields)
 
     def has_member(self, name: str) -> bool:
         return self.field(name) is not None or name in self.other_members

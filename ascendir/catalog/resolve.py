@@ -27,6 +27,7 @@ class ArgInfo:
     position: str | None = None  # TPosition of a local tensor; None = unknown
     type_name: str | None = None  # struct / enum / object type ("BinaryRepeatParams", "RoundMode", "TQue")
     is_literal: bool = False  # an integer or float literal (converts to any arithmetic type)
+    list_len: int | None = None  # a braced list (kind "struct", no type_name): its number of items
 
 
 @dataclass(frozen=True)
@@ -182,6 +183,12 @@ class _Matcher:
                     raise _Reject(f"argument {index} is {shown}, {expected}")
                 if targs and param.elem is not None:
                     self.check_elem(index, param, targs[0], shown)
+            struct = self.catalog.struct(param.type_name) if param.type_name and arg.list_len is not None else None
+            if struct is not None and arg.list_len is not None and not struct.takes_list_of(arg.list_len):
+                # a braced list converts to the parameter's class only if it can initialise one ([over.ics.list]/7-8):
+                # LoadData's `{pads, h, w, ...}` of 17 items is a LoadData3DParamsV2, not a LoadData2DParams
+                raise _Reject(f"argument {index} is a braced list of {arg.list_len} items, which does not "
+                              f"initialise {param.type_text}")
         elif kind == "enum":
             if arg.kind != "enum":
                 raise _Reject(f"argument {index} is {shown}, {expected}")

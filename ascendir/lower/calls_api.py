@@ -155,7 +155,12 @@ def _arg_info(v: Val) -> object:
         return ArgInfo("unknown")  # a field of tiling data without a layout: read as uint32_t, may be a struct
     if isinstance(v.obj, tuple) and v.obj[0] == "init":
         # `{1, len, 0, 0}` straight into a call: a parameter struct (a one-element list may be a scalar)
-        return ArgInfo("struct") if len(v.obj[1].items) != 1 else ArgInfo("unknown")
+        items = v.obj[1].items
+        if len(items) == 1:
+            return ArgInfo("unknown")
+        # (a pack expansion among the items makes the count unknown)
+        count = None if any(isinstance(i, A.PackExpansion) for i in items) else len(items)
+        return ArgInfo("struct", list_len=count)
     literal = v.ssa is None and v.const is not None and not isinstance(v.const, str)
     match t:
         case C.LocalTensorT(elem, position):

@@ -300,3 +300,20 @@ def test_the_struct_keeps_its_own_copy_of_the_array_it_was_given() -> None:
 """)
     assert kernel != KERNEL
     _conv_case(kernel, 20, 9, 11, 24, 2, 1, 1)
+
+
+def test_braced_params_through_a_pointer_parameter_are_load3dv2s() -> None:
+    # catlass's conv CopyL1ToL0A: `LoadData(dst, src, {blockPadList, hi, wi, ...})` in a function taking the pad
+    # list as `uint8_t *`. The braced list's 17 items initialise only LoadData3DParamsV2 (its 17-argument
+    # constructor, [over.ics.list]); before, the first overload (LoadData2DParams) took it and the load was left
+    # out (ASC958 'cannot convert uint8_t[4] to uint16_t', the output unwritten)
+    kernel = KERNEL.replace('extern "C"', """__aicore__ inline void Load(LocalTensor<half> dst, LocalTensor<half> src,
+                            uint8_t *pads, uint16_t kStart, uint16_t mStart)
+{
+    LoadData(dst, src, {pads, (uint16_t)H, (uint16_t)W, (uint16_t)(C1 * 16), (uint16_t)KSTEP, (uint16_t)MTILE,
+                        kStart, mStart, STRIDE, STRIDE, KW, KH, DIL, DIL, false, false, (half)(0)});
+}
+
+extern "C\"""").replace("LoadData(a2, a1, p);", "Load(a2, a1, padList, c * KSTEP, m0);")
+    assert kernel.count("Load(a2, a1, padList") == 1
+    _conv_case(kernel, 20, 9, 11, 24, 2, 1, 1)
