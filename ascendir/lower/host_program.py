@@ -201,13 +201,24 @@ def _names_in(node: A.Node) -> set[str]:
     return {n.qname.parts[-1].name for n in walk(node) if isinstance(n, A.Name) and len(n.qname.parts) == 1}
 
 
-def _prints(st: A.Node) -> bool:
+def _prints(lw: FunctionLowerer, st: A.Node) -> bool:
     """An expression statement that writes to a host stream or the console (its control flow is kept)."""
     from ascendir.lower.astwalk import walk
 
     if not isinstance(st, A.ExprStmt):
         return False
-    return any(isinstance(n, A.Name) and n.qname.parts[-1].name in HOST_OUTPUT for n in walk(st))
+    return any(isinstance(n, A.Name) and n.qname.parts[-1].name in HOST_OUTPUT and _names_the_library(lw, n.qname)
+               for n in walk(st))
+
+
+def _names_the_library(lw: FunctionLowerer, qname: A.QualifiedName) -> bool:
+    """Whether `cout` / `printf` ... names the C++ library's: written `std::cout`, or unqualified where no local,
+    parameter or member of that name hides it (unqualified lookup stops at the innermost declaration,
+    [basic.lookup.unqual]/1). catlass's Conv2dParams constructor has a parameter `cout` (output channels):
+    `postIm2colShape = MakeCoord(batch, ho, wo, cout, ...)` is no print, and leaving it out left the shape 0."""
+    if len(qname.parts) > 1:
+        return qname.parts[0].name == "std"
+    return lw.lookup(qname.parts[0].name) is None
 
 
 def _calls_named(node: A.Node, name: str) -> bool:
@@ -248,7 +259,7 @@ def skips(lw: FunctionLowerer, st: A.Node) -> bool:
             lw.bind(d.name, Val(C.I64, const=0))
         return True
     copies = _calls_named(st, "aclrtMemcpy")
-    if not copies and _prints(st):
+    if not copies and _prints(lw, st):
         return True
     if _after_launch(lw):
         return not copies  # after the launch only the copies back matter: they name the outputs
