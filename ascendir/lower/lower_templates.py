@@ -265,6 +265,13 @@ class TemplateArguments:
         if not parts or any(p.template_args is not None for p in parts):
             return None  # (`tuple<>`, an empty argument list, is the instance with no arguments)
         name = parts[-1].name
+        if len(parts) > 1 and self._names_a_type(parts[-2].name):
+            # `typename Tensor::Layout`: a qualified name is looked up in the class its prefix names
+            # ([basic.lookup.qual]/1, [class.qual]/1), here tla::Tensor's `using Layout = Layout_;`, not the
+            # class template tla::Layout of the enclosing namespace. (Read as that template, catlass's
+            # `is_same_v<typename Tensor::Layout, LayoutInner>` was false and PaddingMatrixBlockND transposed a
+            # row-major matrix: its padded copy read 2^31 elements past the input.)
+            return None
         if len(parts) == 1 and self.frames and isinstance(self.frame.types.get(name), C.TemplateNameT):
             return self.frame.types[name]  # type: ignore[return-value]  # a template template parameter passed on
         info = self.scope.classes.get(name)
@@ -282,6 +289,19 @@ class TemplateArguments:
                 return None
             owner = owner.outer
         return C.TemplateNameT(name)
+
+    def _names_a_type(self, name: str) -> bool:
+        """Whether `name`, written before `::`, names a type here (a type parameter, an alias, a class) rather
+        than a namespace."""
+        if self.frames and name in self.frame.types:
+            return not isinstance(self.frame.types[name], C.TemplateNameT)
+        this = self.frame.this if self.frames else None
+        owner = this.info if this is not None else self.frame.owner if self.frames else None
+        while owner is not None:  # a member alias of the class being lowered or of one enclosing it
+            if name in owner.aliases and name not in owner.alias_templates:  # (`using TensorIn = TensorIn_;`)
+                return True
+            owner = owner.outer
+        return name not in self.scope.namespaces and (name in self.scope.aliases or name in self.scope.classes)
 
     def _value_parameter(self, t: A.TypeRef) -> object:
         """The value a bare name read as a type stands for when it is a non-type template parameter: `T` in
