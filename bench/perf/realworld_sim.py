@@ -2,11 +2,13 @@
 
 For each record `ascendc-check` does not flag, its failing project (`files_before`) and the operator's passing
 project (`files_after`) run through the benchmark harness on the simulator (extract, compile, correctness; the
-static shape check and the performance stage off, as bench/perf/sim_realworld.py runs them), with inputs from the
-same MultiKernelBench reference program that gives realworld.py its shapes. The record counts as caught by the
-simulator only when the failing version is judged and fails at run time (wrong output, a dynamic finding, a
-timeout; not a compile failure, which would be the static check's) while the passing version runs correct on the
-same inputs: a simulator that fails both says nothing about the bug.
+static shape check and the performance stage off, the op binding replayed around the kernel, as
+bench/perf/sim_realworld.py runs them), with inputs from the same MultiKernelBench reference program that gives
+realworld.py its shapes. The record counts as caught by the
+simulator only when the failing version is judged and fails at run time (wrong output, a dynamic finding; not a
+compile failure, which would be the static check's, and not our time or instruction budget running out, which says
+nothing of the device) while the passing version runs correct on the same inputs: a simulator that fails both says
+nothing about the bug.
 
 Answers never run natively: only on the simulator. The reference programs are benchmark code and run on CPU torch.
 """
@@ -33,7 +35,14 @@ class SimOutcome:
     why: str
 
 
-def _verdict_line(v: Any) -> str:
+# a side write_answer cannot write: its sources are read at run time from files outside the record (an answer that
+# exec()s another file for its six strings) and it holds no op project files
+NO_ANSWER = "not run: no answer file (its sources are not string literals in the record and it has no op_kernel/)"
+
+
+def _verdict_line(v: Any, sample: str | None = "") -> str:
+    if sample is None:
+        return NO_ANSWER
     if v is None:
         return "not run"
     if v.correct:
@@ -77,8 +86,11 @@ def simulate_misses(records: list[dict[str, Any]], references: Path, results: Pa
             samples.append(sample if path is not None else None)
         keys[r["id"]] = (samples[0], samples[1])
 
+    # the binding (op.cpp) is replayed around the kernel, as sim_realworld.py runs the same records: what it does
+    # before EXEC_NPU_CMD is what the op gets on the device (`mask.to(at::kFloat)` hands a float op a float mask;
+    # handing the op the reference's bool tensor instead stopped both versions at the op json's dtypes)
     options = EvalOptions(draws=1, max_elements=max_elements, time_budget_s=time_budget, static_shapes=False,
-                          performance=False)
+                          performance=False, replay_binding=True)
     # the reference programs change verdicts too: a results file of another run is refused (OptionsDiffer)
     store = ResultStore(results, verdict_options(options, references=str(references.resolve()))) \
         if results is not None else None
@@ -93,8 +105,21 @@ def simulate_misses(records: list[dict[str, Any]], references: Path, results: Pa
     by_sample = {v.sample: v for v in verdicts}
     for rid, (before, after) in keys.items():
         vb, va = by_sample.get(before or ""), by_sample.get(after or "")
-        fails_at_run_time = vb is not None and vb.correct is False and vb.stage != "compile" and \
-            vb.failure not in ("not-evaluated", "internal", "format")
-        caught = fails_at_run_time and va is not None and va.correct is True
-        outcomes[rid] = SimOutcome(caught, f"failing: {_verdict_line(vb)}; passing: {_verdict_line(va)}")
+        outcomes[rid] = SimOutcome(caught(vb, va), f"failing: {_verdict_line(vb, before)}; "
+                                                   f"passing: {_verdict_line(va, after)}")
     return outcomes
+
+
+def caught(failing: Any, passing: Any) -> bool:
+    """Whether the failing version's verdict tells it from the passing one's: it fails at run time for a reason of
+    its own while the passing version runs correct. A run our wall-clock or instruction budget cut off is no such
+    reason: a failing version that loops over the whole output on every core does more work than its fix, and only
+    our limits make that a failure."""
+    from bench.harness.verdict import COMPILE_FAILURE, FORMAT_FAILURE, INTERNAL, NOT_EVALUATED, TIMEOUT
+
+    if failing is None or passing is None or failing.correct is not False or passing.correct is not True:
+        return False
+    if failing.stage == "compile" or failing.failure in (FORMAT_FAILURE, COMPILE_FAILURE, INTERNAL, NOT_EVALUATED,
+                                                         TIMEOUT):
+        return False
+    return failing.checks.get("within_budget", True)
