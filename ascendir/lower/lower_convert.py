@@ -176,8 +176,11 @@ class ConversionLowering:
                 # an object of a class with one conversion operator (tla's `C<v>::operator value_type()`), where a
                 # number is wanted: `uint32_t m = get<0>(shape)` converts implicitly (C++ [class.conv.fct])
                 return self.convert(through, t, node)
-            if isinstance(s, C.Pointer) and t.kind != "bool" and not t.is_float and object_address.holds_object(v):
-                return object_address.to_int(self, v, t)  # `(uint64_t)&tilingData`: the object's number
+            if isinstance(s, C.Pointer) and t.kind != "bool" and not t.is_float and t.bits >= 64 and \
+                    object_address.holds_object(v):
+                # `(uint64_t)&tilingData`: the object's number. An integer narrower than the pointer cannot hold
+                # it ([expr.reinterpret.cast]/4: the compiler rejects `(uint32_t)&td`), so that stays reported.
+                return object_address.to_int(self, v, t)
             raise Unsupported(f"cannot convert {s} to {t}", node)
         if s == t:
             return v

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 # below rust_sim memory.rs GM_ADDRESS_BASE (0x1000_0000_0000), where no GM buffer sits; a 4 GiB range each
 _BASE = 0x0A00_0000_0000
 _STRIDE = 1 << 32
+# each number's low 32 bits are (k + 1) * _LOW: nonzero and another for each object, as a real address's are, so
+# `(uint32_t)n` of a uint64_t number is no null (before, every number's low half was 0)
+_LOW = 0x1000
 
 
 @dataclass(frozen=True, eq=False)
@@ -43,7 +46,7 @@ class Number:
 
     @staticmethod
     def value(k: int) -> int:
-        return _BASE + k * _STRIDE
+        return _BASE + k * _STRIDE + (k + 1) * _LOW
 
 
 def holds_object(v: Val) -> bool:
@@ -54,13 +57,14 @@ def holds_object(v: Val) -> bool:
 
 
 def to_int(lw: FunctionLowerer, v: Val, t: C.Scalar) -> Val:
-    """`reinterpret_cast<uint64_t>(p)` of pointer `v` to an object the lowering holds: its number, as `t`."""
+    """`reinterpret_cast<uint64_t>(p)` of pointer `v` to an object the lowering holds: its number, as `t` (an
+    integer of 64 bits: lower_convert reports a narrower one, which cannot hold a pointer)."""
     target = v.obj if v.obj is not None else v.ssa  # (the object, or the value that is the struct)
     k = next((i for i, held in enumerate(lw.object_numbers) if held is target), None)
     if k is None:
         k = len(lw.object_numbers)
         lw.object_numbers.append(target)
-    value = Number.value(k) & ((1 << t.bits) - 1)  # (a narrower integer keeps the low bits, as C++ does)
+    value = Number.value(k) & ((1 << t.bits) - 1)
     return Val(t, const=value, obj=Number(v))
 
 

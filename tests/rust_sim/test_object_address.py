@@ -68,3 +68,51 @@ def test_arithmetic_on_the_number_is_reported_not_followed(tmp_path: Path) -> No
     line = KERNEL.splitlines().index("    yGm.SetValue(2, q->v);") + 1  # through a pointer made of n + 4
     assert any(d.code == "ASC958" and d.span is not None and d.span.line == line for d in result.findings), \
         [str(d) for d in result.findings]
+
+
+NARROW = """#include "kernel_operator.h"
+using namespace AscendC;
+class Holder {
+public:
+    __aicore__ inline Holder() {}
+    int32_t v = 0;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    GET_TILING_DATA(td, tiling);
+    GlobalTensor<int32_t> yGm;
+    yGm.SetGlobalBuffer((__gm__ int32_t *)y, 4);
+    Holder h;
+    uint64_t a = reinterpret_cast<uint64_t>(&td);
+    uint64_t b = reinterpret_cast<uint64_t>(&h);
+    uint32_t la = (uint32_t)a;
+    uint32_t lb = static_cast<uint32_t>(b);
+    yGm.SetValue(0, la != 0 ? 1 : 0);
+    yGm.SetValue(1, la != lb ? 1 : 0);
+    yGm.SetValue(2, (a & 0xFFFFFFFFULL) == la ? 1 : 0);
+    yGm.SetValue(3, DIRECT);
+}
+"""
+
+
+def _run_narrow(tmp_path: Path, direct: str):
+    src = tmp_path / "k.cpp"
+    src.write_text(NARROW.replace("DIRECT", direct), encoding="utf-8")
+    return run(str(src), {"x": np.zeros(4, dtype=np.int32)}, block_dim=1, tiling={"n": 3, "m": 5},
+               outputs={"y": ((4,), "int32")})
+
+
+def test_the_low_half_of_an_object_number_is_no_null(tmp_path: Path) -> None:
+    # a uint64_t number narrowed afterwards keeps its low 32 bits (integral conversion, [conv.integral]/3): like a
+    # real address's they are not 0, and differ for two objects. Before, every number's low half was 0.
+    result = _run_narrow(tmp_path, "0")
+    assert result.ok and not result.findings, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["y"], [1, 1, 1, 0])
+
+
+def test_a_pointer_cast_to_a_narrower_integer_is_reported(tmp_path: Path) -> None:
+    # `(uint32_t)&td`: an integer too small for the pointer ([expr.reinterpret.cast]/4; the compiler rejects it).
+    # Before, the lowering took the number's low 32 bits (0) with no finding.
+    result = _run_narrow(tmp_path, "(int32_t)(uint32_t)&td")
+    line = NARROW.splitlines().index("    yGm.SetValue(3, DIRECT);") + 1
+    assert any(d.code in ("ASC958", "ASC103") and d.span is not None and d.span.line == line
+               and "uint32_t" in d.message for d in result.findings), [str(d) for d in result.findings]
