@@ -70,3 +70,48 @@ def test_matmul_add_example_matches_numpy(tmp_path) -> None:
     assert np.array_equal(np.load(out / "deviceD.in.npy"), x.reshape(-1))
     want = a.astype(np.float32) @ b.astype(np.float32) + x.astype(np.float32)
     assert np.allclose(d.reshape(m, n).astype(np.float32), want, rtol=1e-2, atol=1e-2)
+
+
+CONV2D = CATLASS / "examples" / "33_basic_conv2d" / "basic_conv2d.cpp"
+
+
+@pytest.mark.skipif(not CONV2D.exists(), reason=f"needs a checkout of catlass at {CATLASS}")
+def test_basic_conv2d_example_matches_numpy(tmp_path) -> None:
+    """33_basic_conv2d (issue 29): its host code's Conv2dParams constructor takes the output channels as `cout`
+    (no longer left out as a print: tests/test_cli_run_host_names_like_streams.py), and its CopyL1ToL0A passes a
+    braced LoadData3DParamsV2 (the overload by the list's length: tests/ascendir/test_catalog_braced_lists.py).
+    catlass's MakeConv2dParams reads strides[2] and strides[3] of a 2-element array (conv_coord.hpp), which C++
+    leaves undefined and the run reports (ASC958); on the device the compiled code reads the next member there,
+    the dilations, so the run here takes conv_coord.hpp with those two reads spelt dilations[0] and [1], made in
+    tmp_path from the checkout's own file. Stride 2, dilation 2, 20 input channels (two C1 slices, the second
+    part padding). The reference follows catlass's golden (examples/common/golden/conv2d.hpp)."""
+    header = (CATLASS / "include" / "catlass" / "conv_coord.hpp").read_text()
+    read_past = "strides[0], strides[1], strides[2], strides[3]);"
+    assert header.count(read_past) == 1, "catlass's MakeConv2dParams changed: look again at this test's patch"
+    (tmp_path / "inc" / "catlass").mkdir(parents=True)
+    (tmp_path / "inc" / "catlass" / "conv_coord.hpp").write_text(
+        header.replace(read_past, "strides[0], strides[1], dilations[0], dilations[1]);"))
+    batch, hi, wi, cin, cout, kh, kw, pad, stride, dil = 1, 9, 11, 20, 32, 3, 3, 1, 2, 2
+    out = tmp_path / "out"
+    args = f"{batch} {hi} {wi} {cin} {cout} {kh} {kw} {pad} {pad} {pad} {pad} {stride} {stride} {dil} {dil}"
+    result = CliRunner().invoke(main, [str(CONV2D), "-I", str(tmp_path / "inc"), "-I", str(CATLASS / "include"), "-I",
+                                       str(CATLASS / "examples" / "common"), "--args", args, "--output-dir", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "0 errors" in result.output
+    c0, cin1, cout1 = 16, (cin + 15) // 16, cout // 16
+    ho = (hi + 2 * pad - dil * (kh - 1) - 1) // stride + 1
+    wo = (wi + 2 * pad - dil * (kw - 1) - 1) // stride + 1
+    fmap = np.load(out / "deviceFmap.npy").astype(np.float32).reshape(batch, cin1, hi, wi, c0)
+    filt = np.load(out / "deviceFilter.npy").astype(np.float32).reshape(cin1, kh, kw, cout, c0)
+    padded = np.pad(fmap, ((0, 0), (0, 0), (pad, pad), (pad, pad), (0, 0)))
+    want = np.zeros((batch, ho, wo, cout), np.float32)
+    for y in range(kh):
+        for x in range(kw):
+            rows = slice(y * dil, y * dil + (ho - 1) * stride + 1, stride)
+            cols = slice(x * dil, x * dil + (wo - 1) * stride + 1, stride)
+            window = padded[:, :, rows, cols]
+            want += np.einsum("bkhwc,koc->bhwo", window, filt[:, y, x])
+    # the output is 5HD (batch, cout1, ho, wo, c0)
+    got = np.load(out / "deviceOutput.npy").astype(np.float32).reshape(batch, cout1, ho, wo, c0)
+    got = got.transpose(0, 2, 3, 1, 4).reshape(batch, ho, wo, cout)
+    assert np.allclose(got, want, rtol=1e-2, atol=2e-2 * np.abs(want).max())
