@@ -31,10 +31,12 @@ from __future__ import annotations
 import ast
 import copy
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 KEEP_BITS = 5  # a constant keeps its factor 2^min(its own, 5): 32 elements, a 32-byte block of any type
+_V = TypeVar("_V")
 LITERAL = "get_inputs():"  # the key prefix of the int literals of one value inside get_inputs()
 
 
@@ -65,19 +67,7 @@ class NoFit:
 def module_constants(tree: ast.Module) -> dict[str, int]:
     """The program's size constants: names assigned exactly once at module level, to a positive int given by
     literals (`dim = 16384`, `M = 1024 * 2`, `height = width = 128`, `height, width = 256, 256`)."""
-    seen: dict[str, int] = {}
-    values: dict[str, int] = {}
-    for node in tree.body:
-        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for name in (n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)):
-                seen[name] = seen.get(name, 0) + 1
-            if not isinstance(node, ast.AugAssign):
-                for name, value in _named_values(node):
-                    number = _literal_int(value)
-                    if number is not None and number > 0:
-                        values[name] = number
-    return {k: v for k, v in values.items() if seen[k] == 1}
+    return _assigned_once(tree, _positive_int)
 
 
 def size_slots(tree: ast.Module) -> dict[str, int]:
@@ -107,20 +97,37 @@ def size_slots(tree: ast.Module) -> dict[str, int]:
 def _tuple_constants(tree: ast.Module) -> dict[str, tuple[int, ...]]:
     """Names assigned exactly once at module level to a tuple or list of positive ints given by literals
     (`input_shape = (32768,)`, `shape = (16, 4096)`)."""
+    return _assigned_once(tree, _positive_ints)
+
+
+def _assigned_once(tree: ast.Module, value_of: Callable[[ast.expr], _V | None]) -> dict[str, _V]:
+    """The names assigned exactly once at module level (an augmented assignment counts as one more), each to
+    what `value_of` reads from its value expression, where it reads something."""
     seen: dict[str, int] = {}
-    values: dict[str, tuple[int, ...]] = {}
+    values: dict[str, _V] = {}
     for node in tree.body:
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for name in (n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)):
                 seen[name] = seen.get(name, 0) + 1
             if not isinstance(node, ast.AugAssign):
-                for name, value in _named_values(node):
-                    if isinstance(value, ast.Tuple | ast.List) and value.elts:
-                        items = [_literal_int(e) for e in value.elts]
-                        if all(v is not None and v > 0 for v in items):
-                            values[name] = tuple(items)  # type: ignore[arg-type]
+                for name, expr in _named_values(node):
+                    value = value_of(expr)
+                    if value is not None:
+                        values[name] = value
     return {k: v for k, v in values.items() if seen[k] == 1}
+
+
+def _positive_int(node: ast.expr) -> int | None:
+    number = _literal_int(node)
+    return number if number is not None and number > 0 else None
+
+
+def _positive_ints(node: ast.expr) -> tuple[int, ...] | None:
+    if not isinstance(node, ast.Tuple | ast.List) or not node.elts:
+        return None
+    items = [_positive_int(e) for e in node.elts]
+    return tuple(items) if all(v is not None for v in items) else None  # type: ignore[arg-type]
 
 
 def _shown_key(key: str) -> str:
