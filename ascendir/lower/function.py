@@ -146,6 +146,8 @@ class FunctionLowerer(
         self.gm_statics: dict[str, str] = {}  # namespace-scope __gm__ arrays' parameters -> initial bytes (gm_statics)
         # block-local variables' storage, by id of the declarator: (the kernel block it is in, it) (block_local)
         self.block_locals: dict[int, tuple[Block, Binding]] = {}
+        # the namespace-scope variables the program writes, by id of the scope (namespace_writes)
+        self.namespace_writes: dict[int, set[str]] = {}
         self.object_numbers: list[object] = []  # objects whose pointers became integers, by number (object_address)
         # `if constexpr` conditions that do not fold, by condition and template bindings: one cell each
         self._constexpr_cells: dict[object, Cell] = {}

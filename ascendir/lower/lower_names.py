@@ -13,7 +13,7 @@ from dataclasses import replace
 from ascendir.chips import load_chip
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, gm_statics, host_program, register_moves, simt_launch, ssa_scope, struct_pointer
-from ascendir.lower import type_traits
+from ascendir.lower import block_local, namespace_writes, type_traits
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Undeclared, Unsupported
 from ascendir.lower.header_names import (
@@ -43,6 +43,9 @@ class NameLowering:
             return Val(C.RegisterApiT())
         parts = self.scope.without_namespaces([p for p in e.qname.parts if p.name not in TRANSPARENT_NAMESPACES])
         name = parts[-1].name if parts else e.qname.parts[-1].name
+        # `Ns::x`: a name qualified by a namespace is looked up in that namespace only ([basic.lookup.qual]/1,
+        # [namespace.qual]), never among the function's locals, parameters or the class's members it would hide
+        in_namespace = len(parts) == 1 and len(e.qname.parts) > 1
         if len(parts) >= 2 and self.names_std_homonym(e.qname.parts):
             # `std::is_same<int64_t, U>::value` beside the program's own is_same (ops-nn scatter_add): a trait folded
             # as the library defines it; `std::tuple_size<T>::value` beside tla's own tuple_size: not modelled
@@ -51,12 +54,13 @@ class NameLowering:
                 return folded
             raise Unsupported(f"'{e.qname.text}' (the standard library's, not the program's {parts[-2].name})", e)
         if len(parts) <= 1:
-            b = self.lookup(name)
+            # (a block-local namespace variable is this core's own storage, made on first use: block_local.py)
+            b = block_local.binding(self, name) if in_namespace else self.lookup(name)
             if b is not None:
                 return self.read_binding(b, e)
             if self.host_program is not None and host_program.constant(name) is not None:
                 return host_program.constant(name)  # type: ignore[return-value]  # ACL_SUCCESS, ACL_MEMCPY_*
-            if name in self.frame.types:
+            if name in self.frame.types and not in_namespace:
                 bound = self.frame.types[name]
                 if isinstance(bound, str):
                     # an enumerator argument (`template <HardEvent evt>`, `template <TPosition pos>`): its enum
@@ -91,7 +95,7 @@ class NameLowering:
         if trait is not None:
             return trait
         # class-scoped constants: `Kernel::TILE`, or a static member used inside the class
-        if self.frame.this is not None and len(parts) == 1:
+        if self.frame.this is not None and len(parts) == 1 and not in_namespace:
             decl = self.frame.this.static_constant(name)
             if decl is not None:
                 return self._constant_decl(decl, e)
@@ -101,7 +105,7 @@ class NameLowering:
                 if decl is not None:
                     return self._constant_decl(decl, e, outer)
                 outer = outer.outer
-        if len(parts) == 1 and self.frame.this is None and self.frame.owner is not None:
+        if len(parts) == 1 and self.frame.this is None and self.frame.owner is not None and not in_namespace:
             # a class template's own constant named in what it declares, lowered in its frame (catlass's
             # TileCopyGemvAiv: `using VecCopyUbToGm = VecCopyUBToGm<ArchTag, YType, is_atoadd>;`)
             owner: ClassInfo | None = self.frame.owner
@@ -110,7 +114,7 @@ class NameLowering:
                 if decl is not None:
                     return self._constant_decl(decl, e, owner)
                 owner = owner.outer
-        if len(parts) == 1 and self._constant_owners:
+        if len(parts) == 1 and self._constant_owners and not in_namespace:
             owner = self._constant_owners[-1]
             decl = owner.static_constants.get(name)
             if decl is not None:
@@ -266,6 +270,11 @@ class NameLowering:
         if "constexpr" not in vd.specifiers and "const" not in vd.specifiers and "const" not in decl.type.qualifiers:
             if v.const is None:
                 raise Unsupported(f"global variable '{decl.name}' is not a constant", e)
+            if namespace_writes.written(self.scope, self.namespace_writes, decl.name):
+                # one copy shared by the cores, written somewhere (not modelled, as the write is not): its
+                # initial value would be a guess
+                raise Unsupported(f"global variable '{decl.name}', which the program writes (one copy shared by "
+                                  "the cores, not modelled)", e)
         return self.convert(v, t, e) if isinstance(t, Scalar) else v
 
     def read_binding(self, b: Binding, node: A.Node) -> Val:
