@@ -7,7 +7,9 @@ body writes it, took that copy and its arrays (passes/sim/struct_arrays.py), so 
 its DataCopy moved nothing, silently. C++ binds the reference to the member itself ([dcl.init.ref]/5). Here the
 parameter keeps its own cell while the body runs, and when the call returns its final value is stored back into
 the member (a struct_set on the variable's cell, which copies the arrays in): the same as the binding, unless the
-body also reads the variable through another name while it runs.
+body also reads the variable through another name while it runs. The variable is a local or parameter (`p.m`), or
+a member of the object whose method this is (`p_.m`, `this->p_.m`); other forms (`a.b.m`, `q->m`) are reported
+where they are read.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class Place:
     root: str
     member: str
     cell: Cell | None = None
+    via_this: bool = False  # `this->root.member`: root is the object's member whatever a local of that name is
 
 
 def places(lw: FunctionLowerer, fn: A.FunctionDecl, call: A.Node) -> list[Place]:
@@ -46,27 +49,41 @@ def places(lw: FunctionLowerer, fn: A.FunctionDecl, call: A.Node) -> list[Place]
         return []
     found: list[Place] = []
     for p, a in zip(fn.params, call.args):
-        if p.name is None or not non_const_reference(p) or not isinstance(a, A.Member) or a.arrow \
-                or not isinstance(a.obj, A.Name) or len(a.obj.qname.parts) != 1:
+        if p.name is None or not non_const_reference(p) or not isinstance(a, A.Member) or a.arrow:
             continue
-        root = a.obj.qname.parts[0].name
-        bound = lw.lookup(root)
+        if isinstance(a.obj, A.Name) and len(a.obj.qname.parts) == 1:
+            root, via_this = a.obj.qname.parts[0].name, False
+        elif isinstance(a.obj, A.Member) and a.obj.arrow and isinstance(a.obj.obj, A.This):
+            root, via_this = a.obj.member, True  # `this->params.loopInfo`: as `params.loopInfo` in a method
+        else:
+            continue
+        bound = _bound(lw, root, via_this)
         if not isinstance(bound, Val | Cell) or not isinstance(bound.ctype, C.StructT) \
                 or lw._struct_struct_member(bound.ctype.name, a.member) is None:
             continue
         if isinstance(bound, Val):
-            scope = next((s for s in reversed(lw.frame.scopes) if s.get(root) is bound), None)
-            if scope is None:
+            this = lw.frame.this
+            held = (this.hidden if root in this.hidden else this.members) if via_this and this is not None else \
+                next((s for s in reversed(lw.frame.scopes) if s.get(root) is bound), None)
+            if held is None:
                 continue
-            scope[root] = lw.new_cell(bound.ctype, root, call, bound)
-        found.append(Place(p.name, root, a.member))
+            held[root] = lw.new_cell(bound.ctype, root, call, bound)
+        found.append(Place(p.name, root, a.member, via_this=via_this))
     return found
+
+
+def _bound(lw: FunctionLowerer, root: str, via_this: bool) -> object:
+    """What `root` names: the object's member of that name for `this->root`, else the innermost declaration."""
+    if not via_this:
+        return lw.lookup(root)
+    this = lw.frame.this if lw.frames else None
+    return this.member(root) if this is not None else None
 
 
 def write_back(lw: FunctionLowerer, found: list[Place], node: A.Node) -> None:
     """After the call: each parameter's final value into its member (`root.member = param`)."""
     for place in found:
-        root = lw.lookup(place.root)
+        root = _bound(lw, place.root, place.via_this)
         if place.cell is None or not isinstance(root, Cell) or not isinstance(root.ctype, C.StructT):
             continue
         value = lw.ssa(lw.load(place.cell, node), node)

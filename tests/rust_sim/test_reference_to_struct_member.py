@@ -92,3 +92,30 @@ def test_the_callee_fills_the_members_themselves(tmp_path: Path, prelude: str) -
     np.testing.assert_array_equal(y[2 * n:32], np.full(32 - 2 * n, -1, np.float32))
     np.testing.assert_array_equal(y[32:32 + n // 2], x[0:n:2])  # the tail copy: every other element
     np.testing.assert_array_equal(y[32 + n // 2:], np.full(32 - n // 2, -1, np.float32))
+
+
+def _as_class_members(call: str) -> str:
+    # paramsMain / paramsTail as members of K instead of locals of Process, passed as `call` writes them
+    source = SOURCE.replace("PRELUDE", "").replace(
+        "        MultiCopyParams<T, 2> paramsMain;\n        MultiCopyParams<T, 2> paramsTail;\n", "")
+    source = source.replace("SetLoopInfo(paramsMain.loopInfo, paramsTail.loopInfo, n);", call)
+    return source.replace("    GlobalTensor<T> xGm, yGm;\n",
+                          "    GlobalTensor<T> xGm, yGm;\n    MultiCopyParams<T, 2> paramsMain;\n"
+                          "    MultiCopyParams<T, 2> paramsTail;\n")
+
+
+# `this->paramsMain.loopInfo` names the same member as `paramsMain.loopInfo` in a method ([expr.prim.this],
+# [class.mfct.non.static]/2). Before, the `this->` form was not taken: the callee wrote copies and both DataCopy
+# moved nothing, with no finding (y stayed -1); the plain form already worked.
+@pytest.mark.parametrize("call", ["SetLoopInfo(paramsMain.loopInfo, paramsTail.loopInfo, n);",
+                                  "SetLoopInfo(this->paramsMain.loopInfo, this->paramsTail.loopInfo, n);"])
+def test_members_of_the_object_are_filled_through_this(tmp_path: Path, call: str) -> None:
+    path = tmp_path / "mcp.cpp"
+    path.write_text(_as_class_members(call), encoding="utf-8")
+    x = np.arange(64, dtype=np.float32)
+    n = 8
+    result = run(str(path), {"x": x}, chip="950PR", block_dim=1, tiling={"n": n}, outputs={"y": ((64,), "float32")})
+    assert result.ok, [str(d) for d in result.findings]
+    y = result.outputs["y"]
+    np.testing.assert_array_equal(y[:2 * n], x[:2 * n])
+    np.testing.assert_array_equal(y[32:32 + n // 2], x[0:n:2])
