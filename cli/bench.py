@@ -164,8 +164,10 @@ def _run(suite: str, tasks: list, answers: str | None, executor: str, address: s
     try:
         store = ResultStore(results_path, verdict_options(options, **setting)) if results_path else None
     except OptionsDiffer as exc:
-        raise click.UsageError(f"{exc}. Run with that file's options to resume it, or start it anew with --fresh "
-                               "(its verdicts are dropped), or give another --results file.") from None
+        # (a file that does not record its options cannot be resumed by any run: only the other two ways are offered)
+        resume = "Run with that file's options to resume it, or s" if exc.recorded else "S"
+        raise click.UsageError(f"{exc}. {resume}tart it anew with --fresh (its verdicts are dropped), or give "
+                               "another --results file.") from None
     if store is not None and len(store):
         console.print(f"resuming from {results_path}: {sum(1 for j in jobs if j.key in store)} of {len(jobs)} "
                       "answers already evaluated")

@@ -27,7 +27,12 @@ HEADER = "results_options"  # the key of the options line
 
 
 class OptionsDiffer(Exception):
-    """A results file written under other options than this run's: resuming would mix the two runs' verdicts."""
+    """A results file written under other options than this run's: resuming would mix the two runs' verdicts.
+    `recorded` is False for a file that does not say its options (no run can resume it: the CLI does not offer it)."""
+
+    def __init__(self, message: str, recorded: bool = True) -> None:
+        super().__init__(message)
+        self.recorded = recorded
 
 
 class ResultStore:
@@ -81,9 +86,11 @@ class ResultStore:
                 self._stored = None
             return
         if self._stored is None:
-            raise OptionsDiffer(f"{self.path} holds {len(self.verdicts)} verdicts but not the options they were "
-                                "made with (a file written before results files recorded them), so resuming could "
-                                "mix verdicts made under other options")
+            count = len(self.verdicts)
+            raise OptionsDiffer(f"{self.path} holds {count} verdict{'s' * (count != 1)} but not the options "
+                                f"{'they were' if count != 1 else 'it was'} made with (a file written before results "
+                                "files recorded them), so resuming could mix verdicts made under other options",
+                                recorded=False)
         differ = [f"{name}: {_shown(self._stored, name)} in the file, {_shown(self.options, name)} now"
                   for name in sorted(set(self._stored) | set(self.options))
                   if self._stored.get(name, _UNSET) != self.options.get(name, _UNSET)]

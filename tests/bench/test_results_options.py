@@ -68,7 +68,13 @@ def test_a_file_without_its_options_is_refused(tmp_path: Path) -> None:
     assert code == 0
     results.write_text("".join(line + "\n" for line in results.read_text().splitlines()[1:]))  # an older file
     code, out = _bench(answers, results)
-    assert code == 2 and "not the options they were made with" in " ".join(out.split())
+    flat = " ".join(out.split())
+    assert code == 2 and "holds 2 verdicts but not the options they were made with" in flat
+    # no run can resume it (its options are unknown): only --fresh and another file are offered
+    assert "Start it anew with --fresh" in flat and "that file's options" not in flat, out
+    results.write_text(results.read_text().splitlines()[0] + "\n")
+    code, out = _bench(answers, results)
+    assert code == 2 and "holds 1 verdict but not the options it was made with" in " ".join(out.split()), out
 
 
 def test_the_store_api(tmp_path: Path) -> None:
