@@ -13,7 +13,7 @@ from dataclasses import replace
 from ascendir.chips import load_chip
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, gm_statics, host_program, register_moves, simt_launch, ssa_scope, struct_pointer
-from ascendir.lower import block_local, namespace_writes, type_traits
+from ascendir.lower import block_local, code_pointer, namespace_writes, type_traits
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Undeclared, Unsupported
 from ascendir.lower.header_names import (
@@ -185,6 +185,11 @@ class NameLowering:
             return Val(C.UnknownT("dim3"), obj=SIMT_INDEX)
         if len(parts) >= 2 and name in getattr(self.scope.classes.get(parts[-2].name), "methods", {}):
             return Val(C.MemberFunctionT(parts[-2].name, name))  # `&Kernel::Compute`
+        if parts and parts[-1].template_args and name in self.scope.functions and \
+                (address := code_pointer.function_address(self, e)) is not None:
+            # `Apply<5>(dst, src, Scale<M>)`: the function with its template arguments evaluated here, as `&Scale<M>`
+            # ([conv.func]), not the name re-read where the pointer is called (there M may be the callee's own)
+            return address
         # a function used as a value; `Apply(dst, a, b, n, Mul)` passes an AscendC one to a template
         if name in self.scope.functions or name in self.scope.classes or (len(parts) <= 1 and self.catalog.has_api(name)):
             return Val(C.UnknownT(name), obj=("function", name, e))  # (e: as written, for a call through it)

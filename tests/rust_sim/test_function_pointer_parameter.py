@@ -75,3 +75,66 @@ def test_a_call_through_the_parameter_calls_the_named_function(tmp_path: Path, f
     y = result.outputs["y"]
     np.testing.assert_array_equal(y[:64], x + x)
     np.testing.assert_array_equal(y[64:], (x + x) * x)
+
+
+TEMPLATED = """#include "kernel_operator.h"
+using namespace AscendC;
+using T = float;
+
+template <int M>
+__aicore__ inline void Scale(const LocalTensor<T> &dst, const LocalTensor<T> &a, const int32_t &n)
+{
+    Muls(dst, a, (T)M, n);
+}
+
+template <int M>
+__aicore__ inline void Apply(const LocalTensor<T> &dst, const LocalTensor<T> &a,
+                             void (*func)(const LocalTensor<T> &, const LocalTensor<T> &, const int32_t &))
+{
+    func(dst, a, 64);
+    PipeBarrier<PIPE_V>();
+}
+
+template <int M>
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y)
+    {
+        xGm.SetGlobalBuffer((__gm__ T *)x, 64);
+        yGm.SetGlobalBuffer((__gm__ T *)y, 64);
+        pipe.InitBuffer(buf, 128 * sizeof(T));
+    }
+    __aicore__ inline void Process()
+    {
+        LocalTensor<T> l = buf.Get<T>();
+        DataCopy(l, xGm, 64);
+        PipeBarrier<PIPE_ALL>();
+        Apply<5>(l[64], l, Scale<M>);
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(yGm, l[64], 64);
+    }
+private:
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    GlobalTensor<T> xGm, yGm;
+};
+
+extern "C" __global__ __aicore__ void fp(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    K<3> k;
+    k.Init(x, y);
+    k.Process();
+}
+"""
+
+
+def test_template_arguments_are_those_where_the_function_was_named(tmp_path: Path) -> None:
+    # `Apply<5>(l[64], l, Scale<M>)` in K<3>: func is Scale<3> ([conv.func], the arguments evaluated where the
+    # name is written); Apply's own M is 5. Before, the call through func re-read `Scale<M>` in Apply's frame and
+    # scaled by 5, with no finding.
+    path = tmp_path / "fp.cpp"
+    path.write_text(TEMPLATED, encoding="utf-8")
+    result = run(str(path), {"x": np.ones(64, dtype=np.float32)}, chip="910B2", block_dim=1,
+                 outputs={"y": ((64,), "float32")})
+    assert result.ok, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["y"], np.full(64, 3, np.float32))
