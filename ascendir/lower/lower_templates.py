@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
-from ascendir.lower import class_bases, enable_if, matmul_config, template_values
+from ascendir.lower import class_bases, enable_if, matmul_callbacks, matmul_config, template_values
 from ascendir.lower.ast_queries import node_text, type_text
 from ascendir.lower.astwalk import walk
 from ascendir.lower.ctypes import Scalar
@@ -353,7 +353,10 @@ class TemplateArguments:
     def _matmul_config(self, t: A.TypeRef, depth: int = 0) -> str:
         """The template arguments of a Matmul declaration as written, aliases spelled out (`using A_TYPE =
         MatmulType<TPosition::GM, CubeFormat::ND, half>;` then `Matmul<A_TYPE, ...>`), so that the simulator sees
-        each operand's position and format."""
+        each operand's position and format. Every Matmul object's declared type comes here (depth 0) once, where
+        callbacks it gives are reported, at the type (matmul_callbacks: the simulator does not run them)."""
+        if depth == 0:
+            matmul_callbacks.report_ignored(self, t, t)  # type: ignore[arg-type]
         alias = self._bare_alias(t)
         if alias is not None and depth < 8:
             return self._matmul_config(alias, depth + 1)

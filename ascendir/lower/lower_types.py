@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ascendir.lower import ctypes as C, partial_order, register_api
+from ascendir.lower import ctypes as C, matmul_callbacks, partial_order, register_api
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.header_names import (
     DEFAULT_DTYPE,
@@ -244,8 +244,8 @@ class TypeResolution:
                 bound = frame.types[name]
                 if isinstance(bound, C.Scalar | C.LocalTensorT | C.GlobalTensorT | C.ClassT | C.TilingT | C.StructT | C.ObjectT | C.Pointer | C.EnumT | C.VoidT):
                     return bound  # (void too: `if constexpr (!std::is_void_v<PrologueB>)` of catlass's OptimizedMatmul)
-                if isinstance(bound, C.MatmulTypeT | C.RegisterApiT):
-                    return bound  # (a register type through a block alias or a template parameter)
+                if isinstance(bound, C.MatmulTypeT | C.RegisterApiT | matmul_callbacks.MatmulCallbacksT):
+                    return bound  # (a register type, a MatmulCallBackFunc<...>, through a block alias or a parameter)
                 if isinstance(bound, C.TemplateNameT) and targs:
                     return self.named_type(bound.name, targs, qualifiers)
                 if type(bound) is C.UnknownT:
@@ -481,6 +481,8 @@ class TypeResolution:
             return C.ObjectT(f"TQueSync<{','.join(str(p) for p in pipes)}>")
         if name in OBJECT_TYPES:
             return C.ObjectT(name)
+        if name == matmul_callbacks.NAME:  # the functions it names, kept for the Matmul declared with it
+            return matmul_callbacks.callback_type(args)
         if name in ("MatmulType", "MatmulTypeWithScale") and args:
             return C.MatmulTypeT(name, tuple(self._template_arg_value(a) for a in args))
         if self.catalog.vendor_type(name):  # type: ignore[attr-defined]
