@@ -285,6 +285,13 @@ class ObjectLowering:
             # braced list's items are the constructor's arguments, as copy-list-initialisation takes them
             args = args[0].obj
         ctor = self._pick_constructor(inst.info, len(args), inst, args)
+        if ctor is not None and len(args) == 1 and isinstance(args[0].obj, Instance) and \
+                args[0].obj.info is inst.info and args[0].ctype == inst.ctype and not self._copies(inst, ctor):
+            # an object of the class itself: its copy constructor binds it directly, an exact match
+            # ([over.ics.ref]/1), where any other constructor needs a conversion and loses ([over.ics.rank]/3.2,
+            # /4.4). tla's Layout(Shape const & = {}, Stride const & = {}), with Layout deriving from
+            # tuple<Shape, Stride>, took a copied layout as its shape and left the copy's elements undefined
+            ctor = None
         if len(args) == 1 and isinstance(args[0].obj, Instance) and (ctor is None or not self._frame_takes(
                 inst, ctor, args)):
             source = args[0].obj.outermost() if args[0].obj.info is not inst.info else args[0].obj
@@ -352,6 +359,20 @@ class ObjectLowering:
             return all(self._parameter_takes(p, a) for p, a in zip(ctor.params, args))
         finally:
             self.frames.pop()
+
+    def _copies(self, inst: Instance, ctor: A.FunctionDecl) -> bool:
+        """Whether `ctor` is a copy constructor of `inst`'s class: its first parameter a reference to the class
+        itself, any others defaulted ([class.copy.ctor]/2)."""
+        if not ctor.params or any(p.default is None for p in ctor.params[1:]) or ctor.params[0].variadic:
+            return False
+        self.frames.append(Frame(inst.info.name, [{}], inst, dict(inst.types), set()))
+        try:
+            t = self.param_type(ctor.params[0])
+        finally:
+            self.frames.pop()
+        if isinstance(t, C.Pointer) and "&" in ctor.params[0].type.pointers:
+            t = t.pointee
+        return t == inst.ctype
 
     def _parameter_takes(self, param: A.Param, arg: Val) -> bool:
         """Whether a constructor parameter can take the argument, by kind: an array for an array reference, a
@@ -499,8 +520,14 @@ class ObjectLowering:
         return args
 
     def _copy_instance(self, dst: Instance, src: Instance, node: A.Node) -> None:
-        for name, b in src.members.items():
-            target = dst.members.get(name)
+        # `a = b`: every member, those of base parts a sibling's member of the same name hides included (the
+        # implicit copy assignment assigns each base subobject, [class.copy.assign]/12). Only `members` before:
+        # of tla's EBO<0, Shape> / EBO<1, Stride> one `t_` was copied, and catlass 14's DeviceGemm `params = ...`
+        # kept its layouts' strides but not their shapes
+        pairs = [(name, b, dst.members.get(name)) for name, b in src.members.items()] + [
+            (name, spart.member(name), target) for dpart, spart in zip(object_parts(dst), object_parts(src))
+            if dpart.info is spart.info for name, target in dpart.hidden.items()]
+        for name, b, target in pairs:
             if isinstance(target, Cell) and isinstance(b, Cell):
                 if isinstance(b.ctype, C.ArrayT):
                     self._copy_array(target, b, node)
