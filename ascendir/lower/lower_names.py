@@ -268,10 +268,18 @@ class NameLowering:
         return self.convert(v, t, e) if isinstance(t, Scalar) else v
 
     def _global_constant(self, vd: A.VarDecl, decl: A.Declarator, e: A.Node) -> Val:
-        if decl.init is None:
+        if decl.init is None and not decl.ctor_args:
             raise Unsupported(f"global variable '{decl.name}' is not a constant", e)
         t = self.resolve_type(decl.type, decl)
-        v = self.expr(decl.init) if not isinstance(decl.init, A.InitList) else self.init_list(t, decl.init.items, e)
+        if decl.init is None:
+            # `constexpr TransDataTo5HDParams PARA_ONE(false, false, 1, 0, 0);`: direct-initialisation with
+            # parentheses ([dcl.init]/16.6), the constructor's arguments as for a local (lower_decls'
+            # _declarator_init); an object of the program's classes would need its constructor run (a gap)
+            if isinstance(t, C.ClassT):
+                raise Unsupported(f"global object '{decl.name}' of class '{t.name}' made by its constructor", e)
+            v = self.init_list(t, decl.ctor_args, e)
+        else:
+            v = self.expr(decl.init) if not isinstance(decl.init, A.InitList) else self.init_list(t, decl.init.items, e)
         if "constexpr" not in vd.specifiers and "const" not in vd.specifiers and "const" not in decl.type.qualifiers:
             if v.const is None:
                 raise Unsupported(f"global variable '{decl.name}' is not a constant", e)
