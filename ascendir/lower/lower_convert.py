@@ -57,6 +57,10 @@ class ConversionLowering:
                 # a null pointer passed on (`op.Init(x, y, nullptr)`, then `if (offset != nullptr)` in Init)
                 return Val(C.BOOL, const=int(op == "=="))
             if isinstance(a.ctype, C.Pointer) or isinstance(b.ctype, C.Pointer):
+                if op not in ("==", "!="):
+                    # `p < end`: the order of two addresses ([expr.rel]/4) is not followed here; answering a
+                    # constant would be a value the program never computed
+                    raise Unsupported(f"relational comparison of pointers ({a.ctype} {op} {b.ctype})", node)
                 # kernel pointers are non-null, but for an absent optional input's (absent_inputs.py)
                 return absent_inputs.compare(self, op, a, b) or Val(C.BOOL, const=int(op == "!="))
             raise Unsupported(f"comparison of {a.ctype} and {b.ctype}", node)
