@@ -34,6 +34,11 @@ class OptionsDiffer(Exception):
         super().__init__(message)
         self.recorded = recorded
 
+    def advice(self, results_flag: str) -> str:
+        """What a script can do instead, for a file whose options differ (only a recorded file can be resumed)."""
+        resume = "rerun with that file's options to resume it, or " if self.recorded else ""
+        return f"{resume}give another {results_flag} file"
+
 
 class ResultStore:
     """Verdicts of one run on disk, keyed by answer. With `options` (JSON data: what changes a verdict), the file

@@ -137,7 +137,7 @@ def main() -> int:
                                                           records=str(args.records.resolve()))) \
             if args.results else None
     except OptionsDiffer as exc:
-        print(f"bench_kernelhive: {exc}; rerun with that file's options, or give another --results file",
+        print(f"bench_kernelhive: {exc}; {exc.advice('--results')}",
               file=sys.stderr)
         return 2
     executor = make_executor("pool", args.workers)

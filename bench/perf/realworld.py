@@ -403,7 +403,7 @@ def main() -> int:
             outcomes = simulate_misses([by_id[m["id"]] for m in misses if by_id[m["id"]].get("files_before")],
                                        args.references, args.sim_results, args.sim_max_elements, args.sim_workers)
         except OptionsDiffer as exc:
-            print(f"realworld: {exc}; rerun with that file's options, or give another --sim-results file",
+            print(f"realworld: {exc}; {exc.advice('--sim-results')}",
                   file=sys.stderr)
             return 2
         for m in misses:

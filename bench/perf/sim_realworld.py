@@ -307,7 +307,7 @@ def main() -> int:
                                                           revision=args.revision, tolerance=tolerance)) \
             if args.results else None
     except OptionsDiffer as exc:
-        print(f"sim_realworld: {exc}; rerun with that file's options, or give another --results file",
+        print(f"sim_realworld: {exc}; {exc.advice('--results')}",
               file=sys.stderr)
         return 2
     executor = make_executor("serial" if args.workers == 0 else "pool", args.workers)

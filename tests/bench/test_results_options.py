@@ -92,3 +92,11 @@ def test_the_store_api(tmp_path: Path) -> None:
     store.add(Verdict("bundled", "sqrt", "0", "a.md", key="k2"))
     store.close()
     assert _lines(path)[0] == {HEADER: {"max_elements": 8}} and len(_lines(path)) == 2
+
+
+def test_advice_offers_resuming_only_for_a_recorded_file() -> None:
+    from bench.harness.results import OptionsDiffer
+
+    assert "rerun with that file's options" in OptionsDiffer("differs", recorded=True).advice("--results")
+    unrecorded = OptionsDiffer("records no options", recorded=False).advice("--sim-results")
+    assert "rerun" not in unrecorded and unrecorded == "give another --sim-results file"
