@@ -6,7 +6,9 @@ member one memref). Three kinds of kernel data reach it:
   {.total_length = n};` then `p.shape[i] = td.shape[i]`, NPUKernelBench Lerp): a plain struct is otherwise a
   struct value of scalars (struct_init / tiling_field), which has no place for an element store, so such a local
   is an object of that class (`record_type`), as object_arrays.py already makes the elements of an array of
-  such structs (`SplitExtraInfo extraInfo[3]`);
+  such structs (`SplitExtraInfo extraInfo[3]`); a class's data member of such a struct is one too (`Param
+  param;`, record_member), and `param = p;` / `this->tiling = *tilingPtr;` copy every member into it
+  (assign_struct for a struct value such as the host's tiling data);
 - arrays of either, indexed at run time: a structure of arrays whose element is a view (object_arrays.py).
 
 Copies follow C++'s copy constructor (`copy`): `S b = a;`, an argument for a parameter taken by value, and a
@@ -32,9 +34,13 @@ variable's own arrays (passes/sim/struct_arrays.store_into).
 
 from __future__ import annotations
 
+import itertools
+import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ascendir.lower import array_init, ctypes as C
+from ascendir.lower.errors import Unsupported
 from ascendir.lower.values import Cell, Instance, Val
 from frontend import ast as A
 
@@ -222,8 +228,9 @@ def value_initialise_rest(lw: FunctionLowerer, inst: Instance, named: set[str], 
 
 
 def struct_value(lw: FunctionLowerer, v: Val, t: C.TilingT, node: A.Node) -> Val:
-    """A record object stored where the plain struct is a struct value (a class's member `S param;` set by
-    `param = p;`, a result returned through a branch): the struct of its scalar members. Its arrays are not
+    """A record object stored where the plain struct is a struct value (a cell of it, such as a result
+    returned through a branch; a class's member of it is an object, record_member): the struct of its scalar
+    members. Its arrays are not
     carried: reads of them are the unset tiling-field reads they were before records were objects."""
     from xdsl.dialects.builtin import ArrayAttr, StringAttr
 
@@ -240,3 +247,58 @@ def struct_value(lw: FunctionLowerer, v: Val, t: C.TilingT, node: A.Node) -> Val
     op = asc.StructInitOp.create(operands=values, properties={"fields": ArrayAttr([StringAttr(f) for f in names])},
                                  result_types=[C.ir_type(t)])
     return Val(t, lw.emit(op, node).results[0])
+
+
+def record_member(lw: FunctionLowerer, t: C.CType, name: str, d: A.Declarator) -> Instance | None:
+    """The object a class's data member of a plain struct with C array members is (`Param param;`), as a local
+    of that type declared with a brace list is (record_type): a struct value has no place for the arrays, so
+    `param = p;` kept only p's scalars and reads of `param.shape[i]` were unset tiling-field reads. A default
+    member initialiser other than a brace list (`Param param = MakeParam();`) keeps the struct value."""
+    record = record_type(lw, t)
+    if record is None or d.init is not None and not isinstance(d.init, A.InitList):
+        return None
+    inst = lw.instantiate(record, name, d)
+    if isinstance(d.init, A.InitList):
+        initialise(lw, inst, lw.expand_packs(d.init.items, d), d)
+    return inst
+
+
+def construct_from_struct(lw: FunctionLowerer, inst: Instance, args: Sequence[Val], node: A.Node) -> bool:
+    """The implicit copy constructor of a record object given a struct value (`Op(const T &t) : tiling(t) {}`):
+    every member, as assign_struct; False where `args` is not one struct value."""
+    if len(args) != 1 or not isinstance(args[0].ctype, C.TilingT) or args[0].ssa is None \
+            or not inst.info.is_plain_struct:
+        return False
+    assign_struct(lw, inst, args[0], node)
+    return True
+
+
+# the most elements of an array member copied from a struct value one by one (each one load and one store)
+_MAX_COPIED = 1024
+
+
+def assign_struct(lw: FunctionLowerer, inst: Instance, v: Val, node: A.Node) -> None:
+    """`param = *tilingPtr;` / `param = td;`: the implicit copy assignment of a record object from a struct value
+    (the host's tiling data, a plain struct read from it) assigns every member ([class.copy.assign]/12), arrays
+    element by element; a nested struct member takes the nested struct."""
+    assert isinstance(v.ctype, C.TilingT)
+    if v.ctype.path and v.ssa is not None:
+        v = lw.tiling_argument(v, node)  # (a nested struct: its fields, as store takes it)
+    for _, decl in inst.info.fields:
+        member = inst.members.get(decl.name)
+        if not isinstance(member, Cell) or member.points_to is not None:
+            continue  # (a constant, a tensor handle: not data of the struct value)
+        t = member.ctype
+        if not isinstance(t, C.ArrayT):
+            lw.store(member, lw.tiling_field(v, decl.name, node), node)
+            continue
+        dims, elem = C.array_shape(t)
+        if not isinstance(elem, C.Scalar) or math.prod(dims) > _MAX_COPIED:
+            raise Unsupported(f"copying array member '{decl.name}' ({t}) of a struct value into an object", node)
+        for position in itertools.product(*(range(n) for n in dims)):
+            # (`int64_t strides[2][8]`: the field's row, then its element, as `td->strides[s][d]` reads it)
+            item = lw.tiling_field(v, decl.name, node, Val(C.I64, const=position[0]))
+            for i in position[1:]:
+                item = lw.tiling_row_element(item, Val(C.I64, const=i), node)
+            lw.store_element(lw.ssa(lw.convert(item, elem, node), node), member.ref,
+                             [*member.at, *(lw.index_const(i, node) for i in position)], node)

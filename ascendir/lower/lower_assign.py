@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import UNKNOWN_LOC, StringAttr
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, list_tensor, register_api
-from ascendir.lower import block_local, code_pointer, object_layout, ub_pointer
+from ascendir.lower import aggregates, block_local, code_pointer, object_layout, ub_pointer, unions
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.header_names import COMPARE_MODES, TENSOR_OPERATORS
@@ -151,6 +151,9 @@ class AssignmentLowering:
             if isinstance(b, Instance) and isinstance(value.obj, Instance):
                 self._copy_instance(b, value.obj, node)
                 return
+            if isinstance(b, Instance) and isinstance(value.ctype, C.TilingT) and value.ssa is not None:
+                aggregates.assign_struct(self, b, value, node)  # `p = td;`: every field, arrays included
+                return
             if b is not None:
                 raise Unsupported(f"assignment to '{name}', which is not a variable", node)
         if isinstance(target, A.Name) and len(target.qname.parts) > 1 and self.frames and self.frame.this is not None:
@@ -166,6 +169,9 @@ class AssignmentLowering:
                 owner = self.frame.this
             else:
                 obj = self.expr(target.obj)
+                if isinstance(obj.obj, unions.UnionObject):
+                    unions.write(self, obj.obj, target.member, value, node)  # `c.f = x`: its bits (unions.py)
+                    return
                 if isinstance(obj.obj, Instance):
                     owner = obj.obj
                 elif code_pointer.is_pointer(obj):  # `ptr->acc = v` with `Kernel *ptr = this`
@@ -193,6 +199,9 @@ class AssignmentLowering:
                     return
                 if isinstance(member, Instance) and isinstance(value.obj, Instance):
                     self._copy_instance(member, value.obj, node)
+                    return
+                if isinstance(member, Instance) and isinstance(value.ctype, C.TilingT) and value.ssa is not None:
+                    aggregates.assign_struct(self, member, value, node)  # `this->tiling = *tilingPtr;`
                     return
                 raise Unsupported(f"assignment to member '{target.member}'", node)
         if isinstance(target, A.Call) and len(target.args) == 1 and isinstance(target.callee, A.Name | A.Member) \

@@ -18,7 +18,7 @@ from xdsl.ir import SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_init, array_pointer, list_tensor, object_arrays, register_api
-from ascendir.lower import aggregates
+from ascendir.lower import aggregates, unions
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.fast_ops import name_hint
@@ -34,6 +34,9 @@ class DeclarationLowering:
     """Declarations: methods of FunctionLowerer (function.py), which inherits them."""
 
     def _declare_with_local_type(self, st: A.ClassDecl | A.EnumDecl, d: A.Declarator) -> None:
+        if isinstance(st, A.ClassDecl) and (union := unions.declare(self, st, d)) is not None:
+            self.bind(d.name, union)  # `union { float f; uint32_t u; } c;`: one storage (unions.py)
+            return
         if st.name:
             typed = replace(d, type=replace(d.type, base=A.QualifiedName(st.span, [A.NamePart(st.span, st.name)])))
             if not isinstance(self.resolve_type(typed.type), C.UnknownT):
@@ -51,6 +54,9 @@ class DeclarationLowering:
             is_ref = "&" in d.type.pointers or "&&" in d.type.pointers
             if isinstance(t, C.Pointer) and is_ref:
                 t = t.pointee
+            if (union := unions.of_type(self, t, d)) is not None:
+                self.bind(d.name, union)  # a variable of a named union of numbers (unions.py)
+                continue
             if register_api.is_mode_struct(self, d):  # `constexpr Reg::CastTrait k = {...}`: read where it is used
                 self.bind(d.name, Val(t, obj=d))
                 continue

@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ArrayAttr, IndexType, MemRefType, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import ctypes as C, array_pointer, object_arrays, object_layout
+from ascendir.lower import ctypes as C, array_pointer, object_arrays, object_layout, unions
 from ascendir.lower import code_pointer, free_operators, host_program, lambdas, register_api, simt_launch, ub_pointer
 from ascendir.lower.ast_queries import node_text
 from ascendir.lower.astwalk import facts, walk
@@ -79,6 +79,8 @@ class ExpressionLowering:
         obj = self.expr(e.obj)
         if isinstance(obj.obj, Instance):
             return self._member_of_instance(obj.obj, e.member, e)
+        if isinstance(obj.obj, unions.UnionObject):
+            return unions.read(self, obj.obj, e.member, e)  # `c.u` after `c.f = x`: the bits (unions.py)
         if code_pointer.is_pointer(obj):  # `ptr->flag` with `Kernel *ptr = this` (code_pointer.py)
             return code_pointer.member_of_objects(self, obj, e,
                                                   lambda held: self._member_of_instance(held, e.member, e))

@@ -16,7 +16,7 @@ from xdsl.ir import Operation
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, host_program, host_program_args, host_program_vectors, list_tensor
-from ascendir.lower import aggregates, array_init, class_bases, object_arrays
+from ascendir.lower import aggregates, array_init, class_bases, object_arrays, unions
 from ascendir.lower.header_names import MATMUL_OBJECTS
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
@@ -156,6 +156,8 @@ class ObjectLowering:
                         for i in range(ft.size)])
                 elif isinstance(ft, C.ArrayT):  # (`int64_t sizes[3] = {1, 1, 1};`: its initialiser too)
                     inst.members[d.name] = self.new_array(ft, d.name, d, self._declarator_init(d, ft))
+                elif (held := aggregates.record_member(self, ft, f"{name}.{d.name}", d) or unions.of_type(self, ft, d)):
+                    inst.members[d.name] = held  # `Param param;` of a struct with arrays: an object; a union
                 elif "const" in vd.specifiers and d.init is not None and isinstance(ft, Scalar):
                     inst.members[d.name] = self.convert(self.expr(d.init), ft, d)
                 else:
@@ -301,6 +303,8 @@ class ObjectLowering:
                 # the implicit copy constructor (`Base(coord)` with a Coord<3>, or a GemmCoord's Coord<3> part)
                 self._copy_members(inst, part, node)
                 return
+        if ctor is None and aggregates.construct_from_struct(self, inst, args, node):
+            return  # a record made from a struct value (`tiling(t)`): every field
         if ctor is not None:
             self._run_constructor(ctor, inst, args, node)
         elif args and (base := _inheriting_base(inst)) is not None:
@@ -469,8 +473,8 @@ class ObjectLowering:
                     source = self.expr(mi.args[0].items[0] if braced else mi.args[0])  # type: ignore[union-attr]
                     if isinstance(source.obj, Instance) and source.obj.info is member.info:
                         self._copy_members(member, source.obj, mi)  # `ti(ti)`: a copy of a struct argument
-                    elif member.info.constructors or braced:
-                        self.construct(member, [source], mi)
+                    elif member.info.constructors or braced or isinstance(source.ctype, C.TilingT):
+                        self.construct(member, [source], mi)  # (`tiling(t)` of a struct value: construct copies)
                 elif isinstance(member, Instance) and mi.args:
                     # `helper({tiling.a, tiling.b}, pipe)`: the member's own constructor (an InitBuffer of
                     # its queues, typically) runs with these arguments

@@ -176,8 +176,8 @@ def store_word(lw: FunctionLowerer, array: object, viewed: C.Scalar, index: Val,
             raise Unsupported(f"writing the bytes of {array.elem}, which holds more than numbers", node)
         held, count = found, array.size
     width = viewed.size
-    word = _to_i64(lw, lw.ssa(lw.convert(value, viewed, node), node), viewed, node)
-    start = _mul(lw, _to_i64(lw, lw.ssa(index, node), index.ctype, node), _c(lw, width, node), node)  # byte B
+    word = to_i64(lw, lw.ssa(lw.convert(value, viewed, node), node), viewed, node)
+    start = _mul(lw, to_i64(lw, lw.ssa(index, node), index.ctype, node), _c(lw, width, node), node)  # byte B
     size = held.size
     for slot in held.slots:
         w = slot.ctype.size
@@ -215,11 +215,11 @@ def _merge_slot(lw: FunctionLowerer, count: int, slot: Slot, element: SSAValue, 
     at = lw.index_value(Val(C.I64, _op(lw, arith.MinUIOp, element, _c(lw, count - 1, node), node)), node)
     indices = [at, *(lw.index_value(Val(C.I64, const=p), node) for p in slot.position)]
     old_raw = lw.emit(load_op(slot.cell.ref, indices), node).results[0]
-    old = _to_i64(lw, old_raw, slot.ctype, node)
+    old = to_i64(lw, old_raw, slot.ctype, node)
     merged = _op(lw, arith.OrIOp, _op(lw, arith.AndIOp, old, _op(lw, arith.XOrIOp, mask, _c(lw, -1, node), node),
                                       node), _op(lw, arith.AndIOp, piece, mask, node), node)
     new = lw.emit(arith.SelectOp(inside, merged, old), node).results[0]
-    lw.store_element(_from_i64(lw, new, slot.ctype, node), slot.cell.ref, indices, node)
+    lw.store_element(from_i64(lw, new, slot.ctype, node), slot.cell.ref, indices, node)
 
 
 def _c(lw: FunctionLowerer, n: int, node: A.Node) -> SSAValue:
@@ -246,7 +246,7 @@ def _cmp(lw: FunctionLowerer, predicate: str, a: SSAValue, b: SSAValue, node: A.
     return lw.emit(arith.CmpiOp(a, b, predicate), node).results[0]
 
 
-def _to_i64(lw: FunctionLowerer, v: SSAValue, t: object, node: A.Node) -> SSAValue:
+def to_i64(lw: FunctionLowerer, v: SSAValue, t: object, node: A.Node) -> SSAValue:
     """A value's bits, zero-extended to i64 (a float's as the integer of its width)."""
     if isinstance(t, C.Scalar) and t.is_float:
         v = lw.emit(arith.BitcastOp(v, IntegerType(t.bits)), node).results[0]
@@ -258,7 +258,7 @@ def _to_i64(lw: FunctionLowerer, v: SSAValue, t: object, node: A.Node) -> SSAVal
     return lw.emit(arith.ExtUIOp(v, i64), node).results[0]
 
 
-def _from_i64(lw: FunctionLowerer, v: SSAValue, t: C.Scalar, node: A.Node) -> SSAValue:
+def from_i64(lw: FunctionLowerer, v: SSAValue, t: C.Scalar, node: A.Node) -> SSAValue:
     target = C.scalar_ir_type(t)
     bits = IntegerType(t.bits)
     if bits.width.data != 64:
