@@ -40,7 +40,8 @@ from typing import Any
 import numpy as np
 
 from bench.harness import tensor_ops as T
-from bench.harness.binding_replay import BindingError, Replay, ReturnValue, Stopped, finish_run, kernel_launcher
+from bench.harness.binding_replay import BindingError, Replay, ReturnValue
+from bench.harness.replay_run import Stopped, finish_run, kernel_launcher
 from bench.harness.tensor_ops import NotModelled, Tensor, TensorError
 from frontend import ast as A
 
@@ -376,7 +377,7 @@ class AclnnReplay(_FileLines):
             if x.data.size != out.data.size or x.dtype != out.dtype:
                 raise AclnnFailed(f"l0op::ViewCopy of a {x.dtype} {list(x.shape)} tensor into a {out.dtype} "
                                   f"{list(out.shape)} one")
-            from bench.harness.binding_replay import write_back
+            from bench.harness.replay_run import write_back
 
             write_back(out, x.data)
             out.kernel = out.kernel or x.kernel

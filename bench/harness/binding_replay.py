@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from bench.harness import tensor_ops as T
+from bench.harness.binding_source import binding_unit, bound_function, functions, last_name
 from bench.harness.tensor_ops import NotModelled, Tensor, TensorError
 from frontend import ast as A
 
@@ -77,89 +78,9 @@ def _line(node: A.Node) -> str:
     return f"line {span.line}" if span is not None and getattr(span, "line", None) else "an unknown line"
 
 
-def _last(name: A.Name) -> str:
-    return name.qname.parts[-1].name
-
-
 def _prefix(name: A.Name) -> set[str]:
     return {p.name for p in name.qname.parts[:-1]}
 
-
-def binding_unit(program: Any) -> Any | None:
-    """The program's python_bind unit (its frontend AST), or None."""
-    return next((u.ast for u in program.units if u.unit.role == "python_bind" and u.ast is not None), None)
-
-
-def functions(unit: Any) -> dict[str, A.FunctionDecl]:
-    return {fn.name.parts[-1].name: fn for fn in unit.walk() if isinstance(fn, A.FunctionDecl) and fn.body}
-
-
-def bound_function(unit: Any) -> A.FunctionDecl | None:
-    """The function the module binds: `m.def("name", &fn, ...)` (or `m.impl`), else the only function with a
-    tensor parameter."""
-    fns = functions(unit)
-    for node in unit.walk():
-        if isinstance(node, A.Call) and isinstance(node.callee, A.Member) and node.callee.member in ("def", "impl") \
-                and len(node.args) >= 2:
-            target = node.args[1]
-            while isinstance(target, A.Unary) and target.op == "&":
-                target = target.operand
-            if isinstance(target, A.Name) and _last(target) in fns:
-                return fns[_last(target)]
-    tensor_fns = [f for f in fns.values() if any("Tensor" in str(getattr(p.type.base, "parts", p.type.base))
-                                                 for p in f.params)]
-    return tensor_fns[0] if len(tensor_fns) == 1 else None
-
-
-def _dead(node: A.Node) -> bool:
-    """`if (false)` / `if (0)`: a branch that never runs."""
-    return isinstance(node, A.If) and isinstance(node.cond, A.BoolLit | A.IntLit) and not node.cond.value
-
-
-def kernel_calls(program: Any) -> list[A.Call]:
-    """The `EXEC_NPU_CMD(aclnn<ThisOp>, ...)` calls the bound function makes, itself or through the unit's
-    helpers, outside `if (false)` blocks (comments hold none: the parser drops them)."""
-    unit = binding_unit(program)
-    fn = unit and bound_function(unit)
-    if fn is None:
-        return []
-    want = f"aclnn{program.bundle.op_name}"
-    fns = functions(unit)
-    found: list[A.Call] = []
-    seen: set[str] = set()
-
-    def visit(node: A.Node) -> None:
-        if _dead(node):
-            if node.otherwise is not None:  # type: ignore[attr-defined]
-                visit(node.otherwise)  # type: ignore[attr-defined]
-            return
-        if isinstance(node, A.Call) and isinstance(node.callee, A.Name):
-            name = _last(node.callee)
-            if name == "EXEC_NPU_CMD" and node.args and isinstance(node.args[0], A.Name) \
-                    and _last(node.args[0]) == want:
-                found.append(node)
-            elif name in fns and name not in seen:
-                seen.add(name)
-                visit(fns[name].body)
-        for child in node.children():
-            visit(child)
-
-    visit(fn.body)
-    return found
-
-
-def bypass_reason(program: Any) -> str:
-    """Why the binding never runs the answer's kernel ('' when it does, or has no binding)."""
-    unit = binding_unit(program)
-    if unit is None or bound_function(unit) is None:
-        return ""
-    if kernel_calls(program):
-        return ""
-    others = sorted({_last(c.args[0]) for c in unit.walk() if isinstance(c, A.Call) and isinstance(c.callee, A.Name)
-                     and _last(c.callee) == "EXEC_NPU_CMD" and c.args and isinstance(c.args[0], A.Name)})
-    also = f" (it calls {', '.join(others)}: CANN's operators, not this answer's)" if others else ""
-    return (f"the binding never calls aclnn{program.bundle.op_name}{also}: ATen computes the result on hardware, "
-            "so the kernel is judged on the op's inputs directly")
 
 
 # a launch: (input tensors, attributes, output tensors) -> None; the callee writes the outputs' data
@@ -347,7 +268,7 @@ class Replay:
         raise NotModelled(f"the expression {type(node).__name__}")
 
     def _name(self, node: A.Name, env: dict[str, Any]) -> Any:
-        name = _last(node)
+        name = last_name(node)
         if len(node.qname.parts) == 1 and name in env:
             return env[name]
         if name in ("nullopt",) or name == "nullptr":
@@ -433,7 +354,7 @@ class Replay:
             return self._method(node, callee, env)
         if not isinstance(callee, A.Name):
             raise NotModelled("a call through an expression")
-        name, prefix = _last(callee), _prefix(callee)
+        name, prefix = last_name(callee), _prefix(callee)
         if name == "EXEC_NPU_CMD":
             return self._exec(node, env)
         if name in CHECK_MACROS:
@@ -523,7 +444,7 @@ class Replay:
     def _exec(self, node: A.Call, env: dict[str, Any]) -> None:
         if not node.args or not isinstance(node.args[0], A.Name):
             raise NotModelled("EXEC_NPU_CMD without an aclnn name")
-        name = _last(node.args[0])
+        name = last_name(node.args[0])
         if name != self.own:
             raise NotModelled(f"EXEC_NPU_CMD({name}): a CANN operator, not this answer's kernel")
         values = [self.value(a, env) for a in node.args[1:]]
@@ -547,128 +468,3 @@ class Replay:
                         t.kernel = True
         for t in outs:
             t.kernel = True
-
-
-# ------------------------------------------------------------------ the correctness stage's run, through the binding
-
-
-class Stopped(Exception):
-    """A kernel run stopped (a dynamic finding, the budget, not modelled): the replay ends there."""
-
-
-def simulate_binding(task: Any, program: Any, chip: str, inputs: Any, expected: dict[str, Any], seed: int,
-                     budget: int | None, zeroed_attrs: Sequence[int] = ()) -> Any | None:
-    """The correctness stage's Run of one draw with the binding replayed around the kernel, or None when there
-    is nothing to replay (no binding, or one that never calls this answer's kernel: the caller then runs the
-    kernel directly on the op's inputs). `zeroed_attrs`: the op's attributes the binding hands over so that the
-    op reads 0 (Compiled.zeroed_attrs)."""
-    from bench.harness.stages.correctness import Run
-    from bench.harness.verdict import Finding
-
-    if binding_unit(program) is None or not kernel_calls(program):
-        return None
-    run = Run({}, [], True)
-    cycles: list[float | None] = []
-    launch, poison = kernel_launcher(program, chip, budget, seed, run, cycles, zeroed_attrs)
-    args = [T.make(v, inputs.dtypes.get(k, str(v.dtype))) if isinstance(v, np.ndarray) else
-            (list(v) if isinstance(v, tuple) else v) for k, v in inputs.values.items()]
-    replay = Replay(program, launch, poison)
-    try:
-        result = replay.run(args)
-    except Stopped:
-        return run
-    except NotModelled as exc:
-        run.not_modelled = f"the binding replay does not model {exc}"
-        return run
-    except BindingError as exc:
-        run.findings.append(Finding("binding", "error", f"the op's binding fails: {exc}"))
-        run.completed = False
-        return run
-    except RecursionError:
-        run.not_modelled = "the binding replay does not model a binding this deeply recursive"
-        return run
-    except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
-        # a value of a kind the replay does not follow reached an operation (ours, never a traceback at the user)
-        run.not_modelled = f"the binding replay does not model this binding ({type(exc).__name__}: {exc})"
-        return run
-    run.not_modelled = finish_run(run, replay, result, expected, seed, cycles)
-    return run
-
-
-def kernel_launcher(program: Any, chip: str, budget: int | None, seed: int, run: Any, cycles: list[float | None],
-                    zeroed_attrs: Sequence[int] = ()) -> tuple[Launch, Callable[[tuple[int, ...], str], np.ndarray]]:
-    """(launch, poison) for a replay: `launch` runs the answer's kernel on the simulator (the attributes of
-    `zeroed_attrs` as 0), adds its findings, instructions and cycles to `run` and `cycles`, writes its outputs (and
-    the inputs the op updates in place) into the tensors given, and raises Stopped where the run stopped; `poison`
-    fills new memory with the run's poison pattern."""
-    from bench.harness.stages.correctness import zero_attributes
-    from bench.harness.stages.correctness import NOT_MODELLED_CODES, from_sim, host_not_modelled, poisoned, \
-        simulator, to_sim
-    from bench.harness.verdict import Finding
-    from bench.suites.model import canonical_dtype, numpy_dtype
-    from passes.sim.launch import SimError, run_loaded
-    from passes.verify.kernel_only import op_description
-
-    sim = simulator()
-    desc = op_description(program) or {}
-    in_names = [str(d.get("name")) for d in desc.get("input_desc") or []]
-    refs = set(in_names) & {str(d.get("name")) for d in desc.get("output_desc") or []}
-
-    def poison(shape: tuple[int, ...], dtype: str) -> np.ndarray:
-        return poisoned(shape, np.dtype(numpy_dtype(dtype)), seed)
-
-    def launch(ins: list[Tensor | None], attrs: list[Any], outs: list[Tensor]) -> None:
-        tensors = [None if t is None else to_sim(np.ascontiguousarray(t.data), t.dtype) for t in ins]
-        buffers = [to_sim(np.ascontiguousarray(t.data), t.dtype) for t in outs]
-        dtypes = [None if t is None else canonical_dtype(t.dtype) for t in ins] + [canonical_dtype(t.dtype)
-                                                                                   for t in outs]
-        plain = zero_attributes([list(a) if isinstance(a, tuple | list) else a for a in attrs], zeroed_attrs)
-        try:
-            result = run_loaded(program, chip, tensors, plain, outputs=buffers, budget=budget or sim.DEFAULT_BUDGET,
-                                dtypes=dtypes)
-        except SimError as exc:
-            run.not_modelled = str(exc)
-            raise Stopped from None
-        found = [Finding.of(d) for d in result.findings]
-        run.findings += found
-        run.instructions += int(result.instructions)
-        cycles.append(float(result.cycles) if result.cycles is not None else None)
-        run.not_modelled = next((f.message for f in found if f.code in NOT_MODELLED_CODES or host_not_modelled(f)),
-                                "")
-        if run.not_modelled or not result.completed:
-            run.completed = False
-            raise Stopped
-        for t, buf in zip(outs, buffers):
-            write_back(t, from_sim(buf, t.dtype))
-        for name, t, arr in zip(in_names, ins, tensors):
-            if name in refs and t is not None and arr is not None:
-                write_back(t, from_sim(arr, t.dtype))  # an input the op updates in place
-
-    return launch, poison
-
-
-def finish_run(run: Any, replay: Replay, result: Any, expected: dict[str, Any], seed: int,
-               cycles: list[float | None]) -> str:
-    """`run`'s outputs from what the replayed binding returns, by the expected outputs' order; '' when they are
-    set, else why the result cannot be judged."""
-    from bench.harness.stages.correctness import count_poison
-
-    values = list(result) if isinstance(result, list | tuple) else [result]
-    if not all(isinstance(v, Tensor) for v in values):
-        return "the binding replay does not model a result that is not a tensor or a tuple of them"
-    if not any(v.kernel for v in values):
-        return (f"the binding's result does not come from its kernel's output (it launches {replay.own} and returns "
-                "what ATen computes beside it): the kernel is not what passed on hardware")
-    for name, v in zip(expected, values):
-        arr = np.array(v.data, copy=True, order="C")
-        run.outputs[name] = arr
-        run.unwritten[name] = count_poison(arr, seed) if v.dtype != "bfloat16" else 0
-    run.cycles = sum(c for c in cycles if c is not None) if cycles and None not in cycles else None
-    return ""
-
-
-def write_back(t: Tensor, values: np.ndarray) -> None:
-    """The kernel's output into the binding's tensor (a view writes through to its base)."""
-    if not t.data.flags.writeable:
-        raise NotModelled("a kernel output that is a broadcast view (ATen would write overlapping memory)")
-    t.data[...] = values.reshape(t.data.shape)

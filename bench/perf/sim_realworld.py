@@ -71,9 +71,9 @@ def uses_cube(files: dict[str, str]) -> bool:
 
 
 def binding_bypass(path: Path | str) -> str:
-    """Why the op binding of the answer at `path` never runs its kernel (binding_replay.bypass_reason: the kernel
+    """Why the op binding of the answer at `path` never runs its kernel (binding_source.bypass_reason: the kernel
     call only in a comment or under `if (false)`, or CANN's own operators instead); '' when it does run it."""
-    from bench.harness.binding_replay import bypass_reason
+    from bench.harness.binding_source import bypass_reason
     from frontend.readers import read_input
     from passes.verify import load_for_check
 

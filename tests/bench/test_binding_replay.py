@@ -11,6 +11,8 @@ import pytest
 
 from bench.harness import binding_replay as B
 from bench.harness import tensor_ops as T
+from bench.harness.binding_source import bypass_reason, kernel_calls
+from bench.harness.replay_run import simulate_binding
 from bench.harness.stages.correctness import poisoned, simulator_available
 from bench.suites.model import Inputs
 
@@ -98,21 +100,21 @@ def test_what_the_replay_does_not_model_or_the_binding_rejects(tmp_path: Path) -
 def test_a_binding_that_never_runs_its_kernel(tmp_path: Path) -> None:
     kernel_call = "EXEC_NPU_CMD(aclnnLeakyReluCustom, self, negative_slope, out);"
     runs = _program(tmp_path, f"    at::Tensor out = at::empty_like(self);\n    {kernel_call}\n    return out;")
-    assert B.kernel_calls(runs) and B.bypass_reason(runs) == ""
+    assert kernel_calls(runs) and bypass_reason(runs) == ""
     # through a helper of the unit
     helper = ("static void launch(const at::Tensor& s, double k, at::Tensor& o)\n"
               f"{{\n    EXEC_NPU_CMD(aclnnLeakyReluCustom, s, k, o);\n}}\n")
     via = _program(tmp_path, "    at::Tensor out = at::empty_like(self);\n    launch(self, negative_slope, out);\n"
                              "    return out;", helpers=helper)
-    assert B.kernel_calls(via)
+    assert kernel_calls(via)
     for body in (f"    at::Tensor out = at::empty_like(self);\n    // {kernel_call}\n    return at::relu(self);",
                  f"    at::Tensor out = at::empty_like(self);\n    if (false) {{\n        {kernel_call}\n    }}\n"
                  "    return at::relu(self);",
                  "    at::Tensor out = at::empty_like(self);\n    EXEC_NPU_CMD(aclnnRelu, self, out);\n    return out;"):
         program = _program(tmp_path, body)
-        assert not B.kernel_calls(program)
-        assert "never calls aclnnLeakyReluCustom" in B.bypass_reason(program)
-    assert "aclnnRelu" in B.bypass_reason(program)
+        assert not kernel_calls(program)
+        assert "never calls aclnnLeakyReluCustom" in bypass_reason(program)
+    assert "aclnnRelu" in bypass_reason(program)
 
 
 @pytest.mark.skipif(not simulator_available(), reason="the simulator extension is not built")
@@ -126,21 +128,21 @@ def test_simulated_through_the_binding(tmp_path: Path) -> None:
     program = _program(tmp_path, body)
     x = np.random.default_rng(1).standard_normal((8, 64)).astype(np.float32)
     inputs = Inputs({"x": x, "slope": 0.25}, {"x": "float32"}, 11)
-    run = B.simulate_binding(None, program, "910B2", inputs, {"y": np.zeros((8, 64), np.float32)}, 11, None)
+    run = simulate_binding(None, program, "910B2", inputs, {"y": np.zeros((8, 64), np.float32)}, 11, None)
     assert run is not None and run.completed and not run.not_modelled, run.findings
     assert np.allclose(run.outputs["y"], np.where(x >= 0, x, 0.25 * x) * 2.0, rtol=1e-6)
     assert run.unwritten == {"y": 0} and run.instructions > 0
     # the kernel's result discarded: ATen's own answer is not the kernel's
     program = _program(tmp_path, body.replace("return out.view({self.size(0), self.size(1)}) * 2.0;",
                                               "return at::relu(self);"))
-    run = B.simulate_binding(None, program, "910B2", inputs, {"y": x}, 11, None)
+    run = simulate_binding(None, program, "910B2", inputs, {"y": x}, 11, None)
     assert "does not come from its kernel's output" in run.not_modelled
     # a kernel that writes only half of a larger buffer: the rest stays poison through the views
     program = _program(tmp_path, "    at::Tensor big = at::empty({self.size(0) * 2, self.size(1)}, self.options());\n"
                                  "    at::Tensor top = big.narrow(0, 0, self.size(0));\n"
                                  "    EXEC_NPU_CMD(aclnnLeakyReluCustom, self, negative_slope, top);\n"
                                  "    return big.view({2, self.size(0), self.size(1)}).permute({1, 0, 2});")
-    run = B.simulate_binding(None, program, "910B2", inputs, {"y": np.zeros((8, 2, 64), np.float32)}, 11, None)
+    run = simulate_binding(None, program, "910B2", inputs, {"y": np.zeros((8, 2, 64), np.float32)}, 11, None)
     assert run.unwritten.get("y") == x.size, (run.not_modelled, run.findings)
 
 

@@ -86,7 +86,7 @@ class Run:
     unwritten: dict[str, int] = field(default_factory=dict)
     changed_inputs: list[str] = field(default_factory=list)
     not_modelled: str = ""  # why the simulator could not run it (our limitation), if so
-    note: str = ""  # what qualifies a failure (the binding never calls the kernel: binding_replay.bypass_reason)
+    note: str = ""  # what qualifies a failure (the binding never calls the kernel: binding_source.bypass_reason)
     tiling_key: int | None = None  # the key the host set
 
 
@@ -162,7 +162,8 @@ def simulate(task: Task, case: Case, program: Any, chip: str, inputs: Inputs, ex
     `zeroed_attrs`: the op's attributes (indices) it reads as 0 (Compiled.zeroed_attrs)."""
     note = ""
     if replay:
-        from bench.harness.binding_replay import bypass_reason, simulate_binding
+        from bench.harness.binding_source import bypass_reason
+        from bench.harness.replay_run import simulate_binding
 
         replayed = simulate_binding(task, program, chip, inputs, expected, seed, budget, zeroed_attrs)
         if replayed is not None:
