@@ -17,8 +17,8 @@ import dataclasses
 import zlib
 from typing import Any
 
-from bench.harness.model_forward import apply_result_methods, forward_plan, is_passthrough, result_methods, \
-    weighted_inputs
+from bench.harness.model_forward import apply_result_methods, forward_plan, is_passthrough, result_methods
+from bench.harness.model_inputs import weighted_inputs
 from bench.suites import Task
 from bench.suites.multikernelbench import MultiKernelBenchTask
 

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from bench.harness import model_forward as mf
+from bench.harness import model_inputs as mi
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "bench" / "perf" / "sim_realworld.py"
@@ -60,7 +61,7 @@ def test_plan_of_weights_settings_and_locals() -> None:
     assert plan[2] == ("self", (("attr", "layers"), ("item", 1), ("attr", "bias")), None)
     assert plan[3] == ("self", (("attr", "k"),), ("param", "k"))
     assert plan[5] == ("method", ("param", 0), "to", (("dtype", "int32"),))
-    assert mf.init_bindings(src, [7]) == {"k": 7, "eps": 1e-5}
+    assert mi.init_bindings(src, [7]) == {"k": 7, "eps": 1e-5}
 
 
 def test_plan_and_methods_on_the_ops_result() -> None:
@@ -116,7 +117,7 @@ def test_raw_tensors_match_by_name_then_shape() -> None:
                       "        self.scale = torch.nn.Parameter(torch.randn(k, dtype=torch.float16))\n")
     plan = mf.forward_plan(src)
     assert plan is not None
-    assert mf.shape_of(("k", "2 * k"), {"k": 3}) == (3, 6)
+    assert mi.shape_of(("k", "2 * k"), {"k": 3}) == (3, 6)
 
     class Reference(torch.nn.Module):
         def __init__(self) -> None:
@@ -126,7 +127,7 @@ def test_raw_tensors_match_by_name_then_shape() -> None:
             self.bias = torch.nn.Parameter(torch.zeros(3))
 
     ref = Reference()
-    found = mf.raw_tensors(torch, ref, plan, {"k": 3})
+    found = mi.raw_tensors(torch, ref, plan, {"k": 3})
     assert torch.equal(found["w"], ref.gemm.weight.t())
     assert torch.equal(found["scale"], ref.scale.half()) and found["scale"].dtype == torch.float16
     assert torch.equal(found["add_bias"], ref.bias)  # its shape, the first one not taken: the gemm bias is 6
@@ -237,9 +238,9 @@ def test_modelnew_that_python_cannot_build_from_the_init_inputs() -> None:
     be built as the benchmark builds it (matmul_swish_sum_group_norm's final); a number there binds as before."""
     src = _model("(self, x):\n        return custom_ops_lib.op(x, self.eps)",
                  init="        super().__init__()\n        self.k = k\n        self.eps = float(eps)\n")
-    assert mf.init_bindings(src, [7, 0.5]) == {"k": 7, "eps": 0.5}
+    assert mi.init_bindings(src, [7, 0.5]) == {"k": 7, "eps": 0.5}
     with pytest.raises(RuntimeError, match=r"cannot be built: its __init__ takes float\(eps\) .* eps = \(1024,\)"):
-        mf.init_bindings(src, [7, (1024,)])
+        mi.init_bindings(src, [7, (1024,)])
     m = _script()
     row = {"failure": "not-evaluated", "cause": "case 0: not evaluated: the task's reference failed: RuntimeError: "
                                               "ModelNew(*get_init_inputs()) cannot be built: its __init__ takes ..."}
@@ -253,14 +254,14 @@ def test_modelnew_whose_init_takes_other_parameters_than_the_init_inputs() -> No
     inputs differ (its settings read from the reference's modules handed the binding a stride tuple)."""
     src = _model("(self, x):\n        return custom_ops_lib.op(x, self.k)",
                  init="        super().__init__()\n        self.k = k\n")
-    assert mf.init_bindings(src, [7]) == {"k": 7, "eps": 1e-5}
+    assert mi.init_bindings(src, [7]) == {"k": 7, "eps": 1e-5}
     with pytest.raises(RuntimeError, match=r"cannot be built: its __init__ \(line 5 of model_src\) takes 2 "
                                            r"parameters \(k without a default\) and get_init_inputs\(\) gives 0"):
-        mf.init_bindings(src, [])
+        mi.init_bindings(src, [])
     with pytest.raises(RuntimeError, match=r"takes 2 parameters \(only 2\) and get_init_inputs\(\) gives 3"):
-        mf.init_bindings(src, [7, 0.5, 3])
+        mi.init_bindings(src, [7, 0.5, 3])
     row = {"failure": "not-evaluated", "cause": "case 0: not evaluated: the task's reference failed: RuntimeError: "
-                                              + str(pytest.raises(RuntimeError, mf.init_bindings, src, []).value)}
+                                              + str(pytest.raises(RuntimeError, mi.init_bindings, src, []).value)}
     assert _script().miss_kind(row) == "ModelNew cannot be built from get_init_inputs"
 
 
