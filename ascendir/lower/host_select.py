@@ -1,7 +1,7 @@
 """The small uint32 / bool helpers the host formulas of library tiling functions share (host_tiling_api.py,
-host_softmax_flash_size.py, host_softmax_flash_v1_size.py, host_math_util.py, host_topk_tiling.py): a
-constant-folding select, the boolean AND made of it, a uint32 constant and a divisor that is never 0. One definition,
-so that every formula folds and emits alike."""
+host_norm_tiling.py, host_tiling_args.py, host_softmax_flash_size.py, host_softmax_flash_v1_size.py,
+host_math_util.py, host_topk_tiling.py): a constant-folding select, the boolean AND made of it, a uint32 constant and
+a divisor that is never 0. One definition, so that every formula folds and emits alike."""
 
 from __future__ import annotations
 

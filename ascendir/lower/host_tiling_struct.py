@@ -29,7 +29,7 @@ from frontend.diagnostics import Note, error
 
 # library tiling structs a tiling struct may hold, with their typed fields: the catalog's (library_structs.py), the
 # same table the kernel lowering reads; GetTiling, GetRmsNormTilingInfo, GetLayerNormNDTilingInfo and TopKTilingFunc
-# fill them (host_tiling_api.py, host_topk_tiling.py), the host reads them through get_<field>(), the kernel through
+# fill them (host_norm_tiling.py, host_topk_tiling.py), the host reads them through get_<field>(), the kernel through
 # the struct
 _LIBRARY_STRUCTS: dict[str, tuple[tuple[str, CType], ...]] = {
     name: library_struct_fields(name) for name in LIBRARY_TILING_STRUCTS

@@ -31,14 +31,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import scf
-from xdsl.ir import Block, Region
-
 from ascendir.lower import ctypes as C
 from ascendir.lower.function import Unsupported
 from ascendir.lower.host_select import both as _and
 from ascendir.lower.host_select import select as _select
 from ascendir.lower.host_select import u32 as _u32
+from ascendir.lower.host_tiling_args import assign_if as _assign_if
+from ascendir.lower.host_tiling_args import flag as _flag
+from ascendir.lower.host_tiling_args import when as _when
 from ascendir.lower.library_structs import library_struct_fields
 from ascendir.lower.values import Val
 from frontend import ast as A
@@ -53,8 +53,6 @@ TOPK_NSMALL = TOPK_MODES["TOPK_NSMALL"]
 
 
 def tmp_size(lw: HostLowerer, e: A.Call) -> Val:
-    from ascendir.lower.host_tiling_api import _assign_if, _flag
-
     inner, outter = (lw.convert(lw.expr(a), C.U32, e) for a in e.args[1:3])
     lw.expr(e.args[3])  # isReuseSource: not read
     init, small, largest = _flag(lw, e, 4), _small(lw, e, 5), _flag(lw, e, 6)
@@ -71,7 +69,6 @@ def tmp_size(lw: HostLowerer, e: A.Call) -> Val:
 
 def tiling_func(lw: HostLowerer, e: A.Call) -> Val:
     from ascendir.lower.host_handles import TilingRef, handle_kind
-    from ascendir.lower.host_tiling_api import _flag
 
     inner, outter, k, dts = (lw.convert(lw.expr(a), C.U32, e) for a in e.args[1:5])
     init, small, largest = _flag(lw, e, 5), _small(lw, e, 6), _flag(lw, e, 7)
@@ -81,21 +78,6 @@ def tiling_func(lw: HostLowerer, e: A.Call) -> Val:
     ok = lw.compare("!=", dts, _u32(0), e)
     _when(lw, ok, lambda: _fill(lw, block, (inner, outter, k, dts), init, small, largest, e), e)
     return ok
-
-
-def _when(lw: HostLowerer, cond: Val, body: Callable[[], None], e: A.Node) -> None:
-    """`body`'s host operations run where `cond` holds (inline when it is a constant)."""
-    if cond.const is not None:
-        if cond.const:
-            body()
-        return
-    then, otherwise = Block(), Block()
-    with lw.at_end_of(then):
-        body()
-        lw.emit(scf.YieldOp(), e)
-    with lw.at_end_of(otherwise):
-        lw.emit(scf.YieldOp(), e)
-    lw.emit(scf.IfOp(lw.ssa(cond, e), [], Region(then), Region(otherwise)), e)
 
 
 def _small(lw: HostLowerer, e: A.Call, at: int) -> Val:

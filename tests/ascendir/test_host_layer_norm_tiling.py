@@ -1,7 +1,7 @@
 """LayerNorm's host tiling queries (GetLayerNormMaxMinTmpSize, GetLayerNormNDTilingInfo: the LayerNormTiling of the
 output + mean + variance form and the LayerNormSeparateTiling of the rstd form) in a host tiling function, against
 values worked out by hand from the tiling library's formulas for the 220x chips (layernorm_tiling_impl.cpp,
-normalize_tiling_impl.cpp; ascendir/lower/host_tiling_api.py). rust_sim's LayerNorm reads these fields."""
+normalize_tiling_impl.cpp; ascendir/lower/host_norm_tiling.py). rust_sim's LayerNorm reads these fields."""
 
 from __future__ import annotations
 

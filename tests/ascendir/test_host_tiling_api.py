@@ -1,6 +1,6 @@
 """The high-level API tiling queries of SoftmaxGrad (NPUKernelBench's InplaceFusedMatmulSoftmaxGrad) and RmsNorm
 (KernelHive's rms_norm finals) in host tiling functions. Expected sizes are worked out by hand from the tiling
-library's formulas for the 220x chips (see ascendir/lower/host_tiling_api.py)."""
+library's formulas for the 220x chips (see ascendir/lower/host_tiling_api.py, RmsNorm's in host_norm_tiling.py)."""
 
 from __future__ import annotations
 

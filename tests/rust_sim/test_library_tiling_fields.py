@@ -15,7 +15,7 @@ from passes.sim import run
 
 ROWS, COLS = 4, 64
 
-# one pass over 4 rows of 64: the fields GetRmsNormTilingInfo would fill for [1, 4, 64] (host_tiling_api.py)
+# one pass over 4 rows of 64: the fields GetRmsNormTilingInfo would fill for [1, 4, 64] (host_norm_tiling.py)
 KERNEL = """
 #include "kernel_operator.h"
 using namespace AscendC;
