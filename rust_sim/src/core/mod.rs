@@ -128,7 +128,7 @@ pub struct Core {
     pub race: crate::race::RaceState,
     /// scalar values read from memory nothing wrote, followed to where they are used (taint.rs)
     pub taint: crate::taint::Taint,
-    /// the ShapeInfo set on each tensor (SetShapeInfo), read by the softmax APIs (vector/softmax_flash.rs)
+    /// the ShapeInfo set on each tensor (SetShapeInfo), read by the softmax APIs (vector/softmax_flash/shape_info.rs)
     pub shape_infos: crate::vector::softmax_flash::ShapeInfos,
     /// bytes of in-use buffers overwritten by a write past another buffer's end (ASC954, clobber.rs)
     pub clobbers: crate::clobber::Clobbers,
