@@ -23,6 +23,19 @@ TORCH_DTYPES = {"float32", "float16", "bfloat16", "int32", "int64", "int8", "uin
                 "int"}
 
 
+def _model_new(model_src: str) -> tuple[Any, Any] | None:
+    """The answer module's syntax tree and its ModelNew class; None when the source does not parse or defines no
+    ModelNew (the readers below then answer their 'not read' value)."""
+    import ast
+
+    try:
+        tree = ast.parse(model_src)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ModelNew"), None)
+    return None if cls is None else (tree, cls)
+
+
 def forward_plan(model_src: str) -> list[tuple[Any, ...]] | None:
     """What ModelNew.forward passes the op, argument by argument, as expressions over its own arguments and its
     module: ("param", i), ("const", v), ("self", steps, init) with steps ("attr", name) / ("item", i) and init the
@@ -31,13 +44,10 @@ def forward_plan(model_src: str) -> list[tuple[Any, ...]] | None:
     are allowed)."""
     import ast
 
-    try:
-        tree = ast.parse(model_src)
-    except (SyntaxError, ValueError, RecursionError):
+    read = _model_new(model_src)
+    if read is None:
         return None
-    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ModelNew"), None)
-    if cls is None:
-        return None
+    tree, cls = read
     fn = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
     init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
     if fn is None:
@@ -302,12 +312,11 @@ def result_methods(model_src: str) -> list[tuple[str, tuple[Any, ...]]]:
     (`return custom_ops_lib.op(x).unsqueeze(1)`), innermost first; [] when none (or the forward is not read)."""
     import ast
 
-    try:
-        tree = ast.parse(model_src)
-    except (SyntaxError, ValueError, RecursionError):
+    read = _model_new(model_src)
+    if read is None:
         return []
-    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ModelNew"), None)
-    fn = cls and next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
+    tree, cls = read
+    fn = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
     last = fn.body[-1] if fn and fn.body else None
     if not isinstance(last, ast.Return) or last.value is None:
         return []
@@ -332,12 +341,11 @@ def bypasses_kernel(model_src: str) -> bool:
     task's, and there is nothing of the answer's to judge on the simulator."""
     import ast
 
-    try:
-        tree = ast.parse(model_src)
-    except (SyntaxError, ValueError, RecursionError):
+    read = _model_new(model_src)
+    if read is None:
         return False
-    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ModelNew"), None)
-    fn = cls and next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
+    tree, cls = read
+    fn = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
     if fn is None:
         return False
     extensions = _extension_modules(tree)
