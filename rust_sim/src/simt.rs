@@ -28,172 +28,25 @@
 //! alone between the points above and cores one after another, so a read-modify-write is atomic. A GM write is
 //! made in the core's atomic mode (max or min, whichever leaves the new value), so that cores updating one
 //! element are not a race (ASC953), as they are not on the device.
+//!
+//! This file holds a launch: its threads' states, simt.begin, the waits and their resolution; simt/warp.rs has the
+//! warp functions' results, simt/atomic.rs the atomics.
 
 use crate::checks::{code, Findings, Severity};
-use crate::core::{Atomic, Core, Ctx, Flow};
-use crate::dtype::{DType, STy};
-use crate::memory::{Handle, Space};
-use crate::program::{Program, Sv, H, R};
+use crate::core::{Core, Flow};
+use crate::memory::Handle;
+use crate::program::{Program, R};
+
+mod atomic;
+mod warp;
+pub use atomic::{atomic, AtomicKind};
+pub use warp::WarpKind;
+use warp::{alone, exchange};
 
 pub const WARP: usize = 32;
 /// The most threads one launch may have (SIMD与SIMT混合编程简介/编程模型-140.md: a Thread Block holds at most
 /// 2048; 核函数配置-147.md: asc_vf_call's threadNums x * y * z <= 2048).
 pub const MAX_THREADS: usize = 2048;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WarpKind {
-    Shfl,
-    ShflUp,
-    ShflDown,
-    ShflXor,
-    All,
-    Any,
-    Ballot,
-    ActiveMask,
-    ReduceAdd,
-    ReduceMax,
-    ReduceMin,
-    ReduceMaxU,
-    ReduceMinU,
-}
-
-impl WarpKind {
-    /// The opcode's middle part (`simt.shfl_up.f32`) and how many operands it takes.
-    pub fn parse(name: &str) -> Option<(WarpKind, usize)> {
-        Some(match name {
-            "shfl" => (WarpKind::Shfl, 3),
-            "shfl_up" => (WarpKind::ShflUp, 3),
-            "shfl_down" => (WarpKind::ShflDown, 3),
-            "shfl_xor" => (WarpKind::ShflXor, 3),
-            "all" => (WarpKind::All, 1),
-            "any" => (WarpKind::Any, 1),
-            "ballot" => (WarpKind::Ballot, 1),
-            "activemask" => (WarpKind::ActiveMask, 0),
-            "reduce_add" => (WarpKind::ReduceAdd, 1),
-            "reduce_max" => (WarpKind::ReduceMax, 1),
-            "reduce_min" => (WarpKind::ReduceMin, 1),
-            "reduce_umax" => (WarpKind::ReduceMaxU, 1),
-            "reduce_umin" => (WarpKind::ReduceMinU, 1),
-            _ => return None,
-        })
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AtomicKind {
-    Add,
-    Sub,
-    Max,
-    Min,
-    Exch,
-    Cas,
-    Inc,
-    Dec,
-    And,
-    Or,
-    Xor,
-}
-
-impl AtomicKind {
-    /// The opcode's middle part (`simt.atomic_add.f32`) and how many values it takes after the pointer.
-    pub fn parse(name: &str) -> Option<(AtomicKind, usize)> {
-        Some(match name.strip_prefix("atomic_")? {
-            "add" => (AtomicKind::Add, 1),
-            "sub" => (AtomicKind::Sub, 1),
-            "max" => (AtomicKind::Max, 1),
-            "min" => (AtomicKind::Min, 1),
-            "exch" => (AtomicKind::Exch, 1),
-            "cas" => (AtomicKind::Cas, 2),
-            "inc" => (AtomicKind::Inc, 1),
-            "dec" => (AtomicKind::Dec, 1),
-            "and" => (AtomicKind::And, 1),
-            "or" => (AtomicKind::Or, 1),
-            "xor" => (AtomicKind::Xor, 1),
-            _ => return None,
-        })
-    }
-}
-
-/// `rOld = simt.atomic_<kind>.<elem> hP values`: the element at hP before, and the kind's update of it
-/// (asc_atomic_cas(address, compare, val): val when the element equals compare; inc: 0 once the element is
-/// at least val, else one more; dec: val when the element is 0 or above val, else one less).
-pub fn atomic(cx: &mut Ctx, kind: AtomicKind, elem: DType, d: R, h: H, a: &[Sv]) -> Flow {
-    let handle = cx.handle(h);
-    let size = elem.size();
-    let what = "a SIMT atomic";
-    let Some(at) = cx.range(handle, 0, size as i64, true, size, what) else {
-        return Flow::Next;
-    };
-    let (old, _) = cx.read_scalar(handle.space, at, elem);
-    let v = cx.value_as(a[0], elem);
-    let float = elem.is_float();
-    let (x, y) = (elem.to_f64(old), elem.to_f64(v));
-    let (i, j) = (elem.to_i64(old), elem.to_i64(v));
-    let (u, w) = (old & mask(elem), v & mask(elem));
-    let new = match kind {
-        AtomicKind::Add if float => elem.from_f64((x as f32 + y as f32) as f64),
-        AtomicKind::Sub if float => elem.from_f64((x as f32 - y as f32) as f64),
-        AtomicKind::Max if float => elem.from_f64(x.max(y)),
-        AtomicKind::Min if float => elem.from_f64(x.min(y)),
-        AtomicKind::Add => elem.from_i64(i.wrapping_add(j)),
-        AtomicKind::Sub => elem.from_i64(i.wrapping_sub(j)),
-        AtomicKind::Max => elem.from_i64(i.max(j)),
-        AtomicKind::Min => elem.from_i64(i.min(j)),
-        AtomicKind::Exch => v,
-        AtomicKind::Cas => {
-            if old == v {
-                cx.value_as(a[1], elem)
-            } else {
-                old
-            }
-        }
-        AtomicKind::Inc => {
-            if u >= w {
-                0
-            } else {
-                u + 1
-            }
-        }
-        AtomicKind::Dec => {
-            if u == 0 || u > w {
-                w
-            } else {
-                u - 1
-            }
-        }
-        AtomicKind::And => u & w,
-        AtomicKind::Or => u | w,
-        AtomicKind::Xor => u ^ w,
-    } & mask(elem);
-    cx.core.r[d as usize] = old;
-    if new == old {
-        return Flow::Next;
-    }
-    let mut bytes = [0u8; 8];
-    elem.store_bits(&mut bytes, new);
-    let saved = cx.core.atomic;
-    if matches!(handle.space, Space::Gm(_)) {
-        // the store's atomic mode leaves `new` (the larger or the smaller of it and the element) and keeps the
-        // write out of the cross-core race check, as the device's atomic is
-        let larger = if float {
-            elem.to_f64(new) > x
-        } else {
-            elem.to_i64(new) > i
-        };
-        cx.core.atomic = if larger { Atomic::Max(elem) } else { Atomic::Min(elem) };
-    }
-    cx.store_bytes(handle, at, &bytes[..size], &[1u8; 8][..size], elem, what);
-    cx.core.atomic = saved;
-    Flow::Next
-}
-
-fn mask(elem: DType) -> u64 {
-    if elem.size() >= 8 {
-        u64::MAX
-    } else {
-        (1u64 << (elem.size() * 8)) - 1
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -426,124 +279,6 @@ fn resolve(core: &mut Core, prog: &Program, findings: &mut Findings, launch: &mu
     };
     hang(core, prog, findings, pc, why);
     None
-}
-
-/// The results of the warp function the active lanes `live` of the warp starting at thread `w` wait at.
-fn exchange(
-    core: &mut Core,
-    prog: &Program,
-    findings: &mut Findings,
-    launch: &mut Launch,
-    w: usize,
-    live: &[usize],
-    at: usize,
-) {
-    let crate::program::Op::SimtWarp { kind, ty, d, .. } = &prog.code[at].op else {
-        return;
-    };
-    let value = |i: usize| launch.threads[i].posted[0] & ty.mask();
-    let active: u64 = live.iter().map(|&i| 1u64 << (i - w)).sum();
-    let mut results = Vec::with_capacity(live.len());
-    let mut inactive_read = None;
-    for &i in live {
-        let lane = i - w;
-        let [_, arg, width] = launch.threads[i].posted;
-        let width = if (1..=WARP as u64).contains(&width) {
-            width as usize
-        } else {
-            WARP
-        };
-        let group = lane - lane % width;
-        let src = match kind {
-            WarpKind::Shfl => Some(group + (arg as i64).rem_euclid(width as i64) as usize),
-            WarpKind::ShflUp => Some(lane.checked_sub(arg as usize).filter(|&s| s >= group).unwrap_or(lane)),
-            WarpKind::ShflDown => Some(
-                // (a delta past any lane, `-1` as the uint32_t the API takes, gives the caller's own value)
-                lane.checked_add(arg as usize)
-                    .filter(|&s| s < group + width)
-                    .unwrap_or(lane),
-            ),
-            WarpKind::ShflXor => Some(
-                Some(lane ^ (arg as usize & (WARP - 1)))
-                    .filter(|&s| s < group + width)
-                    .unwrap_or(lane),
-            ),
-            _ => None,
-        };
-        let bits = match (kind, src) {
-            (_, Some(s)) if active >> s & 1 == 1 => value(w + s),
-            (_, Some(s)) => {
-                inactive_read = inactive_read.or(Some((lane, s)));
-                0
-            }
-            (WarpKind::All, _) => live.iter().all(|&j| value(j) != 0) as u64,
-            (WarpKind::Any, _) => live.iter().any(|&j| value(j) != 0) as u64,
-            (WarpKind::Ballot, _) => live.iter().filter(|&&j| value(j) != 0).map(|&j| 1u64 << (j - w)).sum(),
-            (WarpKind::ActiveMask, _) => active,
-            (_, None) => reduce(*kind, *ty, live.iter().map(|&j| value(j))),
-        };
-        results.push(bits & ty.mask());
-    }
-    for (&i, bits) in live.iter().zip(results) {
-        let t = &mut launch.threads[i];
-        t.r[*d as usize] = bits;
-        t.state = State::Ready;
-    }
-    if let Some((lane, src)) = inactive_read {
-        findings.report(
-            code::UNINITIALISED_READ,
-            Severity::Error,
-            prog.code[at].loc,
-            core.block_idx as i64,
-            format!(
-                "lane {lane} of warp {} reads lane {src}, which is not active (past the launch's threads, or \
-                 returned): its register holds no value the kernel set (read as 0 here)",
-                w / WARP
-            ),
-            Vec::new(),
-        );
-    }
-}
-
-/// asc_reduce_add / max / min over the values, in the value's type (a sum wraps in an integer type; floats sum
-/// in lane order, each step rounded to the type; umax / umin: uint32_t's order).
-fn reduce(kind: WarpKind, ty: STy, values: impl Iterator<Item = u64>) -> u64 {
-    use crate::scalar::{float_bin, int_bin, FloatBin, IntBin};
-    let op_f = match kind {
-        WarpKind::ReduceAdd => FloatBin::Add,
-        WarpKind::ReduceMax | WarpKind::ReduceMaxU => FloatBin::Maxnum,
-        _ => FloatBin::Minnum,
-    };
-    let op_i = match kind {
-        WarpKind::ReduceAdd => IntBin::Add,
-        WarpKind::ReduceMax => IntBin::MaxS,
-        WarpKind::ReduceMaxU => IntBin::MaxU,
-        WarpKind::ReduceMinU => IntBin::MinU,
-        _ => IntBin::MinS,
-    };
-    values
-        .reduce(|a, b| {
-            if ty.is_float() {
-                float_bin(op_f, ty, a, b)
-            } else {
-                int_bin(op_i, ty, a, b).unwrap_or(0)
-            }
-        })
-        .unwrap_or(0)
-}
-
-/// A warp function outside any launch (a `__simt_vf__` function called directly): one active lane.
-fn alone(core: &mut Core, prog: &Program, pc: usize, posted: [u64; 3]) -> Flow {
-    if let crate::program::Op::SimtWarp { kind, ty, d, .. } = &prog.code[pc].op {
-        let v = posted[0] & ty.mask();
-        core.r[*d as usize] = match kind {
-            WarpKind::All | WarpKind::Any => (v != 0) as u64,
-            WarpKind::Ballot => (v != 0) as u64,
-            WarpKind::ActiveMask => 1,
-            _ => v,
-        };
-    }
-    Flow::Next
 }
 
 fn hang(core: &mut Core, prog: &Program, findings: &mut Findings, pc: usize, why: String) {
