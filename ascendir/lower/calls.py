@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 
 from ascendir.catalog import matmul_library_functions
 from ascendir.lower import ctypes as C
-from ascendir.lower import code_pointer, enable_if, host_program, lambdas, matmul_config, register_api
+from ascendir.lower import code_pointer, enable_if, function_tables, host_program, lambdas, matmul_config
+from ascendir.lower import register_api
 from ascendir.lower import ops_base_kernel, simt_launch, simt_math, softmax_tiling_impl
 from ascendir.lower.calls_api import api_call as api_call, lower_args, opaque_call
 from ascendir.lower.calls_builtins import (
@@ -107,6 +108,9 @@ def lower_call(lw: FunctionLowerer, e: A.Call, expected: CType | None) -> Val:
         if isinstance(target, Instance) and target.find_method("operator()") is not None:
             return lw._operator_call(target, "operator()", e, e.args)
     else:  # `list[1]()`, `make()()`, `Product{}(x)` (tla): a function object
+        through_table = function_tables.call(lw, e)
+        if through_table is not None:
+            return through_table  # `launchMap[key](args)`: a namespace-scope table of functions
         target = lw.expr(callee).obj
         if isinstance(target, Instance) and target.find_method("operator()") is not None:
             return lw._operator_call(target, "operator()", e, e.args)

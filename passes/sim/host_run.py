@@ -117,6 +117,11 @@ def run_host_program(program: Any, chip: str, inputs: Sequence[Any] | Mapping[st
         inputs = {n: a for n, a in inputs.items() if n not in {g[0] for g in options.host_given}}
     findings += _draws(described.get("random") or [], used_inputs)
     findings += [error(HOST_PROGRAM_NOT_RUN, g["why"], Span(*g["span"])) for g in described.get("gaps") or []]
+    if described.get("kernel") is None:
+        # main reaches its launch only through a call left out (a table of functions whose key the run could not
+        # evaluate: ascendir/lower/function_tables.py), reported above
+        return SimResult({}, findings + [error(HOST_PROGRAM_NOT_RUN, "main launches no kernel the lowering could "
+                                               "follow", None)], completed=False)
     findings += _file_reads(described, inputs)
     for i, b in enumerate(described["buffers"]):  # an array main computes and copies in: those bytes
         if f"content.{i}" in marked and b["role"] == "input":
