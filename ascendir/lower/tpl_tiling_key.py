@@ -21,7 +21,7 @@ parameters in declaration order, a DATATYPE parameter being a `typename` bound t
 ge::DataType code.
 
 A module of its own: the declaration's reading, the encoding and the decoding are one mechanism that the host
-lowering (host_calls.py) and the kernel entry's lowering (lower/__init__.py) share.
+lowering (host_calls.py) and the kernel entry's lowering (kernel_entry.py) share.
 """
 
 from __future__ import annotations

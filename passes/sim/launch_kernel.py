@@ -19,7 +19,8 @@ def key_not_lowered(module: Any, key: int | None, running: str | None = None,
     from xdsl.dialects.builtin import IntegerAttr
 
     from ascendir.dialects import ascendc as asc
-    from ascendir.lower import TILING_KEY_ATTR, TPL_KEY_ATTR
+    from ascendir.lower.kernel_entry import TPL_KEY_ATTR
+    from ascendir.lower.tiling_key_split import TILING_KEY_ATTR
 
     kernels = [op for op in module.walk() if isinstance(op, asc.KernelOp)]
     if files:
@@ -32,7 +33,7 @@ def key_not_lowered(module: Any, key: int | None, running: str | None = None,
                  if isinstance(op.attributes.get(TPL_KEY_ATTR), IntegerAttr)
                  and (running is None or op.sym_name.data == running)}
     # an entry (or this key's kernel of it) the lowering left out without the run's budget: a lowering for the
-    # key gives it MAX_RUN_KEY_OPS (ascendir/lower/__init__.py)
+    # key gives it MAX_RUN_KEY_OPS (ascendir/lower/tiling_key_split.py)
     dropped = any(not r["run"] for r in _lost(module, files, key))
     return key is not None and ((bool(keys) and key not in keys) or bool(instances - {key}) or dropped)
 
@@ -54,7 +55,7 @@ def _lost(module: Any, files: set[str] | None, key: int | None) -> list[dict[str
 def not_lowered(module: Any, files: set[str] | None = None) -> list[dict[str, Any]]:
     """The NOT_LOWERED_ATTR records of `module` (kernel entries, or tiling keys' kernels of them, the lowering
     left out), of the entry in `files` where given."""
-    from ascendir.lower import NOT_LOWERED_ATTR
+    from ascendir.lower.kernel_entry import NOT_LOWERED_ATTR
 
     attr = module.attributes.get(NOT_LOWERED_ATTR)
     records = [{k: v.data if hasattr(v, "data") and not hasattr(v, "value") else v.value.data
@@ -78,7 +79,7 @@ def kernel_name(program: Any, module: Any, key: int | None = None, chip: str | N
     from xdsl.dialects.builtin import IntegerAttr
 
     from ascendir.dialects import ascendc as asc
-    from ascendir.lower import TILING_KEY_ATTR
+    from ascendir.lower.tiling_key_split import TILING_KEY_ATTR
     from passes.sim import NotModelled
 
     files = entry_files(program, module, chip) if key is not None else set()

@@ -118,10 +118,10 @@ class CheckContext:
 
     def catalogued_at(self, op: Operation) -> bool:
         """Whether the kernel holding `op` was written for a chip the API catalog describes (a project's
-        Ascend 950 kernel carries its own chip; see ascendir.lower.TARGET_CHIP_ATTR)."""
+        Ascend 950 kernel carries its own chip; see ascendir.lower.kernel_entry.TARGET_CHIP_ATTR)."""
         from ascendir.catalog import arch_catalogued
         from ascendir.chips import load_chip
-        from ascendir.lower import TARGET_CHIP_ATTR
+        from ascendir.lower.kernel_entry import TARGET_CHIP_ATTR
 
         kernel: Operation | None = op
         while kernel is not None and TARGET_CHIP_ATTR not in kernel.attributes:

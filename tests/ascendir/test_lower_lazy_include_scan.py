@@ -1,4 +1,4 @@
-"""The lowering reads the kernel sources' #include lines (ascendir.lower._named_by_kernel_includes) only when
+"""The lowering reads the kernel sources' #include lines (ascendir.lower.program_scopes.named_by_kernel_includes) only when
 the program has a kernel header to decide about: a single-file kernel is lowered without that scan (issue 33's
 speed goal), and a project whose header is included only for another chip still leaves that header out."""
 
@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import ascendir.lower as lower
+from ascendir.lower import program_scopes
 from frontend.pipeline import load
 from passes.verify import check_program
 
@@ -19,13 +20,13 @@ PROJECT = ROOT / "tests" / "corpus" / "rules" / "clean" / "project_chip_conditio
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     calls: list[int] = []
-    real = lower._named_by_kernel_includes
+    real = program_scopes.named_by_kernel_includes
 
     def counted(program: object) -> set[str]:
         calls.append(1)
         return real(program)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(lower, "_named_by_kernel_includes", counted)
+    monkeypatch.setattr(program_scopes, "named_by_kernel_includes", counted)
     return calls
 
 

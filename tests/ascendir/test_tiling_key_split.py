@@ -3,9 +3,10 @@ vendor kernels that dispatch to dozens of templates are large only taken togethe
 
 import pytest
 
-import ascendir.lower as lower_module
 import ascendir.lower.function as function_module
-from ascendir.lower import TILING_KEY_ATTR, lower_program
+import ascendir.lower.tiling_key_split as split_module
+from ascendir.lower import lower_program
+from ascendir.lower.tiling_key_split import TILING_KEY_ATTR
 from frontend.pipeline import load_text
 from passes.verify import check_program
 
@@ -51,7 +52,7 @@ def small_limit(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_each_key_is_lowered_as_a_kernel_of_its_own(small_limit: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lower_module, "MAX_SPLIT_OPS", 180)  # room for two keys of 74 ops, not three
+    monkeypatch.setattr(split_module, "MAX_SPLIT_OPS", 180)  # room for two keys of 74 ops, not three
     program = load_text(_kernel({1: _rounds(10), 2: _rounds(10), 3: _rounds(10)}), "split.cpp")
     lowered = lower_program(program)
     keys = [k.attributes[TILING_KEY_ATTR].value.data for k in lowered.kernels]

@@ -13,8 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascendir import lower
-from ascendir.lower import function
+from ascendir.lower import function, tiling_key_split
 from passes.sim import run
 
 HOST = """
@@ -84,8 +83,8 @@ def _run(root: Path, extra_host: str = "", key2_line: str = "", n: int = 8):  # 
 
 def test_the_findings_after_a_relower_are_the_running_key_s(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(function, "MAX_KERNEL_OPS", 30)
-    monkeypatch.setattr(lower, "MAX_SPLIT_OPS", 30)
-    monkeypatch.setattr(lower, "MAX_RUN_KEY_OPS", 1000)
+    monkeypatch.setattr(tiling_key_split, "MAX_SPLIT_OPS", 30)
+    monkeypatch.setattr(tiling_key_split, "MAX_RUN_KEY_OPS", 1000)
     _, result = _run(tmp_path, key2_line="yGm.SetValue(0, undeclared_helper(1.0f));")
     line = KERNEL.split("KEY2_LINE")[0].count("\n") + 1
     # the lowering of key 2's branch says the name is undeclared (before: only the run's ASC958 at the call)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ascendir import lower
-from ascendir.lower import function
+from ascendir.lower import function, tiling_key_split
 from passes.sim import run
 
 HOST = """
@@ -75,7 +75,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "op_kernel" / "key_op.cpp").write_text(KERNEL)
     # whole, the kernel is over the limit; one key's branch fits, two do not
     monkeypatch.setattr(function, "MAX_KERNEL_OPS", 25)
-    monkeypatch.setattr(lower, "MAX_SPLIT_OPS", 25)
+    monkeypatch.setattr(tiling_key_split, "MAX_SPLIT_OPS", 25)
     return tmp_path
 
 
@@ -83,7 +83,7 @@ def test_the_branch_of_the_host_s_key_runs(project: Path) -> None:
     from frontend.pipeline import load
 
     lowered = lower.lower_program(load(str(project)))
-    keys = [k.attributes[lower.TILING_KEY_ATTR].value.data for k in lowered.kernels]
+    keys = [k.attributes[tiling_key_split.TILING_KEY_ATTR].value.data for k in lowered.kernels]
     assert keys == [1]  # key 2's branch did not fit beside key 1's
     for n, expected in ((4, lambda x: x + 1), (8, lambda x: 3 * x)):
         x = np.arange(n, dtype=np.float32)

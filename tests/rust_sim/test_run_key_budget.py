@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from ascendir import lower
-from ascendir.lower import function
+from ascendir.lower import function, tiling_key_split
 from frontend.pipeline import load
 from passes.sim import run
 
@@ -95,8 +95,8 @@ def _project(root: Path, kernel: str, monkeypatch: pytest.MonkeyPatch, run_budge
     (root / "op_kernel" / "key_op.cpp").write_text(kernel)
     (root / "op_kernel" / "key_op_apt.cpp").write_text(OTHER_CHIP)
     monkeypatch.setattr(function, "MAX_KERNEL_OPS", 30)  # the four loops are past it, one loop is not
-    monkeypatch.setattr(lower, "MAX_SPLIT_OPS", 30)
-    monkeypatch.setattr(lower, "MAX_RUN_KEY_OPS", run_budget)
+    monkeypatch.setattr(tiling_key_split, "MAX_SPLIT_OPS", 30)
+    monkeypatch.setattr(tiling_key_split, "MAX_RUN_KEY_OPS", run_budget)
     return root
 
 

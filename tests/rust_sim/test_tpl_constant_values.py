@@ -1,4 +1,4 @@
-"""A tiling-key declaration whose values are namespace-scope constants (issue 28; ascendir/lower/__init__.py
+"""A tiling-key declaration whose values are namespace-scope constants (issue 28; ascendir/lower/kernel_entry.py
 _tpl_bindings). `ASCENDC_TPL_UINT_DECL(MODE, ..., MODE_A, MODE_B)` with `constexpr uint32_t MODE_A = 3;` is folded
 by the lowering, which looked the name up before any frame existed: an internal error (ASC000, IndexError) and no
 kernel at all. The declarations are read in a frame of their own; the kernel runs as key 0's instance (MODE_A)."""
