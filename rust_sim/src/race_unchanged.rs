@@ -11,7 +11,7 @@
 //! initialised flags) the write is about to replace, and `settle`, called once the instruction has run,
 //! compares. Unchanged bytes make the finding a warning (the same missing flag would be a real race on other
 //! data); changed bytes keep it an error. Findings between pipes --cce-auto-sync orders (the scalar side, and
-//! V <-> MTE2/MTE3 on UB: race.rs `compiler_orders`) are warnings already and are not deferred.
+//! V <-> MTE2/MTE3 on UB: race/report.rs `compiler_orders`) are warnings already and are not deferred.
 
 use crate::checks::{code, Severity};
 use crate::core::Ctx;
