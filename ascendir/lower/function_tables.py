@@ -89,11 +89,49 @@ def _subscripts(callee: A.Node) -> tuple[A.Name, list[A.Node]] | None:
     return (node, keys) if isinstance(node, A.Name) and keys else None
 
 
+def declare_local(lw: FunctionLowerer, st: A.VarDecl) -> bool:
+    """`HandlerPtr handlers[] = {Small, Padding, Common};`: a local array whose list names functions only (and that
+    the function does not write), bound as its table, which calls (`handlers[1](p)`) and range-for loops
+    (range_for.py) read; its elements are never storage. False for any other declaration (declared as before)."""
+    if len(st.declarators) != 1 or not lw.frames:
+        return False
+    d = st.declarators[0]
+    if not d.type.array_dims or not isinstance(d.init, A.InitList) or not d.init.items or \
+            d.name in lw.frame.assigned or d.name in _written_names(lw):
+        return False
+    if not all(isinstance(i, A.Name) and lw.lookup(i.qname.parts[-1].name) is None for i in d.init.items):
+        return False
+    table = _array_entries(lw, d.name, list(d.init.items))
+    if table is None:
+        return False
+    lw.bind(d.name, Val(C.ArrayT(C.Pointer(C.VoidT()), len(table.entries)), obj=_Local(table, tuple(d.init.items))))
+    return True
+
+
+@dataclass(frozen=True)
+class _Local:
+    """A local array of functions (declare_local): its table, and the names its list gives, in order."""
+
+    table: _Table
+    names: tuple[A.Node, ...]
+
+
+def local_functions(lw: FunctionLowerer, node: A.Node) -> list[A.Node] | None:
+    """The function names a local array of functions lists, when `node` names one; else None."""
+    if not isinstance(node, A.Name) or len(node.qname.parts) != 1:
+        return None
+    bound = lw.lookup(node.qname.parts[0].name)
+    return list(bound.obj.names) if isinstance(bound, Val) and isinstance(bound.obj, _Local) else None
+
+
 def _table(lw: FunctionLowerer, name: A.Name) -> _Table | None:
-    """The table a namespace-scope variable of that name holds, or None (a local, another kind of variable, a
-    table the program writes or whose list is not of the forms above)."""
+    """The table a local array of functions or a namespace-scope variable of that name holds, or None (another
+    kind of variable, a table the program writes or whose list is not of the forms above)."""
     parts = name.qname.parts
-    if len(parts) == 1 and lw.frames and lw.lookup(parts[0].name) is not None:
+    bound = lw.lookup(parts[0].name) if len(parts) == 1 and lw.frames else None
+    if isinstance(bound, Val) and isinstance(bound.obj, _Local):
+        return bound.obj.table
+    if bound is not None:
         return None  # a local or parameter of that name
     found = lw.scope.constants.get(name.qname.text) or lw.scope.constants.get(parts[-1].name)
     if found is None:

@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import MemRefType, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
-from ascendir.lower import absent_inputs, code_pointer, ctypes as C, host_program
+from ascendir.lower import absent_inputs, code_pointer, ctypes as C, function_tables, host_program, range_for
 from ascendir.lower.ast_queries import always_exits, callee_name, exits_of, node_text
 from ascendir.lower.astwalk import facts
 from ascendir.lower.ctypes import Scalar
@@ -231,7 +231,8 @@ class StatementLowering:
                 self.report.unsupported(f"'{node_text(st.expr.type)}(...)' constructs a temporary {value.ctype} "
                                         "and discards it; no function of that name is called", st)
         elif isinstance(st, A.VarDecl):
-            self.declare(st)
+            if not function_tables.declare_local(self, st):  # (a local array of functions: a table)
+                self.declare(st)
         elif isinstance(st, A.If):
             self.lower_if(st)
         elif isinstance(st, A.For):
@@ -240,6 +241,8 @@ class StatementLowering:
             code_pointer.lower_loop(self, lambda: self.lower_while(st.cond, st.body, st))
         elif isinstance(st, A.DoWhile):
             code_pointer.lower_loop(self, lambda: self.lower_do_while(st))
+        elif isinstance(st, A.RangeFor) and range_for.lower(self, st):
+            return  # over a C array: the loop over its positions ([stmt.ranged]/1)
         elif isinstance(st, A.Switch):
             self.lower_switch(st)
         elif isinstance(st, A.Return):
