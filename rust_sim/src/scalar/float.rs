@@ -15,61 +15,76 @@ pub fn float_bin(op: FloatBin, ty: STy, a: u64, b: u64) -> u64 {
     ty.from_f64(r)
 }
 
-fn float_op32(op: FloatBin, x: f32, y: f32) -> f32 {
-    match op {
-        FloatBin::Add => x + y,
-        FloatBin::Sub => x - y,
-        FloatBin::Mul => x * y,
-        FloatBin::Div => x / y,
-        FloatBin::Maximum => {
-            if x.is_nan() || y.is_nan() {
-                f32::NAN
-            } else {
-                x.max(y)
+/// The float operations at one width, one body for both so they cannot drift apart: `f32` (what the 16-bit
+/// floats and f32 compute in, rounding once at their width) and `f64`.
+macro_rules! float_ops {
+    ($t:ty, $bin:ident, $unary:ident) => {
+        fn $bin(op: FloatBin, x: $t, y: $t) -> $t {
+            match op {
+                FloatBin::Add => x + y,
+                FloatBin::Sub => x - y,
+                FloatBin::Mul => x * y,
+                FloatBin::Div => x / y,
+                FloatBin::Maximum => {
+                    if x.is_nan() || y.is_nan() {
+                        <$t>::NAN
+                    } else {
+                        x.max(y)
+                    }
+                }
+                FloatBin::Minimum => {
+                    if x.is_nan() || y.is_nan() {
+                        <$t>::NAN
+                    } else {
+                        x.min(y)
+                    }
+                }
+                FloatBin::Maxnum => x.max(y),
+                FloatBin::Minnum => x.min(y),
+                FloatBin::Pow => x.powf(y),
+                FloatBin::Atan2 => x.atan2(y),
+                FloatBin::CopySign => x.copysign(y),
             }
         }
-        FloatBin::Minimum => {
-            if x.is_nan() || y.is_nan() {
-                f32::NAN
-            } else {
-                x.min(y)
+
+        fn $unary(op: UnaryOp, x: $t) -> $t {
+            match op {
+                UnaryOp::Negf => -x,
+                UnaryOp::Absf | UnaryOp::Absi => x.abs(),
+                UnaryOp::Sqrt => x.sqrt(),
+                UnaryOp::Rsqrt => 1.0 / x.sqrt(),
+                UnaryOp::Exp => x.exp(),
+                UnaryOp::Exp2 => x.exp2(),
+                UnaryOp::Expm1 => x.exp_m1(),
+                UnaryOp::Log => x.ln(),
+                UnaryOp::Log2 => x.log2(),
+                UnaryOp::Log10 => x.log10(),
+                UnaryOp::Log1p => x.ln_1p(),
+                UnaryOp::Floor => x.floor(),
+                UnaryOp::Ceil => x.ceil(),
+                UnaryOp::Round => x.round(),
+                UnaryOp::RoundEven => x.round_ties_even(),
+                UnaryOp::Trunc => x.trunc(),
+                UnaryOp::Sin => x.sin(),
+                UnaryOp::Cos => x.cos(),
+                UnaryOp::Tan => x.tan(),
+                UnaryOp::Tanh => x.tanh(),
+                UnaryOp::Sinh => x.sinh(),
+                UnaryOp::Cosh => x.cosh(),
+                UnaryOp::Asin => x.asin(),
+                UnaryOp::Acos => x.acos(),
+                UnaryOp::Atan => x.atan(),
+                // erf is computed in f64 at both widths (an identity cast at f64)
+                UnaryOp::Erf => erf(x as f64) as $t,
+                UnaryOp::Cbrt => x.cbrt(),
+                UnaryOp::Ctlz | UnaryOp::Cttz | UnaryOp::Ctpop => x,
             }
         }
-        FloatBin::Maxnum => x.max(y),
-        FloatBin::Minnum => x.min(y),
-        FloatBin::Pow => x.powf(y),
-        FloatBin::Atan2 => x.atan2(y),
-        FloatBin::CopySign => x.copysign(y),
-    }
+    };
 }
 
-fn float_op64(op: FloatBin, x: f64, y: f64) -> f64 {
-    match op {
-        FloatBin::Add => x + y,
-        FloatBin::Sub => x - y,
-        FloatBin::Mul => x * y,
-        FloatBin::Div => x / y,
-        FloatBin::Maximum => {
-            if x.is_nan() || y.is_nan() {
-                f64::NAN
-            } else {
-                x.max(y)
-            }
-        }
-        FloatBin::Minimum => {
-            if x.is_nan() || y.is_nan() {
-                f64::NAN
-            } else {
-                x.min(y)
-            }
-        }
-        FloatBin::Maxnum => x.max(y),
-        FloatBin::Minnum => x.min(y),
-        FloatBin::Pow => x.powf(y),
-        FloatBin::Atan2 => x.atan2(y),
-        FloatBin::CopySign => x.copysign(y),
-    }
-}
+float_ops!(f32, float_op32, unary32);
+float_ops!(f64, float_op64, unary64);
 
 #[inline]
 pub fn unary(op: UnaryOp, ty: STy, a: u64) -> u64 {
@@ -93,72 +108,6 @@ pub fn unary(op: UnaryOp, ty: STy, a: u64) -> u64 {
         unary32(op, x as f32) as f64
     };
     ty.from_f64(r)
-}
-
-fn unary32(op: UnaryOp, x: f32) -> f32 {
-    match op {
-        UnaryOp::Negf => -x,
-        UnaryOp::Absf | UnaryOp::Absi => x.abs(),
-        UnaryOp::Sqrt => x.sqrt(),
-        UnaryOp::Rsqrt => 1.0 / x.sqrt(),
-        UnaryOp::Exp => x.exp(),
-        UnaryOp::Exp2 => x.exp2(),
-        UnaryOp::Expm1 => x.exp_m1(),
-        UnaryOp::Log => x.ln(),
-        UnaryOp::Log2 => x.log2(),
-        UnaryOp::Log10 => x.log10(),
-        UnaryOp::Log1p => x.ln_1p(),
-        UnaryOp::Floor => x.floor(),
-        UnaryOp::Ceil => x.ceil(),
-        UnaryOp::Round => x.round(),
-        UnaryOp::RoundEven => x.round_ties_even(),
-        UnaryOp::Trunc => x.trunc(),
-        UnaryOp::Sin => x.sin(),
-        UnaryOp::Cos => x.cos(),
-        UnaryOp::Tan => x.tan(),
-        UnaryOp::Tanh => x.tanh(),
-        UnaryOp::Sinh => x.sinh(),
-        UnaryOp::Cosh => x.cosh(),
-        UnaryOp::Asin => x.asin(),
-        UnaryOp::Acos => x.acos(),
-        UnaryOp::Atan => x.atan(),
-        UnaryOp::Erf => erf(x as f64) as f32,
-        UnaryOp::Cbrt => x.cbrt(),
-        UnaryOp::Ctlz | UnaryOp::Cttz | UnaryOp::Ctpop => x,
-    }
-}
-
-fn unary64(op: UnaryOp, x: f64) -> f64 {
-    match op {
-        UnaryOp::Negf => -x,
-        UnaryOp::Absf | UnaryOp::Absi => x.abs(),
-        UnaryOp::Sqrt => x.sqrt(),
-        UnaryOp::Rsqrt => 1.0 / x.sqrt(),
-        UnaryOp::Exp => x.exp(),
-        UnaryOp::Exp2 => x.exp2(),
-        UnaryOp::Expm1 => x.exp_m1(),
-        UnaryOp::Log => x.ln(),
-        UnaryOp::Log2 => x.log2(),
-        UnaryOp::Log10 => x.log10(),
-        UnaryOp::Log1p => x.ln_1p(),
-        UnaryOp::Floor => x.floor(),
-        UnaryOp::Ceil => x.ceil(),
-        UnaryOp::Round => x.round(),
-        UnaryOp::RoundEven => x.round_ties_even(),
-        UnaryOp::Trunc => x.trunc(),
-        UnaryOp::Sin => x.sin(),
-        UnaryOp::Cos => x.cos(),
-        UnaryOp::Tan => x.tan(),
-        UnaryOp::Tanh => x.tanh(),
-        UnaryOp::Sinh => x.sinh(),
-        UnaryOp::Cosh => x.cosh(),
-        UnaryOp::Asin => x.asin(),
-        UnaryOp::Acos => x.acos(),
-        UnaryOp::Atan => x.atan(),
-        UnaryOp::Erf => erf(x),
-        UnaryOp::Cbrt => x.cbrt(),
-        UnaryOp::Ctlz | UnaryOp::Cttz | UnaryOp::Ctpop => x,
-    }
 }
 
 /// erf by its Taylor series near 0 and the continued fraction of erfc beyond (|error| < 1e-15).
@@ -238,5 +187,22 @@ mod tests {
         );
         assert!((erf(0.5) - 0.5204998778130465).abs() < 1e-14);
         assert!((erf(3.0) - 0.9999779095030014).abs() < 1e-14);
+    }
+
+    #[test]
+    fn both_widths_share_one_body() {
+        // float_ops! makes the f32 and f64 forms from one text: the same NaN rule, and erf in f64 at both
+        for (op, nan) in [
+            (FloatBin::Maximum, true),
+            (FloatBin::Minimum, true),
+            (FloatBin::Maxnum, false),
+        ] {
+            assert_eq!(float_op32(op, f32::NAN, 1.0).is_nan(), nan, "{op:?}");
+            assert_eq!(float_op64(op, f64::NAN, 1.0).is_nan(), nan, "{op:?}");
+        }
+        assert_eq!(unary32(UnaryOp::Erf, 0.5), erf(0.5) as f32);
+        assert_eq!(unary64(UnaryOp::Erf, 0.5), erf(0.5));
+        assert_eq!(unary32(UnaryOp::Rsqrt, 4.0), 0.5);
+        assert_eq!(unary64(UnaryOp::RoundEven, 2.5), 2.0);
     }
 }
