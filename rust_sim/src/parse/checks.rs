@@ -54,8 +54,18 @@ fn stack_array_fits(prog: &Program, off: u32, len: u32, elem: DType) -> PResult<
     }
 }
 
-/// Every register an instruction names exists (so the interpreter can index without checks failing).
-pub(super) fn check_registers(prog: &Program) -> PResult<()> {
+/// A header line's register (a parameter's, a constant's) exists: `prefix` 'r' for a scalar, 'h' for a handle.
+pub(super) fn header_register_declared(prog: &Program, prefix: char, x: u32) -> PResult<()> {
+    if prefix == 'h' {
+        handle_declared(prog, x)
+    } else {
+        scalar_declared(prog, x)
+    }
+}
+
+/// Every register, object and stack array an instruction names exists, and its branch target is inside the code
+/// (so the interpreter can index without checks failing); the caller names the instruction's line.
+pub(super) fn check_instruction(prog: &Program, op: &Op) -> PResult<()> {
     let r = |x: u32| scalar_declared(prog, x);
     let h = |x: u32| handle_declared(prog, x);
     let n = prog.code.len() as u32;
@@ -66,154 +76,149 @@ pub(super) fn check_registers(prog: &Program) -> PResult<()> {
             Err(format!("branch target {x} beyond the code"))
         }
     };
-    for ins in &prog.code {
-        match &ins.op {
-            Op::Int2 { d, a, b, .. }
-            | Op::Float2 { d, a, b, .. }
-            | Op::Cmpi { d, a, b, .. }
-            | Op::Cmpf { d, a, b, .. } => {
-                r(*d)?;
-                r(*a)?;
-                r(*b)?;
-            }
-            Op::Unary { d, a, .. } | Op::Conv { d, a, .. } | Op::Mov { d, a } => {
-                r(*d)?;
-                r(*a)?;
-            }
-            Op::Fma { d, a, b, c, .. } | Op::Select { d, c, a, b } => {
-                r(*d)?;
-                r(*a)?;
-                r(*b)?;
-                r(*c)?;
-            }
-            Op::SelectH { d, c, a, b } => {
-                h(*d)?;
-                r(*c)?;
-                h(*a)?;
-                h(*b)?;
-            }
-            Op::MovH { d, a } => {
-                h(*d)?;
-                h(*a)?;
-            }
-            Op::Undef { d, .. } => r(*d)?,
-            Op::NullH { d } => h(*d)?,
-            Op::Br { target } => t(*target)?,
-            Op::Brz { c, target } => {
-                r(*c)?;
-                t(*target)?;
-            }
-            Op::LdStack { idx, d, off, len, elem } => {
-                r(*idx)?;
-                r(*d)?;
-                stack_array_fits(prog, *off, *len, *elem)?;
-            }
-            Op::StStack { idx, v, off, len, elem } => {
-                r(*idx)?;
-                r(*v)?;
-                stack_array_fits(prog, *off, *len, *elem)?;
-            }
-            Op::PtrAdd { d, a, n, .. } | Op::SubTensor { d, a, n, .. } => {
-                h(*d)?;
-                h(*a)?;
-                r(n.reg)?;
-            }
-            Op::PtrToInt { d, a } => {
-                r(*d)?;
-                h(*a)?;
-            }
-            Op::IntToPtr { d, a } | Op::UbToPtr { d, a } => {
-                h(*d)?;
-                r(*a)?;
-            }
-            Op::SetGlobalBuffer { d, p, count, .. } => {
-                h(*d)?;
-                h(*p)?;
-                if let Some(c) = count {
-                    r(c.reg)?;
-                }
-            }
-            Op::GetValue { d, h: hh, idx, .. } => {
-                r(*d)?;
-                h(*hh)?;
-                r(idx.reg)?;
-            }
-            Op::SetValue { h: hh, idx, v, .. } => {
-                h(*hh)?;
-                r(idx.reg)?;
-                r(v.reg)?;
-            }
-            Op::AllocTensor { d, .. } | Op::DeQue { d, .. } => h(*d)?,
-            Op::FreeTensor { h: hh, .. } => h(*hh)?,
-            Op::EnQue { h: hh, d, .. } => {
-                h(*hh)?;
-                r(*d)?;
-            }
-            Op::TBufGet { d, count, off, .. } => {
-                h(*d)?;
-                if let Some(c) = count {
-                    r(c.reg)?;
-                }
-                if let Some(o) = off {
-                    r(o.reg)?;
-                }
-            }
-            Op::LocalAlloc { d, count, .. } => {
-                h(*d)?;
-                r(count.reg)?;
-            }
-            Op::LocalAt { d, addr, count, .. } => {
-                h(*d)?;
-                r(addr.reg)?;
-                r(count.reg)?;
-            }
-            Op::InitBuffer { num, len, .. } => {
-                if let Some(x) = num {
-                    r(x.reg)?;
-                }
-                r(len.reg)?;
-            }
-            Op::TilingMissing { d, .. } | Op::TilingKeyIs { d, .. } | Op::CoreIs { d, .. } => r(*d)?,
-            Op::Unsupported { results, handles, .. } => {
-                for x in results {
-                    r(*x)?;
-                }
-                for x in handles {
-                    h(*x)?;
-                }
-            }
-            Op::SimtBegin { d, n, end } => {
-                r(*d)?;
-                r(*n)?;
-                t(*end)?;
-            }
-            Op::SimtWarp { d, a, .. } => {
-                r(*d)?;
-                for x in a {
-                    r(*x)?;
-                }
-            }
-            Op::SimtAtomic { d, h: hh, a, .. } => {
-                r(*d)?;
-                h(*hh)?;
-                for x in a {
-                    r(x.reg)?;
-                }
-            }
-            Op::ObjInit { .. } | Op::Ret | Op::Api(_) | Op::LeftOut { .. } | Op::SimtEnd | Op::SimtSync => {}
+    match op {
+        Op::Int2 { d, a, b, .. } | Op::Float2 { d, a, b, .. } | Op::Cmpi { d, a, b, .. } | Op::Cmpf { d, a, b, .. } => {
+            r(*d)?;
+            r(*a)?;
+            r(*b)?;
         }
-        let o = |x: u32| object_declared(prog, x);
-        match &ins.op {
-            Op::ObjInit { obj } => o(*obj)?,
-            Op::InitBuffer { pipe, obj, .. } => {
-                o(*pipe)?;
-                o(*obj)?;
-            }
-            Op::AllocTensor { q, .. } | Op::FreeTensor { q, .. } | Op::EnQue { q, .. } | Op::DeQue { q, .. } => o(*q)?,
-            Op::TBufGet { b, .. } => o(*b)?,
-            Op::LocalAlloc { a, .. } => o(*a)?,
-            _ => {}
+        Op::Unary { d, a, .. } | Op::Conv { d, a, .. } | Op::Mov { d, a } => {
+            r(*d)?;
+            r(*a)?;
         }
+        Op::Fma { d, a, b, c, .. } | Op::Select { d, c, a, b } => {
+            r(*d)?;
+            r(*a)?;
+            r(*b)?;
+            r(*c)?;
+        }
+        Op::SelectH { d, c, a, b } => {
+            h(*d)?;
+            r(*c)?;
+            h(*a)?;
+            h(*b)?;
+        }
+        Op::MovH { d, a } => {
+            h(*d)?;
+            h(*a)?;
+        }
+        Op::Undef { d, .. } => r(*d)?,
+        Op::NullH { d } => h(*d)?,
+        Op::Br { target } => t(*target)?,
+        Op::Brz { c, target } => {
+            r(*c)?;
+            t(*target)?;
+        }
+        Op::LdStack { idx, d, off, len, elem } => {
+            r(*idx)?;
+            r(*d)?;
+            stack_array_fits(prog, *off, *len, *elem)?;
+        }
+        Op::StStack { idx, v, off, len, elem } => {
+            r(*idx)?;
+            r(*v)?;
+            stack_array_fits(prog, *off, *len, *elem)?;
+        }
+        Op::PtrAdd { d, a, n, .. } | Op::SubTensor { d, a, n, .. } => {
+            h(*d)?;
+            h(*a)?;
+            r(n.reg)?;
+        }
+        Op::PtrToInt { d, a } => {
+            r(*d)?;
+            h(*a)?;
+        }
+        Op::IntToPtr { d, a } | Op::UbToPtr { d, a } => {
+            h(*d)?;
+            r(*a)?;
+        }
+        Op::SetGlobalBuffer { d, p, count, .. } => {
+            h(*d)?;
+            h(*p)?;
+            if let Some(c) = count {
+                r(c.reg)?;
+            }
+        }
+        Op::GetValue { d, h: hh, idx, .. } => {
+            r(*d)?;
+            h(*hh)?;
+            r(idx.reg)?;
+        }
+        Op::SetValue { h: hh, idx, v, .. } => {
+            h(*hh)?;
+            r(idx.reg)?;
+            r(v.reg)?;
+        }
+        Op::AllocTensor { d, .. } | Op::DeQue { d, .. } => h(*d)?,
+        Op::FreeTensor { h: hh, .. } => h(*hh)?,
+        Op::EnQue { h: hh, d, .. } => {
+            h(*hh)?;
+            r(*d)?;
+        }
+        Op::TBufGet { d, count, off, .. } => {
+            h(*d)?;
+            if let Some(c) = count {
+                r(c.reg)?;
+            }
+            if let Some(o) = off {
+                r(o.reg)?;
+            }
+        }
+        Op::LocalAlloc { d, count, .. } => {
+            h(*d)?;
+            r(count.reg)?;
+        }
+        Op::LocalAt { d, addr, count, .. } => {
+            h(*d)?;
+            r(addr.reg)?;
+            r(count.reg)?;
+        }
+        Op::InitBuffer { num, len, .. } => {
+            if let Some(x) = num {
+                r(x.reg)?;
+            }
+            r(len.reg)?;
+        }
+        Op::TilingMissing { d, .. } | Op::TilingKeyIs { d, .. } | Op::CoreIs { d, .. } => r(*d)?,
+        Op::Unsupported { results, handles, .. } => {
+            for x in results {
+                r(*x)?;
+            }
+            for x in handles {
+                h(*x)?;
+            }
+        }
+        Op::SimtBegin { d, n, end } => {
+            r(*d)?;
+            r(*n)?;
+            t(*end)?;
+        }
+        Op::SimtWarp { d, a, .. } => {
+            r(*d)?;
+            for x in a {
+                r(*x)?;
+            }
+        }
+        Op::SimtAtomic { d, h: hh, a, .. } => {
+            r(*d)?;
+            h(*hh)?;
+            for x in a {
+                r(x.reg)?;
+            }
+        }
+        Op::ObjInit { .. } | Op::Ret | Op::Api(_) | Op::LeftOut { .. } | Op::SimtEnd | Op::SimtSync => {}
+    }
+    let o = |x: u32| object_declared(prog, x);
+    match op {
+        Op::ObjInit { obj } => o(*obj)?,
+        Op::InitBuffer { pipe, obj, .. } => {
+            o(*pipe)?;
+            o(*obj)?;
+        }
+        Op::AllocTensor { q, .. } | Op::FreeTensor { q, .. } | Op::EnQue { q, .. } | Op::DeQue { q, .. } => o(*q)?,
+        Op::TBufGet { b, .. } => o(*b)?,
+        Op::LocalAlloc { a, .. } => o(*a)?,
+        _ => {}
     }
     Ok(())
 }
@@ -225,7 +230,39 @@ mod tests {
     #[test]
     fn bad_registers_are_errors() {
         let text = "ascendir-sim 1\nkernel k aiv\nregs 1 0\nstack 0\ncode\n  r5 = mov r0\nend\n";
-        assert!(parse(text).is_err());
+        let e = parse(text).expect_err("r5 of 1");
+        // at the instruction's line (before: line 1, the check ran after the lines were gone)
+        assert_eq!((e.line, e.message.as_str()), (6, "register r5 beyond the 1 declared"));
+    }
+
+    #[test]
+    fn header_registers_past_regs_are_errors_at_their_line() {
+        // a parameter's handle or scalar and a constant past the counts 'regs' declares, before or after it
+        // (before: they parsed, and binding the GM parameter's handle h3 of 1 panicked in the run)
+        for (header, line, what) in [
+            ("param 0 x h3 gm\nregs 2 1\n", 3, "register h3 beyond the 1 declared"),
+            ("regs 2 1\nparam 0 n r2 i32\n", 4, "register r2 beyond the 2 declared"),
+            ("regs 2 1\nconst r7 i32 5\n", 4, "register r7 beyond the 2 declared"),
+        ] {
+            let text = format!("ascendir-sim 1\nkernel k aiv\n{header}stack 0\ncode\n  ret\nend\n");
+            let e = parse(&text).expect_err(header);
+            assert_eq!((e.line, e.message.as_str()), (line, what), "{header}");
+        }
+    }
+
+    #[test]
+    fn short_header_lines_are_errors() {
+        // a header line with fewer operands than it reads (before: an index past the tokens, a panic)
+        for (header, what) in [
+            ("param 0 x h0", "'param' takes 4 operands, this line has 3"),
+            ("regs 4", "'regs' takes 2 operands, this line has 1"),
+            ("mem UB", "'mem' takes 3 operands, this line has 1"),
+            ("const r0", "'const' takes 3 operands, this line has 1"),
+        ] {
+            let text = format!("ascendir-sim 1\nkernel k aiv\n{header}\nregs 2 1\nstack 0\ncode\n  ret\nend\n");
+            let e = parse(&text).expect_err(header);
+            assert_eq!((e.line, e.message.as_str()), (3, what), "{header}");
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use crate::memory::MemKind;
 use crate::program::{Instr, Loc, ObjectDecl, ObjectKind, Op, ParamDecl, Program, Sv};
 use call::call_args;
-use checks::{check_call_operands, check_registers};
+use checks::{check_call_operands, check_instruction, header_register_declared};
 use decode::decode;
 use text::{int, reg, sty, tokenize};
 
@@ -49,6 +49,9 @@ pub fn parse(text: &str) -> Result<Program, ParseError> {
         line: line + 1,
         message,
     };
+    // the registers the header's params and consts name, with their lines: checked once the header is read, as
+    // 'regs' may come after them (a parameter's handle past the count panicked binding the parameters)
+    let mut named: Vec<(usize, char, u32)> = Vec::new();
     // header
     loop {
         let Some((n, line)) = lines.next() else {
@@ -59,6 +62,21 @@ pub fn parse(text: &str) -> Result<Program, ParseError> {
             continue;
         }
         let r: PResult<()> = (|| {
+            // the operands each header line reads (a short line indexed past its tokens panicked)
+            let need = match toks[0].as_str() {
+                "block_dim" | "tiling_key" | "stack" => 1,
+                "regs" => 2,
+                "mem" | "object" | "const" => 3,
+                "param" | "loc" => 4,
+                _ => 0,
+            };
+            if toks.len() <= need {
+                return Err(format!(
+                    "'{}' takes {need} operands, this line has {}",
+                    toks[0],
+                    toks.len() - 1
+                ));
+            }
             match toks[0].as_str() {
                 "ascendir-sim" => {
                     if toks.get(1).map(|s| s.as_str()) != Some("1") {
@@ -94,6 +112,11 @@ pub fn parse(text: &str) -> Result<Program, ParseError> {
                             }),
                         )
                     };
+                    match (handle, scalar) {
+                        (Some(h), _) => named.push((n, 'h', h)),
+                        (_, Some(s)) => named.push((n, 'r', s.reg)),
+                        _ => {}
+                    }
                     prog.params.push(ParamDecl {
                         index,
                         name,
@@ -143,6 +166,7 @@ pub fn parse(text: &str) -> Result<Program, ParseError> {
                 }
                 "const" => {
                     let r = reg(&toks[1], 'r')?;
+                    named.push((n, 'r', r));
                     let ty = sty(&toks[2])?;
                     prog.consts.push((r, ty.norm(int(&toks[3])? as u64)));
                 }
@@ -156,6 +180,9 @@ pub fn parse(text: &str) -> Result<Program, ParseError> {
             Err(m) if m == "\u{0}code" => break,
             Err(m) => return Err(err(n, m)),
         }
+    }
+    for &(line, prefix, x) in &named {
+        header_register_declared(&prog, prefix, x).map_err(|m| err(line, m))?;
     }
     // code: labels first
     let mut labels: HashMap<String, u32> = HashMap::new();
@@ -202,7 +229,9 @@ pub fn parse(text: &str) -> Result<Program, ParseError> {
     if !ended {
         return Err(err(text.lines().count(), "no 'end' after the code".into()));
     }
+    let mut code_lines = Vec::with_capacity(pending.len());
     for p in pending {
+        code_lines.push(p.line);
         let op = decode(&p, &labels).map_err(|m| err(p.line, m))?;
         prog.call_heads
             .push((p.opcode == "call").then(|| p.operands.first().cloned()).flatten());
@@ -216,11 +245,10 @@ pub fn parse(text: &str) -> Result<Program, ParseError> {
         prog.call_regs.push(regs);
         prog.code.push(Instr { loc: p.loc, op });
     }
-    let n_regs = prog.n_regs;
-    if prog.consts.iter().any(|(r, _)| *r as usize >= n_regs) {
-        return Err(err(0, "a constant register beyond the register count".into()));
+    // every instruction's operands, at its line (branch targets need the whole code)
+    for (ins, &line) in prog.code.iter().zip(&code_lines) {
+        check_instruction(&prog, &ins.op).map_err(|m| err(line, m))?;
     }
-    check_registers(&prog).map_err(|m| err(0, m))?;
     Ok(prog)
 }
 
