@@ -18,12 +18,13 @@ block-local (one copy shared by the cores: where the hardware keeps it is not do
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from xdsl.builder import Builder, InsertPoint
 
-from ascendir.lower import ctypes as C
+from ascendir.lower import ctypes as C, namespace_lookup
 from ascendir.lower.frame import Frame
 from ascendir.lower.values import Binding
 from frontend import ast as A
@@ -36,13 +37,16 @@ def is_block_local(vd: A.VarDecl) -> bool:
     return A.BLOCK_LOCAL in vd.specifiers
 
 
-def binding(lw: FunctionLowerer, name: str) -> Binding | None:
-    """The storage of block-local variable `name` in the kernel being lowered (made on first use), or None when
-    `name` is no such variable, or no kernel is being lowered."""
-    found = lw.scope.constants.get(name)
+def binding(lw: FunctionLowerer, name: str, qualifier: Sequence[str] | None = None) -> Binding | None:
+    """The storage of block-local variable `name` (written with `qualifier`) in the kernel being lowered (made on
+    first use), or None when `name` is no such variable, or no kernel is being lowered."""
+    keys = namespace_lookup.keys(lw.scope, name, namespace_lookup.namespace_here(lw), qualifier)
     block = lw.kernel_block
-    if found is None or block is None or not is_block_local(found[0]):
+    if block is None or not any(is_block_local(lw.scope.constants[k][0]) for k in keys):
         return None
+    if len(keys) > 1:  # (only where one of them is block-local: any other is not this function's to answer)
+        namespace_lookup.ambiguous(lw, name, qualifier, None)
+    found = lw.scope.constants[keys[0]]
     decl = found[1]
     held = lw.block_locals.get(id(decl))
     if held is not None and held[0] is block:
@@ -51,7 +55,7 @@ def binding(lw: FunctionLowerer, name: str) -> Binding | None:
     saved_builder, saved_frames = lw.builder, lw.frames
     lw.builder = Builder(InsertPoint.before(first) if first is not None else InsertPoint.at_end(block))
     # the initialiser sees namespace scope only; the name is written (by other functions), so it is a cell
-    lw.frames = [Frame(name, [{}], None, {}, {name})]
+    lw.frames = [Frame(name, [{}], None, {}, {name}, namespace=keys[0].rpartition("::")[0])]
     try:
         lw.declare(A.VarDecl(found[0].span, [], [_static_init(lw, decl)]))
         made = lw.frame.scopes[0].get(name)

@@ -49,7 +49,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import aggregates, array_pointer, block_local, code_pointer, ctypes as C, ssa_scope, struct_pointer
-from ascendir.lower import unmodelled
+from ascendir.lower import namespace_lookup, unmodelled
 from ascendir.lower.const_cache import ConstantCache, float_key
 from ascendir.lower.const_fold import FLOAT_MAX
 from ascendir.lower.ctypes import CType, Scalar
@@ -147,7 +147,7 @@ class FunctionLowerer(
         # block-local variables' storage, by id of the declarator: (the kernel block it is in, it) (block_local)
         self.block_locals: dict[int, tuple[Block, Binding]] = {}
         # the namespace-scope variables the program writes, by id of the scope (namespace_writes)
-        self.namespace_writes: dict[int, set[str]] = {}
+        self.namespace_writes: dict[int, set[int]] = {}  # (ids of the declarators written)
         self.object_numbers: list[object] = []  # objects whose pointers became integers, by number (object_address)
         # `if constexpr` conditions that do not fold, by condition and template bindings: one cell each
         self._constexpr_cells: dict[object, Cell] = {}
@@ -479,7 +479,7 @@ class FunctionLowerer(
             hit = frame.this.member(name)  # (a member a derived class hides: this part's own)
             if hit is not None:
                 return hit
-        if name in self.scope.constants:
+        if namespace_lookup.declares(self.scope, name):
             return block_local.binding(self, name)  # `__BLOCK_LOCAL__ Ctx ctx;`: this core's own (else None)
         return None
 

@@ -20,7 +20,7 @@ from ascendir.dialects import host as hd
 from ascendir import host_eval_left_out
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_pair, host_std, host_vector, host_vector_table, host_tiling_api
-from ascendir.lower import host_branch_merge, host_cstring, host_streams
+from ascendir.lower import host_branch_merge, host_cstring, host_streams, namespace_lookup
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.function import Frame, Unsupported, non_const_reference
 from ascendir.lower.ast_queries import type_text
@@ -56,8 +56,10 @@ class HostDeclarations:
 
     def lookup(self, name: str) -> Binding | None:
         found = super().lookup(name)
-        if found is None and name in self.scope.constants:
-            return self._global_variable(name)
+        if found is None and namespace_lookup.declares(self.scope, name):
+            keys = namespace_lookup.keys(self.scope, name, namespace_lookup.namespace_here(self))
+            # (an ambiguous name is left to expr_Name, which reports it)
+            return self._global_variable(keys[0]) if len(keys) == 1 else None
         return found
 
     def _global_constant(self, vd: A.VarDecl, decl: A.Declarator, e: A.Node) -> Val:
@@ -69,26 +71,29 @@ class HostDeclarations:
         if isinstance(t, HostT) and t.detail == "vector" and isinstance(decl.init, A.InitList) and \
                 not _mutable_global(vd, decl):
             return host_std.make_seq(self, t, decl.init.items, e)  # `static const std::vector<T> v = {...}`
-        if _mutable_global(vd, decl):
-            cell = self._global_variable(decl.name)
+        ns = namespace_lookup.namespace_of(self.scope, decl)
+        if _mutable_global(vd, decl) and ns is not None:
+            cell = self._global_variable(namespace_lookup.key(ns, decl.name))
             if cell is not None:
                 return self.read_binding(cell, e)
         return super()._global_constant(vd, decl, e)
 
-    def _global_variable(self, name: str) -> Binding | None:
-        """The cell of a namespace-scope variable that is not a constant, made on first use in the entry block
-        (every use, under any control flow, comes after it), holding its initialiser or zero; None for a
-        constant (those fold) or a type the lowering cannot hold."""
-        if name in self.globals:
-            return self.globals[name]
-        vd, decl = self.scope.constants[name]
+    def _global_variable(self, key: str) -> Binding | None:
+        """The cell of a namespace-scope variable that is not a constant (by its key in Scope.constants), made on
+        first use in the entry block (every use, under any control flow, comes after it), holding its initialiser
+        or zero; None for a constant (those fold) or a type the lowering cannot hold."""
+        if key in self.globals:
+            return self.globals[key]
+        vd, decl = self.scope.constants[key]
+        name = decl.name
         if not _mutable_global(vd, decl) or self._entry_block is None:
             return None
         saved = self.builder
         first = self._entry_block.first_op
         self.builder = Builder(InsertPoint.before(first) if first is not None else InsertPoint.at_end(self._entry_block))
         frames = self.frames
-        self.frames = [Frame(name, [{}], None, {}, set())]  # the initialiser sees only namespace scope
+        # the initialiser sees only namespace scope, its own namespace's first
+        self.frames = [Frame(name, [{}], None, {}, set(), namespace=key.rpartition("::")[0])]
         try:
             t = self.resolve_type(decl.type, decl)
             init: Val | None = None
@@ -111,7 +116,7 @@ class HostDeclarations:
         finally:
             self.frames = frames
             self.builder = saved
-        self.globals[name] = cell
+        self.globals[key] = cell
         return cell
 
     def _string_cell(self, name: str, init: Val | None, node: A.Node) -> Cell:

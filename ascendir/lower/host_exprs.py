@@ -16,7 +16,7 @@ from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.dialects import host as hd
-from ascendir.lower import array_pointer
+from ascendir.lower import array_pointer, namespace_lookup
 from ascendir.lower import ctypes as C
 from ascendir.lower import host_init_list, host_iterators, host_std, host_tensor_data, host_vector, \
     host_vector_compare, host_vector_table
@@ -203,7 +203,7 @@ class HostExpressions:
             return True  # `info << ...` into a local std::ostringstream
         if parts[-1] not in _STREAMS or not (len(parts) == 1 or parts[:-1] == ["std"]):
             return False
-        return len(parts) > 1 or self.lookup(parts[0]) is None and parts[0] not in self.scope.constants
+        return len(parts) > 1 or self.lookup(parts[0]) is None and not namespace_lookup.declares(self.scope, parts[0])
 
     def _print(self, e: A.Binary) -> Val:
         """`std::cout << ...` prints and changes no tiling value: only operands with effects of their own

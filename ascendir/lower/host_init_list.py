@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_pair, host_vector
+from ascendir.lower import host_pair, host_vector, namespace_lookup
 from ascendir.lower.host_handles import HostT, VectorItems
 from ascendir.lower.function import Unsupported
 from ascendir.lower.values import Val
@@ -127,7 +127,7 @@ def _known_items(lw: HostLowerer, name: str, node: A.Node) -> list[Val] | None:
     local = lw.lookup(name)
     if local is not None:
         return _elements(local) if isinstance(local, Val) else None
-    declared = lw.scope.constants.get(name)
+    declared = namespace_lookup.variable(lw, name, None, node)
     if declared is None or not isinstance(declared[1].init, A.InitList):
         return None
     return [lw.expr(item) for item in declared[1].init.items]

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from ascendir.dialects import host as hd
 from ascendir.lower import ctypes as C
-from ascendir.lower import host_json, host_smart_ptr
+from ascendir.lower import host_json, host_smart_ptr, namespace_lookup
 from ascendir.lower.ctypes import CType
 from ascendir.lower.function import Unsupported
 from ascendir.lower.host_handles import HANDLE_TYPES, HostT, handle_kind, is_host
@@ -129,7 +129,7 @@ class HostNames:
     def expr_Name(self, e: A.Name) -> Val:
         parts = [p.name for p in e.qname.parts]
         last = parts[-1]
-        user = last in self.scope.enumerators or last in self.scope.constants
+        user = last in self.scope.enumerators or namespace_lookup.declares(self.scope, last)
         if not user and not (len(parts) == 1 and self.lookup(last) is not None):
             const = self._host_constant(parts)
             if const is not None:

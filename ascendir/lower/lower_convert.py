@@ -16,6 +16,7 @@ from xdsl.ir import Operation, SSAValue
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, list_tensor, ub_pointer
 from ascendir.lower import absent_inputs, code_pointer, host_program_args, object_address, reference_cast, register_api
+from ascendir.lower import pointer_compare
 from ascendir.lower.const_fold import convert_const, fold_binary
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.errors import Unsupported
@@ -56,13 +57,16 @@ class ConversionLowering:
                    for v in (a, b)):
                 # a null pointer passed on (`op.Init(x, y, nullptr)`, then `if (offset != nullptr)` in Init)
                 return Val(C.BOOL, const=int(op == "=="))
-            if isinstance(a.ctype, C.Pointer) or isinstance(b.ctype, C.Pointer):
+            pointers = [v for v in (a, b) if isinstance(v.ctype, C.Pointer) or array_pointer.is_pointer_operand(v)]
+            if pointers and (isinstance(a.ctype, C.Pointer) or isinstance(b.ctype, C.Pointer) or len(pointers) == 2):
                 if op not in ("==", "!="):
                     # `p < end`: the order of two addresses ([expr.rel]/4) is not followed here; answering a
                     # constant would be a value the program never computed
                     raise Unsupported(f"relational comparison of pointers ({a.ctype} {op} {b.ctype})", node)
-                # kernel pointers are non-null, but for an absent optional input's (absent_inputs.py)
-                return absent_inputs.compare(self, op, a, b) or Val(C.BOOL, const=int(op == "!="))
+                if pointer_compare.is_null_literal(a) or pointer_compare.is_null_literal(b):
+                    # kernel pointers are non-null, but for an absent optional input's (absent_inputs.py)
+                    return absent_inputs.compare(self, op, a, b) or Val(C.BOOL, const=int(op == "!="))
+                return pointer_compare.compare(self, op, a, b, node)  # `p == q`: where they point
             raise Unsupported(f"comparison of {a.ctype} and {b.ctype}", node)
         t = C.common_type(a.ctype, b.ctype)
         left, right = operands or (node, node)

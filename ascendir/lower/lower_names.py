@@ -13,9 +13,10 @@ from dataclasses import replace
 from ascendir.chips import load_chip
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, gm_statics, host_program, register_moves, simt_launch, ssa_scope, struct_pointer
-from ascendir.lower import block_local, code_pointer, namespace_writes, type_traits
+from ascendir.lower import block_local, code_pointer, namespace_lookup, namespace_writes, type_traits
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Undeclared, Unsupported
+from ascendir.lower.frame import Frame
 from ascendir.lower.header_names import (
     CHIP_MEMORY_CONSTANTS,
     HEADER_CONSTANTS,
@@ -24,6 +25,7 @@ from ascendir.lower.header_names import (
     TRANSPARENT_NAMESPACES,
     in_register_api,
 )
+from ascendir.lower.namespace_lookup import qualifier_of
 from ascendir.lower.scope import ClassInfo
 from ascendir.lower.values import Binding, Cell, Instance, Val
 from frontend import ast as A
@@ -55,7 +57,7 @@ class NameLowering:
             raise Unsupported(f"'{e.qname.text}' (the standard library's, not the program's {parts[-2].name})", e)
         if len(parts) <= 1:
             # (a block-local namespace variable is this core's own storage, made on first use: block_local.py)
-            b = block_local.binding(self, name) if in_namespace else self.lookup(name)
+            b = block_local.binding(self, name, qualifier_of(e.qname)) if in_namespace else self.lookup(name)
             if b is not None:
                 return self.read_binding(b, e)
             if self.host_program is not None and host_program.constant(name) is not None:
@@ -142,7 +144,7 @@ class NameLowering:
         # `RoundMode::CAST_NONE` is the enumerator even where the project has a `CAST_NONE` constant of its own
         enum_qualified = len(parts) >= 2 and (parts[-2].name in self.scope.enums
                                               or self.catalog_type_kind(parts[-2].name) == "enum")
-        const = None if enum_qualified else self.scope.constants.get(name)
+        const = None if enum_qualified else namespace_lookup.variable(self, name, qualifier_of(e.qname), e)
         if const is not None:
             vd, decl = const
             if gm_statics.is_gm_array(decl):
@@ -279,11 +281,19 @@ class NameLowering:
                 raise Unsupported(f"global object '{decl.name}' of class '{t.name}' made by its constructor", e)
             v = self.init_list(t, decl.ctor_args, e)
         else:
-            v = self.expr(decl.init) if not isinstance(decl.init, A.InitList) else self.init_list(t, decl.init.items, e)
+            # the initialiser is written at namespace scope: its names are looked up there, not among the reader's
+            # locals or in the reader's namespace (`namespace A { constexpr int M = N * 2; }` reads A::N)
+            self.frames.append(Frame(decl.name, [{}], None, {}, set(),
+                                     namespace=namespace_lookup.namespace_of(self.scope, decl)))
+            try:
+                v = self.expr(decl.init) if not isinstance(decl.init, A.InitList) else \
+                    self.init_list(t, decl.init.items, e)
+            finally:
+                self.frames.pop()
         if "constexpr" not in vd.specifiers and "const" not in vd.specifiers and "const" not in decl.type.qualifiers:
             if v.const is None:
                 raise Unsupported(f"global variable '{decl.name}' is not a constant", e)
-            if namespace_writes.written(self.scope, self.namespace_writes, decl.name):
+            if namespace_writes.written(self.scope, self.namespace_writes, decl):
                 # one copy shared by the cores, written somewhere (not modelled, as the write is not): its
                 # initial value would be a guess
                 raise Unsupported(f"global variable '{decl.name}', which the program writes (one copy shared by "

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C
-from ascendir.lower import class_bases, enable_if, matmul_callbacks, matmul_config, template_values
+from ascendir.lower import class_bases, enable_if, matmul_callbacks, matmul_config, namespace_lookup, template_values
 from ascendir.lower.ast_queries import node_text, type_text
 from ascendir.lower.astwalk import walk
 from ascendir.lower.ctypes import Scalar
@@ -403,14 +403,15 @@ class TemplateArguments:
         {isNBatch, batchMode, isBiasBatch, ...}` (asc-devkit matmul_config.h's field order; isNBatch defaults to false,
         isBiasBatch to true): whether IterateNBatch / GetBatchTensorC run at all and whether IterateBatch's bias has a
         batch axis, which the simulator reads from the config text."""
-        found = self.scope.constants.get(name.rsplit("::", 1)[-1])
+        written = name.split("::")
+        found = namespace_lookup.variable(self, written[-1], written[:-1] or None)
         init = found[1].init if found is not None else None
         if not isinstance(init, A.Call) or init.callee_name != "GetMMConfig":
             return ""
         for arg in init.args:
             if not isinstance(arg, A.Name):
                 continue
-            params = self.scope.constants.get(arg.qname.parts[-1].name)
+            params = namespace_lookup.variable(self, arg.qname.parts[-1].name, namespace_lookup.qualifier_of(arg.qname))
             if params is None or not isinstance(params[1].init, A.InitList):
                 continue
             items = params[1].init.items

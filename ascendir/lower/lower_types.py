@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ascendir.lower import ctypes as C, matmul_callbacks, partial_order, register_api
+from ascendir.lower import ctypes as C, matmul_callbacks, namespace_lookup, partial_order, register_api
 from ascendir.lower.ctypes import CType, Scalar
 from ascendir.lower.header_names import (
     DEFAULT_DTYPE,
@@ -139,7 +139,8 @@ class TypeResolution:
                 member = self._member_alias(self.scope.classes[owner.name], owner.args, last.name)
                 if member is not None:
                     return member
-        if last.name in self.scope.homonyms:  # (the namespaces written choose among classes of one name)
+        if last.name in self.scope.homonyms or namespace_lookup.alias_homonym(self.scope, last.name):
+            # (the namespaces written choose among classes, or namespace-scope aliases, of one name)
             return self.named_type(last.name, last.template_args, [p.name for p in t.base.parts[:-1]])
         if len(parts) == 1 and len(t.base.parts) > 1 and t.base.parts[-2].name in self.scope.namespaces \
                 and t.base.parts[-2].name not in TRANSPARENT_NAMESPACES:
@@ -382,13 +383,13 @@ class TypeResolution:
                 return C.UnknownT(name)  # only specialisations are defined, and none is for these arguments
             return C.ClassT(class_key, self._enclosing_args(class_key) + values)
         if name in self.scope.aliases:
-            params = self.scope.alias_templates.get(name)
+            target, params = namespace_lookup.alias(self, name, qualifiers)  # (which namespace's: by the lookup)
             if params and targs:
                 # `mmType<half, CubeFormat::ND>`: the aliased type with the alias's parameters bound
                 # (`Stride<Ts...>` of tla's MakeStride: a pack expansion among the arguments is its elements)
                 with self._template_frame(name, params, list(self._template_arg_values(targs))):
-                    return self.resolve_type(self.scope.aliases[name])
-            return self.resolve_type(self.scope.aliases[name])
+                    return self.resolve_type(target)
+            return self.resolve_type(target)
         if name in REGISTER_API_TYPES and self.report.api_uncatalogued:
             # (only the uncatalogued architectures have the register API: for a 910B, RegTensor is unknown)
             return register_api.register_type(self, name, args)  # type: ignore[arg-type]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ascendir.lower import ctypes as C
+from ascendir.lower import ctypes as C, namespace_lookup
 from ascendir.lower.values import Val
 from frontend import ast as A
 
@@ -138,7 +138,7 @@ def _struct_items(lw: FunctionLowerer, arg: A.Node) -> tuple[str, list[A.Node]] 
     """GetMMConfig's argument: the parameter struct's type and its braced items (a namespace-scope constant)."""
     if not isinstance(arg, A.Name):
         return None
-    found = lw.scope.constants.get(arg.qname.parts[-1].name)
+    found = namespace_lookup.variable(lw, arg.qname.parts[-1].name, namespace_lookup.qualifier_of(arg.qname), arg)
     if found is None or not isinstance(found[1].init, A.InitList):
         return None
     base = found[1].type.base
@@ -177,7 +177,7 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
 
 def of_constant(lw: FunctionLowerer, name: str) -> str | None:
     """The config text of a namespace-scope constant initialised by a builder call (`MM_CFG_MDL`), or None."""
-    found = lw.scope.constants.get(name)
+    found = namespace_lookup.variable(lw, name)
     init = found[1].init if found is not None else None
     if not isinstance(init, A.Call) or init.callee_name not in (*BUILDERS, "GetMMConfig"):
         return None

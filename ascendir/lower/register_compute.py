@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ascendir.lower import namespace_lookup
 from frontend import ast as A
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ def _declarators(lw: FunctionLowerer, name: str):  # type: ignore[no-untyped-def
     local = lw.lookup(name) if lw.frames else None
     if local is not None and isinstance(getattr(local, "obj", None), A.Declarator):
         yield local.obj  # a local `static constexpr` struct (lower_decls binds its declarator)
-    hit = lw.scope.constants.get(name)
+    hit = namespace_lookup.variable(lw, name)
     if hit is not None:
         yield hit[1]
     this = lw.frame.this if lw.frames else None

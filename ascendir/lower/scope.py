@@ -83,11 +83,23 @@ class Scope:
     prototypes: dict[str, list[A.FunctionDecl]] = field(default_factory=dict)
     enumerators: dict[str, tuple[str | None, A.Enumerator, int]] = field(default_factory=dict)  # name -> (enum, node, index)
     enums: dict[str, A.EnumDecl] = field(default_factory=dict)
+    # namespace-scope variables and constants by qualified name ('x' global, 'A::B::x'): looked up by the C++
+    # rules in namespace_lookup.py, never by the bare name (two namespaces' `cnt` are two variables)
     constants: dict[str, tuple[A.VarDecl, A.Declarator]] = field(default_factory=dict)
+    # the namespaces declaring a variable of each bare name, in the order first seen
+    variable_namespaces: dict[str, list[str]] = field(default_factory=dict)
+    # every namespace the program opens, by its full name ('A', 'A::B'): what a qualifier may name
+    namespace_paths: set[str] = field(default_factory=set)
+    # `using A::cnt;` at namespace scope: the namespace it is written in -> name -> the qualifier as written
+    using_declarations: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     aliases: dict[str, A.TypeRef] = field(default_factory=dict)
     # the namespace each of those aliases is declared in (tla's `Coord<Ts...>`, an alias in namespace tla beside
     # catlass's class template Coord in namespace Catlass)
     alias_namespaces: dict[str, str] = field(default_factory=dict)
+    # the same aliases by qualified name ('A::T'), with their template parameters, and the namespaces declaring
+    # each bare name: where several do, namespace_lookup.alias chooses by the lookup rules
+    qualified_aliases: dict[str, tuple[A.TypeRef, list[A.TemplateParam] | None]] = field(default_factory=dict)
+    alias_declared_in: dict[str, list[str]] = field(default_factory=dict)
     # the template parameters of alias templates (`template <typename T> using aType = MatmulType<..., T>;`)
     alias_templates: dict[str, list[A.TemplateParam]] = field(default_factory=dict)
     # and of variable templates (tla's `template <class Tuple> constexpr auto rank_v = rank_t<Tuple>::value;`)
@@ -194,6 +206,8 @@ def _collect_decls(scope: Scope, decls: list[A.Node], template: list[A.TemplateP
             if isinstance(d, A.NamespaceDecl) and d.name:
                 scope.namespaces.update(d.name.split("::"))  # `namespace A::B {`
                 inner = f"{namespace}::{d.name}" if namespace else d.name
+                steps = inner.split("::")
+                scope.namespace_paths.update("::".join(steps[:k]) for k in range(1, len(steps) + 1))
             _collect_decls(scope, d.decls, None, inner)
         elif isinstance(d, A.UsingDirective):
             scope.using_directives.setdefault(namespace, set()).add("::".join(p.name for p in d.namespace.parts))
@@ -205,14 +219,26 @@ def _collect_decls(scope: Scope, decls: list[A.Node], template: list[A.TemplateP
             _collect_function(scope, d, template)
         elif isinstance(d, A.EnumDecl):
             collect_enum(scope, d)
+        elif isinstance(d, A.UsingDecl):
+            for used in d.names:
+                if len(used.parts) > 1:
+                    scope.using_declarations.setdefault(namespace, {})[used.parts[-1].name] = [
+                        p.name for p in used.parts[:-1]]
         elif isinstance(d, A.VarDecl):
             for decl in d.declarators:
-                scope.constants[decl.name] = (d, decl)
+                scope.constants[f"{namespace}::{decl.name}" if namespace else decl.name] = (d, decl)
+                declaring = scope.variable_namespaces.setdefault(decl.name, [])
+                if namespace not in declaring:
+                    declaring.append(namespace)
                 if template:
                     scope.variable_templates[decl.name] = template
         elif isinstance(d, A.AliasDecl):
             scope.aliases[d.name] = d.type
             scope.alias_namespaces[d.name] = namespace
+            scope.qualified_aliases[f"{namespace}::{d.name}" if namespace else d.name] = (d.type, template or None)
+            declaring = scope.alias_declared_in.setdefault(d.name, [])
+            if namespace not in declaring:
+                declaring.append(namespace)
             if template:
                 scope.alias_templates[d.name] = template
             else:

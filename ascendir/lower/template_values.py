@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ascendir.lower import ctypes as C
+from ascendir.lower import ctypes as C, namespace_lookup
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.values import Val
 from frontend import ast as A
@@ -163,7 +163,10 @@ def variable_template(lw: FunctionLowerer, parts: Sequence[A.NamePart], e: A.Nod
     other name."""
     if not parts or parts[-1].template_args is None or parts[-1].name not in lw.scope.variable_templates:
         return None
-    _, decl = lw.scope.constants[parts[-1].name]
+    found = namespace_lookup.variable(lw, parts[-1].name, [p.name for p in parts[:-1]] if len(parts) > 1 else None, e)
+    if found is None:
+        return None
+    _, decl = found
     if decl.init is None or isinstance(decl.init, A.InitList):
         return None
     values = lw._template_arg_values(parts[-1].template_args)
