@@ -553,7 +553,8 @@ def lower_entry(lw: FunctionLowerer, main: A.FunctionDecl, args: tuple[str, ...]
     for fn, _ in lw.scope.kernels:  # the launch calls them
         lw.scope.functions.setdefault(fn.name.parts[-1].name, []).append(fn)
     for name, target in HOST_TYPE_ALIASES.items():
-        if name not in lw.scope.aliases and name not in lw.scope.classes:
+        if name not in lw.scope.classes and (name not in lw.scope.aliases
+                                             or _names_external(lw, lw.scope.aliases[name], name)):
             lw.scope.aliases[name] = A.TypeRef(main.span, target)
     from ascendir.lower import host_program_math
 
@@ -580,6 +581,17 @@ def lower_entry(lw: FunctionLowerer, main: A.FunctionDecl, args: tuple[str, ...]
     kernel.location = lw.loc(main)
     kernel.attributes[KERNEL_ATTR] = StringAttr(json.dumps(hp.describe()))
     return kernel
+
+
+def _names_external(lw: FunctionLowerer, t: A.TypeRef, name: str) -> bool:
+    """Whether alias `name` of the program is `using fp16_t = op::fp16_t;` (catlass 102's do_tiling_b16.h): the type
+    of that name in a namespace the program does not declare, from a CANN header the run does not read (opdev's).
+    The alias then stands for the host type HOST_TYPE_ALIASES gives that name; read as written, the name would
+    resolve to the alias again, without end."""
+    if not isinstance(t.base, A.QualifiedName) or t.pointers or t.array_dims or len(t.base.parts) < 2:
+        return False
+    parts = t.base.parts
+    return parts[-1].name == name and not parts[-1].template_args and parts[-2].name not in lw.scope.namespaces
 
 
 _CORE_COUNTS = {"GetCoreNumAic": "aic_cores", "GetCoreNumAiv": "aiv_cores", "GetCoreNum": "aiv_cores"}
