@@ -22,10 +22,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from xdsl.builder import Builder, InsertPoint
-
 from ascendir.lower import ctypes as C, namespace_lookup
-from ascendir.lower.frame import Frame
+from ascendir.lower.frame import at_block_entry
 from ascendir.lower.values import Binding
 from frontend import ast as A
 
@@ -51,16 +49,10 @@ def binding(lw: FunctionLowerer, name: str, qualifier: Sequence[str] | None = No
     held = lw.block_locals.get(id(decl))
     if held is not None and held[0] is block:
         return held[1]
-    first = block.first_op
-    saved_builder, saved_frames = lw.builder, lw.frames
-    lw.builder = Builder(InsertPoint.before(first) if first is not None else InsertPoint.at_end(block))
     # the initialiser sees namespace scope only; the name is written (by other functions), so it is a cell
-    lw.frames = [Frame(name, [{}], None, {}, {name}, namespace=keys[0].rpartition("::")[0])]
-    try:
+    with at_block_entry(lw, block, name, keys[0], {name}):
         lw.declare(A.VarDecl(found[0].span, [], [_static_init(lw, decl)]))
         made = lw.frame.scopes[0].get(name)
-    finally:
-        lw.builder, lw.frames = saved_builder, saved_frames
     if made is not None:
         lw.block_locals[id(decl)] = (block, made)
     return made

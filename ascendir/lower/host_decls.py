@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from xdsl.builder import Builder, InsertPoint
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import MemRefType, NoneType
 from xdsl.ir import Block, SSAValue
@@ -22,7 +21,8 @@ from ascendir.lower import ctypes as C
 from ascendir.lower import host_pair, host_std, host_vector, host_vector_table, host_tiling_api
 from ascendir.lower import host_branch_merge, host_cstring, host_streams, namespace_lookup
 from ascendir.lower.ctypes import CType, Scalar
-from ascendir.lower.function import Frame, Unsupported, non_const_reference
+from ascendir.lower.frame import at_block_entry
+from ascendir.lower.function import Unsupported, non_const_reference
 from ascendir.lower.ast_queries import type_text
 from ascendir.lower.astwalk import walk
 from ascendir.lower.fast_ops import NO_SIZES
@@ -88,13 +88,8 @@ class HostDeclarations:
         name = decl.name
         if not _mutable_global(vd, decl) or self._entry_block is None:
             return None
-        saved = self.builder
-        first = self._entry_block.first_op
-        self.builder = Builder(InsertPoint.before(first) if first is not None else InsertPoint.at_end(self._entry_block))
-        frames = self.frames
         # the initialiser sees only namespace scope, its own namespace's first
-        self.frames = [Frame(name, [{}], None, {}, set(), namespace=key.rpartition("::")[0])]
-        try:
+        with at_block_entry(self, self._entry_block, name, key, set()):
             t = self.resolve_type(decl.type, decl)
             init: Val | None = None
             if decl.init is not None:
@@ -113,9 +108,6 @@ class HostDeclarations:
                 cell = self.new_cell(C.TilingT(t.name), name, decl)  # a tiling struct object: a local struct
             else:
                 return None
-        finally:
-            self.frames = frames
-            self.builder = saved
         self.globals[key] = cell
         return cell
 
