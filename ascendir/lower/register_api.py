@@ -39,7 +39,7 @@ _UNARY = ("v:dst", "v:src", "p:mask")
 FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
     # (the register form first: a form is picked by its registers' banks, and a scalar role takes anything)
     "Duplicate": (("v:dst", "v:src", "p:mask"), ("v:dst", "s:scalar", "p:mask"), ("v:dst", "s:scalar")),
-    **{name: (_BINARY,) for name in ("Add", "Sub", "Mul", "Div", "Max", "Min", "MulAddDst")},
+    **{name: (_BINARY,) for name in ("Add", "Sub", "Mul", "Div", "Max", "Min", "MulAddDst", "MulDstAdd")},
     **{name: (_SCALAR,) for name in ("Adds", "Muls", "Maxs", "Mins", "ShiftLefts", "ShiftRights")},
     **{name: (_UNARY,) for name in ("Abs", "Sqrt", "Exp")},
     **register_compute.FORMS,  # Compare, Compares, Select, And/Or/Xor/Not, Cast, Reduce, Arange
@@ -48,7 +48,11 @@ FORMS: dict[str, tuple[tuple[str, ...], ...]] = {
 REGISTER_ONLY_NAMES = frozenset({"UpdateMask", "CreateMask", "LoadAlign", "StoreAlign", "LocalMemBar", "LoadUnAlign",
                                  "LoadUnAlignPre", "StoreUnAlign", "StoreUnAlignPost", "DataCopyUnAlign",
                                  "DataCopyUnAlignPre", "DataCopyUnAlignPost", "CreateAddrReg", "ShiftLefts",
-                                 "ShiftRights", "MaskPack", "MaskUnPack", "DataCopyGather"})
+                                 "ShiftRights", "MaskPack", "MaskUnPack", "DataCopyGather", "Mula", "FusedMulDstAdd"})
+# the register API's other names of a modelled call: each calls the same implementation with the same template
+# arguments (impl/basic_api/reg_compute/kernel_reg_compute_vec_binary_intf_impl.h: Mula -> MulAddDstImpl;
+# kernel_reg_compute_vec_fused_intf_impl.h: FusedMulDstAdd -> FusedMulDstAddImpl, MulDstAdd's)
+SAME_IMPL = {"Mula": "MulAddDst", "FusedMulDstAdd": "MulDstAdd"}
 # the CTRL special register's accessors (AscendC::, kernel_operator_common_intf.h), lowered with the register API
 CTRL_CALLS = frozenset({"GetCtrlSpr", "SetCtrlSpr", "ResetCtrlSpr"})
 # template arguments that select nothing the model does not do already
@@ -247,7 +251,7 @@ def call(lw: FunctionLowerer, e: A.Call, name: str, targs: list[A.TemplateArg] |
     if name in CTRL_CALLS:
         return _ctrl(lw, e, name, targs or [])
     targs = targs or []
-    name = register_compute.ALIASES.get(name, name)
+    name = register_compute.ALIASES.get(name, SAME_IMPL.get(name, name))
     if name in register_moves.NAMES or (name in ("Gather", "Scatter") and len(e.args) == 4):
         # loads, stores, their distributions, post-update and AddrReg forms; Gather(dst, ubAddr, index, mask) and
         # Scatter(ubAddr, src, index, mask)

@@ -249,6 +249,7 @@ const BASIC: &[(&str, char)] = &[
     ("Sqrt", 'E'),
     ("Div", 'D'),
     ("MulAddDst", 'A'),
+    ("MulDstAdd", 'A'), // the register API's dst * src0 + src1, one fused pass as MulAddDst
     ("FusedMulAdd", 'A'),
     ("MulAdd", 'A'),
     ("WholeReduceSum", 'R'),

@@ -46,12 +46,14 @@ enum Kind {
         /// Div with a DivSpecificMode whose algorithm flushes subnormal results to zero (`*_FTZ_TRUE`)
         ftz: bool,
     },
-    /// dst = src0 * src1 + dst, fused (ops::mul_add_dst)
+    /// dst = src0 * src1 + dst (MulAddDst), or with `dst_factor` dst = dst * src0 + src1 (MulDstAdd); fused
+    /// (ops::mul_add_dst)
     MulAddDst {
         dst: usize,
         a: usize,
         b: usize,
         mask: usize,
+        dst_factor: bool,
     },
     Scalar {
         op: RegBinOp,
@@ -204,14 +206,17 @@ fn decode(a: &Args) -> Result<Box<dyn crate::api::ApiOp>, String> {
             mask: p("mask")?,
             ftz: api == "Div" && a.targ("ftz") == Some("1"),
         },
-        "MulAddDst" if mode == MergeMode::Merging => {
-            return Err("MulAddDst with MaskMergeMode::MERGING (the page: not supported yet)".to_string())
+        "MulAddDst" | "MulDstAdd" if mode == MergeMode::Merging => {
+            return Err(format!(
+                "{api} with MaskMergeMode::MERGING (the page: not supported yet)"
+            ))
         }
-        "MulAddDst" => Kind::MulAddDst {
+        "MulAddDst" | "MulDstAdd" => Kind::MulAddDst {
             dst: v("dst")?,
             a: v("src0")?,
             b: v("src1")?,
             mask: p("mask")?,
+            dst_factor: api == "MulDstAdd",
         },
         "Adds" | "Muls" | "Maxs" | "Mins" | "ShiftLefts" | "ShiftRights" => Kind::Scalar {
             op: bin(api).unwrap_or(RegBinOp::Add),
@@ -343,10 +348,16 @@ impl RegCall {
                     ops::flush_subnormals(t, self.file(cx).vreg(dst));
                 }
             }
-            Kind::MulAddDst { dst, a, b, mask } => {
+            Kind::MulAddDst {
+                dst,
+                a,
+                b,
+                mask,
+                dst_factor,
+            } => {
                 let m = self.mask_of(cx, Some(mask));
                 let src = self.file(cx).read(&[a, b]);
-                ops::mul_add_dst(t, self.file(cx).vreg(dst), &src[0], &src[1], &m);
+                ops::mul_add_dst(t, self.file(cx).vreg(dst), &src[0], &src[1], &m, dst_factor);
             }
             Kind::Scalar {
                 op,
@@ -417,6 +428,7 @@ pub fn register(r: &mut Registry) {
         "Sub",
         "Mul",
         "MulAddDst",
+        "MulDstAdd",
         "Div",
         "Max",
         "Min",

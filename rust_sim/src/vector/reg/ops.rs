@@ -249,11 +249,17 @@ pub fn flush_subnormals(t: DType, dst: &mut VReg) {
 /// dst on the active lanes, "在硬件层面单条指令完成乘加融合计算" (one fused instruction, more precise than Mul then
 /// Add): floats as f64's fused multiply-add rounded to `t` (the product of two f32 / half / bf16 is exact in f64;
 /// the sum is rounded there and again to `t`, which differs from one rounding only on rare ties), integers
-/// wrapping. The page supports only ZEROING ("MERGING模式当前不支持"): the caller refuses MERGING.
-pub fn mul_add_dst(t: DType, dst: &mut VReg, a: &VReg, b: &VReg, mask: &MaskReg) {
+/// wrapping. With `dst_factor`, `MulDstAdd(dstReg, src0Reg, src1Reg, mask)` (MulDstAdd.md, "融合乘加"): dst = dst *
+/// src0 + src1, the same fused operation with dst as a factor. Both pages support only ZEROING ("MERGING模式当前不
+/// 支持"): the caller refuses MERGING.
+pub fn mul_add_dst(t: DType, dst: &mut VReg, a: &VReg, b: &VReg, mask: &MaskReg, dst_factor: bool) {
     let values: Vec<u64> = (0..dst.lanes(t))
         .map(|i| {
-            let (x, y, z) = (a.get(t, i), b.get(t, i), dst.get(t, i));
+            let (x, y, z) = if dst_factor {
+                (dst.get(t, i), a.get(t, i), b.get(t, i))
+            } else {
+                (a.get(t, i), b.get(t, i), dst.get(t, i))
+            };
             if t.is_float() {
                 t.from_f64(t.to_f64(x).mul_add(t.to_f64(y), t.to_f64(z)))
             } else {
@@ -360,7 +366,7 @@ mod tests {
             floats(&[5.0, 1.0 - f32::EPSILON, 4.0]),
         );
         let mut d = floats(&[1.0, -1.0, 7.0]);
-        mul_add_dst(DType::F32, &mut d, &a, &b, &MaskReg::first(W, DType::F32, 2));
+        mul_add_dst(DType::F32, &mut d, &a, &b, &MaskReg::first(W, DType::F32, 2), false);
         assert_eq!(f(&d, 0), 11.0);
         // (1 + e)(1 - e) - 1 = -e^2: fused it is kept; a rounded product (1.0) would give 0
         assert_eq!(f(&d, 1), -f32::EPSILON * f32::EPSILON);
@@ -370,12 +376,21 @@ mod tests {
         x.set(DType::I16, 0, DType::I16.from_i64(300));
         y.set(DType::I16, 0, DType::I16.from_i64(300));
         i.set(DType::I16, 0, DType::I16.from_i64(-7));
-        mul_add_dst(DType::I16, &mut i, &x, &y, &MaskReg::first(W, DType::I16, 1));
+        mul_add_dst(DType::I16, &mut i, &x, &y, &MaskReg::first(W, DType::I16, 1), false);
         assert_eq!(
             DType::I16.to_i64(i.get(DType::I16, 0)),
             (90_000i64 - 7) as i16 as i64,
             "wraps"
         );
+    }
+
+    #[test]
+    fn mul_dst_add_multiplies_dst_and_adds_the_second_source() {
+        let (a, b) = (floats(&[5.0, 1.0 - f32::EPSILON]), floats(&[1.0, -1.0]));
+        let mut d = floats(&[2.0, 1.0 + f32::EPSILON]);
+        mul_add_dst(DType::F32, &mut d, &a, &b, &MaskReg::first(W, DType::F32, 2), true);
+        assert_eq!(f(&d, 0), 11.0, "dst * src0 + src1");
+        assert_eq!(f(&d, 1), -f32::EPSILON * f32::EPSILON, "fused");
     }
 
     #[test]
