@@ -144,7 +144,8 @@ class AssignmentLowering:
                 self.scope.without_namespaces(target.qname.parts)) == 1):
             # (`Ns::procNum = 0`: a namespace's variable, which only a block-local one is here: block_local.py)
             name = target.qname.parts[-1].name
-            b = self.lookup(name) if len(target.qname.parts) == 1 else block_local.binding(self, name)
+            b = self.lookup(name) if len(target.qname.parts) == 1 else \
+                block_local.binding(self, name, [p.name for p in target.qname.parts[:-1]])
             if isinstance(b, Cell):
                 self.store(b, value, node)
                 return

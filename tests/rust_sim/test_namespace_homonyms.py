@@ -144,6 +144,25 @@ extern "C" __global__ __aicore__ void k(GM_ADDR y, GM_ADDR workspace, GM_ADDR ti
 }
 """
 
+BLOCK_LOCALS = """#include "kernel_operator.h"
+using namespace AscendC;
+namespace A {
+__BLOCK_LOCAL__ __inline__ int32_t b = 1;
+}
+namespace B {
+__BLOCK_LOCAL__ __inline__ int32_t b = 2;
+}
+extern "C" __global__ __aicore__ void k(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    GlobalTensor<int32_t> yGm;
+    yGm.SetGlobalBuffer((__gm__ int32_t *)y, 3);
+    A::b = 5;
+    B::b = B::b + 10;
+    yGm.SetValue(0, A::b);
+    yGm.SetValue(1, B::b);
+    yGm.SetValue(2, A::b + B::b);
+}
+"""
+
 
 def _run(tmp_path: Path, text: str, n: int) -> object:
     src = tmp_path / "k.cpp"
@@ -197,3 +216,10 @@ def test_a_variable_passed_to_a_reference_parameter_is_written(tmp_path: Path) -
                  and "'count', which the program writes" in d.message}
         assert {14, 16} <= lines, (write, [str(d) for d in result.findings])
         assert 7 not in list(result.outputs["y"]), write  # (no initial value read as if nothing wrote it)
+
+
+def test_each_namespace_has_its_own_block_local_variable(tmp_path: Path) -> None:
+    # `A::b = 5` stores into A's (lower_assign passes the qualifier), not into whichever b was declared last
+    result = _run(tmp_path, BLOCK_LOCALS, 3)
+    assert result.ok and not result.findings, [str(d) for d in result.findings]
+    np.testing.assert_array_equal(result.outputs["y"], [5, 12, 17])
