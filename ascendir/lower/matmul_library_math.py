@@ -13,7 +13,8 @@ was unknown), so a core stopped at the first one. As those headers define them:
   have one type (deduction succeeds and the exact match wins), else `CeilAlign(uint16_t, uint16_t)`
   (batch_matmul_utils.h:93, `CeilDiv(num1, num2) * num2`).
 * Ceil<T> (:390) and CeilT<T> (:204): `(num1 + num2 - 1) / num2` in T (int for a T narrower than int, converted
-  back); CeilAlignT<T> (:211): that times num2. Both operands must have one type (else deduction fails: a gap).
+  back); CeilAlignT<T> (:211): that times num2. Both operands must have one type (else deduction fails: a gap),
+  but for Ceil, whose operands of two types call the basic API's `uint32_t Ceil(uint32_t, uint32_t)`.
 
 Each asserts num2 > 0 (ASSERT / ASCENDC_ASSERT, compiled out of a release kernel): a zero divisor divides by zero,
 as the kernel would. A program's own function of one of these names is found before this (calls.py).
@@ -49,6 +50,11 @@ def call(lw: FunctionLowerer, e: A.Call, name: str) -> Val | None:
         t: C.Scalar = a.ctype  # type: ignore[assignment]  # the template, T deduced from both operands
     elif name in ("CeilDiv", "CeilAlign"):
         t = _U16  # the uint16_t overload
+    elif name == "Ceil":
+        # deduction fails, so the basic API's non-template `uint32_t Ceil(uint32_t, uint32_t)` (namespace AscendC,
+        # impl/basic_api/utils/kernel_utils_ceil_oom_que.h:45, beside the library's template) is the viable one:
+        # ops-transformer ffn's `Ceil(n1, tilingData->mm1TilingData.baseN)` of a uint32_t and an int32_t
+        t = C.U32
     else:
         raise Unsupported(f"{name}<T>({a.ctype}, {b.ctype}): T is deduced as two types (no overload is viable)", e)
     wide = C.I32 if t.bits < 32 else t  # (C's integer promotions: a uint16_t sum is an int)

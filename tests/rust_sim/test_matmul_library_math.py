@@ -61,3 +61,18 @@ def test_the_matmul_librarys_helpers_compute_as_their_headers(tmp_path: Path) ->
 def test_a_programs_own_ceil_div_is_called(tmp_path: Path) -> None:
     own = "__aicore__ inline uint64_t CeilDiv(uint64_t a, uint64_t b) { return a / b + 1000; }"
     assert list(_run(tmp_path, own)[:2]) == [1014, 11000]  # 100 / 7 + 1000, 70000 / 7 + 1000: no narrowing
+
+
+def test_ceil_of_two_types_is_the_basic_apis_uint32_overload(tmp_path: Path) -> None:
+    # Ceil(uint32_t, int): the library's Ceil<T> deduces T two ways and is not viable; the basic API's
+    # `uint32_t Ceil(uint32_t, uint32_t)` (kernel_utils_ceil_oom_que.h:45) is called: 33 / 16 up is 3, and with
+    # -1 as uint32_t (2^32 - 1), (33 + 2^32 - 2) mod 2^32 = 31 over 2^32 - 1 is 0. Before: 'Ceil<T>(uint32_t,
+    # int32_t): T is deduced as two types', the core stopped there (ops-transformer ffn).
+    own = "constexpr int32_t MINUS_ONE = -1;"
+    source = KERNEL.replace("Ceil(c, 16U)", "Ceil(c, 16)").replace("CeilT(a, b)", "Ceil(c, MINUS_ONE)")
+    src = tmp_path / "mm_ceil.cpp"
+    src.write_text(source.replace("OWN", own), encoding="utf-8")
+    x = np.array([100, 7, 70000, 33, 0, 0, 0, 0], np.int64)
+    result = run(str(src), {"x": x}, block_dim=1, outputs={"z": ((8,), "int64")})
+    assert result.ok, [str(d) for d in result.findings]
+    assert [result.outputs["z"][5], result.outputs["z"][7]] == [3, 0]
