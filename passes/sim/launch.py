@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from frontend.diagnostics import Diagnostic, Note, Span, error, warning
+from passes.sim.launch_args import check_arguments, missing_path
 from passes.sim.launch_buffers import _allocation, _buffers, allocation_size
 from passes.sim.launch_kernel import entry_files, kernel_name, key_not_lowered, lower_given_key
 from passes.sim.launch_tensors import (
@@ -80,6 +81,8 @@ def load_source(source: Any, fmt: str = "auto", chip: str | None = None,
         if not bundles:
             raise SimError(f"{source}: nothing to run there")
         bundle = bundles[0]
+    elif (missing := missing_path(source)) is not None:
+        raise SimError(f"{missing}: no such file or folder")
     elif isinstance(source, str):
         bundle = read_text(source, "<input>.cpp" if fmt in ("auto", "cpp") else "<input>", fmt=fmt)
     else:
@@ -104,6 +107,8 @@ def run(source: Any, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray], at
     evaluated) allocates it; it wins over a host tiling function's. `tiling_data` is the bytes of the tiling
     parameter's memory for a kernel with no host code, which the kernel reads itself (raw words, a cursor): the
     tiling values given by name (`tiling`) reach only the fields of a struct it reads."""
+    dtypes = check_arguments(block_dim=block_dim, budget=budget, tiling=tiling, tiling_key=tiling_key,
+                             dtypes=dtypes, workspace=workspace)
     program, chip = load_source(source, fmt, chip, defines)
     return run_loaded(program, chip, inputs, attrs, block_dim=block_dim, tiling=tiling, tiling_key=tiling_key,
                       outputs=outputs, budget=budget, outputs_initialised=outputs_initialised, timing=timing,

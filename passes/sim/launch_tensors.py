@@ -54,12 +54,28 @@ def dtype_name(arr: np.ndarray) -> str:
     raise SimError(f"arrays of dtype {arr.dtype} cannot be passed to a kernel")
 
 
+# the names of the op descriptions and of C++ for the dtypes the launch allocates (GE_DTYPES's spellings)
+DTYPE_ALIASES = {"half": "float16", "fp16": "float16", "float": "float32", "fp32": "float32",
+                 "double": "float64", "bf16": "bfloat16"}
+
+
+def given_dtype_name(value: Any) -> str:
+    """The launch's name of a dtype a caller gives as a name (any spelling of DTYPE_ALIASES), a numpy type or
+    a numpy dtype; another value as str() gives it (launch_args.dtype_given rejects the unknown ones)."""
+    if isinstance(value, str):
+        return DTYPE_ALIASES.get(value.strip().lower(), value.strip().lower())
+    try:
+        return np.dtype(value).name
+    except TypeError:
+        return str(value)
+
+
 def _dtype_of(value: Any) -> str | None:
     """The dtype name of an input or output given as an array, a TensorSpec or (shape, dtype)."""
     if isinstance(value, np.ndarray):
         return dtype_name(value)
     if isinstance(value, tuple) and len(value) == 2:
-        return str(value[1])
+        return given_dtype_name(value[1])
     return getattr(value, "dtype", None) if not isinstance(value, (list, dict)) else None
 
 
@@ -140,7 +156,9 @@ def _given_outputs(outputs: Any, names: list[str]) -> dict[str, Any]:
         if isinstance(value, np.ndarray | TensorSpec):
             return value
         if isinstance(value, tuple) and len(value) == 2:
-            return TensorSpec(tuple(value[0]), str(value[1]))
+            from passes.sim.launch_args import dtype_given  # (it imports this module's names)
+
+            return TensorSpec(tuple(value[0]), dtype_given(value[1], f"output {name}"))
         raise SimError(f"output {name}: give an array, a TensorSpec or (shape, dtype), or a list of them")
 
     found: dict[str, Any] = {}

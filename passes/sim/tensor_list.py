@@ -47,6 +47,7 @@ def is_tensor_list(value: object) -> bool:
     tuple whose items are arrays or tensor specs, not a (shape, dtype) pair."""
     if not isinstance(value, (list, tuple)):
         return False
-    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], str):
-        return False  # (shape, dtype)
+    if isinstance(value, tuple) and len(value) == 2 and (
+            isinstance(value[1], str | np.dtype) or isinstance(value[1], type) and issubclass(value[1], np.generic)):
+        return False  # (shape, dtype), the dtype a name, a numpy dtype or a numpy scalar type (np.float16)
     return all(not isinstance(v, (int, float, str, bool)) for v in value)
