@@ -160,7 +160,12 @@ def _lower_program(program: Program, options: LoweringOptions | None = None) -> 
                 kernel = lower_entry(make_lowerer(), fn, template, reporter, target)
                 lowered = [kernel] if kernel is not None else []
                 if kernel is None:
-                    why = next((d.message for d in reporter.diagnostics[seen:] if d.is_error), "see the findings")
+                    # its error, else what it reported without one (nested too deeply: a warning, ASC103), with
+                    # its place when that is not the entry's own
+                    said = [d for d in reporter.diagnostics[seen:] if d.is_error] or reporter.diagnostics[seen:]
+                    why = said[0].message if said else "see the findings"
+                    if said and said[0].span is not None and said[0].span.line != getattr(fn.span, "line", None):
+                        why = f"{os.path.basename(str(said[0].span.file))}:{said[0].span.line}: {why}"
                     not_lowered.append(not_lowered_record(fn, opts.tiling_key, f"its lowering failed ({why})",
                                                           opts.tiling_key is not None))
             except KernelTooLarge as exc:

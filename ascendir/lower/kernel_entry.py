@@ -17,7 +17,7 @@ from ascendir.lower.diagnostics import NOT_MODELLED, Reporter, span_of
 from ascendir.lower.function import Frame, FunctionLowerer, KernelTooLarge, Unsupported
 from ascendir.lower.values import Val
 from frontend import ast as A
-from frontend.diagnostics import Note, error, warning
+from frontend.diagnostics import Note, Span, error, warning
 
 
 INTERNAL_ERROR = "ASC000"
@@ -52,8 +52,11 @@ def lower_entry(lowerer: FunctionLowerer, fn: A.FunctionDecl, template: list[A.T
     except Unsupported as exc:  # outside any statement (a kernel parameter, a template argument)
         reporter.failed(exc)
         return None
-    except RecursionError:
-        reporter.unsupported("expressions or templates nested too deeply to follow", fn)
+    except RecursionError as exc:
+        # the whole entry is left out: said where the lowering was when Python's recursion limit ran out (a
+        # template instantiating itself, a chain of 10000 '+'), not at the kernel's signature
+        reporter.add(warning(NOT_MODELLED, "expressions or templates nested too deeply to follow here; the kernel "
+                             f"'{fn.name.parts[-1].name}' is left out", deepest_span(exc) or span_of(fn)))
         return None
     except KernelTooLarge:
         raise
@@ -67,6 +70,21 @@ def lower_entry(lowerer: FunctionLowerer, fn: A.FunctionDecl, template: list[A.T
     if target is not None:
         kernel.attributes[TARGET_CHIP_ATTR] = StringAttr(target)
     return kernel
+
+
+def deepest_span(exc: BaseException) -> Span | None:
+    """The place of the innermost source node the failing call stack was working on: of each frame from the
+    outermost in, the last local that is a node with a place (the frames are the lowering's recursive visitors,
+    whose locals are the statements and expressions they lower)."""
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        for value in tb.tb_frame.f_locals.values():
+            if isinstance(value, A.Node) and value.span is not None:
+                span = span_of(value)
+                found = span if span.line else found
+        tb = tb.tb_next
+    return found
 
 
 def lower_kernel(lw: FunctionLowerer, fn: A.FunctionDecl, template: list[A.TemplateParam] | None) -> asc.KernelOp:

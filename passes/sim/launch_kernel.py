@@ -44,10 +44,13 @@ def _lost(module: Any, files: set[str] | None, key: int | None) -> list[dict[str
     is left to run (another kernel of the program may be the one launched)."""
     from ascendir.dialects import ascendc as asc
 
-    if key is None:
-        return []
     records = not_lowered(module, files)
-    if files or not any(isinstance(op, asc.KernelOp) for op in module.walk()):
+    no_kernel = not any(isinstance(op, asc.KernelOp) for op in module.walk())
+    if key is None:
+        # no key chosen: an entry left out says why the launch has nothing to run (before, 'the program has no
+        # kernel', with no place), but not where another kernel runs
+        return [r for r in records if r["key"] == -1] if no_kernel else []
+    if files or no_kernel:
         return [r for r in records if r["key"] in (-1, key)]
     return [r for r in records if r["key"] == key]
 
@@ -94,8 +97,8 @@ def kernel_name(program: Any, module: Any, key: int | None = None, chip: str | N
         # entry (another chip's) running in its place
         from frontend.diagnostics import Span
 
-        exc = NotModelled(f"kernel '{lost[0]['kernel']}' for tiling key {key}: it was not lowered "
-                          f"({lost[0]['reason']})")
+        exc = NotModelled(f"kernel '{lost[0]['kernel']}'{'' if key is None else f' for tiling key {key}'}: it was "
+                          f"not lowered ({lost[0]['reason']})")
         exc.span = Span.point(lost[0]["file"], lost[0]["line"], lost[0]["col"]) if lost[0]["line"] else None
         raise exc
     if keyed and key is not None:
