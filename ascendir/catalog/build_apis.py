@@ -81,7 +81,7 @@ class ApiTableBuilder:
         outer_vars = frozenset(tp.name for tp in outer if tp.is_type)
         overloads = []
         for raw in raw_overloads:
-            check_keys(raw, {"id", "sig", "note"}, where)
+            check_keys(raw, {"id", "sig", "note", "archs"}, where)
             sig = require(raw, "sig", where)
             key = (sig, outer_vars)
             if key not in self.parsed:
@@ -90,8 +90,10 @@ class ApiTableBuilder:
                 except SignatureError as exc:
                     raise CatalogError(f"{where}: overload {raw.get('id')}: {exc}") from exc
             tparams, params, returns = self.parsed[key]
+            ov_archs = raw.get("archs")
             overloads.append(
-                Overload(require(raw, "id", where), sig, tparams, params, returns, raw.get("note"))
+                Overload(require(raw, "id", where), sig, tparams, params, returns, raw.get("note"),
+                         frozenset(int(a) for a in ov_archs) if ov_archs is not None else None)
             )
         ids = [ov.id for ov in overloads]
         if len(set(ids)) != len(ids):

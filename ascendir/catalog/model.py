@@ -138,6 +138,9 @@ class Overload:
     params: tuple[Param, ...]
     returns: Param | None = None
     note: str | None = None
+    # architectures this form exists on, where the API's other forms exist on more (Sort's SortConfig forms: the
+    # 950's only); None = wherever the API does
+    archs: frozenset[int] | None = None
 
     def __repr__(self) -> str:
         return f"Overload({self.id}: {self.signature})"

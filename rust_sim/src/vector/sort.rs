@@ -22,13 +22,14 @@
 //!
 //! This file holds the pure semantics (the pair, the order, the merge) and what the calls share; sort/sort32.rs
 //! has Sort32 and Sort, sort/mrgsort.rs MrgSort and GetMrgSortResult, sort/extract.rs Concat, Extract and
-//! GetSortLen / GetSortOffset.
+//! GetSortLen / GetSortOffset; sort/config.rs the Ascend 950's Sort with a SortConfig (values in, values out).
 
 use crate::api::{Args, Registry};
 use crate::checks::code;
 use crate::core::Ctx;
 use crate::dtype::DType;
 
+mod config;
 mod extract;
 mod mrgsort;
 mod sort32;
@@ -198,6 +199,16 @@ fn flag(a: &Args, name: &str) -> bool {
 pub fn register(r: &mut Registry) {
     r.add("Sort32.plain", decode_sort32);
     r.add("Sort.plain", decode_sort);
+    // the 950's forms with a SortConfig template argument, with or without indices and a sharedTmpBuffer
+    let forms = [
+        "config",
+        "config_index",
+        "config_src_index",
+        "config_tmp",
+        "config_index_tmp",
+        "config_src_index_tmp",
+    ];
+    r.add_all(&["Sort"], &forms, config::decode);
     r.add("MrgSort.info", decode_mrgsort_info);
     r.add("MrgSort.plain", decode_mrgsort_lists);
     r.add("GetMrgSortResult.plain", decode_result);
