@@ -8,6 +8,8 @@ Team-written programs in the shape of catlass's."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from click.testing import CliRunner
 
@@ -179,3 +181,27 @@ def test_in_device_code_a_key_known_at_run_time_tests_each_entry(tmp_path) -> No
                  outputs={"y": ((4,), "float32")})
     assert result.ok and not result.findings, [str(f) for f in result.findings]
     assert result.outputs["y"].tolist() == [2.0, 6.0, 9.0, 8.0]
+
+
+def test_in_device_code_a_run_time_key_no_entry_has_is_a_gap_where_reached(tmp_path) -> None:
+    # key 5 is in neither entry: C++ calls the null pointer operator[] inserted (undefined); the dispatch used to
+    # run its last case for it silently (y[2] == 6.0, Twice's), now the run reports the call where it is reached
+    from passes.sim import run
+
+    (tmp_path / "k.cpp").write_text(DEVICE_TABLE)
+    x = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
+    result = run(str(tmp_path / "k.cpp"), {"x": x, "mode": np.array([7, 9, 5, 7], np.uint32)}, block_dim=1,
+                 outputs={"y": ((4,), "float32")})
+    messages = [f.message for f in result.findings if f.code == "ASC958"]
+    assert not result.ok and any("'scales' has no entry of the key" in m for m in messages), messages
+    assert all(f.span is not None and f.span.line == 14 for f in result.findings if f.code == "ASC958")
+
+
+def test_a_call_main_reaches_with_two_keys_is_not_lowered_with_the_first(tmp_path, monkeypatch) -> None:
+    # keys 0x102 then 0x103 in a loop: C++ runs LaunchTwo, then LaunchThree (y = 3 * 4 * x last); main was
+    # lowered again with the first key the run met for every pass, LaunchTwo's 8 * x with 0 errors
+    monkeypatch.setattr(sys.modules[__name__], "MAIN", MAIN.replace(
+        "    launchMap[key](dX, dY, dT, t);", "    for (int j = 0; j < 2; ++j) { launchMap[key + j](dX, dY, dT, t); }"))
+    result, _ = _run(tmp_path, IN_A_LOOP, "8 2 0 1")
+    assert result.exit_code != 0, result.output
+    assert "takes more than one value there" in result.output, result.output

@@ -32,7 +32,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, scf
+from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.lower import ctypes as C
 from ascendir.lower.errors import Unsupported
@@ -289,7 +290,7 @@ def _left_out(lw: FunctionLowerer, table: _Table, e: A.Call) -> Val:
 
     lw.host_program.awaiting_keys += 1  # type: ignore[union-attr]
     gap(lw, f"the entry of '{table.name}' this call reaches depends on a key main computes that the run could not "
-        "evaluate: the call is left out", e)
+        "evaluate (or that takes more than one value there): the call is left out", e)
     returns = _return_type(lw, table)
     if returns is None or isinstance(returns, C.VoidT):
         return Val(C.VoidT())
@@ -325,4 +326,23 @@ def _entry_number(lw: FunctionLowerer, table: _Table, key: Val, e: A.Call) -> Va
         numbers.add(n)
         hit = lw.ssa(lw.compare("==", key, Val(key.ctype, const=k), e), e)
         number = lw.emit(arith.SelectOp(hit, lw.const_ssa(n, C.I32, e), number), e).results[0]
+    _missing_key(lw, table, number, e)
     return Val(C.Pointer(C.VoidT()), obj=Tagged(Table(None, None, numbers), number))
+
+
+def _missing_key(lw: FunctionLowerer, table: _Table, number: SSAValue, e: A.Call) -> None:
+    """A run-time key no entry has: `operator[]` inserts a null pointer and the call through it is undefined (a
+    fault on the device). The dispatch would run its last case for it, so a core that gets there meets a gap
+    at the call instead (ASC958 where the run reaches it), never a result of an entry the key does not name."""
+    from ascendir.dialects import ascendc as asc
+    from ascendir.lower.fast_ops import file_line_col
+    from frontend.diagnostics import as_span
+
+    null = lw.emit(arith.CmpiOp(number, lw.const_ssa(0, C.I32, e), "eq"), e).results[0]
+    if_op = lw.emit(scf.IfOp(null, [], Region(Block())), e)
+    with lw.at_end_of(if_op.regions[0].block):
+        span = as_span(e.span)
+        gap = lw.emit(asc.LeftOutOp(f"'{table.name}' has no entry of the key this call reaches: C++ calls a null "
+                                    "function pointer there (undefined)"), e)
+        gap.location = file_line_col(span.file, span.line, span.col)
+        lw.emit(scf.YieldOp(), e)

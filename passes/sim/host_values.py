@@ -19,6 +19,12 @@ import math
 
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType
 
+from ascendir.lower.function_tables import KEY_MARK
+
+# the keys of calls through a table of functions (ascendir/lower/function_tables.py): main is lowered again with
+# the one value its key has, so a call its code reaches with two keys (in a loop) is no value (the first would
+# launch the first entry for every pass, silently)
+_ONE_VALUE = "count." + KEY_MARK
 _STEPS = 2_000_000  # operations evaluated at most: main's code before the launch loops over shapes, not elements
 _BINARY = {
     "arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
@@ -69,7 +75,8 @@ def marked_values(kernel: Any, prefix: str) -> tuple[dict[str, Any], set[str], l
         ev.block(kernel.body.block)
     except _Stop:
         ev.unknown.update(ev.marks_in(kernel))
-    return ev.found, ev.unknown - set(ev.found), ev.past_end
+    found = {k: v for k, v in ev.found.items() if k not in ev.varying}
+    return found, (ev.unknown | ev.varying) - set(found), ev.past_end
 
 
 def _bitcast(value: Any, to: Any) -> Any:
@@ -97,6 +104,7 @@ class _Evaluator:
         self.memory: dict[Any, dict[tuple[int, ...], Any]] = {}  # alloca result -> element index -> value
         self.found: dict[str, int] = {}
         self.unknown: set[str] = set()
+        self.varying: set[str] = set()  # marks of _ONE_VALUE reached with different values
         self.past_end: list[str] = []
         self.steps = 0
 
@@ -160,7 +168,10 @@ class _Evaluator:
                 if self.get(op.operands[0]) is None:
                     self.unknown.add(callee[len(self.prefix):])
                 else:
-                    self.found.setdefault(callee[len(self.prefix):], int(self.get(op.operands[0])))
+                    what, value = callee[len(self.prefix):], int(self.get(op.operands[0]))
+                    if what.startswith(_ONE_VALUE) and self.found.get(what, value) != value:
+                        self.varying.add(what)
+                    self.found.setdefault(what, value)
             return
         if name == "arith.constant":
             attr = op.properties.get("value", op.attributes.get("value"))
