@@ -205,3 +205,44 @@ def test_a_call_main_reaches_with_two_keys_is_not_lowered_with_the_first(tmp_pat
     result, _ = _run(tmp_path, IN_A_LOOP, "8 2 0 1")
     assert result.exit_code != 0, result.output
     assert "takes more than one value there" in result.output, result.output
+
+
+NAMESPACE_TABLES = """\
+#include "kernel_operator.h"
+#include <unordered_map>
+namespace N {
+__aicore__ inline float Twice(float v) { return v * 2.0f; }
+__aicore__ inline float Thrice(float v) { return v * 3.0f; }
+std::unordered_map<uint32_t, float (*)(float)> scales = {{7, Twice}, {9, Thrice}};
+__aicore__ inline float Apply(uint32_t m, float v) { return scales[m](v); }
+}
+namespace M {
+__aicore__ inline float Once(float v) { return v; }
+std::unordered_map<uint32_t, float (*)(float)> scales = {{7, Once}, {9, Once}};
+}
+extern "C" __global__ __aicore__ void scale_by_mode(GM_ADDR x, GM_ADDR mode, GM_ADDR y)
+{
+    AscendC::GlobalTensor<float> xg, yg;
+    AscendC::GlobalTensor<uint32_t> mg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 4);
+    mg.SetGlobalBuffer((__gm__ uint32_t *)mode, 4);
+    yg.SetGlobalBuffer((__gm__ float *)y, 4);
+    for (uint32_t i = 0; i < 4; ++i) {
+        yg.SetValue(i, N::Apply(mg.GetValue(i), xg.GetValue(i)) + M::scales[7](0.0f));
+    }
+}
+"""
+
+
+def test_a_table_in_a_namespace_is_found_by_the_lookup_rules(tmp_path) -> None:
+    # 'scales' in N's code is N::scales ([basic.lookup.unqual]), M::scales another table of that name; before,
+    # the table was looked up by the bare name only (Scope.constants keys qualified names): 'global variable
+    # 'scales' is not a constant', nothing written
+    from passes.sim import run
+
+    (tmp_path / "k.cpp").write_text(NAMESPACE_TABLES)
+    x = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
+    result = run(str(tmp_path / "k.cpp"), {"x": x, "mode": np.array([7, 9, 9, 7], np.uint32)}, block_dim=1,
+                 outputs={"y": ((4,), "float32")})
+    assert result.ok and not result.findings, [str(f) for f in result.findings]
+    assert result.outputs["y"].tolist() == [2.0, 6.0, 9.0, 8.0]

@@ -134,7 +134,10 @@ def _table(lw: FunctionLowerer, name: A.Name) -> _Table | None:
         return bound.obj.table
     if bound is not None:
         return None  # a local or parameter of that name
-    found = lw.scope.constants.get(name.qname.text) or lw.scope.constants.get(parts[-1].name)
+    from ascendir.lower import namespace_lookup
+
+    # (by the lookup rules, from the namespace the call is written in: 'scales' in N's code is N::scales)
+    found = namespace_lookup.variable(lw, parts[-1].name, namespace_lookup.qualifier_of(name.qname), name)
     if found is None:
         return None
     _, decl = found
