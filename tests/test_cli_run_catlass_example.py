@@ -115,3 +115,35 @@ def test_basic_conv2d_example_matches_numpy(tmp_path) -> None:
     got = np.load(out / "deviceOutput.npy").astype(np.float32).reshape(batch, cout1, ho, wo, c0)
     got = got.transpose(0, 2, 3, 1, 4).reshape(batch, ho, wo, cout)
     assert np.allclose(got, want, rtol=1e-2, atol=2e-2 * np.abs(want).max())
+
+
+OPTIMIZED_MATMUL_TLA = CATLASS / "examples" / "14_optimized_matmul_tla" / "optimized_matmul_tla.cpp"
+
+
+@pytest.mark.skipif(not OPTIMIZED_MATMUL_TLA.exists(), reason=f"needs a checkout of catlass at {CATLASS}")
+def test_optimized_matmul_tla_example_matches_numpy(tmp_path) -> None:
+    """14_optimized_matmul_tla (issue 29): a MIX kernel whose AIVs first copy A (row-major, 128 columns) and B
+    (column-major, 128 rows) into 128 x 256 / 256 x 256 padded blocks of the workspaces deviceWA / deviceWB (rows
+    of 256 elements: a stride of 128 is not 256-aligned), then the AICs multiply the padded copies. Host main builds
+    the padded layouts with GetPaddingLayout, whose `uint32_t blockRows` is given tla's Int<128>{}: before, the
+    parameter kept the Int<128> (tests/rust_sim/test_object_converted_to_number.py), the layout's type was not
+    PaddingMatrixBlockND's LayoutInnerDstGm and the padding transposed the blocks (ASC953, C wrong everywhere).
+    Other fixes it needed: test_qualified_member_alias.py, test_copy_constructor_beats_base_conversion.py,
+    test_assignment_copies_base_parts.py. B is column-major: deviceB holds B transposed (n x k)."""
+    m, n, k = 256, 512, 128
+    rng = np.random.default_rng(14)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    bt = rng.uniform(-1, 1, (n, k)).astype(np.float16)
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "bt.npy", bt)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, [str(OPTIMIZED_MATMUL_TLA), "-I", str(CATLASS / "include"), "-I",
+                                       str(CATLASS / "examples" / "common"), "--args", f"{m} {n} {k}",
+                                       "--input", f"deviceA={tmp_path / 'a.npy'}", "--input",
+                                       f"deviceB={tmp_path / 'bt.npy'}", "--output-dir", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "0 errors" in result.output
+    c = np.load(out / "deviceC.npy")
+    assert c.dtype == np.float16 and c.shape == (m * n,)
+    want = a.astype(np.float32) @ bt.astype(np.float32).T
+    assert np.allclose(c.reshape(m, n).astype(np.float32), want, rtol=1e-2, atol=1e-2)

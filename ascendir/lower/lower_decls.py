@@ -127,6 +127,10 @@ class DeclarationLowering:
             return
         if init is not None:
             self.check_tensor_conversion(init, t, d, f"the initialisation of '{name}'")
+        if init is not None and isinstance(t, Scalar) and isinstance(init.obj, Instance):
+            # `uint32_t n = Int<7>{};`: a number, by the class's conversion operator ([dcl.init]/17.6.3), not
+            # the object (whose type `MakeShape(n)` would then take), as for a parameter (lower_inline)
+            init = self._converted(init, d)
         if init is not None and isinstance(init.obj, Instance) and not is_ref:
             # `MatrixCoord offset = blockCoord * blockShape;`: a Coord<2> made a MatrixCoord by its constructor
             given = init.obj

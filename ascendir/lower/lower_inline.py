@@ -223,6 +223,11 @@ class FunctionInlining:
                 arg = Val(ptype, self.undef(ptype, node))  # the body sees the declared type: no second error there
             if isinstance(ptype, C.TilingT | C.StructT) and isinstance(arg.ctype, Scalar):
                 arg = self.tiling_view(arg) or arg
+            if isinstance(ptype, Scalar) and isinstance(arg.obj, Instance):
+                # an object given for a parameter declared a number (`uint32_t rows` given tla's `Int<128>{}`): the
+                # parameter is the number the class's conversion operator gives ([dcl.init]/17.6.3), of the
+                # declared type; bound as the object, `MakeShape(rows, ...)` in the body made a shape of Int<128>
+                arg = self._converted(arg, node)
             given = arg.obj
             arg = self._converted_to_class(arg, ptype, p.name, node)
             if isinstance(arg.obj, Instance) and arg.obj is given and not is_ref \
