@@ -38,6 +38,8 @@ def is_block_local(vd: A.VarDecl) -> bool:
 def binding(lw: FunctionLowerer, name: str, qualifier: Sequence[str] | None = None) -> Binding | None:
     """The storage of block-local variable `name` (written with `qualifier`) in the kernel being lowered (made on
     first use), or None when `name` is no such variable, or no kernel is being lowered."""
+    if qualifier is None and lw.frames:
+        qualifier = namespace_lookup.block_using(lw, name)  # (`using A::ctx;` in the block: A's)
     keys = namespace_lookup.keys(lw.scope, name, namespace_lookup.namespace_here(lw), qualifier)
     block = lw.kernel_block
     if block is None or not any(is_block_local(lw.scope.constants[k][0]) for k in keys):

@@ -17,6 +17,7 @@ from xdsl.ir import Block, Region, SSAValue
 
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import absent_inputs, code_pointer, ctypes as C, function_tables, host_program, range_for
+from ascendir.lower import namespace_lookup
 from ascendir.lower.ast_queries import always_exits, callee_name, exits_of, node_text
 from ascendir.lower.astwalk import facts
 from ascendir.lower.ctypes import Scalar
@@ -258,7 +259,9 @@ class StatementLowering:
             if not isinstance(aliased, C.UnknownT) or isinstance(aliased, C.MatmulTypeT | C.RegisterApiT):
                 self.frame.types[st.name] = aliased
             return
-        elif isinstance(st, A.NullStmt | A.EmptyDecl | A.StaticAssert | A.UsingDirective | A.UsingDecl):
+        elif isinstance(st, A.UsingDecl):
+            namespace_lookup.declare_block_using(self, st)  # `using A::cnt;`: `cnt` in this block is A's
+        elif isinstance(st, A.NullStmt | A.EmptyDecl | A.StaticAssert | A.UsingDirective):
             return
         elif isinstance(st, A.MacroDecl):
             self.lower_macro_stmt(st)

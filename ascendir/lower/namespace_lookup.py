@@ -99,7 +99,32 @@ def alias(lw: FunctionLowerer, name: str,
 
 def candidates(lw: FunctionLowerer, name: str, qualifier: Sequence[str] | None = None) -> list[Entry]:
     """What `name` may denote where `lw` lowers code: one declaration, several where the lookup is ambiguous."""
+    if qualifier is None and lw.frames:
+        qualifier = block_using(lw, name)
     return [lw.scope.constants[k] for k in keys(lw.scope, name, namespace_here(lw), qualifier)]
+
+
+# the key a block-scope using-declaration of a name is kept under in the block's scope (never an identifier)
+_USING = "using "
+
+
+def declare_block_using(lw: FunctionLowerer, st: A.UsingDecl) -> None:
+    """`using A::cnt;` in a function's block: until the block ends, `cnt` there is A::cnt, found before the
+    namespaces' declarations ([namespace.udecl]/1: it declares the name in the block; [basic.lookup.unqual]: the
+    block is searched first). Before, the statement was skipped and `cnt` read the global one silently."""
+    for used in st.names:
+        if len(used.parts) > 1 and declares(lw.scope, used.parts[-1].name):
+            lw.frame.scopes[-1][_USING + used.parts[-1].name] = [p.name for p in used.parts[:-1]]  # type: ignore
+
+
+def block_using(lw: FunctionLowerer, name: str) -> list[str] | None:
+    """The qualifier of the innermost block-scope using-declaration of `name` in scope in this frame, if any (a
+    local variable of that name declared in an inner block is found before this module is asked)."""
+    for scope in reversed(lw.frame.scopes):
+        used = scope.get(_USING + name)
+        if isinstance(used, list):
+            return used
+    return None
 
 
 def variable(lw: FunctionLowerer, name: str, qualifier: Sequence[str] | None = None,
