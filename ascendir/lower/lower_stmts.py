@@ -133,6 +133,8 @@ class StatementLowering:
         try:
             self._lower_stmt(st)
         except Unsupported as exc:
+            if exc.node is None:  # (raised where no node was at hand, as a name's lookup: at this statement)
+                exc.node = st
             self.report.failed(exc)
             self._forget_effects(st)
         self.mark_left_out()

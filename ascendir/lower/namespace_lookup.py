@@ -86,12 +86,20 @@ def alias(lw: FunctionLowerer, name: str,
           qualifiers: Sequence[str]) -> tuple[A.TypeRef, list[A.TemplateParam] | None]:
     """The type alias `name` (written with `qualifiers`, [] for none) names, and its template parameters: of
     aliases of that name in several namespaces (`namespace A { using T = float; } namespace B { using T = half;
-    }`), the one the lookup finds; else, and where the lookup tells none apart, Scope.aliases' (the last
-    declared), as before."""
+    }`), the one the lookup finds; two it finds at one level are ambiguous (Unsupported); where the rules find
+    none (a namespace the lowering does not see), Scope.aliases' (the last declared), as before."""
     scope = lw.scope
     if alias_homonym(scope, name):
-        found = _keys(scope, scope.qualified_aliases, scope.alias_declared_in, name, namespace_here(lw),
-                      list(qualifiers) or None)
+        here, written = namespace_here(lw), list(qualifiers) or None
+        table = scope.qualified_aliases
+        by_rules = _unqualified(scope, table, name, here) if written is None else \
+            _qualified(scope, table, name, here, written)
+        if len(by_rules) > 1:
+            # two namespaces nominated at one level both declare it ([namespace.udir]/6: ill-formed), never the
+            # last one declared picked silently
+            raise Unsupported(f"type '{name}' could be any of the aliases {', '.join(by_rules)} (the lookup from "
+                              "here does not tell them apart)", None)
+        found = _keys(scope, table, scope.alias_declared_in, name, here, written)
         if len(found) == 1:
             return scope.qualified_aliases[found[0]]
     return scope.aliases[name], scope.alias_templates.get(name)
