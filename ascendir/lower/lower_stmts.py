@@ -133,7 +133,7 @@ class StatementLowering:
         try:
             self._lower_stmt(st)
         except Unsupported as exc:
-            if exc.node is None:  # (raised where no node was at hand, as a name's lookup: at this statement)
+            if getattr(exc, "unplaced", False):  # (raised where no node was at hand, a name's lookup: here)
                 exc.node = st
             self.report.failed(exc)
             self._forget_effects(st)

@@ -97,8 +97,8 @@ def alias(lw: FunctionLowerer, name: str,
         if len(by_rules) > 1:
             # two namespaces nominated at one level both declare it ([namespace.udir]/6: ill-formed), never the
             # last one declared picked silently
-            raise Unsupported(f"type '{name}' could be any of the aliases {', '.join(by_rules)} (the lookup from "
-                              "here does not tell them apart)", None)
+            raise unplaced(f"type '{name}' could be any of the aliases {', '.join(by_rules)} (the lookup from here "
+                           "does not tell them apart)", None, table[by_rules[0]][0])
         found = _keys(scope, table, scope.alias_declared_in, name, here, written)
         if len(found) == 1:
             return scope.qualified_aliases[found[0]]
@@ -147,8 +147,17 @@ def variable(lw: FunctionLowerer, name: str, qualifier: Sequence[str] | None = N
 
 def ambiguous(lw: FunctionLowerer, name: str, qualifier: Sequence[str] | None, node: A.Node | None) -> None:
     found = keys(lw.scope, name, namespace_here(lw), qualifier)
-    raise Unsupported(f"'{name}' could be any of the namespace-scope variables {', '.join(found)} (the lookup from "
-                      "here does not tell them apart)", node)
+    raise unplaced(f"'{name}' could be any of the namespace-scope variables {', '.join(found)} (the lookup from "
+                   "here does not tell them apart)", node, lw.scope.constants[found[0]][1])
+
+
+def unplaced(message: str, node: A.Node | None, declared: A.Node) -> Unsupported:
+    """An Unsupported at `node`; where the caller had none at hand (a name's lookup from lw.lookup or a type's),
+    at the statement that holds it (lower_stmts reads `unplaced`), else, outside any statement (a kernel
+    parameter's type), at `declared`, a declaration of the name: a place, never a report that fails."""
+    exc = Unsupported(message, node if node is not None else declared)
+    exc.unplaced = node is None  # type: ignore[attr-defined]
+    return exc
 
 
 def namespace_here(lw: FunctionLowerer) -> str:

@@ -64,3 +64,25 @@ def test_an_ambiguous_block_local_variable_is_a_gap_at_its_statement(tmp_path: P
     assert y[0] == 3
     assert any(line == 12 and "'b' could be any of the namespace-scope variables A::b, B::b" in m
                for line, m in gaps), gaps
+
+
+PARAMETER = HEAD + """namespace A { using Elem = int32_t; }
+namespace B { using Elem = uint8_t; }
+using namespace A;
+using namespace B;
+extern "C" __global__ __aicore__ void k(GM_ADDR y, Elem n) {
+    GlobalTensor<int32_t> yGm;
+    yGm.SetGlobalBuffer((__gm__ int32_t *)y, 2);
+    yGm.SetValue(0, n);
+}
+"""
+
+
+def test_an_ambiguous_alias_outside_any_statement_is_reported_at_a_place(tmp_path: Path) -> None:
+    # a kernel parameter's type: no statement holds it; the ambiguity names the declarations, at the first
+    src = tmp_path / "k.cpp"
+    src.write_text(PARAMETER)
+    result = run(str(src), {"n": 3}, block_dim=1, outputs={"y": ((2,), "int32")})
+    assert not result.ok
+    assert any("type 'Elem' could be any of the aliases A::Elem, B::Elem" in f.message for f in result.findings), \
+        [str(f) for f in result.findings]
