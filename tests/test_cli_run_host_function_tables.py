@@ -171,14 +171,19 @@ extern "C" __global__ __aicore__ void scale_by_mode(GM_ADDR x, GM_ADDR mode, GM_
 """
 
 
-def test_in_device_code_a_key_known_at_run_time_tests_each_entry(tmp_path) -> None:
-    # the key is read from GM: the call dispatches over both functions on the key (code_pointer.py's numbers)
+def _run_device(tmp_path, text: str, mode: list[int]):
+    """The device kernel `text` run on x = 1, 2, 3, 4 with these keys, one per element."""
     from passes.sim import run
 
-    (tmp_path / "k.cpp").write_text(DEVICE_TABLE)
+    (tmp_path / "k.cpp").write_text(text)
     x = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
-    result = run(str(tmp_path / "k.cpp"), {"x": x, "mode": np.array([7, 9, 9, 7], np.uint32)}, block_dim=1,
-                 outputs={"y": ((4,), "float32")})
+    return run(str(tmp_path / "k.cpp"), {"x": x, "mode": np.array(mode, np.uint32)}, block_dim=1,
+               outputs={"y": ((4,), "float32")})
+
+
+def test_in_device_code_a_key_known_at_run_time_tests_each_entry(tmp_path) -> None:
+    # the key is read from GM: the call dispatches over both functions on the key (code_pointer.py's numbers)
+    result = _run_device(tmp_path, DEVICE_TABLE, [7, 9, 9, 7])
     assert result.ok and not result.findings, [str(f) for f in result.findings]
     assert result.outputs["y"].tolist() == [2.0, 6.0, 9.0, 8.0]
 
@@ -186,12 +191,7 @@ def test_in_device_code_a_key_known_at_run_time_tests_each_entry(tmp_path) -> No
 def test_in_device_code_a_run_time_key_no_entry_has_is_a_gap_where_reached(tmp_path) -> None:
     # key 5 is in neither entry: C++ calls the null pointer operator[] inserted (undefined); the dispatch used to
     # run its last case for it silently (y[2] == 6.0, Twice's), now the run reports the call where it is reached
-    from passes.sim import run
-
-    (tmp_path / "k.cpp").write_text(DEVICE_TABLE)
-    x = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
-    result = run(str(tmp_path / "k.cpp"), {"x": x, "mode": np.array([7, 9, 5, 7], np.uint32)}, block_dim=1,
-                 outputs={"y": ((4,), "float32")})
+    result = _run_device(tmp_path, DEVICE_TABLE, [7, 9, 5, 7])
     messages = [f.message for f in result.findings if f.code == "ASC958"]
     assert not result.ok and any("'scales' has no entry of the key" in m for m in messages), messages
     assert all(f.span is not None and f.span.line == 14 for f in result.findings if f.code == "ASC958")
@@ -238,11 +238,6 @@ def test_a_table_in_a_namespace_is_found_by_the_lookup_rules(tmp_path) -> None:
     # 'scales' in N's code is N::scales ([basic.lookup.unqual]), M::scales another table of that name; before,
     # the table was looked up by the bare name only (Scope.constants keys qualified names): 'global variable
     # 'scales' is not a constant', nothing written
-    from passes.sim import run
-
-    (tmp_path / "k.cpp").write_text(NAMESPACE_TABLES)
-    x = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
-    result = run(str(tmp_path / "k.cpp"), {"x": x, "mode": np.array([7, 9, 9, 7], np.uint32)}, block_dim=1,
-                 outputs={"y": ((4,), "float32")})
+    result = _run_device(tmp_path, NAMESPACE_TABLES, [7, 9, 9, 7])
     assert result.ok and not result.findings, [str(f) for f in result.findings]
     assert result.outputs["y"].tolist() == [2.0, 6.0, 9.0, 8.0]
