@@ -384,6 +384,8 @@ class TypeResolution:
             return C.ClassT(class_key, self._enclosing_args(class_key) + values)
         if name in self.scope.aliases:
             target, params = namespace_lookup.alias(self, name, qualifiers)  # (which namespace's: by the lookup)
+            if qualifiers and [p.name for p in getattr(target.base, "parts", ())] == [*qualifiers, name]:
+                return C.UnknownT("::".join([*qualifiers, name]))  # `using T = ext::T;`, ext unseen: not T again
             if params and targs:
                 # `mmType<half, CubeFormat::ND>`: the aliased type with the alias's parameters bound
                 # (`Stride<Ts...>` of tla's MakeStride: a pack expansion among the arguments is its elements)
