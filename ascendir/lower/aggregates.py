@@ -39,7 +39,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ascendir.lower import array_init, ctypes as C
+from ascendir.lower import array_init, ctypes as C, unions
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.values import Cell, Instance, Val
 from frontend import ast as A
@@ -64,8 +64,9 @@ def plain(inst: Instance, tensors: bool = False) -> bool:
                 return False
         elif isinstance(member, Val):
             if not (isinstance(member.ctype, C.Scalar) and member.const is not None
-                    or isinstance(member.obj, ObjectArray) or tensors and isinstance(member.ctype, _TENSORS)):
-                return False
+                    or isinstance(member.obj, ObjectArray | unions.UnionObject)
+                    or tensors and isinstance(member.ctype, _TENSORS)):
+                return False  # (a union member is one storage cell of numbers: object_copy copies its bytes)
         else:
             return False
     return True

@@ -155,6 +155,10 @@ class AssignmentLowering:
             if isinstance(b, Instance) and isinstance(value.ctype, C.TilingT) and value.ssa is not None:
                 aggregates.assign_struct(self, b, value, node)  # `p = td;`: every field, arrays included
                 return
+            if isinstance(b, Val) and isinstance(b.obj, unions.UnionObject) and \
+                    isinstance(value.obj, unions.UnionObject):
+                unions.copy_into(self, b.obj, value.obj, node)  # `b = a;` of unions: the bytes (unions.py)
+                return
             if b is not None:
                 raise Unsupported(f"assignment to '{name}', which is not a variable", node)
         if isinstance(target, A.Name) and len(target.qname.parts) > 1 and self.frames and self.frame.this is not None:

@@ -80,6 +80,10 @@ class DeclarationLowering:
                 continue
             if isinstance(t, C.UnknownT) and t.text == "auto" and init is not None:
                 t = init.ctype
+            if init is not None and isinstance(init.obj, unions.UnionObject):
+                # `auto b = a;` a copy; `auto &r = a;`, `Word *p = &a;` the union itself (unions.py)
+                self.bind(d.name, init if is_ref else unions.copy(self, init, d.name, d))
+                continue
             try:
                 self.bind_local(d.name, t, init, d, st, is_ref)
             except Unsupported as exc:

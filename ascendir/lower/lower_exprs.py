@@ -248,6 +248,7 @@ class ExpressionLowering:
                         or code_pointer.element_address(self, e.operand))
             if function is not None:
                 return function  # `&Wrapper<Func>`, `&funcList[stageId]`
+            unions.no_member_address(self, e.operand, e)  # `&c.u` of a union: reported (unions.py)
             v = self.expr(e.operand)
             if isinstance(v.ctype, C.MemberFunctionT):
                 return v

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ascendir.lower import ctypes as C
-from ascendir.lower import aggregates, reference_members, register_moves, ub_pointer
+from ascendir.lower import aggregates, reference_members, register_moves, ub_pointer, unions
 from ascendir.lower.ast_queries import (
     bare_name_arguments,
     memo,
@@ -233,6 +233,8 @@ class FunctionInlining:
             if isinstance(arg.obj, Instance) and arg.obj is given and not is_ref \
                     and aggregates.written(self, fn, p.name, arg.obj):
                 arg = aggregates.copy(self, arg, ptype, p.name, node)  # taken by value and changed: a copy
+            if not is_ref:
+                arg = unions.copy(self, arg, p.name, node)  # a union taken by value: its bytes, apart (unions.py)
             if isinstance(arg.obj, Instance) or isinstance(arg.obj, Cell) and is_ref:
                 self.bind(p.name, arg.obj)  # references alias the caller's variable, as do objects not copied
                 continue

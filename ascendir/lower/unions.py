@@ -8,10 +8,13 @@ clang) define it as GCC and clang document it: the read takes the object represe
 storage cell: writing a member stores its bits (a float's as the integer of its width) into the low bytes, the
 other bytes kept; reading a member takes its width of the low bytes, as that member's type.
 
-A class's data member of a named union type is such a storage too (lower_objects.instantiate, `of_type`); an
-object holding one is shared, not copied, on copy (aggregates.plain). Only unions whose members are all numbers
-are modelled so; any other (an array member, a class member, a method)
-keeps the gap it was: the variable exists, and a read or write of its members is reported where it runs (ASC958).
+A class's data member of a named union type is such a storage too (lower_objects.instantiate, `of_type`). A copy
+of a union is a storage of its own holding the same bytes ([class.copy.ctor]/15: `Word b = a;`, `auto b = a;`,
+`b = a;`, a parameter taken by value, the member of a copied object: object_copy.py); a reference (`Word &r = a;`)
+or a pointer (`Word *p = &a;`, a `Word *` parameter) is the union itself. The address of a member (`uint32_t *p =
+&c.u;`) is reported where taken (a pointer into the cell's bytes is not modelled). Only unions whose members are all numbers
+are modelled so; any other (an array member, a class member, a method) keeps the gap it was: the variable exists,
+and a read or write of its members is reported where it runs (ASC958).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from xdsl.dialects import arith
 
 from ascendir.lower import ctypes as C, object_layout
 from ascendir.lower.errors import Unsupported
-from ascendir.lower.values import Cell, Val
+from ascendir.lower.values import Cell, Instance, Val
 from frontend import ast as A
 
 if TYPE_CHECKING:
@@ -45,7 +48,8 @@ class UnionObject:
 def declare(lw: FunctionLowerer, decl: A.ClassDecl, d: A.Declarator) -> Val | None:
     """The variable `d` of union `decl`, where its members are all numbers; None for another union (or a
     struct or class). Initialised by a brace list of one value, or by a copy of another such union."""
-    if decl.key != "union" or d.type.pointers or d.type.array_dims:
+    if decl.key != "union" or d.type.array_dims or d.type.pointers and (
+            d.type.pointers != ["&"] or not isinstance(d.init, A.Node) or isinstance(d.init, A.InitList)):
         return None
     members: dict[str, C.Scalar] = {}
     for m in decl.members:
@@ -59,6 +63,11 @@ def declare(lw: FunctionLowerer, decl: A.ClassDecl, d: A.Declarator) -> Val | No
             return None  # (a method, a nested type, a constructor: not a plain union of numbers)
     if not members:
         return None
+    if d.type.pointers:  # `Word &r = a;`: the union a names itself
+        source = lw.expr(d.init)  # type: ignore[arg-type]
+        if not isinstance(source.obj, UnionObject):
+            raise Unsupported(f"reference '{d.name}' to a union bound to a {source.ctype} value", d)
+        return source
     union = UnionObject(lw.new_cell(C.U64, d.name, d), members)
     if d.init is not None and not isinstance(d.init, A.InitList):
         source = lw.expr(d.init)  # `Word w = other;`: the same bytes ([class.copy.ctor]/15 copies the object)
@@ -109,3 +118,40 @@ def write(lw: FunctionLowerer, union: UnionObject, name: str, value: Val, node: 
         kept = lw.emit(arith.AndIOp(old, keep), node).results[0]
         word = lw.emit(arith.OrIOp(kept, word), node).results[0]
     lw.store(union.storage, Val(C.U64, word), node)
+
+
+def copy_into(lw: FunctionLowerer, dst: UnionObject, src: UnionObject, node: A.Node) -> None:
+    """`b = a` (or a member of a copied object): dst's storage takes src's bytes, the two stay apart after."""
+    lw.store(dst.storage, lw.load(src.storage, node), node)
+
+
+def copy(lw: FunctionLowerer, v: Val, name: str, node: A.Node) -> Val:
+    """A union of its own with the bytes of the union `v` holds (a parameter taken by value); `v` for any other
+    value, a pointer to a union included (`&a` is the union itself in this model, as for objects)."""
+    if not isinstance(v.obj, UnionObject) or isinstance(v.ctype, C.Pointer):
+        return v
+    union = UnionObject(lw.new_cell(C.U64, name, node), dict(v.obj.members))
+    copy_into(lw, union, v.obj, node)
+    return Val(v.ctype, obj=union)
+
+
+def no_member_address(lw: FunctionLowerer, operand: A.Node, node: A.Node) -> None:
+    """`&c.u`, `&h.w.u`: reported where `c` (`h.w`) is a union of this module, whose members' bytes are part of one
+    64-bit cell that the lowering gives no address; before, the address was of a copy of the value read, and a
+    write through it was lost with no finding. The union is found without lowering `operand` (no ops)."""
+    if isinstance(operand, A.Member) and isinstance(_named(lw, operand.obj), UnionObject):
+        raise Unsupported(f"the address of union member '{operand.member}' (a pointer into a union's storage is "
+                          "not modelled)", node)
+
+
+def _named(lw: FunctionLowerer, node: A.Node) -> object:
+    """What a local, `this`, or a data member of one names, looked up only; None for any other expression."""
+    found: object = None
+    if isinstance(node, A.Name) and len(node.qname.parts) == 1:
+        found = lw.lookup(node.qname.parts[0].name)
+    elif isinstance(node, A.This) and lw.frames:
+        found = lw.frame.this
+    elif isinstance(node, A.Member):
+        owner = _named(lw, node.obj)
+        found = owner.member(node.member) if isinstance(owner, Instance) else None
+    return found.obj if isinstance(found, Val) else found
