@@ -103,7 +103,7 @@ class TypeTableBuilder:
             check_keys(
                 entry,
                 {"name", "summary", "ref", "fields", "type_params", "fields_complete", "ordered", "note", "aliases",
-                 "other_members", "constructors", "aggregate"},
+                 "other_members", "constructors", "aggregate", "default_constructor"},
                 where,
             )
             type_params = tuple(entry.get("type_params", ()))
@@ -133,6 +133,12 @@ class TypeTableBuilder:
                     raise CatalogError(f"{where}: constructor sets unknown field(s) {', '.join(unknown)}")
             if len({len(c) for c in constructors}) != len(constructors):
                 raise CatalogError(f"{where}: two constructors take the same number of arguments")
+            aggregate = bool(entry.get("aggregate", True))
+            default_constructor = bool(entry.get("default_constructor", True))
+            if aggregate and (constructors or not default_constructor):
+                # a user-declared constructor makes the class no aggregate ([dcl.init.aggr]/1.1): braced lists
+                # then go to the constructors, so the entry must say so for them to be counted
+                raise CatalogError(f"{where}: a struct with constructors is no aggregate (add aggregate = false)")
             struct = StructDef(
                 name=entry["name"],
                 fields=tuple(fields),
@@ -144,7 +150,8 @@ class TypeTableBuilder:
                 note=entry.get("note"),
                 other_members=tuple(entry.get("other_members", ())),
                 constructors=constructors,
-                aggregate=bool(entry.get("aggregate", True)),
+                aggregate=aggregate,
+                default_constructor=default_constructor,
             )
             if struct.name in self.structs:
                 raise CatalogError(f"{where}: struct defined twice")

@@ -234,6 +234,9 @@ class StructDef:
     # list initialises it only through one of them ([dcl.init.list]/3.7, [over.match.list]): `constructors` then
     # lists every one but the default constructor, which `{}` calls
     aggregate: bool = True
+    # False: no default constructor either (WelfordUpdateConfig declares only its one-argument one), so `{}` is
+    # no initialiser of it; meaningful only when the struct is no aggregate
+    default_constructor: bool = True
 
     def constructor_fields(self, nargs: int) -> tuple[str, ...] | None:
         return next((c for c in self.constructors if len(c) == nargs), None)
@@ -241,9 +244,10 @@ class StructDef:
     def takes_list_of(self, count: int) -> bool:
         """Whether a braced list of `count` items can initialise the struct: through a constructor of that many
         parameters when it is no aggregate, else member by member, which allows no more items than members
-        ([dcl.init.aggr]/5, known only when the catalogue lists every field)."""
+        ([dcl.init.aggr]/5, known only when the catalogue lists every field). An empty list calls the default
+        constructor of a class that has constructors ([dcl.init.list]/3.5)."""
         if not self.aggregate:
-            return count == 0 or self.constructor_fields(count) is not None
+            return (count == 0 and self.default_constructor) or self.constructor_fields(count) is not None
         return not self.fields_complete or count <= len(self.fields)
 
     def has_member(self, name: str) -> bool:

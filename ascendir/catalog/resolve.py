@@ -222,6 +222,19 @@ class _Matcher:
             if not same:
                 raise _Reject(f"argument {index} is {shown}, {expected}")
 
+    def braced_list_deduces(self, index: int, param: Param, arg: ArgInfo) -> None:
+        """A braced list deduces nothing of its parameter's template arguments ([temp.deduct.call]/1): a template
+        parameter they name that no other argument, explicit argument or default gives makes the overload not
+        viable (`DataCopy(dst, src, {1, 2})` is no NDDMA copy of a MultiCopyParams<T, dim>: dim is unknown)."""
+        if param.kind != "struct" or arg.kind != "struct" or arg.type_name or arg.list_len is None:
+            return
+        given = {tp.name for tp in self.overload.type_params if tp.default is not None} | set(self.bindings)
+        declared = {tp.name for tp in self.overload.type_params}
+        for name in _split_template(param.type_text)[1]:
+            if name in declared and name not in given:
+                raise _Reject(f"argument {index} is a braced list, from which {name} of {param.type_text} "
+                              "cannot be deduced")
+
     def is_unscoped_enum(self, name: str | None) -> bool:
         enum = self.catalog.enum(name) if name else None
         return enum is None or not enum.scoped
@@ -239,6 +252,8 @@ class _Matcher:
         self.explicit(template_args)
         for index, (param, arg) in enumerate(zip(params, args), start=1):
             self.argument(index, param, arg)
+        for index, (param, arg) in enumerate(zip(params, args), start=1):
+            self.braced_list_deduces(index, param, arg)
         for tp in self.overload.type_params:
             if not tp.is_type and tp.name not in self.bindings and tp.default is not None:
                 self.bindings[tp.name] = tp.default

@@ -189,6 +189,25 @@ class CatalogView:
         found = s.constructor_fields(nargs) if s is not None else None
         return list(found) if found is not None else None
 
+    def struct_list_mismatch(self, name: str, count: int, designated: bool) -> tuple[str, list[str]] | None:
+        """Why a braced list or constructor call of `count` items does not initialise the catalogued struct `name`,
+        as the compiler rejects it, with the constructors as candidates; None when it does (or the catalogue
+        cannot tell). A struct with constructors is no aggregate: a list goes to a constructor of its length
+        ([dcl.init.list]/3.7, [over.match.list]) and may not name members ([dcl.init.list]/3.1)."""
+        s = self.catalog.struct(name)
+        if s is None or s.aggregate:
+            return None
+        ctors = (((),) if s.default_constructor else ()) + s.constructors
+        candidates = [f"{s.name}({', '.join(c)})" for c in ctors]
+        if designated:
+            return f"initialization of non-aggregate type '{s.name}' with a designated initializer list", candidates
+        if s.takes_list_of(count):
+            return None
+        takes = sorted({len(c) for c in s.constructors} | ({0} if s.default_constructor else set()))
+        listed = " or ".join(str(n) for n in takes)
+        return (f"no matching constructor for initialization of '{s.name}' from {count} value"
+                f"{'s' if count != 1 else ''}: its constructors take {listed}"), candidates
+
     def struct_field_type(self, struct: str, field_name: str) -> str | None:
         s = self.catalog.struct(struct)
         if s is None:

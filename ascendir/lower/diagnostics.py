@@ -204,7 +204,7 @@ class Reporter:
         callee = getattr(exc, "callee", None)
         if isinstance(callee, str) and not self.api_uncatalogued:
             # a call C++ rejects (errors.TooFewArguments): the build's error, not a gap a run would reach
-            self.no_match(callee, node, str(exc), [])
+            self.no_match(callee, node, str(exc), list(getattr(exc, "candidates", [])))
         elif isinstance(name, str):
             self.undeclared(name, node)
         else:

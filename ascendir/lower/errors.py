@@ -31,6 +31,17 @@ class TooFewArguments(Unsupported):
         self.callee = name
 
 
+class NoMatchingConstructor(Unsupported):
+    """A braced list or constructor call that no constructor of a catalogued library struct takes
+    (`DataCopyParams p{1, 32};`: it has constructors of 0 and 4 parameters, so it is no aggregate): the compiler's
+    error, reported as a call with no matching overload and the constructors as candidates."""
+
+    def __init__(self, struct: str, message: str, candidates: list[str], node: A.Node) -> None:
+        super().__init__(message, node)
+        self.callee = struct
+        self.candidates = candidates
+
+
 class Undeclared(Unsupported):
     """A name nothing declares: the compiler's error, not a gap of the lowering."""
 

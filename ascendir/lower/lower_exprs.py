@@ -16,6 +16,7 @@ from xdsl.ir import Block, Region, SSAValue
 from ascendir.dialects import ascendc as asc
 from ascendir.lower import ctypes as C, array_pointer, object_arrays, object_layout, unions
 from ascendir.lower import code_pointer, free_operators, host_program, lambdas, register_api, simt_launch, ub_pointer
+from ascendir.lower import library_structs
 from ascendir.lower.ast_queries import node_text
 from ascendir.lower.astwalk import facts, walk
 from ascendir.lower.const_fold import wrap_to_type
@@ -486,6 +487,8 @@ class ExpressionLowering:
             if not items:
                 return Val(t, const=0)
             return self.convert(self.expr(items[0]), t, node)
+        if isinstance(t, C.StructT) and (copied := library_structs.list_or_copy(self, t, items, node)) is not None:
+            return copied
         if isinstance(t, C.StructT | C.TilingT | C.ObjectT):
             names = list(self.catalog.struct_fields(t.name) or []) if isinstance(t, C.StructT) else [  # type: ignore[attr-defined]
                 f[0] for f in (self.scope.tiling_structs[t.name].fields if t.name in self.scope.tiling_structs else [])]

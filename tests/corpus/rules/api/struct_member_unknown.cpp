@@ -24,7 +24,9 @@ extern "C" __global__ __aicore__ void pad_rows(GM_ADDR x, GM_ADDR y, uint32_t ro
     copyOut.blockLen = 13;
     copyOut.srcGap = 0;
     copyOut.dstStrides = 0;  // expected-error {{'DataCopyParams' has no member 'dstStrides'}} [ASC513]
-    DataCopyPadExtParams<float> tail{.isPad = false, .leftPad = 0};  // expected-error {{'DataCopyPadExtParams' has no member 'leftPad'}} [ASC513]
+    // a struct with constructors is no aggregate: no designated list initialises it ([dcl.init.list]/3.1)
+    DataCopyPadExtParams<float> tail{.isPad = false, .leftPad = 0};  // expected-error {{initialization of non-aggregate type 'DataCopyPadExtParams' with a designated initializer list}} [ASC101]
+    SumParams sum{.outter = 1, .inners = 8};  // expected-error {{'SumParams' has no member 'inners'}} [ASC513]
     BinaryRepeatParams repeat;
     repeat.repeatStrideMode = false;
     repeat.dstBlkStride = 1;
