@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ascendir.lower import ctypes as C
+from ascendir.lower.values import Val
 from frontend import ast as A
 
 if TYPE_CHECKING:
@@ -34,6 +35,8 @@ def lower(lw: FunctionLowerer, st: A.RangeFor) -> bool:
     listed = function_tables.local_functions(lw, st.range)
     if listed is not None:
         count = len(listed)
+        if _writes_a_constant_through_the_table(lw, st, listed):
+            return False
     else:
         if not isinstance(st.range, A.Name):
             return False
@@ -41,7 +44,16 @@ def lower(lw: FunctionLowerer, st: A.RangeFor) -> bool:
         t = getattr(binding, "ctype", None)
         if not isinstance(t, C.ArrayT) or t.size <= 0:  # (an array of unknown bound: no range)
             return False
+        if isinstance(t.elem, C.ArrayT):
+            # `for (auto &row : m)` of a 2-D array: a reference to a row does not read the array's rows here
+            # (they read 0, silently): left to the report
+            return False
         count = t.size
+        if "&" in st.var.type.pointers and "const" not in st.var.type.qualifiers and \
+                st.var.name in lw.written_names(st.body):
+            # `for (auto &x : a) x *= 2;`: x would be bound as `auto &x = a[i]`, and a write through a reference
+            # to an array element does not reach the array here (it did not land, silently): left to the report
+            return False
     index = f"__range_index_{id(st)}"
     lw.frame.assigned = lw.frame.assigned | {index}  # (++ writes it: a cell, not a value)
     name = A.Name(span, A.QualifiedName(span, [A.NamePart(span, index)]))
@@ -67,3 +79,21 @@ def _chain(st: A.RangeFor, index: A.Name, functions: list[A.Node], at: int) -> A
         return branch  # (the loop never reaches a position past the last)
     test = A.Binary(span, "==", index, A.IntLit(span, str(at), at))
     return A.If(span, test, branch, _chain(st, index, functions, at + 1))
+
+
+def _writes_a_constant_through_the_table(lw: FunctionLowerer, st: A.RangeFor, functions: list[A.Node]) -> bool:
+    """Whether the body passes a local held as a constant (`int32_t k = 0;`, never written in the function) to a
+    non-const reference parameter of a listed function through the loop variable (`h(n, k)`): the function's
+    write would not reach it (the function's written names go by callee name, and `h` names none), so the loop
+    is left to the report rather than lowered with k unchanged."""
+    from ascendir.lower.ast_queries import bare_name_arguments, non_const_reference
+
+    fns = [fn for f in functions if isinstance(f, A.Name) for fn in lw.scope.functions.get(f.qname.parts[-1].name, ())]
+    for callee, position, name in bare_name_arguments(st.body):
+        if callee != st.var.name or not any(position < len(fn.params) and non_const_reference(fn.params[position])
+                                            for fn in fns):
+            continue
+        bound = lw.lookup(name)
+        if isinstance(bound, Val) and isinstance(bound.ctype, C.Scalar | C.StructT):
+            return True
+    return False
