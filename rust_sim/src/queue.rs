@@ -75,7 +75,7 @@ fn align_up(v: i64, a: i64) -> i64 {
     if a <= 1 {
         v
     } else {
-        (v + a - 1) / a * a
+        v.saturating_add(a - 1) / a * a // saturating: a cursor past i64 (an absurd InitBuffer) stays past any size
     }
 }
 
@@ -128,7 +128,11 @@ pub fn exec(cx: &mut Ctx, op: &Op) -> Flow {
             cx.core.objs[*obj as usize] = state;
             Flow::Next
         }
-        Op::InitBuffer { pipe, obj, num, len } => init_buffer(cx, *pipe, *obj, num.map(|n| cx.int(n)), cx.int(*len)),
+        // `len` is TPipe::InitBuffer's `uint32_t len` (the lowering converts it to uint32): read unsigned, so that
+        // `0xffffffffu` is the 4294967295 bytes it asks for, not -1 (the program's registers carry no sign)
+        Op::InitBuffer { pipe, obj, num, len } => {
+            init_buffer(cx, *pipe, *obj, num.map(|n| cx.int(n)), cx.uint(*len) as i64)
+        }
         Op::AllocTensor { q, d } => alloc_tensor(cx, *q, *d),
         Op::FreeTensor { q, h } => free_tensor(cx, *q, *h),
         Op::EnQue { q, h, d } => enque(cx, *q, *h, *d),
@@ -243,7 +247,9 @@ fn init_buffer(cx: &mut Ctx, pipe: u32, obj: u32, num: Option<i64>, len: i64) ->
     };
     let start = align_up(cursor[mem as usize], align);
     let each = align_up(len, 32.max(align));
-    let end = start + each * count;
+    // saturating: a length near 2^32 times a count near 2^31 passes i64, and the sum is only compared with the
+    // memory's size (the warning below) or is past it
+    let end = start.saturating_add(each.saturating_mul(count));
     cursor[mem as usize] = end;
     if end > size {
         // the device's TPipe places buffers without a check (only the CPU-debug build asserts): what faults is
