@@ -18,7 +18,7 @@ import numpy as np
 
 from frontend.diagnostics import Diagnostic, Note, Span, error, warning
 from passes.sim.launch_args import check_arguments, missing_path
-from passes.sim.launch_buffers import _allocation, _buffers, allocation_size
+from passes.sim.launch_buffers import _allocation, _buffers, allocation_size, unbound_by_name
 from passes.sim.launch_kernel import entry_files, kernel_name, key_not_lowered, lower_given_key
 from passes.sim.launch_tensors import (
     INT4, ML_DTYPES, SimError, _declared_dtypes, _dtype_of, _given_outputs, _host_values, _items, _ordered_inputs,
@@ -292,6 +292,16 @@ def _run_program(program: Any, chip: str, inputs: Any, attrs: list[Any], block_d
         return SimResult({}, findings + [error(SIM_ERROR, f"the simulator cannot run this kernel: it does not "
                                                           f"model {exc}", getattr(exc, "span", None))],
                          completed=False)
+    unbound = unbound_by_name(sim_program, inputs, given_outputs) if not in_names else []
+    if unbound:
+        # (a kernel with no op description, its tensors given by the parameters' names: launch_buffers)
+        listed, many = ", ".join(f"'{n}'" for n in unbound), len(unbound) > 1
+        return SimResult({}, findings + [error(
+            SIM_ERROR, f"no tensor for the kernel's GM parameter{'s' * many} {listed}: the inputs and outputs are "
+                       f"given by the parameters' names, and none names {'them' if many else 'it'}; give each as an "
+                       "input "
+                       f"(--input {unbound[0]}=SHAPE:DTYPE) or an output (--output {unbound[0]}=SHAPE:DTYPE; outputs=)",
+            None)], completed=False)
     buffers, out_arrays = _buffers(sim_program, [a for a, n in zip(arrays, in_names or arrays)
                                                  if not (desc.get("kernel_only") and isinstance(inputs, Mapping)
                                                          and n not in inputs)],

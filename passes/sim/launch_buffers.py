@@ -29,6 +29,24 @@ def _param_kind(name: str) -> str:
     return "tensor"
 
 
+def _tensor_params(prog: Any) -> list[Any]:
+    """The kernel's GM parameters that take a tensor (not the workspace, the tiling or a namespace-scope array)."""
+    return [p for p in prog.params if p.dtype == "gm" and _param_kind(p.name) == "tensor"
+            and p.name not in prog.statics]
+
+
+def unbound_by_name(prog: Any, named: Any, outputs: Mapping[str, Any]) -> list[str]:
+    """For a kernel with no op description given its inputs by name: the tensor parameters no input and no output
+    names, when every name given is a parameter's. Such a launch binds each tensor to the parameter of its name
+    (_buffers), so a parameter left out has nothing to take; in order the tensors would slide onto the wrong
+    parameters ({"x": ...} for add(x, y, z): x, then 'y' an output). Names that are not all parameters' keep
+    the positional rule (inputs, then outputs): []."""
+    params = [p.name for p in _tensor_params(prog)]
+    if not isinstance(named, Mapping) or not named or not all(k in params for k in [*named, *outputs]):
+        return []
+    return [p for p in params if p not in named and p not in outputs]
+
+
 def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], outputs: dict[str, Any],
              out_names: list[str], workspace: int, outputs_initialised: bool, named: Any = None,
              tiling_data: bytes | None = None, inplace: set[str] | frozenset[str] = frozenset(),
@@ -49,8 +67,7 @@ def _buffers(prog: Any, arrays: list[np.ndarray | None], in_names: list[str], ou
     `init_values` by output name (the op description's "init_value", frontend/opdef_init_value.py; 0 where it
     says none), so each starts with that value (a caller's array too) and counts as written; without it an
     output the kernel leaves unwritten is a finding (ASC961)."""
-    tensor_params = [p for p in prog.params if p.dtype == "gm" and _param_kind(p.name) == "tensor"
-                     and p.name not in prog.statics]
+    tensor_params = _tensor_params(prog)
     out_arrays: dict[str, Any] = {}
     updated: dict[str, Any] = {}  # an in-place input's name -> the array its buffer is written back into
     made: list[Any] = []
