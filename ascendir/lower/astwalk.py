@@ -72,7 +72,8 @@ class Facts:
     brk_in       a `break` in it outside any loop or switch below the node (`walk(node, loops + switch)`)
     cont_in      a `continue` in it outside any loop below the node (`walk(node, loops)`)
     callish      a call, assignment or ++/-- in it
-    assigned     the names written in it (the root variable of each assignment target, ++/-- operand, &x)
+    assigned     the names written in it (the root variable of each assignment target, ++/-- operand, &x, and
+                 what a non-const reference is declared to: `int32_t &r = x;` may write x)
     """
 
     __slots__ = ("assigned", "brk", "brk_in", "callish", "cont", "cont_in", "returns")
@@ -148,7 +149,7 @@ def _api_written_names(call: A.Call) -> frozenset[str]:
 
 
 _KIND: dict[type, int] = {}
-_PLAIN, _RETURN, _BREAK, _CONTINUE, _CALL, _ASSIGN, _INCDEC, _UNARY, _LOOP, _SWITCH = range(10)
+_PLAIN, _RETURN, _BREAK, _CONTINUE, _CALL, _ASSIGN, _INCDEC, _UNARY, _LOOP, _SWITCH, _REFERENCE = range(11)
 
 
 def _kind(cls: type) -> int:
@@ -159,8 +160,13 @@ def _kind(cls: type) -> int:
             else _CONTINUE if issubclass(cls, A.Continue) else _CALL if issubclass(cls, A.Call)
             else _ASSIGN if issubclass(cls, A.Assign) else _INCDEC if issubclass(cls, A.IncDec)
             else _UNARY if issubclass(cls, A.Unary) else _LOOP if issubclass(cls, _LOOPS)
-            else _SWITCH if issubclass(cls, A.Switch) else _PLAIN)
+            else _SWITCH if issubclass(cls, A.Switch) else _REFERENCE if issubclass(cls, A.Declarator) else _PLAIN)
     return kind
+
+
+def is_non_const_reference(d: A.Declarator) -> bool:
+    """`int32_t &r = x;` (not `const int32_t &`): a declaration through which the code may write x."""
+    return "&" in d.type.pointers and "const" not in d.type.qualifiers and d.init is not None
 
 
 _NOTHING = Facts((), False, False, False, frozenset(), False, False)
@@ -277,6 +283,8 @@ def facts(node: A.Node) -> Facts:
                 target = n.operand  # type: ignore[attr-defined]
             elif kind == _UNARY and n.op == "&":  # type: ignore[attr-defined]
                 target = n.operand  # type: ignore[attr-defined]
+            elif kind == _REFERENCE and is_non_const_reference(n):  # type: ignore[arg-type]
+                target = n.init  # type: ignore[attr-defined]  # `int32_t &r = x;`: a write of r is one of x
             if target is not None:
                 name = written_root(target)
                 if name:

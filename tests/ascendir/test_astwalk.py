@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ascendir.lower.astwalk import facts, forget_facts, walk, written_root
+from ascendir.lower.astwalk import facts, forget_facts, is_non_const_reference, walk, written_root
 from frontend import ast as A
 from frontend.pipeline import load
 
@@ -28,7 +28,8 @@ def _expected(node: A.Node) -> tuple[set[int], bool, bool, bool, frozenset[str]]
     assigned = set()
     for n in walk(node):
         target = n.target if isinstance(n, A.Assign) else n.operand if isinstance(n, A.IncDec) or (
-            isinstance(n, A.Unary) and n.op == "&") else None
+            isinstance(n, A.Unary) and n.op == "&") else n.init if isinstance(n, A.Declarator) and \
+            is_non_const_reference(n) else None
         name = written_root(target) if target is not None else None
         if name:
             assigned.add(name)
