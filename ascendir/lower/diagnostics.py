@@ -20,6 +20,7 @@ NOT_MODELLED = "ASC103"
 NO_INSTANTIATION = "ASC104"
 UNKNOWN_TYPE = "ASC105"
 TENSOR_TYPE_MISMATCH = "ASC106"
+STATIC_ASSERTION_FAILED = "ASC107"
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,15 @@ PAGES: dict[str, LoweringPage] = {p.code: p for p in (
         "LocalTensor<half> xLocal = inQueueX.DeQue<half>();\n"
         "LocalTensor<float> xFloat = calcBuf.Get<float>();\n"
         "Cast(xFloat, xLocal, RoundMode::CAST_NONE, n);"),
+    LoweringPage(
+        STATIC_ASSERTION_FAILED, "static-assertion-failed", Severity.ERROR,
+        "A static_assert in device code whose condition is false for the code the kernel runs: `false` itself, "
+        "or a condition on template arguments that this instantiation fails.",
+        "The program is ill-formed ([dcl.pre]/6): the build stops with `static assertion failed`. In a template "
+        "it is reported only for an instantiation the kernel makes with arguments the condition rejects.",
+        "template <typename T> __aicore__ inline void Run() { static_assert(sizeof(T) == 2, \"half only\"); }\n"
+        "Run<float>();",
+        "Run<half>();   // or a branch (if constexpr) for the 4-byte types"),
 )}
 
 
@@ -221,6 +231,10 @@ class Reporter:
 
     def unsupported(self, message: str, node: A.Node) -> None:
         self.add(warning(NOT_MODELLED, f"{message}; later checks of this function are incomplete", span_of(node)))
+
+    def static_assertion_failed(self, message: str | None, node: A.Node) -> None:
+        self.add(error(STATIC_ASSERTION_FAILED, "static assertion failed" + (f": {message}" if message else ""),
+                       span_of(node)))
 
     def no_instantiation(self, kernel: str, node: A.Node) -> None:
         self.add(warning(NO_INSTANTIATION,

@@ -128,6 +128,7 @@ class HostLowerer(
     """Lowers one host tiling or InferShape function (and the helpers it calls, inlined) to a `func.func`."""
 
     marks_left_out = False  # its gaps are host.left_out marks (lower_stmt below), not the kernel's ascendc.left_out
+    checks_static_asserts = False  # (StatementLowering: the host compiler's, not a tiling function's values)
 
     def __init__(self, scope: Scope, reporter: Reporter, catalog: object, options: object,
                  tiling_names: set[str]) -> None:

@@ -20,6 +20,7 @@ from ascendir.lower import absent_inputs, code_pointer, ctypes as C, function_ta
 from ascendir.lower import namespace_lookup
 from ascendir.lower.ast_queries import always_exits, callee_name, exits_of, node_text
 from ascendir.lower.astwalk import facts
+from ascendir.lower.diagnostics import NO_INSTANTIATION
 from ascendir.lower.ctypes import Scalar
 from ascendir.lower.errors import Unsupported
 from ascendir.lower.fast_ops import file_line_col
@@ -32,6 +33,27 @@ from frontend import ast as A
 
 class StatementLowering:
     """Statements: methods of FunctionLowerer (function.py), which inherits them."""
+
+    # a static_assert in a function body is checked where it is lowered (the host lowering, which runs tiling
+    # functions for their values, leaves them to the host compiler)
+    checks_static_asserts = True
+
+    def _static_assert(self, st: A.StaticAssert) -> None:
+        """A static_assert whose condition folds to false makes the program ill-formed ([dcl.pre]/6): the build
+        stops there. A function body is lowered once per instantiation of its template (inlined at each call), so
+        one in a template is reported only for the arguments it fails with. A condition the lowering cannot
+        fold (a trait of a header it did not read) says nothing, and nothing its evaluation reports is kept; nor
+        is a failure while a template kernel no launch instantiates is checked with guessed arguments (ASC104)."""
+        mark = self.report.mark()
+        try:
+            value = self.const_eval(st.cond)
+        finally:
+            self.report.rollback(mark)
+        if value is None or isinstance(value, str) or value:
+            return
+        if any(d.code == NO_INSTANTIATION for d in self.report.diagnostics):
+            return
+        self.report.static_assertion_failed(st.message, st)
 
     def lower_stmts(self, stmts: Sequence[A.Node], top: str | None = None) -> None:
         """Lowers a statement list; after a statement that may leave early, the rest runs guarded.
@@ -263,7 +285,11 @@ class StatementLowering:
             return
         elif isinstance(st, A.UsingDecl):
             namespace_lookup.declare_block_using(self, st)  # `using A::cnt;`: `cnt` in this block is A's
-        elif isinstance(st, A.NullStmt | A.EmptyDecl | A.StaticAssert | A.UsingDirective):
+        elif isinstance(st, A.StaticAssert):
+            if self.checks_static_asserts:
+                self._static_assert(st)
+            return
+        elif isinstance(st, A.NullStmt | A.EmptyDecl | A.UsingDirective):
             return
         elif isinstance(st, A.MacroDecl):
             self.lower_macro_stmt(st)
