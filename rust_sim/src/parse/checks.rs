@@ -251,6 +251,29 @@ mod tests {
     }
 
     #[test]
+    fn register_and_stack_counts_past_the_limits_are_errors() {
+        // before: 'regs 99999999999 1' or 'stack -1' parsed, and each core's allocation of that much aborted the process
+        for (header, what) in [
+            (
+                "regs 99999999999 1\nstack 0",
+                "99999999999 scalar registers: the simulator takes 0 to 1048576",
+            ),
+            (
+                "regs 2 -1\nstack 0",
+                "-1 handle registers: the simulator takes 0 to 1048576",
+            ),
+            (
+                "regs 2 1\nstack -1",
+                "-1 stack bytes: the simulator takes 0 to 67108864",
+            ),
+        ] {
+            let text = format!("ascendir-sim 1\nkernel k aiv\n{header}\ncode\n  ret\nend\n");
+            let e = parse(&text).expect_err(header);
+            assert_eq!(e.message, what, "{header}");
+        }
+    }
+
+    #[test]
     fn short_header_lines_are_errors() {
         // a header line with fewer operands than it reads (before: an index past the tokens, a panic)
         for (header, what) in [

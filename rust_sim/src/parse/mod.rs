@@ -42,6 +42,20 @@ struct Pending {
     operands: Vec<String>,
 }
 
+/// Each core allocates its registers and stack when it starts: a count past these (or a negative one) is an error at
+/// its line, not an allocation failure, which aborts the process (no panic to catch). The lowering's largest
+/// programs use a few thousand registers and kilobytes of stack.
+const MAX_REGISTERS: i64 = 1 << 20;
+const MAX_STACK_BYTES: i64 = 1 << 26;
+
+fn count(tok: &str, what: &str, max: i64) -> PResult<usize> {
+    let v = int(tok)?;
+    if !(0..=max).contains(&v) {
+        return Err(format!("{v} {what}: the simulator takes 0 to {max}"));
+    }
+    Ok(v as usize)
+}
+
 pub fn parse(text: &str) -> Result<Program, ParseError> {
     let mut prog = Program::default();
     let mut lines = text.lines().enumerate();
@@ -131,10 +145,10 @@ pub fn parse(text: &str) -> Result<Program, ParseError> {
                     col: int(&toks[4])? as u32,
                 }),
                 "regs" => {
-                    prog.n_regs = int(&toks[1])? as usize;
-                    prog.n_handles = int(&toks[2])? as usize;
+                    prog.n_regs = count(&toks[1], "scalar registers", MAX_REGISTERS)?;
+                    prog.n_handles = count(&toks[2], "handle registers", MAX_REGISTERS)?;
                 }
-                "stack" => prog.stack_bytes = int(&toks[1])? as usize,
+                "stack" => prog.stack_bytes = count(&toks[1], "stack bytes", MAX_STACK_BYTES)?,
                 "object" => {
                     let kind = match toks[2].as_str() {
                         "pipe" => ObjectKind::Pipe,
