@@ -26,9 +26,6 @@ from passes.sim.launch_tensors import (
 
 # The names other modules and tests import from here (the binding and the tensors' helpers live in
 # launch_buffers.py and launch_tensors.py since the split by purpose)
-# rust_sim's parse limit (parse/mod.rs MAX_STACK_BYTES): each core allocates its stack when it starts
-MAX_STACK_BYTES = 1 << 26
-
 __all__ = ["DEFAULT_BUDGET", "INT4", "ML_DTYPES", "SIM_ERROR", "SimError", "SimResult", "allocation_size",
            "bfloat16_dtype", "dtype_name", "execute", "load_source", "numpy_dtype", "packed_int4_bytes", "run",
            "run_loaded"]
@@ -329,9 +326,9 @@ def execute(sim_program: Any, buffers: list[tuple[str, str, Any]], dim: int, chi
     from passes.sim.timing import fill_timing, run_options
     from rust_sim import _sim
 
-    if sim_program.stack_bytes > MAX_STACK_BYTES:
+    if sim_program.stack_bytes > _sim.MAX_STACK_BYTES:  # each core allocates its stack when it starts
         raise SimError(f"the kernel's local variables take {sim_program.stack_bytes} bytes of stack on each core; the "
-                       f"simulator takes at most {MAX_STACK_BYTES} (an AI core's stack is far smaller)")
+                       f"simulator takes at most {_sim.MAX_STACK_BYTES} (an AI core's stack is far smaller)")
     kind = load_chip(chip)
     # a MIX launch counts blocks of one AIC and its AIVs: as many as there are AICs
     on_aic = sim_program.kernel_type == "aic" or sim_program.kernel_type.startswith("mix_aic")

@@ -359,6 +359,8 @@ fn _sim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(supported_calls, m)?)?;
     m.add_function(wrap_pyfunction!(check_program, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    // the parser's limit, for the launcher's message before a run (passes/sim/launch.py)
+    m.add("MAX_STACK_BYTES", parse::MAX_STACK_BYTES)?;
     Ok(())
 }
 

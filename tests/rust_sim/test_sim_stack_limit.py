@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from passes.sim import run
-from passes.sim.launch import MAX_STACK_BYTES, SimError
+from passes.sim.launch import SimError
+from rust_sim._sim import MAX_STACK_BYTES
 
 KERNEL = """
 #include "kernel_operator.h"

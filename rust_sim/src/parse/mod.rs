@@ -46,7 +46,7 @@ struct Pending {
 /// its line, not an allocation failure, which aborts the process (no panic to catch). The lowering's largest
 /// programs use a few thousand registers and kilobytes of stack.
 const MAX_REGISTERS: i64 = 1 << 20;
-const MAX_STACK_BYTES: i64 = 1 << 26;
+pub(crate) const MAX_STACK_BYTES: i64 = 1 << 26;
 
 fn count(tok: &str, what: &str, max: i64) -> PResult<usize> {
     let v = int(tok)?;
